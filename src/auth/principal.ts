@@ -1,0 +1,46 @@
+/**
+ * Who is making a request. Until passkeys exist (issue 8), there are two kinds: an agent with
+ * the AGENT_API_TOKEN bearer, and a person on this machine (loopback, no credentials).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { unauthorized } from '../errors.js';
+import { safeEqual } from './safe-equal.js';
+
+/** An authenticated caller; `actor` is what the change log records. */
+export type Principal = { kind: 'agent-token'; actor: 'agent-token' } | { kind: 'local'; actor: 'local' };
+
+/** Headers a reverse proxy adds: a request carrying them did not start on this machine. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host'];
+
+/** True for 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+/**
+ * Decides who the caller is (issue 2 "Auth"):
+ * - `Authorization: Bearer <AGENT_API_TOKEN>`, compared in constant time → agent.
+ * - any other Authorization header (a wrong or unexpected bearer) → 401, from anywhere.
+ * - no credentials → allowed only from a loopback address with no proxy forwarding headers
+ *   (a reverse proxy on the same host would otherwise make every visitor look local).
+ * @throws 401 Unauthorized.
+ */
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  remoteAddress: string | undefined,
+  agentApiToken: string | undefined,
+): Principal {
+  const auth = headers.authorization;
+  if (auth !== undefined) {
+    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(auth);
+    if (m && agentApiToken !== undefined && safeEqual(m[1], agentApiToken)) {
+      return { kind: 'agent-token', actor: 'agent-token' };
+    }
+    throw unauthorized();
+  }
+  const forwarded = FORWARDING_HEADERS.some((h) => headers[h] !== undefined);
+  if (!forwarded && isLoopbackAddress(remoteAddress)) return { kind: 'local', actor: 'local' };
+  throw unauthorized();
+}

@@ -1,0 +1,193 @@
+/**
+ * Listing, reading, creating, patching and deleting cards (seed section 2; REFERENCE section 4
+ * "Manifests"). Plain functions over a CardContext: the HTTP routes and the chat tools call these.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { badRequest, conflict, type FieldError, invalid } from '../errors.js';
+import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
+import { DEFAULT_CARD_ORDER } from '../limits.js';
+import type { Actor } from '../store/change-log.js';
+import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
+import type { Card } from './card-registry.js';
+import { cardFilePath } from './card-id.js';
+import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
+import { mergePatch } from './row-ops.js';
+import { sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
+
+/** One entry of `GET /api/manifests`: the manifest (meta-only) plus where it lives and a data summary. */
+export type CardEntry = ManifestBody & {
+  id: string;
+  /** File path relative to HEALTH_HOME's data folder's parent, e.g. `data/weight.json`. */
+  file: string;
+  hasData: boolean;
+  rowCount: number;
+  version: number;
+  updatedAt: string | null;
+};
+
+/** The id of the welcome card seeded on first boot (auto-hidden once a first card is created). */
+export const WELCOME_CARD_ID = 'welcome';
+
+/** Sort key of a card: `meta.order` (absent: 1000), then label, then id (REFERENCE section 2). */
+export function compareCards(a: Card, b: Card): number {
+  const oa = typeof a.manifest.meta.order === 'number' ? a.manifest.meta.order : DEFAULT_CARD_ORDER;
+  const ob = typeof b.manifest.meta.order === 'number' ? b.manifest.meta.order : DEFAULT_CARD_ORDER;
+  if (oa !== ob) return oa - ob;
+  const la = String(a.manifest.meta.label ?? '');
+  const lb = String(b.manifest.meta.label ?? '');
+  return la.localeCompare(lb) || a.id.localeCompare(b.id);
+}
+
+/** `GET /api/manifests`: every loaded card, sorted, and the load errors. */
+export function listCards(ctx: CardContext): { entries: CardEntry[]; errors: ReturnType<CardContext['registry']['errors']> } {
+  const states = ctx.store.allStates();
+  const entries = ctx.registry
+    .all()
+    .sort(compareCards)
+    .map((card) => {
+      const st = states.get(card.id);
+      return {
+        ...card.manifest,
+        id: card.id,
+        file: `data/${path.basename(card.file)}`,
+        hasData: st !== undefined && st.shape !== 'none' && st.rowCount > 0,
+        rowCount: st?.rowCount ?? 0,
+        version: st?.version ?? 0,
+        updatedAt: st?.updatedAt ?? null,
+      };
+    });
+  return { entries, errors: ctx.registry.errors() };
+}
+
+/**
+ * `GET /api/manifests/:id`: the card in its file shape with `data` re-embedded, plus `version`,
+ * as JSON text built without re-serialising the rows.
+ * @throws 404 for an unknown id.
+ */
+export function readCardJson(ctx: CardContext, id: string): { json: string; version: number } {
+  const card = requireCard(ctx, id);
+  const st = ctx.store.state(id);
+  const head = JSON.stringify(card.manifest);
+  const dataJson = ctx.store.readJson(id);
+  const parts = [head.slice(1, -1)];
+  if (dataJson !== undefined) parts.push(`"data":${dataJson}`);
+  parts.push(`"version":${st.version}`);
+  return { json: `{${parts.filter((p) => p !== '').join(',')}}`, version: st.version };
+}
+
+function throwIfInvalid(v: { malformed: FieldError[]; invalid: FieldError[] }): void {
+  if (v.malformed.length) throw badRequest(v.malformed.map((e) => e.message).join('; '), v.malformed);
+  if (v.invalid.length) throw invalid(v.invalid.map((e) => e.message).join('; '), v.invalid);
+}
+
+/** Result of createCard (seed section 2: `{ok, id, source}`; REFERENCE adds `welcomeAutoHidden`). */
+export interface CreateResult {
+  ok: true;
+  id: string;
+  source: string;
+  welcomeAutoHidden: boolean;
+}
+
+/**
+ * `POST /api/manifests`: validates a full manifest strictly, writes `data/<id>.json` (meta-only)
+ * and its data (default `[]`) in one transaction, and hides the welcome card once when the first
+ * other card is created. Seed section 2 statuses: 400 malformed, 409 id in use (in memory or on
+ * disk), 422 invalid id or field.
+ */
+export function createCard(ctx: CardContext, body: unknown, actor: Actor): CreateResult {
+  throwIfInvalid(validateForCreate(body));
+  const parsed = body as Record<string, unknown> & { meta: Record<string, unknown> };
+  const id = parsed.meta.id as string;
+  const file = cardFilePath(ctx.dataDir, id);
+  if (ctx.registry.has(id) || fs.existsSync(file)) throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
+  const { body: raw, hasData, data } = splitData(parsed);
+  const text = serializeManifest(raw);
+  ctx.store.transaction(() => {
+    ctx.store.replace(id, hasData ? data : [], actor, 'create');
+    writeFileAtomic(file, text);
+  });
+  const { manifest, dropped } = sanitizeAtLoad(raw);
+  ctx.registry.put({ id, file, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) });
+  ctx.registry.setErrors(
+    file,
+    dropped.map((d) => ({ file: path.basename(file), id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
+  );
+  ctx.emit({ type: 'card-changed', id });
+  ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
+  const welcomeAutoHidden = id !== WELCOME_CARD_ID && autoHideWelcome(ctx);
+  return { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };
+}
+
+/** Hides the welcome card the first time another card is created (REFERENCE section 2). */
+function autoHideWelcome(ctx: CardContext): boolean {
+  const welcome = ctx.registry.get(WELCOME_CARD_ID);
+  if (!welcome) return false;
+  const meta = welcome.raw.meta ?? {};
+  const flags = (meta.welcome ?? {}) as Record<string, unknown>;
+  if (flags.autoHideApplied === true || meta.enabled === false) return false;
+  writeCardManifest(ctx, welcome, {
+    ...welcome.raw,
+    meta: { ...meta, enabled: false, welcome: { ...flags, autoHideApplied: true } },
+  });
+  return true;
+}
+
+const PATCHABLE = new Set(['meta', 'description']);
+
+/**
+ * `PATCH /api/manifests/:id`: RFC 7396 merge patch over `meta` and `description`. `$schema`,
+ * `meta.id` and `data` (and any other top-level key) cannot be patched: 400. The result is
+ * validated strictly (422 naming the field). A patch that changes nothing writes nothing.
+ * @returns `{ok, id, changed}`.
+ */
+export function patchCard(ctx: CardContext, id: string, patch: unknown): { ok: true; id: string; changed: boolean } {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
+    throw badRequest('the patch must be a JSON object with meta and/or description', [
+      { path: '', message: 'must be an object' },
+    ]);
+  }
+  const p = patch as Record<string, unknown>;
+  for (const key of Object.keys(p)) {
+    if (!PATCHABLE.has(key)) {
+      throw badRequest(`${key} cannot be patched: only meta and description can`, [
+        { path: key, message: 'cannot be patched' },
+      ]);
+    }
+  }
+  if (p.meta !== undefined && (p.meta === null || typeof p.meta !== 'object' || Array.isArray(p.meta))) {
+    throw badRequest('meta in a patch must be an object', [{ path: 'meta', message: 'must be an object' }]);
+  }
+  const metaPatch = p.meta as Record<string, unknown> | undefined;
+  if (metaPatch && Object.hasOwn(metaPatch, 'id') && metaPatch.id !== id) {
+    throw badRequest('meta.id cannot be patched', [{ path: 'meta.id', message: 'cannot be patched' }]);
+  }
+  const card = requireCard(ctx, id);
+  const merged: ManifestBody = { ...card.raw };
+  if (metaPatch) merged.meta = mergePatch(card.raw.meta ?? {}, metaPatch) as Record<string, unknown>;
+  if (Object.hasOwn(p, 'description')) {
+    if (p.description === null) delete merged.description;
+    else merged.description = mergePatch(card.raw.description, p.description);
+  }
+  throwIfInvalid(validateForPatch(merged, { originalId: id }));
+  if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
+  writeCardManifest(ctx, card, merged);
+  return { ok: true, id, changed: true };
+}
+
+/**
+ * `DELETE /api/manifests/:id`: removes the file and the card's rows together (the rows' removal
+ * is recorded as a change set, so it can be undone from the change log).
+ * @throws 404 for an unknown id.
+ */
+export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: true; id: string } {
+  const card = requireCard(ctx, id);
+  ctx.store.transaction(() => {
+    ctx.store.remove(id, actor);
+    fs.rmSync(card.file, { force: true });
+  });
+  fsyncDir(ctx.dataDir);
+  ctx.registry.removeFile(card.file);
+  ctx.emit({ type: 'card-removed', id });
+  return { ok: true, id };
+}

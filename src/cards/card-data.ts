@@ -1,0 +1,164 @@
+/**
+ * Reading and writing a card's data: the whole block (seed section 2, `GET/POST
+ * /api/manifests/:id/data`) and single rows addressed by row paths (REFERENCE section 5), the
+ * functions behind both the REST API and the chat agent's row tools.
+ *
+ * Rules applied to every write here:
+ * - `meta.writeable.fromWebapp` must be true, else 403 (REFERENCE section 2 `writeable`).
+ * - An `If-Match` that no longer matches the data ETag is 412 and writes nothing.
+ * - A card with `schema.type` set only takes data of that JSON type (REFERENCE section 2).
+ */
+import { badRequest, forbidden, RowError } from '../errors.js';
+import type { Actor } from '../store/change-log.js';
+import type { WindowOptions } from '../store/card-data-store.js';
+import { type CardContext, requireCard } from './card-context.js';
+import type { Card } from './card-registry.js';
+import { assertIfMatch, dataEtag } from './etag.js';
+import { parseRowPath } from './row-path.js';
+
+/** Options of a data write. */
+export interface WriteOptions {
+  actor: Actor;
+  /** The request's raw `If-Match` header, if any. */
+  ifMatch?: string;
+}
+
+/** Throws 403 unless the card accepts writes (`meta.writeable.fromWebapp === true`). */
+export function assertWriteable(card: Card): void {
+  const w = card.manifest.meta.writeable as Record<string, unknown> | undefined;
+  if (w?.fromWebapp !== true) {
+    throw forbidden(`card "${card.id}" is read-only: meta.writeable.fromWebapp is not true`, 'NOT_WRITEABLE');
+  }
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+}
+
+/** Throws WRONG_TYPE when `schema.type` is set and `data` is not of that type. */
+function assertSchemaType(card: Card, data: unknown): void {
+  const schema = card.manifest.schema as Record<string, unknown> | undefined;
+  const want = schema?.type;
+  if (typeof want !== 'string') return;
+  const got = jsonType(data);
+  const ok = got === want || (want === 'number' && got === 'integer');
+  if (!ok) throw new RowError('WRONG_TYPE', `this card's schema.type is "${want}", but data is ${got}`, '', card.id);
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Legacy date-keyed objects (`{"2026-04-20": {...}}`, the old mood/notes shape) become dated
+ * rows sorted by date (REFERENCE section 2 "Data conventions"); anything else is returned as is.
+ */
+export function normaliseDateKeyed(data: unknown): unknown {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const entries = Object.entries(data as Record<string, unknown>);
+  if (entries.length === 0) return data;
+  const dated = entries.every(
+    ([k, v]) => ISO_DATE.test(k) && v !== null && typeof v === 'object' && !Array.isArray(v),
+  );
+  if (!dated) return data;
+  return entries
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, row]) => ({ date, ...(row as Record<string, unknown>) }));
+}
+
+/** `GET /api/manifests/:id/data`: `{"data": ...}` as JSON text (rows not re-serialised) and the ETag. */
+export function readDataJson(ctx: CardContext, id: string): { json: string; etag: string } {
+  requireCard(ctx, id);
+  const json = ctx.store.readJson(id);
+  return { json: `{"data":${json ?? 'null'}}`, etag: dataEtag(ctx.store.state(id).version) };
+}
+
+/**
+ * `POST /api/manifests/:id/data`: replaces the whole data block. 400 when `data` is a string
+ * (a JSON-encoded string is refused at the boundary, REFERENCE section 4); 403 read-only; 412
+ * stale If-Match.
+ * @returns `{ok, id, etag}`.
+ */
+export function replaceData(ctx: CardContext, id: string, data: unknown, opts: WriteOptions) {
+  if (data === undefined) throw badRequest('body must have a data key', [{ path: 'data', message: 'is required' }]);
+  if (typeof data === 'string') {
+    throw badRequest('data must be JSON (an array or object), not a string', [
+      { path: 'data', message: 'must not be a string' },
+    ]);
+  }
+  const card = requireCard(ctx, id);
+  assertWriteable(card);
+  const value = normaliseDateKeyed(data);
+  assertSchemaType(card, value);
+  assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
+  const version = ctx.store.replace(id, value, opts.actor);
+  ctx.emit({ type: 'data-changed', id, version });
+  return { ok: true as const, id, etag: dataEtag(version) };
+}
+
+function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
+  const pathText = path === undefined || path === null ? '' : path;
+  if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
+  const segs = parseRowPath(pathText);
+  const card = requireCard(ctx, id);
+  assertWriteable(card);
+  assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
+  return { segs, pathText };
+}
+
+function done<T extends { version: number }>(ctx: CardContext, id: string, r: T) {
+  ctx.emit({ type: 'data-changed', id, version: r.version });
+  const { version, ...rest } = r;
+  return { ok: true as const, id, ...rest, etag: dataEtag(version) };
+}
+
+/** `append_row`: adds `value` at the end of the array at `path` → `{ok, id, added, totalAfter, etag}`. */
+export function appendRow(ctx: CardContext, id: string, path: unknown, value: unknown, opts: WriteOptions) {
+  if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
+  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  return done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
+}
+
+/** `update_row`: RFC 7396 merge of `changes` into the object at `path` → `{ok, id, after, etag}`. */
+export function updateRow(ctx: CardContext, id: string, path: unknown, changes: unknown, opts: WriteOptions) {
+  if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) {
+    throw badRequest('changes must be a JSON object (an RFC 7396 merge patch)', [
+      { path: 'changes', message: 'must be an object' },
+    ]);
+  }
+  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor));
+}
+
+/** `remove_row`: removes the one element `path` selects → `{ok, id, removed, row, totalAfter, etag}`. */
+export function removeRow(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
+  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  return done(ctx, id, ctx.store.removeRow(id, segs, pathText, opts.actor));
+}
+
+/** `reorder_rows`: rearranges the array at `path` by `key` values → `{ok, id, reordered, etag}`. */
+export function reorderRows(
+  ctx: CardContext,
+  id: string,
+  path: unknown,
+  key: unknown,
+  order: unknown,
+  opts: WriteOptions,
+) {
+  if (typeof key !== 'string' || key === '') {
+    throw badRequest('key must be a non-empty string', [{ path: 'key', message: 'must be a non-empty string' }]);
+  }
+  if (!Array.isArray(order)) throw badRequest('order must be an array', [{ path: 'order', message: 'must be an array' }]);
+  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  return done(ctx, id, ctx.store.reorder(id, segs, pathText, key, order, opts.actor));
+}
+
+/** `read_manifest_rows`: a window of the rows at `path` (see CardDataStore.readRows) plus the ETag. */
+export function readRows(ctx: CardContext, id: string, path: unknown, window: WindowOptions) {
+  const pathText = path === undefined || path === null ? '' : path;
+  if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
+  const segs = parseRowPath(pathText);
+  requireCard(ctx, id);
+  const result = ctx.store.readRows(id, segs, pathText, window);
+  return { result, etag: dataEtag(ctx.store.state(id).version) };
+}

@@ -1,0 +1,138 @@
+/**
+ * Card order, master enable switch, and the per-view card lists (seed section 2 "Reorder
+ * payload"; REFERENCE section 3 "/api/views/:view" and "Settings API").
+ */
+import fs from 'node:fs';
+import { badRequest, KlebbError, notFound } from '../errors.js';
+import { commitTemp, fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
+import { REORDER_STEP } from '../limits.js';
+import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
+import { compareCards } from './card-crud.js';
+import type { Card } from './card-registry.js';
+import { contentHash, serializeManifest } from './manifest-file.js';
+import { sanitizeAtLoad } from './validate-manifest.js';
+
+/**
+ * `POST /api/manifests/reorder`: the listed cards get `meta.order` 100, 200, 300 … in list order;
+ * unlisted cards are untouched. Any unknown id → 404 and nothing is written. A card whose order
+ * already has its value is not rewritten, so posting the same order twice changes no file
+ * (seed section 2). Files are written as synced temps first and renamed together; if a rename
+ * fails, the ones already renamed are put back.
+ * @returns `{ok, updated}`: the ids whose file changed.
+ */
+export function reorderCards(ctx: CardContext, order: unknown): { ok: true; updated: string[] } {
+  if (!Array.isArray(order) || order.some((x) => typeof x !== 'string')) {
+    throw badRequest('order must be an array of card ids', [{ path: 'order', message: 'must be an array of strings' }]);
+  }
+  const ids = order as string[];
+  const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (dupes.length) {
+    throw badRequest(`order lists ${dupes.join(', ')} more than once`, [{ path: 'order', message: 'duplicate ids' }]);
+  }
+  const unknown = ids.filter((id) => !ctx.registry.has(id));
+  if (unknown.length) {
+    throw notFound(`unknown card id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, 'CARD_NOT_FOUND', {
+      ids: unknown,
+    });
+  }
+  const planned: { card: Card; raw: Card['raw']; text: string; tmp?: string; oldText?: string }[] = [];
+  ids.forEach((id, i) => {
+    const card = requireCard(ctx, id);
+    const want = (i + 1) * REORDER_STEP;
+    if (card.raw.meta?.order === want) return;
+    const raw = { ...card.raw, meta: { ...card.raw.meta, order: want } };
+    planned.push({ card, raw, text: serializeManifest(raw) });
+  });
+  try {
+    for (const p of planned) p.tmp = writeTemp(p.card.file, p.text);
+    const done: typeof planned = [];
+    try {
+      for (const p of planned) {
+        p.oldText = fs.readFileSync(p.card.file, 'utf8');
+        commitTemp(p.tmp as string, p.card.file);
+        p.tmp = undefined;
+        done.push(p);
+      }
+    } catch (err) {
+      for (const p of done) writeFileAtomic(p.card.file, p.oldText as string);
+      throw err;
+    }
+  } finally {
+    for (const p of planned) if (p.tmp) fs.rmSync(p.tmp, { force: true });
+  }
+  if (planned.length) fsyncDir(ctx.dataDir);
+  for (const p of planned) {
+    const { manifest } = sanitizeAtLoad(p.raw);
+    ctx.registry.put({ ...p.card, raw: p.raw, manifest: manifest as Card['manifest'], hash: contentHash(p.text) });
+    ctx.emit({ type: 'card-changed', id: p.card.id });
+  }
+  return { ok: true, updated: planned.map((p) => p.card.id) };
+}
+
+/**
+ * Master enable/disable (REFERENCE section 3 Settings API): sets `meta.enabled`; a disabled card
+ * leaves every view but Settings and still accepts writes. Writes nothing when already so.
+ * @returns `{ok, enabled}`; 404 unknown id.
+ */
+export function setCardEnabled(ctx: CardContext, id: string, enabled: boolean): { ok: true; id: string; enabled: boolean } {
+  const card = requireCard(ctx, id);
+  const current = card.raw.meta?.enabled !== false;
+  if (current !== enabled) {
+    writeCardManifest(ctx, card, { ...card.raw, meta: { ...card.raw.meta, enabled } });
+  }
+  return { ok: true, id, enabled };
+}
+
+/** The view names `/api/views/:view` accepts (REFERENCE section 3). */
+export const VIEW_NAMES = ['view', 'trends', 'calendar', 'reports', 'dayDetail'] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+/**
+ * `GET /api/views/:view`: cards with `meta.enabled !== false`, `meta[view].enabled === true` and a
+ * `component`, sorted by the view's `order` (else `meta.order`, else 1000), then label.
+ * @throws 404 "unknown view".
+ */
+export function viewCards(ctx: CardContext, view: string) {
+  if (!(VIEW_NAMES as readonly string[]).includes(view)) {
+    throw new KlebbError(404, 'UNKNOWN_VIEW', `unknown view "${view}" (one of ${VIEW_NAMES.join(', ')})`);
+  }
+  const cards = ctx.registry
+    .all()
+    .filter((c) => {
+      const vc = c.manifest.meta[view] as Record<string, unknown> | undefined;
+      return c.manifest.meta.enabled !== false && vc?.enabled === true && typeof vc.component === 'string';
+    })
+    .map((c) => ({ card: c, viewConfig: c.manifest.meta[view] as Record<string, unknown> }))
+    .sort((a, b) => {
+      const oa = typeof a.viewConfig.order === 'number' ? a.viewConfig.order : undefined;
+      const ob = typeof b.viewConfig.order === 'number' ? b.viewConfig.order : undefined;
+      if (oa !== undefined || ob !== undefined) {
+        const ma = oa ?? (a.card.manifest.meta.order as number | undefined) ?? 1000;
+        const mb = ob ?? (b.card.manifest.meta.order as number | undefined) ?? 1000;
+        if (ma !== mb) return ma - mb;
+      }
+      return compareCards(a.card, b.card);
+    })
+    .map(({ card, viewConfig }) => ({ id: card.id, meta: card.manifest.meta, viewConfig }));
+  return { cards, errors: ctx.registry.errors() };
+}
+
+/** `GET /api/settings/cards`: every card with its enable state, `{cards:[{id, label, emoji, description, enabled, hasData}]}`. */
+export function settingsCards(ctx: CardContext) {
+  const states = ctx.store.allStates();
+  const cards = ctx.registry
+    .all()
+    .sort(compareCards)
+    .map((c) => {
+      const st = states.get(c.id);
+      return {
+        id: c.id,
+        label: c.manifest.meta.label,
+        emoji: c.manifest.meta.emoji ?? null,
+        description: typeof c.manifest.description === 'string' ? c.manifest.description : null,
+        enabled: c.manifest.meta.enabled !== false,
+        hasData: st !== undefined && st.rowCount > 0,
+      };
+    });
+  return { cards };
+}

@@ -1,0 +1,49 @@
+/**
+ * `meta.category` (REFERENCE section 2). The reference names a closed enum and silently drops
+ * anything else at load, but the shipped examples carry "health" and "example" and every field of
+ * them must survive. Decision: accept any lowercase slug (`[a-z0-9-]`, 1..32 characters) and keep
+ * the reference enum as `KNOWN_CATEGORIES` for features that need it (combination suggestions,
+ * HAE auto-fill).
+ */
+import { MAX_CATEGORY_CHARS } from '../limits.js';
+import { describeValue, type Issue, type Segment } from './field-issues.js';
+
+/** The categories REFERENCE section 2 lists, in its order. */
+export const KNOWN_CATEGORIES = [
+  'sleep',
+  'recovery',
+  'activity',
+  'vitals',
+  'body',
+  'mindfulness',
+  'lifestyle',
+  'supplements',
+  'medication',
+] as const;
+
+/** One of `KNOWN_CATEGORIES`. */
+export type KnownCategory = (typeof KNOWN_CATEGORIES)[number];
+
+/** True when `c` is one of the REFERENCE section 2 categories (not the wider accepted set). */
+export function isKnownCategory(c: unknown): c is KnownCategory {
+  return typeof c === 'string' && (KNOWN_CATEGORIES as readonly string[]).includes(c);
+}
+
+const CATEGORY_PATTERN = /^[a-z0-9-]+$/;
+
+/** Strict check of `meta.category` when present: a `[a-z0-9-]` slug of 1..32 characters. */
+export function checkCategory(value: unknown, at: Segment[]): Issue[] {
+  if (value === undefined) return [];
+  if (typeof value === 'string' && value.length <= MAX_CATEGORY_CHARS && CATEGORY_PATTERN.test(value)) {
+    return [];
+  }
+  return [
+    {
+      path: at,
+      drops: [at],
+      message:
+        `meta.category must be a slug of 1-${MAX_CATEGORY_CHARS} characters from [a-z0-9-] ` +
+        `(e.g. ${KNOWN_CATEGORIES.slice(0, 3).join(', ')}), got ${describeValue(value)}`,
+    },
+  ];
+}

@@ -1,0 +1,70 @@
+/**
+ * Shared vocabulary of the manifest validators: a path made of segments, an `Issue` (one failed
+ * rule, plus what lenient loading would remove), and small type guards. No rule lives here.
+ */
+import type { FieldError } from '../errors.js';
+
+/** One step of a path into a manifest: an object key or an array index. */
+export type Segment = string | number;
+
+/**
+ * One failed rule. `path` is where the rule failed; `drops` lists the smallest enclosing fields
+ * that lenient loading removes for it (usually one; absent or empty: report only).
+ */
+export interface Issue {
+  path: Segment[];
+  message: string;
+  drops?: Segment[][];
+}
+
+/** `['meta', 'notifications', 'items', 2, 'title']` → `meta.notifications.items[2].title`; `[]` → `''`. */
+export function formatPath(segments: readonly Segment[]): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else out += out === '' ? s : `.${s}`;
+  }
+  return out;
+}
+
+/** Issues → the `{path, message}` shape of the HTTP error body and the validate_manifest tool. */
+export function toFieldErrors(issues: readonly Issue[]): FieldError[] {
+  return issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+}
+
+/** A JSON object: not null, not an array. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A string with at least one non-whitespace character. */
+export function isNonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.trim() !== '';
+}
+
+/** Length in Unicode code points, the count a person sees (case P16: an emoji counts as one). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** False when the string holds a lone UTF-16 surrogate (it cannot be encoded as UTF-8; case P16). */
+export function isWellFormedText(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
+/** Short JSON rendering of a bad value for an error message (cut at 40 characters). */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  const chars = [...s];
+  return chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : s;
+}

@@ -1,0 +1,46 @@
+/**
+ * Reading and writing one manifest file (`HEALTH_HOME/data/<id>.json`). On disk a manifest is
+ * meta-only: `$schema`, `meta`, `description`, `schema` and any unknown top-level keys; the rows
+ * live in the store (ARCHITECTURE "Storage"). Unknown keys pass through untouched.
+ */
+import { createHash } from 'node:crypto';
+
+/** A manifest object without its `data` block. Keys other than the known ones pass through. */
+export type ManifestBody = Record<string, unknown> & {
+  $schema?: unknown;
+  meta?: Record<string, unknown>;
+  description?: unknown;
+  schema?: unknown;
+};
+
+/** sha256 of file bytes, hex: how the watcher recognises our own writes by content (case P03). */
+export function contentHash(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The bytes we write for a manifest: two-space JSON with a final newline, `data` never included. */
+export function serializeManifest(body: ManifestBody): string {
+  const { data: _data, ...rest } = body as Record<string, unknown>;
+  return `${JSON.stringify(rest, null, 2)}\n`;
+}
+
+/** Splits a parsed file into its meta-only body and its `data` (hasData false when the key is absent). */
+export function splitData(parsed: Record<string, unknown>): { body: ManifestBody; hasData: boolean; data: unknown } {
+  const { data, ...body } = parsed;
+  return { body, hasData: Object.hasOwn(parsed, 'data'), data };
+}
+
+/**
+ * Whether a file name in the data folder is a manifest the loader should read: a top-level
+ * `*.json` that is not a dot-file and not a backup named `<x>.json.<stamp>.json`
+ * (REFERENCE section 2 "Data conventions").
+ */
+export function isManifestFileName(name: string): boolean {
+  return name.endsWith('.json') && !name.startsWith('.') && !/\.json\.[^/\\]+\.json$/.test(name);
+}
+
+/** Name of the backup kept when a manifest carrying `data` is imported: `<name>.<UTC stamp>.json`. */
+export function backupFileName(name: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${name}.${stamp}.json`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Input descriptors: `meta.writeable.inputs[]` and the legacy `meta.view.inputs[]` (REFERENCE
+ * section 2 "Input types"; the legacy shape keys inputs by `name`, see the bp example). Only the
+ * key and the type are checked; per-type options pass through.
+ */
+import {
+  describeValue,
+  formatPath,
+  type Issue,
+  isNonEmptyString,
+  isPlainObject,
+  type Segment,
+} from './field-issues.js';
+
+/**
+ * Input types the renderers know (REFERENCE section 2 table, plus `chips` / `chips-multi`, which
+ * the reference mentions from later e2e specs). An unknown type is invalid on create/patch and the
+ * input is dropped at load.
+ */
+export const INPUT_TYPES = [
+  'number',
+  'stepper',
+  'text',
+  'textarea',
+  'select',
+  'emoji-picker',
+  'colour',
+  'color',
+  'checkbox',
+  'date',
+  'time',
+  'rating',
+  'chips',
+  'chips-multi',
+] as const;
+
+/** One of `INPUT_TYPES`. */
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/** True when `t` is one of `INPUT_TYPES`. */
+export function isInputType(t: unknown): t is InputType {
+  return typeof t === 'string' && (INPUT_TYPES as readonly string[]).includes(t);
+}
+
+function checkInput(input: unknown, at: Segment[]): Issue[] {
+  const issue = (where: Segment[], message: string): Issue => ({ path: where, drops: [at], message });
+  if (!isPlainObject(input))
+    return [issue(at, `${formatPath(at)} must be an object, got ${describeValue(input)}`)];
+  const issues: Issue[] = [];
+  if (input.key !== undefined || input.name === undefined) {
+    if (!isNonEmptyString(input.key)) {
+      issues.push(
+        issue(
+          [...at, 'key'],
+          `${formatPath(at)}.key must be a non-empty string, got ${describeValue(input.key)}`,
+        ),
+      );
+    }
+  } else if (!isNonEmptyString(input.name)) {
+    issues.push(
+      issue(
+        [...at, 'name'],
+        `${formatPath(at)}.name must be a non-empty string, got ${describeValue(input.name)}`,
+      ),
+    );
+  }
+  if (!isInputType(input.type)) {
+    issues.push(
+      issue(
+        [...at, 'type'],
+        `${formatPath(at)}.type must be a known input type (${INPUT_TYPES.join(', ')}), got ${describeValue(input.type)}`,
+      ),
+    );
+  }
+  return issues;
+}
+
+/**
+ * Strict check of an `inputs` list when present (`at` is its path): an array of objects, each with
+ * a non-empty string `key` (or, legacy, `name` when `key` is absent) and a known `type`.
+ * Lenient drops: a non-array list whole; each bad input.
+ */
+export function checkInputs(value: unknown, at: Segment[]): Issue[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    return [
+      { path: at, drops: [at], message: `${formatPath(at)} must be an array, got ${describeValue(value)}` },
+    ];
+  }
+  return value.flatMap((input, i) => checkInput(input, [...at, i]));
+}

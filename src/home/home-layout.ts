@@ -1,0 +1,29 @@
+/**
+ * The folders of one HEALTH_HOME (ARCHITECTURE "Storage", REFERENCE section 12). One instance,
+ * one home: nothing outside it is written.
+ */
+import path from 'node:path';
+
+/** Absolute paths of the parts of a home. */
+export interface HomeLayout {
+  home: string;
+  /** Card manifests, `<id>.json`, meta only. */
+  dataDir: string;
+  /** `data/_meta`: feedback log and other instance metadata (not cards). */
+  metaDir: string;
+  /** SQLite database folder and file. */
+  dbDir: string;
+  dbFile: string;
+}
+
+/** Computes the layout; `dataDir` may be overridden (HEALTH_DATA_DIR). */
+export function homeLayout(home: string, dataDir = path.join(home, 'data')): HomeLayout {
+  const dbDir = path.join(home, 'db');
+  return {
+    home,
+    dataDir,
+    metaDir: path.join(dataDir, '_meta'),
+    dbDir,
+    dbFile: path.join(dbDir, 'klebb.sqlite'),
+  };
+}

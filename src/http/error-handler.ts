@@ -1,0 +1,58 @@
+/**
+ * The one place errors become HTTP responses: `{error, code, details?}` (plus `path`/`id` for
+ * row errors). KlebbErrors carry their own status; Fastify's own client errors (bad JSON, wrong
+ * content type, body too large, schema validation) keep their 4xx status; anything else is a
+ * 500 with a generic message, logged with its stack. A user's mistake is never a 500.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { KlebbError } from '../errors.js';
+
+/** JSON body of every error response. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  details?: { path: string; message: string }[];
+  [extra: string]: unknown;
+}
+
+function validationDetails(err: FastifyError): { path: string; message: string }[] {
+  return (err.validation ?? []).map((v) => {
+    const where = `${err.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}`;
+    const missing = (v.params as { missingProperty?: string }).missingProperty;
+    return {
+      path: missing ? `${where}.${missing}` : where,
+      message: `${missing ? `${where}.${missing}` : where} ${v.message ?? 'is invalid'}`,
+    };
+  });
+}
+
+/** Maps any thrown error to a status and an ErrorBody. */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof KlebbError) {
+    const body: ErrorBody = { error: err.message, code: err.code };
+    if (err.details?.length) body.details = err.details;
+    if (err.extra) for (const [k, v] of Object.entries(err.extra)) if (v !== undefined) body[k] = v;
+    return { status: err.status, body };
+  }
+  const fe = err as FastifyError;
+  if (fe?.validation) {
+    const details = validationDetails(fe);
+    return {
+      status: 400,
+      body: { error: details.map((d) => d.message).join('; ') || fe.message, code: 'BAD_REQUEST', details },
+    };
+  }
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const code = fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'PAYLOAD_TOO_LARGE' : (fe.code ?? 'BAD_REQUEST');
+    return { status, body: { error: fe.message, code } };
+  }
+  return { status: 500, body: { error: 'Internal error: the change was not applied', code: 'INTERNAL' } };
+}
+
+/** Fastify error handler using toErrorResponse; 5xx are logged with their stack. */
+export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toErrorResponse(err);
+  if (status >= 500) req.log.error({ err }, 'request failed');
+  reply.status(status).type('application/json').send(body);
+}

@@ -1,0 +1,16 @@
+/**
+ * `/healthz` (public liveness) and `/api/instance` (branding), REFERENCE section 4 "Infrastructure".
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Instance } from '../instance.js';
+
+/** Registers the infrastructure routes. */
+export function systemRoutes(app: FastifyInstance, inst: Instance): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/api/instance', async () => ({
+    name: inst.config.instanceName,
+    chatAgent: { name: inst.config.chatAgentName, emoji: inst.config.chatAgentEmoji },
+    demo: inst.config.demo,
+    cloud: inst.config.cloud,
+  }));
+}

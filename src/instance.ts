@@ -1,0 +1,87 @@
+/**
+ * One running instance: its HEALTH_HOME opened (folders, database, cards loaded, first-boot
+ * welcome card, file watcher) and closed cleanly (watcher stopped, WAL checkpointed). Nothing in
+ * here knows about HTTP; buildApp serves an Instance.
+ */
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import type { Config } from './config.js';
+import type { CardContext } from './cards/card-context.js';
+import { createCard } from './cards/card-crud.js';
+import { type CardEvent, CardLoader } from './cards/card-loader.js';
+import { CardRegistry } from './cards/card-registry.js';
+import { type CardWatcher, watchCards } from './cards/card-watcher.js';
+import { isManifestFileName } from './cards/manifest-file.js';
+import { type HomeLayout, homeLayout } from './home/home-layout.js';
+import { welcomeManifest } from './home/welcome-card.js';
+import { CardDataStore } from './store/card-data-store.js';
+import { closeDatabase, type Db, openDatabase } from './store/database.js';
+
+/** Minimal logger shape (pino's) so the instance can be opened without Fastify. */
+export interface InstanceLogger {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+}
+
+/** An open HEALTH_HOME. */
+export interface Instance {
+  config: Config;
+  layout: HomeLayout;
+  db: Db;
+  cards: CardContext;
+  /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
+  events: EventEmitter<{ card: [CardEvent] }>;
+  /** Stops the watcher and closes the database (checkpointing the WAL). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const silent: InstanceLogger = { info: () => {}, warn: () => {} };
+
+/**
+ * Opens (creating on first boot) the instance's home. On a brand-new home (no database and no
+ * manifest files yet) the welcome card is created.
+ * @param opts.watch start the file watcher (default true).
+ */
+export async function openInstance(
+  config: Config,
+  opts: { watch?: boolean; log?: InstanceLogger } = {},
+): Promise<Instance> {
+  const log = opts.log ?? silent;
+  const layout = homeLayout(config.home, config.dataDir);
+  const fresh =
+    !fs.existsSync(layout.dbFile) &&
+    (!fs.existsSync(layout.dataDir) || !fs.readdirSync(layout.dataDir).some(isManifestFileName));
+  fs.mkdirSync(layout.dataDir, { recursive: true });
+  fs.mkdirSync(layout.metaDir, { recursive: true });
+  const db = openDatabase(layout.dbFile);
+  const events = new EventEmitter<{ card: [CardEvent] }>();
+  const emit = (e: CardEvent) => events.emit('card', e);
+  const registry = new CardRegistry();
+  const store = new CardDataStore(db);
+  const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
+  const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit };
+  loader.scanAll();
+  if (fresh) {
+    createCard(cards, welcomeManifest(), 'system');
+    log.info({ home: layout.home }, 'new HEALTH_HOME: created the welcome card');
+  }
+  let watcher: CardWatcher | undefined;
+  if (opts.watch !== false) {
+    watcher = watchCards(layout.dataDir, loader);
+    await watcher.ready;
+  }
+  let closed = false;
+  return {
+    config,
+    layout,
+    db,
+    cards,
+    events,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await watcher?.close();
+      closeDatabase(db);
+    },
+  };
+}

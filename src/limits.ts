@@ -1,0 +1,51 @@
+/**
+ * Defaults and limits in one place; each name carries its unit. Where a number comes from the
+ * seed (../shared/seed/CHAT-AGENT.md) or REFERENCE.md, the comment says so.
+ */
+
+/** Default HTTP port (REFERENCE section 12). */
+export const DEFAULT_PORT = 8080;
+/** Default bind address (REFERENCE section 12). */
+export const DEFAULT_HOST = '0.0.0.0';
+/** Largest request body accepted by default, bytes (issue 2: 10 MB). */
+export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** Longest card id (seed section 2). */
+export const MAX_CARD_ID_CHARS = 64;
+/** Card ids no card may take (seed section 2). */
+export const RESERVED_CARD_IDS = ['_archive', '_virtual', '_meta', 'auto-export', 'reports', 'index'] as const;
+/** `meta.order` assumed for a card without one (REFERENCE section 2). */
+export const DEFAULT_CARD_ORDER = 1000;
+/** Step between `meta.order` values written by reorder (seed: 100, 200, 300 ...). */
+export const REORDER_STEP = 100;
+/** Largest `meta.cadence.expectDays` (REFERENCE section 2, CADENCE_MAX_DAYS). */
+export const CADENCE_MAX_DAYS = 730;
+/** Notification limits (seed section 1, tools table). */
+export const MAX_NOTIFICATION_ITEMS = 10;
+export const MAX_NOTIFICATION_TITLE_CHARS = 30;
+export const MAX_NOTIFICATION_BODY_CHARS = 80;
+export const MAX_NOTIFICATION_LABEL_CHARS = 80;
+/** How long a vanished manifest file may stay gone before its card is dropped, ms (case P01). */
+export const WATCH_SETTLE_MS = 250;
+/** Rows a windowed read returns when no limit is given, and the most it returns. */
+export const DEFAULT_ROW_WINDOW = 10;
+export const MAX_ROW_WINDOW = 1000;
+/** The `before` image of a change set is kept only up to this size, bytes (larger: omitted). */
+export const MAX_CHANGE_IMAGE_BYTES = 2 * 1024 * 1024;
+/** Longest `meta.category` accepted (our decision: any `[a-z0-9-]` slug, see src/cards/categories.ts). */
+export const MAX_CATEGORY_CHARS = 32;
+/** Chat gateway client (src/chat/gateway/). Largest buffered reply or pending SSE event, bytes. */
+export const GATEWAY_MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Most of a non-2xx gateway body read for classification, bytes (rest is dropped). */
+export const GATEWAY_MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Longest upstream error message carried in a GatewayError, chars (never raw HTML: case G22). */
+export const GATEWAY_MAX_ERROR_MESSAGE_CHARS = 300;
+/** Transient-failure retries per gateway call by default (cases G07, G22, G23). */
+export const DEFAULT_GATEWAY_MAX_RETRIES = 2;
+/** First backoff step for a retried gateway call, ms; doubles per attempt. */
+export const GATEWAY_RETRY_BASE_DELAY_MS = 500;
+/** Longest backoff step the client computes itself, ms (a server's Retry-After may ask more). */
+export const GATEWAY_RETRY_MAX_BACKOFF_MS = 8_000;
+/** Upper bound of the random jitter added to each retry wait, ms (case G23). */
+export const GATEWAY_RETRY_JITTER_MS = 250;
+/** Longest server-requested wait the client will sit out without a deadline, ms (case G23). */
+export const GATEWAY_MAX_RETRY_WAIT_MS = 30_000;

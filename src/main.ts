@@ -1,0 +1,49 @@
+/**
+ * Process entry: read the environment, open HEALTH_HOME, listen, and shut down cleanly on
+ * SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the store so the WAL is
+ * checkpointed; REFERENCE section 11 item 3).
+ */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openInstance } from './instance.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`klebb: cannot start: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const inst = await openInstance(config, {
+    log: {
+      info: (o, m) => process.stdout.write(`${JSON.stringify({ level: 'info', ...o, msg: m })}\n`),
+      warn: (o, m) => process.stdout.write(`${JSON.stringify({ level: 'warn', ...o, msg: m })}\n`),
+    },
+  });
+  const app = buildApp(inst);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+    } finally {
+      await inst.close();
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ home: config.home, address }, `Klebb is listening on ${address}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`klebb: failed to start: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

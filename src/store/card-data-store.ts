@@ -1,0 +1,365 @@
+/**
+ * Where card data (the manifest's `data` block) lives: SQLite, one store row per element of a
+ * top-level array, so appending or updating one row costs the same on a card of ten rows and of
+ * a million (ARCHITECTURE "Storage"). Object, primitive and null data are kept as one JSON
+ * document. Every mutation runs in one transaction and is recorded in the change log; the
+ * change id becomes the card's data version.
+ *
+ * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
+ */
+import { RowError } from '../errors.js';
+import { MAX_ROW_WINDOW } from '../limits.js';
+import * as ops from '../cards/row-ops.js';
+import type { Literal, Segment } from '../cards/row-path.js';
+import { type Actor, ChangeLog } from './change-log.js';
+import type { Db } from './database.js';
+
+/** How a card's data is held: a top-level array, one JSON document, or nothing at all. */
+export type DataShape = 'array' | 'value' | 'none';
+
+/** Summary of one card's data, without reading its rows. */
+export interface DataState {
+  shape: DataShape;
+  /** Array: element count; object or primitive: 1; null or none: 0. */
+  rowCount: number;
+  /** Id of the latest change (0 when never written). */
+  version: number;
+  /** ISO time of the latest change, or null. */
+  updatedAt: string | null;
+}
+
+/** Result of a mutation: the new data version plus operation-specific fields. */
+export type Mutation<T> = T & { version: number };
+
+/** Options of a windowed read (see readRows in row-ops). */
+export interface WindowOptions {
+  order?: 'asc' | 'desc';
+  limit?: number;
+  offset?: number;
+}
+
+const DATE_EXPR = "json_extract(body, '$.date')";
+
+function countOf(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  return value === null || value === undefined ? 0 : 1;
+}
+
+interface StateRow {
+  shape: DataShape;
+  doc: string | null;
+  row_count: number;
+  version: number;
+  updated_at: string;
+}
+
+/** The data store of one instance. */
+export class CardDataStore {
+  readonly changes: ChangeLog;
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.changes = new ChangeLog(db);
+    this.q = {
+      state: db.prepare('SELECT shape, doc, row_count, version, updated_at FROM card_state WHERE card_id = ?'),
+      allStates: db.prepare('SELECT card_id, shape, row_count, version, updated_at FROM card_state'),
+      upsertState: db.prepare(
+        `INSERT INTO card_state (card_id, shape, doc, row_count, version, updated_at) VALUES (?,?,?,?,?,?)
+         ON CONFLICT(card_id) DO UPDATE SET shape=excluded.shape, doc=excluded.doc,
+           row_count=excluded.row_count, version=excluded.version, updated_at=excluded.updated_at`,
+      ),
+      bump: db.prepare('UPDATE card_state SET row_count = ?, version = ?, updated_at = ? WHERE card_id = ?'),
+      deleteState: db.prepare('DELETE FROM card_state WHERE card_id = ?'),
+      rowsAsc: db.prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos').pluck(),
+      rowsWindowAsc: db.prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT ? OFFSET ?').pluck(),
+      rowsWindowDesc: db
+        .prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT ? OFFSET ?')
+        .pluck(),
+      maxPos: db.prepare('SELECT max(pos) FROM card_rows WHERE card_id = ?').pluck(),
+      insertRow: db.prepare('INSERT INTO card_rows (card_id, pos, body) VALUES (?,?,?)'),
+      updateRow: db.prepare('UPDATE card_rows SET body = ? WHERE id = ?'),
+      deleteRow: db.prepare('DELETE FROM card_rows WHERE id = ?'),
+      deleteRows: db.prepare('DELETE FROM card_rows WHERE card_id = ?'),
+      byDate: db.prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`),
+      byIndexAsc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?'),
+      byIndexDesc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?'),
+    };
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints); a throw rolls everything back. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** The data state of a card, or a 'none' state when it has never held data. */
+  state(cardId: string): DataState {
+    const row = this.q.state.get(cardId) as StateRow | undefined;
+    if (!row) return { shape: 'none', rowCount: 0, version: 0, updatedAt: null };
+    return { shape: row.shape, rowCount: row.row_count, version: row.version, updatedAt: row.updated_at };
+  }
+
+  /** States of every card with stored data, by card id (one query, for listings). */
+  allStates(): Map<string, DataState> {
+    const out = new Map<string, DataState>();
+    for (const r of this.q.allStates.all() as (StateRow & { card_id: string })[]) {
+      out.set(r.card_id, { shape: r.shape, rowCount: r.row_count, version: r.version, updatedAt: r.updated_at });
+    }
+    return out;
+  }
+
+  /**
+   * The card's whole data block as JSON text, built without parsing the rows; undefined when the
+   * card holds no data (shape 'none').
+   */
+  readJson(cardId: string): string | undefined {
+    const row = this.q.state.get(cardId) as StateRow | undefined;
+    if (!row || row.shape === 'none') return undefined;
+    if (row.shape === 'value') return row.doc ?? 'null';
+    return `[${(this.q.rowsAsc.all(cardId) as string[]).join(',')}]`;
+  }
+
+  /** The card's data block as a value (undefined when none). */
+  read(cardId: string): unknown {
+    const json = this.readJson(cardId);
+    return json === undefined ? undefined : JSON.parse(json);
+  }
+
+  /**
+   * Replaces the whole data block (undefined removes it) in one transaction.
+   * @returns the new version.
+   */
+  replace(cardId: string, data: unknown, actor: Actor, op = 'replace'): number {
+    return this.db.transaction(() => {
+      const before = this.beforeImage(cardId);
+      return this.writeWhole(cardId, data, actor, op, '', before);
+    })();
+  }
+
+  /** Removes a card's data entirely (the card is being deleted). Recorded as a change. */
+  remove(cardId: string, actor: Actor): void {
+    this.db.transaction(() => {
+      const before = this.beforeImage(cardId);
+      this.q.deleteRows.run(cardId);
+      this.q.deleteState.run(cardId);
+      this.changes.record(cardId, actor, 'delete-card', null, before, undefined);
+    })();
+  }
+
+  /** Appends `value` to the array at `segs` (REFERENCE section 5 append_row). */
+  append(cardId: string, segs: Segment[], pathText: string, value: unknown, actor: Actor) {
+    return this.mutate(cardId, segs, pathText, actor, 'append', {
+      whole: (doc) => {
+        const r = ops.appendRow(doc, segs, value, pathText, cardId);
+        return { doc: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
+      },
+      rootArrayAppend: () => value,
+      element: (el, rest) => {
+        const r = ops.appendRow(el, rest, value, pathText, cardId);
+        return { el: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
+      },
+    });
+  }
+
+  /** Merges `changes` (RFC 7396) into the object at `segs` (REFERENCE section 5 update_row). */
+  update(cardId: string, segs: Segment[], pathText: string, changes: unknown, actor: Actor) {
+    return this.mutate(cardId, segs, pathText, actor, 'update', {
+      whole: (doc) => {
+        const r = ops.updateRow(doc, segs, changes, pathText, cardId);
+        return { doc: r.doc, result: { after: r.after } };
+      },
+      element: (el, rest) => {
+        const r = ops.updateRow(el, rest, changes, pathText, cardId);
+        return { el: r.doc, result: { after: r.after } };
+      },
+    });
+  }
+
+  /** Removes the one array element that `segs` selects (REFERENCE section 5 remove_row). */
+  removeRow(cardId: string, segs: Segment[], pathText: string, actor: Actor) {
+    return this.mutate(cardId, segs, pathText, actor, 'remove', {
+      whole: (doc) => {
+        const r = ops.removeRow(doc, segs, pathText, cardId);
+        return { doc: r.doc, result: { removed: r.removed, row: r.row, totalAfter: r.totalAfter } };
+      },
+      element: (el, rest) => {
+        const r = ops.removeRow(el, rest, pathText, cardId);
+        return { el: r.doc, result: { removed: r.removed, row: r.row, totalAfter: r.totalAfter } };
+      },
+      removeElement: true,
+    });
+  }
+
+  /** Rearranges the array at `segs` by the values of `key` (REFERENCE section 5 reorder_rows). */
+  reorder(cardId: string, segs: Segment[], pathText: string, key: string, order: unknown[], actor: Actor) {
+    return this.mutate(cardId, segs, pathText, actor, 'reorder', {
+      whole: (doc) => {
+        const r = ops.reorderRows(doc, segs, key, order as Literal[], pathText, cardId);
+        return { doc: r.doc, result: { reordered: r.reordered } };
+      },
+      element: (el, rest) => {
+        const r = ops.reorderRows(el, rest, key, order as Literal[], pathText, cardId);
+        return { el: r.doc, result: { reordered: r.reordered } };
+      },
+    });
+  }
+
+  /**
+   * Windowed read at a row path (REFERENCE section 5 read_manifest_rows). A top-level array is
+   * windowed in SQL; anything else is read whole and windowed in memory.
+   */
+  readRows(cardId: string, segs: Segment[], pathText: string, opts: WindowOptions) {
+    const st = this.q.state.get(cardId) as StateRow | undefined;
+    const limit = Math.min(Math.max(1, opts.limit ?? 10), MAX_ROW_WINDOW);
+    const offset = Math.max(0, opts.offset ?? 0);
+    const order = opts.order ?? 'desc';
+    if (st?.shape === 'array') {
+      if (segs.length === 0) {
+        const stmt = order === 'asc' ? this.q.rowsWindowAsc : this.q.rowsWindowDesc;
+        const rows = (stmt.all(cardId, limit, offset) as string[]).map((b) => JSON.parse(b));
+        return {
+          rows,
+          total: st.row_count,
+          truncated: rows.length < st.row_count,
+          window: { order, offset, limit },
+        };
+      }
+      const { root, rest } = ops.splitRootFilter(segs);
+      if (!root) throw new RowError('WRONG_TYPE', 'the card data is an array: start the path with a [key=value] filter', pathText, cardId);
+      const hit = this.findRootElement(cardId, root, pathText);
+      return ops.readRows(JSON.parse(hit.body), rest, pathText, { order, limit, offset }, cardId);
+    }
+    const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
+    return ops.readRows(doc, segs, pathText, { order, limit, offset }, cardId);
+  }
+
+  // ---- internals ----
+
+  private beforeImage(cardId: string): string | undefined {
+    const st = this.q.state.get(cardId) as StateRow | undefined;
+    if (!st || st.shape === 'none') return undefined;
+    if (st.shape === 'value') return st.doc ?? 'null';
+    // a very large array is not copied into the change log (MAX_CHANGE_IMAGE_BYTES caps it anyway)
+    if (st.row_count > 50_000) return '"(omitted: too large)"';
+    return this.readJson(cardId);
+  }
+
+  private writeWhole(cardId: string, data: unknown, actor: Actor, op: string, path: string, before?: string): number {
+    this.q.deleteRows.run(cardId);
+    const after = data === undefined ? undefined : JSON.stringify(data);
+    const version = this.changes.record(cardId, actor, op, path, before, after);
+    const now = new Date().toISOString();
+    if (data === undefined) {
+      this.q.upsertState.run(cardId, 'none', null, 0, version, now);
+    } else if (Array.isArray(data)) {
+      data.forEach((el, i) => this.q.insertRow.run(cardId, i, JSON.stringify(el ?? null)));
+      this.q.upsertState.run(cardId, 'array', null, data.length, version, now);
+    } else {
+      this.q.upsertState.run(cardId, 'value', after, countOf(data), version, now);
+    }
+    return version;
+  }
+
+  private findRootElement(cardId: string, root: Segment, pathText: string): { id: number; body: string } {
+    if (root.kind === 'index') {
+      const hit =
+        root.index >= 0
+          ? (this.q.byIndexAsc.get(cardId, root.index) as { id: number; body: string } | undefined)
+          : (this.q.byIndexDesc.get(cardId, -root.index - 1) as { id: number; body: string } | undefined);
+      if (!hit) throw new RowError('NO_MATCH', `no row at index ${root.index}`, pathText, cardId);
+      return hit;
+    }
+    if (root.kind !== 'filter') {
+      throw new RowError('WRONG_TYPE', `"${root.key}" names a field, but the card data is an array`, pathText, cardId);
+    }
+    const candidates =
+      root.key === 'date'
+        ? (this.q.byDate.all(cardId, typeof root.value === 'boolean' ? Number(root.value) : root.value) as {
+            id: number;
+            body: string;
+          }[])
+        : (this.db
+            .prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`)
+            .all(cardId, `$."${root.key}"`, typeof root.value === 'boolean' ? Number(root.value) : root.value) as {
+            id: number;
+            body: string;
+          }[]);
+    const hits = candidates.filter((c) => {
+      const el = JSON.parse(c.body);
+      return el !== null && typeof el === 'object' && !Array.isArray(el) && el[root.key] === root.value;
+    });
+    if (hits.length === 0) {
+      throw new RowError('NO_MATCH', `no row has ${root.key} = ${JSON.stringify(root.value)}`, pathText, cardId);
+    }
+    if (hits.length > 1) {
+      throw new RowError(
+        'AMBIGUOUS',
+        `${hits.length} rows have ${root.key} = ${JSON.stringify(root.value)}; add a filter that picks one`,
+        pathText,
+        cardId,
+      );
+    }
+    return hits[0];
+  }
+
+  private mutate<R extends object>(
+    cardId: string,
+    segs: Segment[],
+    pathText: string,
+    actor: Actor,
+    op: string,
+    how: {
+      whole: (doc: unknown) => { doc: unknown; result: R };
+      element: (el: unknown, rest: Segment[]) => { el: unknown; result: R };
+      /** Append to the root array without reading it: returns the value to append. */
+      rootArrayAppend?: () => unknown;
+      /** A root filter with nothing after it removes the element itself. */
+      removeElement?: boolean;
+    },
+  ): Mutation<R> {
+    return this.db.transaction((): Mutation<R> => {
+      const st = this.q.state.get(cardId) as StateRow | undefined;
+      const now = new Date().toISOString();
+      if (st?.shape === 'array') {
+        if (segs.length === 0) {
+          if (how.rootArrayAppend) {
+            const body = JSON.stringify(how.rootArrayAppend() ?? null);
+            const max = this.q.maxPos.get(cardId) as number | null;
+            this.q.insertRow.run(cardId, (max ?? -1) + 1, body);
+            const total = st.row_count + 1;
+            const version = this.changes.record(cardId, actor, op, pathText, undefined, body);
+            this.q.bump.run(total, version, now, cardId);
+            return { added: 1, totalAfter: total, version } as unknown as Mutation<R>;
+          }
+          // whole-array operations (reorder at the root, or an op that will fail on type)
+          const doc = this.read(cardId);
+          const r = how.whole(doc);
+          const version = this.writeWhole(cardId, r.doc, actor, op, pathText, JSON.stringify(doc));
+          return { ...r.result, version };
+        }
+        const { root, rest } = ops.splitRootFilter(segs);
+        if (!root) {
+          throw new RowError('WRONG_TYPE', 'the card data is an array: start the path with a [key=value] filter', pathText, cardId);
+        }
+        const hit = this.findRootElement(cardId, root, pathText);
+        if (how.removeElement && rest.length === 0) {
+          this.q.deleteRow.run(hit.id);
+          const total = st.row_count - 1;
+          const version = this.changes.record(cardId, actor, op, pathText, hit.body, undefined);
+          this.q.bump.run(total, version, now, cardId);
+          return { removed: 1, row: JSON.parse(hit.body), totalAfter: total, version } as unknown as Mutation<R>;
+        }
+        const r = how.element(JSON.parse(hit.body), rest);
+        const body = JSON.stringify(r.el ?? null);
+        this.q.updateRow.run(body, hit.id);
+        const version = this.changes.record(cardId, actor, op, pathText, hit.body, body);
+        this.q.bump.run(st.row_count, version, now, cardId);
+        return { ...r.result, version };
+      }
+      const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
+      const r = how.whole(doc);
+      const before = st && st.shape === 'value' ? (st.doc ?? 'null') : undefined;
+      const version = this.writeWhole(cardId, r.doc, actor, op, pathText, before);
+      return { ...r.result, version };
+    })();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The instance's SQLite database (better-sqlite3, WAL, synchronous=FULL so an acknowledged
+ * write survives a power cut; ARCHITECTURE "Storage"). Opening applies the migrations; closing
+ * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete
+ * (REFERENCE section 11 item 3, case P07).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+/**
+ * Opens (creating if needed) the database file and brings its schema up to date.
+ * @throws if the file is not a database or a migration fails (nothing half-applied: each
+ *   migration runs in its own transaction).
+ */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/**
+ * Checkpoints the WAL into the main file (TRUNCATE) and closes the handle. Safe to call twice.
+ * @returns whether the checkpoint completed (false when a reader held it back).
+ */
+export function closeDatabase(db: Db): boolean {
+  if (!db.open) return true;
+  let complete = false;
+  try {
+    const rows = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    complete = rows[0]?.busy === 0;
+  } finally {
+    db.close();
+  }
+  return complete;
+}

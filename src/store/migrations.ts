@@ -1,0 +1,45 @@
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` counts how many ran. Never edit a
+ * shipped migration: append a new one.
+ *
+ * - `card_state`: one row per card id that has data. `shape` is 'array' (top-level array,
+ *   elements in `card_rows`), 'value' (object / primitive / null, JSON in `doc`) or 'none'
+ *   (no data). `row_count` is kept current so listing cards never counts rows. `version` is the
+ *   id of the card's latest change (the data ETag).
+ * - `card_rows`: one store row per element of a top-level data array, ordered by `pos`. An
+ *   expression index on `$.date` makes `[date="…"]` row paths an index lookup.
+ * - `changes`: every mutation as a change set (actor, op, path, before, after): the audit trail
+ *   and what undo is built on (STYLE "Writes as change sets").
+ */
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE card_state (
+    card_id    TEXT PRIMARY KEY,
+    shape      TEXT NOT NULL CHECK (shape IN ('array','value','none')),
+    doc        TEXT,
+    row_count  INTEGER NOT NULL DEFAULT 0,
+    version    INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE card_rows (
+    id      INTEGER PRIMARY KEY,
+    card_id TEXT NOT NULL,
+    pos     INTEGER NOT NULL,
+    body    TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX card_rows_pos ON card_rows (card_id, pos);
+  CREATE INDEX card_rows_date ON card_rows (card_id, json_extract(body, '$.date'));
+  CREATE TABLE changes (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts         TEXT NOT NULL,
+    actor      TEXT NOT NULL,
+    card_id    TEXT NOT NULL,
+    op         TEXT NOT NULL,
+    path       TEXT,
+    before     TEXT,
+    after      TEXT,
+    image_omitted INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX changes_card ON changes (card_id, id);
+  `,
+];
