@@ -96,10 +96,20 @@ export function replaceData(ctx: CardContext, id: string, data: unknown, opts: W
   return { ok: true as const, id, etag: dataEtag(version) };
 }
 
+/** Parses a row path, naming the card in a BAD_PATH error. */
+function parsePath(pathText: string, id: string) {
+  try {
+    return parseRowPath(pathText);
+  } catch (err) {
+    if (err instanceof RowError) throw new RowError(err.rowCode, err.message, err.rowPath, id);
+    throw err;
+  }
+}
+
 function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
   const pathText = path === undefined || path === null ? '' : path;
   if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
-  const segs = parseRowPath(pathText);
+  const segs = parsePath(pathText, id);
   const card = requireCard(ctx, id);
   assertWriteable(card);
   assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
@@ -157,7 +167,7 @@ export function reorderRows(
 export function readRows(ctx: CardContext, id: string, path: unknown, window: WindowOptions) {
   const pathText = path === undefined || path === null ? '' : path;
   if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
-  const segs = parseRowPath(pathText);
+  const segs = parsePath(pathText, id);
   requireCard(ctx, id);
   const result = ctx.store.readRows(id, segs, pathText, window);
   return { result, etag: dataEtag(ctx.store.state(id).version) };
