@@ -28,7 +28,6 @@ export function buildApp(inst: Instance): FastifyInstance {
     bodyLimit: inst.config.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
     trustProxy: false,
-    forceCloseConnections: true,
   });
   app.decorateRequest('principal', null);
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, sandboxHome } from '../helpers/sandbox-home.js';
+
+describe('npm start with a bad environment', () => {
+  it('stops with a message naming the variable and creates nothing', () => {
+    const main = path.join(repoRoot, 'dist/src/main.js');
+    expect(fs.existsSync(main), 'dist/src/main.js is missing: run npm run build (npm test does)').toBe(true);
+    const box = sandboxHome();
+    const home = path.join(box.home, 'h');
+    try {
+      const r = spawnSync(process.execPath, [main], {
+        env: { PATH: process.env.PATH, HEALTH_HOME: home, PORT: 'not-a-port' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('PORT');
+      expect(r.stderr).toContain('not-a-port');
+      expect(fs.existsSync(home)).toBe(false);
+    } finally {
+      box.remove();
+    }
+  });
+});
