@@ -58,6 +58,8 @@ export async function openInstance(
   const emit = (e: CardEvent) => events.emit('card', e);
   const registry = new CardRegistry();
   const store = new CardDataStore(db);
+  const pruned = store.changes.prune();
+  if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
   const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit };
   loader.scanAll();

@@ -49,3 +49,9 @@ export const GATEWAY_RETRY_MAX_BACKOFF_MS = 8_000;
 export const GATEWAY_RETRY_JITTER_MS = 250;
 /** Longest server-requested wait the client will sit out without a deadline, ms (case G23). */
 export const GATEWAY_MAX_RETRY_WAIT_MS = 30_000;
+/** Change sets older than this are pruned at start-up, days ... */
+export const CHANGE_LOG_KEEP_DAYS = 90;
+/** ... except the newest this many, whatever their age. */
+export const CHANGE_LOG_KEEP_COUNT = 10_000;
+/** A top-level array longer than this is not copied into a change set's before image, rows. */
+export const MAX_CHANGE_IMAGE_ROWS = 50_000;

@@ -8,10 +8,10 @@
  * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
  */
 import { RowError } from '../errors.js';
-import { MAX_ROW_WINDOW } from '../limits.js';
+import { MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import * as ops from '../cards/row-ops.js';
 import type { Literal, Segment } from '../cards/row-path.js';
-import { type Actor, ChangeLog } from './change-log.js';
+import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
 import type { Db } from './database.js';
 
 /** How a card's data is held: a top-level array, one JSON document, or nothing at all. */
@@ -234,16 +234,16 @@ export class CardDataStore {
 
   // ---- internals ----
 
-  private beforeImage(cardId: string): string | undefined {
+  private beforeImage(cardId: string): Image {
     const st = this.q.state.get(cardId) as StateRow | undefined;
     if (!st || st.shape === 'none') return undefined;
     if (st.shape === 'value') return st.doc ?? 'null';
-    // a very large array is not copied into the change log (MAX_CHANGE_IMAGE_BYTES caps it anyway)
-    if (st.row_count > 50_000) return '"(omitted: too large)"';
+    // a very large array is not even read for the change log (MAX_CHANGE_IMAGE_BYTES would drop it)
+    if (st.row_count > MAX_CHANGE_IMAGE_ROWS) return OMITTED_IMAGE;
     return this.readJson(cardId);
   }
 
-  private writeWhole(cardId: string, data: unknown, actor: Actor, op: string, path: string, before?: string): number {
+  private writeWhole(cardId: string, data: unknown, actor: Actor, op: string, path: string, before?: Image): number {
     this.q.deleteRows.run(cardId);
     const after = data === undefined ? undefined : JSON.stringify(data);
     const version = this.changes.record(cardId, actor, op, path, before, after);

@@ -3,7 +3,7 @@
  * card's data is recorded with its actor, operation, row path and before/after images. The id
  * of a card's latest change is its data version (the ETag of `GET /api/manifests/:id/data`).
  */
-import { MAX_CHANGE_IMAGE_BYTES } from '../limits.js';
+import { CHANGE_LOG_KEEP_COUNT, CHANGE_LOG_KEEP_DAYS, MAX_CHANGE_IMAGE_BYTES } from '../limits.js';
 import type { Db } from './database.js';
 
 /** Who made a change: `web`, `agent-token`, `chat:<turn id>`, `hae`, `file` (a hand-edited manifest), `system`. */
@@ -22,8 +22,15 @@ export interface ChangeRecord {
   imageOmitted: boolean;
 }
 
-function cap(json: string | undefined): { text: string | null; omitted: boolean } {
+/** Stands for an image too large to copy into the log (recorded as omitted, not as text). */
+export const OMITTED_IMAGE = Symbol('omitted image');
+
+/** JSON text of an image, undefined for "nothing there", or OMITTED_IMAGE. */
+export type Image = string | undefined | typeof OMITTED_IMAGE;
+
+function cap(json: Image): { text: string | null; omitted: boolean } {
   if (json === undefined) return { text: null, omitted: false };
+  if (json === OMITTED_IMAGE) return { text: null, omitted: true };
   return json.length > MAX_CHANGE_IMAGE_BYTES ? { text: null, omitted: true } : { text: json, omitted: false };
 }
 
@@ -41,10 +48,11 @@ export class ChangeLog {
 
   /**
    * Records one change and returns its id (strictly increasing across the instance).
-   * @param before JSON text of what the path held before (undefined: nothing), capped at MAX_CHANGE_IMAGE_BYTES.
+   * @param before JSON text of what the path held before (undefined: nothing; OMITTED_IMAGE: too
+   *   large to copy), capped at MAX_CHANGE_IMAGE_BYTES.
    * @param after JSON text of what it holds now.
    */
-  record(cardId: string, actor: Actor, op: string, path: string | null, before?: string, after?: string): number {
+  record(cardId: string, actor: Actor, op: string, path: string | null, before?: Image, after?: Image): number {
     const b = cap(before);
     const a = cap(after);
     const info = this.insert.run(
@@ -58,6 +66,18 @@ export class ChangeLog {
       b.omitted || a.omitted ? 1 : 0,
     );
     return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Forgets old change sets: those older than `keepDays` days, except the newest `keepCount`
+   * (so a quiet instance keeps its recent history however old). Returns how many were removed.
+   */
+  prune(keepDays = CHANGE_LOG_KEEP_DAYS, keepCount = CHANGE_LOG_KEEP_COUNT): number {
+    const cutoff = new Date(Date.now() - keepDays * 86_400_000).toISOString();
+    const info = this.db
+      .prepare('DELETE FROM changes WHERE ts < ? AND id <= (SELECT max(id) FROM changes) - ?')
+      .run(cutoff, keepCount);
+    return info.changes;
   }
 
   /** The newest `limit` changes of one card, newest first. */

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRowPath } from '../cards/row-path.js';
+import { CardDataStore } from './card-data-store.js';
+import { closeDatabase, type Db, openDatabase } from './database.js';
+
+let dir: string;
+let db: Db;
+let store: CardDataStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-store-'));
+  db = openDatabase(path.join(dir, 'klebb.sqlite'));
+  store = new CardDataStore(db);
+});
+afterEach(() => {
+  closeDatabase(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const seg = (p: string) => parseRowPath(p);
+
+describe('CardDataStore', () => {
+  it('keeps each top-level array element as its own store row', () => {
+    store.replace('w', [{ date: '2026-04-20', kg: 80 }, { date: '2026-04-21', kg: 81 }], 'test');
+    expect(db.prepare('SELECT count(*) FROM card_rows WHERE card_id = ?').pluck().get('w')).toBe(2);
+    store.append('w', [], '', { date: '2026-04-22', kg: 82 }, 'test');
+    expect(db.prepare('SELECT count(*) FROM card_rows WHERE card_id = ?').pluck().get('w')).toBe(3);
+    expect(store.state('w')).toMatchObject({ shape: 'array', rowCount: 3 });
+    expect(store.read('w')).toEqual([
+      { date: '2026-04-20', kg: 80 },
+      { date: '2026-04-21', kg: 81 },
+      { date: '2026-04-22', kg: 82 },
+    ]);
+  });
+
+  it('holds objects, primitives and null as one document, and none as absent', () => {
+    store.replace('doc', { markdown: '# hi' }, 'test');
+    expect(store.state('doc')).toMatchObject({ shape: 'value', rowCount: 1 });
+    store.replace('n', null, 'test');
+    expect(store.readJson('n')).toBe('null');
+    expect(store.state('n').rowCount).toBe(0);
+    expect(store.readJson('never')).toBeUndefined();
+    store.replace('doc', undefined, 'test');
+    expect(store.readJson('doc')).toBeUndefined();
+  });
+
+  it('numbers every change: the version grows, and the change set has before and after', () => {
+    const v1 = store.replace('w', [{ date: '2026-04-20', kg: 80 }], 'agent-token');
+    const r = store.update('w', seg('[date="2026-04-20"]'), '[date="2026-04-20"]', { kg: 79.5 }, 'web');
+    expect(r.version).toBeGreaterThan(v1);
+    expect(store.state('w').version).toBe(r.version);
+    const [last] = store.changes.recent('w', 1);
+    expect(last).toMatchObject({ actor: 'web', op: 'update', path: '[date="2026-04-20"]' });
+    expect(JSON.parse(last.before as string)).toEqual({ date: '2026-04-20', kg: 80 });
+    expect(JSON.parse(last.after as string)).toEqual({ date: '2026-04-20', kg: 79.5 });
+  });
+
+  it('a failing row operation changes nothing and records nothing', () => {
+    store.replace('w', [{ date: '2026-04-20', kg: 80 }], 'test');
+    const before = store.state('w');
+    expect(() => store.update('w', seg('[date="1999-01-01"]'), '[date="1999-01-01"]', { kg: 1 }, 'test')).toThrow(
+      /no row/,
+    );
+    expect(() => store.removeRow('w', seg('[kg="80"]'), '[kg="80"]', 'test')).toThrow();
+    expect(store.state('w')).toEqual(before);
+    expect(store.changes.recent('w', 10)).toHaveLength(1);
+  });
+
+  it('an append onto a card with no data starts an array; removing the last row leaves []', () => {
+    store.append('fresh', [], '', { a: 1 }, 'test');
+    expect(store.read('fresh')).toEqual([{ a: 1 }]);
+    expect(store.state('fresh').shape).toBe('array');
+    store.removeRow('fresh', seg('[a=1]'), '[a=1]', 'test');
+    expect(store.read('fresh')).toEqual([]);
+  });
+
+  it('finds rows by date through the index and by other keys strictly', () => {
+    store.replace('w', [{ date: '2026-04-20', done: true }, { date: '2026-04-21', done: 1 }], 'test');
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT id FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') = ?`)
+      .all('w', '2026-04-20') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('card_rows_date');
+    expect(store.readRows('w', seg('[done=true]'), '[done=true]', {})).toEqual({ row: { date: '2026-04-20', done: true } });
+    expect(store.readRows('w', seg('[done=1]'), '[done=1]', {})).toEqual({ row: { date: '2026-04-21', done: 1 } });
+  });
+
+  it('prunes change sets older than the window beyond the newest N', () => {
+    for (let i = 0; i < 5; i++) store.append('w', [], '', { i }, 'test');
+    db.prepare("UPDATE changes SET ts = '2000-01-01T00:00:00.000Z'").run();
+    expect(store.changes.prune(90, 2)).toBe(3);
+    expect(store.changes.recent('w', 10)).toHaveLength(2);
+    expect(store.read('w')).toHaveLength(5);
+  });
+
+  it('closing checkpoints the WAL so the main file alone holds every row', () => {
+    store.replace('w', Array.from({ length: 500 }, (_, i) => ({ i })), 'test');
+    expect(closeDatabase(db)).toBe(true);
+    const wal = path.join(dir, 'klebb.sqlite-wal');
+    expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
+    const copy = path.join(dir, 'copy.sqlite');
+    fs.copyFileSync(path.join(dir, 'klebb.sqlite'), copy);
+    const again = openDatabase(copy);
+    expect(again.prepare('SELECT count(*) FROM card_rows').pluck().get()).toBe(500);
+    closeDatabase(again);
+    db = openDatabase(path.join(dir, 'klebb.sqlite'));
+  });
+});
