@@ -4,8 +4,9 @@
  * silently converted; ARCHITECTURE "Two traps").
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { authenticate, type Principal } from './auth/principal.js';
+import { authenticate, authenticateAdmin, type Principal } from './auth/principal.js';
 import { cardRoutes } from './cards/routes.js';
+import { feedbackRoutes } from './feedback/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { systemRoutes } from './http/system-routes.js';
 import type { Instance } from './instance.js';
@@ -13,13 +14,22 @@ import { notFound } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the auth gate for every /api/* request. */
+    /** Set by the auth gate for every request that is not public. */
     principal: Principal | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * Who may call the route: 'public' (anyone, e.g. /healthz), 'admin' (KLEBB_ADMIN_TOKEN
+     * bearer), or absent: an authenticated principal. Absent is the default, so a route
+     * nobody marked is closed, never open.
+     */
+    auth?: 'public' | 'admin';
+  }
+  interface FastifyInstance {
+    /** Every registered route with its auth mode (for the route-table test and docs). */
+    routeTable: { method: string; url: string; auth: 'public' | 'admin' | 'session' }[];
+  }
 }
-
-/** Paths under /api/ that need no credentials. */
-const PUBLIC_API_PATHS = new Set<string>();
 
 /** Builds the HTTP app for an open instance (not yet listening). */
 export function buildApp(inst: Instance): FastifyInstance {
@@ -30,17 +40,31 @@ export function buildApp(inst: Instance): FastifyInstance {
     trustProxy: false,
   });
   app.decorateRequest('principal', null);
+  const routeTable: FastifyInstance['routeTable'] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: r.url, auth: r.config?.auth ?? 'session' });
+    }
+  });
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // RFC 7396 merge patches may arrive with their own media type
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, (req, body, done) => {
     app.getDefaultJsonParser('error', 'error')(req, body as string, done);
   });
+  // The gate decides by the matched route's own config, never by the raw URL text: the router
+  // decodes `%61pi` to `api`, so a prefix test on req.url could be walked around. Unmatched
+  // paths (404) are gated too, so a wrong bearer is 401 everywhere.
   app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
-    const path = req.url.split('?')[0];
-    if (PUBLIC_API_PATHS.has(path)) return;
+    const auth = req.routeOptions.config?.auth;
+    if (auth === 'public') return;
+    if (auth === 'admin') {
+      authenticateAdmin(req.headers, inst.config.adminToken);
+      return;
+    }
     req.principal = authenticate(req.headers, req.socket.remoteAddress, inst.config.agentApiToken);
   });
   app.setErrorHandler(errorHandler);
@@ -49,5 +73,6 @@ export function buildApp(inst: Instance): FastifyInstance {
   });
   systemRoutes(app, inst);
   cardRoutes(app, inst);
+  feedbackRoutes(app, inst);
   return app;
 }

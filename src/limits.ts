@@ -55,3 +55,13 @@ export const CHANGE_LOG_KEEP_DAYS = 90;
 export const CHANGE_LOG_KEEP_COUNT = 10_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */
 export const MAX_CHANGE_IMAGE_ROWS = 50_000;
+/** Feedback log limits (REFERENCE section 5 note_feedback). */
+export const MAX_FEEDBACK_INTENT_CHARS = 280;
+export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
+export const MAX_FEEDBACK_TOOL_NAMES = 12;
+/** read_doc and read_report return at most this many bytes of a file (REFERENCE section 5). */
+export const MAX_DOC_BYTES = 200_000;
+/** Hygiene: a card needs this many rows before it can be called stale (REFERENCE section 5). */
+export const STALE_MIN_ROWS = 3;
+/** Hygiene: more rows than this is a `growth` finding (REFERENCE section 5). */
+export const GROWTH_ROWS = 730;

@@ -3,14 +3,14 @@
  * the AGENT_API_TOKEN bearer, and a person on this machine (loopback, no credentials).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { unauthorized } from '../errors.js';
+import { notFound, unauthorized } from '../errors.js';
 import { safeEqual } from './safe-equal.js';
 
 /** An authenticated caller; `actor` is what the change log records. */
 export type Principal = { kind: 'agent-token'; actor: 'agent-token' } | { kind: 'local'; actor: 'local' };
 
 /** Headers a reverse proxy adds: a request carrying them did not start on this machine. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host'];
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto'];
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -43,4 +43,15 @@ export function authenticate(
   const forwarded = FORWARDING_HEADERS.some((h) => headers[h] !== undefined);
   if (!forwarded && isLoopbackAddress(remoteAddress)) return { kind: 'local', actor: 'local' };
   throw unauthorized();
+}
+
+/**
+ * The admin gate for `/api/admin/*` (REFERENCE section 4 "Admin / control plane"): the API is
+ * off (404) unless KLEBB_ADMIN_TOKEN is set; then only `Bearer <KLEBB_ADMIN_TOKEN>` passes
+ * (constant-time compare), anything else is 401.
+ */
+export function authenticateAdmin(headers: IncomingHttpHeaders, adminToken: string | undefined): void {
+  if (adminToken === undefined) throw notFound('the admin API is off (KLEBB_ADMIN_TOKEN is not set)');
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  if (!m || !safeEqual(m[1], adminToken)) throw unauthorized();
 }

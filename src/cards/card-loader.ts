@@ -1,7 +1,9 @@
 /**
  * Loads manifest files into the registry (REFERENCE section 2): lenient, so one bad field drops
  * that field and is reported, not the card; a file without `$schema` is skipped; an unsupported
- * `$schema`, unreadable JSON or a duplicate id is an error entry (the first file wins).
+ * `$schema`, unreadable JSON or a duplicate id is an error entry. Of two files with one id the
+ * first by file name wins, whichever the watcher saw first. A file that fails keeps its last good
+ * card until it is fixed (even back to the same bytes) or gone.
  * A file that carries `data` is an import: its rows move into the store in one transaction, the
  * original is kept beside it as `<name>.<stamp>.json`, and the file is rewritten meta-only.
  */
@@ -9,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import type { CardDataStore } from '../store/card-data-store.js';
-import { type Card, type CardRegistry, type LoadError } from './card-registry.js';
+import type { Card, CardRegistry, LoadError } from './card-registry.js';
 import {
   backupFileName,
   contentHash,
@@ -21,8 +23,8 @@ import {
 import { isManifestSchemaId } from './manifest-schema-id.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
-/** What happened to a file when it was (re)loaded. */
-export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'error';
+/** What happened to a file when it was (re)loaded; `missing`: not there, nothing changed. */
+export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'error' | 'missing';
 
 /** Something the loader tells the rest of the product about (the dashboard's live updates). */
 export type CardEvent =
@@ -32,6 +34,9 @@ export type CardEvent =
 
 /** Reads manifest files into the registry. */
 export class CardLoader {
+  /** Files whose last load failed: their bytes are re-read even when the hash matches the card's. */
+  private readonly failed = new Set<string>();
+
   constructor(
     private readonly dataDir: string,
     private readonly registry: CardRegistry,
@@ -53,7 +58,8 @@ export class CardLoader {
 
   /**
    * (Re)loads one file after it was added or changed. Content equal to what the registry holds
-   * (our own write, or a touch) changes nothing (case P03).
+   * (our own write, or a touch) changes nothing (case P03). A missing file changes nothing either
+   * (it may be mid-way through an editor's rename-and-replace save): only `fileGone` removes.
    */
   loadFile(file: string): LoadOutcome {
     const name = path.basename(file);
@@ -62,52 +68,51 @@ export class CardLoader {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return this.fileGone(file);
-      return this.fail(file, { file: name, code: 'READ_FAILED', message: `cannot read file: ${(err as Error).message}` });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      return this.fail(file, 'READ_FAILED', `cannot read file: ${(err as Error).message}`);
     }
     const hash = contentHash(text);
     const current = this.registry.byFile(file);
-    if (current && current.hash === hash) return 'unchanged';
+    if (current && current.hash === hash && !this.failed.has(file)) return 'unchanged';
 
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (err) {
       // a half-saved file keeps its last good version on screen until the next save
-      return this.fail(file, { file: name, id: current?.id, code: 'INVALID_JSON', message: `not valid JSON: ${(err as Error).message}` });
+      return this.fail(file, 'INVALID_JSON', `not valid JSON: ${(err as Error).message}`, {
+        id: current?.id,
+      });
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return this.fail(file, { file: name, code: 'INVALID_JSON', message: 'a manifest must be a JSON object' });
+      return this.fail(file, 'INVALID_JSON', 'a manifest must be a JSON object', { id: current?.id });
     }
     const obj = parsed as Record<string, unknown>;
     if (!Object.hasOwn(obj, '$schema')) return this.fileGone(file, 'skipped');
     if (!isManifestSchemaId(obj.$schema)) {
-      return this.fail(file, {
-        file: name,
-        code: 'UNSUPPORTED_SCHEMA',
-        message: `unsupported $schema ${JSON.stringify(obj.$schema)} (expected "klebb.datafile.v1")`,
-      });
+      return this.fail(
+        file,
+        'UNSUPPORTED_SCHEMA',
+        `unsupported $schema ${JSON.stringify(obj.$schema)} (expected "klebb.datafile.v1")`,
+      );
     }
     const meta = obj.meta as Record<string, unknown> | undefined;
     if (!meta || typeof meta !== 'object' || Array.isArray(meta)) {
-      return this.fail(file, { file: name, code: 'MISSING_FIELD', path: 'meta', message: 'meta must be an object' });
+      return this.fail(file, 'MISSING_FIELD', 'meta must be an object', { path: 'meta' });
     }
     const id = meta.id;
     if (typeof id !== 'string' || id === '') {
-      return this.fail(file, { file: name, code: 'MISSING_FIELD', path: 'meta.id', message: 'meta.id must be a non-empty string' });
+      return this.fail(file, 'MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
     }
     if (typeof meta.label !== 'string' || meta.label === '') {
-      return this.fail(file, { file: name, id, code: 'MISSING_FIELD', path: 'meta.label', message: 'meta.label must be a non-empty string' });
-    }
-    const holder = this.registry.get(id);
-    if (holder && holder.file !== file) {
-      return this.fail(file, {
-        file: name,
+      return this.fail(file, 'MISSING_FIELD', 'meta.label must be a non-empty string', {
         id,
-        code: 'DUPLICATE_ID',
-        message: `meta.id "${id}" is already used by ${path.basename(holder.file)}; this file is ignored`,
+        path: 'meta.label',
       });
     }
+    const holder = this.registry.get(id);
+    const rival = holder && holder.file !== file ? holder.file : undefined;
+    if (rival && path.basename(rival) < name) return this.duplicate(file, id, path.basename(rival));
 
     const { body, hasData, data } = splitData(obj);
     let finalHash = hash;
@@ -115,7 +120,9 @@ export class CardLoader {
       try {
         finalHash = this.importData(file, text, id, body, data);
       } catch (err) {
-        return this.fail(file, { file: name, id, code: 'IMPORT_FAILED', message: `importing its data failed: ${(err as Error).message}` });
+        return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, {
+          id,
+        });
       }
     }
     const { manifest, dropped } = sanitizeAtLoad(body);
@@ -126,50 +133,73 @@ export class CardLoader {
       path: d.path,
       message: d.message,
     }));
-    // a previous card of this file under another id is gone now
-    if (current && current.id !== id) this.emit({ type: 'card-removed', id: current.id });
-    const card: Card = {
-      id,
-      file,
-      raw: body,
-      manifest: manifest as Card['manifest'],
-      hash: finalHash,
-    };
+    const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash: finalHash };
+    if (rival) {
+      // this file sorts first, so it takes the id (as a restart would); the other file yields
+      this.registry.removeFile(rival);
+      this.duplicate(rival, id, name);
+    }
     this.registry.put(card);
     this.registry.setErrors(file, errors);
+    this.failed.delete(file);
     this.emit({ type: 'card-changed', id });
-    if (current && current.id !== id) this.retryDuplicates(current.id);
+    // a previous card of this file under another id is gone now, unless another file has that id
+    if (current && current.id !== id) this.idFreed(current.id);
     return 'loaded';
   }
 
   /**
    * The file is gone (deleted by hand, or renamed away and not back within the settle window).
-   * The card leaves the registry; its rows stay in the store, so a file that comes back brings
-   * them back (case P01: never drop rows on a vanished file).
+   * The card leaves the registry (or the next file refused its id takes it); its rows stay in the
+   * store, so a file that comes back brings them back (case P01: never drop rows on a vanished file).
    */
   fileGone(file: string, outcome: LoadOutcome = 'removed'): LoadOutcome {
+    this.failed.delete(file);
     const card = this.registry.removeFile(file);
-    if (card) {
-      this.emit({ type: 'card-removed', id: card.id });
-      this.retryDuplicates(card.id);
-    }
-    return card ? outcome : 'skipped';
+    if (!card) return 'skipped';
+    this.idFreed(card.id);
+    return outcome;
   }
 
-  private retryDuplicates(id: string): void {
-    for (const other of this.registry.filesWithDuplicateId(id)) {
+  /** A file gave up `id`: the next file (by name) that was refused it loads, else the card is removed. */
+  private idFreed(id: string): void {
+    for (const other of this.registry.filesWithDuplicateId(id).sort()) {
       if (!this.registry.has(id)) this.loadFile(other);
     }
+    if (!this.registry.has(id)) this.emit({ type: 'card-removed', id });
   }
 
-  private fail(file: string, error: LoadError): LoadOutcome {
-    this.registry.setErrors(file, [error]);
-    this.log.warn({ file: error.file, code: error.code }, error.message);
+  private duplicate(file: string, id: string, holderName: string): LoadOutcome {
+    return this.fail(
+      file,
+      'DUPLICATE_ID',
+      `meta.id "${id}" is already used by ${holderName}; this file is ignored`,
+      { id },
+    );
+  }
+
+  /** Records a load error for `file` (its last good card, if any, stays). */
+  private fail(
+    file: string,
+    code: string,
+    message: string,
+    at: { id?: string; path?: string } = {},
+  ): LoadOutcome {
+    const name = path.basename(file);
+    this.failed.add(file);
+    this.registry.setErrors(file, [{ file: name, ...at, code, message }]);
+    this.log.warn({ file: name, code }, message);
     return 'error';
   }
 
   /** Moves a file's `data` into the store, keeps a backup, rewrites the file meta-only; returns the new file hash. */
-  private importData(file: string, originalText: string, id: string, body: ManifestBody, data: unknown): string {
+  private importData(
+    file: string,
+    originalText: string,
+    id: string,
+    body: ManifestBody,
+    data: unknown,
+  ): string {
     const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
     writeFileAtomic(backup, originalText);
     const version = this.store.replace(id, data, 'file', 'import');

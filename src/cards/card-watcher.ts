@@ -1,7 +1,9 @@
 /**
  * Watches the data folder so that hand edits show up (issue 2: within 1 s). Built on chokidar.
  * - Events per file are debounced (WATCH_DEBOUNCE_MS) and then the file is re-read; content
- *   equal to what the registry holds is our own write and changes nothing (case P03).
+ *   equal to what the registry holds is our own write and changes nothing (case P03). The
+ *   debounce must outlast chokidar's 50 ms drop of repeated `change` events, so that a dropped
+ *   event's write is already on disk when the file is read.
  * - A file that vanishes is dropped only if it is still gone after WATCH_SETTLE_MS, so an
  *   editor's rename-and-replace save is one change, not a delete and an add (case P01).
  */
@@ -23,15 +25,16 @@ export interface CardWatcher {
 /** Starts watching `dataDir` (top level only) and feeds changes to `loader`. */
 export function watchCards(dataDir: string, loader: CardLoader): CardWatcher {
   const timers = new Map<string, NodeJS.Timeout>();
-  const schedule = (file: string, delayMs: number) => {
-    const existing = timers.get(file);
-    if (existing) clearTimeout(existing);
+  /** Re-reads `file` after `delayMs`; a file missing then is gone only when `settled`, else it gets the settle window. */
+  const schedule = (file: string, delayMs: number, settled = false) => {
+    clearTimeout(timers.get(file));
     timers.set(
       file,
       setTimeout(() => {
         timers.delete(file);
-        // loadFile treats a missing file as gone, so one path handles change, add and unlink
-        loader.loadFile(file);
+        if (loader.loadFile(file) !== 'missing') return;
+        if (settled) loader.fileGone(file);
+        else schedule(file, WATCH_SETTLE_MS, true);
       }, delayMs),
     );
   };
@@ -43,7 +46,7 @@ export function watchCards(dataDir: string, loader: CardLoader): CardWatcher {
   });
   watcher.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
   watcher.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
-  watcher.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS));
+  watcher.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,

@@ -59,6 +59,7 @@ export function isWellFormedText(s: string): boolean {
 /** Short JSON rendering of a bad value for an error message (cut at 40 characters). */
 export function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing';
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   let s: string;
   try {
     s = JSON.stringify(v) ?? String(v);

@@ -14,6 +14,8 @@ export interface HomeLayout {
   /** SQLite database folder and file. */
   dbDir: string;
   dbFile: string;
+  /** Markdown reports (REFERENCE section 6). */
+  reportsDir: string;
 }
 
 /** Computes the layout; `dataDir` may be overridden (HEALTH_DATA_DIR). */
@@ -25,5 +27,6 @@ export function homeLayout(home: string, dataDir = path.join(home, 'data')): Hom
     metaDir: path.join(dataDir, '_meta'),
     dbDir,
     dbFile: path.join(dbDir, 'klebb.sqlite'),
+    reportsDir: path.join(home, 'reports'),
   };
 }

@@ -6,7 +6,7 @@ import type { Instance } from '../instance.js';
 
 /** Registers the infrastructure routes. */
 export function systemRoutes(app: FastifyInstance, inst: Instance): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { auth: 'public' } }, async () => ({ status: 'ok' }));
   app.get('/api/instance', async () => ({
     name: inst.config.instanceName,
     chatAgent: { name: inst.config.chatAgentName, emoji: inst.config.chatAgentEmoji },

@@ -80,6 +80,10 @@ export class CardDataStore {
       updateRow: db.prepare('UPDATE card_rows SET body = ? WHERE id = ?'),
       deleteRow: db.prepare('DELETE FROM card_rows WHERE id = ?'),
       deleteRows: db.prepare('DELETE FROM card_rows WHERE card_id = ?'),
+      maxDate: db
+        .prepare(`SELECT max(${DATE_EXPR}) FROM card_rows WHERE card_id = ? AND json_type(body, '$.date') = 'text'`)
+        .pluck(),
+      anyHas: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1'),
       byDate: db.prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`),
       byIndexAsc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?'),
       byIndexDesc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?'),
@@ -230,6 +234,31 @@ export class CardDataStore {
     }
     const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
     return ops.readRows(doc, segs, pathText, { order, limit, offset }, cardId);
+  }
+
+  /** The newest `n` elements of a top-level array, newest first (empty for other shapes). */
+  newestRows(cardId: string, n: number): unknown[] {
+    return (this.q.rowsWindowDesc.all(cardId, n, 0) as string[]).map((b) => JSON.parse(b));
+  }
+
+  /**
+   * The greatest string value of `field` over the elements of a top-level array (ISO dates sort
+   * as strings), or null. `date` uses the date index; other fields scan the card's rows.
+   */
+  maxString(cardId: string, field: string): string | null {
+    const v =
+      field === 'date'
+        ? this.q.maxDate.get(cardId)
+        : this.db
+            .prepare("SELECT max(json_extract(body, ?)) FROM card_rows WHERE card_id = ? AND json_type(body, ?) = 'text'")
+            .pluck()
+            .get(`$."${field}"`, cardId, `$."${field}"`);
+    return typeof v === 'string' ? v : null;
+  }
+
+  /** Whether any element of a top-level array has `key` (stops at the first hit). */
+  anyRowHas(cardId: string, key: string): boolean {
+    return this.q.anyHas.get(cardId, `$."${key}"`) !== undefined;
   }
 
   // ---- internals ----

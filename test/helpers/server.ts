@@ -2,6 +2,7 @@
  * The real server for API tests: a fresh sandbox HEALTH_HOME, the real instance (SQLite, file
  * watcher) and the real Fastify app listening on 127.0.0.1 at a random port.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type Instance, openInstance } from '../../src/instance.js';
@@ -13,6 +14,7 @@ export interface TestServer {
   home: string;
   dataDir: string;
   inst: Instance;
+  app: FastifyInstance;
   /** fetch against the server: `api('/api/manifests', {method, json, token, headers})`. */
   api(path: string, init?: ApiInit): Promise<ApiResponse>;
   close(opts?: { keepHome?: boolean }): Promise<void>;
@@ -54,6 +56,7 @@ export async function startServer(
     home: box.home,
     dataDir: box.dataDir,
     inst,
+    app,
     api: (path, init = {}) => request(url, path, init),
     async close(o = {}) {
       await app.close();
@@ -72,7 +75,11 @@ export async function request(base: string, path: string, init: ApiInit = {}): P
     headers['content-type'] ??= 'application/json';
   }
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await fetch(base + path, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  const res = await fetch(base + path, {
+    method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: body as BodyInit | undefined,
+  });
   const text = await res.text();
   let parsed: unknown;
   try {

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyErrorPayload,
+  classifyHttpError,
+  classifyNetworkError,
+  hasBudgetMarker,
+} from './classify.js';
+import { decodeErrorPayload, summarizeHtml } from './error-body.js';
+import { parseRetryAfterHeader, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
+
+describe('retry-after', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  it('reads delta-seconds, fractional seconds and HTTP-dates', () => {
+    expect(parseRetryAfterHeader('6', now)).toBe(6000);
+    expect(parseRetryAfterHeader('0.5', now)).toBe(500);
+    expect(parseRetryAfterHeader('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfterHeader('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfterHeader('soon', now)).toBeUndefined();
+  });
+  it('reads "try again in" phrases', () => {
+    expect(parseTryAgainIn('Please try again in 5.289s. Visit')).toBe(5289);
+    expect(parseTryAgainIn('try again in 1m30.5s')).toBe(90_500);
+    expect(parseTryAgainIn('try again in 750ms')).toBe(750);
+    expect(parseTryAgainIn('no hint')).toBeUndefined();
+  });
+  it('takes the largest of the three sources (case G23)', () => {
+    expect(retryAfterMs({ 'retry-after': '6' }, 'try again in 5.289s', now)).toBe(6000);
+    expect(retryAfterMs({ 'retry-after-ms': '7200' }, 'try again in 5.289s', now)).toBe(7200);
+    expect(retryAfterMs({}, '', now)).toBeUndefined();
+  });
+  it('detects Requested > Limit', () => {
+    expect(requestExceedsLimit('Limit 15000, Used 11972, Requested 4351')).toBeUndefined();
+    expect(requestExceedsLimit('Limit 6000, Used 0, Requested 9120')).toEqual({
+      requested: 9120,
+      limit: 6000,
+    });
+  });
+});
+
+describe('error bodies', () => {
+  it('decodes {error:{}}, [{error:{}}], error strings, vLLM and FastAPI shapes (case G13)', () => {
+    expect(decodeErrorPayload({ error: { message: 'm', type: 't', code: 'c' } })).toMatchObject({
+      message: 'm',
+      type: 't',
+      code: 'c',
+    });
+    expect(
+      decodeErrorPayload([{ error: { code: 400, message: 'x', status: 'INVALID_ARGUMENT' } }]),
+    ).toMatchObject({
+      type: 'INVALID_ARGUMENT',
+      code: 400,
+    });
+    expect(decodeErrorPayload({ error: 'bad', error_type: 'validation' })).toEqual({
+      message: 'bad',
+      type: 'validation',
+      code: undefined,
+    });
+    expect(
+      decodeErrorPayload({ object: 'error', message: 'too long', type: 'BadRequestError', code: 400 }),
+    ).toMatchObject({
+      message: 'too long',
+    });
+    expect(decodeErrorPayload({ detail: 'Not Found' })).toEqual({ message: 'Not Found' });
+    expect(decodeErrorPayload({ choices: [] })).toBeUndefined();
+  });
+  it('summarises HTML by its title without the host prefix (case G22)', () => {
+    expect(summarizeHtml('<html><title>api.openai.com | 502: Bad gateway</title></html>')).toBe(
+      '502: Bad gateway',
+    );
+    expect(summarizeHtml('<html><body><h1>Oops &amp; more</h1></body></html>')).toBe('Oops & more');
+  });
+});
+
+describe('classifyHttpError', () => {
+  it('maps statuses to kinds', () => {
+    expect(classifyHttpError(429, {}, '{"error":{"message":"slow down"}}').kind).toBe('rate_limited');
+    expect(classifyHttpError(429, {}, '{"error":{"message":"Budget has been exceeded!"}}').kind).toBe(
+      'budget',
+    );
+    expect(classifyHttpError(400, {}, '{"error":{"message":"Budget has been exceeded!"}}').kind).toBe(
+      'budget',
+    );
+    expect(classifyHttpError(408, {}, '').kind).toBe('timeout');
+    expect(classifyHttpError(500, {}, '').kind).toBe('unavailable');
+    expect(classifyHttpError(401, {}, '{"error":{"message":"bad key"}}')).toMatchObject({
+      kind: 'failed',
+      reason: 'auth',
+    });
+    expect(classifyHttpError(413, {}, '')).toMatchObject({ kind: 'failed', reason: 'request_too_large' });
+  });
+  it('never carries raw HTML or control characters in the message', () => {
+    const e = classifyHttpError(
+      503,
+      { 'content-type': 'text/html' },
+      '<html><body>\n<p>down</p></body></html>',
+    );
+    expect(e.message).not.toMatch(/[<>\n]/);
+  });
+  it('names the self-healing 400s (cases G11, G12)', () => {
+    expect(
+      classifyHttpError(
+        400,
+        {},
+        JSON.stringify({ error: { message: "('messages.0.content' : value must be a string)" } }),
+      ).reason,
+    ).toBe('system_content_must_be_string');
+    expect(
+      classifyHttpError(400, {}, JSON.stringify({ error: { message: 'cache_control: unknown field' } }))
+        .reason,
+    ).toBe('cache_control_rejected');
+  });
+});
+
+describe('classifyErrorPayload', () => {
+  it('ignores payloads without an error', () => {
+    expect(classifyErrorPayload({ choices: [], error: null })).toBeUndefined();
+  });
+  it('decides retry from code and type (case G07)', () => {
+    expect(classifyErrorPayload({ error: { code: 502, message: 'x' } })?.retryable).toBe(true);
+    expect(classifyErrorPayload({ error: { code: 'overloaded_error', message: 'x' } })?.retryable).toBe(true);
+    expect(classifyErrorPayload({ error: { code: 400, message: 'prompt is too long' } })?.retryable).toBe(
+      false,
+    );
+    expect(classifyErrorPayload({ error: { message: 'mystery' } })?.retryable).toBe(false);
+  });
+});
+
+describe('budget markers and network errors', () => {
+  it('recognises budget wording only', () => {
+    expect(hasBudgetMarker('insufficient_quota')).toBe(true);
+    expect(hasBudgetMarker('You exceeded your current quota')).toBe(true);
+    expect(hasBudgetMarker('Rate limit reached for requests')).toBe(false);
+  });
+  it('classifies node network errors', () => {
+    expect(
+      classifyNetworkError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+    ).toMatchObject({
+      kind: 'unavailable',
+      reason: 'connection_refused',
+      retryable: true,
+    });
+    expect(
+      classifyNetworkError(Object.assign(new Error('self-signed'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })),
+    ).toMatchObject({
+      reason: 'tls',
+      retryable: false,
+    });
+  });
+});

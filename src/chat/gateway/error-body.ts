@@ -1,0 +1,132 @@
+/**
+ * Reading an error out of whatever a gateway sends: `{error:{...}}`, `[{error:{...}}]`
+ * (Gemini, case G13), `{error:"text", error_type}` (HF TGI, case G08), vLLM's
+ * `{object:"error", message, type, code}`, FastAPI's `{detail}`; and a short, safe summary of
+ * an HTML error page (case G22: never pass raw HTML on).
+ */
+import { GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
+
+/** The parts of an error payload the classifier looks at. */
+export interface DecodedError {
+  /** Human-readable message, cleaned and capped (may be ''). */
+  message: string;
+  /** `type`, else `status` (e.g. INVALID_ARGUMENT), else `error_type`, else a string `code` (case G13). */
+  type?: string;
+  /** `code` as given: a number (502) or a string ('rate_limit_exceeded'). */
+  code?: string | number;
+  /** `metadata.error_type` (OpenRouter: 'provider_unavailable', case G07). */
+  metadataType?: string;
+}
+
+function asRecord(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * Cleans a provider message for logs and the browser: control characters become spaces, runs
+ * of whitespace collapse, the result is capped at GATEWAY_MAX_ERROR_MESSAGE_CHARS chars.
+ */
+export function cleanMessage(text: string): string {
+  const flat = text
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return flat.length > GATEWAY_MAX_ERROR_MESSAGE_CHARS
+    ? `${flat.slice(0, GATEWAY_MAX_ERROR_MESSAGE_CHARS - 1)}…`
+    : flat;
+}
+
+/**
+ * Decodes an error payload (already JSON-parsed). Returns undefined when the value carries no
+ * recognisable error (then it is not an error payload). Accepts the shapes listed at the top of
+ * this file (case G13: "accept {error:{...}}, [{error:{...}}], and error given as a string").
+ */
+export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
+  if (Array.isArray(payload)) {
+    for (const item of payload) {
+      const d = decodeErrorPayload(item);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  const body = asRecord(payload);
+  if (!body) return undefined;
+  const err = body.error;
+  if (typeof err === 'string') {
+    return {
+      message: cleanMessage(err),
+      type: str(body.error_type) ?? str(body.type),
+      code: codeOf(body.code),
+    };
+  }
+  const e = asRecord(err);
+  if (e) {
+    const meta = asRecord(e.metadata);
+    const code = codeOf(e.code);
+    return {
+      message: cleanMessage(str(e.message) ?? str(e.msg) ?? str(meta?.raw) ?? ''),
+      type:
+        str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
+      code,
+      metadataType: str(meta?.error_type),
+    };
+  }
+  // vLLM / FastAPI shapes: no `error` key at all.
+  if (
+    body.object === 'error' ||
+    (str(body.message) && (body.type !== undefined || body.code !== undefined))
+  ) {
+    const code = codeOf(body.code);
+    return {
+      message: cleanMessage(str(body.message) ?? ''),
+      type: str(body.type) ?? (typeof code === 'string' ? code : undefined),
+      code,
+    };
+  }
+  if (typeof body.detail === 'string') return { message: cleanMessage(body.detail) };
+  return undefined;
+}
+
+function codeOf(v: unknown): string | number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return str(v);
+}
+
+/** True when the text looks like an HTML document rather than JSON or SSE. */
+export function looksLikeHtml(text: string): boolean {
+  return /^\s*<(!doctype|html|head|body|\?xml|title|div|h1|p\b)/i.test(text);
+}
+
+/**
+ * A short summary of an HTML error page: its `<title>`, without a leading "host | " part
+ * (case G22: "api.openai.com | 502: Bad gateway" becomes "502: Bad gateway"), else its first
+ * `<h1>`, else undefined. Tags and entities are removed; the result is capped.
+ */
+export function summarizeHtml(html: string): string | undefined {
+  const pick = (re: RegExp): string | undefined => {
+    const m = re.exec(html);
+    if (!m) return undefined;
+    const text = m[1]
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&#39;|&apos;/g, "'")
+      .replace(/&quot;/g, '"');
+    const cleaned = cleanMessage(text);
+    return cleaned === '' ? undefined : cleaned;
+  };
+  const title = pick(/<title[^>]*>([\s\S]*?)<\/title>/i);
+  if (title) {
+    const parts = title.split(' | ');
+    return parts[parts.length - 1].trim() || title;
+  }
+  return pick(/<h1[^>]*>([\s\S]*?)<\/h1>/i);
+}

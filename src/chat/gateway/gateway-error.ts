@@ -1,0 +1,93 @@
+/**
+ * The one error the gateway client throws for a failed round-trip. `kind` says what class of
+ * failure it is (REFERENCE section 5 "Gateway error classes", section 11 item 10), `reason`
+ * narrows it for the few cases the client or loop acts on.
+ */
+import { KlebbError } from '../../errors.js';
+
+/**
+ * - 'budget': the allowance is used up (429/402 with budget or quota wording); not retryable.
+ * - 'rate_limited': a bare 429; transient, `retryAfterMs` says how long to wait (case G23).
+ * - 'unavailable': 5xx, HTML error pages, refused/reset connections, truncated streams (cases G09, G22).
+ * - 'timeout': our idle or whole-call timeout fired, or the gateway answered 408.
+ * - 'parse': the reply could not be read as chat-completions at all.
+ * - 'empty': a well-formed reply with no text and no tool call.
+ * - 'failed': in-stream provider error, content_filter, length-cut tool call, other 4xx (cases G07, G08, G11-G13).
+ */
+export type GatewayErrorKind =
+  | 'budget'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'parse'
+  | 'empty'
+  | 'failed';
+
+/**
+ * HTTP status our API would answer with for each kind if the loop does not turn it into copy
+ * (REFERENCE section 5: budget 429, timeout 504, unavailable and bare 429 502, parse 500).
+ */
+const STATUS_BY_KIND: Record<GatewayErrorKind, number> = {
+  budget: 429,
+  rate_limited: 502,
+  unavailable: 502,
+  timeout: 504,
+  parse: 500,
+  empty: 502,
+  failed: 502,
+};
+
+/** Fields of a GatewayError beyond kind and message. */
+export interface GatewayErrorInit {
+  /**
+   * Narrower cause, e.g. 'truncated', 'idle_timeout', 'call_timeout', 'connection_refused',
+   * 'html', 'validation', 'provider_error', 'content_filter', 'length', 'request_too_large',
+   * 'system_content_must_be_string' (G11), 'cache_control_rejected' (G12), 'bad_history' (G14).
+   */
+  reason?: string;
+  /** Status line of the gateway's response, when there was one. */
+  upstreamStatus?: number;
+  /** May the same request be sent again (after a wait)? */
+  retryable?: boolean;
+  /** How long the gateway asked us to wait, ms (Retry-After and friends: case G23). */
+  retryAfterMs?: number;
+  /** The provider's error `code` (number or string), e.g. 502 in case G07. */
+  providerCode?: string | number;
+  /** The provider's error type, e.g. 'provider_unavailable' (G07), 'validation' (G08), 'tokens' (G23). */
+  providerType?: string;
+  /** Answer text already received (and streamed) before the failure (case G07). */
+  partialText?: string;
+  /** The underlying error (network error, parse error). */
+  cause?: unknown;
+}
+
+/** A failed gateway round-trip. `status`/`code` come from KlebbError; `code` is `GATEWAY_<KIND>`. */
+export class GatewayError extends KlebbError {
+  readonly kind: GatewayErrorKind;
+  readonly reason?: string;
+  readonly upstreamStatus?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly providerCode?: string | number;
+  readonly providerType?: string;
+  readonly partialText?: string;
+
+  constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
+    super(STATUS_BY_KIND[kind], `GATEWAY_${kind.toUpperCase()}`, message);
+    this.name = 'GatewayError';
+    this.kind = kind;
+    this.reason = init.reason;
+    this.upstreamStatus = init.upstreamStatus;
+    this.retryable = init.retryable ?? false;
+    this.retryAfterMs = init.retryAfterMs;
+    this.providerCode = init.providerCode;
+    this.providerType = init.providerType;
+    this.partialText = init.partialText;
+    if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
+  }
+}
+
+/** True when `e` is a GatewayError (optionally of the given kind). */
+export function isGatewayError(e: unknown, kind?: GatewayErrorKind): e is GatewayError {
+  return e instanceof GatewayError && (kind === undefined || e.kind === kind);
+}

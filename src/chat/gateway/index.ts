@@ -1,0 +1,28 @@
+/** The chat-completions gateway client: re-exports only. */
+export { parseBufferedCompletion } from './buffered.js';
+export {
+  classifyErrorPayload,
+  classifyHttpError,
+  classifyNetworkError,
+  hasBudgetMarker,
+} from './classify.js';
+export { callGateway, type GatewayConfig } from './client.js';
+export {
+  GatewayError,
+  type GatewayErrorInit,
+  type GatewayErrorKind,
+  isGatewayError,
+} from './gateway-error.js';
+export { assistantMessageFor, checkHistory, toolResultMessage } from './history.js';
+export {
+  DEFAULT_CAPABILITIES,
+  defaultProviderMemory,
+  knownCapabilities,
+  ProviderMemory,
+  resolveCapabilities,
+} from './provider-capabilities.js';
+export { buildRequestBody, type ChatCompletionBody, flattenContent } from './request.js';
+export { createStreamAssembler, type StreamAssembler, type StreamEnd } from './stream-assembler.js';
+export { readToolArguments } from './tool-arguments.js';
+export type * from './types.js';
+export { normalizeUsage } from './usage.js';

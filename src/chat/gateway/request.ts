@@ -1,0 +1,130 @@
+/**
+ * Building the chat-completions request body (REFERENCE section 5: `model`, `messages`,
+ * `tools`, `tool_choice:"auto"`; seed "Streaming" and "usage": `stream` and
+ * `stream_options:{include_usage:true}`), shaped to what the provider accepts (cases G01, G11,
+ * G12, G13, G14, G17).
+ */
+import { checkHistory } from './history.js';
+import type {
+  ChatMessage,
+  GatewayRequest,
+  MessageContent,
+  OtherPart,
+  ProviderCapabilities,
+  TextPart,
+  ToolDefinition,
+} from './types.js';
+
+/** The JSON body POSTed to the endpoint. */
+export interface ChatCompletionBody {
+  model: string;
+  messages: Array<Record<string, unknown>>;
+  tools?: Array<Record<string, unknown>>;
+  tool_choice?: 'auto';
+  stream: boolean;
+  stream_options?: { include_usage: true };
+  max_tokens?: number;
+  temperature?: number;
+}
+
+/** Joins the text parts of a content array with blank lines (case G11: the flat form for string-only providers). */
+export function flattenContent(content: MessageContent): string {
+  if (typeof content === 'string') return content;
+  return content
+    .filter((p): p is TextPart => p.type === 'text' && typeof (p as TextPart).text === 'string')
+    .map((p) => p.text)
+    .join('\n\n');
+}
+
+function stripCacheControl<T extends { cache_control?: unknown }>(value: T): Omit<T, 'cache_control'> {
+  const { cache_control: _dropped, ...rest } = value;
+  return rest;
+}
+
+function shapeParts(content: MessageContent, cacheControl: boolean): MessageContent {
+  if (typeof content === 'string') return content;
+  return content.map((p) => (cacheControl ? { ...p } : (stripCacheControl(p) as TextPart | OtherPart)));
+}
+
+/**
+ * Builds the body for one call. Inputs: the request, the model name, the provider's
+ * capabilities. Output: a plain object ready for JSON.stringify.
+ * - System content given as parts is sent as parts (with `cache_control`) only when the
+ *   provider takes cache_control and does not need string content; otherwise its text parts
+ *   are joined with blank lines into one string (cases G11, G12).
+ * - `cache_control` is removed from every part and tool unless supported (case G12).
+ * - Assistant tool-call arguments are sent as canonical strings, never objects (case G01).
+ * - Every `role:tool` message carries `name`, copied from its assistant call (case G13).
+ * - `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
+ *   and the provider accepts it (case G17).
+ * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent (case G14).
+ */
+export function buildRequestBody(
+  request: GatewayRequest,
+  model: string,
+  caps: ProviderCapabilities,
+): ChatCompletionBody {
+  const names = checkHistory(request.messages);
+  const sendSystemParts = caps.cacheControl && !caps.systemContentString;
+  const messages = request.messages.map((m: ChatMessage): Record<string, unknown> => {
+    switch (m.role) {
+      case 'system':
+        return {
+          role: 'system',
+          content: sendSystemParts ? shapeParts(m.content, true) : flattenContent(m.content),
+        };
+      case 'user':
+        return { role: 'user', content: shapeParts(m.content, caps.cacheControl) };
+      case 'assistant': {
+        const out: Record<string, unknown> = { role: 'assistant', content: m.content };
+        if (m.tool_calls && m.tool_calls.length > 0) {
+          out.tool_calls = m.tool_calls.map((tc) => ({
+            id: tc.id,
+            type: 'function',
+            function: {
+              name: tc.function.name,
+              arguments:
+                typeof tc.function.arguments === 'string'
+                  ? tc.function.arguments
+                  : JSON.stringify(tc.function.arguments),
+            },
+          }));
+        }
+        return out;
+      }
+      default:
+        return {
+          role: 'tool',
+          tool_call_id: m.tool_call_id,
+          name: m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim()),
+          content: m.content,
+        };
+    }
+  });
+  const body: ChatCompletionBody = { model, messages, stream: request.stream === true };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    body.tools = tools.map((t: ToolDefinition) =>
+      caps.cacheControl ? { ...t } : (stripCacheControl(t) as Record<string, unknown>),
+    );
+    body.tool_choice = 'auto';
+  }
+  if (body.stream && caps.streamOptions) body.stream_options = { include_usage: true };
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  return body;
+}
+
+/** True when the built body carries `cache_control` anywhere (so stripping it can help, case G12). */
+export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
+  const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
+  return (
+    body.messages.some((m) => Array.isArray(m.content) && m.content.some(marked)) ||
+    (body.tools ?? []).some(marked)
+  );
+}
+
+/** True when some system message went out as content parts (so flattening can help, case G11). */
+export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
+  return body.messages.some((m) => m.role === 'system' && Array.isArray(m.content));
+}

@@ -1,0 +1,81 @@
+/**
+ * How long a rate-limited gateway asks us to wait (case G23): the largest of `Retry-After`
+ * (delta-seconds or an HTTP-date, RFC 9110 section 10.2.3), `retry-after-ms`, and a
+ * "try again in 5.289s" phrase in the message.
+ */
+
+/** Header values as node:http gives them. */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Parses a `Retry-After` value: whole or fractional seconds, or an HTTP-date relative to
+ * `nowMs` (epoch ms). Returns ms (never negative), or undefined when absent or unreadable.
+ */
+export function parseRetryAfterHeader(
+  value: string | undefined,
+  nowMs: number = Date.now(),
+): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+/**
+ * Reads "try again in 5.289s" / "in 1m30.5s" / "in 750ms" / "in 2h3m" from a provider
+ * message (Groq, OpenAI). Returns ms, or undefined.
+ */
+export function parseTryAgainIn(message: string): number | undefined {
+  const m = /try again in\s+((?:\d+(?:\.\d+)?\s*(?:h|ms|m|s)\s*)+)/i.exec(message);
+  if (!m) return undefined;
+  let total = 0;
+  for (const part of m[1].matchAll(/(\d+(?:\.\d+)?)\s*(h|ms|m|s)/gi)) {
+    const n = Number(part[1]);
+    const unit = part[2].toLowerCase();
+    total += unit === 'h' ? n * 3_600_000 : unit === 'm' ? n * 60_000 : unit === 's' ? n * 1000 : n;
+  }
+  return Math.round(total);
+}
+
+/**
+ * The wait a 429 asks for, ms: max(Retry-After, retry-after-ms, "try again in"), or undefined
+ * when none of them is present (case G23). Jitter is added by the caller.
+ */
+export function retryAfterMs(
+  headers: HeaderBag,
+  message: string,
+  nowMs: number = Date.now(),
+): number | undefined {
+  const candidates = [
+    parseRetryAfterHeader(header(headers, 'retry-after'), nowMs),
+    (() => {
+      const raw = header(headers, 'retry-after-ms');
+      return raw !== undefined && /^\d+(\.\d+)?$/.test(raw.trim())
+        ? Math.round(Number(raw.trim()))
+        : undefined;
+    })(),
+    parseTryAgainIn(message),
+  ].filter((n): n is number => n !== undefined);
+  return candidates.length ? Math.max(...candidates) : undefined;
+}
+
+/**
+ * Detects a rate-limit message saying the single request is bigger than the whole window
+ * ("Limit 15000, Used 11972, Requested 16000"): waiting can never help (case G23).
+ * Returns {requested, limit} when Requested > Limit, else undefined.
+ */
+export function requestExceedsLimit(message: string): { requested: number; limit: number } | undefined {
+  const limit = /\blimit[:\s]+(\d+)/i.exec(message);
+  const requested = /\brequested[:\s]+(\d+)/i.exec(message);
+  if (!limit || !requested) return undefined;
+  const l = Number(limit[1]);
+  const r = Number(requested[1]);
+  return r > l ? { requested: r, limit: l } : undefined;
+}

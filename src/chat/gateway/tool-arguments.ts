@@ -1,0 +1,112 @@
+/**
+ * Reading tool-call arguments the way real gateways send them: a JSON string (the OpenAI
+ * schema), a JSON object (llama-server, case G01), a double-encoded string, or valid JSON
+ * followed by prose (thinking models through Ollama, case G21).
+ */
+
+/** The outcome of reading one call's arguments. */
+export interface ReadArguments {
+  /** Canonical JSON string: JSON.stringify(parsed) when usable, else the raw text received. */
+  canonical: string;
+  /** The arguments object, or undefined when unusable (then the call must not run). */
+  parsed: Record<string, unknown> | undefined;
+  /** Why they are unusable, worded for a `role:tool` error reply (case G21). */
+  error?: string;
+  /** Set when text after the JSON value was dropped (case G21: log a warning). */
+  droppedTrailing?: string;
+}
+
+/**
+ * Finds the first complete JSON value at the start of `text` (leading whitespace allowed) and
+ * returns it with whatever follows, or undefined when no complete value can be read. Objects
+ * and arrays are delimited by a string-aware bracket scan, then handed to JSON.parse.
+ */
+export function readFirstJsonValue(text: string): { value: unknown; rest: string } | undefined {
+  const start = text.length - text.trimStart().length;
+  const first = text[start];
+  if (first !== '{' && first !== '[') {
+    try {
+      return { value: JSON.parse(text), rest: '' };
+    } catch {
+      return undefined;
+    }
+  }
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) {
+        try {
+          return { value: JSON.parse(text.slice(start, i + 1)), rest: text.slice(i + 1) };
+        } catch {
+          return undefined;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}
+
+/**
+ * Reads one call's arguments (cases G01, G21):
+ * - a non-null object is used as is (never stringified twice);
+ * - null, undefined or blank text means no arguments: `{}`;
+ * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
+ *   dropped and reported in `droppedTrailing`;
+ * - a JSON string that itself holds an object (double-encoded) is decoded once more;
+ * - anything that does not end up as a plain object gives `parsed: undefined` and an `error`
+ *   ("arguments were not valid JSON: …"), and `canonical` keeps the raw text.
+ */
+export function readToolArguments(raw: unknown): ReadArguments {
+  if (isPlainObject(raw)) return { canonical: JSON.stringify(raw), parsed: raw };
+  if (raw === null || raw === undefined) return { canonical: '{}', parsed: {} };
+  if (typeof raw !== 'string') {
+    return {
+      canonical: JSON.stringify(raw),
+      parsed: undefined,
+      error: `arguments must be a JSON object, got ${Array.isArray(raw) ? 'an array' : typeof raw}`,
+    };
+  }
+  if (raw.trim() === '') return { canonical: '{}', parsed: {} };
+  const first = readFirstJsonValue(raw);
+  if (!first)
+    return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
+  let value = first.value;
+  if (typeof value === 'string') {
+    const inner = readFirstJsonValue(value);
+    if (inner && isPlainObject(inner.value) && inner.rest.trim() === '') value = inner.value;
+  }
+  if (!isPlainObject(value)) {
+    return {
+      canonical: raw,
+      parsed: undefined,
+      error: `arguments must be a JSON object, got: ${snippet(raw)}`,
+    };
+  }
+  const trailing = first.rest.trim();
+  return {
+    canonical: JSON.stringify(value),
+    parsed: value,
+    ...(trailing !== '' ? { droppedTrailing: trailing } : {}),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Tools that author and read whole cards (seed section 1 tools table; REFERENCE section 5).
+ * Each calls the card store's functions: no second copy of any rule.
+ */
+import { Type } from '@sinclair/typebox';
+import { createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
+import { requireCard } from '../../cards/card-context.js';
+import { replaceData } from '../../cards/card-data.js';
+import { setCardEnabled } from '../../cards/card-order.js';
+import { compareCards } from '../../cards/card-crud.js';
+import { dryRunValidate } from '../../cards/validate-manifest.js';
+import { defineTool } from './tool.js';
+
+const Id = Type.String({ description: 'The card id (meta.id), e.g. "weight".' });
+
+/** First line of a description, at most `max` characters. */
+export function firstLine(text: unknown, max: number): string {
+  if (typeof text !== 'string') return '';
+  const line = text.split('\n')[0].trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export const listManifests = defineTool({
+  name: 'list_manifests',
+  description: 'List every card: id, label, first line of its description, and whether it is enabled.',
+  parameters: Type.Object({}),
+  run: (_args, ctx) => ({
+    cards: ctx.cards.registry
+      .all()
+      .sort(compareCards)
+      .map((c) => ({
+        id: c.id,
+        label: c.manifest.meta.label,
+        description: firstLine(c.manifest.description, 200),
+        enabled: c.manifest.meta.enabled !== false,
+      })),
+  }),
+});
+
+export const readManifestMeta = defineTool({
+  name: 'read_manifest_meta',
+  description:
+    'Read a card without its rows: meta (inputs, display, write policy), description and schema. The default read before any write.',
+  parameters: Type.Object({ id: Id }),
+  cardIdOf: (a) => a.id,
+  run: ({ id }, ctx) => {
+    const c = requireCard(ctx.cards, id);
+    return { meta: c.manifest.meta, description: c.manifest.description ?? null, schema: c.manifest.schema ?? null };
+  },
+});
+
+export const readManifest = defineTool({
+  name: 'read_manifest',
+  description:
+    'Read a whole card including every row. Last resort: prefer read_manifest_meta and read_manifest_rows, which stay small on big cards.',
+  parameters: Type.Object({ id: Id }),
+  cardIdOf: (a) => a.id,
+  run: ({ id }, ctx) => {
+    const c = requireCard(ctx.cards, id);
+    return {
+      meta: c.manifest.meta,
+      description: c.manifest.description ?? null,
+      schema: c.manifest.schema ?? null,
+      data: ctx.cards.store.read(id) ?? null,
+    };
+  },
+});
+
+export const createManifest = defineTool({
+  name: 'create_manifest',
+  description:
+    'Create a new card from a full klebb.datafile.v1 manifest ({$schema, meta:{id,label,...}, description, data}). Call validate_manifest first.',
+  parameters: Type.Object({ manifest: Type.Object({}, { additionalProperties: true }) }),
+  cardIdOf: (a) => ((a.manifest as { meta?: { id?: unknown } }).meta?.id as string | undefined) ?? undefined,
+  run: ({ manifest }, ctx) => {
+    const r = createCard(ctx.cards, manifest, ctx.actor);
+    ctx.touch({ id: r.id, flow: 'create' });
+    return { ...r, replayed: false };
+  },
+});
+
+export const deleteManifest = defineTool({
+  name: 'delete_manifest',
+  description:
+    'Delete a card and all its rows for good. Only after the user confirmed once; offer hide_card as the gentler option.',
+  parameters: Type.Object({ id: Id }),
+  cardIdOf: (a) => a.id,
+  run: ({ id }, ctx) => ({ ...deleteCard(ctx.cards, id, ctx.actor), removed: true }),
+});
+
+export const patchManifest = defineTool({
+  name: 'patch_manifest',
+  description:
+    'Change a card\'s meta and/or description with an RFC 7396 merge patch ({meta:{...}, description}); null deletes a key. $schema, meta.id and data cannot be patched.',
+  parameters: Type.Object({ id: Id, patch: Type.Object({}, { additionalProperties: true }) }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, patch }, ctx) => {
+    const r = patchCard(ctx.cards, id, patch);
+    ctx.touch({ id, flow: 'edit' });
+    return { ok: r.ok, id: r.id };
+  },
+});
+
+export const writeManifestData = defineTool({
+  name: 'write_manifest_data',
+  description:
+    'Replace a card\'s whole data block. Last resort: on a big card this is slow; use append_row, update_row, remove_row or reorder_rows.',
+  parameters: Type.Object({ id: Id, data: Type.Unknown() }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, data }, ctx) => {
+    replaceData(ctx.cards, id, data, { actor: ctx.actor });
+    ctx.touch({ id, flow: 'edit' });
+    return { ok: true, id };
+  },
+});
+
+export const hideCard = defineTool({
+  name: 'hide_card',
+  description: 'Hide a card from every view (it stays in Settings and keeps accepting writes).',
+  parameters: Type.Object({ id: Id }),
+  cardIdOf: (a) => a.id,
+  run: ({ id }, ctx) => setCardEnabled(ctx.cards, id, false),
+});
+
+export const showCard = defineTool({
+  name: 'show_card',
+  description: 'Show a hidden card again.',
+  parameters: Type.Object({ id: Id }),
+  cardIdOf: (a) => a.id,
+  run: ({ id }, ctx) => setCardEnabled(ctx.cards, id, true),
+});
+
+export const validateManifest = defineTool({
+  name: 'validate_manifest',
+  description:
+    'Dry-run a candidate manifest: {ok:true} or {ok:false, errors:[{path,message}]}. Nothing is written. Call before every create_manifest and patch_manifest.',
+  parameters: Type.Object({ manifest: Type.Unknown() }),
+  run: ({ manifest }) => dryRunValidate(manifest),
+});
+
+/** The card tools, in the order the prompt lists them. */
+export const CARD_TOOLS = [
+  listManifests,
+  readManifestMeta,
+  readManifest,
+  createManifest,
+  patchManifest,
+  deleteManifest,
+  writeManifestData,
+  hideCard,
+  showCard,
+  validateManifest,
+];

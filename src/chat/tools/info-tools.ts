@@ -1,0 +1,59 @@
+/**
+ * Read-only tools about the instance as a whole (seed section 1 tools table): read_doc,
+ * read_report, get_recent_activity, hygiene_scan, note_feedback.
+ */
+import { Type } from '@sinclair/typebox';
+import { appendFeedback, shapeFeedback } from '../../feedback/feedback-log.js';
+import { hygieneScan } from '../../insights/hygiene.js';
+import { recentActivity } from '../../insights/recent-activity.js';
+import { readReport } from '../../reports/report-catalogue.js';
+import { readDoc } from './doc-catalogue.js';
+import { defineTool } from './tool.js';
+
+export const readDocTool = defineTool({
+  name: 'read_doc',
+  description: 'Read one of the documents listed under "Available docs" by its exact path (e.g. docs/MANIFEST-SCHEMA.md).',
+  parameters: Type.Object({ path: Type.String() }),
+  run: ({ path }) => readDoc(path),
+});
+
+export const readReportTool = defineTool({
+  name: 'read_report',
+  description: 'Read one report listed under "Available reports" by its name (without .md).',
+  parameters: Type.Object({ name: Type.String() }),
+  run: ({ name }, ctx) => readReport(ctx.layout.reportsDir, name),
+});
+
+export const getRecentActivity = defineTool({
+  name: 'get_recent_activity',
+  description:
+    'Recency of every card: rowCount, lastEntryDate, ageDays, lastNDelta. Call before answering "how is my tracking going" and before authoring a card, to match sibling conventions.',
+  parameters: Type.Object({}),
+  run: (_a, ctx) => recentActivity(ctx.cards),
+});
+
+export const hygieneScanTool = defineTool({
+  name: 'hygiene_scan',
+  description: 'Dashboard health check: stale, oversized and orphaned-input findings. Report only; changes nothing.',
+  parameters: Type.Object({}),
+  run: (_a, ctx) => ({ findings: hygieneScan(ctx.cards) }),
+});
+
+export const noteFeedback = defineTool({
+  name: 'note_feedback',
+  description:
+    'Log an anonymised bug report (kind "bug") or a capability the user wanted that no tool offers (kind "feature"). Paraphrase the intent; never include the user\'s data.',
+  parameters: Type.Object({
+    kind: Type.Union([Type.Literal('bug'), Type.Literal('feature')]),
+    intent: Type.String({ maxLength: 280 }),
+    context: Type.Optional(Type.String({ maxLength: 500 })),
+    toolsConsidered: Type.Optional(Type.Array(Type.String(), { maxItems: 12 })),
+  }),
+  run: (a, ctx) => {
+    appendFeedback(ctx.layout.metaDir, shapeFeedback(a));
+    return { ok: true };
+  },
+});
+
+/** The instance-wide tools. */
+export const INFO_TOOLS = [readDocTool, readReportTool, getRecentActivity, hygieneScanTool, noteFeedback];

@@ -1,0 +1,101 @@
+/**
+ * Reminder tools (seed section 1: set_notification / remove_notification). Reminders live in the
+ * card's `meta.notifications.items`; every change goes through patchCard, so the manifest
+ * validator's limits (title <= 30, body <= 80, label <= 80, at most 10 items, daily and weekly
+ * triggers) are the only copy of those rules. Delivery by Web Push is a later issue.
+ */
+import { Type } from '@sinclair/typebox';
+import { requireCard } from '../../cards/card-context.js';
+import { patchCard } from '../../cards/card-crud.js';
+import { badRequest } from '../../errors.js';
+import { defineTool } from './tool.js';
+
+/** A reminder id from its label: lowercase slug of `[a-z0-9-]`, at most 64 characters ("reminder" if empty). */
+export function notificationSlug(label: string): string {
+  const slug = label
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug || 'reminder';
+}
+
+type Item = Record<string, unknown> & { id?: unknown; trigger?: unknown };
+
+function itemsOf(meta: Record<string, unknown>): { block: Record<string, unknown>; items: Item[] } {
+  const block = (meta.notifications ?? {}) as Record<string, unknown>;
+  const items = Array.isArray(block.items) ? (block.items as Item[]) : [];
+  return { block, items };
+}
+
+const Trigger = Type.Object(
+  {
+    type: Type.Union([Type.Literal('daily'), Type.Literal('weekly')]),
+    time: Type.String({ description: '24-hour HH:MM in the user\'s time zone' }),
+    days: Type.Optional(
+      Type.Array(Type.String({ description: 'mon, tue, wed, thu, fri, sat or sun' }), { description: 'weekly only' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const setNotification = defineTool({
+  name: 'set_notification',
+  description:
+    'Add or update a reminder on a card (same card_id + notification_id updates it). title <= 30 chars, body <= 80, label <= 80; never put values or past entries in the text.',
+  parameters: Type.Object({
+    card_id: Type.String(),
+    notification_id: Type.Optional(Type.String({ description: 'default: a slug of the label' })),
+    label: Type.String(),
+    title: Type.String(),
+    body: Type.String(),
+    trigger: Trigger,
+    privacy: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
+  }),
+  cardIdOf: (a) => a.card_id,
+  run: (a, ctx) => {
+    const card = requireCard(ctx.cards, a.card_id);
+    const id = a.notification_id ?? notificationSlug(a.label);
+    const { block, items } = itemsOf(card.raw.meta ?? {});
+    const at = items.findIndex((it) => it.id === id);
+    const previous = at >= 0 ? items[at] : undefined;
+    const next: Item = { ...(previous ?? {}), id, label: a.label, title: a.title, body: a.body, trigger: a.trigger };
+    if (a.privacy !== undefined) next.privacy = a.privacy;
+    // a changed trigger must not inherit the old slot's "already fired" mark (REFERENCE section 11 item 23)
+    if (previous && JSON.stringify(previous.trigger) !== JSON.stringify(a.trigger)) delete next.lastFired;
+    const nextItems = at >= 0 ? items.map((it, i) => (i === at ? next : it)) : [...items, next];
+    patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: nextItems } } });
+    ctx.touch({ id: a.card_id, flow: 'edit' });
+    return { ok: true, card_id: a.card_id, notification_id: id, created: at < 0 };
+  },
+});
+
+export const removeNotification = defineTool({
+  name: 'remove_notification',
+  description:
+    'Remove a reminder. Ask the user once; set confirmed:true only after they said yes in this conversation.',
+  parameters: Type.Object({
+    card_id: Type.String(),
+    notification_id: Type.String(),
+    confirmed: Type.Boolean({ description: 'true only after the user explicitly agreed' }),
+  }),
+  cardIdOf: (a) => a.card_id,
+  run: (a, ctx) => {
+    if (a.confirmed !== true) {
+      throw badRequest('ask the user to confirm removing this reminder, then call again with confirmed: true');
+    }
+    const card = requireCard(ctx.cards, a.card_id);
+    const { block, items } = itemsOf(card.raw.meta ?? {});
+    if (!items.some((it) => it.id === a.notification_id)) {
+      throw badRequest(`card "${a.card_id}" has no reminder "${a.notification_id}"`);
+    }
+    const rest = items.filter((it) => it.id !== a.notification_id);
+    patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: rest } } });
+    return { ok: true, card_id: a.card_id, notification_id: a.notification_id, remaining: rest.length };
+  },
+});
+
+/** The reminder tools. */
+export const NOTIFICATION_TOOLS = [setNotification, removeNotification];

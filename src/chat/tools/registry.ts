@@ -1,0 +1,86 @@
+/**
+ * The tool registry: the list the gateway is offered and the one dispatcher the agent loop
+ * calls. Arguments are checked against each tool's schema first (a bad call gets `{error}` with
+ * the failing field, and the turn goes on); a tool that throws returns `{error, code?, path?,
+ * id?}` to the model (REFERENCE section 5: "failures are {error}").
+ */
+import { Value } from '@sinclair/typebox/value';
+import { KlebbError } from '../../errors.js';
+import type { ToolDefinition } from '../gateway/types.js';
+import { CARD_TOOLS } from './card-tools.js';
+import { INFO_TOOLS } from './info-tools.js';
+import { NOTIFICATION_TOOLS } from './notification-tools.js';
+import { ROW_TOOLS } from './row-tools.js';
+import type { Tool, ToolContext } from './tool.js';
+
+/** Every tool of the seed's table, in the order the system prompt lists them. */
+export const ALL_TOOLS: Tool[] = [...CARD_TOOLS, ...ROW_TOOLS, ...NOTIFICATION_TOOLS, ...INFO_TOOLS];
+
+const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+
+/** Looks a tool up by name. */
+export function findTool(name: string): Tool | undefined {
+  return byName.get(name);
+}
+
+/** The tools in chat-completions wire shape (`parameters` is the TypeBox JSON Schema). */
+export function toolDefinitions(tools: Tool[] = ALL_TOOLS): ToolDefinition[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: JSON.parse(JSON.stringify(t.parameters)) },
+  }));
+}
+
+/** The outcome of one tool call: the JSON text for the `role:"tool"` message and whether it failed. */
+export interface DispatchResult {
+  content: string;
+  ok: boolean;
+  /** The card the call concerned, when known. */
+  cardId?: string;
+}
+
+function errorContent(err: unknown): string {
+  if (err instanceof KlebbError) {
+    return JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}), ...err.extra });
+  }
+  return JSON.stringify({ error: err instanceof Error ? err.message : String(err) });
+}
+
+/**
+ * Runs one tool call. `args` is the parsed arguments (undefined when they did not parse:
+ * `argumentsError` says why). Never throws: every failure is an `{error}` result.
+ */
+export async function dispatchToolCall(
+  name: string,
+  args: unknown,
+  ctx: ToolContext,
+  argumentsError?: string,
+): Promise<DispatchResult> {
+  const tool = findTool(name);
+  if (!tool) {
+    return { ok: false, content: JSON.stringify({ error: `unknown tool "${name}"; available: ${[...byName.keys()].join(', ')}` }) };
+  }
+  if (argumentsError !== undefined || args === undefined) {
+    return { ok: false, content: JSON.stringify({ error: `the arguments are not valid JSON: ${argumentsError ?? 'missing'}` }) };
+  }
+  const value = args === null ? {} : args;
+  if (!Value.Check(tool.parameters, value)) {
+    const errors = [...Value.Errors(tool.parameters, value)].slice(0, 5).map((e) => ({
+      path: e.path.replace(/^\//, '').replace(/\//g, '.') || '(arguments)',
+      message: e.message,
+    }));
+    return { ok: false, content: JSON.stringify({ error: `invalid arguments for ${name}`, details: errors }) };
+  }
+  let cardId: string | undefined;
+  try {
+    cardId = tool.cardIdOf?.(value as never);
+  } catch {
+    cardId = undefined;
+  }
+  try {
+    const result = await tool.run(value as never, ctx);
+    return { ok: true, content: JSON.stringify(result ?? { ok: true }), cardId };
+  } catch (err) {
+    return { ok: false, content: errorContent(err), cardId };
+  }
+}

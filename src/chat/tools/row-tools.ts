@@ -1,0 +1,85 @@
+/**
+ * Row-level tools (REFERENCE section 5: read_manifest_rows, append_row, update_row, remove_row,
+ * reorder_rows): the same functions as the `/api/manifests/:id/rows` routes.
+ */
+import { Type } from '@sinclair/typebox';
+import { appendRow, readRows, removeRow, reorderRows, updateRow } from '../../cards/card-data.js';
+import { defineTool } from './tool.js';
+
+const Id = Type.String({ description: 'The card id (meta.id).' });
+const Path = Type.String({
+  description:
+    'Row path: "" = the whole data block; [date="2026-04-20"] picks one row of an array card; items[name="Vitamin D"].doses walks into objects; [index=-1] is the last row. Strings in double quotes, numbers and true/false bare.',
+});
+
+export const readManifestRows = defineTool({
+  name: 'read_manifest_rows',
+  description:
+    'Read rows at a path. Arrays come back newest first, 10 at a time, with the total ({rows, total, truncated, window}); an object comes back as {row}.',
+  parameters: Type.Object({
+    id: Id,
+    path: Type.Optional(Path),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, path, order, limit, offset }, ctx) => readRows(ctx.cards, id, path ?? '', { order, limit, offset }).result,
+});
+
+export const appendRowTool = defineTool({
+  name: 'append_row',
+  description: 'Append one row (value) to the array at path. Read the card meta first to match its field names.',
+  parameters: Type.Object({ id: Id, path: Type.Optional(Path), value: Type.Unknown() }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, path, value }, ctx) => {
+    const { etag: _e, ...r } = appendRow(ctx.cards, id, path ?? '', value, { actor: ctx.actor });
+    ctx.touch({ id, flow: 'edit' });
+    return r;
+  },
+});
+
+export const updateRowTool = defineTool({
+  name: 'update_row',
+  description: 'Merge changes (RFC 7396: null deletes a field) into the one row the path selects.',
+  parameters: Type.Object({ id: Id, path: Path, changes: Type.Object({}, { additionalProperties: true }) }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, path, changes }, ctx) => {
+    const { etag: _e, ...r } = updateRow(ctx.cards, id, path, changes, { actor: ctx.actor });
+    ctx.touch({ id, flow: 'edit' });
+    return r;
+  },
+});
+
+export const removeRowTool = defineTool({
+  name: 'remove_row',
+  description: 'Remove the one row the path selects (the path must end in a [key=value] filter). Confirm with the user first.',
+  parameters: Type.Object({ id: Id, path: Path }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, path }, ctx) => {
+    const { etag: _e, ...r } = removeRow(ctx.cards, id, path, { actor: ctx.actor });
+    ctx.touch({ id, flow: 'edit' });
+    return r;
+  },
+});
+
+export const reorderRowsTool = defineTool({
+  name: 'reorder_rows',
+  description:
+    'Put the rows of the array at path in a new order: order lists every row\'s value of key, each exactly once.',
+  parameters: Type.Object({
+    id: Id,
+    path: Type.Optional(Path),
+    key: Type.String(),
+    order: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+  }),
+  cardIdOf: (a) => a.id,
+  run: ({ id, path, key, order }, ctx) => {
+    const { etag: _e, ...r } = reorderRows(ctx.cards, id, path ?? '', key, order, { actor: ctx.actor });
+    ctx.touch({ id, flow: 'edit' });
+    return r;
+  },
+});
+
+/** The row tools. */
+export const ROW_TOOLS = [readManifestRows, appendRowTool, updateRowTool, removeRowTool, reorderRowsTool];

@@ -1,0 +1,40 @@
+/**
+ * Tools as data (STYLE "Tools as data"): a name, a description the model reads, a TypeBox
+ * parameter schema (which is the JSON Schema the gateway needs), and a `run` that calls the same
+ * plain functions as the REST API. The loop knows nothing about individual tools.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Config } from '../../config.js';
+import type { CardContext } from '../../cards/card-context.js';
+import type { HomeLayout } from '../../home/home-layout.js';
+
+/** A card the turn created or edited (REFERENCE section 5: tools record touches for follow-up chips). */
+export interface Touch {
+  id: string;
+  flow: 'create' | 'edit';
+}
+
+/** What a tool may use. `actor` is recorded on every change set (`chat:<turn id>`). */
+export interface ToolContext {
+  cards: CardContext;
+  config: Config;
+  layout: HomeLayout;
+  actor: string;
+  /** Cards touched during this turn, first touch per id kept. */
+  touch(t: Touch): void;
+}
+
+/** One tool. `run` returns a JSON-serialisable value; a throw becomes `{error}` for the model. */
+export interface Tool<S extends TSchema = TSchema> {
+  name: string;
+  description: string;
+  parameters: S;
+  /** Card id the call concerns, for the `status {phase:'tool', tool, id}` event (seed "Streaming"). */
+  cardIdOf?: (args: Static<S>) => string | undefined;
+  run(args: Static<S>, ctx: ToolContext): unknown | Promise<unknown>;
+}
+
+/** Declares a tool with its argument type inferred from the schema. */
+export function defineTool<S extends TSchema>(tool: Tool<S>): Tool {
+  return tool as unknown as Tool;
+}

@@ -1,0 +1,44 @@
+/**
+ * Calendar dates as the user lives them (case P06): a date-only string `YYYY-MM-DD` is a
+ * calendar date, never an instant; "today" is the calendar date in a time zone (the user's, once
+ * reported; until then the server's TZ). Day arithmetic is done on UTC midnights, so 23- and
+ * 25-hour days at daylight-saving changes still count as one day (case P04).
+ */
+
+/** Today's date `YYYY-MM-DD` in `timeZone` (IANA name; default: the process's zone). */
+export function todayIn(timeZone?: string, now = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** True for a real calendar date `YYYY-MM-DD` (2026-02-30 is false). */
+export function isIsoDate(s: unknown): s is string {
+  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** Whole days from `from` to `to` (both `YYYY-MM-DD`; later `to` is positive). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** `YYYY-MM-DD` shifted by `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** English weekday name of a `YYYY-MM-DD` date. */
+export function weekdayOf(date: string): string {
+  return ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][
+    new Date(`${date}T00:00:00Z`).getUTCDay()
+  ];
+}

@@ -1,0 +1,93 @@
+/**
+ * A one-pass recency summary of every card (REFERENCE section 5 "Recent activity"): what the
+ * agent reads before "how's my tracking" answers and before authoring a card. Reads only the
+ * newest rows and an indexed max(date), never a whole big card.
+ */
+import fs from 'node:fs';
+import type { CardContext } from '../cards/card-context.js';
+import { compareCards } from '../cards/card-crud.js';
+import type { Card } from '../cards/card-registry.js';
+import { daysBetween, todayIn } from '../common/dates.js';
+
+/** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
+export interface CardActivity {
+  id: string;
+  label: string;
+  renderer: string | null;
+  rowCount: number;
+  lastEntryDate: string | null;
+  ageDays: number | null;
+  lastNDelta: number | null;
+  staleSource: 'rows' | 'updatedAt' | 'mtime' | null;
+  enabled: boolean;
+}
+
+/** Drops float artefacts: 80.2 - 80 is 0.2, not 0.20000000000000284 (case P18). */
+export function cleanDelta(a: number, b: number): number {
+  return Number((a - b).toPrecision(12));
+}
+
+function numericKeys(row: unknown): string[] {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return [];
+  return Object.entries(row as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number' && Number.isFinite(v))
+    .map(([k]) => k);
+}
+
+/** last − previous, only when the newest two rows share exactly one numeric field. */
+export function lastNDelta(newestFirst: unknown[]): number | null {
+  if (newestFirst.length < 2) return null;
+  const [last, prev] = newestFirst as Record<string, number>[];
+  const shared = numericKeys(last).filter((k) => numericKeys(prev).includes(k));
+  return shared.length === 1 ? cleanDelta(last[shared[0]], prev[shared[0]]) : null;
+}
+
+function dateFieldOf(card: Card): string {
+  const view = card.manifest.meta.view as Record<string, unknown> | undefined;
+  return typeof view?.dateField === 'string' ? view.dateField : 'date';
+}
+
+/** The activity of one card. */
+export function cardActivity(ctx: CardContext, card: Card, today: string): CardActivity {
+  const st = ctx.store.state(card.id);
+  const view = card.manifest.meta.view as Record<string, unknown> | undefined;
+  let lastEntryDate: string | null = null;
+  let delta: number | null = null;
+  if (st.shape === 'array' && st.rowCount > 0) {
+    const raw = ctx.store.maxString(card.id, dateFieldOf(card));
+    lastEntryDate = raw && /^\d{4}-\d{2}-\d{2}/.test(raw) ? raw.slice(0, 10) : null;
+    delta = lastNDelta(ctx.store.newestRows(card.id, 2));
+  }
+  let staleSource: CardActivity['staleSource'] = null;
+  let effective = lastEntryDate;
+  if (lastEntryDate) staleSource = 'rows';
+  else if (st.updatedAt) {
+    staleSource = 'updatedAt';
+    effective = st.updatedAt.slice(0, 10);
+  } else {
+    try {
+      effective = fs.statSync(card.file).mtime.toISOString().slice(0, 10);
+      staleSource = 'mtime';
+    } catch {
+      effective = null;
+    }
+  }
+  return {
+    id: card.id,
+    label: String(card.manifest.meta.label),
+    renderer: typeof view?.component === 'string' ? view.component : null,
+    rowCount: st.rowCount,
+    lastEntryDate,
+    ageDays: effective ? Math.max(0, daysBetween(effective, today)) : null,
+    lastNDelta: delta,
+    staleSource,
+    enabled: card.manifest.meta.enabled !== false,
+  };
+}
+
+/** Every card's activity, in card order. `timeZone` decides "today" (case P06). */
+export function recentActivity(ctx: CardContext, timeZone?: string): { today: string; cards: CardActivity[] } {
+  const today = todayIn(timeZone);
+  return { today, cards: ctx.registry.all().sort(compareCards).map((c) => cardActivity(ctx, c, today)) };
+}
+

@@ -1,0 +1,425 @@
+/**
+ * The language model's stand-in (ARCHITECTURE "Tests"): a real HTTP server on 127.0.0.1 that
+ * speaks chat-completions, driven by a script. Each incoming request takes the next step of the
+ * queue: a reply (buffered JSON or SSE chunks, by the request's `stream` flag), an HTTP error,
+ * a dropped connection, a stall, a raw gateway case file served byte for byte, or arbitrary
+ * bytes. Every request is recorded (method, path, headers, parsed JSON body).
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One request as the gateway saw it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query exactly as sent. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The body parsed as JSON, or undefined when it was not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary request fields
+  body: any;
+  rawBody: string;
+}
+
+/** A tool call a scripted reply makes. Without `id` the call is sent with no id at all. */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  arguments: string | Record<string, unknown>;
+}
+
+/** Delays shared by every step, ms. */
+export interface StepTiming {
+  /** Wait before anything is written (the status line included). */
+  headersDelayMs?: number;
+  /** Wait between consecutive writes (SSE chunks, raw pieces). */
+  chunkDelayMs?: number;
+}
+
+/** A normal answer. Served as SSE when the request had `stream:true` (unless `as` says otherwise). */
+export interface ReplyStep extends StepTiming {
+  kind: 'reply';
+  text?: string;
+  /** Explicit text fragments, one SSE chunk each (default: `text` split after each word). */
+  chunks?: string[];
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Default 'tool_calls' when there are tool calls, else 'stop'. */
+  finishReason?: string | null;
+  /** Wire usage object; streamed as a trailing `choices: []` chunk only when the request asked for it. */
+  usage?: Record<string, unknown>;
+  model?: string;
+  /** Streamed replies end with `data: [DONE]` unless this is set. */
+  omitDone?: boolean;
+  /** Force the reply shape regardless of the request's `stream` flag. */
+  as?: 'json' | 'sse';
+}
+
+/** An HTTP error response. */
+export interface ErrorStep extends StepTiming {
+  kind: 'error';
+  status: number;
+  headers?: Record<string, string>;
+  /** A string is sent as is; an object as JSON (default content type application/json). */
+  body?: string | object;
+}
+
+/** The socket is destroyed: before any response, or after streaming `afterText` as SSE chunks. */
+export interface DropStep extends StepTiming {
+  kind: 'drop';
+  afterText?: string;
+}
+
+/** Headers (and `afterText` chunks, if any) are sent, then nothing until the client gives up. */
+export interface StallStep extends StepTiming {
+  kind: 'stall';
+  afterText?: string;
+}
+
+/**
+ * A gateway case file (../shared/cases/gateway/GNN.txt) served byte for byte: `HTTP/1.1 ` files are
+ * written straight to the socket; body-only files get the status and content type the cases
+ * README gives (CASE_BODY_META). `split` cuts the bytes into separate writes: 'events' after
+ * each blank line, or at the given byte offsets of the body.
+ */
+export interface RawStep extends StepTiming {
+  kind: 'raw';
+  caseId: string;
+  split?: 'events' | number[];
+  /** Bytes appended after the case bytes (e.g. a `data: [DONE]` the fixture lacks). */
+  append?: string;
+}
+
+/** Arbitrary body bytes in separate writes, e.g. a UTF-8 character split across two writes. */
+export interface BytesStep extends StepTiming {
+  kind: 'bytes';
+  status?: number;
+  headers?: Record<string, string>;
+  chunks: Array<string | Uint8Array>;
+  /**
+   * 'end' (default) finishes the response cleanly; 'destroy' kills the socket after the last
+   * chunk; 'hold' keeps the connection open and silent afterwards.
+   */
+  end?: 'end' | 'destroy' | 'hold';
+}
+
+/** One scripted answer; each request consumes the next step of the queue. */
+export type ScriptStep = ReplyStep | ErrorStep | DropStep | StallStep | RawStep | BytesStep;
+
+/** A running scripted gateway. */
+export interface ScriptedGateway {
+  /** Base URL plus the default path: http://127.0.0.1:<port>/v1/chat/completions. */
+  url: string;
+  /** http://127.0.0.1:<port> (append any path: every path is served). */
+  origin: string;
+  /** Appends steps to the queue. */
+  script(...steps: ScriptStep[]): void;
+  /** Every request received so far, oldest first. */
+  requests: RecordedRequest[];
+  /** Steps not yet consumed. */
+  readonly remaining: number;
+  /** Destroys open connections and stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Status and content type of the body-only case files, as the cases README states them.
+ * `end: 'destroy'` means the socket died after the bytes (G27).
+ */
+export const CASE_BODY_META: Record<string, { status: number; contentType: string; end?: 'destroy' }> = {
+  G01: { status: 200, contentType: 'application/json' },
+  G02: { status: 200, contentType: 'text/event-stream' },
+  G04: { status: 200, contentType: 'text/event-stream' },
+  G06: { status: 200, contentType: 'text/event-stream' },
+  G07: { status: 200, contentType: 'text/event-stream' },
+  G08: { status: 200, contentType: 'text/event-stream' },
+  G09: { status: 200, contentType: 'text/event-stream' },
+  G11: { status: 400, contentType: 'application/json' },
+  G12: { status: 400, contentType: 'application/json' },
+  G13: { status: 400, contentType: 'application/json' },
+  G14: { status: 200, contentType: 'application/json' },
+  G16: { status: 200, contentType: 'text/event-stream' },
+  G17: { status: 200, contentType: 'text/event-stream' },
+  G19: { status: 200, contentType: 'application/json' },
+  G21: { status: 200, contentType: 'text/event-stream' },
+  G24: { status: 200, contentType: 'text/event-stream' },
+  G27: { status: 200, contentType: 'text/event-stream', end: 'destroy' },
+};
+
+/** The exact bytes of a case file: everything after its title line and the blank line. */
+export function readCaseBytes(caseId: string): Buffer {
+  // read from the shared cases folder beside the repo (never copied into it)
+  const file = readFileSync(new URL(`../../../shared/cases/gateway/${caseId}.txt`, import.meta.url));
+  const first = file.indexOf(0x0a);
+  const second = file.indexOf(0x0a, first + 1);
+  return file.subarray(second + 1);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function splitBytes(bytes: Buffer, split: RawStep['split']): Buffer[] {
+  if (!split) return [bytes];
+  const cuts: number[] = [];
+  if (split === 'events') {
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 0x0a && bytes[i + 1] === 0x0a) cuts.push(i + 2);
+      else if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a && bytes[i + 2] === 0x0d && bytes[i + 3] === 0x0a)
+        cuts.push(i + 4);
+    }
+  } else cuts.push(...split);
+  const pieces: Buffer[] = [];
+  let at = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    if (cut > at && cut < bytes.length) {
+      pieces.push(bytes.subarray(at, cut));
+      at = cut;
+    }
+  }
+  pieces.push(bytes.subarray(at));
+  return pieces.filter((p) => p.length > 0);
+}
+
+function wordsOf(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function sse(obj: unknown): string {
+  return `data: ${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n\n`;
+}
+
+/** The SSE events of a reply (each string one `data:` event, LF framed). */
+function replyEvents(step: ReplyStep, includeUsage: boolean): string[] {
+  const base = {
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion.chunk',
+    created: 1760000000,
+    model: step.model ?? 'scripted',
+  };
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const events = [chunk({ role: 'assistant', content: '' })];
+  if (step.reasoning) for (const r of wordsOf(step.reasoning)) events.push(chunk({ reasoning_content: r }));
+  for (const t of step.chunks ?? wordsOf(step.text ?? '')) events.push(chunk({ content: t }));
+  (step.toolCalls ?? []).forEach((tc, index) => {
+    const args = typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments);
+    const half = Math.floor(args.length / 2);
+    const head: Record<string, unknown> = {
+      index,
+      type: 'function',
+      function: { name: tc.name, arguments: args.slice(0, half) },
+    };
+    if (tc.id !== undefined) head.id = tc.id;
+    events.push(chunk({ tool_calls: [head] }));
+    events.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
+  });
+  const finish =
+    step.finishReason === undefined ? (step.toolCalls?.length ? 'tool_calls' : 'stop') : step.finishReason;
+  events.push(chunk({}, finish));
+  if (step.usage && includeUsage) events.push(sse({ ...base, choices: [], usage: step.usage }));
+  if (!step.omitDone) events.push(sse('[DONE]'));
+  return events;
+}
+
+/** The buffered JSON body of a reply. */
+function replyJson(step: ReplyStep): string {
+  const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null };
+  if (step.reasoning) message.reasoning_content = step.reasoning;
+  if (step.toolCalls?.length) {
+    message.tool_calls = step.toolCalls.map((tc) => ({
+      ...(tc.id !== undefined ? { id: tc.id } : {}),
+      type: 'function',
+      function: {
+        name: tc.name,
+        arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments),
+      },
+    }));
+  }
+  const finish =
+    step.finishReason === undefined ? (step.toolCalls?.length ? 'tool_calls' : 'stop') : step.finishReason;
+  return JSON.stringify({
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion',
+    created: 1760000000,
+    model: step.model ?? 'scripted',
+    choices: [{ index: 0, message, finish_reason: finish }],
+    ...(step.usage ? { usage: step.usage } : {}),
+  });
+}
+
+/**
+ * Starts a scripted gateway on 127.0.0.1 with a free port. Requests that find the queue empty
+ * get a 500 JSON error naming the problem, so a test that under-scripts fails loudly.
+ */
+export async function startScriptedGateway(): Promise<ScriptedGateway> {
+  const queue: ScriptStep[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse, rawBody: string) => {
+    let body: RecordedRequest['body'];
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      body = undefined;
+    }
+    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody });
+    const socket = req.socket;
+    const alive = () => !socket.destroyed;
+    const step = queue.shift();
+    if (!step) {
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { message: 'scripted gateway: the script has no step left for this request' },
+        }),
+      );
+      return;
+    }
+    if (step.headersDelayMs) await sleep(step.headersDelayMs);
+    if (!alive()) return;
+    const gap = async () => {
+      if (step.chunkDelayMs) await sleep(step.chunkDelayMs);
+    };
+    const streamed = body?.stream === true;
+    const includeUsage = body?.stream_options?.include_usage === true;
+
+    const writeSse = async (events: string[]) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      res.flushHeaders();
+      for (const [i, e] of events.entries()) {
+        if (i > 0) await gap();
+        if (!alive()) return false;
+        res.write(e);
+      }
+      return true;
+    };
+
+    switch (step.kind) {
+      case 'reply': {
+        const asSse = step.as ? step.as === 'sse' : streamed;
+        if (asSse) {
+          if (await writeSse(replyEvents(step, includeUsage))) res.end();
+        } else {
+          const json = replyJson(step);
+          res.writeHead(200, {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(json),
+          });
+          res.end(json);
+        }
+        return;
+      }
+      case 'error': {
+        const text =
+          typeof step.body === 'string'
+            ? step.body
+            : JSON.stringify(step.body ?? { error: { message: 'scripted error' } });
+        res.writeHead(step.status, {
+          'Content-Type': 'application/json',
+          ...step.headers,
+          'Content-Length': Buffer.byteLength(text),
+        });
+        res.end(text);
+        return;
+      }
+      case 'drop':
+      case 'stall': {
+        if (step.afterText !== undefined || step.kind === 'stall') {
+          const events = wordsOf(step.afterText ?? '').map((t) =>
+            sse({
+              object: 'chat.completion.chunk',
+              model: 'scripted',
+              choices: [{ index: 0, delta: { content: t }, finish_reason: null }],
+            }),
+          );
+          if (!(await writeSse(events))) return;
+          await gap();
+        }
+        if (step.kind === 'drop') socket.destroy();
+        return; // a stall just never writes again
+      }
+      case 'raw': {
+        const bytes = Buffer.concat([readCaseBytes(step.caseId), Buffer.from(step.append ?? '', 'utf8')]);
+        if (bytes.subarray(0, 9).toString('latin1') === 'HTTP/1.1 ') {
+          const headEnd = bytes.indexOf('\r\n\r\n') + 4;
+          const pieces = [bytes.subarray(0, headEnd), ...splitBytes(bytes.subarray(headEnd), step.split)];
+          for (const [i, p] of pieces.entries()) {
+            if (i > 1) await gap();
+            if (!alive()) return;
+            socket.write(p);
+          }
+          socket.end();
+          return;
+        }
+        const meta = CASE_BODY_META[step.caseId];
+        if (!meta)
+          throw new Error(`scripted gateway: no status/content type known for body-only case ${step.caseId}`);
+        const headers: Record<string, string | number> = { 'Content-Type': meta.contentType };
+        if (!meta.contentType.includes('event-stream')) headers['Content-Length'] = bytes.length;
+        res.writeHead(meta.status, headers);
+        res.flushHeaders();
+        for (const [i, p] of splitBytes(bytes, step.split).entries()) {
+          if (i > 0) await gap();
+          if (!alive()) return;
+          res.write(p);
+        }
+        if (meta.end === 'destroy') {
+          await sleep(20);
+          socket.destroy();
+        } else res.end();
+        return;
+      }
+      case 'bytes': {
+        res.writeHead(step.status ?? 200, { 'Content-Type': 'text/event-stream', ...step.headers });
+        res.flushHeaders();
+        for (const [i, c] of step.chunks.entries()) {
+          if (i > 0) await gap();
+          if (!alive()) return;
+          res.write(c);
+        }
+        if (step.end === 'destroy') {
+          await sleep(20);
+          socket.destroy();
+        } else if (step.end !== 'hold') res.end();
+        return;
+      }
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      serve(req, res, Buffer.concat(parts).toString('utf8')).catch((err) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: `scripted gateway failed: ${String(err)}` } }));
+        } else req.socket.destroy();
+      });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/v1/chat/completions`,
+    origin,
+    script: (...steps) => {
+      queue.push(...steps);
+    },
+    requests,
+    get remaining() {
+      return queue.length;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
