@@ -11,9 +11,10 @@ import type { Actor } from '../store/change-log.js';
 import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import type { Card } from './card-registry.js';
 import { cardFilePath } from './card-id.js';
-import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
+import { contentHash, isManifestFileName, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
+import { assertSchemaType, normaliseDateKeyed } from './card-data.js';
 import { mergePatch } from './row-ops.js';
-import { sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
+import { type ManifestValidation, sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
 
 /** One entry of `GET /api/manifests`: the manifest (meta-only) plus where it lives and a data summary. */
 export type CardEntry = ManifestBody & {
@@ -68,7 +69,9 @@ export function listCards(ctx: CardContext): { entries: CardEntry[]; errors: Ret
 export function readCardJson(ctx: CardContext, id: string): { json: string; version: number } {
   const card = requireCard(ctx, id);
   const st = ctx.store.state(id);
-  const head = JSON.stringify(card.manifest);
+  // `version` is ours in this answer; a manifest key of that name would collide with it
+  const { version: _ignored, ...manifest } = card.manifest;
+  const head = JSON.stringify(manifest);
   const dataJson = ctx.store.readJson(id);
   const parts = [head.slice(1, -1)];
   if (dataJson !== undefined) parts.push(`"data":${dataJson}`);
@@ -100,11 +103,17 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const parsed = body as Record<string, unknown> & { meta: Record<string, unknown> };
   const id = parsed.meta.id as string;
   const file = cardFilePath(ctx.dataDir, id);
+  if (!isManifestFileName(path.basename(file))) {
+    const message = `meta.id "${id}" would be read as a backup file name (<name>.json.<stamp>); choose another id`;
+    throw invalid(message, [{ path: 'meta.id', message }]);
+  }
   if (ctx.registry.has(id) || fs.existsSync(file)) throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
-  const { body: raw, hasData, data } = splitData(parsed);
+  const { body: raw, hasData, data: given } = splitData(parsed);
+  const data = hasData ? normaliseDateKeyed(given) : [];
+  assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
   const text = serializeManifest(raw);
   ctx.store.transaction(() => {
-    ctx.store.replace(id, hasData ? data : [], actor, 'create');
+    ctx.store.replace(id, data, actor, 'create');
     writeFileAtomic(file, text);
   });
   const { manifest, dropped } = sanitizeAtLoad(raw);
@@ -134,6 +143,20 @@ function autoHideWelcome(ctx: CardContext): boolean {
 }
 
 const PATCHABLE = new Set(['meta', 'description']);
+
+/**
+ * The issues of `after` that `before` did not already have. A card loaded with a bad optional
+ * field (dropped at load, listed in `errors`) stays patchable: only what the patch breaks is
+ * refused, not what was already wrong in the file.
+ */
+function newIssues(before: ManifestValidation, after: ManifestValidation): ManifestValidation {
+  const key = (e: FieldError) => `${e.path}\u0000${e.message}`;
+  const old = new Set([...before.malformed, ...before.invalid].map(key));
+  return {
+    malformed: after.malformed.filter((e) => !old.has(key(e))),
+    invalid: after.invalid.filter((e) => !old.has(key(e))),
+  };
+}
 
 /**
  * `PATCH /api/manifests/:id`: RFC 7396 merge patch over `meta` and `description`. `$schema`,
@@ -169,7 +192,7 @@ export function patchCard(ctx: CardContext, id: string, patch: unknown): { ok: t
     if (p.description === null) delete merged.description;
     else merged.description = mergePatch(card.raw.description, p.description);
   }
-  throwIfInvalid(validateForPatch(merged, { originalId: id }));
+  throwIfInvalid(newIssues(validateForPatch(card.raw, { originalId: id }), validateForPatch(merged, { originalId: id })));
   if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
   writeCardManifest(ctx, card, merged);
   return { ok: true, id, changed: true };

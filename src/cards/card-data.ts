@@ -38,7 +38,7 @@ function jsonType(v: unknown): string {
 }
 
 /** Throws WRONG_TYPE when `schema.type` is set and `data` is not of that type. */
-function assertSchemaType(card: Card, data: unknown): void {
+export function assertSchemaType(card: Pick<Card, 'id' | 'manifest'>, data: unknown): void {
   const schema = card.manifest.schema as Record<string, unknown> | undefined;
   const want = schema?.type;
   if (typeof want !== 'string') return;
@@ -63,7 +63,7 @@ export function normaliseDateKeyed(data: unknown): unknown {
   if (!dated) return data;
   return entries
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, row]) => ({ date, ...(row as Record<string, unknown>) }));
+    .map(([date, row]) => ({ ...(row as Record<string, unknown>), date }));
 }
 
 /** `GET /api/manifests/:id/data`: `{"data": ...}` as JSON text (rows not re-serialised) and the ETag. */
@@ -109,8 +109,8 @@ function parsePath(pathText: string, id: string) {
 function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
   const pathText = path === undefined || path === null ? '' : path;
   if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
-  const segs = parsePath(pathText, id);
   const card = requireCard(ctx, id);
+  const segs = parsePath(pathText, id);
   assertWriteable(card);
   assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
   return { segs, pathText };
@@ -167,8 +167,8 @@ export function reorderRows(
 export function readRows(ctx: CardContext, id: string, path: unknown, window: WindowOptions) {
   const pathText = path === undefined || path === null ? '' : path;
   if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
-  const segs = parsePath(pathText, id);
   requireCard(ctx, id);
+  const segs = parsePath(pathText, id);
   const result = ctx.store.readRows(id, segs, pathText, window);
   return { result, etag: dataEtag(ctx.store.state(id).version) };
 }

@@ -26,6 +26,17 @@ function validationDetails(err: FastifyError): { path: string; message: string }
   });
 }
 
+/** Fastify's own client-error codes, renamed to our stable ones (docs/API.md "Errors"). */
+const FRAMEWORK_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 /** Maps any thrown error to a status and an ErrorBody. */
 export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
   if (err instanceof KlebbError) {
@@ -44,8 +55,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const code = fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'PAYLOAD_TOO_LARGE' : (fe.code ?? 'BAD_REQUEST');
-    return { status, body: { error: fe.message, code } };
+    return { status, body: { error: fe.message, code: FRAMEWORK_CODES[fe.code] ?? (status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST') } };
   }
   return { status: 500, body: { error: 'Internal error: the change was not applied', code: 'INTERNAL' } };
 }

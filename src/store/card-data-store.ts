@@ -8,7 +8,7 @@
  * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
  */
 import { RowError } from '../errors.js';
-import { MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
+import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import * as ops from '../cards/row-ops.js';
 import type { Literal, Segment } from '../cards/row-path.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
@@ -204,6 +204,7 @@ export class CardDataStore {
         const r = ops.reorderRows(el, rest, key, order as Literal[], pathText, cardId);
         return { el: r.doc, result: { reordered: r.reordered } };
       },
+      noop: (r) => r.reordered === 0,
     });
   }
 
@@ -213,7 +214,7 @@ export class CardDataStore {
    */
   readRows(cardId: string, segs: Segment[], pathText: string, opts: WindowOptions) {
     const st = this.q.state.get(cardId) as StateRow | undefined;
-    const limit = Math.min(Math.max(1, opts.limit ?? 10), MAX_ROW_WINDOW);
+    const limit = Math.min(Math.max(0, opts.limit ?? DEFAULT_ROW_WINDOW), MAX_ROW_WINDOW);
     const offset = Math.max(0, opts.offset ?? 0);
     const order = opts.order ?? 'desc';
     if (st?.shape === 'array') {
@@ -232,7 +233,8 @@ export class CardDataStore {
       const hit = this.findRootElement(cardId, root, pathText);
       return ops.readRows(JSON.parse(hit.body), rest, pathText, { order, limit, offset }, cardId);
     }
-    const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
+    // a card that never held data reads as null, not as an absent value
+    const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : null;
     return ops.readRows(doc, segs, pathText, { order, limit, offset }, cardId);
   }
 
@@ -343,6 +345,8 @@ export class CardDataStore {
       rootArrayAppend?: () => unknown;
       /** A root filter with nothing after it removes the element itself. */
       removeElement?: boolean;
+      /** True when the operation's result changed nothing: then nothing is written or recorded. */
+      noop?: (result: R) => boolean;
     },
   ): Mutation<R> {
     return this.db.transaction((): Mutation<R> => {
@@ -362,6 +366,7 @@ export class CardDataStore {
           // whole-array operations (reorder at the root, or an op that will fail on type)
           const doc = this.read(cardId);
           const r = how.whole(doc);
+          if (how.noop?.(r.result)) return { ...r.result, version: st.version };
           const version = this.writeWhole(cardId, r.doc, actor, op, pathText, JSON.stringify(doc));
           return { ...r.result, version };
         }
@@ -378,6 +383,7 @@ export class CardDataStore {
           return { removed: 1, row: JSON.parse(hit.body), totalAfter: total, version } as unknown as Mutation<R>;
         }
         const r = how.element(JSON.parse(hit.body), rest);
+        if (how.noop?.(r.result)) return { ...r.result, version: st.version };
         const body = JSON.stringify(r.el ?? null);
         this.q.updateRow.run(body, hit.id);
         const version = this.changes.record(cardId, actor, op, pathText, hit.body, body);
@@ -386,6 +392,7 @@ export class CardDataStore {
       }
       const doc = st && st.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
       const r = how.whole(doc);
+      if (how.noop?.(r.result) && st) return { ...r.result, version: st.version };
       const before = st && st.shape === 'value' ? (st.doc ?? 'null') : undefined;
       const version = this.writeWhole(cardId, r.doc, actor, op, pathText, before);
       return { ...r.result, version };
