@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import type { CardEvent, CardLoader } from './card-loader.js';
@@ -46,12 +46,31 @@ export function requireCard(ctx: CardContext, id: string): Card {
 }
 
 /**
+ * Refuses to write over a manifest file that is gone (deleted by hand, or mid-save by an editor)
+ * or holds a half-finished hand edit (invalid JSON): writing would resurrect a deleted card or
+ * throw away the person's edit. 409, try again once the file is back or fixed.
+ */
+export function assertFileWritable(ctx: CardContext, card: Card): void {
+  if (!fs.existsSync(card.file)) {
+    throw conflict(`the file of card "${card.id}" is missing on disk; not writing it back`, 'FILE_MISSING');
+  }
+  if (ctx.loader.hasFailed(card.file)) {
+    throw conflict(
+      `the file of card "${card.id}" was edited by hand and is not valid right now (see GET /api/manifests errors)`,
+      'FILE_INVALID',
+    );
+  }
+}
+
+/**
  * Writes a card's new manifest (meta-only) atomically, then updates memory and tells listeners.
  * @throws the fs error when the write fails; nothing in memory changes then.
  */
 export function writeCardManifest(ctx: CardContext, card: Card, raw: ManifestBody): Card {
+  assertFileWritable(ctx, card);
   const text = serializeManifest(raw);
   writeFileAtomic(card.file, text);
+  ctx.loader.wroteFile(card.file);
   const { manifest, dropped } = sanitizeAtLoad(raw);
   const next: Card = { ...card, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) };
   ctx.registry.put(next);

@@ -12,7 +12,8 @@ import { type CardContext, requireCard, writeCardManifest } from './card-context
 import type { Card } from './card-registry.js';
 import { cardFilePath } from './card-id.js';
 import { contentHash, isManifestFileName, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
-import { assertSchemaType, normaliseDateKeyed } from './card-data.js';
+import { assertSchemaType } from './card-data.js';
+import { normaliseDateKeyed } from './data-normalise.js';
 import { mergePatch } from './row-ops.js';
 import { type ManifestValidation, sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
 

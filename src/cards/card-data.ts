@@ -14,6 +14,7 @@ import type { WindowOptions } from '../store/card-data-store.js';
 import { type CardContext, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
 import { assertIfMatch, dataEtag } from './etag.js';
+import { normaliseDateKeyed } from './data-normalise.js';
 import { parseRowPath } from './row-path.js';
 
 /** Options of a data write. */
@@ -45,25 +46,6 @@ export function assertSchemaType(card: Pick<Card, 'id' | 'manifest'>, data: unkn
   const got = jsonType(data);
   const ok = got === want || (want === 'number' && got === 'integer');
   if (!ok) throw new RowError('WRONG_TYPE', `this card's schema.type is "${want}", but data is ${got}`, '', card.id);
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * Legacy date-keyed objects (`{"2026-04-20": {...}}`, the old mood/notes shape) become dated
- * rows sorted by date (REFERENCE section 2 "Data conventions"); anything else is returned as is.
- */
-export function normaliseDateKeyed(data: unknown): unknown {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
-  const entries = Object.entries(data as Record<string, unknown>);
-  if (entries.length === 0) return data;
-  const dated = entries.every(
-    ([k, v]) => ISO_DATE.test(k) && v !== null && typeof v === 'object' && !Array.isArray(v),
-  );
-  if (!dated) return data;
-  return entries
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, row]) => ({ ...(row as Record<string, unknown>), date }));
 }
 
 /** `GET /api/manifests/:id/data`: `{"data": ...}` as JSON text (rows not re-serialised) and the ETag. */

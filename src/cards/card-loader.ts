@@ -21,6 +21,7 @@ import {
   splitData,
 } from './manifest-file.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
+import { normaliseImportedData } from './data-normalise.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
 /** What happened to a file when it was (re)loaded; `missing`: not there, nothing changed. */
@@ -46,6 +47,16 @@ export class CardLoader {
   ) {}
 
   /** Loads every manifest file of the data folder, in file-name order (so the first file wins a duplicate id). */
+  /** Whether the last load of `file` failed (invalid JSON, unreadable ...): its bytes are a half-finished edit. */
+  hasFailed(file: string): boolean {
+    return this.failed.has(file);
+  }
+
+  /** Records that we wrote `file` ourselves with valid content (its failure mark no longer applies). */
+  wroteFile(file: string): void {
+    this.failed.delete(file);
+  }
+
   scanAll(): void {
     fs.mkdirSync(this.dataDir, { recursive: true });
     const names = fs
@@ -104,7 +115,7 @@ export class CardLoader {
     if (typeof id !== 'string' || id === '') {
       return this.fail(file, 'MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
     }
-    if (typeof meta.label !== 'string' || meta.label === '') {
+    if (typeof meta.label !== 'string' || meta.label.trim() === '') {
       return this.fail(file, 'MISSING_FIELD', 'meta.label must be a non-empty string', {
         id,
         path: 'meta.label',
@@ -116,9 +127,14 @@ export class CardLoader {
 
     const { body, hasData, data } = splitData(obj);
     let finalHash = hash;
+    const warnings: LoadError[] = [];
     if (hasData) {
       try {
-        finalHash = this.importData(file, text, id, body, data);
+        const incoming = normaliseImportedData(data);
+        if (incoming.rescued) {
+          warnings.push({ file: name, id, code: 'DATA_RESCUED', path: 'data', message: 'data was a JSON string; it was parsed and imported' });
+        }
+        finalHash = this.importData(file, text, id, body, incoming.data);
       } catch (err) {
         return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, {
           id,
@@ -126,13 +142,10 @@ export class CardLoader {
       }
     }
     const { manifest, dropped } = sanitizeAtLoad(body);
-    const errors: LoadError[] = dropped.map((d) => ({
-      file: name,
-      id,
-      code: 'FIELD_DROPPED',
-      path: d.path,
-      message: d.message,
-    }));
+    const errors: LoadError[] = [
+      ...dropped.map((d) => ({ file: name, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
+      ...warnings,
+    ];
     const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash: finalHash };
     if (rival) {
       // this file sorts first, so it takes the id (as a restart would); the other file yields

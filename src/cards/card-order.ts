@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import { commitTemp, fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { REORDER_STEP } from '../limits.js';
-import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
+import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
 import type { Card } from './card-registry.js';
 import { contentHash, serializeManifest } from './manifest-file.js';
@@ -40,6 +40,7 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     const card = requireCard(ctx, id);
     const want = (i + 1) * REORDER_STEP;
     if (card.raw.meta?.order === want) return;
+    assertFileWritable(ctx, card);
     const raw = { ...card.raw, meta: { ...card.raw.meta, order: want } };
     planned.push({ card, raw, text: serializeManifest(raw) });
   });
@@ -62,6 +63,7 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
   }
   if (planned.length) fsyncDir(ctx.dataDir);
   for (const p of planned) {
+    ctx.loader.wroteFile(p.card.file);
     const { manifest } = sanitizeAtLoad(p.raw);
     ctx.registry.put({ ...p.card, raw: p.raw, manifest: manifest as Card['manifest'], hash: contentHash(p.text) });
     ctx.emit({ type: 'card-changed', id: p.card.id });

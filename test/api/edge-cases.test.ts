@@ -90,4 +90,21 @@ describe('edge cases', () => {
     expect(typeof r.body.version).toBe('number');
     expect(r.text.match(/"version"/g)).toHaveLength(1);
   });
+
+  it('a hand-dropped legacy file: date-keyed data becomes rows, a JSON-string data block is rescued and reported', async () => {
+    fs.writeFileSync(
+      path.join(s.dataDir, 'oldmood.json'),
+      JSON.stringify(card('oldmood', { data: { '2026-04-20': { mood: 4 }, '2026-04-19': { mood: 2 } } })),
+    );
+    fs.writeFileSync(path.join(s.dataDir, 'strdata.json'), JSON.stringify(card('strdata', { data: '[{"a":1}]' })));
+    await expect.poll(async () => (await s.api('/api/manifests/strdata')).status, { timeout: 3000 }).toBe(200);
+    await expect.poll(async () => (await s.api('/api/manifests/oldmood')).status, { timeout: 3000 }).toBe(200);
+    expect((await s.api('/api/manifests/oldmood/data')).body.data).toEqual([
+      { mood: 2, date: '2026-04-19' },
+      { mood: 4, date: '2026-04-20' },
+    ]);
+    expect((await s.api('/api/manifests/strdata/data')).body.data).toEqual([{ a: 1 }]);
+    const errs = (await s.api('/api/manifests')).body.errors;
+    expect(errs).toContainEqual(expect.objectContaining({ id: 'strdata', code: 'DATA_RESCUED' }));
+  });
 });
