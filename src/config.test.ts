@@ -46,4 +46,42 @@ describe('loadConfig', () => {
   it('an empty AGENT_API_TOKEN counts as unset (no empty bearer can match)', () => {
     expect(loadConfig({ AGENT_API_TOKEN: '  ' }).agentApiToken).toBeUndefined();
   });
+
+  it('chat: seed defaults, chat off without an endpoint', () => {
+    const c = loadConfig({}).chat;
+    expect(c).toEqual({
+      endpointUrl: undefined,
+      apiKey: undefined,
+      model: '',
+      systemPrompt: undefined,
+      maxTurns: 36,
+      iterTimeoutMs: 180000,
+      turnDeadlineMs: 720000,
+      promptCache: true,
+    });
+    expect(loadConfig({ CHAT_ITER_TIMEOUT_MS: '0', CHAT_TURN_DEADLINE_MS: '0', CHAT_PROMPT_CACHE: '0' }).chat).toMatchObject({
+      iterTimeoutMs: 0,
+      turnDeadlineMs: 0,
+      promptCache: false,
+    });
+  });
+
+  it('chat: legacy CHAT_GATEWAY_* compose the URL with a deprecation warning', () => {
+    const c = loadConfig({ CHAT_GATEWAY_HOST: 'localhost', CHAT_GATEWAY_TOKEN: 'k', CHAT_GATEWAY_MODEL: 'm' });
+    expect(c.chat).toMatchObject({ endpointUrl: 'http://localhost:8787/v1/chat/completions', apiKey: 'k', model: 'm' });
+    expect(c.warnings.join()).toContain('deprecated');
+    const remote = loadConfig({ CHAT_GATEWAY_HOST: 'gw.example', CHAT_GATEWAY_PORT: '443' });
+    expect(remote.chat.endpointUrl).toBe('https://gw.example:443/v1/chat/completions');
+    const canonical = loadConfig({ CHAT_ENDPOINT_URL: 'http://a/x', CHAT_GATEWAY_HOST: 'b' });
+    expect(canonical.chat.endpointUrl).toBe('http://a/x');
+    expect(canonical.warnings).toEqual([]);
+  });
+
+  it('chat: refuses an iteration budget at or over the 540 s hop ceiling, saying why', () => {
+    expect(() => loadConfig({ CHAT_ITER_TIMEOUT_MS: '540000' })).toThrow(/CHAT_ITER_TIMEOUT_MS.*540 s/);
+    expect(loadConfig({ CHAT_ITER_TIMEOUT_MS: '539999' }).chat.iterTimeoutMs).toBe(539999);
+    expect(() => loadConfig({ CHAT_ENDPOINT_URL: 'ftp://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CHAT_ENDPOINT_URL: 'not a url' })).toThrow(/CHAT_ENDPOINT_URL/);
+    expect(() => loadConfig({ HEALTH_SYSTEM_PROMPT_FILE: '/nonexistent/prompt.txt' })).toThrow(/HEALTH_SYSTEM_PROMPT_FILE/);
+  });
 });

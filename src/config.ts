@@ -2,9 +2,18 @@
  * Environment -> one typed Config. Every variable is read here and nowhere else.
  * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_HOST, DEFAULT_PORT } from './limits.js';
+import {
+  DEFAULT_BODY_LIMIT_BYTES,
+  DEFAULT_CHAT_MAX_TURNS,
+  DEFAULT_HOST,
+  DEFAULT_ITER_TIMEOUT_MS,
+  DEFAULT_PORT,
+  DEFAULT_TURN_DEADLINE_MS,
+  TRANSPORT_HOP_CEILING_MS,
+} from './limits.js';
 
 /** The whole process configuration. Paths are absolute. */
 export interface Config {
@@ -34,6 +43,30 @@ export interface Config {
   debug: boolean;
   /** Log level for pino (KLEBB_LOG_LEVEL, default "info"; "silent" in tests). */
   logLevel: string;
+  /** The chat agent (seed section 1). */
+  chat: ChatConfig;
+  /** Messages for the start-up log (deprecations). */
+  warnings: string[];
+}
+
+/** Chat agent settings; names and defaults from the seed's section 1 table and budgets. */
+export interface ChatConfig {
+  /** CHAT_ENDPOINT_URL (or composed from the legacy CHAT_GATEWAY_* variables); undefined: chat is off (503). */
+  endpointUrl?: string;
+  /** CHAT_API_KEY (legacy CHAT_GATEWAY_TOKEN); sent as a bearer when set. */
+  apiKey?: string;
+  /** CHAT_MODEL (legacy CHAT_GATEWAY_MODEL). */
+  model: string;
+  /** HEALTH_SYSTEM_PROMPT, or the contents of HEALTH_SYSTEM_PROMPT_FILE; undefined: the built-in prompt. */
+  systemPrompt?: string;
+  /** CHAT_MAX_TURNS: gateway round-trips per turn (default 36). */
+  maxTurns: number;
+  /** CHAT_ITER_TIMEOUT_MS: per-step budget, ms (default 180000, 0 disables); must stay below the 540 s hop ceiling. */
+  iterTimeoutMs: number;
+  /** CHAT_TURN_DEADLINE_MS: whole-turn wall clock, ms (default 720000, 0 disables). */
+  turnDeadlineMs: number;
+  /** CHAT_PROMPT_CACHE: system prompt as content parts with cache breakpoints (default on; 0 sends one flat string). */
+  promptCache: boolean;
 }
 
 /** A bad environment value; `variable` names it so the start-up message can say which. */
@@ -78,12 +111,69 @@ function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
 }
 
+/** Reads the chat variables, composing the legacy CHAT_GATEWAY_* ones into a URL (with a warning). */
+function loadChat(env: Env, warnings: string[]): ChatConfig {
+  let endpointUrl = nonEmpty(env, 'CHAT_ENDPOINT_URL');
+  const legacyHost = nonEmpty(env, 'CHAT_GATEWAY_HOST');
+  if (!endpointUrl && legacyHost) {
+    const port = intVar(env, ['CHAT_GATEWAY_PORT'], 8787, 1, 65535);
+    const tlsRaw = nonEmpty(env, 'CHAT_GATEWAY_TLS');
+    const local = ['localhost', '127.0.0.1', '::1'].includes(legacyHost);
+    const tls = tlsRaw === undefined ? !local : flag(env, 'CHAT_GATEWAY_TLS');
+    const host = legacyHost.includes(':') && !legacyHost.startsWith('[') ? `[${legacyHost}]` : legacyHost;
+    endpointUrl = `${tls ? 'https' : 'http'}://${host}:${port}/v1/chat/completions`;
+    warnings.push(
+      `CHAT_GATEWAY_HOST/PORT/TLS are deprecated: set CHAT_ENDPOINT_URL=${endpointUrl} (and CHAT_API_KEY, CHAT_MODEL) instead`,
+    );
+  }
+  if (endpointUrl) {
+    let url: URL;
+    try {
+      url = new URL(endpointUrl);
+    } catch {
+      throw new ConfigError('CHAT_ENDPOINT_URL', `must be a full http:// or https:// URL, got ${JSON.stringify(endpointUrl)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError('CHAT_ENDPOINT_URL', `must start with http:// or https://, got ${url.protocol}`);
+    }
+  }
+  let systemPrompt = nonEmpty(env, 'HEALTH_SYSTEM_PROMPT');
+  const promptFile = nonEmpty(env, 'HEALTH_SYSTEM_PROMPT_FILE');
+  if (!systemPrompt && promptFile) {
+    try {
+      systemPrompt = fs.readFileSync(expandHome(promptFile), 'utf8');
+    } catch (err) {
+      throw new ConfigError('HEALTH_SYSTEM_PROMPT_FILE', `cannot read ${promptFile}: ${(err as Error).message}`);
+    }
+  }
+  const iterTimeoutMs = intVar(env, ['CHAT_ITER_TIMEOUT_MS'], DEFAULT_ITER_TIMEOUT_MS, 0, 24 * 3600_000);
+  if (iterTimeoutMs >= TRANSPORT_HOP_CEILING_MS) {
+    throw new ConfigError(
+      'CHAT_ITER_TIMEOUT_MS',
+      `must be below the transport's hard ${TRANSPORT_HOP_CEILING_MS / 1000} s per-hop ceiling (got ${iterTimeoutMs}); ` +
+        'at or above it the per-step budget stops being soft and turns fail with 504 instead of a timeout reply',
+    );
+  }
+  const promptCacheRaw = nonEmpty(env, 'CHAT_PROMPT_CACHE');
+  return {
+    endpointUrl,
+    apiKey: nonEmpty(env, 'CHAT_API_KEY') ?? nonEmpty(env, 'CHAT_GATEWAY_TOKEN'),
+    model: nonEmpty(env, 'CHAT_MODEL') ?? nonEmpty(env, 'CHAT_GATEWAY_MODEL') ?? '',
+    systemPrompt,
+    maxTurns: intVar(env, ['CHAT_MAX_TURNS'], DEFAULT_CHAT_MAX_TURNS, 1, 1000),
+    iterTimeoutMs,
+    turnDeadlineMs: intVar(env, ['CHAT_TURN_DEADLINE_MS'], DEFAULT_TURN_DEADLINE_MS, 0, 24 * 3600_000),
+    promptCache: promptCacheRaw === undefined ? true : flag(env, 'CHAT_PROMPT_CACHE'),
+  };
+}
+
 /**
  * Reads the environment into a Config.
  * @throws ConfigError naming the variable when a value is unusable (a non-numeric port, say).
  */
 export function loadConfig(env: Env = process.env): Config {
   const home = path.resolve(expandHome(nonEmpty(env, 'HEALTH_HOME') ?? path.join(os.homedir(), 'klebb')));
+  const warnings: string[] = [];
   const dataDir = path.resolve(expandHome(nonEmpty(env, 'HEALTH_DATA_DIR') ?? path.join(home, 'data')));
   return {
     home,
@@ -100,5 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
+    chat: loadChat(env, warnings),
+    warnings,
   };
 }

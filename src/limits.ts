@@ -65,3 +65,13 @@ export const MAX_DOC_BYTES = 200_000;
 export const STALE_MIN_ROWS = 3;
 /** Hygiene: more rows than this is a `growth` finding (REFERENCE section 5). */
 export const GROWTH_ROWS = 730;
+/** Chat budgets (seed section 1 "Turn budgets"): round-trips per turn ... */
+export const DEFAULT_CHAT_MAX_TURNS = 36;
+/** ... per-step soft budget, ms (0 disables) ... */
+export const DEFAULT_ITER_TIMEOUT_MS = 180_000;
+/** ... whole-turn wall clock, ms (0 disables). */
+export const DEFAULT_TURN_DEADLINE_MS = 720_000;
+/** The transport's hard ceiling per hop, ms (seed): the per-step budget must stay below it. */
+export const TRANSPORT_HOP_CEILING_MS = 540_000;
+/** SSE comment heartbeat interval, ms (seed "Streaming": `: ping` every 15 s). */
+export const SSE_PING_INTERVAL_MS = 15_000;

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     },
   });
   const app = buildApp(inst);
+  for (const w of config.warnings) app.log.warn(w);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
