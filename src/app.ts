@@ -6,6 +6,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authenticate, authenticateAdmin, type Principal } from './auth/principal.js';
 import { cardRoutes } from './cards/routes.js';
+import { ChatService } from './chat/chat-service.js';
+import { chatRoutes } from './chat/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -74,5 +76,14 @@ export function buildApp(inst: Instance): FastifyInstance {
   systemRoutes(app, inst);
   cardRoutes(app, inst);
   feedbackRoutes(app, inst);
+  chatRoutes(
+    app,
+    new ChatService({
+      config: inst.config,
+      layout: inst.layout,
+      cards: inst.cards,
+      debug: (line) => app.log.info(line),
+    }),
+  );
   return app;
 }

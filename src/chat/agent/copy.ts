@@ -1,0 +1,56 @@
+/**
+ * The plain-language copy a person sees when a turn does not end in an ordinary answer
+ * (REFERENCE section 5 and section 11 items 10 and 11): each cause gets its own words, so an
+ * exhausted allowance, a dead gateway, a slow step and an empty reply never all read
+ * "No response".
+ */
+import type { GatewayError } from '../gateway/gateway-error.js';
+
+/** Appended to a capped reply: how to resume (the client resends the transcript). */
+export const KEEP_GOING_SUFFIX =
+  'I ran out of steps for this message before finishing. Say "keep going" and I will pick up where I stopped.';
+
+/** The reply when the model answered with no text at all. */
+export const EMPTY_REPLY_COPY = 'No answer came back from the model this time. Please try again, or rephrase the request.';
+
+/** The reply when one step ran past CHAT_ITER_TIMEOUT_MS (not "doesn't fit any tool": item 11). */
+export function stepTimeoutCopy(iterTimeoutMs: number): string {
+  const secs = Math.round(iterTimeoutMs / 1000);
+  return (
+    `One step of this request took longer than ${secs} seconds, so I stopped waiting for it. ` +
+    'Anything saved before that step is kept. Say "keep going" to continue, or ask for a smaller piece at a time.'
+  );
+}
+
+/** A capped reply: the model's progress text (if any) followed by how to resume. */
+export function cappedReply(progressText: string): string {
+  const t = progressText.trim();
+  return t ? `${t}\n\n${KEEP_GOING_SUFFIX}` : KEEP_GOING_SUFFIX;
+}
+
+/**
+ * HTTP status and copy for a gateway failure (REFERENCE section 5 "Gateway error classes"):
+ * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
+ * transient), failed → 502; parse → 500.
+ */
+export function gatewayFailure(err: GatewayError): { status: number; error: string } {
+  switch (err.kind) {
+    case 'budget':
+      return {
+        status: 429,
+        error: 'The chat allowance for this model is used up. It resets on the provider\'s schedule; ask whoever runs the gateway to raise it.',
+      };
+    case 'timeout':
+      return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
+    case 'rate_limited':
+      return { status: 502, error: 'The model is busy right now (rate limited). Please try again in a minute.' };
+    case 'unavailable':
+      return { status: 502, error: 'The chat service is unavailable right now. Please try again in a little while.' };
+    case 'parse':
+      return { status: 500, error: 'The model sent back a reply that could not be read. Please try again.' };
+    case 'empty':
+      return { status: 200, error: EMPTY_REPLY_COPY };
+    default:
+      return { status: 502, error: `The model could not answer this time (${err.message}). Please try again.` };
+  }
+}

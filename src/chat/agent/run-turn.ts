@@ -1,0 +1,174 @@
+/**
+ * The agent loop (seed section 1; REFERENCE section 5 "Transport and loop"): call the gateway;
+ * if the reply carries tool calls, replay the assistant message with its `tool_calls`, run each
+ * tool, append the `role:"tool"` results and go round again; otherwise the text is the answer.
+ * It knows nothing of HTTP: it reports through `emit` and stops when `signal` aborts (STYLE
+ * "The turn as a job").
+ *
+ * Budgets (seed "Turn budgets"): at most `maxRoundTrips` gateway calls (then a capped reply that
+ * keeps the model's progress text); each step gets `iterTimeoutMs` (an idle timeout when
+ * streaming, a whole-call timeout when buffered; 0 falls back to the 540 s hop ceiling); past
+ * `turnDeadlineMs` no new round-trip starts and the last step's budget shrinks to what remains.
+ * A capped or timed-out turn is an HTTP 200 reply, never a 5xx.
+ */
+import { TRANSPORT_HOP_CEILING_MS } from '../../limits.js';
+import { callGateway, type GatewayConfig } from '../gateway/client.js';
+import { isGatewayError } from '../gateway/gateway-error.js';
+import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
+import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '../gateway/types.js';
+import type { DispatchResult } from '../tools/registry.js';
+import { cappedReply, EMPTY_REPLY_COPY, gatewayFailure, KEEP_GOING_SUFFIX, stepTimeoutCopy } from './copy.js';
+import type { ReplyPayload, TurnEvent, TurnResult } from './turn-events.js';
+
+/** The three budgets, as data (seed "Turn budgets"; 0 disables a time budget). */
+export interface TurnBudgets {
+  maxRoundTrips: number;
+  iterTimeoutMs: number;
+  turnDeadlineMs: number;
+}
+
+/** One turn's input: the transcript so far (user and assistant messages) and how to answer. */
+export interface TurnInput {
+  turnId: string;
+  messages: ChatMessage[];
+  /** Stream the gateway leg and emit `token` events. */
+  stream: boolean;
+  /** Voice mode: no token events; the reply is parsed from a {speak, display} envelope. */
+  voiceMode: boolean;
+}
+
+/** What the loop needs from the outside world. */
+export interface TurnDeps {
+  /** Endpoint, key, model, capabilities; the loop sets the timeouts and deadline per step. */
+  gateway: Omit<GatewayConfig, 'idleTimeoutMs' | 'callTimeoutMs' | 'deadlineAtMs'>;
+  budgets: TurnBudgets;
+  system: SystemMessage;
+  tools: ToolDefinition[];
+  /** Runs one tool call; never throws (failures come back as `{error}` content). */
+  dispatch(name: string, args: unknown, argumentsError?: string): Promise<DispatchResult>;
+  /** Parses a voice reply into {speak, display}. */
+  parseVoice(text: string): { speak: string; display: string };
+  /** Debug lines (`[chat:<id>] iter=N gw=<ms>ms ...`) when HEALTH_DEBUG=1. */
+  debug?: (line: string) => void;
+}
+
+function usageNote(r: GatewayResult): string {
+  if (!r.usage) return 'usage=none';
+  const u = r.usage;
+  return `prompt=${u.promptTokens} completion=${u.completionTokens} cached=${u.cachedTokens ?? 'n/a'} cwrite=${u.cacheWriteTokens ?? 'n/a'}`;
+}
+
+function finalPayload(text: string, voiceMode: boolean, parseVoice: TurnDeps['parseVoice']): ReplyPayload {
+  if (!voiceMode) return { reply: text };
+  const v = parseVoice(text);
+  return { reply: v.display, speak: v.speak };
+}
+
+/**
+ * Runs one turn. Emits events in order and always ends with `done` (after `reply`, `error` or
+ * `stopped`). Returns the reason, the HTTP status buffered mode answers with, and the payload.
+ */
+export async function runTurn(
+  input: TurnInput,
+  deps: TurnDeps,
+  emit: (e: TurnEvent) => void,
+  signal: AbortSignal,
+): Promise<TurnResult> {
+  const { budgets } = deps;
+  const started = Date.now();
+  const deadlineAt = budgets.turnDeadlineMs > 0 ? started + budgets.turnDeadlineMs : undefined;
+  const messages: ChatMessage[] = [deps.system, ...input.messages];
+  let progress = '';
+  let roundTrips = 0;
+  const log = (msg: string) => deps.debug?.(`[chat:${input.turnId}] ${msg}`);
+
+  const finish = (result: TurnResult): TurnResult => {
+    if (result.reason === 'stopped') emit({ type: 'stopped', data: {} });
+    else if (result.payload) emit({ type: 'reply', data: result.payload });
+    else emit({ type: 'error', data: { error: result.error ?? 'failed', status: result.status } });
+    emit({ type: 'done', data: {} });
+    return result;
+  };
+  const capped = (reason: 'capped' | 'deadline'): TurnResult => {
+    const payload: ReplyPayload = { reply: cappedReply(progress), capped: true };
+    if (input.voiceMode) payload.speak = KEEP_GOING_SUFFIX;
+    return finish({ reason, status: 200, payload, roundTrips });
+  };
+  const stopped = (): TurnResult => finish({ reason: 'stopped', status: 200, roundTrips });
+
+  while (roundTrips < budgets.maxRoundTrips) {
+    if (signal.aborted) return stopped();
+    const remaining = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now();
+    if (remaining <= 0) return capped('deadline');
+    const stepBudget = Math.min(budgets.iterTimeoutMs > 0 ? budgets.iterTimeoutMs : TRANSPORT_HOP_CEILING_MS, remaining);
+    const shrunk = stepBudget === remaining;
+    roundTrips++;
+    emit({ type: 'status', data: { phase: 'thinking' } });
+
+    // the deadline is a hard stop even for a stream that keeps talking
+    const deadlineTimer = new AbortController();
+    const timer = Number.isFinite(remaining) ? setTimeout(() => deadlineTimer.abort('deadline'), remaining) : undefined;
+    let streamedText = false;
+    const t0 = Date.now();
+    let result: GatewayResult;
+    try {
+      result = await callGateway(
+        {
+          ...deps.gateway,
+          idleTimeoutMs: input.stream ? stepBudget : undefined,
+          callTimeoutMs: input.stream ? undefined : stepBudget,
+          deadlineAtMs: deadlineAt,
+        },
+        { messages, tools: deps.tools, stream: input.stream },
+        {
+          onToken: (text) => {
+            if (input.voiceMode || !input.stream) return;
+            streamedText = true;
+            emit({ type: 'token', data: { text } });
+          },
+        },
+        AbortSignal.any([signal, deadlineTimer.signal]),
+      );
+    } catch (err) {
+      log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${isGatewayError(err, 'timeout') ? 'iter_timeout' : 'error'}`);
+      if (signal.aborted) return stopped();
+      if (deadlineTimer.signal.aborted) return capped('deadline');
+      if (isGatewayError(err, 'timeout')) {
+        if (shrunk) return capped('deadline');
+        if (budgets.iterTimeoutMs > 0) {
+          const payload: ReplyPayload = { reply: stepTimeoutCopy(budgets.iterTimeoutMs), timedOut: true };
+          if (input.voiceMode) payload.speak = payload.reply;
+          return finish({ reason: 'iter_timeout', status: 200, payload, roundTrips });
+        }
+      }
+      if (isGatewayError(err)) {
+        const f = gatewayFailure(err);
+        if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: { reply: f.error }, roundTrips });
+        return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
+      }
+      return finish({ reason: 'gateway_error', status: 502, error: 'The chat service failed unexpectedly. Please try again.', roundTrips });
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${usageNote(result)}`);
+
+    if (result.toolCalls.length > 0) {
+      if (streamedText) emit({ type: 'reset', data: {} });
+      if (result.text.trim()) progress = result.text.trim();
+      messages.push(assistantMessageFor(result));
+      for (const call of result.toolCalls) {
+        if (signal.aborted) return stopped();
+        const peek = (call.parsedArguments ?? {}) as Record<string, unknown>;
+        const hint = [peek.id, peek.card_id].find((v) => typeof v === 'string') as string | undefined;
+        emit({ type: 'status', data: hint ? { phase: 'tool', tool: call.name, id: hint } : { phase: 'tool', tool: call.name } });
+        const out = await deps.dispatch(call.name, call.parsedArguments, call.argumentsError);
+        messages.push(toolResultMessage(call, out.content));
+      }
+      continue;
+    }
+    const text = result.text.trim();
+    if (!text) return finish({ reason: 'answered', status: 200, payload: { reply: EMPTY_REPLY_COPY }, roundTrips });
+    return finish({ reason: 'answered', status: 200, payload: finalPayload(text, input.voiceMode, deps.parseVoice), roundTrips });
+  }
+  return capped('capped');
+}

@@ -1,0 +1,43 @@
+/**
+ * What a turn tells its listeners, in order (seed section 1 "Streaming"): `status`, `token`,
+ * `reset`, `reply`, `error`, `stopped`, `done` (always last). The SSE adapter writes each as one
+ * event; the buffered adapter keeps only the final payload.
+ */
+
+/** The final answer of a turn: the same object buffered mode returns (seed: reply, speak?, followup?, capped?). */
+export interface ReplyPayload {
+  reply: string;
+  /** Voice mode: the text to read aloud. */
+  speak?: string;
+  /** A suggested next message for the last card the turn created or edited (a follow-up chip). */
+  followup?: string;
+  /** The round-trip cap or the turn deadline stopped the loop; "keep going" resumes. */
+  capped?: boolean;
+  /** One step ran past its budget (CHAT_ITER_TIMEOUT_MS) and was abandoned. */
+  timedOut?: boolean;
+}
+
+/** One event of a turn. */
+export type TurnEvent =
+  | { type: 'status'; data: { phase: 'thinking' } | { phase: 'tool'; tool: string; id?: string } }
+  | { type: 'token'; data: { text: string } }
+  | { type: 'reset'; data: Record<string, never> }
+  | { type: 'reply'; data: ReplyPayload }
+  | { type: 'error'; data: { error: string; status: number } }
+  | { type: 'stopped'; data: Record<string, never> }
+  | { type: 'done'; data: Record<string, never> };
+
+/** Why a turn ended: a value, not a string match on copy (STYLE "The turn as a job"). */
+export type TurnEndReason = 'answered' | 'capped' | 'iter_timeout' | 'deadline' | 'stopped' | 'gateway_error';
+
+/** What runTurn returns. `status` is the HTTP status buffered mode answers with. */
+export interface TurnResult {
+  reason: TurnEndReason;
+  status: number;
+  /** The reply (answered, capped, timed out) — absent for stopped and gateway errors. */
+  payload?: ReplyPayload;
+  /** The classified failure copy (gateway errors). */
+  error?: string;
+  /** Gateway round-trips made. */
+  roundTrips: number;
+}

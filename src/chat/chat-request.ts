@@ -1,0 +1,78 @@
+/**
+ * The body of `POST /api/chat` (REFERENCE section 4: `{messages, voiceMode?, viewedCardId?,
+ * stream?, conversationId?}`), checked field by field: a bad body is a 400 naming the field.
+ */
+import { badRequest } from '../errors.js';
+import type { ChatMessage } from './gateway/types.js';
+
+/** A checked chat request. Messages are the client's transcript (user and assistant turns). */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  voiceMode: boolean;
+  viewedCardId?: string;
+  stream: boolean;
+  conversationId?: string;
+}
+
+/** Longest message text accepted from a client, characters. */
+export const MAX_CHAT_MESSAGE_CHARS = 100_000;
+
+/**
+ * Checks a request body.
+ * @throws 400 when `messages` is missing, empty, or holds anything but `{role: "user" |
+ *   "assistant", content: string}` (the last one must be from the user), or a flag has the wrong type.
+ */
+export function parseChatRequest(body: unknown): ChatRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('the body must be a JSON object with messages', [{ path: '', message: 'must be an object' }]);
+  }
+  const b = body as Record<string, unknown>;
+  if (!Array.isArray(b.messages) || b.messages.length === 0) {
+    throw badRequest('messages is required: a non-empty array of {role, content}', [
+      { path: 'messages', message: 'must be a non-empty array' },
+    ]);
+  }
+  const messages: ChatMessage[] = b.messages.map((m, i) => {
+    const msg = m as Record<string, unknown> | null;
+    if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
+      throw badRequest(`messages[${i}].role must be "user" or "assistant"`, [
+        { path: `messages[${i}].role`, message: 'must be user or assistant' },
+      ]);
+    }
+    if (typeof msg.content !== 'string') {
+      throw badRequest(`messages[${i}].content must be a string`, [
+        { path: `messages[${i}].content`, message: 'must be a string' },
+      ]);
+    }
+    if (msg.content.length > MAX_CHAT_MESSAGE_CHARS) {
+      throw badRequest(`messages[${i}].content is longer than ${MAX_CHAT_MESSAGE_CHARS} characters`, [
+        { path: `messages[${i}].content`, message: 'too long' },
+      ]);
+    }
+    return msg.role === 'user'
+      ? { role: 'user' as const, content: msg.content }
+      : { role: 'assistant' as const, content: msg.content };
+  });
+  if (messages[messages.length - 1].role !== 'user') {
+    throw badRequest('the last message must be from the user', [
+      { path: `messages[${messages.length - 1}].role`, message: 'must be user' },
+    ]);
+  }
+  for (const key of ['voiceMode', 'stream'] as const) {
+    if (b[key] !== undefined && typeof b[key] !== 'boolean') {
+      throw badRequest(`${key} must be true or false`, [{ path: key, message: 'must be a boolean' }]);
+    }
+  }
+  for (const key of ['viewedCardId', 'conversationId'] as const) {
+    if (b[key] !== undefined && b[key] !== null && typeof b[key] !== 'string') {
+      throw badRequest(`${key} must be a string`, [{ path: key, message: 'must be a string' }]);
+    }
+  }
+  return {
+    messages,
+    voiceMode: b.voiceMode === true,
+    stream: b.stream === true,
+    viewedCardId: typeof b.viewedCardId === 'string' ? b.viewedCardId : undefined,
+    conversationId: typeof b.conversationId === 'string' ? b.conversationId : undefined,
+  };
+}

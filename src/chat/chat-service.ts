@@ -1,0 +1,120 @@
+/**
+ * Wires one chat turn to the instance: the system prompt from the current cards, reports and
+ * docs; the gateway settings from the config; the tools with a context that records the turn as
+ * the actor (`chat:<turn id>`). The loop itself is runTurn.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CardContext } from '../cards/card-context.js';
+import { compareCards } from '../cards/card-crud.js';
+import { todayIn } from '../common/dates.js';
+import type { Config } from '../config.js';
+import type { HomeLayout } from '../home/home-layout.js';
+import { listReports } from '../reports/report-catalogue.js';
+import { runTurn } from './agent/run-turn.js';
+import type { TurnEvent, TurnResult } from './agent/turn-events.js';
+import type { ChatRequest } from './chat-request.js';
+import { ProviderMemory } from './gateway/provider-capabilities.js';
+import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/segments.js';
+import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
+import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
+import { availableDocs } from './tools/doc-catalogue.js';
+import { dispatchToolCall, toolDefinitions } from './tools/registry.js';
+import type { Touch } from './tools/tool.js';
+
+/** What a chat turn needs from the instance. */
+export interface ChatDeps {
+  config: Config;
+  layout: HomeLayout;
+  cards: CardContext;
+  /** The user's time zone for "today" (case P06); undefined: the server's. */
+  timeZone?: () => string | undefined;
+  /** Where debug lines go (HEALTH_DEBUG=1). */
+  debug?: (line: string) => void;
+}
+
+/** Runs chat turns for one instance. */
+export class ChatService {
+  private readonly memory = new ProviderMemory();
+  private readonly toolDefs = toolDefinitions();
+
+  constructor(private readonly deps: ChatDeps) {}
+
+  /** Whether a chat endpoint is configured (else POST /api/chat is 503). */
+  configured(): boolean {
+    return this.deps.config.chat.endpointUrl !== undefined;
+  }
+
+  /** The inputs of the system prompt for a request (cards in order, reports, docs, today, focus). */
+  promptInputs(req: Pick<ChatRequest, 'viewedCardId'>): PromptInputs {
+    const { config, cards, layout } = this.deps;
+    const timeZone = this.deps.timeZone?.() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const all = cards.registry.all().sort(compareCards);
+    const focus = req.viewedCardId ? cards.registry.get(req.viewedCardId) : undefined;
+    return {
+      basePrompt: config.chat.systemPrompt ?? DEFAULT_BASE_PROMPT(config.chatAgentName, config.instanceName),
+      cards: all.map((c) => ({
+        id: c.id,
+        label: String(c.manifest.meta.label),
+        emoji: typeof c.manifest.meta.emoji === 'string' ? c.manifest.meta.emoji : undefined,
+        description: typeof c.manifest.description === 'string' ? c.manifest.description : undefined,
+      })),
+      reports: listReports(layout.reportsDir),
+      docs: availableDocs(),
+      today: todayIn(timeZone),
+      timeZone,
+      focusCard: focus
+        ? {
+            id: focus.id,
+            label: String(focus.manifest.meta.label),
+            emoji: typeof focus.manifest.meta.emoji === 'string' ? focus.manifest.meta.emoji : undefined,
+            meta: focus.manifest.meta,
+            description: typeof focus.manifest.description === 'string' ? focus.manifest.description : undefined,
+          }
+        : undefined,
+    };
+  }
+
+  /**
+   * Runs one turn to the end. `emit` receives every event; `signal` stops the turn at its next
+   * checkpoint. A client that goes away must not abort `signal` (seed: it only mutes the events).
+   */
+  async run(req: ChatRequest, emit: (e: TurnEvent) => void, signal: AbortSignal, turnId = randomUUID()): Promise<TurnResult & { touches: Touch[] }> {
+    const { config, cards, layout } = this.deps;
+    const chat = config.chat;
+    const touches: Touch[] = [];
+    const toolCtx = {
+      cards,
+      config,
+      layout,
+      actor: `chat:${turnId}`,
+      touch: (t: Touch) => {
+        if (!touches.some((x) => x.id === t.id)) touches.push(t);
+      },
+    };
+    const segs = buildPromptSegments(this.promptInputs(req));
+    const system = systemMessage(segs, { cache: chat.promptCache, voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined });
+    const result = await runTurn(
+      { turnId, messages: req.messages, stream: req.stream, voiceMode: req.voiceMode },
+      {
+        gateway: {
+          url: chat.endpointUrl as string,
+          apiKey: chat.apiKey,
+          model: chat.model,
+          memory: this.memory,
+          // the operator asked for prompt caching: send the breakpoints; a gateway that refuses
+          // them is remembered and served without (case G12)
+          capabilities: chat.promptCache ? { cacheControl: true } : { cacheControl: false, systemContentString: true },
+        },
+        budgets: { maxRoundTrips: chat.maxTurns, iterTimeoutMs: chat.iterTimeoutMs, turnDeadlineMs: chat.turnDeadlineMs },
+        system,
+        tools: this.toolDefs,
+        dispatch: (name, args, argumentsError) => dispatchToolCall(name, args, toolCtx, argumentsError),
+        parseVoice: parseVoiceReply,
+        debug: config.debug ? this.deps.debug : undefined,
+      },
+      emit,
+      signal,
+    );
+    return { ...result, touches };
+  }
+}
