@@ -1,0 +1,71 @@
+/**
+ * The instance segment of the system prompt: the user's cards and reports (REFERENCE section 5
+ * "System prompt structure": `## Currently available cards`, `## Available reports`). It changes
+ * when a card or report is added, renamed or removed, so it sits between the two cache
+ * breakpoints (seed section 1 "Prompt caching"). Lines follow the given order; nothing here
+ * reads a clock or iterates a map.
+ */
+import type { ReportInfo } from '../../reports/report-catalogue.js';
+import { firstLine } from '../tools/card-tools.js';
+
+/** Longest description line shown per card, characters (REFERENCE section 5: "≤120"). */
+export const CARD_DESCRIPTION_CHARS = 120;
+/** Most reports listed; the rest are counted (our cap, to bound the instance segment). */
+export const MAX_PROMPT_REPORTS = 50;
+
+/** A card as the prompt lists it. */
+export interface PromptCard {
+  id: string;
+  emoji?: string;
+  label: string;
+  description?: string;
+}
+
+/** `emoji label`, or just `label` when the card has no emoji. */
+export function cardTitle(c: { emoji?: string; label: string }): string {
+  return c.emoji ? `${c.emoji} ${c.label}` : c.label;
+}
+
+/**
+ * Input: the cards in display order. Output: `## Currently available cards`, one line per card:
+ * `- id (emoji label): first description line` (cut to CARD_DESCRIPTION_CHARS; no colon part when
+ * there is no description). Source: REFERENCE section 5 "System prompt structure".
+ */
+export function cardsBlock(cards: readonly PromptCard[]): string {
+  const lines = ['## Currently available cards'];
+  if (cards.length === 0) {
+    lines.push('There are no cards yet.');
+    return lines.join('\n');
+  }
+  for (const c of cards) {
+    const desc = firstLine(c.description, CARD_DESCRIPTION_CHARS);
+    lines.push(`- ${c.id} (${cardTitle(c)})${desc ? `: ${desc}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** The date a report line shows: its document date, else the day it was ingested, else "undated". */
+function reportDate(r: ReportInfo): string {
+  return r.documentDate ?? r.ingestedAt?.slice(0, 10) ?? 'undated';
+}
+
+/**
+ * Input: the reports, newest first (`listReports()` in src/reports/report-catalogue.ts).
+ * Output: `## Available reports`: `- name: title (date)` per report, withheld ones marked
+ * "content withheld pending OCR verification" (REFERENCE section 6), at most MAX_PROMPT_REPORTS
+ * lines and then `- N omitted`.
+ */
+export function reportsBlock(reports: readonly ReportInfo[]): string {
+  const lines = ['## Available reports'];
+  if (reports.length === 0) {
+    lines.push('There are no reports yet.');
+    return lines.join('\n');
+  }
+  lines.push('Read one with read_report, passing its name.');
+  for (const r of reports.slice(0, MAX_PROMPT_REPORTS)) {
+    const withheld = r.withheld ? ', content withheld pending OCR verification' : '';
+    lines.push(`- ${r.name}: ${firstLine(r.title, CARD_DESCRIPTION_CHARS)} (${reportDate(r)}${withheld})`);
+  }
+  if (reports.length > MAX_PROMPT_REPORTS) lines.push(`- ${reports.length - MAX_PROMPT_REPORTS} omitted`);
+  return lines.join('\n');
+}
