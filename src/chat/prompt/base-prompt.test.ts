@@ -57,7 +57,14 @@ describe('DEFAULT_BASE_PROMPT', () => {
 
   it('states the confirmation cases and the confirmed flag', () => {
     const s = section('Confirmation');
-    for (const needle of ['delete_manifest', 'hide_card', 'remove_row', 'meta.writeable.inputs', 'fromWebapp', 'confirmed: true']) {
+    for (const needle of [
+      'delete_manifest',
+      'hide_card',
+      'remove_row',
+      'meta.writeable.inputs',
+      'fromWebapp',
+      'confirmed: true',
+    ]) {
       expect(s).toContain(needle);
     }
   });

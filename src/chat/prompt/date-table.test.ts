@@ -24,7 +24,9 @@ function rowsOf(block: string): Row[] {
 /** Weekday computed independently of src/common/dates.ts (Intl on a UTC noon). */
 function weekdayByIntl(iso: string): string {
   const [y, m, d] = iso.split('-').map(Number);
-  return new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d, 12));
+  return new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' }).format(
+    Date.UTC(y, m - 1, d, 12),
+  );
 }
 
 /** The ISO date `days` after `iso`, computed with Date.UTC fields. */
@@ -98,7 +100,12 @@ describe('dateContextBlock', () => {
 
   it('crosses month and year ends, and leap days', () => {
     const newYear = expectWellFormed(dateContextBlock('2026-12-31', 'UTC'), '2026-12-31');
-    expect(newYear.find((r) => r.offset === 1)).toEqual({ offset: 1, weekday: 'Friday', iso: '2027-01-01', label: 'tomorrow' });
+    expect(newYear.find((r) => r.offset === 1)).toEqual({
+      offset: 1,
+      weekday: 'Friday',
+      iso: '2027-01-01',
+      label: 'tomorrow',
+    });
     expect(newYear.at(-1)?.iso).toBe('2027-03-01');
     const jan = expectWellFormed(dateContextBlock('2027-01-03', 'UTC'), '2027-01-03');
     expect(jan[0].iso).toBe('2026-12-20');

@@ -35,7 +35,8 @@ function signed(offset: number): string {
  * @throws RangeError when `today` is not a real `YYYY-MM-DD` date.
  */
 export function dateContextBlock(today: string, timeZone: string): string {
-  if (!isIsoDate(today)) throw new RangeError(`today must be a YYYY-MM-DD date, got ${JSON.stringify(today)}`);
+  if (!isIsoDate(today))
+    throw new RangeError(`today must be a YYYY-MM-DD date, got ${JSON.stringify(today)}`);
   const lines = [
     "## Today's date",
     `Today is ${weekdayOf(today)} ${today} (time zone ${timeZone}).`,

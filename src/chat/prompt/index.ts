@@ -18,7 +18,13 @@ export {
   type PromptSegments,
   systemMessage,
 } from './segments.js';
-export { CATEGORY_HINTS, categoriesBlock, combinationCardBlock, docsBlock, rowPathBlock } from './static-blocks.js';
+export {
+  CATEGORY_HINTS,
+  categoriesBlock,
+  combinationCardBlock,
+  docsBlock,
+  rowPathBlock,
+} from './static-blocks.js';
 export {
   findVoiceEnvelope,
   parseVoiceReply,

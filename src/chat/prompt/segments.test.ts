@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TextPart } from '../gateway/types.js';
 import type { ReportInfo } from '../../reports/report-catalogue.js';
+import type { TextPart } from '../gateway/types.js';
 import { DOC_ALLOWLIST, type DocEntry } from '../tools/doc-catalogue.js';
 import { ALL_TOOLS } from '../tools/registry.js';
 import { DEFAULT_BASE_PROMPT } from './base-prompt.js';
@@ -16,7 +16,15 @@ const docs: DocEntry[] = [
 ];
 
 function report(name: string, over: Partial<ReportInfo> = {}): ReportInfo {
-  return { name, title: `Report ${name}`, documentDate: null, ingestedAt: null, sourceFormat: null, withheld: false, ...over };
+  return {
+    name,
+    title: `Report ${name}`,
+    documentDate: null,
+    ingestedAt: null,
+    sourceFormat: null,
+    withheld: false,
+    ...over,
+  };
 }
 
 /** Fresh inputs every call, so no test can lean on shared object identity. */
@@ -24,7 +32,12 @@ function inputs(over: Partial<PromptInputs> = {}): PromptInputs {
   return {
     basePrompt: DEFAULT_BASE_PROMPT('Ava', 'Home'),
     cards: [
-      { id: 'weight', emoji: '⚖️', label: 'Weight', description: 'Morning weigh-in.\nSecond line is not shown.' },
+      {
+        id: 'weight',
+        emoji: '⚖️',
+        label: 'Weight',
+        description: 'Morning weigh-in.\nSecond line is not shown.',
+      },
       { id: 'bp', label: 'Blood pressure' },
       { id: 'mood', emoji: '🙂', label: 'Mood', description: 'x'.repeat(300) },
     ],
@@ -64,11 +77,18 @@ describe('buildPromptSegments: static segment', () => {
   });
 
   it('holds the base prompt, then docs, categories, combination cards, row paths and the extra blocks, in that order', () => {
-    const s = buildPromptSegments(inputs({ extraStaticBlocks: ['## HAE catalogue\n- step_count\n', '## Second extra'] })).static;
+    const s = buildPromptSegments(
+      inputs({ extraStaticBlocks: ['## HAE catalogue\n- step_count\n', '## Second extra'] }),
+    ).static;
     expect(s.startsWith(DEFAULT_BASE_PROMPT('Ava', 'Home'))).toBe(true);
-    const at = ['## Available docs', '## Manifest categories', '## Combination cards', '## Row paths', '## HAE catalogue', '## Second extra'].map(
-      (h) => s.indexOf(`\n\n${h}`),
-    );
+    const at = [
+      '## Available docs',
+      '## Manifest categories',
+      '## Combination cards',
+      '## Row paths',
+      '## HAE catalogue',
+      '## Second extra',
+    ].map((h) => s.indexOf(`\n\n${h}`));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((x, y) => x - y)).toEqual(at);
     expect(s.endsWith('## Second extra')).toBe(true);
@@ -93,7 +113,17 @@ describe('buildPromptSegments: static segment', () => {
 
   it('lists every known category with a hint', () => {
     const s = buildPromptSegments(inputs()).static;
-    for (const c of ['sleep', 'recovery', 'activity', 'vitals', 'body', 'mindfulness', 'lifestyle', 'supplements', 'medication']) {
+    for (const c of [
+      'sleep',
+      'recovery',
+      'activity',
+      'vitals',
+      'body',
+      'mindfulness',
+      'lifestyle',
+      'supplements',
+      'medication',
+    ]) {
       expect(s).toMatch(new RegExp(`^- ${c}: \\S`, 'm'));
     }
   });
@@ -145,12 +175,16 @@ describe('buildPromptSegments: instance segment', () => {
 
   it('says so when there are no cards or reports', () => {
     const { instance } = buildPromptSegments(inputs({ cards: [], reports: [] }));
-    expect(instance).toBe('## Currently available cards\nThere are no cards yet.\n\n## Available reports\nThere are no reports yet.');
+    expect(instance).toBe(
+      '## Currently available cards\nThere are no cards yet.\n\n## Available reports\nThere are no reports yet.',
+    );
   });
 
   it('does not depend on the date or the card in focus', () => {
     const a = buildPromptSegments(inputs()).instance;
-    const b = buildPromptSegments(inputs({ today: '2026-12-31', focusCard: { id: 'bp', label: 'BP', meta: {} } })).instance;
+    const b = buildPromptSegments(
+      inputs({ today: '2026-12-31', focusCard: { id: 'bp', label: 'BP', meta: {} } }),
+    ).instance;
     expect(b).toBe(a);
   });
 });
@@ -158,14 +192,24 @@ describe('buildPromptSegments: instance segment', () => {
 describe('buildPromptSegments: volatile segment', () => {
   it('is the date block, and no card in focus unless one is given', () => {
     const { volatile } = buildPromptSegments(inputs());
-    expect(volatile.startsWith("## Today's date\nToday is Sunday 2026-03-08 (time zone America/Los_Angeles).")).toBe(true);
+    expect(
+      volatile.startsWith("## Today's date\nToday is Sunday 2026-03-08 (time zone America/Los_Angeles)."),
+    ).toBe(true);
     expect(volatile).not.toContain('## Card in focus');
   });
 
   it('adds the card in focus with its id, label and compact meta', () => {
     const meta = { id: 'weight', label: 'Weight', view: { enabled: true, component: 'generic-card' } };
     const { volatile } = buildPromptSegments(
-      inputs({ focusCard: { id: 'weight', label: 'Weight', emoji: '⚖️', meta, description: 'Morning weigh-in.\nmore' } }),
+      inputs({
+        focusCard: {
+          id: 'weight',
+          label: 'Weight',
+          emoji: '⚖️',
+          meta,
+          description: 'Morning weigh-in.\nmore',
+        },
+      }),
     );
     const block = volatile.slice(volatile.indexOf('\n\n## Card in focus') + 2);
     expect(block.split('\n')).toEqual([
@@ -182,7 +226,10 @@ describe('buildPromptSegments: volatile segment', () => {
       label: 'Big',
       view: { enabled: true, component: 'generic-card', display: { template: '{v}' } },
       notes: 'ü'.repeat(3000),
-      writeable: { fromWebapp: true, inputs: Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, type: 'number' })) },
+      writeable: {
+        fromWebapp: true,
+        inputs: Array.from({ length: 40 }, (_, i) => ({ key: `k${i}`, type: 'number' })),
+      },
     };
     const { volatile } = buildPromptSegments(inputs({ focusCard: { id: 'big', label: 'Big', meta } }));
     const metaLine = volatile.split('\n').find((l) => l.startsWith('Meta: '));
@@ -222,7 +269,9 @@ describe('systemMessage', () => {
       const flat = systemMessage(segs, { cache: false, voiceEnvelope }).content;
       expect(typeof flat).toBe('string');
       expect(flat).toBe(flatSystemText(parts));
-      const expected = [voiceEnvelope, segs.static, segs.instance, segs.volatile].filter(Boolean).join('\n\n');
+      const expected = [voiceEnvelope, segs.static, segs.instance, segs.volatile]
+        .filter(Boolean)
+        .join('\n\n');
       expect(flat).toBe(expected);
     }
   });

@@ -10,8 +10,9 @@
  * Caching is a prefix match, so the static text must be byte-identical for identical inputs:
  * nothing here reads a clock, a random source or a map's iteration order.
  */
-import type { SystemMessage, TextPart } from '../gateway/types.js';
+
 import type { ReportInfo } from '../../reports/report-catalogue.js';
+import type { SystemMessage, TextPart } from '../gateway/types.js';
 import type { DocEntry } from '../tools/doc-catalogue.js';
 import { dateContextBlock } from './date-table.js';
 import { type FocusCard, focusBlock } from './focus-block.js';
@@ -97,7 +98,10 @@ export function flatSystemText(parts: readonly TextPart[]): string {
  * would write a new cache entry on every request). Cache off: one flat string,
  * `flatSystemText(parts)`. Source: seed section 1 "Prompt caching".
  */
-export function systemMessage(segs: PromptSegments, opts: { cache: boolean; voiceEnvelope?: string }): SystemMessage {
+export function systemMessage(
+  segs: PromptSegments,
+  opts: { cache: boolean; voiceEnvelope?: string },
+): SystemMessage {
   const parts: TextPart[] = [
     {
       type: 'text',

@@ -5,8 +5,9 @@
  * "Prompt caching"). Every block is a pure function of its arguments, built from arrays in their
  * given order: identical inputs give identical bytes.
  */
-import type { DocEntry } from '../tools/doc-catalogue.js';
+
 import { KNOWN_CATEGORIES, type KnownCategory } from '../../cards/categories.js';
+import type { DocEntry } from '../tools/doc-catalogue.js';
 
 /**
  * Input: the allowlisted docs that exist (`availableDocs()` in src/chat/tools/doc-catalogue.ts).
@@ -73,9 +74,9 @@ export function combinationCardBlock(): string {
     'A combination card shows fields of several other cards together. It is read-only and owns no entries.',
     '- `meta.view.component: "combination-card"`, and the card\'s own `data` stays `[]`.',
     '- `meta.view.layout`: `"stack"` (rows; the default) or `"rings"` (progress rings).',
-    '- `meta.view.combines`: one entry per source, in display order. `sourceId` (required): an existing card id. `role` (required): `primary`, `secondary`, `annotation` or `ring-segment`. Optional: `label`, `accessor` (dotted path into the source\'s latest row; default its first non-date value), `unit`, `emojiMap`, `colour`.',
+    "- `meta.view.combines`: one entry per source, in display order. `sourceId` (required): an existing card id. `role` (required): `primary`, `secondary`, `annotation` or `ring-segment`. Optional: `label`, `accessor` (dotted path into the source's latest row; default its first non-date value), `unit`, `emojiMap`, `colour`.",
     '- A `ring-segment` also needs `goalDaily`, a positive number; the ring fills to value / goal, capped at full.',
-    '- Editing from a combination card opens the source card\'s form, so entries keep going to the source cards.',
+    "- Editing from a combination card opens the source card's form, so entries keep going to the source cards.",
     '- After creating one, offer to hide the source cards it absorbs with hide_card.',
   ].join('\n');
 }
@@ -87,7 +88,7 @@ export function combinationCardBlock(): string {
 export function rowPathBlock(): string {
   return [
     '## Row paths',
-    'The row tools (read_manifest_rows, append_row, update_row, remove_row, reorder_rows) point into a card\'s data with a path:',
+    "The row tools (read_manifest_rows, append_row, update_row, remove_row, reorder_rows) point into a card's data with a path:",
     '- empty: the whole data block',
     '- `key`: a property of an object; chain keys with dots, as in `current.morning`',
     '- `[field=value]`: the one array element whose `field` equals the value exactly. Strings go in double or single quotes, numbers and `true`/`false` bare; dates are strings, so quote them',

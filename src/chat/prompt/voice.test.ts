@@ -19,7 +19,8 @@ describe('parseVoiceReply: with an envelope', () => {
   });
 
   it('finds an envelope after prose and inside a code fence', () => {
-    const text = 'Sure, here is my answer:\n```json\n{"speak": "Done.", "display": "Done: added the row."}\n```\n';
+    const text =
+      'Sure, here is my answer:\n```json\n{"speak": "Done.", "display": "Done: added the row."}\n```\n';
     expect(parseVoiceReply(text)).toEqual({ speak: 'Done.', display: 'Done: added the row.' });
   });
 
@@ -34,11 +35,14 @@ describe('parseVoiceReply: with an envelope', () => {
   });
 
   it('a backslash right before a raw newline still parses', () => {
-    expect(parseVoiceReply('{"speak": "a", "display": "line one\\\nline two"}').display).toBe('line one\nline two');
+    expect(parseVoiceReply('{"speak": "a", "display": "line one\\\nline two"}').display).toBe(
+      'line one\nline two',
+    );
   });
 
   it('does not count braces inside strings', () => {
-    const text = '{"speak": "Use curly braces.", "display": "Write `{kg} kg` as the template; a stray } or { is fine."}';
+    const text =
+      '{"speak": "Use curly braces.", "display": "Write `{kg} kg` as the template; a stray } or { is fine."}';
     expect(parseVoiceReply(text)).toEqual({
       speak: 'Use curly braces.',
       display: 'Write `{kg} kg` as the template; a stray } or { is fine.',
@@ -51,7 +55,8 @@ describe('parseVoiceReply: with an envelope', () => {
   });
 
   it('takes the last of two envelopes', () => {
-    const text = '{"speak": "First draft.", "display": "draft"}\nActually:\n{"speak": "Final answer.", "display": "final"}';
+    const text =
+      '{"speak": "First draft.", "display": "draft"}\nActually:\n{"speak": "Final answer.", "display": "final"}';
     expect(parseVoiceReply(text)).toEqual({ speak: 'Final answer.', display: 'final' });
   });
 
@@ -61,7 +66,8 @@ describe('parseVoiceReply: with an envelope', () => {
   });
 
   it('handles nested objects: an envelope with nested values, and an envelope wrapped in another object', () => {
-    const nested = '{"speak": "Outer.", "display": "outer", "extra": {"speak": "inner", "deep": {"a": [1, {"b": 2}]}}}';
+    const nested =
+      '{"speak": "Outer.", "display": "outer", "extra": {"speak": "inner", "deep": {"a": [1, {"b": 2}]}}}';
     expect(parseVoiceReply(nested)).toEqual({ speak: 'Outer.', display: 'outer' });
     const wrapped = '{"reply": {"speak": "Wrapped.", "display": "wrapped"}}';
     expect(parseVoiceReply(wrapped)).toEqual({ speak: 'Wrapped.', display: 'wrapped' });
@@ -73,26 +79,36 @@ describe('parseVoiceReply: with an envelope', () => {
   });
 
   it('speak only: display falls back to speak', () => {
-    expect(parseVoiceReply('{"speak": "Hello there."}')).toEqual({ speak: 'Hello there.', display: 'Hello there.' });
+    expect(parseVoiceReply('{"speak": "Hello there."}')).toEqual({
+      speak: 'Hello there.',
+      display: 'Hello there.',
+    });
   });
 
-  it('display only: speak falls back to display', () => {
+  it('display only: speak falls back to display, without its markdown', () => {
     expect(parseVoiceReply('{"display": "Your **weight** is steady."}')).toEqual({
-      speak: 'Your **weight** is steady.',
+      speak: 'Your weight is steady.',
       display: 'Your **weight** is steady.',
     });
   });
 
   it('an empty speak falls back to display; non-string fields do not count', () => {
-    expect(parseVoiceReply('{"speak": "", "display": "Only this."}')).toEqual({ speak: 'Only this.', display: 'Only this.' });
-    expect(parseVoiceReply('{"speak": 42, "display": "Shown."}')).toEqual({ speak: 'Shown.', display: 'Shown.' });
+    expect(parseVoiceReply('{"speak": "", "display": "Only this."}')).toEqual({
+      speak: 'Only this.',
+      display: 'Only this.',
+    });
+    expect(parseVoiceReply('{"speak": 42, "display": "Shown."}')).toEqual({
+      speak: 'Shown.',
+      display: 'Shown.',
+    });
     expect(findVoiceEnvelope('{"speak": 42, "display": null}')).toBeNull();
   });
 });
 
 describe('parseVoiceReply: without an envelope', () => {
   it('displays the text and speaks it without emoji or markdown', () => {
-    const text = '## Summary\n- **Weight**: 82.4 kg 👍🏽!\n- _Mood_: good ❤️\n> Keep going 🔥\nSee [the docs](https://example.org/docs) 👨‍👩‍👧 🇩🇪';
+    const text =
+      '## Summary\n- **Weight**: 82.4 kg 👍🏽!\n- _Mood_: good ❤️\n> Keep going 🔥\nSee [the docs](https://example.org/docs) 👨‍👩‍👧 🇩🇪';
     expect(parseVoiceReply(text)).toEqual({
       display: text,
       speak: 'Summary Weight: 82.4 kg! Mood: good Keep going See the docs',
@@ -106,7 +122,10 @@ describe('parseVoiceReply: without an envelope', () => {
   });
 
   it('plain text passes through', () => {
-    expect(parseVoiceReply('  You are welcome.  ')).toEqual({ speak: 'You are welcome.', display: 'You are welcome.' });
+    expect(parseVoiceReply('  You are welcome.  ')).toEqual({
+      speak: 'You are welcome.',
+      display: 'You are welcome.',
+    });
   });
 });
 

@@ -116,7 +116,8 @@ export function findVoiceEnvelope(text: string): { speak?: string; display?: str
 }
 
 /** Pictographic emoji and the joiners, variation selectors, skin tones, keycaps and flag letters that build them. */
-const EMOJI_RE = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0E\uFE0F\u20E3]/gu;
+const EMOJI_RE =
+  /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0E|\uFE0F|\u20E3/gu;
 
 /**
  * Input: markdown text. Output: the same text for a voice to read: emoji removed, markdown
@@ -144,8 +145,9 @@ export function speakableText(text: string): string {
 
 /**
  * Input: the model's final text in a voice turn. Output: `{speak, display}`. With an envelope
- * (findVoiceEnvelope): each field trimmed, then speak = speak || display and display = display ||
- * speak. Without one: display = the text (trimmed), speak = speakableText(text).
+ * (findVoiceEnvelope): each field trimmed, then speak = speak || speakableText(display) (REFERENCE
+ * says speak = speak || display; the markers and emoji are stripped so they are not read out)
+ * and display = display || speak. Without one: display = the text (trimmed), speak = speakableText(text).
  * Source: REFERENCE section 5 "Voice envelope"; section 11 item 15 (literal newlines in strings).
  */
 export function parseVoiceReply(text: string): VoiceReply {
@@ -153,7 +155,8 @@ export function parseVoiceReply(text: string): VoiceReply {
   if (env) {
     const speak = (env.speak ?? '').trim();
     const display = (env.display ?? '').trim();
-    return { speak: speak || display, display: display || speak };
+    // a display-only envelope is read aloud without its markdown or emoji
+    return { speak: speak || speakableText(display), display: display || speak };
   }
   return { speak: speakableText(text), display: text.trim() };
 }
