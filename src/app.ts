@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authenticate, authenticateAdmin, type Principal } from './auth/principal.js';
 import { cardRoutes } from './cards/routes.js';
 import { ChatService } from './chat/chat-service.js';
+import { conversationRoutes } from './chat/conversations/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { errorHandler } from './http/error-handler.js';
@@ -84,6 +85,8 @@ export function buildApp(inst: Instance): FastifyInstance {
       cards: inst.cards,
       debug: (line) => app.log.info(line),
     }),
+    inst,
   );
+  conversationRoutes(app, inst);
   return app;
 }

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import type { CardContext } from './cards/card-context.js';
 import { createCard } from './cards/card-crud.js';
+import { ConversationStore } from './chat/conversations/conversation-store.js';
+import { TurnHub } from './chat/turns/turn-hub.js';
 import { type CardEvent, CardLoader } from './cards/card-loader.js';
 import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
@@ -29,6 +31,10 @@ export interface Instance {
   layout: HomeLayout;
   db: Db;
   cards: CardContext;
+  /** Chat transcripts (issue 4). */
+  conversations: ConversationStore;
+  /** Running and lingering conversation turns. */
+  turns: TurnHub;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Stops the watcher and closes the database (checkpointing the WAL). Safe to call twice. */
@@ -73,15 +79,20 @@ export async function openInstance(
     await watcher.ready;
   }
   let closed = false;
+  const turns = new TurnHub();
   return {
     config,
     layout,
     db,
     cards,
+    conversations: new ConversationStore(db),
+    turns,
     events,
     async close() {
       if (closed) return;
       closed = true;
+      // running turns end as stopped: the user's message is kept, no half reply is stored
+      await turns.stopAll();
       await watcher?.close();
       closeDatabase(db);
     },

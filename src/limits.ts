@@ -75,3 +75,21 @@ export const DEFAULT_TURN_DEADLINE_MS = 720_000;
 export const TRANSPORT_HOP_CEILING_MS = 540_000;
 /** SSE comment heartbeat interval, ms (seed "Streaming": `: ping` every 15 s). */
 export const SSE_PING_INTERVAL_MS = 15_000;
+/** Conversations (seed "Conversations"): at most this many per instance ... */
+export const MAX_CONVERSATIONS = 100;
+/** ... and this many messages each ... */
+export const MAX_CONVERSATION_MESSAGES = 200;
+/** ... a write of messages over this many bytes is 413 ... */
+export const MAX_CONVERSATION_WRITE_BYTES = 512 * 1024;
+/** ... and titles are cut at this many characters (REFERENCE section 4). */
+export const MAX_CONVERSATION_TITLE_CHARS = 120;
+/** The transcript window fed to the loop, characters (seed: ~24k; the newest always goes through). */
+export const WINDOW_CHARS = 24_000;
+/** Events kept per running turn for replay (seed: 5000). */
+export const TURN_EVENT_CAP = 5000;
+/** How long a finished turn stays attachable, ms (seed: 30 s). */
+export const TURN_LINGER_MS = 30_000;
+/** Generated conversation titles: at most this many characters (REFERENCE section 5). */
+export const MAX_GENERATED_TITLE_CHARS = 60;
+/** Budget of the title side call, ms (REFERENCE section 5). */
+export const TITLE_TIMEOUT_MS = 20_000;

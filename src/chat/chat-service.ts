@@ -44,6 +44,23 @@ export class ChatService {
     return this.deps.config.chat.endpointUrl !== undefined;
   }
 
+  /**
+   * Endpoint, key, model and capabilities for a gateway call (the turn loop and side calls such
+   * as titles share them).
+   */
+  gatewayBase() {
+    const chat = this.deps.config.chat;
+    return {
+      url: chat.endpointUrl as string,
+      apiKey: chat.apiKey,
+      model: chat.model,
+      memory: this.memory,
+      // the operator asked for prompt caching: send the breakpoints; a gateway that refuses
+      // them is remembered and served without (case G12)
+      capabilities: chat.promptCache ? { cacheControl: true } : { cacheControl: false },
+    };
+  }
+
   /** The inputs of the system prompt for a request (cards in order, reports, docs, today, focus). */
   promptInputs(req: Pick<ChatRequest, 'viewedCardId'>): PromptInputs {
     const { config, cards, layout } = this.deps;
@@ -96,15 +113,7 @@ export class ChatService {
     const result = await runTurn(
       { turnId, messages: req.messages, stream: req.stream, voiceMode: req.voiceMode },
       {
-        gateway: {
-          url: chat.endpointUrl as string,
-          apiKey: chat.apiKey,
-          model: chat.model,
-          memory: this.memory,
-          // the operator asked for prompt caching: send the breakpoints; a gateway that refuses
-          // them is remembered and served without (case G12)
-          capabilities: chat.promptCache ? { cacheControl: true } : { cacheControl: false, systemContentString: true },
-        },
+        gateway: this.gatewayBase(),
         budgets: { maxRoundTrips: chat.maxTurns, iterTimeoutMs: chat.iterTimeoutMs, turnDeadlineMs: chat.turnDeadlineMs },
         system,
         tools: this.toolDefs,

@@ -1,18 +1,59 @@
 /**
- * `GET /api/chat/status` and `POST /api/chat` (seed section 1; REFERENCE section 4 "Chat").
- * Buffered mode answers `{reply, speak?, followup?, capped?}` with the status the turn ended
- * with; `stream: true` answers server-sent events (status, token, reset, reply, error, stopped,
- * done) with an id on each. Errors that happen before the stream opens (400, 503) stay JSON.
+ * Chat routes (seed section 1; REFERENCE section 4 "Chat"):
+ * - `GET /api/chat/status` → `{configured}`.
+ * - `POST /api/chat`: buffered `{reply, speak?, followup?, capped?}` with the turn's status, or
+ *   `stream: true` server-sent events (status, token, reset, reply, error, stopped, done), ids on
+ *   each. With `conversationId` the turn is detached: the hub runs it and this request is one
+ *   listener. Errors before the stream opens (400, 404, 409, 503) stay JSON.
+ * - `GET /api/chat/turn/:conversationId`: reattach (replay after Last-Event-ID or ?after=N, then
+ *   live until done); 204 when nothing runs or lingers.
+ * - `DELETE /api/chat/turn/:conversationId`: stop → `{ok}`; 404 when nothing runs.
  */
-import type { FastifyInstance } from 'fastify';
-import { notFound, unavailable } from '../errors.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { badRequest, notFound, unavailable } from '../errors.js';
 import { SseStream } from '../http/sse.js';
-import type { TurnEvent } from './agent/turn-events.js';
+import type { Instance } from '../instance.js';
+import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { parseChatRequest } from './chat-request.js';
 import type { ChatService } from './chat-service.js';
+import { startConversationTurn } from './turns/conversation-turn.js';
+import type { NumberedEvent, TurnHub } from './turns/turn-hub.js';
+
+function bufferedAnswer(reply: FastifyReply, result: TurnResult | undefined) {
+  if (!result) return reply.status(500).send({ error: 'The chat turn failed unexpectedly.', code: 'INTERNAL' });
+  if (result.reason === 'stopped') return reply.send({ stopped: true });
+  if (result.payload) return reply.status(result.status).send(result.payload);
+  return reply.status(result.status).send({ error: result.error, code: 'GATEWAY_ERROR' });
+}
+
+/** Streams a hub turn to one client: replay after `afterId`, then live events until `done`. */
+function streamHubTurn(hub: TurnHub, conversationId: string, afterId: number | undefined, reply: FastifyReply): boolean {
+  let sse: SseStream | undefined;
+  const write = (e: NumberedEvent) => {
+    sse?.send(e.event.type, e.event.data, e.id);
+    if (e.event.type === 'done') sse?.close();
+  };
+  const att = hub.attach(conversationId, afterId, write);
+  if (!att) return false;
+  reply.hijack();
+  sse = new SseStream(reply.raw);
+  reply.raw.on('close', att.detach);
+  for (const e of att.replay) write(e);
+  if (att.done) sse.close();
+  return true;
+}
+
+function parseAfter(lastEventId: unknown, after: unknown): number | undefined {
+  const raw = (typeof lastEventId === 'string' && lastEventId) || (typeof after === 'string' && after) || undefined;
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [{ path: 'after', message: 'must be a whole number' }]);
+  return Number(raw);
+}
 
 /** Registers the chat routes. */
-export function chatRoutes(app: FastifyInstance, chat: ChatService): void {
+export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instance): void {
+  const hub = inst.turns;
+
   app.get('/api/chat/status', async () => ({ configured: chat.configured() }));
 
   app.post('/api/chat', async (req, reply) => {
@@ -20,17 +61,19 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService): void {
     if (!chat.configured()) {
       throw unavailable('chat is not configured: set CHAT_ENDPOINT_URL (and CHAT_API_KEY, CHAT_MODEL)', 'CHAT_NOT_CONFIGURED');
     }
-    if (body.conversationId !== undefined) {
-      throw notFound(`no conversation with id "${body.conversationId}"`, 'CONVERSATION_NOT_FOUND');
+    const conversationId = body.conversationId;
+    if (conversationId !== undefined) {
+      const { result } = startConversationTurn(
+        { chat, conversations: inst.conversations, turns: hub },
+        { ...body, conversationId },
+      );
+      if (!body.stream) return bufferedAnswer(reply, await result);
+      streamHubTurn(hub, conversationId, undefined, reply);
+      return reply;
     }
-    // a client going away never stops the turn (seed): only DELETE /api/chat/turn/:id will
+    // no conversation: the client owns the transcript; a disconnect still never stops the turn
     const stop = new AbortController();
-    if (!body.stream) {
-      const result = await chat.run(body, () => {}, stop.signal);
-      if (result.reason === 'stopped') return { stopped: true };
-      if (result.payload) return reply.status(result.status).send(result.payload);
-      return reply.status(result.status).send({ error: result.error, code: 'GATEWAY_ERROR' });
-    }
+    if (!body.stream) return bufferedAnswer(reply, await chat.run(body, () => {}, stop.signal));
     reply.hijack();
     const sse = new SseStream(reply.raw);
     let id = 0;
@@ -44,5 +87,19 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService): void {
     } finally {
       sse.close();
     }
+    return reply;
+  });
+
+  app.get('/api/chat/turn/:conversationId', async (req, reply) => {
+    const { conversationId } = req.params as { conversationId: string };
+    const after = parseAfter(req.headers['last-event-id'], (req.query as { after?: unknown }).after);
+    if (!streamHubTurn(hub, conversationId, after, reply)) return reply.status(204).send();
+    return reply;
+  });
+
+  app.delete('/api/chat/turn/:conversationId', async (req) => {
+    const { conversationId } = req.params as { conversationId: string };
+    if (!hub.stop(conversationId)) throw notFound('no turn is running for this conversation', 'NO_RUNNING_TURN');
+    return { ok: true };
   });
 }

@@ -10,6 +10,8 @@
  *   expression index on `$.date` makes `[date="…"]` row paths an index lookup.
  * - `changes`: every mutation as a change set (actor, op, path, before, after): the audit trail
  *   and what undo is built on (STYLE "Writes as change sets").
+ * - `conversations` / `conversation_messages` (2): chat transcripts, one store row per message
+ *   (issue 4), ordered by `seq`; `active_at` orders the list by recency.
  */
 export const MIGRATIONS: string[] = [
   `
@@ -41,5 +43,24 @@ export const MIGRATIONS: string[] = [
     image_omitted INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX changes_card ON changes (card_id, id);
+  `,
+  `
+  CREATE TABLE conversations (
+    id         TEXT PRIMARY KEY,
+    title      TEXT,
+    created_at TEXT NOT NULL,
+    active_at  TEXT NOT NULL
+  );
+  CREATE INDEX conversations_active ON conversations (active_at);
+  CREATE TABLE conversation_messages (
+    id              INTEGER PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,
+    role            TEXT NOT NULL CHECK (role IN ('user','assistant')),
+    content         TEXT NOT NULL,
+    extra           TEXT,
+    created_at      TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX conversation_messages_seq ON conversation_messages (conversation_id, seq);
   `,
 ];

@@ -1,0 +1,279 @@
+/**
+ * Named chat transcripts in the instance database, one store row per message (seed
+ * "Conversations"; issue 4). Caps: 100 conversations (the least recently active are pruned) and
+ * 200 messages each (the oldest are dropped). All methods are synchronous and each write is one
+ * transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
+import {
+  MAX_CONVERSATION_MESSAGES,
+  MAX_CONVERSATION_TITLE_CHARS,
+  MAX_CONVERSATION_WRITE_BYTES,
+  MAX_CONVERSATIONS,
+} from '../../limits.js';
+import type { Db } from '../../store/database.js';
+
+/** Extra fields an assistant message may carry (REFERENCE section 5: persisted with the reply). */
+export interface MessageExtra {
+  hasVoice?: boolean;
+  capped?: boolean;
+  timedOut?: boolean;
+  followupText?: string;
+  embellishments?: { label: string; prompt: string }[];
+}
+
+/** One stored message. `createdAt` is an ISO time. */
+export type StoredMessage = { role: 'user' | 'assistant'; content: string; createdAt: string } & MessageExtra;
+
+/** A conversation as the list shows it. */
+export interface ConversationSummary {
+  id: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+/** A whole conversation. */
+export interface Conversation extends ConversationSummary {
+  messages: StoredMessage[];
+}
+
+/** A search hit: the summary plus the matching line when the hit was in a message. */
+export interface SearchHit extends ConversationSummary {
+  snippet?: string;
+}
+
+const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments'] as const;
+
+/**
+ * Checks messages from a client: an array of `{role: user|assistant, content: string}` with the
+ * known extras passed through; other keys are dropped.
+ * @throws 400 naming the bad field; 413 when the messages are over 512 KB as JSON.
+ */
+export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMessage, 'createdAt'>[] {
+  if (!Array.isArray(input)) throw badRequest(`${field} must be an array`, [{ path: field, message: 'must be an array' }]);
+  if (Buffer.byteLength(JSON.stringify(input)) > MAX_CONVERSATION_WRITE_BYTES) {
+    throw payloadTooLarge(`${field} is larger than ${MAX_CONVERSATION_WRITE_BYTES / 1024} KB`);
+  }
+  return input.map((m, i) => {
+    const msg = m as Record<string, unknown> | null;
+    if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
+      throw badRequest(`${field}[${i}].role must be "user" or "assistant"`, [
+        { path: `${field}[${i}].role`, message: 'must be user or assistant' },
+      ]);
+    }
+    if (typeof msg.content !== 'string') {
+      throw badRequest(`${field}[${i}].content must be a string`, [{ path: `${field}[${i}].content`, message: 'must be a string' }]);
+    }
+    const out: Omit<StoredMessage, 'createdAt'> = { role: msg.role, content: msg.content };
+    for (const k of EXTRA_KEYS) if (msg[k] !== undefined) (out as Record<string, unknown>)[k] = msg[k];
+    return out;
+  });
+}
+
+/** Trims a title to at most 120 characters; empty becomes null. */
+export function cleanTitle(title: unknown): string | null {
+  if (title === undefined || title === null) return null;
+  if (typeof title !== 'string') throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
+  const t = title.trim().replace(/\s+/g, ' ');
+  return t ? [...t].slice(0, MAX_CONVERSATION_TITLE_CHARS).join('') : null;
+}
+
+interface Row {
+  id: string;
+  title: string | null;
+  created_at: string;
+  active_at: string;
+  n: number;
+}
+
+const toSummary = (r: Row): ConversationSummary => ({
+  id: r.id,
+  title: r.title,
+  createdAt: r.created_at,
+  updatedAt: r.active_at,
+  messageCount: r.n,
+});
+
+/** Conversations of one instance. */
+export class ConversationStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    const summary =
+      'SELECT c.id, c.title, c.created_at, c.active_at, (SELECT count(*) FROM conversation_messages m WHERE m.conversation_id = c.id) AS n FROM conversations c';
+    this.q = {
+      list: db.prepare(`${summary} ORDER BY c.active_at DESC, c.rowid DESC`),
+      one: db.prepare(`${summary} WHERE c.id = ?`),
+      messages: db.prepare('SELECT role, content, extra, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY seq'),
+      newest: db.prepare(
+        'SELECT role, content, extra, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+      ),
+      insertConv: db.prepare('INSERT INTO conversations (id, title, created_at, active_at) VALUES (?,?,?,?)'),
+      touch: db.prepare('UPDATE conversations SET active_at = ? WHERE id = ?'),
+      rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
+      deleteMessages: db.prepare('DELETE FROM conversation_messages WHERE conversation_id = ?'),
+      maxSeq: db.prepare('SELECT max(seq) FROM conversation_messages WHERE conversation_id = ?').pluck(),
+      insertMsg: db.prepare(
+        'INSERT INTO conversation_messages (conversation_id, seq, role, content, extra, created_at) VALUES (?,?,?,?,?,?)',
+      ),
+      trim: db.prepare(
+        `DELETE FROM conversation_messages WHERE conversation_id = ? AND seq <= (
+           SELECT seq FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+      ),
+      count: db.prepare('SELECT count(*) FROM conversations').pluck(),
+      oldest: db.prepare('SELECT id FROM conversations ORDER BY active_at ASC, rowid ASC LIMIT ?').pluck(),
+      all: db.prepare(
+        'SELECT m.conversation_id AS id, m.content FROM conversation_messages m ORDER BY m.conversation_id, m.seq',
+      ),
+    };
+  }
+
+  /** Every conversation, most recently active first. */
+  list(): ConversationSummary[] {
+    return (this.q.list.all() as Row[]).map(toSummary);
+  }
+
+  /** One conversation with its messages, or undefined. */
+  get(id: string): Conversation | undefined {
+    const row = this.q.one.get(id) as Row | undefined;
+    if (!row) return undefined;
+    return { ...toSummary(row), messages: (this.q.messages.all(id) as MsgRow[]).map(toMessage) };
+  }
+
+  /** Like get, but 404 when unknown. */
+  require(id: string): Conversation {
+    const c = this.get(id);
+    if (!c) throw notFound(`no conversation with id "${id}"`, 'CONVERSATION_NOT_FOUND', { id });
+    return c;
+  }
+
+  /** Whether a conversation exists. */
+  has(id: string): boolean {
+    return this.q.one.get(id) !== undefined;
+  }
+
+  /** Creates a conversation (pruning the least recently active beyond 100). */
+  create(input: { title?: unknown; messages?: unknown }): Conversation {
+    const title = cleanTitle(input.title);
+    const messages = input.messages === undefined ? [] : checkMessages(input.messages);
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      this.q.insertConv.run(id, title, now, now);
+      this.insertMessages(id, messages, now);
+      const over = (this.q.count.get() as number) - MAX_CONVERSATIONS;
+      if (over > 0) for (const old of this.q.oldest.all(over) as string[]) if (old !== id) this.q.delete.run(old);
+    })();
+    return this.require(id);
+  }
+
+  /** Renames (null clears the title). */
+  rename(id: string, title: unknown): Conversation {
+    this.require(id);
+    this.q.rename.run(cleanTitle(title), id);
+    return this.require(id);
+  }
+
+  /** Deletes a conversation and its messages. @throws 404. */
+  delete(id: string): void {
+    this.require(id);
+    this.q.delete.run(id);
+  }
+
+  /** Replaces every message (`PUT /:id/messages`), keeping the newest 200. */
+  replaceMessages(id: string, messages: unknown): Conversation {
+    const checked = checkMessages(messages);
+    this.require(id);
+    this.db.transaction(() => {
+      this.q.deleteMessages.run(id);
+      this.insertMessages(id, checked, new Date().toISOString());
+      this.q.touch.run(new Date().toISOString(), id);
+    })();
+    return this.require(id);
+  }
+
+  /** Appends messages (a turn's user message, or its reply), marking the conversation active. */
+  append(id: string, messages: Omit<StoredMessage, 'createdAt'>[]): void {
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      this.insertMessages(id, messages, now);
+      this.q.touch.run(now, id);
+    })();
+  }
+
+  /**
+   * The newest messages whose contents fit in `budgetChars` characters, oldest first; the newest
+   * message always goes through (seed: "a ~24k-character budget").
+   */
+  window(id: string, budgetChars: number): StoredMessage[] {
+    const out: StoredMessage[] = [];
+    let used = 0;
+    for (const row of this.q.newest.iterate(id, MAX_CONVERSATION_MESSAGES) as Iterable<MsgRow>) {
+      used += row.content.length;
+      if (out.length > 0 && used > budgetChars) break;
+      out.push(toMessage(row));
+    }
+    return out.reverse();
+  }
+
+  /**
+   * Case-insensitive literal substring search over titles and message text (seed: `.` and `*`
+   * are themselves). Hits come in list order; a transcript hit carries the matching line.
+   */
+  search(q: unknown): SearchHit[] {
+    if (typeof q !== 'string' || q.trim() === '') {
+      throw badRequest('q must be a non-empty string', [{ path: 'q', message: 'must be a non-empty string' }]);
+    }
+    const needle = q.toLowerCase();
+    const snippets = new Map<string, string>();
+    for (const row of this.q.all.iterate() as Iterable<{ id: string; content: string }>) {
+      if (snippets.has(row.id)) continue;
+      const at = row.content.toLowerCase().indexOf(needle);
+      if (at >= 0) snippets.set(row.id, snippetAround(row.content, at, needle.length));
+    }
+    const hits: SearchHit[] = [];
+    for (const c of this.list()) {
+      const inTitle = (c.title ?? '').toLowerCase().includes(needle);
+      const snippet = snippets.get(c.id);
+      if (snippet !== undefined) hits.push({ ...c, snippet });
+      else if (inTitle) hits.push(c);
+    }
+    return hits;
+  }
+
+  private insertMessages(id: string, messages: Omit<StoredMessage, 'createdAt'>[], now: string): void {
+    let seq = ((this.q.maxSeq.get(id) as number | null) ?? 0) + 1;
+    for (const m of messages.slice(-MAX_CONVERSATION_MESSAGES)) {
+      const extra: Record<string, unknown> = {};
+      for (const k of EXTRA_KEYS) if (m[k] !== undefined) extra[k] = m[k];
+      this.q.insertMsg.run(id, seq++, m.role, m.content, Object.keys(extra).length ? JSON.stringify(extra) : null, now);
+    }
+    this.q.trim.run(id, id, MAX_CONVERSATION_MESSAGES);
+  }
+}
+
+interface MsgRow {
+  role: 'user' | 'assistant';
+  content: string;
+  extra: string | null;
+  created_at: string;
+}
+
+function toMessage(r: MsgRow): StoredMessage {
+  return { role: r.role, content: r.content, createdAt: r.created_at, ...(r.extra ? JSON.parse(r.extra) : {}) };
+}
+
+/** The line of `text` holding the match at `at`, cut to about 160 characters around it. */
+export function snippetAround(text: string, at: number, length: number): string {
+  const start = text.lastIndexOf('\n', at) + 1;
+  const endNl = text.indexOf('\n', at + length);
+  const end = endNl < 0 ? text.length : endNl;
+  const line = text.slice(start, end);
+  if (line.length <= 160) return line.trim();
+  const from = Math.max(0, Math.min(at - start - 60, line.length - 160));
+  return `${from > 0 ? '…' : ''}${line.slice(from, from + 160).trim()}${from + 160 < line.length ? '…' : ''}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * `/api/conversations` (seed "Conversations"; REFERENCE section 4): list by recency, create,
+ * fetch, rename, replace messages, delete, and `POST /search` with the needle in the body (chat
+ * text stays out of URLs and access logs). Also the legacy `/api/chat/history` transcript.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Instance } from '../../instance.js';
+import { foldLegacyHistory, legacyHistory } from './legacy-history.js';
+
+const IdParams = Type.Object({ id: Type.String() });
+const AnyObject = Type.Object({}, { additionalProperties: true });
+
+/** Registers the conversation routes. */
+export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
+  const store = inst.conversations;
+  type IdReq = { Params: { id: string } };
+
+  app.get('/api/conversations', async () => ({ conversations: store.list() }));
+
+  app.post('/api/conversations', { schema: { body: AnyObject } }, async (req, reply) => {
+    const b = req.body as { title?: unknown; messages?: unknown };
+    return reply.status(201).send({ conversation: store.create(b) });
+  });
+
+  app.post('/api/conversations/search', { schema: { body: AnyObject } }, async (req) => ({
+    conversations: store.search((req.body as { q?: unknown }).q),
+  }));
+
+  app.get<IdReq>('/api/conversations/:id', { schema: { params: IdParams } }, async (req) => ({
+    conversation: store.require(req.params.id),
+  }));
+
+  app.patch<IdReq>('/api/conversations/:id', { schema: { params: IdParams, body: AnyObject } }, async (req) => {
+    const { conversation } = { conversation: store.rename(req.params.id, (req.body as { title?: unknown }).title) };
+    return { conversation };
+  });
+
+  app.delete<IdReq>('/api/conversations/:id', { schema: { params: IdParams } }, async (req) => {
+    inst.turns.stop(req.params.id);
+    store.delete(req.params.id);
+    return { ok: true, id: req.params.id };
+  });
+
+  app.put<IdReq>('/api/conversations/:id/messages', { schema: { params: IdParams, body: AnyObject } }, async (req) => ({
+    conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages),
+  }));
+
+  // ---- legacy single transcript (REFERENCE section 4: GET/PUT/DELETE /api/chat/history) ----
+  const legacy = legacyHistory(inst.layout.home);
+  app.get('/api/chat/history', async () => ({ messages: legacy.read() }));
+  app.put('/api/chat/history', { schema: { body: AnyObject } }, async (req) => ({
+    ok: true,
+    messages: legacy.write((req.body as { messages?: unknown }).messages),
+  }));
+  app.delete('/api/chat/history', async () => {
+    legacy.clear();
+    return { ok: true };
+  });
+  app.post('/api/chat/history/fold', async () => foldLegacyHistory(legacy, store));
+}
