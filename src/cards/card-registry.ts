@@ -37,6 +37,8 @@ export class CardRegistry {
   private readonly byId = new Map<string, Card>();
   private readonly idByFile = new Map<string, string>();
   private readonly errorsByFile = new Map<string, LoadError[]>();
+  /** Grows on every change of cards or errors (for caches of derived answers). */
+  generation = 0;
 
   get(id: string): Card | undefined {
     return this.byId.get(id);
@@ -63,6 +65,7 @@ export class CardRegistry {
 
   /** Adds or replaces a card (its id must not be held by another file; the caller checks). */
   put(card: Card): void {
+    this.generation++;
     const previous = this.idByFile.get(card.file);
     if (previous !== undefined && previous !== card.id) this.byId.delete(previous);
     this.byId.set(card.id, card);
@@ -71,6 +74,7 @@ export class CardRegistry {
 
   /** Forgets the card held by `file`; returns it. */
   removeFile(file: string): Card | undefined {
+    this.generation++;
     const id = this.idByFile.get(file);
     this.idByFile.delete(file);
     this.errorsByFile.delete(file);
@@ -81,6 +85,7 @@ export class CardRegistry {
   }
 
   setErrors(file: string, errors: LoadError[]): void {
+    this.generation++;
     if (errors.length === 0) this.errorsByFile.delete(file);
     else this.errorsByFile.set(file, errors);
   }

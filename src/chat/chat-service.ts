@@ -18,7 +18,6 @@ import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/
 import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
 import { availableDocs } from './tools/doc-catalogue.js';
-import { dispatchToolCall, toolDefinitions } from './tools/registry.js';
 import type { Touch } from './tools/tool.js';
 
 /** What a chat turn needs from the instance. */
@@ -35,7 +34,8 @@ export interface ChatDeps {
 /** Runs chat turns for one instance. */
 export class ChatService {
   private readonly memory = new ProviderMemory();
-  private readonly toolDefs = toolDefinitions();
+  /** The tool registry, loaded on the first turn: its schemas (TypeBox) are not needed to start serving. */
+  private registry?: Promise<typeof import('./tools/registry.js')>;
 
   constructor(private readonly deps: ChatDeps) {}
 
@@ -108,6 +108,8 @@ export class ChatService {
         if (!touches.some((x) => x.id === t.id)) touches.push(t);
       },
     };
+    this.registry ??= import('./tools/registry.js');
+    const { dispatchToolCall, toolDefinitions } = await this.registry;
     const segs = buildPromptSegments(this.promptInputs(req));
     const system = systemMessage(segs, { cache: chat.promptCache, voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined });
     const result = await runTurn(
@@ -116,7 +118,7 @@ export class ChatService {
         gateway: this.gatewayBase(),
         budgets: { maxRoundTrips: chat.maxTurns, iterTimeoutMs: chat.iterTimeoutMs, turnDeadlineMs: chat.turnDeadlineMs },
         system,
-        tools: this.toolDefs,
+        tools: toolDefinitions(),
         dispatch: (name, args, argumentsError) => dispatchToolCall(name, args, toolCtx, argumentsError),
         parseVoice: parseVoiceReply,
         debug: config.debug ? this.deps.debug : undefined,

@@ -38,6 +38,8 @@ function cap(json: Image): { text: string | null; omitted: boolean } {
 export class ChangeLog {
   private readonly insert;
   private readonly byCard;
+  /** Id of the newest change recorded by this process (grows with every mutation; for caches). */
+  lastId = 0;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
@@ -65,7 +67,8 @@ export class ChangeLog {
       a.text,
       b.omitted || a.omitted ? 1 : 0,
     );
-    return Number(info.lastInsertRowid);
+    this.lastId = Number(info.lastInsertRowid);
+    return this.lastId;
   }
 
   /**

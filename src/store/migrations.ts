@@ -9,7 +9,9 @@
  * - `card_rows`: one store row per element of a top-level data array, ordered by `pos`. An
  *   expression index on `$.date` makes `[date="…"]` row paths an index lookup.
  * - `changes`: every mutation as a change set (actor, op, path, before, after): the audit trail
- *   and what undo is built on (STYLE "Writes as change sets").
+ *   and what undo is built on (STYLE "Writes as change sets"). Ids only grow: a new id is
+ *   max(id)+1 and pruning never removes the newest rows (no AUTOINCREMENT, which would cost a
+ *   sqlite_sequence write on every append).
  * - `conversations` / `conversation_messages` (2): chat transcripts, one store row per message
  *   (issue 4), ordered by `seq`; `active_at` orders the list by recency.
  */
@@ -32,7 +34,7 @@ export const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX card_rows_pos ON card_rows (card_id, pos);
   CREATE INDEX card_rows_date ON card_rows (card_id, json_extract(body, '$.date'));
   CREATE TABLE changes (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         INTEGER PRIMARY KEY,
     ts         TEXT NOT NULL,
     actor      TEXT NOT NULL,
     card_id    TEXT NOT NULL,

@@ -4,12 +4,12 @@
  * text stays out of URLs and access logs). Also the legacy `/api/chat/history` transcript.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Instance } from '../../instance.js';
 import { foldLegacyHistory, legacyHistory } from './legacy-history.js';
 
-const IdParams = Type.Object({ id: Type.String() });
-const AnyObject = Type.Object({}, { additionalProperties: true });
+const IdParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+/** A body that must be a JSON object (its fields are checked by the plain functions). */
+const AnyObject = { type: 'object' } as const;
 
 /** Registers the conversation routes. */
 export function conversationRoutes(app: FastifyInstance, inst: Instance): void {

@@ -3,7 +3,7 @@
  * at, from `viewedCardId`, only when it resolves). Volatile: it may change on every request, so it
  * comes after the last cache breakpoint (seed section 1 "Prompt caching").
  */
-import { firstLine } from '../tools/card-tools.js';
+import { firstLine } from '../../common/text.js';
 import { cardTitle } from './instance-blocks.js';
 
 /** Largest meta JSON shown, bytes of UTF-8 (our cap; the model can read_manifest_meta for more). */

@@ -6,7 +6,7 @@
  * reads a clock or iterates a map.
  */
 import type { ReportInfo } from '../../reports/report-catalogue.js';
-import { firstLine } from '../tools/card-tools.js';
+import { firstLine } from '../../common/text.js';
 
 /** Longest description line shown per card, characters (REFERENCE section 5: "≤120"). */
 export const CARD_DESCRIPTION_CHARS = 120;

@@ -9,16 +9,11 @@ import { replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
 import { compareCards } from '../../cards/card-crud.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
+import { firstLine } from '../../common/text.js';
 import { defineTool } from './tool.js';
 
 const Id = Type.String({ description: 'The card id (meta.id), e.g. "weight".' });
 
-/** First line of a description, at most `max` characters. */
-export function firstLine(text: unknown, max: number): string {
-  if (typeof text !== 'string') return '';
-  const line = text.split('\n')[0].trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 export const listManifests = defineTool({
   name: 'list_manifests',

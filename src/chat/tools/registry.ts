@@ -24,7 +24,17 @@ export function findTool(name: string): Tool | undefined {
 }
 
 /** The tools in chat-completions wire shape (`parameters` is the TypeBox JSON Schema). */
+let allDefinitions: ToolDefinition[] | undefined;
+
 export function toolDefinitions(tools: Tool[] = ALL_TOOLS): ToolDefinition[] {
+  if (tools === ALL_TOOLS) {
+    allDefinitions ??= definitionsOf(ALL_TOOLS);
+    return allDefinitions;
+  }
+  return definitionsOf(tools);
+}
+
+function definitionsOf(tools: Tool[]): ToolDefinition[] {
   return tools.map((t) => ({
     type: 'function',
     function: { name: t.name, description: t.description, parameters: JSON.parse(JSON.stringify(t.parameters)) },
