@@ -1,0 +1,202 @@
+/**
+ * append-latency: how long `POST /api/manifests/:id/rows` (`{value: {date, kg}}`, AGENT_API_TOKEN
+ * bearer) takes on a card that already holds 1 000, 100 000 and 1 000 000 rows.
+ *
+ * How: one fresh temp HEALTH_HOME per size, each served by the real server as a child process
+ * (`node dist/src/main.js`, production log level, 127.0.0.1, free port). The card is seeded
+ * - 1k and 100k: over HTTP, `POST /api/manifests` then one `POST /api/manifests/:id/data`;
+ * - 1M: before its server starts, through the store (openInstance + createCard +
+ *   CardDataStore.replace from dist), because 1M rows (~38 MB of JSON) do not fit the 10 MB
+ *   body limit. replace() is what the HTTP route calls, so the stored rows are the same.
+ * With the three servers up, 50 warm-up and then 500 measured appends per size are made one at a
+ * time, interleaved in blocks of 10 (lib/interleave.ts) so drift in machine load falls on every
+ * size alike; each server is reached over its own keep-alive socket and latency is client-side,
+ * from sending to the last byte of the 201. Reports median, p95, p99, max, sequential appends
+ * per second (measured appends / time spent in them) and median(1M) / median(1k)
+ * (targets: ratio <= 1.5, >= 500 appends/s).
+ * Interleaved with them, as baselines: fdatasync of 4 KiB in the temp folder (every append waits
+ * for one such flush) and `GET /healthz` on the 1k server (the HTTP stack alone).
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type Appender, appender } from './lib/append.js';
+import { fdatasyncProbe, healthzProbe } from './lib/baseline.js';
+import type { Benchmark } from './lib/bench.js';
+import { expectStatus } from './lib/http.js';
+import { interleave, type Participant } from './lib/interleave.js';
+import {
+  BENCH_TOKEN,
+  createCardHttp,
+  type KlebbServer,
+  replaceDataHttp,
+  seedHomeViaStore,
+  startKlebb,
+} from './lib/klebb.js';
+import { type Figure, progress } from './lib/report.js';
+import { makeTempDir, removeTempDir } from './lib/temp.js';
+
+/** Largest card seeded over HTTP; bigger ones go through the store. */
+const HTTP_SEED_MAX_ROWS = 100_000;
+const CARD = 'weight';
+const BLOCK = 10;
+
+function sizeLabel(n: number): string {
+  return n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n);
+}
+
+interface SizeRun {
+  size: number;
+  label: string;
+  dir: string;
+  server?: KlebbServer;
+  seedS: number;
+  how: string;
+  appender?: Appender;
+}
+
+async function prepare(run: SizeRun): Promise<void> {
+  const home = path.join(run.dir, 'home');
+  const log = path.join(run.dir, 'server.log');
+  const t0 = performance.now();
+  if (run.size <= HTTP_SEED_MAX_ROWS) {
+    run.server = await startKlebb(home, log);
+    progress(`${run.label}: seeding ${run.size} rows over HTTP (POST /api/manifests/${CARD}/data)`);
+    await createCardHttp(run.server.client, CARD);
+    await replaceDataHttp(run.server.client, CARD, run.size);
+    run.how = 'HTTP POST /data';
+  } else {
+    progress(
+      `${run.label}: seeding ${run.size} rows through the store (CardDataStore.replace), then starting the server`,
+    );
+    await seedHomeViaStore(home, [{ id: CARD, rows: run.size }], { keepWelcome: true });
+    run.server = await startKlebb(home, log);
+    run.how = 'store.replace before start';
+  }
+  run.seedS = (performance.now() - t0) / 1000;
+  const probe = expectStatus(
+    await run.server.client.request(`/api/manifests/${CARD}/rows?limit=1`, { token: BENCH_TOKEN }),
+    200,
+    'read row count',
+  );
+  const total = (JSON.parse(probe.body) as { total: number }).total;
+  if (total !== run.size)
+    throw new Error(`${run.label}: expected ${run.size} rows after seeding, the card has ${total}`);
+  run.appender = appender(run.server.client, `/api/manifests/${CARD}/rows`, {
+    bodyOf: (row) => ({ value: row }),
+    firstRow: run.size,
+    token: BENCH_TOKEN,
+  });
+}
+
+export const appendLatency: Benchmark = {
+  name: 'append-latency',
+  title: 'Append one row over HTTP, by card size',
+  async run(ctx) {
+    const sizes = ctx.quick ? [1_000, 10_000, 200_000] : [1_000, 100_000, 1_000_000];
+    const warmup = ctx.quick ? 10 : 50;
+    const count = ctx.quick ? 100 : 500;
+    const runs: SizeRun[] = sizes.map((size) => {
+      const label = sizeLabel(size);
+      return { size, label, dir: makeTempDir(`append-${label}`), seedS: 0, how: '' };
+    });
+    const disk = fdatasyncProbe(runs[0].dir);
+    try {
+      // the store-seeded (largest) one first, while no server competes for the CPU
+      for (const run of [...runs].sort((a, b) => b.size - a.size)) await prepare(run);
+      const participants: Participant[] = runs.map((run) => ({
+        name: run.label,
+        op: () => (run.appender as Appender).append(),
+      }));
+      participants.push(disk, healthzProbe((runs[0].server as KlebbServer).client));
+      progress(`${warmup} warm-up + ${count} measured appends per size, interleaved in blocks of ${BLOCK}`);
+      const results = await interleave(participants, {
+        warmup,
+        count,
+        block: BLOCK,
+        onRound: (done, total) => {
+          if (done % 100 === 0) progress(`  ${done}/${total} measured appends per size`);
+        },
+      });
+
+      const figures: Figure[] = [];
+      for (const run of runs) {
+        const after = (JSON.parse(run.appender?.last?.body ?? '{}') as { totalAfter?: number }).totalAfter;
+        if (after !== run.size + warmup + count) {
+          throw new Error(
+            `${run.label}: expected ${run.size + warmup + count} rows after the appends, got ${after}`,
+          );
+        }
+        const r = results.get(run.label);
+        if (!r) throw new Error(`no result for ${run.label}`);
+        const k = `append.${run.label}`;
+        figures.push(
+          { key: `${k}.median_ms`, label: `${run.label} rows: median`, value: r.latency.median, unit: 'ms' },
+          { key: `${k}.p95_ms`, label: `${run.label} rows: p95`, value: r.latency.p95, unit: 'ms' },
+          { key: `${k}.p99_ms`, label: `${run.label} rows: p99`, value: r.latency.p99, unit: 'ms' },
+          { key: `${k}.max_ms`, label: `${run.label} rows: max`, value: r.latency.max, unit: 'ms' },
+          {
+            key: `${k}.per_s`,
+            label: `${run.label} rows: sequential appends/s`,
+            value: r.perSecond,
+            unit: '1/s',
+            target: { op: '>=', value: 500 },
+          },
+        );
+      }
+      const small = runs[0];
+      const big = runs[runs.length - 1];
+      figures.push({
+        key: `append.ratio_${big.label}_${small.label}`,
+        label: `median(${big.label}) / median(${small.label})`,
+        value:
+          (results.get(big.label)?.latency.median as number) /
+          (results.get(small.label)?.latency.median as number),
+        unit: 'x',
+        target: { op: '<=', value: 1.5 },
+      });
+      const fsync = results.get('fdatasync');
+      const healthz = results.get('healthz');
+      if (fsync && healthz) {
+        figures.push(
+          {
+            key: 'append.baseline.fdatasync_median_ms',
+            label: 'baseline: fdatasync 4 KiB, median',
+            value: fsync.latency.median,
+            unit: 'ms',
+          },
+          {
+            key: 'append.baseline.fdatasync_p95_ms',
+            label: 'baseline: fdatasync 4 KiB, p95',
+            value: fsync.latency.p95,
+            unit: 'ms',
+          },
+          {
+            key: 'append.baseline.healthz_median_ms',
+            label: 'baseline: GET /healthz, median',
+            value: healthz.latency.median,
+            unit: 'ms',
+          },
+        );
+      }
+      for (const run of runs) {
+        figures.push({
+          key: `append.${run.label}.seed_s`,
+          label: `${run.label} rows: seeding time (${run.how})`,
+          value: run.seedS,
+          unit: 's',
+        });
+      }
+      const notes = [
+        `seeding: ${runs.map((r) => `${r.label} via ${r.how}`).join('; ')}`,
+        `${warmup} warm-up + ${count} measured appends per size, interleaved in blocks of ${BLOCK} with the baselines; one keep-alive socket per server; client-side latency`,
+      ];
+      return { figures, notes };
+    } finally {
+      disk.close();
+      for (const run of runs) {
+        await run.server?.stop();
+        removeTempDir(run.dir);
+      }
+    }
+  },
+};
