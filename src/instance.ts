@@ -67,7 +67,7 @@ export async function openInstance(
   const pruned = store.changes.prune();
   if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
-  const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit };
+  const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');

@@ -20,6 +20,13 @@ export interface CardContext {
   store: CardDataStore;
   loader: CardLoader;
   emit: (e: CardEvent) => void;
+  /** File stamps (inode, size, mtime in ns) of manifests whose bytes were last seen equal to the card's. */
+  stamps?: Map<string, string>;
+}
+
+function stampOf(file: string): string | undefined {
+  const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : undefined;
 }
 
 /**
@@ -29,6 +36,9 @@ export interface CardContext {
  */
 export function requireCard(ctx: CardContext, id: string): Card {
   let card = ctx.registry.get(id);
+  const stamp = card ? stampOf(card.file) : undefined;
+  // fast path: the file has not been touched since its bytes last matched (a stat, no read)
+  if (card && stamp !== undefined && ctx.stamps?.get(card.file) === stamp) return card;
   if (card) {
     let onDisk: string | undefined;
     try {
@@ -39,6 +49,8 @@ export function requireCard(ctx: CardContext, id: string): Card {
     if (onDisk !== card.hash) {
       ctx.loader.loadFile(card.file);
       card = ctx.registry.get(id);
+    } else if (stamp !== undefined) {
+      ctx.stamps?.set(card.file, stamp);
     }
   }
   if (!card) throw notFound(`no card with id "${id}"`, 'CARD_NOT_FOUND', { id });
