@@ -26,6 +26,11 @@ function inputKeys(card: Card): string[] {
   return [...new Set(keys.filter((k): k is string => typeof k === 'string' && k !== ''))];
 }
 
+function dateFieldOfCard(card: Card): string {
+  const view = card.manifest.meta.view as { dateField?: unknown } | undefined;
+  return typeof view?.dateField === 'string' ? view.dateField : 'date';
+}
+
 /** Scans every enabled card. `kinds` limits the scan (the ambient nudge asks for 'stale' only). */
 export function hygieneScan(ctx: CardContext, opts: { timeZone?: string; kinds?: Finding['kind'][] } = {}): Finding[] {
   const want = new Set(opts.kinds ?? ['stale', 'growth', 'orphaned-input']);
@@ -34,15 +39,16 @@ export function hygieneScan(ctx: CardContext, opts: { timeZone?: string; kinds?:
   for (const card of ctx.registry.all()) {
     const meta = card.manifest.meta;
     if (meta.enabled === false) continue;
-    const act = cardActivity(ctx, card, today);
+    const act = cardActivity(ctx, card, today, opts.timeZone);
     const expect = (meta.cadence as { expectDays?: unknown } | undefined)?.expectDays;
     const writeable = (meta.writeable as { fromWebapp?: unknown } | undefined)?.fromWebapp === true;
+    // stale needs at least three rows with real dates (undated rows say nothing about recency)
     if (
       want.has('stale') &&
       typeof expect === 'number' &&
       writeable &&
       act.staleSource === 'rows' &&
-      act.rowCount >= STALE_MIN_ROWS &&
+      ctx.store.countDated(card.id, dateFieldOfCard(card), STALE_MIN_ROWS) >= STALE_MIN_ROWS &&
       act.ageDays !== null &&
       act.ageDays > expect
     ) {

@@ -47,15 +47,18 @@ function dateFieldOf(card: Card): string {
   return typeof view?.dateField === 'string' ? view.dateField : 'date';
 }
 
-/** The activity of one card. */
-export function cardActivity(ctx: CardContext, card: Card, today: string): CardActivity {
+/**
+ * The activity of one card. Write times (the store's updatedAt, a file's mtime) are turned into
+ * calendar dates in `timeZone` before days are counted, like `today` (case P06).
+ */
+export function cardActivity(ctx: CardContext, card: Card, today: string, timeZone?: string): CardActivity {
   const st = ctx.store.state(card.id);
   const view = card.manifest.meta.view as Record<string, unknown> | undefined;
   let lastEntryDate: string | null = null;
   let delta: number | null = null;
   if (st.shape === 'array' && st.rowCount > 0) {
-    const raw = ctx.store.maxString(card.id, dateFieldOf(card));
-    lastEntryDate = raw && /^\d{4}-\d{2}-\d{2}/.test(raw) ? raw.slice(0, 10) : null;
+    const raw = ctx.store.maxDate(card.id, dateFieldOf(card));
+    lastEntryDate = raw ? raw.slice(0, 10) : null;
     delta = lastNDelta(ctx.store.newestRows(card.id, 2));
   }
   let staleSource: CardActivity['staleSource'] = null;
@@ -63,10 +66,10 @@ export function cardActivity(ctx: CardContext, card: Card, today: string): CardA
   if (lastEntryDate) staleSource = 'rows';
   else if (st.updatedAt) {
     staleSource = 'updatedAt';
-    effective = st.updatedAt.slice(0, 10);
+    effective = todayIn(timeZone, new Date(st.updatedAt));
   } else {
     try {
-      effective = fs.statSync(card.file).mtime.toISOString().slice(0, 10);
+      effective = todayIn(timeZone, fs.statSync(card.file).mtime);
       staleSource = 'mtime';
     } catch {
       effective = null;
@@ -88,6 +91,6 @@ export function cardActivity(ctx: CardContext, card: Card, today: string): CardA
 /** Every card's activity, in card order. `timeZone` decides "today" (case P06). */
 export function recentActivity(ctx: CardContext, timeZone?: string): { today: string; cards: CardActivity[] } {
   const today = todayIn(timeZone);
-  return { today, cards: ctx.registry.all().sort(compareCards).map((c) => cardActivity(ctx, c, today)) };
+  return { today, cards: ctx.registry.all().sort(compareCards).map((c) => cardActivity(ctx, c, today, timeZone)) };
 }
 

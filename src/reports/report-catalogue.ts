@@ -21,7 +21,9 @@ export interface ReportInfo {
 }
 
 /** Splits `---\nkey: value\n---\nbody` front matter (flat `key: value` lines only). */
-export function parseFrontMatter(text: string): { fields: Record<string, string>; body: string } {
+export function parseFrontMatter(input: string): { fields: Record<string, string>; body: string } {
+  // a UTF-8 byte order mark must not hide the front matter (and with it a "needs checking" status)
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!m) return { fields: {}, body: text };
   const fields: Record<string, string> = {};

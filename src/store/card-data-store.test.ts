@@ -108,3 +108,22 @@ describe('CardDataStore', () => {
     db = openDatabase(path.join(dir, 'klebb.sqlite'));
   });
 });
+
+describe('CardDataStore dates', () => {
+  it('maxDate walks the date index and skips values that are not dates', () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-store-'));
+    const db2 = openDatabase(path.join(d, 'k.sqlite'));
+    const st = new CardDataStore(db2);
+    st.replace('w', [{ date: '2026-04-19' }, { date: 'unknown' }, { date: '2026-04-21' }, { date: 3 }], 'test');
+    expect(st.maxDate('w', 'date')).toBe('2026-04-21');
+    expect(st.countDated('w', 'date', 10)).toBe(2);
+    const plan = db2
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT json_extract(body, '$.date') FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' ORDER BY json_extract(body, '$.date') DESC LIMIT 1",
+      )
+      .all('w') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('card_rows_date');
+    closeDatabase(db2);
+    fs.rmSync(d, { recursive: true, force: true });
+  });
+});

@@ -39,6 +39,8 @@ export interface WindowOptions {
 }
 
 const DATE_EXPR = "json_extract(body, '$.date')";
+/** A value that starts like an ISO date, for GLOB. */
+const ISO_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*';
 
 function countOf(value: unknown): number {
   if (Array.isArray(value)) return value.length;
@@ -81,7 +83,9 @@ export class CardDataStore {
       deleteRow: db.prepare('DELETE FROM card_rows WHERE id = ?'),
       deleteRows: db.prepare('DELETE FROM card_rows WHERE card_id = ?'),
       maxDate: db
-        .prepare(`SELECT max(${DATE_EXPR}) FROM card_rows WHERE card_id = ? AND json_type(body, '$.date') = 'text'`)
+        .prepare(
+          `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
+        )
         .pluck(),
       anyHas: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1'),
       byDate: db.prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`),
@@ -244,18 +248,29 @@ export class CardDataStore {
   }
 
   /**
-   * The greatest string value of `field` over the elements of a top-level array (ISO dates sort
-   * as strings), or null. `date` uses the date index; other fields scan the card's rows.
+   * The greatest ISO-date-shaped (`YYYY-MM-DD…`) value of `field` over the elements of a
+   * top-level array, or null; values that are not dates never hide the real ones. Walks the
+   * date index backwards for `date`; other fields scan the card's rows.
    */
-  maxString(cardId: string, field: string): string | null {
+  maxDate(cardId: string, field: string): string | null {
     const v =
       field === 'date'
         ? this.q.maxDate.get(cardId)
         : this.db
-            .prepare("SELECT max(json_extract(body, ?)) FROM card_rows WHERE card_id = ? AND json_type(body, ?) = 'text'")
+            .prepare(`SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`)
             .pluck()
-            .get(`$."${field}"`, cardId, `$."${field}"`);
+            .get(`$."${field}"`, cardId);
     return typeof v === 'string' ? v : null;
+  }
+
+  /** How many elements carry an ISO-date-shaped `field`, counting at most `atMost`. */
+  countDated(cardId: string, field: string, atMost: number): number {
+    return this.db
+      .prepare(
+        `SELECT count(*) FROM (SELECT 1 FROM card_rows WHERE card_id = ? AND json_extract(body, ?) GLOB '${ISO_GLOB}' LIMIT ?)`,
+      )
+      .pluck()
+      .get(cardId, `$."${field}"`, atMost) as number;
   }
 
   /** Whether any element of a top-level array has `key` (stops at the first hit). */

@@ -45,9 +45,10 @@ export const noteFeedback = defineTool({
     'Log an anonymised bug report (kind "bug") or a capability the user wanted that no tool offers (kind "feature"). Paraphrase the intent; never include the user\'s data.',
   parameters: Type.Object({
     kind: Type.Union([Type.Literal('bug'), Type.Literal('feature')]),
-    intent: Type.String({ maxLength: 280 }),
-    context: Type.Optional(Type.String({ maxLength: 500 })),
-    toolsConsidered: Type.Optional(Type.Array(Type.String(), { maxItems: 12 })),
+    // longer input is clipped by shapeFeedback (280 / 500 / 12), not refused
+    intent: Type.String({ description: 'at most 280 characters' }),
+    context: Type.Optional(Type.String({ description: 'at most 500 characters' })),
+    toolsConsidered: Type.Optional(Type.Array(Type.String(), { description: 'at most 12 tool names' })),
   }),
   run: (a, ctx) => {
     appendFeedback(ctx.layout.metaDir, shapeFeedback(a));

@@ -4,13 +4,19 @@
  * validator's limits (title <= 30, body <= 80, label <= 80, at most 10 items, daily and weekly
  * triggers) are the only copy of those rules. Delivery by Web Push is a later issue.
  */
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { sameJson } from '../../common/canonical-json.js';
 import { requireCard } from '../../cards/card-context.js';
 import { patchCard } from '../../cards/card-crud.js';
 import { badRequest } from '../../errors.js';
 import { defineTool } from './tool.js';
 
-/** A reminder id from its label: lowercase slug of `[a-z0-9-]`, at most 64 characters ("reminder" if empty). */
+/**
+ * A reminder id from its label: lowercase slug of `[a-z0-9-]`, at most 64 characters. A label
+ * with no Latin letters or digits (e.g. "体重を測る") gets `reminder-<hash>` so that two such
+ * labels never share an id.
+ */
 export function notificationSlug(label: string): string {
   const slug = label
     .normalize('NFKD')
@@ -19,7 +25,21 @@ export function notificationSlug(label: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 64)
     .replace(/-+$/, '');
-  return slug || 'reminder';
+  return slug || `reminder-${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * The id for a new reminder without an explicit id: its slug, or the slug with `-2`, `-3` ...
+ * when an item of another label already holds it (an item with the same label is the same
+ * reminder: set_notification updates it).
+ */
+function idForLabel(label: string, items: Item[]): string {
+  const base = notificationSlug(label);
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base.slice(0, 60)}-${n}`;
+    const holder = items.find((it) => it.id === id);
+    if (!holder || holder.label === label) return id;
+  }
 }
 
 type Item = Record<string, unknown> & { id?: unknown; trigger?: unknown };
@@ -57,14 +77,14 @@ export const setNotification = defineTool({
   cardIdOf: (a) => a.card_id,
   run: (a, ctx) => {
     const card = requireCard(ctx.cards, a.card_id);
-    const id = a.notification_id ?? notificationSlug(a.label);
     const { block, items } = itemsOf(card.raw.meta ?? {});
+    const id = a.notification_id ?? idForLabel(a.label, items);
     const at = items.findIndex((it) => it.id === id);
     const previous = at >= 0 ? items[at] : undefined;
     const next: Item = { ...(previous ?? {}), id, label: a.label, title: a.title, body: a.body, trigger: a.trigger };
     if (a.privacy !== undefined) next.privacy = a.privacy;
     // a changed trigger must not inherit the old slot's "already fired" mark (REFERENCE section 11 item 23)
-    if (previous && JSON.stringify(previous.trigger) !== JSON.stringify(a.trigger)) delete next.lastFired;
+    if (previous && !sameJson(previous.trigger, a.trigger)) delete next.lastFired;
     const nextItems = at >= 0 ? items.map((it, i) => (i === at ? next : it)) : [...items, next];
     patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: nextItems } } });
     ctx.touch({ id: a.card_id, flow: 'edit' });
