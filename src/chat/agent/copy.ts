@@ -15,9 +15,10 @@ export const EMPTY_REPLY_COPY = 'No answer came back from the model this time. P
 
 /** The reply when one step ran past CHAT_ITER_TIMEOUT_MS (not "doesn't fit any tool": item 11). */
 export function stepTimeoutCopy(iterTimeoutMs: number): string {
-  const secs = Math.round(iterTimeoutMs / 1000);
+  const secs = iterTimeoutMs / 1000;
+  const span = secs >= 2 ? `${Math.round(secs)} seconds` : secs >= 1 ? 'a second' : 'a moment';
   return (
-    `One step of this request took longer than ${secs} seconds, so I stopped waiting for it. ` +
+    `One step of this request took longer than ${span}, so I stopped waiting for it. ` +
     'Anything saved before that step is kept. Say "keep going" to continue, or ask for a smaller piece at a time.'
   );
 }
@@ -42,8 +43,12 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
       };
     case 'timeout':
       return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
-    case 'rate_limited':
-      return { status: 502, error: 'The model is busy right now (rate limited). Please try again in a minute.' };
+    case 'rate_limited': {
+      // say how long the provider asked us to wait when it said (case G23)
+      const secs = err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
+      const when = secs === undefined ? 'in a minute' : `in about ${secs} seconds`;
+      return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };
+    }
     case 'unavailable':
       return { status: 502, error: 'The chat service is unavailable right now. Please try again in a little while.' };
     case 'parse':

@@ -95,6 +95,8 @@ export async function runTurn(
     return finish({ reason, status: 200, payload, roundTrips });
   };
   const stopped = (): TurnResult => finish({ reason: 'stopped', status: 200, roundTrips });
+  /** A reply of our own copy; in voice mode it is also what is read aloud. */
+  const spoken = (reply: string): ReplyPayload => (input.voiceMode ? { reply, speak: reply } : { reply });
 
   while (roundTrips < budgets.maxRoundTrips) {
     if (signal.aborted) return stopped();
@@ -143,7 +145,7 @@ export async function runTurn(
       }
       if (isGatewayError(err)) {
         const f = gatewayFailure(err);
-        if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: { reply: f.error }, roundTrips });
+        if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
         return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
       }
       return finish({ reason: 'gateway_error', status: 502, error: 'The chat service failed unexpectedly. Please try again.', roundTrips });
@@ -167,7 +169,7 @@ export async function runTurn(
       continue;
     }
     const text = result.text.trim();
-    if (!text) return finish({ reason: 'answered', status: 200, payload: { reply: EMPTY_REPLY_COPY }, roundTrips });
+    if (!text) return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
     return finish({ reason: 'answered', status: 200, payload: finalPayload(text, input.voiceMode, deps.parseVoice), roundTrips });
   }
   return capped('capped');

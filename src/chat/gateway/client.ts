@@ -312,8 +312,10 @@ function attempt(
       partialText = () => assembler.text;
       let sawDone = false;
       let parserError: ParseError | undefined;
+      let sawData = false;
       const parser = createParser({
         onEvent: (event) => {
+          sawData = true;
           if (!sawDone && assembler.push(event.data)) sawDone = true;
         },
         onComment: (comment) => hooks.onKeepAlive?.(comment.trim()),
@@ -322,7 +324,9 @@ function attempt(
         },
         maxBufferSize: GATEWAY_MAX_BODY_BYTES,
       });
+      let sseSample = ''; // the first few KB of a stream, to tell "no events" from "not a stream"
       const feedSse = (chunkText: string) => {
+        if (sseSample.length < 4096) sseSample += chunkText.slice(0, 4096 - sseSample.length);
         parser.feed(chunkText);
         if (parserError) {
           throw new GatewayError('parse', 'a gateway stream event exceeded the size limit', {
@@ -358,7 +362,10 @@ function attempt(
           text += piece;
           const lead = text.trimStart();
           if (lead === '') return;
-          mode = lead[0] === '{' || lead[0] === '[' || lead[0] === '<' ? 'buffered' : 'sse';
+          // a JSON content type is read as JSON even when the body is not (then it is unreadable,
+          // not a cut-off stream); otherwise the first byte decides
+          const jsonTyped = contentType.includes('json') && !contentType.includes('event-stream');
+          mode = jsonTyped || lead[0] === '{' || lead[0] === '[' || lead[0] === '<' ? 'buffered' : 'sse';
           if (mode === 'sse') {
             const leadIn = text;
             text = '';
@@ -398,6 +405,16 @@ function attempt(
             if (settled) return;
             feedSse(tail);
             if (settled) return;
+            if (how === 'eof' && !sawData && !/^(?::|data:|event:|id:|retry:)/m.test(sseSample)) {
+              // a whole body arrived and none of it was an event: not a stream at all
+              fail(
+                new GatewayError('parse', 'the gateway reply is neither JSON nor an event stream', {
+                  reason: 'not_a_stream',
+                  upstreamStatus: status,
+                }),
+              );
+              return;
+            }
             succeed(assembler.finish(how));
           } else if (mode === 'undecided') {
             fail(

@@ -1,0 +1,341 @@
+// Each gateway failure class through POST /api/chat, buffered and streamed (REFERENCE section 5
+// "Gateway error classes"; section 11 item 10: exhausted allowance, dead gateway, timeout and
+// empty reply each get their own status and copy, a bare 429 is transient, not "budget").
+// Buffered: the classified HTTP status with `{error}`; streamed: an `error {error, status}` event
+// followed by `done` as the last event.
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { postSse, type ReceivedEvent } from '../helpers/sse-client.js';
+
+const opened: Array<{ gw?: ScriptedGateway; s: TestServer }> = [];
+const ENV = {
+  CHAT_API_KEY: 'sk-test',
+  CHAT_MODEL: 'test-model',
+  CHAT_ITER_TIMEOUT_MS: '1000',
+  CHAT_TURN_DEADLINE_MS: '1500',
+};
+
+async function boot(): Promise<{ gw: ScriptedGateway; s: TestServer }> {
+  const gw = await startScriptedGateway();
+  const s = await startServer({ env: { ...ENV, CHAT_ENDPOINT_URL: gw.url } });
+  opened.push({ gw, s });
+  return { gw, s };
+}
+afterEach(async () => {
+  for (const { gw, s } of opened.splice(0)) {
+    await s.close();
+    await gw?.close();
+  }
+});
+
+/** A port nothing listens on (bound, read, closed). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const ask = { messages: [{ role: 'user', content: 'how is my weight?' }] };
+
+type Outcome = { status: number; error?: string; reply?: string; payload?: Record<string, unknown> };
+
+/** Buffered: the HTTP status and body. */
+async function buffered(s: TestServer): Promise<Outcome & { text: string }> {
+  const r = await s.api('/api/chat', { json: ask });
+  return { status: r.status, error: r.body?.error, reply: r.body?.reply, payload: r.body, text: r.text };
+}
+
+/** Streamed: the status carried by the final reply/error event; checks the event protocol on the way. */
+async function streamed(s: TestServer): Promise<Outcome & { events: ReceivedEvent[] }> {
+  const r = await postSse(`${s.url}/api/chat`, { stream: true, ...ask });
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const events = r.events;
+  expect(events.at(-1)?.event).toBe('done');
+  expect(events.filter((e) => e.event === 'done')).toHaveLength(1);
+  const last = events.at(-2);
+  expect(['reply', 'error']).toContain(last?.event);
+  if (last?.event === 'error') {
+    expect(Object.keys(last.data).sort()).toEqual(['error', 'status']);
+    expect(events.some((e) => e.event === 'reply')).toBe(false);
+    return { status: last.data.status, error: last.data.error, events };
+  }
+  return { status: 200, reply: last?.data.reply, payload: last?.data, events };
+}
+
+const BUDGET_BODIES = {
+  insufficient_quota: {
+    error: {
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+    },
+  },
+  'budget has been exceeded': {
+    error: {
+      message: 'Budget has been exceeded! Current cost: 10.02, Max budget: 10.0',
+      type: 'budget_exceeded',
+      code: '400',
+    },
+  },
+};
+
+const HTML_PAGE = (status: number) =>
+  `<!DOCTYPE html>\n<html><head><title>${status} Service Temporarily Unavailable</title></head>\n<body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n`;
+
+describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
+  const run = (s: TestServer) => (mode === 'buffered' ? buffered(s) : streamed(s));
+
+  for (const [label, body] of Object.entries(BUDGET_BODIES)) {
+    it(`budget 429 ("${label}") → 429 with "allowance" copy`, async () => {
+      const { gw, s } = await boot();
+      gw.script({ kind: 'error', status: 429, body });
+      const o = await run(s);
+      expect(o.status).toBe(429);
+      expect(o.error).toMatch(/allowance/i);
+      // not retried: a used-up allowance does not come back in a second
+      expect(gw.requests).toHaveLength(1);
+    });
+  }
+
+  it('bare 429 whose Retry-After fits the budget is retried and the turn answers', async () => {
+    const { gw, s } = await boot();
+    gw.script(
+      {
+        kind: 'error',
+        status: 429,
+        headers: { 'Retry-After': '0.2' },
+        body: { error: { message: 'Rate limit reached for requests', type: 'requests' } },
+      },
+      { kind: 'reply', text: 'Your weight is steady.' },
+    );
+    const o = await run(s);
+    expect(o.status).toBe(200);
+    expect(o.reply).toBe('Your weight is steady.');
+    expect(gw.requests).toHaveLength(2);
+  });
+
+  it('bare 429 whose Retry-After does not fit the budget → 502 transient copy, not "allowance"', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'error',
+      status: 429,
+      headers: { 'Retry-After': '30' },
+      body: { error: { message: 'Rate limit reached for requests', type: 'requests' } },
+    });
+    const o = await run(s);
+    expect(o.status).toBe(502);
+    expect(o.error).not.toMatch(/allowance/i);
+    expect(o.error).toMatch(/try again/i);
+    // failed fast: no waiting 30 s for a retry
+    expect(gw.requests).toHaveLength(1);
+  });
+
+  for (const status of [502, 503]) {
+    it(`${status} with an HTML page → 502 "unavailable" copy, no HTML in our answer`, async () => {
+      const { gw, s } = await boot();
+      const step: ScriptStep = {
+        kind: 'error',
+        status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        body: HTML_PAGE(status),
+      };
+      gw.script(step, step, step);
+      const o = await run(s);
+      expect(o.status).toBe(502);
+      expect(o.error).toMatch(/unavailable/i);
+      expect(o.error).not.toMatch(/<|>|html|nginx/i);
+      if ('text' in o) expect(o.text).not.toMatch(/<[a-z!/]/i);
+      if ('events' in o) expect(JSON.stringify(o.events)).not.toMatch(/<[a-z!/]/i);
+      expect(gw.requests.length).toBeGreaterThanOrEqual(1);
+      expect(gw.requests.length).toBeLessThanOrEqual(3);
+    });
+  }
+
+  it('connection refused (CHAT_ENDPOINT_URL at a closed port) → 502', async () => {
+    const port = await closedPort();
+    const s = await startServer({
+      env: { ...ENV, CHAT_ENDPOINT_URL: `http://127.0.0.1:${port}/v1/chat/completions` },
+    });
+    opened.push({ s });
+    const o = await run(s);
+    expect(o.status).toBe(502);
+    expect(o.error).toMatch(/unavailable|try again/i);
+  });
+
+  it('a 200 JSON body cut off mid-object → 500 "could not be read"', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'bytes',
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      chunks: [
+        '{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Your wei',
+      ],
+    });
+    const o = await run(s);
+    expect(o.status).toBe(500);
+    expect(o.error).toMatch(/could not be read/i);
+  });
+
+  it('a 200 JSON body that is not a chat completion ({"object":"list"}) → 500', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'bytes',
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      chunks: ['{"object":"list","data":[]}'],
+    });
+    const o = await run(s);
+    expect(o.status).toBe(500);
+  });
+
+  it('a stream event whose data is broken JSON → 500', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'bytes',
+      chunks: [
+        'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}\n\n',
+        'data: [DONE]\n\n',
+      ],
+    });
+    const o = await run(s);
+    expect(o.status).toBe(500);
+  });
+
+  it('a 200 application/json body that is plain text, not JSON → 500 unreadable (not retried as "unavailable")', async () => {
+    const { gw, s } = await boot();
+    const step: ScriptStep = {
+      kind: 'bytes',
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      chunks: ['upstream exploded, sorry'],
+    };
+    gw.script(step, step, step);
+    const o = await run(s);
+    expect(o.status).toBe(500);
+    expect(gw.requests).toHaveLength(1);
+  });
+
+  it('an empty reply (no text, no tool calls) → 200 with "No answer came back" copy', async () => {
+    const { gw, s } = await boot();
+    gw.script({ kind: 'reply', text: '' });
+    const o = await run(s);
+    expect(o.status).toBe(200);
+    expect(o.reply).toMatch(/No answer came back/);
+  });
+
+  it('a reasoning-only reply counts as empty too → 200 "No answer came back"', async () => {
+    const { gw, s } = await boot();
+    gw.script({ kind: 'reply', text: '', reasoning: 'The user wants their weight trend.' });
+    const o = await run(s);
+    expect(o.status).toBe(200);
+    expect(o.reply).toMatch(/No answer came back/);
+    expect(o.reply).not.toContain('The user wants');
+  });
+
+  it('402 Payment Required counts as a used-up allowance → 429', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'error',
+      status: 402,
+      body: {
+        error: { message: 'Insufficient credits. Add more using https://example.com/credits', code: 402 },
+      },
+    });
+    const o = await run(s);
+    expect(o.status).toBe(429);
+    expect(o.error).toMatch(/allowance/i);
+  });
+
+  it('a budget error arriving inside a 200 event stream → 429 "allowance"', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'bytes',
+      chunks: [
+        'data: {"error":{"message":"Budget has been exceeded! Current cost: 5.01, Max budget: 5.0","type":"budget_exceeded","code":"400"}}\n\n',
+      ],
+    });
+    const o = await run(s);
+    expect(o.status).toBe(429);
+    expect(o.error).toMatch(/allowance/i);
+  });
+
+  it('a 404 HTML page (wrong endpoint path) → 502, no HTML in our answer', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'error',
+      status: 404,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+    });
+    const o = await run(s);
+    expect(o.status).toBe(502);
+    expect(o.error).not.toMatch(/<[a-z/]/i);
+    expect(gw.requests).toHaveLength(1);
+  });
+
+  it('the connection dropped before any response (every attempt) → 502', async () => {
+    const { gw, s } = await boot();
+    gw.script({ kind: 'drop' }, { kind: 'drop' }, { kind: 'drop' });
+    const o = await run(s);
+    expect(o.status).toBe(502);
+  });
+
+  it('a dropped connection before any response is retried and the turn answers', async () => {
+    const { gw, s } = await boot();
+    gw.script({ kind: 'drop' }, { kind: 'reply', text: 'Second time lucky.' });
+    const o = await run(s);
+    expect(o.status).toBe(200);
+    expect(o.reply).toBe('Second time lucky.');
+    expect(gw.requests).toHaveLength(2);
+  });
+
+  it('a 401 from the gateway (bad key) → 502, not retried', async () => {
+    const { gw, s } = await boot();
+    gw.script({
+      kind: 'error',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided: sk-test', type: 'invalid_request_error' } },
+    });
+    const o = await run(s);
+    expect(o.status).toBe(502);
+    expect(gw.requests).toHaveLength(1);
+  });
+});
+
+describe('streamed only', () => {
+  it('a stream cut after some text: the tokens already shown stay, then error {status:502} and done; not retried', async () => {
+    const { gw, s } = await boot();
+    gw.script(
+      { kind: 'drop', afterText: 'Your weight this week', chunkDelayMs: 20 },
+      { kind: 'reply', text: 'should not be requested' },
+    );
+    const o = await streamed(s);
+    expect(o.status).toBe(502);
+    const tokens = o.events
+      .filter((e) => e.event === 'token')
+      .map((e) => e.data.text)
+      .join('');
+    expect(tokens).toBe('Your weight this week');
+    // a retry would show the text twice (case G07)
+    expect(gw.requests).toHaveLength(1);
+    expect(gw.remaining).toBe(1);
+  });
+
+  it('errors that happen before the stream opens stay JSON (503 when chat is not configured)', async () => {
+    const s = await startServer();
+    opened.push({ s });
+    const r = await postSse(`${s.url}/api/chat`, { stream: true, ...ask });
+    expect(r.status).toBe(503);
+    expect(r.events[0].event).toBe('json');
+  });
+});
