@@ -84,6 +84,7 @@ export function buildApp(inst: Instance): FastifyInstance {
       layout: inst.layout,
       cards: inst.cards,
       debug: (line) => app.log.info(line),
+      shutdownSignal: inst.shutdownSignal,
     }),
     inst,
   );

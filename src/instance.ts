@@ -37,6 +37,14 @@ export interface Instance {
   turns: TurnHub;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
+  /** Aborted when the instance begins to shut down: every chat turn listens to it. */
+  shutdownSignal: AbortSignal;
+  /**
+   * Stops every running chat turn (conversation or not) and waits for them: they end as
+   * `stopped`, the user's message kept and no half reply stored. Called before the HTTP server
+   * closes, so open event streams end instead of holding the close up.
+   */
+  stopTurns(): Promise<void>;
   /** Stops the watcher and closes the database (checkpointing the WAL). Safe to call twice. */
   close(): Promise<void>;
 }
@@ -80,6 +88,7 @@ export async function openInstance(
   }
   let closed = false;
   const turns = new TurnHub();
+  const shutdown = new AbortController();
   return {
     config,
     layout,
@@ -88,10 +97,16 @@ export async function openInstance(
     conversations: new ConversationStore(db),
     turns,
     events,
+    shutdownSignal: shutdown.signal,
+    async stopTurns() {
+      shutdown.abort('shutdown');
+      await turns.stopAll();
+    },
     async close() {
       if (closed) return;
       closed = true;
       // running turns end as stopped: the user's message is kept, no half reply is stored
+      shutdown.abort('shutdown');
       await turns.stopAll();
       await watcher?.close();
       closeDatabase(db);

@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close();
+      // chat turns stop first, so their open event streams end and do not hold the close up
+      await Promise.all([inst.stopTurns(), app.close()]);
     } finally {
       await inst.close();
       process.exit(0);

@@ -29,6 +29,8 @@ export interface ChatDeps {
   timeZone?: () => string | undefined;
   /** Where debug lines go (HEALTH_DEBUG=1). */
   debug?: (line: string) => void;
+  /** Aborted at shutdown: every turn stops at its next checkpoint. */
+  shutdownSignal?: AbortSignal;
 }
 
 /** Runs chat turns for one instance. */
@@ -124,7 +126,7 @@ export class ChatService {
         debug: config.debug ? this.deps.debug : undefined,
       },
       emit,
-      signal,
+      this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
     );
     return { ...result, touches };
   }

@@ -59,7 +59,7 @@ export async function startServer(
     app,
     api: (path, init = {}) => request(url, path, init),
     async close(o = {}) {
-      await app.close();
+      await Promise.all([inst.stopTurns(), app.close()]);
       await inst.close();
       if (!o.keepHome) box.remove();
     },

@@ -43,7 +43,10 @@ const statusOf = (fn: () => unknown): number | undefined => {
   return undefined;
 };
 const messageRows = (id: string) =>
-  db.prepare('SELECT count(*) FROM conversation_messages WHERE conversation_id = ?').pluck().get(id) as number;
+  db
+    .prepare('SELECT count(*) FROM conversation_messages WHERE conversation_id = ?')
+    .pluck()
+    .get(id) as number;
 
 describe('ConversationStore: create, list, get, rename, delete, replaceMessages', () => {
   it('creates a conversation with its messages, one store row per message', () => {
@@ -80,7 +83,13 @@ describe('ConversationStore: create, list, get, rename, delete, replaceMessages'
     store.replaceMessages(b.id, [user('B again')]);
     expect(store.list().map((x) => x.title)).toEqual(['B', 'A', 'C']);
     const listed = store.list().find((x) => x.id === c.id);
-    expect(listed).toEqual({ id: c.id, title: 'C', createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: 0 });
+    expect(listed).toEqual({
+      id: c.id,
+      title: 'C',
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+      messageCount: 0,
+    });
   });
 
   it('rename trims the title, collapses its whitespace and cuts it to 120 characters; null clears it', () => {
@@ -223,7 +232,12 @@ describe('ConversationStore: window()', () => {
   it('returns the newest messages within the budget, oldest first', () => {
     const c = store.create({
       title: 'w',
-      messages: [user(`OLD${'o'.repeat(9_997)}`), assistant('a'.repeat(10_000)), user('u'.repeat(8_000)), assistant('b'.repeat(6_000))],
+      messages: [
+        user(`OLD${'o'.repeat(9_997)}`),
+        assistant('a'.repeat(10_000)),
+        user('u'.repeat(8_000)),
+        assistant('b'.repeat(6_000)),
+      ],
     });
     const w = store.window(c.id, 24_000);
     expect(w.map((m) => m.content.length)).toEqual([10_000, 8_000, 6_000]);
@@ -232,14 +246,20 @@ describe('ConversationStore: window()', () => {
   });
 
   it('a budget met exactly still holds the message; one character more leaves it out', () => {
-    const c = store.create({ title: 'w', messages: [user('x'.repeat(12_000)), assistant('y'.repeat(12_000))] });
+    const c = store.create({
+      title: 'w',
+      messages: [user('x'.repeat(12_000)), assistant('y'.repeat(12_000))],
+    });
     expect(store.window(c.id, 24_000)).toHaveLength(2);
     store.append(c.id, [user('z')]);
     expect(store.window(c.id, 24_000).map((m) => m.content.length)).toEqual([12_000, 1]);
   });
 
   it('the newest message always goes through, even when it alone is larger than the budget', () => {
-    const c = store.create({ title: 'w', messages: [user('small'), assistant('ok'), user('h'.repeat(30_000))] });
+    const c = store.create({
+      title: 'w',
+      messages: [user('small'), assistant('ok'), user('h'.repeat(30_000))],
+    });
     const w = store.window(c.id, 24_000);
     expect(w).toHaveLength(1);
     expect(w[0].content).toHaveLength(30_000);
@@ -247,7 +267,10 @@ describe('ConversationStore: window()', () => {
   });
 
   it('keeps the stored extras on the windowed messages', () => {
-    const c = store.create({ title: 'w', messages: [user('q'), { role: 'assistant', content: 'r', capped: true }, user('go on')] });
+    const c = store.create({
+      title: 'w',
+      messages: [user('q'), { role: 'assistant', content: 'r', capped: true }, user('go on')],
+    });
     expect(store.window(c.id, 24_000)[1]).toMatchObject({ role: 'assistant', content: 'r', capped: true });
   });
 });
@@ -308,7 +331,9 @@ describe('ConversationStore: search()', () => {
       title: 'notes',
       messages: [user('first line\n  second line has the NEEDLE in it  \nthird line')],
     });
-    expect(store.search('needle')).toEqual([{ ...store.list()[0], snippet: 'second line has the NEEDLE in it' }]);
+    expect(store.search('needle')).toEqual([
+      { ...store.list()[0], snippet: 'second line has the NEEDLE in it' },
+    ]);
     expect(store.search('needle')[0].id).toBe(c.id);
 
     store.delete(c.id);
@@ -335,7 +360,10 @@ describe('ConversationStore: search()', () => {
   });
 
   it('the first matching message gives the snippet; an empty needle is 400', () => {
-    store.create({ title: 't', messages: [user('no'), assistant('first match: walk'), user('second match: walk')] });
+    store.create({
+      title: 't',
+      messages: [user('no'), assistant('first match: walk'), user('second match: walk')],
+    });
     expect(store.search('WALK')[0].snippet).toBe('first match: walk');
     expect(statusOf(() => store.search(''))).toBe(400);
     expect(statusOf(() => store.search('   '))).toBe(400);

@@ -100,8 +100,12 @@ const toSummary = (r: Row): ConversationSummary => ({
 /** Conversations of one instance. */
 export class ConversationStore {
   private readonly q;
+  /** The last activity time handed out, ms: activity times only grow, so recency is the order of activity. */
+  private lastActiveMs = 0;
 
   constructor(private readonly db: Db) {
+    const newest = db.prepare('SELECT max(active_at) FROM conversations').pluck().get() as string | null;
+    this.lastActiveMs = newest ? Date.parse(newest) : 0;
     const summary =
       'SELECT c.id, c.title, c.created_at, c.active_at, (SELECT count(*) FROM conversation_messages m WHERE m.conversation_id = c.id) AS n FROM conversations c';
     this.q = {
@@ -130,6 +134,15 @@ export class ConversationStore {
         'SELECT m.conversation_id AS id, m.content FROM conversation_messages m ORDER BY m.conversation_id, m.seq',
       ),
     };
+  }
+
+  /**
+   * An activity time strictly later than every earlier one (ISO), even when the clock stands
+   * still between two writes or steps back (NTP): list order and pruning follow real activity.
+   */
+  private activityTime(): string {
+    this.lastActiveMs = Math.max(Date.now(), this.lastActiveMs + 1);
+    return new Date(this.lastActiveMs).toISOString();
   }
 
   /** Every conversation, most recently active first. */
@@ -161,7 +174,7 @@ export class ConversationStore {
     const title = cleanTitle(input.title);
     const messages = input.messages === undefined ? [] : checkMessages(input.messages);
     const id = randomUUID();
-    const now = new Date().toISOString();
+    const now = this.activityTime();
     this.db.transaction(() => {
       this.q.insertConv.run(id, title, now, now);
       this.insertMessages(id, messages, now);
@@ -190,15 +203,16 @@ export class ConversationStore {
     this.require(id);
     this.db.transaction(() => {
       this.q.deleteMessages.run(id);
-      this.insertMessages(id, checked, new Date().toISOString());
-      this.q.touch.run(new Date().toISOString(), id);
+      const now = this.activityTime();
+      this.insertMessages(id, checked, now);
+      this.q.touch.run(now, id);
     })();
     return this.require(id);
   }
 
   /** Appends messages (a turn's user message, or its reply), marking the conversation active. */
   append(id: string, messages: Omit<StoredMessage, 'createdAt'>[]): void {
-    const now = new Date().toISOString();
+    const now = this.activityTime();
     this.db.transaction(() => {
       this.insertMessages(id, messages, now);
       this.q.touch.run(now, id);
@@ -228,16 +242,18 @@ export class ConversationStore {
     if (typeof q !== 'string' || q.trim() === '') {
       throw badRequest('q must be a non-empty string', [{ path: 'q', message: 'must be a non-empty string' }]);
     }
-    const needle = q.toLowerCase();
+    // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
+    // and the match position is in the original text (lower-casing can change lengths: "İ")
+    const re = new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
     const snippets = new Map<string, string>();
     for (const row of this.q.all.iterate() as Iterable<{ id: string; content: string }>) {
       if (snippets.has(row.id)) continue;
-      const at = row.content.toLowerCase().indexOf(needle);
-      if (at >= 0) snippets.set(row.id, snippetAround(row.content, at, needle.length));
+      const m = re.exec(row.content);
+      if (m) snippets.set(row.id, snippetAround(row.content, m.index, m[0].length));
     }
     const hits: SearchHit[] = [];
     for (const c of this.list()) {
-      const inTitle = (c.title ?? '').toLowerCase().includes(needle);
+      const inTitle = re.test(c.title ?? '');
       const snippet = snippets.get(c.id);
       if (snippet !== undefined) hits.push({ ...c, snippet });
       else if (inTitle) hits.push(c);

@@ -11,7 +11,7 @@ import { WINDOW_CHARS } from '../../limits.js';
 import type { TurnEvent, TurnResult } from '../agent/turn-events.js';
 import type { ChatRequest } from '../chat-request.js';
 import type { ChatService } from '../chat-service.js';
-import type { ConversationStore, MessageExtra } from '../conversations/conversation-store.js';
+import { checkMessages, type ConversationStore, type MessageExtra } from '../conversations/conversation-store.js';
 import { generateTitle } from '../conversations/title.js';
 import type { ChatMessage } from '../gateway/types.js';
 import type { HubTurn, TurnHub } from './turn-hub.js';
@@ -34,6 +34,8 @@ export function startConversationTurn(
   const { chat, conversations, turns } = deps;
   const id = req.conversationId;
   conversations.require(id);
+  // the same 512 KB cap as every other write of messages (413)
+  const incoming = checkMessages(req.messages);
   let settle: (r: TurnResult | undefined) => void = () => {};
   const result = new Promise<TurnResult | undefined>((r) => {
     settle = r;
@@ -41,10 +43,7 @@ export function startConversationTurn(
   // lock check, storing the message and claiming the lock happen in one synchronous run, so no
   // other request can slip in between (and a 409 stores nothing)
   turns.assertFree(id);
-  conversations.append(
-    id,
-    req.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: String(m.content) })),
-  );
+  conversations.append(id, incoming);
   const turn = turns.start(id, async (emit, signal) => {
     let outcome: TurnResult | undefined;
     try {

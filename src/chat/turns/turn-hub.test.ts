@@ -47,6 +47,12 @@ function manualTurn(hub: TurnHub, conversationId: string) {
   };
 }
 
+/** The value, or a test failure when it is undefined. */
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('expected a value');
+  return value;
+}
+
 const statusOf = (fn: () => unknown): number | undefined => {
   try {
     fn();
@@ -187,7 +193,10 @@ describe('TurnHub: numbering and fan-out', () => {
     expect(Math.min(...secondIds)).toBeGreaterThan(Math.max(...firstIds));
     expect(Math.min(...thirdIds)).toBeGreaterThan(Math.max(...secondIds));
     // a Last-Event-ID of the first turn replays the second from its start
-    expect(hub.attach('c1', Math.max(...firstIds), () => {})?.replay.map((e) => e.event.type)).toEqual(['token', 'done']);
+    expect(hub.attach('c1', Math.max(...firstIds), () => {})?.replay.map((e) => e.event.type)).toEqual([
+      'token',
+      'done',
+    ]);
   });
 });
 
@@ -197,38 +206,38 @@ describe('TurnHub: the 5000-event cap', () => {
     const t = manualTurn(hub, 'c1');
     await sleep(0);
     for (let i = 0; i < 5200; i++) t.token(`w${i} `);
-    const turn = hub.get('c1');
-    expect(turn?.events).toHaveLength(5000);
-    expect(turn?.dropped).toBe(200);
-    expect((turn?.events[0].event.data as { text: string }).text).toBe('w200 ');
+    const turn = defined(hub.get('c1'));
+    expect(turn.events).toHaveLength(5000);
+    expect(turn.dropped).toBe(200);
+    expect((turn.events[0].event.data as { text: string }).text).toBe('w200 ');
 
-    const full = hub.attach('c1', undefined, () => {});
-    expect(full?.replay).toHaveLength(5001);
-    expect(full?.replay[0].event).toEqual({ type: 'reset', data: {} });
-    expect(full?.replay[0].id).toBeLessThan(full?.replay[1].id as number);
-    expect((full?.replay[1].event.data as { text: string }).text).toBe('w200 ');
+    const full = defined(hub.attach('c1', undefined, () => {}));
+    expect(full.replay).toHaveLength(5001);
+    expect(full.replay[0].event).toEqual({ type: 'reset', data: {} });
+    expect(full.replay[0].id).toBeLessThan(full.replay[1].id);
+    expect((full.replay[1].event.data as { text: string }).text).toBe('w200 ');
 
     // the client had events up to w99: w100..w199 are gone, so the replay starts with reset
-    const firstId = turn?.baseId as number;
-    const partial = hub.attach('c1', firstId + 100, () => {});
-    expect(partial?.replay[0].event.type).toBe('reset');
-    expect(partial?.replay).toHaveLength(5001);
+    const firstId = turn.baseId;
+    const partial = defined(hub.attach('c1', firstId + 100, () => {}));
+    expect(partial.replay[0].event.type).toBe('reset');
+    expect(partial.replay).toHaveLength(5001);
 
     // the client had everything up to w199 (the last dropped one): nothing it needs is gone
-    const exact = hub.attach('c1', (turn?.events[0].id as number) - 1, () => {});
-    expect(exact?.replay[0].event.type).toBe('token');
-    expect(exact?.replay).toHaveLength(5000);
+    const exact = defined(hub.attach('c1', turn.events[0].id - 1, () => {}));
+    expect(exact.replay[0].event.type).toBe('token');
+    expect(exact.replay).toHaveLength(5000);
 
-    const tail = hub.attach('c1', turn?.events[4990].id, () => {});
-    expect(tail?.replay).toHaveLength(9);
-    expect(tail?.replay.every((e) => e.event.type === 'token')).toBe(true);
+    const tail = defined(hub.attach('c1', turn.events[4990].id, () => {}));
+    expect(tail.replay).toHaveLength(9);
+    expect(tail.replay.every((e) => e.event.type === 'token')).toBe(true);
 
     await t.end();
     // done is kept too (the cap drops one more from the head)
-    const after = hub.attach('c1', undefined, () => {});
-    expect(after?.done).toBe(true);
-    expect(after?.replay[0].event.type).toBe('reset');
-    expect(after?.replay.at(-1)?.event.type).toBe('done');
+    const after = defined(hub.attach('c1', undefined, () => {}));
+    expect(after.done).toBe(true);
+    expect(after.replay[0].event.type).toBe('reset');
+    expect(after.replay.at(-1)?.event.type).toBe('done');
   });
 
   it('the cap is configurable (eventCap) and the text after a reset is the tail of the turn', async () => {
@@ -297,7 +306,9 @@ describe('TurnHub: linger and stop', () => {
     for (const id of ['a', 'b']) {
       hub.start(id, async (_emit, signal) => {
         signals.push(signal);
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
       });
     }
     await sleep(0);

@@ -1,0 +1,117 @@
+/**
+ * The sample: one HAE data point in canonical form, the unit the samples store keeps (REFERENCE
+ * section 7: "stores every sample in a SQLite samples table deduplicated by content").
+ */
+import { createHash } from 'node:crypto';
+import { canonicalTimestamp, type HaeTime } from './timestamps.js';
+
+/** A value inside a sample: numbers in the catalogue's canonical unit, or text / flags. */
+export type SampleValue = number | string | boolean;
+
+/**
+ * `span` says what one sample covers, decided per metric block of one payload: `day` when every
+ * point of the block sits at local midnight with at most one point per date and source (HAE
+ * "Summarize data" ON, daily grouping: the value IS the day's total/average), `sample` otherwise
+ * (minute/second samples, hourly buckets, sleep, workouts). Aggregation needs it so a day total
+ * is never added to that day's minute samples (pitfall "Aggregated vs raw: never sum rows without
+ * knowing which").
+ */
+export type SampleSpan = 'day' | 'sample';
+
+/** One sample (see samples.ts for how each payload shape maps to it). */
+export interface Sample {
+  /** Canonical catalogue key the sample belongs to (`weight_body_mass`), or the raw name for a metric the catalogue does not know. */
+  metric: string;
+  /** Local calendar date `YYYY-MM-DD` the sample counts for (sleep: the wake day; workout: the start day). */
+  date: string;
+  /** The original timestamp string the sample was dated from. */
+  at: string;
+  /** Canonical values, e.g. `{kg: 85.59}`, `{min: 48, avg: 61.2, max: 120}`, `{hours: 7.2, ...}`. */
+  values: Record<string, SampleValue>;
+  /** Source as sent (devices joined with `|` in arbitrary order), null when `null` or absent. */
+  source: string | null;
+  span: SampleSpan;
+  /**
+   * Content hash of (metric, instant as written, span, source, values): the same point re-sent in
+   * an overlapping payload gets the same key, so the store adds it once. 32 hex characters.
+   */
+  dedupKey: string;
+}
+
+/**
+ * Builds a sample and its `dedupKey`. The timestamp is hashed in its canonical spelling, so a
+ * phone switching between 12- and 24-hour display does not create duplicates; values are hashed
+ * with sorted keys (HAE writes keys in random order).
+ */
+export function makeSample(
+  metric: string,
+  time: HaeTime,
+  at: string,
+  values: Record<string, SampleValue>,
+  source: string | null,
+  span: SampleSpan,
+): Sample {
+  return { metric, date: time.date, at, values, source, span, dedupKey: dedupKeyOf(metric, time, span, values, source) };
+}
+
+/** The content hash used as `dedupKey` (sha-256, first 128 bits, hex). */
+export function dedupKeyOf(
+  metric: string,
+  time: HaeTime,
+  span: SampleSpan,
+  values: Record<string, SampleValue>,
+  source: string | null,
+): string {
+  const sorted = Object.keys(values)
+    .sort()
+    .map((k) => [k, values[k]]);
+  const text = JSON.stringify([metric, canonicalTimestamp(time), span, source, sorted]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * Counts points that could not be read, per metric and reason, with one example each, so a bad
+ * 100 MB payload produces a handful of warning lines, not millions.
+ */
+export class SkipCounter {
+  private readonly byReason = new Map<string, { count: number; example: string }>();
+  total = 0;
+
+  /** Records one skipped point of `metric` for `reason`; `example` is the offending text. */
+  add(metric: string, reason: string, example?: unknown): void {
+    this.total++;
+    const key = `${metric}: ${reason}`;
+    const seen = this.byReason.get(key);
+    if (seen) seen.count++;
+    else this.byReason.set(key, { count: 1, example: exampleText(example) });
+  }
+
+  /** One line per (metric, reason): `step_count: unreadable timestamp (2 points, e.g. "...")`. */
+  lines(): string[] {
+    return [...this.byReason].map(
+      ([key, { count, example }]) => `${key} (${count} point${count === 1 ? '' : 's'}${example ? `, e.g. ${example}` : ''})`,
+    );
+  }
+}
+
+function exampleText(v: unknown): string {
+  if (v === undefined) return '';
+  let text: string;
+  try {
+    text = typeof v === 'number' ? String(v) : String(JSON.stringify(v) ?? v);
+  } catch {
+    text = String(v);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** A point read from the payload, before it becomes a sample (or why it could not be read). */
+export type PointRead =
+  | { ok: true; time: HaeTime; at: string; values: Record<string, SampleValue>; source: string | null }
+  | { ok: false; reason: string; example?: unknown };
+
+/** The `source` of a point: a non-blank string as sent, else null (`"source": null`, absent). */
+export function sourceOf(...candidates: unknown[]): string | null {
+  for (const c of candidates) if (typeof c === 'string' && c.trim() !== '') return c;
+  return null;
+}

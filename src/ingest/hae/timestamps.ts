@@ -1,0 +1,112 @@
+/**
+ * Health Auto Export timestamps (HAE-FORMAT section 3 and the "Timestamps / time zones" pitfalls).
+ *
+ * The calendar date a sample belongs to is the LOCAL date written in the string, never the UTC
+ * date: `2023-03-25 00:00:00 +1100` is 25 March although it is 24 March in UTC (case P06). The
+ * offset is the phone's offset at that instant, so it changes inside one payload at daylight saving
+ * (`-0400` / `-0500` in the hevy-metal file); each timestamp carries its own and is read on its own.
+ * Nothing here consults the process time zone: a zone-less time is kept "floating" (pitfall: the
+ * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
+ */
+import { isIsoDate } from '../../common/dates.js';
+
+/** One parsed HAE timestamp. */
+export interface HaeTime {
+  /** Local calendar date as written, `YYYY-MM-DD`. */
+  date: string;
+  /** Local wall-clock time as written, 24-hour `HH:MM:SS` (`00:00:00` for a date-only string). */
+  time: string;
+  /** The written UTC offset in minutes (east positive), or null when none was written. */
+  offsetMinutes: number | null;
+  /**
+   * The instant, ms since the Unix epoch. For a zone-less (floating) string this is the wall clock
+   * read as if it were UTC: good for ordering samples of one phone, never for "which day".
+   */
+  epochMs: number;
+  /** True when only `YYYY-MM-DD` was written (the documented aggregated-sleep `date`). */
+  dateOnly: boolean;
+}
+
+// Separators seen before am/pm and offsets: space, U+00A0 no-break space, U+202F narrow no-break
+// space (pitfall 1: "2024-09-21 7:57:00 am +1000" from phones in a 12-hour region).
+const SP = '[\\s\\u00a0\\u202f]';
+const PATTERN = new RegExp(
+  '^(\\d{4})-(\\d{2})-(\\d{2})' +
+    `(?:(?:T|${SP}+)(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d{1,9}))?)?` +
+    `(?:${SP}*([aApP])\\.?[mM]\\.?)?)?` +
+    `(?:${SP}*(Z|UTC|GMT|[+-]\\d{2}(?::?\\d{2})?))?$`,
+);
+
+/** Largest offset accepted, minutes (UTC+14 is the easternmost zone in use). */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * Parses an HAE timestamp: `2023-03-25 00:00:00 +1100`, the 12-hour form `2024-09-21 7:57:00 am
+ * +1000` (any of space, U+00A0, U+202F before `am`/`pm`; `AM`, `a.m.` too), ISO 8601 with `T`
+ * (`2025-08-12T08:17:51+01:00`, `Z`, fractions of a second), offsets `+HHMM`, `+HH:MM`, `+HH`, and
+ * a bare `YYYY-MM-DD`. Returns null for anything else, or for impossible values (month 13,
+ * 30 February, 25:00, `13:00 pm`, offsets beyond ±14:00); it never throws. Callers count the nulls.
+ */
+export function parseHaeTimestamp(input: unknown): HaeTime | null {
+  if (typeof input !== 'string') return null;
+  const m = PATTERN.exec(input.replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, ''));
+  if (!m) return null;
+  const [, ys, mos, ds, hs, mis, ss, frac, ampm, zone] = m;
+  const date = `${ys}-${mos}-${ds}`;
+  if (!isIsoDate(date)) return null;
+  let hour = hs === undefined ? 0 : Number(hs);
+  const minute = mis === undefined ? 0 : Number(mis);
+  const second = ss === undefined ? 0 : Number(ss);
+  if (ampm !== undefined) {
+    if (hour < 1 || hour > 12) return null;
+    const pm = ampm.toLowerCase() === 'p';
+    hour = (hour % 12) + (pm ? 12 : 0);
+  }
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const offsetMinutes = zone === undefined ? null : parseOffset(zone);
+  if (offsetMinutes === undefined) return null;
+  const millis = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  const wall = Date.UTC(Number(ys), Number(mos) - 1, Number(ds), hour, minute, second, millis);
+  return {
+    date,
+    time: `${pad(hour)}:${pad(minute)}:${pad(second)}`,
+    offsetMinutes,
+    epochMs: wall - (offsetMinutes ?? 0) * 60_000,
+    dateOnly: hs === undefined,
+  };
+}
+
+/** `+1100` / `-04:00` / `+05` / `Z` → minutes east of UTC; undefined when out of range. */
+function parseOffset(zone: string): number | undefined {
+  if (zone === 'Z' || zone === 'UTC' || zone === 'GMT') return 0;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+  if (minutes > 59) return undefined;
+  const total = hours * 60 + minutes;
+  if (total > MAX_OFFSET_MINUTES) return undefined;
+  return zone[0] === '-' ? -total : total;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * One spelling per instant-as-written, `YYYY-MM-DDTHH:MM:SS±HH:MM` (no zone when none was
+ * written), so `7:57:00 am +1000` and `07:57:00 +1000` give the same text (used in dedup keys).
+ */
+export function canonicalTimestamp(t: HaeTime): string {
+  const base = `${t.date}T${t.time}`;
+  const ms = ((t.epochMs % 1000) + 1000) % 1000;
+  const withMs = ms ? `${base}.${String(ms).padStart(3, '0')}` : base;
+  if (t.offsetMinutes === null) return withMs;
+  const sign = t.offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(t.offsetMinutes);
+  return `${withMs}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** Local wall-clock `HH:MM` of a parsed timestamp (REFERENCE section 7: bedTime, startTime ...). */
+export function localHourMinute(t: HaeTime): string {
+  return t.time.slice(0, 5);
+}

@@ -1,0 +1,88 @@
+/**
+ * Unit conversion for HAE values (HAE-FORMAT section 4 "units", section 7 "units seen", and the
+ * "Units" pitfalls). HAE writes one `units` string per metric block, chosen from each user's Health
+ * settings, so the same metric arrives as `lb` for one person and `kg` for another, and `kJ` can
+ * sit next to `kcal` in one payload. Every value is converted to its metric's canonical unit on
+ * extraction, from the block's own `units` (REFERENCE section 11 lesson 21: 176 lb stored as
+ * "176 kg"). An unknown unit is never guessed: the caller skips the value and reports it.
+ */
+
+/** A conversion into the canonical unit: a factor, or a function for affine units (degF). */
+export type Conversion = number | ((x: number) => number);
+
+/** One physical dimension: the canonical unit and how every accepted spelling converts into it. */
+export interface Dimension {
+  /** Canonical unit as shown to people and to the model, e.g. `kg`, `kcal`, `min`. */
+  readonly canonical: string;
+  /** Accepted unit spellings → conversion into `canonical`. Keys are matched by `unitKey`. */
+  readonly from: Readonly<Record<string, Conversion>>;
+}
+
+/** Normalised spelling used for lookups: NFKC, lower case, no spaces or brackets, `·`/`*` → `.`. */
+export function unitKey(units: string): string {
+  return units
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s()]/g, '')
+    .replace(/[·*•⋅]/g, '.');
+}
+
+const LB_KG = 0.45359237;
+const KCAL_KJ = 4.184;
+const MI_KM = 1.609344;
+const FL_OZ_US_ML = 29.5735295625;
+
+function dim(canonical: string, from: Record<string, Conversion>): Dimension {
+  const keyed: Record<string, Conversion> = {};
+  for (const [k, v] of Object.entries(from)) keyed[unitKey(k)] = v;
+  return { canonical, from: keyed };
+}
+
+/** The dimensions the catalogue uses, each with the spellings real payloads and HealthKit use. */
+export const DIMENSIONS = {
+  count: dim('count', { count: 1, steps: 1, '': 1 }),
+  kcal: dim('kcal', { kcal: 1, Cal: 1, kJ: 1 / KCAL_KJ, J: 1 / (KCAL_KJ * 1000) }),
+  kg: dim('kg', { kg: 1, g: 0.001, lb: LB_KG, lbs: LB_KG, st: 6.35029318, oz: LB_KG / 16 }),
+  km: dim('km', { km: 1, m: 0.001, cm: 0.00001, mi: MI_KM, ft: 0.0003048, yd: 0.0009144 }),
+  m: dim('m', { m: 1, km: 1000, cm: 0.01, mi: MI_KM * 1000, ft: 0.3048, yd: 0.9144 }),
+  cm: dim('cm', { cm: 1, mm: 0.1, m: 100, in: 2.54, ft: 30.48 }),
+  ml: dim('ml', { mL: 1, L: 1000, fl_oz_us: FL_OZ_US_ML, fl_oz_imp: 28.4130625, cup_us: 236.5882365 }),
+  l: dim('L', { L: 1, mL: 0.001 }),
+  lPerMin: dim('L/min', { 'L/min': 1, 'mL/min': 0.001 }),
+  min: dim('min', { min: 1, s: 1 / 60, ms: 1 / 60_000, hr: 60, h: 60 }),
+  s: dim('s', { s: 1, ms: 0.001, min: 60, hr: 3600, h: 3600 }),
+  hr: dim('hr', { hr: 1, h: 1, min: 1 / 60, s: 1 / 3600 }),
+  ms: dim('ms', { ms: 1, s: 1000 }),
+  perMin: dim('count/min', { 'count/min': 1, bpm: 1, '/min': 1, 'beats/min': 1, 'breaths/min': 1, rpm: 1 }),
+  perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1 }),
+  degC: dim('degC', { degC: 1, '°C': 1, C: 1, degF: (f) => ((f - 32) * 5) / 9, '°F': (f) => ((f - 32) * 5) / 9, K: (k) => k - 273.15 }),
+  pct: dim('%', { '%': 1, percent: 1 }),
+  mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
+  mgdl: dim('mg/dL', { 'mg/dL': 1 }),
+  mmol: dim('mmol/L', { 'mmol/L': 1, 'mmol<180.1558800000541>/L': 1 }),
+  g: dim('g', { g: 1, mg: 0.001, kg: 1000, oz: 28.349523125 }),
+  mg: dim('mg', { mg: 1, g: 1000, mcg: 0.001, µg: 0.001, ug: 0.001 }),
+  mcg: dim('mcg', { mcg: 1, µg: 1, ug: 1, mg: 1000 }),
+  kmh: dim('km/hr', { 'km/hr': 1, 'km/h': 1, kph: 1, 'mi/hr': MI_KM, mph: MI_KM, 'm/s': 3.6 }),
+  mps: dim('m/s', { 'm/s': 1, 'km/hr': 1 / 3.6, 'ft/s': 0.3048, 'mi/hr': 0.44704 }),
+  vo2: dim('ml/(kg·min)', { 'ml/(kg·min)': 1, 'mL/min·kg': 1, 'ml/kg/min': 1, 'ml/kg.min': 1 }),
+  met: dim('kcal/hr·kg', { 'kcal/hr·kg': 1, MET: 1, 'kcal/(kg·hr)': 1 }),
+  db: dim('dBASPL', { dBASPL: 1, dB: 1, 'dB SPL': 1 }),
+  watt: dim('W', { W: 1 }),
+  uS: dim('µS', { µS: 1, uS: 1, mcS: 1 }),
+  iu: dim('IU', { IU: 1 }),
+  scalar: dim('', { '': 1, count: 1 }),
+} as const satisfies Record<string, Dimension>;
+
+/** Name of one of `DIMENSIONS`. */
+export type DimensionName = keyof typeof DIMENSIONS;
+
+/**
+ * `x` in `units` converted into `dimension`'s canonical unit; an empty `units` means "already
+ * canonical". Undefined for a unit the dimension does not know (the caller skips and reports).
+ */
+export function convertUnit(dimension: Dimension, units: string, x: number): number | undefined {
+  const conv = units.trim() === '' ? 1 : dimension.from[unitKey(units)];
+  if (conv === undefined) return undefined;
+  return typeof conv === 'number' ? x * conv : conv(x);
+}
