@@ -11,10 +11,11 @@
  * the wake day summed" (see aggregate.ts). Unknown metric names are kept by extraction (for
  * discovery) but have no entry here.
  */
+import type { KnownCategory } from '../../cards/categories.js';
 import { DIMENSIONS, type DimensionName } from './units.js';
 
-/** Card categories (REFERENCE section 2, `meta.category`). */
-export type HaeCategory = 'sleep' | 'recovery' | 'activity' | 'vitals' | 'body' | 'mindfulness' | 'lifestyle' | 'medication';
+/** Card categories an HAE metric can have (REFERENCE section 2 `meta.category`, auto-filled from here). */
+export type HaeCategory = Exclude<KnownCategory, 'supplements'>;
 
 /** How the samples of one local date become one row (see the module comment). */
 export type AggregationKind = 'last' | 'sum' | 'mean' | 'max' | 'any' | 'sleep' | 'workouts';
@@ -87,9 +88,9 @@ interface EntrySpec {
 
 function entry(spec: EntrySpec): CatalogueEntry {
   const unit = DIMENSIONS[spec.dimension].canonical;
-  const fields: RowField[] = (spec.fields ?? [{ name: spec.field ?? 'value', decimals: spec.decimals ?? 1 }]).map(
-    (f) => ({ ...f, unit: f.name === 'mgdl' ? 'mg/dL' : f.name === 'mmol' ? 'mmol/L' : unit }),
-  );
+  const fields: RowField[] = (
+    spec.fields ?? [{ name: spec.field ?? 'value', decimals: spec.decimals ?? 1 }]
+  ).map((f) => ({ ...f, unit: f.name === 'mgdl' ? 'mg/dL' : f.name === 'mmol' ? 'mmol/L' : unit }));
   const shapeText = fields.map((f) => (f.optional ? `${f.name}?` : f.name)).join(', ');
   return {
     key: spec.key,
@@ -106,9 +107,25 @@ function entry(spec: EntrySpec): CatalogueEntry {
   };
 }
 
+/**
+ * One single-field metric: `m(key, category, kind, dimension, field, decimals, extra)`, so the
+ * table below reads as one line per metric.
+ */
+function m(
+  key: string,
+  category: HaeCategory,
+  kind: AggregationKind,
+  dimension: DimensionName,
+  field: string,
+  decimals: number,
+  extra: Partial<EntrySpec> = {},
+): CatalogueEntry {
+  return entry({ key, category, kind, dimension, field, decimals, ...extra });
+}
+
 /** Sum-per-date nutrient in grams, milligrams or micrograms (HAE-FORMAT section 7, last rows). */
 function nutrient(key: string, dimension: 'g' | 'mg' | 'mcg', aliases?: string[]): CatalogueEntry {
-  return entry({ key, aliases, category: 'lifestyle', kind: 'sum', dimension, field: dimension, decimals: 1 });
+  return m(key, 'lifestyle', 'sum', dimension, dimension, 1, { aliases });
 }
 
 const SLEEP_FIELDS: Omit<RowField, 'unit'>[] = [
@@ -137,134 +154,108 @@ const WORKOUT_FIELDS: Omit<RowField, 'unit'>[] = [
   { name: 'startTime', decimals: 0, optional: true },
 ];
 
+const PCT_FROM_FRACTION = { fractionToPercent: true };
+
 /**
  * Every metric of REFERENCE section 7 and HAE-FORMAT section 7, in catalogue order (roughly the
- * HAE "Supported Data" groups). Decimals: the precision a person reads the value at (P18).
+ * HAE "Supported Data" groups). Columns: key, category, aggregation, dimension (canonical unit),
+ * row field, decimals (the precision a person reads the value at, P18), extras.
  */
+// biome-ignore format: one line per metric reads as a table
 export const CATALOGUE: readonly CatalogueEntry[] = [
   // Sleep (HAE-FORMAT section 5)
   entry({ key: 'sleep_analysis', category: 'sleep', kind: 'sleep', dimension: 'hr', shape: 'sleep', fields: SLEEP_FIELDS }),
-  entry({ key: 'breathing_disturbances', category: 'sleep', kind: 'last', dimension: 'perHour', field: 'perHour' }),
+  m('breathing_disturbances', 'sleep', 'last', 'perHour', 'perHour', 1),
   // Recovery
-  entry({ key: 'heart_rate_variability', category: 'recovery', kind: 'mean', dimension: 'ms', field: 'ms' }),
-  entry({ key: 'resting_heart_rate', category: 'recovery', kind: 'last', dimension: 'perMin', field: 'bpm' }),
-  entry({ key: 'cardio_recovery', category: 'recovery', kind: 'last', dimension: 'perMin', field: 'bpm' }),
+  m('heart_rate_variability', 'recovery', 'mean', 'ms', 'ms', 1),
+  m('resting_heart_rate', 'recovery', 'last', 'perMin', 'bpm', 1),
+  m('cardio_recovery', 'recovery', 'last', 'perMin', 'bpm', 1),
   // Activity
-  entry({ key: 'step_count', category: 'activity', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
-  entry({ key: 'walking_running_distance', category: 'activity', kind: 'sum', dimension: 'km', field: 'km', decimals: 2 }),
-  entry({ key: 'active_energy', category: 'activity', kind: 'sum', dimension: 'kcal', field: 'kcal', decimals: 0 }),
-  entry({ key: 'basal_energy_burned', category: 'activity', kind: 'sum', dimension: 'kcal', field: 'kcal', decimals: 0 }),
-  entry({ key: 'apple_exercise_time', category: 'activity', kind: 'sum', dimension: 'min', field: 'minutes' }),
-  entry({ key: 'apple_move_time', category: 'activity', kind: 'sum', dimension: 'min', field: 'minutes' }),
-  entry({ key: 'apple_stand_time', category: 'activity', kind: 'sum', dimension: 'min', field: 'minutes' }),
-  entry({ key: 'apple_stand_hour', category: 'activity', kind: 'sum', dimension: 'count', field: 'hours', decimals: 0 }),
-  entry({ key: 'flights_climbed', category: 'activity', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
-  entry({ key: 'cycling_distance', category: 'activity', kind: 'sum', dimension: 'km', field: 'km', decimals: 2 }),
-  entry({ key: 'swimming_distance', category: 'activity', kind: 'sum', dimension: 'm', field: 'm', decimals: 0 }),
-  entry({ key: 'swim_stroke_count', category: 'activity', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
-  entry({ key: 'distance_downhill_snow_sports', aliases: ['downhill_snow_sports'], category: 'activity', kind: 'sum', dimension: 'km', field: 'km', decimals: 2 }),
-  entry({ key: 'wheelchair_distance', category: 'activity', kind: 'sum', dimension: 'km', field: 'km', decimals: 2 }),
-  entry({ key: 'wheelchair_push_count', category: 'activity', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
-  entry({ key: 'walking_heart_rate_average', aliases: ['walking_heart_rate'], category: 'activity', kind: 'last', dimension: 'perMin', field: 'bpm' }),
-  entry({ key: 'vo2_max', category: 'activity', kind: 'last', dimension: 'vo2', field: 'vo2max' }),
-  entry({ key: 'physical_effort', category: 'activity', kind: 'mean', dimension: 'met', field: 'met' }),
-  entry({ key: 'walking_speed', category: 'activity', kind: 'mean', dimension: 'kmh', field: 'kmh', decimals: 2 }),
-  entry({ key: 'walking_step_length', category: 'activity', kind: 'mean', dimension: 'cm', field: 'cm' }),
-  entry({ key: 'walking_asymmetry_percentage', category: 'activity', kind: 'mean', dimension: 'pct', field: 'pct' }),
-  entry({ key: 'walking_double_support_percentage', category: 'activity', kind: 'mean', dimension: 'pct', field: 'pct', fractionToPercent: true }),
-  entry({ key: 'six_minute_walking_test_distance', category: 'activity', kind: 'last', dimension: 'm', field: 'm', decimals: 0 }),
-  entry({ key: 'stair_speed_up', category: 'activity', kind: 'mean', dimension: 'mps', field: 'mps', decimals: 2 }),
-  entry({ key: 'stair_speed_down', category: 'activity', kind: 'mean', dimension: 'mps', field: 'mps', decimals: 2 }),
-  entry({ key: 'cycling_cadence', category: 'activity', kind: 'mean', dimension: 'perMin', field: 'rpm', decimals: 0 }),
-  entry({ key: 'cycling_power', category: 'activity', kind: 'mean', dimension: 'watt', field: 'watts', decimals: 0 }),
-  entry({ key: 'cycling_speed', category: 'activity', kind: 'mean', dimension: 'kmh', field: 'kmh' }),
-  entry({ key: 'cycling_functional_threshold_power', category: 'activity', kind: 'last', dimension: 'watt', field: 'watts', decimals: 0 }),
-  entry({ key: 'running_power', category: 'activity', kind: 'mean', dimension: 'watt', field: 'watts', decimals: 0 }),
-  entry({ key: 'running_speed', category: 'activity', kind: 'mean', dimension: 'kmh', field: 'kmh', decimals: 2 }),
-  entry({ key: 'running_stride_length', category: 'activity', kind: 'mean', dimension: 'm', field: 'm', decimals: 2 }),
-  entry({ key: 'running_ground_contact_time', category: 'activity', kind: 'mean', dimension: 'ms', field: 'ms', decimals: 0 }),
-  entry({ key: 'running_vertical_oscillation', category: 'activity', kind: 'mean', dimension: 'cm', field: 'cm' }),
-  entry({ key: 'under_water_depth', category: 'activity', kind: 'max', dimension: 'm', field: 'm' }),
-  entry({ key: 'under_water_temperature', category: 'activity', kind: 'mean', dimension: 'degC', field: 'degC' }),
+  m('step_count', 'activity', 'sum', 'count', 'count', 0),
+  m('walking_running_distance', 'activity', 'sum', 'km', 'km', 2),
+  m('active_energy', 'activity', 'sum', 'kcal', 'kcal', 0),
+  m('basal_energy_burned', 'activity', 'sum', 'kcal', 'kcal', 0),
+  m('apple_exercise_time', 'activity', 'sum', 'min', 'minutes', 1),
+  m('apple_move_time', 'activity', 'sum', 'min', 'minutes', 1),
+  m('apple_stand_time', 'activity', 'sum', 'min', 'minutes', 1),
+  m('apple_stand_hour', 'activity', 'sum', 'count', 'hours', 0),
+  m('flights_climbed', 'activity', 'sum', 'count', 'count', 0),
+  m('cycling_distance', 'activity', 'sum', 'km', 'km', 2),
+  m('swimming_distance', 'activity', 'sum', 'm', 'm', 0),
+  m('swim_stroke_count', 'activity', 'sum', 'count', 'count', 0),
+  m('distance_downhill_snow_sports', 'activity', 'sum', 'km', 'km', 2, { aliases: ['downhill_snow_sports'] }),
+  m('wheelchair_distance', 'activity', 'sum', 'km', 'km', 2),
+  m('wheelchair_push_count', 'activity', 'sum', 'count', 'count', 0),
+  m('walking_heart_rate_average', 'activity', 'last', 'perMin', 'bpm', 1, { aliases: ['walking_heart_rate'] }),
+  m('vo2_max', 'activity', 'last', 'vo2', 'vo2max', 1),
+  m('physical_effort', 'activity', 'mean', 'met', 'met', 1),
+  m('walking_speed', 'activity', 'mean', 'kmh', 'kmh', 2),
+  m('walking_step_length', 'activity', 'mean', 'cm', 'cm', 1),
+  m('walking_asymmetry_percentage', 'activity', 'mean', 'pct', 'pct', 1),
+  m('walking_double_support_percentage', 'activity', 'mean', 'pct', 'pct', 1, PCT_FROM_FRACTION),
+  m('six_minute_walking_test_distance', 'activity', 'last', 'm', 'm', 0),
+  m('stair_speed_up', 'activity', 'mean', 'mps', 'mps', 2),
+  m('stair_speed_down', 'activity', 'mean', 'mps', 'mps', 2),
+  m('cycling_cadence', 'activity', 'mean', 'perMin', 'rpm', 0),
+  m('cycling_power', 'activity', 'mean', 'watt', 'watts', 0),
+  m('cycling_speed', 'activity', 'mean', 'kmh', 'kmh', 1),
+  m('cycling_functional_threshold_power', 'activity', 'last', 'watt', 'watts', 0),
+  m('running_power', 'activity', 'mean', 'watt', 'watts', 0),
+  m('running_speed', 'activity', 'mean', 'kmh', 'kmh', 2),
+  m('running_stride_length', 'activity', 'mean', 'm', 'm', 2),
+  m('running_ground_contact_time', 'activity', 'mean', 'ms', 'ms', 0),
+  m('running_vertical_oscillation', 'activity', 'mean', 'cm', 'cm', 1),
+  m('under_water_depth', 'activity', 'max', 'm', 'm', 1),
+  m('under_water_temperature', 'activity', 'mean', 'degC', 'degC', 1),
   entry({ key: 'workouts', category: 'activity', kind: 'workouts', dimension: 'scalar', shape: 'workouts', fields: WORKOUT_FIELDS }),
   // Body
-  entry({ key: 'weight_body_mass', aliases: ['body_mass'], category: 'body', kind: 'last', dimension: 'kg', field: 'kg', decimals: 2 }),
-  entry({ key: 'body_mass_index', category: 'body', kind: 'last', dimension: 'scalar', field: 'bmi' }),
-  entry({ key: 'body_fat_percentage', category: 'body', kind: 'last', dimension: 'pct', field: 'pct', fractionToPercent: true }),
-  entry({ key: 'lean_body_mass', category: 'body', kind: 'last', dimension: 'kg', field: 'kg', decimals: 2 }),
-  entry({ key: 'height', category: 'body', kind: 'last', dimension: 'cm', field: 'cm' }),
-  entry({ key: 'waist_circumference', category: 'body', kind: 'last', dimension: 'cm', field: 'cm' }),
+  m('weight_body_mass', 'body', 'last', 'kg', 'kg', 2, { aliases: ['body_mass'] }),
+  m('body_mass_index', 'body', 'last', 'scalar', 'bmi', 1),
+  m('body_fat_percentage', 'body', 'last', 'pct', 'pct', 1, PCT_FROM_FRACTION),
+  m('lean_body_mass', 'body', 'last', 'kg', 'kg', 2),
+  m('height', 'body', 'last', 'cm', 'cm', 1),
+  m('waist_circumference', 'body', 'last', 'cm', 'cm', 1),
   // Vitals
   entry({
-    key: 'heart_rate',
-    category: 'vitals',
-    kind: 'mean',
-    dimension: 'perMin',
-    shape: 'minAvgMax',
-    fields: [
-      { name: 'min', decimals: 0, reduce: 'min' },
-      { name: 'avg', decimals: 1 },
-      { name: 'max', decimals: 0, reduce: 'max' },
-    ],
+    key: 'heart_rate', category: 'vitals', kind: 'mean', dimension: 'perMin', shape: 'minAvgMax',
+    fields: [{ name: 'min', decimals: 0, reduce: 'min' }, { name: 'avg', decimals: 1 }, { name: 'max', decimals: 0, reduce: 'max' }],
   }),
   entry({
-    key: 'blood_pressure',
-    category: 'vitals',
-    kind: 'last',
-    dimension: 'mmHg',
-    shape: 'bloodPressure',
-    fields: [
-      { name: 'systolic', decimals: 0 },
-      { name: 'diastolic', decimals: 0 },
-    ],
+    key: 'blood_pressure', category: 'vitals', kind: 'last', dimension: 'mmHg', shape: 'bloodPressure',
+    fields: [{ name: 'systolic', decimals: 0 }, { name: 'diastolic', decimals: 0 }],
   }),
-  entry({ key: 'blood_pressure_systolic', category: 'vitals', kind: 'last', dimension: 'mmHg', reads: 'blood_pressure', field: 'systolic', decimals: 0 }),
-  entry({ key: 'blood_pressure_diastolic', category: 'vitals', kind: 'last', dimension: 'mmHg', reads: 'blood_pressure', field: 'diastolic', decimals: 0 }),
-  entry({ key: 'blood_oxygen_saturation', category: 'vitals', kind: 'mean', dimension: 'pct', field: 'pct', fractionToPercent: true }),
-  entry({ key: 'respiratory_rate', category: 'vitals', kind: 'mean', dimension: 'perMin', field: 'breathsPerMin' }),
+  m('blood_pressure_systolic', 'vitals', 'last', 'mmHg', 'systolic', 0, { reads: 'blood_pressure' }),
+  m('blood_pressure_diastolic', 'vitals', 'last', 'mmHg', 'diastolic', 0, { reads: 'blood_pressure' }),
+  m('blood_oxygen_saturation', 'vitals', 'mean', 'pct', 'pct', 1, PCT_FROM_FRACTION),
+  m('respiratory_rate', 'vitals', 'mean', 'perMin', 'breathsPerMin', 1),
   entry({
-    key: 'blood_glucose',
-    category: 'vitals',
-    kind: 'mean',
-    dimension: 'mgdl',
-    shape: 'glucose',
-    textFields: ['mealTime'],
-    fields: [
-      { name: 'mgdl', decimals: 0, optional: true },
-      { name: 'mmol', decimals: 1, optional: true },
-    ],
+    key: 'blood_glucose', category: 'vitals', kind: 'mean', dimension: 'mgdl', shape: 'glucose', textFields: ['mealTime'],
+    fields: [{ name: 'mgdl', decimals: 0, optional: true }, { name: 'mmol', decimals: 1, optional: true }],
   }),
-  entry({ key: 'body_temperature', category: 'vitals', kind: 'last', dimension: 'degC', field: 'degC', decimals: 2 }),
-  entry({ key: 'basal_body_temperature', category: 'vitals', kind: 'last', dimension: 'degC', field: 'degC', decimals: 2 }),
-  entry({ key: 'apple_sleeping_wrist_temperature', category: 'vitals', kind: 'last', dimension: 'degC', field: 'degC', decimals: 2 }),
-  entry({ key: 'atrial_fibrillation_burden', category: 'vitals', kind: 'last', dimension: 'pct', field: 'pct' }),
-  entry({ key: 'peripheral_perfusion_index', category: 'vitals', kind: 'mean', dimension: 'pct', field: 'pct', decimals: 2 }),
-  entry({ key: 'electrodermal_activity', category: 'vitals', kind: 'mean', dimension: 'uS', field: 'uS', decimals: 2 }),
-  entry({ key: 'forced_expiratory_volume_1', aliases: ['forced_expiratory_volume'], category: 'vitals', kind: 'last', dimension: 'l', field: 'liters', decimals: 2 }),
-  entry({ key: 'forced_vital_capacity', category: 'vitals', kind: 'last', dimension: 'l', field: 'liters', decimals: 2 }),
-  entry({ key: 'peak_expiratory_flow_rate', category: 'vitals', kind: 'last', dimension: 'lPerMin', field: 'litersPerMin', decimals: 0 }),
-  entry({ key: 'number_of_times_fallen', aliases: ['number_of_time_fallen'], category: 'vitals', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
+  m('body_temperature', 'vitals', 'last', 'degC', 'degC', 2),
+  m('basal_body_temperature', 'vitals', 'last', 'degC', 'degC', 2),
+  m('apple_sleeping_wrist_temperature', 'vitals', 'last', 'degC', 'degC', 2),
+  m('atrial_fibrillation_burden', 'vitals', 'last', 'pct', 'pct', 1),
+  m('peripheral_perfusion_index', 'vitals', 'mean', 'pct', 'pct', 2),
+  m('electrodermal_activity', 'vitals', 'mean', 'uS', 'uS', 2),
+  m('forced_expiratory_volume_1', 'vitals', 'last', 'l', 'liters', 2, { aliases: ['forced_expiratory_volume'] }),
+  m('forced_vital_capacity', 'vitals', 'last', 'l', 'liters', 2),
+  m('peak_expiratory_flow_rate', 'vitals', 'last', 'lPerMin', 'litersPerMin', 0),
+  m('number_of_times_fallen', 'vitals', 'sum', 'count', 'count', 0, { aliases: ['number_of_time_fallen'] }),
   // Mindfulness
-  entry({ key: 'mindful_minutes', category: 'mindfulness', kind: 'sum', dimension: 'min', field: 'minutes' }),
+  m('mindful_minutes', 'mindfulness', 'sum', 'min', 'minutes', 1),
   // Lifestyle: hearing, daylight, hygiene, alcohol, nutrition
-  entry({ key: 'environmental_audio_exposure', aliases: ['environmental_audio'], category: 'lifestyle', kind: 'mean', dimension: 'db', field: 'db' }),
-  entry({ key: 'headphone_audio_exposure', aliases: ['headphone_audio'], category: 'lifestyle', kind: 'mean', dimension: 'db', field: 'db' }),
-  entry({ key: 'time_in_daylight', category: 'lifestyle', kind: 'sum', dimension: 'min', field: 'minutes' }),
-  entry({ key: 'uv_exposure', category: 'lifestyle', kind: 'max', dimension: 'scalar', field: 'index' }),
-  entry({ key: 'handwashing', category: 'lifestyle', kind: 'sum', dimension: 's', field: 'seconds', decimals: 0, textFields: ['value'] }),
-  entry({ key: 'toothbrushing', category: 'lifestyle', kind: 'sum', dimension: 's', field: 'seconds', decimals: 0, textFields: ['value'] }),
-  entry({
-    key: 'sexual_activity',
-    category: 'lifestyle',
-    kind: 'any',
-    dimension: 'count',
-    shape: 'counts',
-    fields: [{ name: 'logged', decimals: 0 }],
-  }),
-  entry({ key: 'alcohol_consumption', aliases: ['number_of_alcoholic_beverages'], category: 'lifestyle', kind: 'sum', dimension: 'count', field: 'drinks' }),
-  entry({ key: 'blood_alcohol_content', category: 'lifestyle', kind: 'max', dimension: 'pct', field: 'pct', decimals: 3 }),
-  entry({ key: 'dietary_energy', category: 'lifestyle', kind: 'sum', dimension: 'kcal', field: 'kcal', decimals: 0 }),
-  entry({ key: 'dietary_water', category: 'lifestyle', kind: 'sum', dimension: 'ml', field: 'ml', decimals: 0 }),
+  m('environmental_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['environmental_audio'] }),
+  m('headphone_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['headphone_audio'] }),
+  m('time_in_daylight', 'lifestyle', 'sum', 'min', 'minutes', 1),
+  m('uv_exposure', 'lifestyle', 'max', 'scalar', 'index', 1),
+  m('handwashing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
+  m('toothbrushing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
+  entry({ key: 'sexual_activity', category: 'lifestyle', kind: 'any', dimension: 'count', shape: 'counts', fields: [{ name: 'logged', decimals: 0 }] }),
+  m('alcohol_consumption', 'lifestyle', 'sum', 'count', 'drinks', 1, { aliases: ['number_of_alcoholic_beverages'] }),
+  m('blood_alcohol_content', 'lifestyle', 'max', 'pct', 'pct', 3),
+  m('dietary_energy', 'lifestyle', 'sum', 'kcal', 'kcal', 0),
+  m('dietary_water', 'lifestyle', 'sum', 'ml', 'ml', 0),
   nutrient('caffeine', 'mg', ['dietary_caffeine']),
   nutrient('cholesterol', 'mg', ['dietary_cholesterol']),
   nutrient('dietary_sugar', 'g'),
@@ -276,16 +267,14 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   nutrient('saturated_fat', 'g'),
   nutrient('monounsaturated_fat', 'g', ['monosaturated_fat']),
   nutrient('polyunsaturated_fat', 'g'),
-  ...[
-    'calcium', 'chloride', 'copper', 'iron', 'magnesium', 'manganese', 'niacin', 'pantothenic_acid',
-    'phosphorus', 'potassium', 'riboflavin', 'sodium', 'thiamin', 'zinc', 'vitamin_b6', 'vitamin_c', 'vitamin_e',
-  ].map((k) => nutrient(k, 'mg')),
+  ...['calcium', 'chloride', 'copper', 'iron', 'magnesium', 'manganese', 'niacin', 'pantothenic_acid', 'phosphorus',
+    'potassium', 'riboflavin', 'sodium', 'thiamin', 'zinc', 'vitamin_b6', 'vitamin_c', 'vitamin_e'].map((k) => nutrient(k, 'mg')),
   ...['chromium', 'folate', 'selenium', 'vitamin_a', 'vitamin_b12', 'vitamin_d', 'vitamin_k', 'molybdenum', 'iodine'].map((k) =>
     nutrient(k, 'mcg'),
   ),
   // Medication
-  entry({ key: 'insulin_delivery', category: 'medication', kind: 'sum', dimension: 'iu', field: 'iu', textFields: ['reason'] }),
-  entry({ key: 'inhaler_usage', category: 'medication', kind: 'sum', dimension: 'count', field: 'count', decimals: 0 }),
+  m('insulin_delivery', 'medication', 'sum', 'iu', 'iu', 1, { textFields: ['reason'] }),
+  m('inhaler_usage', 'medication', 'sum', 'count', 'count', 0),
 ];
 
 const BY_NAME = new Map<string, CatalogueEntry>();
@@ -298,7 +287,10 @@ for (const e of CATALOGUE) {
 
 /** Lookup spelling: trimmed, lower case, spaces and dashes as `_` (`Step Count` → `step_count`). */
 function nameKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /**

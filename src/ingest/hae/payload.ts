@@ -28,7 +28,14 @@ export interface NormalisedPayload {
 }
 
 /** Sections HAE can send that this layer does not turn into samples (HAE-FORMAT section 2). */
-const OTHER_SECTIONS = ['symptoms', 'ecg', 'heartRateNotifications', 'stateOfMind', 'cycleTracking', 'medications'];
+const OTHER_SECTIONS = [
+  'symptoms',
+  'ecg',
+  'heartRateNotifications',
+  'stateOfMind',
+  'cycleTracking',
+  'medications',
+];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,7 +48,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function normalisePayload(parsed: unknown): NormalisedPayload {
   const warnings: string[] = [];
   if (!isObject(parsed)) {
-    return { metrics: [], workouts: [], warnings: [`body is ${describe(parsed)}, not an HAE object; nothing ingested`] };
+    return {
+      metrics: [],
+      workouts: [],
+      warnings: [`body is ${describe(parsed)}, not an HAE object; nothing ingested`],
+    };
   }
   const body = isObject(parsed.data) ? parsed.data : parsed;
   if (body === parsed && parsed.data !== undefined) {
@@ -84,7 +95,8 @@ export function normalisePayload(parsed: unknown): NormalisedPayload {
 
   for (const section of OTHER_SECTIONS) {
     const v = body[section];
-    if (Array.isArray(v) && v.length > 0) warnings.push(`${v.length} ${section} entr(ies) received, not ingested`);
+    if (Array.isArray(v) && v.length > 0)
+      warnings.push(`${v.length} ${section} entr(ies) received, not ingested`);
   }
   return { metrics, workouts, warnings };
 }

@@ -51,7 +51,15 @@ export function makeSample(
   source: string | null,
   span: SampleSpan,
 ): Sample {
-  return { metric, date: time.date, at, values, source, span, dedupKey: dedupKeyOf(metric, time, span, values, source) };
+  return {
+    metric,
+    date: time.date,
+    at,
+    values,
+    source,
+    span,
+    dedupKey: dedupKeyOf(metric, time, span, values, source),
+  };
 }
 
 /** The content hash used as `dedupKey` (sha-256, first 128 bits, hex). */
@@ -89,7 +97,8 @@ export class SkipCounter {
   /** One line per (metric, reason): `step_count: unreadable timestamp (2 points, e.g. "...")`. */
   lines(): string[] {
     return [...this.byReason].map(
-      ([key, { count, example }]) => `${key} (${count} point${count === 1 ? '' : 's'}${example ? `, e.g. ${example}` : ''})`,
+      ([key, { count, example }]) =>
+        `${key} (${count} point${count === 1 ? '' : 's'}${example ? `, e.g. ${example}` : ''})`,
     );
   }
 }

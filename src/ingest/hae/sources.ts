@@ -14,7 +14,13 @@ export function sourceSet(source: string | null | undefined): SourceSet {
   if (typeof source !== 'string') return null;
   const names = source
     .split('|')
-    .map((s) => s.normalize('NFC').replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ').trim())
+    .map((s) =>
+      s
+        .normalize('NFC')
+        .replace(/[\u00a0\u202f]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((s) => s !== '');
   if (names.length === 0) return null;
   return [...new Set(names)].sort();

@@ -8,7 +8,6 @@
  * Nothing here consults the process time zone: a zone-less time is kept "floating" (pitfall: the
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
-import { isIsoDate } from '../../common/dates.js';
 
 /** One parsed HAE timestamp. */
 export interface HaeTime {
@@ -47,13 +46,41 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  * a bare `YYYY-MM-DD`. Returns null for anything else, or for impossible values (month 13,
  * 30 February, 25:00, `13:00 pm`, offsets beyond ±14:00); it never throws. Callers count the nulls.
  */
-export function parseHaeTimestamp(input: unknown): HaeTime | null {
+export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
   if (typeof input !== 'string') return null;
-  const m = PATTERN.exec(input.replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, ''));
+  const cached = CACHE.get(input);
+  if (cached !== undefined) return cached;
+  const parsed = parse(input);
+  if (CACHE.size >= CACHE_MAX_ENTRIES) CACHE.clear();
+  CACHE.set(input, parsed);
+  return parsed;
+}
+
+/**
+ * Parsed strings, shared (results are read-only): a daily payload repeats each midnight stamp once
+ * per metric, and aggregation re-reads `at`. Cleared when full, so memory stays bounded.
+ */
+const CACHE = new Map<string, Readonly<HaeTime> | null>();
+const CACHE_MAX_ENTRIES = 20_000;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isRealDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]);
+}
+
+function parse(input: string): HaeTime | null {
+  const m = PATTERN.exec(
+    /^[\s\u00a0\u202f]|[\s\u00a0\u202f]$/.test(input)
+      ? input.replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, '')
+      : input,
+  );
   if (!m) return null;
   const [, ys, mos, ds, hs, mis, ss, frac, ampm, zone] = m;
   const date = `${ys}-${mos}-${ds}`;
-  if (!isIsoDate(date)) return null;
+  if (!isRealDate(Number(ys), Number(mos), Number(ds))) return null;
   let hour = hs === undefined ? 0 : Number(hs);
   const minute = mis === undefined ? 0 : Number(mis);
   const second = ss === undefined ? 0 : Number(ss);
@@ -96,7 +123,7 @@ function pad(n: number): string {
  * One spelling per instant-as-written, `YYYY-MM-DDTHH:MM:SS±HH:MM` (no zone when none was
  * written), so `7:57:00 am +1000` and `07:57:00 +1000` give the same text (used in dedup keys).
  */
-export function canonicalTimestamp(t: HaeTime): string {
+export function canonicalTimestamp(t: Readonly<HaeTime>): string {
   const base = `${t.date}T${t.time}`;
   const ms = ((t.epochMs % 1000) + 1000) % 1000;
   const withMs = ms ? `${base}.${String(ms).padStart(3, '0')}` : base;
@@ -107,6 +134,6 @@ export function canonicalTimestamp(t: HaeTime): string {
 }
 
 /** Local wall-clock `HH:MM` of a parsed timestamp (REFERENCE section 7: bedTime, startTime ...). */
-export function localHourMinute(t: HaeTime): string {
+export function localHourMinute(t: Readonly<HaeTime>): string {
   return t.time.slice(0, 5);
 }

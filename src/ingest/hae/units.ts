@@ -41,7 +41,7 @@ function dim(canonical: string, from: Record<string, Conversion>): Dimension {
 /** The dimensions the catalogue uses, each with the spellings real payloads and HealthKit use. */
 export const DIMENSIONS = {
   count: dim('count', { count: 1, steps: 1, '': 1 }),
-  kcal: dim('kcal', { kcal: 1, Cal: 1, kJ: 1 / KCAL_KJ, J: 1 / (KCAL_KJ * 1000) }),
+  kcal: dim('kcal', { kcal: 1, Cal: 1, kJ: (kj) => kj / KCAL_KJ, J: (j) => j / (KCAL_KJ * 1000) }),
   kg: dim('kg', { kg: 1, g: 0.001, lb: LB_KG, lbs: LB_KG, st: 6.35029318, oz: LB_KG / 16 }),
   km: dim('km', { km: 1, m: 0.001, cm: 0.00001, mi: MI_KM, ft: 0.0003048, yd: 0.0009144 }),
   m: dim('m', { m: 1, km: 1000, cm: 0.01, mi: MI_KM * 1000, ft: 0.3048, yd: 0.9144 }),
@@ -55,7 +55,14 @@ export const DIMENSIONS = {
   ms: dim('ms', { ms: 1, s: 1000 }),
   perMin: dim('count/min', { 'count/min': 1, bpm: 1, '/min': 1, 'beats/min': 1, 'breaths/min': 1, rpm: 1 }),
   perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1 }),
-  degC: dim('degC', { degC: 1, '°C': 1, C: 1, degF: (f) => ((f - 32) * 5) / 9, '°F': (f) => ((f - 32) * 5) / 9, K: (k) => k - 273.15 }),
+  degC: dim('degC', {
+    degC: 1,
+    '°C': 1,
+    C: 1,
+    degF: (f) => ((f - 32) * 5) / 9,
+    '°F': (f) => ((f - 32) * 5) / 9,
+    K: (k) => k - 273.15,
+  }),
   pct: dim('%', { '%': 1, percent: 1 }),
   mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
   mgdl: dim('mg/dL', { 'mg/dL': 1 }),

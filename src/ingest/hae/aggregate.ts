@@ -1,0 +1,205 @@
+/**
+ * Samples → rows per local date, per the catalogue's aggregation kind (REFERENCE section 7
+ * "aggregate per date, upsert by date"; HAE-FORMAT pitfalls "Duplicates / re-sends" and
+ * "Multiple sources / aggregation").
+ *
+ * Before any kind runs:
+ * - samples with the same `dedupKey` count once (a payload posted twice adds nothing);
+ * - a sample holding NaN or ±Infinity (P17; extraction never makes one, a store might) is ignored;
+ * - versions of one point (same metric, instant, source, span and `seq`, different values: the day
+ *   or hour in progress sent partially, later complete) collapse to the one LAST in the input.
+ *   The store must therefore pass samples in arrival order (pitfall: insert-or-ignore kept the
+ *   partial 230.94 instead of 413 steps).
+ *
+ * Overlapping sources, the rule (for `sum`; the other kinds cannot double count):
+ * HAE reports one point per bucket per set of contributing devices, joined with `|`
+ * (`User’s Apple Watch|iPhone|Oura`); that combined point is what Apple Health shows, already
+ * de-duplicated across devices by HealthKit. Per date:
+ * 1. each daily-span sample is one reading of the day's total; sub-daily samples are grouped into
+ *    families of sources that share a device, and each family's samples are summed into one
+ *    reading (at one instant, of several points only the one not contained in another's source
+ *    set, and of those the largest, is counted);
+ * 2. a reading whose source set is strictly contained in another's is dropped (the combined
+ *    `a|b` reading already includes it);
+ * 3. of the readings left (independent devices, or a day total next to the same day's samples),
+ *    the largest is the day's value. Readings are never added to each other, so neither a second
+ *    device nor a daily row next to hourly rows (pitfall: 32,361 vs 16,652 steps) double counts.
+ * `mean` drops, at each instant, points covered by a combined point, then averages the rest;
+ * `last` takes the latest instant (ties: the combined point, then the later in input);
+ * `max`/`min` fields are order- and overlap-free.
+ */
+import { type CatalogueEntry, resolveMetric } from './catalogue.js';
+import { byDate, finishRow, type HaeRow, instantOf, latestVersions } from './rows.js';
+import type { Sample } from './sample.js';
+import { sleepRows } from './sleep-nights.js';
+import { dropCoveredSources, type SourceSet, sourceSet } from './sources.js';
+import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
+import { workoutRows } from './workouts-merge.js';
+
+export type { HaeRow } from './rows.js';
+
+/**
+ * All rows a metric's samples make: `metricKey` is a catalogue key or alias, `samples` any samples
+ * (other metrics' are ignored) in arrival order. Returns rows `{date, ...fields}` sorted by date,
+ * fields in canonical units rounded per field, absent rather than zero/NaN. An unknown metric → [].
+ */
+export function aggregateRows(metricKey: string, samples: readonly Sample[]): HaeRow[] {
+  const entry = resolveMetric(metricKey);
+  if (!entry) return [];
+  const seen = new Set<string>();
+  const mine = samples.filter((s) => {
+    if (s.metric !== entry.reads || seen.has(s.dedupKey) || !allFinite(s)) return false;
+    seen.add(s.dedupKey);
+    return true;
+  });
+  if (entry.kind === 'sleep') return sleepRows(entry, mine);
+  if (entry.kind === 'workouts') return workoutRows(entry, mine);
+
+  const current = latestVersions(mine, (s) => {
+    const t = parseHaeTimestamp(s.at);
+    return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.span}|${s.values.seq ?? 0}`;
+  });
+  const byDay = new Map<string, Sample[]>();
+  for (const s of current) {
+    const day = byDay.get(s.date);
+    if (day) day.push(s);
+    else byDay.set(s.date, [s]);
+  }
+  const rows: HaeRow[] = [];
+  for (const [date, day] of byDay) {
+    const row = finishRow(entry, date, dayValues(entry, day));
+    if (row) rows.push(row);
+  }
+  return byDate(rows);
+}
+
+/** False when a sample carries NaN or ±Infinity (P17): such a sample is treated as never sent. */
+function allFinite(s: Sample): boolean {
+  for (const v of Object.values(s.values)) if (typeof v === 'number' && !Number.isFinite(v)) return false;
+  return true;
+}
+
+interface Point {
+  value: number;
+  set: SourceSet;
+  at: number;
+  order: number;
+  sample: Sample;
+}
+
+function pointsOf(day: readonly Sample[], field: string): Point[] {
+  const out: Point[] = [];
+  day.forEach((s, order) => {
+    const v = s.values[field];
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      out.push({ value: v, set: sourceSet(s.source), at: instantOf(s.at) ?? 0, order, sample: s });
+    }
+  });
+  return out;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | number): T[][] {
+  const groups = new Map<string | number, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  return [...groups.values()];
+}
+
+/** Of points at one instant: those not covered by a combined point (rule in the module comment). */
+function uncovered(points: readonly Point[]): Point[] {
+  return dropCoveredSources(points, (p) => p.set);
+}
+
+/** Largest / smallest value (a loop: a day of second-level samples is too many for `Math.max(...)`). */
+function maxOf(values: readonly number[]): number | undefined {
+  let m: number | undefined;
+  for (const v of values) if (m === undefined || v > m) m = v;
+  return m;
+}
+
+function minOf(values: readonly number[]): number | undefined {
+  let m: number | undefined;
+  for (const v of values) if (m === undefined || v < m) m = v;
+  return m;
+}
+
+/** Families of sub-daily points whose source sets share a device; unknown sources form one family. */
+function families(points: readonly Point[]): Point[][] {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r) as string;
+    parent.set(x, r);
+    return r;
+  };
+  for (const p of points) {
+    for (const name of p.set ?? []) if (!parent.has(name)) parent.set(name, name);
+    const [first, ...rest] = p.set ?? [];
+    for (const name of rest) parent.set(find(name), find(first));
+  }
+  return groupBy(points, (p) => (p.set === null ? '\u0000unknown' : find(p.set[0])));
+}
+
+/** The day's total of one `sum` field (rule steps 1–3 of the module comment). */
+function dayTotal(points: readonly Point[]): number | undefined {
+  const readings: { value: number; set: SourceSet }[] = points
+    .filter((p) => p.sample.span === 'day')
+    .map((p) => ({ value: p.value, set: p.set }));
+  for (const family of families(points.filter((p) => p.sample.span !== 'day'))) {
+    let total = 0;
+    for (const atInstant of groupBy(family, (p) => p.at)) {
+      total += maxOf(uncovered(atInstant).map((p) => p.value)) ?? 0;
+    }
+    const names = new Set<string>();
+    for (const p of family) for (const n of p.set ?? []) names.add(n);
+    readings.push({ value: total, set: names.size ? [...names].sort() : null });
+  }
+  return maxOf(dropCoveredSources(readings, (r) => r.set).map((r) => r.value));
+}
+
+function mean(values: number[]): number | undefined {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
+}
+
+/** Unrounded field values of one date for the non-sleep, non-workout kinds. */
+function dayValues(
+  entry: CatalogueEntry,
+  day: readonly Sample[],
+): Record<string, number | boolean | undefined> {
+  const out: Record<string, number | boolean | undefined> = {};
+  if (entry.kind === 'last') {
+    const candidates = day
+      .map((s, order) => ({ s, order, at: instantOf(s.at) ?? 0, set: sourceSet(s.source) }))
+      .filter(({ s }) => entry.fields.some((f) => typeof s.values[f.name] === 'number'));
+    if (!candidates.length) return out;
+    const latest = maxOf(candidates.map((c) => c.at));
+    const ties = dropCoveredSources(
+      candidates.filter((c) => c.at === latest),
+      (c) => c.set,
+    );
+    const pick = ties[ties.length - 1].s;
+    for (const f of entry.fields) {
+      const v = pick.values[f.name];
+      if (typeof v === 'number') out[f.name] = v;
+    }
+    return out;
+  }
+  for (const f of entry.fields) {
+    if (entry.kind === 'any') {
+      out[f.name] = day.length > 0 ? true : undefined;
+      continue;
+    }
+    const points = pointsOf(day, f.name);
+    if (!points.length) continue;
+    const values = points.map((p) => p.value);
+    if (f.reduce === 'min') out[f.name] = minOf(values);
+    else if (f.reduce === 'max' || entry.kind === 'max') out[f.name] = maxOf(values);
+    else if (entry.kind === 'sum') out[f.name] = dayTotal(points);
+    else out[f.name] = mean(groupBy(points, (p) => p.at).flatMap((g) => uncovered(g).map((p) => p.value)));
+  }
+  return out;
+}

@@ -1,0 +1,231 @@
+/**
+ * Sleep samples → one row per wake day (the `sleep` aggregation kind; HAE-FORMAT section 5 and
+ * the "Sleep" and "Multiple sources" pitfalls).
+ *
+ * 1. Every aggregated row is a night `[sleepStart, sleepEnd]`; unaggregated segments of one source
+ *    are chained into nights (gaps up to SLEEP_SEGMENT_GAP_MS), each stage measured as the union
+ *    of its intervals, so a segment sent twice is not counted twice.
+ * 2. Nights whose windows overlap (by instant) are versions of the same sleep: a partial night
+ *    re-sent complete, or one night reported by several sources. Of these, a night whose source
+ *    set is strictly contained in another's is dropped (the combined `a|b` row already merges it),
+ *    then per source set the version with the latest end wins (the complete one), then the
+ *    version with the most sleep wins across sources (adding sources would double count).
+ * 3. The surviving nights are grouped by the local date they end on (the wake day) and summed,
+ *    so a night plus an afternoon nap make that day's total; bedTime, wakeTime and source are
+ *    those of the longest one.
+ */
+import type { CatalogueEntry } from './catalogue.js';
+import { SLEEP_SEGMENT_GAP_MS } from './limits.js';
+import { byDate, finishRow, type HaeRow } from './rows.js';
+import type { Sample } from './sample.js';
+import { dropCoveredSources, type SourceSet, sourceSet, sourceSetKey } from './sources.js';
+import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
+
+const HOUR_MS = 3_600_000;
+/** Durations a night row carries, hours. */
+const NIGHT_FIELDS = ['hours', 'asleep', 'inBed', 'deep', 'rem', 'core', 'unspecified', 'awake'] as const;
+const SLEEP_STAGES = ['core', 'deep', 'rem', 'unspecified'];
+
+interface Night {
+  start: number;
+  end: number;
+  date: string;
+  bedTime?: string;
+  wakeTime?: string;
+  source: string | null;
+  set: SourceSet;
+  d: Partial<Record<(typeof NIGHT_FIELDS)[number], number>>;
+  order: number;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function nightFromRow(s: Sample, order: number): Night | undefined {
+  const v = s.values;
+  const end = parseHaeTimestamp(v.sleepEnd) ?? parseHaeTimestamp(v.inBedEnd) ?? parseHaeTimestamp(s.at);
+  if (!end) return undefined;
+  const start = parseHaeTimestamp(v.sleepStart) ?? parseHaeTimestamp(v.inBedStart);
+  const d: Night['d'] = {};
+  for (const k of NIGHT_FIELDS) {
+    const n = num(v[k]);
+    if (n !== undefined) d[k] = n;
+  }
+  const span = Math.max(d.hours ?? 0, d.inBed ?? 0) * HOUR_MS;
+  return {
+    start: start ? start.epochMs : end.epochMs - span,
+    end: end.epochMs,
+    date: s.date,
+    ...(start ? { bedTime: localHourMinute(start) } : {}),
+    wakeTime: localHourMinute(end),
+    source: s.source,
+    set: sourceSet(s.source),
+    d,
+    order,
+  };
+}
+
+interface Segment {
+  stage: string;
+  start: number;
+  end: number;
+  startText: string;
+  endText: string;
+  date: string;
+  order: number;
+}
+
+/** Total length of the union of intervals, hours. */
+function unionHours(intervals: [number, number][]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let curStart = Number.NEGATIVE_INFINITY;
+  let curEnd = Number.NEGATIVE_INFINITY;
+  for (const [a, b] of sorted) {
+    if (a > curEnd) {
+      if (curEnd > curStart) total += curEnd - curStart;
+      curStart = a;
+      curEnd = b;
+    } else if (b > curEnd) curEnd = b;
+  }
+  if (curEnd > curStart) total += curEnd - curStart;
+  return total / HOUR_MS;
+}
+
+function nightFromSegments(segs: Segment[], source: string | null): Night {
+  const d: Night['d'] = {};
+  for (const stage of ['asleep', 'inBed', 'awake', ...SLEEP_STAGES] as const) {
+    const ivs = segs.filter((g) => g.stage === stage).map((g): [number, number] => [g.start, g.end]);
+    if (ivs.length) d[stage as keyof Night['d']] = unionHours(ivs);
+  }
+  const staged = segs.filter((g) => SLEEP_STAGES.includes(g.stage));
+  const asleep = staged.length ? staged : segs.filter((g) => g.stage === 'asleep');
+  d.hours = unionHours(asleep.map((g): [number, number] => [g.start, g.end]));
+  const first = (asleep.length ? asleep : segs).reduce((a, b) => (b.start < a.start ? b : a));
+  const last = (asleep.length ? asleep : segs).reduce((a, b) => (b.end > a.end ? b : a));
+  const lastAny = segs.reduce((a, b) => (b.end > a.end ? b : a));
+  const bed = parseHaeTimestamp(first.startText);
+  const wake = parseHaeTimestamp(last.endText);
+  return {
+    start: Math.min(...segs.map((g) => g.start)),
+    end: lastAny.end,
+    date: lastAny.date,
+    ...(bed ? { bedTime: localHourMinute(bed) } : {}),
+    ...(wake ? { wakeTime: localHourMinute(wake) } : {}),
+    source,
+    set: sourceSet(source),
+    d,
+    order: Math.max(...segs.map((g) => g.order)),
+  };
+}
+
+/** Segments of one source chained into nights: a gap over SLEEP_SEGMENT_GAP_MS starts a new night. */
+function nightsFromSegments(samples: { s: Sample; order: number }[]): Night[] {
+  const bySource = new Map<string, { source: string | null; segs: Segment[] }>();
+  for (const { s, order } of samples) {
+    const start = parseHaeTimestamp(s.values.start);
+    const end = parseHaeTimestamp(s.values.end);
+    if (!start || !end || typeof s.values.stage !== 'string') continue;
+    const key = sourceSetKey(sourceSet(s.source));
+    const group = bySource.get(key) ?? { source: s.source, segs: [] };
+    group.segs.push({
+      stage: s.values.stage,
+      start: start.epochMs,
+      end: end.epochMs,
+      startText: String(s.values.start),
+      endText: String(s.values.end),
+      date: s.date,
+      order,
+    });
+    bySource.set(key, group);
+  }
+  const nights: Night[] = [];
+  for (const { source, segs } of bySource.values()) {
+    segs.sort((a, b) => a.start - b.start);
+    let current: Segment[] = [];
+    let currentEnd = Number.NEGATIVE_INFINITY;
+    for (const g of segs) {
+      if (current.length && g.start > currentEnd + SLEEP_SEGMENT_GAP_MS) {
+        nights.push(nightFromSegments(current, source));
+        current = [];
+      }
+      current.push(g);
+      currentEnd = current.length === 1 ? g.end : Math.max(currentEnd, g.end);
+    }
+    if (current.length) nights.push(nightFromSegments(current, source));
+  }
+  return nights;
+}
+
+/** Picks one night out of mutually overlapping ones (rule 2 of the module comment). */
+function pickVersion(cluster: Night[]): Night {
+  const bySet = new Map<string, Night>();
+  for (const n of dropCoveredSources(cluster, (x) => x.set)) {
+    const key = sourceSetKey(n.set);
+    const prev = bySet.get(key);
+    if (!prev || n.end > prev.end || (n.end === prev.end && n.order > prev.order)) bySet.set(key, n);
+  }
+  let best: Night | undefined;
+  for (const n of bySet.values()) {
+    const h = n.d.hours ?? 0;
+    const bh = best?.d.hours ?? 0;
+    if (!best || h > bh || (h === bh && n.order > best.order)) best = n;
+  }
+  return best as Night;
+}
+
+/**
+ * Sleep samples (metric `sleep_analysis`, already deduplicated) → rows `{date, hours?, asleep?,
+ * inBed?, deep?, rem?, core?, unspecified?, awake?, bedTime?, wakeTime?, source?}` sorted by date;
+ * durations in hours (2 decimals), times `HH:MM` local. A duration that adds up to 0 is left out,
+ * not written as 0: HAE writes 0 for "not reported" (2025 rows send `asleep: 0` beside filled
+ * stages; some wearables send all stages 0, issue #55; the Jan 2023 shape sends `asleep: 0` for
+ * watch-staged nights), and a 0 `hours` would read as "did not sleep".
+ */
+export function sleepRows(entry: CatalogueEntry, samples: readonly Sample[]): HaeRow[] {
+  const nights: Night[] = [];
+  const segments: { s: Sample; order: number }[] = [];
+  samples.forEach((s, order) => {
+    if (typeof s.values.stage === 'string') segments.push({ s, order });
+    else {
+      const n = nightFromRow(s, order);
+      if (n) nights.push(n);
+    }
+  });
+  nights.push(...nightsFromSegments(segments));
+  nights.sort((a, b) => a.start - b.start || a.end - b.end);
+
+  const winners: Night[] = [];
+  let cluster: Night[] = [];
+  let clusterEnd = Number.NEGATIVE_INFINITY;
+  for (const n of nights) {
+    if (cluster.length && n.start >= clusterEnd) {
+      winners.push(pickVersion(cluster));
+      cluster = [];
+    }
+    cluster.push(n);
+    clusterEnd = cluster.length === 1 ? n.end : Math.max(clusterEnd, n.end);
+  }
+  if (cluster.length) winners.push(pickVersion(cluster));
+
+  const byDay = new Map<string, Night[]>();
+  for (const n of winners) byDay.set(n.date, [...(byDay.get(n.date) ?? []), n]);
+  const rows: HaeRow[] = [];
+  for (const [date, day] of byDay) {
+    const totals: Record<string, number | string | undefined> = {};
+    for (const k of NIGHT_FIELDS) {
+      const present = day.filter((n) => n.d[k] !== undefined);
+      if (present.length) totals[k] = present.reduce((sum, n) => sum + (n.d[k] as number), 0);
+    }
+    for (const k of NIGHT_FIELDS)
+      if (!((totals[k] as number | undefined) && (totals[k] as number) > 0)) delete totals[k];
+    const main = day.reduce((a, b) => ((b.d.hours ?? 0) > (a.d.hours ?? 0) ? b : a));
+    totals.bedTime = main.bedTime;
+    totals.wakeTime = main.wakeTime;
+    totals.source = main.source ?? undefined;
+    const row = finishRow(entry, date, totals);
+    if (row) rows.push(row);
+  }
+  return byDate(rows);
+}

@@ -1,0 +1,166 @@
+/**
+ * Reading `sleep_analysis` points (HAE-FORMAT section 5, and the "Sleep" pitfalls).
+ *
+ * Aggregated rows ("Summarize data" ON, one row per night), four real generations:
+ * - Jan 2023: `asleep`, `inBed`, `sleepStart/End`, `inBedStart/End`, `sleepSource`, `inBedSource`;
+ * - Mar 2023: `asleep`, `core`, `deep`, `rem`, `awake`, `inBed`, `sleepStart/End`, `source`;
+ * - Apr 2025: as Mar 2023 plus `inBedStart/End`, with `asleep: 0` while the stages are filled;
+ * - Mar 2026: as Apr 2025 plus `totalSleep`.
+ * Total sleep = `totalSleep` if > 0, else `core + deep + rem (+ unspecified)` if > 0, else `asleep`.
+ * A night belongs to the local date it ENDS on, read from `sleepEnd` (then `inBedEnd`, then `date`):
+ * `date` means a time near sleep start in 2023, near wake-up in 2025 and local midnight of the wake
+ * day in 2026, so it is never used while an end time exists.
+ *
+ * Unaggregated segments (`startDate`, `endDate`, `qty` hours, `value` = stage) become one sample
+ * each, dated by `endDate`; sleep-nights.ts joins them into nights.
+ */
+import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, SLEEP_WINDOW_TOLERANCE_H } from './limits.js';
+import { readNumber } from './numbers.js';
+import { type PointRead, type SampleValue, sourceOf } from './sample.js';
+import { type HaeTime, parseHaeTimestamp } from './timestamps.js';
+import { convertUnit, DIMENSIONS } from './units.js';
+
+/** Duration fields of an aggregated sleep row, all hours. */
+export const SLEEP_DURATION_FIELDS = [
+  'totalSleep',
+  'asleep',
+  'core',
+  'deep',
+  'rem',
+  'unspecified',
+  'awake',
+  'inBed',
+] as const;
+
+/** Stage names of unaggregated segments (`value`) → sample stage key. */
+const STAGES: Record<string, string> = {
+  'in bed': 'inBed',
+  inbed: 'inBed',
+  asleep: 'asleep',
+  core: 'core',
+  deep: 'deep',
+  rem: 'rem',
+  awake: 'awake',
+  unspecified: 'unspecified',
+};
+
+const HOUR_MS = 3_600_000;
+
+/** True for an unaggregated segment point (FreeReps: detected by `startDate`). */
+export function isSleepSegment(point: Record<string, unknown>): boolean {
+  return point.startDate !== undefined && typeof point.value === 'string';
+}
+
+/**
+ * One `sleep_analysis` point (`units` from its block, normally `hr`) → values for one sample:
+ * aggregated rows give `{hours, asleep?, core?, deep?, rem?, unspecified?, awake?, inBed?,
+ * totalSleep?, sleepStart?, sleepEnd?, inBedStart?, inBedEnd?, overlapScale?}` (durations in
+ * hours, times as sent); segments give `{stage, hours, start, end}`.
+ *
+ * Overlapping sources (pitfalls: "`totalSleep` 27 h and `inBed` 34 h", "stages stored twice, sleep
+ * summed to 17–22 h", "In Bed in the hundreds of millions"): a night cannot hold more sleep than its
+ * own `sleepStart`→`sleepEnd` window (an instant difference, so a DST night is 1 h longer or
+ * shorter). When total sleep exceeds that window, every duration is scaled by
+ * window / (total + awake), which is exactly how consistent rows relate (asleep + awake = window),
+ * and `overlapScale` records the factor. `inBed` is capped at its own window the same way. With
+ * no window at all, a total over 24 h is dropped as implausible.
+ */
+export function readSleepPoint(point: Record<string, unknown>, units: string): PointRead {
+  return isSleepSegment(point) ? readSegment(point, units) : readNight(point, units);
+}
+
+function hoursOf(v: unknown, units: string): { value?: number; bad?: string } {
+  const n = readNumber(v);
+  if (n.nonFinite) return { bad: 'non-finite number' };
+  if (n.value === undefined) return {};
+  const h = convertUnit(DIMENSIONS.hr, units || 'hr', n.value);
+  if (h === undefined) return { bad: `unknown unit "${units}"` };
+  return { value: h };
+}
+
+function readSegment(point: Record<string, unknown>, units: string): PointRead {
+  const start = parseHaeTimestamp(point.startDate);
+  const end = parseHaeTimestamp(point.endDate);
+  if (!start || !end) return { ok: false, reason: 'unreadable startDate/endDate', example: point.startDate };
+  if (end.epochMs < start.epochMs)
+    return { ok: false, reason: 'segment ends before it starts', example: point.endDate };
+  const stage = STAGES[String(point.value).trim().toLowerCase()];
+  if (!stage) return { ok: false, reason: 'unknown sleep stage', example: point.value };
+  const q = hoursOf(point.qty, units);
+  if (q.bad) return { ok: false, reason: q.bad, example: point.qty };
+  const hours = q.value ?? (end.epochMs - start.epochMs) / HOUR_MS;
+  return {
+    ok: true,
+    time: end,
+    at: String(point.endDate),
+    values: { stage, hours, start: String(point.startDate), end: String(point.endDate) },
+    source: sourceOf(point.source),
+  };
+}
+
+function readNight(point: Record<string, unknown>, units: string): PointRead {
+  const times: Record<string, HaeTime | null> = {};
+  for (const k of ['sleepStart', 'sleepEnd', 'inBedStart', 'inBedEnd', 'date'] as const) {
+    times[k] = parseHaeTimestamp(point[k]);
+  }
+  const endKey = (['sleepEnd', 'inBedEnd', 'date'] as const).find((k) => times[k] !== null);
+  if (!endKey)
+    return {
+      ok: false,
+      reason: 'no readable sleepEnd, inBedEnd or date',
+      example: point.sleepEnd ?? point.date,
+    };
+
+  const d: Partial<Record<(typeof SLEEP_DURATION_FIELDS)[number], number>> = {};
+  for (const k of SLEEP_DURATION_FIELDS) {
+    const h = hoursOf(point[k], units);
+    if (h.bad) return { ok: false, reason: h.bad, example: point[k] };
+    if (h.value !== undefined) d[k] = h.value;
+  }
+  const stages = (d.core ?? 0) + (d.deep ?? 0) + (d.rem ?? 0) + (d.unspecified ?? 0);
+  let hours = (d.totalSleep ?? 0) > 0 ? (d.totalSleep as number) : stages > 0 ? stages : (d.asleep ?? 0);
+
+  const values: Record<string, SampleValue> = {};
+  const sleepWindow = windowHours(times.sleepStart, times.sleepEnd);
+  const inBedWindow = windowHours(times.inBedStart, times.inBedEnd) ?? sleepWindow;
+  if (sleepWindow !== undefined && hours > sleepWindow + SLEEP_WINDOW_TOLERANCE_H) {
+    const factor = sleepWindow / (hours + (d.awake ?? 0));
+    for (const k of SLEEP_DURATION_FIELDS)
+      if (k !== 'inBed' && d[k] !== undefined) d[k] = (d[k] as number) * factor;
+    hours *= factor;
+    values.overlapScale = factor;
+  } else if (sleepWindow === undefined && hours > MAX_SLEEP_HOURS_WITHOUT_WINDOW) {
+    return {
+      ok: false,
+      reason: `implausible sleep over ${MAX_SLEEP_HOURS_WITHOUT_WINDOW} h with no start/end`,
+      example: hours,
+    };
+  }
+  if (d.inBed !== undefined) {
+    const cap = inBedWindow ?? MAX_SLEEP_HOURS_WITHOUT_WINDOW;
+    if (d.inBed > cap + SLEEP_WINDOW_TOLERANCE_H) {
+      if (inBedWindow === undefined) delete d.inBed;
+      else d.inBed = inBedWindow;
+    }
+  }
+
+  values.hours = hours;
+  for (const k of SLEEP_DURATION_FIELDS) if (d[k] !== undefined) values[k] = d[k] as number;
+  for (const k of ['sleepStart', 'sleepEnd', 'inBedStart', 'inBedEnd'] as const) {
+    if (times[k]) values[k] = String(point[k]);
+  }
+  return {
+    ok: true,
+    time: times[endKey] as HaeTime,
+    at: String(point[endKey]),
+    values,
+    source: sourceOf(point.source, point.sleepSource, point.inBedSource),
+  };
+}
+
+/** Hours from `a` to `b` (instants, so DST nights count their real length); undefined if unknown or ≤ 0. */
+function windowHours(a: HaeTime | null, b: HaeTime | null): number | undefined {
+  if (!a || !b) return undefined;
+  const h = (b.epochMs - a.epochMs) / HOUR_MS;
+  return h > 0 ? h : undefined;
+}

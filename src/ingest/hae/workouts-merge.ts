@@ -1,0 +1,65 @@
+/**
+ * Workout samples → one row per local start date (the `workouts` aggregation kind, REFERENCE
+ * section 7 `workouts-merge-per-date`).
+ */
+import type { CatalogueEntry } from './catalogue.js';
+import { byDate, finishRow, type HaeRow, instantOf, latestVersions } from './rows.js';
+import type { Sample } from './sample.js';
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function sumOf(ws: readonly Sample[], field: string): number | undefined {
+  const vs = ws.map((w) => num(w.values[field])).filter((v): v is number => v !== undefined);
+  return vs.length ? vs.reduce((a, b) => a + b, 0) : undefined;
+}
+
+/**
+ * Workout samples (already deduplicated) → rows `{date, trained: true, type?, durationMin?,
+ * distanceKm?, calories?, avgHr?, maxHr?, elevationM?, startTime?}` sorted by date.
+ * - One workout re-sent with more detail is one workout: versions share the v2 `id`, or for v1
+ *   (no id) the start instant and name; the one later in the input wins.
+ * - Per date: `type` = the distinct workout names in start order joined with ", " (names are
+ *   localised by the phone: kept as sent); durations, distances, calories and ascent are summed;
+ *   `avgHr` is the duration-weighted mean of the workouts that have one (plain mean when a
+ *   duration is missing); `maxHr` the highest; `startTime` the first start (local `HH:MM`).
+ * - A field no workout of the day has is left out, never written as 0.
+ */
+export function workoutRows(entry: CatalogueEntry, samples: readonly Sample[]): HaeRow[] {
+  const versions = latestVersions(samples, (s) =>
+    typeof s.values.id === 'string'
+      ? `id:${s.values.id}`
+      : `${instantOf(s.at) ?? s.at}|${String(s.values.type)}`,
+  );
+  const byDay = new Map<string, Sample[]>();
+  for (const s of versions) byDay.set(s.date, [...(byDay.get(s.date) ?? []), s]);
+
+  const rows: HaeRow[] = [];
+  for (const [date, day] of byDay) {
+    day.sort((a, b) => (instantOf(a.at) ?? 0) - (instantOf(b.at) ?? 0));
+    const types = [...new Set(day.map((w) => String(w.values.type ?? 'Workout')))];
+    const withHr = day.filter((w) => num(w.values.avgHr) !== undefined);
+    let avgHr: number | undefined;
+    if (withHr.length) {
+      const weighted = withHr.every((w) => num(w.values.durationMin) !== undefined);
+      const weight = (w: Sample) => (weighted ? (w.values.durationMin as number) : 1);
+      const total = withHr.reduce((a, w) => a + weight(w), 0);
+      avgHr = withHr.reduce((a, w) => a + (w.values.avgHr as number) * weight(w), 0) / total;
+    }
+    const maxes = day.map((w) => num(w.values.maxHr)).filter((v): v is number => v !== undefined);
+    const row = finishRow(entry, date, {
+      trained: true,
+      type: types.join(', '),
+      durationMin: sumOf(day, 'durationMin'),
+      distanceKm: sumOf(day, 'distanceKm'),
+      calories: sumOf(day, 'calories'),
+      avgHr,
+      maxHr: maxes.length ? Math.max(...maxes) : undefined,
+      elevationM: sumOf(day, 'elevationM'),
+      startTime: typeof day[0].values.startTime === 'string' ? day[0].values.startTime : undefined,
+    });
+    if (row) rows.push(row);
+  }
+  return byDate(rows);
+}
