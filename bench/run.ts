@@ -16,7 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendLatency } from './append-latency.js';
+import { chatConcurrency } from './chat-concurrency.js';
+import { chatRelay } from './chat-relay.js';
+import { chatRoundTrip } from './chat-round-trip.js';
 import { coldStart } from './cold-start.js';
+import { conversationSearch } from './conversation-search.js';
+import { conversationTurn } from './conversation-turn.js';
 import { jsonServerPeer } from './json-server-peer.js';
 import { type Benchmark, createContext } from './lib/bench.js';
 import { benchLogLevel, repoRoot } from './lib/klebb.js';
@@ -24,8 +29,20 @@ import { killAllChildren } from './lib/proc.js';
 import { type BenchResult, figuresJson, formatTable, progress } from './lib/report.js';
 import { removeAllTemp } from './lib/temp.js';
 import { listManifests } from './list-manifests.js';
+import { reattachReplay } from './reattach-replay.js';
 
-const ALL: Benchmark[] = [appendLatency, jsonServerPeer, coldStart, listManifests];
+const ALL: Benchmark[] = [
+  appendLatency,
+  jsonServerPeer,
+  coldStart,
+  listManifests,
+  chatRoundTrip,
+  chatRelay,
+  chatConcurrency,
+  conversationTurn,
+  reattachReplay,
+  conversationSearch,
+];
 
 function usage(): string {
   return `usage: npm run bench -- [--quick] [${ALL.map((b) => b.name).join(' | ')} ...]`;

@@ -8,12 +8,14 @@ import { authenticate, authenticateAdmin, type Principal } from './auth/principa
 import { cardRoutes } from './cards/routes.js';
 import { ChatService } from './chat/chat-service.js';
 import { conversationRoutes } from './chat/conversations/routes.js';
+import { ingestRoutes } from './ingest/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { systemRoutes } from './http/system-routes.js';
 import type { Instance } from './instance.js';
-import { notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { jsonShapeProblem } from './common/json-guard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,9 +55,19 @@ export function buildApp(inst: Instance): FastifyInstance {
   });
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
-  // RFC 7396 merge patches may arrive with their own media type
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, (req, body, done) => {
-    app.getDefaultJsonParser('error', 'error')(req, body as string, done);
+  // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default
+  // parser (prototype poisoning refused), then a shape check: too deep or broken text is a 400
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
+    parseJson(req, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      const problem = jsonShapeProblem(value);
+      if (problem) {
+        return done(badRequest(`the JSON body ${problem.path} ${problem.message}`, [problem], 'INVALID_JSON'), undefined);
+      }
+      done(null, value);
+    });
   });
   // The gate decides by the matched route's own config, never by the raw URL text: the router
   // decodes `%61pi` to `api`, so a prefix test on req.url could be walked around. Unmatched
@@ -68,7 +80,7 @@ export function buildApp(inst: Instance): FastifyInstance {
       authenticateAdmin(req.headers, inst.config.adminToken);
       return;
     }
-    req.principal = authenticate(req.headers, req.socket.remoteAddress, inst.config.agentApiToken);
+    req.principal = authenticate(req.headers, req.socket.remoteAddress, inst.config.agentApiToken, inst.config.trustLoopback);
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req) => {
@@ -85,9 +97,11 @@ export function buildApp(inst: Instance): FastifyInstance {
       cards: inst.cards,
       debug: (line) => app.log.info(line),
       shutdownSignal: inst.shutdownSignal,
+      timeZone: () => inst.user.timeZone(),
     }),
     inst,
   );
   conversationRoutes(app, inst);
+  ingestRoutes(app, inst);
   return app;
 }

@@ -36,6 +36,11 @@ export interface Config {
   chatAgentEmoji: string;
   /** Largest accepted request body, bytes (KLEBB_BODY_LIMIT_BYTES, default 10 MB). */
   bodyLimitBytes: number;
+  /**
+   * Accept requests without credentials from programs on this machine (KLEBB_TRUST_LOOPBACK,
+   * default 1). Set 0 behind a reverse proxy that adds no forwarding header.
+   */
+  trustLoopback: boolean;
   /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), REFERENCE section 10. */
   demo: boolean;
   cloud: boolean;
@@ -186,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     chatAgentName: nonEmpty(env, 'CHAT_AGENT_NAME') ?? 'Chat',
     chatAgentEmoji: nonEmpty(env, 'CHAT_AGENT_EMOJI') ?? '💬',
     bodyLimitBytes: intVar(env, ['KLEBB_BODY_LIMIT_BYTES'], DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
+    trustLoopback: nonEmpty(env, 'KLEBB_TRUST_LOOPBACK') === undefined ? true : flag(env, 'KLEBB_TRUST_LOOPBACK'),
     demo: flag(env, 'KLEBB_DEMO'),
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),

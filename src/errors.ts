@@ -26,8 +26,8 @@ export class KlebbError extends Error {
 }
 
 /** 400: the request is malformed (bad JSON, wrong `$schema`, missing required field). */
-export const badRequest = (message: string, details?: FieldError[]) =>
-  new KlebbError(400, 'BAD_REQUEST', message, details);
+export const badRequest = (message: string, details?: FieldError[], code = 'BAD_REQUEST') =>
+  new KlebbError(400, code, message, details);
 
 /** 401: no or wrong credentials. */
 export const unauthorized = (message = 'Unauthorized') => new KlebbError(401, 'UNAUTHORIZED', message);

@@ -15,7 +15,10 @@ import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
 import { isManifestFileName } from './cards/manifest-file.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
+import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
+import { readHaeEnv } from './ingest/hae-env.js';
+import { HaeIngest } from './ingest/hae-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 
@@ -31,10 +34,14 @@ export interface Instance {
   layout: HomeLayout;
   db: Db;
   cards: CardContext;
+  /** Settings the person's browser reports (time zone). */
+  user: UserSettings;
   /** Chat transcripts (issue 4). */
   conversations: ConversationStore;
   /** Running and lingering conversation turns. */
   turns: TurnHub;
+  /** Health Auto Export webhook and Apple Health import: samples store, token, pushes (issue 7). */
+  hae: HaeIngest;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Aborted when the instance begins to shut down: every chat turn listens to it. */
@@ -68,6 +75,7 @@ export async function openInstance(
   fs.mkdirSync(layout.dataDir, { recursive: true });
   fs.mkdirSync(layout.metaDir, { recursive: true });
   const db = openDatabase(layout.dbFile);
+  const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL' });
   const events = new EventEmitter<{ card: [CardEvent] }>();
   const emit = (e: CardEvent) => events.emit('card', e);
   const registry = new CardRegistry();
@@ -76,6 +84,7 @@ export async function openInstance(
   if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
   const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
+  const hae = new HaeIngest({ db, layout, cards, env: readHaeEnv(), log });
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
@@ -83,7 +92,7 @@ export async function openInstance(
   }
   let watcher: CardWatcher | undefined;
   if (opts.watch !== false) {
-    watcher = watchCards(layout.dataDir, loader);
+    watcher = watchCards(layout.dataDir, loader, (err) => log.warn({ err: err.message }, 'file watcher error'));
     await watcher.ready;
   }
   let closed = false;
@@ -94,7 +103,9 @@ export async function openInstance(
     layout,
     db,
     cards,
-    conversations: new ConversationStore(db),
+    hae,
+    user: new UserSettings(layout.home),
+    conversations: new ConversationStore(chatDb),
     turns,
     events,
     shutdownSignal: shutdown.signal,
@@ -109,6 +120,7 @@ export async function openInstance(
       shutdown.abort('shutdown');
       await turns.stopAll();
       await watcher?.close();
+      closeDatabase(chatDb);
       closeDatabase(db);
     },
   };

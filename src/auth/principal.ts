@@ -10,7 +10,44 @@ import { safeEqual } from './safe-equal.js';
 export type Principal = { kind: 'agent-token'; actor: 'agent-token' } | { kind: 'local'; actor: 'local' };
 
 /** Headers a reverse proxy adds: a request carrying them did not start on this machine. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto'];
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-real-ip',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-original-forwarded-for',
+  'via',
+  'x-client-ip',
+  'cf-connecting-ip',
+  'true-client-ip',
+];
+
+const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * Whether a credential-less request really comes from a program on this machine and not from a
+ * web page the person happens to be visiting: the Host must name a loopback host (a DNS-rebinding
+ * page sends its own name), a browser's Origin (when sent) must be a loopback origin, and the
+ * browser must not label it cross-site (`Sec-Fetch-Site`).
+ */
+export function isLocalRequest(headers: IncomingHttpHeaders): boolean {
+  if (FORWARDING_HEADERS.some((h) => headers[h] !== undefined)) return false;
+  const host = headers.host;
+  if (typeof host !== 'string' || !LOOPBACK_HOSTNAME.test(host)) return false;
+  const origin = headers.origin;
+  if (origin !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    if (!LOOPBACK_HOSTNAME.test(url.host)) return false;
+  }
+  return headers['sec-fetch-site'] !== 'cross-site';
+}
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -23,14 +60,17 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * Decides who the caller is (issue 2 "Auth"):
  * - `Authorization: Bearer <AGENT_API_TOKEN>`, compared in constant time → agent.
  * - any other Authorization header (a wrong or unexpected bearer) → 401, from anywhere.
- * - no credentials → allowed only from a loopback address with no proxy forwarding headers
- *   (a reverse proxy on the same host would otherwise make every visitor look local).
+ * - no credentials → allowed only from a loopback address, with a loopback Host, no proxy
+ *   forwarding headers (a reverse proxy on the same host would otherwise make every visitor look
+ *   local) and no cross-site browser origin (isLocalRequest); and only while `trustLoopback`
+ *   (KLEBB_TRUST_LOOPBACK, default on).
  * @throws 401 Unauthorized.
  */
 export function authenticate(
   headers: IncomingHttpHeaders,
   remoteAddress: string | undefined,
   agentApiToken: string | undefined,
+  trustLoopback = true,
 ): Principal {
   const auth = headers.authorization;
   if (auth !== undefined) {
@@ -40,8 +80,7 @@ export function authenticate(
     }
     throw unauthorized();
   }
-  const forwarded = FORWARDING_HEADERS.some((h) => headers[h] !== undefined);
-  if (!forwarded && isLoopbackAddress(remoteAddress)) return { kind: 'local', actor: 'local' };
+  if (trustLoopback && isLoopbackAddress(remoteAddress) && isLocalRequest(headers)) return { kind: 'local', actor: 'local' };
   throw unauthorized();
 }
 

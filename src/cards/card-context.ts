@@ -47,7 +47,7 @@ export function requireCard(ctx: CardContext, id: string): Card {
       onDisk = undefined;
     }
     if (onDisk !== card.hash) {
-      ctx.loader.loadFile(card.file);
+      ctx.loader.safeLoad(card.file);
       card = ctx.registry.get(id);
     } else if (stamp !== undefined) {
       ctx.stamps?.set(card.file, stamp);

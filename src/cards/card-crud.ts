@@ -16,6 +16,8 @@ import { assertSchemaType } from './card-data.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { mergePatch } from './row-ops.js';
 import { type ManifestValidation, sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
+import { isKnownMetric } from '../ingest/hae/catalogue.js';
+import { fillNewIngestCard, withIngestCategory } from '../ingest/hae-cards.js';
 
 /** One entry of `GET /api/manifests`: the manifest (meta-only) plus where it lives and a data summary. */
 export type CardEntry = ManifestBody & {
@@ -91,6 +93,8 @@ export interface CreateResult {
   id: string;
   source: string;
   welcomeAutoHidden: boolean;
+  /** Present when rows stored under this id (its file had been deleted by hand) came back with the card. */
+  restoredRows?: number;
 }
 
 /**
@@ -100,8 +104,9 @@ export interface CreateResult {
  * disk), 422 invalid id or field.
  */
 export function createCard(ctx: CardContext, body: unknown, actor: Actor): CreateResult {
-  throwIfInvalid(validateForCreate(body));
-  const parsed = body as Record<string, unknown> & { meta: Record<string, unknown> };
+  throwIfInvalid(validateForCreate(body, { isKnownMetric }));
+  // an HAE-fed card without a category takes its metric's (REFERENCE section 7)
+  const parsed = withIngestCategory(body) as Record<string, unknown> & { meta: Record<string, unknown> };
   const id = parsed.meta.id as string;
   const file = cardFilePath(ctx.dataDir, id);
   if (!isManifestFileName(path.basename(file))) {
@@ -112,9 +117,13 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const { body: raw, hasData, data: given } = splitData(parsed);
   const data = hasData ? normaliseDateKeyed(given) : [];
   assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
+  // rows left behind when this id's file was deleted by hand come back with the card, unless
+  // the new card brings rows of its own (docs/API.md: a hand-deleted card keeps its rows)
+  const orphan = ctx.store.state(id);
+  const adopt = orphan.version > 0 && orphan.shape !== 'none' && (!hasData || (Array.isArray(data) && data.length === 0));
   const text = serializeManifest(raw);
   ctx.store.transaction(() => {
-    ctx.store.replace(id, data, actor, 'create');
+    if (!adopt) ctx.store.replace(id, data, actor, 'create');
     writeFileAtomic(file, text);
   });
   const { manifest, dropped } = sanitizeAtLoad(raw);
@@ -125,8 +134,12 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   );
   ctx.emit({ type: 'card-changed', id });
   ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
+  // a card subscribed to an HAE metric is filled from the samples already stored (REFERENCE section 7)
+  fillNewIngestCard(ctx, id);
   const welcomeAutoHidden = id !== WELCOME_CARD_ID && autoHideWelcome(ctx);
-  return { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };
+  const result: CreateResult = { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };
+  if (adopt) result.restoredRows = orphan.rowCount;
+  return result;
 }
 
 /** Hides the welcome card the first time another card is created (REFERENCE section 2). */
@@ -136,10 +149,15 @@ function autoHideWelcome(ctx: CardContext): boolean {
   const meta = welcome.raw.meta ?? {};
   const flags = (meta.welcome ?? {}) as Record<string, unknown>;
   if (flags.autoHideApplied === true || meta.enabled === false) return false;
-  writeCardManifest(ctx, welcome, {
-    ...welcome.raw,
-    meta: { ...meta, enabled: false, welcome: { ...flags, autoHideApplied: true } },
-  });
+  try {
+    writeCardManifest(ctx, welcome, {
+      ...welcome.raw,
+      meta: { ...meta, enabled: false, welcome: { ...flags, autoHideApplied: true } },
+    });
+  } catch {
+    // best effort: the new card exists; a welcome file mid-edit or gone just stays as it is
+    return false;
+  }
   return true;
 }
 
@@ -193,7 +211,8 @@ export function patchCard(ctx: CardContext, id: string, patch: unknown): { ok: t
     if (p.description === null) delete merged.description;
     else merged.description = mergePatch(card.raw.description, p.description);
   }
-  throwIfInvalid(newIssues(validateForPatch(card.raw, { originalId: id }), validateForPatch(merged, { originalId: id })));
+  const rules = { originalId: id, isKnownMetric };
+  throwIfInvalid(newIssues(validateForPatch(card.raw, rules), validateForPatch(merged, rules)));
   if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
   writeCardManifest(ctx, card, merged);
   return { ok: true, id, changed: true };

@@ -21,8 +21,11 @@ import {
   splitData,
 } from './manifest-file.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
+import { jsonShapeProblem } from '../common/json-guard.js';
+import { isNonEmptyString } from './field-issues.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
+import { isKnownMetric } from '../ingest/hae/catalogue.js';
 
 /** What happened to a file when it was (re)loaded; `missing`: not there, nothing changed. */
 export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'error' | 'missing';
@@ -57,14 +60,31 @@ export class CardLoader {
     this.failed.delete(file);
   }
 
+  /**
+   * Loads every manifest file of the data folder. Files are taken in claim order (see
+   * claimRank): for an id two files claim, `<id>.json` wins, else the earlier name; so the
+   * winner of a duplicate is the same at start-up as at run time, and a stray copy never
+   * imports over the card it duplicates. One bad file never stops the others.
+   */
   scanAll(): void {
     fs.mkdirSync(this.dataDir, { recursive: true });
     const names = fs
       .readdirSync(this.dataDir, { withFileTypes: true })
       .filter((d) => d.isFile() && isManifestFileName(d.name))
-      .map((d) => d.name)
-      .sort();
-    for (const name of names) this.loadFile(path.join(this.dataDir, name));
+      .map((d) => d.name);
+    const ranked = names
+      .map((name) => ({ name, rank: claimRank(name, peekId(path.join(this.dataDir, name))) }))
+      .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    for (const { name } of ranked) this.safeLoad(path.join(this.dataDir, name));
+  }
+
+  /** loadFile that never throws: an unexpected failure becomes the file's error entry. */
+  safeLoad(file: string): LoadOutcome {
+    try {
+      return this.loadFile(file);
+    } catch (err) {
+      return this.fail(file, 'READ_FAILED', `could not load: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -77,6 +97,14 @@ export class CardLoader {
     if (!isManifestFileName(name) || path.dirname(file) !== this.dataDir) return 'skipped';
     let text: string;
     try {
+      // only regular files: reading a FIFO named *.json would block the whole process
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st) {
+        const link = fs.lstatSync(file, { throwIfNoEntry: false });
+        if (link?.isSymbolicLink()) return this.fail(file, 'READ_FAILED', 'a symbolic link whose target is missing');
+        return 'missing';
+      }
+      if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
@@ -88,7 +116,8 @@ export class CardLoader {
 
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // editors on some systems start UTF-8 files with a byte order mark
+      parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (err) {
       // a half-saved file keeps its last good version on screen until the next save
       return this.fail(file, 'INVALID_JSON', `not valid JSON: ${(err as Error).message}`, {
@@ -98,6 +127,8 @@ export class CardLoader {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return this.fail(file, 'INVALID_JSON', 'a manifest must be a JSON object', { id: current?.id });
     }
+    const shape = jsonShapeProblem(parsed);
+    if (shape) return this.fail(file, 'INVALID_JSON', `${shape.path} ${shape.message}`, { id: current?.id });
     const obj = parsed as Record<string, unknown>;
     if (!Object.hasOwn(obj, '$schema')) return this.fileGone(file, 'skipped');
     if (!isManifestSchemaId(obj.$schema)) {
@@ -115,7 +146,7 @@ export class CardLoader {
     if (typeof id !== 'string' || id === '') {
       return this.fail(file, 'MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
     }
-    if (typeof meta.label !== 'string' || meta.label.trim() === '') {
+    if (!isNonEmptyString(meta.label)) {
       return this.fail(file, 'MISSING_FIELD', 'meta.label must be a non-empty string', {
         id,
         path: 'meta.label',
@@ -123,7 +154,9 @@ export class CardLoader {
     }
     const holder = this.registry.get(id);
     const rival = holder && holder.file !== file ? holder.file : undefined;
-    if (rival && path.basename(rival) < name) return this.duplicate(file, id, path.basename(rival));
+    if (rival && claimRank(path.basename(rival), id) < claimRank(name, id)) {
+      return this.duplicate(file, id, path.basename(rival));
+    }
 
     const { body, hasData, data } = splitData(obj);
     let finalHash = hash;
@@ -141,16 +174,19 @@ export class CardLoader {
         });
       }
     }
-    const { manifest, dropped } = sanitizeAtLoad(body);
+    // an unknown meta.ingest.metric is dropped at load (REFERENCE section 11 item 22)
+    const { manifest, dropped } = sanitizeAtLoad(body, { isKnownMetric });
     const errors: LoadError[] = [
       ...dropped.map((d) => ({ file: name, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
       ...warnings,
     ];
     const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash: finalHash };
     if (rival) {
-      // this file sorts first, so it takes the id (as a restart would); the other file yields
+      // this file ranks first, so it takes the id (as a restart would); the others yield and
+      // their messages name the new holder
       this.registry.removeFile(rival);
       this.duplicate(rival, id, name);
+      for (const loser of this.registry.filesWithDuplicateId(id)) if (loser !== file) this.duplicate(loser, id, name);
     }
     this.registry.put(card);
     this.registry.setErrors(file, errors);
@@ -176,8 +212,10 @@ export class CardLoader {
 
   /** A file gave up `id`: the next file (by name) that was refused it loads, else the card is removed. */
   private idFreed(id: string): void {
-    for (const other of this.registry.filesWithDuplicateId(id).sort()) {
-      if (!this.registry.has(id)) this.loadFile(other);
+    const waiting = this.registry.filesWithDuplicateId(id);
+    waiting.sort((a, b) => (claimRank(path.basename(a), id) < claimRank(path.basename(b), id) ? -1 : 1));
+    for (const other of waiting) {
+      if (!this.registry.has(id)) this.safeLoad(other);
     }
     if (!this.registry.has(id)) this.emit({ type: 'card-removed', id });
   }
@@ -215,10 +253,38 @@ export class CardLoader {
   ): string {
     const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
     writeFileAtomic(backup, originalText);
-    const version = this.store.replace(id, data, 'file', 'import');
+    let version: number;
+    try {
+      version = this.store.replace(id, data, 'file', 'import');
+    } catch (err) {
+      // a failed import leaves no backup behind (else every restart would add one)
+      fs.rmSync(backup, { force: true });
+      throw err;
+    }
     const text = serializeManifest(body);
     writeFileAtomic(file, text);
     this.emit({ type: 'data-changed', id, version });
     return contentHash(text);
+  }
+}
+
+/**
+ * The order in which files claim an id: the file named `<id>.json` first, then by file name.
+ * (A string that sorts in that order.)
+ */
+export function claimRank(fileName: string, id: string | undefined): string {
+  return `${id !== undefined && fileName === `${id}.json` ? '0' : '1'}${fileName}`;
+}
+
+/** The `meta.id` a manifest file declares, read quickly for ordering; undefined when unreadable. */
+function peekId(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return undefined;
+    const text = fs.readFileSync(file, 'utf8');
+    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as { meta?: { id?: unknown } };
+    return typeof v?.meta?.id === 'string' ? v.meta.id : undefined;
+  } catch {
+    return undefined;
   }
 }

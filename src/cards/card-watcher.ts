@@ -23,7 +23,7 @@ export interface CardWatcher {
 }
 
 /** Starts watching `dataDir` (top level only) and feeds changes to `loader`. */
-export function watchCards(dataDir: string, loader: CardLoader): CardWatcher {
+export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: Error) => void): CardWatcher {
   const timers = new Map<string, NodeJS.Timeout>();
   /** Re-reads `file` after `delayMs`; a file missing then is gone only when `settled`, else it gets the settle window. */
   const schedule = (file: string, delayMs: number, settled = false) => {
@@ -32,7 +32,7 @@ export function watchCards(dataDir: string, loader: CardLoader): CardWatcher {
       file,
       setTimeout(() => {
         timers.delete(file);
-        if (loader.loadFile(file) !== 'missing') return;
+        if (loader.safeLoad(file) !== 'missing') return;
         if (settled) loader.fileGone(file);
         else schedule(file, WATCH_SETTLE_MS, true);
       }, delayMs),
@@ -47,6 +47,8 @@ export function watchCards(dataDir: string, loader: CardLoader): CardWatcher {
   watcher.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
   watcher.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
   watcher.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
+  // a watcher error (a vanished folder, too many watches) is logged, never a crash
+  watcher.on('error', (err) => onError?.(err as Error));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,

@@ -4,6 +4,8 @@
  * JSON-encoded string in a hand-written file is parsed ("rescued").
  */
 
+import { isIsoDate } from '../common/dates.js';
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -15,12 +17,16 @@ export function normaliseDateKeyed(data: unknown): unknown {
   const entries = Object.entries(data as Record<string, unknown>);
   if (entries.length === 0) return data;
   const dated = entries.every(
-    ([k, v]) => ISO_DATE.test(k) && v !== null && typeof v === 'object' && !Array.isArray(v),
+    ([k, v]) => ISO_DATE.test(k) && isIsoDate(k) && v !== null && typeof v === 'object' && !Array.isArray(v),
   );
   if (!dated) return data;
+  // each row starts with its date; the key is the date even if the row says otherwise
   return entries
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, row]) => ({ ...(row as Record<string, unknown>), date }));
+    .map(([date, row]) => {
+      const { date: _ignored, ...rest } = row as Record<string, unknown>;
+      return { date, ...rest };
+    });
 }
 
 /**

@@ -2,7 +2,7 @@
  * Data ETags and `If-Match` (RFC 9110 sections 8.8.3 and 13.1.1). A card's data ETag is its data
  * version (the id of its latest change set), strong: `"v42"`.
  */
-import { preconditionFailed } from '../errors.js';
+import { badRequest, preconditionFailed } from '../errors.js';
 
 /** The strong ETag of a data version. */
 export function dataEtag(version: number): string {
@@ -19,6 +19,13 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
   const wanted = ifMatch.trim();
   if (wanted === '*') return;
   const tags = wanted.split(',').map((t) => t.trim());
+  // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE (RFC 9110 8.8.3): anything else is a client mistake
+  const bad = tags.find((t) => !/^(W\/)?"[^"]*"$/.test(t));
+  if (bad !== undefined) {
+    throw badRequest(`If-Match must hold entity tags in double quotes, like "v42" (got ${bad.slice(0, 40)})`, [
+      { path: 'headers.if-match', message: 'must be * or a list of quoted entity tags' },
+    ], 'BAD_IF_MATCH');
+  }
   if (!tags.includes(current)) {
     throw preconditionFailed(`the data changed since you read it (current ETag ${current}); read it again and retry`);
   }

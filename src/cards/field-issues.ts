@@ -39,7 +39,9 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A string with at least one non-whitespace character. */
 export function isNonEmptyString(v: unknown): v is string {
-  return typeof v === 'string' && v.trim() !== '';
+  // at least one visible character: letters, digits, symbols (emoji) or punctuation, so a
+  // zero-width space alone is empty
+  return typeof v === 'string' && /[\p{L}\p{N}\p{S}\p{P}]/u.test(v);
 }
 
 /** Length in Unicode code points, the count a person sees (case P16: an emoji counts as one). */

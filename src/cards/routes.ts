@@ -34,7 +34,9 @@ function sendJsonText(reply: FastifyReply, json: string, etag?: string) {
 function intQuery(q: Record<string, string | undefined>, name: string): number | undefined {
   const raw = q[name];
   if (raw === undefined || raw === '') return undefined;
-  if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a whole number`, [{ path: `query.${name}`, message: 'must be a whole number' }]);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw badRequest(`${name} must be a whole number up to 2^53`, [{ path: `query.${name}`, message: 'must be a whole number' }]);
+  }
   return Number(raw);
 }
 

@@ -124,9 +124,12 @@ class Parser {
       this.push({ kind: 'filter', key, value });
       return;
     }
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
+    const raw = this.src.slice(valueAt, this.pos).replace(/\]$/, '').trim();
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || !/^-?\d+$/.test(raw)) {
       this.pos = valueAt;
-      throw this.fail('[index=N] is positional and needs a bare integer N (negative counts from the end)');
+      throw this.fail(
+        '[index=N] is positional and needs a bare whole number N (no exponent, at most 2^53; negative counts from the end)',
+      );
     }
     this.push({ kind: 'index', index: value === 0 ? 0 : value });
   }

@@ -106,6 +106,7 @@ export class ChatService {
       config,
       layout,
       actor: `chat:${turnId}`,
+      timeZone: this.deps.timeZone?.(),
       touch: (t: Touch) => {
         if (!touches.some((x) => x.id === t.id)) touches.push(t);
       },

@@ -38,8 +38,8 @@ function streamHubTurn(hub: TurnHub, conversationId: string, afterId: number | u
   reply.hijack();
   sse = new SseStream(reply.raw);
   reply.raw.on('close', att.detach);
-  for (const e of att.replay) write(e);
-  if (att.done) sse.close();
+  sse.sendMany(att.replay.map((e) => ({ event: e.event.type, data: e.event.data, id: e.id })));
+  if (att.done || att.replay.some((e) => e.event.type === 'done')) sse.close();
   return true;
 }
 

@@ -5,14 +5,21 @@
  * 25-hour days at daylight-saving changes still count as one day (case P04).
  */
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** Today's date `YYYY-MM-DD` in `timeZone` (IANA name; default: the process's zone). */
 export function todayIn(timeZone?: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
+  const parts = dayFormatter(timeZone).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

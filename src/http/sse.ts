@@ -42,6 +42,17 @@ export class SseStream {
     this.res.write(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
+  /**
+   * Sends many events in one write (a replay of thousands of buffered events reaches the client
+   * as one burst instead of thousands of small writes).
+   */
+  sendMany(events: { event: string; data: unknown; id?: number }[]): void {
+    if (this.muted || this.closed || events.length === 0) return;
+    this.res.write(
+      events.map((e) => `${e.id === undefined ? '' : `id: ${e.id}\n`}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join(''),
+    );
+  }
+
   /** Sends a comment line (`: text`), which clients ignore. */
   comment(text: string): void {
     if (this.muted || this.closed) return;

@@ -13,14 +13,17 @@ export type Db = Database.Database;
 
 /**
  * Opens (creating if needed) the database file and brings its schema up to date.
+ * `synchronous` defaults to FULL (card rows: an acknowledged write survives a power cut); the
+ * chat transcripts use a second connection with NORMAL, which in WAL mode still survives a
+ * crash of the process, so a turn's two commits do not each block on the disk.
  * @throws if the file is not a database or a migration fails (nothing half-applied: each
  *   migration runs in its own transaction).
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, opts: { synchronous?: 'FULL' | 'NORMAL' } = {}): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);

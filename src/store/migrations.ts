@@ -14,6 +14,11 @@
  *   sqlite_sequence write on every append).
  * - `conversations` / `conversation_messages` (2): chat transcripts, one store row per message
  *   (issue 4), ordered by `seq`; `active_at` orders the list by recency.
+ * - `hae_samples` / `hae_pushes` / `hae_metrics_seen` (3): Health Auto Export and Apple Health
+ *   samples (issue 7, REFERENCE section 7), each stored once: `dedup_key` is the sample's 128-bit
+ *   content hash (insert-or-ignore), `id` its arrival order, `vals` its canonical values as JSON.
+ *   One `hae_pushes` row per webhook push or import (size, counts, the answer's summary as JSON);
+ *   `hae_metrics_seen` feeds the discoveries (first seen, dismissed).
  */
 export const MIGRATIONS: string[] = [
   `
@@ -64,5 +69,37 @@ export const MIGRATIONS: string[] = [
     created_at      TEXT NOT NULL
   );
   CREATE UNIQUE INDEX conversation_messages_seq ON conversation_messages (conversation_id, seq);
+  `,
+  `
+  CREATE TABLE hae_pushes (
+    id          INTEGER PRIMARY KEY,
+    received_at TEXT NOT NULL,
+    origin      TEXT NOT NULL,
+    bytes       INTEGER NOT NULL,
+    samples     INTEGER NOT NULL DEFAULT 0,
+    new_samples INTEGER NOT NULL DEFAULT 0,
+    skipped     INTEGER NOT NULL DEFAULT 0,
+    summary     TEXT
+  );
+  CREATE INDEX hae_pushes_origin ON hae_pushes (origin, id);
+  CREATE TABLE hae_samples (
+    id        INTEGER PRIMARY KEY,
+    dedup_key BLOB NOT NULL,
+    metric    TEXT NOT NULL,
+    date      TEXT NOT NULL,
+    at        TEXT NOT NULL,
+    span      TEXT NOT NULL CHECK (span IN ('day','sample')),
+    source    TEXT,
+    vals      TEXT NOT NULL,
+    push_id   INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX hae_samples_key ON hae_samples (dedup_key);
+  CREATE INDEX hae_samples_metric_date ON hae_samples (metric, date);
+  CREATE TABLE hae_metrics_seen (
+    metric        TEXT PRIMARY KEY,
+    first_seen_at TEXT NOT NULL,
+    last_seen_at  TEXT NOT NULL,
+    dismissed_at  TEXT
+  );
   `,
 ];

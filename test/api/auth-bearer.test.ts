@@ -57,8 +57,10 @@ describe('authenticate()', () => {
   it('refuses no credentials from a non-loopback address', () => {
     expect(() => authenticate({}, '192.0.2.10', T)).toThrow('Unauthorized');
     expect(() => authenticate({}, '::ffff:10.0.0.1', T)).toThrow('Unauthorized');
-    expect(authenticate({}, '::ffff:127.0.0.1', T).kind).toBe('local');
-    expect(authenticate({}, '::1', undefined).kind).toBe('local');
+    const local = { host: 'localhost:8080' };
+    expect(authenticate(local, '::ffff:127.0.0.1', T).kind).toBe('local');
+    expect(authenticate({ host: '[::1]:8080' }, '::1', undefined).kind).toBe('local');
+    expect(() => authenticate(local, '127.0.0.1', T, false)).toThrow('Unauthorized');
   });
 
   it('accepts the bearer from anywhere and refuses any bearer when no token is configured', () => {
@@ -79,5 +81,19 @@ describe('authenticate()', () => {
     expect(safeEqual('abc', 'abd')).toBe(false);
     expect(safeEqual('abc', 'abcd')).toBe(false);
     expect(safeEqual('', '')).toBe(true);
+  });
+});
+
+describe('a credential-less request must really be local (case H4 of the newcomer pass)', () => {
+  const at = (headers: Record<string, string>) => () => authenticate({ host: 'localhost:8080', ...headers }, '127.0.0.1', T);
+  it('refuses a cross-site browser request, a foreign Origin and a rebinding Host', () => {
+    expect(at({ origin: 'https://evil.example' })).toThrow('Unauthorized');
+    expect(at({ 'sec-fetch-site': 'cross-site' })).toThrow('Unauthorized');
+    expect(at({ host: 'evil.example' })).toThrow('Unauthorized');
+    expect(at({ origin: 'null' })).toThrow('Unauthorized');
+    expect(at({ origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' })().kind).toBe('local');
+  });
+  it.each(['via', 'x-client-ip', 'cf-connecting-ip', 'true-client-ip', 'x-forwarded-port'])('refuses proxy header %s', (h) => {
+    expect(at({ [h]: '1' })).toThrow('Unauthorized');
   });
 });

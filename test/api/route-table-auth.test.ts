@@ -16,10 +16,16 @@ function concrete(url: string): string {
 }
 
 describe('route table', () => {
-  it('has routes, and only /healthz is public', () => {
+  it('has routes, and only /healthz and the HAE webhook (which checks its own token) are public', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
-    expect(table.filter((r) => r.auth === 'public').map((r) => r.url)).toEqual(['/healthz']);
+    expect(table.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /healthz',
+      'POST /api/health-auto-export',
+    ]);
+    // the webhook's own gate: no HAE token configured → 501, whatever bearer is sent
+    const hook = await s.api('/api/health-auto-export', { json: {}, headers: { authorization: 'Bearer right' } });
+    expect(hook.status).toBe(501);
   });
 
   it('every non-public route answers 401 without credentials from off the machine, and to a wrong bearer', async () => {

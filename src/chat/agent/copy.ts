@@ -46,7 +46,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'rate_limited': {
       // say how long the provider asked us to wait when it said (case G23)
       const secs = err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
-      const when = secs === undefined ? 'in a minute' : `in about ${secs} seconds`;
+      const when = secs === undefined ? 'in a minute' : secs === 1 ? 'in a second' : `in about ${secs} seconds`;
       return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };
     }
     case 'unavailable':

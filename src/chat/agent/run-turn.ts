@@ -135,7 +135,9 @@ export async function runTurn(
       log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${isGatewayError(err, 'timeout') ? 'iter_timeout' : 'error'}`);
       if (signal.aborted) return stopped();
       if (deadlineTimer.signal.aborted) return capped('deadline');
-      if (isGatewayError(err, 'timeout')) {
+      // our own step budget (idle or whole-call timer), not an upstream 408
+      const ownTimeout = isGatewayError(err, 'timeout') && (err.reason === 'idle_timeout' || err.reason === 'call_timeout');
+      if (ownTimeout) {
         if (shrunk) return capped('deadline');
         if (budgets.iterTimeoutMs > 0) {
           const payload: ReplyPayload = { reply: stepTimeoutCopy(budgets.iterTimeoutMs), timedOut: true };

@@ -46,6 +46,24 @@ export interface SearchHit extends ConversationSummary {
 }
 
 const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments'] as const;
+type ExtraKey = (typeof EXTRA_KEYS)[number];
+const isBool = (v: unknown) => typeof v === 'boolean';
+const EXTRA_CHECK: Record<ExtraKey, (v: unknown) => boolean> = {
+  hasVoice: isBool,
+  capped: isBool,
+  timedOut: isBool,
+  followupText: (v) => typeof v === 'string',
+  embellishments: (v) =>
+    Array.isArray(v) &&
+    v.every((e) => e && typeof e === 'object' && typeof e.label === 'string' && typeof e.prompt === 'string'),
+};
+const EXTRA_EXPECT: Record<ExtraKey, string> = {
+  hasVoice: 'must be true or false',
+  capped: 'must be true or false',
+  timedOut: 'must be true or false',
+  followupText: 'must be a string',
+  embellishments: 'must be an array of {label, prompt} strings',
+};
 
 /**
  * Checks messages from a client: an array of `{role: user|assistant, content: string}` with the
@@ -68,7 +86,13 @@ export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMe
       throw badRequest(`${field}[${i}].content must be a string`, [{ path: `${field}[${i}].content`, message: 'must be a string' }]);
     }
     const out: Omit<StoredMessage, 'createdAt'> = { role: msg.role, content: msg.content };
-    for (const k of EXTRA_KEYS) if (msg[k] !== undefined) (out as Record<string, unknown>)[k] = msg[k];
+    for (const k of EXTRA_KEYS) {
+      if (msg[k] === undefined) continue;
+      if (!EXTRA_CHECK[k](msg[k])) {
+        throw badRequest(`${field}[${i}].${k} has the wrong type`, [{ path: `${field}[${i}].${k}`, message: EXTRA_EXPECT[k] }]);
+      }
+      (out as Record<string, unknown>)[k] = msg[k];
+    }
     return out;
   });
 }
@@ -100,6 +124,8 @@ const toSummary = (r: Row): ConversationSummary => ({
 /** Conversations of one instance. */
 export class ConversationStore {
   private readonly q;
+  /** Message texts per conversation, in order, for search; dropped on every write to that conversation. */
+  private readonly texts = new Map<string, string[]>();
   /** The last activity time handed out, ms: activity times only grow, so recency is the order of activity. */
   private lastActiveMs = 0;
 
@@ -118,6 +144,7 @@ export class ConversationStore {
       insertConv: db.prepare('INSERT INTO conversations (id, title, created_at, active_at) VALUES (?,?,?,?)'),
       touch: db.prepare('UPDATE conversations SET active_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+      title: db.prepare('SELECT title FROM conversations WHERE id = ?').pluck(),
       delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
       deleteMessages: db.prepare('DELETE FROM conversation_messages WHERE conversation_id = ?'),
       maxSeq: db.prepare('SELECT max(seq) FROM conversation_messages WHERE conversation_id = ?').pluck(),
@@ -130,9 +157,7 @@ export class ConversationStore {
       ),
       count: db.prepare('SELECT count(*) FROM conversations').pluck(),
       oldest: db.prepare('SELECT id FROM conversations ORDER BY active_at ASC, rowid ASC LIMIT ?').pluck(),
-      all: db.prepare(
-        'SELECT m.conversation_id AS id, m.content FROM conversation_messages m ORDER BY m.conversation_id, m.seq',
-      ),
+      contents: db.prepare('SELECT content FROM conversation_messages WHERE conversation_id = ? ORDER BY seq').pluck(),
     };
   }
 
@@ -164,6 +189,11 @@ export class ConversationStore {
     return c;
   }
 
+  /** The title of a conversation: null when untitled or unknown. */
+  titleOf(id: string): string | null {
+    return (this.q.title.get(id) as string | null | undefined) ?? null;
+  }
+
   /** Whether a conversation exists. */
   has(id: string): boolean {
     return this.q.one.get(id) !== undefined;
@@ -179,28 +209,40 @@ export class ConversationStore {
       this.q.insertConv.run(id, title, now, now);
       this.insertMessages(id, messages, now);
       const over = (this.q.count.get() as number) - MAX_CONVERSATIONS;
-      if (over > 0) for (const old of this.q.oldest.all(over) as string[]) if (old !== id) this.q.delete.run(old);
+      if (over > 0) {
+        for (const old of this.q.oldest.all(over) as string[]) {
+          if (old === id) continue;
+          this.q.delete.run(old);
+          this.texts.delete(old);
+        }
+      }
     })();
     return this.require(id);
   }
 
   /** Renames (null clears the title). */
   rename(id: string, title: unknown): Conversation {
-    this.require(id);
+    this.assertExists(id);
     this.q.rename.run(cleanTitle(title), id);
     return this.require(id);
   }
 
   /** Deletes a conversation and its messages. @throws 404. */
   delete(id: string): void {
-    this.require(id);
+    this.assertExists(id);
     this.q.delete.run(id);
+    this.texts.delete(id);
+  }
+
+  /** 404 unless the conversation exists (without loading its messages). */
+  assertExists(id: string): void {
+    if (!this.has(id)) throw notFound(`no conversation with id "${id}"`, 'CONVERSATION_NOT_FOUND', { id });
   }
 
   /** Replaces every message (`PUT /:id/messages`), keeping the newest 200. */
   replaceMessages(id: string, messages: unknown): Conversation {
+    this.assertExists(id);
     const checked = checkMessages(messages);
-    this.require(id);
     this.db.transaction(() => {
       this.q.deleteMessages.run(id);
       const now = this.activityTime();
@@ -245,23 +287,34 @@ export class ConversationStore {
     // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
     // and the match position is in the original text (lower-casing can change lengths: "İ")
     const re = new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
-    const snippets = new Map<string, string>();
-    for (const row of this.q.all.iterate() as Iterable<{ id: string; content: string }>) {
-      if (snippets.has(row.id)) continue;
-      const m = re.exec(row.content);
-      if (m) snippets.set(row.id, snippetAround(row.content, m.index, m[0].length));
-    }
     const hits: SearchHit[] = [];
     for (const c of this.list()) {
-      const inTitle = re.test(c.title ?? '');
-      const snippet = snippets.get(c.id);
+      let snippet: string | undefined;
+      for (const content of this.textsOf(c.id)) {
+        const m = re.exec(content);
+        if (m) {
+          snippet = snippetAround(content, m.index, m[0].length);
+          break;
+        }
+      }
       if (snippet !== undefined) hits.push({ ...c, snippet });
-      else if (inTitle) hits.push(c);
+      else if (re.test(c.title ?? '')) hits.push(c);
     }
     return hits;
   }
 
+  /** The message texts of a conversation, from the cache (loaded on first use). */
+  private textsOf(id: string): string[] {
+    let t = this.texts.get(id);
+    if (!t) {
+      t = this.q.contents.all(id) as string[];
+      this.texts.set(id, t);
+    }
+    return t;
+  }
+
   private insertMessages(id: string, messages: Omit<StoredMessage, 'createdAt'>[], now: string): void {
+    this.texts.delete(id);
     let seq = ((this.q.maxSeq.get(id) as number | null) ?? 0) + 1;
     for (const m of messages.slice(-MAX_CONVERSATION_MESSAGES)) {
       const extra: Record<string, unknown> = {};

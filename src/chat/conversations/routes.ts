@@ -4,6 +4,7 @@
  * text stays out of URLs and access logs). Also the legacy `/api/chat/history` transcript.
  */
 import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../errors.js';
 import type { Instance } from '../../instance.js';
 import { foldLegacyHistory, legacyHistory } from './legacy-history.js';
 
@@ -32,8 +33,12 @@ export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
   }));
 
   app.patch<IdReq>('/api/conversations/:id', { schema: { params: IdParams, body: AnyObject } }, async (req) => {
-    const { conversation } = { conversation: store.rename(req.params.id, (req.body as { title?: unknown }).title) };
-    return { conversation };
+    const body = req.body as { title?: unknown };
+    // a rename must say what to: a body without `title` is a mistake, not "clear the title"
+    if (!Object.hasOwn(body, 'title')) {
+      throw badRequest('title is required (null clears it)', [{ path: 'title', message: 'is required' }]);
+    }
+    return { conversation: store.rename(req.params.id, body.title) };
   });
 
   app.delete<IdReq>('/api/conversations/:id', { schema: { params: IdParams } }, async (req) => {
@@ -42,9 +47,12 @@ export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
     return { ok: true, id: req.params.id };
   });
 
-  app.put<IdReq>('/api/conversations/:id/messages', { schema: { params: IdParams, body: AnyObject } }, async (req) => ({
-    conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages),
-  }));
+  app.put<IdReq>('/api/conversations/:id/messages', { schema: { params: IdParams, body: AnyObject } }, async (req) => {
+    store.assertExists(req.params.id);
+    // a running turn would append its reply to a list that no longer holds its question
+    inst.turns.assertFree(req.params.id);
+    return { conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages) };
+  });
 
   // ---- legacy single transcript (REFERENCE section 4: GET/PUT/DELETE /api/chat/history) ----
   const legacy = legacyHistory(inst.layout.home);

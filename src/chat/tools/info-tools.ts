@@ -29,14 +29,14 @@ export const getRecentActivity = defineTool({
   description:
     'Recency of every card: rowCount, lastEntryDate, ageDays, lastNDelta. Call before answering "how is my tracking going" and before authoring a card, to match sibling conventions.',
   parameters: Type.Object({}),
-  run: (_a, ctx) => recentActivity(ctx.cards),
+  run: (_a, ctx) => recentActivity(ctx.cards, ctx.timeZone),
 });
 
 export const hygieneScanTool = defineTool({
   name: 'hygiene_scan',
   description: 'Dashboard health check: stale, oversized and orphaned-input findings. Report only; changes nothing.',
   parameters: Type.Object({}),
-  run: (_a, ctx) => ({ findings: hygieneScan(ctx.cards) }),
+  run: (_a, ctx) => ({ findings: hygieneScan(ctx.cards, { timeZone: ctx.timeZone }) }),
 });
 
 export const noteFeedback = defineTool({

@@ -20,6 +20,8 @@ export interface ToolContext {
   config: Config;
   layout: HomeLayout;
   actor: string;
+  /** The person's time zone for "today" (case P06); undefined: the server's. */
+  timeZone?: string;
   /** Cards touched during this turn, first touch per id kept. */
   touch(t: Touch): void;
 }

@@ -33,7 +33,7 @@ export function startConversationTurn(
 ): { turn: HubTurn; result: Promise<TurnResult | undefined> } {
   const { chat, conversations, turns } = deps;
   const id = req.conversationId;
-  conversations.require(id);
+  conversations.assertExists(id);
   // the same 512 KB cap as every other write of messages (413)
   const incoming = checkMessages(req.messages);
   let settle: (r: TurnResult | undefined) => void = () => {};
@@ -72,6 +72,7 @@ export function startConversationTurn(
 
 /** Names an untitled conversation from its first exchange; failures are silent (retried next turn). */
 async function titleIfUntitled(deps: ConversationTurnDeps, id: string): Promise<void> {
+  if (deps.conversations.titleOf(id) !== null) return;
   const conv = deps.conversations.get(id);
   if (!conv || conv.title) return;
   const firstUser = conv.messages.find((m) => m.role === 'user');

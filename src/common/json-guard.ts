@@ -1,0 +1,47 @@
+/**
+ * Limits on the shape of JSON we accept from files and requests: nesting depth (deeper values
+ * overflow recursive code and SQLite's JSON functions) and well-formed strings (a lone UTF-16
+ * surrogate makes our own answers unreadable to strict JSON parsers). Checked iteratively, so
+ * the check itself cannot overflow the stack.
+ */
+
+/** Deepest nesting of arrays and objects accepted (a manifest or a row needs far fewer). */
+export const MAX_JSON_DEPTH = 100;
+
+/** What is wrong with a value, with a dotted path to the place. */
+export interface JsonShapeProblem {
+  path: string;
+  message: string;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(s: string): boolean {
+  return LONE_SURROGATE.test(s);
+}
+
+/**
+ * Walks a parsed JSON value; returns the first problem found (too deep, or a string or key
+ * with a lone surrogate), or null when the value is acceptable.
+ */
+export function jsonShapeProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonShapeProblem | null {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop() as { v: unknown; depth: number; path: string };
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) return { path: path || '(value)', message: 'contains a lone UTF-16 surrogate (broken text)' };
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= maxDepth) return { path: path || '(value)', message: `is nested deeper than ${maxDepth} levels` };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
+    } else {
+      for (const [k, child] of Object.entries(v)) {
+        if (hasLoneSurrogate(k)) return { path: path || '(value)', message: 'has a key with a lone UTF-16 surrogate' };
+        stack.push({ v: child, depth: depth + 1, path: path ? `${path}.${k}` : k });
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,259 @@
+/**
+ * Apple Health `export.xml` records → HAE-shaped points (HAE-FORMAT section 9), so they run
+ * through the same extraction (units, fractions to percent, dedup keys) as webhook payloads.
+ *
+ * - `<Record type="HKQuantityTypeIdentifier…" unit value startDate endDate sourceName>` → a point
+ *   `{date: startDate, qty: value, source}` in a block named after the catalogue metric with the
+ *   record's `unit` (the local date written in `startDate` decides the day, never UTC).
+ * - `HKCategoryTypeIdentifierSleepAnalysis` → an unaggregated sleep segment `{startDate, endDate,
+ *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
+ * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
+ *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour.
+ * - Blood pressure arrives as separate systolic and diastolic records (each also inside a
+ *   `<Correlation>`, which is skipped: the DTD says every record of a correlation is also at top
+ *   level): the two of one reading are joined into one `{systolic, diastolic}` point.
+ * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
+ *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
+ */
+import { parseHaeTimestamp } from '../hae/timestamps.js';
+
+/** One HAE-shaped point for the block `metric` in `units`. */
+export interface MappedPoint {
+  metric: string;
+  units: string;
+  point: Record<string, unknown>;
+}
+
+const Q = 'HKQuantityTypeIdentifier';
+
+/** Quantity types (after the `HKQuantityTypeIdentifier` prefix) → catalogue metric key. */
+const QUANTITY: Record<string, string> = {
+  StepCount: 'step_count',
+  DistanceWalkingRunning: 'walking_running_distance',
+  DistanceCycling: 'cycling_distance',
+  DistanceSwimming: 'swimming_distance',
+  DistanceWheelchair: 'wheelchair_distance',
+  DistanceDownhillSnowSports: 'distance_downhill_snow_sports',
+  PushCount: 'wheelchair_push_count',
+  SwimmingStrokeCount: 'swim_stroke_count',
+  FlightsClimbed: 'flights_climbed',
+  ActiveEnergyBurned: 'active_energy',
+  BasalEnergyBurned: 'basal_energy_burned',
+  AppleExerciseTime: 'apple_exercise_time',
+  AppleMoveTime: 'apple_move_time',
+  AppleStandTime: 'apple_stand_time',
+  HeartRate: 'heart_rate',
+  RestingHeartRate: 'resting_heart_rate',
+  WalkingHeartRateAverage: 'walking_heart_rate_average',
+  HeartRateVariabilitySDNN: 'heart_rate_variability',
+  HeartRateRecoveryOneMinute: 'cardio_recovery',
+  VO2Max: 'vo2_max',
+  OxygenSaturation: 'blood_oxygen_saturation',
+  RespiratoryRate: 'respiratory_rate',
+  BodyTemperature: 'body_temperature',
+  BasalBodyTemperature: 'basal_body_temperature',
+  AppleSleepingWristTemperature: 'apple_sleeping_wrist_temperature',
+  BloodGlucose: 'blood_glucose',
+  BodyMass: 'weight_body_mass',
+  BodyMassIndex: 'body_mass_index',
+  BodyFatPercentage: 'body_fat_percentage',
+  LeanBodyMass: 'lean_body_mass',
+  Height: 'height',
+  WaistCircumference: 'waist_circumference',
+  WalkingSpeed: 'walking_speed',
+  WalkingStepLength: 'walking_step_length',
+  WalkingAsymmetryPercentage: 'walking_asymmetry_percentage',
+  WalkingDoubleSupportPercentage: 'walking_double_support_percentage',
+  SixMinuteWalkTestDistance: 'six_minute_walking_test_distance',
+  StairAscentSpeed: 'stair_speed_up',
+  StairDescentSpeed: 'stair_speed_down',
+  RunningPower: 'running_power',
+  RunningSpeed: 'running_speed',
+  RunningStrideLength: 'running_stride_length',
+  RunningGroundContactTime: 'running_ground_contact_time',
+  RunningVerticalOscillation: 'running_vertical_oscillation',
+  CyclingCadence: 'cycling_cadence',
+  CyclingPower: 'cycling_power',
+  CyclingSpeed: 'cycling_speed',
+  CyclingFunctionalThresholdPower: 'cycling_functional_threshold_power',
+  PhysicalEffort: 'physical_effort',
+  EnvironmentalAudioExposure: 'environmental_audio_exposure',
+  HeadphoneAudioExposure: 'headphone_audio_exposure',
+  TimeInDaylight: 'time_in_daylight',
+  UVExposure: 'uv_exposure',
+  NumberOfTimesFallen: 'number_of_times_fallen',
+  NumberOfAlcoholicBeverages: 'alcohol_consumption',
+  BloodAlcoholContent: 'blood_alcohol_content',
+  PeripheralPerfusionIndex: 'peripheral_perfusion_index',
+  ElectrodermalActivity: 'electrodermal_activity',
+  ForcedExpiratoryVolume1: 'forced_expiratory_volume_1',
+  ForcedVitalCapacity: 'forced_vital_capacity',
+  PeakExpiratoryFlowRate: 'peak_expiratory_flow_rate',
+  InhalerUsage: 'inhaler_usage',
+  InsulinDelivery: 'insulin_delivery',
+  UnderwaterDepth: 'under_water_depth',
+  WaterTemperature: 'under_water_temperature',
+  AtrialFibrillationBurden: 'atrial_fibrillation_burden',
+  DietaryWater: 'dietary_water',
+  DietaryCaffeine: 'caffeine',
+  DietaryCholesterol: 'cholesterol',
+  DietaryEnergyConsumed: 'dietary_energy',
+  DietarySugar: 'dietary_sugar',
+  DietaryBiotin: 'dietary_biotin',
+  DietaryCarbohydrates: 'carbohydrates',
+  DietaryProtein: 'protein',
+  DietaryFiber: 'fiber',
+  DietaryFatTotal: 'total_fat',
+  DietaryFatSaturated: 'saturated_fat',
+  DietaryFatMonounsaturated: 'monounsaturated_fat',
+  DietaryFatPolyunsaturated: 'polyunsaturated_fat',
+  DietaryPantothenicAcid: 'pantothenic_acid',
+  DietaryVitaminA: 'vitamin_a',
+  DietaryVitaminB6: 'vitamin_b6',
+  DietaryVitaminB12: 'vitamin_b12',
+  DietaryVitaminC: 'vitamin_c',
+  DietaryVitaminD: 'vitamin_d',
+  DietaryVitaminE: 'vitamin_e',
+  DietaryVitaminK: 'vitamin_k',
+};
+for (const n of [
+  'Calcium', 'Chloride', 'Copper', 'Iron', 'Magnesium', 'Manganese', 'Niacin', 'Phosphorus', 'Potassium',
+  'Riboflavin', 'Sodium', 'Thiamin', 'Zinc', 'Chromium', 'Folate', 'Selenium', 'Molybdenum', 'Iodine',
+]) {
+  QUANTITY[`Dietary${n}`] = n.toLowerCase();
+}
+
+/** Apple sleep values → the stage names sleep.ts reads (`value` of an unaggregated segment). */
+const SLEEP_STAGE: Record<string, string> = {
+  HKCategoryValueSleepAnalysisInBed: 'In Bed',
+  HKCategoryValueSleepAnalysisAsleep: 'Asleep',
+  HKCategoryValueSleepAnalysisAsleepUnspecified: 'Unspecified',
+  HKCategoryValueSleepAnalysisAsleepCore: 'Core',
+  HKCategoryValueSleepAnalysisAsleepDeep: 'Deep',
+  HKCategoryValueSleepAnalysisAsleepREM: 'REM',
+  HKCategoryValueSleepAnalysisAwake: 'Awake',
+};
+
+const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
+const BP_DIASTOLIC = `${Q}BloodPressureDiastolic`;
+
+/** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
+export function metricOfType(type: string): string | undefined {
+  if (type.startsWith(Q)) {
+    const t = type.slice(Q.length);
+    if (t === 'BloodPressureSystolic' || t === 'BloodPressureDiastolic') return 'blood_pressure';
+    return QUANTITY[t];
+  }
+  switch (type) {
+    case 'HKCategoryTypeIdentifierSleepAnalysis':
+      return 'sleep_analysis';
+    case 'HKCategoryTypeIdentifierMindfulSession':
+      return 'mindful_minutes';
+    case 'HKCategoryTypeIdentifierAppleStandHour':
+      return 'apple_stand_hour';
+    default:
+      return undefined;
+  }
+}
+
+/** Blood pressure halves waiting for their other half, keyed by start, end and source. */
+export class BloodPressurePairs {
+  private readonly pending = new Map<string, Record<string, unknown>>();
+
+  /**
+   * Adds one systolic or diastolic record; returns the joined point when both halves are there.
+   */
+  add(a: Record<string, string>): MappedPoint | undefined {
+    const field = a.type === BP_SYSTOLIC ? 'systolic' : 'diastolic';
+    const key = `${a.startDate}|${a.endDate}|${a.sourceName ?? ''}`;
+    const point = this.pending.get(key) ?? { date: a.startDate, ...(a.sourceName ? { source: a.sourceName } : {}) };
+    point[field] = a.value;
+    if (point.systolic !== undefined && point.diastolic !== undefined) {
+      this.pending.delete(key);
+      return { metric: 'blood_pressure', units: a.unit ?? 'mmHg', point };
+    }
+    this.pending.set(key, point);
+    return undefined;
+  }
+
+  /** Halves that never met their other half (each still a reading of one field). */
+  flush(): MappedPoint[] {
+    const out = [...this.pending.values()].map((point) => ({ metric: 'blood_pressure', units: 'mmHg', point }));
+    this.pending.clear();
+    return out;
+  }
+}
+
+function minutesBetween(start: string, end: string): number | undefined {
+  const a = parseHaeTimestamp(start);
+  const b = parseHaeTimestamp(end);
+  if (!a || !b || b.epochMs < a.epochMs) return undefined;
+  return (b.epochMs - a.epochMs) / 60_000;
+}
+
+/**
+ * One top-level `<Record>`'s attributes → a point, or undefined with the reason (unmapped type,
+ * unknown sleep value, a stand hour that is "Idle"). Blood pressure goes through BloodPressurePairs.
+ */
+export function mapRecord(a: Record<string, string>): MappedPoint | { skip: string } {
+  const type = a.type ?? '';
+  const metric = metricOfType(type);
+  if (!metric) return { skip: `unmapped type ${type || '(none)'}` };
+  const source = a.sourceName ? { source: a.sourceName } : {};
+  switch (metric) {
+    case 'sleep_analysis': {
+      const stage = SLEEP_STAGE[a.value ?? ''];
+      if (!stage) return { skip: `unknown sleep value ${a.value}` };
+      return { metric, units: 'hr', point: { startDate: a.startDate, endDate: a.endDate, value: stage, ...source } };
+    }
+    case 'mindful_minutes': {
+      const qty = minutesBetween(a.startDate ?? '', a.endDate ?? '');
+      if (qty === undefined) return { skip: 'mindful session without a readable start and end' };
+      return { metric, units: 'min', point: { date: a.startDate, qty, ...source } };
+    }
+    case 'apple_stand_hour':
+      if (a.value !== 'HKCategoryValueAppleStandHourStood') return { skip: 'stand hour not stood' };
+      return { metric, units: 'count', point: { date: a.startDate, qty: 1, ...source } };
+    default:
+      return { metric, units: a.unit ?? '', point: { date: a.startDate, qty: a.value, ...source } };
+  }
+}
+
+/** `HKWorkoutActivityTypeTraditionalStrengthTraining` → `Traditional Strength Training`. */
+export function workoutName(activityType: string | undefined): string {
+  const t = (activityType ?? '').replace(/^HKWorkoutActivityType/, '');
+  if (!t) return 'Workout';
+  return t.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+}
+
+/** Seconds per `durationUnit` Apple writes. */
+const DURATION_S: Record<string, number> = { s: 1, sec: 1, min: 60, hr: 3600, h: 3600 };
+
+/**
+ * A `<Workout>` (attributes plus its `<WorkoutStatistics>` children's attributes) → a v1-like HAE
+ * workout object for workouts.ts: `{name, start, end, duration (s), distance, activeEnergyBurned,
+ * avgHeartRate, maxHeartRate, source}`.
+ */
+export function mapWorkout(a: Record<string, string>, stats: Record<string, string>[]): Record<string, unknown> {
+  const w: Record<string, unknown> = { name: workoutName(a.workoutActivityType), start: a.startDate, end: a.endDate };
+  if (a.sourceName) w.source = a.sourceName;
+  const d = Number(a.duration);
+  const perUnit = DURATION_S[a.durationUnit ?? 'min'];
+  if (Number.isFinite(d) && perUnit) w.duration = d * perUnit;
+  if (a.totalDistance !== undefined) w.distance = { qty: a.totalDistance, units: a.totalDistanceUnit ?? 'km' };
+  if (a.totalEnergyBurned !== undefined) {
+    w.activeEnergyBurned = { qty: a.totalEnergyBurned, units: a.totalEnergyBurnedUnit ?? 'kcal' };
+  }
+  for (const s of stats) {
+    const type = s.type ?? '';
+    if (type === `${Q}ActiveEnergyBurned` && w.activeEnergyBurned === undefined && s.sum !== undefined) {
+      w.activeEnergyBurned = { qty: s.sum, units: s.unit ?? 'kcal' };
+    } else if (type.startsWith(`${Q}Distance`) && w.distance === undefined && s.sum !== undefined) {
+      w.distance = { qty: s.sum, units: s.unit ?? 'km' };
+    } else if (type === `${Q}HeartRate`) {
+      if (s.average !== undefined) w.avgHeartRate = { qty: s.average, units: s.unit ?? 'count/min' };
+      if (s.maximum !== undefined) w.maxHeartRate = { qty: s.maximum, units: s.unit ?? 'count/min' };
+    }
+  }
+  return w;
+}

@@ -1,0 +1,75 @@
+/**
+ * `POST /api/apple-health/import` (issue 7 "Apple Health export"): an authenticated upload of
+ * Apple's `export.xml` (the raw file as the body, any content type). The body is streamed to disk
+ * under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
+ * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), then stream-parsed into the
+ * samples store and the subscribed cards are filled. 200 with the import summary; 415 for a zip
+ * (the export archive itself: unzip it and send `apple_health_export/export.xml`); 422 when the
+ * file holds no `<HealthData>` at all.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { badRequest, invalid, KlebbError, payloadTooLarge } from '../../errors.js';
+import type { HaeIngest } from '../hae-service.js';
+import { bodyStream, rawBodyScope } from '../raw-body.js';
+import { receiveBody } from '../webhook/receive.js';
+import { importAppleHealthFile } from './import-xml.js';
+
+/** The upload path. */
+export const APPLE_HEALTH_IMPORT_PATH = '/api/apple-health/import';
+
+/** First bytes of a zip archive (`PK\x03\x04`). */
+function isZip(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const n = fs.readSync(fd, head, 0, 4, 0);
+    return n === 4 && head.readUInt32LE(0) === 0x04034b50;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Registers the upload route on `app` (normal auth: session or agent bearer). */
+export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): void {
+  rawBodyScope(app, (scope) => {
+    scope.post(APPLE_HEALTH_IMPORT_PATH, async (req) => {
+      const stream = bodyStream(req.body) ?? Readable.from([]);
+      const received = await receiveBody(stream, {
+        maxBytes: svc.appleHealthMaxBytes,
+        inlineMaxBytes: 0,
+        spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
+        contentLength: req.headers['content-length'],
+      });
+      if (received.kind === 'tooLarge') {
+        throw payloadTooLarge(`the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`);
+      }
+      if (received.kind === 'failed') throw badRequest(`the upload could not be read: ${received.error.message}`);
+      if (received.kind === 'inline') throw badRequest('the body is empty: send the export.xml file as the request body');
+      const file = received.file;
+      try {
+        if (isZip(file)) {
+          throw new KlebbError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            'this is a zip archive: unzip export.zip and upload apple_health_export/export.xml',
+          );
+        }
+        const result = await importAppleHealthFile(svc, file);
+        if (result.records === 0 && result.workouts === 0 && result.warnings.some((w) => w.includes('<HealthData>'))) {
+          throw invalid('this is not an Apple Health export.xml (no <HealthData> element)', undefined, 'NOT_AN_EXPORT');
+        }
+        req.log.info(
+          { bytes: received.bytes, records: result.records, samples: result.samples, newSamples: result.newSamples },
+          'Apple Health import',
+        );
+        return { ok: true, ...result };
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
+    });
+  });
+}

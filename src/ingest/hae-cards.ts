@@ -1,0 +1,279 @@
+/**
+ * From stored samples to the rows of subscribed cards (REFERENCE section 7 "dispatch", "Creating
+ * an HAE-backed card replays stored samples"; issue 7 "From samples to rows").
+ *
+ * A card subscribes with `meta.ingest: {source: "hae", metric}` (a catalogue key or alias). After
+ * a push, the rows of every date that got a new sample are recomputed from ALL stored samples of
+ * that metric on that date (so a payload split across two posts gives the same rows as one), with
+ * aggregateRows, and upserted by date into the card's data in one transaction through the card
+ * data store (actor `hae`): the row of that date is replaced when present, else inserted keeping
+ * the date order. Several cards on one metric each get their own copy.
+ */
+import type { CardContext } from '../cards/card-context.js';
+import type { Card } from '../cards/card-registry.js';
+import { formatRowPath, type Segment } from '../cards/row-path.js';
+import { aggregateRows, type HaeRow } from './hae/aggregate.js';
+import { type CatalogueEntry, resolveMetric } from './hae/catalogue.js';
+import { HAE_FILL_DATES_PER_READ } from './hae-env.js';
+import type { HaeSampleStore } from './hae-store.js';
+
+/** The change-log actor of every write made by ingestion (REFERENCE section 7). */
+export const HAE_ACTOR = 'hae';
+
+/** One card subscribed to a metric. */
+export interface Subscription {
+  cardId: string;
+  /** `meta.ingest.metric` as written (may be an alias). */
+  metric: string;
+  /** Its catalogue entry (aliases resolved). */
+  entry: CatalogueEntry;
+}
+
+/** What happened to one subscribed card in a push (REFERENCE `last-push.json` `subscribers`). */
+export interface SubscriberResult {
+  id: string;
+  /** Catalogue key of the card's metric. */
+  metric: string;
+  /** Rows inserted or replaced (unchanged rows are not written and not counted). */
+  rowsWritten: number;
+  /** Why nothing could be written, when so. */
+  note?: string;
+}
+
+/**
+ * The subscription of a card: `meta.ingest` with source `hae` and a metric the catalogue knows,
+ * else undefined. Reads the manifest as served (a bad `ingest` was already dropped at load).
+ */
+export function subscriptionOf(card: Pick<Card, 'id' | 'manifest'>): Subscription | undefined {
+  const ingest = card.manifest.meta.ingest as { source?: unknown; metric?: unknown } | undefined;
+  if (!ingest || ingest.source !== 'hae' || typeof ingest.metric !== 'string') return undefined;
+  const entry = resolveMetric(ingest.metric);
+  return entry ? { cardId: card.id, metric: ingest.metric, entry } : undefined;
+}
+
+/** Every subscribed card, in registry order. */
+export function subscriptions(ctx: Pick<CardContext, 'registry'>): Subscription[] {
+  return ctx.registry
+    .all()
+    .map(subscriptionOf)
+    .filter((s): s is Subscription => s !== undefined);
+}
+
+const DAY_MS = 86_400_000;
+
+function shiftDate(date: string, days: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(t) ? date : new Date(t + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The rows of `entry` for `dates` (local `YYYY-MM-DD`), computed from every stored sample of the
+ * metric on those dates, read a few dozen dates at a time (memory stays bounded on a long history).
+ * Sleep reads the neighbouring days too: nights that overlap (versions of one night from several
+ * sources) must be compared even when one ends just before midnight. Rows sorted by date; a date
+ * whose samples make no row is absent.
+ */
+export function rowsForDates(store: HaeSampleStore, entry: CatalogueEntry, dates: Iterable<string>): HaeRow[] {
+  const sorted = [...new Set(dates)].sort();
+  const out: HaeRow[] = [];
+  for (let i = 0; i < sorted.length; i += HAE_FILL_DATES_PER_READ) {
+    const chunk = sorted.slice(i, i + HAE_FILL_DATES_PER_READ);
+    const wanted = new Set(chunk);
+    const read = new Set(chunk);
+    if (entry.kind === 'sleep') {
+      for (const d of chunk) {
+        read.add(shiftDate(d, -1));
+        read.add(shiftDate(d, 1));
+      }
+    }
+    for (const row of aggregateRows(entry.key, store.samplesFor(entry.reads, read))) {
+      if (wanted.has(row.date)) out.push(row);
+    }
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function dateOf(el: unknown): string | undefined {
+  return isPlainObject(el) && typeof el.date === 'string' ? el.date : undefined;
+}
+
+/** Rows changed per write beyond which the whole array is replaced in one change set instead of row by row. */
+const ROW_BY_ROW_MAX = 20;
+
+/**
+ * Upserts `rows` (each with a `date`) into the card's top-level data array in one transaction:
+ * a row whose date is present replaces the first element of that date (unless equal, then
+ * nothing is written), else it is inserted where the date order puts it (after the last earlier
+ * date of an ascending array; a descending array keeps its order too). Few changes at the end
+ * are written row by row (small change sets); anything else as one whole-array replace.
+ * Emits `data-changed` once when something was written.
+ * @returns rows inserted or replaced, or a note when the card's data is not an array.
+ */
+export function upsertRowsByDate(
+  ctx: Pick<CardContext, 'store' | 'emit'>,
+  cardId: string,
+  rows: readonly HaeRow[],
+  actor = HAE_ACTOR,
+): { rowsWritten: number; note?: string } {
+  if (rows.length === 0) return { rowsWritten: 0 };
+  const result = ctx.store.transaction(() => {
+    const state = ctx.store.state(cardId);
+    if (state.shape === 'value') return { rowsWritten: 0, note: 'the card data is not a list of rows; nothing written' };
+    const existing = state.shape === 'array' ? (ctx.store.read(cardId) as unknown[]) : [];
+    const firstIndex = new Map<string, number>();
+    const dateCount = new Map<string, number>();
+    existing.forEach((el, i) => {
+      const d = dateOf(el);
+      if (d === undefined) return;
+      if (!firstIndex.has(d)) firstIndex.set(d, i);
+      dateCount.set(d, (dateCount.get(d) ?? 0) + 1);
+    });
+    const dated = existing.map(dateOf).filter((d): d is string => d !== undefined);
+    const descending = dated.length > 1 && dated[0] > dated[dated.length - 1];
+    const lastDate = dated.length ? (descending ? dated[0] : dated[dated.length - 1]) : undefined;
+
+    const replaced: { index: number; row: HaeRow }[] = [];
+    const inserted: HaeRow[] = [];
+    for (const row of rows) {
+      const i = firstIndex.get(row.date);
+      if (i === undefined) inserted.push(row);
+      else if (JSON.stringify(existing[i]) !== JSON.stringify(row)) replaced.push({ index: i, row });
+    }
+    const written = replaced.length + inserted.length;
+    if (written === 0) return { rowsWritten: 0 };
+
+    const appendOnly =
+      !descending && inserted.every((r) => lastDate === undefined || r.date > lastDate) && existing.length > 0;
+    const unique = replaced.every(({ row }) => dateCount.get(row.date) === 1);
+    let version: number;
+    if (written <= ROW_BY_ROW_MAX && appendOnly && unique) {
+      version = state.version;
+      for (const { index, row } of replaced) {
+        const patch: Record<string, unknown> = { ...row };
+        for (const k of Object.keys(existing[index] as Record<string, unknown>)) if (!(k in row)) patch[k] = null;
+        const segs: Segment[] = [{ kind: 'filter', key: 'date', value: row.date }];
+        version = ctx.store.update(cardId, segs, formatRowPath(segs), patch, actor).version;
+      }
+      for (const row of [...inserted].sort((a, b) => (a.date < b.date ? -1 : 1))) {
+        version = ctx.store.append(cardId, [], '', row, actor).version;
+      }
+    } else {
+      const merged = existing.slice();
+      for (const { index, row } of replaced) merged[index] = row;
+      for (const row of inserted) merged.splice(insertPosition(merged, row.date, descending), 0, row);
+      version = ctx.store.replace(cardId, merged, actor, 'hae-upsert');
+    }
+    return { rowsWritten: written, version };
+  });
+  if ('version' in result && result.version !== undefined) {
+    ctx.emit({ type: 'data-changed', id: cardId, version: result.version });
+  }
+  return { rowsWritten: result.rowsWritten, ...(result.note ? { note: result.note } : {}) };
+}
+
+/** Where a row of `date` goes so the dated elements stay in order (undated elements are stepped over). */
+function insertPosition(arr: readonly unknown[], date: string, descending: boolean): number {
+  for (let i = arr.length - 1; i >= 0; i--) {
+    const d = dateOf(arr[i]);
+    if (d === undefined) continue;
+    if (descending ? d >= date : d <= date) return i + 1;
+  }
+  return descending ? arr.length : firstDatedIndex(arr);
+}
+
+function firstDatedIndex(arr: readonly unknown[]): number {
+  const i = arr.findIndex((el) => dateOf(el) !== undefined);
+  return i === -1 ? arr.length : i;
+}
+
+/**
+ * After a push: for every subscribed card whose metric got new samples, recompute the rows of the
+ * affected dates and upsert them. `affected` maps a sample metric (catalogue `reads` key) to dates.
+ * A card that fails is reported with a note; the others are still filled.
+ * @returns one result per subscribed card whose metric was in `present` (the push's metrics).
+ */
+export function fillSubscribers(
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
+  store: HaeSampleStore,
+  affected: ReadonlyMap<string, ReadonlySet<string>>,
+  present: ReadonlySet<string>,
+): SubscriberResult[] {
+  const results: SubscriberResult[] = [];
+  for (const sub of subscriptions(ctx)) {
+    if (!present.has(sub.entry.reads)) continue;
+    const dates = affected.get(sub.entry.reads);
+    if (!dates || dates.size === 0) {
+      results.push({ id: sub.cardId, metric: sub.entry.key, rowsWritten: 0 });
+      continue;
+    }
+    try {
+      const rows = rowsForDates(store, sub.entry, dates);
+      const r = upsertRowsByDate(ctx, sub.cardId, rows);
+      results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
+    } catch (err) {
+      results.push({ id: sub.cardId, metric: sub.entry.key, rowsWritten: 0, note: `not filled: ${(err as Error).message}` });
+    }
+  }
+  return results;
+}
+
+/**
+ * Fills a newly created subscribed card from every stored sample of its metric (REFERENCE
+ * section 7: only when its data is empty). No-op for a card without a subscription.
+ * @returns rows written (0 when nothing is stored, the card has data, or is not subscribed).
+ */
+export function fillCardFromStore(
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
+  store: HaeSampleStore,
+  cardId: string,
+): SubscriberResult | undefined {
+  const card = ctx.registry.get(cardId);
+  const sub = card && subscriptionOf(card);
+  if (!sub) return undefined;
+  if (ctx.store.state(cardId).rowCount > 0) {
+    return { id: cardId, metric: sub.entry.key, rowsWritten: 0, note: 'the card already has data; not replayed' };
+  }
+  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
+  return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };
+}
+
+/** The samples store each card context fills new cards from (set by the instance at boot). */
+const STORES = new WeakMap<object, HaeSampleStore>();
+
+/** Connects a card context to the samples store its new subscribed cards are filled from. */
+export function attachSampleStore(ctx: CardContext, store: HaeSampleStore): void {
+  STORES.set(ctx, store);
+}
+
+/**
+ * The hook createCard calls after a card is created: fills it from stored samples when it
+ * subscribes to a metric (REFERENCE section 7). Never throws: the card exists either way; a
+ * failure is returned as a note. Undefined when nothing applies (no store attached, no subscription).
+ */
+export function fillNewIngestCard(ctx: CardContext, cardId: string): SubscriberResult | undefined {
+  const store = STORES.get(ctx);
+  if (!store) return undefined;
+  try {
+    return fillCardFromStore(ctx, store, cardId);
+  } catch (err) {
+    return { id: cardId, metric: '', rowsWritten: 0, note: `not filled: ${(err as Error).message}` };
+  }
+}
+
+/**
+ * A create body with `meta.category` filled from the catalogue when it subscribes to a known
+ * metric and has no category (REFERENCE section 7 "Category auto-filled from catalogue"; only at
+ * create). Returns the input itself when nothing applies, else a shallow copy.
+ */
+export function withIngestCategory<T>(body: T): T {
+  if (!isPlainObject(body) || !isPlainObject(body.meta)) return body;
+  const meta = body.meta;
+  if (meta.category !== undefined || !isPlainObject(meta.ingest) || meta.ingest.source !== 'hae') return body;
+  const entry = typeof meta.ingest.metric === 'string' ? resolveMetric(meta.ingest.metric) : undefined;
+  if (!entry) return body;
+  return { ...body, meta: { ...meta, category: entry.category } } as T;
+}

@@ -1,0 +1,240 @@
+/**
+ * The samples store (REFERENCE section 7: "stores every sample in a SQLite samples table
+ * deduplicated by content"): every Health Auto Export or Apple Health sample is kept once, keyed
+ * by its content hash (`Sample.dedupKey`, insert-or-ignore), in arrival order (`id`), so a
+ * re-sent overlapping payload adds nothing and card rows can be recomputed at any time from
+ * everything ever received. Also the pushes log and the metrics seen (for discoveries).
+ *
+ * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
+ */
+import type { Sample, SampleSpan, SampleValue } from './hae/sample.js';
+import type { Db } from '../store/database.js';
+
+/** What `insert` did. */
+export interface InsertResult {
+  /** Samples offered. */
+  offered: number;
+  /** Samples that were new (the rest were already stored). */
+  inserted: number;
+  /** Per metric, the local dates (`YYYY-MM-DD`) that received at least one new sample. */
+  affected: Map<string, Set<string>>;
+}
+
+/** One row of the pushes log. */
+export interface PushRecord {
+  id: number;
+  /** ISO time the push arrived. */
+  receivedAt: string;
+  /** `hae` (webhook) or `apple-health` (export.xml import). */
+  origin: string;
+  /** Body size, bytes. */
+  bytes: number;
+  /** Samples read from the body, and how many of them were new. */
+  samples: number;
+  newSamples: number;
+  /** Points that could not be read. */
+  skipped: number;
+  /** The answer's summary (subscribers, availableUnsubscribed, warnings), or null while running. */
+  summary: Record<string, unknown> | null;
+}
+
+/** One metric seen in a push (discoveries, REFERENCE section 4). */
+export interface SeenMetric {
+  /** Canonical catalogue key, or the lower-cased name as sent for a metric the catalogue does not know. */
+  metric: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  /** ISO time it was dismissed, or null. */
+  dismissedAt: string | null;
+}
+
+interface SampleRow {
+  dedup_key: Buffer;
+  metric: string;
+  date: string;
+  at: string;
+  span: SampleSpan;
+  source: string | null;
+  vals: string;
+}
+
+function toSample(r: SampleRow): Sample {
+  return {
+    metric: r.metric,
+    date: r.date,
+    at: r.at,
+    values: JSON.parse(r.vals) as Record<string, SampleValue>,
+    source: r.source,
+    span: r.span,
+    dedupKey: r.dedup_key.toString('hex'),
+  };
+}
+
+/** The samples, pushes and metrics-seen tables of one instance (migration 3). */
+export class HaeSampleStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = {
+      insert: db.prepare(
+        `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
+         VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (dedup_key) DO NOTHING`,
+      ),
+      forDates: db.prepare(
+        `SELECT dedup_key, metric, date, at, span, source, vals FROM hae_samples
+         WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      ),
+      dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      count: db.prepare('SELECT count(*) FROM hae_samples').pluck(),
+      countMetric: db.prepare('SELECT count(*) FROM hae_samples WHERE metric = ?').pluck(),
+      newPush: db.prepare('INSERT INTO hae_pushes (received_at, origin, bytes) VALUES (?,?,?)'),
+      finishPush: db.prepare(
+        'UPDATE hae_pushes SET bytes = ?, samples = ?, new_samples = ?, skipped = ?, summary = ? WHERE id = ?',
+      ),
+      prunePushes: db.prepare('DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?'),
+      lastPush: db.prepare(
+        `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
+         WHERE origin = ? AND summary IS NOT NULL ORDER BY id DESC LIMIT 1`,
+      ),
+      seen: db.prepare(
+        `INSERT INTO hae_metrics_seen (metric, first_seen_at, last_seen_at) VALUES (?,?,?)
+         ON CONFLICT (metric) DO UPDATE SET last_seen_at = excluded.last_seen_at`,
+      ),
+      allSeen: db.prepare(
+        'SELECT metric, first_seen_at, last_seen_at, dismissed_at FROM hae_metrics_seen ORDER BY first_seen_at, metric',
+      ),
+      dismiss: db.prepare('UPDATE hae_metrics_seen SET dismissed_at = ? WHERE metric = ?'),
+    };
+  }
+
+  /**
+   * Stores `samples` (insert-or-ignore on the dedup key) as part of push `pushId`, in the given
+   * order (their arrival order), in one transaction.
+   * @returns how many were new and, per metric, the dates that got a new sample.
+   */
+  insert(samples: readonly Sample[], pushId: number): InsertResult {
+    const affected = new Map<string, Set<string>>();
+    let inserted = 0;
+    this.db.transaction(() => {
+      for (const s of samples) {
+        const r = this.q.insert.run(
+          Buffer.from(s.dedupKey, 'hex'),
+          s.metric,
+          s.date,
+          s.at,
+          s.span,
+          s.source,
+          JSON.stringify(s.values),
+          pushId,
+        );
+        if (r.changes === 0) continue;
+        inserted++;
+        let dates = affected.get(s.metric);
+        if (!dates) {
+          dates = new Set();
+          affected.set(s.metric, dates);
+        }
+        dates.add(s.date);
+      }
+    })();
+    return { offered: samples.length, inserted, affected };
+  }
+
+  /**
+   * Every stored sample of `metric` (the sample metric, i.e. a catalogue entry's `reads`) whose
+   * local date is one of `dates`, in arrival order (what aggregateRows needs: a later version of
+   * a point wins over an earlier, partial one).
+   */
+  samplesFor(metric: string, dates: Iterable<string>): Sample[] {
+    const list = [...dates];
+    if (list.length === 0) return [];
+    return (this.q.forDates.all(metric, JSON.stringify(list)) as SampleRow[]).map(toSample);
+  }
+
+  /** The distinct local dates `YYYY-MM-DD` that hold samples of `metric`, ascending. */
+  datesOf(metric: string): string[] {
+    return this.q.dates.all(metric) as string[];
+  }
+
+  /** How many samples are stored (of one metric when given). */
+  count(metric?: string): number {
+    return (metric === undefined ? this.q.count.get() : this.q.countMetric.get(metric)) as number;
+  }
+
+  /**
+   * Opens a push row (its counts filled by finishPush).
+   * @param origin `hae` or `apple-health`; `bytes` the body size so far.
+   * @returns the push id the samples are stored under.
+   */
+  beginPush(origin: string, receivedAt: string, bytes: number): number {
+    return Number(this.q.newPush.run(receivedAt, origin, bytes).lastInsertRowid);
+  }
+
+  /**
+   * Completes a push row with its counts and summary, and deletes pushes beyond the newest
+   * `keep` (their samples stay).
+   */
+  finishPush(
+    id: number,
+    counts: { bytes: number; samples: number; newSamples: number; skipped: number },
+    summary: Record<string, unknown>,
+    keep: number,
+  ): void {
+    this.q.finishPush.run(counts.bytes, counts.samples, counts.newSamples, counts.skipped, JSON.stringify(summary), id);
+    this.q.prunePushes.run(keep);
+  }
+
+  /** The newest completed push of `origin`, or null. */
+  lastPush(origin: string): PushRecord | null {
+    const r = this.q.lastPush.get(origin) as
+      | {
+          id: number;
+          received_at: string;
+          origin: string;
+          bytes: number;
+          samples: number;
+          new_samples: number;
+          skipped: number;
+          summary: string | null;
+        }
+      | undefined;
+    if (!r) return null;
+    return {
+      id: r.id,
+      receivedAt: r.received_at,
+      origin: r.origin,
+      bytes: r.bytes,
+      samples: r.samples,
+      newSamples: r.new_samples,
+      skipped: r.skipped,
+      summary: r.summary === null ? null : (JSON.parse(r.summary) as Record<string, unknown>),
+    };
+  }
+
+  /** Records that `metrics` arrived with samples at `at` (first time: first seen; always: last seen). */
+  markSeen(metrics: Iterable<string>, at: string): void {
+    this.db.transaction(() => {
+      for (const m of metrics) this.q.seen.run(m, at, at);
+    })();
+  }
+
+  /** Every metric ever seen in a push, oldest first. */
+  seenMetrics(): SeenMetric[] {
+    return (
+      this.q.allSeen.all() as { metric: string; first_seen_at: string; last_seen_at: string; dismissed_at: string | null }[]
+    ).map((r) => ({
+      metric: r.metric,
+      firstSeenAt: r.first_seen_at,
+      lastSeenAt: r.last_seen_at,
+      dismissedAt: r.dismissed_at,
+    }));
+  }
+
+  /**
+   * Sets (`at` an ISO time) or clears (`at` null) the dismissal of a seen metric.
+   * @returns false when the metric was never seen.
+   */
+  setDismissed(metric: string, at: string | null): boolean {
+    return this.q.dismiss.run(at, metric).changes > 0;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The Health Auto Export routes (REFERENCE section 4 "Health Auto Export") and the Apple Health
+ * upload. Token, status and discoveries need the normal auth (session or agent bearer); the
+ * webhook does its own (webhook/routes.ts).
+ *
+ * - `GET /api/health-auto-export/token` → `{token, lastRegeneratedAt}` (nulls when none)
+ * - `POST /api/health-auto-export/token` → 201 `{token, lastRegeneratedAt}`; 409 if one exists
+ * - `POST /api/health-auto-export/token/regenerate` → `{token, lastRegeneratedAt}` (old one invalid at once)
+ * - `DELETE /api/health-auto-export/token` → `{ok, tokenSet: false}` (the webhook then answers 501)
+ * - `GET /api/health-auto-export/status` → `{tokenSet, endpointUrl, lastPush}`
+ * - `GET /api/health-auto-export/discoveries` → `{undismissed: {supported: {<category>: [{metric,
+ *   firstSeenAt}]}, unsupported: [...]}, dismissed: [...]}`
+ * - `POST /api/health-auto-export/discoveries/:metric/dismiss|unhide` → `{ok, metric, dismissed}`;
+ *   404 for a metric never seen or another action
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFound } from '../errors.js';
+import type { Instance } from '../instance.js';
+import { appleHealthImportRoute } from './apple-health/routes.js';
+import { resolveMetric } from './hae/catalogue.js';
+import type { HaeIngest } from './hae-service.js';
+import { HAE_WEBHOOK_PATH, haeWebhookRoute } from './webhook/routes.js';
+
+/**
+ * The URL a phone should post to, from the request's Host and X-Forwarded-Proto (first value;
+ * http unless it says https).
+ */
+export function endpointUrl(req: Pick<FastifyRequest, 'headers'>): string {
+  const proto = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]
+    .trim()
+    .toLowerCase();
+  const host = req.headers.host ?? 'localhost';
+  return `${proto === 'https' ? 'https' : 'http'}://${host}${HAE_WEBHOOK_PATH}`;
+}
+
+/** Registers every ingestion route for the instance's HAE ingestion. */
+export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae'>): void {
+  const svc: HaeIngest = inst.hae;
+  haeWebhookRoute(app, svc);
+  appleHealthImportRoute(app, svc);
+
+  app.get('/api/health-auto-export/token', async () => svc.tokens.read());
+
+  app.post('/api/health-auto-export/token', async (_req, reply) => {
+    return reply.code(201).send(svc.tokens.generate());
+  });
+
+  app.post('/api/health-auto-export/token/regenerate', async () => svc.tokens.regenerate());
+
+  app.delete('/api/health-auto-export/token', async () => {
+    svc.tokens.clear();
+    return { ok: true, tokenSet: false };
+  });
+
+  app.get('/api/health-auto-export/status', async (req) => ({
+    tokenSet: svc.tokens.read().token !== null,
+    endpointUrl: endpointUrl(req),
+    lastPush: svc.lastPush('hae'),
+  }));
+
+  app.get('/api/health-auto-export/discoveries', async () => svc.discoveries());
+
+  app.post<{ Params: { metric: string; action: string } }>(
+    '/api/health-auto-export/discoveries/:metric/:action',
+    async (req) => {
+      const { metric, action } = req.params;
+      if (action !== 'dismiss' && action !== 'unhide') {
+        throw notFound(`unknown action "${action}": use dismiss or unhide`, 'UNKNOWN_ACTION');
+      }
+      if (!svc.setDismissed(metric, action === 'dismiss')) {
+        throw notFound(`metric "${metric}" was never seen in a push`, 'UNKNOWN_METRIC');
+      }
+      return { ok: true, metric: resolveMetric(metric)?.reads ?? metric.trim().toLowerCase(), dismissed: action === 'dismiss' };
+    },
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * Reading a request body as bytes, with our own limits (REFERENCE section 11 items 1, 2 and 17).
+ *
+ * - Bytes are collected as Buffers and decoded once (never `body += chunk`, which turns a
+ *   multi-byte character split across TCP chunks into U+FFFD).
+ * - Past `maxBytes` the promise resolves `tooLarge` at once, from the data handler, so the caller
+ *   answers 413 while the body is still arriving; the rest of the body is drained (`resume()`),
+ *   never destroyed, so the client reads the 413 instead of a connection reset and does not retry
+ *   forever. A declared Content-Length over the limit is refused before reading anything.
+ * - Up to `inlineMaxBytes` the body stays in memory; past it, what came so far and the rest are
+ *   written to a spool file (backpressure honoured), so a 100 MB body never sits in memory.
+ */
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+
+/** The outcome of receiveBody. */
+export type Received =
+  /** The whole body in memory. */
+  | { kind: 'inline'; bytes: number; body: Buffer }
+  /** The whole body in `file` (the caller removes or keeps it). */
+  | { kind: 'spooled'; bytes: number; file: string }
+  /** Over the limit: answer 413 now; the rest is being drained. `bytes`: what had arrived. */
+  | { kind: 'tooLarge'; bytes: number; declared?: number }
+  /** The client went away or the spool could not be written; nothing to answer. */
+  | { kind: 'failed'; bytes: number; error: Error };
+
+/** Options of receiveBody. */
+export interface ReceiveOptions {
+  /** Largest body accepted, bytes. */
+  maxBytes: number;
+  /** Bodies larger than this are spooled to disk, bytes. */
+  inlineMaxBytes: number;
+  /** Path of the spool file to create when needed (called at most once). */
+  spoolPath: () => string;
+  /** The request's Content-Length header, when sent. */
+  contentLength?: string | number;
+}
+
+/**
+ * Reads `stream` (the raw request) to its end under the limits above.
+ * @returns never rejects; see Received.
+ */
+export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Received> {
+  const declared = opts.contentLength === undefined ? undefined : Number(opts.contentLength);
+  if (declared !== undefined && Number.isFinite(declared) && declared > opts.maxBytes) {
+    stream.resume();
+    return Promise.resolve({ kind: 'tooLarge', bytes: 0, declared });
+  }
+  return new Promise<Received>((resolve) => {
+    let bytes = 0;
+    let chunks: Buffer[] = [];
+    let spool: fs.WriteStream | undefined;
+    let spoolFile: string | undefined;
+    let done = false;
+
+    const detach = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('aborted', onAborted);
+      stream.off('close', onClose);
+    };
+    const dropSpool = () => {
+      if (!spool || !spoolFile) return;
+      const file = spoolFile;
+      spool.destroy();
+      spool.once('close', () => fs.rmSync(file, { force: true }));
+      fs.rmSync(file, { force: true });
+    };
+    const finish = (r: Received) => {
+      if (done) return;
+      done = true;
+      detach();
+      resolve(r);
+    };
+    const fail = (error: Error) => {
+      if (done) return;
+      chunks = [];
+      dropSpool();
+      // keep reading (and discarding) so a still-connected client is not reset
+      stream.on('error', () => {});
+      stream.resume();
+      finish({ kind: 'failed', bytes, error });
+    };
+
+    function onData(chunk: Buffer) {
+      if (done) return;
+      bytes += chunk.length;
+      if (bytes > opts.maxBytes) {
+        chunks = [];
+        dropSpool();
+        // the answer goes out now, from the data handler; the rest of the body is drained
+        stream.on('error', () => {});
+        stream.resume();
+        finish({ kind: 'tooLarge', bytes });
+        return;
+      }
+      if (!spool) {
+        chunks.push(chunk);
+        if (bytes <= opts.inlineMaxBytes) return;
+        spoolFile = opts.spoolPath();
+        try {
+          spool = fs.createWriteStream(spoolFile, { flags: 'wx', mode: 0o600 });
+        } catch (err) {
+          fail(err as Error);
+          return;
+        }
+        spool.on('error', (err) => fail(err));
+        const pending = chunks;
+        chunks = [];
+        for (const c of pending.slice(0, -1)) spool.write(c);
+        chunk = pending[pending.length - 1];
+      }
+      if (!spool.write(chunk)) {
+        stream.pause();
+        spool.once('drain', () => {
+          if (!done) stream.resume();
+        });
+      }
+    }
+
+    function onEnd() {
+      if (done) return;
+      if (!spool) {
+        finish({ kind: 'inline', bytes, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes) });
+        chunks = [];
+        return;
+      }
+      const file = spoolFile as string;
+      const ws = spool;
+      detach();
+      ws.end(() => {
+        if (done) return;
+        done = true;
+        resolve({ kind: 'spooled', bytes, file });
+      });
+    }
+
+    function onError(err: Error) {
+      fail(err);
+    }
+    function onAborted() {
+      fail(new Error('the client aborted the request'));
+    }
+    function onClose() {
+      // 'close' before 'end': the connection went away mid-body
+      if (!done && !(stream as Readable & { complete?: boolean }).complete) fail(new Error('the connection closed before the body ended'));
+    }
+
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('aborted', onAborted);
+    stream.on('close', onClose);
+  });
+}
+
+/**
+ * Decodes a whole UTF-8 body once (a leading byte-order mark is dropped; invalid sequences become
+ * U+FFFD rather than failing: JSON.parse then decides whether the body is usable).
+ */
+export function decodeUtf8(body: Buffer): string {
+  return new TextDecoder('utf-8').decode(body);
+}

@@ -1,0 +1,80 @@
+/**
+ * `POST /api/health-auto-export` (REFERENCE sections 4 and 7), the Health Auto Export webhook.
+ *
+ * Public to the global auth gate (`config.auth: 'public'`): the route does its own auth with the
+ * HAE token (`Authorization: Bearer <token>`, constant-time): 501 `{error: "ingest disabled"}`
+ * with no token set, 401 for a wrong one. The body is read by receiveBody as raw bytes in a scope
+ * without the JSON parser: 413 once more than KLEBB_HAE_MAX_BYTES has arrived, answered while the
+ * rest is drained. Then 200 `{ok, ingested, availableUnsubscribed}`; a body that does not parse is
+ * quarantined and answered 200 `{ok: false, warning}`; any error after auth is logged and
+ * answered 200 with a warning (the phone must not retry-spiral).
+ */
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { KlebbError, payloadTooLarge, unauthorized } from '../../errors.js';
+import { HAE_INLINE_MAX_BYTES } from '../hae-env.js';
+import type { HaeIngest } from '../hae-service.js';
+import { bodyStream, rawBodyScope } from '../raw-body.js';
+import { ingestInline, ingestSpooled } from './ingest-body.js';
+import { receiveBody } from './receive.js';
+
+/** The webhook path. */
+export const HAE_WEBHOOK_PATH = '/api/health-auto-export';
+
+/** Registers the webhook on `app` (in its own raw-body scope). */
+export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
+  rawBodyScope(app, (scope) => {
+    scope.post(HAE_WEBHOOK_PATH, { config: { auth: 'public' } }, async (req, reply) => {
+      const stream = bodyStream(req.body) ?? Readable.from([]);
+      const auth = svc.tokens.check(req.headers.authorization);
+      if (auth !== 'ok') {
+        // the body is drained, never left unread: the client gets the status, not a reset
+        stream.on('error', () => {});
+        stream.resume();
+        if (auth === 'no-token') {
+          throw new KlebbError(501, 'INGEST_DISABLED', 'ingest disabled');
+        }
+        throw unauthorized();
+      }
+      const received = await receiveBody(stream, {
+        maxBytes: svc.maxBytes,
+        inlineMaxBytes: HAE_INLINE_MAX_BYTES,
+        spoolPath: () => path.join(svc.dirs.incoming, `${Date.now()}-${randomBytes(6).toString('hex')}.json`),
+        contentLength: req.headers['content-length'],
+      });
+      if (received.kind === 'tooLarge') {
+        req.log.warn({ bytes: received.bytes, declared: received.declared, limit: svc.maxBytes }, 'HAE body too large');
+        throw payloadTooLarge(
+          `the body is larger than ${svc.maxBytes} bytes (KLEBB_HAE_MAX_BYTES); ` +
+            `${received.declared !== undefined ? `Content-Length says ${received.declared}` : `${received.bytes} bytes had arrived`}. ` +
+            'Send a shorter period per request (batch requests in the automation)',
+        );
+      }
+      if (received.kind === 'failed') {
+        req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
+        return reply.code(400).send({ error: `the body could not be read: ${received.error.message}`, code: 'BODY_READ_FAILED' });
+      }
+      try {
+        const result =
+          received.kind === 'inline'
+            ? ingestInline(svc, received.body)
+            : await ingestSpooled(svc, received.file, received.bytes);
+        req.log.info(
+          { bytes: received.bytes, ok: result.ok, samples: result.samples, ingested: result.ingested },
+          'HAE push',
+        );
+        return result;
+      } catch (err) {
+        req.log.error({ err }, 'HAE push failed after auth; answered 200 with a warning');
+        return {
+          ok: false,
+          ingested: {},
+          availableUnsubscribed: [],
+          warning: `ingestion failed: ${(err as Error).message}; samples stored before the failure are kept`,
+        };
+      }
+    });
+  });
+}
