@@ -58,6 +58,7 @@ describe('loadConfig', () => {
       iterTimeoutMs: 180000,
       turnDeadlineMs: 720000,
       promptCache: true,
+      tlsVerify: true,
     });
     expect(loadConfig({ CHAT_ITER_TIMEOUT_MS: '0', CHAT_TURN_DEADLINE_MS: '0', CHAT_PROMPT_CACHE: '0' }).chat).toMatchObject({
       iterTimeoutMs: 0,

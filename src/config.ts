@@ -72,6 +72,11 @@ export interface ChatConfig {
   turnDeadlineMs: number;
   /** CHAT_PROMPT_CACHE: system prompt as content parts with cache breakpoints (default on; 0 sends one flat string). */
   promptCache: boolean;
+  /**
+   * CHAT_TLS_VERIFY: check an https gateway's certificate (default on, so the API key never goes
+   * to an impostor; 0 for a self-signed certificate on your own network).
+   */
+  tlsVerify: boolean;
 }
 
 /** A bad environment value; `variable` names it so the start-up message can say which. */
@@ -169,6 +174,7 @@ function loadChat(env: Env, warnings: string[]): ChatConfig {
     iterTimeoutMs,
     turnDeadlineMs: intVar(env, ['CHAT_TURN_DEADLINE_MS'], DEFAULT_TURN_DEADLINE_MS, 0, 24 * 3600_000),
     promptCache: promptCacheRaw === undefined ? true : flag(env, 'CHAT_PROMPT_CACHE'),
+    tlsVerify: nonEmpty(env, 'CHAT_TLS_VERIFY') === undefined ? true : flag(env, 'CHAT_TLS_VERIFY'),
   };
 }
 

@@ -9,6 +9,7 @@ import { compareCards } from '../cards/card-crud.js';
 import { todayIn } from '../common/dates.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
+import { catalogueForPrompt } from '../ingest/hae/catalogue.js';
 import { listReports } from '../reports/report-catalogue.js';
 import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
@@ -19,6 +20,17 @@ import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
 import { availableDocs } from './tools/doc-catalogue.js';
 import type { Touch } from './tools/tool.js';
+
+let haeBlock: string | undefined;
+/** The Health Auto Export metric catalogue as a static prompt block (built once: it never changes). */
+function haeCatalogueBlock(): string {
+  haeBlock ??= [
+    '## Health Auto Export metrics',
+    'A card fed by the phone declares `meta.ingest: {"source": "hae", "metric": "<key>"}` and is usually read-only (`writeable.fromWebapp: false`). Metric keys, their category and the rows they produce:',
+    catalogueForPrompt(),
+  ].join('\n');
+  return haeBlock;
+}
 
 /** What a chat turn needs from the instance. */
 export interface ChatDeps {
@@ -57,6 +69,8 @@ export class ChatService {
       apiKey: chat.apiKey,
       model: chat.model,
       memory: this.memory,
+      // verify the gateway's certificate unless the operator said otherwise (CHAT_TLS_VERIFY=0)
+      tlsRejectUnauthorized: chat.tlsVerify,
       // the operator asked for prompt caching: send the breakpoints; a gateway that refuses
       // them is remembered and served without (case G12)
       capabilities: chat.promptCache ? { cacheControl: true } : { cacheControl: false },
@@ -81,6 +95,7 @@ export class ChatService {
       docs: availableDocs(),
       today: todayIn(timeZone),
       timeZone,
+      extraStaticBlocks: [haeCatalogueBlock()],
       focusCard: focus
         ? {
             id: focus.id,
