@@ -115,7 +115,9 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   }
   if (ctx.registry.has(id) || fs.existsSync(file)) throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
   const { body: raw, hasData, data: given } = splitData(parsed);
-  const data = hasData ? normaliseDateKeyed(given) : [];
+  // without data a card starts empty in the shape its schema.type asks for (an array by default)
+  const wanted = (raw.schema as { type?: unknown } | undefined)?.type;
+  const data = hasData ? normaliseDateKeyed(given) : wanted === 'object' ? {} : wanted === undefined || wanted === 'array' ? [] : undefined;
   assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
   // rows left behind when this id's file was deleted by hand come back with the card, unless
   // the new card brings rows of its own (docs/API.md: a hand-deleted card keeps its rows)

@@ -27,6 +27,12 @@ import { normaliseImportedData } from './data-normalise.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 import { isKnownMetric } from '../ingest/hae/catalogue.js';
 
+/** Options of one load. */
+export interface LoadOptions {
+  /** Import a `data` key (default true); false when a duplicate takes over a freed id. */
+  importData?: boolean;
+}
+
 /** What happened to a file when it was (re)loaded; `missing`: not there, nothing changed. */
 export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'error' | 'missing';
 
@@ -70,7 +76,9 @@ export class CardLoader {
     fs.mkdirSync(this.dataDir, { recursive: true });
     const names = fs
       .readdirSync(this.dataDir, { withFileTypes: true })
-      .filter((d) => d.isFile() && isManifestFileName(d.name))
+      // every kind of entry but folders: loadFile decides (a symlink to a manifest loads, a FIFO
+      // or a broken link is reported), the same at start-up as while running
+      .filter((d) => !d.isDirectory() && isManifestFileName(d.name))
       .map((d) => d.name);
     const ranked = names
       .map((name) => ({ name, rank: claimRank(name, peekId(path.join(this.dataDir, name))) }))
@@ -79,9 +87,9 @@ export class CardLoader {
   }
 
   /** loadFile that never throws: an unexpected failure becomes the file's error entry. */
-  safeLoad(file: string): LoadOutcome {
+  safeLoad(file: string, opts: LoadOptions = {}): LoadOutcome {
     try {
-      return this.loadFile(file);
+      return this.loadFile(file, opts);
     } catch (err) {
       return this.fail(file, 'READ_FAILED', `could not load: ${(err as Error).message}`);
     }
@@ -92,7 +100,7 @@ export class CardLoader {
    * (our own write, or a touch) changes nothing (case P03). A missing file changes nothing either
    * (it may be mid-way through an editor's rename-and-replace save): only `fileGone` removes.
    */
-  loadFile(file: string): LoadOutcome {
+  loadFile(file: string, opts: LoadOptions = {}): LoadOutcome {
     const name = path.basename(file);
     if (!isManifestFileName(name) || path.dirname(file) !== this.dataDir) return 'skipped';
     let text: string;
@@ -161,7 +169,17 @@ export class CardLoader {
     const { body, hasData, data } = splitData(obj);
     let finalHash = hash;
     const warnings: LoadError[] = [];
-    if (hasData) {
+    if (hasData && opts.importData === false) {
+      // a former duplicate taking a freed id keeps its rows to itself: its (likely stale) data
+      // must not replace the card's rows; the file is left as it is
+      warnings.push({
+        file: name,
+        id,
+        code: 'DATA_NOT_IMPORTED',
+        path: 'data',
+        message: 'this file took over an id another file gave up; its data was not imported (remove its data key, or re-add the file to import it)',
+      });
+    } else if (hasData) {
       try {
         const incoming = normaliseImportedData(data);
         if (incoming.rescued) {
@@ -215,7 +233,7 @@ export class CardLoader {
     const waiting = this.registry.filesWithDuplicateId(id);
     waiting.sort((a, b) => (claimRank(path.basename(a), id) < claimRank(path.basename(b), id) ? -1 : 1));
     for (const other of waiting) {
-      if (!this.registry.has(id)) this.safeLoad(other);
+      if (!this.registry.has(id)) this.safeLoad(other, { importData: false });
     }
     if (!this.registry.has(id)) this.emit({ type: 'card-removed', id });
   }

@@ -44,12 +44,14 @@ export class UserSettings {
    * Records the person's time zone. @returns whether it changed.
    * @throws 400 naming `tz` when it is not a known IANA zone.
    */
-  setTimeZone(tz: unknown): boolean {
-    if (!isValidTimeZone(tz)) {
+  setTimeZone(input: unknown): boolean {
+    if (!isValidTimeZone(input)) {
       throw badRequest('tz must be an IANA time zone name such as "Europe/Berlin"', [
         { path: 'tz', message: 'unknown time zone' },
       ]);
     }
+    // the runtime's own spelling ("europe/berlin" → "Europe/Berlin"), so one zone is one value
+    const tz = new Intl.DateTimeFormat('en', { timeZone: input }).resolvedOptions().timeZone;
     if (this.data.tz === tz) return false;
     const next = { ...this.data, tz };
     writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);

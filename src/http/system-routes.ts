@@ -10,7 +10,7 @@ export function systemRoutes(app: FastifyInstance, inst: Instance): void {
   app.post('/api/user/tz', { schema: { body: { type: 'object' } } }, async (req) => {
     const tz = (req.body as { tz?: unknown }).tz;
     const changed = inst.user.setTimeZone(tz);
-    return { ok: true, tz, changed };
+    return { ok: true, tz: inst.user.timeZone(), changed };
   });
   app.get('/api/instance', async () => ({
     name: inst.config.instanceName,

@@ -74,6 +74,24 @@ describe('hand-dropped files', () => {
 });
 
 describe('rows survive', () => {
+  it('a duplicate that takes over a freed id does not import its stale data over the rows', async () => {
+    await s.api('/api/manifests', { json: card('weight', { data: [{ date: '2026-04-20', kg: 80 }] }) });
+    fs.writeFileSync(path.join(s.dataDir, 'a-copy.json'), JSON.stringify(card('weight', { data: [{ date: '1999-01-01', kg: 1 }] })));
+    expect(await until(async () => (await listed()).errors.some((e) => e.file === 'a-copy.json'))).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    fs.rmSync(path.join(s.dataDir, 'weight.json'));
+    expect(
+      await until(async () => (await listed()).errors.some((e) => e.file === 'a-copy.json' && e.code === 'DATA_NOT_IMPORTED')),
+    ).toBe(true);
+    expect((await s.api('/api/manifests/weight/data')).body.data).toEqual([{ date: '2026-04-20', kg: 80 }]);
+  });
+
+  it('a card whose schema.type is object starts as {} when created without data', async () => {
+    const r = await s.api('/api/manifests', { json: { $schema: 'klebb.datafile.v1', meta: { id: 'doc', label: 'Doc' }, schema: { type: 'object' } } });
+    expect(r.status).toBe(201);
+    expect((await s.api('/api/manifests/doc/data')).body.data).toEqual({});
+  });
+
   it('H2: re-creating a card whose file was deleted by hand brings its rows back', async () => {
     await s.api('/api/manifests', { json: card('sleep', { data: [{ date: '2026-04-20', hours: 7 }] }) });
     await new Promise((r) => setTimeout(r, 300)); // the watcher has seen the new file
@@ -165,5 +183,8 @@ describe('user time zone', () => {
     expect((await s.api('/api/user/tz', { json: { tz: 'Pacific/Auckland' } })).body.changed).toBe(false);
     expect((await s.api('/api/user/tz', { json: { tz: 'Mars/Olympus' } })).status).toBe(400);
     expect(s.inst.user.timeZone()).toBe('Pacific/Auckland');
+    // one zone is one value whatever its spelling
+    const lower = await s.api('/api/user/tz', { json: { tz: 'pacific/auckland' } });
+    expect(lower.body).toEqual({ ok: true, tz: 'Pacific/Auckland', changed: false });
   });
 });
