@@ -272,7 +272,11 @@ function attempt(
     };
     const armIdle = () => {
       if (idleMs === undefined || settled) return;
-      clearTimeout(idleTimer);
+      // every received chunk re-arms the idle timer: refresh() is cheaper than a new timer
+      if (idleTimer) {
+        idleTimer.refresh();
+        return;
+      }
       idleTimer = setTimeout(() => {
         fail(
           new GatewayError('timeout', `no data from the gateway for ${idleMs} ms`, {
