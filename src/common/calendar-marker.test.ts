@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MARKER, latestEntry, layoutDayCell, markerFor } from './calendar-marker.js';
+
+/** The shared example manifests, read at test time (never copied). */
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+
+type Json = Record<string, unknown>;
+
+function meta(id: string): Json {
+  return JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta;
+}
+
+const day = '2026-04-20';
+
+describe('static markers from the examples', () => {
+  it('bp: the static 💓 on a day with readings, nothing on a day without', () => {
+    const m = meta('bp');
+    expect(markerFor(m.calendar, m, [{ date: day, systolic: 120, diastolic: 80 }])).toBe('💓');
+    expect(markerFor(m.calendar, m, [])).toBeNull();
+    expect(markerFor(m.calendar, m, undefined)).toBeNull();
+  });
+
+  it('medication-schedule: the static 💊 on a day with doses', () => {
+    const m = meta('medication-schedule');
+    const doses = [{ scheduledDate: day, takenAt: `${day}T08:01:00+10:00` }];
+    expect(markerFor(m.calendar, m, doses)).toBe('💊');
+  });
+
+  it('cards without a calendar block, or with it disabled, put no mark', () => {
+    const m = meta('weight');
+    expect(m.calendar).toBeUndefined();
+    expect(markerFor(m.calendar, m, [{ date: day, kg: 85 }])).toBeNull();
+    expect(markerFor({ enabled: false, marker: '⚖️' }, m, [{ date: day, kg: 85 }])).toBeNull();
+  });
+});
+
+describe('markerFor', () => {
+  const rows = [{ date: day, mood: 4 }];
+
+  it('marker absent or empty: meta.emoji, then •', () => {
+    expect(markerFor({ enabled: true }, { emoji: '🙂' }, rows)).toBe('🙂');
+    expect(markerFor({ enabled: true, marker: '' }, { emoji: '🙂' }, rows)).toBe('🙂');
+    expect(markerFor({ enabled: true }, {}, rows)).toBe(DEFAULT_MARKER);
+    expect(markerFor({ enabled: true }, null, rows)).toBe('•');
+  });
+
+  it('field-emoji: the day latest entry wins; fallback → meta.emoji → •', () => {
+    const cfg = {
+      enabled: true,
+      marker: {
+        type: 'field-emoji',
+        field: 'mood',
+        emojiMap: { '1': '😩', '4': '🙂', '5': '😄' },
+        fallback: '❔',
+      },
+    };
+    const m = { emoji: '🫥' };
+    expect(
+      markerFor(cfg, m, [
+        { date: day, mood: 1 },
+        { date: day, mood: 5 },
+      ]),
+    ).toBe('😄');
+    expect(markerFor(cfg, m, [{ date: day, mood: 3 }])).toBe('❔');
+    const noFallback = { enabled: true, marker: { type: 'field-emoji', field: 'mood', emojiMap: {} } };
+    expect(markerFor(noFallback, m, [{ date: day, mood: 3 }])).toBe('🫥');
+    expect(markerFor(noFallback, {}, [{ date: day, mood: 3 }])).toBe('•');
+  });
+
+  it('field-emoji: without its own map, uses the keyed display.emojiMap (mood example)', () => {
+    const m = meta('mood');
+    const cfg = { enabled: true, marker: { type: 'field-emoji', field: 'mood' } };
+    expect(markerFor(cfg, m, [{ date: day, mood: 2 }])).toBe('😴');
+    expect(markerFor(cfg, m, [{ date: day, mood: '5' }])).toBe('😄');
+    expect(markerFor(cfg, m, [{ date: day }])).toBe('🙂');
+  });
+
+  it('template: the mini-language, :emoji from meta.view.display.emojiMap (mood example)', () => {
+    const m = meta('mood');
+    const cfg = { enabled: true, marker: { type: 'template', template: '{mood:emoji}', fallback: '·' } };
+    expect(markerFor(cfg, m, [{ date: day, mood: 1 }])).toBe('😩');
+    expect(markerFor(cfg, m, [{ date: day, notes: 'x' }])).toBe('·');
+    const workouts = { enabled: true, marker: { type: 'template', template: '{trained?💪:}' } };
+    expect(markerFor(workouts, meta('workouts'), [{ date: day, trained: true }])).toBe('💪');
+    expect(markerFor(workouts, meta('workouts'), [{ date: day, trained: false }])).toBe('🏋️');
+  });
+
+  it('threshold: first matching rule, string/number eq, catch-all, fallback', () => {
+    const cfg = {
+      enabled: true,
+      marker: {
+        type: 'threshold',
+        field: 'hours',
+        rules: [
+          { max: 5.9, emoji: '🔴' },
+          { min: 6, max: 6.9, emoji: '🟠' },
+          { min: 7, emoji: '🟢' },
+        ],
+        fallback: '❔',
+      },
+    };
+    const m = { emoji: '😴' };
+    expect(markerFor(cfg, m, [{ date: day, hours: 5 }])).toBe('🔴');
+    expect(markerFor(cfg, m, [{ date: day, hours: 6.1 + 0.8 }])).toBe('🟠');
+    expect(markerFor(cfg, m, [{ date: day, hours: '8' }])).toBe('🟢');
+    expect(markerFor(cfg, m, [{ date: day, note: 'no hours' }])).toBe('❔');
+    const eq = {
+      enabled: true,
+      marker: { type: 'threshold', field: 'type', rules: [{ eq: '4', emoji: '✅' }, { emoji: '⚠️' }] },
+    };
+    expect(markerFor(eq, m, [{ date: day, type: 4 }])).toBe('✅');
+    expect(markerFor(eq, m, [{ date: day, type: 6 }])).toBe('⚠️');
+  });
+
+  it('trend-arrow: compares with the previous day given all rows; custom glyphs; fallback without history', () => {
+    const all = [
+      { date: '2026-04-18', kg: 86 },
+      { date: '2026-04-19', kg: 85.3 },
+      { date: day, kg: 85.5 },
+    ];
+    const cfg = { enabled: true, marker: { type: 'trend-arrow', field: 'kg' } };
+    const m = { emoji: '⚖️' };
+    expect(markerFor(cfg, m, [all[2]], { rows: all })).toBe('⬆️');
+    expect(markerFor(cfg, m, [all[1]], { rows: all, date: '2026-04-19' })).toBe('⬇️');
+    expect(markerFor(cfg, m, [all[0]], { rows: all })).toBe('⚖️');
+    expect(markerFor(cfg, m, [all[2]])).toBe('⚖️');
+    const custom = {
+      enabled: true,
+      marker: { type: 'trend-arrow', field: 'kg', up: '📈', flat: '〰️', fallback: '·' },
+    };
+    expect(markerFor(custom, m, [all[2]], { rows: all })).toBe('📈');
+    expect(markerFor(custom, m, [all[0]], { rows: all })).toBe('·');
+    const same = [...all, { date: '2026-04-21', kg: 85.5 }];
+    expect(markerFor(custom, m, [same[3]], { rows: same })).toBe('〰️');
+    expect(markerFor(cfg, m, [same[3]], { rows: same })).toBe('➡️');
+  });
+
+  it('unknown or broken marker objects fall back', () => {
+    const m = { emoji: '🧪' };
+    expect(markerFor({ enabled: true, marker: { type: 'sparkle' } }, m, [{ date: day }])).toBe('🧪');
+    expect(markerFor({ enabled: true, marker: { type: 'field-emoji' } }, m, [{ date: day }])).toBe('🧪');
+    expect(
+      markerFor({ enabled: true, marker: { type: 'threshold', field: 'v', rules: 'x', fallback: '?' } }, m, [
+        { date: day, v: 1 },
+      ]),
+    ).toBe('?');
+    expect(markerFor({ enabled: true, marker: 42 }, m, [{ date: day }])).toBe('🧪');
+    expect(markerFor({ enabled: true }, m, [null, 'x'])).toBeNull();
+  });
+});
+
+describe('latestEntry', () => {
+  it('the last object in array order', () => {
+    expect(latestEntry([{ a: 1 }, { a: 2 }, null])).toEqual({ a: 2 });
+    expect(latestEntry([])).toBeUndefined();
+    expect(latestEntry(undefined)).toBeUndefined();
+  });
+
+  it('doses: the one taken last, whatever the array order; missed doses do not count', () => {
+    const doses = [
+      { scheduledDate: day, takenAt: `${day}T20:00:00+10:00`, n: 'evening' },
+      { scheduledDate: day, takenAt: `${day}T08:00:00+10:00`, n: 'morning' },
+      { scheduledDate: day, takenAt: null, n: 'missed' },
+    ];
+    expect(latestEntry(doses)?.n).toBe('evening');
+  });
+});
+
+describe('layoutDayCell', () => {
+  it('up to three glyphs and a +N count', () => {
+    expect(layoutDayCell(['💓', '💊', null, '🙂', '', '⚖️', '😴'])).toEqual({
+      glyphs: ['💓', '💊', '🙂'],
+      overflow: 2,
+    });
+    expect(layoutDayCell(['💓'])).toEqual({ glyphs: ['💓'], overflow: 0 });
+    expect(layoutDayCell([], 3)).toEqual({ glyphs: [], overflow: 0 });
+    expect(layoutDayCell(['a', 'b'], 1)).toEqual({ glyphs: ['a'], overflow: 1 });
+  });
+});

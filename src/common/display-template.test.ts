@@ -1,0 +1,449 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CHECK_MARK,
+  getValue,
+  isEmptyValue,
+  isTruthy,
+  lookupEmoji,
+  parseTemplate,
+  renderTemplate,
+  templateFields,
+  validateTemplate,
+  valueText,
+} from './display-template.js';
+
+/** The shared example manifests, read at test time (never copied). */
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+
+type Json = Record<string, unknown>;
+
+function loadExamples(): { file: string; meta: Json }[] {
+  return readdirSync(EXAMPLES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, meta: JSON.parse(readFileSync(new URL(file, EXAMPLES), 'utf8')).meta as Json }));
+}
+
+/** Every display string holding a placeholder, as `id:property` → {template, emojiMap}. */
+function exampleTemplates(): Map<string, { template: string; emojiMap?: Json }> {
+  const out = new Map<string, { template: string; emojiMap?: Json }>();
+  for (const { meta } of loadExamples()) {
+    for (const viewName of ['view', 'trends', 'reports', 'calendar', 'dayDetail']) {
+      const view = meta[viewName] as Json | undefined;
+      const display = view?.display as Json | undefined;
+      if (!display) continue;
+      for (const [prop, value] of Object.entries(display)) {
+        if (typeof value === 'string' && value.includes('{')) {
+          out.set(`${meta.id}:${viewName}.${prop}`, {
+            template: value,
+            emojiMap: display.emojiMap as Json | undefined,
+          });
+        }
+      }
+      const marker = (view as Json).marker as Json | undefined;
+      if (marker && typeof marker.template === 'string') {
+        out.set(`${meta.id}:${viewName}.marker`, { template: marker.template });
+      }
+    }
+  }
+  return out;
+}
+
+const LONG_NOTE =
+  'Slept badly after a late coffee, woke at 3 and again at 5; walked 40 minutes at lunch, felt better by the evening 🌇 and went to bed early';
+
+/** For each example template: sample rows and what each must render to. */
+const EXPECTED: Record<string, [Json | undefined, string][]> = {
+  'active-minutes:view.template': [[{ date: '2026-04-20', minutes: 42 }, '42']],
+  'body-temperature:view.template': [
+    [{ date: '2026-04-20', celsius: 36.65 }, '36.7'],
+    [{ date: '2026-04-20', celsius: 37 }, '37.0'],
+    [{ date: '2026-04-20', celsius: 36.1 + 0.2 }, '36.3'],
+  ],
+  'bp:view.format': [[{ date: '2026-04-20', systolic: 128, diastolic: 82 }, '128/82']],
+  'bp:view.subtitle': [[{ date: '2026-04-20', systolic: 128, diastolic: 82 }, 'Logged 2026-04-20']],
+  'bristol-stool:view.template': [[{ date: '2026-04-20', type: '4' }, 'Type 4']],
+  'bristol-stool:view.secondary': [
+    [{ date: '2026-04-20', type: '4' }, ''],
+    [{ date: '2026-04-20', type: '4', note: 'after breakfast' }, 'after breakfast'],
+  ],
+  'caffeine:view.template': [[{ date: '2026-04-20', mg: 250 }, '250']],
+  'caffeine:view.secondary': [
+    [{ date: '2026-04-20', mg: 250, source: 'Two flat whites' }, 'Two flat whites'],
+    [{ date: '2026-04-20', mg: 250 }, ''],
+  ],
+  'energy:view.template': [[{ date: '2026-04-20', rating: 4 }, '4']],
+  'heart-rate-resting:view.template': [[{ date: '2026-04-20', bpm: 58 }, '58']],
+  'heart-rate-resting:view.secondary': [[{ date: '2026-04-20', bpm: 58, note: 'after run' }, 'after run']],
+  'hydration:view.template': [[{ date: '2026-04-20', glasses: 0 }, '0']],
+  'mood:view.template': [
+    [{ date: '2026-04-20', mood: 4 }, '🙂'],
+    [{ date: '2026-04-20', mood: '1' }, '😩'],
+    [{ date: '2026-04-20', mood: 9 }, '9'],
+  ],
+  'mood:view.secondary': [
+    [{ date: '2026-04-20', mood: 4, wakeUps: 2, notes: 'vivid dreams' }, '2 wake-ups · vivid dreams'],
+    [{ date: '2026-04-20', mood: 4 }, '0 wake-ups · '],
+    [{ date: '2026-04-20', mood: 4, wakeUps: 0, notes: '' }, '0 wake-ups · '],
+  ],
+  'notes:view.template': [
+    [{ date: '2026-04-20', note: 'Short one ✍️' }, 'Short one ✍️'],
+    [{ date: '2026-04-20', note: LONG_NOTE }, `${[...LONG_NOTE].slice(0, 80).join('')}…`],
+    [{ date: '2026-04-20', note: '   ' }, '(no note today)'],
+    [{ date: '2026-04-20' }, '(no note today)'],
+    [undefined, '(no note today)'],
+  ],
+  'reflections:view.template': [
+    [{ date: '2026-04-20', entry: LONG_NOTE.slice(0, 100) }, LONG_NOTE.slice(0, 100)],
+    [
+      { date: '2026-04-20', entry: LONG_NOTE + LONG_NOTE },
+      `${[...(LONG_NOTE + LONG_NOTE)].slice(0, 120).join('')}…`,
+    ],
+    [{ date: '2026-04-20', entry: null }, '(no reflection today)'],
+  ],
+  'resting-hrv:view.template': [[{ date: '2026-04-20', ms: 61 }, '61']],
+  'sleep-hours:view.template': [
+    [{ date: '2026-04-20', hours: 7.25 }, '7.3'],
+    [{ date: '2026-04-20', hours: 6.1 + 0.8 }, '6.9'],
+    [{ date: '2026-04-20', hours: '8' }, '8.0'],
+  ],
+  'sleep-hours:view.secondary': [[{ date: '2026-04-20', hours: 7 }, '']],
+  'sleep-quality:view.template': [[{ date: '2026-04-20', rating: 5 }, '5']],
+  'spo2:view.template': [[{ date: '2026-04-20', percent: 97 }, '97']],
+  'steps:view.template': [[{ date: '2026-04-20', count: 12345 }, '12345']],
+  'stress:view.template': [[{ date: '2026-04-20', rating: 2 }, '2']],
+  'symptoms:view.secondaryTemplate': [
+    [{ symptom: 'Knee pain', severity: 3, location: 'left knee' }, '3 left knee'],
+    [{ symptom: 'Headache' }, ' '],
+  ],
+  'weight:view.template': [
+    [{ date: '2026-04-20', kg: 85.5 }, '85.5'],
+    [{ date: '2026-04-20', kg: 85.25 }, '85.3'],
+    [{ date: '2026-04-20', kg: 80 }, '80.0'],
+    [{ date: '2026-04-20', kg: JSON.parse('1e999') }, ''],
+  ],
+  'weight:view.subtitle': [[{ date: '2026-04-20', kg: 85.5 }, 'Logged 2026-04-20']],
+  'weight:view.secondary': [[{ date: '2026-04-20', kg: 85.5, note: 'after gym' }, 'after gym']],
+  'workouts:view.template': [
+    [{ date: '2026-04-20', trained: true }, '✅ Trained'],
+    [{ date: '2026-04-20', trained: false }, '❌ Rest'],
+    [{ date: '2026-04-20' }, '❌ Rest'],
+  ],
+  'workouts:view.secondary': [
+    [{ date: '2026-04-20', trained: true, type: 'Run' }, 'Run'],
+    [{ date: '2026-04-20', trained: false }, ''],
+  ],
+};
+
+describe('every template of the example manifests', () => {
+  const found = exampleTemplates();
+
+  it('has an expectation here for each template the examples use, and no stale one', () => {
+    expect([...found.keys()].sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [key, cases] of Object.entries(EXPECTED)) {
+    it(`${key} renders as expected`, () => {
+      const t = found.get(key);
+      expect(t, `${key} is not in the examples`).toBeDefined();
+      if (!t) return;
+      for (const [row, expected] of cases) {
+        expect(renderTemplate(t.template, row, { emojiMap: t.emojiMap })).toBe(expected);
+      }
+    });
+  }
+
+  it('validates every example template as clean', () => {
+    for (const [key, t] of found) expect(validateTemplate(t.template), key).toEqual([]);
+  });
+
+  it('lists the fields each example template reads', () => {
+    const fields = (key: string) => templateFields(found.get(key)?.template);
+    expect(fields('bp:view.format')).toEqual(['systolic', 'diastolic']);
+    expect(fields('mood:view.secondary')).toEqual(['wakeUps', 'notes']);
+    expect(fields('notes:view.template')).toEqual(['note']);
+    expect(fields('workouts:view.template')).toEqual(['trained']);
+    expect(fields('symptoms:view.secondaryTemplate')).toEqual(['severity', 'location']);
+  });
+
+  it('reads the legacy bp primary/secondary paths with getValue', () => {
+    const bp = loadExamples().find((e) => e.meta.id === 'bp')?.meta as Json;
+    const display = (bp.view as Json).display as Json;
+    const ctx = { latest: { date: '2026-04-20', systolic: 128, diastolic: 82 } };
+    expect(getValue(ctx, display.primary as string)).toBe(128);
+    expect(getValue(ctx, display.secondary as string)).toBe(82);
+  });
+});
+
+describe('P16, P17, P18 through the template language', () => {
+  it('P16 a: truncate(30) keeps the runner emoji whole', () => {
+    const note = 'Ran 10k in the rain, legs ok 🏃 but knee sore later';
+    const out = renderTemplate('{note:truncate(30)}', { date: '2026-04-20', note });
+    expect(out).toBe('Ran 10k in the rain, legs ok 🏃…');
+    expect(/\p{Cs}/u.test(out)).toBe(false);
+    expect(out).not.toContain('\uFFFD');
+  });
+
+  it('P17: non-finite numbers render as missing (fallback or nothing), never NaN or Infinity', () => {
+    for (const kg of [Number.NaN, Infinity, -Infinity, JSON.parse('1e999')]) {
+      expect(renderTemplate('{kg}', { kg })).toBe('');
+      expect(renderTemplate('{kg:round(1)|—}', { kg })).toBe('—');
+      expect(renderTemplate('{kg|—} kg', { kg })).toBe('— kg');
+    }
+  });
+
+  it('P18: float artefacts never show, plain or rounded', () => {
+    expect(renderTemplate('{total}', { total: 0.1 + 0.2 })).toBe('0.3');
+    expect(renderTemplate('{total} L', { total: 0.7 + 0.1 })).toBe('0.8 L');
+    expect(renderTemplate('{total:round(2)}', { total: 101.1 + 50.2 + 51.3 })).toBe('202.60');
+    expect(renderTemplate('{x:round(2)}', { x: 1.005 })).toBe('1.01');
+    expect(renderTemplate('{x:round(1)}', { x: -0.04 })).toBe('0.0');
+  });
+});
+
+describe('renderTemplate grammar', () => {
+  const row = {
+    date: '2026-04-20',
+    kg: 85.25,
+    name: 'Ada',
+    zero: 0,
+    no: false,
+    yes: true,
+    empty: '',
+    blank: '  ',
+    nil: null,
+    list: ['a', 'b'],
+    none: [],
+    bp: { systolic: 128, reading: { arm: 'left' } },
+    items: [{ name: 'Magnesium' }],
+    'dotted.key': 'literal',
+    mood: 3,
+    note: 'Café ☕ with Zoë 👩‍👩‍👧‍👦 and more words',
+  };
+
+  it('fills {key} and dotted paths', () => {
+    expect(renderTemplate('Hi {name}!', row)).toBe('Hi Ada!');
+    expect(renderTemplate('{bp.systolic}/{bp.reading.arm}', row)).toBe('128/left');
+    expect(renderTemplate('{items.0.name}', row)).toBe('Magnesium');
+    expect(renderTemplate('{dotted.key}', row)).toBe('literal');
+    expect(renderTemplate('{ name }', row)).toBe('Ada');
+  });
+
+  it('renders unresolved keys as nothing, and never reads the prototype', () => {
+    expect(renderTemplate('[{missing}]', row)).toBe('[]');
+    expect(renderTemplate('[{bp.missing.deeper}]', row)).toBe('[]');
+    expect(renderTemplate('[{name.length}]', row)).toBe('[]');
+    expect(renderTemplate('[{constructor}{__proto__}{toString}]', row)).toBe('[]');
+    expect(renderTemplate('[{nil}]', row)).toBe('[]');
+    expect(renderTemplate('{name}', undefined)).toBe('');
+  });
+
+  it('stringifies other values', () => {
+    expect(renderTemplate('{zero} {no} {yes}', row)).toBe('0 false true');
+    expect(renderTemplate('{list}', row)).toBe('a, b');
+    expect(renderTemplate('{bp.reading}', row)).toBe('{"arm":"left"}');
+  });
+
+  it('round(N)', () => {
+    expect(renderTemplate('{kg:round(1)}', row)).toBe('85.3');
+    expect(renderTemplate('{kg:round(0)}', row)).toBe('85');
+    expect(renderTemplate('{kg:round(3)}', row)).toBe('85.250');
+    expect(renderTemplate('{name:round(1)}', row)).toBe('Ada');
+    expect(renderTemplate('{missing:round(1)}', row)).toBe('');
+    expect(renderTemplate('{missing:round(1)|–}', row)).toBe('–');
+  });
+
+  it(':emoji with keyed and flat maps, falling back to the raw value', () => {
+    const keyed = { mood: { '3': '😐' } };
+    const flat = { '3': '😐', true: '💪' };
+    expect(renderTemplate('{mood:emoji}', row, { emojiMap: keyed })).toBe('😐');
+    expect(renderTemplate('{mood:emoji}', row, { emojiMap: flat })).toBe('😐');
+    expect(renderTemplate('{yes:emoji}', row, { emojiMap: flat })).toBe('💪');
+    expect(renderTemplate('{zero:emoji}', row, { emojiMap: flat })).toBe('0');
+    expect(renderTemplate('{mood:emoji}', row)).toBe('3');
+    expect(renderTemplate('{latest.mood:emoji}', { latest: { mood: 3 } }, { emojiMap: keyed })).toBe('😐');
+    expect(renderTemplate('{value:emoji}', { value: 3 }, { emojiMap: keyed, fieldName: 'mood' })).toBe('😐');
+    expect(renderTemplate('{missing:emoji|🤷}', row, { emojiMap: flat })).toBe('🤷');
+  });
+
+  it(':truncate(N) counts user-perceived characters', () => {
+    expect(renderTemplate('{note:truncate(12)}', row)).toBe('Café ☕ with …');
+    expect(renderTemplate('{note:truncate(17)}', row)).toBe('Café ☕ with Zoë 👩‍👩‍👧‍👦…');
+    expect(renderTemplate('{note:truncate(16)}', row)).toBe('Café ☕ with Zoë …');
+    expect(renderTemplate('{name:truncate(3)}', row)).toBe('Ada');
+    expect(renderTemplate('{kg:truncate(2)}', row)).toBe('85…');
+  });
+
+  it(':check', () => {
+    expect(renderTemplate('{yes:check}', row)).toBe(CHECK_MARK);
+    expect(renderTemplate('[{no:check}]', row)).toBe('[]');
+    expect(renderTemplate('{no:check|✗}', row)).toBe('✗');
+    expect(renderTemplate('{missing:check|✗}', row)).toBe('✗');
+    expect(renderTemplate('{v:check}', { v: 'false' })).toBe('');
+    expect(renderTemplate('{v:check}', { v: 'yes' })).toBe(CHECK_MARK);
+  });
+
+  it('|fallback, including blank, numeric and punctuated fallbacks', () => {
+    expect(renderTemplate('{missing|n/a}', row)).toBe('n/a');
+    expect(renderTemplate('[{missing|}]', row)).toBe('[]');
+    expect(renderTemplate('{missing|0}', row)).toBe('0');
+    expect(renderTemplate('{empty|(none yet)}', row)).toBe('(none yet)');
+    expect(renderTemplate('{blank|(none)}', row)).toBe('(none)');
+    expect(renderTemplate('{none|no items}', row)).toBe('no items');
+    expect(renderTemplate('{zero|none}', row)).toBe('0');
+    expect(renderTemplate('{no|none}', row)).toBe('false');
+    expect(renderTemplate('{missing|what? no: idea}', row)).toBe('what? no: idea');
+    expect(renderTemplate('{missing|a|b}', row)).toBe('a|b');
+    expect(renderTemplate('{missing| 2 x (daily) }', row)).toBe(' 2 x (daily) ');
+  });
+
+  it('?yes:no on truthiness, with emoji and spaces in the branches', () => {
+    expect(renderTemplate('{yes?✅ Done today:⏳ Not yet}', row)).toBe('✅ Done today');
+    expect(renderTemplate('{no?✅ Done today:⏳ Not yet}', row)).toBe('⏳ Not yet');
+    expect(renderTemplate('{zero?some:none}', row)).toBe('none');
+    expect(renderTemplate('{empty?some:none}', row)).toBe('none');
+    expect(renderTemplate('{missing?some:none}', row)).toBe('none');
+    expect(renderTemplate('{name?👩‍💻 here:}', row)).toBe('👩‍💻 here');
+    expect(renderTemplate('[{no?yes only}]', row)).toBe('[]');
+    expect(renderTemplate('{yes?at 7:30:never}', row)).toBe('at 7');
+    expect(renderTemplate('{v?on:off}', { v: 'false' })).toBe('off');
+  });
+
+  it('modifier plus fallback, chained modifiers, unknown modifiers', () => {
+    expect(renderTemplate('{note:truncate(4)|(no note today)}', row)).toBe('Café…');
+    expect(renderTemplate('{missing:truncate(4)|(no note today)}', row)).toBe('(no note today)');
+    expect(renderTemplate('{kg:round(0):emoji}', row, { emojiMap: { '85': '🎯' } })).toBe('🎯');
+    expect(renderTemplate('{kg:shout}', row)).toBe('85.25');
+    expect(renderTemplate('{kg:shout:round(1)}', row)).toBe('85.3');
+    expect(renderTemplate('{kg:round(x)}', row)).toBe('85.25');
+    expect(renderTemplate('{kg:round}', row)).toBe('85.25');
+    expect(renderTemplate('{name:truncate(0)}', row)).toBe('Ada');
+    expect(renderTemplate('{kg:round(1) }', row)).toBe('85.3');
+  });
+
+  it('braces: nested, unclosed, stray, empty', () => {
+    expect(renderTemplate('{{name}}', row)).toBe('{Ada}');
+    expect(renderTemplate('a {b {name} c', row)).toBe('a {b Ada c');
+    expect(renderTemplate('set {a', row)).toBe('set {a');
+    expect(renderTemplate('{', row)).toBe('{');
+    expect(renderTemplate('}{name}}', row)).toBe('}Ada}');
+    expect(renderTemplate('{} {|x} {?a:b}', row)).toBe('{} {|x} {?a:b}');
+    expect(renderTemplate('5/5 } done', row)).toBe('5/5 } done');
+    expect(renderTemplate('', row)).toBe('');
+    expect(renderTemplate('no placeholders', row)).toBe('no placeholders');
+  });
+
+  it('renders a non-string template as nothing', () => {
+    expect(renderTemplate(undefined as unknown as string, row)).toBe('');
+    expect(renderTemplate(42 as unknown as string, row)).toBe('');
+  });
+});
+
+describe('helpers', () => {
+  it('getValue', () => {
+    expect(getValue({ a: { b: { c: 1 } } }, 'a.b.c')).toBe(1);
+    expect(getValue({ a: [10, 20] }, 'a.1')).toBe(20);
+    expect(getValue({ a: 1 }, 'a.b')).toBeUndefined();
+    expect(getValue(undefined, 'a')).toBeUndefined();
+    expect(getValue('text', 'length')).toBeUndefined();
+    expect(getValue({}, 'hasOwnProperty')).toBeUndefined();
+  });
+
+  it('isEmptyValue and isTruthy', () => {
+    for (const v of [undefined, null, '', '  ', Number.NaN, Infinity, []]) expect(isEmptyValue(v)).toBe(true);
+    for (const v of [0, false, 'x', {}, ['a']]) expect(isEmptyValue(v)).toBe(false);
+    for (const v of [true, 1, -1, 'yes', 'x', ['a'], {}]) expect(isTruthy(v)).toBe(true);
+    for (const v of [
+      false,
+      0,
+      Number.NaN,
+      '',
+      ' ',
+      'false',
+      'FALSE',
+      '0',
+      'no',
+      'off',
+      [],
+      null,
+      undefined,
+    ]) {
+      expect(isTruthy(v)).toBe(false);
+    }
+  });
+
+  it('valueText', () => {
+    expect(valueText(0.1 + 0.2)).toBe('0.3');
+    expect(valueText(Number.NaN)).toBe('');
+    expect(valueText(undefined)).toBe('');
+    expect(valueText([1, null, 'x'])).toBe('1, x');
+  });
+
+  it('lookupEmoji ignores non-string entries and prototype keys', () => {
+    expect(lookupEmoji({ '1': 5 }, 'v', 1)).toBeUndefined();
+    expect(lookupEmoji({}, 'v', 'constructor')).toBeUndefined();
+    expect(lookupEmoji(null, 'v', 1)).toBeUndefined();
+    expect(lookupEmoji({ v: { '2': '✌️' }, '2': '2️⃣' }, 'v', 2)).toBe('✌️');
+    expect(lookupEmoji({ v: { '1': '☝️' }, '2': '2️⃣' }, 'v', 2)).toBe('2️⃣');
+  });
+
+  it('templateFields and parseTemplate', () => {
+    expect(templateFields('{a} {b:round(1)} {a|x} {c?y:n} {} {d')).toEqual(['a', 'b', 'c']);
+    expect(templateFields(undefined)).toEqual([]);
+    expect(parseTemplate('Type {type|?}')).toEqual([
+      { kind: 'text', text: 'Type ' },
+      { kind: 'field', key: 'type', modifiers: [], fallback: '?', index: 5 },
+    ]);
+  });
+});
+
+describe('validateTemplate', () => {
+  const codes = (t: unknown) => validateTemplate(t).map((p) => p.code);
+
+  it('accepts every feature of the grammar', () => {
+    expect(
+      validateTemplate(
+        '{a} {a.b} {a:round(2)} {a:emoji} {a:truncate(80)|(none)} {a:check} {a|} {a?✅ yes:❌ no} {a:round(0):emoji}',
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports unclosed and stray braces with their position', () => {
+    expect(validateTemplate('Weight {kg')).toEqual([
+      { code: 'unclosed-brace', message: expect.stringContaining('no matching'), index: 7 },
+    ]);
+    expect(codes('{{kg}}')).toEqual(['unclosed-brace', 'unmatched-close-brace']);
+    expect(codes('a } b')).toEqual(['unmatched-close-brace']);
+  });
+
+  it('reports unknown and malformed modifiers', () => {
+    expect(validateTemplate('{kg:rnd(1)}')).toEqual([
+      { code: 'unknown-modifier', message: expect.stringContaining('"rnd"'), index: 4 },
+    ]);
+    expect(codes('{kg:round(1}')).toEqual(['malformed-modifier']);
+    expect(codes('{kg:}')).toEqual(['malformed-modifier']);
+  });
+
+  it('reports bad round/truncate arguments', () => {
+    for (const t of ['{kg:round}', '{kg:round()}', '{kg:round(-1)}', '{kg:round(1.5)}', '{kg:round(21)}']) {
+      expect(codes(t), t).toEqual(['bad-argument']);
+    }
+    for (const t of ['{n:truncate}', '{n:truncate(0)}', '{n:truncate(abc)}', '{n:truncate(10001)}']) {
+      expect(codes(t), t).toEqual(['bad-argument']);
+    }
+    expect(codes('{n:emoji(1)}')).toEqual(['bad-argument']);
+    expect(codes('{n:round( 2 )}')).toEqual([]);
+  });
+
+  it('reports empty keys and non-strings', () => {
+    expect(codes('{} {|x}')).toEqual(['empty-key', 'empty-key']);
+    expect(codes(undefined)).toEqual(['not-a-string']);
+    expect(codes({ template: '{x}' })).toEqual(['not-a-string']);
+  });
+
+  it('is not fooled by ? or : inside a fallback', () => {
+    expect(validateTemplate('{note|what? (none): ok}')).toEqual([]);
+    expect(renderTemplate('{note|what? (none): ok}', {})).toBe('what? (none): ok');
+  });
+});

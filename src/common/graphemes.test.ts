@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ELLIPSIS,
+  graphemeLength,
+  splitGraphemes,
+  splitGraphemesFallback,
+  truncateGraphemes,
+} from './graphemes.js';
+
+const wellFormed = (s: string): boolean => !/\p{Cs}/u.test(s) && !s.includes('\uFFFD');
+
+const SAMPLES: [string, string[]][] = [
+  ['👨‍👩‍👧 ok', ['👨‍👩‍👧', ' ', 'o', 'k']],
+  ['🇳🇿🇦🇺x', ['🇳🇿', '🇦🇺', 'x']],
+  ['👍🏽!', ['👍🏽', '!']],
+  ['e\u0301a', ['e\u0301', 'a']],
+  ['🏴󠁧󠁢󠁳󠁣󠁴󠁿!', ['🏴󠁧󠁢󠁳󠁣󠁴󠁿', '!']],
+  ['❤️x', ['❤️', 'x']],
+  ['a\r\nb', ['a', '\r\n', 'b']],
+  ['', []],
+];
+
+describe('splitGraphemes', () => {
+  it.each(SAMPLES)('keeps clusters of %j together', (s, expected) => {
+    expect(splitGraphemes(s)).toEqual(expected);
+    expect(graphemeLength(s)).toBe(expected.length);
+  });
+
+  it.each(SAMPLES)('the fallback without Intl.Segmenter agrees on %j', (s, expected) => {
+    expect(splitGraphemesFallback(s)).toEqual(expected);
+  });
+});
+
+describe('truncateGraphemes (P16)', () => {
+  const S = 'Ran 10k in the rain, legs ok 🏃 but knee sore later';
+
+  it('cuts the P16 note after the emoji, not inside it', () => {
+    expect(S.length).toBe(51);
+    expect(graphemeLength(S)).toBe(50);
+    const out = truncateGraphemes(S, 30);
+    expect(out).toBe('Ran 10k in the rain, legs ok 🏃…');
+    expect(wellFormed(out)).toBe(true);
+    expect(JSON.stringify(out)).not.toMatch(/\\ud83c/i);
+  });
+
+  it('counts a 30-character title with an emoji as 30', () => {
+    const title = 'Ran 10k in the rain, legs ok 🏃';
+    expect(truncateGraphemes(title, 30)).toBe(title);
+  });
+
+  it('never splits a ZWJ family, a flag, a skin tone or a combining mark at any cut', () => {
+    const s = 'ab👨‍👩‍👧cd🇳🇿e👍🏽fe\u0301g';
+    for (let n = 0; n <= graphemeLength(s) + 1; n++) {
+      const out = truncateGraphemes(s, n);
+      expect(wellFormed(out)).toBe(true);
+      const kept = out.endsWith(ELLIPSIS) && out !== s ? out.slice(0, -1) : out;
+      expect(s.startsWith(kept)).toBe(true);
+      expect(splitGraphemes(kept)).toEqual(splitGraphemes(s).slice(0, Math.min(n, graphemeLength(s))));
+    }
+  });
+
+  it('leaves short text alone and handles odd limits', () => {
+    expect(truncateGraphemes('short', 80)).toBe('short');
+    expect(truncateGraphemes('exactly', 7)).toBe('exactly');
+    expect(truncateGraphemes('abc', 0)).toBe('…');
+    expect(truncateGraphemes('abc', -2)).toBe('…');
+    expect(truncateGraphemes('', 0)).toBe('');
+    expect(truncateGraphemes('abcdef', 3, '...')).toBe('abc...');
+  });
+});

@@ -1,0 +1,269 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  computeTrend,
+  dayOf,
+  formatDelta,
+  goodDirectionOf,
+  MINUS,
+  numericPoints,
+  numericSeries,
+  sparklineField,
+  trendTone,
+} from './trend.js';
+
+/** The shared example manifests, read at test time (never copied). */
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+
+function display(id: string): Record<string, unknown> {
+  const file = JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
+  return file.meta.view.display;
+}
+
+describe('computeTrend', () => {
+  it('P18 a: 85.3 → 85.5 is +0.2, not 0.20000000000000284', () => {
+    const rows = [
+      { date: '2026-04-19', kg: 85.3 },
+      { date: '2026-04-20', kg: 85.5 },
+    ];
+    const t = computeTrend(rows, 'kg');
+    expect(t).toEqual({
+      dir: 'up',
+      delta: 0.2,
+      prev: 85.3,
+      current: 85.5,
+      prevDate: '2026-04-19',
+      decimals: 1,
+    });
+    expect(formatDelta(t?.delta ?? Number.NaN)).toBe('+0.2');
+  });
+
+  it('80 → 80.2 is +0.2; 1000000.1 → 1000000.3 is +0.2', () => {
+    expect(
+      computeTrend(
+        [
+          { date: '2026-04-19', v: 80 },
+          { date: '2026-04-20', v: 80.2 },
+        ],
+        'v',
+      )?.delta,
+    ).toBe(0.2);
+    expect(
+      computeTrend(
+        [
+          { date: '2026-04-19', v: 1000000.1 },
+          { date: '2026-04-20', v: 1000000.3 },
+        ],
+        'v',
+      )?.delta,
+    ).toBe(0.2);
+  });
+
+  it('down and flat', () => {
+    const down = computeTrend(
+      [
+        { date: '2026-04-19', v: 72 },
+        { date: '2026-04-20', v: 70.5 },
+      ],
+      'v',
+    );
+    expect(down?.dir).toBe('down');
+    expect(down?.delta).toBe(-1.5);
+    expect(formatDelta(down?.delta ?? 0)).toBe(`${MINUS}1.5`);
+    const flat = computeTrend(
+      [
+        { date: '2026-04-19', v: 7.1 },
+        { date: '2026-04-20', v: 7.1 },
+      ],
+      'v',
+    );
+    expect(flat?.dir).toBe('flat');
+    expect(flat?.delta).toBe(0);
+  });
+
+  it('works on unsorted rows and skips earlier rows without a number', () => {
+    const rows = [
+      { date: '2026-04-20', kg: 85.5 },
+      { date: '2026-04-15', kg: 86.4 },
+      { date: '2026-04-19', note: 'forgot to weigh' },
+      { date: '2026-04-18', kg: '' },
+      { date: '2026-04-17', kg: JSON.parse('1e999') },
+      { date: '2026-04-16', kg: 85.9 },
+      { kg: 10 },
+      { date: 'yesterday', kg: 10 },
+    ];
+    expect(computeTrend(rows, 'kg')).toMatchObject({
+      dir: 'down',
+      delta: -0.4,
+      prev: 85.9,
+      prevDate: '2026-04-16',
+    });
+  });
+
+  it('compares with the latest entry of the most recent earlier day, never with the same day', () => {
+    const rows = [
+      { date: '2026-04-19', sys: 130 },
+      { date: '2026-04-19', sys: 124 },
+      { date: '2026-04-20', sys: 118 },
+      { date: '2026-04-20', sys: 121 },
+    ];
+    expect(computeTrend(rows, 'sys')).toMatchObject({ current: 121, prev: 124, delta: -3, dir: 'down' });
+    expect(
+      computeTrend(
+        [
+          { date: '2026-04-20', sys: 118 },
+          { date: '2026-04-20', sys: 121 },
+        ],
+        'sys',
+      ),
+    ).toBeNull();
+  });
+
+  it('uses currentDate (the viewed day) when given', () => {
+    const rows = [
+      { date: '2026-04-18', v: 10 },
+      { date: '2026-04-19', v: 12 },
+      { date: '2026-04-20', v: 9 },
+    ];
+    expect(computeTrend(rows, 'v', { currentDate: '2026-04-19' })).toMatchObject({
+      dir: 'up',
+      delta: 2,
+      prev: 10,
+    });
+    expect(computeTrend(rows, 'v', { currentDate: '2026-04-21' })).toBeNull();
+    expect(computeTrend(rows, 'v', { currentDate: '2026-04-18' })).toBeNull();
+  });
+
+  it('is null when the current row has no number', () => {
+    const rows = [
+      { date: '2026-04-19', v: 10 },
+      { date: '2026-04-20', note: 'no reading' },
+    ];
+    expect(computeTrend(rows, 'v')).toBeNull();
+    expect(
+      computeTrend(
+        [
+          { date: '2026-04-20', v: Number.NaN },
+          { date: '2026-04-19', v: 1 },
+        ],
+        'v',
+      ),
+    ).toBeNull();
+  });
+
+  it('reads numeric strings, dotted fields, a custom date field and timestamps', () => {
+    const rows = [
+      { when: '2026-04-19T22:10:00+10:00', bp: { sys: '120' } },
+      { when: '2026-04-20T07:00:00+10:00', bp: { sys: '118' } },
+    ];
+    expect(computeTrend(rows, 'bp.sys', { dateField: 'when' })).toMatchObject({ dir: 'down', delta: -2 });
+  });
+
+  it('is null for no rows or junk', () => {
+    expect(computeTrend([], 'v')).toBeNull();
+    expect(computeTrend(undefined, 'v')).toBeNull();
+    expect(computeTrend([null, 3, 'x'], 'v')).toBeNull();
+  });
+});
+
+describe('trendArrow config', () => {
+  it('goodDirectionOf: explicit, legacy lowerIsBetter, default down', () => {
+    expect(goodDirectionOf({ field: 'count', goodDirection: 'up' })).toBe('up');
+    expect(goodDirectionOf({ field: 'bpm', goodDirection: 'neutral' })).toBe('neutral');
+    expect(goodDirectionOf({ field: 'kg', lowerIsBetter: true })).toBe('down');
+    expect(goodDirectionOf({ field: 'kg', lowerIsBetter: false })).toBe('up');
+    expect(goodDirectionOf({ field: 'kg', goodDirection: 'up', lowerIsBetter: true })).toBe('up');
+    expect(goodDirectionOf({ field: 'kg', goodDirection: 'sideways' })).toBe('down');
+    expect(goodDirectionOf(undefined)).toBe('down');
+  });
+
+  it('every example trendArrow resolves (all default to down)', () => {
+    for (const id of [
+      'active-minutes',
+      'heart-rate-resting',
+      'resting-hrv',
+      'sleep-hours',
+      'steps',
+      'weight',
+    ]) {
+      const arrow = display(id).trendArrow as Record<string, unknown>;
+      expect(typeof arrow.field).toBe('string');
+      expect(goodDirectionOf(arrow)).toBe('down');
+    }
+  });
+
+  it('trendTone', () => {
+    expect(trendTone('down', 'down')).toBe('good');
+    expect(trendTone('up', 'down')).toBe('bad');
+    expect(trendTone('up', 'up')).toBe('good');
+    expect(trendTone('flat', 'up')).toBe('neutral');
+    expect(trendTone('up', 'neutral')).toBe('neutral');
+  });
+
+  it('formatDelta', () => {
+    expect(formatDelta(0.2)).toBe('+0.2');
+    expect(formatDelta(85.5 - 85.3, 1)).toBe('+0.2');
+    expect(formatDelta(-1.5)).toBe(`${MINUS}1.5`);
+    expect(formatDelta(-1.5)).toBe('−1.5');
+    expect(formatDelta(0)).toBe('0');
+    expect(formatDelta(-0.04, 1)).toBe('0.0');
+    expect(formatDelta(3, 1)).toBe('+3.0');
+    expect(formatDelta(1200)).toBe('+1200');
+    expect(formatDelta(Number.NaN)).toBe('');
+  });
+});
+
+describe('numericSeries / numericPoints', () => {
+  const rows = [
+    { date: '2026-04-20', v: 5 },
+    { date: '2026-04-18', v: 3 },
+    { date: '2026-04-19', v: Number.NaN },
+    { date: '2026-04-17', v: 'x' },
+    { date: '2026-04-16', v: '1' },
+    { date: '2026-04-19', v: 4 },
+    { v: 99 },
+    { date: '2026-04-15', v: Infinity },
+  ];
+
+  it('last N numeric values, oldest first, non-finite dropped (P17)', () => {
+    expect(numericSeries(rows, 'v')).toEqual([1, 3, 4, 5]);
+    expect(numericSeries(rows, 'v', 2)).toEqual([4, 5]);
+    expect(numericSeries(rows, 'v', 10)).toEqual([1, 3, 4, 5]);
+    expect(numericSeries(rows, 'v', 0)).toEqual([]);
+    expect(numericSeries(rows, 'v', -1)).toEqual([]);
+    expect(numericSeries([], 'v', 5)).toEqual([]);
+    expect(numericSeries(undefined, 'v', 5)).toEqual([]);
+  });
+
+  it('keeps the dates, and several entries of a day in array order', () => {
+    expect(numericPoints(rows, 'v', 3)).toEqual([
+      { date: '2026-04-18', value: 3 },
+      { date: '2026-04-19', value: 4 },
+      { date: '2026-04-20', value: 5 },
+    ]);
+    const bp = [
+      { date: '2026-04-20', sys: 121 },
+      { date: '2026-04-20', sys: 118 },
+    ];
+    expect(numericSeries(bp, 'sys')).toEqual([121, 118]);
+  });
+});
+
+describe('sparklineField and dayOf', () => {
+  it('trendArrow.field, then first template field, then a numeric field of the latest row', () => {
+    expect(sparklineField(display('weight'))).toBe('kg');
+    expect(sparklineField(display('body-temperature'))).toBe('celsius');
+    expect(sparklineField({ template: 'static' }, [{ date: '2026-04-20', note: 'x', score: '7' }])).toBe(
+      'score',
+    );
+    expect(sparklineField({}, [])).toBeUndefined();
+    expect(sparklineField(undefined)).toBeUndefined();
+  });
+
+  it('dayOf', () => {
+    expect(dayOf('2026-04-20')).toBe('2026-04-20');
+    expect(dayOf('2026-04-20T23:30:00-07:00')).toBe('2026-04-20');
+    expect(dayOf('20/04/2026')).toBeNull();
+    expect(dayOf(20260420)).toBeNull();
+  });
+});

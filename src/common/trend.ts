@@ -1,0 +1,219 @@
+/**
+ * Trend arrows and sparkline series of a card (REFERENCE section 2, `display.trendArrow`, "Trend",
+ * `showSparkline`, `numericSeries`; docs/MANIFEST-SCHEMA.md "Trend arrow"). Shared by the server
+ * and the browser: no Node imports.
+ *
+ * Rows are dated by `dateField` (default `date`): a `YYYY-MM-DD` string, or a timestamp whose first
+ * ten characters are one (its calendar day as written, case P06). Rows without such a date take no
+ * part. Within one day the later array index is the later entry. Numbers are read with
+ * `toFiniteNumber` (numeric strings count; NaN, ±Infinity and "1e999" do not, case P17).
+ */
+
+import { getValue, templateFields } from './display-template.js';
+import { cleanNumber, decimalPlaces, formatFixed, numberText, toFiniteNumber } from './numbers.js';
+
+/** Direction of the change from the previous value. */
+export type TrendDirection = 'up' | 'down' | 'flat';
+
+/** Which direction is good news for a card; `neutral` colours neither. */
+export type GoodDirection = 'up' | 'down' | 'neutral';
+
+/** How a trend reads for the person: coloured as good, bad, or neither. */
+export type TrendTone = 'good' | 'bad' | 'neutral';
+
+/** `display.trendArrow` as written in a manifest. */
+export interface TrendArrowConfig {
+  field?: unknown;
+  goodDirection?: unknown;
+  /** Legacy: `true` means goodDirection "down", `false` means "up". */
+  lowerIsBetter?: unknown;
+}
+
+/** The comparison of the current value with the previous one. */
+export interface Trend {
+  dir: TrendDirection;
+  /** current − prev, rounded to the larger precision of the two (P18: 85.5 − 85.3 = 0.2). */
+  delta: number;
+  /** The previous value (as stored). */
+  prev: number;
+  /** The current value (as stored). */
+  current: number;
+  /** Day of the previous value, `YYYY-MM-DD`. */
+  prevDate: string;
+  /** Decimals `delta` was rounded to (for `formatDelta`). */
+  decimals: number;
+}
+
+/** Options of `computeTrend` and `numericPoints`. */
+export interface TrendOptions {
+  /** Row key holding the date (`meta.view.dateField`); default `date`. */
+  dateField?: string;
+  /**
+   * The day whose row is current (`YYYY-MM-DD`, e.g. the viewed date); its latest entry is used.
+   * Default: the latest-dated row.
+   */
+  currentDate?: string;
+}
+
+/** A dated numeric value, for sparklines and charts. */
+export interface NumericPoint {
+  date: string;
+  value: number;
+}
+
+/** Default glyphs of the card's arrow (the calendar's trend-arrow marker has its own, ⬆️ ⬇️ ➡️). */
+export const TREND_ARROWS: Readonly<Record<TrendDirection, string>> = { up: '↑', down: '↓', flat: '→' };
+
+/** The minus sign `formatDelta` uses (U+2212, the typographic minus). */
+export const MINUS = '\u2212';
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}/;
+
+/** The calendar day (`YYYY-MM-DD`) a date value names, or null. */
+export function dayOf(v: unknown): string | null {
+  return typeof v === 'string' && DAY_RE.test(v) ? v.slice(0, 10) : null;
+}
+
+interface Dated {
+  row: unknown;
+  day: string;
+  index: number;
+}
+
+/** Rows with a day, in chronological order (day, then array index). */
+function datedRows(rows: unknown, dateField: string): Dated[] {
+  if (!Array.isArray(rows)) return [];
+  const out: Dated[] = [];
+  rows.forEach((row, index) => {
+    const day = dayOf(getValue(row, dateField));
+    if (day !== null) out.push({ row, day, index });
+  });
+  return out.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.index - b.index));
+}
+
+/**
+ * Compares the current row's `field` with the most recent earlier-dated row that has a number in
+ * `field` (REFERENCE section 2, "Trend"). The current row is the latest entry of
+ * `opts.currentDate` (default: the latest-dated row); rows may be in any order. Null when there
+ * is no current row, its value is not a finite number, or no earlier day has one. Entries of the
+ * same day are never compared with each other. `delta` is rounded to the precision of the inputs
+ * (`decimalPlaces`), so 80 → 80.2 is +0.2, never 0.20000000000000284 (P18). `field` may be a
+ * dotted path.
+ */
+export function computeTrend(rows: unknown, field: string, opts: TrendOptions = {}): Trend | null {
+  const dated = datedRows(rows, opts.dateField ?? 'date');
+  if (dated.length === 0) return null;
+  let curIdx: number;
+  if (opts.currentDate !== undefined) {
+    const day = dayOf(opts.currentDate);
+    curIdx = -1;
+    for (let i = dated.length - 1; i >= 0 && curIdx < 0; i--) if (dated[i].day === day) curIdx = i;
+  } else {
+    curIdx = dated.length - 1;
+  }
+  if (curIdx < 0) return null;
+  const cur = dated[curIdx];
+  const current = toFiniteNumber(getValue(cur.row, field));
+  if (current === null) return null;
+  for (let i = curIdx - 1; i >= 0; i--) {
+    const d = dated[i];
+    if (d.day >= cur.day) continue;
+    const prev = toFiniteNumber(getValue(d.row, field));
+    if (prev === null) continue;
+    const decimals = Math.max(decimalPlaces(current), decimalPlaces(prev));
+    const delta = cleanNumber(current - prev, decimals);
+    const dir: TrendDirection = delta > 0 ? 'up' : delta < 0 ? 'down' : 'flat';
+    return { dir, delta, prev, current, prevDate: d.day, decimals };
+  }
+  return null;
+}
+
+/**
+ * The direction that is good news for a card's `trendArrow`: `goodDirection` when it is "up",
+ * "down" or "neutral"; else legacy `lowerIsBetter` (`true` → "down", `false` → "up"); else "down",
+ * the default (REFERENCE section 2, `display`).
+ */
+export function goodDirectionOf(cfg: TrendArrowConfig | null | undefined): GoodDirection {
+  const g = cfg?.goodDirection;
+  if (g === 'up' || g === 'down' || g === 'neutral') return g;
+  if (cfg?.lowerIsBetter === true) return 'down';
+  if (cfg?.lowerIsBetter === false) return 'up';
+  return 'down';
+}
+
+/** Good, bad or neutral for a direction: flat and a neutral card are always neutral. */
+export function trendTone(dir: TrendDirection, good: GoodDirection): TrendTone {
+  if (dir === 'flat' || good === 'neutral') return 'neutral';
+  return dir === good ? 'good' : 'bad';
+}
+
+/**
+ * A signed delta as printed next to the arrow: `+0.2`, `−1.5` (U+2212), `0`. With `decimals`,
+ * exactly that many (`formatFixed`); without, the shortest text after removing float artefacts.
+ * A delta that shows as zero has no sign. Non-finite gives ''. Case P18.
+ */
+export function formatDelta(delta: number, decimals?: number): string {
+  if (!Number.isFinite(delta)) return '';
+  const abs = decimals === undefined ? numberText(Math.abs(delta)) : formatFixed(Math.abs(delta), decimals);
+  if (/^[0.]*$/.test(abs)) return abs;
+  return `${delta > 0 ? '+' : MINUS}${abs}`;
+}
+
+/**
+ * The dated numeric values of `field`, in chronological order, the last `n` of them (all when `n`
+ * is omitted; none when `n` <= 0). Rows without a day or without a finite number are left out
+ * (P17: a gap, never a 0). Several entries on a day all count, in array order.
+ */
+export function numericPoints(
+  rows: unknown,
+  field: string,
+  n?: number,
+  opts: Pick<TrendOptions, 'dateField'> = {},
+): NumericPoint[] {
+  if (n !== undefined && !(n > 0)) return [];
+  const out: NumericPoint[] = [];
+  for (const d of datedRows(rows, opts.dateField ?? 'date')) {
+    const value = toFiniteNumber(getValue(d.row, field));
+    if (value !== null) out.push({ date: d.day, value });
+  }
+  return n === undefined || n >= out.length ? out : out.slice(out.length - Math.floor(n));
+}
+
+/**
+ * The last `n` numeric values of `field`, oldest first, for sparklines (REFERENCE section 2,
+ * `numericSeries`): `numericPoints` without the dates.
+ */
+export function numericSeries(
+  rows: unknown,
+  field: string,
+  n?: number,
+  opts: Pick<TrendOptions, 'dateField'> = {},
+): number[] {
+  return numericPoints(rows, field, n, opts).map((p) => p.value);
+}
+
+/**
+ * The field a generic card's sparkline plots (REFERENCE section 2, `showSparkline`):
+ * `display.trendArrow.field`, else the first field of `display.template`, else the first key of the
+ * latest dated row (not the date field) holding a finite number. Undefined when none.
+ */
+export function sparklineField(
+  display: unknown,
+  rows?: unknown,
+  opts: Pick<TrendOptions, 'dateField'> = {},
+): string | undefined {
+  const d = display !== null && typeof display === 'object' ? (display as Record<string, unknown>) : {};
+  const arrow = d.trendArrow;
+  const arrowField =
+    arrow !== null && typeof arrow === 'object' ? (arrow as Record<string, unknown>).field : undefined;
+  if (typeof arrowField === 'string' && arrowField.trim() !== '') return arrowField.trim();
+  const first = templateFields(d.template)[0];
+  if (first) return first;
+  const dateField = opts.dateField ?? 'date';
+  const dated = datedRows(rows, dateField);
+  const latest = dated[dated.length - 1]?.row;
+  if (latest === null || typeof latest !== 'object') return undefined;
+  return Object.keys(latest).find(
+    (k) => k !== dateField && toFiniteNumber((latest as Record<string, unknown>)[k]) !== null,
+  );
+}
