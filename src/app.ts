@@ -13,6 +13,7 @@ import { chatRoutes } from './chat/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { systemRoutes } from './http/system-routes.js';
+import { webRoutes } from './http/web-routes.js';
 import type { Instance } from './instance.js';
 import { badRequest, notFound } from './errors.js';
 import { jsonShapeProblem } from './common/json-guard.js';
@@ -103,5 +104,6 @@ export function buildApp(inst: Instance): FastifyInstance {
   );
   conversationRoutes(app, inst);
   ingestRoutes(app, inst);
+  webRoutes(app);
   return app;
 }

@@ -16,10 +16,11 @@ function concrete(url: string): string {
 }
 
 describe('route table', () => {
-  it('has routes, and only /healthz and the HAE webhook (which checks its own token) are public', async () => {
+  it('has routes, and only /healthz, the HAE webhook (it checks its own token) and web assets are public', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
     expect(table.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /assets/*',
       'GET /healthz',
       'POST /api/health-auto-export',
     ]);

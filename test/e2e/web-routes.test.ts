@@ -1,0 +1,159 @@
+/**
+ * How the server hands out the web app (src/http/web-routes.ts), over plain HTTP:
+ * - a page request on any client route gets index.html, `no-cache`, and the CSP (own scripts
+ *   only, no inline script, framed only by itself, no plugins);
+ * - the built files under /assets are public, cached for a year, gzipped on request;
+ * - pages go through the gate (from off the machine without credentials: 401), assets do not;
+ * - /api paths, non-HTML requests and file-like paths keep the JSON 404;
+ * - without dist/web a page request explains how to build it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webRoutes } from '../../src/http/web-routes.js';
+import { repoRoot } from '../helpers/sandbox-home.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { assertWebBuilt } from './browser.js';
+
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+const OFF_MACHINE = { 'x-forwarded-for': '203.0.113.5' };
+
+let s: TestServer;
+let assets: string[];
+beforeAll(async () => {
+  assertWebBuilt();
+  assets = fs.readdirSync(path.join(repoRoot, 'dist/web/assets'));
+  s = await startServer({ env: { AGENT_API_TOKEN: 'right' } });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('pages', () => {
+  it('every client route answers index.html with no-cache and the CSP', async () => {
+    const index = fs.readFileSync(path.join(repoRoot, 'dist/web/index.html'), 'utf8');
+    for (const route of [
+      '/',
+      '/day/2026-04-20',
+      '/calendar',
+      '/trends',
+      '/reports',
+      '/settings',
+      '/widget',
+      '/nowhere',
+    ]) {
+      const r = await s.api(route, { headers: HTML });
+      expect(r.status, route).toBe(200);
+      expect(r.text, route).toBe(index);
+      expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(r.headers.get('cache-control')).toBe('no-cache');
+      const csp = r.headers.get('content-security-policy') ?? '';
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([k, ...v]) => [k, v]),
+      );
+      expect(directives.get('default-src')).toEqual(["'self'"]);
+      expect(directives.get('script-src')).toEqual(["'self'"]);
+      expect(directives.get('object-src')).toEqual(["'none'"]);
+      expect(directives.get('frame-ancestors')).toEqual(["'self'"]);
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('unsafe-eval');
+    }
+  });
+
+  it('index.html has no inline script, and its ETag answers 304', async () => {
+    const r = await s.api('/', { headers: HTML });
+    expect(r.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
+    const etag = r.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await s.api('/', { headers: { ...HTML, 'if-none-match': etag as string } });
+    expect(again.status).toBe(304);
+  });
+
+  it('pages are behind the gate: from off the machine they need the token', async () => {
+    expect((await s.api('/settings', { headers: { ...HTML, ...OFF_MACHINE } })).status).toBe(401);
+    expect((await s.api('/settings', { headers: { ...HTML, authorization: 'Bearer wrong' } })).status).toBe(
+      401,
+    );
+    expect((await s.api('/settings', { headers: { ...HTML, ...OFF_MACHINE }, token: 'right' })).status).toBe(
+      200,
+    );
+  });
+
+  it('API paths, non-HTML requests and file-like paths keep the JSON 404', async () => {
+    for (const [p, headers] of [
+      ['/api/no-such-route', HTML],
+      ['/API/manifests/x/y/z', HTML],
+      ['/settings', { accept: 'application/json' }],
+      ['/settings', {}],
+      ['/robots.txt', HTML],
+      ['/settings', { accept: 'text/html;q=0' }],
+    ] as const) {
+      const r = await s.api(p, { headers });
+      expect(r.status, `${p} ${JSON.stringify(headers)}`).toBe(404);
+      expect(r.body.code).toBe('NOT_FOUND');
+      expect(r.headers.get('content-security-policy')).toBeNull();
+    }
+  });
+});
+
+describe('assets', () => {
+  it('are public, cached for a year and gzipped when asked', async () => {
+    const js = assets.find((a) => a.endsWith('.js'));
+    const css = assets.find((a) => a.endsWith('.css'));
+    expect(js && css).toBeTruthy();
+    for (const [name, type] of [
+      [js, 'text/javascript; charset=utf-8'],
+      [css, 'text/css; charset=utf-8'],
+    ] as const) {
+      const onDisk = fs.readFileSync(path.join(repoRoot, 'dist/web/assets', name as string));
+      const plain = await s.api(`/assets/${name}`, { headers: OFF_MACHINE });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-type')).toBe(type);
+      expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(plain.text).toBe(onDisk.toString('utf8'));
+      const res = await fetch(`${s.url}/assets/${name}`, { headers: { 'accept-encoding': 'gzip' } });
+      // fetch decodes gzip itself: read the raw header and the decoded body
+      expect(res.headers.get('content-encoding')).toBe('gzip');
+      expect(Buffer.from(await res.arrayBuffer()).equals(onDisk)).toBe(true);
+    }
+  });
+
+  it('refuse names outside the build folder and unknown files', async () => {
+    for (const p of [
+      '/assets/nope.js',
+      '/assets/..%2Fpackage.json',
+      '/assets/%2e%2e/index.html',
+      '/assets/x/../../package.json',
+      '/assets/a.exe',
+    ]) {
+      const r = await s.api(p, { headers: { authorization: 'Bearer right' } });
+      expect(r.status, p).toBe(404);
+      expect(r.body?.code, p).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('without a build', () => {
+  it('a page request says to run npm run build', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-noweb-'));
+    const app = Fastify();
+    webRoutes(app, { dir: path.join(empty, 'web') });
+    try {
+      const r = await app.inject({ method: 'GET', url: '/', headers: HTML });
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.body).toContain('npm run build');
+      const asset = await app.inject({ method: 'GET', url: '/assets/index.js' });
+      expect(asset.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The app shell: top bar (instance name, theme toggle), navigation (a tab bar at the bottom of a
+ * phone, in the top bar on wider screens), the current view, and the place the chat widget
+ * mounts on every page (`#chat-slot`, its own issue).
+ */
+import type { ComponentType, JSX } from 'preact';
+import {
+  CalendarIcon,
+  MoonIcon,
+  ReportsIcon,
+  SettingsIcon,
+  SunIcon,
+  TodayIcon,
+  TrendsIcon,
+} from './components/icons.js';
+import { instance } from './lib/instance.js';
+import { type Match, matchRoute, route } from './lib/router.js';
+import { shownTheme, toggleTheme } from './lib/theme.js';
+import { CalendarView } from './views/calendar-view.js';
+import { NotFoundView } from './views/not-found-view.js';
+import { ReportsView } from './views/reports-view.js';
+import { SettingsView } from './views/settings-view.js';
+import { TodayView } from './views/today-view.js';
+import { TrendsView } from './views/trends-view.js';
+
+interface NavItem {
+  href: string;
+  label: string;
+  Icon: ComponentType<{ size?: number }>;
+  active(m: Match): boolean;
+}
+
+const NAV: NavItem[] = [
+  { href: '/', label: 'Today', Icon: TodayIcon, active: (m) => m.name === 'today' },
+  { href: '/calendar', label: 'Calendar', Icon: CalendarIcon, active: (m) => m.name === 'calendar' },
+  { href: '/trends', label: 'Trends', Icon: TrendsIcon, active: (m) => m.name === 'trends' },
+  { href: '/reports', label: 'Reports', Icon: ReportsIcon, active: (m) => m.name === 'reports' },
+  { href: '/settings', label: 'Settings', Icon: SettingsIcon, active: (m) => m.name === 'settings' },
+];
+
+function viewFor(m: Match): JSX.Element {
+  switch (m.name) {
+    case 'today':
+      return <TodayView date={m.date} />;
+    case 'widget':
+      return <TodayView date={null} />;
+    case 'calendar':
+      return <CalendarView />;
+    case 'trends':
+      return <TrendsView />;
+    case 'reports':
+      return <ReportsView />;
+    case 'settings':
+      return <SettingsView />;
+    default:
+      return <NotFoundView />;
+  }
+}
+
+export function App() {
+  const m = matchRoute(route.value);
+  const bare = m.name === 'widget';
+  const dark = shownTheme() === 'dark';
+  const name = instance.value?.name ?? 'Klebb';
+  return (
+    <div class={`app${bare ? ' app-bare' : ''}`}>
+      {!bare && (
+        <header class="topbar">
+          <div class="topbar-inner">
+            <button
+              type="button"
+              class="brand-mark"
+              onClick={toggleTheme}
+              aria-label={dark ? 'Switch to the light theme' : 'Switch to the dark theme'}
+              title="Switch theme"
+            >
+              <Logo />
+            </button>
+            <a class="brand-name" href="/">
+              {name}
+            </a>
+            <nav class="nav" aria-label="Main">
+              {NAV.map(({ href, label, Icon, active }) => (
+                <a key={href} href={href} class="nav-link" aria-current={active(m) ? 'page' : undefined}>
+                  <Icon size={22} />
+                  <span class="nav-label">{label}</span>
+                </a>
+              ))}
+            </nav>
+            <button
+              type="button"
+              class="icon-button theme-toggle"
+              onClick={toggleTheme}
+              aria-label={dark ? 'Switch to the light theme' : 'Switch to the dark theme'}
+            >
+              {dark ? <SunIcon size={22} /> : <MoonIcon size={22} />}
+            </button>
+          </div>
+        </header>
+      )}
+      <main id="main" class="main">
+        {viewFor(m)}
+      </main>
+      {/* The chat widget (its own issue) mounts here, on every page. */}
+      <div id="chat-slot" class="chat-slot" data-chat-slot="" />
+    </div>
+  );
+}
+
+function Logo() {
+  return (
+    <svg width="30" height="30" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="9" class="logo-bg" />
+      <path
+        d="M6 17h5l2.5-6 4 11 3-8 1.5 3H26"
+        fill="none"
+        stroke="#fff"
+        stroke-width="2.4"
+        stroke-linecap="round"
+        stroke-linejoin="round"
+      />
+    </svg>
+  );
+}

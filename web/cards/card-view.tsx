@@ -1,0 +1,42 @@
+/** One card on a view: its frame (emoji, label) and the renderer's body, or the placeholder. */
+import type { ViewCard, ViewName } from '../lib/types.js';
+import { rendererFor } from './registry.js';
+import { UnknownRenderer } from './unknown-renderer.js';
+
+export interface CardViewProps {
+  card: ViewCard;
+  view: ViewName;
+  date: string;
+  live: boolean;
+}
+
+export function CardView({ card, view, date, live }: CardViewProps) {
+  const component = card.viewConfig.component;
+  const Renderer = rendererFor(component);
+  const wide = card.viewConfig.slot === 'top';
+  return (
+    <article
+      class={`card${wide ? ' card-wide' : ''}`}
+      data-card-id={card.id}
+      aria-labelledby={`card-${card.id}-label`}
+    >
+      <header class="card-head">
+        {card.meta.emoji && (
+          <span class="card-emoji" aria-hidden="true">
+            {card.meta.emoji}
+          </span>
+        )}
+        <h2 class="card-label" id={`card-${card.id}-label`}>
+          {card.meta.label}
+        </h2>
+      </header>
+      <div class="card-body">
+        {Renderer ? (
+          <Renderer card={card} view={view} date={date} live={live} />
+        ) : (
+          <UnknownRenderer component={component} />
+        )}
+      </div>
+    </article>
+  );
+}

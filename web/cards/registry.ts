@@ -1,0 +1,35 @@
+/**
+ * Which component draws a card: `meta.<view>.component` names a renderer (REFERENCE section 2).
+ * Each renderer lives in its own file in this folder and is added to `renderers` below; a name
+ * with no renderer gets the UnknownRenderer placeholder, never a blank page. Older names render
+ * as their newer equivalents (`aliases`).
+ */
+import type { ComponentType } from 'preact';
+import type { ViewCard, ViewName } from '../lib/types.js';
+
+/** What every renderer is given. */
+export interface RendererProps {
+  card: ViewCard;
+  /** The view the card is drawn on. */
+  view: ViewName;
+  /** The calendar date shown (`YYYY-MM-DD`, the person's day). */
+  date: string;
+  /** True on the live Today page, false when scrubbed to another day. */
+  live: boolean;
+}
+
+export type Renderer = ComponentType<RendererProps>;
+
+/** Renderers by component name. Filled in as they are written (issue 5 lists them). */
+const renderers: Record<string, Renderer> = {};
+
+/** Older component names and the renderer that now draws them. */
+const aliases: Record<string, string> = {
+  'metric-card': 'generic-card',
+};
+
+/** The renderer for `component`, or null when this version has none. */
+export function rendererFor(component: string): Renderer | null {
+  const name = Object.hasOwn(aliases, component) ? aliases[component] : component;
+  return Object.hasOwn(renderers, name) ? renderers[name] : null;
+}

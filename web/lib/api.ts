@@ -1,0 +1,59 @@
+/**
+ * The one door to the server's JSON API (docs/API.md). Same-origin requests only; a non-2xx
+ * answer becomes an ApiError carrying the server's `{error, code}` so views can show the reason.
+ */
+
+/** A refused or failed request: `status` 0 means the server could not be reached. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiInit {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Sent as JSON. Leave it out for bodiless POSTs: the server refuses an empty JSON body. */
+  json?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Calls `path` (e.g. `/api/views/view`) and returns the parsed JSON body. @throws ApiError. */
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: init.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError('The Klebb server cannot be reached.', 0, 'NETWORK');
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const e = (parsed ?? {}) as { error?: unknown; code?: unknown };
+    const message = typeof e.error === 'string' ? e.error : `${res.status} ${res.statusText}`;
+    throw new ApiError(message, res.status, typeof e.code === 'string' ? e.code : 'HTTP_ERROR');
+  }
+  return parsed as T;
+}

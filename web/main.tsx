@@ -1,0 +1,21 @@
+/**
+ * Browser entry: applies the theme, starts the router, loads the instance branding, reports the
+ * browser's time zone to the server (once per load), and renders the shell.
+ */
+import { render } from 'preact';
+import { App } from './app.js';
+import { loadInstance, reportTimeZone } from './lib/instance.js';
+import { startRouter } from './lib/router.js';
+import { startTheme } from './lib/theme.js';
+import './styles/app.css';
+
+startTheme();
+startRouter();
+void loadInstance();
+void reportTimeZone();
+
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(<App />, root);
+}
