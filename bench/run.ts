@@ -21,6 +21,7 @@ import { chatRelay } from './chat-relay.js';
 import { chatRoundTrip } from './chat-round-trip.js';
 import { coldStart } from './cold-start.js';
 import { conversationSearch } from './conversation-search.js';
+import { haeIngest } from './hae-ingest.js';
 import { conversationTurn } from './conversation-turn.js';
 import { jsonServerPeer } from './json-server-peer.js';
 import { type Benchmark, createContext } from './lib/bench.js';
@@ -42,6 +43,7 @@ const ALL: Benchmark[] = [
   conversationTurn,
   reattachReplay,
   conversationSearch,
+  haeIngest,
 ];
 
 function usage(): string {

@@ -14,7 +14,7 @@ import type { Card } from '../cards/card-registry.js';
 import { formatRowPath, type Segment } from '../cards/row-path.js';
 import { aggregateRows, type HaeRow } from './hae/aggregate.js';
 import { type CatalogueEntry, resolveMetric } from './hae/catalogue.js';
-import { HAE_FILL_DATES_PER_READ } from './hae-env.js';
+import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './hae-env.js';
 import type { HaeSampleStore } from './hae-store.js';
 
 /** The change-log actor of every write made by ingestion (REFERENCE section 7). */
@@ -46,7 +46,7 @@ export interface SubscriberResult {
  */
 export function subscriptionOf(card: Pick<Card, 'id' | 'manifest'>): Subscription | undefined {
   const ingest = card.manifest.meta.ingest as { source?: unknown; metric?: unknown } | undefined;
-  if (!ingest || ingest.source !== 'hae' || typeof ingest.metric !== 'string') return undefined;
+  if (ingest?.source !== 'hae' || typeof ingest.metric !== 'string') return undefined;
   const entry = resolveMetric(ingest.metric);
   return entry ? { cardId: card.id, metric: ingest.metric, entry } : undefined;
 }
@@ -68,16 +68,39 @@ function shiftDate(date: string, days: number): string {
 
 /**
  * The rows of `entry` for `dates` (local `YYYY-MM-DD`), computed from every stored sample of the
- * metric on those dates, read a few dozen dates at a time (memory stays bounded on a long history).
+ * metric on those dates, read a group of dates at a time (HAE_FILL_SAMPLES_PER_READ samples,
+ * HAE_FILL_DATES_PER_READ dates at most), so memory stays bounded on a long minute-level history.
  * Sleep reads the neighbouring days too: nights that overlap (versions of one night from several
  * sources) must be compared even when one ends just before midnight. Rows sorted by date; a date
  * whose samples make no row is absent.
  */
-export function rowsForDates(store: HaeSampleStore, entry: CatalogueEntry, dates: Iterable<string>): HaeRow[] {
+export function rowsForDates(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: Iterable<string>,
+): HaeRow[] {
   const sorted = [...new Set(dates)].sort();
+  const counts = store.countsByDate(entry.reads, sorted);
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let samples = 0;
+  for (const d of sorted) {
+    const n = counts.get(d) ?? 0;
+    if (n === 0) continue;
+    if (
+      current.length &&
+      (samples + n > HAE_FILL_SAMPLES_PER_READ || current.length >= HAE_FILL_DATES_PER_READ)
+    ) {
+      chunks.push(current);
+      current = [];
+      samples = 0;
+    }
+    current.push(d);
+    samples += n;
+  }
+  if (current.length) chunks.push(current);
   const out: HaeRow[] = [];
-  for (let i = 0; i < sorted.length; i += HAE_FILL_DATES_PER_READ) {
-    const chunk = sorted.slice(i, i + HAE_FILL_DATES_PER_READ);
+  for (const chunk of chunks) {
     const wanted = new Set(chunk);
     const read = new Set(chunk);
     if (entry.kind === 'sleep') {
@@ -122,7 +145,8 @@ export function upsertRowsByDate(
   if (rows.length === 0) return { rowsWritten: 0 };
   const result = ctx.store.transaction(() => {
     const state = ctx.store.state(cardId);
-    if (state.shape === 'value') return { rowsWritten: 0, note: 'the card data is not a list of rows; nothing written' };
+    if (state.shape === 'value')
+      return { rowsWritten: 0, note: 'the card data is not a list of rows; nothing written' };
     const existing = state.shape === 'array' ? (ctx.store.read(cardId) as unknown[]) : [];
     const firstIndex = new Map<string, number>();
     const dateCount = new Map<string, number>();
@@ -147,14 +171,17 @@ export function upsertRowsByDate(
     if (written === 0) return { rowsWritten: 0 };
 
     const appendOnly =
-      !descending && inserted.every((r) => lastDate === undefined || r.date > lastDate) && existing.length > 0;
+      !descending &&
+      inserted.every((r) => lastDate === undefined || r.date > lastDate) &&
+      existing.length > 0;
     const unique = replaced.every(({ row }) => dateCount.get(row.date) === 1);
     let version: number;
     if (written <= ROW_BY_ROW_MAX && appendOnly && unique) {
       version = state.version;
       for (const { index, row } of replaced) {
         const patch: Record<string, unknown> = { ...row };
-        for (const k of Object.keys(existing[index] as Record<string, unknown>)) if (!(k in row)) patch[k] = null;
+        for (const k of Object.keys(existing[index] as Record<string, unknown>))
+          if (!(k in row)) patch[k] = null;
         const segs: Segment[] = [{ kind: 'filter', key: 'date', value: row.date }];
         version = ctx.store.update(cardId, segs, formatRowPath(segs), patch, actor).version;
       }
@@ -182,7 +209,7 @@ function insertPosition(arr: readonly unknown[], date: string, descending: boole
     if (d === undefined) continue;
     if (descending ? d >= date : d <= date) return i + 1;
   }
-  return descending ? arr.length : firstDatedIndex(arr);
+  return firstDatedIndex(arr);
 }
 
 function firstDatedIndex(arr: readonly unknown[]): number {
@@ -215,7 +242,12 @@ export function fillSubscribers(
       const r = upsertRowsByDate(ctx, sub.cardId, rows);
       results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
     } catch (err) {
-      results.push({ id: sub.cardId, metric: sub.entry.key, rowsWritten: 0, note: `not filled: ${(err as Error).message}` });
+      results.push({
+        id: sub.cardId,
+        metric: sub.entry.key,
+        rowsWritten: 0,
+        note: `not filled: ${(err as Error).message}`,
+      });
     }
   }
   return results;
@@ -235,7 +267,12 @@ export function fillCardFromStore(
   const sub = card && subscriptionOf(card);
   if (!sub) return undefined;
   if (ctx.store.state(cardId).rowCount > 0) {
-    return { id: cardId, metric: sub.entry.key, rowsWritten: 0, note: 'the card already has data; not replayed' };
+    return {
+      id: cardId,
+      metric: sub.entry.key,
+      rowsWritten: 0,
+      note: 'the card already has data; not replayed',
+    };
   }
   const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
   return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };

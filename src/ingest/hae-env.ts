@@ -24,11 +24,20 @@ export const DEFAULT_APPLE_HEALTH_MAX_BYTES = 4 * 1000 * 1000 * 1000;
 /** Pushes kept in the `hae_pushes` table (older ones are deleted; their samples stay). */
 export const HAE_PUSHES_KEEP = 1000;
 
+/** Block memos (re-sent blocks not extracted again) not seen for this many days are forgotten. */
+export const HAE_MEMO_KEEP_DAYS = 30;
+
 /** Warning lines kept per push answer (a bad 100 MB body must not answer with megabytes of text). */
 export const HAE_MAX_WARNINGS = 50;
 
-/** Dates aggregated per read of the samples store when filling a card (bounds memory on long histories). */
-export const HAE_FILL_DATES_PER_READ = 62;
+/**
+ * Filling a card reads the stored samples of a few dates at a time: at most this many samples per
+ * read (a date with more is read alone), so memory stays bounded on minute-level histories.
+ */
+export const HAE_FILL_SAMPLES_PER_READ = 5_000;
+
+/** ... and at most this many dates per read. */
+export const HAE_FILL_DATES_PER_READ = 400;
 
 /** Samples inserted per transaction when a push is large (the event loop gets a turn between batches). */
 export const HAE_INSERT_BATCH = 5000;

@@ -4,19 +4,61 @@
  * rows (REFERENCE section 7 "Flow"): samples stored once → subscribed cards recomputed for the
  * affected dates → push recorded → metrics seen recorded for the discoveries.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import type { CardContext } from '../cards/card-context.js';
+import type { CardEvent } from '../cards/card-loader.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import type { Db } from '../store/database.js';
 import { type HaeCategory, resolveMetric } from './hae/catalogue.js';
+import type { MetricBlock, NormalisedPayload } from './hae/payload.js';
 import type { Sample } from './hae/sample.js';
-import type { ExtractResult } from './hae/samples.js';
+import { type ExtractResult, extractSamples } from './hae/samples.js';
 import { attachSampleStore, fillSubscribers, type SubscriberResult, subscriptions } from './hae-cards.js';
-import { HAE_INSERT_BATCH, HAE_MAX_WARNINGS, HAE_PUSHES_KEEP, type HaeEnv } from './hae-env.js';
-import { HaeSampleStore } from './hae-store.js';
+import {
+  HAE_INSERT_BATCH,
+  HAE_MAX_WARNINGS,
+  HAE_MEMO_KEEP_DAYS,
+  HAE_PUSHES_KEEP,
+  type HaeEnv,
+} from './hae-env.js';
+import { type BlockMemo, HaeSampleStore } from './hae-store.js';
 import { HaeTokenStore } from './hae-token.js';
+
+let fingerprint: string | undefined;
+
+/**
+ * A hash of the extraction code (every source file of src/ingest/hae/, tests excepted), part of
+ * every block memo's key: when extraction changes, no memo made by the old code matches, so
+ * re-sent blocks are extracted again by the new code.
+ */
+export function extractionFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const dir = fileURLToPath(new URL('./hae/', import.meta.url));
+  const h = createHash('sha256');
+  for (const name of fs.readdirSync(dir).sort()) {
+    if (!/\.(js|ts)$/.test(name) || /\.test\./.test(name) || name.endsWith('.d.ts')) continue;
+    h.update(name)
+      .update('\u0000')
+      .update(fs.readFileSync(path.join(dir, name)))
+      .update('\u0000');
+  }
+  fingerprint = h.digest('hex');
+  return fingerprint;
+}
+
+/** The memo key of one metric block or workouts section: code fingerprint + its content. */
+function memoKey(kind: string, content: unknown): Buffer {
+  return createHash('sha256')
+    .update(extractionFingerprint())
+    .update(kind)
+    .update(JSON.stringify(content))
+    .digest()
+    .subarray(0, 16);
+}
 
 /** Logger shape (pino's and the instance's). */
 export interface IngestLogger {
@@ -58,8 +100,8 @@ export interface Discoveries {
 
 /** One push in progress: add samples as they are read, then finish() once. */
 export class PushRun {
-  readonly id: number;
   readonly receivedAt: string;
+  private pushId: number | undefined;
   private received = 0;
   private inserted = 0;
   private skipped = 0;
@@ -75,15 +117,18 @@ export class PushRun {
   constructor(
     private readonly svc: HaeIngest,
     readonly origin: string,
-    private bytes: number,
+    private readonly bytes: number,
   ) {
     this.receivedAt = new Date().toISOString();
-    this.id = svc.samples.beginPush(origin, this.receivedAt, bytes);
   }
 
-  /** Sets the body size, bytes (known only at the end of a streamed body). */
-  setBytes(bytes: number): void {
-    this.bytes = bytes;
+  /**
+   * The push's row id, the row made on first use: inside the first transaction that stores
+   * samples (or the one that finishes the push), so opening it costs no commit of its own.
+   */
+  get id(): number {
+    this.pushId ??= this.svc.samples.beginPush(this.origin, this.receivedAt, this.bytes);
+    return this.pushId;
   }
 
   /** Adds a warning line (kept up to HAE_MAX_WARNINGS). */
@@ -92,7 +137,14 @@ export class PushRun {
     else this.moreWarnings++;
   }
 
-  private note(extract: Pick<ExtractResult, 'skipped' | 'warnings' | 'knownMetrics' | 'unknownMetrics'>, samples: readonly Sample[]): void {
+  /**
+   * Counts what an extraction read (skipped points, warnings, the metrics listed, the metrics
+   * with samples) without storing anything: for samples stored later with storeInBatches.
+   */
+  note(
+    extract: Pick<ExtractResult, 'skipped' | 'warnings' | 'knownMetrics' | 'unknownMetrics'>,
+    samples: readonly Sample[],
+  ): void {
     this.skipped += extract.skipped;
     for (const w of extract.warnings) this.warn(w);
     for (const m of extract.knownMetrics) this.listed.add(m);
@@ -100,8 +152,8 @@ export class PushRun {
     for (const s of samples) this.withSamples.add(s.metric);
   }
 
-  private store(samples: readonly Sample[]): void {
-    const r = this.svc.samples.insert(samples, this.id);
+  private store(samples: readonly Sample[], memo?: { hash: Buffer; at: string; summary: BlockMemo }): void {
+    const r = this.svc.samples.insert(samples, this.id, memo);
     this.received += r.offered;
     this.inserted += r.inserted;
     for (const [metric, dates] of r.affected) {
@@ -111,18 +163,60 @@ export class PushRun {
     }
   }
 
-  /** Stores the samples of one extraction in one transaction (arrival order = their order). */
-  add(extract: ExtractResult): void {
-    this.note(extract, extract.samples);
-    this.store(extract.samples);
+  /**
+   * A whole normalised payload, one metric block at a time (then the workouts): a block whose
+   * memo says its samples are all stored already (a re-send) is accounted for without being
+   * extracted again; any other block is extracted and stored in one transaction with its memo.
+   * The stored samples are the same either way: extraction is pure and per block.
+   */
+  addPayload(payload: NormalisedPayload): void {
+    for (const w of payload.warnings) this.warn(w);
+    // one commit for the whole body (each commit is an fsync: synchronous=FULL)
+    this.svc.samples.transaction(() => {
+      for (const block of payload.metrics)
+        this.addPart('m', block, { metrics: [block], workouts: [], warnings: [] });
+      if (payload.workouts.length) {
+        this.addPart('w', payload.workouts, { metrics: [], workouts: payload.workouts, warnings: [] });
+      }
+    });
   }
 
-  /** As add(), in transactions of HAE_INSERT_BATCH samples with a turn of the event loop between them. */
+  private addPart(kind: string, content: MetricBlock | unknown[], part: NormalisedPayload): void {
+    const hash = memoKey(kind, content);
+    const memo = this.svc.samples.memo(hash, this.receivedAt);
+    if (memo) {
+      this.skipped += memo.skipped;
+      for (const w of memo.warnings) this.warn(w);
+      for (const m of memo.listed) this.listed.add(m);
+      for (const m of memo.withSamples) this.withSamples.add(m);
+      this.received += memo.samples;
+      return;
+    }
+    const ex = extractSamples(part);
+    this.note(ex, ex.samples);
+    const summary: BlockMemo = {
+      samples: ex.samples.length,
+      skipped: ex.skipped,
+      warnings: ex.warnings,
+      listed: [...ex.knownMetrics, ...ex.unknownMetrics],
+      withSamples: [...new Set(ex.samples.map((s) => s.metric))],
+    };
+    this.store(ex.samples, { hash, at: this.receivedAt, summary });
+  }
+
+  /** Notes and stores one extraction, in transactions of HAE_INSERT_BATCH samples with a turn of the event loop between them. */
   async addInBatches(extract: ExtractResult): Promise<void> {
     this.note(extract, extract.samples);
-    for (let i = 0; i < extract.samples.length; i += HAE_INSERT_BATCH) {
-      this.store(extract.samples.slice(i, i + HAE_INSERT_BATCH));
-      if (i + HAE_INSERT_BATCH < extract.samples.length) await yieldToLoop();
+    await this.storeInBatches(extract.samples);
+  }
+
+  /** Stores samples (already noted) in transactions of HAE_INSERT_BATCH, yielding to the event loop between them. */
+  async storeInBatches(samples: readonly Sample[]): Promise<void> {
+    for (let i = 0; i < samples.length; i += HAE_INSERT_BATCH) {
+      this.store(
+        i === 0 && samples.length <= HAE_INSERT_BATCH ? samples : samples.slice(i, i + HAE_INSERT_BATCH),
+      );
+      if (i + HAE_INSERT_BATCH < samples.length) await yieldToLoop();
     }
   }
 
@@ -133,32 +227,50 @@ export class PushRun {
   finish(): PushSummary & { ingested: Record<string, number> } {
     if (this.finished) throw new Error('push already finished');
     this.finished = true;
-    const subscribers = fillSubscribers(this.svc.cards, this.svc.samples, this.affected, this.listed);
-    for (const s of subscribers) {
-      if (s.note) this.warn(`card ${s.id}: ${s.note}`);
-    }
-    const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
-    const availableUnsubscribed = [...this.withSamples].filter((m) => !subscribed.has(m)).sort();
-    this.svc.samples.markSeen(this.withSamples, this.receivedAt);
-    const warnings = this.moreWarnings ? [...this.warnings, `... and ${this.moreWarnings} more warning(s)`] : [...this.warnings];
-    const summary: PushSummary = {
-      receivedAt: this.receivedAt,
-      origin: this.origin,
-      payloadBytes: this.bytes,
-      samples: this.received,
-      newSamples: this.inserted,
-      skipped: this.skipped,
-      subscribers,
-      availableUnsubscribed,
-      warnings,
+    // card writes, metrics seen and the push record commit together (one fsync); the cards'
+    // data-changed events go out after the commit
+    const events: CardEvent[] = [];
+    const cards = {
+      registry: this.svc.cards.registry,
+      store: this.svc.cards.store,
+      emit: (e: CardEvent) => events.push(e),
     };
-    this.svc.samples.finishPush(
-      this.id,
-      { bytes: this.bytes, samples: this.received, newSamples: this.inserted, skipped: this.skipped },
-      summary as unknown as Record<string, unknown>,
-      HAE_PUSHES_KEEP,
-    );
-    return { ...summary, ingested: Object.fromEntries(subscribers.map((s) => [s.id, s.rowsWritten])) };
+    const summary = this.svc.samples.transaction((): PushSummary => {
+      const subscribers = fillSubscribers(cards, this.svc.samples, this.affected, this.listed);
+      for (const s of subscribers) {
+        if (s.note) this.warn(`card ${s.id}: ${s.note}`);
+      }
+      const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
+      const availableUnsubscribed = [...this.withSamples].filter((m) => !subscribed.has(m)).sort();
+      this.svc.samples.markSeen(this.withSamples, this.receivedAt);
+      const warnings = this.moreWarnings
+        ? [...this.warnings, `... and ${this.moreWarnings} more warning(s)`]
+        : [...this.warnings];
+      const result: PushSummary = {
+        receivedAt: this.receivedAt,
+        origin: this.origin,
+        payloadBytes: this.bytes,
+        samples: this.received,
+        newSamples: this.inserted,
+        skipped: this.skipped,
+        subscribers,
+        availableUnsubscribed,
+        warnings,
+      };
+      this.svc.samples.pruneMemos(new Date(Date.now() - HAE_MEMO_KEEP_DAYS * 86_400_000).toISOString());
+      this.svc.samples.finishPush(
+        this.id,
+        { bytes: this.bytes, samples: this.received, newSamples: this.inserted, skipped: this.skipped },
+        result as unknown as Record<string, unknown>,
+        HAE_PUSHES_KEEP,
+      );
+      return result;
+    });
+    for (const e of events) this.svc.cards.emit(e);
+    return {
+      ...summary,
+      ingested: Object.fromEntries(summary.subscribers.map((s) => [s.id, s.rowsWritten])),
+    };
   }
 }
 
@@ -210,10 +322,16 @@ export class HaeIngest {
     this.appleHealthMaxBytes = opts.env.appleHealthMaxBytes;
     try {
       if (this.tokens.migrateLegacy(opts.env.legacyToken)) {
-        this.log.info({}, 'HEALTH_AUTO_EXPORT_TOKEN moved into config.json (hae.token); the variable is ignored from now on');
+        this.log.info(
+          {},
+          'HEALTH_AUTO_EXPORT_TOKEN moved into config.json (hae.token); the variable is ignored from now on',
+        );
       }
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'could not migrate HEALTH_AUTO_EXPORT_TOKEN into config.json');
+      this.log.warn(
+        { err: (err as Error).message },
+        'could not migrate HEALTH_AUTO_EXPORT_TOKEN into config.json',
+      );
     }
     attachSampleStore(opts.cards, this.samples);
   }
@@ -239,7 +357,8 @@ export class HaeIngest {
       if (subscribed.has(seen.metric)) continue;
       const entry = resolveMetric(seen.metric);
       const item = { metric: seen.metric, firstSeenAt: seen.firstSeenAt };
-      if (seen.dismissedAt) out.dismissed.push({ ...item, dismissedAt: seen.dismissedAt, supported: entry !== undefined });
+      if (seen.dismissedAt)
+        out.dismissed.push({ ...item, dismissedAt: seen.dismissedAt, supported: entry !== undefined });
       else if (!entry) out.undismissed.unsupported.push(item);
       else {
         const list = out.undismissed.supported[entry.category] ?? [];

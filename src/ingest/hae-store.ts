@@ -7,8 +7,9 @@
  *
  * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
  */
-import type { Sample, SampleSpan, SampleValue } from './hae/sample.js';
+
 import type { Db } from '../store/database.js';
+import type { Sample, SampleSpan, SampleValue } from './hae/sample.js';
 
 /** What `insert` did. */
 export interface InsertResult {
@@ -18,6 +19,18 @@ export interface InsertResult {
   inserted: number;
   /** Per metric, the local dates (`YYYY-MM-DD`) that received at least one new sample. */
   affected: Map<string, Set<string>>;
+}
+
+/** What a memoised block read: enough to account for it again without extracting it. */
+export interface BlockMemo {
+  /** Samples the block gave. */
+  samples: number;
+  /** Points it could not read, and the warning lines about them. */
+  skipped: number;
+  warnings: string[];
+  /** Metrics it listed (catalogue keys, or names as sent), and those with samples. */
+  listed: string[];
+  withSamples: string[];
 }
 
 /** One row of the pushes log. */
@@ -85,6 +98,10 @@ export class HaeSampleStore {
          WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) ORDER BY id`,
       ),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      countsByDate: db.prepare(
+        `SELECT date, count(*) AS n FROM hae_samples
+         WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) GROUP BY date`,
+      ),
       count: db.prepare('SELECT count(*) FROM hae_samples').pluck(),
       countMetric: db.prepare('SELECT count(*) FROM hae_samples WHERE metric = ?').pluck(),
       newPush: db.prepare('INSERT INTO hae_pushes (received_at, origin, bytes) VALUES (?,?,?)'),
@@ -104,18 +121,36 @@ export class HaeSampleStore {
         'SELECT metric, first_seen_at, last_seen_at, dismissed_at FROM hae_metrics_seen ORDER BY first_seen_at, metric',
       ),
       dismiss: db.prepare('UPDATE hae_metrics_seen SET dismissed_at = ? WHERE metric = ?'),
+      memoGet: db.prepare('SELECT summary FROM hae_block_memo WHERE hash = ?').pluck(),
+      memoPut: db.prepare(
+        'INSERT INTO hae_block_memo (hash, seen_at, summary) VALUES (?,?,?) ON CONFLICT (hash) DO UPDATE SET seen_at = excluded.seen_at',
+      ),
+      memoTouch: db.prepare('UPDATE hae_block_memo SET seen_at = ? WHERE hash = ?'),
+      memoPrune: db.prepare('DELETE FROM hae_block_memo WHERE seen_at < ?'),
     };
+  }
+
+  /** Runs `fn` in one transaction (nested: a savepoint), so a whole push commits (and syncs) once. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
   }
 
   /**
    * Stores `samples` (insert-or-ignore on the dedup key) as part of push `pushId`, in the given
-   * order (their arrival order), in one transaction.
+   * order (their arrival order), in one transaction, with the memo of the block they came from
+   * when given (so a memo never exists without its samples).
    * @returns how many were new and, per metric, the dates that got a new sample.
    */
-  insert(samples: readonly Sample[], pushId: number): InsertResult {
+  insert(
+    samples: readonly Sample[],
+    pushId: number,
+    memo?: { hash: Buffer; at: string; summary: BlockMemo },
+  ): InsertResult {
     const affected = new Map<string, Set<string>>();
     let inserted = 0;
     this.db.transaction(() => {
+      // the memo row commits with the samples it vouches for, or not at all
+      if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
       for (const s of samples) {
         const r = this.q.insert.run(
           Buffer.from(s.dedupKey, 'hex'),
@@ -141,6 +176,22 @@ export class HaeSampleStore {
   }
 
   /**
+   * The memo of a block whose samples are all stored (see migration 3), touched as seen at `at`;
+   * undefined when the block is new.
+   */
+  memo(hash: Buffer, at: string): BlockMemo | undefined {
+    const text = this.q.memoGet.get(hash) as string | undefined;
+    if (text === undefined) return undefined;
+    this.q.memoTouch.run(at, hash);
+    return JSON.parse(text) as BlockMemo;
+  }
+
+  /** Forgets block memos not seen since `before` (ISO time); the samples stay. */
+  pruneMemos(before: string): number {
+    return this.q.memoPrune.run(before).changes;
+  }
+
+  /**
    * Every stored sample of `metric` (the sample metric, i.e. a catalogue entry's `reads`) whose
    * local date is one of `dates`, in arrival order (what aggregateRows needs: a later version of
    * a point wins over an earlier, partial one).
@@ -149,6 +200,12 @@ export class HaeSampleStore {
     const list = [...dates];
     if (list.length === 0) return [];
     return (this.q.forDates.all(metric, JSON.stringify(list)) as SampleRow[]).map(toSample);
+  }
+
+  /** How many samples of `metric` each of `dates` holds (dates without samples are absent). */
+  countsByDate(metric: string, dates: Iterable<string>): Map<string, number> {
+    const rows = this.q.countsByDate.all(metric, JSON.stringify([...dates])) as { date: string; n: number }[];
+    return new Map(rows.map((r) => [r.date, r.n]));
   }
 
   /** The distinct local dates `YYYY-MM-DD` that hold samples of `metric`, ascending. */
@@ -180,7 +237,14 @@ export class HaeSampleStore {
     summary: Record<string, unknown>,
     keep: number,
   ): void {
-    this.q.finishPush.run(counts.bytes, counts.samples, counts.newSamples, counts.skipped, JSON.stringify(summary), id);
+    this.q.finishPush.run(
+      counts.bytes,
+      counts.samples,
+      counts.newSamples,
+      counts.skipped,
+      JSON.stringify(summary),
+      id,
+    );
     this.q.prunePushes.run(keep);
   }
 
@@ -221,7 +285,12 @@ export class HaeSampleStore {
   /** Every metric ever seen in a push, oldest first. */
   seenMetrics(): SeenMetric[] {
     return (
-      this.q.allSeen.all() as { metric: string; first_seen_at: string; last_seen_at: string; dismissed_at: string | null }[]
+      this.q.allSeen.all() as {
+        metric: string;
+        first_seen_at: string;
+        last_seen_at: string;
+        dismissed_at: string | null;
+      }[]
     ).map((r) => ({
       metric: r.metric,
       firstSeenAt: r.first_seen_at,

@@ -61,7 +61,10 @@ export class HaeTokenStore {
     try {
       parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
     } catch (err) {
-      throw conflict(`config.json cannot be read as JSON (${(err as Error).message}); fix or remove it first`, 'CONFIG_INVALID');
+      throw conflict(
+        `config.json cannot be read as JSON (${(err as Error).message}); fix or remove it first`,
+        'CONFIG_INVALID',
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw conflict('config.json is not a JSON object; fix or remove it first', 'CONFIG_INVALID');
@@ -97,7 +100,8 @@ export class HaeTokenStore {
    * @throws 409 TOKEN_EXISTS when one is already set (use regenerate).
    */
   generate(now = new Date()): TokenState {
-    if (this.read().token) throw conflict('a Health Auto Export token already exists; regenerate it instead', 'TOKEN_EXISTS');
+    if (this.read().token)
+      throw conflict('a Health Auto Export token already exists; regenerate it instead', 'TOKEN_EXISTS');
     return this.regenerate(now);
   }
 

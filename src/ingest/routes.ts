@@ -71,7 +71,11 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae'>):
       if (!svc.setDismissed(metric, action === 'dismiss')) {
         throw notFound(`metric "${metric}" was never seen in a push`, 'UNKNOWN_METRIC');
       }
-      return { ok: true, metric: resolveMetric(metric)?.reads ?? metric.trim().toLowerCase(), dismissed: action === 'dismiss' };
+      return {
+        ok: true,
+        metric: resolveMetric(metric)?.reads ?? metric.trim().toLowerCase(),
+        dismissed: action === 'dismiss',
+      };
     },
   );
 }

@@ -18,7 +18,10 @@
  *   samples (issue 7, REFERENCE section 7), each stored once: `dedup_key` is the sample's 128-bit
  *   content hash (insert-or-ignore), `id` its arrival order, `vals` its canonical values as JSON.
  *   One `hae_pushes` row per webhook push or import (size, counts, the answer's summary as JSON);
- *   `hae_metrics_seen` feeds the discoveries (first seen, dismissed).
+ *   `hae_metrics_seen` feeds the discoveries (first seen, dismissed); `hae_block_memo` remembers
+ *   metric blocks whose samples are all stored (content hash, including a fingerprint of the
+ *   extraction code), so a re-sent block is not extracted again. Anything that deletes samples
+ *   must empty `hae_block_memo` too.
  */
 export const MIGRATIONS: string[] = [
   `
@@ -101,5 +104,11 @@ export const MIGRATIONS: string[] = [
     last_seen_at  TEXT NOT NULL,
     dismissed_at  TEXT
   );
+  CREATE TABLE hae_block_memo (
+    hash    BLOB PRIMARY KEY,
+    seen_at TEXT NOT NULL,
+    summary TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX hae_block_memo_seen ON hae_block_memo (seen_at);
   `,
 ];

@@ -11,9 +11,9 @@
  */
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { dedupKeyOf } from '../hae/sample.js';
-import type { Sample } from '../hae/sample.js';
 import type { MetricBlock } from '../hae/payload.js';
+import type { Sample } from '../hae/sample.js';
+import { dedupKeyOf } from '../hae/sample.js';
 import { extractSamples } from '../hae/samples.js';
 import { parseHaeTimestamp } from '../hae/timestamps.js';
 import type { HaeIngest, PushSummary } from '../hae-service.js';
@@ -164,7 +164,8 @@ export async function importAppleHealthFile(svc: HaeIngest, file: string): Promi
       .join(', ');
     run.warn(`${unmappedTotal} record(s) of types with no catalogue metric were not stored: ${top}`);
   }
-  if (xmlErrors > MAX_XML_ERRORS_LISTED) run.warn(`... ${xmlErrors - MAX_XML_ERRORS_LISTED} more XML problem(s)`);
+  if (xmlErrors > MAX_XML_ERRORS_LISTED)
+    run.warn(`... ${xmlErrors - MAX_XML_ERRORS_LISTED} more XML problem(s)`);
   const summary = run.finish();
   return { ...summary, records, workouts: workoutCount, unmappedTypes: unmapped, xmlErrors, exportDate };
 }

@@ -117,8 +117,24 @@ const QUANTITY: Record<string, string> = {
   DietaryVitaminK: 'vitamin_k',
 };
 for (const n of [
-  'Calcium', 'Chloride', 'Copper', 'Iron', 'Magnesium', 'Manganese', 'Niacin', 'Phosphorus', 'Potassium',
-  'Riboflavin', 'Sodium', 'Thiamin', 'Zinc', 'Chromium', 'Folate', 'Selenium', 'Molybdenum', 'Iodine',
+  'Calcium',
+  'Chloride',
+  'Copper',
+  'Iron',
+  'Magnesium',
+  'Manganese',
+  'Niacin',
+  'Phosphorus',
+  'Potassium',
+  'Riboflavin',
+  'Sodium',
+  'Thiamin',
+  'Zinc',
+  'Chromium',
+  'Folate',
+  'Selenium',
+  'Molybdenum',
+  'Iodine',
 ]) {
   QUANTITY[`Dietary${n}`] = n.toLowerCase();
 }
@@ -135,7 +151,6 @@ const SLEEP_STAGE: Record<string, string> = {
 };
 
 const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
-const BP_DIASTOLIC = `${Q}BloodPressureDiastolic`;
 
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
 export function metricOfType(type: string): string | undefined {
@@ -166,7 +181,10 @@ export class BloodPressurePairs {
   add(a: Record<string, string>): MappedPoint | undefined {
     const field = a.type === BP_SYSTOLIC ? 'systolic' : 'diastolic';
     const key = `${a.startDate}|${a.endDate}|${a.sourceName ?? ''}`;
-    const point = this.pending.get(key) ?? { date: a.startDate, ...(a.sourceName ? { source: a.sourceName } : {}) };
+    const point = this.pending.get(key) ?? {
+      date: a.startDate,
+      ...(a.sourceName ? { source: a.sourceName } : {}),
+    };
     point[field] = a.value;
     if (point.systolic !== undefined && point.diastolic !== undefined) {
       this.pending.delete(key);
@@ -178,7 +196,11 @@ export class BloodPressurePairs {
 
   /** Halves that never met their other half (each still a reading of one field). */
   flush(): MappedPoint[] {
-    const out = [...this.pending.values()].map((point) => ({ metric: 'blood_pressure', units: 'mmHg', point }));
+    const out = [...this.pending.values()].map((point) => ({
+      metric: 'blood_pressure',
+      units: 'mmHg',
+      point,
+    }));
     this.pending.clear();
     return out;
   }
@@ -204,7 +226,11 @@ export function mapRecord(a: Record<string, string>): MappedPoint | { skip: stri
     case 'sleep_analysis': {
       const stage = SLEEP_STAGE[a.value ?? ''];
       if (!stage) return { skip: `unknown sleep value ${a.value}` };
-      return { metric, units: 'hr', point: { startDate: a.startDate, endDate: a.endDate, value: stage, ...source } };
+      return {
+        metric,
+        units: 'hr',
+        point: { startDate: a.startDate, endDate: a.endDate, value: stage, ...source },
+      };
     }
     case 'mindful_minutes': {
       const qty = minutesBetween(a.startDate ?? '', a.endDate ?? '');
@@ -234,13 +260,21 @@ const DURATION_S: Record<string, number> = { s: 1, sec: 1, min: 60, hr: 3600, h:
  * workout object for workouts.ts: `{name, start, end, duration (s), distance, activeEnergyBurned,
  * avgHeartRate, maxHeartRate, source}`.
  */
-export function mapWorkout(a: Record<string, string>, stats: Record<string, string>[]): Record<string, unknown> {
-  const w: Record<string, unknown> = { name: workoutName(a.workoutActivityType), start: a.startDate, end: a.endDate };
+export function mapWorkout(
+  a: Record<string, string>,
+  stats: Record<string, string>[],
+): Record<string, unknown> {
+  const w: Record<string, unknown> = {
+    name: workoutName(a.workoutActivityType),
+    start: a.startDate,
+    end: a.endDate,
+  };
   if (a.sourceName) w.source = a.sourceName;
   const d = Number(a.duration);
   const perUnit = DURATION_S[a.durationUnit ?? 'min'];
   if (Number.isFinite(d) && perUnit) w.duration = d * perUnit;
-  if (a.totalDistance !== undefined) w.distance = { qty: a.totalDistance, units: a.totalDistanceUnit ?? 'km' };
+  if (a.totalDistance !== undefined)
+    w.distance = { qty: a.totalDistance, units: a.totalDistanceUnit ?? 'km' };
   if (a.totalEnergyBurned !== undefined) {
     w.activeEnergyBurned = { qty: a.totalEnergyBurned, units: a.totalEnergyBurnedUnit ?? 'kcal' };
   }

@@ -45,10 +45,14 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
         contentLength: req.headers['content-length'],
       });
       if (received.kind === 'tooLarge') {
-        throw payloadTooLarge(`the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`);
+        throw payloadTooLarge(
+          `the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
+        );
       }
-      if (received.kind === 'failed') throw badRequest(`the upload could not be read: ${received.error.message}`);
-      if (received.kind === 'inline') throw badRequest('the body is empty: send the export.xml file as the request body');
+      if (received.kind === 'failed')
+        throw badRequest(`the upload could not be read: ${received.error.message}`);
+      if (received.kind === 'inline')
+        throw badRequest('the body is empty: send the export.xml file as the request body');
       const file = received.file;
       try {
         if (isZip(file)) {
@@ -59,11 +63,24 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
           );
         }
         const result = await importAppleHealthFile(svc, file);
-        if (result.records === 0 && result.workouts === 0 && result.warnings.some((w) => w.includes('<HealthData>'))) {
-          throw invalid('this is not an Apple Health export.xml (no <HealthData> element)', undefined, 'NOT_AN_EXPORT');
+        if (
+          result.records === 0 &&
+          result.workouts === 0 &&
+          result.warnings.some((w) => w.includes('<HealthData>'))
+        ) {
+          throw invalid(
+            'this is not an Apple Health export.xml (no <HealthData> element)',
+            undefined,
+            'NOT_AN_EXPORT',
+          );
         }
         req.log.info(
-          { bytes: received.bytes, records: result.records, samples: result.samples, newSamples: result.newSamples },
+          {
+            bytes: received.bytes,
+            records: result.records,
+            samples: result.samples,
+            newSamples: result.newSamples,
+          },
           'Apple Health import',
         );
         return { ok: true, ...result };

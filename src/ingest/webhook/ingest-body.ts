@@ -4,6 +4,7 @@
  * not parse is quarantined and answered `{ok: false, warning}` (still HTTP 200: the phone must
  * not retry it forever).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { normalisePayload } from '../hae/payload.js';
 import { extractSamples } from '../hae/samples.js';
@@ -11,7 +12,8 @@ import { HAE_QUARANTINE_KEEP } from '../hae-env.js';
 import type { HaeIngest, PushRun } from '../hae-service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
-import { walkHaePayload } from './stream-payload.js';
+import { type PayloadVisitor, walkHaePayload } from './stream-payload.js';
+import { StreamedBlock } from './streamed-block.js';
 
 /** The webhook's 200 answer (REFERENCE section 4). */
 export interface WebhookAnswer {
@@ -54,14 +56,22 @@ function shortMessage(err: unknown): string {
  */
 export function ingestInline(svc: HaeIngest, body: Buffer): WebhookAnswer {
   if (body.length === 0) {
-    return { ok: false, ingested: {}, availableUnsubscribed: [], warning: 'the body is empty; nothing was ingested' };
+    return {
+      ok: false,
+      ingested: {},
+      availableUnsubscribed: [],
+      warning: 'the body is empty; nothing was ingested',
+    };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(decodeUtf8(body));
   } catch (err) {
     const name = quarantine(svc.dirs.quarantine, body, HAE_QUARANTINE_KEEP);
-    svc.log.warn({ quarantined: name, bytes: body.length, err: shortMessage(err) }, 'HAE body is not valid JSON; quarantined');
+    svc.log.warn(
+      { quarantined: name, bytes: body.length, err: shortMessage(err) },
+      'HAE body is not valid JSON; quarantined',
+    );
     return {
       ok: false,
       ingested: {},
@@ -72,18 +82,36 @@ export function ingestInline(svc: HaeIngest, body: Buffer): WebhookAnswer {
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(parsed);
   parsed = undefined;
-  for (const w of payload.warnings) run.warn(w);
-  run.add(extractSamples(payload));
+  run.addPayload(payload);
   return answer(run, true);
 }
 
+/** Sizes of the streamed path (tests make them small to cross chunk boundaries). */
+export interface StreamOptions {
+  /** Points of one metric block extracted together (default 5000). */
+  chunkPoints?: number;
+  /** Points held in memory while a block's name or units are unknown, before spilling to disk (default 20 000). */
+  pendingInMemory?: number;
+}
+
 /**
- * A body spooled to `file` (over HAE_INLINE_MAX_BYTES): walked element by element, each metric
- * block extracted and stored on its own, workouts in batches. The file is removed afterwards, or
- * moved into the quarantine when the body stops parsing part way (what came before is kept).
+ * A body spooled to `file` (over HAE_INLINE_MAX_BYTES): walked point by point with stream-json,
+ * each metric block extracted a chunk of points at a time (StreamedBlock: the same samples as the
+ * whole-body path), workouts in batches. The file is removed afterwards, or moved into the
+ * quarantine when the body stops parsing part way (what came before is kept).
  */
-export async function ingestSpooled(svc: HaeIngest, file: string, bytes: number): Promise<WebhookAnswer> {
+export async function ingestSpooled(
+  svc: HaeIngest,
+  file: string,
+  bytes: number,
+  opts: StreamOptions = {},
+): Promise<WebhookAnswer> {
   const run = svc.startPush('hae', bytes);
+  const blockOpts = {
+    chunkPoints: opts.chunkPoints ?? 5000,
+    pendingInMemory: opts.pendingInMemory ?? 20_000,
+    spillPath: () => `${file}.spill-${randomBytes(4).toString('hex')}`,
+  };
   let workouts: unknown[] = [];
   const flushWorkouts = async () => {
     if (workouts.length === 0) return;
@@ -92,25 +120,38 @@ export async function ingestSpooled(svc: HaeIngest, file: string, bytes: number)
     for (const w of payload.warnings) run.warn(w);
     await run.addInBatches(extractSamples(payload));
   };
+  let block: StreamedBlock | undefined;
   let blocks = 0;
-  try {
-    const walk = await walkHaePayload(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), async (section, value) => {
-      if (section === 'workouts') {
-        workouts.push(value);
-        if (workouts.length >= WORKOUT_BATCH) await flushWorkouts();
-        return;
-      }
+  const visitor: PayloadVisitor = {
+    blockStart: () => {
+      block = new StreamedBlock(run, blockOpts);
+    },
+    blockField: (key, value) => block?.field(key, value),
+    point: (value) => block?.point(value),
+    blockEnd: async () => {
+      const b = block;
+      block = undefined;
+      await b?.end();
       blocks++;
-      const payload = normalisePayload({ metrics: [value] });
-      for (const w of payload.warnings) run.warn(w);
-      await run.addInBatches(extractSamples(payload));
-    });
+    },
+    badBlock: (value) => {
+      for (const w of normalisePayload({ metrics: [value] }).warnings) run.warn(w);
+    },
+    workout: async (value) => {
+      workouts.push(value);
+      if (workouts.length >= WORKOUT_BATCH) await flushWorkouts();
+    },
+  };
+  try {
+    const walk = await walkHaePayload(fs.createReadStream(file, { highWaterMark: 64 * 1024 }), visitor);
     await flushWorkouts();
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');
-    else if (walk.elements.metrics + walk.elements.workouts === 0) run.warn('body has neither "metrics" nor "workouts"');
+    else if (walk.blocks + walk.workouts === 0) run.warn('body has neither "metrics" nor "workouts"');
     fs.rmSync(file, { force: true });
     return answer(run, true);
   } catch (err) {
+    // what was read completely before the error is kept: the block in progress and the workouts so far
+    await block?.end().catch(() => {});
     await flushWorkouts().catch(() => {});
     let where = 'ingest/quarantine/';
     try {
@@ -119,11 +160,14 @@ export async function ingestSpooled(svc: HaeIngest, file: string, bytes: number)
       where = `nowhere (quarantine failed: ${shortMessage(qErr)})`;
       fs.rmSync(file, { force: true });
     }
-    svc.log.warn({ quarantined: where, bytes, blocks, err: shortMessage(err) }, 'HAE body stopped parsing; quarantined');
+    svc.log.warn(
+      { quarantined: where, bytes, blocks, err: shortMessage(err) },
+      'HAE body stopped parsing; quarantined',
+    );
     return answer(
       run,
       false,
-      `the body is not valid JSON (${shortMessage(err)}); the ${blocks} metric block(s) before the error were ingested; the body is kept as ${where}`,
+      `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}`,
     );
   }
 }

@@ -25,7 +25,12 @@ function quarantineName(now: Date): string {
  * spool file is moved in (same filesystem). Then only the newest `keep` files are kept.
  * @returns the quarantine file name.
  */
-export function quarantine(dir: string, body: Buffer | { file: string }, keep: number, now = new Date()): string {
+export function quarantine(
+  dir: string,
+  body: Buffer | { file: string },
+  keep: number,
+  now = new Date(),
+): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const name = quarantineName(now);
   const target = path.join(dir, name);
@@ -44,7 +49,8 @@ export function prune(dir: string, keep: number): void {
     .readdirSync(dir)
     .filter((n) => n.endsWith('.body'))
     .sort();
-  for (const n of names.slice(0, Math.max(0, names.length - keep))) fs.rmSync(path.join(dir, n), { force: true });
+  for (const n of names.slice(0, Math.max(0, names.length - keep)))
+    fs.rmSync(path.join(dir, n), { force: true });
 }
 
 /** The quarantined body names, oldest first. */

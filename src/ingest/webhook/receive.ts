@@ -122,7 +122,11 @@ export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Rec
     function onEnd() {
       if (done) return;
       if (!spool) {
-        finish({ kind: 'inline', bytes, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes) });
+        finish({
+          kind: 'inline',
+          bytes,
+          body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes),
+        });
         chunks = [];
         return;
       }
@@ -144,7 +148,8 @@ export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Rec
     }
     function onClose() {
       // 'close' before 'end': the connection went away mid-body
-      if (!done && !(stream as Readable & { complete?: boolean }).complete) fail(new Error('the connection closed before the body ended'));
+      if (!done && !(stream as Readable & { complete?: boolean }).complete)
+        fail(new Error('the connection closed before the body ended'));
     }
 
     stream.on('data', onData);
@@ -156,9 +161,11 @@ export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Rec
 }
 
 /**
- * Decodes a whole UTF-8 body once (a leading byte-order mark is dropped; invalid sequences become
- * U+FFFD rather than failing: JSON.parse then decides whether the body is usable).
+ * Decodes a whole UTF-8 body once, from the complete bytes (so a character split across TCP
+ * chunks is whole again). A leading byte-order mark is dropped; invalid sequences become U+FFFD
+ * rather than failing: JSON.parse then decides whether the body is usable.
  */
 export function decodeUtf8(body: Buffer): string {
-  return new TextDecoder('utf-8').decode(body);
+  const bom = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  return (bom ? body.subarray(3) : body).toString('utf8');
 }

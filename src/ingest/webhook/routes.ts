@@ -9,8 +9,9 @@
  * quarantined and answered 200 `{ok: false, warning}`; any error after auth is logged and
  * answered 200 with a warning (the phone must not retry-spiral).
  */
-import path from 'node:path';
+
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { KlebbError, payloadTooLarge, unauthorized } from '../../errors.js';
@@ -45,7 +46,10 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         contentLength: req.headers['content-length'],
       });
       if (received.kind === 'tooLarge') {
-        req.log.warn({ bytes: received.bytes, declared: received.declared, limit: svc.maxBytes }, 'HAE body too large');
+        req.log.warn(
+          { bytes: received.bytes, declared: received.declared, limit: svc.maxBytes },
+          'HAE body too large',
+        );
         throw payloadTooLarge(
           `the body is larger than ${svc.maxBytes} bytes (KLEBB_HAE_MAX_BYTES); ` +
             `${received.declared !== undefined ? `Content-Length says ${received.declared}` : `${received.bytes} bytes had arrived`}. ` +
@@ -54,7 +58,9 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       }
       if (received.kind === 'failed') {
         req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
-        return reply.code(400).send({ error: `the body could not be read: ${received.error.message}`, code: 'BODY_READ_FAILED' });
+        return reply
+          .code(400)
+          .send({ error: `the body could not be read: ${received.error.message}`, code: 'BODY_READ_FAILED' });
       }
       try {
         const result =

@@ -1,27 +1,42 @@
 /**
- * Walking a large HAE body element by element with stream-json (REFERENCE section 11 item 17:
- * bodies of tens of MB parsed whole were OOM-killed in 256 MB containers).
+ * Walking a large HAE body point by point with stream-json (REFERENCE section 11 item 17: bodies
+ * of tens of MB parsed whole were OOM-killed in 256 MB containers).
  *
- * The body is tokenised by stream-json's Parser (which decodes UTF-8 with a streaming decoder,
- * so a multi-byte character split across chunks survives) and only the elements of the two
- * arrays ingestion reads, `data.metrics[i]` / `data.workouts[i]` (or `metrics[i]` / `workouts[i]`
- * in section-only bodies without the `data` wrapper, HAE-FORMAT section 2), are assembled into
- * values, one at a time: memory is bounded by the largest metric block, not by the body.
- * Everything else (other sections, unknown keys) is tokenised and dropped.
+ * The body is tokenised by stream-json's Parser (which decodes UTF-8 with a streaming decoder, so
+ * a multi-byte character split across chunks survives). Only the parts ingestion reads are turned
+ * into values, each on its own: the elements of `data.metrics[i].data` (points), the other keys of
+ * a metric block (`name`, `units`, ...), and the elements of `data.workouts` (or of `metrics` /
+ * `workouts` at the top level, for section-only bodies without the `data` wrapper, HAE-FORMAT
+ * section 2). One point is in memory at a time here, however large a metric block is; everything
+ * else (other sections, unknown keys) is tokenised and dropped.
  */
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
 
-/** The sections whose elements are handed out. */
-export type HaeSection = 'metrics' | 'workouts';
+/** What the walker hands out, in body order. A returned promise pauses reading until it settles. */
+export interface PayloadVisitor {
+  /** A `metrics[i]` object begins. */
+  blockStart(): void | Promise<void>;
+  /** A key of the current block with its value, except an array `data` (whose elements come as points). */
+  blockField(key: string, value: unknown): void | Promise<void>;
+  /** One element of the current block's `data` array. */
+  point(value: unknown): void | Promise<void>;
+  /** The current block's object ends. */
+  blockEnd(): void | Promise<void>;
+  /** A `metrics[i]` that is not an object (a malformed block). */
+  badBlock(value: unknown): void | Promise<void>;
+  /** One element of `workouts`. */
+  workout(value: unknown): void | Promise<void>;
+}
 
 /** What walkHaePayload saw. */
 export interface WalkResult {
-  /** Elements handed out per section. */
-  elements: Record<HaeSection, number>;
   /** The root value was a JSON object. */
   rootIsObject: boolean;
+  /** Metric blocks (including malformed ones) and workouts seen. */
+  blocks: number;
+  workouts: number;
 }
 
 interface Token {
@@ -29,9 +44,19 @@ interface Token {
   value?: string;
 }
 
-type Frame = { array: false; key: string | null } | { array: true };
+/** What a container is to ingestion. */
+type Role = 'root' | 'data' | 'metrics' | 'block' | 'points' | 'workouts' | 'other';
 
-const SECTIONS = new Set<string>(['metrics', 'workouts']);
+interface Frame {
+  role: Role;
+  array: boolean;
+  /** The key whose value comes next (objects). */
+  key: string | null;
+}
+
+/** Where an assembled value goes. */
+type Sink = 'point' | 'workout' | 'badBlock' | { field: string };
+
 const PRIMITIVE: Record<string, (v?: string) => unknown> = {
   stringValue: (v) => v ?? '',
   numberValue: (v) => Number(v),
@@ -41,23 +66,49 @@ const PRIMITIVE: Record<string, (v?: string) => unknown> = {
 };
 
 /**
- * Streams `input` (bytes of a JSON body) through stream-json and calls `onElement` with each
- * element of the metrics and workouts arrays, in body order. When `onElement` returns a promise,
- * reading waits for it (backpressure: one element in memory at a time).
- * @throws the parser's error when the body is not valid JSON (elements before the error were
- *   already handed out), or the input stream's error.
+ * The role of a value that starts inside `parent` (under `parent.key` for objects), or the sink
+ * it is assembled into; 'other' for values ingestion does not read.
  */
-export function walkHaePayload(
-  input: Readable,
-  onElement: (section: HaeSection, value: unknown) => void | Promise<void>,
-): Promise<WalkResult> {
+function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean): Role | Sink {
+  if (!parent) return isObject ? 'root' : 'other';
+  switch (parent.role) {
+    case 'root':
+    case 'data':
+      if (parent.role === 'root' && parent.key === 'data' && isObject) return 'data';
+      if (parent.key === 'metrics' && isArray) return 'metrics';
+      if (parent.key === 'workouts' && isArray) return 'workouts';
+      return 'other';
+    case 'metrics':
+      return isObject ? 'block' : 'badBlock';
+    case 'block':
+      if (parent.key === 'data' && isArray) return 'points';
+      return { field: parent.key ?? '' };
+    case 'points':
+      return 'point';
+    case 'workouts':
+      return 'workout';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * Streams `input` (bytes of a JSON body) through stream-json and calls the visitor, in body order.
+ * @throws the parser's error when the body is not valid JSON (everything before the error was
+ *   already handed out), the input stream's error, or a visitor's error.
+ */
+export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promise<WalkResult> {
   return new Promise<WalkResult>((resolve, reject) => {
     const parser = new Parser({ packValues: true, streamValues: false });
-    const result: WalkResult = { elements: { metrics: 0, workouts: 0 }, rootIsObject: false };
+    const result: WalkResult = { rootIsObject: false, blocks: 0, workouts: 0 };
     const stack: Frame[] = [];
+    // one Assembler, reused for every value (a new one per point is garbage a 100 MB body makes millions of)
+    const assembler = new Assembler();
     let asm: Assembler | null = null;
-    let asmSection: HaeSection = 'metrics';
+    let asmSink: Sink = 'point';
     let failed = false;
+    /** The visitor call still running, if any (the walk ends only after it). */
+    let running: Promise<void> | undefined;
 
     const fail = (err: Error) => {
       if (failed) return;
@@ -68,37 +119,36 @@ export function walkHaePayload(
       reject(err);
     };
 
-    /** The section whose array is the innermost open container, if it is one of the two. */
-    const targetSection = (): HaeSection | undefined => {
-      const n = stack.length;
-      const top = stack[n - 1];
-      if (!top?.array) return undefined;
-      const parent = stack[n - 2];
-      if (!parent || parent.array || parent.key === null || !SECTIONS.has(parent.key)) return undefined;
-      if (n === 2) return parent.key as HaeSection;
-      const root = stack[0];
-      if (n === 3 && !root.array && root.key === 'data') return parent.key as HaeSection;
-      return undefined;
-    };
-
-    const emit = (section: HaeSection, value: unknown) => {
-      result.elements[section]++;
+    /** Runs a visitor call; a promise pauses the parser until it settles. */
+    const call = (fn: () => void | Promise<void>) => {
       let r: void | Promise<void>;
       try {
-        r = onElement(section, value);
+        r = fn();
       } catch (err) {
         fail(err as Error);
         return;
       }
       if (r && typeof (r as Promise<void>).then === 'function') {
         parser.pause();
-        (r as Promise<void>).then(
+        running = (r as Promise<void>).then(
           () => {
+            running = undefined;
             if (!failed) parser.resume();
           },
           (err) => fail(err as Error),
         );
       }
+    };
+
+    const deliver = (sink: Sink, value: unknown) => {
+      if (sink === 'point') call(() => visitor.point(value));
+      else if (sink === 'workout') {
+        result.workouts++;
+        call(() => visitor.workout(value));
+      } else if (sink === 'badBlock') {
+        result.blocks++;
+        call(() => visitor.badBlock(value));
+      } else call(() => visitor.blockField(sink.field, value));
     };
 
     parser.on('data', (token: Token) => {
@@ -107,43 +157,50 @@ export function walkHaePayload(
         asm.consume(token);
         if (asm.done) {
           const value = asm.current;
+          asm.current = null;
           asm = null;
-          emit(asmSection, value);
+          deliver(asmSink, value);
         }
         return;
       }
-      const isStart = token.name === 'startObject' || token.name === 'startArray';
-      const section = isStart || token.name in PRIMITIVE ? targetSection() : undefined;
-      if (section) {
-        if (isStart) {
-          asm = new Assembler();
-          asmSection = section;
+      const top = stack[stack.length - 1];
+      switch (token.name) {
+        case 'keyValue':
+          if (top && !top.array) top.key = token.value ?? '';
+          return;
+        case 'endObject':
+        case 'endArray': {
+          const done = stack.pop();
+          if (done?.role === 'block') call(() => visitor.blockEnd());
+          return;
+        }
+      }
+      const isObject = token.name === 'startObject';
+      const isArray = token.name === 'startArray';
+      if (!isObject && !isArray && !(token.name in PRIMITIVE)) return;
+      if (!top && isObject) result.rootIsObject = true;
+      const role = roleOf(top, isObject, isArray);
+      if (typeof role === 'object' || role === 'point' || role === 'workout' || role === 'badBlock') {
+        if (isObject || isArray) {
+          asm = assembler;
+          asmSink = role;
           asm.consume(token);
-        } else emit(section, PRIMITIVE[token.name](token.value));
+        } else deliver(role, PRIMITIVE[token.name](token.value));
         return;
       }
-      switch (token.name) {
-        case 'startObject':
-          if (stack.length === 0) result.rootIsObject = true;
-          stack.push({ array: false, key: null });
-          break;
-        case 'startArray':
-          stack.push({ array: true });
-          break;
-        case 'endObject':
-        case 'endArray':
-          stack.pop();
-          break;
-        case 'keyValue': {
-          const top = stack[stack.length - 1];
-          if (top && !top.array) top.key = token.value ?? '';
-          break;
+      if (isObject || isArray) {
+        stack.push({ role, array: isArray, key: null });
+        if (role === 'block') {
+          result.blocks++;
+          call(() => visitor.blockStart());
         }
       }
     });
     parser.on('error', fail);
     parser.on('end', () => {
-      if (!failed) resolve(result);
+      void Promise.resolve(running).then(() => {
+        if (!failed) resolve(result);
+      });
     });
     input.on('error', fail);
     input.pipe(parser);

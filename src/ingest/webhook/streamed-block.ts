@@ -1,0 +1,257 @@
+/**
+ * One metric block of a streamed body, extracted a chunk of points at a time, with exactly the
+ * samples (and dedup keys) extractSamples gives for the whole block at once, so a body posted
+ * streamed and the same body posted whole store the same samples:
+ * - `seq` (the 2nd, 3rd ... point with one timestamp and source) is numbered across the block,
+ *   not per chunk;
+ * - `span` `day` needs every point of the block at local midnight with no (date, source) twice:
+ *   samples are held back only while that is still possible (a daily block has one point per
+ *   date and source, so it stays small); the first point that rules it out releases them as
+ *   `sample` and the rest of the block goes straight to the store.
+ * Points that arrive before the block's `name` and `units` (iOS writes keys in random order) wait
+ * in memory up to a bound, then in a spill file, and are replayed once both are known.
+ */
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { resolveMetric } from '../hae/catalogue.js';
+import { normalisePayload } from '../hae/payload.js';
+import { dedupKeyOf, type Sample, type SampleSpan } from '../hae/sample.js';
+import { extractSamples } from '../hae/samples.js';
+import { type HaeTime, parseHaeTimestamp } from '../hae/timestamps.js';
+import type { PushRun } from '../hae-service.js';
+
+/** Sizes of a StreamedBlock. */
+export interface StreamedBlockOptions {
+  /** Points extracted together. */
+  chunkPoints: number;
+  /** Points kept in memory while the block's name or units are not known yet; more go to a spill file. */
+  pendingInMemory: number;
+  /** Path of a new spill file. */
+  spillPath: () => string;
+}
+
+interface Timed {
+  s: Sample;
+  t: HaeTime;
+  /** Its values differ from what extraction hashed (block-wide seq): the dedup key must be recomputed. */
+  changed: boolean;
+}
+
+const COUNT_SPAN = 2 ** 20;
+const FLOATING_OFFSET = 2047;
+
+/**
+ * How many times each (instant as written, source) was seen in one block, the key extractSamples
+ * numbers `seq` by (`canonicalTimestamp|source`), kept small: a minute-level block has hundreds of
+ * thousands of distinct instants. An instant as written is (epochMs, offset); per instant one
+ * number packs (source id, offset, count), and only an instant seen with several sources or
+ * offsets gets a small map.
+ */
+export class SeqCounter {
+  private readonly sources = new Map<string, number>();
+  private readonly byInstant = new Map<number, number | Map<number, number>>();
+
+  /** How many times (t, source) was seen before this one (0 the first time); records this one. */
+  next(t: Readonly<HaeTime>, source: string | null): number {
+    let sid = this.sources.get(source ?? '\u0000');
+    if (sid === undefined) {
+      sid = this.sources.size;
+      this.sources.set(source ?? '\u0000', sid);
+    }
+    const tag = sid * 2048 + (t.offsetMinutes === null ? FLOATING_OFFSET : t.offsetMinutes + 1024);
+    const cur = this.byInstant.get(t.epochMs);
+    if (cur === undefined) {
+      this.byInstant.set(t.epochMs, tag * COUNT_SPAN + 1);
+      return 0;
+    }
+    if (typeof cur === 'number') {
+      const curTag = Math.floor(cur / COUNT_SPAN);
+      if (curTag === tag) {
+        this.byInstant.set(t.epochMs, cur + 1);
+        return cur % COUNT_SPAN;
+      }
+      this.byInstant.set(
+        t.epochMs,
+        new Map([
+          [curTag, cur % COUNT_SPAN],
+          [tag, 1],
+        ]),
+      );
+      return 0;
+    }
+    const n = cur.get(tag) ?? 0;
+    cur.set(tag, n + 1);
+    return n;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.sources.clear();
+    this.byInstant.clear();
+  }
+}
+
+/** One streamed metric block; feed it field(), point(), then end() once. */
+export class StreamedBlock {
+  private name: unknown;
+  private units: unknown;
+  private hasName = false;
+  private hasUnits = false;
+  private badData: unknown;
+  private hasBadData = false;
+  private ready = false;
+  private invalid = false;
+  private pending: unknown[] = [];
+  private spill: { file: string; out: fs.WriteStream; count: number } | undefined;
+  private chunk: unknown[] = [];
+  private extracted = false;
+  private sleepShape = false;
+  private readonly seen = new SeqCounter();
+  private dailyPossible = true;
+  private dailySeen = new Set<string>();
+  private held: Timed[] = [];
+
+  constructor(
+    private readonly run: PushRun,
+    private readonly opts: StreamedBlockOptions,
+  ) {}
+
+  /** A key of the block other than an array `data`. */
+  async field(key: string, value: unknown): Promise<void> {
+    if (key === 'name') {
+      this.name = value;
+      this.hasName = true;
+    } else if (key === 'units') {
+      this.units = value;
+      this.hasUnits = true;
+    } else if (key === 'data' && value !== null && value !== undefined) {
+      this.badData = value;
+      this.hasBadData = true;
+    }
+    if (!this.ready && this.hasName && this.hasUnits) await this.becomeReady();
+  }
+
+  /** One point of the block's `data`. */
+  async point(value: unknown): Promise<void> {
+    if (this.invalid) return;
+    if (!this.ready) {
+      await this.hold(value);
+      return;
+    }
+    this.chunk.push(value);
+    if (this.chunk.length >= this.opts.chunkPoints) await this.extractChunk();
+  }
+
+  /** The block ended: everything left is extracted and stored. */
+  async end(): Promise<void> {
+    if (!this.ready) await this.becomeReady();
+    if (!this.invalid && (this.chunk.length > 0 || !this.extracted)) await this.extractChunk();
+    if (this.held.length) await this.release(this.dailyPossible ? 'day' : 'sample');
+    this.seen.clear();
+    this.dailySeen.clear();
+  }
+
+  private async hold(value: unknown): Promise<void> {
+    if (this.pending.length < this.opts.pendingInMemory && !this.spill) {
+      this.pending.push(value);
+      return;
+    }
+    if (!this.spill) {
+      const file = this.opts.spillPath();
+      this.spill = { file, out: fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }), count: 0 };
+    }
+    this.spill.count++;
+    if (!this.spill.out.write(`${JSON.stringify(value)}\n`)) {
+      const out = this.spill.out;
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+  }
+
+  private async becomeReady(): Promise<void> {
+    this.ready = true;
+    const name = typeof this.name === 'string' ? this.name.trim() : '';
+    if (!name || this.hasBadData) {
+      // the same warnings as the whole-body path (normalisePayload)
+      const check = normalisePayload({
+        metrics: [{ name: this.name, units: this.units, data: this.hasBadData ? this.badData : [] }],
+      });
+      for (const w of check.warnings) this.run.warn(w);
+      this.invalid = true;
+    }
+    this.sleepShape = resolveMetric(name)?.shape === 'sleep';
+    const pending = this.pending;
+    this.pending = [];
+    const spill = this.spill;
+    this.spill = undefined;
+    if (spill) await new Promise<void>((resolve) => spill.out.end(() => resolve()));
+    try {
+      if (this.invalid) return;
+      for (const p of pending) await this.point(p);
+      if (spill) {
+        const lines = readline.createInterface({
+          input: fs.createReadStream(spill.file),
+          crlfDelay: Number.POSITIVE_INFINITY,
+        });
+        for await (const line of lines) if (line) await this.point(JSON.parse(line));
+      }
+    } finally {
+      if (spill) fs.rmSync(spill.file, { force: true });
+    }
+  }
+
+  private async extractChunk(): Promise<void> {
+    const data = this.chunk;
+    this.chunk = [];
+    this.extracted = true;
+    const payload = normalisePayload({ metrics: [{ name: this.name, units: this.units, data }] });
+    for (const w of payload.warnings) this.run.warn(w);
+    const ex = extractSamples(payload);
+    const timed: Timed[] = [];
+    for (const s of ex.samples) {
+      const t = parseHaeTimestamp(s.at);
+      if (!t) continue;
+      // seq numbered across the whole block, as extractSamples numbers it within one block
+      const n = this.seen.next(t, s.source);
+      const changed = n > 0 && s.values.seq !== n;
+      timed.push({ s: changed ? { ...s, values: { ...s.values, seq: n } } : s, t, changed });
+    }
+    this.run.note(ex, ex.samples);
+    if (this.sleepShape) {
+      await this.store(timed, 'sample');
+      return;
+    }
+    if (this.dailyPossible) {
+      for (const { s, t } of timed) {
+        const day = `${t.date}|${s.source ?? ''}`;
+        if (t.time !== '00:00:00' || this.dailySeen.has(day)) {
+          this.dailyPossible = false;
+          break;
+        }
+        this.dailySeen.add(day);
+      }
+    }
+    if (this.dailyPossible) {
+      this.held.push(...timed);
+      return;
+    }
+    this.dailySeen.clear();
+    if (this.held.length) await this.release('sample');
+    await this.store(timed, 'sample');
+  }
+
+  private async release(span: SampleSpan): Promise<void> {
+    const held = this.held;
+    this.held = [];
+    await this.store(held, span);
+  }
+
+  /** Stores samples with the block's span, recomputing a dedup key only where span or values changed. */
+  private async store(timed: Timed[], span: SampleSpan): Promise<void> {
+    const samples = timed.map(({ s, t, changed }) =>
+      s.span === span && !changed
+        ? s
+        : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.values, s.source) },
+    );
+    await this.run.storeInBatches(samples);
+  }
+}

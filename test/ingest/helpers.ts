@@ -1,0 +1,216 @@
+/**
+ * Shared plumbing of the ingestion tests: a real server (startServer: SQLite, Fastify, random
+ * port) with an HAE token, HAE-subscribed card manifests, raw HTTP for bodies sent in pieces,
+ * and the real payloads of ../shared/cases/real-data/ read at test time (never copied here).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { casesDir } from '../helpers/sandbox-home.js';
+import { type ApiResponse, startServer, type TestServer } from '../helpers/server.js';
+
+export const haeDir = path.join(casesDir, 'real-data', 'hae');
+export const appleDir = path.join(casesDir, 'real-data', 'apple-health');
+
+/** The real HAE payload files, sorted. */
+export const HAE_FILES = fs
+  .readdirSync(haeDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+
+/** The real export.xml snippets, sorted. */
+export const APPLE_FILES = fs
+  .readdirSync(appleDir)
+  .filter((f) => f.endsWith('.xml'))
+  .sort();
+
+/** The bytes of a real HAE file. */
+export function haeBytes(file: string): Buffer {
+  return fs.readFileSync(path.join(haeDir, file));
+}
+
+/** A card subscribed to an HAE metric (read-only from the web app, as REFERENCE recommends). */
+export function haeCard(
+  id: string,
+  metric: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    $schema: 'klebb.datafile.v1',
+    meta: {
+      id,
+      label: `HAE ${metric}`,
+      ingest: { source: 'hae', metric },
+      writeable: { fromWebapp: false },
+      ...extra,
+    },
+    description: `${metric} from Health Auto Export`,
+  };
+}
+
+/** The five cards of the issue's metric families (two heart-rate metrics: older files only have the walking average). */
+export const FAMILY_CARDS: [string, string][] = [
+  ['steps', 'step_count'],
+  ['sleep', 'sleep_analysis'],
+  ['weight', 'weight_body_mass'],
+  ['heart', 'heart_rate'],
+  ['walking-heart', 'walking_heart_rate_average'],
+  ['workouts', 'workouts'],
+];
+
+/** A running server with an HAE token. */
+export interface IngestServer extends TestServer {
+  haeToken: string;
+  /** POST the webhook with the HAE token (or `token`). */
+  push(body: Buffer | string, token?: string): Promise<ApiResponse>;
+  /** The card's data rows. */
+  rows(id: string): Promise<Record<string, unknown>[]>;
+  /** Creates a card; throws unless 201. */
+  createCard(manifest: Record<string, unknown>): Promise<ApiResponse>;
+}
+
+/** Starts a server, generates its HAE token and creates `cards` ([id, metric] pairs). */
+export async function startIngestServer(
+  opts: { cards?: [string, string][]; env?: Record<string, string> } = {},
+): Promise<IngestServer> {
+  const srv = await startServer({ watch: false, env: opts.env });
+  const t = await srv.api('/api/health-auto-export/token', { method: 'POST' });
+  if (t.status !== 201) throw new Error(`token: ${t.status} ${t.text}`);
+  const s: IngestServer = Object.assign(srv, {
+    haeToken: t.body.token as string,
+    push: (body: Buffer | string, token?: string) =>
+      srv.api('/api/health-auto-export', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        token: token ?? (t.body.token as string),
+      }),
+    async rows(id: string) {
+      const r = await srv.api(`/api/manifests/${id}/data`);
+      if (r.status !== 200) throw new Error(`rows of ${id}: ${r.status} ${r.text}`);
+      return (r.body.data ?? []) as Record<string, unknown>[];
+    },
+    async createCard(manifest: Record<string, unknown>) {
+      const r = await srv.api('/api/manifests', { json: manifest });
+      if (r.status !== 201)
+        throw new Error(`create ${JSON.stringify(manifest).slice(0, 80)}: ${r.status} ${r.text}`);
+      return r;
+    },
+  });
+  for (const [id, metric] of opts.cards ?? []) await s.createCard(haeCard(id, metric));
+  return s;
+}
+
+/** The answer of a raw HTTP request: status, headers and the body text. */
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  body: any;
+}
+
+/**
+ * POSTs `pieces` as separate writes (`gapMs` apart, so they arrive as separate TCP chunks), with
+ * Content-Length when `contentLength` is true, else chunked, on a keep-alive connection. When the
+ * response arrives before everything is sent, the rest is still sent (unless `stopOnResponse`).
+ * Resolves once the response is in and the request is done: `piecesSent` is how many pieces had
+ * gone out when the response began, `piecesSentTotal` in all; `lateError` any error after the response (a reset).
+ */
+export function rawPost(
+  url: string,
+  pathname: string,
+  pieces: Buffer[],
+  opts: {
+    token?: string;
+    contentLength?: boolean;
+    gapMs?: number;
+    stopOnResponse?: boolean;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<RawResponse & { piecesSent: number; piecesSentTotal: number; lateError?: Error }> {
+  const u = new URL(url);
+  const total = pieces.reduce((n, p) => n + p.length, 0);
+  // closed when done, so the server never waits on this client's idle connection at shutdown
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return new Promise<RawResponse & { piecesSent: number; piecesSentTotal: number; lateError?: Error }>(
+    (resolve, reject) => {
+      let sent = 0;
+      let sentAtResponse = 0;
+      let responded = false;
+      let response: RawResponse | undefined;
+      let finished = false;
+      let lateError: Error | undefined;
+      const settle = () => {
+        // resolve once the response is in and the request is done sending (or failed)
+        if (response && (finished || lateError || opts.stopOnResponse)) {
+          resolve({
+            ...response,
+            piecesSent: sentAtResponse,
+            piecesSentTotal: sent,
+            ...(lateError ? { lateError } : {}),
+          });
+        }
+      };
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: pathname,
+          method: 'POST',
+          // a keep-alive connection, as phones use (with `Connection: close` Node's server closes
+          // the socket once it has answered, so a client still sending would see a reset after the 413)
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+            ...(opts.contentLength ? { 'content-length': String(total) } : {}),
+            ...opts.headers,
+          },
+        },
+        (res) => {
+          sentAtResponse = sent;
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            responded = true;
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = undefined;
+            }
+            response = { status: res.statusCode ?? 0, headers: res.headers, text, body };
+            settle();
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (err) => {
+        if (!responded) reject(err);
+        else {
+          lateError = err;
+          settle();
+        }
+      });
+      req.on('finish', () => {
+        finished = true;
+        settle();
+      });
+      const next = () => {
+        if (responded && opts.stopOnResponse) {
+          req.destroy();
+          return;
+        }
+        if (sent === pieces.length) {
+          req.end();
+          return;
+        }
+        const piece = pieces[sent++];
+        req.write(piece, () => setTimeout(next, opts.gapMs ?? 20));
+      };
+      req.flushHeaders();
+      setTimeout(next, opts.gapMs ?? 20);
+    },
+  ).finally(() => agent.destroy());
+}
