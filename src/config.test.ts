@@ -31,6 +31,8 @@ describe('loadConfig', () => {
     ['PORT', '80.5'],
     ['KLEBB_BODY_LIMIT_BYTES', '10MB'],
     ['KLEBB_DEMO', 'maybe'],
+    ['KLEBB_HAE_MAX_BYTES', '10MB'],
+    ['KLEBB_APPLE_HEALTH_MAX_BYTES', '-1'],
   ])('a bad %s=%j throws a ConfigError naming it', (name, value) => {
     let err: unknown;
     try {

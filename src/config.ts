@@ -3,6 +3,7 @@
  * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
  */
 import fs from 'node:fs';
+import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -50,6 +51,8 @@ export interface Config {
   logLevel: string;
   /** The chat agent (seed section 1). */
   chat: ChatConfig;
+  /** Health Auto Export limits and the legacy token (KLEBB_HAE_MAX_BYTES, KLEBB_APPLE_HEALTH_MAX_BYTES, HEALTH_AUTO_EXPORT_TOKEN). */
+  hae: HaeEnv;
   /** Messages for the start-up log (deprecations). */
   warnings: string[];
 }
@@ -178,6 +181,17 @@ function loadChat(env: Env, warnings: string[]): ChatConfig {
   };
 }
 
+/** The ingestion variables (their rules live beside the ingestion code); a bad one is a ConfigError. */
+function loadHae(env: Env): HaeEnv {
+  try {
+    return readHaeEnv(env);
+  } catch (err) {
+    const message = (err as Error).message;
+    const name = /^([A-Z_]+):/.exec(message)?.[1] ?? 'KLEBB_HAE_MAX_BYTES';
+    throw new ConfigError(name, message.replace(/^[A-Z_]+:\s*/, ''));
+  }
+}
+
 /**
  * Reads the environment into a Config.
  * @throws ConfigError naming the variable when a value is unusable (a non-numeric port, say).
@@ -203,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     debug: flag(env, 'HEALTH_DEBUG'),
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
     chat: loadChat(env, warnings),
+    hae: loadHae(env),
     warnings,
   };
 }

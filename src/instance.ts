@@ -17,7 +17,6 @@ import { isManifestFileName } from './cards/manifest-file.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
-import { readHaeEnv } from './ingest/hae-env.js';
 import { HaeIngest } from './ingest/hae-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
@@ -84,7 +83,7 @@ export async function openInstance(
   if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
   const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
-  const hae = new HaeIngest({ db, layout, cards, env: readHaeEnv(), log });
+  const hae = new HaeIngest({ db, layout, cards, env: config.hae, log });
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');

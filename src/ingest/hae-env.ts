@@ -1,8 +1,8 @@
 /**
  * Limits and environment of Health Auto Export ingestion (REFERENCE sections 4, 7 and 12).
  *
- * The two variables here belong in src/config.ts ("every variable is read there"); they are read
- * here because that file was not part of this change. `readHaeEnv` is the one place they are read.
+ * `readHaeEnv` holds the rules of the ingestion variables; src/config.ts calls it while reading
+ * the environment, so a bad value stops the start like any other (exit 2, naming the variable).
  */
 
 /** Largest webhook body by default, bytes (REFERENCE section 7: "Body ≤ 100 MB"; 10^6-byte MB). */

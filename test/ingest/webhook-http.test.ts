@@ -13,22 +13,10 @@ import { startServer } from '../helpers/server.js';
 import { haeCard, type IngestServer, rawPost, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
-const saved: Record<string, string | undefined> = {};
 afterEach(async () => {
   await srv?.close();
   srv = undefined;
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-    delete saved[k];
-  }
 });
-
-/** Sets an environment variable for this test (the ingestion reads process.env when the instance opens). */
-function setEnv(name: string, value: string): void {
-  if (!(name in saved)) saved[name] = process.env[name];
-  process.env[name] = value;
-}
 
 /** One sleep night whose source carries multi-byte characters (2-byte ö, 3-byte ’, 4-byte emoji). */
 const SOURCE = 'Jörg’s Apple Watch 🫀';
@@ -99,9 +87,8 @@ describe('auth before the body', () => {
 });
 
 describe('413 over the limit', () => {
-  it('KLEBB_HAE_MAX_BYTES is read when the instance opens; a declared Content-Length over it is refused at once', async () => {
-    setEnv('KLEBB_HAE_MAX_BYTES', '2000');
-    srv = await startIngestServer();
+  it('KLEBB_HAE_MAX_BYTES is read with the rest of the environment; a declared Content-Length over it is refused at once', async () => {
+    srv = await startIngestServer({ env: { KLEBB_HAE_MAX_BYTES: '2000' } });
     expect(srv.inst.hae.maxBytes).toBe(2000);
     const big = Buffer.alloc(5000, 0x20);
     const r = await rawPost(srv.url, '/api/health-auto-export', [big], {
@@ -344,8 +331,8 @@ describe('token lifecycle', () => {
   });
 
   it('the legacy HEALTH_AUTO_EXPORT_TOKEN is migrated once at boot, then ignored', async () => {
-    setEnv('HEALTH_AUTO_EXPORT_TOKEN', 'legacy-token-123');
-    const first = await startServer({ watch: false });
+    const legacyEnv = { HEALTH_AUTO_EXPORT_TOKEN: 'legacy-token-123' };
+    const first = await startServer({ watch: false, env: legacyEnv });
     const home = first.home;
     try {
       expect((await first.api('/api/health-auto-export/token')).body.token).toBe('legacy-token-123');
@@ -353,7 +340,8 @@ describe('token lifecycle', () => {
     } finally {
       await first.close({ keepHome: true });
     }
-    const second = await startServer({ watch: false, home });
+    // the variable is still set at the second start: it must not bring the deleted token back
+    const second = await startServer({ watch: false, home, env: legacyEnv });
     const closeSecond = second.close.bind(second);
     srv = Object.assign(second, {
       close: async () => {
