@@ -44,9 +44,9 @@ function streamHubTurn(hub: TurnHub, conversationId: string, afterId: number | u
 }
 
 function parseAfter(lastEventId: unknown, after: unknown): number | undefined {
-  const raw = (typeof lastEventId === 'string' && lastEventId) || (typeof after === 'string' && after) || undefined;
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [{ path: 'after', message: 'must be a whole number' }]);
+  const raw = ((typeof lastEventId === 'string' && lastEventId) || (typeof after === 'string' && after) || '').trim();
+  if (raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [{ path: 'after', message: 'must be a whole number' }]);
   return Number(raw);
 }
 

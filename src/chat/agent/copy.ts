@@ -30,6 +30,18 @@ export function cappedReply(progressText: string): string {
 }
 
 /**
+ * An upstream message as plain text for a person: markup removed, one line, at most 200
+ * characters (a provider's HTML or stack trace must not reach the chat).
+ */
+export function plainMessage(message: string): string {
+  const text = message
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
  * HTTP status and copy for a gateway failure (REFERENCE section 5 "Gateway error classes"):
  * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
  * transient), failed → 502; parse → 500.
@@ -56,6 +68,6 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'empty':
       return { status: 200, error: EMPTY_REPLY_COPY };
     default:
-      return { status: 502, error: `The model could not answer this time (${err.message}). Please try again.` };
+      return { status: 502, error: `The model could not answer this time (${plainMessage(err.message)}). Please try again.` };
   }
 }

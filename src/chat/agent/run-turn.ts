@@ -111,6 +111,7 @@ export async function runTurn(
     const deadlineTimer = new AbortController();
     const timer = Number.isFinite(remaining) ? setTimeout(() => deadlineTimer.abort('deadline'), remaining) : undefined;
     let streamedText = false;
+    let partial = '';
     const t0 = Date.now();
     let result: GatewayResult;
     try {
@@ -124,6 +125,7 @@ export async function runTurn(
         { messages, tools: deps.tools, stream: input.stream },
         {
           onToken: (text) => {
+            partial += text;
             if (input.voiceMode || !input.stream) return;
             streamedText = true;
             emit({ type: 'token', data: { text } });
@@ -134,13 +136,16 @@ export async function runTurn(
     } catch (err) {
       log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${isGatewayError(err, 'timeout') ? 'iter_timeout' : 'error'}`);
       if (signal.aborted) return stopped();
+      // text the person already watched arrive is kept in front of the capped / timeout copy
+      if (partial.trim()) progress = partial.trim();
       if (deadlineTimer.signal.aborted) return capped('deadline');
       // our own step budget (idle or whole-call timer), not an upstream 408
       const ownTimeout = isGatewayError(err, 'timeout') && (err.reason === 'idle_timeout' || err.reason === 'call_timeout');
       if (ownTimeout) {
         if (shrunk) return capped('deadline');
         if (budgets.iterTimeoutMs > 0) {
-          const payload: ReplyPayload = { reply: stepTimeoutCopy(budgets.iterTimeoutMs), timedOut: true };
+          const copy = stepTimeoutCopy(budgets.iterTimeoutMs);
+          const payload: ReplyPayload = { reply: partial.trim() ? `${partial.trim()}\n\n${copy}` : copy, timedOut: true };
           if (input.voiceMode) payload.speak = payload.reply;
           return finish({ reason: 'iter_timeout', status: 200, payload, roundTrips });
         }

@@ -45,6 +45,9 @@ export interface SearchHit extends ConversationSummary {
   snippet?: string;
 }
 
+/** Longest search needle, characters (a longer one is a 400, never a regex stack overflow). */
+export const MAX_SEARCH_CHARS = 500;
+
 const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments'] as const;
 type ExtraKey = (typeof EXTRA_KEYS)[number];
 const isBool = (v: unknown) => typeof v === 'boolean';
@@ -283,6 +286,9 @@ export class ConversationStore {
   search(q: unknown): SearchHit[] {
     if (typeof q !== 'string' || q.trim() === '') {
       throw badRequest('q must be a non-empty string', [{ path: 'q', message: 'must be a non-empty string' }]);
+    }
+    if (q.length > MAX_SEARCH_CHARS) {
+      throw badRequest(`q is longer than ${MAX_SEARCH_CHARS} characters`, [{ path: 'q', message: 'too long' }]);
     }
     // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
     // and the match position is in the original text (lower-casing can change lengths: "İ")

@@ -68,18 +68,30 @@ export async function dispatchToolCall(
 ): Promise<DispatchResult> {
   const tool = findTool(name);
   if (!tool) {
-    return { ok: false, content: JSON.stringify({ error: `unknown tool "${name}"; available: ${[...byName.keys()].join(', ')}` }) };
+    const error = `unknown tool "${name}"; available: ${[...byName.keys()].join(', ')}`;
+    return { ok: false, content: JSON.stringify({ error, code: 'UNKNOWN_TOOL' }) };
   }
-  if (argumentsError !== undefined || args === undefined) {
-    return { ok: false, content: JSON.stringify({ error: `the arguments are not valid JSON: ${argumentsError ?? 'missing'}` }) };
+  if (argumentsError !== undefined) {
+    const error = /valid JSON/i.test(argumentsError) ? argumentsError : `the arguments are not valid JSON: ${argumentsError}`;
+    return { ok: false, content: JSON.stringify({ error, code: 'BAD_ARGUMENTS' }) };
   }
-  const value = args === null ? {} : args;
+  if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
+    return {
+      ok: false,
+      content: JSON.stringify({
+        error: `the arguments of ${name} must be a JSON object`,
+        code: 'BAD_ARGUMENTS',
+        details: [{ path: '(arguments)', message: 'must be a JSON object' }],
+      }),
+    };
+  }
+  const value = args ?? {};
   if (!Value.Check(tool.parameters, value)) {
     const errors = [...Value.Errors(tool.parameters, value)].slice(0, 5).map((e) => ({
       path: e.path.replace(/^\//, '').replace(/\//g, '.') || '(arguments)',
       message: e.message,
     }));
-    return { ok: false, content: JSON.stringify({ error: `invalid arguments for ${name}`, details: errors }) };
+    return { ok: false, content: JSON.stringify({ error: `invalid arguments for ${name}`, code: 'BAD_ARGUMENTS', details: errors }) };
   }
   let cardId: string | undefined;
   try {
