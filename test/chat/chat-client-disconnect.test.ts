@@ -3,31 +3,13 @@
 // section 11 item 9: iOS aborts fetches of backgrounded tabs; case G27 "a client disconnect must
 // not abort the upstream LLM call").
 import { afterEach, expect, it } from 'vitest';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { chatServers } from '../helpers/chat-server.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { postSse } from '../helpers/sse-client.js';
 
-const opened: Array<{ gw: ScriptedGateway; s: TestServer }> = [];
-async function boot(): Promise<{ gw: ScriptedGateway; s: TestServer }> {
-  const gw = await startScriptedGateway();
-  const s = await startServer({
-    env: {
-      CHAT_ENDPOINT_URL: gw.url,
-      CHAT_API_KEY: 'sk-test',
-      CHAT_MODEL: 'test-model',
-      CHAT_ITER_TIMEOUT_MS: '5000',
-      CHAT_TURN_DEADLINE_MS: '15000',
-    },
-  });
-  opened.push({ gw, s });
-  return { gw, s };
-}
-afterEach(async () => {
-  for (const { gw, s } of opened.splice(0)) {
-    await s.close();
-    await gw.close();
-  }
-});
+const servers = chatServers({ CHAT_ITER_TIMEOUT_MS: '5000', CHAT_TURN_DEADLINE_MS: '15000' });
+const boot = servers.boot;
+afterEach(() => servers.closeAll());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,36 +4,14 @@
 // "Gateway error classes": budget 429, unavailable / bare 429 / other gateway HTTP errors 502,
 // unreadable 500), in streaming mode as an `error {error, status}` event followed by `done`.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { chatServers } from '../helpers/chat-server.js';
+import type { RecordedRequest, ScriptedGateway, ScriptStep } from '../helpers/scripted-gateway.js';
+import type { TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
-const opened: Array<{ gw: ScriptedGateway; s: TestServer }> = [];
-async function boot(): Promise<{ gw: ScriptedGateway; s: TestServer }> {
-  const gw = await startScriptedGateway();
-  const s = await startServer({
-    env: {
-      CHAT_ENDPOINT_URL: gw.url,
-      CHAT_API_KEY: 'sk-test',
-      CHAT_MODEL: 'test-model',
-      CHAT_ITER_TIMEOUT_MS: '1000',
-      CHAT_TURN_DEADLINE_MS: '1500',
-    },
-  });
-  opened.push({ gw, s });
-  return { gw, s };
-}
-afterEach(async () => {
-  for (const { gw, s } of opened.splice(0)) {
-    await s.close();
-    await gw.close();
-  }
-});
+const servers = chatServers({ CHAT_ITER_TIMEOUT_MS: '1000', CHAT_TURN_DEADLINE_MS: '1500' });
+const boot = servers.boot;
+afterEach(() => servers.closeAll());
 
 type Mode = 'buffered' | 'streamed';
 interface Outcome {

@@ -5,26 +5,13 @@
 // card in focus live in the volatile part, and CHAT_PROMPT_CACHE=0 sends the same text flat.
 import { afterEach, describe, expect, it } from 'vitest';
 import { VOICE_ENVELOPE } from '../../src/chat/prompt/voice.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { chatServers } from '../helpers/chat-server.js';
+import type { TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
-const opened: Array<{ gw: ScriptedGateway; s: TestServer }> = [];
-async function boot(env: Record<string, string> = {}): Promise<{ gw: ScriptedGateway; s: TestServer }> {
-  const gw = await startScriptedGateway();
-  const s = await startServer({
-    env: { CHAT_ENDPOINT_URL: gw.url, CHAT_API_KEY: 'sk-test', CHAT_MODEL: 'test-model', ...env },
-  });
-  opened.push({ gw, s });
-  return { gw, s };
-}
-afterEach(async () => {
-  for (const { gw, s } of opened.splice(0)) {
-    expect(gw.remaining).toBe(0);
-    await s.close();
-    await gw.close();
-  }
-});
+const servers = chatServers({});
+const boot = servers.boot;
+afterEach(() => servers.closeAll(({ gw }) => expect(gw.remaining).toBe(0)));
 
 interface Part {
   type: string;

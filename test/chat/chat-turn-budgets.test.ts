@@ -4,27 +4,14 @@
 // budget (whole-call when buffered, idle when streaming) and the whole-turn deadline. A capped or
 // timed-out turn is always HTTP 200, never a 5xx.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { chatServers } from '../helpers/chat-server.js';
+import type { ScriptedGateway, ScriptStep } from '../helpers/scripted-gateway.js';
 import { postSse, type ReceivedEvent } from '../helpers/sse-client.js';
 
-const opened: Array<{ gw: ScriptedGateway; s: TestServer }> = [];
-
 /** A scripted gateway and a server pointed at it; both closed after the test. */
-async function boot(env: Record<string, string> = {}): Promise<{ gw: ScriptedGateway; s: TestServer }> {
-  const gw = await startScriptedGateway();
-  const s = await startServer({
-    env: { CHAT_ENDPOINT_URL: gw.url, CHAT_API_KEY: 'sk-test', CHAT_MODEL: 'test-model', ...env },
-  });
-  opened.push({ gw, s });
-  return { gw, s };
-}
-afterEach(async () => {
-  for (const { gw, s } of opened.splice(0)) {
-    await s.close();
-    await gw.close();
-  }
-});
+const servers = chatServers();
+const boot = servers.boot;
+afterEach(() => servers.closeAll());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

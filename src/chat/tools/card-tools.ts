@@ -3,11 +3,10 @@
  * Each calls the card store's functions: no second copy of any rule.
  */
 import { Type } from '@sinclair/typebox';
-import { createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
+import { compareCards, createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
 import { requireCard } from '../../cards/card-context.js';
 import { replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
-import { compareCards } from '../../cards/card-crud.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { firstLine } from '../../common/text.js';
 import { defineTool } from './tool.js';
