@@ -11,6 +11,7 @@ import { conversationRoutes } from './chat/conversations/routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
+import { eventRoutes } from './http/event-routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
@@ -104,6 +105,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   );
   conversationRoutes(app, inst);
   ingestRoutes(app, inst);
+  eventRoutes(app, inst);
   webRoutes(app);
   return app;
 }

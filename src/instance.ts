@@ -3,7 +3,7 @@
  * welcome card, file watcher) and closed cleanly (watcher stopped, WAL checkpointed). Nothing in
  * here knows about HTTP; buildApp serves an Instance.
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import type { Config } from './config.js';
 import type { CardContext } from './cards/card-context.js';
@@ -76,6 +76,8 @@ export async function openInstance(
   const db = openDatabase(layout.dbFile);
   const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL' });
   const events = new EventEmitter<{ card: [CardEvent] }>();
+  // every open page listens (GET /api/events): no listener cap
+  events.setMaxListeners(0);
   const emit = (e: CardEvent) => events.emit('card', e);
   const registry = new CardRegistry();
   const store = new CardDataStore(db);
@@ -97,6 +99,7 @@ export async function openInstance(
   let closed = false;
   const turns = new TurnHub();
   const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
   return {
     config,
     layout,

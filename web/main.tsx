@@ -5,6 +5,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import { loadInstance, reportTimeZone } from './lib/instance.js';
+import { startLive } from './lib/live.js';
 import { startRouter } from './lib/router.js';
 import { startTheme } from './lib/theme.js';
 import './styles/app.css';
@@ -13,6 +14,7 @@ startTheme();
 startRouter();
 void loadInstance();
 void reportTimeZone();
+startLive();
 
 const root = document.getElementById('app');
 if (root) {

@@ -17,6 +17,8 @@ export class ApiError extends Error {
 
 export interface ApiInit {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Sent as `If-Match` (a stale one is answered 412). */
+  ifMatch?: string;
   /** Sent as JSON. Leave it out for bodiless POSTs: the server refuses an empty JSON body. */
   json?: unknown;
   signal?: AbortSignal;
@@ -24,12 +26,18 @@ export interface ApiInit {
 
 /** Calls `path` (e.g. `/api/views/view`) and returns the parsed JSON body. @throws ApiError. */
 export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  return (await apiWithEtag<T>(path, init)).body;
+}
+
+/** Like `api`, also returning the answer's `ETag` header (null when absent). @throws ApiError. */
+export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<{ body: T; etag: string | null }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   let body: string | undefined;
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(init.json);
   }
+  if (init.ifMatch) headers['if-match'] = init.ifMatch;
   let res: Response;
   try {
     res = await fetch(path, {
@@ -55,5 +63,5 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
     const message = typeof e.error === 'string' ? e.error : `${res.status} ${res.statusText}`;
     throw new ApiError(message, res.status, typeof e.code === 'string' ? e.code : 'HTTP_ERROR');
   }
-  return parsed as T;
+  return { body: parsed as T, etag: res.headers.get('etag') };
 }

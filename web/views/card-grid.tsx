@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { CardView } from '../cards/card-view.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { cardsVersion } from '../lib/live.js';
 import type { LoadError, ViewName, ViewResponse } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -15,7 +16,8 @@ export interface CardGridProps {
 }
 
 export function CardGrid({ view, date, live, empty }: CardGridProps) {
-  const res = useResource((signal) => api<ViewResponse>(`/api/views/${view}`, { signal }), [view]);
+  const version = cardsVersion.value;
+  const res = useResource((signal) => api<ViewResponse>(`/api/views/${view}`, { signal }), [view, version]);
   if (!res.data) return res.error ? <ErrorNote error={res.error} onRetry={res.reload} /> : <Loading />;
   const { cards, errors } = res.data;
   return (
