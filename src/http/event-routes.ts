@@ -1,10 +1,14 @@
 /**
  * `GET /api/events`: the live feed an open page listens to (issue 5 "Cards appear, change and
- * disappear ... without a page reload"). Server-sent events, one `card` event per change:
- * `data: {"type":"card-changed"|"card-removed"|"data-changed","id":"<card id>","version"?:n}`.
- * Events carry no health data, only which card changed; the page re-reads what it shows. A page
- * that reconnects (the browser's EventSource does so by itself) re-reads everything it shows,
- * since events sent while it was away are not kept. The stream ends when the server shuts down.
+ * disappear ... without a page reload"; docs/API.md "Live events"). Server-sent events:
+ * - `ready` once, at the start: `data: {"at":"<ISO time>"}` (the page re-reads what it shows
+ *   after a reconnect, since events sent while it was away are not kept);
+ * - `card` per change: `data: {"type":"card-changed"|"card-removed"|"data-changed","id":"<card
+ *   id>","version"?:n}` (`version`, on `data-changed`, is the card's new data version, the number
+ *   in its data ETag `"v<n>"`).
+ * Events carry no health data, only which card changed; the page re-reads what it shows. `: ping`
+ * comments every 15 s keep proxies from closing a quiet stream. Every stream ends when the server
+ * closes (Fastify `preClose`) or the instance shuts down, so open pages never hold a shutdown up.
  */
 import type { FastifyInstance } from 'fastify';
 import type { CardEvent } from '../cards/card-loader.js';
@@ -13,19 +17,28 @@ import { SseStream } from './sse.js';
 
 /** Registers `GET /api/events` (signed-in callers only, like every non-public route). */
 export function eventRoutes(app: FastifyInstance, inst: Instance): void {
+  const open = new Set<() => void>();
+  // app.close() waits for open connections: end every stream first
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
   app.get('/api/events', async (req, reply) => {
     reply.hijack();
     const sse = new SseStream(reply.raw);
     const onCard = (e: CardEvent) => sse.send('card', e);
     const end = () => {
+      if (!open.delete(end)) return;
       inst.events.off('card', onCard);
       inst.shutdownSignal.removeEventListener('abort', end);
       sse.close();
     };
+    open.add(end);
     inst.events.on('card', onCard);
     inst.shutdownSignal.addEventListener('abort', end);
+    req.raw.socket.on('close', end);
     reply.raw.on('close', end);
-    // tells the page the feed is live (it re-reads what it shows after a reconnect)
+    if (inst.shutdownSignal.aborted) return end();
     sse.send('ready', { at: new Date().toISOString() });
   });
 }
