@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { addDays } from './dates.js';
+import {
+  adherence,
+  doseSlots,
+  dosesDue,
+  dosesOn,
+  dosesPath,
+  dueItems,
+  inCycles,
+  isDue,
+  isItemDue,
+  itemName,
+  readSchedule,
+  scheduleItems,
+  takenCount,
+  weekdayNumber,
+} from './schedule.js';
+
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+const exampleData = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).data;
+
+/** The days from `from` (inclusive) on which `item` is due, over `n` days. */
+function dueDays(item: unknown, from: string, n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const d = addDays(from, i);
+    if (isItemDue(item, d)) out.push(d);
+  }
+  return out;
+}
+
+describe('weekday names', () => {
+  it('reads three-letter, full and longer abbreviations, any case', () => {
+    expect(['Mon', 'monday', 'TUE', 'tues', 'Thurs', 'sun', 'Saturday'].map(weekdayNumber)).toEqual([1, 1, 2, 2, 4, 0, 6]);
+    expect(['', 'mo', 'monkey', 7, null].map(weekdayNumber)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe('isDue by type', () => {
+  it('daily is due every day; daily with off_days skips them', () => {
+    expect(dueDays({ schedule: { type: 'daily' } }, '2026-04-20', 7)).toHaveLength(7);
+    // 2026-04-25 is a Saturday, 04-26 a Sunday
+    expect(dueDays({ schedule: { type: 'daily', off_days: ['Sat', 'Sunday'] } }, '2026-04-20', 7)).toEqual([
+      '2026-04-20',
+      '2026-04-21',
+      '2026-04-22',
+      '2026-04-23',
+      '2026-04-24',
+    ]);
+  });
+
+  it('weekly follows on_days; without them, the weekday of the start date', () => {
+    expect(dueDays({ schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } }, '2026-04-20', 7)).toEqual([
+      '2026-04-20',
+      '2026-04-22',
+      '2026-04-24',
+    ]);
+    expect(dueDays({ schedule: { type: 'weekly', start_date: '2026-04-23' } }, '2026-04-20', 14)).toEqual([
+      '2026-04-23',
+      '2026-04-30',
+    ]);
+  });
+
+  it('P04 A: every 2 days from 27 March 2026 is due on 27, 29, 31 March, across the DST change', () => {
+    const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-03-27' } };
+    expect(dueDays(item, '2026-03-27', 6)).toEqual(['2026-03-27', '2026-03-29', '2026-03-31']);
+    expect(dueDays(item, '2026-03-20', 7)).toEqual([]);
+  });
+
+  it('P04 C: from 23 October 2026 (autumn change) it is due on 23, 25, 27 October only', () => {
+    const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-10-23' } };
+    expect(dueDays(item, '2026-10-23', 6)).toEqual(['2026-10-23', '2026-10-25', '2026-10-27']);
+  });
+
+  it('on_off with day counts repeats from the anchor; with weekdays it is a weekday rule', () => {
+    const item = { schedule: { type: 'on_off', on_days: 2, off_days: 1, start_date: '2026-04-20' } };
+    expect(dueDays(item, '2026-04-18', 8)).toEqual(['2026-04-20', '2026-04-21', '2026-04-23', '2026-04-24']);
+    expect(dueDays({ schedule: { type: 'on_off', on_days: ['Tue'] } }, '2026-04-20', 7)).toEqual(['2026-04-21']);
+  });
+
+  it('phased: loading days for its weeks, then maintenance days', () => {
+    const item = {
+      schedule: {
+        type: 'phased',
+        start_date: '2026-04-20',
+        loading: { days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], duration_weeks: 1 },
+        maintenance: { days: ['Mon'] },
+      },
+    };
+    expect(dueDays(item, '2026-04-19', 16)).toEqual([
+      '2026-04-20',
+      '2026-04-21',
+      '2026-04-22',
+      '2026-04-23',
+      '2026-04-24',
+      '2026-04-27',
+      '2026-05-04',
+    ]);
+    // a count N: the first N days of every week from the anchor
+    const counted = { schedule: { type: 'phased', start_date: '2026-04-20', loading: { days: 2, duration_weeks: 2 } } };
+    expect(dueDays(counted, '2026-04-20', 14)).toEqual(['2026-04-20', '2026-04-21', '2026-04-27', '2026-04-28']);
+  });
+
+  it('as_needed is never due', () => {
+    expect(dueDays({ schedule: { type: 'as_needed' } }, '2026-04-20', 7)).toEqual([]);
+  });
+
+  it('isDue takes a bare schedule object too (the adherence-report interface)', () => {
+    expect(isDue({ type: 'weekly', on_days: ['Mon'] }, '2026-04-20')).toBe(true);
+    expect(isDue({ type: 'weekly', on_days: ['Mon'] }, '2026-04-21')).toBe(false);
+    expect(isDue({ type: 'daily' }, 'not a date')).toBe(false);
+  });
+});
+
+describe('legacy keys', () => {
+  it('frequency, nDays/every, startDate, dayOfWeek, timesPerDay and flat item keys', () => {
+    expect(readSchedule({ schedule: { frequency: 'every_n_days', nDays: 3, startDate: '2026-04-20' } })).toMatchObject({
+      type: 'every_n_days',
+      intervalDays: 3,
+      anchor: '2026-04-20',
+    });
+    expect(readSchedule({ schedule: { frequency: 'every_n_days', every: 4 } }).intervalDays).toBe(4);
+    expect(readSchedule({ schedule: { frequency: 'weekly', dayOfWeek: 'Thu' } }).onDays).toEqual([4]);
+    expect(readSchedule({ schedule: { timesPerDay: 3 } }).timesPerDay).toBe(3);
+    // flat on the item, no schedule object
+    const flat = { name: 'Fish oil', frequency: 'weekly', dayOfWeek: 'Thu' };
+    expect(dueDays(flat, '2026-04-20', 7)).toEqual(['2026-04-23']);
+  });
+
+  it('unknown or missing types read as daily; bad counts fall back to defaults', () => {
+    expect(readSchedule({ schedule: { type: 'fortnightly', times_per_day: 'lots' } })).toMatchObject({
+      type: 'daily',
+      timesPerDay: 1,
+    });
+    expect(readSchedule(null).type).toBe('daily');
+    expect(readSchedule({ schedule: { times_per_day: 100000 } }).timesPerDay).toBe(24);
+  });
+});
+
+describe('cycles and active', () => {
+  it('the medication-schedule example: prednisolone on 10 April – 10 May, moxifloxacin until 24 April', () => {
+    const data = exampleData('medication-schedule');
+    const [pred, moxi] = data.items;
+    expect(isItemDue(pred, '2026-04-09')).toBe(false);
+    expect(isItemDue(pred, '2026-04-10')).toBe(true);
+    expect(isItemDue(pred, '2026-05-10')).toBe(true);
+    expect(isItemDue(pred, '2026-05-11')).toBe(false);
+    expect(isItemDue(moxi, '2026-04-24')).toBe(true);
+    expect(isItemDue(moxi, '2026-04-25')).toBe(false);
+    expect(dosesDue(pred, '2026-04-20')).toBe(4);
+    expect(dueItems(data, '2026-04-20').map((r) => r.item.name)).toEqual(['prednisolone', 'moxifloxacin']);
+    expect(dueItems(data, '2026-04-30').map((r) => r.item.name)).toEqual(['prednisolone']);
+  });
+
+  it('an off cycle wins; items with active: false are never due', () => {
+    const item = {
+      schedule: { type: 'daily' },
+      cycles: [{ type: 'off', start: '2026-04-21', end: '2026-04-22' }],
+    };
+    expect(dueDays(item, '2026-04-20', 4)).toEqual(['2026-04-20', '2026-04-23']);
+    expect(inCycles({ cycles: [{ type: 'on', start: '2026-04-01' }] }, '2099-01-01')).toBe(true);
+    expect(isItemDue({ schedule: { type: 'daily' }, active: false }, '2026-04-20')).toBe(false);
+  });
+
+  it('every_n_days without start_date is anchored at the earliest cycle start', () => {
+    const item = { schedule: { type: 'every_n_days', interval_days: 3 }, cycles: [{ type: 'on', start: '2026-04-02' }] };
+    expect(dueDays(item, '2026-04-01', 8)).toEqual(['2026-04-02', '2026-04-05', '2026-04-08']);
+  });
+});
+
+describe('doses', () => {
+  const timeline = exampleData('example-schedule-timeline');
+
+  it('slots: times of day in day order, then numbered doses', () => {
+    expect(doseSlots({ schedule: { time_of_day: ['evening', 'morning'] } })).toEqual(['morning', 'evening']);
+    expect(doseSlots({ schedule: { times_per_day: 3, time_of_day: 'night' } })).toEqual(['night', 'Dose 2', 'Dose 3']);
+    expect(doseSlots({ schedule: { type: 'daily' } })).toEqual(['Dose']);
+  });
+
+  it('doses of a day: taken and missed (takenAt null) both recorded, only taken counted', () => {
+    const vitD = timeline.items[0];
+    expect(dosesOn(vitD, '2026-04-30')).toHaveLength(1);
+    expect(takenCount(vitD, '2026-04-30')).toBe(0);
+    expect(takenCount(vitD, '2026-04-29')).toBe(1);
+    // the +10:00 timestamp's own calendar day is kept (not converted to UTC)
+    expect(dosesOn({ doses: [{ takenAt: '2026-04-28T07:12:00+10:00' }] }, '2026-04-28')).toHaveLength(1);
+  });
+
+  it('adherence over a window counts doses due, taken (capped per day) and extra', () => {
+    const vitD = timeline.items[0];
+    expect(adherence(vitD, '2026-04-28', '2026-04-30')).toEqual({ scheduled: 3, taken: 2, extra: 0, rate: 2 / 3 });
+    const shower = timeline.items[1];
+    // Mon 27, Wed 29 due; a dose on Tue 28 is extra
+    expect(adherence(shower, '2026-04-27', '2026-04-29')).toEqual({ scheduled: 2, taken: 0, extra: 1, rate: 0 });
+    expect(adherence(shower, '2026-04-29', '2026-04-28').rate).toBeNull();
+  });
+});
+
+describe('items and paths', () => {
+  it('finds items[] and current[] in an object, scheduled elements of an array', () => {
+    const data = { items: [{ name: 'a' }, 'junk'], current: [{ name: 'b' }] };
+    expect(scheduleItems(data).map((r) => [r.list, r.index, r.item.name])).toEqual([
+      ['items', 0, 'a'],
+      ['current', 0, 'b'],
+    ]);
+    expect(scheduleItems([{ schedule: {} }, { note: 'x' }]).map((r) => r.index)).toEqual([0]);
+    expect(scheduleItems(null)).toEqual([]);
+  });
+
+  it('row paths pick by a unique name (quoted), else by position', () => {
+    const data = { items: [{ name: 'Vitamin "D"' }, { name: 'x' }, { name: 'x' }] };
+    const refs = scheduleItems(data);
+    expect(dosesPath(data, refs[0])).toBe('items[name="Vitamin \\"D\\""].doses');
+    expect(dosesPath(data, refs[2])).toBe('items[index=2].doses');
+    expect(dosesPath([{ schedule: {} }], scheduleItems([{ schedule: {} }])[0])).toBe('[index=0].doses');
+  });
+
+  it('names items by name, label, title or position', () => {
+    expect([itemName({ name: 'a' }, 0), itemName({ label: 'b' }, 1), itemName({}, 2)]).toEqual(['a', 'b', 'Item 3']);
+  });
+});
