@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  chartConfigOf,
+  chartData,
+  chartKindOf,
+  detectNumericField,
+  latestPoints,
+  pointText,
+  windowStart,
+} from './chart-series.js';
+
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+
+function trends(id: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta.trends;
+}
+
+describe('chartConfigOf', () => {
+  it('reads series, xAxis, title and yAxisLabel (bp, weight)', () => {
+    expect(chartConfigOf(trends('bp'))).toEqual({
+      kind: 'line',
+      xField: 'date',
+      series: [
+        { field: 'systolic', label: 'Systolic' },
+        { field: 'diastolic', label: 'Diastolic' },
+      ],
+      autoSeries: false,
+      title: 'Blood pressure',
+      yAxisLabel: 'mmHg',
+      aggregate: 'mean',
+    });
+    expect(chartConfigOf(trends('weight')).series).toEqual([{ field: 'kg', label: 'kg' }]);
+  });
+
+  it('reads the older xKey / yKey / unit (steps, sleep-hours, body-temperature)', () => {
+    expect(chartConfigOf(trends('steps'))).toMatchObject({
+      xField: 'date',
+      series: [{ field: 'count', label: 'count' }],
+      yAxisLabel: 'steps',
+    });
+    expect(chartConfigOf(trends('body-temperature')).yAxisLabel).toBe('°C');
+    expect(chartConfigOf({ field: 'kg' }).series).toEqual([{ field: 'kg', label: 'kg' }]);
+    expect(chartConfigOf({ yKey: ['a', 'b'] }).series.map((s) => s.field)).toEqual(['a', 'b']);
+  });
+
+  it('detects a numeric field when no series is written', () => {
+    const rows = [
+      { date: '2026-04-19', note: 'x', kg: '85.3' },
+      { date: '2026-04-20', note: 'y', kg: 85.5, bodyFat: 20 },
+    ];
+    expect(chartConfigOf({ component: 'line-chart' }, rows)).toMatchObject({
+      series: [{ field: 'kg', label: 'kg' }],
+      autoSeries: true,
+    });
+    expect(detectNumericField([{ date: '2026-04-20', note: 'x' }, { date: '2026-04-19', ms: 40 }])).toBe('ms');
+    expect(detectNumericField([{ note: 'no date', kg: 1 }])).toBeUndefined();
+    expect(chartConfigOf({}, 'nope').series).toEqual([]);
+  });
+
+  it('aliases and colours: area-chart, bar-chart; only plain colours are kept', () => {
+    expect(chartKindOf('area-chart')).toBe('area');
+    expect(chartKindOf('bar-chart')).toBe('bar');
+    expect(chartKindOf('line-chart')).toBe('line');
+    const cfg = chartConfigOf({
+      component: 'bar-chart',
+      series: [{ field: 'a', colour: '#ff0000' }, { field: 'b', color: 'url(x)' }, 'c', { label: 'no field' }, 7],
+      aggregate: 'sum',
+    });
+    expect(cfg.kind).toBe('bar');
+    expect(cfg.aggregate).toBe('sum');
+    expect(cfg.series).toEqual([
+      { field: 'a', label: 'a', colour: '#ff0000' },
+      { field: 'b', label: 'b' },
+      { field: 'c', label: 'c' },
+    ]);
+    expect(chartConfigOf({ aggregate: 'median' }).aggregate).toBe('mean');
+  });
+});
+
+describe('chartData', () => {
+  const bp = chartConfigOf(trends('bp'));
+
+  it('one point per day, in date order, whatever the row order', () => {
+    const rows = [
+      { date: '2026-04-20', systolic: 131, diastolic: 86 },
+      { date: '2026-04-18', systolic: 125, diastolic: 82 },
+      { date: '2026-04-19', systolic: 128, diastolic: 84 },
+    ];
+    expect(chartData(rows, bp)).toEqual({
+      days: ['2026-04-18', '2026-04-19', '2026-04-20'],
+      values: [
+        [125, 128, 131],
+        [82, 84, 86],
+      ],
+    });
+  });
+
+  it('P06: a timestamped date counts on its own calendar day', () => {
+    const cfg = chartConfigOf({ series: [{ field: 'kg' }] });
+    expect(chartData([{ date: '2026-04-20T23:30:00-07:00', kg: 85.5 }], cfg).days).toEqual(['2026-04-20']);
+  });
+
+  it('several readings on a day: their mean, to one decimal more than the readings', () => {
+    const rows = [
+      { date: '2026-04-20', systolic: 120, diastolic: 80 },
+      { date: '2026-04-20', systolic: 131, diastolic: 86 },
+      { date: '2026-04-20', systolic: 125 },
+    ];
+    expect(chartData(rows, bp).values).toEqual([[125.3], [83]]);
+  });
+
+  it('P18: sums carry no float artefacts', () => {
+    const cfg = chartConfigOf({ series: ['l'], aggregate: 'sum' });
+    const rows = [
+      { date: '2026-04-21', l: 0.1 },
+      { date: '2026-04-21', l: 0.2 },
+    ];
+    expect(chartData(rows, cfg).values).toEqual([[0.3]]);
+    expect(chartData(rows, { ...cfg, aggregate: 'last' }).values).toEqual([[0.2]]);
+    expect(chartData(rows, { ...cfg, aggregate: 'min' }).values).toEqual([[0.1]]);
+    expect(chartData(rows, { ...cfg, aggregate: 'max' }).values).toEqual([[0.2]]);
+  });
+
+  it('P17: missing and non-finite values are gaps, never 0; empty days are left out', () => {
+    const rows = [
+      { date: '2026-04-18', systolic: 125 },
+      { date: '2026-04-19', systolic: Number.POSITIVE_INFINITY, diastolic: 'n/a' },
+      { date: '2026-04-20', diastolic: 86 },
+      { systolic: 200 },
+      null,
+      'row',
+    ];
+    expect(chartData(rows, bp)).toEqual({
+      days: ['2026-04-18', '2026-04-20'],
+      values: [
+        [125, null],
+        [null, 86],
+      ],
+    });
+    expect(chartData('not rows', bp)).toEqual({ days: [], values: [[], []] });
+  });
+
+  it('keeps only days in the window; windowStart counts the end day in', () => {
+    const cfg = chartConfigOf({ series: ['kg'] });
+    const rows = ['2026-04-01', '2026-04-14', '2026-04-15', '2026-04-20', '2026-04-21'].map((date, i) => ({
+      date,
+      kg: 80 + i,
+    }));
+    const from = windowStart('2026-04-20', 7);
+    expect(from).toBe('2026-04-14');
+    expect(chartData(rows, cfg, { from, to: '2026-04-20' }).days).toEqual(['2026-04-14', '2026-04-15', '2026-04-20']);
+    expect(windowStart('2026-04-20', null)).toBeUndefined();
+  });
+
+  it('latestPoints and pointText', () => {
+    const data = { days: ['2026-04-18', '2026-04-19'], values: [[1, null], [null, null]] };
+    expect(latestPoints(data)).toEqual([{ day: '2026-04-18', value: 1 }, null]);
+    expect(pointText(0.1 + 0.2)).toBe('0.3');
+    expect(pointText(null)).toBe('');
+  });
+});
