@@ -9,6 +9,7 @@ import { createCard, deleteCard, listCards, patchCard, readCardJson } from './ca
 import { appendRow, readDataJson, readRows, removeRow, reorderRows, replaceData, updateRow } from './card-data.js';
 import { reorderCards, setCardEnabled, settingsCards, viewCards } from './card-order.js';
 import { dataEtag } from './etag.js';
+import { viewJsonWithData } from './view-data.js';
 
 const IdParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
 /** A body that must be a JSON object (its fields are checked by the plain functions). */
@@ -138,7 +139,15 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
 
   // ---- views and settings (REFERENCE section 3) ----
 
-  app.get('/api/views/:view', async (req) => viewCards(ctx, (req.params as { view: string }).view));
+  app.get('/api/views/:view', async (req, reply) => {
+    const view = (req.params as { view: string }).view;
+    const withData = (req.query as Record<string, string | undefined>).data;
+    if (withData !== undefined && withData !== '0' && withData !== '1') {
+      throw badRequest('data must be 1 (with each card\'s data) or 0', [{ path: 'query.data', message: 'must be 0 or 1' }]);
+    }
+    if (withData === '1') return sendJsonText(reply, viewJsonWithData(ctx, view));
+    return viewCards(ctx, view);
+  });
 
   app.get('/api/settings/cards', async () => settingsCards(ctx));
 

@@ -2,11 +2,16 @@
  * The data blocks of the cards on screen, one shared cache for every renderer: a renderer calls
  * `useCardData(card.id)` and re-renders when that card's data changes, whoever changed it (a form
  * on this page, the chat agent, a Health Auto Export push, a hand edit). The live feed
- * (`live.ts`) calls `refreshCard` for each `data-changed` event; a write from this page calls it
- * too, so the page never shows stale rows after a save.
+ * (`live.ts`) calls `refreshCard(id, version)` for each `data-changed` event; a write from this
+ * page calls `refreshCard(id)` too, so the page never shows stale rows after a save.
  *
- * Data comes from `GET /api/manifests/:id/data` (`{data}` with an `ETag`); `data` is the card's
- * whole block: an array of rows, an object, a primitive, or null when the card never stored any.
+ * Data comes from `GET /api/manifests/:id/data` (`{data}` with an `ETag` `"v<n>"`), or in bulk
+ * from `GET /api/views/:view?data=1` (`primeCard`); `data` is the card's whole block: an array of
+ * rows, an object, a primitive, or null when the card never stored any.
+ *
+ * Versions keep the cache from going back in time: `n` in the ETag grows with every write, so an
+ * answer older than what the cache holds (a slow batch read overtaken by a live refresh) is
+ * dropped, and an event announcing a version the cache already has costs no request.
  */
 import { type Signal, signal } from '@preact/signals';
 import { ApiError, apiWithEtag } from './api.js';
@@ -25,6 +30,23 @@ export interface CardDataState {
 
 const cache = new Map<string, Signal<CardDataState>>();
 const inFlight = new Map<string, Promise<void>>();
+/** The newest data version announced by the live feed, per card (also for cards not cached yet). */
+const announced = new Map<string, number>();
+
+/** The version number of a data ETag `"v42"` (or `W/"v42"`), -1 when there is none. */
+export function etagVersion(etag: string | null | undefined): number {
+  const m = /"v(\d+)"/.exec(etag ?? '');
+  return m ? Number(m[1]) : -1;
+}
+
+/** Stores `next` unless the cache already holds a newer version; true when stored. */
+function store(s: Signal<CardDataState>, next: CardDataState): boolean {
+  const have = etagVersion(s.value.etag);
+  const got = etagVersion(next.etag);
+  if (have >= 0 && got >= 0 && got < have) return false;
+  s.value = next;
+  return true;
+}
 
 function load(id: string): Promise<void> {
   const running = inFlight.get(id);
@@ -34,7 +56,7 @@ function load(id: string): Promise<void> {
   const p = apiWithEtag<{ data: unknown }>(`/api/manifests/${encodeURIComponent(id)}/data`)
     .then(
       ({ body, etag }) => {
-        s.value = { data: body.data, etag, loading: false, error: null };
+        store(s, { data: body.data, etag, loading: false, error: null });
       },
       (err: unknown) => {
         const error = err instanceof ApiError ? err : new ApiError(String(err), 0, 'NETWORK');
@@ -62,12 +84,24 @@ export function useCardData(id: string): CardDataState {
   return cardDataSignal(id).value;
 }
 
+/** True when card `id`'s data is in the cache (loaded or primed), without starting a load. */
+export function hasCardData(id: string): boolean {
+  const s = cache.get(id);
+  return s !== undefined && !s.value.loading;
+}
+
 /**
  * Re-reads card `id`'s data if a component has asked for it (otherwise it is read when first
- * needed). Resolves once the new data is in the cache. Concurrent calls coalesce.
+ * needed). `version` (from a `data-changed` event) skips the request when the cache already has
+ * that version or a newer one. Resolves once the new data is in the cache. Concurrent calls
+ * coalesce.
  */
-export function refreshCard(id: string): Promise<void> {
-  return cache.has(id) ? load(id) : Promise.resolve();
+export function refreshCard(id: string, version?: number): Promise<void> {
+  if (version !== undefined && version > (announced.get(id) ?? -1)) announced.set(id, version);
+  const s = cache.get(id);
+  if (!s) return Promise.resolve();
+  if (version !== undefined && !s.value.loading && etagVersion(s.value.etag) >= version) return Promise.resolve();
+  return load(id);
 }
 
 /** Re-reads every cached card (after the live feed reconnects, events may have been missed). */
@@ -78,12 +112,19 @@ export function refreshAllCards(): Promise<void> {
 /** Forgets card `id` (it was deleted); a later use loads it afresh. */
 export function forgetCard(id: string): void {
   cache.delete(id);
+  announced.delete(id);
 }
 
-/** Seeds the cache with data the page already has (e.g. from a batch read), without a request. */
+/**
+ * Seeds the cache with data the page already has (a batch read, a write's answer), without a
+ * request. Data older than the cached version is ignored; data older than a version the live
+ * feed announced meanwhile is stored and then re-read.
+ */
 export function primeCard(id: string, data: unknown, etag: string | null): void {
-  const s = cache.get(id);
   const next: CardDataState = { data, etag, loading: false, error: null };
-  if (s) s.value = next;
+  const s = cache.get(id);
+  if (s) store(s, next);
   else cache.set(id, signal(next));
+  const v = etagVersion(etag);
+  if (v >= 0 && (announced.get(id) ?? -1) > v) void load(id);
 }
