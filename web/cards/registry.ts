@@ -6,6 +6,8 @@
  */
 import type { ComponentType } from 'preact';
 import type { ViewCard, ViewName } from '../lib/types.js';
+import { LineChart } from './line-chart.js';
+import { MarkdownDoc } from './markdown-doc.js';
 
 /** What every renderer is given. */
 export interface RendererProps {
@@ -21,11 +23,16 @@ export interface RendererProps {
 export type Renderer = ComponentType<RendererProps>;
 
 /** Renderers by component name. Filled in as they are written (issue 5 lists them). */
-const renderers: Record<string, Renderer> = {};
+const renderers: Record<string, Renderer> = {
+  'markdown-doc': MarkdownDoc,
+  'line-chart': LineChart,
+};
 
 /** Older component names and the renderer that now draws them. */
 const aliases: Record<string, string> = {
   'metric-card': 'generic-card',
+  'area-chart': 'line-chart',
+  'bar-chart': 'line-chart',
 };
 
 /** The renderer for `component`, or null when this version has none. */

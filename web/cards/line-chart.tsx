@@ -1,0 +1,299 @@
+/**
+ * `line-chart` (and its aliases `area-chart`, `bar-chart`; REFERENCE section 2 "Line chart config"):
+ * a card's dated rows drawn with uPlot, one point per day (src/common/chart-series.ts reads the
+ * config and shapes the points). uPlot is loaded only when a chart is drawn (dynamic import), so it
+ * is not part of the first page's JavaScript.
+ *
+ * Dates are calendar dates (case P06): each day is placed at its UTC midnight and uPlot formats
+ * the axis in UTC, so a row dated 20 April sits on 20 April in every time zone. Colours follow the
+ * theme (the page's CSS variables), the chart follows its container's width, a missing value is a
+ * gap (P17), and the window is Trends' range chooser (chart-range.ts) ending on the day drawn for.
+ * Colours reach the page through the CSSOM (Preact's style objects, uPlot's canvas), which the
+ * page's Content-Security-Policy allows; never as style attributes in markup.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type uPlot from 'uplot';
+import {
+  type ChartConfig,
+  type ChartData,
+  chartConfigOf,
+  chartData,
+  latestPoints,
+  pointText,
+  windowStart,
+} from '../../src/common/chart-series.js';
+import { numberText } from '../../src/common/numbers.js';
+import { useCardData } from '../lib/card-data.js';
+import { shownTheme } from '../lib/theme.js';
+import { chartRange, rangeText, setChartRange } from './chart-range.js';
+import type { RendererProps } from './registry.js';
+import { RendererNote } from './renderer-note.js';
+import '../styles/cards/line-chart.css';
+
+/** Series colours when the manifest gives none: readable on both themes, told apart without hue alone. */
+export const CHART_PALETTE = ['#2f8f6f', '#0ea5e9', '#f59e0b', '#e11d48', '#8b5cf6', '#64748b'];
+
+const DAY_S = 86_400;
+
+let uplotLoad: Promise<typeof uPlot> | null = null;
+
+/** uPlot and its stylesheet, loaded once on first use. */
+function loadUplot(): Promise<typeof uPlot> {
+  uplotLoad ??= Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([m]) => m.default);
+  return uplotLoad;
+}
+
+/** Seconds since the epoch of a calendar day's UTC midnight. */
+export function dayToSeconds(day: string): number {
+  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000;
+}
+
+const fmtCache = new Map<string, Intl.DateTimeFormat>();
+
+function fmt(opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(opts);
+  let f = fmtCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, { ...opts, timeZone: 'UTC' });
+    fmtCache.set(key, f);
+  }
+  return f;
+}
+
+/** "20 Apr" (with the year when `withYear`). */
+export function shortDay(day: string, withYear = false): string {
+  return fmt({ day: 'numeric', month: 'short', year: withYear ? 'numeric' : undefined }).format(
+    new Date(dayToSeconds(day) * 1000),
+  );
+}
+
+function hexAlpha(colour: string, alpha: number): string | undefined {
+  const m = /^#([0-9a-f]{6})$/i.exec(colour) ?? /^#([0-9a-f]{3})$/i.exec(colour);
+  if (!m) return undefined;
+  const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+  const n = Number.parseInt(h, 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+function cssVar(el: Element, name: string, fallback: string): string {
+  return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
+}
+
+/** The uPlot options of a chart. */
+function plotOptions(
+  U: typeof uPlot,
+  el: HTMLElement,
+  config: ChartConfig,
+  points: ChartData,
+  colours: string[],
+  width: number,
+  onHover: (idx: number | null) => void,
+): uPlot.Options {
+  const muted = cssVar(el, '--muted', '#6b6f76');
+  const grid = cssVar(el, '--border', '#e4e1da');
+  const first = points.days[0];
+  const last = points.days[points.days.length - 1];
+  const spanDays = first && last ? (dayToSeconds(last) - dayToSeconds(first)) / DAY_S : 0;
+  const crossesYear = first?.slice(0, 4) !== last?.slice(0, 4);
+  const bar = config.kind === 'bar';
+  const tickText = (ts: number) => {
+    const d = new Date(ts * 1000);
+    if (spanDays > 240) return fmt({ month: 'short', year: '2-digit' }).format(d);
+    return fmt({ day: 'numeric', month: 'short' }).format(d);
+  };
+  return {
+    width,
+    height: width < 480 ? 200 : 240,
+    tzDate: (ts) => U.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    // the summary under the chart is the legend: the latest values, or the day under the cursor
+    legend: { show: false },
+    hooks: { setCursor: [(u) => onHover(u.cursor.idx ?? null)] },
+    cursor: { drag: { x: false, y: false }, points: { size: 8 } },
+    scales: {
+      x: {
+        time: true,
+        range: (_u, min, max) => {
+          const pad = bar ? DAY_S / 2 : min === max ? DAY_S : 0;
+          return [min - pad, max + pad];
+        },
+      },
+      y: bar
+        ? { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] }
+        : {
+            range: (_u, min, max) => {
+              if (min === max) return [min - Math.max(1, Math.abs(min) * 0.1), max + Math.max(1, Math.abs(max) * 0.1)];
+              const pad = (max - min) * 0.12;
+              return [min - pad, max + pad];
+            },
+          },
+    },
+    axes: [
+      {
+        stroke: muted,
+        grid: { show: false },
+        ticks: { stroke: grid, width: 1, size: 4 },
+        space: 56,
+        values: (_u, splits) => splits.map(tickText),
+      },
+      {
+        stroke: muted,
+        grid: { stroke: grid, width: 1 },
+        ticks: { show: false },
+        label: config.yAxisLabel,
+        labelSize: config.yAxisLabel ? 20 : 0,
+        labelFont: '12px system-ui, sans-serif',
+        font: '12px system-ui, sans-serif',
+        size: 44,
+        values: (_u, splits) => splits.map((v) => numberText(v)),
+      },
+    ],
+    series: [
+      {
+        label: 'Day',
+        value: (_u, ts) =>
+          ts === null || ts === undefined
+            ? '—'
+            : fmt({ day: 'numeric', month: 'short', year: crossesYear ? 'numeric' : undefined }).format(
+                new Date(ts * 1000),
+              ),
+      },
+      ...config.series.map((s, i) => ({
+        label: s.label,
+        stroke: colours[i],
+        width: 2,
+        fill: config.kind === 'area' ? hexAlpha(colours[i], 0.16) : bar ? hexAlpha(colours[i], 0.7) : undefined,
+        paths: bar ? U.paths.bars?.({ size: [0.6 / config.series.length, 48], align: 0 }) : undefined,
+        points: { show: !bar && points.days.length <= 62, size: 6, fill: colours[i] },
+        spanGaps: false,
+        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : pointText(v)),
+      })),
+    ],
+  };
+}
+
+export function LineChart({ card, date }: RendererProps) {
+  const { data, loading, error } = useCardData(card.id);
+  const range = chartRange.value;
+  const dark = shownTheme() === 'dark';
+  const config = useMemo(() => chartConfigOf(card.viewConfig, data), [card.viewConfig, data]);
+  const from = windowStart(date, range);
+  const points = useMemo(() => chartData(data, config, { from, to: date }), [data, config, from, date]);
+  const total = useMemo(() => (from ? chartData(data, config, { to: date }).days.length : points.days.length), [
+    data,
+    config,
+    from,
+    date,
+    points,
+  ]);
+  const colours = config.series.map((s, i) => s.colour ?? CHART_PALETTE[i % CHART_PALETTE.length]);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState(false);
+  const [hover, setHover] = useState<number | null>(null);
+
+  useEffect(() => {
+    const el = plotRef.current;
+    if (!el || points.days.length === 0) return;
+    let chart: uPlot | null = null;
+    let ro: ResizeObserver | null = null;
+    let cancelled = false;
+    setDrawn(false);
+    setHover(null);
+    loadUplot().then(
+      (U) => {
+        if (cancelled) return;
+        const width = Math.max(160, Math.floor(el.clientWidth));
+        const xs = points.days.map(dayToSeconds);
+        chart = new U(plotOptions(U, el, config, points, colours, width, setHover), [xs, ...points.values], el);
+        setDrawn(true);
+        ro = new ResizeObserver(() => {
+          const w = Math.max(160, Math.floor(el.clientWidth));
+          if (chart && Math.abs(w - chart.width) >= 2) chart.setSize({ width: w, height: w < 480 ? 200 : 240 });
+        });
+        ro.observe(el);
+      },
+      (err: unknown) => {
+        if (!cancelled) setFailed(err instanceof Error ? err.message : String(err));
+      },
+    );
+    return () => {
+      cancelled = true;
+      ro?.disconnect();
+      chart?.destroy();
+    };
+    // colours is derived from config; dark re-reads the theme's CSS variables
+  }, [points, config, dark]);
+
+  if (data === undefined) {
+    if (loading) return <RendererNote>Loading…</RendererNote>;
+    return <RendererNote tone="problem">Could not load this chart's data{error ? `: ${error.message}` : '.'}</RendererNote>;
+  }
+  const rows = Array.isArray(data) ? data : null;
+  if (rows === null && data !== null) {
+    return (
+      <RendererNote tone="problem">
+        This chart needs a list of dated rows; this card's data is {typeof data === 'object' ? 'an object' : 'a single value'}.
+      </RendererNote>
+    );
+  }
+  if (!rows || rows.length === 0) return <RendererNote>No entries yet. The chart appears after the first one.</RendererNote>;
+  if (config.series.length === 0) {
+    return (
+      <RendererNote tone="problem">
+        No numbers to chart: no row has a numeric field. Name the field in <code>series</code>.
+      </RendererNote>
+    );
+  }
+  if (failed) return <RendererNote tone="problem">The chart could not be drawn: {failed}</RendererNote>;
+
+  const hovered = hover !== null && hover >= 0 && hover < points.days.length ? hover : null;
+  const latest =
+    hovered === null
+      ? latestPoints(points)
+      : points.values.map((vs) => (vs[hovered] === null ? null : { day: points.days[hovered], value: vs[hovered] as number }));
+  const withYear = points.days.length > 0 && points.days[0].slice(0, 4) !== date.slice(0, 4);
+  return (
+    <figure
+      class={`line-chart line-chart-${config.kind}`}
+      data-series={config.series.map((s) => s.label).join('|')}
+      data-fields={config.series.map((s) => s.field).join('|')}
+      data-points={points.days.length}
+      data-first={points.days[0] ?? ''}
+      data-last={points.days[points.days.length - 1] ?? ''}
+      data-drawn={drawn ? 'true' : 'false'}
+    >
+      {config.title && config.title !== card.meta.label && <figcaption class="line-chart-title">{config.title}</figcaption>}
+      {points.days.length === 0 ? (
+        <div class="line-chart-empty">
+          <RendererNote>
+            Nothing in {rangeText(range)}
+            {total > 0 ? `; ${total === 1 ? 'one earlier day has' : `${total} earlier days have`} entries.` : '.'}
+          </RendererNote>
+          {total > 0 && (
+            <button type="button" class="button line-chart-all" onClick={() => setChartRange(null)}>
+              Show all time
+            </button>
+          )}
+        </div>
+      ) : (
+        <>
+          <div ref={plotRef} class="line-chart-plot" />
+          <p class="line-chart-summary" aria-live="polite">
+            {config.series.map((s, i) => {
+              const p = latest[i];
+              return (
+                <span key={s.field} class="line-chart-latest">
+                  <span class="line-chart-swatch" aria-hidden="true" style={{ backgroundColor: colours[i] }} />
+                  {s.label} {p ? <strong>{pointText(p.value)}</strong> : '—'}
+                  {p && config.yAxisLabel && config.series.length === 1 ? ` ${config.yAxisLabel}` : ''}
+                  {p && <span class="muted"> · {shortDay(p.day, withYear)}</span>}
+                </span>
+              );
+            })}
+          </p>
+        </>
+      )}
+    </figure>
+  );
+}
+

@@ -1,0 +1,80 @@
+/**
+ * `markdown-doc` (REFERENCE section 2, built-in renderers): a card whose data is one document,
+ * `{"markdown": "..."}` (a plain string is read as the markdown too). The text goes through the
+ * one markdown pipeline (web/lib/markdown.ts: marked, then DOMPurify) and the sanitised result is
+ * inserted as it is. A long document is shown folded, with a button to read the rest.
+ */
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCardData } from '../lib/card-data.js';
+import { renderMarkdown } from '../lib/markdown.js';
+import type { RendererProps } from './registry.js';
+import { RendererNote } from './renderer-note.js';
+import '../styles/cards/markdown-doc.css';
+
+/** The markdown of a data block: `data.markdown`, or the data itself when it is a string. */
+export function markdownOf(data: unknown): string | null {
+  if (typeof data === 'string') return data;
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    const md = (data as Record<string, unknown>).markdown;
+    return typeof md === 'string' ? md : null;
+  }
+  return null;
+}
+
+export function MarkdownDoc({ card }: RendererProps) {
+  const { data, loading, error } = useCardData(card.id);
+  const md = markdownOf(data);
+  const html = useMemo(() => (md ? renderMarkdown(md) : ''), [md]);
+  const body = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  const [long, setLong] = useState(false);
+
+  // fold only when the document is really taller than the folded height
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const check = () => setLong(el.scrollHeight > el.clientHeight + 24);
+    check();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [html, open]);
+
+  if (data === undefined) {
+    if (loading) return <RendererNote>Loading…</RendererNote>;
+    return <RendererNote tone="problem">Could not load this note{error ? `: ${error.message}` : '.'}</RendererNote>;
+  }
+  if (md === null) {
+    return data === null || (Array.isArray(data) && data.length === 0) ? (
+      <RendererNote>This note is empty.</RendererNote>
+    ) : (
+      <RendererNote tone="problem">
+        This note's data is not in the shape it needs: <code>{'{"markdown": "…"}'}</code>.
+      </RendererNote>
+    );
+  }
+  if (html.trim() === '') return <RendererNote>This note is empty.</RendererNote>;
+  return (
+    <div class={`markdown-doc${open ? ' is-open' : ''}${long && !open ? ' is-folded' : ''}`}>
+      <div
+        ref={body}
+        class="markdown-body"
+        id={`md-${card.id}`}
+        // the output of renderMarkdown is sanitised HTML, inserted as it is (web/lib/markdown.ts)
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
+      {(long || open) && (
+        <button
+          type="button"
+          class="markdown-more"
+          aria-expanded={open}
+          aria-controls={`md-${card.id}`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Show less' : 'Show more'}
+        </button>
+      )}
+    </div>
+  );
+}
