@@ -13,6 +13,7 @@ import {
   TodayIcon,
   TrendsIcon,
 } from './components/icons.js';
+import { ChatLauncher } from './chat/chat-launcher.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
@@ -101,8 +102,10 @@ export function App() {
       <main id="main" class="main">
         {viewFor(m)}
       </main>
-      {/* The chat widget (its own issue) mounts here, on every page. */}
-      <div id="chat-slot" class="chat-slot" data-chat-slot="" />
+      {/* The chat widget (issue 6) mounts here, on every page; its panel loads on first open. */}
+      <div id="chat-slot" class="chat-slot" data-chat-slot="">
+        <ChatLauncher />
+      </div>
     </div>
   );
 }

@@ -1,0 +1,132 @@
+/**
+ * The chat panel (issue 6), loaded on first open by chat-launcher.tsx: a floating panel on wide
+ * screens, a full-height sheet on a phone. Header with the agent's name and emoji
+ * (`GET /api/instance`), the conversation's title, the drawer, "new conversation" and close; the
+ * transcript; the composer. When the server has no chat endpoint it says what to set instead.
+ * Escape closes the drawer, then the panel.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { instance } from '../lib/instance.js';
+import '../styles/chat.css';
+import { configured, current, notice } from './chat-state.js';
+import { CloseIcon, MenuIcon, NewIcon } from './chat-icons.js';
+import { Composer } from './composer.js';
+import { newConversation, startChat } from './conversation-actions.js';
+import { ConversationDrawer } from './conversation-drawer.js';
+import { chatOpen, closeChat } from './launcher-state.js';
+import { MessageList } from './message-list.js';
+import { useVisualViewport } from './use-visual-viewport.js';
+
+/** Phones get no automatic focus in the text box: it would pop the keyboard over the transcript. */
+const coarsePointer = () => window.matchMedia('(pointer: coarse)').matches;
+
+export function ChatPanel() {
+  const open = chatOpen.value;
+  const [drawer, setDrawer] = useState(false);
+  const panel = useRef<HTMLElement>(null);
+  useVisualViewport(panel, open);
+
+  useEffect(() => {
+    void startChat();
+  }, []);
+
+  useEffect(() => {
+    document.documentElement.classList.toggle('chat-open', open);
+    if (!open) setDrawer(false);
+  }, [open]);
+
+  function close() {
+    closeChat();
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-chat-launcher]')?.focus());
+  }
+
+  const agent = instance.value?.chatAgent ?? { name: 'Chat', emoji: '💬' };
+  const notConfigured = configured.value === false;
+  const title = current.value.title;
+  return (
+    <section
+      ref={panel}
+      class="chat-panel"
+      role="dialog"
+      aria-label={`Chat with ${agent.name}`}
+      hidden={!open}
+      data-chat-panel=""
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        if (drawer) setDrawer(false);
+        else close();
+      }}
+    >
+      <header class="chat-head">
+        <button
+          type="button"
+          class="chat-icon-btn"
+          aria-label="Conversations"
+          aria-expanded={drawer}
+          onClick={() => setDrawer(!drawer)}
+        >
+          <MenuIcon />
+        </button>
+        <div class="chat-heading">
+          <span class="chat-head-emoji" aria-hidden="true">
+            {agent.emoji}
+          </span>
+          <div class="chat-heading-text">
+            <h2 class="chat-name">{agent.name}</h2>
+            <p class="chat-subtitle" data-chat-title="">
+              {title ?? (current.value.id ? 'Untitled conversation' : 'New conversation')}
+            </p>
+          </div>
+        </div>
+        <button
+          type="button"
+          class="chat-icon-btn"
+          aria-label="New conversation"
+          title="New conversation"
+          onClick={newConversation}
+        >
+          <NewIcon />
+        </button>
+        <button type="button" class="chat-icon-btn" aria-label="Close chat" title="Close" onClick={close}>
+          <CloseIcon />
+        </button>
+      </header>
+      {notice.value && (
+        <p class="chat-notice" role="alert">
+          <span>{notice.value}</span>
+          <button
+            type="button"
+            class="chat-link-btn"
+            onClick={() => {
+              notice.value = null;
+            }}
+          >
+            Dismiss
+          </button>
+        </p>
+      )}
+      {notConfigured ? <NotConfigured /> : <MessageList agent={agent} />}
+      <Composer disabled={notConfigured} autoFocus={open && !coarsePointer()} />
+      {drawer && <ConversationDrawer onClose={() => setDrawer(false)} />}
+    </section>
+  );
+}
+
+function NotConfigured() {
+  return (
+    <div class="chat-scroll">
+      <div class="chat-empty chat-not-configured" data-chat-not-configured="">
+        <p class="chat-empty-emoji" aria-hidden="true">
+          🔌
+        </p>
+        <h3>Chat is not set up on this server</h3>
+        <p>
+          Whoever runs Klebb can switch it on by setting <code>CHAT_ENDPOINT_URL</code> (the model's
+          chat-completions address), <code>CHAT_API_KEY</code> and <code>CHAT_MODEL</code>, and restarting the
+          server.
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/** Shapes of the chat routes' answers the widget reads (docs/API.md "Chat", "Conversations"). */
+
+/** One stored message of a conversation. */
+export interface StoredMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt?: string;
+  hasVoice?: boolean;
+  capped?: boolean;
+  timedOut?: boolean;
+  followupText?: string;
+}
+
+/** A conversation in the lists (`GET /api/conversations`, `POST /api/conversations/search`). */
+export interface ConversationSummary {
+  id: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  /** Search only: the matching line of the first matching message. */
+  snippet?: string;
+}
+
+/** `GET /api/conversations/:id`. */
+export interface Conversation extends ConversationSummary {
+  messages: StoredMessage[];
+}
+
+/** The final answer of a turn (the `reply` event). */
+export interface ReplyPayload {
+  reply: string;
+  speak?: string;
+  followup?: string;
+  capped?: boolean;
+  timedOut?: boolean;
+}
+
+/** What a `status` event says the agent is doing. */
+export type TurnPhase = { phase: 'thinking' } | { phase: 'tool'; tool: string; id?: string };
+
+/** One event of a turn's stream (docs/API.md "Streaming events"), `id` as a number when it had one. */
+export type TurnEvent = { id: number | undefined } & (
+  | { type: 'status'; data: TurnPhase }
+  | { type: 'token'; data: { text: string } }
+  | { type: 'reset'; data: Record<string, never> }
+  | { type: 'reply'; data: ReplyPayload }
+  | { type: 'error'; data: { error: string; status: number } }
+  | { type: 'stopped'; data: Record<string, never> }
+  | { type: 'done'; data: Record<string, never> }
+);
+
+/**
+ * A message as the panel shows it: a stored one, or a note of this page only (an error's copy,
+ * "Stopped"), which the server does not keep.
+ */
+export interface ShownMessage {
+  /** Stable key for the list. */
+  key: string;
+  role: 'user' | 'assistant' | 'note';
+  content: string;
+  capped?: boolean;
+  timedOut?: boolean;
+  hasVoice?: boolean;
+  /** Voice replies of this page: the plain text to read aloud. */
+  speak?: string;
+  /** Notes: an error (shown as one) or a neutral remark. */
+  tone?: 'error' | 'info';
+}

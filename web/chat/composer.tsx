@@ -1,0 +1,133 @@
+/**
+ * Where the person writes (issue 6): a growing text box, the send button that becomes a stop
+ * button while a turn runs, and a microphone where the browser can take dictation (a dictated
+ * message is sent as a voice turn, `voiceMode: true`, and its answer read aloud). Enter sends,
+ * Shift+Enter starts a new line.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { MicIcon, SendIcon, StopIcon } from './chat-icons.js';
+import { sendMessage } from './conversation-actions.js';
+import { stopping, stopTurn, turnActive } from './turn-runner.js';
+import { canListen, type Listening, listen, stopSpeaking } from './voice.js';
+
+const MAX_HEIGHT_PX = 160;
+
+export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
+  const [text, setText] = useState('');
+  const [listening, setListening] = useState<Listening | null>(null);
+  const [micProblem, setMicProblem] = useState<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const active = turnActive.value;
+
+  useEffect(() => {
+    if (autoFocus) box.current?.focus();
+  }, [autoFocus]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
+  }, [text]);
+
+  async function send(body: string, voice: boolean) {
+    if (!body.trim() || active || disabled) return;
+    setText('');
+    const sent = await sendMessage(body, { voice });
+    if (!sent) setText(body);
+  }
+
+  function toggleMic() {
+    if (listening) {
+      listening.stop();
+      return;
+    }
+    setMicProblem(null);
+    stopSpeaking();
+    let heard = '';
+    const l = listen(
+      (words, final) => {
+        heard = words;
+        setText(words);
+        if (final) l.stop();
+      },
+      (error) => {
+        setListening(null);
+        if (error && error !== 'no-speech' && error !== 'aborted') {
+          setMicProblem(
+            error === 'not-allowed' || error === 'service-not-allowed'
+              ? 'The microphone is not allowed for this page.'
+              : 'Dictation did not work this time.',
+          );
+        } else if (heard.trim()) void send(heard, true);
+      },
+    );
+    setListening(l);
+  }
+
+  return (
+    <form
+      class="chat-composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(text, false);
+      }}
+    >
+      {micProblem && (
+        <p class="chat-mic-problem" role="alert">
+          {micProblem}
+        </p>
+      )}
+      <div class="chat-compose-row">
+        {canListen() && (
+          <button
+            type="button"
+            class={`chat-icon-btn chat-mic${listening ? ' chat-mic-on' : ''}`}
+            aria-label={listening ? 'Stop dictation' : 'Dictate a message'}
+            aria-pressed={listening !== null}
+            disabled={disabled || active}
+            onClick={toggleMic}
+          >
+            <MicIcon />
+          </button>
+        )}
+        <label class="visually-hidden" for="chat-input">
+          Message
+        </label>
+        <textarea
+          id="chat-input"
+          ref={box}
+          class="chat-input"
+          rows={1}
+          placeholder={disabled ? 'Chat is not set up' : listening ? 'Listening…' : 'Message'}
+          value={text}
+          disabled={disabled}
+          enterkeyhint="send"
+          onInput={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              void send(text, false);
+            }
+          }}
+        />
+        {active ? (
+          <button
+            type="button"
+            class="chat-send chat-stop"
+            aria-label="Stop"
+            title="Stop"
+            disabled={stopping.value}
+            onClick={() => void stopTurn()}
+          >
+            <StopIcon />
+          </button>
+        ) : (
+          <button type="submit" class="chat-send" aria-label="Send" title="Send" disabled={disabled || !text.trim()}>
+            <SendIcon />
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

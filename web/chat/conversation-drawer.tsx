@@ -1,0 +1,259 @@
+/**
+ * The conversation drawer (issue 6): conversations by recency, search over titles and messages
+ * (`POST /api/conversations/search`, the words stay out of URLs), rename and delete in place,
+ * "New conversation", and the feedback form at the foot.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { conversations, current } from './chat-state.js';
+import type { ConversationSummary } from './chat-types.js';
+import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
+import {
+  deleteConversation,
+  newConversation,
+  openConversation,
+  refreshConversations,
+  renameConversation,
+} from './conversation-actions.js';
+import { searchConversations } from './conversation-api.js';
+import { FeedbackForm } from './feedback-form.js';
+
+const SEARCH_DELAY_MS = 200;
+
+export function ConversationDrawer({ onClose }: { onClose(): void }) {
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<ConversationSummary[] | null>(null);
+  const [searchError, setSearchError] = useState<string | null>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void refreshConversations();
+    searchBox.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    const needle = q.trim();
+    if (!needle) {
+      setFound(null);
+      setSearchError(null);
+      return;
+    }
+    const ctl = new AbortController();
+    const timer = setTimeout(() => {
+      searchConversations(needle, ctl.signal).then(
+        (list) => {
+          setFound(list);
+          setSearchError(null);
+        },
+        (err: Error) => {
+          if (err.name !== 'AbortError') setSearchError(err.message);
+        },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [q]);
+
+  const searching = q.trim() !== '';
+  const list = searching ? found : conversations.value;
+  const shownId = current.value.id;
+
+  return (
+    <aside class="chat-drawer" aria-label="Conversations">
+      <div class="chat-drawer-head">
+        <h3>Conversations</h3>
+        <button type="button" class="chat-icon-btn" aria-label="Close the list" onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </div>
+      <div class="chat-search">
+        <SearchIcon />
+        <label class="visually-hidden" for="chat-search">
+          Search conversations
+        </label>
+        <input
+          id="chat-search"
+          ref={searchBox}
+          type="search"
+          placeholder="Search conversations"
+          value={q}
+          maxLength={500}
+          onInput={(e) => setQ(e.currentTarget.value)}
+        />
+      </div>
+      <button
+        type="button"
+        class="chat-drawer-new"
+        onClick={() => {
+          newConversation();
+          onClose();
+        }}
+      >
+        <NewIcon /> New conversation
+      </button>
+      <div class="chat-drawer-list">
+        {searchError && (
+          <p class="chat-error" role="alert">
+            {searchError}
+          </p>
+        )}
+        {list === null ? (
+          <p class="chat-hint chat-drawer-state">{searching ? 'Searching…' : 'Loading…'}</p>
+        ) : list.length === 0 ? (
+          <p class="chat-hint chat-drawer-state">{searching ? 'No conversation mentions that.' : 'No conversations yet.'}</p>
+        ) : (
+          <ul class="chat-conversations">
+            {list.map((c) => (
+              <ConversationRow
+                key={c.id}
+                c={c}
+                shown={c.id === shownId}
+                onOpen={() => {
+                  if (c.id !== shownId) void openConversation(c.id);
+                  onClose();
+                }}
+                onRenamed={(title) => {
+                  if (found) setFound(found.map((f) => (f.id === c.id ? { ...f, title } : f)));
+                }}
+                onDeleted={() => {
+                  if (found) setFound(found.filter((f) => f.id !== c.id));
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+      <FeedbackForm />
+    </aside>
+  );
+}
+
+/** "14:05" today, "Tue" this week, "3 Mar" before. */
+function when(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const now = new Date();
+  if (d.toDateString() === now.toDateString())
+    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (now.getTime() - d.getTime() < 6 * 86_400_000) return d.toLocaleDateString(undefined, { weekday: 'short' });
+  return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+}
+
+function ConversationRow({
+  c,
+  shown,
+  onOpen,
+  onRenamed,
+  onDeleted,
+}: {
+  c: ConversationSummary;
+  shown: boolean;
+  onOpen(): void;
+  onRenamed(title: string | null): void;
+  onDeleted(): void;
+}) {
+  const [mode, setMode] = useState<'view' | 'rename' | 'confirm'>('view');
+  const [title, setTitle] = useState(c.title ?? '');
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const name = c.title ?? 'Untitled conversation';
+
+  useEffect(() => {
+    if (mode === 'rename') input.current?.select();
+  }, [mode]);
+
+  if (mode === 'rename') {
+    return (
+      <li class="chat-conv chat-conv-editing" data-conversation-id={c.id}>
+        <form
+          class="chat-rename"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            const ok = await renameConversation(c.id, title);
+            setBusy(false);
+            if (ok) {
+              onRenamed(title.trim() ? title.trim().replace(/\s+/g, ' ') : null);
+              setMode('view');
+            }
+          }}
+        >
+          <label class="visually-hidden" for={`chat-rename-${c.id}`}>
+            New name
+          </label>
+          <input
+            id={`chat-rename-${c.id}`}
+            ref={input}
+            value={title}
+            maxLength={120}
+            onInput={(e) => setTitle(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.stopPropagation();
+                setMode('view');
+              }
+            }}
+          />
+          <button type="submit" class="button chat-button-primary" disabled={busy}>
+            Save
+          </button>
+          <button type="button" class="button" onClick={() => setMode('view')}>
+            Cancel
+          </button>
+        </form>
+      </li>
+    );
+  }
+  if (mode === 'confirm') {
+    return (
+      <li class="chat-conv chat-conv-confirm" data-conversation-id={c.id}>
+        <p>
+          Delete <strong>{name}</strong>?
+        </p>
+        <div class="chat-conv-confirm-actions">
+          <button
+            type="button"
+            class="button chat-button-danger"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              const ok = await deleteConversation(c.id);
+              setBusy(false);
+              if (ok) onDeleted();
+              else setMode('view');
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" class="button" onClick={() => setMode('view')}>
+            Keep
+          </button>
+        </div>
+      </li>
+    );
+  }
+  return (
+    <li class={`chat-conv${shown ? ' chat-conv-shown' : ''}`} data-conversation-id={c.id}>
+      <button type="button" class="chat-conv-open" aria-current={shown ? 'true' : undefined} onClick={onOpen}>
+        <span class="chat-conv-title">{name}</span>
+        <span class="chat-conv-meta">{when(c.updatedAt)}</span>
+        {c.snippet && <span class="chat-conv-snippet">{c.snippet}</span>}
+      </button>
+      <button
+        type="button"
+        class="chat-icon-btn"
+        aria-label={`Rename ${name}`}
+        onClick={() => {
+          setTitle(c.title ?? '');
+          setMode('rename');
+        }}
+      >
+        <PencilIcon />
+      </button>
+      <button type="button" class="chat-icon-btn" aria-label={`Delete ${name}`} onClick={() => setMode('confirm')}>
+        <TrashIcon />
+      </button>
+    </li>
+  );
+}

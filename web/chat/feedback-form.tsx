@@ -1,0 +1,79 @@
+/**
+ * The feedback form in the drawer's footer (issue 6; docs/API.md `POST /api/feedback`): a bug or
+ * a wish, in the person's words, for whoever runs the instance. The log is anonymous and meant for
+ * intent only, so the form asks for no health details.
+ */
+import { useState } from 'preact/hooks';
+import { sendFeedback } from './conversation-api.js';
+
+/** The server cuts longer notes (docs/API.md "Feedback"). */
+const MAX_CHARS = 280;
+
+export function FeedbackForm() {
+  const [kind, setKind] = useState<'bug' | 'feature'>('feature');
+  const [intent, setIntent] = useState('');
+  const [state, setState] = useState<'idle' | 'sending' | 'sent' | { error: string }>('idle');
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (!intent.trim() || state === 'sending') return;
+    setState('sending');
+    try {
+      await sendFeedback(kind, intent.trim());
+      setIntent('');
+      setState('sent');
+    } catch (err) {
+      setState({ error: (err as Error).message });
+    }
+  }
+
+  return (
+    <details class="chat-feedback">
+      <summary>Send feedback</summary>
+      <form onSubmit={submit}>
+        <fieldset class="chat-feedback-kind">
+          <legend class="visually-hidden">Kind of feedback</legend>
+          <label>
+            <input type="radio" name="chat-feedback-kind" checked={kind === 'feature'} onChange={() => setKind('feature')} />
+            Something I wanted
+          </label>
+          <label>
+            <input type="radio" name="chat-feedback-kind" checked={kind === 'bug'} onChange={() => setKind('bug')} />
+            Something went wrong
+          </label>
+        </fieldset>
+        <label class="visually-hidden" for="chat-feedback-text">
+          Feedback
+        </label>
+        <textarea
+          id="chat-feedback-text"
+          class="chat-feedback-text"
+          rows={3}
+          maxLength={MAX_CHARS}
+          placeholder="What did you want to do, or what went wrong?"
+          value={intent}
+          onInput={(e) => {
+            setIntent(e.currentTarget.value);
+            if (state === 'sent' || typeof state === 'object') setState('idle');
+          }}
+        />
+        <p class="chat-hint">Describe the idea, not your data: please leave out health details.</p>
+        <div class="chat-feedback-foot">
+          <button type="submit" class="button chat-button-primary" disabled={!intent.trim() || state === 'sending'}>
+            {state === 'sending' ? 'Sending…' : 'Send'}
+          </button>
+          {state === 'sent' && (
+            <span class="chat-hint" role="status">
+              Thank you, it is noted.
+            </span>
+          )}
+          {typeof state === 'object' && (
+            <span class="chat-error" role="alert">
+              {state.error}
+            </span>
+          )}
+        </div>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,406 @@
+/**
+ * Runs and watches the turn of the conversation shown (issue 6; docs/API.md "Conversation turns",
+ * "Reattach to a turn", "Stop a turn"):
+ * - `sendMessage` posts a streamed conversation turn and reads its events;
+ * - every event goes through a TurnState, which drops what was already applied, so a replay that
+ *   overlaps what was shown adds nothing twice;
+ * - the text shown is updated at most once per animation frame (and the turn saved to
+ *   sessionStorage at the same time, text and last event id together);
+ * - a connection that drops before `done`, a tab coming back to the foreground, and the network
+ *   coming back all reattach with `GET /api/chat/turn/:conversationId` and `Last-Event-ID`; a 204
+ *   there reloads the conversation from the server, where any finished answer is already saved;
+ * - `stopTurn` asks the server to stop (`DELETE`); the stream then ends with `stopped`.
+ */
+import { batch, signal } from '@preact/signals';
+import { api, ApiError } from '../lib/api.js';
+import { storeTurn, type TurnSnapshot } from './chat-storage.js';
+import { appendShown, configured, conversations, current, nextKey, retitle, showConversation } from './chat-state.js';
+import type { TurnEvent } from './chat-types.js';
+import { cardLabels, getConversation, listConversations } from './conversation-api.js';
+import { readTurnStream } from './event-stream.js';
+import { chatBusy } from './launcher-state.js';
+import { statusLine } from './status-line.js';
+import { TurnState } from './turn-state.js';
+import { speak } from './voice.js';
+
+/** The streaming answer as shown: null when no answer is being streamed. */
+export interface LiveTurn {
+  conversationId: string;
+  text: string;
+  /** "Thinking…", "Updating Weight…"; null once the answer is settled. */
+  status: string | null;
+}
+
+export const liveTurn = signal<LiveTurn | null>(null);
+
+/** A turn is running in the conversation shown (the send button is a stop button). */
+export const turnActive = signal(false);
+
+/** Stop was asked and the turn has not ended yet. */
+export const stopping = signal(false);
+
+/** The event stream's health: 'reconnecting' while reattaching, 'lost' after the retries ran out. */
+export const connection = signal<'ok' | 'reconnecting' | 'lost'>('ok');
+
+const MAX_RETRIES = 8;
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 8_000;
+
+let turn: TurnState | null = null;
+let conn: AbortController | null = null;
+let frame = 0;
+let retries = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** The last event id seen per conversation: the next turn's events are above it. */
+const lastIds = new Map<string, number>();
+
+let labels = new Map<string, string>();
+const labelsAsked = new Set<string>();
+
+function labelOf(id: string): string | undefined {
+  return labels.get(id);
+}
+
+/** Card labels for the status line, fetched again when a card not yet known is named. */
+function learnLabel(id: string): void {
+  if (labels.has(id) || labelsAsked.has(id)) return;
+  labelsAsked.add(id);
+  cardLabels().then(
+    (m) => {
+      labels = m;
+      scheduleFlush();
+    },
+    () => {},
+  );
+}
+
+/** Shows the turn's current text and status, and saves it for a reload. */
+function flush(): void {
+  if (frame) cancelAnimationFrame(frame);
+  frame = 0;
+  const t = turn;
+  if (!t || t.outcome) return;
+  liveTurn.value = {
+    conversationId: t.conversationId,
+    text: t.text,
+    status: t.phase ? statusLine(t.phase, labelOf) : null,
+  };
+  storeTurn(t.snapshot());
+}
+
+function scheduleFlush(): void {
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function begin(t: TurnState, showAtOnce: boolean): void {
+  turn = t;
+  retries = 0;
+  batch(() => {
+    turnActive.value = true;
+    chatBusy.value = true;
+    stopping.value = false;
+    connection.value = 'ok';
+    liveTurn.value = showAtOnce ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…' } : null;
+  });
+  storeTurn(t.snapshot());
+}
+
+/** Ends watching `t`: clears the live state and the saved snapshot; reloads the conversation when asked. */
+function finish(t: TurnState, opts: { reload?: boolean } = {}): void {
+  if (turn !== t) return;
+  if (frame) cancelAnimationFrame(frame);
+  frame = 0;
+  clearTimeout(retryTimer);
+  conn?.abort();
+  conn = null;
+  turn = null;
+  if (t.lastEventId !== undefined) lastIds.set(t.conversationId, t.lastEventId);
+  storeTurn(null);
+  batch(() => {
+    liveTurn.value = null;
+    turnActive.value = false;
+    chatBusy.value = false;
+    stopping.value = false;
+    connection.value = 'ok';
+  });
+  if (opts.reload || (t.done && !t.outcome)) void reloadShown(t.conversationId);
+  if (t.outcome?.kind === 'reply') pickUpTitle(t.conversationId);
+}
+
+/** Replaces the messages shown with the server's copy of the conversation. */
+async function reloadShown(conversationId: string): Promise<void> {
+  try {
+    const conv = await getConversation(conversationId);
+    if (current.value.id === conversationId && !turn) showConversation(conv);
+  } catch {
+    // the conversation was deleted meanwhile; what is shown stays
+  }
+}
+
+/** A new conversation is named after its first answer, by a side call: look for the name a little later. */
+function pickUpTitle(conversationId: string): void {
+  if (current.value.id !== conversationId || current.value.title) return;
+  for (const ms of [1_500, 5_000]) {
+    setTimeout(async () => {
+      if (current.value.id !== conversationId || current.value.title) return;
+      try {
+        const list = await listConversations();
+        conversations.value = list;
+        const found = list.find((c) => c.id === conversationId);
+        if (found?.title) retitle(conversationId, found.title);
+      } catch {
+        // the drawer loads the list again when opened
+      }
+    }, ms);
+  }
+}
+
+/** Settles the answer: the live bubble becomes a message (or a note) of the conversation. */
+function settle(t: TurnState): void {
+  if (frame) cancelAnimationFrame(frame);
+  frame = 0;
+  const o = t.outcome;
+  if (!o) return;
+  batch(() => {
+    liveTurn.value = null;
+    if (o.kind === 'reply') {
+      const p = o.payload;
+      appendShown(t.conversationId, {
+        key: nextKey(),
+        role: 'assistant',
+        content: typeof p.reply === 'string' ? p.reply : '',
+        capped: p.capped === true,
+        timedOut: p.timedOut === true,
+        hasVoice: t.voice,
+        speak: typeof p.speak === 'string' ? p.speak : undefined,
+      });
+    } else if (o.kind === 'error') {
+      appendShown(t.conversationId, { key: nextKey(), role: 'note', tone: 'error', content: o.message });
+    } else {
+      appendShown(t.conversationId, {
+        key: nextKey(),
+        role: 'note',
+        tone: 'info',
+        content: 'Stopped. No answer was saved for this message.',
+      });
+    }
+  });
+  if (o.kind === 'reply' && t.voice && typeof o.payload.speak === 'string') speak(o.payload.speak);
+}
+
+function onEvent(t: TurnState, e: TurnEvent): void {
+  if (!t.apply(e)) return;
+  retries = 0;
+  if (connection.value !== 'ok') connection.value = 'ok';
+  switch (e.type) {
+    case 'status':
+      if (e.data.phase === 'tool' && e.data.id) learnLabel(e.data.id);
+      scheduleFlush();
+      break;
+    case 'token':
+    case 'reset':
+      scheduleFlush();
+      break;
+    case 'reply':
+    case 'error':
+    case 'stopped':
+      settle(t);
+      break;
+    case 'done':
+      break;
+  }
+}
+
+/** Reads one connection's events into `t`; decides what follows when it ends. */
+async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Response>): Promise<void> {
+  conn?.abort();
+  clearTimeout(retryTimer);
+  const ctl = new AbortController();
+  conn = ctl;
+  const outcome = await readTurnStream(
+    open(ctl.signal),
+    (e) => {
+      if (conn === ctl && turn === t) onEvent(t, e);
+    },
+    ctl.signal,
+  );
+  if (conn !== ctl || turn !== t) return; // replaced by a newer connection, or no longer watched
+  conn = null;
+  switch (outcome.kind) {
+    case 'done':
+      finish(t);
+      return;
+    case 'none':
+      // nothing running or lingering: the conversation holds the outcome
+      finish(t, { reload: liveTurn.value !== null || t.lastEventId !== undefined });
+      return;
+    case 'dropped':
+      scheduleReattach(t);
+      return;
+    case 'refused':
+      if (outcome.status >= 500 && outcome.code !== 'CHAT_NOT_CONFIGURED') {
+        scheduleReattach(t);
+        return;
+      }
+      if (outcome.code === 'CHAT_NOT_CONFIGURED') configured.value = false;
+      appendShown(t.conversationId, { key: nextKey(), role: 'note', tone: 'error', content: outcome.message });
+      finish(t);
+      return;
+    case 'aborted':
+      return;
+  }
+}
+
+/** Reattaches to `t` after the last event applied. */
+function reattach(t: TurnState): void {
+  if (turn !== t) return;
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (t.lastEventId !== undefined) headers['last-event-id'] = String(t.lastEventId);
+  void connect(t, (signal) =>
+    fetch(`/api/chat/turn/${encodeURIComponent(t.conversationId)}`, {
+      headers,
+      signal,
+      credentials: 'same-origin',
+      cache: 'no-store',
+    }),
+  );
+}
+
+/** Reattaches soon: at once the first time, then backing off; waits while the tab is hidden. */
+function scheduleReattach(t: TurnState): void {
+  clearTimeout(retryTimer);
+  if (document.visibilityState === 'hidden') {
+    connection.value = 'reconnecting'; // the tab coming back reattaches
+    return;
+  }
+  if (retries >= MAX_RETRIES) {
+    connection.value = 'lost';
+    return;
+  }
+  const delay = retries === 0 ? 0 : Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (retries - 1));
+  retries += 1;
+  if (retries > 1) connection.value = 'reconnecting';
+  retryTimer = setTimeout(() => reattach(t), delay);
+}
+
+/**
+ * Sends `text` as the next turn of the conversation `conversationId` (streamed), with the card
+ * in focus and voice mode. The user's message is shown at once.
+ */
+export function sendTurn(
+  conversationId: string,
+  text: string,
+  opts: { voice?: boolean; viewedCardId?: string | null } = {},
+): void {
+  if (turn) return;
+  const t = new TurnState(conversationId, opts.voice === true);
+  // events of earlier turns have lower ids: a replay of one of them adds nothing to this turn
+  t.lastEventId = lastIds.get(conversationId);
+  appendShown(conversationId, { key: nextKey(), role: 'user', content: text });
+  begin(t, true);
+  const body = {
+    stream: true,
+    conversationId,
+    messages: [{ role: 'user', content: text }],
+    voiceMode: opts.voice === true,
+    viewedCardId: opts.viewedCardId ?? null,
+  };
+  void connect(t, (signal) =>
+    fetch('/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    }),
+  );
+}
+
+/**
+ * Watches the turn running in `conversationId` (its last stored message is the user's): after a
+ * reload from `resume` (the text shown and the last event id), else its whole replay. Nothing is
+ * shown until an event arrives; 204 (no turn) ends quietly.
+ */
+export function attachTurn(conversationId: string, resume?: TurnSnapshot): void {
+  detachTurn();
+  const resumed = resume?.conversationId === conversationId;
+  const t = resumed ? TurnState.restore(resume) : new TurnState(conversationId, false);
+  // a turn of this conversation already watched to its end here is not shown again
+  if (!resumed) t.lastEventId = lastIds.get(conversationId);
+  begin(t, resumed);
+  reattach(t);
+}
+
+/** Stops watching (another conversation is shown); the turn itself runs on at the server. */
+export function detachTurn(): void {
+  const t = turn;
+  if (!t) return;
+  if (frame) cancelAnimationFrame(frame);
+  frame = 0;
+  clearTimeout(retryTimer);
+  conn?.abort();
+  conn = null;
+  turn = null;
+  storeTurn(null);
+  batch(() => {
+    liveTurn.value = null;
+    turnActive.value = false;
+    chatBusy.value = false;
+    stopping.value = false;
+    connection.value = 'ok';
+  });
+}
+
+/** Asks the server to stop the running turn; its stream then ends with `stopped` and `done`. */
+export async function stopTurn(): Promise<void> {
+  const t = turn;
+  if (!t || stopping.value) return;
+  stopping.value = true;
+  const url = `/api/chat/turn/${encodeURIComponent(t.conversationId)}`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await api(url, { method: 'DELETE' });
+      return;
+    } catch (err) {
+      // 404: not running (yet, or any more). Before the first event the turn may not be registered
+      // yet: try once more; after it, the stream brings the end.
+      if (!(err instanceof ApiError) || err.status !== 404 || turn !== t || t.lastEventId !== undefined) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  if (turn === t) stopping.value = false;
+}
+
+/** After the retries ran out: try again now. */
+export function retryConnection(): void {
+  if (!turn) return;
+  retries = 0;
+  connection.value = 'reconnecting';
+  reattach(turn);
+}
+
+let watching = false;
+
+/** Reattaches when the tab comes back and when the network returns; saves the turn when hidden. */
+export function startTurnWatch(): void {
+  if (watching) return;
+  watching = true;
+  document.addEventListener('visibilitychange', () => {
+    if (!turn) return;
+    if (document.visibilityState === 'hidden') {
+      flush();
+      return;
+    }
+    retries = 0;
+    reattach(turn);
+  });
+  window.addEventListener('pagehide', () => {
+    if (turn) flush();
+  });
+  window.addEventListener('online', () => {
+    if (turn && !conn) {
+      retries = 0;
+      reattach(turn);
+    }
+  });
+}
