@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authenticate, authenticateAdmin, type Principal } from './auth/principal.js';
 import { cardRoutes } from './cards/routes.js';
+import { entryRoutes } from './cards/entry-routes.js';
 import { ChatService } from './chat/chat-service.js';
 import { conversationRoutes } from './chat/conversations/routes.js';
 import { ingestRoutes } from './ingest/routes.js';
@@ -90,6 +91,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   });
   systemRoutes(app, inst);
   cardRoutes(app, inst);
+  entryRoutes(app, inst);
   feedbackRoutes(app, inst);
   chatRoutes(
     app,

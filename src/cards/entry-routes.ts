@@ -1,0 +1,75 @@
+/**
+ * HTTP routes of the web app's entry writes (docs/API.md "Entries (the web app's writes)"):
+ * `POST /api/manifests/:id/entries`, `PUT` and `DELETE /api/manifests/:id/entries/:index`.
+ * Thin: parse, decide who is bound by the date allowance, call card-entries.ts, shape.
+ *
+ * People (the local browser, later signed-in sessions) are bound by the card's date allowance;
+ * agents with a bearer token are not (the seed's security notes). "Today" is the person's
+ * calendar day in the time zone their browser reported (case P06; until then the server's).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { todayIn } from '../common/dates.js';
+import { badRequest } from '../errors.js';
+import type { Instance } from '../instance.js';
+import { addEntry, deleteEntry, replaceEntry } from './card-entries.js';
+
+const IdParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const IdIndexParams = {
+  type: 'object',
+  properties: { id: { type: 'string' }, index: { type: 'string' } },
+  required: ['id', 'index'],
+} as const;
+const AnyObject = { type: 'object' } as const;
+
+type IdReq = FastifyRequest<{ Params: { id: string } }>;
+type IdIndexReq = FastifyRequest<{ Params: { id: string; index: string } }>;
+
+/** Principal kinds that are people, bound by the write policy's date allowance. */
+const PERSON_KINDS: readonly string[] = ['local', 'session'];
+
+function writeOptions(req: FastifyRequest, inst: Instance) {
+  const h = req.headers['if-match'];
+  const kind = req.principal?.kind ?? 'local';
+  return {
+    actor: req.principal?.actor ?? 'local',
+    ifMatch: Array.isArray(h) ? h.join(',') : h,
+    today: todayIn(inst.user.timeZone()),
+    skipDateRule: !PERSON_KINDS.includes(kind),
+  };
+}
+
+/** The `:index` path parameter as an array position. @throws 400 naming `index`. */
+function indexParam(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) {
+    throw badRequest(`index must be a whole number from 0, got "${raw.slice(0, 20)}"`, [
+      { path: 'params.index', message: 'must be a whole number >= 0' },
+    ]);
+  }
+  return Number(raw);
+}
+
+/** Registers the entry routes on `app`. */
+export function entryRoutes(app: FastifyInstance, inst: Instance): void {
+  const ctx = inst.cards;
+
+  app.post('/api/manifests/:id/entries', { schema: { params: IdParams, body: AnyObject } }, async (req: IdReq, reply) => {
+    const r = addEntry(ctx, req.params.id, (req.body as { entry?: unknown }).entry, writeOptions(req, inst));
+    return reply.status(201).header('ETag', r.etag).send(r);
+  });
+
+  app.put(
+    '/api/manifests/:id/entries/:index',
+    { schema: { params: IdIndexParams, body: AnyObject } },
+    async (req: IdIndexReq, reply) => {
+      const index = indexParam(req.params.index);
+      const r = replaceEntry(ctx, req.params.id, index, (req.body as { entry?: unknown }).entry, writeOptions(req, inst));
+      return reply.header('ETag', r.etag).send(r);
+    },
+  );
+
+  app.delete('/api/manifests/:id/entries/:index', { schema: { params: IdIndexParams } }, async (req: IdIndexReq, reply) => {
+    const index = indexParam(req.params.index);
+    const r = deleteEntry(ctx, req.params.id, index, writeOptions(req, inst));
+    return reply.header('ETag', r.etag).send(r);
+  });
+}

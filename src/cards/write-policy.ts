@@ -1,0 +1,314 @@
+/**
+ * The write policy of the web app's entry forms (REFERENCE section 2 "writeable"; issue 5; the
+ * contract in docs/API.md "Entries"): which entries a person may save on a card, and where a new
+ * entry goes. Pure functions over a card's `meta` and its rows; the operations that apply them
+ * are in card-entries.ts.
+ *
+ * - `fromWebapp !== true` → 403 NOT_WRITEABLE (card-data.ts `assertWriteable`).
+ * - `requireAny: [keys]` and none has a value → 422 REQUIRE_ANY.
+ * - `required` inputs without a value, and values that break their input descriptor (number,
+ *   stepper and rating bounds, select/chips options, text length, date/time format, checkbox
+ *   boolean, colour `#rrggbb`) → 422 INVALID_ENTRY naming the field.
+ * - The row's date is `entry[viewConfig.dateField ?? 'date']`. For a date that has no row yet:
+ *   today (the person's calendar day, case P06) needs `todayAllowed !== false`, a past day
+ *   `pastAllowed === true`, a future day `futureAllowed === true`; else 422 DATE_NOT_ALLOWED with a
+ *   sentence the form shows. Agents with a bearer token are not bound by this (the seed's
+ *   security notes); the caller decides who is bound.
+ * - `maxReadingsPerDay` (default 1): 1 → a new entry for a day that has a row replaces that row;
+ *   N > 1 → it is added, then the oldest rows of that day beyond N are dropped. New dated rows are
+ *   placed in date order; an entry without a date is appended (list cards).
+ */
+import type { FieldError } from '../errors.js';
+import { invalid, KlebbError } from '../errors.js';
+import { isIsoDate } from '../common/dates.js';
+import { graphemeLength } from '../common/graphemes.js';
+import { formInputs, hasValue, type InputDescriptor, requireAnyOf } from '../common/inputs.js';
+
+/** A card's write policy, read leniently from its `meta` (defaults per REFERENCE section 2). */
+export interface WritePolicy {
+  fromWebapp: boolean;
+  todayAllowed: boolean;
+  pastAllowed: boolean;
+  futureAllowed: boolean;
+  /** ≥ 1. */
+  maxReadingsPerDay: number;
+  requireAny: string[];
+  inputs: InputDescriptor[];
+  /** The row key holding the date: `meta.view.dateField`, default `date`. */
+  dateField: string;
+}
+
+/** An entry as stored: a JSON object without empty values. */
+export type Entry = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The write policy of a card's `meta` (sanitised or raw; unusable values read as their defaults). */
+export function writePolicyOf(meta: unknown): WritePolicy {
+  const m = isObject(meta) ? meta : {};
+  const w = isObject(m.writeable) ? m.writeable : {};
+  const v = isObject(m.view) ? m.view : {};
+  const max = w.maxReadingsPerDay;
+  return {
+    fromWebapp: w.fromWebapp === true,
+    todayAllowed: w.todayAllowed !== false,
+    pastAllowed: w.pastAllowed === true,
+    futureAllowed: w.futureAllowed === true,
+    maxReadingsPerDay: typeof max === 'number' && Number.isInteger(max) && max >= 1 ? max : 1,
+    requireAny: requireAnyOf(m),
+    inputs: formInputs(m),
+    dateField: typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date',
+  };
+}
+
+/**
+ * An entry as sent (the `entry` of a request body `{entry: {...}}`), without its empty values
+ * (null, blank strings, empty lists: an empty optional field is not stored).
+ * @throws 400 BAD_REQUEST naming `entry` when it is missing or not a JSON object.
+ */
+export function cleanEntry(entry: unknown): Entry {
+  if (!isObject(entry)) {
+    throw new KlebbError(400, 'BAD_REQUEST', 'the body must be {"entry": {...}} with the entry as a JSON object', [
+      { path: 'entry', message: entry === undefined ? 'is required' : 'must be an object' },
+    ]);
+  }
+  const out: Entry = {};
+  for (const [k, val] of Object.entries(entry)) {
+    if (val === null || val === undefined) continue;
+    if (typeof val === 'string' && val.trim() === '') continue;
+    if (Array.isArray(val) && val.length === 0) continue;
+    out[k] = val;
+  }
+  return out;
+}
+
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+const COLOUR_RE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+const numText = (n: number) => String(n);
+
+function optionMatches(options: { value: unknown }[], v: unknown): boolean {
+  return options.some((o) => o.value === v || (typeof v !== 'object' && String(o.value) === String(v)));
+}
+
+/**
+ * What is wrong with one value for its input, as the end of a sentence ("must be at most 500"),
+ * or null when it fits. The value is present (checked with `hasValue` first).
+ */
+export function valueProblem(input: InputDescriptor, v: unknown): string | null {
+  switch (input.type) {
+    case 'number':
+    case 'stepper':
+    case 'rating': {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a number';
+      if (input.type === 'rating' && !Number.isInteger(v)) return 'must be a whole number';
+      if (input.min !== undefined && v < input.min) return `must be at least ${numText(input.min)}`;
+      if (input.max !== undefined && v > input.max) return `must be at most ${numText(input.max)}`;
+      return null;
+    }
+    case 'text':
+    case 'textarea': {
+      if (typeof v !== 'string') return 'must be text';
+      if (input.maxLength !== undefined && graphemeLength(v) > input.maxLength) {
+        return `must be at most ${input.maxLength} characters long`;
+      }
+      return null;
+    }
+    case 'select':
+    case 'chips': {
+      if (typeof v === 'object') return 'must be one of its choices';
+      const options = input.options ?? [];
+      if (options.length > 0 && !optionMatches(options, v)) return 'must be one of its choices';
+      return null;
+    }
+    case 'chips-multi': {
+      if (!Array.isArray(v)) return 'must be a list of its choices';
+      const options = input.options ?? [];
+      if (v.some((x) => x === null || typeof x === 'object')) return 'must be a list of its choices';
+      if (options.length > 0 && !v.every((x) => optionMatches(options, x))) return 'must be a list of its choices';
+      if (new Set(v.map((x) => String(x))).size !== v.length) return 'must not list a choice twice';
+      return null;
+    }
+    case 'emoji-picker': {
+      const emojis = input.emojis ?? [];
+      if (input.emitIndex) {
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > emojis.length) {
+          return `must be a whole number from 1 to ${emojis.length}`;
+        }
+        return null;
+      }
+      return typeof v === 'string' && emojis.includes(v) ? null : 'must be one of its emoji';
+    }
+    case 'colour':
+      return typeof v === 'string' && COLOUR_RE.test(v) ? null : 'must be a colour like #3399ff';
+    case 'checkbox':
+      return typeof v === 'boolean' ? null : 'must be true or false';
+    case 'date':
+      return isIsoDate(v) ? null : 'must be a date written YYYY-MM-DD';
+    case 'time':
+      return typeof v === 'string' && TIME_RE.test(v) ? null : 'must be a time written HH:MM';
+  }
+}
+
+function fieldError(input: InputDescriptor | undefined, key: string, problem: string): FieldError {
+  return { path: `entry.${key}`, message: `${input?.label ?? key} ${problem}` };
+}
+
+/**
+ * Checks an entry against the policy's inputs: `requireAny` first (422 REQUIRE_ANY, "Fill in at
+ * least one of: Systolic, Diastolic."), then every input's `required` and value rules (422
+ * INVALID_ENTRY; the message is the first problem as a sentence, `details` lists them all, each
+ * with `path: entry.<key>`). Keys no input declares are stored as they are.
+ * @throws KlebbError 422.
+ */
+export function checkEntry(policy: WritePolicy, entry: Entry): void {
+  if (policy.requireAny.length > 0 && !policy.requireAny.some((k) => hasValue(entry[k]))) {
+    const labels = policy.requireAny.map((k) => policy.inputs.find((i) => i.key === k)?.label ?? k);
+    throw invalid(
+      `Fill in at least one of: ${labels.join(', ')}.`,
+      policy.requireAny.map((k) => ({ path: `entry.${k}`, message: 'one of these needs a value' })),
+      'REQUIRE_ANY',
+    );
+  }
+  const problems: FieldError[] = [];
+  for (const input of policy.inputs) {
+    const v = entry[input.key];
+    if (!hasValue(v)) {
+      if (input.required && !policy.requireAny.includes(input.key)) problems.push(fieldError(input, input.key, 'is required'));
+      continue;
+    }
+    const p = valueProblem(input, v);
+    if (p) problems.push(fieldError(input, input.key, p));
+  }
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    throw invalid(`${problems[0].message}${more}.`, problems, 'INVALID_ENTRY');
+  }
+}
+
+/**
+ * The calendar day of an entry (`entry[dateField]`: `YYYY-MM-DD`, or a timestamp whose first ten
+ * characters are a real date), or null when the entry has no date (list cards).
+ * @throws 422 INVALID_ENTRY naming the date field when it holds something else.
+ */
+export function entryDay(policy: WritePolicy, entry: Entry): string | null {
+  const v = entry[policy.dateField];
+  if (v === undefined) return null;
+  const day = typeof v === 'string' ? v.slice(0, 10) : '';
+  if (!isIsoDate(day) || (v as string).length > 40) {
+    throw invalid(
+      `The date must be written YYYY-MM-DD.`,
+      [{ path: `entry.${policy.dateField}`, message: 'must be a date written YYYY-MM-DD' }],
+      'INVALID_ENTRY',
+    );
+  }
+  return day;
+}
+
+/** The day a stored row belongs to (its date field's first ten characters when a real date), or null. */
+export function rowDay(row: unknown, dateField: string): string | null {
+  if (!isObject(row)) return null;
+  const v = row[dateField];
+  if (typeof v !== 'string') return null;
+  const d = v.slice(0, 10);
+  return isIsoDate(d) ? d : null;
+}
+
+/**
+ * Whether a new row for `day` may be added from the web app, given the person's `today`
+ * (`YYYY-MM-DD` in their time zone). Only for days that have no row yet (the caller checks).
+ * @throws 422 DATE_NOT_ALLOWED with the sentence the form shows.
+ */
+export function assertDateAllowed(policy: WritePolicy, day: string, today: string): void {
+  let refusal: string | null = null;
+  if (day === today && !policy.todayAllowed) refusal = "This card doesn't take entries for today.";
+  else if (day < today && !policy.pastAllowed) refusal = "This card doesn't take entries for past days.";
+  else if (day > today && !policy.futureAllowed) refusal = "This card doesn't take entries for future days.";
+  if (refusal) {
+    throw invalid(refusal, [{ path: `entry.${policy.dateField}`, message: `${day} is not allowed` }], 'DATE_NOT_ALLOWED');
+  }
+}
+
+/** Where a new entry goes: over an existing row, or inserted at `at` with older rows of its day dropped. */
+export type AddPlan =
+  | { kind: 'replace'; index: number }
+  | {
+      kind: 'insert';
+      /** Position in the current array to insert at. */
+      at: number;
+      /** Positions (in the current array, ascending) of rows to remove: the day's oldest beyond N. */
+      drop: number[];
+      /** The new row's position once inserted and the drops removed. */
+      finalIndex: number;
+    };
+
+/**
+ * The position in `rows` that keeps them in date order for a row of `day`: after the last row of
+ * that day or earlier; when there is none, before the first later row; else at the end. Rows
+ * without a date are passed over.
+ */
+export function datePosition(rows: readonly unknown[], day: string, dateField: string): number {
+  let lastNotLater = -1;
+  let firstLater = -1;
+  rows.forEach((row, i) => {
+    const d = rowDay(row, dateField);
+    if (d === null) return;
+    if (d <= day) lastNotLater = i;
+    else if (firstLater < 0) firstLater = i;
+  });
+  if (lastNotLater >= 0) return lastNotLater + 1;
+  return firstLater >= 0 ? firstLater : rows.length;
+}
+
+/** Positions of the rows of `day`, in array order. */
+export function rowsOfDay(rows: readonly unknown[], day: string, dateField: string): number[] {
+  const out: number[] = [];
+  rows.forEach((row, i) => {
+    if (rowDay(row, dateField) === day) out.push(i);
+  });
+  return out;
+}
+
+/**
+ * Where a new entry for `day` goes in `rows` (REFERENCE `maxReadingsPerDay`): with a maximum of 1
+ * and a row of that day present, it replaces that day's last row; otherwise it is inserted in date
+ * order (appended when `day` is null), and the oldest rows of the day beyond the maximum are dropped.
+ */
+export function planAdd(rows: readonly unknown[], day: string | null, policy: WritePolicy): AddPlan {
+  if (day === null) return { kind: 'insert', at: rows.length, drop: [], finalIndex: rows.length };
+  const same = rowsOfDay(rows, day, policy.dateField);
+  if (policy.maxReadingsPerDay === 1 && same.length > 0) return { kind: 'replace', index: same[same.length - 1] };
+  const at = datePosition(rows, day, policy.dateField);
+  const excess = same.length + 1 - policy.maxReadingsPerDay;
+  const drop = excess > 0 ? same.slice(0, excess) : [];
+  const finalIndex = at - drop.filter((i) => i < at).length;
+  return { kind: 'insert', at, drop, finalIndex };
+}
+
+/** `rows` with `entry` inserted at `at` and the `drop` positions removed (a new array). */
+export function applyInsert(rows: readonly unknown[], entry: Entry, at: number, drop: readonly number[]): unknown[] {
+  const dropped = new Set(drop);
+  const out: unknown[] = [];
+  for (let i = 0; i <= rows.length; i++) {
+    if (i === at) out.push(entry);
+    if (i < rows.length && !dropped.has(i)) out.push(rows[i]);
+  }
+  return out;
+}
+
+/**
+ * An RFC 7396 merge patch that turns `before` into `after` (keys only in `before` become null,
+ * objects present in both are diffed recursively, everything else is taken from `after`), so a
+ * whole-row replacement can go through the row store's update.
+ */
+export function replacementPatch(before: unknown, after: Entry): Entry {
+  const patch: Entry = {};
+  const old = isObject(before) ? before : {};
+  for (const k of Object.keys(old)) if (!Object.hasOwn(after, k)) patch[k] = null;
+  for (const [k, v] of Object.entries(after)) {
+    const prev = old[k];
+    patch[k] = isObject(v) && isObject(prev) ? replacementPatch(prev, v) : v;
+  }
+  return patch;
+}
