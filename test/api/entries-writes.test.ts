@@ -1,0 +1,196 @@
+/**
+ * The web write API's writes (docs/API.md "Entries"): maxReadingsPerDay upsert versus append with
+ * the oldest dropped, date order, list cards, whole-row edits (also moving a row to another day),
+ * deletes, legacy name-keyed inputs, one change set per write, and the live event.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../../src/common/dates.js';
+import type { CardEvent } from '../../src/cards/card-loader.js';
+import { casesDir } from '../helpers/sandbox-home.js';
+import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';
+
+const T = 'entries-token';
+const TZ = 'America/Los_Angeles';
+let s: TestServer;
+
+const person = (p: string, init: ApiInit = {}) => s.api(p, init);
+const agent = (p: string, init: ApiInit = {}) => s.api(p, { token: T, ...init });
+const example = (id: string) =>
+  JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+const dataOf = async (id: string) => (await agent(`/api/manifests/${id}/data`)).body.data;
+const today = () => todayIn(TZ);
+const day = (n: number) => addDays(today(), n);
+
+async function recreate(manifest: Record<string, unknown>, data?: unknown) {
+  const id = (manifest.meta as { id: string }).id;
+  await agent(`/api/manifests/${id}`, { method: 'DELETE' });
+  const r = await agent('/api/manifests', { json: data === undefined ? manifest : { ...manifest, data } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+}
+
+beforeAll(async () => {
+  s = await startServer({ env: { AGENT_API_TOKEN: T } });
+  await person('/api/user/tz', { json: { tz: TZ } });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replaced', () => {
+  beforeEach(() => recreate(example('weight')));
+
+  it('adds, then replaces the day’s row as a whole', async () => {
+    const a = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 85.5, note: 'after run' } } });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ ok: true, id: 'weight', index: 0, replaced: false, dropped: 0 });
+    expect(a.body.etag).toMatch(/^"v\d+"$/);
+    const b = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 85.3 } } });
+    expect(b.body).toMatchObject({ index: 0, replaced: true, dropped: 0 });
+    // the note is gone: the entry replaced the row, it was not merged into it
+    expect(await dataOf('weight')).toEqual([{ date: today(), kg: 85.3 }]);
+  });
+
+  it('places a past day in date order', async () => {
+    await agent('/api/manifests/weight/data', {
+      json: { data: [{ date: day(-5), kg: 80 }, { date: day(-1), kg: 81 }] },
+    });
+    const r = await person('/api/manifests/weight/entries', { json: { entry: { date: day(-3), kg: 80.5 } } });
+    expect(r.body).toMatchObject({ index: 1, replaced: false });
+    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([day(-5), day(-3), day(-1)]);
+    const t = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 82 } } });
+    expect(t.body.index).toBe(3);
+  });
+
+  it('each write is one change set by the person, and open pages hear of it', async () => {
+    const events: CardEvent[] = [];
+    const listener = (e: CardEvent) => events.push(e);
+    s.inst.events.on('card', listener);
+    const before = s.inst.cards.store.changes.recent('weight', 100).length;
+    await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 85 } } });
+    await person('/api/manifests/weight/entries', { json: { entry: { date: day(-2), kg: 84 } } });
+    await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 86 } } });
+    s.inst.events.off('card', listener);
+    const recent = s.inst.cards.store.changes.recent('weight', 100);
+    expect(recent.length - before).toBe(3);
+    expect(recent.slice(0, 3).every((c) => c.actor === 'local')).toBe(true);
+    expect(events.filter((e) => e.type === 'data-changed' && e.id === 'weight')).toHaveLength(3);
+  });
+});
+
+describe('maxReadingsPerDay 3 (body temperature): added, the oldest beyond 3 dropped', () => {
+  beforeEach(() => recreate(example('body-temperature')));
+
+  it('keeps the newest three of a day, in the day’s place', async () => {
+    await agent('/api/manifests/body-temperature/data', { json: { data: [{ date: day(1), celsius: 36 }] } });
+    const readings = [36.5, 36.9, 37.4, 38.1];
+    const answers = [];
+    for (const c of readings) {
+      answers.push((await person('/api/manifests/body-temperature/entries', { json: { entry: { date: today(), celsius: c } } })).body);
+    }
+    expect(answers.map((a) => [a.index, a.replaced, a.dropped])).toEqual([
+      [0, false, 0],
+      [1, false, 0],
+      [2, false, 0],
+      [2, false, 1],
+    ]);
+    expect(await dataOf('body-temperature')).toEqual([
+      { date: today(), celsius: 36.9 },
+      { date: today(), celsius: 37.4 },
+      { date: today(), celsius: 38.1 },
+      { date: day(1), celsius: 36 },
+    ]);
+  });
+});
+
+describe('a list card (symptoms): entries without a date are appended, no date rule', () => {
+  beforeEach(() => recreate(example('symptoms')));
+
+  it('appends, edits, removes', async () => {
+    const a = await person('/api/manifests/symptoms/entries', {
+      json: { entry: { symptom: 'Headache', severity: 3, added: '2026-04-20T08:00:00Z' } },
+    });
+    expect(a.body).toMatchObject({ index: 0, replaced: false });
+    await person('/api/manifests/symptoms/entries', { json: { entry: { symptom: 'Sore knee', location: 'left' } } });
+    const e = await person('/api/manifests/symptoms/entries/0', {
+      method: 'PUT',
+      json: { entry: { symptom: 'Headache', severity: 2, added: '2026-04-20T08:00:00Z' } },
+    });
+    expect(e.status).toBe(200);
+    expect(e.body).toMatchObject({ ok: true, id: 'symptoms', index: 0 });
+    const d = await person('/api/manifests/symptoms/entries/1', { method: 'DELETE' });
+    expect(d.body).toMatchObject({ ok: true, removed: 1, row: { symptom: 'Sore knee', location: 'left' } });
+    expect(await dataOf('symptoms')).toEqual([{ symptom: 'Headache', severity: 2, added: '2026-04-20T08:00:00Z' }]);
+    const long = await person('/api/manifests/symptoms/entries', { json: { entry: { symptom: 'x'.repeat(121) } } });
+    expect(long.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Symptom must be at most 120 characters long.' });
+  });
+});
+
+describe('edits', () => {
+  beforeEach(() =>
+    recreate(example('weight'), [
+      { date: day(-4), kg: 80, note: 'a' },
+      { date: day(-2), kg: 81 },
+      { date: today(), kg: 82 },
+    ]),
+  );
+
+  it('PUT replaces the whole row and keeps its date when the entry has none', async () => {
+    const r = await person('/api/manifests/weight/entries/1', { method: 'PUT', json: { entry: { kg: 81.5, note: 'fixed' } } });
+    expect(r.body).toMatchObject({ ok: true, index: 1 });
+    expect(r.headers.get('etag')).toBe(r.body.etag);
+    const rows = await dataOf('weight');
+    expect(rows[1]).toEqual({ date: day(-2), kg: 81.5, note: 'fixed' });
+    const clear = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-4), kg: 80, note: '' } } });
+    expect(clear.status).toBe(200);
+    expect((await dataOf('weight'))[0]).toEqual({ date: day(-4), kg: 80 });
+  });
+
+  it('moving a row to another day: to its date order place; onto a day that has its row is 409 DAY_FULL', async () => {
+    const full = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-2), kg: 80 } } });
+    expect(full.status).toBe(409);
+    expect(full.body).toEqual({
+      error: `There is already an entry for ${day(-2)}; change that one instead.`,
+      code: 'DAY_FULL',
+    });
+    const moved = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-1), kg: 80 } } });
+    expect(moved.body).toMatchObject({ index: 1 });
+    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([day(-2), day(-1), today()]);
+    // a future day is not allowed for a person
+    const future = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(2), kg: 80 } } });
+    expect(future.body.code).toBe('DATE_NOT_ALLOWED');
+  });
+
+  it('DELETE removes the row at the index, with or without a matching If-Match', async () => {
+    const etag = (await agent('/api/manifests/weight/data')).headers.get('etag') as string;
+    const r = await person('/api/manifests/weight/entries/2', { method: 'DELETE', headers: { 'if-match': etag } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, id: 'weight', removed: 1, row: { date: today(), kg: 82 } });
+    expect((await dataOf('weight')).length).toBe(2);
+  });
+});
+
+describe('older manifests', () => {
+  it('bp: inputs under view.inputs keyed by name are the checked inputs', async () => {
+    await recreate(example('bp'));
+    const high = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 300, diastolic: 80 } } });
+    expect(high.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Systolic must be at most 250.' });
+    const missing = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 120 } } });
+    expect(missing.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Diastolic is required.' });
+    const ok = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 120, diastolic: 80 } } });
+    expect(ok.status).toBe(201);
+  });
+
+  it('a card that has never held data starts its list; null data too', async () => {
+    await agent('/api/manifests/fresh', { method: 'DELETE' });
+    await agent('/api/manifests', {
+      json: { $schema: 'klebb.datafile.v1', meta: { id: 'fresh', label: 'Fresh', writeable: { fromWebapp: true } } },
+    });
+    const r = await person('/api/manifests/fresh/entries', { json: { entry: { date: today(), n: 1 } } });
+    expect(r.status).toBe(201);
+    expect(await dataOf('fresh')).toEqual([{ date: today(), n: 1 }]);
+    await agent('/api/manifests/fresh/data', { json: { data: null } });
+    expect((await person('/api/manifests/fresh/entries', { json: { entry: { n: 2 } } })).body.index).toBe(0);
+  });
+});
