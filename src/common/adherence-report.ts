@@ -1,0 +1,197 @@
+/**
+ * What an `adherence-report` shows (REFERENCE section 2, "Reports-view config": `showCompliance`
+ * default true, `showInventory`): for each scheduled item, the share of its doses taken over a
+ * rolling window, and, when the item records its stock, how long that lasts. Built on the shared
+ * schedule engine (src/common/schedule.ts: due days, doses per day, check-offs). Shared by the
+ * browser and the server: no Node imports.
+ *
+ * Rules (where the reference is silent, what a person expects):
+ * - The window is the `windowDays` (default 30) days ending on the day the report is drawn for.
+ *   That day counts only the doses already taken: a dose due this evening is not "missed" at noon.
+ * - A dose counts as taken when its `takenAt` is set; `takenAt: null` marks a missed dose (the
+ *   same as no record). Doses beyond the day's count, or on days not due, are `extra`.
+ * - Stock: an item's `inventory` (or `stock`, `remaining`, `supply`, `onHand`, `quantity`) as a
+ *   number of doses on hand, or an object `{count | remaining | left | onHand | quantity, unit?}`.
+ *   The report walks the schedule forward from the report day (today's untaken doses first) and
+ *   says on which day the stock runs out, within MAX_STOCK_DAYS.
+ */
+
+import { adherence, dosesDue, dosesOf, isTaken, takenCount } from './schedule.js';
+import { addDays, isIsoDate } from './dates.js';
+import { cleanNumber, toFiniteNumber } from './numbers.js';
+import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
+
+/** Default length of the compliance window, in days. */
+export const DEFAULT_ADHERENCE_WINDOW_DAYS = 30;
+
+/** Longest window accepted (a year). */
+export const MAX_ADHERENCE_WINDOW_DAYS = 366;
+
+/** How far ahead the stock walk looks, in days. */
+export const MAX_STOCK_DAYS = 730;
+
+/** Stock on hand and how long it lasts. */
+export interface Stock {
+  /** Doses (or units) left, as recorded. */
+  left: number;
+  unit?: string;
+  /** The last day the stock covers (`YYYY-MM-DD`); null when it covers none, or never runs out (`days` null). */
+  lastDay: string | null;
+  /** Days covered from the report day on (0: not even today's doses); null when nothing is due within MAX_STOCK_DAYS. */
+  days: number | null;
+}
+
+/** One item's line in the report. */
+export interface ItemAdherence {
+  name: string;
+  dose?: string;
+  /** Doses due in the window (today: only those taken). */
+  scheduled: number;
+  /** Doses taken of those. */
+  taken: number;
+  /** Doses taken beyond the schedule. */
+  extra: number;
+  /** taken / scheduled, or null when nothing was due. */
+  rate: number | null;
+  /** The day of the latest taken dose, if any. */
+  lastTaken: string | null;
+  /** Present when the item records stock. */
+  stock?: Stock;
+}
+
+/** A report group with its items' lines. */
+export interface AdherenceGroup {
+  id: string;
+  label: string | null;
+  items: ItemAdherence[];
+}
+
+/** The whole report. */
+export interface AdherenceReport {
+  /** First and last day of the window. */
+  from: string;
+  to: string;
+  windowDays: number;
+  groups: AdherenceGroup[];
+  /** Sums over every item (each item once, even when in several groups). */
+  overall: { scheduled: number; taken: number; rate: number | null };
+  /** True when at least one item records stock. */
+  hasStock: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const STOCK_KEYS = ['inventory', 'stock', 'remaining', 'supply', 'onHand', 'quantity'];
+const STOCK_COUNT_KEYS = ['count', 'remaining', 'left', 'onHand', 'quantity', 'doses'];
+
+/** The stock an item records (see the file comment), or null. */
+export function stockOf(item: unknown): { left: number; unit?: string } | null {
+  if (!isObj(item)) return null;
+  for (const k of STOCK_KEYS) {
+    const v = item[k];
+    const n = toFiniteNumber(v);
+    if (n !== null && n >= 0) return { left: n };
+    if (isObj(v)) {
+      for (const c of STOCK_COUNT_KEYS) {
+        const m = toFiniteNumber(v[c]);
+        if (m !== null && m >= 0) {
+          const unit = typeof v.unit === 'string' && v.unit.trim() !== '' ? v.unit.trim() : undefined;
+          return unit ? { left: m, unit } : { left: m };
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * How long `left` doses last from `date` on: today's untaken due doses first, then each later
+ * day's due doses. `days`: the days covered counting `date` as the first (0: it does not even
+ * cover today's doses), up to MAX_STOCK_DAYS + 1; `lastDay`: the last covered day (null when `days`
+ * is 0). Both null when the schedule asks for nothing within MAX_STOCK_DAYS (the stock never runs
+ * out by it).
+ */
+export function stockLastDay(item: unknown, left: number, date: string): { lastDay: string | null; days: number | null } {
+  let remaining = left;
+  let covered = 0;
+  let anyDue = false;
+  for (let i = 0; i <= MAX_STOCK_DAYS; i++) {
+    const day = addDays(date, i);
+    const due = dosesDue(item, day);
+    const need = i === 0 ? Math.max(0, due - takenCount(item, day)) : due;
+    if (need > 0) anyDue = true;
+    if (need > remaining) break;
+    remaining = cleanNumber(remaining - need);
+    covered = i + 1;
+  }
+  if (!anyDue) return { lastDay: null, days: null };
+  return { lastDay: covered > 0 ? addDays(date, covered - 1) : null, days: covered };
+}
+
+function lastTakenDay(item: unknown): string | null {
+  let best: string | null = null;
+  for (const d of dosesOf(item)) {
+    if (!isTaken(d)) continue;
+    const day = [d.scheduledDate, d.takenAt].map((v) => (typeof v === 'string' ? v.slice(0, 10) : '')).find(isIsoDate);
+    if (day && (best === null || day > best)) best = day;
+  }
+  return best;
+}
+
+function itemLine(it: ReportItem, from: string, date: string): ItemAdherence {
+  const item = it.ref.item;
+  const before = from < date ? adherence(item, from, addDays(date, -1)) : { scheduled: 0, taken: 0, extra: 0 };
+  const dueToday = dosesDue(item, date);
+  const takenToday = takenCount(item, date);
+  const todayCounted = Math.min(dueToday, takenToday);
+  const scheduled = before.scheduled + todayCounted;
+  const taken = before.taken + todayCounted;
+  const line: ItemAdherence = {
+    name: it.name,
+    scheduled,
+    taken,
+    extra: before.extra + Math.max(0, takenToday - dueToday),
+    rate: scheduled > 0 ? taken / scheduled : null,
+    lastTaken: lastTakenDay(item),
+  };
+  if (it.dose) line.dose = it.dose;
+  const stock = stockOf(item);
+  if (stock) line.stock = { ...stock, ...stockLastDay(item, stock.left, date) };
+  return line;
+}
+
+/**
+ * The report of a card's data for `date` (the person's calendar day). `viewConfig` may carry
+ * `windowDays` (1..MAX_ADHERENCE_WINDOW_DAYS, else the default) and the timeline's `itemsPath`;
+ * `meta` is the card's meta (for a card-level `meta.schedule`). Never throws.
+ */
+export function adherenceReport(data: unknown, date: string, viewConfig?: unknown, meta?: unknown): AdherenceReport {
+  const cfg = isObj(viewConfig) ? viewConfig : {};
+  const w = toFiniteNumber(cfg.windowDays);
+  const windowDays =
+    w !== null && w >= 1 ? Math.min(MAX_ADHERENCE_WINDOW_DAYS, Math.floor(w)) : DEFAULT_ADHERENCE_WINDOW_DAYS;
+  const from = addDays(date, -(windowDays - 1));
+  const items = reportItems(data, { itemsPath: cfg.itemsPath, meta });
+  const lines = new Map<ReportItem, ItemAdherence>();
+  for (const it of items) lines.set(it, itemLine(it, from, date));
+  const groups = groupReportItems(data, items).map((g) => ({
+    id: g.id,
+    label: g.label,
+    items: g.items.map((it) => lines.get(it) as ItemAdherence),
+  }));
+  let scheduled = 0;
+  let taken = 0;
+  for (const l of lines.values()) {
+    scheduled += l.scheduled;
+    taken += l.taken;
+  }
+  return {
+    from,
+    to: date,
+    windowDays,
+    groups,
+    overall: { scheduled, taken, rate: scheduled > 0 ? taken / scheduled : null },
+    hasStock: [...lines.values()].some((l) => l.stock !== undefined),
+  };
+}

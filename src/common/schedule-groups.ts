@@ -1,0 +1,91 @@
+/**
+ * The scheduled items of a card arranged for the read-only reports (`adherence-report`,
+ * `schedule-timeline`): in the card's `data.groups` (`[{id, label, items: [item names]}]`, as in
+ * the examples), then the items no group names. Also reads two less common layouts:
+ * - `itemsPath` (the timeline's trends config, e.g. `"items"`): the key of the data object that
+ *   holds the items, when it is not `items` or `current`;
+ * - a card-level `meta.schedule` (REFERENCE section 2 meta table) over a list of dated rows: the
+ *   card is then one item with that schedule, and each dated row counts as a dose taken that day.
+ * Shared by the browser and the server: no Node imports.
+ */
+
+import { itemName, type ScheduleItemRef, scheduleItems } from './schedule.js';
+
+/** One item as the reports show it. */
+export interface ReportItem {
+  ref: ScheduleItemRef;
+  /** `name`, else `label`, else "Item N". */
+  name: string;
+  /** `dose` when it is text or a number. */
+  dose?: string;
+}
+
+/** A heading and its items. The items no group names have `id` ''; their `label` is "Other", or null when the card has no groups at all. */
+export interface ReportGroup {
+  id: string;
+  label: string | null;
+  items: ReportItem[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function doseText(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.trim() !== '') return v.trim();
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+/** The items of `data` (see the file comment for `itemsPath` and `meta.schedule`). */
+export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: unknown } = {}): ReportItem[] {
+  let source: unknown = data;
+  const path = typeof opts.itemsPath === 'string' ? opts.itemsPath.trim() : '';
+  if (path && path !== 'items' && path !== 'current' && isObj(data) && Array.isArray(data[path])) {
+    source = { items: data[path] };
+  }
+  let refs = scheduleItems(source);
+  const meta = isObj(opts.meta) ? opts.meta : {};
+  if (refs.length === 0 && Array.isArray(data) && isObj(meta.schedule)) {
+    const doses = data
+      .filter(isObj)
+      .map((r) => r.date)
+      .filter((d): d is string => typeof d === 'string')
+      .map((d) => ({ scheduledDate: d.slice(0, 10), takenAt: d }));
+    const name = typeof meta.label === 'string' ? meta.label : 'Schedule';
+    refs = [{ item: { name, schedule: meta.schedule, doses }, index: 0, list: '' }];
+  }
+  return refs.map((ref, i) => {
+    const out: ReportItem = { ref, name: itemName(ref.item, i) };
+    const dose = doseText(ref.item.dose);
+    if (dose) out.dose = dose;
+    return out;
+  });
+}
+
+/**
+ * `items` in the groups of `data.groups` (each group keeps the order of its `items` names, matched
+ * against item names or ids; an item may appear in several groups), then an "Other" group for the
+ * rest. Groups with no matching item are left out. Without groups: one group, `label` null, of
+ * every item.
+ */
+export function groupReportItems(data: unknown, items: ReportItem[]): ReportGroup[] {
+  const groups = isObj(data) && Array.isArray(data.groups) ? data.groups.filter(isObj) : [];
+  const out: ReportGroup[] = [];
+  const placed = new Set<ReportItem>();
+  groups.forEach((g, gi) => {
+    const names = Array.isArray(g.items) ? g.items : [];
+    const members: ReportItem[] = [];
+    for (const n of names) {
+      const it = items.find((x) => x.name === n || x.ref.item.id === n);
+      if (it && !members.includes(it)) members.push(it);
+    }
+    if (members.length === 0) return;
+    for (const m of members) placed.add(m);
+    const id = typeof g.id === 'string' ? g.id : `group-${gi + 1}`;
+    const label = typeof g.label === 'string' && g.label.trim() !== '' ? g.label : typeof g.id === 'string' ? g.id : `Group ${gi + 1}`;
+    out.push({ id, label, items: members });
+  });
+  const rest = items.filter((i) => !placed.has(i));
+  if (rest.length > 0) out.push({ id: '', label: out.length > 0 ? 'Other' : null, items: rest });
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * The read-only schedule reports: adherence (src/common/adherence-report.ts), the timeline grid
+ * (src/common/schedule-timeline.ts) and their grouping (src/common/schedule-groups.ts), on the
+ * shared example cards and on small hand-made inputs.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { adherenceReport, stockLastDay, stockOf } from './adherence-report.js';
+import { groupReportItems, reportItems } from './schedule-groups.js';
+import { cellState, timelineCells, timelineDays } from './schedule-timeline.js';
+
+const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
+const example = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
+
+describe('adherenceReport on the example', () => {
+  const card = example('example-adherence-report');
+
+  it('counts the last 30 days ending on the report day, grouped as the data says', () => {
+    const r = adherenceReport(card.data, '2026-04-30', card.meta.reports, card.meta);
+    expect(r.from).toBe('2026-04-01');
+    expect(r.windowDays).toBe(30);
+    expect(r.groups.map((g) => [g.label, g.items.map((i) => i.name)])).toEqual([
+      ['Daily medications', ['morning-dose', 'evening-dose']],
+    ]);
+    const [morning, evening] = r.groups[0].items;
+    // 1–29 April are due (29 days, 5 taken); 30 April counts its taken dose only
+    expect(morning).toMatchObject({ dose: '1 tablet', scheduled: 30, taken: 5, lastTaken: '2026-04-30' });
+    // evening: 30 April's dose is not taken (takenAt null): today is not counted as missed
+    expect(evening).toMatchObject({ scheduled: 29, taken: 4, lastTaken: '2026-04-29' });
+    expect(r.overall).toEqual({ scheduled: 59, taken: 9, rate: 9 / 59 });
+    expect(r.hasStock).toBe(false);
+  });
+
+  it('a shorter windowDays, and only the days with records', () => {
+    const r = adherenceReport(card.data, '2026-04-30', { windowDays: 6 });
+    expect(r.from).toBe('2026-04-25');
+    const [morning, evening] = r.groups[0].items;
+    expect(morning).toMatchObject({ scheduled: 6, taken: 5, rate: 5 / 6 });
+    expect(evening).toMatchObject({ scheduled: 5, taken: 4, rate: 4 / 5 });
+  });
+
+  it('nothing due before the first cycle: rate null, never NaN', () => {
+    const r = adherenceReport(card.data, '2026-03-15', {});
+    expect(r.overall).toEqual({ scheduled: 0, taken: 0, rate: null });
+    expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
+  });
+
+  it('tolerates data of any shape', () => {
+    for (const d of [null, 'x', 7, [], {}, { items: 'no' }]) {
+      const r = adherenceReport(d, '2026-04-30');
+      expect(r.groups).toEqual([]);
+      expect(r.overall.rate).toBeNull();
+    }
+  });
+});
+
+describe('stock', () => {
+  const item = (extra: Record<string, unknown>) => ({
+    name: 'D',
+    schedule: { type: 'daily', times_per_day: 2 },
+    doses: [{ scheduledDate: '2026-04-20', takenAt: '2026-04-20T08:00:00Z' }],
+    ...extra,
+  });
+
+  it('reads the stock in its several spellings', () => {
+    expect(stockOf(item({ inventory: 10 }))).toEqual({ left: 10 });
+    expect(stockOf(item({ stock: '4' }))).toEqual({ left: 4 });
+    expect(stockOf(item({ inventory: { remaining: 30, unit: 'tablets' } }))).toEqual({ left: 30, unit: 'tablets' });
+    expect(stockOf(item({ inventory: -1 }))).toBeNull();
+    expect(stockOf(item({}))).toBeNull();
+  });
+
+  it('walks the schedule: today’s untaken dose first, then two a day', () => {
+    // today (20 April): one of two taken, so 1 needed; then 2 a day
+    expect(stockLastDay(item({}), 5, '2026-04-20')).toEqual({ lastDay: '2026-04-22', days: 3 });
+    expect(stockLastDay(item({}), 0, '2026-04-20')).toEqual({ lastDay: null, days: 0 });
+    expect(stockLastDay({ name: 'x', schedule: { type: 'as_needed' } }, 3, '2026-04-20')).toEqual({ lastDay: null, days: null });
+    const r = adherenceReport({ items: [item({ inventory: { count: 5, unit: 'tablets' } })] }, '2026-04-20');
+    expect(r.hasStock).toBe(true);
+    expect(r.groups[0].items[0].stock).toEqual({ left: 5, unit: 'tablets', lastDay: '2026-04-22', days: 3 });
+  });
+});
+
+describe('schedule timeline', () => {
+  const card = example('example-schedule-timeline');
+
+  it('the window: both sides by default, or ending / starting today', () => {
+    const both = timelineDays(card.meta.reports, '2026-04-29');
+    expect(both).toHaveLength(14);
+    expect(both[0]).toBe('2026-04-22');
+    expect(both[13]).toBe('2026-05-05');
+    expect(timelineDays({ windowDays: 3, showFuture: false }, '2026-04-29')).toEqual(['2026-04-27', '2026-04-28', '2026-04-29']);
+    expect(timelineDays({ windowDays: 3, showPast: false }, '2026-04-29')).toEqual(['2026-04-29', '2026-04-30', '2026-05-01']);
+    expect(timelineDays(card.meta.trends, '2026-04-29')).toHaveLength(14);
+    expect(timelineDays({ windowDays: 1e9 }, '2026-04-29')).toHaveLength(62);
+  });
+
+  it('cells: taken, missed, due, upcoming, none (weekly Mon/Wed/Fri)', () => {
+    const items = reportItems(card.data);
+    expect(items.map((i) => i.name)).toEqual(['vitamin-d', 'cold-shower']);
+    const days = ['2026-04-27', '2026-04-28', '2026-04-29', '2026-04-30', '2026-05-01'];
+    const today = '2026-04-30';
+    expect(timelineCells(items[0].ref.item, days, today).map((c) => c.state)).toEqual([
+      'missed',
+      'taken',
+      'taken',
+      'due',
+      'upcoming',
+    ]);
+    // Mon 27 due (missed), Tue 28 not due but taken (extra), Wed 29 missed, Thu 30 none, Fri 1 May upcoming
+    expect(timelineCells(items[1].ref.item, days, today).map((c) => c.state)).toEqual([
+      'missed',
+      'extra',
+      'missed',
+      'none',
+      'upcoming',
+    ]);
+    expect(cellState('2026-04-30', 4, 2, '2026-04-30')).toBe('partial');
+  });
+
+  it('groups: the data’s groups first, then the rest under "Other"', () => {
+    const data = {
+      groups: [{ id: 'am', label: 'Morning', items: ['b', 'missing'] }, { id: 'empty', items: ['nope'] }],
+      items: [
+        { name: 'a', schedule: { type: 'daily' } },
+        { name: 'b', schedule: { type: 'daily' } },
+      ],
+    };
+    const groups = groupReportItems(data, reportItems(data));
+    expect(groups.map((g) => [g.label, g.items.map((i) => i.name)])).toEqual([
+      ['Morning', ['b']],
+      ['Other', ['a']],
+    ]);
+  });
+
+  it('a card-level meta.schedule over dated rows is one item whose rows are doses', () => {
+    const items = reportItems(
+      [{ date: '2026-04-27' }, { date: '2026-04-29', note: 'x' }],
+      { meta: { label: 'Run', schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } } },
+    );
+    expect(items.map((i) => i.name)).toEqual(['Run']);
+    const days = ['2026-04-27', '2026-04-28', '2026-04-29', '2026-05-01'];
+    expect(timelineCells(items[0].ref.item, days, '2026-04-30').map((c) => c.state)).toEqual([
+      'taken',
+      'none',
+      'taken',
+      'upcoming',
+    ]);
+    expect(reportItems({ stack: [{ name: 'z', schedule: {} }] }, { itemsPath: 'stack' }).map((i) => i.name)).toEqual(['z']);
+  });
+});
