@@ -1,0 +1,107 @@
+/**
+ * Shared steps of the chat widget's end-to-end tests (test/e2e/chat-*.test.ts, issue 6): one
+ * Chromium per test file (a launch failure fails every test, never a skip), pages that must end
+ * without console errors, exceptions or failed requests, and the few moves every chat test makes
+ * (open the panel, send a message, read the answers). The server and the scripted gateway come
+ * from test/helpers/chat-server.ts.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { DESKTOP, launchBrowser, type TestBrowser, type WatchedPage } from './browser.js';
+
+/** Registers the browser's lifecycle hooks in the calling test file; `open(url)` opens a watched page. */
+export function chatBrowser(opts: { timezoneId?: string; allow?: RegExp[] } = {}) {
+  let browser: TestBrowser | undefined;
+  let launchError: Error | undefined;
+  const pages: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    try {
+      browser = await launchBrowser({ timezoneId: opts.timezoneId ?? 'Europe/London' });
+    } catch (err) {
+      launchError = err as Error;
+    }
+  });
+
+  afterEach(async () => {
+    const problems = pages.flatMap((w) => w.problems).filter((p) => !opts.allow?.some((re) => re.test(p)));
+    for (const w of pages.splice(0)) await w.page.close();
+    expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    /** A new tab on `url` (desktop size unless given), waiting for the chat button. */
+    async open(url: string, viewport = DESKTOP): Promise<WatchedPage> {
+      if (!browser) throw launchError ?? new Error('Chromium was not started');
+      const w = await browser.newPage(viewport);
+      pages.push(w);
+      await w.page.goto(url);
+      await w.page.locator('.brand-name').waitFor();
+      return w;
+    },
+  };
+}
+
+/** The panel element. */
+export const PANEL = '[data-chat-panel]';
+
+/** Opens the chat panel with its button and waits until it can take a message. */
+export async function openPanel(page: Page): Promise<void> {
+  await page.locator('[data-chat-launcher]').click();
+  await page.locator(`${PANEL}:not([hidden])`).waitFor();
+  await page.locator('#chat-input').waitFor();
+}
+
+/** Types `text` into the composer and sends it with Enter. */
+export async function sendText(page: Page, text: string): Promise<void> {
+  const box = page.locator('#chat-input');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The text of every settled assistant answer, in order (without marked's closing newline). */
+export async function answers(page: Page): Promise<string[]> {
+  const texts = await page.locator(`${PANEL} .chat-msg[data-role="assistant"] .chat-md`).allTextContents();
+  return texts.map((t) => t.trim());
+}
+
+/** The text of the answer being streamed ('' when none is). */
+export async function liveText(page: Page): Promise<string> {
+  const live = page.locator(`${PANEL} .chat-msg[data-role="live"] .chat-md`);
+  return (await live.count()) ? ((await live.textContent()) ?? '').trim() : '';
+}
+
+/** Waits until no turn is running (the send button is back). */
+export async function turnOver(page: Page): Promise<void> {
+  await page.locator(`${PANEL} button.chat-send[aria-label="Send"]`).waitFor();
+}
+
+/**
+ * Records, in the page, every text the streaming answer showed (once per change), so a test can
+ * check that text only ever grew: no word shown twice, none taken back. Read with `shownTexts`.
+ */
+export async function recordLiveTexts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __chatTexts: string[] }).__chatTexts = seen;
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-chat-panel] .chat-msg[data-role="live"] .chat-md');
+      const t = el?.textContent ?? '';
+      if (t && t !== seen.at(-1)) seen.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The texts recorded by recordLiveTexts. */
+export function shownTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __chatTexts: string[] }).__chatTexts ?? []);
+}
+
+/** Words of `text` split like the scripted gateway splits a reply into chunks. */
+export function words(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}

@@ -1,0 +1,206 @@
+/**
+ * The chat widget's turns in Debian's Chromium against the real server and the scripted gateway
+ * (issue 6):
+ * - the panel's code is a separate chunk, fetched only when the panel first opens;
+ * - a streamed turn: the words appear as they arrive, the agent's status shows, the answer
+ *   settles as markdown, the card in view goes along as `viewedCardId`; the card the agent
+ *   created appears on Today without a reload (the live feed, web/lib/live.ts);
+ * - the send button becomes a stop button mid-turn, and stopping ends the turn with no answer saved;
+ * - a capped answer offers "Keep going", which sends exactly that as the next turn;
+ * - without a chat endpoint the panel says which settings to set.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatServers } from '../helpers/chat-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { answers, chatBrowser, liveText, openPanel, PANEL, recordLiveTexts, sendText, turnOver } from './chat-support.js';
+
+const browser = chatBrowser();
+const chat = chatServers();
+afterEach(() => chat.closeAll());
+
+/** The manifest the agent creates. */
+const MIGRAINE = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'migraine',
+    label: 'Migraine diary',
+    emoji: '🤕',
+    view: { enabled: true, component: 'list-card' },
+  },
+  description: 'Migraine attacks, one row each.',
+};
+
+describe('a streamed turn', { timeout: 90_000 }, () => {
+  it('loads the panel code on first open only, streams the answer, and the new card appears on Today', async () => {
+    const { gw, s } = await chat.boot();
+    const answer = 'Done: I made a **Migraine diary** card for you. It is on Today now.';
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: MIGRAINE } }] },
+      { kind: 'reply', text: answer, headersDelayMs: 600, chunkDelayMs: 70 },
+      { kind: 'reply', text: 'Migraine diary' }, // the conversation's title (a side call after the turn)
+    );
+    const { page } = await browser.open(`${s.url}/`);
+    await page.locator('main article[data-card-id="welcome"]').waitFor();
+    const chunks = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => /\/assets\/chat-panel-[^/]*\.js$/.test(n)),
+      );
+    expect(await chunks(), 'the panel chunk is not fetched before the panel opens').toEqual([]);
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
+
+    await openPanel(page);
+    expect(await chunks()).toHaveLength(1);
+    expect(await page.locator(`${PANEL} .chat-name`).textContent()).toBe('Chat');
+    await recordLiveTexts(page);
+    const posted = page.waitForRequest((r) => r.url().endsWith('/api/chat') && r.method() === 'POST');
+    await sendText(page, 'Make me a card for migraines');
+    const body = JSON.parse((await posted).postData() ?? '{}');
+    expect(body).toMatchObject({
+      stream: true,
+      voiceMode: false,
+      viewedCardId: 'welcome',
+      messages: [{ role: 'user', content: 'Make me a card for migraines' }],
+    });
+    expect(typeof body.conversationId).toBe('string');
+
+    // mid-turn: the user's message, the status line, a stop button
+    await expect.poll(() => page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+      'Make me a card for migraines',
+    ]);
+    await page.locator(`${PANEL} .chat-status`, { hasText: 'Thinking…' }).waitFor();
+    await page.locator(`${PANEL} button.chat-stop`).waitFor();
+    // the card appears on the dashboard while the agent is still answering
+    await page.locator('main article[data-card-id="migraine"]').waitFor();
+    expect(await page.locator('main article[data-card-id="migraine"] .card-label').textContent()).toBe('Migraine diary');
+
+    await turnOver(page);
+    expect(await answers(page)).toEqual(['Done: I made a Migraine diary card for you. It is on Today now.']);
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="assistant"] .chat-md strong`).textContent()).toBe(
+      'Migraine diary',
+    );
+    // the words came in pieces, each text shown growing from the one before (asterisks aside:
+    // "**Migraine" shows them until the closing pair arrives and makes it bold)
+    const plain = (t: string) => t.replace(/\*/g, '').trimEnd();
+    const shown = (await recordedTexts(page)).map(plain);
+    expect(shown.length).toBeGreaterThan(3);
+    for (let i = 1; i < shown.length; i++) expect(shown[i].startsWith(shown[i - 1]), shown[i]).toBe(true);
+    expect(shown.at(-1)).toBe(plain(answer));
+    expect(await liveText(page)).toBe('');
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+    // the server has the exchange, and names the conversation; the panel picks the name up
+    const conv = (await s.api(`/api/conversations/${body.conversationId}`)).body.conversation;
+    expect(conv.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(conv.messages[1].content).toBe(answer);
+    await expect.poll(() => page.locator(`${PANEL} [data-chat-title]`).textContent(), { timeout: 10_000 }).toBe(
+      'Migraine diary',
+    );
+    expect(gw.remaining).toBe(0);
+  });
+
+  it('stops a running turn: the stop button ends it, no answer is saved, and a new message can go', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script({ kind: 'stall', afterText: 'Let me think about this for a long ', chunkDelayMs: 30 });
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Analyse everything I ever logged');
+    await expect.poll(() => liveText(page)).toContain('for a long');
+    const stop = page.locator(`${PANEL} button.chat-stop`);
+    const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('/api/chat/turn/'));
+    await stop.click();
+    await deleted;
+    await page.locator(`${PANEL} .chat-note`, { hasText: 'Stopped' }).waitFor();
+    await turnOver(page);
+    expect(await answers(page)).toEqual([]);
+    expect(await liveText(page)).toBe('');
+    const list = (await s.api('/api/conversations')).body.conversations;
+    expect(list).toHaveLength(1);
+    const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
+    expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'Analyse everything I ever logged'],
+    ]);
+
+    // the lock is free again: the next message goes through
+    gw.script({ kind: 'reply', text: 'Here is a smaller piece.' }, { kind: 'reply', text: 'Logged data analysis' });
+    await sendText(page, 'Just this week then');
+    await turnOver(page);
+    await expect.poll(() => answers(page)).toEqual(['Here is a smaller piece.']);
+  });
+
+  it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
+    const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
+    gw.script(
+      { kind: 'reply', text: 'Going through your cards.', toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }] },
+      { kind: 'reply', text: 'Card review' },
+    );
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Add a category to every card');
+    await turnOver(page);
+    const capped = await answers(page);
+    expect(capped).toHaveLength(1);
+    expect(capped[0]).toContain('keep going');
+    await expect.poll(() => gw.remaining).toBe(0); // the title call is done too
+    const keepGoing = page.locator(`${PANEL} .chat-chip`, { hasText: 'Keep going' });
+    await keepGoing.waitFor();
+
+    gw.script({ kind: 'reply', text: 'All cards have a category now.' });
+    await keepGoing.click();
+    await turnOver(page);
+    await expect.poll(() => answers(page)).toHaveLength(2);
+    expect((await answers(page))[1]).toBe('All cards have a category now.');
+    const last = gw.requests.at(-1)?.body.messages.at(-1);
+    expect(last).toEqual({ role: 'user', content: 'Keep going' });
+    expect(await page.locator(`${PANEL} .chat-chip`, { hasText: 'Keep going' }).count()).toBe(0);
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+      'Add a category to every card',
+      'Keep going',
+    ]);
+  });
+
+  it('shows the error copy of a failed turn in place of the answer', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script({
+      kind: 'error',
+      status: 402,
+      body: { error: { message: 'Insufficient credits: budget exceeded' } },
+    });
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Compare this month with last month');
+    await turnOver(page);
+    const note = page.locator(`${PANEL} .chat-note-error`);
+    await note.waitFor();
+    expect(await note.textContent()).toContain('allowance for this model is used up');
+    expect(await answers(page)).toEqual([]);
+  });
+});
+
+describe('without a chat endpoint', { timeout: 60_000 }, () => {
+  let s: TestServer | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it('says chat is not set up and names CHAT_ENDPOINT_URL, CHAT_API_KEY and CHAT_MODEL', async () => {
+    s = await startServer();
+    const { page } = await browser.open(`${s.url}/`);
+    await page.locator('[data-chat-launcher]').click();
+    const notice = page.locator(`${PANEL} [data-chat-not-configured]`);
+    await notice.waitFor();
+    const text = await notice.textContent();
+    for (const name of ['CHAT_ENDPOINT_URL', 'CHAT_API_KEY', 'CHAT_MODEL']) expect(text).toContain(name);
+    expect(await page.locator('#chat-input').isDisabled()).toBe(true);
+    expect(await page.locator(`${PANEL} button.chat-send`).isDisabled()).toBe(true);
+  });
+});
+
+async function recordedTexts(page: import('playwright-core').Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __chatTexts: string[] }).__chatTexts ?? []);
+}
