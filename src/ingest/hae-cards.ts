@@ -278,6 +278,56 @@ export function fillCardFromStore(
   return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };
 }
 
+/**
+ * Merges every stored sample of the card's metric into its rows (upsert by date, as a push
+ * does): for a card that gains `meta.ingest` after it was created. Rows of dates without samples
+ * (kept by hand) stay.
+ * @returns rows written, or undefined when the card is not subscribed.
+ */
+export function mergeStoredRows(
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
+  store: HaeSampleStore,
+  cardId: string,
+): SubscriberResult | undefined {
+  const card = ctx.registry.get(cardId);
+  const sub = card && subscriptionOf(card);
+  if (!sub) return undefined;
+  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
+  return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };
+}
+
+/**
+ * Replaces the card's rows with the rows of its (new) metric from every stored sample, in one
+ * change set (actor `hae`, op `hae-refill`, so it can be undone from the change log): for a card
+ * whose `meta.ingest.metric` changed, whose rows belong to the old metric. With no samples of the
+ * new metric the card is left with no rows. A card whose data is not a list is left alone.
+ * @returns rows written, or undefined when the card is not subscribed.
+ */
+export function refillCard(
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
+  store: HaeSampleStore,
+  cardId: string,
+): SubscriberResult | undefined {
+  const card = ctx.registry.get(cardId);
+  const sub = card && subscriptionOf(card);
+  if (!sub) return undefined;
+  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
+  const written = ctx.store.transaction(() => {
+    if (ctx.store.state(cardId).shape === 'value') return undefined;
+    return ctx.store.replace(cardId, rows, HAE_ACTOR, 'hae-refill');
+  });
+  if (written === undefined) {
+    return {
+      id: cardId,
+      metric: sub.entry.key,
+      rowsWritten: 0,
+      note: 'the card data is not a list of rows; nothing written',
+    };
+  }
+  ctx.emit({ type: 'data-changed', id: cardId, version: written });
+  return { id: cardId, metric: sub.entry.key, rowsWritten: rows.length };
+}
+
 /** The samples store each card context fills new cards from (set by the instance at boot). */
 const STORES = new WeakMap<object, HaeSampleStore>();
 

@@ -25,6 +25,7 @@ import {
   HAE_PUSHES_KEEP,
   type HaeEnv,
 } from './hae-env.js';
+import { SubscriptionFollower } from './hae-follow.js';
 import { type BlockMemo, HaeSampleStore } from './hae-store.js';
 import { HaeTokenStore } from './hae-token.js';
 
@@ -274,6 +275,12 @@ export class PushRun {
   }
 }
 
+/** Where card events come from (the instance's emitter). */
+export interface CardEventSource {
+  on(event: 'card', listener: (e: CardEvent) => void): unknown;
+  off(event: 'card', listener: (e: CardEvent) => void): unknown;
+}
+
 /** Options of HaeIngest. */
 export interface HaeIngestOptions {
   db: Db;
@@ -334,6 +341,34 @@ export class HaeIngest {
       );
     }
     attachSampleStore(opts.cards, this.samples);
+  }
+
+  /**
+   * Follows card events from now on, so a card that gains `meta.ingest` later (PATCH, chat tool,
+   * hand edit) is filled and one whose metric changes is refilled (hae-follow.ts). Call once the
+   * cards are loaded: the cards present then count as filled. A failure is logged, never thrown
+   * into the edit that caused it.
+   * @returns a function that stops following.
+   */
+  followCards(events: CardEventSource): () => void {
+    const follower = new SubscriptionFollower(this.cards, this.samples);
+    const listener = (e: CardEvent) => {
+      try {
+        const done = follower.handle(e);
+        if (done && (done.result.rowsWritten > 0 || done.action !== 'fill-new')) {
+          this.log.info(
+            { card: done.result.id, metric: done.result.metric, action: done.action, rows: done.result.rowsWritten, note: done.result.note },
+            'HAE card filled from stored samples',
+          );
+        }
+      } catch (err) {
+        this.log.warn({ card: e.id, err: (err as Error).message }, 'could not fill the card from stored samples');
+      }
+    };
+    events.on('card', listener);
+    return () => {
+      events.off('card', listener);
+    };
   }
 
   /** Starts a push of `origin` (`hae` or `apple-health`) whose body is `bytes` long (so far). */

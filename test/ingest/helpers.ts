@@ -69,11 +69,14 @@ export interface IngestServer extends TestServer {
   createCard(manifest: Record<string, unknown>): Promise<ApiResponse>;
 }
 
-/** Starts a server, generates its HAE token and creates `cards` ([id, metric] pairs). */
+/**
+ * Starts a server, generates its HAE token and creates `cards` ([id, metric] pairs). The file
+ * watcher is off unless `watch` is true (tests of hand edits).
+ */
 export async function startIngestServer(
-  opts: { cards?: [string, string][]; env?: Record<string, string> } = {},
+  opts: { cards?: [string, string][]; env?: Record<string, string>; watch?: boolean } = {},
 ): Promise<IngestServer> {
-  const srv = await startServer({ watch: false, env: opts.env });
+  const srv = await startServer({ watch: opts.watch ?? false, env: opts.env });
   const t = await srv.api('/api/health-auto-export/token', { method: 'POST' });
   if (t.status !== 201) throw new Error(`token: ${t.status} ${t.text}`);
   const s: IngestServer = Object.assign(srv, {

@@ -21,7 +21,7 @@ import {
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
 import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
-import { convertUnit, DIMENSIONS, unitKey } from './units.js';
+import { type Conversion, conversionOf, DIMENSIONS, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
 
 /** What `extractSamples` returns. */
@@ -63,8 +63,9 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
     else unknown.add(block.name.trim().toLowerCase());
     const metric = entry ? entry.reads : block.name.trim().toLowerCase();
     const reads: Extract<PointRead, { ok: true }>[] = [];
+    const units = entry ? blockUnits(entry, block.units) : undefined;
     for (const point of block.data) {
-      const r = entry ? readPoint(entry, block.units, point) : readUnknownPoint(block, point);
+      const r = units ? readPoint(units, point) : readUnknownPoint(block, point);
       if (r.ok) reads.push(r);
       else skips.add(metric, r.reason, r.example);
     }
@@ -113,71 +114,118 @@ function isDailyBlock(reads: Extract<PointRead, { ok: true }>[]): boolean {
   return true;
 }
 
-function numberField(entry: CatalogueEntry, units: string, raw: unknown): { value?: number; bad?: string } {
-  const n = readNumber(raw);
-  if (n.nonFinite) return { bad: 'non-finite number' };
-  if (n.value === undefined) return {};
-  let v = convertUnit(DIMENSIONS[entry.dimension], units, n.value);
-  if (v === undefined) return { bad: `unknown unit "${units}" for ${entry.key}` };
-  if (!Number.isFinite(v)) return { bad: 'non-finite number' };
-  if (entry.fractionToPercent && v >= 0 && v <= 1) v *= 100;
-  return { value: v };
+/**
+ * A metric block's entry and how its numbers convert, resolved once per block from its `units`
+ * (one `units` string per block: HAE-FORMAT section 4), not once per value.
+ */
+interface BlockUnits {
+  entry: CatalogueEntry;
+  units: string;
+  /** Into the entry's canonical unit; undefined for a unit its dimension does not know. */
+  conv: Conversion | undefined;
+  /** `blood_glucose`: the field the block's unit names (`mgdl` or `mmol`), undefined when neither. */
+  glucoseField: 'mgdl' | 'mmol' | undefined;
+}
+
+const MG_DL = unitKey('mg/dL');
+
+function blockUnits(entry: CatalogueEntry, units: string): BlockUnits {
+  let glucoseField: BlockUnits['glucoseField'];
+  if (entry.shape === 'glucose') {
+    const key = unitKey(units);
+    glucoseField = key === MG_DL ? 'mgdl' : key.startsWith('mmol') ? 'mmol' : undefined;
+  }
+  return { entry, units, conv: conversionOf(DIMENSIONS[entry.dimension], units), glucoseField };
+}
+
+const NON_FINITE = 'non-finite number';
+
+/**
+ * One numeric field of a point: the number in the canonical unit, undefined when absent, or a
+ * string saying why it cannot be read (non-finite, unknown unit).
+ */
+function numberField(b: BlockUnits, raw: unknown): number | string | undefined {
+  let n: number;
+  if (typeof raw === 'number') {
+    if (!Number.isFinite(raw)) return NON_FINITE;
+    n = raw;
+  } else {
+    const r = readNumber(raw);
+    if (r.nonFinite) return NON_FINITE;
+    if (r.value === undefined) return undefined;
+    n = r.value;
+  }
+  const conv = b.conv;
+  if (conv === undefined) return `unknown unit "${b.units}" for ${b.entry.key}`;
+  let v = typeof conv === 'number' ? n * conv : conv(n);
+  if (!Number.isFinite(v)) return NON_FINITE;
+  if (b.entry.fractionToPercent && v >= 0 && v <= 1) v *= 100;
+  return v;
+}
+
+/** Puts one numeric field into `values`; returns why it cannot be read, if so. */
+function putNumber(
+  values: Record<string, SampleValue>,
+  field: string,
+  b: BlockUnits,
+  raw: unknown,
+): string | undefined {
+  const v = numberField(b, raw);
+  if (typeof v === 'string') return v;
+  if (v !== undefined) values[field] = v;
+  return undefined;
 }
 
 /** Reads one point of a catalogue metric per its shape (HAE-FORMAT section 4 "Special shapes"). */
-function readPoint(entry: CatalogueEntry, units: string, point: Record<string, unknown>): PointRead {
-  if (entry.shape === 'sleep') return readSleepPoint(point, units);
-  const time = parseHaeTimestamp(point.date ?? point.startDate);
-  if (!time) return { ok: false, reason: 'unreadable timestamp', example: point.date ?? point.startDate };
+function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
+  const entry = b.entry;
+  if (entry.shape === 'sleep') return readSleepPoint(point, b.units);
+  const stamp = point.date ?? point.startDate;
+  const time = parseHaeTimestamp(stamp);
+  if (!time) return { ok: false, reason: 'unreadable timestamp', example: stamp };
   const values: Record<string, SampleValue> = {};
-  const put = (field: string, raw: unknown): string | undefined => {
-    const r = numberField(entry, units, raw);
-    if (r.bad) return r.bad;
-    if (r.value !== undefined) values[field] = r.value;
-    return undefined;
-  };
   let bad: string | undefined;
   switch (entry.shape) {
     case 'minAvgMax':
       bad =
-        put('min', point.Min ?? point.min ?? point.qty) ??
-        put('avg', point.Avg ?? point.avg ?? point.qty) ??
-        put('max', point.Max ?? point.max ?? point.qty);
+        putNumber(values, 'min', b, point.Min ?? point.min ?? point.qty) ??
+        putNumber(values, 'avg', b, point.Avg ?? point.avg ?? point.qty) ??
+        putNumber(values, 'max', b, point.Max ?? point.max ?? point.qty);
       break;
     case 'bloodPressure':
-      bad = put('systolic', point.systolic) ?? put('diastolic', point.diastolic);
+      bad = putNumber(values, 'systolic', b, point.systolic) ?? putNumber(values, 'diastolic', b, point.diastolic);
       break;
     case 'glucose': {
-      const key = unitKey(units);
-      const field = key === unitKey('mg/dL') ? 'mgdl' : key.startsWith('mmol') ? 'mmol' : undefined;
-      if (!field) return { ok: false, reason: `unknown unit "${units}" for blood_glucose` };
+      const field = b.glucoseField;
+      if (!field) return { ok: false, reason: `unknown unit "${b.units}" for blood_glucose` };
       const n = readNumber(point.qty);
-      if (n.nonFinite) bad = 'non-finite number';
+      if (n.nonFinite) bad = NON_FINITE;
       else if (n.value !== undefined) values[field] = n.value;
       break;
     }
     case 'counts':
       values.logged = true;
       bad =
-        put('unspecified', point.Unspecified) ??
-        put('protectionUsed', point['Protection Used']) ??
-        put('protectionNotUsed', point['Protection Not Used']);
+        putNumber(values, 'unspecified', b, point.Unspecified) ??
+        putNumber(values, 'protectionUsed', b, point['Protection Used']) ??
+        putNumber(values, 'protectionNotUsed', b, point['Protection Not Used']);
       break;
     default:
-      bad = put(entry.fields[0].name, point.qty);
+      bad = putNumber(values, entry.fields[0].name, b, point.qty);
   }
   if (bad) return { ok: false, reason: bad, example: point.qty ?? point.Avg ?? point.systolic };
-  for (const t of entry.textFields ?? []) if (typeof point[t] === 'string') values[t] = point[t] as string;
-  if (!entry.fields.some((f) => values[f.name] !== undefined) && entry.shape !== 'counts') {
+  if (entry.textFields) {
+    for (const t of entry.textFields) if (typeof point[t] === 'string') values[t] = point[t] as string;
+  }
+  if (entry.shape !== 'counts' && !hasField(entry, values)) {
     return { ok: false, reason: 'no value', example: point };
   }
-  return {
-    ok: true,
-    time,
-    at: String(point.date ?? point.startDate),
-    values,
-    source: sourceOf(point.source),
-  };
+  return { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
+}
+
+function hasField(entry: CatalogueEntry, values: Record<string, SampleValue>): boolean {
+  for (const f of entry.fields) if (values[f.name] !== undefined) return true;
+  return false;
 }
 
 /** A point of a metric the catalogue does not know: every finite number, text and flag is kept, plus `units`. */

@@ -12,6 +12,20 @@ export type SourceSet = readonly string[] | null;
 /** `"b|a|a"` → `['a', 'b']`; null / '' / missing → null (unknown source). */
 export function sourceSet(source: string | null | undefined): SourceSet {
   if (typeof source !== 'string') return null;
+  // every point of a device repeats its source text: each text is split and normalised once
+  const known = SETS.get(source);
+  if (known !== undefined) return known;
+  const set = parseSet(source);
+  if (SETS.size >= SETS_MAX) SETS.clear();
+  SETS.set(source, set);
+  return set;
+}
+
+const SETS = new Map<string, SourceSet>();
+/** Source texts remembered (cleared when full, so memory stays bounded). */
+const SETS_MAX = 1000;
+
+function parseSet(source: string): SourceSet {
   const names = source
     .split('|')
     .map((s) =>

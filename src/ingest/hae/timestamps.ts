@@ -124,6 +124,17 @@ function pad(n: number): string {
  * written), so `7:57:00 am +1000` and `07:57:00 +1000` give the same text (used in dedup keys).
  */
 export function canonicalTimestamp(t: Readonly<HaeTime>): string {
+  // parsed times are shared (CACHE above), so each is spelled once however often it is keyed
+  const known = CANONICAL.get(t);
+  if (known !== undefined) return known;
+  const text = spell(t);
+  CANONICAL.set(t, text);
+  return text;
+}
+
+const CANONICAL = new WeakMap<Readonly<HaeTime>, string>();
+
+function spell(t: Readonly<HaeTime>): string {
   const base = `${t.date}T${t.time}`;
   const ms = ((t.epochMs % 1000) + 1000) % 1000;
   const withMs = ms ? `${base}.${String(ms).padStart(3, '0')}` : base;

@@ -20,6 +20,20 @@ export interface Dimension {
 
 /** Normalised spelling used for lookups: NFKC, lower case, no spaces or brackets, `·`/`*` → `.`. */
 export function unitKey(units: string): string {
+  // a payload repeats one `units` string per value: normalised once each
+  const known = UNIT_KEYS.get(units);
+  if (known !== undefined) return known;
+  const key = spellUnit(units);
+  if (UNIT_KEYS.size >= UNIT_KEYS_MAX) UNIT_KEYS.clear();
+  UNIT_KEYS.set(units, key);
+  return key;
+}
+
+const UNIT_KEYS = new Map<string, string>();
+/** Unit spellings remembered (cleared when full: a hostile payload cannot grow it without bound). */
+const UNIT_KEYS_MAX = 1000;
+
+function spellUnit(units: string): string {
   return units
     .normalize('NFKC')
     .toLowerCase()
@@ -89,7 +103,16 @@ export type DimensionName = keyof typeof DIMENSIONS;
  * canonical". Undefined for a unit the dimension does not know (the caller skips and reports).
  */
 export function convertUnit(dimension: Dimension, units: string, x: number): number | undefined {
-  const conv = units.trim() === '' ? 1 : dimension.from[unitKey(units)];
+  const conv = conversionOf(dimension, units);
   if (conv === undefined) return undefined;
   return typeof conv === 'number' ? x * conv : conv(x);
+}
+
+/**
+ * How values in `units` convert into `dimension`'s canonical unit (an empty `units`: factor 1),
+ * or undefined for a unit the dimension does not know. Resolved once per metric block, so the
+ * spelling is not normalised again for every value.
+ */
+export function conversionOf(dimension: Dimension, units: string): Conversion | undefined {
+  return units.trim() === '' ? 1 : dimension.from[unitKey(units)];
 }

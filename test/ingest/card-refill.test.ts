@@ -1,0 +1,187 @@
+/**
+ * A card that gains `meta.ingest` after it was created is filled from the stored samples, as
+ * create does; changing its metric refills it for the new metric (issue 7, src/ingest/hae-follow.ts).
+ * Both ways of changing a card: `PATCH /api/manifests/:id` and a hand edit of its file picked up
+ * by the real watcher. Real server, real SQLite, real files.
+ *
+ * Expected rows come from apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json, read by
+ * hand: `step_count` has 91 daily points (local midnights, one per day), the first
+ * "2022-12-25 00:00:00 +1100" qty 15291; `weight_body_mass` (kg) has 37 points, the first
+ * "2022-12-26 ..." qty 69.3, the last "2023-03-25 ..." qty 71.2.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { haeBytes, haeCard, type IngestServer, startIngestServer } from './helpers.js';
+
+const MAR2023 = 'apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+/** A card without a subscription (as people make them before setting up the phone). */
+function plainCard(id: string, data?: unknown[]): Record<string, unknown> {
+  const { meta, ...rest } = haeCard(id, 'step_count') as { meta: Record<string, unknown> };
+  const { ingest: _none, ...plainMeta } = meta;
+  return { ...rest, meta: { ...plainMeta, label: id }, ...(data ? { data } : {}) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Calls `probe` until `ok` holds or 3 s passed; returns the last value (the caller asserts on it). */
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const v = await probe();
+    if (ok(v) || Date.now() > deadline) return v;
+    await sleep(25);
+  }
+}
+
+/** The change sets of a card: actor and op, oldest first. */
+function changes(s: IngestServer, id: string): { actor: string; op: string }[] {
+  return s.inst.db
+    .prepare('SELECT actor, op FROM changes WHERE card_id = ? ORDER BY id')
+    .all(id) as { actor: string; op: string }[];
+}
+
+describe('PATCH /api/manifests/:id', () => {
+  it('gaining meta.ingest merges the stored samples by date; rows of other dates stay', async () => {
+    srv = await startIngestServer();
+    expect((await srv.push(haeBytes(MAR2023))).status).toBe(200);
+    await srv.createCard(
+      plainCard('daily', [
+        { date: '2022-12-20', count: 5, note: 'by hand, before the phone' },
+        { date: '2022-12-25', count: 1 },
+      ]),
+    );
+    const r = await srv.api('/api/manifests/daily', {
+      method: 'PATCH',
+      json: { meta: { ingest: { source: 'hae', metric: 'step_count' } } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ ok: true, id: 'daily', changed: true });
+    const rows = await srv.rows('daily');
+    // 91 days from the file plus the hand row of a date the file does not have
+    expect(rows).toHaveLength(92);
+    expect(rows[0]).toEqual({ date: '2022-12-20', count: 5, note: 'by hand, before the phone' });
+    // the hand row of 2022-12-25 is replaced by the file's 15291 (what a push of that date does)
+    expect(rows[1]).toEqual({ date: '2022-12-25', count: 15291 });
+    expect(rows.at(-1)).toEqual({ date: '2023-03-25', count: 1218 });
+    expect(changes(srv, 'daily').at(-1)?.actor).toBe('hae');
+  });
+
+  it('changing the metric refills the card for the new one; an alias of the same metric or removing it changes no rows', async () => {
+    srv = await startIngestServer();
+    await srv.push(haeBytes(MAR2023));
+    await srv.createCard(haeCard('tracked', 'step_count'));
+    expect(await srv.rows('tracked')).toHaveLength(91);
+
+    const r = await srv.api('/api/manifests/tracked', {
+      method: 'PATCH',
+      json: { meta: { ingest: { metric: 'weight_body_mass' } } },
+    });
+    expect(r.status).toBe(200);
+    const weight = await srv.rows('tracked');
+    // only the new metric's rows: the step rows are gone, not mixed in
+    expect(weight).toHaveLength(37);
+    expect(weight[0]).toEqual({ date: '2022-12-26', kg: 69.3 });
+    expect(weight.at(-1)).toEqual({ date: '2023-03-25', kg: 71.2 });
+    expect(weight.every((row) => Object.keys(row).sort().join() === 'date,kg')).toBe(true);
+    expect(changes(srv, 'tracked').at(-1)).toEqual({ actor: 'hae', op: 'hae-refill' });
+    const setsAfterRefill = changes(srv, 'tracked').length;
+
+    // an alias of the same metric: nothing to refill
+    const alias = await srv.api('/api/manifests/tracked', {
+      method: 'PATCH',
+      json: { meta: { ingest: { metric: 'body_mass' } } },
+    });
+    expect(alias.status).toBe(200);
+    expect(alias.body.changed).toBe(true);
+    // an unknown metric is refused and changes nothing
+    const bad = await srv.api('/api/manifests/tracked', {
+      method: 'PATCH',
+      json: { meta: { ingest: { metric: 'weight_bodymass' } } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details).toEqual([expect.objectContaining({ path: 'meta.ingest.metric' })]);
+    // unsubscribing keeps the rows
+    const off = await srv.api('/api/manifests/tracked', { method: 'PATCH', json: { meta: { ingest: null } } });
+    expect(off.status).toBe(200);
+    expect(await srv.rows('tracked')).toEqual(weight);
+    expect(changes(srv, 'tracked')).toHaveLength(setsAfterRefill);
+
+    // subscribing again to the metric the rows came from merges (nothing new to write)
+    await srv.api('/api/manifests/tracked', {
+      method: 'PATCH',
+      json: { meta: { ingest: { source: 'hae', metric: 'weight_body_mass' } } },
+    });
+    expect(await srv.rows('tracked')).toEqual(weight);
+    expect(changes(srv, 'tracked')).toHaveLength(setsAfterRefill);
+    // and the next push still reaches it
+    const next = await srv.push(
+      JSON.stringify({
+        data: { metrics: [{ name: 'weight_body_mass', units: 'kg', data: [{ date: '2023-03-26 07:00:00 +1100', qty: 71 }] }] },
+      }),
+    );
+    expect(next.body.ingested).toEqual({ tracked: 1 });
+    expect((await srv.rows('tracked')).at(-1)).toEqual({ date: '2023-03-26', kg: 71 });
+  });
+
+  it('a metric with no stored samples leaves the card with no rows of the old metric', async () => {
+    srv = await startIngestServer();
+    await srv.push(haeBytes(MAR2023));
+    await srv.createCard(haeCard('c', 'step_count'));
+    const r = await srv.api('/api/manifests/c', {
+      method: 'PATCH',
+      json: { meta: { ingest: { metric: 'blood_glucose' } } },
+    });
+    expect(r.status).toBe(200);
+    expect(await srv.rows('c')).toEqual([]);
+  });
+});
+
+describe('hand edits of the file (the watcher)', () => {
+  it('adding meta.ingest to the file fills the card; changing the metric refills it; a new subscribed file is filled', async () => {
+    srv = await startIngestServer({ watch: true });
+    await srv.push(haeBytes(MAR2023));
+    await srv.createCard(plainCard('walk'));
+    const file = path.join(srv.dataDir, 'walk.json');
+    const edit = (metric: string) => {
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+      manifest.meta.ingest = { source: 'hae', metric };
+      fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    };
+
+    edit('step_count');
+    const s = srv;
+    const steps = await until(
+      () => s.rows('walk'),
+      (rows) => rows.length === 91,
+    );
+    expect(steps).toHaveLength(91);
+    expect(steps[0]).toEqual({ date: '2022-12-25', count: 15291 });
+
+    edit('weight_body_mass');
+    const weight = await until(
+      () => s.rows('walk'),
+      (rows) => rows.length === 37,
+    );
+    expect(weight).toHaveLength(37);
+    expect(weight[0]).toEqual({ date: '2022-12-26', kg: 69.3 });
+
+    // a file dropped in by hand with a subscription and no data fills like a create
+    fs.writeFileSync(
+      path.join(srv.dataDir, 'dropped.json'),
+      `${JSON.stringify(haeCard('dropped', 'step_count'), null, 2)}\n`,
+    );
+    const dropped = await until(
+      async () => ((await s.api('/api/manifests/dropped/data')).body?.data ?? []) as unknown[],
+      (rows) => rows.length === 91,
+    );
+    expect(dropped).toHaveLength(91);
+  });
+});
