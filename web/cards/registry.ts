@@ -6,8 +6,13 @@
  */
 import type { ComponentType } from 'preact';
 import type { ViewCard, ViewName } from '../lib/types.js';
+import { AdherenceReport } from './adherence-report.js';
+import { CombinationCard } from './combination-card.js';
+import { GreetingBanner } from './greeting-banner.js';
 import { LineChart } from './line-chart.js';
 import { MarkdownDoc } from './markdown-doc.js';
+import { ScheduleTimeline } from './schedule-timeline.js';
+import { TableList } from './table-list.js';
 
 /** What every renderer is given. */
 export interface RendererProps {
@@ -26,6 +31,11 @@ export type Renderer = ComponentType<RendererProps>;
 const renderers: Record<string, Renderer> = {
   'markdown-doc': MarkdownDoc,
   'line-chart': LineChart,
+  'table-list': TableList,
+  'adherence-report': AdherenceReport,
+  'schedule-timeline': ScheduleTimeline,
+  'greeting-banner': GreetingBanner,
+  'combination-card': CombinationCard,
 };
 
 /** Older component names and the renderer that now draws them. */
