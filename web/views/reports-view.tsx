@@ -1,10 +1,13 @@
-/** Reports (`/reports`): cards with `meta.reports.enabled` (adherence, timelines, tables). */
+/**
+ * Reports (`/reports`): cards with `meta.reports.enabled` (REFERENCE section 3): adherence
+ * reports, schedule timelines and tables, drawn for today.
+ */
 import { today } from '../lib/dates.js';
 import { CardGrid, EmptyView } from './card-grid.js';
 
 export function ReportsView() {
   return (
-    <section class="view" aria-labelledby="view-title">
+    <section class="view view-reports" aria-labelledby="view-title">
       <h1 class="view-title" id="view-title">
         Reports
       </h1>

@@ -1,13 +1,18 @@
-/** Trends (`/trends`): cards with `meta.trends.enabled`, usually line charts. */
+/**
+ * Trends (`/trends`): cards with `meta.trends.enabled` (REFERENCE section 3), usually line charts,
+ * drawn for today, with a range chooser (7/30/90 days, a year, all) that every chart follows.
+ */
+import { ChartRangeChooser } from '../cards/chart-range-chooser.js';
 import { today } from '../lib/dates.js';
 import { CardGrid, EmptyView } from './card-grid.js';
 
 export function TrendsView() {
   return (
-    <section class="view" aria-labelledby="view-title">
+    <section class="view view-trends" aria-labelledby="view-title">
       <h1 class="view-title" id="view-title">
         Trends
       </h1>
+      <ChartRangeChooser />
       <CardGrid
         view="trends"
         date={today()}
