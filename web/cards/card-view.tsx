@@ -14,9 +14,11 @@ export function CardView({ card, view, date, live }: CardViewProps) {
   const component = card.viewConfig.component;
   const Renderer = rendererFor(component);
   const wide = card.viewConfig.slot === 'top';
+  // `priority` pins a card on the live Today page: an accent edge, no re-sorting (REFERENCE section 2)
+  const pinned = live && view === 'view' && typeof card.viewConfig.priority === 'number';
   return (
     <article
-      class={`card${wide ? ' card-wide' : ''}`}
+      class={`card${wide ? ' card-wide' : ''}${pinned ? ' card-pinned' : ''}`}
       data-card-id={card.id}
       aria-labelledby={`card-${card.id}-label`}
     >

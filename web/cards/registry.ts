@@ -6,6 +6,7 @@
  */
 import type { ComponentType } from 'preact';
 import type { ViewCard, ViewName } from '../lib/types.js';
+import { DayMarker } from './day-marker.js';
 import { AdherenceReport } from './adherence-report.js';
 import { CombinationCard } from './combination-card.js';
 import { GreetingBanner } from './greeting-banner.js';
@@ -29,6 +30,7 @@ export type Renderer = ComponentType<RendererProps>;
 
 /** Renderers by component name. Filled in as they are written (issue 5 lists them). */
 const renderers: Record<string, Renderer> = {
+  'day-marker': DayMarker,
   'markdown-doc': MarkdownDoc,
   'line-chart': LineChart,
   'table-list': TableList,

@@ -14,7 +14,7 @@
  * After a reconnect (the browser's EventSource retries by itself; a new leader opens a new
  * stream) everything shown is re-read, because events sent in between are not replayed.
  */
-import { signal } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import { forgetCard, refreshAllCards, refreshCard } from './card-data.js';
 
 /** Bumped whenever a card appears, changes its manifest, or disappears. */
@@ -159,6 +159,10 @@ function startShared(locks: LockManager): void {
     else if (m.kind === 'down') liveConnected.value = false;
   };
   channel.postMessage({ kind: 'hello' } satisfies TabMessage);
+  // the others stop trusting the feed until the next leader's stream is ready
+  window.addEventListener('pagehide', () => {
+    if (leading) channel.postMessage({ kind: 'down' } satisfies TabMessage);
+  });
   // waits in line; the lock is held (and the stream open) until this page goes away
   void locks
     .request(LOCK_NAME, () => {
@@ -187,10 +191,16 @@ function startPerTab(): void {
   sync();
 }
 
-/** Starts the feed for this page (once; later calls do nothing). */
+/**
+ * Starts the feed for this page (once; later calls do nothing). While the feed is up, `<html>`
+ * carries `data-live="on"` (else "off"), for styles and tests.
+ */
 export function startLive(): void {
   if (started || typeof EventSource === 'undefined') return;
   started = true;
+  effect(() => {
+    document.documentElement.dataset.live = liveConnected.value ? 'on' : 'off';
+  });
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (locks && typeof BroadcastChannel !== 'undefined') startShared(locks);
   else startPerTab();

@@ -1,15 +1,24 @@
 /**
- * The calendar (`/calendar`): a month grid whose days lead to that day's dashboard. Cards with
- * `meta.calendar.enabled` will add their day markers to it (the `day-marker` renderer); for now
- * the view lists which cards take part.
+ * The calendar (`/calendar`, `/calendar?month=YYYY-MM`): a month grid, weeks starting on Monday,
+ * whose days lead to that day's dashboard (`/day/:date`). Each card with `meta.calendar.enabled`
+ * (the `day-marker` renderer, cards/day-marker.tsx) puts its glyph on every day it has an entry;
+ * a day cell shows at most three glyphs and `+N` for the rest (REFERENCE section 2 "calendar",
+ * `layoutDayCell`). Today is highlighted; months after the current one cannot be opened. The data
+ * comes from the view's batch read and stays live (card-grid.tsx `useViewCards`).
+ *
+ * Dates are calendar dates throughout (case P06): the grid is built from `YYYY-MM-DD` strings in
+ * UTC arithmetic, so a row dated 20 April sits in the 20 April cell in every time zone.
  */
 import { useState } from 'preact/hooks';
+import { layoutDayCell } from '../../src/common/calendar-marker.js';
+import { dayMarkers } from '../cards/day-marker.js';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
-import { ErrorNote } from '../components/status.js';
-import { api } from '../lib/api.js';
+import { ErrorNote, Loading } from '../components/status.js';
+import { cardDataSignal } from '../lib/card-data.js';
 import { longDate, monthTitle, today } from '../lib/dates.js';
-import type { ViewResponse } from '../lib/types.js';
-import { useResource } from '../lib/use-resource.js';
+import type { ViewCard } from '../lib/types.js';
+import { useAllDataIn, useViewCards } from './card-grid.js';
+import '../styles/views.css';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -17,43 +26,120 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
+/** A month as `{y, m}` (m 1–12). */
+export interface YearMonth {
+  y: number;
+  m: number;
+}
+
+/** The month named by `?month=YYYY-MM` in `search`, or null when absent or not a month. */
+export function monthFromSearch(search: string): YearMonth | null {
+  const v = new URLSearchParams(search).get('month');
+  const m = v ? /^(\d{4})-(\d{2})$/.exec(v) : null;
+  if (!m) return null;
+  const month = Number(m[2]);
+  return month >= 1 && month <= 12 ? { y: Number(m[1]), m: month } : null;
+}
+
+/** `ym` shifted by `delta` months. */
+export function shiftMonth({ y, m }: YearMonth, delta: number): YearMonth {
+  const i = y * 12 + (m - 1) + delta;
+  return { y: Math.floor(i / 12), m: (i % 12) + 1 };
+}
+
+/** The cells of a month grid starting on Monday: null for the blanks before the 1st, then each date. */
+export function monthCells({ y, m }: YearMonth): (string | null)[] {
+  const lead = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() + 6) % 7;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return [
+    ...Array.from({ length: lead }, () => null),
+    ...Array.from({ length: days }, (_, i) => `${y}-${pad(m)}-${pad(i + 1)}`),
+  ];
+}
+
+/** The glyphs of every card, by date, in card order. Reads the cards' data signals (the caller re-renders on change). */
+function glyphsByDay(cards: ViewCard[], from: string, to: string): Map<string, { glyph: string; label: string }[]> {
+  const out = new Map<string, { glyph: string; label: string }[]>();
+  for (const card of cards) {
+    const { data } = cardDataSignal(card.id).value;
+    if (data === undefined) continue;
+    for (const [day, glyph] of dayMarkers(card.meta, data, from, to)) {
+      const list = out.get(day);
+      const mark = { glyph, label: card.meta.label };
+      if (list) list.push(mark);
+      else out.set(day, [mark]);
+    }
+  }
+  return out;
+}
+
+/** The glyph a card shows in the legend: its static marker, else its emoji, else `•`. */
+function legendGlyph(card: ViewCard): string {
+  const marker = card.viewConfig.marker;
+  if (typeof marker === 'string' && marker.trim() !== '') return marker;
+  return card.meta.emoji ?? '•';
+}
+
 export function CalendarView() {
   const now = today();
-  const [ym, setYm] = useState(() => ({ y: Number(now.slice(0, 4)), m: Number(now.slice(5, 7)) }));
-  const res = useResource((signal) => api<ViewResponse>('/api/views/calendar', { signal }), []);
-  const shift = (delta: number) =>
-    setYm(({ y, m }) => {
-      const i = y * 12 + (m - 1) + delta;
-      return { y: Math.floor(i / 12), m: (i % 12) + 1 };
-    });
-  const first = new Date(Date.UTC(ym.y, ym.m - 1, 1));
-  const lead = (first.getUTCDay() + 6) % 7; // Monday first
-  const days = new Date(Date.UTC(ym.y, ym.m, 0)).getUTCDate();
-  const cells: (string | null)[] = [
-    ...Array.from({ length: lead }, () => null),
-    ...Array.from({ length: days }, (_, i) => `${ym.y}-${pad(ym.m)}-${pad(i + 1)}`),
-  ];
-  const thisMonth = `${ym.y}-${pad(ym.m)}` >= now.slice(0, 7);
+  const current: YearMonth = { y: Number(now.slice(0, 4)), m: Number(now.slice(5, 7)) };
+  const notAfterNow = (v: YearMonth | null) => (v && v.y * 12 + v.m <= current.y * 12 + current.m ? v : current);
+  // the month is kept in the address (`?month=`), so a reload or a shared link opens the same month
+  const [ym, setYm] = useState<YearMonth>(() => notAfterNow(monthFromSearch(location.search)));
+  const isCurrent = ym.y === current.y && ym.m === current.m;
+  const go = (next: YearMonth) => {
+    const to = notAfterNow(next);
+    setYm(to);
+    const same = to.y === current.y && to.m === current.m;
+    history.replaceState(history.state, '', same ? '/calendar' : `/calendar?month=${to.y}-${pad(to.m)}`);
+  };
+
+  const res = useViewCards('calendar');
+  const cards = res.data?.cards ?? [];
+  const drawn = useAllDataIn(res.data?.cards);
+  const cells = monthCells(ym);
+  const first = `${ym.y}-${pad(ym.m)}-01`;
+  const last = cells[cells.length - 1] as string;
+  const glyphs = glyphsByDay(cards, first, last);
+
   return (
     <section class="view view-calendar" aria-labelledby="view-title">
       <div class="date-bar">
-        <button type="button" class="icon-button" aria-label="Previous month" onClick={() => shift(-1)}>
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Previous month"
+          onClick={() => go(shiftMonth(ym, -1))}
+        >
           <ChevronLeft />
         </button>
         <div class="date-bar-title">
           <h1 id="view-title">{monthTitle(ym.y, ym.m)}</h1>
+          <p class="muted">
+            {isCurrent ? (
+              'This month'
+            ) : (
+              <a href="/calendar" onClick={(e) => (e.preventDefault(), go(current))}>
+                Back to this month
+              </a>
+            )}
+          </p>
         </div>
         <button
           type="button"
           class="icon-button"
           aria-label="Next month"
-          disabled={thisMonth}
-          onClick={() => shift(1)}
+          disabled={isCurrent}
+          onClick={() => go(shiftMonth(ym, 1))}
         >
           <ChevronRight />
         </button>
       </div>
-      <div class="month">
+      <div
+        class="month"
+        data-month={`${ym.y}-${pad(ym.m)}`}
+        data-drawn={res.data && drawn ? 'true' : 'false'}
+      >
         {WEEKDAYS.map((d) => (
           <div key={d} class="month-weekday" aria-hidden="true">
             {d}
@@ -62,46 +148,69 @@ export function CalendarView() {
         {cells.map((date, i) =>
           date === null ? (
             <div key={`blank-${i}`} class="month-day month-blank" />
-          ) : date > now ? (
-            <div key={date} class="month-day month-future">
-              <span class="month-num">{Number(date.slice(8))}</span>
-            </div>
           ) : (
-            <a
-              key={date}
-              aria-label={longDate(date)}
-              class={`month-day${date === now ? ' month-today' : ''}`}
-              href={date === now ? '/' : `/day/${date}`}
-              aria-current={date === now ? 'date' : undefined}
-            >
-              <span class="month-num">{Number(date.slice(8))}</span>
-              <span class="month-markers" data-date={date} />
-            </a>
+            <DayCell key={date} date={date} now={now} marks={glyphs.get(date) ?? []} />
           ),
         )}
       </div>
       {res.error ? (
         <ErrorNote error={res.error} onRetry={res.reload} />
+      ) : !res.data ? (
+        <Loading />
       ) : (
-        res.data && (
-          <div class="calendar-legend">
-            {res.data.cards.length === 0 ? (
-              <p class="muted">
-                No card marks the calendar yet. Cards whose manifest sets <code>meta.calendar.enabled</code>{' '}
-                add a mark to each day they have data.
-              </p>
-            ) : (
-              <ul class="chips" aria-label="Cards on the calendar">
-                {res.data.cards.map((c) => (
-                  <li key={c.id} class="chip" data-card-id={c.id}>
-                    {c.meta.emoji && <span aria-hidden="true">{c.meta.emoji}</span>} {c.meta.label}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-        )
+        <div class="calendar-legend">
+          {cards.length === 0 ? (
+            <p class="muted">
+              No card marks the calendar yet. Cards whose manifest sets <code>meta.calendar.enabled</code> add a
+              mark to each day they have data.
+            </p>
+          ) : (
+            <ul class="chips" aria-label="Cards on the calendar">
+              {cards.map((c) => (
+                <li key={c.id} class="chip" data-card-id={c.id}>
+                  <span aria-hidden="true">{legendGlyph(c)}</span> {c.meta.label}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
     </section>
+  );
+}
+
+function DayCell({ date, now, marks }: { date: string; now: string; marks: { glyph: string; label: string }[] }) {
+  const { glyphs, overflow } = layoutDayCell(marks.map((m) => m.glyph));
+  const num = <span class="month-num">{Number(date.slice(8))}</span>;
+  const shown = (
+    <span class="month-markers" data-date={date}>
+      {glyphs.map((g, i) => (
+        <span key={i} class="month-glyph">
+          {g}
+        </span>
+      ))}
+      {overflow > 0 && <span class="month-more">+{overflow}</span>}
+    </span>
+  );
+  const label = `${longDate(date)}${marks.length ? `: ${marks.map((m) => `${m.label} ${m.glyph}`).join(', ')}` : ''}`;
+  if (date > now) {
+    return (
+      <div class="month-day month-future" aria-label={label}>
+        {num}
+        {shown}
+      </div>
+    );
+  }
+  return (
+    <a
+      aria-label={label}
+      class={`month-day${date === now ? ' month-today' : ''}${marks.length ? ' month-has-marks' : ''}`}
+      href={date === now ? '/' : `/day/${date}`}
+      aria-current={date === now ? 'date' : undefined}
+      data-date={date}
+    >
+      {num}
+      {shown}
+    </a>
   );
 }

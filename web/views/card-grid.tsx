@@ -1,11 +1,30 @@
-/** The cards of one view (`GET /api/views/:view`) laid out in a grid, with load problems noted. */
+/**
+ * The cards of one view laid out in a grid, with load problems noted.
+ *
+ * The first read of a view is a batch read (`GET /api/views/:view?data=1`): the card list with
+ * every card's data, primed into the shared data cache (lib/card-data.ts) before the cards draw,
+ * so fifty cards cost one request. Later re-reads (the live feed bumped `cardsVersion`: a card
+ * appeared, changed or went) fetch the list only; the cache already holds the data, and a new
+ * card's data is read on its own. A new `date` re-renders every card from the cache, with no
+ * request (the date scrub).
+ *
+ * When every card on the view has its data, the grid sets `data-drawn` and leaves a performance
+ * mark `klebb:cards-rendered` (detail `{view, date, cards}`) once per drawn date: the dashboard
+ * benchmark (bench/dashboard.ts) and the tests wait for it.
+ */
+import { computed } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { CardView } from '../cards/card-view.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { cardDataSignal, primeCard } from '../lib/card-data.js';
 import { cardsVersion } from '../lib/live.js';
-import type { LoadError, ViewName, ViewResponse } from '../lib/types.js';
-import { useResource } from '../lib/use-resource.js';
+import type { LoadError, ViewCard, ViewName, ViewResponse } from '../lib/types.js';
+import { type Resource, useResource } from '../lib/use-resource.js';
+
+/** The name of the performance mark left when a view's cards are drawn with their data. */
+export const CARDS_RENDERED_MARK = 'klebb:cards-rendered';
 
 export interface CardGridProps {
   view: ViewName;
@@ -15,19 +34,72 @@ export interface CardGridProps {
   empty: ComponentChildren;
 }
 
-export function CardGrid({ view, date, live, empty }: CardGridProps) {
+type BatchCard = ViewCard & { data?: unknown; etag?: string | null };
+
+/**
+ * Reads the view's cards; with `withData`, also their data, primed into the cache.
+ * @throws ApiError.
+ */
+export async function readViewCards(view: ViewName, withData: boolean, signal?: AbortSignal): Promise<ViewResponse> {
+  const res = await api<{ cards: BatchCard[]; errors: LoadError[] }>(
+    `/api/views/${view}${withData ? '?data=1' : ''}`,
+    { signal },
+  );
+  const cards = res.cards.map(({ data, etag, ...card }) => {
+    if (withData && etag !== undefined) primeCard(card.id, data, etag);
+    return card;
+  });
+  return { cards, errors: res.errors };
+}
+
+/**
+ * A view's card list for a component, re-read when the live feed bumps `cardsVersion`; the first
+ * read carries every card's data into the cache (`readViewCards`).
+ */
+export function useViewCards(view: ViewName): Resource<ViewResponse> {
   const version = cardsVersion.value;
-  const res = useResource((signal) => api<ViewResponse>(`/api/views/${view}`, { signal }), [view, version]);
+  // the list version first read for this view: only that read carries the data
+  const first = useRef({ view, version });
+  if (first.current.view !== view) first.current = { view, version };
+  return useResource((signal) => readViewCards(view, version === first.current.version, signal), [view, version]);
+}
+
+/**
+ * True once every card in `cards` has its data in the cache. A computed underneath: the caller
+ * re-renders when the answer flips, not on every data change of every card.
+ */
+export function useAllDataIn(cards: ViewCard[] | undefined): boolean {
+  const key = cards?.map((c) => c.id).join('\n') ?? '';
+  return useMemo(
+    () => computed(() => (cards ? cards.every((c) => !cardDataSignal(c.id).value.loading) : false)),
+    [key],
+  ).value;
+}
+
+export function CardGrid({ view, date, live, empty }: CardGridProps) {
+  const res = useViewCards(view);
+  const cards = res.data?.cards;
+  const key = cards?.map((c) => c.id).join('\n') ?? '';
+  const drawn = useAllDataIn(cards);
+  const marked = useRef('');
+  useLayoutEffect(() => {
+    if (!drawn || !cards) return;
+    const what = `${view}|${date}|${key}`;
+    if (marked.current === what) return;
+    marked.current = what;
+    performance.mark(CARDS_RENDERED_MARK, { detail: { view, date, cards: cards.length } });
+  }, [drawn, view, date, key]);
+
   if (!res.data) return res.error ? <ErrorNote error={res.error} onRetry={res.reload} /> : <Loading />;
-  const { cards, errors } = res.data;
+  const { errors } = res.data;
   return (
     <>
       {errors.length > 0 && <LoadErrors errors={errors} />}
-      {cards.length === 0 ? (
+      {res.data.cards.length === 0 ? (
         empty
       ) : (
-        <div class="card-grid" data-view={view}>
-          {cards.map((card) => (
+        <div class="card-grid" data-view={view} data-date={date} data-drawn={drawn ? 'true' : 'false'}>
+          {res.data.cards.map((card) => (
             <CardView key={card.id} card={card} view={view} date={date} live={live} />
           ))}
         </div>

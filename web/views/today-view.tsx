@@ -1,13 +1,23 @@
 /**
  * Today (`/`) and any other day (`/day/:date`): every card on the dashboard, drawn for that
- * date. The date bar scrubs back through past days; the live day is the person's today.
+ * date. The date bar steps a day back or forward; under it the scrubber shows a month of days to
+ * jump to, and ←/→ on the keyboard do the same. A new date re-renders every card from the data
+ * already loaded (card-grid.tsx): scrubbing makes no request. The live day is the person's today
+ * (their browser's calendar day, case P06); the scrubber and the keys stop there (a later day
+ * still opens from its address, for cards that take entries ahead).
  */
-import { useEffect } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { Empty } from '../components/status.js';
 import { addDays, dayMonth, dayName, isIsoDate, longDate, today } from '../lib/dates.js';
 import { navigate } from '../lib/router.js';
 import { CardGrid } from './card-grid.js';
+import '../styles/views.css';
+
+/** How many days the scrubber shows. */
+export const SCRUB_DAYS = 30;
+
+const dayHrefFrom = (now: string) => (d: string) => (d === now ? '/' : `/day/${d}`);
 
 export function TodayView({ date }: { date: string | null }) {
   const now = today();
@@ -15,16 +25,18 @@ export function TodayView({ date }: { date: string | null }) {
   useEffect(() => {
     if (date === now) navigate('/', { replace: true });
   }, [date, now]);
-  if (date !== null && !isIsoDate(date)) {
+  const shown = date ?? now;
+  const valid = isIsoDate(shown);
+  useDayKeys(valid ? shown : null, now);
+  if (!valid) {
     return (
       <Empty emoji="🗓️" title="That is not a date">
         Days are written as year-month-day, like <code>/day/{now}</code>. <a href="/">Back to today</a>
       </Empty>
     );
   }
-  const shown = date ?? now;
   const live = shown === now;
-  const dayHref = (d: string) => (d === now ? '/' : `/day/${d}`);
+  const dayHref = dayHrefFrom(now);
   return (
     <section class="view view-today" aria-labelledby="view-title">
       <div class="date-bar">
@@ -51,6 +63,7 @@ export function TodayView({ date }: { date: string | null }) {
           <span class="icon-button" aria-hidden="true" />
         )}
       </div>
+      <DayScrubber shown={shown} now={now} />
       <CardGrid
         view="view"
         date={shown}
@@ -63,5 +76,87 @@ export function TodayView({ date }: { date: string | null }) {
         }
       />
     </section>
+  );
+}
+
+/** ← and → step a day while the Today view is open (not while typing in a field). */
+function useDayKeys(shown: string | null, now: string): void {
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+      if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
+      const t = ev.target as HTMLElement | null;
+      if (t?.closest?.('input, textarea, select, [contenteditable], [role="slider"], dialog, .chat-slot')) return;
+      const next = addDays(shown, ev.key === 'ArrowLeft' ? -1 : 1);
+      if (next > now) return;
+      ev.preventDefault();
+      navigate(dayHrefFrom(now)(next));
+      // keep the keyboard on the scrubber's day when it had it
+      if (t?.closest?.('.scrubber')) {
+        requestAnimationFrame(() => document.querySelector<HTMLElement>('.scrubber [aria-current="date"]')?.focus());
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shown, now]);
+}
+
+/**
+ * The days a scrubber shows: `SCRUB_DAYS` days ending today, or, for a day further back, a window
+ * around it (never past today). Oldest first.
+ */
+export function scrubWindow(shown: string, now: string, size = SCRUB_DAYS): string[] {
+  let end = now;
+  if (shown < addDays(now, -(size - 1))) {
+    const around = addDays(shown, Math.floor(size / 2));
+    end = around < now ? around : now;
+  }
+  return Array.from({ length: size }, (_, i) => addDays(end, i - (size - 1)));
+}
+
+const weekdayLetter = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' });
+const monthShort = new Intl.DateTimeFormat(undefined, { month: 'short', timeZone: 'UTC' });
+
+/** A strip of days to tap, scrolled so that the shown day is in view. */
+function DayScrubber({ shown, now }: { shown: string; now: string }) {
+  const days = scrubWindow(shown, now);
+  const strip = useRef<HTMLOListElement>(null);
+  const dayHref = dayHrefFrom(now);
+  useLayoutEffect(() => {
+    const list = strip.current;
+    const cur = list?.querySelector<HTMLElement>('[aria-current="date"]');
+    if (!list || !cur) return;
+    // centre the shown day without scrolling the page itself
+    const left = cur.offsetLeft - (list.clientWidth - cur.offsetWidth) / 2;
+    list.scrollLeft = Math.max(0, left);
+  }, [shown, now]);
+  return (
+    <nav class="scrubber" aria-label="Days">
+      <ol ref={strip} class="scrubber-days">
+        {days.map((d) => {
+          const at = new Date(`${d}T12:00:00Z`);
+          const first = d.endsWith('-01');
+          return (
+            <li key={d}>
+              <a
+                class={`scrub-day${d === now ? ' scrub-today' : ''}${first ? ' scrub-month-start' : ''}`}
+                href={dayHref(d)}
+                aria-current={d === shown ? 'date' : undefined}
+                aria-label={`${dayName(d, now)}, ${dayMonth(d)}`}
+                data-date={d}
+              >
+                <span class="scrub-weekday" aria-hidden="true">
+                  {first ? monthShort.format(at) : weekdayLetter.format(at)}
+                </span>
+                <span class="scrub-num" aria-hidden="true">
+                  {Number(d.slice(8))}
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
   );
 }
