@@ -9,6 +9,7 @@ import type { ViewCard, ViewName } from '../lib/types.js';
 import { DayMarker } from './day-marker.js';
 import { AdherenceReport } from './adherence-report.js';
 import { CombinationCard } from './combination-card.js';
+import { GenericCard } from './generic-card.js';
 import { GreetingBanner } from './greeting-banner.js';
 import { LineChart } from './line-chart.js';
 import { MarkdownDoc } from './markdown-doc.js';
@@ -30,6 +31,7 @@ export type Renderer = ComponentType<RendererProps>;
 
 /** Renderers by component name. Filled in as they are written (issue 5 lists them). */
 const renderers: Record<string, Renderer> = {
+  'generic-card': GenericCard,
   'day-marker': DayMarker,
   'markdown-doc': MarkdownDoc,
   'line-chart': LineChart,

@@ -1,0 +1,303 @@
+/**
+ * `generic-card` (and the older `metric-card`): one headline per day from `display.template`
+ * (REFERENCE section 2 "display", "Display-template mini-language"), a secondary line, a unit,
+ * a threshold colour bar and label, a trend arrow with the signed change, an optional sparkline,
+ * and the card's entry form (add, edit, delete the shown day's entries, per `maxReadingsPerDay`).
+ *
+ * Which row is shown: the last entry of the shown day (`dateContext: "viewedDate"`, the default);
+ * with `fallbackToLatest`, the latest earlier row "from N days ago" when the day has none; with
+ * `dateContext: "latest"`, the latest row up to the shown day. Older manifests: `display.format`
+ * stands for `template`, `display.primary: "latest.x"` names the headline field, and a secondary
+ * written as a bare `latest.x` path is the older metric-card's second value (already in `format`).
+ */
+import { useMemo, useState } from 'preact/hooks';
+import { daysBetween } from '../../src/common/dates.js';
+import { type EmojiMap, getValue, renderTemplate } from '../../src/common/display-template.js';
+import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
+import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
+import {
+  computeTrend,
+  dayOf,
+  formatDelta,
+  goodDirectionOf,
+  numericPoints,
+  sparklineField,
+  TREND_ARROWS,
+  trendTone,
+} from '../../src/common/trend.js';
+import { EntryForm } from '../forms/entry-form.js';
+import { initialValues, keptFields } from '../forms/form-values.js';
+import { useCardData } from '../lib/card-data.js';
+import { dayMonth } from '../lib/dates.js';
+import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import type { RendererProps } from './registry.js';
+import '../styles/cards/generic-card.css';
+
+/** What the card shows when the day has no entry and the manifest names nothing else. */
+export const DEFAULT_EMPTY_HEADLINE = 'No entry yet';
+
+/** How many points a sparkline draws at most. */
+const SPARKLINE_POINTS = 30;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+/** One row with its array position and calendar day. */
+interface Indexed {
+  row: Record<string, unknown>;
+  index: number;
+  day: string | null;
+}
+
+/** The headline template: `template`, else the older `format`, else `{field}` of `primary`. */
+function headlineTemplate(display: Record<string, unknown>): string | undefined {
+  const t = text(display.template) ?? text(display.format);
+  if (t) return t;
+  const primary = text(display.primary);
+  return primary ? `{${primary.startsWith('latest.') ? primary.slice(7) : primary}}` : undefined;
+}
+
+/** The secondary template, unless it is the older metric-card's bare `latest.x` path. */
+function secondaryTemplate(display: Record<string, unknown>): string | undefined {
+  const s = text(display.secondary);
+  if (!s) return undefined;
+  if (!s.includes('{') && /^latest\.[\w.-]+$/.test(s.trim())) {
+    return text(display.format) || text(display.template) ? undefined : `{${s.trim().slice(7)}}`;
+  }
+  return s;
+}
+
+function byDay(a: Indexed, b: Indexed): number {
+  const da = a.day ?? '';
+  const db = b.day ?? '';
+  return da < db ? -1 : da > db ? 1 : a.index - b.index;
+}
+
+/** The row to show for `date`, and how many days old it is when it is not the day's own. */
+function pickRow(
+  rows: Indexed[],
+  date: string,
+  context: 'viewedDate' | 'latest',
+  fallbackToLatest: boolean,
+): { shown: Indexed | undefined; daysAgo: number } {
+  const dayRows = rows.filter((r) => r.day === date);
+  if (context === 'viewedDate' && dayRows.length > 0) return { shown: dayRows[dayRows.length - 1], daysAgo: 0 };
+  if (context === 'latest' || fallbackToLatest) {
+    const earlier = rows.filter((r) => r.day !== null && r.day <= date).sort(byDay);
+    const last = earlier[earlier.length - 1];
+    if (last) return { shown: last, daysAgo: daysBetween(last.day as string, date) };
+    // rows with no date at all (a hand-made card): the last one is the latest
+    if (context === 'latest' && rows.length > 0 && rows.every((r) => r.day === null)) {
+      return { shown: rows[rows.length - 1], daysAgo: 0 };
+    }
+  }
+  return { shown: undefined, daysAgo: 0 };
+}
+
+function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
+  const w = 120;
+  const h = 32;
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const span = max - min || 1;
+  const pts = values.map((v, i) => {
+    const x = values.length === 1 ? w / 2 : (i / (values.length - 1)) * (w - 4) + 2;
+    const y = h - 3 - ((v - min) / span) * (h - 6);
+    return `${x.toFixed(1)},${y.toFixed(1)}`;
+  });
+  const [lx, ly] = pts[pts.length - 1].split(',');
+  return (
+    <svg class="gc-sparkline" viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={`Last ${values.length} values`}>
+      <polyline points={pts.join(' ')} fill="none" stroke={colour || 'currentColor'} stroke-width="2" stroke-linejoin="round" stroke-linecap="round" />
+      <circle cx={lx} cy={ly} r="2.5" fill={colour || 'currentColor'} />
+    </svg>
+  );
+}
+
+type Editing = { mode: 'add' } | { mode: 'edit'; index: number } | null;
+
+export function GenericCard({ card, date }: RendererProps) {
+  const { data, etag, loading, error } = useCardData(card.id);
+  const [editing, setEditing] = useState<Editing>(null);
+  const meta = card.meta;
+  const vc = card.viewConfig;
+  const display = isObject(vc.display) ? vc.display : {};
+  const writeable = isObject(meta.writeable) ? meta.writeable : {};
+  const canWrite = writeable.fromWebapp === true;
+  const maxPerDay =
+    typeof writeable.maxReadingsPerDay === 'number' && Number.isInteger(writeable.maxReadingsPerDay) && writeable.maxReadingsPerDay >= 1
+      ? writeable.maxReadingsPerDay
+      : 1;
+  const dateField = text(vc.dateField) ?? 'date';
+  const inputs = useMemo(() => formInputs(meta), [meta]);
+
+  const indexed = useMemo<Indexed[]>(
+    () =>
+      Array.isArray(data)
+        ? data.flatMap((row, index) => (isObject(row) ? [{ row, index, day: dayOf(getValue(row, dateField)) }] : []))
+        : [],
+    [data, dateField],
+  );
+
+  if (data === undefined) {
+    return loading ? (
+      <p class="gc-note" aria-busy="true">
+        Loading…
+      </p>
+    ) : (
+      <p class="gc-note">Could not read this card's entries{error ? `: ${error.message}` : '.'}</p>
+    );
+  }
+  if (data !== null && !Array.isArray(data)) {
+    return <p class="gc-note">This card's data is not a list of entries, so it has no headline to show.</p>;
+  }
+
+  const context = vc.dateContext === 'latest' ? 'latest' : 'viewedDate';
+  const { shown, daysAgo } = pickRow(indexed, date, context, vc.fallbackToLatest === true);
+  const row = shown?.row;
+  const emojiMap = isObject(display.emojiMap) ? (display.emojiMap as EmojiMap) : undefined;
+  const template = headlineTemplate(display);
+  const headline = row ? (template ? renderTemplate(template, row, { emojiMap }).trim() : '') : '';
+  const secondaryT = secondaryTemplate(display);
+  const secondary = row && secondaryT ? renderTemplate(secondaryT, row, { emojiMap }).trim() : '';
+  const subtitleT = text(display.subtitle);
+  const subtitle = row && subtitleT ? renderTemplate(subtitleT, row, { emojiMap }).trim() : '';
+  const unit = text(display.unit);
+  const band = row ? evaluateThresholds(display.thresholds, row, { primaryField: primaryFieldOf(display) }) : null;
+
+  const arrowCfg = isObject(display.trendArrow) ? display.trendArrow : null;
+  const arrowField = arrowCfg ? text(arrowCfg.field) : undefined;
+  const trend = row && arrowField && shown?.day ? computeTrend(data, arrowField, { dateField, currentDate: shown.day }) : null;
+  const tone = trend ? trendTone(trend.dir, goodDirectionOf(arrowCfg)) : 'neutral';
+
+  const sparkField = vc.showSparkline === true ? sparklineField(display, data, { dateField }) : undefined;
+  const upToDate = sparkField ? indexed.filter((r) => r.day !== null && r.day <= date).map((r) => r.row) : [];
+  const spark = sparkField ? numericPoints(upToDate, sparkField, SPARKLINE_POINTS, { dateField }).map((p) => p.value) : [];
+
+  const dayEntries = indexed.filter((r) => r.day === date);
+  const latestBefore = [...indexed].filter((r) => r.day !== null && r.day < date).sort(byDay).pop();
+  const editRow = editing?.mode === 'edit' ? indexed.find((r) => r.index === editing.index) : undefined;
+  // the row being edited went away (deleted elsewhere): back to the card
+  const mode = editing?.mode === 'edit' && !editRow ? null : (editing?.mode ?? null);
+  const hasDateInput = inputs.some((i) => i.key === dateField);
+
+  const emptyHeadline = text(display.emptyHeadline) ?? DEFAULT_EMPTY_HEADLINE;
+  const addLabel = maxPerDay > 1 && dayEntries.length > 0 ? 'Add another' : 'Add entry';
+
+  return (
+    <div class={`gc${band ? ' gc-banded' : ''}`} data-tone={tone} style={band?.colour ? { '--gc-band': band.colour } : undefined}>
+      <div class="gc-main">
+        <div class="gc-headline-row">
+          {row ? (
+            <p class="gc-headline">
+              <span class="gc-value">{headline || '—'}</span>
+              {unit && headline && <span class="gc-unit">{unit}</span>}
+            </p>
+          ) : (
+            <p class="gc-headline gc-empty">{emptyHeadline}</p>
+          )}
+          {trend && (
+            <span
+              class={`gc-trend gc-trend-${tone}`}
+              title={`Compared with ${dayMonth(trend.prevDate)}`}
+              aria-label={`${trend.dir === 'flat' ? 'No change' : trend.dir === 'up' ? 'Up' : 'Down'} ${formatDelta(trend.delta, trend.decimals)} since ${dayMonth(trend.prevDate)}`}
+            >
+              <span aria-hidden="true">{TREND_ARROWS[trend.dir]}</span>
+              <span aria-hidden="true">{formatDelta(trend.delta, trend.decimals)}</span>
+            </span>
+          )}
+        </div>
+        {secondary && <p class="gc-secondary">{secondary}</p>}
+        {subtitle && <p class="gc-subtitle">{subtitle}</p>}
+        {(band?.label || (row && daysAgo > 0)) && (
+          <p class="gc-meta">
+            {band?.label && <span class="gc-pill">{band.label}</span>}
+            {row && daysAgo > 0 && (
+              <span class="gc-age">
+                from {daysAgo} {daysAgo === 1 ? 'day' : 'days'} ago
+              </span>
+            )}
+          </p>
+        )}
+        {spark.length >= 2 && <Sparkline values={spark} colour={band?.colour || undefined} />}
+      </div>
+
+      {canWrite && maxPerDay > 1 && dayEntries.length > 0 && (
+        <ul class="gc-entries" aria-label="Entries of this day">
+          {dayEntries.map((r, n) => (
+            <li key={r.index} class="gc-entry">
+              <span class="gc-entry-text">
+                {(template ? renderTemplate(template, r.row, { emojiMap }).trim() : '') || `Entry ${n + 1}`}
+                {unit && <span class="gc-unit">{unit}</span>}
+                {text(r.row.time) && <span class="gc-entry-time">{r.row.time as string}</span>}
+              </span>
+              <button
+                type="button"
+                class="button button-quiet gc-entry-edit"
+                aria-label={`Edit entry ${n + 1}`}
+                onClick={() => setEditing({ mode: 'edit', index: r.index })}
+              >
+                Edit
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {canWrite && mode === null && (
+        <div class="gc-actions">
+          {maxPerDay === 1 && dayEntries.length > 0 ? (
+            <button type="button" class="button" onClick={() => setEditing({ mode: 'edit', index: dayEntries[dayEntries.length - 1].index })}>
+              Edit entry
+            </button>
+          ) : (
+            <button type="button" class="button" onClick={() => setEditing({ mode: 'add' })}>
+              {addLabel}
+            </button>
+          )}
+        </div>
+      )}
+
+      {canWrite && mode === 'add' && (
+        <EntryForm
+          key={`add-${date}`}
+          inputs={inputs}
+          requireAny={requireAnyOf(meta)}
+          initial={{
+            ...initialValues(inputs, { latest: latestBefore?.row, prefill: writeable.prefillFromLatest === true, dateField }),
+            ...(hasDateInput ? { [dateField]: date } : {}),
+          }}
+          extra={hasDateInput ? {} : { [dateField]: date }}
+          title={`New entry · ${dayMonth(date)}`}
+          onSave={async (entry) => {
+            await addEntry(card.id, entry);
+            setEditing(null);
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+
+      {canWrite && mode === 'edit' && editRow && (
+        <EntryForm
+          key={`edit-${editRow.index}`}
+          inputs={inputs}
+          requireAny={requireAnyOf(meta)}
+          initial={initialValues(inputs, { row: editRow.row, dateField })}
+          extra={keptFields(editRow.row, inputs)}
+          title={editRow.day ? `Edit entry · ${dayMonth(editRow.day)}` : 'Edit entry'}
+          onSave={async (entry) => {
+            await replaceEntry(card.id, editRow.index, entry, etag);
+            setEditing(null);
+          }}
+          onDelete={async () => {
+            await deleteEntry(card.id, editRow.index, etag);
+            setEditing(null);
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * An entry form built from a card's inputs (REFERENCE section 2 "writeable", "Input types"):
+ * every input type, labels, required marks, defaults, help, placeholders; Save is enabled once
+ * `requireAny` and the required inputs are satisfied (the reason is shown while it is not); the
+ * server's refusal ("This card doesn't take entries for past days.", "Weight (kg) must be at most
+ * 500.") is shown in the form as it comes (role=alert). The server checks everything again: the
+ * form never decides alone what may be stored.
+ */
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import type { InputDescriptor } from '../../src/common/inputs.js';
+import { ApiError } from '../lib/api.js';
+import '../styles/forms.css';
+import { type FormValues, saveBlocker, toEntry } from './form-values.js';
+import { InputField } from './input-field.js';
+
+export interface EntryFormProps {
+  inputs: readonly InputDescriptor[];
+  /** `writeable.requireAny`. */
+  requireAny?: readonly string[];
+  /** Starting values (form-values.ts `initialValues`). */
+  initial: FormValues;
+  /** Fields added to the entry as they are (the shown date, `added`…). */
+  extra?: Record<string, unknown>;
+  /** The form's heading ("New entry for Monday 20 April", "Edit entry"). */
+  title: string;
+  saveLabel?: string;
+  /** Saves the entry; a rejection is shown in the form. */
+  onSave(entry: Record<string, unknown>): Promise<unknown>;
+  onCancel(): void;
+  /** When given, a Delete button (asks once) removes the entry being edited. */
+  onDelete?(): Promise<unknown>;
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 412) return 'This card changed while you were editing. Check the entry and save again.';
+    return err.message;
+  }
+  return 'Saving failed. Try again.';
+}
+
+export function EntryForm(props: EntryFormProps) {
+  const { inputs, requireAny = [], initial, extra, title, onSave, onCancel, onDelete } = props;
+  const [values, setValues] = useState<FormValues>(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const uid = useId();
+  const blocker = saveBlocker(inputs, requireAny, values);
+
+  useEffect(() => {
+    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, .form-group button');
+    first?.focus({ preventScroll: false });
+  }, []);
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+      return;
+    }
+    setBusy(false);
+  }
+
+  const save = (v: FormValues) => run(() => onSave(toEntry(inputs, v, extra)));
+
+  function change(key: string, next: unknown) {
+    const updated = { ...values, [key]: next };
+    setValues(updated);
+    setError(null);
+    const input = inputs.find((i) => i.key === key);
+    if (input?.type === 'emoji-picker' && input.autoSubmit && next !== undefined && !busy) {
+      if (saveBlocker(inputs, requireAny, updated) === null) void save(updated);
+    }
+  }
+
+  return (
+    <form
+      ref={formRef}
+      class="entry-form"
+      noValidate
+      aria-label={title}
+      aria-busy={busy}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!blocker && !busy) void save(values);
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <h3 class="entry-form-title">{title}</h3>
+      {inputs.length === 0 && <p class="form-help">This card declares no inputs, so there is nothing to fill in.</p>}
+      {inputs.map((input) => (
+        <InputField
+          key={input.key}
+          input={input}
+          id={`${uid}-${input.key}`}
+          value={values[input.key]}
+          onChange={(v) => change(input.key, v)}
+        />
+      ))}
+      {error && (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {blocker && !error && <p class="form-hint">{blocker}</p>}
+      <div class="form-actions">
+        <button type="submit" class="button button-primary" disabled={blocker !== null || busy}>
+          {busy ? 'Saving…' : (props.saveLabel ?? 'Save')}
+        </button>
+        <button type="button" class="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        {onDelete &&
+          (confirmDelete ? (
+            <span class="form-confirm">
+              <button type="button" class="button button-danger" disabled={busy} onClick={() => void run(onDelete)}>
+                Delete entry
+              </button>
+              <button type="button" class="button button-quiet" onClick={() => setConfirmDelete(false)}>
+                Keep
+              </button>
+            </span>
+          ) : (
+            <button type="button" class="button button-quiet button-danger-text" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              Delete…
+            </button>
+          ))}
+      </div>
+    </form>
+  );
+}

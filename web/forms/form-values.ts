@@ -1,0 +1,103 @@
+/**
+ * The values of an entry form, kept as the inputs hold them (a number field keeps the text typed,
+ * so "85." is not lost mid-typing), and turned into the entry the server stores. Pure: no DOM.
+ * Input descriptors come from src/common/inputs.ts (REFERENCE section 2 "Input types").
+ */
+import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
+
+/** What the form holds, by input key. */
+export type FormValues = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A stored value as its input holds it (numbers in a number field become their text). */
+function fromStored(input: InputDescriptor, v: unknown): unknown {
+  if (input.type === 'number') return typeof v === 'number' ? String(v) : typeof v === 'string' ? v : undefined;
+  if (input.type === 'chips-multi') return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  return v;
+}
+
+/**
+ * The form's starting values: the row being edited; else, for a new entry, the latest row when
+ * `prefillFromLatest` (without its date field: the new entry gets the shown day); then each
+ * input's `default`.
+ * @param row the row being edited, or undefined for a new entry.
+ * @param latest the most recent earlier row (for `prefillFromLatest`), or undefined.
+ */
+export function initialValues(
+  inputs: readonly InputDescriptor[],
+  opts: { row?: unknown; latest?: unknown; prefill?: boolean; dateField?: string } = {},
+): FormValues {
+  const out: FormValues = {};
+  const source = isObject(opts.row) ? opts.row : opts.prefill && isObject(opts.latest) ? opts.latest : undefined;
+  for (const input of inputs) {
+    const fromRow = source && input.key !== (opts.dateField ?? 'date') ? source[input.key] : undefined;
+    if (isObject(opts.row)) {
+      out[input.key] = fromStored(input, opts.row[input.key]);
+    } else if (fromRow !== undefined) {
+      out[input.key] = fromStored(input, fromRow);
+    } else if (input.default !== undefined) {
+      out[input.key] = fromStored(input, input.default);
+    } else if (input.type === 'chips-multi') {
+      out[input.key] = [];
+    }
+  }
+  return out;
+}
+
+/** A form value as stored: number text parsed (text that is not a number is sent as typed, for the server to name). */
+function toStored(input: InputDescriptor, v: unknown): unknown {
+  if (input.type === 'number' && typeof v === 'string') {
+    const t = v.trim().replace(',', '.');
+    if (t === '') return undefined;
+    const n = Number(t);
+    return Number.isFinite(n) ? n : v;
+  }
+  if (typeof v === 'string' && (input.type === 'text' || input.type === 'textarea')) return v.trim() === '' ? undefined : v;
+  return v;
+}
+
+/**
+ * The entry to send: every input with a value (empty ones left out, so clearing a field clears
+ * it), plus `extra` (the date, `added`…), which the inputs do not override unless they fill the
+ * same key with a value.
+ */
+export function toEntry(inputs: readonly InputDescriptor[], values: FormValues, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const entry: Record<string, unknown> = { ...extra };
+  for (const input of inputs) {
+    const v = toStored(input, values[input.key]);
+    if (hasValue(v)) entry[input.key] = v;
+    else if (!Object.hasOwn(extra, input.key)) delete entry[input.key];
+  }
+  return entry;
+}
+
+/** Why Save is not possible yet, as a sentence; null when it is. */
+export function saveBlocker(
+  inputs: readonly InputDescriptor[],
+  requireAny: readonly string[],
+  values: FormValues,
+): string | null {
+  const filled = (key: string) => {
+    const input = inputs.find((i) => i.key === key);
+    return hasValue(input ? toStored(input, values[key]) : values[key]);
+  };
+  if (requireAny.length > 0 && !requireAny.some(filled)) {
+    const labels = requireAny.map((k) => inputs.find((i) => i.key === k)?.label ?? k);
+    return `Fill in at least one of: ${labels.join(', ')}.`;
+  }
+  const missing = inputs.filter((i) => i.required && !requireAny.includes(i.key) && !filled(i.key));
+  if (missing.length > 0) return `${missing.map((i) => i.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} needed.`;
+  return null;
+}
+
+/**
+ * The fields of a row that no input edits (its date, a time or source an agent wrote): kept as
+ * they are when the row is saved from the form, which replaces the whole row.
+ */
+export function keptFields(row: Record<string, unknown>, inputs: readonly { key: string }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (!inputs.some((i) => i.key === k)) out[k] = v;
+  return out;
+}

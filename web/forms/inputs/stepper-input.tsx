@@ -1,0 +1,40 @@
+/** `stepper`: a count with − and + buttons (REFERENCE: min, max, step, default). */
+import { FieldGroup, type InputProps } from '../field.js';
+
+export function StepperInput(props: InputProps) {
+  const { input, value, onChange, id } = props;
+  const step = input.step ?? 1;
+  const current = typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  const shown = current ?? input.min ?? 0;
+  const clamp = (n: number) => Math.min(input.max ?? Infinity, Math.max(input.min ?? -Infinity, n));
+  // a step like 0.1 would add float artefacts (0.30000000000000004): round to the step's decimals
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  const move = (dir: 1 | -1) => onChange(clamp(Number((shown + dir * step).toFixed(decimals))));
+  return (
+    <FieldGroup input={input} id={id}>
+      <div class="stepper">
+        <button
+          type="button"
+          class="stepper-button"
+          aria-label={`${input.label}: less`}
+          disabled={input.min !== undefined && shown <= input.min && current !== undefined}
+          onClick={() => move(-1)}
+        >
+          −
+        </button>
+        <output class="stepper-value" id={id} aria-live="polite" aria-labelledby={`${id}-label`}>
+          {current === undefined ? '–' : String(current)}
+        </output>
+        <button
+          type="button"
+          class="stepper-button"
+          aria-label={`${input.label}: more`}
+          disabled={input.max !== undefined && shown >= input.max && current !== undefined}
+          onClick={() => move(1)}
+        >
+          +
+        </button>
+      </div>
+    </FieldGroup>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The web app's writes to a card (docs/API.md "Entries (the web app's writes)", and "Rows" for
+ * schedule check-offs): each call sends the card's data ETag as If-Match when given, and refreshes
+ * the card's cached data afterwards, so every renderer of the card shows the new state at once
+ * (the live feed would bring it too, a moment later). Errors are ApiError with the server's
+ * message, which forms show as they come ("This card doesn't take entries for past days.").
+ */
+import { api } from './api.js';
+import { refreshCard } from './card-data.js';
+
+/** One row as the form sends it. */
+export type Entry = Record<string, unknown>;
+
+/** `POST …/entries` answer. */
+export interface AddEntryResult {
+  ok: true;
+  id: string;
+  index: number;
+  replaced: boolean;
+  dropped: number;
+  etag: string;
+}
+
+const base = (id: string) => `/api/manifests/${encodeURIComponent(id)}`;
+
+async function refreshed<T>(id: string, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } finally {
+    // after a refusal too: a 412 means the data moved on, and the form should see the new state
+    await refreshCard(id);
+  }
+}
+
+/** Adds an entry (upsert or append per the card's maxReadingsPerDay). @throws ApiError. */
+export function addEntry(id: string, entry: Entry, ifMatch?: string | null): Promise<AddEntryResult> {
+  return refreshed(id, api<AddEntryResult>(`${base(id)}/entries`, { method: 'POST', json: { entry }, ifMatch: ifMatch ?? undefined }));
+}
+
+/** Replaces the whole row at `index`. @throws ApiError (412 when `ifMatch` is stale). */
+export function replaceEntry(id: string, index: number, entry: Entry, ifMatch?: string | null) {
+  return refreshed(
+    id,
+    api<{ ok: true; id: string; index: number; etag: string }>(`${base(id)}/entries/${index}`, {
+      method: 'PUT',
+      json: { entry },
+      ifMatch: ifMatch ?? undefined,
+    }),
+  );
+}
+
+/** Deletes the row at `index`. @throws ApiError. */
+export function deleteEntry(id: string, index: number, ifMatch?: string | null) {
+  return refreshed(
+    id,
+    api<{ ok: true; id: string; removed: 1; etag: string }>(`${base(id)}/entries/${index}`, {
+      method: 'DELETE',
+      ifMatch: ifMatch ?? undefined,
+    }),
+  );
+}
+
+/** Appends `value` to the array at row path `path` (e.g. a dose check-off). @throws ApiError. */
+export function appendAt(id: string, path: string, value: unknown, ifMatch?: string | null) {
+  return refreshed(id, api<{ ok: true; etag: string }>(`${base(id)}/rows`, { method: 'POST', json: { path, value }, ifMatch: ifMatch ?? undefined }));
+}
+
+/** Removes the element row path `path` selects (e.g. undoing a check-off). @throws ApiError. */
+export function removeAt(id: string, path: string, ifMatch?: string | null) {
+  return refreshed(
+    id,
+    api<{ ok: true; etag: string }>(`${base(id)}/rows?path=${encodeURIComponent(path)}`, {
+      method: 'DELETE',
+      ifMatch: ifMatch ?? undefined,
+    }),
+  );
+}
+
+/**
+ * The local time now as an ISO timestamp with the person's offset (`2026-04-20T07:12:00+10:00`),
+ * as check-offs record `takenAt`: the calendar day in it is the person's, not UTC's (case P06).
+ */
+export function localTimestamp(now = new Date()): string {
+  const pad = (n: number) => String(Math.abs(Math.trunc(n))).padStart(2, '0');
+  const off = -now.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  return (
+    `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}` +
+    `T${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}` +
+    `${sign}${pad(off / 60)}:${pad(off % 60)}`
+  );
+}
