@@ -4,7 +4,12 @@
  * silently converted; ARCHITECTURE "Two traps").
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { authenticate, authenticateAdmin, type Principal } from './auth/principal.js';
+import { accountRoutes } from './auth/account-routes.js';
+import { adminAuthRoutes } from './auth/admin-routes.js';
+import { authRoutes } from './auth/auth-routes.js';
+import { installGate } from './auth/gate.js';
+import { requestLogFields } from './auth/log-redaction.js';
+import type { Principal } from './auth/principal.js';
 import { cardRoutes } from './cards/routes.js';
 import { entryRoutes } from './cards/entry-routes.js';
 import { ChatService } from './chat/chat-service.js';
@@ -42,7 +47,11 @@ declare module 'fastify' {
 /** Builds the HTTP app for an open instance (not yet listening). */
 export function buildApp(inst: Instance): FastifyInstance {
   const app = Fastify({
-    logger: { level: inst.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: {
+      level: inst.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: requestLogFields },
+    },
     bodyLimit: inst.config.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
     trustProxy: false,
@@ -72,19 +81,10 @@ export function buildApp(inst: Instance): FastifyInstance {
       done(null, value);
     });
   });
-  // The gate decides by the matched route's own config, never by the raw URL text: the router
-  // decodes `%61pi` to `api`, so a prefix test on req.url could be walked around. Unmatched
-  // paths (404) are gated too, so a wrong bearer is 401 everywhere.
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const auth = req.routeOptions.config?.auth;
-    if (auth === 'public') return;
-    if (auth === 'admin') {
-      authenticateAdmin(req.headers, inst.config.adminToken);
-      return;
-    }
-    req.principal = authenticate(req.headers, req.socket.remoteAddress, inst.config.agentApiToken, inst.config.trustLoopback);
-  });
+  // The gate (src/auth/gate.ts) decides by the matched route's own config, never by the raw URL
+  // text: the router decodes `%61pi` to `api`, so a prefix test on req.url could be walked
+  // around. Unmatched paths (404) are gated too, so a wrong bearer is 401 everywhere.
+  installGate(app, inst);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req) => {
     throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
@@ -108,6 +108,9 @@ export function buildApp(inst: Instance): FastifyInstance {
   conversationRoutes(app, inst);
   ingestRoutes(app, inst);
   eventRoutes(app, inst);
-  webRoutes(app);
+  authRoutes(app, inst);
+  accountRoutes(app, inst);
+  adminAuthRoutes(app, inst);
+  webRoutes(app, { signInPath: () => (inst.auth.hasPasskeys() ? '/login' : null) });
   return app;
 }

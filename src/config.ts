@@ -3,6 +3,7 @@
  * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
  */
 import fs from 'node:fs';
+import { type AuthEnv, readAuthEnv } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,8 @@ export interface Config {
   chat: ChatConfig;
   /** Health Auto Export limits and the legacy token (KLEBB_HAE_MAX_BYTES, KLEBB_APPLE_HEALTH_MAX_BYTES, HEALTH_AUTO_EXPORT_TOKEN). */
   hae: HaeEnv;
+  /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT; issue 8). */
+  auth: AuthEnv;
   /** Messages for the start-up log (deprecations). */
   warnings: string[];
 }
@@ -192,6 +195,17 @@ function loadHae(env: Env): HaeEnv {
   }
 }
 
+/** The accounts-and-access variables (rules in src/auth/auth-env.ts); a bad one is a ConfigError. */
+function loadAuth(env: Env, home: string, instanceName: string): AuthEnv {
+  try {
+    return readAuthEnv(env, home, instanceName);
+  } catch (err) {
+    const message = (err as Error).message;
+    const name = /^([A-Z_]+):/.exec(message)?.[1] ?? 'HEALTH_ORIGIN';
+    throw new ConfigError(name, message.replace(/^[A-Z_]+:\s*/, ''));
+  }
+}
+
 /**
  * Reads the environment into a Config.
  * @throws ConfigError naming the variable when a value is unusable (a non-numeric port, say).
@@ -200,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
   const home = path.resolve(expandHome(nonEmpty(env, 'HEALTH_HOME') ?? path.join(os.homedir(), 'klebb')));
   const warnings: string[] = [];
   const dataDir = path.resolve(expandHome(nonEmpty(env, 'HEALTH_DATA_DIR') ?? path.join(home, 'data')));
+  const instanceName = nonEmpty(env, 'HEALTH_INSTANCE_NAME') ?? 'Klebb';
   return {
     home,
     dataDir,
@@ -207,7 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: nonEmpty(env, 'HOST') ?? DEFAULT_HOST,
     agentApiToken: nonEmpty(env, 'AGENT_API_TOKEN'),
     adminToken: nonEmpty(env, 'KLEBB_ADMIN_TOKEN'),
-    instanceName: nonEmpty(env, 'HEALTH_INSTANCE_NAME') ?? 'Klebb',
+    instanceName,
     chatAgentName: nonEmpty(env, 'CHAT_AGENT_NAME') ?? 'Chat',
     chatAgentEmoji: nonEmpty(env, 'CHAT_AGENT_EMOJI') ?? '💬',
     bodyLimitBytes: intVar(env, ['KLEBB_BODY_LIMIT_BYTES'], DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
@@ -218,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
     chat: loadChat(env, warnings),
     hae: loadHae(env),
+    auth: loadAuth(env, home, instanceName),
     warnings,
   };
 }

@@ -18,6 +18,7 @@ import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { HaeIngest } from './ingest/hae-service.js';
+import { type AuthDeps, AuthService } from './auth/auth-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 
@@ -41,6 +42,8 @@ export interface Instance {
   turns: TurnHub;
   /** Health Auto Export webhook and Apple Health import: samples store, token, pushes (issue 7). */
   hae: HaeIngest;
+  /** Passkeys, sessions, invites and agent tokens (issue 8). */
+  auth: AuthService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Aborted when the instance begins to shut down: every chat turn listens to it. */
@@ -64,7 +67,7 @@ const silent: InstanceLogger = { info: () => {}, warn: () => {} };
  */
 export async function openInstance(
   config: Config,
-  opts: { watch?: boolean; log?: InstanceLogger } = {},
+  opts: { watch?: boolean; log?: InstanceLogger; auth?: AuthDeps } = {},
 ): Promise<Instance> {
   const log = opts.log ?? silent;
   const layout = homeLayout(config.home, config.dataDir);
@@ -86,6 +89,10 @@ export async function openInstance(
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
   const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
   const hae = new HaeIngest({ db, layout, cards, env: config.hae, log });
+  const auth = new AuthService(config, opts.auth);
+  if (auth.passkeys.brokenReason) log.warn({ file: auth.passkeys.file, reason: auth.passkeys.brokenReason }, 'the passkey file cannot be read: nobody can sign in or register until it is fixed');
+  const setupLink = auth.setupLink();
+  if (setupLink) log.info({}, `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`);
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
@@ -108,6 +115,7 @@ export async function openInstance(
     hae,
     user: new UserSettings(layout.home),
     conversations: new ConversationStore(chatDb),
+    auth,
     turns,
     events,
     shutdownSignal: shutdown.signal,

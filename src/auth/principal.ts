@@ -1,13 +1,31 @@
 /**
- * Who is making a request. Until passkeys exist (issue 8), there are two kinds: an agent with
- * the AGENT_API_TOKEN bearer, and a person on this machine (loopback, no credentials).
+ * Who is making a request: an agent with the AGENT_API_TOKEN bearer or a named agent token, a
+ * person signed in with a passkey (session cookie), or a person on this machine (loopback, no
+ * credentials; only until the first passkey exists, see src/auth/auth-service.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { notFound, unauthorized } from '../errors.js';
 import { safeEqual } from './safe-equal.js';
 
-/** An authenticated caller; `actor` is what the change log records. */
-export type Principal = { kind: 'agent-token'; actor: 'agent-token' } | { kind: 'local'; actor: 'local' };
+/**
+ * An authenticated caller; `actor` is what the change log records (`agent-token`,
+ * `token:<name>`, `web`, `local`).
+ * - `agent-token`: AGENT_API_TOKEN (seed section 2), full access.
+ * - `named-token`: a token made in Settings > Security; `access: 'read'` may only read.
+ * - `session`: a person signed in with a passkey (`credentialId` null for the demo account).
+ * - `local`: a program or browser on this machine, while no passkey exists.
+ */
+export type Principal =
+  | { kind: 'agent-token'; actor: 'agent-token' }
+  | { kind: 'named-token'; actor: string; tokenId: string; name: string; access: 'read' | 'write' }
+  | { kind: 'session'; actor: 'web'; label: string; sessionId: string; credentialId: string | null }
+  | { kind: 'local'; actor: 'local' };
+
+/** The token of an `Authorization: Bearer <token>` header (scheme in any case), or null. */
+export function bearerOf(header: string | undefined): string | null {
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1] : null;
+}
 
 /** Headers a reverse proxy adds: a request carrying them did not start on this machine. */
 const FORWARDING_HEADERS = [
@@ -71,11 +89,12 @@ export function authenticate(
   remoteAddress: string | undefined,
   agentApiToken: string | undefined,
   trustLoopback = true,
+  equal: (given: string, expected: string) => boolean = safeEqual,
 ): Principal {
   const auth = headers.authorization;
   if (auth !== undefined) {
-    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(auth);
-    if (m && agentApiToken !== undefined && safeEqual(m[1], agentApiToken)) {
+    const token = bearerOf(auth);
+    if (token !== null && agentApiToken !== undefined && equal(token, agentApiToken)) {
       return { kind: 'agent-token', actor: 'agent-token' };
     }
     throw unauthorized();
@@ -89,8 +108,12 @@ export function authenticate(
  * off (404) unless KLEBB_ADMIN_TOKEN is set; then only `Bearer <KLEBB_ADMIN_TOKEN>` passes
  * (constant-time compare), anything else is 401.
  */
-export function authenticateAdmin(headers: IncomingHttpHeaders, adminToken: string | undefined): void {
+export function authenticateAdmin(
+  headers: IncomingHttpHeaders,
+  adminToken: string | undefined,
+  equal: (given: string, expected: string) => boolean = safeEqual,
+): void {
   if (adminToken === undefined) throw notFound('the admin API is off (KLEBB_ADMIN_TOKEN is not set)');
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization ?? '');
-  if (!m || !safeEqual(m[1], adminToken)) throw unauthorized();
+  const token = bearerOf(headers.authorization);
+  if (token === null || !equal(token, adminToken)) throw unauthorized();
 }

@@ -10,6 +10,10 @@
  *   app there. These go through the normal gate like every route not marked public: today that
  *   lets in a browser on this machine (loopback) and a bearer token.
  * - Any other unmatched GET keeps the JSON 404 of the rest of the server.
+ * - Sign-in pages (`/login`, `/setup`, `/register`) are the same index.html, public; once a
+ *   passkey exists, a page request without credentials is redirected to
+ *   `/login?next=<path>` instead of answered 401 (issue 8). The page's CSP is set with
+ *   @fastify/helmet (src/auth/security-headers.ts).
  * When dist/web is missing (only `tsc` was run), a page request answers a short HTML page that
  * says to run `npm run build`.
  */
@@ -18,25 +22,16 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../errors.js';
+import { pageHelmet, PAGE_CSP } from '../auth/security-headers.js';
+import { KlebbError, notFound } from '../errors.js';
+import { errorHandler } from './error-handler.js';
 import { projectRoot } from '../home/project-root.js';
 
 /** The policy of the app's page: its own scripts only, never inline ones; no plugins; framed only by itself. */
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "media-src 'self' blob:",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
+export const APP_CSP = PAGE_CSP;
+
+/** Client routes anyone may open: the sign-in, first-run setup and invite pages (web/auth/). */
+export const SIGN_IN_PAGES = ['/login', '/setup', '/register'] as const;
 
 /** Cache header of the hashed build files. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -65,6 +60,11 @@ const GZIP_MIN_BYTES = 1024;
 export interface WebRoutesOptions {
   /** The built app (default: dist/web of the project root). */
   dir?: string;
+  /**
+   * Where a page request without credentials is sent (`/login` once a passkey exists), or null
+   * to answer it 401 like any other request (no passkey yet). Default: never redirect.
+   */
+  signInPath?: () => string | null;
 }
 
 /** The folder Vite builds into: `<project root>/dist/web`, from src/ (tests) and dist/src/ alike. */
@@ -166,9 +166,7 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
     return sendFile(req, reply, f, kind.type);
   });
 
-  // Pages: every path no other route claims. The router prefers static and parametric routes,
-  // so this sees only what would otherwise be a 404.
-  app.get('/*', async (req, reply) => {
+  async function page(req: FastifyRequest, reply: FastifyReply) {
     const pathname = req.url.split('?')[0];
     const last = pathname.slice(pathname.lastIndexOf('/') + 1);
     const isApi = /^\/api(\/|$)/i.test(pathname);
@@ -184,10 +182,33 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
         .type('text/html; charset=utf-8')
         .send(NOT_BUILT_HTML);
     }
-    reply
-      .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', APP_CSP)
-      .header('X-Frame-Options', 'SAMEORIGIN');
+    reply.header('Cache-Control', 'no-cache').header('X-Frame-Options', 'SAMEORIGIN');
+    if (typeof reply.helmet === 'function') reply.helmet(pageHelmet);
+    else reply.header('Content-Security-Policy', APP_CSP);
     return sendFile(req, reply, f, 'text/html; charset=utf-8');
-  });
+  }
+
+  // Pages: every path no other route claims. The router prefers static and parametric routes,
+  // so this sees only what would otherwise be a 404. A page asked for without credentials goes
+  // to the sign-in page once there is one to go to.
+  app.get('/*', {
+    errorHandler(err, req, reply) {
+      const to = opts.signInPath?.();
+      const pathname = req.url.split('?')[0];
+      if (
+        to &&
+        err instanceof KlebbError &&
+        err.status === 401 &&
+        req.headers.authorization === undefined &&
+        !/^\/api(\/|$)/i.test(pathname) &&
+        !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.') &&
+        acceptsHtml(req.headers.accept)
+      ) {
+        return reply.redirect(`${to}?next=${encodeURIComponent(req.url)}`, 302);
+      }
+      return errorHandler(err, req, reply);
+    },
+  }, page);
+
+  for (const p of SIGN_IN_PAGES) app.get(p, { config: { auth: 'public' } }, page);
 }

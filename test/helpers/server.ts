@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { AuthDeps } from '../../src/auth/auth-service.js';
 import { type Instance, openInstance } from '../../src/instance.js';
 import { sandboxHome } from './sandbox-home.js';
 
@@ -38,14 +39,21 @@ export interface ApiResponse {
 /**
  * Starts the server. `env` is merged over a minimal environment (HEALTH_HOME, PORT=0, quiet logs).
  * `before(home)` runs after the home folder exists and before the instance opens (to drop files in).
+ * `auth` gives the accounts service a clock or a spy around its constant-time checker.
  */
 export async function startServer(
-  opts: { env?: Record<string, string>; home?: string; before?: (home: string, dataDir: string) => void; watch?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    home?: string;
+    before?: (home: string, dataDir: string) => void;
+    watch?: boolean;
+    auth?: AuthDeps;
+  } = {},
 ): Promise<TestServer> {
   const box = opts.home ? { home: opts.home, dataDir: `${opts.home}/data`, remove() {} } : sandboxHome();
   opts.before?.(box.home, box.dataDir);
   const config = loadConfig({ HEALTH_HOME: box.home, PORT: '0', HOST: '127.0.0.1', KLEBB_LOG_LEVEL: 'silent', ...opts.env });
-  const inst = await openInstance(config, { watch: opts.watch });
+  const inst = await openInstance(config, { watch: opts.watch, auth: opts.auth });
   const app = buildApp(inst);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

@@ -1,0 +1,63 @@
+/**
+ * The public sign-in routes under `/auth/` (REFERENCE section 4 "Auth"; docs/API.md
+ * "Authentication"). They are open to anyone by design; the sign-in and registration ones are
+ * rate-limited per address (`config.signIn`), and the POSTs pass the Origin check like every
+ * state-changing request. The work is in AuthService; these parse, set the cookie and shape.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Instance } from '../instance.js';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+
+const AnyObject = { type: 'object' } as const;
+
+/** Registers `/auth/*`. */
+export function authRoutes(app: FastifyInstance, inst: Instance): void {
+  const auth = inst.auth;
+  const secure = inst.config.auth.secureCookies;
+  const open = { auth: 'public' } as const;
+  const signIn = { auth: 'public', signIn: true } as const;
+
+  app.get('/auth/status', { config: open }, async (req) => {
+    const p = auth.identify(req);
+    return {
+      setup: !auth.hasPasskeys(),
+      authenticated: p !== null,
+      kind: p?.kind ?? null,
+      label: p?.kind === 'session' ? p.label : null,
+      name: inst.config.instanceName,
+      demo: inst.config.demo,
+      cloud: inst.config.cloud,
+    };
+  });
+
+  app.get('/auth/register/available', { config: signIn }, async (req) =>
+    auth.availability(req, (req.query as { code?: unknown }).code),
+  );
+
+  app.post('/auth/register/options', { config: signIn }, async (req) => auth.startRegistration(req, req.body));
+
+  app.post('/auth/register/verify', { config: signIn, schema: { body: AnyObject } }, async (req, reply) => {
+    const r = await auth.finishRegistration(req, req.body);
+    if (r.sessionToken !== null) setSessionCookie(reply, r.sessionToken, secure);
+    return { verified: true, label: r.label, credentialId: r.credentialId };
+  });
+
+  app.post('/auth/login/options', { config: signIn }, async () => auth.startLogin());
+
+  app.post('/auth/login/verify', { config: signIn, schema: { body: AnyObject } }, async (req, reply) => {
+    const r = await auth.finishLogin(req, req.body);
+    setSessionCookie(reply, r.sessionToken, secure);
+    return { verified: true, label: r.label };
+  });
+
+  app.post('/auth/logout', { config: open }, async (req, reply) => {
+    auth.logout(req);
+    clearSessionCookie(reply, secure);
+    return { ok: true };
+  });
+
+  app.post('/auth/demo-login', { config: signIn }, async (req, reply) => {
+    setSessionCookie(reply, auth.demoLogin(req), secure);
+    return { ok: true, label: 'demo' };
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The door every request passes (issue 8), installed by buildApp in place of a bare auth hook:
+ * 1. @fastify/cookie parses cookies, @fastify/helmet sets the security headers (both before
+ *    the gate, so refusals carry the headers too);
+ * 2. the route's `config.auth` decides who may call it: `public`, `admin` (KLEBB_ADMIN_TOKEN),
+ *    or by default a signed-in principal (AuthService.authenticate: bearer, session, or this
+ *    machine while no passkey exists) → 401;
+ * 3. a state-changing request with a foreign `Origin` → 403 BAD_ORIGIN (src/auth/origin.ts);
+ * 4. a read-only named token on anything but GET/HEAD → 403 READ_ONLY_TOKEN;
+ * 5. rate limits: per token for bearer requests, per address for routes marked
+ *    `config.signIn` → 429 with Retry-After;
+ * 6. in demo mode, a preHandler applies src/auth/demo-policy.ts.
+ * The decision is made on the matched route's config, never on the raw URL text.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../errors.js';
+import type { Instance } from '../instance.js';
+import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
+import { checkOrigin, isSafeMethod } from './origin.js';
+import { rateLimiters } from './rate-limits.js';
+import { helmetOptions } from './security-headers.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A sign-in or registration route: rate-limited per client address (KLEBB_AUTH_RATE_LIMIT). */
+    signIn?: boolean;
+  }
+}
+
+/** Registers the plugins and hooks of the gate on `app` (call before the routes). */
+export function installGate(app: FastifyInstance, inst: Instance): void {
+  const env = inst.config.auth;
+  app.register(fastifyCookie, { hook: 'onRequest' });
+  app.register(fastifyHelmet, helmetOptions(env));
+  app.register(fastifyRateLimit, { global: false });
+  const limits = rateLimiters(app, env);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const config = req.routeOptions.config;
+    if (config?.auth === 'admin') inst.auth.authenticateAdmin(req.headers);
+    else if (config?.auth !== 'public') req.principal = inst.auth.authenticate(req);
+    checkOrigin(req.method, req.headers, env.origin);
+    const p = req.principal;
+    if (p?.kind === 'named-token' && p.access === 'read' && !isSafeMethod(req.method)) {
+      throw forbidden(`The token "${p.name}" is read-only: it cannot change anything`, 'READ_ONLY_TOKEN');
+    }
+    await limits.agent(req, reply);
+    if (config?.signIn) await limits.signIn(req, reply);
+  });
+
+  if (inst.config.demo) {
+    app.addHook('preHandler', async (req, reply) => {
+      const d = demoDecision(req.method, req.routeOptions.url, req.body);
+      if (!d) return;
+      if ('refuse' in d) throw d.refuse;
+      if (d.answer === 'chat-status') return reply.send({ configured: true, demo: true });
+      const reply1 = { reply: DEMO_CHAT_REPLY };
+      if ((req.body as { stream?: unknown } | null)?.stream === true) {
+        return reply
+          .type('text/event-stream; charset=utf-8')
+          .header('Cache-Control', 'no-cache, no-transform')
+          .send(`event: reply\ndata: ${JSON.stringify(reply1)}\n\nevent: done\ndata: {}\n\n`);
+      }
+      return reply.send(reply1);
+    });
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Origin rules (issue 8 "The edges"; REFERENCE section 10 "CSRF"). Sessions ride on a
+ * `SameSite=Lax` cookie; on top of that a state-changing request that carries an `Origin`
+ * header must come from HEALTH_ORIGIN, else 403. A request without `Origin` (curl, scripts, the
+ * Health Auto Export app) is not a browser acting on someone's behalf and passes.
+ *
+ * When HEALTH_ORIGIN is unset, the origin accepted is the loopback one the request came on:
+ * `Origin` must name a loopback host and equal the request's own `Host`, so that `npm start` on a
+ * fresh home works at http://localhost:<port> and http://127.0.0.1:<port> alike, and a page on
+ * any other site (or another local port) is refused.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { KlebbError } from '../errors.js';
+
+const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Methods that change nothing (RFC 9110 section 9.2.1): no Origin check, allowed to read-only tokens. */
+export function isSafeMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+function parseOrigin(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function hostHeader(headers: IncomingHttpHeaders): string | undefined {
+  return typeof headers.host === 'string' ? headers.host.toLowerCase() : undefined;
+}
+
+/** True when the request's `Host` is a loopback name (localhost, 127.x.x.x, [::1]) with any port. */
+export function isLoopbackHost(headers: IncomingHttpHeaders): boolean {
+  const host = hostHeader(headers);
+  if (!host) return false;
+  const url = parseOrigin(`http://${host}`);
+  return !!url && LOOPBACK_HOSTNAME.test(url.hostname);
+}
+
+/**
+ * Whether the browser origin `origin` may act on this server.
+ * @param configured HEALTH_ORIGIN in canonical form, or undefined (then: the loopback origin the
+ *   request came on).
+ */
+export function isAllowedOrigin(origin: string, headers: IncomingHttpHeaders, configured: string | undefined): boolean {
+  const url = parseOrigin(origin);
+  if (!url || url.origin === 'null') return false;
+  if (configured !== undefined) return url.origin === configured;
+  return LOOPBACK_HOSTNAME.test(url.hostname) && url.host === hostHeader(headers);
+}
+
+/**
+ * The origin check of a request (issue 8: "State-changing requests carrying an Origin that is not
+ * HEALTH_ORIGIN are refused (403)").
+ * @throws 403 BAD_ORIGIN naming the refused origin.
+ */
+export function checkOrigin(method: string, headers: IncomingHttpHeaders, configured: string | undefined): void {
+  if (isSafeMethod(method)) return;
+  const origin = headers.origin;
+  if (origin === undefined) return;
+  if (!isAllowedOrigin(origin, headers, configured)) {
+    const allowed = configured ?? 'the loopback origin the request came on';
+    throw new KlebbError(403, 'BAD_ORIGIN', `requests from ${origin.slice(0, 200)} are not accepted here (only ${allowed})`);
+  }
+}
+
+/**
+ * The origins a WebAuthn response may have been made on (`expectedOrigin`): HEALTH_ORIGIN when
+ * set; otherwise the request's own loopback origin (its allowed `Origin`, or `http://<Host>`).
+ * Empty when none applies (the verify then fails).
+ */
+export function expectedOrigins(headers: IncomingHttpHeaders, configured: string | undefined): string[] {
+  if (configured !== undefined) return [configured];
+  const origin = headers.origin;
+  if (origin !== undefined) return isAllowedOrigin(origin, headers, undefined) ? [new URL(origin).origin] : [];
+  return isLoopbackHost(headers) ? [`http://${hostHeader(headers)}`] : [];
+}
+
+/**
+ * The base URL of links Klebb hands out (invites, the setup link): HEALTH_ORIGIN when set; else
+ * the loopback origin the request came on; else `http://localhost:<port>` (REFERENCE section 12).
+ */
+export function publicBase(headers: IncomingHttpHeaders | undefined, configured: string | undefined, port: number): string {
+  if (configured !== undefined) return configured;
+  if (headers) {
+    const origin = headers.origin;
+    if (origin !== undefined && isAllowedOrigin(origin, headers, undefined)) return new URL(origin).origin;
+    if (isLoopbackHost(headers)) return `http://${hostHeader(headers)}`;
+  }
+  return `http://localhost:${port}`;
+}
