@@ -5,7 +5,7 @@
  * Health Auto Export app) is not a browser acting on someone's behalf and passes.
  *
  * When HEALTH_ORIGIN is unset, the origin accepted is the loopback one the request came on:
- * `Origin` must name a loopback host and equal the request's own `Host`, so that `npm start` on a
+ * `Origin` must be `http://` + the request's own `Host`, a loopback host, so that `npm start` on a
  * fresh home works at http://localhost:<port> and http://127.0.0.1:<port> alike, and a page on
  * any other site (or another local port) is refused.
  */
@@ -49,7 +49,8 @@ export function isAllowedOrigin(origin: string, headers: IncomingHttpHeaders, co
   const url = parseOrigin(origin);
   if (!url || url.origin === 'null') return false;
   if (configured !== undefined) return url.origin === configured;
-  return LOOPBACK_HOSTNAME.test(url.hostname) && url.host === hostHeader(headers);
+  // Klebb itself speaks plain HTTP: the origin a request came on is http://<its Host>
+  return url.protocol === 'http:' && LOOPBACK_HOSTNAME.test(url.hostname) && url.host === hostHeader(headers);
 }
 
 /**
