@@ -4,7 +4,7 @@
  * rows (REFERENCE section 7 "Flow"): samples stored once → subscribed cards recomputed for the
  * affected dates → push recorded → metrics seen recorded for the discoveries.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -53,12 +53,7 @@ export function extractionFingerprint(): string {
 
 /** The memo key of one metric block or workouts section: code fingerprint + its content. */
 function memoKey(kind: string, content: unknown): Buffer {
-  return createHash('sha256')
-    .update(extractionFingerprint())
-    .update(kind)
-    .update(JSON.stringify(content))
-    .digest()
-    .subarray(0, 16);
+  return hash('sha256', extractionFingerprint() + kind + JSON.stringify(content), 'buffer').subarray(0, 16);
 }
 
 /** Logger shape (pino's and the instance's). */
@@ -183,8 +178,8 @@ export class PushRun {
   }
 
   private addPart(kind: string, content: MetricBlock | unknown[], part: NormalisedPayload): void {
-    const hash = memoKey(kind, content);
-    const memo = this.svc.samples.memo(hash, this.receivedAt);
+    const key = memoKey(kind, content);
+    const memo = this.svc.samples.memo(key, this.receivedAt);
     if (memo) {
       this.skipped += memo.skipped;
       for (const w of memo.warnings) this.warn(w);
@@ -202,7 +197,7 @@ export class PushRun {
       listed: [...ex.knownMetrics, ...ex.unknownMetrics],
       withSamples: [...new Set(ex.samples.map((s) => s.metric))],
     };
-    this.store(ex.samples, { hash, at: this.receivedAt, summary });
+    this.store(ex.samples, { hash: key, at: this.receivedAt, summary });
   }
 
   /** Notes and stores one extraction, in transactions of HAE_INSERT_BATCH samples with a turn of the event loop between them. */
@@ -222,57 +217,74 @@ export class PushRun {
   }
 
   /**
-   * Fills the subscribed cards for the affected dates, records the metrics seen and the push.
+   * Fills the subscribed cards for the affected dates, records the metrics seen and the push, in
+   * one transaction; the cards' `data-changed` events go out after the commit.
    * @returns the push summary plus `ingested` `{cardId: rowsWritten}` for the webhook answer.
    */
   finish(): PushSummary & { ingested: Record<string, number> } {
+    const events: CardEvent[] = [];
+    const summary = this.svc.samples.transaction(() => this.finishInTransaction(events));
+    for (const e of events) this.svc.cards.emit(e);
+    return withIngested(summary);
+  }
+
+  /**
+   * addPayload and finish in ONE transaction: a body held in memory costs one commit (one fsync,
+   * synchronous=FULL) instead of two, and its samples, rows and push record commit together.
+   */
+  addPayloadAndFinish(payload: NormalisedPayload): PushSummary & { ingested: Record<string, number> } {
+    const events: CardEvent[] = [];
+    const summary = this.svc.samples.transaction(() => {
+      this.addPayload(payload);
+      return this.finishInTransaction(events);
+    });
+    for (const e of events) this.svc.cards.emit(e);
+    return withIngested(summary);
+  }
+
+  /** The work of finish, inside the caller's transaction; card events are collected into `events`. */
+  private finishInTransaction(events: CardEvent[]): PushSummary {
     if (this.finished) throw new Error('push already finished');
     this.finished = true;
-    // card writes, metrics seen and the push record commit together (one fsync); the cards'
-    // data-changed events go out after the commit
-    const events: CardEvent[] = [];
     const cards = {
       registry: this.svc.cards.registry,
       store: this.svc.cards.store,
       emit: (e: CardEvent) => events.push(e),
     };
-    const summary = this.svc.samples.transaction((): PushSummary => {
-      const subscribers = fillSubscribers(cards, this.svc.samples, this.affected, this.listed);
-      for (const s of subscribers) {
-        if (s.note) this.warn(`card ${s.id}: ${s.note}`);
-      }
-      const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
-      const availableUnsubscribed = [...this.withSamples].filter((m) => !subscribed.has(m)).sort();
-      this.svc.samples.markSeen(this.withSamples, this.receivedAt);
-      const warnings = this.moreWarnings
-        ? [...this.warnings, `... and ${this.moreWarnings} more warning(s)`]
-        : [...this.warnings];
-      const result: PushSummary = {
-        receivedAt: this.receivedAt,
-        origin: this.origin,
-        payloadBytes: this.bytes,
-        samples: this.received,
-        newSamples: this.inserted,
-        skipped: this.skipped,
-        subscribers,
-        availableUnsubscribed,
-        warnings,
-      };
-      this.svc.samples.pruneMemos(new Date(Date.now() - HAE_MEMO_KEEP_DAYS * 86_400_000).toISOString());
-      this.svc.samples.finishPush(
-        this.id,
-        { bytes: this.bytes, samples: this.received, newSamples: this.inserted, skipped: this.skipped },
-        result as unknown as Record<string, unknown>,
-        HAE_PUSHES_KEEP,
-      );
-      return result;
-    });
-    for (const e of events) this.svc.cards.emit(e);
-    return {
-      ...summary,
-      ingested: Object.fromEntries(summary.subscribers.map((s) => [s.id, s.rowsWritten])),
+    const subscribers = fillSubscribers(cards, this.svc.samples, this.affected, this.listed);
+    for (const s of subscribers) {
+      if (s.note) this.warn(`card ${s.id}: ${s.note}`);
+    }
+    const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
+    const availableUnsubscribed = [...this.withSamples].filter((m) => !subscribed.has(m)).sort();
+    this.svc.samples.markSeen(this.withSamples, this.receivedAt);
+    const warnings = this.moreWarnings
+      ? [...this.warnings, `... and ${this.moreWarnings} more warning(s)`]
+      : [...this.warnings];
+    const result: PushSummary = {
+      receivedAt: this.receivedAt,
+      origin: this.origin,
+      payloadBytes: this.bytes,
+      samples: this.received,
+      newSamples: this.inserted,
+      skipped: this.skipped,
+      subscribers,
+      availableUnsubscribed,
+      warnings,
     };
+    this.svc.samples.pruneMemos(new Date(Date.now() - HAE_MEMO_KEEP_DAYS * 86_400_000).toISOString());
+    this.svc.samples.finishPush(
+      this.id,
+      { bytes: this.bytes, samples: this.received, newSamples: this.inserted, skipped: this.skipped },
+      result as unknown as Record<string, unknown>,
+      HAE_PUSHES_KEEP,
+    );
+    return result;
   }
+}
+
+function withIngested(summary: PushSummary): PushSummary & { ingested: Record<string, number> } {
+  return { ...summary, ingested: Object.fromEntries(summary.subscribers.map((s) => [s.id, s.rowsWritten])) };
 }
 
 /** Where card events come from (the instance's emitter). */

@@ -62,7 +62,8 @@ export interface SeenMetric {
 }
 
 interface SampleRow {
-  dedup_key: Buffer;
+  /** The key as lower-case hex (selected as `lower(hex(dedup_key))`). */
+  dedup_key: string;
   metric: string;
   date: string;
   at: string;
@@ -79,7 +80,7 @@ function toSample(r: SampleRow): Sample {
     values: JSON.parse(r.vals) as Record<string, SampleValue>,
     source: r.source,
     span: r.span,
-    dedupKey: r.dedup_key.toString('hex'),
+    dedupKey: r.dedup_key,
   };
 }
 
@@ -91,10 +92,10 @@ export class HaeSampleStore {
     this.q = {
       insert: db.prepare(
         `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
-         VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (dedup_key) DO NOTHING`,
+         VALUES (unhex(?),?,?,?,?,?,?,?) ON CONFLICT (dedup_key) DO NOTHING`,
       ),
       forDates: db.prepare(
-        `SELECT dedup_key, metric, date, at, span, source, vals FROM hae_samples
+        `SELECT lower(hex(dedup_key)) AS dedup_key, metric, date, at, span, source, vals FROM hae_samples
          WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) ORDER BY id`,
       ),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
@@ -153,7 +154,8 @@ export class HaeSampleStore {
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
       for (const s of samples) {
         const r = this.q.insert.run(
-          Buffer.from(s.dedupKey, 'hex'),
+          // hex → bytes in SQLite (unhex), not a Buffer per sample
+          s.dedupKey,
           s.metric,
           s.date,
           s.at,

@@ -34,7 +34,10 @@ export interface WebhookAnswer {
 const WORKOUT_BATCH = 500;
 
 function answer(run: PushRun, ok: boolean, warning?: string): WebhookAnswer {
-  const s = run.finish();
+  return shape(run.finish(), ok, warning);
+}
+
+function shape(s: ReturnType<PushRun['finish']>, ok: boolean, warning?: string): WebhookAnswer {
   return {
     ok,
     ingested: s.ingested,
@@ -82,8 +85,7 @@ export function ingestInline(svc: HaeIngest, body: Buffer): WebhookAnswer {
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(parsed);
   parsed = undefined;
-  run.addPayload(payload);
-  return answer(run, true);
+  return shape(run.addPayloadAndFinish(payload), true);
 }
 
 /** Sizes of the streamed path (tests make them small to cross chunk boundaries). */
