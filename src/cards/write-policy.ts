@@ -20,6 +20,7 @@
  */
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
+import { dateRefusal } from '../common/date-allowance.js';
 import { isIsoDate } from '../common/dates.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { formInputs, hasValue, type InputDescriptor, requireAnyOf } from '../common/inputs.js';
@@ -221,10 +222,7 @@ export function rowDay(row: unknown, dateField: string): string | null {
  * @throws 422 DATE_NOT_ALLOWED with the sentence the form shows.
  */
 export function assertDateAllowed(policy: WritePolicy, day: string, today: string): void {
-  let refusal: string | null = null;
-  if (day === today && !policy.todayAllowed) refusal = "This card doesn't take entries for today.";
-  else if (day < today && !policy.pastAllowed) refusal = "This card doesn't take entries for past days.";
-  else if (day > today && !policy.futureAllowed) refusal = "This card doesn't take entries for future days.";
+  const refusal = dateRefusal(policy, day, today);
   if (refusal) {
     throw invalid(refusal, [{ path: `entry.${policy.dateField}`, message: `${day} is not allowed` }], 'DATE_NOT_ALLOWED');
   }

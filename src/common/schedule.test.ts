@@ -3,11 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { addDays } from './dates.js';
 import {
   adherence,
+  dailyShares,
+  describeSchedule,
   doseSlots,
   dosesDue,
   dosesOn,
   dosesPath,
   dueItems,
+  groupItems,
   inCycles,
   isDue,
   isItemDue,
@@ -219,5 +222,50 @@ describe('items and paths', () => {
 
   it('names items by name, label, title or position', () => {
     expect([itemName({ name: 'a' }, 0), itemName({ label: 'b' }, 1), itemName({}, 2)]).toEqual(['a', 'b', 'Item 3']);
+  });
+});
+
+describe('groupItems', () => {
+  it('orders by data.groups, then the ungrouped items', () => {
+    const data = {
+      groups: [
+        { id: 'am', label: 'Morning', items: ['b', 'a'] },
+        { id: 'empty', items: ['zzz'] },
+      ],
+      items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
+    };
+    const groups = groupItems(data, scheduleItems(data));
+    expect(groups.map((g) => [g.label, g.items.map((r) => r.item.name)])).toEqual([
+      ['Morning', ['b', 'a']],
+      [null, ['c']],
+    ]);
+    expect(groupItems({ items: [{ name: 'x' }] }, scheduleItems({ items: [{ name: 'x' }] }))).toHaveLength(1);
+  });
+});
+
+describe('dailyShares', () => {
+  it('the share of due doses taken per day, null when nothing is due', () => {
+    const data = exampleData('example-schedule-timeline');
+    // Mon 27: vitamin D + shower due, none taken; Tue 28: vitamin D taken (the shower, not due, is
+    // extra); Wed 29: vitamin D taken, shower not; Thu 30: vitamin D missed
+    expect(dailyShares(data, '2026-04-30', 4)).toEqual([
+      { date: '2026-04-27', share: 0 },
+      { date: '2026-04-28', share: 1 },
+      { date: '2026-04-29', share: 0.5 },
+      { date: '2026-04-30', share: 0 },
+    ]);
+    expect(dailyShares({ items: [{ schedule: { type: 'as_needed' } }] }, '2026-04-30', 1)).toEqual([{ date: '2026-04-30', share: null }]);
+  });
+});
+
+describe('describeSchedule', () => {
+  it('says when and how often in a few words', () => {
+    expect(describeSchedule({ schedule: { type: 'daily', times_per_day: 4 } })).toBe('Daily · 4 times a day');
+    expect(describeSchedule({ schedule: { type: 'weekly', on_days: ['Fri', 'Mon', 'Wed'] } })).toBe('Weekly: Mon, Wed, Fri');
+    expect(describeSchedule({ schedule: { type: 'every_n_days', interval_days: 2 } })).toBe('Every other day');
+    expect(describeSchedule({ schedule: { type: 'daily', time_of_day: ['evening', 'morning'] } })).toBe('Daily · morning and evening');
+    expect(describeSchedule({ schedule: { type: 'on_off', on_days: 5, off_days: 2 } })).toBe('5 days on, 2 off');
+    expect(describeSchedule({ schedule: { type: 'as_needed' } })).toBe('As needed');
+    expect(describeSchedule({ schedule: { type: 'daily', on_days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] } })).toBe('Weekdays');
   });
 });

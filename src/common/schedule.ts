@@ -454,3 +454,114 @@ export function adherence(item: unknown, from: string, to: string): Adherence {
   }
   return { scheduled, taken, extra, rate: scheduled > 0 ? taken / scheduled : null };
 }
+
+/** A heading and its items, for drawing a schedule grouped as `data.groups` says. */
+export interface ItemGroup<T extends ScheduleItemRef = ScheduleItemRef> {
+  /** The group's `id`, or null for the items no group names. */
+  id: string | null;
+  /** The group's `label` (else its id), or null for the ungrouped items. */
+  label: string | null;
+  items: T[];
+}
+
+/**
+ * `refs` arranged by `data.groups` (`[{id, label, items: [item names]}]`): each group in order with
+ * its items in the group's order, then the items no group names (label null). An item named by
+ * two groups appears in the first. Groups with no item among `refs` are left out; without groups,
+ * one unlabelled group holds everything.
+ */
+export function groupItems<T extends ScheduleItemRef>(data: unknown, refs: readonly T[]): ItemGroup<T>[] {
+  const groups = isObject(data) && Array.isArray(data.groups) ? data.groups.filter(isObject) : [];
+  const used = new Set<T>();
+  const out: ItemGroup<T>[] = [];
+  groups.forEach((g, gi) => {
+    const names = Array.isArray(g.items) ? g.items : [];
+    const items: T[] = [];
+    for (const n of names) {
+      const hit = refs.find((r) => !used.has(r) && r.item.name === n);
+      if (hit) {
+        used.add(hit);
+        items.push(hit);
+      }
+    }
+    if (items.length === 0) return;
+    const id = typeof g.id === 'string' ? g.id : `group-${gi + 1}`;
+    const label = typeof g.label === 'string' && g.label.trim() !== '' ? g.label : id;
+    out.push({ id, label, items });
+  });
+  const rest = refs.filter((r) => !used.has(r));
+  if (rest.length > 0) out.push({ id: null, label: null, items: rest });
+  return out;
+}
+
+/**
+ * For each of the `n` days ending on `to` (oldest first), the share of the card's due doses that
+ * were taken (each item's taken doses counted up to its due count), or null when nothing was due.
+ */
+export function dailyShares(data: unknown, to: string, n: number): { date: string; share: number | null }[] {
+  const refs = scheduleItems(data);
+  const out: { date: string; share: number | null }[] = [];
+  if (!isIsoDate(to)) return out;
+  for (let i = Math.max(0, Math.floor(n)) - 1; i >= 0; i--) {
+    const date = addDays(to, -i);
+    let due = 0;
+    let taken = 0;
+    for (const r of refs) {
+      const k = dosesDue(r.item, date);
+      due += k;
+      taken += Math.min(k, takenCount(r.item, date));
+    }
+    out.push({ date, share: due > 0 ? taken / due : null });
+  }
+  return out;
+}
+
+const DAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** Weekdays as text in week order from Monday: "Mon, Wed, Fri"; "Weekdays" and "Weekends" where they fit. */
+function daysText(days: readonly number[]): string {
+  const set = new Set(days);
+  if (set.size === 5 && [1, 2, 3, 4, 5].every((d) => set.has(d))) return 'Weekdays';
+  if (set.size === 2 && set.has(0) && set.has(6)) return 'Weekends';
+  return [1, 2, 3, 4, 5, 6, 0]
+    .filter((d) => set.has(d))
+    .map((d) => DAY_SHORT[d])
+    .join(', ');
+}
+
+/**
+ * A short description of an item's schedule for people: "Daily", "Mon, Wed, Fri", "Every 2 days",
+ * "2 days on, 1 off", "Phased", "As needed", followed by the doses ("4 times a day", "morning and
+ * evening").
+ */
+export function describeSchedule(item: unknown): string {
+  const s = readSchedule(item);
+  let when: string;
+  switch (s.type) {
+    case 'daily':
+      when = s.onDays && s.onDays.length < 7 ? daysText(s.onDays) : 'Daily';
+      if (s.offDays.length > 0 && !s.onDays) {
+        const off = daysText(s.offDays);
+        when = `Daily except ${off.startsWith('Week') ? off.toLowerCase() : off}`;
+      }
+      break;
+    case 'weekly':
+      when = s.onDays ? `Weekly: ${daysText(s.onDays)}` : s.anchor ? `Weekly: ${DAY_SHORT[weekdayIndex(s.anchor)]}` : 'Weekly';
+      break;
+    case 'every_n_days':
+      when = s.intervalDays === 1 ? 'Daily' : s.intervalDays === 2 ? 'Every other day' : `Every ${s.intervalDays} days`;
+      break;
+    case 'on_off':
+      when = s.onOff ? `${s.onOff.on} ${s.onOff.on === 1 ? 'day' : 'days'} on, ${s.onOff.off} off` : s.onDays ? daysText(s.onDays) : 'On and off';
+      break;
+    case 'phased':
+      when = 'Phased';
+      break;
+    case 'as_needed':
+      return 'As needed';
+  }
+  const n = Math.max(s.timesPerDay, s.timeOfDay.length);
+  const tod = s.timeOfDay.length > 0 ? s.timeOfDay.join(s.timeOfDay.length === 2 ? ' and ' : ', ') : '';
+  const times = tod !== '' && n === s.timeOfDay.length ? tod : n > 1 ? `${n} times a day` : '';
+  return times ? `${when} · ${times}` : when;
+}

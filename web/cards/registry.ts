@@ -6,13 +6,16 @@
  */
 import type { ComponentType } from 'preact';
 import type { ViewCard, ViewName } from '../lib/types.js';
+import { ChecklistCard } from './checklist-card.js';
 import { DayMarker } from './day-marker.js';
 import { AdherenceReport } from './adherence-report.js';
 import { CombinationCard } from './combination-card.js';
 import { GenericCard } from './generic-card.js';
 import { GreetingBanner } from './greeting-banner.js';
 import { LineChart } from './line-chart.js';
+import { ListCard } from './list-card.js';
 import { MarkdownDoc } from './markdown-doc.js';
+import { ScheduleCard } from './schedule-card.js';
 import { ScheduleTimeline } from './schedule-timeline.js';
 import { TableList } from './table-list.js';
 
@@ -32,6 +35,9 @@ export type Renderer = ComponentType<RendererProps>;
 /** Renderers by component name. Filled in as they are written (issue 5 lists them). */
 const renderers: Record<string, Renderer> = {
   'generic-card': GenericCard,
+  'schedule-card': ScheduleCard,
+  'list-card': ListCard,
+  'checklist-card': ChecklistCard,
   'day-marker': DayMarker,
   'markdown-doc': MarkdownDoc,
   'line-chart': LineChart,

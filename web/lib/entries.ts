@@ -90,3 +90,51 @@ export function localTimestamp(now = new Date()): string {
     `${sign}${pad(off / 60)}:${pad(off % 60)}`
   );
 }
+
+/** Where a scheduled item sits, as src/common/schedule.ts `scheduleItems` gives it. */
+interface ItemRef {
+  item: Record<string, unknown>;
+  index: number;
+  list: 'items' | 'current' | '';
+}
+
+/**
+ * Records a dose of a scheduled item as taken (REFERENCE "Schedule block"): appends
+ * `{scheduledDate, takenAt, offSchedule?, ...fields}` to the item's `doses` through the rows API.
+ * `takenAt` is now, with the person's offset. @throws ApiError.
+ */
+export function checkOff(
+  id: string,
+  dosesPath: string,
+  scheduledDate: string,
+  opts: { offSchedule?: boolean; fields?: Record<string, unknown>; etag?: string | null } = {},
+) {
+  const dose: Record<string, unknown> = { ...opts.fields, scheduledDate, takenAt: localTimestamp() };
+  if (opts.offSchedule) dose.offSchedule = true;
+  return appendAt(id, dosesPath, dose, opts.etag);
+}
+
+/**
+ * Undoes the latest taken dose of an item on `scheduledDate` (a mistaken tick): removes it from
+ * the item's `doses` by position, guarded by the data ETag. Resolves false when there is none.
+ * @throws ApiError (412 when the data moved on).
+ */
+export async function undoCheckOff(
+  id: string,
+  dosesPath: string,
+  ref: ItemRef,
+  scheduledDate: string,
+  etag: string | null,
+): Promise<boolean> {
+  const doses = Array.isArray(ref.item.doses) ? ref.item.doses : [];
+  for (let j = doses.length - 1; j >= 0; j--) {
+    const d = doses[j] as Record<string, unknown> | null;
+    if (!d || typeof d !== 'object') continue;
+    const day = typeof d.scheduledDate === 'string' ? d.scheduledDate.slice(0, 10) : typeof d.takenAt === 'string' ? d.takenAt.slice(0, 10) : null;
+    if (day === scheduledDate && typeof d.takenAt === 'string' && d.takenAt.trim() !== '') {
+      await removeAt(id, `${dosesPath}[index=${j}]`, etag);
+      return true;
+    }
+  }
+  return false;
+}

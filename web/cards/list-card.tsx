@@ -1,0 +1,177 @@
+/**
+ * `list-card`: a running roster (symptoms being watched, things to buy), not one entry per day
+ * (REFERENCE section 2 "Built-in renderers"). Each row shows its `primaryField` and the
+ * `secondaryTemplate` (both cut to `maxCharPreview` characters, never splitting an emoji), or
+ * `emptyMessage` when there are none. "Edit" (for writeable cards) reveals Add, per-row change and
+ * Remove; a new row is stamped with `added` (an ISO timestamp). Settings are read from
+ * `display` or, as older files put them, from the view config itself.
+ */
+import { useMemo, useState } from 'preact/hooks';
+import { renderTemplate, valueText } from '../../src/common/display-template.js';
+import { truncateGraphemes } from '../../src/common/graphemes.js';
+import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
+import { EntryForm } from '../forms/entry-form.js';
+import { initialValues, keptFields } from '../forms/form-values.js';
+import { ApiError } from '../lib/api.js';
+import { useCardData } from '../lib/card-data.js';
+import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import type { RendererProps } from './registry.js';
+import '../styles/cards/list-card.css';
+
+/** Shown for an empty list when the manifest gives no `emptyMessage`. */
+export const DEFAULT_EMPTY_MESSAGE = 'Nothing here yet.';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+type Form = { mode: 'add' } | { mode: 'edit'; index: number } | null;
+
+export function ListCard({ card }: RendererProps) {
+  const { data, etag, loading, error } = useCardData(card.id);
+  const [editMode, setEditMode] = useState(false);
+  const [form, setForm] = useState<Form>(null);
+  const [confirm, setConfirm] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const meta = card.meta;
+  const vc = card.viewConfig;
+  const display = isObject(vc.display) ? vc.display : {};
+  const pick = (k: string) => display[k] ?? vc[k];
+  const inputs = useMemo(() => formInputs(meta), [meta]);
+  const canWrite = isObject(meta.writeable) && meta.writeable.fromWebapp === true;
+
+  if (data === undefined) {
+    return <p class="lc-note">{loading ? 'Loading…' : `Could not read this list${error ? `: ${error.message}` : '.'}`}</p>;
+  }
+  if (data !== null && !Array.isArray(data)) {
+    return <p class="lc-note">This card's data is not a list, so there is nothing to show here.</p>;
+  }
+  const rows = (data ?? []).map((row, index) => ({ row, index })).filter((r) => isObject(r.row)) as {
+    row: Record<string, unknown>;
+    index: number;
+  }[];
+  const max = typeof pick('maxCharPreview') === 'number' && (pick('maxCharPreview') as number) > 0 ? (pick('maxCharPreview') as number) : undefined;
+  const cut = (s: string) => (max ? truncateGraphemes(s, max) : s);
+  const primaryField = text(pick('primaryField')) ?? inputs[0]?.key;
+  const secondaryT = text(pick('secondaryTemplate'));
+  const emptyMessage = text(pick('emptyMessage')) ?? DEFAULT_EMPTY_MESSAGE;
+  const primaryOf = (row: Record<string, unknown>, n: number) => {
+    const v = primaryField ? valueText(row[primaryField]) : '';
+    return cut(v.trim() || `Item ${n + 1}`);
+  };
+  const editing = form?.mode === 'edit' ? rows.find((r) => r.index === form.index) : undefined;
+
+  async function remove(index: number) {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await deleteEntry(card.id, index, etag);
+      setConfirm(null);
+    } catch (err) {
+      setProblem(err instanceof ApiError && err.status === 412 ? 'The list changed meanwhile; look again and retry.' : (err as Error).message);
+    }
+    setBusy(false);
+  }
+
+  return (
+    <div class="lc">
+      {rows.length === 0 ? (
+        <p class="lc-empty">{emptyMessage}</p>
+      ) : (
+        <ul class="lc-list">
+          {rows.map(({ row, index }, n) => {
+            const secondary = secondaryT ? cut(renderTemplate(secondaryT, row).replace(/\s+/g, ' ').trim()) : '';
+            const name = primaryOf(row, n);
+            return (
+              <li key={index} class="lc-item">
+                <div class="lc-text">
+                  <span class="lc-primary">{name}</span>
+                  {secondary && <span class="lc-secondary">{secondary}</span>}
+                </div>
+                {editMode && canWrite && form === null && (
+                  <div class="lc-row-actions">
+                    {confirm === index ? (
+                      <>
+                        <button type="button" class="button button-danger" disabled={busy} onClick={() => void remove(index)}>
+                          Remove
+                        </button>
+                        <button type="button" class="button button-quiet" onClick={() => setConfirm(null)}>
+                          Keep
+                        </button>
+                      </>
+                    ) : (
+                      <>
+                        <button type="button" class="button button-quiet" aria-label={`Change ${name}`} onClick={() => setForm({ mode: 'edit', index })}>
+                          Change
+                        </button>
+                        <button type="button" class="button button-quiet button-danger-text" aria-label={`Remove ${name}`} onClick={() => setConfirm(index)}>
+                          Remove
+                        </button>
+                      </>
+                    )}
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {problem && (
+        <p class="form-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {canWrite && form === null && (
+        <div class="lc-actions">
+          <button
+            type="button"
+            class="button"
+            aria-pressed={editMode}
+            onClick={() => {
+              setEditMode(!editMode);
+              setConfirm(null);
+              setProblem(null);
+            }}
+          >
+            {editMode ? 'Done' : 'Edit'}
+          </button>
+          {editMode && (
+            <button type="button" class="button button-primary" onClick={() => setForm({ mode: 'add' })}>
+              Add
+            </button>
+          )}
+        </div>
+      )}
+      {canWrite && form?.mode === 'add' && (
+        <EntryForm
+          inputs={inputs}
+          requireAny={requireAnyOf(meta)}
+          initial={initialValues(inputs)}
+          title={`Add to ${meta.label}`}
+          saveLabel="Add"
+          onSave={async (entry) => {
+            await addEntry(card.id, { ...entry, added: new Date().toISOString() });
+            setForm(null);
+          }}
+          onCancel={() => setForm(null)}
+        />
+      )}
+      {canWrite && form?.mode === 'edit' && editing && (
+        <EntryForm
+          key={editing.index}
+          inputs={inputs}
+          requireAny={requireAnyOf(meta)}
+          initial={initialValues(inputs, { row: editing.row })}
+          extra={keptFields(editing.row, inputs)}
+          title={`Change ${primaryOf(editing.row, 0)}`}
+          onSave={async (entry) => {
+            await replaceEntry(card.id, editing.index, entry, etag);
+            setForm(null);
+          }}
+          onCancel={() => setForm(null)}
+        />
+      )}
+    </div>
+  );
+}
