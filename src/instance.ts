@@ -98,6 +98,8 @@ export async function openInstance(
     createCard(cards, welcomeManifest(), 'system');
     log.info({ home: layout.home }, 'new HEALTH_HOME: created the welcome card');
   }
+  // from here on, a card that gains or changes meta.ingest is filled from the stored samples
+  hae.followCards(events);
   let watcher: CardWatcher | undefined;
   if (opts.watch !== false) {
     watcher = watchCards(layout.dataDir, loader, (err) => log.warn({ err: err.message }, 'file watcher error'));
