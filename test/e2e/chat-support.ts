@@ -101,7 +101,10 @@ export function shownTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __chatTexts: string[] }).__chatTexts ?? []);
 }
 
-/** Words of `text` split like the scripted gateway splits a reply into chunks. */
-export function words(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
+/**
+ * `expect.poll` with room to wait: its default gives up after one second, too soon for a page
+ * on a loaded two-core machine. A wait, not a timing assertion.
+ */
+export function eventually<T>(fn: () => T | Promise<T>) {
+  return expect.poll(fn, { timeout: 20_000, interval: 50 });
 }

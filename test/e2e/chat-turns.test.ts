@@ -12,7 +12,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { answers, chatBrowser, liveText, openPanel, PANEL, recordLiveTexts, sendText, turnOver } from './chat-support.js';
+import {
+  answers,
+  chatBrowser,
+  eventually,
+  liveText,
+  openPanel,
+  PANEL,
+  recordLiveTexts,
+  sendText,
+  turnOver,
+} from './chat-support.js';
 
 const browser = chatBrowser();
 const chat = chatServers();
@@ -69,7 +79,7 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     expect(typeof body.conversationId).toBe('string');
 
     // mid-turn: the user's message, the status line, a stop button
-    await expect.poll(() => page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+    await eventually(() => page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
       'Make me a card for migraines',
     ]);
     await page.locator(`${PANEL} .chat-status`, { hasText: 'Thinking…' }).waitFor();
@@ -97,7 +107,7 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const conv = (await s.api(`/api/conversations/${body.conversationId}`)).body.conversation;
     expect(conv.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     expect(conv.messages[1].content).toBe(answer);
-    await expect.poll(() => page.locator(`${PANEL} [data-chat-title]`).textContent(), { timeout: 10_000 }).toBe(
+    await eventually(() => page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe(
       'Migraine diary',
     );
     expect(gw.remaining).toBe(0);
@@ -109,7 +119,7 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const { page } = await browser.open(`${s.url}/`);
     await openPanel(page);
     await sendText(page, 'Analyse everything I ever logged');
-    await expect.poll(() => liveText(page)).toContain('for a long');
+    await eventually(() => liveText(page)).toContain('for a long');
     const stop = page.locator(`${PANEL} button.chat-stop`);
     const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('/api/chat/turn/'));
     await stop.click();
@@ -129,7 +139,7 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     gw.script({ kind: 'reply', text: 'Here is a smaller piece.' }, { kind: 'reply', text: 'Logged data analysis' });
     await sendText(page, 'Just this week then');
     await turnOver(page);
-    await expect.poll(() => answers(page)).toEqual(['Here is a smaller piece.']);
+    await eventually(() => answers(page)).toEqual(['Here is a smaller piece.']);
   });
 
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
@@ -145,14 +155,14 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const capped = await answers(page);
     expect(capped).toHaveLength(1);
     expect(capped[0]).toContain('keep going');
-    await expect.poll(() => gw.remaining).toBe(0); // the title call is done too
+    await eventually(() => gw.remaining).toBe(0); // the title call is done too
     const keepGoing = page.locator(`${PANEL} .chat-chip`, { hasText: 'Keep going' });
     await keepGoing.waitFor();
 
     gw.script({ kind: 'reply', text: 'All cards have a category now.' });
     await keepGoing.click();
     await turnOver(page);
-    await expect.poll(() => answers(page)).toHaveLength(2);
+    await eventually(() => answers(page)).toHaveLength(2);
     expect((await answers(page))[1]).toBe('All cards have a category now.');
     const last = gw.requests.at(-1)?.body.messages.at(-1);
     expect(last).toEqual({ role: 'user', content: 'Keep going' });

@@ -26,6 +26,9 @@ export const conversations = signal<ConversationSummary[] | null>(null);
 /** A short message about something that went wrong outside the transcript (a failed rename). */
 export const notice = signal<string | null>(null);
 
+/** The text in the composer (a message that did not reach the server is put back here). */
+export const draft = signal('');
+
 let seq = 0;
 
 /** A fresh list key. */

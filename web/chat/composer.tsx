@@ -5,6 +5,7 @@
  * Shift+Enter starts a new line.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { draft } from './chat-state.js';
 import { MicIcon, SendIcon, StopIcon } from './chat-icons.js';
 import { sendMessage } from './conversation-actions.js';
 import { stopping, stopTurn, turnActive } from './turn-runner.js';
@@ -13,7 +14,10 @@ import { canListen, type Listening, listen, stopSpeaking } from './voice.js';
 const MAX_HEIGHT_PX = 160;
 
 export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
-  const [text, setText] = useState('');
+  const text = draft.value;
+  const setText = (v: string) => {
+    draft.value = v;
+  };
   const [listening, setListening] = useState<Listening | null>(null);
   const [micProblem, setMicProblem] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);

@@ -14,7 +14,17 @@
 import { batch, signal } from '@preact/signals';
 import { api, ApiError } from '../lib/api.js';
 import { storeTurn, type TurnSnapshot } from './chat-storage.js';
-import { appendShown, configured, conversations, current, nextKey, retitle, showConversation } from './chat-state.js';
+import {
+  appendShown,
+  configured,
+  conversations,
+  current,
+  draft,
+  nextKey,
+  notice,
+  retitle,
+  showConversation,
+} from './chat-state.js';
 import type { TurnEvent } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
@@ -123,15 +133,31 @@ function finish(t: TurnState, opts: { reload?: boolean } = {}): void {
     stopping.value = false;
     connection.value = 'ok';
   });
-  if (opts.reload || (t.done && !t.outcome)) void reloadShown(t.conversationId);
+  if (opts.reload || (t.done && !t.outcome)) void reloadShown(t);
   if (t.outcome?.kind === 'reply') pickUpTitle(t.conversationId);
 }
 
-/** Replaces the messages shown with the server's copy of the conversation. */
-async function reloadShown(conversationId: string): Promise<void> {
+/** The most messages a conversation keeps (docs/API.md "Conversations"). */
+const MAX_STORED_MESSAGES = 200;
+
+/**
+ * Replaces the messages shown with the server's copy of `t`'s conversation. When the server holds
+ * no more messages than before `t`'s message was sent, that message never arrived: it goes back
+ * into the composer.
+ */
+async function reloadShown(t: TurnState): Promise<void> {
+  const conversationId = t.conversationId;
   try {
     const conv = await getConversation(conversationId);
-    if (current.value.id === conversationId && !turn) showConversation(conv);
+    if (current.value.id !== conversationId || turn) return;
+    showConversation(conv);
+    const sent = t.sentText;
+    const n = conv.messages.length;
+    const lost = sent !== undefined && n <= t.storedBefore && n < MAX_STORED_MESSAGES;
+    if (lost && !draft.value.trim()) {
+      draft.value = sent;
+      notice.value = 'Your message did not reach Klebb. It is back in the box below: send it again when you are online.';
+    }
   } catch {
     // the conversation was deleted meanwhile; what is shown stays
   }
@@ -294,6 +320,8 @@ export function sendTurn(
 ): void {
   if (turn) return;
   const t = new TurnState(conversationId, opts.voice === true);
+  t.sentText = text;
+  t.storedBefore = current.value.messages.filter((m) => m.role !== 'note').length;
   // events of earlier turns have lower ids: a replay of one of them adds nothing to this turn
   t.lastEventId = lastIds.get(conversationId);
   appendShown(conversationId, { key: nextKey(), role: 'user', content: text });

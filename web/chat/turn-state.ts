@@ -20,6 +20,10 @@ export class TurnState {
   phase: TurnPhase | null = { phase: 'thinking' };
   outcome: TurnOutcome | null = null;
   done = false;
+  /** The message this page sent to start the turn (undefined for a turn attached to). */
+  sentText: string | undefined;
+  /** How many stored messages the conversation had before that message. */
+  storedBefore = 0;
 
   constructor(
     readonly conversationId: string,

@@ -1,0 +1,198 @@
+/**
+ * Reattaching to a running turn in Debian's Chromium against the real server and the scripted
+ * gateway (issue 6; docs/API.md "Reattach to a turn"). The answer streams slowly (one word every
+ * 60 ms) so that each disturbance lands in the middle of the turn:
+ * - the event stream is cut mid-turn (a route that ends the response after a few events) and the
+ *   first reattach fails at the network level (route abort): the widget reattaches with
+ *   `Last-Event-ID` and shows every missed word once;
+ * - the tab comes back to the foreground (`visibilitychange`): it reattaches, no word twice;
+ * - the page is reloaded mid-turn: the panel reopens, shows what it had, reattaches after the
+ *   last event it saved, and ends with the whole answer once;
+ * - the message never reaches the server: the reattach answers 204, the conversation is reloaded
+ *   from the server, and the text goes back into the composer.
+ * In every case the texts the streaming answer showed only ever grew (recorded in the page).
+ */
+import type { Page, Route } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatServers } from '../helpers/chat-server.js';
+import {
+  answers,
+  chatBrowser,
+  eventually,
+  liveText,
+  openPanel,
+  PANEL,
+  recordLiveTexts,
+  sendText,
+  shownTexts,
+  turnOver,
+} from './chat-support.js';
+
+// a route that aborts a request is a failed request by design in two of these tests
+const browser = chatBrowser({ allow: [/api\/chat(\/turn\/[^ ]+)? net::ERR_(CONNECTION_RESET|FAILED)/, /ERR_CONNECTION_RESET|ERR_FAILED/] });
+const chat = chatServers();
+afterEach(() => chat.closeAll());
+
+const ANSWER = Array.from({ length: 40 }, (_, i) => `word${i + 1}`).join(' ');
+const SLOW = { kind: 'reply' as const, text: ANSWER, chunkDelayMs: 60 };
+const TITLE = { kind: 'reply' as const, text: 'A long answer' };
+
+/** Every text the live answer showed grew from the one before; the last one is the whole answer. */
+async function expectGrowingTexts(page: Page): Promise<void> {
+  const shown = (await shownTexts(page)).map((t) => t.trim());
+  expect(shown.length).toBeGreaterThan(2);
+  for (let i = 1; i < shown.length; i++) expect(shown[i].startsWith(shown[i - 1]), shown[i]).toBe(true);
+  expect(ANSWER.startsWith(shown.at(-1) ?? '')).toBe(true);
+}
+
+/** Reads the event ids of an SSE text. */
+function ids(sse: string): number[] {
+  return [...sse.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+}
+
+/**
+ * Serves the browser's `POST /api/chat` itself: forwards it to the server, reads the live stream
+ * until `events` events have come, then hands the browser just those and ends the response (the
+ * turn goes on at the server). Resolves with the SSE text the browser got.
+ */
+function cutStreamAfter(page: Page, events: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const handler = async (route: Route) => {
+      const req = route.request();
+      if (req.method() !== 'POST') return route.continue();
+      await page.unroute('**/api/chat', handler);
+      try {
+        const ctl = new AbortController();
+        const res = await fetch(req.url(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: req.postData() ?? '',
+          signal: ctl.signal,
+        });
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        const dec = new TextDecoder();
+        let text = '';
+        while (ids(text).length < events) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += dec.decode(value, { stream: true });
+        }
+        ctl.abort();
+        const cut = text.slice(0, text.lastIndexOf('\n\n') + 2);
+        await route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+          body: cut,
+        });
+        resolve(cut);
+      } catch (err) {
+        reject(err);
+      }
+    };
+    void page.route('**/api/chat', handler);
+  });
+}
+
+describe('reattaching to a running turn', { timeout: 90_000 }, () => {
+  it('after the stream is cut mid-turn and a reattach fails, shows every missed word once', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(SLOW, TITLE);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await recordLiveTexts(page);
+
+    const got = cutStreamAfter(page, 8);
+    // the first reattach dies at the network level; the next one goes through
+    let aborted = 0;
+    await page.route('**/api/chat/turn/*', async (route) => {
+      if (route.request().method() === 'GET' && aborted === 0) {
+        aborted += 1;
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    const reattaches: (string | undefined)[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'GET' && r.url().includes('/api/chat/turn/')) reattaches.push(r.headers()['last-event-id']);
+    });
+
+    await sendText(page, 'Tell me a long story');
+    const cut = await got;
+    const lastSeen = ids(cut).at(-1);
+    await turnOver(page);
+    expect(await answers(page)).toEqual([ANSWER]);
+    expect(await liveText(page)).toBe('');
+    expect(aborted).toBe(1);
+    expect(reattaches.length).toBeGreaterThanOrEqual(2);
+    expect(reattaches[0]).toBe(String(lastSeen));
+    await expectGrowingTexts(page);
+
+    const list = (await s.api('/api/conversations')).body.conversations;
+    const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
+    expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'Tell me a long story'],
+      ['assistant', ANSWER],
+    ]);
+  });
+
+  it('reattaches when the tab comes back to the foreground, with no word twice', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(SLOW, TITLE);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await recordLiveTexts(page);
+    await sendText(page, 'Tell me a long story');
+    await eventually(() => liveText(page)).toContain('word5 ');
+    const reattach = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    // what a phone does when the app comes back: the page is told it is visible again
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    const req = await reattach;
+    expect(Number(req.headers()['last-event-id'])).toBeGreaterThan(0);
+    await turnOver(page);
+    expect(await answers(page)).toEqual([ANSWER]);
+    await expectGrowingTexts(page);
+  });
+
+  it('reattaches after a reload mid-turn: the panel reopens and the answer ends whole, once', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(SLOW, TITLE);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Tell me a long story');
+    await eventually(() => liveText(page)).toContain('word8 ');
+    const saved = await page.evaluate(() => JSON.parse(sessionStorage.getItem('klebb.chat.turn') ?? 'null'));
+    expect(saved).toMatchObject({ conversationId: expect.any(String), lastEventId: expect.any(Number) });
+
+    const reattach = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    await page.reload();
+    const req = await reattach;
+    const sentId = Number(req.headers()['last-event-id']);
+    expect(sentId).toBeGreaterThanOrEqual(saved.lastEventId);
+    await page.locator(`${PANEL}:not([hidden])`).waitFor();
+    await recordLiveTexts(page);
+    await turnOver(page);
+    expect(await answers(page)).toEqual([ANSWER]);
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+      'Tell me a long story',
+    ]);
+    expect(await page.evaluate(() => sessionStorage.getItem('klebb.chat.turn'))).toBeNull();
+    const conv = (await s.api(`/api/conversations/${saved.conversationId}`)).body.conversation;
+    expect(conv.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('reloads the conversation on 204 and puts back a message that never reached the server', async () => {
+    const { s } = await chat.boot();
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.route('**/api/chat', (route) =>
+      route.request().method() === 'POST' ? route.abort('failed') : route.continue(),
+    );
+    const gone = page.waitForResponse((r) => r.url().includes('/api/chat/turn/') && r.status() === 204);
+    await sendText(page, 'Log 72.4 kg for today');
+    await gone;
+    await eventually(() => page.locator('#chat-input').inputValue()).toBe('Log 72.4 kg for today');
+    await page.locator(`${PANEL} .chat-notice`, { hasText: 'did not reach' }).waitFor();
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).count()).toBe(0);
+    await turnOver(page);
+  });
+});
