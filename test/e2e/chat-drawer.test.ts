@@ -1,0 +1,138 @@
+/**
+ * The chat panel's conversation drawer in Debian's Chromium against the real server (issue 6):
+ * conversations listed by recency, search (`POST /api/conversations/search`, with the matching
+ * line), opening one, renaming and deleting in place (the server agrees), "new conversation", the
+ * feedback form in the drawer's footer (`POST /api/feedback`), and the legacy transcript
+ * (`/api/chat/history`) folded into a conversation the first time the panel opens.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatServers } from '../helpers/chat-server.js';
+import type { TestServer } from '../helpers/server.js';
+import { answers, chatBrowser, eventually, openPanel, PANEL } from './chat-support.js';
+
+const browser = chatBrowser();
+const chat = chatServers();
+afterEach(() => chat.closeAll());
+
+const DRAWER = `${PANEL} .chat-drawer`;
+
+/** Stores a conversation through the API (as another device would have); returns its id. */
+async function stored(s: TestServer, title: string, messages: [string, string][]): Promise<string> {
+  const r = await s.api('/api/conversations', {
+    json: { title, messages: messages.map(([role, content]) => ({ role, content })) },
+  });
+  expect(r.status).toBe(201);
+  return r.body.conversation.id;
+}
+
+describe('the conversation drawer', { timeout: 90_000 }, () => {
+  it('lists by recency, searches, opens, renames, deletes and starts a new conversation', async () => {
+    const { s } = await chat.boot();
+    const sleepId = await stored(s, 'Sleep questions', [
+      ['user', 'How did I sleep last week?'],
+      ['assistant', 'About **seven hours** a night.'],
+    ]);
+    const vitaminId = await stored(s, 'Supplements', [
+      ['user', 'Did I take vitamin D this morning?'],
+      ['assistant', 'Not yet: the last dose logged is from yesterday.'],
+    ]);
+    const bpId = await stored(s, 'Blood pressure', [['user', 'Log 128/84 please']]);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    const titles = () => page.locator(`${DRAWER} .chat-conv-title`).allTextContents();
+    await eventually(titles).toEqual(['Blood pressure', 'Supplements', 'Sleep questions']);
+
+    // search: the needle travels in the body; the hit shows its line
+    const searched = page.waitForRequest((r) => r.url().endsWith('/api/conversations/search'));
+    await page.locator('#chat-search').fill('VITAMIN d');
+    const req = await searched;
+    expect(req.postDataJSON()).toEqual({ q: 'VITAMIN d' });
+    expect(req.url()).not.toContain('VITAMIN');
+    await eventually(titles).toEqual(['Supplements']);
+    expect(await page.locator(`${DRAWER} .chat-conv-snippet`).textContent()).toBe('Did I take vitamin D this morning?');
+    await page.locator('#chat-search').fill('no such words anywhere');
+    await page.locator(DRAWER, { hasText: 'No conversation mentions that.' }).waitFor();
+    await page.locator('#chat-search').fill('');
+    await eventually(titles).toHaveLength(3);
+
+    // open one: its messages are shown, the drawer closes
+    await page.locator(`${DRAWER} .chat-conv[data-conversation-id="${sleepId}"] .chat-conv-open`).click();
+    await page.locator(DRAWER).waitFor({ state: 'detached' });
+    await eventually(() => answers(page)).toEqual(['About seven hours a night.']);
+    expect(await page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('Sleep questions');
+    expect(await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'))).toBe(sleepId);
+
+    // rename
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.getByRole('button', { name: 'Rename Supplements' }).click();
+    const input = page.locator(`#chat-rename-${vitaminId}`);
+    await input.fill('  Vitamin   D  ');
+    await input.press('Enter');
+    await eventually(titles).toEqual(['Blood pressure', 'Vitamin D', 'Sleep questions']);
+    expect((await s.api(`/api/conversations/${vitaminId}`)).body.conversation.title).toBe('Vitamin D');
+
+    // delete the one shown: the server forgets it and the panel shows a new conversation
+    await page.getByRole('button', { name: 'Delete Sleep questions' }).click();
+    await page.locator(`${DRAWER} .chat-conv-confirm`).getByRole('button', { name: 'Delete' }).click();
+    await eventually(titles).toEqual(['Blood pressure', 'Vitamin D']);
+    expect((await s.api(`/api/conversations/${sleepId}`)).status).toBe(404);
+    expect(await page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('New conversation');
+    // a second thought: "Keep" leaves it alone
+    await page.getByRole('button', { name: 'Delete Blood pressure' }).click();
+    await page.getByRole('button', { name: 'Keep' }).click();
+    expect((await s.api(`/api/conversations/${bpId}`)).status).toBe(200);
+
+    // new conversation from the drawer
+    await page.locator(`${DRAWER} .chat-conv[data-conversation-id="${vitaminId}"] .chat-conv-open`).click();
+    await eventually(() => answers(page)).toEqual(['Not yet: the last dose logged is from yesterday.']);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.locator(`${DRAWER} .chat-drawer-new`).click();
+    await eventually(() => page.locator(`${PANEL} .chat-msg`).count()).toBe(0);
+    expect(await page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('New conversation');
+    expect(await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'))).toBeNull();
+  });
+
+  it('sends feedback from the drawer footer', async () => {
+    const { s } = await chat.boot();
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.locator(`${DRAWER} .chat-feedback summary`).click();
+    await page.getByLabel('Something went wrong').check();
+    await page.locator('#chat-feedback-text').fill('The chart did not show the last week');
+    const posted = page.waitForResponse((r) => r.url().endsWith('/api/feedback'));
+    await page.locator(`${DRAWER} .chat-feedback button[type="submit"]`).click();
+    expect((await posted).status()).toBe(201);
+    await page.locator(`${DRAWER} .chat-feedback`, { hasText: 'Thank you' }).waitFor();
+    const log = fs.readFileSync(path.join(s.dataDir, '_meta/feedback.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({
+      kind: 'bug',
+      intent: 'The chart did not show the last week',
+    });
+  });
+
+  it('folds the legacy transcript into a conversation the first time and shows it', async () => {
+    const { s } = await chat.boot();
+    const put = await s.api('/api/chat/history', {
+      method: 'PUT',
+      json: {
+        messages: [
+          { role: 'user', content: 'How did I sleep?' },
+          { role: 'assistant', content: 'About seven hours.' },
+        ],
+      },
+    });
+    expect(put.status).toBe(200);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await eventually(() => answers(page)).toEqual(['About seven hours.']);
+    expect(await page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('Earlier chat');
+    expect((await s.api('/api/chat/history')).body.messages).toEqual([]);
+    const list = (await s.api('/api/conversations')).body.conversations;
+    expect(list.map((c: { title: string }) => c.title)).toEqual(['Earlier chat']);
+    expect(await page.evaluate(() => localStorage.getItem('klebb.chat.legacyFolded'))).toBe('1');
+  });
+});
