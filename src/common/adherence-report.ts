@@ -16,9 +16,9 @@
  *   says on which day the stock runs out, within MAX_STOCK_DAYS.
  */
 
-import { adherence, dosesDue, dosesOf, isTaken, takenCount } from './schedule.js';
 import { addDays, isIsoDate } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
+import { adherence, dosesDue, dosesOf, isTaken, takenCount } from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
 
 /** Default length of the compliance window, in days. */
@@ -112,7 +112,11 @@ export function stockOf(item: unknown): { left: number; unit?: string } | null {
  * is 0). Both null when the schedule asks for nothing within MAX_STOCK_DAYS (the stock never runs
  * out by it).
  */
-export function stockLastDay(item: unknown, left: number, date: string): { lastDay: string | null; days: number | null } {
+export function stockLastDay(
+  item: unknown,
+  left: number,
+  date: string,
+): { lastDay: string | null; days: number | null } {
   let remaining = left;
   let covered = 0;
   let anyDue = false;
@@ -133,7 +137,9 @@ function lastTakenDay(item: unknown): string | null {
   let best: string | null = null;
   for (const d of dosesOf(item)) {
     if (!isTaken(d)) continue;
-    const day = [d.scheduledDate, d.takenAt].map((v) => (typeof v === 'string' ? v.slice(0, 10) : '')).find(isIsoDate);
+    const day = [d.scheduledDate, d.takenAt]
+      .map((v) => (typeof v === 'string' ? v.slice(0, 10) : ''))
+      .find(isIsoDate);
     if (day && (best === null || day > best)) best = day;
   }
   return best;
@@ -141,7 +147,8 @@ function lastTakenDay(item: unknown): string | null {
 
 function itemLine(it: ReportItem, from: string, date: string): ItemAdherence {
   const item = it.ref.item;
-  const before = from < date ? adherence(item, from, addDays(date, -1)) : { scheduled: 0, taken: 0, extra: 0 };
+  const before =
+    from < date ? adherence(item, from, addDays(date, -1)) : { scheduled: 0, taken: 0, extra: 0 };
   const dueToday = dosesDue(item, date);
   const takenToday = takenCount(item, date);
   const todayCounted = Math.min(dueToday, takenToday);
@@ -166,7 +173,12 @@ function itemLine(it: ReportItem, from: string, date: string): ItemAdherence {
  * `windowDays` (1..MAX_ADHERENCE_WINDOW_DAYS, else the default) and the timeline's `itemsPath`;
  * `meta` is the card's meta (for a card-level `meta.schedule`). Never throws.
  */
-export function adherenceReport(data: unknown, date: string, viewConfig?: unknown, meta?: unknown): AdherenceReport {
+export function adherenceReport(
+  data: unknown,
+  date: string,
+  viewConfig?: unknown,
+  meta?: unknown,
+): AdherenceReport {
   const cfg = isObj(viewConfig) ? viewConfig : {};
   const w = toFiniteNumber(cfg.windowDays);
   const windowDays =

@@ -53,7 +53,12 @@ describe('chartConfigOf', () => {
       series: [{ field: 'kg', label: 'kg' }],
       autoSeries: true,
     });
-    expect(detectNumericField([{ date: '2026-04-20', note: 'x' }, { date: '2026-04-19', ms: 40 }])).toBe('ms');
+    expect(
+      detectNumericField([
+        { date: '2026-04-20', note: 'x' },
+        { date: '2026-04-19', ms: 40 },
+      ]),
+    ).toBe('ms');
     expect(detectNumericField([{ note: 'no date', kg: 1 }])).toBeUndefined();
     expect(chartConfigOf({}, 'nope').series).toEqual([]);
   });
@@ -64,7 +69,13 @@ describe('chartConfigOf', () => {
     expect(chartKindOf('line-chart')).toBe('line');
     const cfg = chartConfigOf({
       component: 'bar-chart',
-      series: [{ field: 'a', colour: '#ff0000' }, { field: 'b', color: 'url(x)' }, 'c', { label: 'no field' }, 7],
+      series: [
+        { field: 'a', colour: '#ff0000' },
+        { field: 'b', color: 'url(x)' },
+        'c',
+        { label: 'no field' },
+        7,
+      ],
       aggregate: 'sum',
     });
     expect(cfg.kind).toBe('bar');
@@ -149,12 +160,22 @@ describe('chartData', () => {
     }));
     const from = windowStart('2026-04-20', 7);
     expect(from).toBe('2026-04-14');
-    expect(chartData(rows, cfg, { from, to: '2026-04-20' }).days).toEqual(['2026-04-14', '2026-04-15', '2026-04-20']);
+    expect(chartData(rows, cfg, { from, to: '2026-04-20' }).days).toEqual([
+      '2026-04-14',
+      '2026-04-15',
+      '2026-04-20',
+    ]);
     expect(windowStart('2026-04-20', null)).toBeUndefined();
   });
 
   it('latestPoints and pointText', () => {
-    const data = { days: ['2026-04-18', '2026-04-19'], values: [[1, null], [null, null]] };
+    const data = {
+      days: ['2026-04-18', '2026-04-19'],
+      values: [
+        [1, null],
+        [null, null],
+      ],
+    };
     expect(latestPoints(data)).toEqual([{ day: '2026-04-18', value: 1 }, null]);
     expect(pointText(0.1 + 0.2)).toBe('0.3');
     expect(pointText(null)).toBe('');

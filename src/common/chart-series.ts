@@ -17,9 +17,9 @@
  * artefacts (case P18).
  */
 
-import { getValue, valueText } from './display-template.js';
 import { cssColour } from './css-colour.js';
 import { addDays } from './dates.js';
+import { getValue, valueText } from './display-template.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from './numbers.js';
 import { dayOf } from './trend.js';
 

@@ -91,7 +91,14 @@ describe('resolveCombination on the example cards', () => {
       complete: true,
       colour: '#0ea5e9',
     });
-    expect(active).toMatchObject({ state: 'ok', value: 15, goalDaily: 30, ratio: 0.5, fill: 0.5, complete: false });
+    expect(active).toMatchObject({
+      state: 'ok',
+      value: 15,
+      goalDaily: 30,
+      ratio: 0.5,
+      fill: 0.5,
+      complete: false,
+    });
     expect(trained).toMatchObject({ role: 'annotation', state: 'ok', text: '❌' });
   });
 });
@@ -133,7 +140,13 @@ describe('per-source states', () => {
   it('a ring segment whose rows hold no number at the accessor is no-accessor-match', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'w', role: 'ring-segment', accessor: 'l', goalDaily: 2 }] },
-      sources({ w: [{ date: DAY, l: 'lots' }, { date: DAY, l: null }, { date: DAY, l: 1e999 }] }),
+      sources({
+        w: [
+          { date: DAY, l: 'lots' },
+          { date: DAY, l: null },
+          { date: DAY, l: Number.POSITIVE_INFINITY },
+        ],
+      }),
       { date: DAY },
     );
     expect(r.entries[0].state).toBe('no-accessor-match');
@@ -198,7 +211,12 @@ describe('reading rows', () => {
   it('P18 c: 0.1 + 0.2 reads 0.3', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'water', role: 'ring-segment', accessor: 'amount', goalDaily: 2 }] },
-      sources({ water: [{ date: '2026-04-21', amount: 0.1 }, { date: '2026-04-21', amount: 0.2 }] }),
+      sources({
+        water: [
+          { date: '2026-04-21', amount: 0.1 },
+          { date: '2026-04-21', amount: 0.2 },
+        ],
+      }),
       { date: '2026-04-21' },
     );
     expect(r.entries[0].text).toBe('0.3');
@@ -245,7 +263,10 @@ describe('reading rows', () => {
         ],
       },
       sources({
-        sleep: { meta: { label: 'Sleep', view: { dateField: 'night' } }, data: [{ night: DAY, stages: { deep: 1.5 } }] },
+        sleep: {
+          meta: { label: 'Sleep', view: { dateField: 'night' } },
+          data: [{ night: DAY, stages: { deep: 1.5 } }],
+        },
         profile: { meta: { label: 'Profile' }, data: { goal: 'Run 10k' } },
       }),
       { date: DAY },
@@ -283,7 +304,9 @@ describe('helpers', () => {
 
   it('combinationSourceIds: distinct ids in order', () => {
     expect(combinationSourceIds(example('sleep').meta.view)).toEqual(['sleep-hours', 'mood']);
-    expect(combinationSourceIds({ combines: [{ sourceId: ' a ' }, {}, 'b', { sourceId: 'a' }] })).toEqual(['a']);
+    expect(combinationSourceIds({ combines: [{ sourceId: ' a ' }, {}, 'b', { sourceId: 'a' }] })).toEqual([
+      'a',
+    ]);
     expect(combinationSourceIds(undefined)).toEqual([]);
   });
 
@@ -297,7 +320,14 @@ describe('helpers', () => {
   });
 
   it('cssColour lets plain colours through and nothing else', () => {
-    for (const ok of ['#0ea5e9', '#abc', 'teal', 'rgb(14 165 233)', 'hsl(200, 80%, 50%)', 'oklch(0.7 0.1 200 / 50%)'])
+    for (const ok of [
+      '#0ea5e9',
+      '#abc',
+      'teal',
+      'rgb(14 165 233)',
+      'hsl(200, 80%, 50%)',
+      'oklch(0.7 0.1 200 / 50%)',
+    ])
       expect(cssColour(ok)).toBe(ok);
     for (const bad of [
       'url(javascript:alert(1))',

@@ -30,8 +30,15 @@
  *   a ratio of 1 and complete; non-finite values never count (case P17).
  */
 
-import { CHECK_MARK, type EmojiMap, getValue, isEmptyValue, lookupEmoji, valueText } from './display-template.js';
 import { cssColour } from './css-colour.js';
+import {
+  CHECK_MARK,
+  type EmojiMap,
+  getValue,
+  isEmptyValue,
+  lookupEmoji,
+  valueText,
+} from './display-template.js';
 import { cleanNumber, numberText, toFiniteNumber } from './numbers.js';
 import { dayOf } from './trend.js';
 

@@ -82,7 +82,12 @@ export function groupReportItems(data: unknown, items: ReportItem[]): ReportGrou
     if (members.length === 0) return;
     for (const m of members) placed.add(m);
     const id = typeof g.id === 'string' ? g.id : `group-${gi + 1}`;
-    const label = typeof g.label === 'string' && g.label.trim() !== '' ? g.label : typeof g.id === 'string' ? g.id : `Group ${gi + 1}`;
+    const label =
+      typeof g.label === 'string' && g.label.trim() !== ''
+        ? g.label
+        : typeof g.id === 'string'
+          ? g.id
+          : `Group ${gi + 1}`;
     out.push({ id, label, items: members });
   });
   const rest = items.filter((i) => !placed.has(i));

@@ -65,7 +65,10 @@ describe('stock', () => {
   it('reads the stock in its several spellings', () => {
     expect(stockOf(item({ inventory: 10 }))).toEqual({ left: 10 });
     expect(stockOf(item({ stock: '4' }))).toEqual({ left: 4 });
-    expect(stockOf(item({ inventory: { remaining: 30, unit: 'tablets' } }))).toEqual({ left: 30, unit: 'tablets' });
+    expect(stockOf(item({ inventory: { remaining: 30, unit: 'tablets' } }))).toEqual({
+      left: 30,
+      unit: 'tablets',
+    });
     expect(stockOf(item({ inventory: -1 }))).toBeNull();
     expect(stockOf(item({}))).toBeNull();
   });
@@ -74,7 +77,10 @@ describe('stock', () => {
     // today (20 April): one of two taken, so 1 needed; then 2 a day
     expect(stockLastDay(item({}), 5, '2026-04-20')).toEqual({ lastDay: '2026-04-22', days: 3 });
     expect(stockLastDay(item({}), 0, '2026-04-20')).toEqual({ lastDay: null, days: 0 });
-    expect(stockLastDay({ name: 'x', schedule: { type: 'as_needed' } }, 3, '2026-04-20')).toEqual({ lastDay: null, days: null });
+    expect(stockLastDay({ name: 'x', schedule: { type: 'as_needed' } }, 3, '2026-04-20')).toEqual({
+      lastDay: null,
+      days: null,
+    });
     const r = adherenceReport({ items: [item({ inventory: { count: 5, unit: 'tablets' } })] }, '2026-04-20');
     expect(r.hasStock).toBe(true);
     expect(r.groups[0].items[0].stock).toEqual({ left: 5, unit: 'tablets', lastDay: '2026-04-22', days: 3 });
@@ -89,8 +95,16 @@ describe('schedule timeline', () => {
     expect(both).toHaveLength(14);
     expect(both[0]).toBe('2026-04-22');
     expect(both[13]).toBe('2026-05-05');
-    expect(timelineDays({ windowDays: 3, showFuture: false }, '2026-04-29')).toEqual(['2026-04-27', '2026-04-28', '2026-04-29']);
-    expect(timelineDays({ windowDays: 3, showPast: false }, '2026-04-29')).toEqual(['2026-04-29', '2026-04-30', '2026-05-01']);
+    expect(timelineDays({ windowDays: 3, showFuture: false }, '2026-04-29')).toEqual([
+      '2026-04-27',
+      '2026-04-28',
+      '2026-04-29',
+    ]);
+    expect(timelineDays({ windowDays: 3, showPast: false }, '2026-04-29')).toEqual([
+      '2026-04-29',
+      '2026-04-30',
+      '2026-05-01',
+    ]);
     expect(timelineDays(card.meta.trends, '2026-04-29')).toHaveLength(14);
     expect(timelineDays({ windowDays: 1e9 }, '2026-04-29')).toHaveLength(62);
   });
@@ -120,7 +134,10 @@ describe('schedule timeline', () => {
 
   it('groups: the data’s groups first, then the rest under "Other"', () => {
     const data = {
-      groups: [{ id: 'am', label: 'Morning', items: ['b', 'missing'] }, { id: 'empty', items: ['nope'] }],
+      groups: [
+        { id: 'am', label: 'Morning', items: ['b', 'missing'] },
+        { id: 'empty', items: ['nope'] },
+      ],
       items: [
         { name: 'a', schedule: { type: 'daily' } },
         { name: 'b', schedule: { type: 'daily' } },
@@ -134,10 +151,9 @@ describe('schedule timeline', () => {
   });
 
   it('a card-level meta.schedule over dated rows is one item whose rows are doses', () => {
-    const items = reportItems(
-      [{ date: '2026-04-27' }, { date: '2026-04-29', note: 'x' }],
-      { meta: { label: 'Run', schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } } },
-    );
+    const items = reportItems([{ date: '2026-04-27' }, { date: '2026-04-29', note: 'x' }], {
+      meta: { label: 'Run', schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } },
+    });
     expect(items.map((i) => i.name)).toEqual(['Run']);
     const days = ['2026-04-27', '2026-04-28', '2026-04-29', '2026-05-01'];
     expect(timelineCells(items[0].ref.item, days, '2026-04-30').map((c) => c.state)).toEqual([
@@ -146,6 +162,8 @@ describe('schedule timeline', () => {
       'taken',
       'upcoming',
     ]);
-    expect(reportItems({ stack: [{ name: 'z', schedule: {} }] }, { itemsPath: 'stack' }).map((i) => i.name)).toEqual(['z']);
+    expect(
+      reportItems({ stack: [{ name: 'z', schedule: {} }] }, { itemsPath: 'stack' }).map((i) => i.name),
+    ).toEqual(['z']);
   });
 });

@@ -10,8 +10,8 @@
  */
 
 import { addDays } from './dates.js';
-import { dosesDue, takenCount } from './schedule.js';
 import { toFiniteNumber } from './numbers.js';
+import { dosesDue, takenCount } from './schedule.js';
 
 /** Default window length, in days. */
 export const DEFAULT_TIMELINE_DAYS = 14;

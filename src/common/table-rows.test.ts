@@ -21,16 +21,26 @@ describe('the example table-list', () => {
     const rows = sortTableRows(tableList.data, tableSort(cfg));
     const dates = rows.map((r) => r.date as string);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const sameDay = tableList.data.filter((r: { date: string }) => r.date === dates[0]).map((r: { test: string }) => r.test);
+    const sameDay = tableList.data
+      .filter((r: { date: string }) => r.date === dates[0])
+      .map((r: { test: string }) => r.test);
     expect(rows.slice(0, sameDay.length).map((r) => r.test)).toEqual(sameDay);
   });
 });
 
 describe('columns and sort, leniently', () => {
   it('guesses columns from the rows when none are written', () => {
-    const rows = [{ date: '2026-04-20', test: 'A', nested: { x: 1 } }, { date: '2026-04-21', note: 'n' }, 'x'];
+    const rows = [
+      { date: '2026-04-20', test: 'A', nested: { x: 1 } },
+      { date: '2026-04-21', note: 'n' },
+      'x',
+    ];
     expect(tableColumns({}, rows).map((c) => c.field)).toEqual(['date', 'test', 'note']);
-    expect(tableColumns({ columns: [{ header: 'no field' }, 'kg', { key: 'bpm', label: 'Pulse' }] }, []).map((c) => [c.field, c.header])).toEqual([
+    expect(
+      tableColumns({ columns: [{ header: 'no field' }, 'kg', { key: 'bpm', label: 'Pulse' }] }, []).map(
+        (c) => [c.field, c.header],
+      ),
+    ).toEqual([
       ['kg', 'kg'],
       ['bpm', 'Pulse'],
     ]);
@@ -39,8 +49,24 @@ describe('columns and sort, leniently', () => {
 
   it('numbers sort by value, text naturally, missing values last either way', () => {
     const rows = [{ v: 10 }, { v: '9' }, {}, { v: 'b' }, { v: 2 }, { v: 'a10' }, { v: 'a2' }];
-    expect(sortTableRows(rows, { field: 'v', dir: 'asc' }).map((r) => r.v)).toEqual([2, '9', 10, 'a2', 'a10', 'b', undefined]);
-    expect(sortTableRows(rows, { field: 'v', dir: 'desc' }).map((r) => r.v)).toEqual(['b', 'a10', 'a2', 10, '9', 2, undefined]);
+    expect(sortTableRows(rows, { field: 'v', dir: 'asc' }).map((r) => r.v)).toEqual([
+      2,
+      '9',
+      10,
+      'a2',
+      'a10',
+      'b',
+      undefined,
+    ]);
+    expect(sortTableRows(rows, { field: 'v', dir: 'desc' }).map((r) => r.v)).toEqual([
+      'b',
+      'a10',
+      'a2',
+      10,
+      '9',
+      2,
+      undefined,
+    ]);
     expect(tableSort({ sort: { field: 'v', dir: 'DESCENDING' } })).toEqual({ field: 'v', dir: 'desc' });
     expect(tableSort({ sort: 'v' })).toEqual({ field: 'v', dir: 'asc' });
     expect(tableSort({ sort: 5 })).toBeNull();

@@ -11,7 +11,14 @@
  * - a display template with `{…}` (`"{result} {unit}"`), rendered against the row.
  */
 
-import { CHECK_MARK, getValue, isEmptyValue, isTruthy, renderTemplate, valueText } from './display-template.js';
+import {
+  CHECK_MARK,
+  getValue,
+  isEmptyValue,
+  isTruthy,
+  renderTemplate,
+  valueText,
+} from './display-template.js';
 import { formatFixed, numberText, toFiniteNumber } from './numbers.js';
 import { dayOf } from './trend.js';
 

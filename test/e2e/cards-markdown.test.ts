@@ -14,7 +14,14 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { launchBrowser, PHONE, scrollsSideways, settled, type TestBrowser, type WatchedPage } from './browser.js';
+import {
+  launchBrowser,
+  PHONE,
+  scrollsSideways,
+  settled,
+  type TestBrowser,
+  type WatchedPage,
+} from './browser.js';
 
 const XSS = [
   '## Safe heading',
@@ -80,7 +87,10 @@ async function open(url: string, viewport?: { width: number; height: number }): 
 }
 
 function copyExample(dataDir: string, id: string): void {
-  fs.copyFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), path.join(dataDir, `${id}.json`));
+  fs.copyFileSync(
+    path.join(casesDir, 'manifests/examples', `${id}.example.json`),
+    path.join(dataDir, `${id}.json`),
+  );
 }
 
 beforeAll(async () => {
@@ -173,17 +183,36 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
       return {
         tags: [...new Set(all.map((e) => e.tagName.toLowerCase()))].sort(),
         handlerOrStyle: all.flatMap((e) =>
-          [...e.attributes].filter((a) => /^on|^style$|^class$|^id$|^srcdoc$/i.test(a.name)).map((a) => `${e.tagName}@${a.name}`),
+          [...e.attributes]
+            .filter((a) => /^on|^style$|^class$|^id$|^srcdoc$/i.test(a.name))
+            .map((a) => `${e.tagName}@${a.name}`),
         ),
         // what each link would open: relative leftovers like "java%09script:" are paths on this site
-        protocols: [...root.querySelectorAll('a[href]')].map((a) => new URL(a.getAttribute('href') ?? '', location.href).protocol),
+        protocols: [...root.querySelectorAll('a[href]')].map(
+          (a) => new URL(a.getAttribute('href') ?? '', location.href).protocol,
+        ),
         srcs: [...root.querySelectorAll('[src]')].map((e) => e.getAttribute('src')),
         scriptsInPage: document.querySelectorAll('script:not([src])').length,
         framesInPage: document.querySelectorAll('iframe, object, embed').length,
       };
     });
     for (const t of found.tags) {
-      expect(['a', 'blockquote', 'br', 'code', 'del', 'em', 'h2', 'hr', 'input', 'li', 'p', 'pre', 'strong', 'ul']).toContain(t);
+      expect([
+        'a',
+        'blockquote',
+        'br',
+        'code',
+        'del',
+        'em',
+        'h2',
+        'hr',
+        'input',
+        'li',
+        'p',
+        'pre',
+        'strong',
+        'ul',
+      ]).toContain(t);
     }
     expect(found.handlerOrStyle).toEqual([]);
     for (const p of found.protocols) expect(['http:', 'https:']).toContain(p);

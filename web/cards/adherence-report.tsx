@@ -5,7 +5,11 @@
  * come from src/common/adherence-report.ts (on the shared schedule engine); this file draws them.
  */
 import { useMemo } from 'preact/hooks';
-import { type AdherenceReport as Report, adherenceReport, type ItemAdherence } from '../../src/common/adherence-report.js';
+import {
+  adherenceReport,
+  type ItemAdherence,
+  type AdherenceReport as Report,
+} from '../../src/common/adherence-report.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
 import type { RendererProps } from './registry.js';
@@ -38,10 +42,24 @@ function stockText(it: ItemAdherence, date: string): string {
   return `${left} · lasts until ${dayMonth(s.lastDay ?? date)} (${s.days} days)`;
 }
 
-function ItemRow({ it, compliance, inventory, date }: { it: ItemAdherence; compliance: boolean; inventory: boolean; date: string }) {
+function ItemRow({
+  it,
+  compliance,
+  inventory,
+  date,
+}: {
+  it: ItemAdherence;
+  compliance: boolean;
+  inventory: boolean;
+  date: string;
+}) {
   const b = band(it.rate);
   return (
-    <li class="adh-item" data-item={it.name} data-rate={it.rate === null ? '' : String(Math.round(it.rate * 100))}>
+    <li
+      class="adh-item"
+      data-item={it.name}
+      data-rate={it.rate === null ? '' : String(Math.round(it.rate * 100))}
+    >
       <div class="adh-item-head">
         <span class="adh-name">
           {it.name}
@@ -59,11 +77,17 @@ function ItemRow({ it, compliance, inventory, date }: { it: ItemAdherence; compl
               ? 'Nothing was due'
               : `${it.taken} of ${it.scheduled} ${it.scheduled === 1 ? 'dose' : 'doses'} taken`}
             {it.extra > 0 && ` · ${it.extra} extra`}
-            {it.lastTaken ? ` · last ${it.lastTaken === date ? 'today' : dayMonth(it.lastTaken)}` : ' · none logged yet'}
+            {it.lastTaken
+              ? ` · last ${it.lastTaken === date ? 'today' : dayMonth(it.lastTaken)}`
+              : ' · none logged yet'}
           </p>
         </>
       )}
-      {inventory && it.stock && <p class={`adh-stock${it.stock.days !== null && it.stock.days <= 7 ? ' adh-stock-low' : ''}`}>{stockText(it, date)}</p>}
+      {inventory && it.stock && (
+        <p class={`adh-stock${it.stock.days !== null && it.stock.days <= 7 ? ' adh-stock-low' : ''}`}>
+          {stockText(it, date)}
+        </p>
+      )}
     </li>
   );
 }
@@ -77,7 +101,11 @@ export function AdherenceReport({ card, date }: RendererProps) {
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
-    return <RendererNote tone="problem">Could not load this report{error ? `: ${error.message}` : '.'}</RendererNote>;
+    return (
+      <RendererNote tone="problem">
+        Could not load this report{error ? `: ${error.message}` : '.'}
+      </RendererNote>
+    );
   }
   const count = report.groups.reduce((n, g) => n + g.items.length, 0);
   if (count === 0) {
@@ -94,7 +122,9 @@ export function AdherenceReport({ card, date }: RendererProps) {
     <div class="adh" data-window-days={report.windowDays}>
       {compliance && (
         <p class="adh-summary">
-          <span class={`adh-overall adh-${band(report.overall.rate)}`}>{percent(report.overall.rate)}</span>
+          {report.overall.rate !== null && (
+            <span class={`adh-overall adh-${band(report.overall.rate)}`}>{percent(report.overall.rate)}</span>
+          )}
           <span class="adh-summary-text">
             {report.overall.scheduled === 0
               ? `Nothing was due in ${windowText(report)}.`

@@ -18,6 +18,7 @@ import {
   type ResolvedCombine,
   resolveCombination,
 } from '../../src/common/combination.js';
+import { numberText } from '../../src/common/numbers.js';
 import { api } from '../lib/api.js';
 import { cardDataSignal } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
@@ -57,15 +58,21 @@ function loadIndex(version: number): void {
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
 
-/** The value of an entry as shown: numbers grouped for reading (8,123), the rest as resolved. */
+/**
+ * The value of an entry as shown: its resolved text (an emoji from the entry's map, ✅/❌), with
+ * plain numbers grouped for reading (8,123).
+ */
 function shown(e: ResolvedCombine): string {
-  return typeof e.value === 'number' ? numberFormat.format(e.value) : e.text;
+  return typeof e.value === 'number' && e.text === numberText(e.value)
+    ? numberFormat.format(e.value)
+    : e.text;
 }
 
 const STATE_TEXT: Record<Exclude<ResolvedCombine['state'], 'ok'>, (e: ResolvedCombine) => string> = {
   'no-source': (e) => (e.sourceId ? `No card “${e.sourceId}”` : 'No source card named'),
   'no-entry': () => 'No entry',
-  'no-accessor-match': (e) => (e.accessor ? `No “${e.accessor}” in the entry` : 'Nothing to show in the entry'),
+  'no-accessor-match': (e) =>
+    e.accessor ? `No “${e.accessor}” in the entry` : 'Nothing to show in the entry',
   'no-goal': () => 'Needs a daily goal',
 };
 
@@ -120,7 +127,12 @@ function Line({ e, date }: { e: ResolvedCombine; date: string }) {
 
 function Chip({ e }: { e: ResolvedCombine }) {
   return (
-    <li class={`combo-chip${e.state === 'ok' ? '' : ' combo-chip-missing'}`} data-role="annotation" data-state={e.state} data-source={e.sourceId}>
+    <li
+      class={`combo-chip${e.state === 'ok' ? '' : ' combo-chip-missing'}`}
+      data-role="annotation"
+      data-state={e.state}
+      data-source={e.sourceId}
+    >
       {e.label}
       {e.state === 'ok' ? (
         <strong>
@@ -138,7 +150,13 @@ function Chip({ e }: { e: ResolvedCombine }) {
 function Bar({ e, i }: { e: ResolvedCombine; i: number }) {
   const pct = e.state === 'ok' && e.ratio !== undefined ? Math.round(e.ratio * 100) : null;
   return (
-    <li class="combo-bar" data-role="ring-segment" data-state={e.state} data-source={e.sourceId} data-complete={e.complete ? 'true' : 'false'}>
+    <li
+      class="combo-bar"
+      data-role="ring-segment"
+      data-state={e.state}
+      data-source={e.sourceId}
+      data-complete={e.complete ? 'true' : 'false'}
+    >
       <div class="combo-bar-text">
         <span class="combo-label">{e.label}</span>
         <span class="combo-line-value">
@@ -161,7 +179,10 @@ function Bar({ e, i }: { e: ResolvedCombine; i: number }) {
         aria-valuenow={pct === null ? undefined : Math.min(pct, 100)}
         aria-valuetext={pct === null ? stateText(e) : `${pct}%`}
       >
-        <div class="combo-bar-fill" style={{ width: `${(e.fill ?? 0) * 100}%`, backgroundColor: colourOf(e, i) }} />
+        <div
+          class="combo-bar-fill"
+          style={{ width: `${(e.fill ?? 0) * 100}%`, backgroundColor: colourOf(e, i) }}
+        />
       </div>
     </li>
   );
@@ -182,7 +203,9 @@ function Rings({ rings }: { rings: ResolvedCombine[] }) {
         height={RING_SIZE}
         role="img"
         aria-label={shownRings
-          .map((e) => `${e.label}: ${e.state === 'ok' ? `${Math.round((e.ratio ?? 0) * 100)}%` : stateText(e)}`)
+          .map(
+            (e) => `${e.label}: ${e.state === 'ok' ? `${Math.round((e.ratio ?? 0) * 100)}%` : stateText(e)}`,
+          )
           .join(', ')}
       >
         {shownRings.map((e, i) => {
@@ -191,7 +214,14 @@ function Rings({ rings }: { rings: ResolvedCombine[] }) {
           const fill = e.state === 'ok' ? (e.fill ?? 0) : 0;
           return (
             <g key={e.index} data-source={e.sourceId}>
-              <circle class="combo-ring-track" cx={RING_SIZE / 2} cy={RING_SIZE / 2} r={r} fill="none" stroke-width={RING_WIDTH} />
+              <circle
+                class="combo-ring-track"
+                cx={RING_SIZE / 2}
+                cy={RING_SIZE / 2}
+                r={r}
+                fill="none"
+                stroke-width={RING_WIDTH}
+              />
               {fill > 0 && (
                 <circle
                   class="combo-ring-fill"
@@ -212,7 +242,13 @@ function Rings({ rings }: { rings: ResolvedCombine[] }) {
       </svg>
       <ul class="combo-ring-legend">
         {rings.map((e, i) => (
-          <li key={e.index} data-role="ring-segment" data-state={e.state} data-source={e.sourceId} data-complete={e.complete ? 'true' : 'false'}>
+          <li
+            key={e.index}
+            data-role="ring-segment"
+            data-state={e.state}
+            data-source={e.sourceId}
+            data-complete={e.complete ? 'true' : 'false'}
+          >
             <span class="combo-swatch" aria-hidden="true" style={{ backgroundColor: colourOf(e, i) }} />
             <span class="combo-ring-text">
               <span class="combo-label">{e.label}</span>
@@ -293,11 +329,15 @@ export function CombinationCard({ card, date }: RendererProps) {
         </ul>
       )}
       {nothing && <RendererNote>Nothing logged for this day yet.</RendererNote>}
-      {resolved.entries.length === 0 && <RendererNote tone="problem">None of the sources in <code>combines</code> can be drawn.</RendererNote>}
+      {resolved.entries.length === 0 && (
+        <RendererNote tone="problem">
+          None of the sources in <code>combines</code> can be drawn.
+        </RendererNote>
+      )}
       {resolved.ignored.length > 0 && (
         <p class="combo-ignored">
-          {resolved.ignored.length === 1 ? 'One source is' : `${resolved.ignored.length} sources are`} not shown:{' '}
-          {resolved.ignored.map((i) => `#${i.index + 1} ${i.reason}`).join('; ')}.
+          {resolved.ignored.length === 1 ? 'One source is' : `${resolved.ignored.length} sources are`} not
+          shown: {resolved.ignored.map((i) => `#${i.index + 1} ${i.reason}`).join('; ')}.
         </p>
       )}
     </div>

@@ -121,7 +121,8 @@ function plotOptions(
         ? { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] }
         : {
             range: (_u, min, max) => {
-              if (min === max) return [min - Math.max(1, Math.abs(min) * 0.1), max + Math.max(1, Math.abs(max) * 0.1)];
+              if (min === max)
+                return [min - Math.max(1, Math.abs(min) * 0.1), max + Math.max(1, Math.abs(max) * 0.1)];
               const pad = (max - min) * 0.12;
               return [min - pad, max + pad];
             },
@@ -161,7 +162,8 @@ function plotOptions(
         label: s.label,
         stroke: colours[i],
         width: 2,
-        fill: config.kind === 'area' ? hexAlpha(colours[i], 0.16) : bar ? hexAlpha(colours[i], 0.7) : undefined,
+        fill:
+          config.kind === 'area' ? hexAlpha(colours[i], 0.16) : bar ? hexAlpha(colours[i], 0.7) : undefined,
         paths: bar ? U.paths.bars?.({ size: [0.6 / config.series.length, 48], align: 0 }) : undefined,
         points: { show: !bar && points.days.length <= 62, size: 6, fill: colours[i] },
         spanGaps: false,
@@ -178,13 +180,10 @@ export function LineChart({ card, date }: RendererProps) {
   const config = useMemo(() => chartConfigOf(card.viewConfig, data), [card.viewConfig, data]);
   const from = windowStart(date, range);
   const points = useMemo(() => chartData(data, config, { from, to: date }), [data, config, from, date]);
-  const total = useMemo(() => (from ? chartData(data, config, { to: date }).days.length : points.days.length), [
-    data,
-    config,
-    from,
-    date,
-    points,
-  ]);
+  const total = useMemo(
+    () => (from ? chartData(data, config, { to: date }).days.length : points.days.length),
+    [data, config, from, date, points],
+  );
   const colours = config.series.map((s, i) => s.colour ?? CHART_PALETTE[i % CHART_PALETTE.length]);
   const plotRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
@@ -204,11 +203,16 @@ export function LineChart({ card, date }: RendererProps) {
         if (cancelled) return;
         const width = Math.max(160, Math.floor(el.clientWidth));
         const xs = points.days.map(dayToSeconds);
-        chart = new U(plotOptions(U, el, config, points, colours, width, setHover), [xs, ...points.values], el);
+        chart = new U(
+          plotOptions(U, el, config, points, colours, width, setHover),
+          [xs, ...points.values],
+          el,
+        );
         setDrawn(true);
         ro = new ResizeObserver(() => {
           const w = Math.max(160, Math.floor(el.clientWidth));
-          if (chart && Math.abs(w - chart.width) >= 2) chart.setSize({ width: w, height: w < 480 ? 200 : 240 });
+          if (chart && Math.abs(w - chart.width) >= 2)
+            chart.setSize({ width: w, height: w < 480 ? 200 : 240 });
         });
         ro.observe(el);
       },
@@ -226,17 +230,23 @@ export function LineChart({ card, date }: RendererProps) {
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
-    return <RendererNote tone="problem">Could not load this chart's data{error ? `: ${error.message}` : '.'}</RendererNote>;
+    return (
+      <RendererNote tone="problem">
+        Could not load this chart's data{error ? `: ${error.message}` : '.'}
+      </RendererNote>
+    );
   }
   const rows = Array.isArray(data) ? data : null;
   if (rows === null && data !== null) {
     return (
       <RendererNote tone="problem">
-        This chart needs a list of dated rows; this card's data is {typeof data === 'object' ? 'an object' : 'a single value'}.
+        This chart needs a list of dated rows; this card's data is{' '}
+        {typeof data === 'object' ? 'an object' : 'a single value'}.
       </RendererNote>
     );
   }
-  if (!rows || rows.length === 0) return <RendererNote>No entries yet. The chart appears after the first one.</RendererNote>;
+  if (!rows || rows.length === 0)
+    return <RendererNote>No entries yet. The chart appears after the first one.</RendererNote>;
   if (config.series.length === 0) {
     return (
       <RendererNote tone="problem">
@@ -250,7 +260,9 @@ export function LineChart({ card, date }: RendererProps) {
   const latest =
     hovered === null
       ? latestPoints(points)
-      : points.values.map((vs) => (vs[hovered] === null ? null : { day: points.days[hovered], value: vs[hovered] as number }));
+      : points.values.map((vs) =>
+          vs[hovered] === null ? null : { day: points.days[hovered], value: vs[hovered] as number },
+        );
   const withYear = points.days.length > 0 && points.days[0].slice(0, 4) !== date.slice(0, 4);
   return (
     <figure
@@ -262,12 +274,16 @@ export function LineChart({ card, date }: RendererProps) {
       data-last={points.days[points.days.length - 1] ?? ''}
       data-drawn={drawn ? 'true' : 'false'}
     >
-      {config.title && config.title !== card.meta.label && <figcaption class="line-chart-title">{config.title}</figcaption>}
+      {config.title && config.title.toLowerCase() !== card.meta.label.toLowerCase() && (
+        <figcaption class="line-chart-title">{config.title}</figcaption>
+      )}
       {points.days.length === 0 ? (
         <div class="line-chart-empty">
           <RendererNote>
             Nothing in {rangeText(range)}
-            {total > 0 ? `; ${total === 1 ? 'one earlier day has' : `${total} earlier days have`} entries.` : '.'}
+            {total > 0
+              ? `; ${total === 1 ? 'one earlier day has' : `${total} earlier days have`} entries.`
+              : '.'}
           </RendererNote>
           {total > 0 && (
             <button type="button" class="button line-chart-all" onClick={() => setChartRange(null)}>
@@ -283,7 +299,11 @@ export function LineChart({ card, date }: RendererProps) {
               const p = latest[i];
               return (
                 <span key={s.field} class="line-chart-latest">
-                  <span class="line-chart-swatch" aria-hidden="true" style={{ backgroundColor: colours[i] }} />
+                  <span
+                    class="line-chart-swatch"
+                    aria-hidden="true"
+                    style={{ backgroundColor: colours[i] }}
+                  />
                   {s.label} {p ? <strong>{pointText(p.value)}</strong> : '—'}
                   {p && config.yAxisLabel && config.series.length === 1 ? ` ${config.yAxisLabel}` : ''}
                   {p && <span class="muted"> · {shortDay(p.day, withYear)}</span>}
@@ -296,4 +316,3 @@ export function LineChart({ card, date }: RendererProps) {
     </figure>
   );
 }
-

@@ -43,7 +43,9 @@ export function MarkdownDoc({ card }: RendererProps) {
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
-    return <RendererNote tone="problem">Could not load this note{error ? `: ${error.message}` : '.'}</RendererNote>;
+    return (
+      <RendererNote tone="problem">Could not load this note{error ? `: ${error.message}` : '.'}</RendererNote>
+    );
   }
   if (md === null) {
     return data === null || (Array.isArray(data) && data.length === 0) ? (

@@ -15,7 +15,12 @@ import { RendererNote } from './renderer-note.js';
 import '../styles/cards/schedule-timeline.css';
 
 const weekdayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' });
-const longFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+const longFmt = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
 
 const utc = (d: string) => new Date(`${d}T12:00:00Z`);
 
@@ -42,7 +47,11 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
-    return <RendererNote tone="problem">Could not load this timeline{error ? `: ${error.message}` : '.'}</RendererNote>;
+    return (
+      <RendererNote tone="problem">
+        Could not load this timeline{error ? `: ${error.message}` : '.'}
+      </RendererNote>
+    );
   }
   if (groups.length === 0) {
     return data === null || (Array.isArray(data) && data.length === 0) ? (

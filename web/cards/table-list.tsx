@@ -5,7 +5,13 @@
  * with a button for the rest; a table wider than a phone scrolls inside its card, never the page.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { cellText, isNumericColumn, sortTableRows, tableColumns, tableSort } from '../../src/common/table-rows.js';
+import {
+  cellText,
+  isNumericColumn,
+  sortTableRows,
+  tableColumns,
+  tableSort,
+} from '../../src/common/table-rows.js';
 import { useCardData } from '../lib/card-data.js';
 import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
@@ -23,17 +29,27 @@ export function TableList({ card }: RendererProps) {
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
-    return <RendererNote tone="problem">Could not load this table{error ? `: ${error.message}` : '.'}</RendererNote>;
+    return (
+      <RendererNote tone="problem">
+        Could not load this table{error ? `: ${error.message}` : '.'}
+      </RendererNote>
+    );
   }
   if (data !== null && !Array.isArray(data)) {
     return (
       <RendererNote tone="problem">
-        This table needs a list of rows; this card's data is {typeof data === 'object' ? 'an object' : 'a single value'}.
+        This table needs a list of rows; this card's data is{' '}
+        {typeof data === 'object' ? 'an object' : 'a single value'}.
       </RendererNote>
     );
   }
   if (rows.length === 0) return <RendererNote>No rows yet.</RendererNote>;
-  if (columns.length === 0) return <RendererNote tone="problem">No columns to show: name them in <code>columns</code>.</RendererNote>;
+  if (columns.length === 0)
+    return (
+      <RendererNote tone="problem">
+        No columns to show: name them in <code>columns</code>.
+      </RendererNote>
+    );
   const shown = all ? rows : rows.slice(0, TABLE_PREVIEW_ROWS);
   return (
     <div class="table-list" data-rows={rows.length}>
@@ -51,7 +67,6 @@ export function TableList({ card }: RendererProps) {
           <tbody>
             {shown.map((row, r) => (
               // rows have no id of their own; their position in the sorted list is stable for a render
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
               <tr key={r}>
                 {columns.map((c, i) => (
                   <td key={c.field} class={numeric[i] ? 'is-numeric' : undefined}>

@@ -57,7 +57,13 @@ const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'align', 'start', 'type', '
 /** Links and picture sources: http(s), mailto, tel, or a scheme-less (relative) address. */
 const ALLOWED_URI = /^(?:(?:https?|mailto|tel):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** `s` with the five HTML-special characters escaped. */
 export function escapeHtml(s: string): string {

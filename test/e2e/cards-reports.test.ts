@@ -1,0 +1,264 @@
+/**
+ * The Reports view and its renderers in Debian's Chromium against the real server (issue 5;
+ * REFERENCE section 3 "Reports"): every example manifest with `meta.reports` renders on /reports
+ * with the right text and no console error.
+ * - `table-list` (example-table-list): the manifest's headers, rows sorted newest first, numbers
+ *   right-aligned;
+ * - `adherence-report`: the example's groups, items and doses, its share taken over the last 30
+ *   days as the shared report logic computes it, the "no stock recorded" note with
+ *   `showInventory`; a card with doses relative to today gives known figures (3 of 6 taken = 50%,
+ *   stock lasting 10 days); a finished course (medication-schedule) says nothing was due;
+ * - `schedule-timeline` (example-schedule-timeline): 14 days around today, a daily item missed on
+ *   past days, due today and upcoming later, a Mon/Wed/Fri item only on those days;
+ * - everything fits a 390 px phone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { adherenceReport } from '../../src/common/adherence-report.js';
+import { addDays, todayIn } from '../../src/common/dates.js';
+import { casesDir } from '../helpers/sandbox-home.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import {
+  launchBrowser,
+  PHONE,
+  screenshot,
+  scrollsSideways,
+  settled,
+  type TestBrowser,
+  type WatchedPage,
+} from './browser.js';
+
+const TZ = 'America/Los_Angeles';
+const EXAMPLES = path.join(casesDir, 'manifests/examples');
+const REPORT_EXAMPLES = [
+  'example-adherence-report',
+  'example-schedule-timeline',
+  'example-table-list',
+  'medication-schedule',
+];
+const today = todayIn(TZ);
+
+const example = (id: string) =>
+  JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${id}.example.json`), 'utf8'));
+
+/** A supplement taken on three of the last six days, with stock for ten more doses. */
+const vitamins = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'vitamins',
+    label: 'Vitamins',
+    emoji: '🌞',
+    order: 1,
+    reports: { enabled: true, component: 'adherence-report', showInventory: true, windowDays: 7 },
+  },
+  data: {
+    items: [
+      {
+        name: 'Vitamin D',
+        dose: '2000 IU',
+        schedule: { type: 'daily' },
+        inventory: { count: 10, unit: 'capsules' },
+        doses: [
+          { scheduledDate: addDays(today, -1), takenAt: `${addDays(today, -1)}T08:00:00-08:00` },
+          { scheduledDate: addDays(today, -2), takenAt: `${addDays(today, -2)}T08:00:00-08:00` },
+          { scheduledDate: addDays(today, -3), takenAt: `${addDays(today, -3)}T08:00:00-08:00` },
+          { scheduledDate: addDays(today, -4), takenAt: null },
+        ],
+      },
+    ],
+  },
+};
+
+let browser: TestBrowser | undefined;
+let launchError: Error | undefined;
+const pages: WatchedPage[] = [];
+let s: TestServer;
+
+async function open(url: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
+  if (!browser) throw launchError ?? new Error('Chromium was not started');
+  const w = await browser.newPage(viewport);
+  pages.push(w);
+  await w.page.goto(url);
+  await settled(w.page);
+  return w;
+}
+
+const card = (page: Page, id: string) => page.locator(`main .card[data-card-id="${id}"]`);
+const text = async (p: Promise<string | null>) => ((await p) ?? '').replace(/\s+/g, ' ').trim();
+
+beforeAll(async () => {
+  try {
+    browser = await launchBrowser({ timezoneId: TZ });
+  } catch (err) {
+    launchError = err as Error;
+  }
+  s = await startServer({
+    before: (_home, dataDir) => {
+      fs.mkdirSync(dataDir, { recursive: true });
+      for (const id of REPORT_EXAMPLES) {
+        fs.copyFileSync(path.join(EXAMPLES, `${id}.example.json`), path.join(dataDir, `${id}.json`));
+      }
+      fs.writeFileSync(path.join(dataDir, 'vitamins.json'), JSON.stringify(vitamins, null, 2));
+    },
+  });
+});
+
+afterEach(async () => {
+  const problems = pages.flatMap((w) => w.problems);
+  for (const w of pages.splice(0)) await w.page.close();
+  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+describe('Reports', { timeout: 90_000 }, () => {
+  it('lists every example card with meta.reports, none as an unknown renderer', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    expect(await page.locator('main h1').textContent()).toBe('Reports');
+    const ids = await page
+      .locator('main .card')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id')));
+    expect([...ids].sort()).toEqual([...REPORT_EXAMPLES, 'vitamins'].sort());
+    expect(await page.locator('main [data-unknown-renderer]').count()).toBe(0);
+    expect(await page.locator('main [data-renderer-note="problem"]').count()).toBe(0);
+  });
+
+  it('table-list: the manifest’s headers, newest rows first, numbers right-aligned', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    const table = card(page, 'example-table-list').locator('table');
+    await table.waitFor();
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Test', 'Result', 'Unit']);
+    const rows = example('example-table-list').data as {
+      date: string;
+      test: string;
+      result: number;
+      unit: string;
+    }[];
+    expect(await table.locator('tbody tr').count()).toBe(rows.length);
+    const newest = [...rows].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
+    const first = await table.locator('tbody tr').first().locator('td').allTextContents();
+    expect(first).toEqual([newest.date, newest.test, String(newest.result), newest.unit]);
+    const dates = await table.locator('tbody tr td:first-child').allTextContents();
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(await table.locator('td.is-numeric').count()).toBe(rows.length);
+  });
+
+  it('adherence-report: the example’s items with their share taken and the stock note', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    const c = card(page, 'example-adherence-report');
+    await c.locator('.adh').waitFor();
+    const ex = example('example-adherence-report');
+    const expected = adherenceReport(ex.data, today, ex.meta.reports, ex.meta);
+    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(['Daily medications']);
+    expect(
+      await c.locator('.adh-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-item'))),
+    ).toEqual(['morning-dose', 'evening-dose']);
+    expect(await text(c.locator('.adh-item').first().locator('.adh-name').textContent())).toBe(
+      'morning-dose · 1 tablet',
+    );
+    const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 100)}%`);
+    expect(await c.locator('.adh-overall').textContent()).toBe(pct(expected.overall.rate));
+    expect(await text(c.locator('.adh-summary-text').textContent())).toContain(
+      `(${expected.overall.taken} of ${expected.overall.scheduled})`,
+    );
+    for (const [i, it] of expected.groups[0].items.entries()) {
+      const row = c.locator('.adh-item').nth(i);
+      expect(await row.locator('.adh-pct').textContent()).toBe(pct(it.rate));
+      expect(await text(row.locator('.adh-detail').textContent())).toMatch(
+        new RegExp(`^${it.taken} of ${it.scheduled} doses taken · last \\d+ April$`),
+      );
+    }
+    expect(await text(c.locator('[data-renderer-note]').textContent())).toMatch(/^No stock recorded/);
+  });
+
+  it('adherence-report: known figures for doses relative to today, and stock that lasts ten days', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    const c = card(page, 'vitamins');
+    await c.locator('.adh').waitFor();
+    // the last 7 days: six past days due (3 taken), today counts once taken
+    expect(await c.locator('.adh-overall').textContent()).toBe('50%');
+    expect(await text(c.locator('.adh-summary-text').textContent())).toMatch(
+      /^of doses taken in the last 7 days \(3 of 6\)/,
+    );
+    const item = c.locator('.adh-item');
+    expect(await item.getAttribute('data-rate')).toBe('50');
+    expect(await text(item.locator('.adh-detail').textContent())).toBe(
+      `3 of 6 doses taken · last ${await dayMonthIn(page, addDays(today, -1))}`,
+    );
+    expect(await text(item.locator('.adh-stock').textContent())).toBe(
+      `10 capsules left · lasts until ${await dayMonthIn(page, addDays(today, 9))} (10 days)`,
+    );
+  });
+
+  it('adherence-report: a finished course says nothing was due', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    const c = card(page, 'medication-schedule');
+    await c.locator('.adh').waitFor();
+    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(['Post-op eye drops']);
+    expect(await text(c.locator('.adh-summary-text').textContent())).toBe(
+      'Nothing was due in the last 30 days.',
+    );
+    expect(await c.locator('.adh-pct').allTextContents()).toEqual(['—', '—']);
+    expect(await text(c.locator('.adh-detail').first().textContent())).toBe(
+      'Nothing was due · none logged yet',
+    );
+  });
+
+  it('schedule-timeline: 14 days around today, missed, due and upcoming dots', async () => {
+    const { page } = await open(`${s.url}/reports`);
+    const t = card(page, 'example-schedule-timeline').locator('.timeline');
+    await t.waitFor();
+    expect(await t.getAttribute('data-days')).toBe('14');
+    expect(await t.getAttribute('data-first')).toBe(addDays(today, -7));
+    expect(await t.getAttribute('data-last')).toBe(addDays(today, 6));
+    expect(await t.locator('.timeline-group-title').allTextContents()).toEqual(['Morning routine']);
+    const states = (item: string) =>
+      t
+        .locator(`.timeline-item[data-item="${item}"] .timeline-cell`)
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
+    // vitamin D is daily and its last check-off is in April: 7 missed days, today due, 6 to come
+    expect(await states('vitamin-d')).toEqual([
+      ...Array(7).fill('missed'),
+      'due',
+      ...Array(6).fill('upcoming'),
+    ]);
+    // the cold shower is on Mondays, Wednesdays and Fridays only
+    const cells = await t
+      .locator('.timeline-item[data-item="cold-shower"] .timeline-cell')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-date'), e.getAttribute('data-state')]));
+    for (const [date, state] of cells) {
+      const wd = new Date(`${date}T00:00:00Z`).getUTCDay();
+      expect(state === 'none', `${date} ${state}`).toBe(![1, 3, 5].includes(wd));
+    }
+    expect(await t.locator('.timeline-cell.is-today').count()).toBe(2);
+    expect(
+      await t.locator(`.timeline-cell[data-date="${today}"] .visually-hidden`).first().textContent(),
+    ).toMatch(/due today$/);
+  });
+
+  it('fits a 390 px phone', async () => {
+    const { page } = await open(`${s.url}/reports`, PHONE);
+    await card(page, 'example-schedule-timeline').locator('.timeline').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'reports-phone');
+  });
+});
+
+/** "20 April" as the page writes it (the page's locale and year rule). */
+function dayMonthIn(page: Page, date: string): Promise<string> {
+  return page.evaluate(
+    ([d, now]) =>
+      new Intl.DateTimeFormat(undefined, {
+        day: 'numeric',
+        month: 'long',
+        year: d.slice(0, 4) === now.slice(0, 4) ? undefined : 'numeric',
+        timeZone: 'UTC',
+      }).format(new Date(`${d}T12:00:00Z`)),
+    [date, today] as const,
+  );
+}
