@@ -48,6 +48,24 @@ function shape(s: ReturnType<PushRun['finish']>, ok: boolean, warning?: string):
   };
 }
 
+/**
+ * What a body that is not JSON probably is, from its first bytes and Content-Type, as advice
+ * for the person setting up the app ('' when nothing recognisable): the automation set to CSV
+ * (HAE sends CSV as multipart/form-data), an Apple Health export.xml or its zip posted to the
+ * webhook instead of the import.
+ */
+export function notJsonHint(head: Buffer, contentType?: string): string {
+  const type = (contentType ?? '').toLowerCase();
+  const start = head.subarray(0, 64).toString('latin1').trimStart();
+  if (start.startsWith('PK\u0003\u0004'))
+    return ' It is a zip archive: an Apple Health export goes to POST /api/apple-health/import (unzipped) or npm run import:apple-health.';
+  if (start.startsWith('<'))
+    return ' It looks like XML: an Apple Health export.xml goes to POST /api/apple-health/import or npm run import:apple-health.';
+  if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
+    return ' It looks like CSV: set the automation\'s Export Format to JSON.';
+  return '';
+}
+
 function shortMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
   return m.length > 200 ? `${m.slice(0, 197)}...` : m;
@@ -57,7 +75,7 @@ function shortMessage(err: unknown): string {
  * A body held in memory: decoded once, parsed once, normalised, extracted, stored, cards filled.
  * @returns the answer; a body that is not JSON is quarantined (nothing ingested).
  */
-export function ingestInline(svc: HaeIngest, body: Buffer): WebhookAnswer {
+export function ingestInline(svc: HaeIngest, body: Buffer, opts: { contentType?: string } = {}): WebhookAnswer {
   if (body.length === 0) {
     return {
       ok: false,
@@ -79,7 +97,7 @@ export function ingestInline(svc: HaeIngest, body: Buffer): WebhookAnswer {
       ok: false,
       ingested: {},
       availableUnsubscribed: [],
-      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}`,
+      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(body, opts.contentType)}`,
     };
   }
   const run = svc.startPush('hae', body.length);
@@ -94,6 +112,8 @@ export interface StreamOptions {
   chunkPoints?: number;
   /** Points held in memory while a block's name or units are unknown, before spilling to disk (default 20 000). */
   pendingInMemory?: number;
+  /** The request's Content-Type (for advice when the body is not JSON). */
+  contentType?: string;
 }
 
 /**
@@ -155,6 +175,7 @@ export async function ingestSpooled(
     // what was read completely before the error is kept: the block in progress and the workouts so far
     await block?.end().catch(() => {});
     await flushWorkouts().catch(() => {});
+    const hint = notJsonHint(readHead(file), opts.contentType);
     let where = 'ingest/quarantine/';
     try {
       where += quarantine(svc.dirs.quarantine, { file }, HAE_QUARANTINE_KEEP);
@@ -169,7 +190,22 @@ export async function ingestSpooled(
     return answer(
       run,
       false,
-      `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}`,
+      `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}.${hint}`,
     );
+  }
+}
+
+/** The first 64 bytes of a file (empty when it cannot be read). */
+function readHead(file: string): Buffer {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(64);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, 64, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return Buffer.alloc(0);
   }
 }

@@ -37,7 +37,12 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         if (auth === 'no-token') {
           throw new KlebbError(501, 'INGEST_DISABLED', 'ingest disabled');
         }
-        throw unauthorized();
+        // what to fix, without saying anything about the token itself
+        throw unauthorized(
+          /^Bearer\s+\S/i.test(req.headers.authorization ?? '')
+            ? 'wrong Health Auto Export token (regenerated since?): copy the current one from GET /api/health-auto-export/token'
+            : 'missing Health Auto Export token: send the header "Authorization: Bearer <token>" (GET /api/health-auto-export/token shows it)',
+        );
       }
       const received = await receiveBody(stream, {
         maxBytes: svc.maxBytes,
@@ -65,8 +70,10 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       try {
         const result =
           received.kind === 'inline'
-            ? ingestInline(svc, received.body)
-            : await ingestSpooled(svc, received.file, received.bytes);
+            ? ingestInline(svc, received.body, { contentType: req.headers['content-type'] })
+            : await ingestSpooled(svc, received.file, received.bytes, {
+                contentType: req.headers['content-type'],
+              });
         req.log.info(
           { bytes: received.bytes, ok: result.ok, samples: result.samples, ingested: result.ingested },
           'HAE push',
