@@ -17,9 +17,12 @@ import { ChatLauncher } from './chat/chat-launcher.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
+import { LoginPage } from './auth/login-page.js';
+import { RegisterPage } from './auth/register-page.js';
 import { CalendarView } from './views/calendar-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { ReportsView } from './views/reports-view.js';
+import { SecurityView } from './views/security-view.js';
 import { SettingsView } from './views/settings-view.js';
 import { TodayView } from './views/today-view.js';
 import { TrendsView } from './views/trends-view.js';
@@ -36,7 +39,12 @@ const NAV: NavItem[] = [
   { href: '/calendar', label: 'Calendar', Icon: CalendarIcon, active: (m) => m.name === 'calendar' },
   { href: '/trends', label: 'Trends', Icon: TrendsIcon, active: (m) => m.name === 'trends' },
   { href: '/reports', label: 'Reports', Icon: ReportsIcon, active: (m) => m.name === 'reports' },
-  { href: '/settings', label: 'Settings', Icon: SettingsIcon, active: (m) => m.name === 'settings' },
+  {
+    href: '/settings',
+    label: 'Settings',
+    Icon: SettingsIcon,
+    active: (m) => m.name === 'settings' || m.name === 'security',
+  },
 ];
 
 function viewFor(m: Match): JSX.Element {
@@ -53,6 +61,14 @@ function viewFor(m: Match): JSX.Element {
       return <ReportsView />;
     case 'settings':
       return <SettingsView />;
+    case 'security':
+      return <SecurityView />;
+    case 'login':
+      return <LoginPage />;
+    case 'setup':
+      return <RegisterPage mode="setup" />;
+    case 'register':
+      return <RegisterPage mode="invite" />;
     default:
       return <NotFoundView />;
   }
@@ -60,6 +76,16 @@ function viewFor(m: Match): JSX.Element {
 
 export function App() {
   const m = matchRoute(route.value);
+  // sign-in pages (issue 8): no navigation, no chat, nothing that needs a signed-in caller
+  if (m.name === 'login' || m.name === 'setup' || m.name === 'register') {
+    return (
+      <div class="app app-bare">
+        <main id="main" class="main">
+          {viewFor(m)}
+        </main>
+      </div>
+    );
+  }
   const bare = m.name === 'widget';
   const dark = shownTheme() === 'dark';
   const name = instance.value?.name ?? 'Klebb';

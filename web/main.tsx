@@ -4,6 +4,7 @@
  */
 import { render } from 'preact';
 import { App } from './app.js';
+import { isSignInPath } from './auth/sign-in-paths.js';
 import { loadInstance, reportTimeZone } from './lib/instance.js';
 import { startLive } from './lib/live.js';
 import { startRouter } from './lib/router.js';
@@ -12,9 +13,12 @@ import './styles/app.css';
 
 startTheme();
 startRouter();
-void loadInstance();
-void reportTimeZone();
-startLive();
+// the sign-in pages (issue 8) need none of this, and a signed-out browser would only get 401s
+if (!isSignInPath(location.pathname)) {
+  void loadInstance();
+  void reportTimeZone();
+  startLive();
+}
 
 const root = document.getElementById('app');
 if (root) {

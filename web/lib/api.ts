@@ -3,6 +3,8 @@
  * answer becomes an ApiError carrying the server's `{error, code}` so views can show the reason.
  */
 
+import { onSignedOut } from '../auth/session-expiry.js';
+
 /** A refused or failed request: `status` 0 means the server could not be reached. */
 export class ApiError extends Error {
   constructor(
@@ -59,6 +61,7 @@ export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<
     parsed = undefined;
   }
   if (!res.ok) {
+    if (res.status === 401) onSignedOut(); // the session ended: to the sign-in page (issue 8)
     const e = (parsed ?? {}) as { error?: unknown; code?: unknown };
     const message = typeof e.error === 'string' ? e.error : `${res.status} ${res.statusText}`;
     throw new ApiError(message, res.status, typeof e.code === 'string' ? e.code : 'HTTP_ERROR');

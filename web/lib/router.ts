@@ -50,6 +50,8 @@ export function startRouter(): void {
 export type Match =
   | { name: 'today'; date: string | null }
   | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' }
+  /** Settings › Security, and the sign-in pages (web/auth/, issue 8). */
+  | { name: 'security' | 'login' | 'setup' | 'register' }
   | { name: 'not-found' };
 
 /** Which view a path shows. `/day/:date` carries the date as written (checked by the view). */
@@ -68,6 +70,14 @@ export function matchRoute(path: string): Match {
       return { name: 'settings' };
     case '/widget':
       return { name: 'widget' };
+    case '/settings/security':
+      return { name: 'security' };
+    case '/login':
+      return { name: 'login' };
+    case '/setup':
+      return { name: 'setup' };
+    case '/register':
+      return { name: 'register' };
     default:
       return { name: 'not-found' };
   }
