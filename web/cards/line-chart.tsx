@@ -35,6 +35,9 @@ export const CHART_PALETTE = ['#2f8f6f', '#0ea5e9', '#f59e0b', '#e11d48', '#8b5c
 
 const DAY_S = 86_400;
 
+/** Steps between x-axis labels, in seconds: days, weeks, months, years (uPlot picks one). */
+const X_INCREMENTS = [1, 2, 3, 7, 14, 30, 61, 91, 182, 365, 730, 1826, 3652].map((d) => d * DAY_S);
+
 let uplotLoad: Promise<typeof uPlot> | null = null;
 
 /** uPlot and its stylesheet, loaded once on first use. */
@@ -134,6 +137,8 @@ function plotOptions(
         grid: { show: false },
         ticks: { stroke: grid, width: 1, size: 4 },
         space: 56,
+        // whole days at least: a chart of two days never labels hours as the same day twice
+        incrs: X_INCREMENTS,
         values: (_u, splits) => splits.map(tickText),
       },
       {
