@@ -20,7 +20,8 @@ export interface DoseTicksProps {
   onUntick(): void;
 }
 
-const slotText = (s: string) => (s === 'Dose' ? '' : s[0].toUpperCase() + s.slice(1));
+/** A time-of-day slot's label ("Morning"); '' for numbered slots ("Dose 2"), which show their number in the box. */
+const slotText = (s: string) => (s === 'Dose' || /^Dose \d+$/.test(s) ? '' : s[0].toUpperCase() + s.slice(1));
 
 export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: DoseTicksProps) {
   return (
@@ -40,7 +41,7 @@ export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: Do
             onClick={() => (done ? onUntick() : onTick())}
           >
             <span class="dose-tick-box" aria-hidden="true">
-              {done ? '✓' : ''}
+              {done ? '✓' : slots.length > 1 && !slotText(slot) ? String(k + 1) : ''}
             </span>
             {slots.length > 1 && slotText(slot) && <span class="dose-tick-label">{slotText(slot)}</span>}
           </button>

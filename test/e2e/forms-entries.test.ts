@@ -1,0 +1,155 @@
+/**
+ * Entry forms in Chromium against the real server (issue 5): adding, editing and deleting an
+ * entry from a card's form, and each write-policy refusal shown in the form as the server words
+ * it (a past day the card does not take, a value out of range), or before sending (requireAny).
+ */
+import { describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../../src/common/dates.js';
+import { PHONE } from './browser.js';
+import { cardOf, example, useDashboard } from './entry-support.js';
+
+const TZ = 'Europe/Berlin';
+const today = () => todayIn(TZ);
+
+const d = useDashboard({
+  timezoneId: TZ,
+  manifests: () => {
+    const caffeine = example('caffeine');
+    caffeine.meta.writeable.pastAllowed = false;
+    return [
+      example('weight'),
+      caffeine,
+      example('body-temperature'),
+      {
+        $schema: 'klebb.datafile.v1',
+        meta: {
+          id: 'pressure',
+          label: 'Pressure',
+          emoji: '💓',
+          view: { enabled: true, component: 'generic-card', display: { template: '{systolic|–}/{diastolic|–} {pulse|}' } },
+          writeable: {
+            fromWebapp: true,
+            requireAny: ['systolic', 'pulse'],
+            inputs: [
+              { key: 'systolic', type: 'number', label: 'Systolic', min: 50, max: 250 },
+              { key: 'diastolic', type: 'number', label: 'Diastolic', min: 30, max: 150 },
+              { key: 'pulse', type: 'number', label: 'Pulse', help: 'Beats a minute' },
+            ],
+          },
+        },
+        data: [],
+      },
+    ];
+  },
+});
+
+describe('entry forms', { timeout: 120_000 }, () => {
+  it('adds, edits and deletes an entry from the form', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'weight');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    await form.getByLabel('Weight (kg)').fill('85.5');
+    await form.getByLabel('Note').fill('after a run');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('85.5');
+    expect(await card.getByRole('form').count()).toBe(0);
+    expect(await card.locator('.gc-secondary').textContent()).toBe('after a run');
+    expect(await d.data('weight')).toEqual([{ date: today(), kg: 85.5, note: 'after a run' }]);
+
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    expect(await form.getByLabel('Weight (kg)').inputValue()).toBe('85.5');
+    await form.getByLabel('Weight (kg)').fill('84.9');
+    await form.getByLabel('Note').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('84.9');
+    expect(await card.locator('.gc-secondary').count()).toBe(0);
+    expect(await d.data('weight')).toEqual([{ date: today(), kg: 84.9 }]);
+
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    await form.getByRole('button', { name: 'Delete…' }).click();
+    await form.getByRole('button', { name: 'Delete entry' }).click();
+    await expect.poll(() => card.locator('.gc-empty').textContent()).toBe('No weight logged');
+    expect(await d.data('weight')).toEqual([]);
+  });
+
+  it('a past day the card does not take: the server’s sentence in the form, nothing saved', async () => {
+    const yesterday = addDays(today(), -1);
+    const w = await d.open(`/day/${yesterday}`);
+    d.expectRefusals(w, [422]);
+    const card = cardOf(w, 'caffeine');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    await form.getByLabel('Caffeine (mg)').fill('120');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe("This card doesn't take entries for past days.");
+    expect(await d.data('caffeine')).toEqual([]);
+    // the same card takes today's entry
+    const t = await d.open('/');
+    const c = cardOf(t, 'caffeine');
+    await c.getByRole('button', { name: 'Add entry' }).click();
+    await c.getByRole('form').getByLabel('Caffeine (mg)').fill('120');
+    await c.getByRole('form').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => c.locator('.gc-value').textContent()).toBe('120');
+  });
+
+  it('a number out of range: the server names the field; fixing it saves', async () => {
+    const w = await d.open('/', PHONE);
+    d.expectRefusals(w, [422]);
+    const card = cardOf(w, 'weight');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    await form.getByLabel('Weight (kg)').fill('501');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await form.getByRole('alert').textContent()).toBe('Weight (kg) must be at most 500.');
+    expect(await d.data('weight')).toEqual([]);
+    await form.getByLabel('Weight (kg)').fill('85');
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await form.getByRole('button', { name: 'Save' }).click();
+    // the template rounds to one decimal
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('85.0');
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    await card.getByRole('form').getByRole('button', { name: 'Delete…' }).click();
+    await card.getByRole('form').getByRole('button', { name: 'Delete entry' }).click();
+    await expect.poll(() => d.data('weight')).toEqual([]);
+  });
+
+  it('requireAny: Save waits for one of the keys, and says which', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'pressure');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    const save = form.getByRole('button', { name: 'Save' });
+    expect(await save.isDisabled()).toBe(true);
+    expect(await form.locator('.form-hint').textContent()).toBe('Fill in at least one of: Systolic, Pulse.');
+    await form.getByLabel('Diastolic').fill('80');
+    expect(await save.isDisabled()).toBe(true);
+    expect(await form.getByText('Beats a minute').count()).toBe(1);
+    await form.getByLabel('Pulse').fill('61');
+    expect(await save.isDisabled()).toBe(false);
+    await save.click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('–/80 61');
+    expect(await d.data('pressure')).toEqual([{ date: today(), diastolic: 80, pulse: 61 }]);
+  });
+
+  it('maxReadingsPerDay 3: readings are listed, the oldest beyond three dropped, one edited', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'body-temperature');
+    for (const c of ['36.5', '36.9', '37.4', '38.1']) {
+      await card.getByRole('button', { name: /^Add (entry|another)$/ }).click();
+      await card.getByRole('form').getByLabel('Temperature (°C)').fill(c);
+      await card.getByRole('form').getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => card.locator('.gc-value').textContent()).toBe(c);
+    }
+    expect(await card.locator('.gc-entry-text').allTextContents()).toEqual(['36.9°C', '37.4°C', '38.1°C']);
+    expect(await card.locator('.gc-pill').textContent()).toBe('Mild fever');
+    await card.getByRole('button', { name: 'Edit entry 2' }).click();
+    await card.getByRole('form').getByLabel('Temperature (°C)').fill('37.2');
+    await card.getByRole('form').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-entry-text').allTextContents()).toEqual(['36.9°C', '37.2°C', '38.1°C']);
+    expect(((await d.data('body-temperature')) as { celsius: number }[]).map((r) => r.celsius)).toEqual([36.9, 37.2, 38.1]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Every input type of an entry form (REFERENCE section 2 "Input types", plus chips and
+ * chips-multi) filled in Chromium and saved through the real server: the stored row has each
+ * value with its proper JSON type. Also the mood example's emoji picker (emitIndex, autoSubmit)
+ * and stepper default, and the legacy bp form (view.inputs keyed by name).
+ */
+import { describe, expect, it } from 'vitest';
+import { todayIn } from '../../src/common/dates.js';
+import { PHONE, scrollsSideways } from './browser.js';
+import { cardOf, example, useDashboard } from './entry-support.js';
+
+const TZ = 'America/Los_Angeles';
+
+const everything = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'everything',
+    label: 'Every input',
+    emoji: '🧪',
+    view: { enabled: true, component: 'generic-card', display: { template: '{title|}', secondary: '{place|} {tags|}' } },
+    writeable: {
+      fromWebapp: true,
+      inputs: [
+        { key: 'weight', type: 'number', label: 'Weight', min: 0, max: 300, step: 0.1, placeholder: 'kg' },
+        { key: 'glasses', type: 'stepper', label: 'Glasses', min: 0, max: 20, default: 0 },
+        { key: 'title', type: 'text', label: 'Title', maxLength: 40, required: true },
+        { key: 'notes', type: 'textarea', label: 'Notes', rows: 3 },
+        {
+          key: 'bristol',
+          type: 'select',
+          label: 'Bristol type',
+          options: [
+            { value: '3', label: '3 — Cracked' },
+            { value: '4', label: '4 — Smooth' },
+          ],
+        },
+        { key: 'face', type: 'emoji-picker', label: 'Face', emojis: ['😩', '🙂', '😄'] },
+        { key: 'shade', type: 'colour', label: 'Shade' },
+        { key: 'trained', type: 'checkbox', label: 'Trained' },
+        { key: 'day', type: 'date', label: 'Day of the walk' },
+        { key: 'at', type: 'time', label: 'Time' },
+        { key: 'energy', type: 'rating', label: 'Energy' },
+        { key: 'place', type: 'chips', label: 'Place', options: ['Home', 'Gym', 'Park'] },
+        { key: 'tags', type: 'chips-multi', label: 'Tags', options: ['work', 'family', 'travel'] },
+      ],
+    },
+  },
+  data: [],
+};
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [everything, example('mood'), example('bp')] });
+
+describe('every input type', { timeout: 120_000 }, () => {
+  it('fills and saves each type with its JSON type', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'everything');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    // Save waits for the required title
+    expect(await form.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(await form.locator('.form-hint').textContent()).toBe('Title is needed.');
+
+    await form.getByLabel('Weight').fill('72.5');
+    await form.getByRole('button', { name: 'Glasses: more' }).click();
+    await form.getByRole('button', { name: 'Glasses: more' }).click();
+    expect(await form.locator('.stepper-value').textContent()).toBe('2');
+    await form.getByLabel('Title').fill('Morning walk');
+    await form.getByLabel('Notes').fill('Line one\nLine two');
+    await form.getByLabel('Bristol type').selectOption({ label: '4 — Smooth' });
+    await form.getByRole('radio', { name: '🙂' }).click();
+    await form.getByLabel('Shade').fill('#3399ff');
+    await form.getByLabel('Trained').check();
+    await form.getByLabel('Day of the walk').fill('2026-04-18');
+    await form.getByLabel('Time').fill('07:30');
+    await form.getByRole('radio', { name: '4 of 5' }).click();
+    await form.getByRole('radio', { name: 'Gym' }).click();
+    await form.getByRole('button', { name: 'travel' }).click();
+    await form.getByRole('button', { name: 'work' }).click();
+    expect(await form.getByRole('button', { name: 'work' }).getAttribute('aria-pressed')).toBe('true');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('Morning walk');
+    expect(await card.locator('.gc-secondary').textContent()).toBe('Gym work, travel');
+    expect(await d.data('everything')).toEqual([
+      {
+        date: todayIn(TZ),
+        weight: 72.5,
+        glasses: 2,
+        title: 'Morning walk',
+        notes: 'Line one\nLine two',
+        bristol: '4',
+        face: '🙂',
+        shade: '#3399ff',
+        trained: true,
+        day: '2026-04-18',
+        at: '07:30',
+        energy: 4,
+        place: 'Gym',
+        tags: ['work', 'travel'],
+      },
+    ]);
+
+    // the edit form shows every stored value again, and clearing a chip and a tag saves that
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    expect(await form.getByLabel('Bristol type').inputValue()).toBe('1');
+    expect(await form.getByRole('radio', { name: '🙂' }).getAttribute('aria-checked')).toBe('true');
+    expect(await form.getByRole('radio', { name: '4 of 5' }).getAttribute('aria-checked')).toBe('true');
+    expect(await form.getByLabel('Trained').isChecked()).toBe(true);
+    await form.getByRole('radio', { name: 'Gym' }).click();
+    await form.getByRole('button', { name: 'travel' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => ((await d.data('everything')) as Record<string, unknown>[])[0].tags).toEqual(['work']);
+    expect(((await d.data('everything')) as Record<string, unknown>[])[0].place).toBeUndefined();
+  });
+
+  it('mood: tapping an emoji saves at once (autoSubmit), storing its position (emitIndex)', async () => {
+    const w = await d.open('/', PHONE);
+    const card = cardOf(w, 'mood');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    expect(await form.locator('.stepper-value').textContent()).toBe('0');
+    await form.getByRole('radio', { name: '😄 (5 of 5)' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('😄');
+    expect(await d.data('mood')).toEqual([{ date: todayIn(TZ), mood: 5, wakeUps: 0 }]);
+    expect(await card.locator('.gc-secondary').textContent()).toBe('0 wake-ups ·');
+    expect(await scrollsSideways(w.page)).toBe(false);
+  });
+
+  it('bp (legacy view.inputs keyed by name): the form has both numbers, both required', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'bp');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    expect(await form.getByLabel('Systolic').getAttribute('placeholder')).toBe('120');
+    await form.getByLabel('Systolic').fill('122');
+    expect(await form.locator('.form-hint').textContent()).toBe('Diastolic is needed.');
+    await form.getByLabel('Diastolic').fill('79');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('122/79');
+    expect(await d.data('bp')).toEqual([{ date: todayIn(TZ), systolic: 122, diastolic: 79 }]);
+  });
+});
