@@ -308,7 +308,7 @@ export function CombinationCard({ card, date }: RendererProps) {
   const nothing = resolved.entries.length > 0 && resolved.entries.every((e) => e.state !== 'ok');
 
   return (
-    <div class={`combo combo-${resolved.layout}`} data-layout={resolved.layout}>
+    <div class={`combo combo-layout-${resolved.layout}`} data-layout={resolved.layout}>
       {resolved.layout === 'rings' && rings.length > 0 && <Rings rings={rings} />}
       {primaries.map((e) => (
         <Primary key={e.index} e={e} date={date} />
