@@ -50,9 +50,10 @@ export function instantOf(at: string): number | undefined {
  * in input order.
  */
 export function latestVersions<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  // each key is built once (it parses and spells a timestamp)
+  const keys = items.map(keyOf);
   const last = new Map<string, number>();
-  items.forEach((item, i) => {
-    last.set(keyOf(item), i);
-  });
-  return items.filter((item, i) => last.get(keyOf(item)) === i);
+  for (let i = 0; i < keys.length; i++) last.set(keys[i], i);
+  if (last.size === items.length) return items.slice();
+  return items.filter((_, i) => last.get(keys[i]) === i);
 }
