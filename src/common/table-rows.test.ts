@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cellText, isNumericColumn, sortTableRows, tableColumns, tableSort } from './table-rows.js';
+import {
+  cellText,
+  isDateColumn,
+  isNumericColumn,
+  sortTableRows,
+  tableColumns,
+  tableSort,
+} from './table-rows.js';
 
 const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
 const tableList = JSON.parse(readFileSync(new URL('example-table-list.example.json', EXAMPLES), 'utf8'));
@@ -84,6 +91,14 @@ describe('cellText', () => {
     expect(cellText(row, { field: 'x', header: '', format: '{t} / {n:round(0)}' })).toBe('x / 5');
     expect(cellText(row, { field: 'missing', header: '' })).toBe('');
     expect(cellText({ v: Number.NaN }, { field: 'v', header: '' })).toBe('');
+  });
+
+  it('isDateColumn: only calendar dates, or format date', () => {
+    expect(isDateColumn(tableList.data, { field: 'date', header: '' })).toBe(true);
+    expect(isDateColumn(tableList.data, { field: 'test', header: '' })).toBe(false);
+    expect(isDateColumn([{ d: '2026-04-20T08:00' }], { field: 'd', header: '' })).toBe(false);
+    expect(isDateColumn([{ d: 'x' }], { field: 'd', header: '', format: 'date' })).toBe(true);
+    expect(isDateColumn([{}], { field: 'd', header: '' })).toBe(false);
   });
 
   it('isNumericColumn', () => {

@@ -159,6 +159,22 @@ export function cellText(row: Obj, col: TableColumn, locale?: string): string {
   return valueText(v);
 }
 
+/**
+ * True when a column without a `format` holds only calendar dates (`YYYY-MM-DD`, at least one):
+ * the table then shows them as dates ("29 Apr 2026"), as if `format` were `date`.
+ */
+export function isDateColumn(rows: Obj[], col: TableColumn): boolean {
+  if (col.format) return col.format.toLowerCase() === 'date';
+  let dates = 0;
+  for (const r of rows) {
+    const v = getValue(r, col.field);
+    if (isEmptyValue(v)) continue;
+    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.trim())) return false;
+    dates++;
+  }
+  return dates > 0;
+}
+
 /** True when a column holds numbers in most rows (the table right-aligns those). */
 export function isNumericColumn(rows: Obj[], col: TableColumn): boolean {
   if (col.format?.includes('{') || col.format === 'date') return false;

@@ -141,10 +141,20 @@ describe('Reports', { timeout: 90_000 }, () => {
     }[];
     expect(await table.locator('tbody tr').count()).toBe(rows.length);
     const newest = [...rows].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
+    // bare calendar dates read as dates, in the page's locale (en-GB), never shifted by the zone
+    const asDate = (d: string) =>
+      new Intl.DateTimeFormat('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }).format(new Date(`${d}T00:00:00Z`));
     const first = await table.locator('tbody tr').first().locator('td').allTextContents();
-    expect(first).toEqual([newest.date, newest.test, String(newest.result), newest.unit]);
-    const dates = await table.locator('tbody tr td:first-child').allTextContents();
-    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(first).toEqual([asDate(newest.date), newest.test, String(newest.result), newest.unit]);
+    const byDate = [...rows]
+      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
+      .map((r) => asDate(r.date));
+    expect(await table.locator('tbody tr td:first-child').allTextContents()).toEqual(byDate);
     expect(await table.locator('td.is-numeric').count()).toBe(rows.length);
   });
 

@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import {
   cellText,
+  isDateColumn,
   isNumericColumn,
   sortTableRows,
   tableColumns,
@@ -26,6 +27,11 @@ export function TableList({ card }: RendererProps) {
   const columns = useMemo(() => tableColumns(card.viewConfig, data), [card.viewConfig, data]);
   const rows = useMemo(() => sortTableRows(data, tableSort(card.viewConfig)), [card.viewConfig, data]);
   const numeric = useMemo(() => columns.map((c) => isNumericColumn(rows, c)), [columns, rows]);
+  // a column of bare calendar dates reads as dates ("29 Apr 2026"), never wrapped
+  const shownColumns = useMemo(
+    () => columns.map((c) => (isDateColumn(rows, c) ? { ...c, format: 'date' } : c)),
+    [columns, rows],
+  );
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
@@ -68,8 +74,11 @@ export function TableList({ card }: RendererProps) {
             {shown.map((row, r) => (
               // rows have no id of their own; their position in the sorted list is stable for a render
               <tr key={r}>
-                {columns.map((c, i) => (
-                  <td key={c.field} class={numeric[i] ? 'is-numeric' : undefined}>
+                {shownColumns.map((c, i) => (
+                  <td
+                    key={c.field}
+                    class={numeric[i] ? 'is-numeric' : c.format === 'date' ? 'is-date' : undefined}
+                  >
                     {cellText(row, c)}
                   </td>
                 ))}
