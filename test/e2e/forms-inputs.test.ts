@@ -5,7 +5,7 @@
  * and stepper default, and the legacy bp form (view.inputs keyed by name).
  */
 import { describe, expect, it } from 'vitest';
-import { todayIn } from '../../src/common/dates.js';
+import { addDays, todayIn } from '../../src/common/dates.js';
 import { PHONE, scrollsSideways } from './browser.js';
 import { cardOf, example, useDashboard } from './entry-support.js';
 
@@ -48,7 +48,15 @@ const everything = {
   data: [],
 };
 
-const d = useDashboard({ timezoneId: TZ, manifests: () => [everything, example('mood'), example('bp')] });
+const d = useDashboard({
+  timezoneId: TZ,
+  manifests: () => {
+    const hydration = example('hydration');
+    hydration.meta.writeable.prefillFromLatest = true;
+    hydration.data = [{ date: addDays(todayIn(TZ), -2), glasses: 6 }];
+    return [everything, example('mood'), example('bp'), hydration];
+  },
+});
 
 describe('every input type', { timeout: 120_000 }, () => {
   it('fills and saves each type with its JSON type', async () => {
@@ -137,5 +145,17 @@ describe('every input type', { timeout: 120_000 }, () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('122/79');
     expect(await d.data('bp')).toEqual([{ date: todayIn(TZ), systolic: 122, diastolic: 79 }]);
+  });
+
+  it('prefillFromLatest: a new entry starts from the latest row, dated the shown day', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'hydration');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    expect(await form.getByLabel('Glasses of water').inputValue()).toBe('6');
+    await form.getByLabel('Glasses of water').fill('7');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('7');
+    expect(((await d.data('hydration')) as unknown[]).at(-1)).toEqual({ date: todayIn(TZ), glasses: 7 });
   });
 });
