@@ -20,6 +20,7 @@ import { chatConcurrency } from './chat-concurrency.js';
 import { chatRelay } from './chat-relay.js';
 import { chatRoundTrip } from './chat-round-trip.js';
 import { coldStart } from './cold-start.js';
+import { dashboard } from './dashboard.js';
 import { conversationSearch } from './conversation-search.js';
 import { haeIngest } from './hae-ingest.js';
 import { conversationTurn } from './conversation-turn.js';
@@ -44,6 +45,7 @@ const ALL: Benchmark[] = [
   reattachReplay,
   conversationSearch,
   haeIngest,
+  dashboard,
 ];
 
 function usage(): string {

@@ -93,3 +93,5 @@ export const TURN_LINGER_MS = 30_000;
 export const MAX_GENERATED_TITLE_CHARS = 60;
 /** Budget of the title side call, ms (REFERENCE section 5). */
 export const TITLE_TIMEOUT_MS = 20_000;
+/** The dashboard's batch read (src/cards/view-data.ts) keeps at most this many characters of card data JSON between requests. */
+export const VIEW_DATA_CACHE_CHARS = 32 * 1024 * 1024;

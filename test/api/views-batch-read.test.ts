@@ -50,6 +50,24 @@ describe('GET /api/views/:view?data=1', () => {
     expect((await s.api('/api/views/view?data=0')).body).toEqual(plain.body);
   });
 
+  it('answers fresh data after every kind of write (the kept JSON follows the data version)', async () => {
+    const weightOf = async () =>
+      (await s.api('/api/views/view?data=1')).body.cards.find((c: { id: string }) => c.id === 'weight');
+    const before = await weightOf();
+    expect((await s.api('/api/manifests/weight/rows', { json: { value: { date: '2026-04-21', kg: 85.2 } } })).status).toBe(201);
+    const appended = await weightOf();
+    expect(appended.data).toHaveLength(before.data.length + 1);
+    expect(appended.etag).not.toBe(before.etag);
+    expect(
+      (await s.api('/api/manifests/weight/rows', { method: 'PATCH', json: { path: '[index=0]', changes: { kg: 99 } } })).status,
+    ).toBe(200);
+    expect((await weightOf()).data[0].kg).toBe(99);
+    await s.api('/api/manifests/weight/data', { json: { data: [] } });
+    expect((await weightOf()).data).toEqual([]);
+    const one = await s.api('/api/manifests/weight/data');
+    expect((await weightOf()).etag).toBe(one.headers.get('etag'));
+  });
+
   it('refuses a bad data value and keeps unknown views 404', async () => {
     const bad = await s.api('/api/views/view?data=yes');
     expect(bad.status).toBe(400);

@@ -8,33 +8,66 @@ import { browserTimeZone } from './instance.js';
 
 export { addDays, isIsoDate };
 
-/** Today's date `YYYY-MM-DD` in the browser's zone. */
+/** How long the browser's zone is remembered (reading it builds a formatter: slow on a big page). */
+const ZONE_TTL_MS = 60_000;
+let zone: { tz: string | undefined; at: number } | null = null;
+
+/** How long an answer of `today()` is reused (a page of fifty cards asks hundreds of times). */
+const TODAY_TTL_MS = 1_000;
+let lastToday: { day: string; at: number } | null = null;
+
+/** Today's date `YYYY-MM-DD` in the browser's zone (the zone re-read at most once a minute). */
 export function today(): string {
-  return todayIn(browserTimeZone());
+  const now = Date.now();
+  if (lastToday && now - lastToday.at >= 0 && now - lastToday.at < TODAY_TTL_MS) return lastToday.day;
+  if (!zone || now - zone.at > ZONE_TTL_MS) zone = { tz: browserTimeZone(), at: now };
+  lastToday = { day: todayIn(zone.tz), at: now };
+  return lastToday.day;
+}
+
+/** Formatters by their options, built once: `new Intl.DateTimeFormat` costs far more than `format`. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function fmt(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** Labels already made, by kind, date and the current year (the year decides whether it shows). */
+const labels = new Map<string, string>();
+
+function label(kind: string, date: string, make: (d: Date, sameYear: boolean) => string): string {
+  const year = today().slice(0, 4);
+  const key = `${kind}|${date}|${year}`;
+  let v = labels.get(key);
+  if (v === undefined) {
+    v = make(new Date(`${date}T12:00:00Z`), date.slice(0, 4) === year);
+    if (labels.size > 5_000) labels.clear();
+    labels.set(key, v);
+  }
+  return v;
 }
 
 /** "Monday 20 April" (with the year when it is not the current one). */
 export function longDate(date: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  const sameYear = date.slice(0, 4) === today().slice(0, 4);
-  return new Intl.DateTimeFormat(undefined, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: sameYear ? undefined : 'numeric',
-    timeZone: 'UTC',
-  }).format(d);
+  return label('long', date, (d, sameYear) =>
+    sameYear
+      ? fmt('long', { weekday: 'long', day: 'numeric', month: 'long' }).format(d)
+      : fmt('long-y', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(d),
+  );
 }
 
 /** "20 April" (with the year when it is not the current one). */
 export function dayMonth(date: string): string {
-  const sameYear = date.slice(0, 4) === today().slice(0, 4);
-  return new Intl.DateTimeFormat(undefined, {
-    day: 'numeric',
-    month: 'long',
-    year: sameYear ? undefined : 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${date}T12:00:00Z`));
+  return label('dm', date, (d, sameYear) =>
+    sameYear
+      ? fmt('dm', { day: 'numeric', month: 'long' }).format(d)
+      : fmt('dm-y', { day: 'numeric', month: 'long', year: 'numeric' }).format(d),
+  );
 }
 
 /** "Today", "Yesterday", or the weekday ("Friday") of `date` seen from `now`. */
@@ -42,14 +75,10 @@ export function dayName(date: string, now: string): string {
   const back = daysBetween(date, now);
   if (back === 0) return 'Today';
   if (back === 1) return 'Yesterday';
-  return new Intl.DateTimeFormat(undefined, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
+  return label('wd', date, (d) => fmt('wd', { weekday: 'long' }).format(d));
 }
 
 /** "April 2026". */
 export function monthTitle(year: number, month: number): string {
-  return new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(year, month - 1, 15)),
-  );
+  return fmt('my', { month: 'long', year: 'numeric' }).format(new Date(Date.UTC(year, month - 1, 15)));
 }

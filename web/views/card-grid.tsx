@@ -61,7 +61,16 @@ export function useViewCards(view: ViewName): Resource<ViewResponse> {
   // the list version first read for this view: only that read carries the data
   const first = useRef({ view, version });
   if (first.current.view !== view) first.current = { view, version };
-  return useResource((signal) => readViewCards(view, version === first.current.version, signal), [view, version]);
+  // the request starts while rendering, not in an effect after the first paint: the cards come a frame sooner
+  const pending = useRef<{ key: string; promise: Promise<ViewResponse> } | null>(null);
+  const key = `${view}|${version}`;
+  if (pending.current?.key !== key) {
+    const promise = readViewCards(view, version === first.current.version);
+    promise.catch(() => {}); // reported through the resource below
+    pending.current = { key, promise };
+  }
+  const promise = pending.current.promise;
+  return useResource(() => promise, [view, version]);
 }
 
 /**

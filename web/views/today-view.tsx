@@ -6,7 +6,7 @@
  * (their browser's calendar day, case P06); the scrubber and the keys stop there (a later day
  * still opens from its address, for cards that take entries ahead).
  */
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { Empty } from '../components/status.js';
 import { addDays, dayMonth, dayName, isIsoDate, longDate, today } from '../lib/dates.js';
@@ -118,23 +118,32 @@ export function scrubWindow(shown: string, now: string, size = SCRUB_DAYS): stri
 const weekdayLetter = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' });
 const monthShort = new Intl.DateTimeFormat(undefined, { month: 'short', timeZone: 'UTC' });
 
-/** A strip of days to tap, scrolled so that the shown day is in view. */
+/**
+ * A strip of days to tap, newest first in the document (and in tab order). It opens scrolled to
+ * its newest end with no script (styles/views.css: a right-to-left scroller, so the days read left
+ * to right, oldest to newest), so drawing the page never waits for a layout; a shown day out of
+ * view is brought to the middle in the frame after.
+ */
 function DayScrubber({ shown, now }: { shown: string; now: string }) {
   const days = scrubWindow(shown, now);
   const strip = useRef<HTMLOListElement>(null);
   const dayHref = dayHrefFrom(now);
-  useLayoutEffect(() => {
-    const list = strip.current;
-    const cur = list?.querySelector<HTMLElement>('[aria-current="date"]');
-    if (!list || !cur) return;
-    // centre the shown day without scrolling the page itself
-    const left = cur.offsetLeft - (list.clientWidth - cur.offsetWidth) / 2;
-    list.scrollLeft = Math.max(0, left);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const list = strip.current;
+      const cur = list?.querySelector<HTMLElement>('[aria-current="date"]');
+      if (!list || !cur) return;
+      const l = list.getBoundingClientRect();
+      const c = cur.getBoundingClientRect();
+      if (c.left >= l.left + 18 && c.right <= l.right - 18) return;
+      list.scrollBy({ left: c.left + c.width / 2 - (l.left + l.width / 2) });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [shown, now]);
   return (
     <nav class="scrubber" aria-label="Days">
       <ol ref={strip} class="scrubber-days">
-        {days.map((d) => {
+        {days.slice().reverse().map((d) => {
           const at = new Date(`${d}T12:00:00Z`);
           const first = d.endsWith('-01');
           return (

@@ -1,0 +1,266 @@
+/**
+ * dashboard: the speed targets of issue 5, measured on the built app (dist/web) and the real
+ * server, in headless Debian Chromium.
+ *
+ * (a) First-page JavaScript: dist/web/index.html is parsed for every script it loads eagerly
+ *     (`<script type="module" src>` and `<link rel="modulepreload" href>`); each file is gzipped at
+ *     level 9, as the server sends it (src/http/web-routes.ts). Target: ≤ 100 KB in all. Lazy chunks
+ *     (charts, the chat panel) are listed apart, not counted.
+ * (b) Today with 50 cards of 1 000 rows each (generic-card with a display template, unit, trend
+ *     arrow and thresholds; a sparkline on every third): a fresh tab opens `/`; the figure is the
+ *     `klebb:cards-rendered` performance mark (web/views/card-grid.tsx: every card drawn with its
+ *     data), which is measured from the tab's navigation start. The first load has an empty cache;
+ *     the others reuse the cached assets, as a person's daily visit does. Target: ≤ 300 ms.
+ * (c) Date scrub: on the loaded page, a click on a day of the scrubber, timed in the page from the
+ *     click to the next `klebb:cards-rendered` mark for that day (and to the next frame after it).
+ *     Target: ≤ 100 ms.
+ * The home is seeded through the store (as the other benchmarks do), the browser's zone is UTC so
+ * the rows end on its today. `--quick`: 10 cards of 200 rows, fewer runs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createCard, deleteCard, WELCOME_CARD_ID } from '../src/cards/card-crud.js';
+import { addDays, todayIn } from '../src/common/dates.js';
+import { loadConfig } from '../src/config.js';
+import { openInstance } from '../src/instance.js';
+import type { Benchmark } from './lib/bench.js';
+import { launchChromium } from './lib/chromium.js';
+import { repoRoot, startKlebb } from './lib/klebb.js';
+import { type Figure, progress } from './lib/report.js';
+import { summarize } from './lib/stats.js';
+import { makeTempDir } from './lib/temp.js';
+
+const MARK = 'klebb:cards-rendered';
+const TZ = 'UTC';
+
+/** One script file of the first page. */
+interface ScriptFile {
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+/**
+ * The scripts `index.html` makes the browser load before anything runs (module entry and
+ * modulepreloads), and the other JS files of the build (loaded later, on demand), with sizes.
+ * @throws when dist/web/index.html is missing.
+ */
+export function firstPageScripts(webDir: string): { eager: ScriptFile[]; lazy: ScriptFile[] } {
+  const html = fs.readFileSync(path.join(webDir, 'index.html'), 'utf8');
+  const refs = new Set<string>();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/gi) ?? []) {
+    const attr = (name: string) => new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, 'i').exec(tag)?.[1];
+    if (/^<script/i.test(tag) && attr('src')) refs.add(attr('src') as string);
+    if (/^<link/i.test(tag) && attr('rel')?.split(/\s+/).includes('modulepreload') && attr('href')) {
+      refs.add(attr('href') as string);
+    }
+  }
+  const sized = (rel: string): ScriptFile => {
+    const body = fs.readFileSync(path.join(webDir, rel.replace(/^\//, '')));
+    return { file: rel.replace(/^\//, ''), bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length };
+  };
+  const eager = [...refs].map(sized);
+  const eagerNames = new Set(eager.map((f) => f.file));
+  const lazy = fs
+    .readdirSync(path.join(webDir, 'assets'))
+    .filter((n) => n.endsWith('.js') && !eagerNames.has(`assets/${n}`))
+    .map((n) => sized(`assets/${n}`));
+  return { eager, lazy };
+}
+
+/** The manifest of bench card `i`: a generic card with the display features people use. */
+function benchManifest(i: number, sparkline: boolean): Record<string, unknown> {
+  const id = `metric-${String(i + 1).padStart(2, '0')}`;
+  const emojis = ['⚖️', '💓', '😴', '🚶', '💧', '🫀', '🧘', '☕'];
+  return {
+    $schema: 'klebb.datafile.v1',
+    meta: {
+      id,
+      label: `Metric ${i + 1}`,
+      emoji: emojis[i % emojis.length],
+      order: (i + 1) * 10,
+      view: {
+        enabled: true,
+        component: 'generic-card',
+        showSparkline: sparkline,
+        display: {
+          template: '{value:round(1)}',
+          secondary: '{note|}',
+          unit: 'u',
+          emptyHeadline: 'No entry yet',
+          trendArrow: { field: 'value', goodDirection: 'down' },
+          thresholds: [
+            { ifField: 'value', max: 40, colour: '#44ff88', label: 'Low' },
+            { ifField: 'value', min: 40.01, max: 60, colour: '#aaaa44', label: 'Mid' },
+            { ifField: 'value', min: 60.01, colour: '#ff7733', label: 'High' },
+          ],
+        },
+      },
+      writeable: { fromWebapp: true, inputs: [{ key: 'value', type: 'number', label: 'Value' }] },
+    },
+  };
+}
+
+/** `n` daily rows ending on `today`. */
+function benchRows(card: number, n: number, today: string): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, k) => ({
+    date: addDays(today, k - n + 1),
+    value: Math.round((50 + 20 * Math.sin((k + card * 7) / 9) + ((k * 13) % 7)) * 10) / 10,
+    ...(k % 10 === 0 ? { note: `note ${k}` } : {}),
+  }));
+}
+
+/** Seeds `home` with the bench cards through the store (no server), without the welcome card. */
+async function seedDashboard(home: string, cards: number, rows: number, today: string): Promise<void> {
+  const inst = await openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), { watch: false });
+  try {
+    for (let i = 0; i < cards; i++) {
+      const m = benchManifest(i, i % 3 === 0);
+      const id = (m.meta as { id: string }).id;
+      createCard(inst.cards, m, 'bench-seed');
+      inst.cards.store.replace(id, benchRows(i, rows, today), 'bench-seed', 'seed');
+    }
+    if (inst.cards.registry.has(WELCOME_CARD_ID)) deleteCard(inst.cards, WELCOME_CARD_ID, 'bench-seed');
+  } finally {
+    await inst.close();
+  }
+}
+
+const kb = (bytes: number) => bytes / 1000;
+
+export const dashboard: Benchmark = {
+  name: 'dashboard',
+  title: 'Dashboard: first-page JavaScript, Today with 50 cards x 1 000 rows, date scrub (10 x 200 with --quick)',
+  async run(ctx) {
+    const webDir = path.join(repoRoot, 'dist/web');
+    if (!fs.existsSync(path.join(webDir, 'index.html'))) throw new Error('dist/web is missing: run `npm run build` first');
+
+    // (a) first-page JavaScript
+    const { eager, lazy } = firstPageScripts(webDir);
+    const eagerGz = eager.reduce((s, f) => s + f.gzipBytes, 0);
+    const eagerRaw = eager.reduce((s, f) => s + f.bytes, 0);
+
+    // (b) and (c): a home, the server, Chromium
+    const cards = ctx.quick ? 10 : 50;
+    const rows = ctx.quick ? 200 : 1_000;
+    const loads = ctx.quick ? 4 : 15;
+    const scrubs = ctx.quick ? 10 : 40;
+    const today = todayIn(TZ);
+    const dir = makeTempDir('dashboard');
+    const home = path.join(dir, 'home');
+    progress(`dashboard: seeding ${cards} cards x ${rows} rows`);
+    await seedDashboard(home, cards, rows, today);
+    const server = await startKlebb(home, path.join(dir, 'dashboard.log'));
+    const browser = await launchChromium({ timezoneId: TZ });
+    const loadMs: number[] = [];
+    const loadFrameMs: number[] = [];
+    let coldMs = Number.NaN;
+    let placeholders = 0;
+    let drawnCards = 0;
+    const scrubMs: number[] = [];
+    const scrubFrameMs: number[] = [];
+    try {
+      // the frame after the mark, seen from the page itself
+      await browser.context.addInitScript(`
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            if (e.name === '${MARK}') requestAnimationFrame(() => performance.mark('klebb:bench-frame', { detail: e.detail }));
+          }
+        }).observe({ type: 'mark' });
+      `);
+      progress(`dashboard: ${loads + 1} loads of Today (the first with an empty cache)`);
+      for (let i = 0; i <= loads; i++) {
+        const page = await browser.context.newPage();
+        await page.goto(`${server.url}/`);
+        await page.waitForFunction(
+          ({ mark, day, n }) =>
+            performance
+              .getEntriesByName('klebb:bench-frame')
+              .some((m) => (m as PerformanceMark).detail?.date === day && (m as PerformanceMark).detail?.cards === n) &&
+            performance.getEntriesByName(mark).length > 0,
+          { mark: MARK, day: today, n: cards },
+          { timeout: 60_000 },
+        );
+        const t = await page.evaluate((mark) => {
+          const m = performance.getEntriesByName(mark)[0];
+          const f = performance.getEntriesByName('klebb:bench-frame')[0];
+          return {
+            mark: m.startTime,
+            frame: f.startTime,
+            cards: document.querySelectorAll('main .card').length,
+            placeholders: document.querySelectorAll('main .card [data-unknown-renderer]').length,
+          };
+        }, MARK);
+        drawnCards = t.cards;
+        placeholders = t.placeholders;
+        if (i === 0) coldMs = t.mark;
+        else {
+          loadMs.push(t.mark);
+          loadFrameMs.push(t.frame);
+        }
+        if (i < loads) await page.close();
+        else {
+          progress(`dashboard: ${scrubs} date scrubs`);
+          for (let k = 0; k < scrubs; k++) {
+            const target = addDays(today, -1 - (k % 2));
+            const r = await page.evaluate(
+              ({ mark, day }) =>
+                new Promise<{ mark: number; frame: number }>((resolve, reject) => {
+                  const link = document.querySelector<HTMLElement>(`.scrubber a[data-date="${day}"]`);
+                  if (!link) return reject(new Error(`no scrubber day ${day}`));
+                  const obs = new PerformanceObserver((list) => {
+                    for (const e of list.getEntries()) {
+                      if (e.name === mark && (e as PerformanceMark).detail?.date === day) {
+                        obs.disconnect();
+                        const at = e.startTime;
+                        requestAnimationFrame(() => resolve({ mark: at - t0, frame: performance.now() - t0 }));
+                      }
+                    }
+                  });
+                  obs.observe({ type: 'mark' });
+                  const t0 = performance.now();
+                  link.click();
+                }),
+              { mark: MARK, day: target },
+            );
+            scrubMs.push(r.mark);
+            scrubFrameMs.push(r.frame);
+          }
+          await page.close();
+        }
+      }
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+    const load = summarize(loadMs);
+    const loadFrame = summarize(loadFrameMs);
+    const scrub = summarize(scrubMs);
+    const scrubFrame = summarize(scrubFrameMs);
+    const figures: Figure[] = [
+      { key: 'js.first_page_gzip_kb', label: 'first-page JS, gzip', value: kb(eagerGz), unit: 'KB', target: { op: '<=', value: 100 } },
+      { key: 'js.first_page_raw_kb', label: 'first-page JS, raw', value: kb(eagerRaw), unit: 'KB' },
+      { key: 'js.first_page_files', label: 'first-page JS files', value: eager.length, unit: '' },
+      { key: 'js.lazy_gzip_kb', label: 'lazy JS chunks, gzip (not counted)', value: kb(lazy.reduce((s, f) => s + f.gzipBytes, 0)), unit: 'KB' },
+      { key: 'today.median_ms', label: `Today drawn (${cards} x ${rows}), median`, value: load.median, unit: 'ms', target: { op: '<=', value: 300 } },
+      { key: 'today.p95_ms', label: 'Today drawn, p95', value: load.p95, unit: 'ms' },
+      { key: 'today.max_ms', label: 'Today drawn, max', value: load.max, unit: 'ms' },
+      { key: 'today.frame_median_ms', label: 'Today, next frame after drawn, median', value: loadFrame.median, unit: 'ms' },
+      { key: 'today.cold_ms', label: 'Today drawn, first load (empty cache)', value: coldMs, unit: 'ms' },
+      { key: 'today.cards', label: 'cards on the page', value: drawnCards, unit: '' },
+      { key: 'today.placeholders', label: 'cards with no renderer (placeholder)', value: placeholders, unit: '' },
+      { key: 'scrub.median_ms', label: 'date scrub, click to drawn, median', value: scrub.median, unit: 'ms', target: { op: '<=', value: 100 } },
+      { key: 'scrub.p95_ms', label: 'date scrub, p95', value: scrub.p95, unit: 'ms' },
+      { key: 'scrub.max_ms', label: 'date scrub, max', value: scrub.max, unit: 'ms' },
+      { key: 'scrub.frame_median_ms', label: 'date scrub, click to next frame, median', value: scrubFrame.median, unit: 'ms' },
+    ];
+    const notes = [
+      `first page: ${eager.map((f) => `${f.file} ${kb(f.gzipBytes).toFixed(1)} KB gz`).join(', ')}`,
+      `lazy: ${lazy.map((f) => `${f.file} ${kb(f.gzipBytes).toFixed(1)} KB gz`).join(', ') || 'none'}`,
+      `Today: ${loads} measured loads in fresh tabs (cached assets) after one cold load; time = the ${MARK} mark from navigation start`,
+      `scrub: ${scrubs} clicks alternating between the two previous days, timed in the page`,
+    ];
+    return { figures, notes };
+  },
+};
