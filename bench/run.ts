@@ -19,6 +19,7 @@ import { appendLatency } from './append-latency.js';
 import { chatConcurrency } from './chat-concurrency.js';
 import { chatRelay } from './chat-relay.js';
 import { chatRoundTrip } from './chat-round-trip.js';
+import { chatWidget } from './chat-widget.js';
 import { coldStart } from './cold-start.js';
 import { dashboard } from './dashboard.js';
 import { conversationSearch } from './conversation-search.js';
@@ -45,6 +46,7 @@ const ALL: Benchmark[] = [
   reattachReplay,
   conversationSearch,
   haeIngest,
+  chatWidget,
   dashboard,
 ];
 

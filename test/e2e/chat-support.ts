@@ -34,11 +34,15 @@ export function chatBrowser(opts: { timezoneId?: string; allow?: RegExp[] } = {}
   });
 
   return {
-    /** A new tab on `url` (desktop size unless given), waiting for the chat button. */
-    async open(url: string, viewport = DESKTOP): Promise<WatchedPage> {
+    /**
+     * A new tab on `url` (desktop size unless given), waiting for the shell. `init` runs in the
+     * page before any of its scripts (Playwright's addInitScript).
+     */
+    async open(url: string, viewport = DESKTOP, init?: () => void): Promise<WatchedPage> {
       if (!browser) throw launchError ?? new Error('Chromium was not started');
       const w = await browser.newPage(viewport);
       pages.push(w);
+      if (init) await w.page.addInitScript(init);
       await w.page.goto(url);
       await w.page.locator('.brand-name').waitFor();
       return w;

@@ -12,6 +12,7 @@ import type { ShownMessage } from './chat-types.js';
 import { SpeakerIcon } from './chat-icons.js';
 import { sendMessage } from './conversation-actions.js';
 import { Markdown } from './markdown.js';
+import { StreamingMarkdown } from './streaming-markdown.js';
 import { connection, liveTurn, retryConnection, turnActive } from './turn-runner.js';
 import { canSpeak, speak } from './voice.js';
 
@@ -157,7 +158,7 @@ function LiveItem({ agent }: { agent: Agent }) {
       <div class="chat-bubble">
         {live.text && (
           <div aria-hidden="true">
-            <Markdown text={live.text} />
+            <StreamingMarkdown text={live.text} />
           </div>
         )}
         {conn === 'lost' ? (

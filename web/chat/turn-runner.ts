@@ -90,10 +90,12 @@ function flush(): void {
   frame = 0;
   const t = turn;
   if (!t || t.outcome) return;
+  // while the answer's words stream in, they say enough; a tool at work is still named
+  const phase = t.phase && (t.text === '' || t.phase.phase === 'tool') ? t.phase : null;
   liveTurn.value = {
     conversationId: t.conversationId,
     text: t.text,
-    status: t.phase ? statusLine(t.phase, labelOf) : null,
+    status: phase ? statusLine(phase, labelOf) : null,
   };
   storeTurn(t.snapshot());
 }
