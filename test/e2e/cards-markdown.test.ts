@@ -7,7 +7,9 @@
  *   a window flag), no script, iframe, svg, math, style or details element, no `on…` or `style`
  *   attribute, no `javascript:`/`data:` link in any spelling (entity-encoded, mixed case, with
  *   whitespace), even when every link in it is clicked; links keep `rel="noopener noreferrer"`;
- * - a note whose data is not `{markdown}` shows a calm note, not a blank card.
+ * - a note whose data is not `{markdown}` shows a calm note, not a blank card;
+ * - the pipeline (marked + DOMPurify) is not part of the first page's JavaScript: its chunk loads
+ *   when a note is drawn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -236,6 +238,21 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
     // the page itself is untouched: the chat slot keeps its place, the body is visible
     expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
     expect(await page.locator('.chat-slot').count()).toBe(1);
+  });
+
+  it('loads the markdown pipeline only when a note is drawn', async () => {
+    const { page } = await open(`${s.url}/settings`);
+    const chunks = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => /\/assets\/markdown-[^/]*\.js$/.test(n)),
+      );
+    expect(await chunks()).toEqual([]);
+    await page.getByRole('link', { name: 'Today' }).click();
+    await page.locator('.card[data-card-id="xss"] .markdown-body').waitFor();
+    expect(await chunks()).toHaveLength(1);
   });
 
   it('shows a calm note for data in the wrong shape and for an empty note, and fits a phone', async () => {

@@ -3,13 +3,37 @@
  * `{"markdown": "..."}` (a plain string is read as the markdown too). The text goes through the
  * one markdown pipeline (web/lib/markdown.ts: marked, then DOMPurify) and the sanitised result is
  * inserted as it is. A long document is shown folded, with a button to read the rest.
+ *
+ * The pipeline (marked and DOMPurify, about 20 KB gzipped) is loaded with `import()` the first
+ * time a note is drawn, so a dashboard without notes does not pay for it on its first page; the
+ * chat panel, itself loaded on demand, shares the same chunk.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useCardData } from '../lib/card-data.js';
-import { renderMarkdown } from '../lib/markdown.js';
 import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
 import '../styles/cards/markdown-doc.css';
+
+type Pipeline = typeof import('../lib/markdown.js');
+
+/** The markdown pipeline once loaded; `failed` holds why it could not be. */
+const pipeline = signal<{ mod: Pipeline | null; failed: string | null }>({ mod: null, failed: null });
+let pipelineLoading = false;
+
+function loadPipeline(): void {
+  if (pipelineLoading || pipeline.value.mod) return;
+  pipelineLoading = true;
+  import('../lib/markdown.js').then(
+    (mod) => {
+      pipeline.value = { mod, failed: null };
+    },
+    (err: unknown) => {
+      pipelineLoading = false; // a later note tries again
+      pipeline.value = { mod: null, failed: err instanceof Error ? err.message : String(err) };
+    },
+  );
+}
 
 /** The markdown of a data block: `data.markdown`, or the data itself when it is a string. */
 export function markdownOf(data: unknown): string | null {
@@ -24,7 +48,11 @@ export function markdownOf(data: unknown): string | null {
 export function MarkdownDoc({ card }: RendererProps) {
   const { data, loading, error } = useCardData(card.id);
   const md = markdownOf(data);
-  const html = useMemo(() => (md ? renderMarkdown(md) : ''), [md]);
+  const { mod, failed } = pipeline.value;
+  useEffect(() => {
+    if (!mod && md) loadPipeline();
+  }, [mod, md]);
+  const html = useMemo(() => (md && mod ? mod.renderMarkdown(md) : ''), [md, mod]);
   const body = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   const [long, setLong] = useState(false);
@@ -54,6 +82,13 @@ export function MarkdownDoc({ card }: RendererProps) {
       <RendererNote tone="problem">
         This note's data is not in the shape it needs: <code>{'{"markdown": "…"}'}</code>.
       </RendererNote>
+    );
+  }
+  if (!mod && md.trim() !== '') {
+    return failed ? (
+      <RendererNote tone="problem">This note could not be shown: {failed}</RendererNote>
+    ) : (
+      <RendererNote>Loading…</RendererNote>
     );
   }
   if (html.trim() === '') return <RendererNote>This note is empty.</RendererNote>;
