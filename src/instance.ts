@@ -90,9 +90,19 @@ export async function openInstance(
   const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
   const hae = new HaeIngest({ db, layout, cards, env: config.hae, log });
   const auth = new AuthService(config, opts.auth);
-  if (auth.passkeys.brokenReason) log.warn({ file: auth.passkeys.file, reason: auth.passkeys.brokenReason }, 'the passkey file cannot be read: nobody can sign in or register until it is fixed');
+  if (auth.passkeys.brokenReason) {
+    log.warn(
+      { file: auth.passkeys.file, reason: auth.passkeys.brokenReason },
+      'the passkey file cannot be read: nobody can sign in or register until it is fixed',
+    );
+  }
   const setupLink = auth.setupLink();
-  if (setupLink) log.info({}, `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`);
+  if (setupLink) {
+    log.info(
+      {},
+      `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`,
+    );
+  }
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
@@ -115,9 +125,9 @@ export async function openInstance(
     db,
     cards,
     hae,
+    auth,
     user: new UserSettings(layout.home),
     conversations: new ConversationStore(chatDb),
-    auth,
     turns,
     events,
     shutdownSignal: shutdown.signal,

@@ -21,7 +21,9 @@ function who(req: FastifyRequest): string {
 export function accountRoutes(app: FastifyInstance, inst: Instance): void {
   const auth = inst.auth;
 
-  app.get('/api/credentials', async (req) => ({ credentials: auth.listPasskeys(auth.requireSession(req.principal)) }));
+  app.get('/api/credentials', async (req) => ({
+    credentials: auth.listPasskeys(auth.requireSession(req.principal)),
+  }));
 
   app.delete('/api/credentials/:id', { schema: { params: IdParams } }, async (req, reply) => {
     const p = auth.requireSession(req.principal);

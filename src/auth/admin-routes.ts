@@ -15,7 +15,12 @@ export function adminAuthRoutes(app: FastifyInstance, inst: Instance): void {
 
   app.post('/api/admin/invites', { config: admin }, async (req, reply) => {
     const body = optionalObject(req.body) as { label?: unknown; expiresInDays?: unknown };
-    const invite = auth.createInvite(parseLabel(body.label, 'label'), parseInviteDays(body.expiresInDays), 'admin', req.headers);
+    const invite = auth.createInvite(
+      parseLabel(body.label, 'label'),
+      parseInviteDays(body.expiresInDays),
+      'admin',
+      req.headers,
+    );
     return reply.status(201).send(invite);
   });
 

@@ -61,7 +61,8 @@ function first(env: Env, names: string[]): { name: string; value: string } | und
 }
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const IP_V4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** Parses HEALTH_ORIGIN into its canonical `scheme://host[:port]` form. */
@@ -75,11 +76,20 @@ function readOrigin(name: string, raw: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw bad(name, `must start with https:// (or http:// for localhost), got ${JSON.stringify(raw)}`);
   }
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+  if (
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  ) {
     throw bad(name, `must be an origin only (scheme, host and port; no path), got ${JSON.stringify(raw)}`);
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
-    throw bad(name, `passkeys need HTTPS except on localhost: use https://${url.host}, got ${JSON.stringify(raw)}`);
+    throw bad(
+      name,
+      `passkeys need HTTPS except on localhost: use https://${url.host}, got ${JSON.stringify(raw)}`,
+    );
   }
   return url.origin;
 }
@@ -88,7 +98,10 @@ function rateVar(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000) {
-    throw bad(name, `must be a whole number of requests per minute from 0 (off) to 1000000, got ${JSON.stringify(raw)}`);
+    throw bad(
+      name,
+      `must be a whole number of requests per minute from 0 (off) to 1000000, got ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -115,7 +128,10 @@ export function readAuthEnv(env: Env, home: string, instanceName: string): AuthE
     );
   }
   if (originHost && originHost !== rpId && !originHost.endsWith(`.${rpId}`)) {
-    throw bad(rpVarName, `${JSON.stringify(rpId)} must be the host of HEALTH_ORIGIN (${originHost}) or a parent domain of it`);
+    throw bad(
+      rpVarName,
+      `${JSON.stringify(rpId)} must be the host of HEALTH_ORIGIN (${originHost}) or a parent domain of it`,
+    );
   }
   const dir = (names: string[], fallback: string) => {
     const v = first(env, names)?.value;

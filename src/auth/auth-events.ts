@@ -41,7 +41,8 @@ export class AuthEventLog {
     try {
       ensureSecretDir(path.dirname(this.file));
       try {
-        if (fs.statSync(this.file).size > AUTH_EVENT_LOG_MAX_BYTES) fs.renameSync(this.file, `${this.file}.1`);
+        if (fs.statSync(this.file).size > AUTH_EVENT_LOG_MAX_BYTES)
+          fs.renameSync(this.file, `${this.file}.1`);
       } catch {
         // no log yet
       }

@@ -34,7 +34,9 @@ export function authRoutes(app: FastifyInstance, inst: Instance): void {
     auth.availability(req, (req.query as { code?: unknown }).code),
   );
 
-  app.post('/auth/register/options', { config: signIn }, async (req) => auth.startRegistration(req, req.body));
+  app.post('/auth/register/options', { config: signIn }, async (req) =>
+    auth.startRegistration(req, req.body),
+  );
 
   app.post('/auth/register/verify', { config: signIn, schema: { body: AnyObject } }, async (req, reply) => {
     const r = await auth.finishRegistration(req, req.body);

@@ -12,9 +12,13 @@
  * its SHA-256 digest and every comparison goes through one injectable constant-time checker.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import type { Config } from '../config.js';
 import { badRequest, forbidden, KlebbError, unauthorized } from '../errors.js';
+import { AuthEventLog } from './auth-events.js';
 import {
   DEFAULT_INVITE_DAYS,
   DEFAULT_LABEL,
@@ -25,12 +29,16 @@ import {
   MIN_INVITE_DAYS,
   SESSION_COOKIE,
 } from './auth-limits.js';
-import { AuthEventLog } from './auth-events.js';
 import { Ceremonies, challengeOf, type RegistrationGrant } from './ceremonies.js';
 import { InviteStore, inviteRefused } from './invite-store.js';
 import { expectedOrigins, publicBase } from './origin.js';
 import { PasskeyStore, type StoredPasskey } from './passkey-store.js';
-import { authenticate as authenticateBearerOrLocal, authenticateAdmin, bearerOf, type Principal } from './principal.js';
+import {
+  authenticateAdmin,
+  authenticate as authenticateBearerOrLocal,
+  bearerOf,
+  type Principal,
+} from './principal.js';
 import {
   authenticationOptions,
   type RelyingParty,
@@ -157,7 +165,9 @@ function parseNickname(value: unknown): string | null {
 function parseCode(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' || value.length > 512) {
-    throw badRequest('code must be the code of an invite or setup link', [{ path: 'code', message: 'must be a string' }]);
+    throw badRequest('code must be the code of an invite or setup link', [
+      { path: 'code', message: 'must be a string' },
+    ]);
   }
   return value;
 }
@@ -234,12 +244,22 @@ export class AuthService {
     const header = req.headers.authorization;
     if (header !== undefined) {
       const token = bearerOf(header);
-      if (token !== null && this.config.agentApiToken !== undefined && this.equal(token, this.config.agentApiToken)) {
+      if (
+        token !== null &&
+        this.config.agentApiToken !== undefined &&
+        this.equal(token, this.config.agentApiToken)
+      ) {
         return { kind: 'agent-token', actor: 'agent-token' };
       }
       const named = token === null ? undefined : this.tokens.use(token);
       if (named) {
-        return { kind: 'named-token', actor: `token:${named.name}`, tokenId: named.id, name: named.name, access: named.access };
+        return {
+          kind: 'named-token',
+          actor: `token:${named.name}`,
+          tokenId: named.id,
+          name: named.name,
+          access: named.access,
+        };
       }
       throw unauthorized();
     }
@@ -281,7 +301,9 @@ export class AuthService {
     const code = parseCode(rawCode);
     if (code !== undefined) {
       if (this.setup.matches(code)) {
-        return this.passkeys.any() ? { available: false, reason: 'closed' } : { available: true, reason: 'bootstrap' };
+        return this.passkeys.any()
+          ? { available: false, reason: 'closed' }
+          : { available: true, reason: 'bootstrap' };
       }
       const inv = this.invites.check(code);
       if (inv.status === 'valid') return { available: true, reason: 'invite', label: inv.invite.label };
@@ -305,7 +327,10 @@ export class AuthService {
       if (this.setup.matches(code)) {
         if (this.passkeys.any()) {
           this.setup.close();
-          throw forbidden('This setup link is spent: a passkey exists. Sign in, or ask for an invite.', 'SETUP_CLOSED');
+          throw forbidden(
+            'This setup link is spent: a passkey exists. Sign in, or ask for an invite.',
+            'SETUP_CLOSED',
+          );
         }
         return { via: 'setup', label: parseLabel(body.label, 'label') };
       }
@@ -329,7 +354,11 @@ export class AuthService {
       grant = this.grant(req, b);
     } catch (err) {
       if (err instanceof KlebbError && err.status === 403) {
-        this.events.record({ event: 'registration-refused', reason: err.code, address: req.socket.remoteAddress });
+        this.events.record({
+          event: 'registration-refused',
+          reason: err.code,
+          address: req.socket.remoteAddress,
+        });
       }
       throw err;
     }
@@ -361,11 +390,21 @@ export class AuthService {
     if (!c || challenge === undefined) throw challengeExpired();
     const { grant } = c;
     this.checkGrant(grant);
-    const verified = await verifyRegistration(this.rp, b.response, challenge, expectedOrigins(req.headers, this.config.auth.origin));
+    const verified = await verifyRegistration(
+      this.rp,
+      b.response,
+      challenge,
+      expectedOrigins(req.headers, this.config.auth.origin),
+    );
     // from here on no await: the grant check, the write and the invite spend happen together
     this.checkGrant(grant);
     const t = this.now();
-    this.passkeys.add(grant.label, c.userId, { ...verified, nickname, registeredAt: iso(t), lastUsedAt: null });
+    this.passkeys.add(grant.label, c.userId, {
+      ...verified,
+      nickname,
+      registeredAt: iso(t),
+      lastUsedAt: null,
+    });
     if (grant.via === 'invite') this.invites.consume(grant.inviteId);
     if (grant.via === 'setup') this.setup.close();
     this.events.record({
@@ -375,14 +414,18 @@ export class AuthService {
       via: grant.via,
       address: req.socket.remoteAddress,
     });
-    const sessionToken = grant.via === 'add-device' ? null : this.sessions.create(grant.label, verified.id).token;
+    const sessionToken =
+      grant.via === 'add-device' ? null : this.sessions.create(grant.label, verified.id).token;
     return { label: grant.label, credentialId: verified.id, sessionToken };
   }
 
   /** @throws 403 when a registration's grant no longer holds (setup spent, invite spent or expired, session ended). */
   private checkGrant(grant: RegistrationGrant): void {
     if (grant.via === 'setup' && this.passkeys.any()) {
-      throw forbidden('This setup link is spent: a passkey exists. Sign in, or ask for an invite.', 'SETUP_CLOSED');
+      throw forbidden(
+        'This setup link is spent: a passkey exists. Sign in, or ask for an invite.',
+        'SETUP_CLOSED',
+      );
     }
     if (grant.via === 'invite') this.invites.assertSpendable(grant.inviteId);
     if (grant.via === 'add-device' && grant.sessionId !== null && !this.sessions.has(grant.sessionId)) {
@@ -399,7 +442,11 @@ export class AuthService {
   async startLogin(): Promise<PublicKeyCredentialRequestOptionsJSON> {
     if (this.config.demo) throw goneInDemo();
     if (this.passkeys.count() === 0) {
-      throw badRequest('No passkey is registered yet: open the setup link printed in the server log', undefined, 'NO_PASSKEYS');
+      throw badRequest(
+        'No passkey is registered yet: open the setup link printed in the server log',
+        undefined,
+        'NO_PASSKEYS',
+      );
     }
     const options = await authenticationOptions(this.rp, this.passkeys.all());
     this.ceremonies.open(options.challenge, { kind: 'login' });
@@ -435,7 +482,13 @@ export class AuthService {
         found.passkey,
       );
     } catch (err) {
-      this.events.record({ event: 'login-failed', label: found.label, credentialId: found.passkey.id, reason: 'verification failed', address });
+      this.events.record({
+        event: 'login-failed',
+        label: found.label,
+        credentialId: found.passkey.id,
+        reason: 'verification failed',
+        address,
+      });
       throw err;
     }
     const t = this.now();
@@ -478,7 +531,10 @@ export class AuthService {
   requirePerson(p: Principal | null): Principal {
     if (this.config.demo) throw goneInDemo();
     if (p?.kind === 'local' || (p?.kind === 'session' && p.credentialId !== null)) return p;
-    throw forbidden('Agent tokens are managed by a person: sign in with a passkey in Settings > Security', 'PERSON_REQUIRED');
+    throw forbidden(
+      'Agent tokens are managed by a person: sign in with a passkey in Settings > Security',
+      'PERSON_REQUIRED',
+    );
   }
 
   /** The passkeys of the session's account (`GET /api/credentials`). */
@@ -500,7 +556,11 @@ export class AuthService {
    * @returns how many sessions ended and whether the caller's own was one of them.
    * @throws 404 for a passkey that is not the caller's; 409 LAST_PASSKEY for their only one.
    */
-  removePasskey(p: SessionPrincipal, credentialId: string, address?: string): { endedSessions: number; signedOut: boolean } {
+  removePasskey(
+    p: SessionPrincipal,
+    credentialId: string,
+    address?: string,
+  ): { endedSessions: number; signedOut: boolean } {
     this.passkeys.remove(p.label, credentialId);
     const endedSessions = this.sessions.endForCredential(credentialId);
     this.events.record({ event: 'passkey-removed', label: p.label, credentialId, endedSessions, address });
@@ -553,7 +613,11 @@ function sessionPrincipal(s: StoredSession): SessionPrincipal {
 }
 
 function challengeExpired(): KlebbError {
-  return badRequest('This sign-in attempt has expired or was already used: start again', undefined, 'CHALLENGE_EXPIRED');
+  return badRequest(
+    'This sign-in attempt has expired or was already used: start again',
+    undefined,
+    'CHALLENGE_EXPIRED',
+  );
 }
 
 /** A token summary with ISO times. */

@@ -14,7 +14,9 @@ export type RegistrationGrant =
   | { via: 'add-device'; label: string; sessionId: string | null };
 
 /** A ceremony being opened: a registration (with what it may do, and the user handle) or a sign-in. */
-export type CeremonyStart = { kind: 'register'; grant: RegistrationGrant; userId: string } | { kind: 'login' };
+export type CeremonyStart =
+  | { kind: 'register'; grant: RegistrationGrant; userId: string }
+  | { kind: 'login' };
 
 /** A pending ceremony: its start plus when its challenge expires, ms since the epoch. */
 export type Ceremony = CeremonyStart & { expiresAt: number };
@@ -49,7 +51,10 @@ export class Ceremonies {
   }
 
   /** Spends `challenge` when it is pending, live and of `kind`; undefined otherwise. */
-  take<K extends Ceremony['kind']>(challenge: string | undefined, kind: K): Extract<Ceremony, { kind: K }> | undefined {
+  take<K extends Ceremony['kind']>(
+    challenge: string | undefined,
+    kind: K,
+  ): Extract<Ceremony, { kind: K }> | undefined {
     if (challenge === undefined) return undefined;
     const c = this.pending.get(challenge);
     if (!c || c.kind !== kind) return undefined;

@@ -19,7 +19,9 @@ export const DEMO_CHAT_REPLY =
 /** What demo mode does with one request: refuse it, answer it, or let it through (null). */
 export type DemoDecision = { refuse: KlebbError } | { answer: 'chat' | 'chat-status' } | null;
 
-const refuse = (status: number, message: string) => ({ refuse: new KlebbError(status, 'DEMO_MODE', message) });
+const refuse = (status: number, message: string) => ({
+  refuse: new KlebbError(status, 'DEMO_MODE', message),
+});
 
 /**
  * Decides a request in demo mode.

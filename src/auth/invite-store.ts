@@ -38,7 +38,9 @@ function isInviteFile(v: unknown): v is InviteFile {
   const list = (v as { invites?: unknown } | null)?.invites;
   return (
     Array.isArray(list) &&
-    list.every((i) => i && typeof i.id === 'string' && typeof i.hash === 'string' && typeof i.label === 'string')
+    list.every(
+      (i) => i && typeof i.id === 'string' && typeof i.hash === 'string' && typeof i.label === 'string',
+    )
   );
 }
 

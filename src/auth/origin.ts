@@ -45,7 +45,11 @@ export function isLoopbackHost(headers: IncomingHttpHeaders): boolean {
  * @param configured HEALTH_ORIGIN in canonical form, or undefined (then: the loopback origin the
  *   request came on).
  */
-export function isAllowedOrigin(origin: string, headers: IncomingHttpHeaders, configured: string | undefined): boolean {
+export function isAllowedOrigin(
+  origin: string,
+  headers: IncomingHttpHeaders,
+  configured: string | undefined,
+): boolean {
   const url = parseOrigin(origin);
   if (!url || url.origin === 'null') return false;
   if (configured !== undefined) return url.origin === configured;
@@ -58,13 +62,21 @@ export function isAllowedOrigin(origin: string, headers: IncomingHttpHeaders, co
  * HEALTH_ORIGIN are refused (403)").
  * @throws 403 BAD_ORIGIN naming the refused origin.
  */
-export function checkOrigin(method: string, headers: IncomingHttpHeaders, configured: string | undefined): void {
+export function checkOrigin(
+  method: string,
+  headers: IncomingHttpHeaders,
+  configured: string | undefined,
+): void {
   if (isSafeMethod(method)) return;
   const origin = headers.origin;
   if (origin === undefined) return;
   if (!isAllowedOrigin(origin, headers, configured)) {
     const allowed = configured ?? 'the loopback origin the request came on';
-    throw new KlebbError(403, 'BAD_ORIGIN', `requests from ${origin.slice(0, 200)} are not accepted here (only ${allowed})`);
+    throw new KlebbError(
+      403,
+      'BAD_ORIGIN',
+      `requests from ${origin.slice(0, 200)} are not accepted here (only ${allowed})`,
+    );
   }
 }
 
@@ -76,7 +88,8 @@ export function checkOrigin(method: string, headers: IncomingHttpHeaders, config
 export function expectedOrigins(headers: IncomingHttpHeaders, configured: string | undefined): string[] {
   if (configured !== undefined) return [configured];
   const origin = headers.origin;
-  if (origin !== undefined) return isAllowedOrigin(origin, headers, undefined) ? [new URL(origin).origin] : [];
+  if (origin !== undefined)
+    return isAllowedOrigin(origin, headers, undefined) ? [new URL(origin).origin] : [];
   return isLoopbackHost(headers) ? [`http://${hostHeader(headers)}`] : [];
 }
 
@@ -84,7 +97,11 @@ export function expectedOrigins(headers: IncomingHttpHeaders, configured: string
  * The base URL of links Klebb hands out (invites, the setup link): HEALTH_ORIGIN when set; else
  * the loopback origin the request came on; else `http://localhost:<port>` (REFERENCE section 12).
  */
-export function publicBase(headers: IncomingHttpHeaders | undefined, configured: string | undefined, port: number): string {
+export function publicBase(
+  headers: IncomingHttpHeaders | undefined,
+  configured: string | undefined,
+  port: number,
+): string {
   if (configured !== undefined) return configured;
   if (headers) {
     const origin = headers.origin;

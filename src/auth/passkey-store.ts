@@ -49,7 +49,8 @@ function isPasskeyFile(v: unknown): v is PasskeyFile {
       typeof (u as PasskeyUser).userId === 'string' &&
       Array.isArray((u as PasskeyUser).credentials) &&
       (u as PasskeyUser).credentials.every(
-        (c) => c && typeof c.id === 'string' && typeof c.publicKey === 'string' && typeof c.counter === 'number',
+        (c) =>
+          c && typeof c.id === 'string' && typeof c.publicKey === 'string' && typeof c.counter === 'number',
       ),
   );
 }
@@ -154,7 +155,10 @@ export class PasskeyStore {
   private save(next: PasskeyFile): void {
     if (this.brokenReason !== null) {
       // never overwrite a file we could not read: it may hold the only way in
-      throw unavailable(`the passkey file ${this.file} cannot be read (${this.brokenReason}); fix or move it, then restart`, 'PASSKEYS_UNREADABLE');
+      throw unavailable(
+        `the passkey file ${this.file} cannot be read (${this.brokenReason}); fix or move it, then restart`,
+        'PASSKEYS_UNREADABLE',
+      );
     }
     writeSecretJson(this.file, next);
     this.data = next;

@@ -99,7 +99,8 @@ export function authenticate(
     }
     throw unauthorized();
   }
-  if (trustLoopback && isLoopbackAddress(remoteAddress) && isLocalRequest(headers)) return { kind: 'local', actor: 'local' };
+  if (trustLoopback && isLoopbackAddress(remoteAddress) && isLocalRequest(headers))
+    return { kind: 'local', actor: 'local' };
   throw unauthorized();
 }
 

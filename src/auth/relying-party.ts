@@ -86,7 +86,10 @@ export async function verifyRegistration(
 }
 
 /** Options for `navigator.credentials.get()` listing every registered passkey. */
-export function authenticationOptions(rp: RelyingParty, passkeys: StoredPasskey[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export function authenticationOptions(
+  rp: RelyingParty,
+  passkeys: StoredPasskey[],
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return generateAuthenticationOptions({
     rpID: rp.id,
     timeout: CHALLENGE_TTL_MS,

@@ -14,7 +14,10 @@ export const SECRET_FILE_MODE = 0o600;
 export const SECRET_DIR_MODE = 0o700;
 
 /** The result of reading a secret file: absent, parsed, or present but unreadable. */
-export type SecretRead<T> = { state: 'absent' } | { state: 'ok'; value: T } | { state: 'broken'; reason: string };
+export type SecretRead<T> =
+  | { state: 'absent' }
+  | { state: 'ok'; value: T }
+  | { state: 'broken'; reason: string };
 
 /**
  * Creates `dir` (mode 0700) if needed, and tightens an existing one that others can read.

@@ -40,7 +40,11 @@ function isTokenFile(v: unknown): v is TokenFile {
   return (
     Array.isArray(list) &&
     list.every(
-      (t) => t && typeof t.id === 'string' && typeof t.hash === 'string' && (t.access === 'read' || t.access === 'write'),
+      (t) =>
+        t &&
+        typeof t.id === 'string' &&
+        typeof t.hash === 'string' &&
+        (t.access === 'read' || t.access === 'write'),
     )
   );
 }
@@ -100,7 +104,10 @@ export class TokenStore {
    */
   create(name: string, access: TokenAccess): { secret: string; token: TokenSummary } {
     if (this.tokens.some((t) => t.name.toLowerCase() === name.toLowerCase())) {
-      throw conflict(`a token named ${JSON.stringify(name)} exists already: revoke it or pick another name`, 'TOKEN_NAME_TAKEN');
+      throw conflict(
+        `a token named ${JSON.stringify(name)} exists already: revoke it or pick another name`,
+        'TOKEN_NAME_TAKEN',
+      );
     }
     if (this.tokens.length >= MAX_AGENT_TOKENS) {
       throw conflict(`at most ${MAX_AGENT_TOKENS} named tokens: revoke one first`, 'TOO_MANY_TOKENS');

@@ -191,24 +191,28 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
   // Pages: every path no other route claims. The router prefers static and parametric routes,
   // so this sees only what would otherwise be a 404. A page asked for without credentials goes
   // to the sign-in page once there is one to go to.
-  app.get('/*', {
-    errorHandler(err, req, reply) {
-      const to = opts.signInPath?.();
-      const pathname = req.url.split('?')[0];
-      if (
-        to &&
-        err instanceof KlebbError &&
-        err.status === 401 &&
-        req.headers.authorization === undefined &&
-        !/^\/api(\/|$)/i.test(pathname) &&
-        !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.') &&
-        acceptsHtml(req.headers.accept)
-      ) {
-        return reply.redirect(`${to}?next=${encodeURIComponent(req.url)}`, 302);
-      }
-      return errorHandler(err, req, reply);
+  app.get(
+    '/*',
+    {
+      errorHandler(err, req, reply) {
+        const to = opts.signInPath?.();
+        const pathname = req.url.split('?')[0];
+        if (
+          to &&
+          err instanceof KlebbError &&
+          err.status === 401 &&
+          req.headers.authorization === undefined &&
+          !/^\/api(\/|$)/i.test(pathname) &&
+          !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.') &&
+          acceptsHtml(req.headers.accept)
+        ) {
+          return reply.redirect(`${to}?next=${encodeURIComponent(req.url)}`, 302);
+        }
+        return errorHandler(err, req, reply);
+      },
     },
-  }, page);
+    page,
+  );
 
   for (const p of SIGN_IN_PAGES) app.get(p, { config: { auth: 'public' } }, page);
 }

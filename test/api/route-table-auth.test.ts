@@ -85,7 +85,16 @@ describe('route table once a passkey exists', () => {
       // a registered passkey (its key is never used here: nobody signs in with it)
       before: (home) => {
         fs.mkdirSync(path.join(home, 'credentials'), { recursive: true, mode: 0o700 });
-        const passkey = { id: 'cred-1', publicKey: 'AAAA', counter: 0, deviceType: 'singleDevice', backedUp: false, nickname: null, registeredAt: '2026-01-01T00:00:00.000Z', lastUsedAt: null };
+        const passkey = {
+          id: 'cred-1',
+          publicKey: 'AAAA',
+          counter: 0,
+          deviceType: 'singleDevice',
+          backedUp: false,
+          nickname: null,
+          registeredAt: '2026-01-01T00:00:00.000Z',
+          lastUsedAt: null,
+        };
         fs.writeFileSync(
           path.join(home, 'credentials', 'webauthn.json'),
           JSON.stringify({ version: 1, users: { user: { userId: 'dXNlcg', credentials: [passkey] } } }),

@@ -32,7 +32,12 @@ describe('before any passkey, this machine manages tokens', () => {
     const r = await s.api('/api/tokens', { json: { name: 'cron', access: 'write' } });
     expect(r.status).toBe(201);
     expect(r.body.secret).toMatch(/^klebb_[A-Za-z0-9_-]{43}$/);
-    expect(r.body.token).toMatchObject({ name: 'cron', access: 'write', hint: r.body.secret.slice(-4), lastUsedAt: null });
+    expect(r.body.token).toMatchObject({
+      name: 'cron',
+      access: 'write',
+      hint: r.body.secret.slice(-4),
+      lastUsedAt: null,
+    });
     expect((await s.api('/api/manifests', { json: card, token: r.body.secret })).status).toBe(201);
   });
 });
@@ -43,19 +48,31 @@ describe('with a passkey', () => {
   let roId: string;
 
   beforeAll(async () => {
-    const reg = await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) });
+    const reg = await register(s, new SoftAuthenticator(s.url), {
+      code: codeOf(s.inst.auth.setupLink() as string),
+    });
     cookie = reg.cookie as string;
   });
 
   it('a signed-in person creates tokens; the secret is shown once and never listed or stored', async () => {
-    const ro = await s.api('/api/tokens', { json: { name: 'dashboard reader', access: 'read' }, headers: browser(s.url, cookie) });
-    const rw = await s.api('/api/tokens', { json: { name: 'logger', access: 'write' }, headers: browser(s.url, cookie) });
+    const ro = await s.api('/api/tokens', {
+      json: { name: 'dashboard reader', access: 'read' },
+      headers: browser(s.url, cookie),
+    });
+    const rw = await s.api('/api/tokens', {
+      json: { name: 'logger', access: 'write' },
+      headers: browser(s.url, cookie),
+    });
     expect([ro.status, rw.status]).toEqual([201, 201]);
     readOnly = ro.body.secret;
     readWrite = rw.body.secret;
     roId = ro.body.token.id;
     const list = await s.api('/api/tokens', { headers: browser(s.url, cookie) });
-    expect(list.body.tokens.map((t: { name: string }) => t.name)).toEqual(['cron', 'dashboard reader', 'logger']);
+    expect(list.body.tokens.map((t: { name: string }) => t.name)).toEqual([
+      'cron',
+      'dashboard reader',
+      'logger',
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(readOnly);
     expect(JSON.stringify(list.body)).not.toContain(readWrite);
     const file = fs.readFileSync(path.join(s.home, 'credentials', 'agent-tokens.json'), 'utf8');
@@ -68,8 +85,14 @@ describe('with a passkey', () => {
     expect((await s.api('/api/manifests', { token: readOnly })).status).toBe(200);
     expect((await s.api('/api/manifests/weight/data', { token: readOnly })).status).toBe(200);
     const writes = [
-      s.api('/api/manifests/weight/rows', { json: { value: { date: '2026-04-20', kg: 80 } }, token: readOnly }),
-      s.api('/api/manifests/weight/data', { json: { data: [{ date: '2026-04-20', kg: 80 }] }, token: readOnly }),
+      s.api('/api/manifests/weight/rows', {
+        json: { value: { date: '2026-04-20', kg: 80 } },
+        token: readOnly,
+      }),
+      s.api('/api/manifests/weight/data', {
+        json: { data: [{ date: '2026-04-20', kg: 80 }] },
+        token: readOnly,
+      }),
       s.api('/api/manifests/weight', { method: 'DELETE', token: readOnly }),
       s.api('/api/settings/cards/weight/disable', { method: 'POST', token: readOnly }),
       s.api('/api/manifests', { json: { ...card, meta: { ...card.meta, id: 'other' } }, token: readOnly }),
@@ -83,9 +106,14 @@ describe('with a passkey', () => {
   });
 
   it('a read-write token writes, recorded with its name as the actor', async () => {
-    const r = await s.api('/api/manifests/weight/rows', { json: { value: { date: '2026-04-20', kg: 80 } }, token: readWrite });
+    const r = await s.api('/api/manifests/weight/rows', {
+      json: { value: { date: '2026-04-20', kg: 80 } },
+      token: readWrite,
+    });
     expect(r.status).toBe(201);
-    const last = s.inst.db.prepare("SELECT actor FROM changes WHERE card_id = 'weight' ORDER BY id DESC LIMIT 1").get() as {
+    const last = s.inst.db
+      .prepare("SELECT actor FROM changes WHERE card_id = 'weight' ORDER BY id DESC LIMIT 1")
+      .get() as {
       actor: string;
     };
     expect(last.actor).toBe('token:logger');
@@ -133,7 +161,9 @@ describe('with a passkey', () => {
     expect(r.status).toBe(200);
     expect(r.body.token.name).toBe('dashboard reader');
     expect((await s.api('/api/manifests', { token: readOnly })).status).toBe(401);
-    expect((await s.api(`/api/tokens/${roId}`, { method: 'DELETE', headers: browser(s.url, cookie) })).status).toBe(404);
+    expect(
+      (await s.api(`/api/tokens/${roId}`, { method: 'DELETE', headers: browser(s.url, cookie) })).status,
+    ).toBe(404);
   });
 
   it('AGENT_API_TOKEN keeps full access', async () => {
@@ -142,6 +172,8 @@ describe('with a passkey', () => {
       token: 'seed-agent-token',
     });
     expect(r.status).toBe(201);
-    expect((await s.api('/api/manifests/weight/data', { token: 'seed-agent-token' })).body.data).toHaveLength(2);
+    expect((await s.api('/api/manifests/weight/data', { token: 'seed-agent-token' })).body.data).toHaveLength(
+      2,
+    );
   });
 });

@@ -21,10 +21,25 @@ describe('auth environment', () => {
 
   it('HEALTH_ORIGIN sets the relying party id to its host, Secure cookies when https; aliases work', () => {
     const c = loadConfig({ HEALTH_ORIGIN: 'https://Health.Example.org/' });
-    expect(c.auth).toMatchObject({ origin: 'https://health.example.org', rpId: 'health.example.org', secureCookies: true });
-    const parent = loadConfig({ WEBAUTHN_ORIGIN: 'https://health.example.org:8443', WEBAUTHN_RP_ID: 'example.org', WEBAUTHN_RP_NAME: 'Us' });
-    expect(parent.auth).toMatchObject({ origin: 'https://health.example.org:8443', rpId: 'example.org', rpName: 'Us' });
-    expect(loadConfig({ HEALTH_ORIGIN: 'http://localhost:8080' }).auth).toMatchObject({ secureCookies: false, rpId: 'localhost' });
+    expect(c.auth).toMatchObject({
+      origin: 'https://health.example.org',
+      rpId: 'health.example.org',
+      secureCookies: true,
+    });
+    const parent = loadConfig({
+      WEBAUTHN_ORIGIN: 'https://health.example.org:8443',
+      WEBAUTHN_RP_ID: 'example.org',
+      WEBAUTHN_RP_NAME: 'Us',
+    });
+    expect(parent.auth).toMatchObject({
+      origin: 'https://health.example.org:8443',
+      rpId: 'example.org',
+      rpName: 'Us',
+    });
+    expect(loadConfig({ HEALTH_ORIGIN: 'http://localhost:8080' }).auth).toMatchObject({
+      secureCookies: false,
+      rpId: 'localhost',
+    });
   });
 
   it.each([

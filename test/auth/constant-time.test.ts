@@ -21,7 +21,10 @@ const equal = vi.fn((given: string, expected: string) => (refuseAll ? false : sa
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startServer({ env: { AGENT_API_TOKEN: 'agent-token-1', KLEBB_ADMIN_TOKEN: 'admin-token-1' }, auth: { equal } });
+  s = await startServer({
+    env: { AGENT_API_TOKEN: 'agent-token-1', KLEBB_ADMIN_TOKEN: 'admin-token-1' },
+    auth: { equal },
+  });
 });
 afterAll(async () => {
   await s?.close();
@@ -41,7 +44,9 @@ describe('the constant-time checker', () => {
 
   it('compares the setup code', async () => {
     const code = codeOf(s.inst.auth.setupLink() as string);
-    const given = await seen(() => s.api('/auth/register/options', { json: { code }, headers: browser(s.url) }));
+    const given = await seen(() =>
+      s.api('/auth/register/options', { json: { code }, headers: browser(s.url) }),
+    );
     expect(given).toContain(code);
     refuseAll = true;
     try {
@@ -55,7 +60,9 @@ describe('the constant-time checker', () => {
   });
 
   it('compares the session cookie (as its digest)', async () => {
-    expect(await seen(() => s.api('/api/instance', { headers: browser(s.url, cookie) }))).toContain(sha(cookie));
+    expect(await seen(() => s.api('/api/instance', { headers: browser(s.url, cookie) }))).toContain(
+      sha(cookie),
+    );
     refuseAll = true;
     try {
       expect((await s.api('/api/instance', { headers: browser(s.url, cookie) })).status).toBe(401);
@@ -75,7 +82,9 @@ describe('the constant-time checker', () => {
   });
 
   it('compares the admin token', async () => {
-    expect(await seen(() => s.api('/api/admin/health', { token: 'admin-token-1' }))).toContain('admin-token-1');
+    expect(await seen(() => s.api('/api/admin/health', { token: 'admin-token-1' }))).toContain(
+      'admin-token-1',
+    );
     refuseAll = true;
     try {
       expect((await s.api('/api/admin/health', { token: 'admin-token-1' })).status).toBe(401);
@@ -85,7 +94,9 @@ describe('the constant-time checker', () => {
   });
 
   it('compares named tokens (as digests)', async () => {
-    named = (await s.api('/api/tokens', { json: { name: 'n', access: 'read' }, headers: browser(s.url, cookie) })).body.secret;
+    named = (
+      await s.api('/api/tokens', { json: { name: 'n', access: 'read' }, headers: browser(s.url, cookie) })
+    ).body.secret;
     expect(await seen(() => s.api('/api/instance', { token: named }))).toContain(sha(named));
     refuseAll = true;
     try {
@@ -102,7 +113,9 @@ describe('the constant-time checker', () => {
     refuseAll = true;
     try {
       expect((await s.api(q)).body).toMatchObject({ available: false, reason: 'invalid-invite' });
-      expect((await s.api('/auth/register/options', { json: { code: invite }, headers: browser(s.url) })).status).toBe(403);
+      expect(
+        (await s.api('/auth/register/options', { json: { code: invite }, headers: browser(s.url) })).status,
+      ).toBe(403);
     } finally {
       refuseAll = false;
     }

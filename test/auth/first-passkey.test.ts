@@ -27,7 +27,13 @@ describe('before any passkey', () => {
     const link = s.inst.auth.setupLink();
     expect(link).toMatch(/^http:\/\/localhost:\d+\/setup#code=[A-Za-z0-9_-]{43}$/);
     const status = await s.api('/auth/status');
-    expect(status.body).toMatchObject({ setup: true, authenticated: true, kind: 'local', demo: false, name: 'Klebb' });
+    expect(status.body).toMatchObject({
+      setup: true,
+      authenticated: true,
+      kind: 'local',
+      demo: false,
+      name: 'Klebb',
+    });
     expect((await s.api('/api/manifests')).status).toBe(200);
   });
 
@@ -75,18 +81,34 @@ describe('the first passkey', () => {
     const anon = await s.api('/api/manifests');
     expect(anon.status).toBe(401);
     expect(anon.body).toEqual({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
-    expect((await s.api('/auth/status')).body).toMatchObject({ setup: false, authenticated: false, kind: null });
+    expect((await s.api('/auth/status')).body).toMatchObject({
+      setup: false,
+      authenticated: false,
+      kind: null,
+    });
   });
 
   it('the session cookie opens the API, records the actor "web", and reads as signed in', async () => {
     const h = browser(s.url, cookie);
     expect((await s.api('/api/manifests', { headers: h })).status).toBe(200);
-    expect((await s.api('/auth/status', { headers: h })).body).toMatchObject({ authenticated: true, kind: 'session', label: 'user' });
-    const card = { $schema: 'klebb.datafile.v1', meta: { id: 'w', label: 'W', writeable: { fromWebapp: true } } };
+    expect((await s.api('/auth/status', { headers: h })).body).toMatchObject({
+      authenticated: true,
+      kind: 'session',
+      label: 'user',
+    });
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'w', label: 'W', writeable: { fromWebapp: true } },
+    };
     expect((await s.api('/api/manifests', { json: card, headers: h })).status).toBe(201);
-    const w = await s.api('/api/manifests/w/data', { json: { data: [{ date: '2026-04-20', kg: 80 }] }, headers: h });
+    const w = await s.api('/api/manifests/w/data', {
+      json: { data: [{ date: '2026-04-20', kg: 80 }] },
+      headers: h,
+    });
     expect(w.status).toBe(200);
-    const last = s.inst.db.prepare("SELECT actor FROM changes WHERE card_id = 'w' ORDER BY id DESC LIMIT 1").get() as { actor: string };
+    const last = s.inst.db
+      .prepare("SELECT actor FROM changes WHERE card_id = 'w' ORDER BY id DESC LIMIT 1")
+      .get() as { actor: string };
     expect(last.actor).toBe('web');
   });
 
@@ -119,7 +141,10 @@ describe('the first passkey', () => {
     const response = phone.get(options.body);
     const first = await request(s.url, '/auth/login/verify', { json: { response }, headers: browser(s.url) });
     expect(first.status).toBe(200);
-    const replay = await request(s.url, '/auth/login/verify', { json: { response }, headers: browser(s.url) });
+    const replay = await request(s.url, '/auth/login/verify', {
+      json: { response },
+      headers: browser(s.url),
+    });
     expect(replay.status).toBe(400);
     expect(replay.body.code).toBe('CHALLENGE_EXPIRED');
   });
@@ -128,14 +153,20 @@ describe('the first passkey', () => {
     const elsewhere = new SoftAuthenticator('http://localhost:1');
     elsewhere.credentials.push(...phone.credentials);
     const options = await request(s.url, '/auth/login/options', { method: 'POST', headers: browser(s.url) });
-    const r = await request(s.url, '/auth/login/verify', { json: { response: elsewhere.get(options.body) }, headers: browser(s.url) });
+    const r = await request(s.url, '/auth/login/verify', {
+      json: { response: elsewhere.get(options.body) },
+      headers: browser(s.url),
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('VERIFICATION_FAILED');
     expect(r.headers.getSetCookie()).toEqual([]);
   });
 
   it('a page asked for without credentials goes to /login, which is public', async () => {
-    const res = await fetch(`${s.url}/settings?tab=x`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    const res = await fetch(`${s.url}/settings?tab=x`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(`/login?next=${encodeURIComponent('/settings?tab=x')}`);
     for (const p of ['/login', '/setup', '/register']) {
@@ -144,7 +175,10 @@ describe('the first passkey', () => {
     }
     // /api stays JSON 401, and a wrong bearer on a page is 401, not a redirect
     expect((await s.api('/api/manifests', { headers: { accept: 'text/html' } })).status).toBe(401);
-    const wrong = await fetch(`${s.url}/settings`, { headers: { accept: 'text/html', authorization: 'Bearer nope' }, redirect: 'manual' });
+    const wrong = await fetch(`${s.url}/settings`, {
+      headers: { accept: 'text/html', authorization: 'Bearer nope' },
+      redirect: 'manual',
+    });
     expect(wrong.status).toBe(401);
   });
 
@@ -153,7 +187,11 @@ describe('the first passkey', () => {
     const sessions = path.join(s.home, 'sessions');
     expect(fs.statSync(creds).mode & 0o777).toBe(0o700);
     expect(fs.statSync(sessions).mode & 0o777).toBe(0o700);
-    for (const f of [path.join(creds, 'webauthn.json'), path.join(sessions, 'webauthn.json'), path.join(sessions, 'auth-events.log')]) {
+    for (const f of [
+      path.join(creds, 'webauthn.json'),
+      path.join(sessions, 'webauthn.json'),
+      path.join(sessions, 'auth-events.log'),
+    ]) {
       expect(fs.statSync(f).mode & 0o777, f).toBe(0o600);
     }
     const sessionFile = fs.readFileSync(path.join(sessions, 'webauthn.json'), 'utf8');

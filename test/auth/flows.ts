@@ -43,11 +43,18 @@ export async function register(
 }
 
 /** Options then verify of a sign-in; returns the verify answer and the new session cookie. */
-export async function signIn(s: TestServer, authn: SoftAuthenticator, which?: string): Promise<{ verify: ApiResponse; cookie?: string }> {
+export async function signIn(
+  s: TestServer,
+  authn: SoftAuthenticator,
+  which?: string,
+): Promise<{ verify: ApiResponse; cookie?: string }> {
   const headers = browser(authn.origin);
   const options = await request(s.url, '/auth/login/options', { method: 'POST', headers });
   if (options.status !== 200) return { verify: options };
-  const verify = await request(s.url, '/auth/login/verify', { json: { response: authn.get(options.body, which) }, headers });
+  const verify = await request(s.url, '/auth/login/verify', {
+    json: { response: authn.get(options.body, which) },
+    headers,
+  });
   return { verify, cookie: sessionCookieOf(verify) };
 }
 

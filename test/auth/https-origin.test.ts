@@ -36,7 +36,9 @@ describe('an HTTPS origin', () => {
     expect(reg.verify?.status, JSON.stringify(reg.verify?.body)).toBe(200);
     for (const res of [reg.verify, (await signIn(s, authn)).verify]) {
       const attrs = (sessionSetCookie(res as never) as string).split(';').map((a) => a.trim().toLowerCase());
-      expect(attrs).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/', 'max-age=2592000']));
+      expect(attrs).toEqual(
+        expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/', 'max-age=2592000']),
+      );
       expect(res?.headers.get('strict-transport-security')).toBe('max-age=15552000');
     }
     expect((await s.api('/api/instance', { headers: browser(ORIGIN, reg.cookie) })).status).toBe(200);
@@ -45,8 +47,14 @@ describe('an HTTPS origin', () => {
   it('a passkey answer made on another origin does not verify', async () => {
     const inv = await s.api('/api/admin/invites', { json: {}, token: 'admin' });
     const local = new SoftAuthenticator(s.url);
-    const opts = await s.api('/auth/register/options', { json: { code: inv.body.code }, headers: { origin: ORIGIN } });
-    const v = await s.api('/auth/register/verify', { json: { response: local.create(opts.body) }, headers: { origin: ORIGIN } });
+    const opts = await s.api('/auth/register/options', {
+      json: { code: inv.body.code },
+      headers: { origin: ORIGIN },
+    });
+    const v = await s.api('/auth/register/verify', {
+      json: { response: local.create(opts.body) },
+      headers: { origin: ORIGIN },
+    });
     expect(v.status).toBe(400);
     expect(v.body.code).toBe('VERIFICATION_FAILED');
   });

@@ -19,7 +19,10 @@ let laptopCookie: string;
 beforeAll(async () => {
   s = await startServer({ env: { KLEBB_ADMIN_TOKEN: 'admin-secret' }, auth: { now: () => clock.now } });
   laptop = new SoftAuthenticator(s.url);
-  const first = await register(s, laptop, { code: codeOf(s.inst.auth.setupLink() as string), nickname: 'Laptop' });
+  const first = await register(s, laptop, {
+    code: codeOf(s.inst.auth.setupLink() as string),
+    nickname: 'Laptop',
+  });
   expect(first.verify?.status).toBe(200);
   laptopCookie = first.cookie as string;
 });
@@ -28,7 +31,11 @@ afterAll(async () => {
 });
 
 async function invite(cookie: string, json?: unknown) {
-  return s.api('/api/invites', { method: 'POST', headers: browser(s.url, cookie), ...(json === undefined ? {} : { json }) });
+  return s.api('/api/invites', {
+    method: 'POST',
+    headers: browser(s.url, cookie),
+    ...(json === undefined ? {} : { json }),
+  });
 }
 
 describe('invites', () => {
@@ -62,12 +69,24 @@ describe('invites', () => {
     const { body } = await invite(laptopCookie);
     const a = new SoftAuthenticator(s.url);
     const b = new SoftAuthenticator(s.url);
-    const optA = await s.api('/auth/register/options', { json: { code: body.code }, headers: browser(s.url) });
-    const optB = await s.api('/auth/register/options', { json: { code: body.code }, headers: browser(s.url) });
+    const optA = await s.api('/auth/register/options', {
+      json: { code: body.code },
+      headers: browser(s.url),
+    });
+    const optB = await s.api('/auth/register/options', {
+      json: { code: body.code },
+      headers: browser(s.url),
+    });
     expect([optA.status, optB.status]).toEqual([200, 200]);
-    const vA = await s.api('/auth/register/verify', { json: { response: a.create(optA.body) }, headers: browser(s.url) });
+    const vA = await s.api('/auth/register/verify', {
+      json: { response: a.create(optA.body) },
+      headers: browser(s.url),
+    });
     expect(vA.status).toBe(200);
-    const vB = await s.api('/auth/register/verify', { json: { response: b.create(optB.body) }, headers: browser(s.url) });
+    const vB = await s.api('/auth/register/verify', {
+      json: { response: b.create(optB.body) },
+      headers: browser(s.url),
+    });
     expect(vB.status).toBe(403);
     expect(vB.body.code).toBe('INVITE_USED');
     expect(vB.headers.getSetCookie()).toEqual([]);
@@ -78,7 +97,10 @@ describe('invites', () => {
     const { body } = await invite(laptopCookie, { expiresInDays: 1 });
     try {
       clock.now = start + DAY_MS - 30_000; // 30 s left
-      const opt = await s.api('/auth/register/options', { json: { code: body.code }, headers: browser(s.url) });
+      const opt = await s.api('/auth/register/options', {
+        json: { code: body.code },
+        headers: browser(s.url),
+      });
       expect(opt.status).toBe(200);
       clock.now = start + DAY_MS + 30_000; // expired, while the challenge (120 s) is still live
       const v = await s.api('/auth/register/verify', {
@@ -107,14 +129,20 @@ describe('invites', () => {
 
   it('tokens and this machine cannot make invites; only a passkey session can', async () => {
     expect((await s.api('/api/invites', { method: 'POST' })).status).toBe(401);
-    const { body } = await s.api('/api/tokens', { json: { name: 'script', access: 'write' }, headers: browser(s.url, laptopCookie) });
+    const { body } = await s.api('/api/tokens', {
+      json: { name: 'script', access: 'write' },
+      headers: browser(s.url, laptopCookie),
+    });
     const r = await s.api('/api/invites', { method: 'POST', token: body.secret });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe('SIGN_IN_REQUIRED');
   });
 
   it('the admin token makes invites for any account, on the instance origin', async () => {
-    const r = await s.api('/api/admin/invites', { json: { label: 'sam', expiresInDays: 7 }, token: 'admin-secret' });
+    const r = await s.api('/api/admin/invites', {
+      json: { label: 'sam', expiresInDays: 7 },
+      token: 'admin-secret',
+    });
     expect(r.status).toBe(201);
     expect(r.body.label).toBe('sam');
     expect(Date.parse(r.body.expiresAt) - clock.now).toBe(7 * DAY_MS);
@@ -124,7 +152,9 @@ describe('invites', () => {
     const bad = await s.api('/api/admin/invites', { json: { label: 'Sam Smith' }, token: 'admin-secret' });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].path).toBe('label');
-    expect((await s.api('/api/admin/invites', { json: {}, headers: browser(s.url, laptopCookie) })).status).toBe(401);
+    expect(
+      (await s.api('/api/admin/invites', { json: {}, headers: browser(s.url, laptopCookie) })).status,
+    ).toBe(401);
     const health = await s.api('/api/admin/health', { token: 'admin-secret' });
     expect(health.body).toMatchObject({ ok: true, setup: false, rpId: 'localhost', origin: null });
     const creds = await s.api('/api/admin/credentials', { token: 'admin-secret' });
@@ -154,9 +184,21 @@ describe('devices', () => {
     const ids = r.body.credentials.map((c: { id: string }) => c.id);
     expect(ids).not.toContain(s.inst.auth.passkeys.user('sam')?.credentials[0].id); // another account's
     for (const c of r.body.credentials) {
-      expect(Object.keys(c).sort()).toEqual(['backedUp', 'current', 'deviceType', 'id', 'lastUsedAt', 'nickname', 'registeredAt']);
+      expect(Object.keys(c).sort()).toEqual([
+        'backedUp',
+        'current',
+        'deviceType',
+        'id',
+        'lastUsedAt',
+        'nickname',
+        'registeredAt',
+      ]);
     }
-    expect(r.body.credentials.filter((c: { current: boolean }) => c.current).map((c: { nickname: string }) => c.nickname)).toEqual(['Laptop']);
+    expect(
+      r.body.credentials
+        .filter((c: { current: boolean }) => c.current)
+        .map((c: { nickname: string }) => c.nickname),
+    ).toEqual(['Laptop']);
   });
 
   it('removing a passkey ends the sessions that signed in with it, and only those', async () => {
@@ -167,7 +209,10 @@ describe('devices', () => {
     const again = await signIn(s, phone);
     expect((await s.api('/api/instance', { headers: browser(s.url, phoneCookie) })).status).toBe(200);
     const id = phone.credentials[0].id.toString('base64url');
-    const del = await s.api(`/api/credentials/${encodeURIComponent(id)}`, { method: 'DELETE', headers: browser(s.url, laptopCookie) });
+    const del = await s.api(`/api/credentials/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      headers: browser(s.url, laptopCookie),
+    });
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ ok: true, id, endedSessions: 2, signedOut: false });
     expect((await s.api('/api/instance', { headers: browser(s.url, phoneCookie) })).status).toBe(401);
@@ -178,7 +223,10 @@ describe('devices', () => {
 
   it('removing one’s own current passkey signs out; someone else’s passkey is a 404', async () => {
     const sam = s.inst.auth.passkeys.user('sam')?.credentials[0].id as string;
-    const other = await s.api(`/api/credentials/${encodeURIComponent(sam)}`, { method: 'DELETE', headers: browser(s.url, laptopCookie) });
+    const other = await s.api(`/api/credentials/${encodeURIComponent(sam)}`, {
+      method: 'DELETE',
+      headers: browser(s.url, laptopCookie),
+    });
     expect(other.status).toBe(404);
     // a second laptop session removes the laptop's passkey: both laptop sessions end
     const laptopAgain = await signIn(s, laptop);
@@ -199,7 +247,10 @@ describe('devices', () => {
     const r = await s.api('/api/admin/invites', { json: { label: 'alex' }, token: 'admin-secret' });
     const reg = await register(s, sam, { code: r.body.code });
     const id = sam.credentials[0].id.toString('base64url');
-    const del = await s.api(`/api/credentials/${encodeURIComponent(id)}`, { method: 'DELETE', headers: browser(s.url, reg.cookie) });
+    const del = await s.api(`/api/credentials/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      headers: browser(s.url, reg.cookie),
+    });
     expect(del.status).toBe(409);
     expect(del.body.code).toBe('LAST_PASSKEY');
     expect((await s.api('/api/instance', { headers: browser(s.url, reg.cookie) })).status).toBe(200);

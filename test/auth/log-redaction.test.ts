@@ -6,7 +6,9 @@ import { redactUrl } from '../../src/auth/log-redaction.js';
 
 describe('redactUrl', () => {
   it('blanks code, token and secret query values and keeps the rest', () => {
-    expect(redactUrl('/auth/register/available?code=user-abc123')).toBe('/auth/register/available?code=[redacted]');
+    expect(redactUrl('/auth/register/available?code=user-abc123')).toBe(
+      '/auth/register/available?code=[redacted]',
+    );
     expect(redactUrl('/register?x=1&code=abc&y=2')).toBe('/register?x=1&code=[redacted]&y=2');
     expect(redactUrl('/a?TOKEN=t&secret=s&after=5')).toBe('/a?TOKEN=[redacted]&secret=[redacted]&after=5');
     expect(redactUrl('/api/chat/turn/c1?after=3')).toBe('/api/chat/turn/c1?after=3');

@@ -13,7 +13,9 @@ describe('HEALTH_ORIGIN unset', () => {
   let cookie: string;
   beforeAll(async () => {
     s = await startServer({ env: { AGENT_API_TOKEN: 'agent' } });
-    cookie = (await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) })).cookie as string;
+    cookie = (
+      await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) })
+    ).cookie as string;
   });
   afterAll(async () => {
     await s?.close();
@@ -21,24 +23,53 @@ describe('HEALTH_ORIGIN unset', () => {
 
   it('accepts the loopback origin the request came on, refuses every other origin with 403', async () => {
     const port = new URL(s.url).port;
-    const ok = await s.api('/api/settings/cards/welcome/disable', { method: 'POST', headers: browser(s.url, cookie) });
+    const ok = await s.api('/api/settings/cards/welcome/disable', {
+      method: 'POST',
+      headers: browser(s.url, cookie),
+    });
     expect(ok.status).toBe(200);
-    for (const origin of ['https://evil.example', `http://localhost:${port}`, 'http://127.0.0.1:1', 'null', `https://127.0.0.1:${port}`]) {
-      const r = await s.api('/api/settings/cards/welcome/enable', { method: 'POST', headers: browser(origin, cookie) });
+    for (const origin of [
+      'https://evil.example',
+      `http://localhost:${port}`,
+      'http://127.0.0.1:1',
+      'null',
+      `https://127.0.0.1:${port}`,
+    ]) {
+      const r = await s.api('/api/settings/cards/welcome/enable', {
+        method: 'POST',
+        headers: browser(origin, cookie),
+      });
       expect(r.status, origin).toBe(403);
       expect(r.body.code).toBe('BAD_ORIGIN');
     }
-    expect((await s.api('/api/manifests/welcome', { headers: browser(s.url, cookie) })).body.meta.enabled).toBe(false);
+    expect(
+      (await s.api('/api/manifests/welcome', { headers: browser(s.url, cookie) })).body.meta.enabled,
+    ).toBe(false);
   });
 
   it('applies to bearer tokens and to the public sign-in routes too; reads and Origin-less requests pass', async () => {
     const evil = { origin: 'https://evil.example' };
-    const w = await s.api('/api/settings/cards/welcome/enable', { method: 'POST', token: 'agent', headers: evil });
+    const w = await s.api('/api/settings/cards/welcome/enable', {
+      method: 'POST',
+      token: 'agent',
+      headers: evil,
+    });
     expect(w.status).toBe(403);
     expect((await s.api('/auth/login/options', { method: 'POST', headers: evil })).status).toBe(403);
-    expect((await s.api('/auth/logout', { method: 'POST', headers: { ...evil, cookie: `klebb_session=${cookie}` } })).status).toBe(403);
-    expect((await s.api('/api/instance', { headers: { ...evil, cookie: `klebb_session=${cookie}` } })).status).toBe(200);
-    expect((await s.api('/api/settings/cards/welcome/enable', { method: 'POST', token: 'agent' })).status).toBe(200);
+    expect(
+      (
+        await s.api('/auth/logout', {
+          method: 'POST',
+          headers: { ...evil, cookie: `klebb_session=${cookie}` },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await s.api('/api/instance', { headers: { ...evil, cookie: `klebb_session=${cookie}` } })).status,
+    ).toBe(200);
+    expect(
+      (await s.api('/api/settings/cards/welcome/enable', { method: 'POST', token: 'agent' })).status,
+    ).toBe(200);
     // the session is still alive: the refused logout did nothing
     expect((await s.api('/api/instance', { headers: browser(s.url, cookie) })).status).toBe(200);
   });
@@ -47,7 +78,9 @@ describe('HEALTH_ORIGIN unset', () => {
 describe('HEALTH_ORIGIN set', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer({ env: { AGENT_API_TOKEN: 'agent', HEALTH_ORIGIN: 'https://health.example.test' } });
+    s = await startServer({
+      env: { AGENT_API_TOKEN: 'agent', HEALTH_ORIGIN: 'https://health.example.test' },
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -60,8 +93,17 @@ describe('HEALTH_ORIGIN set', () => {
       headers: { origin: 'https://health.example.test' },
     });
     expect(ok.status).toBe(200);
-    for (const origin of [s.url, 'http://health.example.test', 'https://health.example.test:8443', 'https://evil.example']) {
-      const r = await s.api('/api/settings/cards/welcome/enable', { method: 'POST', token: 'agent', headers: { origin } });
+    for (const origin of [
+      s.url,
+      'http://health.example.test',
+      'https://health.example.test:8443',
+      'https://evil.example',
+    ]) {
+      const r = await s.api('/api/settings/cards/welcome/enable', {
+        method: 'POST',
+        token: 'agent',
+        headers: { origin },
+      });
       expect(r.status, origin).toBe(403);
     }
   });

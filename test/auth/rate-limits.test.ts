@@ -4,13 +4,18 @@
  * Retry-After. Small limits here so a few requests reach them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AGENT_RATE_LIMIT_PER_MIN, DEFAULT_AUTH_RATE_LIMIT_PER_MIN } from '../../src/auth/auth-env.js';
+import {
+  DEFAULT_AGENT_RATE_LIMIT_PER_MIN,
+  DEFAULT_AUTH_RATE_LIMIT_PER_MIN,
+} from '../../src/auth/auth-env.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startServer({ env: { AGENT_API_TOKEN: 'agent', KLEBB_AUTH_RATE_LIMIT: '3', KLEBB_AGENT_RATE_LIMIT: '5' } });
+  s = await startServer({
+    env: { AGENT_API_TOKEN: 'agent', KLEBB_AUTH_RATE_LIMIT: '3', KLEBB_AGENT_RATE_LIMIT: '5' },
+  });
 });
 afterAll(async () => {
   await s?.close();

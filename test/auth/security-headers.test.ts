@@ -16,7 +16,10 @@ afterAll(async () => {
 
 describe('security headers', () => {
   it('are on JSON answers and on 401s', async () => {
-    for (const r of [await s.api('/api/manifests'), await s.api('/api/manifests', { headers: { 'x-forwarded-for': '203.0.113.1' } })]) {
+    for (const r of [
+      await s.api('/api/manifests'),
+      await s.api('/api/manifests', { headers: { 'x-forwarded-for': '203.0.113.1' } }),
+    ]) {
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');
       expect(r.headers.get('x-frame-options')).toBe('SAMEORIGIN');
@@ -28,7 +31,12 @@ describe('security headers', () => {
     const r = await fetch(`${s.url}/login`, { headers: { accept: 'text/html' } });
     if (r.status === 503) return; // the web app is not built: the page CSP is tested by test/e2e
     const csp = r.headers.get('content-security-policy') ?? '';
-    const d = new Map(csp.split(';').map((x) => x.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    const d = new Map(
+      csp
+        .split(';')
+        .map((x) => x.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
     expect(d.get('script-src')).toEqual(["'self'"]);
     expect(d.get('frame-ancestors')).toEqual(["'self'"]);
     expect(d.get('object-src')).toEqual(["'none'"]);

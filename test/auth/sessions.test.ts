@@ -14,7 +14,9 @@ let cookie: string;
 
 beforeAll(async () => {
   s = await startServer({ auth: { now: () => clock.now } });
-  cookie = (await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) })).cookie as string;
+  cookie = (
+    await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) })
+  ).cookie as string;
 });
 afterAll(async () => {
   await s?.close();

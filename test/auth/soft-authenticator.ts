@@ -99,7 +99,12 @@ export class SoftAuthenticator {
     cred.counter += 1;
     const authData = Buffer.concat([sha256(cred.rpId), Buffer.from([0x01 | 0x04]), u32(cred.counter)]);
     const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: this.origin, crossOrigin: false }),
+      JSON.stringify({
+        type: 'webauthn.get',
+        challenge: options.challenge,
+        origin: this.origin,
+        crossOrigin: false,
+      }),
     );
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), cred.privateKey);
     return {

@@ -21,7 +21,9 @@ let launchError: Error | undefined;
 
 /** The weight example (it has a line chart on Trends) with two weeks of rows, written into the sandbox home. */
 function weightCard(): unknown {
-  const m = JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples/weight.example.json'), 'utf8'));
+  const m = JSON.parse(
+    fs.readFileSync(path.join(casesDir, 'manifests/examples/weight.example.json'), 'utf8'),
+  );
   const today = new Date();
   m.data = Array.from({ length: 14 }, (_, i) => {
     const d = new Date(today.getTime() - (13 - i) * 86_400_000).toISOString().slice(0, 10);
@@ -56,12 +58,15 @@ describe('the page CSP in Chromium', { timeout: 90_000 }, () => {
     await w.page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __csp: string[] }).__csp = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     for (const p of ['/', '/trends', '/settings', '/settings/security']) {
       await w.page.goto(`${s.url}${p}`);
       await settled(w.page);
-      if (p === '/trends') await w.page.locator('figure.line-chart[data-drawn="true"] canvas').first().waitFor();
+      if (p === '/trends')
+        await w.page.locator('figure.line-chart[data-drawn="true"] canvas').first().waitFor();
       expect(await w.page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), p).toEqual([]);
     }
     expect(w.problems).toEqual([]);

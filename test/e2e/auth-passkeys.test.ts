@@ -16,7 +16,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { DESKTOP, launchBrowser, PHONE, screenshot, settled, type TestBrowser, type WatchedPage } from './browser.js';
+import {
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  settled,
+  type TestBrowser,
+  type WatchedPage,
+} from './browser.js';
 
 let s: TestServer;
 /** The server as the browser reaches it: WebAuthn needs a host name (localhost), not 127.0.0.1. */
@@ -119,7 +127,9 @@ describe('passkeys in Chromium', { timeout: 120_000 }, () => {
     const secret = await secretBox.inputValue();
     expect(secret).toMatch(/^klebb_/);
     await lap.page.locator('[aria-label="Agent tokens"] li', { hasText: 'reader' }).waitFor();
-    expect(await lap.page.locator('[aria-label="Agent tokens"] li').first().textContent()).toContain('Read-only');
+    expect(await lap.page.locator('[aria-label="Agent tokens"] li').first().textContent()).toContain(
+      'Read-only',
+    );
     expect((await s.api('/api/manifests', { token: secret })).status).toBe(200);
     const write = await s.api('/api/settings/cards/welcome/disable', { method: 'POST', token: secret });
     expect(write.status).toBe(403);

@@ -41,12 +41,20 @@ export function availability(code: string | null, signal?: AbortSignal): Promise
  * Makes a passkey on this device: with a setup or invite `code`, or (without one) for the
  * signed-in person. @throws ApiError from the server, or an Error with a readable message.
  */
-export async function registerPasskey(opts: { code?: string; nickname?: string }): Promise<{ label: string }> {
-  const options = await api<Parameters<typeof startRegistration>[0]['optionsJSON']>('/auth/register/options', {
-    json: opts.code ? { code: opts.code } : {},
-  });
+export async function registerPasskey(opts: {
+  code?: string;
+  nickname?: string;
+}): Promise<{ label: string }> {
+  const options = await api<Parameters<typeof startRegistration>[0]['optionsJSON']>(
+    '/auth/register/options',
+    {
+      json: opts.code ? { code: opts.code } : {},
+    },
+  );
   const response = await withReadableErrors(() => startRegistration({ optionsJSON: options }));
-  return api<{ label: string }>('/auth/register/verify', { json: { response, nickname: opts.nickname || undefined } });
+  return api<{ label: string }>('/auth/register/verify', {
+    json: { response, nickname: opts.nickname || undefined },
+  });
 }
 
 /** Signs in with a passkey. @throws ApiError or an Error with a readable message. */
@@ -81,9 +89,12 @@ async function withReadableErrors<T>(run: () => Promise<T>): Promise<T> {
       throw new Error('The passkey request was cancelled or timed out. Try again.');
     }
     if (e.name === 'SecurityError') {
-      throw new Error('Passkeys do not work at this address: open Klebb at its HTTPS address (or localhost).');
+      throw new Error(
+        'Passkeys do not work at this address: open Klebb at its HTTPS address (or localhost).',
+      );
     }
-    if (/does not support WebAuthn/i.test(e.message ?? '')) throw new Error('This browser does not support passkeys.');
+    if (/does not support WebAuthn/i.test(e.message ?? ''))
+      throw new Error('This browser does not support passkeys.');
     throw err;
   }
 }

@@ -7,7 +7,15 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import '../styles/auth.css';
 
-export function AuthScreen({ name, title, children }: { name?: string; title: string; children: ComponentChildren }) {
+export function AuthScreen({
+  name,
+  title,
+  children,
+}: {
+  name?: string;
+  title: string;
+  children: ComponentChildren;
+}) {
   useEffect(() => {
     document.title = `${title} · ${name ?? 'Klebb'}`;
   }, [title, name]);

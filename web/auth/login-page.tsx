@@ -42,8 +42,15 @@ export function LoginPage() {
   if (s.demo) {
     return (
       <AuthScreen name={s.name} title="Welcome to the demo">
-        <p class="auth-text">Look around a dashboard filled with example data. Nothing you do here is kept private.</p>
-        <button type="button" class="auth-button auth-button-primary" disabled={busy} onClick={() => void run(enterDemo)}>
+        <p class="auth-text">
+          Look around a dashboard filled with example data. Nothing you do here is kept private.
+        </p>
+        <button
+          type="button"
+          class="auth-button auth-button-primary"
+          disabled={busy}
+          onClick={() => void run(enterDemo)}
+        >
           Enter the demo
         </button>
         <AuthError message={error} />
@@ -54,13 +61,13 @@ export function LoginPage() {
     return (
       <AuthScreen name={s.name} title="Set up your first passkey">
         <p class="auth-text">
-          No passkey is registered yet. When Klebb started, it printed a one-time setup link in its log. Open that link
-          on the device you want to sign in with.
+          No passkey is registered yet. When Klebb started, it printed a one-time setup link in its log. Open
+          that link on the device you want to sign in with.
         </p>
         {s.kind === 'local' && (
           <p class="auth-text auth-muted">
-            You are on the computer Klebb runs on, so you can also <a href="/">continue without signing in</a> until the
-            first passkey exists.
+            You are on the computer Klebb runs on, so you can also <a href="/">continue without signing in</a>{' '}
+            until the first passkey exists.
           </p>
         )}
       </AuthScreen>

@@ -64,10 +64,11 @@ export function RegisterPage({ mode }: { mode: 'setup' | 'invite' }) {
   }
   const a = avail.data;
   if (!a?.available) {
-    const why =
-      avail.error ? messageOf(avail.error)
-      : a?.reason === 'invalid-invite' ? INVALID[a.why ?? 'unknown']
-      : 'This link no longer works: a passkey is registered already. Sign in, or ask for an invite.';
+    const why = avail.error
+      ? messageOf(avail.error)
+      : a?.reason === 'invalid-invite'
+        ? INVALID[a.why ?? 'unknown']
+        : 'This link no longer works: a passkey is registered already. Sign in, or ask for an invite.';
     return (
       <AuthScreen name={name} title={title}>
         <AuthError message={why} />

@@ -39,7 +39,11 @@ export function linkCode(): string | null {
   if (fromQuery) {
     params.delete('code');
     const rest = params.toString();
-    history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}#code=${encodeURIComponent(fromQuery)}`);
+    history.replaceState(
+      null,
+      '',
+      `${location.pathname}${rest ? `?${rest}` : ''}#code=${encodeURIComponent(fromQuery)}`,
+    );
   }
   return fromQuery;
 }

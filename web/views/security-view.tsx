@@ -103,9 +103,9 @@ function AccountPanel({ status }: { status: AuthStatus }) {
         <p class="auth-text">This is a demo: passkeys and tokens are switched off.</p>
       ) : (
         <p class="auth-text">
-          You are using Klebb on the computer it runs on, without signing in. To use it from your phone or any other
-          device, register a passkey with the one-time setup link that Klebb printed in its log when it started. Once a
-          passkey exists, everyone signs in with a passkey, this computer included.
+          You are using Klebb on the computer it runs on, without signing in. To use it from your phone or any
+          other device, register a passkey with the one-time setup link that Klebb printed in its log when it
+          started. Once a passkey exists, everyone signs in with a passkey, this computer included.
         </p>
       )}
     </section>
@@ -125,7 +125,9 @@ function PasskeysPanel() {
   async function remove(p: Passkey) {
     setProblem(null);
     try {
-      const r = await api<{ signedOut: boolean }>(`/api/credentials/${encodeURIComponent(p.id)}`, { method: 'DELETE' });
+      const r = await api<{ signedOut: boolean }>(`/api/credentials/${encodeURIComponent(p.id)}`, {
+        method: 'DELETE',
+      });
       if (r.signedOut) {
         location.assign('/login');
         return;
@@ -187,7 +189,8 @@ function PasskeysPanel() {
                   {p.current && <span class="auth-badge">This device</span>}
                 </span>
                 <span class="auth-meta">
-                  Added {when(p.registeredAt)} · {p.lastUsedAt ? `last used ${when(p.lastUsedAt)}` : 'not used to sign in yet'}
+                  Added {when(p.registeredAt)} ·{' '}
+                  {p.lastUsedAt ? `last used ${when(p.lastUsedAt)}` : 'not used to sign in yet'}
                 </span>
                 {problem?.id === p.id && (
                   <span class="setting-error" role="alert">
@@ -221,8 +224,8 @@ function PasskeysPanel() {
       <div class="auth-section">
         <h3 class="auth-subtitle">Add a device</h3>
         <p class="auth-text auth-muted">
-          Make a single-use link, open it on the other device (phone, tablet, another computer) and create a passkey
-          there.
+          Make a single-use link, open it on the other device (phone, tablet, another computer) and create a
+          passkey there.
         </p>
         <button type="button" class="auth-button auth-button-primary" onClick={() => void makeInvite()}>
           Make an invite link
@@ -282,7 +285,9 @@ function TokensPanel() {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ secret: string; token: AgentToken }>('/api/tokens', { json: { name: name.trim(), access } });
+      const r = await api<{ secret: string; token: AgentToken }>('/api/tokens', {
+        json: { name: name.trim(), access },
+      });
       setCreated(r);
       setName('');
       list.reload();
@@ -312,8 +317,8 @@ function TokensPanel() {
         Agent tokens
       </h2>
       <p class="panel-hint">
-        For scripts and agents: send one as <code>Authorization: Bearer …</code>. A read-only token can look but not
-        change anything.
+        For scripts and agents: send one as <code>Authorization: Bearer …</code>. A read-only token can look
+        but not change anything.
       </p>
       {!list.data ? (
         list.error ? (
@@ -357,7 +362,12 @@ function TokensPanel() {
                   </button>
                 </span>
               ) : (
-                <button type="button" class="auth-button" aria-label={`Revoke ${t.name}`} onClick={() => setConfirming(t.id)}>
+                <button
+                  type="button"
+                  class="auth-button"
+                  aria-label={`Revoke ${t.name}`}
+                  onClick={() => setConfirming(t.id)}
+                >
                   Revoke
                 </button>
               )}
@@ -390,7 +400,13 @@ function TokensPanel() {
         <fieldset class="segmented">
           <legend class="visually-hidden">Access</legend>
           <label class="segment">
-            <input type="radio" name="token-access" value="read" checked={access === 'read'} onChange={() => setAccess('read')} />
+            <input
+              type="radio"
+              name="token-access"
+              value="read"
+              checked={access === 'read'}
+              onChange={() => setAccess('read')}
+            />
             Read-only
           </label>
           <label class="segment">

@@ -27,7 +27,9 @@ export function SettingsView() {
       <h1 class="view-title" id="view-title">
         Settings
       </h1>
-      <a class="panel settings-security-link" href="/settings/security">Security: passkeys, devices and agent tokens ›</a>
+      <a class="panel settings-security-link" href="/settings/security">
+        Security: passkeys, devices and agent tokens ›
+      </a>
       <CardsSettings />
       <AppearanceSettings />
       <AboutSettings />
