@@ -76,8 +76,9 @@ describe('a fresh home', { timeout: 90_000 }, () => {
     await card.waitFor();
     expect(await card.locator('.card-label').textContent()).toBe('Welcome to Klebb');
     expect(await card.locator('.card-emoji').textContent()).toBe('👋');
-    // no markdown-doc renderer yet: the placeholder, not a blank card
-    expect(await card.locator('[data-unknown-renderer="markdown-doc"]').count()).toBe(1);
+    // the welcome text is a markdown-doc: drawn as markdown, never the unknown-renderer placeholder
+    await expect.poll(() => card.locator('h2, h3').filter({ hasText: 'Welcome 👋' }).count()).toBe(1);
+    expect(await card.locator('[data-unknown-renderer]').count()).toBe(0);
     expect(await page.locator('.brand-name').textContent()).toBe('Klebb');
     expect(await page.title()).toBe('Klebb');
     expect(await page.locator('#chat-slot').count()).toBe(1);
