@@ -75,13 +75,16 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * Decides who the caller is (issue 2 "Auth"):
- * - `Authorization: Bearer <AGENT_API_TOKEN>`, compared in constant time → agent.
+ * The token-or-loopback part of deciding who the caller is (issue 2 "Auth"); the server's gate
+ * (AuthService.authenticate) adds named tokens and sessions in front of it and calls this only
+ * while no passkey exists:
+ * - `Authorization: Bearer <AGENT_API_TOKEN>`, compared with `equal` (constant time) → agent.
  * - any other Authorization header (a wrong or unexpected bearer) → 401, from anywhere.
  * - no credentials → allowed only from a loopback address, with a loopback Host, no proxy
  *   forwarding headers (a reverse proxy on the same host would otherwise make every visitor look
  *   local) and no cross-site browser origin (isLocalRequest); and only while `trustLoopback`
  *   (KLEBB_TRUST_LOOPBACK, default on).
+ * @param equal the constant-time comparison (safeEqual; tests pass a spy around it).
  * @throws 401 Unauthorized.
  */
 export function authenticate(
@@ -107,7 +110,7 @@ export function authenticate(
 /**
  * The admin gate for `/api/admin/*` (REFERENCE section 4 "Admin / control plane"): the API is
  * off (404) unless KLEBB_ADMIN_TOKEN is set; then only `Bearer <KLEBB_ADMIN_TOKEN>` passes
- * (constant-time compare), anything else is 401.
+ * (compared with `equal`, constant time), anything else is 401.
  */
 export function authenticateAdmin(
   headers: IncomingHttpHeaders,
