@@ -78,7 +78,7 @@ export function useViewCards(view: ViewName): Resource<ViewResponse> {
  * re-renders when the answer flips, not on every data change of every card.
  */
 export function useAllDataIn(cards: ViewCard[] | undefined): boolean {
-  const key = cards?.map((c) => c.id).join('\n') ?? '';
+  const key = cards ? cards.map((c) => `${c.id}\n`).join('') : null;
   return useMemo(
     () => computed(() => (cards ? cards.every((c) => !cardDataSignal(c.id).value.loading) : false)),
     [key],
@@ -88,7 +88,7 @@ export function useAllDataIn(cards: ViewCard[] | undefined): boolean {
 export function CardGrid({ view, date, live, empty }: CardGridProps) {
   const res = useViewCards(view);
   const cards = res.data?.cards;
-  const key = cards?.map((c) => c.id).join('\n') ?? '';
+  const key = cards ? cards.map((c) => `${c.id}\n`).join('') : null;
   const drawn = useAllDataIn(cards);
   const marked = useRef('');
   useLayoutEffect(() => {
