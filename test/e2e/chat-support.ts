@@ -89,15 +89,21 @@ export async function turnOver(page: Page): Promise<void> {
  * check that text only ever grew: no word shown twice, none taken back. Read with `shownTexts`.
  */
 export async function recordLiveTexts(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { __chatTexts: string[] }).__chatTexts = seen;
-    new MutationObserver(() => {
-      const el = document.querySelector('[data-chat-panel] .chat-msg[data-role="live"] .chat-md');
-      const t = el?.textContent ?? '';
-      if (t && t !== seen.at(-1)) seen.push(t);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await page.evaluate(liveTextRecorder);
+}
+
+/**
+ * The recorder itself, a self-contained function: `page.evaluate(liveTextRecorder)` starts it now,
+ * `page.addInitScript(liveTextRecorder)` on every load before the app's scripts.
+ */
+export function liveTextRecorder(): void {
+  const seen: string[] = [];
+  (window as unknown as { __chatTexts: string[] }).__chatTexts = seen;
+  new MutationObserver(() => {
+    const el = document.querySelector('[data-chat-panel] .chat-msg[data-role="live"] .chat-md');
+    const t = el?.textContent ?? '';
+    if (t && t !== seen.at(-1)) seen.push(t);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
 /** The texts recorded by recordLiveTexts. */

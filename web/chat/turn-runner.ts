@@ -52,6 +52,8 @@ export const stopping = signal(false);
 /** The event stream's health: 'reconnecting' while reattaching, 'lost' after the retries ran out. */
 export const connection = signal<'ok' | 'reconnecting' | 'lost'>('ok');
 
+/** How often the turn in flight is saved for a reload (and always when the tab is hidden or left). */
+const SAVE_EVERY_MS = 500;
 const MAX_RETRIES = 8;
 const RETRY_BASE_MS = 500;
 const RETRY_MAX_MS = 8_000;
@@ -59,6 +61,7 @@ const RETRY_MAX_MS = 8_000;
 let turn: TurnState | null = null;
 let conn: AbortController | null = null;
 let frame = 0;
+let savedAt = 0;
 let retries = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 /** The last event id seen per conversation: the next turn's events are above it. */
@@ -84,8 +87,14 @@ function learnLabel(id: string): void {
   );
 }
 
-/** Shows the turn's current text and status, and saves it for a reload. */
-function flush(): void {
+/** Saves the turn for a reload: text and last event id together, so any saved state is consistent. */
+function save(t: TurnState): void {
+  savedAt = performance.now();
+  storeTurn(t.snapshot());
+}
+
+/** Shows the turn's current text and status, and saves it for a reload (now, or every SAVE_EVERY_MS). */
+function flush(force = false): void {
   if (frame) cancelAnimationFrame(frame);
   frame = 0;
   const t = turn;
@@ -97,11 +106,11 @@ function flush(): void {
     text: t.text,
     status: phase ? statusLine(phase, labelOf) : null,
   };
-  storeTurn(t.snapshot());
+  if (force || performance.now() - savedAt >= SAVE_EVERY_MS) save(t);
 }
 
 function scheduleFlush(): void {
-  if (!frame) frame = requestAnimationFrame(flush);
+  if (!frame) frame = requestAnimationFrame(() => flush());
 }
 
 function begin(t: TurnState, showAtOnce: boolean): void {
@@ -114,7 +123,7 @@ function begin(t: TurnState, showAtOnce: boolean): void {
     connection.value = 'ok';
     liveTurn.value = showAtOnce ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…' } : null;
   });
-  storeTurn(t.snapshot());
+  save(t);
 }
 
 /** Ends watching `t`: clears the live state and the saved snapshot; reloads the conversation when asked. */
@@ -418,14 +427,14 @@ export function startTurnWatch(): void {
   document.addEventListener('visibilitychange', () => {
     if (!turn) return;
     if (document.visibilityState === 'hidden') {
-      flush();
+      flush(true);
       return;
     }
     retries = 0;
     reattach(turn);
   });
   window.addEventListener('pagehide', () => {
-    if (turn) flush();
+    if (turn) flush(true);
   });
   window.addEventListener('online', () => {
     if (turn && !conn) {
