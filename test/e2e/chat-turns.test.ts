@@ -2,9 +2,10 @@
  * The chat widget's turns in Debian's Chromium against the real server and the scripted gateway
  * (issue 6):
  * - the panel's code is a separate chunk, fetched only when the panel first opens;
- * - a streamed turn: the words appear as they arrive, the agent's status shows, the answer
- *   settles as markdown, the card in view goes along as `viewedCardId`; the card the agent
- *   created appears on Today without a reload (the live feed, web/lib/live.ts);
+ * - a streamed turn: the words appear as they arrive, the agent's status shows (a tool by the
+ *   label of its card), the answer settles as markdown, the card in view goes along as
+ *   `viewedCardId`; the card the agent created appears on Today without a reload (the live feed,
+ *   web/lib/live.ts); words said before a tool call go when the stream says `reset`;
  * - the send button becomes a stop button mid-turn, and stopping ends the turn with no answer saved;
  * - a capped answer offers "Keep going", which sends exactly that as the next turn;
  * - without a chat endpoint the panel says which settings to set.
@@ -46,7 +47,12 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const answer = 'Done: I made a **Migraine diary** card for you. It is on Today now.';
     gw.script(
       { kind: 'reply', toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: MIGRAINE } }] },
-      { kind: 'reply', text: answer, headersDelayMs: 600, chunkDelayMs: 70 },
+      {
+        kind: 'reply',
+        headersDelayMs: 1_200,
+        toolCalls: [{ id: 'c2', name: 'append_row', arguments: { id: 'migraine', value: { date: '2026-11-30' } } }],
+      },
+      { kind: 'reply', text: answer, headersDelayMs: 1_200, chunkDelayMs: 70 },
       { kind: 'reply', text: 'Migraine diary' }, // the conversation's title (a side call after the turn)
     );
     const { page } = await browser.open(`${s.url}/`);
@@ -82,7 +88,10 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     await eventually(() => page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
       'Make me a card for migraines',
     ]);
+    // what the agent is doing, a tool by the card it works on (its label, once the card exists)
+    await page.locator(`${PANEL} .chat-status`, { hasText: 'Creating a card…' }).waitFor();
     await page.locator(`${PANEL} .chat-status`, { hasText: 'Thinking…' }).waitFor();
+    await page.locator(`${PANEL} .chat-status`, { hasText: 'Updating Migraine diary…' }).waitFor();
     await page.locator(`${PANEL} button.chat-stop`).waitFor();
     // the card appears on the dashboard while the agent is still answering
     await page.locator('main article[data-card-id="migraine"]').waitFor();
@@ -111,6 +120,33 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
       'Migraine diary',
     );
     expect(gw.remaining).toBe(0);
+  });
+
+  it('drops the words said before a tool call when the stream says reset', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(
+      {
+        kind: 'reply',
+        text: 'Let me look at your cards first.',
+        chunkDelayMs: 60,
+        toolCalls: [{ id: 'l1', name: 'list_manifests', arguments: {} }],
+      },
+      { kind: 'reply', text: 'You have one card: Welcome to Klebb.', headersDelayMs: 800, chunkDelayMs: 60 },
+      { kind: 'reply', text: 'Your cards' },
+    );
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await recordLiveTexts(page);
+    await sendText(page, 'Which cards do I have?');
+    await turnOver(page);
+    expect(await answers(page)).toEqual(['You have one card: Welcome to Klebb.']);
+    const shown = (await recordedTexts(page)).map((t) => t.trim());
+    const before = shown.findIndex((t) => t.startsWith('Let me look'));
+    const after = shown.findIndex((t) => t.startsWith('You have'));
+    expect(before).toBeGreaterThanOrEqual(0);
+    expect(after).toBeGreaterThan(before);
+    // once reset, the earlier words never come back
+    for (const t of shown.slice(after)) expect(t).not.toContain('Let me look');
   });
 
   it('stops a running turn: the stop button ends it, no answer is saved, and a new message can go', async () => {

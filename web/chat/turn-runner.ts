@@ -25,7 +25,7 @@ import {
   retitle,
   showConversation,
 } from './chat-state.js';
-import type { TurnEvent } from './chat-types.js';
+import type { TurnEvent, TurnPhase } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
 import { chatBusy } from './launcher-state.js';
@@ -52,6 +52,11 @@ export const stopping = signal(false);
 /** The event stream's health: 'reconnecting' while reattaching, 'lost' after the retries ran out. */
 export const connection = signal<'ok' | 'reconnecting' | 'lost'>('ok');
 
+/**
+ * A tool's status line stays up at least this long: tools take milliseconds, and without it the
+ * "Thinking…" of the next model call would replace "Updating Weight…" before anyone could read it.
+ */
+const TOOL_STATUS_MIN_MS = 800;
 /** How often the turn in flight is saved for a reload (and always when the tab is hidden or left). */
 const SAVE_EVERY_MS = 500;
 const MAX_RETRIES = 8;
@@ -62,6 +67,9 @@ let turn: TurnState | null = null;
 let conn: AbortController | null = null;
 let frame = 0;
 let savedAt = 0;
+/** The last tool status and when it came (performance.now()). */
+let lastTool: { phase: TurnPhase; at: number } | null = null;
+let toolTimer: ReturnType<typeof setTimeout> | undefined;
 let retries = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 /** The last event id seen per conversation: the next turn's events are above it. */
@@ -99,8 +107,13 @@ function flush(force = false): void {
   frame = 0;
   const t = turn;
   if (!t || t.outcome) return;
-  // while the answer's words stream in, they say enough; a tool at work is still named
-  const phase = t.phase && (t.text === '' || t.phase.phase === 'tool') ? t.phase : null;
+  // a tool that just ran is still named for a moment; while the answer's words stream in, they
+  // say enough by themselves
+  let phase = t.phase;
+  if (phase?.phase === 'thinking' && lastTool && performance.now() - lastTool.at < TOOL_STATUS_MIN_MS) {
+    phase = lastTool.phase;
+  }
+  if (phase && t.text !== '' && phase.phase !== 'tool') phase = null;
   liveTurn.value = {
     conversationId: t.conversationId,
     text: t.text,
@@ -116,6 +129,7 @@ function scheduleFlush(): void {
 function begin(t: TurnState, showAtOnce: boolean): void {
   turn = t;
   retries = 0;
+  lastTool = null;
   batch(() => {
     turnActive.value = true;
     chatBusy.value = true;
@@ -231,7 +245,12 @@ function onEvent(t: TurnState, e: TurnEvent): void {
   if (connection.value !== 'ok') connection.value = 'ok';
   switch (e.type) {
     case 'status':
-      if (e.data.phase === 'tool' && e.data.id) learnLabel(e.data.id);
+      if (e.data.phase === 'tool') {
+        if (e.data.id) learnLabel(e.data.id);
+        lastTool = { phase: e.data, at: performance.now() };
+        clearTimeout(toolTimer);
+        toolTimer = setTimeout(scheduleFlush, TOOL_STATUS_MIN_MS);
+      }
       scheduleFlush();
       break;
     case 'token':
