@@ -195,7 +195,11 @@ function CardsSettings() {
     const row = rowEl(card.id);
     if (!row) return;
     e.preventDefault();
-    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    try {
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    } catch {
+      // a pointer the browser no longer tracks: the drag still follows the handle's own events
+    }
     startOrder.current = cards.map((c) => c.id);
     dragging.current = { id: card.id, pointerId: e.pointerId, grab: e.clientY - row.getBoundingClientRect().top, y: e.clientY };
     setActiveId(card.id);
