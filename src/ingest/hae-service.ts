@@ -353,6 +353,8 @@ export class HaeIngest {
       );
     }
     attachSampleStore(opts.cards, this.samples);
+    // hashed now, at start-up, rather than on the first push (it reads the extraction sources)
+    extractionFingerprint();
   }
 
   /**
