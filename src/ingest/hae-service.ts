@@ -371,12 +371,21 @@ export class HaeIngest {
         const done = follower.handle(e);
         if (done && (done.result.rowsWritten > 0 || done.action !== 'fill-new')) {
           this.log.info(
-            { card: done.result.id, metric: done.result.metric, action: done.action, rows: done.result.rowsWritten, note: done.result.note },
+            {
+              card: done.result.id,
+              metric: done.result.metric,
+              action: done.action,
+              rows: done.result.rowsWritten,
+              note: done.result.note,
+            },
             'HAE card filled from stored samples',
           );
         }
       } catch (err) {
-        this.log.warn({ card: e.id, err: (err as Error).message }, 'could not fill the card from stored samples');
+        this.log.warn(
+          { card: e.id, err: (err as Error).message },
+          'could not fill the card from stored samples',
+        );
       }
     };
     events.on('card', listener);

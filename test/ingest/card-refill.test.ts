@@ -43,9 +43,10 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean): Promise
 
 /** The change sets of a card: actor and op, oldest first. */
 function changes(s: IngestServer, id: string): { actor: string; op: string }[] {
-  return s.inst.db
-    .prepare('SELECT actor, op FROM changes WHERE card_id = ? ORDER BY id')
-    .all(id) as { actor: string; op: string }[];
+  return s.inst.db.prepare('SELECT actor, op FROM changes WHERE card_id = ? ORDER BY id').all(id) as {
+    actor: string;
+    op: string;
+  }[];
 }
 
 describe('PATCH /api/manifests/:id', () => {
@@ -109,7 +110,10 @@ describe('PATCH /api/manifests/:id', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.details).toEqual([expect.objectContaining({ path: 'meta.ingest.metric' })]);
     // unsubscribing keeps the rows
-    const off = await srv.api('/api/manifests/tracked', { method: 'PATCH', json: { meta: { ingest: null } } });
+    const off = await srv.api('/api/manifests/tracked', {
+      method: 'PATCH',
+      json: { meta: { ingest: null } },
+    });
     expect(off.status).toBe(200);
     expect(await srv.rows('tracked')).toEqual(weight);
     expect(changes(srv, 'tracked')).toHaveLength(setsAfterRefill);
@@ -124,7 +128,11 @@ describe('PATCH /api/manifests/:id', () => {
     // and the next push still reaches it
     const next = await srv.push(
       JSON.stringify({
-        data: { metrics: [{ name: 'weight_body_mass', units: 'kg', data: [{ date: '2023-03-26 07:00:00 +1100', qty: 71 }] }] },
+        data: {
+          metrics: [
+            { name: 'weight_body_mass', units: 'kg', data: [{ date: '2023-03-26 07:00:00 +1100', qty: 71 }] },
+          ],
+        },
       }),
     );
     expect(next.body.ingested).toEqual({ tracked: 1 });

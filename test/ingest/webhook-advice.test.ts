@@ -23,7 +23,10 @@ describe('401 says what to fix', () => {
     const body = '{"data":{"metrics":[]}}';
     const bare = await post(srv, body, { authorization: srv.haeToken });
     expect(bare.status).toBe(401);
-    expect(bare.body).toMatchObject({ code: 'UNAUTHORIZED', error: expect.stringMatching(/Authorization: Bearer <token>/) });
+    expect(bare.body).toMatchObject({
+      code: 'UNAUTHORIZED',
+      error: expect.stringMatching(/Authorization: Bearer <token>/),
+    });
     const none = await post(srv, body, {});
     expect(none.status).toBe(401);
     expect(none.body.error).toMatch(/missing Health Auto Export token/);
@@ -40,13 +43,19 @@ describe('401 says what to fix', () => {
 describe('a body that is not JSON: 200, quarantined, with advice', () => {
   it('CSV (multipart or text/csv) asks for the JSON export format', async () => {
     srv = await startIngestServer();
-    const multipart = await post(srv, '--xyz\r\nContent-Disposition: form-data; name="file"\r\n\r\nDate,Steps\r\n', {
-      authorization: `Bearer ${srv.haeToken}`,
-      'content-type': 'multipart/form-data; boundary=xyz',
-    });
+    const multipart = await post(
+      srv,
+      '--xyz\r\nContent-Disposition: form-data; name="file"\r\n\r\nDate,Steps\r\n',
+      {
+        authorization: `Bearer ${srv.haeToken}`,
+        'content-type': 'multipart/form-data; boundary=xyz',
+      },
+    );
     expect(multipart.status).toBe(200);
     expect(multipart.body.ok).toBe(false);
-    expect(multipart.body.warning).toMatch(/ingest\/quarantine\/.*set the automation's Export Format to JSON/);
+    expect(multipart.body.warning).toMatch(
+      /ingest\/quarantine\/.*set the automation's Export Format to JSON/,
+    );
     const csv = await post(srv, 'Date/Time,Step Count (count)\n2025-01-01 00:00:00,5\n', {
       authorization: `Bearer ${srv.haeToken}`,
     });
@@ -67,6 +76,8 @@ describe('a body that is not JSON: 200, quarantined, with advice', () => {
     expect(zip.body.warning).toMatch(/zip archive/);
     // broken JSON gets no advice beyond the parse error
     const broken = await post(srv, '{"data":{"metrics":[', { authorization: `Bearer ${srv.haeToken}` });
-    expect(broken.body.warning).toMatch(/not valid JSON \(.*\); nothing was ingested; it is kept as ingest\/quarantine\/[^ ]+\.body\.$/);
+    expect(broken.body.warning).toMatch(
+      /not valid JSON \(.*\); nothing was ingested; it is kept as ingest\/quarantine\/[^ ]+\.body\.$/,
+    );
   });
 });

@@ -193,7 +193,9 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
         putNumber(values, 'max', b, point.Max ?? point.max ?? point.qty);
       break;
     case 'bloodPressure':
-      bad = putNumber(values, 'systolic', b, point.systolic) ?? putNumber(values, 'diastolic', b, point.diastolic);
+      bad =
+        putNumber(values, 'systolic', b, point.systolic) ??
+        putNumber(values, 'diastolic', b, point.diastolic);
       break;
     case 'glucose': {
       const field = b.glucoseField;

@@ -62,7 +62,7 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
   if (start.startsWith('<'))
     return ' It looks like XML: an Apple Health export.xml goes to POST /api/apple-health/import or npm run import:apple-health.';
   if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
-    return ' It looks like CSV: set the automation\'s Export Format to JSON.';
+    return " It looks like CSV: set the automation's Export Format to JSON.";
   return '';
 }
 
@@ -75,7 +75,11 @@ function shortMessage(err: unknown): string {
  * A body held in memory: decoded once, parsed once, normalised, extracted, stored, cards filled.
  * @returns the answer; a body that is not JSON is quarantined (nothing ingested).
  */
-export function ingestInline(svc: HaeIngest, body: Buffer, opts: { contentType?: string } = {}): WebhookAnswer {
+export function ingestInline(
+  svc: HaeIngest,
+  body: Buffer,
+  opts: { contentType?: string } = {},
+): WebhookAnswer {
   if (body.length === 0) {
     return {
       ok: false,
