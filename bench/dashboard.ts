@@ -62,7 +62,11 @@ export function firstPageScripts(webDir: string): { eager: ScriptFile[]; lazy: S
   }
   const sized = (rel: string): ScriptFile => {
     const body = fs.readFileSync(path.join(webDir, rel.replace(/^\//, '')));
-    return { file: rel.replace(/^\//, ''), bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length };
+    return {
+      file: rel.replace(/^\//, ''),
+      bytes: body.length,
+      gzipBytes: gzipSync(body, { level: 9 }).length,
+    };
   };
   const eager = [...refs].map(sized);
   const eagerNames = new Set(eager.map((f) => f.file));
@@ -117,7 +121,9 @@ function benchRows(card: number, n: number, today: string): Record<string, unkno
 
 /** Seeds `home` with the bench cards through the store (no server), without the welcome card. */
 async function seedDashboard(home: string, cards: number, rows: number, today: string): Promise<void> {
-  const inst = await openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), { watch: false });
+  const inst = await openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), {
+    watch: false,
+  });
   try {
     for (let i = 0; i < cards; i++) {
       const m = benchManifest(i, i % 3 === 0);
@@ -135,10 +141,12 @@ const kb = (bytes: number) => bytes / 1000;
 
 export const dashboard: Benchmark = {
   name: 'dashboard',
-  title: 'Dashboard: first-page JavaScript, Today with 50 cards x 1 000 rows, date scrub (10 x 200 with --quick)',
+  title:
+    'Dashboard: first-page JavaScript, Today with 50 cards x 1 000 rows, date scrub (10 x 200 with --quick)',
   async run(ctx) {
     const webDir = path.join(repoRoot, 'dist/web');
-    if (!fs.existsSync(path.join(webDir, 'index.html'))) throw new Error('dist/web is missing: run `npm run build` first');
+    if (!fs.existsSync(path.join(webDir, 'index.html')))
+      throw new Error('dist/web is missing: run `npm run build` first');
 
     // (a) first-page JavaScript
     const { eager, lazy } = firstPageScripts(webDir);
@@ -186,8 +194,10 @@ export const dashboard: Benchmark = {
           ({ mark, day, n }) =>
             performance
               .getEntriesByName('klebb:bench-frame')
-              .some((m) => (m as PerformanceMark).detail?.date === day && (m as PerformanceMark).detail?.cards === n) &&
-            performance.getEntriesByName(mark).length > 0,
+              .some(
+                (m) =>
+                  (m as PerformanceMark).detail?.date === day && (m as PerformanceMark).detail?.cards === n,
+              ) && performance.getEntriesByName(mark).length > 0,
           { mark: MARK, day: today, n: cards },
           { timeout: 60_000 },
         );
@@ -202,7 +212,9 @@ export const dashboard: Benchmark = {
           };
         }, MARK);
         // main-thread work of the page so far (scripts, style, layout), which other load on the machine inflates less than wall time
-        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+          metrics: { name: string; value: number }[];
+        };
         const busy = (name: string) => (metrics.find((m) => m.name === name)?.value ?? Number.NaN) * 1000;
         if (i > 0) {
           busyMs.push(busy('TaskDuration'));
@@ -220,8 +232,12 @@ export const dashboard: Benchmark = {
         if (i > 0) {
           const empty = await browser.context.newPage();
           await empty.goto(`${server.url}/reports`);
-          await empty.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK, { timeout: 60_000 });
-          baselineMs.push(await empty.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK));
+          await empty.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK, {
+            timeout: 60_000,
+          });
+          baselineMs.push(
+            await empty.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK),
+          );
           await empty.close();
         }
         if (i < loads) await page.close();
@@ -239,7 +255,9 @@ export const dashboard: Benchmark = {
                       if (e.name === mark && (e as PerformanceMark).detail?.date === day) {
                         obs.disconnect();
                         const at = e.startTime;
-                        requestAnimationFrame(() => resolve({ mark: at - t0, frame: performance.now() - t0 }));
+                        requestAnimationFrame(() =>
+                          resolve({ mark: at - t0, frame: performance.now() - t0 }),
+                        );
                       }
                     }
                   });
@@ -264,24 +282,77 @@ export const dashboard: Benchmark = {
     const scrub = summarize(scrubMs);
     const scrubFrame = summarize(scrubFrameMs);
     const figures: Figure[] = [
-      { key: 'js.first_page_gzip_kb', label: 'first-page JS, gzip', value: kb(eagerGz), unit: 'KB', target: { op: '<=', value: 100 } },
+      {
+        key: 'js.first_page_gzip_kb',
+        label: 'first-page JS, gzip',
+        value: kb(eagerGz),
+        unit: 'KB',
+        target: { op: '<=', value: 100 },
+      },
       { key: 'js.first_page_raw_kb', label: 'first-page JS, raw', value: kb(eagerRaw), unit: 'KB' },
       { key: 'js.first_page_files', label: 'first-page JS files', value: eager.length, unit: '' },
-      { key: 'js.lazy_gzip_kb', label: 'lazy JS chunks, gzip (not counted)', value: kb(lazy.reduce((s, f) => s + f.gzipBytes, 0)), unit: 'KB' },
-      { key: 'today.median_ms', label: `Today drawn (${cards} x ${rows}), median`, value: load.median, unit: 'ms', target: { op: '<=', value: 300 } },
+      {
+        key: 'js.lazy_gzip_kb',
+        label: 'lazy JS chunks, gzip (not counted)',
+        value: kb(lazy.reduce((s, f) => s + f.gzipBytes, 0)),
+        unit: 'KB',
+      },
+      {
+        key: 'today.median_ms',
+        label: `Today drawn (${cards} x ${rows}), median`,
+        value: load.median,
+        unit: 'ms',
+        target: { op: '<=', value: 300 },
+      },
       { key: 'today.p95_ms', label: 'Today drawn, p95', value: load.p95, unit: 'ms' },
       { key: 'today.max_ms', label: 'Today drawn, max', value: load.max, unit: 'ms' },
-      { key: 'today.frame_median_ms', label: 'Today, next frame after drawn, median', value: loadFrame.median, unit: 'ms' },
-      { key: 'today.baseline_empty_view_median_ms', label: 'baseline: a view with no card drawn, median', value: summarize(baselineMs).median, unit: 'ms' },
-      { key: 'today.busy_median_ms', label: 'Today, main-thread busy (tasks) by then, median', value: summarize(busyMs).median, unit: 'ms' },
-      { key: 'today.script_median_ms', label: 'Today, of which scripts, median', value: summarize(scriptMs).median, unit: 'ms' },
+      {
+        key: 'today.frame_median_ms',
+        label: 'Today, next frame after drawn, median',
+        value: loadFrame.median,
+        unit: 'ms',
+      },
+      {
+        key: 'today.baseline_empty_view_median_ms',
+        label: 'baseline: a view with no card drawn, median',
+        value: summarize(baselineMs).median,
+        unit: 'ms',
+      },
+      {
+        key: 'today.busy_median_ms',
+        label: 'Today, main-thread busy (tasks) by then, median',
+        value: summarize(busyMs).median,
+        unit: 'ms',
+      },
+      {
+        key: 'today.script_median_ms',
+        label: 'Today, of which scripts, median',
+        value: summarize(scriptMs).median,
+        unit: 'ms',
+      },
       { key: 'today.cold_ms', label: 'Today drawn, first load (empty cache)', value: coldMs, unit: 'ms' },
       { key: 'today.cards', label: 'cards on the page', value: drawnCards, unit: '' },
-      { key: 'today.placeholders', label: 'cards with no renderer (placeholder)', value: placeholders, unit: '' },
-      { key: 'scrub.median_ms', label: 'date scrub, click to drawn, median', value: scrub.median, unit: 'ms', target: { op: '<=', value: 100 } },
+      {
+        key: 'today.placeholders',
+        label: 'cards with no renderer (placeholder)',
+        value: placeholders,
+        unit: '',
+      },
+      {
+        key: 'scrub.median_ms',
+        label: 'date scrub, click to drawn, median',
+        value: scrub.median,
+        unit: 'ms',
+        target: { op: '<=', value: 100 },
+      },
       { key: 'scrub.p95_ms', label: 'date scrub, p95', value: scrub.p95, unit: 'ms' },
       { key: 'scrub.max_ms', label: 'date scrub, max', value: scrub.max, unit: 'ms' },
-      { key: 'scrub.frame_median_ms', label: 'date scrub, click to next frame, median', value: scrubFrame.median, unit: 'ms' },
+      {
+        key: 'scrub.frame_median_ms',
+        label: 'date scrub, click to next frame, median',
+        value: scrubFrame.median,
+        unit: 'ms',
+      },
     ];
     const notes = [
       `first page: ${eager.map((f) => `${f.file} ${kb(f.gzipBytes).toFixed(1)} KB gz`).join(', ')}`,

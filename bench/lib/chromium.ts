@@ -24,7 +24,9 @@ export async function launchChromium(opts: { timezoneId?: string } = {}): Promis
   try {
     fs.accessSync(CHROMIUM_PATH, fs.constants.X_OK);
   } catch {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set KLEBB_CHROMIUM)`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set KLEBB_CHROMIUM)`,
+    );
   }
   const profile = makeTempDir('chromium');
   try {

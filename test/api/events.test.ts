@@ -121,7 +121,10 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
     // a card created over the API
     const created = await s.api('/api/manifests', { json: card('weight', 'Weight'), token: TOKEN });
     expect(created.status).toBe(201);
-    await st.next((e) => e.event === 'card' && e.data.type === 'card-changed' && e.data.id === 'weight', 'card-changed');
+    await st.next(
+      (e) => e.event === 'card' && e.data.type === 'card-changed' && e.data.id === 'weight',
+      'card-changed',
+    );
 
     // a row written by an agent: data-changed with the version of the new ETag
     const row = await s.api('/api/manifests/weight/rows', {
@@ -141,13 +144,22 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
 
     // a file dropped into data/ by hand, then removed by hand
     fs.writeFileSync(path.join(s.dataDir, 'mood.json'), `${JSON.stringify(card('mood', 'Mood'), null, 2)}\n`);
-    await st.next((e) => e.event === 'card' && e.data.type === 'card-changed' && e.data.id === 'mood', 'mood appears');
+    await st.next(
+      (e) => e.event === 'card' && e.data.type === 'card-changed' && e.data.id === 'mood',
+      'mood appears',
+    );
     fs.rmSync(path.join(s.dataDir, 'mood.json'));
-    await st.next((e) => e.event === 'card' && e.data.type === 'card-removed' && e.data.id === 'mood', 'mood removed');
+    await st.next(
+      (e) => e.event === 'card' && e.data.type === 'card-removed' && e.data.id === 'mood',
+      'mood removed',
+    );
 
     // a card deleted over the API
     expect((await s.api('/api/manifests/weight', { method: 'DELETE', token: TOKEN })).status).toBe(200);
-    await st.next((e) => e.event === 'card' && e.data.type === 'card-removed' && e.data.id === 'weight', 'card-removed');
+    await st.next(
+      (e) => e.event === 'card' && e.data.type === 'card-removed' && e.data.id === 'weight',
+      'card-removed',
+    );
 
     for (const e of st.events.filter((x) => x.event === 'card')) {
       expect(Object.keys(e.data).sort()).toEqual(
@@ -161,9 +173,13 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
     const a = await openStream(s.url);
     const b = await openStream(s.url);
     streams.push(a, b);
-    await Promise.all([a.next((e) => e.event === 'ready', 'ready'), b.next((e) => e.event === 'ready', 'ready')]);
+    await Promise.all([
+      a.next((e) => e.event === 'ready', 'ready'),
+      b.next((e) => e.event === 'ready', 'ready'),
+    ]);
     expect((await s.api('/api/manifests', { json: card('steps') })).status).toBe(201);
-    const match = (e: Received) => e.event === 'card' && e.data.id === 'steps' && e.data.type === 'card-changed';
+    const match = (e: Received) =>
+      e.event === 'card' && e.data.id === 'steps' && e.data.type === 'card-changed';
     await Promise.all([a.next(match, 'steps in a'), b.next(match, 'steps in b')]);
   });
 
@@ -183,7 +199,9 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
 
   it('refuses a web page of another site even on this machine', async () => {
     s = await startServer();
-    const r = await s.api('/api/events', { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+    const r = await s.api('/api/events', {
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
     expect(r.status).toBe(401);
     expect(r.text).not.toContain('event:');
   });

@@ -9,7 +9,13 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 const card = (id: string, order: number) => ({
   $schema: 'klebb.datafile.v1',
-  meta: { id, label: id, order, view: { enabled: true, component: 'generic-card' }, writeable: { fromWebapp: true } },
+  meta: {
+    id,
+    label: id,
+    order,
+    view: { enabled: true, component: 'generic-card' },
+    writeable: { fromWebapp: true },
+  },
 });
 
 describe('GET /api/views/:view?data=1', () => {
@@ -20,7 +26,12 @@ describe('GET /api/views/:view?data=1', () => {
       expect((await s.api('/api/manifests', { json: card(id, (i + 1) * 100) })).status).toBe(201);
     }
     await s.api('/api/manifests/weight/data', {
-      json: { data: [{ date: '2026-04-19', kg: 85.1 }, { date: '2026-04-20', kg: 85.5, note: 'héllo "quoted" 😀' }] },
+      json: {
+        data: [
+          { date: '2026-04-19', kg: 85.1 },
+          { date: '2026-04-20', kg: 85.5, note: 'héllo "quoted" 😀' },
+        ],
+      },
     });
     await s.api('/api/manifests/notes/data', { json: { data: { markdown: '# Hi' } } });
   });
@@ -28,7 +39,7 @@ describe('GET /api/views/:view?data=1', () => {
     await s?.close();
   });
 
-  it('adds each card\'s data and ETag, as the data route gives them', async () => {
+  it("adds each card's data and ETag, as the data route gives them", async () => {
     const plain = await s.api('/api/views/view');
     const batch = await s.api('/api/views/view?data=1');
     expect(batch.status).toBe(200);
@@ -45,7 +56,9 @@ describe('GET /api/views/:view?data=1', () => {
       expect({ id: c.id, meta: c.meta, viewConfig: c.viewConfig }).toEqual(p);
     }
     expect(batch.body.cards.find((c: { id: string }) => c.id === 'empty').data).toEqual([]);
-    expect(batch.body.cards.find((c: { id: string }) => c.id === 'weight').data[1].note).toBe('héllo "quoted" 😀');
+    expect(batch.body.cards.find((c: { id: string }) => c.id === 'weight').data[1].note).toBe(
+      'héllo "quoted" 😀',
+    );
     expect(plain.body.cards[0]).not.toHaveProperty('data');
     expect((await s.api('/api/views/view?data=0')).body).toEqual(plain.body);
   });
@@ -54,12 +67,20 @@ describe('GET /api/views/:view?data=1', () => {
     const weightOf = async () =>
       (await s.api('/api/views/view?data=1')).body.cards.find((c: { id: string }) => c.id === 'weight');
     const before = await weightOf();
-    expect((await s.api('/api/manifests/weight/rows', { json: { value: { date: '2026-04-21', kg: 85.2 } } })).status).toBe(201);
+    expect(
+      (await s.api('/api/manifests/weight/rows', { json: { value: { date: '2026-04-21', kg: 85.2 } } }))
+        .status,
+    ).toBe(201);
     const appended = await weightOf();
     expect(appended.data).toHaveLength(before.data.length + 1);
     expect(appended.etag).not.toBe(before.etag);
     expect(
-      (await s.api('/api/manifests/weight/rows', { method: 'PATCH', json: { path: '[index=0]', changes: { kg: 99 } } })).status,
+      (
+        await s.api('/api/manifests/weight/rows', {
+          method: 'PATCH',
+          json: { path: '[index=0]', changes: { kg: 99 } },
+        })
+      ).status,
     ).toBe(200);
     expect((await weightOf()).data[0].kg).toBe(99);
     await s.api('/api/manifests/weight/data', { json: { data: [] } });

@@ -20,12 +20,23 @@ const NOW = '2026-04-15T12:00:00+02:00';
 
 const card = (id: string, order: number, calendar: Record<string, unknown>, data: unknown, extra = {}) => ({
   $schema: 'klebb.datafile.v1',
-  meta: { id, label: id, emoji: '🔹', order, calendar: { enabled: true, component: 'day-marker', ...calendar }, ...extra },
+  meta: {
+    id,
+    label: id,
+    emoji: '🔹',
+    order,
+    calendar: { enabled: true, component: 'day-marker', ...calendar },
+    ...extra,
+  },
   data,
 });
 
 const CARDS = [
-  card('static', 10, { marker: '💓' }, [{ date: '2026-04-13' }, { date: '2026-04-14' }, { date: '2026-03-30' }]),
+  card('static', 10, { marker: '💓' }, [
+    { date: '2026-04-13' },
+    { date: '2026-04-14' },
+    { date: '2026-03-30' },
+  ]),
   card(
     'mood',
     20,
@@ -35,30 +46,48 @@ const CARDS = [
       { date: '2026-04-13', mood: 5 },
       { date: '2026-04-14', mood: 3 },
     ],
-    { view: { enabled: false, component: 'generic-card', display: { emojiMap: { mood: { 1: '😩', 3: '😐', 5: '😄' } } } } },
+    {
+      view: {
+        enabled: false,
+        component: 'generic-card',
+        display: { emojiMap: { mood: { 1: '😩', 3: '😐', 5: '😄' } } },
+      },
+    },
   ),
   card('weight', 30, { marker: { type: 'trend-arrow', field: 'kg' } }, [
     { date: '2026-04-12', kg: 80 },
     { date: '2026-04-13', kg: 79.5 },
     { date: '2026-04-14', kg: 79.5 },
   ]),
-  card('sleep', 40, { marker: { type: 'threshold', field: 'hours', rules: [{ max: 6, emoji: '🥱' }, { emoji: '😴' }] } }, [
-    { date: '2026-04-13', hours: 5.5 },
-    { date: '2026-04-14', hours: 8 },
-  ]),
-  card('steps', 50, { marker: { type: 'template', template: '{count:round(0)}' } }, [{ date: '2026-04-13', count: 9000 }]),
-  card('meds', 60, { marker: '💊' }, {
-    items: [
-      {
-        name: 'a',
-        schedule: { type: 'daily' },
-        doses: [
-          { scheduledDate: '2026-04-10', takenAt: '2026-04-10T08:00:00+02:00' },
-          { scheduledDate: '2026-04-11', takenAt: null },
-        ],
-      },
+  card(
+    'sleep',
+    40,
+    { marker: { type: 'threshold', field: 'hours', rules: [{ max: 6, emoji: '🥱' }, { emoji: '😴' }] } },
+    [
+      { date: '2026-04-13', hours: 5.5 },
+      { date: '2026-04-14', hours: 8 },
     ],
-  }),
+  ),
+  card('steps', 50, { marker: { type: 'template', template: '{count:round(0)}' } }, [
+    { date: '2026-04-13', count: 9000 },
+  ]),
+  card(
+    'meds',
+    60,
+    { marker: '💊' },
+    {
+      items: [
+        {
+          name: 'a',
+          schedule: { type: 'daily' },
+          doses: [
+            { scheduledDate: '2026-04-10', takenAt: '2026-04-10T08:00:00+02:00' },
+            { scheduledDate: '2026-04-11', takenAt: null },
+          ],
+        },
+      ],
+    },
+  ),
   // switched off: marks nothing
   card('hidden', 70, { marker: '🙈' }, [{ date: '2026-04-13' }], { enabled: false }),
 ];
@@ -94,7 +123,8 @@ beforeAll(async () => {
   s = await startServer({
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      for (const c of CARDS) fs.writeFileSync(path.join(dataDir, `${c.meta.id}.json`), JSON.stringify(c, null, 2));
+      for (const c of CARDS)
+        fs.writeFileSync(path.join(dataDir, `${c.meta.id}.json`), JSON.stringify(c, null, 2));
     },
   });
 });
@@ -114,9 +144,19 @@ describe('the calendar', { timeout: 90_000 }, () => {
   it('lays out the month from Monday, highlights today, and links only days so far', async () => {
     const w = await open('/calendar');
     expect(await w.page.locator('main h1').textContent()).toBe('April 2026');
-    expect(await w.page.locator('.month-weekday').allTextContents()).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+    expect(await w.page.locator('.month-weekday').allTextContents()).toEqual([
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+      'Sun',
+    ]);
     // 1 April 2026 is a Wednesday: two blanks first
-    expect(await w.page.locator('.month > .month-day').first().getAttribute('class')).toContain('month-blank');
+    expect(await w.page.locator('.month > .month-day').first().getAttribute('class')).toContain(
+      'month-blank',
+    );
     expect(await w.page.locator('.month > .month-blank').count()).toBe(2);
     const today = w.page.locator('a.month-day[aria-current="date"]');
     expect(await today.getAttribute('data-date')).toBe('2026-04-15');
@@ -142,7 +182,9 @@ describe('the calendar', { timeout: 90_000 }, () => {
     expect(await glyphs(w, '2026-04-11')).toEqual({ glyphs: [], more: null });
     // the legend: the cards on the calendar, not the switched-off one
     expect(
-      await w.page.locator('.calendar-legend .chip').evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id'))),
+      await w.page
+        .locator('.calendar-legend .chip')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id'))),
     ).toEqual(['static', 'mood', 'weight', 'sleep', 'steps', 'meds']);
     expect(await w.page.locator('.month').textContent()).not.toContain('🙈');
   });
@@ -175,8 +217,9 @@ describe('the calendar', { timeout: 90_000 }, () => {
     expect(await w.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     const small = await w.page
       .locator('a.month-day')
-      .evaluateAll((els) =>
-        els.map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length,
+      .evaluateAll(
+        (els) =>
+          els.map((e) => e.getBoundingClientRect()).filter((r) => r.width < 44 || r.height < 44).length,
       );
     expect(small).toBe(0);
   });

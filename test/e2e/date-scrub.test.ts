@@ -3,7 +3,7 @@
  * re-renders every card for that date"):
  * - tapping a day in the scrubber, the ←/→ keys and the previous/next buttons show that day's
  *   rows in every card, with the address following (`/day/:date`, `/` for today);
- * - scrubbing asks the server for nothing (the data is already in the page), and each drawn day
+ * - scrubbing reads no card list and no card data from the server (it is already in the page), and each drawn day
  *   leaves a `klebb:cards-rendered` performance mark naming it;
  * - the keys do nothing while typing in a field, and never go past today.
  */
@@ -19,7 +19,10 @@ const TZ = 'Asia/Tokyo';
 const today = todayIn(TZ);
 /** kg on each of the last ten days: 80.0 on today, 80.1 the day before, ... */
 const kgOn = (daysBack: number) => (80 + daysBack / 10).toFixed(1);
-const rows = Array.from({ length: 10 }, (_, i) => ({ date: addDays(today, -i), kg: Number(kgOn(i)) })).reverse();
+const rows = Array.from({ length: 10 }, (_, i) => ({
+  date: addDays(today, -i),
+  kg: Number(kgOn(i)),
+})).reverse();
 
 const marks = {
   $schema: 'klebb.datafile.v1',
@@ -76,7 +79,8 @@ describe('the date scrub', { timeout: 90_000 }, () => {
     await settled(page);
     await page.locator('.card-grid[data-drawn="true"]').waitFor();
 
-    const shown = () => page.locator('.card[data-card-id="marks"] .day-marker-shown .day-marker-glyph').textContent();
+    const shown = () =>
+      page.locator('.card[data-card-id="marks"] .day-marker-shown .day-marker-glyph').textContent();
     const weight = () => page.locator('.card[data-card-id="weight"] .card-body').textContent();
     const gridDate = () => page.locator('.card-grid').getAttribute('data-date');
     const marksFor = (date: string) =>
@@ -94,7 +98,10 @@ describe('the date scrub', { timeout: 90_000 }, () => {
     const requests: string[] = [];
     page.on('request', (req) => {
       const p = new URL(req.url()).pathname;
-      if (p.startsWith('/api/') && p !== '/api/events') requests.push(`${req.method()} ${p}`);
+      // reads of card lists or card data (other parts of the page, like the daily prompt's idle read of the
+      // manifest list, are not the scrub's business)
+      if (/^\/api\/views\/|^\/api\/manifests\/[^/]+(\/(data|rows))?$/.test(p))
+        requests.push(`${req.method()} ${p}`);
     });
 
     // a tap on a day three days back

@@ -60,7 +60,8 @@ function readExamples(): Example[] {
     const views: Record<string, string> = {};
     for (const { view } of PAGES) {
       const vc = m.meta[view];
-      if (m.meta.enabled !== false && vc?.enabled === true && typeof vc.component === 'string') views[view] = vc.component;
+      if (m.meta.enabled !== false && vc?.enabled === true && typeof vc.component === 'string')
+        views[view] = vc.component;
     }
     return { file, id: m.meta.id, label: m.meta.label, enabled: m.meta.enabled !== false, views };
   });
@@ -82,7 +83,8 @@ beforeAll(async () => {
   s = await startServer({
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      for (const ex of examples) fs.copyFileSync(path.join(examplesDir, ex.file), path.join(dataDir, ex.file));
+      for (const ex of examples)
+        fs.copyFileSync(path.join(examplesDir, ex.file), path.join(dataDir, ex.file));
     },
   });
 });
@@ -101,7 +103,9 @@ afterAll(async () => {
 describe('every example manifest renders on its page', { timeout: 120_000 }, () => {
   it('has example files, each switched off or on at least one page', () => {
     expect(examples.length).toBeGreaterThan(0);
-    expect(examples.filter((ex) => ex.enabled && Object.keys(ex.views).length === 0).map((ex) => ex.file)).toEqual([]);
+    expect(
+      examples.filter((ex) => ex.enabled && Object.keys(ex.views).length === 0).map((ex) => ex.file),
+    ).toEqual([]);
   });
 
   it('/settings: every card, with its switch on or off', async () => {
@@ -145,7 +149,9 @@ describe('every example manifest renders on its page', { timeout: 120_000 }, () 
       if (view === 'calendar') {
         const chips = await w.page
           .locator('.calendar-legend .chip')
-          .evaluateAll((els) => els.map((e) => [e.getAttribute('data-card-id'), e.textContent?.trim() ?? '']));
+          .evaluateAll((els) =>
+            els.map((e) => [e.getAttribute('data-card-id'), e.textContent?.trim() ?? '']),
+          );
         for (const ex of expected) {
           const chip = chips.find(([id]) => id === ex.id);
           if (!chip) failures.push(`${ex.file}: not in the calendar legend`);
@@ -168,7 +174,7 @@ describe('every example manifest renders on its page', { timeout: 120_000 }, () 
             failures.push(`${ex.file}: "${component}" shows the no-display placeholder`);
           }
           const seen = await card.locator('.card-body').evaluate((body) => ({
-            text: (body as HTMLElement).innerText.trim(),
+            text: (body.textContent ?? '').trim(),
             drawing: body.querySelector('canvas, svg, img') !== null,
           }));
           if (!seen.text && !seen.drawing) failures.push(`${ex.file}: the card body shows nothing`);

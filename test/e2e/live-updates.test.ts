@@ -28,7 +28,11 @@ const manifest = (id: string, label: string, emoji: string) => ({
     id,
     label,
     emoji,
-    view: { enabled: true, component: 'day-marker', marker: { type: 'template', template: '{kg:round(1)} kg' } },
+    view: {
+      enabled: true,
+      component: 'day-marker',
+      marker: { type: 'template', template: '{kg:round(1)} kg' },
+    },
     calendar: { enabled: true, component: 'day-marker', marker: emoji },
     writeable: { fromWebapp: true },
   },
@@ -70,7 +74,10 @@ beforeAll(async () => {
     env: { AGENT_API_TOKEN: TOKEN },
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      fs.writeFileSync(path.join(dataDir, 'weight.json'), JSON.stringify(manifest('weight', 'Weight', '⚖️'), null, 2));
+      fs.writeFileSync(
+        path.join(dataDir, 'weight.json'),
+        JSON.stringify(manifest('weight', 'Weight', '⚖️'), null, 2),
+      );
     },
   });
 });
@@ -101,10 +108,15 @@ describe('live updates', { timeout: 60_000 }, () => {
     const cell = cal.page.locator(`.month-markers[data-date="${today}"]`);
     expect(await cell.textContent()).toBe('');
 
-    const r = await s.api('/api/manifests/weight/rows', { json: { value: { date: today, kg: 85.46 } }, token: TOKEN });
+    const r = await s.api('/api/manifests/weight/rows', {
+      json: { value: { date: today, kg: 85.46 } },
+      token: TOKEN,
+    });
     expect(r.status).toBe(201);
 
-    await expect.poll(() => card.locator(`[data-date="${today}"] .day-marker-glyph`).textContent()).toBe('85.5 kg');
+    await expect
+      .poll(() => card.locator(`[data-date="${today}"] .day-marker-glyph`).textContent())
+      .toBe('85.5 kg');
     expect(await card.locator('.day-marker-count').textContent()).toBe('1 of 7 days with an entry.');
     await expect.poll(() => cell.textContent()).toBe('⚖️');
     expect(await sameLoad(w)).toBe(true);
@@ -147,7 +159,9 @@ describe('live updates', { timeout: 60_000 }, () => {
     const today = todayIn(TZ);
     await s.api('/api/manifests/weight/rows', { json: { value: { date: today, kg: 84.9 } }, token: TOKEN });
     const glyphIn = (w: WatchedPage) =>
-      w.page.locator(`main .card[data-card-id="weight"] [data-date="${today}"] .day-marker-glyph`).textContent();
+      w.page
+        .locator(`main .card[data-card-id="weight"] [data-date="${today}"] .day-marker-glyph`)
+        .textContent();
     await expect.poll(() => glyphIn(b)).toBe('84.9 kg');
     await expect.poll(() => glyphIn(a)).toBe('84.9 kg');
     const before = streams.length;

@@ -64,7 +64,9 @@ async function open(url: string, viewport = DESKTOP, theme?: 'dark'): Promise<Wa
 /** Waits until the view's cards (or calendar days) are drawn with their data, and any chart has painted. */
 async function drawn(w: WatchedPage): Promise<void> {
   await w.page.locator('[data-drawn="true"], main .panel, main .state-empty').first().waitFor();
-  await w.page.waitForFunction(() => !document.querySelector('main .state-loading, main [data-renderer-note="loading"]'));
+  await w.page.waitForFunction(
+    () => !document.querySelector('main .state-loading, main [data-renderer-note="loading"]'),
+  );
   await w.page.evaluate(
     () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
   );
@@ -86,14 +88,27 @@ beforeAll(async () => {
         if (Object.hasOwn(data, id)) m.data = data[id];
         if (id === 'weight') {
           m.meta.view.priority = 1;
-          m.meta.calendar = { enabled: true, component: 'day-marker', marker: { type: 'trend-arrow', field: 'kg' } };
+          m.meta.calendar = {
+            enabled: true,
+            component: 'day-marker',
+            marker: { type: 'trend-arrow', field: 'kg' },
+          };
         }
-        if (id === 'mood') m.meta.calendar = { enabled: true, component: 'day-marker', marker: { type: 'field-emoji', field: 'mood' } };
+        if (id === 'mood')
+          m.meta.calendar = {
+            enabled: true,
+            component: 'day-marker',
+            marker: { type: 'field-emoji', field: 'mood' },
+          };
         if (id === 'sleep-hours') {
           m.meta.calendar = {
             enabled: true,
             component: 'day-marker',
-            marker: { type: 'threshold', field: 'hours', rules: [{ max: 6.4, emoji: '🥱' }, { emoji: '😴' }] },
+            marker: {
+              type: 'threshold',
+              field: 'hours',
+              rules: [{ max: 6.4, emoji: '🥱' }, { emoji: '😴' }],
+            },
           };
         }
       }),
@@ -155,7 +170,15 @@ describe('screenshots', { timeout: 120_000 }, () => {
   });
 
   it('never scrolls sideways at 390 px, on any view', async () => {
-    const routes = ['/', `/day/${addDays(today, -3)}`, '/calendar', '/trends', '/reports', '/settings', '/nowhere'];
+    const routes = [
+      '/',
+      `/day/${addDays(today, -3)}`,
+      '/calendar',
+      '/trends',
+      '/reports',
+      '/settings',
+      '/nowhere',
+    ];
     for (const route of routes) {
       const w = await open(`${s.url}${route}`, PHONE);
       await drawn(w);

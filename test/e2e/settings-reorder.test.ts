@@ -64,7 +64,13 @@ beforeAll(async () => {
       IDS.forEach((id, i) => {
         const m = {
           $schema: 'klebb.datafile.v1',
-          meta: { id, label: id[0].toUpperCase() + id.slice(1), emoji: '🔹', order: (i + 1) * 100, view: { enabled: true, component: 'day-marker' } },
+          meta: {
+            id,
+            label: id[0].toUpperCase() + id.slice(1),
+            emoji: '🔹',
+            order: (i + 1) * 100,
+            view: { enabled: true, component: 'day-marker' },
+          },
         };
         fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(m, null, 2));
       });
@@ -98,13 +104,19 @@ describe('reordering cards in Settings', { timeout: 90_000 }, () => {
     const after = ['alpha', 'charlie', 'bravo', 'delta', 'echo'];
     await expect.poll(() => shownOrder(w)).toEqual(after);
     await expect.poll(serverOrder).toEqual(after);
-    expect(await w.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Charlie up');
-    expect(await w.page.locator('[aria-live="polite"]').textContent()).toBe('Charlie moved to position 2 of 5.');
+    expect(await w.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Move Charlie up',
+    );
+    expect(await w.page.locator('[aria-live="polite"]').textContent()).toBe(
+      'Charlie moved to position 2 of 5.',
+    );
     // the keyboard: Enter on the focused button moves it again
     await w.page.keyboard.press('Enter');
     await expect.poll(serverOrder).toEqual(['charlie', 'alpha', 'bravo', 'delta', 'echo']);
     // at the top, "up" is off: the keyboard moves to "down" of the same card
-    expect(await w.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Charlie down');
+    expect(await w.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Move Charlie down',
+    );
     expect(fileOrders()).toEqual([200, 300, 100, 400, 500]);
 
     await w.page.getByRole('button', { name: 'Done' }).click();
@@ -133,13 +145,15 @@ describe('reordering cards in Settings', { timeout: 90_000 }, () => {
     await w.page.getByRole('link', { name: 'Today' }).click();
     await settled(w.page);
     await expect
-      .poll(() => w.page.locator('main .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id'))))
+      .poll(() =>
+        w.page.locator('main .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id'))),
+      )
       .toEqual(want2);
     await w.page.reload();
     await settled(w.page);
-    expect(await w.page.locator('main .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id')))).toEqual(
-      want2,
-    );
+    expect(
+      await w.page.locator('main .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id'))),
+    ).toEqual(want2);
   });
 
   it('drags with a finger on a phone', async () => {

@@ -81,7 +81,9 @@ for (const { tz, noon } of ZONES) {
     }
 
     const weekGlyph = (date: string) =>
-      w.page.locator(`main .card[data-card-id="marks"] .day-marker-day[data-date="${date}"] .day-marker-glyph`).textContent();
+      w.page
+        .locator(`main .card[data-card-id="marks"] .day-marker-day[data-date="${date}"] .day-marker-glyph`)
+        .textContent();
     const weightText = () => w.page.locator('main .card[data-card-id="weight"] .card-body').textContent();
 
     it('shows the row on Today, which is Monday 20 April there', async () => {

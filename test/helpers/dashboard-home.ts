@@ -30,8 +30,12 @@ export function readExample(id: string): any {
  * Writes example manifests into `dataDir` as `<id>.json`; `edit` may change a parsed copy first
  * (the files in the cases folder are never touched).
  */
-// biome-ignore lint/suspicious/noExplicitAny: manifests are open-ended JSON
-export function writeExamples(dataDir: string, ids: string[], edit?: (id: string, manifest: any) => void): void {
+export function writeExamples(
+  dataDir: string,
+  ids: string[],
+  // biome-ignore lint/suspicious/noExplicitAny: manifests are open-ended JSON
+  edit?: (id: string, manifest: any) => void,
+): void {
   fs.mkdirSync(dataDir, { recursive: true });
   for (const id of ids) {
     const m = readExample(id);
@@ -69,12 +73,29 @@ export function lifeLikeData(today: string, days = 45): Record<string, unknown> 
     kg: round(86.4 - (1.8 * i) / all.length + (rnd() - 0.5) * 0.6, 1),
   }));
   const bp = some(0.3).flatMap((date) => {
-    const one = { date, time: '07:30', systolic: Math.round(118 + rnd() * 16), diastolic: Math.round(74 + rnd() * 10) };
+    const one = {
+      date,
+      time: '07:30',
+      systolic: Math.round(118 + rnd() * 16),
+      diastolic: Math.round(74 + rnd() * 10),
+    };
     return rnd() > 0.7
-      ? [one, { date, time: '21:10', systolic: Math.round(114 + rnd() * 12), diastolic: Math.round(72 + rnd() * 8) }]
+      ? [
+          one,
+          {
+            date,
+            time: '21:10',
+            systolic: Math.round(114 + rnd() * 12),
+            diastolic: Math.round(72 + rnd() * 8),
+          },
+        ]
       : [one];
   });
-  const mood = some(0.2).map((date) => ({ date, mood: 2 + Math.round(rnd() * 3), wakeUps: Math.round(rnd() * 2) }));
+  const mood = some(0.2).map((date) => ({
+    date,
+    mood: 2 + Math.round(rnd() * 3),
+    wakeUps: Math.round(rnd() * 2),
+  }));
   const sleepHours = some(0.1).map((date) => ({ date, hours: round(5.8 + rnd() * 2.8, 1) }));
   const sleepQuality = some(0.25).map((date) => ({ date, rating: 2 + Math.round(rnd() * 3) }));
   const steps = some(0.05).map((date) => ({ date, count: Math.round(3500 + rnd() * 10500) }));

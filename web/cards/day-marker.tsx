@@ -25,7 +25,8 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 /** The row key holding a card's dates: `meta.calendar.dateField`, else `meta.view.dateField`, else `date`. */
 export function dateFieldOf(meta: CardMeta): string {
   for (const block of [meta.calendar, meta.view]) {
-    if (isObj(block) && typeof block.dateField === 'string' && block.dateField.trim() !== '') return block.dateField;
+    if (isObj(block) && typeof block.dateField === 'string' && block.dateField.trim() !== '')
+      return block.dateField;
   }
   return 'date';
 }
@@ -88,7 +89,9 @@ export function DayMarker({ card, date, view }: RendererProps) {
   // a marker in this view's config decides; without one, the card's calendar marker
   const own = view !== 'calendar' && card.viewConfig.marker !== undefined;
   const config =
-    !own && isObj(meta.calendar) && meta.calendar.enabled === true ? meta.calendar : { ...card.viewConfig, enabled: true };
+    !own && isObj(meta.calendar) && meta.calendar.enabled === true
+      ? meta.calendar
+      : { ...card.viewConfig, enabled: true };
   const from = addDays(date, -6);
   const marks = dayMarkers(meta, data, from, date, config);
   const days = Array.from({ length: 7 }, (_, i) => addDays(from, i));
@@ -100,17 +103,16 @@ export function DayMarker({ card, date, view }: RendererProps) {
           return (
             <li key={d} class={`day-marker-day${d === date ? ' day-marker-shown' : ''}`} data-date={d}>
               <span class="day-marker-weekday">{weekday.format(new Date(`${d}T12:00:00Z`))}</span>
-              <span class="day-marker-glyph" aria-label={glyph ? `entry: ${glyph}` : 'no entry'}>
+              <span class="day-marker-glyph">
                 {glyph ?? <span class="day-marker-none" aria-hidden="true" />}
+                {!glyph && <span class="visually-hidden">no entry</span>}
               </span>
             </li>
           );
         })}
       </ol>
       <p class="day-marker-count muted">
-        {marks.size === 0
-          ? 'No entries this week.'
-          : `${marks.size} of 7 days with an entry.`}
+        {marks.size === 0 ? 'No entries this week.' : `${marks.size} of 7 days with an entry.`}
       </p>
     </div>
   );

@@ -100,7 +100,8 @@ export function refreshCard(id: string, version?: number): Promise<void> {
   if (version !== undefined && version > (announced.get(id) ?? -1)) announced.set(id, version);
   const s = cache.get(id);
   if (!s) return Promise.resolve();
-  if (version !== undefined && !s.value.loading && etagVersion(s.value.etag) >= version) return Promise.resolve();
+  if (version !== undefined && !s.value.loading && etagVersion(s.value.etag) >= version)
+    return Promise.resolve();
   return load(id);
 }
 

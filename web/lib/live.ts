@@ -61,7 +61,8 @@ function bumpCards(): void {
 
 /** Applies one card event to this tab. */
 function apply(e: CardEvent): void {
-  if (e.type === 'data-changed') void refreshCard(e.id, typeof e.version === 'number' ? e.version : undefined);
+  if (e.type === 'data-changed')
+    void refreshCard(e.id, typeof e.version === 'number' ? e.version : undefined);
   else if (e.type === 'card-removed') {
     forgetCard(e.id);
     bumpCards();
@@ -150,7 +151,8 @@ function startShared(locks: LockManager): void {
     const m = msg.data;
     if (!m || typeof m !== 'object') return;
     if (m.kind === 'hello') {
-      if (leading && leaderConn) channel.postMessage({ kind: 'ready', conn: leaderConn } satisfies TabMessage);
+      if (leading && leaderConn)
+        channel.postMessage({ kind: 'ready', conn: leaderConn } satisfies TabMessage);
       return;
     }
     if (leading) return; // the leader hears its own stream

@@ -58,7 +58,11 @@ export function monthCells({ y, m }: YearMonth): (string | null)[] {
 }
 
 /** The glyphs of every card, by date, in card order. Reads the cards' data signals (the caller re-renders on change). */
-function glyphsByDay(cards: ViewCard[], from: string, to: string): Map<string, { glyph: string; label: string }[]> {
+function glyphsByDay(
+  cards: ViewCard[],
+  from: string,
+  to: string,
+): Map<string, { glyph: string; label: string }[]> {
   const out = new Map<string, { glyph: string; label: string }[]>();
   for (const card of cards) {
     const { data } = cardDataSignal(card.id).value;
@@ -83,7 +87,8 @@ function legendGlyph(card: ViewCard): string {
 export function CalendarView() {
   const now = today();
   const current: YearMonth = { y: Number(now.slice(0, 4)), m: Number(now.slice(5, 7)) };
-  const notAfterNow = (v: YearMonth | null) => (v && v.y * 12 + v.m <= current.y * 12 + current.m ? v : current);
+  const notAfterNow = (v: YearMonth | null) =>
+    v && v.y * 12 + v.m <= current.y * 12 + current.m ? v : current;
   // the month is kept in the address (`?month=`), so a reload or a shared link opens the same month
   const [ym, setYm] = useState<YearMonth>(() => notAfterNow(monthFromSearch(location.search)));
   const isCurrent = ym.y === current.y && ym.m === current.m;
@@ -119,7 +124,13 @@ export function CalendarView() {
             {isCurrent ? (
               'This month'
             ) : (
-              <a href="/calendar" onClick={(e) => (e.preventDefault(), go(current))}>
+              <a
+                href="/calendar"
+                onClick={(e) => {
+                  e.preventDefault();
+                  go(current);
+                }}
+              >
                 Back to this month
               </a>
             )}
@@ -161,8 +172,8 @@ export function CalendarView() {
         <div class="calendar-legend">
           {cards.length === 0 ? (
             <p class="muted">
-              No card marks the calendar yet. Cards whose manifest sets <code>meta.calendar.enabled</code> add a
-              mark to each day they have data.
+              No card marks the calendar yet. Cards whose manifest sets <code>meta.calendar.enabled</code> add
+              a mark to each day they have data.
             </p>
           ) : (
             <ul class="chips" aria-label="Cards on the calendar">
@@ -179,7 +190,15 @@ export function CalendarView() {
   );
 }
 
-function DayCell({ date, now, marks }: { date: string; now: string; marks: { glyph: string; label: string }[] }) {
+function DayCell({
+  date,
+  now,
+  marks,
+}: {
+  date: string;
+  now: string;
+  marks: { glyph: string; label: string }[];
+}) {
   const { glyphs, overflow } = layoutDayCell(marks.map((m) => m.glyph));
   const num = <span class="month-num">{Number(date.slice(8))}</span>;
   const shown = (
@@ -195,7 +214,7 @@ function DayCell({ date, now, marks }: { date: string; now: string; marks: { gly
   const label = `${longDate(date)}${marks.length ? `: ${marks.map((m) => `${m.label} ${m.glyph}`).join(', ')}` : ''}`;
   if (date > now) {
     return (
-      <div class="month-day month-future" aria-label={label}>
+      <div class="month-day month-future" title={label}>
         {num}
         {shown}
       </div>

@@ -40,7 +40,11 @@ type BatchCard = ViewCard & { data?: unknown; etag?: string | null };
  * Reads the view's cards; with `withData`, also their data, primed into the cache.
  * @throws ApiError.
  */
-export async function readViewCards(view: ViewName, withData: boolean, signal?: AbortSignal): Promise<ViewResponse> {
+export async function readViewCards(
+  view: ViewName,
+  withData: boolean,
+  signal?: AbortSignal,
+): Promise<ViewResponse> {
   const res = await api<{ cards: BatchCard[]; errors: LoadError[] }>(
     `/api/views/${view}${withData ? '?data=1' : ''}`,
     { signal },

@@ -201,7 +201,12 @@ function CardsSettings() {
       // a pointer the browser no longer tracks: the drag still follows the handle's own events
     }
     startOrder.current = cards.map((c) => c.id);
-    dragging.current = { id: card.id, pointerId: e.pointerId, grab: e.clientY - row.getBoundingClientRect().top, y: e.clientY };
+    dragging.current = {
+      id: card.id,
+      pointerId: e.pointerId,
+      grab: e.clientY - row.getBoundingClientRect().top,
+      y: e.clientY,
+    };
     setActiveId(card.id);
     setFrozenVersion(listVersion);
     setOrder(startOrder.current);

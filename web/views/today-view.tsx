@@ -87,14 +87,17 @@ function useDayKeys(shown: string | null, now: string): void {
       if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
       if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
       const t = ev.target as HTMLElement | null;
-      if (t?.closest?.('input, textarea, select, [contenteditable], [role="slider"], dialog, .chat-slot')) return;
+      if (t?.closest?.('input, textarea, select, [contenteditable], [role="slider"], dialog, .chat-slot'))
+        return;
       const next = addDays(shown, ev.key === 'ArrowLeft' ? -1 : 1);
       if (next > now) return;
       ev.preventDefault();
       navigate(dayHrefFrom(now)(next));
       // keep the keyboard on the scrubber's day when it had it
       if (t?.closest?.('.scrubber')) {
-        requestAnimationFrame(() => document.querySelector<HTMLElement>('.scrubber [aria-current="date"]')?.focus());
+        requestAnimationFrame(() =>
+          document.querySelector<HTMLElement>('.scrubber [aria-current="date"]')?.focus(),
+        );
       }
     };
     window.addEventListener('keydown', onKey);
@@ -143,28 +146,31 @@ function DayScrubber({ shown, now }: { shown: string; now: string }) {
   return (
     <nav class="scrubber" aria-label="Days">
       <ol ref={strip} class="scrubber-days">
-        {days.slice().reverse().map((d) => {
-          const at = new Date(`${d}T12:00:00Z`);
-          const first = d.endsWith('-01');
-          return (
-            <li key={d}>
-              <a
-                class={`scrub-day${d === now ? ' scrub-today' : ''}${first ? ' scrub-month-start' : ''}`}
-                href={dayHref(d)}
-                aria-current={d === shown ? 'date' : undefined}
-                aria-label={`${dayName(d, now)}, ${dayMonth(d)}`}
-                data-date={d}
-              >
-                <span class="scrub-weekday" aria-hidden="true">
-                  {first ? monthShort.format(at) : weekdayLetter.format(at)}
-                </span>
-                <span class="scrub-num" aria-hidden="true">
-                  {Number(d.slice(8))}
-                </span>
-              </a>
-            </li>
-          );
-        })}
+        {days
+          .slice()
+          .reverse()
+          .map((d) => {
+            const at = new Date(`${d}T12:00:00Z`);
+            const first = d.endsWith('-01');
+            return (
+              <li key={d}>
+                <a
+                  class={`scrub-day${d === now ? ' scrub-today' : ''}${first ? ' scrub-month-start' : ''}`}
+                  href={dayHref(d)}
+                  aria-current={d === shown ? 'date' : undefined}
+                  data-date={d}
+                >
+                  <span class="visually-hidden">{`${dayName(d, now)}, ${dayMonth(d)}`}</span>
+                  <span class="scrub-weekday" aria-hidden="true">
+                    {first ? monthShort.format(at) : weekdayLetter.format(at)}
+                  </span>
+                  <span class="scrub-num" aria-hidden="true">
+                    {Number(d.slice(8))}
+                  </span>
+                </a>
+              </li>
+            );
+          })}
       </ol>
     </nav>
   );
