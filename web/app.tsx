@@ -14,6 +14,7 @@ import {
   TrendsIcon,
 } from './components/icons.js';
 import { ChatLauncher } from './chat/chat-launcher.js';
+import { LiveStatus } from './components/live-status.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
@@ -114,6 +115,7 @@ export function App() {
                 </a>
               ))}
             </nav>
+            <LiveStatus />
             <button
               type="button"
               class="icon-button theme-toggle"

@@ -7,7 +7,9 @@
  *   makes it disappear;
  * - none of it reloads the page (a flag set in the page survives), and no console error;
  * - case P11: two tabs share one event stream (only one `GET /api/events` between them); when the
- *   tab holding it closes, the other takes over and keeps updating.
+ *   tab holding it closes, the other takes over and keeps updating;
+ * - while the server is away the top bar says "Offline"; when it is back the note goes and the page
+ *   shows what changed meanwhile.
  *
  * The cards here draw with `day-marker` on Today (a template marker shows the row's value), a
  * renderer that is always there; the other renderers read their data through the same cache.
@@ -15,7 +17,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { todayIn } from '../../src/common/dates.js';
+import { loadConfig } from '../../src/config.js';
+import { openInstance } from '../../src/instance.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
 
@@ -174,5 +179,56 @@ describe('live updates', { timeout: 60_000 }, () => {
     await s.api('/api/manifests/weight/rows', { json: { value: { date: today, kg: 84.2 } }, token: TOKEN });
     await expect.poll(() => glyphIn(b)).toBe('84.2 kg');
     expect(await sameLoad(b)).toBe(true);
+  });
+
+  it('says so while the server is away, and catches up with what changed meanwhile when it is back', async () => {
+    if (!browser) throw launchError ?? new Error('Chromium was not started');
+    // a server of its own, on a port it gets back after the restart
+    const first = await startServer({
+      before: (_home, dataDir) => {
+        fs.mkdirSync(dataDir, { recursive: true });
+        fs.writeFileSync(
+          path.join(dataDir, 'weight.json'),
+          JSON.stringify(manifest('weight', 'Weight', '⚖️'), null, 2),
+        );
+      },
+    });
+    const port = new URL(first.url).port;
+    const w = await browser.newPage();
+    await w.page.goto(`${first.url}/`);
+    await settled(w.page);
+    await live(w);
+    const status = w.page.locator('.topbar .live-status');
+    expect(await status.count()).toBe(0);
+
+    await first.close({ keepHome: true });
+    await status.waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('Offline');
+    expect(await status.getAttribute('role')).toBe('status');
+
+    // back on the same port and home, with a row written while the page was away
+    const today = todayIn(TZ);
+    const inst = await openInstance(loadConfig({ HEALTH_HOME: first.home, KLEBB_LOG_LEVEL: 'silent' }));
+    inst.cards.store.replace('weight', [{ date: today, kg: 77.7 }], 'test', 'offline write');
+    const app = buildApp(inst);
+    try {
+      await app.listen({ port: Number(port), host: '127.0.0.1' });
+      await status.waitFor({ state: 'detached', timeout: 30_000 });
+      await expect
+        .poll(() =>
+          w.page
+            .locator(`main .card[data-card-id="weight"] [data-date="${today}"] .day-marker-glyph`)
+            .textContent(),
+        )
+        .toBe('77.7 kg');
+    } finally {
+      await w.page.close();
+      await Promise.all([inst.stopTurns(), app.close()]);
+      await inst.close();
+      fs.rmSync(first.home, { recursive: true, force: true });
+    }
+    // only the feed's own reconnection attempts failed while the server was away
+    const unexpected = w.problems.filter((p) => !/\/api\/events|ERR_CONNECTION_REFUSED|net::ERR/.test(p));
+    expect(unexpected).toEqual([]);
   });
 });
