@@ -3,8 +3,9 @@
  * screens, a full-height sheet on a phone. Header with the agent's name and emoji
  * (`GET /api/instance`), the conversation's title, the drawer, "new conversation" and close; the
  * transcript; the composer. When the server has no chat endpoint it says what to set instead.
- * Escape closes the drawer, then the panel.
+ * Escape closes the drawer, then the panel. The drawer's code is fetched when it first opens.
  */
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { instance } from '../lib/instance.js';
 import '../styles/chat.css';
@@ -12,10 +13,25 @@ import { configured, current, notice } from './chat-state.js';
 import { CloseIcon, MenuIcon, NewIcon } from './chat-icons.js';
 import { Composer } from './composer.js';
 import { newConversation, startChat } from './conversation-actions.js';
-import { ConversationDrawer } from './conversation-drawer.js';
 import { chatOpen, closeChat } from './launcher-state.js';
 import { MessageList } from './message-list.js';
 import { useVisualViewport } from './use-visual-viewport.js';
+
+type DrawerComponent = ComponentType<{ onClose(): void }>;
+
+/** The drawer (list, search, rename, delete, feedback) is its own chunk, fetched when first opened. */
+let drawerModule: Promise<DrawerComponent> | null = null;
+
+function loadDrawer(): Promise<DrawerComponent> {
+  drawerModule ??= import('./conversation-drawer.js').then(
+    (m) => m.ConversationDrawer,
+    (err: unknown) => {
+      drawerModule = null;
+      throw err;
+    },
+  );
+  return drawerModule;
+}
 
 /** Phones get no automatic focus in the text box: it would pop the keyboard over the transcript. */
 const coarsePointer = () => window.matchMedia('(pointer: coarse)').matches;
@@ -23,6 +39,7 @@ const coarsePointer = () => window.matchMedia('(pointer: coarse)').matches;
 export function ChatPanel() {
   const open = chatOpen.value;
   const [drawer, setDrawer] = useState(false);
+  const [Drawer, setDrawerComponent] = useState<DrawerComponent | null>(null);
   const panel = useRef<HTMLElement>(null);
   useVisualViewport(panel, open);
 
@@ -34,6 +51,17 @@ export function ChatPanel() {
     document.documentElement.classList.toggle('chat-open', open);
     if (!open) setDrawer(false);
   }, [open]);
+
+  useEffect(() => {
+    if (!drawer || Drawer) return;
+    loadDrawer().then(
+      (c) => setDrawerComponent(() => c),
+      () => {
+        setDrawer(false);
+        notice.value = 'The conversation list could not load. Check the connection and try again.';
+      },
+    );
+  }, [drawer, Drawer]);
 
   function close() {
     closeChat();
@@ -108,7 +136,7 @@ export function ChatPanel() {
       )}
       {notConfigured ? <NotConfigured /> : <MessageList agent={agent} />}
       <Composer disabled={notConfigured} autoFocus={open && !coarsePointer()} />
-      {drawer && <ConversationDrawer onClose={() => setDrawer(false)} />}
+      {drawer && Drawer && <Drawer onClose={() => setDrawer(false)} />}
     </section>
   );
 }

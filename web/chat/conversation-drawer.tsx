@@ -16,6 +16,7 @@ import {
 } from './conversation-actions.js';
 import { searchConversations } from './conversation-api.js';
 import { FeedbackForm } from './feedback-form.js';
+import './drawer.css';
 
 const SEARCH_DELAY_MS = 200;
 

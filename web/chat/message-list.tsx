@@ -5,13 +5,13 @@
  * sends exactly that as the next message; voice answers can be read aloud again.
  */
 import { useComputed } from '@preact/signals';
-import { memo } from 'preact/compat';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { current } from './chat-state.js';
 import type { ShownMessage } from './chat-types.js';
 import { SpeakerIcon } from './chat-icons.js';
 import { sendMessage } from './conversation-actions.js';
 import { Markdown } from './markdown.js';
+import { pure } from './pure.js';
 import { StreamingMarkdown } from './streaming-markdown.js';
 import { connection, liveTurn, retryConnection, turnActive } from './turn-runner.js';
 import { canSpeak, speak } from './voice.js';
@@ -87,7 +87,7 @@ export function MessageList({ agent }: { agent: Agent }) {
   );
 }
 
-const MessageItem = memo(function MessageItem({
+const MessageItem = pure(function MessageItem({
   m,
   agent,
   offerKeepGoing,

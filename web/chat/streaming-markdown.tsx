@@ -6,12 +6,12 @@
  * no sanitised HTML is ever joined to other HTML (web/lib/markdown.ts). A `reset` (text that no
  * longer starts with what was cut) starts over.
  */
-import { memo } from 'preact/compat';
+import { pure } from './pure.js';
 import { useMemo, useRef } from 'preact/hooks';
 import { renderMarkdown } from '../lib/markdown.js';
 import { lastCut } from './stream-blocks.js';
 
-const Part = memo(function Part({ text }: { text: string }) {
+const Part = pure(function Part({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
   return <div class="chat-md-part" dangerouslySetInnerHTML={{ __html: html }} />;
 });
