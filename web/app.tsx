@@ -20,6 +20,7 @@ import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
 import { LoginPage } from './auth/login-page.js';
 import { RegisterPage } from './auth/register-page.js';
+import { DailyPrompt } from './prompt/daily-prompt.js';
 import { CalendarView } from './views/calendar-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { ReportsView } from './views/reports-view.js';
@@ -130,6 +131,7 @@ export function App() {
       <main id="main" class="main">
         {viewFor(m)}
       </main>
+      <DailyPrompt match={m} />
       {/* The chat widget (issue 6) mounts here, on every page; its panel loads on first open. */}
       <div id="chat-slot" class="chat-slot" data-chat-slot="">
         <ChatLauncher />
