@@ -223,11 +223,14 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
 
   it('ends its streams on app.close() alone, without holding the close up', async () => {
     s = await startServer();
+    // other parts of the server listen too; the stream's own listener must go
+    const others = s.inst.events.listenerCount('card');
     const a = await openStream(s.url);
     streams.push(a);
     await a.next((e) => e.event === 'ready', 'ready');
+    expect(s.inst.events.listenerCount('card')).toBe(others + 1);
     await s.app.close();
     await a.ended;
-    expect(s.inst.events.listenerCount('card')).toBe(0);
+    expect(s.inst.events.listenerCount('card')).toBe(others);
   });
 });
