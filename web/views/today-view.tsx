@@ -87,7 +87,12 @@ function useDayKeys(shown: string | null, now: string): void {
       if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
       if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
       const t = ev.target as HTMLElement | null;
-      if (t?.closest?.('input, textarea, select, [contenteditable], [role="slider"], dialog, .chat-slot'))
+      // fields, forms and widgets that use the arrows themselves keep them
+      if (
+        t?.closest?.(
+          'input, textarea, select, [contenteditable], form, dialog, .chat-slot, [role="slider"], [role="radiogroup"], [role="listbox"], [role="menu"], [role="tablist"], [role="grid"]',
+        )
+      )
         return;
       const next = addDays(shown, ev.key === 'ArrowLeft' ? -1 : 1);
       if (next > now) return;
