@@ -22,7 +22,6 @@ const meds = (id: string, start: string) => ({
     emoji: '💊',
     view: { enabled: true, component: 'schedule-card' },
     writeable: { fromWebapp: true, pastAllowed: true },
-    prompt: { enabled: true, mode: 'checklist' },
   },
   data: { items: [{ name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: start } }] },
 });

@@ -54,7 +54,10 @@ const d = useDashboard({
     const hydration = example('hydration');
     hydration.meta.writeable.prefillFromLatest = true;
     hydration.data = [{ date: addDays(todayIn(TZ), -2), glasses: 6 }];
-    return [everything, example('mood'), example('bp'), hydration];
+    // the daily prompt is tested in daily-prompt.test.ts; here it would cover the forms
+    const mood = example('mood');
+    delete mood.meta.prompt;
+    return [everything, mood, example('bp'), hydration];
   },
 });
 
