@@ -32,7 +32,12 @@ import type { Benchmark } from './lib/bench.js';
 import { rng, startChatServer, turnMarker } from './lib/chat.js';
 import { launchChromium } from './lib/chromium.js';
 import { expectStatus } from './lib/http.js';
-import { type ChunkWriter, type GatewayAnswer, type GatewayCall, startInstantGateway } from './lib/instant-gateway.js';
+import {
+  type ChunkWriter,
+  type GatewayAnswer,
+  type GatewayCall,
+  startInstantGateway,
+} from './lib/instant-gateway.js';
 import { BENCH_TOKEN, type KlebbServer, repoRoot } from './lib/klebb.js';
 import { type Figure, progress } from './lib/report.js';
 import { summarize } from './lib/stats.js';
@@ -147,7 +152,8 @@ export const chatWidget: Benchmark = {
     const served = new Set<string>();
     const gw = await startInstantGateway((call: GatewayCall): GatewayAnswer => {
       // a conversation's title is asked for after its first answer, by a buffered side call
-      if (!call.stream || !call.marker || served.has(call.marker)) return { kind: 'text', text: 'Streaming benchmark' };
+      if (!call.stream || !call.marker || served.has(call.marker))
+        return { kind: 'text', text: 'Streaming benchmark' };
       served.add(call.marker);
       const release = hold;
       return {
@@ -167,7 +173,9 @@ export const chatWidget: Benchmark = {
     let server: KlebbServer | undefined;
     const browser = await launchChromium({ timezoneId: 'Europe/London' });
     try {
-      server = await startChatServer(path.join(dir, 'home'), path.join(dir, 'server.log'), gw, { debug: false });
+      server = await startChatServer(path.join(dir, 'home'), path.join(dir, 'server.log'), gw, {
+        debug: false,
+      });
       const srv = server;
       const page = await browser.context.newPage();
       const problems: string[] = [];
@@ -189,9 +197,14 @@ export const chatWidget: Benchmark = {
       const fetched = (await resources()).filter((p) => !before.has(p) && p.startsWith('/assets/'));
       const files = fetched.map((p) => {
         const body = fs.readFileSync(path.join(repoRoot, 'dist/web', p));
-        return { file: p.slice('/assets/'.length), bytes: body.length, gzip: gzipSync(body, { level: 9 }).length };
+        return {
+          file: p.slice('/assets/'.length),
+          bytes: body.length,
+          gzip: gzipSync(body, { level: 9 }).length,
+        };
       });
-      if (!files.some((f) => f.file.endsWith('.js'))) throw new Error('opening the panel fetched no JavaScript chunk');
+      if (!files.some((f) => f.file.endsWith('.js')))
+        throw new Error('opening the panel fetched no JavaScript chunk');
       // the drawer (list, search, feedback) is a chunk of its own, fetched when it first opens
       const beforeDrawer = new Set(await resources());
       await page.getByRole('button', { name: 'Conversations' }).click();
@@ -200,7 +213,11 @@ export const chatWidget: Benchmark = {
         .filter((p) => !beforeDrawer.has(p) && p.startsWith('/assets/'))
         .map((p) => {
           const body = fs.readFileSync(path.join(repoRoot, 'dist/web', p));
-          return { file: p.slice('/assets/'.length), bytes: body.length, gzip: gzipSync(body, { level: 9 }).length };
+          return {
+            file: p.slice('/assets/'.length),
+            bytes: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+          };
         });
       const drawerGz = drawerFiles.reduce((sum, f) => sum + f.gzip, 0);
 
@@ -230,7 +247,10 @@ export const chatWidget: Benchmark = {
       for (let rep = 0; rep < reps; rep++) {
         progress(`chat-widget: streamed answer ${rep + 1}/${reps} (${tokens} tokens)`);
         const created = expectStatus(
-          await srv.client.request('/api/conversations', { json: { title: `Bench ${rep}` }, token: BENCH_TOKEN }),
+          await srv.client.request('/api/conversations', {
+            json: { title: `Bench ${rep}` },
+            token: BENCH_TOKEN,
+          }),
           201,
           'create conversation',
         );
@@ -255,7 +275,9 @@ export const chatWidget: Benchmark = {
         busy.layout += w1.layout - w0.layout;
         busy.frames += frames.length;
         hold.resolve();
-        await page.locator('[data-chat-panel] button.chat-send[aria-label="Send"]').waitFor({ timeout: 60_000 });
+        await page
+          .locator('[data-chat-panel] button.chat-send[aria-label="Send"]')
+          .waitFor({ timeout: 60_000 });
         const settled = await page
           .locator('[data-chat-panel] .chat-msg[data-role="assistant"] .chat-md')
           .last()
@@ -272,8 +294,18 @@ export const chatWidget: Benchmark = {
       const slowOf = (xs: number[]) => xs.filter((d) => d > 1000 / 30).length;
       const slow = slowOf(intervals);
       const figures: Figure[] = [
-        { key: 'panel.js_gzip_kb', label: 'panel JS fetched on first open, gzip', value: kb(jsGz), unit: 'KB' },
-        { key: 'panel.css_gzip_kb', label: 'panel CSS fetched on first open, gzip', value: kb(cssGz), unit: 'KB' },
+        {
+          key: 'panel.js_gzip_kb',
+          label: 'panel JS fetched on first open, gzip',
+          value: kb(jsGz),
+          unit: 'KB',
+        },
+        {
+          key: 'panel.css_gzip_kb',
+          label: 'panel CSS fetched on first open, gzip',
+          value: kb(cssGz),
+          unit: 'KB',
+        },
         {
           key: 'panel.total_gzip_kb',
           label: 'panel code fetched on first open, gzip',
@@ -294,12 +326,27 @@ export const chatWidget: Benchmark = {
           unit: 'fps',
           target: { op: '>=', value: 30 },
         },
-        { key: 'stream.median_fps', label: 'median fps while streaming', value: 1000 / frame.median, unit: 'fps' },
+        {
+          key: 'stream.median_fps',
+          label: 'median fps while streaming',
+          value: 1000 / frame.median,
+          unit: 'fps',
+        },
         { key: 'stream.p99_frame_ms', label: 'p99 frame interval', value: frame.p99, unit: 'ms' },
         { key: 'stream.frames_over_33ms', label: 'frames longer than 33.3 ms', value: slow, unit: 'frames' },
         { key: 'stream.frames', label: 'frames measured', value: frame.n, unit: 'frames' },
-        { key: 'idle.min_fps', label: 'baseline: lowest fps of the idle page', value: 1000 / idleFrame.max, unit: 'fps' },
-        { key: 'idle.median_fps', label: 'baseline: median fps of the idle page', value: 1000 / idleFrame.median, unit: 'fps' },
+        {
+          key: 'idle.min_fps',
+          label: 'baseline: lowest fps of the idle page',
+          value: 1000 / idleFrame.max,
+          unit: 'fps',
+        },
+        {
+          key: 'idle.median_fps',
+          label: 'baseline: median fps of the idle page',
+          value: 1000 / idleFrame.median,
+          unit: 'fps',
+        },
         {
           key: 'idle.frames_over_33ms',
           label: 'baseline: idle frames longer than 33.3 ms',

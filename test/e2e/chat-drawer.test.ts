@@ -52,7 +52,9 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     expect(req.postDataJSON()).toEqual({ q: 'VITAMIN d' });
     expect(req.url()).not.toContain('VITAMIN');
     await eventually(titles).toEqual(['Supplements']);
-    expect(await page.locator(`${DRAWER} .chat-conv-snippet`).textContent()).toBe('Did I take vitamin D this morning?');
+    expect(await page.locator(`${DRAWER} .chat-conv-snippet`).textContent()).toBe(
+      'Did I take vitamin D this morning?',
+    );
     await page.locator('#chat-search').fill('no such words anywhere');
     await page.locator(DRAWER, { hasText: 'No conversation mentions that.' }).waitFor();
     await page.locator('#chat-search').fill('');

@@ -16,7 +16,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { DESKTOP, PHONE, screenshot, scrollsSideways } from './browser.js';
-import { answers, chatBrowser, eventually, liveText, openPanel, PANEL, sendText, turnOver } from './chat-support.js';
+import {
+  answers,
+  chatBrowser,
+  eventually,
+  liveText,
+  openPanel,
+  PANEL,
+  sendText,
+  turnOver,
+} from './chat-support.js';
 
 const browser = chatBrowser();
 const chat = chatServers();
@@ -66,12 +75,19 @@ async function showConversation(page: import('playwright-core').Page, id: string
 /** Visible buttons, inputs and links of the panel smaller than 44 px either way. */
 function smallTargets(page: import('playwright-core').Page): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-chat-panel] :is(button, input, textarea, summary, select)')]
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        '[data-chat-panel] :is(button, input, textarea, summary, select)',
+      ),
+    ]
       .filter((el) => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden')
       .filter((el) => !(el instanceof HTMLInputElement && el.type === 'radio'))
       .map((el) => ({ el, r: el.getBoundingClientRect() }))
       .filter(({ r }) => r.width > 0 && (r.width < 44 || r.height < 44))
-      .map(({ el, r }) => `${el.tagName.toLowerCase()}.${el.className} "${el.getAttribute('aria-label') ?? el.textContent}" ${Math.round(r.width)}x${Math.round(r.height)}`),
+      .map(
+        ({ el, r }) =>
+          `${el.tagName.toLowerCase()}.${el.className} "${el.getAttribute('aria-label') ?? el.textContent}" ${Math.round(r.width)}x${Math.round(r.height)}`,
+      ),
   );
 }
 
@@ -130,7 +146,11 @@ describe('the chat panel on a phone', { timeout: 120_000 }, () => {
     const id = await withConversation(s);
     const { page } = await browser.open(`${s.url}/`, PHONE);
     await showConversation(page, id);
-    gw.script({ kind: 'stall', afterText: 'Looking at your sleep card: the average over the last ', chunkDelayMs: 20 });
+    gw.script({
+      kind: 'stall',
+      afterText: 'Looking at your sleep card: the average over the last ',
+      chunkDelayMs: 20,
+    });
     await sendText(page, 'And the week before?');
     await eventually(() => liveText(page)).toContain('the last');
     await screenshot(page, 'chat-phone-streaming');
@@ -154,8 +174,8 @@ describe('the chat panel on a phone', { timeout: 120_000 }, () => {
     await desk.page.locator('main article[data-card-id="welcome"]').waitFor();
     await showConversation(desk.page, id);
     const box = await desk.page.locator(PANEL).boundingBox();
-    expect(box && box.width).toBeLessThanOrEqual(420);
-    expect(box && Math.round(box.x + box.width)).toBe(DESKTOP.width - 24);
+    expect(box?.width).toBeLessThanOrEqual(420);
+    expect(Math.round((box?.x ?? 0) + (box?.width ?? 0))).toBe(DESKTOP.width - 24);
     await screenshot(desk.page, 'chat-desktop');
   });
 
@@ -180,7 +200,9 @@ describe('voice', { timeout: 90_000 }, () => {
     const { s } = await chat.boot();
     const { page } = await browser.open(`${s.url}/`);
     await openPanel(page);
-    const offered = await page.evaluate(() => 'SpeechRecognition' in window || 'webkitSpeechRecognition' in window);
+    const offered = await page.evaluate(
+      () => 'SpeechRecognition' in window || 'webkitSpeechRecognition' in window,
+    );
     expect(await page.locator(`${PANEL} .chat-mic`).count()).toBe(offered ? 1 : 0);
 
     const bare = await browser.open(`${s.url}/`, DESKTOP, () => {
@@ -194,7 +216,10 @@ describe('voice', { timeout: 90_000 }, () => {
   it('sends a dictated message as a voice turn and reads the reply’s speak text aloud', async () => {
     const { gw, s } = await chat.boot();
     gw.script(
-      { kind: 'reply', text: '{"speak":"About seven hours a night.","display":"About **seven hours** a night."}' },
+      {
+        kind: 'reply',
+        text: '{"speak":"About seven hours a night.","display":"About **seven hours** a night."}',
+      },
       { kind: 'reply', text: 'Sleep' },
     );
     const { page } = await browser.open(`${s.url}/`, DESKTOP, () => {
@@ -219,7 +244,11 @@ describe('voice', { timeout: 90_000 }, () => {
         }
       }
       const spoken: string[] = [];
-      Object.assign(window, { __spoken: spoken, SpeechRecognition: HeardOnce, webkitSpeechRecognition: HeardOnce });
+      Object.assign(window, {
+        __spoken: spoken,
+        SpeechRecognition: HeardOnce,
+        webkitSpeechRecognition: HeardOnce,
+      });
       Object.defineProperty(window, 'speechSynthesis', {
         configurable: true,
         value: { speak: (u: { text: string }) => spoken.push(u.text), cancel() {} },

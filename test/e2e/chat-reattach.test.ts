@@ -30,7 +30,9 @@ import {
 } from './chat-support.js';
 
 // a route that aborts a request is a failed request by design in two of these tests
-const browser = chatBrowser({ allow: [/api\/chat(\/turn\/[^ ]+)? net::ERR_(CONNECTION_RESET|FAILED)/, /ERR_CONNECTION_RESET|ERR_FAILED/] });
+const browser = chatBrowser({
+  allow: [/api\/chat(\/turn\/[^ ]+)? net::ERR_(CONNECTION_RESET|FAILED)/, /ERR_CONNECTION_RESET|ERR_FAILED/],
+});
 const chat = chatServers();
 afterEach(() => chat.closeAll());
 
@@ -114,7 +116,8 @@ describe('reattaching to a running turn', { timeout: 90_000 }, () => {
     });
     const reattaches: (string | undefined)[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'GET' && r.url().includes('/api/chat/turn/')) reattaches.push(r.headers()['last-event-id']);
+      if (r.method() === 'GET' && r.url().includes('/api/chat/turn/'))
+        reattaches.push(r.headers()['last-event-id']);
     });
 
     await sendText(page, 'Tell me a long story');

@@ -60,11 +60,16 @@ export async function openPanel(page: Page): Promise<void> {
   await page.locator('#chat-input').waitFor();
 }
 
-/** Types `text` into the composer and sends it with Enter. */
+/**
+ * Types `text` into the composer and sends it with Enter; returns once the turn's `POST /api/chat`
+ * has gone out (a new conversation is created first, and until then no turn is running).
+ */
 export async function sendText(page: Page, text: string): Promise<void> {
   const box = page.locator('#chat-input');
   await box.fill(text);
+  const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/chat');
   await box.press('Enter');
+  await posted;
 }
 
 /** The text of every settled assistant answer, in order (without marked's closing newline). */

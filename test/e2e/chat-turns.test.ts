@@ -46,11 +46,16 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const { gw, s } = await chat.boot();
     const answer = 'Done: I made a **Migraine diary** card for you. It is on Today now.';
     gw.script(
-      { kind: 'reply', toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: MIGRAINE } }] },
+      {
+        kind: 'reply',
+        toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: MIGRAINE } }],
+      },
       {
         kind: 'reply',
         headersDelayMs: 1_200,
-        toolCalls: [{ id: 'c2', name: 'append_row', arguments: { id: 'migraine', value: { date: '2026-11-30' } } }],
+        toolCalls: [
+          { id: 'c2', name: 'append_row', arguments: { id: 'migraine', value: { date: '2026-11-30' } } },
+        ],
       },
       { kind: 'reply', text: answer, headersDelayMs: 1_200, chunkDelayMs: 70 },
       { kind: 'reply', text: 'Migraine diary' }, // the conversation's title (a side call after the turn)
@@ -95,13 +100,15 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     await page.locator(`${PANEL} button.chat-stop`).waitFor();
     // the card appears on the dashboard while the agent is still answering
     await page.locator('main article[data-card-id="migraine"]').waitFor();
-    expect(await page.locator('main article[data-card-id="migraine"] .card-label').textContent()).toBe('Migraine diary');
+    expect(await page.locator('main article[data-card-id="migraine"] .card-label').textContent()).toBe(
+      'Migraine diary',
+    );
 
     await turnOver(page);
     expect(await answers(page)).toEqual(['Done: I made a Migraine diary card for you. It is on Today now.']);
-    expect(await page.locator(`${PANEL} .chat-msg[data-role="assistant"] .chat-md strong`).textContent()).toBe(
-      'Migraine diary',
-    );
+    expect(
+      await page.locator(`${PANEL} .chat-msg[data-role="assistant"] .chat-md strong`).textContent(),
+    ).toBe('Migraine diary');
     // the words came in pieces, each text shown growing from the one before (asterisks aside:
     // "**Migraine" shows them until the closing pair arrives and makes it bold)
     const plain = (t: string) => t.replace(/\*/g, '').trimEnd();
@@ -110,15 +117,15 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     for (let i = 1; i < shown.length; i++) expect(shown[i].startsWith(shown[i - 1]), shown[i]).toBe(true);
     expect(shown.at(-1)).toBe(plain(answer));
     expect(await liveText(page)).toBe('');
-    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+    ).toBe(true);
 
     // the server has the exchange, and names the conversation; the panel picks the name up
     const conv = (await s.api(`/api/conversations/${body.conversationId}`)).body.conversation;
     expect(conv.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     expect(conv.messages[1].content).toBe(answer);
-    await eventually(() => page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe(
-      'Migraine diary',
-    );
+    await eventually(() => page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('Migraine diary');
     expect(gw.remaining).toBe(0);
   });
 
@@ -157,7 +164,9 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     await sendText(page, 'Analyse everything I ever logged');
     await eventually(() => liveText(page)).toContain('for a long');
     const stop = page.locator(`${PANEL} button.chat-stop`);
-    const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('/api/chat/turn/'));
+    const deleted = page.waitForRequest(
+      (r) => r.method() === 'DELETE' && r.url().includes('/api/chat/turn/'),
+    );
     await stop.click();
     await deleted;
     await page.locator(`${PANEL} .chat-note`, { hasText: 'Stopped' }).waitFor();
@@ -172,7 +181,10 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     ]);
 
     // the lock is free again: the next message goes through
-    gw.script({ kind: 'reply', text: 'Here is a smaller piece.' }, { kind: 'reply', text: 'Logged data analysis' });
+    gw.script(
+      { kind: 'reply', text: 'Here is a smaller piece.' },
+      { kind: 'reply', text: 'Logged data analysis' },
+    );
     await sendText(page, 'Just this week then');
     await turnOver(page);
     await eventually(() => answers(page)).toEqual(['Here is a smaller piece.']);
@@ -181,7 +193,11 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
     const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
     gw.script(
-      { kind: 'reply', text: 'Going through your cards.', toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }] },
+      {
+        kind: 'reply',
+        text: 'Going through your cards.',
+        toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }],
+      },
       { kind: 'reply', text: 'Card review' },
     );
     const { page } = await browser.open(`${s.url}/`);

@@ -55,8 +55,10 @@ describe('model text in the chat', { timeout: 90_000 }, () => {
             for (const el of [n, ...n.querySelectorAll('*')]) {
               if (!el.closest('.chat-md')) continue; // model text only (the panel's own icons are SVG)
               const tag = el.tagName.toLowerCase();
-              if (['script', 'img', 'iframe', 'svg', 'object', 'embed', 'style', 'form'].includes(tag)) bad.push(tag);
-              for (const a of el.getAttributeNames()) if (a.startsWith('on') || a === 'style') bad.push(`${tag}[${a}]`);
+              if (['script', 'img', 'iframe', 'svg', 'object', 'embed', 'style', 'form'].includes(tag))
+                bad.push(tag);
+              for (const a of el.getAttributeNames())
+                if (a.startsWith('on') || a === 'style') bad.push(`${tag}[${a}]`);
               const href = el.getAttribute('href') ?? el.getAttribute('src') ?? '';
               if (/^\s*javascript:/i.test(href)) bad.push(`${tag} ${href}`);
             }

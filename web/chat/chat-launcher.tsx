@@ -56,7 +56,9 @@ export function ChatLauncher() {
           type="button"
           class="chat-launcher"
           data-chat-launcher=""
-          aria-label={failed ? `Chat with ${agent.name} could not load; try again` : `Chat with ${agent.name}`}
+          aria-label={
+            failed ? `Chat with ${agent.name} could not load; try again` : `Chat with ${agent.name}`
+          }
           title={failed ? 'The chat could not load. Try again.' : `Chat with ${agent.name}`}
           aria-haspopup="dialog"
           aria-busy={open && !Panel ? 'true' : undefined}

@@ -64,5 +64,6 @@ export function appendShown(conversationId: string, m: ShownMessage): void {
 /** Updates the title shown and in the list. */
 export function retitle(id: string, title: string | null): void {
   if (current.value.id === id) current.value = { ...current.value, title };
-  if (conversations.value) conversations.value = conversations.value.map((c) => (c.id === id ? { ...c, title } : c));
+  if (conversations.value)
+    conversations.value = conversations.value.map((c) => (c.id === id ? { ...c, title } : c));
 }

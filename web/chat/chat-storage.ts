@@ -81,7 +81,8 @@ export function storedTurn(): TurnSnapshot | null {
   try {
     const v = JSON.parse(raw) as Partial<TurnSnapshot>;
     if (typeof v.conversationId !== 'string' || typeof v.text !== 'string') return null;
-    const id = typeof v.lastEventId === 'number' && Number.isSafeInteger(v.lastEventId) ? v.lastEventId : undefined;
+    const id =
+      typeof v.lastEventId === 'number' && Number.isSafeInteger(v.lastEventId) ? v.lastEventId : undefined;
     return { conversationId: v.conversationId, lastEventId: id, text: v.text, voice: v.voice === true };
   } catch {
     return null;

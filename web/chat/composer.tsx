@@ -5,8 +5,8 @@
  * Shift+Enter starts a new line.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { draft } from './chat-state.js';
 import { MicIcon, SendIcon, StopIcon } from './chat-icons.js';
+import { draft } from './chat-state.js';
 import { sendMessage } from './conversation-actions.js';
 import { stopping, stopTurn, turnActive } from './turn-runner.js';
 import { canListen, type Listening, listen, stopSpeaking } from './voice.js';
@@ -127,7 +127,13 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
             <StopIcon />
           </button>
         ) : (
-          <button type="submit" class="chat-send" aria-label="Send" title="Send" disabled={disabled || !text.trim()}>
+          <button
+            type="submit"
+            class="chat-send"
+            aria-label="Send"
+            title="Send"
+            disabled={disabled || !text.trim()}
+          >
             <SendIcon />
           </button>
         )}

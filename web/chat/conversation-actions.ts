@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../lib/api.js';
 import { cardInFocus, startCardFocus } from './card-focus.js';
+import { configured, conversations, current, notice, retitle, showConversation } from './chat-state.js';
 import {
   legacyFolded,
   markLegacyFolded,
@@ -14,7 +15,6 @@ import {
   storeTurn,
   type TurnSnapshot,
 } from './chat-storage.js';
-import { configured, conversations, current, notice, retitle, showConversation } from './chat-state.js';
 import {
   chatConfigured,
   createConversation,

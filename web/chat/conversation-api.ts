@@ -20,8 +20,9 @@ export async function listConversations(): Promise<ConversationSummary[]> {
 
 /** Conversations whose title or messages contain `q` (any case, taken literally), with snippets. */
 export async function searchConversations(q: string, signal?: AbortSignal): Promise<ConversationSummary[]> {
-  return (await api<{ conversations: ConversationSummary[] }>('/api/conversations/search', { json: { q }, signal }))
-    .conversations;
+  return (
+    await api<{ conversations: ConversationSummary[] }>('/api/conversations/search', { json: { q }, signal })
+  ).conversations;
 }
 
 /** One conversation with its messages, oldest first. @throws ApiError 404 CONVERSATION_NOT_FOUND. */
@@ -36,7 +37,8 @@ export async function createConversation(): Promise<Conversation> {
 
 /** Renames a conversation; a blank title clears it. */
 export async function renameConversation(id: string, title: string): Promise<Conversation> {
-  return (await api<{ conversation: Conversation }>(path(id), { method: 'PATCH', json: { title } })).conversation;
+  return (await api<{ conversation: Conversation }>(path(id), { method: 'PATCH', json: { title } }))
+    .conversation;
 }
 
 /** Deletes a conversation (the server stops a turn running in it first). */
@@ -46,7 +48,8 @@ export async function deleteConversation(id: string): Promise<void> {
 
 /** Moves the legacy transcript into a conversation ("Earlier chat"); null when there was none. */
 export async function foldLegacyHistory(): Promise<string | null> {
-  return (await api<{ conversationId: string | null }>('/api/chat/history/fold', { method: 'POST' })).conversationId;
+  return (await api<{ conversationId: string | null }>('/api/chat/history/fold', { method: 'POST' }))
+    .conversationId;
 }
 
 /** Sends a note to the anonymous feedback log. */

@@ -4,9 +4,9 @@
  * "New conversation", and the feedback form at the foot.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import { conversations, current } from './chat-state.js';
 import type { ConversationSummary } from './chat-types.js';
-import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import {
   deleteConversation,
   newConversation,
@@ -102,7 +102,9 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
         {list === null ? (
           <p class="chat-hint chat-drawer-state">{searching ? 'Searching…' : 'Loading…'}</p>
         ) : list.length === 0 ? (
-          <p class="chat-hint chat-drawer-state">{searching ? 'No conversation mentions that.' : 'No conversations yet.'}</p>
+          <p class="chat-hint chat-drawer-state">
+            {searching ? 'No conversation mentions that.' : 'No conversations yet.'}
+          </p>
         ) : (
           <ul class="chat-conversations">
             {list.map((c) => (
@@ -137,7 +139,8 @@ function when(iso: string): string {
   const now = new Date();
   if (d.toDateString() === now.toDateString())
     return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  if (now.getTime() - d.getTime() < 6 * 86_400_000) return d.toLocaleDateString(undefined, { weekday: 'short' });
+  if (now.getTime() - d.getTime() < 6 * 86_400_000)
+    return d.toLocaleDateString(undefined, { weekday: 'short' });
   return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
 }
 
@@ -252,7 +255,12 @@ function ConversationRow({
       >
         <PencilIcon />
       </button>
-      <button type="button" class="chat-icon-btn" aria-label={`Delete ${name}`} onClick={() => setMode('confirm')}>
+      <button
+        type="button"
+        class="chat-icon-btn"
+        aria-label={`Delete ${name}`}
+        onClick={() => setMode('confirm')}
+      >
         <TrashIcon />
       </button>
     </li>

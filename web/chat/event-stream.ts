@@ -44,7 +44,9 @@ async function refusal(res: Response): Promise<StreamOutcome> {
     status: res.status,
     code: typeof body.code === 'string' ? body.code : 'HTTP_ERROR',
     message:
-      typeof body.error === 'string' ? body.error : `The server answered ${res.status} ${res.statusText}`.trim(),
+      typeof body.error === 'string'
+        ? body.error
+        : `The server answered ${res.status} ${res.statusText}`.trim(),
   };
 }
 

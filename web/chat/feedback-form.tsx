@@ -34,11 +34,21 @@ export function FeedbackForm() {
         <fieldset class="chat-feedback-kind">
           <legend class="visually-hidden">Kind of feedback</legend>
           <label>
-            <input type="radio" name="chat-feedback-kind" checked={kind === 'feature'} onChange={() => setKind('feature')} />
+            <input
+              type="radio"
+              name="chat-feedback-kind"
+              checked={kind === 'feature'}
+              onChange={() => setKind('feature')}
+            />
             Something I wanted
           </label>
           <label>
-            <input type="radio" name="chat-feedback-kind" checked={kind === 'bug'} onChange={() => setKind('bug')} />
+            <input
+              type="radio"
+              name="chat-feedback-kind"
+              checked={kind === 'bug'}
+              onChange={() => setKind('bug')}
+            />
             Something went wrong
           </label>
         </fieldset>
@@ -59,7 +69,11 @@ export function FeedbackForm() {
         />
         <p class="chat-hint">Describe the idea, not your data: please leave out health details.</p>
         <div class="chat-feedback-foot">
-          <button type="submit" class="button chat-button-primary" disabled={!intent.trim() || state === 'sending'}>
+          <button
+            type="submit"
+            class="button chat-button-primary"
+            disabled={!intent.trim() || state === 'sending'}
+          >
             {state === 'sending' ? 'Sending…' : 'Send'}
           </button>
           {state === 'sent' && (

@@ -6,9 +6,9 @@
  */
 import { useComputed } from '@preact/signals';
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { SpeakerIcon } from './chat-icons.js';
 import { current } from './chat-state.js';
 import type { ShownMessage } from './chat-types.js';
-import { SpeakerIcon } from './chat-icons.js';
 import { sendMessage } from './conversation-actions.js';
 import { Markdown } from './markdown.js';
 import { pure } from './pure.js';
@@ -74,7 +74,8 @@ export function MessageList({ agent }: { agent: Agent }) {
               {agent.emoji}
             </p>
             <p>
-              Ask {agent.name} about your cards, or tell it something to log: <q>I weighed 72.4 kg this morning</q>.
+              Ask {agent.name} about your cards, or tell it something to log:{' '}
+              <q>I weighed 72.4 kg this morning</q>.
             </p>
           </li>
         )}
@@ -105,7 +106,11 @@ const MessageItem = pure(function MessageItem({
   }
   if (m.role === 'note') {
     return (
-      <li class={`chat-msg chat-note chat-note-${m.tone ?? 'info'}`} data-role="note" role={m.tone === 'error' ? 'alert' : undefined}>
+      <li
+        class={`chat-msg chat-note chat-note-${m.tone ?? 'info'}`}
+        data-role="note"
+        role={m.tone === 'error' ? 'alert' : undefined}
+      >
         {m.content}
       </li>
     );
@@ -131,7 +136,9 @@ const MessageItem = pure(function MessageItem({
                 class="chat-icon-btn chat-read-aloud"
                 aria-label="Read aloud"
                 onClick={(e) => {
-                  const text = m.speak ?? (e.currentTarget.closest('.chat-bubble')?.querySelector('.chat-md')?.textContent || '');
+                  const text =
+                    m.speak ??
+                    (e.currentTarget.closest('.chat-bubble')?.querySelector('.chat-md')?.textContent || '');
                   speak(text);
                 }}
               >

@@ -41,6 +41,7 @@ export function lastCut(text: string, from: number): number {
     lineStart = nl + 1;
   }
   // the line being written also counts once its first character is known
-  if (!inFence && prevBlank && lineStart < text.length && !CONTINUES.test(text.slice(lineStart))) cut = lineStart;
+  if (!inFence && prevBlank && lineStart < text.length && !CONTINUES.test(text.slice(lineStart)))
+    cut = lineStart;
   return cut;
 }

@@ -6,9 +6,10 @@
  * no sanitised HTML is ever joined to other HTML (web/lib/markdown.ts). A `reset` (text that no
  * longer starts with what was cut) starts over.
  */
-import { pure } from './pure.js';
+
 import { useMemo, useRef } from 'preact/hooks';
 import { renderMarkdown } from '../lib/markdown.js';
+import { pure } from './pure.js';
 import { lastCut } from './stream-blocks.js';
 
 const Part = pure(function Part({ text }: { text: string }) {
@@ -33,8 +34,7 @@ export function StreamingMarkdown({ text }: { text: string }) {
   return (
     <div class="chat-md chat-md-stream">
       {s.parts.map((p, i) => (
-        // parts never change once made: the index is their identity
-        // biome-ignore lint/suspicious/noArrayIndexKey: append-only list
+        // parts never change once made: their index is their identity
         <Part key={i} text={p} />
       ))}
       {tail && <Part key="tail" text={tail} />}

@@ -12,8 +12,7 @@
  * - `stopTurn` asks the server to stop (`DELETE`); the stream then ends with `stopped`.
  */
 import { batch, signal } from '@preact/signals';
-import { api, ApiError } from '../lib/api.js';
-import { storeTurn, type TurnSnapshot } from './chat-storage.js';
+import { ApiError, api } from '../lib/api.js';
 import {
   appendShown,
   configured,
@@ -25,6 +24,7 @@ import {
   retitle,
   showConversation,
 } from './chat-state.js';
+import { storeTurn, type TurnSnapshot } from './chat-storage.js';
 import type { TurnEvent, TurnPhase } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
@@ -135,7 +135,9 @@ function begin(t: TurnState, showAtOnce: boolean): void {
     chatBusy.value = true;
     stopping.value = false;
     connection.value = 'ok';
-    liveTurn.value = showAtOnce ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…' } : null;
+    liveTurn.value = showAtOnce
+      ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…' }
+      : null;
   });
   save(t);
 }
@@ -181,7 +183,8 @@ async function reloadShown(t: TurnState): Promise<void> {
     const lost = sent !== undefined && n <= t.storedBefore && n < MAX_STORED_MESSAGES;
     if (lost && !draft.value.trim()) {
       draft.value = sent;
-      notice.value = 'Your message did not reach Klebb. It is back in the box below: send it again when you are online.';
+      notice.value =
+        'Your message did not reach Klebb. It is back in the box below: send it again when you are online.';
     }
   } catch {
     // the conversation was deleted meanwhile; what is shown stays
@@ -299,7 +302,12 @@ async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Resp
         return;
       }
       if (outcome.code === 'CHAT_NOT_CONFIGURED') configured.value = false;
-      appendShown(t.conversationId, { key: nextKey(), role: 'note', tone: 'error', content: outcome.message });
+      appendShown(t.conversationId, {
+        key: nextKey(),
+        role: 'note',
+        tone: 'error',
+        content: outcome.message,
+      });
       finish(t);
       return;
     case 'aborted':
@@ -422,7 +430,8 @@ export async function stopTurn(): Promise<void> {
     } catch (err) {
       // 404: not running (yet, or any more). Before the first event the turn may not be registered
       // yet: try once more; after it, the stream brings the end.
-      if (!(err instanceof ApiError) || err.status !== 404 || turn !== t || t.lastEventId !== undefined) break;
+      if (!(err instanceof ApiError) || err.status !== 404 || turn !== t || t.lastEventId !== undefined)
+        break;
       await new Promise((r) => setTimeout(r, 300));
     }
   }

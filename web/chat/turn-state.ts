@@ -82,6 +82,11 @@ export class TurnState {
 
   /** What to save so that a reload can reattach after the last event applied. */
   snapshot(): TurnSnapshot {
-    return { conversationId: this.conversationId, lastEventId: this.lastEventId, text: this.text, voice: this.voice };
+    return {
+      conversationId: this.conversationId,
+      lastEventId: this.lastEventId,
+      text: this.text,
+      voice: this.voice,
+    };
   }
 }

@@ -9,7 +9,12 @@ interface Recognition {
   lang: string;
   interimResults: boolean;
   continuous: boolean;
-  onresult: ((e: { resultIndex: number; results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }> }) => void) | null;
+  onresult:
+    | ((e: {
+        resultIndex: number;
+        results: ArrayLike<ArrayLike<{ transcript: string }> & { isFinal: boolean }>;
+      }) => void)
+    | null;
   onerror: ((e: { error: string }) => void) | null;
   onend: (() => void) | null;
   start(): void;
@@ -20,7 +25,10 @@ interface Recognition {
 type RecognitionClass = new () => Recognition;
 
 function recognitionClass(): RecognitionClass | undefined {
-  const w = window as unknown as { SpeechRecognition?: RecognitionClass; webkitSpeechRecognition?: RecognitionClass };
+  const w = window as unknown as {
+    SpeechRecognition?: RecognitionClass;
+    webkitSpeechRecognition?: RecognitionClass;
+  };
   return w.SpeechRecognition ?? w.webkitSpeechRecognition;
 }
 
@@ -45,7 +53,10 @@ export interface Listening {
  * stopped speaking); `onEnd(error?)` runs once when listening ends (`error` is the browser's code,
  * e.g. "not-allowed" when the microphone is refused).
  */
-export function listen(onText: (text: string, final: boolean) => void, onEnd: (error?: string) => void): Listening {
+export function listen(
+  onText: (text: string, final: boolean) => void,
+  onEnd: (error?: string) => void,
+): Listening {
   const Rec = recognitionClass();
   if (!Rec) {
     onEnd('unsupported');
