@@ -8,7 +8,7 @@
  *   toggle is remembered;
  * - at 390 px nothing scrolls sideways and the touch targets are 44 px;
  * - no console error, uncaught exception or failed request anywhere;
- * - screenshots of Today, Calendar and Settings, desktop and phone, in test/e2e/__screenshots__/.
+ * (screenshots of every view are taken by screenshots.test.ts)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,6 @@ import {
   DESKTOP,
   launchBrowser,
   PHONE,
-  screenshot,
   scrollsSideways,
   settled,
   type TestBrowser,
@@ -173,7 +172,9 @@ describe('a home with cards', { timeout: 90_000 }, () => {
         for (const id of examples) {
           // the daily prompt (meta.prompt) is its own test (daily-prompt.test.ts): without it here,
           // no modal covers the page these tests click on
-          const manifest = JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+          const manifest = JSON.parse(
+            fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'),
+          );
           delete manifest.meta.prompt;
           fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(manifest, null, 2));
         }
@@ -228,33 +229,6 @@ describe('a home with cards', { timeout: 90_000 }, () => {
       // the tab bar sits at the bottom of the screen
       const nav = await page.locator('nav.nav').boundingBox();
       expect(nav && Math.round(nav.y + nav.height), route).toBe(PHONE.height);
-    }
-  });
-
-  it('takes screenshots of Today, Calendar and Settings, desktop and phone', async () => {
-    const shots: string[] = [];
-    for (const [vp, suffix] of [
-      [DESKTOP, 'desktop'],
-      [PHONE, 'phone'],
-    ] as const) {
-      const { page } = await open(`${s.url}/`, vp);
-      shots.push(await screenshot(page, `today-${suffix}`));
-      await page.getByRole('link', { name: 'Calendar' }).click();
-      await settled(page);
-      shots.push(await screenshot(page, `calendar-${suffix}`));
-      await page.getByRole('link', { name: 'Settings' }).click();
-      await settled(page);
-      shots.push(await screenshot(page, `settings-${suffix}`));
-    }
-    // and the dark theme on a phone
-    const { page } = await open(`${s.url}/`, PHONE);
-    await page.locator('.theme-toggle').click();
-    shots.push(await screenshot(page, 'today-phone-dark'));
-    await page.evaluate(() => localStorage.removeItem('klebb.theme'));
-    for (const f of shots) {
-      const size = fs.statSync(f).size;
-      expect(size, f).toBeGreaterThan(2_000);
-      expect(size, f).toBeLessThan(400_000);
     }
   });
 });
