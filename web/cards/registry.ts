@@ -6,10 +6,10 @@
  */
 import type { ComponentType } from 'preact';
 import type { ViewCard, ViewName } from '../lib/types.js';
-import { ChecklistCard } from './checklist-card.js';
-import { DayMarker } from './day-marker.js';
 import { AdherenceReport } from './adherence-report.js';
+import { ChecklistCard } from './checklist-card.js';
 import { CombinationCard } from './combination-card.js';
+import { DayMarker } from './day-marker.js';
 import { GenericCard } from './generic-card.js';
 import { GreetingBanner } from './greeting-banner.js';
 import { LineChart } from './line-chart.js';
