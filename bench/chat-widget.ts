@@ -15,8 +15,9 @@
  *   every frame from the first word shown until the streamed text shown equals the whole answer
  *   (compared exactly: the paragraphs' text joined by blank lines against the answer); then the
  *   gateway finishes and the settled answer must equal it too. fps per frame = 1000 / frame
- *   interval; reported: the lowest (the longest frame) and the median over all repetitions
- *   (target: the lowest stays at or above 30). A text that is not exactly the answer stops the
+ *   interval; reported: the frames counted in each 1 s window (target: the fewest stays at or
+ *   above 30, "not below 30 frames per second"), the lowest instantaneous rate (the longest
+ *   frame) and the median over all repetitions. A text that is not exactly the answer stops the
  *   benchmark with an error.
  * - Baseline: before each answer the same page, panel open and nothing streaming, is measured
  *   the same way for 4 s: the frames this shared machine drops by itself. And the page's own work
@@ -121,6 +122,25 @@ async function measureStream(page: Page, expected: string, send: () => Promise<v
     polling: 100,
   });
   return page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
+}
+
+/**
+ * Frames per second as the words say: the number of frames that started within each 1 000 ms
+ * window (sliding, one window starting at each frame that has a full second after it), the
+ * lowest of them. `frames` are requestAnimationFrame timestamps in ms. A run shorter than one
+ * second is scaled to a second.
+ */
+function lowestWindowFps(frames: number[]): number {
+  if (frames.length < 2) return 0;
+  const span = frames[frames.length - 1] - frames[0];
+  if (span < 1000) return ((frames.length - 1) * 1000) / span;
+  let lowest = Number.POSITIVE_INFINITY;
+  let j = 0;
+  for (let i = 0; i < frames.length && frames[i] + 1000 <= frames[frames.length - 1]; i++) {
+    while (j < frames.length && frames[j] < frames[i] + 1000) j++;
+    lowest = Math.min(lowest, j - i);
+  }
+  return lowest;
 }
 
 /** Frame timestamps of an idle page (nothing streaming) for `ms`: the machine's own frame drops. */
@@ -242,6 +262,8 @@ export const chatWidget: Benchmark = {
       // ---- streamed answers, each after the same time of an idle page (the baseline) ----
       const intervals: number[] = [];
       const idleIntervals: number[] = [];
+      const windowFps: number[] = [];
+      const idleWindowFps: number[] = [];
       const busy = { task: 0, script: 0, layout: 0, wallMs: 0, frames: 0 };
       const streamMs: number[] = [];
       for (let rep = 0; rep < reps; rep++) {
@@ -261,6 +283,7 @@ export const chatWidget: Benchmark = {
         await page.locator('[data-chat-panel] [data-chat-title]', { hasText: `Bench ${rep}` }).waitFor();
         const idle = await measureIdle(page, ctx.quick ? 1_000 : 4_000);
         for (let i = 1; i < idle.length; i++) idleIntervals.push(idle[i] - idle[i - 1]);
+        idleWindowFps.push(lowestWindowFps(idle));
         hold = deferred();
         const marker = turnMarker('widget');
         let w0 = await work();
@@ -284,6 +307,7 @@ export const chatWidget: Benchmark = {
           .evaluate((md) => [...md.querySelectorAll('p')].map((p) => p.textContent).join('\n\n'));
         if (settled !== answer) throw new Error('the settled answer is not exactly the streamed answer');
         for (let i = 1; i < frames.length; i++) intervals.push(frames[i] - frames[i - 1]);
+        windowFps.push(lowestWindowFps(frames));
         const span = (frames.at(-1) ?? 0) - (frames[0] ?? 0);
         streamMs.push(span);
         busy.wallMs += span;
@@ -320,11 +344,17 @@ export const chatWidget: Benchmark = {
           unit: 'KB',
         },
         {
-          key: 'stream.min_fps',
-          label: `lowest fps while ${tokens} tokens stream in`,
-          value: 1000 / frame.max,
+          key: 'stream.min_window_fps',
+          label: `fewest frames in any 1 s while ${tokens} tokens stream in`,
+          value: Math.min(...windowFps),
           unit: 'fps',
           target: { op: '>=', value: 30 },
+        },
+        {
+          key: 'stream.min_fps',
+          label: 'lowest instantaneous fps (1000 / the longest frame)',
+          value: 1000 / frame.max,
+          unit: 'fps',
         },
         {
           key: 'stream.median_fps',
@@ -335,6 +365,12 @@ export const chatWidget: Benchmark = {
         { key: 'stream.p99_frame_ms', label: 'p99 frame interval', value: frame.p99, unit: 'ms' },
         { key: 'stream.frames_over_33ms', label: 'frames longer than 33.3 ms', value: slow, unit: 'frames' },
         { key: 'stream.frames', label: 'frames measured', value: frame.n, unit: 'frames' },
+        {
+          key: 'idle.min_window_fps',
+          label: 'baseline: fewest frames in any 1 s of the idle page',
+          value: Math.min(...idleWindowFps),
+          unit: 'fps',
+        },
         {
           key: 'idle.min_fps',
           label: 'baseline: lowest fps of the idle page',
