@@ -24,6 +24,8 @@ export interface HaeTime {
   epochMs: number;
   /** True when only `YYYY-MM-DD` was written (the documented aggregated-sleep `date`). */
   dateOnly: boolean;
+  /** The instant as written in one spelling (see canonicalTimestamp), made once per parse. */
+  canonical: string;
 }
 
 // Separators seen before am/pm and offsets: space, U+00A0 no-break space, U+202F narrow no-break
@@ -94,12 +96,15 @@ function parse(input: string): HaeTime | null {
   if (offsetMinutes === undefined) return null;
   const millis = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
   const wall = Date.UTC(Number(ys), Number(mos) - 1, Number(ds), hour, minute, second, millis);
+  const time = `${pad(hour)}:${pad(minute)}:${pad(second)}`;
+  const epochMs = wall - (offsetMinutes ?? 0) * 60_000;
   return {
     date,
-    time: `${pad(hour)}:${pad(minute)}:${pad(second)}`,
+    time,
     offsetMinutes,
-    epochMs: wall - (offsetMinutes ?? 0) * 60_000,
+    epochMs,
     dateOnly: hs === undefined,
+    canonical: spell(date, time, epochMs, offsetMinutes),
   };
 }
 
@@ -122,25 +127,19 @@ function pad(n: number): string {
 /**
  * One spelling per instant-as-written, `YYYY-MM-DDTHH:MM:SS±HH:MM` (no zone when none was
  * written), so `7:57:00 am +1000` and `07:57:00 +1000` give the same text (used in dedup keys).
+ * Spelled once when the string is parsed (parsed times are shared, see CACHE), not per use.
  */
 export function canonicalTimestamp(t: Readonly<HaeTime>): string {
-  // parsed times are shared (CACHE above), so each is spelled once however often it is keyed
-  const known = CANONICAL.get(t);
-  if (known !== undefined) return known;
-  const text = spell(t);
-  CANONICAL.set(t, text);
-  return text;
+  return t.canonical;
 }
 
-const CANONICAL = new WeakMap<Readonly<HaeTime>, string>();
-
-function spell(t: Readonly<HaeTime>): string {
-  const base = `${t.date}T${t.time}`;
-  const ms = ((t.epochMs % 1000) + 1000) % 1000;
+function spell(date: string, time: string, epochMs: number, offsetMinutes: number | null): string {
+  const base = `${date}T${time}`;
+  const ms = ((epochMs % 1000) + 1000) % 1000;
   const withMs = ms ? `${base}.${String(ms).padStart(3, '0')}` : base;
-  if (t.offsetMinutes === null) return withMs;
-  const sign = t.offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(t.offsetMinutes);
+  if (offsetMinutes === null) return withMs;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
   return `${withMs}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
