@@ -190,6 +190,43 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     await eventually(() => answers(page)).toEqual(['Here is a smaller piece.']);
   });
 
+  it('a double click on Send sends once and keeps the turn: the stop button ignores the second click', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(
+      { kind: 'reply', text: 'All of it, answered.', headersDelayMs: 800 },
+      { kind: 'reply', text: 'Everything' },
+    );
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    const chatRequests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/chat')) chatRequests.push(r.method());
+    });
+    await page.locator('#chat-input').fill('Tell me everything');
+    // the second click of a double click lands on the stop button the moment it replaces Send
+    await page.evaluate(() => {
+      const w = window as unknown as { __secondClick: boolean };
+      w.__secondClick = false;
+      const mo = new MutationObserver(() => {
+        const stop = document.querySelector<HTMLButtonElement>('[data-chat-panel] button.chat-stop');
+        if (!stop) return;
+        mo.disconnect();
+        stop.click();
+        w.__secondClick = true;
+      });
+      mo.observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.locator(`${PANEL} button.chat-send[aria-label="Send"]`).click();
+    await eventually(() => page.evaluate(() => (window as unknown as { __secondClick: boolean }).__secondClick)).toBe(
+      true,
+    );
+    await eventually(() => answers(page)).toEqual(['All of it, answered.']);
+    await turnOver(page);
+    expect(await page.locator(`${PANEL} .chat-note`, { hasText: 'Stopped' }).count()).toBe(0);
+    expect(chatRequests.filter((m) => m === 'DELETE'), 'no stop was sent').toEqual([]);
+    expect(chatRequests.filter((m) => m === 'POST'), 'one turn was sent').toHaveLength(1);
+  });
+
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
     const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
     gw.script(

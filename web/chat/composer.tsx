@@ -12,6 +12,12 @@ import { stopping, stopTurn, turnActive } from './turn-runner.js';
 import { canListen, type Listening, listen, stopSpeaking } from './voice.js';
 
 const MAX_HEIGHT_PX = 160;
+/**
+ * The stop button takes the send button's place under the pointer: for this long after it
+ * appears it ignores clicks, so a double click (or two quick taps) on Send sends once and does
+ * not stop the turn it just sent.
+ */
+const STOP_GRACE_MS = 600;
 
 export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
   const text = draft.value;
@@ -22,6 +28,14 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
   const [micProblem, setMicProblem] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const active = turnActive.value;
+  const [stopReady, setStopReady] = useState(false);
+
+  useEffect(() => {
+    setStopReady(false);
+    if (!active) return;
+    const timer = setTimeout(() => setStopReady(true), STOP_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [active]);
 
   useEffect(() => {
     if (autoFocus) box.current?.focus();
@@ -121,8 +135,10 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
             class="chat-send chat-stop"
             aria-label="Stop"
             title="Stop"
-            disabled={stopping.value}
-            onClick={() => void stopTurn()}
+            disabled={stopping.value || !stopReady}
+            onClick={() => {
+              if (stopReady) void stopTurn();
+            }}
           >
             <StopIcon />
           </button>
