@@ -78,7 +78,7 @@ export function firstPageScripts(webDir: string): { eager: ScriptFile[]; lazy: S
 }
 
 /** The manifest of bench card `i`: a generic card with the display features people use. */
-function benchManifest(i: number, sparkline: boolean): Record<string, unknown> {
+export function benchManifest(i: number, sparkline: boolean): Record<string, unknown> {
   const id = `metric-${String(i + 1).padStart(2, '0')}`;
   const emojis = ['⚖️', '💓', '😴', '🚶', '💧', '🫀', '🧘', '☕'];
   return {
@@ -119,8 +119,11 @@ function benchRows(card: number, n: number, today: string): Record<string, unkno
   }));
 }
 
-/** Seeds `home` with the bench cards through the store (no server), without the welcome card. */
-async function seedDashboard(home: string, cards: number, rows: number, today: string): Promise<void> {
+/**
+ * Seeds `home` with `cards` bench cards of `rows` daily rows ending on `today` (YYYY-MM-DD) through
+ * the store (no server), without the welcome card. Also for ad-hoc profiling scripts.
+ */
+export async function seedDashboard(home: string, cards: number, rows: number, today: string): Promise<void> {
   const inst = await openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), {
     watch: false,
   });

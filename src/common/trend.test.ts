@@ -1,14 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { toFiniteNumber } from './numbers.js';
 import {
   computeTrend,
   dayOf,
+  dayRange,
   formatDelta,
   goodDirectionOf,
+  indexDatedRows,
+  lastOnOrBefore,
   MINUS,
   numericPoints,
+  numericPointsIndexed,
   numericSeries,
   sparklineField,
+  sparklineFieldIndexed,
+  trendAt,
   trendTone,
 } from './trend.js';
 
@@ -265,5 +272,122 @@ describe('sparklineField and dayOf', () => {
     expect(dayOf('2026-04-20T23:30:00-07:00')).toBe('2026-04-20');
     expect(dayOf('20/04/2026')).toBeNull();
     expect(dayOf(20260420)).toBeNull();
+  });
+});
+
+describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, sparklineFieldIndexed)', () => {
+  /** A block as people leave it: out of order, several entries a day, gaps, text and junk values. */
+  const rows: unknown[] = [
+    { date: '2026-04-03', v: 3 },
+    { date: '2026-04-01', v: 1 },
+    { date: '2026-04-03T21:00:00+02:00', v: 3.5 },
+    { note: 'no date', v: 99 },
+    { date: '2026-04-02', v: 'n/a' },
+    { date: '2026-04-05', v: '5.25' },
+    null,
+    ['2026-04-04'],
+    { date: '2026-04-04', v: Number.NaN },
+    { date: '2026-04-06' },
+    { date: '2026-04-07', v: 7 },
+    { date: '2026-04-07', v: 6.5 },
+  ];
+
+  it('orders dated rows by day then array index, skipping rows with no day', () => {
+    const ix = indexDatedRows(rows);
+    expect(ix.dateField).toBe('date');
+    expect(ix.items.map((d) => `${d.day}#${d.index}`)).toEqual([
+      '2026-04-01#1',
+      '2026-04-02#4',
+      '2026-04-03#0',
+      '2026-04-03#2',
+      '2026-04-04#8',
+      '2026-04-05#5',
+      '2026-04-06#9',
+      '2026-04-07#10',
+      '2026-04-07#11',
+    ]);
+    expect(indexDatedRows({ date: '2026-04-01' }).items).toEqual([]);
+    expect(indexDatedRows(null).items).toEqual([]);
+    expect(indexDatedRows([{ when: '2026-04-01' }, { date: '2026-04-02' }], 'when').items).toEqual([
+      { row: { when: '2026-04-01' }, day: '2026-04-01', index: 0 },
+    ]);
+  });
+
+  it('lastOnOrBefore and dayRange find positions by day', () => {
+    const ix = indexDatedRows(rows);
+    expect(lastOnOrBefore(ix, '2026-03-31')).toBe(-1);
+    expect(lastOnOrBefore(ix, '2026-04-01')).toBe(0);
+    expect(lastOnOrBefore(ix, '2026-04-03')).toBe(3);
+    expect(lastOnOrBefore(ix, '2026-04-03', true)).toBe(1);
+    expect(lastOnOrBefore(ix, '2026-04-30')).toBe(8);
+    expect(dayRange(ix, '2026-04-03')).toEqual([2, 4]);
+    expect(dayRange(ix, '2026-04-07')).toEqual([7, 9]);
+    expect(dayRange(ix, '2026-04-08')).toEqual([9, 9]);
+    expect(dayRange(ix, '2026-03-01')).toEqual([0, 0]);
+  });
+
+  /** The straightforward reading of REFERENCE "Trend": every dated row, sorted, scanned. */
+  function naiveTrend(block: unknown[], field: string, currentDate: string) {
+    const dated = block
+      .map((row, index) => ({ row, index, day: dayOf((row as Record<string, unknown> | null)?.date) }))
+      .filter((d) => d.day !== null && typeof d.row === 'object' && !Array.isArray(d.row))
+      .sort((a, b) => ((a.day as string) < (b.day as string) ? -1 : (a.day as string) > (b.day as string) ? 1 : a.index - b.index));
+    const cur = dated.filter((d) => d.day === currentDate).pop();
+    if (!cur) return null;
+    const current = toFiniteNumber((cur.row as Record<string, unknown>)[field]);
+    if (current === null) return null;
+    const prev = dated
+      .filter((d) => (d.day as string) < (cur.day as string))
+      .filter((d) => toFiniteNumber((d.row as Record<string, unknown>)[field]) !== null)
+      .pop();
+    return prev ? { prevDate: prev.day, prev: toFiniteNumber((prev.row as Record<string, unknown>)[field]), current } : null;
+  }
+
+  it('trendAt gives what computeTrend and a plain scan give, for every day', () => {
+    const ix = indexDatedRows(rows);
+    for (let d = 0; d <= 8; d++) {
+      const day = `2026-04-0${d}`;
+      const t = trendAt(ix, 'v', day);
+      expect(t).toEqual(computeTrend(rows, 'v', { currentDate: day }));
+      const naive = naiveTrend(rows, 'v', day);
+      expect(t === null ? null : { prevDate: t.prevDate, prev: t.prev, current: t.current }).toEqual(naive);
+    }
+    // the latest entry of the day is current (6.5 after 7 on the 7th), compared with the 5th's 5.25
+    expect(trendAt(ix, 'v', '2026-04-07')).toMatchObject({ current: 6.5, prev: 5.25, prevDate: '2026-04-05' });
+    expect(trendAt(ix, 'v')).toEqual(computeTrend(rows, 'v'));
+    expect(trendAt(ix, 'v', 'not a date')).toBeNull();
+    expect(trendAt(indexDatedRows([]), 'v')).toBeNull();
+  });
+
+  it('numericPointsIndexed: the last n numbers up to a day, from the rows accepted', () => {
+    const ix = indexDatedRows(rows);
+    expect(numericPointsIndexed(ix, 'v')).toEqual(numericPoints(rows, 'v'));
+    expect(numericPointsIndexed(ix, 'v', 3)).toEqual(numericPoints(rows, 'v', 3));
+    expect(numericPointsIndexed(ix, 'v', 2.5)).toEqual(numericPoints(rows, 'v', 2.5));
+    expect(numericPointsIndexed(ix, 'v', 0)).toEqual([]);
+    expect(numericPointsIndexed(ix, 'v', 3, { through: '2026-04-04' })).toEqual([
+      { date: '2026-04-01', value: 1 },
+      { date: '2026-04-03', value: 3 },
+      { date: '2026-04-03', value: 3.5 },
+    ]);
+    expect(numericPointsIndexed(ix, 'v', 30, { through: '2026-03-01' })).toEqual([]);
+    // the same as filtering the rows first and asking numericPoints
+    const upTo = rows.filter((r) => dayOf((r as Record<string, unknown> | null)?.date) !== null && (dayOf((r as Record<string, unknown>).date) as string) <= '2026-04-06');
+    expect(numericPointsIndexed(ix, 'v', 30, { through: '2026-04-06' })).toEqual(numericPoints(upTo, 'v', 30));
+    const accept = (r: unknown) => (r as Record<string, unknown>).v !== 3;
+    expect(numericPointsIndexed(ix, 'v', undefined, { accept }).map((p) => p.value)).toEqual([1, 3.5, 5.25, 7, 6.5]);
+  });
+
+  it('sparklineFieldIndexed matches sparklineField', () => {
+    const block = [
+      { date: '2026-04-02', steps: 'x', kcal: 300 },
+      { date: '2026-04-01', steps: 100 },
+    ];
+    const ix = indexDatedRows(block);
+    expect(sparklineFieldIndexed({}, ix)).toBe('kcal');
+    expect(sparklineFieldIndexed({}, ix)).toBe(sparklineField({}, block));
+    expect(sparklineFieldIndexed({ template: '{steps} steps' }, ix)).toBe('steps');
+    expect(sparklineFieldIndexed({ trendArrow: { field: ' kg ' } }, ix)).toBe('kg');
+    expect(sparklineFieldIndexed({}, indexDatedRows([]))).toBeUndefined();
   });
 });

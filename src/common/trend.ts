@@ -74,21 +74,90 @@ export function dayOf(v: unknown): string | null {
   return typeof v === 'string' && DAY_RE.test(v) ? v.slice(0, 10) : null;
 }
 
-interface Dated {
+/** One dated row of a data block: the row, its calendar day and its array position. */
+export interface DatedRow {
   row: unknown;
+  /** `YYYY-MM-DD`. */
   day: string;
+  /** Position in the data array (the later index is the later entry of a day). */
   index: number;
 }
 
-/** Rows with a day, in chronological order (day, then array index). */
-function datedRows(rows: unknown, dateField: string): Dated[] {
-  if (!Array.isArray(rows)) return [];
-  const out: Dated[] = [];
-  rows.forEach((row, index) => {
-    const day = dayOf(getValue(row, dateField));
-    if (day !== null) out.push({ row, day, index });
-  });
-  return out.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.index - b.index));
+/**
+ * The dated rows of a data block in chronological order (day, then array index), built once and
+ * then asked many times (`trendAt`, `numericPointsIndexed`, `lastOnOrBefore`): a card drawn for
+ * another day is a binary search and a few steps, not a pass over every row. Plain data: build a
+ * new one when the rows change (the browser keys it by the data array, which is replaced, never
+ * mutated, on each change).
+ */
+export interface DatedIndex {
+  /** Row key holding the date (`meta.view.dateField`). */
+  readonly dateField: string;
+  /** The rows that have a day, oldest first (day, then array index). */
+  readonly items: readonly DatedRow[];
+}
+
+/**
+ * Indexes `rows` (any value; a non-array has no rows) by the day of `dateField` (default `date`):
+ * one pass, and a sort only when the rows are not already in date order. O(n) for rows kept in
+ * date order (as the entry routes keep them), O(n log n) otherwise.
+ */
+export function indexDatedRows(rows: unknown, dateField = 'date'): DatedIndex {
+  const items: DatedRow[] = [];
+  if (Array.isArray(rows)) {
+    let ordered = true;
+    let last = '';
+    for (let index = 0; index < rows.length; index++) {
+      const row: unknown = rows[index];
+      const day = dayOf(getValue(row, dateField));
+      if (day === null) continue;
+      if (day < last) ordered = false;
+      else last = day;
+      items.push({ row, day, index });
+    }
+    if (!ordered) items.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.index - b.index));
+  }
+  return { dateField, items };
+}
+
+/** The first position in `items` whose day is >= `day` (items.length when none). */
+function firstFrom(items: readonly DatedRow[], day: string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid].day < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first position in `items` whose day is > `day` (items.length when none). */
+function firstAfter(items: readonly DatedRow[], day: string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid].day <= day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Position in `index.items` of the latest row dated on or before `day` (`YYYY-MM-DD`), -1 when
+ * none. With `strict`, strictly before `day`. Binary search: O(log n).
+ */
+export function lastOnOrBefore(index: DatedIndex, day: string, strict = false): number {
+  return (strict ? firstFrom(index.items, day) : firstAfter(index.items, day)) - 1;
+}
+
+/**
+ * The positions `[start, end)` in `index.items` of the rows dated `day`, in array order (empty
+ * when the day has none). O(log n).
+ */
+export function dayRange(index: DatedIndex, day: string): [number, number] {
+  return [firstFrom(index.items, day), firstAfter(index.items, day)];
 }
 
 /**
@@ -101,17 +170,26 @@ function datedRows(rows: unknown, dateField: string): Dated[] {
  * dotted path.
  */
 export function computeTrend(rows: unknown, field: string, opts: TrendOptions = {}): Trend | null {
-  const dated = datedRows(rows, opts.dateField ?? 'date');
+  return trendAt(indexDatedRows(rows, opts.dateField ?? 'date'), field, opts.currentDate);
+}
+
+/**
+ * `computeTrend` on an index built once (`indexDatedRows`): the same answer, found with a binary
+ * search for `currentDate` (default: the latest-dated row) and a walk back to the previous day
+ * with a number, so asking again for another day does not re-read every row.
+ */
+export function trendAt(index: DatedIndex, field: string, currentDate?: string): Trend | null {
+  const dated = index.items;
   if (dated.length === 0) return null;
   let curIdx: number;
-  if (opts.currentDate !== undefined) {
-    const day = dayOf(opts.currentDate);
-    curIdx = -1;
-    for (let i = dated.length - 1; i >= 0 && curIdx < 0; i--) if (dated[i].day === day) curIdx = i;
+  if (currentDate !== undefined) {
+    const day = dayOf(currentDate);
+    if (day === null) return null;
+    curIdx = lastOnOrBefore(index, day);
+    if (curIdx < 0 || dated[curIdx].day !== day) return null;
   } else {
     curIdx = dated.length - 1;
   }
-  if (curIdx < 0) return null;
   const cur = dated[curIdx];
   const current = toFiniteNumber(getValue(cur.row, field));
   if (current === null) return null;
@@ -171,12 +249,40 @@ export function numericPoints(
   opts: Pick<TrendOptions, 'dateField'> = {},
 ): NumericPoint[] {
   if (n !== undefined && !(n > 0)) return [];
+  return numericPointsIndexed(indexDatedRows(rows, opts.dateField ?? 'date'), field, n);
+}
+
+/** Options of `numericPointsIndexed`. */
+export interface IndexedPointsOptions {
+  /** Only rows dated on or before this day (`YYYY-MM-DD`), e.g. the viewed date. */
+  through?: string;
+  /** Only rows this accepts (e.g. plain objects); default every dated row. */
+  accept?: (row: unknown) => boolean;
+}
+
+/**
+ * `numericPoints` on an index built once (`indexDatedRows`): the last `n` dated numeric values of
+ * `field` (all when `n` is omitted, none when `n` <= 0), oldest first, from the rows dated up to
+ * `opts.through` that `opts.accept` takes. Walks back from the end (or from `through`), so the
+ * cost is the points returned plus the rows skipped, not the whole block.
+ */
+export function numericPointsIndexed(
+  index: DatedIndex,
+  field: string,
+  n?: number,
+  opts: IndexedPointsOptions = {},
+): NumericPoint[] {
+  if (n !== undefined && !(n > 0)) return [];
+  const want = n === undefined ? Number.POSITIVE_INFINITY : Math.floor(n);
   const out: NumericPoint[] = [];
-  for (const d of datedRows(rows, opts.dateField ?? 'date')) {
+  const from = opts.through === undefined ? index.items.length - 1 : lastOnOrBefore(index, opts.through);
+  for (let i = from; i >= 0 && out.length < want; i--) {
+    const d = index.items[i];
+    if (opts.accept && !opts.accept(d.row)) continue;
     const value = toFiniteNumber(getValue(d.row, field));
     if (value !== null) out.push({ date: d.day, value });
   }
-  return n === undefined || n >= out.length ? out : out.slice(out.length - Math.floor(n));
+  return out.reverse();
 }
 
 /**
@@ -202,6 +308,18 @@ export function sparklineField(
   rows?: unknown,
   opts: Pick<TrendOptions, 'dateField'> = {},
 ): string | undefined {
+  return sparklineFieldOf(display, () => {
+    const dated = indexDatedRows(rows, opts.dateField ?? 'date').items;
+    return dated[dated.length - 1]?.row;
+  }, opts.dateField ?? 'date');
+}
+
+/** `sparklineField` on an index built once (`indexDatedRows`): the same answer, no pass over the rows. */
+export function sparklineFieldIndexed(display: unknown, index: DatedIndex): string | undefined {
+  return sparklineFieldOf(display, () => index.items[index.items.length - 1]?.row, index.dateField);
+}
+
+function sparklineFieldOf(display: unknown, latestRow: () => unknown, dateField: string): string | undefined {
   const d = display !== null && typeof display === 'object' ? (display as Record<string, unknown>) : {};
   const arrow = d.trendArrow;
   const arrowField =
@@ -209,9 +327,7 @@ export function sparklineField(
   if (typeof arrowField === 'string' && arrowField.trim() !== '') return arrowField.trim();
   const first = templateFields(d.template)[0];
   if (first) return first;
-  const dateField = opts.dateField ?? 'date';
-  const dated = datedRows(rows, dateField);
-  const latest = dated[dated.length - 1]?.row;
+  const latest = latestRow();
   if (latest === null || typeof latest !== 'object') return undefined;
   return Object.keys(latest).find(
     (k) => k !== dateField && toFiniteNumber((latest as Record<string, unknown>)[k]) !== null,

@@ -10,26 +10,17 @@
  * stands for `template`, `display.primary: "latest.x"` names the headline field, and a secondary
  * written as a bare `latest.x` path is the older metric-card's second value (already in `format`).
  */
-import { useMemo, useState } from 'preact/hooks';
-import { daysBetween } from '../../src/common/dates.js';
-import { type EmojiMap, getValue, renderTemplate } from '../../src/common/display-template.js';
-import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
+import { useState } from 'preact/hooks';
+import { type EmojiMap, renderTemplate } from '../../src/common/display-template.js';
+import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
-import {
-  computeTrend,
-  dayOf,
-  formatDelta,
-  goodDirectionOf,
-  numericPoints,
-  sparklineField,
-  TREND_ARROWS,
-  trendTone,
-} from '../../src/common/trend.js';
+import { formatDelta, goodDirectionOf, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import { cardRows, entriesOn, entryAt, latestBefore, pickRow, sparklinePoints, trendOn } from './generic-card-index.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/generic-card.css';
 
@@ -42,14 +33,23 @@ const SPARKLINE_POINTS = 30;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+/** The rows of a card whose data is null (never stored any). */
+const NO_ROWS: readonly unknown[] = [];
 
-/** One row with its array position and calendar day. */
-interface Indexed {
-  row: Record<string, unknown>;
-  index: number;
-  day: string | null;
+const NO_INPUTS: InputDescriptor[] = [];
+const inputsByMeta = new WeakMap<object, InputDescriptor[]>();
+
+/** `formInputs(meta)`, read once per manifest meta object. */
+function inputsOf(meta: Record<string, unknown>): InputDescriptor[] {
+  let inputs = inputsByMeta.get(meta);
+  if (!inputs) {
+    inputs = formInputs(meta);
+    inputsByMeta.set(meta, inputs);
+  }
+  return inputs;
 }
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 /** The headline template: `template`, else the older `format`, else `{field}` of `primary`. */
 function headlineTemplate(display: Record<string, unknown>): string | undefined {
@@ -67,33 +67,6 @@ function secondaryTemplate(display: Record<string, unknown>): string | undefined
     return text(display.format) || text(display.template) ? undefined : `{${s.trim().slice(7)}}`;
   }
   return s;
-}
-
-function byDay(a: Indexed, b: Indexed): number {
-  const da = a.day ?? '';
-  const db = b.day ?? '';
-  return da < db ? -1 : da > db ? 1 : a.index - b.index;
-}
-
-/** The row to show for `date`, and how many days old it is when it is not the day's own. */
-function pickRow(
-  rows: Indexed[],
-  date: string,
-  context: 'viewedDate' | 'latest',
-  fallbackToLatest: boolean,
-): { shown: Indexed | undefined; daysAgo: number } {
-  const dayRows = rows.filter((r) => r.day === date);
-  if (context === 'viewedDate' && dayRows.length > 0) return { shown: dayRows[dayRows.length - 1], daysAgo: 0 };
-  if (context === 'latest' || fallbackToLatest) {
-    const earlier = rows.filter((r) => r.day !== null && r.day <= date).sort(byDay);
-    const last = earlier[earlier.length - 1];
-    if (last) return { shown: last, daysAgo: daysBetween(last.day as string, date) };
-    // rows with no date at all (a hand-made card): the last one is the latest
-    if (context === 'latest' && rows.length > 0 && rows.every((r) => r.day === null)) {
-      return { shown: rows[rows.length - 1], daysAgo: 0 };
-    }
-  }
-  return { shown: undefined, daysAgo: 0 };
 }
 
 function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
@@ -131,15 +104,9 @@ export function GenericCard({ card, date }: RendererProps) {
       ? writeable.maxReadingsPerDay
       : 1;
   const dateField = text(vc.dateField) ?? 'date';
-  const inputs = useMemo(() => formInputs(meta), [meta]);
 
-  const indexed = useMemo<Indexed[]>(
-    () =>
-      Array.isArray(data)
-        ? data.flatMap((row, index) => (isObject(row) ? [{ row, index, day: dayOf(getValue(row, dateField)) }] : []))
-        : [],
-    [data, dateField],
-  );
+  // built once per data block and shared by every render of it (generic-card-index.ts)
+  const rows = cardRows(Array.isArray(data) ? data : NO_ROWS, dateField);
 
   if (data === undefined) {
     return loading ? (
@@ -155,7 +122,7 @@ export function GenericCard({ card, date }: RendererProps) {
   }
 
   const context = vc.dateContext === 'latest' ? 'latest' : 'viewedDate';
-  const { shown, daysAgo } = pickRow(indexed, date, context, vc.fallbackToLatest === true);
+  const { shown, daysAgo } = pickRow(rows, date, context, vc.fallbackToLatest === true);
   const row = shown?.row;
   const emojiMap = isObject(display.emojiMap) ? (display.emojiMap as EmojiMap) : undefined;
   const template = headlineTemplate(display);
@@ -169,18 +136,17 @@ export function GenericCard({ card, date }: RendererProps) {
 
   const arrowCfg = isObject(display.trendArrow) ? display.trendArrow : null;
   const arrowField = arrowCfg ? text(arrowCfg.field) : undefined;
-  const trend = row && arrowField && shown?.day ? computeTrend(data, arrowField, { dateField, currentDate: shown.day }) : null;
+  const trend = row && arrowField && shown?.day ? trendOn(rows, arrowField, shown.day) : null;
   const tone = trend ? trendTone(trend.dir, goodDirectionOf(arrowCfg)) : 'neutral';
 
-  const sparkField = vc.showSparkline === true ? sparklineField(display, data, { dateField }) : undefined;
-  const upToDate = sparkField ? indexed.filter((r) => r.day !== null && r.day <= date).map((r) => r.row) : [];
-  const spark = sparkField ? numericPoints(upToDate, sparkField, SPARKLINE_POINTS, { dateField }).map((p) => p.value) : [];
+  const spark = vc.showSparkline === true ? sparklinePoints(rows, display, date, SPARKLINE_POINTS).map((p) => p.value) : [];
 
-  const dayEntries = indexed.filter((r) => r.day === date);
-  const latestBefore = [...indexed].filter((r) => r.day !== null && r.day < date).sort(byDay).pop();
-  const editRow = editing?.mode === 'edit' ? indexed.find((r) => r.index === editing.index) : undefined;
+  const dayEntries = entriesOn(rows, date);
+  const editRow = editing?.mode === 'edit' ? entryAt(rows, editing.index) : undefined;
   // the row being edited went away (deleted elsewhere): back to the card
   const mode = editing?.mode === 'edit' && !editRow ? null : (editing?.mode ?? null);
+  // the form's inputs, read only when a form is open (most cards on a page show none)
+  const inputs = canWrite && mode !== null ? inputsOf(meta) : NO_INPUTS;
   const hasDateInput = inputs.some((i) => i.key === dateField);
 
   const emptyHeadline = text(display.emptyHeadline) ?? DEFAULT_EMPTY_HEADLINE;
@@ -266,7 +232,7 @@ export function GenericCard({ card, date }: RendererProps) {
           inputs={inputs}
           requireAny={requireAnyOf(meta)}
           initial={{
-            ...initialValues(inputs, { latest: latestBefore?.row, prefill: writeable.prefillFromLatest === true, dateField }),
+            ...initialValues(inputs, { latest: latestBefore(rows, date)?.row, prefill: writeable.prefillFromLatest === true, dateField }),
             ...(hasDateInput ? { [dateField]: date } : {}),
           }}
           extra={hasDateInput ? {} : { [dateField]: date }}

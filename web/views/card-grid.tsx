@@ -56,9 +56,26 @@ export async function readViewCards(
   return { cards, errors: res.errors };
 }
 
+/** The first read of a view started while the app loads (`prefetchView`), not yet taken by a grid. */
+let early: { view: ViewName; promise: Promise<ViewResponse> } | null = null;
+
+/**
+ * Starts the first read of `view` (cards and data, `readViewCards`) at once, while the page's
+ * script is still being evaluated: the server assembles the answer and the browser receives it
+ * while the shell is drawn, instead of after. The first `useViewCards(view)` takes it over; a
+ * second call before that does nothing. Errors are reported by the grid that takes it.
+ */
+export function prefetchView(view: ViewName): void {
+  if (early) return;
+  const promise = readViewCards(view, true);
+  promise.catch(() => {}); // reported through the grid's resource
+  early = { view, promise };
+}
+
 /**
  * A view's card list for a component, re-read when the live feed bumps `cardsVersion`; the first
- * read carries every card's data into the cache (`readViewCards`).
+ * read carries every card's data into the cache (`readViewCards`), or is the one `prefetchView`
+ * started.
  */
 export function useViewCards(view: ViewName): Resource<ViewResponse> {
   const version = cardsVersion.value;
@@ -69,8 +86,15 @@ export function useViewCards(view: ViewName): Resource<ViewResponse> {
   const pending = useRef<{ key: string; promise: Promise<ViewResponse> } | null>(null);
   const key = `${view}|${version}`;
   if (pending.current?.key !== key) {
-    const promise = readViewCards(view, version === first.current.version);
-    promise.catch(() => {}); // reported through the resource below
+    const withData = version === first.current.version;
+    let promise: Promise<ViewResponse>;
+    if (withData && early?.view === view) {
+      promise = early.promise;
+      early = null;
+    } else {
+      promise = readViewCards(view, withData);
+      promise.catch(() => {}); // reported through the resource below
+    }
     pending.current = { key, promise };
   }
   const promise = pending.current.promise;

@@ -10,9 +10,14 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { Empty } from '../components/status.js';
 import { addDays, dayMonth, dayName, isIsoDate, longDate, today } from '../lib/dates.js';
-import { navigate } from '../lib/router.js';
-import { CardGrid } from './card-grid.js';
+import { matchRoute, navigate, route } from '../lib/router.js';
+import { CardGrid, prefetchView } from './card-grid.js';
 import '../styles/views.css';
+
+// A page opened on a day (`/`, `/day/:date`, `/widget`) asks for its cards and their data while
+// the rest of the app is still loading, not after the first render (issue 5, "Speed").
+const opening = matchRoute(route.value).name;
+if (opening === 'today' || opening === 'widget') prefetchView('view');
 
 /** How many days the scrubber shows. */
 export const SCRUB_DAYS = 30;
