@@ -9,6 +9,10 @@
  * from `GET /api/views/:view?data=1` (`primeCard`); `data` is the card's whole block: an array of
  * rows, an object, a primitive, or null when the card never stored any.
  *
+ * A data block in the cache is never changed in place: every change stores a new value (a new
+ * array for rows). Renderers may therefore key derived data by the block's identity (the generic
+ * card's row index, cards/generic-card-index.ts) and must not mutate what they read.
+ *
  * Versions keep the cache from going back in time: `n` in the ETag grows with every write, so an
  * answer older than what the cache holds (a slow batch read overtaken by a live refresh) is
  * dropped, and an event announcing a version the cache already has costs no request.
