@@ -227,6 +227,34 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     expect(chatRequests.filter((m) => m === 'POST'), 'one turn was sent').toHaveLength(1);
   });
 
+  it('sends the card the person last interacted with as the card in focus, not the first on Today', async () => {
+    const { gw, s } = await chat.boot();
+    for (const [id, label] of [
+      ['sleep-log', 'Sleep log'],
+      ['mood-log', 'Mood log'],
+    ]) {
+      const r = await s.api('/api/manifests', {
+        json: {
+          $schema: 'klebb.datafile.v1',
+          meta: { id, label, view: { enabled: true, component: 'list-card' } },
+          description: `${label}, one row each.`,
+        },
+      });
+      expect(r.status).toBe(201);
+    }
+    gw.script({ kind: 'reply', text: 'That one has no rows yet.' }, { kind: 'reply', text: 'Mood log' });
+    const { page } = await browser.open(`${s.url}/`);
+    const second = page.locator('main article[data-card-id="mood-log"]');
+    await page.locator('main article[data-card-id="sleep-log"]').waitFor();
+    await second.waitFor();
+    await second.click({ position: { x: 4, y: 4 } });
+    await openPanel(page);
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/chat');
+    await sendText(page, 'What is on this card?');
+    expect(JSON.parse((await posted).postData() ?? '{}').viewedCardId).toBe('mood-log');
+    await turnOver(page);
+  });
+
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
     const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
     gw.script(

@@ -8,6 +8,7 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { instance } from '../lib/instance.js';
+import { startCardFocus } from './card-focus.js';
 import { storedTurn } from './chat-storage.js';
 import { chatBusy, chatOpen, openChat } from './launcher-state.js';
 import './launcher.css';
@@ -30,6 +31,9 @@ export function ChatLauncher() {
   const [failed, setFailed] = useState(false);
   const open = chatOpen.value;
   const wanted = open || storedTurn() !== null;
+
+  // interactions with cards count from the first, long before the panel's code is loaded
+  useEffect(startCardFocus, []);
 
   useEffect(() => {
     if (!wanted || Panel) return;
