@@ -10,6 +10,7 @@
  * (422 REQUIRE_ANY / INVALID_ENTRY), the date allowance (422 DATE_NOT_ALLOWED) and, for an edit
  * that moves a row to another day, that day's room (409 DAY_FULL).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { conflict, KlebbError, notFound } from '../errors.js';
 import type { Actor } from '../store/change-log.js';
 import { type CardContext, requireCard } from './card-context.js';
@@ -42,6 +43,20 @@ export interface EntryWriteOptions {
   today: string;
   /** True for callers the date allowance does not bind (agents with a bearer token). */
   skipDateRule?: boolean;
+  /**
+   * PUT/DELETE only: the row at `:index` as the client saw it (body field `expect`). When given and
+   * the stored row differs, the write is refused with 412 ENTRY_CHANGED (rows shifted or the entry
+   * was changed elsewhere), so an index never writes over another entry.
+   */
+  expect?: unknown;
+}
+
+/** 412 ENTRY_CHANGED unless `expect` is absent or equals the stored `row` (JSON values, deep). */
+function assertExpected(id: string, index: number, row: unknown, expect: unknown): void {
+  if (expect === undefined || isDeepStrictEqual(row, expect)) return;
+  throw new KlebbError(412, 'ENTRY_CHANGED', 'This entry changed elsewhere. Reload it to see the current entry.', [
+    { path: 'expect', message: `the entry at index ${index} of card "${id}" is not the one expected` },
+  ]);
 }
 
 /** `POST …/entries` answer. `index` is the entry's position in the data array after the write. */
@@ -160,7 +175,7 @@ export function addEntry(ctx: CardContext, id: string, raw: unknown, opts: Entry
  * without rows must pass the date allowance; a day already holding maxReadingsPerDay rows is
  * 409 DAY_FULL; the row then moves to its place in date order.
  * @returns `{ok, id, index, etag}` with the row's position after the write.
- * @throws as addEntry, plus 404 NO_ENTRY and 409 DAY_FULL.
+ * @throws as addEntry, plus 404 NO_ENTRY, 409 DAY_FULL and 412 ENTRY_CHANGED (`opts.expect` differs from the row).
  */
 export function replaceEntry(ctx: CardContext, id: string, index: number, raw: unknown, opts: EntryWriteOptions) {
   const p = prepare(ctx, id, opts);
@@ -168,6 +183,7 @@ export function replaceEntry(ctx: CardContext, id: string, index: number, raw: u
   if (index >= p.rowCount) throw noEntry(id, index, p.rowCount);
   const rows = ctx.store.read(id) as unknown[];
   const before = rows[index];
+  assertExpected(id, index, before, opts.expect);
   const oldDay = rowDay(before, p.policy.dateField);
   const next: Entry = { ...entry };
   if (!Object.hasOwn(next, p.policy.dateField) && before !== null && typeof before === 'object') {
@@ -201,11 +217,13 @@ export function replaceEntry(ctx: CardContext, id: string, index: number, raw: u
  * Deletes the entry at array position `index` (`DELETE /api/manifests/:id/entries/:index`). No
  * date rule applies to deleting.
  * @returns `{ok, id, removed: 1, row, etag}` (`row` is the removed entry).
- * @throws 404 CARD_NOT_FOUND / NO_ENTRY, 403 NOT_WRITEABLE, 412, 409 NOT_A_LIST.
+ * @throws 404 CARD_NOT_FOUND / NO_ENTRY, 403 NOT_WRITEABLE, 412 (stale If-Match; ENTRY_CHANGED when `expect`
+ *   differs from the row), 409 NOT_A_LIST.
  */
 export function deleteEntry(ctx: CardContext, id: string, index: number, opts: Omit<EntryWriteOptions, 'today'>) {
   const p = prepare(ctx, id, { ...opts, today: '' });
   if (index >= p.rowCount) throw noEntry(id, index, p.rowCount);
+  if (opts.expect !== undefined) assertExpected(id, index, (ctx.store.read(id) as unknown[])[index], opts.expect);
   const { segs, text } = indexSeg(index);
   const r = ctx.store.removeRow(id, segs, text, opts.actor);
   return { ok: true as const, id, removed: 1 as const, row: r.row, etag: finish(ctx, id, r.version) };

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
 import { badRequest } from '../errors.js';
+import { isValidTimeZone } from '../home/user-settings.js';
 import type { Instance } from '../instance.js';
 import { addEntry, deleteEntry, replaceEntry } from './card-entries.js';
 
@@ -27,14 +28,37 @@ type IdIndexReq = FastifyRequest<{ Params: { id: string; index: string } }>;
 /** Principal kinds that are people, bound by the write policy's date allowance. */
 const PERSON_KINDS: readonly string[] = ['local', 'session'];
 
+/** The header a client names its own IANA time zone in, for "today" of this write. */
+export const TIME_ZONE_HEADER = 'x-klebb-time-zone';
+
+/**
+ * The time zone "today" is taken in for this request: the `X-Klebb-Time-Zone` header when sent (each
+ * device its own, so a phone and a laptop in different zones each get their own today), else the
+ * stored zone the browser last reported, else the server's.
+ * @throws 400 naming `headers.x-klebb-time-zone` when the header is not a known IANA zone.
+ */
+function requestTimeZone(req: FastifyRequest, inst: Instance): string | undefined {
+  const h = req.headers[TIME_ZONE_HEADER];
+  const raw = Array.isArray(h) ? h[0] : h;
+  if (raw === undefined || raw === '') return inst.user.timeZone();
+  if (!isValidTimeZone(raw)) {
+    throw badRequest(`${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${String(raw).slice(0, 64)}"`, [
+      { path: `headers.${TIME_ZONE_HEADER}`, message: 'must be an IANA time zone' },
+    ]);
+  }
+  return raw;
+}
+
 function writeOptions(req: FastifyRequest, inst: Instance) {
   const h = req.headers['if-match'];
   const kind = req.principal?.kind ?? 'local';
+  const body = req.body as { expect?: unknown } | undefined;
   return {
     actor: req.principal?.actor ?? 'local',
     ifMatch: Array.isArray(h) ? h.join(',') : h,
-    today: todayIn(inst.user.timeZone()),
+    today: todayIn(requestTimeZone(req, inst)),
     skipDateRule: !PERSON_KINDS.includes(kind),
+    expect: body !== null && typeof body === 'object' ? body.expect : undefined,
   };
 }
 

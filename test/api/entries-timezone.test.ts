@@ -72,3 +72,35 @@ describe('today is the person’s day', () => {
     expect(await checkPair('Pacific/Pago_Pago', 'Pacific/Kiritimati')).toBe(true);
   });
 });
+
+describe('each device sends its own zone (X-Klebb-Time-Zone)', () => {
+  const addIn = (date: string, tz: string) =>
+    s.api('/api/manifests/today-only/entries', { json: { entry: { date, n: 1 } }, headers: { 'X-Klebb-Time-Zone': tz } });
+
+  it('a phone in Kiritimati and a laptop in Pago Pago each get their own today, whatever zone is stored', async () => {
+    await freshCard();
+    await setZone('Pacific/Pago_Pago'); // the laptop reported last
+    const phone = await addIn(todayIn('Pacific/Kiritimati'), 'Pacific/Kiritimati');
+    expect(phone.status, JSON.stringify(phone.body)).toBe(201);
+    await setZone('Pacific/Kiritimati'); // now the phone reported last
+    const laptop = await addIn(todayIn('Pacific/Pago_Pago'), 'Pacific/Pago_Pago');
+    expect(laptop.status, JSON.stringify(laptop.body)).toBe(201);
+    // without the header the stored zone still decides
+    const other = await add(addDaysIso(todayIn('Pacific/Kiritimati'), 1));
+    expect(other.status).toBe(422);
+  });
+
+  it('an unknown zone is 400 naming the header; nothing is written', async () => {
+    await freshCard();
+    const r = await addIn(todayIn('UTC'), 'Mars/Olympus_Mons');
+    expect(r.status).toBe(400);
+    expect(r.body.details[0].path).toBe('headers.x-klebb-time-zone');
+    expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([]);
+  });
+});
+
+function addDaysIso(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}

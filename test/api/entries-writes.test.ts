@@ -171,6 +171,24 @@ describe('edits', () => {
   });
 });
 
+describe('expect: the row as the client saw it guards PUT and DELETE by content, not only position', () => {
+  beforeEach(() => recreate(example('weight'), [{ date: day(-2), kg: 81 }, { date: today(), kg: 82 }]));
+
+  it('rows shifted (an earlier day was added): PUT and DELETE at the old index are 412 ENTRY_CHANGED, nothing written', async () => {
+    const seen = { date: today(), kg: 82 };
+    await person('/api/manifests/weight/entries', { json: { entry: { date: day(-1), kg: 90 } }, token: T });
+    const put = await person('/api/manifests/weight/entries/1', { method: 'PUT', json: { entry: { kg: 83 }, expect: seen } });
+    expect(put.status).toBe(412);
+    expect(put.body).toMatchObject({ code: 'ENTRY_CHANGED', error: 'This entry changed elsewhere. Reload it to see the current entry.' });
+    const del = await person('/api/manifests/weight/entries/1', { method: 'DELETE', json: { expect: seen } });
+    expect(del.status).toBe(412);
+    expect(await dataOf('weight')).toEqual([{ date: day(-2), kg: 81 }, { date: day(-1), kg: 90 }, seen]);
+    const ok = await person('/api/manifests/weight/entries/2', { method: 'PUT', json: { entry: { kg: 83 }, expect: seen } });
+    expect(ok.status).toBe(200);
+    expect((await dataOf('weight'))[2]).toEqual({ date: today(), kg: 83 });
+  });
+});
+
 describe('older manifests', () => {
   it('bp: inputs under view.inputs keyed by name are the checked inputs', async () => {
     await recreate(example('bp'));

@@ -23,6 +23,8 @@ export interface ApiInit {
   ifMatch?: string;
   /** Sent as JSON. Leave it out for bodiless POSTs: the server refuses an empty JSON body. */
   json?: unknown;
+  /** Extra request headers (e.g. `x-klebb-time-zone` on entry writes). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -33,7 +35,7 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
 
 /** Like `api`, also returning the answer's `ETag` header (null when absent). @throws ApiError. */
 export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<{ body: T; etag: string | null }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
   let body: string | undefined;
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';

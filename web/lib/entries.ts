@@ -23,6 +23,16 @@ export interface AddEntryResult {
 
 const base = (id: string) => `/api/manifests/${encodeURIComponent(id)}`;
 
+/**
+ * This device's own IANA time zone as the `X-Klebb-Time-Zone` header of an entry write, so the
+ * server takes "today" in it (a phone and a laptop in different zones each get their own today),
+ * not in the zone whichever browser reported last. Empty when the browser does not say.
+ */
+export function zoneHeader(): Record<string, string> {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return tz ? { 'x-klebb-time-zone': tz } : {};
+}
+
 async function refreshed<T>(id: string, p: Promise<T>): Promise<T> {
   try {
     return await p;
@@ -34,27 +44,37 @@ async function refreshed<T>(id: string, p: Promise<T>): Promise<T> {
 
 /** Adds an entry (upsert or append per the card's maxReadingsPerDay). @throws ApiError. */
 export function addEntry(id: string, entry: Entry, ifMatch?: string | null): Promise<AddEntryResult> {
-  return refreshed(id, api<AddEntryResult>(`${base(id)}/entries`, { method: 'POST', json: { entry }, ifMatch: ifMatch ?? undefined }));
+  return refreshed(
+    id,
+    api<AddEntryResult>(`${base(id)}/entries`, { method: 'POST', json: { entry }, ifMatch: ifMatch ?? undefined, headers: zoneHeader() }),
+  );
 }
 
-/** Replaces the whole row at `index`. @throws ApiError (412 when `ifMatch` is stale). */
-export function replaceEntry(id: string, index: number, entry: Entry, ifMatch?: string | null) {
+/**
+ * Replaces the whole row at `index`. Pass the ETag the data had when the form opened as `ifMatch`
+ * (never a later one picked up from live updates) and the row as the form opened it as `expect`:
+ * if the rows moved on, the server refuses with 412 instead of writing over another entry.
+ * @throws ApiError (412 PRECONDITION_FAILED / ENTRY_CHANGED).
+ */
+export function replaceEntry(id: string, index: number, entry: Entry, ifMatch?: string | null, expect?: unknown) {
   return refreshed(
     id,
     api<{ ok: true; id: string; index: number; etag: string }>(`${base(id)}/entries/${index}`, {
       method: 'PUT',
-      json: { entry },
+      json: expect === undefined ? { entry } : { entry, expect },
       ifMatch: ifMatch ?? undefined,
+      headers: zoneHeader(),
     }),
   );
 }
 
-/** Deletes the row at `index`. @throws ApiError. */
-export function deleteEntry(id: string, index: number, ifMatch?: string | null) {
+/** Deletes the row at `index`; `ifMatch`/`expect` as for replaceEntry. @throws ApiError (412 as replaceEntry). */
+export function deleteEntry(id: string, index: number, ifMatch?: string | null, expect?: unknown) {
   return refreshed(
     id,
     api<{ ok: true; id: string; removed: 1; etag: string }>(`${base(id)}/entries/${index}`, {
       method: 'DELETE',
+      json: expect === undefined ? undefined : { expect },
       ifMatch: ifMatch ?? undefined,
     }),
   );
