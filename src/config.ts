@@ -3,7 +3,7 @@
  * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
  */
 import fs from 'node:fs';
-import { type AuthEnv, readAuthEnv } from './auth/auth-env.js';
+import { type AuthEnv, publicOriginSet, readAuthEnv } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +40,8 @@ export interface Config {
   bodyLimitBytes: number;
   /**
    * Accept requests without credentials from programs on this machine (KLEBB_TRUST_LOOPBACK,
-   * default 1). Set 0 behind a reverse proxy that adds no forwarding header.
+   * default 1, but default 0 when HEALTH_ORIGIN is a non-loopback origin: behind a reverse
+   * proxy every visitor would look local). Set 0 behind a reverse proxy that adds no forwarding header.
    */
   trustLoopback: boolean;
   /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), REFERENCE section 10. */
@@ -215,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
   const warnings: string[] = [];
   const dataDir = path.resolve(expandHome(nonEmpty(env, 'HEALTH_DATA_DIR') ?? path.join(home, 'data')));
   const instanceName = nonEmpty(env, 'HEALTH_INSTANCE_NAME') ?? 'Klebb';
+  const auth = loadAuth(env, home, instanceName);
   return {
     home,
     dataDir,
@@ -226,14 +228,17 @@ export function loadConfig(env: Env = process.env): Config {
     chatAgentName: nonEmpty(env, 'CHAT_AGENT_NAME') ?? 'Chat',
     chatAgentEmoji: nonEmpty(env, 'CHAT_AGENT_EMOJI') ?? '💬',
     bodyLimitBytes: intVar(env, ['KLEBB_BODY_LIMIT_BYTES'], DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
-    trustLoopback: nonEmpty(env, 'KLEBB_TRUST_LOOPBACK') === undefined ? true : flag(env, 'KLEBB_TRUST_LOOPBACK'),
+    trustLoopback:
+      nonEmpty(env, 'KLEBB_TRUST_LOOPBACK') === undefined
+        ? !publicOriginSet(auth.origin)
+        : flag(env, 'KLEBB_TRUST_LOOPBACK'),
     demo: flag(env, 'KLEBB_DEMO'),
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
     chat: loadChat(env, warnings),
     hae: loadHae(env),
-    auth: loadAuth(env, home, instanceName),
+    auth,
     warnings,
   };
 }

@@ -148,3 +148,16 @@ export function readAuthEnv(env: Env, home: string, instanceName: string): AuthE
     agentRateLimitPerMin: rateVar(env, 'KLEBB_AGENT_RATE_LIMIT', DEFAULT_AGENT_RATE_LIMIT_PER_MIN),
   };
 }
+
+/**
+ * Whether HEALTH_ORIGIN names a public (non-loopback) origin. Then Klebb sits behind a reverse
+ * proxy, where every visitor's request reaches it from 127.0.0.1 with a rewritten Host, so the
+ * credential-less loopback allowance is off unless KLEBB_TRUST_LOOPBACK=1 says otherwise
+ * (issue 8 attack report, item 1a).
+ * @param origin the validated HEALTH_ORIGIN, or undefined when unset.
+ */
+export function publicOriginSet(origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  const host = new URL(origin).hostname;
+  return !(host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host));
+}

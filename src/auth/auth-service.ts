@@ -406,7 +406,11 @@ export class AuthService {
       lastUsedAt: null,
     });
     if (grant.via === 'invite') this.invites.consume(grant.inviteId);
-    if (grant.via === 'setup') this.setup.close();
+    if (grant.via === 'setup') {
+      this.setup.close();
+      // none can exist (requirePerson), but a home from an older version might hold some
+      for (const t of this.tokens.list()) this.revokeToken(t.id, 'first-passkey');
+    }
     this.events.record({
       event: 'passkey-registered',
       label: grant.label,
@@ -525,12 +529,15 @@ export class AuthService {
   }
 
   /**
-   * @throws 403 PERSON_REQUIRED unless `p` is a person (a passkey session, or this machine while
-   *   no passkey exists): tokens do not mint or list tokens. 410 in demo mode.
+   * @throws 403 PERSON_REQUIRED unless `p` is a person signed in with a passkey: tokens do not
+   *   mint or list tokens, and neither does this machine without credentials (`local`, before
+   *   the first passkey): behind a reverse proxy a stranger can look local, and a token minted
+   *   then would outlive the first passkey (issue 8 attack report, item 1b). So no named token
+   *   can exist before a passkey does. 410 in demo mode.
    */
   requirePerson(p: Principal | null): Principal {
     if (this.config.demo) throw goneInDemo();
-    if (p?.kind === 'local' || (p?.kind === 'session' && p.credentialId !== null)) return p;
+    if (p?.kind === 'session' && p.credentialId !== null) return p;
     throw forbidden(
       'Agent tokens are managed by a person: sign in with a passkey in Settings > Security',
       'PERSON_REQUIRED',

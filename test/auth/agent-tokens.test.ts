@@ -27,18 +27,11 @@ const card = {
   data: [],
 };
 
-describe('before any passkey, this machine manages tokens', () => {
-  it('creates a read-write token from loopback without credentials', async () => {
+describe('before any passkey, this machine cannot mint tokens', () => {
+  it('refuses a token to a credential-less loopback caller (403 PERSON_REQUIRED)', async () => {
     const r = await s.api('/api/tokens', { json: { name: 'cron', access: 'write' } });
-    expect(r.status).toBe(201);
-    expect(r.body.secret).toMatch(/^klebb_[A-Za-z0-9_-]{43}$/);
-    expect(r.body.token).toMatchObject({
-      name: 'cron',
-      access: 'write',
-      hint: r.body.secret.slice(-4),
-      lastUsedAt: null,
-    });
-    expect((await s.api('/api/manifests', { json: card, token: r.body.secret })).status).toBe(201);
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe('PERSON_REQUIRED');
   });
 });
 
@@ -52,6 +45,7 @@ describe('with a passkey', () => {
       code: codeOf(s.inst.auth.setupLink() as string),
     });
     cookie = reg.cookie as string;
+    expect((await s.api('/api/manifests', { json: card, token: 'seed-agent-token' })).status).toBe(201);
   });
 
   it('a signed-in person creates tokens; the secret is shown once and never listed or stored', async () => {
@@ -69,7 +63,6 @@ describe('with a passkey', () => {
     roId = ro.body.token.id;
     const list = await s.api('/api/tokens', { headers: browser(s.url, cookie) });
     expect(list.body.tokens.map((t: { name: string }) => t.name)).toEqual([
-      'cron',
       'dashboard reader',
       'logger',
     ]);
