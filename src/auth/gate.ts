@@ -6,7 +6,8 @@
  *    or by default a signed-in principal (AuthService.authenticate: bearer, session, or this
  *    machine while no passkey exists) → 401;
  * 3. a state-changing request with a foreign `Origin` → 403 BAD_ORIGIN (src/auth/origin.ts);
- * 4. a read-only named token on anything but GET/HEAD → 403 READ_ONLY_TOKEN;
+ * 4. a read-only named token on anything but GET/HEAD → 403 READ_ONLY_TOKEN; any named token on
+ *    a route that reveals or manages a secret (isCredentialRoute) → 403 CREDENTIALS_NEED_SIGN_IN;
  * 5. rate limits: per token for bearer requests, per address for routes marked
  *    `config.signIn` → 429 with Retry-After;
  * 6. in demo mode, a preHandler applies src/auth/demo-policy.ts.
@@ -30,6 +31,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Routes that reveal or manage a secret (issue 8 attack report, item 2): the Health Auto Export
+ * token (whoever reads it can write through the webhook), named tokens, invites and passkeys.
+ * Named agent tokens, read-only or read-write, get 403 on them; a passkey session, this machine
+ * before the first passkey, and AGENT_API_TOKEN (full access, seed section 2 and REFERENCE
+ * section 10) pass the gate (the token, invite and passkey handlers refuse AGENT_API_TOKEN too).
+ * @param url the matched route's pattern.
+ */
+export function isCredentialRoute(url: string | undefined): boolean {
+  if (!url) return false;
+  return (
+    url.startsWith('/api/health-auto-export/token') ||
+    url === '/api/tokens' ||
+    url.startsWith('/api/tokens/') ||
+    url === '/api/invites' ||
+    url.startsWith('/api/invites/') ||
+    url === '/api/credentials' ||
+    url.startsWith('/api/credentials/')
+  );
+}
+
 /** Registers the plugins and hooks of the gate on `app` (call before the routes). */
 export function installGate(app: FastifyInstance, inst: Instance): void {
   const env = inst.config.auth;
@@ -47,6 +69,12 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
     const p = req.principal;
     if (p?.kind === 'named-token' && p.access === 'read' && !isSafeMethod(req.method)) {
       throw forbidden(`The token "${p.name}" is read-only: it cannot change anything`, 'READ_ONLY_TOKEN');
+    }
+    if (p?.kind === 'named-token' && isCredentialRoute(req.routeOptions.url)) {
+      throw forbidden(
+        'Agent tokens cannot read or manage credentials: sign in with a passkey',
+        'CREDENTIALS_NEED_SIGN_IN',
+      );
     }
     await limits.agent(req, reply);
     if (config?.signIn) await limits.signIn(req, reply);
