@@ -255,6 +255,41 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     await turnOver(page);
   });
 
+  it('a message over the limit stays in the composer, with a counter and a plain sentence when the server refuses it', async () => {
+    const { s } = await chat.boot();
+    const watched = await browser.open(`${s.url}/`);
+    const { page } = watched;
+    await openPanel(page);
+    const box = page.locator('#chat-input');
+    expect(await box.getAttribute('maxlength')).toBe('100000');
+    await box.fill('a'.repeat(95_000));
+    await page.locator(`${PANEL} [data-chat-count]`, { hasText: '5,000 characters left' }).waitFor();
+    // a text put there past the limit (a script, an old browser) goes to the server, which refuses it
+    const long = `${'b'.repeat(100_000)} and one more`;
+    await box.evaluate((el: HTMLTextAreaElement, v: string) => {
+      el.value = v;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, long);
+    await page.locator(`${PANEL} [data-chat-count]`, { hasText: 'over the limit' }).waitFor();
+    const refused = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/chat',
+    );
+    await box.press('Enter');
+    expect((await refused).status()).toBe(400);
+    const note = page.locator(`${PANEL} .chat-note`, { hasText: 'too long' });
+    await note.waitFor();
+    expect(await note.textContent()).not.toMatch(/messages\[|content is longer/);
+    await turnOver(page);
+    expect(await box.inputValue()).toBe(long);
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).count()).toBe(0);
+    // Chromium logs the refusal it was expected to get; that one line is no problem
+    const logged = watched.problems.indexOf(
+      'console: Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    );
+    expect(logged).toBeGreaterThanOrEqual(0);
+    watched.problems.splice(logged, 1);
+  });
+
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
     const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
     gw.script(

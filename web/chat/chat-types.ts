@@ -67,3 +67,6 @@ export interface ShownMessage {
   /** Notes: an error (shown as one) or a neutral remark. */
   tone?: 'error' | 'info';
 }
+
+/** The longest message the server takes, in UTF-16 code units (src/chat/chat-request.ts MAX_CHAT_MESSAGE_CHARS). */
+export const MAX_MESSAGE_CHARS = 100_000;

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MicIcon, SendIcon, StopIcon } from './chat-icons.js';
 import { draft } from './chat-state.js';
+import { MAX_MESSAGE_CHARS } from './chat-types.js';
 import { sendMessage } from './conversation-actions.js';
 import { stopping, stopTurn, turnActive } from './turn-runner.js';
 import { canListen, type Listening, listen, stopSpeaking } from './voice.js';
@@ -18,6 +19,8 @@ const MAX_HEIGHT_PX = 160;
  * not stop the turn it just sent.
  */
 const STOP_GRACE_MS = 600;
+/** The counter of characters left shows from this many characters on. */
+const COUNTER_FROM = MAX_MESSAGE_CHARS * 0.9;
 
 export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
   const text = draft.value;
@@ -96,6 +99,18 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           {micProblem}
         </p>
       )}
+      {text.length >= COUNTER_FROM && (
+        <p
+          id="chat-input-count"
+          class={`chat-input-count${text.length > MAX_MESSAGE_CHARS ? ' chat-input-over' : ''}`}
+          aria-live="polite"
+          data-chat-count=""
+        >
+          {text.length > MAX_MESSAGE_CHARS
+            ? `${(text.length - MAX_MESSAGE_CHARS).toLocaleString()} characters over the limit of ${MAX_MESSAGE_CHARS.toLocaleString()}`
+            : `${(MAX_MESSAGE_CHARS - text.length).toLocaleString()} characters left`}
+        </p>
+      )}
       <div class="chat-compose-row">
         {canListen() && (
           <button
@@ -121,6 +136,8 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           value={text}
           disabled={disabled}
           enterkeyhint="send"
+          maxLength={MAX_MESSAGE_CHARS}
+          aria-describedby={text.length >= COUNTER_FROM ? 'chat-input-count' : undefined}
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

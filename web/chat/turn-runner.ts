@@ -25,7 +25,7 @@ import {
   showConversation,
 } from './chat-state.js';
 import { storeTurn, type TurnSnapshot } from './chat-storage.js';
-import type { TurnEvent, TurnPhase } from './chat-types.js';
+import { MAX_MESSAGE_CHARS, type TurnEvent, type TurnPhase } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
 import { chatBusy } from './launcher-state.js';
@@ -302,17 +302,40 @@ async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Resp
         return;
       }
       if (outcome.code === 'CHAT_NOT_CONFIGURED') configured.value = false;
+      if (outcome.status === 400 && t.sentText) {
+        // the message was refused, not lost: it goes back into the composer to be shortened or fixed
+        putBack(t.conversationId, t.sentText);
+      }
       appendShown(t.conversationId, {
         key: nextKey(),
         role: 'note',
         tone: 'error',
-        content: outcome.message,
+        content: outcome.status === 400 ? refusedCopy(t.sentText ?? '') : outcome.message,
       });
       finish(t);
       return;
     case 'aborted':
       return;
   }
+}
+
+/** The plain sentence shown when the server refuses a message (400). */
+function refusedCopy(text: string): string {
+  if (text.length > MAX_MESSAGE_CHARS) {
+    return `That message is too long to send: it has ${text.length.toLocaleString()} characters and the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}. It is back in the box below; shorten it and send again.`;
+  }
+  return 'That message could not be sent. It is back in the box below; change it and try again.';
+}
+
+/** Takes the refused message `text` out of the transcript and puts it back in the composer. */
+function putBack(conversationId: string, text: string): void {
+  const c = current.value;
+  if (c.id === conversationId) {
+    let at = c.messages.length - 1;
+    while (at >= 0 && !(c.messages[at]?.role === 'user' && c.messages[at]?.content === text)) at -= 1;
+    if (at >= 0) current.value = { ...c, messages: c.messages.filter((_, i) => i !== at) };
+  }
+  if (!draft.value.trim()) draft.value = text;
 }
 
 /** Reattaches to `t` after the last event applied. */
