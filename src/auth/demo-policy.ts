@@ -6,6 +6,8 @@
  * - passkey, invite, setup and token routes: 410 (their handlers refuse too);
  * - hiding cards (enable/disable, `PATCH` of `meta.enabled`), making cards from templates,
  *   uploads, export and import: 403;
+ * - deleting or creating cards, setting the time zone, the Health Auto Export token: 403;
+ * - conversations are not kept (lists empty, writes 403), so no visitor reads another's;
  * - `POST /api/chat`: a fixed canned reply, no outbound request; `GET /api/chat/status` says
  *   `{configured: true, demo: true}`; voice routes 503; push routes 410; `/sw.js` 404.
  */
@@ -17,7 +19,11 @@ export const DEMO_CHAT_REPLY =
   'On your own Klebb, the assistant reads and updates your cards for you.';
 
 /** What demo mode does with one request: refuse it, answer it, or let it through (null). */
-export type DemoDecision = { refuse: KlebbError } | { answer: 'chat' | 'chat-status' } | null;
+export type DemoDecision =
+  | { refuse: KlebbError }
+  | { answer: 'chat' | 'chat-status' }
+  | { answer: 'json'; body: unknown }
+  | null;
 
 const refuse = (status: number, message: string) => ({
   refuse: new KlebbError(status, 'DEMO_MODE', message),
@@ -58,7 +64,41 @@ export function demoDecision(method: string, url: string | undefined, body: unkn
   if (url.startsWith('/api/export') || url.startsWith('/api/import/') || url === '/api/reports/upload') {
     return refuse(403, 'Uploads, export and import are switched off in this demo');
   }
+  // a change every later visitor would see (issue 8 attack report, item 3)
+  if (method === 'DELETE' && url === '/api/manifests/:id') {
+    return refuse(403, 'Cards cannot be deleted in this demo');
+  }
+  if (method === 'POST' && url === '/api/manifests') {
+    return refuse(403, 'New cards are switched off in this demo');
+  }
+  if (method === 'POST' && url === '/api/user/tz') {
+    return refuse(403, 'The time zone cannot be changed in this demo');
+  }
+  if (url.startsWith('/api/health-auto-export/token')) {
+    return refuse(403, 'The Health Auto Export token is switched off in this demo');
+  }
+  // conversations are not kept: every visitor shares the demo account, so one visitor's
+  // conversations would be the next one's to read
+  const conv = demoConversations(method, url);
+  if (conv) return conv;
   if (method === 'POST' && url === '/api/chat') return { answer: 'chat' };
   if (method === 'GET' && url === '/api/chat/status') return { answer: 'chat-status' };
   return null;
+}
+
+/** Conversations in demo mode: reads answer empty, writes are refused (nothing is stored). */
+function demoConversations(method: string, url: string): DemoDecision {
+  const isConv = url === '/api/conversations' || url.startsWith('/api/conversations/');
+  const isLegacy = url === '/api/chat/history' || url.startsWith('/api/chat/history/');
+  if (!isConv && !isLegacy) return null;
+  if (method === 'GET' && url === '/api/conversations') return { answer: 'json', body: { conversations: [] } };
+  if (method === 'POST' && url === '/api/conversations/search') {
+    return { answer: 'json', body: { conversations: [] } };
+  }
+  if (method === 'GET' && url === '/api/chat/history') return { answer: 'json', body: { messages: [] } };
+  if (method === 'POST' && url === '/api/chat/history/fold') {
+    return { answer: 'json', body: { conversationId: null } };
+  }
+  if (method === 'GET') return refuse(404, 'No such conversation (conversations are not kept in this demo)');
+  return refuse(403, 'Conversations are not kept in this demo');
 }

@@ -85,6 +85,7 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
       const d = demoDecision(req.method, req.routeOptions.url, req.body);
       if (!d) return;
       if ('refuse' in d) throw d.refuse;
+      if (d.answer === 'json') return reply.send(d.body);
       if (d.answer === 'chat-status') return reply.send({ configured: true, demo: true });
       const reply1 = { reply: DEMO_CHAT_REPLY };
       if ((req.body as { stream?: unknown } | null)?.stream === true) {

@@ -1,0 +1,63 @@
+/**
+ * Demo mode (`KLEBB_DEMO=1`) keeps each visitor's changes from reaching the next one (issue 8
+ * attack report, item 3; REFERENCE section 10 "Demo mode"): deleting or creating cards, setting
+ * the time zone and the Health Auto Export token are 403 DEMO_MODE, and conversations are not
+ * kept, so one visitor never reads another's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { browser } from './flows.js';
+
+let s: TestServer;
+const off = { 'x-forwarded-for': '203.0.113.9' };
+
+beforeAll(async () => {
+  s = await startServer({ env: { KLEBB_DEMO: '1' } });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+/** A new demo visitor's headers (their own session). */
+async function visitor(): Promise<Record<string, string>> {
+  const r = await s.api('/auth/demo-login', { method: 'POST', headers: { ...off, origin: s.url } });
+  const cookie = /klebb_session=([^;]+)/.exec(r.headers.getSetCookie().join())?.[1] as string;
+  return { ...off, ...browser(s.url, cookie) };
+}
+
+describe('demo mode writes', () => {
+  it('refuses deleting and creating cards, the time zone and the HAE token with 403 DEMO_MODE', async () => {
+    const h = await visitor();
+    const card = { meta: { id: 'mine', label: 'Mine' }, data: [] };
+    const refused: [string, string, unknown?][] = [
+      ['DELETE', '/api/manifests/welcome'],
+      ['POST', '/api/manifests', card],
+      ['POST', '/api/user/tz', { tz: 'Europe/Berlin' }],
+      ['POST', '/api/health-auto-export/token'],
+      ['POST', '/api/health-auto-export/token/regenerate'],
+      ['DELETE', '/api/health-auto-export/token'],
+      ['GET', '/api/health-auto-export/token'],
+    ];
+    for (const [method, path, json] of refused) {
+      const r = await s.api(path, { method, headers: h, ...(json ? { json } : {}) });
+      expect([method, path, r.status, r.body?.code]).toEqual([method, path, 403, 'DEMO_MODE']);
+    }
+    expect((await s.api('/api/manifests/welcome', { headers: h })).status).toBe(200);
+    expect((await s.api('/api/manifests/mine', { headers: h })).status).toBe(404);
+  });
+
+  it('keeps no conversations: a visitor never sees another visitor’s', async () => {
+    const a = await visitor();
+    const made = await s.api('/api/conversations', { json: { title: 'my secret' }, headers: a });
+    expect(made.status).toBe(403);
+    expect(
+      (await s.api('/api/chat/history', { method: 'PUT', json: { messages: [] }, headers: a })).status,
+    ).toBe(403);
+    const b = await visitor();
+    expect((await s.api('/api/conversations', { headers: b })).body).toEqual({ conversations: [] });
+    expect(
+      (await s.api('/api/conversations/search', { json: { q: 'secret' }, headers: b })).body,
+    ).toEqual({ conversations: [] });
+    expect(s.inst.conversations.list()).toHaveLength(0);
+  });
+});
