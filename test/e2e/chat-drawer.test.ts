@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { TestServer } from '../helpers/server.js';
+import { PHONE } from './browser.js';
 import { answers, chatBrowser, eventually, openPanel, PANEL } from './chat-support.js';
 
 const browser = chatBrowser();
@@ -28,6 +29,35 @@ async function stored(s: TestServer, title: string, messages: [string, string][]
 }
 
 describe('the conversation drawer', { timeout: 90_000 }, () => {
+  it('gives keyboard focus back to the ☰ button when the list closes; a phone gets no keyboard on opening it', async () => {
+    const { s } = await chat.boot();
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '');
+    const menu = page.getByRole('button', { name: 'Conversations' });
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#chat-search').waitFor();
+    await eventually(focused).toBe('chat-search'); // on a desktop the search box takes the keys at once
+    await page.keyboard.press('Escape');
+    await page.locator(DRAWER).waitFor({ state: 'detached' });
+    await eventually(focused).toBe('Conversations');
+    expect(await page.locator(`${PANEL}:not([hidden])`).count(), 'Escape closed the list, not the panel').toBe(1);
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Close the list' }).click();
+    await page.locator(DRAWER).waitFor({ state: 'detached' });
+    await eventually(focused).toBe('Conversations');
+
+    const phone = await browser.open(`${s.url}/`, PHONE);
+    await openPanel(phone.page);
+    await phone.page.getByRole('button', { name: 'Conversations' }).click();
+    await phone.page.locator('#chat-search').waitFor();
+    await phone.page.locator(`${DRAWER} .chat-drawer-state, ${DRAWER} .chat-conversations`).first().waitFor();
+    expect(await phone.page.evaluate(() => document.activeElement?.id ?? '')).not.toBe('chat-search');
+  });
+
   it('lists by recency, searches, opens, renames, deletes and starts a new conversation', async () => {
     const { s } = await chat.boot();
     const sleepId = await stored(s, 'Sleep questions', [

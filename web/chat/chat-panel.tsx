@@ -41,6 +41,7 @@ export function ChatPanel() {
   const [drawer, setDrawer] = useState(false);
   const [Drawer, setDrawerComponent] = useState<DrawerComponent | null>(null);
   const panel = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useVisualViewport(panel, open);
 
   useEffect(() => {
@@ -63,6 +64,15 @@ export function ChatPanel() {
     );
   }, [drawer, Drawer]);
 
+  /** Closes the list; focus that was inside it (now gone) goes back to the ☰ button. */
+  function closeDrawer() {
+    setDrawer(false);
+    requestAnimationFrame(() => {
+      const at = document.activeElement;
+      if (!at || at === document.body || !at.isConnected) menuButton.current?.focus();
+    });
+  }
+
   function close() {
     closeChat();
     requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-chat-launcher]')?.focus());
@@ -82,12 +92,13 @@ export function ChatPanel() {
       onKeyDown={(e) => {
         if (e.key !== 'Escape') return;
         e.preventDefault();
-        if (drawer) setDrawer(false);
+        if (drawer) closeDrawer();
         else close();
       }}
     >
       <header class="chat-head">
         <button
+          ref={menuButton}
           type="button"
           class="chat-icon-btn"
           aria-label="Conversations"
@@ -136,7 +147,7 @@ export function ChatPanel() {
       )}
       {notConfigured ? <NotConfigured /> : <MessageList agent={agent} />}
       <Composer disabled={notConfigured} autoFocus={open && !coarsePointer()} />
-      {drawer && Drawer && <Drawer onClose={() => setDrawer(false)} />}
+      {drawer && Drawer && <Drawer onClose={closeDrawer} />}
     </section>
   );
 }

@@ -20,6 +20,9 @@ import './drawer.css';
 
 const SEARCH_DELAY_MS = 200;
 
+/** A phone: a touch screen, or a viewport as narrow as the panel's phone sheet (chat.css). */
+const phoneSized = () => window.matchMedia('(pointer: coarse), (max-width: 759px)').matches;
+
 export function ConversationDrawer({ onClose }: { onClose(): void }) {
   const [q, setQ] = useState('');
   const [found, setFound] = useState<ConversationSummary[] | null>(null);
@@ -28,7 +31,8 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
 
   useEffect(() => {
     void refreshConversations();
-    searchBox.current?.focus();
+    // on a phone the keyboard would cover the list the person opened to look at
+    if (!phoneSized()) searchBox.current?.focus();
   }, []);
 
   useEffect(() => {
