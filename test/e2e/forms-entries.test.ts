@@ -152,4 +152,41 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await expect.poll(() => card.locator('.gc-entry-text').allTextContents()).toEqual(['36.9°C', '37.2°C', '38.1°C']);
     expect(((await d.data('body-temperature')) as { celsius: number }[]).map((r) => r.celsius)).toEqual([36.9, 37.2, 38.1]);
   });
+  it('rows shift while Edit is open (an earlier day added): Save is refused with the sentence, the other row intact; Reload edits the right one', async () => {
+    const day = (n: number) => addDays(today(), n);
+    const seeded = await d.s.api('/api/manifests/weight/data', { json: { data: [{ date: day(-3), kg: 80 }, { date: today(), kg: 82 }] } });
+    expect(seeded.status, JSON.stringify(seeded.body)).toBeLessThan(300);
+    const w = await d.open('/');
+    d.expectRefusals(w, [412]);
+    const card = cardOf(w, 'weight');
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('82.0');
+    const trendBefore = await card.locator('.gc-trend').getAttribute('aria-label');
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    const form = card.getByRole('form');
+    await form.getByLabel('Weight (kg)').fill('83');
+    // another device adds an earlier day: today's row moves from index 1 to 2
+    const other = await d.s.api('/api/manifests/weight/entries', { json: { entry: { date: day(-1), kg: 90 } } });
+    expect(other.status).toBe(201);
+    // the page has heard of it (its trend is now against the new day), so its latest ETag is current
+    await expect.poll(() => card.locator('.gc-trend').getAttribute('aria-label')).not.toBe(trendBefore);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toBe('This entry changed elsewhere, so nothing was saved. Reload it to see the current entry.');
+    expect(await d.data('weight')).toEqual([
+      { date: day(-3), kg: 80 },
+      { date: day(-1), kg: 90 },
+      { date: today(), kg: 82 },
+    ]);
+    await form.getByRole('button', { name: 'Reload entry' }).click();
+    expect(await form.getByLabel('Weight (kg)').inputValue()).toBe('82');
+    await form.getByLabel('Weight (kg)').fill('83');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('83.0');
+    expect(await d.data('weight')).toEqual([
+      { date: day(-3), kg: 80 },
+      { date: day(-1), kg: 90 },
+      { date: today(), kg: 83 },
+    ]);
+  });
 });

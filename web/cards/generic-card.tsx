@@ -20,7 +20,8 @@ import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
-import { cardRows, entriesOn, entryAt, latestBefore, pickRow, sparklinePoints, trendOn } from './generic-card-index.js';
+import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
+import { cardRows, entriesOn, latestBefore, pickRow, sparklinePoints, trendOn } from './generic-card-index.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/generic-card.css';
 
@@ -89,7 +90,7 @@ function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
   );
 }
 
-type Editing = { mode: 'add' } | { mode: 'edit'; index: number } | null;
+type Editing = { mode: 'add' } | EditSnapshot | null;
 
 export function GenericCard({ card, date }: RendererProps) {
   const { data, etag, loading, error } = useCardData(card.id);
@@ -142,8 +143,9 @@ export function GenericCard({ card, date }: RendererProps) {
   const spark = vc.showSparkline === true ? sparklinePoints(rows, display, date, SPARKLINE_POINTS).map((p) => p.value) : [];
 
   const dayEntries = entriesOn(rows, date);
-  const editRow = editing?.mode === 'edit' ? entryAt(rows, editing.index) : undefined;
-  // the row being edited went away (deleted elsewhere): back to the card
+  // the row as the form opened it, with the ETag of then (edit-snapshot.ts): never re-read from live data
+  const opened = editing?.mode === 'edit' ? editing : null;
+  const editRow = opened?.entry;
   const mode = editing?.mode === 'edit' && !editRow ? null : (editing?.mode ?? null);
   // the form's inputs, read only when a form is open (most cards on a page show none)
   const inputs = canWrite && mode !== null ? inputsOf(meta) : NO_INPUTS;
@@ -203,7 +205,7 @@ export function GenericCard({ card, date }: RendererProps) {
                 type="button"
                 class="button button-quiet gc-entry-edit"
                 aria-label={`Edit entry ${n + 1}`}
-                onClick={() => setEditing({ mode: 'edit', index: r.index })}
+                onClick={() => setEditing(openEdit(rows, r.index, etag))}
               >
                 Edit
               </button>
@@ -215,7 +217,7 @@ export function GenericCard({ card, date }: RendererProps) {
       {canWrite && mode === null && (
         <div class="gc-actions">
           {maxPerDay === 1 && dayEntries.length > 0 ? (
-            <button type="button" class="button" onClick={() => setEditing({ mode: 'edit', index: dayEntries[dayEntries.length - 1].index })}>
+            <button type="button" class="button" onClick={() => setEditing(openEdit(rows, dayEntries[dayEntries.length - 1].index, etag))}>
               Edit entry
             </button>
           ) : (
@@ -245,22 +247,23 @@ export function GenericCard({ card, date }: RendererProps) {
         />
       )}
 
-      {canWrite && mode === 'edit' && editRow && (
+      {canWrite && mode === 'edit' && opened && editRow && (
         <EntryForm
-          key={`edit-${editRow.index}`}
+          key={`edit-${editRow.index}-${opened.etag}`}
           inputs={inputs}
           requireAny={requireAnyOf(meta)}
           initial={initialValues(inputs, { row: editRow.row, dateField })}
           extra={keptFields(editRow.row, inputs)}
           title={editRow.day ? `Edit entry · ${dayMonth(editRow.day)}` : 'Edit entry'}
           onSave={async (entry) => {
-            await replaceEntry(card.id, editRow.index, entry, etag);
+            await replaceEntry(card.id, editRow.index, entry, opened.etag, editRow.row);
             setEditing(null);
           }}
           onDelete={async () => {
-            await deleteEntry(card.id, editRow.index, etag);
+            await deleteEntry(card.id, editRow.index, opened.etag, editRow.row);
             setEditing(null);
           }}
+          onReload={() => setEditing(reopenEdit(rows, opened, etag))}
           onCancel={() => setEditing(null)}
         />
       )}

@@ -29,11 +29,19 @@ export interface EntryFormProps {
   onCancel(): void;
   /** When given, a Delete button (asks once) removes the entry being edited. */
   onDelete?(): Promise<unknown>;
+  /**
+   * Edit forms: re-opens the form on the entry as it is now. Offered (a "Reload entry" button)
+   * when Save or Delete was refused because the entry changed elsewhere (412); nothing is written.
+   */
+  onReload?(): void;
 }
+
+/** The form's sentence when a write was refused because the data moved on (HTTP 412). */
+export const CHANGED_ELSEWHERE = 'This entry changed elsewhere, so nothing was saved. Reload it to see the current entry.';
 
 function messageOf(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.status === 412) return 'This card changed while you were editing. Check the entry and save again.';
+    if (err.status === 412) return CHANGED_ELSEWHERE;
     return err.message;
   }
   return 'Saving failed. Try again.';
@@ -44,6 +52,7 @@ export function EntryForm(props: EntryFormProps) {
   const [values, setValues] = useState<FormValues>(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [stale, setStale] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const uid = useId();
@@ -61,6 +70,7 @@ export function EntryForm(props: EntryFormProps) {
       await action();
     } catch (err) {
       setError(messageOf(err));
+      setStale(err instanceof ApiError && err.status === 412);
       setBusy(false);
       return;
     }
@@ -113,9 +123,14 @@ export function EntryForm(props: EntryFormProps) {
           {error}
         </p>
       )}
+      {stale && props.onReload && (
+        <button type="button" class="button" onClick={props.onReload}>
+          Reload entry
+        </button>
+      )}
       {blocker && !error && <p class="form-hint">{blocker}</p>}
       <div class="form-actions">
-        <button type="submit" class="button button-primary" disabled={blocker !== null || busy}>
+        <button type="submit" class="button button-primary" disabled={blocker !== null || busy || (stale && !!props.onReload)}>
           {busy ? 'Saving…' : (props.saveLabel ?? 'Save')}
         </button>
         <button type="button" class="button" onClick={onCancel} disabled={busy}>
