@@ -8,6 +8,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { openInstance } from './instance.js';
 
 async function main(): Promise<void> {
+  // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
+  // is the owner's alone: folders 0700, files 0600 (issue 8 attack report, item 4)
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig();
