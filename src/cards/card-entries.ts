@@ -119,13 +119,16 @@ function finish(ctx: CardContext, id: string, version: number): string {
  * Adds an entry (`POST /api/manifests/:id/entries`; `raw` is the body's `entry`, see cleanEntry). A dated entry for a day without rows must be
  * allowed by the date allowance (unless `skipDateRule`); with maxReadingsPerDay 1 and a row of that
  * day present it replaces that row, else it is inserted in date order and the day's oldest rows
- * beyond the maximum are dropped. An entry without a date is appended.
+ * beyond the maximum are dropped. On a dated card (WritePolicy `dated`) an entry without a date gets
+ * `opts.today`; on other cards it is appended with no date rule.
  * @throws 404 CARD_NOT_FOUND, 403 NOT_WRITEABLE, 412, 409 NOT_A_LIST, 400 (entry not an object), 422 REQUIRE_ANY /
  *   INVALID_ENTRY / DATE_NOT_ALLOWED, 422 WRONG_TYPE (schema.type is not array).
  */
 export function addEntry(ctx: CardContext, id: string, raw: unknown, opts: EntryWriteOptions): AddEntryResult {
   const p = prepare(ctx, id, opts);
   const entry = cleanEntry(raw);
+  // a dated card's entry without a date is the person's today's (and so under the today rule)
+  if (p.policy.dated && !Object.hasOwn(entry, p.policy.dateField) && opts.today !== '') entry[p.policy.dateField] = opts.today;
   checkEntry(p.policy, entry);
   const day = entryDay(p.policy, entry);
   const dateRule = (hasRowOfDay: boolean) => {

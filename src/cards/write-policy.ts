@@ -37,7 +37,14 @@ export interface WritePolicy {
   inputs: InputDescriptor[];
   /** The row key holding the date: `meta.view.dateField`, default `date`. */
   dateField: string;
+  /**
+   * True when the card's rows are dated: its inputs include the date field, or it is drawn by
+   * generic-card (alias metric-card). An entry sent without a date is then dated the person's today.
+   */
+  dated: boolean;
 }
+
+const DATED_COMPONENTS: readonly string[] = ['generic-card', 'metric-card'];
 
 /** An entry as stored: a JSON object without empty values. */
 export type Entry = Record<string, unknown>;
@@ -51,6 +58,8 @@ export function writePolicyOf(meta: unknown): WritePolicy {
   const w = isObject(m.writeable) ? m.writeable : {};
   const v = isObject(m.view) ? m.view : {};
   const max = w.maxReadingsPerDay;
+  const dateField = typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date';
+  const inputs = formInputs(m);
   return {
     fromWebapp: w.fromWebapp === true,
     todayAllowed: w.todayAllowed !== false,
@@ -58,8 +67,9 @@ export function writePolicyOf(meta: unknown): WritePolicy {
     futureAllowed: w.futureAllowed === true,
     maxReadingsPerDay: typeof max === 'number' && Number.isInteger(max) && max >= 1 ? max : 1,
     requireAny: requireAnyOf(m),
-    inputs: formInputs(m),
-    dateField: typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date',
+    inputs,
+    dateField,
+    dated: inputs.some((i) => i.key === dateField) || (typeof v.component === 'string' && DATED_COMPONENTS.includes(v.component)),
   };
 }
 

@@ -189,6 +189,38 @@ describe('expect: the row as the client saw it guards PUT and DELETE by content,
   });
 });
 
+describe('an entry without a date on a dated card is the person’s today’s', () => {
+  it('generic-card: dated today, and a card that refuses today refuses it; a list card still appends undated', async () => {
+    await recreate(example('weight'), [{ date: day(-1), kg: 81 }]);
+    const a = await person('/api/manifests/weight/entries', { json: { entry: { kg: 82 } } });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    expect(await dataOf('weight')).toEqual([{ date: day(-1), kg: 81 }, { date: today(), kg: 82 }]);
+    const noToday = example('weight');
+    noToday.meta.id = 'no-today';
+    noToday.meta.writeable.todayAllowed = false;
+    await recreate(noToday, []);
+    const r = await person('/api/manifests/no-today/entries', { json: { entry: { kg: 82 } } });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ code: 'DATE_NOT_ALLOWED', error: "This card doesn't take entries for today." });
+    expect(await dataOf('no-today')).toEqual([]);
+  });
+
+  it('a card whose inputs include its date field (no generic-card) is dated too', async () => {
+    await recreate({
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'dated-list',
+        label: 'Dated',
+        view: { enabled: true, component: 'list-card', dateField: 'day' },
+        writeable: { fromWebapp: true, inputs: [{ key: 'day', type: 'date', label: 'Day' }, { key: 'n', type: 'number', label: 'N' }] },
+      },
+      data: [],
+    });
+    expect((await person('/api/manifests/dated-list/entries', { json: { entry: { n: 1 } } })).status).toBe(201);
+    expect(await dataOf('dated-list')).toEqual([{ n: 1, day: today() }]);
+  });
+});
+
 describe('older manifests', () => {
   it('bp: inputs under view.inputs keyed by name are the checked inputs', async () => {
     await recreate(example('bp'));

@@ -166,7 +166,8 @@ export function ListCard({ card }: RendererProps) {
           extra={keptFields(editing.row, inputs)}
           title={`Change ${primaryOf(editing.row, 0)}`}
           onSave={async (entry) => {
-            await replaceEntry(card.id, editing.index, entry, etag);
+            // the row as shown goes along as `expect`: if rows moved meanwhile the server refuses (412), never writes over another
+            await replaceEntry(card.id, editing.index, entry, etag, editing.row);
             setForm(null);
           }}
           onCancel={() => setForm(null)}
