@@ -110,3 +110,25 @@ export function publicBase(
   }
   return `http://localhost:${port}`;
 }
+
+/**
+ * The base URL (`scheme://host[:port]`, no trailing slash) to show for links a device outside
+ * the browser must use, such as the Health Auto Export endpoint (issue 8 attack report, item 5):
+ * HEALTH_ORIGIN when set; else the loopback Host the request named (`localhost:8080`); else the
+ * address and port the request actually arrived on (the socket's local address, which a client
+ * cannot choose). Never an arbitrary `Host` header, so `Host: evil.example` cannot make Klebb
+ * hand out an attacker's URL.
+ * @param socket the request's socket (`localAddress`, `localPort`).
+ */
+export function trustedBase(
+  headers: IncomingHttpHeaders,
+  socket: { localAddress?: string; localPort?: number },
+  configured: string | undefined,
+): string {
+  if (configured !== undefined) return configured;
+  if (isLoopbackHost(headers)) return `http://${hostHeader(headers)}`;
+  let addr = socket.localAddress ?? '127.0.0.1';
+  if (addr.startsWith('::ffff:')) addr = addr.slice(7);
+  const host = addr.includes(':') ? `[${addr}]` : addr;
+  return `http://${host}:${socket.localPort ?? 80}`;
+}

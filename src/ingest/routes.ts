@@ -14,6 +14,7 @@
  *   404 for a metric never seen or another action
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { trustedBase } from '../auth/origin.js';
 import { notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { appleHealthImportRoute } from './apple-health/routes.js';
@@ -22,20 +23,18 @@ import type { HaeIngest } from './hae-service.js';
 import { HAE_WEBHOOK_PATH, haeWebhookRoute } from './webhook/routes.js';
 
 /**
- * The URL a phone should post to, from the request's Host and X-Forwarded-Proto (first value;
- * http unless it says https).
+ * The URL a phone should post to: HEALTH_ORIGIN when set, else the loopback Host or the address
+ * the request arrived on (src/auth/origin.ts trustedBase), never an arbitrary Host header.
  */
-export function endpointUrl(req: Pick<FastifyRequest, 'headers'>): string {
-  const proto = String(req.headers['x-forwarded-proto'] ?? '')
-    .split(',')[0]
-    .trim()
-    .toLowerCase();
-  const host = req.headers.host ?? 'localhost';
-  return `${proto === 'https' ? 'https' : 'http'}://${host}${HAE_WEBHOOK_PATH}`;
+export function endpointUrl(
+  req: Pick<FastifyRequest, 'headers' | 'socket'>,
+  origin: string | undefined,
+): string {
+  return `${trustedBase(req.headers, req.socket, origin)}${HAE_WEBHOOK_PATH}`;
 }
 
 /** Registers every ingestion route for the instance's HAE ingestion. */
-export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae'>): void {
+export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 'config'>): void {
   const svc: HaeIngest = inst.hae;
   haeWebhookRoute(app, svc);
   appleHealthImportRoute(app, svc);
@@ -55,7 +54,7 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae'>):
 
   app.get('/api/health-auto-export/status', async (req) => ({
     tokenSet: svc.tokens.read().token !== null,
-    endpointUrl: endpointUrl(req),
+    endpointUrl: endpointUrl(req, inst.config.auth.origin),
     lastPush: svc.lastPush('hae'),
   }));
 

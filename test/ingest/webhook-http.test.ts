@@ -354,15 +354,15 @@ describe('token lifecycle', () => {
 });
 
 describe('status', () => {
-  it('{tokenSet, endpointUrl from Host and X-Forwarded-Proto, lastPush}', async () => {
+  it('{tokenSet, endpointUrl from HEALTH_ORIGIN (never the Host header), lastPush}', async () => {
     srv = await startIngestServer({
       cards: [['steps', 'step_count']],
-      env: { AGENT_API_TOKEN: 'agent-secret' },
+      env: { AGENT_API_TOKEN: 'agent-secret', HEALTH_ORIGIN: 'https://klebb.example.org', KLEBB_TRUST_LOOPBACK: '1' },
     });
     const before = await rawGet(srv.url, '/api/health-auto-export/status', {
       authorization: 'Bearer agent-secret',
-      host: 'klebb.example.org',
-      'x-forwarded-proto': 'https',
+      host: 'evil.example',
+      'x-forwarded-proto': 'http',
     });
     expect(before.body).toEqual({
       tokenSet: true,
@@ -377,7 +377,7 @@ describe('status', () => {
     });
     expect((await srv.push(body)).status).toBe(200);
     const after = await srv.api('/api/health-auto-export/status');
-    expect(after.body.endpointUrl).toBe(`${srv.url}/api/health-auto-export`);
+    expect(after.body.endpointUrl).toBe('https://klebb.example.org/api/health-auto-export');
     expect(after.body.lastPush).toMatchObject({
       origin: 'hae',
       payloadBytes: Buffer.byteLength(body),
