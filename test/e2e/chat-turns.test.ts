@@ -290,6 +290,28 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     watched.problems.splice(logged, 1);
   });
 
+  it('names a card by its label in the status line even when the turn looked for it before creating it', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 'r1', name: 'read_manifest', arguments: { id: 'migraine' } }] },
+      { kind: 'reply', toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: MIGRAINE } }] },
+      {
+        kind: 'reply',
+        headersDelayMs: 1_500,
+        toolCalls: [
+          { id: 'c2', name: 'append_row', arguments: { id: 'migraine', value: { date: '2026-11-30' } } },
+        ],
+      },
+      { kind: 'reply', text: 'Logged it.', headersDelayMs: 1_500 },
+      { kind: 'reply', text: 'Migraine diary' },
+    );
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Log a migraine for today');
+    await page.locator(`${PANEL} .chat-status`, { hasText: 'Updating Migraine diary…' }).waitFor();
+    await eventually(() => answers(page)).toEqual(['Logged it.']);
+  });
+
   it('offers "Keep going" after a capped answer and sends exactly that as the next turn', async () => {
     const { gw, s } = await chat.boot({ CHAT_MAX_TURNS: '1' });
     gw.script(

@@ -76,22 +76,38 @@ let retryTimer: ReturnType<typeof setTimeout> | undefined;
 const lastIds = new Map<string, number>();
 
 let labels = new Map<string, string>();
+/** Cards whose label is being fetched now (one request at a time per card). */
 const labelsAsked = new Set<string>();
+/** How long to wait before asking again for a card not found yet (it may be being created). */
+const LABEL_RETRY_MS = 700;
 
 function labelOf(id: string): string | undefined {
   return labels.get(id);
 }
 
-/** Card labels for the status line, fetched again when a card not yet known is named. */
-function learnLabel(id: string): void {
+/**
+ * Card labels for the status line, fetched again when a card not yet known is named. A card the
+ * turn is still creating is not there at the first ask: while the status still names it, asked
+ * again shortly after, so the line moves from the id to the label once the card exists.
+ */
+function learnLabel(id: string, tries = 3): void {
   if (labels.has(id) || labelsAsked.has(id)) return;
   labelsAsked.add(id);
   cardLabels().then(
     (m) => {
       labels = m;
+      labelsAsked.delete(id);
       scheduleFlush();
+      if (!m.has(id) && tries > 1) {
+        setTimeout(() => {
+          const phase = turn ? lastTool?.phase : undefined;
+          if (phase && phase.phase === 'tool' && phase.id === id) learnLabel(id, tries - 1);
+        }, LABEL_RETRY_MS);
+      }
     },
-    () => {},
+    () => {
+      labelsAsked.delete(id);
+    },
   );
 }
 
