@@ -73,18 +73,16 @@ describe('entry forms', { timeout: 120_000 }, () => {
     expect(await d.data('weight')).toEqual([]);
   });
 
-  it('a past day the card does not take: the server’s sentence in the form, nothing saved', async () => {
+  it('a past day the card does not take: Add entry is disabled up front with the reason, nothing saved', async () => {
     const yesterday = addDays(today(), -1);
     const w = await d.open(`/day/${yesterday}`);
-    d.expectRefusals(w, [422]);
     const card = cardOf(w, 'caffeine');
-    await card.getByRole('button', { name: 'Add entry' }).click();
-    const form = card.getByRole('form');
-    await form.getByLabel('Caffeine (mg)').fill('120');
-    await form.getByRole('button', { name: 'Save' }).click();
-    const alert = form.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toBe("This card doesn't take entries for past days.");
+    const add = card.getByRole('button', { name: 'Add entry' });
+    expect(await add.isDisabled()).toBe(true);
+    expect(await card.locator('.gc-refusal').textContent()).toBe("This card doesn't take entries for past days.");
+    expect(await card.getByRole('form').count()).toBe(0);
+    // weight takes past days: its button stays enabled on the same page
+    expect(await cardOf(w, 'weight').getByRole('button', { name: /^(Add|Edit) entry$/ }).isDisabled()).toBe(false);
     expect(await d.data('caffeine')).toEqual([]);
     // the same card takes today's entry
     const t = await d.open('/');
@@ -145,6 +143,12 @@ describe('entry forms', { timeout: 120_000 }, () => {
       await expect.poll(() => card.locator('.gc-value').textContent()).toBe(c);
     }
     expect(await card.locator('.gc-entry-text').allTextContents()).toEqual(['36.9°C', '37.4°C', '38.1°C']);
+    // the day is full: the form says before Save that saving replaces the oldest reading
+    await card.getByRole('button', { name: 'Add another' }).click();
+    expect(await card.getByRole('form').locator('.form-notice').textContent()).toBe(
+      'This day already has 3 readings, the most this card keeps: saving will replace the oldest reading of the day.',
+    );
+    await card.getByRole('form').getByRole('button', { name: 'Cancel' }).click();
     expect(await card.locator('.gc-pill').textContent()).toBe('Mild fever');
     await card.getByRole('button', { name: 'Edit entry 2' }).click();
     await card.getByRole('form').getByLabel('Temperature (°C)').fill('37.2');

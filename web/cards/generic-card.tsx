@@ -11,6 +11,7 @@
  * written as a bare `latest.x` path is the older metric-card's second value (already in `format`).
  */
 import { useState } from 'preact/hooks';
+import { dateRefusal } from '../../src/common/date-allowance.js';
 import { type EmojiMap, renderTemplate } from '../../src/common/display-template.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
@@ -18,7 +19,7 @@ import { formatDelta, goodDirectionOf, TREND_ARROWS, trendTone } from '../../src
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
-import { dayMonth } from '../lib/dates.js';
+import { dayMonth, today } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
 import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
 import { cardRows, entriesOn, latestBefore, pickRow, sparklinePoints, trendOn } from './generic-card-index.js';
@@ -153,6 +154,9 @@ export function GenericCard({ card, date }: RendererProps) {
 
   const emptyHeadline = text(display.emptyHeadline) ?? DEFAULT_EMPTY_HEADLINE;
   const addLabel = maxPerDay > 1 && dayEntries.length > 0 ? 'Add another' : 'Add entry';
+  // a day without rows the card does not take (the server's rule, src/common/date-allowance.ts): said up front
+  const addRefusal = canWrite && dayEntries.length === 0 ? dateRefusal(writeable, date, today()) : null;
+  const full = maxPerDay > 1 && dayEntries.length >= maxPerDay;
 
   return (
     <div class={`gc${band ? ' gc-banded' : ''}`} data-tone={tone} style={band?.colour ? { '--gc-band': band.colour } : undefined}>
@@ -221,9 +225,12 @@ export function GenericCard({ card, date }: RendererProps) {
               Edit entry
             </button>
           ) : (
-            <button type="button" class="button" onClick={() => setEditing({ mode: 'add' })}>
-              {addLabel}
-            </button>
+            <>
+              <button type="button" class="button" disabled={addRefusal !== null} onClick={() => setEditing({ mode: 'add' })}>
+                {addLabel}
+              </button>
+              {addRefusal && <p class="form-hint gc-refusal">{addRefusal}</p>}
+            </>
           )}
         </div>
       )}
@@ -239,6 +246,7 @@ export function GenericCard({ card, date }: RendererProps) {
           }}
           extra={hasDateInput ? {} : { [dateField]: date }}
           title={`New entry · ${dayMonth(date)}`}
+          notice={full ? `This day already has ${maxPerDay} readings, the most this card keeps: saving will replace the oldest reading of the day.` : undefined}
           onSave={async (entry) => {
             await addEntry(card.id, entry);
             setEditing(null);

@@ -24,6 +24,8 @@ export interface EntryFormProps {
   /** The form's heading ("New entry for Monday 20 April", "Edit entry"). */
   title: string;
   saveLabel?: string;
+  /** A sentence shown above Save before saving (e.g. "Saving will replace the oldest reading of the day."). */
+  notice?: string;
   /** Saves the entry; a rejection is shown in the form. */
   onSave(entry: Record<string, unknown>): Promise<unknown>;
   onCancel(): void;
@@ -128,6 +130,7 @@ export function EntryForm(props: EntryFormProps) {
           Reload entry
         </button>
       )}
+      {props.notice && <p class="form-hint form-notice">{props.notice}</p>}
       {blocker && !error && <p class="form-hint">{blocker}</p>}
       <div class="form-actions">
         <button type="submit" class="button button-primary" disabled={blocker !== null || busy || (stale && !!props.onReload)}>
