@@ -3,7 +3,7 @@
  * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
  */
 import fs from 'node:fs';
-import { type AuthEnv, publicOriginSet, readAuthEnv } from './auth/auth-env.js';
+import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -217,6 +217,12 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(expandHome(nonEmpty(env, 'HEALTH_DATA_DIR') ?? path.join(home, 'data')));
   const instanceName = nonEmpty(env, 'HEALTH_INSTANCE_NAME') ?? 'Klebb';
   const auth = loadAuth(env, home, instanceName);
+  warnings.push(
+    ...shortTokenWarnings({
+      AGENT_API_TOKEN: nonEmpty(env, 'AGENT_API_TOKEN'),
+      KLEBB_ADMIN_TOKEN: nonEmpty(env, 'KLEBB_ADMIN_TOKEN'),
+    }),
+  );
   return {
     home,
     dataDir,

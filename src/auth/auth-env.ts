@@ -7,6 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { MIN_TOKEN_CHARS } from './auth-limits.js';
 
 /** Sign-in and registration requests per client address per minute, by default (issue 8). */
 export const DEFAULT_AUTH_RATE_LIMIT_PER_MIN = 30;
@@ -160,4 +161,18 @@ export function publicOriginSet(origin: string | undefined): boolean {
   if (origin === undefined) return false;
   const host = new URL(origin).hostname;
   return !(host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host));
+}
+
+/**
+ * Start-up warnings for bearer secrets too short to resist guessing (issue 8 attack report,
+ * item 6): AGENT_API_TOKEN and KLEBB_ADMIN_TOKEN under MIN_TOKEN_CHARS characters.
+ * @returns one message per short variable (never the value).
+ */
+export function shortTokenWarnings(tokens: Record<string, string | undefined>): string[] {
+  return Object.entries(tokens)
+    .filter(([, v]) => v !== undefined && v.length < MIN_TOKEN_CHARS)
+    .map(
+      ([name]) =>
+        `${name} is shorter than ${MIN_TOKEN_CHARS} characters: use a long random value (e.g. openssl rand -hex 32)`,
+    );
 }

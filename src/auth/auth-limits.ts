@@ -37,3 +37,7 @@ export const DEMO_LABEL = 'demo';
 export const AUTH_EVENT_LOG_MAX_BYTES = 1024 * 1024;
 /** Name of the session cookie (REFERENCE section 10). */
 export const SESSION_COOKIE = 'klebb_session';
+/** Refused credentials (wrong bearer or admin token) per client address per minute before 429 (issue 8 attack report, item 6). */
+export const AUTH_FAILURES_PER_MIN = 60;
+/** AGENT_API_TOKEN / KLEBB_ADMIN_TOKEN shorter than this, characters, draw a warning at start. */
+export const MIN_TOKEN_CHARS = 16;

@@ -17,7 +17,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../errors.js';
+import { forbidden, KlebbError } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
 import { checkOrigin, isSafeMethod } from './origin.js';
@@ -63,8 +63,16 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const config = req.routeOptions.config;
-    if (config?.auth === 'admin') inst.auth.authenticateAdmin(req.headers);
-    else if (config?.auth !== 'public') req.principal = inst.auth.authenticate(req);
+    try {
+      if (config?.auth === 'admin') inst.auth.authenticateAdmin(req.headers);
+      else if (config?.auth !== 'public') req.principal = inst.auth.authenticate(req);
+    } catch (err) {
+      // a credential was presented and refused: count it against the address
+      if (err instanceof KlebbError && err.status === 401 && req.headers.authorization !== undefined) {
+        await limits.failure(req, reply);
+      }
+      throw err;
+    }
     checkOrigin(req.method, req.headers, env.origin);
     const p = req.principal;
     if (p?.kind === 'named-token' && p.access === 'read' && !isSafeMethod(req.method)) {

@@ -6,12 +6,37 @@
  */
 import type { FastifyRequest } from 'fastify';
 
-/** Query parameters whose values are never logged. */
-const SECRET_PARAMS = /([?&](?:code|token|secret|key|access_token)=)[^&#]*/gi;
+/** A query parameter name that marks its value secret (case-insensitive, after percent-decoding). */
+const SECRET_NAME = /token|secret|code|key|password|api/i;
 
-/** `url` with the values of secret-looking query parameters replaced by `[redacted]`. */
+function decoded(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * `url` with the value of every query parameter whose name contains token, secret, code, key,
+ * password or api (any case, after percent-decoding: `%74oken` counts) replaced by `[redacted]`
+ * (issue 8 attack report, item 7). Path and fragment are kept.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const hash = url.indexOf('#', q);
+  const end = hash < 0 ? url.length : hash;
+  const query = url
+    .slice(q + 1, end)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      return SECRET_NAME.test(decoded(name)) ? `${name}=[redacted]` : part;
+    })
+    .join('&');
+  return `${url.slice(0, q + 1)}${query}${url.slice(end)}`;
 }
 
 /** Fastify's request log serializer, with the URL redacted. */

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KlebbError } from '../errors.js';
 import type { AuthEnv } from './auth-env.js';
+import { AUTH_FAILURES_PER_MIN } from './auth-limits.js';
 
 const WINDOW_MS = 60_000;
 
@@ -43,7 +44,24 @@ export function rateLimiters(app: FastifyInstance, env: AuthEnv) {
     }
   }
 
+  let failures: Limiter | undefined;
+
   return {
+    /**
+     * Counts a refused credential (a wrong bearer or admin token) against the client address
+     * and logs it (address only, never the token text). Past AUTH_FAILURES_PER_MIN in a minute
+     * the refusal becomes 429 with Retry-After (issue 8 attack report, item 6).
+     * @throws 429 past the limit; otherwise returns and the caller rethrows its 401.
+     */
+    async failure(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+      req.log.warn({ address: req.socket.remoteAddress, url: req.routeOptions.url }, 'refused credential');
+      failures ??= app.createRateLimit({
+        max: AUTH_FAILURES_PER_MIN,
+        timeWindow: WINDOW_MS,
+        keyGenerator: (r) => `auth-fail:${r.socket.remoteAddress ?? 'unknown'}`,
+      });
+      await apply(failures, req, reply);
+    },
     /** Counts a sign-in or registration request against its address. @throws 429 past the limit. */
     async signIn(req: FastifyRequest, reply: FastifyReply): Promise<void> {
       if (env.authRateLimitPerMin === 0) return;

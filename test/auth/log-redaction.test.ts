@@ -12,6 +12,11 @@ describe('redactUrl', () => {
     expect(redactUrl('/register?x=1&code=abc&y=2')).toBe('/register?x=1&code=[redacted]&y=2');
     expect(redactUrl('/a?TOKEN=t&secret=s&after=5')).toBe('/a?TOKEN=[redacted]&secret=[redacted]&after=5');
     expect(redactUrl('/api/chat/turn/c1?after=3')).toBe('/api/chat/turn/c1?after=3');
-    expect(redactUrl('/decode?codex=1')).toBe('/decode?codex=1');
+    expect(redactUrl('/decode?codex=1')).toBe('/decode?codex=[redacted]');
+    // any name containing token/secret/code/key/password/api, any case, after percent-decoding
+    expect(redactUrl('/a?api_key=1&Password=2&refresh_token=3&my%54oken=4&%61pi=5&n=6#f')).toBe(
+      '/a?api_key=[redacted]&Password=[redacted]&refresh_token=[redacted]&my%54oken=[redacted]&%61pi=[redacted]&n=6#f',
+    );
+    expect(redactUrl('/a?hash=1&user=2')).toBe('/a?hash=1&user=2');
   });
 });
