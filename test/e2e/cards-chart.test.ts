@@ -249,6 +249,25 @@ describe('Trends', { timeout: 90_000 }, () => {
       await page.evaluate(() => localStorage.removeItem('klebb.trends.range'));
     }
   });
+
+  it('a single day of data sits in the middle of a ±1 day x range (not at the left edge)', async () => {
+    const m = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'weight.example.json'), 'utf8'));
+    m.meta.id = 'one-day';
+    m.meta.label = 'One day';
+    m.data = [{ date: today, kg: 80 }];
+    const made = await s.api('/api/manifests', { json: m });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    try {
+      const { page } = await open(berlin, `${s.url}/trends`);
+      await drawn(page, 'one-day');
+      const plot = chart(page, 'one-day').locator('.line-chart-plot');
+      const x = Date.parse(`${today}T00:00:00Z`) / 1000;
+      expect(Number(await plot.getAttribute('data-x-min'))).toBe(x - 86_400);
+      expect(Number(await plot.getAttribute('data-x-max'))).toBe(x + 86_400);
+    } finally {
+      await s.api('/api/manifests/one-day', { method: 'DELETE' });
+    }
+  });
 });
 
 describe('P06: a row dated 2026-04-20 is on 20 April in every zone', { timeout: 90_000 }, () => {

@@ -110,12 +110,29 @@ function plotOptions(
     tzDate: (ts) => U.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     // the summary under the chart is the legend: the latest values, or the day under the cursor
     legend: { show: false },
-    hooks: { setCursor: [(u) => onHover(u.cursor.idx ?? null)] },
+    hooks: {
+      setCursor: [(u) => onHover(u.cursor.idx ?? null)],
+      // the x range drawn, in seconds, on the plot element (tests read it: a single day sits in the middle)
+      setScale: [
+        (u, key) => {
+          if (key !== 'x') return;
+          el.dataset.xMin = String(u.scales.x.min);
+          el.dataset.xMax = String(u.scales.x.max);
+        },
+      ],
+    },
     cursor: { drag: { x: false, y: false }, points: { size: 8 } },
     scales: {
       x: {
         time: true,
-        range: (_u, min, max) => {
+        range: (u, min, max) => {
+          // one day of data: uPlot widens it to [day, day + 1 day] itself (the point at the left edge),
+          // so centre it in ±1 day from the data (a bar ±½ day)
+          const xs = u.data?.[0];
+          if (xs && xs.length > 0 && xs[0] === xs[xs.length - 1]) {
+            const pad1 = bar ? DAY_S / 2 : DAY_S;
+            return [xs[0] - pad1, xs[0] + pad1];
+          }
           const pad = bar ? DAY_S / 2 : min === max ? DAY_S : 0;
           return [min - pad, max + pad];
         },
