@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { MIN_TOKEN_CHARS } from './auth-limits.js';
+import { AUTH_FAILURES_PER_MIN, MIN_TOKEN_CHARS } from './auth-limits.js';
 
 /** Sign-in and registration requests per client address per minute, by default (issue 8). */
 export const DEFAULT_AUTH_RATE_LIMIT_PER_MIN = 30;
@@ -42,6 +42,8 @@ export interface AuthEnv {
   sessionsDir: string;
   /** KLEBB_AUTH_RATE_LIMIT: sign-in/registration requests per address per minute (0 = off; default 30). */
   authRateLimitPerMin: number;
+  /** KLEBB_AUTH_FAILURE_LIMIT: refused credentials per address per minute before 429 (0 = off; default 60). */
+  authFailuresPerMin: number;
   /** KLEBB_AGENT_RATE_LIMIT: requests per bearer token per minute (0 = off; default 6000). */
   agentRateLimitPerMin: number;
 }
@@ -146,6 +148,7 @@ export function readAuthEnv(env: Env, home: string, instanceName: string): AuthE
     credentialsDir: dir(['HEALTH_CREDENTIALS_DIR'], path.join(home, 'credentials')),
     sessionsDir: dir(['HEALTH_SESSIONS_DIR'], path.join(home, 'sessions')),
     authRateLimitPerMin: rateVar(env, 'KLEBB_AUTH_RATE_LIMIT', DEFAULT_AUTH_RATE_LIMIT_PER_MIN),
+    authFailuresPerMin: rateVar(env, 'KLEBB_AUTH_FAILURE_LIMIT', AUTH_FAILURES_PER_MIN),
     agentRateLimitPerMin: rateVar(env, 'KLEBB_AGENT_RATE_LIMIT', DEFAULT_AGENT_RATE_LIMIT_PER_MIN),
   };
 }

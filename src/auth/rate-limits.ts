@@ -10,7 +10,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KlebbError } from '../errors.js';
 import type { AuthEnv } from './auth-env.js';
-import { AUTH_FAILURES_PER_MIN } from './auth-limits.js';
 
 const WINDOW_MS = 60_000;
 
@@ -49,14 +48,15 @@ export function rateLimiters(app: FastifyInstance, env: AuthEnv) {
   return {
     /**
      * Counts a refused credential (a wrong bearer or admin token) against the client address
-     * and logs it (address only, never the token text). Past AUTH_FAILURES_PER_MIN in a minute
+     * and logs it (address only, never the token text). Past KLEBB_AUTH_FAILURE_LIMIT in a minute
      * the refusal becomes 429 with Retry-After (issue 8 attack report, item 6).
      * @throws 429 past the limit; otherwise returns and the caller rethrows its 401.
      */
     async failure(req: FastifyRequest, reply: FastifyReply): Promise<void> {
       req.log.warn({ address: req.socket.remoteAddress, url: req.routeOptions.url }, 'refused credential');
+      if (env.authFailuresPerMin === 0) return;
       failures ??= app.createRateLimit({
-        max: AUTH_FAILURES_PER_MIN,
+        max: env.authFailuresPerMin,
         timeWindow: WINDOW_MS,
         keyGenerator: (r) => `auth-fail:${r.socket.remoteAddress ?? 'unknown'}`,
       });

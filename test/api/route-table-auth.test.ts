@@ -9,7 +9,10 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // ended session cookie (issue 8).
 let s: TestServer;
 beforeAll(async () => {
-  s = await startServer({ env: { AGENT_API_TOKEN: 'right', KLEBB_ADMIN_TOKEN: 'admin-right' } });
+  // this file sends hundreds of wrong tokens on purpose: the failure limit (429) is off here
+  s = await startServer({
+    env: { AGENT_API_TOKEN: 'right', KLEBB_ADMIN_TOKEN: 'admin-right', KLEBB_AUTH_FAILURE_LIMIT: '0' },
+  });
 });
 afterAll(async () => {
   await s.close();

@@ -135,7 +135,7 @@ describe('invites', () => {
     });
     const r = await s.api('/api/invites', { method: 'POST', token: body.secret });
     expect(r.status).toBe(403);
-    expect(r.body.code).toBe('SIGN_IN_REQUIRED');
+    expect(r.body.code).toBe('CREDENTIALS_NEED_SIGN_IN');
   });
 
   it('the admin token makes invites for any account, on the instance origin', async () => {
