@@ -18,6 +18,9 @@
  * (c) Date scrub: on the loaded page, a click on a day of the scrubber, timed in the page from the
  *     click to the next `klebb:cards-rendered` mark for that day (and to the next frame after it).
  *     Target: ≤ 100 ms.
+ * (d) Main-thread CPU: a few more loads of Today and of the empty view under a Chromium trace; the
+ *     renderer main thread's CPU (thread) time from navigation to the mark. On a shared machine the
+ *     wall figures above are mostly time spent waiting for a CPU; this one says what the page costs.
  * The home is seeded through the store (as the other benchmarks do), the browser's zone is UTC so
  * the rows end on its today. `--quick`: 10 cards of 200 rows, fewer runs.
  */
@@ -142,6 +145,89 @@ export async function seedDashboard(home: string, cards: number, rows: number, t
 
 const kb = (bytes: number) => bytes / 1000;
 
+/** One trace event as Chromium reports it (the fields used here). */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  /** Start, µs (trace clock). */
+  ts: number;
+  /** Wall duration, µs. */
+  dur?: number;
+  /** Thread (CPU) time, µs. */
+  tdur?: number;
+}
+
+/**
+ * Main-thread CPU time (ms) a page spent from its navigation to its first `mark`: opens `url` in
+ * a fresh tab with a Chromium trace running, waits for the mark, and sums the thread time of the
+ * renderer main thread's top-level tasks that started before it. Thread time, unlike wall time,
+ * hardly grows with other load on the machine.
+ * @throws when the mark does not come within 60 s.
+ */
+async function mainThreadCpuMs(context: import('playwright-core').BrowserContext, url: string): Promise<number> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => {
+    events.push(...(e.value as unknown as TraceEvent[]));
+  });
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', {
+    categories: 'toplevel,blink.user_timing',
+    transferMode: 'ReportEvents',
+  });
+  try {
+    await page.goto(url);
+    await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK, {
+      timeout: 60_000,
+    });
+  } finally {
+    await cdp.send('Tracing.end');
+    await complete;
+    await page.close();
+  }
+  const mark = events.find((e) => e.name === MARK);
+  if (!mark) return Number.NaN;
+  const tasks = events
+    .filter(
+      (e) =>
+        e.ph === 'X' &&
+        e.pid === mark.pid &&
+        e.tid === mark.tid &&
+        e.name === 'ThreadControllerImpl::RunTask' &&
+        e.ts <= mark.ts,
+    )
+    .sort((a, b) => a.ts - b.ts);
+  let cpu = 0;
+  let end = -1;
+  for (const t of tasks) {
+    if (t.ts < end) continue; // nested in the previous task
+    end = t.ts + (t.dur ?? 0);
+    cpu += t.tdur ?? 0;
+  }
+  return cpu / 1000;
+}
+
+/** What a page shows, for the error of a load that never drew: address, marks, grid state, text. */
+async function pageState(page: import('playwright-core').Page): Promise<string> {
+  try {
+    return JSON.stringify(
+      await page.evaluate(() => ({
+        url: location.href,
+        marks: performance.getEntriesByType('mark').map((m) => [m.name, (m as PerformanceMark).detail]),
+        drawn: document.querySelector<HTMLElement>('.card-grid')?.dataset.drawn ?? null,
+        cards: document.querySelectorAll('main .card').length,
+        visibility: document.visibilityState,
+        text: document.body.innerText.slice(0, 300),
+      })),
+    );
+  } catch (err) {
+    return `(not readable: ${(err as Error).message})`;
+  }
+}
+
 export const dashboard: Benchmark = {
   name: 'dashboard',
   title:
@@ -178,6 +264,9 @@ export const dashboard: Benchmark = {
     let drawnCards = 0;
     const scrubMs: number[] = [];
     const scrubFrameMs: number[] = [];
+    const cpuLoads = ctx.quick ? 2 : 5;
+    const cpuTodayMs: number[] = [];
+    const cpuBaselineMs: number[] = [];
     try {
       // the frame after the mark, seen from the page itself
       await browser.context.addInitScript(`
@@ -192,18 +281,25 @@ export const dashboard: Benchmark = {
         const page = await browser.context.newPage();
         const cdp = await browser.context.newCDPSession(page);
         await cdp.send('Performance.enable');
+        const consoleLines: string[] = [];
+        page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+        page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
         await page.goto(`${server.url}/`);
-        await page.waitForFunction(
-          ({ mark, day, n }) =>
-            performance
-              .getEntriesByName('klebb:bench-frame')
-              .some(
-                (m) =>
-                  (m as PerformanceMark).detail?.date === day && (m as PerformanceMark).detail?.cards === n,
-              ) && performance.getEntriesByName(mark).length > 0,
-          { mark: MARK, day: today, n: cards },
-          { timeout: 60_000 },
-        );
+        await page
+          .waitForFunction(
+            ({ mark, day, n }) =>
+              performance
+                .getEntriesByName('klebb:bench-frame')
+                .some(
+                  (m) =>
+                    (m as PerformanceMark).detail?.date === day && (m as PerformanceMark).detail?.cards === n,
+                ) && performance.getEntriesByName(mark).length > 0,
+            { mark: MARK, day: today, n: cards },
+            { timeout: 60_000 },
+          )
+          .catch(async (err: Error) => {
+            throw new Error(`load ${i}: ${err.message}\npage: ${await pageState(page)}\nconsole: ${consoleLines.join(' | ')}`);
+          });
         const t = await page.evaluate((mark) => {
           const m = performance.getEntriesByName(mark)[0];
           const f = performance.getEntriesByName('klebb:bench-frame')[0];
@@ -234,10 +330,17 @@ export const dashboard: Benchmark = {
         // the baseline, right after: the same shell and server with a view that has no card (/reports)
         if (i > 0) {
           const empty = await browser.context.newPage();
+          const emptyConsole: string[] = [];
+          empty.on('console', (m) => emptyConsole.push(`${m.type()}: ${m.text()}`));
+          empty.on('pageerror', (e) => emptyConsole.push(`pageerror: ${e.message}`));
           await empty.goto(`${server.url}/reports`);
-          await empty.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK, {
-            timeout: 60_000,
-          });
+          await empty
+            .waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, MARK, {
+              timeout: 60_000,
+            })
+            .catch(async (err: Error) => {
+              throw new Error(`baseline after load ${i}: ${err.message}\npage: ${await pageState(empty)}\nconsole: ${emptyConsole.join(' | ')}`);
+            });
           baselineMs.push(
             await empty.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK),
           );
@@ -275,6 +378,11 @@ export const dashboard: Benchmark = {
           }
           await page.close();
         }
+      }
+      progress(`dashboard: ${cpuLoads} traced loads of Today and of the empty view (main-thread CPU)`);
+      for (let k = 0; k < cpuLoads; k++) {
+        cpuTodayMs.push(await mainThreadCpuMs(browser.context, `${server.url}/`));
+        cpuBaselineMs.push(await mainThreadCpuMs(browser.context, `${server.url}/reports`));
       }
     } finally {
       await browser.close();
@@ -333,6 +441,18 @@ export const dashboard: Benchmark = {
         value: summarize(scriptMs).median,
         unit: 'ms',
       },
+      {
+        key: 'today.cpu_main_median_ms',
+        label: 'Today, main-thread CPU time to drawn (traced), median',
+        value: summarize(cpuTodayMs).median,
+        unit: 'ms',
+      },
+      {
+        key: 'today.baseline_cpu_main_median_ms',
+        label: 'baseline: empty view, main-thread CPU time to drawn, median',
+        value: summarize(cpuBaselineMs).median,
+        unit: 'ms',
+      },
       { key: 'today.cold_ms', label: 'Today drawn, first load (empty cache)', value: coldMs, unit: 'ms' },
       { key: 'today.cards', label: 'cards on the page', value: drawnCards, unit: '' },
       {
@@ -362,6 +482,7 @@ export const dashboard: Benchmark = {
       `lazy: ${lazy.map((f) => `${f.file} ${kb(f.gzipBytes).toFixed(1)} KB gz`).join(', ') || 'none'}`,
       `Today: ${loads} measured loads in fresh tabs (cached assets) after one cold load; time = the ${MARK} mark from navigation start`,
       `scrub: ${scrubs} clicks alternating between the two previous days, timed in the page`,
+      `CPU: ${cpuLoads} more loads each of Today and of the empty view with a Chromium trace; thread time of the renderer's main-thread tasks from navigation to the ${MARK} mark (wall time on a loaded machine is mostly waiting for a CPU)`,
     ];
     return { figures, notes };
   },

@@ -99,7 +99,12 @@ function useDayKeys(shown: string | null, now: string): void {
         )
       )
         return;
-      const next = addDays(shown, ev.key === 'ArrowLeft' ? -1 : 1);
+      // the day on screen now, from the address: a second quick press may come before this
+      // effect has run again for the day the first one opened
+      const at = matchRoute(route.value);
+      const from = at.name === 'today' ? (at.date ?? now) : shown;
+      if (!isIsoDate(from)) return;
+      const next = addDays(from, ev.key === 'ArrowLeft' ? -1 : 1);
       if (next > now) return;
       ev.preventDefault();
       navigate(dayHrefFrom(now)(next));
