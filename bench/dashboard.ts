@@ -166,7 +166,10 @@ interface TraceEvent {
  * hardly grows with other load on the machine.
  * @throws when the mark does not come within 60 s.
  */
-async function mainThreadCpuMs(context: import('playwright-core').BrowserContext, url: string): Promise<number> {
+async function mainThreadCpuMs(
+  context: import('playwright-core').BrowserContext,
+  url: string,
+): Promise<number> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
@@ -220,7 +223,7 @@ async function pageState(page: import('playwright-core').Page): Promise<string> 
         drawn: document.querySelector<HTMLElement>('.card-grid')?.dataset.drawn ?? null,
         cards: document.querySelectorAll('main .card').length,
         visibility: document.visibilityState,
-        text: document.body.innerText.slice(0, 300),
+        text: (document.body.textContent ?? '').slice(0, 300),
       })),
     );
   } catch (err) {
@@ -298,7 +301,9 @@ export const dashboard: Benchmark = {
             { timeout: 60_000 },
           )
           .catch(async (err: Error) => {
-            throw new Error(`load ${i}: ${err.message}\npage: ${await pageState(page)}\nconsole: ${consoleLines.join(' | ')}`);
+            throw new Error(
+              `load ${i}: ${err.message}\npage: ${await pageState(page)}\nconsole: ${consoleLines.join(' | ')}`,
+            );
           });
         const t = await page.evaluate((mark) => {
           const m = performance.getEntriesByName(mark)[0];
@@ -339,7 +344,9 @@ export const dashboard: Benchmark = {
               timeout: 60_000,
             })
             .catch(async (err: Error) => {
-              throw new Error(`baseline after load ${i}: ${err.message}\npage: ${await pageState(empty)}\nconsole: ${emptyConsole.join(' | ')}`);
+              throw new Error(
+                `baseline after load ${i}: ${err.message}\npage: ${await pageState(empty)}\nconsole: ${emptyConsole.join(' | ')}`,
+              );
             });
           baselineMs.push(
             await empty.evaluate((mark) => performance.getEntriesByName(mark)[0].startTime, MARK),

@@ -331,7 +331,13 @@ describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, spark
     const dated = block
       .map((row, index) => ({ row, index, day: dayOf((row as Record<string, unknown> | null)?.date) }))
       .filter((d) => d.day !== null && typeof d.row === 'object' && !Array.isArray(d.row))
-      .sort((a, b) => ((a.day as string) < (b.day as string) ? -1 : (a.day as string) > (b.day as string) ? 1 : a.index - b.index));
+      .sort((a, b) =>
+        (a.day as string) < (b.day as string)
+          ? -1
+          : (a.day as string) > (b.day as string)
+            ? 1
+            : a.index - b.index,
+      );
     const cur = dated.filter((d) => d.day === currentDate).pop();
     if (!cur) return null;
     const current = toFiniteNumber((cur.row as Record<string, unknown>)[field]);
@@ -340,7 +346,9 @@ describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, spark
       .filter((d) => (d.day as string) < (cur.day as string))
       .filter((d) => toFiniteNumber((d.row as Record<string, unknown>)[field]) !== null)
       .pop();
-    return prev ? { prevDate: prev.day, prev: toFiniteNumber((prev.row as Record<string, unknown>)[field]), current } : null;
+    return prev
+      ? { prevDate: prev.day, prev: toFiniteNumber((prev.row as Record<string, unknown>)[field]), current }
+      : null;
   }
 
   it('trendAt gives what computeTrend and a plain scan give, for every day', () => {
@@ -353,7 +361,11 @@ describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, spark
       expect(t === null ? null : { prevDate: t.prevDate, prev: t.prev, current: t.current }).toEqual(naive);
     }
     // the latest entry of the day is current (6.5 after 7 on the 7th), compared with the 5th's 5.25
-    expect(trendAt(ix, 'v', '2026-04-07')).toMatchObject({ current: 6.5, prev: 5.25, prevDate: '2026-04-05' });
+    expect(trendAt(ix, 'v', '2026-04-07')).toMatchObject({
+      current: 6.5,
+      prev: 5.25,
+      prevDate: '2026-04-05',
+    });
     expect(trendAt(ix, 'v')).toEqual(computeTrend(rows, 'v'));
     expect(trendAt(ix, 'v', 'not a date')).toBeNull();
     expect(trendAt(indexDatedRows([]), 'v')).toBeNull();
@@ -372,10 +384,18 @@ describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, spark
     ]);
     expect(numericPointsIndexed(ix, 'v', 30, { through: '2026-03-01' })).toEqual([]);
     // the same as filtering the rows first and asking numericPoints
-    const upTo = rows.filter((r) => dayOf((r as Record<string, unknown> | null)?.date) !== null && (dayOf((r as Record<string, unknown>).date) as string) <= '2026-04-06');
-    expect(numericPointsIndexed(ix, 'v', 30, { through: '2026-04-06' })).toEqual(numericPoints(upTo, 'v', 30));
+    const upTo = rows.filter(
+      (r) =>
+        dayOf((r as Record<string, unknown> | null)?.date) !== null &&
+        (dayOf((r as Record<string, unknown>).date) as string) <= '2026-04-06',
+    );
+    expect(numericPointsIndexed(ix, 'v', 30, { through: '2026-04-06' })).toEqual(
+      numericPoints(upTo, 'v', 30),
+    );
     const accept = (r: unknown) => (r as Record<string, unknown>).v !== 3;
-    expect(numericPointsIndexed(ix, 'v', undefined, { accept }).map((p) => p.value)).toEqual([1, 3.5, 5.25, 7, 6.5]);
+    expect(numericPointsIndexed(ix, 'v', undefined, { accept }).map((p) => p.value)).toEqual([
+      1, 3.5, 5.25, 7, 6.5,
+    ]);
   });
 
   it('sparklineFieldIndexed matches sparklineField', () => {

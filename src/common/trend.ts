@@ -308,10 +308,14 @@ export function sparklineField(
   rows?: unknown,
   opts: Pick<TrendOptions, 'dateField'> = {},
 ): string | undefined {
-  return sparklineFieldOf(display, () => {
-    const dated = indexDatedRows(rows, opts.dateField ?? 'date').items;
-    return dated[dated.length - 1]?.row;
-  }, opts.dateField ?? 'date');
+  return sparklineFieldOf(
+    display,
+    () => {
+      const dated = indexDatedRows(rows, opts.dateField ?? 'date').items;
+      return dated[dated.length - 1]?.row;
+    },
+    opts.dateField ?? 'date',
+  );
 }
 
 /** `sparklineField` on an index built once (`indexDatedRows`): the same answer, no pass over the rows. */
