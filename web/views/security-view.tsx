@@ -10,6 +10,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type AuthStatus, authStatus, registerPasskey, signOut } from '../auth/auth-api.js';
+import { ConfirmRemoveRow } from '../components/confirm-remove-row.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
 import { useResource } from '../lib/use-resource.js';
@@ -179,45 +180,30 @@ function PasskeysPanel() {
       ) : (
         <ul class="setting-list" aria-label="Your passkeys">
           {list.data.credentials.map((p) => (
-            <li key={p.id} class="setting-row" data-passkey-id={p.id}>
-              <span class="setting-emoji" aria-hidden="true">
-                🔑
-              </span>
-              <div class="setting-text">
-                <span class="setting-label">
+            <ConfirmRemoveRow
+              key={p.id}
+              attrs={{ 'data-passkey-id': p.id }}
+              emoji="🔑"
+              label={
+                <>
                   {p.nickname ?? 'Passkey'}
                   {p.current && <span class="auth-badge">This device</span>}
-                </span>
-                <span class="auth-meta">
+                </>
+              }
+              meta={
+                <>
                   Added {when(p.registeredAt)} ·{' '}
                   {p.lastUsedAt ? `last used ${when(p.lastUsedAt)}` : 'not used to sign in yet'}
-                </span>
-                {problem?.id === p.id && (
-                  <span class="setting-error" role="alert">
-                    {problem.message}
-                  </span>
-                )}
-              </div>
-              {confirming === p.id ? (
-                <span class="auth-confirm">
-                  <button type="button" class="auth-button auth-button-danger" onClick={() => void remove(p)}>
-                    Remove
-                  </button>
-                  <button type="button" class="auth-button" onClick={() => setConfirming(null)}>
-                    Keep
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  class="auth-button"
-                  aria-label={`Remove ${p.nickname ?? 'passkey'}`}
-                  onClick={() => setConfirming(p.id)}
-                >
-                  Remove
-                </button>
-              )}
-            </li>
+                </>
+              }
+              problem={problem?.id === p.id ? problem.message : undefined}
+              verb="Remove"
+              askLabel={`Remove ${p.nickname ?? 'passkey'}`}
+              confirming={confirming === p.id}
+              onAsk={() => setConfirming(p.id)}
+              onConfirm={() => void remove(p)}
+              onKeep={() => setConfirming(null)}
+            />
           ))}
         </ul>
       )}
@@ -331,47 +317,32 @@ function TokensPanel() {
       ) : (
         <ul class="setting-list" aria-label="Agent tokens">
           {list.data.tokens.map((t) => (
-            <li key={t.id} class="setting-row" data-token-id={t.id}>
-              <span class="setting-emoji" aria-hidden="true">
-                🤖
-              </span>
-              <div class="setting-text">
-                <span class="setting-label">
+            <ConfirmRemoveRow
+              key={t.id}
+              attrs={{ 'data-token-id': t.id }}
+              emoji="🤖"
+              label={
+                <>
                   {t.name}
                   <span class={`auth-badge${t.access === 'write' ? ' auth-badge-write' : ''}`}>
                     {t.access === 'write' ? 'Read-write' : 'Read-only'}
                   </span>
-                </span>
-                <span class="auth-meta">
+                </>
+              }
+              meta={
+                <>
                   …{t.hint} · created {when(t.createdAt)} ·{' '}
                   {t.lastUsedAt ? `last used ${when(t.lastUsedAt)}` : 'never used'}
-                </span>
-                {problem?.id === t.id && (
-                  <span class="setting-error" role="alert">
-                    {problem.message}
-                  </span>
-                )}
-              </div>
-              {confirming === t.id ? (
-                <span class="auth-confirm">
-                  <button type="button" class="auth-button auth-button-danger" onClick={() => void revoke(t)}>
-                    Revoke
-                  </button>
-                  <button type="button" class="auth-button" onClick={() => setConfirming(null)}>
-                    Keep
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  class="auth-button"
-                  aria-label={`Revoke ${t.name}`}
-                  onClick={() => setConfirming(t.id)}
-                >
-                  Revoke
-                </button>
-              )}
-            </li>
+                </>
+              }
+              problem={problem?.id === t.id ? problem.message : undefined}
+              verb="Revoke"
+              askLabel={`Revoke ${t.name}`}
+              confirming={confirming === t.id}
+              onAsk={() => setConfirming(t.id)}
+              onConfirm={() => void revoke(t)}
+              onKeep={() => setConfirming(null)}
+            />
           ))}
         </ul>
       )}
