@@ -253,6 +253,27 @@ export function fillSubscribers(
   return results;
 }
 
+/** The subscription of the card `cardId`; undefined when there is no such card or it is not subscribed. */
+function subscriptionById(ctx: Pick<CardContext, 'registry'>, cardId: string): Subscription | undefined {
+  const card = ctx.registry.get(cardId);
+  return card && subscriptionOf(card);
+}
+
+/** The rows of `entry` from every stored sample of its metric (all its dates). */
+function allStoredRows(store: HaeSampleStore, entry: CatalogueEntry): HaeRow[] {
+  return rowsForDates(store, entry, store.datesOf(entry.reads));
+}
+
+/** Upserts by date the rows of `entry` from every stored sample into the card `cardId`. */
+function mergeAllStored(
+  ctx: Pick<CardContext, 'store' | 'emit'>,
+  store: HaeSampleStore,
+  cardId: string,
+  entry: CatalogueEntry,
+): SubscriberResult {
+  return { id: cardId, metric: entry.key, ...upsertRowsByDate(ctx, cardId, allStoredRows(store, entry)) };
+}
+
 /**
  * Fills a newly created subscribed card from every stored sample of its metric (REFERENCE
  * section 7: only when its data is empty). No-op for a card without a subscription.
@@ -263,8 +284,7 @@ export function fillCardFromStore(
   store: HaeSampleStore,
   cardId: string,
 ): SubscriberResult | undefined {
-  const card = ctx.registry.get(cardId);
-  const sub = card && subscriptionOf(card);
+  const sub = subscriptionById(ctx, cardId);
   if (!sub) return undefined;
   if (ctx.store.state(cardId).rowCount > 0) {
     return {
@@ -274,8 +294,7 @@ export function fillCardFromStore(
       note: 'the card already has data; not replayed',
     };
   }
-  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
-  return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };
+  return mergeAllStored(ctx, store, cardId, sub.entry);
 }
 
 /**
@@ -289,11 +308,9 @@ export function mergeStoredRows(
   store: HaeSampleStore,
   cardId: string,
 ): SubscriberResult | undefined {
-  const card = ctx.registry.get(cardId);
-  const sub = card && subscriptionOf(card);
+  const sub = subscriptionById(ctx, cardId);
   if (!sub) return undefined;
-  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
-  return { id: cardId, metric: sub.entry.key, ...upsertRowsByDate(ctx, cardId, rows) };
+  return mergeAllStored(ctx, store, cardId, sub.entry);
 }
 
 /**
@@ -308,10 +325,9 @@ export function refillCard(
   store: HaeSampleStore,
   cardId: string,
 ): SubscriberResult | undefined {
-  const card = ctx.registry.get(cardId);
-  const sub = card && subscriptionOf(card);
+  const sub = subscriptionById(ctx, cardId);
   if (!sub) return undefined;
-  const rows = rowsForDates(store, sub.entry, store.datesOf(sub.entry.reads));
+  const rows = allStoredRows(store, sub.entry);
   const written = ctx.store.transaction(() => {
     if (ctx.store.state(cardId).shape === 'value') return undefined;
     return ctx.store.replace(cardId, rows, HAE_ACTOR, 'hae-refill');
