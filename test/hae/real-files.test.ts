@@ -12,6 +12,7 @@ import { resolveMetric } from '../../src/ingest/hae/catalogue.js';
 import { roundTo } from '../../src/ingest/hae/numbers.js';
 import { normalisePayload } from '../../src/ingest/hae/payload.js';
 import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { halvePayload } from '../helpers/hae-halves.js';
 import { HAE_FILES, ingestFile, readHae } from './hae-files.js';
 
 /** "Apple Watch" as these files write it: with U+00A0 (no-break space), kept as sent. */
@@ -27,29 +28,6 @@ const F = {
   sparkMetrics: 'spark_demofiles_metrics_2025-08-11_13.json',
   sparkWorkouts: 'spark_demofiles_workouts_2025-08-12_13.json',
 };
-
-/** A body cut in two: each metric's points and the workouts split at their middle. */
-function halves(body: unknown): [unknown, unknown] {
-  const root = body as Record<string, unknown>;
-  const wrapped = root.data !== undefined;
-  const sections = (wrapped ? root.data : root) as Record<string, unknown>;
-  const part = (first: boolean) => {
-    const out: Record<string, unknown> = { ...sections };
-    if (Array.isArray(sections.metrics)) {
-      out.metrics = (sections.metrics as { data: unknown[] }[]).map((m) => {
-        const mid = Math.floor(m.data.length / 2);
-        return { ...m, data: first ? m.data.slice(0, mid) : m.data.slice(mid) };
-      });
-    }
-    if (Array.isArray(sections.workouts)) {
-      const w = sections.workouts as unknown[];
-      const mid = Math.floor(w.length / 2);
-      out.workouts = first ? w.slice(0, mid) : w.slice(mid);
-    }
-    return wrapped ? { data: out } : out;
-  };
-  return [part(true), part(false)];
-}
 
 describe.each(HAE_FILES)('real file %s', (file) => {
   const { payload, extracted, samples } = ingestFile(file);
@@ -95,7 +73,7 @@ describe.each(HAE_FILES)('real file %s', (file) => {
   });
 
   it('gives the same rows when split across two posts as in one', () => {
-    const [a, b] = halves(readHae(file));
+    const [a, b] = halvePayload(readHae(file));
     const union = [
       ...extractSamples(normalisePayload(a)).samples,
       ...extractSamples(normalisePayload(b)).samples,

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aggregateRows } from '../../src/ingest/hae/aggregate.js';
 import { normalisePayload } from '../../src/ingest/hae/payload.js';
 import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { halvePayload } from '../helpers/hae-halves.js';
 import { FAMILY_CARDS, HAE_FILES, haeBytes, type IngestServer, startIngestServer } from './helpers.js';
 
 /** "Apple Watch" as these files write it, with U+00A0. */
@@ -33,27 +34,10 @@ function expectedRows(metric: string, ...bodies: Buffer[]) {
   return aggregateRows(metric, samples);
 }
 
-/** A body cut in two: each metric's points and the workouts split at their middle (wrapper kept). */
+/** A body cut in two (halvePayload), each half as JSON bytes. */
 function halves(bytes: Buffer): [Buffer, Buffer] {
-  const root = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-  const wrapped = root.data !== undefined;
-  const sections = (wrapped ? root.data : root) as Record<string, unknown>;
-  const part = (first: boolean) => {
-    const out: Record<string, unknown> = { ...sections };
-    if (Array.isArray(sections.metrics)) {
-      out.metrics = (sections.metrics as { data: unknown[] }[]).map((m) => {
-        const mid = Math.floor(m.data.length / 2);
-        return { ...m, data: first ? m.data.slice(0, mid) : m.data.slice(mid) };
-      });
-    }
-    if (Array.isArray(sections.workouts)) {
-      const w = sections.workouts as unknown[];
-      const mid = Math.floor(w.length / 2);
-      out.workouts = first ? w.slice(0, mid) : w.slice(mid);
-    }
-    return Buffer.from(JSON.stringify(wrapped ? { data: out } : out));
-  };
-  return [part(true), part(false)];
+  const [a, b] = halvePayload(JSON.parse(bytes.toString('utf8')));
+  return [Buffer.from(JSON.stringify(a)), Buffer.from(JSON.stringify(b))];
 }
 
 let srv: IngestServer | undefined;
