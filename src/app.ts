@@ -10,20 +10,20 @@ import { authRoutes } from './auth/auth-routes.js';
 import { installGate } from './auth/gate.js';
 import { requestLogFields } from './auth/log-redaction.js';
 import type { Principal } from './auth/principal.js';
-import { cardRoutes } from './cards/routes.js';
 import { entryRoutes } from './cards/entry-routes.js';
+import { cardRoutes } from './cards/routes.js';
 import { ChatService } from './chat/chat-service.js';
 import { conversationRoutes } from './chat/conversations/routes.js';
-import { ingestRoutes } from './ingest/routes.js';
 import { chatRoutes } from './chat/routes.js';
+import { jsonShapeProblem } from './common/json-guard.js';
+import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
-import { eventRoutes } from './http/event-routes.js';
 import { errorHandler } from './http/error-handler.js';
+import { eventRoutes } from './http/event-routes.js';
 import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
+import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';
-import { badRequest, notFound } from './errors.js';
-import { jsonShapeProblem } from './common/json-guard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,6 +44,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How long `app.close()` (SIGTERM, a test's teardown) lets requests still running finish before
+ * their connections are cut, in ms. Our own long streams (live events, chat turns) end on their
+ * own at close; this bounds anything else (a client that never reads its answer), so a shutdown
+ * can never hang.
+ */
+export const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * Makes `app.close()` end within `graceMs`: idle keep-alive connections close at once (Fastify's
+ * default), busy ones get `graceMs` to finish, then every connection left is destroyed.
+ */
+function closeWithDeadline(app: FastifyInstance, graceMs: number): void {
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(timer));
+}
+
 /** Builds the HTTP app for an open instance (not yet listening). */
 export function buildApp(inst: Instance): FastifyInstance {
   const app = Fastify({
@@ -57,6 +78,7 @@ export function buildApp(inst: Instance): FastifyInstance {
     trustProxy: false,
   });
   app.decorateRequest('principal', null);
+  closeWithDeadline(app, CLOSE_GRACE_MS);
   const routeTable: FastifyInstance['routeTable'] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (r) => {
@@ -71,16 +93,23 @@ export function buildApp(inst: Instance): FastifyInstance {
   // parser (prototype poisoning refused), then a shape check: too deep or broken text is a 400
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
-    parseJson(req, body as string, (err, value) => {
-      if (err) return done(err, undefined);
-      const problem = jsonShapeProblem(value);
-      if (problem) {
-        return done(badRequest(`the JSON body ${problem.path} ${problem.message}`, [problem], 'INVALID_JSON'), undefined);
-      }
-      done(null, value);
-    });
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/merge-patch+json'],
+    { parseAs: 'string' },
+    (req, body, done) => {
+      parseJson(req, body as string, (err, value) => {
+        if (err) return done(err, undefined);
+        const problem = jsonShapeProblem(value);
+        if (problem) {
+          return done(
+            badRequest(`the JSON body ${problem.path} ${problem.message}`, [problem], 'INVALID_JSON'),
+            undefined,
+          );
+        }
+        done(null, value);
+      });
+    },
+  );
   // The gate (src/auth/gate.ts) decides by the matched route's own config, never by the raw URL
   // text: the router decodes `%61pi` to `api`, so a prefix test on req.url could be walked
   // around. Unmatched paths (404) are gated too, so a wrong bearer is 401 everywhere.

@@ -101,7 +101,10 @@ export async function launchBrowser(
       await page.setViewportSize(viewport);
       const problems: string[] = [];
       page.on('console', (msg) => {
-        if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+        if (msg.type() !== 'error') return;
+        // Chromium's "Failed to load resource" line does not name the URL: add it, so a failure says which request
+        const at = msg.text().startsWith('Failed to load resource') ? msg.location().url : '';
+        problems.push(at ? `console: ${msg.text()} ${at}` : `console: ${msg.text()}`);
       });
       page.on('pageerror', (err) => problems.push(`exception: ${err.message}`));
       page.on('requestfailed', (req) => {

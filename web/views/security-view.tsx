@@ -68,7 +68,7 @@ export function SecurityView() {
         <>
           <AccountPanel status={s} />
           {s.kind === 'session' && !s.demo && <PasskeysPanel />}
-          {(s.kind === 'local' || (s.kind === 'session' && !s.demo)) && <TokensPanel />}
+          {s.kind === 'session' && !s.demo && <TokensPanel />}
         </>
       )}
     </section>
@@ -106,7 +106,9 @@ function AccountPanel({ status }: { status: AuthStatus }) {
         <p class="auth-text">
           You are using Klebb on the computer it runs on, without signing in. To use it from your phone or any
           other device, register a passkey with the one-time setup link that Klebb printed in its log when it
-          started. Once a passkey exists, everyone signs in with a passkey, this computer included.
+          started. Once a passkey exists, everyone signs in with a passkey, this computer included. Named
+          agent tokens are made here after you sign in with a passkey (a token made before any passkey exists
+          could outlive it).
         </p>
       )}
     </section>
