@@ -12,7 +12,14 @@ export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Longest card id (seed section 2). */
 export const MAX_CARD_ID_CHARS = 64;
 /** Card ids no card may take (seed section 2). */
-export const RESERVED_CARD_IDS = ['_archive', '_virtual', '_meta', 'auto-export', 'reports', 'index'] as const;
+export const RESERVED_CARD_IDS = [
+  '_archive',
+  '_virtual',
+  '_meta',
+  'auto-export',
+  'reports',
+  'index',
+] as const;
 /** `meta.order` assumed for a card without one (REFERENCE section 2). */
 export const DEFAULT_CARD_ORDER = 1000;
 /** Step between `meta.order` values written by reorder (seed: 100, 200, 300 ...). */
@@ -93,5 +100,11 @@ export const TURN_LINGER_MS = 30_000;
 export const MAX_GENERATED_TITLE_CHARS = 60;
 /** Budget of the title side call, ms (REFERENCE section 5). */
 export const TITLE_TIMEOUT_MS = 20_000;
+/**
+ * Rows a `generic-card` gets in the dashboard's first batch read with `data=recent`
+ * (src/cards/view-data.ts): enough for the 30-day date scrub and a 30-point sparkline of a card
+ * logged a few times a day; the page reads the rest only when it needs it.
+ */
+export const VIEW_RECENT_ROWS = 120;
 /** The dashboard's batch read (src/cards/view-data.ts) keeps at most this many characters of card data JSON between requests. */
 export const VIEW_DATA_CACHE_CHARS = 32 * 1024 * 1024;

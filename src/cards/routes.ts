@@ -6,7 +6,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { createCard, deleteCard, listCards, patchCard, readCardJson } from './card-crud.js';
-import { appendRow, readDataJson, readRows, removeRow, reorderRows, replaceData, updateRow } from './card-data.js';
+import {
+  appendRow,
+  readDataJson,
+  readRows,
+  removeRow,
+  reorderRows,
+  replaceData,
+  updateRow,
+} from './card-data.js';
 import { reorderCards, setCardEnabled, settingsCards, viewCards } from './card-order.js';
 import { dataEtag } from './etag.js';
 import { viewJsonWithData } from './view-data.js';
@@ -26,17 +34,21 @@ function ifMatch(req: FastifyRequest): string | undefined {
   return Array.isArray(h) ? h.join(',') : h;
 }
 
-function sendJsonText(reply: FastifyReply, json: string, etag?: string) {
+function sendJsonText(reply: FastifyReply, json: string | Buffer, etag?: string) {
   if (etag) reply.header('ETag', etag);
   // a Buffer goes out faster than a long string (res.end(string) re-encodes it)
-  return reply.type('application/json; charset=utf-8').send(Buffer.from(json));
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(typeof json === 'string' ? Buffer.from(json) : json);
 }
 
 function intQuery(q: Record<string, string | undefined>, name: string): number | undefined {
   const raw = q[name];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw badRequest(`${name} must be a whole number up to 2^53`, [{ path: `query.${name}`, message: 'must be a whole number' }]);
+    throw badRequest(`${name} must be a whole number up to 2^53`, [
+      { path: `query.${name}`, message: 'must be a whole number' },
+    ]);
   }
   return Number(raw);
 }
@@ -80,12 +92,16 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
     return sendJsonText(reply, json, etag);
   });
 
-  app.post('/api/manifests/:id/data', { schema: { params: IdParams, body: AnyObject } }, async (req: IdReq, reply) => {
-    const body = req.body as { data?: unknown };
-    const r = replaceData(ctx, req.params.id, body.data, { actor: actorOf(req), ifMatch: ifMatch(req) });
-    reply.header('ETag', r.etag);
-    return r;
-  });
+  app.post(
+    '/api/manifests/:id/data',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req: IdReq, reply) => {
+      const body = req.body as { data?: unknown };
+      const r = replaceData(ctx, req.params.id, body.data, { actor: actorOf(req), ifMatch: ifMatch(req) });
+      reply.header('ETag', r.etag);
+      return r;
+    },
+  );
 
   // ---- rows (row path grammar: docs/API.md "Rows") ----
 
@@ -93,7 +109,9 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
     const q = req.query as Record<string, string | undefined>;
     const order = q.order;
     if (order !== undefined && order !== 'asc' && order !== 'desc') {
-      throw badRequest('order must be "asc" or "desc"', [{ path: 'query.order', message: 'must be asc or desc' }]);
+      throw badRequest('order must be "asc" or "desc"', [
+        { path: 'query.order', message: 'must be asc or desc' },
+      ]);
     }
     const { result, etag } = readRows(ctx, req.params.id, q.path, {
       order,
@@ -104,24 +122,41 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
     return result;
   });
 
-  app.post('/api/manifests/:id/rows', { schema: { params: IdParams, body: AnyObject } }, async (req: IdReq, reply) => {
-    const b = req.body as { path?: unknown; value?: unknown };
-    const r = appendRow(ctx, req.params.id, b.path, b.value, { actor: actorOf(req), ifMatch: ifMatch(req) });
-    return reply.status(201).header('ETag', r.etag).send(r);
-  });
+  app.post(
+    '/api/manifests/:id/rows',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req: IdReq, reply) => {
+      const b = req.body as { path?: unknown; value?: unknown };
+      const r = appendRow(ctx, req.params.id, b.path, b.value, {
+        actor: actorOf(req),
+        ifMatch: ifMatch(req),
+      });
+      return reply.status(201).header('ETag', r.etag).send(r);
+    },
+  );
 
-  app.patch('/api/manifests/:id/rows', { schema: { params: IdParams, body: AnyObject } }, async (req: IdReq, reply) => {
-    const b = req.body as { path?: unknown; changes?: unknown };
-    const r = updateRow(ctx, req.params.id, b.path, b.changes, { actor: actorOf(req), ifMatch: ifMatch(req) });
-    return reply.header('ETag', r.etag).send(r);
-  });
+  app.patch(
+    '/api/manifests/:id/rows',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req: IdReq, reply) => {
+      const b = req.body as { path?: unknown; changes?: unknown };
+      const r = updateRow(ctx, req.params.id, b.path, b.changes, {
+        actor: actorOf(req),
+        ifMatch: ifMatch(req),
+      });
+      return reply.header('ETag', r.etag).send(r);
+    },
+  );
 
   app.delete('/api/manifests/:id/rows', { schema: { params: IdParams } }, async (req: IdReq, reply) => {
     const q = req.query as Record<string, string | undefined>;
-    const fromBody = req.body && typeof req.body === 'object' ? (req.body as { path?: unknown }).path : undefined;
+    const fromBody =
+      req.body && typeof req.body === 'object' ? (req.body as { path?: unknown }).path : undefined;
     const path = q.path ?? fromBody;
     if (path === undefined) {
-      throw badRequest('path is required (query ?path= or JSON body {path})', [{ path: 'path', message: 'is required' }]);
+      throw badRequest('path is required (query ?path= or JSON body {path})', [
+        { path: 'path', message: 'is required' },
+      ]);
     }
     const r = removeRow(ctx, req.params.id, path, { actor: actorOf(req), ifMatch: ifMatch(req) });
     return reply.header('ETag', r.etag).send(r);
@@ -132,7 +167,10 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
     { schema: { params: IdParams, body: AnyObject } },
     async (req: IdReq, reply) => {
       const b = req.body as { path?: unknown; key?: unknown; order?: unknown };
-      const r = reorderRows(ctx, req.params.id, b.path, b.key, b.order, { actor: actorOf(req), ifMatch: ifMatch(req) });
+      const r = reorderRows(ctx, req.params.id, b.path, b.key, b.order, {
+        actor: actorOf(req),
+        ifMatch: ifMatch(req),
+      });
       return reply.header('ETag', r.etag).send(r);
     },
   );
@@ -142,10 +180,14 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
   app.get('/api/views/:view', async (req, reply) => {
     const view = (req.params as { view: string }).view;
     const withData = (req.query as Record<string, string | undefined>).data;
-    if (withData !== undefined && withData !== '0' && withData !== '1') {
-      throw badRequest('data must be 1 (with each card\'s data) or 0', [{ path: 'query.data', message: 'must be 0 or 1' }]);
+    if (withData !== undefined && withData !== '0' && withData !== '1' && withData !== 'recent') {
+      throw badRequest("data must be 1 (with each card's data), recent (generic cards' latest rows) or 0", [
+        { path: 'query.data', message: 'must be 0, 1 or recent' },
+      ]);
     }
-    if (withData === '1') return sendJsonText(reply, viewJsonWithData(ctx, view));
+    if (withData === '1' || withData === 'recent') {
+      return sendJsonText(reply, viewJsonWithData(ctx, view, withData === '1' ? 'whole' : 'recent'));
+    }
     return viewCards(ctx, view);
   });
 

@@ -7,10 +7,11 @@
  *
  * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
  */
-import { RowError } from '../errors.js';
-import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
+
 import * as ops from '../cards/row-ops.js';
 import type { Literal, Segment } from '../cards/row-path.js';
+import { RowError } from '../errors.js';
+import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
 import type { Db } from './database.js';
 
@@ -63,7 +64,9 @@ export class CardDataStore {
   constructor(private readonly db: Db) {
     this.changes = new ChangeLog(db);
     this.q = {
-      state: db.prepare('SELECT shape, doc, row_count, version, updated_at FROM card_state WHERE card_id = ?'),
+      state: db.prepare(
+        'SELECT shape, doc, row_count, version, updated_at FROM card_state WHERE card_id = ?',
+      ),
       allStates: db.prepare('SELECT card_id, shape, row_count, version, updated_at FROM card_state'),
       upsertState: db.prepare(
         `INSERT INTO card_state (card_id, shape, doc, row_count, version, updated_at) VALUES (?,?,?,?,?,?)
@@ -73,7 +76,9 @@ export class CardDataStore {
       bump: db.prepare('UPDATE card_state SET row_count = ?, version = ?, updated_at = ? WHERE card_id = ?'),
       deleteState: db.prepare('DELETE FROM card_state WHERE card_id = ?'),
       rowsAsc: db.prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos').pluck(),
-      rowsWindowAsc: db.prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT ? OFFSET ?').pluck(),
+      rowsWindowAsc: db
+        .prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT ? OFFSET ?')
+        .pluck(),
       rowsWindowDesc: db
         .prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT ? OFFSET ?')
         .pluck(),
@@ -87,10 +92,29 @@ export class CardDataStore {
           `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
         )
         .pluck(),
-      anyHas: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1'),
-      byDate: db.prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`),
-      byIndexAsc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?'),
-      byIndexDesc: db.prepare('SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?'),
+      anyHas: db.prepare(
+        'SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1',
+      ),
+      byDate: db.prepare(
+        `SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`,
+      ),
+      byIndexAsc: db.prepare(
+        'SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?',
+      ),
+      byIndexDesc: db.prepare(
+        'SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?',
+      ),
+      // rows whose day (the first 10 characters of the date field) is missing, not a text that
+      // starts like YYYY-MM-DD, or earlier than the row before it
+      dayOrderBreaks: db
+        .prepare(
+          `SELECT count(*) FROM (
+             SELECT d, lag(d) OVER (ORDER BY pos) AS p FROM (
+               SELECT pos, CASE WHEN json_type(body, ?) = 'text' THEN substr(json_extract(body, ?), 1, 10) END AS d
+               FROM card_rows WHERE card_id = ?))
+           WHERE d IS NULL OR d NOT GLOB '${ISO_GLOB}' OR (p IS NOT NULL AND d < p)`,
+        )
+        .pluck(),
     };
   }
 
@@ -110,7 +134,12 @@ export class CardDataStore {
   allStates(): Map<string, DataState> {
     const out = new Map<string, DataState>();
     for (const r of this.q.allStates.all() as (StateRow & { card_id: string })[]) {
-      out.set(r.card_id, { shape: r.shape, rowCount: r.row_count, version: r.version, updatedAt: r.updated_at });
+      out.set(r.card_id, {
+        shape: r.shape,
+        rowCount: r.row_count,
+        version: r.version,
+        updatedAt: r.updated_at,
+      });
     }
     return out;
   }
@@ -124,6 +153,26 @@ export class CardDataStore {
     if (!row || row.shape === 'none') return undefined;
     if (row.shape === 'value') return row.doc ?? 'null';
     return `[${(this.q.rowsAsc.all(cardId) as string[]).join(',')}]`;
+  }
+
+  /**
+   * The last `n` rows of an array card as JSON texts, in array order (all of them when it has
+   * fewer); [] for any other shape.
+   */
+  readTailJson(cardId: string, n: number): string[] {
+    return (this.q.rowsWindowDesc.all(cardId, n, 0) as string[]).reverse();
+  }
+
+  /**
+   * True when every row of an array card is an object whose `field` is a text starting with a
+   * `YYYY-MM-DD` day and the days never go back in array order (so the last rows are the latest
+   * days, and a tail holds every row of each of its days after the first). `field` must be a
+   * plain key (letters, digits, `_`); anything else answers false.
+   */
+  rowsInDayOrder(cardId: string, field: string): boolean {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) return false;
+    const path = `$.${field}`;
+    return (this.q.dayOrderBreaks.get(path, path, cardId) as number) === 0;
   }
 
   /** The card's data block as a value (undefined when none). */
@@ -233,7 +282,13 @@ export class CardDataStore {
         };
       }
       const { root, rest } = ops.splitRootFilter(segs);
-      if (!root) throw new RowError('WRONG_TYPE', 'the card data is an array: start the path with a [key=value] filter', pathText, cardId);
+      if (!root)
+        throw new RowError(
+          'WRONG_TYPE',
+          'the card data is an array: start the path with a [key=value] filter',
+          pathText,
+          cardId,
+        );
       const hit = this.findRootElement(cardId, root, pathText);
       return ops.readRows(JSON.parse(hit.body), rest, pathText, { order, limit, offset }, cardId);
     }
@@ -257,7 +312,9 @@ export class CardDataStore {
       field === 'date'
         ? this.q.maxDate.get(cardId)
         : this.db
-            .prepare(`SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`)
+            .prepare(
+              `SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`,
+            )
             .pluck()
             .get(`$."${field}"`, cardId);
     return typeof v === 'string' ? v : null;
@@ -289,7 +346,14 @@ export class CardDataStore {
     return this.readJson(cardId);
   }
 
-  private writeWhole(cardId: string, data: unknown, actor: Actor, op: string, path: string, before?: Image): number {
+  private writeWhole(
+    cardId: string,
+    data: unknown,
+    actor: Actor,
+    op: string,
+    path: string,
+    before?: Image,
+  ): number {
     this.q.deleteRows.run(cardId);
     const after = data === undefined ? undefined : JSON.stringify(data);
     const version = this.changes.record(cardId, actor, op, path, before, after);
@@ -315,7 +379,12 @@ export class CardDataStore {
       return hit;
     }
     if (root.kind !== 'filter') {
-      throw new RowError('WRONG_TYPE', `"${root.key}" names a field, but the card data is an array`, pathText, cardId);
+      throw new RowError(
+        'WRONG_TYPE',
+        `"${root.key}" names a field, but the card data is an array`,
+        pathText,
+        cardId,
+      );
     }
     const candidates =
       root.key === 'date'
@@ -324,8 +393,14 @@ export class CardDataStore {
             body: string;
           }[])
         : (this.db
-            .prepare(`SELECT id, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`)
-            .all(cardId, `$."${root.key}"`, typeof root.value === 'boolean' ? Number(root.value) : root.value) as {
+            .prepare(
+              `SELECT id, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`,
+            )
+            .all(
+              cardId,
+              `$."${root.key}"`,
+              typeof root.value === 'boolean' ? Number(root.value) : root.value,
+            ) as {
             id: number;
             body: string;
           }[]);
@@ -334,7 +409,12 @@ export class CardDataStore {
       return el !== null && typeof el === 'object' && !Array.isArray(el) && el[root.key] === root.value;
     });
     if (hits.length === 0) {
-      throw new RowError('NO_MATCH', `no row has ${root.key} = ${JSON.stringify(root.value)}`, pathText, cardId);
+      throw new RowError(
+        'NO_MATCH',
+        `no row has ${root.key} = ${JSON.stringify(root.value)}`,
+        pathText,
+        cardId,
+      );
     }
     if (hits.length > 1) {
       throw new RowError(
@@ -387,7 +467,12 @@ export class CardDataStore {
         }
         const { root, rest } = ops.splitRootFilter(segs);
         if (!root) {
-          throw new RowError('WRONG_TYPE', 'the card data is an array: start the path with a [key=value] filter', pathText, cardId);
+          throw new RowError(
+            'WRONG_TYPE',
+            'the card data is an array: start the path with a [key=value] filter',
+            pathText,
+            cardId,
+          );
         }
         const hit = this.findRootElement(cardId, root, pathText);
         if (how.removeElement && rest.length === 0) {
@@ -395,7 +480,12 @@ export class CardDataStore {
           const total = st.row_count - 1;
           const version = this.changes.record(cardId, actor, op, pathText, hit.body, undefined);
           this.q.bump.run(total, version, now, cardId);
-          return { removed: 1, row: JSON.parse(hit.body), totalAfter: total, version } as unknown as Mutation<R>;
+          return {
+            removed: 1,
+            row: JSON.parse(hit.body),
+            totalAfter: total,
+            version,
+          } as unknown as Mutation<R>;
         }
         const r = how.element(JSON.parse(hit.body), rest);
         if (how.noop?.(r.result)) return { ...r.result, version: st.version };
