@@ -32,7 +32,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export function reopenEdit(rows: CardRows, was: EditSnapshot, etag: string | null): EditSnapshot | null {
   const at = rows.data.findIndex((r) => same(r, was.entry.row));
-  if (at >= 0) return openEdit(rows, at, etag);
+  if (at >= 0) return openEdit(rows, rows.from + at, etag);
   const here = openEdit(rows, was.index, etag);
   return here && here.entry.day === was.entry.day ? here : null;
 }

@@ -28,6 +28,7 @@ import {
 /** One entry of a card: the row, its position in the data array and its calendar day. */
 export interface CardEntry {
   row: Record<string, unknown>;
+  /** Position in the card's whole data array (a tail's `from` added). */
   index: number;
   /** `YYYY-MM-DD`, or null when the row has no date. */
   day: string | null;
@@ -37,6 +38,11 @@ export interface CardEntry {
 export interface CardRows {
   /** The data array it was built from. */
   readonly data: readonly unknown[];
+  /**
+   * Where `data` starts in the card's whole array: 0 for the whole block, more for the latest rows
+   * of a batch read (`dataFrom`, lib/card-data.ts). Entry indices are whole-array positions.
+   */
+  readonly from: number;
   /** Every dated row (objects or not, as `computeTrend` reads them), in date order. */
   readonly dated: DatedIndex;
   /** True when some plain-object row has a day. */
@@ -56,7 +62,7 @@ const built = new WeakMap<readonly unknown[], Map<string, CardRows>>();
  * for as long as the same array is on screen. O(n) for rows in date order, O(n log n) otherwise;
  * O(1) when already built.
  */
-export function cardRows(data: readonly unknown[], dateField: string): CardRows {
+export function cardRows(data: readonly unknown[], dateField: string, from = 0): CardRows {
   let byField = built.get(data);
   if (!byField) {
     byField = new Map();
@@ -68,10 +74,11 @@ export function cardRows(data: readonly unknown[], dateField: string): CardRows 
     let lastEntry: CardEntry | undefined;
     for (let i = data.length - 1; i >= 0 && !lastEntry; i--) {
       const row = data[i];
-      if (isEntryRow(row)) lastEntry = { row, index: i, day: dayOf(getValue(row, dateField)) };
+      if (isEntryRow(row)) lastEntry = { row, index: from + i, day: dayOf(getValue(row, dateField)) };
     }
     ix = {
       data,
+      from,
       dated,
       anyDatedEntry: dated.items.some((d) => isEntryRow(d.row)),
       lastEntry,
@@ -86,7 +93,7 @@ function entryAtOrBefore(ix: CardRows, pos: number, stopDay?: string): CardEntry
   for (let i = pos; i >= 0; i--) {
     const d = ix.dated.items[i];
     if (stopDay !== undefined && d.day !== stopDay) return undefined;
-    if (isEntryRow(d.row)) return { row: d.row, index: d.index, day: d.day };
+    if (isEntryRow(d.row)) return { row: d.row, index: ix.from + d.index, day: d.day };
   }
   return undefined;
 }
@@ -97,7 +104,7 @@ export function entriesOn(ix: CardRows, date: string): CardEntry[] {
   const out: CardEntry[] = [];
   for (let i = start; i < end; i++) {
     const d = ix.dated.items[i];
-    if (isEntryRow(d.row)) out.push({ row: d.row, index: d.index, day: d.day });
+    if (isEntryRow(d.row)) out.push({ row: d.row, index: ix.from + d.index, day: d.day });
   }
   return out;
 }
@@ -132,9 +139,36 @@ export function pickRow(
   return { shown: undefined, daysAgo: 0 };
 }
 
-/** The entry at array position `index` (the one being edited), or undefined when it is gone. */
+/**
+ * True when `ix` holds only a card's latest rows (`from` > 0) and they may not give the answers
+ * the whole block gives for `date`. The rows were sent because the whole array is in day order
+ * (src/cards/view-data.ts), so every row missing is dated on or before the first row held; the
+ * held rows answer when the day shown comes after that first day, and every look-up that walks
+ * back in time found what it wanted among them: the shown row (`shown`, when the card shows
+ * earlier rows: `fallbackToLatest`, `latest`), the trend's earlier value (`trend`, when the card
+ * has an arrow) and a full sparkline (`sparkline`: the points found and how many are wanted).
+ */
+export function tailFallsShort(
+  ix: CardRows,
+  date: string,
+  found: {
+    shown?: { wanted: boolean; entry: CardEntry | undefined };
+    trend?: { wanted: boolean; value: unknown };
+    sparkline?: { wanted: boolean; points: number; n: number };
+  },
+): boolean {
+  if (ix.from === 0) return false;
+  const first = ix.dated.items[0];
+  if (!first || date <= first.day) return true;
+  if (found.shown?.wanted && !found.shown.entry) return true;
+  if (found.trend?.wanted && found.trend.value == null) return true;
+  if (found.sparkline?.wanted && found.sparkline.points < found.sparkline.n) return true;
+  return false;
+}
+
+/** The entry at whole-array position `index` (the one being edited), or undefined when it is gone or not held. */
 export function entryAt(ix: CardRows, index: number): CardEntry | undefined {
-  const row = ix.data[index];
+  const row = index >= ix.from ? ix.data[index - ix.from] : undefined;
   return isEntryRow(row) ? { row, index, day: dayOf(getValue(row, ix.dated.dateField)) } : undefined;
 }
 

@@ -12,17 +12,25 @@
  */
 import { useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
-import { type EmojiMap, renderTemplate } from '../../src/common/display-template.js';
+import { type EmojiMap, getValue, renderTemplate } from '../../src/common/display-template.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
 import { formatDelta, goodDirectionOf, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
-import { useCardData } from '../lib/card-data.js';
+import { needWholeData, useRecentCardData } from '../lib/card-data.js';
 import { dayMonth, today } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
 import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
-import { cardRows, entriesOn, latestBefore, pickRow, sparklinePoints, trendOn } from './generic-card-index.js';
+import {
+  cardRows,
+  entriesOn,
+  latestBefore,
+  pickRow,
+  sparklinePoints,
+  tailFallsShort,
+  trendOn,
+} from './generic-card-index.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/generic-card.css';
 
@@ -84,8 +92,22 @@ function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
   });
   const [lx, ly] = pts[pts.length - 1].split(',');
   return (
-    <svg class="gc-sparkline" viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={`Last ${values.length} values`}>
-      <polyline points={pts.join(' ')} fill="none" stroke={colour || 'currentColor'} stroke-width="2" stroke-linejoin="round" stroke-linecap="round" />
+    <svg
+      class="gc-sparkline"
+      viewBox={`0 0 ${w} ${h}`}
+      width={w}
+      height={h}
+      role="img"
+      aria-label={`Last ${values.length} values`}
+    >
+      <polyline
+        points={pts.join(' ')}
+        fill="none"
+        stroke={colour || 'currentColor'}
+        stroke-width="2"
+        stroke-linejoin="round"
+        stroke-linecap="round"
+      />
       <circle cx={lx} cy={ly} r="2.5" fill={colour || 'currentColor'} />
     </svg>
   );
@@ -94,7 +116,7 @@ function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
 type Editing = { mode: 'add' } | EditSnapshot | null;
 
 export function GenericCard({ card, date }: RendererProps) {
-  const { data, etag, loading, error } = useCardData(card.id);
+  const { data, etag, loading, error, from = 0 } = useRecentCardData(card.id);
   const [editing, setEditing] = useState<Editing>(null);
   const meta = card.meta;
   const vc = card.viewConfig;
@@ -102,13 +124,15 @@ export function GenericCard({ card, date }: RendererProps) {
   const writeable = isObject(meta.writeable) ? meta.writeable : {};
   const canWrite = writeable.fromWebapp === true;
   const maxPerDay =
-    typeof writeable.maxReadingsPerDay === 'number' && Number.isInteger(writeable.maxReadingsPerDay) && writeable.maxReadingsPerDay >= 1
+    typeof writeable.maxReadingsPerDay === 'number' &&
+    Number.isInteger(writeable.maxReadingsPerDay) &&
+    writeable.maxReadingsPerDay >= 1
       ? writeable.maxReadingsPerDay
       : 1;
   const dateField = text(vc.dateField) ?? 'date';
 
   // built once per data block and shared by every render of it (generic-card-index.ts)
-  const rows = cardRows(Array.isArray(data) ? data : NO_ROWS, dateField);
+  const rows = cardRows(Array.isArray(data) ? data : NO_ROWS, dateField, from);
 
   if (data === undefined) {
     return loading ? (
@@ -134,14 +158,38 @@ export function GenericCard({ card, date }: RendererProps) {
   const subtitleT = text(display.subtitle);
   const subtitle = row && subtitleT ? renderTemplate(subtitleT, row, { emojiMap }).trim() : '';
   const unit = text(display.unit);
-  const band = row ? evaluateThresholds(display.thresholds, row, { primaryField: primaryFieldOf(display) }) : null;
+  const band = row
+    ? evaluateThresholds(display.thresholds, row, { primaryField: primaryFieldOf(display) })
+    : null;
 
   const arrowCfg = isObject(display.trendArrow) ? display.trendArrow : null;
   const arrowField = arrowCfg ? text(arrowCfg.field) : undefined;
   const trend = row && arrowField && shown?.day ? trendOn(rows, arrowField, shown.day) : null;
   const tone = trend ? trendTone(trend.dir, goodDirectionOf(arrowCfg)) : 'neutral';
 
-  const spark = vc.showSparkline === true ? sparklinePoints(rows, display, date, SPARKLINE_POINTS).map((p) => p.value) : [];
+  const spark =
+    vc.showSparkline === true
+      ? sparklinePoints(rows, display, date, SPARKLINE_POINTS).map((p) => p.value)
+      : [];
+
+  // drawn from the card's latest rows (a batch read): when they do not reach back far enough for
+  // this day, the whole block is read and the card waits for it
+  const short = tailFallsShort(rows, date, {
+    shown: { wanted: context === 'latest' || vc.fallbackToLatest === true, entry: shown },
+    trend: {
+      wanted: row !== undefined && arrowField !== undefined && typeof getValue(row, arrowField) === 'number',
+      value: trend,
+    },
+    sparkline: { wanted: vc.showSparkline === true, points: spark.length, n: SPARKLINE_POINTS },
+  });
+  if (short) {
+    needWholeData(card.id);
+    return (
+      <p class="gc-note" aria-busy="true">
+        Loading…
+      </p>
+    );
+  }
 
   const dayEntries = entriesOn(rows, date);
   // the row as the form opened it, with the ETag of then (edit-snapshot.ts): never re-read from live data
@@ -159,7 +207,11 @@ export function GenericCard({ card, date }: RendererProps) {
   const full = maxPerDay > 1 && dayEntries.length >= maxPerDay;
 
   return (
-    <div class={`gc${band ? ' gc-banded' : ''}`} data-tone={tone} style={band?.colour ? { '--gc-band': band.colour } : undefined}>
+    <div
+      class={`gc${band ? ' gc-banded' : ''}`}
+      data-tone={tone}
+      style={band?.colour ? { '--gc-band': band.colour } : undefined}
+    >
       <div class="gc-main">
         <div class="gc-headline-row">
           {row ? (
@@ -221,12 +273,21 @@ export function GenericCard({ card, date }: RendererProps) {
       {canWrite && mode === null && (
         <div class="gc-actions">
           {maxPerDay === 1 && dayEntries.length > 0 ? (
-            <button type="button" class="button" onClick={() => setEditing(openEdit(rows, dayEntries[dayEntries.length - 1].index, etag))}>
+            <button
+              type="button"
+              class="button"
+              onClick={() => setEditing(openEdit(rows, dayEntries[dayEntries.length - 1].index, etag))}
+            >
               Edit entry
             </button>
           ) : (
             <>
-              <button type="button" class="button" disabled={addRefusal !== null} onClick={() => setEditing({ mode: 'add' })}>
+              <button
+                type="button"
+                class="button"
+                disabled={addRefusal !== null}
+                onClick={() => setEditing({ mode: 'add' })}
+              >
                 {addLabel}
               </button>
               {addRefusal && <p class="form-hint gc-refusal">{addRefusal}</p>}
@@ -241,12 +302,20 @@ export function GenericCard({ card, date }: RendererProps) {
           inputs={inputs}
           requireAny={requireAnyOf(meta)}
           initial={{
-            ...initialValues(inputs, { latest: latestBefore(rows, date)?.row, prefill: writeable.prefillFromLatest === true, dateField }),
+            ...initialValues(inputs, {
+              latest: latestBefore(rows, date)?.row,
+              prefill: writeable.prefillFromLatest === true,
+              dateField,
+            }),
             ...(hasDateInput ? { [dateField]: date } : {}),
           }}
           extra={hasDateInput ? {} : { [dateField]: date }}
           title={`New entry · ${dayMonth(date)}`}
-          notice={full ? `This day already has ${maxPerDay} readings, the most this card keeps: saving will replace the oldest reading of the day.` : undefined}
+          notice={
+            full
+              ? `This day already has ${maxPerDay} readings, the most this card keeps: saving will replace the oldest reading of the day.`
+              : undefined
+          }
           onSave={async (entry) => {
             await addEntry(card.id, entry);
             setEditing(null);

@@ -13,6 +13,12 @@
  * array for rows). Renderers may therefore key derived data by the block's identity (the generic
  * card's row index, cards/generic-card-index.ts) and must not mutate what they read.
  *
+ * The first batch read of Today may hold only a generic card's latest rows (`?data=recent`,
+ * docs/API.md): such a state has `from` > 0, the index of its first row in the whole array. Only
+ * the generic card reads it (`useRecentCardData`, which asks for the whole block when the rows it
+ * holds cannot answer for the day shown); every other reader (`useCardData`) sees the card as
+ * loading while its whole block is read, and any refresh reads the whole block.
+ *
  * Versions keep the cache from going back in time: `n` in the ETag grows with every write, so an
  * answer older than what the cache holds (a slow batch read overtaken by a live refresh) is
  * dropped, and an event announcing a version the cache already has costs no request.
@@ -30,6 +36,11 @@ export interface CardDataState {
   loading: boolean;
   /** The last load's failure, cleared by the next success. */
   error: ApiError | null;
+  /**
+   * Where `data` starts in the card's whole array: absent or 0 for the whole block, more when
+   * `data` is only its latest rows (a batch read's `dataFrom`).
+   */
+  from?: number;
 }
 
 const cache = new Map<string, Signal<CardDataState>>();
@@ -43,11 +54,12 @@ export function etagVersion(etag: string | null | undefined): number {
   return m ? Number(m[1]) : -1;
 }
 
-/** Stores `next` unless the cache already holds a newer version; true when stored. */
+/** Stores `next` unless the cache already holds a newer version (or the whole block of the same one); true when stored. */
 function store(s: Signal<CardDataState>, next: CardDataState): boolean {
   const have = etagVersion(s.value.etag);
   const got = etagVersion(next.etag);
   if (have >= 0 && got >= 0 && got < have) return false;
+  if (next.from && !s.value.from && !s.value.loading && got === have) return false;
   s.value = next;
   return true;
 }
@@ -83,8 +95,37 @@ export function cardDataSignal(id: string): Signal<CardDataState> {
   return s;
 }
 
-/** A component's view of card `id`'s data; the component re-renders when it changes. */
+/** What a whole-block reader sees while a card holds only its latest rows and its whole block is read. */
+const WHOLE_LOADING: CardDataState = { data: undefined, etag: null, loading: true, error: null };
+/** Latest-rows states whose whole block was already asked for (each is asked for once). */
+const wholeAsked = new WeakSet<CardDataState>();
+
+/** Starts reading card `id`'s whole block if the cache holds only its latest rows (once per such state). */
+export function needWholeData(id: string): void {
+  const s = cache.get(id);
+  const v = s?.value;
+  if (!v?.from || v.error || wholeAsked.has(v)) return;
+  wholeAsked.add(v);
+  void load(id);
+}
+
+/**
+ * A component's view of card `id`'s whole data block; the component re-renders when it changes.
+ * While the cache holds only the card's latest rows, it reads as loading and the whole block is read.
+ */
 export function useCardData(id: string): CardDataState {
+  const v = cardDataSignal(id).value;
+  if (!v.from) return v;
+  needWholeData(id);
+  return v.error ? { ...v, data: undefined, from: 0 } : WHOLE_LOADING;
+}
+
+/**
+ * `useCardData` for a reader that can draw from a card's latest rows (the generic card): the state
+ * as cached, `from` telling where its rows start; call `needWholeData(id)` when they do not reach
+ * back far enough.
+ */
+export function useRecentCardData(id: string): CardDataState {
   return cardDataSignal(id).value;
 }
 
@@ -122,11 +163,15 @@ export function forgetCard(id: string): void {
 
 /**
  * Seeds the cache with data the page already has (a batch read, a write's answer), without a
- * request. Data older than the cached version is ignored; data older than a version the live
- * feed announced meanwhile is stored and then re-read.
+ * request; `from` > 0 when `data` is the card's latest rows starting at that index. Data older
+ * than the cached version is ignored; data older than a version the live feed announced meanwhile
+ * is stored and then re-read.
  */
-export function primeCard(id: string, data: unknown, etag: string | null): void {
-  const next: CardDataState = { data, etag, loading: false, error: null };
+export function primeCard(id: string, data: unknown, etag: string | null, from = 0): void {
+  const next: CardDataState =
+    from > 0
+      ? { data, etag, loading: false, error: null, from }
+      : { data, etag, loading: false, error: null };
   const s = cache.get(id);
   if (s) store(s, next);
   else cache.set(id, signal(next));

@@ -1,9 +1,9 @@
 /**
  * The cards of one view laid out in a grid, with load problems noted.
  *
- * The first read of a view is a batch read (`GET /api/views/:view?data=1`): the card list with
- * every card's data, primed into the shared data cache (lib/card-data.ts) before the cards draw,
- * so fifty cards cost one request. Later re-reads (the live feed bumped `cardsVersion`: a card
+ * The first read of a view is a batch read (`GET /api/views/:view?data=recent`): the card list
+ * with every card's data (a long generic card's latest rows only), primed into the shared data
+ * cache (lib/card-data.ts) before the cards draw, so fifty cards cost one request. Later re-reads (the live feed bumped `cardsVersion`: a card
  * appeared, changed or went) fetch the list only; the cache already holds the data, and a new
  * card's data is read on its own. A new `date` re-renders every card from the cache, with no
  * request (the date scrub).
@@ -34,7 +34,7 @@ export interface CardGridProps {
   empty: ComponentChildren;
 }
 
-type BatchCard = ViewCard & { data?: unknown; etag?: string | null };
+type BatchCard = ViewCard & { data?: unknown; etag?: string | null; dataFrom?: number };
 
 /**
  * Reads the view's cards; with `withData`, also their data, primed into the cache.
@@ -46,13 +46,15 @@ export async function readViewCards(
   signal?: AbortSignal,
 ): Promise<ViewResponse> {
   const res = await api<{ cards: BatchCard[]; errors: LoadError[] }>(
-    `/api/views/${view}${withData ? '?data=1' : ''}`,
+    `/api/views/${view}${withData ? '?data=recent' : ''}`,
     { signal },
   );
-  const cards = res.cards.map(({ data, etag, ...card }) => {
-    if (withData && etag !== undefined) primeCard(card.id, data, etag);
-    return card;
-  });
+  const cards = res.cards.map(
+    ({ data, etag, dataFrom, rowCount: _rowCount, ...card }: BatchCard & { rowCount?: number }) => {
+      if (withData && etag !== undefined) primeCard(card.id, data, etag, dataFrom ?? 0);
+      return card;
+    },
+  );
   return { cards, errors: res.errors };
 }
 
