@@ -9,6 +9,8 @@
  *   that a reload or a shared link on a client route (`/day/2026-04-20`, `/settings`) opens the
  *   app there. These go through the normal gate like every route not marked public: today that
  *   lets in a browser on this machine (loopback) and a bearer token.
+ * - `GET /` answers index.html also to a client that does not ask for HTML (curl's default Accept
+ *   of any type, or none), unless it asks for JSON.
  * - Any other unmatched GET keeps the JSON 404 of the rest of the server.
  * - Sign-in pages (`/login`, `/setup`, `/register`) are the same index.html, public; once a
  *   passkey exists, a page request without credentials is redirected to
@@ -22,10 +24,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { pageHelmet, PAGE_CSP } from '../auth/security-headers.js';
+import { PAGE_CSP, pageHelmet } from '../auth/security-headers.js';
 import { KlebbError, notFound } from '../errors.js';
-import { errorHandler } from './error-handler.js';
 import { projectRoot } from '../home/project-root.js';
+import { errorHandler } from './error-handler.js';
 
 /** The policy of the app's page: its own scripts only, never inline ones; no plugins; framed only by itself. */
 export const APP_CSP = PAGE_CSP;
@@ -170,7 +172,10 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
     const pathname = req.url.split('?')[0];
     const last = pathname.slice(pathname.lastIndexOf('/') + 1);
     const isApi = /^\/api(\/|$)/i.test(pathname);
-    if (isApi || last.includes('.') || !acceptsHtml(req.headers.accept)) {
+    // the root is the app's front door: `curl http://host:8080/` (Accept */* or none) gets the page
+    // too, not a JSON 404 that reads as "nothing here"; other paths stay 404 unless asked as a page
+    const front = pathname === '/' && !/json/i.test(req.headers.accept ?? '');
+    if (isApi || last.includes('.') || !(front || acceptsHtml(req.headers.accept))) {
       throw notFound(`no route ${req.method} ${pathname}`);
     }
     reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');

@@ -99,6 +99,16 @@ describe('pages', () => {
       expect(r.headers.get('content-security-policy')).toBeNull();
     }
   });
+
+  it('the root is the page for curl too (Accept */* or none), and 404 JSON when JSON is asked for', async () => {
+    for (const headers of [{ accept: '*/*' }, {}]) {
+      const r = await s.api('/', { headers });
+      expect(r.status, JSON.stringify(headers)).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(r.text).toContain('<div id="app">');
+    }
+    expect((await s.api('/', { headers: { accept: 'application/json' } })).status).toBe(404);
+  });
 });
 
 describe('assets', () => {
