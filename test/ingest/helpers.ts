@@ -6,17 +6,13 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { HAE_FILES, haeDir } from '../hae/hae-files.js';
 import { casesDir } from '../helpers/sandbox-home.js';
 import { type ApiResponse, startServer, type TestServer } from '../helpers/server.js';
 
-export const haeDir = path.join(casesDir, 'real-data', 'hae');
+// the real HAE files are listed once, in test/hae/hae-files.ts
+export { HAE_FILES, haeDir };
 export const appleDir = path.join(casesDir, 'real-data', 'apple-health');
-
-/** The real HAE payload files, sorted. */
-export const HAE_FILES = fs
-  .readdirSync(haeDir)
-  .filter((f) => f.endsWith('.json'))
-  .sort();
 
 /** The real export.xml snippets, sorted. */
 export const APPLE_FILES = fs
