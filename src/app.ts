@@ -65,6 +65,36 @@ function closeWithDeadline(app: FastifyInstance, graceMs: number): void {
   app.addHook('onClose', async () => clearTimeout(timer));
 }
 
+/**
+ * A clearer refusal than the JSON parser's own "Body is not valid JSON" for a body that parses but
+ * holds a `__proto__` key (or `constructor.prototype`), which Fastify refuses as prototype
+ * poisoning: 400 INVALID_JSON naming the key. Null when `text` does not parse (a real syntax error).
+ */
+function poisonedBody(text: string) {
+  let found: string | null = null;
+  try {
+    JSON.parse(text, function (this: Record<string, unknown>, key, v) {
+      if (
+        found === null &&
+        (key === '__proto__' ||
+          (key === 'constructor' && typeof v === 'object' && v !== null && Object.hasOwn(v, 'prototype')))
+      ) {
+        found = key;
+      }
+      return v;
+    });
+  } catch {
+    return null;
+  }
+  if (found === null) return null;
+  const problem = { path: `body.${found}`, message: 'is refused: it names an object prototype, not a field' };
+  return badRequest(
+    `the JSON body has a "${found}" key, which is refused (it names an object prototype)`,
+    [problem],
+    'INVALID_JSON',
+  );
+}
+
 /** Builds the HTTP app for an open instance (not yet listening). */
 export function buildApp(inst: Instance): FastifyInstance {
   const app = Fastify({
@@ -98,7 +128,7 @@ export function buildApp(inst: Instance): FastifyInstance {
     { parseAs: 'string' },
     (req, body, done) => {
       parseJson(req, body as string, (err, value) => {
-        if (err) return done(err, undefined);
+        if (err) return done(poisonedBody(body as string) ?? err, undefined);
         const problem = jsonShapeProblem(value);
         if (problem) {
           return done(

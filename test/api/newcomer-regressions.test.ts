@@ -22,7 +22,11 @@ const card = (id: string, extra: Record<string, unknown> = {}) => ({
   meta: { id, label: id, writeable: { fromWebapp: true } },
   ...extra,
 });
-const listed = async () => (await s.api('/api/manifests')).body as { entries: { id: string; meta: { label: string } }[]; errors: { file: string; code: string }[] };
+const listed = async () =>
+  (await s.api('/api/manifests')).body as {
+    entries: { id: string; meta: { label: string } }[];
+    errors: { file: string; code: string }[];
+  };
 const until = async (fn: () => Promise<boolean>, ms = 3000) => {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -45,20 +49,26 @@ describe('hand-dropped files', () => {
     expect((await listed()).errors.some((e) => e.file === 'deep.json')).toBe(true);
   });
 
-  it('H3: a stray copy with a card\'s id never takes it over nor imports over its rows', async () => {
-    await s.api('/api/manifests', { json: card('blood-pressure', { data: [{ date: '2026-04-20', systolic: 120 }] }) });
+  it("H3: a stray copy with a card's id never takes it over nor imports over its rows", async () => {
+    await s.api('/api/manifests', {
+      json: card('blood-pressure', { data: [{ date: '2026-04-20', systolic: 120 }] }),
+    });
     fs.writeFileSync(
       path.join(s.dataDir, 'a-bp.json'),
       JSON.stringify(card('blood-pressure', { data: [{ date: '1999-01-01', systolic: 1 }] })),
     );
     expect(await until(async () => (await listed()).errors.some((e) => e.file === 'a-bp.json'))).toBe(true);
     expect((await listed()).errors.find((e) => e.file === 'a-bp.json')?.code).toBe('DUPLICATE_ID');
-    expect((await s.api('/api/manifests/blood-pressure/data')).body.data).toEqual([{ date: '2026-04-20', systolic: 120 }]);
+    expect((await s.api('/api/manifests/blood-pressure/data')).body.data).toEqual([
+      { date: '2026-04-20', systolic: 120 },
+    ]);
     // and after a restart the canonical file still wins
     const home = s.home;
     await s.close({ keepHome: true });
     s = await startServer({ home });
-    expect((await s.api('/api/manifests/blood-pressure/data')).body.data).toEqual([{ date: '2026-04-20', systolic: 120 }]);
+    expect((await s.api('/api/manifests/blood-pressure/data')).body.data).toEqual([
+      { date: '2026-04-20', systolic: 120 },
+    ]);
   });
 
   it('M2: a FIFO named *.json is reported, never read (the server stays responsive)', async () => {
@@ -76,18 +86,25 @@ describe('hand-dropped files', () => {
 describe('rows survive', () => {
   it('a duplicate that takes over a freed id does not import its stale data over the rows', async () => {
     await s.api('/api/manifests', { json: card('weight', { data: [{ date: '2026-04-20', kg: 80 }] }) });
-    fs.writeFileSync(path.join(s.dataDir, 'a-copy.json'), JSON.stringify(card('weight', { data: [{ date: '1999-01-01', kg: 1 }] })));
+    fs.writeFileSync(
+      path.join(s.dataDir, 'a-copy.json'),
+      JSON.stringify(card('weight', { data: [{ date: '1999-01-01', kg: 1 }] })),
+    );
     expect(await until(async () => (await listed()).errors.some((e) => e.file === 'a-copy.json'))).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
     fs.rmSync(path.join(s.dataDir, 'weight.json'));
     expect(
-      await until(async () => (await listed()).errors.some((e) => e.file === 'a-copy.json' && e.code === 'DATA_NOT_IMPORTED')),
+      await until(async () =>
+        (await listed()).errors.some((e) => e.file === 'a-copy.json' && e.code === 'DATA_NOT_IMPORTED'),
+      ),
     ).toBe(true);
     expect((await s.api('/api/manifests/weight/data')).body.data).toEqual([{ date: '2026-04-20', kg: 80 }]);
   });
 
   it('a card whose schema.type is object starts as {} when created without data', async () => {
-    const r = await s.api('/api/manifests', { json: { $schema: 'klebb.datafile.v1', meta: { id: 'doc', label: 'Doc' }, schema: { type: 'object' } } });
+    const r = await s.api('/api/manifests', {
+      json: { $schema: 'klebb.datafile.v1', meta: { id: 'doc', label: 'Doc' }, schema: { type: 'object' } },
+    });
     expect(r.status).toBe(201);
     expect((await s.api('/api/manifests/doc/data')).body.data).toEqual({});
   });
@@ -115,6 +132,24 @@ describe('bad input is a 4xx', () => {
     expect((await s.api('/api/manifests/w/rows?offset=99999999999999999999999')).status).toBe(400);
   });
 
+  it('a row path naming __proto__ or constructor is 400 BAD_PATH; a body holding __proto__ is 400 INVALID_JSON naming it', async () => {
+    await s.api('/api/manifests', { json: card('proto', { data: [{ date: '2026-01-01', a: 1 }] }) });
+    for (const p of ['[index=0].__proto__', '[index=0].constructor', '__proto__']) {
+      const r = await s.api('/api/manifests/proto/rows', { json: { path: p, value: 1 } });
+      expect(r.status, p).toBe(400);
+      expect(r.body.code, p).toBe('BAD_PATH');
+    }
+    const poisoned = await s.api('/api/manifests/proto/data', {
+      body: '{"data":[{"date":"2026-01-01","__proto__":[1]}]}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(poisoned.status).toBe(400);
+    expect(poisoned.body.code).toBe('INVALID_JSON');
+    expect(poisoned.body.error).toMatch(/"__proto__" key/);
+    expect(poisoned.body.details[0].path).toBe('body.__proto__');
+    expect((await s.api('/api/manifests/proto/data')).body.data).toEqual([{ date: '2026-01-01', a: 1 }]);
+  });
+
   it('M1: a value nested too deep is 400 INVALID_JSON and nothing is written', async () => {
     await s.api('/api/manifests', { json: card('w', { data: [] }) });
     const body = `{"value":{"date":"2026-01-01","x":${'['.repeat(1000)}${']'.repeat(1000)}}}`;
@@ -133,14 +168,19 @@ describe('bad input is a 4xx', () => {
   });
 
   it('a label with no visible character is refused', async () => {
-    const r = await s.api('/api/manifests', { json: { $schema: 'klebb.datafile.v1', meta: { id: 'zw', label: '\u200b' } } });
+    const r = await s.api('/api/manifests', {
+      json: { $schema: 'klebb.datafile.v1', meta: { id: 'zw', label: '\u200b' } },
+    });
     expect(r.status).toBe(400);
   });
 
   it('M4: an If-Match that is not a quoted entity tag is 400, not 412', async () => {
     await s.api('/api/manifests', { json: card('e', { data: [] }) });
     const tag = (await s.api('/api/manifests/e/data')).headers.get('etag') as string;
-    const r = await s.api('/api/manifests/e/data', { json: { data: [] }, headers: { 'if-match': tag.replace(/"/g, '') } });
+    const r = await s.api('/api/manifests/e/data', {
+      json: { data: [] },
+      headers: { 'if-match': tag.replace(/"/g, '') },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('BAD_IF_MATCH');
   });
@@ -165,10 +205,13 @@ describe('strangers', () => {
     const rebound = await new Promise<number>((resolve, reject) => {
       const u = new URL(`${s.url}/api/instance`);
       http
-        .get({ host: u.hostname, port: u.port, path: u.pathname, headers: { host: 'evil.example' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        })
+        .get(
+          { host: u.hostname, port: u.port, path: u.pathname, headers: { host: 'evil.example' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
         .on('error', reject);
     });
     expect(rebound).toBe(401);
