@@ -47,7 +47,15 @@ export class UserSettings {
   setTimeZone(input: unknown): boolean {
     if (!isValidTimeZone(input)) {
       throw badRequest('tz must be an IANA time zone name such as "Europe/Berlin"', [
-        { path: 'tz', message: 'unknown time zone' },
+        {
+          path: 'tz',
+          message:
+            input === undefined
+              ? 'is required'
+              : typeof input === 'string'
+                ? 'unknown time zone'
+                : 'must be a string',
+        },
       ]);
     }
     // the runtime's own spelling ("europe/berlin" → "Europe/Berlin"), so one zone is one value

@@ -54,7 +54,9 @@ async function checkPair(zone: string, other: string) {
   expect(refused.status).toBe(422);
   expect(refused.body.code).toBe('DATE_NOT_ALLOWED');
   expect(refused.body.error).toBe(
-    theirs < mine ? "This card doesn't take entries for past days." : "This card doesn't take entries for future days.",
+    theirs < mine
+      ? "This card doesn't take entries for past days."
+      : "This card doesn't take entries for future days.",
   );
   return true;
 }
@@ -62,9 +64,13 @@ async function checkPair(zone: string, other: string) {
 describe('today is the person’s day', () => {
   it('Pacific/Auckland, then America/Los_Angeles', async () => {
     await checkPair('Pacific/Auckland', 'America/Los_Angeles');
-    expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([{ date: todayIn('Pacific/Auckland'), n: 1 }]);
+    expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([
+      { date: todayIn('Pacific/Auckland'), n: 1 },
+    ]);
     await checkPair('America/Los_Angeles', 'Pacific/Auckland');
-    expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([{ date: todayIn('America/Los_Angeles'), n: 1 }]);
+    expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([
+      { date: todayIn('America/Los_Angeles'), n: 1 },
+    ]);
   });
 
   it('zones 25 hours apart always differ: each refuses the other’s today', async () => {
@@ -75,7 +81,10 @@ describe('today is the person’s day', () => {
 
 describe('each device sends its own zone (X-Klebb-Time-Zone)', () => {
   const addIn = (date: string, tz: string) =>
-    s.api('/api/manifests/today-only/entries', { json: { entry: { date, n: 1 } }, headers: { 'X-Klebb-Time-Zone': tz } });
+    s.api('/api/manifests/today-only/entries', {
+      json: { entry: { date, n: 1 } },
+      headers: { 'X-Klebb-Time-Zone': tz },
+    });
 
   it('a phone in Kiritimati and a laptop in Pago Pago each get their own today, whatever zone is stored', async () => {
     await freshCard();
@@ -96,6 +105,20 @@ describe('each device sends its own zone (X-Klebb-Time-Zone)', () => {
     expect(r.status).toBe(400);
     expect(r.body.details[0].path).toBe('headers.x-klebb-time-zone');
     expect((await s.api('/api/manifests/today-only/data')).body.data).toEqual([]);
+  });
+
+  it('POST /api/user/tz names what is wrong with tz: missing, not a string, unknown', async () => {
+    const before = s.inst.user.timeZone();
+    for (const [body, message] of [
+      [{}, 'is required'],
+      [{ tz: 5 }, 'must be a string'],
+      [{ tz: 'Mars/Olympus_Mons' }, 'unknown time zone'],
+    ] as const) {
+      const r = await s.api('/api/user/tz', { json: body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.details, JSON.stringify(body)).toEqual([{ path: 'tz', message }]);
+    }
+    expect(s.inst.user.timeZone()).toBe(before);
   });
 });
 
