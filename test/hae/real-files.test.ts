@@ -354,20 +354,21 @@ describe(`hand-checked: ${F.jan2023} (oldest sleep shape, one v1 workout)`, () =
     ]);
   });
 
-  it('overlaps the Mar 2023 export: the same v1 workout has the same dedup key; a re-sent day total takes the later value', () => {
+  it('overlaps the Mar 2023 export: the same v1 workout has the same dedup key; a re-sent day total takes the larger value', () => {
     const mar = ingestFile(F.mar2023).samples;
     const walk = (s: typeof samples) =>
       s.find((x) => x.metric === 'workouts' && x.at === '2023-01-22 11:34:52 +1100')?.dedupKey;
     expect(walk(samples)).toBeDefined();
     expect(walk(samples)).toBe(walk(mar));
-    // step_count 2023-01-22: 17022.917 in this (January) export, 17028.012 in the March one → arrival order decides
+    // step_count 2023-01-22: 17022.917 in this (January) export, 17028.012 in the March one → the
+    // larger (the day seen later) in either arrival order (versions.ts)
     expect(aggregateRows('step_count', [...samples, ...mar]).find((r) => r.date === '2023-01-22')).toEqual({
       date: '2023-01-22',
       count: 17028,
     });
     expect(aggregateRows('step_count', [...mar, ...samples]).find((r) => r.date === '2023-01-22')).toEqual({
       date: '2023-01-22',
-      count: 17023,
+      count: 17028,
     });
   });
 });

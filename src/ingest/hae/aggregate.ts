@@ -7,9 +7,10 @@
  * - samples with the same `dedupKey` count once (a payload posted twice adds nothing);
  * - a sample holding NaN or ±Infinity (P17; extraction never makes one, a store might) is ignored;
  * - versions of one point (same metric, instant, source, span and `seq`, different values: the day
- *   or hour in progress sent partially, later complete) collapse to the one LAST in the input.
- *   The store must therefore pass samples in arrival order (pitfall: insert-or-ignore kept the
- *   partial 230.94 instead of 413 steps).
+ *   or hour in progress sent partially, later complete) collapse to one, by a rule on the values
+ *   alone, so arrival order never matters (versions.ts: `sum`/`max` keep the largest, the complete
+ *   bucket — 230.94 then 413 steps → 413, a partial 71 sent after the complete 19794 → 19794;
+ *   `min`/`max` fields the smallest/largest; `mean`/`last` average the versions).
  *
  * Overlapping sources, the rule (for `sum`; the other kinds cannot double count):
  * HAE reports one point per bucket per set of contributing devices, joined with `|`
@@ -29,11 +30,12 @@
  * `max`/`min` fields are order- and overlap-free.
  */
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
-import { byDate, finishRow, type HaeRow, instantOf, latestVersions } from './rows.js';
+import { byDate, finishRow, type HaeRow, instantOf } from './rows.js';
 import type { Sample } from './sample.js';
 import { sleepRows } from './sleep-nights.js';
 import { dropCoveredSources, type SourceSet, sourceSet } from './sources.js';
 import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
+import { mergeVersions } from './versions.js';
 import { workoutRows } from './workouts-merge.js';
 
 export type { HaeRow } from './rows.js';
@@ -55,7 +57,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
   if (entry.kind === 'sleep') return sleepRows(entry, mine);
   if (entry.kind === 'workouts') return workoutRows(entry, mine);
 
-  const current = latestVersions(mine, (s) => {
+  const current = mergeVersions(entry, mine, (s) => {
     const t = parseHaeTimestamp(s.at);
     return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.span}|${s.values.seq ?? 0}`;
   });
