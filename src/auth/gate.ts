@@ -10,7 +10,8 @@
  *    a route that reveals or manages a secret (isCredentialRoute) → 403 CREDENTIALS_NEED_SIGN_IN;
  * 5. rate limits: per token for bearer requests, per address for routes marked
  *    `config.signIn` → 429 with Retry-After;
- * 6. in demo mode, a preHandler applies src/auth/demo-policy.ts.
+ * 6. in demo mode, src/auth/demo-policy.ts: its refusals here, before any body is read (so a
+ *    refused upload is never stored, not even spooled), its canned answers in a preHandler.
  * The decision is made on the matched route's config, never on the raw URL text.
  */
 import fastifyCookie from '@fastify/cookie';
@@ -86,11 +87,15 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
     }
     await limits.agent(req, reply);
     if (config?.signIn) await limits.signIn(req, reply);
+    if (inst.config.demo) {
+      const d = demoDecision(req.method, req.routeOptions.url);
+      if (d && 'refuse' in d) throw d.refuse;
+    }
   });
 
   if (inst.config.demo) {
     app.addHook('preHandler', async (req, reply) => {
-      const d = demoDecision(req.method, req.routeOptions.url, req.body);
+      const d = demoDecision(req.method, req.routeOptions.url);
       if (!d) return;
       if ('refuse' in d) throw d.refuse;
       if (d.answer === 'json') return reply.send(d.body);

@@ -1,7 +1,7 @@
 /**
  * Demo mode, `KLEBB_DEMO=1` (REFERENCE section 10): "Enter the demo" signs in as `demo`;
- * passkey, invite, setup and token routes are 410; hiding cards, templates, uploads, export and
- * import are 403; chat answers a canned reply without calling out; `/api/instance` says demo.
+ * passkey, invite, setup and token routes are 410; hiding cards and every other manifest change,
+ * templates, uploads, export and import are 403 (test/auth/demo-closed.test.ts walks them all); chat answers a canned reply without calling out; `/api/instance` says demo.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CHAT_REPLY } from '../../src/auth/demo-policy.js';
@@ -59,7 +59,7 @@ describe('demo mode', () => {
     expect((await s.api('/auth/register/available', { headers: h })).status).toBe(410);
   });
 
-  it('hiding cards and making cards from templates are 403; other writes work', async () => {
+  it('hiding cards, any other manifest change and making cards from templates are 403', async () => {
     const h = { ...off, ...browser(s.url, cookie) };
     expect((await s.api('/api/settings/cards/welcome/disable', { method: 'POST', headers: h })).status).toBe(
       403,
@@ -77,7 +77,8 @@ describe('demo mode', () => {
       json: { meta: { label: 'Hello' } },
       headers: h,
     });
-    expect(rename.status).toBe(200);
+    // closed by default: a visitor may log, not change the card the next visitor sees
+    expect([rename.status, rename.body.code]).toEqual([403, 'DEMO_MODE']);
   });
 
   it('chat answers a canned reply (buffered and streamed) without calling the model', async () => {
