@@ -27,20 +27,37 @@ export function bearerOf(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** Headers a reverse proxy adds: a request carrying them did not start on this machine. */
+/**
+ * Headers a reverse proxy, CDN or load balancer adds: a request carrying any of them did not
+ * start on this machine (fresh-user tester, item 7). Every `X-Forwarded-*` header counts too
+ * (FORWARDING_PREFIX), whatever comes after the dash.
+ */
 const FORWARDING_HEADERS = [
   'forwarded',
-  'x-forwarded-for',
-  'x-real-ip',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-forwarded-port',
-  'x-original-forwarded-for',
   'via',
+  'x-real-ip',
+  'x-original-forwarded-for',
   'x-client-ip',
-  'cf-connecting-ip',
+  'client-ip',
+  'x-cluster-client-ip',
   'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'akamai-origin-hop',
+  'x-proxyuser-ip',
+  'proxy-client-ip',
+  'wl-proxy-client-ip',
+  'x-envoy-external-address',
+  'x-azure-clientip',
+  'x-appengine-user-ip',
 ];
+const FORWARDING_PREFIX = 'x-forwarded-';
+
+/** True when `headers` carry any forwarding header (FORWARDING_HEADERS, `X-Forwarded-*`). */
+export function isProxied(headers: IncomingHttpHeaders): boolean {
+  if (FORWARDING_HEADERS.some((h) => headers[h] !== undefined)) return true;
+  return Object.keys(headers).some((h) => h.startsWith(FORWARDING_PREFIX));
+}
 
 const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
 
@@ -51,7 +68,7 @@ const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
  * browser must not label it cross-site (`Sec-Fetch-Site`).
  */
 export function isLocalRequest(headers: IncomingHttpHeaders): boolean {
-  if (FORWARDING_HEADERS.some((h) => headers[h] !== undefined)) return false;
+  if (isProxied(headers)) return false;
   const host = headers.host;
   if (typeof host !== 'string' || !LOOPBACK_HOSTNAME.test(host)) return false;
   const origin = headers.origin;

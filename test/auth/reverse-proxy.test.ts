@@ -45,8 +45,31 @@ describe('a local principal (no credentials) cannot mint access', () => {
     const t = await s.api('/api/tokens', { json: { name: 'cron', access: 'write' } });
     expect(t.status).toBe(403);
     expect(t.body.code).toBe('PERSON_REQUIRED');
+    // nor list them (API.md: the token routes need a passkey session)
+    const list = await s.api('/api/tokens');
+    expect([list.status, list.body.code]).toEqual([403, 'PERSON_REQUIRED']);
     const i = await s.api('/api/invites', { method: 'POST' });
     expect(i.status).toBe(403);
     expect(s.inst.auth.tokens.list()).toHaveLength(0);
+  });
+});
+
+describe('any common forwarding header makes a loopback request proxied, not local', () => {
+  it.each([
+    'x-forwarded-server',
+    'x-forwarded-ssl',
+    'fastly-client-ip',
+    'x-cluster-client-ip',
+    'forwarded',
+    'x-real-ip',
+    'true-client-ip',
+    'cf-connecting-ip',
+    'x-client-ip',
+    'via',
+  ])('%s → 401 on this machine without credentials', async (h) => {
+    s = await startServer();
+    expect((await s.api('/api/manifests')).status).toBe(200);
+    const r = await s.api('/api/manifests', { headers: { [h]: '203.0.113.7' } });
+    expect([h, r.status, r.body?.code]).toEqual([h, 401, 'UNAUTHORIZED']);
   });
 });
