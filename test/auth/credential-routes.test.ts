@@ -15,14 +15,19 @@ const tokens: Record<'read' | 'write', string> = { read: '', write: '' };
 
 beforeAll(async () => {
   s = await startServer({ env: { AGENT_API_TOKEN: 'seed-agent-token-0123456789' } });
-  const reg = await register(s, new SoftAuthenticator(s.url), { code: codeOf(s.inst.auth.setupLink() as string) });
+  const reg = await register(s, new SoftAuthenticator(s.url), {
+    code: codeOf(s.inst.auth.setupLink() as string),
+  });
   cookie = reg.cookie as string;
   for (const access of ['read', 'write'] as const) {
     const r = await s.api('/api/tokens', { json: { name: access, access }, headers: browser(s.url, cookie) });
     expect(r.status).toBe(201);
     tokens[access] = r.body.secret;
   }
-  expect((await s.api('/api/health-auto-export/token', { method: 'POST', headers: browser(s.url, cookie) })).status).toBeLessThan(300);
+  expect(
+    (await s.api('/api/health-auto-export/token', { method: 'POST', headers: browser(s.url, cookie) }))
+      .status,
+  ).toBeLessThan(300);
 });
 afterAll(async () => {
   await s?.close();
@@ -53,6 +58,14 @@ describe('named tokens and secrets', () => {
       }
     });
   }
+
+  it('as API.md and HEALTH-AUTO-EXPORT.md say: a read-write token gets CREDENTIALS_NEED_SIGN_IN on the HAE token, 200 on the status', async () => {
+    const r = await s.api('/api/health-auto-export/token', { token: tokens.write });
+    expect([r.status, r.body.code]).toEqual([403, 'CREDENTIALS_NEED_SIGN_IN']);
+    const status = await s.api('/api/health-auto-export/status', { token: tokens.write });
+    expect(status.status).toBe(200);
+    expect(status.body.tokenSet).toBe(true);
+  });
 
   it('a session and AGENT_API_TOKEN still read the HAE token', async () => {
     const bySession = await s.api('/api/health-auto-export/token', { headers: browser(s.url, cookie) });
