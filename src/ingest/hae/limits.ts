@@ -17,3 +17,26 @@ export const MAX_SLEEP_HOURS_WITHOUT_WINDOW = 24;
  * long belong to the same session, ms (a 60-minute wake in the night does not start a new night).
  */
 export const SLEEP_SEGMENT_GAP_MS = 60 * 60_000;
+
+/**
+ * Oldest local date a sample may carry, `YYYY-MM-DD`: HealthKit has no data before the iPhone, and
+ * a `0001-01-01` stamp is a zeroed date, not history (the Apple Health export's oldest records are
+ * years after 1900; birth dates are not samples).
+ */
+export const EARLIEST_SAMPLE_DATE = '1900-01-01';
+
+/**
+ * Newest local date a sample may carry, `YYYY-MM-DD`. A fixed date, not "now + a margin": block
+ * extraction is memoised by content (hae-service.ts), so a rule that changed with the clock would
+ * keep a memoised verdict after it stopped being true. 2100 is past any real sample while catching
+ * a year typed or parsed as 9999 or 3023.
+ */
+export const LATEST_SAMPLE_DATE = '2099-12-31';
+
+/**
+ * Largest magnitude of one numeric value of a catalogue metric, in its canonical unit: no real
+ * sample comes near (a day of steps is ~10^5, of energy in kcal ~10^4, a mcg nutrient ~10^6), and
+ * millions of such samples still sum to a finite number (two samples of `1e308` summed to Infinity
+ * and silently wrote no row).
+ */
+export const MAX_SAMPLE_MAGNITUDE = 1e9;

@@ -10,6 +10,7 @@
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { readNumber } from './numbers.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
+import { dateProblem, valueProblem } from './plausible.js';
 import {
   makeSample,
   type PointRead,
@@ -66,8 +67,13 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
     const units = entry ? blockUnits(entry, block.units) : undefined;
     for (const point of block.data) {
       const r = units ? readPoint(units, point) : readUnknownPoint(block, point);
-      if (r.ok) reads.push(r);
-      else skips.add(metric, r.reason, r.example);
+      if (!r.ok) {
+        skips.add(metric, r.reason, r.example);
+        continue;
+      }
+      const bad = implausible(entry, r);
+      if (bad) skips.add(metric, bad.reason, bad.example);
+      else reads.push(r);
     }
     const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
     const seen = new Map<string, number>();
@@ -81,10 +87,12 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
   }
 
   if (payload.workouts.length) known.add('workouts');
+  const workoutsEntry = resolveMetric('workouts');
   for (const w of payload.workouts) {
     const r = readWorkout(w);
-    if (r.ok) samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
-    else skips.add('workouts', r.reason, r.example);
+    const bad = r.ok ? implausible(workoutsEntry, r) : r;
+    if (bad) skips.add('workouts', bad.reason, bad.example);
+    else if (r.ok) samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
   }
 
   return {
@@ -94,6 +102,19 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
     unknownMetrics: [...unknown],
     knownMetrics: [...known],
   };
+}
+
+/**
+ * Why a read point is refused as implausible (plausible.ts: date out of range; for catalogue
+ * metrics, a negative count or total, a value beyond the magnitude bound), or undefined.
+ */
+function implausible(
+  entry: CatalogueEntry | undefined,
+  r: Extract<PointRead, { ok: true }>,
+): { reason: string; example?: unknown } | undefined {
+  const date = dateProblem(r.time.date);
+  if (date) return { reason: date, example: r.at };
+  return entry ? valueProblem(entry, r.values) : undefined;
 }
 
 /**

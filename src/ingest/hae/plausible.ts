@@ -1,0 +1,46 @@
+/**
+ * Values and dates that make no sense, refused per sample with a warning (the point is skipped and
+ * counted by SkipCounter, so a bad payload gives one warning line per metric and reason, naming the
+ * metric and the number of points dropped). The bounds are in limits.ts:
+ * - a local date before EARLIEST_SAMPLE_DATE or after LATEST_SAMPLE_DATE (`0001-01-01 …`, `9999-…`);
+ * - a number whose magnitude exceeds MAX_SAMPLE_MAGNITUDE (`1e308`: its sum overflows to Infinity);
+ * - a negative number of a metric that counts or accumulates (kind `sum`: steps, distance, energy,
+ *   water, minutes, nutrients; `sleep` durations; `sexual_activity` counts). Averages and readings
+ *   (`mean`, `last`, `max`) may be negative (temperatures in °C, wrist temperature deviations).
+ * A numeric string (`"500"`) is read as the number (numbers.ts) and judged like it.
+ */
+import type { CatalogueEntry } from './catalogue.js';
+import { EARLIEST_SAMPLE_DATE, LATEST_SAMPLE_DATE, MAX_SAMPLE_MAGNITUDE } from './limits.js';
+import type { SampleValue } from './sample.js';
+
+/** Why a sample's local date `YYYY-MM-DD` is refused, or undefined when it is in range. */
+export function dateProblem(date: string): string | undefined {
+  if (date < EARLIEST_SAMPLE_DATE) return `date before ${EARLIEST_SAMPLE_DATE}`;
+  if (date > LATEST_SAMPLE_DATE) return `date after ${LATEST_SAMPLE_DATE}`;
+  return undefined;
+}
+
+/** True when the metric's numbers count or accumulate, so a negative one is an error (module comment). */
+export function mustBeNonNegative(entry: CatalogueEntry): boolean {
+  return entry.kind === 'sum' || entry.kind === 'sleep' || entry.shape === 'counts';
+}
+
+/**
+ * Why a catalogue sample's canonical `values` are refused (`negative value`, `value beyond ±1e9`),
+ * with the offending number, or undefined when all are plausible. `seq` and text are not judged.
+ */
+export function valueProblem(
+  entry: CatalogueEntry,
+  values: Record<string, SampleValue>,
+): { reason: string; example: number } | undefined {
+  const nonNegative = mustBeNonNegative(entry);
+  for (const k in values) {
+    const v = values[k];
+    if (typeof v !== 'number' || k === 'seq' || k === 'overlapScale') continue;
+    if (Math.abs(v) > MAX_SAMPLE_MAGNITUDE) {
+      return { reason: `value beyond ±${MAX_SAMPLE_MAGNITUDE.toExponential()}`, example: v };
+    }
+    if (nonNegative && v < 0) return { reason: 'negative value', example: v };
+  }
+  return undefined;
+}
