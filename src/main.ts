@@ -4,6 +4,7 @@
  * checkpointed; REFERENCE section 11 item 3).
  */
 import { buildApp } from './app.js';
+import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openInstance } from './instance.js';
 
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
   // is the owner's alone: folders 0700, files 0600 (issue 8 attack report, item 4)
   process.umask(0o077);
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -45,7 +46,18 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ home: config.home, address }, `Klebb is listening on ${address}`);
+  // the URL a person should open: HEALTH_ORIGIN, else http://localhost:<port> (passkeys work on
+  // `localhost`, the default relying party id, never on an address such as 127.0.0.1)
+  const bound = app.server.address();
+  const open = publicBase(
+    undefined,
+    config.auth.origin,
+    typeof bound === 'object' && bound ? bound.port : config.port,
+  );
+  app.log.info(
+    { home: config.home, address, url: open },
+    `Klebb is running: open ${open} (listening on ${address})`,
+  );
 }
 
 main().catch((err) => {

@@ -94,8 +94,23 @@ export function expectedOrigins(headers: IncomingHttpHeaders, configured: string
 }
 
 /**
+ * `http://<host>` for a loopback host a request named, with a loopback address (`127.0.0.1`,
+ * `[::1]`) turned into `localhost`, port kept: with HEALTH_ORIGIN unset the passkey relying
+ * party id is `localhost` (src/auth/auth-env.ts), and a browser refuses passkeys for it on an
+ * address, so a link on `127.0.0.1` would open a page where sign-in cannot work (fresh-user
+ * tester, item 3). @param host a lower-case loopback `host[:port]`.
+ */
+function loopbackLink(host: string): string {
+  const url = new URL(`http://${host}`);
+  return url.hostname === 'localhost'
+    ? `http://${host}`
+    : `http://localhost${url.port ? `:${url.port}` : ''}`;
+}
+
+/**
  * The base URL of links Klebb hands out (invites, the setup link): HEALTH_ORIGIN when set; else
- * the loopback origin the request came on; else `http://localhost:<port>` (REFERENCE section 12).
+ * the loopback origin the request came on, named `localhost` (loopbackLink); else
+ * `http://localhost:<port>` (REFERENCE section 12).
  */
 export function publicBase(
   headers: IncomingHttpHeaders | undefined,
@@ -105,8 +120,9 @@ export function publicBase(
   if (configured !== undefined) return configured;
   if (headers) {
     const origin = headers.origin;
-    if (origin !== undefined && isAllowedOrigin(origin, headers, undefined)) return new URL(origin).origin;
-    if (isLoopbackHost(headers)) return `http://${hostHeader(headers)}`;
+    if (origin !== undefined && isAllowedOrigin(origin, headers, undefined))
+      return loopbackLink(new URL(origin).host);
+    if (isLoopbackHost(headers)) return loopbackLink(hostHeader(headers) as string);
   }
   return `http://localhost:${port}`;
 }
@@ -114,9 +130,9 @@ export function publicBase(
 /**
  * The base URL (`scheme://host[:port]`, no trailing slash) to show for links a device outside
  * the browser must use, such as the Health Auto Export endpoint (issue 8 attack report, item 5):
- * HEALTH_ORIGIN when set; else the loopback Host the request named (`localhost:8080`); else the
- * address and port the request actually arrived on (the socket's local address, which a client
- * cannot choose). Never an arbitrary `Host` header, so `Host: evil.example` cannot make Klebb
+ * HEALTH_ORIGIN when set; else the loopback Host the request named (`localhost:8080`, an address
+ * such as `127.0.0.1:8080` named `localhost`, see loopbackLink); else the address and port the
+ * request actually arrived on (the socket's local address, which a client cannot choose). Never an arbitrary `Host` header, so `Host: evil.example` cannot make Klebb
  * hand out an attacker's URL.
  * @param socket the request's socket (`localAddress`, `localPort`).
  */
@@ -126,7 +142,7 @@ export function trustedBase(
   configured: string | undefined,
 ): string {
   if (configured !== undefined) return configured;
-  if (isLoopbackHost(headers)) return `http://${hostHeader(headers)}`;
+  if (isLoopbackHost(headers)) return loopbackLink(hostHeader(headers) as string);
   let addr = socket.localAddress ?? '127.0.0.1';
   if (addr.startsWith('::ffff:')) addr = addr.slice(7);
   const host = addr.includes(':') ? `[${addr}]` : addr;
