@@ -9,7 +9,8 @@
  * 4. a read-only named token on anything but GET/HEAD → 403 READ_ONLY_TOKEN; any named token on
  *    a route that reveals or manages a secret (isCredentialRoute) → 403 CREDENTIALS_NEED_SIGN_IN;
  * 5. rate limits: per token for bearer requests, per address for routes marked
- *    `config.signIn` → 429 with Retry-After;
+ *    `config.signIn`, per address for refused credentials (here, and in routes that check their
+ *    own token through `app.countRefusedCredential`, the HAE webhook) → 429 with Retry-After;
  * 6. in demo mode, src/auth/demo-policy.ts: its refusals here, before any body is read (so a
  *    refused upload is never stored, not even spooled), its canned answers in a preHandler.
  * The decision is made on the matched route's config, never on the raw URL text.
@@ -17,7 +18,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, KlebbError } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
@@ -26,6 +27,15 @@ import { rateLimiters } from './rate-limits.js';
 import { helmetOptions } from './security-headers.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts a credential a route refused on its own (the Health Auto Export webhook's token)
+     * against the client address, like a wrong bearer at the gate: past KLEBB_AUTH_FAILURE_LIMIT
+     * a minute it throws 429 RATE_LIMITED with Retry-After; otherwise it returns and the route
+     * throws its own 401. Counts only when an `Authorization` header was sent.
+     */
+    countRefusedCredential(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
   interface FastifyContextConfig {
     /** A sign-in or registration route: rate-limited per client address (KLEBB_AUTH_RATE_LIMIT). */
     signIn?: boolean;
@@ -60,6 +70,9 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
   app.register(fastifyHelmet, helmetOptions(env));
   app.register(fastifyRateLimit, { global: false });
   const limits = rateLimiters(app, env);
+  app.decorate('countRefusedCredential', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.headers.authorization !== undefined) await limits.failure(req, reply);
+  });
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
