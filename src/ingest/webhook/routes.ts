@@ -3,7 +3,8 @@
  *
  * Public to the global auth gate (`config.auth: 'public'`): the route does its own auth with the
  * HAE token (`Authorization: Bearer <token>`, constant-time): 501 `{error: "ingest disabled"}`
- * with no token set, 401 for a wrong one. The body is read by receiveBody as raw bytes in a scope
+ * with no token set, 401 for a wrong one (counted toward KLEBB_AUTH_FAILURE_LIMIT per address,
+ * then 429). The body is read by receiveBody as raw bytes in a scope
  * without the JSON parser: 413 once more than KLEBB_HAE_MAX_BYTES has arrived, answered while the
  * rest is drained. Then 200 `{ok, ingested, availableUnsubscribed}`; a body that does not parse is
  * quarantined and answered 200 `{ok: false, warning}`; any error after auth is logged and
@@ -37,6 +38,9 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         if (auth === 'no-token') {
           throw new KlebbError(501, 'INGEST_DISABLED', 'ingest disabled');
         }
+        // a wrong token counts toward the refused-credentials limit per address, like a wrong
+        // bearer at the gate (src/auth/gate.ts): past it, 429 with Retry-After
+        await req.server.countRefusedCredential(req, reply);
         // what to fix, without saying anything about the token itself
         throw unauthorized(
           /^Bearer\s+\S/i.test(req.headers.authorization ?? '')
@@ -81,11 +85,15 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         return result;
       } catch (err) {
         req.log.error({ err }, 'HAE push failed after auth; answered 200 with a warning');
+        // a stack overflow is the body's shape (too deep), not ours to show (V8's message)
+        const deep = err instanceof RangeError && /call stack/i.test(err.message);
         return {
           ok: false,
           ingested: {},
           availableUnsubscribed: [],
-          warning: `ingestion failed: ${(err as Error).message}; samples stored before the failure are kept`,
+          warning: deep
+            ? 'the body nests too deeply to be read; samples stored before the failure are kept'
+            : `ingestion failed: ${(err as Error).message}; samples stored before the failure are kept`,
         };
       }
     });
