@@ -18,6 +18,7 @@ import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
 import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
+import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -106,6 +107,9 @@ export function buildApp(inst: Instance): FastifyInstance {
     bodyLimit: inst.config.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
     trustProxy: false,
+    // refusals of the HTTP parser in the JSON error shape too (src/http/client-errors.ts)
+    http: HTTP_SERVER_OPTIONS,
+    clientErrorHandler,
   });
   app.decorateRequest('principal', null);
   closeWithDeadline(app, CLOSE_GRACE_MS);

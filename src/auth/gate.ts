@@ -1,5 +1,6 @@
 /**
  * The door every request passes (issue 8), installed by buildApp in place of a bare auth hook:
+ * 0. an HTTP/1.1 request without `Host` → 400 HOST_REQUIRED (src/http/client-errors.ts);
  * 1. @fastify/cookie parses cookies, @fastify/helmet sets the security headers (both before
  *    the gate, so refusals carry the headers too);
  * 2. the route's `config.auth` decides who may call it: `public`, `admin` (KLEBB_ADMIN_TOKEN),
@@ -20,6 +21,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, KlebbError } from '../errors.js';
+import { hostProblem } from '../http/client-errors.js';
 import type { Instance } from '../instance.js';
 import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
 import { checkOrigin, isSafeMethod } from './origin.js';
@@ -76,6 +78,8 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
+    const noHost = hostProblem(req.raw);
+    if (noHost) throw noHost;
     const config = req.routeOptions.config;
     try {
       if (config?.auth === 'admin') inst.auth.authenticateAdmin(req.headers);
