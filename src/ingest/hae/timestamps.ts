@@ -9,6 +9,8 @@
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
 
+import { ownString } from './own-string.js';
+
 /** One parsed HAE timestamp. */
 export interface HaeTime {
   /** Local calendar date as written, `YYYY-MM-DD`. */
@@ -50,20 +52,37 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  */
 export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
   if (typeof input !== 'string') return null;
-  const cached = CACHE.get(input);
+  if (!isMidnight(input)) return parse(input);
+  let cached = recent.get(input);
+  if (cached === undefined) cached = older.get(input);
   if (cached !== undefined) return cached;
   const parsed = parse(input);
-  if (CACHE.size >= CACHE_MAX_ENTRIES) CACHE.clear();
-  CACHE.set(input, parsed);
+  if (recent.size >= CACHE_GENERATION) {
+    older = recent;
+    recent = new Map();
+  }
+  // a copy: the string may be a view into a 64 KiB chunk of a streamed body (own-string.ts)
+  recent.set(ownString(input), parsed);
   return parsed;
 }
 
 /**
- * Parsed strings, shared (results are read-only): a daily payload repeats each midnight stamp once
- * per metric, and aggregation re-reads `at`. Cleared when full, so memory stays bounded.
+ * Parsed midnight stamps, shared (results are read-only). A daily payload repeats each midnight
+ * stamp once per metric block, so those are worth keeping; any other stamp (minute-level data,
+ * hundreds of thousands of distinct instants) is parsed each time (under a microsecond): cached,
+ * each would live just long enough to be promoted to V8's old generation, and the heap of the
+ * 100 MB push grew by tens of MB of such garbage. Two generations: when `recent` is full it
+ * becomes `older` and the previous `older` is dropped, so at most twice CACHE_GENERATION stamps
+ * are held and the newest are always there.
  */
-const CACHE = new Map<string, Readonly<HaeTime> | null>();
-const CACHE_MAX_ENTRIES = 20_000;
+let recent = new Map<string, Readonly<HaeTime> | null>();
+let older = new Map<string, Readonly<HaeTime> | null>();
+const CACHE_GENERATION = 5000;
+
+/** `YYYY-MM-DD` alone, or followed by a midnight `00:00:00` (space or `T`, any zone): the stamps worth caching. */
+function isMidnight(input: string): boolean {
+  return input.length === 10 || (input.length >= 19 && input.startsWith('00:00:00', 11));
+}
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -127,7 +146,7 @@ function pad(n: number): string {
 /**
  * One spelling per instant-as-written, `YYYY-MM-DDTHH:MM:SS±HH:MM` (no zone when none was
  * written), so `7:57:00 am +1000` and `07:57:00 +1000` give the same text (used in dedup keys).
- * Spelled once when the string is parsed (parsed times are shared, see CACHE), not per use.
+ * Spelled once when the string is parsed (parsed times are shared, see `recent`), not per use.
  */
 export function canonicalTimestamp(t: Readonly<HaeTime>): string {
   return t.canonical;

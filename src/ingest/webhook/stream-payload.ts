@@ -8,11 +8,14 @@
  * a metric block (`name`, `units`, ...), and the elements of `data.workouts` (or of `metrics` /
  * `workouts` at the top level, for section-only bodies without the `data` wrapper, HAE-FORMAT
  * section 2). One point is in memory at a time here, however large a metric block is; everything
- * else (other sections, unknown keys) is tokenised and dropped.
+ * else (other sections, unknown keys) is tokenised and dropped. String values are copied out of the
+ * parser's chunk (ownString), so a point held until its chunk of points is stored does not keep
+ * the body text it came from.
  */
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
+import { ownString } from '../hae/own-string.js';
 
 /** What the walker hands out, in body order. A returned promise pauses reading until it settles. */
 export interface PayloadVisitor {
@@ -153,6 +156,9 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
 
     parser.on('data', (token: Token) => {
       if (failed) return;
+      // the parser cuts a string value out of the chunk it is reading; as is, the value would keep
+      // that whole 64 KiB chunk alive (own-string.ts) for as long as its point waits to be stored
+      if (token.name === 'stringValue' && token.value !== undefined) token.value = ownString(token.value);
       if (asm) {
         asm.consume(token);
         if (asm.done) {
