@@ -8,6 +8,9 @@
  * Rules (where the reference is silent, what a person expects):
  * - The window is the `windowDays` (default 30) days ending on the day the report is drawn for.
  *   That day counts only the doses already taken: a dose due this evening is not "missed" at noon.
+ * - An item counts from the day it was tracked (`trackedSince`: its schedule's start, else its
+ *   first recorded dose), never from before: a card set up this week is not "missed" for the
+ *   weeks before it existed.
  * - A dose counts as taken when its `takenAt` is set; `takenAt: null` marks a missed dose (the
  *   same as no record). Doses beyond the day's count, or on days not due, are `extra`.
  * - Stock: an item's `inventory` (or `stock`, `remaining`, `supply`, `onHand`, `quantity`) as a
@@ -18,7 +21,7 @@
 
 import { addDays, isIsoDate } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
-import { adherence, dosesDue, dosesOf, isTaken, takenCount } from './schedule.js';
+import { adherence, dayText, dosesDue, dosesOf, isTaken, readSchedule, takenCount } from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
 
 /** Default length of the compliance window, in days. */
@@ -145,8 +148,28 @@ function lastTakenDay(item: unknown): string | null {
   return best;
 }
 
-function itemLine(it: ReportItem, from: string, date: string): ItemAdherence {
+/**
+ * The first day an item's adherence counts from: its schedule's start (`start_date`, else its
+ * earliest `cycles[].start`; `readSchedule`'s anchor), else the day of its first recorded dose,
+ * taken or missed; null when it has neither (nothing recorded yet). Days before it are not
+ * "missed": nobody was tracking the item then (a card made today is not 1/30 taken).
+ */
+export function trackedSince(item: unknown): string | null {
+  const anchor = readSchedule(item).anchor;
+  if (anchor) return anchor;
+  let first: string | null = null;
+  for (const d of dosesOf(item)) {
+    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
+    if (day && (first === null || day < first)) first = day;
+  }
+  return first;
+}
+
+function itemLine(it: ReportItem, windowFrom: string, date: string): ItemAdherence {
   const item = it.ref.item;
+  // the window, cut to the days the item was tracked (none before today when nothing is recorded)
+  const since = trackedSince(item) ?? date;
+  const from = since > windowFrom ? since : windowFrom;
   const before =
     from < date ? adherence(item, from, addDays(date, -1)) : { scheduled: 0, taken: 0, extra: 0 };
   const dueToday = dosesDue(item, date);

@@ -45,6 +45,45 @@ describe('adherenceReport on the example', () => {
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
   });
 
+  it('counts an item from the day it was tracked, not the whole window', () => {
+    const item = (extra: Record<string, unknown>) => ({ name: 'D', schedule: { type: 'daily' }, ...extra });
+    // set up three days ago, every dose taken since: 100 %, not 3 of 30
+    const recent = item({
+      doses: ['2026-04-27', '2026-04-28', '2026-04-29'].map((d) => ({
+        scheduledDate: d,
+        takenAt: `${d}T08:00:00Z`,
+      })),
+    });
+    expect(adherenceReport({ items: [recent] }, '2026-04-30').groups[0].items[0]).toMatchObject({
+      scheduled: 3,
+      taken: 3,
+      rate: 1,
+    });
+    // a missed dose recorded first starts the count too
+    const missedFirst = item({
+      doses: [
+        { scheduledDate: '2026-04-25', takenAt: null },
+        { scheduledDate: '2026-04-29', takenAt: '2026-04-29T08:00:00Z' },
+      ],
+    });
+    expect(adherenceReport({ items: [missedFirst] }, '2026-04-30').groups[0].items[0]).toMatchObject({
+      scheduled: 5,
+      taken: 1,
+    });
+    // an explicit start_date wins over the records
+    const started = item({ schedule: { type: 'daily', start_date: '2026-04-21' }, doses: [] });
+    expect(adherenceReport({ items: [started] }, '2026-04-30').groups[0].items[0]).toMatchObject({
+      scheduled: 9,
+      taken: 0,
+      rate: 0,
+    });
+    // nothing recorded and no start: nothing to rate yet
+    expect(adherenceReport({ items: [item({})] }, '2026-04-30').groups[0].items[0]).toMatchObject({
+      scheduled: 0,
+      rate: null,
+    });
+  });
+
   it('tolerates data of any shape', () => {
     for (const d of [null, 'x', 7, [], {}, { items: 'no' }]) {
       const r = adherenceReport(d, '2026-04-30');

@@ -58,7 +58,8 @@ const vitamins = {
       {
         name: 'Vitamin D',
         dose: '2000 IU',
-        schedule: { type: 'daily' },
+        // tracked from six days ago (its first dose record is four days ago)
+        schedule: { type: 'daily', start_date: addDays(today, -6) },
         inventory: { count: 10, unit: 'capsules' },
         doses: [
           { scheduledDate: addDays(today, -1), takenAt: `${addDays(today, -1)}T08:00:00-08:00` },
