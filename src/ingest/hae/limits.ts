@@ -40,3 +40,17 @@ export const LATEST_SAMPLE_DATE = '2099-12-31';
  * and silently wrote no row).
  */
 export const MAX_SAMPLE_MAGNITUDE = 1e9;
+
+/**
+ * Longest metric name read, characters: the longest catalogue name has 34
+ * (`walking_double_support_percentage`); a block with a longer name is skipped with a warning,
+ * so a 100,000-character name is neither stored nor listed in discoveries.
+ */
+export const MAX_METRIC_NAME_CHARS = 100;
+
+/**
+ * Metric names the catalogue does not know kept as discoveries, in all (REFERENCE section 4
+ * discoveries): past it a new unknown name is not recorded (its samples are still stored) and the
+ * push says so in a warning. Catalogue metrics are always recorded (there are about 110).
+ */
+export const MAX_UNKNOWN_DISCOVERIES = 200;

@@ -8,6 +8,7 @@
  * own name (pitfall "Keep unknown names, don't reject"), so discovery can offer them.
  */
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
+import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
 import { dateProblem, valueProblem } from './plausible.js';
@@ -54,15 +55,22 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
   const unknown = new Set<string>();
   const known = new Set<string>();
 
+  const longNames = { count: 0, example: '' };
+
   for (const block of payload.metrics) {
-    const entry = resolveMetric(block.name);
+    const name = metricName(block.name);
+    if (name.length > MAX_METRIC_NAME_CHARS) {
+      if (longNames.count++ === 0) longNames.example = `${name.slice(0, 40)}...`;
+      continue;
+    }
+    const entry = resolveMetric(name);
     if (entry?.shape === 'workouts') {
-      skips.add(block.name, 'workouts sent as a metric block are not read; send them in "workouts"');
+      skips.add(name, 'workouts sent as a metric block are not read; send them in "workouts"');
       continue;
     }
     if (entry) known.add(entry.reads);
-    else unknown.add(block.name.trim().toLowerCase());
-    const metric = entry ? entry.reads : block.name.trim().toLowerCase();
+    else unknown.add(name);
+    const metric = entry ? entry.reads : name;
     const reads: Extract<PointRead, { ok: true }>[] = [];
     const units = entry ? blockUnits(entry, block.units) : undefined;
     for (const point of block.data) {
@@ -95,13 +103,31 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
     else if (r.ok) samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
   }
 
+  const warnings = skips.lines();
+  if (longNames.count) {
+    warnings.push(
+      `${longNames.count} metric block(s) whose name is longer than ${MAX_METRIC_NAME_CHARS} characters skipped (e.g. "${longNames.example}")`,
+    );
+  }
   return {
     samples,
     skipped: skips.total,
-    warnings: skips.lines(),
+    warnings,
     unknownMetrics: [...unknown],
     knownMetrics: [...known],
   };
+}
+
+/** Lone UTF-16 surrogates (a `\ud800` escape in the JSON): not text, stored by SQLite as U+FFFD. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The metric name a block's samples are stored and discovered under: trimmed, lower case, each
+ * lone surrogate replaced by U+FFFD, the form the database keeps, so the name the answer echoes
+ * (`availableUnsubscribed`) is the name discoveries list.
+ */
+function metricName(raw: string): string {
+  return raw.trim().toLowerCase().replace(LONE_SURROGATE, '\ufffd');
 }
 
 /**
