@@ -14,6 +14,7 @@ import type { CardEvent } from '../cards/card-loader.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import type { Db } from '../store/database.js';
 import { type HaeCategory, resolveMetric } from './hae/catalogue.js';
+import { MAX_UNKNOWN_DISCOVERIES } from './hae/limits.js';
 import type { MetricBlock, NormalisedPayload } from './hae/payload.js';
 import type { Sample } from './hae/sample.js';
 import { type ExtractResult, extractSamples } from './hae/samples.js';
@@ -256,8 +257,17 @@ export class PushRun {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
     }
     const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
-    const availableUnsubscribed = [...this.withSamples].filter((m) => !subscribed.has(m)).sort();
-    this.svc.samples.markSeen(this.withSamples, this.receivedAt);
+    const notKept = new Set(
+      this.svc.samples.markSeen(this.withSamples, this.receivedAt, MAX_UNKNOWN_DISCOVERIES),
+    );
+    if (notKept.size) {
+      this.warn(
+        `${notKept.size} metric name(s) the catalogue does not know not kept as discoveries (at most ${MAX_UNKNOWN_DISCOVERIES} are kept)`,
+      );
+    }
+    const availableUnsubscribed = [...this.withSamples]
+      .filter((m) => !subscribed.has(m) && !notKept.has(m))
+      .sort();
     const warnings = this.moreWarnings
       ? [...this.warnings, `... and ${this.moreWarnings} more warning(s)`]
       : [...this.warnings];

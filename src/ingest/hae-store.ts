@@ -9,6 +9,7 @@
  */
 
 import type { Db } from '../store/database.js';
+import { admitDiscoveries } from './hae/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './hae/sample.js';
 
 /** What `insert` did. */
@@ -277,11 +278,20 @@ export class HaeSampleStore {
     };
   }
 
-  /** Records that `metrics` arrived with samples at `at` (first time: first seen; always: last seen). */
-  markSeen(metrics: Iterable<string>, at: string): void {
+  /**
+   * Records that `metrics` arrived with samples at `at` (first time: first seen; always: last seen).
+   * New names the catalogue does not know are recorded only while fewer than `maxUnknown` are
+   * (hae/discovery-cap.ts). @returns the names not recorded.
+   */
+  markSeen(metrics: Iterable<string>, at: string, maxUnknown = Number.POSITIVE_INFINITY): string[] {
+    let refused: string[] = [];
     this.db.transaction(() => {
-      for (const m of metrics) this.q.seen.run(m, at, at);
+      const recorded = (this.q.allSeen.all() as { metric: string }[]).map((r) => r.metric);
+      const split = admitDiscoveries(metrics, recorded, maxUnknown);
+      refused = split.refused;
+      for (const m of split.admit) this.q.seen.run(m, at, at);
     })();
+    return refused;
   }
 
   /** Every metric ever seen in a push, oldest first. */
