@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../hae/nesting.js';
 import { normalisePayload } from '../hae/payload.js';
 import { extractSamples } from '../hae/samples.js';
 import { HAE_QUARANTINE_KEEP } from '../hae-env.js';
@@ -66,6 +67,11 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
   return '';
 }
 
+/** The answer's warning for a body nested deeper than MAX_JSON_DEPTH (hae/nesting.ts). */
+function tooDeepWarning(): string {
+  return `the body nests deeper than ${MAX_JSON_DEPTH} levels (an HAE body nests about 8); nothing was ingested`;
+}
+
 function shortMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
   return m.length > 200 ? `${m.slice(0, 197)}...` : m;
@@ -87,6 +93,10 @@ export function ingestInline(
       availableUnsubscribed: [],
       warning: 'the body is empty; nothing was ingested',
     };
+  }
+  if (nestsDeeperThan(body)) {
+    svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
+    return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
   }
   let parsed: unknown;
   try {
