@@ -5,7 +5,9 @@
  * - an HTTP/1.1 request without a `Host` header (RFC 9112 section 3.2): Node would answer 400
  *   with an empty body itself, so the server is built with `requireHostHeader: false`
  *   (HTTP_SERVER_OPTIONS) and the gate refuses it through hostProblem instead;
- * - a request the parser cannot read at all (clientErrorHandler): 400, 408 or 431.
+ * - a request the parser cannot read at all (clientErrorHandler): 400, 408 or 431;
+ * - a body cut short: the client sent less than its `Content-Length` and closed its side
+ *   (`HPE_INVALID_EOF_STATE`): 400 `BAD_CONTENT_LENGTH` while the socket can still be written.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -28,7 +30,7 @@ export function hostProblem(req: Pick<http.IncomingMessage, 'httpVersion' | 'hea
  * Fastify's `clientErrorHandler`: answers a request the HTTP parser refused with
  * `{error, code}` and closes the connection; a reset or already closed socket gets nothing.
  * @param err the parser's error (`code`: `ERR_HTTP_REQUEST_TIMEOUT` → 408,
- *   `HPE_HEADER_OVERFLOW` → 431, anything else → 400).
+ *   `HPE_HEADER_OVERFLOW` → 431, `HPE_INVALID_EOF_STATE` → 400 BAD_CONTENT_LENGTH, anything else → 400).
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -37,7 +39,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
       ? [408, 'REQUEST_TIMEOUT', 'the request took too long to arrive']
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'HEADERS_TOO_LARGE', 'the request headers are too large']
-        : [400, 'BAD_REQUEST', 'the request could not be read as HTTP'];
+        : err.code === 'HPE_INVALID_EOF_STATE'
+          ? [
+              400,
+              'BAD_CONTENT_LENGTH',
+              'the connection ended before the request did: the body is shorter than its Content-Length',
+            ]
+          : [400, 'BAD_REQUEST', 'the request could not be read as HTTP'];
   if (!socket.writable) {
     socket.destroy(err);
     return;
