@@ -9,9 +9,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { jsonShapeProblem } from '../common/json-guard.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
+import { isKnownMetric } from '../ingest/hae/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import type { Card, CardRegistry, LoadError } from './card-registry.js';
+import { normaliseImportedData } from './data-normalise.js';
+import { isNonEmptyString } from './field-issues.js';
 import {
   backupFileName,
   contentHash,
@@ -21,11 +25,7 @@ import {
   splitData,
 } from './manifest-file.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
-import { jsonShapeProblem } from '../common/json-guard.js';
-import { isNonEmptyString } from './field-issues.js';
-import { normaliseImportedData } from './data-normalise.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
-import { isKnownMetric } from '../ingest/hae/catalogue.js';
 
 /** Options of one load. */
 export interface LoadOptions {
@@ -40,7 +40,14 @@ export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'erro
 export type CardEvent =
   | { type: 'card-changed'; id: string }
   | { type: 'card-removed'; id: string }
-  | { type: 'data-changed'; id: string; version: number };
+  | { type: 'data-changed'; id: string; version: number }
+  /**
+   * A card file's load problems changed without a card changing: it failed to load (broken JSON,
+   * a missing field, a duplicate id) or a failed file was deleted. `id` is the card id the file
+   * names when it names one, else ''; `file` its name. Pages re-read the card list, which carries
+   * the problems (`errors`).
+   */
+  | { type: 'file-error'; id: string; file: string };
 
 /** Reads manifest files into the registry. */
 export class CardLoader {
@@ -109,7 +116,8 @@ export class CardLoader {
       const st = fs.statSync(file, { throwIfNoEntry: false });
       if (!st) {
         const link = fs.lstatSync(file, { throwIfNoEntry: false });
-        if (link?.isSymbolicLink()) return this.fail(file, 'READ_FAILED', 'a symbolic link whose target is missing');
+        if (link?.isSymbolicLink())
+          return this.fail(file, 'READ_FAILED', 'a symbolic link whose target is missing');
         return 'missing';
       }
       if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
@@ -177,13 +185,20 @@ export class CardLoader {
         id,
         code: 'DATA_NOT_IMPORTED',
         path: 'data',
-        message: 'this file took over an id another file gave up; its data was not imported (remove its data key, or re-add the file to import it)',
+        message:
+          'this file took over an id another file gave up; its data was not imported (remove its data key, or re-add the file to import it)',
       });
     } else if (hasData) {
       try {
         const incoming = normaliseImportedData(data);
         if (incoming.rescued) {
-          warnings.push({ file: name, id, code: 'DATA_RESCUED', path: 'data', message: 'data was a JSON string; it was parsed and imported' });
+          warnings.push({
+            file: name,
+            id,
+            code: 'DATA_RESCUED',
+            path: 'data',
+            message: 'data was a JSON string; it was parsed and imported',
+          });
         }
         finalHash = this.importData(file, text, id, body, incoming.data);
       } catch (err) {
@@ -204,7 +219,8 @@ export class CardLoader {
       // their messages name the new holder
       this.registry.removeFile(rival);
       this.duplicate(rival, id, name);
-      for (const loser of this.registry.filesWithDuplicateId(id)) if (loser !== file) this.duplicate(loser, id, name);
+      for (const loser of this.registry.filesWithDuplicateId(id))
+        if (loser !== file) this.duplicate(loser, id, name);
     }
     this.registry.put(card);
     this.registry.setErrors(file, errors);
@@ -221,8 +237,10 @@ export class CardLoader {
    * store, so a file that comes back brings them back (case P01: never drop rows on a vanished file).
    */
   fileGone(file: string, outcome: LoadOutcome = 'removed'): LoadOutcome {
-    this.failed.delete(file);
+    const hadFailed = this.failed.delete(file);
     const card = this.registry.removeFile(file);
+    // a broken file deleted: its problem leaves the list
+    if (hadFailed) this.emit({ type: 'file-error', id: '', file: path.basename(file) });
     if (!card) return 'skipped';
     this.idFreed(card.id);
     return outcome;
@@ -258,6 +276,7 @@ export class CardLoader {
     this.failed.add(file);
     this.registry.setErrors(file, [{ file: name, ...at, code, message }]);
     this.log.warn({ file: name, code }, message);
+    this.emit({ type: 'file-error', id: at.id ?? '', file: name });
     return 'error';
   }
 

@@ -154,6 +154,35 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
       'mood removed',
     );
 
+    // a broken file dropped in by hand, then fixed, then a broken one removed: the list's problems change
+    const broken = path.join(s.dataDir, 'sleep.json');
+    fs.writeFileSync(broken, '{"meta": {"id": "sleep", "label": ');
+    const failed = await st.next((e) => e.event === 'card' && e.data.type === 'file-error', 'file-error');
+    expect(failed.data).toEqual({ type: 'file-error', id: '', file: 'sleep.json' });
+    expect(
+      (await s.api('/api/views/view', { token: TOKEN })).body.errors.map((e: { file: string }) => e.file),
+    ).toContain('sleep.json');
+    fs.writeFileSync(path.join(s.dataDir, 'nolabel.json'), JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel' } }));
+    const named = await st.next(
+      (e) => e.event === 'card' && e.data.type === 'file-error' && e.data.file === 'nolabel.json',
+      'file-error with id',
+    );
+    expect(named.data.id).toBe('nolabel');
+    const seen = st.events.length;
+    fs.rmSync(broken);
+    await st.next(
+      (e) =>
+        st.events.indexOf(e) >= seen &&
+        e.event === 'card' &&
+        e.data.type === 'file-error' &&
+        e.data.file === 'sleep.json',
+      'broken file gone',
+    );
+    expect(
+      (await s.api('/api/views/view', { token: TOKEN })).body.errors.map((e: { file: string }) => e.file),
+    ).not.toContain('sleep.json');
+    fs.rmSync(path.join(s.dataDir, 'nolabel.json'));
+
     // a card deleted over the API
     expect((await s.api('/api/manifests/weight', { method: 'DELETE', token: TOKEN })).status).toBe(200);
     await st.next(
@@ -163,7 +192,11 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
 
     for (const e of st.events.filter((x) => x.event === 'card')) {
       expect(Object.keys(e.data).sort()).toEqual(
-        e.data.type === 'data-changed' ? ['id', 'type', 'version'] : ['id', 'type'],
+        e.data.type === 'data-changed'
+          ? ['id', 'type', 'version']
+          : e.data.type === 'file-error'
+            ? ['file', 'id', 'type']
+            : ['id', 'type'],
       );
     }
   });

@@ -149,6 +149,22 @@ describe('live updates', { timeout: 60_000 }, () => {
     expect(await sameLoad(w)).toBe(true);
   });
 
+  it('notes a broken card file dropped in while the page is open, and drops the note when it goes', async () => {
+    const w = await open(`${s.url}/`);
+    await live(w);
+    await w.page.locator('main .card[data-card-id="weight"]').waitFor();
+    const notice = w.page.locator('main details.notice');
+    expect(await notice.count()).toBe(0);
+    const file = path.join(s.dataDir, 'half-saved.json');
+    fs.writeFileSync(file, '{"$schema": "klebb.datafile.v1", "meta": {"id": "half", "label": ');
+    await notice.waitFor({ timeout: 5000 });
+    expect(await notice.locator('summary').textContent()).toBe('One card file has a problem');
+    expect(await notice.textContent()).toContain('half-saved.json');
+    fs.rmSync(file);
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+    expect(await sameLoad(w)).toBe(true);
+  });
+
   it('holds one event stream for two tabs, and hands it over when that tab closes (case P11)', async () => {
     if (!browser) throw launchError ?? new Error('Chromium was not started');
     const streams: string[] = [];

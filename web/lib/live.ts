@@ -1,7 +1,8 @@
 /**
  * The live feed: listens to `GET /api/events` (server-sent events, src/http/event-routes.ts,
  * docs/API.md "Live events") and refreshes only what changed. `data-changed` re-reads that card's
- * data (unless the cache already has that version); `card-changed` and `card-removed` bump
+ * data (unless the cache already has that version); `card-changed`, `card-removed` and
+ * `file-error` (a card file's load problems changed: the list carries them) bump
  * `cardsVersion`, which views use as a dependency to re-read their card lists.
  *
  * One stream for all tabs (case P11: over HTTP/1.1 a browser has about 6 connections per host for
@@ -25,9 +26,11 @@ export const liveConnected = signal(false);
 
 /** One card event as the server sends it. */
 export interface CardEvent {
-  type: 'card-changed' | 'card-removed' | 'data-changed';
+  type: 'card-changed' | 'card-removed' | 'data-changed' | 'file-error';
   id: string;
   version?: number;
+  /** `file-error`: the card file's name. */
+  file?: string;
 }
 
 /** What tabs tell each other on the channel. */
