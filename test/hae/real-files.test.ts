@@ -306,12 +306,13 @@ describe(`hand-checked: ${F.jan2023} (oldest sleep shape, one v1 workout)`, () =
   });
 
   it('sleep: asleep only; inBed (summed over overlapping sources) capped at the in-bed window', () => {
-    // 00:16 → 07:16, asleep 7; inBed 13.94167 > window 00:17:54 → 07:16:54 = 6.98333 → 6.98
+    // 00:16 → 07:16, asleep 7; inBed 13.94167 > window 00:17:54 → 07:16:54 = 6.98333, then raised
+    // to the night's sleep, 7 (in bed is never less than asleep: sleep-nights.ts rule 4)
     expect(on('sleep_analysis', '2023-01-22')).toEqual({
       date: '2023-01-22',
       hours: 7,
       asleep: 7,
-      inBed: 6.98,
+      inBed: 7,
       bedTime: '00:16',
       wakeTime: '07:16',
       source: 'AutoSleep',

@@ -125,14 +125,16 @@ describe('the upload endpoint', () => {
     ]);
     // sleep: Clock "InBed" 06-15 08:13:44 → 09:00:43 (46 min 59 s = 0.7831 h); Health "Asleep"
     // 06-15 22:21 → 06-16 08:21 (10 h) and Clock "InBed" 06-16 08:55:52 → 09:14:49 (0.3158 h) both
-    // end on 06-16 and are added; Clock "InBed" 06-17 07:49:48 → 09:11:13 (1.3569 h)
+    // end on 06-16: in bed is the Health night's 10 h (a night is in bed at least while asleep, and
+    // Health records no in-bed of its own) plus Clock's 0.3158 h = 10.3158 → 10.32, never less than
+    // the 10 h asleep (sleep-nights.ts rule 4); Clock "InBed" 06-17 07:49:48 → 09:11:13 (1.3569 h)
     expect(await srv.rows('sleep')).toEqual([
       { date: '2019-06-15', inBed: 0.78, bedTime: '08:13', wakeTime: '09:00', source: 'Clock' },
       {
         date: '2019-06-16',
         hours: 10,
         asleep: 10,
-        inBed: 0.32,
+        inBed: 10.32,
         bedTime: '22:21',
         wakeTime: '08:21',
         source: 'Health',

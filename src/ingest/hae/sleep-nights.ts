@@ -13,6 +13,13 @@
  * 3. The surviving nights are grouped by the local date they end on (the wake day) and summed,
  *    so a night plus an afternoon nap make that day's total; bedTime, wakeTime and source are
  *    those of the longest one.
+ * 4. In bed is never less than asleep (HAE-FORMAT is silent; this is what a person expects): when
+ *    any night of the day reports in-bed time, the day's `inBed` is the sum over its nights of
+ *    each night's own in-bed time, at least its sleep. A night from a source that records only
+ *    sleep (Apple Health's "Asleep" from the Health app) counts its sleep as time in bed, so a
+ *    separate short in-bed record of another app (Clock's 19 minutes after waking) adds to the
+ *    10 h night (10.32) instead of standing for the whole day (0.32). Nights that overlap were
+ *    already reduced to one in rule 2, so no time is counted twice.
  */
 import type { CatalogueEntry } from './catalogue.js';
 import { SLEEP_SEGMENT_GAP_MS } from './limits.js';
@@ -217,6 +224,9 @@ export function sleepRows(entry: CatalogueEntry, samples: readonly Sample[]): Ha
     for (const k of NIGHT_FIELDS) {
       const present = day.filter((n) => n.d[k] !== undefined);
       if (present.length) totals[k] = present.reduce((sum, n) => sum + (n.d[k] as number), 0);
+    }
+    if (day.some((n) => (n.d.inBed ?? 0) > 0)) {
+      totals.inBed = day.reduce((sum, n) => sum + Math.max(n.d.inBed ?? 0, n.d.hours ?? 0), 0);
     }
     for (const k of NIGHT_FIELDS)
       if (!((totals[k] as number | undefined) && (totals[k] as number) > 0)) delete totals[k];
