@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WRITE_ALLOWED } from '../../src/auth/demo-policy.js';
 import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { browser } from './flows.js';
+import { browser, demoVisitor } from './flows.js';
 
 let s: TestServer;
 const off = { 'x-forwarded-for': '203.0.113.9' };
@@ -32,20 +32,13 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** A new demo visitor's headers (their own session, from off the machine). */
-async function visitor(): Promise<Record<string, string>> {
-  const r = await s.api('/auth/demo-login', { method: 'POST', headers: { ...off, origin: s.url } });
-  const cookie = /klebb_session=([^;]+)/.exec(r.headers.getSetCookie().join())?.[1] as string;
-  return { ...off, ...browser(s.url, cookie) };
-}
-
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z]+/g, 'welcome').replace(/\*$/, 'x');
 }
 
 describe('demo mode is closed by default', () => {
   it('refuses an Apple Health upload with 403 DEMO_MODE and stores nothing', async () => {
-    const h = await visitor();
+    const h = await demoVisitor(s);
     const before = (await s.api('/api/health-auto-export/discoveries', { headers: h })).body;
     const r = await s.api('/api/apple-health/import', {
       method: 'POST',
@@ -58,7 +51,7 @@ describe('demo mode is closed by default', () => {
   });
 
   it('refuses manifest changes: PATCH of meta.view.enabled or the label, and reorder', async () => {
-    const h = await visitor();
+    const h = await demoVisitor(s);
     const was = (await s.api('/api/manifests/welcome', { headers: h })).body;
     const patch = await s.api('/api/manifests/welcome', {
       method: 'PATCH',
@@ -81,7 +74,7 @@ describe('demo mode is closed by default', () => {
   });
 
   it('every write route of the route table off the allow-list is refused (403 DEMO_MODE, or 410/503 where the demo says gone)', async () => {
-    const h = await visitor();
+    const h = await demoVisitor(s);
     // (the admin routes take the operator's admin token, never a demo session)
     const writes = s.app.routeTable.filter(
       (r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method) && r.auth !== 'admin',
@@ -124,7 +117,7 @@ describe('demo mode is closed by default', () => {
   });
 
   it('logging still works: a visitor adds, edits and removes a weight entry', async () => {
-    const h = await visitor();
+    const h = await demoVisitor(s);
     const date = new Date().toISOString().slice(0, 10);
     const add = await s.api('/api/manifests/weight/entries', {
       json: { entry: { date, kg: 80 } },

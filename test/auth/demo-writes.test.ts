@@ -6,10 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { browser } from './flows.js';
+import { browser, demoVisitor } from './flows.js';
 
 let s: TestServer;
-const off = { 'x-forwarded-for': '203.0.113.9' };
 
 beforeAll(async () => {
   s = await startServer({ env: { KLEBB_DEMO: '1' } });
@@ -18,16 +17,9 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** A new demo visitor's headers (their own session). */
-async function visitor(): Promise<Record<string, string>> {
-  const r = await s.api('/auth/demo-login', { method: 'POST', headers: { ...off, origin: s.url } });
-  const cookie = /klebb_session=([^;]+)/.exec(r.headers.getSetCookie().join())?.[1] as string;
-  return { ...off, ...browser(s.url, cookie) };
-}
-
 describe('demo mode writes', () => {
   it('refuses deleting and creating cards, the time zone and the HAE token with 403 DEMO_MODE', async () => {
-    const h = await visitor();
+    const h = await demoVisitor(s);
     const card = { meta: { id: 'mine', label: 'Mine' }, data: [] };
     const refused: [string, string, unknown?][] = [
       ['DELETE', '/api/manifests/welcome'],
@@ -47,17 +39,17 @@ describe('demo mode writes', () => {
   });
 
   it('keeps no conversations: a visitor never sees another visitor’s', async () => {
-    const a = await visitor();
+    const a = await demoVisitor(s);
     const made = await s.api('/api/conversations', { json: { title: 'my secret' }, headers: a });
     expect(made.status).toBe(403);
     expect(
       (await s.api('/api/chat/history', { method: 'PUT', json: { messages: [] }, headers: a })).status,
     ).toBe(403);
-    const b = await visitor();
+    const b = await demoVisitor(s);
     expect((await s.api('/api/conversations', { headers: b })).body).toEqual({ conversations: [] });
-    expect(
-      (await s.api('/api/conversations/search', { json: { q: 'secret' }, headers: b })).body,
-    ).toEqual({ conversations: [] });
+    expect((await s.api('/api/conversations/search', { json: { q: 'secret' }, headers: b })).body).toEqual({
+      conversations: [],
+    });
     expect(s.inst.conversations.list()).toHaveLength(0);
   });
 });

@@ -62,3 +62,18 @@ export async function signIn(
 export function codeOf(link: string): string {
   return decodeURIComponent(new URL(link).hash.replace(/^#code=/, ''));
 }
+
+/**
+ * A new demo visitor's headers (KLEBB_DEMO=1): signs in through `POST /auth/demo-login` from off
+ * the machine (an X-Forwarded-For address, so the loopback allowance plays no part) and returns
+ * that address with the visitor's own session cookie and the instance's Origin.
+ */
+export async function demoVisitor(s: {
+  url: string;
+  api: TestServer['api'];
+}): Promise<Record<string, string>> {
+  const off = { 'x-forwarded-for': '203.0.113.9' };
+  const r = await s.api('/auth/demo-login', { method: 'POST', headers: { ...off, origin: s.url } });
+  const cookie = /klebb_session=([^;]+)/.exec(r.headers.getSetCookie().join())?.[1] as string;
+  return { ...off, ...browser(s.url, cookie) };
+}
