@@ -13,7 +13,6 @@ import { startServer, type TestServer } from '../helpers/server.js';
 import { browser, demoVisitor } from './flows.js';
 
 let s: TestServer;
-const off = { 'x-forwarded-for': '203.0.113.9' };
 const weight = fs.readFileSync(path.join(casesDir, 'manifests/examples/weight.example.json'));
 const exportXml = fs.readFileSync(
   path.join(casesDir, 'real-data/apple-health/tdda-applehealthdata_export6s3sample_v3_2016.xml'),
