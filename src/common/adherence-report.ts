@@ -21,7 +21,7 @@
 
 import { addDays, isIsoDate } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
-import { adherence, dayText, dosesDue, dosesOf, isTaken, readSchedule, takenCount } from './schedule.js';
+import { adherence, dosesDue, dosesOf, isTaken, takenCount, trackedSince } from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
 
 /** Default length of the compliance window, in days. */
@@ -74,6 +74,11 @@ export interface AdherenceReport {
   /** First and last day of the window. */
   from: string;
   to: string;
+  /**
+   * The first day any item was counted from (`trackedSince`, never before `from`): later than
+   * `from` when every item started being tracked inside the window.
+   */
+  countedFrom: string;
   windowDays: number;
   groups: AdherenceGroup[];
   /** Sums over every item (each item once, even when in several groups). */
@@ -148,24 +153,7 @@ function lastTakenDay(item: unknown): string | null {
   return best;
 }
 
-/**
- * The first day an item's adherence counts from: its schedule's start (`start_date`, else its
- * earliest `cycles[].start`; `readSchedule`'s anchor), else the day of its first recorded dose,
- * taken or missed; null when it has neither (nothing recorded yet). Days before it are not
- * "missed": nobody was tracking the item then (a card made today is not 1/30 taken).
- */
-export function trackedSince(item: unknown): string | null {
-  const anchor = readSchedule(item).anchor;
-  if (anchor) return anchor;
-  let first: string | null = null;
-  for (const d of dosesOf(item)) {
-    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
-    if (day && (first === null || day < first)) first = day;
-  }
-  return first;
-}
-
-function itemLine(it: ReportItem, windowFrom: string, date: string): ItemAdherence {
+function itemLine(it: ReportItem, windowFrom: string, date: string): { line: ItemAdherence; from: string } {
   const item = it.ref.item;
   // the window, cut to the days the item was tracked (none before today when nothing is recorded)
   const since = trackedSince(item) ?? date;
@@ -188,7 +176,7 @@ function itemLine(it: ReportItem, windowFrom: string, date: string): ItemAdheren
   if (it.dose) line.dose = it.dose;
   const stock = stockOf(item);
   if (stock) line.stock = { ...stock, ...stockLastDay(item, stock.left, date) };
-  return line;
+  return { line, from };
 }
 
 /**
@@ -209,7 +197,12 @@ export function adherenceReport(
   const from = addDays(date, -(windowDays - 1));
   const items = reportItems(data, { itemsPath: cfg.itemsPath, meta });
   const lines = new Map<ReportItem, ItemAdherence>();
-  for (const it of items) lines.set(it, itemLine(it, from, date));
+  let countedFrom: string | null = null;
+  for (const it of items) {
+    const r = itemLine(it, from, date);
+    lines.set(it, r.line);
+    if (countedFrom === null || r.from < countedFrom) countedFrom = r.from;
+  }
   const groups = groupReportItems(data, items).map((g) => ({
     id: g.id,
     label: g.label,
@@ -224,6 +217,7 @@ export function adherenceReport(
   return {
     from,
     to: date,
+    countedFrom: countedFrom ?? from,
     windowDays,
     groups,
     overall: { scheduled, taken, rate: scheduled > 0 ? taken / scheduled : null },

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adherenceReport, stockLastDay, stockOf } from './adherence-report.js';
+import { dailyShares } from './schedule.js';
 import { groupReportItems, reportItems } from './schedule-groups.js';
 import { cellState, timelineCells, timelineDays } from './schedule-timeline.js';
 
@@ -82,6 +83,44 @@ describe('adherenceReport on the example', () => {
       scheduled: 0,
       rate: null,
     });
+    // the report says from when it counted: the earliest item's start inside the window
+    const both = adherenceReport({ items: [recent, missedFirst] }, '2026-04-30');
+    expect([both.from, both.countedFrom]).toEqual(['2026-04-01', '2026-04-25']);
+    expect(adherenceReport({ items: [started] }, '2026-04-30', { windowDays: 5 }).countedFrom).toBe(
+      '2026-04-26',
+    );
+  });
+
+  it('the timeline and the daily shares agree: days before tracking are not missed', () => {
+    const item = {
+      name: 'D',
+      schedule: { type: 'daily' },
+      doses: [{ scheduledDate: '2026-04-28', takenAt: '2026-04-28T08:00:00Z' }],
+    };
+    const days = ['2026-04-26', '2026-04-27', '2026-04-28', '2026-04-29', '2026-04-30'];
+    expect(timelineCells(item, days, '2026-04-30').map((c) => c.state)).toEqual([
+      'none',
+      'none',
+      'taken',
+      'missed',
+      'due',
+    ]);
+    expect(dailyShares({ items: [item] }, '2026-04-30', 5).map((d) => d.share)).toEqual([
+      null,
+      null,
+      1,
+      0,
+      0,
+    ]);
+    // nothing recorded: only today is due, nothing before it missed
+    const fresh = { name: 'E', schedule: { type: 'daily' } };
+    expect(timelineCells(fresh, days, '2026-04-30').map((c) => c.state)).toEqual([
+      'none',
+      'none',
+      'none',
+      'none',
+      'due',
+    ]);
   });
 
   it('tolerates data of any shape', () => {

@@ -11,7 +11,7 @@
 
 import { addDays } from './dates.js';
 import { toFiniteNumber } from './numbers.js';
-import { dosesDue, takenCount } from './schedule.js';
+import { dosesDue, takenCount, trackedSince } from './schedule.js';
 
 /** Default window length, in days. */
 export const DEFAULT_TIMELINE_DAYS = 14;
@@ -62,11 +62,17 @@ export function cellState(date: string, due: number, taken: number, today: strin
   return date < today ? 'missed' : 'due';
 }
 
-/** One item's cells over `days`. */
+/**
+ * One item's cells over `days`. A past day before the item was tracked (`trackedSince`: its
+ * schedule's start, else its first recorded dose; today when nothing is recorded) with nothing
+ * taken is `none`, not `missed`, as the adherence report counts it.
+ */
 export function timelineCells(item: unknown, days: string[], today: string): TimelineCell[] {
+  const since = trackedSince(item) ?? today;
   return days.map((date) => {
     const due = dosesDue(item, date);
     const taken = takenCount(item, date);
-    return { date, due, taken, state: cellState(date, due, taken, today) };
+    const state = date < since && taken === 0 && date < today ? 'none' : cellState(date, due, taken, today);
+    return { date, due, taken, state };
   });
 }

@@ -48,7 +48,10 @@ export type TimeOfDayToken = (typeof TIMES_OF_DAY)[number];
 export const MAX_TIMES_PER_DAY = 24;
 
 /** A phase's days: weekdays (0 = Sunday … 6 = Saturday), a count of days per week, or every day. */
-export type PhaseDays = { kind: 'weekdays'; days: number[] } | { kind: 'count'; n: number } | { kind: 'every' };
+export type PhaseDays =
+  | { kind: 'weekdays'; days: number[] }
+  | { kind: 'count'; n: number }
+  | { kind: 'every' };
 
 /** A schedule read leniently into one shape (`readSchedule`). */
 export interface Schedule {
@@ -107,7 +110,8 @@ export function weekdayNumber(name: unknown): number | null {
   if (full >= 0) return full;
   const short = WEEKDAYS.indexOf(t.slice(0, 3));
   // "tues", "thurs", "weds": a prefix of the full name
-  return short >= 0 && FULL_WEEKDAYS[short].startsWith(t.slice(0, Math.min(t.length, FULL_WEEKDAYS[short].length)))
+  return short >= 0 &&
+    FULL_WEEKDAYS[short].startsWith(t.slice(0, Math.min(t.length, FULL_WEEKDAYS[short].length)))
     ? short
     : null;
 }
@@ -129,7 +133,11 @@ function weekdayList(v: unknown): number[] | null {
 }
 
 const count = (v: unknown): number | null =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : null;
+  typeof v === 'number' && Number.isInteger(v) && v >= 0
+    ? v
+    : typeof v === 'string' && /^\d+$/.test(v.trim())
+      ? Number(v)
+      : null;
 
 function phaseDays(v: unknown): PhaseDays {
   const n = count(v);
@@ -145,7 +153,10 @@ const first = (o: Record<string, unknown>, keys: string[]): unknown => {
 
 function scheduleType(v: unknown): ScheduleType {
   if (typeof v !== 'string') return 'daily';
-  const t = v.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const t = v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if ((SCHEDULE_TYPES as readonly string[]).includes(t)) return t as ScheduleType;
   // spellings seen in hand-written files
   if (t === 'every_other_day') return 'every_n_days';
@@ -156,7 +167,9 @@ function scheduleType(v: unknown): ScheduleType {
 
 function timesOfDay(v: unknown): TimeOfDayToken[] {
   const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
-  const set = new Set(list.filter((t): t is TimeOfDayToken => (TIMES_OF_DAY as readonly unknown[]).includes(t)));
+  const set = new Set(
+    list.filter((t): t is TimeOfDayToken => (TIMES_OF_DAY as readonly unknown[]).includes(t)),
+  );
   return TIMES_OF_DAY.filter((t) => set.has(t));
 }
 
@@ -203,7 +216,9 @@ export function readSchedule(item: unknown): Schedule {
   const interval = count(first(s, ['interval_days', 'intervalDays', 'nDays', 'every']));
   const times = count(first(s, ['times_per_day', 'timesPerDay']));
   const anchor =
-    dayText(first(s, ['start_date', 'startDate'])) ?? dayText(first(it, ['start_date', 'startDate'])) ?? earliestCycleStart(it);
+    dayText(first(s, ['start_date', 'startDate'])) ??
+    dayText(first(it, ['start_date', 'startDate'])) ??
+    earliestCycleStart(it);
   const loading = isObject(s.loading)
     ? {
         days: phaseDays(s.loading.days),
@@ -274,7 +289,10 @@ export function isDue(schedule: unknown, date: string): boolean {
         return inPhase(s.loading.days, date, s.anchor);
       }
       if (s.maintenance) {
-        const from = s.anchor !== null && s.loading ? addDays(s.anchor, s.loading.durationWeeks * 7) : (s.anchor ?? date);
+        const from =
+          s.anchor !== null && s.loading
+            ? addDays(s.anchor, s.loading.durationWeeks * 7)
+            : (s.anchor ?? date);
         return inPhase(s.maintenance.days, date, from);
       }
       return s.onDays === null || s.onDays.includes(wd);
@@ -283,7 +301,9 @@ export function isDue(schedule: unknown, date: string): boolean {
 }
 
 function isSchedule(v: unknown): v is Schedule {
-  return isObject(v) && typeof v.type === 'string' && typeof v.timesPerDay === 'number' && Array.isArray(v.offDays);
+  return (
+    isObject(v) && typeof v.type === 'string' && typeof v.timesPerDay === 'number' && Array.isArray(v.offDays)
+  );
 }
 
 /** Whether `date` lies inside the item's cycles: not in an "off" cycle, and in an "on" one when any exist. */
@@ -373,7 +393,8 @@ export function scheduleItems(data: unknown): ScheduleItemRef[] {
   const out: ScheduleItemRef[] = [];
   if (Array.isArray(data)) {
     data.forEach((item, index) => {
-      if (isObject(item) && (isObject(item.schedule) || typeof item.frequency === 'string')) out.push({ item, index, list: '' });
+      if (isObject(item) && (isObject(item.schedule) || typeof item.frequency === 'string'))
+        out.push({ item, index, list: '' });
     });
     return out;
   }
@@ -408,10 +429,19 @@ function quote(s: string): string {
  * `items[name="Vitamin D"].doses`, `current[index=2].doses`, `[index=0].doses`.
  */
 export function dosesPath(data: unknown, ref: ScheduleItemRef): string {
-  const siblings = ref.list === '' ? (Array.isArray(data) ? data : []) : isObject(data) && Array.isArray(data[ref.list]) ? (data[ref.list] as unknown[]) : [];
+  const siblings =
+    ref.list === ''
+      ? Array.isArray(data)
+        ? data
+        : []
+      : isObject(data) && Array.isArray(data[ref.list])
+        ? (data[ref.list] as unknown[])
+        : [];
   const name = ref.item.name;
   const unique =
-    typeof name === 'string' && name !== '' && siblings.filter((x) => isObject(x) && x.name === name).length === 1;
+    typeof name === 'string' &&
+    name !== '' &&
+    siblings.filter((x) => isObject(x) && x.name === name).length === 1;
   const selector = unique ? `[name=${quote(name as string)}]` : `[index=${ref.index}]`;
   return `${ref.list}${selector}.doses`;
 }
@@ -495,18 +525,39 @@ export function groupItems<T extends ScheduleItemRef>(data: unknown, refs: reado
 }
 
 /**
+ * The first day an item's adherence counts from: its schedule's start (`start_date`, else its
+ * earliest `cycles[].start`; `readSchedule`'s anchor), else the day of its first recorded dose,
+ * taken or missed; null when it has neither (nothing recorded yet). Days before it are not
+ * "missed": nobody was tracking the item then (a card made today is not 1/30 taken).
+ */
+export function trackedSince(item: unknown): string | null {
+  const anchor = readSchedule(item).anchor;
+  if (anchor) return anchor;
+  let first: string | null = null;
+  for (const d of dosesOf(item)) {
+    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
+    if (day && (first === null || day < first)) first = day;
+  }
+  return first;
+}
+
+/**
  * For each of the `n` days ending on `to` (oldest first), the share of the card's due doses that
- * were taken (each item's taken doses counted up to its due count), or null when nothing was due.
+ * were taken (each item's taken doses counted up to its due count, from the day it was tracked:
+ * `trackedSince`), or null when nothing was due.
  */
 export function dailyShares(data: unknown, to: string, n: number): { date: string; share: number | null }[] {
   const refs = scheduleItems(data);
   const out: { date: string; share: number | null }[] = [];
   if (!isIsoDate(to)) return out;
+  // days before an item was tracked are not missed (trackedSince); nothing recorded: only `to`
+  const since = refs.map((r) => trackedSince(r.item) ?? to);
   for (let i = Math.max(0, Math.floor(n)) - 1; i >= 0; i--) {
     const date = addDays(to, -i);
     let due = 0;
     let taken = 0;
-    for (const r of refs) {
+    for (const [j, r] of refs.entries()) {
+      if (date < since[j]) continue;
       const k = dosesDue(r.item, date);
       due += k;
       taken += Math.min(k, takenCount(r.item, date));
@@ -546,13 +597,26 @@ export function describeSchedule(item: unknown): string {
       }
       break;
     case 'weekly':
-      when = s.onDays ? `Weekly: ${daysText(s.onDays)}` : s.anchor ? `Weekly: ${DAY_SHORT[weekdayIndex(s.anchor)]}` : 'Weekly';
+      when = s.onDays
+        ? `Weekly: ${daysText(s.onDays)}`
+        : s.anchor
+          ? `Weekly: ${DAY_SHORT[weekdayIndex(s.anchor)]}`
+          : 'Weekly';
       break;
     case 'every_n_days':
-      when = s.intervalDays === 1 ? 'Daily' : s.intervalDays === 2 ? 'Every other day' : `Every ${s.intervalDays} days`;
+      when =
+        s.intervalDays === 1
+          ? 'Daily'
+          : s.intervalDays === 2
+            ? 'Every other day'
+            : `Every ${s.intervalDays} days`;
       break;
     case 'on_off':
-      when = s.onOff ? `${s.onOff.on} ${s.onOff.on === 1 ? 'day' : 'days'} on, ${s.onOff.off} off` : s.onDays ? daysText(s.onDays) : 'On and off';
+      when = s.onOff
+        ? `${s.onOff.on} ${s.onOff.on === 1 ? 'day' : 'days'} on, ${s.onOff.off} off`
+        : s.onDays
+          ? daysText(s.onDays)
+          : 'On and off';
       break;
     case 'phased':
       when = 'Phased';

@@ -10,6 +10,7 @@ import {
   type ItemAdherence,
   type AdherenceReport as Report,
 } from '../../src/common/adherence-report.js';
+import { daysBetween } from '../../src/common/dates.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
 import type { RendererProps } from './registry.js';
@@ -28,6 +29,10 @@ function band(rate: number | null): 'none' | 'good' | 'fair' | 'low' {
 }
 
 function windowText(r: Report): string {
+  if (r.countedFrom > r.from)
+    return r.countedFrom === r.to
+      ? 'today'
+      : `the ${daysBetween(r.countedFrom, r.to) + 1} days since tracking began`;
   return r.windowDays === 1 ? 'today' : `the last ${r.windowDays} days`;
 }
 
@@ -128,7 +133,7 @@ export function AdherenceReport({ card, date }: RendererProps) {
           <span class="adh-summary-text">
             {report.overall.scheduled === 0
               ? `Nothing was due in ${windowText(report)}.`
-              : `of doses taken in ${windowText(report)} (${report.overall.taken} of ${report.overall.scheduled}), ${dayMonth(report.from)} – ${dayMonth(report.to)}`}
+              : `of doses taken in ${windowText(report)} (${report.overall.taken} of ${report.overall.scheduled}), ${dayMonth(report.countedFrom)} – ${dayMonth(report.to)}`}
           </span>
         </p>
       )}
