@@ -87,7 +87,8 @@ describe('resolveTarget', () => {
     expect(matchesFilter([1], 'length', 1)).toBe(false);
     expect(matchesFilter('x', 'length', 1)).toBe(false);
     expect(matchesFilter(null, 'a', 1)).toBe(false);
-    rowError('NO_MATCH', () => at([{}], '[constructor="Object"]'));
+    // a filter on a prototype key is refused outright (row-path FORBIDDEN_KEYS)
+    rowError('BAD_PATH', () => at([{}], '[constructor="Object"]'));
     rowError('NO_MATCH', () => at({}, 'toString'));
   });
 
@@ -261,10 +262,9 @@ describe('appendRow', () => {
     expect(resolveTarget(r.doc, parseRowPath('items[index=0].doses[index=1].at'), '')).toBe('12:00');
   });
 
-  it('a key named __proto__ becomes an own property, not a prototype', () => {
-    const r = append({}, '__proto__', 1);
-    expect(Object.hasOwn(r.doc as object, '__proto__')).toBe(true);
-    expect(Object.getPrototypeOf(r.doc)).toBe(Object.prototype);
+  it('a key named __proto__ is refused (BAD_PATH): data holding it could not be sent back as JSON', () => {
+    rowError('BAD_PATH', () => append({}, '__proto__', 1));
+    rowError('BAD_PATH', () => append([{}], '[index=0].constructor', 1));
   });
 
   it('rejects an undefined value', () => {
