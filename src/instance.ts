@@ -5,20 +5,21 @@
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 import fs from 'node:fs';
-import type { Config } from './config.js';
+import { type AuthDeps, AuthService } from './auth/auth-service.js';
 import type { CardContext } from './cards/card-context.js';
 import { createCard } from './cards/card-crud.js';
-import { ConversationStore } from './chat/conversations/conversation-store.js';
-import { TurnHub } from './chat/turns/turn-hub.js';
 import { type CardEvent, CardLoader } from './cards/card-loader.js';
 import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
 import { isManifestFileName } from './cards/manifest-file.js';
+import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hide.js';
+import { ConversationStore } from './chat/conversations/conversation-store.js';
+import { TurnHub } from './chat/turns/turn-hub.js';
+import type { Config } from './config.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { HaeIngest } from './ingest/hae-service.js';
-import { type AuthDeps, AuthService } from './auth/auth-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 
@@ -103,16 +104,27 @@ export async function openInstance(
       `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`,
     );
   }
+  // the cards this home knew before its files are read (a card added since is an arrival)
+  const knownBefore = [...store.allStates().keys()];
   loader.scanAll();
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
     log.info({ home: layout.home }, 'new HEALTH_HOME: created the welcome card');
   }
+  // a first card that arrives as a file hides the welcome card as POST /api/manifests does:
+  // found at start-up beside it, or dropped in while the server runs
+  if (autoHideWelcomeAtStart(cards, knownBefore))
+    log.info({}, 'cards found beside the welcome card: switched it off');
+  loader.onCardArrived = (id) => {
+    if (autoHideWelcome(cards, id)) log.info({ id }, 'first card added: switched the welcome card off');
+  };
   // from here on, a card that gains or changes meta.ingest is filled from the stored samples
   hae.followCards(events);
   let watcher: CardWatcher | undefined;
   if (opts.watch !== false) {
-    watcher = watchCards(layout.dataDir, loader, (err) => log.warn({ err: err.message }, 'file watcher error'));
+    watcher = watchCards(layout.dataDir, loader, (err) =>
+      log.warn({ err: err.message }, 'file watcher error'),
+    );
     await watcher.ready;
   }
   let closed = false;

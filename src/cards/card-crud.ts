@@ -6,18 +6,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, conflict, type FieldError, invalid } from '../errors.js';
 import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
+import { isKnownMetric } from '../ingest/hae/catalogue.js';
+import { fillNewIngestCard, withIngestCategory } from '../ingest/hae-cards.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
 import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
-import type { Card } from './card-registry.js';
-import { cardFilePath } from './card-id.js';
-import { contentHash, isManifestFileName, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
 import { assertSchemaType } from './card-data.js';
+import { cardFilePath } from './card-id.js';
+import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
+import {
+  contentHash,
+  isManifestFileName,
+  type ManifestBody,
+  serializeManifest,
+  splitData,
+} from './manifest-file.js';
 import { mergePatch } from './row-ops.js';
-import { type ManifestValidation, sanitizeAtLoad, validateForCreate, validateForPatch } from './validate-manifest.js';
-import { isKnownMetric } from '../ingest/hae/catalogue.js';
-import { fillNewIngestCard, withIngestCategory } from '../ingest/hae-cards.js';
+import {
+  type ManifestValidation,
+  sanitizeAtLoad,
+  validateForCreate,
+  validateForPatch,
+} from './validate-manifest.js';
+import { autoHideWelcome } from './welcome-auto-hide.js';
+
+/** The id of the welcome card (its rule lives in welcome-auto-hide.ts). */
+export { WELCOME_CARD_ID } from './welcome-auto-hide.js';
 
 /** One entry of `GET /api/manifests`: the manifest (meta-only) plus where it lives and a data summary. */
 export type CardEntry = ManifestBody & {
@@ -30,9 +45,6 @@ export type CardEntry = ManifestBody & {
   updatedAt: string | null;
 };
 
-/** The id of the welcome card seeded on first boot (auto-hidden once a first card is created). */
-export const WELCOME_CARD_ID = 'welcome';
-
 /** Sort key of a card: `meta.order` (absent: 1000), then label, then id (REFERENCE section 2). */
 export function compareCards(a: Card, b: Card): number {
   const oa = typeof a.manifest.meta.order === 'number' ? a.manifest.meta.order : DEFAULT_CARD_ORDER;
@@ -44,7 +56,10 @@ export function compareCards(a: Card, b: Card): number {
 }
 
 /** `GET /api/manifests`: every loaded card, sorted, and the load errors. */
-export function listCards(ctx: CardContext): { entries: CardEntry[]; errors: ReturnType<CardContext['registry']['errors']> } {
+export function listCards(ctx: CardContext): {
+  entries: CardEntry[];
+  errors: ReturnType<CardContext['registry']['errors']>;
+} {
   const states = ctx.store.allStates();
   const entries = ctx.registry
     .all()
@@ -113,16 +128,24 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
     const message = `meta.id "${id}" would be read as a backup file name (<name>.json.<stamp>); choose another id`;
     throw invalid(message, [{ path: 'meta.id', message }]);
   }
-  if (ctx.registry.has(id) || fs.existsSync(file)) throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
+  if (ctx.registry.has(id) || fs.existsSync(file))
+    throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
   const { body: raw, hasData, data: given } = splitData(parsed);
   // without data a card starts empty in the shape its schema.type asks for (an array by default)
   const wanted = (raw.schema as { type?: unknown } | undefined)?.type;
-  const data = hasData ? normaliseDateKeyed(given) : wanted === 'object' ? {} : wanted === undefined || wanted === 'array' ? [] : undefined;
+  const data = hasData
+    ? normaliseDateKeyed(given)
+    : wanted === 'object'
+      ? {}
+      : wanted === undefined || wanted === 'array'
+        ? []
+        : undefined;
   assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
   // rows left behind when this id's file was deleted by hand come back with the card, unless
   // the new card brings rows of its own (docs/API.md: a hand-deleted card keeps its rows)
   const orphan = ctx.store.state(id);
-  const adopt = orphan.version > 0 && orphan.shape !== 'none' && (!hasData || (Array.isArray(data) && data.length === 0));
+  const adopt =
+    orphan.version > 0 && orphan.shape !== 'none' && (!hasData || (Array.isArray(data) && data.length === 0));
   const text = serializeManifest(raw);
   ctx.store.transaction(() => {
     if (!adopt) ctx.store.replace(id, data, actor, 'create');
@@ -132,35 +155,22 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   ctx.registry.put({ id, file, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) });
   ctx.registry.setErrors(
     file,
-    dropped.map((d) => ({ file: path.basename(file), id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
+    dropped.map((d) => ({
+      file: path.basename(file),
+      id,
+      code: 'FIELD_DROPPED',
+      path: d.path,
+      message: d.message,
+    })),
   );
   ctx.emit({ type: 'card-changed', id });
   ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
   // a card subscribed to an HAE metric is filled from the samples already stored (REFERENCE section 7)
   fillNewIngestCard(ctx, id);
-  const welcomeAutoHidden = id !== WELCOME_CARD_ID && autoHideWelcome(ctx);
+  const welcomeAutoHidden = autoHideWelcome(ctx, id);
   const result: CreateResult = { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };
   if (adopt) result.restoredRows = orphan.rowCount;
   return result;
-}
-
-/** Hides the welcome card the first time another card is created (REFERENCE section 2). */
-function autoHideWelcome(ctx: CardContext): boolean {
-  const welcome = ctx.registry.get(WELCOME_CARD_ID);
-  if (!welcome) return false;
-  const meta = welcome.raw.meta ?? {};
-  const flags = (meta.welcome ?? {}) as Record<string, unknown>;
-  if (flags.autoHideApplied === true || meta.enabled === false) return false;
-  try {
-    writeCardManifest(ctx, welcome, {
-      ...welcome.raw,
-      meta: { ...meta, enabled: false, welcome: { ...flags, autoHideApplied: true } },
-    });
-  } catch {
-    // best effort: the new card exists; a welcome file mid-edit or gone just stays as it is
-    return false;
-  }
-  return true;
 }
 
 const PATCHABLE = new Set(['meta', 'description']);
@@ -185,7 +195,11 @@ function newIssues(before: ManifestValidation, after: ManifestValidation): Manif
  * validated strictly (422 naming the field). A patch that changes nothing writes nothing.
  * @returns `{ok, id, changed}`.
  */
-export function patchCard(ctx: CardContext, id: string, patch: unknown): { ok: true; id: string; changed: boolean } {
+export function patchCard(
+  ctx: CardContext,
+  id: string,
+  patch: unknown,
+): { ok: true; id: string; changed: boolean } {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
     throw badRequest('the patch must be a JSON object with meta and/or description', [
       { path: '', message: 'must be an object' },

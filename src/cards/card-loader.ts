@@ -54,6 +54,12 @@ export class CardLoader {
   /** Files whose last load failed: their bytes are re-read even when the hash matches the card's. */
   private readonly failed = new Set<string>();
 
+  /**
+   * Called after a file loaded a card whose id was not loaded before (a new card, not an edit
+   * or a failed file); the instance hides the welcome card with it.
+   */
+  onCardArrived: ((id: string) => void) | undefined;
+
   constructor(
     private readonly dataDir: string,
     private readonly registry: CardRegistry,
@@ -228,6 +234,7 @@ export class CardLoader {
     this.emit({ type: 'card-changed', id });
     // a previous card of this file under another id is gone now, unless another file has that id
     if (current && current.id !== id) this.idFreed(current.id);
+    if (!holder) this.onCardArrived?.(id);
     return 'loaded';
   }
 
