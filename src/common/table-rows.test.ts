@@ -93,6 +93,13 @@ describe('cellText', () => {
     expect(cellText({ v: Number.NaN }, { field: 'v', header: '' })).toBe('');
   });
 
+  it('shows a day that is not in the calendar as written, never throws', () => {
+    const date = { field: 'date', header: '', format: 'date' };
+    expect(cellText({ date: '2026-13-45' }, date, 'en-GB')).toBe('2026-13-45');
+    expect(cellText({ date: '2026-02-30' }, date, 'en-GB')).toBe('2026-02-30');
+    expect(cellText({ date: '2026-99-99T08:00' }, date, 'en-GB')).toBe('2026-99-99T08:00');
+  });
+
   it('isDateColumn: only calendar dates, or format date', () => {
     expect(isDateColumn(tableList.data, { field: 'date', header: '' })).toBe(true);
     expect(isDateColumn(tableList.data, { field: 'test', header: '' })).toBe(false);

@@ -4,13 +4,15 @@
  * cell as text. Shared by the browser and the server: no Node imports.
  *
  * `format` is not defined by the reference; these are read (anything else shows the value as is):
- * - `date`: a `YYYY-MM-DD` day as "20 Apr 2026" (a calendar date, never shifted by a time zone);
+ * - `date`: a `YYYY-MM-DD` day as "20 Apr 2026" (a calendar date, never shifted by a time zone;
+ *   a day not in the calendar, "2026-13-45", shows as written);
  * - `number`, or `round(N)` / `number(N)`: a number without float artefacts, or with N decimals;
  * - `percent`: a number as "52%" (a ratio of 1 or less is multiplied by 100);
  * - `check` / `boolean`: ✅ for a true value, blank otherwise;
  * - a display template with `{…}` (`"{result} {unit}"`), rendered against the row.
  */
 
+import { isIsoDate } from './dates.js';
 import {
   CHECK_MARK,
   getValue,
@@ -147,7 +149,8 @@ export function cellText(row: Obj, col: TableColumn, locale?: string): string {
   const f = format?.toLowerCase();
   if (f === 'date') {
     const day = dayOf(v);
-    if (!day) return valueText(v);
+    // an impossible day ("2026-13-45", "2026-02-30") shows as the text it is, never throws
+    if (!day || !isIsoDate(day)) return valueText(v);
     return dateFormat(locale).format(new Date(`${day}T00:00:00Z`));
   }
   if (f === 'check' || f === 'boolean') return isTruthy(v) ? CHECK_MARK : '';

@@ -45,7 +45,8 @@ function label(kind: string, date: string, make: (d: Date, sameYear: boolean) =>
   const key = `${kind}|${date}|${year}`;
   let v = labels.get(key);
   if (v === undefined) {
-    v = make(new Date(`${date}T12:00:00Z`), date.slice(0, 4) === year);
+    // a day not in the calendar ("2026-13-45" in a row) shows as written: formatting it would throw
+    v = isIsoDate(date) ? make(new Date(`${date}T12:00:00Z`), date.slice(0, 4) === year) : date;
     if (labels.size > 5_000) labels.clear();
     labels.set(key, v);
   }
