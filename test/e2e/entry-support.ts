@@ -35,7 +35,12 @@ export interface Dashboard {
  * into the store at start) and Chromium in `timezoneId`; closes both after the file's tests and
  * fails any test whose pages logged a console error, threw, or had a request fail.
  */
-export function useDashboard(opts: { timezoneId: string; manifests: () => Record<string, unknown>[] }): Dashboard {
+export function useDashboard(opts: {
+  timezoneId: string;
+  manifests: () => Record<string, unknown>[];
+  /** Extra server environment (e.g. `AGENT_API_TOKEN` for writes over the REST API). */
+  env?: Record<string, string>;
+}): Dashboard {
   let s: TestServer | undefined;
   let browser: TestBrowser | undefined;
   let launchError: Error | undefined;
@@ -44,6 +49,7 @@ export function useDashboard(opts: { timezoneId: string; manifests: () => Record
 
   beforeAll(async () => {
     s = await startServer({
+      env: opts.env,
       before: (_home, dataDir) => {
         fs.mkdirSync(dataDir, { recursive: true });
         for (const m of opts.manifests()) {
@@ -62,7 +68,8 @@ export function useDashboard(opts: { timezoneId: string; manifests: () => Record
   afterEach(async () => {
     const problems = pages.flatMap((w) =>
       w.problems.filter(
-        (p) => !(allowed.get(w) ?? []).some((st) => p.includes(`the server responded with a status of ${st}`)),
+        (p) =>
+          !(allowed.get(w) ?? []).some((st) => p.includes(`the server responded with a status of ${st}`)),
       ),
     );
     allowed.clear();

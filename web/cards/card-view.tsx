@@ -1,5 +1,6 @@
 /** One card on a view: its frame (emoji, label) and the renderer's body, or the placeholder. */
 import type { ViewCard, ViewName } from '../lib/types.js';
+import { CardBoundary } from './card-boundary.js';
 import { rendererFor } from './registry.js';
 import { UnknownRenderer } from './unknown-renderer.js';
 
@@ -34,7 +35,9 @@ export function CardView({ card, view, date, live }: CardViewProps) {
       </header>
       <div class="card-body">
         {Renderer ? (
-          <Renderer card={card} view={view} date={date} live={live} />
+          <CardBoundary cardId={card.id} resetKey={card}>
+            <Renderer card={card} view={view} date={date} live={live} />
+          </CardBoundary>
         ) : (
           <UnknownRenderer component={component} />
         )}
