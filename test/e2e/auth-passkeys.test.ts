@@ -86,6 +86,29 @@ describe('passkeys in Chromium', { timeout: 120_000 }, () => {
   let lap: WatchedPage;
   let ph: WatchedPage;
 
+  it('a wrong or stale setup link says it is not valid and points to the server log', async () => {
+    const w = await tab(laptop);
+    const alert = w.page.getByRole('alert');
+    const notValid = /This setup link is not valid.*restarted.*server log/;
+    // a wrong code pasted over the open /setup page (only the fragment changes)
+    await w.page.goto(`${base}/setup`);
+    await w.page.getByText('Open the one-time setup link').waitFor();
+    await w.page.goto(`${base}/setup#code=wrongcode`);
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(notValid);
+    expect(await w.page.getByText('Open the one-time setup link').count()).toBe(0);
+    // a link from before a restart: its code is no longer the server's (a restart issues a new one)
+    const stale = new URL(s.inst.auth.setupLink() as string).hash;
+    s.inst.auth.setup.issue();
+    const fresh = await tab(laptop);
+    await fresh.page.goto(`${base}/setup${stale}`);
+    await fresh.page.getByRole('alert').waitFor();
+    expect(await fresh.page.getByRole('alert').textContent()).toMatch(notValid);
+    expect(await fresh.page.getByRole('button', { name: 'Create a passkey' }).count()).toBe(0);
+    await w.page.close();
+    await fresh.page.close();
+  });
+
   it('first run: the setup link registers the first passkey and opens Today with a session cookie', async () => {
     lap = await tab(laptop);
     const link = s.inst.auth.setupLink() as string;

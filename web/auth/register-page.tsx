@@ -4,7 +4,7 @@
  * fragment (`#code=`); the page checks it first, so a spent or expired link says so before
  * the person is asked for their fingerprint. Afterwards the new session opens Today.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Loading } from '../components/status.js';
 import { useResource } from '../lib/use-resource.js';
 import { type Availability, authStatus, availability, registerPasskey } from './auth-api.js';
@@ -17,8 +17,30 @@ const INVALID: Record<NonNullable<Availability['why']>, string> = {
   used: 'This invite link has already been used. Ask for a new one.',
 };
 
+/**
+ * A setup link whose code the server does not know: spent, or printed before a restart (each
+ * start makes a new code and the old link stops working without a word).
+ */
+const SETUP_INVALID =
+  'This setup link is not valid: it has been used already, or Klebb restarted since it printed it (each start makes a new one). Open the newest setup link in the server log; it ends in /setup#code=…';
+
+/** A setup link opened once a passkey exists: there is no setup any more. */
+const SETUP_SPENT =
+  'This link no longer works: a passkey is registered already. Sign in, or ask for an invite.';
+
+/** The link's code, read again when only the fragment changes (a link pasted over an open page). */
+function useLinkCode(): string | null {
+  const [code, setCode] = useState(() => linkCode());
+  useEffect(() => {
+    const onHash = () => setCode(linkCode());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  return code;
+}
+
 export function RegisterPage({ mode }: { mode: 'setup' | 'invite' }) {
-  const code = useMemo(() => linkCode(), []);
+  const code = useLinkCode();
   const status = useResource((signal) => authStatus(signal), []);
   const avail = useResource((signal) => (code ? availability(code, signal) : Promise.resolve(null)), [code]);
   const [nickname, setNickname] = useState('');
@@ -66,9 +88,13 @@ export function RegisterPage({ mode }: { mode: 'setup' | 'invite' }) {
   if (!a?.available) {
     const why = avail.error
       ? messageOf(avail.error)
-      : a?.reason === 'invalid-invite'
-        ? INVALID[a.why ?? 'unknown']
-        : 'This link no longer works: a passkey is registered already. Sign in, or ask for an invite.';
+      : a?.reason !== 'invalid-invite'
+        ? SETUP_SPENT
+        : mode === 'setup'
+          ? status.data?.setup === false
+            ? SETUP_SPENT
+            : SETUP_INVALID
+          : INVALID[a.why ?? 'unknown'];
     return (
       <AuthScreen name={name} title={title}>
         <AuthError message={why} />
