@@ -1,6 +1,11 @@
-/** `stepper`: a count with − and + buttons (REFERENCE: min, max, step, default). */
+/**
+ * `stepper`: a count with − and + buttons (REFERENCE: min, max, step, default). The `default` is
+ * the starting value; an optional stepper also has a Clear button, so an entry can leave it out
+ * (the first − or + after clearing brings the default back).
+ */
 import { FieldGroup, type InputProps } from '../field.js';
 
+/** The stepper control of an entry form. */
 export function StepperInput(props: InputProps) {
   const { input, value, onChange, id } = props;
   const step = input.step ?? 1;
@@ -9,7 +14,14 @@ export function StepperInput(props: InputProps) {
   const clamp = (n: number) => Math.min(input.max ?? Infinity, Math.max(input.min ?? -Infinity, n));
   // a step like 0.1 would add float artefacts (0.30000000000000004): round to the step's decimals
   const decimals = (String(step).split('.')[1] ?? '').length;
-  const move = (dir: 1 | -1) => onChange(clamp(Number((shown + dir * step).toFixed(decimals))));
+  const start =
+    typeof input.default === 'number' && Number.isFinite(input.default) ? clamp(input.default) : undefined;
+  const move = (dir: 1 | -1) =>
+    onChange(
+      current === undefined && start !== undefined
+        ? start
+        : clamp(Number((shown + dir * step).toFixed(decimals))),
+    );
   return (
     <FieldGroup input={input} id={id}>
       <div class="stepper">
@@ -34,6 +46,16 @@ export function StepperInput(props: InputProps) {
         >
           +
         </button>
+        {!input.required && current !== undefined && (
+          <button
+            type="button"
+            class="stepper-clear"
+            aria-label={`${input.label}: clear`}
+            onClick={() => onChange(undefined)}
+          >
+            Clear
+          </button>
+        )}
       </div>
     </FieldGroup>
   );

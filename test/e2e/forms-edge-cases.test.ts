@@ -1,0 +1,57 @@
+/**
+ * Entry forms at their edges, in Chromium against the real server:
+ * - an optional stepper with a `default` starts at the default but can be cleared, so the entry
+ *   leaves it out; the first press after clearing brings the default back; a required stepper has
+ *   no Clear.
+ */
+import { describe, expect, it } from 'vitest';
+import { todayIn } from '../../src/common/dates.js';
+import { PHONE } from './browser.js';
+import { cardOf, useDashboard } from './entry-support.js';
+
+const TZ = 'Europe/Berlin';
+
+const vitals = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'vitals',
+    label: 'Vitals',
+    emoji: '💓',
+    order: 1,
+    view: {
+      enabled: true,
+      component: 'generic-card',
+      display: { template: '{sets|} sets', secondary: '{pulse|}' },
+    },
+    writeable: {
+      fromWebapp: true,
+      inputs: [
+        { key: 'pulse', type: 'stepper', label: 'Pulse', min: 30, max: 220, default: 70 },
+        { key: 'sets', type: 'stepper', label: 'Sets', min: 0, max: 10, default: 3, required: true },
+      ],
+    },
+  },
+  data: [],
+};
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals] });
+
+describe('entry form edges', () => {
+  it('an optional stepper with a default can be left empty; a required one cannot', async () => {
+    const w = await d.open('/', PHONE);
+    const card = cardOf(w, 'vitals');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    const pulse = form.locator('.stepper').first();
+    expect(await pulse.locator('.stepper-value').textContent()).toBe('70');
+    expect(await form.getByRole('button', { name: 'Sets: clear' }).count()).toBe(0);
+    // clearing, then + brings the default back; clearing again leaves it empty
+    await form.getByRole('button', { name: 'Pulse: clear' }).click();
+    expect(await pulse.locator('.stepper-value').textContent()).toBe('–');
+    await form.getByRole('button', { name: 'Pulse: more' }).click();
+    expect(await pulse.locator('.stepper-value').textContent()).toBe('70');
+    await form.getByRole('button', { name: 'Pulse: clear' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => d.data('vitals')).toEqual([{ date: todayIn(TZ), sets: 3 }]);
+  });
+});
