@@ -2,7 +2,9 @@
  * Entry forms at their edges, in Chromium against the real server:
  * - an optional stepper with a `default` starts at the default but can be cleared, so the entry
  *   leaves it out; the first press after clearing brings the default back; a required stepper has
- *   no Clear.
+ *   no Clear;
+ * - a writable card whose only input was dropped at load (an unknown `slider` type) offers no
+ *   "Add entry" and no form: it says it takes no entries from the web app.
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
@@ -34,7 +36,21 @@ const vitals = {
   data: [],
 };
 
-const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals] });
+/** Its only input has a type this version does not know: dropped at load (FIELD_DROPPED). */
+const mood = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'slider-mood',
+    label: 'Slider mood',
+    emoji: '🎚️',
+    order: 2,
+    view: { enabled: true, component: 'generic-card', display: { template: '{level|}' } },
+    writeable: { fromWebapp: true, inputs: [{ key: 'level', type: 'slider', label: 'Level' }] },
+  },
+  data: [],
+};
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals, mood] });
 
 describe('entry form edges', () => {
   it('an optional stepper with a default can be left empty; a required one cannot', async () => {
@@ -53,5 +69,13 @@ describe('entry form edges', () => {
     await form.getByRole('button', { name: 'Pulse: clear' }).click();
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => d.data('vitals')).toEqual([{ date: todayIn(TZ), sets: 3 }]);
+  });
+
+  it('a card whose inputs were all dropped offers no entry form', async () => {
+    const w = await d.open('/', PHONE);
+    const card = cardOf(w, 'slider-mood');
+    await card.getByText('This card takes no entries from the web app.').waitFor();
+    expect(await card.getByRole('button').count()).toBe(0);
+    expect(await card.getByRole('form').count()).toBe(0);
   });
 });

@@ -199,6 +199,8 @@ export function GenericCard({ card, date }: RendererProps) {
   // the form's inputs, read only when a form is open (most cards on a page show none)
   const inputs = canWrite && mode !== null ? inputsOf(meta) : NO_INPUTS;
   const hasDateInput = inputs.some((i) => i.key === dateField);
+  // a writable card whose inputs were all dropped (an unknown type) has nothing to fill in: no form
+  const hasInputs = canWrite && inputsOf(meta).length > 0;
 
   const emptyHeadline = text(display.emptyHeadline) ?? DEFAULT_EMPTY_HEADLINE;
   const addLabel = maxPerDay > 1 && dayEntries.length > 0 ? 'Add another' : 'Add entry';
@@ -248,7 +250,7 @@ export function GenericCard({ card, date }: RendererProps) {
         {spark.length >= 2 && <Sparkline values={spark} colour={band?.colour || undefined} />}
       </div>
 
-      {canWrite && maxPerDay > 1 && dayEntries.length > 0 && (
+      {hasInputs && maxPerDay > 1 && dayEntries.length > 0 && (
         <ul class="gc-entries" aria-label="Entries of this day">
           {dayEntries.map((r, n) => (
             <li key={r.index} class="gc-entry">
@@ -270,7 +272,11 @@ export function GenericCard({ card, date }: RendererProps) {
         </ul>
       )}
 
-      {canWrite && mode === null && (
+      {canWrite && mode === null && !hasInputs && (
+        <p class="form-hint gc-no-inputs">This card takes no entries from the web app.</p>
+      )}
+
+      {canWrite && mode === null && hasInputs && (
         <div class="gc-actions">
           {maxPerDay === 1 && dayEntries.length > 0 ? (
             <button
