@@ -201,12 +201,21 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
 /**
  * The calendar day of an entry (`entry[dateField]`: `YYYY-MM-DD`, or a timestamp whose first ten
  * characters are a real date), or null when the entry has no date (list cards).
- * @throws 422 INVALID_ENTRY naming the date field when it holds something else.
+ * @throws 422 INVALID_ENTRY naming the date field when it holds something else ("… is not a date in
+ *   the calendar" when it is written YYYY-MM-DD but the day does not exist).
  */
 export function entryDay(policy: WritePolicy, entry: Entry): string | null {
   const v = entry[policy.dateField];
   if (v === undefined) return null;
   const day = typeof v === 'string' ? v.slice(0, 10) : '';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(day) && !isIsoDate(day) && (v as string).length <= 40) {
+    // written right, but the day does not exist (2026-02-30, 2026-13-45)
+    throw invalid(
+      `${day} is not a date in the calendar.`,
+      [{ path: `entry.${policy.dateField}`, message: `${day} is not a date in the calendar` }],
+      'INVALID_ENTRY',
+    );
+  }
   if (!isIsoDate(day) || (v as string).length > 40) {
     throw invalid(
       `The date must be written YYYY-MM-DD.`,

@@ -103,7 +103,13 @@ describe('refusals, each shown to the person as it comes', () => {
     const text = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: '85' } } });
     expect(text.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Weight (kg) must be a number.' });
     const badDate = await person('/api/manifests/weight/entries', { json: { entry: { date: '2026-02-30', kg: 80 } } });
-    expect(badDate.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'The date must be written YYYY-MM-DD.' });
+    expect(badDate.body).toEqual({
+      code: 'INVALID_ENTRY',
+      error: '2026-02-30 is not a date in the calendar.',
+      details: [{ path: 'entry.date', message: '2026-02-30 is not a date in the calendar' }],
+    });
+    const badShape = await person('/api/manifests/weight/entries', { json: { entry: { date: '30/02/2026', kg: 80 } } });
+    expect(badShape.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'The date must be written YYYY-MM-DD.' });
     expect(await dataOf('weight')).toEqual([]);
   });
 
