@@ -235,8 +235,16 @@ export function GenericCard({ card, date }: RendererProps) {
             </span>
           )}
         </div>
-        {secondary && <p class="gc-secondary">{secondary}</p>}
-        {subtitle && <p class="gc-subtitle">{subtitle}</p>}
+        {secondary && (
+          <p class="gc-secondary" title={secondary}>
+            {secondary}
+          </p>
+        )}
+        {subtitle && (
+          <p class="gc-subtitle" title={subtitle}>
+            {subtitle}
+          </p>
+        )}
         {(band?.label || (row && daysAgo > 0)) && (
           <p class="gc-meta">
             {band?.label && <span class="gc-pill">{band.label}</span>}
