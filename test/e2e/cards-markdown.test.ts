@@ -142,8 +142,8 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
     const { page } = await open(`${s.url}/`);
     const howTo = page.locator('.card[data-card-id="how-to-add-a-card"] .markdown-body');
     await howTo.waitFor();
-    expect(await howTo.locator('h2').textContent()).toBe('Adding a card');
-    expect(await howTo.locator('h3').allTextContents()).toEqual([
+    expect(await howTo.locator('h4').textContent()).toBe('Adding a card');
+    expect(await howTo.locator('h5').allTextContents()).toEqual([
       'Three ways to add one',
       'Removing a card',
       'Getting help',
@@ -153,7 +153,7 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
     expect(await howTo.locator('code').first().textContent()).toBe('$HEALTH_HOME/data/');
     const welcome = page.locator('.card[data-card-id="welcome"] .markdown-body');
     await welcome.waitFor();
-    expect(await welcome.locator('h2').textContent()).toBe('Welcome! 👋');
+    expect(await welcome.locator('h4').textContent()).toBe('Welcome! 👋');
     expect(await welcome.locator('ol > li').allTextContents()).toContain('To remove it: delete the file');
     expect(await welcome.locator('em').textContent()).toMatch(/just an example/);
     expect(await page.locator('[data-unknown-renderer="markdown-doc"]').count()).toBe(0);
@@ -164,7 +164,7 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
     const body = page.locator('.card[data-card-id="xss"] .markdown-body');
     await body.waitFor();
     // the legitimate content is there
-    expect(await body.locator('h2').textContent()).toBe('Safe heading');
+    expect(await body.locator('h4').textContent()).toBe('Safe heading');
     expect(await body.locator('strong').first().textContent()).toBe('bold');
     const safe = body.locator('a', { hasText: 'safe link' });
     expect(await safe.getAttribute('href')).toBe('https://example.org/page');
@@ -206,7 +206,7 @@ describe('markdown-doc', { timeout: 60_000 }, () => {
         'code',
         'del',
         'em',
-        'h2',
+        'h4',
         'hr',
         'input',
         'li',

@@ -2,7 +2,8 @@
  * `markdown-doc` (REFERENCE section 2, built-in renderers): a card whose data is one document,
  * `{"markdown": "..."}` (a plain string is read as the markdown too). The text goes through the
  * one markdown pipeline (web/lib/markdown.ts: marked, then DOMPurify) and the sanitised result is
- * inserted as it is. A long document is shown folded, with a button to read the rest.
+ * inserted as it is, its headings two levels down (h1 → h3: the card's label is the h2). A long
+ * document is shown folded, with a button to read the rest.
  *
  * The pipeline (marked and DOMPurify, about 20 KB gzipped) is loaded with `import()` the first
  * time a note is drawn, so a dashboard without notes does not pay for it on its first page; the
@@ -10,6 +11,7 @@
  */
 import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { demoteHeadings } from '../../src/common/demote-headings.js';
 import { useCardData } from '../lib/card-data.js';
 import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
@@ -52,7 +54,8 @@ export function MarkdownDoc({ card }: RendererProps) {
   useEffect(() => {
     if (!mod && md) loadPipeline();
   }, [mod, md]);
-  const html = useMemo(() => (md && mod ? mod.renderMarkdown(md) : ''), [md, mod]);
+  // headings sit under the card's label (h2): `# Title` becomes h3, never a second h1 on the page
+  const html = useMemo(() => (md && mod ? demoteHeadings(mod.renderMarkdown(md)) : ''), [md, mod]);
   const body = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   const [long, setLong] = useState(false);

@@ -9,6 +9,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { instance } from '../lib/instance.js';
 import { startCardFocus } from './card-focus.js';
+import { chatWithName } from './chat-name.js';
 import { storedTurn } from './chat-storage.js';
 import { chatBusy, chatOpen, openChat } from './launcher-state.js';
 import './launcher.css';
@@ -60,10 +61,8 @@ export function ChatLauncher() {
           type="button"
           class="chat-launcher"
           data-chat-launcher=""
-          aria-label={
-            failed ? `Chat with ${agent.name} could not load; try again` : `Chat with ${agent.name}`
-          }
-          title={failed ? 'The chat could not load. Try again.' : `Chat with ${agent.name}`}
+          aria-label={failed ? 'The chat could not load; try again' : chatWithName(agent.name)}
+          title={failed ? 'The chat could not load. Try again.' : chatWithName(agent.name)}
           aria-haspopup="dialog"
           aria-busy={open && !Panel ? 'true' : undefined}
           onClick={openChat}

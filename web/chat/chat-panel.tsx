@@ -86,7 +86,7 @@ export function ChatPanel() {
       ref={panel}
       class="chat-panel"
       role="dialog"
-      aria-label={`Chat with ${agent.name}`}
+      aria-label={agent.name.trim().toLowerCase() === 'chat' ? 'Chat' : `Chat with ${agent.name}`}
       hidden={!open}
       data-chat-panel=""
       onKeyDown={(e) => {

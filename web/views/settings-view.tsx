@@ -299,7 +299,7 @@ function CardsSettings() {
                 </button>
               )}
               <span class="setting-emoji" aria-hidden="true">
-                {card.emoji ?? '▫️'}
+                {card.emoji ?? ''}
               </span>
               <div class="setting-text">
                 <span class="setting-label">{card.label}</span>
