@@ -11,8 +11,9 @@
  *   there reloads the conversation from the server, where any finished answer is already saved;
  * - `stopTurn` asks the server to stop (`DELETE`); the stream then ends with `stopped`.
  */
-import { batch, signal } from '@preact/signals';
+import { batch, effect, signal } from '@preact/signals';
 import { ApiError, api } from '../lib/api.js';
+import { cardsVersion } from '../lib/live.js';
 import {
   appendShown,
   configured,
@@ -142,7 +143,33 @@ function scheduleFlush(): void {
   if (!frame) frame = requestAnimationFrame(() => flush());
 }
 
+/** Stops following the card list (set once following starts). */
+let labelsFollowed: (() => void) | null = null;
+
+/**
+ * Re-reads the card labels whenever the live feed says the card list changed while a turn runs:
+ * a card the agent just created is then known by its label before the next status names it,
+ * instead of a moment after (on a slow machine, after the status has moved on).
+ */
+function followLabels(): void {
+  if (labelsFollowed) return;
+  let seen = cardsVersion.peek();
+  labelsFollowed = effect(() => {
+    const v = cardsVersion.value;
+    if (v === seen || !turn) return;
+    seen = v;
+    cardLabels().then(
+      (m) => {
+        labels = m;
+        scheduleFlush();
+      },
+      () => {},
+    );
+  });
+}
+
 function begin(t: TurnState, showAtOnce: boolean): void {
+  followLabels();
   turn = t;
   retries = 0;
   lastTool = null;
