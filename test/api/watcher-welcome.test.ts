@@ -55,6 +55,13 @@ async function welcome(srv: TestServer): Promise<{ enabled: unknown; welcome: un
   return { enabled: meta.enabled, welcome: meta.welcome };
 }
 
+/** The welcome card's switches once it reads as switched off (or after 2 s, as they are then). */
+const untilHidden = (srv: TestServer) =>
+  until(
+    () => welcome(srv),
+    (w) => w.enabled === false,
+  );
+
 const write = (srv: TestServer, name: string, text: string) =>
   fs.writeFileSync(path.join(srv.dataDir, name), text);
 
@@ -66,12 +73,7 @@ describe('the welcome card and cards that arrive as files', { timeout: 30_000 },
     expect(await welcome(srv)).toEqual({ enabled: undefined, welcome: undefined });
 
     write(srv, 'weight.json', manifest('weight', 'Weight'));
-    expect(
-      await until(
-        () => welcome(srv),
-        (w) => w.enabled === false,
-      ),
-    ).toEqual(HIDDEN);
+    expect(await untilHidden(srv)).toEqual(HIDDEN);
     expect(events).toContainEqual({ type: 'card-changed', id: 'welcome' });
     const settings = (await srv.api('/api/settings/cards')).body.cards;
     expect(settings.find((c: { id: string }) => c.id === 'welcome').enabled).toBe(false);
@@ -88,12 +90,7 @@ describe('the welcome card and cards that arrive as files', { timeout: 30_000 },
   it('after the person switched it back on, a later dropped card leaves it on', async () => {
     const srv = await start();
     write(srv, 'weight.json', manifest('weight', 'Weight'));
-    expect(
-      await until(
-        () => welcome(srv),
-        (w) => w.enabled === false,
-      ),
-    ).toEqual(HIDDEN);
+    expect(await untilHidden(srv)).toEqual(HIDDEN);
 
     expect((await srv.api('/api/settings/cards/welcome/enable', { method: 'POST' })).status).toBe(200);
     write(srv, 'mood.json', manifest('mood', 'Mood'));
@@ -121,12 +118,7 @@ describe('the welcome card and cards that arrive as files', { timeout: 30_000 },
     expect(events).not.toContainEqual({ type: 'card-changed', id: 'welcome' });
 
     write(srv, 'broken.json', manifest('broken', 'Broken no more'));
-    expect(
-      await until(
-        () => welcome(srv),
-        (w) => w.enabled === false,
-      ),
-    ).toEqual(HIDDEN);
+    expect(await untilHidden(srv)).toEqual(HIDDEN);
   });
 
   it('a welcome file dropped in does not hide itself', async () => {
