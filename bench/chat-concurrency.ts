@@ -1,5 +1,5 @@
 /**
- * chat-concurrency (issue 3): 50 streaming chat turns at once on this 2-core machine, on the
+ * chat-concurrency: 50 streaming chat turns at once on this 2-core machine, on the
  * 200-card home (20 cards and 10 turns with --quick).
  *
  * How: the instant gateway in this process, Klebb as a child (`node dist/src/main.js`, production

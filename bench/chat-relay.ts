@@ -1,5 +1,5 @@
 /**
- * chat-relay (issue 3): how long a token chunk takes from the gateway to the client's SSE stream.
+ * chat-relay: how long a token chunk takes from the gateway to the client's SSE stream.
  *
  * How: the instant gateway runs in this process, so the time it writes a chunk and the time the
  * client's eventsource-parser hands over the matching `token` event share one clock

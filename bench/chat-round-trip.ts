@@ -1,5 +1,5 @@
 /**
- * chat-round-trip (issue 3): server time per gateway round-trip of a chat turn, against a gateway
+ * chat-round-trip: server time per gateway round-trip of a chat turn, against a gateway
  * that answers at once, on the 200-card home (200 x 10 000 rows, the cold-start fixture seeded
  * through the store; 20 x 1 000 with --quick).
  *

@@ -1,5 +1,5 @@
 /**
- * chat-widget (issue 6): what the chat panel costs the page, and how smoothly it shows a long
+ * chat-widget: what the chat panel costs the page, and how smoothly it shows a long
  * streamed answer.
  *
  * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level) pointed at

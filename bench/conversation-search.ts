@@ -1,5 +1,5 @@
 /**
- * conversation-search (issue 4): `POST /api/conversations/search` over 100 conversations of 200
+ * conversation-search: `POST /api/conversations/search` over 100 conversations of 200
  * messages each (20 000 messages).
  *
  * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level). 100

@@ -1,5 +1,5 @@
 /**
- * conversation-turn (issue 4): what a turn on a stored conversation of 200 messages adds in
+ * conversation-turn: what a turn on a stored conversation of 200 messages adds in
  * server time over the same turn without `conversationId`.
  *
  * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level,

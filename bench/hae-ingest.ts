@@ -1,5 +1,5 @@
 /**
- * hae-ingest: Health Auto Export webhook speed and memory (issue 7 "Speed").
+ * hae-ingest: Health Auto Export webhook speed and memory.
  *
  * 1. The real 1.6 MB payload (hevy-metal file: 22 months of daily aggregates, 11 104 points) posted
  *    to a fresh server (`node dist/src/main.js`, production log level) with cards subscribed to

@@ -1,5 +1,5 @@
 /**
- * reattach-replay (issue 4): how long a client that reattaches to a running conversation turn
+ * reattach-replay: how long a client that reattaches to a running conversation turn
  * takes to get 5 000 buffered events back.
  *
  * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level,

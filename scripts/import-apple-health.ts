@@ -1,5 +1,5 @@
 /**
- * `npm run import:apple-health -- <export.xml> [--home DIR]` (issue 7 "Apple Health export"):
+ * `npm run import:apple-health -- <export.xml> [--home DIR]`:
  * stream-parses Apple Health's `export.xml` into the samples store of a HEALTH_HOME (`--home`,
  * else HEALTH_HOME, else ~/klebb) and fills the cards subscribed to its metrics, as a push would.
  * Prints a summary as JSON on stdout. Exit codes: 0 imported, 1 failed, 2 bad usage.

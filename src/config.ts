@@ -33,7 +33,7 @@ export interface Config {
   adminToken?: string;
   /** Branding (HEALTH_INSTANCE_NAME, default "Klebb"). */
   instanceName: string;
-  /** Chat agent display name and avatar (CHAT_AGENT_NAME "Chat", CHAT_AGENT_EMOJI "💬", seed section 1). */
+  /** Chat agent display name and avatar (CHAT_AGENT_NAME "Chat", CHAT_AGENT_EMOJI "💬"). */
   chatAgentName: string;
   chatAgentEmoji: string;
   /** Largest accepted request body, bytes (KLEBB_BODY_LIMIT_BYTES, default 10 MB). */
@@ -44,18 +44,18 @@ export interface Config {
    * proxy every visitor would look local). Set 0 behind a reverse proxy that adds no forwarding header.
    */
   trustLoopback: boolean;
-  /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), REFERENCE section 10. */
+  /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), */
   demo: boolean;
   cloud: boolean;
   /** Structural debug logs (HEALTH_DEBUG=1). */
   debug: boolean;
   /** Log level for pino (KLEBB_LOG_LEVEL, default "info"; "silent" in tests). */
   logLevel: string;
-  /** The chat agent (seed section 1). */
+  /** The chat agent. */
   chat: ChatConfig;
   /** Health Auto Export limits and the legacy token (KLEBB_HAE_MAX_BYTES, KLEBB_APPLE_HEALTH_MAX_BYTES, HEALTH_AUTO_EXPORT_TOKEN). */
   hae: HaeEnv;
-  /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT; issue 8). */
+  /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT). */
   auth: AuthEnv;
   /** Messages for the start-up log (deprecations). */
   warnings: string[];

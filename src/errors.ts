@@ -56,7 +56,7 @@ export const invalid = (message: string, details?: FieldError[], code = 'INVALID
 export const unavailable = (message: string, code = 'UNAVAILABLE') => new KlebbError(503, code, message);
 
 /**
- * Row-path errors (REFERENCE section 5): BAD_PATH 400, NO_MATCH 404, AMBIGUOUS 409,
+ * Row-path errors: BAD_PATH 400, NO_MATCH 404, AMBIGUOUS 409,
  * WRONG_TYPE 422, ORDER_MISMATCH 422. The body carries `code`, `path` and the card `id`.
  */
 export type RowErrorCode = 'BAD_PATH' | 'NO_MATCH' | 'AMBIGUOUS' | 'WRONG_TYPE' | 'ORDER_MISMATCH';

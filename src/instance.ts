@@ -37,13 +37,13 @@ export interface Instance {
   cards: CardContext;
   /** Settings the person's browser reports (time zone). */
   user: UserSettings;
-  /** Chat transcripts (issue 4). */
+  /** Chat transcripts. */
   conversations: ConversationStore;
   /** Running and lingering conversation turns. */
   turns: TurnHub;
-  /** Health Auto Export webhook and Apple Health import: samples store, token, pushes (issue 7). */
+  /** Health Auto Export webhook and Apple Health import: samples store, token, pushes. */
   hae: HaeIngest;
-  /** Passkeys, sessions, invites and agent tokens (issue 8). */
+  /** Passkeys, sessions, invites and agent tokens. */
   auth: AuthService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;

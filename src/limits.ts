@@ -3,15 +3,15 @@
  * seed (../shared/seed/CHAT-AGENT.md) or REFERENCE.md, the comment says so.
  */
 
-/** Default HTTP port (REFERENCE section 12). */
+/** Default HTTP port. */
 export const DEFAULT_PORT = 8080;
-/** Default bind address (REFERENCE section 12). */
+/** Default bind address. */
 export const DEFAULT_HOST = '0.0.0.0';
-/** Largest request body accepted by default, bytes (issue 2: 10 MB). */
+/** Largest request body accepted by default, bytes (10 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
-/** Longest card id (seed section 2). */
+/** Longest card id. */
 export const MAX_CARD_ID_CHARS = 64;
-/** Card ids no card may take (seed section 2). */
+/** Card ids no card may take. */
 export const RESERVED_CARD_IDS = [
   '_archive',
   '_virtual',
@@ -20,9 +20,9 @@ export const RESERVED_CARD_IDS = [
   'reports',
   'index',
 ] as const;
-/** `meta.order` assumed for a card without one (REFERENCE section 2). */
+/** `meta.order` assumed for a card without one. */
 export const DEFAULT_CARD_ORDER = 1000;
-/** Step between `meta.order` values written by reorder (seed: 100, 200, 300 ...). */
+/** Step between `meta.order` values written by reorder (100, 200, 300 ...). */
 export const REORDER_STEP = 100;
 /** Largest `meta.cadence.expectDays` (REFERENCE section 2, CADENCE_MAX_DAYS). */
 export const CADENCE_MAX_DAYS = 730;
@@ -31,7 +31,7 @@ export const MAX_NOTIFICATION_ITEMS = 10;
 export const MAX_NOTIFICATION_TITLE_CHARS = 30;
 export const MAX_NOTIFICATION_BODY_CHARS = 80;
 export const MAX_NOTIFICATION_LABEL_CHARS = 80;
-/** How long a vanished manifest file may stay gone before its card is dropped, ms (case P01). */
+/** How long a vanished manifest file may stay gone before its card is dropped, ms. */
 export const WATCH_SETTLE_MS = 250;
 /** Rows a windowed read returns when no limit is given, and the most it returns. */
 export const DEFAULT_ROW_WINDOW = 10;
@@ -44,17 +44,17 @@ export const MAX_CATEGORY_CHARS = 32;
 export const GATEWAY_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Most of a non-2xx gateway body read for classification, bytes (rest is dropped). */
 export const GATEWAY_MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** Longest upstream error message carried in a GatewayError, chars (never raw HTML: case G22). */
+/** Longest upstream error message carried in a GatewayError, chars (never raw HTML). */
 export const GATEWAY_MAX_ERROR_MESSAGE_CHARS = 300;
-/** Transient-failure retries per gateway call by default (cases G07, G22, G23). */
+/** Transient-failure retries per gateway call by default. */
 export const DEFAULT_GATEWAY_MAX_RETRIES = 2;
 /** First backoff step for a retried gateway call, ms; doubles per attempt. */
 export const GATEWAY_RETRY_BASE_DELAY_MS = 500;
 /** Longest backoff step the client computes itself, ms (a server's Retry-After may ask more). */
 export const GATEWAY_RETRY_MAX_BACKOFF_MS = 8_000;
-/** Upper bound of the random jitter added to each retry wait, ms (case G23). */
+/** Upper bound of the random jitter added to each retry wait, ms. */
 export const GATEWAY_RETRY_JITTER_MS = 250;
-/** Longest server-requested wait the client will sit out without a deadline, ms (case G23). */
+/** Longest server-requested wait the client will sit out without a deadline, ms. */
 export const GATEWAY_MAX_RETRY_WAIT_MS = 30_000;
 /** Change sets older than this are pruned at start-up, days ... */
 export const CHANGE_LOG_KEEP_DAYS = 90;
@@ -66,13 +66,13 @@ export const MAX_CHANGE_IMAGE_ROWS = 50_000;
 export const MAX_FEEDBACK_INTENT_CHARS = 280;
 export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
 export const MAX_FEEDBACK_TOOL_NAMES = 12;
-/** read_doc and read_report return at most this many bytes of a file (REFERENCE section 5). */
+/** read_doc and read_report return at most this many bytes of a file. */
 export const MAX_DOC_BYTES = 200_000;
-/** Hygiene: a card needs this many rows before it can be called stale (REFERENCE section 5). */
+/** Hygiene: a card needs this many rows before it can be called stale. */
 export const STALE_MIN_ROWS = 3;
-/** Hygiene: more rows than this is a `growth` finding (REFERENCE section 5). */
+/** Hygiene: more rows than this is a `growth` finding. */
 export const GROWTH_ROWS = 730;
-/** Chat budgets (seed section 1 "Turn budgets"): round-trips per turn ... */
+/** Chat budgets: round-trips per turn ... */
 export const DEFAULT_CHAT_MAX_TURNS = 36;
 /** ... per-step soft budget, ms (0 disables) ... */
 export const DEFAULT_ITER_TIMEOUT_MS = 180_000;
@@ -80,25 +80,25 @@ export const DEFAULT_ITER_TIMEOUT_MS = 180_000;
 export const DEFAULT_TURN_DEADLINE_MS = 720_000;
 /** The transport's hard ceiling per hop, ms (seed): the per-step budget must stay below it. */
 export const TRANSPORT_HOP_CEILING_MS = 540_000;
-/** SSE comment heartbeat interval, ms (seed "Streaming": `: ping` every 15 s). */
+/** SSE comment heartbeat interval, ms (`: ping` every 15 s). */
 export const SSE_PING_INTERVAL_MS = 15_000;
-/** Conversations (seed "Conversations"): at most this many per instance ... */
+/** Conversations: at most this many per instance ... */
 export const MAX_CONVERSATIONS = 100;
 /** ... and this many messages each ... */
 export const MAX_CONVERSATION_MESSAGES = 200;
 /** ... a write of messages over this many bytes is 413 ... */
 export const MAX_CONVERSATION_WRITE_BYTES = 512 * 1024;
-/** ... and titles are cut at this many characters (REFERENCE section 4). */
+/** ... and titles are cut at this many characters. */
 export const MAX_CONVERSATION_TITLE_CHARS = 120;
-/** The transcript window fed to the loop, characters (seed: ~24k; the newest always goes through). */
+/** The transcript window fed to the loop, characters (~24k; the newest always goes through). */
 export const WINDOW_CHARS = 24_000;
-/** Events kept per running turn for replay (seed: 5000). */
+/** Events kept per running turn for replay (5000). */
 export const TURN_EVENT_CAP = 5000;
-/** How long a finished turn stays attachable, ms (seed: 30 s). */
+/** How long a finished turn stays attachable, ms (30 s). */
 export const TURN_LINGER_MS = 30_000;
-/** Generated conversation titles: at most this many characters (REFERENCE section 5). */
+/** Generated conversation titles: at most this many characters. */
 export const MAX_GENERATED_TITLE_CHARS = 60;
-/** Budget of the title side call, ms (REFERENCE section 5). */
+/** Budget of the title side call, ms. */
 export const TITLE_TIMEOUT_MS = 20_000;
 /**
  * Rows a `generic-card` gets in the dashboard's first batch read with `data=recent`

@@ -1,7 +1,7 @@
 /**
  * Process entry: read the environment, open HEALTH_HOME, listen, and shut down cleanly on
  * SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the store so the WAL is
- * checkpointed; REFERENCE section 11 item 3).
+ * checkpointed).
  */
 import { buildApp } from './app.js';
 import { publicBase } from './auth/origin.js';
@@ -10,7 +10,7 @@ import { openInstance } from './instance.js';
 
 async function main(): Promise<void> {
   // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
-  // is the owner's alone: folders 0700, files 0600 (issue 8 attack report, item 4)
+  // is the owner's alone: folders 0700, files 0600
   process.umask(0o077);
   let config: ReturnType<typeof loadConfig>;
   try {

@@ -78,7 +78,7 @@ function viewFor(m: Match): JSX.Element {
 
 export function App() {
   const m = matchRoute(route.value);
-  // sign-in pages (issue 8): no navigation, no chat, nothing that needs a signed-in caller
+  // sign-in pages: no navigation, no chat, nothing that needs a signed-in caller
   if (m.name === 'login' || m.name === 'setup' || m.name === 'register') {
     return (
       <div class="app app-bare">
@@ -132,7 +132,7 @@ export function App() {
         {viewFor(m)}
       </main>
       <DailyPrompt match={m} />
-      {/* The chat widget (issue 6) mounts here, on every page; its panel loads on first open. */}
+      {/* The chat widget mounts here, on every page; its panel loads on first open. */}
       <div id="chat-slot" class="chat-slot" data-chat-slot="">
         <ChatLauncher />
       </div>

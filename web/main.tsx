@@ -13,7 +13,7 @@ import './styles/app.css';
 
 startTheme();
 startRouter();
-// the sign-in pages (issue 8) need none of this, and a signed-out browser would only get 401s
+// the sign-in pages need none of this, and a signed-out browser would only get 401s
 if (!isSignInPath(location.pathname)) {
   void loadInstance();
   void reportTimeZone();

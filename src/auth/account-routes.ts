@@ -1,5 +1,5 @@
 /**
- * Self-service for signed-in people (REFERENCE section 4 "Passkey self-service"; issue 8):
+ * Self-service for signed-in people:
  * their passkeys (`/api/credentials`), invites to add a device (`/api/invites`), and named agent
  * tokens (`/api/tokens`). Behind the normal gate; AuthService.requireSession / requirePerson
  * then refuse tokens (403), and demo mode (410).

@@ -1,5 +1,5 @@
 /**
- * The control plane's part in accounts (REFERENCE section 4 "Admin / control plane"), behind
+ * The control plane's part in accounts, behind
  * KLEBB_ADMIN_TOKEN: invites for any account (the way in for the first passkey with
  * KLEBB_CLOUD=1), a health summary and a read-only list of passkeys. No admin delete exists.
  */

@@ -1,5 +1,5 @@
 /**
- * The environment of accounts and access (REFERENCE sections 10 and 12, issue 8): the WebAuthn
+ * The environment of accounts and access: the WebAuthn
  * relying party, the public origin, where credentials and sessions live, and the rate limits.
  *
  * `readAuthEnv` holds the rules; src/config.ts calls it while reading the environment, so a bad
@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { AUTH_FAILURES_PER_MIN, MIN_TOKEN_CHARS } from './auth-limits.js';
 
-/** Sign-in and registration requests per client address per minute, by default (issue 8). */
+/** Sign-in and registration requests per client address per minute, by default. */
 export const DEFAULT_AUTH_RATE_LIMIT_PER_MIN = 30;
 /**
- * Requests per bearer token per minute, by default (issue 8: "the agent API per token, on by
+ * Requests per bearer token per minute, by default ("the agent API per token, on by
  * default"). Generous on purpose: the benchmarks make thousands of sequential appends with one
  * token, and a script is not a brute-force attack (tokens are 256-bit secrets).
  */

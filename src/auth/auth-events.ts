@@ -1,5 +1,5 @@
 /**
- * The auth event log, `sessions/auth-events.log` (REFERENCE section 10: register and sign-in
+ * The auth event log, `sessions/auth-events.log` (register and sign-in
  * successes, refused codes, unknown credentials, invite creation): one JSON object per line,
  * mode 0600, rotated to `auth-events.log.1` past 1 MB. Events name accounts, passkey ids and
  * addresses, never a secret (no token, code or cookie is ever passed in).

@@ -1,5 +1,5 @@
 /**
- * Accounts and access of one instance (issue 8; REFERENCE section 10): who a request comes
+ * Accounts and access of one instance: who a request comes
  * from, passkey registration and sign-in, sessions, invites, named agent tokens. Plain methods a
  * test can call; the HTTP routes (src/auth/*-routes.ts) only parse and shape.
  *
@@ -7,7 +7,7 @@
  * mode 0600 in 0700 folders: `credentials/` (webauthn.json, invites.json, agent-tokens.json) and
  * `sessions/` (webauthn.json, auth-events.log). Why files: the reference keeps them there
  * (REFERENCE section 12 layout), they stay out of the card database that backups and exports
- * copy (REFERENCE section 9: "Never exported: credentials/, sessions/"), they get their own
+ * copy ("Never exported: credentials/, sessions/"), they get their own
  * restrictive modes, and there are a handful of records, not millions. Every secret is stored as
  * its SHA-256 digest and every comparison goes through one injectable constant-time checker.
  */
@@ -101,7 +101,7 @@ export interface Availability {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** 410 GONE: the route is switched off in demo mode (REFERENCE section 10). */
+/** 410 GONE: the route is switched off in demo mode. */
 export function goneInDemo(): KlebbError {
   return new KlebbError(410, 'DEMO_MODE', 'Passkeys, invites and tokens are switched off in this demo');
 }
@@ -127,7 +127,7 @@ export function parseLabel(value: unknown, field: string): string {
 }
 
 /**
- * Reads an optional invite lifetime in days: default 3, clamped to 1–30 (REFERENCE section 4).
+ * Reads an optional invite lifetime in days: default 3, clamped to 1–30.
  * @throws 400 naming `expiresInDays` when it is not a number.
  */
 export function parseInviteDays(value: unknown): number {
@@ -510,7 +510,7 @@ export class AuthService {
   }
 
   /**
-   * Signs in as the demo account (`POST /auth/demo-login`, REFERENCE section 10).
+   * Signs in as the demo account (`POST /auth/demo-login`).
    * @throws 404 NOT_FOUND outside demo mode.
    */
   demoLogin(req: AuthRequest): string {

@@ -1,5 +1,5 @@
 /**
- * WebAuthn ceremonies in progress (REFERENCE section 10: challenges kept in memory for 120 s).
+ * WebAuthn ceremonies in progress (challenges kept in memory for 120 s).
  * Each options answer carries a fresh random challenge; the browser signs it and sends it back
  * inside `clientDataJSON`. The verify step looks the challenge up here and spends it, so a
  * challenge works once, only for the purpose it was made for, and only within its lifetime.

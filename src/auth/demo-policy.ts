@@ -1,5 +1,5 @@
 /**
- * Demo mode (`KLEBB_DEMO=1`, REFERENCE section 10): a public instance anyone may look around in
+ * Demo mode (`KLEBB_DEMO=1`): a public instance anyone may look around in
  * after "Enter the demo" (`POST /auth/demo-login`). What would change the instance for the next
  * visitor, reach the outside world, or mint access is switched off, decided here by the matched
  * route (never by the raw URL text):

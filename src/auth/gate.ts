@@ -1,5 +1,5 @@
 /**
- * The door every request passes (issue 8), installed by buildApp in place of a bare auth hook:
+ * The door every request passes, installed by buildApp in place of a bare auth hook:
  * 0. an HTTP/1.1 request without `Host` → 400 HOST_REQUIRED (src/http/client-errors.ts);
  * 1. @fastify/cookie parses cookies, @fastify/helmet sets the security headers (both before
  *    the gate, so refusals carry the headers too);
@@ -45,7 +45,7 @@ declare module 'fastify' {
 }
 
 /**
- * Routes that reveal or manage a secret (issue 8 attack report, item 2): the Health Auto Export
+ * Routes that reveal or manage a secret: the Health Auto Export
  * token (whoever reads it can write through the webhook), named tokens, invites and passkeys.
  * Named agent tokens, read-only or read-write, get 403 on them; a passkey session, this machine
  * before the first passkey, and AGENT_API_TOKEN (full access, seed section 2 and REFERENCE

@@ -1,5 +1,5 @@
 /**
- * Single-use, expiring invites to register a passkey (REFERENCE sections 4 and 10; issue 8),
+ * Single-use, expiring invites to register a passkey,
  * `credentials/invites.json`. The code (`<label>-<256-bit random>`) is shown once, in the
  * answer that creates it; the file keeps its SHA-256 digest. An invite is spent when a passkey
  * is registered with it, not when registration starts, so an abandoned attempt does not burn it.

@@ -1,5 +1,5 @@
 /**
- * Keeps secrets out of the request log (issue 8: credentials "never appear in logs"). Fastify
+ * Keeps secrets out of the request log (credentials "never appear in logs"). Fastify
  * logs each request's URL; an invite or setup code in a query string (`/auth/register/available
  * ?code=...`, a hand-typed `/register?code=...`) would be written there. Headers are not logged
  * (and `Authorization` and `Cookie` are redacted besides, src/app.ts).
@@ -19,8 +19,8 @@ function decoded(name: string): string {
 
 /**
  * `url` with the value of every query parameter whose name contains token, secret, code, key,
- * password or api (any case, after percent-decoding: `%74oken` counts) replaced by `[redacted]`
- * (issue 8 attack report, item 7). Path and fragment are kept.
+ * password or api (any case, after percent-decoding: `%74oken` counts) replaced by `[redacted]`.
+ * Path and fragment are kept.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');

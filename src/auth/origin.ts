@@ -1,5 +1,5 @@
 /**
- * Origin rules (issue 8 "The edges"; REFERENCE section 10 "CSRF"). Sessions ride on a
+ * Origin rules. Sessions ride on a
  * `SameSite=Lax` cookie; on top of that a state-changing request that carries an `Origin`
  * header must come from HEALTH_ORIGIN, else 403. A request without `Origin` (curl, scripts, the
  * Health Auto Export app) is not a browser acting on someone's behalf and passes.
@@ -58,7 +58,7 @@ export function isAllowedOrigin(
 }
 
 /**
- * The origin check of a request (issue 8: "State-changing requests carrying an Origin that is not
+ * The origin check of a request ("State-changing requests carrying an Origin that is not
  * HEALTH_ORIGIN are refused (403)").
  * @throws 403 BAD_ORIGIN naming the refused origin.
  */
@@ -110,7 +110,7 @@ function loopbackLink(host: string): string {
 /**
  * The base URL of links Klebb hands out (invites, the setup link): HEALTH_ORIGIN when set; else
  * the loopback origin the request came on, named `localhost` (loopbackLink); else
- * `http://localhost:<port>` (REFERENCE section 12).
+ * `http://localhost:<port>`.
  */
 export function publicBase(
   headers: IncomingHttpHeaders | undefined,
@@ -129,7 +129,7 @@ export function publicBase(
 
 /**
  * The base URL (`scheme://host[:port]`, no trailing slash) to show for links a device outside
- * the browser must use, such as the Health Auto Export endpoint (issue 8 attack report, item 5):
+ * the browser must use, such as the Health Auto Export endpoint:
  * HEALTH_ORIGIN when set; else the loopback Host the request named (`localhost:8080`, an address
  * such as `127.0.0.1:8080` named `localhost`, see loopbackLink); else the address and port the
  * request actually arrived on (the socket's local address, which a client cannot choose). Never an arbitrary `Host` header, so `Host: evil.example` cannot make Klebb

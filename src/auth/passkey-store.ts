@@ -1,9 +1,9 @@
 /**
- * The registered passkeys, `credentials/webauthn.json` (REFERENCE section 10): per account label
+ * The registered passkeys, `credentials/webauthn.json`: per account label
  * a WebAuthn user handle and its credentials. Only public keys are stored (a passkey's private
  * key never leaves the authenticator), but the file still says who may sign in, so it is written
  * atomically with mode 0600, and an unreadable file never counts as "no passkeys": that would
- * reopen first-run registration to whoever comes first (REFERENCE section 11 item 4).
+ * reopen first-run registration to whoever comes first.
  */
 import path from 'node:path';
 import { conflict, notFound, unavailable } from '../errors.js';
@@ -136,7 +136,7 @@ export class PasskeyStore {
   /**
    * Removes one passkey of account `label`.
    * @throws 404 NOT_FOUND when the account has no such passkey; 409 LAST_PASSKEY when it is the
-   *   account's only one (REFERENCE section 4: "Cannot remove your only passkey").
+   *   account's only one ("Cannot remove your only passkey").
    */
   remove(label: string, credentialId: string): StoredPasskey {
     const user = this.user(label);

@@ -10,7 +10,7 @@ import { safeEqual } from './safe-equal.js';
 /**
  * An authenticated caller; `actor` is what the change log records (`agent-token`,
  * `token:<name>`, `web`, `local`).
- * - `agent-token`: AGENT_API_TOKEN (seed section 2), full access.
+ * - `agent-token`: AGENT_API_TOKEN, full access.
  * - `named-token`: a token made in Settings > Security; `access: 'read'` may only read.
  * - `session`: a person signed in with a passkey (`credentialId` null for the demo account).
  * - `local`: a program or browser on this machine, while no passkey exists.
@@ -92,7 +92,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * The token-or-loopback part of deciding who the caller is (issue 2 "Auth"); the server's gate
+ * The token-or-loopback part of deciding who the caller is; the server's gate
  * (AuthService.authenticate) adds named tokens and sessions in front of it and calls this only
  * while no passkey exists:
  * - `Authorization: Bearer <AGENT_API_TOKEN>`, compared with `equal` (constant time) → agent.
@@ -125,7 +125,7 @@ export function authenticate(
 }
 
 /**
- * The admin gate for `/api/admin/*` (REFERENCE section 4 "Admin / control plane"): the API is
+ * The admin gate for `/api/admin/*`: the API is
  * off (404) unless KLEBB_ADMIN_TOKEN is set; then only `Bearer <KLEBB_ADMIN_TOKEN>` passes
  * (compared with `equal`, constant time), anything else is 401.
  */

@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 8 "The edges"), with @fastify/rate-limit's limiter and its in-memory store:
+ * Rate limits, with @fastify/rate-limit's limiter and its in-memory store:
  * - sign-in and registration requests per client address (KLEBB_AUTH_RATE_LIMIT per minute,
  *   default 30); the address is the socket's (proxy headers are not believed, so behind a
  *   reverse proxy every visitor shares the proxy's budget: the proxy should limit per visitor);
@@ -49,7 +49,7 @@ export function rateLimiters(app: FastifyInstance, env: AuthEnv) {
     /**
      * Counts a refused credential (a wrong bearer or admin token) against the client address
      * and logs it (address only, never the token text). Past KLEBB_AUTH_FAILURE_LIMIT in a minute
-     * the refusal becomes 429 with Retry-After (issue 8 attack report, item 6).
+     * the refusal becomes 429 with Retry-After.
      * @throws 429 past the limit; otherwise returns and the caller rethrows its 401.
      */
     async failure(req: FastifyRequest, reply: FastifyReply): Promise<void> {

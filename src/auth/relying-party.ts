@@ -1,5 +1,5 @@
 /**
- * The WebAuthn relying party (`@simplewebauthn/server` 14; REFERENCE section 10): options for
+ * The WebAuthn relying party (`@simplewebauthn/server` 14): options for
  * registering and using passkeys, and verification of what the browser sends back.
  * `attestationType: 'none'`, `residentKey: 'preferred'`, `userVerification: 'required'` for both
  * ceremonies; an account's existing passkeys are excluded when it registers another.

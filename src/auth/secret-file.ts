@@ -1,7 +1,7 @@
 /**
  * Files that hold secrets (passkeys, sessions, invites, agent tokens): JSON written atomically
  * (temp + fsync + rename, src/home/atomic-write.ts) with mode 0600 in folders of mode 0700
- * (issue 8 "written atomically with mode 0600"; REFERENCE section 11 item 4: a torn or emptied
+ * (a torn or emptied
  * passkey file must never happen).
  */
 import fs from 'node:fs';

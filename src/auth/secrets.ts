@@ -1,7 +1,7 @@
 /**
  * Random secrets and their stored form. Every secret Klebb hands out (session cookie, invite
  * code, setup code, agent token) is 256 bits from the OS generator and is kept only as its
- * SHA-256 hex digest (issue 8 "stored as hashes"); a presented secret is hashed and compared with
+ * SHA-256 hex digest; a presented secret is hashed and compared with
  * the stored digests by the constant-time checker (src/auth/safe-equal.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';

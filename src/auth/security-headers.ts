@@ -1,5 +1,5 @@
 /**
- * Security headers with @fastify/helmet (issue 8 "The edges"): on every answer `nosniff`,
+ * Security headers with @fastify/helmet: on every answer `nosniff`,
  * `Referrer-Policy: no-referrer`, `X-Frame-Options: SAMEORIGIN`, same-origin opener and resource
  * policies, and HSTS when HEALTH_ORIGIN is HTTPS. The Content-Security-Policy goes on pages
  * only (src/http/web-routes.ts calls `reply.helmet(pageHelmet)`): JSON answers run no scripts.

@@ -1,5 +1,5 @@
 /**
- * The session cookie (REFERENCE section 10; issue 8): `klebb_session`, `HttpOnly`,
+ * The session cookie: `klebb_session`, `HttpOnly`,
  * `SameSite=Lax`, `Path=/`, `Max-Age` of the session lifetime (30 days), and `Secure` whenever
  * HEALTH_ORIGIN is HTTPS. Set and cleared with @fastify/cookie.
  */

@@ -1,6 +1,5 @@
 /**
- * Sign-in sessions, `sessions/webauthn.json` (REFERENCE section 10; issue 8 "Sessions: random
- * tokens stored hashed, 30-day lifetime"). The cookie carries a 256-bit random token; the file
+ * Sign-in sessions, `sessions/webauthn.json`. The cookie carries a 256-bit random token; the file
  * keeps only its SHA-256 digest, so a copy of the file cannot be replayed as a cookie. A
  * presented token is compared with every stored digest by the constant-time checker.
  */

@@ -1,9 +1,9 @@
 /**
- * The first-run setup code (issue 8 "First boot"): while no passkey exists, the first one can be
+ * The first-run setup code: while no passkey exists, the first one can be
  * registered only with a one-time link printed in the server log, not by whoever reaches the page
  * first. The code lives in memory only (a restart prints a new one), is compared in constant
  * time, and stops working once any passkey exists. With KLEBB_CLOUD=1 or KLEBB_DEMO=1 there is
- * none: the first passkey comes from an admin invite (REFERENCE section 10).
+ * none: the first passkey comes from an admin invite.
  */
 import { newSecret, type SecretEqual } from './secrets.js';
 

@@ -1,7 +1,7 @@
 /**
- * Named agent tokens (issue 8 "Machines"): made in Settings > Security, each read-only or
+ * Named agent tokens: made in Settings > Security, each read-only or
  * read-write, shown once, kept as a SHA-256 digest in `credentials/agent-tokens.json`,
- * revocable, with a last-used time. AGENT_API_TOKEN is separate and unchanged (seed section 2).
+ * revocable, with a last-used time. AGENT_API_TOKEN is separate and unchanged.
  */
 import path from 'node:path';
 import { badRequest, conflict, notFound } from '../errors.js';

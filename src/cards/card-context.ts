@@ -31,7 +31,7 @@ function stampOf(file: string): string | undefined {
 
 /**
  * The card with this id, re-read from disk first when its file changed behind our back (a hand
- * edit the watcher has not delivered yet must not be overwritten; case P03).
+ * edit the watcher has not delivered yet must not be overwritten).
  * @throws NotFound 404 when no such card is loaded.
  */
 export function requireCard(ctx: CardContext, id: string): Card {

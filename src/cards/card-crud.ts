@@ -45,7 +45,7 @@ export type CardEntry = ManifestBody & {
   updatedAt: string | null;
 };
 
-/** Sort key of a card: `meta.order` (absent: 1000), then label, then id (REFERENCE section 2). */
+/** Sort key of a card: `meta.order` (absent: 1000), then label, then id. */
 export function compareCards(a: Card, b: Card): number {
   const oa = typeof a.manifest.meta.order === 'number' ? a.manifest.meta.order : DEFAULT_CARD_ORDER;
   const ob = typeof b.manifest.meta.order === 'number' ? b.manifest.meta.order : DEFAULT_CARD_ORDER;
@@ -102,7 +102,7 @@ function throwIfInvalid(v: { malformed: FieldError[]; invalid: FieldError[] }): 
   if (v.invalid.length) throw invalid(v.invalid.map((e) => e.message).join('; '), v.invalid);
 }
 
-/** Result of createCard (seed section 2: `{ok, id, source}`; REFERENCE adds `welcomeAutoHidden`). */
+/** Result of createCard (`{ok, id, source}`; REFERENCE adds `welcomeAutoHidden`). */
 export interface CreateResult {
   ok: true;
   id: string;
@@ -120,7 +120,7 @@ export interface CreateResult {
  */
 export function createCard(ctx: CardContext, body: unknown, actor: Actor): CreateResult {
   throwIfInvalid(validateForCreate(body, { isKnownMetric }));
-  // an HAE-fed card without a category takes its metric's (REFERENCE section 7)
+  // an HAE-fed card without a category takes its metric's
   const parsed = withIngestCategory(body) as Record<string, unknown> & { meta: Record<string, unknown> };
   const id = parsed.meta.id as string;
   const file = cardFilePath(ctx.dataDir, id);
@@ -165,7 +165,7 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   );
   ctx.emit({ type: 'card-changed', id });
   ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
-  // a card subscribed to an HAE metric is filled from the samples already stored (REFERENCE section 7)
+  // a card subscribed to an HAE metric is filled from the samples already stored
   fillNewIngestCard(ctx, id);
   const welcomeAutoHidden = autoHideWelcome(ctx, id);
   const result: CreateResult = { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };

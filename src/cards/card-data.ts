@@ -1,12 +1,12 @@
 /**
  * Reading and writing a card's data: the whole block (seed section 2, `GET/POST
- * /api/manifests/:id/data`) and single rows addressed by row paths (REFERENCE section 5), the
+ * /api/manifests/:id/data`) and single rows addressed by row paths, the
  * functions behind both the REST API and the chat agent's row tools.
  *
  * Rules applied to every write here:
  * - `meta.writeable.fromWebapp` must be true, else 403 (REFERENCE section 2 `writeable`).
  * - An `If-Match` that no longer matches the data ETag is 412 and writes nothing.
- * - A card with `schema.type` set only takes data of that JSON type (REFERENCE section 2).
+ * - A card with `schema.type` set only takes data of that JSON type.
  */
 import { badRequest, forbidden, RowError } from '../errors.js';
 import type { Actor } from '../store/change-log.js';
@@ -57,7 +57,7 @@ export function readDataJson(ctx: CardContext, id: string): { json: string; etag
 
 /**
  * `POST /api/manifests/:id/data`: replaces the whole data block. 400 when `data` is a string
- * (a JSON-encoded string is refused at the boundary, REFERENCE section 4); 403 read-only; 412
+ * (a JSON-encoded string is refused at the boundary); 403 read-only; 412
  * stale If-Match.
  * @returns `{ok, id, etag}`.
  */

@@ -4,7 +4,7 @@ import { KlebbError } from '../errors.js';
 import { MAX_CARD_ID_CHARS, RESERVED_CARD_IDS } from '../limits.js';
 import { cardFilePath, checkCardId } from './card-id.js';
 
-describe('checkCardId (seed section 2)', () => {
+describe('checkCardId', () => {
   it.each(['bp', 'blood-pressure', 'a', '0', 'x.y_z-1', 'sleep-hours', 'a..b'])('accepts %s', (id) => {
     expect(checkCardId(id)).toBeNull();
   });

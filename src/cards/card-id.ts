@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type FieldError, invalid } from '../errors.js';
 import { MAX_CARD_ID_CHARS, RESERVED_CARD_IDS } from '../limits.js';
 
-/** The id pattern of the create path (seed section 2). */
+/** The id pattern of the create path. */
 export const CARD_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 
 /**
@@ -36,7 +36,7 @@ export function checkCardId(id: unknown): FieldError | null {
 }
 
 /**
- * The absolute path of a card's manifest file, `<dataDir>/<id>.json` (REFERENCE section 2: "resolved
+ * The absolute path of a card's manifest file, `<dataDir>/<id>.json` ("resolved
  * path must stay inside data dir"). `dataDir` may be relative; it is resolved first.
  * Throws a KlebbError 422 (`invalid`, detail at `meta.id`) when the id is empty, contains a NUL,
  * `/` or `\`, starts with "." (the loader skips dot-files, so such a card would vanish), or the

@@ -1,5 +1,5 @@
 /**
- * Loads manifest files into the registry (REFERENCE section 2): lenient, so one bad field drops
+ * Loads manifest files into the registry: lenient, so one bad field drops
  * that field and is reported, not the card; a file without `$schema` is skipped; an unsupported
  * `$schema`, unreadable JSON or a duplicate id is an error entry. Of two files with one id the
  * first by file name wins, whichever the watcher saw first. A file that fails keeps its last good
@@ -110,7 +110,7 @@ export class CardLoader {
 
   /**
    * (Re)loads one file after it was added or changed. Content equal to what the registry holds
-   * (our own write, or a touch) changes nothing (case P03). A missing file changes nothing either
+   * (our own write, or a touch) changes nothing. A missing file changes nothing either
    * (it may be mid-way through an editor's rename-and-replace save): only `fileGone` removes.
    */
   loadFile(file: string, opts: LoadOptions = {}): LoadOutcome {
@@ -213,7 +213,7 @@ export class CardLoader {
         });
       }
     }
-    // an unknown meta.ingest.metric is dropped at load (REFERENCE section 11 item 22)
+    // an unknown meta.ingest.metric is dropped at load
     const { manifest, dropped } = sanitizeAtLoad(body, { isKnownMetric });
     const errors: LoadError[] = [
       ...dropped.map((d) => ({ file: name, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
@@ -241,7 +241,7 @@ export class CardLoader {
   /**
    * The file is gone (deleted by hand, or renamed away and not back within the settle window).
    * The card leaves the registry (or the next file refused its id takes it); its rows stay in the
-   * store, so a file that comes back brings them back (case P01: never drop rows on a vanished file).
+   * store, so a file that comes back brings them back (never drop rows on a vanished file).
    */
   fileGone(file: string, outcome: LoadOutcome = 'removed'): LoadOutcome {
     const hadFailed = this.failed.delete(file);

@@ -15,8 +15,8 @@ import { sanitizeAtLoad } from './validate-manifest.js';
 /**
  * `POST /api/manifests/reorder`: the listed cards get `meta.order` 100, 200, 300 … in list order;
  * unlisted cards are untouched. Any unknown id → 404 and nothing is written. A card whose order
- * already has its value is not rewritten, so posting the same order twice changes no file
- * (seed section 2). Files are written as synced temps first and renamed together; if a rename
+ * already has its value is not rewritten, so posting the same order twice changes no file.
+ * Files are written as synced temps first and renamed together; if a rename
  * fails, the ones already renamed are put back.
  * @returns `{ok, updated}`: the ids whose file changed.
  */
@@ -85,7 +85,7 @@ export function setCardEnabled(ctx: CardContext, id: string, enabled: boolean): 
   return { ok: true, id, enabled };
 }
 
-/** The view names `/api/views/:view` accepts (REFERENCE section 3). */
+/** The view names `/api/views/:view` accepts. */
 export const VIEW_NAMES = ['view', 'trends', 'calendar', 'reports', 'dayDetail'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 

@@ -15,7 +15,7 @@ export interface Card {
   raw: ManifestBody;
   /** What the product acts on: `raw` with invalid optional fields dropped (REFERENCE section 2, lenient load). */
   manifest: ManifestBody & { meta: Record<string, unknown> };
-  /** sha256 of the file bytes last read or written (case P03: own writes are recognised by content). */
+  /** sha256 of the file bytes last read or written (own writes are recognised by content). */
   hash: string;
 }
 

@@ -1,11 +1,11 @@
 /**
- * Watches the data folder so that hand edits show up (issue 2: within 1 s). Built on chokidar.
+ * Watches the data folder so that hand edits show up (within 1 s). Built on chokidar.
  * - Events per file are debounced (WATCH_DEBOUNCE_MS) and then the file is re-read; content
- *   equal to what the registry holds is our own write and changes nothing (case P03). The
+ *   equal to what the registry holds is our own write and changes nothing. The
  *   debounce must outlast chokidar's 50 ms drop of repeated `change` events, so that a dropped
  *   event's write is already on disk when the file is read.
  * - A file that vanishes is dropped only if it is still gone after WATCH_SETTLE_MS, so an
- *   editor's rename-and-replace save is one change, not a delete and an add (case P01).
+ *   editor's rename-and-replace save is one change, not a delete and an add.
  */
 import path from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';

@@ -1,5 +1,5 @@
 /**
- * `meta.category` (REFERENCE section 2). The reference names a closed enum and silently drops
+ * `meta.category`. The reference names a closed enum and silently drops
  * anything else at load, but the shipped examples carry "health" and "example" and every field of
  * them must survive. Decision: accept any lowercase slug (`[a-z0-9-]`, 1..32 characters) and keep
  * the reference enum as `KNOWN_CATEGORIES` for features that need it (combination suggestions,

@@ -1,6 +1,6 @@
 /**
- * Shapes that older installs and hand-written files give the data block, brought to today's
- * (REFERENCE section 2 "Data conventions"): date-keyed objects become dated rows, and a
+ * Shapes that older installs and hand-written files give the data block, brought to today's:
+ * date-keyed objects become dated rows, and a
  * JSON-encoded string in a hand-written file is parsed ("rescued").
  */
 
@@ -10,7 +10,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Legacy date-keyed objects (`{"2026-04-20": {...}}`, the old mood/notes shape) become dated
- * rows sorted by date (REFERENCE section 2 "Data conventions"); anything else is returned as is.
+ * rows sorted by date; anything else is returned as is.
  */
 export function normaliseDateKeyed(data: unknown): unknown {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;

@@ -23,7 +23,7 @@ describe('field-issues', () => {
     ]);
   });
 
-  it('counts code points, not UTF-16 units (case P16)', () => {
+  it('counts code points, not UTF-16 units', () => {
     expect(codePointLength('Ran 10k in the rain, legs ok 🏃')).toBe(30);
     expect('Ran 10k in the rain, legs ok 🏃'.length).toBe(31);
   });

@@ -44,7 +44,7 @@ export function isNonEmptyString(v: unknown): v is string {
   return typeof v === 'string' && /[\p{L}\p{N}\p{S}\p{P}]/u.test(v);
 }
 
-/** Length in Unicode code points, the count a person sees (case P16: an emoji counts as one). */
+/** Length in Unicode code points, the count a person sees (an emoji counts as one). */
 export function codePointLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
@@ -53,7 +53,7 @@ export function codePointLength(s: string): number {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** False when the string holds a lone UTF-16 surrogate (it cannot be encoded as UTF-8; case P16). */
+/** False when the string holds a lone UTF-16 surrogate (it cannot be encoded as UTF-8). */
 export function isWellFormedText(s: string): boolean {
   return !LONE_SURROGATE.test(s);
 }

@@ -13,7 +13,7 @@ export type ManifestBody = Record<string, unknown> & {
   schema?: unknown;
 };
 
-/** sha256 of file bytes, hex: how the watcher recognises our own writes by content (case P03). */
+/** sha256 of file bytes, hex: how the watcher recognises our own writes by content. */
 export function contentHash(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -32,8 +32,7 @@ export function splitData(parsed: Record<string, unknown>): { body: ManifestBody
 
 /**
  * Whether a file name in the data folder is a manifest the loader should read: a top-level
- * `*.json` that is not a dot-file and not a backup named `<x>.json.<stamp>.json`
- * (REFERENCE section 2 "Data conventions").
+ * `*.json` that is not a dot-file and not a backup named `<x>.json.<stamp>.json`.
  */
 export function isManifestFileName(name: string): boolean {
   return name.endsWith('.json') && !name.startsWith('.') && !/\.json\.[^/\\]+\.json$/.test(name);

@@ -175,7 +175,7 @@ export function cardRoutes(app: FastifyInstance, inst: Instance): void {
     },
   );
 
-  // ---- views and settings (REFERENCE section 3) ----
+  // ---- views and settings ----
 
   app.get('/api/views/:view', async (req, reply) => {
     const view = (req.params as { view: string }).view;

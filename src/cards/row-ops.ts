@@ -55,7 +55,7 @@ const where = (segs: readonly Segment[], n: number) =>
 
 /**
  * True when `el` matches the filter `[key=value]`: `el` is a plain object with an own `key` whose
- * value is strictly equal (`"85"` does not match `85`, `1` does not match `true`). REFERENCE section 5.
+ * value is strictly equal (`"85"` does not match `85`, `1` does not match `true`).
  */
 export function matchesFilter(el: unknown, key: string, value: Literal): boolean {
   return isObject(el) && Object.hasOwn(el, key) && el[key] === value;
@@ -114,7 +114,7 @@ function selectIndex(
 /**
  * The position in `arr` that `seg` selects, by the same rules as every path step: for a storage
  * layer that applies the root selector of splitRootFilter itself. Throws WRONG_TYPE (not an
- * array), NO_MATCH (no match, index out of range), AMBIGUOUS (several matches). REFERENCE section 5.
+ * array), NO_MATCH (no match, index out of range), AMBIGUOUS (several matches).
  */
 export function selectElement(arr: unknown, seg: ElementSelector, pathText: string, cardId?: string): number {
   return selectIndex(arr, seg, [seg], 0, { path: pathText, cardId });
@@ -158,7 +158,7 @@ function walk(doc: unknown, segs: readonly Segment[], count: number, ctx: Ctx): 
 /**
  * The value at `segs` in `doc` (a reference into `doc`, not a copy; clone before changing it).
  * Throws RowError NO_MATCH (missing key, no filter match, index out of range), AMBIGUOUS (filter
- * matched several), WRONG_TYPE (filter/index on a non-array, key on a non-object). REFERENCE section 5.
+ * matched several), WRONG_TYPE (filter/index on a non-array, key on a non-object).
  */
 export function resolveTarget(
   doc: unknown,
@@ -190,7 +190,7 @@ export type ReadRowsResult =
   | { value: unknown };
 
 /**
- * Reads the value at `segs` for `read_manifest_rows` (REFERENCE section 5). Array: a window of copied
+ * Reads the value at `segs` for `read_manifest_rows`. Array: a window of copied
  * rows, `order` 'desc' (default, newest = last element first) or 'asc', skipping `offset` (default 0)
  * rows from that end, at most `limit` (default DEFAULT_ROW_WINDOW, clamped to MAX_ROW_WINDOW);
  * `truncated` is true when fewer than `total` rows came back. Object: `{row}`, a copy in which every
@@ -239,7 +239,7 @@ function compact(v: unknown): unknown {
 }
 
 /**
- * `append_row` (REFERENCE section 5): a copy of `doc` with a copy of `value` pushed onto the array at
+ * `append_row`: a copy of `doc` with a copy of `value` pushed onto the array at
  * `segs`, and that array's new length. If the last segment is a key that is missing (or null) on an
  * object, the array is created; an empty path on a null/undefined doc gives `[value]`.
  * Throws as resolveTarget, WRONG_TYPE when the target is not an array, BAD_REQUEST when `value` is undefined.
@@ -282,7 +282,7 @@ export function appendRow(
 }
 
 /**
- * `update_row` (REFERENCE section 5): a copy of `doc` in which the object at `segs` has `changes`
+ * `update_row`: a copy of `doc` in which the object at `segs` has `changes`
  * applied as an RFC 7396 JSON merge patch; `after` is that updated object (part of the returned doc).
  * Throws as resolveTarget, and WRONG_TYPE when `changes` is not a plain object or the target is not one.
  */
@@ -315,7 +315,7 @@ export function updateRow(
 }
 
 /**
- * `remove_row` (REFERENCE section 5): a copy of `doc` without the one array element that the last
+ * `remove_row`: a copy of `doc` without the one array element that the last
  * segment (a filter or `[index=N]`) selects; `row` is the removed element, `totalAfter` the array's
  * new length. Throws WRONG_TYPE when the path is empty or ends in a key, else as resolveTarget.
  */
@@ -343,7 +343,7 @@ export function removeRow(
 }
 
 /**
- * `reorder_rows` (REFERENCE section 5): a copy of `doc` in which the array at `segs` is rearranged so
+ * `reorder_rows`: a copy of `doc` in which the array at `segs` is rearranged so
  * that its elements' `el[key]` values follow `order`; `reordered` counts the elements that moved
  * (0: already in that order). Throws as resolveTarget, WRONG_TYPE when the target is not an array,
  * and ORDER_MISMATCH, listing missing, extra and duplicate values and elements without a usable
@@ -417,7 +417,7 @@ export function reorderRows(
  * RFC 7396 JSON merge patch: returns `target` with `patch` applied, without changing either (the
  * result shares no objects with them). A non-object patch replaces the target; a null member deletes
  * the key; an object member merges recursively (into `{}` when the target's member is not an object).
- * Used by `update_row` (REFERENCE section 5) and the manifest PATCH.
+ * Used by `update_row` and the manifest PATCH.
  */
 export function mergePatch(target: unknown, patch: JsonObject): JsonObject;
 export function mergePatch(target: unknown, patch: unknown): unknown;

@@ -12,7 +12,7 @@ function manifest(
   return { $schema: 'klebb.datafile.v1', meta: { id: 'water', label: 'Water', ...meta }, ...rest };
 }
 
-describe('sanitizeAtLoad (REFERENCE section 2: lenient load)', () => {
+describe('sanitizeAtLoad (lenient load)', () => {
   it('returns an equal deep copy of a clean manifest and never mutates the input', () => {
     const input = manifest(
       { view: { display: { template: '{v}' } }, future: { x: 1 } },

@@ -1,5 +1,5 @@
 /**
- * Lenient loading of a manifest file (REFERENCE section 2: "Load path is lenient"; bad
+ * Lenient loading of a manifest file ("Load path is lenient"; bad
  * `ingest` / `cadence` / notification items / category are dropped at load and the card still
  * renders). Pure: the caller reads the file and decides what to do with the result.
  */
@@ -90,10 +90,10 @@ function applyRemovals(root: Record<string, unknown>, removals: Removal[]): Remo
  * are not JSON objects). Output: a deep copy where every optional field failing its strict rule
  * is removed (the smallest enclosing field: one notification item, one input, one writeable flag;
  * `ingest` and `cadence` whole), with each removal listed in `dropped`.
- * Not checked at load: the `meta.id` format (REFERENCE section 2: load is lenient on format).
+ * Not checked at load: the `meta.id` format (load is lenient on format).
  * Reported but left as is: core problems (`$schema` missing or unknown, `meta` not an object,
  * `meta.id` / `meta.label` missing); whether to skip such a file is the caller's decision
- * (REFERENCE: no `$schema` → skipped silently, unknown `$schema` → logged as an error).
+ * (no `$schema` → skipped silently, unknown `$schema` → logged as an error).
  * `data` is never pruned; bad `schedule.time_of_day` there goes to `warnings`.
  * The copy is for memory: never write it back over the user's file.
  */

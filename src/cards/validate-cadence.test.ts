@@ -5,7 +5,7 @@ import { checkCadence } from './validate-cadence.js';
 
 const AT = ['meta', 'cadence'];
 
-describe('checkCadence (REFERENCE section 2 "cadence")', () => {
+describe('checkCadence', () => {
   it.each([1, 7, CADENCE_MAX_DAYS])('accepts expectDays %d', (d) => {
     expect(checkCadence({ expectDays: d }, AT)).toEqual([]);
   });

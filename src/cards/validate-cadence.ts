@@ -1,5 +1,5 @@
 /**
- * `meta.cadence` (REFERENCE section 2 "cadence"): `{expectDays}` with 1 ≤ expectDays ≤ 730.
+ * `meta.cadence`: `{expectDays}` with 1 ≤ expectDays ≤ 730.
  * Strict on create/patch (422 `invalid cadence: ...`); a bad block is dropped whole at load.
  */
 import { CADENCE_MAX_DAYS } from '../limits.js';

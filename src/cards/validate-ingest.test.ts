@@ -4,7 +4,7 @@ import { checkIngest } from './validate-ingest.js';
 
 const AT = ['meta', 'ingest'];
 
-describe('checkIngest (REFERENCE section 2 "ingest")', () => {
+describe('checkIngest', () => {
   it('accepts a hae subscription, with or without a catalogue', () => {
     expect(checkIngest(undefined, AT)).toEqual([]);
     expect(checkIngest({ source: 'hae', metric: 'step_count' }, AT)).toEqual([]);

@@ -11,7 +11,7 @@ import {
   type Segment,
 } from './field-issues.js';
 
-/** Ingest sources the product supports (REFERENCE section 2: only Health Auto Export). */
+/** Ingest sources the product supports (only Health Auto Export). */
 export const INGEST_SOURCES = ['hae'] as const;
 
 /**

@@ -5,7 +5,7 @@ import { checkInputs, INPUT_TYPES } from './validate-inputs.js';
 const AT = ['meta', 'writeable', 'inputs'];
 const paths = (v: unknown) => checkInputs(v, AT).map((i) => formatPath(i.path));
 
-describe('checkInputs (REFERENCE section 2 "Input types")', () => {
+describe('checkInputs', () => {
   it.each([...INPUT_TYPES])('accepts type %s', (type) => {
     expect(checkInputs([{ key: 'v', type }], AT)).toEqual([]);
   });

@@ -50,7 +50,7 @@ describe('MANIFEST_SCHEMA_IDS', () => {
   });
 });
 
-describe('validateForCreate: malformed (400, seed section 2)', () => {
+describe('validateForCreate: malformed (400)', () => {
   it('passes the seed example', () => {
     expect(validateForCreate(good())).toEqual({ malformed: [], invalid: [] });
   });

@@ -23,7 +23,7 @@ export { COMBINATION_ROLES, rendererShapeErrors } from './renderer-shape.js';
 export { type SanitizeResult, sanitizeAtLoad } from './sanitize-at-load.js';
 
 /**
- * Result of a strict validation. `malformed` non-empty → HTTP 400 (seed section 2: bad JSON,
+ * Result of a strict validation. `malformed` non-empty → HTTP 400 (bad JSON,
  * wrong `$schema`, missing `meta.id` / `meta.label`); else `invalid` non-empty → HTTP 422.
  */
 export interface ManifestValidation {
@@ -74,7 +74,7 @@ function createIdRule(id: string): Issue[] {
  * Strict check of a full manifest for creation. Input: the parsed request body (anything).
  * `malformed` (400): not an object; `$schema` missing or not in `MANIFEST_SCHEMA_IDS`; `meta` not
  * an object; `meta.id` / `meta.label` missing or empty; `data` a string. `invalid` (422): the id
- * rules of `checkCardId` (seed section 2), every optional field of REFERENCE section 2 (see
+ * rules of `checkCardId`, every optional field of REFERENCE section 2 (see
  * manifest-rules.ts) and `schedule.time_of_day` in `data.items[]` / `data.current[]`. Unknown
  * fields pass. Paths are dotted with indexes (`meta.notifications.items[2].title`).
  * Not checked here: id uniqueness (409, the registry's job) and the path escape (`cardFilePath`).
@@ -104,7 +104,7 @@ export function validateForPatch(merged: unknown, opts: PatchValidateOptions = {
 }
 
 /**
- * The `validate_manifest` tool's dry run (REFERENCE section 5): the create validator plus
+ * The `validate_manifest` tool's dry run: the create validator plus
  * `rendererShapeErrors`, as `{ok: true}` or `{ok: false, errors}` (malformed first, one error per
  * path and message).
  */

@@ -5,7 +5,7 @@ import { checkScalarFields } from './validate-meta-scalars.js';
 const errs = (top: Record<string, unknown>, meta: Record<string, unknown>) =>
   checkScalarFields(top, meta).map((i) => ({ path: formatPath(i.path), message: i.message }));
 
-describe('checkScalarFields (REFERENCE section 2 meta table)', () => {
+describe('checkScalarFields', () => {
   it('accepts valid and absent fields, negative orders', () => {
     expect(errs({}, {})).toEqual([]);
     expect(errs({ description: 'x' }, { emoji: '💓', order: -100, enabled: false })).toEqual([]);

@@ -27,7 +27,7 @@ function oneItemError(over: Record<string, unknown>) {
   return e[0];
 }
 
-describe('checkNotifications (REFERENCE section 2)', () => {
+describe('checkNotifications', () => {
   it('accepts absent, empty and full blocks', () => {
     expect(errors(undefined)).toEqual([]);
     expect(errors({})).toEqual([]);
@@ -96,7 +96,7 @@ describe('checkNotifications (REFERENCE section 2)', () => {
     ]);
   });
 
-  it('title: 30 characters pass, 31 fail; an emoji counts as one (case P16)', () => {
+  it('title: 30 characters pass, 31 fail; an emoji counts as one', () => {
     expect(errors({ items: [item({ title: 't'.repeat(30) })] })).toEqual([]);
     expect(errors({ items: [item({ title: 'Ran 10k in the rain, legs ok 🏃' })] })).toEqual([]);
     expect(oneItemError({ title: 't'.repeat(31) })).toEqual({

@@ -21,13 +21,13 @@ import {
 } from './field-issues.js';
 import { isTimeOfDay, TIME_OF_DAY_TOKENS } from './validate-schedule.js';
 
-/** Notification item id pattern (REFERENCE section 2). */
+/** Notification item id pattern. */
 export const NOTIFICATION_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** 24-hour wall-clock time `HH:MM` of a trigger (REFERENCE section 2). */
+/** 24-hour wall-clock time `HH:MM` of a trigger. */
 export const TRIGGER_TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
-/** Weekday tokens of a `weekly` trigger (REFERENCE section 2). */
+/** Weekday tokens of a `weekly` trigger. */
 export const WEEKDAY_TOKENS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-/** Trigger types (REFERENCE section 2). */
+/** Trigger types. */
 export const TRIGGER_TYPES = ['daily', 'weekly', 'schedule_due'] as const;
 
 /** Collects the problems of one notification item; `where` is the failing field's path. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatPath } from './field-issues.js';
 import { checkDataSchedules, checkMetaSchedule, checkScheduleTimeOfDay } from './validate-schedule.js';
 
-describe('schedule.time_of_day (REFERENCE section 2)', () => {
+describe('schedule.time_of_day', () => {
   const at = ['data', 'items', 0, 'schedule'];
 
   it.each([

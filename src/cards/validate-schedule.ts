@@ -58,7 +58,7 @@ export function checkDataSchedules(data: unknown): Issue[] {
 }
 
 /**
- * Checks the card-level `meta.schedule` when present (REFERENCE section 2 meta table: the cadence
+ * Checks the card-level `meta.schedule` when present (the cadence
  * read by `schedule-timeline`): an object, whose `time_of_day` follows the schedule-block rule.
  * Lenient drops: a non-object block whole, else a bad `time_of_day`.
  */

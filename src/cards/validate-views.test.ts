@@ -5,7 +5,7 @@ import { checkViewConfigs, VIEW_CONFIG_KEYS } from './validate-views.js';
 const paths = (meta: Record<string, unknown>) =>
   checkViewConfigs(meta, ['meta']).map((i) => formatPath(i.path));
 
-describe('checkViewConfigs (REFERENCE section 2 "View config")', () => {
+describe('checkViewConfigs', () => {
   it('accepts object configs with unknown keys and unknown renderers', () => {
     expect(
       paths({ view: { component: 'not-yet-built', anything: 1 }, trends: {}, dayDetail: { x: [] } }),

@@ -2,12 +2,12 @@
  * View configs `meta.view` / `trends` / `calendar` / `reports` / `dayDetail` (REFERENCE section 2
  * "View config"). Only their container shape is checked: each is an object, and a `display`
  * inside one is an object, never a string. Renderer-specific keys pass through (unknown renderer
- * names are accepted on purpose, seed section 2).
+ * names are accepted on purpose).
  */
 import { describeValue, formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
 import { checkInputs } from './validate-inputs.js';
 
-/** The `meta` keys holding a view config (REFERENCE section 2 meta table). */
+/** The `meta` keys holding a view config. */
 export const VIEW_CONFIG_KEYS = ['view', 'trends', 'calendar', 'reports', 'dayDetail'] as const;
 
 /**

@@ -6,7 +6,7 @@ const AT = ['meta', 'writeable'];
 const errs = (v: unknown) =>
   checkWriteable(v, AT).map((i) => ({ path: formatPath(i.path), message: i.message }));
 
-describe('checkWriteable (REFERENCE section 2 "writeable")', () => {
+describe('checkWriteable', () => {
   it('accepts a full block with unknown keys', () => {
     expect(
       errs({

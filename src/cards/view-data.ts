@@ -1,7 +1,7 @@
 /**
  * The batch read of a view: `GET /api/views/:view?data=1|recent` (docs/API.md "Views") answers
  * the card list of `viewCards` with each card's data block and data ETag added, so a dashboard of
- * fifty cards draws after one request instead of fifty-one (issue 5 "Speed"). Rows are spliced in
+ * fifty cards draws after one request instead of fifty-one. Rows are spliced in
  * as the JSON text the store keeps, never parsed and re-serialised.
  *
  * `data=recent` sends a `generic-card` (or the older `metric-card`) only its last

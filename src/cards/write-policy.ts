@@ -10,7 +10,7 @@
  *   stepper and rating bounds, select/chips options, text length, date/time format, checkbox
  *   boolean, colour `#rrggbb`) → 422 INVALID_ENTRY naming the field.
  * - The row's date is `entry[viewConfig.dateField ?? 'date']`. For a date that has no row yet:
- *   today (the person's calendar day, case P06) needs `todayAllowed !== false`, a past day
+ *   today (the person's calendar day) needs `todayAllowed !== false`, a past day
  *   `pastAllowed === true`, a future day `futureAllowed === true`; else 422 DATE_NOT_ALLOWED with a
  *   sentence the form shows. Agents with a bearer token are not bound by this (the seed's
  *   security notes); the caller decides who is bound.

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /api/chat` (REFERENCE section 4: `{messages, voiceMode?, viewedCardId?,
+ * The body of `POST /api/chat` (`{messages, voiceMode?, viewedCardId?,
  * stream?, conversationId?}`), checked field by field: a bad body is a 400 naming the field.
  */
 import { badRequest } from '../errors.js';

@@ -37,7 +37,7 @@ export interface ChatDeps {
   config: Config;
   layout: HomeLayout;
   cards: CardContext;
-  /** The user's time zone for "today" (case P06); undefined: the server's. */
+  /** The user's time zone for "today"; undefined: the server's. */
   timeZone?: () => string | undefined;
   /** Where debug lines go (HEALTH_DEBUG=1). */
   debug?: (line: string) => void;
@@ -72,7 +72,7 @@ export class ChatService {
       // verify the gateway's certificate unless the operator said otherwise (CHAT_TLS_VERIFY=0)
       tlsRejectUnauthorized: chat.tlsVerify,
       // the operator asked for prompt caching: send the breakpoints; a gateway that refuses
-      // them is remembered and served without (case G12)
+      // them is remembered and served without
       capabilities: chat.promptCache ? { cacheControl: true } : { cacheControl: false },
     };
   }
@@ -110,7 +110,7 @@ export class ChatService {
 
   /**
    * Runs one turn to the end. `emit` receives every event; `signal` stops the turn at its next
-   * checkpoint. A client that goes away must not abort `signal` (seed: it only mutes the events).
+   * checkpoint. A client that goes away must not abort `signal` (it only mutes the events).
    */
   async run(req: ChatRequest, emit: (e: TurnEvent) => void, signal: AbortSignal, turnId = randomUUID()): Promise<TurnResult & { touches: Touch[] }> {
     const { config, cards, layout } = this.deps;

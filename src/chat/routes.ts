@@ -1,5 +1,5 @@
 /**
- * Chat routes (seed section 1; REFERENCE section 4 "Chat"):
+ * Chat routes:
  * - `GET /api/chat/status` → `{configured}`.
  * - `POST /api/chat`: buffered `{reply, speak?, followup?, capped?}` with the turn's status, or
  *   `stream: true` server-sent events (status, token, reset, reply, error, stopped, done), ids on

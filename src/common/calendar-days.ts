@@ -5,10 +5,10 @@
  *
  * - An array of dated rows (most cards): each object row counts on the day its date field names
  *   (`meta.view.dateField`, default `date`; a timestamp counts on the day written in it, never
- *   converted through a time zone, case P06).
+ *   converted through a time zone).
  * - Scheduled items (`data.items[]` / `data.current[]`, or array rows with a `schedule`): each
  *   dose taken (`takenAt` set; a missed dose, `takenAt: null`, is no entry) counts on its
- *   `scheduledDate`, else the day of its `takenAt` (REFERENCE "Schedule block").
+ *   `scheduledDate`, else the day of its `takenAt`.
  * Anything else (a document such as `{markdown}`, a primitive, null) has no days.
  */
 import { getValue } from './display-template.js';

@@ -107,7 +107,7 @@ describe('chartData', () => {
     });
   });
 
-  it('P06: a timestamped date counts on its own calendar day', () => {
+  it('a timestamped date counts on its own calendar day', () => {
     const cfg = chartConfigOf({ series: [{ field: 'kg' }] });
     expect(chartData([{ date: '2026-04-20T23:30:00-07:00', kg: 85.5 }], cfg).days).toEqual(['2026-04-20']);
   });
@@ -121,7 +121,7 @@ describe('chartData', () => {
     expect(chartData(rows, bp).values).toEqual([[125.3], [83]]);
   });
 
-  it('P18: sums carry no float artefacts', () => {
+  it('sums carry no float artefacts', () => {
     const cfg = chartConfigOf({ series: ['l'], aggregate: 'sum' });
     const rows = [
       { date: '2026-04-21', l: 0.1 },
@@ -133,7 +133,7 @@ describe('chartData', () => {
     expect(chartData(rows, { ...cfg, aggregate: 'max' }).values).toEqual([[0.2]]);
   });
 
-  it('P17: missing and non-finite values are gaps, never 0; empty days are left out', () => {
+  it('missing and non-finite values are gaps, never 0; empty days are left out', () => {
     const rows = [
       { date: '2026-04-18', systolic: 125 },
       { date: '2026-04-19', systolic: Number.POSITIVE_INFINITY, diastolic: 'n/a' },

@@ -10,11 +10,11 @@
  * dated row is plotted. `area-chart` and `bar-chart` are the same chart filled or as bars.
  *
  * Data: rows are dated by the x field (`YYYY-MM-DD`, or a timestamp whose first ten characters are
- * the calendar day: a date is a calendar date, never an instant, case P06). Several rows on one
+ * the calendar day: a date is a calendar date, never an instant). Several rows on one
  * day become one point, by `aggregate` (default `mean`: three blood-pressure readings make the
  * day's average, to one decimal more than the readings; `sum` for amounts logged in parts, `last`, `min`, `max`). A day where a series
- * has no finite number is a gap (`null`), never a 0 (case P17); sums and means carry no float
- * artefacts (case P18).
+ * has no finite number is a gap (`null`), never a 0; sums and means carry no float
+ * artefacts.
  */
 
 import { cssColour } from './css-colour.js';

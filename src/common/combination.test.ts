@@ -153,7 +153,7 @@ describe('per-source states', () => {
     expect(r.entries[0].ratio).toBeUndefined();
   });
 
-  it('P17: a ring with no rows today is no-entry, never a ratio of 0 or NaN', () => {
+  it('a ring with no rows today is no-entry, never a ratio of 0 or NaN', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'w', role: 'ring-segment', goalDaily: 2 }] },
       sources({ w: [] }),

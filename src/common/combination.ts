@@ -25,9 +25,9 @@
  * - A source whose data is one object (not a list of rows) is read as that single row, whatever
  *   the day.
  * - Accessor: a dotted path; when absent, the first key of the row that is not its date and holds
- *   a string, number or boolean (REFERENCE: "default first non-date scalar").
- * - Numbers are shown and compared without float artefacts (case P18): 0.7 + 0.1 of a 0.8 goal is
- *   a ratio of 1 and complete; non-finite values never count (case P17).
+ *   a string, number or boolean ("default first non-date scalar").
+ * - Numbers are shown and compared without float artefacts: 0.7 + 0.1 of a 0.8 goal is
+ *   a ratio of 1 and complete; non-finite values never count.
  */
 
 import { cssColour } from './css-colour.js';

@@ -1,8 +1,8 @@
 /**
- * The date allowance of a card's web writes (REFERENCE section 2 "writeable": `todayAllowed`
+ * The date allowance of a card's web writes (`todayAllowed`
  * default true, `pastAllowed` default false, `futureAllowed` default false), as one rule for the
  * server, which enforces it (src/cards/write-policy.ts), and the browser, which disables ticks and
- * explains why before a person tries. "Today" is the person's calendar day (case P06). No Node
+ * explains why before a person tries. "Today" is the person's calendar day. No Node
  * imports.
  */
 

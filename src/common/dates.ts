@@ -1,8 +1,8 @@
 /**
- * Calendar dates as the user lives them (case P06): a date-only string `YYYY-MM-DD` is a
+ * Calendar dates as the user lives them: a date-only string `YYYY-MM-DD` is a
  * calendar date, never an instant; "today" is the calendar date in a time zone (the user's, once
  * reported; until then the server's TZ). Day arithmetic is done on UTC midnights, so 23- and
- * 25-hour days at daylight-saving changes still count as one day (case P04).
+ * 25-hour days at daylight-saving changes still count as one day.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -185,7 +185,7 @@ describe('P16, P17, P18 through the template language', () => {
     expect(out).not.toContain('\uFFFD');
   });
 
-  it('P17: non-finite numbers render as missing (fallback or nothing), never NaN or Infinity', () => {
+  it('non-finite numbers render as missing (fallback or nothing), never NaN or Infinity', () => {
     for (const kg of [Number.NaN, Infinity, -Infinity, JSON.parse('1e999')]) {
       expect(renderTemplate('{kg}', { kg })).toBe('');
       expect(renderTemplate('{kg:round(1)|—}', { kg })).toBe('—');
@@ -193,7 +193,7 @@ describe('P16, P17, P18 through the template language', () => {
     }
   });
 
-  it('P18: float artefacts never show, plain or rounded', () => {
+  it('float artefacts never show, plain or rounded', () => {
     expect(renderTemplate('{total}', { total: 0.1 + 0.2 })).toBe('0.3');
     expect(renderTemplate('{total} L', { total: 0.7 + 0.1 })).toBe('0.8 L');
     expect(renderTemplate('{total:round(2)}', { total: 101.1 + 50.2 + 51.3 })).toBe('202.60');

@@ -258,7 +258,7 @@ export function getValue(row: unknown, path: string): unknown {
 
 /**
  * True when a value counts as missing or empty for `|fallback` and for "unresolved keys render as
- * empty": undefined, null, a string of only spaces, a non-finite number (case P17) and an empty
+ * empty": undefined, null, a string of only spaces, a non-finite number and an empty
  * array. `false` and `0` are values, not missing.
  */
 export function isEmptyValue(v: unknown): boolean {
@@ -290,7 +290,7 @@ export function isTruthy(v: unknown): boolean {
 
 /**
  * A value as template text: strings as is, numbers without float artefacts (P18; '' when
- * non-finite, P17), booleans as "true"/"false", arrays as their items joined with ", ", other
+ * non-finite), booleans as "true"/"false", arrays as their items joined with ", ", other
  * objects as JSON, anything else ''.
  */
 export function valueText(v: unknown): string {
@@ -378,7 +378,7 @@ function renderField(
  * - `{key:round(N)}`: the number with N decimals (`formatFixed`: like toFixed, halves away from
  *   zero, no artefacts, no "-0.0"); a non-numeric value is shown as is;
  * - `{key:emoji}`: the value's emoji from `opts.emojiMap` (keyed or flat), else the raw value;
- * - `{key:truncate(N)}`: N user-perceived characters then `…`, never splitting an emoji (P16);
+ * - `{key:truncate(N)}`: N user-perceived characters then `…`, never splitting an emoji;
  * - `{key:check}`: `✅` when truthy (`isTruthy`), else the fallback or '';
  * - `{key|fallback}`: the fallback when the value is missing or empty (`isEmptyValue`) or a
  *   modifier leaves nothing; `{key|}` is blank; combines with modifiers (`{note:truncate(80)|(none)}`);
@@ -405,7 +405,7 @@ export function renderTemplate(
  * The field paths `template` reads, each once, in order of first use (`"{systolic}/{diastolic}"` →
  * `["systolic", "diastolic"]`). Placeholders shown as text (empty key, unclosed) are not fields.
  * For the agent's check that a template names declared inputs, and for the sparkline's default
- * field (REFERENCE section 2: "first template token"). A non-string gives [].
+ * field ("first template token"). A non-string gives [].
  */
 export function templateFields(template: unknown): string[] {
   const seen = new Set<string>();

@@ -31,7 +31,7 @@ describe('splitGraphemes', () => {
   });
 });
 
-describe('truncateGraphemes (P16)', () => {
+describe('truncateGraphemes', () => {
   const S = 'Ran 10k in the rain, legs ok 🏃 but knee sore later';
 
   it('cuts the P16 note after the emoji, not inside it', () => {

@@ -62,7 +62,7 @@ export function graphemeLength(s: string): number {
 /**
  * `s` cut to its first `max` user-perceived characters followed by `ellipsis` (default `…`), or `s`
  * unchanged when it has at most `max`. Never splits an emoji, a ZWJ sequence, a flag or a combining
- * mark, so the result is always well formed when `s` is (case P16: "Ran 10k in the rain, legs ok 🏃
+ * mark, so the result is always well formed when `s` is ("Ran 10k in the rain, legs ok 🏃
  * but knee sore later" cut to 30 is "Ran 10k in the rain, legs ok 🏃…"). The template language's
  * `{key:truncate(N)}` is this with the default ellipsis. `max` below 0 counts as 0.
  */

@@ -32,7 +32,7 @@ export type FormInputType = (typeof FORM_INPUT_TYPES)[number];
 /** The mood set an `emoji-picker` offers when its manifest lists no `emojis`. */
 export const DEFAULT_MOOD_EMOJIS: readonly string[] = ['😩', '😕', '😐', '🙂', '😄'];
 
-/** Default range of a `rating` (REFERENCE: 1..5). */
+/** Default range of a `rating` (1..5). */
 export const DEFAULT_RATING_MIN = 1;
 export const DEFAULT_RATING_MAX = 5;
 

@@ -8,7 +8,7 @@ import {
   toFiniteNumber,
 } from './numbers.js';
 
-describe('isFiniteNumber / toFiniteNumber (P17)', () => {
+describe('isFiniteNumber / toFiniteNumber', () => {
   it('accepts finite numbers only', () => {
     expect(isFiniteNumber(0)).toBe(true);
     expect(isFiniteNumber(-1.5)).toBe(true);
@@ -32,7 +32,7 @@ describe('isFiniteNumber / toFiniteNumber (P17)', () => {
   });
 });
 
-describe('cleanNumber (P18)', () => {
+describe('cleanNumber', () => {
   it('removes the tails of sums', () => {
     expect(cleanNumber(0.1 + 0.2)).toBe(0.3);
     expect(cleanNumber(0.7 + 0.1)).toBe(0.8);

@@ -1,5 +1,5 @@
 /**
- * Numbers as a person reads them (cases P17 and P18). Shared by the server and the browser: no
+ * Numbers as a person reads them. Shared by the server and the browser: no
  * Node imports.
  *
  * - P17: JSON has no NaN or Infinity, so a non-finite number is never a value; it counts as
@@ -20,7 +20,7 @@ export const SIGNIFICANT_DIGITS = 15;
 /** Largest `decimals` the helpers accept (more is clamped); also the template's `round(N)` limit. */
 export const MAX_DECIMALS = 20;
 
-/** True for a number that is not NaN or ±Infinity (a value JSON can hold; case P17). */
+/** True for a number that is not NaN or ±Infinity (a value JSON can hold). */
 export function isFiniteNumber(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
 }
@@ -31,7 +31,7 @@ const NUMERIC_TEXT_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 /**
  * The number a stored value stands for: a finite number as is, or a string holding a decimal
  * number (surrounding spaces allowed, as a hand-edited file or a form may leave them). Anything
- * else (booleans, '', null, `"1e999"` which overflows, NaN, ±Infinity) is `null` (case P17).
+ * else (booleans, '', null, `"1e999"` which overflows, NaN, ±Infinity) is `null`.
  */
 export function toFiniteNumber(x: unknown): number | null {
   if (typeof x === 'number') return Number.isFinite(x) ? x : null;
@@ -43,7 +43,7 @@ export function toFiniteNumber(x: unknown): number | null {
 }
 
 /**
- * `x` without float artefacts (case P18). With `decimals`, rounded half away from zero to that many
+ * `x` without float artefacts. With `decimals`, rounded half away from zero to that many
  * decimals, on the number's decimal digits (so 1.005 → 1.01, where `toFixed` gives 1.00). Without,
  * rounded to SIGNIFICANT_DIGITS significant digits, which removes the tail of a sum
  * (0.1 + 0.2 → 0.3, 0.7 + 0.1 → 0.8) and leaves every typed number as typed. A difference of two
@@ -59,7 +59,7 @@ export function cleanNumber(x: number, decimals?: number): number {
 
 /**
  * Digits after the decimal point in the shortest text of `x` once cleaned (85.3 → 1, 7 → 0,
- * 1e-7 → 7, 0.1 + 0.2 → 1). Used to round a difference to the precision of its inputs (P18).
+ * 1e-7 → 7, 0.1 + 0.2 → 1). Used to round a difference to the precision of its inputs.
  */
 export function decimalPlaces(x: number): number {
   if (!Number.isFinite(x)) return 0;
@@ -103,7 +103,7 @@ function stripNegativeZero(s: string): string {
 
 /**
  * A number as plain text for display: cleaned of float artefacts (`cleanNumber`), no grouping,
- * '' for a non-finite number (P17: never "NaN" or "Infinity").
+ * '' for a non-finite number (never "NaN" or "Infinity").
  */
 export function numberText(x: number): string {
   return Number.isFinite(x) ? String(cleanNumber(x)) : '';

@@ -4,7 +4,7 @@
  * the examples), then the items no group names. Also reads two less common layouts:
  * - `itemsPath` (the timeline's trends config, e.g. `"items"`): the key of the data object that
  *   holds the items, when it is not `items` or `current`;
- * - a card-level `meta.schedule` (REFERENCE section 2 meta table) over a list of dated rows: the
+ * - a card-level `meta.schedule` over a list of dated rows: the
  *   card is then one item with that schedule, and each dated row counts as a dose taken that day.
  * Shared by the browser and the server: no Node imports.
  */

@@ -27,7 +27,7 @@
  *
  * Every day count is calendar arithmetic on `YYYY-MM-DD` (UTC midnights, src/common/dates.ts),
  * never local millisecond spans, so 23- and 25-hour days at daylight-saving changes still count
- * as one day (case P04: every 2 days from 27 March 2026 is due on 27, 29 and 31 March in Berlin).
+ * as one day (every 2 days from 27 March 2026 is due on 27, 29 and 31 March in Berlin).
  */
 
 import { addDays, daysBetween, isIsoDate } from './dates.js';

@@ -127,7 +127,7 @@ export function sortTableRows(rows: unknown, sort: TableSort | null): Obj[] {
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** "20 Apr 2026" in `locale`, read in UTC: a calendar date is never shifted by a time zone (P06). */
+/** "20 Apr 2026" in `locale`, read in UTC: a calendar date is never shifted by a time zone. */
 function dateFormat(locale: string | undefined): Intl.DateTimeFormat {
   let f = dateFormats.get(locale ?? '');
   if (!f) {

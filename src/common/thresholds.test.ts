@@ -92,7 +92,7 @@ describe('thresholds of the example manifests', () => {
     expect(labelOf('spo2', 'percent', 90)).toBe('Low');
   });
 
-  it('sleep-hours and body-temperature: decimal bounds, float artefacts do not fall short (P18)', () => {
+  it('sleep-hours and body-temperature: decimal bounds, float artefacts do not fall short', () => {
     expect(labelOf('sleep-hours', 'hours', 5.9)).toBe('Too little');
     expect(labelOf('sleep-hours', 'hours', 6.0)).toBe('Short');
     expect(6.1 + 0.8).toBe(6.8999999999999995);
@@ -106,7 +106,7 @@ describe('thresholds of the example manifests', () => {
     expect(labelOf('body-temperature', 'celsius', 42)).toBe('Fever');
   });
 
-  it('P17: a non-finite value matches no band', () => {
+  it('a non-finite value matches no band', () => {
     expect(labelOf('sleep-hours', 'hours', Number.NaN)).toBeNull();
     expect(labelOf('sleep-hours', 'hours', JSON.parse('1e999'))).toBeNull();
     expect(labelOf('sleep-hours', 'hours', '1e999')).toBeNull();

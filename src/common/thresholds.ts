@@ -59,7 +59,7 @@ export function isCatchAll(rule: object): boolean {
  * - otherwise the value must be present (`isEmptyValue` false);
  * - range: the value as a number (a numeric string counts, `toFiniteNumber`) within
  *   `min <= v <= max`, both inclusive, either optional; both sides are cleaned of float artefacts
- *   first (P18: 0.7 + 0.1 reaches a `min` of 0.8). A `min`/`max` that is not a number makes the
+ *   first (0.7 + 0.1 reaches a `min` of 0.8). A `min`/`max` that is not a number makes the
  *   range fail (never a silent catch-all);
  * - eq: the value's text equals `eq`'s text (numbers written without artefacts, so `1`/`"1"`
  *   match), or both are numbers that are equal (`"4.0"` matches `4`);

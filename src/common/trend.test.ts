@@ -232,7 +232,7 @@ describe('numericSeries / numericPoints', () => {
     { date: '2026-04-15', v: Infinity },
   ];
 
-  it('last N numeric values, oldest first, non-finite dropped (P17)', () => {
+  it('last N numeric values, oldest first, non-finite dropped', () => {
     expect(numericSeries(rows, 'v')).toEqual([1, 3, 4, 5]);
     expect(numericSeries(rows, 'v', 2)).toEqual([4, 5]);
     expect(numericSeries(rows, 'v', 10)).toEqual([1, 3, 4, 5]);

@@ -4,9 +4,9 @@
  * and the browser: no Node imports.
  *
  * Rows are dated by `dateField` (default `date`): a `YYYY-MM-DD` string, or a timestamp whose first
- * ten characters are one (its calendar day as written, case P06). Rows without such a date take no
+ * ten characters are one (its calendar day as written). Rows without such a date take no
  * part. Within one day the later array index is the later entry. Numbers are read with
- * `toFiniteNumber` (numeric strings count; NaN, ±Infinity and "1e999" do not, case P17).
+ * `toFiniteNumber` (numeric strings count; NaN, ±Infinity and "1e999" do not).
  */
 
 import { getValue, templateFields } from './display-template.js';
@@ -32,7 +32,7 @@ export interface TrendArrowConfig {
 /** The comparison of the current value with the previous one. */
 export interface Trend {
   dir: TrendDirection;
-  /** current − prev, rounded to the larger precision of the two (P18: 85.5 − 85.3 = 0.2). */
+  /** current − prev, rounded to the larger precision of the two (85.5 − 85.3 = 0.2). */
   delta: number;
   /** The previous value (as stored). */
   prev: number;
@@ -166,7 +166,7 @@ export function dayRange(index: DatedIndex, day: string): [number, number] {
  * `opts.currentDate` (default: the latest-dated row); rows may be in any order. Null when there
  * is no current row, its value is not a finite number, or no earlier day has one. Entries of the
  * same day are never compared with each other. `delta` is rounded to the precision of the inputs
- * (`decimalPlaces`), so 80 → 80.2 is +0.2, never 0.20000000000000284 (P18). `field` may be a
+ * (`decimalPlaces`), so 80 → 80.2 is +0.2, never 0.20000000000000284. `field` may be a
  * dotted path.
  */
 export function computeTrend(rows: unknown, field: string, opts: TrendOptions = {}): Trend | null {
@@ -240,7 +240,7 @@ export function formatDelta(delta: number, decimals?: number): string {
 /**
  * The dated numeric values of `field`, in chronological order, the last `n` of them (all when `n`
  * is omitted; none when `n` <= 0). Rows without a day or without a finite number are left out
- * (P17: a gap, never a 0). Several entries on a day all count, in array order.
+ * (a gap, never a 0). Several entries on a day all count, in array order.
  */
 export function numericPoints(
   rows: unknown,

@@ -1,6 +1,6 @@
 /**
  * `POST /api/feedback` (the in-app form) and `GET /api/admin/feedback?since=` (operator, with
- * the KLEBB_ADMIN_TOKEN bearer; REFERENCE section 4).
+ * the KLEBB_ADMIN_TOKEN bearer).
  */
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The folders of one HEALTH_HOME (ARCHITECTURE "Storage", REFERENCE section 12). One instance,
+ * The folders of one HEALTH_HOME (ARCHITECTURE "Storage"). One instance,
  * one home: nothing outside it is written.
  */
 import path from 'node:path';
@@ -14,7 +14,7 @@ export interface HomeLayout {
   /** SQLite database folder and file. */
   dbDir: string;
   dbFile: string;
-  /** Markdown reports (REFERENCE section 6). */
+  /** Markdown reports. */
   reportsDir: string;
 }
 

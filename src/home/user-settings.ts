@@ -1,7 +1,7 @@
 /**
  * Per-instance user settings in `HEALTH_HOME/user.json` (REFERENCE section 4 `POST
  * /api/user/tz`): for now the person's IANA time zone, which decides "today" for the agent and
- * for recency (case P06: until a browser reports one, the server's TZ).
+ * for recency (until a browser reports one, the server's TZ).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The card a fresh HEALTH_HOME starts with (issue 2: "created on first boot with a welcome card").
+ * The card a fresh HEALTH_HOME starts with ("created on first boot with a welcome card").
  * It hides itself once the first other card is created (REFERENCE section 2, `meta.welcome`).
  */
 

@@ -1,5 +1,5 @@
 /**
- * `/healthz` (public liveness) and `/api/instance` (branding), REFERENCE section 4 "Infrastructure".
+ * `/healthz` (public liveness) and `/api/instance` (branding),
  */
 import type { FastifyInstance } from 'fastify';
 import type { Instance } from '../instance.js';

@@ -1,5 +1,5 @@
 /**
- * The browser app (web/, built by Vite into dist/web/; REFERENCE section 4 "Static"):
+ * The browser app (web/, built by Vite into dist/web/):
  * - `GET /assets/<file>`: the built JS, CSS and icons. Their names carry a content hash, so they
  *   are cached for a year (`immutable`), and they are public: they hold no data, and a sign-in
  *   page will need them before anyone is signed in. Text files are gzipped when the browser
@@ -14,7 +14,7 @@
  * - Any other unmatched GET keeps the JSON 404 of the rest of the server.
  * - Sign-in pages (`/login`, `/setup`, `/register`) are the same index.html, public; once a
  *   passkey exists, a page request without credentials is redirected to
- *   `/login?next=<path>` instead of answered 401 (issue 8). The page's CSP is set with
+ *   `/login?next=<path>` instead of answered 401. The page's CSP is set with
  *   @fastify/helmet (src/auth/security-headers.ts).
  * When dist/web is missing (only `tsc` was run), a page request answers a short HTML page that
  * says to run `npm run build`.

@@ -1,6 +1,6 @@
 /**
  * From stored samples to the rows of subscribed cards (REFERENCE section 7 "dispatch", "Creating
- * an HAE-backed card replays stored samples"; issue 7 "From samples to rows").
+ * an HAE-backed card replays stored samples").
  *
  * A card subscribes with `meta.ingest: {source: "hae", metric}` (a catalogue key or alias). After
  * a push, the rows of every date that got a new sample are recomputed from ALL stored samples of
@@ -17,7 +17,7 @@ import { type CatalogueEntry, resolveMetric } from './hae/catalogue.js';
 import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './hae-env.js';
 import type { HaeSampleStore } from './hae-store.js';
 
-/** The change-log actor of every write made by ingestion (REFERENCE section 7). */
+/** The change-log actor of every write made by ingestion. */
 export const HAE_ACTOR = 'hae';
 
 /** One card subscribed to a metric. */
@@ -354,7 +354,7 @@ export function attachSampleStore(ctx: CardContext, store: HaeSampleStore): void
 
 /**
  * The hook createCard calls after a card is created: fills it from stored samples when it
- * subscribes to a metric (REFERENCE section 7). Never throws: the card exists either way; a
+ * subscribes to a metric. Never throws: the card exists either way; a
  * failure is returned as a note. Undefined when nothing applies (no store attached, no subscription).
  */
 export function fillNewIngestCard(ctx: CardContext, cardId: string): SubscriberResult | undefined {

@@ -1,21 +1,21 @@
 /**
- * Limits and environment of Health Auto Export ingestion (REFERENCE sections 4, 7 and 12).
+ * Limits and environment of Health Auto Export ingestion.
  *
  * `readHaeEnv` holds the rules of the ingestion variables; src/config.ts calls it while reading
  * the environment, so a bad value stops the start like any other (exit 2, naming the variable).
  */
 
-/** Largest webhook body by default, bytes (REFERENCE section 7: "Body ≤ 100 MB"; 10^6-byte MB). */
+/** Largest webhook body by default, bytes ("Body ≤ 100 MB"; 10^6-byte MB). */
 export const DEFAULT_HAE_MAX_BYTES = 100 * 1000 * 1000;
 
 /**
  * Bodies up to this size are read into memory and parsed with one `JSON.parse`; larger ones are
  * spooled to disk and walked metric block by metric block with stream-json, so memory stays
- * bounded by the largest block, not the body (REFERENCE section 11 item 17). Bytes.
+ * bounded by the largest block, not the body. Bytes.
  */
 export const HAE_INLINE_MAX_BYTES = 4 * 1000 * 1000;
 
-/** Quarantined bodies kept (the newest; REFERENCE section 7 "bounded, most recent few"). */
+/** Quarantined bodies kept (the newest). */
 export const HAE_QUARANTINE_KEEP = 5;
 
 /** Largest Apple Health `export.xml` upload by default, bytes (real files reach gigabytes). */

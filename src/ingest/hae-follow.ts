@@ -1,6 +1,6 @@
 /**
- * Cards whose Health Auto Export subscription changes after they were created (issue 7). Creating
- * a subscribed card fills it from the stored samples (REFERENCE section 7); the same must happen
+ * Cards whose Health Auto Export subscription changes after they were created. Creating
+ * a subscribed card fills it from the stored samples; the same must happen
  * when an existing card gains `meta.ingest` later, by `PATCH /api/manifests/:id`, a chat tool, or
  * a hand edit of its file picked up by the watcher. All of these end in a `card-changed` event,
  * so this follows the card events instead of hooking each path:

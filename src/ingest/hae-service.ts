@@ -1,7 +1,7 @@
 /**
  * Health Auto Export ingestion for one instance: the samples store, the token, the folders
  * (`$HEALTH_HOME/ingest/{incoming,quarantine,uploads}`) and one push's run from samples to card
- * rows (REFERENCE section 7 "Flow"): samples stored once → subscribed cards recomputed for the
+ * rows: samples stored once → subscribed cards recomputed for the
  * affected dates → push recorded → metrics seen recorded for the discoveries.
  */
 import { createHash, hash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The samples store (REFERENCE section 7: "stores every sample in a SQLite samples table
+ * The samples store ("stores every sample in a SQLite samples table
  * deduplicated by content"): every Health Auto Export or Apple Health sample is kept once, keyed
  * by its content hash (`Sample.dedupKey`, insert-or-ignore), in arrival order (`id`), so a
  * re-sent overlapping payload adds nothing and card rows can be recomputed at any time from
@@ -52,7 +52,7 @@ export interface PushRecord {
   summary: Record<string, unknown> | null;
 }
 
-/** One metric seen in a push (discoveries, REFERENCE section 4). */
+/** One metric seen in a push (discoveries). */
 export interface SeenMetric {
   /** Canonical catalogue key, or the lower-cased name as sent for a metric the catalogue does not know. */
   metric: string;

@@ -1,10 +1,10 @@
 /**
- * The Health Auto Export token (REFERENCE section 7: "generated/rotated in Settings and stored in
+ * The Health Auto Export token ("generated/rotated in Settings and stored in
  * `$HEALTH_HOME/config.json` under `hae.token`; the legacy `HEALTH_AUTO_EXPORT_TOKEN` env is
  * migrated once at boot, then ignored"; section 4 token routes).
  *
  * config.json is shared with other settings (invites, ...): every write re-reads the file, changes
- * only the `hae` key and replaces the file atomically with mode 0600 (REFERENCE section 11 item 4).
+ * only the `hae` key and replaces the file atomically with mode 0600.
  * A config.json that is not a JSON object is never overwritten (it may hold someone's invites).
  */
 import { randomBytes } from 'node:crypto';

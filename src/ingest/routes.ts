@@ -1,5 +1,5 @@
 /**
- * The Health Auto Export routes (REFERENCE section 4 "Health Auto Export") and the Apple Health
+ * The Health Auto Export routes and the Apple Health
  * upload. Token, status and discoveries need the normal auth (session or agent bearer); the
  * webhook does its own (webhook/routes.ts).
  *

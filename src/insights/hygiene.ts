@@ -1,5 +1,5 @@
 /**
- * The dashboard health check (REFERENCE section 5 "Hygiene scan"): report-only findings, never
+ * The dashboard health check: report-only findings, never
  * a mutation. `stale` is opt-in per card (`meta.cadence.expectDays`); `growth` flags very long
  * cards; `orphaned-input` flags declared inputs that no row has ever carried. Disabled cards are
  * skipped.

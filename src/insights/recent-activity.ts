@@ -1,5 +1,5 @@
 /**
- * A one-pass recency summary of every card (REFERENCE section 5 "Recent activity"): what the
+ * A one-pass recency summary of every card: what the
  * agent reads before "how's my tracking" answers and before authoring a card. Reads only the
  * newest rows and an indexed max(date), never a whole big card.
  */
@@ -22,7 +22,7 @@ export interface CardActivity {
   enabled: boolean;
 }
 
-/** Drops float artefacts: 80.2 - 80 is 0.2, not 0.20000000000000284 (case P18). */
+/** Drops float artefacts: 80.2 - 80 is 0.2, not 0.20000000000000284. */
 export function cleanDelta(a: number, b: number): number {
   return Number((a - b).toPrecision(12));
 }
@@ -49,7 +49,7 @@ function dateFieldOf(card: Card): string {
 
 /**
  * The activity of one card. Write times (the store's updatedAt, a file's mtime) are turned into
- * calendar dates in `timeZone` before days are counted, like `today` (case P06).
+ * calendar dates in `timeZone` before days are counted, like `today`.
  */
 export function cardActivity(ctx: CardContext, card: Card, today: string, timeZone?: string): CardActivity {
   const st = ctx.store.state(card.id);
@@ -88,7 +88,7 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
   };
 }
 
-/** Every card's activity, in card order. `timeZone` decides "today" (case P06). */
+/** Every card's activity, in card order. `timeZone` decides "today". */
 export function recentActivity(ctx: CardContext, timeZone?: string): { today: string; cards: CardActivity[] } {
   const today = todayIn(timeZone);
   return { today, cards: ctx.registry.all().sort(compareCards).map((c) => cardActivity(ctx, c, today, timeZone)) };

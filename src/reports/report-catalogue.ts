@@ -1,5 +1,5 @@
 /**
- * Markdown reports in `HEALTH_HOME/reports/*.md` (REFERENCE section 6): the catalogue the system
+ * Markdown reports in `HEALTH_HOME/reports/*.md`: the catalogue the system
  * prompt lists and the reader behind `read_report`. The upload pipeline is a later issue; here a
  * report is any markdown file, with an optional front matter block whose `status`, `verify`,
  * `title`, `document_date`, `ingested_at` and `source_format` are read.
@@ -16,7 +16,7 @@ export interface ReportInfo {
   documentDate: string | null;
   ingestedAt: string | null;
   sourceFormat: string | null;
-  /** Unverified OCR text is withheld from the agent until a person confirms it (REFERENCE section 6). */
+  /** Unverified OCR text is withheld from the agent until a person confirms it. */
   withheld: boolean;
 }
 

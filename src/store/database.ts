@@ -1,8 +1,7 @@
 /**
  * The instance's SQLite database (better-sqlite3, WAL, synchronous=FULL so an acknowledged
  * write survives a power cut; ARCHITECTURE "Storage"). Opening applies the migrations; closing
- * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete
- * (REFERENCE section 11 item 3, case P07).
+ * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete.
  */
 import fs from 'node:fs';
 import path from 'node:path';

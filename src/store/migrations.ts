@@ -12,10 +12,10 @@
  *   and what undo is built on (STYLE "Writes as change sets"). Ids only grow: a new id is
  *   max(id)+1 and pruning never removes the newest rows (no AUTOINCREMENT, which would cost a
  *   sqlite_sequence write on every append).
- * - `conversations` / `conversation_messages` (2): chat transcripts, one store row per message
- *   (issue 4), ordered by `seq`; `active_at` orders the list by recency.
+ * - `conversations` / `conversation_messages` (2): chat transcripts, one store row per message,
+ * ordered by `seq`; `active_at` orders the list by recency.
  * - `hae_samples` / `hae_pushes` / `hae_metrics_seen` (3): Health Auto Export and Apple Health
- *   samples (issue 7, REFERENCE section 7), each stored once: `dedup_key` is the sample's 128-bit
+ *   samples, each stored once: `dedup_key` is the sample's 128-bit
  *   content hash (insert-or-ignore), `id` its arrival order, `vals` its canonical values as JSON.
  *   One `hae_pushes` row per webhook push or import (size, counts, the answer's summary as JSON);
  *   `hae_metrics_seen` feeds the discoveries (first seen, dismissed); `hae_block_memo` remembers

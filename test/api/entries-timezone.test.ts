@@ -1,6 +1,6 @@
 /**
  * "Today" for the date allowance is the person's calendar day in the time zone their browser
- * reported (case P06), not the server's: a card that takes only today's entries takes Auckland's
+ * reported, not the server's: a card that takes only today's entries takes Auckland's
  * today once the zone is Pacific/Auckland, and Los Angeles' today once it is America/Los_Angeles.
  *
  * Auckland and Los Angeles are 19 to 21 hours apart, so for a few hours a day they share a date;

@@ -6,7 +6,7 @@
  *   meta-only and a byte-exact backup `<name>.<stamp>.json` sits beside it;
  * - backups are never cards nor errors;
  * - a restart on the same home imports nothing a second time;
- * - a file dropped in while the server runs appears within 1 s (issue 2), with its data.
+ * - a file dropped in while the server runs appears within 1 s, with its data.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // Every route that is not marked public must refuse a caller without credentials from off the
 // machine (here: a loopback request carrying proxy headers) and a caller with a wrong bearer;
 // and once a passkey exists, also a caller on this machine without credentials, and a forged or
-// ended session cookie (issue 8).
+// ended session cookie.
 let s: TestServer;
 beforeAll(async () => {
   // this file sends hundreds of wrong tokens on purpose: the failure limit (429) is off here

@@ -30,7 +30,7 @@ function dailyRows(): { date: string; kg: number }[] {
   return rows;
 }
 
-describe('case P07 step 4: SIGTERM leaves a complete main database file', () => {
+describe('SIGTERM leaves a complete main database file', () => {
   const box = sandboxHome('klebb-wal-');
   const copyDir = sandboxHome('klebb-wal-copy-');
   afterAll(async () => {

@@ -73,7 +73,7 @@ async function weightNow(): Promise<{ label?: string; rows?: number; status: num
 const served = (label: string) => (v: { label?: string; rows?: number }) =>
   v.label === label && v.rows === 30;
 
-describe('case P01: atomic-replace saves', () => {
+describe('atomic-replace saves', () => {
   it('vim, safe-write and in-place saves each show up within 1 s as one change, rows kept, no removal', async () => {
     expect(await weightNow()).toEqual({ status: 200, label: 'Weight', rows: 30 });
 

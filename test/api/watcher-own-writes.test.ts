@@ -55,7 +55,7 @@ afterEach(async () => {
   await s.close();
 });
 
-describe('case P03: own writes', () => {
+describe('own writes', () => {
   it('one PATCH changes the mtime once and brings one card-changed; nothing follows for 2 s', async () => {
     const before = snap('weight');
     const r = await s.api('/api/manifests/weight', {

@@ -1,5 +1,5 @@
 /**
- * Named agent tokens (issue 8 "Machines"): made by a person, shown once, stored as a digest,
+ * Named agent tokens: made by a person, shown once, stored as a digest,
  * read-only or read-write (a read-only token gets 403 on every write), revocable, with a
  * last-used time; AGENT_API_TOKEN keeps working exactly as the seed says.
  */

@@ -1,5 +1,5 @@
 /**
- * Every secret comparison goes through the constant-time checker (issue 8: "All token
+ * Every secret comparison goes through the constant-time checker ("All token
  * comparisons are constant-time ... a test that greps is not enough: call the checker"). The
  * service is given a spy around safeEqual; for each kind of secret (AGENT_API_TOKEN, the admin
  * token, a named token, a session cookie, an invite code, the setup code) a request is made and

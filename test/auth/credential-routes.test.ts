@@ -1,8 +1,8 @@
 /**
- * Named agent tokens cannot read or manage credentials (issue 8 attack report, item 2): a
+ * Named agent tokens cannot read or manage credentials: a
  * read-only token once read the Health Auto Export token and so could write through the
  * webhook. Named tokens (read-only and read-write) get 403 on the HAE token routes, tokens,
- * invites and passkeys; a passkey session and AGENT_API_TOKEN (full access, seed section 2) keep them.
+ * invites and passkeys; a passkey session and AGENT_API_TOKEN (full access) keep them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';

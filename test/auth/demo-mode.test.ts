@@ -1,5 +1,5 @@
 /**
- * Demo mode, `KLEBB_DEMO=1` (REFERENCE section 10): "Enter the demo" signs in as `demo`;
+ * Demo mode, `KLEBB_DEMO=1`: "Enter the demo" signs in as `demo`;
  * passkey, invite, setup and token routes are 410; hiding cards and every other manifest change,
  * templates, uploads, export and import are 403 (test/auth/demo-closed.test.ts walks them all); chat answers a canned reply without calling out; `/api/instance` says demo.
  */

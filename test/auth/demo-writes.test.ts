@@ -1,6 +1,6 @@
 /**
  * Demo mode (`KLEBB_DEMO=1`) keeps each visitor's changes from reaching the next one (issue 8
- * attack report, item 3; REFERENCE section 10 "Demo mode"): deleting or creating cards, setting
+ * attack report, item 3): deleting or creating cards, setting
  * the time zone and the Health Auto Export token are 403 DEMO_MODE, and conversations are not
  * kept, so one visitor never reads another's.
  */

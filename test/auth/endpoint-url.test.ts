@@ -1,6 +1,6 @@
 /**
  * The Health Auto Export endpoint URL shown in Settings is never taken from an arbitrary Host
- * header (issue 8 attack report, item 5): HEALTH_ORIGIN when set, else the loopback Host or the
+ * header: HEALTH_ORIGIN when set, else the loopback Host or the
  * address the request arrived on. `Host: evil.example` must not turn it into an attacker's URL.
  */
 import http from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Wrong bearer tokens are counted per client address (issue 8 attack report, item 6): after
+ * Wrong bearer tokens are counted per client address: after
  * AUTH_FAILURES_PER_MIN refusals in a minute the answer is 429 with Retry-After, each refusal
  * is logged with the address and never the token text; short AGENT_API_TOKEN / KLEBB_ADMIN_TOKEN
  * values draw a warning at start.

@@ -1,5 +1,5 @@
 /**
- * First run and sign-in over HTTP (issue 8 "People"): the first passkey only with the one-time
+ * First run and sign-in over HTTP: the first passkey only with the one-time
  * setup link; then the loopback allowance ends, sessions are cookies stored hashed, sign-in and
  * sign-out work, pages redirect to /login, and every file is 0600 in a 0700 folder.
  */

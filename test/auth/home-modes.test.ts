@@ -1,5 +1,5 @@
 /**
- * Files Klebb creates in HEALTH_HOME are the owner's alone (issue 8 attack report, item 4): the
+ * Files Klebb creates in HEALTH_HOME are the owner's alone: the
  * real server (`node dist/src/main.js`) on a fresh home makes folders 0700 and files 0600 (the
  * home, data/, db/, the SQLite file and its -wal/-shm, the cards it writes), whatever the umask
  * of the shell that started it.

@@ -1,5 +1,5 @@
 /**
- * Behind an HTTPS HEALTH_ORIGIN (issue 8 "Sessions ... Secure whenever the origin is HTTPS"):
+ * Behind an HTTPS HEALTH_ORIGIN:
  * passkeys are made for that origin and relying party, the session cookie carries `Secure`, and
  * HSTS is sent. Over plain HTTP (first-passkey.test.ts) the cookie has no `Secure`.
  */

@@ -1,5 +1,5 @@
 /**
- * Later passkeys (issue 8): single-use invites that expire (`POST /api/invites` for a signed-in
+ * Later passkeys: single-use invites that expire (`POST /api/invites` for a signed-in
  * person, `POST /api/admin/invites` for KLEBB_ADMIN_TOKEN), a signed-in person adding a device,
  * listing and removing passkeys: the last one is refused (409), removing one ends the sessions
  * that used it.

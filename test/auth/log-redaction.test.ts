@@ -1,5 +1,5 @@
 /**
- * Codes in query strings never reach the request log (issue 8: secrets "never appear in logs").
+ * Codes in query strings never reach the request log (secrets "never appear in logs").
  */
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/auth/log-redaction.js';

@@ -1,5 +1,5 @@
 /**
- * The Origin check (issue 8 "The edges"): a state-changing request carrying an Origin that is
+ * The Origin check: a state-changing request carrying an Origin that is
  * not HEALTH_ORIGIN is refused with 403, whoever sends it; with HEALTH_ORIGIN unset, the loopback
  * origin the request came on is the one accepted. Reads and requests without Origin pass.
  */

@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 8 "The edges"): sign-in and registration requests per address, bearer
+ * Rate limits: sign-in and registration requests per address, bearer
  * requests per token, configurable, on by default; past the limit 429 RATE_LIMITED with
  * Retry-After. Small limits here so a few requests reach them.
  */

@@ -1,6 +1,6 @@
 /**
  * Behind a default reverse proxy (nginx `proxy_pass http://127.0.0.1:...`, Host rewritten, no
- * X-Forwarded-For) every visitor reaches Klebb from loopback (issue 8 attack report, item 1):
+ * X-Forwarded-For) every visitor reaches Klebb from loopback:
  * (a) with a public HEALTH_ORIGIN the credential-less loopback allowance is off unless
  *     KLEBB_TRUST_LOOPBACK=1; (b) a `local` principal never mints named tokens, so none can
  *     outlive the first passkey.

@@ -1,5 +1,5 @@
 /**
- * Session lifetime (issue 8: 30 days): a session works until 30 days after sign-in, then the
+ * Session lifetime (30 days): a session works until 30 days after sign-in, then the
  * cookie is refused; the sessions file keeps digests only and survives a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

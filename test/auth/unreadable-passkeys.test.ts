@@ -1,5 +1,5 @@
 /**
- * An unreadable passkey file fails closed (REFERENCE section 11 item 4): it never counts as "no
+ * An unreadable passkey file fails closed: it never counts as "no
  * passkeys", so neither the setup link nor the loopback allowance reopens, and nothing
  * overwrites it; an unreadable sessions file only means everyone signs in again.
  */

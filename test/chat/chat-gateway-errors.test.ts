@@ -326,7 +326,7 @@ describe('streamed only', () => {
       .map((e) => e.data.text)
       .join('');
     expect(tokens).toBe('Your weight this week');
-    // a retry would show the text twice (case G07)
+    // a retry would show the text twice
     expect(gw.requests).toHaveLength(1);
     expect(gw.remaining).toBe(1);
   });

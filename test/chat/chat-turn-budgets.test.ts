@@ -161,7 +161,7 @@ describe('parallel tool calls in one round-trip', () => {
     const contents = replies.map((m) => JSON.parse(m.content));
     expect(contents[0]).toMatchObject({ ok: true, totalAfter: 1 });
     expect(contents[1]).toHaveProperty('error');
-    // broken JSON arguments are never run half-parsed (case G21)
+    // broken JSON arguments are never run half-parsed
     expect(contents[2]).toHaveProperty('error');
     expect(contents[3]).toMatchObject({ ok: true, totalAfter: 2 });
     expect((await s.api('/api/manifests/log/data')).body.data).toEqual([{ seq: 1 }, { seq: 4 }]);

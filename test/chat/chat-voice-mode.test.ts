@@ -1,4 +1,4 @@
-// Voice mode through POST /api/chat (seed section 1 "Streaming": voice turns emit no token
+// Voice mode through POST /api/chat (voice turns emit no token
 // events, the reply event carries {reply, speak}; "Prompt caching": the voice envelope goes in
 // front of the static text; REFERENCE section 5 "Voice envelope"; section 11 item 15: literal
 // newlines inside the JSON strings must still parse).

@@ -1,4 +1,4 @@
-// A crash mid-turn (seed "Detached turns"; issue 4: "After a crash or restart, a conversation whose
+// A crash mid-turn ("After a crash or restart, a conversation whose
 // turn was running shows the user's message and no half reply, and accepts a new turn"). The built
 // server runs as a child process (`node dist/src/main.js`; build first) and is SIGKILLed while the
 // scripted gateway stalls mid-answer, then restarted on the same HEALTH_HOME.

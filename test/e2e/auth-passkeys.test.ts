@@ -1,6 +1,6 @@
 /**
  * Passkeys in Debian's Chromium with the DevTools virtual authenticator, against the real server
- * at http://localhost:<port> (issue 8 "Pages ... tested in Chromium"):
+ * at http://localhost:<port>:
  * - first run: the one-time setup link registers the first passkey and opens Today; the session
  *   cookie is HttpOnly, SameSite=Lax, Path=/, not Secure over HTTP, and lasts 30 days; this
  *   machine's credential-less allowance is over;

@@ -1,5 +1,5 @@
 /**
- * The calendar in Debian's Chromium (issue 5 "Tests: ... the calendar"), with the browser's clock
+ * The calendar in Debian's Chromium, with the browser's clock
  * at noon on Wednesday 15 April 2026 (Europe/Berlin):
  * - a month grid starting on Monday, today highlighted, days after today not links;
  * - each card with `meta.calendar.enabled` puts its glyph on the days it has entries: a static

@@ -1,6 +1,6 @@
 /**
  * The `line-chart` renderer and the Trends view in Debian's Chromium against the real server
- * (issue 5: "/trends (line charts with uplot)"; every example manifest with `meta.trends` renders
+ * ("/trends (line charts with uplot)"; every example manifest with `meta.trends` renders
  * on /trends with no console error):
  * - every example card with `meta.trends` shows on /trends, none as an unknown renderer;
  * - a chart draws a canvas with the manifest's series (bp: Systolic and Diastolic; the older
@@ -270,7 +270,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 });
 
-describe('P06: a row dated 2026-04-20 is on 20 April in every zone', { timeout: 90_000 }, () => {
+describe('a row dated 2026-04-20 is on 20 April in every zone', { timeout: 90_000 }, () => {
   for (const zone of ['America/Los_Angeles', 'Pacific/Auckland']) {
     it(zone, async () => {
       const b = await browserIn(zone);

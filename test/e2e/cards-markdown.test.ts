@@ -1,6 +1,6 @@
 /**
- * The `markdown-doc` renderer in Debian's Chromium against the real server (issue 5: "a card
- * containing `<img src=x onerror=...>` or a `javascript:` link runs nothing"; case P20):
+ * The `markdown-doc` renderer in Debian's Chromium against the real server ("a card
+ * containing `<img src=x onerror=...>` or a `javascript:` link runs nothing"):
  * - the example markdown cards (welcome, how-to-add-a-card) render as headings, lists, bold and
  *   code, with no console error;
  * - a card holding every XSS payload below runs nothing: no dialog, no handler (each payload sets

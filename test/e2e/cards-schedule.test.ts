@@ -1,5 +1,5 @@
 /**
- * `schedule-card` in Chromium: which items are due on a day (case P04: every 2 days from 27 March
+ * `schedule-card` in Chromium: which items are due on a day (every 2 days from 27 March
  * 2026 in Berlin, across the daylight-saving change, is due on 27, 29 and 31 March only; from
  * 23 October on 23, 25 and 27 October), the seven-day dot grid, check-offs with a checkOffForm
  * (the previous dose's fields shown, the new dose's fields stored), colorMap, and logging a dose
@@ -80,7 +80,7 @@ async function dueOn(w: WatchedPage, id: string, date: string, item: string): Pr
 }
 
 describe('schedule-card', { timeout: 180_000 }, () => {
-  it('P04: every 2 days across the daylight-saving changes', async () => {
+  it('every 2 days across the daylight-saving changes', async () => {
     const w = await d.open('/day/2026-03-27');
     const spring: string[] = [];
     for (let i = 0; i < 6; i++) {

@@ -1,5 +1,5 @@
 /**
- * The chat panel's conversation drawer in Debian's Chromium against the real server (issue 6):
+ * The chat panel's conversation drawer in Debian's Chromium against the real server:
  * conversations listed by recency, search (`POST /api/conversations/search`, with the matching
  * line), opening one, renaming and deleting in place (the server agrees), "new conversation", the
  * feedback form in the drawer's footer (`POST /api/feedback`), and the legacy transcript

@@ -1,5 +1,5 @@
 /**
- * The chat panel on a 390 px phone and on a desktop, in Debian's Chromium (issue 6):
+ * The chat panel on a 390 px phone and on a desktop, in Debian's Chromium:
  * - on a phone the panel is a full-height sheet over everything, with its composer at the bottom;
  *   nothing scrolls sideways, even with long words, long code lines and wide tables in a reply;
  *   every button and field is at least 44 px; when the on-screen keyboard shrinks the visual

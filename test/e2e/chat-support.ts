@@ -1,5 +1,5 @@
 /**
- * Shared steps of the chat widget's end-to-end tests (test/e2e/chat-*.test.ts, issue 6): one
+ * Shared steps of the chat widget's end-to-end tests (test/e2e/chat-*.test.ts): one
  * Chromium per test file (a launch failure fails every test, never a skip), pages that must end
  * without console errors, exceptions or failed requests, and the few moves every chat test makes
  * (open the panel, send a message, read the answers). The server and the scripted gateway come

@@ -1,6 +1,5 @@
 /**
- * The chat widget's turns in Debian's Chromium against the real server and the scripted gateway
- * (issue 6):
+ * The chat widget's turns in Debian's Chromium against the real server and the scripted gateway:
  * - the panel's code is a separate chunk, fetched only when the panel first opens;
  * - a streamed turn: the words appear as they arrive, the agent's status shows (a tool by the
  *   label of its card), the answer settles as markdown, the card in view goes along as

@@ -1,5 +1,5 @@
 /**
- * The dashboard shell in Debian's Chromium against the real server (issue 5):
+ * The dashboard shell in Debian's Chromium against the real server:
  * - Today shows the welcome card of a fresh home, the shell has the instance name, and the
  *   browser's time zone reaches the server;
  * - Settings lists every card and its switch really disables and enables it (the API agrees,

@@ -1,5 +1,5 @@
 /**
- * The date scrub on Today, in Debian's Chromium (issue 5: "a date scrub through past days that
+ * The date scrub on Today, in Debian's Chromium ("a date scrub through past days that
  * re-renders every card for that date"):
  * - tapping a day in the scrubber, the ←/→ keys and the previous/next buttons show that day's
  *   rows in every card, with the address following (`/day/:date`, `/` for today);

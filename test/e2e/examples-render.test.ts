@@ -1,7 +1,6 @@
 /**
  * Every shipped example manifest (../shared/cases/manifests/examples, dropped into a fresh data
- * folder, never copied into the repo) renders on each page it belongs to, in Debian's Chromium
- * (issue 5 "Tests"):
+ * folder, never copied into the repo) renders on each page it belongs to, in Debian's Chromium:
  * - Today (`/`) for `meta.view`, `/trends` for `meta.trends`, `/reports` for `meta.reports`: the
  *   card is there with its label, its body shows something a person can see (text, a chart, a
  *   drawing), and no built-in renderer name falls back to the "no display yet" placeholder;

@@ -1,5 +1,5 @@
 /**
- * Entry forms in Chromium against the real server (issue 5): adding, editing and deleting an
+ * Entry forms in Chromium against the real server: adding, editing and deleting an
  * entry from a card's form, and each write-policy refusal shown in the form as the server words
  * it (a past day the card does not take, a value out of range), or before sending (requireAny).
  */

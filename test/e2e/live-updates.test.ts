@@ -1,5 +1,5 @@
 /**
- * Live updates in Debian's Chromium against the real server (issue 5: "Cards appear, change and
+ * Live updates in Debian's Chromium against the real server ("Cards appear, change and
  * disappear when their files or rows change ... without a page reload"):
  * - a row written through the REST API with the agent token shows on an open Today page and in
  *   its calendar cell;
@@ -165,7 +165,7 @@ describe('live updates', { timeout: 60_000 }, () => {
     expect(await sameLoad(w)).toBe(true);
   });
 
-  it('holds one event stream for two tabs, and hands it over when that tab closes (case P11)', async () => {
+  it('holds one event stream for two tabs, and hands it over when that tab closes', async () => {
     if (!browser) throw launchError ?? new Error('Chromium was not started');
     const streams: string[] = [];
     browser.context.on('request', (req) => {

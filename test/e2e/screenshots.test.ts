@@ -1,5 +1,5 @@
 /**
- * Pictures of the dashboard as a person sees it every morning (issue 5: "Keep screenshots of
+ * Pictures of the dashboard as a person sees it every morning ("Keep screenshots of
  * Today, a trend, the calendar and settings, desktop and 390 px phone ... and look at them"), on a
  * lived-in home: the everyday example cards with six weeks of rows (test/helpers/dashboard-home.ts),
  * mood, weight and sleep marking the calendar, weight pinned. Written to

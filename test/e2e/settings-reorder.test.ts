@@ -1,5 +1,5 @@
 /**
- * Reordering cards in Settings, in Debian's Chromium (issue 5: "drag reorder through
+ * Reordering cards in Settings, in Debian's Chromium ("drag reorder through
  * `POST /api/manifests/reorder`"):
  * - "Reorder" swaps the switches for a drag handle and up/down buttons;
  * - a button moves a card one step, the keyboard stays on the button, a screen reader hears where

@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G01: accepts object arguments, stores one canonical string and replays it as a string', async () => {
+it('accepts object arguments, stores one canonical string and replays it as a string', async () => {
   gw.script({ kind: 'raw', caseId: 'G01' }, { kind: 'reply', text: 'It is mild in Paris.' });
   const cfg = configFor(gw.url);
   const first = await callGateway(cfg, { messages: userSays('weather?') });
@@ -47,7 +47,7 @@ it('G01: accepts object arguments, stores one canonical string and replays it as
   });
 });
 
-it('G01: an object handed back in history is sent as a string; a string is never double-encoded', async () => {
+it('an object handed back in history is sent as a string; a string is never double-encoded', async () => {
   gw.script({ kind: 'reply', text: 'ok' });
   await callGateway(configFor(gw.url), {
     messages: [

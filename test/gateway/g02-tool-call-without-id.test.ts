@@ -11,7 +11,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G02: opens the slot by index, makes a unique id and uses it in history and tool reply', async () => {
+it('opens the slot by index, makes a unique id and uses it in history and tool reply', async () => {
   gw.script({ kind: 'raw', caseId: 'G02' }, { kind: 'raw', caseId: 'G02' }, { kind: 'reply', text: 'Done.' });
   const cfg = configFor(gw.url);
   const rec = recordHooks();
@@ -43,7 +43,7 @@ it('G02: opens the slot by index, makes a unique id and uses it in history and t
   expect(sent[2].name).toBe('read_file');
 });
 
-it('G02: fragments without index or id continue the last slot; whole calls without index get their own slot', async () => {
+it('fragments without index or id continue the last slot; whole calls without index get their own slot', async () => {
   const chunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   gw.script({

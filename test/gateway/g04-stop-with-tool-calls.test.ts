@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G04: a named tool call makes a tool-call turn whatever finish_reason says', async () => {
+it('a named tool call makes a tool-call turn whatever finish_reason says', async () => {
   gw.script({ kind: 'raw', caseId: 'G04' });
   const result = await callGateway(configFor(gw.url), {
     messages: userSays('weather in Lima'),
@@ -28,7 +28,7 @@ it('G04: a named tool call makes a tool-call turn whatever finish_reason says', 
   ]);
 });
 
-it('G04: finish_reason overrides only for failures: length with a tool call is not executed', async () => {
+it('finish_reason overrides only for failures: length with a tool call is not executed', async () => {
   gw.script(
     { kind: 'reply', toolCalls: [{ id: 'c', name: 'f', arguments: '{"a":' }], finishReason: 'length' },
     { kind: 'reply', text: 'Partial', finishReason: 'content_filter' },

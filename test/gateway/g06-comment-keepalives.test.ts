@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G06: drops comment lines before JSON parsing and reports them as keep-alives', async () => {
+it('drops comment lines before JSON parsing and reports them as keep-alives', async () => {
   gw.script({ kind: 'raw', caseId: 'G06', split: 'events', chunkDelayMs: 5 });
   const rec = recordHooks();
   const result = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }, rec.hooks);
@@ -20,7 +20,7 @@ it('G06: drops comment lines before JSON parsing and reports them as keep-alives
   expect(result.usage).toMatchObject({ promptTokens: 14, completionTokens: 3, totalTokens: 17 });
 });
 
-it('G06: keep-alive comments alone reset the idle timeout', async () => {
+it('keep-alive comments alone reset the idle timeout', async () => {
   const comment = ': OPENROUTER PROCESSING\n\n';
   const chunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -50,7 +50,7 @@ it('G06: keep-alive comments alone reset the idle timeout', async () => {
   expect(rec.activityAtMs.length).toBeGreaterThanOrEqual(8);
 });
 
-it('G06: a keep-alive re-wrapped as a data event is ignored, not a parse error', async () => {
+it('a keep-alive re-wrapped as a data event is ignored, not a parse error', async () => {
   const chunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   gw.script({

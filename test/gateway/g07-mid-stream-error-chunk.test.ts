@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => gw.close());
 
 for (const variant of ['without [DONE] (the fixture)', 'followed by [DONE]']) {
-  it(`G07: a top-level error fails the turn, keeps the streamed text, drops the half call (${variant})`, async () => {
+  it(`a top-level error fails the turn, keeps the streamed text, drops the half call (${variant})`, async () => {
     gw.script({
       kind: 'raw',
       caseId: 'G07',
@@ -38,7 +38,7 @@ for (const variant of ['without [DONE] (the fixture)', 'followed by [DONE]']) {
   });
 }
 
-it('G07: an error chunk before any text is retried with backoff; a 400-class one is not', async () => {
+it('an error chunk before any text is retried with backoff; a 400-class one is not', async () => {
   const errorChunk = (code: number, message: string, type?: string) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', error: { code, message, metadata: type ? { error_type: type } : undefined }, choices: [] })}\n\n`;
   gw.script(

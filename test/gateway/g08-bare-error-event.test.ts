@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G08: a bare error event ends the stream as a non-retryable validation failure', async () => {
+it('a bare error event ends the stream as a non-retryable validation failure', async () => {
   gw.script({ kind: 'raw', caseId: 'G08' });
   const err = await gatewayFailure(
     callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), {
@@ -28,7 +28,7 @@ it('G08: a bare error event ends the stream as a non-retryable validation failur
   expect(gw.requests).toHaveLength(1);
 });
 
-it('G08: does not wait for [DONE] or EOF after an error event (never hangs)', async () => {
+it('does not wait for [DONE] or EOF after an error event (never hangs)', async () => {
   gw.script({
     kind: 'bytes',
     end: 'hold', // the connection stays open and silent

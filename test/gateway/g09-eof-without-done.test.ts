@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G09: EOF after every choice has a finish_reason is a normal completion', async () => {
+it('EOF after every choice has a finish_reason is a normal completion', async () => {
   gw.script({ kind: 'raw', caseId: 'G09' });
   const result = await callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true });
   expect(result.text).toBe('Hello!');
@@ -18,7 +18,7 @@ it('G09: EOF after every choice has a finish_reason is a normal completion', asy
   expect(result.usage).toMatchObject({ promptTokens: 9, completionTokens: 2, totalTokens: 11 });
 });
 
-it('G09: EOF before any finish_reason is a truncated stream: partial text kept, turn failed, retryable', async () => {
+it('EOF before any finish_reason is a truncated stream: partial text kept, turn failed, retryable', async () => {
   const events = readCaseBytes('G09').toString('utf8').split('\n\n');
   gw.script({ kind: 'bytes', chunks: [`${events[0]}\n\n`, `${events[1]}\n\n`] }); // no finish chunk
   const err = await gatewayFailure(
@@ -32,7 +32,7 @@ it('G09: EOF before any finish_reason is a truncated stream: partial text kept, 
   });
 });
 
-it('G09: a truncated stream before any text is retried when retries are allowed', async () => {
+it('a truncated stream before any text is retried when retries are allowed', async () => {
   gw.script({ kind: 'bytes', chunks: [': warming up\n\n'] }, { kind: 'raw', caseId: 'G09' });
   const result = await callGateway(configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 }), {
     messages: userSays('hi'),

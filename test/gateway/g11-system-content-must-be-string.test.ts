@@ -23,7 +23,7 @@ const messages: ChatMessage[] = [
   { role: 'user', content: 'hi' },
 ];
 
-it('G11: on this exact 400, retries once with string system content and remembers it', async () => {
+it('on this exact 400, retries once with string system content and remembers it', async () => {
   gw.script(
     { kind: 'raw', caseId: 'G11' },
     { kind: 'reply', text: 'Hello.' },
@@ -45,7 +45,7 @@ it('G11: on this exact 400, retries once with string system content and remember
   expect(gw.requests[2].body.messages[0].content).toBe('Static part.\n\nVolatile part.');
 });
 
-it('G11: the same 400 when the system content was already a string is not retried', async () => {
+it('the same 400 when the system content was already a string is not retried', async () => {
   gw.script({ kind: 'raw', caseId: 'G11' });
   const err = await gatewayFailure(
     callGateway(configFor(gw.url, { maxRetries: 2 }), {
@@ -64,7 +64,7 @@ it('G11: the same 400 when the system content was already a string is not retrie
   expect(gw.requests).toHaveLength(1);
 });
 
-it('G11: other 400s are not retried', async () => {
+it('other 400s are not retried', async () => {
   gw.script({
     kind: 'error',
     status: 400,

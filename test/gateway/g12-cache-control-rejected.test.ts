@@ -37,7 +37,7 @@ const usage = {
   prompt_tokens_details: { cached_tokens: 0 },
 };
 
-it('G12: strips every cache_control and retries once, remembers per (provider, model), reports cache as unknown', async () => {
+it('strips every cache_control and retries once, remembers per (provider, model), reports cache as unknown', async () => {
   gw.script(
     { kind: 'raw', caseId: 'G12' },
     { kind: 'reply', text: 'ok', usage },
@@ -70,7 +70,7 @@ it('G12: strips every cache_control and retries once, remembers per (provider, m
   expect(JSON.stringify(gw.requests[3].body)).toContain('cache_control');
 });
 
-it('G12: a provider and model not listed as supporting cache_control never gets it', async () => {
+it('a provider and model not listed as supporting cache_control never gets it', async () => {
   gw.script({ kind: 'reply', text: 'ok' });
   await callGateway(configFor(gw.url), { messages, tools });
   const body = gw.requests[0].body;
@@ -79,7 +79,7 @@ it('G12: a provider and model not listed as supporting cache_control never gets 
   expect(body.messages[1].content).toEqual([{ type: 'text', text: 'hi' }]);
 });
 
-it('G12: the 400 is not retried when nothing carried cache_control', async () => {
+it('the 400 is not retried when nothing carried cache_control', async () => {
   gw.script({ kind: 'raw', caseId: 'G12' });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages }));
   expect(err).toMatchObject({ kind: 'failed', reason: 'cache_control_rejected', retryable: false });

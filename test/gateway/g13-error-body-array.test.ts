@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G13: decodes the array-wrapped error and classifies it as a non-retryable request error', async () => {
+it('decodes the array-wrapped error and classifies it as a non-retryable request error', async () => {
   gw.script({ kind: 'raw', caseId: 'G13' });
   const err = await gatewayFailure(
     callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('x') }),
@@ -27,7 +27,7 @@ it('G13: decodes the array-wrapped error and classifies it as a non-retryable re
   expect(gw.requests).toHaveLength(1);
 });
 
-it('G13: every role:tool message is sent with the name of its assistant call', async () => {
+it('every role:tool message is sent with the name of its assistant call', async () => {
   gw.script({ kind: 'reply', text: 'ok' });
   await callGateway(configFor(gw.url), {
     messages: [

@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G14: drops nameless calls and treats the text as the final answer despite finish_reason tool_calls', async () => {
+it('drops nameless calls and treats the text as the final answer despite finish_reason tool_calls', async () => {
   gw.script({ kind: 'raw', caseId: 'G14' });
   const rec = recordHooks();
   const result = await callGateway(configFor(gw.url), { messages: userSays('x') }, rec.hooks);
@@ -23,7 +23,7 @@ it('G14: drops nameless calls and treats the text as the final answer despite fi
   expect(rec.warnings.join(' ')).toMatch(/without a function name/);
 });
 
-it('G14: a named call with an empty id gets a unique id', async () => {
+it('a named call with an empty id gets a unique id', async () => {
   gw.script({
     kind: 'bytes',
     headers: { 'Content-Type': 'application/json' },
@@ -52,7 +52,7 @@ it('G14: a named call with an empty id gets a unique id', async () => {
   expect(new Set(ids).size).toBe(2);
 });
 
-it('G14: an inconsistent history (empty tool_call_id, orphan tool reply) is refused before sending', async () => {
+it('an inconsistent history (empty tool_call_id, orphan tool reply) is refused before sending', async () => {
   const cfg = configFor(gw.url);
   const emptyId = await gatewayFailure(
     callGateway(cfg, {

@@ -13,7 +13,7 @@ afterEach(() => gw.close());
 const chunk = (delta: unknown, finish: string | null = null) =>
   `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
-it('G16: reasoning goes to its own channel, never into the answer text', async () => {
+it('reasoning goes to its own channel, never into the answer text', async () => {
   gw.script({ kind: 'raw', caseId: 'G16' });
   const rec = recordHooks();
   const result = await callGateway(
@@ -27,7 +27,7 @@ it('G16: reasoning goes to its own channel, never into the answer text', async (
   expect(rec.reasoning).toEqual(['2 plus 2', ' is 4.']);
 });
 
-it('G16: reads reasoning_content too, ignores null and empty placeholders, and non-streamed message.reasoning', async () => {
+it('reads reasoning_content too, ignores null and empty placeholders, and non-streamed message.reasoning', async () => {
   gw.script(
     {
       kind: 'bytes',
@@ -62,7 +62,7 @@ it('G16: reads reasoning_content too, ignores null and empty placeholders, and n
   expect(buffered).toMatchObject({ text: '4', reasoning: 'adding' });
 });
 
-it('G16: reasoning-only chunks count as progress for the idle timeout', async () => {
+it('reasoning-only chunks count as progress for the idle timeout', async () => {
   gw.script({
     kind: 'bytes',
     chunkDelayMs: 100,
@@ -79,7 +79,7 @@ it('G16: reasoning-only chunks count as progress for the idle timeout', async ()
   expect(result.text).toBe('Done.');
 });
 
-it('G16: a reply with reasoning but no answer is empty', async () => {
+it('a reply with reasoning but no answer is empty', async () => {
   gw.script({ kind: 'bytes', chunks: [chunk({ reasoning: 'thinking only' }), chunk({}, 'stop')] });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }));
   expect(err.kind).toBe('empty');

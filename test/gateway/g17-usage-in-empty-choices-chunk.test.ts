@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G17: reads usage from the trailing chunk with choices: [] and asks for it', async () => {
+it('reads usage from the trailing chunk with choices: [] and asks for it', async () => {
   gw.script({ kind: 'raw', caseId: 'G17' });
   const result = await callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true });
   expect(result.text).toBe('Hi there.');
@@ -19,7 +19,7 @@ it('G17: reads usage from the trailing chunk with choices: [] and asks for it', 
   expect(gw.requests[0].body.stream_options).toEqual({ include_usage: true });
 });
 
-it('G17: usage on a chunk without any choices key; the last usage wins', async () => {
+it('usage on a chunk without any choices key; the last usage wins', async () => {
   const c = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;
   gw.script({
     kind: 'bytes',
@@ -36,13 +36,13 @@ it('G17: usage on a chunk without any choices key; the last usage wins', async (
   expect(result.usage).toMatchObject({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
 });
 
-it('G17: a stream without usage records usage as unknown (null), not zero', async () => {
+it('a stream without usage records usage as unknown (null), not zero', async () => {
   gw.script({ kind: 'reply', text: 'no usage here' });
   const result = await callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true });
   expect(result.usage).toBeNull();
 });
 
-it('G17: a provider that rejects stream_options is retried once without it and remembered', async () => {
+it('a provider that rejects stream_options is retried once without it and remembered', async () => {
   gw.script(
     {
       kind: 'error',

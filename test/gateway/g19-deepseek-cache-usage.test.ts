@@ -19,14 +19,14 @@ const expected = {
   uncachedPromptTokens: 20,
 };
 
-it('G19: cached = hit tokens, cache writes = 0, uncached = prompt - cached (buffered)', async () => {
+it('cached = hit tokens, cache writes = 0, uncached = prompt - cached (buffered)', async () => {
   gw.script({ kind: 'raw', caseId: 'G19' });
   const result = await callGateway(configFor(gw.url), { messages: userSays('x') });
   expect(result.text).toBe('OK.');
   expect(result.usage).toEqual(expected);
 });
 
-it('G19: the same fields on the final usage chunk when streaming', async () => {
+it('the same fields on the final usage chunk when streaming', async () => {
   gw.script({
     kind: 'reply',
     text: 'OK.',
@@ -42,7 +42,7 @@ it('G19: the same fields on the final usage chunk when streaming', async () => {
   expect(result.usage).toEqual(expected);
 });
 
-it('G19: OpenAI-style prompt_tokens_details.cached_tokens wins when present; writes stay unreported', async () => {
+it('OpenAI-style prompt_tokens_details.cached_tokens wins when present; writes stay unreported', async () => {
   gw.script({
     kind: 'reply',
     text: 'OK.',

@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G21: uses the first complete JSON object, drops the prose and warns', async () => {
+it('uses the first complete JSON object, drops the prose and warns', async () => {
   gw.script({ kind: 'raw', caseId: 'G21' });
   const rec = recordHooks();
   const result = await callGateway(
@@ -31,7 +31,7 @@ it('G21: uses the first complete JSON object, drops the prose and warns', async 
   expect(result.warnings).toEqual(rec.warnings);
 });
 
-it('G21: arguments with no complete object are marked unusable, never partly parsed', async () => {
+it('arguments with no complete object are marked unusable, never partly parsed', async () => {
   gw.script({
     kind: 'reply',
     toolCalls: [

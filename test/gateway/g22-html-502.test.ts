@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G22: a non-JSON 5xx is a retryable unavailable error with the <title>, never raw HTML', async () => {
+it('a non-JSON 5xx is a retryable unavailable error with the <title>, never raw HTML', async () => {
   gw.script({ kind: 'raw', caseId: 'G22' });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }));
   expect(err).toMatchObject({ kind: 'unavailable', reason: 'html', upstreamStatus: 502, retryable: true });
@@ -18,7 +18,7 @@ it('G22: a non-JSON 5xx is a retryable unavailable error with the <title>, never
   expect(err.message).not.toMatch(/[<>]/);
 });
 
-it('G22: retried with backoff inside the retry budget', async () => {
+it('retried with backoff inside the retry budget', async () => {
   gw.script({ kind: 'raw', caseId: 'G22' }, { kind: 'reply', text: 'Back up.' });
   const rec = recordHooks();
   const result = await callGateway(
@@ -33,7 +33,7 @@ it('G22: retried with backoff inside the retry budget', async () => {
   expect(gw.requests).toHaveLength(2);
 });
 
-it('G22: an HTML 4xx from a relay (wrong path) is a failed request, also without HTML', async () => {
+it('an HTML 4xx from a relay (wrong path) is a failed request, also without HTML', async () => {
   gw.script({
     kind: 'error',
     status: 404,

@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G23: a 429 is rate_limited with the longest of retry-after and "try again in"', async () => {
+it('a 429 is rate_limited with the longest of retry-after and "try again in"', async () => {
   gw.script({ kind: 'raw', caseId: 'G23' });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x') }));
   expect(err).toMatchObject({
@@ -23,7 +23,7 @@ it('G23: a 429 is rate_limited with the longest of retry-after and "try again in
   });
 });
 
-it('G23: fails fast with "retry in ~6 s" when the wait does not fit the turn deadline', async () => {
+it('fails fast with "retry in ~6 s" when the wait does not fit the turn deadline', async () => {
   gw.script({ kind: 'raw', caseId: 'G23' });
   const rec = recordHooks();
   const t0 = Date.now();
@@ -41,7 +41,7 @@ it('G23: fails fast with "retry in ~6 s" when the wait does not fit the turn dea
   expect(gw.requests).toHaveLength(1);
 });
 
-it('G23: waits the requested time (retry-after-ms) then succeeds, announcing the wait', async () => {
+it('waits the requested time (retry-after-ms) then succeeds, announcing the wait', async () => {
   gw.script(
     {
       kind: 'error',
@@ -63,7 +63,7 @@ it('G23: waits the requested time (retry-after-ms) then succeeds, announcing the
   expect(rec.retries[0].waitMs).toBeGreaterThanOrEqual(150);
 });
 
-it('G23: Requested > Limit is reported as too large and never retried', async () => {
+it('Requested > Limit is reported as too large and never retried', async () => {
   gw.script({
     kind: 'error',
     status: 429,

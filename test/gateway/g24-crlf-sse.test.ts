@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G24: parses CRLF framing and data: without a space', async () => {
+it('parses CRLF framing and data: without a space', async () => {
   gw.script({ kind: 'raw', caseId: 'G24' });
   const rec = recordHooks();
   const result = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }, rec.hooks);
@@ -19,7 +19,7 @@ it('G24: parses CRLF framing and data: without a space', async () => {
   expect(result.finishReason).toBe('stop');
 });
 
-it('G24: survives every CRLF split across two network reads', async () => {
+it('survives every CRLF split across two network reads', async () => {
   const bytes = readCaseBytes('G24');
   const cuts: number[] = [];
   bytes.forEach((b, i) => {
@@ -33,7 +33,7 @@ it('G24: survives every CRLF split across two network reads', async () => {
   expect(rec.activityAtMs.length).toBeGreaterThan(cuts.length / 2); // really arrived in pieces
 });
 
-it('G24: CR-only line endings and multi-line data joined with \\n', async () => {
+it('CR-only line endings and multi-line data joined with \\n', async () => {
   const body = [
     'data: {"choices":[{"index":0,"delta":{"content":"A"},\r',
     'data: "finish_reason":null}]}\r\r',

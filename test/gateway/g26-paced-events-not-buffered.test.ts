@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G26: each paced event reaches the client within ~100 ms of being written', async () => {
+it('each paced event reaches the client within ~100 ms of being written', async () => {
   const gapMs = 300;
   gw.script({ kind: 'raw', caseId: 'G26', split: 'events', chunkDelayMs: gapMs });
   const rec = recordHooks();

@@ -12,13 +12,13 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-it('G27: the fixture cut mid-event settles as a retryable truncated stream, not a parse error', async () => {
+it('the fixture cut mid-event settles as a retryable truncated stream, not a parse error', async () => {
   gw.script({ kind: 'raw', caseId: 'G27' });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }));
   expect(err).toMatchObject({ kind: 'unavailable', reason: 'truncated', retryable: true });
 });
 
-it('G27: a chat stream cut mid-event keeps the complete events and drops the half one', async () => {
+it('a chat stream cut mid-event keeps the complete events and drops the half one', async () => {
   const chunk = (delta: unknown, finish: string | null = null) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const second = chunk({
@@ -40,7 +40,7 @@ it('G27: a chat stream cut mid-event keeps the complete events and drops the hal
   expect(err.message).toMatch(/dropped/);
 });
 
-it('G27: a cut before any text is retried when allowed', async () => {
+it('a cut before any text is retried when allowed', async () => {
   gw.script({ kind: 'raw', caseId: 'G27' }, { kind: 'reply', text: 'Recovered.' });
   const result = await callGateway(configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 }), {
     messages: userSays('x'),

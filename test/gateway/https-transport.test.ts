@@ -1,4 +1,4 @@
-// The URL scheme picks the transport (seed section 1); TLS verification is off by default
+// The URL scheme picks the transport; TLS verification is off by default
 // (REFERENCE section 5, rejectUnauthorized:false) and can be turned on.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// 'unavailable': 5xx, HTML bodies, refused or reset connections (REFERENCE section 11 item 10).
+// 'unavailable': 5xx, HTML bodies, refused or reset connections.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';

@@ -3,12 +3,12 @@
  * pure ingestion core (payload → samples → rows), in the list's order and under its headings.
  *
  * Not tested here, because they are not this layer's to fix:
- * - `Since Last Sync` missing samples written later with an older timestamp (HAE issue 61): the
+ * - `Since Last Sync` missing samples written later with an older timestamp: the
  *   phone never sends them. What this layer owes is that a late one still lands on its own date
  *   (tested under "Duplicates").
  * - `Previous 7 Days` ending yesterday: an automation setting.
  * - Medications `form`/`dosage`: medications are not ingested (the payload warning says so).
- * - Payload size / timeouts: the webhook and the benchmark (issue 7 "Speed").
+ * - Payload size / timeouts: the webhook and the benchmark.
  */
 import { describe, expect, it } from 'vitest';
 import { aggregateRows } from '../../src/ingest/hae/aggregate.js';
@@ -204,7 +204,7 @@ describe('Sleep', () => {
     expect(b[0].hours).toBe(6.5);
   });
 
-  it('a night with its stage segments dropped (aggregateSleep, issue 51) shows no hours rather than 0', () => {
+  it('a night with its stage segments dropped (aggregateSleep) shows no hours rather than 0', () => {
     const rows = aggregateRows(
       'sleep_analysis',
       samplesOf('sleep_analysis', 'hr', [{ ...night, asleep: 0, inBed: 7.5 }]),

@@ -1,6 +1,6 @@
 /**
- * Every real HAE payload of ../shared/cases/real-data/hae/ through normalise → extract → aggregate
- * (issue 7 "Tests"). Expected values were computed by hand from the raw file: the comment above
+ * Every real HAE payload of ../shared/cases/real-data/hae/ through normalise → extract → aggregate.
+ * Expected values were computed by hand from the raw file: the comment above
  * each says which entries and which arithmetic. Conversions: 1 lb = 0.45359237 kg,
  * 1 kcal = 4.184 kJ, 1 mi = 1.609344 km, 1 US fl oz = 29.5735295625 ml. Rounding: the catalogue's
  * decimals per field (count 0, kcal 0, kg 2, minutes 1, bpm 1 (heart_rate min/max 0, workouts 0),

@@ -1,6 +1,6 @@
 /**
  * A Health Auto Export payload cut in two, for the tests that check a payload split across two
- * posts gives the same rows as one post (issue 7 "Tests").
+ * posts gives the same rows as one post.
  */
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Apple Health export.xml (issue 7 "Apple Health export"): the three real snippets of
- * ../shared/cases/real-data/apple-health/ import through the upload endpoint and through the
+ * Apple Health export.xml: the three real snippets of.
+ * ./shared/cases/real-data/apple-health/ import through the upload endpoint and through the
  * script into the same samples store, and fill subscribed cards. Values computed by hand from the
  * files are written beside each check.
  */

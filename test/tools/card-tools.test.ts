@@ -1,5 +1,5 @@
 /**
- * Card tools through dispatchToolCall against a real instance (REFERENCE section 5 "Tools"):
+ * Card tools through dispatchToolCall against a real instance:
  * create_manifest, delete_manifest, patch_manifest, read_manifest, read_manifest_meta,
  * list_manifests, write_manifest_data, hide_card / show_card, validate_manifest.
  */

@@ -1,5 +1,5 @@
 /**
- * hygiene_scan (REFERENCE section 5 "Hygiene scan") through dispatchToolCall: stale is opt-in
+ * hygiene_scan through dispatchToolCall: stale is opt-in
  * (meta.cadence.expectDays + fromWebapp + >= 3 dated rows + age over the window; warn past twice
  * the window), growth over 730 rows, orphaned-input, disabled cards skipped, never mutates.
  * The clock is pinned so ages are exact.

@@ -1,5 +1,5 @@
 /**
- * note_feedback through dispatchToolCall (seed section 1; REFERENCE section 5): one anonymised line
+ * note_feedback through dispatchToolCall: one anonymised line
  * per call in `<home>/data/_meta/feedback.jsonl` with ts/kind/intent (intent <= 280, context <= 500,
  * <= 12 tool names).
  */

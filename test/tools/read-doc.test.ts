@@ -1,5 +1,5 @@
 /**
- * read_doc (REFERENCE section 5 "read_doc allowlist"): exact-match allowlist, backslashes
+ * read_doc: exact-match allowlist, backslashes
  * normalised, root containment, 200 000-byte truncation. Through dispatchToolCall against the
  * real project root, and readDoc unit-tested against a temporary root.
  */

@@ -1,5 +1,5 @@
 /**
- * get_recent_activity (REFERENCE section 5 "Recent activity") through dispatchToolCall.
+ * get_recent_activity through dispatchToolCall.
  *
  * The clock is pinned to 2026-06-15T12:00:00Z and the process zone to Pacific/Kiritimati
  * (UTC+14), where it is already 2026-06-16: "today" must come from the server's zone, not UTC.

@@ -1,6 +1,6 @@
 /**
  * The tool registry (src/chat/tools/registry.ts): unknown names, schema failures, unparseable
- * arguments, and the wire shape of toolDefinitions() (seed section 1 tools table).
+ * arguments, and the wire shape of toolDefinitions().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, findTool, toolDefinitions } from '../../src/chat/tools/registry.js';

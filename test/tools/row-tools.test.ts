@@ -1,5 +1,5 @@
 /**
- * Row tools through dispatchToolCall (REFERENCE section 5): read_manifest_rows, append_row,
+ * Row tools through dispatchToolCall: read_manifest_rows, append_row,
  * update_row, remove_row, reorder_rows, and the `{error, code, path, id}` shape of row errors.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The daily prompt's rules (web/prompt/prompt-rules.ts; REFERENCE section 2 "prompt"): which
+ * The daily prompt's rules (web/prompt/prompt-rules.ts): which
  * cards ask today, in which order, and which "asked" marks are old enough to tidy away. The
  * browser behaviour around them is in test/e2e/daily-prompt.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * `/login`: sign in with a passkey (issue 8 "Pages"). Afterwards the page goes to `?next=` (the
+ * `/login`: sign in with a passkey. Afterwards the page goes to `?next=` (the
  * page that sent the person here) or Today. Also: "Enter the demo" in demo mode, and on a first
  * run (no passkey yet) where to find the setup link.
  */

@@ -1,6 +1,6 @@
 /**
  * `/setup` (first run, with the one-time link from the server log) and `/register` (with an
- * invite link): make a passkey on this device (issue 8 "Pages"). The link's code is in the
+ * invite link): make a passkey on this device. The link's code is in the
  * fragment (`#code=`); the page checks it first, so a spent or expired link says so before
  * the person is asked for their fingerprint. Afterwards the new session opens Today.
  */

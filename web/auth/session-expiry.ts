@@ -1,5 +1,5 @@
 /**
- * What the app does when the server answers 401 (issue 8): the session ended (signed out
+ * What the app does when the server answers 401: the session ended (signed out
  * elsewhere, its passkey removed, 30 days passed), so the page goes to the sign-in page and
  * comes back here afterwards. On the sign-in pages themselves a 401 is just an answer.
  */

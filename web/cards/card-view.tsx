@@ -15,7 +15,7 @@ export function CardView({ card, view, date, live }: CardViewProps) {
   const component = card.viewConfig.component;
   const Renderer = rendererFor(component);
   const wide = card.viewConfig.slot === 'top';
-  // `priority` pins a card on the live Today page: an accent edge, no re-sorting (REFERENCE section 2)
+  // `priority` pins a card on the live Today page: an accent edge, no re-sorting
   const pinned = live && view === 'view' && typeof card.viewConfig.priority === 'number';
   return (
     <article

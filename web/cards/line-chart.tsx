@@ -1,13 +1,13 @@
 /**
- * `line-chart` (and its aliases `area-chart`, `bar-chart`; REFERENCE section 2 "Line chart config"):
+ * `line-chart` (and its aliases `area-chart`, `bar-chart`):
  * a card's dated rows drawn with uPlot, one point per day (src/common/chart-series.ts reads the
  * config and shapes the points). uPlot is loaded only when a chart is drawn (dynamic import), so it
  * is not part of the first page's JavaScript.
  *
- * Dates are calendar dates (case P06): each day is placed at its UTC midnight and uPlot formats
+ * Dates are calendar dates: each day is placed at its UTC midnight and uPlot formats
  * the axis in UTC, so a row dated 20 April sits on 20 April in every time zone. Colours follow the
  * theme (the page's CSS variables), the chart follows its container's width, a missing value is a
- * gap (P17), and the window is Trends' range chooser (chart-range.ts) ending on the day drawn for.
+ * gap, and the window is Trends' range chooser (chart-range.ts) ending on the day drawn for.
  * Colours reach the page through the CSSOM (Preact's style objects, uPlot's canvas), which the
  * page's Content-Security-Policy allows; never as style attributes in markup.
  */

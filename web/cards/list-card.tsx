@@ -1,6 +1,6 @@
 /**
- * `list-card`: a running roster (symptoms being watched, things to buy), not one entry per day
- * (REFERENCE section 2 "Built-in renderers"). Each row shows its `primaryField` and the
+ * `list-card`: a running roster (symptoms being watched, things to buy), not one entry per day.
+ * Each row shows its `primaryField` and the
  * `secondaryTemplate` (both cut to `maxCharPreview` characters, never splitting an emoji), or
  * `emptyMessage` when there are none. "Edit" (for writeable cards) reveals Add, per-row change and
  * Remove; a new row is stamped with `added` (an ISO timestamp). Settings are read from

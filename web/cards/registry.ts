@@ -1,5 +1,5 @@
 /**
- * Which component draws a card: `meta.<view>.component` names a renderer (REFERENCE section 2).
+ * Which component draws a card: `meta.<view>.component` names a renderer.
  * Each renderer lives in its own file in this folder and is added to `renderers` below; a name
  * with no renderer gets the UnknownRenderer placeholder, never a blank page. Older names render
  * as their newer equivalents (`aliases`).

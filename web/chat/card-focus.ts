@@ -1,6 +1,5 @@
 /**
- * The card in focus, sent with a turn as `viewedCardId` (issue 6 "the card in view is sent as the
- * card in focus"). Cards on a view are `<article data-card-id>` inside `#main`.
+ * The card in focus, sent with a turn as `viewedCardId`. Cards on a view are `<article data-card-id>` inside `#main`.
  * 1. The card the person last interacted with: a click, tap or keyboard focus inside it (opening
  *    its form is a click inside it), while that card is still on the page and partly on screen.
  * 2. Else the card most visible in the middle band of the viewport, when it is clearly the most

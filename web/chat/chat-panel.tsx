@@ -1,5 +1,5 @@
 /**
- * The chat panel (issue 6), loaded on first open by chat-launcher.tsx: a floating panel on wide
+ * The chat panel, loaded on first open by chat-launcher.tsx: a floating panel on wide
  * screens, a full-height sheet on a phone. Header with the agent's name and emoji
  * (`GET /api/instance`), the conversation's title, the drawer, "new conversation" and close; the
  * transcript; the composer. When the server has no chat endpoint it says what to set instead.

@@ -1,5 +1,5 @@
 /**
- * The chat panel's state as signals (issue 6): whether chat is configured, the conversation shown
+ * The chat panel's state as signals: whether chat is configured, the conversation shown
  * and its messages, the conversation list, and a passing notice. The turn being streamed lives in
  * turn-runner.ts; the actions that change this state are in conversation-actions.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * What the chat widget remembers in the browser (issue 6):
+ * What the chat widget remembers in the browser:
  * - localStorage `klebb.chat.conversation`: the conversation last shown, reopened next time;
  * - localStorage `klebb.chat.legacyFolded`: the legacy transcript was folded (once per browser);
  * - sessionStorage `klebb.chat.open`: the panel was open (a reload of this tab reopens it);

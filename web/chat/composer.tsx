@@ -1,5 +1,5 @@
 /**
- * Where the person writes (issue 6): a growing text box, the send button that becomes a stop
+ * Where the person writes: a growing text box, the send button that becomes a stop
  * button while a turn runs, and a microphone where the browser can take dictation (a dictated
  * message is sent as a voice turn, `voiceMode: true`, and its answer read aloud). Enter sends,
  * Shift+Enter starts a new line.

@@ -1,5 +1,5 @@
 /**
- * What the panel does with conversations (issue 6): start up (status, the one-time legacy import,
+ * What the panel does with conversations: start up (status, the one-time legacy import,
  * reopening the last conversation and any turn a reload interrupted), open one, start a new one,
  * send a message (creating the conversation on the first), rename, delete, list.
  */

@@ -1,5 +1,5 @@
 /**
- * The conversation drawer (issue 6): conversations by recency, search over titles and messages
+ * The conversation drawer: conversations by recency, search over titles and messages
  * (`POST /api/conversations/search`, the words stay out of URLs), rename and delete in place,
  * "New conversation", and the feedback form at the foot.
  */

@@ -1,5 +1,5 @@
 /**
- * The little state the eagerly loaded chat button and the lazily loaded panel share (issue 6):
+ * The little state the eagerly loaded chat button and the lazily loaded panel share:
  * whether the panel is open and whether a turn is running (a dot on the button while the panel is
  * closed). Lives in the main bundle; the panel chunk writes `chatBusy`.
  */

@@ -1,5 +1,5 @@
 /**
- * The transcript (issue 6): stored messages and this page's notes, then the answer being
+ * The transcript: stored messages and this page's notes, then the answer being
  * streamed with what the agent is doing. The list stays scrolled to the newest text unless the
  * person scrolled up to read. A capped (or timed out) last answer offers "Keep going", which
  * sends exactly that as the next message; voice answers can be read aloud again.

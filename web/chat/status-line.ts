@@ -1,5 +1,5 @@
 /**
- * The words shown while a turn runs (issue 6: "Thinking…", "Updating Weight…"), from a `status`
+ * The words shown while a turn runs ("Thinking…", "Updating Weight…"), from a `status`
  * event: the tool's kind of work and the card it names, by label when the card is known.
  */
 import type { TurnPhase } from './chat-types.js';

@@ -1,5 +1,5 @@
 /**
- * Where streamed markdown can be cut into finished blocks (issue 6 "render while streaming"):
+ * Where streamed markdown can be cut into finished blocks:
  * text up to a blank line that is outside a code fence, and followed by the start of a plain
  * paragraph, cannot be changed by anything that arrives later, so it can be rendered once. A
  * blank line followed by an indented line, a list item, a quote or a table row is not a cut: that

@@ -1,5 +1,5 @@
 /**
- * Markdown that grows while an answer streams in (issue 6): finished blocks (stream-blocks.ts)
+ * Markdown that grows while an answer streams in: finished blocks (stream-blocks.ts)
  * are rendered once, each into its own element, and only the open block at the end is rendered
  * again on each frame, so a long answer costs the same per frame at its end as at its start.
  * Each part goes through the app's one sanitising pipeline on its own and is inserted on its own:

@@ -1,6 +1,5 @@
 /**
- * The turn being watched, as a value the events change (issue 6 "every missed event shown once,
- * no duplicate text"): the streamed text (`token` appends, `reset` empties), what the agent is
+ * The turn being watched, as a value the events change: the streamed text (`token` appends, `reset` empties), what the agent is
  * doing (`status`), the outcome (`reply`, `error`, `stopped`) and whether `done` came. Event ids
  * only grow (docs/API.md "Streaming events"), so an event whose id is not above the last one
  * applied was already shown (a replay overlapping the live stream) and is ignored.

@@ -1,6 +1,5 @@
 /**
- * Keeps the chat sheet inside the part of the screen the person can see (issue 6 "composer above
- * the on-screen keyboard"): on phones the keyboard shrinks the *visual* viewport, not the layout
+ * Keeps the chat sheet inside the part of the screen the person can see: on phones the keyboard shrinks the *visual* viewport, not the layout
  * one, so a `position: fixed` sheet would sit under it. While `active`, the element gets
  * `--chat-vv-top` and `--chat-vv-height` (px) from `window.visualViewport`; the phone styles in
  * web/styles/chat.css size the sheet with them (falling back to `100dvh`).

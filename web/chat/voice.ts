@@ -1,5 +1,5 @@
 /**
- * Voice (issue 6): dictation with the browser's speech recognition (`SpeechRecognition`, or
+ * Voice: dictation with the browser's speech recognition (`SpeechRecognition`, or
  * `webkitSpeechRecognition` in Safari and Chrome) and replies read aloud with `speechSynthesis`.
  * Each part exists only where the browser offers it; the panel hides what is missing.
  */

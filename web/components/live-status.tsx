@@ -1,7 +1,7 @@
 /**
  * A quiet note in the top bar while the live feed is down (web/lib/live.ts): the server went away,
  * or the network did. Without it a page would look current while changes made elsewhere no
- * longer reach it (case P11: "the UI says so rather than spinning forever"). It appears only
+ * longer reach it ("the UI says so rather than spinning forever"). It appears only
  * after the feed has been down for `LIVE_DOWN_GRACE_MS` (a reconnect usually takes a moment), and
  * goes as soon as the feed is back; the page then re-reads what it shows.
  */

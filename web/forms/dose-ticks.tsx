@@ -54,7 +54,7 @@ export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: Do
 /**
  * A strip of small day cells (oldest first), coloured by the share of doses taken that day: all,
  * some, none, or nothing due (src/common/schedule.ts `dailyShares`). For `showSparkline` on
- * checklist and schedule cards (REFERENCE: "checklist/schedule draw 30-day adherence strips").
+ * checklist and schedule cards ("checklist/schedule draw 30-day adherence strips").
  */
 export function AdherenceStrip({ days }: { days: { date: string; share: number | null }[] }) {
   const counted = days.filter((d) => d.share !== null);

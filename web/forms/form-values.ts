@@ -1,7 +1,7 @@
 /**
  * The values of an entry form, kept as the inputs hold them (a number field keeps the text typed,
  * so "85." is not lost mid-typing), and turned into the entry the server stores. Pure: no DOM.
- * Input descriptors come from src/common/inputs.ts (REFERENCE section 2 "Input types").
+ * Input descriptors come from src/common/inputs.ts.
  */
 import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
 

@@ -59,7 +59,7 @@ export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<
   }
   // bytes decoded in one go rather than res.text(): the same text (UTF-8, BOM dropped, bad bytes as
   // U+FFFD), but for Today's ~2 MB batch read far less work on the page's main thread (Chromium:
-  // ~125 ms instead of ~200 ms CPU with the parse; bench/dashboard.ts, issue 5)
+  // ~125 ms instead of ~200 ms CPU with the parse; bench/dashboard.ts)
   const text = utf8.decode(await res.arrayBuffer());
   let parsed: unknown;
   try {
@@ -68,7 +68,7 @@ export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<
     parsed = undefined;
   }
   if (!res.ok) {
-    if (res.status === 401) onSignedOut(); // the session ended: to the sign-in page (issue 8)
+    if (res.status === 401) onSignedOut(); // the session ended: to the sign-in page
     const e = (parsed ?? {}) as { error?: unknown; code?: unknown };
     const message = typeof e.error === 'string' ? e.error : `${res.status} ${res.statusText}`;
     throw new ApiError(message, res.status, typeof e.code === 'string' ? e.code : 'HTTP_ERROR');

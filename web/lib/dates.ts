@@ -1,6 +1,6 @@
 /**
  * Dates in the browser. "Today" is the calendar date in the person's time zone, which is the
- * browser's (it is what the app reports to the server, case P06). Day arithmetic comes from the
+ * browser's (it is what the app reports to the server). Day arithmetic comes from the
  * code the server uses too (src/common/dates.ts).
  */
 import { addDays, daysBetween, isIsoDate, todayIn } from '../../src/common/dates.js';

@@ -98,7 +98,7 @@ export function removeAt(id: string, path: string, ifMatch?: string | null) {
 
 /**
  * The local time now as an ISO timestamp with the person's offset (`2026-04-20T07:12:00+10:00`),
- * as check-offs record `takenAt`: the calendar day in it is the person's, not UTC's (case P06).
+ * as check-offs record `takenAt`: the calendar day in it is the person's, not UTC's.
  */
 export function localTimestamp(now = new Date()): string {
   const pad = (n: number) => String(Math.abs(Math.trunc(n))).padStart(2, '0');
@@ -119,7 +119,7 @@ interface ItemRef {
 }
 
 /**
- * Records a dose of a scheduled item as taken (REFERENCE "Schedule block"): appends
+ * Records a dose of a scheduled item as taken: appends
  * `{scheduledDate, takenAt, offSchedule?, ...fields}` to the item's `doses` through the rows API.
  * `takenAt` is now, with the person's offset. @throws ApiError.
  */

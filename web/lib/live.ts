@@ -5,7 +5,7 @@
  * `file-error` (a card file's load problems changed: the list carries them) bump
  * `cardsVersion`, which views use as a dependency to re-read their card lists.
  *
- * One stream for all tabs (case P11: over HTTP/1.1 a browser has about 6 connections per host for
+ * One stream for all tabs (over HTTP/1.1 a browser has about 6 connections per host for
  * every tab together, and each open stream holds one). The tabs of one browser elect a leader
  * with the Web Locks API; only the leader opens the stream and passes each event to the others
  * on a BroadcastChannel. When the leader closes, the next tab in line takes over. Where Web Locks

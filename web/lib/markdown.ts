@@ -1,6 +1,6 @@
 /**
  * Markdown to safe HTML, for markdown cards (`markdown-doc`, `data: {markdown}`) and the chat
- * widget's replies: text from card files, agents and language models is untrusted (case P20).
+ * widget's replies: text from card files, agents and language models is untrusted.
  *
  * One pipeline, two layers:
  * 1. `marked` (GFM) turns the text into HTML, with raw HTML written in the text shown as text
@@ -14,7 +14,7 @@
  *    link gets `rel="noopener noreferrer"`; links to other sites open in a new tab.
  *
  * Callers insert the returned string as it is (`dangerouslySetInnerHTML`, or `innerHTML`), never
- * wrapped in or joined with other HTML afterwards (P20: re-parsing joined output can mutate into
+ * wrapped in or joined with other HTML afterwards (re-parsing joined output can mutate into
  * live markup). For streamed text, render the whole accumulated text each time.
  */
 import DOMPurify from 'dompurify';

@@ -46,11 +46,11 @@ export function startRouter(): void {
   });
 }
 
-/** The client routes (REFERENCE section 3). */
+/** The client routes. */
 export type Match =
   | { name: 'today'; date: string | null }
   | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' }
-  /** Settings › Security, and the sign-in pages (web/auth/, issue 8). */
+  /** Settings › Security, and the sign-in pages (web/auth/). */
   | { name: 'security' | 'login' | 'setup' | 'register' }
   | { name: 'not-found' };
 

@@ -6,7 +6,7 @@
  * `layoutDayCell`). Today is highlighted; months after the current one cannot be opened. The data
  * comes from the view's batch read and stays live (card-grid.tsx `useViewCards`).
  *
- * Dates are calendar dates throughout (case P06): the grid is built from `YYYY-MM-DD` strings in
+ * Dates are calendar dates throughout: the grid is built from `YYYY-MM-DD` strings in
  * UTC arithmetic, so a row dated 20 April sits in the 20 April cell in every time zone.
  */
 import { useState } from 'preact/hooks';

@@ -1,5 +1,5 @@
 /**
- * Reports (`/reports`): cards with `meta.reports.enabled` (REFERENCE section 3): adherence
+ * Reports (`/reports`): cards with `meta.reports.enabled`: adherence
  * reports, schedule timelines and tables, drawn for today.
  */
 import { today } from '../lib/dates.js';

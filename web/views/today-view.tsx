@@ -3,7 +3,7 @@
  * date. The date bar steps a day back or forward; under it the scrubber shows a month of days to
  * jump to, and ←/→ on the keyboard do the same. A new date re-renders every card from the data
  * already loaded (card-grid.tsx): scrubbing makes no request. The live day is the person's today
- * (their browser's calendar day, case P06); the scrubber and the keys stop there (a later day
+ * (their browser's calendar day); the scrubber and the keys stop there (a later day
  * still opens from its address, for cards that take entries ahead).
  */
 import { useEffect, useRef } from 'preact/hooks';

@@ -1,5 +1,5 @@
 /**
- * Trends (`/trends`): cards with `meta.trends.enabled` (REFERENCE section 3), usually line charts,
+ * Trends (`/trends`): cards with `meta.trends.enabled`, usually line charts,
  * drawn for today, with a range chooser (7/30/90 days, a year, all) that every chart follows.
  */
 import { ChartRangeChooser } from '../cards/chart-range-chooser.js';

@@ -42,7 +42,7 @@ export function plainMessage(message: string): string {
 }
 
 /**
- * HTTP status and copy for a gateway failure (REFERENCE section 5 "Gateway error classes"):
+ * HTTP status and copy for a gateway failure:
  * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
  * transient), failed → 502; parse → 500.
  */
@@ -56,7 +56,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'timeout':
       return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
     case 'rate_limited': {
-      // say how long the provider asked us to wait when it said (case G23)
+      // say how long the provider asked us to wait when it said
       const secs = err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
       const when = secs === undefined ? 'in a minute' : secs === 1 ? 'in a second' : `in about ${secs} seconds`;
       return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };

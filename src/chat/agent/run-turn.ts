@@ -1,11 +1,11 @@
 /**
- * The agent loop (seed section 1; REFERENCE section 5 "Transport and loop"): call the gateway;
+ * The agent loop: call the gateway;
  * if the reply carries tool calls, replay the assistant message with its `tool_calls`, run each
  * tool, append the `role:"tool"` results and go round again; otherwise the text is the answer.
  * It knows nothing of HTTP: it reports through `emit` and stops when `signal` aborts (STYLE
  * "The turn as a job").
  *
- * Budgets (seed "Turn budgets"): at most `maxRoundTrips` gateway calls (then a capped reply that
+ * Budgets: at most `maxRoundTrips` gateway calls (then a capped reply that
  * keeps the model's progress text); each step gets `iterTimeoutMs` (an idle timeout when
  * streaming, a whole-call timeout when buffered; 0 falls back to the 540 s hop ceiling); past
  * `turnDeadlineMs` no new round-trip starts and the last step's budget shrinks to what remains.

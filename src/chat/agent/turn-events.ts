@@ -1,10 +1,10 @@
 /**
- * What a turn tells its listeners, in order (seed section 1 "Streaming"): `status`, `token`,
+ * What a turn tells its listeners, in order: `status`, `token`,
  * `reset`, `reply`, `error`, `stopped`, `done` (always last). The SSE adapter writes each as one
  * event; the buffered adapter keeps only the final payload.
  */
 
-/** The final answer of a turn: the same object buffered mode returns (seed: reply, speak?, followup?, capped?). */
+/** The final answer of a turn: the same object buffered mode returns (reply, speak?, followup?, capped?). */
 export interface ReplyPayload {
   reply: string;
   /** Voice mode: the text to read aloud. */

@@ -1,6 +1,6 @@
 /**
  * Named chat transcripts in the instance database, one store row per message (seed
- * "Conversations"; issue 4). Caps: 100 conversations (the least recently active are pruned) and
+ * "Conversations"). Caps: 100 conversations (the least recently active are pruned) and
  * 200 messages each (the oldest are dropped). All methods are synchronous and each write is one
  * transaction.
  */
@@ -14,7 +14,7 @@ import {
 } from '../../limits.js';
 import type { Db } from '../../store/database.js';
 
-/** Extra fields an assistant message may carry (REFERENCE section 5: persisted with the reply). */
+/** Extra fields an assistant message may carry (persisted with the reply). */
 export interface MessageExtra {
   hasVoice?: boolean;
   capped?: boolean;
@@ -266,7 +266,7 @@ export class ConversationStore {
 
   /**
    * The newest messages whose contents fit in `budgetChars` characters, oldest first; the newest
-   * message always goes through (seed: "a ~24k-character budget").
+   * message always goes through ("a ~24k-character budget").
    */
   window(id: string, budgetChars: number): StoredMessage[] {
     const out: StoredMessage[] = [];
@@ -280,7 +280,7 @@ export class ConversationStore {
   }
 
   /**
-   * Case-insensitive literal substring search over titles and message text (seed: `.` and `*`
+   * Case-insensitive literal substring search over titles and message text (`.` and `*`
    * are themselves). Hits come in list order; a transcript hit carries the matching line.
    */
   search(q: unknown): SearchHit[] {

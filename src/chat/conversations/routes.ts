@@ -1,5 +1,5 @@
 /**
- * `/api/conversations` (seed "Conversations"; REFERENCE section 4): list by recency, create,
+ * `/api/conversations`: list by recency, create,
  * fetch, rename, replace messages, delete, and `POST /search` with the needle in the body (chat
  * text stays out of URLs and access logs). Also the legacy `/api/chat/history` transcript.
  */
@@ -54,7 +54,7 @@ export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
     return { conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages) };
   });
 
-  // ---- legacy single transcript (REFERENCE section 4: GET/PUT/DELETE /api/chat/history) ----
+  // ---- legacy single transcript (GET/PUT/DELETE /api/chat/history) ----
   const legacy = legacyHistory(inst.layout.home);
   app.get('/api/chat/history', async () => ({ messages: legacy.read() }));
   app.put('/api/chat/history', { schema: { body: AnyObject } }, async (req) => ({

@@ -1,6 +1,5 @@
 /**
- * Conversation titles from a side call (seed "Conversations"; REFERENCE section 5 "Title
- * generation"): after an exchange in an untitled conversation, ask the same gateway for 2 to 6
+ * Conversation titles from a side call: after an exchange in an untitled conversation, ask the same gateway for 2 to 6
  * plain words. It never blocks or fails the turn; a failure leaves the conversation untitled,
  * and a later turn tries again.
  */

@@ -1,6 +1,6 @@
 /**
- * Reading a non-streaming `chat.completion` JSON body (cases G01, G14, G19), also used when a
- * gateway ignores `stream:true` and answers with one JSON body (seed "Streaming": tolerated).
+ * Reading a non-streaming `chat.completion` JSON body, also used when a
+ * gateway ignores `stream:true` and answers with one JSON body (tolerated).
  */
 import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, type RawToolCall, toolCallIdFactory } from './finalize.js';
@@ -21,8 +21,8 @@ function rec(v: unknown): Record<string, unknown> | undefined {
  * - 'parse' when the body is not JSON or has no `choices[].message`;
  * - whatever classifyErrorPayload gives when the body carries an `error` (checked first);
  * - 'failed'/'empty' from finalizeTurn.
- * Tool-call `arguments` may be a string or an object (case G01); entries without a function
- * name are dropped and empty ids replaced (case G14); usage is normalised (case G19).
+ * Tool-call `arguments` may be a string or an object; entries without a function
+ * name are dropped and empty ids replaced; usage is normalised.
  * `hooks.onWarning` hears about anything tolerated.
  */
 export function parseBufferedCompletion(

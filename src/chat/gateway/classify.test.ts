@@ -23,7 +23,7 @@ describe('retry-after', () => {
     expect(parseTryAgainIn('try again in 750ms')).toBe(750);
     expect(parseTryAgainIn('no hint')).toBeUndefined();
   });
-  it('takes the largest of the three sources (case G23)', () => {
+  it('takes the largest of the three sources', () => {
     expect(retryAfterMs({ 'retry-after': '6' }, 'try again in 5.289s', now)).toBe(6000);
     expect(retryAfterMs({ 'retry-after-ms': '7200' }, 'try again in 5.289s', now)).toBe(7200);
     expect(retryAfterMs({}, '', now)).toBeUndefined();
@@ -38,7 +38,7 @@ describe('retry-after', () => {
 });
 
 describe('error bodies', () => {
-  it('decodes {error:{}}, [{error:{}}], error strings, vLLM and FastAPI shapes (case G13)', () => {
+  it('decodes {error:{}}, [{error:{}}], error strings, vLLM and FastAPI shapes', () => {
     expect(decodeErrorPayload({ error: { message: 'm', type: 't', code: 'c' } })).toMatchObject({
       message: 'm',
       type: 't',
@@ -63,7 +63,7 @@ describe('error bodies', () => {
     expect(decodeErrorPayload({ detail: 'Not Found' })).toEqual({ message: 'Not Found' });
     expect(decodeErrorPayload({ choices: [] })).toBeUndefined();
   });
-  it('summarises HTML by its title without the host prefix (case G22)', () => {
+  it('summarises HTML by its title without the host prefix', () => {
     expect(summarizeHtml('<html><title>api.openai.com | 502: Bad gateway</title></html>')).toBe(
       '502: Bad gateway',
     );
@@ -96,7 +96,7 @@ describe('classifyHttpError', () => {
     );
     expect(e.message).not.toMatch(/[<>\n]/);
   });
-  it('names the self-healing 400s (cases G11, G12)', () => {
+  it('names the self-healing 400s', () => {
     expect(
       classifyHttpError(
         400,
@@ -115,7 +115,7 @@ describe('classifyErrorPayload', () => {
   it('ignores payloads without an error', () => {
     expect(classifyErrorPayload({ choices: [], error: null })).toBeUndefined();
   });
-  it('decides retry from code and type (case G07)', () => {
+  it('decides retry from code and type', () => {
     expect(classifyErrorPayload({ error: { code: 502, message: 'x' } })?.retryable).toBe(true);
     expect(classifyErrorPayload({ error: { code: 'overloaded_error', message: 'x' } })?.retryable).toBe(true);
     expect(classifyErrorPayload({ error: { code: 400, message: 'prompt is too long' } })?.retryable).toBe(

@@ -15,7 +15,7 @@ import { type HeaderBag, requestExceedsLimit, retryAfterMs } from './retry-after
 
 /**
  * Wording that means the allowance is used up rather than a momentary rate limit
- * (REFERENCE section 5: "budget has been exceeded", "insufficient_quota", "quota exceeded").
+ * ("budget has been exceeded", "insufficient_quota", "quota exceeded").
  */
 const BUDGET_MARKERS: RegExp[] = [
   /budget (?:has been |was )?exceeded/i,
@@ -32,7 +32,7 @@ export function hasBudgetMarker(text: string): boolean {
   return BUDGET_MARKERS.some((re) => re.test(text));
 }
 
-/** Provider error codes/types after which the same request may be sent again (case G07). */
+/** Provider error codes/types after which the same request may be sent again. */
 const RETRYABLE_TYPES = new Set([
   'provider_unavailable',
   'server_error',
@@ -62,7 +62,7 @@ function tryJson(text: string): unknown {
   }
 }
 
-/** Which well-known, self-healing 400 this is, if any (cases G11, G12, G17). */
+/** Which well-known, self-healing 400 this is, if any. */
 function badRequestReason(text: string): string | undefined {
   if (
     /cache_control/i.test(text) &&
@@ -83,11 +83,11 @@ function badRequestReason(text: string): string | undefined {
 /**
  * Classifies a non-2xx response (or a 2xx whose body is not a reply).
  * Inputs: status line, response headers, body text (already capped). Output: a GatewayError;
- * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse (case G22);
+ * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse;
  * 402, and 400/403/429 with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
- * `retryAfterMs` (case G23) unless Requested > Limit ('failed', 'request_too_large');
+ * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large');
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable); other 4xx are 'failed'
- * (not retryable) with a reason for the self-healing ones (cases G11, G12, G13).
+ * (not retryable) with a reason for the self-healing ones.
  */
 export function classifyHttpError(
   status: number,
@@ -170,7 +170,7 @@ export function classifyHttpError(
 
 /**
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
- * GatewayError, or returns undefined when the payload has no `error` (cases G07, G08).
+ * GatewayError, or returns undefined when the payload has no `error`.
  * Budget wording gives 'budget'; everything else is 'failed', retryable when the code is
  * 408/429/5xx or the type is transient ('provider_unavailable' ...), never for 400-class or
  * `validation` errors. `partialText` is the answer text received before the error.

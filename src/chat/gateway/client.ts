@@ -1,5 +1,5 @@
 /**
- * One chat-completions round-trip over node:http(s) (seed section 1: the URL's scheme picks the
+ * One chat-completions round-trip over node:http(s) (the URL's scheme picks the
  * transport; host, port and path all come from the URL; `Authorization: Bearer <key>`),
  * with streaming, timeouts, abort, transient retries and the self-healing 400s of cases
  * G11/G12/G17. The agent loop calls `callGateway` once per round-trip.
@@ -38,7 +38,7 @@ export interface GatewayConfig {
   apiKey?: string;
   /** CHAT_MODEL. */
   model: string;
-  /** Streaming only: fail when no byte arrives for this long, ms (seed "Streaming": idle timeout). */
+  /** Streaming only: fail when no byte arrives for this long, ms (idle timeout). */
   idleTimeoutMs?: number;
   /** Buffered only: fail when the whole call takes longer, ms (REFERENCE section 5 per-step budget). */
   callTimeoutMs?: number;
@@ -58,7 +58,7 @@ export interface GatewayConfig {
 
 /** Progress of one attempt that decides whether it may be repeated. */
 interface AttemptProgress {
-  /** Answer text already went out through onToken: a retry would show it twice (case G07). */
+  /** Answer text already went out through onToken: a retry would show it twice. */
   emittedText: boolean;
 }
 
@@ -116,15 +116,15 @@ function requestWantsCache(request: GatewayRequest): boolean {
  * tools, `stream`), `hooks` (onToken for each answer fragment in order, onActivity for any sign
  * of life, see GatewayHooks), `signal` (abort: stops the call and any retry wait).
  *
- * Behaviour: streams when `request.stream` is true and tolerates a buffered JSON answer
- * (seed "Streaming"); the idle timeout (streaming) is reset by every received byte, SSE
- * comments included (case G06); the whole-call timeout applies when buffered. Bytes are decoded
- * with a streaming UTF-8 decoder (REFERENCE section 11 item 1). A 400 of case G11 (string
+ * Behaviour: streams when `request.stream` is true and tolerates a buffered JSON answer;
+ * the idle timeout (streaming) is reset by every received byte, SSE
+ * comments included; the whole-call timeout applies when buffered. Bytes are decoded
+ * with a streaming UTF-8 decoder. A 400 of case G11 (string
  * system content), G12 (cache_control) or G17 (stream_options) is retried once with the
  * offending shape removed and remembered in `config.memory`. Retryable failures ('unavailable',
  * 'rate_limited', retryable 'failed') are retried up to `maxRetries` times with backoff, or after
- * the server's requested wait (case G23), never past `deadlineAtMs`, and never once answer text
- * has been streamed (case G07).
+ * the server's requested wait, never past `deadlineAtMs`, and never once answer text
+ * has been streamed.
  *
  * Returns a GatewayResult. Throws GatewayError (see GatewayErrorKind) for every gateway
  * failure, or `signal.reason` (an AbortError by default) when aborted.
@@ -187,7 +187,7 @@ export async function callGateway(
 
 /**
  * How long to wait before retry number `retries + 1`, ms: the server's requested wait plus
- * jitter when it gave one (case G23), else exponential backoff from `baseDelayMs` plus jitter.
+ * jitter when it gave one, else exponential backoff from `baseDelayMs` plus jitter.
  */
 function retryWaitMs(err: GatewayError, retries: number, baseDelayMs: number): number {
   if (err.retryAfterMs !== undefined)
@@ -196,7 +196,7 @@ function retryWaitMs(err: GatewayError, retries: number, baseDelayMs: number): n
   return backoff + Math.round(Math.random() * Math.min(GATEWAY_RETRY_JITTER_MS, baseDelayMs));
 }
 
-/** The error to surface when the wait would not fit the budget (case G23: "rate limited, retry in ~6 s"). */
+/** The error to surface when the wait would not fit the budget ("rate limited, retry in ~6 s"). */
 function tooLongToWait(err: GatewayError): GatewayError {
   if (err.kind !== 'rate_limited' || err.retryAfterMs === undefined) return err;
   const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
@@ -348,7 +348,7 @@ function attempt(
         }
         const result = parseBufferedCompletion(text, hooks);
         if (streaming) {
-          // A gateway that ignored stream:true: still hand the text over (seed "Streaming").
+          // A gateway that ignored stream:true: still hand the text over.
           if (result.reasoning) hooks.onReasoning?.(result.reasoning);
           if (result.text) {
             progress.emittedText = true;

@@ -1,8 +1,8 @@
 /**
  * Reading an error out of whatever a gateway sends: `{error:{...}}`, `[{error:{...}}]`
- * (Gemini, case G13), `{error:"text", error_type}` (HF TGI, case G08), vLLM's
+ * (Gemini), `{error:"text", error_type}` (HF TGI), vLLM's
  * `{object:"error", message, type, code}`, FastAPI's `{detail}`; and a short, safe summary of
- * an HTML error page (case G22: never pass raw HTML on).
+ * an HTML error page (never pass raw HTML on).
  */
 import { GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
 
@@ -10,11 +10,11 @@ import { GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
 export interface DecodedError {
   /** Human-readable message, cleaned and capped (may be ''). */
   message: string;
-  /** `type`, else `status` (e.g. INVALID_ARGUMENT), else `error_type`, else a string `code` (case G13). */
+  /** `type`, else `status` (e.g. INVALID_ARGUMENT), else `error_type`, else a string `code`. */
   type?: string;
   /** `code` as given: a number (502) or a string ('rate_limit_exceeded'). */
   code?: string | number;
-  /** `metadata.error_type` (OpenRouter: 'provider_unavailable', case G07). */
+  /** `metadata.error_type` (OpenRouter: 'provider_unavailable'). */
   metadataType?: string;
 }
 
@@ -45,7 +45,7 @@ export function cleanMessage(text: string): string {
 /**
  * Decodes an error payload (already JSON-parsed). Returns undefined when the value carries no
  * recognisable error (then it is not an error payload). Accepts the shapes listed at the top of
- * this file (case G13: "accept {error:{...}}, [{error:{...}}], and error given as a string").
+ * this file ("accept {error:{...}}, [{error:{...}}], and error given as a string").
  */
 export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (Array.isArray(payload)) {
@@ -105,7 +105,7 @@ export function looksLikeHtml(text: string): boolean {
 
 /**
  * A short summary of an HTML error page: its `<title>`, without a leading "host | " part
- * (case G22: "api.openai.com | 502: Bad gateway" becomes "502: Bad gateway"), else its first
+ * ("api.openai.com | 502: Bad gateway" becomes "502: Bad gateway"), else its first
  * `<h1>`, else undefined. Tags and entities are removed; the result is capped.
  */
 export function summarizeHtml(html: string): string | undefined {

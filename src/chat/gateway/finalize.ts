@@ -10,11 +10,11 @@ import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from 
 
 /** A tool-call slot as assembled from the wire, before validation. */
 export interface RawToolCall {
-  /** Provider id; '' or undefined when none came (case G02, G14). */
+  /** Provider id; '' or undefined when none came. */
   id?: string;
-  /** Function name; calls without one are dropped (case G14). */
+  /** Function name; calls without one are dropped. */
   name?: string;
-  /** Accumulated argument text, or an object when the gateway sent one (case G01). */
+  /** Accumulated argument text, or an object when the gateway sent one. */
   arguments: unknown;
 }
 
@@ -32,7 +32,7 @@ export interface RawTurn {
 
 /**
  * Returns a function making unique tool-call ids `call_<12 hex>_<index>` for one reply
- * (case G02: "make a unique one, for example call_<turn>_<index>"). The random part keeps ids
+ * ("make a unique one, for example call_<turn>_<index>"). The random part keeps ids
  * of different round-trips of one turn apart.
  */
 export function toolCallIdFactory(): (index: number) => string {
@@ -43,13 +43,13 @@ export function toolCallIdFactory(): (index: number) => string {
 /**
  * Applies the turn rules to `raw` and returns the result. Throws GatewayError:
  * - 'failed' / 'content_filter' or 'provider_error' when finish_reason is `content_filter` or
- *   `error` (case G04: finish_reason only overrides for failures);
+ *   `error` (finish_reason only overrides for failures);
  * - 'failed' / 'length' when finish_reason is `length` and a tool call was assembled (its
  *   arguments may be cut off: never execute);
  * - 'empty' when there is neither non-blank text nor a named tool call.
- * Otherwise: calls without `function.name` are dropped (case G14); a missing, empty or
- * repeated id is replaced by a generated one (cases G02, G14); arguments are read leniently
- * (cases G01, G21); any named call makes it a tool-call turn whatever finish_reason says (G04).
+ * Otherwise: calls without `function.name` are dropped; a missing, empty or
+ * repeated id is replaced by a generated one; arguments are read leniently;
+ * any named call makes it a tool-call turn whatever finish_reason says.
  */
 export function finalizeTurn(
   raw: RawTurn,

@@ -7,8 +7,8 @@ import { KlebbError } from '../../errors.js';
 
 /**
  * - 'budget': the allowance is used up (429/402 with budget or quota wording); not retryable.
- * - 'rate_limited': a bare 429; transient, `retryAfterMs` says how long to wait (case G23).
- * - 'unavailable': 5xx, HTML error pages, refused/reset connections, truncated streams (cases G09, G22).
+ * - 'rate_limited': a bare 429; transient, `retryAfterMs` says how long to wait.
+ * - 'unavailable': 5xx, HTML error pages, refused/reset connections, truncated streams.
  * - 'timeout': our idle or whole-call timeout fired, or the gateway answered 408.
  * - 'parse': the reply could not be read as chat-completions at all.
  * - 'empty': a well-formed reply with no text and no tool call.
@@ -25,7 +25,7 @@ export type GatewayErrorKind =
 
 /**
  * HTTP status our API would answer with for each kind if the loop does not turn it into copy
- * (REFERENCE section 5: budget 429, timeout 504, unavailable and bare 429 502, parse 500).
+ * (budget 429, timeout 504, unavailable and bare 429 502, parse 500).
  */
 const STATUS_BY_KIND: Record<GatewayErrorKind, number> = {
   budget: 429,
@@ -42,20 +42,20 @@ export interface GatewayErrorInit {
   /**
    * Narrower cause, e.g. 'truncated', 'idle_timeout', 'call_timeout', 'connection_refused',
    * 'html', 'validation', 'provider_error', 'content_filter', 'length', 'request_too_large',
-   * 'system_content_must_be_string' (G11), 'cache_control_rejected' (G12), 'bad_history' (G14).
+   * 'system_content_must_be_string', 'cache_control_rejected', 'bad_history'.
    */
   reason?: string;
   /** Status line of the gateway's response, when there was one. */
   upstreamStatus?: number;
   /** May the same request be sent again (after a wait)? */
   retryable?: boolean;
-  /** How long the gateway asked us to wait, ms (Retry-After and friends: case G23). */
+  /** How long the gateway asked us to wait, ms (Retry-After and friends). */
   retryAfterMs?: number;
   /** The provider's error `code` (number or string), e.g. 502 in case G07. */
   providerCode?: string | number;
-  /** The provider's error type, e.g. 'provider_unavailable' (G07), 'validation' (G08), 'tokens' (G23). */
+  /** The provider's error type, e.g. 'provider_unavailable', 'validation', 'tokens'. */
   providerType?: string;
-  /** Answer text already received (and streamed) before the failure (case G07). */
+  /** Answer text already received (and streamed) before the failure. */
   partialText?: string;
   /** The underlying error (network error, parse error). */
   cause?: unknown;

@@ -1,7 +1,7 @@
 /**
- * The transcript as the gateway must see it: assistant messages replayed with their tool calls
- * (REFERENCE section 5), tool replies carrying `name` (case G13) and the same id as their call
- * (case G02), never an empty `tool_call_id` (case G14), arguments as canonical strings (G01).
+ * The transcript as the gateway must see it: assistant messages replayed with their tool calls,
+ * tool replies carrying `name` and the same id as their call,
+ * never an empty `tool_call_id`, arguments as canonical strings.
  */
 import { GatewayError } from './gateway-error.js';
 import type { AssistantMessage, ChatMessage, GatewayResult, GatewayToolCall, ToolMessage } from './types.js';
@@ -25,17 +25,17 @@ export function assistantMessageFor(result: GatewayResult): AssistantMessage {
   return msg;
 }
 
-/** The `role:tool` reply to `call`, with its id and function name (cases G02, G13). */
+/** The `role:tool` reply to `call`, with its id and function name. */
 export function toolResultMessage(call: GatewayToolCall, content: string): ToolMessage {
   return { role: 'tool', tool_call_id: call.id, name: call.name, content };
 }
 
 /**
- * Checks the transcript before it is sent (case G14: "check that the history is consistent").
+ * Checks the transcript before it is sent ("check that the history is consistent").
  * Throws GatewayError 'failed' / 'bad_history' (nothing sent) when an assistant tool call has
  * an empty id or name or repeats an id, when a tool reply has an empty `tool_call_id` or answers
  * no earlier call, or when a call is left without exactly one reply before the next
- * non-tool message. Returns the call names by id (used to fill `name`, case G13).
+ * non-tool message. Returns the call names by id (used to fill `name`).
  */
 export function checkHistory(messages: ChatMessage[]): Map<string, string> {
   const names = new Map<string, string>();

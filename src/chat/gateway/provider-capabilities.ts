@@ -1,11 +1,11 @@
 /**
- * What each provider accepts: a small built-in table (cases G11, G12, G17), overrides from the
+ * What each provider accepts: a small built-in table, overrides from the
  * caller's config, and what was learned from a provider's own 400s at run time ("remember the
  * result for that provider": G11 per provider, G12 per provider and model).
  */
 import type { ProviderCapabilities } from './types.js';
 
-/** Defaults for a gateway the table does not know: no cache_control (case G12), parts and stream_options allowed. */
+/** Defaults for a gateway the table does not know: no cache_control, parts and stream_options allowed. */
 export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   systemContentString: false,
   cacheControl: false,
@@ -21,8 +21,8 @@ interface TableRow {
 }
 
 /**
- * Known providers. Groq wants string system content (case G11). cache_control is attached only
- * where a provider and model are known to take it (case G12): OpenRouter's Anthropic routes
+ * Known providers. Groq wants string system content. cache_control is attached only
+ * where a provider and model are known to take it: OpenRouter's Anthropic routes
  * (except Claude 3 Haiku/Opus/Sonnet, which refused it with tools) and Gemini routes.
  */
 const TABLE: TableRow[] = [
@@ -46,7 +46,7 @@ export function knownCapabilities(hostname: string, model: string): Partial<Prov
 
 /**
  * Capabilities learned from a provider's refusals during this process's life. Keys: the
- * endpoint origin for provider-wide facts, origin + model for cache_control (case G12).
+ * endpoint origin for provider-wide facts, origin + model for cache_control.
  */
 export class ProviderMemory {
   private readonly byProvider = new Map<string, Partial<ProviderCapabilities>>();

@@ -17,7 +17,7 @@ const system: ChatMessage = {
 };
 
 describe('provider capabilities', () => {
-  it('knows Groq wants string system content (case G11)', () => {
+  it('knows Groq wants string system content', () => {
     const caps = resolveCapabilities(
       new URL('https://api.groq.com/openai/v1/chat/completions'),
       'llama',
@@ -27,7 +27,7 @@ describe('provider capabilities', () => {
     expect(caps.systemContentString).toBe(true);
     expect(caps.cacheControl).toBe(false);
   });
-  it('lists cache_control only for known provider/model pairs (case G12)', () => {
+  it('lists cache_control only for known provider/model pairs', () => {
     expect(knownCapabilities('openrouter.ai', 'anthropic/claude-sonnet-4').cacheControl).toBe(true);
     expect(knownCapabilities('openrouter.ai', 'anthropic/claude-3-haiku').cacheControl).toBeUndefined();
     expect(knownCapabilities('gateway.local', 'anything')).toEqual({});
@@ -53,7 +53,7 @@ describe('buildRequestBody', () => {
       { type: 'text', text: 'B' },
     ]);
   });
-  it('flattens system parts for string-only providers (case G11)', () => {
+  it('flattens system parts for string-only providers', () => {
     const body = buildRequestBody({ messages: [system] }, 'm', {
       ...DEFAULT_CAPABILITIES,
       cacheControl: true,
@@ -61,7 +61,7 @@ describe('buildRequestBody', () => {
     });
     expect(body.messages[0].content).toBe('A\n\nB');
   });
-  it('omits stream_options for providers that reject it (case G17)', () => {
+  it('omits stream_options for providers that reject it', () => {
     const body = buildRequestBody({ messages: [system], stream: true }, 'm', {
       ...DEFAULT_CAPABILITIES,
       streamOptions: false,

@@ -1,8 +1,8 @@
 /**
- * Building the chat-completions request body (REFERENCE section 5: `model`, `messages`,
+ * Building the chat-completions request body (`model`, `messages`,
  * `tools`, `tool_choice:"auto"`; seed "Streaming" and "usage": `stream` and
  * `stream_options:{include_usage:true}`), shaped to what the provider accepts (cases G01, G11,
- * G12, G13, G14, G17).
+ * G12).
  */
 import { checkHistory } from './history.js';
 import type {
@@ -27,7 +27,7 @@ export interface ChatCompletionBody {
   temperature?: number;
 }
 
-/** Joins the text parts of a content array with blank lines (case G11: the flat form for string-only providers). */
+/** Joins the text parts of a content array with blank lines (the flat form for string-only providers). */
 export function flattenContent(content: MessageContent): string {
   if (typeof content === 'string') return content;
   return content
@@ -51,13 +51,13 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * capabilities. Output: a plain object ready for JSON.stringify.
  * - System content given as parts is sent as parts (with `cache_control`) only when the
  *   provider takes cache_control and does not need string content; otherwise its text parts
- *   are joined with blank lines into one string (cases G11, G12).
- * - `cache_control` is removed from every part and tool unless supported (case G12).
- * - Assistant tool-call arguments are sent as canonical strings, never objects (case G01).
- * - Every `role:tool` message carries `name`, copied from its assistant call (case G13).
+ *   are joined with blank lines into one string.
+ * - `cache_control` is removed from every part and tool unless supported.
+ * - Assistant tool-call arguments are sent as canonical strings, never objects.
+ * - Every `role:tool` message carries `name`, copied from its assistant call.
  * - `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
- *   and the provider accepts it (case G17).
- * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent (case G14).
+ *   and the provider accepts it.
+ * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent.
  */
 export function buildRequestBody(
   request: GatewayRequest,
@@ -115,7 +115,7 @@ export function buildRequestBody(
   return body;
 }
 
-/** True when the built body carries `cache_control` anywhere (so stripping it can help, case G12). */
+/** True when the built body carries `cache_control` anywhere (so stripping it can help). */
 export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
   const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
   return (
@@ -124,7 +124,7 @@ export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
   );
 }
 
-/** True when some system message went out as content parts (so flattening can help, case G11). */
+/** True when some system message went out as content parts (so flattening can help). */
 export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
   return body.messages.some((m) => m.role === 'system' && Array.isArray(m.content));
 }

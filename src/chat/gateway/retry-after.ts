@@ -1,5 +1,5 @@
 /**
- * How long a rate-limited gateway asks us to wait (case G23): the largest of `Retry-After`
+ * How long a rate-limited gateway asks us to wait: the largest of `Retry-After`
  * (delta-seconds or an HTTP-date, RFC 9110 section 10.2.3), `retry-after-ms`, and a
  * "try again in 5.289s" phrase in the message.
  */
@@ -46,7 +46,7 @@ export function parseTryAgainIn(message: string): number | undefined {
 
 /**
  * The wait a 429 asks for, ms: max(Retry-After, retry-after-ms, "try again in"), or undefined
- * when none of them is present (case G23). Jitter is added by the caller.
+ * when none of them is present. Jitter is added by the caller.
  */
 export function retryAfterMs(
   headers: HeaderBag,
@@ -68,7 +68,7 @@ export function retryAfterMs(
 
 /**
  * Detects a rate-limit message saying the single request is bigger than the whole window
- * ("Limit 15000, Used 11972, Requested 16000"): waiting can never help (case G23).
+ * ("Limit 15000, Used 11972, Requested 16000"): waiting can never help.
  * Returns {requested, limit} when Requested > Limit, else undefined.
  */
 export function requestExceedsLimit(message: string): { requested: number; limit: number } | undefined {

@@ -19,15 +19,15 @@ export type StreamEnd = 'done' | 'eof' | 'reset';
 export interface StreamAssembler {
   /**
    * Feeds the data of one SSE event. Returns true once `data: [DONE]` has been seen (stop
-   * reading). Throws GatewayError for an event carrying an `error` (cases G07, G08), or 'parse'
+   * reading). Throws GatewayError for an event carrying an `error`, or 'parse'
    * for an event that starts like JSON but is not. Non-JSON keep-alive data (e.g. a comment
-   * re-wrapped as `data:`, case G06) and non-chunk objects are ignored.
+   * re-wrapped as `data:`) and non-chunk objects are ignored.
    */
   push(data: string): boolean;
   /**
    * Settles the reply. Throws GatewayError 'unavailable' / 'truncated' (retryable, with the
    * partial text) when the stream ended without `[DONE]` before every choice had a
-   * finish_reason (case G09); otherwise applies finalizeTurn (may throw 'failed' or 'empty').
+   * finish_reason; otherwise applies finalizeTurn (may throw 'failed' or 'empty').
    */
   finish(end: StreamEnd): GatewayResult;
   /** Answer text of the primary choice so far. */
@@ -68,7 +68,7 @@ export function contentText(content: unknown): string {
     .join('');
 }
 
-/** Reasoning text of a delta/message: `reasoning_content ?? reasoning`, non-empty strings only (case G16). */
+/** Reasoning text of a delta/message: `reasoning_content ?? reasoning`, non-empty strings only. */
 export function reasoningText(delta: Record<string, unknown>): string {
   return nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning) ?? '';
 }

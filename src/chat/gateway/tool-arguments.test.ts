@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFirstJsonValue, readToolArguments } from './tool-arguments.js';
 
 describe('readToolArguments', () => {
-  it('takes an object as is and stringifies it once (case G01)', () => {
+  it('takes an object as is and stringifies it once', () => {
     expect(readToolArguments({ city: 'Paris' })).toEqual({
       canonical: '{"city":"Paris"}',
       parsed: { city: 'Paris' },
@@ -19,7 +19,7 @@ describe('readToolArguments', () => {
     const r = readToolArguments(JSON.stringify('{"a":1}'));
     expect(r).toEqual({ canonical: '{"a":1}', parsed: { a: 1 } });
   });
-  it('drops prose after the first complete object (case G21)', () => {
+  it('drops prose after the first complete object', () => {
     const r = readToolArguments('{"query": "TO-DO", "limit": 10}\n\nI\'ll now search the memory.');
     expect(r.canonical).toBe('{"query":"TO-DO","limit":10}');
     expect(r.droppedTrailing).toBe("I'll now search the memory.");

@@ -1,7 +1,7 @@
 /**
  * Reading tool-call arguments the way real gateways send them: a JSON string (the OpenAI
- * schema), a JSON object (llama-server, case G01), a double-encoded string, or valid JSON
- * followed by prose (thinking models through Ollama, case G21).
+ * schema), a JSON object (llama-server), a double-encoded string, or valid JSON
+ * followed by prose (thinking models through Ollama).
  */
 
 /** The outcome of reading one call's arguments. */
@@ -10,9 +10,9 @@ export interface ReadArguments {
   canonical: string;
   /** The arguments object, or undefined when unusable (then the call must not run). */
   parsed: Record<string, unknown> | undefined;
-  /** Why they are unusable, worded for a `role:tool` error reply (case G21). */
+  /** Why they are unusable, worded for a `role:tool` error reply. */
   error?: string;
-  /** Set when text after the JSON value was dropped (case G21: log a warning). */
+  /** Set when text after the JSON value was dropped (log a warning). */
   droppedTrailing?: string;
 }
 
@@ -68,7 +68,7 @@ function snippet(text: string): string {
 }
 
 /**
- * Reads one call's arguments (cases G01, G21):
+ * Reads one call's arguments:
  * - a non-null object is used as is (never stringified twice);
  * - null, undefined or blank text means no arguments: `{}`;
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is

@@ -1,7 +1,7 @@
 /**
  * Shapes shared by the chat-completions client: what the agent loop hands in (messages, tools,
  * config, hooks) and what it gets back (GatewayResult). Wire shapes follow the OpenAI
- * chat-completions API (seed section 1: "Klebb speaks the OpenAI chat-completions shape").
+ * chat-completions API ("Klebb speaks the OpenAI chat-completions shape").
  */
 
 /** A prompt-cache breakpoint marker on a content part or tool (seed section 1, "Prompt caching"). */
@@ -28,7 +28,7 @@ export type MessageContent = string | Array<TextPart | OtherPart>;
 
 /**
  * A tool call as stored in the assistant history message. `arguments` should be the canonical
- * JSON string from GatewayToolCall; an object is accepted and stringified on send (case G01).
+ * JSON string from GatewayToolCall; an object is accepted and stringified on send.
  */
 export interface WireToolCall {
   id: string;
@@ -36,7 +36,7 @@ export interface WireToolCall {
   function: { name: string; arguments: string | Record<string, unknown> };
 }
 
-/** A system message; array content carries the cache breakpoints (seed "Prompt caching"). */
+/** A system message; array content carries the cache breakpoints. */
 export interface SystemMessage {
   role: 'system';
   content: MessageContent;
@@ -46,13 +46,13 @@ export interface UserMessage {
   role: 'user';
   content: MessageContent;
 }
-/** An assistant message; `tool_calls` must be replayed with it (REFERENCE section 5). */
+/** An assistant message; `tool_calls` must be replayed with it. */
 export interface AssistantMessage {
   role: 'assistant';
   content: string | null;
   tool_calls?: WireToolCall[];
 }
-/** A tool result; `name` is filled from the matching assistant call when absent (case G13). */
+/** A tool result; `name` is filled from the matching assistant call when absent. */
 export interface ToolMessage {
   role: 'tool';
   tool_call_id: string;
@@ -72,7 +72,7 @@ export interface ToolDefinition {
 
 /** What one gateway round-trip asks for. */
 export interface GatewayRequest {
-  /** The transcript, oldest first. Checked for consistency before sending (case G14). */
+  /** The transcript, oldest first. Checked for consistency before sending. */
   messages: ChatMessage[];
   /** Tools offered; `tool_choice:"auto"` is sent only when this is non-empty. */
   tools?: ToolDefinition[];
@@ -88,13 +88,13 @@ export interface GatewayRequest {
 export interface ProviderCapabilities {
   /** System content must be a plain string, not content parts (case G11, Groq). */
   systemContentString: boolean;
-  /** `cache_control` breakpoints are accepted for this provider and model (case G12). */
+  /** `cache_control` breakpoints are accepted for this provider and model. */
   cacheControl: boolean;
-  /** `stream_options:{include_usage:true}` is accepted (case G17). */
+  /** `stream_options:{include_usage:true}` is accepted. */
   streamOptions: boolean;
 }
 
-/** Token usage of one round-trip, normalised across providers (cases G17, G19; seed "usage"). */
+/** Token usage of one round-trip, normalised across providers. */
 export interface GatewayUsage {
   /** Input tokens including cached ones (`prompt_tokens`). */
   promptTokens: number;
@@ -104,9 +104,9 @@ export interface GatewayUsage {
   totalTokens: number;
   /** Input tokens served from the prompt cache; undefined = the gateway did not report it. */
   cachedTokens?: number;
-  /** Input tokens written to the prompt cache; undefined = not reported. DeepSeek: 0 (case G19). */
+  /** Input tokens written to the prompt cache; undefined = not reported. DeepSeek: 0. */
   cacheWriteTokens?: number;
-  /** promptTokens minus cachedTokens (never hit + miss on top of prompt_tokens: case G19). */
+  /** promptTokens minus cachedTokens (never hit + miss on top of prompt_tokens). */
   uncachedPromptTokens: number;
   /** Cost as the gateway reports it (OpenRouter `usage.cost`), in its currency units. */
   cost?: number;
@@ -114,37 +114,37 @@ export interface GatewayUsage {
 
 /** One assembled, named tool call, ready to dispatch (unless `argumentsError` is set). */
 export interface GatewayToolCall {
-  /** Provider id, or a generated unique `call_<random>_<index>` when absent or empty (cases G02, G14). */
+  /** Provider id, or a generated unique `call_<random>_<index>` when absent or empty. */
   id: string;
-  /** Function name; calls without one are dropped (case G14). */
+  /** Function name; calls without one are dropped. */
   name: string;
   /**
    * Canonical JSON string of the arguments: `JSON.stringify(parsedArguments)` when they parsed,
-   * else the raw text as received. Never double-encoded (case G01). Replay this in history.
+   * else the raw text as received. Never double-encoded. Replay this in history.
    */
   arguments: string;
-  /** The arguments object; undefined when they could not be read (then do not execute: case G21). */
+  /** The arguments object; undefined when they could not be read (then do not execute). */
   parsedArguments: Record<string, unknown> | undefined;
-  /** Why the arguments are unusable, phrased for a `role:tool` error reply (case G21). */
+  /** Why the arguments are unusable, phrased for a `role:tool` error reply. */
   argumentsError?: string;
 }
 
 /** The outcome of one successful round-trip. */
 export interface GatewayResult {
-  /** The assistant's answer text (reasoning never included: case G16). May precede tool calls. */
+  /** The assistant's answer text (reasoning never included). May precede tool calls. */
   text: string;
-  /** Reasoning/thinking text, kept apart from `text` (case G16); '' when none. */
+  /** Reasoning/thinking text, kept apart from `text`; '' when none. */
   reasoning: string;
-  /** Named tool calls in index order. Non-empty means a tool-call turn, whatever finish_reason says (case G04). */
+  /** Named tool calls in index order. Non-empty means a tool-call turn, whatever finish_reason says. */
   toolCalls: GatewayToolCall[];
   /**
    * Normalised finish reason: 'tool_calls' when toolCalls is non-empty, 'stop' when the gateway
-   * said 'tool_calls' but no usable call remained (case G14), else the gateway's value ('stop', 'length'...).
+   * said 'tool_calls' but no usable call remained, else the gateway's value ('stop', 'length'...).
    */
   finishReason: string | null;
   /** The finish_reason exactly as the gateway sent it. */
   rawFinishReason: string | null;
-  /** Usage, or null when the gateway reported none (unknown, not zero: case G17). */
+  /** Usage, or null when the gateway reported none (unknown, not zero). */
   usage: GatewayUsage | null;
   /** True when the reply arrived as SSE, false when it was one JSON body. */
   streamed: boolean;
@@ -158,13 +158,13 @@ export interface GatewayResult {
 export interface GatewayHooks {
   /** A fragment of answer text, in order (only when the request asked to stream). */
   onToken?(text: string): void;
-  /** A fragment of reasoning text, for a separate channel (case G16). */
+  /** A fragment of reasoning text, for a separate channel. */
   onReasoning?(text: string): void;
   /** Any sign of life: response headers, every received network chunk (incl. SSE comments). */
   onActivity?(): void;
-  /** An SSE comment keep-alive such as "OPENROUTER PROCESSING", trimmed (case G06). */
+  /** An SSE comment keep-alive such as "OPENROUTER PROCESSING", trimmed. */
   onKeepAlive?(comment: string): void;
-  /** About to wait `waitMs` ms before retry number `attempt` (1-based) after `error` (cases G22, G23). */
+  /** About to wait `waitMs` ms before retry number `attempt` (1-based) after `error`. */
   onRetry?(info: { attempt: number; waitMs: number; error: Error }): void;
   /** Something odd was tolerated (also listed in GatewayResult.warnings). */
   onWarning?(message: string): void;

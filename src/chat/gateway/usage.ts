@@ -1,6 +1,6 @@
 /**
- * Normalising a provider's `usage` object (seed section 1 "Prompt caching": cached= and cwrite=
- * counts; REFERENCE section 11 item 12; cases G17, G19).
+ * Normalising a provider's `usage` object (cached= and cwrite=
+ * counts).
  */
 import type { GatewayUsage } from './types.js';
 
@@ -16,11 +16,11 @@ function rec(v: unknown): Record<string, unknown> | undefined {
 
 /**
  * Reads a wire `usage` object. Returns null when it is missing or carries no token counts
- * (usage unknown, which is not the same as zero: case G17).
+ * (usage unknown, which is not the same as zero).
  * - cached = `prompt_tokens_details.cached_tokens` ?? DeepSeek `prompt_cache_hit_tokens` ??
- *   Anthropic-style `cache_read_input_tokens`; undefined when none is reported (case G19).
+ *   Anthropic-style `cache_read_input_tokens`; undefined when none is reported.
  * - cache writes = `prompt_tokens_details.cache_write_tokens` ?? `cache_creation_input_tokens`;
- *   0 for DeepSeek's shape, where a miss is ordinary input with no write fee (case G19).
+ *   0 for DeepSeek's shape, where a miss is ordinary input with no write fee.
  * - `prompt_tokens` already includes hits and misses: they are never added on top.
  */
 export function normalizeUsage(raw: unknown): GatewayUsage | null {

@@ -6,7 +6,7 @@
  * removal, `display` as an object) are repeated here so the model gets them right the first time.
  *
  * The text holds no date, year, card or instance data beyond the two names, so the static
- * segment stays byte-identical between requests (seed section 1 "Prompt caching").
+ * segment stays byte-identical between requests.
  */
 
 /**

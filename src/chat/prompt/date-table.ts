@@ -6,9 +6,9 @@
  */
 import { addDays, isIsoDate, weekdayOf } from '../../common/dates.js';
 
-/** First offset of the table, days before today (REFERENCE section 5 "Date context"). */
+/** First offset of the table, days before today. */
 export const DATE_TABLE_FIRST_OFFSET = -14;
-/** Last offset of the table, days after today (REFERENCE section 5 "Date context"). */
+/** Last offset of the table, days after today. */
 export const DATE_TABLE_LAST_OFFSET = 60;
 
 /** The label a table row carries: today, tomorrow, yesterday, or none. */

@@ -1,7 +1,7 @@
 /**
- * `## Card in focus` (REFERENCE section 5 "System prompt structure": the card the user is looking
+ * `## Card in focus` (the card the user is looking
  * at, from `viewedCardId`, only when it resolves). Volatile: it may change on every request, so it
- * comes after the last cache breakpoint (seed section 1 "Prompt caching").
+ * comes after the last cache breakpoint.
  */
 import { firstLine } from '../../common/text.js';
 import { cardTitle } from './instance-blocks.js';

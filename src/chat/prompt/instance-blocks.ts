@@ -2,13 +2,13 @@
  * The instance segment of the system prompt: the user's cards and reports (REFERENCE section 5
  * "System prompt structure": `## Currently available cards`, `## Available reports`). It changes
  * when a card or report is added, renamed or removed, so it sits between the two cache
- * breakpoints (seed section 1 "Prompt caching"). Lines follow the given order; nothing here
+ * breakpoints. Lines follow the given order; nothing here
  * reads a clock or iterates a map.
  */
 import type { ReportInfo } from '../../reports/report-catalogue.js';
 import { firstLine } from '../../common/text.js';
 
-/** Longest description line shown per card, characters (REFERENCE section 5: "≤120"). */
+/** Longest description line shown per card, characters ("≤120"). */
 export const CARD_DESCRIPTION_CHARS = 120;
 /** Most reports listed; the rest are counted (our cap, to bound the instance segment). */
 export const MAX_PROMPT_REPORTS = 50;
@@ -29,7 +29,7 @@ export function cardTitle(c: { emoji?: string; label: string }): string {
 /**
  * Input: the cards in display order. Output: `## Currently available cards`, one line per card:
  * `- id (emoji label): first description line` (cut to CARD_DESCRIPTION_CHARS; no colon part when
- * there is no description). Source: REFERENCE section 5 "System prompt structure".
+ * there is no description). Source: 
  */
 export function cardsBlock(cards: readonly PromptCard[]): string {
   const lines = ['## Currently available cards'];
@@ -52,7 +52,7 @@ function reportDate(r: ReportInfo): string {
 /**
  * Input: the reports, newest first (`listReports()` in src/reports/report-catalogue.ts).
  * Output: `## Available reports`: `- name: title (date)` per report, withheld ones marked
- * "content withheld pending OCR verification" (REFERENCE section 6), at most MAX_PROMPT_REPORTS
+ * "content withheld pending OCR verification", at most MAX_PROMPT_REPORTS
  * lines and then `- N omitted`.
  */
 export function reportsBlock(reports: readonly ReportInfo[]): string {

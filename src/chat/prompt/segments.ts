@@ -83,7 +83,7 @@ export function buildPromptSegments(inputs: PromptInputs): PromptSegments {
 
 /**
  * Input: text parts. Output: their texts joined with BLOCK_SEPARATOR: the flat system prompt
- * sent when caching is off, equal to what the parts carry (seed section 1: the switch changes
+ * sent when caching is off, equal to what the parts carry (the switch changes
  * the payload shape, not the order or the bytes).
  */
 export function flatSystemText(parts: readonly TextPart[]): string {

@@ -1,6 +1,5 @@
 /**
- * The catalogue blocks of the static prompt segment (REFERENCE section 5 "System prompt
- * structure": Available docs, Manifest categories, combination-card contract, row path grammar).
+ * The catalogue blocks of the static prompt segment (Available docs, Manifest categories, combination-card contract, row path grammar).
  * They change only with a deploy, so they sit before the first cache breakpoint (seed section 1
  * "Prompt caching"). Every block is a pure function of its arguments, built from arrays in their
  * given order: identical inputs give identical bytes.

@@ -24,7 +24,7 @@ describe('parseVoiceReply: with an envelope', () => {
     expect(parseVoiceReply(text)).toEqual({ speak: 'Done.', display: 'Done: added the row.' });
   });
 
-  it('accepts literal newlines, tabs and other control characters inside strings (REFERENCE section 11 item 15)', () => {
+  it('accepts literal newlines, tabs and other control characters inside strings', () => {
     const text =
       '{"speak": "You have two entries this week.", "display": "This week:\n- **Monday**: 82.4 kg\r\n- **Thursday**:\t82.1 kg\u0001"}';
     expect(() => JSON.parse(text)).toThrow();

@@ -6,8 +6,7 @@
  */
 
 /**
- * The voice-mode instruction, placed in front of the static prompt text (seed section 1 "Prompt
- * caching": voice turns get their own cache entry because of it). Our own wording of REFERENCE
+ * The voice-mode instruction, placed in front of the static prompt text (voice turns get their own cache entry because of it). Our own wording of REFERENCE
  * section 5's rules: one JSON object; speak = 1-3 sentences, at most 40 words, plain words only;
  * display = the full markdown answer; small talk allowed; no invented UI-state phrases.
  */
@@ -88,8 +87,7 @@ function envelopeOf(value: unknown): { speak?: string; display?: string } | null
 /**
  * Input: model text. Output: the last top-level balanced `{...}` in it whose `speak` or `display`
  * is a string, or null. An envelope's inner objects are not candidates; a non-envelope object is
- * searched inside, and an unbalanced `{` in prose is skipped. Source: REFERENCE section 5 "Voice
- * envelope".
+ * searched inside, and an unbalanced `{` in prose is skipped. Source: 
  */
 export function findVoiceEnvelope(text: string): { speak?: string; display?: string } | null {
   let found: { speak?: string; display?: string } | null = null;

@@ -1,5 +1,5 @@
 /**
- * Tools that author and read whole cards (seed section 1 tools table; REFERENCE section 5).
+ * Tools that author and read whole cards.
  * Each calls the card store's functions: no second copy of any rule.
  */
 import { Type } from '@sinclair/typebox';

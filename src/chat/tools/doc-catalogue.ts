@@ -1,5 +1,5 @@
 /**
- * The documents the agent may read with `read_doc` (REFERENCE section 5 "read_doc allowlist"):
+ * The documents the agent may read with `read_doc`:
  * an exact allowlist of this project's own docs, each with a one-line summary for the system
  * prompt's "Available docs" block. Only files that exist are offered.
  */

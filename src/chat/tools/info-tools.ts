@@ -1,5 +1,5 @@
 /**
- * Read-only tools about the instance as a whole (seed section 1 tools table): read_doc,
+ * Read-only tools about the instance as a whole: read_doc,
  * read_report, get_recent_activity, hygiene_scan, note_feedback.
  */
 import { Type } from '@sinclair/typebox';

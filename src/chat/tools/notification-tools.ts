@@ -1,5 +1,5 @@
 /**
- * Reminder tools (seed section 1: set_notification / remove_notification). Reminders live in the
+ * Reminder tools (set_notification / remove_notification). Reminders live in the
  * card's `meta.notifications.items`; every change goes through patchCard, so the manifest
  * validator's limits (title <= 30, body <= 80, label <= 80, at most 10 items, daily and weekly
  * triggers) are the only copy of those rules. Delivery by Web Push is a later issue.
@@ -83,7 +83,7 @@ export const setNotification = defineTool({
     const previous = at >= 0 ? items[at] : undefined;
     const next: Item = { ...(previous ?? {}), id, label: a.label, title: a.title, body: a.body, trigger: a.trigger };
     if (a.privacy !== undefined) next.privacy = a.privacy;
-    // a changed trigger must not inherit the old slot's "already fired" mark (REFERENCE section 11 item 23)
+    // a changed trigger must not inherit the old slot's "already fired" mark
     if (previous && !sameJson(previous.trigger, a.trigger)) delete next.lastFired;
     const nextItems = at >= 0 ? items.map((it, i) => (i === at ? next : it)) : [...items, next];
     patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: nextItems } } });

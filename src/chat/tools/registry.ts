@@ -2,7 +2,7 @@
  * The tool registry: the list the gateway is offered and the one dispatcher the agent loop
  * calls. Arguments are checked against each tool's schema first (a bad call gets `{error}` with
  * the failing field, and the turn goes on); a tool that throws returns `{error, code?, path?,
- * id?}` to the model (REFERENCE section 5: "failures are {error}").
+ * id?}` to the model ("failures are {error}").
  */
 import { Value } from '@sinclair/typebox/value';
 import { KlebbError } from '../../errors.js';

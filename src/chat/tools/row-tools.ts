@@ -1,5 +1,5 @@
 /**
- * Row-level tools (REFERENCE section 5: read_manifest_rows, append_row, update_row, remove_row,
+ * Row-level tools (read_manifest_rows, append_row, update_row, remove_row,
  * reorder_rows): the same functions as the `/api/manifests/:id/rows` routes.
  */
 import { Type } from '@sinclair/typebox';

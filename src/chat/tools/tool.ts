@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { CardContext } from '../../cards/card-context.js';
 import type { HomeLayout } from '../../home/home-layout.js';
 
-/** A card the turn created or edited (REFERENCE section 5: tools record touches for follow-up chips). */
+/** A card the turn created or edited (tools record touches for follow-up chips). */
 export interface Touch {
   id: string;
   flow: 'create' | 'edit';
@@ -20,7 +20,7 @@ export interface ToolContext {
   config: Config;
   layout: HomeLayout;
   actor: string;
-  /** The person's time zone for "today" (case P06); undefined: the server's. */
+  /** The person's time zone for "today"; undefined: the server's. */
   timeZone?: string;
   /** Cards touched during this turn, first touch per id kept. */
   touch(t: Touch): void;
@@ -31,7 +31,7 @@ export interface Tool<S extends TSchema = TSchema> {
   name: string;
   description: string;
   parameters: S;
-  /** Card id the call concerns, for the `status {phase:'tool', tool, id}` event (seed "Streaming"). */
+  /** Card id the call concerns, for the `status {phase:'tool', tool, id}` event. */
   cardIdOf?: (args: Static<S>) => string | undefined;
   run(args: Static<S>, ctx: ToolContext): unknown | Promise<unknown>;
 }

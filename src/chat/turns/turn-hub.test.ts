@@ -1,4 +1,4 @@
-// TurnHub (seed "Detached turns and reattach"; REFERENCE section 5): one running turn per
+// TurnHub: one running turn per
 // conversation, numbered events fanned out to every listener, replay after an id, the per-turn
 // event cap with a `reset` head, the linger after `done`, stop through the abort signal.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `POST /api/apple-health/import` (issue 7 "Apple Health export"): an authenticated upload of
+ * `POST /api/apple-health/import`: an authenticated upload of
  * Apple's `export.xml` (the raw file as the body, any content type). The body is streamed to disk
  * under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
  * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), then stream-parsed into the

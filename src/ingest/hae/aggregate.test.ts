@@ -27,7 +27,7 @@ describe('aggregateRows: sum', () => {
     ]);
   });
 
-  it('never shows float artefacts (P18: 0.7 + 0.1, 0.1 + 0.2 L)', () => {
+  it('never shows float artefacts (0.7 + 0.1, 0.1 + 0.2 L)', () => {
     const rows = aggregateRows(
       'dietary_water',
       samplesOf('dietary_water', 'L', [
@@ -180,7 +180,7 @@ describe('aggregateRows: last, mean, max, any', () => {
     expect(aggregateRows('body_mass', s)).toEqual(aggregateRows('weight_body_mass', s));
   });
 
-  it('last: a late-arriving older sample lands on its own date and does not override newer ones (HAE issue 61)', () => {
+  it('last: a late-arriving older sample lands on its own date and does not override newer ones', () => {
     const newer = samplesOf('resting_heart_rate', 'count/min', [
       { date: at('00:00', '2026-03-05'), qty: 58 },
     ]);
@@ -275,7 +275,7 @@ describe('aggregateRows: robustness', () => {
     expect(aggregateRows('flights_climbed', s)).toEqual([{ date: '2026-03-04', count: 2 }]);
   });
 
-  it('drops non-finite values that reach it from a store and never writes NaN, Infinity or null (P17)', () => {
+  it('drops non-finite values that reach it from a store and never writes NaN, Infinity or null', () => {
     const [good] = samplesOf('heart_rate_variability', 'ms', [{ date: at('00:00'), qty: 40 }]);
     const bad: Sample = { ...good, values: { ms: Number.POSITIVE_INFINITY }, dedupKey: 'x'.repeat(32) };
     const nan: Sample = { ...good, date: '2026-03-05', values: { ms: Number.NaN }, dedupKey: 'y'.repeat(32) };

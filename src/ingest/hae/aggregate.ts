@@ -75,7 +75,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
   return byDate(rows);
 }
 
-/** False when a sample carries NaN or ±Infinity (P17): such a sample is treated as never sent. */
+/** False when a sample carries NaN or ±Infinity: such a sample is treated as never sent. */
 function allFinite(s: Sample): boolean {
   for (const v of Object.values(s.values)) if (typeof v === 'number' && !Number.isFinite(v)) return false;
   return true;

@@ -4,7 +4,7 @@
  * aliases ("Names / schema drift" pitfall), the card category, how samples of one local date
  * become one row, the canonical unit every value is converted into, and the row shape.
  *
- * Aggregation kinds (REFERENCE: `last-per-date`, `sum-per-date`, `mean-per-date`, `max-per-date`,
+ * Aggregation kinds (`last-per-date`, `sum-per-date`, `mean-per-date`, `max-per-date`,
  * `boolean-any-per-date`, `workouts-merge-per-date`) plus `sleep`: REFERENCE lists sleep as
  * last-per-date, but a day can hold a night and a nap, and one night can arrive from several
  * sources or partially then completely; `sleep` is "latest version per night, nights and naps of
@@ -60,14 +60,14 @@ export interface CatalogueEntry {
   /** Sample metric the rows are built from (derived entries read another metric's samples). */
   readonly reads: string;
   /**
-   * Values ≤ 1 arriving in `%` are fractions and are multiplied by 100 (REFERENCE: "fraction →
+   * Values ≤ 1 arriving in `%` are fractions and are multiplied by 100 ("fraction →
    * percent"; pitfall "SpO2 0.94 next to 94.5"). Only set where a real percentage ≤ 1 cannot
    * happen (SpO2, body fat, double support); never for walking asymmetry or blood alcohol.
    */
   readonly fractionToPercent?: boolean;
   /** Point fields kept as text in the sample (e.g. `mealTime`). */
   readonly textFields?: readonly string[];
-  /** `{date, kg}`: the row shape as text (REFERENCE section 7 "Row"). */
+  /** `{date, kg}`: the row shape as text. */
   readonly rowShape: string;
 }
 
@@ -159,7 +159,7 @@ const PCT_FROM_FRACTION = { fractionToPercent: true };
 /**
  * Every metric of REFERENCE section 7 and HAE-FORMAT section 7, in catalogue order (roughly the
  * HAE "Supported Data" groups). Columns: key, category, aggregation, dimension (canonical unit),
- * row field, decimals (the precision a person reads the value at, P18), extras.
+ * row field, decimals (the precision a person reads the value at), extras.
  */
 // biome-ignore format: one line per metric reads as a table
 export const CATALOGUE: readonly CatalogueEntry[] = [

@@ -1,8 +1,8 @@
 /**
- * Reading and rounding numbers from HAE JSON (cases P17 and P18).
+ * Reading and rounding numbers from HAE JSON.
  *
  * JSON has no NaN or Infinity, but `JSON.parse('1e999')` gives Infinity: such values are never
- * kept (P17). Sums and means are computed on the unrounded values and rounded once, per output
+ * kept. Sums and means are computed on the unrounded values and rounded once, per output
  * field, so float artefacts (`188.70000571768875`, `0.7999999999999999`) never show and 47 × 0.4
  * minutes stays 18.8 (P18; REFERENCE section 11 lesson 21).
  */

@@ -1,5 +1,5 @@
 /**
- * Card rows produced from samples (REFERENCE section 7 "Row"): `{date, <field>: value, ...}`, every
+ * Card rows produced from samples: `{date, <field>: value, ...}`, every
  * row carrying `date` `YYYY-MM-DD`, upserted by date into the subscribing card.
  */
 import type { CatalogueEntry } from './catalogue.js';
@@ -12,7 +12,7 @@ export type HaeRow = { date: string } & { [field: string]: number | string | boo
 /**
  * A row from unrounded field values: fields in catalogue order, numbers rounded to each field's
  * decimals (the only rounding anywhere: P18, REFERENCE 11.21), undefined and non-finite values
- * dropped (P17: never null, NaN or Infinity; absent, not zero). Undefined when no field is left.
+ * dropped (never null, NaN or Infinity; absent, not zero). Undefined when no field is left.
  */
 export function finishRow(
   entry: CatalogueEntry,

@@ -148,7 +148,7 @@ describe('extractSamples: shapes', () => {
 });
 
 describe('extractSamples: bad points are counted, never thrown', () => {
-  it('drops non-finite numbers (P17: JSON.parse("1e999") is Infinity)', () => {
+  it('drops non-finite numbers (JSON.parse("1e999") is Infinity)', () => {
     const parsed = JSON.parse(
       '{"data":{"metrics":[{"name":"step_count","units":"count","data":[' +
         '{"date":"2025-12-07 00:00:00 -0800","qty":1e999},{"date":"2025-12-08 00:00:00 -0800","qty":-1e999},' +

@@ -143,7 +143,7 @@ describe('sleep: the four generations of the aggregated row (HAE-FORMAT section 
     });
   });
 
-  it('stage fields all 0 (issue 55) → asleep', () => {
+  it('stage fields all 0 → asleep', () => {
     const [row] = rows([
       {
         asleep: 6.733333333333333,
@@ -168,7 +168,7 @@ describe('sleep: the four generations of the aggregated row (HAE-FORMAT section 
     });
   });
 
-  it('a night with no sleep recorded (Jan 2023 shape, asleep 0, issue 51) has no hours rather than 0', () => {
+  it('a night with no sleep recorded (Jan 2023 shape, asleep 0) has no hours rather than 0', () => {
     expect(
       rows([
         {
@@ -186,7 +186,7 @@ describe('sleep: the four generations of the aggregated row (HAE-FORMAT section 
     ]);
   });
 
-  it('missing inBedStart/inBedEnd (app 8.2.12, issue 38) does not fail', () => {
+  it('missing inBedStart/inBedEnd (app 8.2.12) does not fail', () => {
     expect(
       rows([
         {
@@ -292,7 +292,7 @@ describe('sleep: overlapping sources inside one row', () => {
     });
   });
 
-  it('drops an implausible night over 24 h that has no window, and an implausible inBed (issue 18)', () => {
+  it('drops an implausible night over 24 h that has no window, and an implausible inBed', () => {
     const r = sleep([{ date: '2024-03-02', asleep: 30 }]);
     expect(r.samples).toEqual([]);
     expect(r.warnings[0]).toMatch(/implausible sleep over 24 h/);

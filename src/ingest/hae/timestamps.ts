@@ -2,7 +2,7 @@
  * Health Auto Export timestamps (HAE-FORMAT section 3 and the "Timestamps / time zones" pitfalls).
  *
  * The calendar date a sample belongs to is the LOCAL date written in the string, never the UTC
- * date: `2023-03-25 00:00:00 +1100` is 25 March although it is 24 March in UTC (case P06). The
+ * date: `2023-03-25 00:00:00 +1100` is 25 March although it is 24 March in UTC. The
  * offset is the phone's offset at that instant, so it changes inside one payload at daylight saving
  * (`-0400` / `-0500` in the hevy-metal file); each timestamp carries its own and is read on its own.
  * Nothing here consults the process time zone: a zone-less time is kept "floating" (pitfall: the
@@ -162,7 +162,7 @@ function spell(date: string, time: string, epochMs: number, offsetMinutes: numbe
   return `${withMs}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-/** Local wall-clock `HH:MM` of a parsed timestamp (REFERENCE section 7: bedTime, startTime ...). */
+/** Local wall-clock `HH:MM` of a parsed timestamp (bedTime, startTime ...). */
 export function localHourMinute(t: Readonly<HaeTime>): string {
   return t.time.slice(0, 5);
 }

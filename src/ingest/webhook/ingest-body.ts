@@ -1,5 +1,5 @@
 /**
- * One webhook body → samples → card rows (REFERENCE section 7 "Flow"), for a body held in memory
+ * One webhook body → samples → card rows, for a body held in memory
  * (one JSON.parse) or spooled to disk (walked block by block with stream-json). A body that does
  * not parse is quarantined and answered `{ok: false, warning}` (still HTTP 200: the phone must
  * not retry it forever).
@@ -16,7 +16,7 @@ import { decodeUtf8 } from './receive.js';
 import { type PayloadVisitor, walkHaePayload } from './stream-payload.js';
 import { StreamedBlock } from './streamed-block.js';
 
-/** The webhook's 200 answer (REFERENCE section 4). */
+/** The webhook's 200 answer. */
 export interface WebhookAnswer {
   ok: boolean;
   /** `{cardId: rowsWritten}` for each subscribed card whose metric was in the body. */

@@ -1,5 +1,5 @@
 /**
- * The quarantine of webhook bodies that did not parse (REFERENCE section 7: "on failure
+ * The quarantine of webhook bodies that did not parse ("on failure
  * quarantine the bytes (bounded, most recent few) and reply 200+warning"): the exact bytes as
  * received, one file each, in `$HEALTH_HOME/ingest/quarantine/`, only the newest few kept.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /api/health-auto-export` (REFERENCE sections 4 and 7), the Health Auto Export webhook.
+ * `POST /api/health-auto-export`, the Health Auto Export webhook.
  *
  * Public to the global auth gate (`config.auth: 'public'`): the route does its own auth with the
  * HAE token (`Authorization: Bearer <token>`, constant-time): 501 `{error: "ingest disabled"}`

@@ -1,5 +1,5 @@
 /**
- * Walking a large HAE body point by point with stream-json (REFERENCE section 11 item 17: bodies
+ * Walking a large HAE body point by point with stream-json (bodies
  * of tens of MB parsed whole were OOM-killed in 256 MB containers).
  *
  * The body is tokenised by stream-json's Parser (which decodes UTF-8 with a streaming decoder, so

@@ -1,4 +1,4 @@
-/** `number`: a measured value (REFERENCE: min, max, step, placeholder). Keeps the text typed. */
+/** `number`: a measured value (min, max, step, placeholder). Keeps the text typed. */
 import { Field, helpId, type InputProps } from '../field.js';
 
 export function NumberInput(props: InputProps) {

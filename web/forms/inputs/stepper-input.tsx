@@ -1,5 +1,5 @@
 /**
- * `stepper`: a count with − and + buttons (REFERENCE: min, max, step, default). The `default` is
+ * `stepper`: a count with − and + buttons (min, max, step, default). The `default` is
  * the starting value; an optional stepper also has a Clear button, so an entry can leave it out
  * (the first − or + after clearing brings the default back).
  */

@@ -1,4 +1,4 @@
-/** `text` and `textarea` (REFERENCE: maxLength, placeholder; textarea rows). */
+/** `text` and `textarea` (maxLength, placeholder; textarea rows). */
 import { Field, helpId, type InputProps } from '../field.js';
 
 export function TextInput(props: InputProps) {
