@@ -1,5 +1,5 @@
 /**
- * dashboard: the speed targets of issue 5, measured on the built app (dist/web) and the real
+ * dashboard: the dashboard's speed targets, measured on the built app (dist/web) and the real
  * server, in headless Debian Chromium.
  *
  * (a) First-page JavaScript: dist/web/index.html is parsed for every script it loads eagerly

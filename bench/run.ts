@@ -5,7 +5,7 @@
  *   npm run bench -- cold-start list-manifests           # some of them
  *   npm run bench -- --quick                             # small sizes: checks the plumbing only
  *
- * Each benchmark prints a table of its figures (with the issue's target, if any, and whether it
+ * Each benchmark prints a table of its figures (with its target, if any, and whether it
  * is reached) to stdout as it finishes; progress goes to stderr. The last stdout line is one JSON
  * object with every figure, also written to bench/out/latest.json. Timings are never asserted:
  * the exit code is non-zero only when a benchmark could not run (a server that did not start, a

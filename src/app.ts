@@ -1,7 +1,7 @@
 /**
  * buildApp(instance): the Fastify instance with every route module registered, the auth gate,
  * the error handler and the JSON body rules (no type coercion: bad input is a 4xx, never
- * silently converted; ARCHITECTURE "Two traps").
+ * silently converted).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './auth/account-routes.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
-  it('defaults: ~/klebb, port 8080, chat agent name and emoji of the seed', () => {
+  it('defaults: ~/klebb, port 8080, default chat agent name and emoji', () => {
     const c = loadConfig({});
     expect(c.home).toBe(path.join(os.homedir(), 'klebb'));
     expect(c.dataDir).toBe(path.join(os.homedir(), 'klebb', 'data'));

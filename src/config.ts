@@ -1,6 +1,6 @@
 /**
  * Environment -> one typed Config. Every variable is read here and nowhere else.
- * Names and defaults: REFERENCE section 12, overridden by the seed where it differs.
+ * Names and defaults: README.md and docs/CHAT-AGENT.md "Configuration".
  */
 import fs from 'node:fs';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
@@ -61,7 +61,7 @@ export interface Config {
   warnings: string[];
 }
 
-/** Chat agent settings; names and defaults from the seed's section 1 table and budgets. */
+/** Chat agent settings; names and defaults from docs/CHAT-AGENT.md table and budgets. */
 export interface ChatConfig {
   /** CHAT_ENDPOINT_URL (or composed from the legacy CHAT_GATEWAY_* variables); undefined: chat is off (503). */
   endpointUrl?: string;

@@ -42,7 +42,7 @@ export const notFound = (message: string, code = 'NOT_FOUND', extra?: Record<str
 /** 409: the request conflicts with current state (duplicate id, a running turn). */
 export const conflict = (message: string, code = 'CONFLICT') => new KlebbError(409, code, message);
 
-/** 412: an `If-Match` precondition no longer holds (RFC 9110 section 13.1.1). */
+/** 412: an `If-Match` precondition no longer holds (RFC 9110 §13.1.1). */
 export const preconditionFailed = (message: string) => new KlebbError(412, 'PRECONDITION_FAILED', message);
 
 /** 413: the body is larger than allowed. */

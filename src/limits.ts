@@ -1,6 +1,6 @@
 /**
- * Defaults and limits in one place; each name carries its unit. Where a number comes from the
- * seed (../shared/seed/CHAT-AGENT.md) or REFERENCE.md, the comment says so.
+ * Defaults and limits in one place; each name carries its unit. Where a number is documented
+ * (docs/API.md, docs/CHAT-AGENT.md), the comment says where.
  */
 
 /** Default HTTP port. */
@@ -24,9 +24,9 @@ export const RESERVED_CARD_IDS = [
 export const DEFAULT_CARD_ORDER = 1000;
 /** Step between `meta.order` values written by reorder (100, 200, 300 ...). */
 export const REORDER_STEP = 100;
-/** Largest `meta.cadence.expectDays` (REFERENCE section 2, CADENCE_MAX_DAYS). */
+/** Largest `meta.cadence.expectDays` (docs/MANIFEST-SCHEMA.md, CADENCE_MAX_DAYS). */
 export const CADENCE_MAX_DAYS = 730;
-/** Notification limits (seed section 1, tools table). */
+/** Notification limits (docs/CHAT-AGENT.md, tools table). */
 export const MAX_NOTIFICATION_ITEMS = 10;
 export const MAX_NOTIFICATION_TITLE_CHARS = 30;
 export const MAX_NOTIFICATION_BODY_CHARS = 80;
@@ -62,7 +62,7 @@ export const CHANGE_LOG_KEEP_DAYS = 90;
 export const CHANGE_LOG_KEEP_COUNT = 10_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */
 export const MAX_CHANGE_IMAGE_ROWS = 50_000;
-/** Feedback log limits (REFERENCE section 5 note_feedback). */
+/** Feedback log limits (docs/CHAT-AGENT.md note_feedback). */
 export const MAX_FEEDBACK_INTENT_CHARS = 280;
 export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
 export const MAX_FEEDBACK_TOOL_NAMES = 12;

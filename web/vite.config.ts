@@ -1,5 +1,5 @@
 /**
- * Vite config for the browser app (ARCHITECTURE "Seen working on this machine"): root `web/`,
+ * Vite config for the browser app: root `web/`,
  * output `dist/web/` (served by src/http/web-routes.ts), Preact TSX compiled by Vite's own oxc
  * transform (no plugin). Run as `vite build --config web/vite.config.ts` (npm run build:web).
  */

@@ -140,7 +140,7 @@ export async function waitForOk(
 }
 
 /**
- * A field of /proc/<pid>/status (VmRSS, VmHWM, ...) in MB (10^6 bytes, the unit of the issue's
+ * A field of /proc/<pid>/status (VmRSS, VmHWM, ...) in MB (10^6 bytes, the unit of our speed
  * targets; /proc's "kB" are KiB).
  */
 export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM' | 'VmSize'): number {

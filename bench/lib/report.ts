@@ -5,7 +5,7 @@
  */
 import { round } from './stats.js';
 
-/** A target from the issue: the figure should be `op` `value`. */
+/** A speed target: the figure should be `op` `value`. */
 export interface Target {
   op: '<' | '<=' | '>' | '>=';
   value: number;

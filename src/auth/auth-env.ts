@@ -156,8 +156,7 @@ export function readAuthEnv(env: Env, home: string, instanceName: string): AuthE
 /**
  * Whether HEALTH_ORIGIN names a public (non-loopback) origin. Then Klebb sits behind a reverse
  * proxy, where every visitor's request reaches it from 127.0.0.1 with a rewritten Host, so the
- * credential-less loopback allowance is off unless KLEBB_TRUST_LOOPBACK=1 says otherwise
- * (issue 8 attack report, item 1a).
+ * credential-less loopback allowance is off unless KLEBB_TRUST_LOOPBACK=1 says otherwise.
  * @param origin the validated HEALTH_ORIGIN, or undefined when unset.
  */
 export function publicOriginSet(origin: string | undefined): boolean {
@@ -167,8 +166,8 @@ export function publicOriginSet(origin: string | undefined): boolean {
 }
 
 /**
- * Start-up warnings for bearer secrets too short to resist guessing (issue 8 attack report,
- * item 6): AGENT_API_TOKEN and KLEBB_ADMIN_TOKEN under MIN_TOKEN_CHARS characters.
+ * Start-up warnings for bearer secrets too short to resist guessing:
+ * AGENT_API_TOKEN and KLEBB_ADMIN_TOKEN under MIN_TOKEN_CHARS characters.
  * @returns one message per short variable (never the value).
  */
 export function shortTokenWarnings(tokens: Record<string, string | undefined>): string[] {

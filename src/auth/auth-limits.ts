@@ -1,9 +1,9 @@
 /**
  * Lifetimes and caps of accounts and access, each name carrying its unit (STYLE "Limits and
- * defaults"). Where a number comes from REFERENCE section 10 or the issue, the comment says so.
+ * defaults"). Where a number comes is documented in docs/API.md, the comment says so.
  */
 
-/** Session lifetime, ms (issue 8 and REFERENCE section 10: 30 days; also the cookie's Max-Age). */
+/** Session lifetime, ms (30 days; also the cookie's Max-Age). */
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600_000;
 /** A session's `lastSeenAt` is written to disk at most this often, ms (not on every request). */
 export const SESSION_TOUCH_EVERY_MS = 3600_000;

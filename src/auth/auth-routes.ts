@@ -1,6 +1,6 @@
 /**
- * The public sign-in routes under `/auth/` (REFERENCE section 4 "Auth"; docs/API.md
- * "Authentication"). They are open to anyone by design; the sign-in and registration ones are
+ * The public sign-in routes under `/auth/` (docs/API.md
+ * "Sign-in routes"). They are open to anyone by design; the sign-in and registration ones are
  * rate-limited per address (`config.signIn`), and the POSTs pass the Origin check like every
  * state-changing request. The work is in AuthService; these parse, set the cookie and shape.
  */

@@ -6,7 +6,7 @@
  * Storage: small JSON files under HEALTH_HOME, not the SQLite database, written atomically with
  * mode 0600 in 0700 folders: `credentials/` (webauthn.json, invites.json, agent-tokens.json) and
  * `sessions/` (webauthn.json, auth-events.log). Why files: the reference keeps them there
- * (REFERENCE section 12 layout), they stay out of the card database that backups and exports
+ * (README.md layout), they stay out of the card database that backups and exports
  * copy ("Never exported: credentials/, sessions/"), they get their own
  * restrictive modes, and there are a handful of records, not millions. Every secret is stored as
  * its SHA-256 digest and every comparison goes through one injectable constant-time checker.
@@ -532,7 +532,7 @@ export class AuthService {
    * @throws 403 PERSON_REQUIRED unless `p` is a person signed in with a passkey: tokens do not
    *   mint or list tokens, and neither does this machine without credentials (`local`, before
    *   the first passkey): behind a reverse proxy a stranger can look local, and a token minted
-   *   then would outlive the first passkey (issue 8 attack report, item 1b). So no named token
+   *   then would outlive the first passkey. So no named token
    *   can exist before a passkey does. 410 in demo mode.
    */
   requirePerson(p: Principal | null): Principal {

@@ -35,7 +35,7 @@ const refuse = (status: number, message: string) => ({
 
 /**
  * The write routes (`METHOD pattern`) a demo session may call: signing in and out of the demo,
- * logging (entries and check-off rows of a card's data, REFERENCE section 10 keeps logging
+ * logging (entries and check-off rows of a card's data, docs/API.md keeps logging
  * open), stopping a chat turn and sending feedback (it reaches the operator, not the next
  * visitor). Everything else that writes is 403 `DEMO_MODE`. Conversation routes and
  * `POST /api/chat` are answered before this list is consulted.

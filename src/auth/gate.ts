@@ -48,8 +48,8 @@ declare module 'fastify' {
  * Routes that reveal or manage a secret: the Health Auto Export
  * token (whoever reads it can write through the webhook), named tokens, invites and passkeys.
  * Named agent tokens, read-only or read-write, get 403 on them; a passkey session, this machine
- * before the first passkey, and AGENT_API_TOKEN (full access, seed section 2 and REFERENCE
- * section 10) pass the gate (the token, invite and passkey handlers refuse AGENT_API_TOKEN too).
+ * before the first passkey, and AGENT_API_TOKEN (full access, docs/API.md
+ * "Tokens for scripts and agents") pass the gate (the token, invite and passkey handlers refuse AGENT_API_TOKEN too).
  * @param url the matched route's pattern.
  */
 export function isCredentialRoute(url: string | undefined): boolean {

@@ -14,7 +14,7 @@ import { KlebbError } from '../errors.js';
 
 const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Methods that change nothing (RFC 9110 section 9.2.1): no Origin check, allowed to read-only tokens. */
+/** Methods that change nothing (RFC 9110 §9.2.1): no Origin check, allowed to read-only tokens. */
 export function isSafeMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 }
@@ -97,8 +97,8 @@ export function expectedOrigins(headers: IncomingHttpHeaders, configured: string
  * `http://<host>` for a loopback host a request named, with a loopback address (`127.0.0.1`,
  * `[::1]`) turned into `localhost`, port kept: with HEALTH_ORIGIN unset the passkey relying
  * party id is `localhost` (src/auth/auth-env.ts), and a browser refuses passkeys for it on an
- * address, so a link on `127.0.0.1` would open a page where sign-in cannot work (fresh-user
- * tester, item 3). @param host a lower-case loopback `host[:port]`.
+ * address, so a link on `127.0.0.1` would open a page where sign-in cannot work.
+ * @param host a lower-case loopback `host[:port]`.
  */
 function loopbackLink(host: string): string {
   const url = new URL(`http://${host}`);

@@ -29,7 +29,7 @@ export function bearerOf(header: string | undefined): string | null {
 
 /**
  * Headers a reverse proxy, CDN or load balancer adds: a request carrying any of them did not
- * start on this machine (fresh-user tester, item 7). Every `X-Forwarded-*` header counts too
+ * start on this machine. Every `X-Forwarded-*` header counts too
  * (FORWARDING_PREFIX), whatever comes after the dash.
  */
 const FORWARDING_HEADERS = [

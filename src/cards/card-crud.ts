@@ -1,5 +1,5 @@
 /**
- * Listing, reading, creating, patching and deleting cards (seed section 2; REFERENCE section 4
+ * Listing, reading, creating, patching and deleting cards (docs/API.md
  * "Manifests"). Plain functions over a CardContext: the HTTP routes and the chat tools call these.
  */
 import fs from 'node:fs';
@@ -102,7 +102,7 @@ function throwIfInvalid(v: { malformed: FieldError[]; invalid: FieldError[] }): 
   if (v.invalid.length) throw invalid(v.invalid.map((e) => e.message).join('; '), v.invalid);
 }
 
-/** Result of createCard (`{ok, id, source}`; REFERENCE adds `welcomeAutoHidden`). */
+/** Result of createCard (`{ok, id, source}`, plus `welcomeAutoHidden` when the welcome card hid itself). */
 export interface CreateResult {
   ok: true;
   id: string;
@@ -115,7 +115,7 @@ export interface CreateResult {
 /**
  * `POST /api/manifests`: validates a full manifest strictly, writes `data/<id>.json` (meta-only)
  * and its data (default `[]`) in one transaction, and hides the welcome card once when the first
- * other card is created. Seed section 2 statuses: 400 malformed, 409 id in use (in memory or on
+ * other card is created. docs/API.md statuses: 400 malformed, 409 id in use (in memory or on
  * disk), 422 invalid id or field.
  */
 export function createCard(ctx: CardContext, body: unknown, actor: Actor): CreateResult {

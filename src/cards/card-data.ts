@@ -1,10 +1,10 @@
 /**
- * Reading and writing a card's data: the whole block (seed section 2, `GET/POST
+ * Reading and writing a card's data: the whole block (docs/API.md `GET/POST
  * /api/manifests/:id/data`) and single rows addressed by row paths, the
  * functions behind both the REST API and the chat agent's row tools.
  *
  * Rules applied to every write here:
- * - `meta.writeable.fromWebapp` must be true, else 403 (REFERENCE section 2 `writeable`).
+ * - `meta.writeable.fromWebapp` must be true, else 403 (docs/MANIFEST-SCHEMA.md `writeable`).
  * - An `If-Match` that no longer matches the data ETag is 412 and writes nothing.
  * - A card with `schema.type` set only takes data of that JSON type.
  */

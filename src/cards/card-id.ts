@@ -1,6 +1,6 @@
 /**
- * Card id rules of the create path (seed section 2 "Creating and deleting cards"; REFERENCE
- * section 2, `meta.id`) and the id → file path mapping. Loading is lenient on id format and does
+ * Card id rules of the create path (docs/API.md "Create a card";
+ * docs/MANIFEST-SCHEMA.md `meta.id`) and the id → file path mapping. Loading is lenient on id format and does
  * not call `checkCardId`.
  */
 import path from 'node:path';
@@ -11,11 +11,11 @@ import { MAX_CARD_ID_CHARS, RESERVED_CARD_IDS } from '../limits.js';
 export const CARD_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 
 /**
- * Checks a would-be `meta.id` against the seed section 2 rules, in this order: a non-empty
+ * Checks a would-be `meta.id` against docs/API.md rules, in this order: a non-empty
  * string; not a reserved name (`_archive`, `_virtual`, `_meta`, `auto-export`, `reports`,
  * `index`); at most 64 characters; matches `/^[a-z0-9][a-z0-9._-]*$/`.
  * Returns null when the id is acceptable, else one `FieldError` at path `meta.id` whose message
- * says which rule failed. A failure maps to HTTP 422 (seed section 2 status table).
+ * says which rule failed. A failure maps to HTTP 422 (docs/API.md status table).
  */
 export function checkCardId(id: unknown): FieldError | null {
   const fail = (message: string): FieldError => ({ path: 'meta.id', message });

@@ -1,6 +1,6 @@
 /**
- * Card order, master enable switch, and the per-view card lists (seed section 2 "Reorder
- * payload"; REFERENCE section 3 "/api/views/:view" and "Settings API").
+ * Card order, master enable switch, and the per-view card lists (docs/API.md "Reorder
+ * payload"; docs/API.md "/api/views/:view" and "Settings API").
  */
 import fs from 'node:fs';
 import { badRequest, KlebbError, notFound } from '../errors.js';
@@ -72,7 +72,7 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
 }
 
 /**
- * Master enable/disable (REFERENCE section 3 Settings API): sets `meta.enabled`; a disabled card
+ * Master enable/disable (docs/API.md Settings API): sets `meta.enabled`; a disabled card
  * leaves every view but Settings and still accepts writes. Writes nothing when already so.
  * @returns `{ok, enabled}`; 404 unknown id.
  */

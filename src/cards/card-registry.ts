@@ -13,7 +13,7 @@ export interface Card {
   file: string;
   /** The file's manifest (meta-only), exactly as parsed. */
   raw: ManifestBody;
-  /** What the product acts on: `raw` with invalid optional fields dropped (REFERENCE section 2, lenient load). */
+  /** What the product acts on: `raw` with invalid optional fields dropped (docs/MANIFEST-SCHEMA.md, lenient load). */
   manifest: ManifestBody & { meta: Record<string, unknown> };
   /** sha256 of the file bytes last read or written (own writes are recognised by content). */
   hash: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCategory, isKnownCategory, KNOWN_CATEGORIES } from './categories.js';
 
 describe('categories', () => {
-  it('knows the REFERENCE section 2 enum', () => {
+  it('knows the docs/MANIFEST-SCHEMA.md enum', () => {
     expect(KNOWN_CATEGORIES).toHaveLength(9);
     expect(isKnownCategory('vitals')).toBe(true);
     expect(isKnownCategory('health')).toBe(false);

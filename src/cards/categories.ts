@@ -8,7 +8,7 @@
 import { MAX_CATEGORY_CHARS } from '../limits.js';
 import { describeValue, type Issue, type Segment } from './field-issues.js';
 
-/** The categories REFERENCE section 2 lists, in its order. */
+/** The categories docs/MANIFEST-SCHEMA.md lists, in its order. */
 export const KNOWN_CATEGORIES = [
   'sleep',
   'recovery',
@@ -24,7 +24,7 @@ export const KNOWN_CATEGORIES = [
 /** One of `KNOWN_CATEGORIES`. */
 export type KnownCategory = (typeof KNOWN_CATEGORIES)[number];
 
-/** True when `c` is one of the REFERENCE section 2 categories (not the wider accepted set). */
+/** True when `c` is one of the docs/MANIFEST-SCHEMA.md categories (not the wider accepted set). */
 export function isKnownCategory(c: unknown): c is KnownCategory {
   return typeof c === 'string' && (KNOWN_CATEGORIES as readonly string[]).includes(c);
 }

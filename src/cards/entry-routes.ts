@@ -4,8 +4,8 @@
  * Thin: parse, decide who is bound by the date allowance, call card-entries.ts, shape.
  *
  * People (the local browser, later signed-in sessions) are bound by the card's date allowance;
- * agents with a bearer token are not (the seed's security notes). "Today" is the person's
- * calendar day in the time zone their browser reported (case P06; until then the server's).
+ * agents with a bearer token are not (they act for the owner). "Today" is the person's
+ * calendar day in the time zone their browser reported (until then the server's).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';

@@ -1,7 +1,7 @@
 /**
  * Reading and writing one manifest file (`HEALTH_HOME/data/<id>.json`). On disk a manifest is
  * meta-only: `$schema`, `meta`, `description`, `schema` and any unknown top-level keys; the rows
- * live in the store (ARCHITECTURE "Storage"). Unknown keys pass through untouched.
+ * live in the store. Unknown keys pass through untouched.
  */
 import { createHash } from 'node:crypto';
 

@@ -22,8 +22,8 @@ export interface ManifestRuleOptions {
 }
 
 /**
- * The core a manifest needs before anything else can be judged (REFERENCE section 2; seed
- * section 2 status 400): a JSON object, a known `$schema`, an object `meta` with non-empty string
+ * The core a manifest needs before anything else can be judged (docs/MANIFEST-SCHEMA.md;
+ * a failure is a 400): a JSON object, a known `$schema`, an object `meta` with non-empty string
  * `id` and `label`. Report-only issues (nothing is ever dropped for them).
  */
 export function coreIssues(m: unknown): Issue[] {
@@ -63,7 +63,7 @@ export function coreIssues(m: unknown): Issue[] {
 }
 
 /**
- * Every optional-field rule of REFERENCE section 2 applied to a manifest whose `meta` is an
+ * Every optional-field rule of docs/MANIFEST-SCHEMA.md applied to a manifest whose `meta` is an
  * object: scalars, category, view configs, writeable, ingest, cadence, notifications, the
  * card-level schedule. Does not look at `meta.id`, `meta.label` or `data`. Unknown keys pass.
  */

@@ -1,5 +1,5 @@
 /**
- * The `$schema` ids of the manifest format (REFERENCE section 2 "File structure"; the examples
+ * The `$schema` ids of the manifest format (docs/MANIFEST-SCHEMA.md "File structure"; the examples
  * README: the legacy id of the same format must still load).
  */
 

@@ -12,7 +12,7 @@ function combo(view: Record<string, unknown>, data?: unknown): Record<string, un
 
 const ring = { sourceId: 'steps', role: 'ring-segment', goalDaily: 10000 };
 
-describe('rendererShapeErrors (REFERENCE section 5 validate_manifest)', () => {
+describe('rendererShapeErrors (docs/CHAT-AGENT.md validate_manifest)', () => {
   it('passes a well-formed combination card, with data [] or absent', () => {
     expect(
       rendererShapeErrors(combo({ combines: [ring, { sourceId: 'w', role: 'annotation' }] }, [])),

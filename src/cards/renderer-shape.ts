@@ -1,12 +1,12 @@
 /**
  * The renderer-shape checks that the `validate_manifest` tool adds on top of the create/patch
- * validator (REFERENCE section 5 tools table; section 2 "Combination cards"). Create and patch
+ * validator (docs/MANIFEST-SCHEMA.md "Renderers" and `combination-card`). Create and patch
  * do not apply them: unknown or half-built renderer configs are an accepted escape hatch.
  */
 import type { FieldError } from '../errors.js';
 import { describeValue, formatPath, isNonEmptyString, isPlainObject, type Segment } from './field-issues.js';
 
-/** Roles of a `combines[]` entry (REFERENCE section 2; `bar-series` is reserved, so not accepted). */
+/** Roles of a `combines[]` entry (docs/MANIFEST-SCHEMA.md; `bar-series` is reserved, so not accepted). */
 export const COMBINATION_ROLES = ['primary', 'secondary', 'annotation', 'ring-segment'] as const;
 
 /**

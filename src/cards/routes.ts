@@ -1,5 +1,5 @@
 /**
- * HTTP routes of the card store (seed section 2; REFERENCE sections 3 and 4; docs/API.md).
+ * HTTP routes of the card store (docs/API.md "Manifests", "Data", "Rows", "Views").
  * Thin: parse, authorise (the global auth hook has already run), call a plain function, shape.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -474,7 +474,7 @@ describe('mergePatch (RFC 7396)', () => {
     expect(mergePatch(target, patch)).toEqual(result);
   });
 
-  it('the RFC 7396 section 3 example', () => {
+  it('the RFC 7396 §3 example', () => {
     const target = {
       title: 'Goodbye!',
       author: { givenName: 'John', familyName: 'Doe' },

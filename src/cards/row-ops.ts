@@ -1,5 +1,5 @@
 /**
- * Pure row operations on a card's `data` block (REFERENCE section 5, tools `read_manifest_rows`,
+ * Pure row operations on a card's `data` block (docs/CHAT-AGENT.md, tools `read_manifest_rows`,
  * `append_row`, `update_row`, `remove_row`, `reorder_rows`). No I/O and no mutation of inputs:
  * every mutator deep-clones the document, applies the change to the clone and returns it, so the
  * caller can shape-check and full-replace in one transaction.

@@ -1,6 +1,6 @@
 /**
  * Row paths: the small language the row tools use to point into a card's `data` block
- * (REFERENCE section 5, "Row path grammar"). Pure: parsing and formatting only; resolving a path
+ * (docs/API.md "Row path grammar"). Pure: parsing and formatting only; resolving a path
  * against a document lives in row-ops.ts.
  *
  *   path    := ''                          (whitespace only: the whole data block)
@@ -45,7 +45,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * Throws RowError `BAD_PATH` (HTTP 400) naming what is wrong and the 1-based character position:
  * a non-string, longer than MAX_ROW_PATH_CHARS, more than MAX_ROW_PATH_SEGMENTS segments, an empty
  * or invalid key, an unclosed bracket or string, an unknown escape, an unquoted non-number value,
- * or a non-integer `[index=N]`. Grammar: REFERENCE section 5, "Row path grammar".
+ * or a non-integer `[index=N]`. Grammar: docs/API.md "Row path grammar".
  */
 export function parseRowPath(path: string): Segment[] {
   if (typeof path !== 'string') {

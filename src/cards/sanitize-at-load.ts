@@ -21,7 +21,7 @@ export interface SanitizeResult {
   /**
    * Problems left in place on purpose: the `data` block (user rows) is never pruned. Also notes a
    * JSON-string `data` that held an array or object and was parsed ("rescued with a warning",
-   * REFERENCE section 2); any other string is a primitive `data` and stays as is.
+   * docs/MANIFEST-SCHEMA.md); any other string is a primitive `data` and stays as is.
    */
   warnings: FieldError[];
 }

@@ -25,7 +25,7 @@ describe('checkIngest', () => {
     expect(issue.drops).toEqual([AT]);
   });
 
-  it('rejects a metric the catalogue does not know (lesson 22)', () => {
+  it('rejects a metric the catalogue does not know (a misspelt metric would never fill)', () => {
     const [issue] = checkIngest({ source: 'hae', metric: 'stepcount' }, AT, (m) => m === 'step_count');
     expect(issue.message).toBe(
       'invalid ingest: meta.ingest.metric "stepcount" is not a metric of the Health Auto Export catalogue',

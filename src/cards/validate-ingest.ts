@@ -1,5 +1,5 @@
 /**
- * `meta.ingest` (REFERENCE section 2 "ingest"; section 11 lesson 22): `{source: "hae", metric}`.
+ * `meta.ingest` (docs/MANIFEST-SCHEMA.md "ingest"): `{source: "hae", metric}`.
  * Strict on create/patch (422 `invalid ingest: ...`); a bad block is dropped whole at load.
  */
 import {

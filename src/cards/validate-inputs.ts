@@ -1,6 +1,6 @@
 /**
- * Input descriptors: `meta.writeable.inputs[]` and the legacy `meta.view.inputs[]` (REFERENCE
- * section 2 "Input types"; the legacy shape keys inputs by `name`, see the bp example). Only the
+ * Input descriptors: `meta.writeable.inputs[]` and the legacy `meta.view.inputs[]` (docs/MANIFEST-SCHEMA.md
+ * "Input types"; the legacy shape keys inputs by `name`). Only the
  * key and the type are checked; per-type options pass through.
  */
 import {
@@ -13,7 +13,7 @@ import {
 } from './field-issues.js';
 
 /**
- * Input types the renderers know (REFERENCE section 2 table, plus `chips` / `chips-multi`, which
+ * Input types the renderers know (docs/MANIFEST-SCHEMA.md table, plus `chips` / `chips-multi`, which
  * the reference mentions from later e2e specs). An unknown type is invalid on create/patch and the
  * input is dropped at load.
  */

@@ -51,7 +51,7 @@ describe('MANIFEST_SCHEMA_IDS', () => {
 });
 
 describe('validateForCreate: malformed (400)', () => {
-  it('passes the seed example', () => {
+  it('passes the blood-pressure example', () => {
     expect(validateForCreate(good())).toEqual({ malformed: [], invalid: [] });
   });
 

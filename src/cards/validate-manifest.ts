@@ -1,7 +1,7 @@
 /**
  * Manifest validation entry points: strict for create (POST /api/manifests, create_manifest) and
  * patch (patch_manifest, PATCH), lenient for load, and the dry run of the `validate_manifest`
- * tool. Rules: REFERENCE section 2 (format, every meta field) and seed section 2 (status codes,
+ * tool. Rules: docs/MANIFEST-SCHEMA.md (format, every meta field) and docs/API.md (status codes,
  * `meta.id`). The rules themselves live in the `validate-*.ts` modules listed by manifest-rules.ts.
  */
 import type { FieldError } from '../errors.js';
@@ -74,7 +74,7 @@ function createIdRule(id: string): Issue[] {
  * Strict check of a full manifest for creation. Input: the parsed request body (anything).
  * `malformed` (400): not an object; `$schema` missing or not in `MANIFEST_SCHEMA_IDS`; `meta` not
  * an object; `meta.id` / `meta.label` missing or empty; `data` a string. `invalid` (422): the id
- * rules of `checkCardId`, every optional field of REFERENCE section 2 (see
+ * rules of `checkCardId`, every optional field of docs/MANIFEST-SCHEMA.md (see
  * manifest-rules.ts) and `schedule.time_of_day` in `data.items[]` / `data.current[]`. Unknown
  * fields pass. Paths are dotted with indexes (`meta.notifications.items[2].title`).
  * Not checked here: id uniqueness (409, the registry's job) and the path escape (`cardFilePath`).

@@ -1,5 +1,5 @@
 /**
- * The scalar optional fields of a manifest (REFERENCE section 2 "File structure" and meta table):
+ * The scalar optional fields of a manifest (docs/MANIFEST-SCHEMA.md "File structure" and meta table):
  * `meta.emoji` string, `meta.order` integer, `meta.enabled` boolean, top-level `description`
  * string. Each bad field is dropped alone at load.
  */

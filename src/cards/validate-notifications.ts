@@ -1,6 +1,6 @@
 /**
- * `meta.notifications` (REFERENCE section 2 "notifications"; limits from the seed's
- * set_notification row): `{enabled?, items?: [...]}`. Strict on create/patch (422
+ * `meta.notifications` (docs/MANIFEST-SCHEMA.md "notifications"; limits as the
+ * set_notification tool states them): `{enabled?, items?: [...]}`. Strict on create/patch (422
  * `invalid notifications: ...`); at load a bad item is dropped, not the whole block.
  */
 import {

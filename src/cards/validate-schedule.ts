@@ -1,12 +1,12 @@
 /**
- * The schedule block's `time_of_day` (REFERENCE section 2, "Schedule block"): one token or an
+ * The schedule block's `time_of_day` (docs/MANIFEST-SCHEMA.md "Schedule block"): one token or an
  * array of distinct tokens from morning|midday|evening|night; anything else is a 422
  * `invalid schedule.time_of_day`. Other schedule keys (type, on_days, legacy `frequency` ...) are
  * read leniently by the schedule engine and are not checked here.
  */
 import { describeValue, type Issue, isPlainObject, type Segment } from './field-issues.js';
 
-/** The time-of-day tokens (REFERENCE section 2, schedule block and `schedule_due` triggers). */
+/** The time-of-day tokens (docs/MANIFEST-SCHEMA.md, schedule block and `schedule_due` triggers). */
 export const TIME_OF_DAY_TOKENS = ['morning', 'midday', 'evening', 'night'] as const;
 
 /** One of `TIME_OF_DAY_TOKENS`. */

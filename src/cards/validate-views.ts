@@ -1,5 +1,5 @@
 /**
- * View configs `meta.view` / `trends` / `calendar` / `reports` / `dayDetail` (REFERENCE section 2
+ * View configs `meta.view` / `trends` / `calendar` / `reports` / `dayDetail` (docs/MANIFEST-SCHEMA.md
  * "View config"). Only their container shape is checked: each is an object, and a `display`
  * inside one is an object, never a string. Renderer-specific keys pass through (unknown renderer
  * names are accepted on purpose).

@@ -1,5 +1,5 @@
 /**
- * `meta.writeable` (REFERENCE section 2 "writeable" table): the write policy and input form.
+ * `meta.writeable` (docs/MANIFEST-SCHEMA.md "writeable" table): the write policy and input form.
  */
 import {
   describeValue,
@@ -11,7 +11,7 @@ import {
 } from './field-issues.js';
 import { checkInputs } from './validate-inputs.js';
 
-/** The `writeable` flags the REFERENCE table gives as booleans. */
+/** The `writeable` flags that are booleans (docs/MANIFEST-SCHEMA.md "`writeable` and input types"). */
 export const WRITEABLE_BOOLEAN_KEYS = [
   'fromWebapp',
   'todayAllowed',

@@ -1,6 +1,6 @@
 /**
- * The welcome card switches itself off once, the first time another card arrives (REFERENCE
- * section 2, `meta.welcome.autoHideApplied`). One rule for every way a card arrives: created
+ * The welcome card switches itself off once, the first time another card arrives
+ * (`meta.welcome.autoHideApplied`). One rule for every way a card arrives: created
  * with `POST /api/manifests` (or the chat tool), a file dropped into the data folder while the
  * server runs, or files found at start-up beside a welcome card that is still on.
  */

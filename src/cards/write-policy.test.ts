@@ -29,7 +29,7 @@ function refusal(fn: () => unknown) {
 }
 
 describe('writePolicyOf', () => {
-  it('applies the REFERENCE defaults', () => {
+  it('applies the documented defaults', () => {
     expect(writePolicyOf({})).toMatchObject({
       fromWebapp: false,
       todayAllowed: true,

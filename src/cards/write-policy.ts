@@ -1,5 +1,5 @@
 /**
- * The write policy of the web app's entry forms (REFERENCE section 2 "writeable"; issue 5; the
+ * The write policy of the web app's entry forms (docs/MANIFEST-SCHEMA.md "writeable"; the
  * contract in docs/API.md "Entries"): which entries a person may save on a card, and where a new
  * entry goes. Pure functions over a card's `meta` and its rows; the operations that apply them
  * are in card-entries.ts.
@@ -12,8 +12,8 @@
  * - The row's date is `entry[viewConfig.dateField ?? 'date']`. For a date that has no row yet:
  *   today (the person's calendar day) needs `todayAllowed !== false`, a past day
  *   `pastAllowed === true`, a future day `futureAllowed === true`; else 422 DATE_NOT_ALLOWED with a
- *   sentence the form shows. Agents with a bearer token are not bound by this (the seed's
- *   security notes); the caller decides who is bound.
+ *   sentence the form shows. Agents with a bearer token are not bound by this (they act for
+ *   the owner); the caller decides who is bound.
  * - `maxReadingsPerDay` (default 1): 1 → a new entry for a day that has a row replaces that row;
  *   N > 1 → it is added, then the oldest rows of that day beyond N are dropped. New dated rows are
  *   placed in date order; an entry without a date is appended (list cards).
@@ -25,7 +25,7 @@ import { isIsoDate } from '../common/dates.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { formInputs, hasValue, type InputDescriptor, requireAnyOf } from '../common/inputs.js';
 
-/** A card's write policy, read leniently from its `meta` (defaults per REFERENCE section 2). */
+/** A card's write policy, read leniently from its `meta` (defaults per docs/MANIFEST-SCHEMA.md). */
 export interface WritePolicy {
   fromWebapp: boolean;
   todayAllowed: boolean;
@@ -288,7 +288,7 @@ export function rowsOfDay(rows: readonly unknown[], day: string, dateField: stri
 }
 
 /**
- * Where a new entry for `day` goes in `rows` (REFERENCE `maxReadingsPerDay`): with a maximum of 1
+ * Where a new entry for `day` goes in `rows` (`maxReadingsPerDay`): with a maximum of 1
  * and a row of that day present, it replaces that day's last row; otherwise it is inserted in date
  * order (appended when `day` is null), and the oldest rows of the day beyond the maximum are dropped.
  */

@@ -1,5 +1,5 @@
 /**
- * What an `adherence-report` shows (REFERENCE section 2, "Reports-view config": `showCompliance`
+ * What an `adherence-report` shows (docs/MANIFEST-SCHEMA.md "Reports-view config": `showCompliance`
  * default true, `showInventory`): for each scheduled item, the share of its doses taken over a
  * rolling window, and, when the item records its stock, how long that lasts. Built on the shared
  * schedule engine (src/common/schedule.ts: due days, doses per day, check-offs). Shared by the

@@ -1,5 +1,5 @@
 /**
- * Which calendar days a card has entries on, for the calendar's day markers (REFERENCE section 2
+ * Which calendar days a card has entries on, for the calendar's day markers (docs/MANIFEST-SCHEMA.md
  * "calendar": "one glyph per day with data"; src/common/calendar-marker.ts draws the glyph).
  * Shared by the browser and the server: no Node imports.
  *

@@ -1,5 +1,5 @@
 /**
- * The calendar's day markers (`meta.calendar`, component `day-marker`; REFERENCE section 2
+ * The calendar's day markers (`meta.calendar`, component `day-marker`; docs/MANIFEST-SCHEMA.md
  * "calendar"; docs/MANIFEST-SCHEMA.md "calendar"). Shared by the server and the browser: no Node
  * imports.
  *
@@ -7,7 +7,7 @@
  * glyph comes from `calendar.marker`: a static emoji string (default `meta.emoji`), or an object
  * `{type: "field-emoji" | "trend-arrow" | "threshold" | "template", ..., fallback?}` computed from
  * the day's latest entry. When an object marker yields nothing, the glyph is its `fallback`, then
- * `meta.emoji`, then `•` (REFERENCE names this chain for field-emoji; it is used for every type).
+ * `meta.emoji`, then `•` (one chain for every type).
  */
 
 import { getValue, lookupEmoji, renderTemplate } from './display-template.js';
@@ -50,7 +50,7 @@ const nonEmptyString = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 
 /**
- * The day's entry that counts: "the latest entry wins" (REFERENCE section 2, "calendar"). For
+ * The day's entry that counts: "the latest entry wins" (docs/MANIFEST-SCHEMA.md "calendar"). For
  * dose rows (`items[].doses[]`, those with a parseable `takenAt`) the one taken last; otherwise the
  * last object in array order. Non-objects are ignored; undefined when there is none.
  */
@@ -124,7 +124,7 @@ function objectMarker(
 /**
  * The glyph a card puts on a calendar day, or null for no mark (calendar not enabled, or no entry
  * that day). `calendarConfig` is `meta.calendar`; `rowsOfDay` the card's rows dated that day; the
- * day's latest entry (`latestEntry`) decides. Marker forms (REFERENCE section 2, "calendar"):
+ * day's latest entry (`latestEntry`) decides. Marker forms (docs/MANIFEST-SCHEMA.md "calendar"):
  * - absent or '' → `meta.emoji`, else `•`; a string → itself;
  * - `{type: "field-emoji", field, emojiMap?}` → the emoji of the field's value (keyed or flat map;
  *   without `emojiMap`, `meta.view.display.emojiMap`);
@@ -157,7 +157,7 @@ export function markerFor(
 
 /**
  * How a day cell shows the markers of several cards: the first `max` (default 3) glyphs and how
- * many more there are, shown as `+N` (REFERENCE section 2, "calendar"). Empty glyphs are dropped.
+ * many more there are, shown as `+N` (docs/MANIFEST-SCHEMA.md "calendar"). Empty glyphs are dropped.
  */
 export function layoutDayCell(
   markers: readonly (string | null | undefined)[],

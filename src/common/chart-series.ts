@@ -1,5 +1,5 @@
 /**
- * What a line chart plots (REFERENCE section 2, "Line chart config (`meta.trends`)";
+ * What a line chart plots (docs/MANIFEST-SCHEMA.md "Line chart config (`meta.trends`)";
  * docs/MANIFEST-SCHEMA.md "View configs"): the config read leniently, and the card's rows turned
  * into one point per day per series. Shared by the browser (the `line-chart` renderer) and the
  * server (an agent may describe a chart the same way): no Node imports, no I/O.

@@ -194,7 +194,7 @@ describe('per-source states', () => {
 });
 
 describe('reading rows', () => {
-  it('P18 b: 0.7 + 0.1 L of a 0.8 L goal is complete, ratio 1, total 0.8', () => {
+  it('0.7 + 0.1 L of a 0.8 L goal is complete, ratio 1, total 0.8', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'water', role: 'ring-segment', accessor: 'amount', goalDaily: 0.8 }] },
       sources({
@@ -208,7 +208,7 @@ describe('reading rows', () => {
     expect(r.entries[0]).toMatchObject({ value: 0.8, text: '0.8', ratio: 1, fill: 1, complete: true });
   });
 
-  it('P18 c: 0.1 + 0.2 reads 0.3', () => {
+  it('0.1 + 0.2 reads 0.3', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'water', role: 'ring-segment', accessor: 'amount', goalDaily: 2 }] },
       sources({

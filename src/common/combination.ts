@@ -1,5 +1,5 @@
 /**
- * Combination cards (REFERENCE section 2, "Combination cards"; docs/MANIFEST-SCHEMA.md): a card
+ * Combination cards (docs/MANIFEST-SCHEMA.md `combination-card`): a card
  * that owns no data and shows values read from other cards. `meta.view.combines[]` names each
  * source (`sourceId`), its `role` (`primary` | `secondary` | `annotation` | `ring-segment`), and
  * how to read and show it (`label`, `accessor`, `unit`, `emojiMap`, `goalDaily`, `colour`);
@@ -15,7 +15,7 @@
  * Shared by the browser (the renderer) and the server (agents may describe the card the same
  * way): no Node imports, no I/O.
  *
- * Reading rules (where REFERENCE is silent, what a person expects):
+ * Reading rules (what a person expects):
  * - The day: the card's `dateContext` `"latest"` reads each source's most recent day; anything
  *   else (default `"viewedDate"`) reads the day shown. Each source's own `meta.view.dateField`
  *   (default `date`) names its rows' date.
@@ -51,7 +51,7 @@ export type CombinationRole = (typeof COMBINATION_ROLES)[number];
 /** How the card lays its sources out. */
 export type CombinationLayout = 'stack' | 'rings';
 
-/** The outcome of reading one source (REFERENCE section 2, "per-source resolution states"). */
+/** The outcome of reading one source (docs/MANIFEST-SCHEMA.md "per-source resolution states"). */
 export type CombineState = 'ok' | 'no-source' | 'no-entry' | 'no-accessor-match' | 'no-goal';
 
 /** What the resolver is told about one source card. */

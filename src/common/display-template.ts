@@ -1,5 +1,5 @@
 /**
- * The display-template mini-language of `meta.view.display` (REFERENCE section 2,
+ * The display-template mini-language of `meta.view.display` (docs/MANIFEST-SCHEMA.md,
  * "Display-template mini-language"; docs/MANIFEST-SCHEMA.md, "display and the template language").
  * One implementation for the browser (card headlines, secondary lines, calendar template markers)
  * and the server (the agent validates templates with `validateTemplate`). No Node imports.
@@ -242,7 +242,7 @@ const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
  * The value at `path` in `row`: the row's own key `path` if it has one (so a key containing a
  * dot still works), else the dotted path walked through objects and arrays (`a.b.c`,
  * `items.0.name`). Only own properties are read (`constructor`, `__proto__` give undefined).
- * Missing anywhere, or `row` not an object: undefined. REFERENCE section 2: "`{a.b.c}` dotted-path
+ * Missing anywhere, or `row` not an object: undefined. docs/MANIFEST-SCHEMA.md: "`{a.b.c}` dotted-path
  * access"; also exported there as `getValue`.
  */
 export function getValue(row: unknown, path: string): unknown {
@@ -289,7 +289,7 @@ export function isTruthy(v: unknown): boolean {
 }
 
 /**
- * A value as template text: strings as is, numbers without float artefacts (P18; '' when
+ * A value as template text: strings as is, numbers without float artefacts ('' when
  * non-finite), booleans as "true"/"false", arrays as their items joined with ", ", other
  * objects as JSON, anything else ''.
  */
@@ -319,7 +319,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * The emoji `emojiMap` gives for a value, or undefined. A keyed map (`{field: {value: emoji}}`) is
  * tried under `fieldName`, then the full key, then the key's last dotted segment; then the map is
  * read flat (`{value: emoji}`). Values are compared as text (`4` and `"4"` both find `"4"`).
- * REFERENCE section 2, `display.emojiMap`.
+ * docs/MANIFEST-SCHEMA.md `display.emojiMap`.
  */
 export function lookupEmoji(
   emojiMap: EmojiMap | null | undefined,
@@ -373,7 +373,7 @@ function renderField(
 }
 
 /**
- * Fills `template` from `row` (REFERENCE section 2, "Display-template mini-language"):
+ * Fills `template` from `row` (docs/MANIFEST-SCHEMA.md "Display-template mini-language"):
  * - `{key}`, `{a.b.c}`: the value as text (`valueText`: numbers without float artefacts);
  * - `{key:round(N)}`: the number with N decimals (`formatFixed`: like toFixed, halves away from
  *   zero, no artefacts, no "-0.0"); a non-numeric value is shown as is;
@@ -418,7 +418,7 @@ export function templateFields(template: unknown): string[] {
  * '}' (or another '{' first), a '}' outside a placeholder, an empty key, a modifier that is
  * unknown or not `name` / `name(N)`, and a `round`/`truncate` argument that is not a whole number
  * in range (round 0..20, truncate 1..10000) or an argument given to `emoji`/`check`. The renderer
- * accepts every template (problems render as text or are ignored, as REFERENCE says for unknown
+ * accepts every template (problems render as text or are ignored, as docs/MANIFEST-SCHEMA.md says for unknown
  * modifiers); this is for the agent and for manifest checks, which run the same parser.
  */
 export function validateTemplate(template: unknown): TemplateProblem[] {

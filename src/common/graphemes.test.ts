@@ -34,7 +34,7 @@ describe('splitGraphemes', () => {
 describe('truncateGraphemes', () => {
   const S = 'Ran 10k in the rain, legs ok 🏃 but knee sore later';
 
-  it('cuts the P16 note after the emoji, not inside it', () => {
+  it('cuts a note with a runner emoji after the emoji, not inside it', () => {
     expect(S.length).toBe(51);
     expect(graphemeLength(S)).toBe(50);
     const out = truncateGraphemes(S, 30);

@@ -1,5 +1,5 @@
 /**
- * Counting and cutting text by user-perceived characters (grapheme clusters), case P16. JavaScript
+ * Counting and cutting text by user-perceived characters (grapheme clusters). JavaScript
  * `length` and `slice` count UTF-16 units, so a cut can leave half an emoji (a lone surrogate that
  * renders as "�" and that strict parsers reject), split a ZWJ family (👨‍👩‍👧), a flag (🇳🇿), a
  * skin tone (👍🏽) or a combining accent (é written as e + U+0301). Shared by the server and the

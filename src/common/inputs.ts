@@ -1,5 +1,5 @@
 /**
- * A card's entry-form inputs (REFERENCE section 2, "writeable" and "Input types";
+ * A card's entry-form inputs (docs/MANIFEST-SCHEMA.md "writeable" and "Input types";
  * docs/MANIFEST-SCHEMA.md "Input types"), read the same way by the server's write policy and the
  * browser's entry form. No Node imports.
  *
@@ -9,7 +9,7 @@
  * is left out rather than breaking the form.
  */
 
-/** Input types of a form (REFERENCE section 2 table plus `chips` / `chips-multi`); `color` reads as `colour`. */
+/** Input types of a form (docs/MANIFEST-SCHEMA.md table plus `chips` / `chips-multi`); `color` reads as `colour`. */
 export const FORM_INPUT_TYPES = [
   'number',
   'stepper',

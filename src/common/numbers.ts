@@ -2,9 +2,9 @@
  * Numbers as a person reads them. Shared by the server and the browser: no
  * Node imports.
  *
- * - P17: JSON has no NaN or Infinity, so a non-finite number is never a value; it counts as
+ * - JSON has no NaN or Infinity, so a non-finite number is never a value; it counts as
  *   missing everywhere a number is read (templates, thresholds, trends, sparklines).
- * - P18: binary floating point leaves tails on sums and differences (0.1 + 0.2 is
+ * - Binary floating point leaves tails on sums and differences (0.1 + 0.2 is
  *   0.30000000000000004, 85.5 - 85.3 is 0.20000000000000284). Those tails are removed before a
  *   number is shown or compared. Stored values are never rewritten: these helpers only shape what
  *   is displayed or compared.

@@ -1,5 +1,5 @@
 /**
- * What a `schedule-timeline` shows (REFERENCE section 2, "Reports-view config": `windowDays`,
+ * What a `schedule-timeline` shows (docs/MANIFEST-SCHEMA.md "Reports-view config": `windowDays`,
  * `showPast`, `showFuture`): a read-only grid of days × scheduled items, each cell saying whether
  * a dose was due and whether it was taken. Built on the shared schedule engine
  * (src/common/schedule.ts). Shared by the browser and the server: no Node imports.

@@ -66,13 +66,13 @@ describe('isDue by type', () => {
     ]);
   });
 
-  it('P04 A: every 2 days from 27 March 2026 is due on 27, 29, 31 March, across the DST change', () => {
+  it('every 2 days from 27 March 2026 is due on 27, 29, 31 March, across the DST change', () => {
     const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-03-27' } };
     expect(dueDays(item, '2026-03-27', 6)).toEqual(['2026-03-27', '2026-03-29', '2026-03-31']);
     expect(dueDays(item, '2026-03-20', 7)).toEqual([]);
   });
 
-  it('P04 C: from 23 October 2026 (autumn change) it is due on 23, 25, 27 October only', () => {
+  it('from 23 October 2026 (autumn change) it is due on 23, 25, 27 October only', () => {
     const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-10-23' } };
     expect(dueDays(item, '2026-10-23', 6)).toEqual(['2026-10-23', '2026-10-25', '2026-10-27']);
   });

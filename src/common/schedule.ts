@@ -1,6 +1,6 @@
 /**
  * The schedule engine: which scheduled items (medications, supplements, routines) are due on a
- * calendar date, how many doses, and which of them were taken. REFERENCE section 2 "Schedule
+ * calendar date, how many doses, and which of them were taken. docs/MANIFEST-SCHEMA.md "Schedule
  * block"; docs/MANIFEST-SCHEMA.md "Schedule blocks". Shared by the browser (schedule-card,
  * checklist-card, schedule-timeline, adherence-report) and the server (notifications). No Node
  * imports.

@@ -1,5 +1,5 @@
 /**
- * What a `table-list` shows (REFERENCE section 2, "Reports-view config": `columns: [{field,
+ * What a `table-list` shows (docs/MANIFEST-SCHEMA.md "Reports-view config": `columns: [{field,
  * header, format?}]`, `sort: {field, dir}`): the columns read leniently, the rows sorted, and each
  * cell as text. Shared by the browser and the server: no Node imports.
  *

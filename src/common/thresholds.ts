@@ -1,5 +1,5 @@
 /**
- * Colour bands of a generic card (`meta.view.display.thresholds`, REFERENCE section 2
+ * Colour bands of a generic card (`meta.view.display.thresholds`, docs/MANIFEST-SCHEMA.md
  * "Thresholds"; docs/MANIFEST-SCHEMA.md "Thresholds"), and the same matching for the calendar's
  * `threshold` marker. Shared by the server and the browser: no Node imports.
  *
@@ -54,7 +54,7 @@ export function isCatchAll(rule: object): boolean {
 }
 
 /**
- * Whether `value` satisfies a rule's `min`/`max`/`eq` (REFERENCE section 2, "Thresholds"):
+ * Whether `value` satisfies a rule's `min`/`max`/`eq` (docs/MANIFEST-SCHEMA.md "Thresholds"):
  * - a catch-all (no min, max, eq) matches anything, even a missing value;
  * - otherwise the value must be present (`isEmptyValue` false);
  * - range: the value as a number (a numeric string counts, `toFiniteNumber`) within
@@ -102,7 +102,7 @@ export function ruleField(rule: ThresholdRule, primaryField?: string): string | 
  * rules, nothing matches). Each rule reads its own field (`ruleField`); a legacy rule without one
  * reads `opts.primaryField`, and with no field at all only a catch-all can match. Rules that are
  * not objects are skipped. `colour` falls back to `color`, then ''; `label` to ''.
- * REFERENCE section 2, "Thresholds": first match wins.
+ * docs/MANIFEST-SCHEMA.md "Thresholds": first match wins.
  */
 export function evaluateThresholds(
   rules: unknown,

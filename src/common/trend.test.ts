@@ -28,7 +28,7 @@ function display(id: string): Record<string, unknown> {
 }
 
 describe('computeTrend', () => {
-  it('P18 a: 85.3 → 85.5 is +0.2, not 0.20000000000000284', () => {
+  it('85.3 → 85.5 is +0.2, not 0.20000000000000284', () => {
     const rows = [
       { date: '2026-04-19', kg: 85.3 },
       { date: '2026-04-20', kg: 85.5 },
@@ -326,7 +326,7 @@ describe('indexed variants (indexDatedRows, trendAt, numericPointsIndexed, spark
     expect(dayRange(ix, '2026-03-01')).toEqual([0, 0]);
   });
 
-  /** The straightforward reading of REFERENCE "Trend": every dated row, sorted, scanned. */
+  /** The straightforward reading of the trend rule: every dated row, sorted, scanned. */
   function naiveTrend(block: unknown[], field: string, currentDate: string) {
     const dated = block
       .map((row, index) => ({ row, index, day: dayOf((row as Record<string, unknown> | null)?.date) }))

@@ -1,5 +1,5 @@
 /**
- * Trend arrows and sparkline series of a card (REFERENCE section 2, `display.trendArrow`, "Trend",
+ * Trend arrows and sparkline series of a card (docs/MANIFEST-SCHEMA.md `display.trendArrow`, "Trend",
  * `showSparkline`, `numericSeries`; docs/MANIFEST-SCHEMA.md "Trend arrow"). Shared by the server
  * and the browser: no Node imports.
  *
@@ -162,7 +162,7 @@ export function dayRange(index: DatedIndex, day: string): [number, number] {
 
 /**
  * Compares the current row's `field` with the most recent earlier-dated row that has a number in
- * `field` (REFERENCE section 2, "Trend"). The current row is the latest entry of
+ * `field` (docs/MANIFEST-SCHEMA.md "Trend"). The current row is the latest entry of
  * `opts.currentDate` (default: the latest-dated row); rows may be in any order. Null when there
  * is no current row, its value is not a finite number, or no earlier day has one. Entries of the
  * same day are never compared with each other. `delta` is rounded to the precision of the inputs
@@ -209,7 +209,7 @@ export function trendAt(index: DatedIndex, field: string, currentDate?: string):
 /**
  * The direction that is good news for a card's `trendArrow`: `goodDirection` when it is "up",
  * "down" or "neutral"; else legacy `lowerIsBetter` (`true` → "down", `false` → "up"); else "down",
- * the default (REFERENCE section 2, `display`).
+ * the default (docs/MANIFEST-SCHEMA.md `display`).
  */
 export function goodDirectionOf(cfg: TrendArrowConfig | null | undefined): GoodDirection {
   const g = cfg?.goodDirection;
@@ -228,7 +228,7 @@ export function trendTone(dir: TrendDirection, good: GoodDirection): TrendTone {
 /**
  * A signed delta as printed next to the arrow: `+0.2`, `−1.5` (U+2212), `0`. With `decimals`,
  * exactly that many (`formatFixed`); without, the shortest text after removing float artefacts.
- * A delta that shows as zero has no sign. Non-finite gives ''. Case P18.
+ * A delta that shows as zero has no sign. Non-finite gives ''.
  */
 export function formatDelta(delta: number, decimals?: number): string {
   if (!Number.isFinite(delta)) return '';
@@ -286,7 +286,7 @@ export function numericPointsIndexed(
 }
 
 /**
- * The last `n` numeric values of `field`, oldest first, for sparklines (REFERENCE section 2,
+ * The last `n` numeric values of `field`, oldest first, for sparklines (docs/MANIFEST-SCHEMA.md,
  * `numericSeries`): `numericPoints` without the dates.
  */
 export function numericSeries(
@@ -299,7 +299,7 @@ export function numericSeries(
 }
 
 /**
- * The field a generic card's sparkline plots (REFERENCE section 2, `showSparkline`):
+ * The field a generic card's sparkline plots (docs/MANIFEST-SCHEMA.md `showSparkline`):
  * `display.trendArrow.field`, else the first field of `display.template`, else the first key of the
  * latest dated row (not the date field) holding a finite number. Undefined when none.
  */

@@ -1,5 +1,5 @@
 /**
- * The anonymised feedback log, `HEALTH_HOME/data/_meta/feedback.jsonl` (seed section 1,
+ * The anonymised feedback log, `HEALTH_HOME/data/_meta/feedback.jsonl` (docs/CHAT-AGENT.md,
  * note_feedback and POST /api/feedback): one JSON line per bug report or unmet capability,
  * paraphrased intent only, never user data. The operator collects it with
  * `GET /api/admin/feedback?since=<ISO>`.
@@ -28,7 +28,7 @@ function clip(s: string, max: number): string {
 }
 
 /**
- * Validates and shapes an entry (REFERENCE section 5 note_feedback: intent <= 280 chars,
+ * Validates and shapes an entry (docs/CHAT-AGENT.md note_feedback: intent <= 280 chars,
  * context <= 500, <= 12 tool names; kind defaults to 'feature').
  * @throws 400 naming the field when `intent` is missing or a field has the wrong type.
  */

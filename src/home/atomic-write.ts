@@ -1,7 +1,7 @@
 /**
  * Crash-safe file replacement: write a temp file beside the target, fsync it, rename it over the
  * target, fsync the folder. A reader sees the old bytes or the new bytes, never a torn file, and
- * after the call returns the new bytes survive a power cut (ARCHITECTURE "Storage").
+ * after the call returns the new bytes survive a power cut.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The folders of one HEALTH_HOME (ARCHITECTURE "Storage"). One instance,
+ * The folders of one HEALTH_HOME. One instance,
  * one home: nothing outside it is written.
  */
 import path from 'node:path';

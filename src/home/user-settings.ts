@@ -1,5 +1,5 @@
 /**
- * Per-instance user settings in `HEALTH_HOME/user.json` (REFERENCE section 4 `POST
+ * Per-instance user settings in `HEALTH_HOME/user.json` (docs/API.md `POST
  * /api/user/tz`): for now the person's IANA time zone, which decides "today" for the agent and
  * for recency (until a browser reports one, the server's TZ).
  */

@@ -1,6 +1,6 @@
 /**
  * The card a fresh HEALTH_HOME starts with ("created on first boot with a welcome card").
- * It hides itself once the first other card is created (REFERENCE section 2, `meta.welcome`).
+ * It hides itself once the first other card is created (docs/MANIFEST-SCHEMA.md `meta.welcome`).
  */
 
 /** The welcome manifest, data included, in the klebb.datafile.v1 format. */

@@ -1,8 +1,8 @@
 /**
  * Requests Node's HTTP parser refuses before any route sees them, answered in the JSON error
  * shape every other error has (`{error, code}`, src/errors.ts) instead of Node's and Fastify's own
- * bodies (fresh-user tester, item 8):
- * - an HTTP/1.1 request without a `Host` header (RFC 9112 section 3.2): Node would answer 400
+ * bodies:
+ * - an HTTP/1.1 request without a `Host` header (RFC 9112 §3.2): Node would answer 400
  *   with an empty body itself, so the server is built with `requireHostHeader: false`
  *   (HTTP_SERVER_OPTIONS) and the gate refuses it through hostProblem instead;
  * - a request the parser cannot read at all (clientErrorHandler): 400, 408 or 431;

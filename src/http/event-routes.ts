@@ -1,5 +1,5 @@
 /**
- * `GET /api/events`: the live feed an open page listens to (issue 5 "Cards appear, change and
+ * `GET /api/events`: the live feed an open page listens to ("Cards appear, change and
  * disappear ... without a page reload"; docs/API.md "Live events"). Server-sent events:
  * - `ready` once, at the start: `data: {"at":"<ISO time>"}` (the page re-reads what it shows
  *   after a reconnect, since events sent while it was away are not kept);

@@ -1,5 +1,5 @@
 /**
- * From stored samples to the rows of subscribed cards (REFERENCE section 7 "dispatch", "Creating
+ * From stored samples to the rows of subscribed cards (docs/HEALTH-AUTO-EXPORT.md "dispatch", "Creating
  * an HAE-backed card replays stored samples").
  *
  * A card subscribes with `meta.ingest: {source: "hae", metric}` (a catalogue key or alias). After
@@ -29,7 +29,7 @@ export interface Subscription {
   entry: CatalogueEntry;
 }
 
-/** What happened to one subscribed card in a push (REFERENCE `last-push.json` `subscribers`). */
+/** What happened to one subscribed card in a push (`lastPush.subscribers`). */
 export interface SubscriberResult {
   id: string;
   /** Catalogue key of the card's metric. */
@@ -275,8 +275,8 @@ function mergeAllStored(
 }
 
 /**
- * Fills a newly created subscribed card from every stored sample of its metric (REFERENCE
- * section 7: only when its data is empty). No-op for a card without a subscription.
+ * Fills a newly created subscribed card from every stored sample of its metric (only
+ * when its data is empty). No-op for a card without a subscription.
  * @returns rows written (0 when nothing is stored, the card has data, or is not subscribed).
  */
 export function fillCardFromStore(
@@ -369,7 +369,7 @@ export function fillNewIngestCard(ctx: CardContext, cardId: string): SubscriberR
 
 /**
  * A create body with `meta.category` filled from the catalogue when it subscribes to a known
- * metric and has no category (REFERENCE section 7 "Category auto-filled from catalogue"; only at
+ * metric and has no category (docs/HEALTH-AUTO-EXPORT.md "Category auto-filled from catalogue"; only at
  * create). Returns the input itself when nothing applies, else a shallow copy.
  */
 export function withIngestCategory<T>(body: T): T {

@@ -63,7 +63,7 @@ export interface IngestLogger {
   warn: (obj: object, msg?: string) => void;
 }
 
-/** The summary of one push, kept in `hae_pushes.summary` and shown as `lastPush` (REFERENCE `last-push.json`). */
+/** The summary of one push, kept in `hae_pushes.summary` and shown as `lastPush`. */
 export interface PushSummary {
   receivedAt: string;
   /** `hae` (webhook) or `apple-health`. */
@@ -83,7 +83,7 @@ export interface PushSummary {
   warnings: string[];
 }
 
-/** One discovered metric (REFERENCE section 4 discoveries). */
+/** One discovered metric (docs/API.md discoveries). */
 export interface Discovery {
   metric: string;
   firstSeenAt: string;

@@ -1,7 +1,7 @@
 /**
  * The Health Auto Export token ("generated/rotated in Settings and stored in
  * `$HEALTH_HOME/config.json` under `hae.token`; the legacy `HEALTH_AUTO_EXPORT_TOKEN` env is
- * migrated once at boot, then ignored"; section 4 token routes).
+ * migrated once at boot, then ignored"; docs/API.md "The token").
  *
  * config.json is shared with other settings (invites, ...): every write re-reads the file, changes
  * only the `hae` key and replaces the file atomically with mode 0600.

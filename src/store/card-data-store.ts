@@ -1,7 +1,7 @@
 /**
  * Where card data (the manifest's `data` block) lives: SQLite, one store row per element of a
  * top-level array, so appending or updating one row costs the same on a card of ten rows and of
- * a million (ARCHITECTURE "Storage"). Object, primitive and null data are kept as one JSON
+ * a million. Object, primitive and null data are kept as one JSON
  * document. Every mutation runs in one transaction and is recorded in the change log; the
  * change id becomes the card's data version.
  *
@@ -202,7 +202,7 @@ export class CardDataStore {
     })();
   }
 
-  /** Appends `value` to the array at `segs` (REFERENCE section 5 append_row). */
+  /** Appends `value` to the array at `segs` (docs/CHAT-AGENT.md append_row). */
   append(cardId: string, segs: Segment[], pathText: string, value: unknown, actor: Actor) {
     return this.mutate(cardId, segs, pathText, actor, 'append', {
       whole: (doc) => {
@@ -217,7 +217,7 @@ export class CardDataStore {
     });
   }
 
-  /** Merges `changes` (RFC 7396) into the object at `segs` (REFERENCE section 5 update_row). */
+  /** Merges `changes` (RFC 7396) into the object at `segs` (docs/CHAT-AGENT.md update_row). */
   update(cardId: string, segs: Segment[], pathText: string, changes: unknown, actor: Actor) {
     return this.mutate(cardId, segs, pathText, actor, 'update', {
       whole: (doc) => {
@@ -231,7 +231,7 @@ export class CardDataStore {
     });
   }
 
-  /** Removes the one array element that `segs` selects (REFERENCE section 5 remove_row). */
+  /** Removes the one array element that `segs` selects (docs/CHAT-AGENT.md remove_row). */
   removeRow(cardId: string, segs: Segment[], pathText: string, actor: Actor) {
     return this.mutate(cardId, segs, pathText, actor, 'remove', {
       whole: (doc) => {
@@ -246,7 +246,7 @@ export class CardDataStore {
     });
   }
 
-  /** Rearranges the array at `segs` by the values of `key` (REFERENCE section 5 reorder_rows). */
+  /** Rearranges the array at `segs` by the values of `key` (docs/CHAT-AGENT.md reorder_rows). */
   reorder(cardId: string, segs: Segment[], pathText: string, key: string, order: unknown[], actor: Actor) {
     return this.mutate(cardId, segs, pathText, actor, 'reorder', {
       whole: (doc) => {
@@ -262,7 +262,7 @@ export class CardDataStore {
   }
 
   /**
-   * Windowed read at a row path (REFERENCE section 5 read_manifest_rows). A top-level array is
+   * Windowed read at a row path (docs/CHAT-AGENT.md read_manifest_rows). A top-level array is
    * windowed in SQL; anything else is read whole and windowed in memory.
    */
   readRows(cardId: string, segs: Segment[], pathText: string, opts: WindowOptions) {

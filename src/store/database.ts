@@ -1,6 +1,6 @@
 /**
  * The instance's SQLite database (better-sqlite3, WAL, synchronous=FULL so an acknowledged
- * write survives a power cut; ARCHITECTURE "Storage"). Opening applies the migrations; closing
+ * write survives a power cut). Opening applies the migrations; closing
  * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/events`, the dashboard's live feed (issue 5; docs/API.md "Live events"), against the
+ * `GET /api/events`, the dashboard's live feed (docs/API.md "Live events"), against the
  * real server:
  * - a stream starts with `ready`, then one `card` event per change: a row written with the agent
  *   token (`data-changed` carrying the new data version, the number in the ETag), a card created

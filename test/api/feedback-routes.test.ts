@@ -1,6 +1,6 @@
 /**
- * `POST /api/feedback` and `GET /api/admin/feedback?since=` (REFERENCE section 4 "Settings /
- * content / suggestions / hygiene / feedback" and "Admin / control plane"; seed section 1
+ * `POST /api/feedback` and `GET /api/admin/feedback?since=` (docs/API.md "Settings /
+ * content / suggestions / hygiene / feedback" and "Admin / control plane"; docs/CHAT-AGENT.md
  * note_feedback): anonymised lines in `<home>/data/_meta/feedback.jsonl`, collected by the
  * operator with the KLEBB_ADMIN_TOKEN bearer.
  */

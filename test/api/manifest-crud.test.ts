@@ -42,7 +42,7 @@ describe('a fresh home', () => {
 });
 
 describe('POST /api/manifests', () => {
-  it('creates the seed example: 201, meta-only file, rows in the store, welcome hidden once', async () => {
+  it('creates the blood-pressure example: 201, meta-only file, rows in the store, welcome hidden once', async () => {
     const r = await s.api('/api/manifests', { json: bp });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ ok: true, id: 'blood-pressure', source: 'data/blood-pressure.json', welcomeAutoHidden: true });

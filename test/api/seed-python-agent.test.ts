@@ -1,5 +1,5 @@
 /**
- * The seed's "minimum viable agent" (../shared/seed/CHAT-AGENT.md section 3), run unmodified
+ * The docs/CHAT-AGENT.md "minimum viable agent" (../shared/seed/CHAT-AGENT.md section 3), run unmodified
  * except for its TOKEN and BASE lines, against the real server with AGENT_API_TOKEN set: its
  * fetch-merge-write-back upsert must leave exactly one row per date.
  *
@@ -73,7 +73,7 @@ function run(
   });
 }
 
-describe('seed section 3: the minimum viable Python agent', () => {
+describe('docs/CHAT-AGENT.md: the minimum viable Python agent', () => {
   let s: TestServer;
   const work = sandboxHome('klebb-pyagent-');
 

@@ -1,5 +1,5 @@
 /**
- * `GET /api/views/:view?data=1`, the dashboard's batch read (issue 5 "Speed"; docs/API.md
+ * `GET /api/views/:view?data=1`, the dashboard's batch read (docs/API.md
  * "Views"): the same card list as without `data`, each card carrying exactly what
  * `GET /api/manifests/:id/data` answers (`data`, and its ETag as `etag`), also for a card with no
  * rows yet; a bad `data` value is 400 naming it; an unknown view stays 404.

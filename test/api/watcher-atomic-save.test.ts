@@ -1,5 +1,5 @@
 /**
- * Case P01: editors that save by rename-and-replace (vim) or temp-file-and-rename ("safe write")
+ * Editors that save by rename-and-replace (vim) or temp-file-and-rename ("safe write")
  * must be seen as one change of the card, never as a removal (which would lose its rows), and the
  * watch must survive them. Plus a real hand delete: the card goes, its rows stay for its return.
  * Real server, real watcher, real files; every "shows up" is a poll with a 1 s deadline.

@@ -1,5 +1,5 @@
 /**
- * Case P03: the server's own manifest writes must not make the watcher reload in a loop (they are
+ * The server's own manifest writes must not make the watcher reload in a loop (they are
  * recognised by content, not by a time window), so a hand edit landing just after an own write
  * still wins; and an own write right after a hand edit the watcher has not delivered yet must not
  * clobber it. Real server, real watcher, real files.

@@ -1,7 +1,7 @@
 /**
  * Named agent tokens: made by a person, shown once, stored as a digest,
  * read-only or read-write (a read-only token gets 403 on every write), revocable, with a
- * last-used time; AGENT_API_TOKEN keeps working exactly as the seed says.
+ * last-used time; AGENT_API_TOKEN keeps working as docs/API.md says.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * Requests the HTTP parser refuses answer in the JSON error shape `{error, code}` like every other
- * error (fresh-user tester, item 8): an HTTP/1.1 request without `Host` (what `curl -H 'Host:'`
+ * error: an HTTP/1.1 request without `Host` (what `curl -H 'Host:'`
  * sends) is 400 HOST_REQUIRED, not Node's empty 400; unreadable requests are 400 BAD_REQUEST.
  */
 import net from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Demo mode is closed by default (fresh-user tester, items 1 and 2): a demo visitor may log (entries, check-off rows) and read, and every other write route
+ * Demo mode is closed by default: a demo visitor may log (entries, check-off rows) and read, and every other write route
  * in the route table is refused, so no visitor can upload data into the shared demo or hide or
  * deface the cards the next visitor sees. Walked over the real route table, not a list.
  */

@@ -1,5 +1,5 @@
 /**
- * Demo mode (`KLEBB_DEMO=1`) keeps each visitor's changes from reaching the next one (issue 8
+ * Demo mode (`KLEBB_DEMO=1`) keeps each visitor's changes from reaching the next one (
  * attack report, item 3): deleting or creating cards, setting
  * the time zone and the Health Auto Export token are 403 DEMO_MODE, and conversations are not
  * kept, so one visitor never reads another's.

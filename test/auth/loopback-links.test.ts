@@ -1,5 +1,5 @@
 /**
- * Links Klebb hands out from a request on a loopback address (fresh-user tester, item 3): with
+ * Links Klebb hands out from a request on a loopback address: with
  * HEALTH_ORIGIN unset the passkey relying party id is `localhost`, and a browser refuses
  * passkeys for it on `127.0.0.1`, so invite links, the HAE endpoint URL and the start message
  * name `localhost` and the port, never the address.

@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 8 "The edges", @fastify/helmet): nosniff, no-referrer and
+ * Security headers (@fastify/helmet): nosniff, no-referrer and
  * SAMEORIGIN framing on every answer, refusals included; the page's CSP allows only our own
  * scripts (no inline script) and framing by ourselves; no HSTS over plain HTTP.
  */

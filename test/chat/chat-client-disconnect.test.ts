@@ -1,7 +1,6 @@
-// A client that goes away mid-turn only mutes the events: the loop runs to completion (seed
-// section 1 "Streaming": "A client that disconnects mid-turn only mutes the events"; REFERENCE
-// section 11 item 9: iOS aborts fetches of backgrounded tabs; case G27 "a client disconnect must
-// not abort the upstream LLM call").
+// A client that goes away mid-turn only mutes the events: the loop runs to completion
+// (docs/CHAT-AGENT.md "How a turn works"): iOS aborts fetches of backgrounded tabs, and a
+// client disconnect must not abort the upstream LLM call.
 import { afterEach, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';

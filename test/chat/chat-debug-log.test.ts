@@ -1,7 +1,7 @@
-// HEALTH_DEBUG=1 step logs (seed section 1 "Turn budgets" and "Prompt caching": `[chat:<id>]
+// HEALTH_DEBUG=1 step logs (docs/CHAT-AGENT.md "Turn budgets" and "Prompt caching": `[chat:<id>]
 // iter=N gw=<ms>ms` per step with `cached=` / `cwrite=` token counts, `usage=none` when the
-// gateway reported no usage, `iter_timeout` when a step ran past its budget; REFERENCE section 11
-// item 12: usage arrives on a trailing chunk with empty choices when streaming).
+// gateway reported no usage, `iter_timeout` when a step ran past its budget;
+// usage arrives on a trailing chunk with empty choices when streaming).
 //
 // The server runs in-process; its pino logger's destination is swapped for an in-memory sink and
 // its level raised to info (what KLEBB_LOG_LEVEL=info gives), so the test reads exactly the JSON

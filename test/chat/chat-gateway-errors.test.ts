@@ -1,5 +1,5 @@
-// Each gateway failure class through POST /api/chat, buffered and streamed (REFERENCE section 5
-// "Gateway error classes"; section 11 item 10: exhausted allowance, dead gateway, timeout and
+// Each gateway failure class through POST /api/chat, buffered and streamed (docs/CHAT-AGENT.md
+// "Gateway error classes": exhausted allowance, dead gateway, timeout and
 // empty reply each get their own status and copy, a bare 429 is transient, not "budget").
 // Buffered: the classified HTTP status with `{error}`; streamed: an `error {error, status}` event
 // followed by `done` as the last event.

@@ -1,5 +1,5 @@
-// Prompt caching as the gateway sees it (seed section 1 "Prompt caching (CHAT_PROMPT_CACHE)";
-// REFERENCE section 5 "System prompt structure"; section 11 item 13): the system message is
+// Prompt caching as the gateway sees it (docs/CHAT-AGENT.md "Prompt caching (CHAT_PROMPT_CACHE)";
+// docs/CHAT-AGENT.md "System prompt structure"): the system message is
 // [static + breakpoint, instance + breakpoint, volatile without], the static bytes never change
 // between round-trips or turns, a new card changes only the instance part, today's date and the
 // card in focus live in the volatile part, and CHAT_PROMPT_CACHE=0 sends the same text flat.

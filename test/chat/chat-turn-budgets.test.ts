@@ -1,5 +1,5 @@
-// The agent loop's three budgets through POST /api/chat (seed section 1 "Turn budgets";
-// REFERENCE section 5 "Transport and loop", section 11 items 7, 8, 11): many round-trips for a
+// The agent loop's three budgets through POST /api/chat (docs/CHAT-AGENT.md "Turn budgets";
+// docs/CHAT-AGENT.md "Transport and loop", 8, 11): many round-trips for a
 // multi-card request, parallel tool calls in one round-trip, the round-trip cap, the per-step
 // budget (whole-call when buffered, idle when streaming) and the whole-turn deadline. A capped or
 // timed-out turn is always HTTP 200, never a 5xx.

@@ -1,6 +1,6 @@
 // Voice mode through POST /api/chat (voice turns emit no token
 // events, the reply event carries {reply, speak}; "Prompt caching": the voice envelope goes in
-// front of the static text; REFERENCE section 5 "Voice envelope"; section 11 item 15: literal
+// front of the static text; docs/CHAT-AGENT.md "Voice envelope": literal
 // newlines inside the JSON strings must still parse).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VOICE_ENVELOPE } from '../../src/chat/prompt/voice.js';

@@ -1,5 +1,5 @@
-// POST /api/chat with a conversationId (seed "Conversations (conversationId)"; REFERENCE section
-// 4 and section 5 "Conversations", "Title generation"): the server owns the transcript. The new
+// POST /api/chat with a conversationId (docs/CHAT-AGENT.md "Conversations (conversationId)";
+// docs/API.md "Conversations"): the server owns the transcript. The new
 // message is stored before the loop runs, the loop reads the stored window, the reply (with
 // capped / hasVoice) is stored before the `reply` event, a turn already running is 409 and stores
 // nothing, and an untitled conversation gets a cleaned title from a side call that never fails the

@@ -1,4 +1,4 @@
-// `/api/conversations` over HTTP (REFERENCE section 4 "Chat, conversations, voice"; seed
+// `/api/conversations` over HTTP (docs/API.md "Chat, conversations, voice"; seed
 // "Conversations"): list by recency, create (201), fetch, rename, replace messages (413 over
 // 512 KB), delete, 404s, and POST /search with the needle in the body, regex characters literal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The legacy single transcript (REFERENCE section 4 `GET/PUT/DELETE /api/chat/history`; seed
+// The legacy single transcript (docs/API.md `GET/PUT/DELETE /api/chat/history`; seed
 // "Detached turns": the legacy chat/history.json is folded into a conversation the first time the
 // new client loads): PUT keeps user/assistant string messages only, the newest 200, the known
 // extras, and refuses more than 512 KB; `POST /api/chat/history/fold` folds the file once.

@@ -1,5 +1,5 @@
-// Reattach to a detached conversation turn (seed "Detached turns and reattach"; REFERENCE
-// sections 4 and 5): a client that went away mid-turn gets every missed event exactly once from
+// Reattach to a detached conversation turn (docs/CHAT-AGENT.md "Detached turns and reattach";
+// docs/API.md "Reattach to a turn"): a client that went away mid-turn gets every missed event exactly once from
 // `GET /api/chat/turn/:id` with Last-Event-ID or ?after=N, live until done; any number of streams
 // see the same events; 204 when nothing runs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Stopping a conversation turn (seed "Detached turns and reattach"; REFERENCE section 4
+// Stopping a conversation turn (docs/CHAT-AGENT.md "Detached turns and reattach"; docs/API.md
 // `DELETE /api/chat/turn/:conversationId`): `{ok:true}`, the stream ends with `stopped` then
 // `done`, a buffered caller gets `{stopped:true}`, the user's message stays, no reply is stored,
 // the lock is released; 404 when nothing runs. A client going away is never a stop.

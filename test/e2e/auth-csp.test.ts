@@ -1,5 +1,5 @@
 /**
- * The page's Content-Security-Policy in Chromium (issue 8 "Security headers ... a CSP that allows
+ * The page's Content-Security-Policy in Chromium ("Security headers ... a CSP that allows
  * only our own scripts, no inline script"; src/auth/security-headers.ts):
  * - the policy is enforced: an inline script and a `style` attribute set from markup are
  *   blocked and reported;

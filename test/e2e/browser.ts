@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium driven by playwright-core, for the end-to-end tests (ARCHITECTURE "Tests"):
+ * Debian's Chromium driven by playwright-core, for the end-to-end tests:
  * `/usr/bin/chromium` (KLEBB_CHROMIUM overrides), headless, no sandbox (we run as root), no GPU,
  * no background networking (this machine's network is closed), and a fresh temporary profile
  * that is removed on close. Pages record console errors, uncaught exceptions and failed

@@ -9,7 +9,7 @@
  * - a row written through the API appears without a reload; the chart follows the page width
  *   (phone, no sideways scroll) and the theme;
  * - uPlot is not loaded by a page without charts (first-page JavaScript);
- * - case P06: a row dated 2026-04-20 sits on 20 April in America/Los_Angeles and Pacific/Auckland;
+ * - a row dated 2026-04-20 sits on 20 April in America/Los_Angeles and Pacific/Auckland;
  * - screenshots of Trends, desktop and phone.
  */
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * The `combination-card` renderer in Debian's Chromium against the real server (issue 5;
- * REFERENCE section 2 "Combination cards"), on the example cards activity, activity-rings and
+ * The `combination-card` renderer in Debian's Chromium against the real server (
+ * docs/MANIFEST-SCHEMA.md "Combination cards"), on the example cards activity, activity-rings and
  * sleep with their real source cards:
  * - stack: the primary value as the headline, secondary lines, annotation chips, each from its
  *   own source card, emoji maps applied;

@@ -1,6 +1,6 @@
 /**
- * The `greeting-banner` renderer in Debian's Chromium against the real server (issue 5;
- * REFERENCE section 2; the greeting example, which carries the legacy `eddzhealth` schema id):
+ * The `greeting-banner` renderer in Debian's Chromium against the real server (
+ * docs/MANIFEST-SCHEMA.md; the greeting example, which carries the legacy `eddzhealth` schema id):
  * - the greeting follows the person's time of day in their own zone (the browser's clock is set:
  *   08:00, 19:00 and 02:00 in Los Angeles);
  * - it names the day shown and the instance (HEALTH_INSTANCE_NAME);

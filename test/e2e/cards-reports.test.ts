@@ -1,6 +1,6 @@
 /**
- * The Reports view and its renderers in Debian's Chromium against the real server (issue 5;
- * REFERENCE section 3 "Reports"): every example manifest with `meta.reports` renders on /reports
+ * The Reports view and its renderers in Debian's Chromium against the real server (
+ * docs/API.md "Reports"): every example manifest with `meta.reports` renders on /reports
  * with the right text and no console error.
  * - `table-list` (example-table-list): the manifest's headers, rows sorted newest first, numbers
  *   right-aligned;

@@ -1,6 +1,6 @@
 /**
  * Reattaching to a running turn in Debian's Chromium against the real server and the scripted
- * gateway (issue 6; docs/API.md "Reattach to a turn"). The answer streams slowly (one word every
+ * gateway (docs/API.md "Reattach to a turn"). The answer streams slowly (one word every
  * 60 ms) so that each disturbance lands in the middle of the turn:
  * - the event stream is cut mid-turn (a route that ends the response after a few events) and the
  *   first reattach fails at the network level (route abort): the widget reattaches with

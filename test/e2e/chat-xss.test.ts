@@ -1,5 +1,5 @@
 /**
- * Model text is untrusted (issue 6; web/lib/markdown.ts): in Debian's Chromium against the real
+ * Model text is untrusted (web/lib/markdown.ts): in Debian's Chromium against the real
  * server, a reply streamed piece by piece with raw HTML, `javascript:` links (plain, entity-encoded,
  * with a tab inside, as an autolink) and HTML split across streamed chunks runs nothing, at any
  * moment of the stream and after: no script-bearing element ever enters the panel, no handler or

@@ -1,5 +1,5 @@
 /**
- * The daily prompt (REFERENCE section 2, "prompt (daily modal)") in Chromium against the real
+ * The daily prompt (docs/MANIFEST-SCHEMA.md "prompt (daily modal)") in Chromium against the real
  * server: on app load on the live Today page, each card whose `meta.prompt` asks today opens a
  * modal dialog in turn, by `meta.order`; saving writes the row (shown on Today at once), Done or
  * dismissing marks the card as asked for the day in localStorage, so a reload does not ask again;

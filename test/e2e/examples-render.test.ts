@@ -17,7 +17,7 @@ import { exampleFiles, examplesDir } from '../helpers/dashboard-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
 
-/** The renderers issue 5 names, and the older names that draw as one of them. */
+/** The renderers docs/MANIFEST-SCHEMA.md names, and the older names that draw as one of them. */
 const BUILT_IN = [
   'generic-card',
   'list-card',

@@ -1,5 +1,5 @@
 /**
- * Every input type of an entry form (REFERENCE section 2 "Input types", plus chips and
+ * Every input type of an entry form (docs/MANIFEST-SCHEMA.md "Input types", plus chips and
  * chips-multi) filled in Chromium and saved through the real server: the stored row has each
  * value with its proper JSON type. Also the mood example's emoji picker (emitIndex, autoSubmit)
  * and stepper default, and the legacy bp form (view.inputs keyed by name).

@@ -6,7 +6,7 @@
  * - a card file dropped into data/ appears, a hand edit of its label shows, deleting the file
  *   makes it disappear;
  * - none of it reloads the page (a flag set in the page survives), and no console error;
- * - case P11: two tabs share one event stream (only one `GET /api/events` between them); when the
+ * - two tabs share one event stream (only one `GET /api/events` between them); when the
  *   tab holding it closes, the other takes over and keeps updating;
  * - while the server is away the top bar says "Offline"; when it is back the note goes and the page
  *   shows what changed meanwhile.

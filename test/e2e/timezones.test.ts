@@ -1,5 +1,5 @@
 /**
- * Case P06 in Debian's Chromium: date-only strings are calendar dates, in every time zone. A
+ * In Debian's Chromium: date-only strings are calendar dates, in every time zone. A
  * browser in America/Los_Angeles and one in Pacific/Auckland, each with its clock at noon on
  * Monday 20 April 2026 local time, both show a row dated 2026-04-20:
  * - on Today (`/`, their today is the 20th) and on `/day/2026-04-20`, and not on the 19th or 21st;

@@ -1,4 +1,4 @@
-// Case G01: tool_call arguments arrive as a JSON object instead of a string (llama-server).
+// tool_call arguments arrive as a JSON object instead of a string (llama-server).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';

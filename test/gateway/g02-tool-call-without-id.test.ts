@@ -1,4 +1,4 @@
-// Case G02: a streamed tool-call delta has index but no id (Ollama /v1).
+// a streamed tool-call delta has index but no id (Ollama /v1).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';

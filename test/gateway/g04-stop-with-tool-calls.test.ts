@@ -1,4 +1,4 @@
-// Case G04: finish_reason "stop" on a streamed turn that contains tool_calls (Gemini).
+// finish_reason "stop" on a streamed turn that contains tool_calls (Gemini).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,4 +1,4 @@
-// Case G06: SSE comment keep-alives ": OPENROUTER PROCESSING" before and between data events.
+// SSE comment keep-alives ": OPENROUTER PROCESSING" before and between data events.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,4 +1,4 @@
-// Case G07: a provider error chunk inside an HTTP 200 SSE stream (OpenRouter).
+// a provider error chunk inside an HTTP 200 SSE stream (OpenRouter).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

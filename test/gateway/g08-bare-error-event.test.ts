@@ -1,4 +1,4 @@
-// Case G08: an HTTP 200 event stream whose only event is a bare error object, then EOF (HF TGI).
+// an HTTP 200 event stream whose only event is a bare error object, then EOF (HF TGI).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,4 +1,4 @@
-// Case G09: the stream closes (EOF) after the final chunk without data: [DONE] (ik_llama.cpp).
+// the stream closes (EOF) after the final chunk without data: [DONE] (ik_llama.cpp).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,4 +1,4 @@
-// Case G11: 400 because the system message content was an array of parts (Groq).
+// 400 because the system message content was an array of parts (Groq).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-capabilities.js';

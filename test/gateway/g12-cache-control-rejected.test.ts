@@ -1,4 +1,4 @@
-// Case G12: 400 because cache_control is an unknown field ("Extra inputs are not permitted").
+// 400 because cache_control is an unknown field ("Extra inputs are not permitted").
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-capabilities.js';

@@ -1,4 +1,4 @@
-// Case G13: 400 for a role:tool message without name; the error body is a JSON array (Gemini).
+// 400 for a role:tool message without name; the error body is a JSON array (Gemini).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

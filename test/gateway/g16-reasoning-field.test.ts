@@ -1,4 +1,4 @@
-// Case G16: reasoning streamed as delta.reasoning (newer vLLM) instead of delta.reasoning_content.
+// reasoning streamed as delta.reasoning (newer vLLM) instead of delta.reasoning_content.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

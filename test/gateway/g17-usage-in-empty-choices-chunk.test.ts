@@ -1,4 +1,4 @@
-// Case G17: usage delivered in a final chunk whose choices array is empty (Fireworks, OpenAI).
+// usage delivered in a final chunk whose choices array is empty (Fireworks, OpenAI).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,4 +1,4 @@
-// Case G21: tool-call arguments contain valid JSON followed by trailing prose (thinking models).
+// tool-call arguments contain valid JSON followed by trailing prose (thinking models).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

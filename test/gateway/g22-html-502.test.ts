@@ -1,4 +1,4 @@
-// Case G22: HTTP 502 with a Cloudflare HTML error page instead of JSON.
+// HTTP 502 with a Cloudflare HTML error page instead of JSON.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

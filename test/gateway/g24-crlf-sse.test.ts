@@ -1,4 +1,4 @@
-// Case G24: SSE framed with CRLF line endings; one data field without the space after the colon.
+// SSE framed with CRLF line endings; one data field without the space after the colon.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

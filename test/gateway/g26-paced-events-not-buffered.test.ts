@@ -1,4 +1,4 @@
-// Case G26: an SSE response whose events are meant to go out about one second apart. Gateway-side
+// an SSE response whose events are meant to go out about one second apart. Gateway-side
 // analogue: our client must see each event as it is written (no buffering into one burst), every
 // event is a sign of life, and a stream that never carries a finished chat-completion chunk fails.
 import { afterEach, beforeEach, expect, it } from 'vitest';

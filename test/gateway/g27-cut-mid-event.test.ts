@@ -1,4 +1,4 @@
-// Case G27: an SSE stream cut in the middle of an event (the socket died). Gateway-side analogue:
+// an SSE stream cut in the middle of an event (the socket died). Gateway-side analogue:
 // the incomplete event is thrown away (never JSON-parsed), and the cut is a recoverable
 // disconnect (retryable 'unavailable'), not a parse error.
 import { afterEach, beforeEach, expect, it } from 'vitest';

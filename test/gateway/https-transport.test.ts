@@ -1,5 +1,5 @@
 // The URL scheme picks the transport; TLS verification is off by default
-// (REFERENCE section 5, rejectUnauthorized:false) and can be turned on.
+// (docs/CHAT-AGENT.md, rejectUnauthorized:false) and can be turned on.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';

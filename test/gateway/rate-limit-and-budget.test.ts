@@ -1,4 +1,4 @@
-// REFERENCE section 5 / section 11 item 10: a bare 429 is transient; 429 with budget wording is 'budget'.
+// docs/CHAT-AGENT.md /: a bare 429 is transient; 429 with budget wording is 'budget'.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

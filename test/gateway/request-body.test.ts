@@ -1,4 +1,4 @@
-// What we send: REFERENCE section 5 (model, messages, tools, tool_choice "auto", Bearer key) and the
+// What we send: docs/CHAT-AGENT.md (model, messages, tools, tool_choice "auto", Bearer key) and the
 // seed (URL scheme/host/port/path from CHAT_ENDPOINT_URL; stream + stream_options.include_usage).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';

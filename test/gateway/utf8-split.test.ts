@@ -1,4 +1,4 @@
-// REFERENCE section 11 item 1: a multi-byte UTF-8 character split across TCP writes must survive.
+//: a multi-byte UTF-8 character split across TCP writes must survive.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -1,5 +1,5 @@
 /**
- * The "Pitfalls" list of ../shared/spec/HAE-FORMAT.md, one test per pitfall that applies to the
+ * The "Pitfalls" list of ../shared/spec/docs/HEALTH-AUTO-EXPORT.md, one test per pitfall that applies to the
  * pure ingestion core (payload → samples → rows), in the list's order and under its headings.
  *
  * Not tested here, because they are not this layer's to fix:

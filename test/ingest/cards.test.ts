@@ -1,6 +1,6 @@
 /**
- * Cards and the HAE catalogue on the real server (REFERENCE sections 2 "ingest" and 7; section 11
- * item 22): an unknown metric is 422 on create and patch and dropped at load; aliases are
+ * Cards and the HAE catalogue on the real server (docs/MANIFEST-SCHEMA.md "ingest"):
+ * an unknown metric is 422 on create and patch and dropped at load; aliases are
  * accepted; the category is filled from the catalogue at create; a card created after samples
  * exist is filled from them; several cards on one metric each get their copy; rows are upserted
  * by date around rows the card already has.

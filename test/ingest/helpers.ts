@@ -25,7 +25,7 @@ export function haeBytes(file: string): Buffer {
   return fs.readFileSync(path.join(haeDir, file));
 }
 
-/** A card subscribed to an HAE metric (read-only from the web app, as REFERENCE recommends). */
+/** A card subscribed to an HAE metric (read-only from the web app, as docs/HEALTH-AUTO-EXPORT.md recommends). */
 export function haeCard(
   id: string,
   metric: string,
@@ -44,7 +44,7 @@ export function haeCard(
   };
 }
 
-/** The five cards of the metric families (two heart-rate metrics: older files only have the walking average). */
+/** The five cards of the main metric families (two heart-rate metrics: older files only have the walking average). */
 export const FAMILY_CARDS: [string, string][] = [
   ['steps', 'step_count'],
   ['sleep', 'sleep_analysis'],

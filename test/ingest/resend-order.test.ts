@@ -1,6 +1,6 @@
 /**
  * Versions of one day sent by different exports (docs/HEALTH-AUTO-EXPORT.md "Re-sends and
- * partial days"; HAE-FORMAT pitfall "the hour or day in progress is sent partially and later
+ * partial days"; docs/HEALTH-AUTO-EXPORT.md pitfall "the hour or day in progress is sent partially and later
  * complete"): the row must not depend on which export arrives last. Real files: the 3-month
  * export (made 2023-03-25) and the week export made the morning of 2023-01-29, whose last day
  * is partial. Expected values read by hand from the files (python3 / jq on the `qty` of the

@@ -1,6 +1,6 @@
 /**
- * The webhook's HTTP behaviour on the real server (REFERENCE sections 4 and 7; section 11 items 1,
- * 2 and 17): 501 / 401 before the body is read, 413 while the body is still arriving (also for a
+ * The webhook's HTTP behaviour on the real server (docs/API.md
+ * "The webhook"): 501 / 401 before the body is read, 413 while the body is still arriving (also for a
  * chunked body without Content-Length) with the client receiving the status rather than a reset,
  * a multi-byte character split across TCP writes, the streamed path for large bodies, and the
  * bounded quarantine of bodies that do not parse.

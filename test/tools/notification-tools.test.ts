@@ -1,6 +1,6 @@
 /**
- * set_notification / remove_notification through dispatchToolCall (seed section 1 tools table;
- * REFERENCE section 5): slug ids, idempotence by (card, id), lastFired cleared on a trigger change,
+ * set_notification / remove_notification through dispatchToolCall (docs/CHAT-AGENT.md tools table;
+ * docs/CHAT-AGENT.md): slug ids, idempotence by (card, id), lastFired cleared on a trigger change,
  * the validator's limits, weekly days, and one-shot confirmation for removal.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

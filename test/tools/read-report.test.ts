@@ -1,5 +1,5 @@
 /**
- * read_report (REFERENCE section 5 tools table, section 6): reads `<home>/reports/<name>.md`,
+ * read_report (docs/CHAT-AGENT.md tools table): reads `<home>/reports/<name>.md`,
  * withholds unverified OCR text, refuses names that could leave the folder.
  */
 import fs from 'node:fs';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, findTool, toolDefinitions } from '../../src/chat/tools/registry.js';
 import { type ToolEnv, toolEnv } from './harness.js';
 
-/** The seed's tool table, every name. */
+/** The tool table of docs/CHAT-AGENT.md, every name. */
 const SEED_TOOLS = [
   'create_manifest',
   'delete_manifest',
@@ -106,7 +106,7 @@ describe('dispatchToolCall', () => {
 describe('toolDefinitions()', () => {
   const defs = toolDefinitions();
 
-  it('offers exactly the seed tools, once each', () => {
+  it('offers exactly the documented tools, once each', () => {
     const names = defs.map((d) => d.function.name);
     expect(new Set(names).size).toBe(names.length);
     expect([...names].sort()).toEqual([...SEED_TOOLS].sort());
@@ -142,7 +142,7 @@ describe('toolDefinitions()', () => {
     expect(text).not.toContain('[Kind]');
   });
 
-  it('required parameters match the seed table', () => {
+  it('required parameters match the documented table', () => {
     const req = Object.fromEntries(
       defs.map((d) => [
         d.function.name,

@@ -1,5 +1,5 @@
 /**
- * `adherence-report` (REFERENCE section 2, "Reports-view config": `showCompliance` default true,
+ * `adherence-report` (docs/MANIFEST-SCHEMA.md "Reports-view config": `showCompliance` default true,
  * `showInventory`): per scheduled item, the share of doses taken over the last `windowDays`
  * (default 30) days, and with `showInventory` the stock left and how long it lasts. The numbers
  * come from src/common/adherence-report.ts (on the shared schedule engine); this file draws them.

@@ -1,5 +1,5 @@
 /**
- * `checklist-card`: the day's ticks for a schedule card (REFERENCE section 2, "Built-in
+ * `checklist-card`: the day's ticks for a schedule card (docs/MANIFEST-SCHEMA.md "Built-in
  * renderers": daily ticks with a fixed write shape). Lists the items due on the shown date
  * (src/common/schedule.ts: types, legacy keys, cycles), grouped by `data.groups`, each with one
  * tick per dose; a tick appends `{scheduledDate, takenAt}` to the item's `doses` through the rows

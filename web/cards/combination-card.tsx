@@ -1,5 +1,5 @@
 /**
- * `combination-card` (REFERENCE section 2, "Combination cards"): values of other cards shown
+ * `combination-card` (docs/MANIFEST-SCHEMA.md "Combination cards"): values of other cards shown
  * together, as a `stack` (a headline, secondary lines, annotation chips) or as `rings` (one ring
  * per `ring-segment`, filled towards its `goalDaily`). The resolution rules and per-source states
  * live in src/common/combination.ts; this file only fetches and draws.

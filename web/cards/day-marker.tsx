@@ -1,5 +1,5 @@
 /**
- * `day-marker`: a card's glyph on each calendar day it has an entry (REFERENCE section 2
+ * `day-marker`: a card's glyph on each calendar day it has an entry (docs/MANIFEST-SCHEMA.md
  * "calendar"). The calendar view (views/calendar-view.tsx) asks `dayMarkers` for the glyphs of
  * every card with `meta.calendar.enabled` and lays out each day cell with `layoutDayCell`. As a
  * card body (a view config naming `day-marker`) it draws the week ending on the shown day, with

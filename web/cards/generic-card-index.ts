@@ -7,7 +7,7 @@
  * The index is kept per data array (a WeakMap, so it goes with the array): the data cache
  * (lib/card-data.ts) replaces a card's array on every change and never edits it in place, so the
  * array's identity says when the index is stale. The rules (which row, which day, trend and
- * sparkline) are those of src/common/trend.ts and of the card (REFERENCE section 2, `display`,
+ * sparkline) are those of src/common/trend.ts and of the card (docs/MANIFEST-SCHEMA.md `display`,
  * `dateContext`, `fallbackToLatest`, `showSparkline`).
  */
 import { daysBetween } from '../../src/common/dates.js';

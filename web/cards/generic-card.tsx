@@ -1,6 +1,6 @@
 /**
  * `generic-card` (and the older `metric-card`): one headline per day from `display.template`
- * (REFERENCE section 2 "display", "Display-template mini-language"), a secondary line, a unit,
+ * (docs/MANIFEST-SCHEMA.md "display", "Display-template mini-language"), a secondary line, a unit,
  * a threshold colour bar and label, a trend arrow with the signed change, an optional sparkline,
  * and the card's entry form (add, edit, delete the shown day's entries, per `maxReadingsPerDay`).
  *

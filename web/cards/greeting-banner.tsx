@@ -1,5 +1,5 @@
 /**
- * `greeting-banner` (REFERENCE section 2; `slot: "top"`): a greeting for the person's time of
+ * `greeting-banner` (docs/MANIFEST-SCHEMA.md; `slot: "top"`): a greeting for the person's time of
  * day (their browser's clock), the instance name and the day shown, and one of the card's own
  * messages when it has any (`data`: a list of short strings, or of `{text}` / `{message}`).
  *

@@ -1,5 +1,5 @@
 /**
- * `markdown-doc` (REFERENCE section 2, built-in renderers): a card whose data is one document,
+ * `markdown-doc` (docs/MANIFEST-SCHEMA.md, built-in renderers): a card whose data is one document,
  * `{"markdown": "..."}` (a plain string is read as the markdown too). The text goes through the
  * one markdown pipeline (web/lib/markdown.ts: marked, then DOMPurify) and the sanitised result is
  * inserted as it is, its headings two levels down (h1 → h3: the card's label is the h2). A long

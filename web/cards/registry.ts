@@ -32,7 +32,7 @@ export interface RendererProps {
 
 export type Renderer = ComponentType<RendererProps>;
 
-/** Renderers by component name. Filled in as they are written (issue 5 lists them). */
+/** Renderers by component name. Filled in as they are written (docs/MANIFEST-SCHEMA.md lists them). */
 const renderers: Record<string, Renderer> = {
   'generic-card': GenericCard,
   'schedule-card': ScheduleCard,

@@ -1,5 +1,5 @@
 /**
- * `schedule-card`: a medication, supplement or peptide schedule (REFERENCE section 2 "Schedule
+ * `schedule-card`: a medication, supplement or peptide schedule (docs/MANIFEST-SCHEMA.md "Schedule
  * block", "View config": `checkOffForm`, `colorMap`). Every item of `data.items[]` /
  * `data.current[]`, grouped by `data.groups`, with: its dose and schedule in words, a dot grid of
  * the seven days up to the shown one (taken, partly taken, missed, due, not due), and, when due on

@@ -1,5 +1,5 @@
 /**
- * `schedule-timeline` (REFERENCE section 2, "Reports-view config": `windowDays`, `showPast`,
+ * `schedule-timeline` (docs/MANIFEST-SCHEMA.md "Reports-view config": `windowDays`, `showPast`,
  * `showFuture`; also on Trends with `groupBy`/`itemsPath`): a read-only dot grid, one row per
  * scheduled item (in the card's groups), one column per day around today. A filled dot is a day
  * whose doses were all taken, a half one some, a red ring a missed day, a plain ring a day still

@@ -1,5 +1,5 @@
 /**
- * `table-list` (REFERENCE section 2, "Reports-view config"): a card's rows as a table, with the
+ * `table-list` (docs/MANIFEST-SCHEMA.md "Reports-view config"): a card's rows as a table, with the
  * manifest's `columns` (`[{field, header, format?}]`) and `sort` (`{field, dir}`); the reading,
  * sorting and cell formats are in src/common/table-rows.ts. Long tables show their first rows
  * with a button for the rest; a table wider than a phone scrolls inside its card, never the page.

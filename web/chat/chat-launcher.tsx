@@ -1,5 +1,5 @@
 /**
- * The chat button on every page (issue 6, mounted in `#chat-slot` by web/app.tsx). It is all the
+ * The chat button on every page (mounted in `#chat-slot` by web/app.tsx). It is all the
  * chat code the first page load carries: the panel (markdown, streaming, drawer, voice) is a
  * separate chunk fetched with `import()` the first time the panel opens, or at once after a
  * reload that left a turn in flight or the panel open in this tab. Once loaded the panel stays

@@ -1,5 +1,5 @@
 /**
- * The feedback form in the drawer's footer (issue 6; docs/API.md `POST /api/feedback`): a bug or
+ * The feedback form in the drawer's footer (docs/API.md `POST /api/feedback`): a bug or
  * a wish, in the person's words, for whoever runs the instance. The log is anonymous and meant for
  * intent only, so the form asks for no health details.
  */

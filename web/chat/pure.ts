@@ -1,7 +1,7 @@
 /**
  * `pure(Component)`: the component renders again only when one of its props changed (shallow
  * comparison), like preact/compat's `memo`, without pulling the React compatibility layer into
- * the panel's chunk (issue 6 size budget).
+ * the panel's chunk (to keep it small).
  */
 import { Component, type ComponentChildren, type FunctionComponent, h } from 'preact';
 

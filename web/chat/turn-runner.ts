@@ -1,5 +1,5 @@
 /**
- * Runs and watches the turn of the conversation shown (issue 6; docs/API.md "Conversation turns",
+ * Runs and watches the turn of the conversation shown (docs/API.md "Conversation turns",
  * "Reattach to a turn", "Stop a turn"):
  * - `sendMessage` posts a streamed conversation turn and reads its events;
  * - every event goes through a TurnState, which drops what was already applied, so a replay that

@@ -1,5 +1,5 @@
 /**
- * An entry form built from a card's inputs (REFERENCE section 2 "writeable", "Input types"):
+ * An entry form built from a card's inputs (docs/MANIFEST-SCHEMA.md "writeable", "Input types"):
  * every input type, labels, required marks, defaults, help, placeholders; Save is enabled once
  * `requireAny` and the required inputs are satisfied (the reason is shown while it is not); the
  * server's refusal ("This card doesn't take entries for past days.", "Weight (kg) must be at most

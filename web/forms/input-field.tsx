@@ -1,4 +1,4 @@
-/** The input component for a descriptor's type (REFERENCE section 2 "Input types", plus chips). */
+/** The input component for a descriptor's type (docs/MANIFEST-SCHEMA.md "Input types", plus chips). */
 import type { InputProps } from './field.js';
 import { CheckboxInput } from './inputs/checkbox-input.js';
 import { ChipsInput } from './inputs/chips-input.js';

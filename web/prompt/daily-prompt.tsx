@@ -1,5 +1,5 @@
 /**
- * The daily prompt (REFERENCE section 2, "prompt (daily modal)"; docs/MANIFEST-SCHEMA.md
+ * The daily prompt (docs/MANIFEST-SCHEMA.md "prompt (daily modal)"; docs/MANIFEST-SCHEMA.md
  * "prompt"): when the app loads on the live Today page, each card whose `meta.prompt` asks today
  * (web/prompt/prompt-rules.ts) opens a full-screen dialog in turn, by `meta.order`: its entry
  * form (`modal`) or a "Taken" button per item due today (`checklist`). Saving, Done or dismissing

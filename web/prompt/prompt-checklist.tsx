@@ -1,5 +1,5 @@
 /**
- * The body of a `checklist` daily prompt (REFERENCE section 2, "prompt": "one Taken button per
+ * The body of a `checklist` daily prompt (docs/MANIFEST-SCHEMA.md "prompt": "one Taken button per
  * item due that day"): the schedule items due today (src/common/schedule.ts), in the card's
  * groups, each with a "Taken" button that records one dose `{scheduledDate, takenAt}` through the
  * rows API (web/forms/use-dose-writer.ts, as the checklist card does). An item due several times a

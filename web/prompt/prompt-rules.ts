@@ -1,5 +1,5 @@
 /**
- * The daily prompt's rules (REFERENCE section 2, "prompt (daily modal)"; docs/MANIFEST-SCHEMA.md
+ * The daily prompt's rules (docs/MANIFEST-SCHEMA.md "prompt (daily modal)"; docs/MANIFEST-SCHEMA.md
  * "prompt"): which cards ask today, in which order, and how "already asked today" is remembered.
  * Pure: no DOM, no requests (the storage is passed in), so the rules can be checked without a
  * browser.

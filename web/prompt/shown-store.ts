@@ -1,6 +1,6 @@
 /**
  * Remembers which cards already asked today (saved or dismissed): localStorage keys
- * `klebb-prompt-shown-{cardId}-{YYYY-MM-DD}` (REFERENCE section 2, "prompt"), so a reload or a
+ * `klebb-prompt-shown-{cardId}-{YYYY-MM-DD}` (docs/MANIFEST-SCHEMA.md "prompt"), so a reload or a
  * second tab does not ask again that day. Where storage is refused (a private window), the marks
  * last for this page only. `shownVersion` changes on every mark, for the prompt to re-check.
  */

@@ -2,7 +2,7 @@
  * The calendar (`/calendar`, `/calendar?month=YYYY-MM`): a month grid, weeks starting on Monday,
  * whose days lead to that day's dashboard (`/day/:date`). Each card with `meta.calendar.enabled`
  * (the `day-marker` renderer, cards/day-marker.tsx) puts its glyph on every day it has an entry;
- * a day cell shows at most three glyphs and `+N` for the rest (REFERENCE section 2 "calendar",
+ * a day cell shows at most three glyphs and `+N` for the rest (docs/MANIFEST-SCHEMA.md "calendar",
  * `layoutDayCell`). Today is highlighted; months after the current one cannot be opened. The data
  * comes from the view's batch read and stays live (card-grid.tsx `useViewCards`).
  *

@@ -1,5 +1,5 @@
 /**
- * Settings › Security (`/settings/security`; issue 8 "Pages", REFERENCE section 3 Settings):
+ * Settings › Security (`/settings/security`; docs/API.md "Authentication"):
  * - who is signed in, and signing out;
  * - the account's passkeys (name, added, last used, this device), removing one (the server
  *   refuses the last: 409), adding a passkey on this device, and "Add a device": a single-use

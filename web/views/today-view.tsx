@@ -15,7 +15,7 @@ import { CardGrid, prefetchView } from './card-grid.js';
 import '../styles/views.css';
 
 // A page opened on a day (`/`, `/day/:date`, `/widget`) asks for its cards and their data while
-// the rest of the app is still loading, not after the first render (issue 5, "Speed").
+// the rest of the app is still loading, not after the first render.
 const opening = matchRoute(route.value).name;
 if (opening === 'today' || opening === 'widget') prefetchView('view');
 

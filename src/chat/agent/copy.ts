@@ -1,6 +1,6 @@
 /**
  * The plain-language copy a person sees when a turn does not end in an ordinary answer
- * (REFERENCE section 5 and section 11 items 10 and 11): each cause gets its own words, so an
+ * (docs/CHAT-AGENT.md): each cause gets its own words, so an
  * exhausted allowance, a dead gateway, a slow step and an empty reply never all read
  * "No response".
  */

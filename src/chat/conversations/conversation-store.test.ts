@@ -1,5 +1,5 @@
-// ConversationStore on a real SQLite database (seed "Conversations"; REFERENCE section 4 and
-// section 5 "Conversations"): CRUD, recency, the 100-conversation and 200-message caps, the 512 KB
+// ConversationStore on a real SQLite database (docs/API.md
+// "Conversations"): CRUD, recency, the 100-conversation and 200-message caps, the 512 KB
 // write limit, the transcript window and the literal, case-insensitive search.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The legacy single chat transcript, `HEALTH_HOME/chat/history.json` (REFERENCE section 4
+ * The legacy single chat transcript, `HEALTH_HOME/chat/history.json` (docs/API.md
  * `/api/chat/history`): GET/PUT/DELETE keep working for older clients, and the file is folded
  * into a conversation once (the new widget asks for that on first load).
  * PUT keeps only user/assistant messages with string content (and their followupText,

@@ -1,6 +1,6 @@
 /**
- * Turning what went wrong into a GatewayError with a `kind` (REFERENCE section 5 "Gateway error
- * classes", section 11 item 10: the status is inspected before the body is parsed, and a bare 429
+ * Turning what went wrong into a GatewayError with a `kind` (docs/CHAT-AGENT.md "Gateway error
+ * classes": the status is inspected before the body is parsed, and a bare 429
  * is transient, not "budget").
  */
 import {

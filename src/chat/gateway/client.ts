@@ -2,7 +2,7 @@
  * One chat-completions round-trip over node:http(s) (the URL's scheme picks the
  * transport; host, port and path all come from the URL; `Authorization: Bearer <key>`),
  * with streaming, timeouts, abort, transient retries and the self-healing 400s of cases
- * G11/G12/G17. The agent loop calls `callGateway` once per round-trip.
+ * string system content, cache_control and stream_options. The agent loop calls `callGateway` once per round-trip.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -40,15 +40,15 @@ export interface GatewayConfig {
   model: string;
   /** Streaming only: fail when no byte arrives for this long, ms (idle timeout). */
   idleTimeoutMs?: number;
-  /** Buffered only: fail when the whole call takes longer, ms (REFERENCE section 5 per-step budget). */
+  /** Buffered only: fail when the whole call takes longer, ms (docs/CHAT-AGENT.md per-step budget). */
   callTimeoutMs?: number;
-  /** Verify the server's TLS certificate. Default false: REFERENCE section 5 (`rejectUnauthorized:false`). */
+  /** Verify the server's TLS certificate. Default false: docs/CHAT-AGENT.md (`rejectUnauthorized:false`). */
   tlsRejectUnauthorized?: boolean;
   /** Transient failures retried at most this often (default DEFAULT_GATEWAY_MAX_RETRIES; 0 = never). */
   maxRetries?: number;
   /** First backoff step, ms (default GATEWAY_RETRY_BASE_DELAY_MS; doubles per retry). */
   retryBaseDelayMs?: number;
-  /** Epoch ms after which no retry wait may end (the turn deadline; case G23 "capped by the turn's deadline"). */
+  /** Epoch ms after which no retry wait may end (the turn deadline: a retry never outlives the turn). */
   deadlineAtMs?: number;
   /** What the operator knows about the gateway; beats the built-in table, loses to learned refusals. */
   capabilities?: Partial<ProviderCapabilities>;
@@ -119,8 +119,8 @@ function requestWantsCache(request: GatewayRequest): boolean {
  * Behaviour: streams when `request.stream` is true and tolerates a buffered JSON answer;
  * the idle timeout (streaming) is reset by every received byte, SSE
  * comments included; the whole-call timeout applies when buffered. Bytes are decoded
- * with a streaming UTF-8 decoder. A 400 of case G11 (string
- * system content), G12 (cache_control) or G17 (stream_options) is retried once with the
+ * with a streaming UTF-8 decoder. A 400 about string
+ * system content, cache_control or stream_options is retried once with the
  * offending shape removed and remembered in `config.memory`. Retryable failures ('unavailable',
  * 'rate_limited', retryable 'failed') are retried up to `maxRetries` times with backoff, or after
  * the server's requested wait, never past `deadlineAtMs`, and never once answer text
@@ -150,7 +150,7 @@ export async function callGateway(
     try {
       const result = await attempt(url, config, body, hooks, progress, signal);
       if (result.usage && !caps.cacheControl && adapted.cache && requestWantsCache(request)) {
-        // Case G12: after cache_control was refused, cache reads/writes are "not reported".
+        // after cache_control was refused, cache reads/writes are "not reported".
         delete result.usage.cachedTokens;
         delete result.usage.cacheWriteTokens;
       }

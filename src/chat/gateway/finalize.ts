@@ -1,7 +1,8 @@
 /**
  * The decision shared by the streamed and the buffered path: from the raw pieces of a reply
  * (text, tool-call slots, finish_reason, usage) to a GatewayResult, or a GatewayError when the
- * turn failed. Rules: cases G02, G04, G14, G21 and the seed's "empty reply" class.
+ * turn failed. Rules: tool calls without ids, finish_reason "stop" with tool calls, nameless calls and
+ * trailing prose after the arguments are all read as a person would; an empty reply is a failure.
  */
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from './gateway-error.js';

@@ -1,6 +1,6 @@
 /**
  * The one error the gateway client throws for a failed round-trip. `kind` says what class of
- * failure it is (REFERENCE section 5 "Gateway error classes", section 11 item 10), `reason`
+ * failure it is (docs/CHAT-AGENT.md "Gateway error classes"), `reason`
  * narrows it for the few cases the client or loop acts on.
  */
 import { KlebbError } from '../../errors.js';
@@ -12,7 +12,7 @@ import { KlebbError } from '../../errors.js';
  * - 'timeout': our idle or whole-call timeout fired, or the gateway answered 408.
  * - 'parse': the reply could not be read as chat-completions at all.
  * - 'empty': a well-formed reply with no text and no tool call.
- * - 'failed': in-stream provider error, content_filter, length-cut tool call, other 4xx (cases G07, G08, G11-G13).
+ * - 'failed': in-stream provider error, content_filter, length-cut tool call, other 4xx.
  */
 export type GatewayErrorKind =
   | 'budget'
@@ -51,7 +51,7 @@ export interface GatewayErrorInit {
   retryable?: boolean;
   /** How long the gateway asked us to wait, ms (Retry-After and friends). */
   retryAfterMs?: number;
-  /** The provider's error `code` (number or string), e.g. 502 in case G07. */
+  /** The provider's error `code` (number or string), e.g. 502 for an upstream failure reported inside the stream. */
   providerCode?: string | number;
   /** The provider's error type, e.g. 'provider_unavailable', 'validation', 'tokens'. */
   providerType?: string;

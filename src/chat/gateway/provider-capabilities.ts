@@ -1,7 +1,7 @@
 /**
  * What each provider accepts: a small built-in table, overrides from the
  * caller's config, and what was learned from a provider's own 400s at run time ("remember the
- * result for that provider": G11 per provider, G12 per provider and model).
+ * result for that provider": string system content per provider, cache_control per provider and model).
  */
 import type { ProviderCapabilities } from './types.js';
 

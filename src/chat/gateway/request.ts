@@ -1,8 +1,7 @@
 /**
  * Building the chat-completions request body (`model`, `messages`,
- * `tools`, `tool_choice:"auto"`; seed "Streaming" and "usage": `stream` and
- * `stream_options:{include_usage:true}`), shaped to what the provider accepts (cases G01, G11,
- * G12).
+ * `tools`, `tool_choice:"auto"`; docs/CHAT-AGENT.md "Streaming" and "usage": `stream` and
+ * `stream_options:{include_usage:true}`), shaped to what the provider accepts.
  */
 import { checkHistory } from './history.js';
 import type {

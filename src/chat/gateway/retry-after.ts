@@ -1,6 +1,6 @@
 /**
  * How long a rate-limited gateway asks us to wait: the largest of `Retry-After`
- * (delta-seconds or an HTTP-date, RFC 9110 section 10.2.3), `retry-after-ms`, and a
+ * (delta-seconds or an HTTP-date, RFC 9110 §10.2.3), `retry-after-ms`, and a
  * "try again in 5.289s" phrase in the message.
  */
 

@@ -1,10 +1,11 @@
 /**
  * Assembling `chat.completion.chunk` events (the `data` of each SSE event, already split by
- * eventsource-parser) into one reply. Pure: no I/O, no timers. Rules from the gateway cases:
- * G02 (slots keyed by choice and tool-call index), G04/G14/G21 (via finalizeTurn), G06 (text),
- * G07/G08 (a top-level `error` is checked before `choices`), G09 (EOF needs every choice
- * finished, `[DONE]` optional), G16 (reasoning is not text), G17 (usage from any chunk, last
- * wins, `choices` may be empty or absent), G24 (`[DONE]` compared after trimming).
+ * eventsource-parser) into one reply. Pure: no I/O, no timers. Rules from real gateways:
+ * tool-call slots are keyed by choice and tool-call index (some omit ids); odd tool-call
+ * endings are settled by finalizeTurn; a top-level `error` is checked before `choices` (errors
+ * can arrive inside a 200 stream); EOF needs every choice finished, `[DONE]` is optional;
+ * reasoning is not text; usage may come on any chunk, the last wins, and `choices` may be
+ * empty or absent; `[DONE]` is compared after trimming (CRLF framing).
  */
 import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, type RawToolCall, toolCallIdFactory } from './finalize.js';

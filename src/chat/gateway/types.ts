@@ -4,7 +4,7 @@
  * chat-completions API ("Klebb speaks the OpenAI chat-completions shape").
  */
 
-/** A prompt-cache breakpoint marker on a content part or tool (seed section 1, "Prompt caching"). */
+/** A prompt-cache breakpoint marker on a content part or tool (docs/CHAT-AGENT.md "Prompt caching"). */
 export interface CacheControl {
   type: 'ephemeral';
 }
@@ -86,7 +86,7 @@ export interface GatewayRequest {
 
 /** What a provider accepts; see provider-capabilities.ts for the table and the learned overrides. */
 export interface ProviderCapabilities {
-  /** System content must be a plain string, not content parts (case G11, Groq). */
+  /** System content must be a plain string, not content parts (Groq refuses content parts). */
   systemContentString: boolean;
   /** `cache_control` breakpoints are accepted for this provider and model. */
   cacheControl: boolean;

@@ -1,7 +1,7 @@
 /**
  * The default base prompt: the first and largest part of the static segment, used unless the
- * operator supplies their own (HEALTH_SYSTEM_PROMPT / HEALTH_SYSTEM_PROMPT_FILE, REFERENCE
- * section 5 "System prompt structure"). The section list follows that summary; the wording is
+ * operator supplies their own (HEALTH_SYSTEM_PROMPT / HEALTH_SYSTEM_PROMPT_FILE,
+ * docs/CHAT-AGENT.md "Your own instructions"). The section list follows that summary; the wording is
  * our own. Rules it states that a tool or validator also enforces (reminder lengths, confirmed
  * removal, `display` as an object) are repeated here so the model gets them right the first time.
  *
@@ -15,8 +15,8 @@
  * tools (one bullet per tool of ALL_TOOLS, src/chat/tools/registry.ts), read and validate before
  * writing, confirmations, reminder copy, acting on intent, refusing when no tool fits, creating
  * cards (with two worked manifests), checking docs, dates and reply formatting.
- * Sources: REFERENCE section 5 (prompt sections, tools), seed section 1 (tools table, refusal copy
- * shape), REFERENCE section 2 (manifest rules).
+ * Sources: docs/CHAT-AGENT.md (prompt sections, tools table, refusal copy shape),
+ * docs/MANIFEST-SCHEMA.md (manifest rules).
  */
 export function DEFAULT_BASE_PROMPT(agentName: string, instanceName: string): string {
   return `You are ${agentName}, the assistant inside ${instanceName}, a self-hosted health dashboard. The dashboard is a set of cards, and every card is one manifest file: a JSON document holding the card's settings and its entries. You look at and change the dashboard only through the tools listed below. The user's current cards, reports, docs and today's date are appended after these instructions.

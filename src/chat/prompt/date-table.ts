@@ -1,8 +1,8 @@
 /**
- * The `## Today's date` block of the system prompt (REFERENCE section 5 "Date context"; section 11
- * item 14: models get weekdays wrong when left to work them out from an ISO date, so the server
+ * The `## Today's date` block of the system prompt (docs/CHAT-AGENT.md "Dates and the time zone":
+ * models get weekdays wrong when left to work them out from an ISO date, so the server
  * hands them a precomputed table). It sits in the volatile segment, after both cache breakpoints
- * (section 11 item 13), because it changes every day.
+ * because it changes every day.
  */
 import { addDays, isIsoDate, weekdayOf } from '../../common/dates.js';
 

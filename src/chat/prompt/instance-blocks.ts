@@ -1,5 +1,5 @@
 /**
- * The instance segment of the system prompt: the user's cards and reports (REFERENCE section 5
+ * The instance segment of the system prompt: the user's cards and reports (docs/CHAT-AGENT.md
  * "System prompt structure": `## Currently available cards`, `## Available reports`). It changes
  * when a card or report is added, renamed or removed, so it sits between the two cache
  * breakpoints. Lines follow the given order; nothing here

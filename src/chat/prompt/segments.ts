@@ -1,6 +1,5 @@
 /**
- * The system prompt as three ordered segments and the system message built from them (seed
- * section 1 "Prompt caching"; REFERENCE section 5 "System prompt structure"; section 11 item 13:
+ * The system prompt as three ordered segments and the system message built from them (docs/CHAT-AGENT.md;
  * today's date near the top of the prompt defeated prefix caching).
  *
  *   static   base prompt + catalogues            breakpoint   changes with a deploy
@@ -62,7 +61,7 @@ function joinBlocks(blocks: readonly string[]): string {
  * categories, combination cards, row paths, then extraStaticBlocks in order), the instance
  * segment (Currently available cards, Available reports) and the volatile segment (Today's date,
  * then Card in focus when focusCard is given). Pure: identical inputs give identical strings.
- * Source: seed section 1 "Prompt caching" (segment contents and order).
+ * Source: docs/CHAT-AGENT.md "Prompt caching" (segment contents and order).
  */
 export function buildPromptSegments(inputs: PromptInputs): PromptSegments {
   const staticText = joinBlocks([
@@ -96,7 +95,7 @@ export function flatSystemText(parts: readonly TextPart[]): string {
  * original prompt follows. Output: the system message. Cache on: three text parts, static and
  * instance each with an ephemeral `cache_control` breakpoint, volatile with none (marking it
  * would write a new cache entry on every request). Cache off: one flat string,
- * `flatSystemText(parts)`. Source: seed section 1 "Prompt caching".
+ * `flatSystemText(parts)`. Source: docs/CHAT-AGENT.md "Prompt caching".
  */
 export function systemMessage(
   segs: PromptSegments,

@@ -1,6 +1,6 @@
 /**
  * The catalogue blocks of the static prompt segment (Available docs, Manifest categories, combination-card contract, row path grammar).
- * They change only with a deploy, so they sit before the first cache breakpoint (seed section 1
+ * They change only with a deploy, so they sit before the first cache breakpoint (docs/CHAT-AGENT.md
  * "Prompt caching"). Every block is a pure function of its arguments, built from arrays in their
  * given order: identical inputs give identical bytes.
  */
@@ -12,7 +12,7 @@ import type { DocEntry } from '../tools/doc-catalogue.js';
  * Input: the allowlisted docs that exist (`availableDocs()` in src/chat/tools/doc-catalogue.ts).
  * Output: `## Available docs`, grouped "Documentation" (kind doc, read first) then "Renderer
  * source" (kind source), one `- path: summary` line each, in the given order.
- * Source: REFERENCE section 5 "read_doc allowlist" (one-line summaries, two groups).
+ * Source: docs/CHAT-AGENT.md "read_doc allowlist" (one-line summaries, two groups).
  */
 export function docsBlock(docs: readonly DocEntry[]): string {
   const lines = ['## Available docs'];
@@ -34,7 +34,7 @@ export function docsBlock(docs: readonly DocEntry[]): string {
   return lines.join('\n');
 }
 
-/** What belongs in each category: our own rules of thumb for REFERENCE section 2's enum. */
+/** What belongs in each category: our own rules of thumb for docs/MANIFEST-SCHEMA.md's enum. */
 export const CATEGORY_HINTS: Record<KnownCategory, string> = {
   sleep: 'sleep duration, bed and wake times, sleep quality or stages',
   recovery: 'HRV, resting heart rate, readiness scores, soreness',
@@ -49,7 +49,7 @@ export const CATEGORY_HINTS: Record<KnownCategory, string> = {
 
 /**
  * Output: `## Manifest categories`: every KNOWN_CATEGORIES value (src/cards/categories.ts, in
- * its order) with what belongs there, and how to choose. Source: REFERENCE section 2 `category`
+ * its order) with what belongs there, and how to choose. Source: docs/MANIFEST-SCHEMA.md `category`
  * (the enum; combination suggestions at three or more enabled cards sharing one).
  */
 export function categoriesBlock(): string {
@@ -64,7 +64,7 @@ export function categoriesBlock(): string {
 /**
  * Output: `## Combination cards`: the contract in brief: component, empty data, layouts, the
  * `combines[]` entry fields and roles, ring goals, and offering to hide the absorbed cards.
- * Source: REFERENCE section 2 "Combination cards"; the same rules validate_manifest checks
+ * Source: docs/MANIFEST-SCHEMA.md "Combination cards"; the same rules validate_manifest checks
  * (src/cards/renderer-shape.ts).
  */
 export function combinationCardBlock(): string {
@@ -82,7 +82,7 @@ export function combinationCardBlock(): string {
 
 /**
  * Output: `## Row paths`: the grammar the row tools accept, with examples and the error codes.
- * Source: REFERENCE section 5 "Row path grammar"; the parser is src/cards/row-path.ts.
+ * Source: docs/API.md "Row path grammar"; the parser is src/cards/row-path.ts.
  */
 export function rowPathBlock(): string {
   return [

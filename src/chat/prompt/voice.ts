@@ -1,13 +1,12 @@
 /**
- * Voice mode (REFERENCE section 5 "System prompt structure" voice paragraph and "Voice
- * envelope"; section 11 item 15): the instruction that makes the model answer with one JSON
+ * Voice mode (docs/CHAT-AGENT.md "System prompt structure" voice paragraph and "Voice
+ * envelope"): the instruction that makes the model answer with one JSON
  * object `{speak, display}`, and the parser that gets those two strings back out of whatever the
  * model actually wrote.
  */
 
 /**
- * The voice-mode instruction, placed in front of the static prompt text (voice turns get their own cache entry because of it). Our own wording of REFERENCE
- * section 5's rules: one JSON object; speak = 1-3 sentences, at most 40 words, plain words only;
+ * The voice-mode instruction, placed in front of the static prompt text (voice turns get their own cache entry because of it). Its rules: one JSON object; speak = 1-3 sentences, at most 40 words, plain words only;
  * display = the full markdown answer; small talk allowed; no invented UI-state phrases.
  */
 export const VOICE_ENVELOPE = `VOICE MODE. This conversation is spoken aloud. Whatever the instructions below say about formatting, your final reply must be exactly one JSON object and nothing else:
@@ -120,7 +119,7 @@ const EMOJI_RE =
 /**
  * Input: markdown text. Output: the same text for a voice to read: emoji removed, markdown
  * markers (headings, list bullets, quotes, emphasis, code ticks, link syntax) removed, whitespace
- * collapsed to single spaces (none left before punctuation). Source: REFERENCE section 5 "Voice envelope" (no envelope: speak is
+ * collapsed to single spaces (none left before punctuation). Source: docs/CHAT-AGENT.md "Voice envelope" (no envelope: speak is
  * the reply with pictographic emoji stripped); markers are stripped too so they are not read out.
  */
 export function speakableText(text: string): string {
@@ -143,10 +142,10 @@ export function speakableText(text: string): string {
 
 /**
  * Input: the model's final text in a voice turn. Output: `{speak, display}`. With an envelope
- * (findVoiceEnvelope): each field trimmed, then speak = speak || speakableText(display) (REFERENCE
- * says speak = speak || display; the markers and emoji are stripped so they are not read out)
+ * (findVoiceEnvelope): each field trimmed, then speak = speak || speakableText(display) (the
+ * markers and emoji are stripped so they are not read out)
  * and display = display || speak. Without one: display = the text (trimmed), speak = speakableText(text).
- * Source: REFERENCE section 5 "Voice envelope"; section 11 item 15 (literal newlines in strings).
+ * Source: docs/CHAT-AGENT.md "Voice envelope" (literal newlines in strings).
  */
 export function parseVoiceReply(text: string): VoiceReply {
   const env = findVoiceEnvelope(text);

@@ -13,7 +13,7 @@ import { NOTIFICATION_TOOLS } from './notification-tools.js';
 import { ROW_TOOLS } from './row-tools.js';
 import type { Tool, ToolContext } from './tool.js';
 
-/** Every tool of the seed's table, in the order the system prompt lists them. */
+/** Every tool of docs/CHAT-AGENT.md, in the order the system prompt lists them. */
 export const ALL_TOOLS: Tool[] = [...CARD_TOOLS, ...ROW_TOOLS, ...NOTIFICATION_TOOLS, ...INFO_TOOLS];
 
 const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));

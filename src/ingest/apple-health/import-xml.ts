@@ -1,6 +1,6 @@
 /**
- * Importing Apple Health's `export.xml` into the samples store (issue 7 "Apple Health export";
- * HAE-FORMAT section 9): the file is stream-parsed with saxes (files reach gigabytes), records are
+ * Importing Apple Health's `export.xml` into the samples store (docs/HEALTH-AUTO-EXPORT.md
+ * "Loading your history from Apple Health"): the file is stream-parsed with saxes (files reach gigabytes), records are
  * mapped to HAE-shaped points (records.ts), extracted in batches by the same code as webhook
  * payloads and stored once each; then the subscribed cards are filled, as after a push.
  *

@@ -1,5 +1,5 @@
 /**
- * Apple Health `export.xml` records → HAE-shaped points (HAE-FORMAT section 9), so they run
+ * Apple Health `export.xml` records → HAE-shaped points (docs/HEALTH-AUTO-EXPORT.md), so they run
  * through the same extraction (units, fractions to percent, dedup keys) as webhook payloads.
  *
  * - `<Record type="HKQuantityTypeIdentifier…" unit value startDate endDate sourceName>` → a point

@@ -14,7 +14,7 @@ const samplesOf = (name: string, units: string, data: Point[]): Sample[] => {
 const at = (hhmm: string, day = '2026-03-04') => `${day} ${hhmm}:00 -0800`;
 
 describe('aggregateRows: sum', () => {
-  it('rounds only the total: 47 × 0.4 min is 18.8, not 0 (REFERENCE 11.21)', () => {
+  it('rounds only the total: 47 × 0.4 min is 18.8, not 0', () => {
     const data = Array.from({ length: 47 }, (_, i) => ({
       date: at(`07:${String(i + 10).padStart(2, '0')}`),
       qty: 0.4,

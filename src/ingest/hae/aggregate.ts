@@ -1,11 +1,11 @@
 /**
- * Samples → rows per local date, per the catalogue's aggregation kind (REFERENCE section 7
- * "aggregate per date, upsert by date"; HAE-FORMAT pitfalls "Duplicates / re-sends" and
+ * Samples → rows per local date, per the catalogue's aggregation kind (docs/HEALTH-AUTO-EXPORT.md
+ * "aggregate per date, upsert by date"; docs/HEALTH-AUTO-EXPORT.md pitfalls "Duplicates / re-sends" and
  * "Multiple sources / aggregation").
  *
  * Before any kind runs:
  * - samples with the same `dedupKey` count once (a payload posted twice adds nothing);
- * - a sample holding NaN or ±Infinity (P17; extraction never makes one, a store might) is ignored;
+ * - a sample holding NaN or ±Infinity (extraction never makes one, a store might) is ignored;
  * - versions of one point (same metric, instant, source, span and `seq`, different values: the day
  *   or hour in progress sent partially, later complete) collapse to one, by a rule on the values
  *   alone, so arrival order never matters (versions.ts: `sum`/`max` keep the largest, the complete

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE, catalogueForPrompt, isKnownMetric, resolveMetric } from './catalogue.js';
 import { DIMENSIONS } from './units.js';
 
-/** REFERENCE section 7 catalogue keys. */
-const REFERENCE_KEYS = [
+/** The catalogue keys docs/HEALTH-AUTO-EXPORT.md lists. */
+const DOCUMENTED_KEYS = [
   'sleep_analysis',
   'heart_rate_variability',
   'resting_heart_rate',
@@ -19,7 +19,7 @@ const REFERENCE_KEYS = [
   'workouts',
 ];
 
-/** Every name of HAE-FORMAT section 7, including the reference-server enum spellings. */
+/** Every name of docs/HEALTH-AUTO-EXPORT.md, including the reference-server enum spellings. */
 const HAE_FORMAT_NAMES =
   `active_energy basal_energy_burned apple_exercise_time apple_move_time apple_stand_hour
 apple_stand_time step_count walking_running_distance cycling_distance swimming_distance
@@ -44,11 +44,11 @@ phosphorus potassium riboflavin sodium thiamin zinc vitamin_b6 vitamin_c vitamin
 vitamin_a vitamin_b12 vitamin_d vitamin_k molybdenum iodine`.split(/\s+/);
 
 describe('HAE catalogue', () => {
-  it.each(REFERENCE_KEYS)('knows REFERENCE section 7 key %s', (key) => {
+  it.each(DOCUMENTED_KEYS)('knows docs/HEALTH-AUTO-EXPORT.md key %s', (key) => {
     expect(isKnownMetric(key)).toBe(true);
   });
 
-  it.each(HAE_FORMAT_NAMES)('knows HAE-FORMAT section 7 name %s', (name) => {
+  it.each(HAE_FORMAT_NAMES)('knows docs/HEALTH-AUTO-EXPORT.md name %s', (name) => {
     expect(isKnownMetric(name)).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe('HAE catalogue', () => {
     expect(resolveMetric(alias)?.key).toBe(key);
   });
 
-  it('rejects names it does not know (REFERENCE 11.22: a misspelt metric is 422)', () => {
+  it('rejects names it does not know (a misspelt metric is 422)', () => {
     expect(isKnownMetric('step_cuont')).toBe(false);
     expect(isKnownMetric('')).toBe(false);
     expect(resolveMetric('weight')).toBeUndefined();
@@ -90,7 +90,7 @@ describe('HAE catalogue', () => {
     }
   });
 
-  it('has the REFERENCE row shapes', () => {
+  it('has the documented row shapes', () => {
     expect(resolveMetric('heart_rate_variability')?.rowShape).toBe('{date, ms}');
     expect(resolveMetric('resting_heart_rate')?.rowShape).toBe('{date, bpm}');
     expect(resolveMetric('blood_oxygen_saturation')?.rowShape).toBe('{date, pct}');

@@ -1,11 +1,11 @@
 /**
- * The HAE metric catalogue as data (REFERENCE section 7 "Catalogue", HAE-FORMAT section 7): one
+ * The HAE metric catalogue as data (docs/HEALTH-AUTO-EXPORT.md "The metrics"): one
  * entry per metric under the name current real payloads use, with the older or enum-only names as
  * aliases ("Names / schema drift" pitfall), the card category, how samples of one local date
  * become one row, the canonical unit every value is converted into, and the row shape.
  *
  * Aggregation kinds (`last-per-date`, `sum-per-date`, `mean-per-date`, `max-per-date`,
- * `boolean-any-per-date`, `workouts-merge-per-date`) plus `sleep`: REFERENCE lists sleep as
+ * `boolean-any-per-date`, `workouts-merge-per-date`) plus `sleep`: the catalogue lists sleep as
  * last-per-date, but a day can hold a night and a nap, and one night can arrive from several
  * sources or partially then completely; `sleep` is "latest version per night, nights and naps of
  * the wake day summed" (see aggregate.ts). Unknown metric names are kept by extraction (for
@@ -14,21 +14,21 @@
 import type { KnownCategory } from '../../cards/categories.js';
 import { DIMENSIONS, type DimensionName } from './units.js';
 
-/** Card categories an HAE metric can have (REFERENCE section 2 `meta.category`, auto-filled from here). */
+/** Card categories an HAE metric can have (docs/MANIFEST-SCHEMA.md `meta.category`, auto-filled from here). */
 export type HaeCategory = Exclude<KnownCategory, 'supplements'>;
 
 /** How the samples of one local date become one row (see the module comment). */
 export type AggregationKind = 'last' | 'sum' | 'mean' | 'max' | 'any' | 'sleep' | 'workouts';
 
-/** How a payload point is read (HAE-FORMAT section 4 "Special shapes"). */
+/** How a payload point is read (docs/HEALTH-AUTO-EXPORT.md "Special shapes"). */
 export type PointShape =
   | 'qty' // {date, qty}
   | 'minAvgMax' // heart_rate {Min, Avg, Max}
   | 'bloodPressure' // {systolic, diastolic}
   | 'glucose' // {qty, mealTime}; the unit names the field (mg/dL vs mmol/L kept apart)
   | 'counts' // sexual_activity {Unspecified, Protection Used, Protection Not Used}
-  | 'sleep' // section 5
-  | 'workouts'; // section 6, the `workouts` array
+  | 'sleep' // the sleep analysis shapes
+  | 'workouts'; // the `workouts` array
 
 /** One output field of a row. */
 export interface RowField {
@@ -123,7 +123,7 @@ function m(
   return entry({ key, category, kind, dimension, field, decimals, ...extra });
 }
 
-/** Sum-per-date nutrient in grams, milligrams or micrograms (HAE-FORMAT section 7, last rows). */
+/** Sum-per-date nutrient in grams, milligrams or micrograms (docs/HEALTH-AUTO-EXPORT.md, last rows). */
 function nutrient(key: string, dimension: 'g' | 'mg' | 'mcg', aliases?: string[]): CatalogueEntry {
   return m(key, 'lifestyle', 'sum', dimension, dimension, 1, { aliases });
 }
@@ -157,13 +157,13 @@ const WORKOUT_FIELDS: Omit<RowField, 'unit'>[] = [
 const PCT_FROM_FRACTION = { fractionToPercent: true };
 
 /**
- * Every metric of REFERENCE section 7 and HAE-FORMAT section 7, in catalogue order (roughly the
+ * Every metric of docs/HEALTH-AUTO-EXPORT.md "The metrics", in catalogue order (roughly the
  * HAE "Supported Data" groups). Columns: key, category, aggregation, dimension (canonical unit),
  * row field, decimals (the precision a person reads the value at), extras.
  */
 // biome-ignore format: one line per metric reads as a table
 export const CATALOGUE: readonly CatalogueEntry[] = [
-  // Sleep (HAE-FORMAT section 5)
+  // Sleep (docs/HEALTH-AUTO-EXPORT.md)
   entry({ key: 'sleep_analysis', category: 'sleep', kind: 'sleep', dimension: 'hr', shape: 'sleep', fields: SLEEP_FIELDS }),
   m('breathing_disturbances', 'sleep', 'last', 'perHour', 'perHour', 1),
   // Recovery
@@ -302,7 +302,7 @@ export function resolveMetric(name: string): CatalogueEntry | undefined {
   return BY_NAME.get(nameKey(name));
 }
 
-/** True when `name` is a catalogue key or alias (the `meta.ingest.metric` check, REFERENCE 11.22). */
+/** True when `name` is a catalogue key or alias (the `meta.ingest.metric` check). */
 export function isKnownMetric(name: string): boolean {
   return resolveMetric(name) !== undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * How many metric names the catalogue does not know are kept as discoveries (REFERENCE section 4
+ * How many metric names the catalogue does not know are kept as discoveries (docs/API.md
  * discoveries; limits.ts MAX_UNKNOWN_DISCOVERIES): a body listing 2,000 invented names must not
  * grow the discoveries list (and every later answer) without bound. Catalogue metrics and names
  * already recorded are always admitted; new unknown names only while fewer than `maxUnknown`

@@ -49,7 +49,7 @@ export const MAX_SAMPLE_MAGNITUDE = 1e9;
 export const MAX_METRIC_NAME_CHARS = 100;
 
 /**
- * Metric names the catalogue does not know kept as discoveries, in all (REFERENCE section 4
+ * Metric names the catalogue does not know kept as discoveries, in all (docs/API.md
  * discoveries): past it a new unknown name is not recorded (its samples are still stored) and the
  * push says so in a warning. Catalogue metrics are always recorded (there are about 110).
  */

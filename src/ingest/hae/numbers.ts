@@ -4,7 +4,7 @@
  * JSON has no NaN or Infinity, but `JSON.parse('1e999')` gives Infinity: such values are never
  * kept. Sums and means are computed on the unrounded values and rounded once, per output
  * field, so float artefacts (`188.70000571768875`, `0.7999999999999999`) never show and 47 × 0.4
- * minutes stays 18.8 (P18; REFERENCE section 11 lesson 21).
+ * minutes stays 18.8.
  */
 
 /** Numeric text HAE-like producers might send instead of a number (`"12.5"`). */

@@ -8,7 +8,7 @@ const metric = {
 };
 const workout = { name: 'Walk', start: '2025-08-12 12:12:00 +0100', end: '2025-08-12 12:33:00 +0100' };
 
-describe('normalisePayload (HAE-FORMAT section 2)', () => {
+describe('normalisePayload (docs/HEALTH-AUTO-EXPORT.md)', () => {
   it('reads the body with the data wrapper', () => {
     const p = normalisePayload({ data: { metrics: [metric], workouts: [workout], symptoms: [] } });
     expect(p.metrics).toEqual([metric]);

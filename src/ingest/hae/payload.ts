@@ -1,5 +1,5 @@
 /**
- * The HAE envelope (HAE-FORMAT section 2), made uniform before samples are read from it.
+ * The HAE envelope (docs/HEALTH-AUTO-EXPORT.md), made uniform before samples are read from it.
  *
  * Real bodies: `{"data": {"metrics": [...], "workouts": [...], "symptoms": []}}` (6 real files) and
  * section-only `{"metrics": [...]}` / `{"workouts": [...]}` without the `data` wrapper (the spark
@@ -21,13 +21,13 @@ export interface MetricBlock {
 /** A body reduced to the two sections ingestion reads. */
 export interface NormalisedPayload {
   metrics: MetricBlock[];
-  /** Workout objects as sent (v1 or v2, HAE-FORMAT section 6). */
+  /** Workout objects as sent (v1 or v2, docs/HEALTH-AUTO-EXPORT.md). */
   workouts: Record<string, unknown>[];
   /** What was dropped or not ingested, one line per reason. */
   warnings: string[];
 }
 
-/** Sections HAE can send that this layer does not turn into samples (HAE-FORMAT section 2). */
+/** Sections HAE can send that this layer does not turn into samples (docs/HEALTH-AUTO-EXPORT.md). */
 const OTHER_SECTIONS = [
   'symptoms',
   'ecg',

@@ -11,7 +11,7 @@ export type HaeRow = { date: string } & { [field: string]: number | string | boo
 
 /**
  * A row from unrounded field values: fields in catalogue order, numbers rounded to each field's
- * decimals (the only rounding anywhere: P18, REFERENCE 11.21), undefined and non-finite values
+ * decimals (the only rounding anywhere), undefined and non-finite values
  * dropped (never null, NaN or Infinity; absent, not zero). Undefined when no field is left.
  */
 export function finishRow(

@@ -1,6 +1,6 @@
 /**
- * The sample: one HAE data point in canonical form, the unit the samples store keeps (REFERENCE
- * section 7: "stores every sample in a SQLite samples table deduplicated by content").
+ * The sample: one HAE data point in canonical form, the unit the samples store keeps
+ * ("stores every sample in a SQLite samples table deduplicated by content").
  */
 import { hash } from 'node:crypto';
 import { canonicalTimestamp, type HaeTime } from './timestamps.js';

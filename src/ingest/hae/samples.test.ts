@@ -14,7 +14,7 @@ const one = (name: string, units: string, point: Point) => {
 };
 const D = '2025-12-07 00:00:00 -0800';
 
-describe('extractSamples: units (HAE-FORMAT "Units" pitfalls)', () => {
+describe('extractSamples: units (docs/HEALTH-AUTO-EXPORT.md "Units" pitfalls)', () => {
   it('converts lb to kg with the exact factor, keeping full precision (hevy-metal 188.70000571768875 lb)', () => {
     // 188.70000571768875 × 0.45359237 = 85.5928828125 kg
     expect(one('weight_body_mass', 'lb', { date: D, qty: 188.70000571768875 }).values).toEqual({
@@ -77,7 +77,7 @@ describe('extractSamples: units (HAE-FORMAT "Units" pitfalls)', () => {
     expect(one('blood_glucose', 'mmol/L', { date: D, qty: 5.4 }).values).toEqual({ mmol: 5.4 });
   });
 
-  it('skips and reports a unit it does not know instead of storing it as kg (REFERENCE 11.21)', () => {
+  it('skips and reports a unit it does not know instead of storing it as kg', () => {
     const r = extract(
       block('weight_body_mass', 'furlongs', [
         { date: D, qty: 1 },

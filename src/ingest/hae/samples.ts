@@ -1,5 +1,5 @@
 /**
- * From a normalised payload to one flat list of samples (HAE-FORMAT sections 3–7).
+ * From a normalised payload to one flat list of samples (docs/HEALTH-AUTO-EXPORT.md "The metrics").
  *
  * Each metric block is read with its catalogue entry (names and aliases resolved, values converted
  * from the block's `units` into the canonical unit), each workout with workouts.ts, sleep with
@@ -145,7 +145,7 @@ function implausible(
 
 /**
  * A block is daily when every point sits at local midnight and no (date, source) repeats
- * ("Summarize data" ON with daily grouping: HAE-FORMAT section 3, "Daily aggregates are stamped at
+ * ("Summarize data" ON with daily grouping: docs/HEALTH-AUTO-EXPORT.md, "Daily aggregates are stamped at
  * local midnight"). Minute samples, hourly buckets and the midnight-stamped `sexual_activity`
  * events (several a day) are not.
  */
@@ -163,7 +163,7 @@ function isDailyBlock(reads: Extract<PointRead, { ok: true }>[]): boolean {
 
 /**
  * A metric block's entry and how its numbers convert, resolved once per block from its `units`
- * (one `units` string per block: HAE-FORMAT section 4), not once per value.
+ * (one `units` string per block: docs/HEALTH-AUTO-EXPORT.md), not once per value.
  */
 interface BlockUnits {
   entry: CatalogueEntry;
@@ -223,7 +223,7 @@ function putNumber(
   return undefined;
 }
 
-/** Reads one point of a catalogue metric per its shape (HAE-FORMAT section 4 "Special shapes"). */
+/** Reads one point of a catalogue metric per its shape (docs/HEALTH-AUTO-EXPORT.md "Special shapes"). */
 function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
   const entry = b.entry;
   if (entry.shape === 'sleep') return readSleepPoint(point, b.units);

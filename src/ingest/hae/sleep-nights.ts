@@ -1,5 +1,5 @@
 /**
- * Sleep samples → one row per wake day (the `sleep` aggregation kind; HAE-FORMAT section 5 and
+ * Sleep samples → one row per wake day (the `sleep` aggregation kind; docs/HEALTH-AUTO-EXPORT.md and
  * the "Sleep" and "Multiple sources" pitfalls).
  *
  * 1. Every aggregated row is a night `[sleepStart, sleepEnd]`; unaggregated segments of one source
@@ -13,7 +13,7 @@
  * 3. The surviving nights are grouped by the local date they end on (the wake day) and summed,
  *    so a night plus an afternoon nap make that day's total; bedTime, wakeTime and source are
  *    those of the longest one.
- * 4. In bed is never less than asleep (HAE-FORMAT is silent; this is what a person expects): when
+ * 4. In bed is never less than asleep (docs/HEALTH-AUTO-EXPORT.md is silent; this is what a person expects): when
  *    any night of the day reports in-bed time, the day's `inBed` is the sum over its nights of
  *    each night's own in-bed time, at least its sleep. A night from a source that records only
  *    sleep (Apple Health's "Asleep" from the Health app) counts its sleep as time in bed, so a

@@ -18,7 +18,7 @@ const samples = (data: Point[]): Sample[] => {
 };
 const rows = (data: Point[]) => aggregateRows('sleep_analysis', samples(data));
 
-describe('sleep: the four generations of the aggregated row (HAE-FORMAT section 5)', () => {
+describe('sleep: the four generations of the aggregated row (docs/HEALTH-AUTO-EXPORT.md)', () => {
   it('Jan 2023: asleep only, source from sleepSource, inBed capped at its own window', () => {
     // real row of apple-health-data_…2023-01-16: inBed 14.81 h in a 23:40:22 → 07:19:22 (7.65 h) window
     expect(

@@ -1,5 +1,5 @@
 /**
- * Reading `sleep_analysis` points (HAE-FORMAT section 5, and the "Sleep" pitfalls).
+ * Reading `sleep_analysis` points (docs/HEALTH-AUTO-EXPORT.md, and the "Sleep" pitfalls).
  *
  * Aggregated rows ("Summarize data" ON, one row per night), four real generations:
  * - Jan 2023: `asleep`, `inBed`, `sleepStart/End`, `inBedStart/End`, `sleepSource`, `inBedSource`;

@@ -1,5 +1,5 @@
 /**
- * Sample sources as sets of devices/apps (HAE-FORMAT section 4 `source`; pitfalls "Multiple
+ * Sample sources as sets of devices/apps (docs/HEALTH-AUTO-EXPORT.md `source`; pitfalls "Multiple
  * sources / aggregation"). When several devices contributed to one aggregated point HAE joins their
  * names with `|` in arbitrary order (`AutoSleep|iPhone|User’s Apple Watch`), sometimes repeating
  * one (`User’s Apple Watch|User’s Apple Watch` in the hevy-metal file). Names contain U+2019 and,

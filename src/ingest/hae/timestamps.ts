@@ -1,5 +1,5 @@
 /**
- * Health Auto Export timestamps (HAE-FORMAT section 3 and the "Timestamps / time zones" pitfalls).
+ * Health Auto Export timestamps (docs/HEALTH-AUTO-EXPORT.md and the "Timestamps / time zones" pitfalls).
  *
  * The calendar date a sample belongs to is the LOCAL date written in the string, never the UTC
  * date: `2023-03-25 00:00:00 +1100` is 25 March although it is 24 March in UTC. The

@@ -1,9 +1,8 @@
 /**
- * Unit conversion for HAE values (HAE-FORMAT section 4 "units", section 7 "units seen", and the
- * "Units" pitfalls). HAE writes one `units` string per metric block, chosen from each user's Health
+ * Unit conversion for HAE values (docs/HEALTH-AUTO-EXPORT.md "The metrics"). HAE writes one `units` string per metric block, chosen from each user's Health
  * settings, so the same metric arrives as `lb` for one person and `kg` for another, and `kJ` can
  * sit next to `kcal` in one payload. Every value is converted to its metric's canonical unit on
- * extraction, from the block's own `units` (REFERENCE section 11 lesson 21: 176 lb stored as
+ * extraction, from the block's own `units` (a naive reader stores 176 lb as
  * "176 kg"). An unknown unit is never guessed: the caller skips the value and reports it.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Versions of one point: the same metric, instant, source, span and `seq` sent with different
- * values by different exports (HAE-FORMAT pitfall "the hour or day in progress is sent partially
+ * values by different exports (docs/HEALTH-AUTO-EXPORT.md pitfall "the hour or day in progress is sent partially
  * and later complete"; a daily-grouped export made the morning of 2023-01-29 says 71 steps for that
  * day, one made in March says 19794 for the same midnight-stamped point of the same source).
  *

@@ -1,6 +1,6 @@
 /**
- * Workout samples → one row per local start date (the `workouts` aggregation kind, REFERENCE
- * section 7 `workouts-merge-per-date`).
+ * Workout samples → one row per local start date (the `workouts` aggregation kind,
+ * `workouts-merge-per-date`).
  */
 import type { CatalogueEntry } from './catalogue.js';
 import { byDate, finishRow, type HaeRow, instantOf, latestVersions } from './rows.js';

@@ -39,7 +39,7 @@ const v2 = {
   location: 'Outdoor',
 };
 
-describe('workouts (HAE-FORMAT section 6)', () => {
+describe('workouts (docs/HEALTH-AUTO-EXPORT.md)', () => {
   it('v1: duration from start/end, active energy, HR objects; zero distance and ascent left out', () => {
     // 09:34:33 → 10:03:07 = 28 min 34 s = 28.57 min; active 182.96 kcal (not the 225.79 total)
     expect(rows([v1])).toEqual([

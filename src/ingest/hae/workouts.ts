@@ -1,5 +1,5 @@
 /**
- * Reading workouts (HAE-FORMAT section 6), v1 and v2, into one sample each.
+ * Reading workouts (docs/HEALTH-AUTO-EXPORT.md), v1 and v2, into one sample each.
  *
  * v1 (real, Mar 2023): no `id`, no `duration`; `{qty, units}` objects `activeEnergy`, `totalEnergy`,
  * `distance`, `avgHeartRate`, `maxHeartRate`, `elevation {ascent, descent, units}`, and
@@ -50,8 +50,8 @@ function heartRateSeries(series: unknown): { avg?: number; max?: number } {
  * One workout object → values `{type, startTime, durationMin?, distanceKm?, calories?, avgHr?,
  * maxHr?, elevationM?, id?, end?}` dated by the local date of `start` (a workout counts for the
  * day it started). Units: minutes, km, kcal (active energy), bpm, metres. A number that is
- * missing, unreadable, zero or negative is left out (v1 writes 0 for "not measured"; REFERENCE
- * section 7: "absent fields dropped, not zeroed").
+ * missing, unreadable, zero or negative is left out (v1 writes 0 for "not measured";
+ * "absent fields dropped, not zeroed").
  */
 export function readWorkout(w: Record<string, unknown>): PointRead {
   const start = parseHaeTimestamp(w.start);

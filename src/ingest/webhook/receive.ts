@@ -1,5 +1,5 @@
 /**
- * Reading a request body as bytes, with our own limits (REFERENCE section 11 items 1, 2 and 17).
+ * Reading a request body as bytes, with our own limits.
  *
  * - Bytes are collected as Buffers and decoded once (never `body += chunk`, which turns a
  *   multi-byte character split across TCP chunks into U+FFFD).

@@ -6,8 +6,7 @@
  * a multi-byte character split across chunks survives). Only the parts ingestion reads are turned
  * into values, each on its own: the elements of `data.metrics[i].data` (points), the other keys of
  * a metric block (`name`, `units`, ...), and the elements of `data.workouts` (or of `metrics` /
- * `workouts` at the top level, for section-only bodies without the `data` wrapper, HAE-FORMAT
- * section 2). One point is in memory at a time here, however large a metric block is; everything
+ * `workouts` at the top level, for section-only bodies without the `data` wrapper). One point is in memory at a time here, however large a metric block is; everything
  * else (other sections, unknown keys) is tokenised and dropped. String values are copied out of the
  * parser's chunk (ownString), so a point held until its chunk of points is stored does not keep
  * the body text it came from.
