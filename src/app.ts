@@ -16,6 +16,7 @@ import { ChatService } from './chat/chat-service.js';
 import { conversationRoutes } from './chat/conversations/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
+import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
 import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
@@ -96,6 +97,11 @@ function poisonedBody(text: string) {
   );
 }
 
+/** 400 naming the place in the body where `problem` was found. */
+function soundJsonRefusal(problem: { path: string; message: string }, code: string) {
+  return badRequest(`${problem.path} ${problem.message}`, [problem], code);
+}
+
 /** Builds the HTTP app for an open instance (not yet listening). */
 export function buildApp(inst: Instance): FastifyInstance {
   const app = Fastify({
@@ -129,10 +135,17 @@ export function buildApp(inst: Instance): FastifyInstance {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     ['application/json', 'application/merge-patch+json'],
-    { parseAs: 'string' },
-    (req, body, done) => {
-      parseJson(req, body as string, (err, value) => {
-        if (err) return done(poisonedBody(body as string) ?? err, undefined);
+    { parseAs: 'buffer' },
+    (req, raw, done) => {
+      // bytes that are not UTF-8, and numbers JavaScript cannot keep as written, are refused
+      // naming the field, never stored changed (src/common/json-text.ts)
+      const decoded = decodeUtf8Strict(raw as Buffer, 'body');
+      if (decoded.problem) return done(soundJsonRefusal(decoded.problem, 'INVALID_UTF8'), undefined);
+      const body = decoded.text;
+      parseJson(req, body, (err, value) => {
+        if (err) return done(poisonedBody(body) ?? err, undefined);
+        const numbers = jsonNumberProblem(body, 'body');
+        if (numbers) return done(soundJsonRefusal(numbers, 'NUMBER_OUT_OF_RANGE'), undefined);
         const problem = jsonShapeProblem(value);
         if (problem) {
           return done(

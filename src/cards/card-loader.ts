@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsonShapeProblem } from '../common/json-guard.js';
+import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { isKnownMetric } from '../ingest/hae/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
@@ -116,7 +117,7 @@ export class CardLoader {
   loadFile(file: string, opts: LoadOptions = {}): LoadOutcome {
     const name = path.basename(file);
     if (!isManifestFileName(name) || path.dirname(file) !== this.dataDir) return 'skipped';
-    let text: string;
+    let bytes: Buffer;
     try {
       // only regular files: reading a FIFO named *.json would block the whole process
       const st = fs.statSync(file, { throwIfNoEntry: false });
@@ -127,14 +128,21 @@ export class CardLoader {
         return 'missing';
       }
       if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
-      text = fs.readFileSync(file, 'utf8');
+      bytes = fs.readFileSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
       return this.fail(file, 'READ_FAILED', `cannot read file: ${(err as Error).message}`);
     }
-    const hash = contentHash(text);
+    const hash = contentHash(bytes);
     const current = this.registry.byFile(file);
     if (current && current.hash === hash && !this.failed.has(file)) return 'unchanged';
+    // bytes that are not UTF-8 would be read as U+FFFD and written back changed
+    const decoded = decodeUtf8Strict(bytes);
+    if (decoded.problem) {
+      const { path: at, message } = decoded.problem;
+      return this.fail(file, 'INVALID_UTF8', `${at} ${message}`, { id: current?.id, path: at });
+    }
+    const text = decoded.text;
 
     let parsed: unknown;
     try {
@@ -151,6 +159,11 @@ export class CardLoader {
     }
     const shape = jsonShapeProblem(parsed);
     if (shape) return this.fail(file, 'INVALID_JSON', `${shape.path} ${shape.message}`, { id: current?.id });
+    const number = jsonNumberProblem(text);
+    if (number) {
+      const { path: at, message } = number;
+      return this.fail(file, 'NUMBER_OUT_OF_RANGE', `${at} ${message}`, { id: current?.id, path: at });
+    }
     const obj = parsed as Record<string, unknown>;
     if (!Object.hasOwn(obj, '$schema')) return this.fileGone(file, 'skipped');
     if (!isManifestSchemaId(obj.$schema)) {

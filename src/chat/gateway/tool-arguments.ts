@@ -3,6 +3,7 @@
  * schema), a JSON object (llama-server), a double-encoded string, or valid JSON
  * followed by prose (thinking models through Ollama).
  */
+import { jsonNumberProblem } from '../../common/json-text.js';
 
 /** The outcome of reading one call's arguments. */
 export interface ReadArguments {
@@ -74,6 +75,8 @@ function snippet(text: string): string {
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
  *   dropped and reported in `droppedTrailing`;
  * - a JSON string that itself holds an object (double-encoded) is decoded once more;
+ * - a number JavaScript would not keep as written (`1e999`, `1e-400`, an integer past 2^53)
+ *   makes the arguments unusable too, naming the field;
  * - anything that does not end up as a plain object gives `parsed: undefined` and an `error`
  *   ("arguments were not valid JSON: …"), and `canonical` keeps the raw text.
  */
@@ -103,6 +106,9 @@ export function readToolArguments(raw: unknown): ReadArguments {
       error: `arguments must be a JSON object, got: ${snippet(raw)}`,
     };
   }
+  // a number JavaScript cannot keep as written (1e999, 1e-400, past 2^53) would be stored changed
+  const numbers = jsonNumberProblem(raw.slice(0, raw.length - first.rest.length), 'arguments');
+  if (numbers) return { canonical: raw, parsed: undefined, error: `${numbers.path} ${numbers.message}` };
   const trailing = first.rest.trim();
   return {
     canonical: JSON.stringify(value),
