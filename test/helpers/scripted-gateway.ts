@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { casePath } from '../cases/cases-dir.js';
 
 /** One request as the gateway saw it. */
 export interface RecordedRequest {
@@ -148,8 +149,8 @@ export const CASE_BODY_META: Record<string, { status: number; contentType: strin
 
 /** The exact bytes of a case file: everything after its title line and the blank line. */
 export function readCaseBytes(caseId: string): Buffer {
-  // read from the shared cases folder beside the repo (never copied into it)
-  const file = readFileSync(new URL(`../../../shared/cases/gateway/${caseId}.txt`, import.meta.url));
+  // read from the cases folder outside the repository (never copied into it): the cases suite only
+  const file = readFileSync(casePath('gateway', `${caseId}.txt`));
   const first = file.indexOf(0x0a);
   const second = file.indexOf(0x0a, first + 1);
   return file.subarray(second + 1);

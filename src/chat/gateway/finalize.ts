@@ -111,9 +111,15 @@ export function finalizeTurn(
       },
     );
   }
-  if (calls.length === 0 && raw.text.trim() === '' && raw.warnings.some((w) => w.startsWith('ignored a non-JSON stream event'))) {
+  if (
+    calls.length === 0 &&
+    raw.text.trim() === '' &&
+    raw.warnings.some((w) => w.startsWith('ignored a non-JSON stream event'))
+  ) {
     // nothing readable arrived, only events that were not chat chunks: an unreadable reply, not silence
-    throw new GatewayError('parse', 'the gateway stream held no readable chat event', { reason: 'unreadable_stream' });
+    throw new GatewayError('parse', 'the gateway stream held no readable chat event', {
+      reason: 'unreadable_stream',
+    });
   }
   if (calls.length === 0 && raw.text.trim() === '') {
     const why =

@@ -1,0 +1,122 @@
+/**
+ * One HTTP exchange with the gateway: the transport, the reply reader and the watchdogs (an idle
+ * timeout while streaming, reset by every received byte; a whole-call timeout when buffered),
+ * settled once as a reply or a GatewayError (or the abort reason).
+ */
+
+import { GatewayError } from './gateway-error.js';
+import { createReplyReader, type ReadProgress, type ReplyReader } from './reply-reader.js';
+import type { ChatCompletionBody } from './request.js';
+import { abortReason } from './retry-policy.js';
+import { type Exchange, openExchange, type TransportOptions } from './transport.js';
+import type { GatewayHooks, GatewayResult } from './types.js';
+
+/** Timeouts of one attempt, ms; 0 or undefined disables one. */
+export interface AttemptTimeouts {
+  /** Streaming only: fail when no byte arrives for this long. */
+  idleTimeoutMs?: number;
+  /** Buffered only: fail when the whole call takes longer. */
+  callTimeoutMs?: number;
+}
+
+/**
+ * Sends `body` once and resolves with the reply. Rejects with a GatewayError (timeout, transport
+ * or reply failure) or `signal.reason` when aborted. `progress.emittedText` tells the caller
+ * whether answer text already went out.
+ */
+export function attempt(
+  url: URL,
+  transport: Omit<TransportOptions, 'streaming'>,
+  timeouts: AttemptTimeouts,
+  body: ChatCompletionBody,
+  hooks: GatewayHooks,
+  progress: ReadProgress,
+  signal?: AbortSignal,
+): Promise<GatewayResult> {
+  return new Promise<GatewayResult>((resolve, reject) => {
+    const streaming = body.stream;
+    const idleMs =
+      streaming && timeouts.idleTimeoutMs && timeouts.idleTimeoutMs > 0 ? timeouts.idleTimeoutMs : undefined;
+    const callMs =
+      !streaming && timeouts.callTimeoutMs && timeouts.callTimeoutMs > 0 ? timeouts.callTimeoutMs : undefined;
+    let settled = false;
+    let idleTimer: NodeJS.Timeout | undefined;
+    let callTimer: NodeJS.Timeout | undefined;
+    let reader: ReplyReader | undefined;
+    let exchange: Exchange | undefined;
+    const partialText = () => reader?.partialText() || undefined;
+
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(idleTimer);
+      clearTimeout(callTimer);
+      signal?.removeEventListener('abort', onAbort);
+      exchange?.destroy();
+      fn();
+    };
+    const fail = (err: unknown) => settle(() => reject(err));
+    const succeed = (result: GatewayResult) => settle(() => resolve(result));
+    const guarded = (fn: () => GatewayResult | undefined) => {
+      if (settled) return;
+      try {
+        const result = fn();
+        if (result) succeed(result);
+      } catch (err) {
+        fail(err);
+      }
+    };
+    const armIdle = () => {
+      if (idleMs === undefined || settled) return;
+      // every received chunk re-arms the idle timer: refresh() is cheaper than a new timer
+      if (idleTimer) {
+        idleTimer.refresh();
+        return;
+      }
+      idleTimer = setTimeout(() => {
+        fail(
+          new GatewayError('timeout', `no data from the gateway for ${idleMs} ms`, {
+            reason: 'idle_timeout',
+            partialText: partialText(),
+          }),
+        );
+      }, idleMs);
+    };
+    const activity = () => {
+      armIdle();
+      hooks.onActivity?.();
+    };
+    const onAbort = () => fail(abortReason(signal as AbortSignal));
+
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const payload = Buffer.from(JSON.stringify(body), 'utf8');
+    exchange = openExchange(url, { ...transport, streaming }, payload, {
+      onError: (err) => fail(err),
+      onResponse: (status, headers) => {
+        activity();
+        reader = createReplyReader({ status, headers, streaming, hooks, progress });
+      },
+      onData: (chunk) => {
+        if (settled) return;
+        activity();
+        guarded(() => reader?.push(chunk));
+      },
+      onEnd: (how) => guarded(() => reader?.end(how)),
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (callMs !== undefined) {
+      callTimer = setTimeout(() => {
+        fail(
+          new GatewayError('timeout', `the gateway call took longer than ${callMs} ms`, {
+            reason: 'call_timeout',
+            partialText: partialText(),
+          }),
+        );
+      }, callMs);
+    }
+    armIdle();
+  });
+}

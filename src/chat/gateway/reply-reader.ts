@@ -1,0 +1,167 @@
+/**
+ * Reading one response body, whatever it turns out to be. A non-2xx body is an error body; a
+ * 2xx body is sniffed rather than trusted by Content-Type (an event stream never starts with
+ * '{', '[' or '<'): JSON goes to the buffered reader, anything else to the SSE reader and the
+ * stream assembler. Bytes are decoded with a streaming UTF-8 decoder, so a character split
+ * across network reads is never mangled.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_ERROR_BODY_BYTES } from '../../limits.js';
+import { parseBufferedCompletion } from './buffered.js';
+import { classifyHttpError } from './classify.js';
+import { looksLikeHtml } from './error-body.js';
+import { GatewayError } from './gateway-error.js';
+import { createSseReader, SseTooLarge } from './sse-reader.js';
+import { createStreamAssembler } from './stream-assembler.js';
+import type { GatewayHooks, GatewayResult } from './types.js';
+
+/** What the reader found out so far; `emittedText` forbids a retry (the text would show twice). */
+export interface ReadProgress {
+  emittedText: boolean;
+}
+
+/** An incremental reader of one response body. */
+export interface ReplyReader {
+  /** Feeds body bytes; returns the reply once it is complete (e.g. `[DONE]`), else undefined. Throws GatewayError. */
+  push(chunk: Buffer): GatewayResult | undefined;
+  /** The body ended (`eof`) or the connection died (`reset`): the reply, or a GatewayError thrown. */
+  end(how: 'eof' | 'reset'): GatewayResult;
+  /** Answer text received so far (for a timeout's partial text). */
+  partialText(): string;
+}
+
+type Mode = 'undecided' | 'sse' | 'buffered' | 'error';
+
+/** Inputs of a reader: the response head, whether a stream was asked for, the hooks. */
+export interface ReplyReaderInit {
+  status: number;
+  headers: IncomingHttpHeaders;
+  streaming: boolean;
+  hooks: GatewayHooks;
+  progress: ReadProgress;
+}
+
+/** Creates the reader for one response. */
+export function createReplyReader(init: ReplyReaderInit): ReplyReader {
+  const { status, headers, streaming, hooks, progress } = init;
+  const contentType = String(headers['content-type'] ?? '').toLowerCase();
+  const decoder = new TextDecoder('utf-8');
+  let mode: Mode = status < 200 || status >= 300 ? 'error' : 'undecided';
+  let text = ''; // buffered / error body, or the undecided lead-in
+  let textBytes = 0;
+  let result: GatewayResult | undefined;
+
+  const assembler = createStreamAssembler({
+    ...hooks,
+    onToken: (t) => {
+      progress.emittedText = true;
+      hooks.onToken?.(t);
+    },
+  });
+  const sse = createSseReader({
+    onData: (data) => assembler.push(data),
+    onComment: (comment) => hooks.onKeepAlive?.(comment),
+  });
+
+  const feedSse = (piece: string): GatewayResult | undefined => {
+    try {
+      if (sse.feed(piece)) result = assembler.finish('done');
+    } catch (err) {
+      if (!(err instanceof SseTooLarge)) throw err;
+      throw new GatewayError('parse', err.message, {
+        reason: 'too_large',
+        partialText: assembler.text || undefined,
+      });
+    }
+    return result;
+  };
+
+  const finishBuffered = (): GatewayResult => {
+    if (looksLikeHtml(text) || contentType.includes('html')) throw classifyHttpError(status, headers, text);
+    const reply = parseBufferedCompletion(text, hooks);
+    if (streaming) {
+      // a gateway that ignored stream:true: its text still goes out through the hooks
+      if (reply.reasoning) hooks.onReasoning?.(reply.reasoning);
+      if (reply.text) {
+        progress.emittedText = true;
+        hooks.onToken?.(reply.text);
+      }
+    }
+    return reply;
+  };
+
+  return {
+    partialText: () => assembler.text,
+
+    push(chunk: Buffer): GatewayResult | undefined {
+      if (result) return result;
+      const piece = decoder.decode(chunk, { stream: true });
+      if (mode === 'undecided') {
+        text += piece;
+        const lead = text.trimStart();
+        if (lead === '') return undefined;
+        // a JSON content type is read as JSON even when the body is not (then it is unreadable,
+        // not a cut-off stream); otherwise the first byte decides
+        const jsonTyped = contentType.includes('json') && !contentType.includes('event-stream');
+        mode = jsonTyped || lead[0] === '{' || lead[0] === '[' || lead[0] === '<' ? 'buffered' : 'sse';
+        if (mode === 'sse') {
+          const leadIn = text;
+          text = '';
+          return feedSse(leadIn);
+        }
+        textBytes = Buffer.byteLength(text);
+        return undefined;
+      }
+      if (mode === 'sse') return feedSse(piece);
+      const cap = mode === 'error' ? GATEWAY_MAX_ERROR_BODY_BYTES : GATEWAY_MAX_BODY_BYTES;
+      textBytes += chunk.length;
+      text += piece;
+      if (textBytes > cap) {
+        if (mode === 'error') throw classifyHttpError(status, headers, text);
+        throw new GatewayError('parse', `the gateway reply is larger than ${cap} bytes`, {
+          reason: 'too_large',
+        });
+      }
+      return undefined;
+    },
+
+    end(how: 'eof' | 'reset'): GatewayResult {
+      if (result) return result;
+      const tail = decoder.decode();
+      if (mode === 'error') throw classifyHttpError(status, headers, text + tail);
+      if (mode === 'sse' || (mode === 'undecided' && (text + tail).trim() !== '')) {
+        if (mode === 'undecided') {
+          mode = 'sse';
+          const early = feedSse(text);
+          if (early) return early;
+        }
+        const done = feedSse(tail);
+        if (done) return done;
+        if (how === 'eof' && sse.notAStream()) {
+          // a whole body arrived and none of it was an event: not a stream at all
+          throw new GatewayError('parse', 'the gateway reply is neither JSON nor an event stream', {
+            reason: 'not_a_stream',
+            upstreamStatus: status,
+          });
+        }
+        return assembler.finish(how);
+      }
+      if (mode === 'undecided') {
+        throw new GatewayError('unavailable', 'the gateway answered with an empty body', {
+          reason: how === 'reset' ? 'connection_reset' : 'empty_body',
+          upstreamStatus: status,
+          retryable: true,
+        });
+      }
+      if (how === 'reset') {
+        throw new GatewayError('unavailable', 'the gateway connection dropped mid-reply', {
+          reason: 'connection_reset',
+          upstreamStatus: status,
+          retryable: true,
+        });
+      }
+      text += tail;
+      return finishBuffered();
+    },
+  };
+}
