@@ -112,7 +112,9 @@ export function buildApp(inst: Instance): FastifyInstance {
     },
     bodyLimit: inst.config.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
-    trustProxy: false,
+    // forwarding headers count only from the proxies named in KLEBB_TRUSTED_PROXIES, and only for
+    // the client address in logs and rate limits (src/auth/principal.ts never reads them as trust)
+    trustProxy: inst.config.trustedProxies.length > 0 ? inst.config.trustedProxies : false,
     // refusals of the HTTP parser in the JSON error shape too (src/http/client-errors.ts)
     http: HTTP_SERVER_OPTIONS,
     clientErrorHandler,

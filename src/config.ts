@@ -3,6 +3,7 @@
  * Names and defaults: README.md and docs/CHAT-AGENT.md "Configuration".
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
@@ -44,6 +45,12 @@ export interface Config {
    * proxy every visitor would look local). Set 0 behind a reverse proxy that adds no forwarding header.
    */
   trustLoopback: boolean;
+  /**
+   * Reverse proxies whose forwarding headers are believed for the client address shown in logs,
+   * auth events and per-address rate limits (KLEBB_TRUSTED_PROXIES: comma-separated addresses or
+   * CIDR ranges, e.g. `127.0.0.1,::1`; default none). Who may enter never depends on it.
+   */
+  trustedProxies: string[];
   /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), */
   demo: boolean;
   cloud: boolean;
@@ -122,6 +129,26 @@ function flag(env: Env, name: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
+/** KLEBB_TRUSTED_PROXIES: addresses or CIDR ranges. @throws ConfigError naming a bad entry. */
+function trustedProxies(env: Env): string[] {
+  const raw = nonEmpty(env, 'KLEBB_TRUSTED_PROXIES');
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const [address, bits, extra] = part.split('/');
+      const family = net.isIP(address ?? '');
+      const maxBits = family === 6 ? 128 : 32;
+      const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+      if (family === 0 || !bitsOk || extra !== undefined) {
+        throw new ConfigError('KLEBB_TRUSTED_PROXIES', `${JSON.stringify(part)} is not an IP address or CIDR range`);
+      }
+      return part;
+    });
 }
 
 function expandHome(p: string): string {
@@ -238,6 +265,7 @@ export function loadConfig(env: Env = process.env): Config {
       nonEmpty(env, 'KLEBB_TRUST_LOOPBACK') === undefined
         ? !publicOriginSet(auth.origin)
         : flag(env, 'KLEBB_TRUST_LOOPBACK'),
+    trustedProxies: trustedProxies(env),
     demo: flag(env, 'KLEBB_DEMO'),
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),

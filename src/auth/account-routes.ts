@@ -28,7 +28,7 @@ export function accountRoutes(app: FastifyInstance, inst: Instance): void {
   app.delete('/api/credentials/:id', { schema: { params: IdParams } }, async (req, reply) => {
     const p = auth.requireSession(req.principal);
     const { id } = req.params as { id: string };
-    const r = auth.removePasskey(p, id, req.socket.remoteAddress);
+    const r = auth.removePasskey(p, id, req.ip);
     if (r.signedOut) clearSessionCookie(reply, inst.config.auth.secureCookies);
     return { ok: true, id, ...r };
   });

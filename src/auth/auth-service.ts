@@ -64,6 +64,11 @@ export interface AuthDeps {
 export interface AuthRequest {
   headers: IncomingHttpHeaders;
   socket: { remoteAddress?: string };
+  /**
+   * The client address for logs, events and rate limits: the socket's, or the address a trusted
+   * reverse proxy (KLEBB_TRUSTED_PROXIES) reports. Never used to decide who may enter.
+   */
+  ip?: string;
   cookies?: Record<string, string | undefined>;
 }
 
@@ -357,7 +362,7 @@ export class AuthService {
         this.events.record({
           event: 'registration-refused',
           reason: err.code,
-          address: req.socket.remoteAddress,
+          address: req.ip ?? req.socket.remoteAddress,
         });
       }
       throw err;
@@ -416,7 +421,7 @@ export class AuthService {
       label: grant.label,
       credentialId: verified.id,
       via: grant.via,
-      address: req.socket.remoteAddress,
+      address: req.ip ?? req.socket.remoteAddress,
     });
     const sessionToken =
       grant.via === 'add-device' ? null : this.sessions.create(grant.label, verified.id).token;
@@ -471,7 +476,7 @@ export class AuthService {
     if (!c || challenge === undefined) throw challengeExpired();
     const id = (response as { id?: unknown }).id;
     const found = typeof id === 'string' ? this.passkeys.find(id) : undefined;
-    const address = req.socket.remoteAddress;
+    const address = req.ip ?? req.socket.remoteAddress;
     if (!found) {
       this.events.record({ event: 'login-failed', reason: 'unknown passkey', address });
       throw badRequest('This passkey is not registered here', undefined, 'UNKNOWN_PASSKEY');
@@ -506,7 +511,7 @@ export class AuthService {
     const s = this.sessionOf(req);
     if (!s) return;
     this.sessions.end(s.sessionId);
-    this.events.record({ event: 'logout', label: s.label, address: req.socket.remoteAddress });
+    this.events.record({ event: 'logout', label: s.label, address: req.ip ?? req.socket.remoteAddress });
   }
 
   /**
@@ -515,7 +520,7 @@ export class AuthService {
    */
   demoLogin(req: AuthRequest): string {
     if (!this.config.demo) throw new KlebbError(404, 'NOT_FOUND', 'no route POST /auth/demo-login');
-    this.events.record({ event: 'demo-login', address: req.socket.remoteAddress });
+    this.events.record({ event: 'demo-login', address: req.ip ?? req.socket.remoteAddress });
     return this.sessions.create(DEMO_LABEL, null).token;
   }
 

@@ -1,8 +1,8 @@
 /**
  * Rate limits, with @fastify/rate-limit's limiter and its in-memory store:
  * - sign-in and registration requests per client address (KLEBB_AUTH_RATE_LIMIT per minute,
- *   default 30); the address is the socket's (proxy headers are not believed, so behind a
- *   reverse proxy every visitor shares the proxy's budget: the proxy should limit per visitor);
+ *   default 30); the address is the socket's, or the one a trusted reverse proxy reports
+ *   (KLEBB_TRUSTED_PROXIES): without that setting every visitor behind a proxy shares its budget;
  * - every request made with a bearer token, per token (KLEBB_AGENT_RATE_LIMIT per minute,
  *   default 6000: room for scripts and benchmarks, a brake on a runaway loop).
  * 0 switches a limit off. Past the limit: 429 RATE_LIMITED with `Retry-After` (seconds).
@@ -53,12 +53,12 @@ export function rateLimiters(app: FastifyInstance, env: AuthEnv) {
      * @throws 429 past the limit; otherwise returns and the caller rethrows its 401.
      */
     async failure(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-      req.log.warn({ address: req.socket.remoteAddress, url: req.routeOptions.url }, 'refused credential');
+      req.log.warn({ address: req.ip, url: req.routeOptions.url }, 'refused credential');
       if (env.authFailuresPerMin === 0) return;
       failures ??= app.createRateLimit({
         max: env.authFailuresPerMin,
         timeWindow: WINDOW_MS,
-        keyGenerator: (r) => `auth-fail:${r.socket.remoteAddress ?? 'unknown'}`,
+        keyGenerator: (r) => `auth-fail:${r.ip || 'unknown'}`,
       });
       await apply(failures, req, reply);
     },
@@ -68,7 +68,7 @@ export function rateLimiters(app: FastifyInstance, env: AuthEnv) {
       signIn ??= app.createRateLimit({
         max: env.authRateLimitPerMin,
         timeWindow: WINDOW_MS,
-        keyGenerator: (r) => `sign-in:${r.socket.remoteAddress ?? 'unknown'}`,
+        keyGenerator: (r) => `sign-in:${r.ip || 'unknown'}`,
       });
       await apply(signIn, req, reply);
     },
