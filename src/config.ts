@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
-import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import os from 'node:os';
 import path from 'node:path';
+import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
+import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,
@@ -115,7 +115,8 @@ function intVar(env: Env, names: string[], fallback: number, min: number, max: n
   for (const name of names) {
     const raw = nonEmpty(env, name);
     if (raw === undefined) continue;
-    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
+    if (!/^\d+$/.test(raw.trim()))
+      throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
     const n = Number(raw.trim());
     if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
     return n;
@@ -145,7 +146,10 @@ function trustedProxies(env: Env): string[] {
       const maxBits = family === 6 ? 128 : 32;
       const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
       if (family === 0 || !bitsOk || extra !== undefined) {
-        throw new ConfigError('KLEBB_TRUSTED_PROXIES', `${JSON.stringify(part)} is not an IP address or CIDR range`);
+        throw new ConfigError(
+          'KLEBB_TRUSTED_PROXIES',
+          `${JSON.stringify(part)} is not an IP address or CIDR range`,
+        );
       }
       return part;
     });
@@ -175,7 +179,10 @@ function loadChat(env: Env, warnings: string[]): ChatConfig {
     try {
       url = new URL(endpointUrl);
     } catch {
-      throw new ConfigError('CHAT_ENDPOINT_URL', `must be a full http:// or https:// URL, got ${JSON.stringify(endpointUrl)}`);
+      throw new ConfigError(
+        'CHAT_ENDPOINT_URL',
+        `must be a full http:// or https:// URL, got ${JSON.stringify(endpointUrl)}`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ConfigError('CHAT_ENDPOINT_URL', `must start with http:// or https://, got ${url.protocol}`);
@@ -187,7 +194,10 @@ function loadChat(env: Env, warnings: string[]): ChatConfig {
     try {
       systemPrompt = fs.readFileSync(expandHome(promptFile), 'utf8');
     } catch (err) {
-      throw new ConfigError('HEALTH_SYSTEM_PROMPT_FILE', `cannot read ${promptFile}: ${(err as Error).message}`);
+      throw new ConfigError(
+        'HEALTH_SYSTEM_PROMPT_FILE',
+        `cannot read ${promptFile}: ${(err as Error).message}`,
+      );
     }
   }
   const iterTimeoutMs = intVar(env, ['CHAT_ITER_TIMEOUT_MS'], DEFAULT_ITER_TIMEOUT_MS, 0, 24 * 3600_000);
@@ -260,7 +270,13 @@ export function loadConfig(env: Env = process.env): Config {
     instanceName,
     chatAgentName: nonEmpty(env, 'CHAT_AGENT_NAME') ?? 'Chat',
     chatAgentEmoji: nonEmpty(env, 'CHAT_AGENT_EMOJI') ?? '💬',
-    bodyLimitBytes: intVar(env, ['KLEBB_BODY_LIMIT_BYTES'], DEFAULT_BODY_LIMIT_BYTES, 1024, 1024 * 1024 * 1024),
+    bodyLimitBytes: intVar(
+      env,
+      ['KLEBB_BODY_LIMIT_BYTES'],
+      DEFAULT_BODY_LIMIT_BYTES,
+      1024,
+      1024 * 1024 * 1024,
+    ),
     trustLoopback:
       nonEmpty(env, 'KLEBB_TRUST_LOOPBACK') === undefined
         ? !publicOriginSet(auth.origin)

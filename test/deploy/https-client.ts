@@ -34,7 +34,12 @@ function hostOf(sub?: string): string {
   return sub ? `${sub}.${TEST_HOST}` : TEST_HOST;
 }
 
-function open(ngx: TestNginx, p: string, init: HttpsInit, onResponse: (res: import('node:http').IncomingMessage) => void) {
+function open(
+  ngx: TestNginx,
+  p: string,
+  init: HttpsInit,
+  onResponse: (res: import('node:http').IncomingMessage) => void,
+) {
   const host = hostOf(init.sub);
   const headers: Record<string, string> = { host: `${host}:${ngx.httpsPort}`, ...init.headers };
   let body = init.body;
@@ -75,7 +80,13 @@ export function httpsRequest(ngx: TestNginx, p: string, init: HttpsInit = {}): P
           parsed = undefined;
         }
         const socket = res.socket as import('node:tls').TLSSocket;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed, alpn: socket.alpnProtocol ?? false });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text,
+          body: parsed,
+          alpn: socket.alpnProtocol ?? false,
+        });
       });
       res.on('error', reject);
     });
@@ -93,11 +104,16 @@ export interface TimedEvent {
 }
 
 /** Posts through nginx and collects the event stream, stamping each event on arrival. */
-export function httpsSse(ngx: TestNginx, p: string, init: HttpsInit = {}): Promise<{ status: number; events: TimedEvent[] }> {
+export function httpsSse(
+  ngx: TestNginx,
+  p: string,
+  init: HttpsInit = {},
+): Promise<{ status: number; events: TimedEvent[] }> {
   return new Promise((resolve, reject) => {
     const events: TimedEvent[] = [];
     const parser = createParser({
-      onEvent: (e) => events.push({ event: e.event ?? 'message', data: JSON.parse(e.data), at: performance.now() }),
+      onEvent: (e) =>
+        events.push({ event: e.event ?? 'message', data: JSON.parse(e.data), at: performance.now() }),
     });
     const { req, body } = open(ngx, p, init, (res) => {
       res.setEncoding('utf8');

@@ -34,10 +34,23 @@ export function makeCertificate(dir: string): Certificate {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-days', '2', '-subj', `/CN=${TEST_HOST}`,
-      '-addext', `subjectAltName=DNS:${TEST_HOST},DNS:*.${TEST_HOST}`,
-      '-keyout', keyFile, '-out', certFile,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${TEST_HOST}`,
+      '-addext',
+      `subjectAltName=DNS:${TEST_HOST},DNS:*.${TEST_HOST}`,
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
     ],
     { stdio: 'pipe' },
   );
@@ -61,18 +74,28 @@ export async function freePort(): Promise<number> {
 
 function replaceOrFail(text: string, from: string | RegExp, to: string): string {
   const found = typeof from === 'string' ? text.includes(from) : from.test(text);
-  if (!found) throw new Error(`deploy/nginx/klebb.conf no longer contains ${String(from)}: update the test harness`);
+  if (!found)
+    throw new Error(`deploy/nginx/klebb.conf no longer contains ${String(from)}: update the test harness`);
   return typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
 }
 
 /** The repository's klebb.conf adapted to this machine (see the file comment). */
-export function adaptKlebbConf(opts: { httpsPort: number; httpPort: number; cert: Certificate; mapFile: string }): string {
+export function adaptKlebbConf(opts: {
+  httpsPort: number;
+  httpPort: number;
+  cert: Certificate;
+  mapFile: string;
+}): string {
   let conf = fs.readFileSync(path.join(repoRoot, 'deploy/nginx/klebb.conf'), 'utf8');
   conf = replaceOrFail(conf, 'listen 443 ssl http2;', `listen 127.0.0.1:${opts.httpsPort} ssl http2;`);
   conf = replaceOrFail(conf, 'listen [::]:443 ssl http2;', '');
   conf = replaceOrFail(conf, 'listen 80;', `listen 127.0.0.1:${opts.httpPort};`);
   conf = replaceOrFail(conf, 'listen [::]:80;', '');
-  conf = replaceOrFail(conf, /server_name klebb\.example\.org \*\.klebb\.example\.org;/g, `server_name ${TEST_HOST} *.${TEST_HOST};`);
+  conf = replaceOrFail(
+    conf,
+    /server_name klebb\.example\.org \*\.klebb\.example\.org;/g,
+    `server_name ${TEST_HOST} *.${TEST_HOST};`,
+  );
   conf = replaceOrFail(conf, '/etc/letsencrypt/live/klebb.example.org/fullchain.pem', opts.cert.certFile);
   conf = replaceOrFail(conf, '/etc/letsencrypt/live/klebb.example.org/privkey.pem', opts.cert.keyFile);
   conf = replaceOrFail(conf, 'include /etc/nginx/klebb-instances.map;', `include ${opts.mapFile};`);

@@ -26,9 +26,14 @@ const originalWrite = http.ServerResponse.prototype.write;
 
 beforeAll(async () => {
   // Stamp every event-stream write of this process's servers (Klebb is in process; nginx is not).
-  http.ServerResponse.prototype.write = function (this: http.ServerResponse, chunk: unknown, ...rest: unknown[]) {
+  http.ServerResponse.prototype.write = function (
+    this: http.ServerResponse,
+    chunk: unknown,
+    ...rest: unknown[]
+  ) {
     if (typeof chunk === 'string') {
-      for (const m of chunk.matchAll(/^event: (\S+)$/gm)) leftKlebb.push({ event: m[1] ?? '', at: performance.now() });
+      for (const m of chunk.matchAll(/^event: (\S+)$/gm))
+        leftKlebb.push({ event: m[1] ?? '', at: performance.now() });
     }
     // biome-ignore lint/suspicious/noExplicitAny: forwarding the original overloads unchanged
     return (originalWrite as any).call(this, chunk, ...rest);
@@ -58,7 +63,11 @@ afterAll(async () => {
 
 describe('nginx in front of Klebb', () => {
   it('serves the app over HTTPS with HTTP/2 and redirects plain HTTP to HTTPS', async () => {
-    const session = http2.connect(ngx.origin(), { ca: ngx.cert.pem, host: '127.0.0.1', servername: TEST_HOST });
+    const session = http2.connect(ngx.origin(), {
+      ca: ngx.cert.pem,
+      host: '127.0.0.1',
+      servername: TEST_HOST,
+    });
     try {
       const status = await new Promise<number>((resolve, reject) => {
         const req = session.request({
@@ -77,7 +86,10 @@ describe('nginx in front of Klebb', () => {
     }
     const plain = await new Promise<http.IncomingMessage>((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port: ngx.httpPort, path: '/today?x=1', headers: { host: TEST_HOST } }, resolve)
+        .get(
+          { host: '127.0.0.1', port: ngx.httpPort, path: '/today?x=1', headers: { host: TEST_HOST } },
+          resolve,
+        )
         .on('error', reject);
     });
     plain.resume();
@@ -102,22 +114,31 @@ describe('nginx in front of Klebb', () => {
     // each delta reached the client before Klebb sent the next one (300 ms later): nothing was held
     for (let i = 0; i + 1 < sent.length; i++) expect(received[i]?.at).toBeLessThan(sent[i + 1]?.at ?? 0);
     const sorted = [...lags].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)], `lags through nginx: ${lags.map((l) => l.toFixed(1)).join(', ')} ms`).toBeLessThan(100);
+    expect(
+      sorted[Math.floor(sorted.length / 2)],
+      `lags through nginx: ${lags.map((l) => l.toFixed(1)).join(', ')} ms`,
+    ).toBeLessThan(100);
   });
 
   it("logs and limits sign-ins by the visitor's own address, not nginx's", async () => {
     // Klebb's own limit (3 a minute here) counts per visitor: 127.0.0.5 runs out, 127.0.0.6 does not
     const from5: number[] = [];
-    for (let i = 0; i < 4; i++) from5.push((await httpsRequest(ngx, '/auth/login/options', { method: 'POST', from: '127.0.0.5' })).status);
+    for (let i = 0; i < 4; i++)
+      from5.push(
+        (await httpsRequest(ngx, '/auth/login/options', { method: 'POST', from: '127.0.0.5' })).status,
+      );
     expect(from5.slice(0, 3)).not.toContain(429);
     const limited = await httpsRequest(ngx, '/auth/login/options', { method: 'POST', from: '127.0.0.5' });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'RATE_LIMITED' });
-    expect(limited.headers['x-ratelimit-limit'], 'the 429 is Klebb\'s own, not nginx\'s').toBe('3');
+    expect(limited.headers['x-ratelimit-limit'], "the 429 is Klebb's own, not nginx's").toBe('3');
     const other = await httpsRequest(ngx, '/auth/login/options', { method: 'POST', from: '127.0.0.6' });
     expect(other.status).not.toBe(429);
     // a refused registration is recorded with the visitor's address
-    const refused = await httpsRequest(ngx, '/auth/register/options', { json: { code: 'not-the-setup-code' }, from: '127.0.0.7' });
+    const refused = await httpsRequest(ngx, '/auth/register/options', {
+      json: { code: 'not-the-setup-code' },
+      from: '127.0.0.7',
+    });
     expect(refused.status).toBe(403);
     const log = fs.readFileSync(path.join(s.home, 'sessions', 'auth-events.log'), 'utf8');
     expect(log).toContain('127.0.0.7');
@@ -125,7 +146,9 @@ describe('nginx in front of Klebb', () => {
 
   it("applies nginx's own limit to the sign-in routes only", async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 20 }, () => httpsRequest(ngx, '/auth/status', { from: '127.0.0.8' }).then((r) => r.status)),
+      Array.from({ length: 20 }, () =>
+        httpsRequest(ngx, '/auth/status', { from: '127.0.0.8' }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((st) => st === 429).length).toBeGreaterThan(0);
     const refused = await httpsRequest(ngx, '/auth/status', { from: '127.0.0.8' });
@@ -133,7 +156,9 @@ describe('nginx in front of Klebb', () => {
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
     expect(refused.headers['retry-after']).toBe('60');
     const api = await Promise.all(
-      Array.from({ length: 20 }, () => httpsRequest(ngx, '/api/instance', { from: '127.0.0.8', token: TOKEN }).then((r) => r.status)),
+      Array.from({ length: 20 }, () =>
+        httpsRequest(ngx, '/api/instance', { from: '127.0.0.8', token: TOKEN }).then((r) => r.status),
+      ),
     );
     expect(api.every((st) => st === 200)).toBe(true);
   });
@@ -141,16 +166,30 @@ describe('nginx in front of Klebb', () => {
   it('accepts a Health Auto Export sized body and refuses a host it does not serve', async () => {
     // 8 MiB (nginx's default stops at 1 MiB): Klebb itself answers, a body of blanks is not a card
     const big = Buffer.alloc(8 * 1024 * 1024, 0x20);
-    const r = await httpsRequest(ngx, '/api/manifests', { token: TOKEN, method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    const r = await httpsRequest(ngx, '/api/manifests', {
+      token: TOKEN,
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toHaveProperty('code');
     // past the limit the answer is a 413 in Klebb's error shape, not a proxy error
     const huge = Buffer.alloc(11 * 1024 * 1024, 0x20);
-    const over = await httpsRequest(ngx, '/api/manifests', { token: TOKEN, method: 'POST', body: huge, headers: { 'content-type': 'application/json' } });
+    const over = await httpsRequest(ngx, '/api/manifests', {
+      token: TOKEN,
+      method: 'POST',
+      body: huge,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(over.status, ngx.errorLog()).toBe(413);
     expect(over.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     // a Health Auto Export push may be far larger than a card write (no token configured: 501 from Klebb)
-    const push = await httpsRequest(ngx, '/api/health-auto-export', { method: 'POST', body: huge, headers: { 'content-type': 'application/json' } });
+    const push = await httpsRequest(ngx, '/api/health-auto-export', {
+      method: 'POST',
+      body: huge,
+      headers: { 'content-type': 'application/json' },
+    });
     expect([401, 501]).toContain(push.status);
     const unknown = await httpsRequest(ngx, '/api/instance', { sub: 'stranger' });
     expect(unknown.status).toBe(404);
