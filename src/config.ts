@@ -51,7 +51,7 @@ export interface Config {
    * CIDR ranges, e.g. `127.0.0.1,::1`; default none). Who may enter never depends on it.
    */
   trustedProxies: string[];
-  /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1), */
+  /** Public demo mode (KLEBB_DEMO=1) and cloud mode (KLEBB_CLOUD=1). */
   demo: boolean;
   cloud: boolean;
   /** Structural debug logs (HEALTH_DEBUG=1). */
