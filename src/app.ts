@@ -17,6 +17,7 @@ import { conversationRoutes } from './chat/conversations/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
+import { dataRoutes } from './data/routes.js';
 import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
@@ -185,6 +186,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   );
   conversationRoutes(app, inst);
   ingestRoutes(app, inst);
+  dataRoutes(app, inst);
   eventRoutes(app, inst);
   authRoutes(app, inst);
   accountRoutes(app, inst);

@@ -1,0 +1,92 @@
+/**
+ * `npm run export -- --out FILE [--home DIR]`: writes the whole home (HEALTH_HOME, or `--home`)
+ * as a `klebb.export.v1` zip (docs/EXPORT.md), the same archive as `GET /api/export`. The
+ * server may be running on the same home meanwhile: the export reads a consistent snapshot of
+ * the database. The archive is written beside FILE first and renamed when complete, so FILE is
+ * never a torn zip. Exit codes: 0 written, 1 failed, 2 bad usage.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { ExportService } from '../src/data/export-service.js';
+import { fsyncDir } from '../src/home/atomic-write.js';
+import { openInstance } from '../src/instance.js';
+
+const USAGE = 'usage: npm run export -- --out FILE.zip [--home DIR]';
+
+/** Parsed command line. */
+export interface ExportArgs {
+  out: string;
+  home?: string;
+}
+
+/** @throws Error with the usage text when the arguments are not `--out FILE [--home DIR]`. */
+export function parseArgs(argv: string[]): ExportArgs {
+  let out: string | undefined;
+  let home: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--out' || a === '--home') {
+      const v = argv[++i];
+      if (!v) throw new Error(`${a} needs a value\n${USAGE}`);
+      if (a === '--out') out = v;
+      else home = v;
+    } else if (a.startsWith('--out=')) out = a.slice(6);
+    else if (a.startsWith('--home=')) home = a.slice(7);
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  if (!out) throw new Error(USAGE);
+  return { out: path.resolve(out), ...(home ? { home: path.resolve(home) } : {}) };
+}
+
+/** Runs the export; returns the exit code. */
+export async function main(
+  argv: string[],
+  io: { out: (s: string) => void; err: (s: string) => void } = {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+  },
+): Promise<number> {
+  let args: ExportArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    io.err(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const env = { ...process.env, ...(args.home ? { HEALTH_HOME: args.home } : {}), KLEBB_LOG_LEVEL: 'silent' };
+  const inst = await openInstance(loadConfig(env), { watch: false });
+  const part = `${args.out}.part`;
+  try {
+    const svc = new ExportService({
+      db: inst.db,
+      layout: inst.layout,
+      instanceName: inst.config.instanceName,
+      cards: () => inst.cards.registry.all().map((c) => ({ id: c.id, file: c.file })),
+    });
+    const started = await svc.start();
+    await pipeline(started.stream, fs.createWriteStream(part, { mode: 0o600 }));
+    const fd = fs.openSync(part, 'r');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(part, args.out);
+    fsyncDir(path.dirname(args.out));
+    const bytes = fs.statSync(args.out).size;
+    io.out(`${JSON.stringify({ ok: true, home: inst.layout.home, file: args.out, bytes })}\n`);
+    return 0;
+  } catch (e) {
+    fs.rmSync(part, { force: true });
+    io.err(`export failed: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await inst.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

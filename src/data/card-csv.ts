@@ -1,0 +1,111 @@
+/**
+ * A card's rows as CSV for a doctor or a spreadsheet (RFC 4180): one column per top-level field
+ * (`date` and `time` first, then in order of first appearance), ISO dates as stored, the unit in
+ * the header where the card declares one (`kg (kg)` reads badly, so a unit equal to the field
+ * name is left out). Nested values are written as JSON. A text cell that a spreadsheet would run
+ * as a formula (starting with = + - @ or a tab) gets a leading apostrophe. Rows are read in pages,
+ * so memory stays flat for a card of any length and no read holds the database between pages.
+ */
+import type { Db } from '../store/database.js';
+
+/** Rows read per page. */
+const PAGE_ROWS = 1000;
+
+/** A field's unit from the manifest: inputs, the headline's display unit, chart series. */
+export function fieldUnits(meta: Record<string, unknown>): Map<string, string> {
+  const units = new Map<string, string>();
+  const obj = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const set = (field: unknown, unit: unknown) => {
+    const f = str(field);
+    const u = str(unit);
+    if (f && u && !units.has(f)) units.set(f, u);
+  };
+  const view = obj(meta.view);
+  const writeable = obj(meta.writeable);
+  for (const inputs of [writeable?.inputs, view?.inputs]) {
+    if (!Array.isArray(inputs)) continue;
+    for (const i of inputs) set(obj(i)?.key ?? obj(i)?.name, obj(i)?.unit);
+  }
+  const display = obj(view?.display);
+  const primary = str(display?.primary);
+  if (primary) set(primary.replace(/^latest\./, ''), display?.unit);
+  const trends = obj(meta.trends);
+  const series = Array.isArray(trends?.series) ? trends.series : [];
+  const axis = trends?.yAxisLabel ?? trends?.unit;
+  for (const s of series) set(obj(s)?.field, obj(s)?.unit ?? axis);
+  const ingest = obj(meta.ingest);
+  if (ingest) set(ingest.field ?? 'value', ingest.unit);
+  return units;
+}
+
+/** One CSV cell. */
+export function csvCell(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function* pages(db: Db, cardId: string): Generator<unknown[]> {
+  const page = db.prepare(
+    'SELECT pos, body FROM card_rows WHERE card_id = ? AND pos > ? ORDER BY pos LIMIT ?',
+  );
+  let after = -Infinity;
+  for (;;) {
+    const rows = page.all(cardId, after === -Infinity ? -9007199254740991 : after, PAGE_ROWS) as {
+      pos: number;
+      body: string;
+    }[];
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].pos;
+    yield rows.map((r) => JSON.parse(r.body));
+  }
+}
+
+/** The rows of a card as plain objects (an array card), or the one document (anything else). */
+function* rowsOf(db: Db, cardId: string): Generator<unknown> {
+  const st = db.prepare('SELECT shape, doc FROM card_state WHERE card_id = ?').get(cardId) as
+    | { shape: string; doc: string | null }
+    | undefined;
+  if (!st || st.shape === 'none') return;
+  if (st.shape === 'value') {
+    const doc = JSON.parse(st.doc ?? 'null');
+    if (doc !== null) yield doc;
+    return;
+  }
+  for (const p of pages(db, cardId)) yield* p;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The columns: every top-level key of the rows (a non-object row is one `value` column). */
+function columnsOf(db: Db, cardId: string): string[] {
+  const seen = new Set<string>();
+  for (const r of rowsOf(db, cardId)) {
+    if (isRecord(r)) for (const k of Object.keys(r)) seen.add(k);
+    else seen.add('value');
+  }
+  const first = ['date', 'time'].filter((k) => seen.has(k));
+  return [...first, ...[...seen].filter((k) => !first.includes(k))];
+}
+
+/**
+ * The CSV text of a card, as lines (each ending CRLF): the header, then one line per row.
+ * Reads the rows twice (columns first), each time in pages.
+ */
+export function* cardCsvLines(db: Db, cardId: string, meta: Record<string, unknown>): Generator<string> {
+  const cols = columnsOf(db, cardId);
+  const units = fieldUnits(meta);
+  const head = (c: string) => {
+    const u = units.get(c);
+    return u && u.toLowerCase() !== c.toLowerCase() ? `${c} (${u})` : c;
+  };
+  yield `${cols.map((c) => csvCell(head(c))).join(',')}\r\n`;
+  for (const r of rowsOf(db, cardId)) {
+    const rec = isRecord(r) ? r : { value: r };
+    yield `${cols.map((c) => csvCell(rec[c])).join(',')}\r\n`;
+  }
+}
