@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
-import { type HaeEnv, readHaeEnv } from './ingest/hae-env.js';
+import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,

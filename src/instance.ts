@@ -19,7 +19,7 @@ import type { Config } from './config.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
-import { HaeIngest } from './ingest/hae-service.js';
+import { HaeIngest } from './ingest/hae/service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 

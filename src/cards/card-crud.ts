@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, conflict, type FieldError, invalid } from '../errors.js';
 import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
-import { isKnownMetric } from '../ingest/hae/catalogue.js';
-import { fillNewIngestCard, withIngestCategory } from '../ingest/hae-cards.js';
+import { fillNewIngestCard, withIngestCategory } from '../ingest/hae/cards.js';
+import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
+import { mergePatch } from '../store/row-ops.js';
 import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { assertSchemaType } from './card-data.js';
 import { cardFilePath } from './card-id.js';
@@ -22,7 +23,6 @@ import {
   serializeManifest,
   splitData,
 } from './manifest-file.js';
-import { mergePatch } from './row-ops.js';
 import {
   type ManifestValidation,
   sanitizeAtLoad,

@@ -9,13 +9,13 @@
  * - A card with `schema.type` set only takes data of that JSON type.
  */
 import { badRequest, forbidden, RowError } from '../errors.js';
-import type { Actor } from '../store/change-log.js';
 import type { WindowOptions } from '../store/card-data-store.js';
+import type { Actor } from '../store/change-log.js';
+import { parseRowPath } from '../store/row-path.js';
 import { type CardContext, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
-import { assertIfMatch, dataEtag } from './etag.js';
 import { normaliseDateKeyed } from './data-normalise.js';
-import { parseRowPath } from './row-path.js';
+import { assertIfMatch, dataEtag } from './etag.js';
 
 /** Options of a data write. */
 export interface WriteOptions {

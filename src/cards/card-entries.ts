@@ -13,17 +13,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { conflict, KlebbError, notFound } from '../errors.js';
 import type { Actor } from '../store/change-log.js';
+import type { Segment } from '../store/row-path.js';
 import { type CardContext, requireCard } from './card-context.js';
 import { assertSchemaType, assertWriteable } from './card-data.js';
 import type { Card } from './card-registry.js';
 import { assertIfMatch, dataEtag } from './etag.js';
-import type { Segment } from './row-path.js';
 import {
   applyInsert,
   assertDateAllowed,
   checkEntry,
-  datePosition,
   cleanEntry,
+  datePosition,
   type Entry,
   entryDay,
   planAdd,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { jsonShapeProblem } from '../common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
-import { isKnownMetric } from '../ingest/hae/catalogue.js';
+import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import type { Card, CardRegistry, LoadError } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';

@@ -1,7 +1,7 @@
 /**
  * The Health Auto Export routes and the Apple Health
  * upload. Token, status and discoveries need the normal auth (session or agent bearer); the
- * webhook does its own (webhook/routes.ts).
+ * webhook does its own (hae/webhook/routes.ts).
  *
  * - `GET /api/health-auto-export/token` → `{token, lastRegeneratedAt}` (nulls when none)
  * - `POST /api/health-auto-export/token` → 201 `{token, lastRegeneratedAt}`; 409 if one exists
@@ -18,9 +18,9 @@ import { trustedBase } from '../auth/origin.js';
 import { notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { appleHealthImportRoute } from './apple-health/routes.js';
-import { resolveMetric } from './hae/catalogue.js';
-import type { HaeIngest } from './hae-service.js';
-import { HAE_WEBHOOK_PATH, haeWebhookRoute } from './webhook/routes.js';
+import { resolveMetric } from './hae/format/catalogue.js';
+import type { HaeIngest } from './hae/service.js';
+import { HAE_WEBHOOK_PATH, haeWebhookRoute } from './hae/webhook/routes.js';
 
 /**
  * The URL a phone should post to: HEALTH_ORIGIN when set, else the loopback Host or the address

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseRowPath } from '../cards/row-path.js';
 import { CardDataStore } from './card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './database.js';
+import { parseRowPath } from './row-path.js';
 
 let dir: string;
 let db: Db;

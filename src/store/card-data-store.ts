@@ -8,12 +8,12 @@
  * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
  */
 
-import * as ops from '../cards/row-ops.js';
-import type { Literal, Segment } from '../cards/row-path.js';
 import { RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
 import type { Db } from './database.js';
+import * as ops from './row-ops.js';
+import type { Literal, Segment } from './row-path.js';
 
 /** How a card's data is held: a top-level array, one JSON document, or nothing at all. */
 export type DataShape = 'array' | 'value' | 'none';

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { aggregateRows, type HaeRow } from '../../src/ingest/hae/aggregate.js';
-import { normalisePayload } from '../../src/ingest/hae/payload.js';
-import type { Sample } from '../../src/ingest/hae/sample.js';
-import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { aggregateRows, type HaeRow } from '../../src/ingest/hae/format/aggregate.js';
+import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
+import type { Sample } from '../../src/ingest/hae/format/sample.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { casesDir } from '../helpers/sandbox-home.js';
 
 export const haeDir = path.join(casesDir, 'real-data', 'hae');

@@ -11,11 +11,11 @@
  * - Payload size / timeouts: the webhook and the benchmark.
  */
 import { describe, expect, it } from 'vitest';
-import { aggregateRows } from '../../src/ingest/hae/aggregate.js';
-import { isKnownMetric } from '../../src/ingest/hae/catalogue.js';
-import { normalisePayload } from '../../src/ingest/hae/payload.js';
-import type { Sample } from '../../src/ingest/hae/sample.js';
-import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { aggregateRows } from '../../src/ingest/hae/format/aggregate.js';
+import { isKnownMetric } from '../../src/ingest/hae/format/catalogue.js';
+import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
+import type { Sample } from '../../src/ingest/hae/format/sample.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { ingestFile } from './hae-files.js';
 
 type Point = Record<string, unknown>;

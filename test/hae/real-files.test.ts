@@ -7,11 +7,11 @@
  * sleep hours 2, km 2, ml 0), half away from zero.
  */
 import { describe, expect, it } from 'vitest';
-import { aggregateRows } from '../../src/ingest/hae/aggregate.js';
-import { resolveMetric } from '../../src/ingest/hae/catalogue.js';
-import { roundTo } from '../../src/ingest/hae/numbers.js';
-import { normalisePayload } from '../../src/ingest/hae/payload.js';
-import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { aggregateRows } from '../../src/ingest/hae/format/aggregate.js';
+import { resolveMetric } from '../../src/ingest/hae/format/catalogue.js';
+import { roundTo } from '../../src/ingest/hae/format/numbers.js';
+import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { halvePayload } from '../helpers/hae-halves.js';
 import { HAE_FILES, ingestFile, readHae } from './hae-files.js';
 

@@ -1,6 +1,6 @@
 /**
  * A card that gains `meta.ingest` after it was created is filled from the stored samples, as
- * create does; changing its metric refills it for the new metric (src/ingest/hae-follow.ts).
+ * create does; changing its metric refills it for the new metric (src/ingest/hae/follow.ts).
  * Both ways of changing a card: `PATCH /api/manifests/:id` and a hand edit of its file picked up
  * by the real watcher. Real server, real SQLite, real files.
  *

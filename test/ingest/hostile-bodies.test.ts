@@ -4,8 +4,8 @@
  * surrogate. Each is answered with a warning of ours and leaves bounded state behind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_METRIC_NAME_CHARS, MAX_UNKNOWN_DISCOVERIES } from '../../src/ingest/hae/limits.js';
-import { MAX_JSON_DEPTH } from '../../src/ingest/hae/nesting.js';
+import { MAX_METRIC_NAME_CHARS, MAX_UNKNOWN_DISCOVERIES } from '../../src/ingest/hae/format/limits.js';
+import { MAX_JSON_DEPTH } from '../../src/ingest/hae/format/nesting.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;

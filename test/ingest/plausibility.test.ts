@@ -1,6 +1,6 @@
 /**
  * Values that make no sense are refused per point with a warning naming the metric and how many
- * points were dropped (docs/HEALTH-AUTO-EXPORT.md "What each card gets"; src/ingest/hae/plausible.ts):
+ * points were dropped (docs/HEALTH-AUTO-EXPORT.md "What each card gets"; src/ingest/hae/format/plausible.ts):
  * negative counts and totals, dates before 1900 or after 2099, numbers beyond ±1e9 (two `1e308`
  * summed to Infinity and silently wrote nothing). A numeric string is read as its number.
  */

@@ -1,12 +1,12 @@
 /**
- * SeqCounter (src/ingest/webhook/streamed-block.ts): the per-block count of (instant as written,
+ * SeqCounter (src/ingest/hae/webhook/streamed-block.ts): the per-block count of (instant as written,
  * source) that numbers `seq` across the chunks of a streamed block. Its table grows from 1024
  * slots; these runs cross several growths and compare every answer with a plain Map keyed the way
  * extractSamples keys it (`canonicalTimestamp|source`).
  */
 import { expect, it } from 'vitest';
-import { parseHaeTimestamp } from '../../src/ingest/hae/timestamps.js';
-import { SeqCounter } from '../../src/ingest/webhook/streamed-block.js';
+import { parseHaeTimestamp } from '../../src/ingest/hae/format/timestamps.js';
+import { SeqCounter } from '../../src/ingest/hae/webhook/streamed-block.js';
 
 function stamp(minute: number, offset: string): string {
   const t = new Date(Date.UTC(2024, 0, 1) + minute * 60_000).toISOString();

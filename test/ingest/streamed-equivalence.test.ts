@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ingestInline, ingestSpooled } from '../../src/ingest/webhook/ingest-body.js';
+import { ingestInline, ingestSpooled } from '../../src/ingest/hae/webhook/ingest-body.js';
 import { type Instance, openInstance } from '../../src/instance.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
 import { HAE_FILES, haeBytes } from './helpers.js';

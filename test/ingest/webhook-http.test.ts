@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HAE_INLINE_MAX_BYTES, readHaeEnv } from '../../src/ingest/hae-env.js';
+import { HAE_INLINE_MAX_BYTES, readHaeEnv } from '../../src/ingest/hae/env.js';
 import { startServer } from '../helpers/server.js';
 import { haeCard, type IngestServer, rawPost, startIngestServer } from './helpers.js';
 

@@ -10,9 +10,9 @@
  * away from zero). The same figures are checked on the pure pipeline in test/hae/real-files.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { aggregateRows } from '../../src/ingest/hae/aggregate.js';
-import { normalisePayload } from '../../src/ingest/hae/payload.js';
-import { extractSamples } from '../../src/ingest/hae/samples.js';
+import { aggregateRows } from '../../src/ingest/hae/format/aggregate.js';
+import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { halvePayload } from '../helpers/hae-halves.js';
 import { FAMILY_CARDS, HAE_FILES, haeBytes, type IngestServer, startIngestServer } from './helpers.js';
 

@@ -82,7 +82,7 @@ export function combinationCardBlock(): string {
 
 /**
  * Output: `## Row paths`: the grammar the row tools accept, with examples and the error codes.
- * Source: docs/API.md "Row path grammar"; the parser is src/cards/row-path.ts.
+ * Source: docs/API.md "Row path grammar"; the parser is src/store/row-path.ts.
  */
 export function rowPathBlock(): string {
   return [

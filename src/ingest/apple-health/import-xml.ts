@@ -11,12 +11,12 @@
  */
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import type { MetricBlock } from '../hae/payload.js';
-import type { Sample } from '../hae/sample.js';
-import { dedupKeyOf } from '../hae/sample.js';
-import { extractSamples } from '../hae/samples.js';
-import { parseHaeTimestamp } from '../hae/timestamps.js';
-import type { HaeIngest, PushSummary } from '../hae-service.js';
+import type { MetricBlock } from '../hae/format/payload.js';
+import type { Sample } from '../hae/format/sample.js';
+import { dedupKeyOf } from '../hae/format/sample.js';
+import { extractSamples } from '../hae/format/samples.js';
+import { parseHaeTimestamp } from '../hae/format/timestamps.js';
+import type { HaeIngest, PushSummary } from '../hae/service.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 
 /** Points buffered before they are extracted and stored (bounds memory on a huge export). */

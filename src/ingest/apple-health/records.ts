@@ -15,7 +15,7 @@
  * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
  *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
  */
-import { parseHaeTimestamp } from '../hae/timestamps.js';
+import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 
 /** One HAE-shaped point for the block `metric` in `units`. */
 export interface MappedPoint {

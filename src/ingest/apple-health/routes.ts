@@ -13,9 +13,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, invalid, KlebbError, payloadTooLarge } from '../../errors.js';
-import type { HaeIngest } from '../hae-service.js';
+import type { HaeIngest } from '../hae/service.js';
+import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
-import { receiveBody } from '../webhook/receive.js';
 import { importAppleHealthFile } from './import-xml.js';
 
 /** The upload path. */

@@ -15,10 +15,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { KlebbError, payloadTooLarge, unauthorized } from '../../errors.js';
-import { HAE_INLINE_MAX_BYTES } from '../hae-env.js';
-import type { HaeIngest } from '../hae-service.js';
-import { bodyStream, rawBodyScope } from '../raw-body.js';
+import { KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
+import { bodyStream, rawBodyScope } from '../../raw-body.js';
+import { HAE_INLINE_MAX_BYTES } from '../env.js';
+import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
 import { receiveBody } from './receive.js';
 

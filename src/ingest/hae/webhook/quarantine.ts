@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncDir, writeFileAtomic } from '../../home/atomic-write.js';
+import { fsyncDir, writeFileAtomic } from '../../../home/atomic-write.js';
 
 let sequence = 0;
 

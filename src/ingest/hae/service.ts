@@ -9,37 +9,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { CardContext } from '../cards/card-context.js';
-import type { CardEvent } from '../cards/card-loader.js';
-import type { HomeLayout } from '../home/home-layout.js';
-import type { Db } from '../store/database.js';
-import { type HaeCategory, resolveMetric } from './hae/catalogue.js';
-import { MAX_UNKNOWN_DISCOVERIES } from './hae/limits.js';
-import type { MetricBlock, NormalisedPayload } from './hae/payload.js';
-import type { Sample } from './hae/sample.js';
-import { type ExtractResult, extractSamples } from './hae/samples.js';
-import { attachSampleStore, fillSubscribers, type SubscriberResult, subscriptions } from './hae-cards.js';
+import type { CardContext } from '../../cards/card-context.js';
+import type { CardEvent } from '../../cards/card-loader.js';
+import type { HomeLayout } from '../../home/home-layout.js';
+import type { Db } from '../../store/database.js';
+import { attachSampleStore, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
 import {
   HAE_INSERT_BATCH,
   HAE_MAX_WARNINGS,
   HAE_MEMO_KEEP_DAYS,
   HAE_PUSHES_KEEP,
   type HaeEnv,
-} from './hae-env.js';
-import { SubscriptionFollower } from './hae-follow.js';
-import { type BlockMemo, HaeSampleStore } from './hae-store.js';
-import { HaeTokenStore } from './hae-token.js';
+} from './env.js';
+import { SubscriptionFollower } from './follow.js';
+import { type HaeCategory, resolveMetric } from './format/catalogue.js';
+import { MAX_UNKNOWN_DISCOVERIES } from './format/limits.js';
+import type { MetricBlock, NormalisedPayload } from './format/payload.js';
+import type { Sample } from './format/sample.js';
+import { type ExtractResult, extractSamples } from './format/samples.js';
+import { type BlockMemo, HaeSampleStore } from './sample-store.js';
+import { HaeTokenStore } from './token.js';
 
 let fingerprint: string | undefined;
 
 /**
- * A hash of the extraction code (every source file of src/ingest/hae/, tests excepted), part of
+ * A hash of the extraction code (every source file of src/ingest/hae/format/, tests excepted), part of
  * every block memo's key: when extraction changes, no memo made by the old code matches, so
  * re-sent blocks are extracted again by the new code.
  */
 export function extractionFingerprint(): string {
   if (fingerprint) return fingerprint;
-  const dir = fileURLToPath(new URL('./hae/', import.meta.url));
+  const dir = fileURLToPath(new URL('./format/', import.meta.url));
   const h = createHash('sha256');
   for (const name of fs.readdirSync(dir).sort()) {
     if (!/\.(js|ts)$/.test(name) || /\.test\./.test(name) || name.endsWith('.d.ts')) continue;
@@ -369,7 +369,7 @@ export class HaeIngest {
 
   /**
    * Follows card events from now on, so a card that gains `meta.ingest` later (PATCH, chat tool,
-   * hand edit) is filled and one whose metric changes is refilled (hae-follow.ts). Call once the
+   * hand edit) is filled and one whose metric changes is refilled (follow.ts). Call once the
    * cards are loaded: the cards present then count as filled. A failure is logged, never thrown
    * into the edit that caused it.
    * @returns a function that stops following.

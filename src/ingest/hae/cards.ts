@@ -9,13 +9,13 @@
  * data store (actor `hae`): the row of that date is replaced when present, else inserted keeping
  * the date order. Several cards on one metric each get their own copy.
  */
-import type { CardContext } from '../cards/card-context.js';
-import type { Card } from '../cards/card-registry.js';
-import { formatRowPath, type Segment } from '../cards/row-path.js';
-import { aggregateRows, type HaeRow } from './hae/aggregate.js';
-import { type CatalogueEntry, resolveMetric } from './hae/catalogue.js';
-import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './hae-env.js';
-import type { HaeSampleStore } from './hae-store.js';
+import type { CardContext } from '../../cards/card-context.js';
+import type { Card } from '../../cards/card-registry.js';
+import { formatRowPath, type Segment } from '../../store/row-path.js';
+import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './env.js';
+import { aggregateRows, type HaeRow } from './format/aggregate.js';
+import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
+import type { HaeSampleStore } from './sample-store.js';
 
 /** The change-log actor of every write made by ingestion. */
 export const HAE_ACTOR = 'hae';

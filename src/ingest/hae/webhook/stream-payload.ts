@@ -14,7 +14,7 @@
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
-import { ownString } from '../hae/own-string.js';
+import { ownString } from '../format/own-string.js';
 
 /** What the walker hands out, in body order. A returned promise pauses reading until it settles. */
 export interface PayloadVisitor {

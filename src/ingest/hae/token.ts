@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { safeEqual } from '../auth/safe-equal.js';
-import { conflict } from '../errors.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
+import { safeEqual } from '../../auth/safe-equal.js';
+import { conflict } from '../../errors.js';
+import { writeFileAtomic } from '../../home/atomic-write.js';
 
 /** What `GET /api/health-auto-export/token` answers. */
 export interface TokenState {

@@ -17,16 +17,16 @@
  * State is kept in memory from the moment following starts (after the cards are loaded at boot):
  * an edit made while the server was not running is not seen as a change.
  */
-import type { CardContext } from '../cards/card-context.js';
-import type { CardEvent } from '../cards/card-loader.js';
+import type { CardContext } from '../../cards/card-context.js';
+import type { CardEvent } from '../../cards/card-loader.js';
 import {
   fillCardFromStore,
   mergeStoredRows,
   refillCard,
   type SubscriberResult,
   subscriptionOf,
-} from './hae-cards.js';
-import type { HaeSampleStore } from './hae-store.js';
+} from './cards.js';
+import type { HaeSampleStore } from './sample-store.js';
 
 /** What was done for a card whose subscription changed. */
 export type FollowAction = 'fill-new' | 'merge' | 'refill';

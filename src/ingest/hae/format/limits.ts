@@ -27,7 +27,7 @@ export const EARLIEST_SAMPLE_DATE = '1900-01-01';
 
 /**
  * Newest local date a sample may carry, `YYYY-MM-DD`. A fixed date, not "now + a margin": block
- * extraction is memoised by content (hae-service.ts), so a rule that changed with the clock would
+ * extraction is memoised by content (../service.ts), so a rule that changed with the clock would
  * keep a memoised verdict after it stopped being true. 2100 is past any real sample while catching
  * a year typed or parsed as 9999 or 3023.
  */

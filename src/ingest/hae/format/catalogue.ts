@@ -11,7 +11,7 @@
  * the wake day summed" (see aggregate.ts). Unknown metric names are kept by extraction (for
  * discovery) but have no entry here.
  */
-import type { KnownCategory } from '../../cards/categories.js';
+import type { KnownCategory } from '../../../cards/categories.js';
 import { DIMENSIONS, type DimensionName } from './units.js';
 
 /** Card categories an HAE metric can have (docs/MANIFEST-SCHEMA.md `meta.category`, auto-filled from here). */

@@ -8,9 +8,9 @@
  * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
  */
 
-import type { Db } from '../store/database.js';
-import { admitDiscoveries } from './hae/discovery-cap.js';
-import type { Sample, SampleSpan, SampleValue } from './hae/sample.js';
+import type { Db } from '../../store/database.js';
+import { admitDiscoveries } from './format/discovery-cap.js';
+import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
 
 /** What `insert` did. */
 export interface InsertResult {

@@ -13,13 +13,13 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { resolveMetric } from '../hae/catalogue.js';
-import { ownString } from '../hae/own-string.js';
-import { normalisePayload } from '../hae/payload.js';
-import { dedupKeyOf, type Sample, type SampleSpan } from '../hae/sample.js';
-import { extractSamples } from '../hae/samples.js';
-import { type HaeTime, parseHaeTimestamp } from '../hae/timestamps.js';
-import type { PushRun } from '../hae-service.js';
+import { resolveMetric } from '../format/catalogue.js';
+import { ownString } from '../format/own-string.js';
+import { normalisePayload } from '../format/payload.js';
+import { dedupKeyOf, type Sample, type SampleSpan } from '../format/sample.js';
+import { extractSamples } from '../format/samples.js';
+import { type HaeTime, parseHaeTimestamp } from '../format/timestamps.js';
+import type { PushRun } from '../service.js';
 
 /** Sizes of a StreamedBlock. */
 export interface StreamedBlockOptions {

@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../hae/nesting.js';
-import { normalisePayload } from '../hae/payload.js';
-import { extractSamples } from '../hae/samples.js';
-import { HAE_QUARANTINE_KEEP } from '../hae-env.js';
-import type { HaeIngest, PushRun } from '../hae-service.js';
+import { HAE_QUARANTINE_KEEP } from '../env.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
+import { normalisePayload } from '../format/payload.js';
+import { extractSamples } from '../format/samples.js';
+import type { HaeIngest, PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
 import { type PayloadVisitor, walkHaePayload } from './stream-payload.js';
