@@ -119,10 +119,15 @@ export interface TestNginx {
 
 /**
  * Starts nginx with the adapted klebb.conf. `mapLines` are the instance map's entries
- * ("klebb.test 8101;"); `mapFile` uses an existing map instead (what scripts/add-instance wrote).
+ * ("klebb.test 8101;"); `mapFile` uses an existing map instead (what scripts/add-instance wrote);
+ * `httpsPort` fixes the HTTPS port (when Klebb's HEALTH_ORIGIN must name it before nginx starts).
  * @throws when nginx is missing or does not come up.
  */
-export async function startNginx(opts: { mapLines?: string[]; mapFile?: string }): Promise<TestNginx> {
+export async function startNginx(opts: {
+  mapLines?: string[];
+  mapFile?: string;
+  httpsPort?: number;
+}): Promise<TestNginx> {
   if (!fs.existsSync(NGINX_PATH)) {
     throw new Error(
       `nginx is not installed at ${NGINX_PATH}: the deployment tests run Debian's nginx. ` +
@@ -134,7 +139,7 @@ export async function startNginx(opts: { mapLines?: string[]; mapFile?: string }
   const cert = makeCertificate(dir);
   const mapFile = opts.mapFile ?? path.join(dir, 'instances.map');
   if (!opts.mapFile) fs.writeFileSync(mapFile, `${(opts.mapLines ?? []).join('\n')}\n`);
-  const httpsPort = await freePort();
+  const httpsPort = opts.httpsPort ?? (await freePort());
   const httpPort = await freePort();
   fs.writeFileSync(path.join(dir, 'klebb.conf'), adaptKlebbConf({ httpsPort, httpPort, cert, mapFile }));
   const asRoot = process.getuid?.() === 0;

@@ -68,9 +68,12 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile. `timezoneId`/`locale` fix what "today" and dates look like. */
+/**
+ * Launches Chromium with a fresh profile. `timezoneId`/`locale` fix what "today" and dates look
+ * like; `args` are extra command-line switches (host mapping, a test certificate).
+ */
 export async function launchBrowser(
-  opts: { timezoneId?: string; locale?: string } = {},
+  opts: { timezoneId?: string; locale?: string; args?: string[] } = {},
 ): Promise<TestBrowser> {
   assertChromium();
   assertWebBuilt();
@@ -80,7 +83,7 @@ export async function launchBrowser(
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      args: [...CHROMIUM_FLAGS, ...(opts.args ?? [])],
       viewport: DESKTOP,
       deviceScaleFactor: 1,
       locale: opts.locale ?? 'en-GB',
