@@ -22,6 +22,8 @@ export interface CardContext {
   emit: (e: CardEvent) => void;
   /** File stamps (inode, size, mtime in ns) of manifests whose bytes were last seen equal to the card's. */
   stamps?: Map<string, string>;
+  /** Runs after a card is created and announced (the HAE service fills a subscribed card from its stored samples). Must not throw. */
+  onCreate?: (id: string) => void;
 }
 
 function stampOf(file: string): string | undefined {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, conflict, type FieldError, invalid } from '../errors.js';
 import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
-import { fillNewIngestCard, withIngestCategory } from '../ingest/hae/cards.js';
+import { withIngestCategory } from '../ingest/hae/cards.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
@@ -165,8 +165,7 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   );
   ctx.emit({ type: 'card-changed', id });
   ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
-  // a card subscribed to an HAE metric is filled from the samples already stored
-  fillNewIngestCard(ctx, id);
+  ctx.onCreate?.(id);
   const welcomeAutoHidden = autoHideWelcome(ctx, id);
   const result: CreateResult = { ok: true, id, source: `data/${path.basename(file)}`, welcomeAutoHidden };
   if (adopt) result.restoredRows = orphan.rowCount;

@@ -344,22 +344,16 @@ export function refillCard(
   return { id: cardId, metric: sub.entry.key, rowsWritten: rows.length };
 }
 
-/** The samples store each card context fills new cards from (set by the instance at boot). */
-const STORES = new WeakMap<object, HaeSampleStore>();
-
-/** Connects a card context to the samples store its new subscribed cards are filled from. */
-export function attachSampleStore(ctx: CardContext, store: HaeSampleStore): void {
-  STORES.set(ctx, store);
-}
-
 /**
- * The hook createCard calls after a card is created: fills it from stored samples when it
- * subscribes to a metric. Never throws: the card exists either way; a
- * failure is returned as a note. Undefined when nothing applies (no store attached, no subscription).
+ * The hook a card context runs after a card is created: fills it from the stored samples when it
+ * subscribes to a metric. Never throws: the card exists either way; a failure is returned as a
+ * note. Undefined when the card subscribes to nothing.
  */
-export function fillNewIngestCard(ctx: CardContext, cardId: string): SubscriberResult | undefined {
-  const store = STORES.get(ctx);
-  if (!store) return undefined;
+export function fillNewIngestCard(
+  ctx: CardContext,
+  store: HaeSampleStore,
+  cardId: string,
+): SubscriberResult | undefined {
   try {
     return fillCardFromStore(ctx, store, cardId);
   } catch (err) {

@@ -13,7 +13,7 @@ import type { CardContext } from '../../cards/card-context.js';
 import type { CardEvent } from '../../cards/card-loader.js';
 import type { HomeLayout } from '../../home/home-layout.js';
 import type { Db } from '../../store/database.js';
-import { attachSampleStore, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
+import { fillNewIngestCard, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
 import {
   HAE_INSERT_BATCH,
   HAE_MAX_WARNINGS,
@@ -362,7 +362,8 @@ export class HaeIngest {
         'could not migrate HEALTH_AUTO_EXPORT_TOKEN into config.json',
       );
     }
-    attachSampleStore(opts.cards, this.samples);
+    // a card created with an HAE subscription is filled from the samples already stored
+    opts.cards.onCreate = (id) => fillNewIngestCard(opts.cards, this.samples, id);
     // hashed now, at start-up, rather than on the first push (it reads the extraction sources)
     extractionFingerprint();
   }
