@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import { KlebbError } from '../errors.js';
 import {
   applyInsert,
@@ -14,15 +14,15 @@ import {
   writePolicyOf,
 } from './write-policy.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-const meta = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta;
+const meta = (id: string) => templateMeta(id);
 
 /** The error `fn` throws, as {status, code, message, details}. */
 function refusal(fn: () => unknown) {
   try {
     fn();
   } catch (err) {
-    if (err instanceof KlebbError) return { status: err.status, code: err.code, message: err.message, details: err.details };
+    if (err instanceof KlebbError)
+      return { status: err.status, code: err.code, message: err.message, details: err.details };
     throw err;
   }
   return null;
@@ -42,11 +42,26 @@ describe('writePolicyOf', () => {
     });
   });
 
-  it('reads the body-temperature example and the legacy bp inputs', () => {
+  it('reads the body-temperature template and legacy view.inputs', () => {
     const p = writePolicyOf(meta('body-temperature'));
-    expect(p).toMatchObject({ fromWebapp: true, pastAllowed: true, futureAllowed: false, maxReadingsPerDay: 3 });
-    expect(p.inputs.map((i) => i.key)).toEqual(['celsius', 'note']);
-    expect(writePolicyOf(meta('bp')).inputs.map((i) => i.key)).toEqual(['systolic', 'diastolic']);
+    expect(p).toMatchObject({
+      fromWebapp: true,
+      pastAllowed: true,
+      futureAllowed: false,
+      maxReadingsPerDay: 8,
+    });
+    expect(p.inputs.map((i) => i.key)).toEqual(['time', 'celsius', 'where']);
+    const legacy = {
+      writeable: { fromWebapp: true },
+      view: {
+        inputs: [
+          { name: 'systolic', type: 'number' },
+          { name: 'diastolic', type: 'number' },
+        ],
+      },
+    };
+    expect(writePolicyOf(legacy).inputs.map((i) => i.key)).toEqual(['systolic', 'diastolic']);
+    expect(writePolicyOf(meta('caffeine')).requireAny).toEqual(['drink', 'mg']);
     expect(writePolicyOf({ view: { dateField: 'day' }, writeable: { maxReadingsPerDay: 0 } })).toMatchObject({
       dateField: 'day',
       maxReadingsPerDay: 1,
@@ -58,7 +73,9 @@ describe('cleanEntry', () => {
   it('drops empty values and refuses a non-object', () => {
     expect(cleanEntry({ a: 1, b: null, c: ' ', d: [], e: false, f: 0 })).toEqual({ a: 1, e: false, f: 0 });
     expect(refusal(() => cleanEntry([1]))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
-    expect(refusal(() => cleanEntry(undefined))?.details).toEqual([{ path: 'entry', message: 'is required' }]);
+    expect(refusal(() => cleanEntry(undefined))?.details).toEqual([
+      { path: 'entry', message: 'is required' },
+    ]);
   });
 });
 
@@ -70,11 +87,11 @@ describe('checkEntry', () => {
   });
 
   it('refuses an out-of-range number naming the field with its label', () => {
-    expect(refusal(() => checkEntry(weight, { kg: 501 }))).toEqual({
+    expect(refusal(() => checkEntry(weight, { kg: 301 }))).toEqual({
       status: 422,
       code: 'INVALID_ENTRY',
-      message: 'Weight (kg) must be at most 500.',
-      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 500' }],
+      message: 'Weight (kg) must be at most 300.',
+      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 300' }],
     });
   });
 
@@ -137,7 +154,9 @@ describe('valueProblem: every input type', () => {
 
   it('emoji-picker with and without emitIndex', () => {
     expect(check({ type: 'emoji-picker', emojis: ['😩', '😄'], emitIndex: true }, 2)).toBeNull();
-    expect(check({ type: 'emoji-picker', emojis: ['😩', '😄'], emitIndex: true }, 3)).toBe('must be a whole number from 1 to 2');
+    expect(check({ type: 'emoji-picker', emojis: ['😩', '😄'], emitIndex: true }, 3)).toBe(
+      'must be a whole number from 1 to 2',
+    );
     expect(check({ type: 'emoji-picker', emojis: ['😩', '😄'] }, '😄')).toBeNull();
     expect(check({ type: 'emoji-picker', emojis: ['😩', '😄'] }, '🙂')).toBe('must be one of its emoji');
   });
@@ -161,7 +180,10 @@ describe('dates', () => {
     expect(entryDay(p, { date: '2026-04-20' })).toBe('2026-04-20');
     expect(entryDay(p, { date: '2026-04-20T08:00:00+10:00' })).toBe('2026-04-20');
     expect(entryDay(p, {})).toBeNull();
-    expect(refusal(() => entryDay(p, { date: '20/04/2026' }))).toMatchObject({ status: 422, code: 'INVALID_ENTRY' });
+    expect(refusal(() => entryDay(p, { date: '20/04/2026' }))).toMatchObject({
+      status: 422,
+      code: 'INVALID_ENTRY',
+    });
   });
 
   it('past and today allowed, future refused, with the sentence the form shows', () => {
@@ -208,9 +230,9 @@ describe('placement', () => {
     const plan = planAdd(rows, '2026-04-20', two);
     expect(plan).toEqual({ kind: 'insert', at: 3, drop: [1], finalIndex: 2 });
     if (plan.kind !== 'insert') throw new Error('insert expected');
-    expect(applyInsert(rows, { date: '2026-04-20', v: 9 }, plan.at, plan.drop).map((r) => (r as { v: number }).v)).toEqual([
-      1, 3, 9, 4,
-    ]);
+    expect(
+      applyInsert(rows, { date: '2026-04-20', v: 9 }, plan.at, plan.drop).map((r) => (r as { v: number }).v),
+    ).toEqual([1, 3, 9, 4]);
   });
 
   it('rows without a date are passed over', () => {
@@ -219,7 +241,9 @@ describe('placement', () => {
   });
 
   it('replacementPatch turns one row into another through a merge patch', () => {
-    expect(replacementPatch({ date: 'd', kg: 1, note: 'x', o: { a: 1, b: 2 } }, { date: 'd', kg: 2, o: { a: 1 } })).toEqual({
+    expect(
+      replacementPatch({ date: 'd', kg: 1, note: 'x', o: { a: 1, b: 2 } }, { date: 'd', kg: 2, o: { a: 1 } }),
+    ).toEqual({
       date: 'd',
       kg: 2,
       note: null,

@@ -1,22 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import { DEFAULT_MARKER, latestEntry, layoutDayCell, markerFor } from './calendar-marker.js';
-
-/** The shared example manifests, read at test time (never copied). */
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
 
 type Json = Record<string, unknown>;
 
-function meta(id: string): Json {
-  return JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta;
-}
+/** The `meta` of a card template in templates/. */
+const meta = (id: string): Json => templateMeta(id);
 
 const day = '2026-04-20';
 
-describe('static markers from the examples', () => {
-  it('bp: the static 💓 on a day with readings, nothing on a day without', () => {
+describe('static markers from the templates', () => {
+  it('bp: the static 🩺 on a day with readings, nothing on a day without', () => {
     const m = meta('bp');
-    expect(markerFor(m.calendar, m, [{ date: day, systolic: 120, diastolic: 80 }])).toBe('💓');
+    expect(markerFor(m.calendar, m, [{ date: day, systolic: 120, diastolic: 80 }])).toBe('🩺');
     expect(markerFor(m.calendar, m, [])).toBeNull();
     expect(markerFor(m.calendar, m, undefined)).toBeNull();
   });
@@ -68,18 +64,18 @@ describe('markerFor', () => {
     expect(markerFor(noFallback, {}, [{ date: day, mood: 3 }])).toBe('•');
   });
 
-  it('field-emoji: without its own map, uses the keyed display.emojiMap (mood example)', () => {
+  it('field-emoji: without its own map, uses the keyed display.emojiMap (mood template)', () => {
     const m = meta('mood');
     const cfg = { enabled: true, marker: { type: 'field-emoji', field: 'mood' } };
-    expect(markerFor(cfg, m, [{ date: day, mood: 2 }])).toBe('😴');
-    expect(markerFor(cfg, m, [{ date: day, mood: '5' }])).toBe('😄');
+    expect(markerFor(cfg, m, [{ date: day, mood: 2 }])).toBe('😕');
+    expect(markerFor(cfg, m, [{ date: day, mood: '5' }])).toBe('😁');
     expect(markerFor(cfg, m, [{ date: day }])).toBe('🙂');
   });
 
-  it('template: the mini-language, :emoji from meta.view.display.emojiMap (mood example)', () => {
+  it('template: the mini-language, :emoji from meta.view.display.emojiMap (mood template)', () => {
     const m = meta('mood');
     const cfg = { enabled: true, marker: { type: 'template', template: '{mood:emoji}', fallback: '·' } };
-    expect(markerFor(cfg, m, [{ date: day, mood: 1 }])).toBe('😩');
+    expect(markerFor(cfg, m, [{ date: day, mood: 1 }])).toBe('😞');
     expect(markerFor(cfg, m, [{ date: day, notes: 'x' }])).toBe('·');
     const workouts = { enabled: true, marker: { type: 'template', template: '{trained?💪:}' } };
     expect(markerFor(workouts, meta('workouts'), [{ date: day, trained: true }])).toBe('💪');

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import {
   chartConfigOf,
   chartData,
@@ -10,10 +10,9 @@ import {
   windowStart,
 } from './chart-series.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-
+/** The `meta.trends` of a card template in templates/. */
 function trends(id: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta.trends;
+  return templateMeta(id).trends as Record<string, unknown>;
 }
 
 describe('chartConfigOf', () => {
@@ -24,22 +23,27 @@ describe('chartConfigOf', () => {
       series: [
         { field: 'systolic', label: 'Systolic' },
         { field: 'diastolic', label: 'Diastolic' },
+        { field: 'pulse', label: 'Pulse' },
       ],
       autoSeries: false,
-      title: 'Blood pressure',
+      title: undefined,
       yAxisLabel: 'mmHg',
       aggregate: 'mean',
     });
-    expect(chartConfigOf(trends('weight')).series).toEqual([{ field: 'kg', label: 'kg' }]);
+    expect(chartConfigOf({ ...trends('bp'), title: 'Blood pressure' }).title).toBe('Blood pressure');
+    expect(chartConfigOf(trends('weight')).series).toEqual([{ field: 'kg', label: 'Weight' }]);
+    expect(chartConfigOf(trends('steps')).kind).toBe('bar');
   });
 
-  it('reads the older xKey / yKey / unit (steps, sleep-hours, body-temperature)', () => {
-    expect(chartConfigOf(trends('steps'))).toMatchObject({
+  it('reads the older xKey / yKey / field / unit', () => {
+    expect(
+      chartConfigOf({ component: 'line-chart', xKey: 'date', yKey: 'count', unit: 'steps' }),
+    ).toMatchObject({
       xField: 'date',
       series: [{ field: 'count', label: 'count' }],
       yAxisLabel: 'steps',
     });
-    expect(chartConfigOf(trends('body-temperature')).yAxisLabel).toBe('°C');
+    expect(chartConfigOf({ yKey: 'celsius', unit: '°C' }).yAxisLabel).toBe('°C');
     expect(chartConfigOf({ field: 'kg' }).series).toEqual([{ field: 'kg', label: 'kg' }]);
     expect(chartConfigOf({ yKey: ['a', 'b'] }).series.map((s) => s.field)).toEqual(['a', 'b']);
   });
@@ -90,7 +94,13 @@ describe('chartConfigOf', () => {
 });
 
 describe('chartData', () => {
-  const bp = chartConfigOf(trends('bp'));
+  const bp = chartConfigOf({
+    component: 'line-chart',
+    series: [
+      { field: 'systolic', label: 'Systolic' },
+      { field: 'diastolic', label: 'Diastolic' },
+    ],
+  });
 
   it('one point per day, in date order, whatever the row order', () => {
     const rows = [

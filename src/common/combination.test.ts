@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import {
   type CombinationSource,
   combinationSourceIds,
@@ -10,11 +10,9 @@ import {
 } from './combination.js';
 import { cssColour } from './css-colour.js';
 
-/** The shared example manifests, read at test time (never copied). */
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-
-function example(id: string): { meta: Record<string, unknown> & { view: Record<string, unknown> } } {
-  return JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
+/** The `meta.view` of a card template in templates/. */
+function templateView(id: string): Record<string, unknown> {
+  return templateMeta(id).view as Record<string, unknown>;
 }
 
 function sources(cards: Record<string, unknown>): (id: string) => CombinationSource | undefined {
@@ -27,69 +25,58 @@ function sources(cards: Record<string, unknown>): (id: string) => CombinationSou
 
 const DAY = '2026-04-20';
 
-describe('resolveCombination on the example cards', () => {
-  it('activity (stack): primary, secondary and an annotation from three cards', () => {
-    const view = example('activity').meta.view;
+describe('resolveCombination on the template cards', () => {
+  it('morning-check (stack): primary, secondaries, an annotation and a bar, the same source read twice', () => {
     const r = resolveCombination(
-      view,
+      templateView('morning-check'),
       sources({
-        steps: [
-          { date: '2026-04-19', count: 4000 },
-          { date: DAY, count: 8123 },
+        'sleep-hours': [
+          { date: '2026-04-19', hours: 6 },
+          { date: DAY, hours: 7.25, wakeUps: 2 },
         ],
-        'active-minutes': [{ date: DAY, minutes: 42 }],
-        workouts: [{ date: DAY, trained: true, type: 'Run' }],
+        'heart-rate-resting': [{ date: DAY, bpm: 54 }],
+        mood: [{ date: DAY, mood: 4 }],
+        hydration: [
+          { date: DAY, glasses: 3 },
+          { date: DAY, glasses: 1 },
+        ],
       }),
       { date: DAY },
     );
     expect(r.layout).toBe('stack');
     expect(r.ignored).toEqual([]);
     expect(r.entries.map((e) => [e.role, e.label, e.state, e.text, e.unit])).toEqual([
-      ['primary', 'Steps', 'ok', '8123', 'steps'],
-      ['secondary', 'Active minutes', 'ok', '42', 'min'],
-      ['annotation', 'Trained', 'ok', '✅', undefined],
+      ['primary', 'Slept', 'ok', '7.25', 'h'],
+      ['secondary', 'Resting HR', 'ok', '54', 'bpm'],
+      ['secondary', 'Woke up', 'ok', '2', '×'],
+      ['annotation', 'mood', 'ok', '🙂', undefined],
+      ['ring-segment', 'Water', 'ok', '4', undefined],
     ]);
     expect(r.entries[0].date).toBe(DAY);
+    expect(r.entries[4]).toMatchObject({ value: 4, goalDaily: 8, ratio: 0.5, complete: false });
   });
 
-  it('sleep: a per-source emojiMap, and the same source read twice', () => {
-    const view = example('sleep').meta.view;
+  it('daily-rings: ring segments carry goal, ratio, fill and complete; a boolean annotation', () => {
     const r = resolveCombination(
-      view,
-      sources({
-        'sleep-hours': [{ date: DAY, hours: 7.25 }],
-        mood: [{ date: DAY, mood: 4, wakeUps: 2 }],
-      }),
-      { date: DAY },
-    );
-    expect(r.entries.map((e) => [e.label, e.state, e.text])).toEqual([
-      ['Asleep', 'ok', '7.25'],
-      ['Mood', 'ok', '🙂'],
-      ['Wake-ups', 'ok', '2'],
-    ]);
-  });
-
-  it('activity-rings: ring segments carry goal, ratio, fill and complete', () => {
-    const view = example('activity-rings').meta.view;
-    const r = resolveCombination(
-      view,
+      templateView('daily-rings'),
       sources({
         steps: [{ date: DAY, count: 12000 }],
         'active-minutes': [{ date: DAY, minutes: 15 }],
+        hydration: [{ date: DAY, glasses: 8 }],
         workouts: [{ date: DAY, trained: false }],
       }),
       { date: DAY },
     );
     expect(r.layout).toBe('rings');
-    const [steps, active, trained] = r.entries;
+    const [steps, active, water, trained] = r.entries;
     expect(steps).toMatchObject({
       state: 'ok',
       value: 12000,
-      goalDaily: 10000,
-      ratio: 1.2,
+      goalDaily: 8000,
+      ratio: 1.5,
       fill: 1,
       complete: true,
-      colour: '#0ea5e9',
+      colour: '#22c55e',
     });
     expect(active).toMatchObject({
       state: 'ok',
@@ -99,6 +86,7 @@ describe('resolveCombination on the example cards', () => {
       fill: 0.5,
       complete: false,
     });
+    expect(water).toMatchObject({ state: 'ok', ratio: 1, complete: true });
     expect(trained).toMatchObject({ role: 'annotation', state: 'ok', text: '❌' });
   });
 });
@@ -303,7 +291,12 @@ describe('helpers', () => {
   });
 
   it('combinationSourceIds: distinct ids in order', () => {
-    expect(combinationSourceIds(example('sleep').meta.view)).toEqual(['sleep-hours', 'mood']);
+    expect(combinationSourceIds(templateView('morning-check'))).toEqual([
+      'sleep-hours',
+      'heart-rate-resting',
+      'mood',
+      'hydration',
+    ]);
     expect(combinationSourceIds({ combines: [{ sourceId: ' a ' }, {}, 'b', { sourceId: 'a' }] })).toEqual([
       'a',
     ]);

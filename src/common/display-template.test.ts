@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateIds, templateMeta } from '../../test/helpers/templates.js';
 import {
   CHECK_MARK,
   getValue,
@@ -13,16 +13,11 @@ import {
   valueText,
 } from './display-template.js';
 
-/** The shared example manifests, read at test time (never copied). */
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-
 type Json = Record<string, unknown>;
 
-function loadExamples(): { file: string; meta: Json }[] {
-  return readdirSync(EXAMPLES)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => ({ file, meta: JSON.parse(readFileSync(new URL(file, EXAMPLES), 'utf8')).meta as Json }));
+/** Every card template in templates/, with its `meta`. */
+function loadExamples(): { id: string; meta: Json }[] {
+  return templateIds().map((id) => ({ id, meta: templateMeta(id) as Json }));
 }
 
 /** Every display string holding a placeholder, as `id:property` → {template, emojiMap}. */
@@ -53,100 +48,120 @@ function exampleTemplates(): Map<string, { template: string; emojiMap?: Json }> 
 const LONG_NOTE =
   'Slept badly after a late coffee, woke at 3 and again at 5; walked 40 minutes at lunch, felt better by the evening 🌇 and went to bed early';
 
-/** For each example template: sample rows and what each must render to. */
+/** For each template's display string: sample rows and what each must render to. */
 const EXPECTED: Record<string, [Json | undefined, string][]> = {
-  'active-minutes:view.template': [[{ date: '2026-04-20', minutes: 42 }, '42']],
+  'active-minutes:view.template': [
+    [{ date: '2026-04-20', minutes: 42 }, '42'],
+    [{ date: '2026-04-20', minutes: 29.6 }, '30'],
+  ],
   'body-temperature:view.template': [
     [{ date: '2026-04-20', celsius: 36.65 }, '36.7'],
     [{ date: '2026-04-20', celsius: 37 }, '37.0'],
     [{ date: '2026-04-20', celsius: 36.1 + 0.2 }, '36.3'],
   ],
-  'bp:view.format': [[{ date: '2026-04-20', systolic: 128, diastolic: 82 }, '128/82']],
-  'bp:view.subtitle': [[{ date: '2026-04-20', systolic: 128, diastolic: 82 }, 'Logged 2026-04-20']],
-  'bristol-stool:view.template': [[{ date: '2026-04-20', type: '4' }, 'Type 4']],
-  'bristol-stool:view.secondary': [
-    [{ date: '2026-04-20', type: '4' }, ''],
-    [{ date: '2026-04-20', type: '4', note: 'after breakfast' }, 'after breakfast'],
+  'body-temperature:view.secondary': [
+    [{ date: '2026-04-20', celsius: 38.2, where: 'ear', time: '07:10' }, 'ear 07:10'],
+    [{ date: '2026-04-20', celsius: 38.2 }, ' '],
   ],
-  'caffeine:view.template': [[{ date: '2026-04-20', mg: 250 }, '250']],
+  'bp:view.template': [[{ date: '2026-04-20', systolic: 128, diastolic: 82 }, '128/82']],
+  'bp:view.secondary': [
+    [{ date: '2026-04-20', systolic: 128, diastolic: 82, pulse: 64, time: '07:45' }, 'pulse 64 · 07:45'],
+    [{ date: '2026-04-20', systolic: 128, diastolic: 82 }, 'pulse – · '],
+  ],
+  'caffeine:view.template': [[{ date: '2026-04-20', mg: 95 }, '95 mg']],
   'caffeine:view.secondary': [
-    [{ date: '2026-04-20', mg: 250, source: 'Two flat whites' }, 'Two flat whites'],
-    [{ date: '2026-04-20', mg: 250 }, ''],
+    [{ date: '2026-04-20', mg: 65, drink: 'espresso', time: '10:30' }, 'last: espresso at 10:30'],
+    [{ date: '2026-04-20', mg: 65 }, 'last:  at ?'],
   ],
-  'energy:view.template': [[{ date: '2026-04-20', rating: 4 }, '4']],
+  'cycle:view.template': [
+    [{ date: '2026-04-20', flow: 'light' }, '🩷 light'],
+    [{ date: '2026-04-20', flow: 'unknown' }, 'unknown unknown'],
+  ],
+  'cycle:view.secondary': [
+    [{ date: '2026-04-20', flow: 'none' }, ''],
+    [{ date: '2026-04-20', flow: 'none', note: LONG_NOTE }, `${[...LONG_NOTE].slice(0, 40).join('')}…`],
+  ],
+  'energy:view.template': [[{ date: '2026-04-20', level: 4 }, '4/5']],
+  'energy:view.secondary': [
+    [{ date: '2026-04-20', level: 2, slump: 'afternoon' }, 'slump: afternoon'],
+    [{ date: '2026-04-20', level: 4 }, 'slump: none'],
+  ],
+  'glucose:view.template': [
+    [{ date: '2026-04-20', mmol: 5.35 }, '5.4'],
+    [{ date: '2026-04-20', mmol: 6 }, '6.0'],
+  ],
+  'glucose:view.secondary': [
+    [{ date: '2026-04-20', mmol: 5.4, context: 'fasting', time: '06:50' }, 'fasting 06:50'],
+  ],
   'heart-rate-resting:view.template': [[{ date: '2026-04-20', bpm: 58 }, '58']],
-  'heart-rate-resting:view.secondary': [[{ date: '2026-04-20', bpm: 58, note: 'after run' }, 'after run']],
   'hydration:view.template': [[{ date: '2026-04-20', glasses: 0 }, '0']],
   'mood:view.template': [
     [{ date: '2026-04-20', mood: 4 }, '🙂'],
-    [{ date: '2026-04-20', mood: '1' }, '😩'],
+    [{ date: '2026-04-20', mood: '1' }, '😞'],
     [{ date: '2026-04-20', mood: 9 }, '9'],
   ],
   'mood:view.secondary': [
-    [{ date: '2026-04-20', mood: 4, wakeUps: 2, notes: 'vivid dreams' }, '2 wake-ups · vivid dreams'],
-    [{ date: '2026-04-20', mood: 4 }, '0 wake-ups · '],
-    [{ date: '2026-04-20', mood: 4, wakeUps: 0, notes: '' }, '0 wake-ups · '],
+    [{ date: '2026-04-20', mood: 4, note: 'vivid dreams' }, 'vivid dreams'],
+    [{ date: '2026-04-20', mood: 4 }, ''],
+    [{ date: '2026-04-20', mood: 4, note: LONG_NOTE }, `${[...LONG_NOTE].slice(0, 60).join('')}…`],
   ],
   'notes:view.template': [
-    [{ date: '2026-04-20', note: 'Short one ✍️' }, 'Short one ✍️'],
-    [{ date: '2026-04-20', note: LONG_NOTE }, `${[...LONG_NOTE].slice(0, 80).join('')}…`],
-    [{ date: '2026-04-20', note: '   ' }, '(no note today)'],
-    [{ date: '2026-04-20' }, '(no note today)'],
-    [undefined, '(no note today)'],
+    [{ date: '2026-04-20', text: 'Short one ✍️' }, 'Short one ✍️'],
+    [{ date: '2026-04-20', text: LONG_NOTE }, `${[...LONG_NOTE].slice(0, 80).join('')}…`],
+    [{ date: '2026-04-20', text: '   ' }, '(empty note)'],
+    [{ date: '2026-04-20' }, '(empty note)'],
+    [undefined, '(empty note)'],
   ],
-  'reflections:view.template': [
-    [{ date: '2026-04-20', entry: LONG_NOTE.slice(0, 100) }, LONG_NOTE.slice(0, 100)],
-    [
-      { date: '2026-04-20', entry: LONG_NOTE + LONG_NOTE },
-      `${[...(LONG_NOTE + LONG_NOTE)].slice(0, 120).join('')}…`,
-    ],
-    [{ date: '2026-04-20', entry: null }, '(no reflection today)'],
-  ],
-  'resting-hrv:view.template': [[{ date: '2026-04-20', ms: 61 }, '61']],
+  'notes:view.secondary': [[{ date: '2026-04-20', text: 'x' }, '2026-04-20']],
+  'resting-hrv:view.template': [[{ date: '2026-04-20', ms: 61.4 }, '61']],
   'sleep-hours:view.template': [
     [{ date: '2026-04-20', hours: 7.25 }, '7.3'],
     [{ date: '2026-04-20', hours: 6.1 + 0.8 }, '6.9'],
     [{ date: '2026-04-20', hours: '8' }, '8.0'],
   ],
-  'sleep-hours:view.secondary': [[{ date: '2026-04-20', hours: 7 }, '']],
-  'sleep-quality:view.template': [[{ date: '2026-04-20', rating: 5 }, '5']],
-  'spo2:view.template': [[{ date: '2026-04-20', percent: 97 }, '97']],
-  'steps:view.template': [[{ date: '2026-04-20', count: 12345 }, '12345']],
-  'stress:view.template': [[{ date: '2026-04-20', rating: 2 }, '2']],
-  'symptoms:view.secondaryTemplate': [
-    [{ symptom: 'Knee pain', severity: 3, location: 'left knee' }, '3 left knee'],
-    [{ symptom: 'Headache' }, ' '],
+  'sleep-hours:view.secondary': [
+    [{ date: '2026-04-20', hours: 7 }, 'woke 0× · quality –/5'],
+    [{ date: '2026-04-20', hours: 7, wakeUps: 2, quality: 4 }, 'woke 2× · quality 4/5'],
   ],
+  'spo2:view.template': [[{ date: '2026-04-20', percent: 96.6 }, '97']],
+  'steps:view.template': [[{ date: '2026-04-20', count: 12345 }, '12345']],
+  'symptoms:view.secondaryTemplate': [
+    [{ symptom: 'Knee pain', severity: 'mild', since: '2026-04-02' }, 'mild since 2026-04-02 '],
+    [{ symptom: 'Headache' }, ' since ? '],
+  ],
+  'waist:view.template': [[{ date: '2026-04-20', cm: 88.25 }, '88.3']],
   'weight:view.template': [
     [{ date: '2026-04-20', kg: 85.5 }, '85.5'],
     [{ date: '2026-04-20', kg: 85.25 }, '85.3'],
     [{ date: '2026-04-20', kg: 80 }, '80.0'],
     [{ date: '2026-04-20', kg: JSON.parse('1e999') }, ''],
   ],
-  'weight:view.subtitle': [[{ date: '2026-04-20', kg: 85.5 }, 'Logged 2026-04-20']],
-  'weight:view.secondary': [[{ date: '2026-04-20', kg: 85.5, note: 'after gym' }, 'after gym']],
+  'weight:view.secondary': [
+    [{ date: '2026-04-20', kg: 85.5, fatPercent: 18.5 }, '18.5% body fat'],
+    [{ date: '2026-04-20', kg: 85.5 }, ''],
+  ],
   'workouts:view.template': [
-    [{ date: '2026-04-20', trained: true }, '✅ Trained'],
-    [{ date: '2026-04-20', trained: false }, '❌ Rest'],
-    [{ date: '2026-04-20' }, '❌ Rest'],
+    [{ date: '2026-04-20', trained: true }, 'Trained'],
+    [{ date: '2026-04-20', trained: false }, 'Rest day'],
+    [{ date: '2026-04-20' }, 'Rest day'],
   ],
   'workouts:view.secondary': [
-    [{ date: '2026-04-20', trained: true, type: 'Run' }, 'Run'],
-    [{ date: '2026-04-20', trained: false }, ''],
+    [{ date: '2026-04-20', trained: true, type: 'run', minutes: 40 }, '🏃 run · 40 min'],
+    [{ date: '2026-04-20', trained: false }, '  · – min'],
   ],
 };
 
-describe('every template of the example manifests', () => {
+describe('every display template of the card templates', () => {
   const found = exampleTemplates();
 
-  it('has an expectation here for each template the examples use, and no stale one', () => {
+  it('has an expectation here for each display template, and no stale one', () => {
     expect([...found.keys()].sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const [key, cases] of Object.entries(EXPECTED)) {
     it(`${key} renders as expected`, () => {
       const t = found.get(key);
-      expect(t, `${key} is not in the examples`).toBeDefined();
+      expect(t, `${key} is not in the templates`).toBeDefined();
       if (!t) return;
       for (const [row, expected] of cases) {
         expect(renderTemplate(t.template, row, { emojiMap: t.emojiMap })).toBe(expected);
@@ -154,25 +169,24 @@ describe('every template of the example manifests', () => {
     });
   }
 
-  it('validates every example template as clean', () => {
+  it('validates every display template as clean', () => {
     for (const [key, t] of found) expect(validateTemplate(t.template), key).toEqual([]);
   });
 
-  it('lists the fields each example template reads', () => {
+  it('lists the fields each display template reads', () => {
     const fields = (key: string) => templateFields(found.get(key)?.template);
-    expect(fields('bp:view.format')).toEqual(['systolic', 'diastolic']);
-    expect(fields('mood:view.secondary')).toEqual(['wakeUps', 'notes']);
-    expect(fields('notes:view.template')).toEqual(['note']);
+    expect(fields('bp:view.template')).toEqual(['systolic', 'diastolic']);
+    expect(fields('sleep-hours:view.secondary')).toEqual(['wakeUps', 'quality']);
+    expect(fields('notes:view.template')).toEqual(['text']);
     expect(fields('workouts:view.template')).toEqual(['trained']);
-    expect(fields('symptoms:view.secondaryTemplate')).toEqual(['severity', 'location']);
+    expect(fields('symptoms:view.secondaryTemplate')).toEqual(['severity', 'since', 'note']);
   });
 
-  it('reads the legacy bp primary/secondary paths with getValue', () => {
-    const bp = loadExamples().find((e) => e.meta.id === 'bp')?.meta as Json;
-    const display = (bp.view as Json).display as Json;
+  it('reads legacy primary/secondary paths with getValue', () => {
+    const display = { primary: 'latest.systolic', secondary: 'latest.diastolic' };
     const ctx = { latest: { date: '2026-04-20', systolic: 128, diastolic: 82 } };
-    expect(getValue(ctx, display.primary as string)).toBe(128);
-    expect(getValue(ctx, display.secondary as string)).toBe(82);
+    expect(getValue(ctx, display.primary)).toBe(128);
+    expect(getValue(ctx, display.secondary)).toBe(82);
   });
 });
 

@@ -1,25 +1,50 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MOOD_EMOJIS, formInputs, hasValue, labelFromKey, normaliseInput, optionsOf, requireAnyOf } from './inputs.js';
+import { templateMeta } from '../../test/helpers/templates.js';
+import {
+  DEFAULT_MOOD_EMOJIS,
+  formInputs,
+  hasValue,
+  labelFromKey,
+  normaliseInput,
+  optionsOf,
+  requireAnyOf,
+} from './inputs.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-const meta = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).meta;
+const meta = (id: string) => templateMeta(id);
 
 describe('formInputs', () => {
-  it('reads writeable.inputs of the mood example with their options', () => {
+  it('reads writeable.inputs of the mood and sleep templates with their options', () => {
     const inputs = formInputs(meta('mood'));
     expect(inputs.map((i) => [i.key, i.type])).toEqual([
       ['mood', 'emoji-picker'],
-      ['wakeUps', 'stepper'],
-      ['notes', 'textarea'],
+      ['note', 'text'],
     ]);
-    expect(inputs[0]).toMatchObject({ emitIndex: true, autoSubmit: true, required: true, emojis: ['😩', '😴', '😐', '🙂', '😄'] });
-    expect(inputs[1]).toMatchObject({ min: 0, max: 20, default: 0, label: 'Wake-ups' });
-    expect(inputs[2]).toMatchObject({ rows: 2, placeholder: 'optional', required: false });
+    expect(inputs[0]).toMatchObject({
+      emitIndex: true,
+      required: true,
+      emojis: ['😞', '😕', '😐', '🙂', '😁'],
+    });
+    expect(inputs[1]).toMatchObject({ maxLength: 200, placeholder: 'One line about why', required: false });
+    const sleep = formInputs(meta('sleep-hours'));
+    expect(sleep[2]).toMatchObject({
+      key: 'wakeUps',
+      type: 'stepper',
+      min: 0,
+      max: 20,
+      default: 0,
+      label: 'Wake ups',
+    });
   });
 
-  it('reads the legacy bp shape: view.inputs keyed by name', () => {
-    const inputs = formInputs(meta('bp'));
+  it('reads the legacy shape: view.inputs keyed by name', () => {
+    const inputs = formInputs({
+      view: {
+        inputs: [
+          { name: 'systolic', type: 'number', min: 50, max: 250, required: true },
+          { name: 'diastolic', type: 'number', min: 30, max: 150, required: true },
+        ],
+      },
+    });
     expect(inputs.map((i) => [i.key, i.type, i.min, i.max, i.required])).toEqual([
       ['systolic', 'number', 50, 250, true],
       ['diastolic', 'number', 30, 150, true],
@@ -48,9 +73,11 @@ describe('formInputs', () => {
     expect(formInputs({ writeable: { inputs: 'x' } })).toEqual([]);
   });
 
-  it('select options as strings or {value, label}; bristol-stool keeps string values', () => {
-    const [type] = formInputs(meta('bristol-stool'));
-    expect(type.options?.[0]).toEqual({ value: '1', label: '1 — Separate hard lumps' });
+  it('select options as strings or {value, label}; the glucose context keeps its values', () => {
+    const context = formInputs(meta('glucose')).find((i) => i.key === 'context');
+    expect(context?.options?.[2]).toEqual({ value: 'after-meal', label: '2 h after a meal' });
+    const where = formInputs(meta('body-temperature')).find((i) => i.key === 'where');
+    expect(where?.options?.[0]).toEqual({ value: 'mouth', label: 'mouth' });
     expect(optionsOf(['a', 2, { value: true }, { label: 'no value' }, null])).toEqual([
       { value: 'a', label: 'a' },
       { value: 2, label: '2' },
@@ -74,7 +101,13 @@ describe('formInputs', () => {
 describe('values', () => {
   it('hasValue: 0 and false are values; blanks, null, NaN and [] are not', () => {
     expect([0, false, 'x', ['a']].map(hasValue)).toEqual([true, true, true, true]);
-    expect([undefined, null, '  ', Number.NaN, []].map(hasValue)).toEqual([false, false, false, false, false]);
+    expect([undefined, null, '  ', Number.NaN, []].map(hasValue)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('requireAnyOf reads a list of keys', () => {

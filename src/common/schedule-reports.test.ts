@@ -1,46 +1,77 @@
 /**
  * The read-only schedule reports: adherence (src/common/adherence-report.ts), the timeline grid
  * (src/common/schedule-timeline.ts) and their grouping (src/common/schedule-groups.ts), on the
- * shared example cards and on small hand-made inputs.
+ * medication and supplement templates with a dose history written onto them, and on small
+ * hand-made inputs.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type DoseSpec, daysBetween, withDoses } from '../../test/fixtures/dose-history.js';
+import { readTemplate } from '../../test/helpers/templates.js';
 import { adherenceReport, stockLastDay, stockOf } from './adherence-report.js';
 import { dailyShares } from './schedule.js';
 import { groupReportItems, reportItems } from './schedule-groups.js';
 import { cellState, timelineCells, timelineDays } from './schedule-timeline.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-const example = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
+/**
+ * The medication template with a month of doses: Levothyroxine every morning of April but a
+ * missed 10th (marked) and 20th (never ticked); Ramipril twice a day from the 21st, only the
+ * morning dose so far on the 30th; paracetamol (as needed) twice; nothing for the others.
+ */
+function medicationCard() {
+  const card = readTemplate('medication-schedule');
+  const levo: DoseSpec[] = daysBetween('2026-04-01', '2026-04-30')
+    .filter((d) => d !== '2026-04-20')
+    .map((d) => [d, d === '2026-04-10' ? null : '07:30']);
+  const ramipril: DoseSpec[] = daysBetween('2026-04-21', '2026-04-29').flatMap((d): DoseSpec[] => [
+    [d, '08:00'],
+    [d, '20:00'],
+  ]);
+  ramipril.push(['2026-04-30', '08:05']);
+  card.data = withDoses(card.data, {
+    Levothyroxine: levo,
+    Ramipril: ramipril,
+    Paracetamol: [
+      ['2026-04-12', '14:00'],
+      ['2026-04-25', '09:30'],
+    ],
+  });
+  return card as { data: unknown; meta: Record<string, unknown> & { reports: Record<string, unknown> } };
+}
 
-describe('adherenceReport on the example', () => {
-  const card = example('example-adherence-report');
+describe('adherenceReport on the medication template', () => {
+  const card = medicationCard();
 
   it('counts the last 30 days ending on the report day, grouped as the data says', () => {
     const r = adherenceReport(card.data, '2026-04-30', card.meta.reports, card.meta);
     expect(r.from).toBe('2026-04-01');
     expect(r.windowDays).toBe(30);
     expect(r.groups.map((g) => [g.label, g.items.map((i) => i.name)])).toEqual([
-      ['Daily medications', ['morning-dose', 'evening-dose']],
+      ['With breakfast', ['Levothyroxine', 'Ramipril']],
+      ['Evening', ['Atorvastatin']],
+      ['Other', ['Methotrexate', 'Paracetamol']],
     ]);
-    const [morning, evening] = r.groups[0].items;
-    // 1–29 April are due (29 days, 5 taken); 30 April counts its taken dose only
-    expect(morning).toMatchObject({ dose: '1 tablet', scheduled: 30, taken: 5, lastTaken: '2026-04-30' });
-    // evening: 30 April's dose is not taken (takenAt null): today is not counted as missed
-    expect(evening).toMatchObject({ scheduled: 29, taken: 4, lastTaken: '2026-04-29' });
-    expect(r.overall).toEqual({ scheduled: 59, taken: 9, rate: 9 / 59 });
+    const [levo, ramipril] = r.groups[0].items;
+    // 1–29 April are due (29 days, 27 taken); 30 April counts its taken dose
+    expect(levo).toMatchObject({ dose: '50 µg', scheduled: 30, taken: 28, lastTaken: '2026-04-30' });
+    // tracked from its first dose on the 21st; the evening dose of the 30th is not missed yet
+    expect(ramipril).toMatchObject({ scheduled: 19, taken: 19, rate: 1, lastTaken: '2026-04-30' });
+    // never ticked, no start date: only today would count, and nothing is taken today
+    expect(r.groups[1].items[0]).toMatchObject({ scheduled: 0, taken: 0, rate: null });
+    // as needed: never due, so every dose is extra
+    expect(r.groups[2].items[1]).toMatchObject({ scheduled: 0, taken: 0, extra: 2 });
+    expect(r.overall).toEqual({ scheduled: 49, taken: 47, rate: 47 / 49 });
     expect(r.hasStock).toBe(false);
   });
 
   it('a shorter windowDays, and only the days with records', () => {
-    const r = adherenceReport(card.data, '2026-04-30', { windowDays: 6 });
-    expect(r.from).toBe('2026-04-25');
-    const [morning, evening] = r.groups[0].items;
-    expect(morning).toMatchObject({ scheduled: 6, taken: 5, rate: 5 / 6 });
-    expect(evening).toMatchObject({ scheduled: 5, taken: 4, rate: 4 / 5 });
+    const r = adherenceReport(card.data, '2026-04-30', { windowDays: 11 });
+    expect(r.from).toBe('2026-04-20');
+    const [levo, ramipril] = r.groups[0].items;
+    expect(levo).toMatchObject({ scheduled: 11, taken: 10, rate: 10 / 11 });
+    expect(ramipril).toMatchObject({ scheduled: 19, taken: 19 });
   });
 
-  it('nothing due before the first cycle: rate null, never NaN', () => {
+  it('nothing due before the first dose: rate null, never NaN', () => {
     const r = adherenceReport(card.data, '2026-03-15', {});
     expect(r.overall).toEqual({ scheduled: 0, taken: 0, rate: null });
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
@@ -166,13 +197,14 @@ describe('stock', () => {
 });
 
 describe('schedule timeline', () => {
-  const card = example('example-schedule-timeline');
+  const card = readTemplate('supplements') as { data: unknown; meta: Record<string, unknown> };
+  const meds = readTemplate('medication-schedule').meta as Record<string, unknown>;
 
   it('the window: both sides by default, or ending / starting today', () => {
-    const both = timelineDays(card.meta.reports, '2026-04-29');
-    expect(both).toHaveLength(14);
-    expect(both[0]).toBe('2026-04-22');
-    expect(both[13]).toBe('2026-05-05');
+    const both = timelineDays(card.meta.trends, '2026-04-29');
+    expect(both).toHaveLength(10);
+    expect(both[0]).toBe('2026-04-24');
+    expect(both[9]).toBe('2026-05-03');
     expect(timelineDays({ windowDays: 3, showFuture: false }, '2026-04-29')).toEqual([
       '2026-04-27',
       '2026-04-28',
@@ -183,13 +215,29 @@ describe('schedule timeline', () => {
       '2026-04-30',
       '2026-05-01',
     ]);
-    expect(timelineDays(card.meta.trends, '2026-04-29')).toHaveLength(14);
+    const pastOnly = timelineDays(meds.trends, '2026-04-29');
+    expect(pastOnly).toHaveLength(14);
+    expect(pastOnly[13]).toBe('2026-04-29');
     expect(timelineDays({ windowDays: 1e9 }, '2026-04-29')).toHaveLength(62);
   });
 
-  it('cells: taken, missed, due, upcoming, none (weekly Mon/Wed/Fri)', () => {
-    const items = reportItems(card.data);
-    expect(items.map((i) => i.name)).toEqual(['vitamin-d', 'cold-shower']);
+  it('cells: taken, missed, due, upcoming, none (every other day)', () => {
+    const data = withDoses(card.data, {
+      'Vitamin D3': [
+        ['2026-04-26', '07:10'],
+        ['2026-04-28', '07:12'],
+        ['2026-04-29', '07:04'],
+      ],
+      'Omega-3': [['2026-04-28', '07:30']],
+    });
+    const items = reportItems(data);
+    expect(items.map((i) => i.name)).toEqual([
+      'Vitamin D3',
+      'Magnesium glycinate',
+      'Omega-3',
+      'Creatine',
+      'Iron',
+    ]);
     const days = ['2026-04-27', '2026-04-28', '2026-04-29', '2026-04-30', '2026-05-01'];
     const today = '2026-04-30';
     expect(timelineCells(items[0].ref.item, days, today).map((c) => c.state)).toEqual([
@@ -199,8 +247,9 @@ describe('schedule timeline', () => {
       'due',
       'upcoming',
     ]);
-    // Mon 27 due (missed), Tue 28 not due but taken (extra), Wed 29 missed, Thu 30 none, Fri 1 May upcoming
-    expect(timelineCells(items[1].ref.item, days, today).map((c) => c.state)).toEqual([
+    // every 2 days from 1 January: 27 due (missed), 28 not due but taken (extra), 29 missed,
+    // 30 not due, 1 May upcoming
+    expect(timelineCells(items[2].ref.item, days, today).map((c) => c.state)).toEqual([
       'missed',
       'extra',
       'missed',

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { withDoses } from '../../test/fixtures/dose-history.js';
+import { readTemplate } from '../../test/helpers/templates.js';
 import { addDays } from './dates.js';
 import {
   adherence,
@@ -21,8 +22,30 @@ import {
   weekdayNumber,
 } from './schedule.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-const exampleData = (id: string) => JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8')).data;
+type Item = { name: string; [key: string]: unknown };
+type ScheduleData = { items?: Item[]; current?: Item[] };
+const templateData = (id: string) => readTemplate(id).data as ScheduleData;
+
+/**
+ * Vitamin D3 (daily) and Omega-3 (every 2 days from 1 January) of the supplements template, with
+ * doses at +10:00: vitamin D taken on 28 and 29 April and marked missed on the 30th; omega-3
+ * taken on Tuesday 28 April, a day it is not due.
+ */
+function twoSupplements(): { current: Item[] } {
+  const data = withDoses(
+    templateData('supplements'),
+    {
+      'Vitamin D3': [
+        ['2026-04-28', '07:12'],
+        ['2026-04-29', '07:04'],
+        ['2026-04-30', null],
+      ],
+      'Omega-3': [['2026-04-28', '07:30']],
+    },
+    '+10:00',
+  );
+  return { current: (data.current ?? []).filter((i) => i.name === 'Vitamin D3' || i.name === 'Omega-3') };
+}
 
 /** The days from `from` (inclusive) on which `item` is due, over `n` days. */
 function dueDays(item: unknown, from: string, n: number): string[] {
@@ -36,7 +59,9 @@ function dueDays(item: unknown, from: string, n: number): string[] {
 
 describe('weekday names', () => {
   it('reads three-letter, full and longer abbreviations, any case', () => {
-    expect(['Mon', 'monday', 'TUE', 'tues', 'Thurs', 'sun', 'Saturday'].map(weekdayNumber)).toEqual([1, 1, 2, 2, 4, 0, 6]);
+    expect(['Mon', 'monday', 'TUE', 'tues', 'Thurs', 'sun', 'Saturday'].map(weekdayNumber)).toEqual([
+      1, 1, 2, 2, 4, 0, 6,
+    ]);
     expect(['', 'mo', 'monkey', 7, null].map(weekdayNumber)).toEqual([null, null, null, null, null]);
   });
 });
@@ -55,11 +80,9 @@ describe('isDue by type', () => {
   });
 
   it('weekly follows on_days; without them, the weekday of the start date', () => {
-    expect(dueDays({ schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } }, '2026-04-20', 7)).toEqual([
-      '2026-04-20',
-      '2026-04-22',
-      '2026-04-24',
-    ]);
+    expect(
+      dueDays({ schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] } }, '2026-04-20', 7),
+    ).toEqual(['2026-04-20', '2026-04-22', '2026-04-24']);
     expect(dueDays({ schedule: { type: 'weekly', start_date: '2026-04-23' } }, '2026-04-20', 14)).toEqual([
       '2026-04-23',
       '2026-04-30',
@@ -67,20 +90,28 @@ describe('isDue by type', () => {
   });
 
   it('every 2 days from 27 March 2026 is due on 27, 29, 31 March, across the DST change', () => {
-    const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-03-27' } };
+    const item = {
+      name: 'Vitamin D',
+      schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-03-27' },
+    };
     expect(dueDays(item, '2026-03-27', 6)).toEqual(['2026-03-27', '2026-03-29', '2026-03-31']);
     expect(dueDays(item, '2026-03-20', 7)).toEqual([]);
   });
 
   it('from 23 October 2026 (autumn change) it is due on 23, 25, 27 October only', () => {
-    const item = { name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-10-23' } };
+    const item = {
+      name: 'Vitamin D',
+      schedule: { type: 'every_n_days', interval_days: 2, start_date: '2026-10-23' },
+    };
     expect(dueDays(item, '2026-10-23', 6)).toEqual(['2026-10-23', '2026-10-25', '2026-10-27']);
   });
 
   it('on_off with day counts repeats from the anchor; with weekdays it is a weekday rule', () => {
     const item = { schedule: { type: 'on_off', on_days: 2, off_days: 1, start_date: '2026-04-20' } };
     expect(dueDays(item, '2026-04-18', 8)).toEqual(['2026-04-20', '2026-04-21', '2026-04-23', '2026-04-24']);
-    expect(dueDays({ schedule: { type: 'on_off', on_days: ['Tue'] } }, '2026-04-20', 7)).toEqual(['2026-04-21']);
+    expect(dueDays({ schedule: { type: 'on_off', on_days: ['Tue'] } }, '2026-04-20', 7)).toEqual([
+      '2026-04-21',
+    ]);
   });
 
   it('phased: loading days for its weeks, then maintenance days', () => {
@@ -102,8 +133,15 @@ describe('isDue by type', () => {
       '2026-05-04',
     ]);
     // a count N: the first N days of every week from the anchor
-    const counted = { schedule: { type: 'phased', start_date: '2026-04-20', loading: { days: 2, duration_weeks: 2 } } };
-    expect(dueDays(counted, '2026-04-20', 14)).toEqual(['2026-04-20', '2026-04-21', '2026-04-27', '2026-04-28']);
+    const counted = {
+      schedule: { type: 'phased', start_date: '2026-04-20', loading: { days: 2, duration_weeks: 2 } },
+    };
+    expect(dueDays(counted, '2026-04-20', 14)).toEqual([
+      '2026-04-20',
+      '2026-04-21',
+      '2026-04-27',
+      '2026-04-28',
+    ]);
   });
 
   it('as_needed is never due', () => {
@@ -119,7 +157,9 @@ describe('isDue by type', () => {
 
 describe('legacy keys', () => {
   it('frequency, nDays/every, startDate, dayOfWeek, timesPerDay and flat item keys', () => {
-    expect(readSchedule({ schedule: { frequency: 'every_n_days', nDays: 3, startDate: '2026-04-20' } })).toMatchObject({
+    expect(
+      readSchedule({ schedule: { frequency: 'every_n_days', nDays: 3, startDate: '2026-04-20' } }),
+    ).toMatchObject({
       type: 'every_n_days',
       intervalDays: 3,
       anchor: '2026-04-20',
@@ -143,18 +183,35 @@ describe('legacy keys', () => {
 });
 
 describe('cycles and active', () => {
-  it('the medication-schedule example: prednisolone on 10 April – 10 May, moxifloxacin until 24 April', () => {
-    const data = exampleData('medication-schedule');
-    const [pred, moxi] = data.items;
-    expect(isItemDue(pred, '2026-04-09')).toBe(false);
-    expect(isItemDue(pred, '2026-04-10')).toBe(true);
-    expect(isItemDue(pred, '2026-05-10')).toBe(true);
-    expect(isItemDue(pred, '2026-05-11')).toBe(false);
-    expect(isItemDue(moxi, '2026-04-24')).toBe(true);
-    expect(isItemDue(moxi, '2026-04-25')).toBe(false);
-    expect(dosesDue(pred, '2026-04-20')).toBe(4);
-    expect(dueItems(data, '2026-04-20').map((r) => r.item.name)).toEqual(['prednisolone', 'moxifloxacin']);
-    expect(dueItems(data, '2026-04-30').map((r) => r.item.name)).toEqual(['prednisolone']);
+  it('the medication template with a week-long course: due only inside its on cycle', () => {
+    const data = templateData('medication-schedule');
+    const course = {
+      name: 'Amoxicillin',
+      dose: '500 mg',
+      schedule: { type: 'daily', times_per_day: 3 },
+      cycles: [{ type: 'on', start: '2026-04-10', end: '2026-04-16' }],
+      doses: [],
+    };
+    data.items?.push(course);
+    expect(isItemDue(course, '2026-04-09')).toBe(false);
+    expect(isItemDue(course, '2026-04-10')).toBe(true);
+    expect(isItemDue(course, '2026-04-16')).toBe(true);
+    expect(isItemDue(course, '2026-04-17')).toBe(false);
+    expect(dosesDue(course, '2026-04-13')).toBe(3);
+    expect(dosesDue(data.items?.[1], '2026-04-13')).toBe(2);
+    // Monday 13 April: the daily ones and the course; Saturday 18th: the weekly one, no course
+    expect(dueItems(data, '2026-04-13').map((r) => r.item.name)).toEqual([
+      'Levothyroxine',
+      'Ramipril',
+      'Atorvastatin',
+      'Amoxicillin',
+    ]);
+    expect(dueItems(data, '2026-04-18').map((r) => r.item.name)).toEqual([
+      'Levothyroxine',
+      'Ramipril',
+      'Atorvastatin',
+      'Methotrexate',
+    ]);
   });
 
   it('an off cycle wins; items with active: false are never due', () => {
@@ -168,22 +225,28 @@ describe('cycles and active', () => {
   });
 
   it('every_n_days without start_date is anchored at the earliest cycle start', () => {
-    const item = { schedule: { type: 'every_n_days', interval_days: 3 }, cycles: [{ type: 'on', start: '2026-04-02' }] };
+    const item = {
+      schedule: { type: 'every_n_days', interval_days: 3 },
+      cycles: [{ type: 'on', start: '2026-04-02' }],
+    };
     expect(dueDays(item, '2026-04-01', 8)).toEqual(['2026-04-02', '2026-04-05', '2026-04-08']);
   });
 });
 
 describe('doses', () => {
-  const timeline = exampleData('example-schedule-timeline');
+  const [vitD, omega] = twoSupplements().current;
 
   it('slots: times of day in day order, then numbered doses', () => {
     expect(doseSlots({ schedule: { time_of_day: ['evening', 'morning'] } })).toEqual(['morning', 'evening']);
-    expect(doseSlots({ schedule: { times_per_day: 3, time_of_day: 'night' } })).toEqual(['night', 'Dose 2', 'Dose 3']);
+    expect(doseSlots({ schedule: { times_per_day: 3, time_of_day: 'night' } })).toEqual([
+      'night',
+      'Dose 2',
+      'Dose 3',
+    ]);
     expect(doseSlots({ schedule: { type: 'daily' } })).toEqual(['Dose']);
   });
 
   it('doses of a day: taken and missed (takenAt null) both recorded, only taken counted', () => {
-    const vitD = timeline.items[0];
     expect(dosesOn(vitD, '2026-04-30')).toHaveLength(1);
     expect(takenCount(vitD, '2026-04-30')).toBe(0);
     expect(takenCount(vitD, '2026-04-29')).toBe(1);
@@ -192,12 +255,20 @@ describe('doses', () => {
   });
 
   it('adherence over a window counts doses due, taken (capped per day) and extra', () => {
-    const vitD = timeline.items[0];
-    expect(adherence(vitD, '2026-04-28', '2026-04-30')).toEqual({ scheduled: 3, taken: 2, extra: 0, rate: 2 / 3 });
-    const shower = timeline.items[1];
-    // Mon 27, Wed 29 due; a dose on Tue 28 is extra
-    expect(adherence(shower, '2026-04-27', '2026-04-29')).toEqual({ scheduled: 2, taken: 0, extra: 1, rate: 0 });
-    expect(adherence(shower, '2026-04-29', '2026-04-28').rate).toBeNull();
+    expect(adherence(vitD, '2026-04-28', '2026-04-30')).toEqual({
+      scheduled: 3,
+      taken: 2,
+      extra: 0,
+      rate: 2 / 3,
+    });
+    // every other day: 27 and 29 due; the dose on 28 is extra
+    expect(adherence(omega, '2026-04-27', '2026-04-29')).toEqual({
+      scheduled: 2,
+      taken: 0,
+      extra: 1,
+      rate: 0,
+    });
+    expect(adherence(omega, '2026-04-29', '2026-04-28').rate).toBeNull();
   });
 });
 
@@ -221,7 +292,11 @@ describe('items and paths', () => {
   });
 
   it('names items by name, label, title or position', () => {
-    expect([itemName({ name: 'a' }, 0), itemName({ label: 'b' }, 1), itemName({}, 2)]).toEqual(['a', 'b', 'Item 3']);
+    expect([itemName({ name: 'a' }, 0), itemName({ label: 'b' }, 1), itemName({}, 2)]).toEqual([
+      'a',
+      'b',
+      'Item 3',
+    ]);
   });
 });
 
@@ -245,27 +320,39 @@ describe('groupItems', () => {
 
 describe('dailyShares', () => {
   it('the share of due doses taken per day, null when nothing is due', () => {
-    const data = exampleData('example-schedule-timeline');
-    // Mon 27: vitamin D + shower due, none taken; Tue 28: vitamin D taken (the shower, not due, is
-    // extra); Wed 29: vitamin D taken, shower not; Thu 30: vitamin D missed
+    const data = twoSupplements();
+    // 27: vitamin D + omega-3 due, none taken; 28: vitamin D taken (omega-3, not due, is extra);
+    // 29: vitamin D taken, omega-3 not; 30: vitamin D missed
     expect(dailyShares(data, '2026-04-30', 4)).toEqual([
       { date: '2026-04-27', share: 0 },
       { date: '2026-04-28', share: 1 },
       { date: '2026-04-29', share: 0.5 },
       { date: '2026-04-30', share: 0 },
     ]);
-    expect(dailyShares({ items: [{ schedule: { type: 'as_needed' } }] }, '2026-04-30', 1)).toEqual([{ date: '2026-04-30', share: null }]);
+    expect(dailyShares({ items: [{ schedule: { type: 'as_needed' } }] }, '2026-04-30', 1)).toEqual([
+      { date: '2026-04-30', share: null },
+    ]);
   });
 });
 
 describe('describeSchedule', () => {
   it('says when and how often in a few words', () => {
     expect(describeSchedule({ schedule: { type: 'daily', times_per_day: 4 } })).toBe('Daily · 4 times a day');
-    expect(describeSchedule({ schedule: { type: 'weekly', on_days: ['Fri', 'Mon', 'Wed'] } })).toBe('Weekly: Mon, Wed, Fri');
-    expect(describeSchedule({ schedule: { type: 'every_n_days', interval_days: 2 } })).toBe('Every other day');
-    expect(describeSchedule({ schedule: { type: 'daily', time_of_day: ['evening', 'morning'] } })).toBe('Daily · morning and evening');
-    expect(describeSchedule({ schedule: { type: 'on_off', on_days: 5, off_days: 2 } })).toBe('5 days on, 2 off');
+    expect(describeSchedule({ schedule: { type: 'weekly', on_days: ['Fri', 'Mon', 'Wed'] } })).toBe(
+      'Weekly: Mon, Wed, Fri',
+    );
+    expect(describeSchedule({ schedule: { type: 'every_n_days', interval_days: 2 } })).toBe(
+      'Every other day',
+    );
+    expect(describeSchedule({ schedule: { type: 'daily', time_of_day: ['evening', 'morning'] } })).toBe(
+      'Daily · morning and evening',
+    );
+    expect(describeSchedule({ schedule: { type: 'on_off', on_days: 5, off_days: 2 } })).toBe(
+      '5 days on, 2 off',
+    );
     expect(describeSchedule({ schedule: { type: 'as_needed' } })).toBe('As needed');
-    expect(describeSchedule({ schedule: { type: 'daily', on_days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] } })).toBe('Weekdays');
+    expect(
+      describeSchedule({ schedule: { type: 'daily', on_days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'] } }),
+    ).toBe('Weekdays');
   });
 });

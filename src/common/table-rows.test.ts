@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readTemplate } from '../../test/helpers/templates.js';
 import {
   cellText,
   isDateColumn,
@@ -9,17 +9,21 @@ import {
   tableSort,
 } from './table-rows.js';
 
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-const tableList = JSON.parse(readFileSync(new URL('example-table-list.example.json', EXAMPLES), 'utf8'));
+const tableList = readTemplate('lab-results') as {
+  meta: { reports: Record<string, unknown> };
+  data: Record<string, unknown>[];
+};
 
-describe('the example table-list', () => {
+describe('the lab-results template', () => {
   const cfg = tableList.meta.reports;
   it('reads columns and sort', () => {
     expect(tableColumns(cfg, tableList.data)).toEqual([
-      { field: 'date', header: 'Date' },
+      { field: 'date', header: 'Date', format: 'date' },
       { field: 'test', header: 'Test' },
-      { field: 'result', header: 'Result' },
+      { field: 'result', header: 'Result', format: 'number' },
       { field: 'unit', header: 'Unit' },
+      { field: 'range', header: 'Reference' },
+      { field: 'flagged', header: 'Flag', format: 'check' },
     ]);
     expect(tableSort(cfg)).toEqual({ field: 'date', dir: 'desc' });
   });
@@ -28,9 +32,7 @@ describe('the example table-list', () => {
     const rows = sortTableRows(tableList.data, tableSort(cfg));
     const dates = rows.map((r) => r.date as string);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const sameDay = tableList.data
-      .filter((r: { date: string }) => r.date === dates[0])
-      .map((r: { test: string }) => r.test);
+    const sameDay = tableList.data.filter((r) => r.date === dates[0]).map((r) => r.test);
     expect(rows.slice(0, sameDay.length).map((r) => r.test)).toEqual(sameDay);
   });
 });

@@ -1,18 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import { evaluateThresholds, isCatchAll, primaryFieldOf, ruleField, ruleMatches } from './thresholds.js';
-
-/** The shared example manifests, read at test time (never copied). */
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
 
 type Json = Record<string, unknown>;
 
+/** The `meta.view.display` of the card template `id`. */
 function display(id: string): Json {
-  const file = JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
-  return (file.meta.view as Json).display as Json;
+  return (templateMeta(id).view as Json).display as Json;
 }
 
-/** The label the example card `id` gives to a row `{[field]: value}` (null: no band). */
+/** The label the card template `id` gives to a row `{[field]: value}` (null: no band). */
 function labelOf(id: string, field: string, value: unknown): string | null {
   const d = display(id);
   return (
@@ -24,103 +21,115 @@ function labelOf(id: string, field: string, value: unknown): string | null {
   );
 }
 
-describe('thresholds of the example manifests', () => {
-  it('bristol-stool: string eq "4" matches the number 4 and the string "4"', () => {
-    expect(labelOf('bristol-stool', 'type', '4')).toBe('Ideal');
-    expect(labelOf('bristol-stool', 'type', 4)).toBe('Ideal');
-    expect(labelOf('bristol-stool', 'type', 1)).toBe('Constipated');
-    expect(labelOf('bristol-stool', 'type', '7')).toBe('Liquid');
-    expect(labelOf('bristol-stool', 'type', 8)).toBeNull();
-    expect(labelOf('bristol-stool', 'type', '')).toBeNull();
+describe('thresholds of the card templates', () => {
+  it('energy: numeric eq 4 matches "4", 4 and "4.0"; nothing outside the scale', () => {
+    expect(labelOf('energy', 'level', 4)).toBe('Good');
+    expect(labelOf('energy', 'level', '4')).toBe('Good');
+    expect(labelOf('energy', 'level', '1')).toBe('Exhausted');
+    expect(labelOf('energy', 'level', 5)).toBe('Full of beans');
+    expect(labelOf('energy', 'level', 0)).toBeNull();
+    expect(labelOf('energy', 'level', '')).toBeNull();
   });
 
-  it('energy / sleep-quality / stress: numeric eq 1 matches "1" and 1', () => {
-    expect(labelOf('energy', 'rating', 1)).toBe('Drained');
-    expect(labelOf('energy', 'rating', '1')).toBe('Drained');
-    expect(labelOf('energy', 'rating', '5.0')).toBe('Wired');
-    expect(labelOf('sleep-quality', 'rating', 3)).toBe('OK');
-    expect(labelOf('stress', 'rating', 5)).toBe('Frazzled');
-    expect(labelOf('stress', 'rating', 0)).toBeNull();
+  it('a string eq matches the number and the string', () => {
+    const rules = [{ ifField: 'type', eq: '4', label: 'Ideal' }];
+    expect(evaluateThresholds(rules, { type: 4 })?.label).toBe('Ideal');
+    expect(evaluateThresholds(rules, { type: '4' })?.label).toBe('Ideal');
+    expect(evaluateThresholds(rules, { type: 5 })).toBeNull();
   });
 
   it('energy: colour and label of the matching rule', () => {
     const d = display('energy');
-    expect(evaluateThresholds(d.thresholds, { rating: 4 })).toEqual({
-      colour: '#66cc55',
+    expect(evaluateThresholds(d.thresholds, { level: 4 })).toEqual({
+      colour: '#65a30d',
       label: 'Good',
       index: 3,
     });
   });
 
   it('active-minutes: inclusive bands open at both ends', () => {
-    expect(labelOf('active-minutes', 'minutes', 0)).toBe('Sedentary');
-    expect(labelOf('active-minutes', 'minutes', -5)).toBe('Sedentary');
-    expect(labelOf('active-minutes', 'minutes', 14)).toBe('Sedentary');
-    expect(labelOf('active-minutes', 'minutes', 15)).toBe('Low');
-    expect(labelOf('active-minutes', 'minutes', 29)).toBe('Low');
-    expect(labelOf('active-minutes', 'minutes', 30)).toBe('Active');
-    expect(labelOf('active-minutes', 'minutes', 59)).toBe('Active');
-    expect(labelOf('active-minutes', 'minutes', 60)).toBe('High');
-    expect(labelOf('active-minutes', 'minutes', 100000)).toBe('High');
+    expect(labelOf('active-minutes', 'minutes', 0)).toBe('Barely moved');
+    expect(labelOf('active-minutes', 'minutes', -5)).toBe('Barely moved');
+    expect(labelOf('active-minutes', 'minutes', 9)).toBe('Barely moved');
+    expect(labelOf('active-minutes', 'minutes', 10)).toBe('Some movement');
+    expect(labelOf('active-minutes', 'minutes', 29)).toBe('Some movement');
+    expect(labelOf('active-minutes', 'minutes', 30)).toBe('Goal met');
+    expect(labelOf('active-minutes', 'minutes', 59)).toBe('Goal met');
+    expect(labelOf('active-minutes', 'minutes', 60)).toBe('Big day');
+    expect(labelOf('active-minutes', 'minutes', 100000)).toBe('Big day');
     // Between two integer bands: no band (the rules say inclusive numeric ranges, nothing more).
-    expect(labelOf('active-minutes', 'minutes', 14.5)).toBeNull();
-    expect(labelOf('active-minutes', 'minutes', '45')).toBe('Active');
+    expect(labelOf('active-minutes', 'minutes', 9.5)).toBeNull();
+    expect(labelOf('active-minutes', 'minutes', '45')).toBe('Goal met');
   });
 
-  it('steps, caffeine, hydration: banded counts', () => {
-    expect(labelOf('steps', 'count', 3999)).toBe('Sedentary');
-    expect(labelOf('steps', 'count', 12000)).toBe('Very active');
-    expect(labelOf('caffeine', 'mg', 400)).toBe('High');
-    expect(labelOf('caffeine', 'mg', 600)).toBe('Too much');
-    expect(labelOf('hydration', 'glasses', 0)).toBe('Dry');
-    expect(labelOf('hydration', 'glasses', 10)).toBe('Well-watered');
+  it('steps, caffeine, glucose: banded counts with a catch-all last', () => {
+    expect(labelOf('steps', 'count', 3999)).toBe('Quiet day');
+    expect(labelOf('steps', 'count', 4000)).toBe('On the way');
+    expect(labelOf('steps', 'count', 12000)).toBe('Goal reached');
+    expect(labelOf('caffeine', 'mg', 399)).toBeNull();
+    expect(labelOf('caffeine', 'mg', 400)).toBe('Over 400 mg');
+    expect(labelOf('glucose', 'mmol', 3.9)).toBe('Low: eat something sugary');
+    expect(labelOf('glucose', 'mmol', 5.4)).toBe('In target');
+    expect(labelOf('glucose', 'mmol', 11)).toBe('High');
   });
 
-  it('heart-rate-resting: max-only rules in ascending order, first match wins', () => {
-    expect(labelOf('heart-rate-resting', 'bpm', 52)).toBe('Athletic');
-    expect(labelOf('heart-rate-resting', 'bpm', 59)).toBe('Athletic');
-    expect(labelOf('heart-rate-resting', 'bpm', 60)).toBe('Good');
-    expect(labelOf('heart-rate-resting', 'bpm', 75)).toBe('Average');
-    expect(labelOf('heart-rate-resting', 'bpm', 120)).toBe('Elevated');
-    expect(labelOf('heart-rate-resting', 'bpm', 1000)).toBeNull();
+  it('heart-rate-resting: min-only then max-only rules, first match wins', () => {
+    expect(labelOf('heart-rate-resting', 'bpm', 95)).toBe('Higher than usual');
+    expect(labelOf('heart-rate-resting', 'bpm', 90)).toBe('Higher than usual');
+    expect(labelOf('heart-rate-resting', 'bpm', 60)).toBeNull();
+    expect(labelOf('heart-rate-resting', 'bpm', 39)).toBe('Very low');
   });
 
-  it('spo2: min-only rule first, max-only last', () => {
+  it('spo2: max-only rules in ascending order, then a catch-all', () => {
     expect(labelOf('spo2', 'percent', 100)).toBe('Normal');
-    expect(labelOf('spo2', 'percent', 96)).toBe('Normal');
-    expect(labelOf('spo2', 'percent', 93)).toBe('Mild');
-    expect(labelOf('spo2', 'percent', 90)).toBe('Low');
+    expect(labelOf('spo2', 'percent', 95)).toBe('Normal');
+    expect(labelOf('spo2', 'percent', 93)).toBe('A little low');
+    expect(labelOf('spo2', 'percent', 90)).toBe('Low, check again');
   });
 
   it('sleep-hours and body-temperature: decimal bounds, float artefacts do not fall short', () => {
-    expect(labelOf('sleep-hours', 'hours', 5.9)).toBe('Too little');
-    expect(labelOf('sleep-hours', 'hours', 6.0)).toBe('Short');
+    expect(labelOf('sleep-hours', 'hours', 5.5)).toBe('Short night');
+    expect(labelOf('sleep-hours', 'hours', 5.6)).toBe('A bit short');
     expect(6.1 + 0.8).toBe(6.8999999999999995);
-    expect(labelOf('sleep-hours', 'hours', 6.1 + 0.8)).toBe('Short');
-    expect(labelOf('sleep-hours', 'hours', 9)).toBe('Good');
-    expect(labelOf('sleep-hours', 'hours', 9.1)).toBe('Long');
-    expect(labelOf('body-temperature', 'celsius', 35.9)).toBe('Low');
+    expect(labelOf('sleep-hours', 'hours', 6.1 + 0.8)).toBe('A bit short');
+    expect(labelOf('sleep-hours', 'hours', 7)).toBe('Rested');
+    expect(labelOf('body-temperature', 'celsius', 35.4)).toBe('Low');
     expect(labelOf('body-temperature', 'celsius', 37.4)).toBe('Normal');
-    expect(labelOf('body-temperature', 'celsius', 37.5)).toBe('Mild fever');
-    expect(labelOf('body-temperature', 'celsius', 38.5)).toBe('Fever');
-    expect(labelOf('body-temperature', 'celsius', 42)).toBe('Fever');
+    expect(labelOf('body-temperature', 'celsius', 38)).toBe('Fever');
+    expect(labelOf('body-temperature', 'celsius', 38.9)).toBe('Fever');
+    expect(labelOf('body-temperature', 'celsius', 39.2)).toBe('High fever');
   });
 
   it('a non-finite value matches no band', () => {
-    expect(labelOf('sleep-hours', 'hours', Number.NaN)).toBeNull();
-    expect(labelOf('sleep-hours', 'hours', JSON.parse('1e999'))).toBeNull();
-    expect(labelOf('sleep-hours', 'hours', '1e999')).toBeNull();
+    expect(labelOf('active-minutes', 'minutes', Number.NaN)).toBeNull();
+    expect(labelOf('active-minutes', 'minutes', JSON.parse('1e999'))).toBeNull();
+    expect(labelOf('active-minutes', 'minutes', '1e999')).toBeNull();
   });
 
-  it('bp (legacy, no ifField): rules read the primary field, systolic', () => {
-    const d = display('bp');
+  it('bp: rules on systolic, most severe first, then a catch-all', () => {
+    expect(labelOf('bp', 'systolic', 165)).toBe('Very high, measure again');
+    expect(labelOf('bp', 'systolic', 140)).toBe('High');
+    expect(labelOf('bp', 'systolic', 126)).toBe('Raised');
+    expect(labelOf('bp', 'systolic', 118)).toBe('In range');
+    expect(labelOf('bp', 'systolic', 85)).toBe('Low');
+  });
+
+  it('legacy rules without ifField read the primary field', () => {
+    const d = {
+      primary: 'latest.systolic',
+      thresholds: [
+        { max: 120, colour: '#16a34a', label: 'Optimal' },
+        { max: 139, colour: '#ca8a04', label: 'Raised' },
+        { max: 180, colour: '#dc2626', label: 'High' },
+      ],
+    };
     expect(primaryFieldOf(d)).toBe('systolic');
     const band = (systolic: number, diastolic = 80) =>
       evaluateThresholds(d.thresholds, { systolic, diastolic }, { primaryField: primaryFieldOf(d) })?.label ??
       null;
     expect(band(110)).toBe('Optimal');
     expect(band(120)).toBe('Optimal');
-    expect(band(125)).toBe('Elevated');
+    expect(band(125)).toBe('Raised');
     expect(band(150, 95)).toBe('High');
     expect(band(190)).toBeNull();
     // Without a primary field a legacy rule reads nothing, so nothing matches.

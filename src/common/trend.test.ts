@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { templateMeta } from '../../test/helpers/templates.js';
 import { toFiniteNumber } from './numbers.js';
 import {
   computeTrend,
@@ -19,12 +19,9 @@ import {
   trendTone,
 } from './trend.js';
 
-/** The shared example manifests, read at test time (never copied). */
-const EXAMPLES = new URL('../../../shared/cases/manifests/examples/', import.meta.url);
-
+/** The `meta.view.display` of the card template `id`. */
 function display(id: string): Record<string, unknown> {
-  const file = JSON.parse(readFileSync(new URL(`${id}.example.json`, EXAMPLES), 'utf8'));
-  return file.meta.view.display;
+  return (templateMeta(id).view as { display: Record<string, unknown> }).display;
 }
 
 describe('computeTrend', () => {
@@ -184,18 +181,18 @@ describe('trendArrow config', () => {
     expect(goodDirectionOf(undefined)).toBe('down');
   });
 
-  it('every example trendArrow resolves (all default to down)', () => {
-    for (const id of [
-      'active-minutes',
-      'heart-rate-resting',
-      'resting-hrv',
-      'sleep-hours',
-      'steps',
-      'weight',
-    ]) {
+  it('every template trendArrow resolves to the direction it states', () => {
+    const expected: Record<string, string> = {
+      'heart-rate-resting': 'down',
+      'resting-hrv': 'up',
+      'sleep-hours': 'up',
+      waist: 'down',
+      weight: 'down',
+    };
+    for (const [id, dir] of Object.entries(expected)) {
       const arrow = display(id).trendArrow as Record<string, unknown>;
       expect(typeof arrow.field).toBe('string');
-      expect(goodDirectionOf(arrow)).toBe('down');
+      expect(goodDirectionOf(arrow)).toBe(dir);
     }
   });
 

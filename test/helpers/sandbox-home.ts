@@ -15,6 +15,7 @@ export function sandboxHome(prefix = 'klebb-test-'): { home: string; dataDir: st
   };
 }
 
-/** The repository root, and the shared cases folder beside it (`../shared/cases`). */
+/** The repository root. */
 export const repoRoot = path.resolve(new URL('../..', import.meta.url).pathname);
+/** The real-world cases folder beside the repository (being replaced by in-repo fixtures). */
 export const casesDir = path.resolve(repoRoot, '../shared/cases');
