@@ -10,6 +10,7 @@ import { authRoutes } from './auth/auth-routes.js';
 import { installGate } from './auth/gate.js';
 import { requestLogFields } from './auth/log-redaction.js';
 import type { Principal } from './auth/principal.js';
+import { changeRoutes } from './cards/change-routes.js';
 import { entryRoutes } from './cards/entry-routes.js';
 import { cardRoutes } from './cards/routes.js';
 import { ChatService } from './chat/chat-service.js';
@@ -20,6 +21,7 @@ import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
 import { dataRoutes } from './data/routes.js';
 import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
+import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
@@ -130,6 +132,7 @@ export function buildApp(inst: Instance): FastifyInstance {
       routeTable.push({ method, url: r.url, auth: r.config?.auth ?? 'session' });
     }
   });
+  changeSetPerRequest(app);
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default
@@ -171,6 +174,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   systemRoutes(app, inst);
   cardRoutes(app, inst);
   entryRoutes(app, inst);
+  changeRoutes(app, inst);
   feedbackRoutes(app, inst);
   chatRoutes(
     app,

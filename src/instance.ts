@@ -107,6 +107,8 @@ export async function openInstance(
   // the cards this home knew before its files are read (a card added since is an arrival)
   const knownBefore = [...store.allStates().keys()];
   loader.scanAll();
+  // from here on a manifest that changes on disk is a hand edit, recorded as a change set
+  loader.recordChanges = true;
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
     log.info({ home: layout.home }, 'new HEALTH_HOME: created the welcome card');

@@ -60,6 +60,12 @@ export const GATEWAY_MAX_RETRY_WAIT_MS = 30_000;
 export const CHANGE_LOG_KEEP_DAYS = 90;
 /** ... except the newest this many, whatever their age. */
 export const CHANGE_LOG_KEEP_COUNT = 10_000;
+/** Change sets per page of `GET /api/changes`: the default ... */
+export const CHANGE_LIST_DEFAULT = 20;
+/** ... and the most a page may ask for. */
+export const CHANGE_LIST_MAX = 100;
+/** How many later changes a refused undo names in its answer (the rest are counted). */
+export const UNDO_CONFLICTS_SHOWN = 5;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */
 export const MAX_CHANGE_IMAGE_ROWS = 50_000;
 /** Feedback log limits (docs/CHAT-AGENT.md note_feedback). */

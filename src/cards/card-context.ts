@@ -83,7 +83,11 @@ export function assertFileWritable(ctx: CardContext, card: Card): void {
 export function writeCardManifest(ctx: CardContext, card: Card, raw: ManifestBody): Card {
   assertFileWritable(ctx, card);
   const text = serializeManifest(raw);
-  writeFileAtomic(card.file, text);
+  // recorded in the same transaction: a write that fails leaves no change behind
+  ctx.store.transaction(() => {
+    ctx.store.changes.recordManifest(card.id, path.basename(card.file), serializeManifest(card.raw), text);
+    writeFileAtomic(card.file, text);
+  });
   ctx.loader.wroteFile(card.file);
   const { manifest, dropped } = sanitizeAtLoad(raw);
   const next: Card = { ...card, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) };

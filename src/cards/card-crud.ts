@@ -149,6 +149,7 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const text = serializeManifest(raw);
   ctx.store.transaction(() => {
     if (!adopt) ctx.store.replace(id, data, actor, 'create');
+    ctx.store.changes.recordManifest(id, path.basename(file), undefined, text);
     writeFileAtomic(file, text);
   });
   const { manifest, dropped } = sanitizeAtLoad(raw);
@@ -242,6 +243,7 @@ export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: tr
   const card = requireCard(ctx, id);
   ctx.store.transaction(() => {
     ctx.store.remove(id, actor);
+    ctx.store.changes.recordManifest(id, path.basename(card.file), serializeManifest(card.raw), undefined);
     fs.rmSync(card.file, { force: true });
   });
   fsyncDir(ctx.dataDir);

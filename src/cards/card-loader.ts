@@ -14,6 +14,7 @@ import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
+import { inChangeSet } from '../store/change-scope.js';
 import type { Card, CardRegistry, LoadError } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { isNonEmptyString } from './field-issues.js';
@@ -61,6 +62,12 @@ export class CardLoader {
    */
   onCardArrived: ((id: string) => void) | undefined;
 
+  /**
+   * Record manifest changes found on disk in the change log (actor `file`). Off while the
+   * files are first read at start-up (that is the home's starting state, not an edit).
+   */
+  recordChanges = false;
+
   constructor(
     private readonly dataDir: string,
     private readonly registry: CardRegistry,
@@ -102,11 +109,14 @@ export class CardLoader {
 
   /** loadFile that never throws: an unexpected failure becomes the file's error entry. */
   safeLoad(file: string, opts: LoadOptions = {}): LoadOutcome {
-    try {
-      return this.loadFile(file, opts);
-    } catch (err) {
-      return this.fail(file, 'READ_FAILED', `could not load: ${(err as Error).message}`);
-    }
+    // a hand edit is a change set of its own, whoever noticed it first
+    return inChangeSet({ actor: 'file', fresh: true }, () => {
+      try {
+        return this.loadFile(file, opts);
+      } catch (err) {
+        return this.fail(file, 'READ_FAILED', `could not load: ${(err as Error).message}`);
+      }
+    });
   }
 
   /**
@@ -241,6 +251,11 @@ export class CardLoader {
       for (const loser of this.registry.filesWithDuplicateId(id))
         if (loser !== file) this.duplicate(loser, id, name);
     }
+    if (this.recordChanges) {
+      const before = current && current.id === id ? serializeManifest(current.raw) : undefined;
+      const after = serializeManifest(body);
+      if (before !== after) this.store.changes.recordManifest(id, name, before, after);
+    }
     this.registry.put(card);
     this.registry.setErrors(file, errors);
     this.failed.delete(file);
@@ -262,6 +277,16 @@ export class CardLoader {
     // a broken file deleted: its problem leaves the list
     if (hadFailed) this.emit({ type: 'file-error', id: '', file: path.basename(file) });
     if (!card) return 'skipped';
+    if (this.recordChanges) {
+      inChangeSet({ actor: 'file', fresh: true }, () =>
+        this.store.changes.recordManifest(
+          card.id,
+          path.basename(file),
+          serializeManifest(card.raw),
+          undefined,
+        ),
+      );
+    }
     this.idFreed(card.id);
     return outcome;
   }

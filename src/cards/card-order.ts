@@ -3,6 +3,7 @@
  * payload"; docs/API.md "/api/views/:view" and "Settings API").
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import { commitTemp, fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { REORDER_STEP } from '../limits.js';
@@ -62,6 +63,11 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     for (const p of planned) if (p.tmp) fs.rmSync(p.tmp, { force: true });
   }
   if (planned.length) fsyncDir(ctx.dataDir);
+  ctx.store.transaction(() => {
+    for (const p of planned) {
+      ctx.store.changes.recordManifest(p.card.id, path.basename(p.card.file), serializeManifest(p.card.raw), p.text);
+    }
+  });
   for (const p of planned) {
     ctx.loader.wroteFile(p.card.file);
     const { manifest } = sanitizeAtLoad(p.raw);

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { catalogueForPrompt } from '../ingest/hae/format/catalogue.js';
 import { listReports } from '../reports/report-catalogue.js';
+import { inChangeSet } from '../store/change-scope.js';
 import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import type { ChatRequest } from './chat-request.js';
@@ -102,7 +103,8 @@ export class ChatService {
             label: String(focus.manifest.meta.label),
             emoji: typeof focus.manifest.meta.emoji === 'string' ? focus.manifest.meta.emoji : undefined,
             meta: focus.manifest.meta,
-            description: typeof focus.manifest.description === 'string' ? focus.manifest.description : undefined,
+            description:
+              typeof focus.manifest.description === 'string' ? focus.manifest.description : undefined,
           }
         : undefined,
     };
@@ -112,7 +114,12 @@ export class ChatService {
    * Runs one turn to the end. `emit` receives every event; `signal` stops the turn at its next
    * checkpoint. A client that goes away must not abort `signal` (it only mutes the events).
    */
-  async run(req: ChatRequest, emit: (e: TurnEvent) => void, signal: AbortSignal, turnId = randomUUID()): Promise<TurnResult & { touches: Touch[] }> {
+  async run(
+    req: ChatRequest,
+    emit: (e: TurnEvent) => void,
+    signal: AbortSignal,
+    turnId = randomUUID(),
+  ): Promise<TurnResult & { touches: Touch[] }> {
     const { config, cards, layout } = this.deps;
     const chat = config.chat;
     const touches: Touch[] = [];
@@ -129,20 +136,30 @@ export class ChatService {
     this.registry ??= import('./tools/registry.js');
     const { dispatchToolCall, toolDefinitions } = await this.registry;
     const segs = buildPromptSegments(this.promptInputs(req));
-    const system = systemMessage(segs, { cache: chat.promptCache, voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined });
-    const result = await runTurn(
-      { turnId, messages: req.messages, stream: req.stream, voiceMode: req.voiceMode },
-      {
-        gateway: this.gatewayBase(),
-        budgets: { maxRoundTrips: chat.maxTurns, iterTimeoutMs: chat.iterTimeoutMs, turnDeadlineMs: chat.turnDeadlineMs },
-        system,
-        tools: toolDefinitions(),
-        dispatch: (name, args, argumentsError) => dispatchToolCall(name, args, toolCtx, argumentsError),
-        parseVoice: parseVoiceReply,
-        debug: config.debug ? this.deps.debug : undefined,
-      },
-      emit,
-      this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
+    const system = systemMessage(segs, {
+      cache: chat.promptCache,
+      voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined,
+    });
+    // the whole turn is one change set: everything its tools write is undone together
+    const result = await inChangeSet({ actor: toolCtx.actor, fresh: true }, () =>
+      runTurn(
+        { turnId, messages: req.messages, stream: req.stream, voiceMode: req.voiceMode },
+        {
+          gateway: this.gatewayBase(),
+          budgets: {
+            maxRoundTrips: chat.maxTurns,
+            iterTimeoutMs: chat.iterTimeoutMs,
+            turnDeadlineMs: chat.turnDeadlineMs,
+          },
+          system,
+          tools: toolDefinitions(),
+          dispatch: (name, args, argumentsError) => dispatchToolCall(name, args, toolCtx, argumentsError),
+          parseVoice: parseVoiceReply,
+          debug: config.debug ? this.deps.debug : undefined,
+        },
+        emit,
+        this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
+      ),
     );
     return { ...result, touches };
   }

@@ -48,6 +48,13 @@ function countOf(value: unknown): number {
   return value === null || value === undefined ? 0 : 1;
 }
 
+/** One element of a top-level array as stored: its row id, position and JSON text. */
+interface StoredRow {
+  id: number;
+  pos: number;
+  body: string;
+}
+
 interface StateRow {
   shape: DataShape;
   doc: string | null;
@@ -87,6 +94,12 @@ export class CardDataStore {
       updateRow: db.prepare('UPDATE card_rows SET body = ? WHERE id = ?'),
       deleteRow: db.prepare('DELETE FROM card_rows WHERE id = ?'),
       deleteRows: db.prepare('DELETE FROM card_rows WHERE card_id = ?'),
+      rowById: db.prepare('SELECT id, pos, body FROM card_rows WHERE id = ? AND card_id = ?'),
+      rowIdTaken: db.prepare('SELECT 1 FROM card_rows WHERE id = ?'),
+      posTaken: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND pos = ?'),
+      insertRowWithId: db.prepare('INSERT INTO card_rows (id, card_id, pos, body) VALUES (?,?,?,?)'),
+      shiftOut: db.prepare('UPDATE card_rows SET pos = -pos - 1 WHERE card_id = ? AND pos >= ?'),
+      shiftBack: db.prepare('UPDATE card_rows SET pos = -pos WHERE card_id = ? AND pos < 0'),
       maxDate: db
         .prepare(
           `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
@@ -96,13 +109,13 @@ export class CardDataStore {
         'SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1',
       ),
       byDate: db.prepare(
-        `SELECT id, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`,
+        `SELECT id, pos, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`,
       ),
       byIndexAsc: db.prepare(
-        'SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?',
+        'SELECT id, pos, body FROM card_rows WHERE card_id = ? ORDER BY pos LIMIT 1 OFFSET ?',
       ),
       byIndexDesc: db.prepare(
-        'SELECT id, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?',
+        'SELECT id, pos, body FROM card_rows WHERE card_id = ? ORDER BY pos DESC LIMIT 1 OFFSET ?',
       ),
       // rows whose day (the first 10 characters of the date field) is missing, not a text that
       // starts like YYYY-MM-DD, or earlier than the row before it
@@ -335,6 +348,76 @@ export class CardDataStore {
     return this.q.anyHas.get(cardId, `$."${key}"`) !== undefined;
   }
 
+  /**
+   * Puts one element of a top-level array back the way a change found it (undo): `body`
+   * undefined removes row `rowId`; otherwise the row holds `body` again, re-inserted at `pos`
+   * (later rows move up one) when it is gone. Recorded as op `revert` with the row, so it can be
+   * undone in turn.
+   * @returns the new data version.
+   * @throws Error when the card's data is not an array any more (callers check for later changes first).
+   */
+  revertRow(
+    cardId: string,
+    rowId: number,
+    pos: number | null,
+    body: string | undefined,
+    path: string | null,
+    actor: Actor,
+  ): number {
+    return this.db.transaction(() => {
+      const st = this.q.state.get(cardId) as StateRow | undefined;
+      if (st?.shape !== 'array') throw new Error(`the data of card "${cardId}" is not a list any more`);
+      const cur = this.q.rowById.get(rowId, cardId) as StoredRow | undefined;
+      let count = st.row_count;
+      let id = rowId;
+      let at = cur?.pos ?? pos ?? 0;
+      if (body === undefined) {
+        if (cur) {
+          this.q.deleteRow.run(rowId);
+          count--;
+        }
+      } else if (cur) {
+        this.q.updateRow.run(body, rowId);
+      } else {
+        const max = this.q.maxPos.get(cardId) as number | null;
+        if (at > (max ?? -1)) at = (max ?? -1) + 1;
+        else if (this.q.posTaken.get(cardId, at)) {
+          this.q.shiftOut.run(cardId, at);
+          this.q.shiftBack.run(cardId);
+        }
+        // the row's old id, unless a later row took it (SQLite reuses the top id after a delete)
+        const free = this.q.rowIdTaken.get(rowId) === undefined;
+        id = Number(this.q.insertRowWithId.run(free ? rowId : null, cardId, at, body).lastInsertRowid);
+        count++;
+      }
+      const version = this.changes.record(cardId, actor, 'revert', path, cur?.body, body, {
+        rowId: id,
+        pos: at,
+      });
+      this.q.bump.run(count, version, new Date().toISOString(), cardId);
+      return version;
+    })();
+  }
+
+  /**
+   * Puts a card's whole data block back to `json` (undefined: no data), for undo. Recorded as
+   * op `revert`.
+   * @returns the new data version.
+   */
+  restoreWhole(cardId: string, json: string | undefined, actor: Actor): number {
+    return this.db.transaction(() => {
+      const before = this.beforeImage(cardId);
+      return this.writeWhole(
+        cardId,
+        json === undefined ? undefined : JSON.parse(json),
+        actor,
+        'revert',
+        '',
+        before,
+      );
+    })();
+  }
+
   // ---- internals ----
 
   private beforeImage(cardId: string): Image {
@@ -369,12 +452,12 @@ export class CardDataStore {
     return version;
   }
 
-  private findRootElement(cardId: string, root: Segment, pathText: string): { id: number; body: string } {
+  private findRootElement(cardId: string, root: Segment, pathText: string): StoredRow {
     if (root.kind === 'index') {
       const hit =
         root.index >= 0
-          ? (this.q.byIndexAsc.get(cardId, root.index) as { id: number; body: string } | undefined)
-          : (this.q.byIndexDesc.get(cardId, -root.index - 1) as { id: number; body: string } | undefined);
+          ? (this.q.byIndexAsc.get(cardId, root.index) as StoredRow | undefined)
+          : (this.q.byIndexDesc.get(cardId, -root.index - 1) as StoredRow | undefined);
       if (!hit) throw new RowError('NO_MATCH', `no row at index ${root.index}`, pathText, cardId);
       return hit;
     }
@@ -388,22 +471,19 @@ export class CardDataStore {
     }
     const candidates =
       root.key === 'date'
-        ? (this.q.byDate.all(cardId, typeof root.value === 'boolean' ? Number(root.value) : root.value) as {
-            id: number;
-            body: string;
-          }[])
+        ? (this.q.byDate.all(
+            cardId,
+            typeof root.value === 'boolean' ? Number(root.value) : root.value,
+          ) as StoredRow[])
         : (this.db
             .prepare(
-              `SELECT id, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`,
+              `SELECT id, pos, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`,
             )
             .all(
               cardId,
               `$."${root.key}"`,
               typeof root.value === 'boolean' ? Number(root.value) : root.value,
-            ) as {
-            id: number;
-            body: string;
-          }[]);
+            ) as StoredRow[]);
     const hits = candidates.filter((c) => {
       const el = JSON.parse(c.body);
       return el !== null && typeof el === 'object' && !Array.isArray(el) && el[root.key] === root.value;
@@ -452,9 +532,10 @@ export class CardDataStore {
           if (how.rootArrayAppend) {
             const body = JSON.stringify(how.rootArrayAppend() ?? null);
             const max = this.q.maxPos.get(cardId) as number | null;
-            this.q.insertRow.run(cardId, (max ?? -1) + 1, body);
+            const pos = (max ?? -1) + 1;
+            const rowId = Number(this.q.insertRow.run(cardId, pos, body).lastInsertRowid);
             const total = st.row_count + 1;
-            const version = this.changes.record(cardId, actor, op, pathText, undefined, body);
+            const version = this.changes.record(cardId, actor, op, pathText, undefined, body, { rowId, pos });
             this.q.bump.run(total, version, now, cardId);
             return { added: 1, totalAfter: total, version } as unknown as Mutation<R>;
           }
@@ -478,7 +559,10 @@ export class CardDataStore {
         if (how.removeElement && rest.length === 0) {
           this.q.deleteRow.run(hit.id);
           const total = st.row_count - 1;
-          const version = this.changes.record(cardId, actor, op, pathText, hit.body, undefined);
+          const version = this.changes.record(cardId, actor, op, pathText, hit.body, undefined, {
+            rowId: hit.id,
+            pos: hit.pos,
+          });
           this.q.bump.run(total, version, now, cardId);
           return {
             removed: 1,
@@ -491,7 +575,10 @@ export class CardDataStore {
         if (how.noop?.(r.result)) return { ...r.result, version: st.version };
         const body = JSON.stringify(r.el ?? null);
         this.q.updateRow.run(body, hit.id);
-        const version = this.changes.record(cardId, actor, op, pathText, hit.body, body);
+        const version = this.changes.record(cardId, actor, op, pathText, hit.body, body, {
+          rowId: hit.id,
+          pos: hit.pos,
+        });
         this.q.bump.run(st.row_count, version, now, cardId);
         return { ...r.result, version };
       }

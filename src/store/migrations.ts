@@ -22,6 +22,11 @@
  *   metric blocks whose samples are all stored (content hash, including a fingerprint of the
  *   extraction code), so a re-sent block is not extracted again. Anything that deletes samples
  *   must empty `hae_block_memo` too.
+ * - `change_sets` (4): every change belongs to one set (one chat turn, REST request, push, import
+ *   or hand edit) with its actor; `undo_of` / `undone_by` link a set and the set that undid it.
+ *   `changes.row_id` is the store row a row-level change touched (null: the whole data block or
+ *   the manifest, op `manifest`, whose `path` is the file name) and `pos` its position, so undo
+ *   can put exactly that row back. Changes recorded before this migration have no set.
  */
 export const MIGRATIONS: string[] = [
   `
@@ -110,5 +115,19 @@ export const MIGRATIONS: string[] = [
     summary TEXT NOT NULL
   ) WITHOUT ROWID;
   CREATE INDEX hae_block_memo_seen ON hae_block_memo (seen_at);
+  `,
+  `
+  CREATE TABLE change_sets (
+    id        INTEGER PRIMARY KEY,
+    ts        TEXT NOT NULL,
+    actor     TEXT NOT NULL,
+    undo_of   INTEGER,
+    undone_by INTEGER
+  );
+  CREATE INDEX change_sets_actor ON change_sets (actor, id);
+  ALTER TABLE changes ADD COLUMN set_id INTEGER;
+  ALTER TABLE changes ADD COLUMN row_id INTEGER;
+  ALTER TABLE changes ADD COLUMN pos INTEGER;
+  CREATE INDEX changes_set ON changes (set_id, id);
   `,
 ];

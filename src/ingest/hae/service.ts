@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { CardContext } from '../../cards/card-context.js';
 import type { CardEvent } from '../../cards/card-loader.js';
 import type { HomeLayout } from '../../home/home-layout.js';
+import { inChangeSet } from '../../store/change-scope.js';
 import type { Db } from '../../store/database.js';
 import { fillNewIngestCard, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
 import {
@@ -252,7 +253,10 @@ export class PushRun {
       store: this.svc.cards.store,
       emit: (e: CardEvent) => events.push(e),
     };
-    const subscribers = fillSubscribers(cards, this.svc.samples, this.affected, this.listed);
+    // one push (or one import) is one change set, whatever request or job runs it
+    const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
+      fillSubscribers(cards, this.svc.samples, this.affected, this.listed),
+    );
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
     }

@@ -1,0 +1,47 @@
+/**
+ * Change history routes (docs/API.md "Changes and undo"):
+ * - `GET /api/changes?limit&before&card&actor` → `{changeSets, next}`, newest first.
+ * - `POST /api/changes/:id/undo` → `{ok, undone, changeSet}`; 404 unknown set; 409 already
+ *   undone, changed again since (naming what) or not undoable.
+ */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Instance } from '../instance.js';
+import { CHANGE_LIST_MAX } from '../limits.js';
+import { listChangeSets } from './change-sets.js';
+import { undoChangeSet } from './undo.js';
+
+/** A whole number as query and path text (the JSON rules do not coerce types). */
+const Whole = (description: string) => Type.String({ pattern: '^[1-9][0-9]{0,14}$', description });
+
+const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Whole(`sets per page, 1 to ${CHANGE_LIST_MAX}`)),
+    before: Type.Optional(Whole('only sets with a smaller id: the `next` of the previous page')),
+    card: Type.Optional(Type.String({ minLength: 1 })),
+    actor: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+const SetParams = Type.Object({ id: Whole('the change set id') });
+
+/** Registers the change history routes. */
+export function changeRoutes(app: FastifyInstance, inst: Instance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get('/api/changes', { schema: { querystring: ListQuery } }, async (req) => {
+    const q: Static<typeof ListQuery> = req.query;
+    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    return listChangeSets(inst.cards, {
+      limit: num(q.limit),
+      before: num(q.before),
+      cardId: q.card,
+      actor: q.actor,
+    });
+  });
+  r.post('/api/changes/:id/undo', { schema: { params: SetParams } }, async (req) =>
+    undoChangeSet(inst.cards, Number(req.params.id), req.principal?.actor ?? 'local'),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Change sets as the API shows them (`GET /api/changes`): who, when, what (a short summary),
+ * which cards, and whether the set was undone. See src/store/change-log.ts for how they are kept.
+ */
+import { CHANGE_LIST_DEFAULT, CHANGE_LIST_MAX } from '../limits.js';
+import { type ChangeSetRecord, MANIFEST_OP, type SetQuery } from '../store/change-log.js';
+import type { CardContext } from './card-context.js';
+import { summariseChangeSet } from './change-summary.js';
+
+/** The kind of actor: the part before `:` (`chat:<turn>` → `chat`). */
+export function actorKind(actor: string): string {
+  const i = actor.indexOf(':');
+  return i < 0 ? actor : actor.slice(0, i);
+}
+
+/** One change set in an API answer. */
+export interface ChangeSetView {
+  id: number;
+  /** ISO time of its first change. */
+  ts: string;
+  actor: string;
+  /** `web`, `token`, `agent-token`, `chat`, `mcp`, `hae`, `import`, `file`, `local` or `system`. */
+  actorKind: string;
+  /** "Added 2 rows to Weight". */
+  summary: string;
+  /** Ids of the cards it touched, in the order it touched them. */
+  cards: string[];
+  /** How many changes it holds. */
+  changes: number;
+  /** The set this one undid, if it is an undo. */
+  undoOf: number | null;
+  /** The set that undid this one (null: not undone, or its undo was undone in turn). */
+  undoneBy: number | null;
+}
+
+/** A card's label for a summary: the loaded card's, else the last manifest the log holds, else its id. */
+export function cardLabel(ctx: CardContext, cardId: string): string {
+  const card = ctx.registry.get(cardId);
+  if (card) return String(card.manifest.meta.label ?? cardId);
+  const text = ctx.store.changes.lastManifestText(cardId);
+  if (text) {
+    try {
+      const label = (JSON.parse(text) as { meta?: { label?: unknown } }).meta?.label;
+      if (typeof label === 'string' && label !== '') return label;
+    } catch {
+      // a manifest text that does not parse names nothing: fall back to the id
+    }
+  }
+  return cardId;
+}
+
+/** Whether a set is undone now: it has an undo and that undo was not undone in turn. */
+export function isUndone(ctx: CardContext, set: ChangeSetRecord): boolean {
+  if (set.undoneBy === null) return false;
+  return ctx.store.changes.getSet(set.undoneBy)?.undoneBy == null;
+}
+
+/** The API view of one set. */
+export function changeSetView(ctx: CardContext, set: ChangeSetRecord): ChangeSetView {
+  const tally = ctx.store.changes.tally(set.id);
+  const cards = [...new Set(tally.map((t) => t.cardId))];
+  return {
+    id: set.id,
+    ts: set.ts,
+    actor: set.actor,
+    actorKind: actorKind(set.actor),
+    summary: summariseChangeSet(tally, (id) => cardLabel(ctx, id), set.undoOf),
+    cards,
+    changes: tally.reduce((n, t) => n + t.count, 0),
+    undoOf: set.undoOf,
+    undoneBy: isUndone(ctx, set) ? set.undoneBy : null,
+  };
+}
+
+/**
+ * `GET /api/changes`: change sets newest first. `limit` is capped at CHANGE_LIST_MAX; `next` is
+ * the `before` of the next page (null on the last one).
+ */
+export function listChangeSets(
+  ctx: CardContext,
+  q: Partial<SetQuery>,
+): { changeSets: ChangeSetView[]; next: number | null } {
+  const limit = Math.min(Math.max(1, q.limit ?? CHANGE_LIST_DEFAULT), CHANGE_LIST_MAX);
+  const sets = ctx.store.changes.listSets({ ...q, limit: limit + 1 });
+  const page = sets.slice(0, limit);
+  return {
+    changeSets: page.map((s) => changeSetView(ctx, s)),
+    next: sets.length > limit ? page[page.length - 1].id : null,
+  };
+}
+
+/** Whether a change touched a card's data (rows or block) rather than its manifest. */
+export const isDataChange = (op: string) => op !== MANIFEST_OP;

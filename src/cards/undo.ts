@@ -1,0 +1,258 @@
+/**
+ * Undo of a change set (`POST /api/changes/:id/undo`, the chat's `undo_last_change`): every
+ * change of the set is reverted, newest first, in one transaction, and the revert is itself a
+ * change set (so it can be undone). Refused with 409, nothing reverted, when a later change of
+ * another set touched the same row, the same whole data block or the same manifest: the answer
+ * names what changed since.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { KlebbError, notFound } from '../errors.js';
+import { writeFileAtomic } from '../home/atomic-write.js';
+import { UNDO_CONFLICTS_SHOWN } from '../limits.js';
+import { type Actor, type ChangeRecord, MANIFEST_OP } from '../store/change-log.js';
+import { inChangeSet } from '../store/change-scope.js';
+import { type CardContext, requireCard } from './card-context.js';
+import type { Card } from './card-registry.js';
+import { type ChangeSetView, cardLabel, changeSetView, isUndone } from './change-sets.js';
+import { contentHash, isManifestFileName, type ManifestBody, serializeManifest } from './manifest-file.js';
+import { sanitizeAtLoad } from './validate-manifest.js';
+
+/** What a refused undo names: one later change that touched what the set changed. */
+export interface UndoConflict {
+  setId: number | null;
+  cardId: string;
+  actor: string;
+  ts: string;
+  /** The row path or manifest file the later change touched. */
+  path: string | null;
+}
+
+/** First change id per target of the set, per card: whole block, manifest, any data, each row. */
+interface Targets {
+  whole?: number;
+  manifest?: number;
+  data?: number;
+  rows: Map<number, number>;
+}
+
+const minOf = (a: number | undefined, b: number) => (a === undefined ? b : Math.min(a, b));
+
+function targetsOf(mine: ChangeRecord[]): Map<string, Targets> {
+  const out = new Map<string, Targets>();
+  for (const c of mine) {
+    const t: Targets = out.get(c.cardId) ?? { rows: new Map() };
+    out.set(c.cardId, t);
+    if (c.op === MANIFEST_OP) t.manifest = minOf(t.manifest, c.id);
+    else {
+      t.data = minOf(t.data, c.id);
+      if (c.rowId === null) t.whole = minOf(t.whole, c.id);
+      else t.rows.set(c.rowId, minOf(t.rows.get(c.rowId), c.id));
+    }
+  }
+  return out;
+}
+
+/** The later changes of other sets that touched a row, block or manifest the set changed. */
+export function undoConflicts(mine: ChangeRecord[], later: ChangeRecord[]): ChangeRecord[] {
+  const targets = targetsOf(mine);
+  return later.filter((d) => {
+    const t = targets.get(d.cardId);
+    if (!t) return false;
+    if (d.op === MANIFEST_OP) return t.manifest !== undefined && d.id > t.manifest;
+    if (t.whole !== undefined && d.id > t.whole) return true;
+    if (d.rowId === null) return t.data !== undefined && d.id > t.data;
+    const first = t.rows.get(d.rowId);
+    return first !== undefined && d.id > first;
+  });
+}
+
+function conflictError(ctx: CardContext, setId: number, hits: ChangeRecord[]): KlebbError {
+  const shown = hits.slice(0, UNDO_CONFLICTS_SHOWN);
+  const what = shown.map((d) => {
+    const where = d.op === MANIFEST_OP ? 'its settings' : d.path ? `row ${d.path}` : 'its data';
+    return `${cardLabel(ctx, d.cardId)}: ${where} by ${d.actor} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
+  });
+  const more = hits.length > shown.length ? `, and ${hits.length - shown.length} more` : '';
+  const conflicts: UndoConflict[] = shown.map((d) => ({
+    setId: d.setId,
+    cardId: d.cardId,
+    actor: d.actor,
+    ts: d.ts,
+    path: d.path,
+  }));
+  return new KlebbError(
+    409,
+    'UNDO_CONFLICT',
+    `Change ${setId} cannot be undone: what it changed was changed again since (${what.join('; ')}${more}). Nothing was undone.`,
+    undefined,
+    { conflicts },
+  );
+}
+
+/** A manifest file the undo puts back (text) or removes (undefined). */
+interface FileTarget {
+  cardId: string;
+  file: string;
+  text: string | undefined;
+}
+
+/** Per card, the manifest as it was before the set's first manifest change. */
+function fileTargets(ctx: CardContext, mine: ChangeRecord[]): FileTarget[] {
+  const out = new Map<string, FileTarget>();
+  for (const c of mine) {
+    if (c.op !== MANIFEST_OP || out.has(c.cardId)) continue;
+    const name = c.path ?? '';
+    if (!isManifestFileName(name) || path.basename(name) !== name) {
+      throw new KlebbError(
+        409,
+        'UNDO_UNAVAILABLE',
+        `change ${c.setId} names no manifest file it could restore`,
+      );
+    }
+    out.set(c.cardId, { cardId: c.cardId, file: path.join(ctx.dataDir, name), text: c.before ?? undefined });
+  }
+  return [...out.values()];
+}
+
+function assertRevertible(setId: number, mine: ChangeRecord[]): void {
+  const lost = mine.find((c) => c.imageOmitted);
+  if (lost) {
+    throw new KlebbError(
+      409,
+      'UNDO_UNAVAILABLE',
+      `Change ${setId} cannot be undone: the data it replaced on "${lost.cardId}" was too large to keep in the change log. Nothing was undone.`,
+    );
+  }
+}
+
+/** Puts memory in line with a manifest file the undo wrote or removed; tells listeners. */
+function syncRegistry(ctx: CardContext, t: FileTarget): void {
+  if (t.text === undefined) {
+    if (ctx.registry.byFile(t.file)) {
+      ctx.registry.removeFile(t.file);
+      ctx.emit({ type: 'card-removed', id: t.cardId });
+    }
+    return;
+  }
+  const raw = JSON.parse(t.text) as ManifestBody;
+  const { manifest, dropped } = sanitizeAtLoad(raw);
+  ctx.loader.wroteFile(t.file);
+  ctx.registry.put({
+    id: t.cardId,
+    file: t.file,
+    raw,
+    manifest: manifest as Card['manifest'],
+    hash: contentHash(t.text),
+  });
+  const name = path.basename(t.file);
+  ctx.registry.setErrors(
+    t.file,
+    dropped.map((d) => ({
+      file: name,
+      id: t.cardId,
+      code: 'FIELD_DROPPED',
+      path: d.path,
+      message: d.message,
+    })),
+  );
+  ctx.emit({ type: 'card-changed', id: t.cardId });
+}
+
+/** A file the undo would create must not take the place of another card or file. */
+function assertFileFree(ctx: CardContext, setId: number, t: FileTarget): void {
+  const holder = ctx.registry.get(t.cardId);
+  const occupied = holder ? holder.file !== t.file : fs.existsSync(t.file) && !ctx.registry.byFile(t.file);
+  if (t.text !== undefined && occupied) {
+    throw new KlebbError(
+      409,
+      'UNDO_CONFLICT',
+      `Change ${setId} cannot be undone: ${path.basename(t.file)} or the id "${t.cardId}" is in use by another card now. Nothing was undone.`,
+      undefined,
+      { conflicts: [] },
+    );
+  }
+}
+
+/**
+ * Undoes change set `setId` as `actor`.
+ * @returns the undone set's id and the new set (the undo).
+ * @throws 404 CHANGE_SET_NOT_FOUND; 409 ALREADY_UNDONE, UNDO_CONFLICT (with `conflicts`) or
+ *   UNDO_UNAVAILABLE (an image too large to have been kept). Nothing changes when it throws.
+ */
+export function undoChangeSet(
+  ctx: CardContext,
+  setId: number,
+  actor: Actor,
+): { ok: true; undone: number; changeSet: ChangeSetView } {
+  const log = ctx.store.changes;
+  const set = log.getSet(setId);
+  const mine = set ? log.changesOf(setId) : [];
+  if (!set || mine.length === 0) throw notFound(`no change set ${setId}`, 'CHANGE_SET_NOT_FOUND', { setId });
+  if (isUndone(ctx, set)) {
+    throw new KlebbError(
+      409,
+      'ALREADY_UNDONE',
+      `Change ${setId} was already undone (by change ${set.undoneBy}).`,
+    );
+  }
+  assertRevertible(setId, mine);
+  // a hand edit not picked up yet is read now, so it counts as a later change
+  for (const id of new Set(mine.map((c) => c.cardId))) {
+    if (ctx.registry.has(id)) requireCard(ctx, id);
+  }
+  const hits = undoConflicts(mine, log.laterChanges(setId));
+  if (hits.length) throw conflictError(ctx, setId, hits);
+  const files = fileTargets(ctx, mine);
+  for (const t of files) assertFileFree(ctx, setId, t);
+
+  const undoId = inChangeSet({ actor, undoOf: setId, fresh: true }, () =>
+    ctx.store.transaction(() => {
+      for (const c of [...mine].reverse()) {
+        if (c.op === MANIFEST_OP) continue;
+        if (c.rowId !== null)
+          ctx.store.revertRow(c.cardId, c.rowId, c.pos, c.before ?? undefined, c.path, actor);
+        else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
+      }
+      // files last: a failed write rolls the database back with it
+      for (const t of files) {
+        const card = ctx.registry.get(t.cardId);
+        const now = card?.file === t.file ? serializeManifest(card.raw) : undefined;
+        log.recordManifest(t.cardId, path.basename(t.file), now, t.text);
+        if (t.text === undefined) fs.rmSync(t.file, { force: true });
+        else writeFileAtomic(t.file, t.text);
+      }
+      const id = log.openSetId() as number;
+      log.markUndone(setId, id);
+      return id;
+    }),
+  );
+  for (const t of files) syncRegistry(ctx, t);
+  for (const id of new Set(mine.filter((c) => c.op !== MANIFEST_OP).map((c) => c.cardId))) {
+    ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
+  }
+  const undo = log.getSet(undoId);
+  return {
+    ok: true,
+    undone: setId,
+    changeSet: changeSetView(
+      ctx,
+      undo ?? { id: undoId, ts: new Date().toISOString(), actor, undoOf: setId, undoneBy: null },
+    ),
+  };
+}
+
+/**
+ * The newest change set of `actor` (or of the actor kind, e.g. `chat`) that is not undone and
+ * not itself an undo, for "undo that". Undefined when there is none.
+ */
+export function lastUndoableSet(ctx: CardContext, actor: string): number | undefined {
+  let before: number | undefined;
+  for (let page = 0; page < 5; page++) {
+    const sets = ctx.store.changes.listSets({ limit: 20, before, actor });
+    for (const s of sets) if (s.undoOf === null && !isUndone(ctx, s)) return s.id;
+    if (sets.length < 20) return undefined;
+    before = sets[sets.length - 1].id;
+  }
+  return undefined;
+}
