@@ -23,18 +23,26 @@ import { sanitizeAtLoad } from './validate-manifest.js';
  */
 export function reorderCards(ctx: CardContext, order: unknown): { ok: true; updated: string[] } {
   if (!Array.isArray(order) || order.some((x) => typeof x !== 'string')) {
-    throw badRequest('order must be an array of card ids', [{ path: 'order', message: 'must be an array of strings' }]);
+    throw badRequest('order must be an array of card ids', [
+      { path: 'order', message: 'must be an array of strings' },
+    ]);
   }
   const ids = order as string[];
   const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (dupes.length) {
-    throw badRequest(`order lists ${dupes.join(', ')} more than once`, [{ path: 'order', message: 'duplicate ids' }]);
+    throw badRequest(`order lists ${dupes.join(', ')} more than once`, [
+      { path: 'order', message: 'duplicate ids' },
+    ]);
   }
   const unknown = ids.filter((id) => !ctx.registry.has(id));
   if (unknown.length) {
-    throw notFound(`unknown card id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, 'CARD_NOT_FOUND', {
-      ids: unknown,
-    });
+    throw notFound(
+      `unknown card id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      'CARD_NOT_FOUND',
+      {
+        ids: unknown,
+      },
+    );
   }
   const planned: { card: Card; raw: Card['raw']; text: string; tmp?: string; oldText?: string }[] = [];
   ids.forEach((id, i) => {
@@ -65,13 +73,23 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
   if (planned.length) fsyncDir(ctx.dataDir);
   ctx.store.transaction(() => {
     for (const p of planned) {
-      ctx.store.changes.recordManifest(p.card.id, path.basename(p.card.file), serializeManifest(p.card.raw), p.text);
+      ctx.store.changes.recordManifest(
+        p.card.id,
+        path.basename(p.card.file),
+        serializeManifest(p.card.raw),
+        p.text,
+      );
     }
   });
   for (const p of planned) {
     ctx.loader.wroteFile(p.card.file);
     const { manifest } = sanitizeAtLoad(p.raw);
-    ctx.registry.put({ ...p.card, raw: p.raw, manifest: manifest as Card['manifest'], hash: contentHash(p.text) });
+    ctx.registry.put({
+      ...p.card,
+      raw: p.raw,
+      manifest: manifest as Card['manifest'],
+      hash: contentHash(p.text),
+    });
     ctx.emit({ type: 'card-changed', id: p.card.id });
   }
   return { ok: true, updated: planned.map((p) => p.card.id) };
@@ -82,7 +100,11 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
  * leaves every view but Settings and still accepts writes. Writes nothing when already so.
  * @returns `{ok, enabled}`; 404 unknown id.
  */
-export function setCardEnabled(ctx: CardContext, id: string, enabled: boolean): { ok: true; id: string; enabled: boolean } {
+export function setCardEnabled(
+  ctx: CardContext,
+  id: string,
+  enabled: boolean,
+): { ok: true; id: string; enabled: boolean } {
   const card = requireCard(ctx, id);
   const current = card.raw.meta?.enabled !== false;
   if (current !== enabled) {

@@ -444,7 +444,7 @@ export class CardDataStore {
     if (data === undefined) {
       this.q.upsertState.run(cardId, 'none', null, 0, version, now);
     } else if (Array.isArray(data)) {
-      data.forEach((el, i) => this.q.insertRow.run(cardId, i, JSON.stringify(el ?? null)));
+      for (const [i, el] of data.entries()) this.q.insertRow.run(cardId, i, JSON.stringify(el ?? null));
       this.q.upsertState.run(cardId, 'array', null, data.length, version, now);
     } else {
       this.q.upsertState.run(cardId, 'value', after, countOf(data), version, now);
