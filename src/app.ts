@@ -3,6 +3,7 @@
  * the error handler and the JSON body rules (no type coercion: bad input is a 4xx, never
  * silently converted).
  */
+
 import Fastify, { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './auth/account-routes.js';
 import { adminAuthRoutes } from './auth/admin-routes.js';
@@ -25,6 +26,8 @@ import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
+import { metricsRoutes } from './http/metrics-routes.js';
+import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
@@ -166,12 +169,14 @@ export function buildApp(inst: Instance): FastifyInstance {
   // The gate (src/auth/gate.ts) decides by the matched route's own config, never by the raw URL
   // text: the router decodes `%61pi` to `api`, so a prefix test on req.url could be walked
   // around. Unmatched paths (404) are gated too, so a wrong bearer is 401 everywhere.
+  installRequestContext(app);
   installGate(app, inst);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req) => {
     throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
   systemRoutes(app, inst);
+  metricsRoutes(app, inst);
   cardRoutes(app, inst);
   entryRoutes(app, inst);
   changeRoutes(app, inst);
@@ -182,7 +187,19 @@ export function buildApp(inst: Instance): FastifyInstance {
       config: inst.config,
       layout: inst.layout,
       cards: inst.cards,
-      debug: (line) => app.log.info(line),
+      debug: (line) => requestLog(app.log).info(line),
+      onTurnEnd: (t) => {
+        inst.metrics.observeTurn({ reason: t.reason, seconds: t.seconds, gatewayKind: `status_${t.status}` });
+        requestLog(app.log).info(
+          {
+            turnId: t.turnId,
+            reason: t.reason,
+            durationMs: Math.round(t.seconds * 1000),
+            roundTrips: t.roundTrips,
+          },
+          'chat turn ended',
+        );
+      },
       shutdownSignal: inst.shutdownSignal,
       timeZone: () => inst.user.timeZone(),
     }),

@@ -3,6 +3,7 @@
  * welcome card, file watcher) and closed cleanly (watcher stopped, WAL checkpointed). Nothing in
  * here knows about HTTP; buildApp serves an Instance.
  */
+
 import { EventEmitter, setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import { type AuthDeps, AuthService } from './auth/auth-service.js';
@@ -19,6 +20,7 @@ import type { Config } from './config.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
+import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
@@ -47,6 +49,8 @@ export interface Instance {
   auth: AuthService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
+  /** Prometheus metrics of this instance (`GET /metrics`). */
+  metrics: Metrics;
   /** Aborted when the instance begins to shut down: every chat turn listens to it. */
   shutdownSignal: AbortSignal;
   /**
@@ -137,6 +141,7 @@ export async function openInstance(
     config,
     layout,
     db,
+    metrics: new Metrics({ dbFile: layout.dbFile }),
     cards,
     hae,
     auth,

@@ -42,6 +42,8 @@ export interface ChatDeps {
   timeZone?: () => string | undefined;
   /** Where debug lines go (HEALTH_DEBUG=1). */
   debug?: (line: string) => void;
+  /** Told when a turn ends: how, after how long (seconds), and the status a buffered reply had. */
+  onTurnEnd?: (t: { turnId: string; reason: string; seconds: number; status: number; roundTrips: number }) => void;
   /** Aborted at shutdown: every turn stops at its next checkpoint. */
   shutdownSignal?: AbortSignal;
 }
@@ -140,6 +142,7 @@ export class ChatService {
       cache: chat.promptCache,
       voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined,
     });
+    const started = performance.now();
     // the whole turn is one change set: everything its tools write is undone together
     const result = await inChangeSet({ actor: toolCtx.actor, fresh: true }, () =>
       runTurn(
@@ -161,6 +164,13 @@ export class ChatService {
         this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
       ),
     );
+    this.deps.onTurnEnd?.({
+      turnId,
+      reason: result.reason,
+      seconds: (performance.now() - started) / 1000,
+      status: result.status,
+      roundTrips: result.roundTrips,
+    });
     return { ...result, touches };
   }
 }

@@ -55,7 +55,13 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
-    return { status, body: { error: fe.message, code: FRAMEWORK_CODES[fe.code] ?? (status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST') } };
+    return {
+      status,
+      body: {
+        error: fe.message,
+        code: FRAMEWORK_CODES[fe.code] ?? (status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'),
+      },
+    };
   }
   return { status: 500, body: { error: 'Internal error: the change was not applied', code: 'INTERNAL' } };
 }

@@ -49,7 +49,12 @@ export class SseStream {
   sendMany(events: { event: string; data: unknown; id?: number }[]): void {
     if (this.muted || this.closed || events.length === 0) return;
     this.res.write(
-      events.map((e) => `${e.id === undefined ? '' : `id: ${e.id}\n`}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join(''),
+      events
+        .map(
+          (e) =>
+            `${e.id === undefined ? '' : `id: ${e.id}\n`}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`,
+        )
+        .join(''),
     );
   }
 

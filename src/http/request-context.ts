@@ -1,0 +1,22 @@
+/**
+ * The request a piece of work started from, carried along async calls (node:async_hooks).
+ * A chat turn outlives its request (it goes on when the page disconnects), yet its log lines
+ * should carry the request's id: work started inside a request sees that request's logger here,
+ * however detached it later becomes.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+
+const current = new AsyncLocalStorage<FastifyBaseLogger>();
+
+/** Makes each request's logger (pino child with `reqId`) the current one for all it starts. */
+export function installRequestContext(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, _reply, done) => {
+    current.run(req.log, done);
+  });
+}
+
+/** The logger of the request the caller's work started from, or `fallback` outside any request. */
+export function requestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
+  return current.getStore() ?? fallback;
+}
