@@ -32,6 +32,7 @@ import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';
+import { pushRoutes } from './push/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -202,6 +203,7 @@ export function buildApp(inst: Instance): FastifyInstance {
       },
       shutdownSignal: inst.shutdownSignal,
       timeZone: () => inst.user.timeZone(),
+      reminderDelivery: (id) => inst.push.deliveryStatus(inst.push.find(id)),
     }),
     inst,
   );
@@ -212,6 +214,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   authRoutes(app, inst);
   accountRoutes(app, inst);
   adminAuthRoutes(app, inst);
+  pushRoutes(app, inst);
   webRoutes(app, { signInPath: () => (inst.auth.hasPasskeys() ? '/login' : null) });
   return app;
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
+import { vapidSubject } from './push/vapid-subject.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,
@@ -64,6 +65,8 @@ export interface Config {
   hae: HaeEnv;
   /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT). */
   auth: AuthEnv;
+  /** Web Push: the VAPID contact from HEALTH_OPERATOR_EMAIL (default mailto:noreply@klebb.app). */
+  push: { subject: string };
   /** Messages for the start-up log (deprecations). */
   warnings: string[];
 }
@@ -244,6 +247,15 @@ function loadAuth(env: Env, home: string, instanceName: string): AuthEnv {
   }
 }
 
+/** The VAPID subject (rules in src/push/vapid-subject.ts); a refused one is a ConfigError. */
+function loadPush(env: Env): { subject: string } {
+  try {
+    return { subject: vapidSubject(nonEmpty(env, 'HEALTH_OPERATOR_EMAIL')) };
+  } catch (err) {
+    throw new ConfigError('HEALTH_OPERATOR_EMAIL', (err as Error).message);
+  }
+}
+
 /**
  * Reads the environment into a Config.
  * @throws ConfigError naming the variable when a value is unusable (a non-numeric port, say).
@@ -289,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     chat: loadChat(env, warnings),
     hae: loadHae(env),
     auth,
+    push: loadPush(env),
     warnings,
   };
 }

@@ -22,6 +22,7 @@ import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
+import { type PushDeps, PushService } from './push/push-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 
@@ -47,6 +48,8 @@ export interface Instance {
   hae: HaeIngest;
   /** Passkeys, sessions, invites and agent tokens. */
   auth: AuthService;
+  /** Web Push: VAPID keys, subscriptions, reminder state and the minute scheduler. */
+  push: PushService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Prometheus metrics of this instance (`GET /metrics`). */
@@ -72,7 +75,7 @@ const silent: InstanceLogger = { info: () => {}, warn: () => {} };
  */
 export async function openInstance(
   config: Config,
-  opts: { watch?: boolean; log?: InstanceLogger; auth?: AuthDeps } = {},
+  opts: { watch?: boolean; log?: InstanceLogger; auth?: AuthDeps; push?: PushDeps } = {},
 ): Promise<Instance> {
   const log = opts.log ?? silent;
   const layout = homeLayout(config.home, config.dataDir);
@@ -133,6 +136,19 @@ export async function openInstance(
     );
     await watcher.ready;
   }
+  const user = new UserSettings(layout.home);
+  const push = new PushService({
+    home: layout.home,
+    subject: config.push.subject,
+    instanceName: config.instanceName,
+    cards,
+    timeZone: () => user.timeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    log,
+    deps: opts.push,
+  });
+  events.on('card', (e) => push.onCardEvent(e));
+  // the demo sends nothing: no scheduler
+  if (!config.demo) push.start();
   let closed = false;
   const turns = new TurnHub();
   const shutdown = new AbortController();
@@ -145,7 +161,8 @@ export async function openInstance(
     cards,
     hae,
     auth,
-    user: new UserSettings(layout.home),
+    push,
+    user,
     conversations: new ConversationStore(chatDb),
     turns,
     events,
@@ -160,6 +177,7 @@ export async function openInstance(
       // running turns end as stopped: the user's message is kept, no half reply is stored
       shutdown.abort('shutdown');
       await turns.stopAll();
+      await push.stop();
       await watcher?.close();
       closeDatabase(chatDb);
       closeDatabase(db);

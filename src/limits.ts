@@ -114,3 +114,34 @@ export const TITLE_TIMEOUT_MS = 20_000;
 export const VIEW_RECENT_ROWS = 120;
 /** The dashboard's batch read (src/cards/view-data.ts) keeps at most this many characters of card data JSON between requests. */
 export const VIEW_DATA_CACHE_CHARS = 32 * 1024 * 1024;
+/** Web Push (src/push/): live subscriptions kept per instance; past it the oldest goes (20). */
+export const MAX_PUSH_SUBSCRIPTIONS = 20;
+/** A subscription the push service refused stays this long (a heartbeat may revive it), ms: 7 days. */
+export const DEAD_SUBSCRIPTION_KEEP_MS = 7 * 86_400_000;
+/** Longest subscription endpoint URL accepted, characters. */
+export const MAX_PUSH_ENDPOINT_CHARS = 2048;
+/** Longest device nickname, characters. */
+export const MAX_PUSH_NICKNAME_CHARS = 64;
+/** Largest encrypted push message body, bytes (RFC 8030 section 7.2: services must take 4096). */
+export const MAX_PUSH_PAYLOAD_BYTES = 4096;
+/** How long a push service keeps an undelivered reminder, s: a reminder later than that is noise. */
+export const PUSH_TTL_SECONDS = 300;
+/** Tries per push for a 429 or 5xx answer or a network failure (the first try included). */
+export const PUSH_MAX_ATTEMPTS = 4;
+/** First wait before retrying a push, ms; doubles per try unless the service's Retry-After says otherwise. */
+export const PUSH_RETRY_BASE_MS = 1000;
+/** Longest Retry-After the sender sits out, ms. */
+export const PUSH_MAX_RETRY_WAIT_MS = 30_000;
+/** Timeout of one request to a push service, ms. */
+export const PUSH_REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * A slot missed while the server was down or asleep still fires if the server is back within
+ * this long after it, ms; older slots are recorded as missed, never sent in a burst.
+ */
+export const REMINDER_CATCH_UP_GRACE_MS = 15 * 60_000;
+/** One test push per reminder per this long, ms (a 429 otherwise). */
+export const TEST_PUSH_INTERVAL_MS = 60_000;
+/** Entries of the recent-fires ring in the notification state (diagnostics). */
+export const RECENT_FIRES_KEPT = 50;
+/** Longest text a `{schedule_due}` or `{missed_earlier}` placeholder expands to, characters. */
+export const MAX_PLACEHOLDER_CHARS = 160;

@@ -20,7 +20,7 @@ import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
 import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/segments.js';
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
 import { availableDocs } from './tools/doc-catalogue.js';
-import type { Touch } from './tools/tool.js';
+import type { ToolContext, Touch } from './tools/tool.js';
 
 let haeBlock: string | undefined;
 /** The Health Auto Export metric catalogue as a static prompt block (built once: it never changes). */
@@ -46,6 +46,8 @@ export interface ChatDeps {
   onTurnEnd?: (t: { turnId: string; reason: string; seconds: number; status: number; roundTrips: number }) => void;
   /** Aborted at shutdown: every turn stops at its next checkpoint. */
   shutdownSignal?: AbortSignal;
+  /** Whether a reminder will reach a device (set_notification reports it). */
+  reminderDelivery?: ToolContext['reminderDelivery'];
 }
 
 /** Runs chat turns for one instance. */
@@ -131,6 +133,7 @@ export class ChatService {
       layout,
       actor: `chat:${turnId}`,
       timeZone: this.deps.timeZone?.(),
+      reminderDelivery: this.deps.reminderDelivery,
       touch: (t: Touch) => {
         if (!touches.some((x) => x.id === t.id)) touches.push(t);
       },

@@ -86,6 +86,7 @@ After a clear yes, act without asking again. Nothing else needs confirmation: lo
 - Address the user in the second person: "Time to log your sleep".
 - No numbers, values, doses or anything from past entries: a lock screen is not private, and a reminder prompts an action rather than summing anything up. No emoji unless the card has one.
 - Triggers repeat daily or weekly: \`{"type": "daily", "time": "HH:MM"}\` or \`{"type": "weekly", "time": "HH:MM", "days": ["mon", "thu"]}\`, with 24-hour times in the user's time zone.
+- Only promise what will arrive. \`set_notification\`'s result has \`delivery.will_arrive\`: when it is false, say the reminder is saved but will not reach them yet and pass on its \`tell_user\` advice (usually: turn on notifications on your phone in Settings › Notifications). Never say "you'll get a reminder" then.
 
 ## Reading intent and acting
 - Questions and reads: answer straight away from the data.

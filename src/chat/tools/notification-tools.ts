@@ -2,7 +2,8 @@
  * Reminder tools (set_notification / remove_notification). Reminders live in the
  * card's `meta.notifications.items`; every change goes through patchCard, so the manifest
  * validator's limits (title <= 30, body <= 80, label <= 80, at most 10 items, daily and weekly
- * triggers) are the only copy of those rules. Delivery by Web Push is a later issue.
+ * triggers) are the only copy of those rules. The result says whether the reminder will reach
+ * a device (src/push/), so the model never promises one that cannot arrive.
  */
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
@@ -39,6 +40,20 @@ function idForLabel(label: string, items: Item[]): string {
     const id = n === 1 ? base : `${base.slice(0, 60)}-${n}`;
     const holder = items.find((it) => it.id === id);
     if (!holder || holder.label === label) return id;
+  }
+}
+
+/** What the model should tell the user when a saved reminder will not arrive, by reason. */
+export function deliveryAdvice(reason: string | null): string {
+  switch (reason) {
+    case 'paused':
+      return 'The reminder is saved, but reminders are paused: they resume when the pause ends (Settings › Notifications).';
+    case 'switched-off':
+      return 'The reminder is saved but switched off: turn it on in Settings › Notifications.';
+    case 'card-off':
+      return "The reminder is saved, but its card or the card's reminders are switched off, so it will not fire until they are on again.";
+    default:
+      return 'The reminder is saved, but no device receives reminders yet: turn on notifications on your phone in Settings › Notifications (on an iPhone, add Klebb to the Home Screen first).';
   }
 }
 
@@ -88,7 +103,9 @@ export const setNotification = defineTool({
     const nextItems = at >= 0 ? items.map((it, i) => (i === at ? next : it)) : [...items, next];
     patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: nextItems } } });
     ctx.touch({ id: a.card_id, flow: 'edit' });
-    return { ok: true, card_id: a.card_id, notification_id: id, created: at < 0 };
+    const delivery = ctx.reminderDelivery?.(`${a.card_id}#${id}`);
+    const advice = delivery && !delivery.will_arrive ? { tell_user: deliveryAdvice(delivery.reason) } : {};
+    return { ok: true, card_id: a.card_id, notification_id: id, created: at < 0, ...(delivery ? { delivery } : {}), ...advice };
   },
 });
 

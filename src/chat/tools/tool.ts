@@ -24,6 +24,18 @@ export interface ToolContext {
   timeZone?: string;
   /** Cards touched during this turn, first touch per id kept. */
   touch(t: Touch): void;
+  /**
+   * Whether a reminder (`<card id>#<item id>`) will reach a device (src/push/push-service.ts),
+   * so set_notification can tell the model the truth; absent: unknown (no push service).
+   */
+  reminderDelivery?: (id: string) => ReminderDelivery;
+}
+
+/** What set_notification reports about delivery: devices subscribed and whether this one will arrive. */
+export interface ReminderDelivery {
+  devices: number;
+  will_arrive: boolean;
+  reason: string | null;
 }
 
 /** One tool. `run` returns a JSON-serialisable value; a throw becomes `{error}` for the model. */

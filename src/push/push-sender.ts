@@ -1,0 +1,109 @@
+/**
+ * Sends one encrypted message to one subscription with the `web-push` library (RFC 8291
+ * aes128gcm payload, RFC 8292 VAPID authorisation), TTL PUSH_TTL_SECONDS, urgency high. What the
+ * push service answers decides what happens to the subscription: 2xx delivered; 404/410 gone
+ * (remove it); 401/403 refused (mark it dead); 429, 5xx or a network failure: tried again after
+ * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries.
+ */
+import type https from 'node:https';
+import webpush from 'web-push';
+import {
+  PUSH_MAX_ATTEMPTS,
+  PUSH_MAX_RETRY_WAIT_MS,
+  PUSH_REQUEST_TIMEOUT_MS,
+  PUSH_RETRY_BASE_MS,
+  PUSH_TTL_SECONDS,
+} from '../limits.js';
+import type { SubscriptionRow } from './subscription-store.js';
+
+/** The VAPID identity messages are signed with. */
+export interface VapidIdentity {
+  subject: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** How sending is wired: the identity, and for tests an HTTPS agent and a shorter backoff. */
+export interface SenderOptions {
+  vapid: VapidIdentity;
+  /** HTTPS agent for the requests (tests pass one that trusts their stand-in's certificate). */
+  agent?: https.Agent;
+  /** First retry wait, ms (default PUSH_RETRY_BASE_MS). */
+  retryBaseMs?: number;
+}
+
+/** What became of one message: `status` is the last HTTP status (0: no answer). */
+export interface SendOutcome {
+  id: string;
+  status: number;
+  result: 'sent' | 'gone' | 'refused' | 'failed';
+  attempts: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function retryAfterMs(headers: Record<string, unknown> | undefined): number | null {
+  const raw = headers?.['retry-after'];
+  if (typeof raw !== 'string' || raw.trim() === '') return null;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+function requestOptions(opts: SenderOptions, topic: string): webpush.RequestOptions {
+  return {
+    vapidDetails: opts.vapid,
+    TTL: PUSH_TTL_SECONDS,
+    urgency: 'high',
+    topic,
+    timeout: PUSH_REQUEST_TIMEOUT_MS,
+    ...(opts.agent ? { agent: opts.agent } : {}),
+  };
+}
+
+/**
+ * The size in bytes of `body` once encrypted for `sub` (what the push service counts against
+ * its 4096-byte limit: header, ciphertext and tag), measured by encrypting it.
+ */
+export function encryptedSize(sub: SubscriptionRow, body: string, opts: SenderOptions): number {
+  const details = webpush.generateRequestDetails(
+    { endpoint: sub.endpoint, keys: sub.keys },
+    body,
+    requestOptions(opts, 'size'),
+  );
+  return (details.body as Buffer | null)?.length ?? 0;
+}
+
+/** Sends `body` to `sub`, retrying a busy or failing service; never throws. */
+export async function sendPush(
+  sub: SubscriptionRow,
+  body: string,
+  topic: string,
+  opts: SenderOptions,
+): Promise<SendOutcome> {
+  const base = opts.retryBaseMs ?? PUSH_RETRY_BASE_MS;
+  let status = 0;
+  for (let attempt = 1; ; attempt++) {
+    let wait: number | null = null;
+    try {
+      const res = await webpush.sendNotification(
+        { endpoint: sub.endpoint, keys: sub.keys },
+        body,
+        requestOptions(opts, topic),
+      );
+      return { id: sub.id, status: res.statusCode, result: 'sent', attempts: attempt };
+    } catch (err) {
+      const e = err as { statusCode?: number; headers?: Record<string, unknown> };
+      status = typeof e.statusCode === 'number' ? e.statusCode : 0;
+      if (status === 404 || status === 410) return { id: sub.id, status, result: 'gone', attempts: attempt };
+      if (status === 401 || status === 403)
+        return { id: sub.id, status, result: 'refused', attempts: attempt };
+      const transient = status === 0 || status === 429 || status >= 500;
+      if (!transient || attempt >= PUSH_MAX_ATTEMPTS) {
+        return { id: sub.id, status, result: 'failed', attempts: attempt };
+      }
+      wait = retryAfterMs(e.headers);
+    }
+    await sleep(Math.min(wait ?? base * 2 ** (attempt - 1), PUSH_MAX_RETRY_WAIT_MS));
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Web Push for one instance: the VAPID keys, the subscriptions, the notification state, the
+ * minute timer that runs the scheduler (src/push/scheduler.ts) and the sending. The timer is a
+ * self-rescheduling `setTimeout` aligned to the start of each minute, plus one tick at start-up
+ * (that is the catch-up after downtime). In demo mode none of it starts.
+ */
+import type https from 'node:https';
+import type { CardContext } from '../cards/card-context.js';
+import type { CardEvent } from '../cards/card-loader.js';
+import { KlebbError, notFound } from '../errors.js';
+import { TEST_PUSH_INTERVAL_MS } from '../limits.js';
+import { type FireRecord, NotificationState } from './notification-state.js';
+import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
+import { cardReminders, listReminders, type ReminderRef } from './reminder-list.js';
+import { type DueReminder, fitPayload, opaqueTag } from './reminder-payload.js';
+import { armIfNew, type DueEvent, dueReminder, evaluate } from './scheduler.js';
+import { SubscriptionStore } from './subscription-store.js';
+import { previousSlot } from './trigger-slots.js';
+import { loadOrCreateVapidKeys, type VapidKeys } from './vapid-keys.js';
+import { wallClockAt } from './zoned-time.js';
+
+/** Test seams: a clock, an HTTPS agent trusting a stand-in push service, a short backoff, no timer. */
+export interface PushDeps {
+  clock?: () => Date;
+  agent?: https.Agent;
+  retryBaseMs?: number;
+  /** Start the minute timer with the instance (default true; tests drive `tick` themselves). */
+  autoStart?: boolean;
+}
+
+/** What one fire did (also the answer of a test push). */
+export interface FireResult {
+  status: string;
+  sent: number;
+  failed: number;
+  devices: number;
+}
+
+/** Whether a reminder will reach anyone, and if not why (for the chat agent and the settings page). */
+export interface DeliveryStatus {
+  devices: number;
+  will_arrive: boolean;
+  reason: 'no-devices' | 'paused' | 'switched-off' | 'card-off' | null;
+}
+
+interface Log {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+}
+
+/** The push machinery of one home. */
+export class PushService {
+  readonly keys: VapidKeys;
+  readonly subs: SubscriptionStore;
+  readonly state: NotificationState;
+  private readonly clock: () => Date;
+  private readonly sender: SenderOptions;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(
+    private readonly opts: {
+      home: string;
+      subject: string;
+      instanceName: string;
+      cards: CardContext;
+      timeZone: () => string;
+      log: Log;
+      deps?: PushDeps;
+    },
+  ) {
+    this.keys = loadOrCreateVapidKeys(opts.home);
+    this.subs = new SubscriptionStore(opts.home);
+    this.state = new NotificationState(opts.home);
+    this.clock = opts.deps?.clock ?? (() => new Date());
+    this.sender = {
+      vapid: { subject: opts.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+      agent: opts.deps?.agent,
+      retryBaseMs: opts.deps?.retryBaseMs,
+    };
+  }
+
+  /** The user's time zone (the browser's report, else the server's). */
+  timeZone(): string {
+    return this.opts.timeZone();
+  }
+
+  /** Starts the minute timer (and the start-up tick), unless the deps said not to. */
+  start(): void {
+    if (this.opts.deps?.autoStart === false || this.closed) return;
+    this.track(this.tick());
+    this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    const now = this.clock().getTime();
+    this.timer = setTimeout(
+      () => {
+        this.track(this.tick());
+        this.scheduleNext();
+      },
+      60_000 - (now % 60_000) + 25,
+    );
+    this.timer.unref();
+  }
+
+  private track(p: Promise<unknown>): void {
+    const q = p.catch((err) => this.opts.log.warn({ err: (err as Error).message }, 'reminder tick failed'));
+    this.inFlight.add(q);
+    void q.finally(() => this.inFlight.delete(q));
+  }
+
+  /** Stops the timer and waits (at most `graceMs`) for pushes being sent. */
+  async stop(graceMs = 2000): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.inFlight.size === 0) return;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((r) => setTimeout(r, graceMs).unref()),
+    ]);
+  }
+
+  /**
+   * Runs the scheduler for the minute of `now` and sends what is due. The decision is saved
+   * before anything is sent.
+   * @returns the events fired with their results.
+   */
+  async tick(now = this.clock()): Promise<{ event: DueEvent; result: FireResult }[]> {
+    const ev = evaluate(this.opts.cards, this.state, now.getTime(), this.timeZone());
+    const pruned = this.subs.pruneDead(now);
+    for (const s of ev.skipped) {
+      if (s.status === 'nothing-due') continue;
+      const cardId = s.id.slice(0, s.id.indexOf('#'));
+      this.state.record(fireRecord(now, 'scheduled', cardId, [s.id], s.slot, s.status, 0, 0));
+    }
+    if (ev.changed || ev.skipped.length > 0) this.state.save();
+    if (pruned > 0) this.opts.log.info({ pruned }, 'dropped push subscriptions dead for a week');
+    const out: { event: DueEvent; result: FireResult }[] = [];
+    for (const event of ev.events) {
+      out.push({
+        event,
+        result: await this.send(event.cardId, event.slot, event.reminders, 'scheduled', now),
+      });
+    }
+    return out;
+  }
+
+  /** Sends one card's reminders to every live subscription and records the outcome. */
+  private async send(
+    cardId: string,
+    slot: string | null,
+    reminders: DueReminder[],
+    kind: 'scheduled' | 'test',
+    now: Date,
+  ): Promise<FireResult> {
+    const subs = this.subs.live();
+    let sent = 0;
+    let failed = 0;
+    let status = 'no-devices';
+    if (subs.length > 0) {
+      const measure = (json: string) => encryptedSize(subs[0], json, this.sender);
+      const { json } = fitPayload(reminders, slot, this.opts.instanceName, measure, {
+        test: kind === 'test',
+      });
+      const topic = opaqueTag(cardId);
+      const outcomes = await Promise.all(subs.map((s) => sendPush(s, json, topic, this.sender)));
+      for (const o of outcomes) if (o.result === 'gone') this.subs.removeId(o.id);
+      this.subs.noteResults(
+        outcomes
+          .filter((o) => o.result !== 'gone')
+          .map((o) => ({ id: o.id, status: o.status, dead: o.result === 'refused' })),
+        now,
+      );
+      sent = outcomes.filter((o) => o.result === 'sent').length;
+      failed = outcomes.length - sent;
+      status = sent === 0 ? 'failed' : failed > 0 ? 'partial' : 'sent';
+    }
+    if (this.closed && kind === 'scheduled') return { status, sent, failed, devices: subs.length };
+    for (const r of reminders) {
+      const s = this.state.item(r.id);
+      if (kind === 'scheduled') {
+        s.lastFired = now.toISOString();
+        s.lastFireStatus = status;
+      }
+    }
+    this.state.record(
+      fireRecord(
+        now,
+        kind,
+        cardId,
+        reminders.map((r) => r.id),
+        slot,
+        status,
+        sent,
+        failed,
+      ),
+    );
+    this.state.save();
+    return { status, sent, failed, devices: subs.length };
+  }
+
+  /**
+   * Sends one reminder now, whatever its trigger, quiet hours or pause (the person asked).
+   * @throws 404 NOTIFICATION_NOT_FOUND for an unknown id; 429 TEST_TOO_SOON within
+   * TEST_PUSH_INTERVAL_MS of the last test of the same reminder.
+   */
+  async testFire(id: string, now = this.clock()): Promise<FireResult> {
+    const ref = this.find(id);
+    const s = this.state.item(id);
+    const last = s.lastTestAt ? Date.parse(s.lastTestAt) : Number.NaN;
+    if (!Number.isNaN(last) && now.getTime() - last < TEST_PUSH_INTERVAL_MS) {
+      const wait = Math.ceil((TEST_PUSH_INTERVAL_MS - (now.getTime() - last)) / 1000);
+      throw new KlebbError(
+        429,
+        'TEST_TOO_SOON',
+        `One test per reminder a minute: try again in ${wait} s`,
+        undefined,
+        {
+          retryAfter: wait,
+        },
+      );
+    }
+    s.lastTestAt = now.toISOString();
+    this.state.save();
+    const wall = wallClockAt(now.getTime(), this.timeZone());
+    const reminder = dueReminder(ref, this.opts.cards, wall.date, wall.time);
+    if (reminder.reminders && reminder.reminders.due_now.length === 0) {
+      // nothing is due right now: the test still shows what the reminder looks like
+      reminder.title = reminder.title.trim() || String(ref.item.title);
+      reminder.body = reminder.body.trim() || String(ref.item.label);
+    }
+    return this.send(ref.card.id, null, [reminder], 'test', now);
+  }
+
+  /** The reminder with this `<card>#<item>` id. @throws 404 NOTIFICATION_NOT_FOUND. */
+  find(id: string): ReminderRef {
+    const cardId = id.slice(0, Math.max(0, id.indexOf('#')));
+    const card = this.opts.cards.registry.get(cardId);
+    const ref = card ? cardReminders(card, this.state).find((r) => r.id === id) : undefined;
+    if (!ref)
+      throw notFound(`no reminder "${id}" (ids are "<card id>#<reminder id>")`, 'NOTIFICATION_NOT_FOUND');
+    return ref;
+  }
+
+  /**
+   * Arms the new or changed reminders of a card at once, so one set at 20:59 for 21:00 fires at
+   * 21:00 (the next tick would otherwise see it first at 21:00 and wait for tomorrow).
+   */
+  armCard(cardId: string, now = this.clock()): void {
+    const card = this.opts.cards.registry.get(cardId);
+    if (!card) return;
+    const tz = this.timeZone();
+    const wall = wallClockAt(now.getTime(), tz);
+    let changed = false;
+    for (const ref of cardReminders(card, this.state)) {
+      if (armIfNew(ref, this.state, previousSlot(ref.trigger, now.getTime(), wall, tz))) changed = true;
+    }
+    if (changed) this.saveQuietly();
+  }
+
+  /** Follows card changes: arms changed reminders, forgets a deleted card's state. */
+  onCardEvent(e: CardEvent): void {
+    if (this.closed) return;
+    if (e.type === 'card-changed') this.armCard(e.id);
+    else if (e.type === 'card-removed' && this.state.dropCard(e.id)) this.saveQuietly();
+  }
+
+  private saveQuietly(): void {
+    try {
+      this.state.save();
+    } catch (err) {
+      this.opts.log.warn({ err: (err as Error).message }, 'could not save the notification state');
+    }
+  }
+
+  /** Whether reminders of `ref` (or any, without one) will reach a device now. */
+  deliveryStatus(ref?: ReminderRef): DeliveryStatus {
+    const devices = this.subs.live().length;
+    const paused = this.state.data.paused_until;
+    let reason: DeliveryStatus['reason'] = null;
+    if (devices === 0) reason = 'no-devices';
+    else if (ref && !ref.active) reason = 'card-off';
+    else if (ref && !ref.enabled) reason = 'switched-off';
+    else if (paused && Date.parse(paused) > this.clock().getTime()) reason = 'paused';
+    return { devices, will_arrive: reason === null, reason };
+  }
+
+  /** Every reminder with its state, for `GET /api/notifications`. */
+  list(): ReminderRef[] {
+    return listReminders(this.opts.cards, this.state);
+  }
+}
+
+function fireRecord(
+  now: Date,
+  kind: 'scheduled' | 'test',
+  cardId: string,
+  items: string[],
+  slot: string | null,
+  status: string,
+  sent: number,
+  failed: number,
+): FireRecord {
+  return { at: now.toISOString(), kind, card_id: cardId, items, slot, status, sent, failed };
+}

@@ -1,0 +1,190 @@
+/**
+ * Web Push and reminder routes (docs/API.md "Notifications"). They parse, authorise and shape;
+ * the work is in PushService (src/push/push-service.ts). In demo mode the gate answers the
+ * `/api/push/` routes 410 and refuses the writes.
+ */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { TRIGGER_TIME_PATTERN } from '../cards/validate-notifications.js';
+import { badRequest, KlebbError, notFound } from '../errors.js';
+import type { Instance } from '../instance.js';
+import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS } from '../limits.js';
+import type { ReminderRef } from './reminder-list.js';
+
+const Endpoint = Type.String({ minLength: 1, maxLength: MAX_PUSH_ENDPOINT_CHARS });
+const SubscribeBody = Type.Object({
+  endpoint: Endpoint,
+  keys: Type.Object({
+    p256dh: Type.String({ minLength: 1, maxLength: 200 }),
+    auth: Type.String({ minLength: 1, maxLength: 100 }),
+  }),
+  nickname: Type.Optional(Type.String({ maxLength: MAX_PUSH_NICKNAME_CHARS })),
+  expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Number()])),
+});
+const EndpointBody = Type.Object({ endpoint: Endpoint });
+const ReminderId = Type.String({ minLength: 3, maxLength: 200 });
+const StateBody = Type.Object({
+  id: ReminderId,
+  enabled: Type.Optional(Type.Boolean()),
+  privacy: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
+});
+const Time = Type.String({ pattern: TRIGGER_TIME_PATTERN.source });
+const GlobalBody = Type.Object({
+  quiet_hours: Type.Optional(Type.Union([Type.Null(), Type.Object({ start: Time, end: Time })])),
+  paused_until: Type.Optional(Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 40 })])),
+});
+const TestBody = Type.Object({ id: ReminderId });
+
+/** Decodes a base64url key; null when it is not base64url. */
+function b64url(s: string): Buffer | null {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(s) ? Buffer.from(s, 'base64url') : null;
+}
+
+/**
+ * Checks a subscription's endpoint and keys beyond their types.
+ * @throws 400 INVALID_SUBSCRIPTION naming the field.
+ */
+function checkSubscription(endpoint: string, keys: { p256dh: string; auth: string }): void {
+  const bad = (path: string, message: string) =>
+    badRequest(`invalid subscription: ${path} ${message}`, [{ path, message }], 'INVALID_SUBSCRIPTION');
+  let url: URL | null = null;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = null;
+  }
+  if (url?.protocol !== 'https:') throw bad('body.endpoint', 'must be the https:// URL of a push service');
+  const key = b64url(keys.p256dh);
+  if (key?.length !== 65 || key[0] !== 4) {
+    throw bad('body.keys.p256dh', 'must be a base64url uncompressed P-256 public key (65 bytes)');
+  }
+  const auth = b64url(keys.auth);
+  if (auth?.length !== 16) throw bad('body.keys.auth', 'must be a base64url 16-byte secret');
+}
+
+function view(ref: ReminderRef, inst: Instance) {
+  const st = inst.push.state.peek(ref.id);
+  const meta = ref.card.manifest.meta;
+  return {
+    id: ref.id,
+    card_id: ref.card.id,
+    item_id: ref.itemId,
+    label: String(ref.item.label ?? ''),
+    card_label: String(meta.label ?? ref.card.id),
+    card_emoji: typeof meta.emoji === 'string' ? meta.emoji : null,
+    title: String(ref.item.title ?? ''),
+    body: String(ref.item.body ?? ''),
+    trigger: ref.trigger,
+    privacy: ref.privacy,
+    enabled: ref.enabled,
+    active: ref.active,
+    last_fired: st?.lastFired ?? null,
+    last_fire_status: st?.lastFireStatus ?? null,
+  };
+}
+
+function globalState(inst: Instance) {
+  return { quiet_hours: inst.push.state.data.quiet_hours, paused_until: inst.push.state.data.paused_until };
+}
+
+/** Registers the push and notification routes. */
+export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const push = inst.push;
+
+  app.get('/api/push/vapid-public-key', async () => ({ key: push.keys.publicKey, keyId: push.keys.keyId }));
+
+  app.post('/api/push/subscribe', { schema: { body: SubscribeBody } }, async (req, reply) => {
+    const { endpoint, keys, nickname } = req.body;
+    checkSubscription(endpoint, keys);
+    const ua = req.headers['user-agent'];
+    const r = push.subs.upsert(
+      { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : undefined },
+      new Date(),
+    );
+    return reply.code(r.created ? 201 : 200).send(r);
+  });
+
+  app.post('/api/push/subscribe/heartbeat', { schema: { body: EndpointBody } }, async (req) => {
+    const id = push.subs.revive(req.body.endpoint);
+    if (!id) throw notFound('this browser is not subscribed: subscribe again', 'SUBSCRIPTION_NOT_FOUND');
+    return { ok: true, id };
+  });
+
+  app.post('/api/push/unsubscribe', { schema: { body: EndpointBody } }, async (req, reply) => {
+    push.subs.remove(req.body.endpoint);
+    return reply.code(204).send();
+  });
+
+  app.get('/api/notifications', async () => ({
+    notifications: push.list().map((r) => view(r, inst)),
+    ...globalState(inst),
+    devices: push.subs.live().length,
+    tz: push.timeZone(),
+  }));
+
+  app.post('/api/notifications/state', { schema: { body: StateBody } }, async (req) => {
+    const { id, enabled, privacy } = req.body;
+    const ref = push.find(id);
+    const s = push.state.item(id);
+    if (privacy !== undefined) s.privacy = privacy;
+    if (enabled !== undefined && enabled !== ref.enabled) {
+      s.enabled = enabled;
+      // switched on again: it waits for its next slot, never fires one from while it was off
+      delete s.trigger;
+    }
+    push.state.save();
+    if (enabled === true) push.armCard(ref.card.id);
+    return { ok: true, notification: view(push.find(id), inst) };
+  });
+
+  app.post('/api/notifications/global-state', { schema: { body: GlobalBody } }, async (req) => {
+    const { quiet_hours, paused_until } = req.body;
+    if (typeof paused_until === 'string' && Number.isNaN(Date.parse(paused_until))) {
+      throw badRequest('paused_until must be an ISO date-time or null', [
+        {
+          path: 'body.paused_until',
+          message: 'must be an ISO date-time such as 2026-05-01T08:00:00Z, or null',
+        },
+      ]);
+    }
+    if (quiet_hours !== undefined) push.state.data.quiet_hours = quiet_hours;
+    if (paused_until !== undefined) {
+      push.state.data.paused_until = paused_until === null ? null : new Date(paused_until).toISOString();
+    }
+    push.state.save();
+    return { ok: true, ...globalState(inst) };
+  });
+
+  app.post('/api/notifications/test', { schema: { body: TestBody } }, async (req, reply) => {
+    try {
+      const r = await push.testFire(req.body.id);
+      return { ok: r.sent > 0, ...r };
+    } catch (err) {
+      if (err instanceof KlebbError && err.code === 'TEST_TOO_SOON') {
+        reply.header('Retry-After', String(err.extra?.retryAfter ?? 60));
+      }
+      throw err;
+    }
+  });
+
+  app.get('/api/diagnostics', async () => ({
+    tz: push.timeZone(),
+    vapid_key_id: push.keys.keyId,
+    subscriptions: push.subs.all().map((s) => ({
+      id: s.id.slice(0, 12),
+      host: new URL(s.endpoint).host,
+      nickname: s.nickname,
+      userAgent: s.userAgent,
+      createdAt: s.createdAt,
+      lastSentAt: s.lastSentAt,
+      lastStatus: s.lastStatus,
+      dead: s.dead,
+      deadSince: s.deadSince,
+    })),
+    recent_fires: [...push.state.data.recent_fires].reverse(),
+    ...globalState(inst),
+  }));
+}

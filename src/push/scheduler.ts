@@ -1,0 +1,134 @@
+/**
+ * The reminder scheduler's decision for one minute (`evaluate`), kept apart from the timer and
+ * the sending so a test can drive it on any clock. For each active, switched-on reminder it
+ * finds the latest slot at or before now in the user's time zone and fires it when that slot is
+ * newer than the last one handled:
+ * - a reminder seen for the first time, or whose trigger changed, is armed instead: its memory
+ *   is set to the latest past slot (a reminder made at 21:05 for 21:00 waits for tomorrow) and
+ *   what it last fired is cleared;
+ * - a slot older than REMINDER_CATCH_UP_GRACE_MS (the server was down or asleep) is recorded as
+ *   missed and not sent: coming back never fires a burst of old reminders;
+ * - a slot inside quiet hours is recorded as `quiet` and not sent;
+ * - while paused nothing is decided (the memory is not advanced, so a slot that comes due during
+ *   the pause still fires after it if it is within the grace window);
+ * - the reminders of one card due in the same minute become one event (one push per device).
+ * The memory is the slot's wall-clock name and is saved before anything is sent, so a restart
+ * in the due minute neither loses nor repeats it, and a repeated or skipped hour fires once.
+ */
+import type { CardContext } from '../cards/card-context.js';
+import { REMINDER_CATCH_UP_GRACE_MS } from '../limits.js';
+import type { NotificationState } from './notification-state.js';
+import { cardReminders, type ReminderRef } from './reminder-list.js';
+import type { DueReminder } from './reminder-payload.js';
+import { type DueNames, dueAtTimeOfDay, fillPlaceholders } from './schedule-due.js';
+import { type InstantMemo, inQuietHours, previousSlot, type Slot } from './trigger-slots.js';
+import { wallClockAt } from './zoned-time.js';
+
+/** One card's reminders due in one minute. */
+export interface DueEvent {
+  cardId: string;
+  slot: string;
+  reminders: DueReminder[];
+}
+
+/** What one evaluation decided. */
+export interface Evaluation {
+  events: DueEvent[];
+  /** Reminders whose slot was recorded without sending, and why. */
+  skipped: { id: string; slot: string; status: 'missed' | 'quiet' | 'nothing-due' }[];
+  /** Whether the state changed (and must be saved before sending). */
+  changed: boolean;
+}
+
+/** The filled-in words of a reminder for a slot (`reminders.due_now` empty: a `schedule_due` with nothing due). */
+export function dueReminder(ref: ReminderRef, cards: CardContext, date: string, time: string): DueReminder {
+  const meta = ref.card.manifest.meta;
+  let names: DueNames | null = null;
+  if (ref.trigger.type === 'schedule_due') {
+    const source = typeof ref.trigger.card === 'string' ? ref.trigger.card : '';
+    names = cards.registry.has(source)
+      ? dueAtTimeOfDay(cards.store.read(source), date, String(ref.trigger.time_of_day))
+      : { due_now: [], missed_earlier: [] };
+  }
+  const action = ref.item.action as { card?: unknown; intent?: unknown } | undefined;
+  return {
+    id: ref.id,
+    cardId: ref.card.id,
+    cardLabel: String(meta.label ?? ref.card.id),
+    cardEmoji: typeof meta.emoji === 'string' ? meta.emoji : null,
+    time,
+    privacy: ref.privacy,
+    title: fillPlaceholders(String(ref.item.title ?? ''), names),
+    body: fillPlaceholders(String(ref.item.body ?? ''), names),
+    openCard: typeof action?.card === 'string' ? action.card : ref.card.id,
+    intent: action?.intent === 'log' ? 'log' : action?.intent === 'view' ? 'view' : undefined,
+    ...(names ? { reminders: names } : {}),
+  };
+}
+
+/**
+ * Arms `ref` if it is new or its trigger changed: memory set to its latest past slot, last fire
+ * cleared. @returns whether it was armed (then it does not fire this minute).
+ */
+export function armIfNew(ref: ReminderRef, state: NotificationState, slot: Slot | null): boolean {
+  const st = state.peek(ref.id);
+  if (st?.trigger === ref.triggerKey) return false;
+  const s = state.item(ref.id);
+  s.trigger = ref.triggerKey;
+  s.lastSlot = slot?.key;
+  delete s.lastFired;
+  delete s.lastFireStatus;
+  return true;
+}
+
+/** Decides the minute at `nowMs` in `timeZone`, updating `state` in memory (the caller saves it). */
+export function evaluate(
+  cards: CardContext,
+  state: NotificationState,
+  nowMs: number,
+  timeZone: string,
+): Evaluation {
+  const out: Evaluation = { events: [], skipped: [], changed: false };
+  const paused = state.data.paused_until;
+  if (paused && Date.parse(paused) > nowMs) return out;
+  const wall = wallClockAt(nowMs, timeZone);
+  const memo: InstantMemo = new Map();
+  const quiet = state.data.quiet_hours;
+  for (const card of cards.registry.all()) {
+    const due: DueReminder[] = [];
+    let slotKey = '';
+    for (const ref of cardReminders(card, state)) {
+      if (!ref.active || !ref.enabled) continue;
+      if (state.peek(ref.id)?.trigger !== ref.triggerKey) {
+        armIfNew(ref, state, previousSlot(ref.trigger, nowMs, wall, timeZone, memo));
+        out.changed = true;
+        continue;
+      }
+      const s = state.item(ref.id);
+      const slot = previousSlot(ref.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
+      if (!slot) continue;
+      s.lastSlot = slot.key;
+      out.changed = true;
+      if (nowMs - slot.at > REMINDER_CATCH_UP_GRACE_MS) {
+        s.lastFireStatus = 'missed';
+        out.skipped.push({ id: ref.id, slot: slot.key, status: 'missed' });
+        continue;
+      }
+      if (inQuietHours(slot.time, quiet)) {
+        s.lastFireStatus = 'quiet';
+        out.skipped.push({ id: ref.id, slot: slot.key, status: 'quiet' });
+        continue;
+      }
+      const r = dueReminder(ref, cards, slot.date, slot.time);
+      if (r.reminders && r.reminders.due_now.length === 0) {
+        s.lastFireStatus = 'nothing-due';
+        out.skipped.push({ id: ref.id, slot: slot.key, status: 'nothing-due' });
+        continue;
+      }
+      due.push(r);
+      slotKey = slot.key;
+    }
+    if (due.length > 0) out.events.push({ cardId: card.id, slot: slotKey, reminders: due });
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+/**
+ * `HEALTH_HOME/push-subscriptions.json` (mode 0600, written atomically): the browsers that
+ * receive reminders. A row's id is the SHA-256 of its endpoint, so subscribing again from the
+ * same browser replaces its keys instead of adding a second row. At most
+ * MAX_PUSH_SUBSCRIPTIONS live rows (the oldest goes); a row the push service refuses (401/403)
+ * is marked dead and dropped after DEAD_SUBSCRIPTION_KEEP_MS unless a heartbeat revives it; a
+ * row the service says is gone (404/410) is removed at once.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../home/atomic-write.js';
+import { DEAD_SUBSCRIPTION_KEEP_MS, MAX_PUSH_SUBSCRIPTIONS } from '../limits.js';
+
+/** One stored subscription. */
+export interface SubscriptionRow {
+  id: string;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  userAgent: string | null;
+  nickname: string | null;
+  createdAt: string;
+  lastSentAt: string | null;
+  lastStatus: number | null;
+  dead: boolean;
+  deadSince: string | null;
+}
+
+/** The id of an endpoint (hex SHA-256). */
+export function subscriptionId(endpoint: string): string {
+  return createHash('sha256').update(endpoint).digest('hex');
+}
+
+/** The subscriptions of one home, cached in memory. */
+export class SubscriptionStore {
+  readonly file: string;
+  private rows: SubscriptionRow[] = [];
+
+  constructor(home: string) {
+    this.file = path.join(home, 'push-subscriptions.json');
+    try {
+      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      if (Array.isArray(parsed?.subscriptions)) this.rows = parsed.subscriptions;
+    } catch {
+      this.rows = [];
+    }
+  }
+
+  private save(rows: SubscriptionRow[]): void {
+    writeFileAtomic(this.file, `${JSON.stringify({ subscriptions: rows }, null, 2)}\n`, 0o600);
+    this.rows = rows;
+  }
+
+  /** Every row, dead ones included (copies). */
+  all(): SubscriptionRow[] {
+    return this.rows.map((r) => ({ ...r, keys: { ...r.keys } }));
+  }
+
+  /** Rows pushes go to. */
+  live(): SubscriptionRow[] {
+    return this.rows.filter((r) => !r.dead);
+  }
+
+  /** The row of an endpoint, if any. */
+  find(endpoint: string): SubscriptionRow | undefined {
+    const id = subscriptionId(endpoint);
+    return this.rows.find((r) => r.id === id);
+  }
+
+  /**
+   * Adds a subscription or replaces the keys of the same endpoint's row (which comes back to
+   * life). Past the cap the oldest live rows go.
+   * @returns the row's id and whether it is new.
+   */
+  upsert(
+    input: {
+      endpoint: string;
+      keys: { p256dh: string; auth: string };
+      nickname?: string;
+      userAgent?: string;
+    },
+    now: Date,
+  ): { id: string; created: boolean } {
+    const id = subscriptionId(input.endpoint);
+    const old = this.rows.find((r) => r.id === id);
+    const row: SubscriptionRow = {
+      id,
+      endpoint: input.endpoint,
+      keys: { p256dh: input.keys.p256dh, auth: input.keys.auth },
+      userAgent: input.userAgent ?? old?.userAgent ?? null,
+      nickname: input.nickname ?? old?.nickname ?? null,
+      createdAt: old?.createdAt ?? now.toISOString(),
+      lastSentAt: old?.lastSentAt ?? null,
+      lastStatus: old?.lastStatus ?? null,
+      dead: false,
+      deadSince: null,
+    };
+    let rows = [...this.rows.filter((r) => r.id !== id), row];
+    const live = rows.filter((r) => !r.dead);
+    if (live.length > MAX_PUSH_SUBSCRIPTIONS) {
+      const evict = new Set(
+        [...live]
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+          .slice(0, live.length - MAX_PUSH_SUBSCRIPTIONS)
+          .map((r) => r.id),
+      );
+      rows = rows.filter((r) => !evict.has(r.id));
+    }
+    this.save(rows);
+    return { id, created: !old };
+  }
+
+  /** Marks an endpoint's row alive again. @returns its id, or null when unknown. */
+  revive(endpoint: string): string | null {
+    const id = subscriptionId(endpoint);
+    const row = this.rows.find((r) => r.id === id);
+    if (!row) return null;
+    if (row.dead) this.save(this.rows.map((r) => (r.id === id ? { ...r, dead: false, deadSince: null } : r)));
+    return id;
+  }
+
+  /** Removes an endpoint's row. @returns whether there was one. */
+  remove(endpoint: string): boolean {
+    return this.removeId(subscriptionId(endpoint));
+  }
+
+  /** Removes a row by id. @returns whether there was one. */
+  removeId(id: string): boolean {
+    if (!this.rows.some((r) => r.id === id)) return false;
+    this.save(this.rows.filter((r) => r.id !== id));
+    return true;
+  }
+
+  /**
+   * Records the outcomes of pushes (one write for the lot): the status, and `dead` for a row the
+   * push service refused (401/403), which stops receiving until a heartbeat revives it.
+   */
+  noteResults(results: { id: string; status: number; dead?: boolean }[], now: Date): void {
+    if (results.length === 0) return;
+    const by = new Map(results.map((r) => [r.id, r]));
+    const at = now.toISOString();
+    const rows = this.rows.map((row) => {
+      const r = by.get(row.id);
+      if (!r) return row;
+      const dead = r.dead === true;
+      return {
+        ...row,
+        lastSentAt: at,
+        lastStatus: r.status,
+        dead: dead || row.dead,
+        deadSince: dead && !row.dead ? at : row.deadSince,
+      };
+    });
+    this.save(rows);
+  }
+
+  /** Drops rows dead for longer than DEAD_SUBSCRIPTION_KEEP_MS. @returns how many went. */
+  pruneDead(now: Date): number {
+    const keep = this.rows.filter(
+      (r) => !r.dead || !r.deadSince || now.getTime() - Date.parse(r.deadSince) < DEAD_SUBSCRIPTION_KEEP_MS,
+    );
+    const n = this.rows.length - keep.length;
+    if (n > 0) this.save(keep);
+    return n;
+  }
+}

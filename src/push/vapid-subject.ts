@@ -1,0 +1,50 @@
+/**
+ * The VAPID `sub` claim (RFC 8292 section 2.1): a contact for the push service's operator, from
+ * HEALTH_OPERATOR_EMAIL. Apple's push service refuses a JWT whose subject is a `localhost` URL or
+ * a mailto: of a host that cannot receive mail, so those forms are refused at start-up rather
+ * than failing every push to an iPhone later.
+ */
+
+/** The subject used when HEALTH_OPERATOR_EMAIL is unset; push services accept it. */
+export const DEFAULT_VAPID_SUBJECT = 'mailto:noreply@klebb.app';
+
+/** True for a host name no push service will take as a contact (loopback, a bare IP, no dot). */
+function unreachableHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local')) return true;
+  if (/^[\d.]+$/.test(h) || h.includes(':')) return true;
+  return !h.includes('.');
+}
+
+/**
+ * The VAPID subject for a HEALTH_OPERATOR_EMAIL value: `mailto:<address>` for an address
+ * (with or without `mailto:`), an `https:` URL as given, the default when unset.
+ * @throws Error with a sentence saying what is wrong (the config turns it into a ConfigError).
+ */
+export function vapidSubject(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_VAPID_SUBJECT;
+  const v = raw.trim();
+  if (/^https:\/\//i.test(v)) {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      throw new Error(`must be an e-mail address or an https:// URL, got ${JSON.stringify(v)}`);
+    }
+    if (unreachableHost(url.hostname)) {
+      throw new Error(
+        `push services (Apple's among them) refuse a contact URL on ${url.hostname}: use a public e-mail address`,
+      );
+    }
+    return url.href;
+  }
+  const address = v.replace(/^mailto:/i, '');
+  const m = /^[^\s@<>()]+@([^\s@<>()]+)$/.exec(address);
+  if (!m) throw new Error(`must be an e-mail address (or mailto:/https: URL), got ${JSON.stringify(v)}`);
+  if (unreachableHost(m[1])) {
+    throw new Error(
+      `push services (Apple's among them) refuse a contact address at ${m[1]}: use a public e-mail domain`,
+    );
+  }
+  return `mailto:${address}`;
+}

@@ -1,0 +1,299 @@
+/**
+ * The reminder scheduler on a controlled clock: the real server (temporary home, real state
+ * files) with its minute timer off, ticked minute by minute through daylight-saving changes,
+ * quiet hours, pauses, restarts and downtime. Pushes go to the local push-service stand-in, so a
+ * "fire" below is a decrypted message that arrived.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PushStandIn, type StandInSubscription, startPushStandIn } from '../helpers/push-stand-in.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let push: PushStandIn;
+const open: TestServer[] = [];
+
+beforeAll(async () => {
+  push = await startPushStandIn();
+});
+afterAll(async () => {
+  await push.close();
+});
+afterEach(async () => {
+  while (open.length) await open.pop()?.close();
+});
+
+const MIN = 60_000;
+
+interface Env {
+  s: TestServer;
+  sub: StandInSubscription;
+  /** Ticks every minute from `from` to `to` (inclusive, ISO instants), returning the instants that fired per card. */
+  run(from: string, to: string, stepMs?: number): Promise<{ at: string; card: string; items: string[] }[]>;
+}
+
+async function env(tz: string, cards: unknown[], home?: string): Promise<Env> {
+  const s = await startServer({ home, push: { agent: push.agent, retryBaseMs: 10, autoStart: false } });
+  open.push(s);
+  s.inst.user.setTimeZone(tz);
+  for (const c of cards) {
+    const r = await s.api('/api/manifests', { json: c });
+    if (r.status !== 201) throw new Error(`card not created: ${r.text}`);
+  }
+  const sub = push.subscribe();
+  if (!s.inst.push.subs.find(sub.endpoint)) {
+    await s.api('/api/push/subscribe', { json: { endpoint: sub.endpoint, keys: sub.keys } });
+  }
+  return {
+    s,
+    sub,
+    async run(from, to, stepMs = MIN) {
+      const out: { at: string; card: string; items: string[] }[] = [];
+      for (let t = Date.parse(from); t <= Date.parse(to); t += stepMs) {
+        for (const f of await s.inst.push.tick(new Date(t))) {
+          out.push({
+            at: new Date(t).toISOString(),
+            card: f.event.cardId,
+            items: f.event.reminders.map((r) => r.id),
+          });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function card(id: string, items: { id: string; trigger: unknown; title?: string; body?: string }[]) {
+  return {
+    $schema: 'klebb.datafile.v1',
+    meta: {
+      id,
+      label: id,
+      notifications: {
+        items: items.map((i) => ({
+          label: i.id,
+          title: i.title ?? 'Time to log',
+          body: i.body ?? 'Open the card',
+          privacy: 'public',
+          ...i,
+        })),
+      },
+    },
+    data: [],
+  };
+}
+
+const daily = (time: string) => ({ type: 'daily', time });
+
+describe('daylight-saving changes: a slot fires once, never zero or two times', () => {
+  it('Europe/Berlin spring forward: 02:30 does not exist, it fires once at 03:30 summer time', async () => {
+    const e = await env('Europe/Berlin', [card('c', [{ id: 'r', trigger: daily('02:30') }])]);
+    // arm the evening before, then every minute through the night (00:00Z = 01:00 CET)
+    await e.run('2030-03-30T20:00:00Z', '2030-03-30T20:00:00Z');
+    const fired = await e.run('2030-03-31T00:00:00Z', '2030-03-31T03:00:00Z');
+    expect(fired).toEqual([{ at: '2030-03-31T01:30:00.000Z', card: 'c', items: ['c#r'] }]);
+  });
+
+  it('Europe/Berlin fall back: 02:30 happens twice, it fires once at the first', async () => {
+    const e = await env('Europe/Berlin', [card('c', [{ id: 'r', trigger: daily('02:30') }])]);
+    await e.run('2030-10-26T20:00:00Z', '2030-10-26T20:00:00Z');
+    const fired = await e.run('2030-10-26T23:00:00Z', '2030-10-27T03:00:00Z');
+    expect(fired).toEqual([{ at: '2030-10-27T00:30:00.000Z', card: 'c', items: ['c#r'] }]);
+  });
+
+  it('America/New_York: the skipped 02:30 and the repeated 01:30 each fire once', async () => {
+    const e = await env('America/New_York', [
+      card('gap', [{ id: 'r', trigger: daily('02:30') }]),
+      card('rep', [{ id: 'r', trigger: daily('01:30') }]),
+    ]);
+    await e.run('2030-03-09T12:00:00Z', '2030-03-09T12:00:00Z');
+    // 2030-03-10: 02:00 EST jumps to 03:00 EDT; 02:30 is 03:30 EDT = 07:30Z
+    const spring = await e.run('2030-03-10T05:00:00Z', '2030-03-10T09:00:00Z');
+    expect(spring).toEqual([
+      { at: '2030-03-10T06:30:00.000Z', card: 'rep', items: ['rep#r'] },
+      { at: '2030-03-10T07:30:00.000Z', card: 'gap', items: ['gap#r'] },
+    ]);
+    // 2030-11-03: 02:00 EDT falls back to 01:00 EST; 01:30 happens at 05:30Z and 06:30Z
+    await e.run('2030-11-02T12:00:00Z', '2030-11-02T12:00:00Z');
+    const fall = await e.run('2030-11-03T04:00:00Z', '2030-11-03T08:30:00Z');
+    expect(fall).toEqual([
+      { at: '2030-11-03T05:30:00.000Z', card: 'rep', items: ['rep#r'] },
+      { at: '2030-11-03T07:30:00.000Z', card: 'gap', items: ['gap#r'] },
+    ]);
+  });
+
+  it('Australia/Lord_Howe: the half-hour shift skips 02:15 once and repeats 01:45 once', async () => {
+    const e = await env('Australia/Lord_Howe', [
+      card('gap', [{ id: 'r', trigger: daily('02:15') }]),
+      card('rep', [{ id: 'r', trigger: daily('01:45') }]),
+    ]);
+    // 2030-04-07 02:00 (+11) becomes 01:30 (+10:30): 01:45 happens at 14:45Z and 15:15Z
+    await e.run('2030-04-06T00:00:00Z', '2030-04-06T00:00:00Z');
+    const fall = await e.run('2030-04-06T14:00:00Z', '2030-04-06T16:30:00Z');
+    expect(fall).toEqual([
+      { at: '2030-04-06T14:45:00.000Z', card: 'rep', items: ['rep#r'] },
+      { at: '2030-04-06T15:45:00.000Z', card: 'gap', items: ['gap#r'] },
+    ]);
+    // 2030-10-06 02:00 (+10:30) becomes 02:30 (+11): 01:45 is 15:15Z the day before, 02:15 is
+    // 02:45 = 15:45Z
+    await e.run('2030-10-05T00:00:00Z', '2030-10-05T00:00:00Z');
+    const spring = await e.run('2030-10-05T14:00:00Z', '2030-10-05T17:00:00Z');
+    expect(spring).toEqual([
+      { at: '2030-10-05T15:15:00.000Z', card: 'rep', items: ['rep#r'] },
+      { at: '2030-10-05T15:45:00.000Z', card: 'gap', items: ['gap#r'] },
+    ]);
+  });
+});
+
+describe('quiet hours, pause, weekly days, coalescing', () => {
+  it('quiet hours over midnight hold back 23:30 and 06:30 but not 07:00', async () => {
+    const e = await env('Europe/Berlin', [
+      card('c', [
+        { id: 'late', trigger: daily('23:30') },
+        { id: 'early', trigger: daily('06:30') },
+        { id: 'wake', trigger: daily('07:00') },
+      ]),
+    ]);
+    await e.s.api('/api/notifications/global-state', {
+      json: { quiet_hours: { start: '22:00', end: '07:00' } },
+    });
+    await e.run('2030-06-01T12:00:00Z', '2030-06-01T12:00:00Z');
+    const fired = await e.run('2030-06-01T20:00:00Z', '2030-06-02T06:00:00Z');
+    expect(fired).toEqual([{ at: '2030-06-02T05:00:00.000Z', card: 'c', items: ['c#wake'] }]);
+    const list = (await e.s.api('/api/notifications')).body.notifications;
+    expect(list.find((n: any) => n.id === 'c#late').last_fire_status).toBe('quiet');
+    expect(list.find((n: any) => n.id === 'c#early').last_fire_status).toBe('quiet');
+    expect(list.find((n: any) => n.id === 'c#wake').last_fire_status).toBe('sent');
+  });
+
+  it('pause holds everything; a slot at the end of the pause fires after it within the grace window', async () => {
+    const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
+    await e.run('2030-06-01T00:00:00Z', '2030-06-01T00:00:00Z');
+    await e.s.api('/api/notifications/global-state', { json: { paused_until: '2030-06-02T08:05:00Z' } });
+    const during = await e.run('2030-06-01T07:00:00Z', '2030-06-02T08:04:00Z', 5 * MIN);
+    expect(during).toEqual([]);
+    const after = await e.run('2030-06-02T08:05:00Z', '2030-06-02T09:00:00Z');
+    expect(after).toEqual([{ at: '2030-06-02T08:05:00.000Z', card: 'c', items: ['c#r'] }]);
+  });
+
+  it('weekly reminders fire on their days only', async () => {
+    const e = await env('UTC', [
+      card('c', [{ id: 'r', trigger: { type: 'weekly', time: '09:00', days: ['mon', 'thu'] } }]),
+    ]);
+    await e.run('2030-06-02T00:00:00Z', '2030-06-02T00:00:00Z');
+    const fired = await e.run('2030-06-02T09:00:00Z', '2030-06-09T09:00:00Z', 30 * MIN);
+    // 2030-06-03 is a Monday, 2030-06-06 a Thursday
+    expect(fired.map((f) => f.at)).toEqual(['2030-06-03T09:00:00.000Z', '2030-06-06T09:00:00.000Z']);
+  });
+
+  it('reminders of one card due in the same minute arrive as one push; two cards, two pushes', async () => {
+    const e = await env('UTC', [
+      card('a', [
+        { id: 'one', trigger: daily('08:00') },
+        { id: 'two', trigger: daily('08:00') },
+        { id: 'three', trigger: daily('08:00') },
+      ]),
+      card('b', [{ id: 'one', trigger: daily('08:00') }]),
+    ]);
+    await e.run('2030-06-01T00:00:00Z', '2030-06-01T00:00:00Z');
+    const fired = await e.run('2030-06-01T08:00:00Z', '2030-06-01T08:02:00Z');
+    expect(fired).toEqual([
+      { at: '2030-06-01T08:00:00.000Z', card: 'a', items: ['a#one', 'a#two', 'a#three'] },
+      { at: '2030-06-01T08:00:00.000Z', card: 'b', items: ['b#one'] },
+    ]);
+    const msgs = push.messagesFor(e.sub.id);
+    expect(msgs).toHaveLength(2);
+    expect(msgs[0].payload.type).toBe('coalesced');
+    expect(msgs[0].payload.items.map((i: any) => i.id)).toEqual(['a#one', 'a#two', 'a#three']);
+    expect(msgs[1].payload.type).toBe('single');
+  });
+});
+
+describe('changed triggers, restarts and downtime', () => {
+  it('a changed trigger clears the last fire and its new slot fires the same day', async () => {
+    const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
+    await e.run('2030-06-01T00:00:00Z', '2030-06-01T00:00:00Z');
+    expect(await e.run('2030-06-01T08:00:00Z', '2030-06-01T08:00:00Z')).toHaveLength(1);
+    const before = (await e.s.api('/api/notifications')).body.notifications[0];
+    expect(before.last_fired).toBe('2030-06-01T08:00:00.000Z');
+    // the change happens (as the chat tool or a PATCH would make it) at 08:30 on the test clock
+    const meta = (await e.s.api('/api/manifests/c')).body.meta;
+    meta.notifications.items[0].trigger = daily('09:00');
+    await e.s.api('/api/manifests/c', {
+      method: 'PATCH',
+      json: { meta: { notifications: meta.notifications } },
+    });
+    e.s.inst.push.armCard('c', new Date('2030-06-01T08:30:00Z'));
+    const after = (await e.s.api('/api/notifications')).body.notifications[0];
+    expect(after.last_fired).toBeNull();
+    const fired = await e.run('2030-06-01T08:30:00Z', '2030-06-01T09:30:00Z');
+    expect(fired).toEqual([{ at: '2030-06-01T09:00:00.000Z', card: 'c', items: ['c#r'] }]);
+  });
+
+  it('a restart in the due minute after the fire does not fire again', async () => {
+    const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('21:00') }])]);
+    await e.run('2030-06-01T12:00:00Z', '2030-06-01T12:00:00Z');
+    expect(await e.run('2030-06-01T21:00:10Z', '2030-06-01T21:00:10Z')).toHaveLength(1);
+    await e.s.close({ keepHome: true });
+    open.pop();
+    const e2 = await env('UTC', [], e.s.home);
+    expect(await e2.run('2030-06-01T21:00:40Z', '2030-06-01T21:30:00Z')).toEqual([]);
+    expect(await e2.run('2030-06-02T21:00:00Z', '2030-06-02T21:00:00Z')).toHaveLength(1);
+  });
+
+  it('down at the due minute: back within the grace window fires once; later it is recorded as missed', async () => {
+    const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('21:00') }])]);
+    await e.run('2030-06-01T20:59:00Z', '2030-06-01T20:59:00Z');
+    await e.s.close({ keepHome: true });
+    open.pop();
+    const e2 = await env('UTC', [], e.s.home);
+    // the start-up tick at 21:07, then the minutes after: one fire, no repeat
+    expect(await e2.run('2030-06-01T21:07:30Z', '2030-06-01T21:20:30Z')).toEqual([
+      { at: '2030-06-01T21:07:30.000Z', card: 'c', items: ['c#r'] },
+    ]);
+    await e2.s.close({ keepHome: true });
+    open.pop();
+    // down for three days: back at 22:00, well past the window: nothing is sent, no burst
+    const e3 = await env('UTC', [], e.s.home);
+    expect(await e3.run('2030-06-04T22:00:00Z', '2030-06-04T22:10:00Z')).toEqual([]);
+    const n = (await e3.s.api('/api/notifications')).body.notifications[0];
+    expect(n.last_fire_status).toBe('missed');
+    expect(await e3.run('2030-06-05T21:00:00Z', '2030-06-05T21:00:00Z')).toHaveLength(1);
+  });
+});
+
+describe('schedule_due reminders', () => {
+  it('name the items due at that time of day and not yet taken, and the ones missed earlier', async () => {
+    const meds = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'meds', label: 'Meds', view: { enabled: true, component: 'schedule-card' } },
+      data: {
+        items: [
+          { name: 'Vitamin D', schedule: { type: 'daily', time_of_day: 'evening' }, doses: [] },
+          { name: 'Iron', schedule: { type: 'daily', time_of_day: 'morning' }, doses: [] },
+          {
+            name: 'Zinc',
+            schedule: { type: 'daily', time_of_day: 'evening' },
+            doses: [{ scheduledDate: '2030-06-01', takenAt: '2030-06-01T18:00:00Z' }],
+          },
+        ],
+      },
+    };
+    const e = await env('UTC', [
+      meds,
+      card('nudge', [
+        {
+          id: 'evening',
+          title: 'Evening doses',
+          body: 'Take {schedule_due}{missed_earlier}',
+          trigger: { type: 'schedule_due', time: '19:00', card: 'meds', time_of_day: 'evening' },
+        },
+      ]),
+    ]);
+    await e.run('2030-06-01T00:00:00Z', '2030-06-01T00:00:00Z');
+    expect(await e.run('2030-06-01T19:00:00Z', '2030-06-01T19:00:00Z')).toHaveLength(1);
+    const m = push.messagesFor(e.sub.id).at(-1);
+    expect(m?.payload.items[0]).toMatchObject({
+      body: 'Take Vitamin D. Also missed earlier: Iron',
+      reminders: { due_now: ['Vitamin D'], missed_earlier: ['Iron'] },
+    });
+  });
+});
