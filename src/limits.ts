@@ -145,3 +145,23 @@ export const TEST_PUSH_INTERVAL_MS = 60_000;
 export const RECENT_FIRES_KEPT = 50;
 /** Longest text a `{schedule_due}` or `{missed_earlier}` placeholder expands to, characters. */
 export const MAX_PLACEHOLDER_CHARS = 160;
+/** Import archives (src/data/zip-reader.ts): most entries one archive may hold ... */
+export const IMPORT_MAX_ENTRIES = 20_000;
+/** ... most bytes all its entries may unpack to, and most one entry may (2 GiB) ... */
+export const IMPORT_MAX_TOTAL_BYTES = 2 * 1024 ** 3;
+/** ... highest compression ratio of an entry larger than IMPORT_RATIO_FLOOR_BYTES (a zip bomb unpacks 1000× or more) ... */
+export const IMPORT_MAX_RATIO = 200;
+export const IMPORT_RATIO_FLOOR_BYTES = 1024 * 1024;
+/** ... largest `klebb-export.json`, and largest single line of a line file, bytes. */
+export const IMPORT_MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+export const IMPORT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Largest upload of an archive to the web wizard, bytes (compressed). */
+export const IMPORT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+/** Automatic snapshots kept by default (src/data/backups.ts): daily ones ... */
+export const DEFAULT_BACKUP_DAILY = 7;
+/** ... and weekly ones (the newest of each of the last weeks). */
+export const DEFAULT_BACKUP_WEEKLY = 4;
+/** Snapshots taken before an import or a restore, kept for Roll back. */
+export const BACKUP_PRE_IMPORT_KEEP = 3;
+/** How often the server checks whether the daily snapshot is due, ms. */
+export const BACKUP_CHECK_INTERVAL_MS = 60 * 60 * 1000;

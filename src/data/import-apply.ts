@@ -1,0 +1,172 @@
+/**
+ * Putting a staged home (an unpacked archive or a snapshot) into place. The selection replaces,
+ * it never merges: each section chosen (cards, samples, conversations, reports) is emptied in the
+ * home and filled from the staged one; a section not chosen is left as it is. Two steps:
+ *
+ * 1. applyDatabase: one SQLite transaction (all of it or none of it, even on a power cut) that
+ *    swaps the rows and records an `import` change per card plus a marker change
+ *    (card `_import`, path = the job id), which is how start-up recovery knows the step committed;
+ * 2. applyFiles: makes the manifest, report and meta files equal to the staged ones; it can run
+ *    again after a crash and ends in the same state (idempotent).
+ *
+ * Card data versions restart from fresh change ids and timestamps are the import's, so a page
+ * holding an old ETag can never write over imported rows by mistake.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isManifestFileName } from '../cards/manifest-file.js';
+import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
+import { ChangeLog } from '../store/change-log.js';
+import type { Db } from '../store/database.js';
+import { plainFiles } from './export-files.js';
+import type { StagedPaths } from './staged-home.js';
+
+/** What to take from the staged home. `cards: 'all'` takes every card; [] leaves the cards alone. */
+export interface Selection {
+  cards: string[] | 'all';
+  samples: boolean;
+  conversations: boolean;
+  reports: boolean;
+}
+
+/** Everything. */
+export const SELECT_ALL: Selection = { cards: 'all', samples: true, conversations: true, reports: true };
+
+/** The card id of the marker change that says an apply committed (no card can have it). */
+export const IMPORT_MARKER_CARD = '_import';
+
+/** Whether the database step of job `jobId` committed. */
+export function isApplied(db: Db, jobId: string): boolean {
+  return (
+    db
+      .prepare("SELECT 1 FROM changes WHERE card_id = ? AND op = 'import' AND path = ?")
+      .get(IMPORT_MARKER_CARD, jobId) !== undefined
+  );
+}
+
+function columns(db: Db, schema: string, table: string): string[] {
+  return (db.prepare(`PRAGMA ${schema}.table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+}
+
+/** Copies a whole table from `staged` (columns both sides have). */
+function copyTable(db: Db, table: string): void {
+  const theirs = new Set(columns(db, 'staged', table));
+  const cols = columns(db, 'main', table).filter((c) => theirs.has(c));
+  db.exec(`DELETE FROM main.${table}`);
+  db.exec(`INSERT INTO main.${table} (${cols.join(',')}) SELECT ${cols.join(',')} FROM staged.${table}`);
+}
+
+/** The card ids the selection takes, from the staged home (cards with a manifest there). */
+export function selectedCards(staged: StagedPaths, sel: Selection): string[] {
+  const all = plainFiles(staged.cards, (n) => n.endsWith('.json')).map((n) => n.slice(0, -5));
+  if (sel.cards === 'all') return all;
+  const want = new Set(sel.cards);
+  return all.filter((id) => want.has(id));
+}
+
+/**
+ * Step 1: swaps the selected sections' rows in one transaction and records the marker.
+ * @throws the SQLite error; then nothing changed.
+ */
+export function applyDatabase(
+  db: Db,
+  staged: StagedPaths,
+  sel: Selection,
+  jobId: string,
+  actor = 'import',
+): void {
+  const ids = selectedCards(staged, sel);
+  const takeCards = sel.cards === 'all' || sel.cards.length > 0;
+  db.prepare('ATTACH DATABASE ? AS staged').run(staged.db);
+  try {
+    const log = new ChangeLog(db);
+    db.transaction(() => {
+      const now = new Date().toISOString();
+      if (takeCards) {
+        db.exec('DELETE FROM main.card_rows; DELETE FROM main.card_state;');
+        db.exec('CREATE TEMP TABLE IF NOT EXISTS import_ids (id TEXT PRIMARY KEY)');
+        db.exec('DELETE FROM temp.import_ids');
+        const addId = db.prepare('INSERT INTO temp.import_ids (id) VALUES (?)');
+        for (const id of ids) addId.run(id);
+        db.prepare(
+          `INSERT INTO main.card_state (card_id, shape, doc, row_count, version, updated_at)
+           SELECT card_id, shape, doc, row_count, 0, ? FROM staged.card_state WHERE card_id IN (SELECT id FROM temp.import_ids)`,
+        ).run(now);
+        db.exec(
+          `INSERT INTO main.card_rows (card_id, pos, body)
+           SELECT card_id, pos, body FROM staged.card_rows WHERE card_id IN (SELECT id FROM temp.import_ids) ORDER BY card_id, pos`,
+        );
+        const setVersion = db.prepare('UPDATE main.card_state SET version = ? WHERE card_id = ?');
+        for (const id of ids) setVersion.run(log.record(id, actor, 'import', jobId), id);
+        db.exec('DROP TABLE temp.import_ids');
+      }
+      if (sel.samples) {
+        db.exec('DELETE FROM main.hae_block_memo');
+        for (const t of ['hae_samples', 'hae_pushes', 'hae_metrics_seen']) copyTable(db, t);
+      }
+      if (sel.conversations) {
+        db.exec('DELETE FROM main.conversation_messages');
+        copyTable(db, 'conversations');
+        copyTable(db, 'conversation_messages');
+      }
+      log.record(IMPORT_MARKER_CARD, actor, 'import', jobId);
+    })();
+  } finally {
+    db.exec('DETACH DATABASE staged');
+  }
+}
+
+/** Where the home's files are. */
+export interface HomeDirs {
+  dataDir: string;
+  reportsDir: string;
+  metaDir: string;
+}
+
+/** Makes the plain files of `dir` exactly `from`'s (copies what differs, removes the rest). */
+function mirrorFiles(from: string, dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const want = new Set(plainFiles(from));
+  for (const n of plainFiles(dir)) if (!want.has(n)) fs.rmSync(path.join(dir, n), { force: true });
+  for (const n of want) {
+    const bytes = fs.readFileSync(path.join(from, n));
+    const target = path.join(dir, n);
+    const cur = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
+    if (!cur?.equals(bytes)) writeFileAtomic(target, bytes, 0o600);
+  }
+  fsyncDir(dir);
+}
+
+/** Which manifest files step 2 removed and wrote (absolute paths), for the live loader. */
+export interface FilesResult {
+  removed: string[];
+  written: string[];
+}
+
+/** Step 2: makes the home's files equal to the staged ones for the selected sections. Idempotent. */
+export function applyFiles(home: HomeDirs, staged: StagedPaths, sel: Selection): FilesResult {
+  const result: FilesResult = { removed: [], written: [] };
+  const takeCards = sel.cards === 'all' || sel.cards.length > 0;
+  if (takeCards) {
+    const ids = new Set(selectedCards(staged, sel));
+    fs.mkdirSync(home.dataDir, { recursive: true });
+    for (const d of fs.readdirSync(home.dataDir, { withFileTypes: true })) {
+      if (d.isDirectory() || !isManifestFileName(d.name)) continue;
+      if (!ids.has(d.name.slice(0, -5))) {
+        fs.rmSync(path.join(home.dataDir, d.name), { force: true });
+        result.removed.push(path.join(home.dataDir, d.name));
+      }
+    }
+    for (const id of ids) {
+      const bytes = fs.readFileSync(path.join(staged.cards, `${id}.json`));
+      const target = path.join(home.dataDir, `${id}.json`);
+      const cur = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
+      if (!cur?.equals(bytes)) writeFileAtomic(target, bytes, 0o600);
+      result.written.push(target);
+    }
+    fsyncDir(home.dataDir);
+    mirrorFiles(staged.meta, home.metaDir);
+  }
+  if (sel.reports) mirrorFiles(staged.reports, home.reportsDir);
+  return result;
+}
