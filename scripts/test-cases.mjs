@@ -13,9 +13,13 @@ if (!fs.existsSync(dir)) {
   process.exit(0);
 }
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'vitest.cases.config.ts', ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, KLEBB_CASES_DIR: dir },
-});
+const run = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--config', 'vitest.cases.config.ts', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, KLEBB_CASES_DIR: dir },
+  },
+);
 process.exit(run.status ?? 1);
