@@ -33,6 +33,7 @@ import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';
 import { pushRoutes } from './push/routes.js';
+import { reportRoutes } from './reports/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -210,6 +211,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   conversationRoutes(app, inst);
   ingestRoutes(app, inst);
   dataRoutes(app, inst);
+  reportRoutes(app, inst);
   eventRoutes(app, inst);
   authRoutes(app, inst);
   accountRoutes(app, inst);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
 import { vapidSubject } from './push/vapid-subject.js';
+import { type ReportsEnv, readReportsEnv } from './reports/reports-env.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,
@@ -63,6 +64,8 @@ export interface Config {
   chat: ChatConfig;
   /** Health Auto Export limits and the legacy token (KLEBB_HAE_MAX_BYTES, KLEBB_APPLE_HEALTH_MAX_BYTES, HEALTH_AUTO_EXPORT_TOKEN). */
   hae: HaeEnv;
+  /** Report uploads: KLEBB_REPORTS_MAX (default 20) and KLEBB_OCR_MODE (auto or local). */
+  reports: ReportsEnv;
   /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT). */
   auth: AuthEnv;
   /** Web Push: the VAPID contact from HEALTH_OPERATOR_EMAIL (default mailto:noreply@klebb.app). */
@@ -236,6 +239,17 @@ function loadHae(env: Env): HaeEnv {
   }
 }
 
+/** The report-upload variables (rules in src/reports/reports-env.ts); a bad one is a ConfigError. */
+function loadReports(env: Env): ReportsEnv {
+  try {
+    return readReportsEnv(env);
+  } catch (err) {
+    const message = (err as Error).message;
+    const name = /^([A-Z_]+):/.exec(message)?.[1] ?? 'KLEBB_REPORTS_MAX';
+    throw new ConfigError(name, message.replace(/^[A-Z_]+:\s*/, ''));
+  }
+}
+
 /** The accounts-and-access variables (rules in src/auth/auth-env.ts); a bad one is a ConfigError. */
 function loadAuth(env: Env, home: string, instanceName: string): AuthEnv {
   try {
@@ -300,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
     chat: loadChat(env, warnings),
     hae: loadHae(env),
+    reports: loadReports(env),
     auth,
     push: loadPush(env),
     warnings,

@@ -23,6 +23,7 @@ import { welcomeManifest } from './home/welcome-card.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
 import { type PushDeps, PushService } from './push/push-service.js';
+import { ReportsService } from './reports/reports-service.js';
 import { CardDataStore } from './store/card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './store/database.js';
 
@@ -50,6 +51,8 @@ export interface Instance {
   auth: AuthService;
   /** Web Push: VAPID keys, subscriptions, reminder state and the minute scheduler. */
   push: PushService;
+  /** Uploaded reports: the store, the background reading, verify / re-run / delete. */
+  reports: ReportsService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Prometheus metrics of this instance (`GET /metrics`). */
@@ -149,6 +152,8 @@ export async function openInstance(
   events.on('card', (e) => push.onCardEvent(e));
   // the demo sends nothing: no scheduler
   if (!config.demo) push.start();
+  const reports = new ReportsService(config, layout, log);
+  reports.start();
   let closed = false;
   const turns = new TurnHub();
   const shutdown = new AbortController();
@@ -162,6 +167,7 @@ export async function openInstance(
     hae,
     auth,
     push,
+    reports,
     user,
     conversations: new ConversationStore(chatDb),
     turns,
@@ -178,6 +184,7 @@ export async function openInstance(
       shutdown.abort('shutdown');
       await turns.stopAll();
       await push.stop();
+      await reports.close();
       await watcher?.close();
       closeDatabase(chatDb);
       closeDatabase(db);

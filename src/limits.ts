@@ -165,3 +165,39 @@ export const DEFAULT_BACKUP_WEEKLY = 4;
 export const BACKUP_PRE_IMPORT_KEEP = 3;
 /** How often the server checks whether the daily snapshot is due, ms. */
 export const BACKUP_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * Uploaded reports (src/reports/). Most uploaded reports an instance keeps by default
+ * (KLEBB_REPORTS_MAX); hand-written markdown reports do not count.
+ */
+export const DEFAULT_REPORTS_MAX = 20;
+/** Largest uploaded report file, bytes (413 above). */
+export const MAX_REPORT_UPLOAD_BYTES = 30 * 1024 * 1024;
+/** A PDF with more pages than this is rejected unread (a page count is cheap to fake, reading is not). */
+export const MAX_REPORT_PDF_PAGES = 200;
+/** Pages of a scanned PDF rendered and read by OCR; later pages are named as not read. */
+export const MAX_REPORT_OCR_PAGES = 20;
+/** An image wider or taller than this is rejected before any decoder sees it, px. */
+export const MAX_REPORT_IMAGE_SIDE_PX = 12_000;
+/** ... and one with more pixels than this (a 50 MP phone photo still fits). */
+export const MAX_REPORT_IMAGE_PIXELS = 60_000_000;
+/** Resolution scanned PDF pages are rendered at for OCR, dots per inch. */
+export const REPORT_OCR_DPI = 300;
+/** A PDF whose text layer has fewer visible characters per page than this is treated as a scan. */
+export const SPARSE_TEXT_CHARS_PER_PAGE = 40;
+/** Wall clock of one external program run (pdftotext, pdftoppm of one page, tesseract of one page), ms. */
+export const REPORT_PROGRAM_TIMEOUT_MS = 120_000;
+/** Address space one external program may take, bytes. */
+export const REPORT_PROGRAM_MEMORY_BYTES = 2 * 1024 * 1024 * 1024;
+/** Largest file one external program may write (a rendered page), bytes. */
+export const REPORT_PROGRAM_FILE_BYTES = 256 * 1024 * 1024;
+/** Most extracted text kept per report, characters (the rest is cut and the cut is named). */
+export const MAX_REPORT_TEXT_CHARS = 300_000;
+/** Most of the extracted text sent to the model in the one understanding call, characters. */
+export const MAX_REPORT_PROMPT_CHARS = 60_000;
+/** A DOCX is refused unread when its parts unpack to more than this, bytes, or hold more entries. */
+export const MAX_DOCX_UNPACKED_BYTES = 64 * 1024 * 1024;
+export const MAX_DOCX_ENTRIES = 2_000;
+/** Budget of the understanding call per attempt, ms. */
+export const REPORT_MODEL_TIMEOUT_MS = 180_000;
+/** Bullet points a report summary may have. */
+export const MAX_REPORT_BULLETS = 5;

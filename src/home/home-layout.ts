@@ -16,6 +16,10 @@ export interface HomeLayout {
   dbFile: string;
   /** Markdown reports. */
   reportsDir: string;
+  /** `reports/_archive`: uploaded originals and their extracted text, kept for checking and re-reading. */
+  reportsArchiveDir: string;
+  /** `inbox`: uploads while they arrive (transient; emptied at start-up). */
+  inboxDir: string;
 }
 
 /** Computes the layout; `dataDir` may be overridden (HEALTH_DATA_DIR). */
@@ -28,5 +32,7 @@ export function homeLayout(home: string, dataDir = path.join(home, 'data')): Hom
     dbDir,
     dbFile: path.join(dbDir, 'klebb.sqlite'),
     reportsDir: path.join(home, 'reports'),
+    reportsArchiveDir: path.join(home, 'reports', '_archive'),
+    inboxDir: path.join(home, 'inbox'),
   };
 }
