@@ -8,8 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
-import { vapidSubject } from './push/vapid-subject.js';
-import { type ReportsEnv, readReportsEnv } from './reports/reports-env.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,
@@ -19,6 +17,8 @@ import {
   DEFAULT_TURN_DEADLINE_MS,
   TRANSPORT_HOP_CEILING_MS,
 } from './limits.js';
+import { vapidSubject } from './push/vapid-subject.js';
+import { type ReportsEnv, readReportsEnv } from './reports/reports-env.js';
 
 /** The whole process configuration. Paths are absolute. */
 export interface Config {
