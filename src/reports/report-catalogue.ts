@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { MAX_DOC_BYTES } from '../limits.js';
 
 /** One report as the catalogue lists it. */
@@ -18,6 +18,8 @@ export interface ReportInfo {
   sourceFormat: string | null;
   /** Unverified OCR text is withheld from the agent until a person confirms it. */
   withheld: boolean;
+  /** An uploaded report's state (`processing`, `needs checking`, `ready`, `raw`, `rejected`); null for a hand-written one. */
+  status: string | null;
 }
 
 /** Splits `---\nkey: value\n---\nbody` front matter (flat `key: value` lines only). */
@@ -37,7 +39,8 @@ export function parseFrontMatter(input: string): { fields: Record<string, string
 function infoOf(name: string, text: string): ReportInfo {
   const { fields, body } = parseFrontMatter(text);
   const heading = /^#\s+(.+)$/m.exec(body)?.[1];
-  const needsCheck = fields.status === 'needs checking' || (fields.verify === 'required' && fields.status !== 'ready');
+  const needsCheck =
+    fields.status === 'needs checking' || (fields.verify === 'required' && fields.status !== 'ready');
   return {
     name,
     title: fields.title || heading || name,
@@ -45,6 +48,7 @@ function infoOf(name: string, text: string): ReportInfo {
     ingestedAt: fields.ingested_at || null,
     sourceFormat: fields.source_format || null,
     withheld: needsCheck,
+    status: fields.status || null,
   };
 }
 
@@ -58,7 +62,9 @@ export function listReports(reportsDir: string): ReportInfo[] {
   }
   return names
     .map((n) => infoOf(n.slice(0, -3), fs.readFileSync(path.join(reportsDir, n), 'utf8')))
-    .sort((a, b) => (b.documentDate ?? '').localeCompare(a.documentDate ?? '') || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) => (b.documentDate ?? '').localeCompare(a.documentDate ?? '') || a.name.localeCompare(b.name),
+    );
 }
 
 /**
@@ -70,7 +76,8 @@ export function readReport(reportsDir: string, requested: string) {
   const name = String(requested).replace(/\.md$/, '');
   if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(name)) throw badRequest(`"${requested}" is not a report name`);
   const file = path.resolve(reportsDir, `${name}.md`);
-  if (path.dirname(file) !== path.resolve(reportsDir)) throw badRequest('report name escapes the reports folder');
+  if (path.dirname(file) !== path.resolve(reportsDir))
+    throw badRequest('report name escapes the reports folder');
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -79,6 +86,8 @@ export function readReport(reportsDir: string, requested: string) {
   }
   const info = infoOf(name, text);
   if (info.withheld) throw forbidden(`report "${name}" is withheld until its OCR text is checked in Reports`);
+  if (info.status === 'processing')
+    throw conflict(`report "${name}" is still being read: try again in a minute`, 'REPORT_BUSY');
   const truncated = Buffer.byteLength(text) > MAX_DOC_BYTES;
   return {
     name,

@@ -318,3 +318,20 @@ describe('without a language model', () => {
     expect(reportFile(pair.s, e.name)).toContain('Haemoglobin');
   });
 });
+
+describe('the catalogue the agent sees', () => {
+  it('marks a report still being read, and read_report refuses it until it is done', async () => {
+    gw.script({ ...modelAnswer(LAB_SUMMARY), headersDelayMs: 500 });
+    const res = await upload(s, 'slow.pdf', lab);
+    const name = res.body.filename;
+    // the extraction takes a moment and the model answers late: the report is in processing meanwhile
+    await new Promise((r) => setTimeout(r, 100));
+    const info = listReports(s.inst.layout.reportsDir).find((x) => x.name === name);
+    expect(info?.status).toBe('processing');
+    const r = await readReportTool(name);
+    expect(r.ok).toBe(false);
+    expect(r.json.code).toBe('REPORT_BUSY');
+    await settled(s);
+    expect((await readReportTool(name)).ok).toBe(true);
+  });
+});

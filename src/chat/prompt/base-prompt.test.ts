@@ -93,4 +93,15 @@ describe('DEFAULT_BASE_PROMPT', () => {
   it('is deterministic', () => {
     expect(DEFAULT_BASE_PROMPT('Ava', 'Klebb Home')).toBe(prompt);
   });
+
+  it('describes the Lab results card as a valid manifest, filled through the row tools', () => {
+    const text = section('Reports and lab results');
+    expect(text).toContain('append_row');
+    expect(text).toContain('read_manifest_rows');
+    expect(text).toContain('withheld pending OCR verification');
+    const line = text.split('\n').find((l) => l.startsWith('- The card: ')) ?? '';
+    const manifest = JSON.parse(line.slice(line.indexOf('`') + 1, line.lastIndexOf('`')));
+    expect(manifest.meta.id).toBe('lab-results');
+    expect(dryRunValidate(manifest)).toEqual({ ok: true });
+  });
 });

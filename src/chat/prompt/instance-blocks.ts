@@ -5,8 +5,9 @@
  * breakpoints. Lines follow the given order; nothing here
  * reads a clock or iterates a map.
  */
-import type { ReportInfo } from '../../reports/report-catalogue.js';
+
 import { firstLine } from '../../common/text.js';
+import type { ReportInfo } from '../../reports/report-catalogue.js';
 
 /** Longest description line shown per card, characters ("≤120"). */
 export const CARD_DESCRIPTION_CHARS = 120;
@@ -29,7 +30,7 @@ export function cardTitle(c: { emoji?: string; label: string }): string {
 /**
  * Input: the cards in display order. Output: `## Currently available cards`, one line per card:
  * `- id (emoji label): first description line` (cut to CARD_DESCRIPTION_CHARS; no colon part when
- * there is no description). Source: 
+ * there is no description). Source:
  */
 export function cardsBlock(cards: readonly PromptCard[]): string {
   const lines = ['## Currently available cards'];
@@ -63,7 +64,13 @@ export function reportsBlock(reports: readonly ReportInfo[]): string {
   }
   lines.push('Read one with read_report, passing its name.');
   for (const r of reports.slice(0, MAX_PROMPT_REPORTS)) {
-    const withheld = r.withheld ? ', content withheld pending OCR verification' : '';
+    const withheld = r.withheld
+      ? ', content withheld pending OCR verification'
+      : r.status === 'processing'
+        ? ', still being read'
+        : r.status === 'rejected'
+          ? ', rejected: no content'
+          : '';
     lines.push(`- ${r.name}: ${firstLine(r.title, CARD_DESCRIPTION_CHARS)} (${reportDate(r)}${withheld})`);
   }
   if (reports.length > MAX_PROMPT_REPORTS) lines.push(`- ${reports.length - MAX_PROMPT_REPORTS} omitted`);

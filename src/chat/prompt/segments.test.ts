@@ -23,6 +23,7 @@ function report(name: string, over: Partial<ReportInfo> = {}): ReportInfo {
     ingestedAt: null,
     sourceFormat: null,
     withheld: false,
+    status: null,
     ...over,
   };
 }

@@ -86,7 +86,7 @@ function envelopeOf(value: unknown): { speak?: string; display?: string } | null
 /**
  * Input: model text. Output: the last top-level balanced `{...}` in it whose `speak` or `display`
  * is a string, or null. An envelope's inner objects are not candidates; a non-envelope object is
- * searched inside, and an unbalanced `{` in prose is skipped. Source: 
+ * searched inside, and an unbalanced `{` in prose is skipped. Source:
  */
 export function findVoiceEnvelope(text: string): { speak?: string; display?: string } | null {
   let found: { speak?: string; display?: string } | null = null;
