@@ -13,6 +13,7 @@ import { type CardEvent, CardLoader } from './cards/card-loader.js';
 import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
 import { isManifestFileName } from './cards/manifest-file.js';
+import { repairInterruptedWrites } from './cards/startup-repair.js';
 import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hide.js';
 import { ConversationStore } from './chat/conversations/conversation-store.js';
 import { TurnHub } from './chat/turns/turn-hub.js';
@@ -116,6 +117,8 @@ export async function openInstance(
   }
   // the cards this home knew before its files are read (a card added since is an arrival)
   const knownBefore = [...store.allStates().keys()];
+  // writes a crash cut short are finished or undone before the files are read
+  for (const r of repairInterruptedWrites(layout.dataDir, store)) log.info(r, 'settled an interrupted write');
   loader.scanAll();
   // from here on a manifest that changes on disk is a hand edit, recorded as a change set
   loader.recordChanges = true;
@@ -186,8 +189,20 @@ export async function openInstance(
       await push.stop();
       await reports.close();
       await watcher?.close();
-      closeDatabase(chatDb);
-      closeDatabase(db);
+      // a checkpoint that could not finish (a reader, a full disk) leaves the rest in the WAL,
+      // where the next start finds it: say so, never crash on the way out
+      for (const [name, handle] of [
+        ['chat', chatDb],
+        ['main', db],
+      ] as const) {
+        const r = closeDatabase(handle);
+        if (!r.complete) {
+          log.warn(
+            { connection: name, walFrames: r.walFrames, checkpointed: r.checkpointed, error: r.error },
+            'the database WAL could not be fully checkpointed at shutdown; it stays beside the database and is applied on the next start',
+          );
+        }
+      }
     },
   };
 }

@@ -33,6 +33,13 @@ export const MAX_NOTIFICATION_BODY_CHARS = 80;
 export const MAX_NOTIFICATION_LABEL_CHARS = 80;
 /** How long a vanished manifest file may stay gone before its card is dropped, ms. */
 export const WATCH_SETTLE_MS = 250;
+/**
+ * How long a write waits for a database lock another program holds (a backup, the sqlite3
+ * shell) before giving up with 503, ms. The wait blocks the server, so it is kept short.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/** The `Retry-After` of a 503 STORAGE_BUSY answer, seconds. */
+export const STORAGE_BUSY_RETRY_AFTER_S = 5;
 /** Rows a windowed read returns when no limit is given, and the most it returns. */
 export const DEFAULT_ROW_WINDOW = 10;
 export const MAX_ROW_WINDOW = 1000;

@@ -39,7 +39,12 @@ async function main(): Promise<void> {
       // chat turns stop first, so their open event streams end and do not hold the close up
       await Promise.all([inst.stopTurns(), app.close()]);
     } finally {
-      await inst.close();
+      try {
+        await inst.close();
+      } catch (err) {
+        // nothing left to save: say what failed and still end cleanly
+        app.log.error({ err }, 'closing the home failed at shutdown');
+      }
       process.exit(0);
     }
   };

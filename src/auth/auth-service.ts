@@ -501,7 +501,21 @@ export class AuthService {
       throw err;
     }
     const t = this.now();
-    this.passkeys.touch(found.passkey.id, counter, iso(t));
+    if (!this.passkeys.touch(found.passkey.id, counter, iso(t))) {
+      // another sign-in with this passkey stored a counter at or past this one meanwhile
+      this.events.record({
+        event: 'login-failed',
+        label: found.label,
+        credentialId: found.passkey.id,
+        reason: 'signature counter went back',
+        address,
+      });
+      throw badRequest(
+        'This sign-in was refused: the passkey signature counter went back',
+        undefined,
+        'COUNTER_REPLAY',
+      );
+    }
     this.events.record({ event: 'login', label: found.label, credentialId: found.passkey.id, address });
     return { label: found.label, sessionToken: this.sessions.create(found.label, found.passkey.id).token };
   }

@@ -120,17 +120,26 @@ export class PasskeyStore {
     this.save(next);
   }
 
-  /** Records a successful sign-in: the new signature counter and the time. Writes the file. */
-  touch(credentialId: string, counter: number, at: string): void {
+  /**
+   * Records a successful sign-in: the new signature counter and the time. Writes the file.
+   * Compare-and-set on the counter: two sign-ins verified at once against the same stored counter
+   * must not leave the lower one stored (it would let a cloned passkey's replay through), so a
+   * counter that is not above the one stored now is refused, unless the authenticator keeps no
+   * counter (0 on both sides).
+   * @returns false (nothing written) when the stored counter has moved to or past `counter`.
+   */
+  touch(credentialId: string, counter: number, at: string): boolean {
     const next = structuredClone(this.data);
     for (const u of Object.values(next.users)) {
       const c = u.credentials.find((x) => x.id === credentialId);
       if (c) {
+        if (c.counter > 0 && counter <= c.counter) return false;
         c.counter = counter;
         c.lastUsedAt = at;
       }
     }
     this.save(next);
+    return true;
   }
 
   /**

@@ -92,7 +92,13 @@ export class SessionStore {
     if (!hit || hit.expiresAt <= t) return undefined;
     if (t - hit.lastSeenAt >= SESSION_TOUCH_EVERY_MS) {
       const id = hit.id;
-      this.save(this.sessions.map((s) => (s.id === id ? { ...s, lastSeenAt: t } : s)));
+      try {
+        this.save(this.sessions.map((s) => (s.id === id ? { ...s, lastSeenAt: t } : s)));
+      } catch {
+        // bookkeeping only: a full or read-only disk never fails the request it rides on (the
+        // next request tries again)
+        return hit;
+      }
       return this.sessions.find((s) => s.id === id);
     }
     return hit;

@@ -140,8 +140,13 @@ export class TokenStore {
     hit.lastUsedAt = t;
     const last = this.flushedAt.get(hit.id);
     if (last === undefined || t - last >= TOKEN_TOUCH_EVERY_MS) {
-      this.flushedAt.set(hit.id, t);
-      this.save(this.tokens);
+      try {
+        this.save(this.tokens);
+        this.flushedAt.set(hit.id, t);
+      } catch {
+        // bookkeeping only: a full or read-only disk never fails the request it rides on (the
+        // next use tries again)
+      }
     }
     return hit;
   }

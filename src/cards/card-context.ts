@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { conflict, notFound } from '../errors.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
+import { writeTemp } from '../home/atomic-write.js';
+import { commitIfUnchanged } from '../home/commit-file.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import type { CardEvent, CardLoader } from './card-loader.js';
 import type { Card, CardRegistry } from './card-registry.js';
@@ -78,16 +79,33 @@ export function assertFileWritable(ctx: CardContext, card: Card): void {
 
 /**
  * Writes a card's new manifest (meta-only) atomically, then updates memory and tells listeners.
- * @throws the fs error when the write fails; nothing in memory changes then.
+ * @throws 409 FILE_CHANGED when the file was edited by hand after it was read (the edit is kept
+ *   and loaded), 409 FILE_MISSING when it is gone; the fs error when the write fails. Nothing in
+ *   memory changes then.
  */
 export function writeCardManifest(ctx: CardContext, card: Card, raw: ManifestBody): Card {
   assertFileWritable(ctx, card);
   const text = serializeManifest(raw);
-  // recorded in the same transaction: a write that fails leaves no change behind
-  ctx.store.transaction(() => {
-    ctx.store.changes.recordManifest(card.id, path.basename(card.file), serializeManifest(card.raw), text);
-    writeFileAtomic(card.file, text);
-  });
+  // the commit point checks the file is still what we read: a hand edit saved meanwhile is
+  // kept and loaded, and this write is refused (patchCard retries once over the edit)
+  // the change is recorded while the new file is in place and the old one still kept: a
+  // record that fails puts the old file back, so a failed write leaves no change behind
+  const before = serializeManifest(card.raw);
+  const outcome = commitIfUnchanged(writeTemp(card.file, text), card.file, card.hash, () =>
+    ctx.store.transaction(() => {
+      ctx.store.changes.recordManifest(card.id, path.basename(card.file), before, text);
+    }),
+  );
+  if (outcome !== 'committed') {
+    ctx.loader.safeLoad(card.file);
+    if (outcome === 'missing') {
+      throw conflict(`the file of card "${card.id}" is missing on disk; not writing it back`, 'FILE_MISSING');
+    }
+    throw conflict(
+      `the file of card "${card.id}" was changed by hand while this write was made; the hand edit was kept, try again`,
+      'FILE_CHANGED',
+    );
+  }
   ctx.loader.wroteFile(card.file);
   const { manifest, dropped } = sanitizeAtLoad(raw);
   const next: Card = { ...card, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) };

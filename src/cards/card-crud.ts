@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest, conflict, type FieldError, invalid } from '../errors.js';
-import { fsyncDir, writeFileAtomic } from '../home/atomic-write.js';
+import { badRequest, conflict, type FieldError, invalid, KlebbError } from '../errors.js';
+import { fsyncDir, writeTemp } from '../home/atomic-write.js';
+import { asidePathFor, placeNoReplace, restoreAside } from '../home/commit-file.js';
 import { withIngestCategory } from '../ingest/hae/cards.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
@@ -147,10 +148,9 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const adopt =
     orphan.version > 0 && orphan.shape !== 'none' && (!hasData || (Array.isArray(data) && data.length === 0));
   const text = serializeManifest(raw);
-  ctx.store.transaction(() => {
+  commitCreate(ctx, id, file, text, adopt, () => {
     if (!adopt) ctx.store.replace(id, data, actor, 'create');
     ctx.store.changes.recordManifest(id, path.basename(file), undefined, text);
-    writeFileAtomic(file, text);
   });
   const { manifest, dropped } = sanitizeAtLoad(raw);
   ctx.registry.put({ id, file, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) });
@@ -190,12 +190,62 @@ function newIssues(before: ManifestValidation, after: ManifestValidation): Manif
 }
 
 /**
+ * The steps of a card creation in an order with one commit point: the manifest is written to a
+ * synced temp file, then the rows and the change record are committed (`storeRows`; `adopt` when
+ * rows left by a deleted file are taken over as they are), then the file is linked into
+ * place. A crash before the link leaves rows and a temp file that start-up repair completes
+ * (src/cards/startup-repair.ts); a failure before it removes the temp file and changes nothing.
+ * @throws 409 ID_IN_USE when a file of that name appeared meanwhile (the rows are removed again).
+ */
+function commitCreate(
+  ctx: CardContext,
+  id: string,
+  file: string,
+  text: string,
+  adopt: boolean,
+  storeRows: () => void,
+): void {
+  const tmp = writeTemp(file, text);
+  try {
+    ctx.store.transaction(storeRows);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  let placed = false;
+  try {
+    placed = placeNoReplace(tmp, file);
+  } finally {
+    if (!placed) {
+      fs.rmSync(tmp, { force: true });
+      if (!adopt) ctx.store.remove(id, 'system');
+    }
+  }
+  if (!placed) throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
+  fsyncDir(ctx.dataDir);
+}
+
+/**
  * `PATCH /api/manifests/:id`: RFC 7396 merge patch over `meta` and `description`. `$schema`,
  * `meta.id` and `data` (and any other top-level key) cannot be patched: 400. The result is
- * validated strictly (422 naming the field). A patch that changes nothing writes nothing.
+ * validated strictly (422 naming the field). A patch that changes nothing writes nothing. A hand
+ * edit saved while the patch was being written is kept, and the patch is applied over it once.
  * @returns `{ok, id, changed}`.
  */
 export function patchCard(
+  ctx: CardContext,
+  id: string,
+  patch: unknown,
+): { ok: true; id: string; changed: boolean } {
+  try {
+    return patchCardOnce(ctx, id, patch);
+  } catch (err) {
+    if (!(err instanceof KlebbError) || err.code !== 'FILE_CHANGED') throw err;
+    return patchCardOnce(ctx, id, patch);
+  }
+}
+
+function patchCardOnce(
   ctx: CardContext,
   id: string,
   patch: unknown,
@@ -236,16 +286,31 @@ export function patchCard(
 
 /**
  * `DELETE /api/manifests/:id`: removes the file and the card's rows together (the rows' removal
- * is recorded as a change set, so it can be undone from the change log).
+ * is recorded as a change set, so it can be undone from the change log). The file is first
+ * renamed aside; the rows' removal commits (the commit point); then the aside copy goes. A
+ * failure before the commit (a full disk) puts the file back; a crash is settled at start-up.
  * @throws 404 for an unknown id.
  */
 export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: true; id: string } {
   const card = requireCard(ctx, id);
-  ctx.store.transaction(() => {
-    ctx.store.remove(id, actor);
-    ctx.store.changes.recordManifest(id, path.basename(card.file), serializeManifest(card.raw), undefined);
-    fs.rmSync(card.file, { force: true });
-  });
+  let aside: string | undefined = asidePathFor(card.file);
+  try {
+    fs.renameSync(card.file, aside);
+  } catch (err) {
+    // already gone by hand: the rows still go
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    aside = undefined;
+  }
+  try {
+    ctx.store.transaction(() => {
+      ctx.store.remove(id, actor);
+      ctx.store.changes.recordManifest(id, path.basename(card.file), serializeManifest(card.raw), undefined);
+    });
+  } catch (err) {
+    if (aside) restoreAside(aside, card.file);
+    throw err;
+  }
+  if (aside) fs.rmSync(aside, { force: true });
   fsyncDir(ctx.dataDir);
   ctx.registry.removeFile(card.file);
   ctx.emit({ type: 'card-removed', id });

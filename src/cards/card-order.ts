@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest, KlebbError, notFound } from '../errors.js';
-import { commitTemp, fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
+import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
+import { fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
+import { commitIfUnchanged } from '../home/commit-file.js';
 import { REORDER_STEP } from '../limits.js';
 import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
@@ -59,8 +60,16 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     try {
       for (const p of planned) {
         p.oldText = fs.readFileSync(p.card.file, 'utf8');
-        commitTemp(p.tmp as string, p.card.file);
+        // never over a hand edit saved since the file was read: it is kept, the reorder undone
+        const outcome = commitIfUnchanged(p.tmp as string, p.card.file, p.card.hash);
         p.tmp = undefined;
+        if (outcome !== 'committed') {
+          ctx.loader.safeLoad(p.card.file);
+          throw conflict(
+            `the file of card "${p.card.id}" changed on disk while the cards were reordered; nothing was reordered, try again`,
+            outcome === 'missing' ? 'FILE_MISSING' : 'FILE_CHANGED',
+          );
+        }
         done.push(p);
       }
     } catch (err) {

@@ -2,10 +2,12 @@
  * The one place errors become HTTP responses: `{error, code, details?}` (plus `path`/`id` for
  * row errors). KlebbErrors carry their own status; Fastify's own client errors (bad JSON, wrong
  * content type, body too large, schema validation) keep their 4xx status; anything else is a
- * 500 with a generic message, logged with its stack. A user's mistake is never a 500.
+ * 500 with a generic message, logged with its stack. A user's mistake is never a 500, and
+ * neither is a locked database (503 with Retry-After) or a full disk (507; src/store/storage-faults.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { KlebbError } from '../errors.js';
+import { StorageBusyError, storageFault } from '../store/storage-faults.js';
 
 /** JSON body of every error response. */
 export interface ErrorBody {
@@ -38,7 +40,9 @@ const FRAMEWORK_CODES: Record<string, string> = {
 };
 
 /** Maps any thrown error to a status and an ErrorBody. */
-export function toErrorResponse(err: unknown): { status: number; body: ErrorBody } {
+export function toErrorResponse(thrown: unknown): { status: number; body: ErrorBody } {
+  // a locked database or a full disk is neither the client's mistake nor a bug: 503 / 507
+  const err = storageFault(thrown) ?? thrown;
   if (err instanceof KlebbError) {
     const body: ErrorBody = { error: err.message, code: err.code };
     if (err.details?.length) body.details = err.details;
@@ -70,5 +74,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toErrorResponse(err);
   if (status >= 500) req.log.error({ err }, 'request failed');
+  const fault = err instanceof StorageBusyError ? err : storageFault(err);
+  if (fault instanceof StorageBusyError) reply.header('Retry-After', String(fault.retryAfterSeconds));
   reply.status(status).type('application/json').send(body);
 }

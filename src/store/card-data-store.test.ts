@@ -97,7 +97,7 @@ describe('CardDataStore', () => {
 
   it('closing checkpoints the WAL so the main file alone holds every row', () => {
     store.replace('w', Array.from({ length: 500 }, (_, i) => ({ i })), 'test');
-    expect(closeDatabase(db)).toBe(true);
+    expect(closeDatabase(db).complete).toBe(true);
     const wal = path.join(dir, 'klebb.sqlite-wal');
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
     const copy = path.join(dir, 'copy.sqlite');

@@ -11,7 +11,7 @@
 import { RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
-import type { Db } from './database.js';
+import { type Db, writeTransaction } from './database.js';
 import * as ops from './row-ops.js';
 import type { Literal, Segment } from './row-path.js';
 
@@ -133,7 +133,7 @@ export class CardDataStore {
 
   /** Runs `fn` in one transaction (nested calls become savepoints); a throw rolls everything back. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return writeTransaction(this.db, fn);
   }
 
   /** The data state of a card, or a 'none' state when it has never held data. */
@@ -199,20 +199,20 @@ export class CardDataStore {
    * @returns the new version.
    */
   replace(cardId: string, data: unknown, actor: Actor, op = 'replace'): number {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       return this.writeWhole(cardId, data, actor, op, '', before);
-    })();
+    });
   }
 
   /** Removes a card's data entirely (the card is being deleted). Recorded as a change. */
   remove(cardId: string, actor: Actor): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       this.q.deleteRows.run(cardId);
       this.q.deleteState.run(cardId);
       this.changes.record(cardId, actor, 'delete-card', null, before, undefined);
-    })();
+    });
   }
 
   /** Appends `value` to the array at `segs` (docs/CHAT-AGENT.md append_row). */
@@ -364,7 +364,7 @@ export class CardDataStore {
     path: string | null,
     actor: Actor,
   ): number {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const st = this.q.state.get(cardId) as StateRow | undefined;
       if (st?.shape !== 'array') throw new Error(`the data of card "${cardId}" is not a list any more`);
       const cur = this.q.rowById.get(rowId, cardId) as StoredRow | undefined;
@@ -396,7 +396,7 @@ export class CardDataStore {
       });
       this.q.bump.run(count, version, new Date().toISOString(), cardId);
       return version;
-    })();
+    });
   }
 
   /**
@@ -405,7 +405,7 @@ export class CardDataStore {
    * @returns the new data version.
    */
   restoreWhole(cardId: string, json: string | undefined, actor: Actor): number {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       return this.writeWhole(
         cardId,
@@ -415,7 +415,7 @@ export class CardDataStore {
         '',
         before,
       );
-    })();
+    });
   }
 
   // ---- internals ----
@@ -524,7 +524,7 @@ export class CardDataStore {
       noop?: (result: R) => boolean;
     },
   ): Mutation<R> {
-    return this.db.transaction((): Mutation<R> => {
+    return writeTransaction(this.db, (): Mutation<R> => {
       const st = this.q.state.get(cardId) as StateRow | undefined;
       const now = new Date().toISOString();
       if (st?.shape === 'array') {
@@ -588,6 +588,6 @@ export class CardDataStore {
       const before = st && st.shape === 'value' ? (st.doc ?? 'null') : undefined;
       const version = this.writeWhole(cardId, r.doc, actor, op, pathText, before);
       return { ...r.result, version };
-    })();
+    });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { CHANGE_LOG_KEEP_COUNT, CHANGE_LOG_KEEP_DAYS, MAX_CHANGE_IMAGE_BYTES } from '../limits.js';
 import { currentChangeScope } from './change-scope.js';
-import type { Db } from './database.js';
+import { type Db, writeTransaction } from './database.js';
 
 /**
  * Who made a change: `web` (a signed-in browser), `token:<name>` (a named API token),
@@ -209,7 +209,7 @@ export class ChangeLog {
   prune(keepDays = CHANGE_LOG_KEEP_DAYS, keepCount = CHANGE_LOG_KEEP_COUNT): number {
     const cutoff = new Date(Date.now() - keepDays * 86_400_000).toISOString();
     const old = 'ts < ? AND id <= (SELECT max(id) FROM changes) - ?';
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       // a set that loses a change can no longer be undone whole: the rest of it goes too
       const sets = this.db
         .prepare(`SELECT DISTINCT set_id FROM changes WHERE ${old} AND set_id IS NOT NULL`)
@@ -226,7 +226,7 @@ export class ChangeLog {
         set.run(id);
       }
       return removed;
-    })();
+    });
   }
 
   /** The newest `limit` data changes of one card, newest first. */

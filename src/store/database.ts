@@ -6,9 +6,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
+
+/**
+ * Runs `fn` in a write transaction taken with BEGIN IMMEDIATE (a savepoint when already inside
+ * one). A deferred transaction that reads and then writes cannot wait for a lock another program
+ * holds: SQLite answers SQLITE_BUSY at once instead of honouring busy_timeout. Taking the write
+ * lock first makes every write wait up to SQLITE_BUSY_TIMEOUT_MS. A throw rolls everything back.
+ */
+export function writeTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
 
 /**
  * Opens (creating if needed) the database file and brings its schema up to date.
@@ -24,7 +35,7 @@ export function openDatabase(file: string, opts: { synchronous?: 'FULL' | 'NORMA
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   migrate(db);
   return db;
 }
@@ -35,22 +46,47 @@ function migrate(db: Db): void {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    }).immediate();
   }
+}
+
+/** How a close went: `complete` when the whole WAL reached the main file. */
+export interface CloseResult {
+  complete: boolean;
+  /** Frames in the WAL and frames copied into the main file (-1 when not known). */
+  walFrames: number;
+  checkpointed: number;
+  /** Why the checkpoint failed (a full disk, an I/O error), when it threw. */
+  error?: string;
 }
 
 /**
  * Checkpoints the WAL into the main file (TRUNCATE) and closes the handle. Safe to call twice.
- * @returns whether the checkpoint completed (false when a reader held it back).
+ * Never throws: a checkpoint held back by a reader, or one that fails (a full disk), leaves the
+ * rest in the WAL, where SQLite finds it on the next open; the result says so for the log.
  */
-export function closeDatabase(db: Db): boolean {
-  if (!db.open) return true;
-  let complete = false;
+export function closeDatabase(db: Db): CloseResult {
+  if (!db.open) return { complete: true, walFrames: 0, checkpointed: 0 };
+  let result: CloseResult = { complete: false, walFrames: -1, checkpointed: -1 };
   try {
-    const rows = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    complete = rows[0]?.busy === 0;
-  } finally {
-    db.close();
+    const rows = db.pragma('wal_checkpoint(TRUNCATE)') as {
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }[];
+    const r = rows[0];
+    result = {
+      complete: r?.busy === 0 && r.log === r.checkpointed,
+      walFrames: r?.log ?? -1,
+      checkpointed: r?.checkpointed ?? -1,
+    };
+  } catch (err) {
+    result = { ...result, error: (err as Error).message };
   }
-  return complete;
+  try {
+    db.close();
+  } catch (err) {
+    result = { ...result, complete: false, error: result.error ?? (err as Error).message };
+  }
+  return result;
 }

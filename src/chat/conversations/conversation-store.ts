@@ -12,7 +12,7 @@ import {
   MAX_CONVERSATION_WRITE_BYTES,
   MAX_CONVERSATIONS,
 } from '../../limits.js';
-import type { Db } from '../../store/database.js';
+import { type Db, writeTransaction } from '../../store/database.js';
 
 /** Extra fields an assistant message may carry (persisted with the reply). */
 export interface MessageExtra {
@@ -208,7 +208,7 @@ export class ConversationStore {
     const messages = input.messages === undefined ? [] : checkMessages(input.messages);
     const id = randomUUID();
     const now = this.activityTime();
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.q.insertConv.run(id, title, now, now);
       this.insertMessages(id, messages, now);
       const over = (this.q.count.get() as number) - MAX_CONVERSATIONS;
@@ -219,7 +219,7 @@ export class ConversationStore {
           this.texts.delete(old);
         }
       }
-    })();
+    });
     return this.require(id);
   }
 
@@ -246,22 +246,22 @@ export class ConversationStore {
   replaceMessages(id: string, messages: unknown): Conversation {
     this.assertExists(id);
     const checked = checkMessages(messages);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.q.deleteMessages.run(id);
       const now = this.activityTime();
       this.insertMessages(id, checked, now);
       this.q.touch.run(now, id);
-    })();
+    });
     return this.require(id);
   }
 
   /** Appends messages (a turn's user message, or its reply), marking the conversation active. */
   append(id: string, messages: Omit<StoredMessage, 'createdAt'>[]): void {
     const now = this.activityTime();
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.insertMessages(id, messages, now);
       this.q.touch.run(now, id);
-    })();
+    });
   }
 
   /**

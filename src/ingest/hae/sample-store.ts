@@ -8,7 +8,7 @@
  * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
  */
 
-import type { Db } from '../../store/database.js';
+import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
 
@@ -134,7 +134,7 @@ export class HaeSampleStore {
 
   /** Runs `fn` in one transaction (nested: a savepoint), so a whole push commits (and syncs) once. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return writeTransaction(this.db, fn);
   }
 
   /**
@@ -150,7 +150,7 @@ export class HaeSampleStore {
   ): InsertResult {
     const affected = new Map<string, Set<string>>();
     let inserted = 0;
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
       for (const s of samples) {
@@ -174,7 +174,7 @@ export class HaeSampleStore {
         }
         dates.add(s.date);
       }
-    })();
+    });
     return { offered: samples.length, inserted, affected };
   }
 
@@ -285,12 +285,12 @@ export class HaeSampleStore {
    */
   markSeen(metrics: Iterable<string>, at: string, maxUnknown = Number.POSITIVE_INFINITY): string[] {
     let refused: string[] = [];
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const recorded = (this.q.allSeen.all() as { metric: string }[]).map((r) => r.metric);
       const split = admitDiscoveries(metrics, recorded, maxUnknown);
       refused = split.refused;
       for (const m of split.admit) this.q.seen.run(m, at, at);
-    })();
+    });
     return refused;
   }
 

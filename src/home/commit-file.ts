@@ -1,0 +1,113 @@
+/**
+ * Commit points for files other people may edit at the same time (manifests in the data folder).
+ * A write never lands over bytes it has not seen: the current file is first renamed aside (an
+ * atomic step that captures exactly what was there), its hash compared with what the writer
+ * last read, and only then is the new file linked into place, which fails rather than replace a
+ * file that appeared meanwhile. A crash at any step leaves a dot-file (`.<name>.<hex>.tmp` or
+ * `.<name>.<hex>.old`) that start-up repair settles (src/cards/startup-repair.ts).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fsyncDir } from './atomic-write.js';
+
+/** Name of the copy a file is renamed to while a write checks it: `.<name>.<hex>.old`. */
+export function asidePathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.old`);
+}
+
+/** A leftover of an interrupted write: which file it belongs to and what kind it is. */
+export function parseLeftover(name: string): { target: string; kind: 'tmp' | 'old' } | null {
+  const m = /^\.(.+)\.[0-9a-f]{12}\.(tmp|old)$/.exec(name);
+  return m ? { target: m[1], kind: m[2] as 'tmp' | 'old' } : null;
+}
+
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/**
+ * Puts `from` at `to` without ever replacing a file at `to`; `from` is removed. On a file system
+ * without hard links it falls back to a rename (which would replace).
+ * @returns false when a file already exists at `to` (then `from` is left in place).
+ */
+export function placeNoReplace(from: string, to: string): boolean {
+  try {
+    fs.linkSync(from, to);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(code)) throw err;
+    if (fs.existsSync(to)) return false;
+    fs.renameSync(from, to);
+    return true;
+  }
+  fs.rmSync(from, { force: true });
+  return true;
+}
+
+/** Brings an aside copy back to its place unless a newer file is there now (then the copy goes). */
+export function restoreAside(aside: string, target: string): void {
+  if (!placeNoReplace(aside, target)) fs.rmSync(aside, { force: true });
+}
+
+/** What commitIfUnchanged did. */
+export type CommitOutcome = 'committed' | 'changed' | 'missing';
+
+/**
+ * Replaces `target` by the synced temp file `tmp` (from writeTemp) only if `target` still holds
+ * the bytes whose sha256 (hex) is `expectedHash`. Otherwise nothing is replaced and `tmp` is removed:
+ * 'changed' when someone else wrote the file since it was read, 'missing' when it is gone.
+ * @param whilePlaced runs once the new file is in place and the old one is still kept aside (a
+ *   database transaction that belongs to this write); when it throws, the old file goes back
+ *   and the error is passed on.
+ */
+export function commitIfUnchanged(
+  tmp: string,
+  target: string,
+  expectedHash: string,
+  whilePlaced?: () => void,
+): CommitOutcome {
+  const aside = asidePathFor(target);
+  try {
+    fs.renameSync(target, aside);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw err;
+  }
+  let same = false;
+  try {
+    same = createHash('sha256').update(fs.readFileSync(aside)).digest('hex') === expectedHash;
+  } catch {
+    same = false;
+  }
+  if (!same) {
+    restoreAside(aside, target);
+    fs.rmSync(tmp, { force: true });
+    return 'changed';
+  }
+  let placed: boolean;
+  try {
+    placed = placeNoReplace(tmp, target);
+  } catch (err) {
+    restoreAside(aside, target);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  if (!placed) {
+    // a new file appeared while ours was being placed: it is newer than both; keep it
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(aside, { force: true });
+    return 'changed';
+  }
+  if (whilePlaced) {
+    try {
+      whilePlaced();
+    } catch (err) {
+      fs.renameSync(aside, target);
+      throw err;
+    }
+  }
+  fs.rmSync(aside, { force: true });
+  fsyncDir(path.dirname(target));
+  return 'committed';
+}
