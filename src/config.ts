@@ -9,6 +9,8 @@ import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
 import {
+  DEFAULT_BACKUP_DAILY,
+  DEFAULT_BACKUP_WEEKLY,
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_CHAT_MAX_TURNS,
   DEFAULT_HOST,
@@ -70,6 +72,8 @@ export interface Config {
   auth: AuthEnv;
   /** Web Push: the VAPID contact from HEALTH_OPERATOR_EMAIL (default mailto:noreply@klebb.app). */
   push: { subject: string };
+  /** Automatic snapshots kept (KLEBB_BACKUP_DAILY, default 7, 0 switches them off; KLEBB_BACKUP_WEEKLY, default 4). */
+  backups: { daily: number; weekly: number };
   /** Messages for the start-up log (deprecations). */
   warnings: string[];
 }
@@ -317,6 +321,10 @@ export function loadConfig(env: Env = process.env): Config {
     reports: loadReports(env),
     auth,
     push: loadPush(env),
+    backups: {
+      daily: intVar(env, ['KLEBB_BACKUP_DAILY'], DEFAULT_BACKUP_DAILY, 0, 366),
+      weekly: intVar(env, ['KLEBB_BACKUP_WEEKLY'], DEFAULT_BACKUP_WEEKLY, 0, 520),
+    },
     warnings,
   };
 }

@@ -18,6 +18,7 @@ import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hi
 import { ConversationStore } from './chat/conversations/conversation-store.js';
 import { TurnHub } from './chat/turns/turn-hub.js';
 import type { Config } from './config.js';
+import { recoverImport } from './data/import-job.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
@@ -115,6 +116,10 @@ export async function openInstance(
       `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`,
     );
   }
+  // an import or restore cut short by a crash is finished or undone before the cards load
+  const recovered = recoverImport(db, layout);
+  if (recovered)
+    log.warn({ job: recovered.id, outcome: recovered.recovered }, 'an interrupted import was recovered');
   // the cards this home knew before its files are read (a card added since is an arrival)
   const knownBefore = [...store.allStates().keys()];
   // writes a crash cut short are finished or undone before the files are read

@@ -1,19 +1,50 @@
 /**
  * HTTP routes of "your data is yours" (docs/API.md "Export, import and backups"):
  * `GET /api/export` streams the whole home as a zip; `GET /api/manifests/:id/export.csv` one
- * card's rows as CSV. Thin: parse, authorise, call the plain functions in src/data/.
+ * card's rows as CSV; `/api/import/*` the import wizard (upload, start, status, apply, rollback,
+ * abort); `/api/backups` the snapshots (list, take one now, restore). While an import applies,
+ * every other `/api/` route answers 503 IMPORT_FROZEN. Thin: parse, authorise, call the plain
+ * functions in src/data/. Also starts the daily snapshot timer of the home.
  */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireCard } from '../cards/card-context.js';
-import { forbidden } from '../errors.js';
+import { badRequest, forbidden, payloadTooLarge, unavailable } from '../errors.js';
+import { receiveBody } from '../ingest/hae/webhook/receive.js';
+import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
+import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
+import { listSnapshots, takeSnapshot } from './backups.js';
 import { cardCsvLines } from './card-csv.js';
 import { ExportService } from './export-service.js';
+import { ImportJobs } from './import-job.js';
+import { SnapshotTimer } from './snapshot-timer.js';
 
 const CardParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+const SnapshotParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
+const ApplyBody = Type.Object({
+  nonce: Type.String({ minLength: 1, maxLength: 200 }),
+  confirm: Type.Optional(Type.String({ maxLength: 20 })),
+  selection: Type.Optional(
+    Type.Object({
+      cards: Type.Optional(
+        Type.Union([Type.Literal('all'), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 })]),
+      ),
+      samples: Type.Optional(Type.Boolean()),
+      conversations: Type.Optional(Type.Boolean()),
+      reports: Type.Optional(Type.Boolean()),
+    }),
+  ),
+});
+const RestoreBody = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 20 })) });
+
+/** Import and restore routes stay open while the home is frozen (the wizard polls its status). */
+const OPEN_WHILE_FROZEN = /^\/api\/(import|backups)(\/|$)/;
 
 /** `attachment; filename="…"` with an ASCII fallback and the RFC 5987 form. */
 function attachment(name: string): string {
@@ -30,6 +61,39 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     instanceName: inst.config.instanceName,
     cards: () => inst.cards.registry.all().map((c) => ({ id: c.id, file: c.file })),
   });
+
+  const liveCards = () => inst.cards.registry.all().map((c) => ({ id: c.id, file: c.file }));
+  const jobs = new ImportJobs({
+    db: inst.db,
+    layout: inst.layout,
+    cards: inst.cards,
+    retention: inst.config.backups,
+    afterApply: () => inst.conversations.forgetCache(),
+  });
+  const snapshotSource = {
+    db: inst.db,
+    home: inst.layout.home,
+    cards: liveCards,
+    reportsDir: inst.layout.reportsDir,
+    metaDir: inst.layout.metaDir,
+  };
+  const timer = new SnapshotTimer(snapshotSource, inst.config.backups, (msg, o) => app.log.info(o, msg));
+  app.addHook('onReady', async () => timer.start());
+  app.addHook('onClose', async () => {
+    await timer.stop();
+    await jobs.settled();
+  });
+  app.addHook('onRequest', async (req) => {
+    if (!jobs.frozen) return;
+    const url = req.routeOptions.url ?? req.url.split('?')[0];
+    if (url.startsWith('/api/') && !OPEN_WHILE_FROZEN.test(url)) {
+      throw unavailable('an import is being applied; try again in a moment', 'IMPORT_FROZEN');
+    }
+  });
+  const noDemo = () => {
+    if (inst.config.demo)
+      throw forbidden('Uploads, export and import are switched off in this demo', 'DEMO_MODE');
+  };
 
   r.get('/api/export', async (req, reply) => {
     if (inst.config.demo)
@@ -52,4 +116,74 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
       .header('cache-control', 'no-store');
     return reply.send(Readable.from(cardCsvLines(inst.db, card.id, meta)));
   });
+
+  rawBodyScope(app, (scope) => {
+    scope.post('/api/import/upload', async (req) => {
+      noDemo();
+      const target = jobs.uploadPath();
+      const part = path.join(path.dirname(target), `.upload-${randomBytes(6).toString('hex')}.part`);
+      const received = await receiveBody(bodyStream(req.body) ?? Readable.from([]), {
+        maxBytes: IMPORT_MAX_UPLOAD_BYTES,
+        inlineMaxBytes: 0,
+        spoolPath: () => part,
+        contentLength: req.headers['content-length'],
+      });
+      if (received.kind === 'tooLarge')
+        throw payloadTooLarge(`the archive is larger than ${IMPORT_MAX_UPLOAD_BYTES} bytes`);
+      if (received.kind === 'failed') {
+        fs.rmSync(part, { force: true });
+        throw badRequest(`the upload could not be read: ${received.error.message}`);
+      }
+      if (received.kind === 'inline')
+        throw badRequest('the body is empty: send the export zip as the request body');
+      fs.renameSync(received.file, target);
+      return { ok: true, bytes: received.bytes };
+    });
+  });
+
+  r.post('/api/import/start', async () => {
+    noDemo();
+    return jobs.start();
+  });
+  r.get('/api/import/status', async () => jobs.status());
+  r.post('/api/import/apply', { schema: { body: ApplyBody } }, async (req, reply) => {
+    noDemo();
+    const sel = req.body.selection;
+    const out = jobs.apply({
+      nonce: req.body.nonce,
+      confirm: req.body.confirm,
+      selection: sel && {
+        ...(sel.cards !== undefined ? { cards: sel.cards } : {}),
+        ...(sel.samples !== undefined ? { samples: sel.samples } : {}),
+        ...(sel.conversations !== undefined ? { conversations: sel.conversations } : {}),
+        ...(sel.reports !== undefined ? { reports: sel.reports } : {}),
+      },
+    });
+    return reply.code(202).send(out);
+  });
+  r.post('/api/import/rollback', async (_req, reply) => {
+    noDemo();
+    return reply.code(202).send(jobs.rollback());
+  });
+  r.post('/api/import/abort', async () => {
+    jobs.abort();
+    return { ok: true };
+  });
+
+  r.get('/api/backups', async () => ({
+    snapshots: listSnapshots(inst.layout.home),
+    retention: inst.config.backups,
+  }));
+  r.post('/api/backups', async (_req, reply) => {
+    noDemo();
+    return reply.code(201).send({ snapshot: await takeSnapshot(snapshotSource, 'manual') });
+  });
+  r.post(
+    '/api/backups/:name/restore',
+    { schema: { params: SnapshotParams, body: RestoreBody } },
+    async (req, reply) => {
+      noDemo();
+      return reply.code(202).send(jobs.restore(req.params.name, req.body.confirm));
+    },
+  );
 }

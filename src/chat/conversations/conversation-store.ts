@@ -74,7 +74,8 @@ const EXTRA_EXPECT: Record<ExtraKey, string> = {
  * @throws 400 naming the bad field; 413 when the messages are over 512 KB as JSON.
  */
 export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMessage, 'createdAt'>[] {
-  if (!Array.isArray(input)) throw badRequest(`${field} must be an array`, [{ path: field, message: 'must be an array' }]);
+  if (!Array.isArray(input))
+    throw badRequest(`${field} must be an array`, [{ path: field, message: 'must be an array' }]);
   if (Buffer.byteLength(JSON.stringify(input)) > MAX_CONVERSATION_WRITE_BYTES) {
     throw payloadTooLarge(`${field} is larger than ${MAX_CONVERSATION_WRITE_BYTES / 1024} KB`);
   }
@@ -86,13 +87,17 @@ export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMe
       ]);
     }
     if (typeof msg.content !== 'string') {
-      throw badRequest(`${field}[${i}].content must be a string`, [{ path: `${field}[${i}].content`, message: 'must be a string' }]);
+      throw badRequest(`${field}[${i}].content must be a string`, [
+        { path: `${field}[${i}].content`, message: 'must be a string' },
+      ]);
     }
     const out: Omit<StoredMessage, 'createdAt'> = { role: msg.role, content: msg.content };
     for (const k of EXTRA_KEYS) {
       if (msg[k] === undefined) continue;
       if (!EXTRA_CHECK[k](msg[k])) {
-        throw badRequest(`${field}[${i}].${k} has the wrong type`, [{ path: `${field}[${i}].${k}`, message: EXTRA_EXPECT[k] }]);
+        throw badRequest(`${field}[${i}].${k} has the wrong type`, [
+          { path: `${field}[${i}].${k}`, message: EXTRA_EXPECT[k] },
+        ]);
       }
       (out as Record<string, unknown>)[k] = msg[k];
     }
@@ -103,7 +108,8 @@ export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMe
 /** Trims a title to at most 120 characters; empty becomes null. */
 export function cleanTitle(title: unknown): string | null {
   if (title === undefined || title === null) return null;
-  if (typeof title !== 'string') throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
+  if (typeof title !== 'string')
+    throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
   const t = title.trim().replace(/\s+/g, ' ');
   return t ? [...t].slice(0, MAX_CONVERSATION_TITLE_CHARS).join('') : null;
 }
@@ -140,7 +146,9 @@ export class ConversationStore {
     this.q = {
       list: db.prepare(`${summary} ORDER BY c.active_at DESC, c.rowid DESC`),
       one: db.prepare(`${summary} WHERE c.id = ?`),
-      messages: db.prepare('SELECT role, content, extra, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY seq'),
+      messages: db.prepare(
+        'SELECT role, content, extra, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY seq',
+      ),
       newest: db.prepare(
         'SELECT role, content, extra, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
       ),
@@ -160,7 +168,9 @@ export class ConversationStore {
       ),
       count: db.prepare('SELECT count(*) FROM conversations').pluck(),
       oldest: db.prepare('SELECT id FROM conversations ORDER BY active_at ASC, rowid ASC LIMIT ?').pluck(),
-      contents: db.prepare('SELECT content FROM conversation_messages WHERE conversation_id = ? ORDER BY seq').pluck(),
+      contents: db
+        .prepare('SELECT content FROM conversation_messages WHERE conversation_id = ? ORDER BY seq')
+        .pluck(),
     };
   }
 
@@ -174,6 +184,13 @@ export class ConversationStore {
   }
 
   /** Every conversation, most recently active first. */
+  /** Forgets what is cached in memory (the search texts): the tables were replaced underneath (an import or a restore). */
+  forgetCache(): void {
+    this.texts.clear();
+    const newest = this.db.prepare('SELECT max(active_at) FROM conversations').pluck().get() as string | null;
+    this.lastActiveMs = Math.max(this.lastActiveMs, newest ? Date.parse(newest) : 0);
+  }
+
   list(): ConversationSummary[] {
     return (this.q.list.all() as Row[]).map(toSummary);
   }
@@ -285,10 +302,14 @@ export class ConversationStore {
    */
   search(q: unknown): SearchHit[] {
     if (typeof q !== 'string' || q.trim() === '') {
-      throw badRequest('q must be a non-empty string', [{ path: 'q', message: 'must be a non-empty string' }]);
+      throw badRequest('q must be a non-empty string', [
+        { path: 'q', message: 'must be a non-empty string' },
+      ]);
     }
     if (q.length > MAX_SEARCH_CHARS) {
-      throw badRequest(`q is longer than ${MAX_SEARCH_CHARS} characters`, [{ path: 'q', message: 'too long' }]);
+      throw badRequest(`q is longer than ${MAX_SEARCH_CHARS} characters`, [
+        { path: 'q', message: 'too long' },
+      ]);
     }
     // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
     // and the match position is in the original text (lower-casing can change lengths: "İ")
@@ -325,7 +346,14 @@ export class ConversationStore {
     for (const m of messages.slice(-MAX_CONVERSATION_MESSAGES)) {
       const extra: Record<string, unknown> = {};
       for (const k of EXTRA_KEYS) if (m[k] !== undefined) extra[k] = m[k];
-      this.q.insertMsg.run(id, seq++, m.role, m.content, Object.keys(extra).length ? JSON.stringify(extra) : null, now);
+      this.q.insertMsg.run(
+        id,
+        seq++,
+        m.role,
+        m.content,
+        Object.keys(extra).length ? JSON.stringify(extra) : null,
+        now,
+      );
     }
     this.q.trim.run(id, id, MAX_CONVERSATION_MESSAGES);
   }
@@ -339,7 +367,12 @@ interface MsgRow {
 }
 
 function toMessage(r: MsgRow): StoredMessage {
-  return { role: r.role, content: r.content, createdAt: r.created_at, ...(r.extra ? JSON.parse(r.extra) : {}) };
+  return {
+    role: r.role,
+    content: r.content,
+    createdAt: r.created_at,
+    ...(r.extra ? JSON.parse(r.extra) : {}),
+  };
 }
 
 /** The line of `text` holding the match at `at`, cut to about 160 characters around it. */

@@ -1,0 +1,190 @@
+/**
+ * Snapshots of a home in `HEALTH_HOME/backups/<name>/`, laid out as a staged home
+ * (src/data/staged-home.ts) so a restore is an import of that folder: the database (online
+ * backup: consistent, WAL included), the card manifests, reports and `data/_meta`, plus
+ * `snapshot.json` (kind, time, card and row counts). A snapshot is built in a dot-folder and
+ * renamed into place when complete, so a crash never leaves a half snapshot that looks whole.
+ *
+ * Kinds: `daily` (automatic; the newest of each of the last `daily` days and the newest of each
+ * of the last `weekly` ISO weeks are kept), `pre-import` (taken before an import or a restore,
+ * for Roll back; the newest BACKUP_PRE_IMPORT_KEEP kept) and `manual`.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { notFound } from '../errors.js';
+import { fsyncDir } from '../home/atomic-write.js';
+import { BACKUP_PRE_IMPORT_KEEP } from '../limits.js';
+import type { Db } from '../store/database.js';
+import { backupDatabase } from './db-snapshot.js';
+import { type CardSource, plainFiles } from './export-files.js';
+import { type StagedPaths, stagedPaths } from './staged-home.js';
+
+/** Why a snapshot was taken. */
+export type SnapshotKind = 'daily' | 'pre-import' | 'manual';
+
+/** What `snapshot.json` says, plus the folder name. */
+export interface SnapshotInfo {
+  name: string;
+  kind: SnapshotKind;
+  takenAt: string;
+  cards: number;
+  rows: number;
+  bytes: number;
+}
+
+/** Retention of the automatic snapshots. */
+export interface Retention {
+  daily: number;
+  weekly: number;
+}
+
+const NAME_RE = /^(daily|pre-import|manual)-\d{8}-\d{6}(-[0-9a-f]{4})?$/;
+
+/** The backups folder of a home. */
+export const backupsDir = (home: string) => path.join(home, 'backups');
+
+function folderBytes(dir: string): number {
+  let n = 0;
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, d.name);
+    n += d.isDirectory() ? folderBytes(p) : fs.statSync(p).size;
+  }
+  return n;
+}
+
+/** What a snapshot needs from the home. */
+export interface SnapshotSource {
+  db: Db;
+  home: string;
+  cards: () => CardSource[];
+  reportsDir: string;
+  metaDir: string;
+}
+
+/**
+ * Takes a snapshot now.
+ * @throws the disk or SQLite error (the half-built folder is removed).
+ */
+export async function takeSnapshot(
+  src: SnapshotSource,
+  kind: SnapshotKind,
+  now = new Date(),
+): Promise<SnapshotInfo> {
+  const root = backupsDir(src.home);
+  fs.mkdirSync(root, { recursive: true });
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  let name = `${kind}-${stamp}`;
+  if (fs.existsSync(path.join(root, name))) name += `-${randomBytes(2).toString('hex')}`;
+  const tmp = path.join(root, `.${name}.tmp`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const p = stagedPaths(tmp);
+  try {
+    for (const d of [tmp, p.cards, p.reports, p.meta]) fs.mkdirSync(d, { recursive: true });
+    const cards = src.cards();
+    for (const c of cards) fs.copyFileSync(c.file, path.join(p.cards, `${c.id}.json`));
+    await backupDatabase(src.db, p.db);
+    for (const n of plainFiles(src.reportsDir))
+      fs.copyFileSync(path.join(src.reportsDir, n), path.join(p.reports, n));
+    for (const n of plainFiles(src.metaDir)) fs.copyFileSync(path.join(src.metaDir, n), path.join(p.meta, n));
+    const rows = src.db.prepare('SELECT coalesce(sum(row_count), 0) FROM card_state').pluck().get() as number;
+    const info: SnapshotInfo = {
+      name,
+      kind,
+      takenAt: now.toISOString(),
+      cards: cards.length,
+      rows,
+      bytes: 0,
+    };
+    info.bytes = folderBytes(tmp);
+    fs.writeFileSync(path.join(tmp, 'snapshot.json'), `${JSON.stringify(info, null, 2)}\n`);
+    fs.renameSync(tmp, path.join(root, name));
+    fsyncDir(root);
+    return info;
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Every complete snapshot, newest first. */
+export function listSnapshots(home: string): SnapshotInfo[] {
+  const root = backupsDir(home);
+  let names: string[];
+  try {
+    names = fs.readdirSync(root).filter((n) => NAME_RE.test(n));
+  } catch {
+    return [];
+  }
+  const out: SnapshotInfo[] = [];
+  for (const n of names) {
+    try {
+      const info = JSON.parse(fs.readFileSync(path.join(root, n, 'snapshot.json'), 'utf8')) as SnapshotInfo;
+      out.push({ ...info, name: n });
+    } catch {
+      // not a complete snapshot
+    }
+  }
+  return out.sort((a, b) => (a.takenAt < b.takenAt ? 1 : a.takenAt > b.takenAt ? -1 : 0));
+}
+
+/** The staged-home paths of snapshot `name`. @throws 404 NO_SNAPSHOT when there is none. */
+export function snapshotPaths(home: string, name: string): StagedPaths {
+  if (!NAME_RE.test(name) || !listSnapshots(home).some((s) => s.name === name)) {
+    throw notFound(`no snapshot named "${name}"`, 'NO_SNAPSHOT');
+  }
+  return stagedPaths(path.join(backupsDir(home), name));
+}
+
+/** ISO week key (`2026-W17`) of a date. */
+function isoWeek(iso: string): string {
+  const d = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+  const day = (d.getUTCDay() + 6) % 7;
+  d.setUTCDate(d.getUTCDate() - day + 3);
+  const jan4 = new Date(Date.UTC(d.getUTCFullYear(), 0, 4));
+  const week =
+    1 + Math.round(((d.getTime() - jan4.getTime()) / 86_400_000 - 3 + ((jan4.getUTCDay() + 6) % 7)) / 7);
+  return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+/**
+ * The names retention would remove: daily snapshots beyond the newest of each of the last
+ * `daily` days and of each of the last `weekly` weeks; pre-import ones beyond the newest few.
+ * Manual snapshots are the person's to remove.
+ */
+export function snapshotsToPrune(all: SnapshotInfo[], keep: Retention): string[] {
+  const keepNames = new Set<string>();
+  const days = new Set<string>();
+  const weeks = new Set<string>();
+  const dailies = all.filter((s) => s.kind === 'daily');
+  for (const s of dailies) {
+    const day = s.takenAt.slice(0, 10);
+    if (!days.has(day) && days.size < keep.daily) {
+      days.add(day);
+      keepNames.add(s.name);
+    }
+  }
+  for (const s of dailies) {
+    const w = isoWeek(s.takenAt);
+    if (!weeks.has(w) && weeks.size < keep.weekly) {
+      weeks.add(w);
+      keepNames.add(s.name);
+    }
+  }
+  const pre = all.filter((s) => s.kind === 'pre-import').slice(0, BACKUP_PRE_IMPORT_KEEP);
+  for (const s of pre) keepNames.add(s.name);
+  return all.filter((s) => s.kind !== 'manual' && !keepNames.has(s.name)).map((s) => s.name);
+}
+
+/** Removes what retention says; returns the names removed. */
+export function pruneSnapshots(home: string, keep: Retention): string[] {
+  const gone = snapshotsToPrune(listSnapshots(home), keep);
+  for (const n of gone) fs.rmSync(path.join(backupsDir(home), n), { recursive: true, force: true });
+  return gone;
+}
+
+/** Whether a daily snapshot is due: none taken in the last 24 hours. */
+export function dailyDue(home: string, now = new Date()): boolean {
+  const last = listSnapshots(home).find((s) => s.kind === 'daily');
+  return !last || now.getTime() - Date.parse(last.takenAt) >= 24 * 3600_000 - 60_000;
+}
