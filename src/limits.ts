@@ -53,6 +53,10 @@ export const GATEWAY_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const GATEWAY_MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Longest upstream error message carried in a GatewayError, chars (never raw HTML). */
 export const GATEWAY_MAX_ERROR_MESSAGE_CHARS = 300;
+/** Most of an upstream error's text kept for finding the field a refusal names, chars. */
+export const GATEWAY_MAX_ERROR_DETAIL_CHARS = 4_000;
+/** How long a stream may stay open after every choice has its finish_reason, ms: trailing usage may still come, a missing `[DONE]` must not hang the turn. */
+export const GATEWAY_FINISH_GRACE_MS = 750;
 /** Transient-failure retries per gateway call by default. */
 export const DEFAULT_GATEWAY_MAX_RETRIES = 2;
 /** First backoff step for a retried gateway call, ms; doubles per attempt. */

@@ -4,6 +4,7 @@
  * the actor (`chat:<turn id>`). The loop itself is runTurn.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import { todayIn } from '../common/dates.js';
@@ -15,7 +16,7 @@ import { inChangeSet } from '../store/change-scope.js';
 import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import type { ChatRequest } from './chat-request.js';
-import { ProviderMemory } from './gateway/provider-capabilities.js';
+import { ProviderMemory } from './gateway/provider-memory.js';
 import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
 import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/segments.js';
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
@@ -52,11 +53,14 @@ export interface ChatDeps {
 
 /** Runs chat turns for one instance. */
 export class ChatService {
-  private readonly memory = new ProviderMemory();
+  /** What the gateway taught us (refused fields, inline reasoning), kept across restarts under HEALTH_HOME. */
+  private readonly memory: ProviderMemory;
   /** The tool registry, loaded on the first turn: its schemas (TypeBox) are not needed to start serving. */
   private registry?: Promise<typeof import('./tools/registry.js')>;
 
-  constructor(private readonly deps: ChatDeps) {}
+  constructor(private readonly deps: ChatDeps) {
+    this.memory = new ProviderMemory(path.join(deps.layout.home, 'chat', 'gateway-adaptations.json'));
+  }
 
   /** Whether a chat endpoint is configured (else POST /api/chat is 503). */
   configured(): boolean {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedGateway, type ScriptedGateway } from '../helpers/scripted-gateway.js';
+import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
@@ -7,7 +7,9 @@ let gw: ScriptedGateway;
 let s: TestServer;
 beforeAll(async () => {
   gw = await startScriptedGateway();
-  s = await startServer({ env: { CHAT_ENDPOINT_URL: gw.url, CHAT_API_KEY: 'sk-test', CHAT_MODEL: 'test-model' } });
+  s = await startServer({
+    env: { CHAT_ENDPOINT_URL: gw.url, CHAT_API_KEY: 'sk-test', CHAT_MODEL: 'test-model' },
+  });
 });
 afterAll(async () => {
   await s.close();
@@ -30,11 +32,25 @@ const weightCard = {
 describe('POST /api/chat (buffered)', () => {
   it('runs tools across round-trips and answers; the card holds the row', async () => {
     gw.script(
-      { kind: 'reply', toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: weightCard } }] },
-      { kind: 'reply', toolCalls: [{ id: 'c2', name: 'append_row', arguments: { id: 'weight', value: { date: '2026-04-20', kg: 85.5 } } }] },
+      {
+        kind: 'reply',
+        toolCalls: [{ id: 'c1', name: 'create_manifest', arguments: { manifest: weightCard } }],
+      },
+      {
+        kind: 'reply',
+        toolCalls: [
+          {
+            id: 'c2',
+            name: 'append_row',
+            arguments: { id: 'weight', value: { date: '2026-04-20', kg: 85.5 } },
+          },
+        ],
+      },
       { kind: 'reply', text: 'Logged **85.5 kg** for 20 April.' },
     );
-    const r = await s.api('/api/chat', { json: { messages: [{ role: 'user', content: 'log 85.5 kg for April 20' }] } });
+    const r = await s.api('/api/chat', {
+      json: { messages: [{ role: 'user', content: 'log 85.5 kg for April 20' }] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ reply: 'Logged **85.5 kg** for 20 April.' });
     expect((await s.api('/api/manifests/weight/data')).body.data).toEqual([{ date: '2026-04-20', kg: 85.5 }]);
@@ -45,8 +61,12 @@ describe('POST /api/chat (buffered)', () => {
     expect(first.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('append_row');
     expect(gw.requests.at(-1)?.headers.authorization).toBe('Bearer sk-test');
     const assistant = second.messages.at(-2);
-    expect(assistant).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function' }] });
-    expect(second.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+    // the id sent back is Klebb's own, not the provider's 'c1'
+    expect(assistant).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: expect.stringMatching(/^[A-Za-z0-9]{9}$/), type: 'function' }],
+    });
+    expect(second.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: assistant.tool_calls[0].id });
     expect(JSON.parse(second.messages.at(-1).content)).toMatchObject({ ok: true, id: 'weight' });
     expect(JSON.parse(third.messages.at(-1).content)).toMatchObject({ ok: true, added: 1, totalAfter: 1 });
   });
@@ -59,7 +79,10 @@ describe('POST /api/chat (buffered)', () => {
     const r = await s.api('/api/chat', { json: { messages: [{ role: 'user', content: 'show nope' }] } });
     expect(r.body.reply).toBe('There is no such card.');
     const toolMsg = gw.requests.at(-1)?.body.messages.at(-1);
-    expect(JSON.parse(toolMsg.content)).toMatchObject({ error: expect.stringContaining('nope'), code: 'CARD_NOT_FOUND' });
+    expect(JSON.parse(toolMsg.content)).toMatchObject({
+      error: expect.stringContaining('nope'),
+      code: 'CARD_NOT_FOUND',
+    });
   });
 
   it('400 without messages, and 400 for a bad role', async () => {
@@ -74,15 +97,33 @@ describe('POST /api/chat (buffered)', () => {
 describe('POST /api/chat (stream: true)', () => {
   it('emits status, token, reset, reply and done with ids, and the SSE headers', async () => {
     gw.script(
-      { kind: 'reply', chunks: ['Let me ', 'check.'], toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }] },
+      {
+        kind: 'reply',
+        chunks: ['Let me ', 'check.'],
+        toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }],
+      },
       { kind: 'reply', chunks: ['You have ', 'two cards.'] },
     );
-    const r = await postSse(`${s.url}/api/chat`, { stream: true, messages: [{ role: 'user', content: 'what cards?' }] });
+    const r = await postSse(`${s.url}/api/chat`, {
+      stream: true,
+      messages: [{ role: 'user', content: 'what cards?' }],
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-accel-buffering')).toBe('no');
     expect(r.headers.get('content-encoding')).toBeNull();
     const names = r.events.map((e) => e.event);
-    expect(names).toEqual(['status', 'token', 'token', 'reset', 'status', 'status', 'token', 'token', 'reply', 'done']);
+    expect(names).toEqual([
+      'status',
+      'token',
+      'token',
+      'reset',
+      'status',
+      'status',
+      'token',
+      'token',
+      'reply',
+      'done',
+    ]);
     expect(r.events[0].data).toEqual({ phase: 'thinking' });
     expect(r.events[4].data).toEqual({ phase: 'tool', tool: 'list_manifests' });
     expect(r.events.map((e) => Number(e.id))).toEqual(names.map((_, i) => i + 1));

@@ -37,6 +37,14 @@ function toolMessages(body: any): Array<{ tool_call_id: string; name: string; co
   return body.messages.filter((m: { role: string }) => m.role === 'tool');
 }
 
+/** The tool-call ids of the assistant messages of a request body, in order. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded request bodies are untyped JSON
+function callIds(body: any): string[] {
+  return body.messages.flatMap((m: { tool_calls?: Array<{ id: string }> }) =>
+    (m.tool_calls ?? []).map((t) => t.id),
+  );
+}
+
 /** Event names in order; `done` must be last and appear once. */
 function expectEndsWithDone(events: ReceivedEvent[]): void {
   expect(events.at(-1)?.event).toBe('done');
@@ -128,11 +136,14 @@ describe('parallel tool calls in one round-trip', () => {
     const asst = msgs.findIndex(
       (m: { role: string; tool_calls?: unknown }) => m.role === 'assistant' && m.tool_calls,
     );
-    expect(msgs[asst].tool_calls.map((t: { id: string }) => t.id)).toEqual(['p1', 'p2', 'p3']);
+    // the ids are Klebb's own (never the provider's), one per call
+    const ids = msgs[asst].tool_calls.map((t: { id: string }) => t.id);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
     // the three tool replies follow the assistant message directly, in call order
     const replies = msgs.slice(asst + 1);
     expect(replies.map((m: { role: string }) => m.role)).toEqual(['tool', 'tool', 'tool']);
-    expect(replies.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(['p1', 'p2', 'p3']);
+    expect(replies.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(ids);
     expect(replies.map((m: { name: string }) => m.name)).toEqual(['append_row', 'append_row', 'append_row']);
     // totalAfter proves they ran one after another in that order
     expect(replies.map((m: { content: string }) => JSON.parse(m.content).totalAfter)).toEqual([1, 2, 3]);
@@ -157,7 +168,8 @@ describe('parallel tool calls in one round-trip', () => {
     expect(r.status).toBe(200);
     expect(r.body.reply).toBe('Logged two of them.');
     const replies = toolMessages(gw.requests[1].body);
-    expect(replies.map((m) => m.tool_call_id)).toEqual(['m1', 'm2', 'm3', 'm4']);
+    expect(replies.map((m) => m.tool_call_id)).toEqual(callIds(gw.requests[1].body));
+    expect(replies).toHaveLength(4);
     const contents = replies.map((m) => JSON.parse(m.content));
     expect(contents[0]).toMatchObject({ ok: true, totalAfter: 1 });
     expect(contents[1]).toHaveProperty('error');
@@ -179,7 +191,10 @@ describe('parallel tool calls in one round-trip', () => {
       { phase: 'tool', tool: 'append_row', id: 'log' },
     ]);
     expect(r.events.at(-2)?.data).toEqual({ reply: 'Done.' });
-    expect(toolMessages(gw.requests[1].body).map((m) => m.tool_call_id)).toEqual(['q1', 'q2', 'q3']);
+    expect(toolMessages(gw.requests[1].body).map((m) => m.tool_call_id)).toEqual(
+      callIds(gw.requests[1].body),
+    );
+    expect(callIds(gw.requests[1].body)).toHaveLength(3);
     expect((await s.api('/api/manifests/log/data')).body.data).toEqual([{ seq: 1 }, { seq: 2 }, { seq: 3 }]);
   });
 });

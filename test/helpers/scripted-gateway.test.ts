@@ -1,6 +1,6 @@
-import net from 'node:net';
+import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from './scripted-gateway.js';
+import { FIXTURE_DIR, readFixture, type ScriptedGateway, startScriptedGateway } from './scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -17,22 +17,6 @@ const post = (body: unknown, path = '/v1/chat/completions', init: RequestInit = 
     body: JSON.stringify(body),
     ...init,
   });
-
-/** Sends a minimal POST over a raw socket and returns every byte the server wrote. */
-function rawExchange(port: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const body = '{"stream":false}';
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(
-        `POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    });
-    const parts: Buffer[] = [];
-    socket.on('data', (c) => parts.push(c));
-    socket.on('end', () => resolve(Buffer.concat(parts)));
-    socket.on('error', reject);
-  });
-}
 
 describe('scripted gateway', () => {
   it('answers buffered JSON or SSE by the request stream flag and records what was sent', async () => {
@@ -81,28 +65,36 @@ describe('scripted gateway', () => {
     expect(text).not.toContain('usage');
   });
 
-  it('serves an HTTP/1.1 case file byte for byte on the socket', async () => {
-    gw.script({ kind: 'raw', caseId: 'G22' });
-    const received = await rawExchange(Number(new URL(gw.origin).port));
-    expect(received.equals(readCaseBytes('G22'))).toBe(true);
-  });
-
-  it('serves a body-only case file with the README status and content type, bytes unchanged', async () => {
-    gw.script({ kind: 'raw', caseId: 'G24', split: 'events' }, { kind: 'raw', caseId: 'G11' });
+  it('serves one of our fixtures byte for byte with the status and content type of its header', async () => {
+    gw.script(
+      { kind: 'fixture', name: 'reasoning-inline-in-think-tags', split: 'lines' },
+      { kind: 'fixture', name: 'stream-options-unknown-parameter' },
+    );
     const sse = await post({ stream: true });
     expect(sse.status).toBe(200);
     expect(sse.headers.get('content-type')).toBe('text/event-stream');
-    expect(Buffer.from(await sse.arrayBuffer()).equals(readCaseBytes('G24'))).toBe(true);
+    expect(
+      Buffer.from(await sse.arrayBuffer()).equals(readFixture('reasoning-inline-in-think-tags').body),
+    ).toBe(true);
     const err = await post({});
     expect(err.status).toBe(400);
-    expect(Buffer.from(await err.arrayBuffer()).equals(readCaseBytes('G11'))).toBe(true);
+    expect(
+      Buffer.from(await err.arrayBuffer()).equals(readFixture('stream-options-unknown-parameter').body),
+    ).toBe(true);
   });
 
-  it('strips only the title line and the blank line from a case file', () => {
-    const g27 = readCaseBytes('G27').toString('utf8');
-    expect(g27.startsWith('id: 1\n')).toBe(true);
-    expect(g27.endsWith('"argu')).toBe(true);
-    expect(readCaseBytes('G24').includes(Buffer.from('\r\n'))).toBe(true);
+  it('every fixture names the public report it comes from', () => {
+    for (const f of readdirSync(FIXTURE_DIR).filter((n) => n.endsWith('.txt'))) {
+      const fx = readFixture(f.slice(0, -4));
+      expect(fx.source, f).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/(issues|pull)\/\d+$/);
+      expect(fx.title.length, f).toBeGreaterThan(10);
+    }
+  });
+
+  it('chooses a step from the request when told to', async () => {
+    gw.script({ kind: 'decide', choose: (q) => ({ kind: 'reply', text: q.body.messages[0].content }) });
+    const r = await post({ messages: [{ role: 'user', content: 'echo me' }] });
+    expect((await r.json()).choices[0].message.content).toBe('echo me');
   });
 
   it('serves HTTP errors with their headers', async () => {

@@ -104,8 +104,78 @@ export interface BytesStep extends StepTiming {
   end?: 'end' | 'destroy' | 'hold';
 }
 
+/**
+ * One of our own byte fixtures (test/fixtures/gateway/<name>.txt, see readFixture) served byte for
+ * byte with the status and content type its header gives. `split` cuts the body into writes:
+ * 'events' after each blank line, 'lines' after each line end, or at byte offsets.
+ */
+export interface FixtureStep extends StepTiming {
+  kind: 'fixture';
+  name: string;
+  split?: 'events' | 'lines' | number[];
+  /** Overrides the fixture's own `end`. */
+  end?: 'end' | 'destroy' | 'hold';
+}
+
+/** The step is chosen when the request arrives, from what was sent (a strict gateway's validation). */
+export interface DecideStep {
+  kind: 'decide';
+  choose(request: RecordedRequest): ScriptStep;
+}
+
 /** One scripted answer; each request consumes the next step of the queue. */
-export type ScriptStep = ReplyStep | ErrorStep | DropStep | StallStep | RawStep | BytesStep;
+export type ScriptStep =
+  | ReplyStep
+  | ErrorStep
+  | DropStep
+  | StallStep
+  | RawStep
+  | BytesStep
+  | FixtureStep
+  | DecideStep;
+
+/** A byte fixture: what the behaviour is, where it was reported, and the bytes to serve. */
+export interface GatewayFixture {
+  name: string;
+  title: string;
+  /** The public bug report the behaviour comes from. */
+  source: string;
+  status: number;
+  contentType: string;
+  /** 'end' (default): the response ends; 'hold': the connection stays open and silent; 'destroy': the socket dies. */
+  end: 'end' | 'destroy' | 'hold';
+  body: Buffer;
+}
+
+/** Where our own gateway byte fixtures live (in the repository). */
+export const FIXTURE_DIR = new URL('../fixtures/gateway/', import.meta.url);
+
+/**
+ * Reads test/fixtures/gateway/<name>.txt: header lines `# key: value` (title, source, status,
+ * content-type, end) up to the first empty line; every byte after that line is the body.
+ */
+export function readFixture(name: string): GatewayFixture {
+  const file = readFileSync(new URL(`${name}.txt`, FIXTURE_DIR));
+  const headerEnd = file.indexOf('\n\n');
+  if (headerEnd < 0) throw new Error(`fixture ${name}: no blank line after the header`);
+  const fields = new Map<string, string>();
+  for (const line of file.subarray(0, headerEnd).toString('utf8').split('\n')) {
+    const m = /^#\s*([a-z-]+):\s*(.*)$/.exec(line);
+    if (m) fields.set(m[1], m[2].trim());
+  }
+  const end = fields.get('end') ?? 'end';
+  if (end !== 'end' && end !== 'hold' && end !== 'destroy')
+    throw new Error(`fixture ${name}: bad end ${end}`);
+  return {
+    name,
+    title: fields.get('title') ?? name,
+    source: fields.get('source') ?? '',
+    status: Number(fields.get('status') ?? 200),
+    contentType: fields.get('content-type') ?? 'text/event-stream',
+    end,
+    body: file.subarray(headerEnd + 2),
+  };
+}
 
 /** A running scripted gateway. */
 export interface ScriptedGateway {
@@ -158,10 +228,12 @@ export function readCaseBytes(caseId: string): Buffer {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function splitBytes(bytes: Buffer, split: RawStep['split']): Buffer[] {
+function splitBytes(bytes: Buffer, split: RawStep['split'] | FixtureStep['split']): Buffer[] {
   if (!split) return [bytes];
   const cuts: number[] = [];
-  if (split === 'events') {
+  if (split === 'lines') {
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x0a) cuts.push(i + 1);
+  } else if (split === 'events') {
     for (let i = 0; i < bytes.length; i++) {
       if (bytes[i] === 0x0a && bytes[i + 1] === 0x0a) cuts.push(i + 2);
       else if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a && bytes[i + 2] === 0x0d && bytes[i + 3] === 0x0a)
@@ -266,7 +338,8 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody });
     const socket = req.socket;
     const alive = () => !socket.destroyed;
-    const step = queue.shift();
+    let step = queue.shift();
+    while (step?.kind === 'decide') step = step.choose(requests[requests.length - 1]);
     if (!step) {
       res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(
@@ -276,10 +349,11 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       );
       return;
     }
-    if (step.headersDelayMs) await sleep(step.headersDelayMs);
+    const chosen = step;
+    if (chosen.headersDelayMs) await sleep(chosen.headersDelayMs);
     if (!alive()) return;
     const gap = async () => {
-      if (step.chunkDelayMs) await sleep(step.chunkDelayMs);
+      if (chosen.chunkDelayMs) await sleep(chosen.chunkDelayMs);
     };
     const streamed = body?.stream === true;
     const includeUsage = body?.stream_options?.include_usage === true;
@@ -295,7 +369,7 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       return true;
     };
 
-    switch (step.kind) {
+    switch (chosen.kind) {
       case 'reply': {
         const asSse = step.as ? step.as === 'sse' : streamed;
         if (asSse) {
@@ -368,6 +442,25 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
           await sleep(20);
           socket.destroy();
         } else res.end();
+        return;
+      }
+      case 'fixture': {
+        const fx = readFixture(chosen.name);
+        const headers: Record<string, string | number> = { 'Content-Type': fx.contentType };
+        if (!fx.contentType.includes('event-stream') && fx.end === 'end' && !chosen.split)
+          headers['Content-Length'] = fx.body.length;
+        res.writeHead(fx.status, headers);
+        res.flushHeaders();
+        for (const [i, p] of splitBytes(fx.body, chosen.split).entries()) {
+          if (i > 0) await gap();
+          if (!alive()) return;
+          res.write(p);
+        }
+        const end = chosen.end ?? fx.end;
+        if (end === 'destroy') {
+          await sleep(20);
+          socket.destroy();
+        } else if (end !== 'hold') res.end();
         return;
       }
       case 'bytes': {

@@ -130,6 +130,12 @@ export async function runTurn(
             streamedText = true;
             emit({ type: 'token', data: { text } });
           },
+          // text already streamed turned out to be the model's inline reasoning: take it back
+          onRetract: () => {
+            partial = '';
+            if (streamedText) emit({ type: 'reset', data: {} });
+            streamedText = false;
+          },
         },
         AbortSignal.any([signal, deadlineTimer.signal]),
       );

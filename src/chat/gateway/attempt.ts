@@ -6,17 +6,22 @@
 
 import { GatewayError } from './gateway-error.js';
 import { createReplyReader, type ReadProgress, type ReplyReader } from './reply-reader.js';
+import { GATEWAY_FINISH_GRACE_MS } from '../../limits.js';
 import type { ChatCompletionBody } from './request.js';
 import { abortReason } from './retry-policy.js';
 import { type Exchange, openExchange, type TransportOptions } from './transport.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
 
-/** Timeouts of one attempt, ms; 0 or undefined disables one. */
+/** Timeouts of one attempt, ms (0 or undefined disables one), and how to read the reply. */
 export interface AttemptTimeouts {
   /** Streaming only: fail when no byte arrives for this long. */
   idleTimeoutMs?: number;
   /** Buffered only: fail when the whole call takes longer. */
   callTimeoutMs?: number;
+  /** Streaming only: how long a finished stream (every finish_reason seen) may stay open (default GATEWAY_FINISH_GRACE_MS). */
+  finishGraceMs?: number;
+  /** The model opens inline reasoning in its prompt. */
+  reasoningStartsInside?: boolean;
 }
 
 /**
@@ -42,6 +47,8 @@ export function attempt(
     let settled = false;
     let idleTimer: NodeJS.Timeout | undefined;
     let callTimer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const graceMs = timeouts.finishGraceMs ?? GATEWAY_FINISH_GRACE_MS;
     let reader: ReplyReader | undefined;
     let exchange: Exchange | undefined;
     const partialText = () => reader?.partialText() || undefined;
@@ -51,6 +58,7 @@ export function attempt(
       settled = true;
       clearTimeout(idleTimer);
       clearTimeout(callTimer);
+      clearTimeout(graceTimer);
       signal?.removeEventListener('abort', onAbort);
       exchange?.destroy();
       fn();
@@ -97,12 +105,25 @@ export function attempt(
       onError: (err) => fail(err),
       onResponse: (status, headers) => {
         activity();
-        reader = createReplyReader({ status, headers, streaming, hooks, progress });
+        reader = createReplyReader({
+          status,
+          headers,
+          streaming,
+          hooks,
+          progress,
+          reasoningStartsInside: timeouts.reasoningStartsInside,
+        });
       },
       onData: (chunk) => {
         if (settled) return;
         activity();
         guarded(() => reader?.push(chunk));
+        if (!settled && graceTimer === undefined && reader?.finished()) {
+          // every choice has its finish_reason: trailing usage may follow, but a transport that
+          // never ends (no [DONE], the socket held open, keep-alives going on) must not hang the turn
+          const r = reader;
+          graceTimer = setTimeout(() => guarded(() => r.finishNow()), graceMs);
+        }
       },
       onEnd: (how) => guarded(() => reader?.end(how)),
     });

@@ -1,18 +1,20 @@
 /**
- * Reading a non-streaming `chat.completion` JSON body, also used when a
- * gateway ignores `stream:true` and answers with one JSON body (tolerated).
+ * Reading a non-streaming `chat.completion` JSON body, also used when a gateway ignores
+ * `stream:true` and answers with one JSON body. The body goes through the same normaliser, call
+ * assembler and reasoning splitter as a stream, so both paths read a reply the same way.
  */
+import { createCallAssembler } from './call-assembler.js';
+import { normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
-import { finalizeTurn, type RawToolCall, toolCallIdFactory } from './finalize.js';
+import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
-import { contentText, reasoningText } from './stream-assembler.js';
+import { createReasoningSplitter } from './inline-reasoning.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
-import { normalizeUsage } from './usage.js';
 
-function rec(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
+/** Options beyond the hooks: our id maker, and whether the model starts inside inline reasoning. */
+export interface BufferedOptions {
+  newId?: () => string;
+  reasoningStartsInside?: boolean;
 }
 
 /**
@@ -21,62 +23,50 @@ function rec(v: unknown): Record<string, unknown> | undefined {
  * - 'parse' when the body is not JSON or has no `choices[].message`;
  * - whatever classifyErrorPayload gives when the body carries an `error` (checked first);
  * - 'failed'/'empty' from finalizeTurn.
- * Tool-call `arguments` may be a string or an object; entries without a function
- * name are dropped and empty ids replaced; usage is normalised.
  * `hooks.onWarning` hears about anything tolerated.
  */
 export function parseBufferedCompletion(
   bodyText: string,
   hooks: GatewayHooks = {},
-  newId = toolCallIdFactory(),
+  options: BufferedOptions = {},
 ): GatewayResult {
   let payload: unknown;
   try {
     payload = JSON.parse(bodyText);
   } catch (err) {
-    throw new GatewayError('parse', 'the gateway reply is not valid JSON', {
-      reason: 'unreadable',
-      cause: err,
-    });
+    throw new GatewayError('parse', 'the gateway reply is not valid JSON', { reason: 'unreadable', cause: err });
   }
   const failure = classifyErrorPayload(payload);
   if (failure) throw failure;
-  const body = rec(payload);
-  const choices = Array.isArray(body?.choices) ? (body?.choices as unknown[]) : [];
-  const choice =
-    choices.map(rec).find((c) => c !== undefined && (c.index === 0 || c.index === undefined)) ??
-    choices.map(rec).find((c) => c !== undefined);
-  const message = rec(choice?.message) ?? rec(choice?.delta);
-  if (!body || !choice || !message) {
+  const body = normaliseChunk(payload);
+  const choice = body?.choices.find((c) => c.index === 0) ?? body?.choices[0];
+  const raw = payload as Record<string, unknown>;
+  const rawChoices = Array.isArray(raw?.choices) ? raw.choices : [];
+  const hasMessage = rawChoices.some(
+    (c) => typeof c === 'object' && c !== null && ('message' in c || 'delta' in c),
+  );
+  if (!body || !choice || !hasMessage) {
     throw new GatewayError('parse', 'the gateway reply has no choices[].message', { reason: 'no_choices' });
   }
-  const toolCalls: RawToolCall[] = [];
-  if (Array.isArray(message.tool_calls)) {
-    for (const raw of message.tool_calls) {
-      const tc = rec(raw);
-      if (!tc) continue;
-      const fn = rec(tc.function);
-      toolCalls.push({
-        id: typeof tc.id === 'string' ? tc.id : undefined,
-        name: typeof fn?.name === 'string' ? fn.name : undefined,
-        arguments: fn?.arguments,
-      });
-    }
-  }
-  const refusal = typeof message.refusal === 'string' ? message.refusal : '';
-  return finalizeTurn(
+  const calls = createCallAssembler();
+  for (const f of choice.tools) calls.add(f);
+  const splitter = createReasoningSplitter(options.reasoningStartsInside);
+  const first = splitter.push(choice.text);
+  const last = splitter.end();
+  const result = finalizeTurn(
     {
-      text: contentText(message.content) || refusal,
-      reasoning: reasoningText(message),
-      toolCalls,
-      finishReason:
-        typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : null,
-      usage: normalizeUsage(body.usage),
+      text: first.answer + last.answer,
+      reasoning: choice.reasoning + first.reasoning + last.reasoning,
+      toolCalls: calls.calls(),
+      finishReason: choice.finish,
+      usage: body.usage,
       streamed: false,
       warnings: [],
-      model: typeof body.model === 'string' ? body.model : undefined,
+      model: body.model,
     },
     hooks,
-    newId,
+    options.newId ?? toolCallIdFactory(),
   );
+  if (splitter.seen !== 'none') result.inlineReasoning = splitter.seen;
+  return result;
 }

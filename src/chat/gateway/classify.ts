@@ -108,6 +108,7 @@ export function classifyHttpError(
   const providerText = decoded?.message || summary || '';
   const message = providerText ? `gateway HTTP ${status}: ${providerText}` : `gateway HTTP ${status}`;
   const base = {
+    detail: decoded?.detail || summary,
     upstreamStatus: status,
     providerCode: decoded?.code,
     providerType: decoded?.metadataType ?? decoded?.type,
@@ -195,6 +196,7 @@ export function classifyErrorPayload(payload: unknown, partialText?: string): Ga
         : undefined;
   const message = `provider error${numeric ? ` ${numeric}` : ''}: ${d.message || d.type || 'unknown'}`;
   const init = {
+    detail: d.detail,
     providerCode: d.code,
     providerType: d.metadataType ?? d.type,
     partialText: partialText || undefined,

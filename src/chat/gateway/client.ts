@@ -7,7 +7,7 @@ import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../
 import { attempt } from './attempt.js';
 import { GatewayError } from './gateway-error.js';
 import { defaultProviderMemory, type ProviderMemory, resolveCapabilities } from './provider-capabilities.js';
-import { type RepairsMade, repairRefusal } from './repair-policy.js';
+import { asRefusal, isDeterministicRefusal, type RepairsMade, repairRefusal } from './repair-policy.js';
 import type { ReadProgress } from './reply-reader.js';
 import { buildRequestBody } from './request.js';
 import { abortReason, retryDecision, sleep } from './retry-policy.js';
@@ -38,6 +38,8 @@ export interface GatewayConfig {
   capabilities?: Partial<ProviderCapabilities>;
   /** Where refusals are remembered (default: one process-wide memory). */
   memory?: ProviderMemory;
+  /** How long a finished stream may stay open before it is taken as complete, ms (default GATEWAY_FINISH_GRACE_MS). */
+  finishGraceMs?: number;
 }
 
 function requestWantsCache(request: GatewayRequest): boolean {
@@ -76,7 +78,6 @@ export async function callGateway(
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? GATEWAY_RETRY_BASE_DELAY_MS);
   const repairs: RepairsMade = new Set();
   const transport = { apiKey: config.apiKey, tlsRejectUnauthorized: config.tlsRejectUnauthorized };
-  const timeouts = { idleTimeoutMs: config.idleTimeoutMs, callTimeoutMs: config.callTimeoutMs };
   let retries = 0;
 
   for (;;) {
@@ -84,9 +85,19 @@ export async function callGateway(
     const caps = resolveCapabilities(url, config.model, config.capabilities, memory);
     const body = buildRequestBody(request, config.model, caps);
     const progress: ReadProgress = { emittedText: false };
+    const timeouts = {
+      idleTimeoutMs: config.idleTimeoutMs,
+      callTimeoutMs: config.callTimeoutMs,
+      finishGraceMs: config.finishGraceMs,
+      reasoningStartsInside: caps.reasoningStartsInside,
+    };
     try {
       const result = await attempt(url, transport, timeouts, body, hooks, progress, signal);
-      if (result.usage && !caps.cacheControl && repairs.has('cache') && requestWantsCache(request)) {
+      if (result.inlineReasoning === 'bare') {
+        // the model opens its reasoning in the prompt: hold its next replies until the closing tag
+        memory.learn(url.origin, config.model, { reasoningStartsInside: true });
+      }
+      if (result.usage && !caps.cacheControl && repairs.has('cacheControl') && requestWantsCache(request)) {
         // the cache markers were refused: cache reads and writes are not reported, not zero
         delete result.usage.cachedTokens;
         delete result.usage.cacheWriteTokens;
@@ -96,6 +107,7 @@ export async function callGateway(
       if (signal?.aborted) throw abortReason(signal);
       if (!(err instanceof GatewayError)) throw err;
       if (repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })) continue;
+      if (isDeterministicRefusal(err)) throw asRefusal(err);
       const waitMs = retryDecision(err, {
         retries,
         maxRetries,

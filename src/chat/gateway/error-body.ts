@@ -4,12 +4,14 @@
  * `{object:"error", message, type, code}`, FastAPI's `{detail}`; and a short, safe summary of
  * an HTML error page (never pass raw HTML on).
  */
-import { GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
+import { GATEWAY_MAX_ERROR_DETAIL_CHARS, GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
 
 /** The parts of an error payload the classifier looks at. */
 export interface DecodedError {
   /** Human-readable message, cleaned and capped (may be ''). */
   message: string;
+  /** The whole message, flattened from whatever shape it had, capped at GATEWAY_MAX_ERROR_DETAIL_CHARS. */
+  detail: string;
   /** `type`, else `status` (e.g. INVALID_ARGUMENT), else `error_type`, else a string `code`. */
   type?: string;
   /** `code` as given: a number (502) or a string ('rate_limit_exceeded'). */
@@ -43,6 +45,35 @@ export function cleanMessage(text: string): string {
 }
 
 /**
+ * An error message as text, whatever its shape: a string as is; a validation entry
+ * (`{loc, msg}`) as `body.messages.3.name: Extra inputs are not permitted`; a list joined with
+ * "; "; another object by its message-like fields (`message`, `msg`, `detail`, `error`), else as
+ * JSON. Providers put the message in a string, an object or a list, and a repair needs the field
+ * it names whichever it is.
+ */
+export function flattenErrorText(value: unknown, depth = 0): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined || depth > 4) return '';
+  if (Array.isArray(value)) return value.map((v) => flattenErrorText(v, depth + 1)).filter((t) => t !== '').join('; ');
+  if (typeof value !== 'object') return String(value);
+  const o = value as Record<string, unknown>;
+  if (Array.isArray(o.loc) && typeof o.msg === 'string') return `${o.loc.join('.')}: ${o.msg}`;
+  for (const key of ['message', 'msg', 'detail', 'error']) {
+    const text = flattenErrorText(o[key], depth + 1);
+    if (text !== '') return text;
+  }
+  return JSON.stringify(value);
+}
+
+function decoded(text: string, rest: Omit<DecodedError, 'message' | 'detail'>): DecodedError {
+  return {
+    message: cleanMessage(text),
+    detail: text.length > GATEWAY_MAX_ERROR_DETAIL_CHARS ? text.slice(0, GATEWAY_MAX_ERROR_DETAIL_CHARS) : text,
+    ...rest,
+  };
+}
+
+/**
  * Decodes an error payload (already JSON-parsed). Returns undefined when the value carries no
  * recognisable error (then it is not an error payload). Accepts the shapes listed at the top of
  * this file ("accept {error:{...}}, [{error:{...}}], and error given as a string").
@@ -59,37 +90,31 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (!body) return undefined;
   const err = body.error;
   if (typeof err === 'string') {
-    return {
-      message: cleanMessage(err),
-      type: str(body.error_type) ?? str(body.type),
-      code: codeOf(body.code),
-    };
+    return decoded(err, { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) });
   }
   const e = asRecord(err);
   if (e) {
     const meta = asRecord(e.metadata);
     const code = codeOf(e.code);
-    return {
-      message: cleanMessage(str(e.message) ?? str(e.msg) ?? str(meta?.raw) ?? ''),
-      type:
-        str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
+    const text = flattenErrorText(e.message) || flattenErrorText(e.msg) || (str(meta?.raw) ?? '') || flattenErrorText(e.detail);
+    return decoded(text, {
+      type: str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
       code,
       metadataType: str(meta?.error_type),
-    };
+    });
   }
   // vLLM / FastAPI shapes: no `error` key at all.
   if (
     body.object === 'error' ||
-    (str(body.message) && (body.type !== undefined || body.code !== undefined))
+    (body.message !== undefined && body.message !== null && (body.type !== undefined || body.code !== undefined))
   ) {
     const code = codeOf(body.code);
-    return {
-      message: cleanMessage(str(body.message) ?? ''),
+    return decoded(flattenErrorText(body.message) || flattenErrorText(body.detail), {
       type: str(body.type) ?? (typeof code === 'string' ? code : undefined),
       code,
-    };
+    });
   }
-  if (typeof body.detail === 'string') return { message: cleanMessage(body.detail) };
+  if (typeof body.detail === 'string' || Array.isArray(body.detail)) return decoded(flattenErrorText(body.detail), {});
   return undefined;
 }
 

@@ -9,14 +9,16 @@ import { GatewayError } from './gateway-error.js';
 import { readToolArguments } from './tool-arguments.js';
 import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from './types.js';
 
-/** A tool-call slot as assembled from the wire, before validation. */
+/** A tool call as assembled from the wire, before validation (see call-assembler.ts). */
 export interface RawToolCall {
-  /** Provider id; '' or undefined when none came. */
-  id?: string;
+  /** The provider's id, kept for logs only: the id we send is ours. */
+  providerId?: string;
   /** Function name; calls without one are dropped. */
   name?: string;
   /** Accumulated argument text, or an object when the gateway sent one. */
   arguments: unknown;
+  /** Provider fields to echo on the next request. */
+  extras?: Record<string, unknown>;
 }
 
 /** Everything read from one reply, before the turn decision. */
@@ -31,14 +33,35 @@ export interface RawTurn {
   model?: string;
 }
 
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** One tool-call id of ours: 9 letters and digits, the one form every known provider accepts. */
+export function newToolCallId(): string {
+  const bytes = randomBytes(9);
+  let id = '';
+  for (const b of bytes) id += ID_ALPHABET[b % ID_ALPHABET.length];
+  return id;
+}
+
+/** True when `id` has the form of our tool-call ids. */
+export function isOurToolCallId(id: string): boolean {
+  return /^[A-Za-z0-9]{9}$/.test(id);
+}
+
 /**
- * Returns a function making unique tool-call ids `call_<12 hex>_<index>` for one reply
- * ("make a unique one, for example call_<turn>_<index>"). The random part keeps ids
- * of different round-trips of one turn apart.
+ * Returns a function making tool-call ids for one reply: ours, never the provider's, because
+ * providers repeat ids across round-trips, change them between fragments and use forms other
+ * providers refuse. Unique within the reply; 62^9 values make a clash across replies negligible,
+ * and the history check refuses one anyway.
  */
-export function toolCallIdFactory(): (index: number) => string {
-  const turn = randomBytes(6).toString('hex');
-  return (index) => `call_${turn}_${index}`;
+export function toolCallIdFactory(): () => string {
+  const used = new Set<string>();
+  return () => {
+    let id = newToolCallId();
+    while (used.has(id)) id = newToolCallId();
+    used.add(id);
+    return id;
+  };
 }
 
 /**
@@ -55,7 +78,7 @@ export function toolCallIdFactory(): (index: number) => string {
 export function finalizeTurn(
   raw: RawTurn,
   hooks: GatewayHooks = {},
-  newId = toolCallIdFactory(),
+  newId: () => string = toolCallIdFactory(),
 ): GatewayResult {
   const warnings = [...raw.warnings];
   const warn = (message: string) => {
@@ -80,26 +103,30 @@ export function finalizeTurn(
   }
 
   const calls: GatewayToolCall[] = [];
-  const usedIds = new Set<string>();
-  raw.toolCalls.forEach((slot, index) => {
+  for (const slot of raw.toolCalls) {
     const name = typeof slot.name === 'string' ? slot.name.trim() : '';
     if (name === '') {
-      warn(`dropped a tool call without a function name (id ${JSON.stringify(slot.id ?? '')})`);
-      return;
+      warn(`dropped a tool call without a function name (id ${JSON.stringify(slot.providerId ?? '')})`);
+      continue;
     }
-    let id = typeof slot.id === 'string' ? slot.id.trim() : '';
-    if (id === '' || usedIds.has(id)) id = newId(index);
-    usedIds.add(id);
     const args = readToolArguments(slot.arguments);
     if (args.droppedTrailing !== undefined) {
       warn(
         `dropped text after the JSON arguments of ${name}: ${JSON.stringify(args.droppedTrailing.slice(0, 80))}`,
       );
     }
-    const call: GatewayToolCall = { id, name, arguments: args.canonical, parsedArguments: args.parsed };
+    const call: GatewayToolCall = {
+      id: newId(),
+      name,
+      // what we send back must be valid JSON: unreadable arguments go back as {} beside the error reply
+      arguments: args.parsed === undefined ? '{}' : args.canonical,
+      parsedArguments: args.parsed,
+    };
+    if (slot.providerId !== undefined) call.providerId = slot.providerId;
+    if (slot.extras !== undefined) call.extras = slot.extras;
     if (args.error !== undefined) call.argumentsError = args.error;
     calls.push(call);
-  });
+  }
 
   if (finish === 'length' && calls.length > 0) {
     throw new GatewayError(

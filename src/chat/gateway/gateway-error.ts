@@ -55,6 +55,8 @@ export interface GatewayErrorInit {
   providerCode?: string | number;
   /** The provider's error type, e.g. 'provider_unavailable', 'validation', 'tokens'. */
   providerType?: string;
+  /** The provider's whole error text (flattened, capped), for finding what a refusal names. */
+  detail?: string;
   /** Answer text already received (and streamed) before the failure. */
   partialText?: string;
   /** The underlying error (network error, parse error). */
@@ -71,6 +73,7 @@ export class GatewayError extends KlebbError {
   readonly providerCode?: string | number;
   readonly providerType?: string;
   readonly partialText?: string;
+  readonly detail?: string;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(STATUS_BY_KIND[kind], `GATEWAY_${kind.toUpperCase()}`, message);
@@ -83,6 +86,7 @@ export class GatewayError extends KlebbError {
     this.providerCode = init.providerCode;
     this.providerType = init.providerType;
     this.partialText = init.partialText;
+    this.detail = init.detail;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 }

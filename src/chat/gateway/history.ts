@@ -20,6 +20,7 @@ export function assistantMessageFor(result: GatewayResult): AssistantMessage {
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: c.arguments },
+      ...(c.extras ? { extras: c.extras } : {}),
     }));
   }
   return msg;

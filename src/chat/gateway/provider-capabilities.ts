@@ -1,15 +1,20 @@
 /**
- * What each provider accepts: a small built-in table, overrides from the
- * caller's config, and what was learned from a provider's own 400s at run time ("remember the
- * result for that provider": string system content per provider, cache_control per provider and model).
+ * What each provider accepts: a small built-in table, overrides from the caller's config, and
+ * what the provider itself taught us (provider-memory.ts: its refusals, per endpoint and model).
  */
+import type { ProviderMemory } from './provider-memory.js';
 import type { ProviderCapabilities } from './types.js';
+
+export { defaultProviderMemory, ProviderMemory } from './provider-memory.js';
 
 /** Defaults for a gateway the table does not know: no cache_control, parts and stream_options allowed. */
 export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   systemContentString: false,
   cacheControl: false,
   streamOptions: true,
+  toolMessageName: true,
+  toolChoice: true,
+  reasoningStartsInside: false,
 };
 
 interface TableRow {
@@ -43,37 +48,6 @@ export function knownCapabilities(hostname: string, model: string): Partial<Prov
   }
   return out;
 }
-
-/**
- * Capabilities learned from a provider's refusals during this process's life. Keys: the
- * endpoint origin for provider-wide facts, origin + model for cache_control.
- */
-export class ProviderMemory {
-  private readonly byProvider = new Map<string, Partial<ProviderCapabilities>>();
-  private readonly byModel = new Map<string, Partial<ProviderCapabilities>>();
-
-  /** Records that the provider at `origin` needs string system content / rejects stream_options. */
-  learnProvider(
-    origin: string,
-    caps: Partial<Pick<ProviderCapabilities, 'systemContentString' | 'streamOptions'>>,
-  ): void {
-    this.byProvider.set(origin, { ...this.byProvider.get(origin), ...caps });
-  }
-
-  /** Records that `model` at `origin` rejects (or takes) cache_control. */
-  learnModel(origin: string, model: string, caps: Partial<Pick<ProviderCapabilities, 'cacheControl'>>): void {
-    const key = `${origin} ${model}`;
-    this.byModel.set(key, { ...this.byModel.get(key), ...caps });
-  }
-
-  /** What was learned for this origin and model (possibly nothing). */
-  learned(origin: string, model: string): Partial<ProviderCapabilities> {
-    return { ...this.byProvider.get(origin), ...this.byModel.get(`${origin} ${model}`) };
-  }
-}
-
-/** The process-wide memory used when the caller passes none. */
-export const defaultProviderMemory = new ProviderMemory();
 
 /**
  * The capabilities to use for one call: defaults, then the table, then the caller's

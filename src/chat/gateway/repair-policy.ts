@@ -1,11 +1,15 @@
 /**
- * Repairing a refused request: when the gateway refuses something we sent (a field, a value, a
- * shape), the next attempt is built without it and the provider memory learns it. Each repair is
- * tried at most once per call, so a repair can never loop.
+ * Repairing a refused request. When the gateway refuses something we sent (a field, a value, a
+ * shape) and says which, whatever the status (some servers refuse with 500) and whatever the shape
+ * of its error body (error-body.ts flattens it), the next attempt is built without it and the
+ * provider memory learns it for this endpoint and model. Each repair is tried at most once per
+ * call, so the loop is bounded by the number of repairs. A refusal no repair can answer is
+ * deterministic: sending the same request again cannot succeed, so it is never retried.
  */
-import type { GatewayError } from './gateway-error.js';
-import type { ProviderMemory } from './provider-capabilities.js';
-import { bodyHasCacheControl, bodyHasSystemParts, type ChatCompletionBody } from './request.js';
+import { GatewayError } from './gateway-error.js';
+import type { ProviderMemory } from './provider-memory.js';
+import type { ChatCompletionBody } from './request.js';
+import type { ProviderCapabilities } from './types.js';
 
 /** The repairs already made during one call. */
 export type RepairsMade = Set<string>;
@@ -17,9 +21,67 @@ export interface RepairTarget {
   memory: ProviderMemory;
 }
 
+/** Wording of a refusal of something sent (pydantic, OpenAI, vLLM, Mistral, LiteLLM, Bedrock ...). */
+const REFUSAL =
+  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|unexpected|not allowed|extraneous|additional propert|not supported|unsupported|invalid|must be|should be|expected|is required|missing/i;
+
+function marked(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && 'cache_control' in v;
+}
+
+/** True when the built body carries `cache_control` anywhere (so stripping it can help). */
+export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
+  return (
+    body.messages.some((m) => Array.isArray(m.content) && m.content.some(marked)) || (body.tools ?? []).some(marked)
+  );
+}
+
+/** True when some system message went out as content parts (so flattening can help). */
+export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
+  return body.messages.some((m) => m.role === 'system' && Array.isArray(m.content));
+}
+
+/** One repair: what it changes, when the refusal names it, and when the body had it at all. */
+interface Repair {
+  change: Partial<ProviderCapabilities>;
+  names(text: string): boolean;
+  sent(body: ChatCompletionBody): boolean;
+}
+
+const REPAIRS: Record<string, Repair> = {
+  systemContentString: {
+    change: { systemContentString: true },
+    names: (t) => /content/i.test(t) && /must be (?:a )?string|expected (?:a )?string|should be (?:a )?string/i.test(t),
+    sent: bodyHasSystemParts,
+  },
+  cacheControl: {
+    change: { cacheControl: false },
+    names: (t) => /cache_control/i.test(t) && REFUSAL.test(t),
+    sent: bodyHasCacheControl,
+  },
+  streamOptions: {
+    change: { streamOptions: false },
+    names: (t) => /stream_options|include_usage/i.test(t) && REFUSAL.test(t),
+    sent: (b) => b.stream_options !== undefined,
+  },
+  toolMessageName: {
+    change: { toolMessageName: false },
+    names: (t) =>
+      REFUSAL.test(t) &&
+      (/messages?\W+\d+\W+(?:tool\W+)?name\b/i.test(t) || (/\bname\b/i.test(t) && /\btool\b/i.test(t) && !/function_response|cannot be empty|missing/i.test(t))),
+    sent: (b) => b.messages.some((m) => m.role === 'tool' && typeof m.name === 'string'),
+  },
+  toolChoice: {
+    change: { toolChoice: false },
+    names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),
+    sent: (b) => b.tool_choice !== undefined,
+  },
+};
+
 /**
- * Tries to repair the refusal `err` of `body`. Returns true when a capability was learnt and the
- * request should be rebuilt and sent again; false when no repair applies (or it was tried).
+ * Tries to repair the refusal `err` of `body`. Returns true when something was learnt and the
+ * request should be rebuilt and sent again; false when no repair applies or each that applies
+ * was tried already in this call.
  */
 export function repairRefusal(
   err: GatewayError,
@@ -27,26 +89,38 @@ export function repairRefusal(
   made: RepairsMade,
   target: RepairTarget,
 ): boolean {
-  const once = (key: string, applies: boolean, learn: () => void): boolean => {
-    if (!applies || made.has(key)) return false;
+  if (err.upstreamStatus === undefined || err.upstreamStatus < 400) return false;
+  const text = `${err.detail ?? ''} ${err.message}`;
+  let repaired = false;
+  for (const [key, repair] of Object.entries(REPAIRS)) {
+    if (made.has(key) || !repair.sent(body) || !repair.names(text)) continue;
     made.add(key);
-    learn();
-    return true;
-  };
-  switch (err.reason) {
-    case 'system_content_must_be_string':
-      return once('system', bodyHasSystemParts(body), () =>
-        target.memory.learnProvider(target.origin, { systemContentString: true }),
-      );
-    case 'cache_control_rejected':
-      return once('cache', bodyHasCacheControl(body), () =>
-        target.memory.learnModel(target.origin, target.model, { cacheControl: false }),
-      );
-    case 'stream_options_rejected':
-      return once('streamOptions', body.stream_options !== undefined, () =>
-        target.memory.learnProvider(target.origin, { streamOptions: false }),
-      );
-    default:
-      return false;
+    target.memory.learn(target.origin, target.model, repair.change);
+    repaired = true;
   }
+  return repaired;
+}
+
+/**
+ * True when a server error (5xx) is a refusal of the request itself (it names a field, a value
+ * or a format): the same request would be refused again, so it must not be retried.
+ */
+export function isDeterministicRefusal(err: GatewayError): boolean {
+  if (err.upstreamStatus === undefined || err.upstreamStatus < 500) return false;
+  const text = `${err.detail ?? ''} ${err.message}`;
+  return /extra inputs|not permitted|unknown (?:field|parameter|argument)|unrecogni[sz]ed (?:field|request argument|parameter)|extraneous key|but must be|must be (?:a|an|one of)\b|is not a valid|invalid (?:type|value|format|field|parameter|request)|missing (?:a |required )?(?:field|parameter|thought_signature)/i.test(
+    text,
+  );
+}
+
+/** The same failure, no longer retryable: a refusal that a retry of the same request cannot fix. */
+export function asRefusal(err: GatewayError): GatewayError {
+  return new GatewayError('failed', err.message, {
+    reason: 'refused',
+    upstreamStatus: err.upstreamStatus,
+    retryable: false,
+    providerCode: err.providerCode,
+    providerType: err.providerType,
+    detail: err.detail,
+  });
 }

@@ -28,6 +28,10 @@ export interface ReplyReader {
   end(how: 'eof' | 'reset'): GatewayResult;
   /** Answer text received so far (for a timeout's partial text). */
   partialText(): string;
+  /** True once a streamed reply has every choice's finish_reason (it may end without `[DONE]`). */
+  finished(): boolean;
+  /** Settles a finished stream whose transport never ended. */
+  finishNow(): GatewayResult;
 }
 
 type Mode = 'undecided' | 'sse' | 'buffered' | 'error';
@@ -39,11 +43,14 @@ export interface ReplyReaderInit {
   streaming: boolean;
   hooks: GatewayHooks;
   progress: ReadProgress;
+  /** The model is known to open inline reasoning in its prompt. */
+  reasoningStartsInside?: boolean;
 }
 
 /** Creates the reader for one response. */
 export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   const { status, headers, streaming, hooks, progress } = init;
+  const options = { reasoningStartsInside: init.reasoningStartsInside };
   const contentType = String(headers['content-type'] ?? '').toLowerCase();
   const decoder = new TextDecoder('utf-8');
   let mode: Mode = status < 200 || status >= 300 ? 'error' : 'undecided';
@@ -51,21 +58,24 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   let textBytes = 0;
   let result: GatewayResult | undefined;
 
-  const assembler = createStreamAssembler({
-    ...hooks,
-    onToken: (t) => {
-      progress.emittedText = true;
-      hooks.onToken?.(t);
+  const assembler = createStreamAssembler(
+    {
+      ...hooks,
+      onToken: (t) => {
+        progress.emittedText = true;
+        hooks.onToken?.(t);
+      },
     },
-  });
+    options,
+  );
   const sse = createSseReader({
-    onData: (data) => assembler.push(data),
+    onData: (data, parsed) => assembler.push(data, parsed),
     onComment: (comment) => hooks.onKeepAlive?.(comment),
   });
 
-  const feedSse = (piece: string): GatewayResult | undefined => {
+  const feedSse = (piece: string, last = false): GatewayResult | undefined => {
     try {
-      if (sse.feed(piece)) result = assembler.finish('done');
+      if (sse.feed(piece) || (last && sse.end())) result = assembler.finish('done');
     } catch (err) {
       if (!(err instanceof SseTooLarge)) throw err;
       throw new GatewayError('parse', err.message, {
@@ -78,7 +88,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
 
   const finishBuffered = (): GatewayResult => {
     if (looksLikeHtml(text) || contentType.includes('html')) throw classifyHttpError(status, headers, text);
-    const reply = parseBufferedCompletion(text, hooks);
+    const reply = parseBufferedCompletion(text, hooks, options);
     if (streaming) {
       // a gateway that ignored stream:true: its text still goes out through the hooks
       if (reply.reasoning) hooks.onReasoning?.(reply.reasoning);
@@ -92,6 +102,11 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
 
   return {
     partialText: () => assembler.text,
+    finished: () => mode === 'sse' && assembler.finished(),
+    finishNow: () => {
+      result ??= assembler.finish('done');
+      return result;
+    },
 
     push(chunk: Buffer): GatewayResult | undefined {
       if (result) return result;
@@ -135,7 +150,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
           const early = feedSse(text);
           if (early) return early;
         }
-        const done = feedSse(tail);
+        const done = feedSse(tail, true);
         if (done) return done;
         if (how === 'eof' && sse.notAStream()) {
           // a whole body arrived and none of it was an event: not a stream at all

@@ -36,7 +36,7 @@ describe('provider capabilities', () => {
   it('learned refusals beat operator overrides', () => {
     const memory = new ProviderMemory();
     const url = new URL('http://gw.local/v1');
-    memory.learnModel(url.origin, 'm', { cacheControl: false });
+    memory.learn(url.origin, 'm', { cacheControl: false });
     expect(resolveCapabilities(url, 'm', { cacheControl: true }, memory).cacheControl).toBe(false);
     expect(resolveCapabilities(url, 'other', { cacheControl: true }, memory).cacheControl).toBe(true);
   });

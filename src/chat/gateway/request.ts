@@ -3,7 +3,9 @@
  * `tools`, `tool_choice:"auto"`; docs/CHAT-AGENT.md "Streaming" and "usage": `stream` and
  * `stream_options:{include_usage:true}`), shaped to what the provider accepts.
  */
+import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
+import { readToolArguments } from './tool-arguments.js';
 import type {
   ChatMessage,
   GatewayRequest,
@@ -13,6 +15,34 @@ import type {
   TextPart,
   ToolDefinition,
 } from './types.js';
+
+/**
+ * Tool-call ids as sent: ours (9 letters and digits) pass unchanged; any other id (one that came
+ * into the history from elsewhere) is replaced, consistently for the call and its reply, by one
+ * of our form, because some providers refuse every other form.
+ */
+function wireIds(): { of(id: string): string } {
+  const map = new Map<string, string>();
+  return {
+    of(id: string): string {
+      const key = id.trim();
+      if (isOurToolCallId(key)) return key;
+      let out = map.get(key);
+      if (!out) {
+        out = newToolCallId();
+        map.set(key, out);
+      }
+      return out;
+    },
+  };
+}
+
+/** Arguments as sent: always a JSON object text (an object is stringified; unreadable text becomes `{}`). */
+function validArguments(args: string | Record<string, unknown>): string {
+  if (typeof args !== 'string') return JSON.stringify(args);
+  const read = readToolArguments(args);
+  return read.parsed === undefined ? '{}' : read.canonical;
+}
 
 /** The JSON body POSTed to the endpoint. */
 export interface ChatCompletionBody {
@@ -64,6 +94,7 @@ export function buildRequestBody(
   caps: ProviderCapabilities,
 ): ChatCompletionBody {
   const names = checkHistory(request.messages);
+  const ids = wireIds();
   const sendSystemParts = caps.cacheControl && !caps.systemContentString;
   const messages = request.messages.map((m: ChatMessage): Record<string, unknown> => {
     switch (m.role) {
@@ -78,26 +109,19 @@ export function buildRequestBody(
         const out: Record<string, unknown> = { role: 'assistant', content: m.content };
         if (m.tool_calls && m.tool_calls.length > 0) {
           out.tool_calls = m.tool_calls.map((tc) => ({
-            id: tc.id,
+            ...tc.extras,
+            id: ids.of(tc.id),
             type: 'function',
-            function: {
-              name: tc.function.name,
-              arguments:
-                typeof tc.function.arguments === 'string'
-                  ? tc.function.arguments
-                  : JSON.stringify(tc.function.arguments),
-            },
+            function: { name: tc.function.name, arguments: validArguments(tc.function.arguments) },
           }));
         }
         return out;
       }
-      default:
-        return {
-          role: 'tool',
-          tool_call_id: m.tool_call_id,
-          name: m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim()),
-          content: m.content,
-        };
+      default: {
+        const out: Record<string, unknown> = { role: 'tool', tool_call_id: ids.of(m.tool_call_id), content: m.content };
+        if (caps.toolMessageName) out.name = m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim());
+        return out;
+      }
     }
   });
   const body: ChatCompletionBody = { model, messages, stream: request.stream === true };
@@ -106,24 +130,10 @@ export function buildRequestBody(
     body.tools = tools.map((t: ToolDefinition) =>
       caps.cacheControl ? { ...t } : (stripCacheControl(t) as Record<string, unknown>),
     );
-    body.tool_choice = 'auto';
+    if (caps.toolChoice) body.tool_choice = 'auto';
   }
   if (body.stream && caps.streamOptions) body.stream_options = { include_usage: true };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   return body;
-}
-
-/** True when the built body carries `cache_control` anywhere (so stripping it can help). */
-export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
-  const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
-  return (
-    body.messages.some((m) => Array.isArray(m.content) && m.content.some(marked)) ||
-    (body.tools ?? []).some(marked)
-  );
-}
-
-/** True when some system message went out as content parts (so flattening can help). */
-export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
-  return body.messages.some((m) => m.role === 'system' && Array.isArray(m.content));
 }

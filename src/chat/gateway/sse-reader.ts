@@ -1,53 +1,123 @@
 /**
  * Reading a server-sent-events body: text in (already UTF-8 decoded, in arbitrary pieces), the
- * `data` of each event out to a sink. Framing follows WHATWG (LF, CRLF or CR line ends, an
- * optional space after the colon, comment lines); the parser is eventsource-parser.
+ * `data` of each event out to a sink. Lines end in LF, CRLF or CR (a CRLF split across two
+ * pieces included); one optional space after the colon is removed; comment lines (`:`) go to
+ * `onComment`; a leading byte-order mark is dropped. Tolerances real gateways need: events
+ * separated by a single newline (no blank line) are still told apart, because an event whose
+ * data already holds a complete JSON object is delivered at once, without waiting for a blank
+ * line that may never come.
  */
-import { createParser, type ParseError } from 'eventsource-parser';
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 
-/** Where the reader delivers: each event's data, each comment (trimmed). */
+/** Where the reader delivers: each event's data (and its parsed JSON when known), each comment. */
 export interface SseSink {
   /** One event's data; return true to say the stream is complete (e.g. `[DONE]`). */
-  onData(data: string): boolean;
+  onData(data: string, parsed?: unknown): boolean;
   onComment?(comment: string): void;
 }
 
 /** An incremental SSE reader. */
 export interface SseReader {
-  /** Feeds decoded text. Returns true once the sink said the stream is complete. Throws on an oversized event. */
+  /** Feeds decoded text. Returns true once the sink said the stream is complete. Throws SseTooLarge. */
   feed(text: string): boolean;
+  /** The body ended: delivers a last event left without its blank line. */
+  end(): boolean;
   /** True once any event (data) was seen. */
   readonly sawEvent: boolean;
   /** True when the first few KB held nothing that looks like an SSE field or comment. */
   notAStream(): boolean;
 }
 
-/** Thrown by `feed` when one event grows past GATEWAY_MAX_BODY_BYTES. */
+/** Thrown by `feed` when one line or event grows past GATEWAY_MAX_BODY_BYTES. */
 export class SseTooLarge extends Error {}
+
+/** The parsed object when `data` is one complete JSON object, else undefined. */
+function completeJson(data: string): unknown {
+  const t = data.trim();
+  if (t[0] !== '{' || t[t.length - 1] !== '}') return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Creates a reader delivering to `sink`. */
 export function createSseReader(sink: SseSink): SseReader {
   let done = false;
   let sawEvent = false;
-  let tooLarge: ParseError | undefined;
   let sample = ''; // the first few KB, to tell "no events" from "not a stream"
-  const parser = createParser({
-    onEvent: (event) => {
-      sawEvent = true;
-      if (!done && sink.onData(event.data)) done = true;
-    },
-    onComment: (comment) => sink.onComment?.(comment.trim()),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') tooLarge = error;
-    },
-    maxBufferSize: GATEWAY_MAX_BODY_BYTES,
-  });
+  let pending = ''; // an unfinished line
+  let data: string[] | undefined; // data lines of the current event
+  let skipLf = false; // the last piece ended in CR: a leading LF of the next belongs to it
+  let first = true;
+
+  const dispatch = (parsed?: unknown) => {
+    if (data === undefined) return;
+    const text = data.join('\n');
+    data = undefined;
+    sawEvent = true;
+    if (!done && sink.onData(text, parsed)) done = true;
+  };
+  const line = (raw: string) => {
+    if (raw === '') return dispatch();
+    if (raw[0] === ':') return sink.onComment?.(raw.slice(1).trim());
+    const colon = raw.indexOf(':');
+    const field = colon < 0 ? raw : raw.slice(0, colon);
+    let value = colon < 0 ? '' : raw.slice(colon + 1);
+    if (value[0] === ' ') value = value.slice(1);
+    if (field !== 'data') return; // event, id, retry and unknown fields carry nothing we use
+    if (data !== undefined && data.length > 0) {
+      // a data line after a complete object with no blank line between: a new event
+      const parsed = completeJson(data.join('\n'));
+      if (parsed !== undefined) dispatch(parsed);
+    }
+    (data ??= []).push(value);
+    const parsed = completeJson(value);
+    if (parsed !== undefined && data.length === 1) dispatch(parsed);
+    else if (data.length === 1 && value.trim() === '[DONE]') dispatch();
+  };
+
   return {
     feed(text: string): boolean {
+      if (text === '') return done;
+      if (first) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
       if (sample.length < 4096) sample += text.slice(0, 4096 - sample.length);
-      parser.feed(text);
-      if (tooLarge) throw new SseTooLarge('a gateway stream event exceeded the size limit');
+      let i = 0;
+      if (skipLf && text[0] === '\n') i = 1;
+      skipLf = false;
+      let start = i;
+      for (; i < text.length; i++) {
+        const ch = text.charCodeAt(i);
+        if (ch !== 10 && ch !== 13) continue;
+        line(pending + text.slice(start, i));
+        pending = '';
+        if (ch === 13) {
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === 10) i++;
+          } else skipLf = true;
+        }
+        start = i + 1;
+        if (done) return true;
+      }
+      pending += text.slice(start);
+      if (pending.length > GATEWAY_MAX_BODY_BYTES) throw new SseTooLarge('a gateway stream event exceeded the size limit');
+      return done;
+    },
+    end(): boolean {
+      if (pending !== '') {
+        line(pending);
+        pending = '';
+      }
+      // an event the body ended without a blank line after (the SSE rules drop it; a gateway cut
+      // short may still have said everything)
+      if (data !== undefined) {
+        const parsed = completeJson(data.join('\n'));
+        if (parsed !== undefined || data.join('').trim() === '[DONE]') dispatch(parsed);
+      }
       return done;
     },
     get sawEvent() {

@@ -1,37 +1,49 @@
 /**
- * Assembling `chat.completion.chunk` events (the `data` of each SSE event, already split by
- * eventsource-parser) into one reply. Pure: no I/O, no timers. Rules from real gateways:
- * tool-call slots are keyed by choice and tool-call index (some omit ids); odd tool-call
- * endings are settled by finalizeTurn; a top-level `error` is checked before `choices` (errors
- * can arrive inside a 200 stream); EOF needs every choice finished, `[DONE]` is optional;
- * reasoning is not text; usage may come on any chunk, the last wins, and `choices` may be
- * empty or absent; `[DONE]` is compared after trimming (CRLF framing).
+ * Assembling a streamed reply: the data of each event in, one GatewayResult out. Pure: no I/O,
+ * no timers. Each event is normalised first (chunk-normaliser.ts); calls are assembled by what
+ * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts).
+ * Every choice index is read as the one reply (we never ask for several, and some servers
+ * number each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
+ * event with empty or absent `choices` included); `[DONE]` is compared after trimming.
  */
+import { type CallAssembler, createCallAssembler } from './call-assembler.js';
+import { normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
-import { finalizeTurn, type RawToolCall, toolCallIdFactory } from './finalize.js';
+import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
+import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
-import { normalizeUsage } from './usage.js';
+
+export { contentText, reasoningText } from './chunk-normaliser.js';
 
 /** How the byte stream ended: `[DONE]` seen, clean EOF, or the connection died. */
 export type StreamEnd = 'done' | 'eof' | 'reset';
 
+/** Options of an assembler beyond the hooks. */
+export interface AssemblerOptions {
+  /** Makes our tool-call ids. */
+  newId?: () => string;
+  /** The model is known to open inline reasoning in its prompt (only a closing tag comes). */
+  reasoningStartsInside?: boolean;
+}
+
 /** Incremental assembler for one streamed reply. */
 export interface StreamAssembler {
   /**
-   * Feeds the data of one SSE event. Returns true once `data: [DONE]` has been seen (stop
-   * reading). Throws GatewayError for an event carrying an `error`, or 'parse'
-   * for an event that starts like JSON but is not. Non-JSON keep-alive data (e.g. a comment
-   * re-wrapped as `data:`) and non-chunk objects are ignored.
+   * Feeds the data of one SSE event (or an already parsed payload). Returns true once
+   * `data: [DONE]` has been seen. Throws GatewayError for an event carrying an `error`, or
+   * 'parse' for an event that starts like JSON but is not. Non-JSON data is ignored.
    */
-  push(data: string): boolean;
+  push(data: string, parsed?: unknown): boolean;
   /**
    * Settles the reply. Throws GatewayError 'unavailable' / 'truncated' (retryable, with the
    * partial text) when the stream ended without `[DONE]` before every choice had a
    * finish_reason; otherwise applies finalizeTurn (may throw 'failed' or 'empty').
    */
   finish(end: StreamEnd): GatewayResult;
-  /** Answer text of the primary choice so far. */
+  /** True once every choice seen has a finish_reason (the reply is complete even without `[DONE]`). */
+  finished(): boolean;
+  /** Answer text of the primary choice so far (reasoning removed). */
   readonly text: string;
   /** True once any answer text went out through onToken (retrying would repeat it). */
   readonly emittedText: boolean;
@@ -41,47 +53,17 @@ interface ChoiceState {
   text: string;
   reasoning: string;
   finishReason: string | null;
-  slots: Map<number, RawToolCall & { arguments: string | Record<string, unknown> }>;
-  lastSlot?: number;
-}
-
-function rec(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
-}
-
-function nonEmptyString(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-/** Text of a delta/message `content`: a string, or the `text` of its text parts. */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((p) => {
-      const part = rec(p);
-      return part && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string'
-        ? part.text
-        : '';
-    })
-    .join('');
-}
-
-/** Reasoning text of a delta/message: `reasoning_content ?? reasoning`, non-empty strings only. */
-export function reasoningText(delta: Record<string, unknown>): string {
-  return nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning) ?? '';
+  calls: CallAssembler;
+  splitter: ReasoningSplitter;
 }
 
 /**
- * Creates an assembler. `hooks.onToken` gets the primary choice's text fragments in order,
- * `hooks.onReasoning` the reasoning fragments; `newId` makes ids for calls that have none.
+ * Creates an assembler. `hooks.onToken` gets the primary choice's answer fragments in order,
+ * `hooks.onReasoning` the reasoning fragments, `hooks.onRetract` the news that answer text
+ * already passed on was reasoning after all.
  */
-export function createStreamAssembler(
-  hooks: GatewayHooks = {},
-  newId = toolCallIdFactory(),
-): StreamAssembler {
+export function createStreamAssembler(hooks: GatewayHooks = {}, options: AssemblerOptions = {}): StreamAssembler {
+  const newId = options.newId ?? toolCallIdFactory();
   const choices = new Map<number, ChoiceState>();
   let usage: GatewayUsage | null = null;
   let model: string | undefined;
@@ -92,38 +74,36 @@ export function createStreamAssembler(
   const choice = (index: number): ChoiceState => {
     let c = choices.get(index);
     if (!c) {
-      c = { text: '', reasoning: '', finishReason: null, slots: new Map() };
+      c = {
+        text: '',
+        reasoning: '',
+        finishReason: null,
+        calls: createCallAssembler(),
+        splitter: createReasoningSplitter(options.reasoningStartsInside),
+      };
       choices.set(index, c);
     }
     return c;
   };
   const primaryText = () => choices.get(0)?.text ?? '';
 
-  const addToolDelta = (c: ChoiceState, raw: unknown) => {
-    const tc = rec(raw);
-    if (!tc) return;
-    const id = nonEmptyString(tc.id);
-    let key: number;
-    if (typeof tc.index === 'number' && Number.isInteger(tc.index)) key = tc.index;
-    else if (id !== undefined) {
-      // No index (some gateways send each call whole): match by id, else open the next slot.
-      const known = [...c.slots.entries()].find(([, s]) => s.id === id);
-      key = known ? known[0] : c.slots.size === 0 ? 0 : Math.max(...c.slots.keys()) + 1;
-    } else key = c.lastSlot ?? 0; // a bare continuation fragment
-    let slot = c.slots.get(key);
-    if (!slot) {
-      slot = { arguments: '' };
-      c.slots.set(key, slot);
+  const addText = (c: ChoiceState, primary: boolean, piece: { answer: string; reasoning: string; retracted: boolean }) => {
+    if (piece.retracted) {
+      c.reasoning += c.text;
+      c.text = '';
+      if (primary) hooks.onRetract?.();
     }
-    c.lastSlot = key;
-    if (id !== undefined && !slot.id) slot.id = id;
-    const fn = rec(tc.function);
-    const name = nonEmptyString(fn?.name);
-    if (name !== undefined && !slot.name) slot.name = name;
-    const args = fn?.arguments;
-    if (typeof args === 'string') {
-      if (typeof slot.arguments === 'string') slot.arguments += args;
-    } else if (rec(args)) slot.arguments = rec(args) as Record<string, unknown>;
+    if (piece.reasoning !== '') {
+      c.reasoning += piece.reasoning;
+      if (primary) hooks.onReasoning?.(piece.reasoning);
+    }
+    if (piece.answer !== '') {
+      c.text += piece.answer;
+      if (primary) {
+        emittedText = true;
+        hooks.onToken?.(piece.answer);
+      }
+    }
   };
 
   return {
@@ -133,60 +113,46 @@ export function createStreamAssembler(
     get emittedText() {
       return emittedText;
     },
+    finished: () => choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null),
 
-    push(data: string): boolean {
-      const trimmed = data.trim();
-      if (trimmed === '[DONE]') return true;
-      if (trimmed === '') return false;
-      if (trimmed[0] !== '{' && trimmed[0] !== '[') {
-        if (!warnedJunk) {
-          warnedJunk = true;
-          warnings.push(`ignored a non-JSON stream event: ${JSON.stringify(trimmed.slice(0, 60))}`);
+    push(data: string, parsed?: unknown): boolean {
+      let payload = parsed;
+      if (payload === undefined) {
+        const trimmed = data.trim();
+        if (trimmed === '[DONE]') return true;
+        if (trimmed === '') return false;
+        if (trimmed[0] !== '{' && trimmed[0] !== '[') {
+          if (!warnedJunk) {
+            warnedJunk = true;
+            warnings.push(`ignored a non-JSON stream event: ${JSON.stringify(trimmed.slice(0, 60))}`);
+          }
+          return false;
         }
-        return false;
-      }
-      let payload: unknown;
-      try {
-        payload = JSON.parse(trimmed);
-      } catch (err) {
-        throw new GatewayError('parse', `unreadable stream event: ${JSON.stringify(trimmed.slice(0, 80))}`, {
-          reason: 'unreadable',
-          partialText: primaryText() || undefined,
-          cause: err,
-        });
+        try {
+          payload = JSON.parse(trimmed);
+        } catch (err) {
+          throw new GatewayError('parse', `unreadable stream event: ${JSON.stringify(trimmed.slice(0, 80))}`, {
+            reason: 'unreadable',
+            partialText: primaryText() || undefined,
+            cause: err,
+          });
+        }
       }
       const failure = classifyErrorPayload(payload, primaryText());
       if (failure) throw failure;
-      const chunk = rec(payload);
+      const chunk = normaliseChunk(payload);
       if (!chunk) return false;
-      if (model === undefined && typeof chunk.model === 'string') model = chunk.model;
-      if (chunk.usage !== undefined && chunk.usage !== null) {
-        const u = normalizeUsage(chunk.usage);
-        if (u) usage = u;
-      }
-      if (!Array.isArray(chunk.choices)) return false;
-      for (const rawChoice of chunk.choices) {
-        const ch = rec(rawChoice);
-        if (!ch) continue;
-        const index = typeof ch.index === 'number' ? ch.index : 0;
-        const c = choice(index);
-        const delta = rec(ch.delta) ?? rec(ch.message) ?? {};
-        const reasoning = reasoningText(delta);
-        if (reasoning !== '') {
-          c.reasoning += reasoning;
-          if (index === 0) hooks.onReasoning?.(reasoning);
-        }
-        const text = contentText(delta.content) || (nonEmptyString(delta.refusal) ?? '');
-        if (text !== '') {
-          c.text += text;
-          if (index === 0) {
-            emittedText = true;
-            hooks.onToken?.(text);
-          }
-        }
-        if (Array.isArray(delta.tool_calls)) for (const tc of delta.tool_calls) addToolDelta(c, tc);
-        if (typeof ch.finish_reason === 'string' && ch.finish_reason !== '')
-          c.finishReason = ch.finish_reason;
+      if (model === undefined && chunk.model !== undefined) model = chunk.model;
+      if (chunk.usage) usage = chunk.usage;
+      for (const ch of chunk.choices) {
+        // we never ask for several choices, so every choice is the one reply: some servers number
+        // the choice of each chunk anew (0, 1, 2 ...) instead of keeping it at 0
+        const c = choice(0);
+        const primary = true;
+        if (ch.reasoning !== '') addText(c, primary, { answer: '', reasoning: ch.reasoning, retracted: false });
+        if (ch.text !== '') addText(c, primary, c.splitter.push(ch.text));
+        for (const f of ch.tools) c.calls.add(f);
+        if (ch.finish !== null) c.finishReason = ch.finish;
       }
       return false;
     },
@@ -204,18 +170,13 @@ export function createStreamAssembler(
         );
       }
       const primaryIndex = choices.has(0) ? 0 : Math.min(...choices.keys());
-      const c = choices.get(primaryIndex) ?? {
-        text: '',
-        reasoning: '',
-        finishReason: null,
-        slots: new Map(),
-      };
-      const toolCalls = [...c.slots.entries()].sort(([a], [b]) => a - b).map(([, s]) => s);
-      return finalizeTurn(
+      const c = choices.get(primaryIndex) ?? choice(0);
+      addText(c, primaryIndex === 0, c.splitter.end());
+      const result = finalizeTurn(
         {
           text: c.text,
           reasoning: c.reasoning,
-          toolCalls,
+          toolCalls: c.calls.calls(),
           finishReason: c.finishReason,
           usage,
           streamed: true,
@@ -225,6 +186,8 @@ export function createStreamAssembler(
         hooks,
         newId,
       );
+      if (c.splitter.seen !== 'none') result.inlineReasoning = c.splitter.seen;
+      return result;
     },
   };
 }

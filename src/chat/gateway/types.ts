@@ -34,6 +34,8 @@ export interface WireToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string | Record<string, unknown> };
+  /** Provider fields the call came with (e.g. `extra_content` holding a thought signature), echoed as given. */
+  extras?: Record<string, unknown>;
 }
 
 /** A system message; array content carries the cache breakpoints. */
@@ -92,6 +94,12 @@ export interface ProviderCapabilities {
   cacheControl: boolean;
   /** `stream_options:{include_usage:true}` is accepted. */
   streamOptions: boolean;
+  /** `name` is accepted on `role:tool` messages (some providers need it, a few refuse it). */
+  toolMessageName: boolean;
+  /** `tool_choice:"auto"` is accepted (it is the default, so leaving it out changes nothing). */
+  toolChoice: boolean;
+  /** The model opens inline reasoning in its prompt: its replies start inside reasoning until a closing tag. */
+  reasoningStartsInside: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
@@ -114,13 +122,18 @@ export interface GatewayUsage {
 
 /** One assembled, named tool call, ready to dispatch (unless `argumentsError` is set). */
 export interface GatewayToolCall {
-  /** Provider id, or a generated unique `call_<random>_<index>` when absent or empty. */
+  /** Our id for the call (9 letters and digits, see finalize.ts), used in history and the tool reply. */
   id: string;
+  /** The id the provider sent, for logs only. */
+  providerId?: string;
+  /** Provider fields to echo on the assistant message of the next request. */
+  extras?: Record<string, unknown>;
   /** Function name; calls without one are dropped. */
   name: string;
   /**
    * Canonical JSON string of the arguments: `JSON.stringify(parsedArguments)` when they parsed,
-   * else the raw text as received. Never double-encoded. Replay this in history.
+   * else `{}` (what we send back is always valid JSON; the tool reply carries the error). Never
+   * double-encoded. Replay this in history.
    */
   arguments: string;
   /** The arguments object; undefined when they could not be read (then do not execute). */
@@ -152,6 +165,8 @@ export interface GatewayResult {
   warnings: string[];
   /** The model the gateway says answered, when it says. */
   model?: string;
+  /** Reasoning came inline in the answer text: in tags, or after a bare closing tag. */
+  inlineReasoning?: 'tagged' | 'bare';
 }
 
 /** Callbacks during a call. All optional; each may be called many times. */
@@ -168,4 +183,6 @@ export interface GatewayHooks {
   onRetry?(info: { attempt: number; waitMs: number; error: Error }): void;
   /** Something odd was tolerated (also listed in GatewayResult.warnings). */
   onWarning?(message: string): void;
+  /** Answer text already passed to onToken was reasoning after all (a bare closing tag came): drop it. */
+  onRetract?(): void;
 }

@@ -1,0 +1,136 @@
+/**
+ * Assembling tool calls from fragments by what a call is (a name and one argument object), not
+ * by trusting `index` or `id`. Real gateways stream several calls under one index, put a new id
+ * on every fragment, repeat one id on every fragment, leave the index out, split the name across
+ * fragments or restate it on each, and send arguments as growing snapshots instead of deltas (or
+ * replay the whole text once more at the end). The rules, per fragment:
+ * - a fragment with a name starts a new call when there is no call yet, when its id belongs to no
+ *   call while the current call already has an id and a name, when its index is new, or when the
+ *   call it would continue already holds a complete argument object; otherwise it continues it
+ *   (a name equal to the call's is a restatement, any other extends a name still being streamed);
+ * - a fragment without a name continues the call with its id, else the newest call with its
+ *   index, else the current call; a complete argument object arriving on a call that already
+ *   holds one is a further call to the same tool;
+ * - argument text equal to what the call holds is a replay and is dropped; text that begins with
+ *   everything the call holds is a snapshot and replaces it; other text is a delta and appends.
+ */
+import type { ToolFragment } from './chunk-normaliser.js';
+import { readFirstJsonValue } from './tool-arguments.js';
+
+/** A call as assembled so far. */
+export interface AssembledCall {
+  /** The provider's first id, for logs only: the id we send is ours. */
+  providerId?: string;
+  index?: number;
+  name: string;
+  /** Argument text (deltas joined, or the last snapshot), or an object the gateway sent. */
+  arguments: string | Record<string, unknown>;
+  /** Provider fields to echo on the next request (merged over all fragments). */
+  extras?: Record<string, unknown>;
+}
+
+/** The assembler of one choice's calls. */
+export interface CallAssembler {
+  add(fragment: ToolFragment): void;
+  /** The calls by index when every call has one (stable: calls sharing an index keep their order), else in the order they started. */
+  calls(): AssembledCall[];
+}
+
+/** True when `text` is exactly one complete JSON object (whitespace around allowed). */
+function completeObject(text: string): boolean {
+  const t = text.trim();
+  if (t[0] !== '{' || t[t.length - 1] !== '}') return false;
+  const first = readFirstJsonValue(t);
+  return first !== undefined && first.rest.trim() === '';
+}
+
+function holdsCompleteArguments(call: AssembledCall): boolean {
+  return typeof call.arguments === 'object' || completeObject(call.arguments);
+}
+
+/** Creates an assembler for one choice. */
+export function createCallAssembler(): CallAssembler {
+  const calls: AssembledCall[] = [];
+  const idsOf = new Map<AssembledCall, Set<string>>();
+  let current: AssembledCall | undefined;
+
+  const open = (f: ToolFragment, name = ''): AssembledCall => {
+    const call: AssembledCall = { name, arguments: '' };
+    if (f.id !== undefined) call.providerId = f.id;
+    if (f.index !== undefined) call.index = f.index;
+    calls.push(call);
+    idsOf.set(call, new Set(f.id !== undefined ? [f.id] : []));
+    current = call;
+    return call;
+  };
+  const byId = (id: string | undefined) =>
+    id === undefined ? undefined : calls.find((c) => idsOf.get(c)?.has(id));
+  const byIndex = (index: number | undefined) =>
+    index === undefined ? undefined : [...calls].reverse().find((c) => c.index === index);
+
+  const target = (f: ToolFragment): AssembledCall => {
+    const known = byId(f.id);
+    if (known) return known;
+    if (f.name !== undefined) {
+      if (!current) return open(f);
+      const sameIndex = byIndex(f.index);
+      const candidate = f.index !== undefined ? sameIndex : current;
+      if (!candidate) return open(f);
+      const freshId = f.id !== undefined && candidate.providerId !== undefined && candidate.name !== '';
+      if (freshId || holdsCompleteArguments(candidate)) return open(f);
+      return candidate;
+    }
+    return byIndex(f.index) ?? current ?? open(f);
+  };
+
+  const addArguments = (call: AssembledCall, args: string | Record<string, unknown>) => {
+    if (typeof args === 'object') {
+      call.arguments = args;
+      return;
+    }
+    if (typeof call.arguments === 'object') return; // an object already came: text after it is a restatement
+    const held = call.arguments;
+    if (held === '' || args === '') {
+      call.arguments = held + args;
+      return;
+    }
+    if (args === held) return; // a replay of the whole text
+    if (args.length > held.length && (held.length >= 2 || held === '{') && args.startsWith(held)) {
+      call.arguments = args; // a growing snapshot
+      return;
+    }
+    call.arguments = held + args;
+  };
+
+  return {
+    add(f: ToolFragment): void {
+      let call = target(f);
+      current = call;
+      if (f.id !== undefined) idsOf.get(call)?.add(f.id);
+      if (call.providerId === undefined && f.id !== undefined) call.providerId = f.id;
+      if (f.name !== undefined && f.name !== call.name) {
+        // a restated name is ignored; a different one extends a name still streaming
+        call.name = call.name === '' || call.arguments !== '' ? call.name || f.name : call.name + f.name;
+      }
+      if (f.extras) call.extras = { ...call.extras, ...f.extras };
+      if (f.args === undefined) return;
+      if (
+        f.name === undefined &&
+        typeof f.args === 'string' &&
+        holdsCompleteArguments(call) &&
+        f.args !== call.arguments &&
+        completeObject(f.args) &&
+        !(typeof call.arguments === 'string' && f.args.startsWith(call.arguments))
+      ) {
+        // a second whole argument object under the same call: another call to the same tool
+        const name = call.name;
+        call = open({ index: call.index }, name);
+      }
+      addArguments(call, f.args);
+    },
+    calls: () =>
+      calls.every((c) => c.index !== undefined)
+        ? [...calls].sort((a, b) => (a.index as number) - (b.index as number))
+        : calls,
+  };
+}

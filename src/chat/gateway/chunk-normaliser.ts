@@ -1,0 +1,136 @@
+/**
+ * One shape for whatever a gateway sends as a reply piece: a streamed `chat.completion.chunk`,
+ * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a string
+ * or text parts) or `refusal`; reasoning from `reasoning_content` or `reasoning`; usage from
+ * `usage` or a vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it
+ * carried (index, id, name, arguments) plus any provider fields beside them, which some providers
+ * need echoed on the next request (a thought signature in `extra_content`).
+ */
+import type { GatewayUsage } from './types.js';
+import { normalizeUsage } from './usage.js';
+
+/** One piece of a tool call, as sent; every field may be missing. */
+export interface ToolFragment {
+  index?: number;
+  id?: string;
+  name?: string;
+  /** Argument text (a delta or a snapshot) or an argument object. */
+  args?: string | Record<string, unknown>;
+  /** Provider fields of the call other than index, id, type and function. */
+  extras?: Record<string, unknown>;
+}
+
+/** One choice of a piece. */
+export interface NormalChoice {
+  index: number;
+  text: string;
+  reasoning: string;
+  tools: ToolFragment[];
+  /** Non-empty finish_reason, else null. */
+  finish: string | null;
+}
+
+/** A normalised reply piece. */
+export interface NormalChunk {
+  model?: string;
+  usage: GatewayUsage | null;
+  choices: NormalChoice[];
+}
+
+function rec(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Text of a delta/message `content`: a string, or the `text` of its text parts. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let out = '';
+  for (const p of content) {
+    const part = rec(p);
+    if (part && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string') out += part.text;
+  }
+  return out;
+}
+
+/** Reasoning text of a delta/message: `reasoning_content ?? reasoning`, non-empty strings only. */
+export function reasoningText(delta: Record<string, unknown>): string {
+  return nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning) ?? '';
+}
+
+/** Usage from `usage`, else from a vendor key (`x_<vendor>: {usage}`); null when none. */
+export function usageOf(payload: Record<string, unknown>): GatewayUsage | null {
+  if (payload.usage !== undefined && payload.usage !== null) {
+    const u = normalizeUsage(payload.usage);
+    if (u) return u;
+  }
+  for (const [key, value] of Object.entries(payload)) {
+    if (!key.startsWith('x_')) continue;
+    const vendor = rec(value);
+    if (vendor?.usage !== undefined) {
+      const u = normalizeUsage(vendor.usage);
+      if (u) return u;
+    }
+  }
+  return null;
+}
+
+const KNOWN_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
+
+/** One tool-call entry as a fragment; undefined when it is not an object. */
+export function toolFragment(raw: unknown): ToolFragment | undefined {
+  const tc = rec(raw);
+  if (!tc) return undefined;
+  const fn = rec(tc.function);
+  const out: ToolFragment = {};
+  if (typeof tc.index === 'number' && Number.isInteger(tc.index)) out.index = tc.index;
+  const id = nonEmpty(typeof tc.id === 'string' ? tc.id.trim() : undefined);
+  if (id !== undefined) out.id = id;
+  const name = nonEmpty(fn?.name);
+  if (name !== undefined) out.name = name;
+  const args = fn?.arguments;
+  if (typeof args === 'string') out.args = args;
+  else if (rec(args)) out.args = rec(args);
+  for (const [key, value] of Object.entries(tc)) {
+    if (KNOWN_CALL_KEYS.has(key) || value === null || value === undefined) continue;
+    out.extras ??= {};
+    out.extras[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Normalises one parsed payload (a chunk or a whole completion). Returns undefined when it is not
+ * an object. A choice reads `delta`, else `message`; a missing `index` is 0.
+ */
+export function normaliseChunk(payload: unknown): NormalChunk | undefined {
+  const body = rec(payload);
+  if (!body) return undefined;
+  const out: NormalChunk = { usage: usageOf(body), choices: [] };
+  if (typeof body.model === 'string') out.model = body.model;
+  if (!Array.isArray(body.choices)) return out;
+  for (const rawChoice of body.choices) {
+    const ch = rec(rawChoice);
+    if (!ch) continue;
+    const delta = rec(ch.delta) ?? rec(ch.message) ?? {};
+    const tools: ToolFragment[] = [];
+    if (Array.isArray(delta.tool_calls)) {
+      for (const raw of delta.tool_calls) {
+        const f = toolFragment(raw);
+        if (f) tools.push(f);
+      }
+    }
+    out.choices.push({
+      index: typeof ch.index === 'number' ? ch.index : 0,
+      text: contentText(delta.content) || (nonEmpty(delta.refusal) ?? ''),
+      reasoning: reasoningText(delta),
+      tools,
+      finish: nonEmpty(ch.finish_reason) ?? null,
+    });
+  }
+  return out;
+}
