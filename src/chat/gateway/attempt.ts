@@ -4,9 +4,9 @@
  * settled once as a reply or a GatewayError (or the abort reason).
  */
 
+import { GATEWAY_FINISH_GRACE_MS } from '../../limits.js';
 import { GatewayError } from './gateway-error.js';
 import { createReplyReader, type ReadProgress, type ReplyReader } from './reply-reader.js';
-import { GATEWAY_FINISH_GRACE_MS } from '../../limits.js';
 import type { ChatCompletionBody } from './request.js';
 import { abortReason } from './retry-policy.js';
 import { type Exchange, openExchange, type TransportOptions } from './transport.js';

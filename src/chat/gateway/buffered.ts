@@ -34,7 +34,10 @@ export function parseBufferedCompletion(
   try {
     payload = JSON.parse(bodyText);
   } catch (err) {
-    throw new GatewayError('parse', 'the gateway reply is not valid JSON', { reason: 'unreadable', cause: err });
+    throw new GatewayError('parse', 'the gateway reply is not valid JSON', {
+      reason: 'unreadable',
+      cause: err,
+    });
   }
   const failure = classifyErrorPayload(payload);
   if (failure) throw failure;

@@ -38,7 +38,9 @@ export interface NormalChunk {
 }
 
 function rec(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
 }
 
 function nonEmpty(v: unknown): string | undefined {
@@ -52,7 +54,8 @@ export function contentText(content: unknown): string {
   let out = '';
   for (const p of content) {
     const part = rec(p);
-    if (part && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string') out += part.text;
+    if (part && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string')
+      out += part.text;
   }
   return out;
 }

@@ -61,18 +61,30 @@ describe('error bodies', () => {
     ).toMatchObject({
       message: 'too long',
     });
-    expect(decodeErrorPayload({ detail: 'Not Found' })).toEqual({ message: 'Not Found', detail: 'Not Found' });
+    expect(decodeErrorPayload({ detail: 'Not Found' })).toEqual({
+      message: 'Not Found',
+      detail: 'Not Found',
+    });
     // a message given as an object or a list still names the field it refuses
     expect(
       decodeErrorPayload({
         object: 'error',
-        message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'messages', 3, 'name'], msg: 'Extra inputs are not permitted' }] },
+        message: {
+          detail: [
+            {
+              type: 'extra_forbidden',
+              loc: ['body', 'messages', 3, 'name'],
+              msg: 'Extra inputs are not permitted',
+            },
+          ],
+        },
         type: 'invalid_request_error',
       })?.detail,
     ).toBe('body.messages.3.name: Extra inputs are not permitted');
     expect(
-      decodeErrorPayload({ error: { message: [{ loc: ['body', 'stream_options'], msg: 'Extra inputs are not permitted' }] } })
-        ?.message,
+      decodeErrorPayload({
+        error: { message: [{ loc: ['body', 'stream_options'], msg: 'Extra inputs are not permitted' }] },
+      })?.message,
     ).toBe('body.stream_options: Extra inputs are not permitted');
     expect(decodeErrorPayload({ choices: [] })).toBeUndefined();
   });

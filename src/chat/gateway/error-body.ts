@@ -54,7 +54,11 @@ export function cleanMessage(text: string): string {
 export function flattenErrorText(value: unknown, depth = 0): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined || depth > 4) return '';
-  if (Array.isArray(value)) return value.map((v) => flattenErrorText(v, depth + 1)).filter((t) => t !== '').join('; ');
+  if (Array.isArray(value))
+    return value
+      .map((v) => flattenErrorText(v, depth + 1))
+      .filter((t) => t !== '')
+      .join('; ');
   if (typeof value !== 'object') return String(value);
   const o = value as Record<string, unknown>;
   if (Array.isArray(o.loc) && typeof o.msg === 'string') return `${o.loc.join('.')}: ${o.msg}`;
@@ -68,7 +72,8 @@ export function flattenErrorText(value: unknown, depth = 0): string {
 function decoded(text: string, rest: Omit<DecodedError, 'message' | 'detail'>): DecodedError {
   return {
     message: cleanMessage(text),
-    detail: text.length > GATEWAY_MAX_ERROR_DETAIL_CHARS ? text.slice(0, GATEWAY_MAX_ERROR_DETAIL_CHARS) : text,
+    detail:
+      text.length > GATEWAY_MAX_ERROR_DETAIL_CHARS ? text.slice(0, GATEWAY_MAX_ERROR_DETAIL_CHARS) : text,
     ...rest,
   };
 }
@@ -96,9 +101,14 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (e) {
     const meta = asRecord(e.metadata);
     const code = codeOf(e.code);
-    const text = flattenErrorText(e.message) || flattenErrorText(e.msg) || (str(meta?.raw) ?? '') || flattenErrorText(e.detail);
+    const text =
+      flattenErrorText(e.message) ||
+      flattenErrorText(e.msg) ||
+      (str(meta?.raw) ?? '') ||
+      flattenErrorText(e.detail);
     return decoded(text, {
-      type: str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
+      type:
+        str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
       code,
       metadataType: str(meta?.error_type),
     });
@@ -106,7 +116,9 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   // vLLM / FastAPI shapes: no `error` key at all.
   if (
     body.object === 'error' ||
-    (body.message !== undefined && body.message !== null && (body.type !== undefined || body.code !== undefined))
+    (body.message !== undefined &&
+      body.message !== null &&
+      (body.type !== undefined || body.code !== undefined))
   ) {
     const code = codeOf(body.code);
     return decoded(flattenErrorText(body.message) || flattenErrorText(body.detail), {
@@ -114,7 +126,8 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
       code,
     });
   }
-  if (typeof body.detail === 'string' || Array.isArray(body.detail)) return decoded(flattenErrorText(body.detail), {});
+  if (typeof body.detail === 'string' || Array.isArray(body.detail))
+    return decoded(flattenErrorText(body.detail), {});
   return undefined;
 }
 

@@ -86,7 +86,11 @@ export function createReasoningSplitter(startsInside = false): ReasoningSplitter
       seen = 'bare';
       held = held.slice(close.index + close[0].length).replace(/^\s+/, '');
       const rest = step();
-      return { answer: rest.answer, reasoning: reasoning + rest.reasoning, retracted: retracted || rest.retracted };
+      return {
+        answer: rest.answer,
+        reasoning: reasoning + rest.reasoning,
+        retracted: retracted || rest.retracted,
+      };
     }
     const lt = held.lastIndexOf('<');
     const keep = seen === 'none' && lt >= 0 && held.length - lt < HOLD ? held.length - lt : 0;

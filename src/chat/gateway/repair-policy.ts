@@ -32,7 +32,8 @@ function marked(v: unknown): boolean {
 /** True when the built body carries `cache_control` anywhere (so stripping it can help). */
 export function bodyHasCacheControl(body: ChatCompletionBody): boolean {
   return (
-    body.messages.some((m) => Array.isArray(m.content) && m.content.some(marked)) || (body.tools ?? []).some(marked)
+    body.messages.some((m) => Array.isArray(m.content) && m.content.some(marked)) ||
+    (body.tools ?? []).some(marked)
   );
 }
 
@@ -51,7 +52,8 @@ interface Repair {
 const REPAIRS: Record<string, Repair> = {
   systemContentString: {
     change: { systemContentString: true },
-    names: (t) => /content/i.test(t) && /must be (?:a )?string|expected (?:a )?string|should be (?:a )?string/i.test(t),
+    names: (t) =>
+      /content/i.test(t) && /must be (?:a )?string|expected (?:a )?string|should be (?:a )?string/i.test(t),
     sent: bodyHasSystemParts,
   },
   cacheControl: {
@@ -68,7 +70,10 @@ const REPAIRS: Record<string, Repair> = {
     change: { toolMessageName: false },
     names: (t) =>
       REFUSAL.test(t) &&
-      (/messages?\W+\d+\W+(?:tool\W+)?name\b/i.test(t) || (/\bname\b/i.test(t) && /\btool\b/i.test(t) && !/function_response|cannot be empty|missing/i.test(t))),
+      (/messages?\W+\d+\W+(?:tool\W+)?name\b/i.test(t) ||
+        (/\bname\b/i.test(t) &&
+          /\btool\b/i.test(t) &&
+          !/function_response|cannot be empty|missing/i.test(t))),
     sent: (b) => b.messages.some((m) => m.role === 'tool' && typeof m.name === 'string'),
   },
   toolChoice: {

@@ -118,8 +118,13 @@ export function buildRequestBody(
         return out;
       }
       default: {
-        const out: Record<string, unknown> = { role: 'tool', tool_call_id: ids.of(m.tool_call_id), content: m.content };
-        if (caps.toolMessageName) out.name = m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim());
+        const out: Record<string, unknown> = {
+          role: 'tool',
+          tool_call_id: ids.of(m.tool_call_id),
+          content: m.content,
+        };
+        if (caps.toolMessageName)
+          out.name = m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim());
         return out;
       }
     }

@@ -72,7 +72,8 @@ export function createSseReader(sink: SseSink): SseReader {
       const parsed = completeJson(data.join('\n'));
       if (parsed !== undefined) dispatch(parsed);
     }
-    (data ??= []).push(value);
+    data ??= [];
+    data.push(value);
     const parsed = completeJson(value);
     if (parsed !== undefined && data.length === 1) dispatch(parsed);
     else if (data.length === 1 && value.trim() === '[DONE]') dispatch();
@@ -104,7 +105,8 @@ export function createSseReader(sink: SseSink): SseReader {
         if (done) return true;
       }
       pending += text.slice(start);
-      if (pending.length > GATEWAY_MAX_BODY_BYTES) throw new SseTooLarge('a gateway stream event exceeded the size limit');
+      if (pending.length > GATEWAY_MAX_BODY_BYTES)
+        throw new SseTooLarge('a gateway stream event exceeded the size limit');
       return done;
     },
     end(): boolean {

@@ -62,7 +62,10 @@ interface ChoiceState {
  * `hooks.onReasoning` the reasoning fragments, `hooks.onRetract` the news that answer text
  * already passed on was reasoning after all.
  */
-export function createStreamAssembler(hooks: GatewayHooks = {}, options: AssemblerOptions = {}): StreamAssembler {
+export function createStreamAssembler(
+  hooks: GatewayHooks = {},
+  options: AssemblerOptions = {},
+): StreamAssembler {
   const newId = options.newId ?? toolCallIdFactory();
   const choices = new Map<number, ChoiceState>();
   let usage: GatewayUsage | null = null;
@@ -87,7 +90,11 @@ export function createStreamAssembler(hooks: GatewayHooks = {}, options: Assembl
   };
   const primaryText = () => choices.get(0)?.text ?? '';
 
-  const addText = (c: ChoiceState, primary: boolean, piece: { answer: string; reasoning: string; retracted: boolean }) => {
+  const addText = (
+    c: ChoiceState,
+    primary: boolean,
+    piece: { answer: string; reasoning: string; retracted: boolean },
+  ) => {
     if (piece.retracted) {
       c.reasoning += c.text;
       c.text = '';
@@ -131,11 +138,15 @@ export function createStreamAssembler(hooks: GatewayHooks = {}, options: Assembl
         try {
           payload = JSON.parse(trimmed);
         } catch (err) {
-          throw new GatewayError('parse', `unreadable stream event: ${JSON.stringify(trimmed.slice(0, 80))}`, {
-            reason: 'unreadable',
-            partialText: primaryText() || undefined,
-            cause: err,
-          });
+          throw new GatewayError(
+            'parse',
+            `unreadable stream event: ${JSON.stringify(trimmed.slice(0, 80))}`,
+            {
+              reason: 'unreadable',
+              partialText: primaryText() || undefined,
+              cause: err,
+            },
+          );
         }
       }
       const failure = classifyErrorPayload(payload, primaryText());
@@ -149,7 +160,8 @@ export function createStreamAssembler(hooks: GatewayHooks = {}, options: Assembl
         // the choice of each chunk anew (0, 1, 2 ...) instead of keeping it at 0
         const c = choice(0);
         const primary = true;
-        if (ch.reasoning !== '') addText(c, primary, { answer: '', reasoning: ch.reasoning, retracted: false });
+        if (ch.reasoning !== '')
+          addText(c, primary, { answer: '', reasoning: ch.reasoning, retracted: false });
         if (ch.text !== '') addText(c, primary, c.splitter.push(ch.text));
         for (const f of ch.tools) c.calls.add(f);
         if (ch.finish !== null) c.finishReason = ch.finish;

@@ -1,8 +1,8 @@
 // SSE comment keep-alives ": OPENROUTER PROCESSING" before and between data events.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from '../../gateway/support.js';
+import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // SSE framed with CRLF line endings; one data field without the space after the colon.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from '../../gateway/support.js';
+import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // the stream closes (EOF) after the final chunk without data: [DONE] (ik_llama.cpp).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from '../../gateway/support.js';
+import { readCaseBytes, type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

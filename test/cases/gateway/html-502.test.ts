@@ -1,8 +1,8 @@
 // HTTP 502 with a Cloudflare HTML error page instead of JSON.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, recordHooks, userSays } from '../../gateway/support.js';
+import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // a tool_calls entry with an empty id and no function object next to final text (LM Studio).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, recordHooks, userSays } from '../../gateway/support.js';
+import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // tool-call arguments contain valid JSON followed by trailing prose (thinking models).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from '../../gateway/support.js';
+import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 // usage delivered in a final chunk whose choices array is empty (Fireworks, OpenAI).
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 import { configFor, userSays } from '../../gateway/support.js';
+import { type ScriptedGateway, startScriptedGateway } from '../../helpers/scripted-gateway.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
