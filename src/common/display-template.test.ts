@@ -126,8 +126,8 @@ const EXPECTED: Record<string, [Json | undefined, string][]> = {
   'spo2:view.template': [[{ date: '2026-04-20', percent: 96.6 }, '97']],
   'steps:view.template': [[{ date: '2026-04-20', count: 12345 }, '12345']],
   'symptoms:view.secondaryTemplate': [
-    [{ symptom: 'Knee pain', severity: 'mild', since: '2026-04-02' }, 'mild since 2026-04-02 '],
-    [{ symptom: 'Headache' }, ' since ? '],
+    [{ symptom: 'Knee pain', severity: 'mild', note: 'after running' }, 'mild · after running'],
+    [{ symptom: 'Headache' }, '– · no note'],
   ],
   'waist:view.template': [[{ date: '2026-04-20', cm: 88.25 }, '88.3']],
   'weight:view.template': [
@@ -179,7 +179,7 @@ describe('every display template of the card templates', () => {
     expect(fields('sleep-hours:view.secondary')).toEqual(['wakeUps', 'quality']);
     expect(fields('notes:view.template')).toEqual(['text']);
     expect(fields('workouts:view.template')).toEqual(['trained']);
-    expect(fields('symptoms:view.secondaryTemplate')).toEqual(['severity', 'since', 'note']);
+    expect(fields('symptoms:view.secondaryTemplate')).toEqual(['severity', 'note']);
   });
 
   it('reads legacy primary/secondary paths with getValue', () => {

@@ -1,6 +1,6 @@
 /**
- * `checklist-card` in Chromium with the medication-schedule example: the items due on the shown
- * day (cycles, times_per_day), grouped; ticking a dose appends `{scheduledDate, takenAt}` to the
+ * `checklist-card` in Chromium with the medication-schedule template: the items due on the shown
+ * day (weekly days, times of day, cycles), grouped; ticking a dose appends `{scheduledDate, takenAt}` to the
  * item's doses through the rows API and a second tap undoes it; a day the card does not take
  * shows disabled ticks with the reason.
  */
@@ -21,7 +21,22 @@ const d = useDashboard({
     strict.meta.view.showSparkline = true;
     strict.data.items = [{ name: 'Vitamin C', schedule: { type: 'daily' }, doses: [] }];
     delete strict.data.groups;
-    return [example('medication-schedule'), strict];
+    const course = example('medication-schedule');
+    course.meta.id = 'antibiotic-course';
+    course.meta.label = 'Antibiotic course';
+    course.data = {
+      items: [
+        {
+          name: 'Amoxicillin',
+          dose: '500 mg',
+          schedule: { type: 'daily', times_per_day: 3 },
+          cycles: [{ type: 'on', start: '2026-04-20', end: '2026-04-26' }],
+          doses: [],
+        },
+        { name: 'Probiotic', schedule: { type: 'daily' }, cycles: [{ type: 'on', start: '2026-04-20', end: '2026-04-29' }], doses: [] },
+      ],
+    };
+    return [example('medication-schedule'), strict, course];
   },
 });
 
@@ -33,41 +48,54 @@ describe('checklist-card', { timeout: 120_000 }, () => {
     const w = await d.open('/day/2026-04-20');
     const card = cardOf(w, 'medication-schedule');
     await card.locator('.cl-count').waitFor();
-    expect(await card.locator('.cl-group-title').textContent()).toBe('Post-op eye drops');
-    expect(await card.locator('.cl-name').allTextContents()).toEqual(['prednisolone', 'moxifloxacin']);
-    expect(await card.locator('.cl-count').textContent()).toBe('0 of 8 done');
+    expect(await card.locator('.cl-group-title').allTextContents()).toEqual(['With breakfast', 'Evening']);
+    expect(await card.locator('.cl-name').allTextContents()).toEqual(['Levothyroxine', 'Ramipril', 'Atorvastatin']);
+    // a Monday: the weekly one (Saturdays) and the as-needed one are not due
+    expect(await card.locator('.cl-not-due').textContent()).toBe('Not due: Methotrexate, Paracetamol');
+    expect(await card.locator('.cl-count').textContent()).toBe('0 of 4 done');
 
-    const first = card.getByRole('checkbox', { name: 'prednisolone, dose 1 (1 of 4)' });
+    const first = card.getByRole('checkbox', { name: 'Ramipril, Morning (1 of 2)' });
     await first.click();
     await expect.poll(() => first.getAttribute('aria-checked')).toBe('true');
-    expect(await card.locator('.cl-count').textContent()).toBe('1 of 8 done');
-    const [pred] = await items('medication-schedule');
-    expect(pred.doses).toHaveLength(1);
-    expect(pred.doses[0].scheduledDate).toBe('2026-04-20');
+    expect(await card.locator('.cl-count').textContent()).toBe('1 of 4 done');
+    const ramipril = async () => (await items('medication-schedule'))[1];
+    const [dose] = (await ramipril()).doses;
+    expect((await ramipril()).doses).toHaveLength(1);
+    expect(dose.scheduledDate).toBe('2026-04-20');
     // taken now, written with the person's own offset (Berlin: +01:00 or +02:00)
-    expect(pred.doses[0].takenAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);
-    expect(pred.doses[0].offSchedule).toBeUndefined();
+    expect(dose.takenAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[12]:00$/);
+    expect(dose.offSchedule).toBeUndefined();
 
-    await card.getByRole('checkbox', { name: 'prednisolone, dose 2 (2 of 4)' }).click();
-    await expect.poll(() => card.locator('.cl-count').textContent()).toBe('2 of 8 done');
+    const second = card.getByRole('checkbox', { name: 'Ramipril, Evening (2 of 2)' });
+    await second.click();
+    await expect.poll(() => card.locator('.cl-count').textContent()).toBe('2 of 4 done');
     // a second tap on a ticked dose undoes the latest
-    await card.getByRole('checkbox', { name: 'prednisolone, dose 2 (2 of 4)' }).click();
-    await expect.poll(() => card.locator('.cl-count').textContent()).toBe('1 of 8 done');
-    expect((await items('medication-schedule'))[0].doses).toHaveLength(1);
+    await second.click();
+    await expect.poll(() => card.locator('.cl-count').textContent()).toBe('1 of 4 done');
+    expect((await ramipril()).doses).toHaveLength(1);
     await first.click();
-    await expect.poll(async () => (await items('medication-schedule'))[0].doses).toEqual([]);
+    await expect.poll(async () => (await ramipril()).doses).toEqual([]);
   });
 
-  it('follows the cycles: one item on 30 April, none on 20 May', async () => {
-    const w = await d.open('/day/2026-04-30', PHONE);
-    const card = cardOf(w, 'medication-schedule');
+  it('follows the weekly days and the cycles: Saturday adds the weekly one; a course ends', async () => {
+    const sat = await d.open('/day/2026-04-25', PHONE);
+    const meds = cardOf(sat, 'medication-schedule');
+    await meds.locator('.cl-count').waitFor();
+    expect(await meds.locator('.cl-name').allTextContents()).toEqual([
+      'Levothyroxine',
+      'Ramipril',
+      'Atorvastatin',
+      'Methotrexate',
+    ]);
+    expect(await scrollsSideways(sat.page)).toBe(false);
+    const w = await d.open('/day/2026-04-28', PHONE);
+    const card = cardOf(w, 'antibiotic-course');
     await card.locator('.cl-count').waitFor();
-    expect(await card.locator('.cl-name').allTextContents()).toEqual(['prednisolone']);
-    expect(await card.locator('.cl-not-due').textContent()).toBe('Not due: moxifloxacin');
-    expect(await scrollsSideways(w.page)).toBe(false);
+    expect(await card.locator('.cl-name').allTextContents()).toEqual(['Probiotic']);
+    expect(await card.locator('.cl-not-due').textContent()).toBe('Not due: Amoxicillin');
     const later = await d.open('/day/2026-05-20');
-    await cardOf(later, 'medication-schedule').locator('.cl-empty').waitFor();
-    expect(await cardOf(later, 'medication-schedule').locator('.cl-empty').textContent()).toBe('Nothing due on 20 May.');
+    await cardOf(later, 'antibiotic-course').locator('.cl-empty').waitFor();
+    expect(await cardOf(later, 'antibiotic-course').locator('.cl-empty').textContent()).toBe('Nothing due on 20 May.');
   });
 
   it('a past day the card does not take: disabled ticks and the reason; today works', async () => {

@@ -1,5 +1,5 @@
 /**
- * `list-card` in Chromium with the symptoms example: the empty message, Edit → Add (stamped with
+ * `list-card` in Chromium with the symptoms template: the empty message, Edit → Add (stamped with
  * `added`), the primary field and secondary template, Change, and Remove (asked once).
  */
 import { describe, expect, it } from 'vitest';
@@ -28,19 +28,19 @@ describe('list-card', { timeout: 120_000 }, () => {
     const w = await d.open('/');
     const card = cardOf(w, 'symptoms');
     await card.locator('.lc-empty').waitFor();
-    expect(await card.locator('.lc-empty').textContent()).toBe('No symptoms — tap Edit to add one.');
+    expect(await card.locator('.lc-empty').textContent()).toBe('Nothing being watched.');
 
     await card.getByRole('button', { name: 'Edit' }).click();
     await card.getByRole('button', { name: 'Add' }).click();
     const form = card.getByRole('form');
     await form.getByLabel('Symptom').fill('Headache');
-    await form.getByRole('radio', { name: '3 of 5' }).click();
-    await form.getByLabel('Location').fill('temples');
+    await form.getByRole('radio', { name: 'moderate' }).click();
+    await form.getByLabel('Note').fill('temples, worse after screens');
     await form.getByRole('button', { name: 'Add' }).click();
     await card.locator('.lc-primary', { hasText: 'Headache' }).waitFor();
-    expect(await card.locator('.lc-secondary').first().textContent()).toBe('3 temples');
+    expect(await card.locator('.lc-secondary').first().textContent()).toBe('moderate · temples, worse after screens');
     const [row] = (await d.data('symptoms')) as Record<string, unknown>[];
-    expect(row).toMatchObject({ symptom: 'Headache', severity: 3, location: 'temples' });
+    expect(row).toMatchObject({ symptom: 'Headache', severity: 'moderate', note: 'temples, worse after screens' });
     expect(Date.now() - Date.parse(row.added as string)).toBeLessThan(10 * 60_000);
     expect(row.date).toBeUndefined();
 
@@ -50,10 +50,10 @@ describe('list-card', { timeout: 120_000 }, () => {
     await card.locator('.lc-primary', { hasText: 'Sore knee' }).waitFor();
 
     await card.getByRole('button', { name: 'Change Headache' }).click();
-    expect(await form.getByLabel('Location').inputValue()).toBe('temples');
-    await form.getByLabel('Location').fill('left temple');
+    expect(await form.getByLabel('Note').inputValue()).toBe('temples, worse after screens');
+    await form.getByLabel('Note').fill('left temple');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => card.locator('.lc-secondary').first().textContent()).toBe('3 left temple');
+    await expect.poll(() => card.locator('.lc-secondary').first().textContent()).toBe('moderate · left temple');
     // the change kept the row's `added` stamp
     expect(((await d.data('symptoms')) as Record<string, unknown>[])[0].added).toBe(row.added);
 

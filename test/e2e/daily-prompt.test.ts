@@ -22,20 +22,23 @@ const today = () => todayIn(TZ);
 const d = useDashboard({
   timezoneId: TZ,
   manifests: () => {
-    // the mood example asks with its form (prompt modal, whenMissing), order 60, no rows
+    // the mood template asks with its form (prompt modal, whenMissing), order 60, no rows
     const mood = example('mood');
+    mood.meta.order = 60;
     // weight asks too (mode defaults to the form) but already has today's row: whenMissing skips it
     const weight = example('weight');
+    weight.meta.order = 20;
     weight.meta.prompt = { enabled: true };
     weight.data = [
       { date: addDays(today(), -1), kg: 80.4 },
       { date: today(), kg: 80.1, note: 'before breakfast' },
     ];
-    // the medication example asks with its checklist, order 40; its cycle moved around today
+    // the medication template asks with its checklist, order 40; only its daily items, so that
+    // the same ones are due whatever the weekday
     const meds = example('medication-schedule');
+    meds.meta.order = 40;
     meds.meta.prompt = { enabled: true, mode: 'checklist' };
-    for (const item of meds.data.items)
-      item.cycles = [{ type: 'on', start: addDays(today(), -5), end: addDays(today(), 20) }];
+    meds.data.items = meds.data.items.filter((i: { schedule: { type: string } }) => i.schedule.type === 'daily');
     return [mood, weight, meds];
   },
 });
@@ -54,31 +57,33 @@ describe('daily prompt', { timeout: 120_000 }, () => {
   it('asks in meta.order, skips a card with today’s row (whenMissing), and the checklist ticks a dose', async () => {
     const w = await d.open('/');
     // order 40 comes before order 60; weight (order 20) has today's row and is not asked
-    const meds = w.page.getByRole('dialog', { name: 'Medication Schedule' });
+    const meds = w.page.getByRole('dialog', { name: 'Medication' });
     await meds.waitFor();
     expect(await dialog(w.page).count()).toBe(1);
     expect(await meds.getAttribute('aria-modal')).toBe('true');
     expect(await meds.locator('.prompt-sub').textContent()).toMatch(/^Due today · /);
-    // one "Taken" button per item due today, in the card's group
-    expect(await meds.getByRole('heading', { name: 'Post-op eye drops' }).count()).toBe(1);
+    // one "Taken" button per item due today, in the card's groups
+    expect(await meds.getByRole('heading', { name: 'With breakfast' }).count()).toBe(1);
+    expect(await meds.getByRole('heading', { name: 'Evening' }).count()).toBe(1);
     expect(await meds.getByRole('button', { name: /^Taken: / }).allTextContents()).toEqual([
+      'Taken',
       'Taken',
       'Taken',
     ]);
 
-    await meds.getByRole('button', { name: 'Taken: prednisolone' }).click();
+    await meds.getByRole('button', { name: 'Taken: Ramipril' }).click();
     await expect
-      .poll(() => meds.locator('[data-item="prednisolone"] .prompt-item-sub').textContent())
-      .toBe('1 drop, L eye · 1 of 4 taken');
-    // biome-ignore lint/suspicious/noExplicitAny: the example's object-rooted data
+      .poll(() => meds.locator('[data-item="Ramipril"] .prompt-item-sub').textContent())
+      .toBe('2.5 mg · 1 of 2 taken');
+    // biome-ignore lint/suspicious/noExplicitAny: the template's object-rooted data
     const data = (await d.data('medication-schedule')) as any;
-    expect(data.items[0].doses).toHaveLength(1);
-    expect(data.items[0].doses[0].scheduledDate).toBe(today());
-    expect(data.items[0].doses[0].takenAt.slice(0, 10)).toBe(today());
-    expect(data.items[1].doses).toEqual([]);
+    expect(data.items[1].doses).toHaveLength(1);
+    expect(data.items[1].doses[0].scheduledDate).toBe(today());
+    expect(data.items[1].doses[0].takenAt.slice(0, 10)).toBe(today());
+    expect(data.items[0].doses).toEqual([]);
     await screenshot(w.page, 'daily-prompt-checklist-desktop');
     // the card behind shows the tick too
-    expect(await cardOf(w, 'medication-schedule').locator('.cl-count').textContent()).toBe('1 of 8 done');
+    expect(await cardOf(w, 'medication-schedule').locator('.cl-count').textContent()).toBe('1 of 4 done');
 
     await meds.getByRole('button', { name: 'Done' }).click();
     // the next in line: mood, with its own form
@@ -107,14 +112,15 @@ describe('daily prompt', { timeout: 120_000 }, () => {
     await w.page.keyboard.press('Shift+Tab');
     expect(await w.page.evaluate(() => !!document.activeElement?.closest('dialog.prompt'))).toBe(true);
 
-    await mood.getByRole('button', { name: 'Wake-ups: more' }).click();
     await mood.getByRole('radio', { name: '🙂 (4 of 5)' }).click();
+    await mood.getByLabel('Note').fill('slept well');
+    await mood.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => promptState(w.page)).toBe('done');
     expect(await dialog(w.page).count()).toBe(0);
-    expect(await d.data('mood')).toEqual([{ date: today(), mood: 4, wakeUps: 1 }]);
+    expect(await d.data('mood')).toEqual([{ date: today(), mood: 4, note: 'slept well' }]);
     const card = cardOf(w, 'mood');
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('🙂');
-    expect(await card.locator('.gc-secondary').textContent()).toBe('1 wake-ups ·');
+    expect(await card.locator('.gc-secondary').textContent()).toBe('slept well');
 
     await w.page.reload();
     await settled(w.page);
@@ -159,7 +165,7 @@ describe('daily prompt', { timeout: 120_000 }, () => {
     expect(patch.status).toBe(200);
     const w = await d.open('/', PHONE);
     await freshDay(w.page);
-    const weight = w.page.getByRole('dialog', { name: 'Weight' });
+    const weight = w.page.getByRole('dialog', { name: 'Body weight' });
     await weight.waitFor();
     // one reading a day: the form starts from today's row, which saving replaces
     expect(await weight.getByLabel('Weight (kg)').inputValue()).toBe('80.1');

@@ -1,20 +1,19 @@
 /**
  * Shared set-up of the entry-form and writable-card browser tests: a real server whose data folder
- * holds example manifests (read from ../shared/cases at run time, never copied into the repo) or
- * hand-made ones, Debian's Chromium in a fixed time zone, and the "no console errors" check after
+ * holds card templates (templates/) or hand-made manifests, Debian's Chromium in a fixed time zone, and the "no console errors" check after
  * every test. Each test file calls `useDashboard` once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import { DESKTOP, launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
 
-/** An example manifest from the shared cases, parsed (a fresh copy each call). */
+/** A card template of templates/, parsed (a fresh copy each call). */
 // biome-ignore lint/suspicious/noExplicitAny: manifests are open-ended JSON
 export function example(id: string): any {
-  return JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+  return readTemplate(id);
 }
 
 /** What a test file gets: the server, and a way to open pages that are checked for errors. */

@@ -1,34 +1,31 @@
 /**
- * A lived-in home for the dashboard's browser tests and benchmark: the shipped example manifests
- * (read from ../shared/cases at run time, never copied into the repo) and a few weeks of rows
- * that look like a person's, ending on a given day. Deterministic: the same `today` gives the
- * same rows.
+ * A lived-in home for the dashboard's browser tests and benchmark: the card templates of
+ * templates/ and a few weeks of rows that look like a person's, ending on a given day.
+ * Deterministic: the same `today` gives the same rows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { addDays } from '../../src/common/dates.js';
-import { casesDir } from './sandbox-home.js';
+import { dosesDue, isItemDue } from '../../src/common/schedule.js';
+import { readTemplate, templateIds, templatesDir } from './templates.js';
 
-/** The folder of the shipped example manifests. */
-export const examplesDir = path.join(casesDir, 'manifests/examples');
+/** The folder of the card templates. */
+export const examplesDir = templatesDir;
 
-/** Every example file name (`weight.example.json`, ...), sorted. */
+/** Every template file name (`weight.json`, ...), sorted. */
 export function exampleFiles(): string[] {
-  return fs
-    .readdirSync(examplesDir)
-    .filter((n) => n.endsWith('.json') && fs.statSync(path.join(examplesDir, n)).isFile())
-    .sort();
+  return templateIds().map((id) => `${id}.json`);
 }
 
-/** One example manifest, parsed (`id` is the file's stem before `.example.json`). */
+/** One card template, parsed (a fresh copy each call). */
 // biome-ignore lint/suspicious/noExplicitAny: manifests are open-ended JSON
 export function readExample(id: string): any {
-  return JSON.parse(fs.readFileSync(path.join(examplesDir, `${id}.example.json`), 'utf8'));
+  return readTemplate(id);
 }
 
 /**
- * Writes example manifests into `dataDir` as `<id>.json`; `edit` may change a parsed copy first
- * (the files in the cases folder are never touched).
+ * Writes card templates into `dataDir` as `<id>.json`; `edit` may change a parsed copy first
+ * (the files in templates/ are never touched).
  */
 export function writeExamples(
   dataDir: string,
@@ -59,10 +56,11 @@ export function randomFrom(seed: number): () => number {
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 
 /**
- * Rows for the everyday example cards over the `days` days ending on `today` (inclusive), keyed by
- * card id, as their `data` blocks: weight, bp (some days twice), mood, sleep-hours, sleep-quality,
- * steps, hydration, energy, heart-rate-resting, caffeine, and taken doses for medication-schedule.
- * A day here and there is missing, as in real life; `today` itself has an entry on every card.
+ * Rows for the everyday template cards over the `days` days ending on `today` (inclusive), keyed by
+ * card id, as their `data` blocks: weight, bp (some days twice), mood, sleep-hours, steps,
+ * hydration, energy, heart-rate-resting, caffeine, and doses for medication-schedule (each item as
+ * often as its schedule asks, now and then missed). A day here and there is missing, as in real
+ * life; `today` itself has an entry on every card.
  */
 export function lifeLikeData(today: string, days = 45): Record<string, unknown> {
   const rnd = randomFrom(20260420);
@@ -78,6 +76,7 @@ export function lifeLikeData(today: string, days = 45): Record<string, unknown> 
       time: '07:30',
       systolic: Math.round(118 + rnd() * 16),
       diastolic: Math.round(74 + rnd() * 10),
+      pulse: Math.round(58 + rnd() * 14),
     };
     return rnd() > 0.7
       ? [
@@ -91,26 +90,30 @@ export function lifeLikeData(today: string, days = 45): Record<string, unknown> 
         ]
       : [one];
   });
-  const mood = some(0.2).map((date) => ({
+  const notes = ['slept in', 'busy day at work', 'long walk with a friend', 'headache in the afternoon'];
+  const mood = some(0.2).map((date) => {
+    const row: Record<string, unknown> = { date, mood: 2 + Math.round(rnd() * 3) };
+    if (rnd() > 0.6) row.note = notes[Math.floor(rnd() * notes.length)];
+    return row;
+  });
+  const sleepHours = some(0.1).map((date) => ({
     date,
-    mood: 2 + Math.round(rnd() * 3),
+    hours: round(5.8 + rnd() * 2.8, 1),
+    quality: 2 + Math.round(rnd() * 3),
     wakeUps: Math.round(rnd() * 2),
   }));
-  const sleepHours = some(0.1).map((date) => ({ date, hours: round(5.8 + rnd() * 2.8, 1) }));
-  const sleepQuality = some(0.25).map((date) => ({ date, rating: 2 + Math.round(rnd() * 3) }));
   const steps = some(0.05).map((date) => ({ date, count: Math.round(3500 + rnd() * 10500) }));
   const hydration = some(0.3).map((date) => ({ date, glasses: 3 + Math.round(rnd() * 6) }));
-  const energy = some(0.3).map((date) => ({ date, rating: 2 + Math.round(rnd() * 3) }));
+  const energy = some(0.3).map((date) => ({ date, level: 2 + Math.round(rnd() * 3) }));
   const hr = some(0.15).map((date) => ({ date, bpm: Math.round(56 + rnd() * 14) }));
-  const caffeine = some(0.2).map((date) => ({ date, mg: Math.round(60 + rnd() * 300), source: 'coffee' }));
+  const caffeine = some(0.2).map((date) => ({ date, time: '08:15', drink: 'filter', mg: 95 * (1 + Math.round(rnd() * 2)) }));
   const med = readExample('medication-schedule').data;
   const start = addDays(today, -20);
   for (const item of med.items) {
-    item.cycles = [{ type: 'on', start, end: addDays(today, 10) }];
     item.doses = dates
-      .filter((d) => d >= start && d < today)
+      .filter((d) => d >= start && d < today && isItemDue(item, d))
       .flatMap((d) =>
-        [8, 12, 17, 22].map((h) => ({
+        [8, 12, 17, 22].slice(0, dosesDue(item, d)).map((h) => ({
           scheduledDate: d,
           takenAt: rnd() > 0.12 ? `${d}T${String(h).padStart(2, '0')}:05:00Z` : null,
         })),
@@ -121,7 +124,6 @@ export function lifeLikeData(today: string, days = 45): Record<string, unknown> 
     bp,
     mood,
     'sleep-hours': sleepHours,
-    'sleep-quality': sleepQuality,
     steps,
     hydration,
     energy,
