@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
 import type { WatchedPage } from './browser.js';
 import { settled } from './browser.js';
+import { withDoses } from '../fixtures/dose-history.js';
 import { cardOf, example, useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -29,11 +30,27 @@ const meds = (id: string, start: string) => ({
 const d = useDashboard({
   timezoneId: TZ,
   manifests: () => {
-    const timeline = example('example-schedule-timeline');
+    // the supplements template with a history: vitamin D3 daily, omega-3 every 2 days from 1 January
+    const timeline = example('supplements');
     timeline.meta.id = 'routine';
     timeline.meta.label = 'Routine';
     timeline.meta.view = { enabled: true, component: 'schedule-card' };
     timeline.meta.writeable = { fromWebapp: true, pastAllowed: true };
+    timeline.data = withDoses(
+      timeline.data,
+      {
+        'Vitamin D3': [
+          ['2026-04-22', '07:10'],
+          ['2026-04-23', '07:05'],
+          ['2026-04-28', '07:12'],
+          ['2026-04-29', '07:04'],
+          ['2026-04-30', null],
+        ],
+        'Omega-3': [['2026-04-28', '07:30']],
+      },
+      '+10:00',
+    );
+    timeline.data.groups = [{ id: 'am', label: 'Morning', items: ['Vitamin D3', 'Omega-3'] }];
     return [
       meds('spring', '2026-03-27'),
       meds('autumn', '2026-10-23'),
@@ -102,7 +119,7 @@ describe('schedule-card', { timeout: 180_000 }, () => {
 
   it('the seven-day dot grid reads the recorded doses (taken, missed, not due)', async () => {
     const w = await d.open('/day/2026-04-30');
-    const vitD = cardOf(w, 'routine').locator('.sc-item[data-item="vitamin-d"]');
+    const vitD = cardOf(w, 'routine').locator('.sc-item[data-item="Vitamin D3"]');
     await vitD.waitFor();
     expect(await vitD.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([
       '24 April: missed',
@@ -113,26 +130,26 @@ describe('schedule-card', { timeout: 180_000 }, () => {
       '29 April: taken',
       '30 April: missed',
     ]);
-    const shower = cardOf(w, 'routine').locator('.sc-item[data-item="cold-shower"]');
-    expect(await shower.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([
-      '24 April: missed',
-      '25 April: not due',
+    const omega = cardOf(w, 'routine').locator('.sc-item[data-item="Omega-3"]');
+    expect(await omega.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([
+      '24 April: not due',
+      '25 April: missed',
       '26 April: not due',
       '27 April: missed',
       '28 April: taken',
       '29 April: missed',
       '30 April: not due',
     ]);
-    expect(await cardOf(w, 'routine').locator('.sc-group-title').textContent()).toBe('Morning routine');
+    expect(await cardOf(w, 'routine').locator('.sc-group-title').allTextContents()).toEqual(['Morning']);
   });
 
   it('logs a dose on a day the item is not due, marked offSchedule', async () => {
     const w = await d.open('/day/2026-04-30');
-    const shower = cardOf(w, 'routine').locator('.sc-item[data-item="cold-shower"]');
-    await shower.getByRole('button', { name: 'Log a dose' }).click();
-    await expect.poll(() => shower.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
-    const data = (await d.data('routine')) as { items: { doses: Record<string, unknown>[] }[] };
-    const last = data.items[1].doses.at(-1);
+    const omega = cardOf(w, 'routine').locator('.sc-item[data-item="Omega-3"]');
+    await omega.getByRole('button', { name: 'Log a dose' }).click();
+    await expect.poll(() => omega.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
+    const data = (await d.data('routine')) as { current: { doses: Record<string, unknown>[] }[] };
+    const last = data.current[2].doses.at(-1);
     expect(last).toMatchObject({ scheduledDate: '2026-04-30', offSchedule: true });
     expect(typeof last?.takenAt).toBe('string');
   });

@@ -16,10 +16,12 @@ const d = useDashboard({
   manifests: () => {
     const caffeine = example('caffeine');
     caffeine.meta.writeable.pastAllowed = false;
+    const temperature = example('body-temperature');
+    temperature.meta.writeable.maxReadingsPerDay = 3;
     return [
       example('weight'),
       caffeine,
-      example('body-temperature'),
+      temperature,
       {
         $schema: 'klebb.datafile.v1',
         meta: {
@@ -54,17 +56,19 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await card.getByRole('button', { name: 'Add entry' }).click();
     const form = card.getByRole('form');
     await form.getByLabel('Weight (kg)').fill('85.5');
+    await form.getByLabel('Body fat (%)').fill('21.5');
     await form.getByLabel('Note').fill('after a run');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('85.5');
     // the live feed can show the new value a moment before the save's own refresh closes the form
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
-    expect(await card.locator('.gc-secondary').textContent()).toBe('after a run');
-    expect(await d.data('weight')).toEqual([{ date: today(), kg: 85.5, note: 'after a run' }]);
+    expect(await card.locator('.gc-secondary').textContent()).toBe('21.5% body fat');
+    expect(await d.data('weight')).toEqual([{ date: today(), kg: 85.5, fatPercent: 21.5, note: 'after a run' }]);
 
     await card.getByRole('button', { name: 'Edit entry' }).click();
     expect(await form.getByLabel('Weight (kg)').inputValue()).toBe('85.5');
     await form.getByLabel('Weight (kg)').fill('84.9');
+    await form.getByLabel('Body fat (%)').fill('');
     await form.getByLabel('Note').fill('');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('84.9');
@@ -75,7 +79,7 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await card.getByRole('button', { name: 'Edit entry' }).click();
     await form.getByRole('button', { name: 'Delete…' }).click();
     await form.getByRole('button', { name: 'Delete entry' }).click();
-    await expect.poll(() => card.locator('.gc-empty').textContent()).toBe('No weight logged');
+    await expect.poll(() => card.locator('.gc-empty').textContent()).toBe('Not weighed yet');
     expect(await d.data('weight')).toEqual([]);
   });
 
@@ -102,7 +106,7 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await c.getByRole('button', { name: 'Add entry' }).click();
     await c.getByRole('form').getByLabel('Caffeine (mg)').fill('120');
     await c.getByRole('form').getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => c.locator('.gc-value').textContent()).toBe('120');
+    await expect.poll(() => c.locator('.gc-value').textContent()).toBe('120 mg');
   });
 
   it('a number out of range: the server names the field; fixing it saves', async () => {
@@ -114,7 +118,7 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await form.getByLabel('Weight (kg)').fill('501');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByRole('alert').waitFor();
-    expect(await form.getByRole('alert').textContent()).toBe('Weight (kg) must be at most 500.');
+    expect(await form.getByRole('alert').textContent()).toBe('Weight (kg) must be at most 300.');
     expect(await d.data('weight')).toEqual([]);
     await form.getByLabel('Weight (kg)').fill('85');
     expect(await form.getByRole('alert').count()).toBe(0);
@@ -162,7 +166,7 @@ describe('entry forms', { timeout: 120_000 }, () => {
       'This day already has 3 readings, the most this card keeps: saving will replace the oldest reading of the day.',
     );
     await card.getByRole('form').getByRole('button', { name: 'Cancel' }).click();
-    expect(await card.locator('.gc-pill').textContent()).toBe('Mild fever');
+    expect(await card.locator('.gc-pill').textContent()).toBe('Fever');
     await card.getByRole('button', { name: 'Edit entry 2' }).click();
     await card.getByRole('form').getByLabel('Temperature (°C)').fill('37.2');
     await card.getByRole('form').getByRole('button', { name: 'Save' }).click();
