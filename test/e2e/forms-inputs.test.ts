@@ -1,8 +1,8 @@
 /**
  * Every input type of an entry form (docs/MANIFEST-SCHEMA.md "Input types", plus chips and
  * chips-multi) filled in Chromium and saved through the real server: the stored row has each
- * value with its proper JSON type. Also the mood example's emoji picker (emitIndex, autoSubmit)
- * and stepper default, and the legacy bp form (view.inputs keyed by name).
+ * value with its proper JSON type. Also the mood template's emoji picker (emitIndex, with
+ * autoSubmit), a legacy form (view.inputs keyed by name) and the weight template's prefill.
  */
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
@@ -48,16 +48,37 @@ const everything = {
   data: [],
 };
 
+/** A card written in the older form: inputs under `view`, keyed by `name`. */
+const legacyBp = {
+  $schema: 'eddzhealth.datafile.v1',
+  meta: {
+    id: 'bp-legacy',
+    label: 'Blood pressure (older card)',
+    emoji: '🩺',
+    view: {
+      enabled: true,
+      component: 'metric-card',
+      display: { format: '{systolic}/{diastolic}', unit: 'mmHg' },
+      inputs: [
+        { name: 'systolic', type: 'number', label: 'Systolic', min: 60, max: 260, required: true, placeholder: '118' },
+        { name: 'diastolic', type: 'number', label: 'Diastolic', min: 30, max: 160, required: true, placeholder: '76' },
+      ],
+    },
+    writeable: { fromWebapp: true, pastAllowed: true },
+  },
+  data: [],
+};
+
 const d = useDashboard({
   timezoneId: TZ,
   manifests: () => {
-    const hydration = example('hydration');
-    hydration.meta.writeable.prefillFromLatest = true;
-    hydration.data = [{ date: addDays(todayIn(TZ), -2), glasses: 6 }];
+    const weight = example('weight');
+    weight.data = [{ date: addDays(todayIn(TZ), -2), kg: 72.4, fatPercent: 19 }];
     // the daily prompt is tested in daily-prompt.test.ts; here it would cover the forms
     const mood = example('mood');
     delete mood.meta.prompt;
-    return [everything, mood, example('bp'), hydration];
+    mood.meta.writeable.inputs[0].autoSubmit = true;
+    return [everything, mood, legacyBp, weight];
   },
 });
 
@@ -128,37 +149,38 @@ describe('every input type', { timeout: 120_000 }, () => {
     const card = cardOf(w, 'mood');
     await card.getByRole('button', { name: 'Add entry' }).click();
     const form = card.getByRole('form');
-    expect(await form.locator('.stepper-value').textContent()).toBe('0');
-    await form.getByRole('radio', { name: '😄 (5 of 5)' }).click();
-    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('😄');
-    expect(await d.data('mood')).toEqual([{ date: todayIn(TZ), mood: 5, wakeUps: 0 }]);
-    expect(await card.locator('.gc-secondary').textContent()).toBe('0 wake-ups ·');
+    expect(await form.getByLabel('Note').getAttribute('placeholder')).toBe('One line about why');
+    await form.getByRole('radio', { name: '😁 (5 of 5)' }).click();
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('😁');
+    expect(await d.data('mood')).toEqual([{ date: todayIn(TZ), mood: 5 }]);
+    expect(await card.locator('.gc-secondary').count()).toBe(0);
     expect(await scrollsSideways(w.page)).toBe(false);
   });
 
-  it('bp (legacy view.inputs keyed by name): the form has both numbers, both required', async () => {
+  it('legacy view.inputs keyed by name: the form has both numbers, both required', async () => {
     const w = await d.open('/');
-    const card = cardOf(w, 'bp');
+    const card = cardOf(w, 'bp-legacy');
     await card.getByRole('button', { name: 'Add entry' }).click();
     const form = card.getByRole('form');
-    expect(await form.getByLabel('Systolic').getAttribute('placeholder')).toBe('120');
+    expect(await form.getByLabel('Systolic').getAttribute('placeholder')).toBe('118');
     await form.getByLabel('Systolic').fill('122');
     expect(await form.locator('.form-hint').textContent()).toBe('Diastolic is needed.');
     await form.getByLabel('Diastolic').fill('79');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('122/79');
-    expect(await d.data('bp')).toEqual([{ date: todayIn(TZ), systolic: 122, diastolic: 79 }]);
+    expect(await d.data('bp-legacy')).toEqual([{ date: todayIn(TZ), systolic: 122, diastolic: 79 }]);
   });
 
   it('prefillFromLatest: a new entry starts from the latest row, dated the shown day', async () => {
     const w = await d.open('/');
-    const card = cardOf(w, 'hydration');
+    const card = cardOf(w, 'weight');
     await card.getByRole('button', { name: 'Add entry' }).click();
     const form = card.getByRole('form');
-    expect(await form.getByLabel('Glasses of water').inputValue()).toBe('6');
-    await form.getByLabel('Glasses of water').fill('7');
+    expect(await form.getByLabel('Weight (kg)').inputValue()).toBe('72.4');
+    expect(await form.getByLabel('Body fat (%)').inputValue()).toBe('19');
+    await form.getByLabel('Weight (kg)').fill('72.1');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('7');
-    expect(((await d.data('hydration')) as unknown[]).at(-1)).toEqual({ date: todayIn(TZ), glasses: 7 });
+    await expect.poll(() => card.locator('.gc-value').textContent()).toBe('72.1');
+    expect(((await d.data('weight')) as unknown[]).at(-1)).toEqual({ date: todayIn(TZ), kg: 72.1, fatPercent: 19 });
   });
 });
