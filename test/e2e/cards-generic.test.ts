@@ -1,44 +1,74 @@
 /**
- * `generic-card` in Chromium against the real server, drawing the real example manifests with
- * rows: the headline from the display template (round, emoji, truncate, ternary, fallbacks), the
+ * `generic-card` in Chromium against the real server, drawing the card templates with rows: the headline from the display template (round, emoji, truncate, ternary, fallbacks), the
  * unit, the threshold band's label, the trend arrow with its signed change (no float artefacts),
- * the secondary line, the legacy metric-card `bp`, the empty headline, fallbackToLatest, a
+ * the secondary line, a legacy metric-card, the empty headline, fallbackToLatest, a
  * sparkline; no console errors.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import { launchBrowser, PHONE, scrollsSideways, settled, type TestBrowser, type WatchedPage } from './browser.js';
 
 const DAY = '2026-04-20';
 
+/** An older card: a metric-card with `format`, `primary`/`secondary` paths and thresholds without ifField. */
+const LEGACY_BP = {
+  $schema: 'eddzhealth.datafile.v1',
+  meta: {
+    id: 'bp-legacy',
+    label: 'Blood pressure (older card)',
+    emoji: '🩺',
+    view: {
+      enabled: true,
+      component: 'metric-card',
+      dateContext: 'latest',
+      display: {
+        primary: 'latest.systolic',
+        secondary: 'latest.diastolic',
+        format: '{systolic}/{diastolic}',
+        unit: 'mmHg',
+        subtitle: 'Logged {date}',
+        thresholds: [
+          { max: 120, colour: '#16a34a', label: 'Optimal' },
+          { max: 139, colour: '#ca8a04', label: 'Raised' },
+          { max: 180, colour: '#dc2626', label: 'High' },
+        ],
+      },
+    },
+  },
+};
+
 // biome-ignore lint/suspicious/noExplicitAny: manifests are open-ended JSON
 function example(id: string): any {
-  return JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+  return id === 'bp-legacy' ? structuredClone(LEGACY_BP) : readTemplate(id);
 }
 
-/** The example cards with rows, written as import files (the data moves into the store at start). */
+/** The template cards with rows, written as import files (the data moves into the store at start). */
 const HOME: Record<string, unknown[]> = {
   weight: [
     { date: '2026-04-18', kg: 85.7 },
     { date: '2026-04-19', kg: 85.3 },
-    { date: DAY, kg: 85.5, note: 'after a run' },
+    { date: DAY, kg: 85.5, fatPercent: 21.4, note: 'after a run' },
   ],
   'sleep-hours': [
     { date: '2026-04-19', hours: 7.25 },
-    { date: DAY, hours: 5.5, note: 'woken by cat' },
+    { date: DAY, hours: 5.5, wakeUps: 3 },
   ],
-  mood: [{ date: DAY, mood: 4, wakeUps: 2, notes: 'slept badly' }],
-  workouts: [{ date: DAY, trained: true, type: 'Run' }],
+  mood: [{ date: DAY, mood: 4, note: 'slept badly' }],
+  workouts: [{ date: DAY, trained: true, type: 'run', minutes: 40 }],
   notes: [
     {
       date: DAY,
-      note: 'Ran 10k in the rain, legs ok 🏃 but knee sore later, iced it in the evening and went to bed early enough to sleep well',
+      text: 'Ran 10k in the rain, legs ok 🏃 but knee sore later, iced it in the evening and went to bed early enough to sleep well',
     },
   ],
   bp: [
+    { date: '2026-04-17', time: '07:40', systolic: 118, diastolic: 76, pulse: 61 },
+    { date: '2026-04-19', time: '07:35', systolic: 126, diastolic: 82, pulse: 64 },
+  ],
+  'bp-legacy': [
     { date: '2026-04-17', systolic: 118, diastolic: 76 },
     { date: '2026-04-19', systolic: 126, diastolic: 82 },
   ],
@@ -68,13 +98,14 @@ beforeAll(async () => {
         if (id === 'bristol') continue;
         const m = example(id);
         if (id === 'sleep-hours') m.meta.view.showSparkline = true;
+        if (id === 'workouts') m.meta.writeable = { fromWebapp: false };
         if (id === 'energy') m.meta.view.fallbackToLatest = true;
         fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify({ ...m, data }));
       }
     },
   });
   // energy: one rating three days before the shown day, for fallbackToLatest
-  await s.api('/api/manifests/energy/data', { json: { data: [{ date: '2026-04-17', rating: 4 }] } });
+  await s.api('/api/manifests/energy/data', { json: { data: [{ date: '2026-04-17', level: 4 }] } });
   try {
     browser = await launchBrowser({ timezoneId: 'Europe/Berlin' });
   } catch (err) {
@@ -97,8 +128,8 @@ const card = (w: WatchedPage, id: string) => w.page.locator(`main .card[data-car
 const textOf = async (w: WatchedPage, id: string, sel: string) =>
   ((await card(w, id).locator(sel).first().textContent()) ?? '').trim();
 
-describe('generic-card with the example manifests', { timeout: 90_000 }, () => {
-  it('weight: rounded headline, unit, trend with a clean signed change, secondary, subtitle', async () => {
+describe('generic-card with the card templates', { timeout: 90_000 }, () => {
+  it('weight: rounded headline, unit, trend with a clean signed change, secondary, sparkline', async () => {
     const w = await open(`${s.url}/day/${DAY}`);
     await card(w, 'weight').locator('.gc-value').waitFor();
     expect(await textOf(w, 'weight', '.gc-value')).toBe('85.5');
@@ -107,8 +138,8 @@ describe('generic-card with the example manifests', { timeout: 90_000 }, () => {
     expect(await textOf(w, 'weight', '.gc-trend')).toBe('↑+0.2');
     expect(await card(w, 'weight').locator('.gc-trend').getAttribute('class')).toContain('gc-trend-bad');
     expect(await card(w, 'weight').locator('.gc-trend').getAttribute('aria-label')).toBe('Up +0.2 since 19 April');
-    expect(await textOf(w, 'weight', '.gc-secondary')).toBe('after a run');
-    expect(await textOf(w, 'weight', '.gc-subtitle')).toBe(`Logged ${DAY}`);
+    expect(await textOf(w, 'weight', '.gc-secondary')).toBe('21.4% body fat');
+    expect(await card(w, 'weight').locator('.gc-sparkline polyline').count()).toBe(1);
   });
 
   it('sleep-hours: the threshold band and its label, a sparkline of the days up to the shown one', async () => {
@@ -116,9 +147,10 @@ describe('generic-card with the example manifests', { timeout: 90_000 }, () => {
     const c = card(w, 'sleep-hours');
     await c.locator('.gc-value').waitFor();
     expect(await textOf(w, 'sleep-hours', '.gc-value')).toBe('5.5');
-    expect(await textOf(w, 'sleep-hours', '.gc-pill')).toBe('Too little');
+    expect(await textOf(w, 'sleep-hours', '.gc-pill')).toBe('Short night');
     const band = await c.locator('.gc').evaluate((el) => getComputedStyle(el).getPropertyValue('--gc-band').trim());
-    expect(band).toBe('#ff3333');
+    expect(band).toBe('#dc2626');
+    expect(await textOf(w, 'sleep-hours', '.gc-secondary')).toBe('woke 3× · quality –/5');
     expect(await c.locator('.gc-sparkline polyline').count()).toBe(1);
     expect(await textOf(w, 'sleep-hours', '.gc-trend')).toBe('↓−1.75');
     // the day before: one point only, no sparkline, and no trend
@@ -128,18 +160,18 @@ describe('generic-card with the example manifests', { timeout: 90_000 }, () => {
     expect(await card(before, 'sleep-hours').locator('.gc-sparkline').count()).toBe(0);
   });
 
-  it('mood: the emoji map, a numeric fallback and a middle dot in the secondary line', async () => {
+  it('mood: the emoji map and the note in the secondary line', async () => {
     const w = await open(`${s.url}/day/${DAY}`);
     await card(w, 'mood').locator('.gc-value').waitFor();
     expect(await textOf(w, 'mood', '.gc-value')).toBe('🙂');
-    expect(await textOf(w, 'mood', '.gc-secondary')).toBe('2 wake-ups · slept badly');
+    expect(await textOf(w, 'mood', '.gc-secondary')).toBe('slept badly');
   });
 
   it('workouts (read-only): the ternary headline, no form buttons', async () => {
     const w = await open(`${s.url}/day/${DAY}`);
     await card(w, 'workouts').locator('.gc-value').waitFor();
-    expect(await textOf(w, 'workouts', '.gc-value')).toBe('✅ Trained');
-    expect(await textOf(w, 'workouts', '.gc-secondary')).toBe('Run');
+    expect(await textOf(w, 'workouts', '.gc-value')).toBe('Trained');
+    expect(await textOf(w, 'workouts', '.gc-secondary')).toBe('🏃 run · 40 min');
     expect(await card(w, 'workouts').locator('button').count()).toBe(0);
   });
 
@@ -153,28 +185,38 @@ describe('generic-card with the example manifests', { timeout: 90_000 }, () => {
     expect(headline).not.toContain('\uFFFD');
   });
 
-  it('bp (legacy metric-card, dateContext latest): the format headline, legacy thresholds, the subtitle', async () => {
+  it('bp (dateContext latest): the latest reading, its band and its age', async () => {
     const w = await open(`${s.url}/day/${DAY}`);
     await card(w, 'bp').locator('.gc-value').waitFor();
     expect(await textOf(w, 'bp', '.gc-value')).toBe('126/82');
     expect(await textOf(w, 'bp', '.gc-headline .gc-unit')).toBe('mmHg');
-    // thresholds without ifField read the primary field (systolic): 126 is between 120 and 130
-    expect(await textOf(w, 'bp', '.gc-pill')).toBe('Elevated');
-    expect(await textOf(w, 'bp', '.gc-subtitle')).toBe('Logged 2026-04-19');
+    expect(await textOf(w, 'bp', '.gc-pill')).toBe('Raised');
+    expect(await textOf(w, 'bp', '.gc-secondary')).toBe('pulse 64 · 07:35');
     expect(await textOf(w, 'bp', '.gc-age')).toBe('from 1 day ago');
+  });
+
+  it('a legacy metric-card: the format headline, thresholds on the primary field, the subtitle', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    await card(w, 'bp-legacy').locator('.gc-value').waitFor();
+    expect(await textOf(w, 'bp-legacy', '.gc-value')).toBe('126/82');
+    expect(await textOf(w, 'bp-legacy', '.gc-headline .gc-unit')).toBe('mmHg');
+    // thresholds without ifField read the primary field (systolic): 126 is between 120 and 139
+    expect(await textOf(w, 'bp-legacy', '.gc-pill')).toBe('Raised');
+    expect(await textOf(w, 'bp-legacy', '.gc-subtitle')).toBe('Logged 2026-04-19');
+    expect(await textOf(w, 'bp-legacy', '.gc-age')).toBe('from 1 day ago');
     // no bare "latest.diastolic" second value under a format headline
-    expect(await card(w, 'bp').locator('.gc-secondary').count()).toBe(0);
-    expect(await card(w, 'bp').locator('[data-unknown-renderer]').count()).toBe(0);
+    expect(await card(w, 'bp-legacy').locator('.gc-secondary').count()).toBe(0);
+    expect(await card(w, 'bp-legacy').locator('[data-unknown-renderer]').count()).toBe(0);
   });
 
   it('an empty day shows the empty headline; fallbackToLatest shows the latest row and its age', async () => {
     const w = await open(`${s.url}/day/2026-04-10`);
     await card(w, 'weight').locator('.gc-empty').waitFor();
-    expect(await textOf(w, 'weight', '.gc-empty')).toBe('No weight logged');
-    expect(await textOf(w, 'mood', '.gc-empty')).toBe('How are you feeling?');
+    expect(await textOf(w, 'weight', '.gc-empty')).toBe('Not weighed yet');
+    expect(await textOf(w, 'mood', '.gc-empty')).toBe('No entry yet');
     const later = await open(`${s.url}/day/${DAY}`);
     await card(later, 'energy').locator('.gc-value').waitFor();
-    expect(await textOf(later, 'energy', '.gc-value')).toBe('4');
+    expect(await textOf(later, 'energy', '.gc-value')).toBe('4/5');
     expect(await textOf(later, 'energy', '.gc-age')).toBe('from 3 days ago');
     expect(await textOf(later, 'energy', '.gc-pill')).toBe('Good');
   });
