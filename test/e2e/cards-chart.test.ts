@@ -1,10 +1,9 @@
 /**
  * The `line-chart` renderer and the Trends view in Debian's Chromium against the real server
- * ("/trends (line charts with uplot)"; every example manifest with `meta.trends` renders
- * on /trends with no console error):
- * - every example card with `meta.trends` shows on /trends, none as an unknown renderer;
- * - a chart draws a canvas with the manifest's series (bp: Systolic and Diastolic; the older
- *   `xKey`/`yKey` of steps), one point per day, the latest values under it;
+ * (every card template with `meta.trends` renders on /trends with no console error):
+ * - every template card with `meta.trends` shows on /trends, none as an unknown renderer;
+ * - a chart draws a canvas with the manifest's series (bp: systolic, diastolic and pulse; steps
+ *   as bars), one point per day, the latest values under it;
  * - the range chooser narrows the window and offers "Show all time" when it hides everything;
  * - a row written through the API appears without a reload; the chart follows the page width
  *   (phone, no sideways scroll) and the theme;
@@ -17,8 +16,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate, templateIds } from '../helpers/templates.js';
 import {
   DESKTOP,
   launchBrowser,
@@ -31,15 +30,11 @@ import {
 } from './browser.js';
 
 const TZ = 'Europe/Berlin';
-const EXAMPLES = path.join(casesDir, 'manifests/examples');
-
-/** Every example manifest id with `meta.trends` enabled. */
-const TREND_EXAMPLES = fs
-  .readdirSync(EXAMPLES)
-  .filter((f) => f.endsWith('.example.json'))
-  .map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')))
-  .filter((m) => m.meta?.trends?.enabled === true && m.meta.enabled !== false)
-  .map((m) => m.meta.id as string);
+/** Every card template id with `meta.trends` enabled. */
+const TREND_EXAMPLES = templateIds()
+  .map((id) => readTemplate(id))
+  .filter((m) => (m.meta.trends as { enabled?: boolean } | undefined)?.enabled === true && m.meta.enabled !== false)
+  .map((m) => m.meta.id);
 
 const browsers: TestBrowser[] = [];
 let launchError: Error | undefined;
@@ -75,13 +70,13 @@ async function drawn(page: Page, id: string): Promise<void> {
 let berlin: TestBrowser | undefined;
 const today = todayIn(TZ);
 
-/** Rows imported with the example files (a manifest dropped in with `data` is an import). */
+/** Rows imported with the template files (a manifest dropped in with `data` is an import). */
 const ROWS: Record<string, unknown[]> = {
   bp: [
-    { date: addDays(today, -2), systolic: 125, diastolic: 82 },
-    { date: addDays(today, -1), systolic: 128, diastolic: 84 },
-    { date: today, systolic: 120, diastolic: 80 },
-    { date: today, systolic: 131, diastolic: 86 },
+    { date: addDays(today, -2), systolic: 125, diastolic: 82, pulse: 66 },
+    { date: addDays(today, -1), systolic: 128, diastolic: 84, pulse: 70 },
+    { date: today, systolic: 120, diastolic: 80, pulse: 64 },
+    { date: today, systolic: 131, diastolic: 86, pulse: 72 },
   ],
   steps: [
     { date: addDays(today, -3), count: 4200 },
@@ -100,7 +95,7 @@ beforeAll(async () => {
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
       for (const id of TREND_EXAMPLES) {
-        const m = JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${id}.example.json`), 'utf8'));
+        const m = readTemplate(id);
         if (ROWS[id]) m.data = ROWS[id];
         fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(m, null, 2));
       }
@@ -120,7 +115,7 @@ afterAll(async () => {
 });
 
 describe('Trends', { timeout: 90_000 }, () => {
-  it('shows every example card with meta.trends, each drawn by a known renderer', async () => {
+  it('shows every template card with meta.trends, each drawn by a known renderer', async () => {
     expect(TREND_EXAMPLES.length).toBeGreaterThanOrEqual(9);
     const { page } = await open(berlin, `${s.url}/trends`);
     expect(await page.locator('main h1').textContent()).toBe('Trends');
@@ -132,7 +127,7 @@ describe('Trends', { timeout: 90_000 }, () => {
     // cards without rows show their empty state, not a blank body
     const empty = page.locator('.card[data-card-id="heart-rate-resting"] [data-renderer-note]');
     expect(await empty.textContent()).toMatch(/No entries yet/);
-    // the schedule examples on Trends draw their timeline
+    // the schedule templates on Trends draw their timeline
     await page.locator('.card[data-card-id="medication-schedule"] .timeline').waitFor();
   });
 
@@ -141,23 +136,24 @@ describe('Trends', { timeout: 90_000 }, () => {
     await page.getByRole('radio', { name: 'the last 30 days' }).check();
     await drawn(page, 'bp');
     const bp = chart(page, 'bp');
-    expect(await bp.getAttribute('data-series')).toBe('Systolic|Diastolic');
+    expect(await bp.getAttribute('data-series')).toBe('Systolic|Diastolic|Pulse');
     expect(await bp.getAttribute('data-points')).toBe('3');
     expect(await bp.getAttribute('data-last')).toBe(today);
     // today's two readings are averaged: (120 + 131) / 2, (80 + 86) / 2
     const latest = await bp.locator('.line-chart-latest').allTextContents();
     expect(latest[0]).toMatch(/^Systolic 125\.5 · /);
     expect(latest[1]).toMatch(/^Diastolic 83 · /);
+    expect(latest[2]).toMatch(/^Pulse 68 · /);
     expect(await bp.locator('canvas').count()).toBe(1);
     const box = await bp.locator('canvas').boundingBox();
     expect(box?.width).toBeGreaterThan(200);
-    // the older xKey / yKey / unit of steps
+    // steps: bars of the day's total
     await drawn(page, 'steps');
     const steps = chart(page, 'steps');
     expect(await steps.getAttribute('data-fields')).toBe('count');
     expect(await steps.getAttribute('data-points')).toBe('2');
     expect((await steps.locator('.line-chart-latest').textContent())?.replace(/\s+/g, ' ')).toMatch(
-      /^count 9100 steps · /,
+      /^Steps 9100 steps · /,
     );
   });
 
@@ -251,7 +247,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 
   it('a single day of data sits in the middle of a ±1 day x range (not at the left edge)', async () => {
-    const m = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'weight.example.json'), 'utf8'));
+    const m = readTemplate('weight');
     m.meta.id = 'one-day';
     m.meta.label = 'One day';
     m.data = [{ date: today, kg: 80 }];
@@ -281,7 +277,7 @@ describe('a row dated 2026-04-20 is on 20 April in every zone', { timeout: 90_00
       expect(await weight.getAttribute('data-first')).toBe('2026-04-19');
       expect(await weight.getAttribute('data-last')).toBe('2026-04-20');
       expect((await weight.locator('.line-chart-latest').textContent())?.replace(/\s+/g, ' ')).toBe(
-        'kg 85.5 kg · 20 Apr',
+        'Weight 85.5 kg · 20 Apr',
       );
       // the cursor over each point names its day (both days are this year: no year shown)
       const box = await weight.locator('.u-over').boundingBox();
