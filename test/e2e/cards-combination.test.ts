@@ -1,9 +1,9 @@
 /**
- * The `combination-card` renderer in Debian's Chromium against the real server (
- * docs/MANIFEST-SCHEMA.md "Combination cards"), on the example cards activity, activity-rings and
- * sleep with their real source cards:
- * - stack: the primary value as the headline, secondary lines, annotation chips, each from its
- *   own source card, emoji maps applied;
+ * The `combination-card` renderer in Debian's Chromium against the real server
+ * (docs/MANIFEST-SCHEMA.md `combination-card`), on the templates morning-check (stack) and
+ * daily-rings (rings) with their real source cards:
+ * - stack: the primary value as the headline, secondary lines, annotation chips, a bar, each from
+ *   its own source card, emoji maps applied;
  * - rings: one ring per ring-segment, filled towards goalDaily, complete past the goal;
  * - per-source states on screen: no entry for the day, a source card that does not exist;
  * - a source row written through the API re-resolves the card without a reload, and a source
@@ -15,8 +15,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import {
   launchBrowser,
   PHONE,
@@ -27,20 +27,24 @@ import {
 } from './browser.js';
 
 const TZ = 'Pacific/Auckland';
-const EXAMPLES = path.join(casesDir, 'manifests/examples');
 const today = todayIn(TZ);
 const yesterday = addDays(today, -1);
 
-/** Source rows imported with the example files (read-only cards take data only this way). */
+/** Source rows imported with the template files. */
 const ROWS: Record<string, unknown[]> = {
-  steps: [
-    { date: yesterday, count: 12000 },
-    { date: today, count: 8123 },
-  ],
+  steps: [{ date: today, count: 7200 }],
   'active-minutes': [{ date: today, minutes: 42 }],
-  workouts: [{ date: today, trained: true, type: 'Run' }],
-  'sleep-hours': [{ date: today, hours: 7.25 }],
-  mood: [{ date: today, mood: 4, wakeUps: 2 }],
+  workouts: [{ date: today, trained: true, type: 'run' }],
+  'sleep-hours': [
+    { date: yesterday, hours: 6.5 },
+    { date: today, hours: 7.25, wakeUps: 2 },
+  ],
+  mood: [{ date: today, mood: 4 }],
+  'heart-rate-resting': [{ date: today, bpm: 54 }],
+  hydration: [
+    { date: today, glasses: 3 },
+    { date: today, glasses: 3 },
+  ],
 };
 
 let browser: TestBrowser | undefined;
@@ -69,18 +73,8 @@ beforeAll(async () => {
   s = await startServer({
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      for (const id of [
-        'activity',
-        'activity-rings',
-        'sleep',
-        'steps',
-        'active-minutes',
-        'workouts',
-        'sleep-hours',
-        'mood',
-      ]) {
-        const m = JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${id}.example.json`), 'utf8'));
-        if (id === 'activity-rings') m.meta.enabled = true; // ships switched off
+      for (const id of ['morning-check', 'daily-rings', ...Object.keys(ROWS)]) {
+        const m = readTemplate(id);
         if (ROWS[id]) m.data = ROWS[id];
         fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(m, null, 2));
       }
@@ -97,7 +91,7 @@ beforeAll(async () => {
               enabled: true,
               component: 'combination-card',
               combines: [
-                { sourceId: 'hydration', role: 'primary', label: 'Water' },
+                { sourceId: 'blood-sugar', role: 'primary', label: 'Glucose' },
                 { sourceId: 'steps', role: 'bar-series' },
                 { sourceId: 'steps', role: 'ring-segment', label: 'Steps goal', accessor: 'count' },
               ],
@@ -121,45 +115,41 @@ afterAll(async () => {
 });
 
 describe('combination-card', { timeout: 90_000 }, () => {
-  it('stack: headline, secondary line and annotation chip, each from its source card', async () => {
+  it('stack: headline, secondary lines, annotation chip and a bar, each from its source card', async () => {
     const { page } = await open(`${s.url}/`);
-    const activity = combo(page, 'activity');
-    await activity.waitFor();
-    expect(await activity.getAttribute('data-layout')).toBe('stack');
-    expect(await text(activity.locator('.combo-primary .combo-label').textContent())).toBe('Steps');
-    expect(await text(activity.locator('.combo-primary .combo-headline').textContent())).toBe('8,123 steps');
-    expect(await text(activity.locator('.combo-line[data-role="secondary"]').textContent())).toBe(
-      'Active minutes42 min',
-    );
-    expect(await text(activity.locator('.combo-chip').textContent())).toBe('Trained ✅');
-
-    const sleep = combo(page, 'sleep');
-    expect(await text(sleep.locator('.combo-headline').textContent())).toBe('7.25 h');
-    expect(
-      await text(sleep.locator('.combo-line[data-role="secondary"] .combo-line-value').textContent()),
-    ).toBe('🙂');
-    expect(await text(sleep.locator('.combo-chip').textContent())).toBe('Wake-ups 2');
+    const morning = combo(page, 'morning-check');
+    await morning.waitFor();
+    expect(await morning.getAttribute('data-layout')).toBe('stack');
+    expect(await text(morning.locator('.combo-primary .combo-label').textContent())).toBe('Slept');
+    expect(await text(morning.locator('.combo-primary .combo-headline').textContent())).toBe('7.25 h');
+    const lines = morning.locator('.combo-line[data-role="secondary"]');
+    expect(await text(lines.nth(0).textContent())).toBe('Resting HR54 bpm');
+    expect(await text(lines.nth(1).textContent())).toBe('Woke up2 ×');
+    expect(await text(morning.locator('.combo-chip').textContent())).toBe('Mood 🙂');
+    expect(await morning.locator('.combo-bar').getAttribute('data-state')).toBe('ok');
   });
 
   it('rings: one ring per ring-segment, filled towards the goal, complete past it', async () => {
     const { page } = await open(`${s.url}/`);
-    const rings = combo(page, 'activity-rings');
+    const rings = combo(page, 'daily-rings');
     await rings.waitFor();
     expect(await rings.getAttribute('data-layout')).toBe('rings');
     const legend = rings.locator('.combo-ring-legend li');
-    expect(await legend.count()).toBe(2);
-    expect(await text(legend.nth(0).textContent())).toBe('Steps8,123 / 10,000 steps · 81%');
+    expect(await legend.count()).toBe(3);
+    expect(await text(legend.nth(0).textContent())).toBe('Steps7,200 / 8,000 steps · 90%');
     expect(await legend.nth(0).getAttribute('data-complete')).toBe('false');
-    expect(await text(legend.nth(1).textContent())).toBe('Active42 / 30 min · 140% ✓');
+    expect(await text(legend.nth(1).textContent())).toBe('Exercise42 / 30 min · 140% ✓');
     expect(await legend.nth(1).getAttribute('data-complete')).toBe('true');
-    expect(await rings.locator('circle.combo-ring-fill').count()).toBe(2);
-    expect(await rings.locator('svg').getAttribute('aria-label')).toBe('Steps: 81%, Active: 140%');
+    // a ring adds up the day's rows: 3 + 3 glasses
+    expect(await text(legend.nth(2).textContent())).toBe('Water6 / 8 glasses · 75%');
+    expect(await rings.locator('circle.combo-ring-fill').count()).toBe(3);
+    expect(await rings.locator('svg').getAttribute('aria-label')).toBe('Steps: 90%, Exercise: 140%, Water: 75%');
     // the manifest's own colours
     expect(
       await rings
         .locator('circle.combo-ring-fill')
         .evaluateAll((els) => els.map((e) => e.getAttribute('stroke'))),
-    ).toEqual(['#0ea5e9', '#f59e0b']);
+    ).toEqual(['#22c55e', '#f97316', '#0ea5e9']);
     expect(await text(rings.locator('.combo-chip').textContent())).toBe('Trained ✅');
   });
 
@@ -168,47 +158,41 @@ describe('combination-card', { timeout: 90_000 }, () => {
     const odd = combo(page, 'odd-combo');
     await odd.waitFor();
     expect(await odd.locator('.combo-primary').getAttribute('data-state')).toBe('no-source');
-    expect(await text(odd.locator('.combo-primary .combo-state').textContent())).toBe('No card “hydration”');
+    expect(await text(odd.locator('.combo-primary .combo-state').textContent())).toBe('No card “blood-sugar”');
     expect(await odd.locator('.combo-bar').getAttribute('data-state')).toBe('no-goal');
     expect(await text(odd.locator('.combo-bar .combo-state').textContent())).toBe('Needs a daily goal');
     expect(await text(odd.locator('.combo-ignored').textContent())).toMatch(
       /^One source is not shown: #2 role "bar-series" is reserved/,
     );
 
-    // the day before: steps has a row, the other sources none
+    // the day before: sleep has a row, the other sources none
     await page.getByRole('link', { name: 'Previous day' }).click();
     await page.waitForURL(`${s.url}/day/${yesterday}`);
-    const activity = combo(page, 'activity');
+    const morning = combo(page, 'morning-check');
     await expect
-      .poll(() => text(activity.locator('.combo-primary .combo-headline').textContent()))
-      .toBe('12,000 steps');
-    expect(await activity.locator('.combo-line[data-role="secondary"]').getAttribute('data-state')).toBe(
-      'no-entry',
-    );
-    expect(
-      await text(activity.locator('.combo-line[data-role="secondary"] .combo-state').textContent()),
-    ).toBe('No entry');
-    const sleep = combo(page, 'sleep');
-    expect(await text(sleep.locator('[data-renderer-note]').textContent())).toBe(
+      .poll(() => text(morning.locator('.combo-primary .combo-headline').textContent()))
+      .toBe('6.5 h');
+    const heart = morning.locator('.combo-line[data-role="secondary"]').nth(0);
+    expect(await heart.getAttribute('data-state')).toBe('no-entry');
+    expect(await text(heart.locator('.combo-state').textContent())).toBe('No entry');
+    const rings = combo(page, 'daily-rings');
+    expect(await text(rings.locator('[data-renderer-note]').textContent())).toBe(
       'Nothing logged for this day yet.',
     );
   });
 
   it('re-resolves when a source row is written, and a switched-off source still feeds it', async () => {
     const { page } = await open(`${s.url}/`);
-    const sleep = combo(page, 'sleep');
+    const sleep = combo(page, 'morning-check');
     await sleep.waitFor();
     await page.evaluate(() => {
       (window as unknown as { __sameLoad: boolean }).__sameLoad = true;
     });
     const r = await s.api('/api/manifests/mood/rows', {
-      json: { value: { date: today, mood: 5, wakeUps: 0 } },
+      json: { value: { date: today, mood: 5 } },
     });
     expect(r.status, r.text).toBe(201);
-    await expect
-      .poll(() => text(sleep.locator('.combo-line[data-role="secondary"] .combo-line-value').textContent()))
-      .toBe('😄');
-    expect(await text(sleep.locator('.combo-chip').textContent())).toBe('Wake-ups 0');
+    await expect.poll(() => text(sleep.locator('.combo-chip').textContent())).toBe('Mood 😁');
 
     // the usual pairing: the absorbed card switched off leaves Today but still feeds the combination
     const off = await s.api('/api/settings/cards/sleep-hours/disable', { method: 'POST' });
@@ -222,7 +206,7 @@ describe('combination-card', { timeout: 90_000 }, () => {
 
   it('fits a 390 px phone', async () => {
     const { page } = await open(`${s.url}/`, PHONE);
-    await combo(page, 'activity-rings').waitFor();
+    await combo(page, 'daily-rings').waitFor();
     expect(await scrollsSideways(page)).toBe(false);
   });
 });
