@@ -33,7 +33,9 @@ const TZ = 'Europe/Berlin';
 /** Every card template id with `meta.trends` enabled. */
 const TREND_EXAMPLES = templateIds()
   .map((id) => readTemplate(id))
-  .filter((m) => (m.meta.trends as { enabled?: boolean } | undefined)?.enabled === true && m.meta.enabled !== false)
+  .filter(
+    (m) => (m.meta.trends as { enabled?: boolean } | undefined)?.enabled === true && m.meta.enabled !== false,
+  )
   .map((m) => m.meta.id);
 
 const browsers: TestBrowser[] = [];

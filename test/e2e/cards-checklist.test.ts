@@ -33,7 +33,12 @@ const d = useDashboard({
           cycles: [{ type: 'on', start: '2026-04-20', end: '2026-04-26' }],
           doses: [],
         },
-        { name: 'Probiotic', schedule: { type: 'daily' }, cycles: [{ type: 'on', start: '2026-04-20', end: '2026-04-29' }], doses: [] },
+        {
+          name: 'Probiotic',
+          schedule: { type: 'daily' },
+          cycles: [{ type: 'on', start: '2026-04-20', end: '2026-04-29' }],
+          doses: [],
+        },
       ],
     };
     return [example('medication-schedule'), strict, course];
@@ -49,7 +54,11 @@ describe('checklist-card', { timeout: 120_000 }, () => {
     const card = cardOf(w, 'medication-schedule');
     await card.locator('.cl-count').waitFor();
     expect(await card.locator('.cl-group-title').allTextContents()).toEqual(['With breakfast', 'Evening']);
-    expect(await card.locator('.cl-name').allTextContents()).toEqual(['Levothyroxine', 'Ramipril', 'Atorvastatin']);
+    expect(await card.locator('.cl-name').allTextContents()).toEqual([
+      'Levothyroxine',
+      'Ramipril',
+      'Atorvastatin',
+    ]);
     // a Monday: the weekly one (Saturdays) and the as-needed one are not due
     expect(await card.locator('.cl-not-due').textContent()).toBe('Not due: Methotrexate, Paracetamol');
     expect(await card.locator('.cl-count').textContent()).toBe('0 of 4 done');
@@ -95,7 +104,9 @@ describe('checklist-card', { timeout: 120_000 }, () => {
     expect(await card.locator('.cl-not-due').textContent()).toBe('Not due: Amoxicillin');
     const later = await d.open('/day/2026-05-20');
     await cardOf(later, 'antibiotic-course').locator('.cl-empty').waitFor();
-    expect(await cardOf(later, 'antibiotic-course').locator('.cl-empty').textContent()).toBe('Nothing due on 20 May.');
+    expect(await cardOf(later, 'antibiotic-course').locator('.cl-empty').textContent()).toBe(
+      'Nothing due on 20 May.',
+    );
   });
 
   it('a past day the card does not take: disabled ticks and the reason; today works', async () => {
@@ -104,7 +115,9 @@ describe('checklist-card', { timeout: 120_000 }, () => {
     const card = cardOf(w, 'strict-drops');
     await card.locator('.cl-count').waitFor();
     expect(await card.getByRole('checkbox', { name: 'Vitamin C' }).isDisabled()).toBe(true);
-    expect(await card.locator('.cl-refusal').textContent()).toBe("This card doesn't take entries for past days.");
+    expect(await card.locator('.cl-refusal').textContent()).toBe(
+      "This card doesn't take entries for past days.",
+    );
     // the 30-day strip (showSparkline): 30 days, none taken yet
     expect(await card.locator('.adherence-strip .strip-day').count()).toBe(30);
     const t = await d.open('/');

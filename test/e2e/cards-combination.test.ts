@@ -143,7 +143,9 @@ describe('combination-card', { timeout: 90_000 }, () => {
     // a ring adds up the day's rows: 3 + 3 glasses
     expect(await text(legend.nth(2).textContent())).toBe('Water6 / 8 glasses · 75%');
     expect(await rings.locator('circle.combo-ring-fill').count()).toBe(3);
-    expect(await rings.locator('svg').getAttribute('aria-label')).toBe('Steps: 90%, Exercise: 140%, Water: 75%');
+    expect(await rings.locator('svg').getAttribute('aria-label')).toBe(
+      'Steps: 90%, Exercise: 140%, Water: 75%',
+    );
     // the manifest's own colours
     expect(
       await rings
@@ -158,7 +160,9 @@ describe('combination-card', { timeout: 90_000 }, () => {
     const odd = combo(page, 'odd-combo');
     await odd.waitFor();
     expect(await odd.locator('.combo-primary').getAttribute('data-state')).toBe('no-source');
-    expect(await text(odd.locator('.combo-primary .combo-state').textContent())).toBe('No card “blood-sugar”');
+    expect(await text(odd.locator('.combo-primary .combo-state').textContent())).toBe(
+      'No card “blood-sugar”',
+    );
     expect(await odd.locator('.combo-bar').getAttribute('data-state')).toBe('no-goal');
     expect(await text(odd.locator('.combo-bar .combo-state').textContent())).toBe('Needs a daily goal');
     expect(await text(odd.locator('.combo-ignored').textContent())).toMatch(

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readTemplate } from '../helpers/templates.js';
-import { launchBrowser, PHONE, scrollsSideways, settled, type TestBrowser, type WatchedPage } from './browser.js';
+import {
+  launchBrowser,
+  PHONE,
+  scrollsSideways,
+  settled,
+  type TestBrowser,
+  type WatchedPage,
+} from './browser.js';
 
 const DAY = '2026-04-20';
 
@@ -137,7 +144,9 @@ describe('generic-card with the card templates', { timeout: 90_000 }, () => {
     // 85.3 → 85.5 is +0.2 (never 0.20000000000000284), up, and down is good for weight
     expect(await textOf(w, 'weight', '.gc-trend')).toBe('↑+0.2');
     expect(await card(w, 'weight').locator('.gc-trend').getAttribute('class')).toContain('gc-trend-bad');
-    expect(await card(w, 'weight').locator('.gc-trend').getAttribute('aria-label')).toBe('Up +0.2 since 19 April');
+    expect(await card(w, 'weight').locator('.gc-trend').getAttribute('aria-label')).toBe(
+      'Up +0.2 since 19 April',
+    );
     expect(await textOf(w, 'weight', '.gc-secondary')).toBe('21.4% body fat');
     expect(await card(w, 'weight').locator('.gc-sparkline polyline').count()).toBe(1);
   });
@@ -148,7 +157,9 @@ describe('generic-card with the card templates', { timeout: 90_000 }, () => {
     await c.locator('.gc-value').waitFor();
     expect(await textOf(w, 'sleep-hours', '.gc-value')).toBe('5.5');
     expect(await textOf(w, 'sleep-hours', '.gc-pill')).toBe('Short night');
-    const band = await c.locator('.gc').evaluate((el) => getComputedStyle(el).getPropertyValue('--gc-band').trim());
+    const band = await c
+      .locator('.gc')
+      .evaluate((el) => getComputedStyle(el).getPropertyValue('--gc-band').trim());
     expect(band).toBe('#dc2626');
     expect(await textOf(w, 'sleep-hours', '.gc-secondary')).toBe('woke 3× · quality –/5');
     expect(await c.locator('.gc-sparkline polyline').count()).toBe(1);

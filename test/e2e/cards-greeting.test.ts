@@ -1,6 +1,6 @@
 /**
  * The `greeting-banner` renderer in Debian's Chromium against the real server (
- * docs/MANIFEST-SCHEMA.md; the greeting example, which carries the legacy `eddzhealth` schema id):
+ * docs/MANIFEST-SCHEMA.md; the greeting template, here under the legacy `eddzhealth` schema id):
  * - the greeting follows the person's time of day in their own zone (the browser's clock is set:
  *   08:00, 19:00 and 02:00 in Los Angeles);
  * - it names the day shown and the instance (HEALTH_INSTANCE_NAME);
@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daysBetween } from '../../src/common/dates.js';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
 
 const TZ = 'America/Los_Angeles';
@@ -49,10 +49,11 @@ beforeAll(async () => {
     env: { HEALTH_INSTANCE_NAME: 'Casa Salud' },
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      fs.copyFileSync(
-        path.join(casesDir, 'manifests/examples/greeting.example.json'),
-        path.join(dataDir, 'greeting.json'),
-      );
+      // the template without its messages (the second test gives it some), under the older id
+      const m = readTemplate('greeting');
+      m.$schema = 'eddzhealth.datafile.v1';
+      m.data = [];
+      fs.writeFileSync(path.join(dataDir, 'greeting.json'), JSON.stringify(m, null, 2));
     },
   });
 });
@@ -75,7 +76,7 @@ describe('greeting-banner', { timeout: 60_000 }, () => {
     expect(await banner.getAttribute('class')).toContain('card-wide');
     expect(await banner.locator('.greeting-hello').textContent()).toBe('Good morning');
     expect(await banner.locator('.greeting-day').textContent()).toBe('Monday 20 April · Casa Salud');
-    // no messages in the example's data: no message line
+    // no messages in the card's data: no message line
     expect(await banner.locator('.greeting-message').count()).toBe(0);
 
     for (const [instant, hello] of [

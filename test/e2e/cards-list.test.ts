@@ -38,9 +38,15 @@ describe('list-card', { timeout: 120_000 }, () => {
     await form.getByLabel('Note').fill('temples, worse after screens');
     await form.getByRole('button', { name: 'Add' }).click();
     await card.locator('.lc-primary', { hasText: 'Headache' }).waitFor();
-    expect(await card.locator('.lc-secondary').first().textContent()).toBe('moderate · temples, worse after screens');
+    expect(await card.locator('.lc-secondary').first().textContent()).toBe(
+      'moderate · temples, worse after screens',
+    );
     const [row] = (await d.data('symptoms')) as Record<string, unknown>[];
-    expect(row).toMatchObject({ symptom: 'Headache', severity: 'moderate', note: 'temples, worse after screens' });
+    expect(row).toMatchObject({
+      symptom: 'Headache',
+      severity: 'moderate',
+      note: 'temples, worse after screens',
+    });
     expect(Date.now() - Date.parse(row.added as string)).toBeLessThan(10 * 60_000);
     expect(row.date).toBeUndefined();
 
@@ -53,7 +59,9 @@ describe('list-card', { timeout: 120_000 }, () => {
     expect(await form.getByLabel('Note').inputValue()).toBe('temples, worse after screens');
     await form.getByLabel('Note').fill('left temple');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => card.locator('.lc-secondary').first().textContent()).toBe('moderate · left temple');
+    await expect
+      .poll(() => card.locator('.lc-secondary').first().textContent())
+      .toBe('moderate · left temple');
     // the change kept the row's `added` stamp
     expect(((await d.data('symptoms')) as Record<string, unknown>[])[0].added).toBe(row.added);
 

@@ -1,7 +1,7 @@
 /**
  * The `markdown-doc` renderer in Debian's Chromium against the real server ("a card
  * containing `<img src=x onerror=...>` or a `javascript:` link runs nothing"):
- * - the example markdown cards (welcome, how-to-add-a-card) render as headings, lists, bold and
+ * - the markdown cards (the getting-started template, the welcome card) render as headings, lists, bold and
  *   code, with no console error;
  * - a card holding every XSS payload below runs nothing: no dialog, no handler (each payload sets
  *   a window flag), no script, iframe, svg, math, style or details element, no `on…` or `style`
@@ -14,8 +14,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { welcomeManifest } from '../../src/home/welcome-card.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { templatesDir } from '../helpers/templates.js';
 import {
   launchBrowser,
   PHONE,
@@ -88,11 +89,8 @@ async function open(url: string, viewport?: { width: number; height: number }): 
   return w;
 }
 
-function copyExample(dataDir: string, id: string): void {
-  fs.copyFileSync(
-    path.join(casesDir, 'manifests/examples', `${id}.example.json`),
-    path.join(dataDir, `${id}.json`),
-  );
+function copyTemplate(dataDir: string, id: string): void {
+  fs.copyFileSync(path.join(templatesDir, `${id}.json`), path.join(dataDir, `${id}.json`));
 }
 
 beforeAll(async () => {
@@ -104,8 +102,8 @@ beforeAll(async () => {
   s = await startServer({
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      copyExample(dataDir, 'welcome');
-      copyExample(dataDir, 'how-to-add-a-card');
+      copyTemplate(dataDir, 'getting-started');
+      fs.writeFileSync(path.join(dataDir, 'welcome.json'), JSON.stringify(welcomeManifest(), null, 2));
     },
   });
   const card = (id: string, label: string, data: unknown, order: number) => ({
@@ -136,26 +134,24 @@ afterAll(async () => {
 });
 
 describe('markdown-doc', { timeout: 60_000 }, () => {
-  it('renders the example markdown cards: headings, lists, bold, code', async () => {
+  it('renders the markdown cards (the getting-started template, the welcome card): headings, lists, bold, code', async () => {
     // creating the other cards switched the welcome card off: switch it back on
     await s.api('/api/settings/cards/welcome/enable', { method: 'POST' });
     const { page } = await open(`${s.url}/`);
-    const howTo = page.locator('.card[data-card-id="how-to-add-a-card"] .markdown-body');
+    const howTo = page.locator('.card[data-card-id="getting-started"] .markdown-body');
     await howTo.waitFor();
-    expect(await howTo.locator('h4').textContent()).toBe('Adding a card');
-    expect(await howTo.locator('h5').allTextContents()).toEqual([
-      'Three ways to add one',
-      'Removing a card',
-      'Getting help',
-    ]);
+    expect(await howTo.locator('h4').textContent()).toBe('Add your first card');
+    expect(await howTo.locator('h5').allTextContents()).toEqual(['Tips', 'Removing a card']);
     expect(await howTo.locator('ol > li').count()).toBe(3);
-    expect(await howTo.locator('strong').first().textContent()).toBe('Ask Klebbius in chat.');
-    expect(await howTo.locator('code').first().textContent()).toBe('$HEALTH_HOME/data/');
+    expect(await howTo.locator('ul > li').count()).toBe(3);
+    expect(await howTo.locator('strong').first().textContent()).toBe('Ask the chat');
+    expect(await howTo.locator('em').first().textContent()).toMatch(/make me a card/);
+    expect(await howTo.locator('code').first().textContent()).toBe('POST /api/manifests');
     const welcome = page.locator('.card[data-card-id="welcome"] .markdown-body');
     await welcome.waitFor();
-    expect(await welcome.locator('h4').textContent()).toBe('Welcome! 👋');
-    expect(await welcome.locator('ol > li').allTextContents()).toContain('To remove it: delete the file');
-    expect(await welcome.locator('em').textContent()).toMatch(/just an example/);
+    expect(await welcome.locator('h4').textContent()).toBe('Welcome 👋');
+    expect(await welcome.locator('ul > li').count()).toBe(3);
+    expect(await welcome.locator('strong').first().textContent()).toBe('Add a card:');
     expect(await page.locator('[data-unknown-renderer="markdown-doc"]').count()).toBe(0);
   });
 

@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
+import { withDoses } from '../fixtures/dose-history.js';
 import type { WatchedPage } from './browser.js';
 import { settled } from './browser.js';
-import { withDoses } from '../fixtures/dose-history.js';
 import { cardOf, example, useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -24,7 +24,9 @@ const meds = (id: string, start: string) => ({
     view: { enabled: true, component: 'schedule-card' },
     writeable: { fromWebapp: true, pastAllowed: true },
   },
-  data: { items: [{ name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: start } }] },
+  data: {
+    items: [{ name: 'Vitamin D', schedule: { type: 'every_n_days', interval_days: 2, start_date: start } }],
+  },
 });
 
 const d = useDashboard({
@@ -66,7 +68,15 @@ const d = useDashboard({
             component: 'schedule-card',
             colorMap: { BPC: '#aa33ff' },
             checkOffForm: {
-              currentDoseFields: [{ key: 'site', type: 'select', label: 'Site', options: ['Left thigh', 'Right thigh'], required: true }],
+              currentDoseFields: [
+                {
+                  key: 'site',
+                  type: 'select',
+                  label: 'Site',
+                  options: ['Left thigh', 'Right thigh'],
+                  required: true,
+                },
+              ],
               previousDoseFields: ['site'],
             },
           },
@@ -78,7 +88,13 @@ const d = useDashboard({
               name: 'BPC',
               dose: '250 mcg',
               schedule: { type: 'daily', time_of_day: 'morning' },
-              doses: [{ scheduledDate: addDays(today(), -1), takenAt: `${addDays(today(), -1)}T08:00:00+02:00`, site: 'Left thigh' }],
+              doses: [
+                {
+                  scheduledDate: addDays(today(), -1),
+                  takenAt: `${addDays(today(), -1)}T08:00:00+02:00`,
+                  site: 'Left thigh',
+                },
+              ],
             },
           ],
         },
@@ -121,7 +137,9 @@ describe('schedule-card', { timeout: 180_000 }, () => {
     const w = await d.open('/day/2026-04-30');
     const vitD = cardOf(w, 'routine').locator('.sc-item[data-item="Vitamin D3"]');
     await vitD.waitFor();
-    expect(await vitD.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([
+    expect(
+      await vitD.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title'))),
+    ).toEqual([
       '24 April: missed',
       '25 April: missed',
       '26 April: missed',
@@ -131,7 +149,9 @@ describe('schedule-card', { timeout: 180_000 }, () => {
       '30 April: missed',
     ]);
     const omega = cardOf(w, 'routine').locator('.sc-item[data-item="Omega-3"]');
-    expect(await omega.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([
+    expect(
+      await omega.locator('.sc-day').evaluateAll((els) => els.map((e) => e.getAttribute('title'))),
+    ).toEqual([
       '24 April: not due',
       '25 April: missed',
       '26 April: not due',
@@ -159,14 +179,18 @@ describe('schedule-card', { timeout: 180_000 }, () => {
     const item = cardOf(w, 'peptide').locator('.sc-item[data-item="BPC"]');
     await item.waitFor();
     expect(await item.locator('.sc-prev').textContent()).toBe('Last dose: Site: Left thigh');
-    expect(await item.evaluate((el) => getComputedStyle(el).getPropertyValue('--sc-colour').trim())).toBe('#aa33ff');
+    expect(await item.evaluate((el) => getComputedStyle(el).getPropertyValue('--sc-colour').trim())).toBe(
+      '#aa33ff',
+    );
     expect(await item.locator('.sc-sub').textContent()).toBe('250 mcg · Daily · morning');
     await item.getByRole('checkbox', { name: 'BPC' }).click();
     const form = item.getByRole('form');
     expect(await form.getByRole('button', { name: 'Taken' }).isDisabled()).toBe(true);
     await form.getByLabel('Site').selectOption({ label: 'Right thigh' });
     await form.getByRole('button', { name: 'Taken' }).click();
-    await expect.poll(() => item.getByRole('checkbox', { name: 'BPC' }).getAttribute('aria-checked')).toBe('true');
+    await expect
+      .poll(() => item.getByRole('checkbox', { name: 'BPC' }).getAttribute('aria-checked'))
+      .toBe('true');
     expect(await item.locator('.sc-prev').textContent()).toBe('Last dose: Site: Right thigh');
     const data = (await d.data('peptide')) as { items: { doses: Record<string, unknown>[] }[] };
     expect(data.items[0].doses.at(-1)).toMatchObject({ scheduledDate: today(), site: 'Right thigh' });

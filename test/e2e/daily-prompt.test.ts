@@ -38,7 +38,9 @@ const d = useDashboard({
     const meds = example('medication-schedule');
     meds.meta.order = 40;
     meds.meta.prompt = { enabled: true, mode: 'checklist' };
-    meds.data.items = meds.data.items.filter((i: { schedule: { type: string } }) => i.schedule.type === 'daily');
+    meds.data.items = meds.data.items.filter(
+      (i: { schedule: { type: string } }) => i.schedule.type === 'daily',
+    );
     return [mood, weight, meds];
   },
 });

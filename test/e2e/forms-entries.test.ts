@@ -63,7 +63,9 @@ describe('entry forms', { timeout: 120_000 }, () => {
     // the live feed can show the new value a moment before the save's own refresh closes the form
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
     expect(await card.locator('.gc-secondary').textContent()).toBe('21.5% body fat');
-    expect(await d.data('weight')).toEqual([{ date: today(), kg: 85.5, fatPercent: 21.5, note: 'after a run' }]);
+    expect(await d.data('weight')).toEqual([
+      { date: today(), kg: 85.5, fatPercent: 21.5, note: 'after a run' },
+    ]);
 
     await card.getByRole('button', { name: 'Edit entry' }).click();
     expect(await form.getByLabel('Weight (kg)').inputValue()).toBe('85.5');

@@ -17,7 +17,11 @@ const everything = {
     id: 'everything',
     label: 'Every input',
     emoji: '🧪',
-    view: { enabled: true, component: 'generic-card', display: { template: '{title|}', secondary: '{place|} {tags|}' } },
+    view: {
+      enabled: true,
+      component: 'generic-card',
+      display: { template: '{title|}', secondary: '{place|} {tags|}' },
+    },
     writeable: {
       fromWebapp: true,
       inputs: [
@@ -60,8 +64,24 @@ const legacyBp = {
       component: 'metric-card',
       display: { format: '{systolic}/{diastolic}', unit: 'mmHg' },
       inputs: [
-        { name: 'systolic', type: 'number', label: 'Systolic', min: 60, max: 260, required: true, placeholder: '118' },
-        { name: 'diastolic', type: 'number', label: 'Diastolic', min: 30, max: 160, required: true, placeholder: '76' },
+        {
+          name: 'systolic',
+          type: 'number',
+          label: 'Systolic',
+          min: 60,
+          max: 260,
+          required: true,
+          placeholder: '118',
+        },
+        {
+          name: 'diastolic',
+          type: 'number',
+          label: 'Diastolic',
+          min: 30,
+          max: 160,
+          required: true,
+          placeholder: '76',
+        },
       ],
     },
     writeable: { fromWebapp: true, pastAllowed: true },
@@ -140,7 +160,9 @@ describe('every input type', { timeout: 120_000 }, () => {
     await form.getByRole('radio', { name: 'Gym' }).click();
     await form.getByRole('button', { name: 'travel' }).click();
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => ((await d.data('everything')) as Record<string, unknown>[])[0].tags).toEqual(['work']);
+    await expect
+      .poll(async () => ((await d.data('everything')) as Record<string, unknown>[])[0].tags)
+      .toEqual(['work']);
     expect(((await d.data('everything')) as Record<string, unknown>[])[0].place).toBeUndefined();
   });
 
@@ -181,6 +203,10 @@ describe('every input type', { timeout: 120_000 }, () => {
     await form.getByLabel('Weight (kg)').fill('72.1');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => card.locator('.gc-value').textContent()).toBe('72.1');
-    expect(((await d.data('weight')) as unknown[]).at(-1)).toEqual({ date: todayIn(TZ), kg: 72.1, fatPercent: 19 });
+    expect(((await d.data('weight')) as unknown[]).at(-1)).toEqual({
+      date: todayIn(TZ),
+      kg: 72.1,
+      fatPercent: 19,
+    });
   });
 });

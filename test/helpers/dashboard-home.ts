@@ -106,7 +106,12 @@ export function lifeLikeData(today: string, days = 45): Record<string, unknown> 
   const hydration = some(0.3).map((date) => ({ date, glasses: 3 + Math.round(rnd() * 6) }));
   const energy = some(0.3).map((date) => ({ date, level: 2 + Math.round(rnd() * 3) }));
   const hr = some(0.15).map((date) => ({ date, bpm: Math.round(56 + rnd() * 14) }));
-  const caffeine = some(0.2).map((date) => ({ date, time: '08:15', drink: 'filter', mg: 95 * (1 + Math.round(rnd() * 2)) }));
+  const caffeine = some(0.2).map((date) => ({
+    date,
+    time: '08:15',
+    drink: 'filter',
+    mg: 95 * (1 + Math.round(rnd() * 2)),
+  }));
   const med = readExample('medication-schedule').data;
   const start = addDays(today, -20);
   for (const item of med.items) {
