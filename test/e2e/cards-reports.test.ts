@@ -1,15 +1,15 @@
 /**
  * The Reports view and its renderers in Debian's Chromium against the real server (
- * docs/API.md "Reports"): every example manifest with `meta.reports` renders on /reports
- * with the right text and no console error.
- * - `table-list` (example-table-list): the manifest's headers, rows sorted newest first, numbers
- *   right-aligned;
- * - `adherence-report`: the example's groups, items and doses, its share taken over the last 30
- *   days as the shared report logic computes it, the "no stock recorded" note with
- *   `showInventory`; a card with doses relative to today gives known figures (3 of 6 taken = 50%,
- *   stock lasting 10 days); a finished course (medication-schedule) says nothing was due;
- * - `schedule-timeline` (example-schedule-timeline): 14 days around today, a daily item missed on
- *   past days, due today and upcoming later, a Mon/Wed/Fri item only on those days;
+ * docs/MANIFEST-SCHEMA.md "Renderers"): every card with `meta.reports` renders on /reports with
+ * the right text and no console error.
+ * - `table-list` (the lab-results template): the manifest's headers, rows sorted newest first,
+ *   numbers right-aligned;
+ * - `adherence-report` (the medication template with doses relative to today): its groups, items
+ *   and doses, its share taken over the last 30 days as the shared report logic computes it, the
+ *   "no stock recorded" note with `showInventory`; a card with doses relative to today gives known
+ *   figures (3 of 6 taken = 50%, stock lasting 10 days); a finished course says nothing was due;
+ * - `schedule-timeline`: 14 days around today, a daily item missed on past days, due today and
+ *   upcoming later, a Mon/Wed/Fri item only on those days;
  * - everything fits a 390 px phone.
  */
 import fs from 'node:fs';
@@ -18,8 +18,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adherenceReport } from '../../src/common/adherence-report.js';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { type DoseSpec, withDoses } from '../fixtures/dose-history.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import {
   launchBrowser,
   PHONE,
@@ -31,17 +32,81 @@ import {
 } from './browser.js';
 
 const TZ = 'America/Los_Angeles';
-const EXAMPLES = path.join(casesDir, 'manifests/examples');
-const REPORT_EXAMPLES = [
-  'example-adherence-report',
-  'example-schedule-timeline',
-  'example-table-list',
-  'medication-schedule',
-];
 const today = todayIn(TZ);
+const REPORT_CARDS = ['lab-results', 'medication-schedule', 'supplements', 'routine', 'course'];
 
-const example = (id: string) =>
-  JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${id}.example.json`), 'utf8'));
+/** The medication template with ten days of doses up to yesterday, and the stock note on. */
+function medication() {
+  const m = readTemplate('medication-schedule');
+  (m.meta.reports as Record<string, unknown>).showInventory = true;
+  const day = (n: number) => addDays(today, n);
+  const levo: DoseSpec[] = [-10, -9, -8, -7, -6, -5, -4, -3, -2, -1].map((n) => [
+    day(n),
+    n === -5 ? null : '07:30',
+  ]);
+  const ramipril: DoseSpec[] = [-3, -2, -1].flatMap((n): DoseSpec[] => [
+    [day(n), '08:00'],
+    [day(n), '20:00'],
+  ]);
+  m.data = withDoses(m.data, { Levothyroxine: levo, Ramipril: ramipril }, '-08:00');
+  return m;
+}
+
+/** The supplements template as a 14-day timeline: vitamin D3 last taken a month ago, stretching on Mon/Wed/Fri. */
+function routine() {
+  const m = readTemplate('supplements');
+  m.meta.id = 'routine';
+  m.meta.label = 'Routine';
+  m.meta.reports = {
+    enabled: true,
+    component: 'schedule-timeline',
+    windowDays: 14,
+    showPast: true,
+    showFuture: true,
+  };
+  const data = withDoses(m.data, { 'Vitamin D3': [[addDays(today, -30), '07:00']] }) as {
+    current: unknown[];
+  };
+  m.data = {
+    groups: [{ id: 'am', label: 'Morning', items: ['Vitamin D3', 'Stretching'] }],
+    items: [
+      data.current[0],
+      {
+        name: 'Stretching',
+        dose: '10 min',
+        schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'], start_date: '2026-01-01' },
+        doses: [],
+      },
+    ],
+  };
+  return m;
+}
+
+/** A week-long course that ended long ago, as an adherence report. */
+function course() {
+  const m = readTemplate('medication-schedule');
+  m.meta.id = 'course';
+  m.meta.label = 'Antibiotic course';
+  m.data = {
+    groups: [{ id: 'course', label: 'Antibiotic course', items: ['Amoxicillin', 'Probiotic'] }],
+    items: [
+      {
+        name: 'Amoxicillin',
+        dose: '500 mg',
+        schedule: { type: 'daily', times_per_day: 3 },
+        cycles: [{ type: 'on', start: '2025-01-06', end: '2025-01-12' }],
+        doses: [],
+      },
+      {
+        name: 'Probiotic',
+        schedule: { type: 'daily' },
+        cycles: [{ type: 'on', start: '2025-01-06', end: '2025-01-16' }],
+        doses: [],
+      },
+    ],
+  };
+  return m;
+}
 
 /** A supplement taken on three of the last six days, with stock for ten more doses. */
 const vitamins = {
@@ -98,8 +163,14 @@ beforeAll(async () => {
   s = await startServer({
     before: (_home, dataDir) => {
       fs.mkdirSync(dataDir, { recursive: true });
-      for (const id of REPORT_EXAMPLES) {
-        fs.copyFileSync(path.join(EXAMPLES, `${id}.example.json`), path.join(dataDir, `${id}.json`));
+      for (const m of [
+        readTemplate('lab-results'),
+        medication(),
+        readTemplate('supplements'),
+        routine(),
+        course(),
+      ]) {
+        fs.writeFileSync(path.join(dataDir, `${m.meta.id}.json`), JSON.stringify(m, null, 2));
       }
       fs.writeFileSync(path.join(dataDir, 'vitamins.json'), JSON.stringify(vitamins, null, 2));
     },
@@ -118,27 +189,36 @@ afterAll(async () => {
 });
 
 describe('Reports', { timeout: 90_000 }, () => {
-  it('lists every example card with meta.reports, none as an unknown renderer', async () => {
+  it('lists every card with meta.reports, none as an unknown renderer', async () => {
     const { page } = await open(`${s.url}/reports`);
     expect(await page.locator('main h1').textContent()).toBe('Reports');
     const ids = await page
       .locator('main .card')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-card-id')));
-    expect([...ids].sort()).toEqual([...REPORT_EXAMPLES, 'vitamins'].sort());
+    expect([...ids].sort()).toEqual([...REPORT_CARDS, 'vitamins'].sort());
     expect(await page.locator('main [data-unknown-renderer]').count()).toBe(0);
     expect(await page.locator('main [data-renderer-note="problem"]').count()).toBe(0);
   });
 
   it('table-list: the manifest’s headers, newest rows first, numbers right-aligned', async () => {
     const { page } = await open(`${s.url}/reports`);
-    const table = card(page, 'example-table-list').locator('table');
+    const table = card(page, 'lab-results').locator('table');
     await table.waitFor();
-    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Test', 'Result', 'Unit']);
-    const rows = example('example-table-list').data as {
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'Date',
+      'Test',
+      'Result',
+      'Unit',
+      'Reference',
+      'Flag',
+    ]);
+    const rows = readTemplate('lab-results').data as {
       date: string;
       test: string;
       result: number;
       unit: string;
+      range: string;
+      flagged: boolean;
     }[];
     expect(await table.locator('tbody tr').count()).toBe(rows.length);
     const newest = [...rows].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
@@ -151,7 +231,14 @@ describe('Reports', { timeout: 90_000 }, () => {
         timeZone: 'UTC',
       }).format(new Date(`${d}T00:00:00Z`));
     const first = await table.locator('tbody tr').first().locator('td').allTextContents();
-    expect(first).toEqual([asDate(newest.date), newest.test, String(newest.result), newest.unit]);
+    expect(first).toEqual([
+      asDate(newest.date),
+      newest.test,
+      String(newest.result),
+      newest.unit,
+      newest.range,
+      newest.flagged ? '✅' : '',
+    ]);
     const byDate = [...rows]
       .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
       .map((r) => asDate(r.date));
@@ -159,18 +246,21 @@ describe('Reports', { timeout: 90_000 }, () => {
     expect(await table.locator('td.is-numeric').count()).toBe(rows.length);
   });
 
-  it('adherence-report: the example’s items with their share taken and the stock note', async () => {
+  it('adherence-report: the medication template’s items with their share taken and the stock note', async () => {
     const { page } = await open(`${s.url}/reports`);
-    const c = card(page, 'example-adherence-report');
+    const c = card(page, 'medication-schedule');
     await c.locator('.adh').waitFor();
-    const ex = example('example-adherence-report');
+    const ex = medication();
     const expected = adherenceReport(ex.data, today, ex.meta.reports, ex.meta);
-    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(['Daily medications']);
+    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(
+      expected.groups.map((g) => g.label),
+    );
+    expect(expected.groups[0].label).toBe('With breakfast');
     expect(
       await c.locator('.adh-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-item'))),
-    ).toEqual(['morning-dose', 'evening-dose']);
+    ).toEqual(['Levothyroxine', 'Ramipril', 'Atorvastatin', 'Methotrexate', 'Paracetamol']);
     expect(await text(c.locator('.adh-item').first().locator('.adh-name').textContent())).toBe(
-      'morning-dose · 1 tablet',
+      'Levothyroxine · 50 µg',
     );
     const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 100)}%`);
     expect(await c.locator('.adh-overall').textContent()).toBe(pct(expected.overall.rate));
@@ -181,7 +271,7 @@ describe('Reports', { timeout: 90_000 }, () => {
       const row = c.locator('.adh-item').nth(i);
       expect(await row.locator('.adh-pct').textContent()).toBe(pct(it.rate));
       expect(await text(row.locator('.adh-detail').textContent())).toMatch(
-        new RegExp(`^${it.taken} of ${it.scheduled} doses taken · last \\d+ April$`),
+        new RegExp(`^${it.taken} of ${it.scheduled} doses taken · last \\d+ \\p{L}+`, 'u'),
       );
     }
     expect(await text(c.locator('[data-renderer-note]').textContent())).toMatch(/^No stock recorded/);
@@ -208,9 +298,9 @@ describe('Reports', { timeout: 90_000 }, () => {
 
   it('adherence-report: a finished course says nothing was due', async () => {
     const { page } = await open(`${s.url}/reports`);
-    const c = card(page, 'medication-schedule');
+    const c = card(page, 'course');
     await c.locator('.adh').waitFor();
-    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(['Post-op eye drops']);
+    expect(await c.locator('.adh-group-title').allTextContents()).toEqual(['Antibiotic course']);
     expect(await text(c.locator('.adh-summary-text').textContent())).toBe(
       'Nothing was due in the last 30 days.',
     );
@@ -222,25 +312,25 @@ describe('Reports', { timeout: 90_000 }, () => {
 
   it('schedule-timeline: 14 days around today, missed, due and upcoming dots', async () => {
     const { page } = await open(`${s.url}/reports`);
-    const t = card(page, 'example-schedule-timeline').locator('.timeline');
+    const t = card(page, 'routine').locator('.timeline');
     await t.waitFor();
     expect(await t.getAttribute('data-days')).toBe('14');
     expect(await t.getAttribute('data-first')).toBe(addDays(today, -7));
     expect(await t.getAttribute('data-last')).toBe(addDays(today, 6));
-    expect(await t.locator('.timeline-group-title').allTextContents()).toEqual(['Morning routine']);
+    expect(await t.locator('.timeline-group-title').allTextContents()).toEqual(['Morning']);
     const states = (item: string) =>
       t
         .locator(`.timeline-item[data-item="${item}"] .timeline-cell`)
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-state')));
-    // vitamin D is daily and its last check-off is in April: 7 missed days, today due, 6 to come
-    expect(await states('vitamin-d')).toEqual([
+    // vitamin D3 is daily and its last check-off is a month ago: 7 missed days, today due, 6 to come
+    expect(await states('Vitamin D3')).toEqual([
       ...Array(7).fill('missed'),
       'due',
       ...Array(6).fill('upcoming'),
     ]);
-    // the cold shower is on Mondays, Wednesdays and Fridays only
+    // stretching is on Mondays, Wednesdays and Fridays only
     const cells = await t
-      .locator('.timeline-item[data-item="cold-shower"] .timeline-cell')
+      .locator('.timeline-item[data-item="Stretching"] .timeline-cell')
       .evaluateAll((els) => els.map((e) => [e.getAttribute('data-date'), e.getAttribute('data-state')]));
     for (const [date, state] of cells) {
       const wd = new Date(`${date}T00:00:00Z`).getUTCDay();
@@ -254,7 +344,7 @@ describe('Reports', { timeout: 90_000 }, () => {
 
   it('fits a 390 px phone', async () => {
     const { page } = await open(`${s.url}/reports`, PHONE);
-    await card(page, 'example-schedule-timeline').locator('.timeline').waitFor();
+    await card(page, 'routine').locator('.timeline').waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     await screenshot(page, 'reports-phone');
   });
