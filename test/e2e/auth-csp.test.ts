@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { readTemplate } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, settled, type TestBrowser } from './browser.js';
 
@@ -19,11 +19,9 @@ let s: TestServer;
 let browser: TestBrowser | undefined;
 let launchError: Error | undefined;
 
-/** The weight example (it has a line chart on Trends) with two weeks of rows, written into the sandbox home. */
+/** The weight template (it has a line chart on Trends) with two weeks of rows, written into the sandbox home. */
 function weightCard(): unknown {
-  const m = JSON.parse(
-    fs.readFileSync(path.join(casesDir, 'manifests/examples/weight.example.json'), 'utf8'),
-  );
+  const m = readTemplate('weight');
   const today = new Date();
   m.data = Array.from({ length: 14 }, (_, i) => {
     const d = new Date(today.getTime() - (13 - i) * 86_400_000).toISOString().slice(0, 10);

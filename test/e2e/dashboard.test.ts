@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { readTemplate } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import {
   DESKTOP,
@@ -163,7 +163,7 @@ describe('a home with cards', { timeout: 90_000 }, () => {
     'medication-schedule',
     'steps',
     'sleep-hours',
-    'example-table-list',
+    'lab-results',
   ];
   let s: TestServer;
   beforeAll(async () => {
@@ -173,9 +173,7 @@ describe('a home with cards', { timeout: 90_000 }, () => {
         for (const id of examples) {
           // the daily prompt (meta.prompt) is its own test (daily-prompt.test.ts): without it here,
           // no modal covers the page these tests click on
-          const manifest = JSON.parse(
-            fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'),
-          );
+          const manifest = readTemplate(id);
           delete manifest.meta.prompt;
           fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(manifest, null, 2));
         }
