@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import { casesDir } from '../helpers/sandbox-home.js';
 import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 
 const T = 'entries-token';
 const TZ = 'Europe/Berlin';
@@ -19,8 +19,7 @@ const person = (p: string, init: ApiInit = {}) => s.api(p, init);
 /** An agent with the bearer token. */
 const agent = (p: string, init: ApiInit = {}) => s.api(p, { token: T, ...init });
 
-const example = (id: string) =>
-  JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+const example = (id: string) => readTemplate(id);
 
 async function recreate(manifest: Record<string, unknown>) {
   const id = (manifest.meta as { id: string }).id;
@@ -42,7 +41,8 @@ afterAll(async () => {
 
 describe('refusals, each shown to the person as it comes', () => {
   beforeEach(async () => {
-    for (const id of ['weight', 'steps', 'medication-schedule', 'body-temperature']) await recreate(example(id));
+    for (const id of ['weight', 'steps', 'medication-schedule', 'body-temperature'])
+      await recreate(example(id));
     await recreate({
       $schema: 'klebb.datafile.v1',
       meta: {
@@ -62,13 +62,19 @@ describe('refusals, each shown to the person as it comes', () => {
     });
     await recreate({
       $schema: 'klebb.datafile.v1',
-      meta: { id: 'no-today', label: 'No today', writeable: { fromWebapp: true, todayAllowed: false, pastAllowed: true } },
+      meta: {
+        id: 'no-today',
+        label: 'No today',
+        writeable: { fromWebapp: true, todayAllowed: false, pastAllowed: true },
+      },
       data: [],
     });
   });
 
   it('403 NOT_WRITEABLE: a read-only card (steps)', async () => {
-    const r = await person('/api/manifests/steps/entries', { json: { entry: { date: today(), count: 100 } } });
+    const r = await person('/api/manifests/steps/entries', {
+      json: { entry: { date: today(), count: 100 } },
+    });
     expect(r.status).toBe(403);
     expect(r.body).toEqual({
       error: 'card "steps" is read-only: meta.writeable.fromWebapp is not true',
@@ -78,7 +84,9 @@ describe('refusals, each shown to the person as it comes', () => {
   });
 
   it('422 REQUIRE_ANY: none of the keys has a value', async () => {
-    const r = await person('/api/manifests/bp2/entries', { json: { entry: { date: today(), note: 'felt dizzy', pulse: '' } } });
+    const r = await person('/api/manifests/bp2/entries', {
+      json: { entry: { date: today(), note: 'felt dizzy', pulse: '' } },
+    });
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: 'REQUIRE_ANY', error: 'Fill in at least one of: Systolic, Pulse.' });
     expect(r.body.details).toEqual([
@@ -87,29 +95,44 @@ describe('refusals, each shown to the person as it comes', () => {
     ]);
     expect(await dataOf('bp2')).toEqual([]);
     // one of them is enough
-    expect((await person('/api/manifests/bp2/entries', { json: { entry: { date: today(), pulse: 61 } } })).status).toBe(201);
+    expect(
+      (await person('/api/manifests/bp2/entries', { json: { entry: { date: today(), pulse: 61 } } })).status,
+    ).toBe(201);
   });
 
   it('422 INVALID_ENTRY: an out-of-range number, a missing required value, a wrong type', async () => {
-    const high = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 501 } } });
+    const high = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: today(), kg: 301 } },
+    });
     expect(high.status).toBe(422);
     expect(high.body).toEqual({
-      error: 'Weight (kg) must be at most 500.',
+      error: 'Weight (kg) must be at most 300.',
       code: 'INVALID_ENTRY',
-      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 500' }],
+      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 300' }],
     });
-    const missing = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), note: 'x' } } });
+    const missing = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: today(), note: 'x' } },
+    });
     expect(missing.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Weight (kg) is required.' });
-    const text = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: '85' } } });
+    const text = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: today(), kg: '85' } },
+    });
     expect(text.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Weight (kg) must be a number.' });
-    const badDate = await person('/api/manifests/weight/entries', { json: { entry: { date: '2026-02-30', kg: 80 } } });
+    const badDate = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: '2026-02-30', kg: 80 } },
+    });
     expect(badDate.body).toEqual({
       code: 'INVALID_ENTRY',
       error: '2026-02-30 is not a date in the calendar.',
       details: [{ path: 'entry.date', message: '2026-02-30 is not a date in the calendar' }],
     });
-    const badShape = await person('/api/manifests/weight/entries', { json: { entry: { date: '30/02/2026', kg: 80 } } });
-    expect(badShape.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'The date must be written YYYY-MM-DD.' });
+    const badShape = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: '30/02/2026', kg: 80 } },
+    });
+    expect(badShape.body).toMatchObject({
+      code: 'INVALID_ENTRY',
+      error: 'The date must be written YYYY-MM-DD.',
+    });
     expect(await dataOf('weight')).toEqual([]);
   });
 
@@ -119,29 +142,43 @@ describe('refusals, each shown to the person as it comes', () => {
       meta: { id: 'no-past', label: 'No past', writeable: { fromWebapp: true } },
       data: [],
     });
-    const past = await person('/api/manifests/no-past/entries', { json: { entry: { date: addDays(today(), -1), n: 1 } } });
+    const past = await person('/api/manifests/no-past/entries', {
+      json: { entry: { date: addDays(today(), -1), n: 1 } },
+    });
     expect(past.status).toBe(422);
     expect(past.body).toEqual({
       error: "This card doesn't take entries for past days.",
       code: 'DATE_NOT_ALLOWED',
       details: [{ path: 'entry.date', message: `${addDays(today(), -1)} is not allowed` }],
     });
-    const future = await person('/api/manifests/weight/entries', { json: { entry: { date: addDays(today(), 1), kg: 80 } } });
+    const future = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: addDays(today(), 1), kg: 80 } },
+    });
     expect(future.status).toBe(422);
-    expect(future.body).toMatchObject({ code: 'DATE_NOT_ALLOWED', error: "This card doesn't take entries for future days." });
+    expect(future.body).toMatchObject({
+      code: 'DATE_NOT_ALLOWED',
+      error: "This card doesn't take entries for future days.",
+    });
     const t = await person('/api/manifests/no-today/entries', { json: { entry: { date: today(), n: 1 } } });
-    expect(t.body).toMatchObject({ code: 'DATE_NOT_ALLOWED', error: "This card doesn't take entries for today." });
+    expect(t.body).toMatchObject({
+      code: 'DATE_NOT_ALLOWED',
+      error: "This card doesn't take entries for today.",
+    });
     expect(await dataOf('no-past')).toEqual([]);
     expect(await dataOf('weight')).toEqual([]);
     expect(await dataOf('no-today')).toEqual([]);
     // the same past day is fine where pastAllowed is true
-    const ok = await person('/api/manifests/weight/entries', { json: { entry: { date: addDays(today(), -1), kg: 80 } } });
+    const ok = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: addDays(today(), -1), kg: 80 } },
+    });
     expect(ok.status).toBe(201);
   });
 
   it('the date allowance is only for days without rows: a past day that has one can be updated', async () => {
     await agent('/api/manifests/no-today/data', { json: { data: [{ date: today(), n: 1 }] } });
-    const again = await person('/api/manifests/no-today/entries', { json: { entry: { date: today(), n: 2 } } });
+    const again = await person('/api/manifests/no-today/entries', {
+      json: { entry: { date: today(), n: 2 } },
+    });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ replaced: true, index: 0 });
     expect(await dataOf('no-today')).toEqual([{ date: today(), n: 2 }]);
@@ -153,26 +190,38 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(r.status).toBe(201);
     expect(await dataOf('weight')).toEqual([{ date: future, kg: 80 }]);
     // the value rules still hold for them
-    const bad = await agent('/api/manifests/weight/entries', { json: { entry: { date: future, kg: -1 } } });
-    expect(bad.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Weight (kg) must be at least 0.' });
+    const bad = await agent('/api/manifests/weight/entries', { json: { entry: { date: future, kg: 10 } } });
+    expect(bad.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Weight (kg) must be at least 25.' });
   });
 
   it('409 NOT_A_LIST: a card whose data is one document', async () => {
-    const r = await person('/api/manifests/medication-schedule/entries', { json: { entry: { date: today() } } });
+    const r = await person('/api/manifests/medication-schedule/entries', {
+      json: { entry: { date: today() } },
+    });
     expect(r.status).toBe(409);
     expect(r.body).toEqual({
-      error: 'card "medication-schedule" keeps one document (an object), not a list of entries; change it with the rows API',
+      error:
+        'card "medication-schedule" keeps one document (an object), not a list of entries; change it with the rows API',
       code: 'NOT_A_LIST',
     });
-    const put = await person('/api/manifests/medication-schedule/entries/0', { method: 'PUT', json: { entry: {} } });
+    const put = await person('/api/manifests/medication-schedule/entries/0', {
+      method: 'PUT',
+      json: { entry: {} },
+    });
     expect(put.body.code).toBe('NOT_A_LIST');
   });
 
   it('404 NO_ENTRY and 400 for a bad index; 404 for an unknown card', async () => {
     await agent('/api/manifests/weight/data', { json: { data: [{ date: today(), kg: 80 }] } });
-    const put = await person('/api/manifests/weight/entries/1', { method: 'PUT', json: { entry: { kg: 81 } } });
+    const put = await person('/api/manifests/weight/entries/1', {
+      method: 'PUT',
+      json: { entry: { kg: 81 } },
+    });
     expect(put.status).toBe(404);
-    expect(put.body).toMatchObject({ code: 'NO_ENTRY', error: 'card "weight" has no entry at index 1 (it has 1, from 0)' });
+    expect(put.body).toMatchObject({
+      code: 'NO_ENTRY',
+      error: 'card "weight" has no entry at index 1 (it has 1, from 0)',
+    });
     const del = await person('/api/manifests/weight/entries/7', { method: 'DELETE' });
     expect(del.body.code).toBe('NO_ENTRY');
     const bad = await person('/api/manifests/weight/entries/-1', { method: 'DELETE' });
@@ -194,7 +243,9 @@ describe('refusals, each shown to the person as it comes', () => {
   });
 
   it('412 on a stale If-Match, nothing written', async () => {
-    const first = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 80 } } });
+    const first = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: today(), kg: 80 } },
+    });
     const etag = first.headers.get('etag') as string;
     expect(etag).toBe(first.body.etag);
     await agent('/api/manifests/weight/rows', { json: { value: { date: addDays(today(), -2), kg: 79 } } });
@@ -205,7 +256,10 @@ describe('refusals, each shown to the person as it comes', () => {
     });
     expect(stale.status).toBe(412);
     expect(stale.body.code).toBe('PRECONDITION_FAILED');
-    const del = await person('/api/manifests/weight/entries/0', { method: 'DELETE', headers: { 'if-match': etag } });
+    const del = await person('/api/manifests/weight/entries/0', {
+      method: 'DELETE',
+      headers: { 'if-match': etag },
+    });
     expect(del.status).toBe(412);
     expect((await dataOf('weight')).map((r: { kg: number }) => r.kg)).toEqual([80, 79]);
   });

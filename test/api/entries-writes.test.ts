@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, todayIn } from '../../src/common/dates.js';
 import type { CardEvent } from '../../src/cards/card-loader.js';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { addDays, todayIn } from '../../src/common/dates.js';
 import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 
 const T = 'entries-token';
 const TZ = 'America/Los_Angeles';
@@ -17,8 +17,7 @@ let s: TestServer;
 
 const person = (p: string, init: ApiInit = {}) => s.api(p, init);
 const agent = (p: string, init: ApiInit = {}) => s.api(p, { token: T, ...init });
-const example = (id: string) =>
-  JSON.parse(fs.readFileSync(path.join(casesDir, 'manifests/examples', `${id}.example.json`), 'utf8'));
+const example = (id: string) => readTemplate(id);
 const dataOf = async (id: string) => (await agent(`/api/manifests/${id}/data`)).body.data;
 const today = () => todayIn(TZ);
 const day = (n: number) => addDays(today(), n);
@@ -42,7 +41,9 @@ describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replace
   beforeEach(() => recreate(example('weight')));
 
   it('adds, then replaces the day’s row as a whole', async () => {
-    const a = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 85.5, note: 'after run' } } });
+    const a = await person('/api/manifests/weight/entries', {
+      json: { entry: { date: today(), kg: 85.5, note: 'after run' } },
+    });
     expect(a.status).toBe(201);
     expect(a.body).toMatchObject({ ok: true, id: 'weight', index: 0, replaced: false, dropped: 0 });
     expect(a.body.etag).toMatch(/^"v\d+"$/);
@@ -54,11 +55,20 @@ describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replace
 
   it('places a past day in date order', async () => {
     await agent('/api/manifests/weight/data', {
-      json: { data: [{ date: day(-5), kg: 80 }, { date: day(-1), kg: 81 }] },
+      json: {
+        data: [
+          { date: day(-5), kg: 80 },
+          { date: day(-1), kg: 81 },
+        ],
+      },
     });
     const r = await person('/api/manifests/weight/entries', { json: { entry: { date: day(-3), kg: 80.5 } } });
     expect(r.body).toMatchObject({ index: 1, replaced: false });
-    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([day(-5), day(-3), day(-1)]);
+    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([
+      day(-5),
+      day(-3),
+      day(-1),
+    ]);
     const t = await person('/api/manifests/weight/entries', { json: { entry: { date: today(), kg: 82 } } });
     expect(t.body.index).toBe(3);
   });
@@ -80,14 +90,24 @@ describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replace
 });
 
 describe('maxReadingsPerDay 3 (body temperature): added, the oldest beyond 3 dropped', () => {
-  beforeEach(() => recreate(example('body-temperature')));
+  beforeEach(() => {
+    const m = example('body-temperature');
+    m.meta.writeable.maxReadingsPerDay = 3;
+    return recreate(m);
+  });
 
   it('keeps the newest three of a day, in the day’s place', async () => {
     await agent('/api/manifests/body-temperature/data', { json: { data: [{ date: day(1), celsius: 36 }] } });
     const readings = [36.5, 36.9, 37.4, 38.1];
     const answers = [];
     for (const c of readings) {
-      answers.push((await person('/api/manifests/body-temperature/entries', { json: { entry: { date: today(), celsius: c } } })).body);
+      answers.push(
+        (
+          await person('/api/manifests/body-temperature/entries', {
+            json: { entry: { date: today(), celsius: c } },
+          })
+        ).body,
+      );
     }
     expect(answers.map((a) => [a.index, a.replaced, a.dropped])).toEqual([
       [0, false, 0],
@@ -109,21 +129,30 @@ describe('a list card (symptoms): entries without a date are appended, no date r
 
   it('appends, edits, removes', async () => {
     const a = await person('/api/manifests/symptoms/entries', {
-      json: { entry: { symptom: 'Headache', severity: 3, added: '2026-04-20T08:00:00Z' } },
+      json: { entry: { symptom: 'Headache', severity: 'moderate', added: '2026-04-20T08:00:00Z' } },
     });
     expect(a.body).toMatchObject({ index: 0, replaced: false });
-    await person('/api/manifests/symptoms/entries', { json: { entry: { symptom: 'Sore knee', location: 'left' } } });
+    await person('/api/manifests/symptoms/entries', {
+      json: { entry: { symptom: 'Sore knee', note: 'left' } },
+    });
     const e = await person('/api/manifests/symptoms/entries/0', {
       method: 'PUT',
-      json: { entry: { symptom: 'Headache', severity: 2, added: '2026-04-20T08:00:00Z' } },
+      json: { entry: { symptom: 'Headache', severity: 'mild', added: '2026-04-20T08:00:00Z' } },
     });
     expect(e.status).toBe(200);
     expect(e.body).toMatchObject({ ok: true, id: 'symptoms', index: 0 });
     const d = await person('/api/manifests/symptoms/entries/1', { method: 'DELETE' });
-    expect(d.body).toMatchObject({ ok: true, removed: 1, row: { symptom: 'Sore knee', location: 'left' } });
-    expect(await dataOf('symptoms')).toEqual([{ symptom: 'Headache', severity: 2, added: '2026-04-20T08:00:00Z' }]);
-    const long = await person('/api/manifests/symptoms/entries', { json: { entry: { symptom: 'x'.repeat(121) } } });
-    expect(long.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Symptom must be at most 120 characters long.' });
+    expect(d.body).toMatchObject({ ok: true, removed: 1, row: { symptom: 'Sore knee', note: 'left' } });
+    expect(await dataOf('symptoms')).toEqual([
+      { symptom: 'Headache', severity: 'mild', added: '2026-04-20T08:00:00Z' },
+    ]);
+    const long = await person('/api/manifests/symptoms/entries', {
+      json: { entry: { symptom: 'x'.repeat(81) } },
+    });
+    expect(long.body).toMatchObject({
+      code: 'INVALID_ENTRY',
+      error: 'Symptom must be at most 80 characters long.',
+    });
   });
 });
 
@@ -137,34 +166,56 @@ describe('edits', () => {
   );
 
   it('PUT replaces the whole row and keeps its date when the entry has none', async () => {
-    const r = await person('/api/manifests/weight/entries/1', { method: 'PUT', json: { entry: { kg: 81.5, note: 'fixed' } } });
+    const r = await person('/api/manifests/weight/entries/1', {
+      method: 'PUT',
+      json: { entry: { kg: 81.5, note: 'fixed' } },
+    });
     expect(r.body).toMatchObject({ ok: true, index: 1 });
     expect(r.headers.get('etag')).toBe(r.body.etag);
     const rows = await dataOf('weight');
     expect(rows[1]).toEqual({ date: day(-2), kg: 81.5, note: 'fixed' });
-    const clear = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-4), kg: 80, note: '' } } });
+    const clear = await person('/api/manifests/weight/entries/0', {
+      method: 'PUT',
+      json: { entry: { date: day(-4), kg: 80, note: '' } },
+    });
     expect(clear.status).toBe(200);
     expect((await dataOf('weight'))[0]).toEqual({ date: day(-4), kg: 80 });
   });
 
   it('moving a row to another day: to its date order place; onto a day that has its row is 409 DAY_FULL', async () => {
-    const full = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-2), kg: 80 } } });
+    const full = await person('/api/manifests/weight/entries/0', {
+      method: 'PUT',
+      json: { entry: { date: day(-2), kg: 80 } },
+    });
     expect(full.status).toBe(409);
     expect(full.body).toEqual({
       error: `There is already an entry for ${day(-2)}; change that one instead.`,
       code: 'DAY_FULL',
     });
-    const moved = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(-1), kg: 80 } } });
+    const moved = await person('/api/manifests/weight/entries/0', {
+      method: 'PUT',
+      json: { entry: { date: day(-1), kg: 80 } },
+    });
     expect(moved.body).toMatchObject({ index: 1 });
-    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([day(-2), day(-1), today()]);
+    expect((await dataOf('weight')).map((x: { date: string }) => x.date)).toEqual([
+      day(-2),
+      day(-1),
+      today(),
+    ]);
     // a future day is not allowed for a person
-    const future = await person('/api/manifests/weight/entries/0', { method: 'PUT', json: { entry: { date: day(2), kg: 80 } } });
+    const future = await person('/api/manifests/weight/entries/0', {
+      method: 'PUT',
+      json: { entry: { date: day(2), kg: 80 } },
+    });
     expect(future.body.code).toBe('DATE_NOT_ALLOWED');
   });
 
   it('DELETE removes the row at the index, with or without a matching If-Match', async () => {
     const etag = (await agent('/api/manifests/weight/data')).headers.get('etag') as string;
-    const r = await person('/api/manifests/weight/entries/2', { method: 'DELETE', headers: { 'if-match': etag } });
+    const r = await person('/api/manifests/weight/entries/2', {
+      method: 'DELETE',
+      headers: { 'if-match': etag },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, id: 'weight', removed: 1, row: { date: today(), kg: 82 } });
     expect((await dataOf('weight')).length).toBe(2);
@@ -172,18 +223,32 @@ describe('edits', () => {
 });
 
 describe('expect: the row as the client saw it guards PUT and DELETE by content, not only position', () => {
-  beforeEach(() => recreate(example('weight'), [{ date: day(-2), kg: 81 }, { date: today(), kg: 82 }]));
+  beforeEach(() =>
+    recreate(example('weight'), [
+      { date: day(-2), kg: 81 },
+      { date: today(), kg: 82 },
+    ]),
+  );
 
   it('rows shifted (an earlier day was added): PUT and DELETE at the old index are 412 ENTRY_CHANGED, nothing written', async () => {
     const seen = { date: today(), kg: 82 };
     await person('/api/manifests/weight/entries', { json: { entry: { date: day(-1), kg: 90 } }, token: T });
-    const put = await person('/api/manifests/weight/entries/1', { method: 'PUT', json: { entry: { kg: 83 }, expect: seen } });
+    const put = await person('/api/manifests/weight/entries/1', {
+      method: 'PUT',
+      json: { entry: { kg: 83 }, expect: seen },
+    });
     expect(put.status).toBe(412);
-    expect(put.body).toMatchObject({ code: 'ENTRY_CHANGED', error: 'This entry changed elsewhere. Reload it to see the current entry.' });
+    expect(put.body).toMatchObject({
+      code: 'ENTRY_CHANGED',
+      error: 'This entry changed elsewhere. Reload it to see the current entry.',
+    });
     const del = await person('/api/manifests/weight/entries/1', { method: 'DELETE', json: { expect: seen } });
     expect(del.status).toBe(412);
     expect(await dataOf('weight')).toEqual([{ date: day(-2), kg: 81 }, { date: day(-1), kg: 90 }, seen]);
-    const ok = await person('/api/manifests/weight/entries/2', { method: 'PUT', json: { entry: { kg: 83 }, expect: seen } });
+    const ok = await person('/api/manifests/weight/entries/2', {
+      method: 'PUT',
+      json: { entry: { kg: 83 }, expect: seen },
+    });
     expect(ok.status).toBe(200);
     expect((await dataOf('weight'))[2]).toEqual({ date: today(), kg: 83 });
   });
@@ -194,14 +259,20 @@ describe('an entry without a date on a dated card is the person’s today’s', 
     await recreate(example('weight'), [{ date: day(-1), kg: 81 }]);
     const a = await person('/api/manifests/weight/entries', { json: { entry: { kg: 82 } } });
     expect(a.status, JSON.stringify(a.body)).toBe(201);
-    expect(await dataOf('weight')).toEqual([{ date: day(-1), kg: 81 }, { date: today(), kg: 82 }]);
+    expect(await dataOf('weight')).toEqual([
+      { date: day(-1), kg: 81 },
+      { date: today(), kg: 82 },
+    ]);
     const noToday = example('weight');
     noToday.meta.id = 'no-today';
     noToday.meta.writeable.todayAllowed = false;
     await recreate(noToday, []);
     const r = await person('/api/manifests/no-today/entries', { json: { entry: { kg: 82 } } });
     expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ code: 'DATE_NOT_ALLOWED', error: "This card doesn't take entries for today." });
+    expect(r.body).toMatchObject({
+      code: 'DATE_NOT_ALLOWED',
+      error: "This card doesn't take entries for today.",
+    });
     expect(await dataOf('no-today')).toEqual([]);
   });
 
@@ -212,30 +283,63 @@ describe('an entry without a date on a dated card is the person’s today’s', 
         id: 'dated-list',
         label: 'Dated',
         view: { enabled: true, component: 'list-card', dateField: 'day' },
-        writeable: { fromWebapp: true, inputs: [{ key: 'day', type: 'date', label: 'Day' }, { key: 'n', type: 'number', label: 'N' }] },
+        writeable: {
+          fromWebapp: true,
+          inputs: [
+            { key: 'day', type: 'date', label: 'Day' },
+            { key: 'n', type: 'number', label: 'N' },
+          ],
+        },
       },
       data: [],
     });
-    expect((await person('/api/manifests/dated-list/entries', { json: { entry: { n: 1 } } })).status).toBe(201);
+    expect((await person('/api/manifests/dated-list/entries', { json: { entry: { n: 1 } } })).status).toBe(
+      201,
+    );
     expect(await dataOf('dated-list')).toEqual([{ n: 1, day: today() }]);
   });
 });
 
 describe('older manifests', () => {
-  it('bp: inputs under view.inputs keyed by name are the checked inputs', async () => {
-    await recreate(example('bp'));
-    const high = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 300, diastolic: 80 } } });
+  it('inputs under view.inputs keyed by name are the checked inputs', async () => {
+    await recreate({
+      $schema: 'eddzhealth.datafile.v1',
+      meta: {
+        id: 'bp',
+        label: 'Blood pressure (older card)',
+        view: {
+          enabled: true,
+          component: 'metric-card',
+          inputs: [
+            { name: 'systolic', type: 'number', label: 'Systolic', min: 50, max: 250, required: true },
+            { name: 'diastolic', type: 'number', label: 'Diastolic', min: 30, max: 150, required: true },
+          ],
+        },
+        writeable: { fromWebapp: true, pastAllowed: true },
+      },
+      data: [],
+    });
+    const high = await person('/api/manifests/bp/entries', {
+      json: { entry: { date: today(), systolic: 300, diastolic: 80 } },
+    });
     expect(high.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Systolic must be at most 250.' });
-    const missing = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 120 } } });
+    const missing = await person('/api/manifests/bp/entries', {
+      json: { entry: { date: today(), systolic: 120 } },
+    });
     expect(missing.body).toMatchObject({ code: 'INVALID_ENTRY', error: 'Diastolic is required.' });
-    const ok = await person('/api/manifests/bp/entries', { json: { entry: { date: today(), systolic: 120, diastolic: 80 } } });
+    const ok = await person('/api/manifests/bp/entries', {
+      json: { entry: { date: today(), systolic: 120, diastolic: 80 } },
+    });
     expect(ok.status).toBe(201);
   });
 
   it('a card that has never held data starts its list; null data too', async () => {
     await agent('/api/manifests/fresh', { method: 'DELETE' });
     await agent('/api/manifests', {
-      json: { $schema: 'klebb.datafile.v1', meta: { id: 'fresh', label: 'Fresh', writeable: { fromWebapp: true } } },
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'fresh', label: 'Fresh', writeable: { fromWebapp: true } },
+      },
     });
     const r = await person('/api/manifests/fresh/entries', { json: { entry: { date: today(), n: 1 } } });
     expect(r.status).toBe(201);
