@@ -1,5 +1,5 @@
 /**
- * Case P07 step 4 (../shared/cases/product/P07.md): after SIGTERM the server exits 0 with the
+ * After SIGTERM the server exits 0 with the
  * WAL checkpointed into the main file, so klebb.sqlite copied ALONE (no -wal, no -shm) holds
  * every row. And a SIGTERM that lands while appends are in flight loses none that were
  * acknowledged.
@@ -15,11 +15,10 @@ import {
   spawnServer,
   writeableCard,
 } from '../helpers/child-server.js';
-import { casesDir, sandboxHome } from '../helpers/sandbox-home.js';
+import { sandboxHome } from '../helpers/sandbox-home.js';
+import { readTemplate } from '../helpers/templates.js';
 
-const weightExample = path.join(casesDir, 'manifests/examples/weight.example.json');
-
-/** 1095 daily weight rows, 2023-04-21 … 2026-04-19 (case P07 minimal input). */
+/** 1095 daily weight rows, 2023-04-21 … 2026-04-19 (three years of a daily habit). */
 function dailyRows(): { date: string; kg: number }[] {
   const rows: { date: string; kg: number }[] = [];
   const start = Date.UTC(2023, 3, 21);
@@ -48,7 +47,7 @@ describe('SIGTERM leaves a complete main database file', () => {
     expect(rows[rows.length - 1].date).toBe('2026-04-19');
 
     const child = await spawnServer({ home: box.home });
-    const weight = JSON.parse(fs.readFileSync(weightExample, 'utf8'));
+    const weight = readTemplate('weight');
     const created = await child.api('/api/manifests', { json: { ...weight, data: [] } });
     expect(created.status, created.text).toBe(201);
     const w = await child.api('/api/manifests/weight/data', { json: { data: rows } });
