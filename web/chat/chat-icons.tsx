@@ -83,3 +83,9 @@ export const SearchIcon = () => (
     <path d="m20 20-4.2-4.2" />
   </Icon>
 );
+
+export const PaperclipIcon = () => (
+  <Icon>
+    <path d="m20 11.5-7.8 7.8a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8" />
+  </Icon>
+);

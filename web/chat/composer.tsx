@@ -2,10 +2,13 @@
  * Where the person writes: a growing text box, the send button that becomes a stop
  * button while a turn runs, and a microphone where the browser can take dictation (a dictated
  * message is sent as a voice turn, `voiceMode: true`, and its answer read aloud). Enter sends,
- * Shift+Enter starts a new line.
+ * Shift+Enter starts a new line. The paperclip uploads a document as a report (lab result,
+ * letter, photo; read in the background, listed on Reports) and starts a message about it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { MicIcon, SendIcon, StopIcon } from './chat-icons.js';
+import { ApiError } from '../lib/api.js';
+import { REPORT_ACCEPT, uploadReport } from '../lib/reports-api.js';
+import { MicIcon, PaperclipIcon, SendIcon, StopIcon } from './chat-icons.js';
 import { draft } from './chat-state.js';
 import { MAX_MESSAGE_CHARS } from './chat-types.js';
 import { sendMessage } from './conversation-actions.js';
@@ -29,6 +32,9 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
   };
   const [listening, setListening] = useState<Listening | null>(null);
   const [micProblem, setMicProblem] = useState<string | null>(null);
+  const [attachNote, setAttachNote] = useState<string | null>(null);
+  const [attaching, setAttaching] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const active = turnActive.value;
   const [stopReady, setStopReady] = useState(false);
@@ -56,6 +62,23 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
     setText('');
     const sent = await sendMessage(body, { voice });
     if (!sent) setText(body);
+  }
+
+  async function attach(file: File | undefined) {
+    if (!file) return;
+    setAttaching(true);
+    setAttachNote(`Uploading ${file.name}…`);
+    try {
+      const { filename } = await uploadReport(file);
+      setAttachNote(`${file.name} is being read; it will be on Reports as ${filename}.`);
+      if (!draft.value.trim()) setText(`I uploaded ${file.name} (report ${filename}). `);
+      box.current?.focus();
+    } catch (e) {
+      setAttachNote(`${file.name} was not uploaded: ${e instanceof ApiError ? e.message : String(e)}`);
+    } finally {
+      setAttaching(false);
+      if (picker.current) picker.current.value = '';
+    }
   }
 
   function toggleMic() {
@@ -99,6 +122,11 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           {micProblem}
         </p>
       )}
+      {attachNote && (
+        <p class="chat-mic-problem" role="status" data-chat-attach="">
+          {attachNote}
+        </p>
+      )}
       {text.length >= COUNTER_FROM && (
         <p
           id="chat-input-count"
@@ -112,6 +140,23 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
         </p>
       )}
       <div class="chat-compose-row">
+        <button
+          type="button"
+          class="chat-icon-btn chat-attach"
+          aria-label="Attach a document (lab result, letter, photo)"
+          title="Attach a document"
+          disabled={disabled || attaching}
+          onClick={() => picker.current?.click()}
+        >
+          <PaperclipIcon />
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          hidden
+          accept={REPORT_ACCEPT}
+          onChange={(e) => void attach(e.currentTarget.files?.[0])}
+        />
         {canListen() && (
           <button
             type="button"

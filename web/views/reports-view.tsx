@@ -1,9 +1,10 @@
 /**
- * Reports (`/reports`): cards with `meta.reports.enabled`: adherence
- * reports, schedule timelines and tables, drawn for today.
+ * Reports (`/reports`): the uploaded documents (upload, state, check, re-read, delete), then the
+ * cards with `meta.reports.enabled`: adherence reports, schedule timelines and tables, drawn for today.
  */
 import { today } from '../lib/dates.js';
 import { CardGrid, EmptyView } from './card-grid.js';
+import { UploadedReports } from './uploaded-reports.js';
 
 export function ReportsView() {
   return (
@@ -11,6 +12,7 @@ export function ReportsView() {
       <h1 class="view-title" id="view-title">
         Reports
       </h1>
+      <UploadedReports />
       <CardGrid
         view="reports"
         date={today()}
