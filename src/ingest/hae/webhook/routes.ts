@@ -8,7 +8,8 @@
  * without the JSON parser: 413 once more than KLEBB_HAE_MAX_BYTES has arrived, answered while the
  * rest is drained. Then 200 `{ok, ingested, availableUnsubscribed}`; a body that does not parse is
  * quarantined and answered 200 `{ok: false, warning}`; any error after auth is logged and
- * answered 200 with a warning (the phone must not retry-spiral).
+ * answered 200 with a warning (the phone must not retry-spiral), except a full disk (507) or a
+ * database locked by another program (503): nothing was stored and a later retry will work.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
+import { storageFault } from '../../../store/storage-faults.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
@@ -66,6 +68,9 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         );
       }
       if (received.kind === 'failed') {
+        // the spool file did not fit on the disk: 507, the phone sends it again later
+        const fault = storageFault(received.error);
+        if (fault) throw fault;
         req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
         return reply
           .code(400)
@@ -84,6 +89,8 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         );
         return result;
       } catch (err) {
+        // a full disk or a locked database stored nothing: 507 / 503, so the phone sends it again
+        if (storageFault(err)) throw err;
         req.log.error({ err }, 'HAE push failed after auth; answered 200 with a warning');
         // a stack overflow is the body's shape (too deep), not ours to show (V8's message)
         const deep = err instanceof RangeError && /call stack/i.test(err.message);
