@@ -22,6 +22,7 @@ import { chatRoundTrip } from './chat-round-trip.js';
 import { chatWidget } from './chat-widget.js';
 import { coldStart } from './cold-start.js';
 import { dashboard } from './dashboard.js';
+import { dataExportImport } from './data-export-import.js';
 import { conversationSearch } from './conversation-search.js';
 import { haeIngest } from './hae-ingest.js';
 import { conversationTurn } from './conversation-turn.js';
@@ -48,6 +49,7 @@ const ALL: Benchmark[] = [
   haeIngest,
   chatWidget,
   dashboard,
+  dataExportImport,
 ];
 
 function usage(): string {
