@@ -4,6 +4,9 @@
  * mounts on every page (`#chat-slot`, its own issue).
  */
 import type { ComponentType, JSX } from 'preact';
+import { LoginPage } from './auth/login-page.js';
+import { RegisterPage } from './auth/register-page.js';
+import { ChatLauncher } from './chat/chat-launcher.js';
 import {
   CalendarIcon,
   MoonIcon,
@@ -13,19 +16,17 @@ import {
   TodayIcon,
   TrendsIcon,
 } from './components/icons.js';
-import { ChatLauncher } from './chat/chat-launcher.js';
 import { LiveStatus } from './components/live-status.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
-import { LoginPage } from './auth/login-page.js';
-import { RegisterPage } from './auth/register-page.js';
 import { DailyPrompt } from './prompt/daily-prompt.js';
 import { CalendarView } from './views/calendar-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { ReportsView } from './views/reports-view.js';
 import { SecurityView } from './views/security-view.js';
 import { SettingsView } from './views/settings-view.js';
+import { SummaryView } from './views/summary-view.js';
 import { TodayView } from './views/today-view.js';
 import { TrendsView } from './views/trends-view.js';
 
@@ -63,6 +64,8 @@ function viewFor(m: Match): JSX.Element {
       return <ReportsView />;
     case 'settings':
       return <SettingsView />;
+    case 'summary':
+      return <SummaryView />;
     case 'security':
       return <SecurityView />;
     case 'login':

@@ -21,6 +21,7 @@ import type { Instance } from '../instance.js';
 import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
 import { listSnapshots, takeSnapshot } from './backups.js';
 import { cardCsvLines } from './card-csv.js';
+import { summariseCard } from './doctor-summary.js';
 import { ExportService } from './export-service.js';
 import { ImportJobs } from './import-job.js';
 import { SnapshotTimer } from './snapshot-timer.js';
@@ -40,6 +41,12 @@ const ApplyBody = Type.Object({
       reports: Type.Optional(Type.Boolean()),
     }),
   ),
+});
+const IsoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const SummaryQuery = Type.Object({
+  from: IsoDay,
+  to: IsoDay,
+  cards: Type.Optional(Type.String({ maxLength: 10_000 })),
 });
 const RestoreBody = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 20 })) });
 
@@ -115,6 +122,24 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
       .header('content-disposition', attachment(`${card.id}.csv`))
       .header('cache-control', 'no-store');
     return reply.send(Readable.from(cardCsvLines(inst.db, card.id, meta)));
+  });
+
+  r.get('/api/summary', { schema: { querystring: SummaryQuery } }, async (req) => {
+    const { from, to } = req.query;
+    if (to < from)
+      throw badRequest('"to" is before "from"', [{ path: 'query.to', message: 'is before from' }]);
+    const wanted = req.query.cards ? req.query.cards.split(',').filter(Boolean) : null;
+    const cards = wanted
+      ? wanted.map((id) => requireCard(inst.cards, id))
+      : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
+    return {
+      from,
+      to,
+      generatedAt: new Date().toISOString(),
+      cards: cards.map((c) =>
+        summariseCard(inst.db, { id: c.id, meta: c.manifest.meta as Record<string, unknown> }, from, to),
+      ),
+    };
   });
 
   rawBodyScope(app, (scope) => {

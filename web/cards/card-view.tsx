@@ -1,8 +1,12 @@
-/** One card on a view: its frame (emoji, label) and the renderer's body, or the placeholder. */
+/**
+ * One card on a view: its frame (emoji, label, the ⋯ menu: its rows as CSV, the doctor's summary)
+ * and the renderer's body, or the placeholder.
+ */
 import type { ViewCard, ViewName } from '../lib/types.js';
 import { CardBoundary } from './card-boundary.js';
 import { rendererFor } from './registry.js';
 import { UnknownRenderer } from './unknown-renderer.js';
+import '../styles/data.css';
 
 export interface CardViewProps {
   card: ViewCard;
@@ -32,6 +36,17 @@ export function CardView({ card, view, date, live }: CardViewProps) {
         <h2 class="card-label" id={`card-${card.id}-label`}>
           {card.meta.label}
         </h2>
+        <details class="card-menu">
+          <summary aria-label={`More for ${card.meta.label}`} title="More">
+            ⋯
+          </summary>
+          <div class="card-menu-list">
+            <a href={`/api/manifests/${encodeURIComponent(card.id)}/export.csv`} download>
+              Download CSV
+            </a>
+            <a href={`/summary?cards=${encodeURIComponent(card.id)}`}>Summary for a doctor</a>
+          </div>
+        </details>
       </header>
       <div class="card-body">
         {Renderer ? (

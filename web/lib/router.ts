@@ -49,7 +49,7 @@ export function startRouter(): void {
 /** The client routes. */
 export type Match =
   | { name: 'today'; date: string | null }
-  | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' }
+  | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' | 'summary' }
   /** Settings › Security, and the sign-in pages (web/auth/). */
   | { name: 'security' | 'login' | 'setup' | 'register' }
   | { name: 'not-found' };
@@ -70,6 +70,8 @@ export function matchRoute(path: string): Match {
       return { name: 'settings' };
     case '/widget':
       return { name: 'widget' };
+    case '/summary':
+      return { name: 'summary' };
     case '/settings/security':
       return { name: 'security' };
     case '/login':

@@ -19,6 +19,7 @@ import { cardsVersion } from '../lib/live.js';
 import { setTheme, type ThemeChoice, theme } from '../lib/theme.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
+import { DataSettings } from './data-settings.js';
 import '../styles/views.css';
 
 export function SettingsView() {
@@ -31,6 +32,7 @@ export function SettingsView() {
         Security: passkeys, devices and agent tokens ›
       </a>
       <CardsSettings />
+      <DataSettings />
       <AppearanceSettings />
       <AboutSettings />
     </section>

@@ -1,0 +1,124 @@
+/**
+ * A summary of chosen cards over a date range, for a doctor (the printable page `/summary`):
+ * per card the readings in the range (rows whose `date` falls in it, oldest first), and for each
+ * numeric field its count, average, minimum and maximum with its unit; for a medication or
+ * supplement schedule, each item's adherence over the range (doses scheduled, taken, share).
+ * Rows are read by the date index, so a card of any length costs only its rows in the range.
+ */
+import { adherence, itemName, scheduleItems } from '../common/schedule.js';
+import type { Db } from '../store/database.js';
+import { fieldUnits } from './card-csv.js';
+
+/** Most readings listed per card (the statistics count them all). */
+export const SUMMARY_MAX_ROWS = 500;
+
+/** Statistics of one numeric field. */
+export interface FieldStats {
+  field: string;
+  unit?: string;
+  count: number;
+  avg: number;
+  min: number;
+  max: number;
+}
+
+/** One card of the summary. */
+export interface CardSummary {
+  id: string;
+  label: string;
+  emoji?: string;
+  /** Columns of `rows`: date and time first, then the fields the rows have. */
+  columns: { field: string; unit?: string }[];
+  rows: Record<string, unknown>[];
+  /** How many readings fall in the range (rows holds at most SUMMARY_MAX_ROWS of them: the latest). */
+  total: number;
+  stats: FieldStats[];
+  adherence: { name: string; scheduled: number; taken: number; rate: number | null }[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A card of the home, as the summary needs it. */
+export interface SummaryCard {
+  id: string;
+  meta: Record<string, unknown>;
+}
+
+/** Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`). */
+export function summariseCard(db: Db, card: SummaryCard, from: string, to: string): CardSummary {
+  const units = fieldUnits(card.meta);
+  const out: CardSummary = {
+    id: card.id,
+    label: typeof card.meta.label === 'string' ? card.meta.label : card.id,
+    ...(typeof card.meta.emoji === 'string' ? { emoji: card.meta.emoji } : {}),
+    columns: [],
+    rows: [],
+    total: 0,
+    stats: [],
+    adherence: [],
+  };
+  const st = db.prepare('SELECT shape, doc FROM card_state WHERE card_id = ?').get(card.id) as
+    | { shape: string; doc: string | null }
+    | undefined;
+  if (st?.shape === 'value') {
+    const doc = JSON.parse(st.doc ?? 'null');
+    for (const ref of scheduleItems(doc)) {
+      const a = adherence(ref.item, from, to);
+      out.adherence.push({
+        name: itemName(ref.item, ref.index),
+        scheduled: a.scheduled,
+        taken: a.taken,
+        rate: a.rate,
+      });
+    }
+    return out;
+  }
+  if (st?.shape !== 'array') return out;
+  const rows = db
+    .prepare(
+      `SELECT body FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') >= ? AND json_extract(body, '$.date') < ?
+       ORDER BY json_extract(body, '$.date'), pos`,
+    )
+    .pluck()
+    .iterate(card.id, from, `${to}~`) as Iterable<string>;
+  const acc = new Map<string, { n: number; sum: number; min: number; max: number }>();
+  const seen = new Set<string>();
+  const kept: Record<string, unknown>[] = [];
+  for (const body of rows) {
+    const r = JSON.parse(body);
+    if (!isRecord(r)) continue;
+    out.total++;
+    for (const [k, v] of Object.entries(r)) {
+      seen.add(k);
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      const a = acc.get(k) ?? { n: 0, sum: 0, min: v, max: v };
+      a.n++;
+      a.sum += v;
+      a.min = Math.min(a.min, v);
+      a.max = Math.max(a.max, v);
+      acc.set(k, a);
+    }
+    kept.push(r);
+    if (kept.length > SUMMARY_MAX_ROWS) kept.shift();
+  }
+  const first = ['date', 'time'].filter((k) => seen.has(k));
+  out.columns = [...first, ...[...seen].filter((k) => !first.includes(k))].map((field) => ({
+    field,
+    ...(units.get(field) ? { unit: units.get(field) } : {}),
+  }));
+  out.rows = kept.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [k, isRecord(v) || Array.isArray(v) ? JSON.stringify(v) : v]),
+    ),
+  );
+  out.stats = [...acc.entries()].map(([field, a]) => ({
+    field,
+    ...(units.get(field) ? { unit: units.get(field) } : {}),
+    count: a.n,
+    avg: a.sum / a.n,
+    min: a.min,
+    max: a.max,
+  }));
+  return out;
+}

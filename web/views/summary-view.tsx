@@ -1,0 +1,214 @@
+/**
+ * `/summary?from=YYYY-MM-DD&to=YYYY-MM-DD&cards=a,b`: a summary for a doctor, laid out for A4 and
+ * Letter so that the browser's Print (or Save as PDF) gives a clean document: per card the
+ * statistics of each measured field (readings, average, min, max, with units), the readings
+ * themselves, and the adherence of each scheduled medication or supplement. The controls (range,
+ * cards, Print) are not printed. Data from `GET /api/summary`.
+ */
+import { useState } from 'preact/hooks';
+import { ErrorNote, Loading } from '../components/status.js';
+import { api } from '../lib/api.js';
+import { navigate } from '../lib/router.js';
+import type { SettingsCard } from '../lib/types.js';
+import { useResource } from '../lib/use-resource.js';
+import '../styles/summary.css';
+
+interface FieldStats {
+  field: string;
+  unit?: string;
+  count: number;
+  avg: number;
+  min: number;
+  max: number;
+}
+
+interface CardSummary {
+  id: string;
+  label: string;
+  emoji?: string;
+  columns: { field: string; unit?: string }[];
+  rows: Record<string, unknown>[];
+  total: number;
+  stats: FieldStats[];
+  adherence: { name: string; scheduled: number; taken: number; rate: number | null }[];
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+const withUnit = (f: string, unit?: string) =>
+  unit && unit.toLowerCase() !== f.toLowerCase() ? `${f} (${unit})` : f;
+
+function params() {
+  const q = new URLSearchParams(location.search);
+  const to = q.get('to') ?? isoDay(new Date());
+  const from = q.get('from') ?? isoDay(new Date(Date.now() - 29 * 86_400_000));
+  const cards = q.get('cards');
+  return { from, to, cards: cards ? cards.split(',').filter(Boolean) : null };
+}
+
+export function SummaryView() {
+  const [p, setP] = useState(params);
+  const [draft, setDraft] = useState(p);
+  const all = useResource((signal) => api<{ cards: SettingsCard[] }>('/api/settings/cards', { signal }), []);
+  const res = useResource(
+    (signal) =>
+      api<{ from: string; to: string; generatedAt: string; cards: CardSummary[] }>(
+        `/api/summary?from=${p.from}&to=${p.to}${p.cards ? `&cards=${encodeURIComponent(p.cards.join(','))}` : ''}`,
+        { signal },
+      ),
+    [p.from, p.to, p.cards?.join(',')],
+  );
+  const show = (e: Event) => {
+    e.preventDefault();
+    const q = `from=${draft.from}&to=${draft.to}${draft.cards ? `&cards=${draft.cards.join(',')}` : ''}`;
+    navigate(`/summary?${q}`, { replace: true });
+    setP(draft);
+  };
+  const chosen = new Set(draft.cards ?? (all.data?.cards ?? []).filter((c) => c.enabled).map((c) => c.id));
+  const toggle = (id: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(id);
+    else next.delete(id);
+    setDraft({ ...draft, cards: [...next] });
+  };
+  return (
+    <section class="view view-summary" aria-labelledby="view-title">
+      <form class="summary-controls panel" onSubmit={show}>
+        <label>
+          From{' '}
+          <input
+            type="date"
+            value={draft.from}
+            onInput={(e) => setDraft({ ...draft, from: (e.currentTarget as HTMLInputElement).value })}
+          />
+        </label>
+        <label>
+          To{' '}
+          <input
+            type="date"
+            value={draft.to}
+            onInput={(e) => setDraft({ ...draft, to: (e.currentTarget as HTMLInputElement).value })}
+          />
+        </label>
+        <fieldset class="summary-cards">
+          <legend>Cards</legend>
+          {(all.data?.cards ?? []).map((c) => (
+            <label key={c.id}>
+              <input
+                type="checkbox"
+                checked={chosen.has(c.id)}
+                onChange={(e) => toggle(c.id, (e.currentTarget as HTMLInputElement).checked)}
+              />{' '}
+              {c.label}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" class="button button-primary">
+          Show
+        </button>
+        <button type="button" class="button" onClick={() => window.print()}>
+          Print
+        </button>
+      </form>
+      <h1 class="view-title summary-title" id="view-title">
+        Health summary, {p.from} to {p.to}
+      </h1>
+      {res.error && <ErrorNote error={res.error} />}
+      {!res.data && !res.error && <Loading />}
+      {res.data?.cards.map((c) => (
+        <article class="summary-card" key={c.id} data-summary-card={c.id}>
+          <h2>
+            {c.emoji ? `${c.emoji} ` : ''}
+            {c.label}
+          </h2>
+          {c.stats.length > 0 && (
+            <table class="summary-table summary-stats">
+              <thead>
+                <tr>
+                  <th scope="col">Measure</th>
+                  <th scope="col">Readings</th>
+                  <th scope="col">Average</th>
+                  <th scope="col">Min</th>
+                  <th scope="col">Max</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.stats.map((s) => (
+                  <tr key={s.field}>
+                    <th scope="row">{withUnit(s.field, s.unit)}</th>
+                    <td>{s.count}</td>
+                    <td>{num(s.avg)}</td>
+                    <td>{num(s.min)}</td>
+                    <td>{num(s.max)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {c.adherence.length > 0 && (
+            <table class="summary-table summary-adherence">
+              <thead>
+                <tr>
+                  <th scope="col">Medication</th>
+                  <th scope="col">Doses scheduled</th>
+                  <th scope="col">Taken</th>
+                  <th scope="col">Adherence</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.adherence.map((a) => (
+                  <tr key={a.name}>
+                    <th scope="row">{a.name}</th>
+                    <td>{a.scheduled}</td>
+                    <td>{a.taken}</td>
+                    <td>{a.rate === null ? '—' : `${Math.round(a.rate * 100)}%`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {c.rows.length > 0 && (
+            <table class="summary-table summary-readings">
+              <caption>
+                {c.total > c.rows.length
+                  ? `The latest ${c.rows.length} of ${c.total} readings`
+                  : `${c.total} readings`}
+              </caption>
+              <thead>
+                <tr>
+                  {c.columns.map((col) => (
+                    <th scope="col" key={col.field}>
+                      {withUnit(col.field, col.unit)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {c.rows.map((r, i) => (
+                  <tr key={i}>
+                    {c.columns.map((col) => (
+                      <td key={col.field}>
+                        {r[col.field] === undefined || r[col.field] === null ? '' : String(r[col.field])}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {c.rows.length === 0 && c.adherence.length === 0 && (
+            <p class="summary-none">Nothing recorded in this range.</p>
+          )}
+          <p class="summary-csv">
+            <a href={`/api/manifests/${encodeURIComponent(c.id)}/export.csv`} download>
+              All rows as CSV
+            </a>
+          </p>
+        </article>
+      ))}
+      {res.data && (
+        <p class="summary-footer">Generated {new Date(res.data.generatedAt).toLocaleString()} by Klebb.</p>
+      )}
+    </section>
+  );
+}
