@@ -126,6 +126,8 @@ export function buildApp(inst: Instance): FastifyInstance {
     // refusals of the HTTP parser in the JSON error shape too (src/http/client-errors.ts)
     http: HTTP_SERVER_OPTIONS,
     clientErrorHandler,
+    // the router's own refusals (a %-escape that does not decode, a path part too long) in our shape
+    frameworkErrors: errorHandler,
   });
   app.decorateRequest('principal', null);
   closeWithDeadline(app, CLOSE_GRACE_MS);

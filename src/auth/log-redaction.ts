@@ -39,11 +39,31 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q + 1)}${query}${url.slice(end)}`;
 }
 
+/** A path segment shaped like a credential: 24+ URL-safe characters mixing letters and digits. */
+const SECRET_SEGMENT = /^(?=[^/]*[A-Za-z])(?=[^/]*\d)[A-Za-z0-9_\-.~%+=]{24,}$/;
+
+/**
+ * `url` with every path segment shaped like a token (24 or more URL-safe characters with both
+ * letters and digits, as our tokens, setup codes and invite codes are) replaced by `[redacted]`,
+ * and the query redacted as by redactUrl. A token pasted into a path by mistake
+ * (`/api/health-auto-export/<token>`) never reaches the log; card ids and route names are kept.
+ */
+export function redactPathAndQuery(url: string): string {
+  const q = url.search(/[?#]/);
+  const pathPart = q < 0 ? url : url.slice(0, q);
+  const rest = q < 0 ? '' : url.slice(q);
+  const redacted = pathPart
+    .split('/')
+    .map((seg) => (SECRET_SEGMENT.test(seg) ? '[redacted]' : seg))
+    .join('/');
+  return redactUrl(`${redacted}${rest}`);
+}
+
 /** Fastify's request log serializer, with the URL redacted. */
 export function requestLogFields(req: FastifyRequest): Record<string, unknown> {
   return {
     method: req.method,
-    url: redactUrl(req.url),
+    url: redactPathAndQuery(req.url),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,

@@ -37,6 +37,17 @@ const FRAMEWORK_CODES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_BAD_URL: 'BAD_URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
+};
+
+/**
+ * Our own words for framework refusals whose message would repeat the request URL (which may
+ * carry a secret, and is not the client's to read back).
+ */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the URL path is not valid: a %-escape in it does not decode to UTF-8 text',
+  FST_ERR_MAX_PARAM_LENGTH: 'a part of the URL path is too long',
 };
 
 /** Maps any thrown error to a status and an ErrorBody. */
@@ -62,7 +73,7 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
     return {
       status,
       body: {
-        error: fe.message,
+        error: FRAMEWORK_MESSAGES[fe.code] ?? fe.message,
         code: FRAMEWORK_CODES[fe.code] ?? (status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST'),
       },
     };

@@ -2,7 +2,7 @@
  * Codes in query strings never reach the request log (secrets "never appear in logs").
  */
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/auth/log-redaction.js';
+import { redactPathAndQuery, redactUrl } from '../../src/auth/log-redaction.js';
 
 describe('redactUrl', () => {
   it('blanks code, token and secret query values and keeps the rest', () => {
@@ -18,5 +18,21 @@ describe('redactUrl', () => {
       '/a?api_key=[redacted]&Password=[redacted]&refresh_token=[redacted]&my%54oken=[redacted]&%61pi=[redacted]&n=6#f',
     );
     expect(redactUrl('/a?hash=1&user=2')).toBe('/a?hash=1&user=2');
+  });
+});
+
+describe('redactPathAndQuery', () => {
+  it('blanks token-shaped path segments as well as secret query values', () => {
+    expect(redactPathAndQuery('/api/health-auto-export/Zk3u9QeLr0aB7cD2eF4gH6iJ8kL')).toBe(
+      '/api/health-auto-export/[redacted]',
+    );
+    expect(redactPathAndQuery('/setup/abc123def456ghi789jkl012mno?code=x')).toBe(
+      '/setup/[redacted]?code=[redacted]',
+    );
+    // card ids, route names and short values stay readable
+    expect(redactPathAndQuery('/api/manifests/blood-pressure-morning-readings/rows')).toBe(
+      '/api/manifests/blood-pressure-morning-readings/rows',
+    );
+    expect(redactPathAndQuery('/api/manifests/weight/entries/12')).toBe('/api/manifests/weight/entries/12');
   });
 });
