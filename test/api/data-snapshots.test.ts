@@ -1,0 +1,102 @@
+/**
+ * Automatic snapshots on a real home: the daily one is taken when none is younger than a day,
+ * its folder is a complete staged home (database with the rows, manifests, snapshot.json), and
+ * retention keeps the newest of each of the last 7 days and 4 weeks (pre-import: the newest 3;
+ * manual ones always).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyDue, listSnapshots, type SnapshotInfo, snapshotsToPrune } from '../../src/data/backups.js';
+import { SnapshotTimer } from '../../src/data/snapshot-timer.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+const T = 'snap-token';
+
+beforeAll(async () => {
+  s = await startServer({ env: { AGENT_API_TOKEN: T } });
+  await s.api('/api/manifests', {
+    token: T,
+    json: {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'w', label: 'W' },
+      data: [{ date: '2026-04-01', kg: 80 }],
+    },
+  });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('the daily snapshot', () => {
+  it('is taken when due, holds the home, and is not taken twice in a day', async () => {
+    const src = {
+      db: s.inst.db,
+      home: s.home,
+      cards: () => s.inst.cards.registry.all().map((c) => ({ id: c.id, file: c.file })),
+      reportsDir: s.inst.layout.reportsDir,
+      metaDir: s.inst.layout.metaDir,
+    };
+    const logs: string[] = [];
+    const timer = new SnapshotTimer(src, { daily: 7, weekly: 4 }, (m) => logs.push(m));
+    const day1 = new Date('2026-04-20T03:00:00Z');
+    expect(dailyDue(s.home, day1)).toBe(true);
+    await timer.check(day1);
+    await timer.check(new Date('2026-04-20T15:00:00Z'));
+    const snaps = listSnapshots(s.home);
+    expect(snaps.map((x) => x.kind)).toEqual(['daily']);
+    expect(snaps[0]).toMatchObject({ cards: 2, rows: 2, takenAt: day1.toISOString() });
+    const dir = path.join(s.home, 'backups', snaps[0].name);
+    expect(fs.readdirSync(path.join(dir, 'cards')).sort()).toEqual(['w.json', 'welcome.json']);
+    const db = new Database(path.join(dir, 'db.sqlite'), { readonly: true });
+    expect(db.prepare("SELECT body FROM card_rows WHERE card_id = 'w'").pluck().all()).toEqual([
+      '{"date":"2026-04-01","kg":80}',
+    ]);
+    db.close();
+    expect(dailyDue(s.home, new Date('2026-04-21T03:00:00Z'))).toBe(true);
+    expect(logs).toEqual(['daily snapshot taken']);
+  });
+});
+
+describe('retention', () => {
+  const snap = (kind: SnapshotInfo['kind'], takenAt: string): SnapshotInfo => ({
+    name: `${kind}-${takenAt}`,
+    kind,
+    takenAt,
+    cards: 1,
+    rows: 1,
+    bytes: 1,
+  });
+
+  it('keeps 7 daily and 4 weekly, the 3 newest pre-import and every manual one', () => {
+    // one daily snapshot a day for 60 days (newest first), two on the newest day
+    const all: SnapshotInfo[] = [snap('daily', '2026-04-30T20:00:00.000Z')];
+    for (let i = 0; i < 60; i++)
+      all.push(snap('daily', new Date(Date.UTC(2026, 3, 30 - i, 3)).toISOString()));
+    for (let i = 0; i < 5; i++)
+      all.push(snap('pre-import', new Date(Date.UTC(2026, 3, 29 - i, 12)).toISOString()));
+    all.push(snap('manual', '2025-01-01T00:00:00.000Z'));
+    all.sort((a, b) => (a.takenAt < b.takenAt ? 1 : -1));
+    const gone = new Set(snapshotsToPrune(all, { daily: 7, weekly: 4 }));
+    const kept = all.filter((x) => !gone.has(x.name));
+    const dailies = kept.filter((x) => x.kind === 'daily').map((x) => x.takenAt.slice(0, 10));
+    // 30 April (the newest of that day) back to 24 April; the 4 newest ISO weeks are 27 April,
+    // 20 April (already kept), 13 April (its newest: the 19th) and 6 April (the 12th)
+    expect(dailies).toEqual([
+      '2026-04-30',
+      '2026-04-29',
+      '2026-04-28',
+      '2026-04-27',
+      '2026-04-26',
+      '2026-04-25',
+      '2026-04-24',
+      '2026-04-19',
+      '2026-04-12',
+    ]);
+    expect(kept.find((x) => x.kind === 'daily')?.takenAt).toBe('2026-04-30T20:00:00.000Z');
+    expect(kept.filter((x) => x.kind === 'pre-import')).toHaveLength(3);
+    expect(kept.filter((x) => x.kind === 'manual')).toHaveLength(1);
+  });
+});
