@@ -24,7 +24,8 @@ function extractSeedAgent(markdown: string): string {
   if (fenced) return fenced[1];
   const lines = section.split('\n');
   const first = lines.findIndex((l) => /^import requests\s*$/.test(l));
-  if (first < 0) throw new Error('"Writing a new agent integration" has no ```python block and no "import requests" line');
+  if (first < 0)
+    throw new Error('"Writing a new agent integration" has no ```python block and no "import requests" line');
   const code: string[] = [];
   const topLevel = /^(import |from |def |class |if |for |while |with |try:|@|#|[A-Za-z_][A-Za-z0-9_]* = )/;
   for (const l of lines.slice(first)) {

@@ -1,5 +1,5 @@
 /**
- * The "Pitfalls" list of ../shared/spec/docs/HEALTH-AUTO-EXPORT.md, one test per pitfall that applies to the
+ * Known Health Auto Export pitfalls (bug reports and incidents), one test per pitfall that applies to the
  * pure ingestion core (payload → samples → rows), in the list's order and under its headings.
  *
  * Not tested here, because they are not this layer's to fix:
@@ -138,11 +138,31 @@ describe('Multiple sources / aggregation', () => {
     expect(aggregateRows('step_count', s)).toEqual([{ date: '2025-08-12', count: 8990 }]);
   });
 
-  it('aggregated sleep of 27 h / in bed 34 h from overlapping sources is brought back into its window (real file)', () => {
-    const { on } = ingestFile('life-platform_HealthAutoExport-2025-12-07-2026-03-07.json');
-    const row = on('sleep_analysis', '2025-12-07');
-    expect(row?.hours).toBe(9);
-    expect(row?.inBed).toBe(12.4);
+  it('aggregated sleep of 16.5 h / in bed 19.5 h from overlapping sources is brought back into its window', () => {
+    const row = aggregateRows(
+      'sleep_analysis',
+      samplesOf('sleep_analysis', 'hr', [
+        {
+          date: '2026-01-11 00:00:00 -0800',
+          source: 'Eight Sleep|Sam’s Apple\u00a0Watch',
+          totalSleep: 16.5,
+          asleep: 0,
+          core: 10,
+          deep: 2.5,
+          rem: 4,
+          awake: 3,
+          inBed: 19.5,
+          sleepStart: '2026-01-10 22:00:00 -0800',
+          sleepEnd: '2026-01-11 07:00:00 -0800',
+          inBedStart: '2026-01-10 21:45:00 -0800',
+          inBedEnd: '2026-01-11 07:15:00 -0800',
+        },
+      ]),
+    )[0];
+    // the sleep window is 9 h and the in-bed window 9.5 h: neither total may exceed its window
+    expect(row).toMatchObject({ date: '2026-01-11', hours: 7.62, inBed: 9.5 });
+    expect(row.hours as number).toBeLessThanOrEqual(9);
+    expect(row.inBed as number).toBeLessThanOrEqual(9.5);
   });
 
   it('a daily-row source next to an hourly-block source does not double the total (32,361 vs 16,652)', () => {
@@ -165,9 +185,10 @@ describe('Multiple sources / aggregation', () => {
 
   it('daily sums and minute samples under the same name are never added together (Summarize ON vs OFF)', () => {
     const daily = samplesOf('active_energy', 'kcal', [{ date: '2023-01-20 00:00:00 +1100', qty: 800 }]);
-    const minutes = ingestFile('apple-health-data_HealthAutoExport-2023-01-20_minute-level.json').samples;
+    // the minute samples add up to 60 kcal; the day's own sum is kept, not 860
+    const minutes = ingestFile('generated-minute-level.json').samples;
     expect(aggregateRows('active_energy', [...daily, ...minutes])).toEqual([
-      { date: '2023-01-20', kcal: 801 },
+      { date: '2023-01-20', kcal: 800 },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Every real HAE payload of ../shared/cases/real-data/hae/ through normalise → extract → aggregate.
+ * Every real HAE payload of the cases folder (real-data/hae/) through normalise → extract → aggregate.
  * Expected values were computed by hand from the raw file: the comment above
  * each says which entries and which arithmetic. Conversions: 1 lb = 0.45359237 kg,
  * 1 kcal = 4.184 kJ, 1 mi = 1.609344 km, 1 US fl oz = 29.5735295625 ml. Rounding: the catalogue's
@@ -12,6 +12,7 @@ import { resolveMetric } from '../../src/ingest/hae/format/catalogue.js';
 import { roundTo } from '../../src/ingest/hae/format/numbers.js';
 import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
 import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { payloadInvariantsSuite } from '../hae/payload-invariants.js';
 import { halvePayload } from '../helpers/hae-halves.js';
 import { HAE_FILES, ingestFile, readHae } from './hae-files.js';
 
@@ -29,61 +30,7 @@ const F = {
   sparkWorkouts: 'spark_demofiles_workouts_2025-08-12_13.json',
 };
 
-describe.each(HAE_FILES)('real file %s', (file) => {
-  const { payload, extracted, samples } = ingestFile(file);
-  const metrics = [...new Set(samples.map((s) => s.metric))];
-
-  it('normalises and extracts every point without a warning, and knows every metric name in it', () => {
-    expect(payload.warnings).toEqual([]);
-    expect(extracted.warnings).toEqual([]);
-    expect(extracted.skipped).toBe(0);
-    expect(extracted.unknownMetrics).toEqual([]);
-    expect(samples.length).toBeGreaterThan(0);
-  });
-
-  it('aggregates every catalogue metric it contains into dated, sorted, finite, rounded rows', () => {
-    for (const metric of metrics) {
-      const entry = resolveMetric(metric);
-      expect(entry, metric).toBeDefined();
-      const rows = aggregateRows(metric, samples);
-      expect(rows.length, metric).toBeGreaterThan(0);
-      const dates = rows.map((r) => r.date);
-      expect(dates, metric).toEqual([...new Set(dates)].sort());
-      for (const row of rows) {
-        expect(row.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        for (const f of entry?.fields ?? []) {
-          const v = row[f.name];
-          if (typeof v === 'number') {
-            expect(Number.isFinite(v), `${metric}.${f.name}`).toBe(true);
-            expect(v, `${metric}.${f.name} on ${row.date}`).toBe(roundTo(v, f.decimals));
-          }
-        }
-      }
-      expect(JSON.stringify(rows)).not.toMatch(/NaN|Infinity|null/);
-    }
-  });
-
-  it('gives identical dedup keys when extracted twice, and the same rows when posted twice', () => {
-    const again = extractSamples(normalisePayload(readHae(file))).samples;
-    expect(again.map((s) => s.dedupKey)).toEqual(samples.map((s) => s.dedupKey));
-    expect(new Set(samples.map((s) => s.dedupKey)).size).toBe(samples.length);
-    for (const metric of metrics) {
-      expect(aggregateRows(metric, [...samples, ...again]), metric).toEqual(aggregateRows(metric, samples));
-    }
-  });
-
-  it('gives the same rows when split across two posts as in one', () => {
-    const [a, b] = halvePayload(readHae(file));
-    const union = [
-      ...extractSamples(normalisePayload(a)).samples,
-      ...extractSamples(normalisePayload(b)).samples,
-    ];
-    expect(new Set(union.map((s) => s.dedupKey))).toEqual(new Set(samples.map((s) => s.dedupKey)));
-    for (const metric of metrics) {
-      expect(aggregateRows(metric, union), metric).toEqual(aggregateRows(metric, samples));
-    }
-  });
-});
+payloadInvariantsSuite('real file', HAE_FILES, readHae);
 
 describe(`hand-checked: ${F.mar2023} (Mar 2023 export, +1100, source null, kg, v1 workouts)`, () => {
   const { on, rows } = ingestFile(F.mar2023);
