@@ -4,17 +4,17 @@
  * Both ways of changing a card: `PATCH /api/manifests/:id` and a hand edit of its file picked up
  * by the real watcher. Real server, real SQLite, real files.
  *
- * Expected rows come from apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json, read by
- * hand: `step_count` has 91 daily points (local midnights, one per day), the first
- * "2022-12-25 00:00:00 +1100" qty 15291; `weight_body_mass` (kg) has 37 points, the first
- * "2022-12-26 ..." qty 69.3, the last "2023-03-25 ..." qty 71.2.
+ * Expected rows come from the generated payload generated-2023-v1-kg.json (test/fixtures/hae-payloads.ts):
+ * `step_count` has 30 daily points (local midnights, 1 to 30 March 2023), the first
+ * "2023-03-01 00:00:00 +1100" qty 3000, the last 5873; `weight_body_mass` (kg) has 10 points, the
+ * first "2023-03-01 ..." qty 82.4, the last "2023-03-28 ..." qty 81.05.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { haeBytes, haeCard, type IngestServer, startIngestServer } from './helpers.js';
 
-const MAR2023 = 'apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json';
+const MAR2023 = 'generated-2023-v1-kg.json';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -42,8 +42,11 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean): Promise
 }
 
 /** The change sets of a card: actor and op, oldest first. */
+/** The recorded changes to a card's rows, oldest first (manifest edits, recorded too, left out). */
 function changes(s: IngestServer, id: string): { actor: string; op: string }[] {
-  return s.inst.db.prepare('SELECT actor, op FROM changes WHERE card_id = ? ORDER BY id').all(id) as {
+  return s.inst.db
+    .prepare("SELECT actor, op FROM changes WHERE card_id = ? AND op <> 'manifest' ORDER BY id")
+    .all(id) as {
     actor: string;
     op: string;
   }[];
@@ -55,8 +58,8 @@ describe('PATCH /api/manifests/:id', () => {
     expect((await srv.push(haeBytes(MAR2023))).status).toBe(200);
     await srv.createCard(
       plainCard('daily', [
-        { date: '2022-12-20', count: 5, note: 'by hand, before the phone' },
-        { date: '2022-12-25', count: 1 },
+        { date: '2023-02-20', count: 5, note: 'by hand, before the phone' },
+        { date: '2023-03-01', count: 1 },
       ]),
     );
     const r = await srv.api('/api/manifests/daily', {
@@ -66,12 +69,12 @@ describe('PATCH /api/manifests/:id', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ok: true, id: 'daily', changed: true });
     const rows = await srv.rows('daily');
-    // 91 days from the file plus the hand row of a date the file does not have
-    expect(rows).toHaveLength(92);
-    expect(rows[0]).toEqual({ date: '2022-12-20', count: 5, note: 'by hand, before the phone' });
-    // the hand row of 2022-12-25 is replaced by the file's 15291 (what a push of that date does)
-    expect(rows[1]).toEqual({ date: '2022-12-25', count: 15291 });
-    expect(rows.at(-1)).toEqual({ date: '2023-03-25', count: 1218 });
+    // 30 days from the file plus the hand row of a date the file does not have
+    expect(rows).toHaveLength(31);
+    expect(rows[0]).toEqual({ date: '2023-02-20', count: 5, note: 'by hand, before the phone' });
+    // the hand row of 2023-03-01 is replaced by the file's 3000 (what a push of that date does)
+    expect(rows[1]).toEqual({ date: '2023-03-01', count: 3000 });
+    expect(rows.at(-1)).toEqual({ date: '2023-03-30', count: 5873 });
     expect(changes(srv, 'daily').at(-1)?.actor).toBe('hae');
   });
 
@@ -79,7 +82,7 @@ describe('PATCH /api/manifests/:id', () => {
     srv = await startIngestServer();
     await srv.push(haeBytes(MAR2023));
     await srv.createCard(haeCard('tracked', 'step_count'));
-    expect(await srv.rows('tracked')).toHaveLength(91);
+    expect(await srv.rows('tracked')).toHaveLength(30);
 
     const r = await srv.api('/api/manifests/tracked', {
       method: 'PATCH',
@@ -88,9 +91,9 @@ describe('PATCH /api/manifests/:id', () => {
     expect(r.status).toBe(200);
     const weight = await srv.rows('tracked');
     // only the new metric's rows: the step rows are gone, not mixed in
-    expect(weight).toHaveLength(37);
-    expect(weight[0]).toEqual({ date: '2022-12-26', kg: 69.3 });
-    expect(weight.at(-1)).toEqual({ date: '2023-03-25', kg: 71.2 });
+    expect(weight).toHaveLength(10);
+    expect(weight[0]).toEqual({ date: '2023-03-01', kg: 82.4 });
+    expect(weight.at(-1)).toEqual({ date: '2023-03-28', kg: 81.05 });
     expect(weight.every((row) => Object.keys(row).sort().join() === 'date,kg')).toBe(true);
     expect(changes(srv, 'tracked').at(-1)).toEqual({ actor: 'hae', op: 'hae-refill' });
     const setsAfterRefill = changes(srv, 'tracked').length;
@@ -130,13 +133,13 @@ describe('PATCH /api/manifests/:id', () => {
       JSON.stringify({
         data: {
           metrics: [
-            { name: 'weight_body_mass', units: 'kg', data: [{ date: '2023-03-26 07:00:00 +1100', qty: 71 }] },
+            { name: 'weight_body_mass', units: 'kg', data: [{ date: '2023-03-31 07:00:00 +1100', qty: 71 }] },
           ],
         },
       }),
     );
     expect(next.body.ingested).toEqual({ tracked: 1 });
-    expect((await srv.rows('tracked')).at(-1)).toEqual({ date: '2023-03-26', kg: 71 });
+    expect((await srv.rows('tracked')).at(-1)).toEqual({ date: '2023-03-31', kg: 71 });
   });
 
   it('a metric with no stored samples leaves the card with no rows of the old metric', async () => {
@@ -168,18 +171,18 @@ describe('hand edits of the file (the watcher)', () => {
     const s = srv;
     const steps = await until(
       () => s.rows('walk'),
-      (rows) => rows.length === 91,
+      (rows) => rows.length === 30,
     );
-    expect(steps).toHaveLength(91);
-    expect(steps[0]).toEqual({ date: '2022-12-25', count: 15291 });
+    expect(steps).toHaveLength(30);
+    expect(steps[0]).toEqual({ date: '2023-03-01', count: 3000 });
 
     edit('weight_body_mass');
     const weight = await until(
       () => s.rows('walk'),
-      (rows) => rows.length === 37,
+      (rows) => rows.length === 10,
     );
-    expect(weight).toHaveLength(37);
-    expect(weight[0]).toEqual({ date: '2022-12-26', kg: 69.3 });
+    expect(weight).toHaveLength(10);
+    expect(weight[0]).toEqual({ date: '2023-03-01', kg: 82.4 });
 
     // a file dropped in by hand with a subscription and no data fills like a create
     fs.writeFileSync(
@@ -188,8 +191,8 @@ describe('hand edits of the file (the watcher)', () => {
     );
     const dropped = await until(
       async () => ((await s.api('/api/manifests/dropped/data')).body?.data ?? []) as unknown[],
-      (rows) => rows.length === 91,
+      (rows) => rows.length === 30,
     );
-    expect(dropped).toHaveLength(91);
+    expect(dropped).toHaveLength(30);
   });
 });

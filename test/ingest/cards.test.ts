@@ -16,7 +16,7 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const MAR2023 = 'apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json';
+const MAR2023 = 'generated-2023-v1-kg.json';
 
 function steps(points: [string, number][], name = 'step_count'): string {
   return JSON.stringify({
@@ -97,9 +97,9 @@ describe('filling cards', () => {
     const created = await srv.createCard(haeCard('steps', 'step_count'));
     expect(created.status).toBe(201);
     const rows = await srv.rows('steps');
-    // 91 daily step totals in the file; "2022-12-25 00:00:00 +1100" qty 15291
-    expect(rows).toHaveLength(91);
-    expect(rows[0]).toEqual({ date: '2022-12-25', count: 15291 });
+    // 30 daily step totals in the file; "2023-03-01 00:00:00 +1100" qty 3000
+    expect(rows).toHaveLength(30);
+    expect(rows[0]).toEqual({ date: '2023-03-01', count: 3000 });
     // the change is recorded with the actor hae
     const actors = srv.inst.db
       .prepare("SELECT DISTINCT actor FROM changes WHERE card_id = 'steps'")
@@ -109,10 +109,10 @@ describe('filling cards', () => {
 
     await srv.createCard(haeCard('steps-too', 'step_count'));
     expect(await srv.rows('steps-too')).toEqual(rows);
-    const again = await srv.push(steps([['2023-03-26 00:00:00 +1100', 4321]]));
+    const again = await srv.push(steps([['2023-03-31 00:00:00 +1100', 4321]]));
     expect(again.body.ingested).toEqual({ steps: 1, 'steps-too': 1 });
-    expect((await srv.rows('steps')).at(-1)).toEqual({ date: '2023-03-26', count: 4321 });
-    expect((await srv.rows('steps-too')).at(-1)).toEqual({ date: '2023-03-26', count: 4321 });
+    expect((await srv.rows('steps')).at(-1)).toEqual({ date: '2023-03-31', count: 4321 });
+    expect((await srv.rows('steps-too')).at(-1)).toEqual({ date: '2023-03-31', count: 4321 });
   });
 
   it('a card created with rows of its own is not replayed into', async () => {

@@ -1,29 +1,16 @@
 /**
  * Shared plumbing of the ingestion tests: a real server (startServer: SQLite, Fastify, random
  * port) with an HAE token, HAE-subscribed card manifests, raw HTTP for bodies sent in pieces,
- * and the real payloads of ../shared/cases/real-data/ read at test time (never copied here).
+ * and the generated HAE payloads (test/fixtures/hae-payloads.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { HAE_FILES, haeDir } from '../hae/hae-files.js';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { HAE_FILES, haeBytes } from '../hae/hae-files.js';
 import { type ApiResponse, startServer, type TestServer } from '../helpers/server.js';
 
-// the real HAE files are listed once, in test/hae/hae-files.ts
-export { HAE_FILES, haeDir };
-export const appleDir = path.join(casesDir, 'real-data', 'apple-health');
-
-/** The real export.xml snippets, sorted. */
-export const APPLE_FILES = fs
-  .readdirSync(appleDir)
-  .filter((f) => f.endsWith('.xml'))
-  .sort();
-
-/** The bytes of a real HAE file. */
-export function haeBytes(file: string): Buffer {
-  return fs.readFileSync(path.join(haeDir, file));
-}
+// the generated HAE payloads are listed once, in test/hae/hae-files.ts
+export { HAE_FILES, haeBytes };
 
 /** A card subscribed to an HAE metric (read-only from the web app, as docs/HEALTH-AUTO-EXPORT.md recommends). */
 export function haeCard(

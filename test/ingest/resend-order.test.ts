@@ -1,17 +1,15 @@
 /**
  * Versions of one day sent by different exports (docs/HEALTH-AUTO-EXPORT.md "Re-sends and
- * partial days"; docs/HEALTH-AUTO-EXPORT.md pitfall "the hour or day in progress is sent partially and later
- * complete"): the row must not depend on which export arrives last. Real files: the 3-month
- * export (made 2023-03-25) and the week export made the morning of 2023-01-29, whose last day
- * is partial. Expected values read by hand from the files (python3 / jq on the `qty` of the
- * midnight-stamped point, `source` null in both files):
- * - step_count 2023-01-29: 3-month 19794, week 71 → 19794 (largest: a cumulative day only grows).
- * - step_count 2023-01-22: 3-month 17028.01208452914, week 17022.917041443572 → 17028 (rounded to 0 decimals).
- * - active_energy 2023-01-29: 3-month 723.438910137426, week 13.381910137425466 → 723 kcal.
- * - carbohydrates 2023-01-29: 3-month 229.24701456325, week 15 → 229.2 g (1 decimal).
+ * partial days": the hour or day in progress is sent partially and later complete): the row must
+ * not depend on which export arrives last. Two exports written here: a long one made after the
+ * fact and a week's export made the morning of 29 January, whose last day is partial.
+ * - step_count 2023-01-29: long 18250, week 64 → 18250 (largest: a cumulative day only grows).
+ * - step_count 2023-01-22: long 15012.31, week 15008.8 → 15012 (rounded to 0 decimals).
+ * - active_energy 2023-01-29: long 612.6, week 11.2 → 613 kcal.
+ * - carbohydrates 2023-01-29: long 201.26, week 12 → 201.3 g (1 decimal).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { haeBytes, haeCard, type IngestServer, startIngestServer } from './helpers.js';
+import { haeCard, type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -19,8 +17,44 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const QUARTER = 'apple-health-data_HealthAutoExport-2022-12-25-2023-03-25.json';
-const WEEK = 'apple-health-data_HealthAutoExport-2023-01-22-2023-01-29.json';
+/** An export with one point per day for steps, active energy and carbohydrates (+1100, `source: null`). */
+function exportOf(label: string, values: Record<'steps' | 'energy' | 'carbs', [string, number][]>) {
+  const block = (name: string, units: string, pts: [string, number][]) => ({
+    name,
+    units,
+    data: pts.map(([day, qty]) => ({ date: `${day} 00:00:00 +1100`, qty, source: null })),
+  });
+  const body = JSON.stringify({
+    data: {
+      metrics: [
+        block('step_count', 'count', values.steps),
+        block('active_energy', 'kcal', values.energy),
+        block('carbohydrates', 'g', values.carbs),
+      ],
+      workouts: [],
+    },
+  });
+  return { label, bytes: Buffer.from(body) };
+}
+
+const LONG = exportOf('the long export', {
+  steps: [
+    ['2023-01-21', 9120],
+    ['2023-01-22', 15012.31],
+    ['2023-01-29', 18250],
+    ['2023-01-30', 7002],
+  ],
+  energy: [['2023-01-29', 612.6]],
+  carbs: [['2023-01-29', 201.26]],
+});
+const WEEK = exportOf('the week export', {
+  steps: [
+    ['2023-01-22', 15008.8],
+    ['2023-01-29', 64],
+  ],
+  energy: [['2023-01-29', 11.2]],
+  carbs: [['2023-01-29', 12]],
+});
 
 const CARDS: [string, string][] = [
   ['steps', 'step_count'],
@@ -33,25 +67,25 @@ async function on(s: IngestServer, card: string, date: string) {
 }
 
 async function expectCompleteDays(s: IngestServer, card = 'steps'): Promise<void> {
-  expect(await on(s, card, '2023-01-29')).toEqual({ date: '2023-01-29', count: 19794 });
-  expect(await on(s, card, '2023-01-22')).toEqual({ date: '2023-01-22', count: 17028 });
+  expect(await on(s, card, '2023-01-29')).toEqual({ date: '2023-01-29', count: 18250 });
+  expect(await on(s, card, '2023-01-22')).toEqual({ date: '2023-01-22', count: 15012 });
 }
 
 describe('an older partial export and the complete one, in either order', () => {
   for (const order of [
-    [QUARTER, WEEK],
-    [WEEK, QUARTER],
+    [LONG, WEEK],
+    [WEEK, LONG],
   ]) {
-    it(`gives the complete day: ${order.map((f) => f.slice(35, 56)).join(' then ')}`, async () => {
+    it(`gives the complete day: ${order.map((f) => f.label).join(' then ')}`, async () => {
       srv = await startIngestServer({ cards: CARDS });
-      for (const f of order) expect((await srv.push(haeBytes(f))).body.ok).toBe(true);
+      for (const f of order) expect((await srv.push(f.bytes)).body.ok).toBe(true);
       await expectCompleteDays(srv);
-      expect(await on(srv, 'energy', '2023-01-29')).toEqual({ date: '2023-01-29', kcal: 723 });
-      expect(await on(srv, 'carbs', '2023-01-29')).toEqual({ date: '2023-01-29', g: 229.2 });
+      expect(await on(srv, 'energy', '2023-01-29')).toEqual({ date: '2023-01-29', kcal: 613 });
+      expect(await on(srv, 'carbs', '2023-01-29')).toEqual({ date: '2023-01-29', g: 201.3 });
 
       // re-sending either file changes nothing (its samples are stored already)
       for (const f of order) {
-        const again = await srv.push(haeBytes(f));
+        const again = await srv.push(f.bytes);
         expect(again.body.samples.new).toBe(0);
       }
       await expectCompleteDays(srv);

@@ -1,7 +1,7 @@
 /**
  * The streamed path (bodies over HAE_INLINE_MAX_BYTES, walked point by point with stream-json)
- * stores exactly the samples the whole-body path stores, in the same order, for every real
- * payload: with tiny chunks (so `seq` and the daily `span` are decided across chunk boundaries),
+ * stores exactly the samples the whole-body path stores, in the same order, for every generated
+ * payload (test/fixtures/hae-payloads.ts; the real ones run in the cases suite): with tiny chunks (so `seq` and the daily `span` are decided across chunk boundaries),
  * and with every metric block's keys reordered so its points arrive before its name and units
  * (iOS writes keys in random order; the points then wait, and spill to disk past a bound).
  */

@@ -1,20 +1,20 @@
 /**
- * Every real HAE payload of ../shared/cases/real-data/hae/ posted to the real server (issue 7
- * "Tests"): 200, cards for steps, sleep, weight, heart rate and workouts filled with exactly the
+ * Every real HAE payload of the cases folder (real-data/hae/) posted to the real server: 200, cards for steps, sleep, weight, heart rate and workouts filled with exactly the
  * rows the pure pipeline computes from the file; posting the same file twice gives the same rows
  * and no new samples; a payload split across two posts gives the same rows as one post.
  *
  * Values checked by hand (three dates per family) come from the raw files; how each was computed
  * is written beside it (conversions: 1 lb = 0.45359237 kg, 1 mi = 1.609344 km; rounding per the
  * catalogue: count 0, kg 2, bpm 1, heart_rate min/max 0, sleep hours 2, workout minutes 1, half
- * away from zero). The same figures are checked on the pure pipeline in test/hae/real-files.test.ts.
+ * away from zero). The same figures are checked on the pure pipeline in test/cases/hae-real-files.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { aggregateRows } from '../../src/ingest/hae/format/aggregate.js';
 import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
 import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { halvePayload } from '../helpers/hae-halves.js';
-import { FAMILY_CARDS, HAE_FILES, haeBytes, type IngestServer, startIngestServer } from './helpers.js';
+import { FAMILY_CARDS, type IngestServer, startIngestServer } from '../ingest/helpers.js';
+import { HAE_FILES, haeBytes } from './hae-files.js';
 
 /** "Apple Watch" as these files write it, with U+00A0. */
 const W = 'User’s Apple\u00a0Watch';
