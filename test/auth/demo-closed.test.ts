@@ -7,15 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WRITE_ALLOWED } from '../../src/auth/demo-policy.js';
-import { casesDir } from '../helpers/sandbox-home.js';
+import { export2016 } from '../fixtures/apple-health-export.js';
+import { templateText } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { browser, demoVisitor } from './flows.js';
 
 let s: TestServer;
-const weight = fs.readFileSync(path.join(casesDir, 'manifests/examples/weight.example.json'));
-const exportXml = fs.readFileSync(
-  path.join(casesDir, 'real-data/apple-health/tdda-applehealthdata_export6s3sample_v3_2016.xml'),
-);
+const weight = templateText('weight');
+const exportXml = Buffer.from(export2016());
 
 beforeAll(async () => {
   s = await startServer({

@@ -17,5 +17,3 @@ export function sandboxHome(prefix = 'klebb-test-'): { home: string; dataDir: st
 
 /** The repository root. */
 export const repoRoot = path.resolve(new URL('../..', import.meta.url).pathname);
-/** The real-world cases folder beside the repository (being replaced by in-repo fixtures). */
-export const casesDir = path.resolve(repoRoot, '../shared/cases');

@@ -1,23 +1,32 @@
 /**
- * Apple Health export.xml: the three real snippets of.
- * ./shared/cases/real-data/apple-health/ import through the upload endpoint and through the
- * script into the same samples store, and fill subscribed cards. Values computed by hand from the
- * files are written beside each check.
+ * Apple Health export.xml: three generated exports (test/fixtures/apple-health-export.ts) import
+ * through the upload endpoint and through the script into the same samples store, and fill
+ * subscribed cards. Values worked out from what each export holds are written beside each check.
+ * The real snippets run the same way in the cases suite.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { main as importMain, parseArgs } from '../../scripts/import-apple-health.js';
 import { loadConfig } from '../../src/config.js';
 import { openInstance } from '../../src/instance.js';
+import { GENERATED_APPLE } from '../fixtures/apple-health-export.js';
 import { repoRoot, sandboxHome } from '../helpers/sandbox-home.js';
 import { startServer } from '../helpers/server.js';
-import { APPLE_FILES, appleDir, haeCard, type IngestServer, startIngestServer } from './helpers.js';
+import { haeCard, type IngestServer, startIngestServer } from './helpers.js';
 
-const TDDA = 'tdda-applehealthdata_export6s3sample_v3_2016.xml';
-const DOGSHEEP = 'dogsheep-healthkit-to-sqlite_export_2019.xml';
-const RGOSDIN = 'rgosdin-docs_export-v8_2019_trimmed.xml';
+const TDDA = 'generated-2016.xml';
+const DOGSHEEP = 'generated-2018-withings.xml';
+const RGOSDIN = 'generated-2019-v8.xml';
+
+/** The generated exports, written as files (the script reads a path). */
+const appleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-apple-'));
+const APPLE_FILES = Object.keys(GENERATED_APPLE).sort();
+for (const [name, make] of Object.entries(GENERATED_APPLE))
+  fs.writeFileSync(path.join(appleDir, name), make());
+afterAll(() => fs.rmSync(appleDir, { recursive: true, force: true }));
 
 const CARDS: [string, string][] = [
   ['steps', 'step_count'],
@@ -72,18 +81,18 @@ describe('the upload endpoint', () => {
       exportDate: '2016-04-15 07:27:26 +0100',
     });
     expect(r.body.ingested).toMatchObject({ steps: 1, distance: 1, workouts: 1 });
-    // 2014-09-13 +0100: 329 + 283 + 426 + 61 + 10 + 200 + 390 + 320 + 216 + 282 = 2517 steps
-    expect(await srv.rows('steps')).toEqual([{ date: '2014-09-13', count: 2517 }]);
-    // 2014-09-20: 0.00288 + 0.00284 + 0.00142 + 0.00639 + 0.0059 = 0.01943 km → 0.02
+    // 2014-09-13 +0100: 300 + 250 + 410 + 75 + 12 + 180 + 400 + 310 + 220 + 290 = 2447 steps
+    expect(await srv.rows('steps')).toEqual([{ date: '2014-09-13', count: 2447 }]);
+    // 2014-09-20: 0.0031 + 0.0027 + 0.0015 + 0.0062 + 0.006 = 0.0195 km → 0.02
     expect(await srv.rows('distance')).toEqual([{ date: '2014-09-20', km: 0.02 }]);
-    // Other, 31.7368 min → 31.7; distance 0 km → absent; 139.317 kcal → 139; started 10:40 +0100
+    // Other, 28.4512 min → 28.5; distance 0 km → absent; 121.62 kcal → 122; started 10:40 +0100
     expect(await srv.rows('workouts')).toEqual([
       {
         date: '2016-04-02',
         trained: true,
         type: 'Other',
-        durationMin: 31.7,
-        calories: 139,
+        durationMin: 28.5,
+        calories: 122,
         startTime: '10:40',
       },
     ]);
@@ -93,19 +102,19 @@ describe('the upload endpoint', () => {
     srv = await startIngestServer({ cards: CARDS });
     const r = await upload(srv, DOGSHEEP);
     expect(r.body).toMatchObject({ records: 2, workouts: 1, samples: 3 });
-    // HeartRate value 72 count/min at 2018-09-10 02:28:55 -0700 → min = avg = max = 72
-    expect(await srv.rows('heart')).toEqual([{ date: '2018-09-10', min: 72, avg: 72, max: 72 }]);
-    // BodyMassIndex 22.5312 (unit "count") → 22.5 on 2016-04-18 (local, -0700)
-    expect(await srv.rows('bmi')).toEqual([{ date: '2016-04-18', bmi: 22.5 }]);
-    // Running 5.19412 min → 5.2; 0.4971749504535062 mi × 1.609344 = 0.80013 km → 0.8; 48.745 kcal → 49
+    // HeartRate value 68 count/min at 2018-09-10 02:28:55 -0700 → min = avg = max = 68
+    expect(await srv.rows('heart')).toEqual([{ date: '2018-09-10', min: 68, avg: 68, max: 68 }]);
+    // BodyMassIndex 23.4512 (unit "count") → 23.5 on 2016-04-18 (local, -0700)
+    expect(await srv.rows('bmi')).toEqual([{ date: '2016-04-18', bmi: 23.5 }]);
+    // Running 6.2833 min → 6.3; 0.6213711922373339 mi × 1.609344 = 1 km; 61.2 kcal → 61
     expect(await srv.rows('workouts')).toEqual([
       {
         date: '2016-11-14',
         trained: true,
         type: 'Running',
-        durationMin: 5.2,
-        distanceKm: 0.8,
-        calories: 49,
+        durationMin: 6.3,
+        distanceKm: 1,
+        calories: 61,
         startTime: '07:25',
       },
     ]);
@@ -118,31 +127,30 @@ describe('the upload endpoint', () => {
     expect(r.body.records).toBe(31);
     expect(r.body.samples).toBe(31);
     expect(r.body.unmappedTypes).toEqual({});
-    // 2019-05-14 -0400: 47 + 8 + 289 + 417 + 377 + 361 + 281 + 123 + 42 + 25 = 1970; 2019-05-15: 62 + 3 = 65
+    // 2019-05-14 -0400: 45 + 12 + 280 + 405 + 370 + 355 + 275 + 130 + 44 + 24 = 1940; 2019-05-15: 60 + 5 = 65
     expect(await srv.rows('steps')).toEqual([
-      { date: '2019-05-14', count: 1970 },
+      { date: '2019-05-14', count: 1940 },
       { date: '2019-05-15', count: 65 },
     ]);
-    // sleep: Clock "InBed" 06-15 08:13:44 → 09:00:43 (46 min 59 s = 0.7831 h); Health "Asleep"
-    // 06-15 22:21 → 06-16 08:21 (10 h) and Clock "InBed" 06-16 08:55:52 → 09:14:49 (0.3158 h) both
-    // end on 06-16: in bed is the Health night's 10 h (a night is in bed at least while asleep, and
-    // Health records no in-bed of its own) plus Clock's 0.3158 h = 10.3158 → 10.32, never less than
-    // the 10 h asleep (sleep-nights.ts rule 4); Clock "InBed" 06-17 07:49:48 → 09:11:13 (1.3569 h)
+    // sleep: Clock "InBed" 06-15 08:10 → 08:58 (0.8 h); Health "Asleep" 06-15 22:30 → 06-16 07:30 (9 h)
+    // and Clock "InBed" 06-16 08:50 → 09:08 (0.3 h) both end on 06-16: in bed is the Health night's
+    // 9 h (a night is in bed at least while asleep) plus Clock's 0.3 h = 9.3, never less than the 9 h
+    // asleep; Clock "InBed" 06-17 07:45 → 09:09 (1.4 h)
     expect(await srv.rows('sleep')).toEqual([
-      { date: '2019-06-15', inBed: 0.78, bedTime: '08:13', wakeTime: '09:00', source: 'Clock' },
+      { date: '2019-06-15', inBed: 0.8, bedTime: '08:10', wakeTime: '08:58', source: 'Clock' },
       {
         date: '2019-06-16',
-        hours: 10,
-        asleep: 10,
-        inBed: 10.32,
-        bedTime: '22:21',
-        wakeTime: '08:21',
+        hours: 9,
+        asleep: 9,
+        inBed: 9.3,
+        bedTime: '22:30',
+        wakeTime: '07:30',
         source: 'Health',
       },
-      { date: '2019-06-17', inBed: 1.36, bedTime: '07:49', wakeTime: '09:11', source: 'Clock' },
+      { date: '2019-06-17', inBed: 1.4, bedTime: '07:45', wakeTime: '09:09', source: 'Clock' },
     ]);
-    // MindfulSession 2019-06-16 03:46 → 06:46 = 180 minutes
-    expect(await srv.rows('mindful')).toEqual([{ date: '2019-06-16', minutes: 180 }]);
+    // MindfulSession 2019-06-16 21:00 → 21:20 = 20 minutes
+    expect(await srv.rows('mindful')).toEqual([{ date: '2019-06-16', minutes: 20 }]);
   });
 
   it('needs the normal auth, refuses a zip and a file that is not an export', async () => {
@@ -219,10 +227,10 @@ describe('the script', () => {
       try {
         expect((await s.api('/api/manifests', { json: haeCard('steps', 'step_count') })).status).toBe(201);
         const rows = (await s.api('/api/manifests/steps/data')).body.data;
-        // tdda 2014-09-13 (2517) and rgosdin 2019-05-14/15 (1970, 65)
+        // 2014-09-13 (2447) and 2019-05-14/15 (1940, 65)
         expect(rows).toEqual([
-          { date: '2014-09-13', count: 2517 },
-          { date: '2019-05-14', count: 1970 },
+          { date: '2014-09-13', count: 2447 },
+          { date: '2019-05-14', count: 1940 },
           { date: '2019-05-15', count: 65 },
         ]);
       } finally {
@@ -271,7 +279,7 @@ describe('the script', () => {
       });
       try {
         expect(again.cards.store.read('steps')).toEqual([
-          { date: '2019-05-14', count: 1970 },
+          { date: '2019-05-14', count: 1940 },
           { date: '2019-05-15', count: 65 },
         ]);
       } finally {
