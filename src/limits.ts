@@ -57,6 +57,10 @@ export const GATEWAY_MAX_ERROR_MESSAGE_CHARS = 300;
 export const GATEWAY_MAX_ERROR_DETAIL_CHARS = 4_000;
 /** How long a stream may stay open after every choice has its finish_reason, ms: trailing usage may still come, a missing `[DONE]` must not hang the turn. */
 export const GATEWAY_FINISH_GRACE_MS = 750;
+/** How long the writes of a turn that failed after writing are recognised when its message is sent again, ms. */
+export const CHAT_RESEND_WINDOW_MS = 30 * 60_000;
+/** Most messages whose failed-turn writes are remembered at once (oldest forgotten first). */
+export const CHAT_RESEND_MAX_MESSAGES = 200;
 /** Transient-failure retries per gateway call by default. */
 export const DEFAULT_GATEWAY_MAX_RETRIES = 2;
 /** First backoff step for a retried gateway call, ms; doubles per attempt. */

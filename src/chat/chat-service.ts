@@ -13,10 +13,14 @@ import type { HomeLayout } from '../home/home-layout.js';
 import { catalogueForPrompt } from '../ingest/hae/format/catalogue.js';
 import { listReports } from '../reports/report-catalogue.js';
 import { inChangeSet } from '../store/change-scope.js';
+import { ResendGuard } from './agent/resend-guard.js';
 import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
+import { canonicalJson } from './agent/writes.js';
 import type { ChatRequest } from './chat-request.js';
 import { ProviderMemory } from './gateway/provider-memory.js';
+import { flattenContent } from './gateway/request.js';
+import type { ChatMessage } from './gateway/types.js';
 import { DEFAULT_BASE_PROMPT } from './prompt/base-prompt.js';
 import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/segments.js';
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
@@ -32,6 +36,16 @@ function haeCatalogueBlock(): string {
     catalogueForPrompt(),
   ].join('\n');
   return haeBlock;
+}
+
+/** The text of the newest user message (the one a turn answers); '' when there is none. */
+function lastUserText(messages: ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user') continue;
+    return typeof m.content === 'string' ? m.content : flattenContent(m.content);
+  }
+  return '';
 }
 
 /** What a chat turn needs from the instance. */
@@ -55,6 +69,8 @@ export interface ChatDeps {
 export class ChatService {
   /** What the gateway taught us (refused fields, inline reasoning), kept across restarts under HEALTH_HOME. */
   private readonly memory: ProviderMemory;
+  /** The writes of turns that failed after writing, so that a resent message does not repeat them. */
+  private readonly resends = new ResendGuard();
   /** The tool registry, loaded on the first turn: its schemas (TypeBox) are not needed to start serving. */
   private registry?: Promise<typeof import('./tools/registry.js')>;
 
@@ -150,6 +166,8 @@ export class ChatService {
       voiceEnvelope: req.voiceMode ? VOICE_ENVELOPE : undefined,
     });
     const started = performance.now();
+    const resendKey = ResendGuard.keyOf(req.conversationId, lastUserText(req.messages));
+    const resend = this.resends.begin(resendKey);
     // the whole turn is one change set: everything its tools write is undone together
     const result = await inChangeSet({ actor: toolCtx.actor, fresh: true }, () =>
       runTurn(
@@ -163,7 +181,12 @@ export class ChatService {
           },
           system,
           tools: toolDefinitions(),
-          dispatch: (name, args, argumentsError) => dispatchToolCall(name, args, toolCtx, argumentsError),
+          dispatch: async (name, args, argumentsError) => {
+            // the same write, asked again by the same message after a failed turn: not applied twice
+            const done = argumentsError === undefined ? resend.replay(`${name} ${canonicalJson(args ?? {})}`) : undefined;
+            if (done) return { ok: true, content: done.content };
+            return dispatchToolCall(name, args, toolCtx, argumentsError);
+          },
           parseVoice: parseVoiceReply,
           debug: config.debug ? this.deps.debug : undefined,
         },
@@ -171,6 +194,7 @@ export class ChatService {
         this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
       ),
     );
+    if (result.reason !== 'answered') this.resends.remember(resendKey, [...(result.writes ?? []), ...resend.unused()]);
     this.deps.onTurnEnd?.({
       turnId,
       reason: result.reason,

@@ -11,7 +11,8 @@ export const KEEP_GOING_SUFFIX =
   'I ran out of steps for this message before finishing. Say "keep going" and I will pick up where I stopped.';
 
 /** The reply when the model answered with no text at all. */
-export const EMPTY_REPLY_COPY = 'No answer came back from the model this time. Please try again, or rephrase the request.';
+export const EMPTY_REPLY_COPY =
+  'No answer came back from the model this time. Please try again, or rephrase the request.';
 
 /** The reply when one step ran past CHAT_ITER_TIMEOUT_MS (not "doesn't fit any tool": item 11). */
 export function stepTimeoutCopy(iterTimeoutMs: number): string {
@@ -51,23 +52,44 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'budget':
       return {
         status: 429,
-        error: 'The chat allowance for this model is used up. It resets on the provider\'s schedule; ask whoever runs the gateway to raise it.',
+        error:
+          "The chat allowance for this model is used up. It resets on the provider's schedule; ask whoever runs the gateway to raise it.",
       };
     case 'timeout':
       return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
     case 'rate_limited': {
       // say how long the provider asked us to wait when it said
-      const secs = err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
-      const when = secs === undefined ? 'in a minute' : secs === 1 ? 'in a second' : `in about ${secs} seconds`;
+      const secs =
+        err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
+      const when =
+        secs === undefined ? 'in a minute' : secs === 1 ? 'in a second' : `in about ${secs} seconds`;
       return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };
     }
     case 'unavailable':
-      return { status: 502, error: 'The chat service is unavailable right now. Please try again in a little while.' };
+      return {
+        status: 502,
+        error: 'The chat service is unavailable right now. Please try again in a little while.',
+      };
     case 'parse':
       return { status: 500, error: 'The model sent back a reply that could not be read. Please try again.' };
     case 'empty':
       return { status: 200, error: EMPTY_REPLY_COPY };
     default:
-      return { status: 502, error: `The model could not answer this time (${plainMessage(err.message)}). Please try again.` };
+      return {
+        status: 502,
+        error: `The model could not answer this time (${plainMessage(err.message)}). Please try again.`,
+      };
   }
+}
+
+/**
+ * The reply when the model's endpoint failed after the turn's tools had already changed data:
+ * the failure in plain words, then what was changed and kept, and that sending the message again
+ * does not make those changes twice (see resend-guard.ts).
+ */
+export function failedAfterWritesCopy(failure: string, changes: string): string {
+  return (
+    `${failure} Before that, I had already ${changes}; those changes are saved. ` +
+    'If you send the same message again, I will not make them a second time.'
+  );
 }

@@ -17,8 +17,9 @@ import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
 import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '../gateway/types.js';
 import type { DispatchResult } from '../tools/registry.js';
-import { cappedReply, EMPTY_REPLY_COPY, gatewayFailure, KEEP_GOING_SUFFIX, stepTimeoutCopy } from './copy.js';
+import { cappedReply, EMPTY_REPLY_COPY, failedAfterWritesCopy, gatewayFailure, KEEP_GOING_SUFFIX, stepTimeoutCopy } from './copy.js';
 import type { ReplyPayload, TurnEvent, TurnResult } from './turn-events.js';
+import { type AppliedWrite, describeWrite, listChanges } from './writes.js';
 
 /** The three budgets, as data (seed "Turn budgets"; 0 disables a time budget). */
 export interface TurnBudgets {
@@ -80,9 +81,12 @@ export async function runTurn(
   const messages: ChatMessage[] = [deps.system, ...input.messages];
   let progress = '';
   let roundTrips = 0;
+  /** What this turn's tools changed, for a failure that comes after them. */
+  const writes: AppliedWrite[] = [];
   const log = (msg: string) => deps.debug?.(`[chat:${input.turnId}] ${msg}`);
 
   const finish = (result: TurnResult): TurnResult => {
+    result.writes = writes;
     if (result.reason === 'stopped') emit({ type: 'stopped', data: {} });
     else if (result.payload) emit({ type: 'reply', data: result.payload });
     else emit({ type: 'error', data: { error: result.error ?? 'failed', status: result.status } });
@@ -156,12 +160,13 @@ export async function runTurn(
           return finish({ reason: 'iter_timeout', status: 200, payload, roundTrips });
         }
       }
-      if (isGatewayError(err)) {
-        const f = gatewayFailure(err);
-        if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
-        return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
-      }
-      return finish({ reason: 'gateway_error', status: 502, error: 'The chat service failed unexpectedly. Please try again.', roundTrips });
+      const f = isGatewayError(err)
+        ? gatewayFailure(err)
+        : { status: 502, error: 'The chat service failed unexpectedly. Please try again.' };
+      if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
+      // data already changed: the failure is a reply saying so (and it is stored), not a bare error
+      if (writes.length > 0) return finish({ reason: 'gateway_error', status: 200, payload: spoken(failedAfterWritesCopy(f.error, listChanges(writes))), roundTrips });
+      return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
     } finally {
       if (timer) clearTimeout(timer);
     }
@@ -177,6 +182,8 @@ export async function runTurn(
         const hint = [peek.id, peek.card_id].find((v) => typeof v === 'string') as string | undefined;
         emit({ type: 'status', data: hint ? { phase: 'tool', tool: call.name, id: hint } : { phase: 'tool', tool: call.name } });
         const out = await deps.dispatch(call.name, call.parsedArguments, call.argumentsError);
+        const wrote = out.ok ? describeWrite(call.name, call.parsedArguments, out.content) : undefined;
+        if (wrote) writes.push(wrote);
         messages.push(toolResultMessage(call, out.content));
       }
       continue;

@@ -3,6 +3,7 @@
  * `reset`, `reply`, `error`, `stopped`, `done` (always last). The SSE adapter writes each as one
  * event; the buffered adapter keeps only the final payload.
  */
+import type { AppliedWrite } from './writes.js';
 
 /** The final answer of a turn: the same object buffered mode returns (reply, speak?, followup?, capped?). */
 export interface ReplyPayload {
@@ -40,4 +41,6 @@ export interface TurnResult {
   error?: string;
   /** Gateway round-trips made. */
   roundTrips: number;
+  /** What the turn's tools changed, in order (set by runTurn). */
+  writes?: AppliedWrite[];
 }
