@@ -186,9 +186,10 @@ export function DataSettings() {
                     onChange={(e) =>
                       setPicked({ ...picked, [c.id]: (e.currentTarget as HTMLInputElement).checked })
                     }
-                  />{' '}
+                  />
                   {c.emoji ? `${c.emoji} ` : ''}
-                  {c.label} <span class="data-rows">{c.rows.toLocaleString()} rows</span>
+                  {c.label}{' '}
+                  <span class="data-rows">{c.rows === 1 ? '1 row' : `${c.rows.toLocaleString()} rows`}</span>
                 </label>
               </li>
             ))}
@@ -209,7 +210,7 @@ export function DataSettings() {
                     onChange={(e) =>
                       setSections({ ...sections, [k]: (e.currentTarget as HTMLInputElement).checked })
                     }
-                  />{' '}
+                  />
                   {text}
                 </label>
               </li>
