@@ -243,14 +243,15 @@ export function undoChangeSet(
 }
 
 /**
- * The newest change set of `actor` (or of the actor kind, e.g. `chat`) that is not undone and
- * not itself an undo, for "undo that". Undefined when there is none.
+ * The newest change set of `actor` (an actor, or a kind such as `chat`) that is not undone and
+ * not itself an undo, leaving out the sets of `except` (the running turn's own). Undefined when
+ * there is none among the newest hundred.
  */
-export function lastUndoableSet(ctx: CardContext, actor: string): number | undefined {
+export function lastUndoableSet(ctx: CardContext, actor: string, except?: string): number | undefined {
   let before: number | undefined;
   for (let page = 0; page < 5; page++) {
     const sets = ctx.store.changes.listSets({ limit: 20, before, actor });
-    for (const s of sets) if (s.undoOf === null && !isUndone(ctx, s)) return s.id;
+    for (const s of sets) if (s.undoOf === null && s.actor !== except && !isUndone(ctx, s)) return s.id;
     if (sets.length < 20) return undefined;
     before = sets[sets.length - 1].id;
   }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
+import { changeSetView } from '../cards/change-sets.js';
 import { todayIn } from '../common/dates.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
@@ -17,6 +18,7 @@ import { ResendGuard } from './agent/resend-guard.js';
 import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { canonicalJson } from './agent/writes.js';
+import { type ApprovalEvent, ApprovalHub } from './approvals/approval-hub.js';
 import type { ChatRequest } from './chat-request.js';
 import { ProviderMemory } from './gateway/provider-memory.js';
 import { flattenContent } from './gateway/request.js';
@@ -71,6 +73,8 @@ export class ChatService {
   private readonly memory: ProviderMemory;
   /** The writes of turns that failed after writing, so that a resent message does not repeat them. */
   private readonly resends = new ResendGuard();
+  /** Destructive tool calls waiting for the person's answer. */
+  readonly approvals = new ApprovalHub();
   /** The tool registry, loaded on the first turn: its schemas (TypeBox) are not needed to start serving. */
   private registry?: Promise<typeof import('./tools/registry.js')>;
 
@@ -147,16 +151,48 @@ export class ChatService {
     const { config, cards, layout } = this.deps;
     const chat = config.chat;
     const touches: Touch[] = [];
-    const toolCtx = {
+    const turnSignal = this.deps.shutdownSignal
+      ? AbortSignal.any([signal, this.deps.shutdownSignal])
+      : signal;
+    const actor = `chat:${turnId}`;
+    const toolCtx: ToolContext = {
       cards,
       config,
       layout,
-      actor: `chat:${turnId}`,
+      actor,
       timeZone: this.deps.timeZone?.(),
       reminderDelivery: this.deps.reminderDelivery,
       touch: (t: Touch) => {
         if (!touches.some((x) => x.id === t.id)) touches.push(t);
       },
+    };
+    // an approval can be asked only where someone sees the `approval` event: a streamed turn, or
+    // a conversation turn (whose events can be reattached to)
+    if (req.stream || req.conversationId !== undefined) {
+      toolCtx.approve = async (ask) => {
+        const where = { conversationId: req.conversationId ?? null, turnId };
+        let id = '';
+        const announce = (data: ApprovalEvent) => {
+          id = data.id;
+          emit({ type: 'approval', data });
+        };
+        const decision = await this.approvals.request(ask, where, announce, turnSignal);
+        if (id) emit({ type: 'approval-resolved', data: { id, decision } });
+        return decision;
+      };
+    }
+    // the reply names the turn's change set (read inside the turn's scope), so it can be undone;
+    // the payload object is the turn result's too, so a buffered answer carries it alike
+    const emitWithChanges = (e: TurnEvent) => {
+      if (e.type === 'reply') {
+        const setId = cards.store.changes.openSetId();
+        const set = setId === undefined ? undefined : cards.store.changes.getSet(setId);
+        if (set) {
+          const view = changeSetView(cards, set);
+          e.data.changeSet = { id: view.id, summary: view.summary };
+        }
+      }
+      emit(e);
     };
     this.registry ??= import('./tools/registry.js');
     const { dispatchToolCall, toolDefinitions } = await this.registry;
@@ -190,8 +226,8 @@ export class ChatService {
           parseVoice: parseVoiceReply,
           debug: config.debug ? this.deps.debug : undefined,
         },
-        emit,
-        this.deps.shutdownSignal ? AbortSignal.any([signal, this.deps.shutdownSignal]) : signal,
+        emitWithChanges,
+        turnSignal,
       ),
     );
     if (result.reason !== 'answered') this.resends.remember(resendKey, [...(result.writes ?? []), ...resend.unused()]);

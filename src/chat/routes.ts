@@ -14,20 +14,27 @@ import { badRequest, notFound, unavailable } from '../errors.js';
 import { SseStream } from '../http/sse.js';
 import type { Instance } from '../instance.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
+import { approvalRoutes } from './approvals/routes.js';
 import { parseChatRequest } from './chat-request.js';
 import type { ChatService } from './chat-service.js';
 import { startConversationTurn } from './turns/conversation-turn.js';
 import type { NumberedEvent, TurnHub } from './turns/turn-hub.js';
 
 function bufferedAnswer(reply: FastifyReply, result: TurnResult | undefined) {
-  if (!result) return reply.status(500).send({ error: 'The chat turn failed unexpectedly.', code: 'INTERNAL' });
+  if (!result)
+    return reply.status(500).send({ error: 'The chat turn failed unexpectedly.', code: 'INTERNAL' });
   if (result.reason === 'stopped') return reply.send({ stopped: true });
   if (result.payload) return reply.status(result.status).send(result.payload);
   return reply.status(result.status).send({ error: result.error, code: 'GATEWAY_ERROR' });
 }
 
 /** Streams a hub turn to one client: replay after `afterId`, then live events until `done`. */
-function streamHubTurn(hub: TurnHub, conversationId: string, afterId: number | undefined, reply: FastifyReply): boolean {
+function streamHubTurn(
+  hub: TurnHub,
+  conversationId: string,
+  afterId: number | undefined,
+  reply: FastifyReply,
+): boolean {
   let sse: SseStream | undefined;
   const write = (e: NumberedEvent) => {
     sse?.send(e.event.type, e.event.data, e.id);
@@ -44,9 +51,16 @@ function streamHubTurn(hub: TurnHub, conversationId: string, afterId: number | u
 }
 
 function parseAfter(lastEventId: unknown, after: unknown): number | undefined {
-  const raw = ((typeof lastEventId === 'string' && lastEventId) || (typeof after === 'string' && after) || '').trim();
+  const raw = (
+    (typeof lastEventId === 'string' && lastEventId) ||
+    (typeof after === 'string' && after) ||
+    ''
+  ).trim();
   if (raw === '') return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [{ path: 'after', message: 'must be a whole number' }]);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [
+      { path: 'after', message: 'must be a whole number' },
+    ]);
   return Number(raw);
 }
 
@@ -55,11 +69,15 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
   const hub = inst.turns;
 
   app.get('/api/chat/status', async () => ({ configured: chat.configured() }));
+  approvalRoutes(app, chat.approvals);
 
   app.post('/api/chat', async (req, reply) => {
     const body = parseChatRequest(req.body);
     if (!chat.configured()) {
-      throw unavailable('chat is not configured: set CHAT_ENDPOINT_URL (and CHAT_API_KEY, CHAT_MODEL)', 'CHAT_NOT_CONFIGURED');
+      throw unavailable(
+        'chat is not configured: set CHAT_ENDPOINT_URL (and CHAT_API_KEY, CHAT_MODEL)',
+        'CHAT_NOT_CONFIGURED',
+      );
     }
     const conversationId = body.conversationId;
     if (conversationId !== undefined) {
@@ -82,7 +100,10 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
       await chat.run(body, emit, stop.signal);
     } catch (err) {
       req.log.error({ err }, 'chat turn failed');
-      emit({ type: 'error', data: { error: 'The chat turn failed unexpectedly. Please try again.', status: 500 } });
+      emit({
+        type: 'error',
+        data: { error: 'The chat turn failed unexpectedly. Please try again.', status: 500 },
+      });
       emit({ type: 'done', data: {} });
     } finally {
       sse.close();
@@ -99,7 +120,8 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
 
   app.delete('/api/chat/turn/:conversationId', async (req) => {
     const { conversationId } = req.params as { conversationId: string };
-    if (!hub.stop(conversationId)) throw notFound('no turn is running for this conversation', 'NO_RUNNING_TURN');
+    if (!hub.stop(conversationId))
+      throw notFound('no turn is running for this conversation', 'NO_RUNNING_TURN');
     return { ok: true };
   });
 }

@@ -52,7 +52,14 @@ describe('POST /api/chat (buffered)', () => {
       json: { messages: [{ role: 'user', content: 'log 85.5 kg for April 20' }] },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ reply: 'Logged **85.5 kg** for 20 April.' });
+    // the turn's writes are one change set the reply names, so the person can undo them
+    expect(r.body).toEqual({
+      reply: 'Logged **85.5 kg** for 20 April.',
+      changeSet: {
+        id: expect.any(Number),
+        summary: 'Created Weight, added 1 row to Weight, edited Welcome to Klebb',
+      },
+    });
     expect((await s.api('/api/manifests/weight/data')).body.data).toEqual([{ date: '2026-04-20', kg: 85.5 }]);
     // what we sent: model, tools, auto tool choice, the assistant tool_calls replayed before the tool results
     const [first, second, third] = gw.requests.slice(-3).map((q) => q.body);

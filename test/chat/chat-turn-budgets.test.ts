@@ -86,7 +86,9 @@ describe('a multi-card request needing many round-trips', () => {
       json: ask('make a water card and a steps card and log one of each'),
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ reply: 'Created **water** and **steps** and logged a row on each.' });
+    expect(r.body).toMatchObject({ reply: 'Created **water** and **steps** and logged a row on each.' });
+    // every write of the turn is one change set
+    expect(r.body.changeSet.summary).toContain('created Card steps, added 1 row to Card steps');
     expect(gw.requests).toHaveLength(7);
     expect(gw.remaining).toBe(0);
     expect((await s.api('/api/manifests/water/data')).body.data).toEqual([{ date: '2026-04-20', seq: 1 }]);
@@ -128,7 +130,10 @@ describe('parallel tool calls in one round-trip', () => {
     gw.script({ kind: 'reply', toolCalls: three('p') }, { kind: 'reply', text: 'Logged three rows.' });
     const r = await s.api('/api/chat', { json: ask('log 1, 2 and 3') });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ reply: 'Logged three rows.' });
+    expect(r.body).toEqual({
+      reply: 'Logged three rows.',
+      changeSet: { id: expect.any(Number), summary: 'Added 3 rows to Card log' },
+    });
     expect(gw.requests).toHaveLength(2);
     expect((await s.api('/api/manifests/log/data')).body.data).toEqual([{ seq: 1 }, { seq: 2 }, { seq: 3 }]);
 
@@ -190,7 +195,10 @@ describe('parallel tool calls in one round-trip', () => {
       { phase: 'tool', tool: 'append_row', id: 'log' },
       { phase: 'tool', tool: 'append_row', id: 'log' },
     ]);
-    expect(r.events.at(-2)?.data).toEqual({ reply: 'Done.' });
+    expect(r.events.at(-2)?.data).toEqual({
+      reply: 'Done.',
+      changeSet: { id: expect.any(Number), summary: 'Added 3 rows to Card log' },
+    });
     expect(toolMessages(gw.requests[1].body).map((m) => m.tool_call_id)).toEqual(
       callIds(gw.requests[1].body),
     );

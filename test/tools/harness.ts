@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/chat/approvals/approval-hub.js';
 import { type DispatchResult, dispatchToolCall } from '../../src/chat/tools/registry.js';
 import type { ToolContext, Touch } from '../../src/chat/tools/tool.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -16,6 +17,9 @@ export interface ToolEnv {
   s: TestServer;
   ctx: ToolContext;
   touches: Touch[];
+  /** Approval requests the tools made, in order; each is answered with `decision` (default approved). */
+  asked: ApprovalRequest[];
+  decision: ApprovalDecision;
   /** dispatchToolCall(name, args, ctx) with the content parsed. */
   call(name: string, args: unknown, argumentsError?: string): Promise<Called>;
   /** The manifest file `<dataDir>/<id>.json`, parsed (undefined when absent). */
@@ -29,7 +33,13 @@ export interface ToolEnv {
 export async function toolEnv(opts: Parameters<typeof startServer>[0] = {}): Promise<ToolEnv> {
   const s = await startServer(opts);
   const touches: Touch[] = [];
+  const asked: ApprovalRequest[] = [];
+  const env = { decision: 'approved' as ApprovalDecision };
   const ctx: ToolContext = {
+    approve: async (req) => {
+      asked.push(req);
+      return env.decision;
+    },
     cards: s.inst.cards,
     config: s.inst.config,
     layout: s.inst.layout,
@@ -38,10 +48,11 @@ export async function toolEnv(opts: Parameters<typeof startServer>[0] = {}): Pro
       touches.push(t);
     },
   };
-  return {
+  return Object.assign(env, {
     s,
     ctx,
     touches,
+    asked,
     async call(name, args, argumentsError) {
       const r = await dispatchToolCall(name, args, ctx, argumentsError);
       expect(typeof r.content).toBe('string');
@@ -56,7 +67,7 @@ export async function toolEnv(opts: Parameters<typeof startServer>[0] = {}): Pro
       return { status: r.status, data: r.body?.data };
     },
     close: () => s.close(),
-  };
+  });
 }
 
 /** A minimal valid v1 manifest. */

@@ -204,18 +204,19 @@ describe('remove_notification', () => {
     await t.call('set_notification', { ...base, label: 'Evening' });
   });
 
-  it('refuses without confirmed:true, changing nothing', async () => {
-    const missing = await t.call('remove_notification', { card_id: 'weight', notification_id: 'evening' });
-    expect(missing.ok).toBe(false);
-    expect(JSON.stringify(missing.json.details)).toContain('confirmed');
-    const no = await t.call('remove_notification', {
-      card_id: 'weight',
-      notification_id: 'evening',
-      confirmed: false,
+  it('asks the person first: declined or expired changes nothing', async () => {
+    t.decision = 'declined';
+    const no = await t.call('remove_notification', { card_id: 'weight', notification_id: 'evening' });
+    expect(no.json).toMatchObject({ ok: false, approved: false, decision: 'declined' });
+    expect(t.asked.at(-1)).toMatchObject({
+      tool: 'remove_notification',
+      summary: 'Remove the reminder “Evening” from “Weight”.',
     });
-    expect(no.ok).toBe(false);
-    expect(no.json.error).toMatch(/confirm/);
+    t.decision = 'expired';
+    const late = await t.call('remove_notification', { card_id: 'weight', notification_id: 'evening' });
+    expect(late.json).toMatchObject({ approved: false, decision: 'expired' });
     expect(items()).toHaveLength(2);
+    t.decision = 'approved';
   });
 
   it('with confirmed:true removes the item and reports remaining', async () => {

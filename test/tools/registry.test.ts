@@ -30,6 +30,7 @@ const SEED_TOOLS = [
   'hygiene_scan',
   'validate_manifest',
   'note_feedback',
+  'undo_last_change',
 ];
 
 let t: ToolEnv;

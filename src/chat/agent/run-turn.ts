@@ -77,7 +77,7 @@ export async function runTurn(
 ): Promise<TurnResult> {
   const { budgets } = deps;
   const started = Date.now();
-  const deadlineAt = budgets.turnDeadlineMs > 0 ? started + budgets.turnDeadlineMs : undefined;
+  let deadlineAt = budgets.turnDeadlineMs > 0 ? started + budgets.turnDeadlineMs : undefined;
   const messages: ChatMessage[] = [deps.system, ...input.messages];
   let progress = '';
   let roundTrips = 0;
@@ -106,14 +106,19 @@ export async function runTurn(
     if (signal.aborted) return stopped();
     const remaining = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - Date.now();
     if (remaining <= 0) return capped('deadline');
-    const stepBudget = Math.min(budgets.iterTimeoutMs > 0 ? budgets.iterTimeoutMs : TRANSPORT_HOP_CEILING_MS, remaining);
+    const stepBudget = Math.min(
+      budgets.iterTimeoutMs > 0 ? budgets.iterTimeoutMs : TRANSPORT_HOP_CEILING_MS,
+      remaining,
+    );
     const shrunk = stepBudget === remaining;
     roundTrips++;
     emit({ type: 'status', data: { phase: 'thinking' } });
 
     // the deadline is a hard stop even for a stream that keeps talking
     const deadlineTimer = new AbortController();
-    const timer = Number.isFinite(remaining) ? setTimeout(() => deadlineTimer.abort('deadline'), remaining) : undefined;
+    const timer = Number.isFinite(remaining)
+      ? setTimeout(() => deadlineTimer.abort('deadline'), remaining)
+      : undefined;
     let streamedText = false;
     let partial = '';
     const t0 = Date.now();
@@ -144,18 +149,24 @@ export async function runTurn(
         AbortSignal.any([signal, deadlineTimer.signal]),
       );
     } catch (err) {
-      log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${isGatewayError(err, 'timeout') ? 'iter_timeout' : 'error'}`);
+      log(
+        `iter=${roundTrips} gw=${Date.now() - t0}ms ${isGatewayError(err, 'timeout') ? 'iter_timeout' : 'error'}`,
+      );
       if (signal.aborted) return stopped();
       // text the person already watched arrive is kept in front of the capped / timeout copy
       if (partial.trim()) progress = partial.trim();
       if (deadlineTimer.signal.aborted) return capped('deadline');
       // our own step budget (idle or whole-call timer), not an upstream 408
-      const ownTimeout = isGatewayError(err, 'timeout') && (err.reason === 'idle_timeout' || err.reason === 'call_timeout');
+      const ownTimeout =
+        isGatewayError(err, 'timeout') && (err.reason === 'idle_timeout' || err.reason === 'call_timeout');
       if (ownTimeout) {
         if (shrunk) return capped('deadline');
         if (budgets.iterTimeoutMs > 0) {
           const copy = stepTimeoutCopy(budgets.iterTimeoutMs);
-          const payload: ReplyPayload = { reply: partial.trim() ? `${partial.trim()}\n\n${copy}` : copy, timedOut: true };
+          const payload: ReplyPayload = {
+            reply: partial.trim() ? `${partial.trim()}\n\n${copy}` : copy,
+            timedOut: true,
+          };
           if (input.voiceMode) payload.speak = payload.reply;
           return finish({ reason: 'iter_timeout', status: 200, payload, roundTrips });
         }
@@ -180,17 +191,28 @@ export async function runTurn(
         if (signal.aborted) return stopped();
         const peek = (call.parsedArguments ?? {}) as Record<string, unknown>;
         const hint = [peek.id, peek.card_id].find((v) => typeof v === 'string') as string | undefined;
-        emit({ type: 'status', data: hint ? { phase: 'tool', tool: call.name, id: hint } : { phase: 'tool', tool: call.name } });
+        emit({
+          type: 'status',
+          data: hint ? { phase: 'tool', tool: call.name, id: hint } : { phase: 'tool', tool: call.name },
+        });
         const out = await deps.dispatch(call.name, call.parsedArguments, call.argumentsError);
         const wrote = out.ok ? describeWrite(call.name, call.parsedArguments, out.content) : undefined;
         if (wrote) writes.push(wrote);
+        // time spent waiting for the person's approval is theirs, not the turn's budget
+        if (out.pausedMs && deadlineAt !== undefined) deadlineAt += out.pausedMs;
         messages.push(toolResultMessage(call, out.content));
       }
       continue;
     }
     const text = result.text.trim();
-    if (!text) return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
-    return finish({ reason: 'answered', status: 200, payload: finalPayload(text, input.voiceMode, deps.parseVoice), roundTrips });
+    if (!text)
+      return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
+    return finish({
+      reason: 'answered',
+      status: 200,
+      payload: finalPayload(text, input.voiceMode, deps.parseVoice),
+      roundTrips,
+    });
   }
   return capped('capped');
 }

@@ -1,8 +1,10 @@
 /**
- * What a turn tells its listeners, in order: `status`, `token`,
- * `reset`, `reply`, `error`, `stopped`, `done` (always last). The SSE adapter writes each as one
+ * What a turn tells its listeners, in order: `status`, `token`, `reset`, `approval` and
+ * `approval-resolved` (a destructive call waiting for the person), `reply`, `error`, `stopped`,
+ * `done` (always last). The SSE adapter writes each as one
  * event; the buffered adapter keeps only the final payload.
  */
+import type { ApprovalDecision, ApprovalEvent } from '../approvals/approval-hub.js';
 import type { AppliedWrite } from './writes.js';
 
 /** The final answer of a turn: the same object buffered mode returns (reply, speak?, followup?, capped?). */
@@ -16,6 +18,8 @@ export interface ReplyPayload {
   capped?: boolean;
   /** One step ran past its budget (CHAT_ITER_TIMEOUT_MS) and was abandoned. */
   timedOut?: boolean;
+  /** What the turn's tools changed, as one change set the person can undo (absent: nothing written). */
+  changeSet?: { id: number; summary: string };
 }
 
 /** One event of a turn. */
@@ -26,6 +30,10 @@ export type TurnEvent =
   | { type: 'reply'; data: ReplyPayload }
   | { type: 'error'; data: { error: string; status: number } }
   | { type: 'stopped'; data: Record<string, never> }
+  /** The turn waits for the person to approve a destructive tool call (docs/CHAT-AGENT.md "Approvals"). */
+  | { type: 'approval'; data: ApprovalEvent }
+  /** That request was answered (or expired, or the turn stopped); the turn goes on. */
+  | { type: 'approval-resolved'; data: { id: string; decision: ApprovalDecision } }
   | { type: 'done'; data: Record<string, never> };
 
 /** Why a turn ended: a value, not a string match on copy (STYLE "The turn as a job"). */

@@ -21,6 +21,8 @@ export interface MessageExtra {
   timedOut?: boolean;
   followupText?: string;
   embellishments?: { label: string; prompt: string }[];
+  /** What the turn changed: its change set, which the panel offers to undo. */
+  changeSet?: { id: number; summary: string };
 }
 
 /** One stored message. `createdAt` is an ISO time. */
@@ -48,7 +50,7 @@ export interface SearchHit extends ConversationSummary {
 /** Longest search needle, characters (a longer one is a 400, never a regex stack overflow). */
 export const MAX_SEARCH_CHARS = 500;
 
-const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments'] as const;
+const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments', 'changeSet'] as const;
 type ExtraKey = (typeof EXTRA_KEYS)[number];
 const isBool = (v: unknown) => typeof v === 'boolean';
 const EXTRA_CHECK: Record<ExtraKey, (v: unknown) => boolean> = {
@@ -59,6 +61,11 @@ const EXTRA_CHECK: Record<ExtraKey, (v: unknown) => boolean> = {
   embellishments: (v) =>
     Array.isArray(v) &&
     v.every((e) => e && typeof e === 'object' && typeof e.label === 'string' && typeof e.prompt === 'string'),
+  changeSet: (v) =>
+    v !== null &&
+    typeof v === 'object' &&
+    Number.isSafeInteger((v as { id?: unknown }).id) &&
+    typeof (v as { summary?: unknown }).summary === 'string',
 };
 const EXTRA_EXPECT: Record<ExtraKey, string> = {
   hasVoice: 'must be true or false',
@@ -66,6 +73,7 @@ const EXTRA_EXPECT: Record<ExtraKey, string> = {
   timedOut: 'must be true or false',
   followupText: 'must be a string',
   embellishments: 'must be an array of {label, prompt} strings',
+  changeSet: 'must be {id: number, summary: string}',
 };
 
 /**

@@ -55,7 +55,7 @@ describe('DEFAULT_BASE_PROMPT', () => {
     expect(s).toMatch(/Just needs a question:/);
   });
 
-  it('states the confirmation cases and the confirmed flag', () => {
+  it('states the cases the person approves in the app', () => {
     const s = section('Confirmation');
     for (const needle of [
       'delete_manifest',
@@ -63,7 +63,9 @@ describe('DEFAULT_BASE_PROMPT', () => {
       'remove_row',
       'meta.writeable.inputs',
       'fromWebapp',
-      'confirmed: true',
+      'remove_notification',
+      'Approve and Decline',
+      'APPROVAL_REQUIRED',
     ]) {
       expect(s).toContain(needle);
     }

@@ -3,19 +3,20 @@
  * Each calls the card store's functions: no second copy of any rule.
  */
 import { Type } from '@sinclair/typebox';
-import { compareCards, createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
 import { requireCard } from '../../cards/card-context.js';
+import { compareCards, createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
 import { replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { firstLine } from '../../common/text.js';
+import { deleteApproval, patchApproval, replaceApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
 const Id = Type.String({ description: 'The card id (meta.id), e.g. "weight".' });
 
-
 export const listManifests = defineTool({
   name: 'list_manifests',
+  readOnly: true,
   description: 'List every card: id, label, first line of its description, and whether it is enabled.',
   parameters: Type.Object({}),
   run: (_args, ctx) => ({
@@ -33,18 +34,24 @@ export const listManifests = defineTool({
 
 export const readManifestMeta = defineTool({
   name: 'read_manifest_meta',
+  readOnly: true,
   description:
     'Read a card without its rows: meta (inputs, display, write policy), description and schema. The default read before any write.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => {
     const c = requireCard(ctx.cards, id);
-    return { meta: c.manifest.meta, description: c.manifest.description ?? null, schema: c.manifest.schema ?? null };
+    return {
+      meta: c.manifest.meta,
+      description: c.manifest.description ?? null,
+      schema: c.manifest.schema ?? null,
+    };
   },
 });
 
 export const readManifest = defineTool({
   name: 'read_manifest',
+  readOnly: true,
   description:
     'Read a whole card including every row. Last resort: prefer read_manifest_meta and read_manifest_rows, which stay small on big cards.',
   parameters: Type.Object({ id: Id }),
@@ -76,18 +83,20 @@ export const createManifest = defineTool({
 export const deleteManifest = defineTool({
   name: 'delete_manifest',
   description:
-    'Delete a card and all its rows for good. Only after the user confirmed once; offer hide_card as the gentler option.',
+    'Delete a card and all its rows. The person is asked to approve it in the chat panel before it runs; offer hide_card as the gentler option.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
+  approval: ({ id }, ctx) => deleteApproval(ctx, id),
   run: ({ id }, ctx) => ({ ...deleteCard(ctx.cards, id, ctx.actor), removed: true }),
 });
 
 export const patchManifest = defineTool({
   name: 'patch_manifest',
   description:
-    'Change a card\'s meta and/or description with an RFC 7396 merge patch ({meta:{...}, description}); null deletes a key. $schema, meta.id and data cannot be patched.',
+    "Change a card's meta and/or description with an RFC 7396 merge patch ({meta:{...}, description}); null deletes a key. $schema, meta.id and data cannot be patched.",
   parameters: Type.Object({ id: Id, patch: Type.Object({}, { additionalProperties: true }) }),
   cardIdOf: (a) => a.id,
+  approval: ({ id, patch }, ctx) => patchApproval(ctx, id, patch),
   run: ({ id, patch }, ctx) => {
     const r = patchCard(ctx.cards, id, patch);
     ctx.touch({ id, flow: 'edit' });
@@ -98,9 +107,10 @@ export const patchManifest = defineTool({
 export const writeManifestData = defineTool({
   name: 'write_manifest_data',
   description:
-    'Replace a card\'s whole data block. Last resort: on a big card this is slow; use append_row, update_row, remove_row or reorder_rows.',
+    "Replace a card's whole data block. Last resort: on a big card this is slow; use append_row, update_row, remove_row or reorder_rows.",
   parameters: Type.Object({ id: Id, data: Type.Unknown() }),
   cardIdOf: (a) => a.id,
+  approval: ({ id, data }, ctx) => replaceApproval(ctx, id, data),
   run: ({ id, data }, ctx) => {
     replaceData(ctx.cards, id, data, { actor: ctx.actor });
     ctx.touch({ id, flow: 'edit' });
@@ -126,6 +136,7 @@ export const showCard = defineTool({
 
 export const validateManifest = defineTool({
   name: 'validate_manifest',
+  readOnly: true,
   description:
     'Dry-run a candidate manifest: {ok:true} or {ok:false, errors:[{path,message}]}. Nothing is written. Call before every create_manifest and patch_manifest.',
   parameters: Type.Object({ manifest: Type.Unknown() }),

@@ -12,13 +12,16 @@ import { defineTool } from './tool.js';
 
 export const readDocTool = defineTool({
   name: 'read_doc',
-  description: 'Read one of the documents listed under "Available docs" by its exact path (e.g. docs/MANIFEST-SCHEMA.md).',
+  readOnly: true,
+  description:
+    'Read one of the documents listed under "Available docs" by its exact path (e.g. docs/MANIFEST-SCHEMA.md).',
   parameters: Type.Object({ path: Type.String() }),
   run: ({ path }) => readDoc(path),
 });
 
 export const readReportTool = defineTool({
   name: 'read_report',
+  readOnly: true,
   description: 'Read one report listed under "Available reports" by its name (without .md).',
   parameters: Type.Object({ name: Type.String() }),
   run: ({ name }, ctx) => readReport(ctx.layout.reportsDir, name),
@@ -26,6 +29,7 @@ export const readReportTool = defineTool({
 
 export const getRecentActivity = defineTool({
   name: 'get_recent_activity',
+  readOnly: true,
   description:
     'Recency of every card: rowCount, lastEntryDate, ageDays, lastNDelta. Call before answering "how is my tracking going" and before authoring a card, to match sibling conventions.',
   parameters: Type.Object({}),
@@ -34,7 +38,9 @@ export const getRecentActivity = defineTool({
 
 export const hygieneScanTool = defineTool({
   name: 'hygiene_scan',
-  description: 'Dashboard health check: stale, oversized and orphaned-input findings. Report only; changes nothing.',
+  readOnly: true,
+  description:
+    'Dashboard health check: stale, oversized and orphaned-input findings. Report only; changes nothing.',
   parameters: Type.Object({}),
   run: (_a, ctx) => ({ findings: hygieneScan(ctx.cards, { timeZone: ctx.timeZone }) }),
 });

@@ -7,10 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { sameJson } from '../../common/canonical-json.js';
 import { requireCard } from '../../cards/card-context.js';
 import { patchCard } from '../../cards/card-crud.js';
+import { sameJson } from '../../common/canonical-json.js';
 import { badRequest } from '../../errors.js';
+import { removeReminderApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
 /**
@@ -68,9 +69,11 @@ function itemsOf(meta: Record<string, unknown>): { block: Record<string, unknown
 const Trigger = Type.Object(
   {
     type: Type.Union([Type.Literal('daily'), Type.Literal('weekly')]),
-    time: Type.String({ description: '24-hour HH:MM in the user\'s time zone' }),
+    time: Type.String({ description: "24-hour HH:MM in the user's time zone" }),
     days: Type.Optional(
-      Type.Array(Type.String({ description: 'mon, tue, wed, thu, fri, sat or sun' }), { description: 'weekly only' }),
+      Type.Array(Type.String({ description: 'mon, tue, wed, thu, fri, sat or sun' }), {
+        description: 'weekly only',
+      }),
     ),
   },
   { additionalProperties: true },
@@ -96,7 +99,14 @@ export const setNotification = defineTool({
     const id = a.notification_id ?? idForLabel(a.label, items);
     const at = items.findIndex((it) => it.id === id);
     const previous = at >= 0 ? items[at] : undefined;
-    const next: Item = { ...(previous ?? {}), id, label: a.label, title: a.title, body: a.body, trigger: a.trigger };
+    const next: Item = {
+      ...(previous ?? {}),
+      id,
+      label: a.label,
+      title: a.title,
+      body: a.body,
+      trigger: a.trigger,
+    };
     if (a.privacy !== undefined) next.privacy = a.privacy;
     // a changed trigger must not inherit the old slot's "already fired" mark
     if (previous && !sameJson(previous.trigger, a.trigger)) delete next.lastFired;
@@ -111,18 +121,17 @@ export const setNotification = defineTool({
 
 export const removeNotification = defineTool({
   name: 'remove_notification',
-  description:
-    'Remove a reminder. Ask the user once; set confirmed:true only after they said yes in this conversation.',
+  description: 'Remove a reminder. The person is asked to approve it in the chat panel before it runs.',
   parameters: Type.Object({
     card_id: Type.String(),
     notification_id: Type.String(),
-    confirmed: Type.Boolean({ description: 'true only after the user explicitly agreed' }),
+    confirmed: Type.Optional(
+      Type.Boolean({ description: 'no longer needed: the person approves in the chat panel' }),
+    ),
   }),
   cardIdOf: (a) => a.card_id,
+  approval: (a, ctx) => removeReminderApproval(ctx, a.card_id, a.notification_id),
   run: (a, ctx) => {
-    if (a.confirmed !== true) {
-      throw badRequest('ask the user to confirm removing this reminder, then call again with confirmed: true');
-    }
     const card = requireCard(ctx.cards, a.card_id);
     const { block, items } = itemsOf(card.raw.meta ?? {});
     if (!items.some((it) => it.id === a.notification_id)) {

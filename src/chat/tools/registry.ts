@@ -6,15 +6,23 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { KlebbError } from '../../errors.js';
+import type { ApprovalDecision } from '../approvals/approval-hub.js';
 import type { ToolDefinition } from '../gateway/types.js';
 import { CARD_TOOLS } from './card-tools.js';
+import { CHANGE_TOOLS } from './change-tools.js';
 import { INFO_TOOLS } from './info-tools.js';
 import { NOTIFICATION_TOOLS } from './notification-tools.js';
 import { ROW_TOOLS } from './row-tools.js';
 import type { Tool, ToolContext } from './tool.js';
 
 /** Every tool of docs/CHAT-AGENT.md, in the order the system prompt lists them. */
-export const ALL_TOOLS: Tool[] = [...CARD_TOOLS, ...ROW_TOOLS, ...NOTIFICATION_TOOLS, ...INFO_TOOLS];
+export const ALL_TOOLS: Tool[] = [
+  ...CARD_TOOLS,
+  ...ROW_TOOLS,
+  ...NOTIFICATION_TOOLS,
+  ...INFO_TOOLS,
+  ...CHANGE_TOOLS,
+];
 
 const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
 
@@ -37,8 +45,21 @@ export function toolDefinitions(tools: Tool[] = ALL_TOOLS): ToolDefinition[] {
 function definitionsOf(tools: Tool[]): ToolDefinition[] {
   return tools.map((t) => ({
     type: 'function',
-    function: { name: t.name, description: t.description, parameters: JSON.parse(JSON.stringify(t.parameters)) },
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: JSON.parse(JSON.stringify(t.parameters)),
+    },
   }));
+}
+
+/** The plain words of the approval a call needs, or undefined (a policy that throws needs none: `run` fails alike). */
+function approvalNeeded(tool: Tool, args: unknown, ctx: ToolContext): string | undefined {
+  try {
+    return tool.approval?.(args as never, ctx);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The outcome of one tool call: the JSON text for the `role:"tool"` message and whether it failed. */
@@ -47,11 +68,29 @@ export interface DispatchResult {
   ok: boolean;
   /** The card the call concerned, when known. */
   cardId?: string;
+  /** Time spent waiting for the person's approval, ms (not counted against the turn's deadline). */
+  pausedMs?: number;
+}
+
+/** What the model reads when a call was not approved: nothing changed, and why. */
+function notApproved(decision: ApprovalDecision): string {
+  const why =
+    decision === 'declined'
+      ? 'The person declined this action: nothing was changed. Do not try it again unless they ask.'
+      : decision === 'expired'
+        ? 'Nobody answered the approval request within 10 minutes: nothing was changed.'
+        : 'The turn was stopped before the person answered: nothing was changed.';
+  return JSON.stringify({ ok: false, approved: false, decision, message: why });
 }
 
 function errorContent(err: unknown): string {
   if (err instanceof KlebbError) {
-    return JSON.stringify({ error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}), ...err.extra });
+    return JSON.stringify({
+      error: err.message,
+      code: err.code,
+      ...(err.details ? { details: err.details } : {}),
+      ...err.extra,
+    });
   }
   return JSON.stringify({ error: err instanceof Error ? err.message : String(err) });
 }
@@ -72,7 +111,9 @@ export async function dispatchToolCall(
     return { ok: false, content: JSON.stringify({ error, code: 'UNKNOWN_TOOL' }) };
   }
   if (argumentsError !== undefined) {
-    const error = /valid JSON/i.test(argumentsError) ? argumentsError : `the arguments are not valid JSON: ${argumentsError}`;
+    const error = /valid JSON/i.test(argumentsError)
+      ? argumentsError
+      : `the arguments are not valid JSON: ${argumentsError}`;
     return { ok: false, content: JSON.stringify({ error, code: 'BAD_ARGUMENTS' }) };
   }
   if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
@@ -91,7 +132,14 @@ export async function dispatchToolCall(
       path: e.path.replace(/^\//, '').replace(/\//g, '.') || '(arguments)',
       message: e.message,
     }));
-    return { ok: false, content: JSON.stringify({ error: `invalid arguments for ${name}`, code: 'BAD_ARGUMENTS', details: errors }) };
+    return {
+      ok: false,
+      content: JSON.stringify({
+        error: `invalid arguments for ${name}`,
+        code: 'BAD_ARGUMENTS',
+        details: errors,
+      }),
+    };
   }
   let cardId: string | undefined;
   try {
@@ -99,10 +147,22 @@ export async function dispatchToolCall(
   } catch {
     cardId = undefined;
   }
+  let pausedMs: number | undefined;
+  const need = approvalNeeded(tool, value, ctx);
+  if (need !== undefined) {
+    if (!ctx.approve) {
+      const error = `${need} This needs the person's approval, and it cannot be asked for here: nothing was changed. Ask them to do it from the Klebb chat panel or the web app.`;
+      return { ok: false, content: JSON.stringify({ error, code: 'APPROVAL_REQUIRED' }), cardId };
+    }
+    const t0 = Date.now();
+    const decision = await ctx.approve({ tool: name, args: value, summary: need, cardId });
+    pausedMs = Date.now() - t0;
+    if (decision !== 'approved') return { ok: true, content: notApproved(decision), cardId, pausedMs };
+  }
   try {
     const result = await tool.run(value as never, ctx);
-    return { ok: true, content: JSON.stringify(result ?? { ok: true }), cardId };
+    return { ok: true, content: JSON.stringify(result ?? { ok: true }), cardId, pausedMs };
   } catch (err) {
-    return { ok: false, content: errorContent(err), cardId };
+    return { ok: false, content: errorContent(err), cardId, pausedMs };
   }
 }

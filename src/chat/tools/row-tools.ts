@@ -4,6 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { appendRow, readRows, removeRow, reorderRows, updateRow } from '../../cards/card-data.js';
+import { removeRowApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
 const Id = Type.String({ description: 'The card id (meta.id).' });
@@ -14,6 +15,7 @@ const Path = Type.String({
 
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
+  readOnly: true,
   description:
     'Read rows at a path. Arrays come back newest first, 10 at a time, with the total ({rows, total, truncated, window}); an object comes back as {row}.',
   parameters: Type.Object({
@@ -24,12 +26,14 @@ export const readManifestRows = defineTool({
     offset: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
   cardIdOf: (a) => a.id,
-  run: ({ id, path, order, limit, offset }, ctx) => readRows(ctx.cards, id, path ?? '', { order, limit, offset }).result,
+  run: ({ id, path, order, limit, offset }, ctx) =>
+    readRows(ctx.cards, id, path ?? '', { order, limit, offset }).result,
 });
 
 export const appendRowTool = defineTool({
   name: 'append_row',
-  description: 'Append one row (value) to the array at path. Read the card meta first to match its field names.',
+  description:
+    'Append one row (value) to the array at path. Read the card meta first to match its field names.',
   parameters: Type.Object({ id: Id, path: Type.Optional(Path), value: Type.Unknown() }),
   cardIdOf: (a) => a.id,
   run: ({ id, path, value }, ctx) => {
@@ -53,11 +57,14 @@ export const updateRowTool = defineTool({
 
 export const removeRowTool = defineTool({
   name: 'remove_row',
-  description: 'Remove the one row the path selects (the path must end in a [key=value] filter). Confirm with the user first.',
+  description:
+    'Remove the one row the path selects (the path must end in a [key=value] filter). From the second row removed in one request on, the person is asked to approve each removal.',
   parameters: Type.Object({ id: Id, path: Path }),
   cardIdOf: (a) => a.id,
+  approval: ({ id, path }, ctx) => removeRowApproval(ctx, id, path),
   run: ({ id, path }, ctx) => {
     const { etag: _e, ...r } = removeRow(ctx.cards, id, path, { actor: ctx.actor });
+    ctx.removedRows = (ctx.removedRows ?? 0) + 1;
     ctx.touch({ id, flow: 'edit' });
     return r;
   },
@@ -66,7 +73,7 @@ export const removeRowTool = defineTool({
 export const reorderRowsTool = defineTool({
   name: 'reorder_rows',
   description:
-    'Put the rows of the array at path in a new order: order lists every row\'s value of key, each exactly once.',
+    "Put the rows of the array at path in a new order: order lists every row's value of key, each exactly once.",
   parameters: Type.Object({
     id: Id,
     path: Type.Optional(Path),

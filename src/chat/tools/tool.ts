@@ -4,9 +4,10 @@
  * plain functions as the REST API. The loop knows nothing about individual tools.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Config } from '../../config.js';
 import type { CardContext } from '../../cards/card-context.js';
+import type { Config } from '../../config.js';
 import type { HomeLayout } from '../../home/home-layout.js';
+import type { ApprovalDecision, ApprovalRequest } from '../approvals/approval-hub.js';
 
 /** A card the turn created or edited (tools record touches for follow-up chips). */
 export interface Touch {
@@ -29,6 +30,13 @@ export interface ToolContext {
    * so set_notification can tell the model the truth; absent: unknown (no push service).
    */
   reminderDelivery?: (id: string) => ReminderDelivery;
+  /**
+   * Asks the person to approve a destructive call (see approval-hub.ts) and waits for the
+   * answer. Absent when nobody can be asked: such calls are then refused (APPROVAL_REQUIRED).
+   */
+  approve?(req: ApprovalRequest): Promise<ApprovalDecision>;
+  /** Rows removed so far in this turn or session (remove_row asks approval past the first). */
+  removedRows?: number;
 }
 
 /** What set_notification reports about delivery: devices subscribed and whether this one will arrive. */
@@ -46,6 +54,14 @@ export interface Tool<S extends TSchema = TSchema> {
   /** Card id the call concerns, for the `status {phase:'tool', tool, id}` event. */
   cardIdOf?: (args: Static<S>) => string | undefined;
   run(args: Static<S>, ctx: ToolContext): unknown | Promise<unknown>;
+  /**
+   * For a destructive call: what it will do, in plain words, when it needs the person's approval
+   * first; undefined when it may run at once. A throw means "no approval needed": the call then
+   * fails in `run` with the same error.
+   */
+  approval?: (args: Static<S>, ctx: ToolContext) => string | undefined;
+  /** The tool only reads (offered to read-only tokens over MCP). */
+  readOnly?: boolean;
 }
 
 /** Declares a tool with its argument type inferred from the schema. */

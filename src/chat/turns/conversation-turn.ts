@@ -11,7 +11,11 @@ import { WINDOW_CHARS } from '../../limits.js';
 import type { TurnEvent, TurnResult } from '../agent/turn-events.js';
 import type { ChatRequest } from '../chat-request.js';
 import type { ChatService } from '../chat-service.js';
-import { checkMessages, type ConversationStore, type MessageExtra } from '../conversations/conversation-store.js';
+import {
+  type ConversationStore,
+  checkMessages,
+  type MessageExtra,
+} from '../conversations/conversation-store.js';
 import { generateTitle } from '../conversations/title.js';
 import type { ChatMessage } from '../gateway/types.js';
 import type { HubTurn, TurnHub } from './turn-hub.js';
@@ -49,7 +53,11 @@ export function startConversationTurn(
     try {
       const window: ChatMessage[] = conversations
         .window(id, WINDOW_CHARS)
-        .map((m) => (m.role === 'user' ? { role: 'user', content: m.content } : { role: 'assistant', content: m.content }));
+        .map((m) =>
+          m.role === 'user'
+            ? { role: 'user', content: m.content }
+            : { role: 'assistant', content: m.content },
+        );
       const persistingEmit = (e: TurnEvent) => {
         if (e.type === 'reply') {
           const extra: MessageExtra = {};
@@ -57,6 +65,7 @@ export function startConversationTurn(
           if (e.data.capped) extra.capped = true;
           if (e.data.timedOut) extra.timedOut = true;
           if (e.data.followup) extra.followupText = e.data.followup;
+          if (e.data.changeSet) extra.changeSet = e.data.changeSet;
           conversations.append(id, [{ role: 'assistant', content: e.data.reply, ...extra }]);
         }
         emit(e);
@@ -79,5 +88,6 @@ async function titleIfUntitled(deps: ConversationTurnDeps, id: string): Promise<
   const firstReply = conv.messages.find((m) => m.role === 'assistant');
   if (!firstUser || !firstReply) return;
   const title = await generateTitle(deps.chat.gatewayBase(), firstUser.content, firstReply.content);
-  if (title && deps.conversations.has(id) && !deps.conversations.get(id)?.title) deps.conversations.rename(id, title);
+  if (title && deps.conversations.has(id) && !deps.conversations.get(id)?.title)
+    deps.conversations.rename(id, title);
 }
