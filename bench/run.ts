@@ -21,11 +21,11 @@ import { chatRelay } from './chat-relay.js';
 import { chatRoundTrip } from './chat-round-trip.js';
 import { chatWidget } from './chat-widget.js';
 import { coldStart } from './cold-start.js';
+import { conversationSearch } from './conversation-search.js';
+import { conversationTurn } from './conversation-turn.js';
 import { dashboard } from './dashboard.js';
 import { dataExportImport } from './data-export-import.js';
-import { conversationSearch } from './conversation-search.js';
 import { haeIngest } from './hae-ingest.js';
-import { conversationTurn } from './conversation-turn.js';
 import { jsonServerPeer } from './json-server-peer.js';
 import { type Benchmark, createContext } from './lib/bench.js';
 import { benchLogLevel, repoRoot } from './lib/klebb.js';
@@ -34,6 +34,7 @@ import { type BenchResult, figuresJson, formatTable, progress } from './lib/repo
 import { removeAllTemp } from './lib/temp.js';
 import { listManifests } from './list-manifests.js';
 import { reattachReplay } from './reattach-replay.js';
+import { soak } from './soak.js';
 
 const ALL: Benchmark[] = [
   appendLatency,
@@ -50,6 +51,7 @@ const ALL: Benchmark[] = [
   chatWidget,
   dashboard,
   dataExportImport,
+  soak,
 ];
 
 function usage(): string {

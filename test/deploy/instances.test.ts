@@ -125,7 +125,7 @@ describe('scripts/add-instance', () => {
     const b = addInstance('bob', String(bobPort));
     expect(b.status, b.stderr).toBe(0);
     expect(fs.readFileSync(dirs.KLEBB_NGINX_MAP, 'utf8')).toBe(
-      `alice.klebb.test ${alicePort};\nbob.klebb.test ${bobPort};\n`,
+      `alice.klebb.test 127.0.0.1:${alicePort};\nbob.klebb.test 127.0.0.1:${bobPort};\n`,
     );
     const aliceEnv = readEnvFile(path.join(dirs.KLEBB_ETC, 'alice.env'));
     expect(aliceEnv).toMatchObject({

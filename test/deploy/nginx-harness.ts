@@ -119,7 +119,7 @@ export interface TestNginx {
 
 /**
  * Starts nginx with the adapted klebb.conf. `mapLines` are the instance map's entries
- * ("klebb.test 8101;"); `mapFile` uses an existing map instead (what scripts/add-instance wrote);
+ * ("klebb.test 127.0.0.1:8101;"); `mapFile` uses an existing map instead (what scripts/add-instance wrote);
  * `httpsPort` fixes the HTTPS port (when Klebb's HEALTH_ORIGIN must name it before nginx starts).
  * @throws when nginx is missing or does not come up.
  */

@@ -24,7 +24,7 @@ beforeAll(async () => {
   s = await startServer({
     env: { HEALTH_ORIGIN: origin, HEALTH_RP_ID: TEST_HOST, KLEBB_TRUSTED_PROXIES: '127.0.0.1' },
   });
-  ngx = await startNginx({ mapLines: [`${TEST_HOST} ${new URL(s.url).port};`], httpsPort });
+  ngx = await startNginx({ mapLines: [`${TEST_HOST} 127.0.0.1:${new URL(s.url).port};`], httpsPort });
   browser = await launchBrowser({
     args: [
       `--host-resolver-rules=MAP ${TEST_HOST} 127.0.0.1`,

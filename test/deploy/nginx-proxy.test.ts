@@ -51,7 +51,7 @@ beforeAll(async () => {
     },
   });
   const port = new URL(s.url).port;
-  ngx = await startNginx({ mapLines: [`${TEST_HOST} ${port};`] });
+  ngx = await startNginx({ mapLines: [`${TEST_HOST} 127.0.0.1:${port};`] });
 });
 
 afterAll(async () => {
