@@ -148,6 +148,7 @@ export async function openInstance(
     await watcher.ready;
   }
   const user = new UserSettings(layout.home);
+  const metrics = new Metrics({ dbFile: layout.dbFile });
   const push = new PushService({
     home: layout.home,
     subject: config.push.subject,
@@ -156,6 +157,7 @@ export async function openInstance(
     timeZone: () => user.timeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     log,
     deps: opts.push,
+    onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });
   events.on('card', (e) => push.onCardEvent(e));
   // the demo sends nothing: no scheduler
@@ -170,7 +172,7 @@ export async function openInstance(
     config,
     layout,
     db,
-    metrics: new Metrics({ dbFile: layout.dbFile }),
+    metrics,
     cards,
     hae,
     auth,

@@ -68,6 +68,8 @@ export class PushService {
       timeZone: () => string;
       log: Log;
       deps?: PushDeps;
+      /** Told how late each minute tick fired, seconds. */
+      onTickLag?: (seconds: number) => void;
     },
   ) {
     this.keys = loadOrCreateVapidKeys(opts.home);
@@ -95,13 +97,13 @@ export class PushService {
 
   private scheduleNext(): void {
     const now = this.clock().getTime();
-    this.timer = setTimeout(
-      () => {
-        this.track(this.tick());
-        this.scheduleNext();
-      },
-      60_000 - (now % 60_000) + 25,
-    );
+    const delay = 60_000 - (now % 60_000) + 25;
+    this.timer = setTimeout(() => {
+      // how late the timer fired (a busy event loop or a machine that slept): an operator's figure
+      this.opts.onTickLag?.(Math.max(0, this.clock().getTime() - (now + delay)) / 1000);
+      this.track(this.tick());
+      this.scheduleNext();
+    }, delay);
     this.timer.unref();
   }
 
