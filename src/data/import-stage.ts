@@ -239,20 +239,24 @@ async function stageFile(
   try {
     if (card) {
       const ins = db.prepare('INSERT INTO card_rows (card_id, pos, body) VALUES (?,?,?)');
-      for await (const line of lines) {
-        parseRow(line, `${name} line ${lineNo + 1}`);
-        ins.run(card.id, lineNo++, line);
-        batch.tick();
+      for await (const batchLines of lines) {
+        for (const line of batchLines) {
+          parseRow(line, `${name} line ${lineNo + 1}`);
+          ins.run(card.id, lineNo++, line);
+          batch.tick();
+        }
       }
       db.prepare(
         "INSERT INTO card_state (card_id, shape, doc, row_count, version, updated_at) VALUES (?, 'array', NULL, ?, 0, ?)",
       ).run(card.id, lineNo, now);
     } else if (table) {
       const insert = tableInserter(db, table, name);
-      for await (const line of lines) {
-        lineNo++;
-        insert(parseRow(line, `${name} line ${lineNo}`), lineNo);
-        batch.tick();
+      for await (const batchLines of lines) {
+        for (const line of batchLines) {
+          lineNo++;
+          insert(parseRow(line, `${name} line ${lineNo}`), lineNo);
+          batch.tick();
+        }
       }
     } else {
       // a report or a meta file: copied as it is

@@ -1,24 +1,28 @@
 /**
  * Lines of a stream of bytes (split at `\n`, without it), for the JSON-lines files of an
- * archive; a line longer than `maxLineBytes` is refused rather than buffered.
+ * archive, handed out a chunk's worth at a time (one await per chunk, not per line: rows are
+ * small and many); a line longer than `maxLineBytes` is refused rather than buffered.
  */
 
 /** @throws Error "line too long" past `maxLineBytes`. */
 export async function* splitLines(
   chunks: AsyncIterable<Buffer>,
   maxLineBytes: number,
-): AsyncGenerator<string> {
+): AsyncGenerator<string[]> {
   let carry: Buffer = Buffer.alloc(0);
   for await (const chunk of chunks) {
-    let buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    let nl = buf.indexOf(10);
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const lines: string[] = [];
+    let start = 0;
+    let nl = buf.indexOf(10, start);
     while (nl !== -1) {
-      yield buf.toString('utf8', 0, nl);
-      buf = buf.subarray(nl + 1);
-      nl = buf.indexOf(10);
+      lines.push(buf.toString('utf8', start, nl));
+      start = nl + 1;
+      nl = buf.indexOf(10, start);
     }
-    if (buf.length > maxLineBytes) throw new Error(`a line is longer than ${maxLineBytes} bytes`);
-    carry = Buffer.from(buf);
+    if (buf.length - start > maxLineBytes) throw new Error(`a line is longer than ${maxLineBytes} bytes`);
+    carry = Buffer.from(buf.subarray(start));
+    if (lines.length) yield lines;
   }
-  if (carry.length) yield carry.toString('utf8');
+  if (carry.length) yield [carry.toString('utf8')];
 }

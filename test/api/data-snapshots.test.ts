@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as backupsMain } from '../../scripts/backups.js';
 import { dailyDue, listSnapshots, type SnapshotInfo, snapshotsToPrune } from '../../src/data/backups.js';
 import { SnapshotTimer } from '../../src/data/snapshot-timer.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -57,6 +58,36 @@ describe('the daily snapshot', () => {
     db.close();
     expect(dailyDue(s.home, new Date('2026-04-21T03:00:00Z'))).toBe(true);
     expect(logs).toEqual(['daily snapshot taken']);
+  });
+});
+
+describe('npm run backups', () => {
+  it('lists, takes and restores into a fresh home', async () => {
+    const out: string[] = [];
+    const io = { out: (x: string) => out.push(x), err: () => {} };
+    expect(await backupsMain(['--home', s.home, '--take'], io)).toBe(0);
+    const taken = JSON.parse(out.join('')).snapshot.name as string;
+    out.length = 0;
+    expect(await backupsMain(['--home', s.home], io)).toBe(0);
+    const listed = JSON.parse(out.join('')).snapshots.map((x: SnapshotInfo) => x.name);
+    expect(listed).toContain(taken);
+    const target = path.join(s.home, '..', `${path.basename(s.home)}-restored`);
+    try {
+      expect(await backupsMain(['--home', s.home, '--restore', taken, '--target', target], io)).toBe(0);
+      expect(
+        fs
+          .readdirSync(path.join(target, 'data'))
+          .filter((n) => n.endsWith('.json'))
+          .sort(),
+      ).toEqual(['w.json', 'welcome.json']);
+      const db = new Database(path.join(target, 'db', 'klebb.sqlite'), { readonly: true });
+      expect(db.prepare("SELECT count(*) FROM card_rows WHERE card_id = 'w'").pluck().get()).toBe(1);
+      db.close();
+      // a populated home is refused
+      expect(await backupsMain(['--home', s.home, '--restore', taken, '--target', s.home], io)).toBe(1);
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
   });
 });
 
