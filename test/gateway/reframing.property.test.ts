@@ -7,89 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { readFixture, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { expectAssembled, REPLY_CORPUS, type ReplyBehaviour } from './corpus.js';
+import { expectAssembled, REPLY_CORPUS } from './corpus.js';
+import { asBuffered, eventsOf, prng, reframe } from './reframe.js';
 import { configFor, userSays } from './support.js';
 
 const FRAMINGS_PER_STREAM = 6;
-
-/** mulberry32: a small seeded PRNG in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The data of each event of a fixture body (one `data:` line per event in our fixtures), [DONE] left out. */
-function eventsOf(body: string): string[] {
-  return body
-    .split(/\r?\n/)
-    .filter((l) => l.startsWith('data:'))
-    .map((l) => l.slice(5).replace(/^ /, ''))
-    .filter((d) => d.trim() !== '[DONE]');
-}
-
-/** One re-framing of the events as bytes, plus whether the connection is then held open. */
-function reframe(events: string[], rand: () => number): { chunks: Buffer[]; hold: boolean } {
-  const sep = ['\n\n', '\r\n\r\n', '\n'][Math.floor(rand() * 3)];
-  const hold = rand() < 0.3;
-  let text = '';
-  for (const e of events) {
-    if (rand() < 0.3) text += `: ⏳ still thinking…${sep === '\n' ? '\n' : sep}`;
-    text += `data: ${e}${sep}`;
-  }
-  if (!hold) text += `data: [DONE]${sep}`;
-  const bytes = Buffer.from(text, 'utf8');
-  const cuts = new Set<number>();
-  const n = 1 + Math.floor(rand() * 12);
-  for (let i = 0; i < n; i++) cuts.add(1 + Math.floor(rand() * (bytes.length - 1)));
-  // and at least one cut inside a multi-byte character when there is one
-  const multi = [...bytes.entries()].filter(([, b]) => b >= 0x80 && b < 0xc0).map(([i]) => i);
-  if (multi.length > 0) cuts.add(multi[Math.floor(rand() * multi.length)]);
-  const chunks: Buffer[] = [];
-  let at = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b)) {
-    chunks.push(bytes.subarray(at, cut));
-    at = cut;
-  }
-  chunks.push(bytes.subarray(at));
-  return { chunks, hold };
-}
-
-/** The same reply as one buffered chat.completion body, built from the raw events (not our reader). */
-function asBuffered(events: string[], b: ReplyBehaviour): string {
-  let content = '';
-  let extra: Record<string, unknown> = {};
-  for (const e of events) {
-    const chunk = JSON.parse(e);
-    for (const ch of chunk.choices ?? []) {
-      const d = ch.delta ?? ch.message ?? {};
-      if (typeof d.content === 'string') content += d.content;
-    }
-    for (const [k, v] of Object.entries(chunk))
-      if (k === 'usage' || k.startsWith('x_')) extra = { ...extra, [k]: v };
-  }
-  const calls = (b.expected.calls ?? []).map(([name, args], i) => ({
-    id: `c${i}`,
-    type: 'function',
-    function: { name, arguments: JSON.stringify(args) },
-  }));
-  return JSON.stringify({
-    object: 'chat.completion',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) },
-        finish_reason: calls.length ? 'tool_calls' : 'stop',
-      },
-    ],
-    ...extra,
-  });
-}
 
 let gw: ScriptedGateway;
 beforeAll(async () => {
@@ -115,7 +37,7 @@ describe.each(REPLY_CORPUS)('$behaviour', (b) => {
     gw.script({
       kind: 'bytes',
       headers: { 'Content-Type': 'application/json' },
-      chunks: [asBuffered(events, b)],
+      chunks: [asBuffered(events, b.expected)],
     });
     const result = await callGateway(configFor(gw.url), { messages: userSays('go'), stream: true });
     expect(result.streamed).toBe(false);
