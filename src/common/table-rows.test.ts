@@ -9,7 +9,7 @@ import {
   tableSort,
 } from './table-rows.js';
 
-const tableList = readTemplate('lab-results') as {
+const tableList = readTemplate('lab-results') as unknown as {
   meta: { reports: Record<string, unknown> };
   data: Record<string, unknown>[];
 };

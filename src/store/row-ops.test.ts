@@ -509,7 +509,7 @@ describe('mergePatch (RFC 7396)', () => {
   it('a __proto__ member is an own key, never a prototype change', () => {
     const patch = JSON.parse('{"__proto__": {"polluted": true}}');
     const out = mergePatch({}, patch);
-    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect(Object.hasOwn(out as object, '__proto__')).toBe(true);
     expect((out as { polluted?: boolean }).polluted).toBeUndefined();
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });

@@ -92,7 +92,7 @@ describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replace
 describe('maxReadingsPerDay 3 (body temperature): added, the oldest beyond 3 dropped', () => {
   beforeEach(() => {
     const m = example('body-temperature');
-    m.meta.writeable.maxReadingsPerDay = 3;
+    (m.meta.writeable as Record<string, unknown>).maxReadingsPerDay = 3;
     return recreate(m);
   });
 
@@ -265,7 +265,7 @@ describe('an entry without a date on a dated card is the person’s today’s', 
     ]);
     const noToday = example('weight');
     noToday.meta.id = 'no-today';
-    noToday.meta.writeable.todayAllowed = false;
+    (noToday.meta.writeable as Record<string, unknown>).todayAllowed = false;
     await recreate(noToday, []);
     const r = await person('/api/manifests/no-today/entries', { json: { entry: { kg: 82 } } });
     expect(r.status).toBe(422);

@@ -218,7 +218,7 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
 
   it('needs auth like every other route', async () => {
     s = await startServer({ env: { AGENT_API_TOKEN: TOKEN, KLEBB_TRUST_LOOPBACK: '0' } });
-    for (const headers of [{}, { authorization: 'Bearer not-the-token' }]) {
+    for (const headers of [{}, { authorization: 'Bearer not-the-token' }] as Record<string, string>[]) {
       const r = await s.api('/api/events', { headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('content-type')).toMatch(/^application\/json/);

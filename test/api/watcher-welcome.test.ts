@@ -155,7 +155,8 @@ describe('the welcome card and cards that arrive as files', { timeout: 30_000 },
       const again = await start({ home });
       expect((await welcome(again)).enabled).not.toBe(false);
     } finally {
-      await s?.close({ keepHome: true });
+      // start() keeps the server it opens in `s`, which the control flow above cannot see
+      await (s as TestServer | undefined)?.close({ keepHome: true });
       s = undefined;
       fs.rmSync(home, { recursive: true, force: true });
     }

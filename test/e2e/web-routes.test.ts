@@ -101,7 +101,7 @@ describe('pages', () => {
   });
 
   it('the root is the page for curl too (Accept */* or none), and 404 JSON when JSON is asked for', async () => {
-    for (const headers of [{ accept: '*/*' }, {}]) {
+    for (const headers of [{ accept: '*/*' }, {}] as Record<string, string>[]) {
       const r = await s.api('/', { headers });
       expect(r.status, JSON.stringify(headers)).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/html/);

@@ -121,6 +121,8 @@ export interface FixtureStep extends StepTiming {
 export interface DecideStep {
   kind: 'decide';
   choose(request: RecordedRequest): ScriptStep;
+  /** Wait this long before the chosen step's headers (when the chosen step has no delay of its own). */
+  headersDelayMs?: number;
 }
 
 /** One scripted answer; each request consumes the next step of the queue. */
@@ -339,7 +341,11 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
     const socket = req.socket;
     const alive = () => !socket.destroyed;
     let step = queue.shift();
-    while (step?.kind === 'decide') step = step.choose(requests[requests.length - 1]);
+    let decideDelayMs: number | undefined;
+    while (step?.kind === 'decide') {
+      decideDelayMs ??= step.headersDelayMs;
+      step = step.choose(requests[requests.length - 1]);
+    }
     if (!step) {
       res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(
@@ -350,7 +356,8 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       return;
     }
     const chosen = step;
-    if (chosen.headersDelayMs) await sleep(chosen.headersDelayMs);
+    const headersDelayMs = chosen.headersDelayMs ?? decideDelayMs;
+    if (headersDelayMs) await sleep(headersDelayMs);
     if (!alive()) return;
     const gap = async () => {
       if (chosen.chunkDelayMs) await sleep(chosen.chunkDelayMs);
@@ -371,11 +378,11 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
 
     switch (chosen.kind) {
       case 'reply': {
-        const asSse = step.as ? step.as === 'sse' : streamed;
+        const asSse = chosen.as ? chosen.as === 'sse' : streamed;
         if (asSse) {
-          if (await writeSse(replyEvents(step, includeUsage))) res.end();
+          if (await writeSse(replyEvents(chosen, includeUsage))) res.end();
         } else {
-          const json = replyJson(step);
+          const json = replyJson(chosen);
           res.writeHead(200, {
             'Content-Type': 'application/json',
             'Content-Length': Buffer.byteLength(json),
@@ -386,12 +393,12 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       }
       case 'error': {
         const text =
-          typeof step.body === 'string'
-            ? step.body
-            : JSON.stringify(step.body ?? { error: { message: 'scripted error' } });
-        res.writeHead(step.status, {
+          typeof chosen.body === 'string'
+            ? chosen.body
+            : JSON.stringify(chosen.body ?? { error: { message: 'scripted error' } });
+        res.writeHead(chosen.status, {
           'Content-Type': 'application/json',
-          ...step.headers,
+          ...chosen.headers,
           'Content-Length': Buffer.byteLength(text),
         });
         res.end(text);
@@ -399,8 +406,8 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       }
       case 'drop':
       case 'stall': {
-        if (step.afterText !== undefined || step.kind === 'stall') {
-          const events = wordsOf(step.afterText ?? '').map((t) =>
+        if (chosen.afterText !== undefined || chosen.kind === 'stall') {
+          const events = wordsOf(chosen.afterText ?? '').map((t) =>
             sse({
               object: 'chat.completion.chunk',
               model: 'scripted',
@@ -410,14 +417,14 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
           if (!(await writeSse(events))) return;
           await gap();
         }
-        if (step.kind === 'drop') socket.destroy();
+        if (chosen.kind === 'drop') socket.destroy();
         return; // a stall just never writes again
       }
       case 'raw': {
-        const bytes = Buffer.concat([readCaseBytes(step.caseId), Buffer.from(step.append ?? '', 'utf8')]);
+        const bytes = Buffer.concat([readCaseBytes(chosen.caseId), Buffer.from(chosen.append ?? '', 'utf8')]);
         if (bytes.subarray(0, 9).toString('latin1') === 'HTTP/1.1 ') {
           const headEnd = bytes.indexOf('\r\n\r\n') + 4;
-          const pieces = [bytes.subarray(0, headEnd), ...splitBytes(bytes.subarray(headEnd), step.split)];
+          const pieces = [bytes.subarray(0, headEnd), ...splitBytes(bytes.subarray(headEnd), chosen.split)];
           for (const [i, p] of pieces.entries()) {
             if (i > 1) await gap();
             if (!alive()) return;
@@ -426,14 +433,14 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
           socket.end();
           return;
         }
-        const meta = CASE_BODY_META[step.caseId];
+        const meta = CASE_BODY_META[chosen.caseId];
         if (!meta)
-          throw new Error(`scripted gateway: no status/content type known for body-only case ${step.caseId}`);
+          throw new Error(`scripted gateway: no status/content type known for body-only case ${chosen.caseId}`);
         const headers: Record<string, string | number> = { 'Content-Type': meta.contentType };
         if (!meta.contentType.includes('event-stream')) headers['Content-Length'] = bytes.length;
         res.writeHead(meta.status, headers);
         res.flushHeaders();
-        for (const [i, p] of splitBytes(bytes, step.split).entries()) {
+        for (const [i, p] of splitBytes(bytes, chosen.split).entries()) {
           if (i > 0) await gap();
           if (!alive()) return;
           res.write(p);
@@ -464,17 +471,17 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
         return;
       }
       case 'bytes': {
-        res.writeHead(step.status ?? 200, { 'Content-Type': 'text/event-stream', ...step.headers });
+        res.writeHead(chosen.status ?? 200, { 'Content-Type': 'text/event-stream', ...chosen.headers });
         res.flushHeaders();
-        for (const [i, c] of step.chunks.entries()) {
+        for (const [i, c] of chosen.chunks.entries()) {
           if (i > 0) await gap();
           if (!alive()) return;
           res.write(c);
         }
-        if (step.end === 'destroy') {
+        if (chosen.end === 'destroy') {
           await sleep(20);
           socket.destroy();
-        } else if (step.end !== 'hold') res.end();
+        } else if (chosen.end !== 'hold') res.end();
         return;
       }
     }
