@@ -53,16 +53,16 @@ export async function toolEnv(opts: Parameters<typeof startServer>[0] = {}): Pro
     ctx,
     touches,
     asked,
-    async call(name, args, argumentsError) {
+    async call(name: string, args: unknown, argumentsError?: string) {
       const r = await dispatchToolCall(name, args, ctx, argumentsError);
       expect(typeof r.content).toBe('string');
       return { ...r, json: JSON.parse(r.content) };
     },
-    file(id) {
+    file(id: string) {
       const f = path.join(s.dataDir, `${id}.json`);
       return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : undefined;
     },
-    async data(id) {
+    async data(id: string) {
       const r = await s.api(`/api/manifests/${encodeURIComponent(id)}/data`);
       return { status: r.status, data: r.body?.data };
     },
