@@ -33,6 +33,7 @@ import { killAllChildren } from './lib/proc.js';
 import { type BenchResult, figuresJson, formatTable, progress } from './lib/report.js';
 import { removeAllTemp } from './lib/temp.js';
 import { listManifests } from './list-manifests.js';
+import { pushScheduler } from './push-scheduler.js';
 import { reattachReplay } from './reattach-replay.js';
 import { soak } from './soak.js';
 
@@ -52,6 +53,7 @@ const ALL: Benchmark[] = [
   dashboard,
   dataExportImport,
   soak,
+  pushScheduler,
 ];
 
 function usage(): string {

@@ -29,6 +29,7 @@ import { eventRoutes } from './http/event-routes.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
+import { pwaRoutes } from './http/pwa-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';
@@ -219,6 +220,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   accountRoutes(app, inst);
   adminAuthRoutes(app, inst);
   pushRoutes(app, inst);
+  pwaRoutes(app);
   webRoutes(app, { signInPath: () => (inst.auth.hasPasskeys() ? '/login' : null) });
   return app;
 }

@@ -149,12 +149,13 @@ export async function openInstance(
   }
   const user = new UserSettings(layout.home);
   const metrics = new Metrics({ dbFile: layout.dbFile });
+  const serverZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const push = new PushService({
     home: layout.home,
     subject: config.push.subject,
     instanceName: config.instanceName,
     cards,
-    timeZone: () => user.timeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: () => user.timeZone() ?? serverZone,
     log,
     deps: opts.push,
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),

@@ -17,6 +17,7 @@ import {
   TrendsIcon,
 } from './components/icons.js';
 import { LiveStatus } from './components/live-status.js';
+import { OfflineBanner } from './components/offline-banner.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
@@ -24,6 +25,7 @@ import { DailyPrompt } from './prompt/daily-prompt.js';
 import { CalendarView } from './views/calendar-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { ReportsView } from './views/reports-view.js';
+import { NotificationsView } from './views/notifications-view.js';
 import { SecurityView } from './views/security-view.js';
 import { SettingsView } from './views/settings-view.js';
 import { SummaryView } from './views/summary-view.js';
@@ -46,7 +48,7 @@ const NAV: NavItem[] = [
     href: '/settings',
     label: 'Settings',
     Icon: SettingsIcon,
-    active: (m) => m.name === 'settings' || m.name === 'security',
+    active: (m) => m.name === 'settings' || m.name === 'security' || m.name === 'notifications',
   },
 ];
 
@@ -68,6 +70,8 @@ function viewFor(m: Match): JSX.Element {
       return <SummaryView />;
     case 'security':
       return <SecurityView />;
+    case 'notifications':
+      return <NotificationsView />;
     case 'login':
       return <LoginPage />;
     case 'setup':
@@ -131,6 +135,7 @@ export function App() {
           </div>
         </header>
       )}
+      <OfflineBanner />
       <main id="main" class="main">
         {viewFor(m)}
       </main>

@@ -1,12 +1,14 @@
 /**
  * Browser entry: applies the theme, starts the router, loads the instance branding, reports the
- * browser's time zone to the server (once per load), and renders the shell.
+ * browser's time zone to the server (once per load), registers the service worker (reminders,
+ * offline), and renders the shell.
  */
 import { render } from 'preact';
 import { App } from './app.js';
 import { isSignInPath } from './auth/sign-in-paths.js';
 import { loadInstance, reportTimeZone } from './lib/instance.js';
 import { startLive } from './lib/live.js';
+import { startServiceWorker } from './lib/push.js';
 import { startRouter } from './lib/router.js';
 import { startTheme } from './lib/theme.js';
 import './styles/app.css';
@@ -18,6 +20,7 @@ if (!isSignInPath(location.pathname)) {
   void loadInstance();
   void reportTimeZone();
   startLive();
+  startServiceWorker();
 }
 
 const root = document.getElementById('app');

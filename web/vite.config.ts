@@ -11,7 +11,9 @@ const webDir = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root: webDir,
   base: '/',
-  publicDir: false,
+  // web/public: the manifest, icons and service worker, copied as they are to the root of
+  // dist/web (served by src/http/pwa-routes.ts)
+  publicDir: fileURLToPath(new URL('./public', import.meta.url)),
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   resolve: {
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },

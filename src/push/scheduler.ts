@@ -18,10 +18,10 @@
 import type { CardContext } from '../cards/card-context.js';
 import { REMINDER_CATCH_UP_GRACE_MS } from '../limits.js';
 import type { NotificationState } from './notification-state.js';
-import { cardReminders, type ReminderRef } from './reminder-list.js';
+import { fullRef, type ReminderRef, reminderParts } from './reminder-list.js';
 import type { DueReminder } from './reminder-payload.js';
 import { type DueNames, dueAtTimeOfDay, fillPlaceholders } from './schedule-due.js';
-import { type InstantMemo, inQuietHours, previousSlot, type Slot } from './trigger-slots.js';
+import { inQuietHours, instantMemo, previousSlot, type Slot } from './trigger-slots.js';
 import { wallClockAt } from './zoned-time.js';
 
 /** One card's reminders due in one minute. */
@@ -92,21 +92,25 @@ export function evaluate(
   const paused = state.data.paused_until;
   if (paused && Date.parse(paused) > nowMs) return out;
   const wall = wallClockAt(nowMs, timeZone);
-  const memo: InstantMemo = new Map();
+  const memo = instantMemo();
   const quiet = state.data.quiet_hours;
   for (const card of cards.registry.all()) {
     const due: DueReminder[] = [];
     let slotKey = '';
-    for (const ref of cardReminders(card, state)) {
-      if (!ref.active || !ref.enabled) continue;
-      if (state.peek(ref.id)?.trigger !== ref.triggerKey) {
-        armIfNew(ref, state, previousSlot(ref.trigger, nowMs, wall, timeZone, memo));
+    const { active, refs } = reminderParts(card);
+    if (!active) continue;
+    for (const r of refs) {
+      let s = state.peek(r.id);
+      if (!(s?.enabled ?? r.item.default !== 'off')) continue;
+      if (s?.trigger !== r.triggerKey) {
+        armIfNew(fullRef(card, r, s, active), state, previousSlot(r.trigger, nowMs, wall, timeZone, memo));
         out.changed = true;
         continue;
       }
-      const s = state.item(ref.id);
-      const slot = previousSlot(ref.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
+      s ??= state.item(r.id);
+      const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
       if (!slot) continue;
+      const ref = fullRef(card, r, s, active);
       s.lastSlot = slot.key;
       out.changed = true;
       if (nowMs - slot.at > REMINDER_CATCH_UP_GRACE_MS) {
@@ -119,13 +123,13 @@ export function evaluate(
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'quiet' });
         continue;
       }
-      const r = dueReminder(ref, cards, slot.date, slot.time);
-      if (r.reminders && r.reminders.due_now.length === 0) {
+      const filled = dueReminder(ref, cards, slot.date, slot.time);
+      if (filled.reminders && filled.reminders.due_now.length === 0) {
         s.lastFireStatus = 'nothing-due';
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'nothing-due' });
         continue;
       }
-      due.push(r);
+      due.push(filled);
       slotKey = slot.key;
     }
     if (due.length > 0) out.events.push({ cardId: card.id, slot: slotKey, reminders: due });

@@ -5,7 +5,7 @@
  * last one it handled (src/push/scheduler.ts).
  */
 import { WEEKDAY_TOKENS } from '../cards/validate-notifications.js';
-import { instantOf, shiftDate, type WallClock, weekdayOfDate } from './zoned-time.js';
+import { instantOf, shiftDate, type WallClock } from './zoned-time.js';
 
 /** A trigger as the manifest holds it (validated at load). */
 export interface Trigger {
@@ -24,17 +24,38 @@ export interface Slot {
   at: number;
 }
 
-/** Memo of wall-clock → instant conversions for one tick (many reminders share a time). */
-export type InstantMemo = Map<string, number>;
+/**
+ * What one tick works out once for all reminders: wall-clock → instant conversions (many
+ * reminders share a time) and the dates of the days before today.
+ */
+export interface InstantMemo {
+  instants: Map<string, number>;
+  datesBack: string[];
+}
+
+/** A fresh memo for one tick. */
+export function instantMemo(): InstantMemo {
+  return { instants: new Map(), datesBack: [] };
+}
 
 function slotOn(date: string, time: string, timeZone: string, memo?: InstantMemo): Slot {
   const key = `${date}T${time}`;
-  let at = memo?.get(key);
+  let at = memo?.instants.get(key);
   if (at === undefined) {
     at = instantOf(date, time, timeZone);
-    memo?.set(key, at);
+    memo?.instants.set(key, at);
   }
   return { key, date, time, at };
+}
+
+function dateBack(today: string, back: number, memo?: InstantMemo): string {
+  if (back === 0) return today;
+  let d = memo?.datesBack[back];
+  if (d === undefined) {
+    d = shiftDate(today, -back);
+    if (memo) memo.datesBack[back] = d;
+  }
+  return d;
 }
 
 /** Sunday-first weekday numbers of a weekly trigger's `days` tokens. */
@@ -65,8 +86,8 @@ export function previousSlot(
   const days = trigger.type === 'weekly' ? weekdayNumbers(trigger.days) : null;
   if (days && days.size === 0) return null;
   for (let back = 0; back <= 8; back++) {
-    const date = back === 0 ? wall.date : shiftDate(wall.date, -back);
-    if (days && !days.has(back === 0 ? wall.weekday : weekdayOfDate(date))) continue;
+    if (days && !days.has((wall.weekday - back + 14) % 7)) continue;
+    const date = dateBack(wall.date, back, memo);
     // today's slot later than the current minute cannot have come yet: skip the conversion
     if (back === 0 && trigger.time > wall.time) continue;
     if (floor !== undefined && `${date}T${trigger.time}` <= floor) return null;

@@ -23,7 +23,7 @@ function concrete(url: string): string {
 }
 
 describe('route table', () => {
-  it('has routes, and only /healthz, the HAE webhook (it checks its own token), web assets, sign-in pages and /auth/* are public', async () => {
+  it('has routes, and only /healthz, the HAE webhook (it checks its own token), web assets, the app manifest, icons and service worker, sign-in pages and /auth/* are public', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
     expect(table.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
@@ -31,9 +31,12 @@ describe('route table', () => {
       'GET /auth/register/available',
       'GET /auth/status',
       'GET /healthz',
+      'GET /icons/:name',
       'GET /login',
+      'GET /manifest.webmanifest',
       'GET /register',
       'GET /setup',
+      'GET /sw.js',
       'POST /api/health-auto-export',
       'POST /auth/demo-login',
       'POST /auth/login/options',

@@ -299,6 +299,7 @@ export function GenericCard({ card, date }: RendererProps) {
               <button
                 type="button"
                 class="button"
+                data-action="log"
                 disabled={addRefusal !== null}
                 onClick={() => setEditing({ mode: 'add' })}
               >

@@ -4,6 +4,7 @@
  */
 
 import { onSignedOut } from '../auth/session-expiry.js';
+import { noteAnswer } from './offline.js';
 
 /** A refused or failed request: `status` 0 means the server could not be reached. */
 export class ApiError extends Error {
@@ -57,6 +58,7 @@ export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError('The Klebb server cannot be reached.', 0, 'NETWORK');
   }
+  noteAnswer(res);
   // bytes decoded in one go rather than res.text(): the same text (UTF-8, BOM dropped, bad bytes as
   // U+FFFD), but for Today's ~2 MB batch read far less work on the page's main thread (Chromium:
   // ~125 ms instead of ~200 ms CPU with the parse; bench/dashboard.ts)

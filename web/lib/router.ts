@@ -52,6 +52,8 @@ export type Match =
   | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' | 'summary' }
   /** Settings › Security, and the sign-in pages (web/auth/). */
   | { name: 'security' | 'login' | 'setup' | 'register' }
+  /** Settings › Notifications. */
+  | { name: 'notifications' }
   | { name: 'not-found' };
 
 /** Which view a path shows. `/day/:date` carries the date as written (checked by the view). */
@@ -74,6 +76,8 @@ export function matchRoute(path: string): Match {
       return { name: 'summary' };
     case '/settings/security':
       return { name: 'security' };
+    case '/settings/notifications':
+      return { name: 'notifications' };
     case '/login':
       return { name: 'login' };
     case '/setup':

@@ -57,8 +57,9 @@ export function startTheme(): void {
     if (theme.value === 'system') root.removeAttribute('data-theme');
     else root.setAttribute('data-theme', theme.value);
     root.style.colorScheme = shown;
-    document
-      .querySelector('meta[name="theme-color"]')
-      ?.setAttribute('content', shown === 'dark' ? '#14161a' : '#f6f5f2');
+    // every theme-color (the page has one per colour scheme, for the installed app's title bar)
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
+      meta.setAttribute('content', shown === 'dark' ? '#14161a' : '#f6f5f2');
+    }
   });
 }

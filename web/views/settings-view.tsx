@@ -31,6 +31,9 @@ export function SettingsView() {
       <a class="panel settings-security-link" href="/settings/security">
         Security: passkeys, devices and agent tokens ›
       </a>
+      <a class="panel settings-security-link" href="/settings/notifications">
+        Notifications: reminders on this device, quiet hours ›
+      </a>
       <CardsSettings />
       <DataSettings />
       <AppearanceSettings />

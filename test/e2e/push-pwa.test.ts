@@ -1,0 +1,167 @@
+/**
+ * The installable app and its service worker in Debian's Chromium:
+ * - the service worker registers and controls the page; Chromium's installability check
+ *   (`Page.getInstallabilityErrors`) finds nothing missing in the manifest and icons;
+ * - a push delivered through DevTools (`ServiceWorker.deliverPushMessage`) with the very bytes
+ *   the server sent (decrypted by the push-service stand-in) shows the notification, with only
+ *   the generic text for a private reminder; a click on it opens the card in the open tab;
+ * - a deep link `/?card=<id>&action=log` brings the card into view with its entry form open;
+ * - with the server gone, a reload shows the shell with the last Today read, marked offline,
+ *   and an entry typed then is refused with a clear message and stays in the form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PushStandIn, startPushStandIn } from '../helpers/push-stand-in.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
+
+let browser: TestBrowser;
+let push: PushStandIn;
+let s: TestServer;
+let w: WatchedPage;
+
+const walk = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'walk',
+    label: 'Evening walk',
+    emoji: '🚶',
+    view: { enabled: true, component: 'generic-card' },
+    writeable: {
+      fromWebapp: true,
+      todayAllowed: true,
+      inputs: [{ key: 'minutes', label: 'Minutes', type: 'number', required: true }],
+    },
+    notifications: {
+      items: [
+        {
+          id: 'evening',
+          label: 'Evening walk',
+          title: 'Time for your walk',
+          body: 'Put your shoes on',
+          trigger: { type: 'daily', time: '21:00' },
+        },
+      ],
+    },
+  },
+  data: [{ date: '2026-01-01', minutes: 30 }],
+};
+
+beforeAll(async () => {
+  push = await startPushStandIn();
+  s = await startServer({ push: { agent: push.agent, autoStart: false } });
+  expect((await s.api('/api/manifests', { json: walk })).status).toBe(201);
+  browser = await launchBrowser();
+  await browser.context.grantPermissions(['notifications'], { origin: s.url });
+  w = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  await push?.close();
+});
+
+describe('installable app', () => {
+  it('registers the service worker, which takes control of the page', async () => {
+    await w.page.goto(`${s.url}/`);
+    await settled(w.page);
+    const script = await w.page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return reg.active?.scriptURL ?? null;
+    });
+    expect(script).toBe(`${s.url}/sw.js`);
+    await w.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  });
+
+  it('passes Chromium installability check: manifest, icons, standalone display', async () => {
+    const cdp = await browser.context.newCDPSession(w.page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    expect(manifest.errors).toEqual([]);
+    expect(manifest.url).toBe(`${s.url}/manifest.webmanifest`);
+    const parsed = JSON.parse(manifest.data ?? '{}');
+    expect(parsed.display).toBe('standalone');
+    const purposes = parsed.icons.map(
+      (i: { sizes: string; purpose?: string }) => `${i.sizes}:${i.purpose ?? 'any'}`,
+    );
+    expect(purposes).toEqual(expect.arrayContaining(['192x192:any', '512x512:any', '512x512:maskable']));
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+    const apple = await w.page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+    expect((await s.api(apple ?? '')).status).toBe(200);
+    await cdp.detach();
+  });
+});
+
+describe('push and notification click', () => {
+  it('shows the notification the server sent, generic for a private reminder, and a click opens the card', async () => {
+    // what the server sends, as the phone decrypts it
+    const sub = push.subscribe();
+    await s.api('/api/push/subscribe', { json: { endpoint: sub.endpoint, keys: sub.keys } });
+    expect((await s.api('/api/notifications/test', { json: { id: 'walk#evening' } })).body.sent).toBe(1);
+    const text = push.messagesFor(sub.id)[0].text;
+
+    await w.page.goto(`${s.url}/settings`);
+    await settled(w.page);
+    const cdp = await browser.context.newCDPSession(w.page);
+    const registrations = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        const reg = e.registrations.find((r) => r.scopeURL === `${s.url}/`);
+        if (reg) resolve(reg.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await registrations;
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: text });
+    const shown = () =>
+      w.page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        const list = await reg.getNotifications();
+        return list.map((n) => ({ title: n.title, body: n.body, url: n.data?.url }));
+      });
+    await expect
+      .poll(shown, { timeout: 10_000 })
+      .toEqual([{ title: 'Klebb', body: 'You have a reminder.', url: '/?card=walk' }]);
+    await cdp.detach();
+
+    // the click, dispatched in the worker as the browser would on a tap
+    const [worker] = browser.context.serviceWorkers();
+    await worker.evaluate(async () => {
+      const sw = self as unknown as ServiceWorkerGlobalScope;
+      const [n] = await sw.registration.getNotifications();
+      sw.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
+    });
+    await w.page.waitForURL(`${s.url}/?card=walk`);
+    const card = w.page.locator('main .card[data-card-id="walk"]');
+    await expect.poll(() => card.getAttribute('class')).toContain('card-deep-linked');
+    expect(
+      await w.page.evaluate(() =>
+        document.activeElement?.closest('[data-card-id]')?.getAttribute('data-card-id'),
+      ),
+    ).toBe('walk');
+  });
+
+  it('a deep link with action=log opens the card with its entry form', async () => {
+    await w.page.goto(`${s.url}/?card=walk&action=log`);
+    await settled(w.page);
+    await w.page.locator('[data-card-id="walk"] input').first().waitFor();
+  });
+});
+
+describe('offline', () => {
+  it('a reload without the server shows the last Today, marked offline; an entry is refused, not lost', async () => {
+    await w.page.goto(`${s.url}/`);
+    await settled(w.page);
+    await w.page.locator('[data-card-id="walk"]').waitFor();
+    await s.close({ keepHome: false });
+    await w.page.reload();
+    await w.page.locator('[data-card-id="walk"]').waitFor();
+    const banner = w.page.locator('.offline-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/Offline/);
+    await w.page.locator('[data-card-id="walk"] [data-action="log"]').click();
+    const input = w.page.locator('[data-card-id="walk"] input').first();
+    await input.fill('45');
+    await w.page.locator('[data-card-id="walk"] button[type="submit"]').click();
+    await w.page.getByText('You are offline: nothing was saved').waitFor();
+    expect(await input.inputValue()).toBe('45');
+  });
+});
