@@ -35,6 +35,7 @@ import { removeAllTemp } from './lib/temp.js';
 import { listManifests } from './list-manifests.js';
 import { pushScheduler } from './push-scheduler.js';
 import { reattachReplay } from './reattach-replay.js';
+import { reportReading } from './report-reading.js';
 import { soak } from './soak.js';
 
 const ALL: Benchmark[] = [
@@ -54,6 +55,7 @@ const ALL: Benchmark[] = [
   dataExportImport,
   soak,
   pushScheduler,
+  reportReading,
 ];
 
 function usage(): string {

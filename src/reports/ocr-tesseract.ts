@@ -20,7 +20,7 @@ export function nextPsm(psm: number | undefined): number {
 }
 
 /**
- * The text tesseract reads in `image` (a PNG or JPEG path).
+ * The text tesseract reads in `image` (a PNG, JPEG or PGM path).
  * @throws ProgramError when tesseract fails, runs out of time or memory.
  */
 export async function tesseract(image: string, psm: number, signal?: AbortSignal): Promise<string> {

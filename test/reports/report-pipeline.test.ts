@@ -18,6 +18,7 @@ import {
   labPanelPdf,
   PATIENT,
   phonePhotoPng,
+  scannedPdf,
 } from '../helpers/report-documents.js';
 import type { ScriptedGateway } from '../helpers/scripted-gateway.js';
 import type { TestServer } from '../helpers/server.js';
@@ -240,6 +241,22 @@ describe('a phone photo of the panel (rotated, noisy PNG)', () => {
     const again = await s.api(`/api/reports/${name}/verify`, { method: 'POST' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('NOTHING_TO_VERIFY');
+  });
+});
+
+describe('a scanned PDF (pages that are pictures, no text layer)', () => {
+  it('is rendered page by page and read by OCR, and needs checking', async () => {
+    gw.script(modelAnswer(PHOTO_SUMMARY));
+    const e = await uploadAndRead(
+      s,
+      'scan.pdf',
+      await scannedPdf(phonePhotoPng(lab, { dpi: 300, degrees: 0.5, noise: 16, speckles: 0.0002 })),
+    );
+    expect(e).toMatchObject({ status: 'needs checking', sourceFormat: 'pdf-ocr', ocrPsm: 4 });
+    const text = (await s.api(`/api/reports/${e.name}/text`)).text;
+    expect(text).toMatch(/Haemoglobin[^\n]*13\.2[^\n]*g\/dL/);
+    expect(text).toMatch(/Platelets[^\n]*245/);
+    expect(text).toMatch(/LDL cholesterol[^\n]*3\.4[^\n]*mmol\/L/);
   });
 });
 
