@@ -33,6 +33,8 @@ export const MAX_NOTIFICATION_BODY_CHARS = 80;
 export const MAX_NOTIFICATION_LABEL_CHARS = 80;
 /** How long a vanished manifest file may stay gone before its card is dropped, ms. */
 export const WATCH_SETTLE_MS = 250;
+/** A manifest file that does not read whole is judged (reported broken, or dropped) only once it has been unchanged this long, ms. */
+export const MANIFEST_SETTLE_MS = 600;
 /**
  * How long a write waits for a database lock another program holds (a backup, the sqlite3
  * shell) before giving up with 503, ms. The wait blocks the server, so it is kept short.

@@ -33,7 +33,18 @@ function stampOf(file: string): string | undefined {
 }
 
 /**
- * The card with this id, re-read from disk first when its file changed behind our back (a hand
+ * The card with this id as loaded, for reads: never re-reads its file, so a read never changes
+ * what is loaded nor sends a live event (the file watcher brings hand edits in).
+ * @throws NotFound 404 when no such card is loaded.
+ */
+export function findCard(ctx: CardContext, id: string): Card {
+  const card = ctx.registry.get(id);
+  if (!card) throw notFound(`no card with id "${id}"`, 'CARD_NOT_FOUND', { id });
+  return card;
+}
+
+/**
+ * For writes: the card with this id, re-read from disk first when its file changed behind our back (a hand
  * edit the watcher has not delivered yet must not be overwritten).
  * @throws NotFound 404 when no such card is loaded.
  */

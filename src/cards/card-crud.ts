@@ -12,7 +12,7 @@ import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
 import { mergePatch } from '../store/row-ops.js';
-import { type CardContext, requireCard, writeCardManifest } from './card-context.js';
+import { type CardContext, findCard, requireCard, writeCardManifest } from './card-context.js';
 import { assertSchemaType } from './card-data.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
@@ -86,7 +86,7 @@ export function listCards(ctx: CardContext): {
  * @throws 404 for an unknown id.
  */
 export function readCardJson(ctx: CardContext, id: string): { json: string; version: number } {
-  const card = requireCard(ctx, id);
+  const card = findCard(ctx, id);
   const st = ctx.store.state(id);
   // `version` is ours in this answer; a manifest key of that name would collide with it
   const { version: _ignored, ...manifest } = card.manifest;

@@ -12,7 +12,7 @@ import { badRequest, forbidden, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
 import type { Actor } from '../store/change-log.js';
 import { parseRowPath } from '../store/row-path.js';
-import { type CardContext, requireCard } from './card-context.js';
+import { type CardContext, findCard, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
@@ -45,12 +45,13 @@ export function assertSchemaType(card: Pick<Card, 'id' | 'manifest'>, data: unkn
   if (typeof want !== 'string') return;
   const got = jsonType(data);
   const ok = got === want || (want === 'number' && got === 'integer');
-  if (!ok) throw new RowError('WRONG_TYPE', `this card's schema.type is "${want}", but data is ${got}`, '', card.id);
+  if (!ok)
+    throw new RowError('WRONG_TYPE', `this card's schema.type is "${want}", but data is ${got}`, '', card.id);
 }
 
 /** `GET /api/manifests/:id/data`: `{"data": ...}` as JSON text (rows not re-serialised) and the ETag. */
 export function readDataJson(ctx: CardContext, id: string): { json: string; etag: string } {
-  requireCard(ctx, id);
+  findCard(ctx, id);
   const json = ctx.store.readJson(id);
   return { json: `{"data":${json ?? 'null'}}`, etag: dataEtag(ctx.store.state(id).version) };
 }
@@ -62,7 +63,8 @@ export function readDataJson(ctx: CardContext, id: string): { json: string; etag
  * @returns `{ok, id, etag}`.
  */
 export function replaceData(ctx: CardContext, id: string, data: unknown, opts: WriteOptions) {
-  if (data === undefined) throw badRequest('body must have a data key', [{ path: 'data', message: 'is required' }]);
+  if (data === undefined)
+    throw badRequest('body must have a data key', [{ path: 'data', message: 'is required' }]);
   if (typeof data === 'string') {
     throw badRequest('data must be JSON (an array or object), not a string', [
       { path: 'data', message: 'must not be a string' },
@@ -90,7 +92,8 @@ function parsePath(pathText: string, id: string) {
 
 function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
   const pathText = path === undefined || path === null ? '' : path;
-  if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
+  if (typeof pathText !== 'string')
+    throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
   const card = requireCard(ctx, id);
   const segs = parsePath(pathText, id);
   assertWriteable(card);
@@ -138,9 +141,12 @@ export function reorderRows(
   opts: WriteOptions,
 ) {
   if (typeof key !== 'string' || key === '') {
-    throw badRequest('key must be a non-empty string', [{ path: 'key', message: 'must be a non-empty string' }]);
+    throw badRequest('key must be a non-empty string', [
+      { path: 'key', message: 'must be a non-empty string' },
+    ]);
   }
-  if (!Array.isArray(order)) throw badRequest('order must be an array', [{ path: 'order', message: 'must be an array' }]);
+  if (!Array.isArray(order))
+    throw badRequest('order must be an array', [{ path: 'order', message: 'must be an array' }]);
   const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   return done(ctx, id, ctx.store.reorder(id, segs, pathText, key, order, opts.actor));
 }
@@ -148,8 +154,9 @@ export function reorderRows(
 /** `read_manifest_rows`: a window of the rows at `path` (see CardDataStore.readRows) plus the ETag. */
 export function readRows(ctx: CardContext, id: string, path: unknown, window: WindowOptions) {
   const pathText = path === undefined || path === null ? '' : path;
-  if (typeof pathText !== 'string') throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
-  requireCard(ctx, id);
+  if (typeof pathText !== 'string')
+    throw new RowError('BAD_PATH', 'path must be a string', String(pathText), id);
+  findCard(ctx, id);
   const segs = parsePath(pathText, id);
   const result = ctx.store.readRows(id, segs, pathText, window);
   return { result, etag: dataEtag(ctx.store.state(id).version) };

@@ -7,14 +7,40 @@
  * - A file that vanishes is dropped only if it is still gone after WATCH_SETTLE_MS, so an
  *   editor's rename-and-replace save is one change, not a delete and an add.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
-import { WATCH_SETTLE_MS } from '../limits.js';
+import { MANIFEST_SETTLE_MS, WATCH_SETTLE_MS } from '../limits.js';
 import type { CardLoader } from './card-loader.js';
 import { isManifestFileName } from './manifest-file.js';
 
 /** Delay after the last event on a file before it is re-read, ms. */
 export const WATCH_DEBOUNCE_MS = 80;
+
+/**
+ * How much longer to wait before judging `file`, ms: 0 when it reads as a whole manifest (a
+ * JSON object with `$schema`), is gone, or has been quiet for MANIFEST_SETTLE_MS; otherwise the
+ * rest of that window since its last change. An editor saving in steps never makes a card look
+ * broken or vanish for a moment.
+ */
+export function settlingFor(file: string, now = Date.now()): number {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(file).mtimeMs;
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return 0;
+  }
+  try {
+    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, '$schema')) return 0;
+  } catch {
+    // not whole yet, or broken: the quiet window decides
+  }
+  const left = MANIFEST_SETTLE_MS - (now - mtimeMs);
+  return left > 0 ? Math.max(20, left) : 0;
+}
 
 /** A running watcher; `close()` stops it and cancels pending reloads. */
 export interface CardWatcher {
@@ -32,6 +58,9 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
       file,
       setTimeout(() => {
         timers.delete(file);
+        // a file caught mid-save (cut short, or without its $schema yet) is judged once it is quiet
+        const wait = settlingFor(file);
+        if (wait > 0) return schedule(file, wait, settled);
         if (loader.safeLoad(file) !== 'missing') return;
         if (settled) loader.fileGone(file);
         else schedule(file, WATCH_SETTLE_MS, true);

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireCard } from '../cards/card-context.js';
+import { findCard } from '../cards/card-context.js';
 import { badRequest, forbidden, payloadTooLarge, unavailable } from '../errors.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
@@ -115,7 +115,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
   });
 
   r.get('/api/manifests/:id/export.csv', { schema: { params: CardParams } }, async (req, reply) => {
-    const card = requireCard(inst.cards, req.params.id);
+    const card = findCard(inst.cards, req.params.id);
     const meta = card.manifest.meta as Record<string, unknown>;
     reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -130,7 +130,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
       throw badRequest('"to" is before "from"', [{ path: 'query.to', message: 'is before from' }]);
     const wanted = req.query.cards ? req.query.cards.split(',').filter(Boolean) : null;
     const cards = wanted
-      ? wanted.map((id) => requireCard(inst.cards, id))
+      ? wanted.map((id) => findCard(inst.cards, id))
       : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
     return {
       from,

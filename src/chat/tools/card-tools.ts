@@ -3,7 +3,7 @@
  * Each calls the card store's functions: no second copy of any rule.
  */
 import { Type } from '@sinclair/typebox';
-import { requireCard } from '../../cards/card-context.js';
+import { findCard } from '../../cards/card-context.js';
 import { compareCards, createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
 import { replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
@@ -40,7 +40,7 @@ export const readManifestMeta = defineTool({
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => {
-    const c = requireCard(ctx.cards, id);
+    const c = findCard(ctx.cards, id);
     return {
       meta: c.manifest.meta,
       description: c.manifest.description ?? null,
@@ -57,7 +57,7 @@ export const readManifest = defineTool({
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => {
-    const c = requireCard(ctx.cards, id);
+    const c = findCard(ctx.cards, id);
     return {
       meta: c.manifest.meta,
       description: c.manifest.description ?? null,
