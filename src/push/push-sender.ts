@@ -50,9 +50,37 @@ function retryAfterMs(headers: Record<string, unknown> | undefined): number | nu
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
-function requestOptions(opts: SenderOptions, topic: string): webpush.RequestOptions {
+/** How long one signed VAPID token is used for a push service, ms (it is valid for 12 h). */
+const VAPID_REUSE_MS = 3_600_000;
+const vapidTokens = new Map<string, { authorization: string; until: number }>();
+
+/**
+ * The `Authorization: vapid t=…, k=…` header for a push service's origin. Signing the ES256 JWT
+ * is most of the cost of a push, so one token per service is kept for an hour (RFC 8292 lets a
+ * token be reused until it expires; `web-push` makes them valid for 12 hours).
+ */
+export function vapidAuthorization(endpoint: string, vapid: VapidIdentity, now = Date.now()): string {
+  const audience = new URL(endpoint).origin;
+  const key = `${audience} ${vapid.publicKey} ${vapid.subject}`;
+  const hit = vapidTokens.get(key);
+  if (hit && hit.until > now) return hit.authorization;
+  const headers = webpush.getVapidHeaders(
+    audience,
+    vapid.subject,
+    vapid.publicKey,
+    vapid.privateKey,
+    'aes128gcm',
+  );
+  const authorization = String(headers.Authorization);
+  if (vapidTokens.size > 200) vapidTokens.clear();
+  vapidTokens.set(key, { authorization, until: now + VAPID_REUSE_MS });
+  return authorization;
+}
+
+function requestOptions(opts: SenderOptions, topic: string, endpoint: string): webpush.RequestOptions {
   return {
-    vapidDetails: opts.vapid,
+    // no vapidDetails: the header is signed once per service and hour (vapidAuthorization)
+    headers: { Authorization: vapidAuthorization(endpoint, opts.vapid) },
     TTL: PUSH_TTL_SECONDS,
     urgency: 'high',
     topic,
@@ -69,7 +97,7 @@ export function encryptedSize(sub: SubscriptionRow, body: string, opts: SenderOp
   const details = webpush.generateRequestDetails(
     { endpoint: sub.endpoint, keys: sub.keys },
     body,
-    requestOptions(opts, 'size'),
+    requestOptions(opts, 'size', sub.endpoint),
   );
   return (details.body as Buffer | null)?.length ?? 0;
 }
@@ -89,7 +117,7 @@ export async function sendPush(
       const res = await webpush.sendNotification(
         { endpoint: sub.endpoint, keys: sub.keys },
         body,
-        requestOptions(opts, topic),
+        requestOptions(opts, topic, sub.endpoint),
       );
       return { id: sub.id, status: res.statusCode, result: 'sent', attempts: attempt };
     } catch (err) {

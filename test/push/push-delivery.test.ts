@@ -352,6 +352,22 @@ describe('notification state routes', () => {
   });
 });
 
+describe('deleting a card', () => {
+  it('forgets its reminders state', async () => {
+    const r = await s.api('/api/manifests', { json: card('gone', [reminder('x')]) });
+    expect(r.status).toBe(201);
+    await s.api('/api/notifications/state', { json: { id: 'gone#x', privacy: 'public' } });
+    expect(s.inst.push.state.peek('gone#x')).toBeDefined();
+    expect((await s.api('/api/manifests/gone', { method: 'DELETE' })).status).toBe(200);
+    expect(s.inst.push.state.peek('gone#x')).toBeUndefined();
+    const onDisk = JSON.parse(fs.readFileSync(path.join(s.home, 'notifications.state.json'), 'utf8'));
+    expect(onDisk.items['gone#x']).toBeUndefined();
+    expect(
+      (await s.api('/api/notifications')).body.notifications.some((n: { id: string }) => n.id === 'gone#x'),
+    ).toBe(false);
+  });
+});
+
 describe('the chat tool tells the truth', () => {
   const ctx = () => ({
     cards: s.inst.cards,
