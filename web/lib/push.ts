@@ -40,6 +40,23 @@ export function pushSupport(): PushSupport {
   return has ? 'supported' : 'unsupported';
 }
 
+/** `p`, or a rejection with `message` after `ms` (a browser's push service can hang without a network). */
+function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(message)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
 function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
   const raw = atob(b64url.replace(/-/g, '+').replace(/_/g, '/'));
   const out = new Uint8Array(new ArrayBuffer(raw.length));
@@ -74,14 +91,28 @@ export async function enablePush(): Promise<void> {
       'Notifications are blocked for this site: allow them in the browser settings, then try again.',
     );
   }
-  const reg = await navigator.serviceWorker.ready;
+  const reg = await within(
+    navigator.serviceWorker.ready,
+    10_000,
+    'The app’s service worker is not running: reload the page and try again.',
+  );
   const { key, keyId } = await api<{ key: string; keyId: string }>('/api/push/vapid-public-key');
   let sub = await reg.pushManager.getSubscription();
   if (sub && localStorage.getItem(KEY_ID) !== keyId) {
     await sub.unsubscribe();
     sub = null;
   }
-  sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  try {
+    sub ??= await within(
+      reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }),
+      15_000,
+      'The browser’s push service did not answer.',
+    );
+  } catch (err) {
+    throw new Error(
+      `This browser could not sign up for notifications (${(err as Error).message}). Check the connection and try again.`,
+    );
+  }
   await sendSubscription(sub);
   localStorage.setItem(KEY_ID, keyId);
   deviceSubscribed.value = true;
