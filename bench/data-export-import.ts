@@ -27,7 +27,11 @@ function peakRssMiB(pid: number): number {
 }
 
 /** Runs a script of dist/scripts as a child; its wall time and peak RSS. */
-async function runScript(args: string[], env: Record<string, string>, log: string): Promise<{ s: number; rssMiB: number }> {
+async function runScript(
+  args: string[],
+  env: Record<string, string>,
+  log: string,
+): Promise<{ s: number; rssMiB: number }> {
   const t0 = performance.now();
   const child = spawnNode(args, { env: { KLEBB_LOG_LEVEL: 'silent', ...env }, logFile: log, cwd: repoRoot });
   let peak = 0;
@@ -68,7 +72,11 @@ export const dataExportImport: Benchmark = {
     const dir = makeTempDir('data');
     const zip = path.join(dir, 'home.zip');
     progress('data-export-import: npm run export');
-    const exp = await runScript([path.join(repoRoot, 'dist/scripts/export.js'), '--out', zip, '--home', fx.home], {}, path.join(dir, 'export.log'));
+    const exp = await runScript(
+      [path.join(repoRoot, 'dist/scripts/export.js'), '--out', zip, '--home', fx.home],
+      {},
+      path.join(dir, 'export.log'),
+    );
     const zipMB = fs.statSync(zip).size / 1e6;
     const rawMB = (await unpackedBytes(zip)) / 1e6;
     progress('data-export-import: npm run import -- --apply');
@@ -88,7 +96,9 @@ export const dataExportImport: Benchmark = {
         peak = Math.max(peak, peakRssMiB(server.child.pid));
       }, 50);
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/export`, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
+      const res = await fetch(`${server.url}/api/export`, {
+        headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+      });
       if (res.status !== 200) throw new Error(`GET /api/export answered ${res.status}`);
       let bytes = 0;
       for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) bytes += c.length;
@@ -101,13 +111,41 @@ export const dataExportImport: Benchmark = {
     const figures: Figure[] = [
       { key: 'export.s', label: 'npm run export: time', value: exp.s, unit: 's' },
       { key: 'export.mb_per_s', label: 'npm run export: unpacked MB/s', value: rawMB / exp.s, unit: 'MB/s' },
-      { key: 'export.peak_rss_mib', label: 'npm run export: peak RSS', value: exp.rssMiB, unit: 'MiB', target: { op: '<', value: 200 } },
-      { key: 'import.s', label: 'npm run import --apply (check, apply, verify): time', value: imp.s, unit: 's' },
-      { key: 'import.mb_per_s', label: 'npm run import --apply: unpacked MB/s', value: rawMB / imp.s, unit: 'MB/s' },
-      { key: 'import.peak_rss_mib', label: 'npm run import --apply: peak RSS', value: imp.rssMiB, unit: 'MiB', target: { op: '<', value: 200 } },
+      {
+        key: 'export.peak_rss_mib',
+        label: 'npm run export: peak RSS',
+        value: exp.rssMiB,
+        unit: 'MiB',
+        target: { op: '<', value: 200 },
+      },
+      {
+        key: 'import.s',
+        label: 'npm run import --apply (check, apply, verify): time',
+        value: imp.s,
+        unit: 's',
+      },
+      {
+        key: 'import.mb_per_s',
+        label: 'npm run import --apply: unpacked MB/s',
+        value: rawMB / imp.s,
+        unit: 'MB/s',
+      },
+      {
+        key: 'import.peak_rss_mib',
+        label: 'npm run import --apply: peak RSS',
+        value: imp.rssMiB,
+        unit: 'MiB',
+        target: { op: '<', value: 200 },
+      },
       { key: 'http.s', label: 'GET /api/export: time', value: http.s, unit: 's' },
       { key: 'http.mb_per_s', label: 'GET /api/export: archive MB/s', value: zipMB / http.s, unit: 'MB/s' },
-      { key: 'http.server_peak_rss_mib', label: 'GET /api/export: server peak RSS', value: http.rssMiB, unit: 'MiB', target: { op: '<', value: 200 } },
+      {
+        key: 'http.server_peak_rss_mib',
+        label: 'GET /api/export: server peak RSS',
+        value: http.rssMiB,
+        unit: 'MiB',
+        target: { op: '<', value: 200 },
+      },
       { key: 'archive.mb', label: 'archive size', value: zipMB, unit: 'MB' },
       { key: 'archive.unpacked_mb', label: 'unpacked size', value: rawMB, unit: 'MB' },
     ];

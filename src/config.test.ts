@@ -17,7 +17,12 @@ describe('loadConfig', () => {
   });
 
   it('reads the variables, with HEALTH_PORT as an alias of PORT and ~ expanded', () => {
-    const c = loadConfig({ HEALTH_HOME: '~/x', HEALTH_PORT: '9000', AGENT_API_TOKEN: 't', HEALTH_INSTANCE_NAME: 'Home' });
+    const c = loadConfig({
+      HEALTH_HOME: '~/x',
+      HEALTH_PORT: '9000',
+      AGENT_API_TOKEN: 't',
+      HEALTH_INSTANCE_NAME: 'Home',
+    });
     expect(c.home).toBe(path.join(os.homedir(), 'x'));
     expect(c.port).toBe(9000);
     expect(c.agentApiToken).toBe('t');
@@ -62,7 +67,9 @@ describe('loadConfig', () => {
       promptCache: true,
       tlsVerify: true,
     });
-    expect(loadConfig({ CHAT_ITER_TIMEOUT_MS: '0', CHAT_TURN_DEADLINE_MS: '0', CHAT_PROMPT_CACHE: '0' }).chat).toMatchObject({
+    expect(
+      loadConfig({ CHAT_ITER_TIMEOUT_MS: '0', CHAT_TURN_DEADLINE_MS: '0', CHAT_PROMPT_CACHE: '0' }).chat,
+    ).toMatchObject({
       iterTimeoutMs: 0,
       turnDeadlineMs: 0,
       promptCache: false,
@@ -70,8 +77,16 @@ describe('loadConfig', () => {
   });
 
   it('chat: legacy CHAT_GATEWAY_* compose the URL with a deprecation warning', () => {
-    const c = loadConfig({ CHAT_GATEWAY_HOST: 'localhost', CHAT_GATEWAY_TOKEN: 'k', CHAT_GATEWAY_MODEL: 'm' });
-    expect(c.chat).toMatchObject({ endpointUrl: 'http://localhost:8787/v1/chat/completions', apiKey: 'k', model: 'm' });
+    const c = loadConfig({
+      CHAT_GATEWAY_HOST: 'localhost',
+      CHAT_GATEWAY_TOKEN: 'k',
+      CHAT_GATEWAY_MODEL: 'm',
+    });
+    expect(c.chat).toMatchObject({
+      endpointUrl: 'http://localhost:8787/v1/chat/completions',
+      apiKey: 'k',
+      model: 'm',
+    });
     expect(c.warnings.join()).toContain('deprecated');
     const remote = loadConfig({ CHAT_GATEWAY_HOST: 'gw.example', CHAT_GATEWAY_PORT: '443' });
     expect(remote.chat.endpointUrl).toBe('https://gw.example:443/v1/chat/completions');
@@ -85,6 +100,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ CHAT_ITER_TIMEOUT_MS: '539999' }).chat.iterTimeoutMs).toBe(539999);
     expect(() => loadConfig({ CHAT_ENDPOINT_URL: 'ftp://x' })).toThrow(ConfigError);
     expect(() => loadConfig({ CHAT_ENDPOINT_URL: 'not a url' })).toThrow(/CHAT_ENDPOINT_URL/);
-    expect(() => loadConfig({ HEALTH_SYSTEM_PROMPT_FILE: '/nonexistent/prompt.txt' })).toThrow(/HEALTH_SYSTEM_PROMPT_FILE/);
+    expect(() => loadConfig({ HEALTH_SYSTEM_PROMPT_FILE: '/nonexistent/prompt.txt' })).toThrow(
+      /HEALTH_SYSTEM_PROMPT_FILE/,
+    );
   });
 });

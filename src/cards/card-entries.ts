@@ -54,9 +54,12 @@ export interface EntryWriteOptions {
 /** 412 ENTRY_CHANGED unless `expect` is absent or equals the stored `row` (JSON values, deep). */
 function assertExpected(id: string, index: number, row: unknown, expect: unknown): void {
   if (expect === undefined || isDeepStrictEqual(row, expect)) return;
-  throw new KlebbError(412, 'ENTRY_CHANGED', 'This entry changed elsewhere. Reload it to see the current entry.', [
-    { path: 'expect', message: `the entry at index ${index} of card "${id}" is not the one expected` },
-  ]);
+  throw new KlebbError(
+    412,
+    'ENTRY_CHANGED',
+    'This entry changed elsewhere. Reload it to see the current entry.',
+    [{ path: 'expect', message: `the entry at index ${index} of card "${id}" is not the one expected` }],
+  );
 }
 
 /** `POST …/entries` answer. `index` is the entry's position in the data array after the write. */
@@ -82,7 +85,11 @@ interface Prepared {
 }
 
 const notAList = (id: string, what: string) =>
-  new KlebbError(409, 'NOT_A_LIST', `card "${id}" keeps ${what}, not a list of entries; change it with the rows API`);
+  new KlebbError(
+    409,
+    'NOT_A_LIST',
+    `card "${id}" keeps ${what}, not a list of entries; change it with the rows API`,
+  );
 
 function prepare(ctx: CardContext, id: string, opts: EntryWriteOptions): Prepared {
   const card = requireCard(ctx, id);
@@ -94,7 +101,10 @@ function prepare(ctx: CardContext, id: string, opts: EntryWriteOptions): Prepare
   if (st.shape === 'none') return { card, policy, rowCount: 0, empty: true };
   const doc = ctx.store.read(id);
   if (doc === null) return { card, policy, rowCount: 0, empty: true };
-  throw notAList(id, Array.isArray(doc) ? 'a list' : typeof doc === 'object' ? 'one document (an object)' : `a ${typeof doc}`);
+  throw notAList(
+    id,
+    Array.isArray(doc) ? 'a list' : typeof doc === 'object' ? 'one document (an object)' : `a ${typeof doc}`,
+  );
 }
 
 const indexSeg = (index: number): { segs: Segment[]; text: string } => ({
@@ -104,7 +114,9 @@ const indexSeg = (index: number): { segs: Segment[]; text: string } => ({
 
 function noEntry(id: string, index: number, count: number): KlebbError {
   return notFound(
-    count === 0 ? `card "${id}" has no entries` : `card "${id}" has no entry at index ${index} (it has ${count}, from 0)`,
+    count === 0
+      ? `card "${id}" has no entries`
+      : `card "${id}" has no entry at index ${index} (it has ${count}, from 0)`,
     'NO_ENTRY',
     { id, index },
   );
@@ -124,11 +136,17 @@ function finish(ctx: CardContext, id: string, version: number): string {
  * @throws 404 CARD_NOT_FOUND, 403 NOT_WRITEABLE, 412, 409 NOT_A_LIST, 400 (entry not an object), 422 REQUIRE_ANY /
  *   INVALID_ENTRY / DATE_NOT_ALLOWED, 422 WRONG_TYPE (schema.type is not array).
  */
-export function addEntry(ctx: CardContext, id: string, raw: unknown, opts: EntryWriteOptions): AddEntryResult {
+export function addEntry(
+  ctx: CardContext,
+  id: string,
+  raw: unknown,
+  opts: EntryWriteOptions,
+): AddEntryResult {
   const p = prepare(ctx, id, opts);
   const entry = cleanEntry(raw);
   // a dated card's entry without a date is the person's today's (and so under the today rule)
-  if (p.policy.dated && !Object.hasOwn(entry, p.policy.dateField) && opts.today !== '') entry[p.policy.dateField] = opts.today;
+  if (p.policy.dated && !Object.hasOwn(entry, p.policy.dateField) && opts.today !== '')
+    entry[p.policy.dateField] = opts.today;
   checkEntry(p.policy, entry);
   const day = entryDay(p.policy, entry);
   const dateRule = (hasRowOfDay: boolean) => {
@@ -158,9 +176,21 @@ export function addEntry(ctx: CardContext, id: string, raw: unknown, opts: Entry
   }
   if (plan.at === rows.length && plan.drop.length === 0) {
     const r = ctx.store.append(id, [], '', entry, opts.actor);
-    return { ok: true, id, index: plan.finalIndex, replaced: false, dropped: 0, etag: finish(ctx, id, r.version) };
+    return {
+      ok: true,
+      id,
+      index: plan.finalIndex,
+      replaced: false,
+      dropped: 0,
+      etag: finish(ctx, id, r.version),
+    };
   }
-  const version = ctx.store.replace(id, applyInsert(rows, entry, plan.at, plan.drop), opts.actor, 'entry-add');
+  const version = ctx.store.replace(
+    id,
+    applyInsert(rows, entry, plan.at, plan.drop),
+    opts.actor,
+    'entry-add',
+  );
   return {
     ok: true,
     id,
@@ -180,7 +210,13 @@ export function addEntry(ctx: CardContext, id: string, raw: unknown, opts: Entry
  * @returns `{ok, id, index, etag}` with the row's position after the write.
  * @throws as addEntry, plus 404 NO_ENTRY, 409 DAY_FULL and 412 ENTRY_CHANGED (`opts.expect` differs from the row).
  */
-export function replaceEntry(ctx: CardContext, id: string, index: number, raw: unknown, opts: EntryWriteOptions) {
+export function replaceEntry(
+  ctx: CardContext,
+  id: string,
+  index: number,
+  raw: unknown,
+  opts: EntryWriteOptions,
+) {
   const p = prepare(ctx, id, opts);
   const entry = cleanEntry(raw);
   if (index >= p.rowCount) throw noEntry(id, index, p.rowCount);
@@ -223,10 +259,16 @@ export function replaceEntry(ctx: CardContext, id: string, index: number, raw: u
  * @throws 404 CARD_NOT_FOUND / NO_ENTRY, 403 NOT_WRITEABLE, 412 (stale If-Match; ENTRY_CHANGED when `expect`
  *   differs from the row), 409 NOT_A_LIST.
  */
-export function deleteEntry(ctx: CardContext, id: string, index: number, opts: Omit<EntryWriteOptions, 'today'>) {
+export function deleteEntry(
+  ctx: CardContext,
+  id: string,
+  index: number,
+  opts: Omit<EntryWriteOptions, 'today'>,
+) {
   const p = prepare(ctx, id, { ...opts, today: '' });
   if (index >= p.rowCount) throw noEntry(id, index, p.rowCount);
-  if (opts.expect !== undefined) assertExpected(id, index, (ctx.store.read(id) as unknown[])[index], opts.expect);
+  if (opts.expect !== undefined)
+    assertExpected(id, index, (ctx.store.read(id) as unknown[])[index], opts.expect);
   const { segs, text } = indexSeg(index);
   const r = ctx.store.removeRow(id, segs, text, opts.actor);
   return { ok: true as const, id, removed: 1 as const, row: r.row, etag: finish(ctx, id, r.version) };

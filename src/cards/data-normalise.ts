@@ -37,7 +37,8 @@ export function normaliseImportedData(data: unknown): { data: unknown; rescued: 
   if (typeof data === 'string') {
     try {
       const parsed = JSON.parse(data);
-      if (parsed !== null && typeof parsed === 'object') return { data: normaliseDateKeyed(parsed), rescued: true };
+      if (parsed !== null && typeof parsed === 'object')
+        return { data: normaliseDateKeyed(parsed), rescued: true };
     } catch {
       // not JSON: kept as the string it is
     }

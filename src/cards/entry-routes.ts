@@ -42,9 +42,10 @@ function requestTimeZone(req: FastifyRequest, inst: Instance): string | undefine
   const raw = Array.isArray(h) ? h[0] : h;
   if (raw === undefined || raw === '') return inst.user.timeZone();
   if (!isValidTimeZone(raw)) {
-    throw badRequest(`${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${String(raw).slice(0, 64)}"`, [
-      { path: `headers.${TIME_ZONE_HEADER}`, message: 'must be an IANA time zone' },
-    ]);
+    throw badRequest(
+      `${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${String(raw).slice(0, 64)}"`,
+      [{ path: `headers.${TIME_ZONE_HEADER}`, message: 'must be an IANA time zone' }],
+    );
   }
   return raw;
 }
@@ -76,24 +77,43 @@ function indexParam(raw: string): number {
 export function entryRoutes(app: FastifyInstance, inst: Instance): void {
   const ctx = inst.cards;
 
-  app.post('/api/manifests/:id/entries', { schema: { params: IdParams, body: AnyObject } }, async (req: IdReq, reply) => {
-    const r = addEntry(ctx, req.params.id, (req.body as { entry?: unknown }).entry, writeOptions(req, inst));
-    return reply.status(201).header('ETag', r.etag).send(r);
-  });
+  app.post(
+    '/api/manifests/:id/entries',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req: IdReq, reply) => {
+      const r = addEntry(
+        ctx,
+        req.params.id,
+        (req.body as { entry?: unknown }).entry,
+        writeOptions(req, inst),
+      );
+      return reply.status(201).header('ETag', r.etag).send(r);
+    },
+  );
 
   app.put(
     '/api/manifests/:id/entries/:index',
     { schema: { params: IdIndexParams, body: AnyObject } },
     async (req: IdIndexReq, reply) => {
       const index = indexParam(req.params.index);
-      const r = replaceEntry(ctx, req.params.id, index, (req.body as { entry?: unknown }).entry, writeOptions(req, inst));
+      const r = replaceEntry(
+        ctx,
+        req.params.id,
+        index,
+        (req.body as { entry?: unknown }).entry,
+        writeOptions(req, inst),
+      );
       return reply.header('ETag', r.etag).send(r);
     },
   );
 
-  app.delete('/api/manifests/:id/entries/:index', { schema: { params: IdIndexParams } }, async (req: IdIndexReq, reply) => {
-    const index = indexParam(req.params.index);
-    const r = deleteEntry(ctx, req.params.id, index, writeOptions(req, inst));
-    return reply.header('ETag', r.etag).send(r);
-  });
+  app.delete(
+    '/api/manifests/:id/entries/:index',
+    { schema: { params: IdIndexParams } },
+    async (req: IdIndexReq, reply) => {
+      const index = indexParam(req.params.index);
+      const r = deleteEntry(ctx, req.params.id, index, writeOptions(req, inst));
+      return reply.header('ETag', r.etag).send(r);
+    },
+  );
 }

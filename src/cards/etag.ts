@@ -22,11 +22,15 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
   // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE (RFC 9110 8.8.3): anything else is a client mistake
   const bad = tags.find((t) => !/^(W\/)?"[^"]*"$/.test(t));
   if (bad !== undefined) {
-    throw badRequest(`If-Match must hold entity tags in double quotes, like "v42" (got ${bad.slice(0, 40)})`, [
-      { path: 'headers.if-match', message: 'must be * or a list of quoted entity tags' },
-    ], 'BAD_IF_MATCH');
+    throw badRequest(
+      `If-Match must hold entity tags in double quotes, like "v42" (got ${bad.slice(0, 40)})`,
+      [{ path: 'headers.if-match', message: 'must be * or a list of quoted entity tags' }],
+      'BAD_IF_MATCH',
+    );
   }
   if (!tags.includes(current)) {
-    throw preconditionFailed(`the data changed since you read it (current ETag ${current}); read it again and retry`);
+    throw preconditionFailed(
+      `the data changed since you read it (current ETag ${current}); read it again and retry`,
+    );
   }
 }

@@ -25,7 +25,11 @@ export function serializeManifest(body: ManifestBody): string {
 }
 
 /** Splits a parsed file into its meta-only body and its `data` (hasData false when the key is absent). */
-export function splitData(parsed: Record<string, unknown>): { body: ManifestBody; hasData: boolean; data: unknown } {
+export function splitData(parsed: Record<string, unknown>): {
+  body: ManifestBody;
+  hasData: boolean;
+  data: unknown;
+} {
   const { data, ...body } = parsed;
   return { body, hasData: Object.hasOwn(parsed, 'data'), data };
 }
@@ -40,6 +44,9 @@ export function isManifestFileName(name: string): boolean {
 
 /** Name of the backup kept when a manifest carrying `data` is imported: `<name>.<UTC stamp>.json`. */
 export function backupFileName(name: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${name}.${stamp}.json`;
 }

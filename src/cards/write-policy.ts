@@ -18,12 +18,13 @@
  *   N > 1 → it is added, then the oldest rows of that day beyond N are dropped. New dated rows are
  *   placed in date order; an entry without a date is appended (list cards).
  */
-import type { FieldError } from '../errors.js';
-import { invalid, KlebbError } from '../errors.js';
+
 import { dateRefusal } from '../common/date-allowance.js';
 import { isIsoDate } from '../common/dates.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { formInputs, hasValue, type InputDescriptor, requireAnyOf } from '../common/inputs.js';
+import type { FieldError } from '../errors.js';
+import { invalid, KlebbError } from '../errors.js';
 
 /** A card's write policy, read leniently from its `meta` (defaults per docs/MANIFEST-SCHEMA.md). */
 export interface WritePolicy {
@@ -58,7 +59,8 @@ export function writePolicyOf(meta: unknown): WritePolicy {
   const w = isObject(m.writeable) ? m.writeable : {};
   const v = isObject(m.view) ? m.view : {};
   const max = w.maxReadingsPerDay;
-  const dateField = typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date';
+  const dateField =
+    typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date';
   const inputs = formInputs(m);
   return {
     fromWebapp: w.fromWebapp === true,
@@ -69,7 +71,9 @@ export function writePolicyOf(meta: unknown): WritePolicy {
     requireAny: requireAnyOf(m),
     inputs,
     dateField,
-    dated: inputs.some((i) => i.key === dateField) || (typeof v.component === 'string' && DATED_COMPONENTS.includes(v.component)),
+    dated:
+      inputs.some((i) => i.key === dateField) ||
+      (typeof v.component === 'string' && DATED_COMPONENTS.includes(v.component)),
   };
 }
 
@@ -80,9 +84,12 @@ export function writePolicyOf(meta: unknown): WritePolicy {
  */
 export function cleanEntry(entry: unknown): Entry {
   if (!isObject(entry)) {
-    throw new KlebbError(400, 'BAD_REQUEST', 'the body must be {"entry": {...}} with the entry as a JSON object', [
-      { path: 'entry', message: entry === undefined ? 'is required' : 'must be an object' },
-    ]);
+    throw new KlebbError(
+      400,
+      'BAD_REQUEST',
+      'the body must be {"entry": {...}} with the entry as a JSON object',
+      [{ path: 'entry', message: entry === undefined ? 'is required' : 'must be an object' }],
+    );
   }
   const out: Entry = {};
   for (const [k, val] of Object.entries(entry)) {
@@ -137,7 +144,8 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
       if (!Array.isArray(v)) return 'must be a list of its choices';
       const options = input.options ?? [];
       if (v.some((x) => x === null || typeof x === 'object')) return 'must be a list of its choices';
-      if (options.length > 0 && !v.every((x) => optionMatches(options, x))) return 'must be a list of its choices';
+      if (options.length > 0 && !v.every((x) => optionMatches(options, x)))
+        return 'must be a list of its choices';
       if (new Set(v.map((x) => String(x))).size !== v.length) return 'must not list a choice twice';
       return null;
     }
@@ -186,7 +194,8 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
   for (const input of policy.inputs) {
     const v = entry[input.key];
     if (!hasValue(v)) {
-      if (input.required && !policy.requireAny.includes(input.key)) problems.push(fieldError(input, input.key, 'is required'));
+      if (input.required && !policy.requireAny.includes(input.key))
+        problems.push(fieldError(input, input.key, 'is required'));
       continue;
     }
     const p = valueProblem(input, v);
@@ -243,7 +252,11 @@ export function rowDay(row: unknown, dateField: string): string | null {
 export function assertDateAllowed(policy: WritePolicy, day: string, today: string): void {
   const refusal = dateRefusal(policy, day, today);
   if (refusal) {
-    throw invalid(refusal, [{ path: `entry.${policy.dateField}`, message: `${day} is not allowed` }], 'DATE_NOT_ALLOWED');
+    throw invalid(
+      refusal,
+      [{ path: `entry.${policy.dateField}`, message: `${day} is not allowed` }],
+      'DATE_NOT_ALLOWED',
+    );
   }
 }
 
@@ -295,7 +308,8 @@ export function rowsOfDay(rows: readonly unknown[], day: string, dateField: stri
 export function planAdd(rows: readonly unknown[], day: string | null, policy: WritePolicy): AddPlan {
   if (day === null) return { kind: 'insert', at: rows.length, drop: [], finalIndex: rows.length };
   const same = rowsOfDay(rows, day, policy.dateField);
-  if (policy.maxReadingsPerDay === 1 && same.length > 0) return { kind: 'replace', index: same[same.length - 1] };
+  if (policy.maxReadingsPerDay === 1 && same.length > 0)
+    return { kind: 'replace', index: same[same.length - 1] };
   const at = datePosition(rows, day, policy.dateField);
   const excess = same.length + 1 - policy.maxReadingsPerDay;
   const drop = excess > 0 ? same.slice(0, excess) : [];
@@ -304,7 +318,12 @@ export function planAdd(rows: readonly unknown[], day: string | null, policy: Wr
 }
 
 /** `rows` with `entry` inserted at `at` and the `drop` positions removed (a new array). */
-export function applyInsert(rows: readonly unknown[], entry: Entry, at: number, drop: readonly number[]): unknown[] {
+export function applyInsert(
+  rows: readonly unknown[],
+  entry: Entry,
+  at: number,
+  drop: readonly number[],
+): unknown[] {
   const dropped = new Set(drop);
   const out: unknown[] = [];
   for (let i = 0; i <= rows.length; i++) {

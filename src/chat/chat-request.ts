@@ -24,7 +24,9 @@ export const MAX_CHAT_MESSAGE_CHARS = 100_000;
  */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('the body must be a JSON object with messages', [{ path: '', message: 'must be an object' }]);
+    throw badRequest('the body must be a JSON object with messages', [
+      { path: '', message: 'must be an object' },
+    ]);
   }
   const b = body as Record<string, unknown>;
   if (!Array.isArray(b.messages) || b.messages.length === 0) {

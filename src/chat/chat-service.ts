@@ -60,7 +60,13 @@ export interface ChatDeps {
   /** Where debug lines go (HEALTH_DEBUG=1). */
   debug?: (line: string) => void;
   /** Told when a turn ends: how, after how long (seconds), and the status a buffered reply had. */
-  onTurnEnd?: (t: { turnId: string; reason: string; seconds: number; status: number; roundTrips: number }) => void;
+  onTurnEnd?: (t: {
+    turnId: string;
+    reason: string;
+    seconds: number;
+    status: number;
+    roundTrips: number;
+  }) => void;
   /** Aborted at shutdown: every turn stops at its next checkpoint. */
   shutdownSignal?: AbortSignal;
   /** Whether a reminder will reach a device (set_notification reports it). */
@@ -219,7 +225,10 @@ export class ChatService {
           tools: toolDefinitions(),
           dispatch: async (name, args, argumentsError) => {
             // the same write, asked again by the same message after a failed turn: not applied twice
-            const done = argumentsError === undefined ? resend.replay(`${name} ${canonicalJson(args ?? {})}`) : undefined;
+            const done =
+              argumentsError === undefined
+                ? resend.replay(`${name} ${canonicalJson(args ?? {})}`)
+                : undefined;
             if (done) return { ok: true, content: done.content };
             return dispatchToolCall(name, args, toolCtx, argumentsError);
           },
@@ -230,7 +239,8 @@ export class ChatService {
         turnSignal,
       ),
     );
-    if (result.reason !== 'answered') this.resends.remember(resendKey, [...(result.writes ?? []), ...resend.unused()]);
+    if (result.reason !== 'answered')
+      this.resends.remember(resendKey, [...(result.writes ?? []), ...resend.unused()]);
     this.deps.onTurnEnd?.({
       turnId,
       reason: result.reason,

@@ -87,7 +87,9 @@ const posInt = (v: unknown): number | undefined =>
 /** `color` → `colour`; null for a type no form knows. */
 export function formInputType(t: unknown): FormInputType | null {
   if (t === 'color') return 'colour';
-  return typeof t === 'string' && (FORM_INPUT_TYPES as readonly string[]).includes(t) ? (t as FormInputType) : null;
+  return typeof t === 'string' && (FORM_INPUT_TYPES as readonly string[]).includes(t)
+    ? (t as FormInputType)
+    : null;
 }
 
 /** "wakeUps" → "Wake ups", "blood_sugar" → "Blood sugar": a label for an input that has none. */
@@ -129,7 +131,12 @@ export function normaliseInput(raw: unknown): InputDescriptor | null {
   const key = raw.key !== undefined ? str(raw.key) : str(raw.name);
   const type = formInputType(raw.type);
   if (key === undefined || type === null) return null;
-  const d: InputDescriptor = { key, type, label: str(raw.label) ?? labelFromKey(key), required: raw.required === true };
+  const d: InputDescriptor = {
+    key,
+    type,
+    label: str(raw.label) ?? labelFromKey(key),
+    required: raw.required === true,
+  };
   if (raw.default !== undefined) d.default = raw.default;
   if (str(raw.help)) d.help = raw.help as string;
   if (str(raw.placeholder)) d.placeholder = raw.placeholder as string;
@@ -140,14 +147,19 @@ export function normaliseInput(raw: unknown): InputDescriptor | null {
   if (posInt(raw.rows) !== undefined) d.rows = raw.rows as number;
   if (type === 'select' || type === 'chips' || type === 'chips-multi') d.options = optionsOf(raw.options);
   if (type === 'emoji-picker') {
-    const emojis = Array.isArray(raw.emojis) ? raw.emojis.filter((e): e is string => typeof e === 'string' && e !== '') : [];
+    const emojis = Array.isArray(raw.emojis)
+      ? raw.emojis.filter((e): e is string => typeof e === 'string' && e !== '')
+      : [];
     d.emojis = emojis.length > 0 ? emojis : [...DEFAULT_MOOD_EMOJIS];
     if (raw.emitIndex === true) d.emitIndex = true;
     if (raw.autoSubmit === true) d.autoSubmit = true;
   }
   if (type === 'rating') {
     const min = d.min !== undefined && Number.isInteger(d.min) ? d.min : DEFAULT_RATING_MIN;
-    let max = d.max !== undefined && Number.isInteger(d.max) && d.max >= min ? d.max : Math.max(min, DEFAULT_RATING_MAX);
+    let max =
+      d.max !== undefined && Number.isInteger(d.max) && d.max >= min
+        ? d.max
+        : Math.max(min, DEFAULT_RATING_MAX);
     if (max - min + 1 > MAX_RATING_STEPS) max = min + MAX_RATING_STEPS - 1;
     d.min = min;
     d.max = max;
@@ -165,7 +177,11 @@ export function formInputs(meta: unknown): InputDescriptor[] {
   const w = meta.writeable;
   const v = meta.view;
   const list =
-    isObject(w) && Array.isArray(w.inputs) ? w.inputs : isObject(v) && Array.isArray(v.inputs) ? v.inputs : [];
+    isObject(w) && Array.isArray(w.inputs)
+      ? w.inputs
+      : isObject(v) && Array.isArray(v.inputs)
+        ? v.inputs
+        : [];
   const seen = new Set<string>();
   const out: InputDescriptor[] = [];
   for (const raw of list) {

@@ -29,16 +29,20 @@ export function jsonShapeProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Jso
   while (stack.length > 0) {
     const { v, depth, path } = stack.pop() as { v: unknown; depth: number; path: string };
     if (typeof v === 'string') {
-      if (hasLoneSurrogate(v)) return { path: path || '(value)', message: 'contains a lone UTF-16 surrogate (broken text)' };
+      if (hasLoneSurrogate(v))
+        return { path: path || '(value)', message: 'contains a lone UTF-16 surrogate (broken text)' };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= maxDepth) return { path: path || '(value)', message: `is nested deeper than ${maxDepth} levels` };
+    if (depth >= maxDepth)
+      return { path: path || '(value)', message: `is nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
     } else {
       for (const [k, child] of Object.entries(v)) {
-        if (hasLoneSurrogate(k)) return { path: path || '(value)', message: 'has a key with a lone UTF-16 surrogate' };
+        if (hasLoneSurrogate(k))
+          return { path: path || '(value)', message: 'has a key with a lone UTF-16 surrogate' };
         stack.push({ v: child, depth: depth + 1, path: path ? `${path}.${k}` : k });
       }
     }

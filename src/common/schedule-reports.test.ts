@@ -35,7 +35,10 @@ function medicationCard() {
       ['2026-04-25', '09:30'],
     ],
   });
-  return card as unknown as { data: unknown; meta: Record<string, unknown> & { reports: Record<string, unknown> } };
+  return card as unknown as {
+    data: unknown;
+    meta: Record<string, unknown> & { reports: Record<string, unknown> };
+  };
 }
 
 describe('adherenceReport on the medication template', () => {

@@ -83,7 +83,7 @@ function writeJob(home: string, job: JobRecord): void {
  */
 export function recoverImport(db: Db, layout: HomeLayout): JobRecord | null {
   const job = readJob(layout.home);
-  if (!job || job.state !== 'applying') return null;
+  if (job?.state !== 'applying') return null;
   const finishedAt = new Date().toISOString();
   if (job.source && job.selection && isApplied(db, job.id)) {
     applyFiles(layout, stagedPaths(job.source), job.selection);

@@ -7,11 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest } from '../errors.js';
-import {
-  MAX_FEEDBACK_CONTEXT_CHARS,
-  MAX_FEEDBACK_INTENT_CHARS,
-  MAX_FEEDBACK_TOOL_NAMES,
-} from '../limits.js';
+import { MAX_FEEDBACK_CONTEXT_CHARS, MAX_FEEDBACK_INTENT_CHARS, MAX_FEEDBACK_TOOL_NAMES } from '../limits.js';
 
 /** One line of the log. `ts` is an ISO time. */
 export interface FeedbackEntry {
@@ -42,20 +38,32 @@ export function shapeFeedback(input: unknown, now = new Date()): FeedbackEntry {
   }
   const kind = b.kind === undefined ? 'feature' : b.kind;
   if (kind !== 'bug' && kind !== 'feature') {
-    throw badRequest('kind must be "bug" or "feature"', [{ path: 'kind', message: 'must be bug or feature' }]);
+    throw badRequest('kind must be "bug" or "feature"', [
+      { path: 'kind', message: 'must be bug or feature' },
+    ]);
   }
   if (b.context !== undefined && typeof b.context !== 'string') {
     throw badRequest('context must be a string', [{ path: 'context', message: 'must be a string' }]);
   }
-  if (b.toolsConsidered !== undefined && (!Array.isArray(b.toolsConsidered) || b.toolsConsidered.some((t) => typeof t !== 'string'))) {
+  if (
+    b.toolsConsidered !== undefined &&
+    (!Array.isArray(b.toolsConsidered) || b.toolsConsidered.some((t) => typeof t !== 'string'))
+  ) {
     throw badRequest('toolsConsidered must be an array of tool names', [
       { path: 'toolsConsidered', message: 'must be an array of strings' },
     ]);
   }
-  const entry: FeedbackEntry = { ts: now.toISOString(), kind, intent: clip(b.intent, MAX_FEEDBACK_INTENT_CHARS) };
-  if (typeof b.context === 'string' && b.context.trim()) entry.context = clip(b.context, MAX_FEEDBACK_CONTEXT_CHARS);
+  const entry: FeedbackEntry = {
+    ts: now.toISOString(),
+    kind,
+    intent: clip(b.intent, MAX_FEEDBACK_INTENT_CHARS),
+  };
+  if (typeof b.context === 'string' && b.context.trim())
+    entry.context = clip(b.context, MAX_FEEDBACK_CONTEXT_CHARS);
   if (Array.isArray(b.toolsConsidered) && b.toolsConsidered.length) {
-    entry.toolsConsidered = (b.toolsConsidered as string[]).slice(0, MAX_FEEDBACK_TOOL_NAMES).map((t) => clip(t, 64));
+    entry.toolsConsidered = (b.toolsConsidered as string[])
+      .slice(0, MAX_FEEDBACK_TOOL_NAMES)
+      .map((t) => clip(t, 64));
   }
   return entry;
 }

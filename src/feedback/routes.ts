@@ -18,9 +18,14 @@ export function feedbackRoutes(app: FastifyInstance, inst: Instance): void {
   app.get('/api/admin/feedback', { config: { auth: 'admin' } }, async (req) => {
     const since = (req.query as { since?: string }).since;
     if (since !== undefined && Number.isNaN(Date.parse(since))) {
-      throw badRequest('since must be an ISO date-time', [{ path: 'query.since', message: 'must be an ISO date-time' }]);
+      throw badRequest('since must be an ISO date-time', [
+        { path: 'query.since', message: 'must be an ISO date-time' },
+      ]);
     }
-    const entries = readFeedback(inst.layout.metaDir, since === undefined ? undefined : new Date(since).toISOString());
+    const entries = readFeedback(
+      inst.layout.metaDir,
+      since === undefined ? undefined : new Date(since).toISOString(),
+    );
     return { entries, cursor: entries.length ? entries[entries.length - 1].ts : (since ?? null) };
   });
 }

@@ -14,7 +14,8 @@ export function welcomeManifest(): Record<string, unknown> {
       order: -100,
       view: { enabled: true, component: 'markdown-doc', slot: 'top' },
     },
-    description: 'Shown on a new dashboard. It hides itself when you add your first card; delete it any time.',
+    description:
+      'Shown on a new dashboard. It hides itself when you add your first card; delete it any time.',
     data: {
       markdown: [
         '## Welcome 👋',
@@ -22,7 +23,7 @@ export function welcomeManifest(): Record<string, unknown> {
         'Every card on this dashboard is one JSON file in the `data/` folder of your Klebb home.',
         '',
         '- **Add a card:** drop a manifest file into `data/`, ask the chat agent, or `POST /api/manifests`.',
-        '- **Log an entry:** use the card\'s form, the chat, or the REST API (`docs/API.md`).',
+        "- **Log an entry:** use the card's form, the chat, or the REST API (`docs/API.md`).",
         '- **Hide a card:** switch it off in Settings. **Remove it:** delete its file.',
         '',
         'The manifest format is described in `docs/MANIFEST-SCHEMA.md`.',

@@ -32,7 +32,10 @@ function dateFieldOfCard(card: Card): string {
 }
 
 /** Scans every enabled card. `kinds` limits the scan (the ambient nudge asks for 'stale' only). */
-export function hygieneScan(ctx: CardContext, opts: { timeZone?: string; kinds?: Finding['kind'][] } = {}): Finding[] {
+export function hygieneScan(
+  ctx: CardContext,
+  opts: { timeZone?: string; kinds?: Finding['kind'][] } = {},
+): Finding[] {
   const want = new Set(opts.kinds ?? ['stale', 'growth', 'orphaned-input']);
   const today = todayIn(opts.timeZone);
   const findings: Finding[] = [];

@@ -89,8 +89,16 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
 }
 
 /** Every card's activity, in card order. `timeZone` decides "today". */
-export function recentActivity(ctx: CardContext, timeZone?: string): { today: string; cards: CardActivity[] } {
+export function recentActivity(
+  ctx: CardContext,
+  timeZone?: string,
+): { today: string; cards: CardActivity[] } {
   const today = todayIn(timeZone);
-  return { today, cards: ctx.registry.all().sort(compareCards).map((c) => cardActivity(ctx, c, today, timeZone)) };
+  return {
+    today,
+    cards: ctx.registry
+      .all()
+      .sort(compareCards)
+      .map((c) => cardActivity(ctx, c, today, timeZone)),
+  };
 }
-

@@ -24,7 +24,14 @@ const seg = (p: string) => parseRowPath(p);
 
 describe('CardDataStore', () => {
   it('keeps each top-level array element as its own store row', () => {
-    store.replace('w', [{ date: '2026-04-20', kg: 80 }, { date: '2026-04-21', kg: 81 }], 'test');
+    store.replace(
+      'w',
+      [
+        { date: '2026-04-20', kg: 80 },
+        { date: '2026-04-21', kg: 81 },
+      ],
+      'test',
+    );
     expect(db.prepare('SELECT count(*) FROM card_rows WHERE card_id = ?').pluck().get('w')).toBe(2);
     store.append('w', [], '', { date: '2026-04-22', kg: 82 }, 'test');
     expect(db.prepare('SELECT count(*) FROM card_rows WHERE card_id = ?').pluck().get('w')).toBe(3);
@@ -61,9 +68,9 @@ describe('CardDataStore', () => {
   it('a failing row operation changes nothing and records nothing', () => {
     store.replace('w', [{ date: '2026-04-20', kg: 80 }], 'test');
     const before = store.state('w');
-    expect(() => store.update('w', seg('[date="1999-01-01"]'), '[date="1999-01-01"]', { kg: 1 }, 'test')).toThrow(
-      /no row/,
-    );
+    expect(() =>
+      store.update('w', seg('[date="1999-01-01"]'), '[date="1999-01-01"]', { kg: 1 }, 'test'),
+    ).toThrow(/no row/);
     expect(() => store.removeRow('w', seg('[kg="80"]'), '[kg="80"]', 'test')).toThrow();
     expect(store.state('w')).toEqual(before);
     expect(store.changes.recent('w', 10)).toHaveLength(1);
@@ -78,13 +85,26 @@ describe('CardDataStore', () => {
   });
 
   it('finds rows by date through the index and by other keys strictly', () => {
-    store.replace('w', [{ date: '2026-04-20', done: true }, { date: '2026-04-21', done: 1 }], 'test');
+    store.replace(
+      'w',
+      [
+        { date: '2026-04-20', done: true },
+        { date: '2026-04-21', done: 1 },
+      ],
+      'test',
+    );
     const plan = db
-      .prepare(`EXPLAIN QUERY PLAN SELECT id FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') = ?`)
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') = ?`,
+      )
       .all('w', '2026-04-20') as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toContain('card_rows_date');
-    expect(store.readRows('w', seg('[done=true]'), '[done=true]', {})).toEqual({ row: { date: '2026-04-20', done: true } });
-    expect(store.readRows('w', seg('[done=1]'), '[done=1]', {})).toEqual({ row: { date: '2026-04-21', done: 1 } });
+    expect(store.readRows('w', seg('[done=true]'), '[done=true]', {})).toEqual({
+      row: { date: '2026-04-20', done: true },
+    });
+    expect(store.readRows('w', seg('[done=1]'), '[done=1]', {})).toEqual({
+      row: { date: '2026-04-21', done: 1 },
+    });
   });
 
   it('prunes change sets older than the window beyond the newest N', () => {
@@ -96,7 +116,11 @@ describe('CardDataStore', () => {
   });
 
   it('closing checkpoints the WAL so the main file alone holds every row', () => {
-    store.replace('w', Array.from({ length: 500 }, (_, i) => ({ i })), 'test');
+    store.replace(
+      'w',
+      Array.from({ length: 500 }, (_, i) => ({ i })),
+      'test',
+    );
     expect(closeDatabase(db).complete).toBe(true);
     const wal = path.join(dir, 'klebb.sqlite-wal');
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
@@ -114,7 +138,11 @@ describe('CardDataStore dates', () => {
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-store-'));
     const db2 = openDatabase(path.join(d, 'k.sqlite'));
     const st = new CardDataStore(db2);
-    st.replace('w', [{ date: '2026-04-19' }, { date: 'unknown' }, { date: '2026-04-21' }, { date: 3 }], 'test');
+    st.replace(
+      'w',
+      [{ date: '2026-04-19' }, { date: 'unknown' }, { date: '2026-04-21' }, { date: 3 }],
+      'test',
+    );
     expect(st.maxDate('w', 'date')).toBe('2026-04-21');
     expect(st.countDated('w', 'date', 10)).toBe(2);
     const plan = db2

@@ -220,7 +220,7 @@ const quoteChar = (c: string) => (c === "'" ? `"'"` : `'${c}'`);
  * Formats segments back into a row path, canonically: `a.b[k="v"][index=-1]`, strings double-quoted
  * with `\"` and `\\` escaped. `parseRowPath(formatRowPath(segs))` equals `segs`. Throws RowError
  * `BAD_PATH` for a segment no path can express (an invalid key, a filter on a field named `index`,
- * a non-finite number, a non-integer index). Grammar: 
+ * a non-finite number, a non-integer index). Grammar:
  */
 export function formatRowPath(segs: readonly Segment[]): string {
   let out = '';

@@ -19,11 +19,14 @@ describe('bearer auth over HTTP', () => {
     expect(r.status).toBe(200);
   });
 
-  it.each(['wrong', `${T}x`, T.slice(0, -1), ''])('a wrong bearer %j is 401 even from loopback', async (tok) => {
-    const r = await s.api('/api/manifests', { headers: { authorization: `Bearer ${tok}` } });
-    expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ error: 'Unauthorized' });
-  });
+  it.each(['wrong', `${T}x`, T.slice(0, -1), ''])(
+    'a wrong bearer %j is 401 even from loopback',
+    async (tok) => {
+      const r = await s.api('/api/manifests', { headers: { authorization: `Bearer ${tok}` } });
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ error: 'Unauthorized' });
+    },
+  );
 
   it('a wrong bearer cannot write', async () => {
     const r = await s.api('/api/manifests', {
@@ -43,13 +46,20 @@ describe('bearer auth over HTTP', () => {
   });
 
   it('a wrong bearer on an unknown /api path is still 401, and /healthz is public', async () => {
-    expect((await s.api('/api/nothing-here', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await s.api('/api/nothing-here', { headers: { authorization: 'Bearer nope' } })).status).toBe(
+      401,
+    );
     expect((await s.api('/healthz', { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
   });
 
   it('GET /api/instance names the chat agent', async () => {
     const r = await s.api('/api/instance', { token: T });
-    expect(r.body).toEqual({ name: 'Klebb', chatAgent: { name: 'Chat', emoji: '💬' }, demo: false, cloud: false });
+    expect(r.body).toEqual({
+      name: 'Klebb',
+      chatAgent: { name: 'Chat', emoji: '💬' },
+      demo: false,
+      cloud: false,
+    });
   });
 });
 
@@ -65,7 +75,9 @@ describe('authenticate()', () => {
 
   it('accepts the bearer from anywhere and refuses any bearer when no token is configured', () => {
     expect(authenticate({ authorization: `Bearer ${T}` }, '198.51.100.7', T).kind).toBe('agent-token');
-    expect(() => authenticate({ authorization: `Bearer ${T}` }, '127.0.0.1', undefined)).toThrow('Unauthorized');
+    expect(() => authenticate({ authorization: `Bearer ${T}` }, '127.0.0.1', undefined)).toThrow(
+      'Unauthorized',
+    );
     expect(() => authenticate({ authorization: `Basic ${T}` }, '127.0.0.1', T)).toThrow('Unauthorized');
   });
 
@@ -85,7 +97,8 @@ describe('authenticate()', () => {
 });
 
 describe('a credential-less request must really be local (case H4 of the newcomer pass)', () => {
-  const at = (headers: Record<string, string>) => () => authenticate({ host: 'localhost:8080', ...headers }, '127.0.0.1', T);
+  const at = (headers: Record<string, string>) => () =>
+    authenticate({ host: 'localhost:8080', ...headers }, '127.0.0.1', T);
   it('refuses a cross-site browser request, a foreign Origin and a rebinding Host', () => {
     expect(at({ origin: 'https://evil.example' })).toThrow('Unauthorized');
     expect(at({ 'sec-fetch-site': 'cross-site' })).toThrow('Unauthorized');
@@ -93,7 +106,10 @@ describe('a credential-less request must really be local (case H4 of the newcome
     expect(at({ origin: 'null' })).toThrow('Unauthorized');
     expect(at({ origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' })().kind).toBe('local');
   });
-  it.each(['via', 'x-client-ip', 'cf-connecting-ip', 'true-client-ip', 'x-forwarded-port'])('refuses proxy header %s', (h) => {
-    expect(at({ [h]: '1' })).toThrow('Unauthorized');
-  });
+  it.each(['via', 'x-client-ip', 'cf-connecting-ip', 'true-client-ip', 'x-forwarded-port'])(
+    'refuses proxy header %s',
+    (h) => {
+      expect(at({ [h]: '1' })).toThrow('Unauthorized');
+    },
+  );
 });

@@ -22,7 +22,10 @@ describe('edge cases', () => {
   it('framework errors carry our own stable codes', async () => {
     const bad = await s.api('/api/manifests', { body: '{', headers: { 'content-type': 'application/json' } });
     expect(bad.body.code).toBe('INVALID_JSON');
-    const empty = await s.api('/api/manifests', { body: '', headers: { 'content-type': 'application/json' } });
+    const empty = await s.api('/api/manifests', {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.code).toBe('EMPTY_BODY');
     const media = await s.api('/api/manifests', { body: 'x', headers: { 'content-type': 'text/csv' } });
@@ -38,12 +41,16 @@ describe('edge cases', () => {
   });
 
   it('date-keyed data: the key is the date, also on create', async () => {
-    await s.api('/api/manifests', { json: card('dk', { data: { '2026-04-21': { mood: 3, date: '1999-01-01' } } }) });
+    await s.api('/api/manifests', {
+      json: card('dk', { data: { '2026-04-21': { mood: 3, date: '1999-01-01' } } }),
+    });
     expect((await s.api('/api/manifests/dk/data')).body.data).toEqual([{ mood: 3, date: '2026-04-21' }]);
   });
 
   it('schema.type is enforced on create as on POST data', async () => {
-    const r = await s.api('/api/manifests', { json: card('typed', { schema: { type: 'object' }, data: [] }) });
+    const r = await s.api('/api/manifests', {
+      json: card('typed', { schema: { type: 'object' }, data: [] }),
+    });
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('WRONG_TYPE');
     expect((await s.api('/api/manifests/typed')).status).toBe(404);
@@ -67,7 +74,10 @@ describe('edge cases', () => {
   });
 
   it('a bad row path on an unknown card is 404, not 400', async () => {
-    const r = await s.api('/api/manifests/ghost/rows', { method: 'PATCH', json: { path: '[x=', changes: {} } });
+    const r = await s.api('/api/manifests/ghost/rows', {
+      method: 'PATCH',
+      json: { path: '[x=', changes: {} },
+    });
     expect(r.status).toBe(404);
   });
 
@@ -76,7 +86,9 @@ describe('edge cases', () => {
     fs.writeFileSync(path.join(s.dataDir, 'half.json'), JSON.stringify(raw));
     await expect.poll(async () => (await s.api('/api/manifests/half')).status, { timeout: 3000 }).toBe(200);
     const errs = (await s.api('/api/manifests')).body.errors;
-    expect(errs).toEqual([expect.objectContaining({ id: 'half', code: 'FIELD_DROPPED', path: 'meta.cadence' })]);
+    expect(errs).toEqual([
+      expect.objectContaining({ id: 'half', code: 'FIELD_DROPPED', path: 'meta.cadence' }),
+    ]);
     const p = await s.api('/api/manifests/half', { method: 'PATCH', json: { meta: { label: 'Half done' } } });
     expect(p.status).toBe(200);
     const worse = await s.api('/api/manifests/half', { method: 'PATCH', json: { meta: { order: 'x' } } });
@@ -96,9 +108,16 @@ describe('edge cases', () => {
       path.join(s.dataDir, 'oldmood.json'),
       JSON.stringify(card('oldmood', { data: { '2026-04-20': { mood: 4 }, '2026-04-19': { mood: 2 } } })),
     );
-    fs.writeFileSync(path.join(s.dataDir, 'strdata.json'), JSON.stringify(card('strdata', { data: '[{"a":1}]' })));
-    await expect.poll(async () => (await s.api('/api/manifests/strdata')).status, { timeout: 3000 }).toBe(200);
-    await expect.poll(async () => (await s.api('/api/manifests/oldmood')).status, { timeout: 3000 }).toBe(200);
+    fs.writeFileSync(
+      path.join(s.dataDir, 'strdata.json'),
+      JSON.stringify(card('strdata', { data: '[{"a":1}]' })),
+    );
+    await expect
+      .poll(async () => (await s.api('/api/manifests/strdata')).status, { timeout: 3000 })
+      .toBe(200);
+    await expect
+      .poll(async () => (await s.api('/api/manifests/oldmood')).status, { timeout: 3000 })
+      .toBe(200);
     expect((await s.api('/api/manifests/oldmood/data')).body.data).toEqual([
       { mood: 2, date: '2026-04-19' },
       { mood: 4, date: '2026-04-20' },

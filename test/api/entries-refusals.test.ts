@@ -1,10 +1,3 @@
-/**
- * The web write API's refusals (docs/API.md "Entries"): each with its status, code and message,
- * and nothing written. The date allowance binds people (no credentials from this machine) and not
- * agents with the bearer token.
- */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
 import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';

@@ -1,10 +1,3 @@
-/**
- * The web write API's writes (docs/API.md "Entries"): maxReadingsPerDay upsert versus append with
- * the oldest dropped, date order, list cards, whole-row edits (also moving a row to another day),
- * deletes, legacy name-keyed inputs, one change set per write, and the live event.
- */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CardEvent } from '../../src/cards/card-loader.js';
 import { addDays, todayIn } from '../../src/common/dates.js';

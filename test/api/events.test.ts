@@ -162,7 +162,10 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
     expect(
       (await s.api('/api/views/view', { token: TOKEN })).body.errors.map((e: { file: string }) => e.file),
     ).toContain('sleep.json');
-    fs.writeFileSync(path.join(s.dataDir, 'nolabel.json'), JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel' } }));
+    fs.writeFileSync(
+      path.join(s.dataDir, 'nolabel.json'),
+      JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel' } }),
+    );
     const named = await st.next(
       (e) => e.event === 'card' && e.data.type === 'file-error' && e.data.file === 'nolabel.json',
       'file-error with id',

@@ -45,7 +45,12 @@ describe('POST /api/manifests', () => {
   it('creates the blood-pressure example: 201, meta-only file, rows in the store, welcome hidden once', async () => {
     const r = await s.api('/api/manifests', { json: bp });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ ok: true, id: 'blood-pressure', source: 'data/blood-pressure.json', welcomeAutoHidden: true });
+    expect(r.body).toEqual({
+      ok: true,
+      id: 'blood-pressure',
+      source: 'data/blood-pressure.json',
+      welcomeAutoHidden: true,
+    });
     const onDisk = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'blood-pressure.json'), 'utf8'));
     expect(onDisk).not.toHaveProperty('data');
     expect(onDisk.meta.label).toBe('Blood Pressure');
@@ -81,7 +86,10 @@ describe('POST /api/manifests', () => {
   });
 
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {
-    const bad = await s.api('/api/manifests', { body: '{"$schema":', headers: { 'content-type': 'application/json' } });
+    const bad = await s.api('/api/manifests', {
+      body: '{"$schema":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBeTruthy();
     const text = await s.api('/api/manifests', { body: 'hello', headers: { 'content-type': 'text/plain' } });
@@ -92,7 +100,10 @@ describe('POST /api/manifests', () => {
 describe('PATCH and DELETE /api/manifests/:id', () => {
   it('merge-patches meta and description; protected keys are 400', async () => {
     await s.api('/api/manifests', { json: bp });
-    const r = await s.api('/api/manifests/blood-pressure', { method: 'PATCH', json: { meta: { label: 'BP', emoji: null } } });
+    const r = await s.api('/api/manifests/blood-pressure', {
+      method: 'PATCH',
+      json: { meta: { label: 'BP', emoji: null } },
+    });
     expect(r.status).toBe(200);
     const got = await s.api('/api/manifests/blood-pressure');
     expect(got.body.meta.label).toBe('BP');
@@ -101,13 +112,18 @@ describe('PATCH and DELETE /api/manifests/:id', () => {
       const p = await s.api('/api/manifests/blood-pressure', { method: 'PATCH', json: patch });
       expect(p.status).toBe(400);
     }
-    const invalid = await s.api('/api/manifests/blood-pressure', { method: 'PATCH', json: { meta: { order: 'first' } } });
+    const invalid = await s.api('/api/manifests/blood-pressure', {
+      method: 'PATCH',
+      json: { meta: { order: 'first' } },
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.details[0].path).toBe('meta.order');
   });
 
   it('deletes the file and the rows; 404 afterwards', async () => {
-    await s.api('/api/manifests', { json: { ...bp, data: [{ date: '2026-04-20', systolic: 120, diastolic: 80 }] } });
+    await s.api('/api/manifests', {
+      json: { ...bp, data: [{ date: '2026-04-20', systolic: 120, diastolic: 80 }] },
+    });
     const d = await s.api('/api/manifests/blood-pressure', { method: 'DELETE' });
     expect(d.body).toEqual({ ok: true, id: 'blood-pressure' });
     expect(fs.existsSync(path.join(s.dataDir, 'blood-pressure.json'))).toBe(false);

@@ -5,12 +5,17 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 const mk = (id: string, meta: Record<string, unknown> = {}) =>
-  s.api('/api/manifests', { json: { $schema: 'klebb.datafile.v1', meta: { id, label: id.toUpperCase(), ...meta }, data: [] } });
+  s.api('/api/manifests', {
+    json: { $schema: 'klebb.datafile.v1', meta: { id, label: id.toUpperCase(), ...meta }, data: [] },
+  });
 
 beforeEach(async () => {
   s = await startServer();
   await mk('mood', { order: 5, view: { enabled: true, component: 'generic-card' } });
-  await mk('weight', { view: { enabled: true, component: 'generic-card' }, trends: { enabled: true, component: 'line-chart' } });
+  await mk('weight', {
+    view: { enabled: true, component: 'generic-card' },
+    trends: { enabled: true, component: 'line-chart' },
+  });
   await mk('bp', { order: 1, view: { enabled: true } });
   await mk('peptides', { view: { enabled: false, component: 'schedule-card' } });
 });
@@ -23,18 +28,24 @@ const mtimes = (ids: string[]) => ids.map((id) => fs.statSync(path.join(s.dataDi
 describe('POST /api/manifests/reorder', () => {
   it('writes sparse orders to the listed cards only, and is idempotent', async () => {
     const welcomeBefore = fs.readFileSync(path.join(s.dataDir, 'welcome.json'), 'utf8');
-    const r = await s.api('/api/manifests/reorder', { json: { order: ['mood', 'weight', 'bp', 'peptides'] } });
+    const r = await s.api('/api/manifests/reorder', {
+      json: { order: ['mood', 'weight', 'bp', 'peptides'] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ok: true, updated: ['mood', 'weight', 'bp', 'peptides'] });
     const orders = await Promise.all(
-      ['mood', 'weight', 'bp', 'peptides'].map(async (id) => (await s.api(`/api/manifests/${id}`)).body.meta.order),
+      ['mood', 'weight', 'bp', 'peptides'].map(
+        async (id) => (await s.api(`/api/manifests/${id}`)).body.meta.order,
+      ),
     );
     expect(orders).toEqual([100, 200, 300, 400]);
     expect(fs.readFileSync(path.join(s.dataDir, 'welcome.json'), 'utf8')).toBe(welcomeBefore);
 
     const before = mtimes(['mood', 'weight', 'bp', 'peptides', 'welcome']);
     await new Promise((res) => setTimeout(res, 20));
-    const again = await s.api('/api/manifests/reorder', { json: { order: ['mood', 'weight', 'bp', 'peptides'] } });
+    const again = await s.api('/api/manifests/reorder', {
+      json: { order: ['mood', 'weight', 'bp', 'peptides'] },
+    });
     expect(again.body).toEqual({ ok: true, updated: [] });
     expect(mtimes(['mood', 'weight', 'bp', 'peptides', 'welcome'])).toEqual(before);
   });
@@ -48,9 +59,12 @@ describe('POST /api/manifests/reorder', () => {
     expect((await s.api('/api/manifests/weight')).body.meta.order).toBeUndefined();
   });
 
-  it.each([[{ order: 'mood' }], [{ order: [1, 2] }], [{}], [['mood']]])('bad body %j is 400', async (body) => {
-    expect((await s.api('/api/manifests/reorder', { json: body })).status).toBe(400);
-  });
+  it.each([[{ order: 'mood' }], [{ order: [1, 2] }], [{}], [['mood']]])(
+    'bad body %j is 400',
+    async (body) => {
+      expect((await s.api('/api/manifests/reorder', { json: body })).status).toBe(400);
+    },
+  );
 });
 
 describe('GET /api/views/:view', () => {
@@ -58,7 +72,9 @@ describe('GET /api/views/:view', () => {
     const r = await s.api('/api/views/view');
     expect(r.body.cards.map((c: { id: string }) => c.id)).toEqual(['mood', 'weight']);
     expect(r.body.cards[0].viewConfig).toEqual({ enabled: true, component: 'generic-card' });
-    expect((await s.api('/api/views/trends')).body.cards.map((c: { id: string }) => c.id)).toEqual(['weight']);
+    expect((await s.api('/api/views/trends')).body.cards.map((c: { id: string }) => c.id)).toEqual([
+      'weight',
+    ]);
     expect((await s.api('/api/views/nope')).status).toBe(404);
   });
 
@@ -69,9 +85,18 @@ describe('GET /api/views/:view', () => {
     expect((await s.api('/api/views/trends')).body.cards).toEqual([]);
     const set = await s.api('/api/settings/cards');
     const w = set.body.cards.find((c: { id: string }) => c.id === 'weight');
-    expect(w).toEqual({ id: 'weight', label: 'WEIGHT', emoji: null, description: null, enabled: false, hasData: false });
+    expect(w).toEqual({
+      id: 'weight',
+      label: 'WEIGHT',
+      emoji: null,
+      description: null,
+      enabled: false,
+      hasData: false,
+    });
     await s.api('/api/settings/cards/weight/enable', { method: 'POST' });
-    expect((await s.api('/api/views/trends')).body.cards.map((c: { id: string }) => c.id)).toEqual(['weight']);
+    expect((await s.api('/api/views/trends')).body.cards.map((c: { id: string }) => c.id)).toEqual([
+      'weight',
+    ]);
     expect((await s.api('/api/settings/cards/ghost/enable', { method: 'POST' })).status).toBe(404);
   });
 });
@@ -79,7 +104,10 @@ describe('GET /api/views/:view', () => {
 describe('body limits and content types', () => {
   it('a body over the limit is 413 and writes nothing', async () => {
     const big = JSON.stringify({ data: [{ blob: 'x'.repeat(11 * 1024 * 1024) }] });
-    const r = await s.api('/api/manifests/mood/data', { body: big, headers: { 'content-type': 'application/json' } });
+    const r = await s.api('/api/manifests/mood/data', {
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(413);
     expect((await s.api('/api/manifests/mood/data')).body.data).toEqual([]);
   });

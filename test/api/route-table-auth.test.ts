@@ -26,7 +26,12 @@ describe('route table', () => {
   it('has routes, and only /healthz, the HAE webhook (it checks its own token), web assets, the app manifest, icons and service worker, sign-in pages and /auth/* are public', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
-    expect(table.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+    expect(
+      table
+        .filter((r) => r.auth === 'public')
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual([
       'GET /assets/*',
       'GET /auth/register/available',
       'GET /auth/status',
@@ -46,7 +51,10 @@ describe('route table', () => {
       'POST /auth/register/verify',
     ]);
     // the webhook's own gate: no HAE token configured → 501, whatever bearer is sent
-    const hook = await s.api('/api/health-auto-export', { json: {}, headers: { authorization: 'Bearer right' } });
+    const hook = await s.api('/api/health-auto-export', {
+      json: {},
+      headers: { authorization: 'Bearer right' },
+    });
     expect(hook.status).toBe(501);
   });
 

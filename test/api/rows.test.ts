@@ -43,7 +43,9 @@ describe('rows of an array-rooted card', () => {
     expect(u.status).toBe(200);
     expect(u.body.after).toEqual({ date: '2026-04-20', kg: 81.2, note: 'after run' });
 
-    const d = await api(`/api/manifests/w/rows?path=${encodeURIComponent('[date="2026-04-18"]')}`, { method: 'DELETE' });
+    const d = await api(`/api/manifests/w/rows?path=${encodeURIComponent('[date="2026-04-18"]')}`, {
+      method: 'DELETE',
+    });
     expect(d.body).toMatchObject({ removed: 1, totalAfter: 3, row: { date: '2026-04-18', kg: 80 } });
 
     const all = await api('/api/manifests/w/data');
@@ -98,7 +100,10 @@ describe('rows of an array-rooted card', () => {
 
   it('AMBIGUOUS when a filter matches two rows', async () => {
     await api('/api/manifests/w/rows', { json: { value: { date: '2026-04-20', kg: 90 } } });
-    const r = await api('/api/manifests/w/rows', { method: 'PATCH', json: { path: '[date="2026-04-20"]', changes: { kg: 1 } } });
+    const r = await api('/api/manifests/w/rows', {
+      method: 'PATCH',
+      json: { path: '[date="2026-04-20"]', changes: { kg: 1 } },
+    });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('AMBIGUOUS');
   });
@@ -107,10 +112,18 @@ describe('rows of an array-rooted card', () => {
 describe('rows nested in an object-rooted card', () => {
   it('addresses items[name="x"].doses', async () => {
     await api('/api/manifests', {
-      json: card('meds', { items: [{ name: 'Vitamin D', doses: [] }, { name: 'Iron', doses: [] }] }),
+      json: card('meds', {
+        items: [
+          { name: 'Vitamin D', doses: [] },
+          { name: 'Iron', doses: [] },
+        ],
+      }),
     });
     const a = await api('/api/manifests/meds/rows', {
-      json: { path: 'items[name="Vitamin D"].doses', value: { scheduledDate: '2026-04-20', takenAt: '08:00' } },
+      json: {
+        path: 'items[name="Vitamin D"].doses',
+        value: { scheduledDate: '2026-04-20', takenAt: '08:00' },
+      },
     });
     expect(a.status).toBe(201);
     expect(a.body.totalAfter).toBe(1);
@@ -133,12 +146,21 @@ describe('write gate and concurrency', () => {
     const r1 = await api('/api/manifests/e/data');
     const etag = r1.headers.get('etag') as string;
     expect(etag).toMatch(/^"v\d+"$/);
-    const ok = await api('/api/manifests/e/data', { json: { data: [{ n: 2 }] }, headers: { 'if-match': etag } });
+    const ok = await api('/api/manifests/e/data', {
+      json: { data: [{ n: 2 }] },
+      headers: { 'if-match': etag },
+    });
     expect(ok.status).toBe(200);
-    const stale = await api('/api/manifests/e/data', { json: { data: [{ n: 3 }] }, headers: { 'if-match': etag } });
+    const stale = await api('/api/manifests/e/data', {
+      json: { data: [{ n: 3 }] },
+      headers: { 'if-match': etag },
+    });
     expect(stale.status).toBe(412);
     expect((await api('/api/manifests/e/data')).body.data).toEqual([{ n: 2 }]);
-    const staleRow = await api('/api/manifests/e/rows', { json: { value: { n: 4 } }, headers: { 'if-match': etag } });
+    const staleRow = await api('/api/manifests/e/rows', {
+      json: { value: { n: 4 } },
+      headers: { 'if-match': etag },
+    });
     expect(staleRow.status).toBe(412);
   });
 

@@ -12,7 +12,9 @@ let file: string;
 beforeEach(async () => {
   // no watcher: the hand edits below are not yet seen by the server, as in the settle window
   s = await startServer({ watch: false });
-  await s.api('/api/manifests', { json: { $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight' } } });
+  await s.api('/api/manifests', {
+    json: { $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight' } },
+  });
   file = path.join(s.dataDir, 'weight.json');
 });
 afterEach(async () => {
@@ -45,9 +47,16 @@ describe('writes over a hand edit', () => {
   it('once the file is fixed, writes go through again', async () => {
     fs.writeFileSync(file, '{"$schema": "klebb.datafile.v1", "meta": {"id": "weight", "label": "Wei');
     await s.api('/api/manifests/weight', { method: 'PATCH', json: { meta: { emoji: '⚖️' } } });
-    fs.writeFileSync(file, JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight kg' } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight kg' } }),
+    );
     const r = await s.api('/api/manifests/weight', { method: 'PATCH', json: { meta: { emoji: '⚖️' } } });
     expect(r.status).toBe(200);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).meta).toEqual({ id: 'weight', label: 'Weight kg', emoji: '⚖️' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).meta).toEqual({
+      id: 'weight',
+      label: 'Weight kg',
+      emoji: '⚖️',
+    });
   });
 });

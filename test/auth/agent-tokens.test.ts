@@ -62,10 +62,7 @@ describe('with a passkey', () => {
     readWrite = rw.body.secret;
     roId = ro.body.token.id;
     const list = await s.api('/api/tokens', { headers: browser(s.url, cookie) });
-    expect(list.body.tokens.map((t: { name: string }) => t.name)).toEqual([
-      'dashboard reader',
-      'logger',
-    ]);
+    expect(list.body.tokens.map((t: { name: string }) => t.name)).toEqual(['dashboard reader', 'logger']);
     expect(JSON.stringify(list.body)).not.toContain(readOnly);
     expect(JSON.stringify(list.body)).not.toContain(readWrite);
     const file = fs.readFileSync(path.join(s.home, 'credentials', 'agent-tokens.json'), 'utf8');

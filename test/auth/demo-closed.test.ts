@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WRITE_ALLOWED } from '../../src/auth/demo-policy.js';
 import { export2016 } from '../fixtures/apple-health-export.js';
-import { templateText } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { browser, demoVisitor } from './flows.js';
+import { templateText } from '../helpers/templates.js';
+import { demoVisitor } from './flows.js';
 
 let s: TestServer;
 const weight = templateText('weight');

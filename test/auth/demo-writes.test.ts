@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { browser, demoVisitor } from './flows.js';
+import { demoVisitor } from './flows.js';
 
 let s: TestServer;
 

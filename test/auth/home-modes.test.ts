@@ -32,13 +32,17 @@ describe('a fresh home', () => {
     assertDistBuilt();
     const home = path.join(root, 'home'); // does not exist yet: the server makes it
     const old = process.umask(0o022); // the usual shell umask, inherited by the child
-    let s;
+    let s: Awaited<ReturnType<typeof spawnServer>> | undefined;
     try {
       s = await spawnServer({ home, token: 'modes-test-token-0123456789' });
     } finally {
       process.umask(old);
     }
-    const card = { $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight', writeable: { fromWebapp: true } }, data: [] };
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'weight', label: 'Weight', writeable: { fromWebapp: true } },
+      data: [],
+    };
     expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
     await s.stop();
     const all = modes(home);

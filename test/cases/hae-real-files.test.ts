@@ -8,12 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aggregateRows } from '../../src/ingest/hae/format/aggregate.js';
-import { resolveMetric } from '../../src/ingest/hae/format/catalogue.js';
-import { roundTo } from '../../src/ingest/hae/format/numbers.js';
-import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
-import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { payloadInvariantsSuite } from '../hae/payload-invariants.js';
-import { halvePayload } from '../helpers/hae-halves.js';
 import { HAE_FILES, ingestFile, readHae } from './hae-files.js';
 
 /** "Apple Watch" as these files write it: with U+00A0 (no-break space), kept as sent. */

@@ -2,7 +2,7 @@
  * Regressions from a newcomer's pass over the chat docs with a fake model (one `it` per finding).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedGateway, type ScriptedGateway } from '../helpers/scripted-gateway.js';
+import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
@@ -39,7 +39,11 @@ describe('chat newcomer regressions', () => {
   });
 
   it('text already streamed is kept when the turn deadline stops it', async () => {
-    gw.script({ kind: 'reply', chunks: ['Your week ', 'looks ', 'steady ', 'so ', 'far ', 'and '], chunkDelayMs: 300 });
+    gw.script({
+      kind: 'reply',
+      chunks: ['Your week ', 'looks ', 'steady ', 'so ', 'far ', 'and '],
+      chunkDelayMs: 300,
+    });
     const r = await postSse(`${s.url}/api/chat`, { ...hi, stream: true });
     const reply = r.events.find((e) => e.event === 'reply')?.data;
     expect(reply.capped).toBe(true);

@@ -18,17 +18,42 @@ let url = '';
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'klebb-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '1', '-subj', '/CN=127.0.0.1'], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
-  const tls = { key: readFileSync(path.join(dir, 'k.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'c.pem'), 'utf8') };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'k.pem',
+      '-out',
+      'c.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+    ],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+    },
+  );
+  const tls = {
+    key: readFileSync(path.join(dir, 'k.pem'), 'utf8'),
+    cert: readFileSync(path.join(dir, 'c.pem'), 'utf8'),
+  };
   rmSync(dir, { recursive: true, force: true });
   server = https.createServer(tls, (req, res) => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'over TLS' } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'over TLS' } }],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -63,12 +63,17 @@ afterAll(async () => {
 function copyInto(from: string, to: string, fromRepo: boolean): void {
   fs.cpSync(from, to, {
     recursive: true,
-    filter: (src) => !fromRepo || !/^(node_modules|dist|\.git)$/.test(path.relative(repoRoot, src).split(path.sep)[0] ?? ''),
+    filter: (src) =>
+      !fromRepo || !/^(node_modules|dist|\.git)$/.test(path.relative(repoRoot, src).split(path.sep)[0] ?? ''),
   });
 }
 
 /** Carries out one stage in `dir`. Returns the ENV it set and the RUN steps it skipped. */
-function runStage(stage: Stage, dir: string, stageDirs: Map<string, string>): { env: Record<string, string>; skipped: string[] } {
+function runStage(
+  stage: Stage,
+  dir: string,
+  stageDirs: Map<string, string>,
+): { env: Record<string, string>; skipped: string[] } {
   fs.mkdirSync(dir, { recursive: true });
   const env: Record<string, string> = {};
   const skipped: string[] = [];
@@ -78,8 +83,13 @@ function runStage(stage: Stage, dir: string, stageDirs: Map<string, string>): { 
       const fromStage = parts[0]?.startsWith('--from=') ? parts.shift()?.slice(7) : undefined;
       const dest = parts.pop() as string;
       for (const src of parts) {
-        const origin = fromStage ? path.join(stageDirs.get(fromStage) as string, src.replace(/^\/app\/?/, '')) : path.join(repoRoot, src);
-        const target = path.resolve(dir, dest.endsWith('/') || parts.length > 1 ? path.join(dest, path.basename(src)) : dest);
+        const origin = fromStage
+          ? path.join(stageDirs.get(fromStage) as string, src.replace(/^\/app\/?/, ''))
+          : path.join(repoRoot, src);
+        const target = path.resolve(
+          dir,
+          dest.endsWith('/') || parts.length > 1 ? path.join(dest, path.basename(src)) : dest,
+        );
         expect(fs.existsSync(origin), `COPY source ${src} exists`).toBe(true);
         copyInto(origin, target, !fromStage);
       }
@@ -104,7 +114,9 @@ function runStage(stage: Stage, dir: string, stageDirs: Map<string, string>): { 
 }
 
 describe('the Dockerfile', () => {
-  it('builds in a clean folder, runs as its image would, and reports itself healthy', { timeout: 900_000 }, async () => {
+  it('builds in a clean folder, runs as its image would, and reports itself healthy', {
+    timeout: 900_000,
+  }, async () => {
     const stages = parseDockerfile(fs.readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8'));
     expect(stages.map((s) => s.name)).toEqual(['build', '1']);
     const [build, runtime] = stages as [Stage, Stage];
@@ -128,12 +140,20 @@ describe('the Dockerfile', () => {
     // start it as the image would, with the volume and port of this test
     const cmd = JSON.parse(runtime.steps.filter((s) => s.op === 'CMD').at(-1)?.args ?? '[]') as string[];
     const port = String(await freePort());
-    const env = { PATH: process.env.PATH, ...r.env, HEALTH_HOME: path.join(work, 'data'), PORT: port, HOST: '127.0.0.1' };
+    const env = {
+      PATH: process.env.PATH,
+      ...r.env,
+      HEALTH_HOME: path.join(work, 'data'),
+      PORT: port,
+      HOST: '127.0.0.1',
+    };
     server = spawn(cmd[0] as string, cmd.slice(1), { cwd: runDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     server.stdout?.on('data', (d) => (out += d));
     server.stderr?.on('data', (d) => (out += d));
-    const health = /CMD\s+(.*)$/.exec(runtime.steps.find((s) => s.op === 'HEALTHCHECK')?.args ?? '')?.[1] as string;
+    const health = /CMD\s+(.*)$/.exec(
+      runtime.steps.find((s) => s.op === 'HEALTHCHECK')?.args ?? '',
+    )?.[1] as string;
     expect(health).toBeTruthy();
     let healthy = false;
     for (let i = 0; i < 100 && !healthy && server.exitCode === null; i++) {

@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTemplate } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import { launchBrowser, settled, type TestBrowser } from './browser.js';
 
 let s: TestServer;

@@ -34,7 +34,9 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     const { page } = await browser.open(`${s.url}/`);
     await openPanel(page);
     const focused = () =>
-      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '');
+      page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.id ?? '',
+      );
     const menu = page.getByRole('button', { name: 'Conversations' });
     await menu.focus();
     await page.keyboard.press('Enter');
@@ -43,7 +45,10 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     await page.keyboard.press('Escape');
     await page.locator(DRAWER).waitFor({ state: 'detached' });
     await eventually(focused).toBe('Conversations');
-    expect(await page.locator(`${PANEL}:not([hidden])`).count(), 'Escape closed the list, not the panel').toBe(1);
+    expect(
+      await page.locator(`${PANEL}:not([hidden])`).count(),
+      'Escape closed the list, not the panel',
+    ).toBe(1);
 
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Close the list' }).click();

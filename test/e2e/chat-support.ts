@@ -67,7 +67,9 @@ export async function openPanel(page: Page): Promise<void> {
 export async function sendText(page: Page, text: string): Promise<void> {
   const box = page.locator('#chat-input');
   await box.fill(text);
-  const posted = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/chat');
+  const posted = page.waitForRequest(
+    (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/chat',
+  );
   await box.press('Enter');
   await posted;
 }

@@ -13,8 +13,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readTemplate } from '../helpers/templates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { readTemplate } from '../helpers/templates.js';
 import {
   DESKTOP,
   launchBrowser,
@@ -156,15 +156,7 @@ describe('a fresh home', { timeout: 90_000 }, () => {
 });
 
 describe('a home with cards', { timeout: 90_000 }, () => {
-  const examples = [
-    'weight',
-    'mood',
-    'bp',
-    'medication-schedule',
-    'steps',
-    'sleep-hours',
-    'lab-results',
-  ];
+  const examples = ['weight', 'mood', 'bp', 'medication-schedule', 'steps', 'sleep-hours', 'lab-results'];
   let s: TestServer;
   beforeAll(async () => {
     s = await startServer({

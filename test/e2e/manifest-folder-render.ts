@@ -160,7 +160,8 @@ export function manifestFolderRenderSuite(examplesDir: string, label: string): v
           for (const ex of expected) {
             const chip = chips.find(([id]) => id === ex.id);
             if (!chip) failures.push(`${ex.file}: not in the calendar legend`);
-            else if (!(chip[1] ?? '').includes(ex.label)) failures.push(`${ex.file}: legend says "${chip[1]}"`);
+            else if (!(chip[1] ?? '').includes(ex.label))
+              failures.push(`${ex.file}: legend says "${chip[1]}"`);
           }
           // the calendar draws days, not card frames
           expect(await w.page.locator('main .month a.month-day').count()).toBeGreaterThan(0);

@@ -132,7 +132,9 @@ describe('screenshots', { timeout: 120_000 }, () => {
       await settled(w.page);
       await drawn(w);
       // this month has marks: the rows end today (early in a month, only a few days have any)
-      expect(await w.page.locator('.month-glyph').count()).toBeGreaterThan(Math.min(10, Number(today.slice(8))));
+      expect(await w.page.locator('.month-glyph').count()).toBeGreaterThan(
+        Math.min(10, Number(today.slice(8))),
+      );
       shots.push(await screenshot(w.page, `view-calendar-${suffix}`));
 
       await w.page.getByRole('link', { name: 'Settings' }).click();

@@ -435,7 +435,9 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
         }
         const meta = CASE_BODY_META[chosen.caseId];
         if (!meta)
-          throw new Error(`scripted gateway: no status/content type known for body-only case ${chosen.caseId}`);
+          throw new Error(
+            `scripted gateway: no status/content type known for body-only case ${chosen.caseId}`,
+          );
         const headers: Record<string, string | number> = { 'Content-Type': meta.contentType };
         if (!meta.contentType.includes('event-stream')) headers['Content-Length'] = bytes.length;
         res.writeHead(meta.status, headers);

@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { AuthDeps } from '../../src/auth/auth-service.js';
-import type { PushDeps } from '../../src/push/push-service.js';
+import { loadConfig } from '../../src/config.js';
 import { type Instance, openInstance } from '../../src/instance.js';
+import type { PushDeps } from '../../src/push/push-service.js';
 import { sandboxHome } from './sandbox-home.js';
 
 /** A running test server. `close()` stops it and removes its home (unless keepHome). */
@@ -55,7 +55,13 @@ export async function startServer(
 ): Promise<TestServer> {
   const box = opts.home ? { home: opts.home, dataDir: `${opts.home}/data`, remove() {} } : sandboxHome();
   opts.before?.(box.home, box.dataDir);
-  const config = loadConfig({ HEALTH_HOME: box.home, PORT: '0', HOST: '127.0.0.1', KLEBB_LOG_LEVEL: 'silent', ...opts.env });
+  const config = loadConfig({
+    HEALTH_HOME: box.home,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    KLEBB_LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
   const inst = await openInstance(config, { watch: opts.watch, auth: opts.auth, push: opts.push });
   const app = buildApp(inst);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -28,7 +28,12 @@ export async function postSse(
   const events: ReceivedEvent[] = [];
   const comments: string[] = [];
   if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    return { status: res.status, headers: res.headers, events: [{ event: 'json', data: await res.json() }], comments };
+    return {
+      status: res.status,
+      headers: res.headers,
+      events: [{ event: 'json', data: await res.json() }],
+      comments,
+    };
   }
   const parser = createParser({
     onEvent: (e) => {

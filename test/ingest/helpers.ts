@@ -1,11 +1,4 @@
-/**
- * Shared plumbing of the ingestion tests: a real server (startServer: SQLite, Fastify, random
- * port) with an HAE token, HAE-subscribed card manifests, raw HTTP for bodies sent in pieces,
- * and the generated HAE payloads (test/fixtures/hae-payloads.ts).
- */
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { HAE_FILES, haeBytes } from '../hae/hae-files.js';
 import { type ApiResponse, startServer, type TestServer } from '../helpers/server.js';
 

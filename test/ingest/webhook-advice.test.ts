@@ -2,7 +2,7 @@
  * Mistakes seen when setting up the phone app, answered with what to fix (found in a newcomer's
  * pass with curl): a missing `Bearer` or a stale token (401 says which), the automation set to
  * CSV (HAE sends CSV as multipart/form-data), and an Apple Health export.xml or its zip posted to
- * the webhook instead of the import. The status codes stay those of 
+ * the webhook instead of the import. The status codes stay those of
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';

@@ -357,7 +357,11 @@ describe('status', () => {
   it('{tokenSet, endpointUrl from HEALTH_ORIGIN (never the Host header), lastPush}', async () => {
     srv = await startIngestServer({
       cards: [['steps', 'step_count']],
-      env: { AGENT_API_TOKEN: 'agent-secret', HEALTH_ORIGIN: 'https://klebb.example.org', KLEBB_TRUST_LOOPBACK: '1' },
+      env: {
+        AGENT_API_TOKEN: 'agent-secret',
+        HEALTH_ORIGIN: 'https://klebb.example.org',
+        KLEBB_TRUST_LOOPBACK: '1',
+      },
     });
     const before = await rawGet(srv.url, '/api/health-auto-export/status', {
       authorization: 'Bearer agent-secret',

@@ -17,7 +17,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const lbl = /\{(.*)\}/.exec(line)?.[1] ?? '';
-    if (Object.entries(labels).every(([k, v]) => lbl.includes(`${k}="${v}"`))) return Number(line.split(' ').at(-1));
+    if (Object.entries(labels).every(([k, v]) => lbl.includes(`${k}="${v}"`)))
+      return Number(line.split(' ').at(-1));
   }
   return undefined;
 }
@@ -38,18 +39,49 @@ describe('GET /metrics', () => {
     expect((await s.api('/api/manifests/no-such-card', { token: AGENT })).status).toBe(404);
 
     gw.script({ kind: 'reply', text: 'Hello there.' });
-    expect((await s.api('/api/chat', { token: AGENT, json: { messages: [{ role: 'user', content: 'hi' }] } })).status).toBe(200);
-    gw.script({ kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' }, { kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' }, { kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' });
+    expect(
+      (await s.api('/api/chat', { token: AGENT, json: { messages: [{ role: 'user', content: 'hi' }] } }))
+        .status,
+    ).toBe(200);
+    gw.script(
+      { kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' },
+      { kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' },
+      { kind: 'error', status: 500, body: '{"error":{"message":"upstream exploded"}}' },
+    );
     await s.api('/api/chat', { token: AGENT, json: { messages: [{ role: 'user', content: 'hi again' }] } });
 
     const hae = await s.api('/api/health-auto-export/token', { method: 'POST', token: AGENT });
     expect(hae.status).toBe(201);
-    const push = JSON.stringify({ data: { metrics: [{ name: 'step_count', units: 'count', data: [{ date: '2026-11-30 08:00:00 +0100', qty: 1200 }] }] } });
-    expect((await s.api('/api/health-auto-export', { token: hae.body.token, body: push, headers: { 'content-type': 'application/json' } })).status).toBe(200);
-    expect((await s.api('/api/health-auto-export', { token: 'wrong', body: push, headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    const push = JSON.stringify({
+      data: {
+        metrics: [
+          { name: 'step_count', units: 'count', data: [{ date: '2026-11-30 08:00:00 +0100', qty: 1200 }] },
+        ],
+      },
+    });
+    expect(
+      (
+        await s.api('/api/health-auto-export', {
+          token: hae.body.token,
+          body: push,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await s.api('/api/health-auto-export', {
+          token: 'wrong',
+          body: push,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(401);
 
     const text = (await s.api('/metrics', { token: ADMIN })).text;
-    expect(sample(text, 'klebb_http_requests_total', { route: '/api/manifests', method: 'GET', status: '200' })).toBe(3);
+    expect(
+      sample(text, 'klebb_http_requests_total', { route: '/api/manifests', method: 'GET', status: '200' }),
+    ).toBe(3);
     expect(sample(text, 'klebb_http_requests_total', { route: '/api/manifests/:id', status: '404' })).toBe(1);
     expect(text).not.toContain('no-such-card');
     expect(sample(text, 'klebb_chat_turns_total', { reason: 'answered' })).toBe(1);

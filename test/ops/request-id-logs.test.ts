@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { killAllChildren, spawnServer } from '../helpers/child-server.js';
-import { startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
+import { startScriptedGateway } from '../helpers/scripted-gateway.js';
 
 afterAll(() => killAllChildren());
 
@@ -21,8 +21,13 @@ describe('request ids in the logs', () => {
       });
       const conv = await child.api('/api/conversations', { json: {} });
       expect(conv.status).toBe(201);
-      gw.script({ kind: 'reply', toolCalls: [{ id: 'c1', name: 'list_manifests', arguments: {} }] }, { kind: 'reply', text: 'You have one card.' });
-      const turn = await child.api('/api/chat', { json: { conversationId: conv.body.id, messages: [{ role: 'user', content: 'what cards?' }] } });
+      gw.script(
+        { kind: 'reply', toolCalls: [{ id: 'c1', name: 'list_manifests', arguments: {} }] },
+        { kind: 'reply', text: 'You have one card.' },
+      );
+      const turn = await child.api('/api/chat', {
+        json: { conversationId: conv.body.id, messages: [{ role: 'user', content: 'what cards?' }] },
+      });
       expect(turn.status).toBe(200);
       await child.stop();
       const lines = child

@@ -17,7 +17,7 @@ export function isSignInPath(path: string): boolean {
 /** Where to go after signing in: the `next` query parameter when it is a same-origin app path, else `/`. */
 export function nextTarget(search: string = location.search): string {
   const next = new URLSearchParams(search).get('next');
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   try {
     const url = new URL(next, location.origin);
     if (url.origin !== location.origin || isSignInPath(url.pathname)) return '/';

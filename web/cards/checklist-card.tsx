@@ -28,7 +28,11 @@ export function ChecklistCard({ card, date }: RendererProps) {
   const writer = useDoseWriter(card.id, card.meta, data, etag, date);
   const refs = useMemo(() => scheduleItems(data), [data]);
   if (data === undefined) {
-    return <p class="cl-note">{loading ? 'Loading…' : `Could not read this checklist${error ? `: ${error.message}` : '.'}`}</p>;
+    return (
+      <p class="cl-note">
+        {loading ? 'Loading…' : `Could not read this checklist${error ? `: ${error.message}` : '.'}`}
+      </p>
+    );
   }
   if (refs.length === 0) {
     const odd = data !== null && !(typeof data === 'object' && !Array.isArray(data)) && !Array.isArray(data);
@@ -37,7 +41,10 @@ export function ChecklistCard({ card, date }: RendererProps) {
   const due = refs.filter((r) => isItemDue(r.item, date));
   const notDue = refs.filter((r) => !isItemDue(r.item, date));
   const totalDue = due.reduce((n, r) => n + doseSlots(r.item).length, 0);
-  const totalTaken = due.reduce((n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)), 0);
+  const totalTaken = due.reduce(
+    (n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)),
+    0,
+  );
   const disabled = !writer.canWrite || writer.refusal !== null;
 
   return (
@@ -51,7 +58,10 @@ export function ChecklistCard({ card, date }: RendererProps) {
               {totalTaken} of {totalDue} done
             </span>
             <span class="cl-bar" aria-hidden="true">
-              <span class="cl-bar-fill" style={{ width: `${totalDue ? Math.round((totalTaken / totalDue) * 100) : 0}%` }} />
+              <span
+                class="cl-bar-fill"
+                style={{ width: `${totalDue ? Math.round((totalTaken / totalDue) * 100) : 0}%` }}
+              />
             </span>
           </div>
           {groupItems(data, due).map((g) => (
@@ -64,7 +74,11 @@ export function ChecklistCard({ card, date }: RendererProps) {
                   const slots = doseSlots(ref.item);
                   const taken = Math.min(slots.length, takenCount(ref.item, date));
                   return (
-                    <li key={itemKey(ref)} class={`cl-item${taken >= slots.length ? ' cl-item-done' : ''}`} data-item={name}>
+                    <li
+                      key={itemKey(ref)}
+                      class={`cl-item${taken >= slots.length ? ' cl-item-done' : ''}`}
+                      data-item={name}
+                    >
                       <div class="cl-text">
                         <span class="cl-name">{name}</span>
                         {dose && <span class="cl-dose">{dose}</span>}

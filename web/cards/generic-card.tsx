@@ -226,6 +226,7 @@ export function GenericCard({ card, date }: RendererProps) {
           )}
           {trend && (
             <span
+              role="img"
               class={`gc-trend gc-trend-${tone}`}
               title={`Compared with ${dayMonth(trend.prevDate)}`}
               aria-label={`${trend.dir === 'flat' ? 'No change' : trend.dir === 'up' ? 'Up' : 'Down'} ${formatDelta(trend.delta, trend.decimals)} since ${dayMonth(trend.prevDate)}`}

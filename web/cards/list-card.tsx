@@ -42,7 +42,11 @@ export function ListCard({ card }: RendererProps) {
   const canWrite = isObject(meta.writeable) && meta.writeable.fromWebapp === true;
 
   if (data === undefined) {
-    return <p class="lc-note">{loading ? 'Loading…' : `Could not read this list${error ? `: ${error.message}` : '.'}`}</p>;
+    return (
+      <p class="lc-note">
+        {loading ? 'Loading…' : `Could not read this list${error ? `: ${error.message}` : '.'}`}
+      </p>
+    );
   }
   if (data !== null && !Array.isArray(data)) {
     return <p class="lc-note">This card's data is not a list, so there is nothing to show here.</p>;
@@ -51,7 +55,10 @@ export function ListCard({ card }: RendererProps) {
     row: Record<string, unknown>;
     index: number;
   }[];
-  const max = typeof pick('maxCharPreview') === 'number' && (pick('maxCharPreview') as number) > 0 ? (pick('maxCharPreview') as number) : undefined;
+  const max =
+    typeof pick('maxCharPreview') === 'number' && (pick('maxCharPreview') as number) > 0
+      ? (pick('maxCharPreview') as number)
+      : undefined;
   const cut = (s: string) => (max ? truncateGraphemes(s, max) : s);
   const primaryField = text(pick('primaryField')) ?? inputs[0]?.key;
   const secondaryT = text(pick('secondaryTemplate'));
@@ -69,7 +76,11 @@ export function ListCard({ card }: RendererProps) {
       await deleteEntry(card.id, index, etag);
       setConfirm(null);
     } catch (err) {
-      setProblem(err instanceof ApiError && err.status === 412 ? 'The list changed meanwhile; look again and retry.' : (err as Error).message);
+      setProblem(
+        err instanceof ApiError && err.status === 412
+          ? 'The list changed meanwhile; look again and retry.'
+          : (err as Error).message,
+      );
     }
     setBusy(false);
   }
@@ -81,7 +92,9 @@ export function ListCard({ card }: RendererProps) {
       ) : (
         <ul class="lc-list">
           {rows.map(({ row, index }, n) => {
-            const secondary = secondaryT ? cut(renderTemplate(secondaryT, row).replace(/\s+/g, ' ').trim()) : '';
+            const secondary = secondaryT
+              ? cut(renderTemplate(secondaryT, row).replace(/\s+/g, ' ').trim())
+              : '';
             const name = primaryOf(row, n);
             return (
               <li key={index} class="lc-item">
@@ -93,7 +106,12 @@ export function ListCard({ card }: RendererProps) {
                   <div class="lc-row-actions">
                     {confirm === index ? (
                       <>
-                        <button type="button" class="button button-danger" disabled={busy} onClick={() => void remove(index)}>
+                        <button
+                          type="button"
+                          class="button button-danger"
+                          disabled={busy}
+                          onClick={() => void remove(index)}
+                        >
                           Remove
                         </button>
                         <button type="button" class="button button-quiet" onClick={() => setConfirm(null)}>
@@ -102,10 +120,20 @@ export function ListCard({ card }: RendererProps) {
                       </>
                     ) : (
                       <>
-                        <button type="button" class="button button-quiet" aria-label={`Change ${name}`} onClick={() => setForm({ mode: 'edit', index })}>
+                        <button
+                          type="button"
+                          class="button button-quiet"
+                          aria-label={`Change ${name}`}
+                          onClick={() => setForm({ mode: 'edit', index })}
+                        >
                           Change
                         </button>
-                        <button type="button" class="button button-quiet button-danger-text" aria-label={`Remove ${name}`} onClick={() => setConfirm(index)}>
+                        <button
+                          type="button"
+                          class="button button-quiet button-danger-text"
+                          aria-label={`Remove ${name}`}
+                          onClick={() => setConfirm(index)}
+                        >
                           Remove
                         </button>
                       </>

@@ -43,7 +43,9 @@ const GRID_DAYS = 7;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 const colourText = (v: unknown): string | undefined =>
-  typeof v === 'string' && /^(#[0-9a-f]{3,8}|[a-z]+|(rgb|hsl)a?\([\d\s.,%]+\))$/i.test(v.trim()) ? v.trim() : undefined;
+  typeof v === 'string' && /^(#[0-9a-f]{3,8}|[a-z]+|(rgb|hsl)a?\([\d\s.,%]+\))$/i.test(v.trim())
+    ? v.trim()
+    : undefined;
 
 /** How a day of the dot grid reads. */
 type DayState = 'taken' | 'partial' | 'missed' | 'due' | 'off';
@@ -73,9 +75,15 @@ function DotGrid({ item, date }: { item: Record<string, unknown>; date: string }
     <ol class="sc-grid" aria-label="The last seven days">
       {days.map((d) => {
         const st = dayState(item, d, now);
-        const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
+        const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' }).format(
+          new Date(`${d}T12:00:00Z`),
+        );
         return (
-          <li key={d} class={`sc-day sc-${st}${d === date ? ' sc-shown' : ''}`} title={`${dayMonth(d)}: ${STATE_TEXT[st]}`}>
+          <li
+            key={d}
+            class={`sc-day sc-${st}${d === date ? ' sc-shown' : ''}`}
+            title={`${dayMonth(d)}: ${STATE_TEXT[st]}`}
+          >
             <span class="sc-dot" aria-hidden="true" />
             <span class="sc-weekday" aria-hidden="true">
               {weekday}
@@ -92,7 +100,9 @@ function DotGrid({ item, date }: { item: Record<string, unknown>; date: string }
 
 /** The item's latest taken dose on or before `date`, or undefined. */
 function previousDose(item: Record<string, unknown>, date: string): Record<string, unknown> | undefined {
-  const taken = dosesOf(item).filter((d) => isTaken(d) && String(d.scheduledDate ?? d.takenAt ?? '').slice(0, 10) <= date);
+  const taken = dosesOf(item).filter(
+    (d) => isTaken(d) && String(d.scheduledDate ?? d.takenAt ?? '').slice(0, 10) <= date,
+  );
   return taken[taken.length - 1];
 }
 
@@ -105,18 +115,31 @@ export function ScheduleCard({ card, date }: RendererProps) {
   const display = isObject(vc.display) ? vc.display : {};
   const colorMap = isObject(vc.colorMap) ? vc.colorMap : isObject(display.colorMap) ? display.colorMap : {};
   const form = isObject(vc.checkOffForm) ? vc.checkOffForm : null;
-  const doseInputs = useMemo(() => (form ? formInputs({ writeable: { inputs: form.currentDoseFields } }) : []), [form]);
-  const previousFields = form && Array.isArray(form.previousDoseFields) ? form.previousDoseFields.filter((k): k is string => typeof k === 'string') : [];
+  const doseInputs = useMemo(
+    () => (form ? formInputs({ writeable: { inputs: form.currentDoseFields } }) : []),
+    [form],
+  );
+  const previousFields =
+    form && Array.isArray(form.previousDoseFields)
+      ? form.previousDoseFields.filter((k): k is string => typeof k === 'string')
+      : [];
 
   if (data === undefined) {
-    return <p class="sc-note">{loading ? 'Loading…' : `Could not read this schedule${error ? `: ${error.message}` : '.'}`}</p>;
+    return (
+      <p class="sc-note">
+        {loading ? 'Loading…' : `Could not read this schedule${error ? `: ${error.message}` : '.'}`}
+      </p>
+    );
   }
   if (refs.length === 0) return <p class="sc-note">No scheduled items yet.</p>;
 
   const disabled = !writer.canWrite || writer.refusal !== null;
   const dueRefs = refs.filter((r) => isItemDue(r.item, date));
   const totalDue = dueRefs.reduce((n, r) => n + doseSlots(r.item).length, 0);
-  const totalTaken = dueRefs.reduce((n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)), 0);
+  const totalTaken = dueRefs.reduce(
+    (n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)),
+    0,
+  );
 
   const tick = (ref: ScheduleItemRef, offSchedule: boolean) => {
     if (doseInputs.length > 0) setAsking({ ref, offSchedule });
@@ -133,7 +156,8 @@ export function ScheduleCard({ card, date }: RendererProps) {
             <strong>
               {totalTaken} of {totalDue}
             </strong>{' '}
-            {totalDue === 1 ? 'dose' : 'doses'} taken {daysBetween(date, today()) === 0 ? 'today' : `on ${dayMonth(date)}`}
+            {totalDue === 1 ? 'dose' : 'doses'} taken{' '}
+            {daysBetween(date, today()) === 0 ? 'today' : `on ${dayMonth(date)}`}
           </>
         )}
       </p>
@@ -145,14 +169,21 @@ export function ScheduleCard({ card, date }: RendererProps) {
               const item = ref.item;
               const name = itemName(item, ref.index);
               const colour =
-                colourText(colorMap[name]) ?? (g.id ? colourText(colorMap[g.id]) : undefined) ?? colourText(item.colour) ?? colourText(item.color);
+                colourText(colorMap[name]) ??
+                (g.id ? colourText(colorMap[g.id]) : undefined) ??
+                colourText(item.colour) ??
+                colourText(item.color);
               const due = isItemDue(item, date);
               const slots = doseSlots(item);
               const taken = takenCount(item, date);
               const prev = previousFields.length > 0 ? previousDose(item, date) : undefined;
               const prevText = prev
                 ? previousFields
-                    .map((k) => (prev[k] === undefined ? '' : `${doseInputs.find((i) => i.key === k)?.label ?? k}: ${valueText(prev[k])}`))
+                    .map((k) =>
+                      prev[k] === undefined
+                        ? ''
+                        : `${doseInputs.find((i) => i.key === k)?.label ?? k}: ${valueText(prev[k])}`,
+                    )
                     .filter((t) => t !== '')
                     .join(' · ')
                 : '';
@@ -189,7 +220,9 @@ export function ScheduleCard({ card, date }: RendererProps) {
                       />
                     ) : (
                       <div class="sc-notdue">
-                        <span class="sc-off-text">{taken > 0 ? `Logged ${taken}× (not due)` : 'Not due'}</span>
+                        <span class="sc-off-text">
+                          {taken > 0 ? `Logged ${taken}× (not due)` : 'Not due'}
+                        </span>
                         <button
                           type="button"
                           class="button button-quiet"
@@ -208,7 +241,10 @@ export function ScheduleCard({ card, date }: RendererProps) {
                       title={`${name}: dose on ${dayMonth(date)}`}
                       saveLabel="Taken"
                       onSave={async (fields) => {
-                        const ok = await writer.tick(ref, { fields, ...(asking.offSchedule ? { offSchedule: true } : {}) });
+                        const ok = await writer.tick(ref, {
+                          fields,
+                          ...(asking.offSchedule ? { offSchedule: true } : {}),
+                        });
                         // a failure is shown under the card (role=alert); the form stays open to retry
                         if (ok) setAsking(null);
                       }}

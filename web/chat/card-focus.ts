@@ -38,7 +38,9 @@ export function startCardFocus(): void {
 /** Whether any of `el` is inside the viewport. */
 function onScreen(el: Element): boolean {
   const r = el.getBoundingClientRect();
-  return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth && r.height > 0;
+  return (
+    r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth && r.height > 0
+  );
 }
 
 /** Area (px²) of `el` between heights `from` and `to` (fractions of the viewport's height). */
@@ -69,7 +71,7 @@ function clearlyFirst(cards: Element[], measure: (el: Element) => number): Eleme
 
 /** The id of the card in focus (rules above), or null. */
 export function cardInFocus(): string | null {
-  if (touched && touched.isConnected && onScreen(touched)) return touched.getAttribute('data-card-id');
+  if (touched?.isConnected && onScreen(touched)) return touched.getAttribute('data-card-id');
   const main = document.getElementById('main') ?? document.body;
   const cards = [...main.querySelectorAll(CARD)];
   const inBand = cards.filter((el) => areaWithin(el, BAND_TOP, BAND_BOTTOM) > 0);

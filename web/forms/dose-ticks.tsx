@@ -28,8 +28,12 @@ export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: Do
     <div class="dose-ticks">
       {slots.map((slot, k) => {
         const done = k < taken;
-        const label = slots.length === 1 ? name : `${name}, ${slotText(slot) || `dose ${k + 1}`} (${k + 1} of ${slots.length})`;
+        const label =
+          slots.length === 1
+            ? name
+            : `${name}, ${slotText(slot) || `dose ${k + 1}`} (${k + 1} of ${slots.length})`;
         return (
+          // biome-ignore lint/a11y/useSemanticElements: a button styled as a tick box; role and aria-checked say what it is
           <button
             key={`${k}-${slot}`}
             type="button"
@@ -60,7 +64,11 @@ export function AdherenceStrip({ days }: { days: { date: string; share: number |
   const counted = days.filter((d) => d.share !== null);
   const full = counted.filter((d) => d.share === 1).length;
   return (
-    <div class="adherence-strip" role="img" aria-label={`All doses taken on ${full} of the ${counted.length} days with doses due`}>
+    <div
+      class="adherence-strip"
+      role="img"
+      aria-label={`All doses taken on ${full} of the ${counted.length} days with doses due`}
+    >
       {days.map((d) => (
         <span
           key={d.date}

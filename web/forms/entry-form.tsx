@@ -39,7 +39,8 @@ export interface EntryFormProps {
 }
 
 /** The form's sentence when a write was refused because the data moved on (HTTP 412). */
-export const CHANGED_ELSEWHERE = 'This entry changed elsewhere, so nothing was saved. Reload it to see the current entry.';
+export const CHANGED_ELSEWHERE =
+  'This entry changed elsewhere, so nothing was saved. Reload it to see the current entry.';
 
 function messageOf(err: unknown): string {
   if (err instanceof ApiError) {
@@ -110,7 +111,9 @@ export function EntryForm(props: EntryFormProps) {
       }}
     >
       <h3 class="entry-form-title">{title}</h3>
-      {inputs.length === 0 && <p class="form-help">This card declares no inputs, so there is nothing to fill in.</p>}
+      {inputs.length === 0 && (
+        <p class="form-help">This card declares no inputs, so there is nothing to fill in.</p>
+      )}
       {inputs.map((input) => (
         <InputField
           key={input.key}
@@ -133,7 +136,11 @@ export function EntryForm(props: EntryFormProps) {
       {props.notice && <p class="form-hint form-notice">{props.notice}</p>}
       {blocker && !error && <p class="form-hint">{blocker}</p>}
       <div class="form-actions">
-        <button type="submit" class="button button-primary" disabled={blocker !== null || busy || (stale && !!props.onReload)}>
+        <button
+          type="submit"
+          class="button button-primary"
+          disabled={blocker !== null || busy || (stale && !!props.onReload)}
+        >
           {busy ? 'Saving…' : (props.saveLabel ?? 'Save')}
         </button>
         <button type="button" class="button" onClick={onCancel} disabled={busy}>
@@ -142,7 +149,12 @@ export function EntryForm(props: EntryFormProps) {
         {onDelete &&
           (confirmDelete ? (
             <span class="form-confirm">
-              <button type="button" class="button button-danger" disabled={busy} onClick={() => void run(onDelete)}>
+              <button
+                type="button"
+                class="button button-danger"
+                disabled={busy}
+                onClick={() => void run(onDelete)}
+              >
                 Delete entry
               </button>
               <button type="button" class="button button-quiet" onClick={() => setConfirmDelete(false)}>
@@ -150,7 +162,12 @@ export function EntryForm(props: EntryFormProps) {
               </button>
             </span>
           ) : (
-            <button type="button" class="button button-quiet button-danger-text" onClick={() => setConfirmDelete(true)} disabled={busy}>
+            <button
+              type="button"
+              class="button button-quiet button-danger-text"
+              onClick={() => setConfirmDelete(true)}
+              disabled={busy}
+            >
               Delete…
             </button>
           ))}

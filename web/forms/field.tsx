@@ -44,7 +44,15 @@ function Help({ input, id }: { input: InputDescriptor; id: string }) {
 }
 
 /** A labelled single control (input, select, textarea). */
-export function Field({ input, id, children }: { input: InputDescriptor; id: string; children: ComponentChildren }) {
+export function Field({
+  input,
+  id,
+  children,
+}: {
+  input: InputDescriptor;
+  id: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class="form-field" data-input-key={input.key} data-input-type={input.type}>
       <label class="form-label" for={id}>
@@ -57,9 +65,22 @@ export function Field({ input, id, children }: { input: InputDescriptor; id: str
 }
 
 /** A labelled group of buttons (rating, emoji, chips, stepper). */
-export function FieldGroup({ input, id, children }: { input: InputDescriptor; id: string; children: ComponentChildren }) {
+export function FieldGroup({
+  input,
+  id,
+  children,
+}: {
+  input: InputDescriptor;
+  id: string;
+  children: ComponentChildren;
+}) {
   return (
-    <fieldset class="form-field form-group" data-input-key={input.key} data-input-type={input.type} aria-describedby={helpId({ input, id })}>
+    <fieldset
+      class="form-field form-group"
+      data-input-key={input.key}
+      data-input-type={input.type}
+      aria-describedby={helpId({ input, id })}
+    >
       <legend class="form-label" id={`${id}-label`}>
         <Label input={input} />
       </legend>

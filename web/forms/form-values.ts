@@ -13,7 +13,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** A stored value as its input holds it (numbers in a number field become their text). */
 function fromStored(input: InputDescriptor, v: unknown): unknown {
-  if (input.type === 'number') return typeof v === 'number' ? String(v) : typeof v === 'string' ? v : undefined;
+  if (input.type === 'number')
+    return typeof v === 'number' ? String(v) : typeof v === 'string' ? v : undefined;
   if (input.type === 'chips-multi') return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
   return v;
 }
@@ -30,7 +31,11 @@ export function initialValues(
   opts: { row?: unknown; latest?: unknown; prefill?: boolean; dateField?: string } = {},
 ): FormValues {
   const out: FormValues = {};
-  const source = isObject(opts.row) ? opts.row : opts.prefill && isObject(opts.latest) ? opts.latest : undefined;
+  const source = isObject(opts.row)
+    ? opts.row
+    : opts.prefill && isObject(opts.latest)
+      ? opts.latest
+      : undefined;
   for (const input of inputs) {
     const fromRow = source && input.key !== (opts.dateField ?? 'date') ? source[input.key] : undefined;
     if (isObject(opts.row)) {
@@ -54,7 +59,8 @@ function toStored(input: InputDescriptor, v: unknown): unknown {
     const n = Number(t);
     return Number.isFinite(n) ? n : v;
   }
-  if (typeof v === 'string' && (input.type === 'text' || input.type === 'textarea')) return v.trim() === '' ? undefined : v;
+  if (typeof v === 'string' && (input.type === 'text' || input.type === 'textarea'))
+    return v.trim() === '' ? undefined : v;
   return v;
 }
 
@@ -63,7 +69,11 @@ function toStored(input: InputDescriptor, v: unknown): unknown {
  * it), plus `extra` (the date, `added`…), which the inputs do not override unless they fill the
  * same key with a value.
  */
-export function toEntry(inputs: readonly InputDescriptor[], values: FormValues, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function toEntry(
+  inputs: readonly InputDescriptor[],
+  values: FormValues,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const entry: Record<string, unknown> = { ...extra };
   for (const input of inputs) {
     const v = toStored(input, values[input.key]);
@@ -88,7 +98,8 @@ export function saveBlocker(
     return `Fill in at least one of: ${labels.join(', ')}.`;
   }
   const missing = inputs.filter((i) => i.required && !requireAny.includes(i.key) && !filled(i.key));
-  if (missing.length > 0) return `${missing.map((i) => i.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} needed.`;
+  if (missing.length > 0)
+    return `${missing.map((i) => i.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} needed.`;
   return null;
 }
 
@@ -96,7 +107,10 @@ export function saveBlocker(
  * The fields of a row that no input edits (its date, a time or source an agent wrote): kept as
  * they are when the row is saved from the form, which replaces the whole row.
  */
-export function keptFields(row: Record<string, unknown>, inputs: readonly { key: string }[]): Record<string, unknown> {
+export function keptFields(
+  row: Record<string, unknown>,
+  inputs: readonly { key: string }[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) if (!inputs.some((i) => i.key === k)) out[k] = v;
   return out;

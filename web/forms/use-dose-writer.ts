@@ -20,7 +20,10 @@ export interface DoseWriter {
   busy: string | null;
   /** The last write's failure, as a sentence, or null. */
   problem: string | null;
-  tick(ref: ScheduleItemRef, opts?: { offSchedule?: boolean; fields?: Record<string, unknown> }): Promise<boolean>;
+  tick(
+    ref: ScheduleItemRef,
+    opts?: { offSchedule?: boolean; fields?: Record<string, unknown> },
+  ): Promise<boolean>;
   untick(ref: ScheduleItemRef): Promise<void>;
 }
 
@@ -28,15 +31,25 @@ export interface DoseWriter {
 export const itemKey = (ref: ScheduleItemRef) => `${ref.list}:${ref.index}`;
 
 function messageOf(err: unknown): string {
-  if (err instanceof ApiError && err.status === 412) return 'The schedule changed meanwhile; it has been reloaded, try again.';
+  if (err instanceof ApiError && err.status === 412)
+    return 'The schedule changed meanwhile; it has been reloaded, try again.';
   return err instanceof Error ? err.message : 'Saving failed. Try again.';
 }
 
 /** Check-off actions for card `id` showing `date`, given the card's `meta`, data and data ETag. */
-export function useDoseWriter(id: string, meta: Record<string, unknown>, data: unknown, etag: string | null, date: string): DoseWriter {
+export function useDoseWriter(
+  id: string,
+  meta: Record<string, unknown>,
+  data: unknown,
+  etag: string | null,
+  date: string,
+): DoseWriter {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const w = meta.writeable !== null && typeof meta.writeable === 'object' ? (meta.writeable as Record<string, unknown>) : {};
+  const w =
+    meta.writeable !== null && typeof meta.writeable === 'object'
+      ? (meta.writeable as Record<string, unknown>)
+      : {};
   const canWrite = w.fromWebapp === true;
   const refusal = canWrite ? dateRefusal(w, date, today()) : null;
 

@@ -37,7 +37,10 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
 }
 
 /** Like `api`, also returning the answer's `ETag` header (null when absent). @throws ApiError. */
-export async function apiWithEtag<T>(path: string, init: ApiInit = {}): Promise<{ body: T; etag: string | null }> {
+export async function apiWithEtag<T>(
+  path: string,
+  init: ApiInit = {},
+): Promise<{ body: T; etag: string | null }> {
   const headers: Record<string, string> = { ...init.headers, accept: 'application/json' };
   let body: string | undefined;
   if (init.json !== undefined) {

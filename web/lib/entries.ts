@@ -46,7 +46,12 @@ async function refreshed<T>(id: string, p: Promise<T>): Promise<T> {
 export function addEntry(id: string, entry: Entry, ifMatch?: string | null): Promise<AddEntryResult> {
   return refreshed(
     id,
-    api<AddEntryResult>(`${base(id)}/entries`, { method: 'POST', json: { entry }, ifMatch: ifMatch ?? undefined, headers: zoneHeader() }),
+    api<AddEntryResult>(`${base(id)}/entries`, {
+      method: 'POST',
+      json: { entry },
+      ifMatch: ifMatch ?? undefined,
+      headers: zoneHeader(),
+    }),
   );
 }
 
@@ -56,7 +61,13 @@ export function addEntry(id: string, entry: Entry, ifMatch?: string | null): Pro
  * if the rows moved on, the server refuses with 412 instead of writing over another entry.
  * @throws ApiError (412 PRECONDITION_FAILED / ENTRY_CHANGED).
  */
-export function replaceEntry(id: string, index: number, entry: Entry, ifMatch?: string | null, expect?: unknown) {
+export function replaceEntry(
+  id: string,
+  index: number,
+  entry: Entry,
+  ifMatch?: string | null,
+  expect?: unknown,
+) {
   return refreshed(
     id,
     api<{ ok: true; id: string; index: number; etag: string }>(`${base(id)}/entries/${index}`, {
@@ -82,7 +93,14 @@ export function deleteEntry(id: string, index: number, ifMatch?: string | null, 
 
 /** Appends `value` to the array at row path `path` (e.g. a dose check-off). @throws ApiError. */
 export function appendAt(id: string, path: string, value: unknown, ifMatch?: string | null) {
-  return refreshed(id, api<{ ok: true; etag: string }>(`${base(id)}/rows`, { method: 'POST', json: { path, value }, ifMatch: ifMatch ?? undefined }));
+  return refreshed(
+    id,
+    api<{ ok: true; etag: string }>(`${base(id)}/rows`, {
+      method: 'POST',
+      json: { path, value },
+      ifMatch: ifMatch ?? undefined,
+    }),
+  );
 }
 
 /** Removes the element row path `path` selects (e.g. undoing a check-off). @throws ApiError. */
@@ -150,7 +168,12 @@ export async function undoCheckOff(
   for (let j = doses.length - 1; j >= 0; j--) {
     const d = doses[j] as Record<string, unknown> | null;
     if (!d || typeof d !== 'object') continue;
-    const day = typeof d.scheduledDate === 'string' ? d.scheduledDate.slice(0, 10) : typeof d.takenAt === 'string' ? d.takenAt.slice(0, 10) : null;
+    const day =
+      typeof d.scheduledDate === 'string'
+        ? d.scheduledDate.slice(0, 10)
+        : typeof d.takenAt === 'string'
+          ? d.takenAt.slice(0, 10)
+          : null;
     if (day === scheduledDate && typeof d.takenAt === 'string' && d.takenAt.trim() !== '') {
       await removeAt(id, `${dosesPath}[index=${j}]`, etag);
       return true;

@@ -17,7 +17,14 @@ import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
 import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '../gateway/types.js';
 import type { DispatchResult } from '../tools/registry.js';
-import { cappedReply, EMPTY_REPLY_COPY, failedAfterWritesCopy, gatewayFailure, KEEP_GOING_SUFFIX, stepTimeoutCopy } from './copy.js';
+import {
+  cappedReply,
+  EMPTY_REPLY_COPY,
+  failedAfterWritesCopy,
+  gatewayFailure,
+  KEEP_GOING_SUFFIX,
+  stepTimeoutCopy,
+} from './copy.js';
 import type { ReplyPayload, TurnEvent, TurnResult } from './turn-events.js';
 import { type AppliedWrite, describeWrite, listChanges } from './writes.js';
 
@@ -174,9 +181,16 @@ export async function runTurn(
       const f = isGatewayError(err)
         ? gatewayFailure(err)
         : { status: 502, error: 'The chat service failed unexpectedly. Please try again.' };
-      if (f.status === 200) return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
+      if (f.status === 200)
+        return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
       // data already changed: the failure is a reply saying so (and it is stored), not a bare error
-      if (writes.length > 0) return finish({ reason: 'gateway_error', status: 200, payload: spoken(failedAfterWritesCopy(f.error, listChanges(writes))), roundTrips });
+      if (writes.length > 0)
+        return finish({
+          reason: 'gateway_error',
+          status: 200,
+          payload: spoken(failedAfterWritesCopy(f.error, listChanges(writes))),
+          roundTrips,
+        });
       return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
     } finally {
       if (timer) clearTimeout(timer);

@@ -29,7 +29,8 @@ export function filterLegacy(messages: unknown[]): LegacyMessage[] {
     if (!r || (r.role !== 'user' && r.role !== 'assistant') || typeof r.content !== 'string') continue;
     const msg: LegacyMessage = { role: r.role, content: r.content };
     if (typeof r.followupText === 'string') msg.followupText = r.followupText;
-    if (Array.isArray(r.embellishments)) msg.embellishments = r.embellishments as LegacyMessage['embellishments'];
+    if (Array.isArray(r.embellishments))
+      msg.embellishments = r.embellishments as LegacyMessage['embellishments'];
     if (typeof r.hasVoice === 'boolean') msg.hasVoice = r.hasVoice;
     out.push(msg);
   }
@@ -45,14 +46,17 @@ export function legacyHistory(home: string) {
     read(): LegacyMessage[] {
       try {
         const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
-        return filterLegacy(Array.isArray(parsed) ? parsed : Array.isArray(parsed?.messages) ? parsed.messages : []);
+        return filterLegacy(
+          Array.isArray(parsed) ? parsed : Array.isArray(parsed?.messages) ? parsed.messages : [],
+        );
       } catch {
         return [];
       }
     },
     /** Replaces the transcript. @throws 400 not an array, 413 over 512 KB. */
     write(messages: unknown): LegacyMessage[] {
-      if (!Array.isArray(messages)) throw badRequest('messages must be an array', [{ path: 'messages', message: 'must be an array' }]);
+      if (!Array.isArray(messages))
+        throw badRequest('messages must be an array', [{ path: 'messages', message: 'must be an array' }]);
       if (Buffer.byteLength(JSON.stringify(messages)) > MAX_CONVERSATION_WRITE_BYTES) {
         throw payloadTooLarge(`the transcript is larger than ${MAX_CONVERSATION_WRITE_BYTES / 1024} KB`);
       }

@@ -32,14 +32,18 @@ export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
     conversation: store.require(req.params.id),
   }));
 
-  app.patch<IdReq>('/api/conversations/:id', { schema: { params: IdParams, body: AnyObject } }, async (req) => {
-    const body = req.body as { title?: unknown };
-    // a rename must say what to: a body without `title` is a mistake, not "clear the title"
-    if (!Object.hasOwn(body, 'title')) {
-      throw badRequest('title is required (null clears it)', [{ path: 'title', message: 'is required' }]);
-    }
-    return { conversation: store.rename(req.params.id, body.title) };
-  });
+  app.patch<IdReq>(
+    '/api/conversations/:id',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req) => {
+      const body = req.body as { title?: unknown };
+      // a rename must say what to: a body without `title` is a mistake, not "clear the title"
+      if (!Object.hasOwn(body, 'title')) {
+        throw badRequest('title is required (null clears it)', [{ path: 'title', message: 'is required' }]);
+      }
+      return { conversation: store.rename(req.params.id, body.title) };
+    },
+  );
 
   app.delete<IdReq>('/api/conversations/:id', { schema: { params: IdParams } }, async (req) => {
     inst.turns.stop(req.params.id);
@@ -47,12 +51,18 @@ export function conversationRoutes(app: FastifyInstance, inst: Instance): void {
     return { ok: true, id: req.params.id };
   });
 
-  app.put<IdReq>('/api/conversations/:id/messages', { schema: { params: IdParams, body: AnyObject } }, async (req) => {
-    store.assertExists(req.params.id);
-    // a running turn would append its reply to a list that no longer holds its question
-    inst.turns.assertFree(req.params.id);
-    return { conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages) };
-  });
+  app.put<IdReq>(
+    '/api/conversations/:id/messages',
+    { schema: { params: IdParams, body: AnyObject } },
+    async (req) => {
+      store.assertExists(req.params.id);
+      // a running turn would append its reply to a list that no longer holds its question
+      inst.turns.assertFree(req.params.id);
+      return {
+        conversation: store.replaceMessages(req.params.id, (req.body as { messages?: unknown }).messages),
+      };
+    },
+  );
 
   // ---- legacy single transcript (GET/PUT/DELETE /api/chat/history) ----
   const legacy = legacyHistory(inst.layout.home);

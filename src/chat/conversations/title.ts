@@ -22,7 +22,9 @@ export function cleanGeneratedTitle(raw: string): string | null {
   t = t.replace(/[.!?:;,]+$/, '').trim();
   if (!t) return null;
   const chars = [...t];
-  return chars.length > MAX_GENERATED_TITLE_CHARS ? chars.slice(0, MAX_GENERATED_TITLE_CHARS).join('').trim() : t;
+  return chars.length > MAX_GENERATED_TITLE_CHARS
+    ? chars.slice(0, MAX_GENERATED_TITLE_CHARS).join('').trim()
+    : t;
 }
 
 /**

@@ -115,7 +115,14 @@ export const setNotification = defineTool({
     ctx.touch({ id: a.card_id, flow: 'edit' });
     const delivery = ctx.reminderDelivery?.(`${a.card_id}#${id}`);
     const advice = delivery && !delivery.will_arrive ? { tell_user: deliveryAdvice(delivery.reason) } : {};
-    return { ok: true, card_id: a.card_id, notification_id: id, created: at < 0, ...(delivery ? { delivery } : {}), ...advice };
+    return {
+      ok: true,
+      card_id: a.card_id,
+      notification_id: id,
+      created: at < 0,
+      ...(delivery ? { delivery } : {}),
+      ...advice,
+    };
   },
 });
 

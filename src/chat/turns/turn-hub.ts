@@ -61,7 +61,10 @@ export class TurnHub {
   /** Throws 409 when a turn is running for the conversation (checked before anything is stored). */
   assertFree(conversationId: string): void {
     if (this.isRunning(conversationId)) {
-      throw conflict('a turn is already running for this conversation; wait for it or stop it', 'TURN_RUNNING');
+      throw conflict(
+        'a turn is already running for this conversation; wait for it or stop it',
+        'TURN_RUNNING',
+      );
     }
   }
 
@@ -75,7 +78,10 @@ export class TurnHub {
    * stored), then runs `work(emit, signal)` in the background. `emit` numbers, keeps and fans out
    * each event. The turn is done after `work` settles (a `done` event is emitted if work did not).
    */
-  start(conversationId: string, work: (emit: (e: TurnEvent) => void, signal: AbortSignal) => Promise<void>): HubTurn {
+  start(
+    conversationId: string,
+    work: (emit: (e: TurnEvent) => void, signal: AbortSignal) => Promise<void>,
+  ): HubTurn {
     this.assertFree(conversationId);
     const base = Math.max(Date.now() * 1000, this.lastBase + 1_000_000);
     this.lastBase = base;
@@ -116,7 +122,10 @@ export class TurnHub {
       try {
         await work(emit, turn.abort.signal);
       } catch {
-        emit({ type: 'error', data: { error: 'The chat turn failed unexpectedly. Please try again.', status: 500 } });
+        emit({
+          type: 'error',
+          data: { error: 'The chat turn failed unexpectedly. Please try again.', status: 500 },
+        });
       } finally {
         emit({ type: 'done', data: {} });
         turn.done = true;
@@ -147,7 +156,8 @@ export class TurnHub {
     const after = afterId === undefined || afterId < turn.baseId ? turn.baseId : afterId;
     const replay = turn.events.filter((e) => e.id > after);
     const firstKept = turn.events[0]?.id ?? turn.baseId + 1;
-    if (turn.dropped > 0 && after < firstKept - 1) replay.unshift({ id: firstKept - 1, event: { type: 'reset', data: {} } });
+    if (turn.dropped > 0 && after < firstKept - 1)
+      replay.unshift({ id: firstKept - 1, event: { type: 'reset', data: {} } });
     if (!turn.done) turn.listeners.add(listener);
     return { replay, done: turn.done, detach: () => turn.listeners.delete(listener) };
   }

@@ -17,8 +17,10 @@ export function ChipsInput(props: InputProps) {
   };
   return (
     <FieldGroup input={input} id={id}>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is group or radiogroup, both take aria-labelledby */}
       <div class="chip-set" role={multi ? 'group' : 'radiogroup'} aria-labelledby={`${id}-label`} id={id}>
         {options.map((o, i) => (
+          // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-checked only with role radio, aria-pressed only without
           <button
             key={i}
             type="button"

@@ -15,6 +15,7 @@ export function EmojiInput(props: InputProps) {
           const stored = input.emitIndex ? i + 1 : emoji;
           const checked = value === stored;
           return (
+            // biome-ignore lint/a11y/useSemanticElements: emoji buttons in a radiogroup; role and aria-checked say what they are
             <button
               key={`${i}-${emoji}`}
               type="button"

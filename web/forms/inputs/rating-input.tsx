@@ -11,6 +11,7 @@ export function RatingInput(props: InputProps) {
     <FieldGroup input={input} id={id}>
       <div class="rating" role="radiogroup" aria-labelledby={`${id}-label`} id={id}>
         {steps.map((n) => (
+          // biome-ignore lint/a11y/useSemanticElements: rating buttons in a radiogroup; role and aria-checked say what they are
           <button
             key={n}
             type="button"

@@ -4,7 +4,9 @@ import { Field, helpId, type InputProps } from '../field.js';
 export function SelectInput(props: InputProps) {
   const { input, value, onChange, id } = props;
   const options = input.options ?? [];
-  const selected = options.findIndex((o) => o.value === value || (value !== undefined && String(o.value) === String(value)));
+  const selected = options.findIndex(
+    (o) => o.value === value || (value !== undefined && String(o.value) === String(value)),
+  );
   return (
     <Field input={input} id={id}>
       <select
