@@ -27,9 +27,9 @@ import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
 import { metricsRoutes } from './http/metrics-routes.js';
+import { pwaRoutes } from './http/pwa-routes.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
-import { pwaRoutes } from './http/pwa-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';

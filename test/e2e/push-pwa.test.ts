@@ -125,7 +125,13 @@ describe('push and notification click', () => {
     // the click, dispatched in the worker as the browser would on a tap
     const [worker] = browser.context.serviceWorkers();
     await worker.evaluate(async () => {
-      const sw = self as unknown as ServiceWorkerGlobalScope;
+      // the worker's own globals (ServiceWorkerGlobalScope, NotificationEvent), typed here since
+      // the tests are checked against the page's DOM library
+      type Worker = EventTarget & { registration: { getNotifications(): Promise<Notification[]> } };
+      type NotificationEventClass = new (type: string, init: { notification: Notification }) => Event;
+      const sw = self as unknown as Worker;
+      const NotificationEvent = (self as unknown as { NotificationEvent: NotificationEventClass })
+        .NotificationEvent;
       const [n] = await sw.registration.getNotifications();
       sw.dispatchEvent(new NotificationEvent('notificationclick', { notification: n }));
     });
