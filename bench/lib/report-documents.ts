@@ -285,9 +285,12 @@ export function zipArchive(): Promise<Buffer> {
   });
 }
 
-/** A scanned PDF: one page holding only `png` (no text layer), A4. */
-export function scannedPdf(png: Buffer): Promise<Buffer> {
+/** A scanned PDF: one A4 page per image, holding only that image (no text layer). */
+export function scannedPdf(...pngs: Buffer[]): Promise<Buffer> {
   return pdfBuffer((doc) => {
-    doc.image(png, 0, 0, { width: doc.page.width, height: doc.page.height });
+    for (const [i, png] of pngs.entries()) {
+      if (i > 0) doc.addPage();
+      doc.image(png, 0, 0, { width: doc.page.width, height: doc.page.height });
+    }
   });
 }

@@ -3,19 +3,23 @@
  * before anything renders it), then the text layer (`pdftotext -layout`, which keeps table
  * columns lined up). A text layer with fewer than SPARSE_TEXT_CHARS_PER_PAGE visible characters
  * per page is a scan: its first MAX_REPORT_OCR_PAGES pages are rendered one at a time with
- * `pdftoppm` (long edge bounded, whatever the page size claims) and read by tesseract.
+ * `pdftoppm` (long edge bounded, whatever the page size claims) and read by tesseract, and, when
+ * `vision` names a chat model, by the model too (ocr-vision.ts), whose text is kept when every
+ * page worked.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { GatewayConfig } from '../chat/gateway/index.js';
 import {
   MAX_REPORT_OCR_PAGES,
   MAX_REPORT_PDF_PAGES,
   REPORT_OCR_DPI,
   SPARSE_TEXT_CHARS_PER_PAGE,
 } from '../limits.js';
-import { type Extracted, ReportRejected, visibleChars } from './extracted.js';
+import { type Extracted, ReportRejected, visibleChars, witnessNotes } from './extracted.js';
 import { tesseract } from './ocr-tesseract.js';
+import { readWithVision } from './ocr-vision.js';
 import { ProgramError, runProgram } from './run-program.js';
 
 /** Longest page edge rendered for OCR, px: an A4 page at REPORT_OCR_DPI. */
@@ -79,7 +83,7 @@ export async function renderPdfPage(
  */
 export async function extractPdf(
   file: string,
-  opts: { psm: number; forceOcr?: boolean; signal?: AbortSignal },
+  opts: { psm: number; forceOcr?: boolean; vision?: GatewayConfig; signal?: AbortSignal },
 ): Promise<Extracted> {
   const pages = await pdfPageCount(file, opts.signal);
   if (pages < 1) throw new ReportRejected('the PDF has no pages');
@@ -107,14 +111,27 @@ export async function extractPdf(
       texts.push(await tesseract(page, opts.psm, opts.signal));
       fs.rmSync(page, { force: true });
     }
-    const text = texts.join('\n\f');
-    if (visibleChars(text) === 0)
-      throw new ReportRejected('no text was found on the pages of this scanned PDF');
+    const tesseractText = texts.join('\n\f');
     const notes =
       pages > read
         ? [`pages ${read + 1} to ${pages} were not read (a scan is read up to ${MAX_REPORT_OCR_PAGES} pages)`]
         : [];
-    return { text, sourceFormat: 'pdf-ocr', ocr: true, pages: read, notes, psm: opts.psm };
+    if (opts.vision) {
+      const v = await readWithVision(opts.vision, file, read, dir, tesseractText, opts.signal);
+      if (v.ok)
+        return {
+          text: v.text,
+          sourceFormat: 'pdf-vision',
+          ocr: true,
+          pages: read,
+          notes: [...notes, ...witnessNotes(v.unwitnessed)],
+          psm: opts.psm,
+        };
+      notes.push(`${v.reason}; read by tesseract instead`);
+    }
+    if (visibleChars(tesseractText) === 0)
+      throw new ReportRejected('no text was found on the pages of this scanned PDF');
+    return { text: tesseractText, sourceFormat: 'pdf-ocr', ocr: true, pages: read, notes, psm: opts.psm };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

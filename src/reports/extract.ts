@@ -3,6 +3,7 @@
  * matches it). ProgramErrors of the external readers become rejections with their reason.
  */
 import fs from 'node:fs';
+import type { GatewayConfig } from '../chat/gateway/index.js';
 import { extractDocx } from './extract-docx.js';
 import { extractImage } from './extract-image.js';
 import { extractPdf } from './extract-pdf.js';
@@ -16,6 +17,8 @@ export interface ExtractOptions {
   psm: number;
   /** Read a PDF's pages by OCR even when it has a text layer. */
   forceOcr?: boolean;
+  /** The chat model that also reads photos and scans (KLEBB_OCR_MODE=auto), if any. */
+  vision?: GatewayConfig;
   signal?: AbortSignal;
 }
 

@@ -45,3 +45,11 @@ export function capText(e: Extracted): Extracted {
 export function visibleChars(text: string): number {
   return text.replace(/\s+/g, '').length;
 }
+
+/** The note naming numbers the chat model read that tesseract did not (at most ten), if any. */
+export function witnessNotes(unwitnessed: string[]): string[] {
+  if (unwitnessed.length === 0) return [];
+  const shown = unwitnessed.slice(0, 10).join(', ');
+  const more = unwitnessed.length > 10 ? ` and ${unwitnessed.length - 10} more` : '';
+  return [`check these numbers with care, tesseract did not read them the same: ${shown}${more}`];
+}

@@ -17,6 +17,7 @@ import { DEFAULT_PSM } from './ocr-tesseract.js';
 import { rawBody, rejectedBody, summaryBody } from './report-body.js';
 import type { ReportHeader } from './report-file.js';
 import type { ReportStore } from './report-store.js';
+import type { OcrMode } from './reports-env.js';
 import type { ReportExtension } from './upload-name.js';
 
 /** What a reading may ask for beyond the defaults (a re-run). */
@@ -25,6 +26,8 @@ export interface ReadRequest {
   psm?: number;
   /** Read a PDF's pages by OCR even when it has a text layer. */
   forceOcr?: boolean;
+  /** Read photos and scans with tesseract only (a re-run with another page segmentation mode). */
+  tesseractOnly?: boolean;
 }
 
 /** What the pipeline needs from the instance. */
@@ -32,6 +35,8 @@ export interface PipelineDeps {
   store: ReportStore;
   /** The chat gateway, or null when no model is configured. */
   gateway: GatewayConfig | null;
+  /** KLEBB_OCR_MODE: `auto` lets the chat model read photos and scans too. */
+  ocrMode: OcrMode;
   signal?: AbortSignal;
   log?: (obj: object, msg: string) => void;
 }
@@ -59,7 +64,13 @@ export async function processReport(deps: PipelineDeps, name: string, req: ReadR
   const psm = req.psm ?? r.header.ocr_psm ?? DEFAULT_PSM;
   let extracted: Awaited<ReturnType<typeof extractReport>>;
   try {
-    extracted = await extractReport(original, ext, { psm, forceOcr: req.forceOcr, signal: deps.signal });
+    const vision = deps.ocrMode === 'auto' && deps.gateway && !req.tesseractOnly ? deps.gateway : undefined;
+    extracted = await extractReport(original, ext, {
+      psm,
+      forceOcr: req.forceOcr,
+      vision,
+      signal: deps.signal,
+    });
   } catch (err) {
     if (err instanceof ReportRejected) return reject(err.reason, false);
     throw err;

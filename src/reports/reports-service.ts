@@ -97,6 +97,7 @@ export class ReportsService {
     const deps: PipelineDeps = {
       store: this.store,
       gateway: this.gateway(),
+      ocrMode: this.config.reports.ocrMode,
       signal: this.stop.signal,
       log: (obj, msg) => this.log.info(obj, msg),
     };
@@ -210,7 +211,7 @@ export class ReportsService {
     const header = { ...r.header, status: 'processing' as const };
     this.store.write(name, header, processingBody(r.header.title ?? r.header.source_file));
     const isPdf = r.header.archive_path.endsWith('.pdf');
-    this.enqueue(name, { psm, forceOcr: ocr && isPdf });
+    this.enqueue(name, { psm, forceOcr: ocr && isPdf, tesseractOnly: ocr });
     return { name, psm: psm ?? null };
   }
 

@@ -16,7 +16,7 @@ import { chatBrowser, openPanel } from './chat-support.js';
 
 // the refused upload answers 400 on purpose: Chromium logs that response as a console error
 const b = chatBrowser({ allow: [/Failed to load resource: the server responded with a status of 400/] });
-const servers = chatServers();
+const servers = chatServers({ KLEBB_OCR_MODE: 'local' });
 let s: TestServer;
 let gw: ScriptedGateway;
 let lab: Buffer;

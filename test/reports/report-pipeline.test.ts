@@ -24,7 +24,8 @@ import type { ScriptedGateway } from '../helpers/scripted-gateway.js';
 import type { TestServer } from '../helpers/server.js';
 import { entry, modelAnswer, reportFile, settled, upload, uploadAndRead } from './report-support.js';
 
-const servers = chatServers();
+// tesseract only here: the chat model's reading of pictures has its own test (report-vision)
+const servers = chatServers({ KLEBB_OCR_MODE: 'local' });
 let s: TestServer;
 let gw: ScriptedGateway;
 let lab: Buffer;
