@@ -67,8 +67,11 @@ export async function signInWithPasskey(): Promise<{ label: string }> {
 }
 
 /** Ends this browser's session. */
-export function signOut(): Promise<unknown> {
-  return api('/auth/logout', { method: 'POST' });
+export async function signOut(): Promise<unknown> {
+  const res = await api('/auth/logout', { method: 'POST' });
+  // the service worker's offline copy of the cards (web/public/sw.js) leaves with the session
+  await globalThis.caches?.delete('klebb-data-v1').catch(() => false);
+  return res;
 }
 
 /** Signs in as the demo account (demo mode only). */
