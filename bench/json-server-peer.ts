@@ -3,7 +3,7 @@
  * keeps its data in one JSON file and rewrites the whole file on every write, next to Klebb's own
  * figure on a card of the same size.
  *
- * How: json-server (the devDependency's CLI, `node .../json-server/lib/cli/bin.js db.json`, its
+ * How: json-server (its CLI, `node .../json-server/lib/cli/bin.js db.json`, its
  * default middlewares, stdout to a log file) runs as a child process on 127.0.0.1 and a free port,
  * on a temp db.json of one collection `weights` holding 100 000 rows `{id, date, kg}` (written in
  * json-server's own format: 2-space JSON, integer ids). 50 warm-up + 500 measured sequential
@@ -16,6 +16,9 @@
  * file and renames it after the response (steno; overlapping writes coalesce; no fsync). Klebb
  * fsyncs every commit before answering (synchronous=FULL). So json-server's figure is a lower
  * bound for a durable whole-file store. The final db.json is checked to hold every row.
+ *
+ * json-server is not a dependency (it would add a hundred packages to every install for one
+ * benchmark): without it the benchmark says it is skipped and how to run it.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,8 +42,17 @@ import { makeTempDir, removeTempDir } from './lib/temp.js';
 const require = createRequire(import.meta.url);
 const BLOCK = 10;
 
-function jsonServerBin(): { bin: string; version: string } {
-  const pkgFile = require.resolve('json-server/package.json');
+/** How to get the peer, for the skip note. */
+export const JSON_SERVER_INSTALL = 'npm i --no-save json-server@0.17.4';
+
+/** json-server's CLI and version, or null when it is not installed. */
+function jsonServerBin(): { bin: string; version: string } | null {
+  let pkgFile: string;
+  try {
+    pkgFile = require.resolve('json-server/package.json');
+  } catch {
+    return null;
+  }
   const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { version: string; bin: string };
   return { bin: path.join(path.dirname(pkgFile), pkg.bin), version: pkg.version };
 }
@@ -68,7 +80,13 @@ export const jsonServerPeer: Benchmark = {
     const warmup = ctx.quick ? 10 : 50;
     const count = ctx.quick ? 100 : 500;
     const label = rows >= 1000 ? `${rows / 1000}k` : String(rows);
-    const { bin, version } = jsonServerBin();
+    const peerBin = jsonServerBin();
+    if (!peerBin) {
+      const note = `json-server is not installed, so json-server-peer is skipped. To run it: ${JSON_SERVER_INSTALL}, then npm run bench -- json-server-peer`;
+      progress(note);
+      return { figures: [], notes: [note] };
+    }
+    const { bin, version } = peerBin;
     const ourDir = makeTempDir('peer-klebb');
     const peerDir = makeTempDir('peer-json-server');
     let server: KlebbServer | undefined;
