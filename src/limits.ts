@@ -141,7 +141,7 @@ export const DEAD_SUBSCRIPTION_KEEP_MS = 7 * 86_400_000;
 export const MAX_PUSH_ENDPOINT_CHARS = 2048;
 /** Longest device nickname, characters. */
 export const MAX_PUSH_NICKNAME_CHARS = 64;
-/** Largest encrypted push message body, bytes (RFC 8030 section 7.2: services must take 4096). */
+/** Largest encrypted push message body, bytes (RFC 8030 §7.2: services must take 4096). */
 export const MAX_PUSH_PAYLOAD_BYTES = 4096;
 /** How long a push service keeps an undelivered reminder, s: a reminder later than that is noise. */
 export const PUSH_TTL_SECONDS = 300;

@@ -1,5 +1,5 @@
 /**
- * The VAPID `sub` claim (RFC 8292 section 2.1): a contact for the push service's operator, from
+ * The VAPID `sub` claim (RFC 8292 §2.1): a contact for the push service's operator, from
  * HEALTH_OPERATOR_EMAIL. Apple's push service refuses a JWT whose subject is a `localhost` URL or
  * a mailto: of a host that cannot receive mail, so those forms are refused at start-up rather
  * than failing every push to an iPhone later.

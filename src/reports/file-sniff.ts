@@ -9,7 +9,7 @@ const startsWith = (head: Buffer, bytes: number[]) => bytes.every((b, i) => head
 
 /** What the first bytes say the file is, or null when they match nothing we read. */
 export function sniffKind(head: Buffer): 'pdf' | 'png' | 'jpeg' | 'zip' | 'text' | null {
-  // a PDF may have up to 1024 bytes of junk before its header (PDF 1.7, section 7.5.2)
+  // a PDF may have up to 1024 bytes of junk before its header (PDF 1.7, §7.5.2)
   if (head.subarray(0, 1024).includes('%PDF-')) return 'pdf';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(head, [0xff, 0xd8, 0xff])) return 'jpeg';

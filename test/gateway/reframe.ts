@@ -2,7 +2,7 @@
  * Re-framing a stream for the property tests: the same events as other bytes (random cuts, inside
  * UTF-8 characters too; LF, CRLF or single-LF separators; comment keep-alives; `[DONE]` left out
  * with the socket held open), or the same reply as one buffered JSON body. Seeded, so a failure
- * names the seed that reproduces it.
+ * names the random seed that reproduces it.
  */
 import type { Expected } from './corpus.js';
 

@@ -3,7 +3,7 @@
 // characters too: keep-alive comments carry multi-byte characters), LF, CRLF or single-LF
 // separators, comment keep-alives between events, `[DONE]` missing with the socket held open,
 // and the reply as one buffered JSON body although a stream was asked for. The random source is
-// seeded, so a failure names the seed that reproduces it.
+// seeded, so a failure names the random seed that reproduces it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { readFixture, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';

@@ -86,7 +86,7 @@ export function verifyVapid(header: string | undefined, origin: string, now = Da
   return { claims, vapidKey: k };
 }
 
-/** Decrypts an aes128gcm Web Push body for `sub` (RFC 8291 section 3.4, RFC 8188). */
+/** Decrypts an aes128gcm Web Push body for `sub` (RFC 8291 §3.4, RFC 8188). */
 export function decryptAes128gcm(body: Buffer, sub: StandInSubscription): Buffer {
   const salt = body.subarray(0, 16);
   const rs = body.readUInt32BE(16);
