@@ -3,6 +3,7 @@
  * - the zip lists every file in its last entry, klebb-export.json, with the right size, sha256
  *   and row counts, and holds writes still sitting in the WAL (taken by online backup);
  * - a second export while one streams is 409 EXPORT_RUNNING, and the first one still completes;
+ *   an abandoned download frees the lock and leaves no snapshot file;
  * - the CSV has one column per field, units in the header, ISO dates, RFC 4180 quoting and no
  *   cell a spreadsheet would run as a formula.
  */
@@ -113,6 +114,28 @@ describe('GET /api/export', () => {
     // finished: the next one runs
     await new Promise((r) => setTimeout(r, 50));
     expect((await download()).res.status).toBe(200);
+  });
+});
+
+describe('an abandoned download', () => {
+  it('frees the one-at-a-time lock and removes its snapshot', async () => {
+    const ctl = new AbortController();
+    const res = await fetch(`${s.url}/api/export`, {
+      headers: { authorization: `Bearer ${T}` },
+      signal: ctl.signal,
+    });
+    expect(res.status).toBe(200);
+    await res.body?.getReader().read();
+    ctl.abort();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await fetch(`${s.url}/api/export`, { headers: { authorization: `Bearer ${T}` } });
+      status = again.status;
+      await again.arrayBuffer();
+    }
+    expect(status).toBe(200);
+    expect(fs.readdirSync(path.join(s.home, 'tmp'))).toEqual([]);
   });
 });
 
