@@ -2,6 +2,8 @@
  * Shared vocabulary of the manifest validators: a path made of segments, an `Issue` (one failed
  * rule, plus what lenient loading would remove), and small type guards. No rule lives here.
  */
+
+import { truncateGraphemes } from '../common/graphemes.js';
 import type { FieldError } from '../errors.js';
 
 /** One step of a path into a manifest: an object key or an array index. */
@@ -68,6 +70,5 @@ export function describeValue(v: unknown): string {
   } catch {
     s = String(v);
   }
-  const chars = [...s];
-  return chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : s;
+  return truncateGraphemes(s, 40);
 }

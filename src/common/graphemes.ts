@@ -77,3 +77,17 @@ export function truncateGraphemes(s: string, max: number, ellipsis: string = ELL
   }
   return s;
 }
+
+/**
+ * `s` kept within `max` user-perceived characters in all, the ellipsis included: unchanged when it
+ * fits, else its first `max - 1` characters and `…`. The one way text is cut for display, logs,
+ * titles and messages, so a cut never leaves half an emoji or a lone surrogate.
+ */
+export function clipGraphemes(s: string, max: number): string {
+  return graphemeLength(s) <= max ? s : truncateGraphemes(s, Math.max(0, max - 1));
+}
+
+/** The first `max` user-perceived characters of `s`, without an ellipsis (a prefix never cut mid-character). */
+export function headGraphemes(s: string, max: number): string {
+  return truncateGraphemes(s, max, '');
+}

@@ -1,11 +1,11 @@
 /**
  * Small text helpers shared by the server and the browser.
  */
+import { clipGraphemes } from './graphemes.js';
 
 /** The first line of `text`, trimmed and cut to `max` characters with an ellipsis ('' for a non-string). */
 export function firstLine(text: unknown, max: number): string {
   if (typeof text !== 'string') return '';
   const line = text.split('\n')[0].trim();
-  const chars = [...line];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : line;
+  return clipGraphemes(line, max);
 }

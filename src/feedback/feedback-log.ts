@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { clipGraphemes } from '../common/graphemes.js';
 import { badRequest } from '../errors.js';
 import { MAX_FEEDBACK_CONTEXT_CHARS, MAX_FEEDBACK_INTENT_CHARS, MAX_FEEDBACK_TOOL_NAMES } from '../limits.js';
 
@@ -20,7 +21,7 @@ export interface FeedbackEntry {
 
 function clip(s: string, max: number): string {
   const t = s.trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  return clipGraphemes(t, max);
 }
 
 /**

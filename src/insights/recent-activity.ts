@@ -8,6 +8,7 @@ import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import type { Card } from '../cards/card-registry.js';
 import { daysBetween, todayIn } from '../common/dates.js';
+import { cleanNumber, decimalPlaces } from '../common/numbers.js';
 
 /** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
 export interface CardActivity {
@@ -24,7 +25,8 @@ export interface CardActivity {
 
 /** Drops float artefacts: 80.2 - 80 is 0.2, not 0.20000000000000284. */
 export function cleanDelta(a: number, b: number): number {
-  return Number((a - b).toPrecision(12));
+  // rounded to the inputs' decimals: 1234567.8 - 1234567.7 is 0.1, not 0.10000000009313226
+  return cleanNumber(a - b, Math.max(decimalPlaces(a), decimalPlaces(b)));
 }
 
 function numericKeys(row: unknown): string[] {

@@ -8,6 +8,7 @@
  * `more`, long texts are cut.
  */
 import { createHash } from 'node:crypto';
+import { clipGraphemes } from '../common/graphemes.js';
 import { MAX_PUSH_PAYLOAD_BYTES } from '../limits.js';
 
 /** Generic lock-screen body of a private reminder. */
@@ -54,8 +55,7 @@ export function deepLink(cardId: string, intent?: string): string {
 }
 
 function cut(s: string, max: number): string {
-  const cps = [...s];
-  return cps.length <= max ? s : `${cps.slice(0, max - 1).join('')}…`;
+  return clipGraphemes(s, max);
 }
 
 function itemOf(r: DueReminder, instanceName: string, textMax: number): Record<string, unknown> {

@@ -4,6 +4,7 @@
  * still open ("carried forward"). Fills the `{schedule_due}` and `{missed_earlier}` placeholders.
  */
 
+import { clipGraphemes } from '../common/graphemes.js';
 import { doseSlots, dueItems, itemName, TIMES_OF_DAY, takenCount } from '../common/schedule.js';
 import { MAX_PLACEHOLDER_CHARS } from '../limits.js';
 
@@ -38,8 +39,7 @@ export function dueAtTimeOfDay(data: unknown, date: string, timeOfDay: string): 
 }
 
 function cap(s: string): string {
-  const cps = [...s];
-  return cps.length <= MAX_PLACEHOLDER_CHARS ? s : `${cps.slice(0, MAX_PLACEHOLDER_CHARS - 1).join('')}…`;
+  return clipGraphemes(s, MAX_PLACEHOLDER_CHARS);
 }
 
 /**

@@ -172,9 +172,18 @@ describe('the upload endpoint', () => {
       body: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]),
     });
     expect(zip.status).toBe(415);
+    const pushes = () => srv.inst.db.prepare('SELECT count(*) FROM hae_pushes').pluck().get();
+    const before = pushes();
     const notXml = await srv.api('/api/apple-health/import', { method: 'POST', body: '{"data": {}}' });
     expect(notXml.status).toBe(422);
     expect(notXml.body.code).toBe('NOT_AN_EXPORT');
+    // a refused import leaves no bookkeeping row behind
+    const notExport = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: '<?xml version="1.0"?><Other/>',
+    });
+    expect(notExport.body.code).toBe('NOT_AN_EXPORT');
+    expect(pushes()).toBe(before);
     expect((await srv.api('/api/apple-health/import', { method: 'POST' })).status).toBe(400);
   });
 

@@ -156,6 +156,14 @@ describe('get_recent_activity', () => {
     expect(byId.mixed.lastNDelta).toBeNull();
   });
 
+  it("cleanDelta rounds to the inputs' decimals, also for large values", () => {
+    expect(cleanDelta(1234567.8, 1234567.7)).toBe(0.1);
+    expect(cleanDelta(98765.43, 98765.42)).toBe(0.01);
+    expect(cleanDelta(0.3, 0.1)).toBe(0.2);
+    expect(cleanDelta(72, 70.5)).toBe(1.5);
+    expect(cleanDelta(5, 5)).toBe(0);
+  });
+
   it('meta.view.dateField is used and datetimes count by their date', async () => {
     const { byId } = await activity();
     expect(byId['custom-date']).toMatchObject({

@@ -4,6 +4,7 @@
  * (docs/MANIFEST-SCHEMA.md "Renderers"). The failure is logged once per card and message.
  */
 import { Component, type ComponentChildren } from 'preact';
+import { clipGraphemes } from '../../src/common/graphemes.js';
 import { RendererNote } from './renderer-note.js';
 
 /** Props of the boundary: the card it guards (for the log) and the renderer it wraps. */
@@ -51,5 +52,5 @@ export class CardBoundary extends Component<CardBoundaryProps, CardBoundaryState
 
 function messageOf(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return clipGraphemes(text, 200);
 }

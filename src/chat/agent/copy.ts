@@ -4,6 +4,8 @@
  * exhausted allowance, a dead gateway, a slow step and an empty reply never all read
  * "No response".
  */
+
+import { clipGraphemes } from '../../common/graphemes.js';
 import type { GatewayError } from '../gateway/gateway-error.js';
 
 /** Appended to a capped reply: how to resume (the client resends the transcript). */
@@ -39,7 +41,7 @@ export function plainMessage(message: string): string {
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return clipGraphemes(text, 200);
 }
 
 /**

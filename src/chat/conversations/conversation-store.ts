@@ -5,6 +5,7 @@
  * transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { headGraphemes } from '../../common/graphemes.js';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
 import {
   MAX_CONVERSATION_MESSAGES,
@@ -119,7 +120,7 @@ export function cleanTitle(title: unknown): string | null {
   if (typeof title !== 'string')
     throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
   const t = title.trim().replace(/\s+/g, ' ');
-  return t ? [...t].slice(0, MAX_CONVERSATION_TITLE_CHARS).join('') : null;
+  return t ? headGraphemes(t, MAX_CONVERSATION_TITLE_CHARS) : null;
 }
 
 interface Row {

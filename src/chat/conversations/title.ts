@@ -3,6 +3,8 @@
  * plain words. It never blocks or fails the turn; a failure leaves the conversation untitled,
  * and a later turn tries again.
  */
+
+import { headGraphemes } from '../../common/graphemes.js';
 import { MAX_GENERATED_TITLE_CHARS, TITLE_TIMEOUT_MS } from '../../limits.js';
 import { callGateway, type GatewayConfig } from '../gateway/client.js';
 
@@ -21,10 +23,7 @@ export function cleanGeneratedTitle(raw: string): string | null {
   t = t.replace(/^["'“”‘’«»`]+|["'“”‘’«»`]+$/g, '').trim();
   t = t.replace(/[.!?:;,]+$/, '').trim();
   if (!t) return null;
-  const chars = [...t];
-  return chars.length > MAX_GENERATED_TITLE_CHARS
-    ? chars.slice(0, MAX_GENERATED_TITLE_CHARS).join('').trim()
-    : t;
+  return headGraphemes(t, MAX_GENERATED_TITLE_CHARS).trim();
 }
 
 /**
@@ -44,7 +43,7 @@ export async function generateTitle(
           { role: 'system', content: TITLE_INSTRUCTION },
           {
             role: 'user',
-            content: `User: ${firstUserMessage.slice(0, 500)}\n\nAssistant: ${reply.slice(0, 500)}`,
+            content: `User: ${headGraphemes(firstUserMessage, 500)}\n\nAssistant: ${headGraphemes(reply, 500)}`,
           },
         ],
         stream: false,

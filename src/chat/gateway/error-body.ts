@@ -4,6 +4,8 @@
  * `{object:"error", message, type, code}`, FastAPI's `{detail}`; and a short, safe summary of
  * an HTML error page (never pass raw HTML on).
  */
+
+import { clipGraphemes } from '../../common/graphemes.js';
 import { GATEWAY_MAX_ERROR_DETAIL_CHARS, GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
 
 /** The parts of an error payload the classifier looks at. */
@@ -39,9 +41,7 @@ export function cleanMessage(text: string): string {
     .replace(/\p{Cc}+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return flat.length > GATEWAY_MAX_ERROR_MESSAGE_CHARS
-    ? `${flat.slice(0, GATEWAY_MAX_ERROR_MESSAGE_CHARS - 1)}…`
-    : flat;
+  return clipGraphemes(flat, GATEWAY_MAX_ERROR_MESSAGE_CHARS);
 }
 
 /**

@@ -3,6 +3,8 @@
  * schema), a JSON object (llama-server), a double-encoded string, or valid JSON
  * followed by prose (thinking models through Ollama).
  */
+
+import { clipGraphemes } from '../../common/graphemes.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
 
 /** The outcome of reading one call's arguments. */
@@ -65,7 +67,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+  return clipGraphemes(flat, 120);
 }
 
 /**

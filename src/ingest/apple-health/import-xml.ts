@@ -9,8 +9,10 @@
  * problems are listed as warnings. Every record is one real sample (never a daily total), so its
  * samples are stored with span `sample`.
  */
+
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { invalid } from '../../errors.js';
 import type { MetricBlock } from '../hae/format/payload.js';
 import type { Sample } from '../hae/format/sample.js';
 import { dedupKeyOf } from '../hae/format/sample.js';
@@ -154,6 +156,14 @@ export async function importAppleHealthFile(svc: HaeIngest, file: string): Promi
   for (const p of pairs.flush()) addPoint(p);
   await flush();
 
+  // refused before the push is recorded: a file that is not an export leaves no trace
+  if (!sawHealthData && records === 0 && workoutCount === 0) {
+    throw invalid(
+      'this is not an Apple Health export.xml (no <HealthData> element)',
+      undefined,
+      'NOT_AN_EXPORT',
+    );
+  }
   if (!sawHealthData) run.warn('no <HealthData> element: this does not look like an Apple Health export.xml');
   const unmappedTotal = Object.values(unmapped).reduce((a, b) => a + b, 0);
   if (unmappedTotal) {

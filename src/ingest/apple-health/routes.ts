@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, invalid, KlebbError, payloadTooLarge } from '../../errors.js';
+import { badRequest, KlebbError, payloadTooLarge } from '../../errors.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
@@ -62,18 +62,8 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
             'this is a zip archive: unzip export.zip and upload apple_health_export/export.xml',
           );
         }
+        // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
         const result = await importAppleHealthFile(svc, file);
-        if (
-          result.records === 0 &&
-          result.workouts === 0 &&
-          result.warnings.some((w) => w.includes('<HealthData>'))
-        ) {
-          throw invalid(
-            'this is not an Apple Health export.xml (no <HealthData> element)',
-            undefined,
-            'NOT_AN_EXPORT',
-          );
-        }
         req.log.info(
           {
             bytes: received.bytes,
