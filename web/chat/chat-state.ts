@@ -46,6 +46,7 @@ export function toShown(m: StoredMessage): ShownMessage {
     capped: m.capped,
     timedOut: m.timedOut,
     hasVoice: m.hasVoice,
+    changeSet: m.changeSet,
   };
 }
 

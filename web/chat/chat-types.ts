@@ -9,6 +9,24 @@ export interface StoredMessage {
   capped?: boolean;
   timedOut?: boolean;
   followupText?: string;
+  /** What the turn changed (its change set), offered for Undo. */
+  changeSet?: ChangeSetRef;
+}
+
+/** A change set a reply names: `POST /api/changes/:id/undo` takes it back. */
+export interface ChangeSetRef {
+  id: number;
+  summary: string;
+}
+
+/** An `approval` event: a destructive tool call waiting for the person (docs/CHAT-AGENT.md "Approvals"). */
+export interface ApprovalAsk {
+  id: string;
+  conversationId: string | null;
+  tool: string;
+  summary: string;
+  digest: string;
+  expiresAt: string;
 }
 
 /** A conversation in the lists (`GET /api/conversations`, `POST /api/conversations/search`). */
@@ -34,6 +52,7 @@ export interface ReplyPayload {
   followup?: string;
   capped?: boolean;
   timedOut?: boolean;
+  changeSet?: ChangeSetRef;
 }
 
 /** What a `status` event says the agent is doing. */
@@ -44,6 +63,8 @@ export type TurnEvent = { id: number | undefined } & (
   | { type: 'status'; data: TurnPhase }
   | { type: 'token'; data: { text: string } }
   | { type: 'reset'; data: Record<string, never> }
+  | { type: 'approval'; data: ApprovalAsk }
+  | { type: 'approval-resolved'; data: { id: string; decision: string } }
   | { type: 'reply'; data: ReplyPayload }
   | { type: 'error'; data: { error: string; status: number } }
   | { type: 'stopped'; data: Record<string, never> }
@@ -64,6 +85,10 @@ export interface ShownMessage {
   hasVoice?: boolean;
   /** Voice replies of this page: the plain text to read aloud. */
   speak?: string;
+  /** Replies: what the turn changed, with Undo. */
+  changeSet?: ChangeSetRef;
+  /** That change set was undone from this page. */
+  undone?: boolean;
   /** Notes: an error (shown as one) or a neutral remark. */
   tone?: 'error' | 'info';
 }

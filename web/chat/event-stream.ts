@@ -15,7 +15,17 @@ export type StreamOutcome =
   | { kind: 'done' | 'dropped' | 'none' | 'aborted' }
   | { kind: 'refused'; status: number; code: string; message: string };
 
-const TYPES = new Set(['status', 'token', 'reset', 'reply', 'error', 'stopped', 'done']);
+const TYPES = new Set([
+  'status',
+  'token',
+  'reset',
+  'approval',
+  'approval-resolved',
+  'reply',
+  'error',
+  'stopped',
+  'done',
+]);
 
 /** One parsed SSE message as a TurnEvent; null for unknown types or unreadable data. */
 export function toTurnEvent(m: EventSourceMessage): TurnEvent | null {

@@ -13,7 +13,14 @@ import { sendMessage } from './conversation-actions.js';
 import { Markdown } from './markdown.js';
 import { pure } from './pure.js';
 import { StreamingMarkdown } from './streaming-markdown.js';
-import { connection, liveTurn, retryConnection, turnActive } from './turn-runner.js';
+import {
+  answerApproval,
+  connection,
+  liveTurn,
+  retryConnection,
+  turnActive,
+  undoReply,
+} from './turn-runner.js';
 import { canSpeak, speak } from './voice.js';
 
 /** The text "Keep going" sends: the server's capped reply tells the person to say it. */
@@ -123,6 +130,23 @@ const MessageItem = pure(function MessageItem({
       </span>
       <div class="chat-bubble">
         <Markdown text={m.content} />
+        {m.changeSet && (
+          <p class="chat-change" data-change-set={m.changeSet.id}>
+            <span>{m.undone ? `Undone: ${m.changeSet.summary}` : `Changed: ${m.changeSet.summary}`}</span>{' '}
+            {!m.undone && (
+              <button
+                type="button"
+                class="chat-link-btn chat-undo"
+                onClick={() => {
+                  const id = current.value.id;
+                  if (id && m.changeSet) void undoReply(id, m.key, m.changeSet.id);
+                }}
+              >
+                Undo
+              </button>
+            )}
+          </p>
+        )}
         {(keepGoing || (m.hasVoice && canSpeak())) && (
           <div class="chat-actions">
             {keepGoing && (
@@ -166,6 +190,27 @@ function LiveItem({ agent }: { agent: Agent }) {
         {live.text && (
           <div aria-hidden="true">
             <StreamingMarkdown text={live.text} />
+          </div>
+        )}
+        {live.approval && (
+          <div class="chat-approval" role="group" aria-label="Approval needed">
+            <p>{live.approval.summary}</p>
+            <div class="chat-actions">
+              <button
+                type="button"
+                class="chat-chip chat-approve"
+                onClick={() => live.approval && void answerApproval(live.approval, true)}
+              >
+                Approve
+              </button>
+              <button
+                type="button"
+                class="chat-chip chat-decline"
+                onClick={() => live.approval && void answerApproval(live.approval, false)}
+              >
+                Decline
+              </button>
+            </div>
           </div>
         )}
         {conn === 'lost' ? (

@@ -26,7 +26,7 @@ import {
   showConversation,
 } from './chat-state.js';
 import { storeTurn, type TurnSnapshot } from './chat-storage.js';
-import { MAX_MESSAGE_CHARS, type TurnEvent, type TurnPhase } from './chat-types.js';
+import { type ApprovalAsk, MAX_MESSAGE_CHARS, type TurnEvent, type TurnPhase } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
 import { chatBusy } from './launcher-state.js';
@@ -40,6 +40,8 @@ export interface LiveTurn {
   text: string;
   /** "Thinking…", "Updating Weight…"; null once the answer is settled. */
   status: string | null;
+  /** A destructive tool call waiting for Approve or Decline. */
+  approval: ApprovalAsk | null;
 }
 
 export const liveTurn = signal<LiveTurn | null>(null);
@@ -134,7 +136,8 @@ function flush(force = false): void {
   liveTurn.value = {
     conversationId: t.conversationId,
     text: t.text,
-    status: phase ? statusLine(phase, labelOf) : null,
+    status: t.approval ? 'Waiting for your answer…' : phase ? statusLine(phase, labelOf) : null,
+    approval: t.approval,
   };
   if (force || performance.now() - savedAt >= SAVE_EVERY_MS) save(t);
 }
@@ -179,7 +182,7 @@ function begin(t: TurnState, showAtOnce: boolean): void {
     stopping.value = false;
     connection.value = 'ok';
     liveTurn.value = showAtOnce
-      ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…' }
+      ? { conversationId: t.conversationId, text: t.text, status: 'Thinking…', approval: null }
       : null;
   });
   save(t);
@@ -270,6 +273,7 @@ function settle(t: TurnState): void {
         timedOut: p.timedOut === true,
         hasVoice: t.voice,
         speak: typeof p.speak === 'string' ? p.speak : undefined,
+        changeSet: p.changeSet,
       });
     } else if (o.kind === 'error') {
       appendShown(t.conversationId, { key: nextKey(), role: 'note', tone: 'error', content: o.message });
@@ -301,6 +305,8 @@ function onEvent(t: TurnState, e: TurnEvent): void {
       break;
     case 'token':
     case 'reset':
+    case 'approval':
+    case 'approval-resolved':
       scheduleFlush();
       break;
     case 'reply':
@@ -536,4 +542,36 @@ export function startTurnWatch(): void {
       reattach(turn);
     }
   });
+}
+
+/**
+ * Answers the approval the running turn waits for (`POST /api/chat/approvals/:id`); the turn goes
+ * on by itself. A refusal (answered elsewhere, expired) is shown as a notice.
+ */
+export async function answerApproval(ask: ApprovalAsk, approve: boolean): Promise<void> {
+  try {
+    await api(`/api/chat/approvals/${encodeURIComponent(ask.id)}`, {
+      method: 'POST',
+      json: {
+        decision: approve ? 'approve' : 'decline',
+        digest: ask.digest,
+        conversationId: ask.conversationId,
+      },
+    });
+  } catch (err) {
+    notice.value = err instanceof ApiError ? err.message : 'The answer did not reach Klebb.';
+  }
+}
+
+/** Undoes a reply's change set (`POST /api/changes/:id/undo`); marks the message undone, or says why not. */
+export async function undoReply(conversationId: string, key: string, changeSetId: number): Promise<void> {
+  try {
+    await api(`/api/changes/${changeSetId}/undo`, { method: 'POST' });
+    const c = current.value;
+    if (c.id === conversationId) {
+      current.value = { ...c, messages: c.messages.map((m) => (m.key === key ? { ...m, undone: true } : m)) };
+    }
+  } catch (err) {
+    notice.value = err instanceof ApiError ? err.message : 'The undo did not reach Klebb.';
+  }
 }

@@ -5,7 +5,7 @@
  * applied was already shown (a replay overlapping the live stream) and is ignored.
  */
 import type { TurnSnapshot } from './chat-storage.js';
-import type { ReplyPayload, TurnEvent, TurnPhase } from './chat-types.js';
+import type { ApprovalAsk, ReplyPayload, TurnEvent, TurnPhase } from './chat-types.js';
 
 export type TurnOutcome =
   | { kind: 'reply'; payload: ReplyPayload }
@@ -18,6 +18,8 @@ export class TurnState {
   text = '';
   phase: TurnPhase | null = { phase: 'thinking' };
   outcome: TurnOutcome | null = null;
+  /** A destructive tool call waiting for the person's Approve or Decline. */
+  approval: ApprovalAsk | null = null;
   done = false;
   /** The message this page sent to start the turn (undefined for a turn attached to). */
   sentText: string | undefined;
@@ -54,6 +56,12 @@ export class TurnState {
         break;
       case 'reset':
         this.text = '';
+        break;
+      case 'approval':
+        this.approval = e.data;
+        break;
+      case 'approval-resolved':
+        if (this.approval?.id === e.data.id) this.approval = null;
         break;
       case 'reply':
         this.outcome = { kind: 'reply', payload: e.data };

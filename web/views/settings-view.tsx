@@ -20,6 +20,7 @@ import { setTheme, type ThemeChoice, theme } from '../lib/theme.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import { DataSettings } from './data-settings.js';
+import { HistorySettings } from './history-settings.js';
 import '../styles/views.css';
 
 export function SettingsView() {
@@ -36,6 +37,7 @@ export function SettingsView() {
       </a>
       <CardsSettings />
       <DataSettings />
+      <HistorySettings />
       <AppearanceSettings />
       <AboutSettings />
     </section>
