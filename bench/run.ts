@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendLatency } from './append-latency.js';
+import { changeLog } from './change-log.js';
 import { chatConcurrency } from './chat-concurrency.js';
 import { chatRelay } from './chat-relay.js';
 import { chatRoundTrip } from './chat-round-trip.js';
@@ -40,6 +41,7 @@ import { soak } from './soak.js';
 
 const ALL: Benchmark[] = [
   appendLatency,
+  changeLog,
   jsonServerPeer,
   coldStart,
   listManifests,

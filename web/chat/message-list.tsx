@@ -193,7 +193,7 @@ function LiveItem({ agent }: { agent: Agent }) {
           </div>
         )}
         {live.approval && (
-          <div class="chat-approval" role="group" aria-label="Approval needed">
+          <fieldset class="chat-approval" aria-label="Approval needed">
             <p>{live.approval.summary}</p>
             <div class="chat-actions">
               <button
@@ -211,7 +211,7 @@ function LiveItem({ agent }: { agent: Agent }) {
                 Decline
               </button>
             </div>
-          </div>
+          </fieldset>
         )}
         {conn === 'lost' ? (
           <p class="chat-status chat-status-lost" role="status">
