@@ -350,6 +350,12 @@ async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Resp
         scheduleReattach(t);
         return;
       }
+      if (outcome.status === 409 && outcome.code === 'TURN_RUNNING' && t.sentText !== undefined) {
+        // a message whose request was cut and sent again: its turn is already running at the
+        // server (the first request got through), so watch that turn and show its reply
+        scheduleReattach(t);
+        return;
+      }
       if (outcome.code === 'CHAT_NOT_CONFIGURED') configured.value = false;
       if (outcome.status === 400 && t.sentText) {
         // the message was refused, not lost: it goes back into the composer to be shortened or fixed
