@@ -33,6 +33,7 @@ import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import type { Instance } from './instance.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { pushRoutes } from './push/routes.js';
 import { reportRoutes } from './reports/routes.js';
 
@@ -48,6 +49,8 @@ declare module 'fastify' {
      * nobody marked is closed, never open.
      */
     auth?: 'public' | 'admin';
+    /** The route enforces a read-only token's limits itself (the gate lets its writes through). */
+    readOnlyChecked?: boolean;
   }
   interface FastifyInstance {
     /** Every registered route with its auth mode (for the route-table test and docs). */
@@ -185,6 +188,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   cardRoutes(app, inst);
   entryRoutes(app, inst);
   changeRoutes(app, inst);
+  mcpRoutes(app, inst);
   feedbackRoutes(app, inst);
   chatRoutes(
     app,

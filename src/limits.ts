@@ -83,6 +83,8 @@ export const CHANGE_LIST_DEFAULT = 20;
 export const CHANGE_LIST_MAX = 100;
 /** How many later changes a refused undo names in its answer (the rest are counted). */
 export const UNDO_CONFLICTS_SHOWN = 5;
+/** Open MCP sessions kept over HTTP (the oldest is closed past this). */
+export const MCP_MAX_SESSIONS = 100;
 /** How long a destructive tool call waits for the person's approval before it is declined, ms. */
 export const APPROVAL_TTL_MS = 10 * 60_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */

@@ -93,7 +93,13 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
     }
     checkOrigin(req.method, req.headers, env.origin);
     const p = req.principal;
-    if (p?.kind === 'named-token' && p.access === 'read' && !isSafeMethod(req.method)) {
+    // (a route marked readOnlyChecked enforces read-only access itself: /mcp offers such a token read tools only)
+    if (
+      p?.kind === 'named-token' &&
+      p.access === 'read' &&
+      !isSafeMethod(req.method) &&
+      !config?.readOnlyChecked
+    ) {
       throw forbidden(`The token "${p.name}" is read-only: it cannot change anything`, 'READ_ONLY_TOKEN');
     }
     if (p?.kind === 'named-token' && isCredentialRoute(req.routeOptions.url)) {

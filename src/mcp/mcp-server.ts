@@ -1,0 +1,120 @@
+/**
+ * The MCP server (docs/MCP.md): the chat's tools (one registry, the same functions, the same
+ * approvals for destructive calls) and the cards as resources, for a desktop assistant or any
+ * MCP client. Built on the low-level `Server` of @modelcontextprotocol/sdk so the tools keep
+ * their TypeBox JSON Schemas. A read-only caller is offered, and may call, only read tools.
+ * Approvals are asked with MCP elicitation when the client supports it; a client that does not
+ * gets APPROVAL_REQUIRED and nothing changes. Every tool call is one change set (actor `mcp:<who>`).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CardContext } from '../cards/card-context.js';
+import { compareCards, readCardJson } from '../cards/card-crud.js';
+import type { ApprovalDecision } from '../chat/approvals/approval-hub.js';
+import { ALL_TOOLS, dispatchToolCall, findTool } from '../chat/tools/registry.js';
+import type { ToolContext } from '../chat/tools/tool.js';
+import type { Config } from '../config.js';
+import { notFound } from '../errors.js';
+import type { HomeLayout } from '../home/home-layout.js';
+import { inChangeSet } from '../store/change-scope.js';
+
+/** The URI of a card resource. */
+export const cardUri = (id: string) => `klebb://cards/${encodeURIComponent(id)}`;
+
+/** Who is connected: the actor recorded on their change sets, and whether they may only read. */
+export interface McpCaller {
+  actor: string;
+  readOnly: boolean;
+}
+
+/** What the MCP server needs from the instance. */
+export interface McpDeps {
+  cards: CardContext;
+  config: Config;
+  layout: HomeLayout;
+  timeZone?: () => string | undefined;
+}
+
+/** A new MCP server for one connection (one session or one stdio process). */
+export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
+  const server = new Server(
+    { name: 'klebb', version: '1.0.0' },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Klebb: a personal health dashboard. Read a card (read_manifest_meta) before writing to it.',
+    },
+  );
+  const offered = ALL_TOOLS.filter((t) => !caller.readOnly || t.readOnly);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: offered.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: JSON.parse(JSON.stringify(t.parameters)),
+    })),
+  }));
+
+  /** Asks the person through the client (elicitation), when the client can. */
+  const approve = async (summary: string): Promise<ApprovalDecision> => {
+    const r = await server.elicitInput({
+      message: `${summary} Approve?`,
+      requestedSchema: { type: 'object', properties: {} },
+    });
+    return r.action === 'accept' ? 'approved' : 'declined';
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const name = req.params.name;
+    const tool = findTool(name);
+    if (!tool || !offered.includes(tool)) {
+      const error = tool ? `${name} changes data, and this token is read-only` : `unknown tool "${name}"`;
+      return {
+        content: [
+          { type: 'text', text: JSON.stringify({ error, code: tool ? 'READ_ONLY_TOKEN' : 'UNKNOWN_TOOL' }) },
+        ],
+        isError: true,
+      };
+    }
+    const ctx: ToolContext = {
+      cards: deps.cards,
+      config: deps.config,
+      layout: deps.layout,
+      actor: caller.actor,
+      timeZone: deps.timeZone?.(),
+      touch: () => {},
+    };
+    if (server.getClientCapabilities()?.elicitation) ctx.approve = (ask) => approve(ask.summary);
+    const out = await inChangeSet({ actor: caller.actor, fresh: true }, () =>
+      dispatchToolCall(name, req.params.arguments ?? {}, ctx),
+    );
+    return { content: [{ type: 'text', text: out.content }], isError: !out.ok };
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: deps.cards.registry
+      .all()
+      .sort(compareCards)
+      .map((c) => ({
+        uri: cardUri(c.id),
+        name: c.id,
+        title: String(c.manifest.meta.label ?? c.id),
+        description:
+          typeof c.manifest.description === 'string' ? c.manifest.description.slice(0, 200) : undefined,
+        mimeType: 'application/json',
+      })),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const m = /^klebb:\/\/cards\/(.+)$/.exec(req.params.uri);
+    if (!m) throw notFound(`no resource ${req.params.uri}`);
+    const { json } = readCardJson(deps.cards, decodeURIComponent(m[1]));
+    return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: json }] };
+  });
+  return server;
+}

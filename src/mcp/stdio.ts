@@ -1,0 +1,36 @@
+/**
+ * `npm run mcp`: the MCP server over stdio for a desktop assistant that starts Klebb itself
+ * (docs/MCP.md). Opens HEALTH_HOME like the server does (a running server beside it is fine:
+ * SQLite in WAL mode, and manifest files are watched) and serves until stdin closes. Nothing
+ * but MCP messages goes to stdout; problems go to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadConfig } from '../config.js';
+import { openInstance } from '../instance.js';
+import { createMcpServer } from './mcp-server.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const log = {
+    info: () => {},
+    warn: (obj: object, msg?: string) => process.stderr.write(`${msg ?? ''} ${JSON.stringify(obj)}\n`),
+  };
+  const inst = await openInstance(config, { log });
+  const server = createMcpServer(
+    { cards: inst.cards, config: inst.config, layout: inst.layout, timeZone: () => inst.user.timeZone() },
+    { actor: 'mcp:stdio', readOnly: false },
+  );
+  const transport = new StdioServerTransport();
+  const stop = async () => {
+    await inst.close();
+    process.exit(0);
+  };
+  transport.onclose = () => void stop();
+  process.stdin.on('end', () => void stop());
+  await server.connect(transport);
+}
+
+main().catch((err) => {
+  process.stderr.write(`klebb mcp: ${(err as Error).message}\n`);
+  process.exit(1);
+});

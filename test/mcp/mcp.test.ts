@@ -1,0 +1,123 @@
+/**
+ * The MCP server through the SDK's own client, over Streamable HTTP (`/mcp`, bearer tokens) and
+ * over stdio (`node dist/src/mcp/stdio.js` with HEALTH_HOME): the tools are the chat's, a
+ * read-only token sees only the read tools, append_row writes a row (one change set by
+ * `mcp:<who>`), the cards are resources, and a destructive call without a way to ask the person
+ * changes nothing.
+ */
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const T = 'mcp-test-token';
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ env: { AGENT_API_TOKEN: T } });
+  await s.api('/api/manifests', {
+    token: T,
+    json: {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'weight', label: 'Weight', writeable: { fromWebapp: true } },
+      data: [],
+    },
+  });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+async function httpClient(token: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+const text = (r: { content?: unknown }) => JSON.parse((r.content as { text: string }[])[0].text);
+
+describe('MCP over Streamable HTTP', () => {
+  it('lists the chat tools, appends a row, reads a card resource', async () => {
+    const client = await httpClient(T);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('append_row');
+    expect(tools).toContain('delete_manifest');
+    const r = await client.callTool({
+      name: 'append_row',
+      arguments: { id: 'weight', value: { date: '2026-04-20', kg: 80 } },
+    });
+    expect(r.isError).toBe(false);
+    expect(text(r)).toMatchObject({ ok: true, added: 1, totalAfter: 1 });
+    expect((await s.api('/api/changes?limit=1', { token: T })).body.changeSets[0]).toMatchObject({
+      actor: 'mcp:agent-token',
+      summary: 'Added 1 row to Weight',
+    });
+    const resources = (await client.listResources()).resources;
+    expect(resources.map((x) => x.uri)).toContain('klebb://cards/weight');
+    const read = await client.readResource({ uri: 'klebb://cards/weight' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text).data).toEqual([
+      { date: '2026-04-20', kg: 80 },
+    ]);
+    // no elicitation in this client: a destructive call cannot be approved, nothing changes
+    const del = await client.callTool({ name: 'delete_manifest', arguments: { id: 'weight' } });
+    expect(del.isError).toBe(true);
+    expect(text(del).code).toBe('APPROVAL_REQUIRED');
+    expect((await s.api('/api/manifests/weight', { token: T })).status).toBe(200);
+    await client.close();
+  });
+
+  it('a read-only token sees only the read tools and cannot call a write', async () => {
+    const { secret } = s.inst.auth.tokens.create('reader', 'read');
+    const client = await httpClient(secret);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('read_manifest_rows');
+    expect(tools).not.toContain('append_row');
+    const r = await client.callTool({
+      name: 'append_row',
+      arguments: { id: 'weight', value: { date: '2026-04-21' } },
+    });
+    expect(r.isError).toBe(true);
+    expect(text(r).code).toBe('READ_ONLY_TOKEN');
+    await client.close();
+  });
+
+  it('refuses a wrong token', async () => {
+    const r = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
+      body: '{}',
+    });
+    expect(r.status).toBe(401);
+  });
+});
+
+describe('MCP over stdio', () => {
+  it('npm run mcp serves the same tools and resources from HEALTH_HOME', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.resolve('dist/src/mcp/stdio.js')],
+        env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
+        stderr: 'pipe',
+      }),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('append_row');
+    const r = await client.callTool({
+      name: 'append_row',
+      arguments: { id: 'weight', value: { date: '2026-04-22', kg: 81 } },
+    });
+    expect(text(r)).toMatchObject({ ok: true, added: 1 });
+    const read = await client.readResource({ uri: 'klebb://cards/weight' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text).data.at(-1)).toEqual({
+      date: '2026-04-22',
+      kg: 81,
+    });
+    await client.close();
+  });
+});
