@@ -5,6 +5,7 @@
  * `mcp:<who>`), the cards are resources, and a destructive call without a way to ask the person
  * changes nothing.
  */
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -119,5 +120,51 @@ describe('MCP over stdio', () => {
       kg: 81,
     });
     await client.close();
+  });
+});
+
+describe('MCP Inspector CLI', () => {
+  const inspector = (...args: string[]) =>
+    new Promise<unknown>((resolve, reject) => {
+      execFile(
+        path.resolve('node_modules/.bin/mcp-inspector'),
+        [
+          '--cli',
+          '-e',
+          `HEALTH_HOME=${s.home}`,
+          process.execPath,
+          path.resolve('dist/src/mcp/stdio.js'),
+          ...args,
+        ],
+        { timeout: 60_000 },
+        (err, stdout, stderr) =>
+          err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+      );
+    });
+
+  // the Inspector's CLI sends every --tool-arg as a string: a card of text rows takes one as it is
+  it('lists the tools, calls append_row and reads a card resource', { timeout: 120_000 }, async () => {
+    await s.api('/api/manifests', {
+      token: T,
+      json: { $schema: 'klebb.datafile.v1', meta: { id: 'notes', label: 'Notes', writeable: { fromWebapp: true } }, data: [] },
+    });
+    const tools = (await inspector('--method', 'tools/list')) as { tools: { name: string }[] };
+    expect(tools.tools.map((t) => t.name)).toContain('append_row');
+    const call = (await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'append_row',
+      '--tool-arg',
+      'id=notes',
+      '--tool-arg',
+      'value=Slept badly',
+    )) as { content: { text: string }[]; isError: boolean };
+    expect(call.isError).toBe(false);
+    expect(JSON.parse(call.content[0].text)).toMatchObject({ ok: true, added: 1 });
+    const read = (await inspector('--method', 'resources/read', '--uri', 'klebb://cards/notes')) as {
+      contents: { text: string }[];
+    };
+    expect(JSON.parse(read.contents[0].text).data).toEqual(['Slept badly']);
   });
 });
