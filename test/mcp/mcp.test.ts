@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -97,6 +98,40 @@ describe('MCP over Streamable HTTP', () => {
   });
 });
 
+describe('MCP approvals by elicitation', () => {
+  it('a destructive call asks the client: decline keeps the card, accept deletes it', async () => {
+    await s.api('/api/manifests', {
+      token: T,
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'temp', label: 'Temp', writeable: { fromWebapp: true } },
+        data: [],
+      },
+    });
+    const asked: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String(req.params.message));
+      return { action: answer, content: {} };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${T}` } },
+      }),
+    );
+    const no = await client.callTool({ name: 'delete_manifest', arguments: { id: 'temp' } });
+    expect(text(no)).toMatchObject({ approved: false, decision: 'declined' });
+    expect(asked).toEqual(['Delete the card “Temp”. Approve?']);
+    expect((await s.api('/api/manifests/temp', { token: T })).status).toBe(200);
+    answer = 'accept';
+    const yes = await client.callTool({ name: 'delete_manifest', arguments: { id: 'temp' } });
+    expect(text(yes)).toMatchObject({ ok: true, removed: true });
+    expect((await s.api('/api/manifests/temp', { token: T })).status).toBe(404);
+    await client.close();
+  });
+});
+
 describe('MCP over stdio', () => {
   it('npm run mcp serves the same tools and resources from HEALTH_HOME', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
@@ -146,7 +181,11 @@ describe('MCP Inspector CLI', () => {
   it('lists the tools, calls append_row and reads a card resource', { timeout: 120_000 }, async () => {
     await s.api('/api/manifests', {
       token: T,
-      json: { $schema: 'klebb.datafile.v1', meta: { id: 'notes', label: 'Notes', writeable: { fromWebapp: true } }, data: [] },
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'notes', label: 'Notes', writeable: { fromWebapp: true } },
+        data: [],
+      },
     });
     const tools = (await inspector('--method', 'tools/list')) as { tools: { name: string }[] };
     expect(tools.tools.map((t) => t.name)).toContain('append_row');
