@@ -94,7 +94,7 @@ export const MAX_FEEDBACK_INTENT_CHARS = 280;
 export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
 export const MAX_FEEDBACK_TOOL_NAMES = 12;
 /** read_doc and read_report return at most this many bytes of a file. */
-export const MAX_DOC_BYTES = 200_000;
+export const MAX_DOC_BYTES = 300_000;
 /** Hygiene: a card needs this many rows before it can be called stale. */
 export const STALE_MIN_ROWS = 3;
 /** Hygiene: more rows than this is a `growth` finding. */

@@ -70,10 +70,11 @@ export interface TestBrowser {
 
 /**
  * Launches Chromium with a fresh profile. `timezoneId`/`locale` fix what "today" and dates look
- * like; `args` are extra command-line switches (host mapping, a test certificate).
+ * like; `args` are extra command-line switches (host mapping, a test certificate);
+ * `serviceWorkers: 'allow'` lets the app's service worker run (blocked by default).
  */
 export async function launchBrowser(
-  opts: { timezoneId?: string; locale?: string; args?: string[] } = {},
+  opts: { timezoneId?: string; locale?: string; args?: string[]; serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<TestBrowser> {
   assertChromium();
   assertWebBuilt();
@@ -84,6 +85,9 @@ export async function launchBrowser(
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: [...CHROMIUM_FLAGS, ...(opts.args ?? [])],
+      // a service worker answers the page's requests itself, so request interception would miss
+      // them: blocked unless a test is about the worker (push, offline)
+      serviceWorkers: opts.serviceWorkers ?? 'block',
       viewport: DESKTOP,
       deviceScaleFactor: 1,
       locale: opts.locale ?? 'en-GB',

@@ -44,7 +44,7 @@ const card = {
 beforeAll(async () => {
   s = await startServer({ push: { autoStart: false } });
   expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
-  browser = await launchBrowser();
+  browser = await launchBrowser({ serviceWorkers: 'allow' });
   await browser.context.grantPermissions(['notifications'], { origin: s.url });
 });
 afterAll(async () => {

@@ -50,7 +50,7 @@ beforeAll(async () => {
   push = await startPushStandIn();
   s = await startServer({ push: { agent: push.agent, autoStart: false } });
   expect((await s.api('/api/manifests', { json: walk })).status).toBe(201);
-  browser = await launchBrowser();
+  browser = await launchBrowser({ serviceWorkers: 'allow' });
   await browser.context.grantPermissions(['notifications'], { origin: s.url });
   w = await browser.newPage();
 });

@@ -1,6 +1,6 @@
 /**
  * read_doc: exact-match allowlist, backslashes
- * normalised, root containment, 200 000-byte truncation. Through dispatchToolCall against the
+ * normalised, root containment, 300 000-byte truncation. Through dispatchToolCall against the
  * real project root, and readDoc unit-tested against a temporary root.
  */
 import fs from 'node:fs';
@@ -89,26 +89,26 @@ describe('readDoc against a temporary root', () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('truncates at exactly 200 000 bytes', () => {
-    fs.writeFileSync(path.join(root, 'README.md'), 'a'.repeat(200_001));
+  it('truncates at exactly 300 000 bytes', () => {
+    fs.writeFileSync(path.join(root, 'README.md'), 'a'.repeat(300_001));
     const r = readDoc('README.md', root);
     expect(r.truncated).toBe(true);
-    expect(Buffer.byteLength(r.content)).toBe(200_000);
+    expect(Buffer.byteLength(r.content)).toBe(300_000);
     expect(r.path).toBe('README.md');
   });
 
-  it('a file of exactly 200 000 bytes is not truncated', () => {
-    fs.writeFileSync(path.join(root, 'README.md'), 'b'.repeat(200_000));
+  it('a file of exactly 300 000 bytes is not truncated', () => {
+    fs.writeFileSync(path.join(root, 'README.md'), 'b'.repeat(300_000));
     const r = readDoc('README.md', root);
     expect(r.truncated).toBe(false);
-    expect(r.content).toBe('b'.repeat(200_000));
+    expect(r.content).toBe('b'.repeat(300_000));
   });
 
-  it('a much larger file is still cut to 200 000 bytes', () => {
+  it('a much larger file is still cut to 300 000 bytes', () => {
     fs.writeFileSync(path.join(root, 'docs', 'API.md'), 'c'.repeat(1_000_000));
     const r = readDoc('docs/API.md', root);
     expect(r.truncated).toBe(true);
-    expect(r.content.length).toBe(200_000);
+    expect(r.content.length).toBe(300_000);
   });
 
   it('only existing allowlisted docs are offered; a missing one is an error', () => {
