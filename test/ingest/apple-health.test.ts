@@ -172,7 +172,8 @@ describe('the upload endpoint', () => {
       body: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100)]),
     });
     expect(zip.status).toBe(415);
-    const pushes = () => srv.inst.db.prepare('SELECT count(*) FROM hae_pushes').pluck().get();
+    const server = srv;
+    const pushes = () => server.inst.db.prepare('SELECT count(*) FROM hae_pushes').pluck().get();
     const before = pushes();
     const notXml = await srv.api('/api/apple-health/import', { method: 'POST', body: '{"data": {}}' });
     expect(notXml.status).toBe(422);

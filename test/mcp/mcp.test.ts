@@ -41,7 +41,7 @@ async function httpClient(token: string): Promise<Client> {
   return client;
 }
 
-const text = (r: { content?: unknown }) => JSON.parse((r.content as { text: string }[])[0].text);
+const text = (r: object) => JSON.parse(((r as { content?: unknown }).content as { text: string }[])[0].text);
 
 describe('MCP over Streamable HTTP', () => {
   it('lists the chat tools, appends a row, reads a card resource', async () => {
