@@ -27,7 +27,10 @@ export function settlingFor(file: string, now = Date.now()): number {
   let text: string;
   let mtimeMs: number;
   try {
-    mtimeMs = fs.statSync(file).mtimeMs;
+    const st = fs.statSync(file);
+    // a FIFO or device named *.json would block the whole server on read: the loader reports it
+    if (!st.isFile()) return 0;
+    mtimeMs = st.mtimeMs;
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return 0;
