@@ -93,8 +93,10 @@ export const MAX_CHANGE_IMAGE_ROWS = 50_000;
 export const MAX_FEEDBACK_INTENT_CHARS = 280;
 export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
 export const MAX_FEEDBACK_TOOL_NAMES = 12;
-/** read_doc and read_report return at most this many bytes of a file. */
+/** read_doc returns at most this many bytes of a file (the API reference alone is over 200 000). */
 export const MAX_DOC_BYTES = 300_000;
+/** read_report returns at most this many bytes of a report's text. */
+export const MAX_REPORT_READ_BYTES = 200_000;
 /** Hygiene: a card needs this many rows before it can be called stale. */
 export const STALE_MIN_ROWS = 3;
 /** Hygiene: more rows than this is a `growth` finding. */

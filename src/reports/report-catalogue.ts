@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { MAX_DOC_BYTES } from '../limits.js';
+import { MAX_REPORT_READ_BYTES } from '../limits.js';
 
 /** One report as the catalogue lists it. */
 export interface ReportInfo {
@@ -88,11 +88,11 @@ export function readReport(reportsDir: string, requested: string) {
   if (info.withheld) throw forbidden(`report "${name}" is withheld until its OCR text is checked in Reports`);
   if (info.status === 'processing')
     throw conflict(`report "${name}" is still being read: try again in a minute`, 'REPORT_BUSY');
-  const truncated = Buffer.byteLength(text) > MAX_DOC_BYTES;
+  const truncated = Buffer.byteLength(text) > MAX_REPORT_READ_BYTES;
   return {
     name,
     path: `reports/${name}.md`,
-    content: truncated ? Buffer.from(text).subarray(0, MAX_DOC_BYTES).toString('utf8') : text,
+    content: truncated ? Buffer.from(text).subarray(0, MAX_REPORT_READ_BYTES).toString('utf8') : text,
     ingestedAt: info.ingestedAt,
     sourceFormat: info.sourceFormat,
     truncated,
