@@ -27,6 +27,11 @@
  *   `changes.row_id` is the store row a row-level change touched (null: the whole data block or
  *   the manifest, op `manifest`, whose `path` is the file name) and `pos` its position, so undo
  *   can put exactly that row back. Changes recorded before this migration have no set.
+ * - (5) `hae_samples` is deduplicated by `(metric, date, dedup_key)` instead of `dedup_key` alone,
+ *   and that one index also serves the (metric, date) reads. Same rows, same uniqueness (the
+ *   key hashes the metric and the timestamp the date is read from), but an import's inserts now
+ *   land next to each other in the index (one metric, consecutive days) instead of on a random
+ *   page per sample: a 1 GB Apple Health export went from minutes of index page writes to seconds.
  */
 export const MIGRATIONS: string[] = [
   `
@@ -129,5 +134,10 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE changes ADD COLUMN row_id INTEGER;
   ALTER TABLE changes ADD COLUMN pos INTEGER;
   CREATE INDEX changes_set ON changes (set_id, id);
+  `,
+  `
+  CREATE UNIQUE INDEX hae_samples_metric_date_key ON hae_samples (metric, date, dedup_key);
+  DROP INDEX hae_samples_key;
+  DROP INDEX hae_samples_metric_date;
   `,
 ];

@@ -1,7 +1,8 @@
 /**
  * The samples store ("stores every sample in a SQLite samples table
  * deduplicated by content"): every Health Auto Export or Apple Health sample is kept once, keyed
- * by its content hash (`Sample.dedupKey`, insert-or-ignore), in arrival order (`id`), so a
+ * by its content hash (`Sample.dedupKey`, insert-or-ignore; the unique index is (metric, date,
+ * key), so a batch's inserts touch neighbouring index pages), in arrival order (`id`), so a
  * re-sent overlapping payload adds nothing and card rows can be recomputed at any time from
  * everything ever received. Also the pushes log and the metrics seen (for discoveries).
  *
@@ -93,7 +94,7 @@ export class HaeSampleStore {
     this.q = {
       insert: db.prepare(
         `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
-         VALUES (unhex(?),?,?,?,?,?,?,?) ON CONFLICT (dedup_key) DO NOTHING`,
+         VALUES (unhex(?),?,?,?,?,?,?,?) ON CONFLICT (metric, date, dedup_key) DO NOTHING`,
       ),
       forDates: db.prepare(
         `SELECT lower(hex(dedup_key)) AS dedup_key, metric, date, at, span, source, vals FROM hae_samples
