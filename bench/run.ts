@@ -34,6 +34,7 @@ import { killAllChildren } from './lib/proc.js';
 import { type BenchResult, figuresJson, formatTable, progress } from './lib/report.js';
 import { removeAllTemp } from './lib/temp.js';
 import { listManifests } from './list-manifests.js';
+import { promptSize } from './prompt-size.js';
 import { pushScheduler } from './push-scheduler.js';
 import { reattachReplay } from './reattach-replay.js';
 import { reportReading } from './report-reading.js';
@@ -58,6 +59,7 @@ const ALL: Benchmark[] = [
   soak,
   pushScheduler,
   reportReading,
+  promptSize,
 ];
 
 function usage(): string {
