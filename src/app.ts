@@ -22,6 +22,7 @@ import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
 import { dataRoutes } from './data/routes.js';
 import { badRequest, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
+import { galleryRoutes } from './gallery/routes.js';
 import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -186,6 +187,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   systemRoutes(app, inst);
   metricsRoutes(app, inst);
   cardRoutes(app, inst);
+  galleryRoutes(app, inst);
   entryRoutes(app, inst);
   changeRoutes(app, inst);
   mcpRoutes(app, inst);

@@ -68,7 +68,7 @@ const EXPECTED: Record<string, [Json | undefined, string][]> = {
     [{ date: '2026-04-20', systolic: 128, diastolic: 82, pulse: 64, time: '07:45' }, 'pulse 64 · 07:45'],
     [{ date: '2026-04-20', systolic: 128, diastolic: 82 }, 'pulse – · '],
   ],
-  'caffeine:view.template': [[{ date: '2026-04-20', mg: 95 }, '95 mg']],
+  'caffeine:view.template': [[{ date: '2026-04-20', mg: 95 }, '95']],
   'caffeine:view.secondary': [
     [{ date: '2026-04-20', mg: 65, drink: 'espresso', time: '10:30' }, 'last: espresso at 10:30'],
     [{ date: '2026-04-20', mg: 65 }, 'last:  at ?'],
