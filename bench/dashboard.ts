@@ -4,8 +4,8 @@
  *
  * (a) First-page JavaScript: dist/web/index.html is parsed for every script it loads eagerly
  *     (`<script type="module" src>` and `<link rel="modulepreload" href>`); each file is gzipped at
- *     level 9, as the server sends it (src/http/web-routes.ts). Target: ≤ 100 KB in all. Lazy chunks
- *     (charts, the chat panel) are listed apart, not counted.
+ *     level 9, as the build's .gz copy a browser without brotli gets (src/http/static-files.ts).
+ *     Target: ≤ 100 KB in all. Lazy chunks (charts, the chat panel) are listed apart, not counted.
  * (b) Today with 50 cards of 1 000 rows each (generic-card with a display template, unit, trend
  *     arrow and thresholds; a sparkline on every third): a fresh tab opens `/`; the figure is the
  *     `klebb:cards-rendered` performance mark (web/views/card-grid.tsx: every card drawn with its

@@ -39,6 +39,7 @@ import { pushScheduler } from './push-scheduler.js';
 import { reattachReplay } from './reattach-replay.js';
 import { reportReading } from './report-reading.js';
 import { soak } from './soak.js';
+import { staticAssets } from './static-assets.js';
 
 const ALL: Benchmark[] = [
   appendLatency,
@@ -60,6 +61,7 @@ const ALL: Benchmark[] = [
   pushScheduler,
   reportReading,
   promptSize,
+  staticAssets,
 ];
 
 function usage(): string {

@@ -28,7 +28,6 @@ import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
 import { metricsRoutes } from './http/metrics-routes.js';
-import { pwaRoutes } from './http/pwa-routes.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
@@ -226,7 +225,6 @@ export function buildApp(inst: Instance): FastifyInstance {
   accountRoutes(app, inst);
   adminAuthRoutes(app, inst);
   pushRoutes(app, inst);
-  pwaRoutes(app);
   webRoutes(app, { signInPath: () => (inst.auth.hasPasskeys() ? '/login' : null) });
   return app;
 }

@@ -2,14 +2,19 @@
  * How the server hands out the web app (src/http/web-routes.ts), over plain HTTP:
  * - a page request on any client route gets index.html, `no-cache`, and the CSP (own scripts
  *   only, no inline script, framed only by itself, no plugins);
- * - the built files under /assets are public, cached for a year, gzipped on request;
+ * - the built files under /assets are public, cached for a year, sent as the brotli or gzip copy
+ *   the build wrote when the client accepts it, else as they are (Vary: Accept-Encoding always);
+ * - HEAD answers the GET's headers without a body;
+ * - the service worker is served from the root, no-cache, with Service-Worker-Allowed: /;
  * - pages go through the gate (from off the machine without credentials: 401), assets do not;
  * - /api paths, non-HTML requests and file-like paths keep the JSON 404;
  * - without dist/web a page request explains how to build it.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webRoutes } from '../../src/http/web-routes.js';
@@ -19,6 +24,27 @@ import { assertWebBuilt } from './browser.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const OFF_MACHINE = { 'x-forwarded-for': '203.0.113.5' };
+
+/** A GET (or HEAD) by node:http, which, unlike fetch, leaves the body as it came over the wire. */
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject)
+      .end();
+  });
+}
 
 let s: TestServer;
 let assets: string[];
@@ -70,7 +96,11 @@ describe('pages', () => {
     expect(r.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
     const etag = r.headers.get('etag');
     expect(etag).toBeTruthy();
-    const again = await s.api('/', { headers: { ...HTML, 'if-none-match': etag as string } });
+    // fetch adds `Cache-Control: no-cache` to a request with If-None-Match unless one is given,
+    // and a no-cache request is answered in full; a browser's reload sends max-age=0
+    const again = await s.api('/', {
+      headers: { ...HTML, 'if-none-match': etag as string, 'cache-control': 'max-age=0' },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -134,6 +164,52 @@ describe('assets', () => {
     }
   });
 
+  it('are sent as the brotli, gzip or plain file by Accept-Encoding, with the same bytes', async () => {
+    const js = assets.filter((a) => a.endsWith('.js')).sort()[0];
+    const onDisk = fs.readFileSync(path.join(repoRoot, 'dist/web/assets', js));
+    expect(onDisk.length).toBeGreaterThan(1024);
+    const url = `${s.url}/assets/${js}`;
+    const br = await raw(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(onDisk.length);
+    expect(brotliDecompressSync(br.body).equals(onDisk)).toBe(true);
+    const gz = await raw(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(onDisk)).toBe(true);
+    for (const headers of [
+      { 'accept-encoding': 'identity' },
+      {},
+      { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    ] as Record<string, string>[]) {
+      const plain = await raw(url, headers);
+      expect(plain.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+      expect(plain.body.equals(onDisk), JSON.stringify(headers)).toBe(true);
+    }
+    for (const r of [br, gz]) {
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(r.headers.vary?.toLowerCase()).toContain('accept-encoding');
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+    }
+  });
+
+  it('answer HEAD with the headers of GET and no body', async () => {
+    const js = assets.find((a) => a.endsWith('.js')) as string;
+    const get = await raw(`${s.url}/assets/${js}`, { 'accept-encoding': 'br' });
+    const head = await raw(`${s.url}/assets/${js}`, { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    for (const h of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control']) {
+      expect(head.headers[h], h).toBe(get.headers[h]);
+    }
+    const page = await raw(`${s.url}/settings`, { ...HTML, 'accept-encoding': 'gzip' }, 'HEAD');
+    expect(page.status).toBe(200);
+    expect(page.body.length).toBe(0);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-encoding']).toBe('gzip');
+  });
+
   it('refuse names outside the build folder and unknown files', async () => {
     for (const p of [
       '/assets/nope.js',
@@ -141,11 +217,64 @@ describe('assets', () => {
       '/assets/%2e%2e/index.html',
       '/assets/x/../../package.json',
       '/assets/a.exe',
+      '/assets/.hidden.js',
     ]) {
       const r = await s.api(p, { headers: { authorization: 'Bearer right' } });
       expect(r.status, p).toBe(404);
       expect(r.body?.code, p).toBe('NOT_FOUND');
     }
+  });
+});
+
+describe('the page by Accept-Encoding', () => {
+  it('a client route gets index.html as brotli, gzip or plain text, no-cache every time', async () => {
+    const index = fs.readFileSync(path.join(repoRoot, 'dist/web/index.html'));
+    const decode: Record<string, (b: Buffer) => Buffer> = {
+      br: brotliDecompressSync,
+      gzip: gunzipSync,
+      identity: (b) => b,
+    };
+    for (const [accept, want] of [
+      ['br', 'br'],
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', 'identity'],
+    ] as const) {
+      const r = await raw(`${s.url}/day/2026-04-20`, { ...HTML, 'accept-encoding': accept });
+      expect(r.status, accept).toBe(200);
+      expect(r.headers['content-encoding'] ?? 'identity', accept).toBe(want);
+      expect(decode[want](r.body).equals(index), accept).toBe(true);
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+});
+
+describe('installable app files', () => {
+  it('the service worker is served from the root, no-cache, allowed to control every page', async () => {
+    const onDisk = fs.readFileSync(path.join(repoRoot, 'dist/web/sw.js'));
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const r = await raw(`${s.url}/sw.js`, { 'accept-encoding': accept, ...OFF_MACHINE });
+      expect(r.status, accept).toBe(200);
+      expect(r.headers['service-worker-allowed'], accept).toBe('/');
+      expect(r.headers['cache-control'], accept).toBe('no-cache');
+      expect(r.headers['content-type'], accept).toBe('text/javascript; charset=utf-8');
+      const body =
+        accept === 'br' ? brotliDecompressSync(r.body) : accept === 'gzip' ? gunzipSync(r.body) : r.body;
+      expect(body.equals(onDisk), accept).toBe(true);
+    }
+    const manifest = await raw(`${s.url}/manifest.webmanifest`, OFF_MACHINE);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    const icons = fs.readdirSync(path.join(repoRoot, 'dist/web/icons'));
+    const icon = await raw(`${s.url}/icons/${icons[0]}`, OFF_MACHINE);
+    expect(icon.status).toBe(200);
+    expect(icon.headers['cache-control']).toBe('public, max-age=86400');
+    expect((await raw(`${s.url}/icons/nope.png`, OFF_MACHINE)).headers['cache-control']).not.toMatch(
+      /max-age/,
+    );
   });
 });
 
