@@ -20,7 +20,7 @@ import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
 import { dataRoutes } from './data/routes.js';
-import { badRequest, notFound } from './errors.js';
+import { badRequest, type ErrorCode, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { galleryRoutes } from './gallery/routes.js';
 import { changeSetPerRequest } from './http/change-set-scope.js';
@@ -110,7 +110,7 @@ function poisonedBody(text: string) {
 }
 
 /** 400 naming the place in the body where `problem` was found. */
-function soundJsonRefusal(problem: { path: string; message: string }, code: string) {
+function soundJsonRefusal(problem: { path: string; message: string }, code: ErrorCode) {
   return badRequest(`${problem.path} ${problem.message}`, [problem], code);
 }
 

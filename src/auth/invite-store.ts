@@ -51,7 +51,10 @@ export function inviteRefused(status: 'unknown' | 'expired' | 'used'): KlebbErro
     expired: 'This invite link has expired. Ask for a new one.',
     used: 'This invite link has already been used. Ask for a new one.',
   }[status];
-  return new KlebbError(403, `INVITE_${status.toUpperCase()}`, message);
+  const code = ({ unknown: 'INVITE_UNKNOWN', expired: 'INVITE_EXPIRED', used: 'INVITE_USED' } as const)[
+    status
+  ];
+  return new KlebbError(403, code, message);
 }
 
 /** The invites of one instance, in memory and written through. */

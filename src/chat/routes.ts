@@ -10,7 +10,7 @@
  * - `DELETE /api/chat/turn/:conversationId`: stop → `{ok}`; 404 when nothing runs.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { badRequest, notFound, unavailable } from '../errors.js';
+import { badRequest, type ErrorCode, notFound, unavailable } from '../errors.js';
 import { SseStream } from '../http/sse.js';
 import type { Instance } from '../instance.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
@@ -21,11 +21,11 @@ import { startConversationTurn } from './turns/conversation-turn.js';
 import type { NumberedEvent, TurnHub } from './turns/turn-hub.js';
 
 function bufferedAnswer(reply: FastifyReply, result: TurnResult | undefined) {
-  if (!result)
-    return reply.status(500).send({ error: 'The chat turn failed unexpectedly.', code: 'INTERNAL' });
+  const failed = (error: string | undefined, code: ErrorCode) => ({ error, code });
+  if (!result) return reply.status(500).send(failed('The chat turn failed unexpectedly.', 'INTERNAL'));
   if (result.reason === 'stopped') return reply.send({ stopped: true });
   if (result.payload) return reply.status(result.status).send(result.payload);
-  return reply.status(result.status).send({ error: result.error, code: 'GATEWAY_ERROR' });
+  return reply.status(result.status).send(failed(result.error, 'GATEWAY_ERROR'));
 }
 
 /** Streams a hub turn to one client: replay after `afterId`, then live events until `done`. */

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CardContext } from '../cards/card-context.js';
-import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
+import { badRequest, conflict, type ErrorCode, KlebbError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import type { Db } from '../store/database.js';
@@ -42,7 +42,7 @@ export interface JobRecord {
   /** The snapshot taken just before applying (what Roll back restores). */
   snapshot?: string;
   summary?: StageSummary;
-  error?: { code: string; message: string };
+  error?: { code: ErrorCode; message: string };
   /** How the last start-up found this job: finished by resuming, or left as it was before. */
   recovered?: 'resumed' | 'rolled-back';
   startedAt: string;

@@ -7,7 +7,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { checkCardId } from '../cards/card-id.js';
-import { invalid } from '../errors.js';
+import { type ErrorCode, invalid } from '../errors.js';
 import { IMPORT_MAX_MANIFEST_BYTES } from '../limits.js';
 import {
   cardDataFileName,
@@ -56,7 +56,7 @@ export const ManifestSchema = Type.Object({
 /** A checked manifest. */
 export type CheckedManifest = Static<typeof ManifestSchema>;
 
-const refuse = (code: string, message: string) => invalid(message, undefined, code);
+const refuse = (code: ErrorCode, message: string) => invalid(message, undefined, code);
 
 async function readAll(zip: SafeZip, name: string, max: number): Promise<Buffer> {
   const e = zip.entries.get(name);

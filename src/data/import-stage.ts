@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { Transform } from 'node:stream';
 import { jsonShapeProblem } from '../common/json-guard.js';
-import { invalid, KlebbError } from '../errors.js';
+import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import { IMPORT_MAX_LINE_BYTES } from '../limits.js';
 import { type Db, openDatabase } from '../store/database.js';
 import { TABLE_FILES } from './export-format.js';
@@ -23,7 +23,7 @@ import type { SafeZip } from './zip-reader.js';
 /** Rows inserted per transaction of the staged database. */
 const BATCH_ROWS = 20_000;
 
-const bad = (code: string, message: string) => invalid(message, undefined, code);
+const bad = (code: ErrorCode, message: string) => invalid(message, undefined, code);
 
 /** A Transform that hashes and counts what passes through. */
 function hasher() {

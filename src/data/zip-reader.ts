@@ -8,7 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { invalid, KlebbError } from '../errors.js';
+import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import {
   IMPORT_MAX_ENTRIES,
   IMPORT_MAX_RATIO,
@@ -43,7 +43,7 @@ const DEFAULT_LIMITS: ZipLimits = {
   maxRatio: IMPORT_MAX_RATIO,
 };
 
-const zipError = (code: string, message: string) => invalid(message, undefined, code);
+const zipError = (code: ErrorCode, message: string) => invalid(message, undefined, code);
 
 /** Why a name is unsafe, or null. Names are UTF-8, `/`-separated, relative, without `.`/`..` parts. */
 export function unsafeName(name: string): string | null {

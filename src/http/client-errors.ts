@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { KlebbError } from '../errors.js';
+import { type ErrorCode, KlebbError } from '../errors.js';
 
 /** Options for Node's `http.createServer` (Fastify's `http` option). */
 export const HTTP_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: false };
@@ -34,7 +34,7 @@ export function hostProblem(req: Pick<http.IncomingMessage, 'httpVersion' | 'hea
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, error] =
+  const [status, code, error]: [number, ErrorCode, string] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'REQUEST_TIMEOUT', 'the request took too long to arrive']
       : err.code === 'HPE_HEADER_OVERFLOW'

@@ -4,15 +4,17 @@
  * content type, body too large, schema validation) keep their 4xx status; anything else is a
  * 500 with a generic message, logged with its stack. A user's mistake is never a 500, and
  * neither is a locked database (503 with Retry-After) or a full disk (507; src/store/storage-faults.ts).
+ * Every 401 carries a `WWW-Authenticate: Bearer` challenge (src/http/www-authenticate.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { KlebbError } from '../errors.js';
+import { type ErrorCode, KlebbError } from '../errors.js';
 import { StorageBusyError, storageFault } from '../store/storage-faults.js';
+import { bearerChallenge } from './www-authenticate.js';
 
 /** JSON body of every error response. */
 export interface ErrorBody {
   error: string;
-  code: string;
+  code: ErrorCode;
   details?: { path: string; message: string }[];
   [extra: string]: unknown;
 }
@@ -29,7 +31,7 @@ function validationDetails(err: FastifyError): { path: string; message: string }
 }
 
 /** Fastify's own client-error codes, renamed to our stable ones (docs/API.md "Errors"). */
-const FRAMEWORK_CODES: Record<string, string> = {
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -87,5 +89,6 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
   if (status >= 500) req.log.error({ err }, 'request failed');
   const fault = err instanceof StorageBusyError ? err : storageFault(err);
   if (fault instanceof StorageBusyError) reply.header('Retry-After', String(fault.retryAfterSeconds));
+  if (status === 401) reply.header('WWW-Authenticate', bearerChallenge(req.headers.authorization));
   reply.status(status).type('application/json').send(body);
 }

@@ -90,5 +90,5 @@ it('an empty 200 body is unavailable; a well-formed reply with no text and no ca
   expect((await gatewayFailure(callGateway(cfg, { messages: userSays('x') }))).kind).toBe('unavailable');
   expect((await gatewayFailure(callGateway(cfg, { messages: userSays('x') }))).kind).toBe('empty');
   const blank = await gatewayFailure(callGateway(cfg, { messages: userSays('x'), stream: true }));
-  expect(blank).toMatchObject({ kind: 'empty', code: 'GATEWAY_EMPTY' });
+  expect(blank).toMatchObject({ kind: 'empty', code: 'GATEWAY_ERROR' });
 });

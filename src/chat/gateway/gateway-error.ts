@@ -63,7 +63,10 @@ export interface GatewayErrorInit {
   cause?: unknown;
 }
 
-/** A failed gateway round-trip. `status`/`code` come from KlebbError; `code` is `GATEWAY_<KIND>`. */
+/**
+ * A failed gateway round-trip. `status` comes from the kind; `code` is always GATEWAY_ERROR (what a
+ * client sees, docs/API.md "Codes"); `kind` says which failure it was.
+ */
 export class GatewayError extends KlebbError {
   readonly kind: GatewayErrorKind;
   readonly reason?: string;
@@ -76,7 +79,7 @@ export class GatewayError extends KlebbError {
   readonly detail?: string;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
-    super(STATUS_BY_KIND[kind], `GATEWAY_${kind.toUpperCase()}`, message);
+    super(STATUS_BY_KIND[kind], 'GATEWAY_ERROR', message);
     this.name = 'GatewayError';
     this.kind = kind;
     this.reason = init.reason;

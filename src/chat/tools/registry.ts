@@ -5,7 +5,7 @@
  * id?}` to the model ("failures are {error}").
  */
 import { Value } from '@sinclair/typebox/value';
-import { KlebbError } from '../../errors.js';
+import { type ErrorCode, KlebbError } from '../../errors.js';
 import type { ApprovalDecision } from '../approvals/approval-hub.js';
 import type { ToolDefinition } from '../gateway/types.js';
 import { CARD_TOOLS } from './card-tools.js';
@@ -83,6 +83,11 @@ function notApproved(decision: ApprovalDecision): string {
   return JSON.stringify({ ok: false, approved: false, decision, message: why });
 }
 
+/** A tool's failure as the model (or an MCP client) reads it: `{error, code, details?}`, code from the catalogue. */
+function toolError(error: string, code: ErrorCode, details?: { path: string; message: string }[]): string {
+  return JSON.stringify(details ? { error, code, details } : { error, code });
+}
+
 function errorContent(err: unknown): string {
   if (err instanceof KlebbError) {
     return JSON.stringify({
@@ -108,22 +113,20 @@ export async function dispatchToolCall(
   const tool = findTool(name);
   if (!tool) {
     const error = `unknown tool "${name}"; available: ${[...byName.keys()].join(', ')}`;
-    return { ok: false, content: JSON.stringify({ error, code: 'UNKNOWN_TOOL' }) };
+    return { ok: false, content: toolError(error, 'UNKNOWN_TOOL') };
   }
   if (argumentsError !== undefined) {
     const error = /valid JSON/i.test(argumentsError)
       ? argumentsError
       : `the arguments are not valid JSON: ${argumentsError}`;
-    return { ok: false, content: JSON.stringify({ error, code: 'BAD_ARGUMENTS' }) };
+    return { ok: false, content: toolError(error, 'BAD_ARGUMENTS') };
   }
   if (args !== undefined && args !== null && (typeof args !== 'object' || Array.isArray(args))) {
     return {
       ok: false,
-      content: JSON.stringify({
-        error: `the arguments of ${name} must be a JSON object`,
-        code: 'BAD_ARGUMENTS',
-        details: [{ path: '(arguments)', message: 'must be a JSON object' }],
-      }),
+      content: toolError(`the arguments of ${name} must be a JSON object`, 'BAD_ARGUMENTS', [
+        { path: '(arguments)', message: 'must be a JSON object' },
+      ]),
     };
   }
   const value = args ?? {};
@@ -134,11 +137,7 @@ export async function dispatchToolCall(
     }));
     return {
       ok: false,
-      content: JSON.stringify({
-        error: `invalid arguments for ${name}`,
-        code: 'BAD_ARGUMENTS',
-        details: errors,
-      }),
+      content: toolError(`invalid arguments for ${name}`, 'BAD_ARGUMENTS', errors),
     };
   }
   let cardId: string | undefined;
@@ -152,7 +151,7 @@ export async function dispatchToolCall(
   if (need !== undefined) {
     if (!ctx.approve) {
       const error = `${need} This needs the person's approval, and it cannot be asked for here: nothing was changed. Ask them to do it from the Klebb chat panel or the web app.`;
-      return { ok: false, content: JSON.stringify({ error, code: 'APPROVAL_REQUIRED' }), cardId };
+      return { ok: false, content: toolError(error, 'APPROVAL_REQUIRED'), cardId };
     }
     const t0 = Date.now();
     const decision = await ctx.approve({ tool: name, args: value, summary: need, cardId });

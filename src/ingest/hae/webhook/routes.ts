@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
+import { badRequest, KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
@@ -72,9 +72,11 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         const fault = storageFault(received.error);
         if (fault) throw fault;
         req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
-        return reply
-          .code(400)
-          .send({ error: `the body could not be read: ${received.error.message}`, code: 'BODY_READ_FAILED' });
+        throw badRequest(
+          `the body could not be read: ${received.error.message}`,
+          undefined,
+          'BODY_READ_FAILED',
+        );
       }
       try {
         const result =
