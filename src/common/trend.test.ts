@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateMeta } from '../../test/helpers/templates.js';
+import { templateIds, templateMeta } from '../../test/helpers/templates.js';
 import { toFiniteNumber } from './numbers.js';
 import {
   computeTrend,
@@ -171,14 +171,16 @@ describe('computeTrend', () => {
 });
 
 describe('trendArrow config', () => {
-  it('goodDirectionOf: explicit, legacy lowerIsBetter, default down', () => {
+  it('goodDirectionOf: explicit, legacy lowerIsBetter, neutral when the card does not say', () => {
     expect(goodDirectionOf({ field: 'count', goodDirection: 'up' })).toBe('up');
     expect(goodDirectionOf({ field: 'bpm', goodDirection: 'neutral' })).toBe('neutral');
     expect(goodDirectionOf({ field: 'kg', lowerIsBetter: true })).toBe('down');
     expect(goodDirectionOf({ field: 'kg', lowerIsBetter: false })).toBe('up');
     expect(goodDirectionOf({ field: 'kg', goodDirection: 'up', lowerIsBetter: true })).toBe('up');
-    expect(goodDirectionOf({ field: 'kg', goodDirection: 'sideways' })).toBe('down');
-    expect(goodDirectionOf(undefined)).toBe('down');
+    expect(goodDirectionOf({ field: 'kg', goodDirection: 'sideways' })).toBe('neutral');
+    expect(goodDirectionOf({ field: 'kg' })).toBe('neutral');
+    expect(trendTone('up', goodDirectionOf({ field: 'kg' }))).toBe('neutral');
+    expect(goodDirectionOf(undefined)).toBe('neutral');
   });
 
   it('every template trendArrow resolves to the direction it states', () => {
@@ -193,6 +195,18 @@ describe('trendArrow config', () => {
       const arrow = display(id).trendArrow as Record<string, unknown>;
       expect(typeof arrow.field).toBe('string');
       expect(goodDirectionOf(arrow)).toBe(dir);
+    }
+  });
+
+  it('every template with an arrow says which direction is good (else it would stay grey)', () => {
+    const withArrow = templateIds().filter((id) => {
+      const view = templateMeta(id).view as { display?: Record<string, unknown> } | undefined;
+      return view?.display?.trendArrow !== undefined;
+    });
+    expect(withArrow.length).toBeGreaterThan(0);
+    for (const id of withArrow) {
+      const arrow = display(id).trendArrow as Record<string, unknown>;
+      expect([id, arrow.goodDirection ?? arrow.lowerIsBetter]).toEqual([id, expect.anything()]);
     }
   });
 

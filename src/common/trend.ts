@@ -208,15 +208,17 @@ export function trendAt(index: DatedIndex, field: string, currentDate?: string):
 
 /**
  * The direction that is good news for a card's `trendArrow`: `goodDirection` when it is "up",
- * "down" or "neutral"; else legacy `lowerIsBetter` (`true` → "down", `false` → "up"); else "down",
- * the default (docs/MANIFEST-SCHEMA.md `display`).
+ * "down" or "neutral"; else legacy `lowerIsBetter` (`true` → "down", `false` → "up"); else
+ * "neutral" (docs/MANIFEST-SCHEMA.md "Trend arrow"). A card that does not say which way is good
+ * gets no colour: a rise in steps is good news, a rise in blood pressure is not, and guessing
+ * either would tell the person something the card never said.
  */
 export function goodDirectionOf(cfg: TrendArrowConfig | null | undefined): GoodDirection {
   const g = cfg?.goodDirection;
   if (g === 'up' || g === 'down' || g === 'neutral') return g;
   if (cfg?.lowerIsBetter === true) return 'down';
   if (cfg?.lowerIsBetter === false) return 'up';
-  return 'down';
+  return 'neutral';
 }
 
 /** Good, bad or neutral for a direction: flat and a neutral card are always neutral. */
