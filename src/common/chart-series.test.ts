@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { templateMeta } from '../../test/helpers/templates.js';
 import {
+  aggregateNote,
   chartConfigOf,
   chartData,
   chartKindOf,
   detectNumericField,
   latestPoints,
+  legendLabel,
+  mostReadingsPerDay,
   pointText,
   windowStart,
 } from './chart-series.js';
@@ -114,6 +117,10 @@ describe('chartData', () => {
         [125, 128, 131],
         [82, 84, 86],
       ],
+      counts: [
+        [1, 1, 1],
+        [1, 1, 1],
+      ],
     });
   });
 
@@ -129,6 +136,25 @@ describe('chartData', () => {
       { date: '2026-04-20', systolic: 125 },
     ];
     expect(chartData(rows, bp).values).toEqual([[125.3], [83]]);
+    // and says so: the chart names how many readings a day's point stands for
+    const data = chartData(rows, bp);
+    expect(data.counts).toEqual([[3], [2]]);
+    expect(mostReadingsPerDay(data)).toBe(3);
+    expect(aggregateNote(bp.aggregate, 3)).toBe('daily average of 3 readings');
+    expect(aggregateNote(bp.aggregate, 1)).toBe('');
+    expect(aggregateNote('sum', 5)).toBe('daily total of 5 entries');
+    expect(aggregateNote('max')).toBe("daily highest of the day's readings");
+  });
+
+  it('legend labels do not repeat the unit shown after the value', () => {
+    expect(legendLabel('Weight (kg)', 'kg')).toBe('Weight');
+    expect(legendLabel('Weight [kg]', 'kg')).toBe('Weight');
+    expect(legendLabel('Weight, kg', 'kg')).toBe('Weight');
+    expect(legendLabel('Glucose in mmol/L', 'mmol/L')).toBe('Glucose');
+    expect(legendLabel('Weight', 'kg')).toBe('Weight');
+    expect(legendLabel('kg', 'kg')).toBe('kg');
+    expect(legendLabel('Steps (daily)', 'steps')).toBe('Steps (daily)');
+    expect(legendLabel('Weight (kg)')).toBe('Weight (kg)');
   });
 
   it('sums carry no float artefacts', () => {
@@ -158,8 +184,12 @@ describe('chartData', () => {
         [125, null],
         [null, 86],
       ],
+      counts: [
+        [1, 0],
+        [0, 1],
+      ],
     });
-    expect(chartData('not rows', bp)).toEqual({ days: [], values: [[], []] });
+    expect(chartData('not rows', bp)).toEqual({ days: [], values: [[], []], counts: [[], []] });
   });
 
   it('keeps only days in the window; windowStart counts the end day in', () => {

@@ -59,6 +59,8 @@ export interface ChartConfig {
 export interface ChartData {
   days: string[];
   values: (number | null)[][];
+  /** Per series, how many readings made each day's value (0 for a gap). */
+  counts: number[][];
 }
 
 type Obj = Record<string, unknown>;
@@ -209,7 +211,56 @@ export function chartData(rows: unknown, config: ChartConfig, opts: ChartDataOpt
       return vs.length === 0 ? null : combine(vs, config.aggregate);
     }),
   );
-  return { days, values };
+  const counts = config.series.map((_, i) => days.map((d) => byDay.get(d)?.[i]?.length ?? 0));
+  return { days, values, counts };
+}
+
+/** The most readings any day of `data` has in one series (0 for no points). */
+export function mostReadingsPerDay(data: ChartData): number {
+  let most = 0;
+  for (const cs of data.counts) for (const c of cs) if (c > most) most = c;
+  return most;
+}
+
+/**
+ * How a day's point was made from `n` readings, for the person reading the chart, or '' for a
+ * single reading (nothing was combined): "daily average of 2 readings", "daily total of 5 entries",
+ * "highest of 3 readings", "lowest of 3 readings", "last of 2 readings". Without `n`, the rule
+ * in general ("daily average of the day's readings").
+ */
+export function aggregateNote(aggregate: ChartAggregate, n?: number): string {
+  if (n !== undefined && n < 2) return '';
+  const readings = n === undefined ? "the day's readings" : `${n} readings`;
+  switch (aggregate) {
+    case 'sum':
+      return `daily total of ${n === undefined ? "the day's entries" : `${n} entries`}`;
+    case 'last':
+      return `last of ${readings}`;
+    case 'min':
+      return `daily lowest of ${readings}`;
+    case 'max':
+      return `daily highest of ${readings}`;
+    default:
+      return `daily average of ${readings}`;
+  }
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A series label for a legend that also shows `unit` (the y axis label) after the value: the unit
+ * written into the label is taken out, so "Weight (kg) 72.4 kg" reads "Weight 72.4 kg". A label
+ * that is nothing but the unit is kept.
+ */
+export function legendLabel(label: string, unit?: string): string {
+  const u = unit?.trim();
+  if (!u) return label;
+  const re = new RegExp(
+    `\\s*(?:\\(\\s*${escapeRe(u)}\\s*\\)|\\[\\s*${escapeRe(u)}\\s*\\]|,\\s*${escapeRe(u)}|\\sin\\s+${escapeRe(u)})\\s*$`,
+    'i',
+  );
+  const out = label.replace(re, '').trim();
+  return out === '' ? label : out;
 }
 
 /**

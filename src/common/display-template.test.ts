@@ -461,3 +461,18 @@ describe('validateTemplate', () => {
     expect(renderTemplate('{note|what? (none): ok}', {})).toBe('what? (none): ok');
   });
 });
+
+describe('numbers written by the caller (the person’s locale)', () => {
+  it('plain numbers and round(N) go through formatNumber; text stays as written', () => {
+    const formatNumber = (n: number, decimals?: number) =>
+      new Intl.NumberFormat('de-DE', {
+        minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals ?? 20,
+      }).format(n);
+    const row = { kg: 72.44, n: 8432, note: '1.5 l' };
+    expect(renderTemplate('{kg:round(1)} · {n} · {note}', row, { formatNumber })).toBe(
+      '72,4 · 8.432 · 1.5 l',
+    );
+    expect(renderTemplate('{kg:round(1)} · {n}', row)).toBe('72.4 · 8432');
+  });
+});

@@ -34,6 +34,12 @@ export interface RenderOptions {
    * key (e.g. a combination-card accessor). Default: the key, then its last dotted segment.
    */
   fieldName?: string;
+  /**
+   * How numbers are written (a person's locale: web/lib/format.ts): `decimals` for `round(N)`,
+   * undefined for a plain `{key}`. Default: plain text without float artefacts (`numberText`,
+   * `formatFixed`), as the server and agents read it.
+   */
+  formatNumber?: (n: number, decimals?: number) => string;
 }
 
 /** A modifier as written in a placeholder, e.g. `round(1)` → `{name: 'round', arg: '1'}`. */
@@ -343,7 +349,8 @@ function applyModifier(mod: TemplateModifier, value: unknown, key: string, opts:
   switch (mod.name) {
     case 'round': {
       const n = toFiniteNumber(value);
-      return n === null ? value : formatFixed(n, Number(mod.arg));
+      if (n === null) return value;
+      return opts.formatNumber ? opts.formatNumber(n, Number(mod.arg)) : formatFixed(n, Number(mod.arg));
     }
     case 'emoji':
       return lookupEmoji(opts.emojiMap, key, value, opts.fieldName) ?? value;
@@ -367,7 +374,7 @@ function renderField(
   if (!isEmptyValue(raw)) {
     let v: unknown = raw;
     for (const mod of part.modifiers) v = applyModifier(mod, v, part.key, opts);
-    out = valueText(v);
+    out = typeof v === 'number' && opts.formatNumber ? opts.formatNumber(v) : valueText(v);
   }
   return out === '' ? (part.fallback ?? '') : out;
 }

@@ -146,6 +146,11 @@ describe('Trends', { timeout: 90_000 }, () => {
     expect(latest[0]).toMatch(/^Systolic 125\.5 · /);
     expect(latest[1]).toMatch(/^Diastolic 83 · /);
     expect(latest[2]).toMatch(/^Pulse 68 · /);
+    // today's point is the mean of two readings, and says so
+    expect(latest[0]).toMatch(/\(daily average of 2 readings\)$/);
+    expect(await bp.locator('.line-chart-note').textContent()).toBe(
+      "All in mmHg. Days with several readings show the daily average of the day's readings.",
+    );
     expect(await bp.locator('canvas').count()).toBe(1);
     const box = await bp.locator('canvas').boundingBox();
     expect(box?.width).toBeGreaterThan(200);
@@ -155,7 +160,7 @@ describe('Trends', { timeout: 90_000 }, () => {
     expect(await steps.getAttribute('data-fields')).toBe('count');
     expect(await steps.getAttribute('data-points')).toBe('2');
     expect((await steps.locator('.line-chart-latest').textContent())?.replace(/\s+/g, ' ')).toMatch(
-      /^Steps 9100 steps · /,
+      /^Steps 9,100 steps · /,
     );
   });
 

@@ -148,7 +148,7 @@ describe('generic-card with the card templates', { timeout: 90_000 }, () => {
       'Up +0.2 since 19 April',
     );
     expect(await textOf(w, 'weight', '.gc-secondary')).toBe('21.4% body fat');
-    expect(await card(w, 'weight').locator('.gc-sparkline polyline').count()).toBe(1);
+    expect(await card(w, 'weight').locator('.gc-sparkline path').count()).toBe(1);
   });
 
   it('sleep-hours: the threshold band and its label, a sparkline of the days up to the shown one', async () => {
@@ -162,7 +162,7 @@ describe('generic-card with the card templates', { timeout: 90_000 }, () => {
       .evaluate((el) => getComputedStyle(el).getPropertyValue('--gc-band').trim());
     expect(band).toBe('#dc2626');
     expect(await textOf(w, 'sleep-hours', '.gc-secondary')).toBe('woke 3× · quality –/5');
-    expect(await c.locator('.gc-sparkline polyline').count()).toBe(1);
+    expect(await c.locator('.gc-sparkline path').count()).toBe(1);
     expect(await textOf(w, 'sleep-hours', '.gc-trend')).toBe('↓−1.75');
     // the day before: one point only, no sparkline, and no trend
     const before = await open(`${s.url}/day/2026-04-19`);

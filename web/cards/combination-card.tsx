@@ -22,6 +22,7 @@ import { numberText } from '../../src/common/numbers.js';
 import { api } from '../lib/api.js';
 import { cardDataSignal } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
+import { num } from '../lib/format.js';
 import { cardsVersion } from '../lib/live.js';
 import type { CardMeta } from '../lib/types.js';
 import { CHART_PALETTE } from './line-chart.js';
@@ -56,16 +57,12 @@ function loadIndex(version: number): void {
   );
 }
 
-const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
-
 /**
  * The value of an entry as shown: its resolved text (an emoji from the entry's map, ✅/❌), with
  * plain numbers grouped for reading (8,123).
  */
 function shown(e: ResolvedCombine): string {
-  return typeof e.value === 'number' && e.text === numberText(e.value)
-    ? numberFormat.format(e.value)
-    : e.text;
+  return typeof e.value === 'number' && e.text === numberText(e.value) ? num(e.value) : e.text;
 }
 
 const STATE_TEXT: Record<Exclude<ResolvedCombine['state'], 'ok'>, (e: ResolvedCombine) => string> = {
@@ -162,7 +159,7 @@ function Bar({ e, i }: { e: ResolvedCombine; i: number }) {
         <span class="combo-line-value">
           {e.state === 'ok' ? (
             <>
-              {shown(e)} / {numberFormat.format(e.goalDaily ?? 0)}
+              {shown(e)} / {num(e.goalDaily ?? 0)}
               {e.unit && <span class="combo-unit"> {e.unit}</span>}
             </>
           ) : (
@@ -254,7 +251,7 @@ function Rings({ rings }: { rings: ResolvedCombine[] }) {
               <span class="combo-label">{e.label}</span>
               {e.state === 'ok' ? (
                 <span class="combo-line-value">
-                  {shown(e)} / {numberFormat.format(e.goalDaily ?? 0)}
+                  {shown(e)} / {num(e.goalDaily ?? 0)}
                   {e.unit && <span class="combo-unit"> {e.unit}</span>}
                   <span class="combo-pct"> · {Math.round((e.ratio ?? 0) * 100)}%</span>
                   {e.complete && <span class="combo-done"> ✓</span>}

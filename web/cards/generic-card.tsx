@@ -9,18 +9,28 @@
  * `dateContext: "latest"`, the latest row up to the shown day. Older manifests: `display.format`
  * stands for `template`, `display.primary: "latest.x"` names the headline field, and a secondary
  * written as a bare `latest.x` path is the older metric-card's second value (already in `format`).
+ *
+ * Honest numbers: a card that adds up its day (a running total, running-total.ts) shows the day's
+ * total, "so far" while the day is not over, compared only with the same time of the day before;
+ * a day with several readings lists them all, not only the last; the arrow is coloured only when
+ * the card says which direction is good; a sparkline breaks where the card was not measured for
+ * longer than its rhythm (src/common/gaps.ts); numbers are written in the person's locale.
  */
 import { useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
-import { type EmojiMap, getValue, renderTemplate } from '../../src/common/display-template.js';
+import { daysBetween } from '../../src/common/dates.js';
+import { isRunningTotal, minuteOfDay } from '../../src/common/day-total.js';
+import { type EmojiMap, getValue } from '../../src/common/display-template.js';
+import { expectDaysOf, gapLimit, segmentsOf } from '../../src/common/gaps.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
-import { formatDelta, goodDirectionOf, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
+import { goodDirectionOf, type NumericPoint, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { needWholeData, useRecentCardData } from '../lib/card-data.js';
 import { dayMonth, today } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import { fillTemplate, signed } from '../lib/format.js';
 import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
 import {
   cardRows,
@@ -32,6 +42,7 @@ import {
   trendOn,
 } from './generic-card-index.js';
 import type { RendererProps } from './registry.js';
+import { dayTotalRow, settledRules, sumPerDay, totalTrend } from './running-total.js';
 import '../styles/cards/generic-card.css';
 
 /** What the card shows when the day has no entry and the manifest names nothing else. */
@@ -59,6 +70,10 @@ function inputsOf(meta: Record<string, unknown>): InputDescriptor[] {
   return inputs;
 }
 
+/** True when the card takes entries from the web app and has inputs to fill in. */
+const hasInputsOf = (canWrite: boolean, meta: Record<string, unknown>) =>
+  canWrite && inputsOf(meta).length > 0;
+
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 /** The headline template: `template`, else the older `format`, else `{field}` of `primary`. */
@@ -79,18 +94,44 @@ function secondaryTemplate(display: Record<string, unknown>): string | undefined
   return s;
 }
 
-function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
-  const w = 120;
-  const h = 32;
+/**
+ * The sparkline's SVG path: x by date (so a missed week is a space), one `M … L …` run per stretch
+ * of points no further apart than `limit` days (src/common/gaps.ts); a lone point is a dot (a
+ * zero-length run drawn with round caps). Also the last point's position, for its marker.
+ */
+export function sparklinePath(
+  points: readonly NumericPoint[],
+  limit: number,
+  w: number,
+  h: number,
+): { d: string; last: [string, string] } {
+  const values = points.map((p) => p.value);
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = max - min || 1;
-  const pts = values.map((v, i) => {
-    const x = values.length === 1 ? w / 2 : (i / (values.length - 1)) * (w - 4) + 2;
-    const y = h - 3 - ((v - min) / span) * (h - 6);
-    return `${x.toFixed(1)},${y.toFixed(1)}`;
-  });
-  const [lx, ly] = pts[pts.length - 1].split(',');
+  const first = points[0].date;
+  const days = Math.max(1, daysBetween(first, points[points.length - 1].date));
+  const xy = (p: NumericPoint): [string, string] => {
+    const x = points.length === 1 ? w / 2 : (daysBetween(first, p.date) / days) * (w - 4) + 2;
+    const y = h - 3 - ((p.value - min) / span) * (h - 6);
+    return [x.toFixed(1), y.toFixed(1)];
+  };
+  const d = segmentsOf(
+    points.map((p) => p.date),
+    limit,
+  )
+    .map(([a, b]) => {
+      const run = points.slice(a, b + 1).map((p) => xy(p).join(' '));
+      return `M${run[0]} L${(run.length === 1 ? run : run.slice(1)).join(' L')}`;
+    })
+    .join(' ');
+  return { d, last: xy(points[points.length - 1]) };
+}
+
+function Sparkline({ points, limit, colour }: { points: NumericPoint[]; limit: number; colour?: string }) {
+  const w = 120;
+  const h = 32;
+  const { d, last } = sparklinePath(points, limit, w, h);
   return (
     <svg
       class="gc-sparkline"
@@ -98,19 +139,33 @@ function Sparkline({ values, colour }: { values: number[]; colour?: string }) {
       width={w}
       height={h}
       role="img"
-      aria-label={`Last ${values.length} values`}
+      aria-label={`Last ${points.length} values`}
     >
-      <polyline
-        points={pts.join(' ')}
+      <path
+        d={d}
         fill="none"
         stroke={colour || 'currentColor'}
         stroke-width="2"
         stroke-linejoin="round"
         stroke-linecap="round"
       />
-      <circle cx={lx} cy={ly} r="2.5" fill={colour || 'currentColor'} />
+      <circle cx={last[0]} cy={last[1]} r="2.5" fill={colour || 'currentColor'} />
     </svg>
   );
+}
+
+/** Minutes after midnight now, in the browser's (the person's) zone. */
+function minuteNow(): number {
+  const d = new Date();
+  return d.getHours() * 60 + d.getMinutes();
+}
+
+/** "HH:MM" of an entry (its `time`, or the time of a timestamp date), or undefined. */
+function entryTime(row: Record<string, unknown>, dateField: string): string | undefined {
+  const m = minuteOfDay(row, dateField);
+  return m === null
+    ? undefined
+    : `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
 type Editing = { mode: 'add' } | EditSnapshot | null;
@@ -149,35 +204,57 @@ export function GenericCard({ card, date }: RendererProps) {
 
   const context = vc.dateContext === 'latest' ? 'latest' : 'viewedDate';
   const { shown, daysAgo } = pickRow(rows, date, context, vc.fallbackToLatest === true);
-  const row = shown?.row;
+  // a running total (steps, water) shows the day's entries added up; "so far" while the day is not over
+  const running = isRunningTotal(vc, meta);
+  const soFar = running && shown?.day !== undefined && shown.day !== null && shown.day >= today();
+  const row = running && shown?.day ? (dayTotalRow(rows, shown.day, dateField) ?? shown.row) : shown?.row;
   const emojiMap = isObject(display.emojiMap) ? (display.emojiMap as EmojiMap) : undefined;
   const template = headlineTemplate(display);
-  const headline = row ? (template ? renderTemplate(template, row, { emojiMap }).trim() : '') : '';
+  const headline = row ? (template ? fillTemplate(template, row, { emojiMap }).trim() : '') : '';
   const secondaryT = secondaryTemplate(display);
-  const secondary = row && secondaryT ? renderTemplate(secondaryT, row, { emojiMap }).trim() : '';
+  const secondary = row && secondaryT ? fillTemplate(secondaryT, row, { emojiMap }).trim() : '';
   const subtitleT = text(display.subtitle);
-  const subtitle = row && subtitleT ? renderTemplate(subtitleT, row, { emojiMap }).trim() : '';
+  const subtitle = row && subtitleT ? fillTemplate(subtitleT, row, { emojiMap }).trim() : '';
   const unit = text(display.unit);
+  // before the day is over, only a verdict the total cannot lose again ("Goal reached", not "Quiet day")
   const band = row
-    ? evaluateThresholds(display.thresholds, row, { primaryField: primaryFieldOf(display) })
+    ? evaluateThresholds(soFar ? settledRules(display.thresholds) : display.thresholds, row, {
+        primaryField: primaryFieldOf(display),
+      })
     : null;
 
   const arrowCfg = isObject(display.trendArrow) ? display.trendArrow : null;
   const arrowField = arrowCfg ? text(arrowCfg.field) : undefined;
-  const trend = row && arrowField && shown?.day ? trendOn(rows, arrowField, shown.day) : null;
+  const trend =
+    row && arrowField && shown?.day
+      ? running
+        ? totalTrend(rows, arrowField, shown.day, { running: soFar, minuteNow: minuteNow(), dateField })
+        : trendOn(rows, arrowField, shown.day)
+      : null;
   const tone = trend ? trendTone(trend.dir, goodDirectionOf(arrowCfg)) : 'neutral';
+  const sameTime = trend !== null && 'sameTime' in trend && trend.sameTime;
 
   const spark =
     vc.showSparkline === true
-      ? sparklinePoints(rows, display, date, SPARKLINE_POINTS).map((p) => p.value)
+      ? running
+        ? sumPerDay(sparklinePoints(rows, display, date, SPARKLINE_POINTS * maxPerDay), SPARKLINE_POINTS)
+        : sparklinePoints(rows, display, date, SPARKLINE_POINTS)
       : [];
+  const gapDays = gapLimit(
+    spark.map((p) => p.date),
+    expectDaysOf(meta),
+  );
 
   // drawn from the card's latest rows (a batch read): when they do not reach back far enough for
   // this day, the whole block is read and the card waits for it
   const short = tailFallsShort(rows, date, {
     shown: { wanted: context === 'latest' || vc.fallbackToLatest === true, entry: shown },
     trend: {
-      wanted: row !== undefined && arrowField !== undefined && typeof getValue(row, arrowField) === 'number',
+      wanted:
+        !running &&
+        row !== undefined &&
+        arrowField !== undefined &&
+        typeof getValue(row, arrowField) === 'number',
       value: trend,
     },
     sparkline: { wanted: vc.showSparkline === true, points: spark.length, n: SPARKLINE_POINTS },
@@ -192,6 +269,11 @@ export function GenericCard({ card, date }: RendererProps) {
   }
 
   const dayEntries = entriesOn(rows, date);
+  const editable = hasInputsOf(canWrite, meta) && maxPerDay > 1;
+  // every reading of the day shown, not only the last (blood pressure morning and evening); a
+  // running total lists its parts only where they can be edited
+  const readings = editable ? dayEntries : running || !shown?.day ? [] : entriesOn(rows, shown.day);
+  const listed = editable ? readings.length > 0 : readings.length > 1;
   // the row as the form opened it, with the ETag of then (edit-snapshot.ts): never re-read from live data
   const opened = editing?.mode === 'edit' ? editing : null;
   const editRow = opened?.entry;
@@ -220,6 +302,7 @@ export function GenericCard({ card, date }: RendererProps) {
             <p class="gc-headline">
               <span class="gc-value">{headline || '—'}</span>
               {unit && headline && <span class="gc-unit">{unit}</span>}
+              {soFar && headline && <span class="gc-so-far">so far</span>}
             </p>
           ) : (
             <p class="gc-headline gc-empty">{emptyHeadline}</p>
@@ -228,11 +311,21 @@ export function GenericCard({ card, date }: RendererProps) {
             <span
               role="img"
               class={`gc-trend gc-trend-${tone}`}
-              title={`Compared with ${dayMonth(trend.prevDate)}`}
-              aria-label={`${trend.dir === 'flat' ? 'No change' : trend.dir === 'up' ? 'Up' : 'Down'} ${formatDelta(trend.delta, trend.decimals)} since ${dayMonth(trend.prevDate)}`}
+              data-tone={tone}
+              title={
+                sameTime
+                  ? 'Compared with the same time yesterday'
+                  : `Compared with ${dayMonth(trend.prevDate)}`
+              }
+              aria-label={`${trend.dir === 'flat' ? 'No change' : trend.dir === 'up' ? 'Up' : 'Down'} ${signed(trend.delta, trend.decimals)} ${sameTime ? 'on the same time yesterday' : `since ${dayMonth(trend.prevDate)}`}`}
             >
               <span aria-hidden="true">{TREND_ARROWS[trend.dir]}</span>
-              <span aria-hidden="true">{formatDelta(trend.delta, trend.decimals)}</span>
+              <span aria-hidden="true">{signed(trend.delta, trend.decimals)}</span>
+              {sameTime && (
+                <span class="gc-trend-when" aria-hidden="true">
+                  vs. this time yesterday
+                </span>
+              )}
             </span>
           )}
         </div>
@@ -256,26 +349,33 @@ export function GenericCard({ card, date }: RendererProps) {
             )}
           </p>
         )}
-        {spark.length >= 2 && <Sparkline values={spark} colour={band?.colour || undefined} />}
+        {spark.length >= 2 && <Sparkline points={spark} limit={gapDays} colour={band?.colour || undefined} />}
       </div>
 
-      {hasInputs && maxPerDay > 1 && dayEntries.length > 0 && (
-        <ul class="gc-entries" aria-label="Entries of this day">
-          {dayEntries.map((r, n) => (
+      {listed && (
+        <ul
+          class="gc-entries"
+          aria-label={readings.length > 1 ? `${readings.length} readings of this day` : 'Entries of this day'}
+        >
+          {readings.map((r, n) => (
             <li key={r.index} class="gc-entry">
               <span class="gc-entry-text">
-                {(template ? renderTemplate(template, r.row, { emojiMap }).trim() : '') || `Entry ${n + 1}`}
+                {(template ? fillTemplate(template, r.row, { emojiMap }).trim() : '') || `Entry ${n + 1}`}
                 {unit && <span class="gc-unit">{unit}</span>}
-                {text(r.row.time) && <span class="gc-entry-time">{r.row.time as string}</span>}
+                {entryTime(r.row, dateField) && (
+                  <span class="gc-entry-time">{entryTime(r.row, dateField)}</span>
+                )}
               </span>
-              <button
-                type="button"
-                class="button button-quiet gc-entry-edit"
-                aria-label={`Edit entry ${n + 1}`}
-                onClick={() => setEditing(openEdit(rows, r.index, etag))}
-              >
-                Edit
-              </button>
+              {editable && (
+                <button
+                  type="button"
+                  class="button button-quiet gc-entry-edit"
+                  aria-label={`Edit entry ${n + 1}`}
+                  onClick={() => setEditing(openEdit(rows, r.index, etag))}
+                >
+                  Edit
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -10,20 +10,28 @@
  * gap, and the window is Trends' range chooser (chart-range.ts) ending on the day drawn for.
  * Colours reach the page through the CSSOM (Preact's style objects, uPlot's canvas), which the
  * page's Content-Security-Policy allows; never as style attributes in markup.
+ *
+ * Honest drawing: the line breaks where the card went unmeasured for longer than its rhythm
+ * (src/common/gaps.ts: `cadence.expectDays`, else twice the typical spacing), a day's point made
+ * from several readings says so ("daily average of 2 readings"), the legend does not repeat the
+ * unit, and numbers and days are written in the person's locale (lib/format.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
 import {
+  aggregateNote,
   type ChartConfig,
   type ChartData,
   chartConfigOf,
   chartData,
   latestPoints,
-  pointText,
+  legendLabel,
+  mostReadingsPerDay,
   windowStart,
 } from '../../src/common/chart-series.js';
-import { numberText } from '../../src/common/numbers.js';
+import { expectDaysOf, gapLimit, segmentsOf, withGapBreaks } from '../../src/common/gaps.js';
 import { useCardData } from '../lib/card-data.js';
+import { daySeconds, day as dayText, num } from '../lib/format.js';
 import { shownTheme } from '../lib/theme.js';
 import { chartRange, rangeText, setChartRange } from './chart-range.js';
 import type { RendererProps } from './registry.js';
@@ -51,23 +59,9 @@ export function dayToSeconds(day: string): number {
   return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000;
 }
 
-const fmtCache = new Map<string, Intl.DateTimeFormat>();
-
-function fmt(opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = JSON.stringify(opts);
-  let f = fmtCache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(undefined, { ...opts, timeZone: 'UTC' });
-    fmtCache.set(key, f);
-  }
-  return f;
-}
-
-/** "20 Apr" (with the year when `withYear`). */
+/** "20 Apr" (with the year when `withYear`), in the person's locale. */
 export function shortDay(day: string, withYear = false): string {
-  return fmt({ day: 'numeric', month: 'short', year: withYear ? 'numeric' : undefined }).format(
-    new Date(dayToSeconds(day) * 1000),
-  );
+  return dayText(day, withYear ? 'short-year' : 'short');
 }
 
 function hexAlpha(colour: string, alpha: number): string | undefined {
@@ -99,11 +93,7 @@ function plotOptions(
   const spanDays = first && last ? (dayToSeconds(last) - dayToSeconds(first)) / DAY_S : 0;
   const crossesYear = first?.slice(0, 4) !== last?.slice(0, 4);
   const bar = config.kind === 'bar';
-  const tickText = (ts: number) => {
-    const d = new Date(ts * 1000);
-    if (spanDays > 240) return fmt({ month: 'short', year: '2-digit' }).format(d);
-    return fmt({ day: 'numeric', month: 'short' }).format(d);
-  };
+  const tickText = (ts: number) => daySeconds(ts, spanDays > 240 ? 'month-year-short' : 'short');
   return {
     width,
     height: width < 480 ? 200 : 240,
@@ -167,18 +157,14 @@ function plotOptions(
         labelFont: '12px system-ui, sans-serif',
         font: '12px system-ui, sans-serif',
         size: 44,
-        values: (_u, splits) => splits.map((v) => numberText(v)),
+        values: (_u, splits) => splits.map((v) => num(v)),
       },
     ],
     series: [
       {
         label: 'Day',
         value: (_u, ts) =>
-          ts === null || ts === undefined
-            ? '—'
-            : fmt({ day: 'numeric', month: 'short', year: crossesYear ? 'numeric' : undefined }).format(
-                new Date(ts * 1000),
-              ),
+          ts === null || ts === undefined ? '—' : daySeconds(ts, crossesYear ? 'short-year' : 'short'),
       },
       ...config.series.map((s, i) => ({
         label: s.label,
@@ -189,7 +175,7 @@ function plotOptions(
         paths: bar ? U.paths.bars?.({ size: [0.6 / config.series.length, 48], align: 0 }) : undefined,
         points: { show: !bar && points.days.length <= 62, size: 6, fill: colours[i] },
         spanGaps: false,
-        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : pointText(v)),
+        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : num(v)),
       })),
     ],
   };
@@ -207,6 +193,12 @@ export function LineChart({ card, date }: RendererProps) {
     [data, config, from, date, points],
   );
   const colours = config.series.map((s, i) => s.colour ?? CHART_PALETTE[i % CHART_PALETTE.length]);
+  // the line stops where the card went unmeasured for longer than its rhythm
+  const limit = gapLimit(points.days, expectDaysOf(card.meta));
+  const plotted = useMemo(() => {
+    const broken = withGapBreaks(points.days, points.values, limit);
+    return { ...broken, counts: points.counts, at: new Map(points.days.map((d, i) => [d, i])) };
+  }, [points, limit]);
   const plotRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(false);
@@ -224,10 +216,10 @@ export function LineChart({ card, date }: RendererProps) {
       (U) => {
         if (cancelled) return;
         const width = Math.max(160, Math.floor(el.clientWidth));
-        const xs = points.days.map(dayToSeconds);
+        const xs = plotted.days.map(dayToSeconds);
         chart = new U(
           plotOptions(U, el, config, points, colours, width, setHover),
-          [xs, ...points.values],
+          [xs, ...plotted.values],
           el,
         );
         setDrawn(true);
@@ -248,7 +240,7 @@ export function LineChart({ card, date }: RendererProps) {
       chart?.destroy();
     };
     // colours is derived from config; dark re-reads the theme's CSS variables
-  }, [points, config, dark]);
+  }, [plotted, config, dark]);
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
@@ -278,13 +270,18 @@ export function LineChart({ card, date }: RendererProps) {
   }
   if (failed) return <RendererNote tone="problem">The chart could not be drawn: {failed}</RendererNote>;
 
-  const hovered = hover !== null && hover >= 0 && hover < points.days.length ? hover : null;
+  // the pointer's column in the drawn data (break columns included), as a day of the chart's points
+  const hoveredDay = hover !== null && hover >= 0 && hover < plotted.days.length ? plotted.days[hover] : null;
+  const hovered = hoveredDay === null ? null : (plotted.at.get(hoveredDay) ?? null);
   const latest =
     hovered === null
       ? latestPoints(points)
       : points.values.map((vs) =>
           vs[hovered] === null ? null : { day: points.days[hovered], value: vs[hovered] as number },
         );
+  const readingsOn = (i: number, d: string) => points.counts[i]?.[plotted.at.get(d) ?? -1] ?? 0;
+  const unit = config.yAxisLabel;
+  const combined = mostReadingsPerDay(points) > 1;
   const withYear = points.days.length > 0 && points.days[0].slice(0, 4) !== date.slice(0, 4);
   return (
     <figure
@@ -295,6 +292,8 @@ export function LineChart({ card, date }: RendererProps) {
       data-first={points.days[0] ?? ''}
       data-last={points.days[points.days.length - 1] ?? ''}
       data-drawn={drawn ? 'true' : 'false'}
+      data-segments={segmentsOf(points.days, limit).length}
+      data-gap-days={Number.isFinite(limit) ? limit : ''}
     >
       {config.title && config.title.toLowerCase() !== card.meta.label.toLowerCase() && (
         <figcaption class="line-chart-title">{config.title}</figcaption>
@@ -326,13 +325,28 @@ export function LineChart({ card, date }: RendererProps) {
                     aria-hidden="true"
                     style={{ backgroundColor: colours[i] }}
                   />
-                  {s.label} {p ? <strong>{pointText(p.value)}</strong> : '—'}
-                  {p && config.yAxisLabel && config.series.length === 1 ? ` ${config.yAxisLabel}` : ''}
+                  {legendLabel(s.label, unit)} {p ? <strong>{num(p.value)}</strong> : '—'}
+                  {p && unit && config.series.length === 1 ? ` ${unit}` : ''}
                   {p && <span class="muted"> · {shortDay(p.day, withYear)}</span>}
+                  {p && readingsOn(i, p.day) > 1 && (
+                    <span class="muted line-chart-combined">
+                      {' '}
+                      ({aggregateNote(config.aggregate, readingsOn(i, p.day))})
+                    </span>
+                  )}
                 </span>
               );
             })}
           </p>
+          {combined && (
+            <p class="line-chart-note muted">
+              {unit && config.series.length > 1 ? `All in ${unit}. ` : ''}Days with several readings show the{' '}
+              {aggregateNote(config.aggregate)}.
+            </p>
+          )}
+          {!combined && unit && config.series.length > 1 && (
+            <p class="line-chart-note muted">All in {unit}.</p>
+          )}
         </>
       )}
     </figure>

@@ -7,7 +7,7 @@
  * `display` or, as older files put them, from the view config itself.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { renderTemplate, valueText } from '../../src/common/display-template.js';
+import { valueText } from '../../src/common/display-template.js';
 import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { EntryForm } from '../forms/entry-form.js';
@@ -15,6 +15,7 @@ import { initialValues, keptFields } from '../forms/form-values.js';
 import { ApiError } from '../lib/api.js';
 import { useCardData } from '../lib/card-data.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import { fillTemplate } from '../lib/format.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/list-card.css';
 
@@ -93,7 +94,7 @@ export function ListCard({ card }: RendererProps) {
         <ul class="lc-list">
           {rows.map(({ row, index }, n) => {
             const secondary = secondaryT
-              ? cut(renderTemplate(secondaryT, row).replace(/\s+/g, ' ').trim())
+              ? cut(fillTemplate(secondaryT, row).replace(/\s+/g, ' ').trim())
               : '';
             const name = primaryOf(row, n);
             return (

@@ -4,6 +4,7 @@
  * code the server uses too (src/common/dates.ts).
  */
 import { addDays, daysBetween, isIsoDate, todayIn } from '../../src/common/dates.js';
+import { day } from './format.js';
 import { browserTimeZone } from './instance.js';
 
 export { addDays, isIsoDate };
@@ -25,28 +26,16 @@ export function today(): string {
   return lastToday.day;
 }
 
-/** Formatters by their options, built once: `new Intl.DateTimeFormat` costs far more than `format`. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function fmt(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' });
-    formatters.set(key, f);
-  }
-  return f;
-}
-
 /** Labels already made, by kind, date and the current year (the year decides whether it shows). */
 const labels = new Map<string, string>();
 
-function label(kind: string, date: string, make: (d: Date, sameYear: boolean) => string): string {
+function label(kind: string, date: string, make: (d: string, sameYear: boolean) => string): string {
   const year = today().slice(0, 4);
   const key = `${kind}|${date}|${year}`;
   let v = labels.get(key);
   if (v === undefined) {
     // a day not in the calendar ("2026-13-45" in a row) shows as written: formatting it would throw
-    v = isIsoDate(date) ? make(new Date(`${date}T12:00:00Z`), date.slice(0, 4) === year) : date;
+    v = isIsoDate(date) ? make(date, date.slice(0, 4) === year) : date;
     if (labels.size > 5_000) labels.clear();
     labels.set(key, v);
   }
@@ -55,20 +44,12 @@ function label(kind: string, date: string, make: (d: Date, sameYear: boolean) =>
 
 /** "Monday 20 April" (with the year when it is not the current one). */
 export function longDate(date: string): string {
-  return label('long', date, (d, sameYear) =>
-    sameYear
-      ? fmt('long', { weekday: 'long', day: 'numeric', month: 'long' }).format(d)
-      : fmt('long-y', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(d),
-  );
+  return label('long', date, (d, sameYear) => (sameYear ? day(d, 'long') : day(d, 'long-year')));
 }
 
 /** "20 April" (with the year when it is not the current one). */
 export function dayMonth(date: string): string {
-  return label('dm', date, (d, sameYear) =>
-    sameYear
-      ? fmt('dm', { day: 'numeric', month: 'long' }).format(d)
-      : fmt('dm-y', { day: 'numeric', month: 'long', year: 'numeric' }).format(d),
-  );
+  return label('dm', date, (d, sameYear) => (sameYear ? day(d, 'day-month') : day(d, 'day-month-year')));
 }
 
 /** "Today", "Yesterday", or the weekday ("Friday") of `date` seen from `now`. */
@@ -76,10 +57,10 @@ export function dayName(date: string, now: string): string {
   const back = daysBetween(date, now);
   if (back === 0) return 'Today';
   if (back === 1) return 'Yesterday';
-  return label('wd', date, (d) => fmt('wd', { weekday: 'long' }).format(d));
+  return label('wd', date, (d) => day(d, 'weekday'));
 }
 
 /** "April 2026". */
 export function monthTitle(year: number, month: number): string {
-  return fmt('my', { month: 'long', year: 'numeric' }).format(new Date(Date.UTC(year, month - 1, 15)));
+  return day(`${year}-${String(month).padStart(2, '0')}-15`, 'month-year');
 }

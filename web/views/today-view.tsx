@@ -10,6 +10,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { Empty } from '../components/status.js';
 import { addDays, dayMonth, dayName, isIsoDate, longDate, today } from '../lib/dates.js';
+import { day as dayText } from '../lib/format.js';
 import { matchRoute, navigate, route } from '../lib/router.js';
 import { CardGrid, prefetchView } from './card-grid.js';
 import '../styles/views.css';
@@ -133,9 +134,6 @@ export function scrubWindow(shown: string, now: string, size = SCRUB_DAYS): stri
   return Array.from({ length: size }, (_, i) => addDays(end, i - (size - 1)));
 }
 
-const weekdayLetter = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' });
-const monthShort = new Intl.DateTimeFormat(undefined, { month: 'short', timeZone: 'UTC' });
-
 /**
  * A strip of days to tap, newest first in the document (and in tab order). It opens scrolled to
  * its newest end with no script (styles/views.css: a right-to-left scroller, so the days read left
@@ -165,7 +163,6 @@ function DayScrubber({ shown, now }: { shown: string; now: string }) {
           .slice()
           .reverse()
           .map((d) => {
-            const at = new Date(`${d}T12:00:00Z`);
             const first = d.endsWith('-01');
             return (
               <li key={d}>
@@ -177,7 +174,7 @@ function DayScrubber({ shown, now }: { shown: string; now: string }) {
                 >
                   <span class="visually-hidden">{`${dayName(d, now)}, ${dayMonth(d)}`}</span>
                   <span class="scrub-weekday" aria-hidden="true">
-                    {first ? monthShort.format(at) : weekdayLetter.format(at)}
+                    {first ? dayText(d, 'month-short') : dayText(d, 'weekday-narrow')}
                   </span>
                   <span class="scrub-num" aria-hidden="true">
                     {Number(d.slice(8))}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { formatDay, formatNumber, formatSigned, SIGNED_MINUS } from './locale-format.js';
+
+describe('numbers in the person’s locale', () => {
+  it('German writes a decimal comma, English a point; the float tail is gone in both', () => {
+    expect(formatNumber(72.4, { locale: 'de-DE' })).toBe('72,4');
+    expect(formatNumber(72.4, { locale: 'en-GB' })).toBe('72.4');
+    expect(formatNumber(0.1 + 0.2, { locale: 'de-DE' })).toBe('0,3');
+    expect(formatNumber(85.5 - 85.3, { decimals: 1, locale: 'de-DE' })).toBe('0,2');
+  });
+
+  it('round(N) rounds halves away from zero on the decimal digits, then localises', () => {
+    expect(formatNumber(1.005, { decimals: 2, locale: 'en-GB' })).toBe('1.01');
+    expect(formatNumber(72, { decimals: 1, locale: 'de-DE' })).toBe('72,0');
+    expect(formatNumber(-0.04, { decimals: 1, locale: 'en-GB' })).toBe('0.0');
+  });
+
+  it('groups digits as the locale does', () => {
+    expect(formatNumber(8432, { locale: 'en-GB' })).toBe('8,432');
+    expect(formatNumber(8432, { locale: 'de-DE' })).toBe('8.432');
+    expect(formatNumber(12345, { locale: 'en-GB' })).toBe('12,345');
+    expect(formatNumber(12345, { locale: 'de-DE' })).toBe('12.345');
+  });
+
+  it('non-finite numbers are empty, never NaN', () => {
+    expect(formatNumber(Number.NaN)).toBe('');
+    expect(formatSigned(Number.POSITIVE_INFINITY)).toBe('');
+  });
+
+  it('signed differences: plus, typographic minus, no sign on zero', () => {
+    expect(formatSigned(0.2, { decimals: 1, locale: 'de-DE' })).toBe('+0,2');
+    expect(formatSigned(-1.5, { decimals: 1, locale: 'en-GB' })).toBe(`${SIGNED_MINUS}1.5`);
+    expect(formatSigned(0, { decimals: 1, locale: 'en-GB' })).toBe('0.0');
+    expect(formatSigned(-0.01, { decimals: 1, locale: 'en-GB' })).toBe('0.0');
+  });
+});
+
+describe('calendar days in the person’s locale', () => {
+  it('writes the day as the locale does, never moved by a time zone', () => {
+    expect(formatDay('2026-04-20', 'day-month', 'en-GB')).toBe('20 April');
+    expect(formatDay('2026-04-20', 'day-month', 'de-DE')).toBe('20. April');
+    expect(formatDay('2026-04-20T23:30:00-07:00', 'short', 'en-GB')).toBe('20 Apr');
+    expect(formatDay('2026-04-20', 'long', 'de-DE')).toBe('Montag, 20. April');
+  });
+
+  it('a value that is not a calendar day is shown as written', () => {
+    expect(formatDay('2026-13-45', 'short', 'en-GB')).toBe('2026-13-45');
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * The web app's one way of writing numbers and days: the person's locale (the browser's language,
+ * as Intl picks it) applied through src/common/locale-format.ts. Card headlines, trend deltas,
+ * chart axes, legends and day labels all come through here, so a German browser reads 72,4 kg
+ * and "20. April" everywhere, an English one 72.4 kg and "20 April".
+ */
+import { type RenderOptions, renderTemplate } from '../../src/common/display-template.js';
+import {
+  type DayStyle,
+  formatDay,
+  formatDaySeconds,
+  formatNumber,
+  formatSigned,
+} from '../../src/common/locale-format.js';
+
+/** The person's locale: undefined lets Intl use the browser's language. */
+const LOCALE = undefined;
+
+/** A number as the person reads it: `num(72.4)` → "72,4" in German; `decimals` fixes the decimals. */
+export function num(x: number, decimals?: number): string {
+  return formatNumber(x, { decimals, locale: LOCALE });
+}
+
+/** A signed difference ("+0,2", "−1.5"); see `formatSigned`. */
+export function signed(delta: number, decimals?: number): string {
+  return formatSigned(delta, { decimals, locale: LOCALE });
+}
+
+/** A calendar day `YYYY-MM-DD` in `style` ("20 April", "Mon"...); see `formatDay`. */
+export function day(date: string, style: DayStyle): string {
+  return formatDay(date, style, LOCALE);
+}
+
+/** A UTC-midnight instant in seconds (a chart's x value) as a day in `style`. */
+export function daySeconds(seconds: number, style: DayStyle): string {
+  return formatDaySeconds(seconds, style, LOCALE);
+}
+
+/** `renderTemplate` with numbers written in the person's locale. */
+export function fillTemplate(
+  template: string,
+  row: Record<string, unknown> | undefined,
+  opts: Omit<RenderOptions, 'formatNumber'> = {},
+): string {
+  return renderTemplate(template, row, { ...opts, formatNumber: num });
+}
