@@ -215,6 +215,10 @@ describe('chartData', () => {
         [1, null],
         [null, null],
       ],
+      counts: [
+        [1, 0],
+        [0, 0],
+      ],
     };
     expect(latestPoints(data)).toEqual([{ day: '2026-04-18', value: 1 }, null]);
     expect(pointText(0.1 + 0.2)).toBe('0.3');
