@@ -14,6 +14,7 @@ import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
 import { isManifestFileName } from './cards/manifest-file.js';
 import { repairInterruptedWrites } from './cards/startup-repair.js';
+import { newViewCache } from './cards/view-data.js';
 import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hide.js';
 import { ConversationStore } from './chat/conversations/conversation-store.js';
 import { TurnHub } from './chat/turns/turn-hub.js';
@@ -100,7 +101,15 @@ export async function openInstance(
   const pruned = store.changes.prune();
   if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
   const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
-  const cards: CardContext = { dataDir: layout.dataDir, registry, store, loader, emit, stamps: new Map() };
+  const cards: CardContext = {
+    dataDir: layout.dataDir,
+    registry,
+    store,
+    loader,
+    emit,
+    views: newViewCache(),
+    stamps: new Map(),
+  };
   const hae = new HaeIngest({ db, layout, cards, env: config.hae, log });
   const auth = new AuthService(config, opts.auth);
   if (auth.passkeys.brokenReason) {

@@ -13,6 +13,7 @@ import type { CardEvent, CardLoader } from './card-loader.js';
 import type { Card, CardRegistry } from './card-registry.js';
 import { contentHash, type ManifestBody, serializeManifest } from './manifest-file.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
+import type { ViewCache } from './view-data.js';
 
 /** Dependencies of the card operations. */
 export interface CardContext {
@@ -21,6 +22,8 @@ export interface CardContext {
   store: CardDataStore;
   loader: CardLoader;
   emit: (e: CardEvent) => void;
+  /** The JSON kept between view reads of this home (view-data.ts; `newViewCache()`). */
+  views: ViewCache;
   /** File stamps (inode, size, mtime in ns) of manifests whose bytes were last seen equal to the card's. */
   stamps?: Map<string, string>;
   /** Runs after a card is created and announced (the HAE service fills a subscribed card from its stored samples). Must not throw. */

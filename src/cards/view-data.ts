@@ -27,7 +27,8 @@ export type ViewDataMode = 'whole' | 'recent';
 /** Renderers drawn from a card's latest rows, which may get a tail under `data=recent`. */
 const TAIL_RENDERERS = new Set(['generic-card', 'metric-card']);
 
-interface CachedJson {
+/** One kept data block: the state it was read at and its JSON text. */
+export interface CachedJson {
   /** The data state it was read at: version, row count and shape (and the tail's date field). */
   key: string;
   json: string;
@@ -35,23 +36,21 @@ interface CachedJson {
   from: number;
 }
 
-interface ViewCache {
+/**
+ * The kept JSON of one home's cards and views (see the file comment), held by its CardContext
+ * (`ctx.views`, made by `newViewCache()`), so two homes in one process never share one.
+ */
+export interface ViewCache {
+  /** Card id (or `recent\n<id>`) → its data JSON, in least-recently-used order (a Map keeps insertion order). */
   byId: Map<string, CachedJson>;
   chars: number;
   /** The last answer per view and mode: its key and bytes. */
   answers: Map<string, { key: string; body: Buffer }>;
 }
 
-/** Per card store: card id → its data JSON, in least-recently-used order (a Map keeps insertion order). */
-const caches = new WeakMap<CardContext, ViewCache>();
-
-function cacheOf(ctx: CardContext): ViewCache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = { byId: new Map(), chars: 0, answers: new Map() };
-    caches.set(ctx, cache);
-  }
-  return cache;
+/** An empty view cache, for a new CardContext. */
+export function newViewCache(): ViewCache {
+  return { byId: new Map(), chars: 0, answers: new Map() };
 }
 
 /** The cached entry `slot` when its key is `key` (marked most recently used), else undefined (and dropped). */
@@ -82,7 +81,7 @@ function remember(cache: ViewCache, slot: string, entry: CachedJson): void {
 export function cardDataJson(ctx: CardContext, id: string): { json: string; etag: string } {
   const st = ctx.store.state(id);
   const key = `${st.version}:${st.rowCount}:${st.shape}`;
-  const cache = cacheOf(ctx);
+  const cache = ctx.views;
   let hit = cached(cache, id, key);
   if (!hit) {
     hit = { key, json: ctx.store.readJson(id) ?? 'null', from: 0 };
@@ -106,7 +105,7 @@ export function cardRecentJson(
     return { ...cardDataJson(ctx, id), from: 0, rowCount: st.rowCount };
   const slot = `recent\n${id}`;
   const key = `${st.version}:${st.rowCount}:${dateField}`;
-  const cache = cacheOf(ctx);
+  const cache = ctx.views;
   let hit = cached(cache, slot, key);
   if (!hit) {
     hit = ctx.store.rowsInDayOrder(id, dateField)
@@ -155,7 +154,7 @@ export function viewJsonWithData(ctx: CardContext, view: string, mode: ViewDataM
   }
   const errorsJson = JSON.stringify(errors);
   const key = `${keys.join('\n')}\n${errorsJson}`;
-  const cache = cacheOf(ctx);
+  const cache = ctx.views;
   const slot = `${view}\n${mode}`;
   const last = cache.answers.get(slot);
   if (last && last.key === key) return last.body;

@@ -26,6 +26,8 @@ export interface VapidIdentity {
 /** How sending is wired: the identity, and for tests an HTTPS agent and a shorter backoff. */
 export interface SenderOptions {
   vapid: VapidIdentity;
+  /** Signed VAPID headers kept between messages (one map per PushService; see vapidAuthorization). */
+  tokens: VapidTokens;
   /** HTTPS agent for the requests (tests pass one that trusts their stand-in's certificate). */
   agent?: https.Agent;
   /** First retry wait, ms (default PUSH_RETRY_BASE_MS). */
@@ -52,14 +54,21 @@ function retryAfterMs(headers: Record<string, unknown> | undefined): number | nu
 
 /** How long one signed VAPID token is used for a push service, ms (it is valid for 12 h). */
 const VAPID_REUSE_MS = 3_600_000;
-const vapidTokens = new Map<string, { authorization: string; until: number }>();
+
+/** Signed `Authorization` headers by push service origin and identity, each with its expiry (ms since the epoch). */
+export type VapidTokens = Map<string, { authorization: string; until: number }>;
 
 /**
  * The `Authorization: vapid t=…, k=…` header for a push service's origin. Signing the ES256 JWT
  * is most of the cost of a push, so one token per service is kept for an hour (RFC 8292 lets a
  * token be reused until it expires; `web-push` makes them valid for 12 hours).
  */
-export function vapidAuthorization(endpoint: string, vapid: VapidIdentity, now = Date.now()): string {
+export function vapidAuthorization(
+  endpoint: string,
+  vapid: VapidIdentity,
+  vapidTokens: VapidTokens,
+  now = Date.now(),
+): string {
   const audience = new URL(endpoint).origin;
   const key = `${audience} ${vapid.publicKey} ${vapid.subject}`;
   const hit = vapidTokens.get(key);
@@ -80,7 +89,7 @@ export function vapidAuthorization(endpoint: string, vapid: VapidIdentity, now =
 function requestOptions(opts: SenderOptions, topic: string, endpoint: string): webpush.RequestOptions {
   return {
     // no vapidDetails: the header is signed once per service and hour (vapidAuthorization)
-    headers: { Authorization: vapidAuthorization(endpoint, opts.vapid) },
+    headers: { Authorization: vapidAuthorization(endpoint, opts.vapid, opts.tokens) },
     TTL: PUSH_TTL_SECONDS,
     urgency: 'high',
     topic,

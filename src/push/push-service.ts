@@ -78,6 +78,7 @@ export class PushService {
     this.clock = opts.deps?.clock ?? (() => new Date());
     this.sender = {
       vapid: { subject: opts.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
+      tokens: new Map(),
       agent: opts.deps?.agent,
       retryBaseMs: opts.deps?.retryBaseMs,
     };
