@@ -7,6 +7,7 @@ import path from 'node:path';
 import { badRequest, conflict, type FieldError, invalid, KlebbError } from '../errors.js';
 import { fsyncDir, writeTemp } from '../home/atomic-write.js';
 import { asidePathFor, placeNoReplace, restoreAside } from '../home/commit-file.js';
+import { ingestFitErrors } from '../ingest/hae/card-fit.js';
 import { withIngestCategory } from '../ingest/hae/cards.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
@@ -121,6 +122,8 @@ export interface CreateResult {
  */
 export function createCard(ctx: CardContext, body: unknown, actor: Actor): CreateResult {
   throwIfInvalid(validateForCreate(body, { isKnownMetric }));
+  // a phone-fed card must read the fields its metric sends (card-fit.ts)
+  throwIfInvalid({ malformed: [], invalid: ingestFitErrors((body as { meta?: unknown }).meta) });
   // an HAE-fed card without a category takes its metric's
   const parsed = withIngestCategory(body) as Record<string, unknown> & { meta: Record<string, unknown> };
   const id = parsed.meta.id as string;
@@ -279,6 +282,7 @@ function patchCardOnce(
   }
   const rules = { originalId: id, isKnownMetric };
   throwIfInvalid(newIssues(validateForPatch(card.raw, rules), validateForPatch(merged, rules)));
+  throwIfInvalid({ malformed: [], invalid: ingestFitErrors(merged.meta, card.raw.meta) });
   if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
   writeCardManifest(ctx, card, merged);
   return { ok: true, id, changed: true };

@@ -12,29 +12,50 @@
  *   firstSeenAt}]}, unsupported: [...]}, dismissed: [...]}`
  * - `POST /api/health-auto-export/discoveries/:metric/dismiss|unhide` → `{ok, metric, dismissed}`;
  *   404 for a metric never seen or another action
+ * - `GET /api/health-auto-export/cards` → `{cards: [{id, label, emoji, metric, rowCount,
+ *   latestDate, problems}]}`: the phone-fed cards and what does not fit (hae/card-fit.ts)
+ * - `POST /api/health-auto-export/cards` `{metric}` → 201 `{ok, id, label, metric, template,
+ *   rowCount}`: "Add a card" for a metric (hae/metric-card.ts); 422 naming `metric`
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { trustedBase } from '../auth/origin.js';
+
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { CardContext } from '../cards/card-context.js';
+import { createCard } from '../cards/card-crud.js';
+import { cardFilePath } from '../cards/card-id.js';
 import { notFound } from '../errors.js';
+import { projectRoot } from '../home/project-root.js';
 import type { Instance } from '../instance.js';
 import { appleHealthImportRoute } from './apple-health/routes.js';
+import { phoneFedCards } from './hae/card-fit.js';
+import { endpointUrl } from './hae/endpoint-url.js';
 import { resolveMetric } from './hae/format/catalogue.js';
+import { metricCard } from './hae/metric-card.js';
 import type { HaeIngest } from './hae/service.js';
-import { HAE_WEBHOOK_PATH, haeWebhookRoute } from './hae/webhook/routes.js';
+import { haeWebhookRoute } from './hae/webhook/routes.js';
 
-/**
- * The URL a phone should post to: HEALTH_ORIGIN when set, else the loopback Host or the address
- * the request arrived on (src/auth/origin.ts trustedBase), never an arbitrary Host header.
- */
-export function endpointUrl(
-  req: Pick<FastifyRequest, 'headers' | 'socket'>,
-  origin: string | undefined,
-): string {
-  return `${trustedBase(req.headers, req.socket, origin)}${HAE_WEBHOOK_PATH}`;
+/** Body of `POST /api/health-auto-export/cards`. */
+const AddCardBody = Type.Object(
+  {
+    metric: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'a metric name of the catalogue (or an alias), as listed under discoveries',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** True when a card uses `id` or a file of that name waits in the data folder. */
+function idTaken(cards: CardContext, id: string): boolean {
+  return cards.registry.has(id) || fs.existsSync(cardFilePath(cards.dataDir, id));
 }
 
 /** Registers every ingestion route for the instance's HAE ingestion. */
-export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 'config'>): void {
+export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 'config' | 'cards'>): void {
   const svc: HaeIngest = inst.hae;
   haeWebhookRoute(app, svc);
   appleHealthImportRoute(app, svc);
@@ -54,7 +75,7 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
 
   app.get('/api/health-auto-export/status', async (req) => ({
     tokenSet: svc.tokens.read().token !== null,
-    endpointUrl: endpointUrl(req, inst.config.auth.origin),
+    endpointUrl: endpointUrl(req, inst.config.auth.origin, inst.config.trustedProxies),
     lastPush: svc.lastPush('hae'),
   }));
 
@@ -77,4 +98,23 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
       };
     },
   );
+
+  app.get('/api/health-auto-export/cards', async () => ({ cards: phoneFedCards(inst.cards) }));
+
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .post('/api/health-auto-export/cards', { schema: { body: AddCardBody } }, async (req, reply) => {
+      const made = metricCard(req.body.metric, path.join(projectRoot(), 'templates'), (id) =>
+        idTaken(inst.cards, id),
+      );
+      const created = createCard(inst.cards, made.manifest, req.principal?.actor ?? 'local');
+      return reply.code(201).send({
+        ok: true,
+        id: created.id,
+        label: made.manifest.meta.label,
+        metric: resolveMetric(req.body.metric)?.key,
+        template: made.template,
+        rowCount: inst.cards.store.state(created.id).rowCount,
+      });
+    });
 }

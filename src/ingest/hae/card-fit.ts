@@ -1,0 +1,179 @@
+/**
+ * Does a phone-fed card read what the phone sends? A card subscribed with `meta.ingest` gets rows
+ * `{date, <the metric's fields>}` (docs/HEALTH-AUTO-EXPORT.md "The metrics"); a headline, threshold,
+ * trend arrow or chart that reads another field (`percent` where blood oxygen rows carry `pct`)
+ * stays empty forever, and a unit label the metric is never converted to (`lb` on a weight card:
+ * rows are always kg) shows wrong numbers. Both are refused when a card subscribes (create and
+ * patch, 422 naming the manifest path) and, for a card already on disk, shown on the card.
+ *
+ * The rows the card holds are also compared: a field the catalogue allows but the phone does not
+ * send (blood glucose read as `mgdl` while the phone's unit makes `mmol` rows; sleep stages from a
+ * phone that records none) is reported with the fields the recent rows do carry.
+ */
+import type { CardContext } from '../../cards/card-context.js';
+import { cardReads, cardUnitLabels } from '../../common/card-reads.js';
+import type { FieldError } from '../../errors.js';
+import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
+import { conversionOf, DIMENSIONS } from './format/units.js';
+
+/** Recent rows compared with what the card reads (the last of them, by array order). */
+export const FIT_RECENT_ROWS = 30;
+
+/** One place where a card and its metric disagree. */
+export interface FitProblem {
+  /** `field`: the card reads a row field; `unit`: the card labels numbers with another unit. */
+  kind: 'field' | 'unit';
+  /** Manifest path of what reads it, e.g. `meta.view.display.template`. */
+  where: string;
+  /** The field the card reads, or the unit label it shows. */
+  reads: string;
+  /** What the phone sends instead: row fields (without `date`), or the one unit of the values. */
+  sends: string[];
+  /** Catalogue key of the card's metric. */
+  metric: string;
+  /** One sentence for the API answer. */
+  message: string;
+}
+
+/** The catalogue entry of `meta.ingest` when it subscribes to a known metric. */
+export function ingestEntry(meta: unknown): CatalogueEntry | undefined {
+  if (meta === null || typeof meta !== 'object') return undefined;
+  const ingest = (meta as Record<string, unknown>).ingest as
+    | { source?: unknown; metric?: unknown }
+    | undefined;
+  if (ingest?.source !== 'hae' || typeof ingest.metric !== 'string') return undefined;
+  return resolveMetric(ingest.metric);
+}
+
+function list(names: readonly string[]): string {
+  return names.length ? names.join(', ') : 'nothing yet';
+}
+
+/** The card's unit labels that name another unit of the metric's dimension (a converted one). */
+function unitProblems(meta: unknown, entry: CatalogueEntry): FitProblem[] {
+  const units = new Set(entry.fields.map((f) => f.unit));
+  if (units.size !== 1) return [];
+  const canonical = [...units][0];
+  const dimension = DIMENSIONS[entry.dimension];
+  const out: FitProblem[] = [];
+  for (const { where, unit } of cardUnitLabels(meta)) {
+    const conv = conversionOf(dimension, unit);
+    if (conv === undefined || conv === 1) continue;
+    out.push({
+      kind: 'unit',
+      where,
+      reads: unit,
+      sends: [canonical],
+      metric: entry.key,
+      message: `${where} says "${unit}", but ${entry.key} values are always in ${canonical}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * What `meta` reads that its metric never sends (fields and unit labels), from the catalogue
+ * alone. [] for a card without a (known) subscription. Placeholders with a fallback are not
+ * checked (see src/common/card-reads.ts).
+ */
+export function staticFitProblems(meta: unknown): FitProblem[] {
+  const entry = ingestEntry(meta);
+  if (!entry) return [];
+  const fields = entry.fields.map((f) => f.name);
+  const has = new Set(['date', ...fields]);
+  const out: FitProblem[] = [];
+  for (const read of cardReads(meta)) {
+    if (read.optional || has.has(read.field)) continue;
+    out.push({
+      kind: 'field',
+      where: read.where,
+      reads: read.field,
+      sends: fields,
+      metric: entry.key,
+      message: `${read.where} reads "${read.field}", which ${entry.key} rows never carry (they carry ${list(fields)})`,
+    });
+  }
+  return [...out, ...unitProblems(meta, entry)];
+}
+
+/**
+ * staticFitProblems plus the fields the catalogue allows that none of `rows` (the card's recent
+ * rows) carries while the rows carry others. `rows` may hold anything; only objects count.
+ */
+export function cardFitProblems(meta: unknown, rows: readonly unknown[]): FitProblem[] {
+  const out = staticFitProblems(meta);
+  const entry = ingestEntry(meta);
+  if (!entry) return out;
+  const present = new Set<string>();
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) continue;
+    for (const k of Object.keys(row)) if (k !== 'date') present.add(k);
+  }
+  if (present.size === 0) return out;
+  const known = new Set(entry.fields.map((f) => f.name));
+  const sends = entry.fields.map((f) => f.name).filter((f) => present.has(f));
+  const seen = new Set(out.map((p) => p.reads));
+  for (const read of cardReads(meta)) {
+    if (read.optional || !known.has(read.field) || present.has(read.field) || seen.has(read.field)) continue;
+    seen.add(read.field);
+    out.push({
+      kind: 'field',
+      where: read.where,
+      reads: read.field,
+      sends: sends.length ? sends : [...present],
+      metric: entry.key,
+      message: `${read.where} reads "${read.field}", but the phone's recent ${entry.key} rows carry ${list(sends.length ? sends : [...present])}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * The create/patch check: staticFitProblems as field errors (`invalid ingest: ...`, path the
+ * manifest path that reads the field), for a 422. `before`, on a patch: problems the card already
+ * had are not refused again (the card shows them).
+ */
+export function ingestFitErrors(meta: unknown, before?: unknown): FieldError[] {
+  const old = new Set(
+    before === undefined ? [] : staticFitProblems(before).map((p) => `${p.where}\u0000${p.reads}`),
+  );
+  return staticFitProblems(meta)
+    .filter((p) => !old.has(`${p.where}\u0000${p.reads}`))
+    .map((p) => ({ path: p.where, message: `invalid ingest: ${p.message}` }));
+}
+
+/** One phone-fed card as `GET /api/health-auto-export/cards` lists it. */
+export interface PhoneFedCard {
+  id: string;
+  label: string;
+  emoji: string | null;
+  /** Catalogue key of its metric. */
+  metric: string;
+  rowCount: number;
+  /** Newest `date` of its rows, or null. */
+  latestDate: string | null;
+  /** What it reads that the phone does not send (cardFitProblems over its last FIT_RECENT_ROWS rows). */
+  problems: FitProblem[];
+}
+
+/** Every card subscribed to a known metric, in registry order, with what does not fit. */
+export function phoneFedCards(ctx: Pick<CardContext, 'registry' | 'store'>): PhoneFedCard[] {
+  const out: PhoneFedCard[] = [];
+  for (const card of ctx.registry.all()) {
+    const meta = card.manifest.meta;
+    const entry = ingestEntry(meta);
+    if (!entry) continue;
+    const st = ctx.store.state(card.id);
+    const rows = st.shape === 'array' ? ctx.store.newestRows(card.id, FIT_RECENT_ROWS) : [];
+    out.push({
+      id: card.id,
+      label: typeof meta.label === 'string' ? meta.label : card.id,
+      emoji: typeof meta.emoji === 'string' ? meta.emoji : null,
+      metric: entry.key,
+      rowCount: st.rowCount,
+      latestDate: st.rowCount > 0 ? ctx.store.maxDate(card.id, 'date') : null,
+      problems: cardFitProblems(meta, rows),
+    });
+  }
+  return out;
+}
