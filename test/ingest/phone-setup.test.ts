@@ -6,10 +6,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PhoneFedCard } from '../../src/ingest/hae/card-fit.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { haeBytes, haeCard, type IngestServer, startIngestServer } from './helpers.js';
 
-let s: TestServer | IngestServer | undefined;
+let s: TestServer | undefined;
+
+/** Starts a server with an HAE token, closed after the test. */
+async function ingestServer(): Promise<IngestServer> {
+  const srv = await startIngestServer();
+  s = srv;
+  return srv;
+}
 afterEach(async () => {
   await s?.close();
   s = undefined;
@@ -50,8 +58,8 @@ describe('endpoint URL behind a trusted proxy', () => {
 
 describe('a card that reads what the phone never sends', () => {
   it('is refused on create with 422 naming where it reads the field, and nothing is written', async () => {
-    s = await startIngestServer();
-    const r = await s.api('/api/manifests', { json: percentCard('spo2') });
+    const h = await ingestServer();
+    const r = await h.api('/api/manifests', { json: percentCard('spo2') });
     expect(r.status).toBe(422);
     expect(r.body.error).toContain('"percent"');
     expect(r.body.error).toContain('pct');
@@ -61,9 +69,9 @@ describe('a card that reads what the phone never sends', () => {
       'meta.view.display.thresholds.0',
       'meta.trends.series.0',
     ]);
-    expect(fs.existsSync(path.join(s.dataDir, 'spo2.json'))).toBe(false);
+    expect(fs.existsSync(path.join(h.dataDir, 'spo2.json'))).toBe(false);
     // reading pct is accepted
-    const ok = await s.api('/api/manifests', {
+    const ok = await h.api('/api/manifests', {
       json: haeCard('spo2', 'blood_oxygen_saturation', {
         view: { enabled: true, component: 'generic-card', display: { template: '{pct}', unit: '%' } },
       }),
@@ -72,8 +80,8 @@ describe('a card that reads what the phone never sends', () => {
   });
 
   it('is refused when a unit label names a unit the values are never in', async () => {
-    s = await startIngestServer();
-    const r = await s.api('/api/manifests', {
+    const h = await ingestServer();
+    const r = await h.api('/api/manifests', {
       json: haeCard('weight', 'weight_body_mass', {
         view: { enabled: true, component: 'generic-card', display: { template: '{kg}', unit: 'lb' } },
       }),
@@ -84,17 +92,17 @@ describe('a card that reads what the phone never sends', () => {
   });
 
   it('is refused on a patch that subscribes a card reading another field; a fallback placeholder is fine', async () => {
-    s = await startIngestServer();
+    const h = await ingestServer();
     const card = percentCard('spo2') as { meta: Record<string, unknown> };
     const { ingest: _i, ...meta } = card.meta;
-    await s.createCard({ ...card, meta });
-    const r = await s.api('/api/manifests/spo2', {
+    await h.createCard({ ...card, meta });
+    const r = await h.api('/api/manifests/spo2', {
       method: 'PATCH',
       json: { meta: { ingest: { source: 'hae', metric: 'blood_oxygen_saturation' } } },
     });
     expect(r.status).toBe(422);
     expect(r.body.details[0].path).toBe('meta.view.display.template');
-    const fixed = await s.api('/api/manifests/spo2', {
+    const fixed = await h.api('/api/manifests/spo2', {
       method: 'PATCH',
       json: {
         meta: {
@@ -144,16 +152,16 @@ describe('GET /api/health-auto-export/cards', () => {
       },
     });
     expect(push.body.ingested).toEqual({ spo2: 1, glucose: 1 });
-    const cards = (await s.api('/api/health-auto-export/cards')).body.cards as any[];
+    const cards = (await s.api('/api/health-auto-export/cards')).body.cards as PhoneFedCard[];
     const spo2 = cards.find((c) => c.id === 'spo2');
     expect(spo2).toMatchObject({ metric: 'blood_oxygen_saturation', rowCount: 1, latestDate: '2026-01-05' });
-    expect(spo2.problems.map((p: any) => [p.reads, p.sends])).toEqual([
+    expect(spo2?.problems.map((p) => [p.reads, p.sends])).toEqual([
       ['percent', ['pct']],
       ['percent', ['pct']],
       ['percent', ['pct']],
     ]);
     const glucose = cards.find((c) => c.id === 'glucose');
-    expect(glucose.problems).toEqual([
+    expect(glucose?.problems).toEqual([
       expect.objectContaining({
         kind: 'field',
         reads: 'mgdl',
@@ -166,10 +174,10 @@ describe('GET /api/health-auto-export/cards', () => {
 
 describe('POST /api/health-auto-export/cards (Add a card)', () => {
   it('uses the matching template, fills the card from what was received, and graduates the discovery', async () => {
-    s = await startIngestServer();
-    const push = await s.push(haeBytes('generated-2026-total-sleep.json'));
+    const h = await ingestServer();
+    const push = await h.push(haeBytes('generated-2026-total-sleep.json'));
     expect(push.body.availableUnsubscribed).toContain('step_count');
-    const r = await s.api('/api/health-auto-export/cards', { json: { metric: 'step_count' } });
+    const r = await h.api('/api/health-auto-export/cards', { json: { metric: 'step_count' } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       ok: true,
@@ -178,34 +186,34 @@ describe('POST /api/health-auto-export/cards (Add a card)', () => {
       metric: 'step_count',
       rowCount: 21,
     });
-    const d = (await s.api('/api/health-auto-export/discoveries')).body;
+    const d = (await h.api('/api/health-auto-export/discoveries')).body;
     expect(JSON.stringify(d.undismissed)).not.toContain('step_count');
     // the same metric again: a second card with a free id
-    const again = await s.api('/api/health-auto-export/cards', { json: { metric: 'step_count' } });
+    const again = await h.api('/api/health-auto-export/cards', { json: { metric: 'step_count' } });
     expect(again.body.id).toBe('steps-2');
   });
 
   it('builds a card from the catalogue when no template is made for the metric', async () => {
-    s = await startIngestServer();
-    await s.push(haeBytes('generated-2026-total-sleep.json'));
-    const r = await s.api('/api/health-auto-export/cards', { json: { metric: 'heart_rate' } });
+    const h = await ingestServer();
+    await h.push(haeBytes('generated-2026-total-sleep.json'));
+    const r = await h.api('/api/health-auto-export/cards', { json: { metric: 'heart_rate' } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ id: 'heart-rate', template: null, label: 'Heart rate', rowCount: 21 });
-    const m = (await s.api('/api/manifests/heart-rate')).body;
+    const m = (await h.api('/api/manifests/heart-rate')).body;
     expect(m.meta.ingest).toEqual({ source: 'hae', metric: 'heart_rate' });
     expect(m.meta.view.display.template).toBe('{avg}');
-    const cards = (await s.api('/api/health-auto-export/cards')).body.cards as any[];
-    expect(cards.find((c) => c.id === 'heart-rate').problems).toEqual([]);
+    const cards = (await h.api('/api/health-auto-export/cards')).body.cards as PhoneFedCard[];
+    expect(cards.find((c) => c.id === 'heart-rate')?.problems).toEqual([]);
   });
 
   it('names the field for bad input and changes nothing', async () => {
-    s = await startIngestServer();
-    const unknown = await s.api('/api/health-auto-export/cards', { json: { metric: 'steps' } });
+    const h = await ingestServer();
+    const unknown = await h.api('/api/health-auto-export/cards', { json: { metric: 'steps' } });
     expect(unknown.status).toBe(422);
     expect(unknown.body.details[0].path).toBe('metric');
-    const missing = await s.api('/api/health-auto-export/cards', { json: {} });
+    const missing = await h.api('/api/health-auto-export/cards', { json: {} });
     expect(missing.status).toBe(400);
     expect(missing.text).toContain('metric');
-    expect(fs.readdirSync(s.dataDir).filter((f) => f.startsWith('steps'))).toEqual([]);
+    expect(fs.readdirSync(h.dataDir).filter((f) => f.startsWith('steps'))).toEqual([]);
   });
 });
