@@ -25,6 +25,7 @@ import { DailyPrompt } from './prompt/daily-prompt.js';
 import { CalendarView } from './views/calendar-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { NotificationsView } from './views/notifications-view.js';
+import { PhoneView } from './views/phone-view.js';
 import { ReportsView } from './views/reports-view.js';
 import { SecurityView } from './views/security-view.js';
 import { SettingsView } from './views/settings-view.js';
@@ -48,7 +49,8 @@ const NAV: NavItem[] = [
     href: '/settings',
     label: 'Settings',
     Icon: SettingsIcon,
-    active: (m) => m.name === 'settings' || m.name === 'security' || m.name === 'notifications',
+    active: (m) =>
+      m.name === 'settings' || m.name === 'security' || m.name === 'notifications' || m.name === 'phone',
   },
 ];
 
@@ -72,6 +74,8 @@ function viewFor(m: Match): JSX.Element {
       return <SecurityView />;
     case 'notifications':
       return <NotificationsView />;
+    case 'phone':
+      return <PhoneView />;
     case 'login':
       return <LoginPage />;
     case 'setup':

@@ -4,6 +4,7 @@
  */
 import type { ViewCard, ViewName } from '../lib/types.js';
 import { CardBoundary } from './card-boundary.js';
+import { IngestFitNote } from './ingest-fit-note.js';
 import { rendererFor } from './registry.js';
 import { UnknownRenderer } from './unknown-renderer.js';
 import '../styles/data.css';
@@ -56,6 +57,7 @@ export function CardView({ card, view, date, live }: CardViewProps) {
         ) : (
           <UnknownRenderer component={component} />
         )}
+        {card.meta.ingest !== undefined && <IngestFitNote cardId={card.id} />}
       </div>
     </article>
   );

@@ -54,6 +54,8 @@ export type Match =
   | { name: 'security' | 'login' | 'setup' | 'register' }
   /** Settings › Notifications. */
   | { name: 'notifications' }
+  /** Settings › Health Auto Export (connecting the phone). */
+  | { name: 'phone' }
   | { name: 'not-found' };
 
 /** Which view a path shows. `/day/:date` carries the date as written (checked by the view). */
@@ -78,6 +80,8 @@ export function matchRoute(path: string): Match {
       return { name: 'security' };
     case '/settings/notifications':
       return { name: 'notifications' };
+    case '/settings/health-auto-export':
+      return { name: 'phone' };
     case '/login':
       return { name: 'login' };
     case '/setup':

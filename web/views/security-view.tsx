@@ -11,6 +11,7 @@
 import { useState } from 'preact/hooks';
 import { type AuthStatus, authStatus, registerPasskey, signOut } from '../auth/auth-api.js';
 import { ConfirmRemoveRow } from '../components/confirm-remove-row.js';
+import { CopyField } from '../components/copy-field.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
 import { useResource } from '../lib/use-resource.js';
@@ -403,36 +404,5 @@ function TokensPanel() {
         )}
       </form>
     </section>
-  );
-}
-
-/** A read-only text field with a Copy button (the clipboard needs a secure context: localhost or HTTPS). */
-function CopyField({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    } catch {
-      setCopied(false);
-    }
-  }
-  return (
-    <label class="auth-field">
-      <span class="auth-label">{label}</span>
-      <span class="auth-copy">
-        <input
-          class="auth-input auth-mono"
-          type="text"
-          readOnly
-          value={value}
-          onFocus={(ev) => (ev.target as HTMLInputElement).select()}
-        />
-        <button type="button" class="auth-button" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
-      </span>
-    </label>
   );
 }

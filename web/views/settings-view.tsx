@@ -35,6 +35,9 @@ export function SettingsView() {
       <a class="panel settings-security-link" href="/settings/notifications">
         Notifications: reminders on this device, quiet hours ›
       </a>
+      <a class="panel settings-security-link" href="/settings/health-auto-export">
+        Health Auto Export: connect your iPhone's health data ›
+      </a>
       <CardsSettings />
       <DataSettings />
       <HistorySettings />

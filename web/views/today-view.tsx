@@ -13,6 +13,7 @@ import { addDays, dayMonth, dayName, isIsoDate, longDate, today } from '../lib/d
 import { day as dayText } from '../lib/format.js';
 import { matchRoute, navigate, route } from '../lib/router.js';
 import { CardGrid, prefetchView } from './card-grid.js';
+import { PhoneDiscoveryCard } from './phone-discovery-card.js';
 import '../styles/views.css';
 
 // A page opened on a day (`/`, `/day/:date`, `/widget`) asks for its cards and their data while
@@ -70,6 +71,7 @@ export function TodayView({ date }: { date: string | null }) {
         )}
       </div>
       <DayScrubber shown={shown} now={now} />
+      {live && <PhoneDiscoveryCard />}
       <CardGrid
         view="view"
         date={shown}

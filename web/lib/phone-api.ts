@@ -1,0 +1,124 @@
+/**
+ * The Health Auto Export routes the app reads (docs/API.md "Health Auto Export"): the token, the
+ * status with the last push, the discoveries, the phone-fed cards and "Add a card". Also the
+ * words people see for a metric: its name without underscores (`blood_oxygen_saturation` →
+ * "Blood oxygen saturation").
+ */
+import { api } from './api.js';
+
+/** `GET /api/health-auto-export/token`. */
+export interface PhoneToken {
+  token: string | null;
+  lastRegeneratedAt: string | null;
+}
+
+/** One card of a push summary. */
+export interface PushedCard {
+  id: string;
+  metric: string;
+  rowsWritten: number;
+  note?: string;
+}
+
+/** `lastPush` of the status. */
+export interface LastPush {
+  receivedAt: string;
+  payloadBytes: number;
+  samples: number;
+  newSamples: number;
+  skipped: number;
+  subscribers: PushedCard[];
+  availableUnsubscribed: string[];
+  warnings: string[];
+}
+
+/** `GET /api/health-auto-export/status`. */
+export interface PhoneStatus {
+  tokenSet: boolean;
+  endpointUrl: string;
+  lastPush: LastPush | null;
+}
+
+/** One metric seen in pushes. */
+export interface Discovery {
+  metric: string;
+  firstSeenAt: string;
+}
+
+/** `GET /api/health-auto-export/discoveries`. */
+export interface Discoveries {
+  undismissed: { supported: Record<string, Discovery[]>; unsupported: Discovery[] };
+  dismissed: (Discovery & { dismissedAt: string; supported: boolean })[];
+}
+
+/** Something a phone-fed card reads that the phone does not send. */
+export interface FitProblem {
+  kind: 'field' | 'unit';
+  where: string;
+  reads: string;
+  sends: string[];
+  metric: string;
+}
+
+/** One entry of `GET /api/health-auto-export/cards`. */
+export interface PhoneCard {
+  id: string;
+  label: string;
+  emoji: string | null;
+  metric: string;
+  rowCount: number;
+  latestDate: string | null;
+  problems: FitProblem[];
+}
+
+/** `blood_oxygen_saturation` → "Blood oxygen saturation". */
+export function metricName(metric: string): string {
+  const words = metric.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The supported discoveries not hidden, oldest category first as the server lists them. */
+export function newMetrics(d: Discoveries | undefined): Discovery[] {
+  return d ? Object.values(d.undismissed.supported).flat() : [];
+}
+
+/**
+ * One sentence per field or unit a card gets wrong, e.g. "The phone sends pct; this card reads
+ * percent." (the same field read in several places is said once).
+ */
+export function fitSentences(problems: readonly FitProblem[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const p of problems) {
+    const key = `${p.kind}:${p.reads}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(
+      p.kind === 'unit'
+        ? `The phone sends ${p.sends.join(', ')}; this card shows “${p.reads}”.`
+        : `The phone sends ${p.sends.length ? p.sends.join(', ') : 'other values'}; this card reads ${p.reads}.`,
+    );
+  }
+  return out;
+}
+
+/** Reads the discoveries. @throws ApiError. */
+export const readDiscoveries = (signal?: AbortSignal) =>
+  api<Discoveries>('/api/health-auto-export/discoveries', { signal });
+
+/** Reads the phone-fed cards. @throws ApiError. */
+export const readPhoneCards = (signal?: AbortSignal) =>
+  api<{ cards: PhoneCard[] }>('/api/health-auto-export/cards', { signal });
+
+/** "Add a card" for `metric`. @throws ApiError. */
+export const addMetricCard = (metric: string) =>
+  api<{ ok: true; id: string; label: string; rowCount: number; template: string | null }>(
+    '/api/health-auto-export/cards',
+    { json: { metric } },
+  );
+
+/** Hides (`hide` true) or shows again a metric among the new ones. @throws ApiError. */
+export const hideMetric = (metric: string, hide: boolean) =>
+  api(`/api/health-auto-export/discoveries/${encodeURIComponent(metric)}/${hide ? 'dismiss' : 'unhide'}`, {
+    method: 'POST',
+  });
