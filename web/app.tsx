@@ -23,6 +23,7 @@ import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
 import { DailyPrompt } from './prompt/daily-prompt.js';
 import { CalendarView } from './views/calendar-view.js';
+import { CardGalleryView } from './views/card-gallery-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { NotificationsView } from './views/notifications-view.js';
 import { PhoneView } from './views/phone-view.js';
@@ -50,7 +51,11 @@ const NAV: NavItem[] = [
     label: 'Settings',
     Icon: SettingsIcon,
     active: (m) =>
-      m.name === 'settings' || m.name === 'security' || m.name === 'notifications' || m.name === 'phone',
+      m.name === 'settings' ||
+      m.name === 'security' ||
+      m.name === 'notifications' ||
+      m.name === 'phone' ||
+      m.name === 'gallery',
   },
 ];
 
@@ -76,6 +81,8 @@ function viewFor(m: Match): JSX.Element {
       return <NotificationsView />;
     case 'phone':
       return <PhoneView />;
+    case 'gallery':
+      return <CardGalleryView />;
     case 'login':
       return <LoginPage />;
     case 'setup':

@@ -56,6 +56,8 @@ export type Match =
   | { name: 'notifications' }
   /** Settings › Health Auto Export (connecting the phone). */
   | { name: 'phone' }
+  /** Settings › Cards › Add a card (the card gallery). */
+  | { name: 'gallery' }
   | { name: 'not-found' };
 
 /** Which view a path shows. `/day/:date` carries the date as written (checked by the view). */
@@ -82,6 +84,8 @@ export function matchRoute(path: string): Match {
       return { name: 'notifications' };
     case '/settings/health-auto-export':
       return { name: 'phone' };
+    case '/settings/cards/add':
+      return { name: 'gallery' };
     case '/login':
       return { name: 'login' };
     case '/setup':

@@ -252,6 +252,11 @@ function CardsSettings() {
         <h2 id="settings-cards" class="panel-title">
           Cards
         </h2>
+        {!reordering && (
+          <a class="button button-small button-primary panel-head-link" href="/settings/cards/add">
+            Add a card
+          </a>
+        )}
         {res.data && res.data.cards.length > 1 && (
           <button
             type="button"
