@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedHaeText } from '../fixtures/hae-payloads.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { templateText } from '../helpers/templates.js';
-import { DESKTOP, launchBrowser, PHONE, screenshot, scrollsSideways, settled, type TestBrowser } from './browser.js';
+import {
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  scrollsSideways,
+  settled,
+  type TestBrowser,
+} from './browser.js';
 
 let browser: TestBrowser;
 beforeAll(async () => {
