@@ -9,7 +9,10 @@
  * - the page is reloaded mid-turn: the panel reopens, shows what it had, reattaches after the
  *   last event it saved, and ends with the whole answer once;
  * - the message never reaches the server: the reattach answers 204, the conversation is reloaded
- *   from the server, and the text goes back into the composer.
+ *   from the server, and the text goes back into the composer;
+ * - the message's turn is already running at the server when the widget's request arrives (a
+ *   first copy of the request got through): the server answers 409 `TURN_RUNNING` and the widget
+ *   attaches to the running turn, showing its answer once.
  * In every case the texts the streaming answer showed only ever grew (recorded in the page).
  */
 import type { Page, Route } from 'playwright-core';
@@ -29,9 +32,14 @@ import {
   turnOver,
 } from './chat-support.js';
 
-// a route that aborts a request is a failed request by design in two of these tests
+// a route that aborts a request is a failed request by design in two of these tests, and the
+// 409 of a message whose turn already runs is logged by the browser as a failed load
 const browser = chatBrowser({
-  allow: [/api\/chat(\/turn\/[^ ]+)? net::ERR_(CONNECTION_RESET|FAILED)/, /ERR_CONNECTION_RESET|ERR_FAILED/],
+  allow: [
+    /api\/chat(\/turn\/[^ ]+)? net::ERR_(CONNECTION_RESET|FAILED)/,
+    /ERR_CONNECTION_RESET|ERR_FAILED/,
+    /status of 409 \(Conflict\) http:\/\/[^ ]+\/api\/chat$/,
+  ],
 });
 const chat = chatServers();
 afterEach(() => chat.closeAll());
@@ -96,7 +104,73 @@ function cutStreamAfter(page: Page, events: number): Promise<string> {
   });
 }
 
+/**
+ * Lets the browser's `POST /api/chat` reach the server only after a copy of it has started the
+ * turn (the copy is sent from here and read until its first event): the browser's own request then
+ * finds the turn running. Resolves with the status the browser's request got.
+ */
+function turnStartedFirst(page: Page): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let taken = false;
+    const handler = async (route: Route) => {
+      const req = route.request();
+      if (req.method() !== 'POST' || taken) return route.continue();
+      taken = true;
+      try {
+        const ctl = new AbortController();
+        const res = await fetch(req.url(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: req.postData() ?? '',
+          signal: ctl.signal,
+        });
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        const dec = new TextDecoder();
+        let text = '';
+        while (ids(text).length < 1) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += dec.decode(value, { stream: true });
+        }
+        ctl.abort(); // the turn goes on at the server
+        const answered = page.waitForResponse((r) => r.request() === req);
+        await route.continue();
+        resolve((await answered).status());
+      } catch (err) {
+        reject(err);
+      }
+    };
+    void page.route('**/api/chat', handler);
+  });
+}
+
 describe('reattaching to a running turn', { timeout: 90_000 }, () => {
+  it('attaches to the running turn when the message is answered 409 because its turn already runs', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script(SLOW, TITLE);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await recordLiveTexts(page);
+    const status = turnStartedFirst(page);
+    const attached = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    await sendText(page, 'Tell me a long story');
+    expect(await status).toBe(409);
+    await attached;
+    await turnOver(page);
+    expect(await answers(page)).toEqual([ANSWER]);
+    await expectGrowingTexts(page);
+    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+      'Tell me a long story',
+    ]);
+    // one turn ran: the refused copy added nothing
+    const list = (await s.api('/api/conversations')).body.conversations;
+    const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
+    expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'Tell me a long story'],
+      ['assistant', ANSWER],
+    ]);
+  });
+
   it('after the stream is cut mid-turn and a reattach fails, shows every missed word once', async () => {
     const { gw, s } = await chat.boot();
     gw.script(SLOW, TITLE);
