@@ -1,6 +1,8 @@
 /**
- * The card a fresh HEALTH_HOME starts with ("created on first boot with a welcome card").
- * It hides itself once the first other card is created (docs/MANIFEST-SCHEMA.md `meta.welcome`).
+ * The card a fresh HEALTH_HOME starts with ("created on first boot with a welcome card"): a few
+ * words for people and, drawn by the web app's `welcome-card` renderer, a pick-a-few step over the
+ * gallery's featured cards. It hides itself once the first other card is created
+ * (docs/MANIFEST-SCHEMA.md `meta.welcome`).
  */
 
 /** The welcome manifest, data included, in the klebb.datafile.v1 format. */
@@ -12,7 +14,7 @@ export function welcomeManifest(): Record<string, unknown> {
       label: 'Welcome to Klebb',
       emoji: '👋',
       order: -100,
-      view: { enabled: true, component: 'markdown-doc', slot: 'top' },
+      view: { enabled: true, component: 'welcome-card', slot: 'top' },
     },
     description:
       'Shown on a new dashboard. It hides itself when you add your first card; delete it any time.',
@@ -20,13 +22,11 @@ export function welcomeManifest(): Record<string, unknown> {
       markdown: [
         '## Welcome 👋',
         '',
-        'Every card on this dashboard is one JSON file in the `data/` folder of your Klebb home.',
+        'Klebb keeps track of what you want to watch: sleep, weight, blood pressure, medicines, your mood. Each one is a card on this page.',
         '',
-        '- **Add a card:** drop a manifest file into `data/`, ask the chat agent, or `POST /api/manifests`.',
-        "- **Log an entry:** use the card's form, the chat, or the REST API (`docs/API.md`).",
-        '- **Hide a card:** switch it off in Settings. **Remove it:** delete its file.',
-        '',
-        'The manifest format is described in `docs/MANIFEST-SCHEMA.md`.',
+        '- **Add a card:** tick a few below, or see them all in Settings › Cards.',
+        '- **Log an entry:** use the card, or tell the chat: "I slept seven hours".',
+        '- **Hide a card:** switch it off in Settings. What you logged is kept.',
       ].join('\n'),
     },
   };

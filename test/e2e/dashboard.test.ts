@@ -75,7 +75,7 @@ describe('a fresh home', { timeout: 90_000 }, () => {
     await card.waitFor();
     expect(await card.locator('.card-label').textContent()).toBe('Welcome to Klebb');
     expect(await card.locator('.card-emoji').textContent()).toBe('👋');
-    // the welcome text is a markdown-doc: drawn as markdown, never the unknown-renderer placeholder
+    // the welcome text is drawn as markdown, never the unknown-renderer placeholder
     // (its `## Welcome` is an h4: card headings sit two levels below the page's)
     await expect.poll(() => card.locator('h4').filter({ hasText: 'Welcome 👋' }).count()).toBe(1);
     expect(await card.locator('[data-unknown-renderer]').count()).toBe(0);

@@ -18,6 +18,7 @@ import { MarkdownDoc } from './markdown-doc.js';
 import { ScheduleCard } from './schedule-card.js';
 import { ScheduleTimeline } from './schedule-timeline.js';
 import { TableList } from './table-list.js';
+import { WelcomeCard } from './welcome-card.js';
 
 /** What every renderer is given. */
 export interface RendererProps {
@@ -46,6 +47,7 @@ const renderers: Record<string, Renderer> = {
   'schedule-timeline': ScheduleTimeline,
   'greeting-banner': GreetingBanner,
   'combination-card': CombinationCard,
+  'welcome-card': WelcomeCard,
 };
 
 /** Older component names and the renderer that now draws them. */

@@ -18,6 +18,7 @@ import {
 import { TemplatePreview } from '../gallery/template-preview.js';
 import { today } from '../lib/dates.js';
 import { useResource } from '../lib/use-resource.js';
+import '../styles/forms.css';
 import '../styles/gallery.css';
 
 export function CardGalleryView() {
