@@ -19,18 +19,16 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './lib/bench.js';
+import { casePath } from './lib/cases-dir.js';
 import { writeHaePayload } from './lib/hae-payload.js';
 import { expectStatus } from './lib/http.js';
-import { BENCH_TOKEN, type KlebbServer, repoRoot, startKlebb } from './lib/klebb.js';
+import { BENCH_TOKEN, type KlebbServer, startKlebb } from './lib/klebb.js';
 import { procStatusMB } from './lib/proc.js';
 import { type Figure, progress } from './lib/report.js';
 import { summarize } from './lib/stats.js';
 import { makeTempDir } from './lib/temp.js';
 
-const REAL_FILE = path.resolve(
-  repoRoot,
-  '../shared/cases/real-data/hae/hevy-metal_HealthAutoExport-2023-06-17-2025-04-26.json',
-);
+const REAL_FILE = casePath('real-data', 'hae', 'hevy-metal_HealthAutoExport-2023-06-17-2025-04-26.json');
 
 const CARDS: [string, string][] = [
   ['steps', 'step_count'],

@@ -1,6 +1,6 @@
 /**
- * A generated Health Auto Export payload of a given size, shaped like the real minute-level export
- * (../shared/cases/real-data/hae/apple-health-data_HealthAutoExport-2023-01-20_minute-level.json):
+ * A generated Health Auto Export payload of a given size, shaped like a real minute-level export
+ * of the app (version 2, January 2023):
  * one block per metric covering every day, pretty-printed with `" : "` like iOS, sources with
  * U+2019 and U+00A0. Per day: heart rate every minute (Min/Avg/Max), steps, distance and active
  * energy every minute from 07:00 to 23:00, basal energy (kJ) every minute, stand time every 5

@@ -78,9 +78,9 @@ export interface StallStep extends StepTiming {
 }
 
 /**
- * A gateway case file (../shared/cases/gateway/GNN.txt) served byte for byte: `HTTP/1.1 ` files are
- * written straight to the socket; body-only files get the status and content type the cases
- * README gives (CASE_BODY_META). `split` cuts the bytes into separate writes: 'events' after
+ * A gateway case file of the cases folder (test/cases/cases-dir.ts), served byte for byte:
+ * `HTTP/1.1 ` files are written straight to the socket; body-only files get the status and
+ * content type of CASE_BODY_META. `split` cuts the bytes into separate writes: 'events' after
  * each blank line, or at the given byte offsets of the body.
  */
 export interface RawStep extends StepTiming {
@@ -197,7 +197,7 @@ export interface ScriptedGateway {
 
 /**
  * Status and content type of the body-only case files, as the cases README states them.
- * `end: 'destroy'` means the socket died after the bytes (G27).
+ * `end: 'destroy'` means the socket died after the bytes.
  */
 export const CASE_BODY_META: Record<string, { status: number; contentType: string; end?: 'destroy' }> = {
   G01: { status: 200, contentType: 'application/json' },

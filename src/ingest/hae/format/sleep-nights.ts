@@ -187,7 +187,7 @@ function pickVersion(cluster: Night[]): Night {
  * inBed?, deep?, rem?, core?, unspecified?, awake?, bedTime?, wakeTime?, source?}` sorted by date;
  * durations in hours (2 decimals), times `HH:MM` local. A duration that adds up to 0 is left out,
  * not written as 0: HAE writes 0 for "not reported" (2025 rows send `asleep: 0` beside filled
- * stages; some wearables send all stages 0, issue #55; the Jan 2023 shape sends `asleep: 0` for
+ * stages; some wearables send every stage as 0; the Jan 2023 shape sends `asleep: 0` for
  * watch-staged nights), and a 0 `hours` would read as "did not sleep".
  */
 export function sleepRows(entry: CatalogueEntry, samples: readonly Sample[]): HaeRow[] {
