@@ -1,7 +1,10 @@
 /**
  * Defaults and limits in one place; each name carries its unit. Where a number is documented
- * (docs/API.md, docs/CHAT-AGENT.md), the comment says where.
+ * (docs/API.md, docs/CHAT-AGENT.md), the comment says where. The ones the web app needs too live
+ * in src/common/limits.ts and are re-exported here, so the server imports every limit from here.
  */
+
+export { DEFAULT_CARD_ORDER, MAX_CHAT_MESSAGE_CHARS, MAX_FEEDBACK_INTENT_CHARS } from './common/limits.js';
 
 /** Default HTTP port. */
 export const DEFAULT_PORT = 8080;
@@ -20,8 +23,6 @@ export const RESERVED_CARD_IDS = [
   'reports',
   'index',
 ] as const;
-/** `meta.order` assumed for a card without one. */
-export const DEFAULT_CARD_ORDER = 1000;
 /** Step between `meta.order` values written by reorder (100, 200, 300 ...). */
 export const REORDER_STEP = 100;
 /** Largest `meta.cadence.expectDays` (docs/MANIFEST-SCHEMA.md, CADENCE_MAX_DAYS). */
@@ -89,8 +90,7 @@ export const MCP_MAX_SESSIONS = 100;
 export const APPROVAL_TTL_MS = 10 * 60_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */
 export const MAX_CHANGE_IMAGE_ROWS = 50_000;
-/** Feedback log limits (docs/CHAT-AGENT.md note_feedback). */
-export const MAX_FEEDBACK_INTENT_CHARS = 280;
+/** Feedback log limits (docs/CHAT-AGENT.md note_feedback); the intent's is shared with the web app. */
 export const MAX_FEEDBACK_CONTEXT_CHARS = 500;
 export const MAX_FEEDBACK_TOOL_NAMES = 12;
 /** read_doc returns at most this many bytes of a file (the API reference alone is over 200 000). */

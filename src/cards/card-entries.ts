@@ -11,6 +11,7 @@
  * that moves a row to another day, that day's room (409 DAY_FULL).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { type AddEntryResult, type Entry, type WritePolicy, writePolicyOf } from '../common/write-policy.js';
 import { conflict, KlebbError, notFound } from '../errors.js';
 import type { Actor } from '../store/change-log.js';
 import type { Segment } from '../store/row-path.js';
@@ -24,14 +25,11 @@ import {
   checkEntry,
   cleanEntry,
   datePosition,
-  type Entry,
   entryDay,
   planAdd,
   replacementPatch,
   rowDay,
   rowsOfDay,
-  type WritePolicy,
-  writePolicyOf,
 } from './write-policy.js';
 
 /** Options of an entry write. */
@@ -60,18 +58,6 @@ function assertExpected(id: string, index: number, row: unknown, expect: unknown
     'This entry changed elsewhere. Reload it to see the current entry.',
     [{ path: 'expect', message: `the entry at index ${index} of card "${id}" is not the one expected` }],
   );
-}
-
-/** `POST …/entries` answer. `index` is the entry's position in the data array after the write. */
-export interface AddEntryResult {
-  ok: true;
-  id: string;
-  index: number;
-  /** True when the entry replaced the day's row (maxReadingsPerDay 1). */
-  replaced: boolean;
-  /** How many older rows of the day were removed to keep maxReadingsPerDay. */
-  dropped: number;
-  etag: string;
 }
 
 /** The card, its policy and its rows, after the shared checks. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
 import { fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
-import { REORDER_STEP } from '../limits.js';
+import { DEFAULT_CARD_ORDER, REORDER_STEP } from '../limits.js';
 import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
 import type { Card } from './card-registry.js';
@@ -128,7 +128,7 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 
 /**
  * `GET /api/views/:view`: cards with `meta.enabled !== false`, `meta[view].enabled === true` and a
- * `component`, sorted by the view's `order` (else `meta.order`, else 1000), then label.
+ * `component`, sorted by the view's `order` (else `meta.order`, else DEFAULT_CARD_ORDER), then label.
  * @throws 404 "unknown view".
  */
 export function viewCards(ctx: CardContext, view: string) {
@@ -146,8 +146,8 @@ export function viewCards(ctx: CardContext, view: string) {
       const oa = typeof a.viewConfig.order === 'number' ? a.viewConfig.order : undefined;
       const ob = typeof b.viewConfig.order === 'number' ? b.viewConfig.order : undefined;
       if (oa !== undefined || ob !== undefined) {
-        const ma = oa ?? (a.card.manifest.meta.order as number | undefined) ?? 1000;
-        const mb = ob ?? (b.card.manifest.meta.order as number | undefined) ?? 1000;
+        const ma = oa ?? (a.card.manifest.meta.order as number | undefined) ?? DEFAULT_CARD_ORDER;
+        const mb = ob ?? (b.card.manifest.meta.order as number | undefined) ?? DEFAULT_CARD_ORDER;
         if (ma !== mb) return ma - mb;
       }
       return compareCards(a.card, b.card);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { templateMeta } from '../../test/helpers/templates.js';
+import { writePolicyOf } from '../common/write-policy.js';
 import { KlebbError } from '../errors.js';
 import {
   applyInsert,
@@ -11,7 +12,6 @@ import {
   planAdd,
   replacementPatch,
   valueProblem,
-  writePolicyOf,
 } from './write-policy.js';
 
 const meta = (id: string) => templateMeta(id);

@@ -22,60 +22,13 @@
 import { dateRefusal } from '../common/date-allowance.js';
 import { isIsoDate } from '../common/dates.js';
 import { graphemeLength } from '../common/graphemes.js';
-import { formInputs, hasValue, type InputDescriptor, requireAnyOf } from '../common/inputs.js';
+import { hasValue, type InputDescriptor } from '../common/inputs.js';
+import type { Entry, WritePolicy } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
 
-/** A card's write policy, read leniently from its `meta` (defaults per docs/MANIFEST-SCHEMA.md). */
-export interface WritePolicy {
-  fromWebapp: boolean;
-  todayAllowed: boolean;
-  pastAllowed: boolean;
-  futureAllowed: boolean;
-  /** ≥ 1. */
-  maxReadingsPerDay: number;
-  requireAny: string[];
-  inputs: InputDescriptor[];
-  /** The row key holding the date: `meta.view.dateField`, default `date`. */
-  dateField: string;
-  /**
-   * True when the card's rows are dated: its inputs include the date field, or it is drawn by
-   * generic-card (alias metric-card). An entry sent without a date is then dated the person's today.
-   */
-  dated: boolean;
-}
-
-const DATED_COMPONENTS: readonly string[] = ['generic-card', 'metric-card'];
-
-/** An entry as stored: a JSON object without empty values. */
-export type Entry = Record<string, unknown>;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The write policy of a card's `meta` (sanitised or raw; unusable values read as their defaults). */
-export function writePolicyOf(meta: unknown): WritePolicy {
-  const m = isObject(meta) ? meta : {};
-  const w = isObject(m.writeable) ? m.writeable : {};
-  const v = isObject(m.view) ? m.view : {};
-  const max = w.maxReadingsPerDay;
-  const dateField =
-    typeof v.dateField === 'string' && v.dateField.trim() !== '' ? v.dateField.trim() : 'date';
-  const inputs = formInputs(m);
-  return {
-    fromWebapp: w.fromWebapp === true,
-    todayAllowed: w.todayAllowed !== false,
-    pastAllowed: w.pastAllowed === true,
-    futureAllowed: w.futureAllowed === true,
-    maxReadingsPerDay: typeof max === 'number' && Number.isInteger(max) && max >= 1 ? max : 1,
-    requireAny: requireAnyOf(m),
-    inputs,
-    dateField,
-    dated:
-      inputs.some((i) => i.key === dateField) ||
-      (typeof v.component === 'string' && DATED_COMPONENTS.includes(v.component)),
-  };
-}
 
 /**
  * An entry as sent (the `entry` of a request body `{entry: {...}}`), without its empty values

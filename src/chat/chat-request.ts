@@ -3,6 +3,7 @@
  * stream?, conversationId?}`), checked field by field: a bad body is a 400 naming the field.
  */
 import { badRequest } from '../errors.js';
+import { MAX_CHAT_MESSAGE_CHARS } from '../limits.js';
 import type { ChatMessage } from './gateway/types.js';
 
 /** A checked chat request. Messages are the client's transcript (user and assistant turns). */
@@ -13,9 +14,6 @@ export interface ChatRequest {
   stream: boolean;
   conversationId?: string;
 }
-
-/** Longest message text accepted from a client, characters. */
-export const MAX_CHAT_MESSAGE_CHARS = 100_000;
 
 /**
  * Checks a request body.

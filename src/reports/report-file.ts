@@ -10,11 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { REPORT_STATUSES, type ReportStatus } from '../common/report-types.js';
 import { parseFrontMatter } from './report-catalogue.js';
-
-/** The states of an uploaded report. */
-export const REPORT_STATUSES = ['processing', 'needs checking', 'ready', 'raw', 'rejected'] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
 /** The header of an uploaded report, typed. */
 export interface ReportHeader {

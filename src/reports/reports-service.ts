@@ -6,36 +6,15 @@
  */
 import fs from 'node:fs';
 import type { GatewayConfig } from '../chat/gateway/index.js';
+import type { ReportStatus, ReportSummary } from '../common/report-types.js';
 import type { Config } from '../config.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { nextPsm } from './ocr-tesseract.js';
 import { processingBody } from './report-body.js';
-import type { ReportStatus } from './report-file.js';
 import { type PipelineDeps, processReport, type ReadRequest } from './report-pipeline.js';
 import { ReportStore, type StoredReport } from './report-store.js';
 import type { UploadName } from './upload-name.js';
-
-/** One report as `GET /api/reports` lists it. */
-export interface ReportSummary {
-  name: string;
-  title: string;
-  status: ReportStatus;
-  sourceFile: string;
-  sourceFormat: string | null;
-  ingestedAt: string;
-  documentDate: string | null;
-  bullets: string[];
-  /** Why it is raw or rejected. */
-  reason: string | null;
-  notes: string | null;
-  /** True while OCR text waits for a person to confirm it. */
-  needsVerify: boolean;
-  ocrAttempts: number;
-  ocrPsm: number | null;
-  /** Whether the original is still kept (not after a rejection of the file itself). */
-  hasOriginal: boolean;
-}
 
 /** Logger shape (pino's). */
 interface Log {

@@ -16,7 +16,7 @@
  * the card says which direction is good; a sparkline breaks where the card was not measured for
  * longer than its rhythm (src/common/gaps.ts); numbers are written in the person's locale.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
 import { daysBetween } from '../../src/common/dates.js';
 import { isRunningTotal, minuteOfDay } from '../../src/common/day-total.js';
@@ -25,6 +25,7 @@ import { expectDaysOf, gapLimit, segmentsOf } from '../../src/common/gaps.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
 import { goodDirectionOf, type NumericPoint, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
+import { writePolicyOf } from '../../src/common/write-policy.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { needWholeData, useRecentCardData } from '../lib/card-data.js';
@@ -176,14 +177,10 @@ export function GenericCard({ card, date }: RendererProps) {
   const meta = card.meta;
   const vc = card.viewConfig;
   const display = isObject(vc.display) ? vc.display : {};
-  const writeable = isObject(meta.writeable) ? meta.writeable : {};
-  const canWrite = writeable.fromWebapp === true;
-  const maxPerDay =
-    typeof writeable.maxReadingsPerDay === 'number' &&
-    Number.isInteger(writeable.maxReadingsPerDay) &&
-    writeable.maxReadingsPerDay >= 1
-      ? writeable.maxReadingsPerDay
-      : 1;
+  // the server's reading of `meta.writeable` (src/common/write-policy.ts)
+  const policy = useMemo(() => writePolicyOf(meta), [meta]);
+  const canWrite = policy.fromWebapp;
+  const maxPerDay = policy.maxReadingsPerDay;
   const dateField = text(vc.dateField) ?? 'date';
 
   // built once per data block and shared by every render of it (generic-card-index.ts)
@@ -287,7 +284,7 @@ export function GenericCard({ card, date }: RendererProps) {
   const emptyHeadline = text(display.emptyHeadline) ?? DEFAULT_EMPTY_HEADLINE;
   const addLabel = maxPerDay > 1 && dayEntries.length > 0 ? 'Add another' : 'Add entry';
   // a day without rows the card does not take (the server's rule, src/common/date-allowance.ts): said up front
-  const addRefusal = canWrite && dayEntries.length === 0 ? dateRefusal(writeable, date, today()) : null;
+  const addRefusal = canWrite && dayEntries.length === 0 ? dateRefusal(policy, date, today()) : null;
   const full = maxPerDay > 1 && dayEntries.length >= maxPerDay;
 
   return (
@@ -420,7 +417,7 @@ export function GenericCard({ card, date }: RendererProps) {
           initial={{
             ...initialValues(inputs, {
               latest: latestBefore(rows, date)?.row,
-              prefill: writeable.prefillFromLatest === true,
+              prefill: policy.prefillFromLatest,
               dateField,
             }),
             ...(hasDateInput ? { [dateField]: date } : {}),

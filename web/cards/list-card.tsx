@@ -10,6 +10,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { valueText } from '../../src/common/display-template.js';
 import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
+import { writePolicyOf } from '../../src/common/write-policy.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { ApiError } from '../lib/api.js';
@@ -40,7 +41,7 @@ export function ListCard({ card }: RendererProps) {
   const display = isObject(vc.display) ? vc.display : {};
   const pick = (k: string) => display[k] ?? vc[k];
   const inputs = useMemo(() => formInputs(meta), [meta]);
-  const canWrite = isObject(meta.writeable) && meta.writeable.fromWebapp === true;
+  const canWrite = useMemo(() => writePolicyOf(meta).fromWebapp, [meta]);
 
   if (data === undefined) {
     return (

@@ -93,5 +93,5 @@ export interface ShownMessage {
   tone?: 'error' | 'info';
 }
 
-/** The longest message the server takes, in UTF-16 code units (src/chat/chat-request.ts MAX_CHAT_MESSAGE_CHARS). */
-export const MAX_MESSAGE_CHARS = 100_000;
+/** The longest message the server takes, in UTF-16 code units. */
+export { MAX_CHAT_MESSAGE_CHARS as MAX_MESSAGE_CHARS } from '../../src/common/limits.js';

@@ -4,10 +4,8 @@
  * intent only, so the form asks for no health details.
  */
 import { useState } from 'preact/hooks';
+import { MAX_FEEDBACK_INTENT_CHARS } from '../../src/common/limits.js';
 import { sendFeedback } from './conversation-api.js';
-
-/** The server cuts longer notes (docs/API.md "Feedback"). */
-const MAX_CHARS = 280;
 
 export function FeedbackForm() {
   const [kind, setKind] = useState<'bug' | 'feature'>('feature');
@@ -59,7 +57,7 @@ export function FeedbackForm() {
           id="chat-feedback-text"
           class="chat-feedback-text"
           rows={3}
-          maxLength={MAX_CHARS}
+          maxLength={MAX_FEEDBACK_INTENT_CHARS}
           placeholder="What did you want to do, or what went wrong?"
           value={intent}
           onInput={(e) => {

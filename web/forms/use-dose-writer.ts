@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
 import { dosesPath, type ScheduleItemRef } from '../../src/common/schedule.js';
+import { writePolicyOf } from '../../src/common/write-policy.js';
 import { ApiError } from '../lib/api.js';
 import { today } from '../lib/dates.js';
 import { checkOff, undoCheckOff } from '../lib/entries.js';
@@ -46,12 +47,9 @@ export function useDoseWriter(
 ): DoseWriter {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const w =
-    meta.writeable !== null && typeof meta.writeable === 'object'
-      ? (meta.writeable as Record<string, unknown>)
-      : {};
-  const canWrite = w.fromWebapp === true;
-  const refusal = canWrite ? dateRefusal(w, date, today()) : null;
+  const policy = writePolicyOf(meta);
+  const canWrite = policy.fromWebapp;
+  const refusal = canWrite ? dateRefusal(policy, date, today()) : null;
 
   async function run(ref: ScheduleItemRef, action: (path: string) => Promise<unknown>): Promise<boolean> {
     if (busy) return false;

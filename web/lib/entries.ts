@@ -5,21 +5,13 @@
  * (the live feed would bring it too, a moment later). Errors are ApiError with the server's
  * message, which forms show as they come ("This card doesn't take entries for past days.").
  */
+
+import type { AddEntryResult, Entry } from '../../src/common/write-policy.js';
 import { api } from './api.js';
 import { refreshCard } from './card-data.js';
 
-/** One row as the form sends it. */
-export type Entry = Record<string, unknown>;
-
-/** `POST …/entries` answer. */
-export interface AddEntryResult {
-  ok: true;
-  id: string;
-  index: number;
-  replaced: boolean;
-  dropped: number;
-  etag: string;
-}
+/** One row as the form sends it, and the answer of `POST …/entries`. */
+export type { AddEntryResult, Entry } from '../../src/common/write-policy.js';
 
 const base = (id: string) => `/api/manifests/${encodeURIComponent(id)}`;
 

@@ -4,32 +4,15 @@
  * panel's attach button.
  */
 import { signal } from '@preact/signals';
+import type { ReportSummary as UploadedReport } from '../../src/common/report-types.js';
 import { onSignedOut } from '../auth/session-expiry.js';
 import { ApiError, api } from './api.js';
 
 /** Bumped after every upload from this page, so an open Reports view re-reads its list. */
 export const reportsChanged = signal(0);
 
-/** The states of an uploaded report. */
-export type ReportStatus = 'processing' | 'needs checking' | 'ready' | 'raw' | 'rejected';
-
-/** One uploaded report as `GET /api/reports` lists it. */
-export interface UploadedReport {
-  name: string;
-  title: string;
-  status: ReportStatus;
-  sourceFile: string;
-  sourceFormat: string | null;
-  ingestedAt: string;
-  documentDate: string | null;
-  bullets: string[];
-  reason: string | null;
-  notes: string | null;
-  needsVerify: boolean;
-  ocrAttempts: number;
-  ocrPsm: number | null;
-  hasOriginal: boolean;
-}
+/** The states of an uploaded report, and one report as `GET /api/reports` lists it. */
+export type { ReportStatus, ReportSummary as UploadedReport } from '../../src/common/report-types.js';
 
 /** The list with the quota. */
 export interface ReportList {

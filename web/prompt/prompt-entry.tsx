@@ -11,6 +11,7 @@ import { useMemo } from 'preact/hooks';
 import { getValue } from '../../src/common/display-template.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { dayOf } from '../../src/common/trend.js';
+import { writePolicyOf } from '../../src/common/write-policy.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
@@ -42,14 +43,9 @@ export function PromptEntry({ card, day, onSaved, onDismiss }: PromptEntryProps)
   const { data } = useCardData(card.id);
   const meta = card.meta;
   const inputs = useMemo(() => formInputs(meta), [meta]);
-  const w = isObj(meta.writeable) ? meta.writeable : {};
+  const policy = useMemo(() => writePolicyOf(meta), [meta]);
   const dateField = promptDateField(meta);
-  const maxPerDay =
-    typeof w.maxReadingsPerDay === 'number' &&
-    Number.isInteger(w.maxReadingsPerDay) &&
-    w.maxReadingsPerDay >= 1
-      ? w.maxReadingsPerDay
-      : 1;
+  const maxPerDay = policy.maxReadingsPerDay;
   const hasDateInput = inputs.some((i) => i.key === dateField);
 
   // read once: the form keeps its own values while the person fills it in
@@ -64,7 +60,7 @@ export function PromptEntry({ card, day, onSaved, onDismiss }: PromptEntryProps)
       ? initialValues(inputs, { row: replacing, dateField })
       : initialValues(inputs, {
           latest: earlier[earlier.length - 1]?.row,
-          prefill: w.prefillFromLatest === true,
+          prefill: policy.prefillFromLatest,
           dateField,
         });
     const extra: Obj = replacing ? keptFields(replacing, inputs) : {};

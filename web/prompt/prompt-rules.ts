@@ -19,8 +19,10 @@ import { dateRefusal } from '../../src/common/date-allowance.js';
 import { addDays, isIsoDate } from '../../src/common/dates.js';
 import { getValue } from '../../src/common/display-template.js';
 import { formInputs } from '../../src/common/inputs.js';
+import { DEFAULT_CARD_ORDER } from '../../src/common/limits.js';
 import { dueItems, scheduleItems, takenCount } from '../../src/common/schedule.js';
 import { dayOf } from '../../src/common/trend.js';
+import { writePolicyOf } from '../../src/common/write-policy.js';
 
 /** How a card asks: its entry form, or one "Taken" button per item due today. */
 export type PromptMode = 'modal' | 'checklist';
@@ -43,9 +45,6 @@ export const SHOWN_KEY_PREFIX = 'klebb-prompt-shown-';
 
 /** How many days "asked" marks are kept before they are tidied away. */
 export const SHOWN_KEEP_DAYS = 14;
-
-/** The order of a card without `meta.order` (as the server sorts). */
-const DEFAULT_ORDER = 1000;
 
 /** Renderers whose cards ask with the checklist when `mode` is not given. */
 const CHECKLIST_RENDERERS = ['checklist-card', 'schedule-card'];
@@ -84,7 +83,7 @@ export function shownKey(cardId: string, day: string): string {
  */
 export function promptCandidates(cards: readonly PromptCard[]): PromptCard[] {
   const order = (c: PromptCard) =>
-    typeof c.meta.order === 'number' && Number.isFinite(c.meta.order) ? c.meta.order : DEFAULT_ORDER;
+    typeof c.meta.order === 'number' && Number.isFinite(c.meta.order) ? c.meta.order : DEFAULT_CARD_ORDER;
   const label = (c: PromptCard) => (typeof c.meta.label === 'string' ? c.meta.label : '');
   return cards
     .filter((c) => c.meta.enabled !== false && promptConfigOf(c.meta).enabled)
@@ -106,8 +105,8 @@ export function hasRowOn(data: unknown, dateField: string, day: string): boolean
 export function wantsPrompt(meta: unknown, data: unknown, day: string): boolean {
   const cfg = promptConfigOf(meta);
   if (!cfg.enabled || !isObj(meta) || meta.enabled === false) return false;
-  const w = isObj(meta.writeable) ? meta.writeable : null;
-  if (w?.fromWebapp !== true || dateRefusal(w, day, day) !== null) return false;
+  const policy = writePolicyOf(meta);
+  if (!policy.fromWebapp || dateRefusal(policy, day, day) !== null) return false;
   if (cfg.mode === 'modal') {
     if (formInputs(meta).length === 0) return false;
     if (data !== null && data !== undefined && !Array.isArray(data)) return false;
