@@ -152,6 +152,12 @@ describe('GET /api/health-auto-export/cards', () => {
       },
     });
     expect(push.body.ingested).toEqual({ spo2: 1, glucose: 1 });
+    // the push says it too: in its warnings, and per card in the last push
+    expect(push.body.warnings).toContain('card glucose reads mgdl, but its blood_glucose rows carry mmol');
+    const last = (await s.api('/api/health-auto-export/status')).body.lastPush;
+    expect(last.subscribers.find((c: { id: string }) => c.id === 'glucose').misfits).toEqual([
+      { reads: 'mgdl', sends: ['mmol'] },
+    ]);
     const cards = (await s.api('/api/health-auto-export/cards')).body.cards as PhoneFedCard[];
     const spo2 = cards.find((c) => c.id === 'spo2');
     expect(spo2).toMatchObject({ metric: 'blood_oxygen_saturation', rowCount: 1, latestDate: '2026-01-05' });

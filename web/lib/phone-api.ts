@@ -18,6 +18,8 @@ export interface PushedCard {
   metric: string;
   rowsWritten: number;
   note?: string;
+  /** Fields the card reads that its rows do not carry, with the ones they do. */
+  misfits?: { reads: string; sends: string[] }[];
 }
 
 /** `lastPush` of the status. */

@@ -253,6 +253,11 @@ function LastPushPanel({
                 <li key={s.id} data-card-id={s.id}>
                   <strong>{labelOf(s.id)}</strong>:{' '}
                   {s.rowsWritten > 0 ? `${days(s.rowsWritten)} filled` : 'nothing new'}
+                  {s.misfits?.map((m) => (
+                    <span key={m.reads} class="setting-error phone-fit" data-fit-problem="">
+                      {`The phone sends ${m.sends.join(', ')}; this card reads ${m.reads}.`}
+                    </span>
+                  ))}
                 </li>
               ))}
             </ul>

@@ -13,6 +13,7 @@
 import type { CardContext } from '../../cards/card-context.js';
 import { cardReads, cardUnitLabels } from '../../common/card-reads.js';
 import type { FieldError } from '../../errors.js';
+import type { SubscriberResult } from './cards.js';
 import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
 import { conversionOf, DIMENSIONS } from './format/units.js';
 
@@ -176,4 +177,32 @@ export function phoneFedCards(ctx: Pick<CardContext, 'registry' | 'store'>): Pho
     });
   }
   return out;
+}
+
+/**
+ * After a push: for each card it wrote rows to, the fields the card reads that its recent rows do
+ * not carry (cardFitProblems, fields only) go into the card's result as `misfits` and into the
+ * push's warnings (`card glucose reads mgdl, but its blood_glucose rows carry mmol`), so a phone
+ * whose data changed shape (another unit setting, no sleep stages) is seen at once.
+ */
+export function noteMisfits(
+  ctx: Pick<CardContext, 'registry' | 'store'>,
+  subscribers: SubscriberResult[],
+  warn: (line: string) => void,
+): void {
+  for (const s of subscribers) {
+    if (s.rowsWritten === 0) continue;
+    const card = ctx.registry.get(s.id);
+    if (!card) continue;
+    const seen = new Set<string>();
+    const misfits: { reads: string; sends: string[] }[] = [];
+    const rows = ctx.store.newestRows(s.id, FIT_RECENT_ROWS);
+    for (const p of cardFitProblems(card.manifest.meta, rows)) {
+      if (p.kind !== 'field' || seen.has(p.reads)) continue;
+      seen.add(p.reads);
+      misfits.push({ reads: p.reads, sends: p.sends });
+      warn(`card ${s.id} reads ${p.reads}, but its ${p.metric} rows carry ${list(p.sends)}`);
+    }
+    if (misfits.length) s.misfits = misfits;
+  }
 }

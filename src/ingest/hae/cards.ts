@@ -38,6 +38,11 @@ export interface SubscriberResult {
   rowsWritten: number;
   /** Why nothing could be written, when so. */
   note?: string;
+  /**
+   * Fields the card reads that its rows, after this push, do not carry, with the fields they do
+   * carry (card-fit.ts noteMisfits); absent when everything fits.
+   */
+  misfits?: { reads: string; sends: string[] }[];
 }
 
 /**

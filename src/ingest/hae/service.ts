@@ -14,6 +14,7 @@ import type { CardEvent } from '../../cards/card-loader.js';
 import type { HomeLayout } from '../../home/home-layout.js';
 import { inChangeSet } from '../../store/change-scope.js';
 import type { Db } from '../../store/database.js';
+import { noteMisfits } from './card-fit.js';
 import { fillNewIngestCard, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
 import {
   HAE_INSERT_BATCH,
@@ -260,6 +261,7 @@ export class PushRun {
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
     }
+    noteMisfits(cards, subscribers, (line) => this.warn(line));
     const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
     const notKept = new Set(
       this.svc.samples.markSeen(this.withSamples, this.receivedAt, MAX_UNKNOWN_DISCOVERIES),
