@@ -63,6 +63,14 @@ async function main(): Promise<void> {
     { home: config.home, address, url: open },
     `Klebb is running: open ${open} (listening on ${address})`,
   );
+  // the first-start link, plain and on a line of its own between blank lines, so it can be
+  // copied from a terminal or a log viewer without the log record's quotes and fields around it
+  const setupLink = inst.auth.setupLink();
+  if (setupLink) {
+    process.stdout.write(
+      `\nFirst start: open this one-time link on the phone or computer you will sign in with, to create your passkey:\n\n${setupLink}\n\n`,
+    );
+  }
 }
 
 main().catch((err) => {

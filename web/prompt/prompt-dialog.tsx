@@ -1,9 +1,11 @@
 /**
- * The frame of a daily prompt: a modal `<dialog>` (a sheet from the bottom on a phone, a centred
- * panel on wider screens) with the card's emoji and label as its heading, a line under it, a
- * "Skip for today" button, and the body. Opened with `showModal()`, so the page behind is inert
- * and the dialog sits above everything (the chat launcher included); focus stays inside (Tab and
- * Shift+Tab wrap around), Escape dismisses, and focus goes back where it was when it closes.
+ * The frame of a daily prompt: a `<dialog>` (a sheet from the bottom on a phone, a centred panel
+ * on wider screens) with the card's emoji and label as its heading, a line under it, a "Skip for
+ * today" button, and the body. The cards behind are veiled and cannot be used, but the chat button
+ * stays free and usable above the veil (someone may rather tell the chat than fill in the form):
+ * the dialog is opened with `show()`, not `showModal()`, whose top layer would cover it, and the
+ * phone sheet ends above the chat button. Focus stays inside (Tab and Shift+Tab wrap around),
+ * Escape dismisses, and focus goes back where it was when it closes.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef } from 'preact/hooks';
@@ -43,8 +45,12 @@ export function PromptDialog({ emoji, label, subtitle, onDismiss, children }: Pr
     const dialog = ref.current;
     if (!dialog) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
+    if (!dialog.open) dialog.show();
+    // the page behind takes no focus or clicks meanwhile (the top bar, the tab bar and the chat do)
+    const main = document.getElementById('main');
+    main?.setAttribute('inert', '');
     return () => {
+      main?.removeAttribute('inert');
       if (dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus({ preventScroll: true });
     };
@@ -57,6 +63,12 @@ export function PromptDialog({ emoji, label, subtitle, onDismiss, children }: Pr
   }, []);
 
   function onKeyDown(e: KeyboardEvent) {
+    if (e.key === 'Escape') {
+      // a dialog opened with show() has no cancel event: Escape dismisses here
+      e.preventDefault();
+      dismissRef.current();
+      return;
+    }
     if (e.key !== 'Tab' || !ref.current) return;
     const list = focusables(ref.current);
     if (list.length === 0) return;
@@ -73,48 +85,50 @@ export function PromptDialog({ emoji, label, subtitle, onDismiss, children }: Pr
   }
 
   return (
-    <dialog
-      ref={ref}
-      class="prompt"
-      aria-modal="true"
-      aria-labelledby={`${uid}-title`}
-      aria-describedby={`${uid}-sub`}
-      onKeyDown={onKeyDown}
-      onCancel={(e) => {
-        // Escape: the dialog is closed by unmounting it, after the prompt is marked as asked
-        e.preventDefault();
-        dismissRef.current();
-      }}
-    >
-      <header class="prompt-head">
-        {emoji && (
-          <span class="prompt-emoji" aria-hidden="true">
-            {emoji}
-          </span>
-        )}
-        <div class="prompt-titles">
-          <h2 class="prompt-title" id={`${uid}-title`}>
-            {label}
-          </h2>
-          <p class="prompt-sub" id={`${uid}-sub`}>
-            {subtitle}
-          </p>
+    <>
+      <div class="prompt-veil" aria-hidden="true" />
+      <dialog
+        ref={ref}
+        class="prompt"
+        aria-labelledby={`${uid}-title`}
+        aria-describedby={`${uid}-sub`}
+        onKeyDown={onKeyDown}
+        onCancel={(e) => {
+          // Escape: the dialog is closed by unmounting it, after the prompt is marked as asked
+          e.preventDefault();
+          dismissRef.current();
+        }}
+      >
+        <header class="prompt-head">
+          {emoji && (
+            <span class="prompt-emoji" aria-hidden="true">
+              {emoji}
+            </span>
+          )}
+          <div class="prompt-titles">
+            <h2 class="prompt-title" id={`${uid}-title`}>
+              {label}
+            </h2>
+            <p class="prompt-sub" id={`${uid}-sub`}>
+              {subtitle}
+            </p>
+          </div>
+          <button
+            type="button"
+            class="icon-button prompt-close"
+            aria-label="Skip for today"
+            title="Skip for today"
+            onClick={() => dismissRef.current()}
+          >
+            <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+              <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
+            </svg>
+          </button>
+        </header>
+        <div ref={bodyRef} class="prompt-body">
+          {children}
         </div>
-        <button
-          type="button"
-          class="icon-button prompt-close"
-          aria-label="Skip for today"
-          title="Skip for today"
-          onClick={() => dismissRef.current()}
-        >
-          <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
-            <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" stroke-width="2" stroke-linecap="round" />
-          </svg>
-        </button>
-      </header>
-      <div ref={bodyRef} class="prompt-body">
-        {children}
-      </div>
-    </dialog>
+      </dialog>
+    </>
   );
 }

@@ -172,8 +172,8 @@ export function CalendarView() {
         <div class="calendar-legend">
           {cards.length === 0 ? (
             <p class="muted">
-              No card marks the calendar yet. Cards whose manifest sets <code>meta.calendar.enabled</code> add
-              a mark to each day they have data.
+              No card marks the calendar yet. A card can put a mark on each day it has an entry: ask the chat,
+              for example “mark my workouts on the calendar”.
             </p>
           ) : (
             <ul class="chips" aria-label="Cards on the calendar">

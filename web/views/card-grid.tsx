@@ -14,7 +14,7 @@
  */
 import { computed } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CardView } from '../cards/card-view.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
@@ -147,29 +147,98 @@ export function CardGrid({ view, date, live, empty }: CardGridProps) {
   );
 }
 
+/** What a card file's problem means for the person, by the loader's code. */
+function problemText(code: string): string {
+  switch (code) {
+    case 'FIELD_DROPPED':
+      return 'one of its settings could not be used and is left out; the rest of the card works';
+    case 'DATA_RESCUED':
+      return 'its entries were saved in an unusual way and have been recovered';
+    case 'DATA_NOT_IMPORTED':
+      return 'its entries could not be read';
+    case 'DUPLICATE_ID':
+      return 'it has the same name as another card, so it is not shown';
+    default:
+      return 'it could not be read, so it is not shown';
+  }
+}
+
+const DISMISSED_KEY = 'klebb.problems.dismissed';
+
+/** The problems as one key: a dismissed note comes back only when the problems change. */
+const problemsKey = (errors: LoadError[]) =>
+  errors
+    .map((e) => `${e.file}|${e.code}|${e.path ?? ''}`)
+    .sort()
+    .join('\n');
+
+function readDismissed(): string | null {
+  try {
+    return localStorage.getItem(DISMISSED_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The note that some card files have problems: folded to one line, in the person's words (the
+ * technical message folded once more, for whoever fixes the file), and dismissible until the
+ * problems change.
+ */
 function LoadErrors({ errors }: { errors: LoadError[] }) {
+  const key = problemsKey(errors);
+  const [dismissed, setDismissed] = useState<string | null>(readDismissed);
+  if (dismissed === key) return null;
   const files = [...new Set(errors.map((e) => e.file))];
+  const dismiss = () => {
+    try {
+      localStorage.setItem(DISMISSED_KEY, key);
+    } catch {
+      // private mode: dismissed for this page only
+    }
+    setDismissed(key);
+  };
   return (
-    <details class="notice">
-      <summary>
-        {files.length === 1 ? 'One card file has a problem' : `${files.length} card files have problems`}
-      </summary>
-      <ul>
-        {errors.map((e) => (
-          <li key={`${e.file}:${e.code}:${e.path ?? ''}`}>
-            <code>{e.file}</code>: {e.message}
-          </li>
-        ))}
-      </ul>
-    </details>
+    <div class="notice-row">
+      <details class="notice">
+        <summary>
+          {files.length === 1 ? 'One card file has a problem' : `${files.length} card files have problems`}
+        </summary>
+        <ul>
+          {errors.map((e) => (
+            <li key={`${e.file}:${e.code}:${e.path ?? ''}`}>
+              <strong>{e.id ?? e.file.replace(/\.json$/i, '')}</strong>: {problemText(e.code)}.
+              <details class="notice-detail">
+                <summary>Details for fixing it</summary>
+                <p>
+                  {e.file}: {e.message}
+                </p>
+              </details>
+            </li>
+          ))}
+        </ul>
+        <p class="muted">Ask the chat to look at it, or whoever looks after your Klebb.</p>
+      </details>
+      <button type="button" class="button button-quiet notice-dismiss" onClick={dismiss}>
+        Dismiss
+      </button>
+    </div>
   );
 }
 
-/** The empty state of a view, naming the manifest switch that puts a card there. */
-export function EmptyView({ emoji, title, flag }: { emoji: string; title: string; flag: string }) {
+/** The empty state of a view: what appears there and how to get it, in the person's words. */
+export function EmptyView({
+  emoji,
+  title,
+  children,
+}: {
+  emoji: string;
+  title: string;
+  children: ComponentChildren;
+}) {
   return (
     <Empty emoji={emoji} title={title}>
-      Cards whose manifest sets <code>{flag}</code> appear here.
+      {children}
     </Empty>
   );
 }

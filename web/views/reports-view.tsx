@@ -17,7 +17,12 @@ export function ReportsView() {
         view="reports"
         date={today()}
         live
-        empty={<EmptyView emoji="📋" title="No reports yet" flag="meta.reports.enabled" />}
+        empty={
+          <EmptyView emoji="📋" title="No reports yet">
+            How well you kept to a medicine schedule, and tables of your entries, appear here. Ask the chat,
+            for example “show how often I took my vitamin D this month”.
+          </EmptyView>
+        }
       />
     </section>
   );

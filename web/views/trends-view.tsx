@@ -17,7 +17,12 @@ export function TrendsView() {
         view="trends"
         date={today()}
         live
-        empty={<EmptyView emoji="📈" title="No trends yet" flag="meta.trends.enabled" />}
+        empty={
+          <EmptyView emoji="📈" title="No trends yet">
+            Cards you track over time draw their charts here. Add one in{' '}
+            <a href="/settings">Settings › Cards</a>, or ask the chat, for example “chart my weight”.
+          </EmptyView>
+        }
       />
     </section>
   );
