@@ -11,6 +11,7 @@
  * in the middle of a drag.
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { descriptionForPeople } from '../../src/common/people-text.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { Switch } from '../components/switch.js';
 import { api } from '../lib/api.js';
@@ -289,7 +290,8 @@ function CardsSettings() {
         )
       ) : res.data.cards.length === 0 ? (
         <Empty emoji="🗂️" title="No cards">
-          Card files in the <code>data/</code> folder of your Klebb home appear here.
+          The cards you keep appear here, to switch on and off. Ask the chat to make one, for example “track
+          my morning weight”.
         </Empty>
       ) : (
         <ul class={`setting-list${reordering ? ' setting-list-sorting' : ''}`} ref={list}>
@@ -318,9 +320,9 @@ function CardsSettings() {
               </span>
               <div class="setting-text">
                 <span class="setting-label">{card.label}</span>
-                {card.description && !reordering && (
-                  <span class="setting-description" title={card.description}>
-                    {card.description}
+                {descriptionForPeople(card.description) && !reordering && (
+                  <span class="setting-description" title={descriptionForPeople(card.description)}>
+                    {descriptionForPeople(card.description)}
                   </span>
                 )}
                 {problem?.id === card.id && (
