@@ -159,7 +159,9 @@ describe('live updates', { timeout: 60_000 }, () => {
     fs.writeFileSync(file, '{"$schema": "klebb.datafile.v1", "meta": {"id": "half", "label": ');
     await notice.waitFor({ timeout: 5000 });
     expect(await notice.locator('summary').textContent()).toBe('One card file has a problem');
-    expect(await notice.textContent()).toContain('half-saved.json');
+    // in words for people; the file and the parser's message are the item's tooltip
+    expect(await notice.textContent()).toContain('half-saved: it could not be read, so it is not shown.');
+    expect(await notice.locator('li').first().getAttribute('title')).toMatch(/^half-saved\.json: /);
     fs.rmSync(file);
     await notice.waitFor({ state: 'detached', timeout: 5000 });
     expect(await sameLoad(w)).toBe(true);

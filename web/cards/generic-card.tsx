@@ -18,7 +18,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
-import { daysBetween } from '../../src/common/dates.js';
+import { addDays, daysBetween } from '../../src/common/dates.js';
 import { isRunningTotal, minuteOfDay } from '../../src/common/day-total.js';
 import { type EmojiMap, getValue } from '../../src/common/display-template.js';
 import { expectDaysOf, gapLimit, segmentsOf } from '../../src/common/gaps.js';
@@ -234,7 +234,11 @@ export function GenericCard({ card, date }: RendererProps) {
   const spark =
     vc.showSparkline === true
       ? running
-        ? sumPerDay(sparklinePoints(rows, display, date, SPARKLINE_POINTS * maxPerDay), SPARKLINE_POINTS)
+        ? // whole days only: today's total so far would read as a bad day at the line's end
+          sumPerDay(
+            sparklinePoints(rows, display, soFar ? addDays(date, -1) : date, SPARKLINE_POINTS * maxPerDay),
+            SPARKLINE_POINTS,
+          )
         : sparklinePoints(rows, display, date, SPARKLINE_POINTS)
       : [];
   const gapDays = gapLimit(

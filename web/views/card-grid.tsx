@@ -182,8 +182,8 @@ function readDismissed(): string | null {
 
 /**
  * The note that some card files have problems: folded to one line, in the person's words (the
- * technical message folded once more, for whoever fixes the file), and dismissible until the
- * problems change.
+ * technical message is each item's tooltip, for whoever fixes the file), and dismissible until
+ * the problems change.
  */
 function LoadErrors({ errors }: { errors: LoadError[] }) {
   const key = problemsKey(errors);
@@ -206,14 +206,9 @@ function LoadErrors({ errors }: { errors: LoadError[] }) {
         </summary>
         <ul>
           {errors.map((e) => (
-            <li key={`${e.file}:${e.code}:${e.path ?? ''}`}>
+            // the technical message, for whoever fixes the file, is the item's tooltip
+            <li key={`${e.file}:${e.code}:${e.path ?? ''}`} title={`${e.file}: ${e.message}`}>
               <strong>{e.id ?? e.file.replace(/\.json$/i, '')}</strong>: {problemText(e.code)}.
-              <details class="notice-detail">
-                <summary>Details for fixing it</summary>
-                <p>
-                  {e.file}: {e.message}
-                </p>
-              </details>
             </li>
           ))}
         </ul>

@@ -78,8 +78,8 @@ export function TodayView({ date }: { date: string | null }) {
         live={live}
         empty={
           <Empty emoji="🌱" title="No cards yet">
-            Pick a card in <a href="/settings">Settings › Cards</a>, or ask the chat to make one, for example
-            “track my morning weight”.
+            Pick a card in Settings › Cards, or ask the chat to make one, for example “track my morning
+            weight”.
           </Empty>
         }
       />

@@ -19,8 +19,8 @@ export function TrendsView() {
         live
         empty={
           <EmptyView emoji="📈" title="No trends yet">
-            Cards you track over time draw their charts here. Add one in{' '}
-            <a href="/settings">Settings › Cards</a>, or ask the chat, for example “chart my weight”.
+            Cards you track over time draw their charts here. Add one in Settings › Cards, or ask the chat,
+            for example “chart my weight”.
           </EmptyView>
         }
       />
