@@ -16,7 +16,14 @@ describe('the first-start link in the server output', () => {
     try {
       const child = await spawnServer({ home: box.home, env: { KLEBB_LOG_LEVEL: 'info' } });
       const linkRe = new RegExp(`^http://localhost:${child.port}/setup#code=[A-Za-z0-9_-]+$`);
-      await expect.poll(() => child.output().split('\n').some((l) => linkRe.test(l))).toBe(true);
+      await expect
+        .poll(() =>
+          child
+            .output()
+            .split('\n')
+            .some((l) => linkRe.test(l)),
+        )
+        .toBe(true);
       const lines = child.output().split('\n');
       const at = lines.findIndex((l) => linkRe.test(l));
       // a blank line before and after: a triple-click or a double-click selects the link alone
