@@ -329,6 +329,27 @@ describe('validate_manifest', () => {
     }
   });
 
+  it('a phone-fed card reading a field its metric never sends is an error, naming where', async () => {
+    const m = manifest('spo2', [], {
+      ingest: { source: 'hae', metric: 'blood_oxygen_saturation' },
+      view: { enabled: true, component: 'generic-card', display: { template: '{percent}' } },
+    });
+    const r = await t.call('validate_manifest', { manifest: m });
+    expect(r.json.ok).toBe(false);
+    expect(r.json.errors).toEqual([
+      {
+        path: 'meta.view.display.template',
+        message:
+          'invalid ingest: meta.view.display.template reads "percent", which blood_oxygen_saturation rows never carry (they carry pct)',
+      },
+    ]);
+    const fixed = manifest('spo2', [], {
+      ingest: { source: 'hae', metric: 'blood_oxygen_saturation' },
+      view: { enabled: true, component: 'generic-card', display: { template: '{pct}' } },
+    });
+    expect((await t.call('validate_manifest', { manifest: fixed })).json).toEqual({ ok: true });
+  });
+
   it('display given as a string is an error', async () => {
     const m = manifest('disp', [], {
       view: { enabled: true, component: 'generic-card', display: '{kg} kg' },

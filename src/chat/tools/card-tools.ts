@@ -9,6 +9,7 @@ import { replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { firstLine } from '../../common/text.js';
+import { ingestFitErrors } from '../../ingest/hae/card-fit.js';
 import { deleteApproval, patchApproval, replaceApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
@@ -140,7 +141,13 @@ export const validateManifest = defineTool({
   description:
     'Dry-run a candidate manifest: {ok:true} or {ok:false, errors:[{path,message}]}. Nothing is written. Call before every create_manifest and patch_manifest.',
   parameters: Type.Object({ manifest: Type.Unknown() }),
-  run: ({ manifest }) => dryRunValidate(manifest),
+  run: ({ manifest }) => {
+    const checked = dryRunValidate(manifest);
+    // a phone-fed card reading a field its metric never sends is refused on create (card-fit.ts)
+    const fit = ingestFitErrors((manifest as { meta?: unknown } | null)?.meta);
+    if (fit.length === 0) return checked;
+    return { ok: false as const, errors: [...(checked.ok ? [] : checked.errors), ...fit] };
+  },
 });
 
 /** The card tools, in the order the prompt lists them. */

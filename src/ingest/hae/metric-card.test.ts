@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateForCreate } from '../../cards/validate-manifest.js';
+import { cardReads } from '../../common/card-reads.js';
+import { projectRoot } from '../../home/project-root.js';
+import { staticFitProblems } from './card-fit.js';
+import { CATALOGUE, isKnownMetric } from './format/catalogue.js';
+import { metricCard } from './metric-card.js';
+
+const templates = path.join(projectRoot(), 'templates');
+
+describe('metricCard (Add a card)', () => {
+  it.each(CATALOGUE.map((e) => e.key))('%s: a card that is valid and reads what the metric sends', (key) => {
+    const { manifest } = metricCard(key, templates, () => false);
+    const v = validateForCreate(manifest, { isKnownMetric });
+    expect([...v.malformed, ...v.invalid]).toEqual([]);
+    expect(staticFitProblems(manifest.meta)).toEqual([]);
+    // the headline reads a field of the row (a built card always shows something)
+    expect(cardReads(manifest.meta).length).toBeGreaterThan(0);
+    expect(manifest.meta.ingest).toEqual({ source: 'hae', metric: key });
+  });
+
+  it('takes the template made for the metric (aliases count), else builds one', () => {
+    expect(metricCard('step_count', templates, () => false).template).toBe('steps');
+    expect(metricCard('Apple Exercise Time', templates, () => false).template).toBe('active-minutes');
+    expect(metricCard('heart_rate_variability', templates, () => false).template).toBe('resting-hrv');
+    expect(metricCard('blood_oxygen_saturation', templates, () => false).template).toBeNull();
+  });
+
+  it('picks a free id', () => {
+    const taken = new Set(['steps', 'steps-2']);
+    expect(metricCard('step_count', templates, (id) => taken.has(id)).manifest.meta.id).toBe('steps-3');
+  });
+
+  it('refuses a metric the catalogue does not know, naming the field', () => {
+    expect(() => metricCard('steps', templates, () => false)).toThrow(
+      expect.objectContaining({ status: 422, details: [expect.objectContaining({ path: 'metric' })] }),
+    );
+  });
+});
+
+describe('cardReads', () => {
+  it('marks placeholders with a fallback or yes/no text as optional, and reads every place', () => {
+    const reads = cardReads({
+      view: {
+        component: 'generic-card',
+        display: {
+          template: '{kg:round(1)} {note|}',
+          secondary: '{done?Yes:No}',
+          primary: 'latest.bp.systolic',
+          thresholds: [{ ifField: 'kg' }, { colour: 'red' }],
+          trendArrow: { field: 'kg' },
+        },
+      },
+      trends: { component: 'line-chart', series: ['kg', { field: 'fat' }] },
+    });
+    expect(reads.map((r) => [r.field, r.where, r.optional])).toEqual([
+      ['kg', 'meta.view.display.template', false],
+      ['note', 'meta.view.display.template', true],
+      ['done', 'meta.view.display.secondary', true],
+      ['bp', 'meta.view.display.primary', false],
+      ['kg', 'meta.view.display.thresholds.0', false],
+      ['kg', 'meta.view.display.trendArrow.field', false],
+      ['kg', 'meta.trends.series.0', false],
+      ['fat', 'meta.trends.series.1', false],
+    ]);
+  });
+});
