@@ -68,6 +68,11 @@ export const CHAT_RESEND_MAX_MESSAGES = 200;
 export const DEFAULT_GATEWAY_MAX_RETRIES = 2;
 /** First backoff step for a retried gateway call, ms; doubles per attempt. */
 export const GATEWAY_RETRY_BASE_DELAY_MS = 500;
+/**
+ * Most `cache_control` marks one chat request carries: Anthropic refuses a fifth, and gateways
+ * pass that limit on (docs/CHAT-AGENT.md "Prompt caching").
+ */
+export const MAX_CACHE_MARKS = 4;
 /** Longest backoff step the client computes itself, ms (a server's Retry-After may ask more). */
 export const GATEWAY_RETRY_MAX_BACKOFF_MS = 8_000;
 /** Upper bound of the random jitter added to each retry wait, ms. */

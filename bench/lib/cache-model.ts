@@ -46,6 +46,19 @@ function isMarked(v: Json): boolean {
   );
 }
 
+/**
+ * A block as the provider's cache key sees it: without its mark (marks move; the content is the
+ * key) and with a content of text parts read as the string they hold (a marked message goes out
+ * as parts, the same message unmarked as a string: the same prompt text).
+ */
+function keyed(block: Json): Json {
+  const plain = JSON.parse(JSON.stringify(block, (k, v) => (k === 'cache_control' ? undefined : v)));
+  if (Array.isArray(plain.content) && plain.content.every((p: Json) => p?.type === 'text')) {
+    plain.content = plain.content.map((p: Json) => p.text).join('');
+  }
+  return plain;
+}
+
 /** The blocks of a body: each tool, each system part (or the flat system text), each other message. */
 function blocksOf(body: Json): Block[] {
   const raw: Json[] = [...(body.tools ?? [])];
@@ -55,7 +68,7 @@ function blocksOf(body: Json): Block[] {
   }
   const hash = createHash('sha256');
   return raw.map((b) => {
-    const text = JSON.stringify(b);
+    const text = JSON.stringify(keyed(b));
     hash.update(text);
     return {
       bytes: Buffer.byteLength(text),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { contentText, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { postSse, type ReceivedEvent } from '../helpers/sse-client.js';
 
@@ -25,7 +25,7 @@ const ROWS = [
 /** The newest tool result the model was sent. */
 function lastToolResult() {
   const req = gw.requests.findLast((q) => q.body?.messages?.at(-1)?.role === 'tool');
-  return JSON.parse(req?.body.messages.at(-1).content);
+  return JSON.parse(contentText(req?.body.messages.at(-1).content));
 }
 
 const user = (content: string) => [{ role: 'user', content }];

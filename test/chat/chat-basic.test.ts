@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { contentText, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
@@ -74,8 +74,12 @@ describe('POST /api/chat (buffered)', () => {
       tool_calls: [{ id: expect.stringMatching(/^[A-Za-z0-9]{9}$/), type: 'function' }],
     });
     expect(second.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: assistant.tool_calls[0].id });
-    expect(JSON.parse(second.messages.at(-1).content)).toMatchObject({ ok: true, id: 'weight' });
-    expect(JSON.parse(third.messages.at(-1).content)).toMatchObject({ ok: true, added: 1, totalAfter: 1 });
+    expect(JSON.parse(contentText(second.messages.at(-1).content))).toMatchObject({ ok: true, id: 'weight' });
+    expect(JSON.parse(contentText(third.messages.at(-1).content))).toMatchObject({
+      ok: true,
+      added: 1,
+      totalAfter: 1,
+    });
   });
 
   it('a tool that fails returns {error} to the model and the turn goes on', async () => {
@@ -86,7 +90,7 @@ describe('POST /api/chat (buffered)', () => {
     const r = await s.api('/api/chat', { json: { messages: [{ role: 'user', content: 'show nope' }] } });
     expect(r.body.reply).toBe('There is no such card.');
     const toolMsg = gw.requests.at(-1)?.body.messages.at(-1);
-    expect(JSON.parse(toolMsg.content)).toMatchObject({
+    expect(JSON.parse(contentText(toolMsg.content))).toMatchObject({
       error: expect.stringContaining('nope'),
       code: 'CARD_NOT_FOUND',
     });

@@ -4,6 +4,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
+import { contentText } from '../helpers/scripted-gateway.js';
 import { postSse } from '../helpers/sse-client.js';
 
 const servers = chatServers({ CHAT_ITER_TIMEOUT_MS: '5000', CHAT_TURN_DEADLINE_MS: '15000' });
@@ -107,7 +108,7 @@ it('aborting the SSE fetch after the first token does not stop the turn: later t
   const last = gw.requests[3].body.messages;
   const results = last
     .filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => JSON.parse(m.content));
+    .map((m: { content: string }) => JSON.parse(contentText(m.content)));
   expect(results).toEqual([
     expect.objectContaining({ ok: true, id: 'weight' }),
     expect.objectContaining({ ok: true, added: 1, totalAfter: 1 }),

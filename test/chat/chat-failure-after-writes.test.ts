@@ -4,6 +4,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
+import { contentText } from '../helpers/scripted-gateway.js';
 
 const chat = chatServers({ CHAT_ITER_TIMEOUT_MS: '5000' });
 afterEach(() => chat.closeAll());
@@ -54,7 +55,9 @@ it('fails after writing: the reply and the stored message say what changed; rese
   // (a conversation's title side call also reaches the gateway: pick the requests carrying tool replies)
   const toolReplies = gw.requests.map((q) => q.body?.messages?.at(-1)).filter((m) => m?.role === 'tool');
   expect(toolReplies).toHaveLength(2);
-  expect(JSON.parse(toolReplies[1].content)).toEqual(JSON.parse(toolReplies[0].content));
+  expect(JSON.parse(contentText(toolReplies[1].content))).toEqual(
+    JSON.parse(contentText(toolReplies[0].content)),
+  );
 });
 
 it('without a conversation too: the failure is a 200 reply listing the change, and the resent transcript does not repeat it', async () => {

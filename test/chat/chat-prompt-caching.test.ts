@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VOICE_ENVELOPE } from '../../src/chat/prompt/voice.js';
 import { chatServers } from '../helpers/chat-server.js';
+import { contentText } from '../helpers/scripted-gateway.js';
 import type { TestServer } from '../helpers/server.js';
 import { postSse } from '../helpers/sse-client.js';
 
@@ -190,6 +191,74 @@ describe('CHAT_PROMPT_CACHE on (the default)', () => {
   });
 });
 
+/** Where the marks of a request sit: `system` parts, then `<index>:<role>` of each marked message. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded request bodies are untyped JSON
+function marksOf(req: { body: any }): string[] {
+  const out: string[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: recorded request bodies are untyped JSON
+  req.body.messages.forEach((m: any, i: number) => {
+    const parts = Array.isArray(m.content) ? m.content : [];
+    // biome-ignore lint/suspicious/noExplicitAny: recorded request bodies are untyped JSON
+    for (const p of parts.filter((x: any) => 'cache_control' in x)) {
+      expect(p.cache_control).toEqual({ type: 'ephemeral' });
+      out.push(m.role === 'system' ? 'system' : `${i}:${m.role}`);
+    }
+  });
+  return out;
+}
+
+/** Messages with the marks taken out and marked content read back as text. */
+// biome-ignore lint/suspicious/noExplicitAny: recorded request bodies are untyped JSON
+function unmarked(messages: any[]): { role: string }[] {
+  return messages.map((m) =>
+    m.role === 'system' || typeof m.content === 'string' || m.content === null
+      ? JSON.parse(JSON.stringify(m, (k, v) => (k === 'cache_control' ? undefined : v)))
+      : { ...m, content: contentText(m.content) },
+  );
+}
+
+describe('the cache mark that moves with the conversation', () => {
+  it("each round-trip marks its newest message and the previous round-trip's newest, never more than 4 marks", async () => {
+    const { gw, s } = await boot();
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }] },
+      { kind: 'reply', toolCalls: [{ id: 't2', name: 'get_recent_activity', arguments: {} }] },
+      { kind: 'reply', text: 'Nothing tracked yet.' },
+    );
+    await chat(s);
+    expect(gw.requests.map(marksOf)).toEqual([
+      ['system', 'system', '1:user'],
+      ['system', 'system', '1:user', '3:tool'],
+      ['system', 'system', '3:tool', '5:tool'],
+    ]);
+    // what a round-trip sent is sent again unchanged (marks aside: a provider's cache key is the
+    // content) and marked where it ended: the next request reads that entry instead of paying again
+    for (const k of [0, 1]) {
+      const before = unmarked(gw.requests[k].body.messages);
+      const after = unmarked(gw.requests[k + 1].body.messages);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(marksOf(gw.requests[k + 1])).toContain(`${before.length - 1}:${before.at(-1)?.role}`);
+    }
+    // a marked tool result is one text part holding the same text the tool answered
+    const marked = gw.requests[2].body.messages[5];
+    expect(marked.content).toHaveLength(1);
+    expect(JSON.parse(contentText(marked.content))).toHaveProperty('today');
+  });
+
+  it('a conversation turn marks the new message and the end of the previous turn', async () => {
+    const { gw, s } = await boot();
+    gw.script({ kind: 'reply', text: 'Hi.' });
+    await chat(s, {
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'second' },
+      ],
+    });
+    expect(marksOf(gw.requests[0])).toEqual(['system', 'system', '1:user', '3:user']);
+  });
+});
+
 describe('CHAT_PROMPT_CACHE=0', () => {
   it("the system content is one string: the three parts' texts joined with a blank line, and no cache_control anywhere", async () => {
     const on = await boot();
@@ -203,6 +272,19 @@ describe('CHAT_PROMPT_CACHE=0', () => {
     expect(typeof flat).toBe('string');
     expect(flat).toBe([p.static.text, p.instance.text, p.volatile.text].join('\n\n'));
     expect(off.gw.requests[0].rawBody).not.toContain('cache_control');
+  });
+
+  it('tool results stay strings and no message carries a mark', async () => {
+    const { gw, s } = await boot({ CHAT_PROMPT_CACHE: '0' });
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 't1', name: 'list_manifests', arguments: {} }] },
+      { kind: 'reply', text: 'Done.' },
+    );
+    await chat(s);
+    const last = gw.requests[1].body.messages.at(-1);
+    expect(last.role).toBe('tool');
+    expect(typeof last.content).toBe('string');
+    expect(gw.requests.map((q) => q.rawBody).join('')).not.toContain('cache_control');
   });
 
   it('the flat form keeps the same order: static text first, volatile (date) last', async () => {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { ScriptedGateway, ScriptStep } from '../helpers/scripted-gateway.js';
+import { contentText } from '../helpers/scripted-gateway.js';
 import { postSse, type ReceivedEvent } from '../helpers/sse-client.js';
 
 /** A scripted gateway and a server pointed at it; both closed after the test. */
@@ -94,7 +95,7 @@ describe('a multi-card request needing many round-trips', () => {
     expect((await s.api('/api/manifests/water/data')).body.data).toEqual([{ date: '2026-04-20', seq: 1 }]);
     expect((await s.api('/api/manifests/steps/data')).body.data).toEqual([{ date: '2026-04-20', seq: 2 }]);
     // every tool result the model saw was a success
-    const results = toolMessages(gw.requests.at(-1)?.body).map((m) => JSON.parse(m.content));
+    const results = toolMessages(gw.requests.at(-1)?.body).map((m) => JSON.parse(contentText(m.content)));
     expect(results).toHaveLength(6);
     for (const res of results) expect(res).toMatchObject({ ok: true });
   });
@@ -151,7 +152,9 @@ describe('parallel tool calls in one round-trip', () => {
     expect(replies.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(ids);
     expect(replies.map((m: { name: string }) => m.name)).toEqual(['append_row', 'append_row', 'append_row']);
     // totalAfter proves they ran one after another in that order
-    expect(replies.map((m: { content: string }) => JSON.parse(m.content).totalAfter)).toEqual([1, 2, 3]);
+    expect(replies.map((m: { content: string }) => JSON.parse(contentText(m.content)).totalAfter)).toEqual([
+      1, 2, 3,
+    ]);
   });
 
   it('a failing call in the middle of the batch does not stop the others: three replies, the middle one {error}', async () => {
@@ -175,7 +178,7 @@ describe('parallel tool calls in one round-trip', () => {
     const replies = toolMessages(gw.requests[1].body);
     expect(replies.map((m) => m.tool_call_id)).toEqual(callIds(gw.requests[1].body));
     expect(replies).toHaveLength(4);
-    const contents = replies.map((m) => JSON.parse(m.content));
+    const contents = replies.map((m) => JSON.parse(contentText(m.content)));
     expect(contents[0]).toMatchObject({ ok: true, totalAfter: 1 });
     expect(contents[1]).toHaveProperty('error');
     // broken JSON arguments are never run half-parsed

@@ -4,7 +4,7 @@
  * event (the client going away), and a polling guard.
  */
 import { createParser } from 'eventsource-parser';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { contentText, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import type { ReceivedEvent } from '../helpers/sse-client.js';
 
@@ -129,12 +129,12 @@ export const tokenText = (events: ReceivedEvent[]) =>
     .map((e) => e.data.text as string)
     .join('');
 
-/** The user/assistant messages a gateway request carried (the system prompt left out). */
+/** The user/assistant messages a gateway request carried (the system prompt left out), content as text. */
 // biome-ignore lint/suspicious/noExplicitAny: recorded gateway bodies are arbitrary JSON
 export const dialogue = (body: any): { role: string; content: string }[] =>
   (body?.messages ?? [])
     .filter((m: { role: string }) => m.role === 'user' || m.role === 'assistant')
-    .map((m: { role: string; content: string }) => ({ role: m.role, content: m.content }));
+    .map((m: { role: string; content: unknown }) => ({ role: m.role, content: contentText(m.content) }));
 
 /** Is this recorded gateway request the title side call? (no tools; a system instruction asking for a title) */
 // biome-ignore lint/suspicious/noExplicitAny: recorded gateway bodies are arbitrary JSON

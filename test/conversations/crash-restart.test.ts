@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, killAllChildren, spawnServer } from '../helpers/child-server.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { contentText, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { chatEnv, eventually, readSse } from './conv-helpers.js';
 
 let gw: ScriptedGateway;
@@ -19,7 +19,8 @@ afterAll(async () => {
   box.remove();
 });
 
-const contents = (msgs: { role: string; content: string }[]) => msgs.map((m) => `${m.role}:${m.content}`);
+const contents = (msgs: { role: string; content: unknown }[]) =>
+  msgs.map((m) => `${m.role}:${contentText(m.content)}`);
 
 describe('SIGKILL mid-turn, then restart on the same home', () => {
   it('shows the user’s message and no half reply, has no turn to attach to, and accepts a new turn', async () => {

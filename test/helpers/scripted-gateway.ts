@@ -526,3 +526,16 @@ export async function startScriptedGateway(): Promise<ScriptedGateway> {
       }),
   };
 }
+
+/**
+ * The text of a recorded message's content: a string as is, content parts' texts joined. A
+ * message carrying a cache mark goes out as parts (docs/CHAT-AGENT.md "Prompt caching").
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p) => typeof p === 'object' && p !== null && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
+}

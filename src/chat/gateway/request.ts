@@ -3,6 +3,7 @@
  * `tools`, `tool_choice:"auto"`; docs/CHAT-AGENT.md "Streaming" and "usage": `stream` and
  * `stream_options:{include_usage:true}`), shaped to what the provider accepts.
  */
+import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
 import { readToolArguments } from './tool-arguments.js';
@@ -82,6 +83,8 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   provider takes cache_control and does not need string content; otherwise its text parts
  *   are joined with blank lines into one string.
  * - `cache_control` is removed from every part and tool unless supported.
+ * - When the system parts go out with their marks, the newest message and the previous
+ *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
  * - `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
@@ -129,7 +132,11 @@ export function buildRequestBody(
       }
     }
   });
-  const body: ChatCompletionBody = { model, messages, stream: request.stream === true };
+  const body: ChatCompletionBody = {
+    model,
+    messages: sendSystemParts && wantsCaching(messages) ? withMovingMarks(messages) : messages,
+    stream: request.stream === true,
+  };
   const tools = request.tools ?? [];
   if (tools.length > 0) {
     body.tools = tools.map((t: ToolDefinition) =>
