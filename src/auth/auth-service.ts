@@ -16,6 +16,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
+import type { Availability } from '../common/auth-types.js';
 import type { Config } from '../config.js';
 import { badRequest, forbidden, KlebbError, unauthorized } from '../errors.js';
 import { AuthEventLog } from './auth-events.js';
@@ -93,15 +94,6 @@ export interface IssuedInvite {
   label: string;
   expiresAt: string;
   registerUrl: string;
-}
-
-/** Where `GET /auth/register/available` says a code (or its absence) leads. */
-export interface Availability {
-  available: boolean;
-  reason: 'bootstrap' | 'invite' | 'add-device' | 'closed' | 'invalid-invite';
-  /** For an invalid invite: why. */
-  why?: 'unknown' | 'expired' | 'used';
-  label?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,35 +6,12 @@
  * Rows are read by the date index, so a card of any length costs only its rows in the range.
  */
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
+import type { CardSummary } from '../common/summary-types.js';
 import type { Db } from '../store/database.js';
 import { fieldUnits } from './card-csv.js';
 
 /** Most readings listed per card (the statistics count them all). */
 export const SUMMARY_MAX_ROWS = 500;
-
-/** Statistics of one numeric field. */
-export interface FieldStats {
-  field: string;
-  unit?: string;
-  count: number;
-  avg: number;
-  min: number;
-  max: number;
-}
-
-/** One card of the summary. */
-export interface CardSummary {
-  id: string;
-  label: string;
-  emoji?: string;
-  /** Columns of `rows`: date and time first, then the fields the rows have. */
-  columns: { field: string; unit?: string }[];
-  rows: Record<string, unknown>[];
-  /** How many readings fall in the range (rows holds at most SUMMARY_MAX_ROWS of them: the latest). */
-  total: number;
-  stats: FieldStats[];
-  adherence: { name: string; scheduled: number; taken: number; rate: number | null }[];
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);

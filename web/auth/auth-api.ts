@@ -4,6 +4,7 @@
  * make or use a passkey, send the answer back. The server sets the session cookie.
  */
 import { startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import type { Availability } from '../../src/common/auth-types.js';
 import { api } from '../lib/api.js';
 
 /** `GET /auth/status`. */
@@ -19,12 +20,7 @@ export interface AuthStatus {
 }
 
 /** `GET /auth/register/available`. */
-export interface Availability {
-  available: boolean;
-  reason: 'bootstrap' | 'invite' | 'add-device' | 'closed' | 'invalid-invite';
-  why?: 'unknown' | 'expired' | 'used';
-  label?: string;
-}
+export type { Availability } from '../../src/common/auth-types.js';
 
 /** Who is here and what the instance is. */
 export function authStatus(signal?: AbortSignal): Promise<AuthStatus> {

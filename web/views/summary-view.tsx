@@ -6,32 +6,13 @@
  * cards, Print) are not printed. Data from `GET /api/summary`.
  */
 import { useState } from 'preact/hooks';
+import type { CardSummary } from '../../src/common/summary-types.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
 import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/summary.css';
-
-interface FieldStats {
-  field: string;
-  unit?: string;
-  count: number;
-  avg: number;
-  min: number;
-  max: number;
-}
-
-interface CardSummary {
-  id: string;
-  label: string;
-  emoji?: string;
-  columns: { field: string; unit?: string }[];
-  rows: Record<string, unknown>[];
-  total: number;
-  stats: FieldStats[];
-  adherence: { name: string; scheduled: number; taken: number; rate: number | null }[];
-}
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
