@@ -32,6 +32,7 @@ import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
+import { insightRoutes } from './insights/routes.js';
 import type { Instance } from './instance.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pushRoutes } from './push/routes.js';
@@ -187,6 +188,7 @@ export function buildApp(inst: Instance): FastifyInstance {
   metricsRoutes(app, inst);
   cardRoutes(app, inst);
   galleryRoutes(app, inst);
+  insightRoutes(app, inst);
   entryRoutes(app, inst);
   changeRoutes(app, inst);
   mcpRoutes(app, inst);

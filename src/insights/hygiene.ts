@@ -16,6 +16,9 @@ export interface Finding {
   kind: 'stale' | 'growth' | 'orphaned-input';
   severity: 'info' | 'warn';
   detail: string;
+  /** `stale` only: whole days since the latest entry, and the card's `cadence.expectDays`. */
+  ageDays?: number;
+  expectDays?: number;
 }
 
 function inputKeys(card: Card): string[] {
@@ -60,6 +63,8 @@ export function hygieneScan(
         kind: 'stale',
         severity: act.ageDays > 2 * expect ? 'warn' : 'info',
         detail: `last entry ${act.lastEntryDate}, ${act.ageDays} days ago; expected every ${expect} days`,
+        ageDays: act.ageDays,
+        expectDays: expect,
       });
     }
     if (want.has('growth') && act.rowCount > GROWTH_ROWS) {

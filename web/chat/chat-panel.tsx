@@ -10,10 +10,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { instance } from '../lib/instance.js';
 import '../styles/chat.css';
 import { CloseIcon, MenuIcon, NewIcon } from './chat-icons.js';
-import { configured, current, notice } from './chat-state.js';
+import { configured, current, draft, notice } from './chat-state.js';
 import { Composer } from './composer.js';
 import { newConversation, startChat } from './conversation-actions.js';
-import { chatOpen, closeChat } from './launcher-state.js';
+import { chatOpen, closeChat, pendingDraft } from './launcher-state.js';
 import { MessageList } from './message-list.js';
 import { useVisualViewport } from './use-visual-viewport.js';
 
@@ -47,6 +47,14 @@ export function ChatPanel() {
   useEffect(() => {
     void startChat();
   }, []);
+
+  // text handed over by another part of the app (a suggestion on Today) goes into the composer
+  const handed = pendingDraft.value;
+  useEffect(() => {
+    if (handed === null) return;
+    draft.value = handed;
+    pendingDraft.value = null;
+  }, [handed]);
 
   useEffect(() => {
     document.documentElement.classList.toggle('chat-open', open);

@@ -18,6 +18,15 @@ export function openChat(): void {
   storeOpen(true);
 }
 
+/** Text another part of the app wants in the composer; the panel takes it (and clears this) when it shows. */
+export const pendingDraft = signal<string | null>(null);
+
+/** Opens the panel with `text` in the composer, for the person to read, change and send. */
+export function openChatWith(text: string): void {
+  pendingDraft.value = text;
+  openChat();
+}
+
 /** Closes the panel; it stays mounted, so a running turn keeps streaming into it. */
 export function closeChat(): void {
   chatOpen.value = false;

@@ -12,6 +12,7 @@ import type { ShownMessage } from './chat-types.js';
 import { sendMessage } from './conversation-actions.js';
 import { Markdown } from './markdown.js';
 import { pure } from './pure.js';
+import { StarterChips } from './starter-chips.js';
 import { StreamingMarkdown } from './streaming-markdown.js';
 import {
   answerApproval,
@@ -84,6 +85,7 @@ export function MessageList({ agent }: { agent: Agent }) {
               Ask {agent.name} about your cards, or tell it something to log:{' '}
               <q>I weighed 72.4 kg this morning</q>.
             </p>
+            <StarterChips />
           </li>
         )}
         {messages.map((m, i) => (

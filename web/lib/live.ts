@@ -21,6 +21,12 @@ import { forgetCard, refreshAllCards, refreshCard } from './card-data.js';
 /** Bumped whenever a card appears, changes its manifest, or disappears. */
 export const cardsVersion = signal(0);
 
+/**
+ * Bumped (at most once per LIST_BUMP_DELAY_MS) whenever any card's data changes, for what is
+ * worked out from every card's rows on the server (Today's staleness nudges).
+ */
+export const dataVersion = signal(0);
+
 /** True while this tab receives the feed (its own stream or the leader tab's). */
 export const liveConnected = signal(false);
 
@@ -62,11 +68,22 @@ function bumpCards(): void {
   }, LIST_BUMP_DELAY_MS);
 }
 
+let dataTimer: ReturnType<typeof setTimeout> | undefined;
+
+function bumpData(): void {
+  if (dataTimer !== undefined) return;
+  dataTimer = setTimeout(() => {
+    dataTimer = undefined;
+    dataVersion.value++;
+  }, LIST_BUMP_DELAY_MS);
+}
+
 /** Applies one card event to this tab. */
 function apply(e: CardEvent): void {
-  if (e.type === 'data-changed')
+  if (e.type === 'data-changed') {
     void refreshCard(e.id, typeof e.version === 'number' ? e.version : undefined);
-  else if (e.type === 'card-removed') {
+    bumpData();
+  } else if (e.type === 'card-removed') {
     forgetCard(e.id);
     bumpCards();
   } else bumpCards();

@@ -290,8 +290,8 @@ function CardsSettings() {
         )
       ) : res.data.cards.length === 0 ? (
         <Empty emoji="🗂️" title="No cards">
-          The cards you keep appear here, to switch on and off. Ask the chat to make one, for example “track
-          my morning weight”.
+          <a href="/settings/cards/add">Add a card</a> from the gallery, or ask the chat to make one, for
+          example “track my morning weight”.
         </Empty>
       ) : (
         <ul class={`setting-list${reordering ? ' setting-list-sorting' : ''}`} ref={list}>

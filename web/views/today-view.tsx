@@ -14,6 +14,7 @@ import { day as dayText } from '../lib/format.js';
 import { matchRoute, navigate, route } from '../lib/router.js';
 import { CardGrid, prefetchView } from './card-grid.js';
 import { PhoneDiscoveryCard } from './phone-discovery-card.js';
+import { TodayNudges } from './today-nudges.js';
 import '../styles/views.css';
 
 // A page opened on a day (`/`, `/day/:date`, `/widget`) asks for its cards and their data while
@@ -72,14 +73,15 @@ export function TodayView({ date }: { date: string | null }) {
       </div>
       <DayScrubber shown={shown} now={now} />
       {live && <PhoneDiscoveryCard />}
+      {live && <TodayNudges />}
       <CardGrid
         view="view"
         date={shown}
         live={live}
         empty={
           <Empty emoji="🌱" title="No cards yet">
-            Pick a card in Settings › Cards, or ask the chat to make one, for example “track my morning
-            weight”.
+            <a href="/settings/cards/add">Pick one from the gallery</a>, or ask the chat to make one, for
+            example “track my morning weight”.
           </Empty>
         }
       />

@@ -1,0 +1,44 @@
+/**
+ * Nudges a person has dismissed, kept on the server in the home's `data/_meta` folder so a
+ * dismissal made on the phone holds on the laptop too (and survives a cleared browser):
+ * `hygiene-dismissed.json` (staleness nudges, keyed `<cardId>::<kind>`) and
+ * `cc-suggestions-dismissed.json` (combined-view suggestions, keyed by the category and the
+ * sorted ids of the cards suggested, so a suggestion with another set of cards shows again).
+ * Each file is a JSON list of keys, written atomically; a missing or unreadable file is an empty list.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../home/atomic-write.js';
+
+/** A set of dismissed keys kept in one file. */
+export class DismissalFile {
+  constructor(private readonly file: string) {}
+
+  /** The keys dismissed so far. */
+  read(): Set<string> {
+    try {
+      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      return new Set(Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  }
+
+  /** Records `key` (once). @returns false when it was already dismissed. */
+  add(key: string): boolean {
+    const keys = this.read();
+    if (keys.has(key)) return false;
+    keys.add(key);
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    writeFileAtomic(this.file, `${JSON.stringify([...keys].sort(), null, 2)}\n`);
+    return true;
+  }
+}
+
+/** The two dismissal files of a home whose instance metadata folder is `metaDir`. */
+export function dismissalFiles(metaDir: string): { hygiene: DismissalFile; suggestions: DismissalFile } {
+  return {
+    hygiene: new DismissalFile(path.join(metaDir, 'hygiene-dismissed.json')),
+    suggestions: new DismissalFile(path.join(metaDir, 'cc-suggestions-dismissed.json')),
+  };
+}
