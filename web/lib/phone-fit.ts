@@ -13,6 +13,8 @@ export const phoneFit = signal<ReadonlyMap<string, FitProblem[]>>(new Map());
 /** Keys (card list version, card data version) already asked for. */
 const asked = new Set<string>();
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Keys remembered (a long session sees a new data version after every push). */
+const ASKED_MAX = 1000;
 /** Reads arriving together (every card of a dashboard) make one request. */
 const GATHER_MS = 50;
 
@@ -28,6 +30,7 @@ async function load(): Promise<void> {
 /** Asks for a read for `key` (a card's list and data versions); keys asked before cost nothing. */
 export function wantPhoneFit(key: string): void {
   if (asked.has(key)) return;
+  if (asked.size >= ASKED_MAX) asked.clear();
   asked.add(key);
   if (timer !== undefined) return;
   timer = setTimeout(() => {
