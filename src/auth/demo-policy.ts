@@ -55,7 +55,11 @@ export const DEMO_WRITE_ALLOWED: ReadonlySet<string> = new Set([
 
 /** Why a write outside DEMO_WRITE_ALLOWED is refused, by route, for a message that says what is off. */
 function refusedWriteMessage(url: string): string {
-  if (/^\/api\/settings\/cards\/:[^/]+\/(enable|disable)$/.test(url) || url.startsWith('/api/manifests')) {
+  if (
+    /^\/api\/settings\/cards\/:[^/]+\/(enable|disable)$/.test(url) ||
+    url.startsWith('/api/manifests') ||
+    url === '/api/health-auto-export/cards'
+  ) {
     return 'Cards cannot be changed, hidden, shown, created, deleted or reordered in this demo';
   }
   if (url.startsWith('/api/settings/cards/')) return 'New cards from templates are switched off in this demo';

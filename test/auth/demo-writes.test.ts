@@ -29,6 +29,7 @@ describe('demo mode writes', () => {
       ['POST', '/api/health-auto-export/token/regenerate'],
       ['DELETE', '/api/health-auto-export/token'],
       ['GET', '/api/health-auto-export/token'],
+      ['POST', '/api/health-auto-export/cards', { metric: 'step_count' }],
     ];
     for (const [method, path, json] of refused) {
       const r = await s.api(path, { method, headers: h, ...(json ? { json } : {}) });
