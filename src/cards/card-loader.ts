@@ -11,11 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { jsonShapeProblem } from '../common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
+import type { LoadError } from '../common/view-types.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
-import type { Card, CardRegistry, LoadError } from './card-registry.js';
+import type { Card, CardRegistry } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { isNonEmptyString } from './field-issues.js';
 import {

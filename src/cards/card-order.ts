@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { VIEW_NAMES } from '../common/view-types.js';
 import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
 import { fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
@@ -121,10 +122,6 @@ export function setCardEnabled(
   }
   return { ok: true, id, enabled };
 }
-
-/** The view names `/api/views/:view` accepts. */
-export const VIEW_NAMES = ['view', 'trends', 'calendar', 'reports', 'dayDetail'] as const;
-export type ViewName = (typeof VIEW_NAMES)[number];
 
 /**
  * `GET /api/views/:view`: cards with `meta.enabled !== false`, `meta[view].enabled === true` and a

@@ -4,6 +4,7 @@
  * (`manifest`, with invalid optional fields dropped at load), and the load errors per file.
  * Memory is updated only after a write to disk has succeeded.
  */
+import type { LoadError } from '../common/view-types.js';
 import type { ManifestBody } from './manifest-file.js';
 
 /** One loaded card. */
@@ -17,19 +18,6 @@ export interface Card {
   manifest: ManifestBody & { meta: Record<string, unknown> };
   /** sha256 of the file bytes last read or written (own writes are recognised by content). */
   hash: string;
-}
-
-/** One entry of the `errors` list of `GET /api/manifests`. */
-export interface LoadError {
-  /** File name inside the data folder. */
-  file: string;
-  /** Card id when one could be read. */
-  id?: string;
-  /** Stable code: INVALID_JSON, UNSUPPORTED_SCHEMA, MISSING_FIELD, DUPLICATE_ID, FIELD_DROPPED, READ_FAILED, IMPORT_FAILED. */
-  code: string;
-  message: string;
-  /** Field path for FIELD_DROPPED and MISSING_FIELD. */
-  path?: string;
 }
 
 /** Cards by id and by file, plus the current load errors by file. */

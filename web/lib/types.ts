@@ -1,5 +1,7 @@
 /** Shapes of the server's answers that the app reads (docs/API.md). */
 
+import type { LoadError } from '../../src/common/view-types.js';
+
 /** `GET /api/instance`. */
 export interface InstanceInfo {
   name: string;
@@ -8,8 +10,8 @@ export interface InstanceInfo {
   cloud: boolean;
 }
 
-/** The views `GET /api/views/:view` knows. */
-export type ViewName = 'view' | 'trends' | 'calendar' | 'reports' | 'dayDetail';
+/** The views `GET /api/views/:view` knows, and a problem met while loading card files. */
+export type { LoadError, ViewName } from '../../src/common/view-types.js';
 
 /** A card's `meta` as far as the shell reads it; renderers read the rest. */
 export interface CardMeta {
@@ -35,15 +37,6 @@ export interface ViewCard {
   id: string;
   meta: CardMeta;
   viewConfig: ViewConfig;
-}
-
-/** A problem met while loading card files. */
-export interface LoadError {
-  file: string;
-  code: string;
-  message: string;
-  id?: string;
-  path?: string;
 }
 
 /** `GET /api/views/:view`. */
