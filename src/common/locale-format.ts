@@ -88,6 +88,8 @@ export type DayStyle =
   | 'short'
   /** "20 Apr 2025" */
   | 'short-year'
+  /** "Mon 20 Apr" */
+  | 'short-weekday'
   /** "Apr 25" (a chart axis over many months) */
   | 'month-year-short'
   /** "April 2026" */
@@ -108,6 +110,7 @@ const DAY_OPTIONS: Record<DayStyle, Intl.DateTimeFormatOptions> = {
   'day-month-year': { day: 'numeric', month: 'long', year: 'numeric' },
   short: { day: 'numeric', month: 'short' },
   'short-year': { day: 'numeric', month: 'short', year: 'numeric' },
+  'short-weekday': { weekday: 'short', day: 'numeric', month: 'short' },
   'month-year-short': { month: 'short', year: '2-digit' },
   'month-year': { month: 'long', year: 'numeric' },
   'month-short': { month: 'short' },

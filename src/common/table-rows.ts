@@ -21,7 +21,8 @@ import {
   renderTemplate,
   valueText,
 } from './display-template.js';
-import { formatFixed, numberText, toFiniteNumber } from './numbers.js';
+import { formatDay, formatNumber } from './locale-format.js';
+import { cleanNumber, toFiniteNumber } from './numbers.js';
 import { dayOf } from './trend.js';
 
 /** One column as shown. */
@@ -125,25 +126,15 @@ export function sortTableRows(rows: unknown, sort: TableSort | null): Obj[] {
     .map((x) => x.row);
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** "20 Apr 2026" in `locale`, read in UTC: a calendar date is never shifted by a time zone. */
-function dateFormat(locale: string | undefined): Intl.DateTimeFormat {
-  let f = dateFormats.get(locale ?? '');
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-    dateFormats.set(locale ?? '', f);
-  }
-  return f;
-}
-
 /**
- * One cell as text (see the file comment for `format`). Missing values are ''. `locale` formats
- * dates (default the runtime's).
+ * One cell as text (see the file comment for `format`). Missing values are ''. Numbers and dates
+ * are written for `locale` (default the runtime's: the browser's language), through
+ * locale-format.ts as everywhere else: 1.5 is "1,5" in German, a date "20. Apr. 2026".
  */
 export function cellText(row: Obj, col: TableColumn, locale?: string): string {
   const format = col.format;
-  if (format?.includes('{')) return renderTemplate(format, row);
+  const num = (n: number, decimals?: number) => formatNumber(n, { decimals, locale });
+  if (format?.includes('{')) return renderTemplate(format, row, { formatNumber: num });
   const v = getValue(row, col.field);
   if (isEmptyValue(v)) return '';
   const f = format?.toLowerCase();
@@ -151,15 +142,16 @@ export function cellText(row: Obj, col: TableColumn, locale?: string): string {
     const day = dayOf(v);
     // an impossible day ("2026-13-45", "2026-02-30") shows as the text it is, never throws
     if (!day || !isIsoDate(day)) return valueText(v);
-    return dateFormat(locale).format(new Date(`${day}T00:00:00Z`));
+    return formatDay(day, 'short-year', locale);
   }
   if (f === 'check' || f === 'boolean') return isTruthy(v) ? CHECK_MARK : '';
   const n = toFiniteNumber(v);
-  if (f === 'percent') return n === null ? valueText(v) : `${numberText(Math.abs(n) <= 1 ? n * 100 : n)}%`;
+  if (f === 'percent')
+    return n === null ? valueText(v) : `${num(cleanNumber(Math.abs(n) <= 1 ? n * 100 : n))}%`;
   const digits = f ? /^(?:round|number|fixed)\((\d{1,2})\)$/.exec(f) : null;
-  if (digits) return n === null ? valueText(v) : formatFixed(n, Number(digits[1]));
-  if (f === 'number') return n === null ? valueText(v) : numberText(n);
-  return valueText(v);
+  if (digits) return n === null ? valueText(v) : num(n, Number(digits[1]));
+  if (f === 'number') return n === null ? valueText(v) : num(n);
+  return typeof v === 'number' ? num(v) : valueText(v);
 }
 
 /**

@@ -118,8 +118,8 @@ export function AdherenceReport({ card, date }: RendererProps) {
       <RendererNote>No scheduled items yet.</RendererNote>
     ) : (
       <RendererNote tone="problem">
-        No scheduled items found: this report reads <code>items[]</code> (or <code>current[]</code>) with a{' '}
-        <code>schedule</code>.
+        Nothing with a schedule on this card yet: add a medicine or supplement with the days it is due, or ask
+        the chat to.
       </RendererNote>
     );
   }
@@ -149,7 +149,8 @@ export function AdherenceReport({ card, date }: RendererProps) {
       ))}
       {inventory && !report.hasStock && (
         <RendererNote>
-          No stock recorded. Add <code>inventory</code> (doses on hand) to an item to see how long it lasts.
+          No stock recorded. Note how many doses are on hand for an item (or ask the chat to) to see how long
+          it lasts.
         </RendererNote>
       )}
     </div>

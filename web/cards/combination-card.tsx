@@ -275,7 +275,7 @@ export function CombinationCard({ card, date }: RendererProps) {
   if (ids.length === 0 && !Array.isArray(card.viewConfig.combines)) {
     return (
       <RendererNote tone="problem">
-        This combination names no source cards: add <code>combines</code> to its view.
+        This card does not name the cards it combines yet: ask the chat to set it up.
       </RendererNote>
     );
   }
@@ -327,9 +327,7 @@ export function CombinationCard({ card, date }: RendererProps) {
       )}
       {nothing && <RendererNote>Nothing logged for this day yet.</RendererNote>}
       {resolved.entries.length === 0 && (
-        <RendererNote tone="problem">
-          None of the sources in <code>combines</code> can be drawn.
-        </RendererNote>
+        <RendererNote tone="problem">None of the cards it combines can be shown.</RendererNote>
       )}
       {resolved.ignored.length > 0 && (
         <p class="combo-ignored">

@@ -13,6 +13,7 @@ import { entriesByDay } from '../../src/common/calendar-days.js';
 import { markerFor } from '../../src/common/calendar-marker.js';
 import { addDays } from '../../src/common/dates.js';
 import { useCardData } from '../lib/card-data.js';
+import { day as dayText } from '../lib/format.js';
 import type { CardMeta } from '../lib/types.js';
 import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
@@ -78,8 +79,6 @@ export function dayMarkers(
   return out;
 }
 
-const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
-
 /** As a card body: the seven days ending on the shown day, each with its glyph or an empty dot. */
 export function DayMarker({ card, date, view }: RendererProps) {
   const { data, loading, error } = useCardData(card.id);
@@ -102,7 +101,7 @@ export function DayMarker({ card, date, view }: RendererProps) {
           const glyph = marks.get(d);
           return (
             <li key={d} class={`day-marker-day${d === date ? ' day-marker-shown' : ''}`} data-date={d}>
-              <span class="day-marker-weekday">{weekday.format(new Date(`${d}T12:00:00Z`))}</span>
+              <span class="day-marker-weekday">{dayText(d, 'weekday-short')}</span>
               <span class="day-marker-glyph">
                 {glyph ?? <span class="day-marker-none" aria-hidden="true" />}
                 {!glyph && <span class="visually-hidden">no entry</span>}

@@ -264,7 +264,7 @@ export function LineChart({ card, date }: RendererProps) {
   if (config.series.length === 0) {
     return (
       <RendererNote tone="problem">
-        No numbers to chart: no row has a numeric field. Name the field in <code>series</code>.
+        No numbers to draw yet: none of this card's entries holds a number. Ask the chat which value to chart.
       </RendererNote>
     );
   }

@@ -83,7 +83,7 @@ export function MarkdownDoc({ card }: RendererProps) {
       <RendererNote>This note is empty.</RendererNote>
     ) : (
       <RendererNote tone="problem">
-        This note's data is not in the shape it needs: <code>{'{"markdown": "…"}'}</code>.
+        This note's text is not in the shape it needs, so it cannot be shown. Ask the chat to fix it.
       </RendererNote>
     );
   }

@@ -35,6 +35,7 @@ import { initialValues } from '../forms/form-values.js';
 import { itemKey, useDoseWriter } from '../forms/use-dose-writer.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth, today } from '../lib/dates.js';
+import { day as dayText } from '../lib/format.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/schedule-card.css';
 
@@ -75,9 +76,7 @@ function DotGrid({ item, date }: { item: Record<string, unknown>; date: string }
     <ol class="sc-grid" aria-label="The last seven days">
       {days.map((d) => {
         const st = dayState(item, d, now);
-        const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' }).format(
-          new Date(`${d}T12:00:00Z`),
-        );
+        const weekday = dayText(d, 'weekday-narrow');
         return (
           <li
             key={d}

@@ -10,19 +10,10 @@ import { groupReportItems, reportItems } from '../../src/common/schedule-groups.
 import { type TimelineCell, timelineCells, timelineDays } from '../../src/common/schedule-timeline.js';
 import { useCardData } from '../lib/card-data.js';
 import { today as todayDate } from '../lib/dates.js';
+import { day as dayText } from '../lib/format.js';
 import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
 import '../styles/cards/schedule-timeline.css';
-
-const weekdayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', timeZone: 'UTC' });
-const longFmt = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-
-const utc = (d: string) => new Date(`${d}T12:00:00Z`);
 
 const STATE_TEXT: Record<TimelineCell['state'], (c: TimelineCell) => string> = {
   none: () => 'not due',
@@ -58,8 +49,8 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
       <RendererNote>No scheduled items yet.</RendererNote>
     ) : (
       <RendererNote tone="problem">
-        No scheduled items found: this timeline reads <code>items[]</code> (or <code>current[]</code>) with a{' '}
-        <code>schedule</code>.
+        Nothing with a schedule on this card yet: add a medicine or supplement with the days it is due, or ask
+        the chat to.
       </RendererNote>
     );
   }
@@ -69,7 +60,7 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
       <div class="timeline-row timeline-head" style={grid} aria-hidden="true">
         {days.map((d) => (
           <span key={d} class={`timeline-day${d === today ? ' is-today' : ''}`}>
-            <span class="timeline-wd">{weekdayFmt.format(utc(d))}</span>
+            <span class="timeline-wd">{dayText(d, 'weekday-narrow')}</span>
             <span class="timeline-dn">{Number(d.slice(8))}</span>
           </span>
         ))}
@@ -87,7 +78,7 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
                 </p>
                 <ol class="timeline-row" style={grid}>
                   {cells.map((c) => {
-                    const text = `${longFmt.format(utc(c.date))}: ${STATE_TEXT[c.state](c)}`;
+                    const text = `${dayText(c.date, 'short-weekday')}: ${STATE_TEXT[c.state](c)}`;
                     return (
                       <li
                         key={c.date}

@@ -53,7 +53,7 @@ export function TableList({ card }: RendererProps) {
   if (columns.length === 0)
     return (
       <RendererNote tone="problem">
-        No columns to show: name them in <code>columns</code>.
+        No columns to show yet: ask the chat which values the table should list.
       </RendererNote>
     );
   const shown = all ? rows : rows.slice(0, TABLE_PREVIEW_ROWS);

@@ -13,9 +13,11 @@ import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/summary.css';
+import { num as localNum } from '../lib/format.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** A figure of the summary: whole numbers as they are, others to one decimal, in the person's locale. */
+const num = (n: number) => (Number.isInteger(n) ? localNum(n) : localNum(n, 1));
 const withUnit = (f: string, unit?: string) =>
   unit && unit.toLowerCase() !== f.toLowerCase() ? `${f} (${unit})` : f;
 
