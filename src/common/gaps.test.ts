@@ -8,6 +8,8 @@ describe('gaps in a card’s days', () => {
     expect(typicalSpacing(daily)).toBe(1);
     expect(typicalSpacing(['2026-04-01', '2026-04-08', '2026-04-15', '2026-05-20'])).toBe(7);
     expect(typicalSpacing(['2026-04-01'])).toBeUndefined();
+    // two readings a day: the day counts once
+    expect(typicalSpacing(['2026-04-01', '2026-04-01', '2026-04-02', '2026-04-02', '2026-04-03'])).toBe(1);
   });
 
   it('the cadence wins over the inferred spacing; a daily card bridges one missed day, not two', () => {

@@ -19,11 +19,17 @@ export function expectDaysOf(meta: unknown): number | undefined {
   return typeof c === 'number' && Number.isInteger(c) && c >= 1 && c <= 730 ? c : undefined;
 }
 
-/** The median of whole-day distances between neighbouring `days` (sorted `YYYY-MM-DD`), or undefined for fewer than two. */
+/**
+ * The median of whole-day distances between neighbouring `days` (sorted `YYYY-MM-DD`; a day
+ * repeated for several readings counts once), or undefined for fewer than two distinct days.
+ */
 export function typicalSpacing(days: readonly string[]): number | undefined {
-  if (days.length < 2) return undefined;
   const steps: number[] = [];
-  for (let i = 1; i < days.length; i++) steps.push(daysBetween(days[i - 1], days[i]));
+  for (let i = 1; i < days.length; i++) {
+    const step = daysBetween(days[i - 1], days[i]);
+    if (step > 0) steps.push(step);
+  }
+  if (steps.length === 0) return undefined;
   steps.sort((a, b) => a - b);
   const mid = steps.length >> 1;
   return steps.length % 2 === 1 ? steps[mid] : (steps[mid - 1] + steps[mid]) / 2;

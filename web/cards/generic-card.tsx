@@ -18,11 +18,12 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
-import { addDays, daysBetween } from '../../src/common/dates.js';
+import { addDays } from '../../src/common/dates.js';
 import { isRunningTotal, minuteOfDay } from '../../src/common/day-total.js';
 import { type EmojiMap, getValue } from '../../src/common/display-template.js';
-import { expectDaysOf, gapLimit, segmentsOf } from '../../src/common/gaps.js';
+import { expectDaysOf, gapLimit } from '../../src/common/gaps.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
+import { sparklinePath } from '../../src/common/sparkline-path.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
 import { goodDirectionOf, type NumericPoint, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
@@ -93,40 +94,6 @@ function secondaryTemplate(display: Record<string, unknown>): string | undefined
     return text(display.format) || text(display.template) ? undefined : `{${s.trim().slice(7)}}`;
   }
   return s;
-}
-
-/**
- * The sparkline's SVG path: x by date (so a missed week is a space), one `M … L …` run per stretch
- * of points no further apart than `limit` days (src/common/gaps.ts); a lone point is a dot (a
- * zero-length run drawn with round caps). Also the last point's position, for its marker.
- */
-export function sparklinePath(
-  points: readonly NumericPoint[],
-  limit: number,
-  w: number,
-  h: number,
-): { d: string; last: [string, string] } {
-  const values = points.map((p) => p.value);
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  const span = max - min || 1;
-  const first = points[0].date;
-  const days = Math.max(1, daysBetween(first, points[points.length - 1].date));
-  const xy = (p: NumericPoint): [string, string] => {
-    const x = points.length === 1 ? w / 2 : (daysBetween(first, p.date) / days) * (w - 4) + 2;
-    const y = h - 3 - ((p.value - min) / span) * (h - 6);
-    return [x.toFixed(1), y.toFixed(1)];
-  };
-  const d = segmentsOf(
-    points.map((p) => p.date),
-    limit,
-  )
-    .map(([a, b]) => {
-      const run = points.slice(a, b + 1).map((p) => xy(p).join(' '));
-      return `M${run[0]} L${(run.length === 1 ? run : run.slice(1)).join(' L')}`;
-    })
-    .join(' ');
-  return { d, last: xy(points[points.length - 1]) };
 }
 
 function Sparkline({ points, limit, colour }: { points: NumericPoint[]; limit: number; colour?: string }) {
