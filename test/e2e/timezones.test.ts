@@ -117,7 +117,9 @@ for (const { tz, noon } of ZONES) {
       const cell = w.page.locator(`a.month-day[data-date="${DAY}"]`);
       expect(await cell.getAttribute('aria-current')).toBe('date');
       expect(await cell.getAttribute('aria-label')).toMatch(/^Monday 20 April/);
-      expect(await cell.locator('.month-markers').textContent()).toBe('📍');
+      // both cards mark the day: the 📍 card, and weight (its trend marker, with no earlier row to
+      // compare, falls back to the card's emoji)
+      expect(await cell.locator('.month-markers').textContent()).toBe('📍⚖️');
       const marked = await w.page
         .locator('.month-markers')
         .evaluateAll((els) => els.filter((e) => e.textContent).map((e) => e.getAttribute('data-date')));
