@@ -1,5 +1,7 @@
 /** Shapes of the chat routes' answers the widget reads (docs/API.md "Chat", "Conversations"). */
 
+import type { SearchHit } from '../../src/common/conversation-types.js';
+
 /** One stored message of a conversation. */
 export interface StoredMessage {
   role: 'user' | 'assistant';
@@ -29,16 +31,11 @@ export interface ApprovalAsk {
   expiresAt: string;
 }
 
-/** A conversation in the lists (`GET /api/conversations`, `POST /api/conversations/search`). */
-export interface ConversationSummary {
-  id: string;
-  title: string | null;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-  /** Search only: the matching line of the first matching message. */
-  snippet?: string;
-}
+/**
+ * A conversation in the lists (`GET /api/conversations`, `POST /api/conversations/search`); a
+ * search hit may carry `snippet`, the matching line of the first matching message.
+ */
+export type ConversationSummary = SearchHit;
 
 /** `GET /api/conversations/:id`. */
 export interface Conversation extends ConversationSummary {

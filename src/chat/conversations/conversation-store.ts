@@ -5,6 +5,7 @@
  * transaction.
  */
 import { randomUUID } from 'node:crypto';
+import type { ConversationSummary, SearchHit } from '../../common/conversation-types.js';
 import { headGraphemes } from '../../common/graphemes.js';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
 import {
@@ -29,23 +30,9 @@ export interface MessageExtra {
 /** One stored message. `createdAt` is an ISO time. */
 export type StoredMessage = { role: 'user' | 'assistant'; content: string; createdAt: string } & MessageExtra;
 
-/** A conversation as the list shows it. */
-export interface ConversationSummary {
-  id: string;
-  title: string | null;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-}
-
 /** A whole conversation. */
 export interface Conversation extends ConversationSummary {
   messages: StoredMessage[];
-}
-
-/** A search hit: the summary plus the matching line when the hit was in a message. */
-export interface SearchHit extends ConversationSummary {
-  snippet?: string;
 }
 
 /** Longest search needle, characters (a longer one is a 400, never a regex stack overflow). */
