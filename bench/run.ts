@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { appendLatency } from './append-latency.js';
+import { appleHealthImport } from './apple-health-import.js';
 import { changeLog } from './change-log.js';
 import { chatConcurrency } from './chat-concurrency.js';
 import { chatRelay } from './chat-relay.js';
@@ -54,6 +55,7 @@ const ALL: Benchmark[] = [
   reattachReplay,
   conversationSearch,
   haeIngest,
+  appleHealthImport,
   chatWidget,
   dashboard,
   dataExportImport,

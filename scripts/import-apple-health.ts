@@ -2,7 +2,9 @@
  * `npm run import:apple-health -- <export.xml> [--home DIR]`:
  * stream-parses Apple Health's `export.xml` into the samples store of a HEALTH_HOME (`--home`,
  * else HEALTH_HOME, else ~/klebb) and fills the cards subscribed to its metrics, as a push would.
- * Prints a summary as JSON on stdout. Exit codes: 0 imported, 1 failed, 2 bad usage.
+ * Prints a summary as JSON on stdout, and the progress (percent, size read, time left) on stderr:
+ * one line rewritten in place on a terminal, else a line every 10 %. Exit codes: 0 imported,
+ * 1 failed, 2 bad usage.
  *
  * The server may be running on the same home meanwhile (SQLite WAL); its open pages see the new
  * rows on their next read (no live update is sent from this process).
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
+import { ImportProgress, progressLine } from '../src/ingest/apple-health/progress.js';
 import { openInstance } from '../src/instance.js';
 
 const USAGE = 'usage: npm run import:apple-health -- <export.xml> [--home DIR]';
@@ -43,6 +46,37 @@ export function parseArgs(argv: string[]): ImportArgs {
   return { file: path.resolve(file), ...(home ? { home: path.resolve(home) } : {}) };
 }
 
+/** Where the script writes: the summary (`out`), progress and problems (`err`, a terminal when `tty`). */
+export interface ImportIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  tty?: boolean;
+  /** How often the progress is looked at, ms (1000). */
+  everyMs?: number;
+}
+
+/**
+ * Reports `progress` on `io.err` until the returned function is called (which writes the last
+ * line): on a terminal one line rewritten in place, else one line per 10 % step.
+ */
+export function reportProgress(progress: ImportProgress, io: ImportIo): () => void {
+  let step = -1;
+  const show = () => {
+    const v = progress.view();
+    if (io.tty) io.err(`\r${progressLine(v)}\u001b[K`);
+    else if (Math.floor(v.percent / 10) > step) {
+      step = Math.floor(v.percent / 10);
+      io.err(`${progressLine(v)}\n`);
+    }
+  };
+  const timer = setInterval(show, io.everyMs ?? 1000);
+  return () => {
+    clearInterval(timer);
+    show();
+    if (io.tty) io.err('\n');
+  };
+}
+
 /**
  * Runs the import: opens the home (no file watcher), imports the file, closes the home (WAL
  * checkpointed). `out` receives the summary JSON, `err` progress and problems.
@@ -50,9 +84,10 @@ export function parseArgs(argv: string[]): ImportArgs {
  */
 export async function main(
   argv: string[],
-  io: { out: (s: string) => void; err: (s: string) => void } = {
+  io: ImportIo = {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
+    tty: process.stderr.isTTY,
   },
 ): Promise<number> {
   let args: ImportArgs;
@@ -70,7 +105,18 @@ export async function main(
   const inst = await openInstance(loadConfig(env), { watch: false });
   try {
     io.err(`importing ${args.file} into ${inst.layout.home} ...\n`);
-    const r = await importAppleHealthFile(inst.hae, args.file);
+    const progress = new ImportProgress(fs.statSync(args.file).size);
+    const stop = reportProgress(progress, io);
+    let r: Awaited<ReturnType<typeof importAppleHealthFile>>;
+    try {
+      r = await importAppleHealthFile(inst.hae, args.file, progress);
+      progress.end();
+    } catch (e) {
+      progress.end(e);
+      throw e;
+    } finally {
+      stop();
+    }
     io.out(`${JSON.stringify({ ok: true, home: inst.layout.home, ...r }, null, 2)}\n`);
     io.err(
       `${r.records} records, ${r.workouts} workouts: ${r.samples} samples (${r.newSamples} new); ` +

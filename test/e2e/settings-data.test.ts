@@ -48,6 +48,7 @@ describe('Settings › Data', () => {
       '/api/export',
     );
     await panel
+      .locator('label', { hasText: 'Import an archive' })
       .locator('input[type=file]')
       .setInputFiles({ name: 'home.zip', mimeType: 'application/zip', buffer: archive });
     const preview = panel.locator('.data-preview');

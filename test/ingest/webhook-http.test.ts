@@ -77,7 +77,7 @@ describe('auth before the body', () => {
     expect(auth['POST /api/health-auto-export']).toBe('public');
     for (const [k, v] of Object.entries(auth))
       if (k !== 'POST /api/health-auto-export') expect(v, k).toBe('session');
-    expect(Object.keys(auth)).toHaveLength(11);
+    expect(Object.keys(auth)).toHaveLength(12);
     // through a proxy (not local) and without the agent token, token management is refused
     const r = await srv.api('/api/health-auto-export/token', {
       headers: { 'x-forwarded-for': '203.0.113.5' },

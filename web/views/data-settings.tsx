@@ -1,13 +1,15 @@
 /**
  * Settings › Data: download everything (`GET /api/export`), import an archive (upload → preview
  * per card with row counts → choose → REPLACE when the home holds data → applied in the
- * background, polled → Roll back), the snapshots with Restore, and the doctor's summary page.
+ * background, polled → Roll back), an Apple Health export (apple-health-upload.tsx), the
+ * snapshots with Restore, and the doctor's summary page.
  * The choice replaces, it never merges: the cards ticked become the home's cards.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorNote } from '../components/status.js';
 import { ApiError, api } from '../lib/api.js';
 import { useResource } from '../lib/use-resource.js';
+import { AppleHealthUpload } from './apple-health-upload.js';
 import '../styles/data.css';
 
 interface PreviewCard {
@@ -275,6 +277,7 @@ export function DataSettings() {
           error={new Error(`The ${job.kind ?? 'import'} did not complete: ${job.error?.message ?? ''}`)}
         />
       )}
+      <AppleHealthUpload />
       <h3>Snapshots</h3>
       <p class="panel-hint">Taken every day (7 days and 4 weeks are kept) and before every import.</p>
       <ul class="data-snapshots">

@@ -11,6 +11,7 @@
  */
 
 import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { invalid } from '../../errors.js';
 import type { MetricBlock } from '../hae/format/payload.js';
@@ -19,10 +20,22 @@ import { dedupKeyOf } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { HaeIngest, PushSummary } from '../hae/service.js';
+import { ImportProgress } from './progress.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 
-/** Points buffered before they are extracted and stored (bounds memory on a huge export). */
+/**
+ * Points buffered before they are extracted and stored (bounds memory on a huge export). The
+ * batches are also where extraction numbers same-instant points (`seq`), so this and READ_CHUNK
+ * stay as they are: other values would key such points differently from earlier imports.
+ */
 const BATCH_POINTS = 5000;
+/** Characters read from the file per parse step (the event loop gets a turn after each). */
+const READ_CHUNK = 256 * 1024;
+/**
+ * Samples stored per transaction: small enough that one transaction keeps the event loop for
+ * ~10 ms, large enough that the commits (one fsync each) stay a small share of the time.
+ */
+const INSERT_BATCH = 2500;
 /** XML problems listed by name in the warnings (the rest are counted). */
 const MAX_XML_ERRORS_LISTED = 10;
 
@@ -52,13 +65,19 @@ function asRawSample(s: Sample): Sample {
 
 /**
  * Stream-parses an export.xml file and stores its samples as one push of origin `apple-health`,
- * then fills the subscribed cards.
+ * then fills the subscribed cards. The work is done in steps of one read chunk or one batch,
+ * with a turn of the event loop between them, so a server goes on answering during a long import.
  * @param file path of `export.xml` (UTF-8).
+ * @param progress updated as the file is read (bytes, records, phase); ended by the caller.
  * @throws when the file cannot be read; XML problems are warnings, not errors.
  * @returns the push summary plus the import's own counts.
  */
-export async function importAppleHealthFile(svc: HaeIngest, file: string): Promise<AppleHealthImport> {
-  const bytes = fs.statSync(file).size;
+export async function importAppleHealthFile(
+  svc: HaeIngest,
+  file: string,
+  progress: ImportProgress = new ImportProgress(fs.statSync(file).size),
+): Promise<AppleHealthImport> {
+  const bytes = progress.totalBytes;
   const run = svc.startPush('apple-health', bytes);
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: string[] = [];
@@ -92,7 +111,8 @@ export async function importAppleHealthFile(svc: HaeIngest, file: string): Promi
     workouts = [];
     buffered = 0;
     const extract = extractSamples(payload);
-    await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) });
+    await yieldToLoop();
+    await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) }, INSERT_BATCH);
   };
 
   parser.on('error', (err) => {
@@ -147,14 +167,17 @@ export async function importAppleHealthFile(svc: HaeIngest, file: string): Promi
     }
   });
 
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: READ_CHUNK });
   for await (const chunk of input) {
     parser.write(chunk as string);
+    progress.read(input.bytesRead, records);
     if (buffered >= BATCH_POINTS || workouts.length >= BATCH_POINTS) await flush();
+    await yieldToLoop();
   }
   parser.close();
   for (const p of pairs.flush()) addPoint(p);
   await flush();
+  progress.read(bytes, records);
 
   // refused before the push is recorded: a file that is not an export leaves no trace
   if (!sawHealthData && records === 0 && workoutCount === 0) {
@@ -176,6 +199,8 @@ export async function importAppleHealthFile(svc: HaeIngest, file: string): Promi
   }
   if (xmlErrors > MAX_XML_ERRORS_LISTED)
     run.warn(`... ${xmlErrors - MAX_XML_ERRORS_LISTED} more XML problem(s)`);
+  progress.filling();
+  await yieldToLoop();
   const summary = run.finish();
   return { ...summary, records, workouts: workoutCount, unmappedTypes: unmapped, xmlErrors, exportDate };
 }

@@ -6,6 +6,10 @@
  * samples store and the subscribed cards are filled. 200 with the import summary; 415 for a zip
  * (the export archive itself: unzip it and send `apple_health_export/export.xml`); 422 when the
  * file holds no `<HealthData>` at all.
+ *
+ * `GET /api/apple-health/import/progress`: how far the running (or the last) import got, for the
+ * web app to show while its upload request waits: `{running, phase, percent, etaSeconds, ...}`
+ * (progress.ts); `{running: false, phase: null}` when none ran since the server started.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,9 +21,12 @@ import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
 import { importAppleHealthFile } from './import-xml.js';
+import { ImportProgress } from './progress.js';
 
 /** The upload path. */
 export const APPLE_HEALTH_IMPORT_PATH = '/api/apple-health/import';
+/** Where the web app polls the import's progress. */
+export const APPLE_HEALTH_PROGRESS_PATH = '/api/apple-health/import/progress';
 
 /** First bytes of a zip archive (`PK\x03\x04`). */
 function isZip(file: string): boolean {
@@ -35,6 +42,9 @@ function isZip(file: string): boolean {
 
 /** Registers the upload route on `app` (normal auth: session or agent bearer). */
 export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): void {
+  // the newest import of this server (one person's home: one import at a time is what happens)
+  let latest: ImportProgress | undefined;
+  app.get(APPLE_HEALTH_PROGRESS_PATH, async () => latest?.view() ?? { running: false, phase: null });
   rawBodyScope(app, (scope) => {
     scope.post(APPLE_HEALTH_IMPORT_PATH, async (req) => {
       const stream = bodyStream(req.body) ?? Readable.from([]);
@@ -63,7 +73,16 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
           );
         }
         // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
-        const result = await importAppleHealthFile(svc, file);
+        const progress = new ImportProgress(fs.statSync(file).size);
+        latest = progress;
+        let result: Awaited<ReturnType<typeof importAppleHealthFile>>;
+        try {
+          result = await importAppleHealthFile(svc, file, progress);
+          progress.end();
+        } catch (err) {
+          progress.end(err);
+          throw err;
+        }
         req.log.info(
           {
             bytes: received.bytes,

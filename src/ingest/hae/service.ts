@@ -203,19 +203,17 @@ export class PushRun {
     this.store(ex.samples, { hash: key, at: this.receivedAt, summary });
   }
 
-  /** Notes and stores one extraction, in transactions of HAE_INSERT_BATCH samples with a turn of the event loop between them. */
-  async addInBatches(extract: ExtractResult): Promise<void> {
+  /** Notes and stores one extraction, in transactions of `batch` samples with a turn of the event loop between them. */
+  async addInBatches(extract: ExtractResult, batch = HAE_INSERT_BATCH): Promise<void> {
     this.note(extract, extract.samples);
-    await this.storeInBatches(extract.samples);
+    await this.storeInBatches(extract.samples, batch);
   }
 
-  /** Stores samples (already noted) in transactions of HAE_INSERT_BATCH, yielding to the event loop between them. */
-  async storeInBatches(samples: readonly Sample[]): Promise<void> {
-    for (let i = 0; i < samples.length; i += HAE_INSERT_BATCH) {
-      this.store(
-        i === 0 && samples.length <= HAE_INSERT_BATCH ? samples : samples.slice(i, i + HAE_INSERT_BATCH),
-      );
-      if (i + HAE_INSERT_BATCH < samples.length) await yieldToLoop();
+  /** Stores samples (already noted) in transactions of `batch` (HAE_INSERT_BATCH), yielding to the event loop between them. */
+  async storeInBatches(samples: readonly Sample[], batch = HAE_INSERT_BATCH): Promise<void> {
+    for (let i = 0; i < samples.length; i += batch) {
+      this.store(i === 0 && samples.length <= batch ? samples : samples.slice(i, i + batch));
+      if (i + batch < samples.length) await yieldToLoop();
     }
   }
 

@@ -52,11 +52,11 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  */
 export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
   if (typeof input !== 'string') return null;
-  if (!isMidnight(input)) return parse(input);
+  if (!isMidnight(input)) return parseAny(input);
   let cached = recent.get(input);
   if (cached === undefined) cached = older.get(input);
   if (cached !== undefined) return cached;
-  const parsed = parse(input);
+  const parsed = parseAny(input);
   if (recent.size >= CACHE_GENERATION) {
     older = recent;
     recent = new Map();
@@ -90,6 +90,76 @@ function isRealDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]);
+}
+
+/** parseUsual when the string has its length, else (or when it is spelled otherwise) parse. */
+function parseAny(input: string): HaeTime | null {
+  if (input.length === 25) {
+    const usual = parseUsual(input);
+    if (usual !== undefined) return usual;
+  }
+  return parse(input);
+}
+
+/** The digit at `i` (0–9), or -1 for any other character. */
+function digit(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+/** Two digits at `i` as a number, or -1. */
+function two(s: string, i: number): number {
+  const a = digit(s, i);
+  const b = digit(s, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+}
+
+/**
+ * The spelling Apple Health and HAE write, `YYYY-MM-DD HH:MM:SS ±HHMM`, read without the
+ * pattern (most of a push's or an import's stamps are in it). Gives exactly what parse() gives
+ * for such a string, including null for impossible values; undefined when the string is not
+ * in that spelling (parse() reads it then).
+ */
+function parseUsual(s: string): HaeTime | null | undefined {
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 32 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 32
+  ) {
+    return undefined;
+  }
+  const sign = s.charCodeAt(20);
+  if (sign !== 43 && sign !== 45) return undefined;
+  const y1 = two(s, 0);
+  const y2 = two(s, 2);
+  const mo = two(s, 5);
+  const d = two(s, 8);
+  const hour = two(s, 11);
+  const minute = two(s, 14);
+  const second = two(s, 17);
+  const oh = two(s, 21);
+  const om = two(s, 23);
+  if ((y1 | y2 | mo | d | hour | minute | second | oh | om) < 0) return undefined;
+  const y = y1 * 100 + y2;
+  if (!isRealDate(y, mo, d)) return null;
+  if (hour > 23 || minute > 59 || second > 59 || om > 59) return null;
+  const total = oh * 60 + om;
+  if (total > MAX_OFFSET_MINUTES) return null;
+  const offsetMinutes = sign === 45 ? -total : total;
+  const date = s.slice(0, 10);
+  const time = s.slice(11, 19);
+  const epochMs = Date.UTC(y, mo - 1, d, hour, minute, second, 0) - offsetMinutes * 60_000;
+  return {
+    date,
+    time,
+    offsetMinutes,
+    epochMs,
+    dateOnly: false,
+    canonical: spell(date, time, epochMs, offsetMinutes),
+  };
 }
 
 function parse(input: string): HaeTime | null {

@@ -1,0 +1,118 @@
+/**
+ * How far an Apple Health import has got: the bytes of `export.xml` read so far against the file's
+ * size (the file is read once, front to back, so bytes are the honest measure), records read, and
+ * an estimate of the time left from the pace so far. Shown by the web app (polled) and the script.
+ */
+
+/** One reading of an import's progress (the body of `GET /api/apple-health/import/progress`). */
+export interface ImportProgressView {
+  /** True while the import runs. */
+  running: boolean;
+  /** `reading` the file (samples stored as they are read), `filling` the cards, then `done` or `failed`. */
+  phase: 'reading' | 'filling' | 'done' | 'failed';
+  /** Bytes of the file read so far, and its size. */
+  bytesRead: number;
+  totalBytes: number;
+  /** `<Record>` elements read so far. */
+  records: number;
+  /** 0–100, one decimal: bytes read over the size (100 only when done). */
+  percent: number;
+  /** Seconds since the import started. */
+  elapsedSeconds: number;
+  /** Estimated seconds left (whole seconds), null until the pace is known (1 % read and 1 s gone). */
+  etaSeconds: number | null;
+  /** ISO time the import started. */
+  startedAt: string;
+  /** Why it failed, when it did. */
+  error?: string;
+}
+
+/**
+ * Seconds left at the pace so far, or null while too little is known to say.
+ * @param elapsedMs time spent; `fraction` share of the work done (0–1).
+ */
+export function etaSeconds(elapsedMs: number, fraction: number): number | null {
+  if (!(fraction >= 0.01) || elapsedMs < 1000) return null;
+  if (fraction >= 1) return 0;
+  return Math.round(((elapsedMs / fraction) * (1 - fraction)) / 1000);
+}
+
+/** The progress of one import, updated by the importer; `view()` reads it. */
+export class ImportProgress {
+  private readonly started = Date.now();
+  private readonly startedAt = new Date(this.started).toISOString();
+  private phase: ImportProgressView['phase'] = 'reading';
+  private bytesRead = 0;
+  private records = 0;
+  private error: string | undefined;
+
+  constructor(readonly totalBytes: number) {}
+
+  /** Notes how far reading got. */
+  read(bytesRead: number, records: number): void {
+    this.bytesRead = Math.min(bytesRead, this.totalBytes);
+    this.records = records;
+  }
+
+  /** The file is read; the cards are being filled. */
+  filling(): void {
+    this.phase = 'filling';
+    this.bytesRead = this.totalBytes;
+  }
+
+  /** The import ended: `error` when it failed. */
+  end(error?: unknown): void {
+    this.phase = error === undefined ? 'done' : 'failed';
+    if (error !== undefined) this.error = error instanceof Error ? error.message : String(error);
+  }
+
+  /** True until end(). */
+  get running(): boolean {
+    return this.phase === 'reading' || this.phase === 'filling';
+  }
+
+  /** The progress now. */
+  view(now = Date.now()): ImportProgressView {
+    const elapsed = now - this.started;
+    const fraction = this.totalBytes > 0 ? this.bytesRead / this.totalBytes : 1;
+    const done = this.phase === 'done';
+    const percent = done ? 100 : Math.min(99.9, Math.floor(fraction * 1000) / 10);
+    return {
+      running: this.running,
+      phase: this.phase,
+      bytesRead: this.bytesRead,
+      totalBytes: this.totalBytes,
+      records: this.records,
+      percent,
+      elapsedSeconds: Math.round(elapsed / 1000),
+      etaSeconds: done ? 0 : this.phase === 'reading' ? etaSeconds(elapsed, fraction) : null,
+      startedAt: this.startedAt,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
+  }
+}
+
+/** `1 h 5 min`, `3 min 20 s`, `45 s`: a duration for people. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+/** `12.3 MB`, `1.25 GB`: a size for people (10^6 / 10^9 bytes). */
+function formatBytes(n: number): string {
+  return n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/** One line for a terminal: `42.3 % · 1.21 of 2.90 GB · 1 523 000 records · about 1 min 10 s left`. */
+export function progressLine(v: ImportProgressView): string {
+  const parts = [
+    `${v.percent.toFixed(1)} %`,
+    `${formatBytes(v.bytesRead)} of ${formatBytes(v.totalBytes)}`,
+    `${v.records} records`,
+  ];
+  if (v.phase === 'filling') parts.push('filling the cards');
+  else if (v.etaSeconds !== null && v.running) parts.push(`about ${formatDuration(v.etaSeconds)} left`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,133 @@
+/**
+ * Apple Health import progress: the percent and the time left from the bytes read, the line the
+ * script prints, the progress route of the server after a finished and a refused import, and the
+ * script's progress lines when its output is not a terminal.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main as importMain, reportProgress } from '../../scripts/import-apple-health.js';
+import {
+  etaSeconds,
+  formatDuration,
+  ImportProgress,
+  progressLine,
+} from '../../src/ingest/apple-health/progress.js';
+import { GENERATED_APPLE } from '../fixtures/apple-health-export.js';
+import { sandboxHome } from '../helpers/sandbox-home.js';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+describe('progress figures', () => {
+  it('estimates the time left from the pace so far, once 1 % and 1 s are behind', () => {
+    expect(etaSeconds(500, 0.5)).toBeNull();
+    expect(etaSeconds(60_000, 0.005)).toBeNull();
+    // a quarter in 30 s: three quarters take 90 s more
+    expect(etaSeconds(30_000, 0.25)).toBe(90);
+    expect(etaSeconds(10_000, 1)).toBe(0);
+  });
+
+  it('reads percent, records and time left off the bytes read', () => {
+    const p = new ImportProgress(2_000_000_000);
+    const t0 = Date.parse(p.view().startedAt);
+    p.read(500_000_000, 1_234_567);
+    const v = p.view(t0 + 40_000);
+    expect(v).toMatchObject({
+      running: true,
+      phase: 'reading',
+      percent: 25,
+      records: 1_234_567,
+      elapsedSeconds: 40,
+      etaSeconds: 120,
+    });
+    expect(progressLine(v)).toBe('25.0 % · 500.0 MB of 2.00 GB · 1234567 records · about 2 min 0 s left');
+    p.filling();
+    expect(p.view(t0 + 170_000)).toMatchObject({ phase: 'filling', percent: 99.9, etaSeconds: null });
+    p.end();
+    expect(p.view(t0 + 171_000)).toMatchObject({
+      running: false,
+      phase: 'done',
+      percent: 100,
+      etaSeconds: 0,
+    });
+    const failed = new ImportProgress(10);
+    failed.end(new Error('disk full'));
+    expect(failed.view()).toMatchObject({ running: false, phase: 'failed', error: 'disk full' });
+    expect([formatDuration(45), formatDuration(200), formatDuration(3900)]).toEqual([
+      '45 s',
+      '3 min 20 s',
+      '1 h 5 min',
+    ]);
+  });
+
+  it('the script prints a line per 10 % step when not on a terminal, and the last one at the end', () => {
+    vi.useFakeTimers();
+    try {
+      const p = new ImportProgress(1000);
+      const lines: string[] = [];
+      const stop = reportProgress(p, { out: () => {}, err: (s) => lines.push(s), tty: false, everyMs: 5 });
+      for (const [bytes, records] of [
+        [50, 10],
+        [120, 20],
+        [130, 25],
+      ]) {
+        p.read(bytes, records);
+        vi.advanceTimersByTime(5);
+      }
+      p.end();
+      stop();
+      expect(lines.map((l) => l.split(' · ')[0])).toEqual(['5.0 %', '12.0 %', '100.0 %']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the progress route and the script', () => {
+  it('says nothing ran, then how the last import ended (done, or failed with the reason)', async () => {
+    srv = await startIngestServer();
+    expect((await srv.api('/api/apple-health/import/progress')).body).toEqual({
+      running: false,
+      phase: null,
+    });
+    const xml = GENERATED_APPLE['generated-2016.xml']();
+    expect((await srv.api('/api/apple-health/import', { method: 'POST', body: xml })).status).toBe(200);
+    const done = (await srv.api('/api/apple-health/import/progress')).body;
+    expect(done).toMatchObject({ running: false, phase: 'done', percent: 100, records: 15, etaSeconds: 0 });
+    expect(done.bytesRead).toBe(Buffer.byteLength(xml));
+    expect(done.totalBytes).toBe(Buffer.byteLength(xml));
+    const refused = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: '<?xml version="1.0"?><Other/>',
+    });
+    expect(refused.status).toBe(422);
+    const failed = (await srv.api('/api/apple-health/import/progress')).body;
+    expect(failed).toMatchObject({ running: false, phase: 'failed' });
+    expect(failed.error).toMatch(/not an Apple Health export/);
+  });
+
+  it('the script ends its progress at 100 %', async () => {
+    const box = sandboxHome();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-apple-p-')), 'export.xml');
+    fs.writeFileSync(file, GENERATED_APPLE['generated-2016.xml']());
+    try {
+      const err: string[] = [];
+      const code = await importMain([file, '--home', box.home], {
+        out: () => {},
+        err: (s) => err.push(s),
+        tty: false,
+      });
+      expect(code).toBe(0);
+      expect(err.join('')).toMatch(/^100\.0 % · 0\.0 MB of 0\.0 MB · 15 records$/m);
+    } finally {
+      box.remove();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+});
