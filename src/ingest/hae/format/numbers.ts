@@ -31,7 +31,13 @@ export function readNumber(v: unknown): { value?: number; nonFinite?: true } {
 export function roundTo(x: number, decimals: number): number | undefined {
   if (!Number.isFinite(x)) return undefined;
   const f = 10 ** decimals;
-  const scaled = Number((Math.abs(x) * f).toPrecision(15));
+  const raw = Math.abs(x) * f;
+  // cutting to 15 digits only moves the result when the product sits within ~1e-15 of a half
+  // (or is too large for 15 digits to hold its integer part): elsewhere round it as it is, without
+  // the text round trip (card rows round every field of every row)
+  const whole = Math.floor(raw);
+  const near = Math.abs(raw - whole - 0.5) <= 1e-9 * (raw + 1);
+  const scaled = raw < 1e14 && !near ? raw : Number(raw.toPrecision(15));
   const r = (Math.sign(x) * Math.round(scaled)) / f;
   return Object.is(r, -0) ? 0 : r;
 }
