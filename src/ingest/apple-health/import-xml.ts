@@ -200,7 +200,6 @@ export async function importAppleHealthFile(
   if (xmlErrors > MAX_XML_ERRORS_LISTED)
     run.warn(`... ${xmlErrors - MAX_XML_ERRORS_LISTED} more XML problem(s)`);
   progress.filling();
-  await yieldToLoop();
-  const summary = run.finish();
+  const summary = await run.finishInSteps();
   return { ...summary, records, workouts: workoutCount, unmappedTypes: unmapped, xmlErrors, exportDate };
 }

@@ -9,6 +9,7 @@
  * data store (actor `hae`): the row of that date is replaced when present, else inserted keeping
  * the date order. Several cards on one metric each get their own copy.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CardContext } from '../../cards/card-context.js';
 import type { Card } from '../../cards/card-registry.js';
 import { formatRowPath, type Segment } from '../../store/row-path.js';
@@ -71,21 +72,15 @@ function shiftDate(date: string, days: number): string {
   return Number.isNaN(t) ? date : new Date(t + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/**
- * The rows of `entry` for `dates` (local `YYYY-MM-DD`), computed from every stored sample of the
- * metric on those dates, read a group of dates at a time (HAE_FILL_SAMPLES_PER_READ samples,
- * HAE_FILL_DATES_PER_READ dates at most), so memory stays bounded on a long minute-level history.
- * Sleep reads the neighbouring days too: nights that overlap (versions of one night from several
- * sources) must be compared even when one ends just before midnight. Rows sorted by date; a date
- * whose samples make no row is absent.
- */
-export function rowsForDates(
-  store: HaeSampleStore,
-  entry: CatalogueEntry,
-  dates: Iterable<string>,
-): HaeRow[] {
+/** How rowsForDates reads: the sample count of every date it reads, and the groups of dates read together. */
+interface FillPlan {
+  counts: Map<string, number>;
+  chunks: string[][];
+}
+
+function planFill(store: HaeSampleStore, entry: CatalogueEntry, dates: Iterable<string>): FillPlan {
   const sorted = [...new Set(dates)].sort();
-  const counts = store.countsByDate(entry.reads, sorted);
+  const counts = store.countsByDate(entry.reads, entry.kind === 'sleep' ? withNeighbours(sorted) : sorted);
   const chunks: string[][] = [];
   let current: string[] = [];
   let samples = 0;
@@ -104,21 +99,75 @@ export function rowsForDates(
     samples += n;
   }
   if (current.length) chunks.push(current);
-  const out: HaeRow[] = [];
-  for (const chunk of chunks) {
-    const wanted = new Set(chunk);
-    const read = new Set(chunk);
-    if (entry.kind === 'sleep') {
-      for (const d of chunk) {
-        read.add(shiftDate(d, -1));
-        read.add(shiftDate(d, 1));
-      }
-    }
-    for (const row of aggregateRows(entry.key, store.samplesFor(entry.reads, read))) {
-      if (wanted.has(row.date)) out.push(row);
-    }
+  return { counts, chunks };
+}
+
+/** The dates and the day before and after each (sleep compares overlapping nights). */
+function withNeighbours(dates: readonly string[]): string[] {
+  const out = new Set(dates);
+  for (const d of dates) {
+    out.add(shiftDate(d, -1));
+    out.add(shiftDate(d, 1));
   }
+  return [...out];
+}
+
+/** The rows of one group of dates (sleep reads the neighbouring days too). */
+function rowsOfChunk(store: HaeSampleStore, entry: CatalogueEntry, chunk: string[]): HaeRow[] {
+  const wanted = new Set(chunk);
+  const read = entry.kind === 'sleep' ? withNeighbours(chunk) : chunk;
+  return aggregateRows(entry.key, store.samplesFor(entry.reads, read)).filter((row) => wanted.has(row.date));
+}
+
+/**
+ * The rows of `entry` for `dates` (local `YYYY-MM-DD`), computed from every stored sample of the
+ * metric on those dates, read a group of dates at a time (HAE_FILL_SAMPLES_PER_READ samples,
+ * HAE_FILL_DATES_PER_READ dates at most), so memory stays bounded on a long minute-level history.
+ * Sleep reads the neighbouring days too: nights that overlap (versions of one night from several
+ * sources) must be compared even when one ends just before midnight. Rows sorted by date; a date
+ * whose samples make no row is absent.
+ */
+export function rowsForDates(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: Iterable<string>,
+): HaeRow[] {
+  const out: HaeRow[] = [];
+  for (const chunk of planFill(store, entry, dates).chunks) out.push(...rowsOfChunk(store, entry, chunk));
   return out;
+}
+
+/** Rows computed ahead of the transaction that writes them, with the sample counts they were made from. */
+export interface PreparedRows {
+  rows: HaeRow[];
+  counts: Map<string, number>;
+}
+
+/**
+ * rowsForDates in steps, a turn of the event loop after each group of dates, for a push so large
+ * (a whole Apple Health history) that computing every row at once would hold the server for
+ * seconds. The counts let fillSubscribers check, when it writes, that no sample arrived meanwhile.
+ */
+export async function prepareRows(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: Iterable<string>,
+): Promise<PreparedRows> {
+  const plan = planFill(store, entry, dates);
+  const rows: HaeRow[] = [];
+  for (const chunk of plan.chunks) {
+    rows.push(...rowsOfChunk(store, entry, chunk));
+    await yieldToLoop();
+  }
+  return { rows, counts: plan.counts };
+}
+
+/** True when every date of `prepared` still holds as many samples as when its rows were made. */
+function stillCurrent(store: HaeSampleStore, entry: CatalogueEntry, prepared: PreparedRows): boolean {
+  const now = store.countsByDate(entry.reads, prepared.counts.keys());
+  if (now.size !== prepared.counts.size) return false;
+  for (const [d, n] of now) if (prepared.counts.get(d) !== n) return false;
+  return true;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -225,7 +274,8 @@ function firstDatedIndex(arr: readonly unknown[]): number {
 /**
  * After a push: for every subscribed card whose metric got new samples, recompute the rows of the
  * affected dates and upsert them. `affected` maps a sample metric (catalogue `reads` key) to dates.
- * A card that fails is reported with a note; the others are still filled.
+ * A card that fails is reported with a note; the others are still filled. `prepared` rows (by
+ * card id, from prepareRows) are written as they are when no sample arrived since they were made.
  * @returns one result per subscribed card whose metric was in `present` (the push's metrics).
  */
 export function fillSubscribers(
@@ -233,6 +283,7 @@ export function fillSubscribers(
   store: HaeSampleStore,
   affected: ReadonlyMap<string, ReadonlySet<string>>,
   present: ReadonlySet<string>,
+  prepared?: ReadonlyMap<string, PreparedRows>,
 ): SubscriberResult[] {
   const results: SubscriberResult[] = [];
   for (const sub of subscriptions(ctx)) {
@@ -243,7 +294,9 @@ export function fillSubscribers(
       continue;
     }
     try {
-      const rows = rowsForDates(store, sub.entry, dates);
+      const ready = prepared?.get(sub.cardId);
+      const rows =
+        ready && stillCurrent(store, sub.entry, ready) ? ready.rows : rowsForDates(store, sub.entry, dates);
       const r = upsertRowsByDate(ctx, sub.cardId, rows);
       results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
     } catch (err) {

@@ -15,7 +15,14 @@ import type { HomeLayout } from '../../home/home-layout.js';
 import { inChangeSet } from '../../store/change-scope.js';
 import type { Db } from '../../store/database.js';
 import { noteMisfits } from './card-fit.js';
-import { fillNewIngestCard, fillSubscribers, type SubscriberResult, subscriptions } from './cards.js';
+import {
+  fillNewIngestCard,
+  fillSubscribers,
+  type PreparedRows,
+  prepareRows,
+  type SubscriberResult,
+  subscriptions,
+} from './cards.js';
 import {
   HAE_INSERT_BATCH,
   HAE_MAX_WARNINGS,
@@ -230,6 +237,25 @@ export class PushRun {
   }
 
   /**
+   * finish for a push too large to fill its cards in one go (an Apple Health history): the rows
+   * of every subscribed card are computed first, a group of dates at a time with a turn of the
+   * event loop between groups, then written by finish in its one transaction (recomputed there
+   * for a card whose samples changed meanwhile).
+   */
+  async finishInSteps(): Promise<PushSummary & { ingested: Record<string, number> }> {
+    const prepared = new Map<string, PreparedRows>();
+    for (const sub of subscriptions(this.svc.cards)) {
+      const dates = this.affected.get(sub.entry.reads);
+      if (!this.listed.has(sub.entry.reads) || !dates?.size) continue;
+      prepared.set(sub.cardId, await prepareRows(this.svc.samples, sub.entry, dates));
+    }
+    const events: CardEvent[] = [];
+    const summary = this.svc.samples.transaction(() => this.finishInTransaction(events, prepared));
+    for (const e of events) this.svc.cards.emit(e);
+    return withIngested(summary);
+  }
+
+  /**
    * addPayload and finish in ONE transaction: a body held in memory costs one commit (one fsync,
    * synchronous=FULL) instead of two, and its samples, rows and push record commit together.
    */
@@ -244,7 +270,10 @@ export class PushRun {
   }
 
   /** The work of finish, inside the caller's transaction; card events are collected into `events`. */
-  private finishInTransaction(events: CardEvent[]): PushSummary {
+  private finishInTransaction(
+    events: CardEvent[],
+    prepared?: ReadonlyMap<string, PreparedRows>,
+  ): PushSummary {
     if (this.finished) throw new Error('push already finished');
     this.finished = true;
     const cards = {
@@ -254,7 +283,7 @@ export class PushRun {
     };
     // one push (or one import) is one change set, whatever request or job runs it
     const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
-      fillSubscribers(cards, this.svc.samples, this.affected, this.listed),
+      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared),
     );
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
