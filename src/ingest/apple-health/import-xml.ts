@@ -17,16 +17,19 @@ import { invalid } from '../../errors.js';
 import type { MetricBlock } from '../hae/format/payload.js';
 import type { Sample } from '../hae/format/sample.js';
 import { dedupKeyOf } from '../hae/format/sample.js';
-import { extractSamples } from '../hae/format/samples.js';
+import { extractSamples, type SeqCounters } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { HaeIngest, PushSummary } from '../hae/service.js';
 import { ImportProgress } from './progress.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 
 /**
- * Points buffered before they are extracted and stored (bounds memory on a huge export). The
- * batches are also where extraction numbers same-instant points (`seq`), so this and READ_CHUNK
- * stay as they are: other values would key such points differently from earlier imports.
+ * Points of one numbering window: two records of a type with the same instant and source are
+ * told apart by a `seq` counted within the window (extractSamples), which ends after the read
+ * chunk that brings it to this many points (or workouts). Earlier imports extracted whole
+ * windows at once; the points are now extracted and stored after every chunk (less memory held,
+ * shorter steps) with the counts carried over (SeqCounters), so every key stays what it was.
+ * This and READ_CHUNK therefore stay as they are.
  */
 const BATCH_POINTS = 5000;
 /** Characters read from the file per parse step (the event loop gets a turn after each). */
@@ -104,14 +107,24 @@ export async function importAppleHealthFile(
     buffered++;
   };
 
+  const seqs: SeqCounters = new Map();
+  let windowPoints = 0;
+  let windowWorkouts = 0;
+  /** Extracts and stores what the last chunk brought; `end` closes the numbering window when full. */
   const flush = async () => {
     if (buffered === 0 && workouts.length === 0) return;
     const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
+    windowPoints += buffered;
+    windowWorkouts += workouts.length;
     blocks.clear();
     workouts = [];
     buffered = 0;
-    const extract = extractSamples(payload);
-    await yieldToLoop();
+    const extract = extractSamples(payload, seqs);
+    if (windowPoints >= BATCH_POINTS || windowWorkouts >= BATCH_POINTS) {
+      seqs.clear();
+      windowPoints = 0;
+      windowWorkouts = 0;
+    }
     await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) }, INSERT_BATCH);
   };
 
@@ -171,7 +184,7 @@ export async function importAppleHealthFile(
   for await (const chunk of input) {
     parser.write(chunk as string);
     progress.read(input.bytesRead, records);
-    if (buffered >= BATCH_POINTS || workouts.length >= BATCH_POINTS) await flush();
+    await flush();
     await yieldToLoop();
   }
   parser.close();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normalisePayload } from './payload.js';
+import { dedupKeyOf, type Sample } from './sample.js';
 import { extractSamples } from './samples.js';
+import { parseHaeTimestamp } from './timestamps.js';
 
 type Point = Record<string, unknown>;
 const block = (name: string, units: string, data: Point[]) => ({ name, units, data });
@@ -248,5 +250,35 @@ describe('extractSamples: dates, span, dedup keys', () => {
     );
     expect(r.samples.map((s) => s.values)).toEqual([{ g: 10 }, { g: 10, seq: 1 }]);
     expect(new Set(r.samples.map((s) => s.dedupKey)).size).toBe(2);
+  });
+});
+
+describe('extraction in pieces (SeqCounters)', () => {
+  it('numbers same-instant points across calls as one call over all the points does', () => {
+    // 40 points, many sharing an instant and a source, some the same value too
+    const points = Array.from({ length: 40 }, (_, i) => ({
+      date: `2024-05-01 09:0${i % 4}:00 +0200`,
+      qty: i % 3 === 0 ? 100 : i,
+      source: i % 5 === 0 ? 'Watch' : 'Phone',
+    }));
+    const block = (data: typeof points) => ({ name: 'step_count', units: 'count', data });
+    const keyAsSample = (s: Sample) => {
+      const t = parseHaeTimestamp(s.at);
+      if (!t) throw new Error(`unreadable ${s.at}`);
+      return dedupKeyOf(s.metric, t, 'sample', s.values, s.source);
+    };
+    const whole = extractSamples({ metrics: [block(points)], workouts: [], warnings: [] }).samples;
+    expect(whole.some((s) => (s.values.seq as number) >= 2)).toBe(true);
+    const seqs = new Map();
+    const pieces = [points.slice(0, 7), points.slice(7, 8), points.slice(8, 25), points.slice(25)].flatMap(
+      (part) => extractSamples({ metrics: [block(part)], workouts: [], warnings: [] }, seqs).samples,
+    );
+    expect(pieces.map(keyAsSample)).toEqual(whole.map(keyAsSample));
+    expect(pieces.map((s) => s.values)).toEqual(whole.map((s) => s.values));
+    // without the counters each call starts again at no seq: other keys
+    const fresh = [points.slice(0, 20), points.slice(20)].flatMap(
+      (part) => extractSamples({ metrics: [block(part)], workouts: [], warnings: [] }).samples,
+    );
+    expect(fresh.map(keyAsSample)).not.toEqual(whole.map(keyAsSample));
   });
 });

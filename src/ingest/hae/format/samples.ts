@@ -26,6 +26,24 @@ import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, DIMENSIONS, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
 
+/**
+ * Same-instant counters of the blocks being read, by block (name and units), kept by a caller that
+ * extracts one logical block in several calls (the Apple Health import reads a file a chunk at a
+ * time) so the `seq` values are those of one call over all the points.
+ */
+export type SeqCounters = Map<string, Map<string, number>>;
+
+function seqCounter(seqs: SeqCounters | undefined, block: MetricBlock): Map<string, number> {
+  if (!seqs) return new Map();
+  const key = `${block.name}\u0000${block.units}`;
+  let seen = seqs.get(key);
+  if (!seen) {
+    seen = new Map();
+    seqs.set(key, seen);
+  }
+  return seen;
+}
+
 /** What `extractSamples` returns. */
 export interface ExtractResult {
   /** Every readable point, metric blocks in payload order, then workouts. */
@@ -47,9 +65,10 @@ export interface ExtractResult {
  *
  * Within one block, two points with the same timestamp and source are distinct facts (two foods
  * logged in the same minute); the second and later ones get a `seq` value (1, 2, ...) so their
- * keys differ from each other but stay stable across re-sends.
+ * keys differ from each other but stay stable across re-sends. `seqs` carries those counts from
+ * one call to the next (see SeqCounters); without it each call counts afresh.
  */
-export function extractSamples(payload: NormalisedPayload): ExtractResult {
+export function extractSamples(payload: NormalisedPayload, seqs?: SeqCounters): ExtractResult {
   const samples: Sample[] = [];
   const skips = new SkipCounter();
   const unknown = new Set<string>();
@@ -84,7 +103,7 @@ export function extractSamples(payload: NormalisedPayload): ExtractResult {
       else reads.push(r);
     }
     const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
-    const seen = new Map<string, number>();
+    const seen = seqCounter(seqs, block);
     for (const r of reads) {
       const key = `${canonicalTimestamp(r.time)}|${r.source ?? ''}`;
       const n = seen.get(key) ?? 0;
