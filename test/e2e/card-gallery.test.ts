@@ -119,6 +119,11 @@ describe('the card gallery', { timeout: 120_000 }, () => {
     await expect
       .poll(() => page.locator('.gallery-status').textContent())
       .toMatch(/Body weight is on your dashboard/);
+    // the gallery now says the card is on the dashboard, and offers another
+    await expect.poll(() => item.locator('.gallery-have').count()).toBe(1);
+    await item.locator('.gallery-tile').click();
+    expect(await item.getByRole('button', { name: 'Add another' }).count()).toBe(1);
+    await item.locator('.gallery-tile').click();
     const card = await s.api('/api/manifests/weight');
     expect(card.status).toBe(200);
     expect(card.body.meta).not.toHaveProperty('template');

@@ -16,13 +16,25 @@ import {
   type TemplateEntry,
 } from '../gallery/gallery-api.js';
 import { TemplatePreview } from '../gallery/template-preview.js';
+import { api } from '../lib/api.js';
 import { today } from '../lib/dates.js';
+import { cardsVersion } from '../lib/live.js';
+import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/forms.css';
 import '../styles/gallery.css';
 
 export function CardGalleryView() {
   const res = useResource((signal) => loadTemplates(today(), signal), []);
+  // the cards the person has, to say which templates are already on the dashboard
+  const mine = useResource(
+    (signal) => api<{ cards: SettingsCard[] }>('/api/settings/cards', { signal }),
+    [cardsVersion.value],
+  );
+  const have = (t: TemplateEntry) =>
+    (mine.data?.cards ?? []).some(
+      (c) => c.id === t.id || (c.id.startsWith(`${t.id}-`) && /^\d+$/.test(c.id.slice(t.id.length + 1))),
+    );
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [adding, setAdding] = useState<string | null>(null);
@@ -113,9 +125,12 @@ export function CardGalleryView() {
                   <span class="gallery-text">
                     <span class="gallery-title">{t.title}</span>
                     <span class="gallery-description">{t.description}</span>
-                    {t.category && (
-                      <span class="gallery-category">{CATEGORY_NAMES[t.category] ?? t.category}</span>
-                    )}
+                    <span class="gallery-tags">
+                      {t.category && (
+                        <span class="gallery-category">{CATEGORY_NAMES[t.category] ?? t.category}</span>
+                      )}
+                      {have(t) && <span class="gallery-have">On your dashboard</span>}
+                    </span>
                   </span>
                 </button>
                 {isOpen && (
@@ -128,7 +143,7 @@ export function CardGalleryView() {
                         disabled={adding !== null}
                         onClick={() => void add(t)}
                       >
-                        {adding === t.id ? 'Adding…' : 'Add to my cards'}
+                        {adding === t.id ? 'Adding…' : have(t) ? 'Add another' : 'Add to my cards'}
                       </button>
                       {problem?.id === t.id && (
                         <p class="setting-error" role="alert">
