@@ -15,13 +15,20 @@
  * per second (measured appends / time spent in them) and median(1M) / median(1k)
  * (targets: ratio <= 1.5, >= 500 appends/s).
  * Interleaved with them, as baselines: fdatasync of 4 KiB in the temp folder (every append waits
- * for one such flush) and `GET /healthz` on the 1k server (the HTTP stack alone).
+ * for one such flush) and `GET /healthz` on the 1k server (the HTTP stack alone). Their sum is
+ * the floor of a sequential append; median(1k) / floor has the target <= 1.5.
+ *
+ * Then many clients at once (lib/concurrent-append.ts): on a second card of the 1k server
+ * (1 000 rows), 8 clients each appending one row after the other on their own socket, alternated
+ * with one client doing the same; reports both appends/s and their ratio (target >= 5: the
+ * writes of concurrent clients share one flush of the disk, src/store/wal-sync.ts).
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Appender, appender } from './lib/append.js';
 import { fdatasyncProbe, healthzProbe } from './lib/baseline.js';
 import type { Benchmark } from './lib/bench.js';
+import { type ConcurrentResult, concurrentAppends } from './lib/concurrent-append.js';
 import { expectStatus } from './lib/http.js';
 import { interleave, type Participant } from './lib/interleave.js';
 import {
@@ -39,6 +46,10 @@ import { makeTempDir, removeTempDir } from './lib/temp.js';
 const HTTP_SEED_MAX_ROWS = 100_000;
 const CARD = 'weight';
 const BLOCK = 10;
+/** The card of the concurrent case (on the smallest server). */
+const CONCURRENT_CARD = 'weight-many';
+const CONCURRENT_CLIENTS = 8;
+const CONCURRENT_ROWS = 1_000;
 
 function sizeLabel(n: number): string {
   return n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n);
@@ -118,6 +129,21 @@ export const appendLatency: Benchmark = {
         },
       });
 
+      const first = runs[0].server as KlebbServer;
+      progress(
+        `${CONCURRENT_CLIENTS} clients at once against one, on a second card of the ${runs[0].label} server`,
+      );
+      await createCardHttp(first.client, CONCURRENT_CARD);
+      await replaceDataHttp(first.client, CONCURRENT_CARD, CONCURRENT_ROWS);
+      const many = await concurrentAppends(first.url, `/api/manifests/${CONCURRENT_CARD}/rows`, {
+        clients: CONCURRENT_CLIENTS,
+        perClient: BLOCK,
+        rounds: ctx.quick ? 5 : 25,
+        warmup: ctx.quick ? 1 : 3,
+        firstRow: CONCURRENT_ROWS,
+      });
+      await checkConcurrentRows(first, many);
+
       const figures: Figure[] = [];
       for (const run of runs) {
         const after = (JSON.parse(run.appender?.last?.body ?? '{}') as { totalAfter?: number }).totalAfter;
@@ -178,6 +204,25 @@ export const appendLatency: Benchmark = {
           },
         );
       }
+      if (fsync && healthz) {
+        const floor = fsync.latency.median + healthz.latency.median;
+        figures.push(
+          {
+            key: 'append.floor_ms',
+            label: 'floor: fdatasync median + GET /healthz median',
+            value: floor,
+            unit: 'ms',
+          },
+          {
+            key: `append.ratio_${small.label}_floor`,
+            label: `median(${small.label}) / floor`,
+            value: (results.get(small.label)?.latency.median as number) / floor,
+            unit: 'x',
+            target: { op: '<=', value: 1.5 },
+          },
+        );
+      }
+      figures.push(...concurrentFigures(many));
       for (const run of runs) {
         figures.push({
           key: `append.${run.label}.seed_s`,
@@ -189,6 +234,7 @@ export const appendLatency: Benchmark = {
       const notes = [
         `seeding: ${runs.map((r) => `${r.label} via ${r.how}`).join('; ')}`,
         `${warmup} warm-up + ${count} measured appends per size, interleaved in blocks of ${BLOCK} with the baselines; one keep-alive socket per server; client-side latency`,
+        `concurrent: ${CONCURRENT_CLIENTS} clients x ${BLOCK} sequential appends each per round, alternated with one client x ${BLOCK}, on card ${CONCURRENT_CARD} of the ${small.label} server`,
       ];
       return { figures, notes };
     } finally {
@@ -200,3 +246,53 @@ export const appendLatency: Benchmark = {
     }
   },
 };
+
+/** The concurrent case's card must hold its seeded rows plus every append made. */
+async function checkConcurrentRows(server: KlebbServer, r: ConcurrentResult): Promise<void> {
+  const probe = expectStatus(
+    await server.client.request(`/api/manifests/${CONCURRENT_CARD}/rows?limit=1`, { token: BENCH_TOKEN }),
+    200,
+    'read row count',
+  );
+  const total = (JSON.parse(probe.body) as { total: number }).total;
+  if (total !== CONCURRENT_ROWS + r.appends)
+    throw new Error(`concurrent: expected ${CONCURRENT_ROWS + r.appends} rows, the card has ${total}`);
+}
+
+function concurrentFigures(r: ConcurrentResult): Figure[] {
+  const n = r.clients;
+  return [
+    { key: 'append.one_client.per_s', label: 'one client: appends/s', value: r.one.perSecond, unit: '1/s' },
+    {
+      key: 'append.one_client.median_ms',
+      label: 'one client: median',
+      value: r.one.latency.median,
+      unit: 'ms',
+    },
+    {
+      key: `append.clients_${n}.per_s`,
+      label: `${n} clients: appends/s`,
+      value: r.many.perSecond,
+      unit: '1/s',
+    },
+    {
+      key: `append.clients_${n}.median_ms`,
+      label: `${n} clients: median per append`,
+      value: r.many.latency.median,
+      unit: 'ms',
+    },
+    {
+      key: `append.clients_${n}.p99_ms`,
+      label: `${n} clients: p99 per append`,
+      value: r.many.latency.p99,
+      unit: 'ms',
+    },
+    {
+      key: `append.ratio_clients_${n}_1`,
+      label: `appends/s: ${n} clients / one client`,
+      value: r.many.perSecond / r.one.perSecond,
+      unit: 'x',
+      target: { op: '>=', value: 5 },
+    },
+  ];
+}

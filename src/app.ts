@@ -25,6 +25,7 @@ import { feedbackRoutes } from './feedback/routes.js';
 import { galleryRoutes } from './gallery/routes.js';
 import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
+import { durableReplies } from './http/durable-replies.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
 import { metricsRoutes } from './http/metrics-routes.js';
@@ -37,6 +38,7 @@ import type { Instance } from './instance.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pushRoutes } from './push/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { walSyncOf } from './store/database.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -145,6 +147,8 @@ export function buildApp(inst: Instance): FastifyInstance {
     }
   });
   changeSetPerRequest(app);
+  // replies wait for the group commit of the writes before them (src/store/wal-sync.ts)
+  durableReplies(app, walSyncOf(inst.db));
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default

@@ -6,12 +6,14 @@
  * change id becomes the card's data version.
  *
  * All methods are synchronous (better-sqlite3), so two mutations of one card never interleave.
+ * The row writes (append, update, removeRow, reorder, replace) commit without waiting for the
+ * disk (group commit): whoever acknowledges one awaits `durable()` first.
  */
 
 import { RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
-import { type Db, writeTransaction } from './database.js';
+import { type Db, deferredWriteTransaction, walSyncOf, writeTransaction } from './database.js';
 import * as ops from './row-ops.js';
 import type { Literal, Segment } from './row-path.js';
 
@@ -136,6 +138,15 @@ export class CardDataStore {
     return writeTransaction(this.db, fn);
   }
 
+  /**
+   * Resolves once every write made so far is flushed to disk (one shared flush for all the
+   * writes made while the previous one ran; src/store/wal-sync.ts).
+   * @throws (rejects with) the file system's error when the flush fails.
+   */
+  durable(): Promise<void> {
+    return walSyncOf(this.db)?.durable() ?? Promise.resolve();
+  }
+
   /** The data state of a card, or a 'none' state when it has never held data. */
   state(cardId: string): DataState {
     const row = this.q.state.get(cardId) as StateRow | undefined;
@@ -199,7 +210,7 @@ export class CardDataStore {
    * @returns the new version.
    */
   replace(cardId: string, data: unknown, actor: Actor, op = 'replace'): number {
-    return writeTransaction(this.db, () => {
+    return deferredWriteTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       return this.writeWhole(cardId, data, actor, op, '', before);
     });
@@ -524,7 +535,7 @@ export class CardDataStore {
       noop?: (result: R) => boolean;
     },
   ): Mutation<R> {
-    return writeTransaction(this.db, (): Mutation<R> => {
+    return deferredWriteTransaction(this.db, (): Mutation<R> => {
       const st = this.q.state.get(cardId) as StateRow | undefined;
       const now = new Date().toISOString();
       if (st?.shape === 'array') {

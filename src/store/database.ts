@@ -8,8 +8,19 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
 import { MIGRATIONS } from './migrations.js';
+import { WalSync } from './wal-sync.js';
 
 export type Db = Database.Database;
+
+/** The group commit of each connection opened with `synchronous: 'FULL'`. */
+const walSyncs = new WeakMap<Db, WalSync>();
+/** Per connection: the prepared statements that switch its synchronous level. */
+const levels = new WeakMap<Db, { normal: Database.Statement; full: Database.Statement }>();
+
+/** The group commit of `db` (undefined for a connection opened with `synchronous: 'NORMAL'`). */
+export function walSyncOf(db: Db): WalSync | undefined {
+  return walSyncs.get(db);
+}
 
 /**
  * Runs `fn` in a write transaction taken with BEGIN IMMEDIATE (a savepoint when already inside
@@ -18,12 +29,41 @@ export type Db = Database.Database;
  * lock first makes every write wait up to SQLITE_BUSY_TIMEOUT_MS. A throw rolls everything back.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  const outermost = !db.inTransaction;
+  const out = db.transaction(fn).immediate();
+  // synchronous=FULL flushed the WAL at this commit: nothing of it is left for a group commit
+  if (outermost) walSyncs.get(db)?.markSynced();
+  return out;
+}
+
+/**
+ * writeTransaction whose commit does not wait for the disk (group commit, src/store/wal-sync.ts):
+ * the commit is complete and visible at once, and survives a crash of the process, but it is
+ * only safe from a power cut once `walSyncOf(db).durable()` resolves. Whoever acknowledges the
+ * write must wait for that (HTTP replies do: src/http/durable-replies.ts). Inside another
+ * transaction it is a savepoint of that transaction, which keeps its own commit mode.
+ */
+export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
+  const ws = walSyncs.get(db);
+  const lv = levels.get(db);
+  if (!ws || !lv || db.inTransaction) return db.transaction(fn).immediate();
+  // the level cannot change inside a transaction; it holds for this one only
+  lv.normal.run();
+  let out: T;
+  try {
+    out = db.transaction(fn).immediate();
+  } finally {
+    lv.full.run();
+  }
+  // the flush starts now, for this commit and every one made while it runs
+  ws.durable().catch(() => {});
+  return out;
 }
 
 /**
  * Opens (creating if needed) the database file and brings its schema up to date.
- * `synchronous` defaults to FULL (card rows: an acknowledged write survives a power cut); the
+ * `synchronous` defaults to FULL (card rows: an acknowledged write survives a power cut; the row
+ * writes of deferredWriteTransaction get there through the group commit of src/store/wal-sync.ts); the
  * chat transcripts use a second connection with NORMAL, which in WAL mode still survives a
  * crash of the process, so a turn's two commits do not each block on the disk.
  * @throws if the file is not a database or a migration fails (nothing half-applied: each
@@ -37,6 +77,13 @@ export function openDatabase(file: string, opts: { synchronous?: 'FULL' | 'NORMA
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   migrate(db);
+  if ((opts.synchronous ?? 'FULL') === 'FULL') {
+    walSyncs.set(db, new WalSync(db, `${file}-wal`));
+    levels.set(db, {
+      normal: db.prepare('PRAGMA synchronous = NORMAL'),
+      full: db.prepare('PRAGMA synchronous = FULL'),
+    });
+  }
   return db;
 }
 
@@ -67,6 +114,7 @@ export interface CloseResult {
  */
 export function closeDatabase(db: Db): CloseResult {
   if (!db.open) return { complete: true, walFrames: 0, checkpointed: 0 };
+  walSyncs.get(db)?.close();
   let result: CloseResult = { complete: false, walFrames: -1, checkpointed: -1 };
   try {
     const rows = db.pragma('wal_checkpoint(TRUNCATE)') as {

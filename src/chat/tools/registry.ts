@@ -160,6 +160,8 @@ export async function dispatchToolCall(
   }
   try {
     const result = await tool.run(value as never, ctx);
+    // a write is reported to the model (and the person) only once it is on disk
+    if (!tool.readOnly) await ctx.cards.store.durable();
     return { ok: true, content: JSON.stringify(result ?? { ok: true }), cardId, pausedMs };
   } catch (err) {
     return { ok: false, content: errorContent(err), cardId, pausedMs };
