@@ -28,6 +28,7 @@ import { conversationTurn } from './conversation-turn.js';
 import { dashboard } from './dashboard.js';
 import { dataExportImport } from './data-export-import.js';
 import { haeIngest } from './hae-ingest.js';
+import { idleMemory } from './idle-memory.js';
 import { jsonServerPeer } from './json-server-peer.js';
 import { type Benchmark, createContext } from './lib/bench.js';
 import { benchLogLevel, repoRoot } from './lib/klebb.js';
@@ -59,6 +60,7 @@ const ALL: Benchmark[] = [
   chatWidget,
   dashboard,
   dataExportImport,
+  idleMemory,
   soak,
   pushScheduler,
   reportReading,

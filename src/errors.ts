@@ -214,6 +214,10 @@ export const ERROR_CODES = {
   UNAVAILABLE: { status: [503], meaning: 'a service this request needs is not available' },
   IMPORT_FROZEN: { status: [503], meaning: 'any other /api/ route while an import or restore is applied' },
   STORAGE_BUSY: { status: [503], meaning: "another program held the database's write lock too long" },
+  NOT_SAVED: {
+    status: [503],
+    meaning: 'the disk reported an error while flushing the writes: they may or may not have been kept',
+  },
   CHAT_NOT_CONFIGURED: { status: [503], meaning: 'a chat message while CHAT_ENDPOINT_URL is unset' },
   PASSKEYS_UNREADABLE: { status: [503], meaning: 'the passkey file cannot be read' },
   OFFLINE: { status: [503], meaning: "answered by the app's service worker to a write made offline" },

@@ -2,21 +2,23 @@
  * The WebAuthn relying party (`@simplewebauthn/server` 14): options for
  * registering and using passkeys, and verification of what the browser sends back.
  * `attestationType: 'none'`, `residentKey: 'preferred'`, `userVerification: 'required'` for both
- * ceremonies; an account's existing passkeys are excluded when it registers another.
+ * ceremonies; an account's existing passkeys are excluded when it registers another. The library
+ * (and its ASN.1 stack) is loaded at the first ceremony, not at start-up.
  */
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { lazyImport } from '../common/lazy-module.js';
 import { KlebbError } from '../errors.js';
 import { CHALLENGE_TTL_MS } from './auth-limits.js';
 import type { StoredPasskey } from './passkey-store.js';
+
+const webauthn = lazyImport(() => import('@simplewebauthn/server'));
 
 /** The relying party's identity (HEALTH_RP_NAME, HEALTH_RP_ID). */
 export interface RelyingParty {
@@ -31,12 +33,13 @@ function verificationFailed(err: unknown): KlebbError {
 }
 
 /** Options for `navigator.credentials.create()` for account `label` (user handle `userId`, base64url). */
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   label: string,
   userId: string,
   existing: StoredPasskey[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -61,9 +64,10 @@ export async function verifyRegistration(
   challenge: string,
   origins: string[],
 ): Promise<Omit<StoredPasskey, 'nickname' | 'registeredAt' | 'lastUsedAt'>> {
+  const { verifyRegistrationResponse: verify } = await webauthn();
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    result = await verifyRegistrationResponse({
+    result = await verify({
       response: response as RegistrationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origins,
@@ -86,10 +90,11 @@ export async function verifyRegistration(
 }
 
 /** Options for `navigator.credentials.get()` listing every registered passkey. */
-export function authenticationOptions(
+export async function authenticationOptions(
   rp: RelyingParty,
   passkeys: StoredPasskey[],
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     timeout: CHALLENGE_TTL_MS,
@@ -111,9 +116,10 @@ export async function verifyAuthentication(
   origins: string[],
   passkey: StoredPasskey,
 ): Promise<number> {
+  const { verifyAuthenticationResponse: verify } = await webauthn();
   let result: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
-    result = await verifyAuthenticationResponse({
+    result = await verify({
       response: response as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: origins,

@@ -5,12 +5,25 @@
  * MCP_MAX_SESSIONS (the oldest is closed first).
  */
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
+import { lazyImport } from '../common/lazy-module.js';
 import type { Instance } from '../instance.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
-import { createMcpServer, type McpCaller } from './mcp-server.js';
+import type { McpCaller } from './mcp-server.js';
+
+/** The MCP SDK and our server on it are loaded with the first MCP request, not at start-up. */
+const mcpModules = lazyImport(async () => {
+  const [sdk, server] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./mcp-server.js'),
+  ]);
+  return {
+    StreamableHTTPServerTransport: sdk.StreamableHTTPServerTransport,
+    createMcpServer: server.createMcpServer,
+  };
+});
 
 /** The MCP caller a principal stands for. */
 export function mcpCaller(p: Principal | null): McpCaller {
@@ -50,6 +63,7 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
       return rpcError(reply, 404, 'unknown MCP session');
     if (!session) {
       if (req.method !== 'POST') return rpcError(reply, 400, 'start a session with an initialize request');
+      const { StreamableHTTPServerTransport, createMcpServer } = await mcpModules();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {

@@ -6,7 +6,8 @@
  * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries.
  */
 import type https from 'node:https';
-import webpush from 'web-push';
+import type { RequestOptions } from 'web-push';
+import { lazyRequire } from '../common/lazy-module.js';
 import {
   PUSH_MAX_ATTEMPTS,
   PUSH_MAX_RETRY_WAIT_MS,
@@ -15,6 +16,9 @@ import {
   PUSH_TTL_SECONDS,
 } from '../limits.js';
 import type { SubscriptionRow } from './subscription-store.js';
+
+/** web-push is loaded with the first push sent, not at start-up. */
+const webpush = lazyRequire<typeof import('web-push')>('web-push');
 
 /** The VAPID identity messages are signed with. */
 export interface VapidIdentity {
@@ -73,7 +77,7 @@ export function vapidAuthorization(
   const key = `${audience} ${vapid.publicKey} ${vapid.subject}`;
   const hit = vapidTokens.get(key);
   if (hit && hit.until > now) return hit.authorization;
-  const headers = webpush.getVapidHeaders(
+  const headers = webpush().getVapidHeaders(
     audience,
     vapid.subject,
     vapid.publicKey,
@@ -86,7 +90,7 @@ export function vapidAuthorization(
   return authorization;
 }
 
-function requestOptions(opts: SenderOptions, topic: string, endpoint: string): webpush.RequestOptions {
+function requestOptions(opts: SenderOptions, topic: string, endpoint: string): RequestOptions {
   return {
     // no vapidDetails: the header is signed once per service and hour (vapidAuthorization)
     headers: { Authorization: vapidAuthorization(endpoint, opts.vapid, opts.tokens) },
@@ -103,7 +107,7 @@ function requestOptions(opts: SenderOptions, topic: string, endpoint: string): w
  * its 4096-byte limit: header, ciphertext and tag), measured by encrypting it.
  */
 export function encryptedSize(sub: SubscriptionRow, body: string, opts: SenderOptions): number {
-  const details = webpush.generateRequestDetails(
+  const details = webpush().generateRequestDetails(
     { endpoint: sub.endpoint, keys: sub.keys },
     body,
     requestOptions(opts, 'size', sub.endpoint),
@@ -123,7 +127,7 @@ export async function sendPush(
   for (let attempt = 1; ; attempt++) {
     let wait: number | null = null;
     try {
-      const res = await webpush.sendNotification(
+      const res = await webpush().sendNotification(
         { endpoint: sub.endpoint, keys: sub.keys },
         body,
         requestOptions(opts, topic, sub.endpoint),

@@ -1,12 +1,11 @@
 /**
- * The instance's VAPID key pair (RFC 8292): made on first start with `web-push` and kept in
+ * The instance's VAPID key pair (RFC 8292): made on first start (node:crypto) and kept in
  * `HEALTH_HOME/keys/vapid.json` (mode 0600, written atomically). `keyId` (first 8 hex of the
  * SHA-256 of the public key) lets a browser notice a new key and subscribe again: deleting the
  * file and restarting is how the key is rotated.
  */
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import webpush from 'web-push';
 import { readSecretJson, writeSecretJson } from '../auth/secret-file.js';
 
 /** A stored VAPID key pair; keys are base64url (public: 65-byte uncompressed P-256 point). */
@@ -54,8 +53,25 @@ export function loadOrCreateVapidKeys(home: string, now = new Date()): VapidKeys
   if (read.state === 'broken') {
     throw new Error(`${file} is not a VAPID key pair (${read.reason}); move it aside to make a new one`);
   }
-  const made = webpush.generateVAPIDKeys();
+  const made = newVapidKeys();
   const stored = { publicKey: made.publicKey, privateKey: made.privateKey, createdAt: now.toISOString() };
   writeSecretJson(file, stored);
   return { ...stored, keyId: keyIdOf(stored.publicKey) };
+}
+
+/**
+ * A new P-256 key pair in the form web-push and browsers take: the public key as the 65-byte
+ * uncompressed point, the private key as the 32-byte scalar, both base64url (what
+ * `webpush.generateVAPIDKeys()` makes, without loading web-push at start-up).
+ */
+function newVapidKeys(): { publicKey: string; privateKey: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pub = publicKey.export({ format: 'jwk' });
+  const priv = privateKey.export({ format: 'jwk' });
+  const point = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(pub.x as string, 'base64url'),
+    Buffer.from(pub.y as string, 'base64url'),
+  ]);
+  return { publicKey: point.toString('base64url'), privateKey: priv.d as string };
 }

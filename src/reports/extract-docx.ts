@@ -4,8 +4,8 @@
  * `word/document.xml`), holds too many entries, unpacks past MAX_DOCX_UNPACKED_BYTES, or packs an
  * entry more than 200 times smaller than it unpacks (a zip bomb) is refused unread.
  */
-import mammoth from 'mammoth';
 import yauzl from 'yauzl';
+import { lazyImport } from '../common/lazy-module.js';
 import { MAX_DOCX_ENTRIES, MAX_DOCX_UNPACKED_BYTES } from '../limits.js';
 import { type Extracted, ReportRejected, visibleChars } from './extracted.js';
 
@@ -79,6 +79,9 @@ export function docxHtmlToText(html: string): string {
     .replace(/\t+\n/g, '\n');
 }
 
+/** mammoth is loaded with the first Word document, not at start-up. */
+const mammothLib = lazyImport(async () => (await import('mammoth')).default);
+
 /**
  * Reads a DOCX as plain text (paragraphs on their own lines, a table row per line).
  * @throws ReportRejected.
@@ -87,6 +90,7 @@ export async function extractDocx(file: string): Promise<Extracted> {
   await checkDocxArchive(file);
   let text: string;
   try {
+    const mammoth = await mammothLib();
     text = docxHtmlToText((await mammoth.convertToHtml({ path: file })).value);
   } catch (err) {
     throw new ReportRejected(`the Word document cannot be read (${(err as Error).message.slice(0, 200)})`);
