@@ -28,6 +28,7 @@ import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js
 import { durableReplies } from './http/durable-replies.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
+import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -149,6 +150,8 @@ export function buildApp(inst: Instance): FastifyInstance {
   changeSetPerRequest(app);
   // replies wait for the group commit of the writes before them (src/store/wal-sync.ts)
   durableReplies(app, walSyncOf(inst.db));
+  // memory taken by a large body (an import, a push) is given back once the server is quiet
+  releaseMemoryAfterLargeRequests(app, [inst.db]);
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default

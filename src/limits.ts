@@ -229,3 +229,12 @@ export const MAX_DOCX_ENTRIES = 2_000;
 export const REPORT_MODEL_TIMEOUT_MS = 180_000;
 /** Bullet points a report summary may have. */
 export const MAX_REPORT_BULLETS = 5;
+
+/**
+ * A request body from this size on (bytes) makes the server give memory back once it is quiet
+ * again (src/http/memory-release.ts); chunked bodies of unknown length count as large.
+ */
+export const MEMORY_RELEASE_MIN_BODY_BYTES = 1_000_000;
+
+/** How long no large request must have come in before memory is given back, ms. */
+export const MEMORY_RELEASE_IDLE_MS = 5_000;

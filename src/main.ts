@@ -11,4 +11,6 @@
 import v8 from 'node:v8';
 
 v8.setFlagsFromString('--semi-space-growth-factor=1');
+// lets src/http/memory-release.ts collect the heap once after a large request (not a global gc())
+v8.setFlagsFromString('--expose-gc');
 await import('./serve.js');

@@ -1,0 +1,47 @@
+/**
+ * Gives memory back after a large request (a data replace, an import, a Health Auto Export push).
+ * Such a request leaves tens of MB of garbage on the JavaScript heap and pages in SQLite's cache;
+ * V8 collects the heap only when something allocates again, and an idle instance allocates
+ * nothing, so without this the memory stays taken until the next request (measured in
+ * bench/idle-memory.ts). Once no large request has come in for MEMORY_RELEASE_IDLE_MS, SQLite is
+ * asked to free its caches (`PRAGMA shrink_memory`) and V8 to collect its heap once.
+ */
+import vm from 'node:vm';
+import type { FastifyInstance } from 'fastify';
+import { MEMORY_RELEASE_IDLE_MS, MEMORY_RELEASE_MIN_BODY_BYTES } from '../limits.js';
+import type { Db } from '../store/database.js';
+
+/**
+ * V8's collector, when the process allowed it (main.ts sets `--expose-gc` before anything loads;
+ * a context made afterwards gets the `gc` function). Undefined otherwise: then only SQLite frees.
+ */
+function collector(): (() => void) | undefined {
+  try {
+    const gc = vm.runInNewContext('typeof gc === "function" ? gc : undefined');
+    return typeof gc === 'function' ? gc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Installs the release after requests whose body is at least MEMORY_RELEASE_MIN_BODY_BYTES. */
+export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[]): void {
+  const gc = collector();
+  let timer: NodeJS.Timeout | undefined;
+  const release = () => {
+    timer = undefined;
+    for (const db of dbs) if (db.open) db.pragma('shrink_memory');
+    gc?.();
+  };
+  app.addHook('onResponse', async (req) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (length < MEMORY_RELEASE_MIN_BODY_BYTES && !chunked) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(release, MEMORY_RELEASE_IDLE_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearTimeout(timer);
+  });
+}
