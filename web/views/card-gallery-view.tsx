@@ -116,7 +116,7 @@ export function CardGalleryView() {
                   type="button"
                   class="gallery-tile"
                   aria-expanded={isOpen}
-                  aria-controls={`gallery-detail-${t.id}`}
+                  aria-controls={isOpen ? `gallery-detail-${t.id}` : undefined}
                   onClick={() => setOpen(isOpen ? null : t.id)}
                 >
                   <span class="gallery-emoji" aria-hidden="true">
