@@ -11,7 +11,6 @@ import { changeSetView } from '../cards/change-sets.js';
 import { todayIn } from '../common/dates.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
-import { catalogueForPrompt } from '../ingest/hae/format/catalogue.js';
 import { listReports } from '../reports/report-catalogue.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { ResendGuard } from './agent/resend-guard.js';
@@ -28,17 +27,6 @@ import { buildPromptSegments, type PromptInputs, systemMessage } from './prompt/
 import { parseVoiceReply, VOICE_ENVELOPE } from './prompt/voice.js';
 import { availableDocs } from './tools/doc-catalogue.js';
 import type { ToolContext, Touch } from './tools/tool.js';
-
-let haeBlock: string | undefined;
-/** The Health Auto Export metric catalogue as a static prompt block (built once: it never changes). */
-function haeCatalogueBlock(): string {
-  haeBlock ??= [
-    '## Health Auto Export metrics',
-    'A card fed by the phone declares `meta.ingest: {"source": "hae", "metric": "<key>"}` and is usually read-only (`writeable.fromWebapp: false`). Metric keys, their category and the rows they produce:',
-    catalogueForPrompt(),
-  ].join('\n');
-  return haeBlock;
-}
 
 /** The text of the newest user message (the one a turn answers); '' when there is none. */
 function lastUserText(messages: ChatMessage[]): string {
@@ -130,7 +118,6 @@ export class ChatService {
       docs: availableDocs(),
       today: todayIn(timeZone),
       timeZone,
-      extraStaticBlocks: [haeCatalogueBlock()],
       focusCard: focus
         ? {
             id: focus.id,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { ALL_TOOLS } from '../tools/registry.js';
 import { DEFAULT_BASE_PROMPT } from './base-prompt.js';
 
@@ -23,9 +22,9 @@ describe('DEFAULT_BASE_PROMPT', () => {
     for (const t of ALL_TOOLS) expect(prompt, t.name).toContain(`\`${t.name}\``);
   });
 
-  it('has exactly one bullet per registered tool in the tools section, and none for unknown tools', () => {
-    const bullets = [...section('Tools and when to use each').matchAll(/^- `([a-z_]+)`:/gm)].map((m) => m[1]);
-    expect([...bullets].sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
+  it('names every registered tool exactly once in the tools section, and no unknown tool', () => {
+    const named = [...section('Tools').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    expect([...named].sort()).toEqual(ALL_TOOLS.map((t) => t.name).sort());
   });
 
   it('has the sections the brief asks for', () => {
@@ -64,7 +63,7 @@ describe('DEFAULT_BASE_PROMPT', () => {
       'meta.writeable.inputs',
       'fromWebapp',
       'remove_notification',
-      'Approve and Decline',
+      'Approve or Decline',
       'APPROVAL_REQUIRED',
     ]) {
       expect(s).toContain(needle);
@@ -75,35 +74,21 @@ describe('DEFAULT_BASE_PROMPT', () => {
     expect(prompt).not.toMatch(/\b(19|20)\d\d\b/);
   });
 
-  it('is 12-20 kB', () => {
-    const bytes = Buffer.byteLength(prompt, 'utf8');
-    expect(bytes).toBeGreaterThanOrEqual(12_000);
-    expect(bytes).toBeLessThanOrEqual(20_000);
-  });
-
-  it('its worked manifests pass validate_manifest', () => {
-    const examples = [...prompt.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]));
-    expect(examples.map((e) => e.meta.view.component)).toEqual(['generic-card', 'list-card']);
-    for (const e of examples) {
-      expect(dryRunValidate(e)).toEqual({ ok: true });
-      expect(typeof e.meta.view.display).toBe('object');
-      const keys = e.meta.writeable.inputs.map((i: { key: string }) => i.key);
-      expect(keys.length).toBeGreaterThan(0);
-    }
+  it('is at most 7 kB: what is needed now and then lives in docs/CHAT-HANDBOOK.md, which it points to', () => {
+    expect(Buffer.byteLength(prompt, 'utf8')).toBeLessThanOrEqual(7_000);
+    for (const anchor of ['#tools-in-detail', '#lab-results-card', '#creating-cards'])
+      expect(prompt).toContain(`docs/CHAT-HANDBOOK.md${anchor}`);
   });
 
   it('is deterministic', () => {
     expect(DEFAULT_BASE_PROMPT('Ava', 'Klebb Home')).toBe(prompt);
   });
 
-  it('describes the Lab results card as a valid manifest, filled through the row tools', () => {
+  it('sends the Lab results work to the row tools and keeps withheld reports closed', () => {
     const text = section('Reports and lab results');
     expect(text).toContain('append_row');
     expect(text).toContain('read_manifest_rows');
-    expect(text).toContain('withheld pending OCR verification');
-    const line = text.split('\n').find((l) => l.startsWith('- The card: ')) ?? '';
-    const manifest = JSON.parse(line.slice(line.indexOf('`') + 1, line.lastIndexOf('`')));
-    expect(manifest.meta.id).toBe('lab-results');
-    expect(dryRunValidate(manifest)).toEqual({ ok: true });
+    expect(text).toMatch(/withheld pending OCR verification/i);
+    expect(text).toContain('docs/CHAT-HANDBOOK.md#lab-results-card');
   });
 });

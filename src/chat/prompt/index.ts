@@ -23,6 +23,7 @@ export {
   categoriesBlock,
   combinationCardBlock,
   docsBlock,
+  haeMetricsBlock,
   rowPathBlock,
 } from './static-blocks.js';
 export {

@@ -28,9 +28,10 @@ export function cardTitle(c: { emoji?: string; label: string }): string {
 }
 
 /**
- * Input: the cards in display order. Output: `## Currently available cards`, one line per card:
- * `- id (emoji label): first description line` (cut to CARD_DESCRIPTION_CHARS; no colon part when
- * there is no description). Source:
+ * Input: the cards in display order. Output: `## Currently available cards`, one compact line per
+ * card, `- id: label` (about 8 tokens; the emoji and description are left out: list_manifests and
+ * read_manifest_meta give them when a request needs them, so a dashboard of 200 cards costs about
+ * 1 600 tokens per request instead of 7 000).
  */
 export function cardsBlock(cards: readonly PromptCard[]): string {
   const lines = ['## Currently available cards'];
@@ -38,10 +39,8 @@ export function cardsBlock(cards: readonly PromptCard[]): string {
     lines.push('There are no cards yet.');
     return lines.join('\n');
   }
-  for (const c of cards) {
-    const desc = firstLine(c.description, CARD_DESCRIPTION_CHARS);
-    lines.push(`- ${c.id} (${cardTitle(c)})${desc ? `: ${desc}` : ''}`);
-  }
+  lines.push('`id: label` per card; descriptions: list_manifests; fields: read_manifest_meta.');
+  for (const c of cards) lines.push(`- ${c.id}: ${c.label}`);
   return lines.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KNOWN_CATEGORIES } from '../../cards/categories.js';
 import type { ReportInfo } from '../../reports/report-catalogue.js';
 import type { TextPart } from '../gateway/types.js';
 import { DOC_ALLOWLIST, type DocEntry } from '../tools/doc-catalogue.js';
@@ -112,20 +113,23 @@ describe('buildPromptSegments: static segment', () => {
     expect(none).toContain('## Available docs\nNo documents are available');
   });
 
-  it('lists every known category with a hint', () => {
+  it('names every known category, and the handbook section with their hints', () => {
     const s = buildPromptSegments(inputs()).static;
-    for (const c of [
-      'sleep',
-      'recovery',
-      'activity',
-      'vitals',
-      'body',
-      'mindfulness',
-      'lifestyle',
-      'supplements',
-      'medication',
+    const line = s.split('\n').find((l) => l.startsWith('Every new card gets a `meta.category`')) ?? '';
+    expect(line).toContain(KNOWN_CATEGORIES.join(', '));
+    expect(line).toContain('docs/CHAT-HANDBOOK.md#manifest-categories');
+  });
+
+  it('keeps the Health Auto Export, combination-card and row-path catalogues as short pointers to their docs', () => {
+    const s = buildPromptSegments(inputs()).static;
+    for (const [heading, doc] of [
+      ['## Health Auto Export metrics', 'docs/HEALTH-AUTO-EXPORT.md#the-metrics'],
+      ['## Combination cards', 'docs/CHAT-HANDBOOK.md#combination-cards'],
+      ['## Row paths', 'docs/CHAT-HANDBOOK.md#row-paths'],
     ]) {
-      expect(s).toMatch(new RegExp(`^- ${c}: \\S`, 'm'));
+      const block = s.slice(s.indexOf(heading)).split('\n\n')[0];
+      expect(block, heading).toContain(doc);
+      expect(Buffer.byteLength(block), heading).toBeLessThan(500);
     }
   });
 
@@ -137,18 +141,19 @@ describe('buildPromptSegments: static segment', () => {
 });
 
 describe('buildPromptSegments: instance segment', () => {
-  it('lists cards in the given order, emoji and first description line (<= 120 chars)', () => {
+  it('lists cards in the given order, one compact `- id: label` line each', () => {
     const { instance } = buildPromptSegments(inputs());
     const lines = instance.split('\n');
-    expect(lines.slice(0, 4)).toEqual([
+    expect(lines.slice(0, 5)).toEqual([
       '## Currently available cards',
-      '- weight (⚖️ Weight): Morning weigh-in.',
-      '- bp (Blood pressure)',
-      `- mood (🙂 Mood): ${'x'.repeat(119)}…`,
+      '`id: label` per card; descriptions: list_manifests; fields: read_manifest_meta.',
+      '- weight: Weight',
+      '- bp: Blood pressure',
+      '- mood: Mood',
     ]);
     const reversed = buildPromptSegments(inputs({ cards: [...inputs().cards].reverse() })).instance;
     expect(reversed).not.toBe(instance);
-    expect(reversed.split('\n')[1]).toMatch(/^- mood /);
+    expect(reversed.split('\n')[2]).toMatch(/^- mood: /);
   });
 
   it('lists reports with a date and marks withheld ones', () => {

@@ -16,7 +16,13 @@ import type { DocEntry } from '../tools/doc-catalogue.js';
 import { dateContextBlock } from './date-table.js';
 import { type FocusCard, focusBlock } from './focus-block.js';
 import { cardsBlock, type PromptCard, reportsBlock } from './instance-blocks.js';
-import { categoriesBlock, combinationCardBlock, docsBlock, rowPathBlock } from './static-blocks.js';
+import {
+  categoriesBlock,
+  combinationCardBlock,
+  docsBlock,
+  haeMetricsBlock,
+  rowPathBlock,
+} from './static-blocks.js';
 
 /** Separator between blocks inside a segment and between segments in the flat form. */
 export const BLOCK_SEPARATOR = '\n\n';
@@ -37,7 +43,7 @@ export interface PromptInputs {
   timeZone: string;
   /** The card the user has open, when it resolves. */
   focusCard?: FocusCard;
-  /** More static catalogues appended after the built-in ones (e.g. the HAE catalogue). */
+  /** More static blocks appended after the built-in ones. */
   extraStaticBlocks?: string[];
 }
 
@@ -58,7 +64,8 @@ function joinBlocks(blocks: readonly string[]): string {
 
 /**
  * Input: PromptInputs. Output: the static segment (base prompt, Available docs, Manifest
- * categories, combination cards, row paths, then extraStaticBlocks in order), the instance
+ * categories, combination cards, row paths, Health Auto Export metrics, then extraStaticBlocks in
+ * order), the instance
  * segment (Currently available cards, Available reports) and the volatile segment (Today's date,
  * then Card in focus when focusCard is given). Pure: identical inputs give identical strings.
  * Source: docs/CHAT-AGENT.md "Prompt caching" (segment contents and order).
@@ -70,6 +77,7 @@ export function buildPromptSegments(inputs: PromptInputs): PromptSegments {
     categoriesBlock(),
     combinationCardBlock(),
     rowPathBlock(),
+    haeMetricsBlock(),
     ...(inputs.extraStaticBlocks ?? []),
   ]);
   const instance = joinBlocks([cardsBlock(inputs.cards), reportsBlock(inputs.reports)]);

@@ -1,6 +1,8 @@
 /**
- * The catalogue blocks of the static prompt segment (Available docs, Manifest categories, combination-card contract, row path grammar).
- * They change only with a deploy, so they sit before the first cache breakpoint (docs/CHAT-AGENT.md
+ * The catalogue blocks of the static prompt segment (Available docs, Manifest categories,
+ * combination-card contract, row path grammar, Health Auto Export metrics). Each is short: the
+ * full catalogues are docs the agent reads on demand (docs/CHAT-HANDBOOK.md,
+ * docs/HEALTH-AUTO-EXPORT.md). They change only with a deploy, so they sit before the first cache breakpoint (docs/CHAT-AGENT.md
  * "Prompt caching"). Every block is a pure function of its arguments, built from arrays in their
  * given order: identical inputs give identical bytes.
  */
@@ -48,52 +50,51 @@ export const CATEGORY_HINTS: Record<KnownCategory, string> = {
 };
 
 /**
- * Output: `## Manifest categories`: every KNOWN_CATEGORIES value (src/cards/categories.ts, in
- * its order) with what belongs there, and how to choose. Source: docs/MANIFEST-SCHEMA.md `category`
- * (the enum; combination suggestions at three or more enabled cards sharing one).
+ * Output: `## Manifest categories`: every KNOWN_CATEGORIES value (src/cards/categories.ts, in its
+ * order) on one line, and where the hints of CATEGORY_HINTS and the rules of thumb are
+ * (docs/CHAT-HANDBOOK.md "Manifest categories", read on demand). Source: docs/MANIFEST-SCHEMA.md
+ * `category`.
  */
 export function categoriesBlock(): string {
   return [
     '## Manifest categories',
-    'Give every new card a `meta.category` from this list. Combination-card suggestions appear once three or more enabled cards share a category.',
-    ...KNOWN_CATEGORIES.map((c) => `- ${c}: ${CATEGORY_HINTS[c]}`),
-    'Rules of thumb: categorise by what is recorded, not by the goal behind it (an injection log is medication even when the aim is better sleep); a card mixing several kinds takes the category of its headline field; when unsure, pick the closest and tell the user which one you chose.',
+    `Every new card gets a \`meta.category\`: ${KNOWN_CATEGORIES.join(', ')}. Categorise by what is recorded, not the goal behind it; what belongs where: read_doc docs/CHAT-HANDBOOK.md#manifest-categories.`,
   ].join('\n');
 }
 
 /**
- * Output: `## Combination cards`: the contract in brief: component, empty data, layouts, the
- * `combines[]` entry fields and roles, ring goals, and offering to hide the absorbed cards.
- * Source: docs/MANIFEST-SCHEMA.md "Combination cards"; the same rules validate_manifest checks
+ * Output: `## Combination cards`: the contract's core (component, empty data, `combines[]` with
+ * `sourceId` and `role`) and where the rest is (docs/CHAT-HANDBOOK.md "Combination cards": layouts,
+ * roles, ring goals, hiding the absorbed cards). The same rules validate_manifest checks
  * (src/cards/renderer-shape.ts).
  */
 export function combinationCardBlock(): string {
   return [
     '## Combination cards',
-    'A combination card shows fields of several other cards together. It is read-only and owns no entries.',
-    '- `meta.view.component: "combination-card"`, and the card\'s own `data` stays `[]`.',
-    '- `meta.view.layout`: `"stack"` (rows; the default) or `"rings"` (progress rings).',
-    "- `meta.view.combines`: one entry per source, in display order. `sourceId` (required): an existing card id. `role` (required): `primary`, `secondary`, `annotation` or `ring-segment`. Optional: `label`, `accessor` (dotted path into the source's latest row; default its first non-date value), `unit`, `emojiMap`, `colour`.",
-    '- A `ring-segment` also needs `goalDaily`, a positive number; the ring fills to value / goal, capped at full.',
-    "- Editing from a combination card opens the source card's form, so entries keep going to the source cards.",
-    '- After creating one, offer to hide the source cards it absorbs with hide_card.',
+    'A read-only card showing fields of several cards: `meta.view.component: "combination-card"`, `data: []`, `meta.view.combines: [{sourceId, role}, ...]`. Layouts, roles and ring goals: read_doc docs/CHAT-HANDBOOK.md#combination-cards.',
   ].join('\n');
 }
 
 /**
- * Output: `## Row paths`: the grammar the row tools accept, with examples and the error codes.
- * Source: docs/API.md "Row path grammar"; the parser is src/store/row-path.ts.
+ * Output: `## Row paths`: the grammar the row tools accept, in brief, and where the full grammar
+ * with its error codes is (docs/CHAT-HANDBOOK.md "Row paths"). Source: docs/API.md "Row path
+ * grammar"; the parser is src/store/row-path.ts.
  */
 export function rowPathBlock(): string {
   return [
     '## Row paths',
-    "The row tools (read_manifest_rows, append_row, update_row, remove_row, reorder_rows) point into a card's data with a path:",
-    '- empty: the whole data block',
-    '- `key`: a property of an object; chain keys with dots, as in `current.morning`',
-    '- `[field=value]`: the one array element whose `field` equals the value exactly. Strings go in double or single quotes, numbers and `true`/`false` bare; dates are strings, so quote them',
-    '- `[index=N]`: an element by position from 0; negative counts from the end, so `[index=-1]` is the last',
-    '- a path may start with a filter when the data block is itself an array: `[date="YYYY-MM-DD"]`',
-    '- steps combine: `items[name="Vitamin D"].doses[index=-1]`',
-    'Filters test equality only: no ranges, no wildcards. Errors: BAD_PATH (syntax), NO_MATCH (nothing there), AMBIGUOUS (several elements match: add a field that is unique, or use an index), WRONG_TYPE (the path runs into the wrong kind of value).',
+    'Row tools point into a card\'s data with a path: empty = the whole data block; `key.key` walks objects; `[field=value]` picks the one element whose field equals the value (quote strings and dates); `[index=N]` by position, `-1` the last; steps combine: `items[name="Vitamin D"].doses[index=-1]`. Equality only. Details and errors: read_doc docs/CHAT-HANDBOOK.md#row-paths.',
+  ].join('\n');
+}
+
+/**
+ * Output: `## Health Auto Export metrics`: how a card subscribes to a phone metric and where the
+ * metric list is (docs/HEALTH-AUTO-EXPORT.md "The metrics": every key with its category, row shape
+ * and unit, read on demand rather than sent with every request).
+ */
+export function haeMetricsBlock(): string {
+  return [
+    '## Health Auto Export metrics',
+    'A card fed by the phone declares `meta.ingest: {"source": "hae", "metric": "<key>"}` and is usually read-only (`writeable.fromWebapp: false`). Metric keys, categories and row shapes: read_doc docs/HEALTH-AUTO-EXPORT.md#the-metrics.',
   ].join('\n');
 }

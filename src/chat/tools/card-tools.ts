@@ -18,7 +18,7 @@ const Id = Type.String({ description: 'The card id (meta.id), e.g. "weight".' })
 export const listManifests = defineTool({
   name: 'list_manifests',
   readOnly: true,
-  description: 'List every card: id, label, first line of its description, and whether it is enabled.',
+  description: 'Every card: id, label, enabled, first description line.',
   parameters: Type.Object({}),
   run: (_args, ctx) => ({
     cards: ctx.cards.registry
@@ -36,8 +36,7 @@ export const listManifests = defineTool({
 export const readManifestMeta = defineTool({
   name: 'read_manifest_meta',
   readOnly: true,
-  description:
-    'Read a card without its rows: meta (inputs, display, write policy), description and schema. The default read before any write.',
+  description: 'One card without rows: meta, description, schema. Read before any write.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => {
@@ -53,8 +52,7 @@ export const readManifestMeta = defineTool({
 export const readManifest = defineTool({
   name: 'read_manifest',
   readOnly: true,
-  description:
-    'Read a whole card including every row. Last resort: prefer read_manifest_meta and read_manifest_rows, which stay small on big cards.',
+  description: 'A whole card with every row. Last resort on big cards.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => {
@@ -70,8 +68,7 @@ export const readManifest = defineTool({
 
 export const createManifest = defineTool({
   name: 'create_manifest',
-  description:
-    'Create a new card from a full klebb.datafile.v1 manifest ({$schema, meta:{id,label,...}, description, data}). Call validate_manifest first.',
+  description: 'Create a card from a full klebb.datafile.v1 manifest. validate_manifest first.',
   parameters: Type.Object({ manifest: Type.Object({}, { additionalProperties: true }) }),
   cardIdOf: (a) => ((a.manifest as { meta?: { id?: unknown } }).meta?.id as string | undefined) ?? undefined,
   run: ({ manifest }, ctx) => {
@@ -83,8 +80,7 @@ export const createManifest = defineTool({
 
 export const deleteManifest = defineTool({
   name: 'delete_manifest',
-  description:
-    'Delete a card and all its rows. The person is asked to approve it in the chat panel before it runs; offer hide_card as the gentler option.',
+  description: 'Delete a card and its rows, after the person approves. hide_card is gentler.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   approval: ({ id }, ctx) => deleteApproval(ctx, id),
@@ -94,7 +90,7 @@ export const deleteManifest = defineTool({
 export const patchManifest = defineTool({
   name: 'patch_manifest',
   description:
-    "Change a card's meta and/or description with an RFC 7396 merge patch ({meta:{...}, description}); null deletes a key. $schema, meta.id and data cannot be patched.",
+    "Merge-patch a card's meta and/or description (null deletes; arrays replaced whole). validate_manifest first.",
   parameters: Type.Object({ id: Id, patch: Type.Object({}, { additionalProperties: true }) }),
   cardIdOf: (a) => a.id,
   approval: ({ id, patch }, ctx) => patchApproval(ctx, id, patch),
@@ -107,8 +103,7 @@ export const patchManifest = defineTool({
 
 export const writeManifestData = defineTool({
   name: 'write_manifest_data',
-  description:
-    "Replace a card's whole data block. Last resort: on a big card this is slow; use append_row, update_row, remove_row or reorder_rows.",
+  description: "Replace a card's whole data block. Last resort: use the row tools for rows.",
   parameters: Type.Object({ id: Id, data: Type.Unknown() }),
   cardIdOf: (a) => a.id,
   approval: ({ id, data }, ctx) => replaceApproval(ctx, id, data),
@@ -121,7 +116,7 @@ export const writeManifestData = defineTool({
 
 export const hideCard = defineTool({
   name: 'hide_card',
-  description: 'Hide a card from every view (it stays in Settings and keeps accepting writes).',
+  description: 'Hide a card from every view; it keeps its rows and accepts writes.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
   run: ({ id }, ctx) => setCardEnabled(ctx.cards, id, false),
@@ -138,8 +133,7 @@ export const showCard = defineTool({
 export const validateManifest = defineTool({
   name: 'validate_manifest',
   readOnly: true,
-  description:
-    'Dry-run a candidate manifest: {ok:true} or {ok:false, errors:[{path,message}]}. Nothing is written. Call before every create_manifest and patch_manifest.',
+  description: 'Dry-run a candidate manifest: {ok} or {ok:false, errors:[{path,message}]}. Writes nothing.',
   parameters: Type.Object({ manifest: Type.Unknown() }),
   run: ({ manifest }) => {
     const checked = dryRunValidate(manifest);

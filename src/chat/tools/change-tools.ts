@@ -12,7 +12,7 @@ import { defineTool } from './tool.js';
 export const undoLastChange = defineTool({
   name: 'undo_last_change',
   description:
-    'Undo the most recent change set made from this chat (everything one earlier turn wrote), or the one change_set_id names (a reply lists its change set). Answers what was undone, or why it could not be (it was changed again since: nothing is undone then).',
+    'Undo what one earlier turn of this chat changed (or change_set_id). Nothing is undone if it changed again since.',
   parameters: Type.Object({
     change_set_id: Type.Optional(
       Type.Integer({ minimum: 1, description: 'a change set id; default: the newest one from this chat' }),

@@ -13,8 +13,7 @@ import { defineTool } from './tool.js';
 export const readDocTool = defineTool({
   name: 'read_doc',
   readOnly: true,
-  description:
-    'Read one of the documents listed under "Available docs" by its exact path (e.g. docs/MANIFEST-SCHEMA.md).',
+  description: 'Read an Available doc by exact path; path#section reads one ## section.',
   parameters: Type.Object({ path: Type.String() }),
   run: ({ path }) => readDoc(path),
 });
@@ -22,7 +21,7 @@ export const readDocTool = defineTool({
 export const readReportTool = defineTool({
   name: 'read_report',
   readOnly: true,
-  description: 'Read one report listed under "Available reports" by its name (without .md).',
+  description: 'Read an Available report by name (without .md).',
   parameters: Type.Object({ name: Type.String() }),
   run: ({ name }, ctx) => readReport(ctx.layout.reportsDir, name),
 });
@@ -31,7 +30,7 @@ export const getRecentActivity = defineTool({
   name: 'get_recent_activity',
   readOnly: true,
   description:
-    'Recency of every card: rowCount, lastEntryDate, ageDays, lastNDelta. Call before answering "how is my tracking going" and before authoring a card, to match sibling conventions.',
+    'Per card: rowCount, lastEntryDate, ageDays, lastNDelta. For "how is my tracking going" and before authoring a card.',
   parameters: Type.Object({}),
   run: (_a, ctx) => recentActivity(ctx.cards, ctx.timeZone),
 });
@@ -39,16 +38,14 @@ export const getRecentActivity = defineTool({
 export const hygieneScanTool = defineTool({
   name: 'hygiene_scan',
   readOnly: true,
-  description:
-    'Dashboard health check: stale, oversized and orphaned-input findings. Report only; changes nothing.',
+  description: 'Stale (declared cadence only), oversized and orphaned-input findings. Changes nothing.',
   parameters: Type.Object({}),
   run: (_a, ctx) => ({ findings: hygieneScan(ctx.cards, { timeZone: ctx.timeZone }) }),
 });
 
 export const noteFeedback = defineTool({
   name: 'note_feedback',
-  description:
-    'Log an anonymised bug report (kind "bug") or a capability the user wanted that no tool offers (kind "feature"). Paraphrase the intent; never include the user\'s data.',
+  description: 'Log an anonymised bug (kind "bug") or missing capability (kind "feature"). Never user data.',
   parameters: Type.Object({
     kind: Type.Union([Type.Literal('bug'), Type.Literal('feature')]),
     // longer input is clipped by shapeFeedback (280 / 500 / 12), not refused

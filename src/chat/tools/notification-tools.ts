@@ -82,7 +82,7 @@ const Trigger = Type.Object(
 export const setNotification = defineTool({
   name: 'set_notification',
   description:
-    'Add or update a reminder on a card (same card_id + notification_id updates it). title <= 30 chars, body <= 80, label <= 80; never put values or past entries in the text.',
+    'Add or update a daily/weekly reminder (same card_id + notification_id updates). title<=30, body<=80, label<=80; no values or past entries.',
   parameters: Type.Object({
     card_id: Type.String(),
     notification_id: Type.Optional(Type.String({ description: 'default: a slug of the label' })),
@@ -128,7 +128,7 @@ export const setNotification = defineTool({
 
 export const removeNotification = defineTool({
   name: 'remove_notification',
-  description: 'Remove a reminder. The person is asked to approve it in the chat panel before it runs.',
+  description: 'Remove a reminder, after the person approves.',
   parameters: Type.Object({
     card_id: Type.String(),
     notification_id: Type.String(),

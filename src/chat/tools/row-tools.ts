@@ -16,8 +16,7 @@ const Path = Type.String({
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
   readOnly: true,
-  description:
-    'Read rows at a path. Arrays come back newest first, 10 at a time, with the total ({rows, total, truncated, window}); an object comes back as {row}.',
+  description: 'Rows at a row path: arrays newest first, 10 per call with the total; objects whole.',
   parameters: Type.Object({
     id: Id,
     path: Type.Optional(Path),
@@ -32,8 +31,7 @@ export const readManifestRows = defineTool({
 
 export const appendRowTool = defineTool({
   name: 'append_row',
-  description:
-    'Append one row (value) to the array at path. Read the card meta first to match its field names.',
+  description: 'Append one row (value) to the array at path.',
   parameters: Type.Object({ id: Id, path: Type.Optional(Path), value: Type.Unknown() }),
   cardIdOf: (a) => a.id,
   run: ({ id, path, value }, ctx) => {
@@ -45,7 +43,7 @@ export const appendRowTool = defineTool({
 
 export const updateRowTool = defineTool({
   name: 'update_row',
-  description: 'Merge changes (RFC 7396: null deletes a field) into the one row the path selects.',
+  description: 'Merge changes into the one row at path (null deletes a field).',
   parameters: Type.Object({ id: Id, path: Path, changes: Type.Object({}, { additionalProperties: true }) }),
   cardIdOf: (a) => a.id,
   run: ({ id, path, changes }, ctx) => {
@@ -58,7 +56,7 @@ export const updateRowTool = defineTool({
 export const removeRowTool = defineTool({
   name: 'remove_row',
   description:
-    'Remove the one row the path selects (the path must end in a [key=value] filter). From the second row removed in one request on, the person is asked to approve each removal.',
+    'Remove the one row at path (ends in [field=value] or [index=N]); approved from the 2nd removal on.',
   parameters: Type.Object({ id: Id, path: Path }),
   cardIdOf: (a) => a.id,
   approval: ({ id, path }, ctx) => removeRowApproval(ctx, id, path),
@@ -72,8 +70,7 @@ export const removeRowTool = defineTool({
 
 export const reorderRowsTool = defineTool({
   name: 'reorder_rows',
-  description:
-    "Put the rows of the array at path in a new order: order lists every row's value of key, each exactly once.",
+  description: "Reorder the array at path: order lists every row's key value once.",
   parameters: Type.Object({
     id: Id,
     path: Type.Optional(Path),
