@@ -19,9 +19,11 @@ import { DESKTOP, PHONE, screenshot, scrollsSideways, settled } from './browser.
 import { chatBrowser, eventually, openPanel, PANEL } from './chat-support.js';
 
 const TZ = 'Europe/Berlin';
-const browser = chatBrowser({ timezoneId: TZ });
 const chat = chatServers();
+// registered before the browser's hooks, so it runs after them: the pages close before their
+// server does (a live feed losing its server would log a failed request)
 afterEach(() => chat.closeAll());
+const browser = chatBrowser({ timezoneId: TZ });
 
 const add = async (s: TestServer, templateId: string) => {
   const r = await s.api('/api/settings/cards/from-template', { json: { templateId } });
@@ -68,8 +70,9 @@ for (const [name, viewport] of [
         expect(await page.locator(`${PANEL} .chat-msg[data-role="assistant"]`).count()).toBe(1),
       );
       // the chip's text reached the model as the person's message
-      const sent = gw.requests.map((r) => JSON.stringify(r.body)).join('\n');
-      expect(sent).toContain(firstPrompt('sleep-hours'));
+      await eventually(() =>
+        expect(gw.requests.map((r) => r.rawBody).join('\n')).toContain(firstPrompt('sleep-hours')),
+      );
     });
   });
 
