@@ -196,16 +196,17 @@ async function measure(n: number, dir: string): Promise<SizeRun> {
 }
 
 /**
- * Figures of this benchmark on the commit before the prompt diet (0da5f04), same method:
+ * Figures of this benchmark on the commit before the moving mark and the prompt diet (75313c5),
+ * same method and cache model:
  * `<cards>: [first-call bytes, first-call tokens, turn bytes, turn tokens, uncached bytes,
  * uncached tokens]`, plus the fixed overhead and the card-list tokens per card.
  */
 const BEFORE: Record<number, number[]> = {
-  1: [41_957, 11_153, 216_055, 57_448, 17_480, 6_343],
-  30: [44_127, 11_765, 261_557, 69_700, 52_132, 15_535],
-  200: [57_248, 15_794, 533_378, 146_790, 258_348, 72_480],
+  1: [41_883, 11_138, 215_685, 57_387, 17_480, 6_357],
+  30: [44_053, 11_750, 261_187, 69_633, 52_132, 15_543],
+  200: [57_174, 15_779, 533_008, 146_707, 258_348, 72_472],
 };
-const BEFORE_FIXED = { bytes: 41_685, tokens: 11_085 };
+const BEFORE_FIXED = { bytes: 41_611, tokens: 11_070 };
 const BEFORE_CARD_TOKENS = 23.3;
 
 export const promptSize: Benchmark = {
