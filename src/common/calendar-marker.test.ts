@@ -24,10 +24,10 @@ describe('static markers from the templates', () => {
   });
 
   it('cards without a calendar block, or with it disabled, put no mark', () => {
-    const m = meta('weight');
+    const m = meta('symptoms');
     expect(m.calendar).toBeUndefined();
-    expect(markerFor(m.calendar, m, [{ date: day, kg: 85 }])).toBeNull();
-    expect(markerFor({ enabled: false, marker: '⚖️' }, m, [{ date: day, kg: 85 }])).toBeNull();
+    expect(markerFor(m.calendar, m, [{ date: day, symptom: 'headache' }])).toBeNull();
+    expect(markerFor({ enabled: false, marker: '🤒' }, m, [{ date: day, symptom: 'headache' }])).toBeNull();
   });
 });
 

@@ -66,7 +66,8 @@ describe('thresholds of the card templates', () => {
     expect(labelOf('steps', 'count', 3999)).toBe('Quiet day');
     expect(labelOf('steps', 'count', 4000)).toBe('On the way');
     expect(labelOf('steps', 'count', 12000)).toBe('Goal reached');
-    expect(labelOf('caffeine', 'mg', 399)).toBeNull();
+    expect(labelOf('caffeine', 'mg', 199)).toBe('Light');
+    expect(labelOf('caffeine', 'mg', 399)).toBe('Moderate');
     expect(labelOf('caffeine', 'mg', 400)).toBe('Over 400 mg');
     expect(labelOf('glucose', 'mmol', 3.9)).toBe('Low: eat something sugary');
     expect(labelOf('glucose', 'mmol', 5.4)).toBe('In target');

@@ -108,7 +108,8 @@ describe('entry forms', { timeout: 120_000 }, () => {
     await c.getByRole('button', { name: 'Add entry' }).click();
     await c.getByRole('form').getByLabel('Caffeine (mg)').fill('120');
     await c.getByRole('form').getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => c.locator('.gc-value').textContent()).toBe('120 mg');
+    await expect.poll(() => c.locator('.gc-value').textContent()).toBe('120');
+    expect(await c.locator('.gc-unit').first().textContent()).toBe('mg');
   });
 
   it('a number out of range: the server names the field; fixing it saves', async () => {
