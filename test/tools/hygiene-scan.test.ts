@@ -102,9 +102,10 @@ const of = (findings: Awaited<ReturnType<typeof scan>>, kind: string) =>
   Object.fromEntries(findings.filter((f) => f.kind === kind).map((f) => [f.cardId, f]));
 
 describe('hygiene_scan', () => {
-  it('every finding has cardId, kind, severity and detail', async () => {
+  it('every finding has cardId, kind, severity and detail (stale ones also ageDays and expectDays)', async () => {
     for (const f of await scan()) {
-      expect(Object.keys(f).sort()).toEqual(['cardId', 'detail', 'kind', 'severity']);
+      const extra = f.kind === 'stale' ? ['ageDays', 'expectDays'] : [];
+      expect(Object.keys(f).sort()).toEqual([...extra, 'cardId', 'detail', 'kind', 'severity'].sort());
       expect(['stale', 'growth', 'orphaned-input']).toContain(f.kind);
       expect(['info', 'warn']).toContain(f.severity);
       expect(f.detail.length).toBeGreaterThan(0);
