@@ -19,6 +19,7 @@ import { conversationRoutes } from './chat/conversations/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
+import { appVersion } from './data/export-service.js';
 import { dataRoutes } from './data/routes.js';
 import { badRequest, type ErrorCode, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
@@ -30,8 +31,10 @@ import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
 import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
+import { installOpenApi, openApiRoute } from './http/openapi.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { systemRoutes } from './http/system-routes.js';
+import { buildValidator } from './http/validation.js';
 import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { insightRoutes } from './insights/routes.js';
@@ -127,7 +130,8 @@ export function buildApp(inst: Instance): FastifyInstance {
       serializers: { req: requestLogFields },
     },
     bodyLimit: inst.config.bodyLimitBytes,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    // bodies are never coerced, query and path text is (src/http/validation.ts)
+    schemaController: { compilersFactory: { buildValidator } },
     // forwarding headers count only from the proxies named in KLEBB_TRUSTED_PROXIES, and only for
     // the client address in logs and rate limits (src/auth/principal.ts never reads them as trust)
     trustProxy: inst.config.trustedProxies.length > 0 ? inst.config.trustedProxies : false,
@@ -191,6 +195,18 @@ export function buildApp(inst: Instance): FastifyInstance {
   app.setNotFoundHandler((req) => {
     throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
+  // the OpenAPI document collects routes as they are declared: the plugin goes first, the routes
+  // in a plugin after it (skip-override: on this instance, not a child, as if declared here)
+  installOpenApi(app, appVersion());
+  const routes = async (root: FastifyInstance) => declareRoutes(root, inst);
+  Object.assign(routes, { [Symbol.for('skip-override')]: true });
+  app.register(routes);
+  return app;
+}
+
+/** Declares every route on `app` (see buildApp). */
+function declareRoutes(app: FastifyInstance, inst: Instance): void {
+  openApiRoute(app);
   systemRoutes(app, inst);
   metricsRoutes(app, inst);
   cardRoutes(app, inst);
@@ -235,5 +251,4 @@ export function buildApp(inst: Instance): FastifyInstance {
   adminAuthRoutes(app, inst);
   pushRoutes(app, inst);
   webRoutes(app, { signInPath: () => (inst.auth.hasPasskeys() ? '/login' : null) });
-  return app;
 }

@@ -4,13 +4,19 @@
  * tokens (`/api/tokens`). Behind the normal gate; AuthService.requireSession / requirePerson
  * then refuse tokens (403), and demo mode (410).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Instance } from '../instance.js';
-import { optionalObject, parseInviteDays } from './auth-service.js';
+import { parseInviteDays } from './auth-service.js';
 import { clearSessionCookie } from './session-cookie.js';
 
-const IdParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
-const AnyObject = { type: 'object' } as const;
+const IdParams = Type.Object({ id: Type.String({ minLength: 1 }) });
+const AnyObject = Type.Object({}, { additionalProperties: true });
+/** `POST /api/invites`: the body may be left out. */
+const InviteBody = Type.Optional(
+  Type.Object({ expiresInDays: Type.Optional(Type.Unknown({ description: 'days the invite stays valid' })) }),
+);
 
 function who(req: FastifyRequest): string {
   const p = req.principal;
@@ -18,7 +24,8 @@ function who(req: FastifyRequest): string {
 }
 
 /** Registers the self-service routes. */
-export function accountRoutes(app: FastifyInstance, inst: Instance): void {
+export function accountRoutes(fastify: FastifyInstance, inst: Instance): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const auth = inst.auth;
 
   app.get('/api/credentials', async (req) => ({
@@ -27,15 +34,15 @@ export function accountRoutes(app: FastifyInstance, inst: Instance): void {
 
   app.delete('/api/credentials/:id', { schema: { params: IdParams } }, async (req, reply) => {
     const p = auth.requireSession(req.principal);
-    const { id } = req.params as { id: string };
+    const { id } = req.params;
     const r = auth.removePasskey(p, id, req.ip);
     if (r.signedOut) clearSessionCookie(reply, inst.config.auth.secureCookies);
     return { ok: true, id, ...r };
   });
 
-  app.post('/api/invites', async (req, reply) => {
+  app.post('/api/invites', { schema: { body: InviteBody } }, async (req, reply) => {
     const p = auth.requireSession(req.principal);
-    const days = parseInviteDays((optionalObject(req.body) as { expiresInDays?: unknown }).expiresInDays);
+    const days = parseInviteDays(req.body?.expiresInDays);
     return reply.status(201).send(auth.createInvite(p.label, days, `session:${p.label}`, req.headers));
   });
 
@@ -51,7 +58,7 @@ export function accountRoutes(app: FastifyInstance, inst: Instance): void {
 
   app.delete('/api/tokens/:id', { schema: { params: IdParams } }, async (req) => {
     auth.requirePerson(req.principal);
-    const { id } = req.params as { id: string };
+    const { id } = req.params;
     return { ok: true, token: auth.revokeToken(id, who(req)) };
   });
 }

@@ -4,14 +4,19 @@
  * rate-limited per address (`config.signIn`), and the POSTs pass the Origin check like every
  * state-changing request. The work is in AuthService; these parse, set the cookie and shape.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Instance } from '../instance.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
-const AnyObject = { type: 'object' } as const;
+const AnyObject = Type.Object({}, { additionalProperties: true });
+/** `GET /auth/register/available?code=`: the setup code or an invite to check. */
+const AvailableQuery = Type.Object({ code: Type.Optional(Type.String()) });
 
 /** Registers `/auth/*`. */
-export function authRoutes(app: FastifyInstance, inst: Instance): void {
+export function authRoutes(fastify: FastifyInstance, inst: Instance): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const auth = inst.auth;
   const secure = inst.config.auth.secureCookies;
   const open = { auth: 'public' } as const;
@@ -30,8 +35,10 @@ export function authRoutes(app: FastifyInstance, inst: Instance): void {
     };
   });
 
-  app.get('/auth/register/available', { config: signIn }, async (req) =>
-    auth.availability(req, (req.query as { code?: unknown }).code),
+  app.get(
+    '/auth/register/available',
+    { config: signIn, schema: { querystring: AvailableQuery } },
+    async (req) => auth.availability(req, req.query.code),
   );
 
   app.post('/auth/register/options', { config: signIn }, async (req) =>

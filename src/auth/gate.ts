@@ -124,7 +124,8 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
       if (d.answer === 'json') return reply.send(d.body);
       if (d.answer === 'chat-status') return reply.send({ configured: true, demo: true });
       const reply1 = { reply: DEMO_CHAT_REPLY };
-      if ((req.body as { stream?: unknown } | null)?.stream === true) {
+      const body = req.body;
+      if (typeof body === 'object' && body !== null && 'stream' in body && body.stream === true) {
         return reply
           .type('text/event-stream; charset=utf-8')
           .header('Cache-Control', 'no-cache, no-transform')

@@ -7,23 +7,16 @@
  * agents with a bearer token are not (they act for the owner). "Today" is the person's
  * calendar day in the time zone their browser reported (until then the server's).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
 import { badRequest } from '../errors.js';
 import { isValidTimeZone } from '../home/user-settings.js';
 import type { Instance } from '../instance.js';
+import { CardIdParams } from '../schemas/common.js';
+import { EntryBody, EntryDeleteBody, EntryParams } from '../schemas/entries.js';
 import { addEntry, deleteEntry, replaceEntry } from './card-entries.js';
-
-const IdParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
-const IdIndexParams = {
-  type: 'object',
-  properties: { id: { type: 'string' }, index: { type: 'string' } },
-  required: ['id', 'index'],
-} as const;
-const AnyObject = { type: 'object' } as const;
-
-type IdReq = FastifyRequest<{ Params: { id: string } }>;
-type IdIndexReq = FastifyRequest<{ Params: { id: string; index: string } }>;
 
 /** Principal kinds that are people, bound by the write policy's date allowance. */
 const PERSON_KINDS: readonly string[] = ['local', 'session'];
@@ -50,69 +43,48 @@ function requestTimeZone(req: FastifyRequest, inst: Instance): string | undefine
   return raw;
 }
 
-function writeOptions(req: FastifyRequest, inst: Instance) {
+function writeOptions(req: FastifyRequest, inst: Instance, expect: unknown) {
   const h = req.headers['if-match'];
   const kind = req.principal?.kind ?? 'local';
-  const body = req.body as { expect?: unknown } | undefined;
   return {
     actor: req.principal?.actor ?? 'local',
     ifMatch: Array.isArray(h) ? h.join(',') : h,
     today: todayIn(requestTimeZone(req, inst)),
     skipDateRule: !PERSON_KINDS.includes(kind),
-    expect: body !== null && typeof body === 'object' ? body.expect : undefined,
+    expect,
   };
 }
 
-/** The `:index` path parameter as an array position. @throws 400 naming `index`. */
-function indexParam(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) {
-    throw badRequest(`index must be a whole number from 0, got "${raw.slice(0, 20)}"`, [
-      { path: 'params.index', message: 'must be a whole number >= 0' },
-    ]);
-  }
-  return Number(raw);
-}
-
 /** Registers the entry routes on `app`. */
-export function entryRoutes(app: FastifyInstance, inst: Instance): void {
+export function entryRoutes(fastify: FastifyInstance, inst: Instance): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = inst.cards;
 
   app.post(
     '/api/manifests/:id/entries',
-    { schema: { params: IdParams, body: AnyObject } },
-    async (req: IdReq, reply) => {
-      const r = addEntry(
-        ctx,
-        req.params.id,
-        (req.body as { entry?: unknown }).entry,
-        writeOptions(req, inst),
-      );
+    { schema: { params: CardIdParams, body: EntryBody } },
+    async (req, reply) => {
+      const r = addEntry(ctx, req.params.id, req.body.entry, writeOptions(req, inst, req.body.expect));
       return reply.status(201).header('ETag', r.etag).send(r);
     },
   );
 
   app.put(
     '/api/manifests/:id/entries/:index',
-    { schema: { params: IdIndexParams, body: AnyObject } },
-    async (req: IdIndexReq, reply) => {
-      const index = indexParam(req.params.index);
-      const r = replaceEntry(
-        ctx,
-        req.params.id,
-        index,
-        (req.body as { entry?: unknown }).entry,
-        writeOptions(req, inst),
-      );
+    { schema: { params: EntryParams, body: EntryBody } },
+    async (req, reply) => {
+      const { id, index } = req.params;
+      const r = replaceEntry(ctx, id, index, req.body.entry, writeOptions(req, inst, req.body.expect));
       return reply.header('ETag', r.etag).send(r);
     },
   );
 
   app.delete(
     '/api/manifests/:id/entries/:index',
-    { schema: { params: IdIndexParams } },
-    async (req: IdIndexReq, reply) => {
-      const index = indexParam(req.params.index);
-      const r = deleteEntry(ctx, req.params.id, index, writeOptions(req, inst));
+    { schema: { params: EntryParams, body: Type.Optional(EntryDeleteBody) } },
+    async (req, reply) => {
+      const { id, index } = req.params;
+      const r = deleteEntry(ctx, id, index, writeOptions(req, inst, req.body?.expect));
       return reply.header('ETag', r.etag).send(r);
     },
   );

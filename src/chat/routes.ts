@@ -9,10 +9,12 @@
  *   live until done); 204 when nothing runs or lingers.
  * - `DELETE /api/chat/turn/:conversationId`: stop → `{ok}`; 404 when nothing runs.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest, type ErrorCode, notFound, unavailable } from '../errors.js';
 import { SseStream } from '../http/sse.js';
 import type { Instance } from '../instance.js';
+import { TurnParams, TurnQuery } from '../schemas/conversations.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { approvalRoutes } from './approvals/routes.js';
 import { parseChatRequest } from './chat-request.js';
@@ -111,15 +113,20 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
     return reply;
   });
 
-  app.get('/api/chat/turn/:conversationId', async (req, reply) => {
-    const { conversationId } = req.params as { conversationId: string };
-    const after = parseAfter(req.headers['last-event-id'], (req.query as { after?: unknown }).after);
-    if (!streamHubTurn(hub, conversationId, after, reply)) return reply.status(204).send();
-    return reply;
-  });
+  const turn = app.withTypeProvider<TypeBoxTypeProvider>();
+  turn.get(
+    '/api/chat/turn/:conversationId',
+    { schema: { params: TurnParams, querystring: TurnQuery } },
+    async (req, reply) => {
+      const { conversationId } = req.params;
+      const after = parseAfter(req.headers['last-event-id'], req.query.after);
+      if (!streamHubTurn(hub, conversationId, after, reply)) return reply.status(204).send();
+      return reply;
+    },
+  );
 
-  app.delete('/api/chat/turn/:conversationId', async (req) => {
-    const { conversationId } = req.params as { conversationId: string };
+  turn.delete('/api/chat/turn/:conversationId', { schema: { params: TurnParams } }, async (req) => {
+    const { conversationId } = req.params;
     if (!hub.stop(conversationId))
       throw notFound('no turn is running for this conversation', 'NO_RUNNING_TURN');
     return { ok: true };

@@ -3,6 +3,8 @@
  * new card from one. Signed-in callers only (the gate's default); a new card is a write like any
  * other (refused to read-only tokens and in the demo by the gate).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { isIsoDate, todayIn } from '../common/dates.js';
 import { badRequest } from '../errors.js';
@@ -10,10 +12,14 @@ import type { Instance } from '../instance.js';
 import { createFromTemplate } from './from-template.js';
 import { readTemplates, templateEntry } from './template-catalogue.js';
 
+/** `GET /api/templates?today=`: the day previews are dated back from (YYYY-MM-DD, checked below). */
+const TemplatesQuery = Type.Object({ today: Type.Optional(Type.String()) });
+
 /** Registers `GET /api/templates` and `POST /api/settings/cards/from-template`. */
-export function galleryRoutes(app: FastifyInstance, inst: Instance): void {
-  app.get('/api/templates', async (req) => {
-    const asked = (req.query as Record<string, string | undefined>).today;
+export function galleryRoutes(fastify: FastifyInstance, inst: Instance): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/templates', { schema: { querystring: TemplatesQuery } }, async (req) => {
+    const asked = req.query.today;
     if (asked !== undefined && !isIsoDate(asked)) {
       throw badRequest('today must be a date written YYYY-MM-DD', [
         { path: 'query.today', message: 'must be a date YYYY-MM-DD' },

@@ -19,15 +19,74 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
-function validationDetails(err: FastifyError): { path: string; message: string }[] {
-  return (err.validation ?? []).map((v) => {
-    const where = `${err.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}`;
-    const missing = (v.params as { missingProperty?: string }).missingProperty;
+/** One Ajv problem as Fastify reports it (with `verbose`, the schema node it broke). */
+interface SchemaIssue {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+  parentSchema?: { errorMessage?: unknown; anyOf?: Record<string, unknown>[] };
+}
+
+/** `/entry/items/0/kg` → `.entry.items[0].kg` (docs/API.md "Errors": dotted, indexes in brackets). */
+function dotted(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('');
+}
+
+/** What one branch of a union accepts, in a few words. */
+function branchWords(branch: Record<string, unknown>): string {
+  if ('const' in branch) return JSON.stringify(branch.const);
+  if (typeof branch.type === 'string') return branch.type === 'null' ? 'null' : `a ${branch.type}`;
+  return 'a value of another form';
+}
+
+/** The message of one issue, and the field it names (a missing or unknown property is named itself). */
+function describeIssue(v: SchemaIssue, at: string): { path: string; message: string } {
+  const own = v.parentSchema?.errorMessage;
+  if (typeof own === 'string') return { path: at, message: own };
+  if (v.keyword === 'required')
+    return { path: `${at}.${String(v.params.missingProperty)}`, message: 'is required' };
+  if (v.keyword === 'additionalProperties') {
+    return { path: `${at}.${String(v.params.additionalProperty)}`, message: 'is not a known field' };
+  }
+  if (v.keyword === 'anyOf' && v.parentSchema?.anyOf) {
+    return { path: at, message: `must be ${v.parentSchema.anyOf.map(branchWords).join(' or ')}` };
+  }
+  if (v.keyword === 'enum' && Array.isArray(v.params.allowedValues)) {
     return {
-      path: missing ? `${where}.${missing}` : where,
-      message: `${missing ? `${where}.${missing}` : where} ${v.message ?? 'is invalid'}`,
+      path: at,
+      message: `must be one of ${v.params.allowedValues.map((x) => JSON.stringify(x)).join(', ')}`,
     };
-  });
+  }
+  return { path: at, message: v.message ?? 'is invalid' };
+}
+
+/**
+ * The `details` of a schema refusal: one entry per field, `path` prefixed by the request part
+ * (`body`, `query`, `params`, `headers`). A union's branches are not listed one by one: the
+ * union says what it accepts; a schema node with its own `errorMessage` speaks for its field.
+ */
+function validationDetails(err: FastifyError): { path: string; message: string }[] {
+  const context = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
+  const issues = (err.validation ?? []) as unknown as SchemaIssue[];
+  const unions = issues.filter(
+    (v) => v.keyword === 'anyOf' || typeof v.parentSchema?.errorMessage === 'string',
+  );
+  const covered = (v: SchemaIssue) =>
+    unions.some((u) => u !== v && v.schemaPath.startsWith(`${u.schemaPath.replace(/\/anyOf$/, '')}/`));
+  const out: { path: string; message: string }[] = [];
+  for (const v of issues) {
+    if (covered(v)) continue;
+    const d = describeIssue(v, `${context}${dotted(v.instancePath)}`);
+    if (!out.some((o) => o.path === d.path && o.message === d.message)) out.push(d);
+  }
+  return out;
 }
 
 /** Fastify's own client-error codes, renamed to our stable ones (docs/API.md "Errors"). */
@@ -67,7 +126,11 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
     const details = validationDetails(fe);
     return {
       status: 400,
-      body: { error: details.map((d) => d.message).join('; ') || fe.message, code: 'BAD_REQUEST', details },
+      body: {
+        error: details.map((d) => `${d.path} ${d.message}`).join('; ') || fe.message,
+        code: 'BAD_REQUEST',
+        details,
+      },
     };
   }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;

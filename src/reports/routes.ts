@@ -31,6 +31,8 @@ import { parseUploadName } from './upload-name.js';
 export const REPORT_UPLOAD_PATH = '/api/reports/upload';
 
 const NameParams = Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,80}$' }) });
+/** `/report/:name`: any name; one that names no report is the page's own 404. */
+const PageParams = Type.Object({ name: Type.String() });
 const UploadHeaders = Type.Object({ 'x-klebb-filename': Type.String({ minLength: 1 }) });
 const ReprocessBody = Type.Union([
   Type.Object(
@@ -179,8 +181,8 @@ export function reportRoutes(app: FastifyInstance, inst: Pick<Instance, 'reports
     return { ok: true, name: req.params.name, quota: reports.quota() };
   });
 
-  r.get('/report/:name', async (req, reply) => {
-    const page = reportPage(reports.store.layout.reportsDir, (req.params as { name: string }).name);
+  r.get('/report/:name', { schema: { params: PageParams } }, async (req, reply) => {
+    const page = reportPage(reports.store.layout.reportsDir, req.params.name);
     if (!page) {
       return reply
         .code(404)

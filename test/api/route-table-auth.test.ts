@@ -23,7 +23,7 @@ function concrete(url: string): string {
 }
 
 describe('route table', () => {
-  it('has routes, and only /healthz, the HAE webhook (it checks its own token), web assets, the app manifest, icons and service worker, sign-in pages and /auth/* are public', async () => {
+  it('has routes, and only /healthz, the OpenAPI document, the HAE webhook (it checks its own token), web assets, the app manifest, icons and service worker, sign-in pages and /auth/* are public', async () => {
     const table = s.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
     expect(
@@ -32,6 +32,7 @@ describe('route table', () => {
         .map((r) => `${r.method} ${r.url}`)
         .sort(),
     ).toEqual([
+      'GET /api/openapi.json',
       'GET /assets/*',
       'GET /auth/register/available',
       'GET /auth/status',

@@ -92,7 +92,7 @@ describe('create_manifest', () => {
     expect(t.file('welcome').meta.enabled).not.toBe(false);
   });
 
-  it('422 for a bad id, 400 for a manifest without $schema', async () => {
+  it('422 for a bad id; a manifest without $schema is refused by the shared schema', async () => {
     const badId = await t.call('create_manifest', { manifest: manifest('Bad Id!') });
     expect(badId.json).toMatchObject({ code: 'INVALID' });
     expect(badId.json.details.map((d: { path: string }) => d.path)).toContain('meta.id');
@@ -100,7 +100,9 @@ describe('create_manifest', () => {
     const noSchema = manifest('no-schema');
     delete noSchema.$schema;
     const r = await t.call('create_manifest', { manifest: noSchema });
-    expect(r.json).toMatchObject({ code: 'BAD_REQUEST' });
+    // the same schema as POST /api/manifests (400 there): a tool's arguments refusal is BAD_ARGUMENTS
+    expect(r.json).toMatchObject({ code: 'BAD_ARGUMENTS' });
+    expect(r.json.details.map((d: { path: string }) => d.path)).toContain('manifest.$schema');
     expect(t.file('no-schema')).toBeUndefined();
   });
 });

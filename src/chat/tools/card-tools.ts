@@ -10,10 +10,12 @@ import { setCardEnabled } from '../../cards/card-order.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { firstLine } from '../../common/text.js';
 import { ingestFitErrors } from '../../ingest/hae/card-fit.js';
+import { CardId } from '../../schemas/common.js';
+import { DataBody, ManifestBody, ManifestPatch } from '../../schemas/manifests.js';
 import { deleteApproval, patchApproval, replaceApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
-const Id = Type.String({ description: 'The card id (meta.id), e.g. "weight".' });
+const Id = CardId;
 
 export const listManifests = defineTool({
   name: 'list_manifests',
@@ -69,8 +71,8 @@ export const readManifest = defineTool({
 export const createManifest = defineTool({
   name: 'create_manifest',
   description: 'Create a card from a full klebb.datafile.v1 manifest. validate_manifest first.',
-  parameters: Type.Object({ manifest: Type.Object({}, { additionalProperties: true }) }),
-  cardIdOf: (a) => ((a.manifest as { meta?: { id?: unknown } }).meta?.id as string | undefined) ?? undefined,
+  parameters: Type.Object({ manifest: ManifestBody }),
+  cardIdOf: (a) => a.manifest.meta.id,
   run: ({ manifest }, ctx) => {
     const r = createCard(ctx.cards, manifest, ctx.actor);
     ctx.touch({ id: r.id, flow: 'create' });
@@ -91,7 +93,7 @@ export const patchManifest = defineTool({
   name: 'patch_manifest',
   description:
     "Merge-patch a card's meta and/or description (null deletes; arrays replaced whole). validate_manifest first.",
-  parameters: Type.Object({ id: Id, patch: Type.Object({}, { additionalProperties: true }) }),
+  parameters: Type.Object({ id: Id, patch: ManifestPatch }),
   cardIdOf: (a) => a.id,
   approval: ({ id, patch }, ctx) => patchApproval(ctx, id, patch),
   run: ({ id, patch }, ctx) => {
@@ -104,7 +106,7 @@ export const patchManifest = defineTool({
 export const writeManifestData = defineTool({
   name: 'write_manifest_data',
   description: "Replace a card's whole data block. Last resort: use the row tools for rows.",
-  parameters: Type.Object({ id: Id, data: Type.Unknown() }),
+  parameters: Type.Object({ id: Id, data: DataBody.properties.data }),
   cardIdOf: (a) => a.id,
   approval: ({ id, data }, ctx) => replaceApproval(ctx, id, data),
   run: ({ id, data }, ctx) => {

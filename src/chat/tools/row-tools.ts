@@ -1,29 +1,26 @@
 /**
  * Row-level tools (read_manifest_rows, append_row, update_row, remove_row,
- * reorder_rows): the same functions as the `/api/manifests/:id/rows` routes.
+ * reorder_rows): the same functions and the same input schemas (src/schemas/rows.ts) as the
+ * `/api/manifests/:id/rows` routes.
  */
-import { Type } from '@sinclair/typebox';
 import { appendRow, readRows, removeRow, reorderRows, updateRow } from '../../cards/card-data.js';
+import { MAX_ROW_WINDOW } from '../../limits.js';
+import { withCardId } from '../../schemas/common.js';
+import {
+  AppendRowInput,
+  ReadRowsInput,
+  RemoveRowInput,
+  ReorderRowsInput,
+  UpdateRowInput,
+} from '../../schemas/rows.js';
 import { removeRowApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
-
-const Id = Type.String({ description: 'The card id (meta.id).' });
-const Path = Type.String({
-  description:
-    'Row path: "" = the whole data block; [date="2026-04-20"] picks one row of an array card; items[name="Vitamin D"].doses walks into objects; [index=-1] is the last row. Strings in double quotes, numbers and true/false bare.',
-});
 
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
   readOnly: true,
   description: 'Rows at a row path: arrays newest first, 10 per call with the total; objects whole.',
-  parameters: Type.Object({
-    id: Id,
-    path: Type.Optional(Path),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0 })),
-  }),
+  parameters: withCardId(ReadRowsInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, order, limit, offset }, ctx) =>
     readRows(ctx.cards, id, path ?? '', { order, limit, offset }).result,
@@ -32,7 +29,7 @@ export const readManifestRows = defineTool({
 export const appendRowTool = defineTool({
   name: 'append_row',
   description: 'Append one row (value) to the array at path.',
-  parameters: Type.Object({ id: Id, path: Type.Optional(Path), value: Type.Unknown() }),
+  parameters: withCardId(AppendRowInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, value }, ctx) => {
     const { etag: _e, ...r } = appendRow(ctx.cards, id, path ?? '', value, { actor: ctx.actor });
@@ -44,7 +41,7 @@ export const appendRowTool = defineTool({
 export const updateRowTool = defineTool({
   name: 'update_row',
   description: 'Merge changes into the one row at path (null deletes a field).',
-  parameters: Type.Object({ id: Id, path: Path, changes: Type.Object({}, { additionalProperties: true }) }),
+  parameters: withCardId(UpdateRowInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, changes }, ctx) => {
     const { etag: _e, ...r } = updateRow(ctx.cards, id, path, changes, { actor: ctx.actor });
@@ -57,7 +54,7 @@ export const removeRowTool = defineTool({
   name: 'remove_row',
   description:
     'Remove the one row at path (ends in [field=value] or [index=N]); approved from the 2nd removal on.',
-  parameters: Type.Object({ id: Id, path: Path }),
+  parameters: withCardId(RemoveRowInput),
   cardIdOf: (a) => a.id,
   approval: ({ id, path }, ctx) => removeRowApproval(ctx, id, path),
   run: ({ id, path }, ctx) => {
@@ -71,12 +68,7 @@ export const removeRowTool = defineTool({
 export const reorderRowsTool = defineTool({
   name: 'reorder_rows',
   description: "Reorder the array at path: order lists every row's key value once.",
-  parameters: Type.Object({
-    id: Id,
-    path: Type.Optional(Path),
-    key: Type.String(),
-    order: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
-  }),
+  parameters: withCardId(ReorderRowsInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, key, order }, ctx) => {
     const { etag: _e, ...r } = reorderRows(ctx.cards, id, path ?? '', key, order, { actor: ctx.actor });

@@ -1,0 +1,24 @@
+/**
+ * Building blocks of the input contract (src/schemas/): TypeBox schemas that the REST routes
+ * (Fastify validates them, src/http/validation.ts) and the chat and MCP tools (the tool registry
+ * checks arguments with them) share, so both sides accept exactly the same input.
+ */
+import { type TObject, type TProperties, Type } from '@sinclair/typebox';
+
+/** A card id as given in a path or a tool call (its rules, pattern and length, are checked when a card is created). */
+export const CardId = Type.String({ minLength: 1, description: 'The card id (meta.id), e.g. "weight".' });
+
+/** `:id` of the card routes. */
+export const CardIdParams = Type.Object({ id: CardId });
+
+/** Any JSON object (its fields are checked by the plain function the route calls). */
+export const AnyObject = (description: string) =>
+  Type.Object({}, { additionalProperties: true, description });
+
+/**
+ * A tool's arguments: the card `id` plus the fields of a REST body or query, so the tool and the
+ * route take the same fields under the same rules.
+ */
+export function withCardId<P extends TProperties>(fields: TObject<P>) {
+  return Type.Object({ id: CardId, ...fields.properties });
+}

@@ -1,0 +1,35 @@
+/**
+ * The web app's entry writes (docs/API.md "Entries (the web app's writes)"): what
+ * `POST /api/manifests/:id/entries` and `PUT`/`DELETE /api/manifests/:id/entries/:index` take.
+ * Whether the entry fits the card's inputs is checked by src/cards/card-entries.ts (422).
+ */
+import { Type } from '@sinclair/typebox';
+import { CardId } from './common.js';
+
+/** `:id/:index`: the index is a position in the card's data array, from 0. */
+export const EntryParams = Type.Object({
+  id: CardId,
+  index: Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    errorMessage: 'must be a whole number >= 0',
+    description: 'the row position, from 0',
+  }),
+});
+
+/** The row as it was read, to refuse the write when it changed meanwhile (412 ENTRY_CHANGED). */
+const Expect = Type.Optional(
+  Type.Unknown({ description: 'the row as read; a different stored row is 412 ENTRY_CHANGED' }),
+);
+
+/** `POST` and `PUT` body. */
+export const EntryBody = Type.Object({
+  // required, but checked (and named `entry`) by the entry rules with the rest of the entry
+  entry: Type.Optional(
+    Type.Unknown({ description: "required: the row, an object with the card's input keys" }),
+  ),
+  expect: Expect,
+});
+
+/** `DELETE` body (optional). */
+export const EntryDeleteBody = Type.Object({ expect: Expect });

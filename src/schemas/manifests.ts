@@ -1,0 +1,61 @@
+/**
+ * Whole cards (docs/API.md "Manifests", "Data", "Reordering cards", "Views"): the bodies of
+ * `POST /api/manifests`, `PATCH /api/manifests/:id`, `POST /api/manifests/:id/data` and
+ * `POST /api/manifests/reorder`, shared with create_manifest, patch_manifest and
+ * write_manifest_data. The schemas check the shape a request must have (400); the manifest
+ * rules themselves (id pattern, optional fields, 422 INVALID naming each field) stay in
+ * src/cards/validate-manifest.ts, the one place that knows them.
+ */
+import { Type } from '@sinclair/typebox';
+
+/** A full `klebb.datafile.v1` manifest. */
+export const ManifestBody = Type.Object(
+  {
+    $schema: Type.String({ description: 'klebb.datafile.v1 (eddzhealth.datafile.v1 is read too)' }),
+    meta: Type.Object(
+      {
+        id: Type.String({ description: 'the card id: lower-case letters, digits and dashes' }),
+        label: Type.String({ description: 'the name people see' }),
+      },
+      { additionalProperties: true, description: 'docs/MANIFEST-SCHEMA.md lists every field' },
+    ),
+    description: Type.Optional(Type.Unknown({ description: 'markdown shown under the card' })),
+    schema: Type.Optional(Type.Unknown({ description: 'the JSON type of data, {type: ...}' })),
+    data: Type.Optional(Type.Unknown({ description: 'the rows: an array, or an object' })),
+  },
+  { additionalProperties: true, description: 'a card manifest (docs/MANIFEST-SCHEMA.md)' },
+);
+
+/** An RFC 7396 merge patch of a card's `meta` and `description` (other keys are refused by the patch rules). */
+export const ManifestPatch = Type.Object(
+  {
+    meta: Type.Optional(Type.Unknown({ description: 'changes to meta; null deletes a key' })),
+    description: Type.Optional(Type.Unknown({ description: 'the new description, or null' })),
+  },
+  { additionalProperties: true, description: 'an RFC 7396 merge patch: null deletes a key' },
+);
+
+/** `POST /api/manifests/:id/data` body; write_manifest_data's `data`. */
+export const DataBody = Type.Object({
+  data: Type.Unknown({ description: 'the whole new data block (JSON, not a string holding JSON)' }),
+});
+
+/** `POST /api/manifests/reorder` body. */
+export const CardReorderBody = Type.Object({
+  order: Type.Array(Type.String(), { description: 'card ids in the new order; the rest keep theirs after' }),
+});
+
+/** `GET /api/views/:view`. */
+export const ViewParams = Type.Object({
+  view: Type.String({ description: 'dashboard, or another view name' }),
+});
+
+/** `GET /api/views/:view?data=`. */
+export const ViewQuery = Type.Object({
+  data: Type.Optional(
+    Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('recent')], {
+      errorMessage: 'must be 0, 1 or recent',
+      description: "1: each card's data and etag; recent: generic cards' latest rows; 0: none",
+    }),
+  ),
+});
