@@ -7,10 +7,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { TRIGGER_TIME_PATTERN } from '../cards/validate-notifications.js';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS } from '../limits.js';
+import { Privacy, TimeOfDay } from '../schemas/notifications.js';
 import type { ReminderRef } from './reminder-list.js';
 
 const Endpoint = Type.String({ minLength: 1, maxLength: MAX_PUSH_ENDPOINT_CHARS });
@@ -28,9 +28,9 @@ const ReminderId = Type.String({ minLength: 3, maxLength: 200 });
 const StateBody = Type.Object({
   id: ReminderId,
   enabled: Type.Optional(Type.Boolean()),
-  privacy: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
+  privacy: Type.Optional(Privacy),
 });
-const Time = Type.String({ pattern: TRIGGER_TIME_PATTERN.source });
+const Time = TimeOfDay;
 const GlobalBody = Type.Object({
   quiet_hours: Type.Optional(Type.Union([Type.Null(), Type.Object({ start: Time, end: Time })])),
   paused_until: Type.Optional(Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 40 })])),

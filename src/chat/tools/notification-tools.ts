@@ -11,6 +11,7 @@ import { requireCard } from '../../cards/card-context.js';
 import { patchCard } from '../../cards/card-crud.js';
 import { sameJson } from '../../common/canonical-json.js';
 import { badRequest } from '../../errors.js';
+import { Privacy } from '../../schemas/notifications.js';
 import { removeReminderApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
@@ -90,7 +91,7 @@ export const setNotification = defineTool({
     title: Type.String(),
     body: Type.String(),
     trigger: Trigger,
-    privacy: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')])),
+    privacy: Type.Optional(Privacy),
   }),
   cardIdOf: (a) => a.card_id,
   run: (a, ctx) => {
