@@ -6,7 +6,7 @@
 import { type TObject, type TProperties, Type } from '@sinclair/typebox';
 
 /** A card id as given in a path or a tool call (its rules, pattern and length, are checked when a card is created). */
-export const CardId = Type.String({ minLength: 1, description: 'The card id (meta.id), e.g. "weight".' });
+export const CardId = Type.String({ minLength: 1, description: 'The card id (meta.id).' });
 
 /** `:id` of the card routes. */
 export const CardIdParams = Type.Object({ id: CardId });

@@ -11,33 +11,28 @@ import { Type } from '@sinclair/typebox';
 /** A full `klebb.datafile.v1` manifest. */
 export const ManifestBody = Type.Object(
   {
-    $schema: Type.String({ description: 'klebb.datafile.v1 (eddzhealth.datafile.v1 is read too)' }),
-    meta: Type.Object(
-      {
-        id: Type.String({ description: 'the card id: lower-case letters, digits and dashes' }),
-        label: Type.String({ description: 'the name people see' }),
-      },
-      { additionalProperties: true, description: 'docs/MANIFEST-SCHEMA.md lists every field' },
-    ),
-    description: Type.Optional(Type.Unknown({ description: 'markdown shown under the card' })),
-    schema: Type.Optional(Type.Unknown({ description: 'the JSON type of data, {type: ...}' })),
-    data: Type.Optional(Type.Unknown({ description: 'the rows: an array, or an object' })),
+    // (descriptions stay short: the chat tools send this schema to the model on every turn)
+    $schema: Type.String(),
+    meta: Type.Object({ id: Type.String(), label: Type.String() }, { additionalProperties: true }),
+    description: Type.Optional(Type.Unknown()),
+    schema: Type.Optional(Type.Unknown()),
+    data: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: true, description: 'a card manifest (docs/MANIFEST-SCHEMA.md)' },
+  { additionalProperties: true },
 );
 
 /** An RFC 7396 merge patch of a card's `meta` and `description` (other keys are refused by the patch rules). */
 export const ManifestPatch = Type.Object(
   {
-    meta: Type.Optional(Type.Unknown({ description: 'changes to meta; null deletes a key' })),
-    description: Type.Optional(Type.Unknown({ description: 'the new description, or null' })),
+    meta: Type.Optional(Type.Unknown()),
+    description: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: true, description: 'an RFC 7396 merge patch: null deletes a key' },
+  { additionalProperties: true },
 );
 
 /** `POST /api/manifests/:id/data` body; write_manifest_data's `data`. */
 export const DataBody = Type.Object({
-  data: Type.Unknown({ description: 'the whole new data block (JSON, not a string holding JSON)' }),
+  data: Type.Unknown(),
 });
 
 /** `POST /api/manifests/reorder` body. */

@@ -15,21 +15,15 @@ export const RowPath = Type.String({
 
 /** Which rows of an array a read returns. */
 export const RowWindowFields = {
-  order: Type.Optional(
-    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
-      description: 'desc (default): from the end of the array, normally the newest; asc: from its start',
-    }),
-  ),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   limit: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: MAX_ROW_WINDOW,
-      description: `rows to return, default 10, at most ${MAX_ROW_WINDOW}; 0 returns only the total`,
+      description: `default 10`,
     }),
   ),
-  offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'rows to skip from that end' }),
-  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 };
 
 /** `GET /api/manifests/:id/rows` query; read_manifest_rows arguments. */
@@ -38,7 +32,7 @@ export const ReadRowsInput = Type.Object({ path: Type.Optional(RowPath), ...RowW
 /** `POST /api/manifests/:id/rows` body; append_row arguments. */
 export const AppendRowInput = Type.Object({
   path: Type.Optional(RowPath),
-  value: Type.Unknown({ description: 'the row to append (any JSON value, normally an object)' }),
+  value: Type.Unknown(),
 });
 
 /** `PATCH /api/manifests/:id/rows` body; update_row arguments. */
@@ -59,8 +53,6 @@ export const RemoveRowOptional = Type.Object({ path: Type.Optional(RowPath) });
 /** `POST /api/manifests/:id/rows/reorder` body; reorder_rows arguments. */
 export const ReorderRowsInput = Type.Object({
   path: Type.Optional(RowPath),
-  key: Type.String({ minLength: 1, description: 'the field whose values name the rows' }),
-  order: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-    description: "every row's value of key, each exactly once, in the new order",
-  }),
+  key: Type.String({ minLength: 1 }),
+  order: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
 });
