@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateForCreate } from '../../cards/validate-manifest.js';
@@ -24,7 +25,21 @@ describe('metricCard (Add a card)', () => {
     expect(metricCard('step_count', templates, () => false).template).toBe('steps');
     expect(metricCard('Apple Exercise Time', templates, () => false).template).toBe('active-minutes');
     expect(metricCard('heart_rate_variability', templates, () => false).template).toBe('resting-hrv');
-    expect(metricCard('blood_oxygen_saturation', templates, () => false).template).toBeNull();
+    expect(metricCard('body_mass', templates, () => false).template).toBe('weight');
+    expect(metricCard('weight_body_mass', templates, () => false).manifest.meta.label).toBe('Body weight');
+    expect(metricCard('sleep_analysis', templates, () => false).template).toBe('sleep-hours');
+    expect(metricCard('blood_oxygen_saturation', templates, () => false).template).toBe('spo2');
+    expect(metricCard('walking_speed', templates, () => false).template).toBeNull();
+    expect(metricCard('walking_speed', templates, () => false).manifest.meta.label).toBe('Walking speed');
+  });
+
+  it('every template that declares a phone metric reads only what that metric sends', () => {
+    const declared = readdirSync(templates)
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => JSON.parse(readFileSync(path.join(templates, n), 'utf8')) as { meta: { ingest?: unknown } })
+      .filter((t) => t.meta.ingest !== undefined);
+    expect(declared.length).toBeGreaterThanOrEqual(10);
+    expect(declared.flatMap((t) => staticFitProblems(t.meta).map((p) => p.message))).toEqual([]);
   });
 
   it('picks a free id', () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { invalid } from '../../errors.js';
 import { staticFitProblems } from './card-fit.js';
 import { type CatalogueEntry, type HaeCategory, resolveMetric } from './format/catalogue.js';
+import { metricLabel } from './format/labels.js';
 
 /** A new card's manifest and the template it came from (null: built from the catalogue). */
 export interface MetricCard {
@@ -35,18 +36,12 @@ const EMOJI: Record<HaeCategory, string> = {
 /** Unit labels as people write them (the catalogue's canonical spellings are for conversion). */
 const UNIT_LABEL: Record<string, string> = { hr: 'h', degC: '°C', count: '', 'count/min': 'bpm' };
 
-/** `blood_oxygen_saturation` → `Blood oxygen saturation`. */
-export function metricLabel(key: string): string {
-  const words = key.replace(/_/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 function unitLabel(unit: string): string {
   return UNIT_LABEL[unit] ?? unit;
 }
 
 /** The template of `dir` made for `entry` that reads what it sends, with its id; undefined when none. */
-function templateFor(
+export function templateFor(
   entry: CatalogueEntry,
   dir: string,
 ): { id: string; manifest: MetricCard['manifest'] } | undefined {
