@@ -123,7 +123,7 @@ const EXPECTED: Record<string, [Json | undefined, string][]> = {
     [{ date: '2026-04-20', hours: 7 }, 'woke 0× · quality –/5'],
     [{ date: '2026-04-20', hours: 7, wakeUps: 2, quality: 4 }, 'woke 2× · quality 4/5'],
   ],
-  'spo2:view.template': [[{ date: '2026-04-20', percent: 96.6 }, '97']],
+  'spo2:view.template': [[{ date: '2026-04-20', pct: 96.6 }, '97']],
   'steps:view.template': [[{ date: '2026-04-20', count: 12345 }, '12345']],
   'symptoms:view.secondaryTemplate': [
     [{ symptom: 'Knee pain', severity: 'mild', note: 'after running' }, 'mild · after running'],

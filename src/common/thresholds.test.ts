@@ -82,10 +82,10 @@ describe('thresholds of the card templates', () => {
   });
 
   it('spo2: max-only rules in ascending order, then a catch-all', () => {
-    expect(labelOf('spo2', 'percent', 100)).toBe('Normal');
-    expect(labelOf('spo2', 'percent', 95)).toBe('Normal');
-    expect(labelOf('spo2', 'percent', 93)).toBe('A little low');
-    expect(labelOf('spo2', 'percent', 90)).toBe('Low, check again');
+    expect(labelOf('spo2', 'pct', 100)).toBe('Normal');
+    expect(labelOf('spo2', 'pct', 95)).toBe('Normal');
+    expect(labelOf('spo2', 'pct', 93)).toBe('A little low');
+    expect(labelOf('spo2', 'pct', 90)).toBe('Low, check again');
   });
 
   it('sleep-hours and body-temperature: decimal bounds, float artefacts do not fall short', () => {
