@@ -114,8 +114,9 @@ export async function openSafeZip(file: string, limits: Partial<ZipLimits> = {})
   let zip: yauzl.ZipFile;
   try {
     zip = await openFile(file);
-  } catch (err) {
-    throw zipError('ZIP_NOT_A_ZIP', `the file is not a readable zip archive: ${(err as Error).message}`);
+  } catch {
+    // the unzip library's own words (a header signature) say nothing to the person importing
+    throw zipError('ZIP_NOT_A_ZIP', 'the file is not a zip archive, so it is not a Klebb export');
   }
   try {
     if (zip.entryCount > lim.maxEntries) {

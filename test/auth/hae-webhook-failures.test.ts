@@ -25,6 +25,9 @@ describe('HAE webhook refused tokens', () => {
     for (let i = 0; i < LIMIT; i++) {
       const r = await push(`wrong-${i}`);
       expect([i, r.status, r.body.code]).toEqual([i, 401, 'UNAUTHORIZED']);
+      // the person setting up the app reads this in Health Auto Export: a place in Klebb, no route
+      expect(r.body.error).toMatch(/Settings › Health Auto Export in Klebb/);
+      expect(r.body.error).not.toMatch(/\/api\//);
     }
     const r = await push('wrong-last');
     expect([r.status, r.body.code]).toEqual([429, 'RATE_LIMITED']);

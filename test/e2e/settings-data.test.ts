@@ -80,4 +80,46 @@ describe('Settings › Data', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("a file that is not a zip gets one plain sentence, not the unzip library's words", async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${s.url}/settings`);
+    const panel = page.locator('#data');
+    await panel.waitFor();
+    await panel
+      .locator('label', { hasText: 'Import an archive' })
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'notes.zip',
+        mimeType: 'application/zip',
+        buffer: Buffer.from('hello, not a zip'),
+      });
+    const note = panel.locator('.state-error');
+    await note.waitFor();
+    expect((await note.textContent())?.trim()).toBe('This file is not a Klebb export (not a zip archive).');
+    expect(await ids()).toEqual(['bp', 'welcome']);
+    await page.close();
+  });
+
+  it('the text of the links and file choosers drawn as buttons sits in their vertical middle', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${s.url}/settings`);
+    const panel = page.locator('#data');
+    await panel.waitFor();
+    const offsets = await panel.locator('.data-actions .button').evaluateAll((els) =>
+      els.map((el) => {
+        const box = el.getBoundingClientRect();
+        const range = document.createRange();
+        const text = [...el.childNodes].find((n) => n.nodeType === 3 && (n.textContent ?? '').trim());
+        if (!text) return { label: el.textContent, offset: Number.NaN };
+        range.selectNodeContents(text);
+        const t = range.getBoundingClientRect();
+        const offset = t.top + t.height / 2 - (box.top + box.height / 2);
+        return { label: (el.textContent ?? '').trim(), offset: Math.round(Math.abs(offset)) };
+      }),
+    );
+    expect(offsets.length).toBeGreaterThanOrEqual(3);
+    for (const o of offsets) expect(o.offset, o.label ?? '').toBeLessThanOrEqual(2);
+    await page.close();
+  });
 });

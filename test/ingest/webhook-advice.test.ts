@@ -69,11 +69,13 @@ describe('a body that is not JSON: 200, quarantined, with advice', () => {
       'content-type': 'application/xml',
     });
     expect(xml.status).toBe(200);
-    expect(xml.body.warning).toMatch(/looks like XML.*\/api\/apple-health\/import/);
+    expect(xml.body.warning).toMatch(/looks like XML.*Settings › Data › Apple Health/);
+    expect(xml.body.warning).not.toMatch(/\/api\//);
     const zip = await post(srv, Buffer.from('PK\u0003\u0004 export.zip bytes', 'latin1'), {
       authorization: `Bearer ${srv.haeToken}`,
     });
-    expect(zip.body.warning).toMatch(/zip archive/);
+    expect(zip.body.warning).toMatch(/zip archive.*Settings › Data › Apple Health/);
+    expect(zip.body.warning).not.toMatch(/\/api\//);
     // broken JSON gets no advice beyond the parse error
     const broken = await post(srv, '{"data":{"metrics":[', { authorization: `Bearer ${srv.haeToken}` });
     expect(broken.body.warning).toMatch(

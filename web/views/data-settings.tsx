@@ -10,6 +10,7 @@ import { ErrorNote } from '../components/status.js';
 import { ApiError, api } from '../lib/api.js';
 import { useResource } from '../lib/use-resource.js';
 import { AppleHealthUpload } from './apple-health-upload.js';
+import { importProblemText } from './import-problem.js';
 import '../styles/data.css';
 
 interface PreviewCard {
@@ -45,7 +46,7 @@ interface Snapshot {
   bytes: number;
 }
 
-const message = (e: unknown) => (e instanceof ApiError ? e.message : String(e));
+const message = (e: unknown) => (e instanceof ApiError ? importProblemText(e.code, e.message) : String(e));
 
 /** Uploads the file as the raw body. @throws ApiError. */
 async function upload(file: File): Promise<void> {
@@ -274,7 +275,11 @@ export function DataSettings() {
       )}
       {job?.state === 'failed' && (
         <ErrorNote
-          error={new Error(`The ${job.kind ?? 'import'} did not complete: ${job.error?.message ?? ''}`)}
+          error={
+            new Error(
+              `The ${job.kind ?? 'import'} did not complete: ${importProblemText(job.error?.code, job.error?.message ?? '')}`,
+            )
+          }
         />
       )}
       <AppleHealthUpload />

@@ -59,9 +59,9 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
   const type = (contentType ?? '').toLowerCase();
   const start = head.subarray(0, 64).toString('latin1').trimStart();
   if (start.startsWith('PK\u0003\u0004'))
-    return ' It is a zip archive: an Apple Health export goes to POST /api/apple-health/import (unzipped) or npm run import:apple-health.';
+    return ' It is a zip archive: an Apple Health export goes to Settings › Data › Apple Health in Klebb (unzipped: its export.xml).';
   if (start.startsWith('<'))
-    return ' It looks like XML: an Apple Health export.xml goes to POST /api/apple-health/import or npm run import:apple-health.';
+    return ' It looks like XML: an Apple Health export.xml goes to Settings › Data › Apple Health in Klebb.';
   if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
     return " It looks like CSV: set the automation's Export Format to JSON.";
   return '';

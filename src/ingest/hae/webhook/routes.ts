@@ -46,8 +46,8 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         // what to fix, without saying anything about the token itself
         throw unauthorized(
           /^Bearer\s+\S/i.test(req.headers.authorization ?? '')
-            ? 'wrong Health Auto Export token (regenerated since?): copy the current one from GET /api/health-auto-export/token'
-            : 'missing Health Auto Export token: send the header "Authorization: Bearer <token>" (GET /api/health-auto-export/token shows it)',
+            ? 'wrong Health Auto Export token (regenerated since?): copy the current one from Settings › Health Auto Export in Klebb'
+            : 'missing Health Auto Export token: add the header "Authorization: Bearer <token>" to the automation (Settings › Health Auto Export in Klebb shows the token)',
         );
       }
       const received = await receiveBody(stream, {
