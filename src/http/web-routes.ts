@@ -24,6 +24,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CSP, pageHelmet } from '../auth/security-headers.js';
 import { KlebbError, notFound } from '../errors.js';
@@ -100,13 +102,19 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
   staticFiles(app, dir);
   pwaRoutes(app);
 
-  app.get('/assets/*', { config: { auth: 'public' }, onSend: textJavascript }, (req, reply) => {
-    const name = (req.params as { '*': string })['*'];
-    if (!ASSET_NAME.test(name) || !ASSET_EXTENSIONS.has(path.extname(name).toLowerCase())) {
-      throw notFound(`no asset ${name}`);
-    }
-    return reply.sendFile(`assets/${name}`);
-  });
+  const assets = app.withTypeProvider<TypeBoxTypeProvider>();
+  const AssetParams = Type.Object({ '*': Type.String() });
+  assets.get(
+    '/assets/*',
+    { config: { auth: 'public' }, onSend: textJavascript, schema: { params: AssetParams } },
+    (req, reply) => {
+      const name = req.params['*'];
+      if (!ASSET_NAME.test(name) || !ASSET_EXTENSIONS.has(path.extname(name).toLowerCase())) {
+        throw notFound(`no asset ${name}`);
+      }
+      return reply.sendFile(`assets/${name}`);
+    },
+  );
 
   async function page(req: FastifyRequest, reply: FastifyReply) {
     const pathname = req.url.split('?')[0];
