@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay, formatNumber, formatSigned, SIGNED_MINUS } from './locale-format.js';
+import { formatCompact, formatDay, formatNumber, formatSigned, SIGNED_MINUS } from './locale-format.js';
 
 describe('numbers in the person’s locale', () => {
   it('German writes a decimal comma, English a point; the float tail is gone in both', () => {
@@ -45,5 +45,16 @@ describe('calendar days in the person’s locale', () => {
 
   it('a value that is not a calendar day is shown as written', () => {
     expect(formatDay('2026-13-45', 'short', 'en-GB')).toBe('2026-13-45');
+  });
+});
+
+describe('compact numbers', () => {
+  it('writes huge magnitudes short in the locale, small ones as formatNumber', () => {
+    expect(formatCompact(999_999_999, { locale: 'en-US' })).toBe('1B');
+    expect(formatCompact(999_999_999, { locale: 'de-DE' })).toBe('1\u00a0Mrd.');
+    expect(formatCompact(8432, { locale: 'en-GB' })).toBe('8,432');
+    expect(formatCompact(50_000, { locale: 'en-US', from: 1 })).toBe('50K');
+    expect(formatCompact(1e308, { locale: 'en-GB' })).toBe('1E308');
+    expect(formatCompact(Number.NaN)).toBe('');
   });
 });

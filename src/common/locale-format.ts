@@ -16,6 +16,37 @@ import { cleanNumber, decimalPlaces, formatFixed, MAX_DECIMALS } from './numbers
 /** A BCP 47 language tag (`de-DE`), or undefined for the runtime's own locale. */
 export type LocaleTag = string | undefined;
 
+/** From this magnitude on, `formatCompact` writes "123K", "1B" (German: "123.000", "1 Mrd."). */
+export const COMPACT_FROM = 100_000;
+
+/** Options of `formatCompact`: `from` moves the magnitude where compact notation starts. */
+export interface CompactTextOptions extends NumberTextOptions {
+  from?: number;
+}
+
+const compactFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * `x` short enough for an axis or a card whatever its size: below COMPACT_FROM as `formatNumber`
+ * (rounded to `decimals` when given), from there in the locale's compact notation with at most
+ * three significant digits: 999 999 999 → "1B" (en-US), "1 Mrd." (de). Compact notation stops
+ * at trillions, so from 1e15 on the scientific "1E308" is written instead of hundreds of digits.
+ * Non-finite gives ''.
+ */
+export function formatCompact(x: number, opts: CompactTextOptions = {}): string {
+  if (!Number.isFinite(x)) return '';
+  const abs = Math.abs(x);
+  if (abs < (opts.from ?? COMPACT_FROM)) return formatNumber(x, opts);
+  const notation = abs < 1e15 ? 'compact' : 'scientific';
+  const key = `${opts.locale ?? ''}|${notation}`;
+  let f = compactFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(opts.locale, { notation, maximumSignificantDigits: 3 });
+    compactFormats.set(key, f);
+  }
+  return f.format(x);
+}
+
 /** The minus sign of signed differences (U+2212, the typographic minus). */
 export const SIGNED_MINUS = '\u2212';
 

@@ -253,7 +253,7 @@ describe('Trends', { timeout: 90_000 }, () => {
     }
   });
 
-  it('a single day of data sits in the middle of a ±1 day x range (not at the left edge)', async () => {
+  it('a single day of data today keeps the x axis within today (no tick for tomorrow), the point off the left edge', async () => {
     const m = readTemplate('weight');
     m.meta.id = 'one-day';
     m.meta.label = 'One day';
@@ -265,10 +265,52 @@ describe('Trends', { timeout: 90_000 }, () => {
       await drawn(page, 'one-day');
       const plot = chart(page, 'one-day').locator('.line-chart-plot');
       const x = Date.parse(`${today}T00:00:00Z`) / 1000;
-      expect(Number(await plot.getAttribute('data-x-min'))).toBe(x - 86_400);
-      expect(Number(await plot.getAttribute('data-x-max'))).toBe(x + 86_400);
+      const xMin = Number(await plot.getAttribute('data-x-min'));
+      const xMax = Number(await plot.getAttribute('data-x-max'));
+      // the next midnight (tomorrow) is outside the range, so no axis tick can name it
+      expect(xMax).toBeLessThan(x + 86_400);
+      expect(xMax).toBeGreaterThan(x);
+      // a whole day and more left of the point: it is neither at the left edge nor cut at the right
+      expect(x - xMin).toBeGreaterThanOrEqual(86_400);
     } finally {
       await s.api('/api/manifests/one-day', { method: 'DELETE' });
+    }
+  });
+
+  it('huge values get compact y-axis labels that fit the axis (999 999 999 steps → 1bn in en-GB)', async () => {
+    const m = readTemplate('steps');
+    m.meta.id = 'huge-steps';
+    m.meta.label = 'Huge steps';
+    m.data = [
+      { date: addDays(today, -1), count: 5 },
+      { date: today, count: 999_999_999 },
+    ];
+    const made = await s.api('/api/manifests', { json: m });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    try {
+      const { page } = await open(berlin, `${s.url}/trends`);
+      await drawn(page, 'huge-steps');
+      const plot = chart(page, 'huge-steps').locator('.line-chart-plot');
+      const labels = (await plot.getAttribute('data-y-labels'))?.split('|') ?? [];
+      expect(labels.length).toBeGreaterThan(1);
+      // en-GB writes compact numbers as 500m, 1bn
+      for (const l of labels) expect(l).toMatch(/^(0|[\d.]+(k|m|bn))$/);
+      expect(labels).toContain('1bn');
+      // every label fits the space left of the plot area (the axis is as wide as its widest label)
+      const fits = await chart(page, 'huge-steps').evaluate((fig, texts) => {
+        const over = fig.querySelector('.u-over')?.getBoundingClientRect();
+        const root = fig.querySelector('.uplot')?.getBoundingClientRect();
+        const ctx = document.createElement('canvas').getContext('2d');
+        if (!over || !root || !ctx) return { room: 0, widest: Number.POSITIVE_INFINITY };
+        ctx.font = '12px system-ui, sans-serif';
+        return {
+          room: over.left - root.left,
+          widest: Math.max(...texts.map((t) => ctx.measureText(t).width)),
+        };
+      }, labels);
+      expect(fits.room).toBeGreaterThan(fits.widest);
+    } finally {
+      await s.api('/api/manifests/huge-steps', { method: 'DELETE' });
     }
   });
 });

@@ -30,8 +30,9 @@ import {
   windowStart,
 } from '../../src/common/chart-series.js';
 import { expectDaysOf, gapLimit, segmentsOf, withGapBreaks } from '../../src/common/gaps.js';
+import { COMPACT_FROM } from '../../src/common/locale-format.js';
 import { useCardData } from '../lib/card-data.js';
-import { daySeconds, day as dayText, num } from '../lib/format.js';
+import { compact, daySeconds, day as dayText, num } from '../lib/format.js';
 import { shownTheme } from '../lib/theme.js';
 import { chartRange, rangeText, setChartRange } from './chart-range.js';
 import type { RendererProps } from './registry.js';
@@ -76,6 +77,30 @@ function cssVar(el: Element, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
 }
 
+/**
+ * The y axis' labels: when any of them reaches COMPACT_FROM all are written compactly ("0, 500M,
+ * 1B"; German "1 Mrd."), so 999 999 999 steps never need more room than the axis has.
+ */
+function yAxisLabels(splits: number[]): string[] {
+  const big = splits.some((v) => Math.abs(v) >= COMPACT_FROM);
+  return splits.map((v) => (big ? compact(v, { from: 1 }) : num(v)));
+}
+
+const AXIS_FONT = '12px system-ui, sans-serif';
+let measurer: CanvasRenderingContext2D | null | undefined;
+
+/** The y axis' width in CSS pixels: its widest label plus the gap, at least 44. */
+function yAxisWidth(labels: string[] | null): number {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  if (!labels || !measurer) return 44;
+  measurer.font = AXIS_FONT;
+  const widest = Math.max(0, ...labels.map((t) => measurer?.measureText(t).width ?? 0));
+  return Math.max(44, Math.ceil(widest) + 12);
+}
+
+/** A value under the chart: whole below a million, compact above (1e308 stays one short word). */
+const legendNumber = (v: number) => compact(v, { from: 1_000_000 });
+
 /** The uPlot options of a chart. */
 function plotOptions(
   U: typeof uPlot,
@@ -85,6 +110,7 @@ function plotOptions(
   colours: string[],
   width: number,
   onHover: (idx: number | null) => void,
+  lastDay: string,
 ): uPlot.Options {
   const muted = cssVar(el, '--muted', '#6b6f76');
   const grid = cssVar(el, '--border', '#e4e1da');
@@ -116,15 +142,19 @@ function plotOptions(
       x: {
         time: true,
         range: (u, min, max) => {
+          // never past the day drawn for (today): the right edge stays short of the next
+          // midnight, so no tick names tomorrow
+          const end = dayToSeconds(lastDay) + DAY_S / 2;
           // one day of data: uPlot widens it to [day, day + 1 day] itself (the point at the left edge),
-          // so centre it in ±1 day from the data (a bar ±½ day)
+          // so centre it in ±1 day from the data (a bar ±½ day), moved left when that would pass the end
           const xs = u.data?.[0];
           if (xs && xs.length > 0 && xs[0] === xs[xs.length - 1]) {
             const pad1 = bar ? DAY_S / 2 : DAY_S;
-            return [xs[0] - pad1, xs[0] + pad1];
+            const hi = Math.min(xs[0] + pad1, Math.max(end, xs[0] + DAY_S / 4));
+            return [hi - 2 * pad1, hi];
           }
           const pad = bar ? DAY_S / 2 : min === max ? DAY_S : 0;
-          return [min - pad, max + pad];
+          return [min - pad, Math.min(max + pad, Math.max(end, max))];
         },
       },
       y: bar
@@ -154,10 +184,15 @@ function plotOptions(
         ticks: { show: false },
         label: config.yAxisLabel,
         labelSize: config.yAxisLabel ? 20 : 0,
-        labelFont: '12px system-ui, sans-serif',
-        font: '12px system-ui, sans-serif',
-        size: 44,
-        values: (_u, splits) => splits.map((v) => num(v)),
+        labelFont: AXIS_FONT,
+        font: AXIS_FONT,
+        size: (_u, values) => yAxisWidth(values),
+        values: (_u, splits) => {
+          const labels = yAxisLabels(splits);
+          // the labels drawn, on the plot element (tests read them: the canvas has no text)
+          el.dataset.yLabels = labels.join('|');
+          return labels;
+        },
       },
     ],
     series: [
@@ -175,7 +210,7 @@ function plotOptions(
         paths: bar ? U.paths.bars?.({ size: [0.6 / config.series.length, 48], align: 0 }) : undefined,
         points: { show: !bar && points.days.length <= 62, size: 6, fill: colours[i] },
         spanGaps: false,
-        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : num(v)),
+        value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : legendNumber(v)),
       })),
     ],
   };
@@ -218,7 +253,7 @@ export function LineChart({ card, date }: RendererProps) {
         const width = Math.max(160, Math.floor(el.clientWidth));
         const xs = plotted.days.map(dayToSeconds);
         chart = new U(
-          plotOptions(U, el, config, points, colours, width, setHover),
+          plotOptions(U, el, config, points, colours, width, setHover, date),
           [xs, ...plotted.values],
           el,
         );
@@ -240,7 +275,7 @@ export function LineChart({ card, date }: RendererProps) {
       chart?.destroy();
     };
     // colours is derived from config; dark re-reads the theme's CSS variables
-  }, [plotted, config, dark]);
+  }, [plotted, config, dark, date]);
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
@@ -325,7 +360,7 @@ export function LineChart({ card, date }: RendererProps) {
                     aria-hidden="true"
                     style={{ backgroundColor: colours[i] }}
                   />
-                  {legendLabel(s.label, unit)} {p ? <strong>{num(p.value)}</strong> : '—'}
+                  {legendLabel(s.label, unit)} {p ? <strong>{legendNumber(p.value)}</strong> : '—'}
                   {p && unit && config.series.length === 1 ? ` ${unit}` : ''}
                   {p && <span class="muted"> · {shortDay(p.day, withYear)}</span>}
                   {p && readingsOn(i, p.day) > 1 && (

@@ -7,6 +7,7 @@
 import { type RenderOptions, renderTemplate } from '../../src/common/display-template.js';
 import {
   type DayStyle,
+  formatCompact,
   formatDay,
   formatDaySeconds,
   formatNumber,
@@ -19,6 +20,14 @@ const LOCALE = undefined;
 /** A number as the person reads it: `num(72.4)` → "72,4" in German; `decimals` fixes the decimals. */
 export function num(x: number, decimals?: number): string {
   return formatNumber(x, { decimals, locale: LOCALE });
+}
+
+/**
+ * `num`, but compact from `from` on (100 000 by default): "1B", "1 Mrd.", "1E308" for values
+ * that must fit an axis or a card whatever their size.
+ */
+export function compact(x: number, opts: { decimals?: number; from?: number } = {}): string {
+  return formatCompact(x, { ...opts, locale: LOCALE });
 }
 
 /** A signed difference ("+0,2", "−1.5"); see `formatSigned`. */
