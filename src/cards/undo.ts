@@ -243,15 +243,24 @@ export function undoChangeSet(
 }
 
 /**
- * The newest change set of `actor` (an actor, or a kind such as `chat`) that is not undone and
- * not itself an undo, leaving out the sets of `except` (the running turn's own). Undefined when
- * there is none among the newest hundred.
+ * The newest change set of `who` that is neither an undo nor undone yet (undefined: none in the
+ * last 100 sets it made). `who.actor` is an actor or a bare kind (see SetQuery), `who.actorPrefix`
+ * narrows it to one conversation's turns, and `who.except` leaves out the caller's own running
+ * set (a chat turn may not undo itself).
  */
-export function lastUndoableSet(ctx: CardContext, actor: string, except?: string): number | undefined {
+export function lastUndoableSet(
+  ctx: CardContext,
+  who: { actor?: string; actorPrefix?: string; except?: string },
+): number | undefined {
   let before: number | undefined;
   for (let page = 0; page < 5; page++) {
-    const sets = ctx.store.changes.listSets({ limit: 20, before, actor });
-    for (const s of sets) if (s.undoOf === null && s.actor !== except && !isUndone(ctx, s)) return s.id;
+    const sets = ctx.store.changes.listSets({
+      limit: 20,
+      before,
+      actor: who.actor,
+      actorPrefix: who.actorPrefix,
+    });
+    for (const s of sets) if (s.undoOf === null && s.actor !== who.except && !isUndone(ctx, s)) return s.id;
     if (sets.length < 20) return undefined;
     before = sets[sets.length - 1].id;
   }

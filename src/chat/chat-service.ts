@@ -147,12 +147,15 @@ export class ChatService {
     const turnSignal = this.deps.shutdownSignal
       ? AbortSignal.any([signal, this.deps.shutdownSignal])
       : signal;
-    const actor = `chat:${turnId}`;
+    // a conversation's turns share a prefix so that "undo that" reaches only this conversation
+    const conv = req.conversationId;
+    const actor = conv === undefined ? `chat:${turnId}` : `chat:${conv}/${turnId}`;
     const toolCtx: ToolContext = {
       cards,
       config,
       layout,
       actor,
+      undoable: conv === undefined ? null : { actorPrefix: `chat:${conv}/`, except: actor },
       timeZone: this.deps.timeZone?.(),
       reminderDelivery: this.deps.reminderDelivery,
       touch: (t: Touch) => {

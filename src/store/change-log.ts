@@ -71,6 +71,8 @@ export interface SetQuery {
   cardId?: string;
   /** Only sets of this actor; a bare kind (`chat`, `token`, `mcp`) matches every `<kind>:…`. */
   actor?: string;
+  /** Only sets whose actor starts with this text (one conversation's turns: `chat:<id>/`). */
+  actorPrefix?: string;
 }
 
 /** Stands for an image too large to copy into the log (recorded as omitted, not as text). */
@@ -262,6 +264,10 @@ export class ChangeLog {
         where.push("(s.actor = ? OR substr(s.actor, 1, length(?) + 1) = ? || ':')");
         args.push(q.actor, q.actor, q.actor);
       }
+    }
+    if (q.actorPrefix !== undefined) {
+      where.push('substr(s.actor, 1, length(?)) = ?');
+      args.push(q.actorPrefix, q.actorPrefix);
     }
     const sql = `SELECT s.* FROM change_sets s ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id DESC LIMIT ?`;
     return (this.db.prepare(sql).all(...args, q.limit) as Record<string, unknown>[]).map(toSet);

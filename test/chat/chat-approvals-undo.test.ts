@@ -202,6 +202,39 @@ describe('destructive tool calls wait for approval; their change sets can be und
     expect((await data()).at(-1)).toEqual({ date: '2026-04-20', kg: 83 });
   });
 
+  it('"undo that" reaches only its own conversation: another conversation or a request without one undoes nothing', async () => {
+    gw.script(
+      {
+        kind: 'reply',
+        toolCalls: [
+          {
+            id: 'a2',
+            name: 'append_row',
+            arguments: { id: 'weight', value: { date: '2026-04-22', kg: 85 } },
+          },
+        ],
+      },
+      { kind: 'reply', text: 'Logged.' },
+    );
+    await turn(conv, 'log 85 for the 22nd');
+    const logged = await data();
+    expect(logged.at(-1)).toEqual({ date: '2026-04-22', kg: 85 });
+    const other = (await s.api('/api/conversations', { json: { title: 'Other' } })).body.conversation.id;
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 'z2', name: 'undo_last_change', arguments: {} }] },
+      { kind: 'reply', text: 'Nothing to undo.' },
+    );
+    await turn(other, 'undo that');
+    expect(lastToolResult().code).toBe('CHANGE_SET_NOT_FOUND');
+    gw.script(
+      { kind: 'reply', toolCalls: [{ id: 'z3', name: 'undo_last_change', arguments: {} }] },
+      { kind: 'reply', text: 'Nothing to undo.' },
+    );
+    await s.api('/api/chat', { json: { messages: user('undo that') } });
+    expect(lastToolResult().code).toBe('CHANGE_SET_NOT_FOUND');
+    expect(await data()).toEqual(logged);
+  });
+
   it('a buffered turn without a conversation cannot ask: the tool answers APPROVAL_REQUIRED, nothing changes', async () => {
     gw.script(
       { kind: 'reply', toolCalls: [{ id: 'd3', name: 'delete_manifest', arguments: { id: 'weight' } }] },

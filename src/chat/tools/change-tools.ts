@@ -1,10 +1,9 @@
 /**
- * Undo from the chat: `undo_last_change` takes back the newest change set the chat made (a
- * whole earlier turn), or a named one. It is the same undo as `POST /api/changes/:id/undo`,
+ * Undo from the chat: `undo_last_change` takes back the newest change set this conversation made
+ * (a whole earlier turn; an MCP client: its own newest call), or a named one. It is the same undo as `POST /api/changes/:id/undo`,
  * with the same refusal when what it changed was changed again since.
  */
 import { Type } from '@sinclair/typebox';
-import { actorKind } from '../../cards/change-sets.js';
 import { lastUndoableSet, undoChangeSet } from '../../cards/undo.js';
 import { notFound } from '../../errors.js';
 import { defineTool } from './tool.js';
@@ -19,7 +18,8 @@ export const undoLastChange = defineTool({
     ),
   }),
   run: ({ change_set_id }, ctx) => {
-    const id = change_set_id ?? lastUndoableSet(ctx.cards, actorKind(ctx.actor), ctx.actor);
+    const who = ctx.undoable === undefined ? { actor: ctx.actor } : ctx.undoable;
+    const id = change_set_id ?? (who ? lastUndoableSet(ctx.cards, who) : undefined);
     if (id === undefined)
       throw notFound('there is no change from this chat left to undo', 'CHANGE_SET_NOT_FOUND');
     const r = undoChangeSet(ctx.cards, id, ctx.actor);

@@ -37,6 +37,12 @@ export interface ToolContext {
   approve?(req: ApprovalRequest): Promise<ApprovalDecision>;
   /** Rows removed so far in this turn or session (remove_row asks approval past the first). */
   removedRows?: number;
+  /**
+   * Whose change sets `undo_last_change` may take back (see lastUndoableSet). Absent: the
+   * caller's own (`actor`), as for an MCP client; null: none (a chat request with no
+   * conversation has no earlier turns of its own).
+   */
+  undoable?: { actor?: string; actorPrefix?: string; except?: string } | null;
 }
 
 /** What set_notification reports about delivery: devices subscribed and whether this one will arrive. */
