@@ -31,7 +31,9 @@ import { projectRoot } from '../home/project-root.js';
 import type { Instance } from '../instance.js';
 import { appleHealthImportRoute } from './apple-health/routes.js';
 import { phoneFedCards } from './hae/card-fit.js';
+import { connectCard } from './hae/connect-card.js';
 import { endpointUrl } from './hae/endpoint-url.js';
+import { withFillOffers } from './hae/fill-offer.js';
 import { resolveMetric } from './hae/format/catalogue.js';
 import { metricCard } from './hae/metric-card.js';
 import type { HaeIngest } from './hae/service.js';
@@ -45,6 +47,13 @@ const AddCardBody = Type.Object(
       maxLength: 100,
       description: 'a metric name of the catalogue (or an alias), as listed under discoveries',
     }),
+    card: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'an existing card to fill from the phone instead of making a new one (its id)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -79,7 +88,9 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
     lastPush: svc.lastPush('hae'),
   }));
 
-  app.get('/api/health-auto-export/discoveries', async () => svc.discoveries());
+  app.get('/api/health-auto-export/discoveries', async () =>
+    withFillOffers(svc.discoveries(), inst.cards, path.join(projectRoot(), 'templates')),
+  );
 
   app.post<{ Params: { metric: string; action: string } }>(
     '/api/health-auto-export/discoveries/:metric/:action',
@@ -104,6 +115,10 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
   app
     .withTypeProvider<TypeBoxTypeProvider>()
     .post('/api/health-auto-export/cards', { schema: { body: AddCardBody } }, async (req, reply) => {
+      if (req.body.card !== undefined) {
+        const c = connectCard(inst.cards, req.body.card, req.body.metric);
+        return reply.code(200).send({ ok: true, connected: true, template: null, ...c });
+      }
       const made = metricCard(req.body.metric, path.join(projectRoot(), 'templates'), (id) =>
         idTaken(inst.cards, id),
       );

@@ -136,12 +136,12 @@ describe.each([
     );
     await screenshot(page, `phone-setup-today-${name}`);
     await discovery.getByRole('button', { name: 'Add a card for Resting heart rate' }).click();
-    await page.locator('article[data-card-id="resting-heart-rate"]').waitFor();
-    expect((await s.api('/api/manifests/resting-heart-rate/data')).body.data).toHaveLength(21);
+    await page.locator('article[data-card-id="heart-rate-resting"]').waitFor();
+    expect((await s.api('/api/manifests/heart-rate-resting/data')).body.data).toHaveLength(21);
     // a day of the push shows the phone's value on the new card
     await page.goto(`${s.url}/day/2026-01-10`);
     await settled(page);
-    const resting = page.locator('article[data-card-id="resting-heart-rate"] .card-body');
+    const resting = page.locator('article[data-card-id="heart-rate-resting"] .card-body');
     expect(await resting.textContent()).toContain(String(54 + (5 % 6)));
     // the × hides the remaining suggestions (they can be shown again in Settings)
     await page.goto(s.url);
@@ -167,6 +167,66 @@ describe.each([
     await page.getByRole('button', { name: 'Remove the token' }).click();
     await page.getByRole('button', { name: 'Create the token' }).waitFor();
     expect((await pushFromPhone(url, second)).status).toBe(501);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** The gallery's Body weight card as made before templates named their phone metric, with a day entered by hand. */
+function oldWeightCard(): Record<string, unknown> {
+  const t = JSON.parse(templateText('weight')) as { meta: Record<string, unknown> };
+  const { ingest: _i, template: _t, ...meta } = t.meta;
+  return { ...t, meta, data: [{ date: '2025-12-30', kg: 75.5, note: 'by hand' }] };
+}
+
+describe('a Body weight card already there, then the phone sends weight', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer();
+    expect((await s.api('/api/manifests', { json: oldWeightCard() })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('offers to fill Body weight from the phone; one click fills it, no second card; names and dates read as words', async () => {
+    const token = (await s.api('/api/health-auto-export/token', { method: 'POST' })).body.token as string;
+    const pushed = await pushFromPhone(`${s.url}/api/health-auto-export`, `Bearer ${token}`);
+    expect(pushed.status).toBe(200);
+    const { page, problems } = await browser.newPage(DESKTOP);
+    await page.goto(`${s.url}/settings/health-auto-export`);
+    await settled(page);
+    const newList = page.locator('[aria-labelledby="phone-new"]');
+    const weightRow = newList.locator('[data-metric="weight_body_mass"]');
+    await weightRow.waitFor();
+    expect(await weightRow.locator('.setting-label').textContent()).toBe('Body weight');
+    const names = await newList.locator('.setting-label').allTextContents();
+    expect(names).toEqual(expect.arrayContaining(['Steps', 'Sleep', 'Body weight']));
+    expect(await newList.textContent()).not.toMatch(/Weight body mass|Sleep analysis|Step count|_/);
+    await screenshot(page, 'phone-setup-fill-offer');
+
+    await weightRow.getByRole('button', { name: 'Fill Body weight from the phone' }).click();
+    await page.getByText(/“Body weight” now comes from the phone with \d+ days on it\./).waitFor();
+    await weightRow.waitFor({ state: 'detached' });
+    const rows = (await s.api('/api/manifests/weight/data')).body.data as { date: string; kg: number }[];
+    // the phone's days plus the day entered by hand
+    expect(rows[0]).toEqual({ date: '2025-12-30', kg: 75.5, note: 'by hand' });
+    expect(rows.length).toBeGreaterThan(1);
+    const ids = ((await s.api('/api/settings/cards')).body.cards as { id: string }[]).map((c) => c.id);
+    expect(ids.filter((id) => id.includes('weight'))).toEqual(['weight']);
+
+    // the card the phone fills: its metric by name, the latest day in words
+    const fed = page.locator('[aria-labelledby="phone-cards"] [data-card-id="weight"]');
+    await fed.waitFor();
+    const fedText = (await fed.textContent()) ?? '';
+    expect(fedText).toContain(`Body weight · ${rows.length} days, latest `);
+    expect(fedText).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+
+    // Today: the Body weight card shows the phone's latest reading
+    await page.goto(s.url);
+    await settled(page);
+    const card = page.locator('article[data-card-id="weight"]');
+    await card.waitFor();
+    expect(await card.textContent()).toContain(rows[rows.length - 1].kg.toFixed(1));
     expect(problems).toEqual([]);
   });
 });

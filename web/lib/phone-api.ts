@@ -1,9 +1,10 @@
 /**
  * The Health Auto Export routes the app reads (docs/API.md "Health Auto Export"): the token, the
- * status with the last push, the discoveries, the phone-fed cards and "Add a card". Also the
- * words people see for a metric: its name without underscores (`blood_oxygen_saturation` →
- * "Blood oxygen saturation").
+ * status with the last push, the discoveries, the phone-fed cards, "Add a card" and "Fill <card>
+ * from the phone". Also the words people see for a metric: the catalogue's label table
+ * (`weight_body_mass` → "Body weight").
  */
+import { metricLabel } from '../../src/ingest/hae/format/labels.js';
 import { api } from './api.js';
 
 /** `GET /api/health-auto-export/token`. */
@@ -45,6 +46,10 @@ export interface PhoneStatus {
 export interface Discovery {
   metric: string;
   firstSeenAt: string;
+  /** The name people read ("Body weight"). */
+  label?: string;
+  /** An existing card that shows the same thing, to fill from the phone instead of a new card. */
+  fill?: { id: string; label: string };
 }
 
 /** `GET /api/health-auto-export/discoveries`. */
@@ -73,10 +78,9 @@ export interface PhoneCard {
   problems: FitProblem[];
 }
 
-/** `blood_oxygen_saturation` → "Blood oxygen saturation". */
+/** The name people read for a metric: `weight_body_mass` → "Body weight", `step_count` → "Steps". */
 export function metricName(metric: string): string {
-  const words = metric.replace(/_/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return metricLabel(metric);
 }
 
 /** The supported discoveries not hidden, oldest category first as the server lists them. */
@@ -112,11 +116,14 @@ export const readDiscoveries = (signal?: AbortSignal) =>
 export const readPhoneCards = (signal?: AbortSignal) =>
   api<{ cards: PhoneCard[] }>('/api/health-auto-export/cards', { signal });
 
-/** "Add a card" for `metric`. @throws ApiError. */
-export const addMetricCard = (metric: string) =>
+/**
+ * "Add a card" for `metric`, or with `card` "Fill <card> from the phone" (the existing card
+ * follows the metric, filled at once from what was already received). @throws ApiError.
+ */
+export const addMetricCard = (metric: string, card?: string) =>
   api<{ ok: true; id: string; label: string; rowCount: number; template: string | null }>(
     '/api/health-auto-export/cards',
-    { json: { metric } },
+    { json: card === undefined ? { metric } : { metric, card } },
   );
 
 /** Hides (`hide` true) or shows again a metric among the new ones. @throws ApiError. */

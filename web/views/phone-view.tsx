@@ -12,6 +12,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { CopyField } from '../components/copy-field.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { day } from '../lib/format.js';
 import { cardsVersion } from '../lib/live.js';
 import {
   addMetricCard,
@@ -295,17 +296,17 @@ export function NewMetricsList({
 }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ metric: string; message: string } | null>(null);
-  const [added, setAdded] = useState<{ label: string; rows: number } | null>(null);
+  const [added, setAdded] = useState<{ label: string; rows: number; filled: boolean } | null>(null);
   const all = newMetrics(found);
   const shown = limit === undefined ? all : all.slice(0, limit);
 
-  async function act(metric: string, what: 'add' | 'hide') {
+  async function act(metric: string, what: 'add' | 'hide', card?: string) {
     setBusy(metric);
     setProblem(null);
     try {
       if (what === 'add') {
-        const r = await addMetricCard(metric);
-        setAdded({ label: r.label, rows: r.rowCount });
+        const r = await addMetricCard(metric, card);
+        setAdded({ label: r.label, rows: r.rowCount, filled: card !== undefined });
       } else await hideMetric(metric, true);
       onChange();
     } catch (err) {
@@ -319,7 +320,8 @@ export function NewMetricsList({
     <>
       {added && (
         <p class="phone-added" role="status">
-          Added “{added.label}”{added.rows > 0 ? ` with ${days(added.rows)} already received` : ''}.
+          {added.filled ? `“${added.label}” now comes from the phone` : `Added “${added.label}”`}
+          {added.rows > 0 ? ` with ${days(added.rows)} ${added.filled ? 'on it' : 'already received'}` : ''}.
         </p>
       )}
       <ul class="setting-list phone-new-list">
@@ -335,14 +337,25 @@ export function NewMetricsList({
               )}
             </div>
             <span class="phone-row-actions">
+              {d.fill && (
+                <button
+                  type="button"
+                  class="auth-button auth-button-primary"
+                  disabled={busy !== null}
+                  data-fill-card={d.fill.id}
+                  onClick={() => void act(d.metric, 'add', d.fill?.id)}
+                >
+                  Fill {d.fill.label} from the phone
+                </button>
+              )}
               <button
                 type="button"
-                class="auth-button auth-button-primary"
+                class={d.fill ? 'auth-button' : 'auth-button auth-button-primary'}
                 disabled={busy !== null}
-                aria-label={`Add a card for ${metricName(d.metric)}`}
+                aria-label={`${d.fill ? 'Add a new card' : 'Add a card'} for ${metricName(d.metric)}`}
                 onClick={() => void act(d.metric, 'add')}
               >
-                Add a card
+                {d.fill ? 'Add a new card' : 'Add a card'}
               </button>
               <button
                 type="button"
@@ -442,7 +455,7 @@ function PhoneCardsPanel({ cards }: { cards: PhoneCard[] | undefined }) {
               <span class="setting-label">{c.label}</span>
               <span class="auth-meta">
                 {metricName(c.metric)} · {c.rowCount > 0 ? days(c.rowCount) : 'nothing received yet'}
-                {c.latestDate ? `, latest ${c.latestDate}` : ''}
+                {c.latestDate ? `, latest ${day(c.latestDate, 'short-year')}` : ''}
               </span>
               {fitSentences(c.problems).map((line) => (
                 <span key={line} class="setting-error phone-fit" data-fit-problem="">
