@@ -1,0 +1,126 @@
+/**
+ * Re-importing a newer Apple Health export stores nothing twice. Exports hold many records of one
+ * source with the same start (several heart-rate or step samples of a Watch in one second, a
+ * buggy app's double writes); a newer export holds the whole old history plus new records, in
+ * places before and between the old ones, and Apple may order same-instant records differently.
+ * Keys depend on each record's own content (and, for identical records, how many times that
+ * record occurs in the file), never on where it sits in the file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { importAppleHealthFile } from '../../src/ingest/apple-health/import-xml.js';
+import { openInstance } from '../../src/instance.js';
+import { sandboxHome } from '../helpers/sandbox-home.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-same-instant-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+interface Rec {
+  type: 'HeartRate' | 'StepCount';
+  start: string;
+  end: string;
+  value: number;
+}
+
+function stamp(second: number): string {
+  const t = new Date(Date.UTC(2024, 0, 1) + second * 1000).toISOString();
+  return `${t.slice(0, 10)} ${t.slice(11, 19)} +0000`;
+}
+
+function xml(records: Rec[]): string {
+  const lines = records.map((r) => {
+    const unit = r.type === 'HeartRate' ? 'count/min' : 'count';
+    return ` <Record type="HKQuantityTypeIdentifier${r.type}" sourceName="Watch" unit="${unit}" creationDate="${r.end}" startDate="${r.start}" endDate="${r.end}" value="${r.value}"/>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n <ExportDate value="2024-06-01 00:00:00 +0000"/>\n${lines.join('\n')}\n</HealthData>\n`;
+}
+
+/**
+ * The old history: same-second groups of one source throughout (two or three heart-rate values
+ * in one second, two step records with one start and different ends, and a record written twice).
+ */
+function history(): Rec[] {
+  const out: Rec[] = [];
+  for (let i = 0; i < 9000; i++) {
+    const s = stamp(i * 60);
+    const e = stamp(i * 60 + 1);
+    out.push({ type: 'HeartRate', start: s, end: e, value: 60 + (i % 40) });
+    if (i % 3 === 0) out.push({ type: 'HeartRate', start: s, end: e, value: 61 + (i % 40) });
+    if (i % 5 === 0) out.push({ type: 'HeartRate', start: s, end: e, value: 90 });
+    if (i % 4 === 0) {
+      out.push({ type: 'StepCount', start: s, end: e, value: 10 + (i % 7) });
+      out.push({ type: 'StepCount', start: s, end: stamp(i * 60 + 30), value: 10 + (i % 7) });
+    }
+    if (i % 11 === 0) {
+      // the same record twice: counts as two
+      out.push({ type: 'StepCount', start: stamp(i * 60 + 5), end: stamp(i * 60 + 6), value: 3 });
+      out.push({ type: 'StepCount', start: stamp(i * 60 + 5), end: stamp(i * 60 + 6), value: 3 });
+    }
+  }
+  return out;
+}
+
+/** A newer export: new records before and between the old ones, each same-second group reversed. */
+function newer(old: Rec[]): Rec[] {
+  const out: Rec[] = [];
+  for (let i = 0; i < 2345; i++) {
+    const s = stamp(-(i + 1) * 60);
+    out.push({ type: 'HeartRate', start: s, end: s, value: 70 });
+  }
+  let group: Rec[] = [];
+  const flush = () => {
+    out.push(...group.reverse());
+    group = [];
+  };
+  for (const [i, r] of old.entries()) {
+    if (group.length && (group[0].start !== r.start || group[0].type !== r.type)) flush();
+    group.push(r);
+    if (i % 997 === 0) {
+      flush();
+      for (let k = 0; k < 37; k++) {
+        const s = stamp(9000 * 60 + i * 40 + k);
+        out.push({ type: 'StepCount', start: s, end: s, value: 5 });
+      }
+    }
+  }
+  flush();
+  return out;
+}
+
+const open = (home: string) =>
+  openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), { watch: false });
+
+describe('re-importing a newer export', () => {
+  it('adds only the new records, whatever their order and wherever the old ones now sit', async () => {
+    const old = history();
+    const next = newer(old);
+    const first = path.join(dir, 'first.xml');
+    const second = path.join(dir, 'second.xml');
+    fs.writeFileSync(first, xml(old));
+    fs.writeFileSync(second, xml(next));
+    const box = sandboxHome();
+    try {
+      const inst = await open(box.home);
+      try {
+        const count = () => inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+        await importAppleHealthFile(inst.hae, first);
+        // every record is one distinct sample, the record written twice included
+        expect(count()).toBe(old.length);
+        await importAppleHealthFile(inst.hae, first);
+        expect(count()).toBe(old.length);
+        await importAppleHealthFile(inst.hae, second);
+        expect(next.length - old.length).toBe(2345 + 10 * 37);
+        expect(count()).toBe(next.length);
+        await importAppleHealthFile(inst.hae, second);
+        expect(count()).toBe(next.length);
+      } finally {
+        await inst.close();
+      }
+    } finally {
+      box.remove();
+    }
+  }, 120_000);
+});
