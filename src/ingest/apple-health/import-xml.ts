@@ -14,24 +14,16 @@ import fs from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { invalid } from '../../errors.js';
+import { OccurrenceCounter } from '../hae/format/occurrences.js';
 import type { MetricBlock } from '../hae/format/payload.js';
 import type { Sample } from '../hae/format/sample.js';
 import { dedupKeyOf } from '../hae/format/sample.js';
-import { extractSamples, type SeqCounters } from '../hae/format/samples.js';
+import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { HaeIngest, PushSummary } from '../hae/service.js';
 import { ImportProgress } from './progress.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 
-/**
- * Points of one numbering window: two records of a type with the same instant and source are
- * told apart by a `seq` counted within the window (extractSamples), which ends after the read
- * chunk that brings it to this many points (or workouts). Earlier imports extracted whole
- * windows at once; the points are now extracted and stored after every chunk (less memory held,
- * shorter steps) with the counts carried over (SeqCounters), so every key stays what it was.
- * This and READ_CHUNK therefore stay as they are.
- */
-const BATCH_POINTS = 5000;
 /** Characters read from the file per parse step (the event loop gets a turn after each). */
 const READ_CHUNK = 256 * 1024;
 /**
@@ -107,24 +99,17 @@ export async function importAppleHealthFile(
     buffered++;
   };
 
-  const seqs: SeqCounters = new Map();
-  let windowPoints = 0;
-  let windowWorkouts = 0;
-  /** Extracts and stores what the last chunk brought; `end` closes the numbering window when full. */
+  // identical records are counted over the whole file: a copy's key (its `seq`) never depends on
+  // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples")
+  const occurrences = new OccurrenceCounter();
+  /** Extracts and stores what the last chunk brought. */
   const flush = async () => {
     if (buffered === 0 && workouts.length === 0) return;
     const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
-    windowPoints += buffered;
-    windowWorkouts += workouts.length;
     blocks.clear();
     workouts = [];
     buffered = 0;
-    const extract = extractSamples(payload, seqs);
-    if (windowPoints >= BATCH_POINTS || windowWorkouts >= BATCH_POINTS) {
-      seqs.clear();
-      windowPoints = 0;
-      windowWorkouts = 0;
-    }
+    const extract = extractSamples(payload, occurrences);
     await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) }, INSERT_BATCH);
   };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OccurrenceCounter } from './occurrences.js';
 import { normalisePayload } from './payload.js';
 import { dedupKeyOf, type Sample } from './sample.js';
 import { extractSamples } from './samples.js';
@@ -251,9 +252,28 @@ describe('extractSamples: dates, span, dedup keys', () => {
     expect(r.samples.map((s) => s.values)).toEqual([{ g: 10 }, { g: 10, seq: 1 }]);
     expect(new Set(r.samples.map((s) => s.dedupKey)).size).toBe(2);
   });
+
+  it('keys same-instant points by their content, whatever their order', () => {
+    const points = [
+      { date: '2023-01-20 10:18:00 +1100', qty: 10, source: 'Watch' },
+      { date: '2023-01-20 10:18:00 +1100', qty: 12, source: 'Watch' },
+      { date: '2023-01-20 10:18:00 +1100', qty: 10, source: 'Watch' },
+      { date: '2023-01-20 10:18:00 +1100', qty: 11, source: 'Watch' },
+    ];
+    const keys = (data: typeof points) =>
+      extract(block('protein', 'g', data))
+        .samples.map((s) => s.dedupKey)
+        .sort();
+    const forward = keys(points);
+    expect(new Set(forward).size).toBe(4);
+    expect(keys([...points].reverse())).toEqual(forward);
+    expect(keys([points[1], points[3], points[0], points[2]])).toEqual(forward);
+    // a distinct value never takes a number: the same key alone as in a group
+    expect(keys([points[3]])[0]).toBe(extract(block('protein', 'g', points)).samples[3].dedupKey);
+  });
 });
 
-describe('extraction in pieces (SeqCounters)', () => {
+describe('extraction in pieces (OccurrenceCounter)', () => {
   it('numbers same-instant points across calls as one call over all the points does', () => {
     // 40 points, many sharing an instant and a source, some the same value too
     const points = Array.from({ length: 40 }, (_, i) => ({
@@ -269,13 +289,13 @@ describe('extraction in pieces (SeqCounters)', () => {
     };
     const whole = extractSamples({ metrics: [block(points)], workouts: [], warnings: [] }).samples;
     expect(whole.some((s) => (s.values.seq as number) >= 2)).toBe(true);
-    const seqs = new Map();
+    const seqs = new OccurrenceCounter();
     const pieces = [points.slice(0, 7), points.slice(7, 8), points.slice(8, 25), points.slice(25)].flatMap(
       (part) => extractSamples({ metrics: [block(part)], workouts: [], warnings: [] }, seqs).samples,
     );
     expect(pieces.map(keyAsSample)).toEqual(whole.map(keyAsSample));
     expect(pieces.map((s) => s.values)).toEqual(whole.map((s) => s.values));
-    // without the counters each call starts again at no seq: other keys
+    // without the counter each call starts again at no seq: other keys
     const fresh = [points.slice(0, 20), points.slice(20)].flatMap(
       (part) => extractSamples({ metrics: [block(part)], workouts: [], warnings: [] }).samples,
     );

@@ -10,9 +10,11 @@
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
+import { OccurrenceCounter } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
 import { dateProblem, valueProblem } from './plausible.js';
 import {
+  dedupKeyOf,
   makeSample,
   type PointRead,
   type Sample,
@@ -22,27 +24,9 @@ import {
   sourceOf,
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
-import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
+import { parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, DIMENSIONS, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
-
-/**
- * Same-instant counters of the blocks being read, by block (name and units), kept by a caller that
- * extracts one logical block in several calls (the Apple Health import reads a file a chunk at a
- * time) so the `seq` values are those of one call over all the points.
- */
-export type SeqCounters = Map<string, Map<string, number>>;
-
-function seqCounter(seqs: SeqCounters | undefined, block: MetricBlock): Map<string, number> {
-  if (!seqs) return new Map();
-  const key = `${block.name}\u0000${block.units}`;
-  let seen = seqs.get(key);
-  if (!seen) {
-    seen = new Map();
-    seqs.set(key, seen);
-  }
-  return seen;
-}
 
 /** What `extractSamples` returns. */
 export interface ExtractResult {
@@ -63,12 +47,17 @@ export interface ExtractResult {
  * in each timestamp) and content-hash dedup keys. Pure: the same payload always gives the same
  * samples and keys, so re-sent overlapping payloads dedupe in the store.
  *
- * Within one block, two points with the same timestamp and source are distinct facts (two foods
- * logged in the same minute); the second and later ones get a `seq` value (1, 2, ...) so their
- * keys differ from each other but stay stable across re-sends. `seqs` carries those counts from
- * one call to the next (see SeqCounters); without it each call counts afresh.
+ * Points with the same timestamp and source but other values differ by their values alone. A point
+ * identical to one read before (same metric, instant, source and values: two equal foods logged in
+ * the same minute) is another fact: the second and later copies get a `seq` value (1, 2, ...)
+ * counted by `occurrences` (OccurrenceCounter), so the keys of the copies differ from each other
+ * but never depend on where the points sit in the payload. A caller that extracts one file in
+ * several calls passes one counter to all of them; without it each call counts afresh.
  */
-export function extractSamples(payload: NormalisedPayload, seqs?: SeqCounters): ExtractResult {
+export function extractSamples(
+  payload: NormalisedPayload,
+  occurrences: OccurrenceCounter = new OccurrenceCounter(),
+): ExtractResult {
   const samples: Sample[] = [];
   const skips = new SkipCounter();
   const unknown = new Set<string>();
@@ -103,13 +92,14 @@ export function extractSamples(payload: NormalisedPayload, seqs?: SeqCounters): 
       else reads.push(r);
     }
     const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
-    const seen = seqCounter(seqs, block);
     for (const r of reads) {
-      const key = `${canonicalTimestamp(r.time)}|${r.source ?? ''}`;
-      const n = seen.get(key) ?? 0;
-      seen.set(key, n + 1);
-      const values = n > 0 ? { ...r.values, seq: n } : r.values;
-      samples.push(makeSample(metric, r.time, r.at, values, r.source, span));
+      const s = makeSample(metric, r.time, r.at, r.values, r.source, span);
+      // counted by content with span `sample`: a streamed block or a file read in parts may see
+      // one chunk of a block as daily and the next not
+      const content =
+        span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
+      const n = occurrences.next(content);
+      samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
     }
   }
 

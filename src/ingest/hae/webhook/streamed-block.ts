@@ -2,8 +2,7 @@
  * One metric block of a streamed body, extracted a chunk of points at a time, with exactly the
  * samples (and dedup keys) extractSamples gives for the whole block at once, so a body posted
  * streamed and the same body posted whole store the same samples:
- * - `seq` (the 2nd, 3rd ... point with one timestamp and source) is numbered across the block,
- *   not per chunk;
+ * - `seq` (the 2nd, 3rd ... copy of one point) is counted across the block, not per chunk;
  * - `span` `day` needs every point of the block at local midnight with no (date, source) twice:
  *   samples are held back only while that is still possible (a daily block has one point per
  *   date and source, so it stays small); the first point that rules it out releases them as
@@ -14,7 +13,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { resolveMetric } from '../format/catalogue.js';
-import { ownString } from '../format/own-string.js';
+import { OccurrenceCounter } from '../format/occurrences.js';
 import { normalisePayload } from '../format/payload.js';
 import { dedupKeyOf, type Sample, type SampleSpan } from '../format/sample.js';
 import { extractSamples } from '../format/samples.js';
@@ -34,95 +33,6 @@ export interface StreamedBlockOptions {
 interface Timed {
   s: Sample;
   t: HaeTime;
-  /** Its values differ from what extraction hashed (block-wide seq): the dedup key must be recomputed. */
-  changed: boolean;
-}
-
-const FLOATING_OFFSET = 2047;
-/** Slots of a new SeqCounter table (a power of two). */
-const INITIAL_SLOTS = 1024;
-
-/**
- * How many times each (instant as written, source) was seen in one block, the key extractSamples
- * numbers `seq` by (`canonicalTimestamp|source`). An instant as written is (epochMs, offset); the
- * table is keyed by (epochMs, tag), the tag packing the source's id in this block and the offset.
- * A minute-level block has hundreds of thousands of distinct instants, so the table lives in typed
- * arrays (open addressing, linear probing, at most 70 % full), outside the JS heap: a Map of them
- * took 10 MB of live heap for the whole block, and V8 lets the heap grow to a multiple of what is
- * live before it collects (the 100 MB push's peak memory). About 20 bytes per slot.
- */
-export class SeqCounter {
-  private readonly sources = new Map<string, number>();
-  private instants = new Float64Array(INITIAL_SLOTS);
-  /** tag + 1 per slot; 0 = empty. */
-  private tags = new Float64Array(INITIAL_SLOTS);
-  private counts = new Uint32Array(INITIAL_SLOTS);
-  private used = 0;
-
-  /** How many times (t, source) was seen before this one (0 the first time); records this one. */
-  next(t: Readonly<HaeTime>, source: string | null): number {
-    const name = source ?? '\u0000';
-    let sid = this.sources.get(name);
-    if (sid === undefined) {
-      sid = this.sources.size;
-      // a copy: the source may be a view into a chunk of the streamed body (own-string.ts)
-      this.sources.set(ownString(name), sid);
-    }
-    const tag = sid * 2048 + (t.offsetMinutes === null ? FLOATING_OFFSET : t.offsetMinutes + 1024) + 1;
-    const at = t.epochMs;
-    const mask = this.tags.length - 1;
-    let i = slotOf(at, tag) & mask;
-    for (;;) {
-      const here = this.tags[i];
-      if (here === 0) break;
-      if (here === tag && this.instants[i] === at) return this.counts[i]++;
-      i = (i + 1) & mask;
-    }
-    this.tags[i] = tag;
-    this.instants[i] = at;
-    this.counts[i] = 1;
-    this.used++;
-    if (this.used * 10 > this.tags.length * 7) this.grow();
-    return 0;
-  }
-
-  /** Forgets everything (and gives the table's memory back). */
-  clear(): void {
-    this.sources.clear();
-    this.instants = new Float64Array(INITIAL_SLOTS);
-    this.tags = new Float64Array(INITIAL_SLOTS);
-    this.counts = new Uint32Array(INITIAL_SLOTS);
-    this.used = 0;
-  }
-
-  private grow(): void {
-    const { instants, tags, counts } = this;
-    const size = tags.length * 2;
-    this.instants = new Float64Array(size);
-    this.tags = new Float64Array(size);
-    this.counts = new Uint32Array(size);
-    const mask = size - 1;
-    for (let j = 0; j < tags.length; j++) {
-      const tag = tags[j];
-      if (tag === 0) continue;
-      let i = slotOf(instants[j], tag) & mask;
-      while (this.tags[i] !== 0) i = (i + 1) & mask;
-      this.tags[i] = tag;
-      this.instants[i] = instants[j];
-      this.counts[i] = counts[j];
-    }
-  }
-}
-
-/** A well-mixed 32-bit hash of (epochMs, tag) (murmur3's finaliser: epochMs of whole minutes end in zero bits). */
-function slotOf(epochMs: number, tag: number): number {
-  let h = (epochMs | 0) ^ Math.imul((epochMs / 4294967296) | 0, 0x9e3779b1) ^ Math.imul(tag, 0x27d4eb2f);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** One streamed metric block; feed it field(), point(), then end() once. */
@@ -140,7 +50,7 @@ export class StreamedBlock {
   private chunk: unknown[] = [];
   private extracted = false;
   private sleepShape = false;
-  private readonly seen = new SeqCounter();
+  private readonly seen = new OccurrenceCounter();
   private dailyPossible = true;
   private dailySeen = new Set<string>();
   private held: Timed[] = [];
@@ -239,15 +149,12 @@ export class StreamedBlock {
     this.extracted = true;
     const payload = normalisePayload({ metrics: [{ name: this.name, units: this.units, data }] });
     for (const w of payload.warnings) this.run.warn(w);
-    const ex = extractSamples(payload);
+    // seq counted across the whole block, as extractSamples counts it within one block
+    const ex = extractSamples(payload, this.seen);
     const timed: Timed[] = [];
     for (const s of ex.samples) {
       const t = parseHaeTimestamp(s.at);
-      if (!t) continue;
-      // seq numbered across the whole block, as extractSamples numbers it within one block
-      const n = this.seen.next(t, s.source);
-      const changed = n > 0 && s.values.seq !== n;
-      timed.push({ s: changed ? { ...s, values: { ...s.values, seq: n } } : s, t, changed });
+      if (t) timed.push({ s, t });
     }
     this.run.note(ex, ex.samples);
     if (this.sleepShape) {
@@ -279,12 +186,10 @@ export class StreamedBlock {
     await this.store(held, span);
   }
 
-  /** Stores samples with the block's span, recomputing a dedup key only where span or values changed. */
+  /** Stores samples with the block's span, recomputing a dedup key only where the span changed. */
   private async store(timed: Timed[], span: SampleSpan): Promise<void> {
-    const samples = timed.map(({ s, t, changed }) =>
-      s.span === span && !changed
-        ? s
-        : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.values, s.source) },
+    const samples = timed.map(({ s, t }) =>
+      s.span === span ? s : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.values, s.source) },
     );
     await this.run.storeInBatches(samples);
   }

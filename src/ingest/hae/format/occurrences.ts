@@ -1,0 +1,72 @@
+/**
+ * How many times each identical sample was read so far in one file or payload, the number a
+ * sample's `seq` is (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples").
+ */
+
+/** Slots of a new table (a power of two). */
+const INITIAL_SLOTS = 1024;
+
+/**
+ * Counts occurrences of sample contents, keyed by the content hash of (metric, instant as written,
+ * source, values without `seq`) in hex (`dedupKeyOf` with span `sample`). The count only depends
+ * on how many identical samples came before, never on the order of the others or on where a file
+ * is cut into batches, so the n-th copy of a sample gets the same `seq` in every file that holds
+ * it n or more times. An export of millions of records has millions of contents, so the table
+ * lives in typed arrays (open addressing, linear probing, at most 70 % full) outside the JS heap:
+ * 84 bits of the hash and a count, 16 bytes per slot.
+ */
+export class OccurrenceCounter {
+  /** 52 bits of the hash + 1 per slot; 0 = empty. */
+  private highs = new Float64Array(INITIAL_SLOTS);
+  private lows = new Uint32Array(INITIAL_SLOTS);
+  private counts = new Uint32Array(INITIAL_SLOTS);
+  private used = 0;
+
+  /**
+   * How many times this content was seen before (0 the first time); records this one.
+   * @param contentKey at least 21 hex characters of a well-mixed hash.
+   */
+  next(contentKey: string): number {
+    const low = Number.parseInt(contentKey.slice(0, 8), 16) >>> 0;
+    const high = Number.parseInt(contentKey.slice(8, 21), 16) + 1;
+    const mask = this.highs.length - 1;
+    let i = low & mask;
+    for (;;) {
+      const here = this.highs[i];
+      if (here === 0) break;
+      if (here === high && this.lows[i] === low) return this.counts[i]++;
+      i = (i + 1) & mask;
+    }
+    this.highs[i] = high;
+    this.lows[i] = low;
+    this.counts[i] = 1;
+    this.used++;
+    if (this.used * 10 > this.highs.length * 7) this.grow();
+    return 0;
+  }
+
+  /** Forgets everything (and gives the table's memory back). */
+  clear(): void {
+    this.highs = new Float64Array(INITIAL_SLOTS);
+    this.lows = new Uint32Array(INITIAL_SLOTS);
+    this.counts = new Uint32Array(INITIAL_SLOTS);
+    this.used = 0;
+  }
+
+  private grow(): void {
+    const { highs, lows, counts } = this;
+    const size = highs.length * 2;
+    this.highs = new Float64Array(size);
+    this.lows = new Uint32Array(size);
+    this.counts = new Uint32Array(size);
+    const mask = size - 1;
+    for (let j = 0; j < highs.length; j++) {
+      if (highs[j] === 0) continue;
+      let i = lows[j] & mask;
+      while (this.highs[i] !== 0) i = (i + 1) & mask;
+      this.highs[i] = highs[j];
+      this.lows[i] = lows[j];
+      this.counts[i] = counts[j];
+    }
+  }
+}
