@@ -32,8 +32,14 @@
  *   key hashes the metric and the timestamp the date is read from), but an import's inserts now
  *   land next to each other in the index (one metric, consecutive days) instead of on a random
  *   page per sample: a 1 GB Apple Health export went from minutes of index page writes to seconds.
+ * - (6) sample keys depend on the sample's content only: stored samples numbered by their
+ *   position among same-instant samples are re-keyed and the copies the old keys stored twice
+ *   merged (rekeySamples, src/ingest/hae/rekey-samples.ts).
  */
-export const MIGRATIONS: string[] = [
+import type Database from 'better-sqlite3';
+import { rekeySamples } from '../ingest/hae/rekey-samples.js';
+
+export const MIGRATIONS: (string | ((db: Database.Database) => void))[] = [
   `
   CREATE TABLE card_state (
     card_id    TEXT PRIMARY KEY,
@@ -140,4 +146,7 @@ export const MIGRATIONS: string[] = [
   DROP INDEX hae_samples_key;
   DROP INDEX hae_samples_metric_date;
   `,
+  (db) => {
+    rekeySamples(db);
+  },
 ];

@@ -9,10 +9,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { importAppleHealthFile } from '../../src/ingest/apple-health/import-xml.js';
+import { dedupKeyOf, type SampleSpan, type SampleValue } from '../../src/ingest/hae/format/sample.js';
+import { parseHaeTimestamp } from '../../src/ingest/hae/format/timestamps.js';
 import { openInstance } from '../../src/instance.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-same-instant-'));
@@ -114,6 +118,113 @@ describe('re-importing a newer export', () => {
         await importAppleHealthFile(inst.hae, second);
         expect(next.length - old.length).toBe(2345 + Math.ceil(old.length / 997) * 37);
         expect(count()).toBe(next.length);
+        await importAppleHealthFile(inst.hae, second);
+        expect(count()).toBe(next.length);
+      } finally {
+        await inst.close();
+      }
+    } finally {
+      box.remove();
+    }
+  }, 120_000);
+});
+
+interface StoredRow {
+  id: number;
+  k: string;
+  metric: string;
+  date: string;
+  at: string;
+  span: SampleSpan;
+  source: string | null;
+  vals: string;
+}
+
+const ROWS = 'SELECT id, hex(dedup_key) k, metric, date, at, span, source, vals FROM hae_samples ORDER BY id';
+
+/**
+ * The rows the earlier keys gave for `rows` (one import, in file order): the 2nd, 3rd ... sample
+ * of one instant and source numbered by position, whatever its values; `reversed` numbers each
+ * group from its end (the same records in another order).
+ */
+function oldScheme(rows: StoredRow[], reversed: boolean): StoredRow[] {
+  const groups = new Map<string, StoredRow[]>();
+  for (const r of rows) {
+    const g = `${r.metric}|${r.at}|${r.source}|${r.span}`;
+    groups.set(g, [...(groups.get(g) ?? []), r]);
+  }
+  return [...groups.values()].flatMap((g) =>
+    g.map((r, i) => {
+      const n = reversed ? g.length - 1 - i : i;
+      const { seq: _seq, ...base } = JSON.parse(r.vals) as Record<string, SampleValue>;
+      const vals = n > 0 ? { ...base, seq: n } : base;
+      const t = parseHaeTimestamp(r.at);
+      if (!t) throw new Error(`unreadable ${r.at}`);
+      return { ...r, vals: JSON.stringify(vals), k: dedupKeyOf(r.metric, t, r.span, vals, r.source) };
+    }),
+  );
+}
+
+describe('a home stored with the earlier keys', () => {
+  it('is re-keyed on opening: every distinct sample kept once, re-imports add only new records', async () => {
+    const old = history();
+    const next = newer(old);
+    const first = path.join(dir, 'm-first.xml');
+    const second = path.join(dir, 'm-second.xml');
+    fs.writeFileSync(first, xml(old));
+    fs.writeFileSync(second, xml(next));
+    // what the current keys store for the first export
+    const fresh = sandboxHome();
+    let rows: StoredRow[];
+    try {
+      const inst = await open(fresh.home);
+      await importAppleHealthFile(inst.hae, first);
+      rows = inst.db.prepare(ROWS).all() as StoredRow[];
+      await inst.close();
+    } finally {
+      fresh.remove();
+    }
+    expect(rows.length).toBe(old.length);
+
+    const box = sandboxHome();
+    try {
+      const inst0 = await open(box.home);
+      const dbFile = inst0.layout.dbFile;
+      await inst0.close();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
+      const db = new Database(dbFile);
+      const upTo = 5; // the schema before re-keying
+      for (const m of MIGRATIONS.slice(0, upTo)) if (typeof m === 'string') db.exec(m);
+      db.pragma(`user_version = ${upTo}`);
+      db.exec(`INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES
+        (1, '2026-01-01T00:00:00Z', 'apple-health', 1), (2, '2026-02-01T00:00:00Z', 'apple-health', 1)`);
+      const put = db.prepare(
+        `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
+         VALUES (unhex(?), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      );
+      // the first export imported, then the same records in another order (a newer export)
+      for (const [push, reversed] of [
+        [1, false],
+        [2, true],
+      ] as const) {
+        for (const r of oldScheme(rows, reversed))
+          put.run(r.k, r.metric, r.date, r.at, r.span, r.source, r.vals, push);
+      }
+      const stored = db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+      db.close();
+      // the earlier keys stored part of the history twice
+      expect(stored).toBeGreaterThan(old.length + 1000);
+
+      const inst = await open(box.home);
+      try {
+        expect(inst.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+        const count = () => inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+        // exactly the keys and values a fresh import stores, each once
+        const migrated = inst.db.prepare(ROWS).all() as StoredRow[];
+        const text = (r: StoredRow) => `${r.k} ${r.metric} ${r.date} ${r.at} ${r.span} ${r.source} ${r.vals}`;
+        expect(migrated.map(text).sort()).toEqual(rows.map(text).sort());
+        await importAppleHealthFile(inst.hae, first);
+        expect(count()).toBe(old.length);
         await importAppleHealthFile(inst.hae, second);
         expect(count()).toBe(next.length);
       } finally {
