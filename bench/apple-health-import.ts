@@ -2,7 +2,7 @@
  * apple-health-import: uploading a real-sized Apple Health `export.xml` to a running server.
  *
  * For each size (30 MB and 300 MB; 3 MB with --quick; 1 GB too when BENCH_APPLE_1GB=1, as it
- * takes several minutes) an export is generated from a realistic sample (bench/lib/apple-export.ts:
+ * takes several minutes; BENCH_APPLE_SIZES=30mb,300mb picks some of them) an export is generated from a realistic sample (bench/lib/apple-export.ts:
  * about 2.8 million records per GB), then in the same run:
  * - the floors: the bare saxes parse of the file and `xmllint --stream` (bench/lib/parse-floor.ts),
  *   in child processes, wall and CPU time;
@@ -362,13 +362,17 @@ export const appleHealthImport: Benchmark = {
   title:
     'Apple Health export.xml upload: 30 MB and 300 MB (1 GB with BENCH_APPLE_1GB=1), floors in the same run',
   async run(ctx) {
+    // BENCH_APPLE_SIZES=30mb (comma-separated labels): only those sizes
+    const onlySizes = process.env.BENCH_APPLE_SIZES?.split(',').map((l) => l.trim());
     const sizes: [string, number][] = ctx.quick
       ? [['3mb', 3e6]]
-      : [
-          ['30mb', 30e6],
-          ['300mb', 300e6],
-          ...(process.env.BENCH_APPLE_1GB === '1' ? ([['1gb', 1e9]] as [string, number][]) : []),
-        ];
+      : (
+          [
+            ['30mb', 30e6],
+            ['300mb', 300e6],
+            ...(process.env.BENCH_APPLE_1GB === '1' ? ([['1gb', 1e9]] as [string, number][]) : []),
+          ] as [string, number][]
+        ).filter(([label]) => onlySizes === undefined || onlySizes.includes(label));
     const figures: Figure[] = [];
     const notes: string[] = [
       'generated export (bench/lib/apple-export.ts): one person with an iPhone and a Watch, records grouped by type as Apple writes them',
