@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { rekeySamples } from '../ingest/hae/rekey-samples.js';
+
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` counts how many ran. Never edit a
  * shipped migration: append a new one.
@@ -36,9 +39,6 @@
  *   position among same-instant samples are re-keyed and the copies the old keys stored twice
  *   merged (rekeySamples, src/ingest/hae/rekey-samples.ts).
  */
-import type Database from 'better-sqlite3';
-import { rekeySamples } from '../ingest/hae/rekey-samples.js';
-
 export const MIGRATIONS: (string | ((db: Database.Database) => void))[] = [
   `
   CREATE TABLE card_state (

@@ -203,13 +203,15 @@ describe('a home stored with the earlier keys', () => {
          VALUES (unhex(?), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       );
       // the first export imported, then the same records in another order (a newer export)
-      for (const [push, reversed] of [
-        [1, false],
-        [2, true],
-      ] as const) {
-        for (const r of oldScheme(rows, reversed))
-          put.run(r.k, r.metric, r.date, r.at, r.span, r.source, r.vals, push);
-      }
+      db.transaction(() => {
+        for (const [push, reversed] of [
+          [1, false],
+          [2, true],
+        ] as const) {
+          for (const r of oldScheme(rows, reversed))
+            put.run(r.k, r.metric, r.date, r.at, r.span, r.source, r.vals, push);
+        }
+      })();
       const stored = db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
       db.close();
       // the earlier keys stored part of the history twice
