@@ -65,7 +65,9 @@ export class CardLoader {
 
   /**
    * Record manifest changes found on disk in the change log (actor `file`). Off while the
-   * files are first read at start-up (that is the home's starting state, not an edit).
+   * files are first read at start-up (that is the home's starting state, not an edit). A file
+   * whose content is already the newest manifest change recorded for its card (another Klebb
+   * process on this home wrote and recorded it) is loaded but not recorded again.
    */
   recordChanges = false;
 
@@ -255,7 +257,8 @@ export class CardLoader {
     if (this.recordChanges) {
       const before = current && current.id === id ? serializeManifest(current.raw) : undefined;
       const after = serializeManifest(body);
-      if (before !== after) this.store.changes.recordManifest(id, name, before, after);
+      if (before !== after && !this.store.changes.isLatestManifest(id, after))
+        this.store.changes.recordManifest(id, name, before, after);
     }
     this.registry.put(card);
     this.registry.setErrors(file, errors);
@@ -278,7 +281,8 @@ export class CardLoader {
     // a broken file deleted: its problem leaves the list
     if (hadFailed) this.emit({ type: 'file-error', id: '', file: path.basename(file) });
     if (!card) return 'skipped';
-    if (this.recordChanges) {
+    // a deletion another Klebb process made (and recorded) is not a hand edit
+    if (this.recordChanges && !this.store.changes.isLatestManifest(card.id, undefined)) {
       inChangeSet({ actor: 'file', fresh: true }, () =>
         this.store.changes.recordManifest(
           card.id,

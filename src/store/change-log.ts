@@ -336,6 +336,22 @@ export class ChangeLog {
     return typeof r === 'string' ? r : undefined;
   }
 
+  /**
+   * Whether the newest manifest change recorded for `cardId` (by any process on this home) left
+   * the manifest as `after` (its text; undefined: deleted). The file watcher asks this so that a
+   * file written by another Klebb process (the stdio MCP server beside the web server), which
+   * that process already recorded, is not recorded again as a hand edit.
+   */
+  isLatestManifest(cardId: string, after: string | undefined): boolean {
+    const r = this.db
+      .prepare(
+        `SELECT after, image_omitted FROM changes WHERE card_id = ? AND op = '${MANIFEST_OP}' ORDER BY id DESC LIMIT 1`,
+      )
+      .get(cardId) as { after: string | null; image_omitted: number } | undefined;
+    if (!r) return false;
+    return after === undefined ? r.after === null && r.image_omitted === 0 : r.after === after;
+  }
+
   /** Marks `setId` as undone by `undoSetId`. */
   markUndone(setId: number, undoSetId: number): void {
     this.db.prepare('UPDATE change_sets SET undone_by = ? WHERE id = ?').run(undoSetId, setId);

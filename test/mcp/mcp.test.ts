@@ -12,6 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WATCH_DEBOUNCE_MS } from '../../src/cards/card-watcher.js';
+import { WATCH_SETTLE_MS } from '../../src/limits.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'mcp-test-token';
@@ -154,6 +156,62 @@ describe('MCP over stdio', () => {
       date: '2026-04-22',
       kg: 81,
     });
+    await client.close();
+  });
+});
+
+/** A stdio MCP client on the test server's home (a second Klebb process), answering approvals with yes. */
+async function stdioClient(): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: {} }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve('dist/src/mcp/stdio.js')],
+      env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Long enough for the running server's watcher to have judged a file another process wrote or removed. */
+const WATCHER_QUIET_MS = WATCH_SETTLE_MS + WATCH_DEBOUNCE_MS + 500;
+
+describe('MCP over stdio beside the running server', () => {
+  // the server's watcher sees the stdio process's file writes: they were recorded there already
+  it('a manifest change or a deletion is one change set, and it can be undone', {
+    timeout: 60_000,
+  }, async () => {
+    await s.api('/api/manifests', {
+      token: T,
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'u1', label: 'U1', writeable: { fromWebapp: true } },
+      },
+    });
+    const client = await stdioClient();
+    const latest = async () => (await s.api('/api/changes?limit=2', { token: T })).body.changeSets;
+    for (const call of [
+      { name: 'hide_card', arguments: { id: 'u1' } },
+      { name: 'patch_manifest', arguments: { id: 'u1', patch: { meta: { label: 'U one' } } } },
+      { name: 'delete_manifest', arguments: { id: 'u1' } },
+    ]) {
+      const r = await client.callTool(call);
+      expect(r.isError, JSON.stringify(r)).toBe(false);
+      await sleep(WATCHER_QUIET_MS);
+      const [set] = await latest();
+      expect(set).toMatchObject({ actor: 'mcp:stdio', cards: ['u1'] });
+      const undo = await s.api(`/api/changes/${set.id}/undo`, { token: T, method: 'POST' });
+      expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+      await sleep(WATCHER_QUIET_MS);
+      // the undo is the newest set: nothing recorded the stdio write a second time
+      const [after, before] = await latest();
+      expect(after.undoOf).toBe(set.id);
+      expect(before.id).toBe(set.id);
+      expect((await s.api('/api/manifests/u1', { token: T })).status).toBe(200);
+    }
     await client.close();
   });
 });
