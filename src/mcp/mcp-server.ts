@@ -11,6 +11,7 @@ import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CardContext } from '../cards/card-context.js';
@@ -19,12 +20,30 @@ import type { ApprovalDecision } from '../chat/approvals/approval-hub.js';
 import { ALL_TOOLS, dispatchToolCall, findTool } from '../chat/tools/registry.js';
 import type { ToolContext } from '../chat/tools/tool.js';
 import type { Config } from '../config.js';
-import { notFound } from '../errors.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { inChangeSet } from '../store/change-scope.js';
 
 /** The URI of a card resource. */
 export const cardUri = (id: string) => `klebb://cards/${encodeURIComponent(id)}`;
+
+/** The MCP error code of an unknown resource (the MCP specification's "Resource not found"). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** The card id a resource URI names, or undefined when it names none (another scheme, a bad %-escape). */
+function cardIdOfUri(uri: string): string | undefined {
+  const m = /^klebb:\/\/cards\/(.+)$/.exec(uri);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error `resources/read` answers for a URI that names no card: -32002 with the URI. */
+function resourceNotFound(uri: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: no card at ${uri}`, { uri });
+}
 
 /** Who is connected: the actor recorded on their change sets, and whether they may only read. */
 export interface McpCaller {
@@ -111,10 +130,11 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const m = /^klebb:\/\/cards\/(.+)$/.exec(req.params.uri);
-    if (!m) throw notFound(`no resource ${req.params.uri}`);
-    const { json } = readCardJson(deps.cards, decodeURIComponent(m[1]));
-    return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: json }] };
+    const { uri } = req.params;
+    const id = cardIdOfUri(uri);
+    if (id === undefined || !deps.cards.registry.has(id)) throw resourceNotFound(uri);
+    const { json } = readCardJson(deps.cards, id);
+    return { contents: [{ uri, mimeType: 'application/json', text: json }] };
   });
   return server;
 }

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import { lazyImport } from '../common/lazy-module.js';
+import { errorHandler, toErrorResponse } from '../http/error-handler.js';
 import type { Instance } from '../instance.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import type { McpCaller } from './mcp-server.js';
@@ -36,8 +37,30 @@ interface Session {
   owner: string;
 }
 
-function rpcError(reply: FastifyReply, status: number, message: string) {
-  return reply.status(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+function rpcError(reply: FastifyReply, status: number, message: string, code = -32000, data?: object) {
+  return reply.status(status).send({ jsonrpc: '2.0', error: { code, message, data }, id: null });
+}
+
+/** JSON-RPC codes for a body the JSON guard refused: unreadable text is a parse error, a number out of range bad params. */
+const BODY_REFUSALS: Record<string, number> = {
+  INVALID_JSON: -32700,
+  INVALID_UTF8: -32700,
+  EMPTY_BODY: -32700,
+  NUMBER_OUT_OF_RANGE: -32602,
+};
+
+/**
+ * Errors of the `/mcp` routes: a body the JSON guard refused (bad JSON, broken text, a number
+ * JavaScript cannot keep) is answered as MCP clients expect, a JSON-RPC error object with HTTP
+ * 400 (as the SDK's transport answers a parse error), with our message and `{code, details}` as
+ * its data. Everything else (401 of the gate ...) is the API's usual error answer.
+ */
+function mcpErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toErrorResponse(err);
+  const rpcCode = BODY_REFUSALS[body.code];
+  if (status === 400 && rpcCode !== undefined)
+    rpcError(reply, 400, body.error, rpcCode, { code: body.code, details: body.details });
+  else errorHandler(err, req, reply);
 }
 
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
@@ -84,8 +107,8 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);
   };
-  const config = { readOnlyChecked: true };
-  app.post('/mcp', { config }, handle);
-  app.get('/mcp', { config }, handle);
-  app.delete('/mcp', { config }, handle);
+  const opts = { config: { readOnlyChecked: true }, errorHandler: mcpErrorHandler };
+  app.post('/mcp', opts, handle);
+  app.get('/mcp', opts, handle);
+  app.delete('/mcp', opts, handle);
 }

@@ -5,7 +5,7 @@
  * `mcp:<who>`), the cards are resources, and a destructive call without a way to ask the person
  * changes nothing.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -87,6 +87,18 @@ describe('MCP over Streamable HTTP', () => {
     });
     expect(r.isError).toBe(true);
     expect(text(r).code).toBe('READ_ONLY_TOKEN');
+    await client.close();
+  });
+
+  it('before the first passkey exists, this machine may connect without a token', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
+    const r = await client.callTool({
+      name: 'append_row',
+      arguments: { id: 'weight', value: { date: '2026-04-19', kg: 79 } },
+    });
+    expect(r.isError).toBe(false);
+    expect((await s.api('/api/changes?limit=1', { token: T })).body.changeSets[0].actor).toBe('mcp:local');
     await client.close();
   });
 
@@ -212,6 +224,123 @@ describe('MCP over stdio beside the running server', () => {
       expect(before.id).toBe(set.id);
       expect((await s.api('/api/manifests/u1', { token: T })).status).toBe(200);
     }
+    await client.close();
+  });
+});
+
+/**
+ * A stdio MCP process on the test server's home spoken to in raw JSON-RPC lines (a client
+ * library would turn 1e999 into null before sending it); `ask` sends one request text and
+ * resolves with the answer of that id.
+ */
+/** A JSON-RPC answer as the raw stdio test reads it. */
+interface RpcAnswer {
+  id: number;
+  result?: { isError?: boolean; content: { text: string }[] };
+  error?: { code: number; message: string; data?: unknown };
+}
+
+async function rawStdio() {
+  const proc = spawn(process.execPath, [path.resolve('dist/src/mcp/stdio.js')], {
+    env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const waiting = new Map<number, (m: RpcAnswer) => void>();
+  let buf = '';
+  proc.stdout.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const m = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      waiting.get(m.id)?.(m);
+    }
+  });
+  const ask = (id: number, text: string) =>
+    new Promise<RpcAnswer>((resolve) => {
+      waiting.set(id, resolve);
+      proc.stdin.write(`${text}\n`);
+    });
+  await ask(
+    1,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  );
+  proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const close = () =>
+    new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.stdin.end();
+    });
+  return { ask, close };
+}
+
+const appendRaw = (id: number, value: string) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"append_row","arguments":{"id":"weight","value":{"date":"2026-05-01","kg":${value}}}}}`;
+
+describe('MCP numbers and unknown resources', () => {
+  it('over stdio, a number JavaScript cannot keep is a tool error naming it, and nothing is stored', async () => {
+    const before = (await s.api('/api/manifests/weight/data', { token: T })).body.data.length;
+    const raw = await rawStdio();
+    for (const [i, n] of ['1e999', '9007199254740993', '-1e999'].entries()) {
+      const r = await raw.ask(10 + i, appendRaw(10 + i, n));
+      expect(r.result?.isError, JSON.stringify(r)).toBe(true);
+      expect(JSON.parse(r.result?.content[0].text ?? '{}')).toMatchObject({
+        code: 'NUMBER_OUT_OF_RANGE',
+        details: [{ path: 'value.kg' }],
+      });
+    }
+    const unknown = await raw.ask(
+      20,
+      '{"jsonrpc":"2.0","id":20,"method":"resources/read","params":{"uri":"klebb://cards/nope"}}',
+    );
+    expect(unknown.error).toMatchObject({ code: -32002, data: { uri: 'klebb://cards/nope' } });
+    await raw.close();
+    expect((await s.api('/api/manifests/weight/data', { token: T })).body.data.length).toBe(before);
+  });
+
+  it('over HTTP, such a number is a JSON-RPC error (HTTP 400), and nothing is stored', async () => {
+    const before = (await s.api('/api/manifests/weight/data', { token: T })).body.data.length;
+    for (const [n, code] of [
+      ['1e999', -32602],
+      ['9007199254740993', -32602],
+    ] as const) {
+      const r = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${T}`,
+        },
+        body: appendRaw(1, n),
+      });
+      expect(r.status).toBe(400);
+      const body = await r.json();
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+      expect(body.error.message).toContain(n);
+      expect(body.error.data).toMatchObject({ code: 'NUMBER_OUT_OF_RANGE' });
+    }
+    const broken = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${T}` },
+      body: '{"jsonrpc":',
+    });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.code).toBe(-32700);
+    expect((await s.api('/api/manifests/weight/data', { token: T })).body.data.length).toBe(before);
+  });
+
+  it('reading an unknown card resource is "resource not found" (-32002) with the uri', async () => {
+    const client = await httpClient(T);
+    const err = await client.readResource({ uri: 'klebb://cards/nope' }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; data: unknown },
+    );
+    expect(err?.code).toBe(-32002);
+    expect(err?.data).toEqual({ uri: 'klebb://cards/nope' });
     await client.close();
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The tool registry: the list the gateway is offered and the one dispatcher the agent loop
- * calls. Arguments are checked against each tool's schema first (a bad call gets `{error}` with
+ * calls. Arguments are checked first, for numbers parsing already changed (Infinity, a rounded
+ * integer beyond 2^53 - 1) and then against each tool's schema (a bad call gets `{error}` naming
  * the failing field, and the turn goes on); a tool that throws returns `{error, code?, path?,
  * id?}` to the model ("failures are {error}").
  */
 import { Value } from '@sinclair/typebox/value';
+import { numberValueProblem } from '../../common/json-guard.js';
 import { type ErrorCode, KlebbError } from '../../errors.js';
 import type { ApprovalDecision } from '../approvals/approval-hub.js';
 import type { ToolDefinition } from '../gateway/types.js';
@@ -130,6 +132,14 @@ export async function dispatchToolCall(
     };
   }
   const value = args ?? {};
+  // a number already changed by parsing (Infinity, a rounded big integer) is refused, never stored
+  const number = numberValueProblem(value);
+  if (number) {
+    return {
+      ok: false,
+      content: toolError(`${number.path} ${number.message}`, 'NUMBER_OUT_OF_RANGE', [number]),
+    };
+  }
   if (!Value.Check(tool.parameters, value)) {
     const errors = [...Value.Errors(tool.parameters, value)].slice(0, 5).map((e) => ({
       path: e.path.replace(/^\//, '').replace(/\//g, '.') || '(arguments)',
