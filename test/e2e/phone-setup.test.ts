@@ -91,6 +91,10 @@ describe.each([
     await header.waitFor();
     const url = await inputValue(page, 'url');
     expect(url).toBe(`http://localhost:${new URL(s.url).port}/api/health-auto-export`);
+    // a localhost URL reaches the phone itself: the page says so and what to do instead
+    expect(await page.locator('.phone-loopback-note').textContent()).toMatch(
+      /works only on this computer: your phone cannot reach it.*address your phone will use/,
+    );
     expect(await inputValue(page, 'header-key')).toBe('Authorization');
     const first = await header.inputValue();
     expect(first).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
@@ -120,8 +124,14 @@ describe.each([
     expect(await page.locator('main').textContent()).not.toMatch(/heart_rate|\/api\/|meta\./);
     await screenshot(page, `phone-setup-settings-${name}`);
     expect(await scrollsSideways(page)).toBe(false);
-    await page.getByRole('button', { name: 'Add a card for Heart rate' }).click();
+    // two clicks in the same tick (before the page re-renders) add one card, not two
+    await page.getByRole('button', { name: 'Add a card for Heart rate' }).evaluate((b: HTMLButtonElement) => {
+      b.click();
+      b.click();
+    });
     await page.getByText('Added “Heart rate” with 21 days already received.').waitFor();
+    const ids = (await s.api('/api/manifests')).body.entries.map((e: { id: string }) => e.id);
+    expect(ids.filter((id: string) => id.startsWith('heart-rate'))).toEqual(['heart-rate']);
     await newList.locator('[data-metric="heart_rate"]').waitFor({ state: 'detached' });
     expect((await s.api('/api/manifests/heart-rate/data')).body.data).toHaveLength(21);
     await page.locator('[aria-labelledby="phone-cards"] [data-card-id="heart-rate"]').waitFor();

@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import { addFromTemplate, galleryOrder, loadTemplates, type TemplateEntry } from '../gallery/gallery-api.js';
 import { today } from '../lib/dates.js';
+import { useInFlight } from '../lib/in-flight.js';
 import { useResource } from '../lib/use-resource.js';
 import { MarkdownDoc } from './markdown-doc.js';
 import type { RendererProps } from './registry.js';
@@ -37,7 +38,8 @@ async function addAll(templateIds: string[]): Promise<{ added: string[]; problem
 function StarterPicks() {
   const res = useResource((signal) => loadTemplates(today(), signal), []);
   const [picked, setPicked] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
+  const { busy: adding, run } = useInFlight();
+  const busy = adding !== null;
   const [note, setNote] = useState<string | null>(null);
   const starters: TemplateEntry[] = galleryOrder((res.data ?? []).filter((t) => t.featured)).slice(
     0,
@@ -45,18 +47,17 @@ function StarterPicks() {
   );
   if (!res.data) return null;
 
-  async function add() {
-    setBusy(true);
-    setNote(null);
-    const { added, problem } = await addAll(picked);
-    setBusy(false);
-    setPicked([]);
-    setNote(
-      problem
-        ? `${added.length ? `Added ${added.join(', ')}. ` : ''}Not everything could be added: ${problem}`
-        : `Added ${added.join(', ')}.`,
-    );
-  }
+  const add = () =>
+    run(true, async () => {
+      setNote(null);
+      const { added, problem } = await addAll(picked);
+      setPicked([]);
+      setNote(
+        problem
+          ? `${added.length ? `Added ${added.join(', ')}. ` : ''}Not everything could be added: ${problem}`
+          : `Added ${added.join(', ')}.`,
+      );
+    });
 
   return (
     <div class="starters" data-starters="">

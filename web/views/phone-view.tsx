@@ -13,6 +13,7 @@ import { CopyField } from '../components/copy-field.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
 import { day } from '../lib/format.js';
+import { useInFlight } from '../lib/in-flight.js';
 import { cardsVersion } from '../lib/live.js';
 import {
   addMetricCard,
@@ -102,26 +103,25 @@ function ConnectPanel({
   reload(): void;
   status: PhoneStatus | undefined;
 }) {
-  const [busy, setBusy] = useState(false);
+  const inFlight = useInFlight();
+  const busy = inFlight.busy !== null;
   const [problem, setProblem] = useState<string | null>(null);
   const [asking, setAsking] = useState<'regenerate' | 'remove' | null>(null);
 
-  async function run(action: 'create' | 'regenerate' | 'remove') {
-    setBusy(true);
-    setProblem(null);
-    try {
-      if (action === 'create') await api('/api/health-auto-export/token', { method: 'POST' });
-      else if (action === 'regenerate')
-        await api('/api/health-auto-export/token/regenerate', { method: 'POST' });
-      else await api('/api/health-auto-export/token', { method: 'DELETE' });
-      setAsking(null);
-      reload();
-    } catch (err) {
-      setProblem(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (action: 'create' | 'regenerate' | 'remove') =>
+    inFlight.run(true, async () => {
+      setProblem(null);
+      try {
+        if (action === 'create') await api('/api/health-auto-export/token', { method: 'POST' });
+        else if (action === 'regenerate')
+          await api('/api/health-auto-export/token/regenerate', { method: 'POST' });
+        else await api('/api/health-auto-export/token', { method: 'DELETE' });
+        setAsking(null);
+        reload();
+      } catch (err) {
+        setProblem(messageOf(err));
+      }
+    });
 
   return (
     <section class="panel" aria-labelledby="phone-connect">
@@ -157,6 +157,13 @@ function ConnectPanel({
             health metrics you want, then run it once by hand.
           </p>
           {status ? <CopyField label="URL" name="url" value={status.endpointUrl} /> : <Loading />}
+          {status && onlyThisComputer(status.endpointUrl) && (
+            <p class="notice phone-loopback-note" role="note">
+              This address works only on this computer: your phone cannot reach it. Open Klebb here through
+              the address your phone will use (this computer's name or IP address on your network, or its
+              public address), and this page shows the URL to paste.
+            </p>
+          )}
           <fieldset class="phone-header">
             <legend class="auth-label">Header</legend>
             <CopyField label="Key" name="header-key" value="Authorization" />
@@ -283,6 +290,25 @@ function LastPushPanel({
   );
 }
 
+/**
+ * Whether `url` names this computer itself (localhost, 127.x.x.x, ::1): a phone that is given it
+ * reaches itself, never Klebb. A name ending in .local is fine: the phone finds it on the network.
+ */
+export function onlyThisComputer(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
 /** "Add a card" and "Hide" for the metrics the phone sent that no card shows. */
 export function NewMetricsList({
   found,
@@ -294,27 +320,25 @@ export function NewMetricsList({
   /** Show at most this many (the rest are counted). */
   limit?: number;
 }) {
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, run } = useInFlight<string>();
   const [problem, setProblem] = useState<{ metric: string; message: string } | null>(null);
   const [added, setAdded] = useState<{ label: string; rows: number; filled: boolean } | null>(null);
   const all = newMetrics(found);
   const shown = limit === undefined ? all : all.slice(0, limit);
 
-  async function act(metric: string, what: 'add' | 'hide', card?: string) {
-    setBusy(metric);
-    setProblem(null);
-    try {
-      if (what === 'add') {
-        const r = await addMetricCard(metric, card);
-        setAdded({ label: r.label, rows: r.rowCount, filled: card !== undefined });
-      } else await hideMetric(metric, true);
-      onChange();
-    } catch (err) {
-      setProblem({ metric, message: messageOf(err) });
-    } finally {
-      setBusy(null);
-    }
-  }
+  const act = (metric: string, what: 'add' | 'hide', card?: string) =>
+    run(metric, async () => {
+      setProblem(null);
+      try {
+        if (what === 'add') {
+          const r = await addMetricCard(metric, card);
+          setAdded({ label: r.label, rows: r.rowCount, filled: card !== undefined });
+        } else await hideMetric(metric, true);
+        onChange();
+      } catch (err) {
+        setProblem({ metric, message: messageOf(err) });
+      }
+    });
 
   return (
     <>
@@ -380,21 +404,18 @@ export function NewMetricsList({
 }
 
 function NewMetricsPanel({ found, onChange }: { found: Discoveries | undefined; onChange(): void }) {
-  const [busy, setBusy] = useState(false);
+  const inFlight = useInFlight();
+  const busy = inFlight.busy !== null;
   if (!found) return null;
   const fresh = newMetrics(found);
   const other = found.undismissed.unsupported;
   const hidden = found.dismissed.filter((d) => d.supported);
   if (fresh.length === 0 && other.length === 0 && hidden.length === 0) return null;
-  async function unhide(metric: string) {
-    setBusy(true);
-    try {
+  const unhide = (metric: string) =>
+    inFlight.run(true, async () => {
       await hideMetric(metric, false);
       onChange();
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   return (
     <section class="panel" aria-labelledby="phone-new">
       <h2 id="phone-new" class="panel-title">
