@@ -8,6 +8,7 @@
  * - An `If-Match` that no longer matches the data ETag is 412 and writes nothing.
  * - A card with `schema.type` set only takes data of that JSON type.
  */
+
 import { badRequest, forbidden, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
 import type { Actor } from '../store/change-log.js';
@@ -16,6 +17,7 @@ import { type CardContext, findCard, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
+import { rowWarnings } from './row-warnings.js';
 
 /** Options of a data write. */
 export interface WriteOptions {
@@ -107,11 +109,17 @@ function done<T extends { version: number }>(ctx: CardContext, id: string, r: T)
   return { ok: true as const, id, ...rest, etag: dataEtag(version) };
 }
 
-/** `append_row`: adds `value` at the end of the array at `path` → `{ok, id, added, totalAfter, etag}`. */
+/**
+ * `append_row`: adds `value` at the end of the array at `path` → `{ok, id, added, totalAfter,
+ * etag}`, plus `warnings: [{path, message}]` when a row at the top does not fit the card's form
+ * inputs (row-warnings.ts): it is stored all the same.
+ */
 export function appendRow(ctx: CardContext, id: string, path: unknown, value: unknown, opts: WriteOptions) {
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
-  return done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
+  const warnings = rowWarnings(requireCard(ctx, id).manifest.meta, segs.length === 0, value);
+  const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
+  return warnings.length > 0 ? { ...r, warnings } : r;
 }
 
 /** `update_row`: RFC 7396 merge of `changes` into the object at `path` → `{ok, id, after, etag}`. */

@@ -184,3 +184,36 @@ describe('write gate and concurrency', () => {
     expect((await api('/api/manifests/hidden/rows', { json: { value: { a: 1 } } })).status).toBe(201);
   });
 });
+
+describe('rows the card’s form would refuse', () => {
+  it('are stored as written, and the 201 answer names what does not fit the form', async () => {
+    const { readTemplate } = await import('../helpers/templates.js');
+    const m = readTemplate('weight');
+    m.meta.id = 'bw';
+    m.data = [];
+    await api('/api/manifests/bw', { method: 'DELETE' });
+    expect((await api('/api/manifests', { json: m })).status).toBe(201);
+    const write = (value: unknown) => api('/api/manifests/bw/rows', { json: { value } });
+
+    const heavy = await write({ date: '2026-12-03', kg: 'heavy' });
+    expect(heavy.status).toBe(201);
+    expect(heavy.body.warnings).toEqual([{ path: 'value.kg', message: 'Weight (kg) must be a number' }]);
+    const huge = await write({ date: '2026-12-03', kg: 1e308 });
+    expect(huge.body.warnings).toEqual([{ path: 'value.kg', message: 'Weight (kg) must be at most 300' }]);
+    const noDate = await write({ date: '', kg: 80 });
+    expect(noDate.body.warnings).toEqual([
+      { path: 'value.date', message: 'date must be a date written YYYY-MM-DD (got "")' },
+    ]);
+    // a row that fits gets no warnings at all
+    const fine = await write({ date: '2026-12-03', kg: 80.4 });
+    expect(fine.status).toBe(201);
+    expect(fine.body.warnings).toBeUndefined();
+    // whatever was written is read back
+    expect((await api('/api/manifests/bw/data')).body.data).toEqual([
+      { date: '2026-12-03', kg: 'heavy' },
+      { date: '2026-12-03', kg: 1e308 },
+      { date: '', kg: 80 },
+      { date: '2026-12-03', kg: 80.4 },
+    ]);
+  });
+});
