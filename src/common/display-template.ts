@@ -40,6 +40,11 @@ export interface RenderOptions {
    * `formatFixed`), as the server and agents read it.
    */
   formatNumber?: (n: number, decimals?: number) => string;
+  /**
+   * What `round(N)` writes for a value that is not a number (a row written over the API with
+   * "heavy" in a number field), e.g. "not a number"; default: the value as written.
+   */
+  notANumber?: string;
 }
 
 /** A modifier as written in a placeholder, e.g. `round(1)` → `{name: 'round', arg: '1'}`. */
@@ -349,7 +354,7 @@ function applyModifier(mod: TemplateModifier, value: unknown, key: string, opts:
   switch (mod.name) {
     case 'round': {
       const n = toFiniteNumber(value);
-      if (n === null) return value;
+      if (n === null) return opts.notANumber ?? value;
       return opts.formatNumber ? opts.formatNumber(n, Number(mod.arg)) : formatFixed(n, Number(mod.arg));
     }
     case 'emoji':

@@ -58,10 +58,58 @@ const steps = {
   data: [{ day: 'Monday', count: 9000 }],
 };
 
+/** A Body weight card on Today (headline "{kg:round(1)}" with the unit kg). */
+const body = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'body',
+    label: 'Body weight',
+    emoji: '⚖️',
+    order: 4,
+    view: { enabled: true, component: 'generic-card', display: { template: '{kg:round(1)}', unit: 'kg' } },
+    writeable: { fromWebapp: true, inputs: [{ key: 'kg', type: 'number', label: 'Weight (kg)', max: 300 }] },
+  },
+  data: [],
+};
+
 const d = useDashboard({
   timezoneId: TZ,
   env: { AGENT_API_TOKEN: TOKEN },
-  manifests: () => [weights, steps, walks],
+  manifests: () => [weights, steps, walks, body],
+});
+
+describe('values the card’s form would refuse, written over the API, on Today', () => {
+  const headlineAfter = async (kg: unknown) => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(new Date());
+    const res = await d.s.api('/api/manifests/body/rows', {
+      json: { value: { date: today, kg } },
+      token: TOKEN,
+    });
+    expect(res.status).toBe(201);
+    const w = await d.open('/');
+    const card = cardOf(w, 'body');
+    await card.locator('.gc-headline').waitFor();
+    return { w, card };
+  };
+
+  it('a text in the number field is shown as "not a number", without the unit after it', async () => {
+    const { card } = await headlineAfter('heavy');
+    const headline = card.locator('.gc-headline');
+    await expect.poll(() => headline.textContent()).toBe('not a number');
+    expect(await card.textContent()).not.toMatch(/heavy kg/);
+  });
+
+  it('an absurd magnitude is written compactly and stays inside its card', async () => {
+    const { card } = await headlineAfter(1e308);
+    const headline = card.locator('.gc-headline');
+    await expect.poll(() => headline.textContent()).toBe('1E308kg');
+    const fits = await card.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const value = el.querySelector('.gc-headline')?.getBoundingClientRect();
+      return !!value && value.right <= box.right && value.height < 80;
+    });
+    expect(fits).toBe(true);
+  });
 });
 
 describe('bad data on /reports', () => {

@@ -32,7 +32,7 @@ import { initialValues, keptFields } from '../forms/form-values.js';
 import { needWholeData, useRecentCardData } from '../lib/card-data.js';
 import { dayMonth, today } from '../lib/dates.js';
 import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
-import { fillTemplate, signed } from '../lib/format.js';
+import { fillTemplate, NOT_A_NUMBER, signed } from '../lib/format.js';
 import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
 import {
   cardRows,
@@ -180,6 +180,8 @@ export function GenericCard({ card, date }: RendererProps) {
   const subtitleT = text(display.subtitle);
   const subtitle = row && subtitleT ? fillTemplate(subtitleT, row, { emojiMap }).trim() : '';
   const unit = text(display.unit);
+  // a row written over the API with text where the card's number goes: no unit after it
+  const oddHeadline = headline.includes(NOT_A_NUMBER);
   // before the day is over, only a verdict the total cannot lose again ("Goal reached", not "Quiet day")
   const band = row
     ? evaluateThresholds(soFar ? settledRules(display.thresholds) : display.thresholds, row, {
@@ -268,8 +270,8 @@ export function GenericCard({ card, date }: RendererProps) {
         <div class="gc-headline-row">
           {row ? (
             <p class="gc-headline">
-              <span class="gc-value">{headline || '—'}</span>
-              {unit && headline && <span class="gc-unit">{unit}</span>}
+              <span class={oddHeadline ? 'gc-value gc-odd' : 'gc-value'}>{headline || '—'}</span>
+              {unit && headline && !oddHeadline && <span class="gc-unit">{unit}</span>}
               {soFar && headline && <span class="gc-so-far">so far</span>}
             </p>
           ) : (

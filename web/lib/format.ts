@@ -45,11 +45,25 @@ export function daySeconds(seconds: number, style: DayStyle): string {
   return formatDaySeconds(seconds, style, LOCALE);
 }
 
-/** `renderTemplate` with numbers written in the person's locale. */
+/** What a card shows where a number belongs but the row holds something else ("heavy"). */
+export const NOT_A_NUMBER = 'not a number';
+
+/** From this magnitude on, a card writes a value compactly (1E308 stays one short word). */
+const CARD_COMPACT_FROM = 1e9;
+
+/** A card's number: as `num`, compact from a billion so that no value overflows its card. */
+function cardNumber(x: number, decimals?: number): string {
+  return formatCompact(x, { decimals, locale: LOCALE, from: CARD_COMPACT_FROM });
+}
+
+/**
+ * `renderTemplate` with numbers written in the person's locale (compact from a billion), and
+ * `round(N)` of a value that is not a number written as NOT_A_NUMBER, never as the text itself.
+ */
 export function fillTemplate(
   template: string,
   row: Record<string, unknown> | undefined,
-  opts: Omit<RenderOptions, 'formatNumber'> = {},
+  opts: Omit<RenderOptions, 'formatNumber' | 'notANumber'> = {},
 ): string {
-  return renderTemplate(template, row, { ...opts, formatNumber: num });
+  return renderTemplate(template, row, { ...opts, formatNumber: cardNumber, notANumber: NOT_A_NUMBER });
 }
