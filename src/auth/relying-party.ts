@@ -13,8 +13,8 @@ import type {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { lazyImport } from '../common/lazy-module.js';
 import { KlebbError } from '../errors.js';
+import { lazyImport } from '../lazy-module.js';
 import { CHALLENGE_TTL_MS } from './auth-limits.js';
 import type { StoredPasskey } from './passkey-store.js';
 

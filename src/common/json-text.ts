@@ -9,8 +9,23 @@ import type { JsonShapeProblem } from './json-guard.js';
 /** Largest integer a JSON number keeps exactly (2^53 - 1). */
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-/** A number token that might be out of range: an exponent, or 16 digits in a row. Cheap pre-filter. */
-const SUSPECT = /\d[eE][+-]?\d|\d{16}/;
+/**
+ * A number token that might be out of range or too precise: an exponent, or 16 digits (a dot
+ * allowed among them). Cheap pre-filter: up to 15 significant digits always round-trip.
+ */
+const SUSPECT = /\d[eE][+-]?\d|\d[\d.]{15}/;
+
+/** The significant digits of a decimal number text and where its point sits (`0.0120` → `12@-1`). */
+function decimalDigits(text: string): string {
+  const [mantissa, exp = '0'] = text.replace(/^-/, '').split(/[eE]/);
+  const [whole, frac = ''] = mantissa.split('.');
+  let digits = whole + frac;
+  let point = whole.length + Number(exp);
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return digits === '' ? '0' : `${digits}@${point}`;
+}
 
 /** What is wrong with one number token as written, or null when JavaScript keeps it faithfully. */
 export function numberTokenProblem(token: string): string | null {
@@ -21,6 +36,9 @@ export function numberTokenProblem(token: string): string | null {
     return `is ${token}, too small to store as a number (it would become 0)`;
   if (/^-?\d+$/.test(token) && Math.abs(v) > SAFE) {
     return `is ${token}, an integer larger than 2^53 - 1 that would be rounded; send it as a string`;
+  }
+  if (decimalDigits(token) !== decimalDigits(String(v))) {
+    return `is ${token}, more digits than a number keeps (it would be stored as ${v}); send it as a string`;
   }
   return null;
 }

@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
-import { lazyImport } from '../common/lazy-module.js';
 import { errorHandler, toErrorResponse } from '../http/error-handler.js';
 import type { Instance } from '../instance.js';
+import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import type { McpCaller } from './mcp-server.js';
 

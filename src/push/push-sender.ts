@@ -7,7 +7,7 @@
  */
 import type https from 'node:https';
 import type { RequestOptions } from 'web-push';
-import { lazyRequire } from '../common/lazy-module.js';
+import { lazyRequire } from '../lazy-module.js';
 import {
   PUSH_MAX_ATTEMPTS,
   PUSH_MAX_RETRY_WAIT_MS,

@@ -5,7 +5,7 @@
  * entry more than 200 times smaller than it unpacks (a zip bomb) is refused unread.
  */
 import yauzl from 'yauzl';
-import { lazyImport } from '../common/lazy-module.js';
+import { lazyImport } from '../lazy-module.js';
 import { MAX_DOCX_ENTRIES, MAX_DOCX_UNPACKED_BYTES } from '../limits.js';
 import { type Extracted, ReportRejected, visibleChars } from './extracted.js';
 

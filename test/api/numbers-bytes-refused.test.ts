@@ -41,6 +41,9 @@ describe('numbers that would be stored changed', () => {
     ['1e-400', 'too small'],
     ['9007199254740993', 'larger than 2^53'],
     [`0.${'0'.repeat(400)}1`, 'too small'],
+    ['12345678901234567.0', 'more digits than a number keeps'],
+    [`1.${'0'.repeat(31)}1`, 'more digits than a number keeps'],
+    ['0.1000000000000000055511151231257827', 'more digits than a number keeps'],
   ])('%s in a row append is 400 NUMBER_OUT_OF_RANGE naming value.count', async (num, words) => {
     const r = await raw('/api/manifests/steps/rows', `{"value": {"date": "2026-01-02", "count": ${num}}}`);
     expect(r.status, r.text).toBe(400);
@@ -50,10 +53,10 @@ describe('numbers that would be stored changed', () => {
     expect(await rows()).toHaveLength(1);
   });
 
-  it('numbers JavaScript keeps are accepted (1e3, 9007199254740991, 0e5, 1.5e-300)', async () => {
+  it('numbers JavaScript keeps are accepted (1e3, 9007199254740991, 0e5, 1.5e-300, 0.30000000000000004)', async () => {
     const r = await raw(
       '/api/manifests/steps/data',
-      '{"data": [{"date": "2026-01-01", "count": 1e3, "a": 9007199254740991, "b": 0e5, "c": 1.5e-300}]}',
+      '{"data": [{"date": "2026-01-01", "count": 1e3, "a": 9007199254740991, "b": 0e5, "c": 1.5e-300, "d": 0.30000000000000004}]}',
     );
     expect(r.status, r.text).toBe(200);
     expect((await rows())[0]).toEqual({
@@ -62,6 +65,7 @@ describe('numbers that would be stored changed', () => {
       a: 9007199254740991,
       b: 0,
       c: 1.5e-300,
+      d: 0.30000000000000004,
     });
   });
 

@@ -417,7 +417,7 @@ describe('discoveries', () => {
     const d = (await srv.api('/api/health-auto-export/discoveries')).body;
     expect(Object.keys(d.undismissed.supported).sort()).toEqual(['body', 'vitals']);
     expect(d.undismissed.supported.vitals).toEqual([
-      { metric: 'heart_rate', firstSeenAt: expect.any(String) },
+      { metric: 'heart_rate', label: 'Heart rate', firstSeenAt: expect.any(String) },
     ]);
     expect(d.undismissed.supported.body.map((x: { metric: string }) => x.metric)).toEqual([
       'weight_body_mass',
@@ -434,6 +434,7 @@ describe('discoveries', () => {
     expect(d2.dismissed).toEqual([
       {
         metric: 'heart_rate',
+        label: 'Heart rate',
         firstSeenAt: expect.any(String),
         dismissedAt: expect.any(String),
         supported: true,
