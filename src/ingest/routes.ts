@@ -7,7 +7,7 @@
  * - `POST /api/health-auto-export/token` → 201 `{token, lastRegeneratedAt}`; 409 if one exists
  * - `POST /api/health-auto-export/token/regenerate` → `{token, lastRegeneratedAt}` (old one invalid at once)
  * - `DELETE /api/health-auto-export/token` → `{ok, tokenSet: false}` (the webhook then answers 501)
- * - `GET /api/health-auto-export/status` → `{tokenSet, endpointUrl, lastPush}`
+ * - `GET /api/health-auto-export/status` → `{tokenSet, endpointUrl, lastPush, lastFailedAttempt?}`
  * - `GET /api/health-auto-export/discoveries` → `{undismissed: {supported: {<category>: [{metric,
  *   firstSeenAt}]}, unsupported: [...]}, dismissed: [...]}`
  * - `POST /api/health-auto-export/discoveries/:metric/dismiss|unhide` → `{ok, metric, dismissed}`;
@@ -82,11 +82,15 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
     return { ok: true, tokenSet: false };
   });
 
-  app.get('/api/health-auto-export/status', async (req) => ({
-    tokenSet: svc.tokens.read().token !== null,
-    endpointUrl: endpointUrl(req, inst.config.auth.origin, inst.config.trustedProxies),
-    lastPush: svc.lastPush('hae'),
-  }));
+  app.get('/api/health-auto-export/status', async (req) => {
+    const failed = svc.lastFailedAttempt('hae');
+    return {
+      tokenSet: svc.tokens.read().token !== null,
+      endpointUrl: endpointUrl(req, inst.config.auth.origin, inst.config.trustedProxies),
+      lastPush: svc.lastPush('hae'),
+      ...(failed ? { lastFailedAttempt: failed } : {}),
+    };
+  });
 
   app.get('/api/health-auto-export/discoveries', async () =>
     withFillOffers(svc.discoveries(), inst.cards, path.join(projectRoot(), 'templates')),

@@ -394,6 +394,28 @@ describe('status', () => {
   });
 });
 
+describe('a push that reads nothing after a good one', () => {
+  it('keeps the good one as lastPush and names the failed one apart as lastFailedAttempt', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const good = stepsBody([{ date: '2025-01-01 00:00:00 +0000', qty: 5 }]);
+    expect((await srv.push(good)).status).toBe(200);
+    const none = await srv.push('null');
+    expect(none.status).toBeLessThan(500);
+    const status = (await srv.api('/api/health-auto-export/status')).body;
+    expect(status.lastPush).toMatchObject({
+      payloadBytes: Buffer.byteLength(good),
+      samples: 1,
+      subscribers: [{ id: 'steps', rowsWritten: 1 }],
+    });
+    expect(status.lastFailedAttempt).toMatchObject({ payloadBytes: 4 });
+    expect(status.lastFailedAttempt.warnings.length).toBeGreaterThan(0);
+    // the next good push clears the failed attempt
+    expect((await srv.push(stepsBody([{ date: '2025-01-02 00:00:00 +0000', qty: 7 }]))).status).toBe(200);
+    const after = (await srv.api('/api/health-auto-export/status')).body;
+    expect(after.lastFailedAttempt).toBeUndefined();
+  });
+});
+
 describe('discoveries', () => {
   it('lists unsubscribed metrics by category, unknown ones apart; dismiss, unhide, 404s; subscribing graduates and fills', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });

@@ -40,6 +40,8 @@ export interface PhoneStatus {
   tokenSet: boolean;
   endpointUrl: string;
   lastPush: LastPush | null;
+  /** A newer push that read nothing (its problems), kept apart so the good one stays shown. */
+  lastFailedAttempt?: { receivedAt: string; payloadBytes: number; warnings: string[] };
 }
 
 /** One metric seen in pushes. */

@@ -284,6 +284,13 @@ function LastPushPanel({
               </ul>
             </details>
           )}
+          {status?.lastFailedAttempt && (
+            <p class="notice phone-failed-attempt" data-failed-attempt="">
+              {`A later push ${when(status.lastFailedAttempt.receivedAt)} failed: ${
+                status.lastFailedAttempt.warnings[0] ?? 'nothing in it could be read.'
+              }`}
+            </p>
+          )}
         </>
       )}
     </section>

@@ -116,6 +116,10 @@ export class HaeSampleStore {
         `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
          WHERE origin = ? AND summary IS NOT NULL ORDER BY id DESC LIMIT 1`,
       ),
+      lastReadPush: db.prepare(
+        `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
+         WHERE origin = ? AND summary IS NOT NULL AND samples > 0 ORDER BY id DESC LIMIT 1`,
+      ),
       seen: db.prepare(
         `INSERT INTO hae_metrics_seen (metric, first_seen_at, last_seen_at) VALUES (?,?,?)
          ON CONFLICT (metric) DO UPDATE SET last_seen_at = excluded.last_seen_at`,
@@ -252,9 +256,9 @@ export class HaeSampleStore {
     this.q.prunePushes.run(keep);
   }
 
-  /** The newest completed push of `origin`, or null. */
-  lastPush(origin: string): PushRecord | null {
-    const r = this.q.lastPush.get(origin) as
+  /** The newest completed push of `origin` (with `read`: the newest that read a sample), or null. */
+  lastPush(origin: string, opts: { read?: boolean } = {}): PushRecord | null {
+    const r = (opts.read ? this.q.lastReadPush : this.q.lastPush).get(origin) as
       | {
           id: number;
           received_at: string;

@@ -443,9 +443,24 @@ export class HaeIngest {
     return new PushRun(this, origin, bytes);
   }
 
-  /** The newest completed webhook push summary, or null. */
+  /**
+   * The newest completed push summary that read at least one sample, else the newest completed
+   * one, or null. A later push that read nothing (a body `null`, a broken export) does not hide
+   * what the last good one filled: it is `lastFailedAttempt`.
+   */
   lastPush(origin = 'hae'): PushSummary | null {
-    return (this.samples.lastPush(origin)?.summary as PushSummary | null | undefined) ?? null;
+    const good = this.samples.lastPush(origin, { read: true }) ?? this.samples.lastPush(origin);
+    return (good?.summary as PushSummary | null | undefined) ?? null;
+  }
+
+  /** The newest completed push when it read nothing and came after `lastPush`'s, or null. */
+  lastFailedAttempt(origin = 'hae'): Pick<PushSummary, 'receivedAt' | 'payloadBytes' | 'warnings'> | null {
+    const newest = this.samples.lastPush(origin);
+    const good = this.samples.lastPush(origin, { read: true });
+    if (!newest || !good || newest.id === good.id || newest.samples > 0) return null;
+    const s = newest.summary as PushSummary | null;
+    if (!s) return null;
+    return { receivedAt: s.receivedAt, payloadBytes: s.payloadBytes, warnings: s.warnings };
   }
 
   /**
