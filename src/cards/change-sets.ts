@@ -64,7 +64,10 @@ export function changeSetView(ctx: CardContext, set: ChangeSetRecord): ChangeSet
     ts: set.ts,
     actor: set.actor,
     actorKind: actorKind(set.actor),
-    summary: summariseChangeSet(tally, (id) => cardLabel(ctx, id), set.undoOf),
+    // an undo is told by what it took back: the undone set's own changes
+    summary: set.undoOf
+      ? summariseChangeSet(ctx.store.changes.tally(set.undoOf), (id) => cardLabel(ctx, id), true)
+      : summariseChangeSet(tally, (id) => cardLabel(ctx, id)),
     cards,
     changes: tally.reduce((n, t) => n + t.count, 0),
     undoOf: set.undoOf,

@@ -38,13 +38,14 @@ function cardPart(tallies: ChangeTally[], label: string): string[] {
 }
 
 /**
- * The summary of a set from its tally. `labelOf` names a card (its label, else its id);
- * `undoOf` is the id of the set this one undid, if it is an undo.
+ * The summary of a set from its tally. `labelOf` names a card (its label, else its id). For an
+ * undo, pass the tally of the set it undid and `undid: true`: "Undid: added 2 rows to Weight"
+ * says in words what was taken back (never an internal set number).
  */
 export function summariseChangeSet(
   tally: ChangeTally[],
   labelOf: (cardId: string) => string,
-  undoOf?: number | null,
+  undid = false,
 ): string {
   const cards = [...new Set(tally.map((t) => t.cardId))];
   const parts = cards.flatMap((id) =>
@@ -55,5 +56,5 @@ export function summariseChangeSet(
   );
   const text = parts.length ? parts.join(', ') : 'no visible change';
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return undoOf ? `Undid change ${undoOf}: ${text}` : sentence;
+  return undid ? `Undid: ${text}` : sentence;
 }

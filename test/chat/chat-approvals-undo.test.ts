@@ -197,7 +197,7 @@ describe('destructive tool calls wait for approval; their change sets can be und
     const result = lastToolResult();
     expect(result).toMatchObject({
       ok: true,
-      summary: `Undid change ${result.undone}: removed 1 row from Weight`,
+      summary: 'Undid: added 1 row to Weight',
     });
     expect((await data()).at(-1)).toEqual({ date: '2026-04-20', kg: 83 });
   });

@@ -62,7 +62,7 @@ describe('approvals in the chat panel', { timeout: 90_000 }, () => {
 
     await page.goto(`${s.url}/settings`);
     const history = page.locator('section[aria-labelledby="settings-history"]');
-    await history.getByText('Undid change').first().waitFor();
+    await history.getByText('Undid: deleted Weight').first().waitFor();
     await history.getByText('Deleted Weight').first().waitFor();
   });
 });
