@@ -10,7 +10,10 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 function wholeVerb(op: string, label: string): string {
   if (op === 'replace' || op === 'revert') return `replaced the data of ${label}`;
   if (op === 'import') return `imported the data of ${label}`;
-  if (op === 'delete-card' || op === 'create') return '';
+  // with the card's own creation or deletion these say nothing more; alone (a card the server
+  // made, such as the welcome card) they are what an undo would take back
+  if (op === 'create') return `wrote the content of ${label}`;
+  if (op === 'delete-card') return `removed the content of ${label}`;
   return `updated the data of ${label}`;
 }
 
@@ -30,7 +33,9 @@ function cardPart(tallies: ChangeTally[], label: string): string[] {
   if (changed) parts.push(`changed ${plural(changed, 'row', 'rows')} in ${label}`);
   if (removed) parts.push(`removed ${plural(removed, 'row', 'rows')} from ${label}`);
   const whole = [...new Set(data.filter((t) => !t.row).map((t) => t.op))];
+  const cardItself = manifest.some((t) => t.created || t.removed);
   for (const op of whole) {
+    if (cardItself && (op === 'create' || op === 'delete-card')) continue;
     const v = wholeVerb(op, label);
     if (v && !parts.includes(v)) parts.push(v);
   }

@@ -24,6 +24,13 @@ const data = async (id: string) => (await api(`/api/manifests/${id}/data`)).body
 const newest = async (query = '') => (await api(`/api/changes${query}`)).body.changeSets[0];
 
 describe('change sets and undo', () => {
+  it('a fresh home lists no set without words: the welcome card the server wrote says so', async () => {
+    const sets = (await api('/api/changes')).body.changeSets as { summary: string }[];
+    expect(sets.length).toBeGreaterThan(0);
+    for (const set of sets) expect(set.summary).not.toMatch(/no visible change/i);
+    expect(sets.map((x) => x.summary)).toContain('Wrote the content of Welcome to Klebb');
+  });
+
   it('lists each request as one change set with its actor and a summary', async () => {
     await api('/api/manifests', { json: card('weight', 'Weight', [{ date: '2026-04-18', kg: 80 }]) });
     const created = await newest();
