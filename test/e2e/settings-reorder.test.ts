@@ -161,6 +161,10 @@ describe('reordering cards in Settings', { timeout: 90_000 }, () => {
     const w = await open('/settings', PHONE);
     await w.page.getByRole('button', { name: 'Reorder' }).click();
     const last = start[4];
+    // the list no longer fits above the phone's tab bar: scroll the row to the middle, as a thumb would
+    await w.page
+      .locator(`.setting-row[data-card-id="${last}"]`)
+      .evaluate((e) => e.scrollIntoView({ block: 'center' }));
     const handle = await w.page.locator(`.setting-row[data-card-id="${last}"] .drag-handle`).boundingBox();
     const row = await w.page.locator(`.setting-row[data-card-id="${last}"]`).boundingBox();
     if (!handle || !row) throw new Error('no handle');
