@@ -137,6 +137,11 @@ export class HaeSampleStore {
     };
   }
 
+  /** The database file (another thread opens its own connection to it: the Apple Health import). */
+  get file(): string {
+    return this.db.name;
+  }
+
   /** Runs `fn` in one transaction (nested: a savepoint), so a whole push commits (and syncs) once. */
   transaction<T>(fn: () => T): T {
     return writeTransaction(this.db, fn);

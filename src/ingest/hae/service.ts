@@ -21,6 +21,7 @@ import {
   type PreparedRows,
   prepareRows,
   type SubscriberResult,
+  type Subscription,
   subscriptions,
 } from './cards.js';
 import {
@@ -104,6 +105,35 @@ export interface Discoveries {
   dismissed: (Discovery & { dismissedAt: string; supported: boolean })[];
 }
 
+/**
+ * What a push run has counted so far, as plain data: a run that stored its samples on another
+ * connection (the Apple Health import's worker thread) hands it over to the run that finishes
+ * the push (`HaeIngest.resumePush`).
+ */
+export interface PushRunState {
+  receivedAt: string;
+  /** The push's row id, when a sample was stored (the row is made on first use). */
+  pushId: number | undefined;
+  received: number;
+  inserted: number;
+  skipped: number;
+  /** Per metric, the local dates that got a new sample. */
+  affected: Map<string, Set<string>>;
+  listed: Set<string>;
+  withSamples: Set<string>;
+  warnings: string[];
+  moreWarnings: number;
+}
+
+/** A card's rows made ahead of finishing a push, for the catalogue metric `metric`. */
+export type PreparedFill = PreparedRows & { metric: string };
+
+/** What a push run needs to store samples; finishing needs the cards too (a HaeIngest). */
+export interface PushHost {
+  samples: HaeSampleStore;
+  cards?: CardContext;
+}
+
 /** One push in progress: add samples as they are read, then finish() once. */
 export class PushRun {
   readonly receivedAt: string;
@@ -111,21 +141,55 @@ export class PushRun {
   private received = 0;
   private inserted = 0;
   private skipped = 0;
-  private readonly affected = new Map<string, Set<string>>();
+  private affected = new Map<string, Set<string>>();
   /** Sample metrics listed by the body (also blocks with `"data": []`). */
-  private readonly listed = new Set<string>();
+  private listed = new Set<string>();
   /** Sample metrics with at least one sample in the body. */
-  private readonly withSamples = new Set<string>();
-  private readonly warnings: string[] = [];
+  private withSamples = new Set<string>();
+  private warnings: string[] = [];
   private moreWarnings = 0;
   private finished = false;
 
   constructor(
-    private readonly svc: HaeIngest,
+    private readonly svc: PushHost,
     readonly origin: string,
     private readonly bytes: number,
+    state?: PushRunState,
   ) {
-    this.receivedAt = new Date().toISOString();
+    this.receivedAt = state?.receivedAt ?? new Date().toISOString();
+    if (state) {
+      this.pushId = state.pushId;
+      this.received = state.received;
+      this.inserted = state.inserted;
+      this.skipped = state.skipped;
+      this.affected = state.affected;
+      this.listed = state.listed;
+      this.withSamples = state.withSamples;
+      this.warnings = state.warnings;
+      this.moreWarnings = state.moreWarnings;
+    }
+  }
+
+  /** The counts so far, to be handed to another run (structured-cloneable). */
+  state(): PushRunState {
+    return {
+      receivedAt: this.receivedAt,
+      pushId: this.pushId,
+      received: this.received,
+      inserted: this.inserted,
+      skipped: this.skipped,
+      affected: this.affected,
+      listed: this.listed,
+      withSamples: this.withSamples,
+      warnings: this.warnings,
+      moreWarnings: this.moreWarnings,
+    };
+  }
+
+  /** The cards of the host: only a run started by a HaeIngest can finish. */
+  private get cards(): CardContext {
+    if (!this.svc.cards) throw new Error('this push run only stores samples; finish it from a HaeIngest');
+    return this.svc.cards;
   }
 
   /**
@@ -232,7 +296,7 @@ export class PushRun {
   finish(): PushSummary & { ingested: Record<string, number> } {
     const events: CardEvent[] = [];
     const summary = this.svc.samples.transaction(() => this.finishInTransaction(events));
-    for (const e of events) this.svc.cards.emit(e);
+    for (const e of events) this.cards.emit(e);
     return withIngested(summary);
   }
 
@@ -240,19 +304,42 @@ export class PushRun {
    * finish for a push too large to fill its cards in one go (an Apple Health history): the rows
    * of every subscribed card are computed first, a group of dates at a time with a turn of the
    * event loop between groups, then written by finish in its one transaction (recomputed there
-   * for a card whose samples changed meanwhile).
+   * for a card whose samples changed meanwhile). `ready`: rows already made (prepareFills on
+   * another thread), used for the cards still subscribed to the metric they were made for.
    */
-  async finishInSteps(): Promise<PushSummary & { ingested: Record<string, number> }> {
-    const prepared = new Map<string, PreparedRows>();
-    for (const sub of subscriptions(this.svc.cards)) {
-      const dates = this.affected.get(sub.entry.reads);
-      if (!this.listed.has(sub.entry.reads) || !dates?.size) continue;
-      prepared.set(sub.cardId, await prepareRows(this.svc.samples, sub.entry, dates));
+  async finishInSteps(
+    ready?: ReadonlyMap<string, PreparedFill>,
+  ): Promise<PushSummary & { ingested: Record<string, number> }> {
+    const subs = subscriptions(this.cards);
+    // rows made elsewhere (the import's worker) count only for a card still reading that metric
+    const todo = subs.filter((s) => ready?.get(s.cardId)?.metric !== s.entry.key);
+    const prepared = new Map<string, PreparedRows>(await this.prepareFills(todo));
+    for (const s of subs) {
+      const r = ready?.get(s.cardId);
+      if (r && r.metric === s.entry.key) prepared.set(s.cardId, r);
     }
     const events: CardEvent[] = [];
     const summary = this.svc.samples.transaction(() => this.finishInTransaction(events, prepared));
-    for (const e of events) this.svc.cards.emit(e);
+    for (const e of events) this.cards.emit(e);
     return withIngested(summary);
+  }
+
+  /**
+   * The rows of each subscription the push affected, computed a group of dates at a time with a
+   * turn of the event loop between groups (finishInSteps writes them, or recomputes a card whose
+   * samples changed meanwhile). Needs only the samples: a run storing on another thread's
+   * connection can make them there.
+   * @returns per card id, its rows and the metric they were made for.
+   */
+  async prepareFills(subs: readonly Subscription[]): Promise<Map<string, PreparedFill>> {
+    const out = new Map<string, PreparedFill>();
+    for (const sub of subs) {
+      const dates = this.affected.get(sub.entry.reads);
+      if (!this.listed.has(sub.entry.reads) || !dates?.size) continue;
+      const rows = await prepareRows(this.svc.samples, sub.entry, dates);
+      out.set(sub.cardId, { ...rows, metric: sub.entry.key });
+    }
+    return out;
   }
 
   /**
@@ -265,7 +352,7 @@ export class PushRun {
       this.addPayload(payload);
       return this.finishInTransaction(events);
     });
-    for (const e of events) this.svc.cards.emit(e);
+    for (const e of events) this.cards.emit(e);
     return withIngested(summary);
   }
 
@@ -277,8 +364,8 @@ export class PushRun {
     if (this.finished) throw new Error('push already finished');
     this.finished = true;
     const cards = {
-      registry: this.svc.cards.registry,
-      store: this.svc.cards.store,
+      registry: this.cards.registry,
+      store: this.cards.store,
       emit: (e: CardEvent) => events.push(e),
     };
     // one push (or one import) is one change set, whatever request or job runs it
@@ -289,7 +376,7 @@ export class PushRun {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
     }
     noteMisfits(cards, subscribers, (line) => this.warn(line));
-    const subscribed = new Set(subscriptions(this.svc.cards).map((s) => s.entry.reads));
+    const subscribed = new Set(subscriptions(this.cards).map((s) => s.entry.reads));
     const notKept = new Set(
       this.svc.samples.markSeen(this.withSamples, this.receivedAt, MAX_UNKNOWN_DISCOVERIES),
     );
@@ -441,6 +528,11 @@ export class HaeIngest {
   /** Starts a push of `origin` (`hae` or `apple-health`) whose body is `bytes` long (so far). */
   startPush(origin: string, bytes: number): PushRun {
     return new PushRun(this, origin, bytes);
+  }
+
+  /** Takes over a push whose samples another run stored (its `state()`), to finish it here. */
+  resumePush(origin: string, bytes: number, state: PushRunState): PushRun {
+    return new PushRun(this, origin, bytes, state);
   }
 
   /**

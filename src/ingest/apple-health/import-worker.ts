@@ -1,0 +1,97 @@
+/**
+ * The worker thread of an Apple Health import (import-xml.ts starts it): reads the export and
+ * stores its samples on its own connection to the instance's database (WAL: the server's
+ * connection goes on reading and writing meanwhile), then computes the subscribed cards' rows,
+ * so the server's event loop only relays progress and writes the rows at the end.
+ *
+ * Messages to the parent (ImportWorkerMessage): `progress` after each chunk read, then one `done`
+ * with what was read, the push run's counts and the cards' rows, or one `failed` with the error.
+ * Each batch of samples is its own transaction on this connection, as on the main thread before.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import { KlebbError } from '../../errors.js';
+import { openDatabase } from '../../store/database.js';
+import type { Subscription } from '../hae/cards.js';
+import { resolveMetric } from '../hae/format/catalogue.js';
+import { HaeSampleStore } from '../hae/sample-store.js';
+import { type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
+import { type ExportRead, readAppleHealthExport } from './read-export.js';
+
+/** What the worker is asked to do (its `workerData`). */
+export interface ImportJob {
+  /** The instance's SQLite file. */
+  dbFile: string;
+  /** The export.xml to read, and its size in bytes. */
+  file: string;
+  bytes: number;
+  /** The cards subscribed when the import started: `[cardId, catalogue metric key]`. */
+  subscriptions: [string, string][];
+}
+
+/** An error as it crosses from the worker: enough to throw the same KlebbError or storage fault again. */
+export interface WorkerError {
+  message: string;
+  stack?: string;
+  /** A KlebbError's status and code. */
+  status?: number;
+  klebbCode?: KlebbError['code'];
+  /** A system or SQLite error code (`ENOENT`, `SQLITE_FULL`). */
+  code?: string;
+}
+
+/** A message from the worker. */
+export type ImportWorkerMessage =
+  | { kind: 'progress'; bytesRead: number; records: number }
+  | { kind: 'done'; read: ExportRead; state: PushRunState; fills: Map<string, PreparedFill> }
+  | { kind: 'failed'; error: WorkerError };
+
+/** Pages of the import connection's cache (negative: KiB), beside SQLite's 2 MB default. */
+const IMPORT_CACHE_KIB = 16 * 1024;
+
+function errorOf(err: unknown): WorkerError {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const out: WorkerError = { message: err.message, stack: err.stack };
+  if (err instanceof KlebbError) {
+    out.status = err.status;
+    out.klebbCode = err.code;
+  } else {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string') out.code = code;
+  }
+  return out;
+}
+
+async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Promise<void> {
+  let db: Database | undefined;
+  try {
+    db = openDatabase(job.dbFile);
+    db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
+    const samples = new HaeSampleStore(db);
+    const push = new PushRun({ samples }, 'apple-health', job.bytes);
+    let last = 0;
+    const read = await readAppleHealthExport(push, job.file, (bytesRead, records) => {
+      const now = Date.now();
+      if (now - last < 100) return;
+      last = now;
+      post({ kind: 'progress', bytesRead, records });
+    });
+    post({ kind: 'progress', bytesRead: job.bytes, records: read.records });
+    const subs: Subscription[] = [];
+    for (const [cardId, metric] of job.subscriptions) {
+      const entry = resolveMetric(metric);
+      if (entry) subs.push({ cardId, metric, entry });
+    }
+    const fills = read.records || read.workouts ? await push.prepareFills(subs) : new Map();
+    post({ kind: 'done', read, state: push.state(), fills });
+  } catch (err) {
+    post({ kind: 'failed', error: errorOf(err) });
+  } finally {
+    db?.close();
+  }
+}
+
+if (parentPort) {
+  const port = parentPort;
+  await run(workerData as ImportJob, (m) => port.postMessage(m));
+}

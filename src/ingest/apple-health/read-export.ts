@@ -1,0 +1,179 @@
+/**
+ * Reading Apple Health's `export.xml` into the samples store, the part of an import that scales
+ * with the file (import-xml.ts runs it in a worker thread): the file is stream-parsed with saxes
+ * (files reach gigabytes), records are mapped to HAE-shaped points (records.ts), extracted in
+ * batches by the same code as webhook payloads and stored once each.
+ *
+ * Apple has shipped malformed exports (attribute names with spaces, `\x0b` characters, truncated
+ * files): saxes reports each problem and goes on, so everything well-formed is imported and the
+ * problems are listed as warnings. Every record is one real sample (never a daily total), so its
+ * samples are stored with span `sample`.
+ */
+
+import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { OccurrenceCounter } from '../hae/format/occurrences.js';
+import type { MetricBlock } from '../hae/format/payload.js';
+import type { Sample } from '../hae/format/sample.js';
+import { dedupKeyOf } from '../hae/format/sample.js';
+import { extractSamples } from '../hae/format/samples.js';
+import { parseHaeTimestamp } from '../hae/format/timestamps.js';
+import type { PushRun } from '../hae/service.js';
+import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
+
+/** Characters read from the file per parse step. */
+const READ_CHUNK = 256 * 1024;
+/** Samples stored per transaction (one commit, one fsync, each). */
+const INSERT_BATCH = 2500;
+/** XML problems listed by name in the warnings (the rest are counted). */
+const MAX_XML_ERRORS_LISTED = 10;
+
+/** What reading an export found, beside the samples its push run stored. */
+export interface ExportRead {
+  /** `<Record>` elements read (top level; records inside a `<Correlation>` are duplicates and skipped). */
+  records: number;
+  /** `<Workout>` elements read. */
+  workouts: number;
+  /** Records of types without a catalogue metric, per type (not stored). */
+  unmappedTypes: Record<string, number>;
+  /** XML well-formedness problems saxes reported (parsing went on after each). */
+  xmlErrors: number;
+  /** More problems than were listed in the warnings. */
+  xmlErrorsUnlisted: number;
+  /** The export's `<ExportDate value>`, when present. */
+  exportDate: string | null;
+  /** Whether a `<HealthData>` element was seen. */
+  sawHealthData: boolean;
+}
+
+/** Forces span `sample` (a record is one sample; see the module comment), recomputing the dedup key. */
+function asRawSample(s: Sample): Sample {
+  if (s.span === 'sample') return s;
+  const time = parseHaeTimestamp(s.at);
+  if (!time) return s;
+  return { ...s, span: 'sample', dedupKey: dedupKeyOf(s.metric, time, 'sample', s.values, s.source) };
+}
+
+/**
+ * Stream-parses an export.xml file and stores its samples through `run` (each batch its own
+ * transaction), one read chunk at a time with a turn of the event loop between chunks.
+ * @param onRead called after each chunk with the bytes read so far and the records read.
+ * @throws when the file cannot be read or a write fails; XML problems are warnings, not errors.
+ */
+export async function readAppleHealthExport(
+  run: PushRun,
+  file: string,
+  onRead: (bytesRead: number, records: number) => void = () => {},
+): Promise<ExportRead> {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const stack: string[] = [];
+  const blocks = new Map<string, MetricBlock>();
+  let buffered = 0;
+  let workouts: Record<string, unknown>[] = [];
+  let workout: { attrs: Record<string, string>; stats: Record<string, string>[] } | undefined;
+  const pairs = new BloodPressurePairs();
+  const unmapped: Record<string, number> = {};
+  let records = 0;
+  let workoutCount = 0;
+  let xmlErrors = 0;
+  let exportDate: string | null = null;
+  let sawHealthData = false;
+
+  const addPoint = (m: MappedPoint) => {
+    const key = `${m.metric}\u0000${m.units}`;
+    let block = blocks.get(key);
+    if (!block) {
+      block = { name: m.metric, units: m.units, data: [] };
+      blocks.set(key, block);
+    }
+    block.data.push(m.point);
+    buffered++;
+  };
+
+  // identical records are counted over the whole file: a copy's key (its `seq`) never depends on
+  // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples")
+  const occurrences = new OccurrenceCounter();
+  /** Extracts and stores what the last chunk brought. */
+  const flush = async () => {
+    if (buffered === 0 && workouts.length === 0) return;
+    const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
+    blocks.clear();
+    workouts = [];
+    buffered = 0;
+    const extract = extractSamples(payload, occurrences);
+    await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) }, INSERT_BATCH);
+  };
+
+  parser.on('error', (err) => {
+    xmlErrors++;
+    if (xmlErrors <= MAX_XML_ERRORS_LISTED) run.warn(`XML problem (parsing went on): ${err.message}`);
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    const parent = stack[stack.length - 1];
+    if (!tag.isSelfClosing) stack.push(tag.name);
+    const a = tag.attributes as Record<string, string>;
+    switch (tag.name) {
+      case 'HealthData':
+        sawHealthData = true;
+        break;
+      case 'ExportDate':
+        if (parent === 'HealthData' && typeof a.value === 'string') exportDate = a.value;
+        break;
+      case 'Record': {
+        if (parent !== 'HealthData') break;
+        records++;
+        const type = a.type ?? '';
+        if (metricOfType(type) === 'blood_pressure') {
+          const joined = pairs.add(a);
+          if (joined) addPoint(joined);
+          break;
+        }
+        const m = mapRecord(a);
+        if ('skip' in m) {
+          if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
+        } else addPoint(m);
+        break;
+      }
+      case 'Workout':
+        if (parent !== 'HealthData') break;
+        workoutCount++;
+        workout = { attrs: a, stats: [] };
+        if (tag.isSelfClosing) {
+          workouts.push(mapWorkout(a, []));
+          workout = undefined;
+        }
+        break;
+      case 'WorkoutStatistics':
+        if (workout && parent === 'Workout') workout.stats.push(a);
+        break;
+    }
+  });
+  parser.on('closetag', (tag: SaxesTagPlain) => {
+    if (!tag.isSelfClosing) stack.pop();
+    if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
+      workouts.push(mapWorkout(workout.attrs, workout.stats));
+      workout = undefined;
+    }
+  });
+
+  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: READ_CHUNK });
+  for await (const chunk of input) {
+    parser.write(chunk as string);
+    onRead(input.bytesRead, records);
+    await flush();
+    await yieldToLoop();
+  }
+  parser.close();
+  for (const p of pairs.flush()) addPoint(p);
+  await flush();
+  return {
+    records,
+    workouts: workoutCount,
+    unmappedTypes: unmapped,
+    xmlErrors,
+    xmlErrorsUnlisted: Math.max(0, xmlErrors - MAX_XML_ERRORS_LISTED),
+    exportDate,
+    sawHealthData,
+  };
+}
