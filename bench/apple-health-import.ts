@@ -8,7 +8,8 @@
  *   in child processes, wall and CPU time;
  * - the import: a fresh server with cards subscribed to steps, heart rate, sleep, energy and
  *   workouts; the file streamed to `POST /api/apple-health/import`; time to the answer (upload
- *   included), the server's CPU time (/proc), its peak memory (VmHWM) and VmRSS sampled;
+ *   included), the server's CPU time (/proc), its peak memory (VmHWM) and VmRSS sampled every
+ *   100 ms (the import's own peak: the highest sample minus VmRSS just before the upload);
  * - the server answering meanwhile: `GET /healthz` one after another (a fresh request every
  *   50 ms) during the import, p50/p99/max latency, beside the same measured idle before it;
  * - progress: `GET /api/apple-health/import/progress` read every second (how many readings showed
@@ -211,6 +212,7 @@ async function runSize(label: string, bytes: number): Promise<{ figures: Figure[
       await new Promise((r) => setTimeout(r, 3000));
       const idleMs = summarize(await idle.stop());
       const hwmBefore = procStatusMB(pid, 'VmHWM');
+      const rssBefore = procStatusMB(pid, 'VmRSS');
       let rssMax = 0;
       const timer = setInterval(() => {
         try {
@@ -315,6 +317,18 @@ async function runSize(label: string, bytes: number): Promise<{ figures: Figure[
           key: `${k}.rss_max_mb`,
           label: `${label}: server VmRSS, highest sample`,
           value: rssMax,
+          unit: 'MB',
+        },
+        {
+          key: `${k}.rss_before_mb`,
+          label: `${label}: server VmRSS just before the upload`,
+          value: rssBefore,
+          unit: 'MB',
+        },
+        {
+          key: `${k}.import_rss_mb`,
+          label: `${label}: the import's own peak (VmRSS highest sample minus just before)`,
+          value: rssMax - rssBefore,
           unit: 'MB',
         },
         {
