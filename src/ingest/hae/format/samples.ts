@@ -54,10 +54,11 @@ export interface ExtractResult {
  * but never depend on where the points sit in the payload. A caller that extracts one file in
  * several calls passes one counter to all of them; without it each call counts afresh.
  */
-export function extractSamples(
-  payload: NormalisedPayload,
-  occurrences: OccurrenceCounter = new OccurrenceCounter(),
-): ExtractResult {
+export function extractSamples(payload: NormalisedPayload, counter?: OccurrenceCounter): ExtractResult {
+  let occurrences = counter;
+  // with its own counter and one block, a daily block needs no counting: its points have distinct
+  // (date, source), so distinct contents, and nothing before or after them shares the counter
+  const alone = counter === undefined && payload.metrics.length === 1;
   const samples: Sample[] = [];
   const skips = new SkipCounter();
   const unknown = new Set<string>();
@@ -92,12 +93,17 @@ export function extractSamples(
       else reads.push(r);
     }
     const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
+    if (alone && span === 'day') {
+      for (const r of reads) samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span));
+      continue;
+    }
     for (const r of reads) {
       const s = makeSample(metric, r.time, r.at, r.values, r.source, span);
       // counted by content with span `sample`: a streamed block or a file read in parts may see
       // one chunk of a block as daily and the next not
       const content =
         span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
+      occurrences ??= new OccurrenceCounter();
       const n = occurrences.next(content);
       samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
     }
