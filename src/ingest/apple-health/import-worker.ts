@@ -6,7 +6,10 @@
  *
  * Messages to the parent (ImportWorkerMessage): `progress` after each chunk read, then one `done`
  * with what was read, the push run's counts and the cards' rows, or one `failed` with the error.
- * Each batch of samples is its own transaction on this connection, as on the main thread before.
+ * Each batch of samples is its own transaction on this connection. Their commits do not wait for
+ * the disk (synchronous=NORMAL: in WAL mode a commit still survives a crash of the process): the
+ * import's answer waits for the push record's commit on the server's connection, whose sync of the
+ * WAL (synchronous=FULL) makes every earlier frame in it durable too, the samples included.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
@@ -65,7 +68,7 @@ function errorOf(err: unknown): WorkerError {
 async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Promise<void> {
   let db: Database | undefined;
   try {
-    db = openDatabase(job.dbFile);
+    db = openDatabase(job.dbFile, { synchronous: 'NORMAL' });
     db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
     const samples = new HaeSampleStore(db);
     const push = new PushRun({ samples }, 'apple-health', job.bytes);

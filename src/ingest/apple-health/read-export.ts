@@ -24,8 +24,12 @@ import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfTy
 
 /** Characters read from the file per parse step. */
 const READ_CHUNK = 256 * 1024;
-/** Samples stored per transaction (one commit, one fsync, each). */
-const INSERT_BATCH = 2500;
+/**
+ * Samples stored per transaction, gathered over several chunks: a commit per chunk (a few hundred
+ * records) would cost more than the inserts. The write lock is held that long (a few tens of ms),
+ * which the server's own writes wait for.
+ */
+const INSERT_BATCH = 4096;
 /** XML problems listed by name in the warnings (the rest are counted). */
 const MAX_XML_ERRORS_LISTED = 10;
 
@@ -94,15 +98,25 @@ export async function readAppleHealthExport(
   // identical records are counted over the whole file: a copy's key (its `seq`) never depends on
   // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples")
   const occurrences = new OccurrenceCounter();
-  /** Extracts and stores what the last chunk brought. */
-  const flush = async () => {
-    if (buffered === 0 && workouts.length === 0) return;
-    const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
-    blocks.clear();
-    workouts = [];
-    buffered = 0;
-    const extract = extractSamples(payload, occurrences);
-    await run.addInBatches({ ...extract, samples: extract.samples.map(asRawSample) }, INSERT_BATCH);
+  /** Samples extracted and noted, not stored yet. */
+  let pending: Sample[] = [];
+  /** Extracts what the last chunk brought; stores once a batch is complete (or at the `end`). */
+  const flush = async (end = false) => {
+    if (buffered > 0 || workouts.length > 0) {
+      const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
+      blocks.clear();
+      workouts = [];
+      buffered = 0;
+      const extract = extractSamples(payload, occurrences);
+      const samples = extract.samples.map(asRawSample);
+      run.note(extract, samples);
+      for (const s of samples) pending.push(s);
+    }
+    if (pending.length >= INSERT_BATCH || (end && pending.length > 0)) {
+      const batch = pending;
+      pending = [];
+      await run.storeInBatches(batch, INSERT_BATCH);
+    }
   };
 
   parser.on('error', (err) => {
@@ -166,7 +180,7 @@ export async function readAppleHealthExport(
   }
   parser.close();
   for (const p of pairs.flush()) addPoint(p);
-  await flush();
+  await flush(true);
   return {
     records,
     workouts: workoutCount,
