@@ -23,9 +23,17 @@ const BASE = {
 
 type Pool = AjvCompiler.BuildCompilerFromPool;
 
+/**
+ * One pool of Ajv instances for the process, keyed by the shared schemas and the options. Fastify
+ * asks for a validator compiler again for every route declared after a shared schema was added
+ * (the OpenAPI Error component): a pool made per call would build two new Ajv instances per route,
+ * each compiling the JSON Schema meta-schema anew and kept alive by that route's checks (about
+ * 70 MB allocated at start-up and tens of MB held for the life of the process).
+ */
+const factory = AjvCompiler();
+
 /** Fastify's `schemaController.compilersFactory.buildValidator`: no coercion for bodies, text coercion elsewhere. */
 export function buildValidator(externalSchemas: Parameters<Pool>[0]): ReturnType<Pool> {
-  const factory = AjvCompiler();
   const body = factory(externalSchemas, {
     customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: false },
   });
