@@ -33,6 +33,8 @@ export interface BlockMemo {
   /** Metrics it listed (catalogue keys, or names as sent), and those with samples. */
   listed: string[];
   withSamples: string[];
+  /** Warning lines beyond HAE_MAX_WARNINGS that were only counted (a whole body's memo). */
+  moreWarnings?: number;
 }
 
 /** One row of the pushes log. */
@@ -197,6 +199,11 @@ export class HaeSampleStore {
     if (text === undefined) return undefined;
     this.q.memoTouch.run(at, hash);
     return JSON.parse(text) as BlockMemo;
+  }
+
+  /** Records (or touches) the memo `hash` of a part whose samples this transaction stores. */
+  putMemo(hash: Buffer, at: string, summary: BlockMemo): void {
+    writeTransaction(this.db, () => this.q.memoPut.run(hash, at, JSON.stringify(summary)));
   }
 
   /** Forgets block memos not seen since `before` (ISO time); the samples stay. */

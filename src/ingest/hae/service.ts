@@ -67,6 +67,20 @@ function memoKey(kind: string, content: unknown): Buffer {
   return hash('sha256', extractionFingerprint() + kind + JSON.stringify(content), 'buffer').subarray(0, 16);
 }
 
+/**
+ * The memo key of a whole webhook body: code fingerprint + its bytes. A body sent again byte for
+ * byte (the phone retrying, the same automation run twice) is then accounted for from its memo
+ * without being parsed (`PushRun.replayAndFinish`).
+ */
+export function bodyMemoKey(body: Uint8Array): Buffer {
+  return createHash('sha256')
+    .update(extractionFingerprint())
+    .update('body\u0000')
+    .update(body)
+    .digest()
+    .subarray(0, 16);
+}
+
 /** Logger shape (pino's and the instance's). */
 export interface IngestLogger {
   info: (obj: object, msg?: string) => void;
@@ -255,11 +269,7 @@ export class PushRun {
     const key = memoKey(kind, content);
     const memo = this.svc.samples.memo(key, this.receivedAt);
     if (memo) {
-      this.skipped += memo.skipped;
-      for (const w of memo.warnings) this.warn(w);
-      for (const m of memo.listed) this.listed.add(m);
-      for (const m of memo.withSamples) this.withSamples.add(m);
-      this.received += memo.samples;
+      this.account(memo);
       return;
     }
     const ex = extractSamples(part);
@@ -272,6 +282,16 @@ export class PushRun {
       withSamples: [...new Set(ex.samples.map((s) => s.metric))],
     };
     this.store(ex.samples, { hash: key, at: this.receivedAt, summary });
+  }
+
+  /** Counts what a memo says its part (a block, or a whole body) read, as if it was read again. */
+  private account(memo: BlockMemo): void {
+    this.skipped += memo.skipped;
+    for (const w of memo.warnings) this.warn(w);
+    this.moreWarnings += memo.moreWarnings ?? 0;
+    for (const m of memo.listed) this.listed.add(m);
+    for (const m of memo.withSamples) this.withSamples.add(m);
+    this.received += memo.samples;
   }
 
   /** Notes and stores one extraction, in transactions of `batch` samples with a turn of the event loop between them. */
@@ -346,14 +366,49 @@ export class PushRun {
    * addPayload and finish in ONE transaction: a body held in memory costs one commit (one fsync,
    * synchronous=FULL) instead of two, and its samples, rows and push record commit together.
    */
-  addPayloadAndFinish(payload: NormalisedPayload): PushSummary & { ingested: Record<string, number> } {
+  addPayloadAndFinish(
+    payload: NormalisedPayload,
+    bodyKey?: Buffer,
+  ): PushSummary & { ingested: Record<string, number> } {
     const events: CardEvent[] = [];
     const summary = this.svc.samples.transaction(() => {
       this.addPayload(payload);
+      // the body's memo commits with its samples, or not at all; a fresh run counted this body only
+      if (bodyKey) this.svc.samples.putMemo(bodyKey, this.receivedAt, this.readSoFar());
       return this.finishInTransaction(events);
     });
     for (const e of events) this.cards.emit(e);
     return withIngested(summary);
+  }
+
+  /**
+   * For a body whose memo (bodyMemoKey) exists: its samples are all stored, so it is counted from
+   * the memo and the push finished, in one transaction, without parsing it.
+   * @returns what finish returns, or undefined (nothing written) when the body is new.
+   */
+  replayAndFinish(bodyKey: Buffer): (PushSummary & { ingested: Record<string, number> }) | undefined {
+    const events: CardEvent[] = [];
+    const summary = this.svc.samples.transaction(() => {
+      const memo = this.svc.samples.memo(bodyKey, this.receivedAt);
+      if (!memo) return undefined;
+      this.account(memo);
+      return this.finishInTransaction(events);
+    });
+    if (!summary) return undefined;
+    for (const e of events) this.cards.emit(e);
+    return withIngested(summary);
+  }
+
+  /** What this run read so far, as a memo (samples, skipped points, warnings, metrics). */
+  private readSoFar(): BlockMemo {
+    return {
+      samples: this.received,
+      skipped: this.skipped,
+      warnings: [...this.warnings],
+      moreWarnings: this.moreWarnings,
+      listed: [...this.listed],
+      withSamples: [...this.withSamples],
+    };
   }
 
   /** The work of finish, inside the caller's transaction; card events are collected into `events`. */

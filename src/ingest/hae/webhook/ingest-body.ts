@@ -10,7 +10,7 @@ import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
-import type { HaeIngest, PushRun } from '../service.js';
+import { bodyMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
 import { type PayloadVisitor, walkHaePayload } from './stream-payload.js';
@@ -94,6 +94,9 @@ export function ingestInline(
       warning: 'the body is empty; nothing was ingested',
     };
   }
+  const bodyKey = bodyMemoKey(body);
+  const replayed = svc.startPush('hae', body.length).replayAndFinish(bodyKey);
+  if (replayed) return shape(replayed, true);
   if (nestsDeeperThan(body)) {
     svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
     return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
@@ -117,7 +120,7 @@ export function ingestInline(
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(parsed);
   parsed = undefined;
-  return shape(run.addPayloadAndFinish(payload), true);
+  return shape(run.addPayloadAndFinish(payload, bodyKey), true);
 }
 
 /** Sizes of the streamed path (tests make them small to cross chunk boundaries). */
