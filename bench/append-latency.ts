@@ -21,11 +21,16 @@
  * Then many clients at once (lib/concurrent-append.ts): on a second card of the 1k server
  * (1 000 rows), 8 clients each appending one row after the other on their own socket, alternated
  * with one client doing the same; reports both appends/s and their ratio (target >= 5: the
- * writes of concurrent clients share one flush of the disk, src/store/wal-sync.ts).
+ * writes of concurrent clients share one flush of the disk, src/store/wal-sync.ts), and the
+ * server's process CPU per append. Alternated with them in the same rounds, the floor of that
+ * case: a bare Fastify + better-sqlite3 server doing the same insert with the same group-commit
+ * durability (lib/bare-append.ts), with one and with 8 clients. On a 2-core machine the bench
+ * client shares the CPUs with the server, so the floor's ratio is what the machine allows at best.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Appender, appender } from './lib/append.js';
+import { startBareAppend } from './lib/bare-append.js';
 import { fdatasyncProbe, healthzProbe } from './lib/baseline.js';
 import type { Benchmark } from './lib/bench.js';
 import { type ConcurrentResult, concurrentAppends } from './lib/concurrent-append.js';
@@ -36,9 +41,11 @@ import {
   createCardHttp,
   type KlebbServer,
   replaceDataHttp,
+  repoRoot,
   seedHomeViaStore,
   startKlebb,
 } from './lib/klebb.js';
+import type { Child } from './lib/proc.js';
 import { type Figure, progress } from './lib/report.js';
 import { makeTempDir, removeTempDir } from './lib/temp.js';
 
@@ -111,6 +118,7 @@ export const appendLatency: Benchmark = {
       return { size, label, dir: makeTempDir(`append-${label}`), seedS: 0, how: '' };
     });
     const disk = fdatasyncProbe(runs[0].dir);
+    let bare: Child | undefined;
     try {
       // the store-seeded (largest) one first, while no server competes for the CPU
       for (const run of [...runs].sort((a, b) => b.size - a.size)) await prepare(run);
@@ -135,13 +143,28 @@ export const appendLatency: Benchmark = {
       );
       await createCardHttp(first.client, CONCURRENT_CARD);
       await replaceDataHttp(first.client, CONCURRENT_CARD, CONCURRENT_ROWS);
-      const many = await concurrentAppends(first.url, `/api/manifests/${CONCURRENT_CARD}/rows`, {
-        clients: CONCURRENT_CLIENTS,
-        perClient: BLOCK,
-        rounds: ctx.quick ? 5 : 25,
-        warmup: ctx.quick ? 1 : 3,
-        firstRow: CONCURRENT_ROWS,
-      });
+      const floor = await startBareAppend(repoRoot, runs[0].dir);
+      bare = floor.child;
+      const concurrent = await concurrentAppends(
+        [
+          {
+            name: 'klebb',
+            url: first.url,
+            path: `/api/manifests/${CONCURRENT_CARD}/rows`,
+            firstRow: CONCURRENT_ROWS,
+            pid: first.child.pid,
+          },
+          { name: 'bare', url: floor.url, path: '/rows', firstRow: 0, pid: floor.child.pid },
+        ],
+        {
+          clients: CONCURRENT_CLIENTS,
+          perClient: BLOCK,
+          rounds: ctx.quick ? 5 : 25,
+          warmup: ctx.quick ? 1 : 3,
+        },
+      );
+      const many = concurrent.get('klebb') as ConcurrentResult;
+      const bareMany = concurrent.get('bare') as ConcurrentResult;
       await checkConcurrentRows(first, many);
 
       const figures: Figure[] = [];
@@ -222,7 +245,7 @@ export const appendLatency: Benchmark = {
           },
         );
       }
-      figures.push(...concurrentFigures(many));
+      figures.push(...concurrentFigures(many, bareMany));
       for (const run of runs) {
         figures.push({
           key: `append.${run.label}.seed_s`,
@@ -234,10 +257,11 @@ export const appendLatency: Benchmark = {
       const notes = [
         `seeding: ${runs.map((r) => `${r.label} via ${r.how}`).join('; ')}`,
         `${warmup} warm-up + ${count} measured appends per size, interleaved in blocks of ${BLOCK} with the baselines; one keep-alive socket per server; client-side latency`,
-        `concurrent: ${CONCURRENT_CLIENTS} clients x ${BLOCK} sequential appends each per round, alternated with one client x ${BLOCK}, on card ${CONCURRENT_CARD} of the ${small.label} server`,
+        `concurrent: ${CONCURRENT_CLIENTS} clients x ${BLOCK} sequential appends each per round, alternated with one client x ${BLOCK}, on card ${CONCURRENT_CARD} of the ${small.label} server; floor: the same rounds on a bare Fastify + better-sqlite3 server (same insert, same group commit), alternated with Klebb's; CPU: server process user + system per append`,
       ];
       return { figures, notes };
     } finally {
+      await bare?.stop();
       disk.close();
       for (const run of runs) {
         await run.server?.stop();
@@ -259,7 +283,7 @@ async function checkConcurrentRows(server: KlebbServer, r: ConcurrentResult): Pr
     throw new Error(`concurrent: expected ${CONCURRENT_ROWS + r.appends} rows, the card has ${total}`);
 }
 
-function concurrentFigures(r: ConcurrentResult): Figure[] {
+function concurrentFigures(r: ConcurrentResult, floor: ConcurrentResult): Figure[] {
   const n = r.clients;
   return [
     { key: 'append.one_client.per_s', label: 'one client: appends/s', value: r.one.perSecond, unit: '1/s' },
@@ -267,6 +291,12 @@ function concurrentFigures(r: ConcurrentResult): Figure[] {
       key: 'append.one_client.median_ms',
       label: 'one client: median',
       value: r.one.latency.median,
+      unit: 'ms',
+    },
+    {
+      key: 'append.one_client.cpu_ms',
+      label: 'one client: server CPU per append',
+      value: r.one.cpuMsPerAppend,
       unit: 'ms',
     },
     {
@@ -288,11 +318,47 @@ function concurrentFigures(r: ConcurrentResult): Figure[] {
       unit: 'ms',
     },
     {
+      key: `append.clients_${n}.cpu_ms`,
+      label: `${n} clients: server CPU per append`,
+      value: r.many.cpuMsPerAppend,
+      unit: 'ms',
+    },
+    {
       key: `append.ratio_clients_${n}_1`,
       label: `appends/s: ${n} clients / one client`,
       value: r.many.perSecond / r.one.perSecond,
       unit: 'x',
       target: { op: '>=', value: 5 },
+    },
+    {
+      key: 'append.floor.one_client.per_s',
+      label: 'floor (bare Fastify + SQLite, same group commit): one client, appends/s',
+      value: floor.one.perSecond,
+      unit: '1/s',
+    },
+    {
+      key: `append.floor.clients_${n}.per_s`,
+      label: `floor: ${n} clients, appends/s`,
+      value: floor.many.perSecond,
+      unit: '1/s',
+    },
+    {
+      key: `append.floor.clients_${n}.cpu_ms`,
+      label: `floor: ${n} clients, server CPU per append`,
+      value: floor.many.cpuMsPerAppend,
+      unit: 'ms',
+    },
+    {
+      key: `append.floor.ratio_clients_${n}_1`,
+      label: `floor: appends/s ${n} clients / one client`,
+      value: floor.many.perSecond / floor.one.perSecond,
+      unit: 'x',
+    },
+    {
+      key: `append.clients_${n}.per_s_of_floor`,
+      label: `${n} clients: Klebb appends/s / floor's`,
+      value: r.many.perSecond / floor.many.perSecond,
+      unit: 'x',
     },
   ];
 }

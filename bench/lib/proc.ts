@@ -149,3 +149,14 @@ export function procStatusMB(pid: number, field: 'VmRSS' | 'VmHWM' | 'VmSize'): 
   if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
   return (Number(m[1]) * 1024) / 1e6;
 }
+
+/**
+ * CPU time (user + system, all threads) process `pid` has used so far, ms, from /proc/<pid>/stat
+ * (kernel clock ticks of 10 ms: measure spans of many requests).
+ */
+export function procCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name, which is in parentheses and may hold spaces
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
