@@ -49,9 +49,6 @@ export type ImportWorkerMessage =
   | { kind: 'done'; read: ExportRead; state: PushRunState; fills: Map<string, PreparedFill> }
   | { kind: 'failed'; error: WorkerError };
 
-/** Pages of the import connection's cache (negative: KiB), beside SQLite's 2 MB default. */
-const IMPORT_CACHE_KIB = 16 * 1024;
-
 function errorOf(err: unknown): WorkerError {
   if (!(err instanceof Error)) return { message: String(err) };
   const out: WorkerError = { message: err.message, stack: err.stack };
@@ -69,7 +66,6 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
   let db: Database | undefined;
   try {
     db = openDatabase(job.dbFile, { synchronous: 'NORMAL' });
-    db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
     const samples = new HaeSampleStore(db);
     const push = new PushRun({ samples }, 'apple-health', job.bytes);
     let last = 0;

@@ -65,26 +65,22 @@ export interface SeenMetric {
   dismissedAt: string | null;
 }
 
-interface SampleRow {
-  /** The key as lower-case hex (selected as `lower(hex(dedup_key))`). */
-  dedup_key: string;
-  metric: string;
-  date: string;
-  at: string;
-  span: SampleSpan;
-  source: string | null;
-  vals: string;
-}
+/**
+ * One stored sample as selected by `forDates` in raw mode (an array per row: no object with
+ * named columns to build per row, a fifth of the read's time on a whole history):
+ * `[lower(hex(dedup_key)), date, at, span, source, vals]`.
+ */
+type SampleRow = [string, string, string, SampleSpan, string | null, string];
 
-function toSample(r: SampleRow): Sample {
+function toSample(metric: string, r: SampleRow): Sample {
   return {
-    metric: r.metric,
-    date: r.date,
-    at: r.at,
-    values: JSON.parse(r.vals) as Record<string, SampleValue>,
-    source: r.source,
-    span: r.span,
-    dedupKey: r.dedup_key,
+    metric,
+    date: r[1],
+    at: r[2],
+    values: JSON.parse(r[5]) as Record<string, SampleValue>,
+    source: r[4],
+    span: r[3],
+    dedupKey: r[0],
   };
 }
 
@@ -98,10 +94,12 @@ export class HaeSampleStore {
         `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
          VALUES (unhex(?),?,?,?,?,?,?,?) ON CONFLICT (metric, date, dedup_key) DO NOTHING`,
       ),
-      forDates: db.prepare(
-        `SELECT lower(hex(dedup_key)) AS dedup_key, metric, date, at, span, source, vals FROM hae_samples
-         WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      ),
+      forDates: db
+        .prepare(
+          `SELECT lower(hex(dedup_key)), date, at, span, source, vals FROM hae_samples
+           WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        )
+        .raw(true),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
       countsByDate: db.prepare(
         `SELECT date, count(*) AS n FROM hae_samples
@@ -219,7 +217,11 @@ export class HaeSampleStore {
   samplesFor(metric: string, dates: Iterable<string>): Sample[] {
     const list = [...dates];
     if (list.length === 0) return [];
-    return (this.q.forDates.all(metric, JSON.stringify(list)) as SampleRow[]).map(toSample);
+    const rows = this.q.forDates.all(metric, JSON.stringify(list)) as SampleRow[];
+    const out: Sample[] = new Array(rows.length);
+    // every row's metric is the one asked for
+    for (let i = 0; i < rows.length; i++) out[i] = toSample(metric, rows[i]);
+    return out;
   }
 
   /** How many samples of `metric` each of `dates` holds (dates without samples are absent). */
