@@ -49,36 +49,3 @@ export function jsonShapeProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Jso
   }
   return null;
 }
-
-/**
- * The first number in a parsed value that cannot be what its sender wrote, or null: a non-finite
- * one (`1e999` parses to Infinity, and would be stored as null) or an integer beyond 2^53 - 1
- * (`9007199254740993` parses to ...992). For values whose JSON text is no longer at hand (tool
- * arguments a protocol library parsed); with the text, src/common/json-text.ts is exact.
- */
-export function numberValueProblem(value: unknown): JsonShapeProblem | null {
-  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
-  while (stack.length > 0) {
-    const { v, path } = stack.pop() as { v: unknown; path: string };
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v))
-        return {
-          path: path || '(value)',
-          message: 'is too large to store as a number (it would become null)',
-        };
-      if (Number.isInteger(v) && !Number.isSafeInteger(v))
-        return {
-          path: path || '(value)',
-          message: 'is an integer beyond 2^53 - 1 that cannot be kept exactly; send it as a string',
-        };
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}[${i}]` });
-    } else {
-      for (const [k, child] of Object.entries(v)) stack.push({ v: child, path: path ? `${path}.${k}` : k });
-    }
-  }
-  return null;
-}

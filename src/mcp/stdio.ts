@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadConfig } from '../config.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
+import { numberCheckedLines } from './number-refusal.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -20,13 +21,15 @@ async function main(): Promise<void> {
     { cards: inst.cards, config: inst.config, layout: inst.layout, timeZone: () => inst.user.timeZone() },
     { actor: 'mcp:stdio', readOnly: false },
   );
-  const transport = new StdioServerTransport();
+  // numbers are checked on the request text, before the SDK parses it (./number-refusal.ts)
+  const stdin = process.stdin.pipe(numberCheckedLines((line) => process.stdout.write(line)));
+  const transport = new StdioServerTransport(stdin, process.stdout);
   const stop = async () => {
     await inst.close();
     process.exit(0);
   };
   transport.onclose = () => void stop();
-  process.stdin.on('end', () => void stop());
+  stdin.on('end', () => void stop());
   await server.connect(transport);
 }
 

@@ -1,16 +1,19 @@
 /**
  * Numbers JavaScript cannot keep as written (1e999 → null, 1e-400 → 0, integers past 2^53 rounded)
  * and bytes that are not UTF-8 (→ U+FFFD) are refused with a 400 naming the field on every write
- * path: card creation, data replacement, rows, entries, chat tool arguments; a dropped-in file
- * with one is reported in the load errors. Nothing is stored.
+ * path: card creation, data replacement, rows, entries, chat tool arguments (checked on the text
+ * the model sent, so 1e300 is kept there as over REST); a dropped-in file with one is reported in
+ * the load errors. Nothing is stored.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readToolArguments } from '../../src/chat/gateway/tool-arguments.js';
+import { contentText, type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
+let gw: ScriptedGateway;
 const CARD = {
   $schema: 'klebb.datafile.v1',
   meta: {
@@ -21,12 +24,16 @@ const CARD = {
 };
 
 beforeAll(async () => {
-  s = await startServer();
+  gw = await startScriptedGateway();
+  s = await startServer({
+    env: { CHAT_ENDPOINT_URL: gw.url, CHAT_API_KEY: 'sk-test', CHAT_MODEL: 'test-model' },
+  });
   const r = await s.api('/api/manifests', { json: { ...CARD, data: [{ date: '2026-01-01', count: 1 }] } });
   expect(r.status, r.text).toBe(201);
 });
 afterAll(async () => {
   await s?.close();
+  await gw?.close();
 });
 
 const raw = (p: string, text: string | Buffer, method = 'POST') =>
@@ -98,8 +105,56 @@ describe('numbers that would be stored changed', () => {
   it('a chat tool call with such a number is refused naming the argument', () => {
     const r = readToolArguments('{"id": "steps", "value": {"count": 1e999}}');
     expect(r.parsed).toBeUndefined();
-    expect(r.error).toContain('arguments.value.count');
+    expect(r.numberProblem).toMatchObject({ path: 'value.count' });
+    expect(r.error).toContain('value.count is 1e999');
     expect(readToolArguments('{"value": {"count": 1e3}}').parsed).toEqual({ value: { count: 1000 } });
+    // double-encoded arguments are checked on their decoded text
+    expect(
+      readToolArguments(JSON.stringify('{"value": {"count": 9007199254740993}}')).numberProblem,
+    ).toMatchObject({ path: 'value.count' });
+  });
+
+  it('1e300 is kept, and the same numbers are refused alike over REST and in a chat tool call', async () => {
+    // a card of its own, so the other tests' row counts stay as they are
+    const card = { ...CARD, meta: { ...CARD.meta, id: 'big' }, data: [] };
+    expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
+    const bigRows = async () => (await s.api('/api/manifests/big/data')).body.data;
+    const kept = await raw('/api/manifests/big/rows', '{"value": {"date": "2026-01-05", "count": 1e300}}');
+    expect(kept.status, kept.text).toBe(201);
+    const refused = ['1e400', '9007199254740993', '0.1000000000000000055511151231257827'];
+    for (const n of refused) {
+      const r = await raw('/api/manifests/big/rows', `{"value": {"date": "2026-01-06", "count": ${n}}}`);
+      expect(r.status, r.text).toBe(400);
+      expect(r.body).toMatchObject({ code: 'NUMBER_OUT_OF_RANGE', details: [{ path: 'body.value.count' }] });
+    }
+    // the model sends the arguments as text, as the OpenAI shape has it: the same check on that text
+    const call = (id: string, n: string) => ({
+      id,
+      name: 'append_row',
+      arguments: `{"id": "big", "value": {"date": "2026-01-07", "count": ${n}}}`,
+    });
+    gw.script(
+      { kind: 'reply', toolCalls: [call('k', '1e300'), ...refused.map((n, i) => call(`r${i}`, n))] },
+      { kind: 'reply', text: 'Done.' },
+    );
+    const chat = await s.api('/api/chat', { json: { messages: [{ role: 'user', content: 'log steps' }] } });
+    expect(chat.body.reply, chat.text).toBe('Done.');
+    const replies = gw.requests
+      .at(-1)
+      ?.body.messages.filter((m: { role: string }) => m.role === 'tool')
+      .map((m: { content: unknown }) => JSON.parse(contentText(m.content)));
+    expect(replies).toHaveLength(1 + refused.length);
+    expect(replies[0]).toMatchObject({ ok: true, added: 1 });
+    for (const [i, n] of refused.entries()) {
+      expect(replies[i + 1]).toMatchObject({
+        code: 'NUMBER_OUT_OF_RANGE',
+        details: [{ path: 'value.count' }],
+      });
+      expect(replies[i + 1].error).toContain(n);
+    }
+    const after = await bigRows();
+    expect(after).toHaveLength(2);
+    expect(after.filter((r: { count: unknown }) => r.count === 1e300)).toHaveLength(2);
   });
 
   it('a dropped-in file with one is reported, not loaded changed', async () => {

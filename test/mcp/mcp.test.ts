@@ -281,47 +281,58 @@ async function rawStdio() {
 const appendRaw = (id: number, value: string) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"append_row","arguments":{"id":"weight","value":{"date":"2026-05-01","kg":${value}}}}}`;
 
+/** Numbers JavaScript would not keep as written, as REST refuses them in a body. */
+const REFUSED = ['1e999', '9007199254740993', '-1e999', '0.1000000000000000055511151231257827'];
+
 describe('MCP numbers and unknown resources', () => {
-  it('over stdio, a number JavaScript cannot keep is a tool error naming it, and nothing is stored', async () => {
+  it('over stdio, the request text is checked like a REST body: 1e300 is kept, a number JavaScript cannot keep is a JSON-RPC error naming it, and nothing is stored', async () => {
     const before = (await s.api('/api/manifests/weight/data', { token: T })).body.data.length;
     const raw = await rawStdio();
-    for (const [i, n] of ['1e999', '9007199254740993', '-1e999'].entries()) {
+    for (const [i, n] of REFUSED.entries()) {
       const r = await raw.ask(10 + i, appendRaw(10 + i, n));
-      expect(r.result?.isError, JSON.stringify(r)).toBe(true);
-      expect(JSON.parse(r.result?.content[0].text ?? '{}')).toMatchObject({
-        code: 'NUMBER_OUT_OF_RANGE',
-        details: [{ path: 'value.kg' }],
+      expect(r.error, JSON.stringify(r)).toMatchObject({
+        code: -32602,
+        data: { code: 'NUMBER_OUT_OF_RANGE', details: [{ path: 'params.arguments.value.kg' }] },
       });
+      expect(r.error?.message).toContain(n);
     }
+    expect((await s.api('/api/manifests/weight/data', { token: T })).body.data.length).toBe(before);
+    // a large number JavaScript keeps exactly is stored, as REST stores it
+    const big = await raw.ask(15, appendRaw(15, '1e300'));
+    expect(big.result?.isError, JSON.stringify(big)).toBe(false);
     const unknown = await raw.ask(
       20,
       '{"jsonrpc":"2.0","id":20,"method":"resources/read","params":{"uri":"klebb://cards/nope"}}',
     );
     expect(unknown.error).toMatchObject({ code: -32002, data: { uri: 'klebb://cards/nope' } });
     await raw.close();
-    expect((await s.api('/api/manifests/weight/data', { token: T })).body.data.length).toBe(before);
+    const after = (await s.api('/api/manifests/weight/data', { token: T })).body.data;
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1).kg).toBe(1e300);
   });
 
-  it('over HTTP, such a number is a JSON-RPC error (HTTP 400), and nothing is stored', async () => {
+  it('over HTTP, such a number is a JSON-RPC error (HTTP 400), 1e300 is kept, and nothing else is stored', async () => {
     const before = (await s.api('/api/manifests/weight/data', { token: T })).body.data.length;
-    for (const [n, code] of [
-      ['1e999', -32602],
-      ['9007199254740993', -32602],
-    ] as const) {
-      const r = await fetch(`${s.url}/mcp`, {
+    const post = (body: string) =>
+      fetch(`${s.url}/mcp`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           authorization: `Bearer ${T}`,
         },
-        body: appendRaw(1, n),
+        body,
       });
+    for (const n of REFUSED) {
+      const r = await post(appendRaw(1, n));
       expect(r.status).toBe(400);
       const body = await r.json();
-      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32602 } });
       expect(body.error.message).toContain(n);
-      expect(body.error.data).toMatchObject({ code: 'NUMBER_OUT_OF_RANGE' });
+      expect(body.error.data).toMatchObject({
+        code: 'NUMBER_OUT_OF_RANGE',
+        details: [{ path: 'body.params.arguments.value.kg' }],
+      });
     }
     const broken = await fetch(`${s.url}/mcp`, {
       method: 'POST',
@@ -331,6 +342,17 @@ describe('MCP numbers and unknown resources', () => {
     expect(broken.status).toBe(400);
     expect((await broken.json()).error.code).toBe(-32700);
     expect((await s.api('/api/manifests/weight/data', { token: T })).body.data.length).toBe(before);
+    const client = await httpClient(T);
+    // the SDK client sends 1e300 as written (JSON.stringify keeps it): stored as it is
+    const big = await client.callTool({
+      name: 'append_row',
+      arguments: { id: 'weight', value: { date: '2026-05-02', kg: 1e300 } },
+    });
+    expect(big.isError, JSON.stringify(big)).toBe(false);
+    await client.close();
+    const after = (await s.api('/api/manifests/weight/data', { token: T })).body.data;
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toEqual({ date: '2026-05-02', kg: 1e300 });
   });
 
   it('reading an unknown card resource is "resource not found" (-32002) with the uri', async () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/chat/approvals/approval-hub.js';
-import { type DispatchResult, dispatchToolCall } from '../../src/chat/tools/registry.js';
+import { type ArgumentsError, type DispatchResult, dispatchToolCall } from '../../src/chat/tools/registry.js';
 import type { ToolContext, Touch } from '../../src/chat/tools/tool.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -21,7 +21,7 @@ export interface ToolEnv {
   asked: ApprovalRequest[];
   decision: ApprovalDecision;
   /** dispatchToolCall(name, args, ctx) with the content parsed. */
-  call(name: string, args: unknown, argumentsError?: string): Promise<Called>;
+  call(name: string, args: unknown, argumentsError?: ArgumentsError): Promise<Called>;
   /** The manifest file `<dataDir>/<id>.json`, parsed (undefined when absent). */
   file(id: string): any;
   /** The card's data via `GET /api/manifests/:id/data` (status and data). */
@@ -53,7 +53,7 @@ export async function toolEnv(opts: Parameters<typeof startServer>[0] = {}): Pro
     ctx,
     touches,
     asked,
-    async call(name: string, args: unknown, argumentsError?: string) {
+    async call(name: string, args: unknown, argumentsError?: ArgumentsError) {
       const r = await dispatchToolCall(name, args, ctx, argumentsError);
       expect(typeof r.content).toBe('string');
       return { ...r, json: JSON.parse(r.content) };

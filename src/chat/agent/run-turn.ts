@@ -16,7 +16,7 @@ import { callGateway, type GatewayConfig } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
 import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '../gateway/types.js';
-import type { DispatchResult } from '../tools/registry.js';
+import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
   cappedReply,
   EMPTY_REPLY_COPY,
@@ -53,7 +53,7 @@ export interface TurnDeps {
   system: SystemMessage;
   tools: ToolDefinition[];
   /** Runs one tool call; never throws (failures come back as `{error}` content). */
-  dispatch(name: string, args: unknown, argumentsError?: string): Promise<DispatchResult>;
+  dispatch(name: string, args: unknown, argumentsError?: ArgumentsError): Promise<DispatchResult>;
   /** Parses a voice reply into {speak, display}. */
   parseVoice(text: string): { speak: string; display: string };
   /** Debug lines (`[chat:<id>] iter=N gw=<ms>ms ...`) when HEALTH_DEBUG=1. */

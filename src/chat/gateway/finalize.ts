@@ -124,7 +124,7 @@ export function finalizeTurn(
     };
     if (slot.providerId !== undefined) call.providerId = slot.providerId;
     if (slot.extras !== undefined) call.extras = slot.extras;
-    if (args.error !== undefined) call.argumentsError = args.error;
+    if (args.error !== undefined) call.argumentsError = args.numberProblem ?? args.error;
     calls.push(call);
   }
 

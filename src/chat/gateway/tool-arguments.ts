@@ -5,6 +5,7 @@
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
+import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
 
 /** The outcome of reading one call's arguments. */
@@ -15,6 +16,11 @@ export interface ReadArguments {
   parsed: Record<string, unknown> | undefined;
   /** Why they are unusable, worded for a `role:tool` error reply. */
   error?: string;
+  /**
+   * Set when the unusable part is a number of the text that JavaScript would not keep as written:
+   * the argument's path (`value.kg`) and what is wrong, as REST bodies name it.
+   */
+  numberProblem?: JsonShapeProblem;
   /** Set when text after the JSON value was dropped (log a warning). */
   droppedTrailing?: string;
 }
@@ -77,13 +83,19 @@ function snippet(text: string): string {
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
  *   dropped and reported in `droppedTrailing`;
  * - a JSON string that itself holds an object (double-encoded) is decoded once more;
- * - a number JavaScript would not keep as written (`1e999`, `1e-400`, an integer past 2^53)
- *   makes the arguments unusable too, naming the field;
+ * - a number of the text JavaScript would not keep as written (`1e999`, `1e-400`, an integer
+ *   past 2^53, more digits than a double holds) makes the arguments unusable too: `numberProblem`
+ *   names the argument (the same check as REST bodies, src/common/json-text.ts); an object the
+ *   provider already parsed has no text left, so only a number that became Infinity is caught;
  * - anything that does not end up as a plain object gives `parsed: undefined` and an `error`
  *   ("arguments were not valid JSON: …"), and `canonical` keeps the raw text.
  */
 export function readToolArguments(raw: unknown): ReadArguments {
-  if (isPlainObject(raw)) return { canonical: JSON.stringify(raw), parsed: raw };
+  if (isPlainObject(raw)) {
+    const lost = nonFiniteNumber(raw, '');
+    if (lost) return refusedNumber(JSON.stringify(raw), lost);
+    return { canonical: JSON.stringify(raw), parsed: raw };
+  }
   if (raw === null || raw === undefined) return { canonical: '{}', parsed: {} };
   if (typeof raw !== 'string') {
     return {
@@ -97,9 +109,14 @@ export function readToolArguments(raw: unknown): ReadArguments {
   if (!first)
     return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
   let value = first.value;
+  // the text the numbers are read from: the object's own text, decoded once when double-encoded
+  let text = raw.slice(0, raw.length - first.rest.length);
   if (typeof value === 'string') {
     const inner = readFirstJsonValue(value);
-    if (inner && isPlainObject(inner.value) && inner.rest.trim() === '') value = inner.value;
+    if (inner && isPlainObject(inner.value) && inner.rest.trim() === '') {
+      text = value;
+      value = inner.value;
+    }
   }
   if (!isPlainObject(value)) {
     return {
@@ -109,12 +126,39 @@ export function readToolArguments(raw: unknown): ReadArguments {
     };
   }
   // a number JavaScript cannot keep as written (1e999, 1e-400, past 2^53) would be stored changed
-  const numbers = jsonNumberProblem(raw.slice(0, raw.length - first.rest.length), 'arguments');
-  if (numbers) return { canonical: raw, parsed: undefined, error: `${numbers.path} ${numbers.message}` };
+  const numbers = jsonNumberProblem(text);
+  if (numbers) return refusedNumber(raw, numbers);
   const trailing = first.rest.trim();
   return {
     canonical: JSON.stringify(value),
     parsed: value,
     ...(trailing !== '' ? { droppedTrailing: trailing } : {}),
   };
+}
+
+function refusedNumber(canonical: string, problem: JsonShapeProblem): ReadArguments {
+  return {
+    canonical,
+    parsed: undefined,
+    error: `arguments: ${problem.path} ${problem.message}`,
+    numberProblem: problem,
+  };
+}
+
+/** The path of the first number in an already parsed value that is not finite (1e999 became Infinity), or null. */
+function nonFiniteNumber(value: unknown, path: string): JsonShapeProblem | null {
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+      ? null
+      : { path: path || '(value)', message: 'is too large to store as a number (it would become null)' };
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [`${path}[${i}]`, v] as const)
+    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v] as const);
+  for (const [p, v] of entries) {
+    const found = nonFiniteNumber(v, p);
+    if (found) return found;
+  }
+  return null;
 }

@@ -3,6 +3,7 @@
  * config, hooks) and what it gets back (GatewayResult). Wire shapes follow the OpenAI
  * chat-completions API ("Klebb speaks the OpenAI chat-completions shape").
  */
+import type { JsonShapeProblem } from '../../common/json-guard.js';
 
 /** A prompt-cache breakpoint marker on a content part or tool (docs/CHAT-AGENT.md "Prompt caching"). */
 export interface CacheControl {
@@ -138,8 +139,11 @@ export interface GatewayToolCall {
   arguments: string;
   /** The arguments object; undefined when they could not be read (then do not execute). */
   parsedArguments: Record<string, unknown> | undefined;
-  /** Why the arguments are unusable, phrased for a `role:tool` error reply. */
-  argumentsError?: string;
+  /**
+   * Why the arguments are unusable: a message phrased for a `role:tool` error reply, or the
+   * argument holding a number JavaScript would not keep as written (path and what is wrong).
+   */
+  argumentsError?: string | JsonShapeProblem;
 }
 
 /** The outcome of one successful round-trip. */

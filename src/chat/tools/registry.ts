@@ -1,12 +1,13 @@
 /**
  * The tool registry: the list the gateway is offered and the one dispatcher the agent loop
- * calls. Arguments are checked first, for numbers parsing already changed (Infinity, a rounded
- * integer beyond 2^53 - 1) and then against each tool's schema (a bad call gets `{error}` naming
- * the failing field, and the turn goes on); a tool that throws returns `{error, code?, path?,
- * id?}` to the model ("failures are {error}").
+ * calls. Arguments are checked against each tool's schema (a bad call gets `{error}` naming the
+ * failing field, and the turn goes on); numbers JavaScript would not keep as written are found
+ * earlier, on the arguments' text (the chat gateway's tool-call text, the MCP request text), and
+ * arrive here as `argumentsError`. A tool that throws returns `{error, code?, path?, id?}` to the
+ * model ("failures are {error}").
  */
 import { Value } from '@sinclair/typebox/value';
-import { numberValueProblem } from '../../common/json-guard.js';
+import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { type ErrorCode, KlebbError } from '../../errors.js';
 import type { ApprovalDecision } from '../approvals/approval-hub.js';
 import type { ToolDefinition } from '../gateway/types.js';
@@ -103,6 +104,13 @@ function errorContent(err: unknown): string {
 }
 
 /**
+ * Why a call's arguments cannot be used: text that did not read as JSON (a message, answered
+ * BAD_ARGUMENTS), or an argument whose number text JavaScript would not keep as written (its path
+ * and what is wrong, answered NUMBER_OUT_OF_RANGE naming it, as a REST body is).
+ */
+export type ArgumentsError = string | JsonShapeProblem;
+
+/**
  * Runs one tool call. `args` is the parsed arguments (undefined when they did not parse:
  * `argumentsError` says why). Never throws: every failure is an `{error}` result.
  */
@@ -110,12 +118,20 @@ export async function dispatchToolCall(
   name: string,
   args: unknown,
   ctx: ToolContext,
-  argumentsError?: string,
+  argumentsError?: ArgumentsError,
 ): Promise<DispatchResult> {
   const tool = findTool(name);
   if (!tool) {
     const error = `unknown tool "${name}"; available: ${[...byName.keys()].join(', ')}`;
     return { ok: false, content: toolError(error, 'UNKNOWN_TOOL') };
+  }
+  if (typeof argumentsError === 'object') {
+    // a number its text holds would be stored changed (1e999 as null, a rounded big integer)
+    const problem = argumentsError;
+    return {
+      ok: false,
+      content: toolError(`${problem.path} ${problem.message}`, 'NUMBER_OUT_OF_RANGE', [problem]),
+    };
   }
   if (argumentsError !== undefined) {
     const error = /valid JSON/i.test(argumentsError)
@@ -132,14 +148,6 @@ export async function dispatchToolCall(
     };
   }
   const value = args ?? {};
-  // a number already changed by parsing (Infinity, a rounded big integer) is refused, never stored
-  const number = numberValueProblem(value);
-  if (number) {
-    return {
-      ok: false,
-      content: toolError(`${number.path} ${number.message}`, 'NUMBER_OUT_OF_RANGE', [number]),
-    };
-  }
   if (!Value.Check(tool.parameters, value)) {
     const errors = [...Value.Errors(tool.parameters, value)].slice(0, 5).map((e) => ({
       path: e.path.replace(/^\//, '').replace(/\//g, '.') || '(arguments)',

@@ -1,0 +1,72 @@
+/**
+ * MCP requests read over stdio are checked on their text before the SDK parses them, as `/mcp`
+ * bodies are by the JSON body parser: a number JavaScript would not keep as written (`1e999`,
+ * an integer past 2^53 - 1, more digits than a double holds) is refused naming its field, never
+ * handed to a tool changed. The answer is the JSON-RPC error `/mcp` gives (-32602, our message,
+ * `{code: 'NUMBER_OUT_OF_RANGE', details}` as its data), with the request's id.
+ */
+
+import { Transform, type TransformCallback } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { jsonNumberProblem } from '../common/json-text.js';
+
+/** JSON-RPC "invalid params", the code `/mcp` answers a refused number with. */
+export const NUMBER_REFUSAL_RPC_CODE = -32602;
+
+/**
+ * The JSON-RPC error answering one line of JSON-RPC text, or null when the line may go on to the
+ * SDK (its numbers are kept as written, it is not JSON, which the SDK answers itself, or it is a
+ * notification, which gets no answer).
+ */
+export function numberRefusalOf(line: string): object | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const id = (message as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  const problem = jsonNumberProblem(line);
+  if (!problem) return null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: NUMBER_REFUSAL_RPC_CODE,
+      message: `${problem.path} ${problem.message}`,
+      data: { code: 'NUMBER_OUT_OF_RANGE', details: [problem] },
+    },
+  };
+}
+
+/**
+ * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
+ * except those `numberRefusalOf` refuses, whose answer goes to `answer` (a line of JSON) instead.
+ */
+export function numberCheckedLines(answer: (line: string) => void): Transform {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const pass = (stream: Transform, line: string) => {
+    const refusal = numberRefusalOf(line.replace(/\r$/, ''));
+    if (refusal) answer(`${JSON.stringify(refusal)}\n`);
+    else stream.push(`${line}\n`);
+  };
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      pending += decoder.write(chunk);
+      let nl = pending.indexOf('\n');
+      while (nl >= 0) {
+        pass(this, pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf('\n');
+      }
+      done();
+    },
+    flush(done: TransformCallback) {
+      pending += decoder.end();
+      if (pending !== '') this.push(pending);
+      done();
+    },
+  });
+}
