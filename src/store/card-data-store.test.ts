@@ -155,3 +155,59 @@ describe('CardDataStore dates', () => {
     fs.rmSync(d, { recursive: true, force: true });
   });
 });
+
+describe('CardDataStore replace keeping unchanged leading rows', () => {
+  const rows = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      date: `2026-01-${String(from + i).padStart(2, '0')}`,
+      kg: 80 + i,
+    }));
+  const ids = (card: string) =>
+    db.prepare('SELECT id FROM card_rows WHERE card_id = ? ORDER BY pos').pluck().all(card) as number[];
+
+  it('writes only the rows after the unchanged ones, recorded exactly as a whole replace', () => {
+    const twin = 'twin';
+    for (const card of ['kept', twin]) {
+      store.replace(card, rows(1, 5), 'test');
+      // a removed row leaves a gap in the positions
+      store.removeRow(card, seg('[date="2026-01-03"]'), '[date="2026-01-03"]', 'test');
+    }
+    const head = ids('kept');
+    const next = [
+      ...(store.read('kept') as unknown[]).slice(0, 3),
+      { date: '2026-01-10', kg: 1 },
+      ...rows(11, 3),
+    ];
+    store.replace('kept', next, 'hae', 'hae-upsert', 3);
+    store.replace(twin, next, 'hae', 'hae-upsert');
+    expect(store.read('kept')).toEqual(next);
+    expect(store.readJson('kept')).toBe(store.readJson(twin));
+    expect(store.state('kept').rowCount).toBe(next.length);
+    // the three unchanged rows are the same store rows; the fourth old one was rewritten
+    expect(ids('kept').slice(0, 3)).toEqual(head.slice(0, 3));
+    expect(ids('kept')).not.toContain(head[3]);
+    const [a, b] = [store.changes.recent('kept', 1)[0], store.changes.recent(twin, 1)[0]];
+    expect({ op: a.op, before: a.before, after: a.after, rowId: a.rowId }).toEqual({
+      op: b.op,
+      before: b.before,
+      after: b.after,
+      rowId: null,
+    });
+    // later appends go after the last row
+    store.append('kept', [], '', { date: '2026-01-20', kg: 2 }, 'test');
+    expect((store.read('kept') as { date: string }[]).at(-1)?.date).toBe('2026-01-20');
+  });
+
+  it('writes every row when the card holds fewer rows than said unchanged, or no array', () => {
+    store.replace('short', rows(1, 2), 'test');
+    store.replace('short', rows(1, 6), 'test', 'replace', 5);
+    expect(store.read('short')).toEqual(rows(1, 6));
+    store.replace('doc', { a: 1 }, 'test');
+    store.replace('doc', rows(1, 3), 'test', 'replace', 2);
+    expect(store.read('doc')).toEqual(rows(1, 3));
+    store.replace('all', rows(1, 3), 'test');
+    store.replace('all', rows(1, 3), 'test', 'replace', 3);
+    expect(store.read('all')).toEqual(rows(1, 3));
+    expect(store.state('all').rowCount).toBe(3);
+  });
+});

@@ -96,6 +96,7 @@ export class CardDataStore {
       updateRow: db.prepare('UPDATE card_rows SET body = ? WHERE id = ?'),
       deleteRow: db.prepare('DELETE FROM card_rows WHERE id = ?'),
       deleteRows: db.prepare('DELETE FROM card_rows WHERE card_id = ?'),
+      deleteFrom: db.prepare('DELETE FROM card_rows WHERE card_id = ? AND pos >= ?'),
       rowById: db.prepare('SELECT id, pos, body FROM card_rows WHERE id = ? AND card_id = ?'),
       rowIdTaken: db.prepare('SELECT 1 FROM card_rows WHERE id = ?'),
       posTaken: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND pos = ?'),
@@ -207,12 +208,16 @@ export class CardDataStore {
 
   /**
    * Replaces the whole data block (undefined removes it) in one transaction.
+   * @param unchanged how many leading elements of `data` (an array) are the card's current first
+   *   elements as they are (the caller read them in this transaction): only the elements after
+   *   them are written (an append to a long list costs the new rows, not the list). The change
+   *   is recorded exactly as a whole replace. 0 (default): every element is written.
    * @returns the new version.
    */
-  replace(cardId: string, data: unknown, actor: Actor, op = 'replace'): number {
+  replace(cardId: string, data: unknown, actor: Actor, op = 'replace', unchanged = 0): number {
     return deferredWriteTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
-      return this.writeWhole(cardId, data, actor, op, '', before);
+      return this.writeWhole(cardId, data, actor, op, '', before, unchanged);
     });
   }
 
@@ -447,20 +452,39 @@ export class CardDataStore {
     op: string,
     path: string,
     before?: Image,
+    unchanged = 0,
   ): number {
-    this.q.deleteRows.run(cardId);
+    const kept = Array.isArray(data) ? this.keepHead(cardId, Math.min(unchanged, data.length)) : 0;
+    if (kept === 0) this.q.deleteRows.run(cardId);
     const after = data === undefined ? undefined : JSON.stringify(data);
     const version = this.changes.record(cardId, actor, op, path, before, after);
     const now = new Date().toISOString();
     if (data === undefined) {
       this.q.upsertState.run(cardId, 'none', null, 0, version, now);
     } else if (Array.isArray(data)) {
-      for (const [i, el] of data.entries()) this.q.insertRow.run(cardId, i, JSON.stringify(el ?? null));
+      // after the kept rows: positions go on from the last kept one (positions may have gaps)
+      let pos = kept === 0 ? 0 : ((this.q.maxPos.get(cardId) as number | null) ?? -1) + 1;
+      for (let i = kept; i < data.length; i++) {
+        this.q.insertRow.run(cardId, pos++, JSON.stringify(data[i] ?? null));
+      }
       this.q.upsertState.run(cardId, 'array', null, data.length, version, now);
     } else {
       this.q.upsertState.run(cardId, 'value', after, countOf(data), version, now);
     }
     return version;
+  }
+
+  /**
+   * Keeps the first `n` rows of an array card and deletes the rest (writeWhole writes the rest).
+   * @returns the rows kept: `n`, or 0 (nothing deleted) when the card holds no array of at least `n` rows.
+   */
+  private keepHead(cardId: string, n: number): number {
+    if (n <= 0) return 0;
+    const st = this.q.state.get(cardId) as StateRow | undefined;
+    if (st?.shape !== 'array' || st.row_count < n) return 0;
+    const first = this.q.byIndexAsc.get(cardId, n) as StoredRow | undefined;
+    if (first) this.q.deleteFrom.run(cardId, first.pos);
+    return n;
   }
 
   private findRootElement(cardId: string, root: Segment, pathText: string): StoredRow {

@@ -244,9 +244,18 @@ export function upsertRowsByDate(
       }
     } else {
       const merged = existing.slice();
-      for (const { index, row } of replaced) merged[index] = row;
-      for (const row of inserted) merged.splice(insertPosition(merged, row.date, descending), 0, row);
-      version = ctx.store.replace(cardId, merged, actor, 'hae-upsert');
+      // the leading rows no replacement or insertion touches are not written again
+      let unchanged = existing.length;
+      for (const { index, row } of replaced) {
+        merged[index] = row;
+        unchanged = Math.min(unchanged, index);
+      }
+      for (const row of inserted) {
+        const at = insertPosition(merged, row.date, descending);
+        merged.splice(at, 0, row);
+        unchanged = Math.min(unchanged, at);
+      }
+      version = ctx.store.replace(cardId, merged, actor, 'hae-upsert', unchanged);
     }
     return { rowsWritten: written, version };
   });
