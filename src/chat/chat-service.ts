@@ -14,7 +14,6 @@ import type { HomeLayout } from '../home/home-layout.js';
 import { listReports } from '../reports/report-catalogue.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { ResendGuard } from './agent/resend-guard.js';
-import { runTurn } from './agent/run-turn.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { canonicalJson } from './agent/writes.js';
 import { type ApprovalEvent, ApprovalHub } from './approvals/approval-hub.js';
@@ -71,6 +70,8 @@ export class ChatService {
   readonly approvals = new ApprovalHub();
   /** The tool registry, loaded on the first turn: its schemas (TypeBox) are not needed to start serving. */
   private registry?: Promise<typeof import('./tools/registry.js')>;
+  /** The turn loop and the gateway client, loaded on the first turn too. */
+  private loop?: Promise<typeof import('./agent/run-turn.js')>;
 
   constructor(private readonly deps: ChatDeps) {
     this.memory = new ProviderMemory(path.join(deps.layout.home, 'chat', 'gateway-adaptations.json'));
@@ -192,6 +193,8 @@ export class ChatService {
     };
     this.registry ??= import('./tools/registry.js');
     const { dispatchToolCall, toolDefinitions } = await this.registry;
+    this.loop ??= import('./agent/run-turn.js');
+    const { runTurn } = await this.loop;
     const segs = buildPromptSegments(this.promptInputs(req));
     const system = systemMessage(segs, {
       cache: chat.promptCache,

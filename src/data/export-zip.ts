@@ -4,10 +4,14 @@
  * manifest and is refused on import). Memory stays flat: one chunk of one file at a time.
  */
 import { Readable } from 'node:stream';
-import yazl from 'yazl';
+import type yazlTypes from 'yazl';
+import { lazyRequire } from '../lazy-module.js';
 import type { ExportFile } from './export-files.js';
 import { EXPORT_MANIFEST_NAME, type ExportManifest, type InventoryFile } from './export-format.js';
 import { hashingStream } from './hashing-stream.js';
+
+/** The zip writer, loaded with the first export. */
+const yazl = lazyRequire<typeof yazlTypes>('yazl');
 
 /**
  * Starts the archive; the returned stream is the zip's bytes. `manifest.inventory.files` is
@@ -19,7 +23,7 @@ export function exportZipStream(
   manifest: Omit<ExportManifest, 'inventory'> & { inventory: Omit<ExportManifest['inventory'], 'files'> },
   mtime: Date,
 ): Readable {
-  const zip = new yazl.ZipFile();
+  const zip = new (yazl().ZipFile)();
   const listed: InventoryFile[] = [];
   for (const f of files) {
     zip.addReadStreamLazy(f.name, { mtime, mode: 0o100600 }, (cb) => {

@@ -7,14 +7,18 @@
  * the read. Every refusal is 422 with a `ZIP_*` code naming the entry.
  */
 import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { type ErrorCode, invalid, KlebbError } from '../errors.js';
+import { lazyRequire } from '../lazy-module.js';
 import {
   IMPORT_MAX_ENTRIES,
   IMPORT_MAX_RATIO,
   IMPORT_MAX_TOTAL_BYTES,
   IMPORT_RATIO_FLOOR_BYTES,
 } from '../limits.js';
+
+/** The zip reader, loaded with the first archive to read. */
+const zipLib = lazyRequire<typeof yauzl>('yauzl');
 
 /** One file entry of an accepted archive. */
 export interface SafeEntry {
@@ -58,7 +62,7 @@ export function unsafeName(name: string): string | null {
 
 function openFile(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
+    zipLib().open(
       file,
       { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false },
       (err, zip) => (err || !zip ? reject(err) : resolve(zip)),

@@ -10,11 +10,15 @@ import type { ReportStatus, ReportSummary } from '../common/report-types.js';
 import type { Config } from '../config.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { HomeLayout } from '../home/home-layout.js';
+import { lazyImport } from '../lazy-module.js';
 import { nextPsm } from './ocr-tesseract.js';
 import { processingBody } from './report-body.js';
-import { type PipelineDeps, processReport, type ReadRequest } from './report-pipeline.js';
+import type { PipelineDeps, ReadRequest } from './report-pipeline.js';
 import { ReportStore, type StoredReport } from './report-store.js';
 import type { UploadName } from './upload-name.js';
+
+/** The reading pipeline (extractors, OCR, the model's summary), loaded with the first report to read. */
+const pipeline = lazyImport(() => import('./report-pipeline.js'));
 
 /** Logger shape (pino's). */
 interface Log {
@@ -84,7 +88,7 @@ export class ReportsService {
       this.waiting.delete(name);
       if (this.stop.signal.aborted) return;
       try {
-        await processReport(deps, name, req);
+        await (await pipeline()).processReport(deps, name, req);
       } catch (err) {
         // a stop at shutdown leaves it in processing: the next start reads it again
         if (!this.stop.signal.aborted)

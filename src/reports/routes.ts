@@ -22,11 +22,14 @@ import { badRequest, notFound, payloadTooLarge } from '../errors.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
+import { lazyImport } from '../lazy-module.js';
 import { MAX_REPORT_UPLOAD_BYTES } from '../limits.js';
 import { contentMismatch } from './file-sniff.js';
-import { REPORT_PAGE_HEADERS, reportPage } from './report-page.js';
 import type { ReportsService } from './reports-service.js';
 import { parseUploadName } from './upload-name.js';
+
+/** The report page (with its Markdown renderer), loaded when a report is first opened. */
+const pageModule = lazyImport(() => import('./report-page.js'));
 
 /** The upload path. */
 export const REPORT_UPLOAD_PATH = '/api/reports/upload';
@@ -183,6 +186,7 @@ export function reportRoutes(app: FastifyInstance, inst: Pick<Instance, 'reports
   });
 
   r.get('/report/:name', { schema: { params: PageParams } }, async (req, reply) => {
+    const { REPORT_PAGE_HEADERS, reportPage } = await pageModule();
     const page = reportPage(reports.store.layout.reportsDir, req.params.name);
     if (!page) {
       return reply

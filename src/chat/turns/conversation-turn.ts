@@ -7,6 +7,8 @@
  * 5. an untitled conversation gets a title from a side call afterwards (never blocking).
  * A stopped or failed turn stores no reply; the user's message stays.
  */
+
+import { lazyImport } from '../../lazy-module.js';
 import { WINDOW_CHARS } from '../../limits.js';
 import type { TurnEvent, TurnResult } from '../agent/turn-events.js';
 import type { ChatRequest } from '../chat-request.js';
@@ -16,7 +18,6 @@ import {
   checkMessages,
   type MessageExtra,
 } from '../conversations/conversation-store.js';
-import { generateTitle } from '../conversations/title.js';
 import type { ChatMessage } from '../gateway/types.js';
 import type { HubTurn, TurnHub } from './turn-hub.js';
 
@@ -79,6 +80,9 @@ export function startConversationTurn(
   return { turn, result };
 }
 
+/** The title maker (and with it the gateway client), loaded when a first exchange is titled. */
+const titleModule = lazyImport(() => import('../conversations/title.js'));
+
 /** Names an untitled conversation from its first exchange; failures are silent (retried next turn). */
 async function titleIfUntitled(deps: ConversationTurnDeps, id: string): Promise<void> {
   if (deps.conversations.titleOf(id) !== null) return;
@@ -87,6 +91,7 @@ async function titleIfUntitled(deps: ConversationTurnDeps, id: string): Promise<
   const firstUser = conv.messages.find((m) => m.role === 'user');
   const firstReply = conv.messages.find((m) => m.role === 'assistant');
   if (!firstUser || !firstReply) return;
+  const { generateTitle } = await titleModule();
   const title = await generateTitle(deps.chat.gatewayBase(), firstUser.content, firstReply.content);
   if (title && deps.conversations.has(id) && !deps.conversations.get(id)?.title)
     deps.conversations.rename(id, title);
