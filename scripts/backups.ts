@@ -16,6 +16,7 @@ import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.
 import { KlebbError } from '../src/errors.js';
 import { homeLayout } from '../src/home/home-layout.js';
 import { openInstance } from '../src/instance.js';
+import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
 
 const USAGE = 'usage: npm run backups -- [--home DIR] [--take | --restore NAME --target DIR]';
@@ -106,7 +107,7 @@ export async function main(
         return 1;
       }
       const layout = homeLayout(args.target);
-      const db = openDatabase(layout.dbFile);
+      const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
       try {
         applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
         applyFiles(layout, src, SELECT_ALL);

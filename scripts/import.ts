@@ -22,6 +22,7 @@ import { verifyImport } from '../src/data/import-verify.js';
 import { stagedPaths } from '../src/data/staged-home.js';
 import { KlebbError } from '../src/errors.js';
 import { homeLayout } from '../src/home/home-layout.js';
+import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
 
 const USAGE = 'usage: npm run import -- FILE.zip [--apply] [--target HOME]';
@@ -131,7 +132,7 @@ export async function main(
       return 1;
     }
     const jobId = `cli-${Date.now()}`;
-    const db = openDatabase(layout.dbFile);
+    const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
     try {
       applyDatabase(db, stagedPaths(stageDir), SELECT_ALL, jobId, 'import');
       applyFiles(layout, stagedPaths(stageDir), SELECT_ALL);

@@ -25,6 +25,7 @@ import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
+import { MIGRATION_STEPS } from './migration-steps.js';
 import { type PushDeps, PushService } from './push/push-service.js';
 import { ReportsService } from './reports/reports-service.js';
 import { CardDataStore } from './store/card-data-store.js';
@@ -90,8 +91,8 @@ export async function openInstance(
     (!fs.existsSync(layout.dataDir) || !fs.readdirSync(layout.dataDir).some(isManifestFileName));
   fs.mkdirSync(layout.dataDir, { recursive: true });
   fs.mkdirSync(layout.metaDir, { recursive: true });
-  const db = openDatabase(layout.dbFile);
-  const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL' });
+  const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+  const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
   const events = new EventEmitter<{ card: [CardEvent] }>();
   // every open page listens (GET /api/events): no listener cap
   events.setMaxListeners(0);

@@ -12,6 +12,7 @@ import { Transform } from 'node:stream';
 import { jsonShapeProblem } from '../common/json-guard.js';
 import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import { IMPORT_MAX_LINE_BYTES } from '../limits.js';
+import { MIGRATION_STEPS } from '../migration-steps.js';
 import { type Db, openDatabase } from '../store/database.js';
 import { TABLE_FILES } from './export-format.js';
 import type { CheckedManifest } from './import-manifest.js';
@@ -124,7 +125,7 @@ export async function stageArchive(
   const p = stagedPaths(dir);
   fs.mkdirSync(dir, { recursive: false });
   for (const d of [p.cards, p.reports, p.meta]) fs.mkdirSync(d);
-  const db = openDatabase(p.db, { synchronous: 'NORMAL' });
+  const db = openDatabase(p.db, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
   db.pragma('synchronous = OFF');
   try {
     const summary: StageSummary = {

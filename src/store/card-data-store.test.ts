@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATION_STEPS } from '../migration-steps.js';
 import { CardDataStore } from './card-data-store.js';
 import { closeDatabase, type Db, openDatabase } from './database.js';
 import { parseRowPath } from './row-path.js';
@@ -12,7 +13,7 @@ let store: CardDataStore;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-store-'));
-  db = openDatabase(path.join(dir, 'klebb.sqlite'));
+  db = openDatabase(path.join(dir, 'klebb.sqlite'), { steps: MIGRATION_STEPS });
   store = new CardDataStore(db);
 });
 afterEach(() => {
@@ -126,17 +127,17 @@ describe('CardDataStore', () => {
     expect(!fs.existsSync(wal) || fs.statSync(wal).size === 0).toBe(true);
     const copy = path.join(dir, 'copy.sqlite');
     fs.copyFileSync(path.join(dir, 'klebb.sqlite'), copy);
-    const again = openDatabase(copy);
+    const again = openDatabase(copy, { steps: MIGRATION_STEPS });
     expect(again.prepare('SELECT count(*) FROM card_rows').pluck().get()).toBe(500);
     closeDatabase(again);
-    db = openDatabase(path.join(dir, 'klebb.sqlite'));
+    db = openDatabase(path.join(dir, 'klebb.sqlite'), { steps: MIGRATION_STEPS });
   });
 });
 
 describe('CardDataStore dates', () => {
   it('maxDate walks the date index and skips values that are not dates', () => {
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-store-'));
-    const db2 = openDatabase(path.join(d, 'k.sqlite'));
+    const db2 = openDatabase(path.join(d, 'k.sqlite'), { steps: MIGRATION_STEPS });
     const st = new CardDataStore(db2);
     st.replace(
       'w',

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS, type MigrationSteps } from './migrations.js';
 import { WalSync } from './wal-sync.js';
 
 export type Db = Database.Database;
@@ -66,17 +66,21 @@ export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
  * writes of deferredWriteTransaction get there through the group commit of src/store/wal-sync.ts); the
  * chat transcripts use a second connection with NORMAL, which in WAL mode still survives a
  * crash of the process, so a turn's two commits do not each block on the disk.
+ * `steps` are the migrations' steps that live above the store (src/migration-steps.ts).
  * @throws if the file is not a database or a migration fails (nothing half-applied: each
  *   migration runs in its own transaction).
  */
-export function openDatabase(file: string, opts: { synchronous?: 'FULL' | 'NORMAL' } = {}): Db {
+export function openDatabase(
+  file: string,
+  opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps },
+): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  migrate(db);
+  migrate(db, opts.steps);
   if ((opts.synchronous ?? 'FULL') === 'FULL') {
     walSyncs.set(db, new WalSync(db, `${file}-wal`));
     levels.set(db, {
@@ -87,13 +91,13 @@ export function openDatabase(file: string, opts: { synchronous?: 'FULL' | 'NORMA
   return db;
 }
 
-function migrate(db: Db): void {
+function migrate(db: Db, steps: MigrationSteps): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let v = current; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       const step = MIGRATIONS[v];
       if (typeof step === 'string') db.exec(step);
-      else step(db);
+      else step(db, steps);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }

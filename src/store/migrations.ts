@@ -1,5 +1,16 @@
 import type Database from 'better-sqlite3';
-import { rekeySamples } from '../ingest/hae/rekey-samples.js';
+
+/**
+ * Migration steps whose work belongs to a layer above the store (the store imports none of
+ * them): whoever opens the database passes them in (src/migration-steps.ts has the instance's).
+ */
+export interface MigrationSteps {
+  /** Re-keys stored Health samples to content-only keys (migration 6). */
+  rekeySamples(db: Database.Database): void;
+}
+
+/** One migration: SQL text, or a function given the database and the steps passed in. */
+export type Migration = string | ((db: Database.Database, steps: MigrationSteps) => void);
 
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` counts how many ran. Never edit a
@@ -37,9 +48,9 @@ import { rekeySamples } from '../ingest/hae/rekey-samples.js';
  *   page per sample: a 1 GB Apple Health export went from minutes of index page writes to seconds.
  * - (6) sample keys depend on the sample's content only: stored samples numbered by their
  *   position among same-instant samples are re-keyed and the copies the old keys stored twice
- *   merged (rekeySamples, src/ingest/hae/rekey-samples.ts).
+ *   merged (the `rekeySamples` step, src/ingest/hae/rekey-samples.ts, passed in by the caller).
  */
-export const MIGRATIONS: (string | ((db: Database.Database) => void))[] = [
+export const MIGRATIONS: Migration[] = [
   `
   CREATE TABLE card_state (
     card_id    TEXT PRIMARY KEY,
@@ -146,7 +157,5 @@ export const MIGRATIONS: (string | ((db: Database.Database) => void))[] = [
   DROP INDEX hae_samples_key;
   DROP INDEX hae_samples_metric_date;
   `,
-  (db) => {
-    rekeySamples(db);
-  },
+  (db, steps) => steps.rekeySamples(db),
 ];

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MIGRATION_STEPS } from '../../migration-steps.js';
 import { closeDatabase, type Db, openDatabase } from '../../store/database.js';
 import { ConversationStore } from './conversation-store.js';
 
@@ -23,7 +24,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   tick();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-conv-'));
-  db = openDatabase(path.join(dir, 'klebb.sqlite'));
+  db = openDatabase(path.join(dir, 'klebb.sqlite'), { steps: MIGRATION_STEPS });
   store = new ConversationStore(db);
 });
 afterEach(() => {

@@ -14,6 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { KlebbError } from '../../errors.js';
+import { MIGRATION_STEPS } from '../../migration-steps.js';
 import { openDatabase } from '../../store/database.js';
 import type { Subscription } from '../hae/cards.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
@@ -65,7 +66,7 @@ function errorOf(err: unknown): WorkerError {
 async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Promise<void> {
   let db: Database | undefined;
   try {
-    db = openDatabase(job.dbFile, { synchronous: 'NORMAL' });
+    db = openDatabase(job.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
     const samples = new HaeSampleStore(db);
     const push = new PushRun({ samples }, 'apple-health', job.bytes);
     let last = 0;
