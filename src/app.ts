@@ -33,6 +33,7 @@ import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installOpenApi, openApiRoute } from './http/openapi.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
+import { OneLinePerRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system-routes.js';
 import { buildValidator } from './http/validation.js';
 import { webRoutes } from './http/web-routes.js';
@@ -129,6 +130,8 @@ export function buildApp(inst: Instance): FastifyInstance {
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: requestLogFields },
     },
+    // one info line per request, with method, URL, status and time (src/http/request-log.ts)
+    logController: new OneLinePerRequest(),
     bodyLimit: inst.config.bodyLimitBytes,
     // bodies are never coerced, query and path text is (src/http/validation.ts)
     schemaController: { compilersFactory: { buildValidator } },

@@ -76,10 +76,15 @@ export function replaceData(ctx: CardContext, id: string, data: unknown, opts: W
   assertWriteable(card);
   const value = normaliseDateKeyed(data);
   assertSchemaType(card, value);
-  assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
+  checkIfMatch(ctx, id, opts.ifMatch);
   const version = ctx.store.replace(id, value, opts.actor);
   ctx.emit({ type: 'data-changed', id, version });
   return { ok: true as const, id, etag: dataEtag(version) };
+}
+
+/** assertIfMatch against the card's data ETag; the version is only read when the header is there. */
+function checkIfMatch(ctx: CardContext, id: string, ifMatch: string | undefined): void {
+  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataEtag(ctx.store.state(id).version));
 }
 
 /** Parses a row path, naming the card in a BAD_PATH error. */
@@ -99,8 +104,8 @@ function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: Writ
   const card = requireCard(ctx, id);
   const segs = parsePath(pathText, id);
   assertWriteable(card);
-  assertIfMatch(opts.ifMatch, dataEtag(ctx.store.state(id).version));
-  return { segs, pathText };
+  checkIfMatch(ctx, id, opts.ifMatch);
+  return { card, segs, pathText };
 }
 
 function done<T extends { version: number }>(ctx: CardContext, id: string, r: T) {
@@ -116,8 +121,8 @@ function done<T extends { version: number }>(ctx: CardContext, id: string, r: T)
  */
 export function appendRow(ctx: CardContext, id: string, path: unknown, value: unknown, opts: WriteOptions) {
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
-  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
-  const warnings = rowWarnings(requireCard(ctx, id).manifest.meta, segs.length === 0, value);
+  const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  const warnings = rowWarnings(card.manifest.meta, segs.length === 0, value);
   const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
   return warnings.length > 0 ? { ...r, warnings } : r;
 }

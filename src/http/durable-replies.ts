@@ -3,7 +3,7 @@
  * for the disk (group commit, src/store/wal-sync.ts); this onSend hook holds every reply while
  * changed rows still wait for their flush, so a 201 is only sent once its row survives a power
  * cut, and many clients writing at once share one flush instead of queueing behind one each.
- * A reply written while nothing is pending costs one `total_changes()` query.
+ * A reply written while nothing is pending costs one comparison of two counters.
  *
  * A failed flush answers 503 NOT_SAVED to every request waiting on it (the disk reported an
  * error: the change may or may not have been kept).

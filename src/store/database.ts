@@ -17,6 +17,38 @@ const walSyncs = new WeakMap<Db, WalSync>();
 /** Per connection: the prepared statements that switch its synchronous level. */
 const levels = new WeakMap<Db, { normal: Database.Statement; full: Database.Statement }>();
 
+/**
+ * Per connection: one `db.transaction()` wrapper that runs whatever function is in `fn`.
+ * better-sqlite3 builds four wrapper functions for every `db.transaction(fn)` call; every row
+ * write is a transaction, so building them once per connection saves that on each write. The
+ * wrapper's own rules stay: BEGIN IMMEDIATE (a savepoint inside a transaction), rollback on throw.
+ */
+const runners = new WeakMap<
+  Db,
+  { tx: Database.Transaction<() => unknown>; fn: (() => unknown) | undefined }
+>();
+
+/** Runs `fn` as `db.transaction(fn).immediate()` would (see `runners`). */
+function runImmediate<T>(db: Db, fn: () => T): T {
+  let r = runners.get(db);
+  if (!r) {
+    const runner: { tx: Database.Transaction<() => unknown>; fn: (() => unknown) | undefined } = {
+      tx: db.transaction(() => (runner.fn as () => unknown)()),
+      fn: undefined,
+    };
+    runners.set(db, runner);
+    r = runner;
+  }
+  // a nested call (a savepoint) puts the outer function back when it ends
+  const outer = r.fn;
+  r.fn = fn;
+  try {
+    return r.tx.immediate() as T;
+  } finally {
+    r.fn = outer;
+  }
+}
+
 /** The group commit of `db` (undefined for a connection opened with `synchronous: 'NORMAL'`). */
 export function walSyncOf(db: Db): WalSync | undefined {
   return walSyncs.get(db);
@@ -29,10 +61,12 @@ export function walSyncOf(db: Db): WalSync | undefined {
  * lock first makes every write wait up to SQLITE_BUSY_TIMEOUT_MS. A throw rolls everything back.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
-  const outermost = !db.inTransaction;
-  const out = db.transaction(fn).immediate();
-  // synchronous=FULL flushed the WAL at this commit: nothing of it is left for a group commit
-  if (outermost) walSyncs.get(db)?.markSynced();
+  const ws = db.inTransaction ? undefined : walSyncs.get(db);
+  const before = ws?.rowsChanged();
+  const out = runImmediate(db, fn);
+  // synchronous=FULL flushed the WAL at this commit, earlier commits with it: nothing is left for
+  // a group commit. Only when it wrote: a commit that changed nothing writes and flushes nothing.
+  if (ws && ws.rowsChanged() !== before) ws.markSynced();
   return out;
 }
 
@@ -46,16 +80,18 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
 export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
   const ws = walSyncs.get(db);
   const lv = levels.get(db);
-  if (!ws || !lv || db.inTransaction) return db.transaction(fn).immediate();
+  if (!ws || !lv || db.inTransaction) return runImmediate(db, fn);
   // the level cannot change inside a transaction; it holds for this one only
   lv.normal.run();
   let out: T;
   try {
-    out = db.transaction(fn).immediate();
+    out = runImmediate(db, fn);
   } finally {
     lv.full.run();
   }
-  // the flush starts now, for this commit and every one made while it runs
+  // the flush starts now, for this commit and every one made while it runs (a commit that
+  // changed nothing is counted too: one flush more, never one less)
+  ws.committed();
   ws.durable().catch(() => {});
   return out;
 }

@@ -11,9 +11,13 @@
  * round instead of eight, and the event loop keeps serving requests while the disk works. A
  * request is answered only after the flush that covers its commit (src/http/durable-replies.ts).
  *
- * What needs a flush is read from SQLite's `total_changes()` (rows changed by this connection):
- * a flush covers every change counted when it starts. A failed flush rejects everyone waiting on
- * it (each gets the error; their commits are each whole or absent, never half-applied).
+ * What needs a flush is counted here: deferredWriteTransaction calls `committed()` after each
+ * commit made with `NORMAL`, the only commits of this connection that SQLite does not flush
+ * itself (every other commit runs with FULL, and a FULL commit flushes the whole WAL, so it
+ * covers the earlier ones: `markSynced()`). A flush covers every commit counted when it starts.
+ * A counter, not a query: every reply asks `pending()`, and an append asks a few times. A failed
+ * flush rejects everyone waiting on it (each gets the error; their commits are each whole or
+ * absent, never half-applied), and the next flush covers their commits again.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -21,8 +25,9 @@ import type Database from 'better-sqlite3';
 /** Flushes the WAL of one connection; see the module comment. */
 export class WalSync {
   private fd: number | undefined;
-  private readonly changes: Database.Statement;
-  /** total_changes() covered by the last completed flush. */
+  /** Commits made with synchronous=NORMAL so far (see the module comment). */
+  private commits = 0;
+  /** Commits covered by the last completed flush (or by a FULL commit). */
   private synced = 0;
   /** The flush on the thread pool, with the count it covers. */
   private running: { upTo: number; done: Promise<void> } | undefined;
@@ -30,25 +35,36 @@ export class WalSync {
   private next: Promise<void> | undefined;
   private closed = false;
 
+  private readonly changes: Database.Statement;
+
   constructor(
     db: Database.Database,
     private readonly walFile: string,
   ) {
     this.changes = db.prepare('SELECT total_changes()').pluck();
-    this.synced = this.count();
   }
 
-  /** True when rows were changed that no completed flush covers yet (a reply must wait). */
+  /** SQLite's `total_changes()`: rows changed by this connection so far (to see whether a commit wrote). */
+  rowsChanged(): number {
+    return this.changes.get() as number;
+  }
+
+  /** Counts a commit made with synchronous=NORMAL: it is not durable until a flush covers it. */
+  committed(): void {
+    this.commits++;
+  }
+
+  /** True when commits were made that no completed flush covers yet (a reply must wait). */
   pending(): boolean {
-    return !this.closed && this.count() > this.synced;
+    return !this.closed && this.commits > this.synced;
   }
 
   /**
-   * Records that the WAL was just flushed by SQLite itself (a commit with synchronous=FULL),
-   * which covers every earlier commit too.
+   * Records that the WAL was just flushed by SQLite itself (a commit with synchronous=FULL that
+   * wrote something), which covers every earlier commit too.
    */
   markSynced(): void {
-    this.synced = Math.max(this.synced, this.count());
+    this.synced = this.commits;
   }
 
   /**
@@ -58,8 +74,7 @@ export class WalSync {
    */
   durable(): Promise<void> {
     if (!this.pending()) return Promise.resolve();
-    const want = this.count();
-    if (this.running && this.running.upTo >= want) return this.running.done;
+    if (this.running && this.running.upTo >= this.commits) return this.running.done;
     if (!this.running) return this.start();
     if (!this.next) {
       const after = this.running.done.catch(() => {});
@@ -79,7 +94,7 @@ export class WalSync {
   }
 
   private start(): Promise<void> {
-    const upTo = this.count();
+    const upTo = this.commits;
     let fd: number;
     try {
       fd = this.walFd();
@@ -96,10 +111,6 @@ export class WalSync {
     });
     this.running = { upTo, done };
     return done;
-  }
-
-  private count(): number {
-    return this.changes.get() as number;
   }
 
   private walFd(): number {

@@ -1,5 +1,6 @@
 /**
- * Structured logs: the server logs pino JSON, and every line a chat turn writes (its debug lines
+ * Structured logs: the server logs pino JSON, one line per request (method, URL, status, time),
+ * and every line a chat turn writes (its debug lines
  * with HEALTH_DEBUG=1 and the line that says how it ended) carries the id of the request that
  * started it, also for a conversation turn that runs detached from its request.
  */
@@ -34,11 +35,25 @@ describe('request ids in the logs', () => {
         .output()
         .split('\n')
         .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { reqId?: string; msg?: string; req?: { url?: string } });
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              reqId?: string;
+              msg?: string;
+              req?: { url?: string; method?: string };
+              res?: { statusCode?: number };
+              responseTime?: number;
+            },
+        );
       const ended = lines.find((l) => l.msg === 'chat turn ended');
       expect(ended?.reqId, 'the turn-end line has a request id').toBeTruthy();
-      const started = lines.find((l) => l.msg === 'incoming request' && l.reqId === ended?.reqId);
-      expect(started?.req?.url).toBe('/api/chat');
+      // one line per request, written when it ends, with the request's method and URL
+      const request = lines.find((l) => l.msg === 'request completed' && l.reqId === ended?.reqId);
+      expect(request?.req?.url).toBe('/api/chat');
+      expect(request?.req?.method).toBe('POST');
+      expect(request?.res?.statusCode).toBe(200);
+      expect(typeof request?.responseTime).toBe('number');
+      expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
       const debug = lines.filter((l) => l.msg?.startsWith('[chat:'));
       expect(debug.length).toBeGreaterThan(0);
       expect(new Set(debug.map((l) => l.reqId))).toEqual(new Set([ended?.reqId]));
