@@ -28,6 +28,8 @@ COPY --from=build /app/templates ./templates
 COPY README.md ./README.md
 COPY docs ./docs
 ENV NODE_ENV=production
+# large buffers (request bodies) in their own mappings, returned to the system when freed (docs/DEPLOY.md)
+ENV MALLOC_MMAP_THRESHOLD_=131072
 ENV HEALTH_HOME=/data
 ENV HOST=0.0.0.0
 ENV PORT=8080

@@ -16,7 +16,14 @@ import { startBareFastify } from './lib/bare-fastify.js';
 import type { Benchmark } from './lib/bench.js';
 import { writeHaePayload } from './lib/hae-payload.js';
 import { expectStatus, HttpClient } from './lib/http.js';
-import { BENCH_TOKEN, createCardHttp, replaceDataHttp, repoRoot, startKlebb } from './lib/klebb.js';
+import {
+  BENCH_TOKEN,
+  createCardHttp,
+  replaceDataHttp,
+  repoRoot,
+  startKlebb,
+  startScriptEnv,
+} from './lib/klebb.js';
 import type { Child } from './lib/proc.js';
 import { type ProcMemory, procMemory } from './lib/proc-memory.js';
 import { type Figure, progress } from './lib/report.js';
@@ -119,6 +126,11 @@ export const idleMemory: Benchmark = {
           'RSS, PSS and private (Private_Clean + Private_Dirty) from /proc/<pid>/smaps_rollup, MB = 10^6 bytes',
           `floor: node -e with fastify + better-sqlite3 (WAL, one table, GET /healthz), same node and node_modules; both read after ${settleMs / 1000} s at rest`,
           'large write: POST /api/manifests/weight/data with 100 000 rows, then one Health Auto Export push of about 4 MB',
+          `Klebb runs with the environment npm start sets (${
+            Object.entries(startScriptEnv())
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ') || 'none'
+          })`,
         ],
       };
     } finally {

@@ -4,6 +4,7 @@
  * `POST /api/manifests/:id/data` takes, minus HTTP and its body limit), and running the real
  * server as a child process (`node dist/src/main.js`) on a free loopback port.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCard, deleteCard, WELCOME_CARD_ID } from '../../src/cards/card-crud.js';
@@ -17,6 +18,24 @@ export const BENCH_TOKEN = 'klebb-bench-token';
 
 /** Repository root (this file is dist/bench/lib/klebb.js once built). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * The environment `npm start` sets before `node` (the `VAR=value` words that lead its script in
+ * package.json, such as the malloc setting of docs/DEPLOY.md), so a benchmark server runs as a
+ * production one does.
+ */
+export function startScriptEnv(): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const env: Record<string, string> = {};
+  for (const word of pkg.scripts.start.split(/\s+/)) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word);
+    if (!m) break;
+    env[m[1]] = m[2];
+  }
+  return env;
+}
 
 /** Entry point of the built server. */
 export const mainJs = path.join(repoRoot, 'dist/src/main.js');
@@ -122,6 +141,7 @@ export async function startKlebb(
       HOST: '127.0.0.1',
       AGENT_API_TOKEN: BENCH_TOKEN,
       KLEBB_LOG_LEVEL: benchLogLevel,
+      ...startScriptEnv(),
       ...env,
     },
     cwd: repoRoot,
