@@ -12,52 +12,15 @@
  * - nothing scrolls sideways on a phone; screenshots of the gallery at both widths;
  * - no console error, exception or failed request.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readTemplate, templateIds } from '../helpers/templates.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  screenshot,
-  scrollsSideways,
-  settled,
-  type TestBrowser,
-  type WatchedPage,
-} from './browser.js';
+import { DESKTOP, PHONE, screenshot, scrollsSideways, type WatchedPage } from './browser.js';
+import { watchPages } from './watched-pages.js';
 
 const TZ = 'Europe/Berlin';
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-const pages: WatchedPage[] = [];
-
-async function open(url: string, viewport = DESKTOP): Promise<WatchedPage> {
-  if (!browser) throw launchError ?? new Error('Chromium was not started');
-  const w = await browser.newPage(viewport);
-  pages.push(w);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
-
-beforeAll(async () => {
-  try {
-    browser = await launchBrowser({ timezoneId: TZ });
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-
-afterEach(async () => {
-  const problems = pages.flatMap((w) => w.problems);
-  for (const w of pages.splice(0)) await w.page.close();
-  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { open } = watchPages({ timezoneId: TZ });
 
 const shownIds = (w: WatchedPage) =>
   w.page.locator('.gallery-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-template-id')));

@@ -12,22 +12,13 @@
  * - screenshots of Trends, desktop and phone.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { readTemplate, templateIds } from '../helpers/templates.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  screenshot,
-  scrollsSideways,
-  settled,
-  type TestBrowser,
-  type WatchedPage,
-} from './browser.js';
+import { DESKTOP, PHONE, screenshot, scrollsSideways, settled } from './browser.js';
+import { startServerWithCards, watchPages } from './watched-pages.js';
 
 const TZ = 'Europe/Berlin';
 /** Every card template id with `meta.trends` enabled. */
@@ -38,30 +29,8 @@ const TREND_EXAMPLES = templateIds()
   )
   .map((m) => m.meta.id);
 
-const browsers: TestBrowser[] = [];
-let launchError: Error | undefined;
-const pages: WatchedPage[] = [];
+const { open, openIn, browserIn } = watchPages({ timezoneId: TZ });
 let s: TestServer;
-
-async function open(b: TestBrowser | undefined, url: string, viewport = DESKTOP): Promise<WatchedPage> {
-  if (!b) throw launchError ?? new Error('Chromium was not started');
-  const w = await b.newPage(viewport);
-  pages.push(w);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
-
-async function browserIn(timezoneId: string): Promise<TestBrowser | undefined> {
-  try {
-    const b = await launchBrowser({ timezoneId });
-    browsers.push(b);
-    return b;
-  } catch (err) {
-    launchError = err as Error;
-    return undefined;
-  }
-}
 
 const chart = (page: Page, id: string) => page.locator(`.card[data-card-id="${id}"] figure.line-chart`);
 
@@ -69,7 +38,6 @@ async function drawn(page: Page, id: string): Promise<void> {
   await page.locator(`.card[data-card-id="${id}"] figure.line-chart[data-drawn="true"] canvas`).waitFor();
 }
 
-let berlin: TestBrowser | undefined;
 const today = todayIn(TZ);
 
 /** Rows imported with the template files (a manifest dropped in with `data` is an import). */
@@ -92,34 +60,23 @@ const ROWS: Record<string, unknown[]> = {
 };
 
 beforeAll(async () => {
-  berlin = await browserIn(TZ);
-  s = await startServer({
-    before: (_home, dataDir) => {
-      fs.mkdirSync(dataDir, { recursive: true });
-      for (const id of TREND_EXAMPLES) {
-        const m = readTemplate(id);
-        if (ROWS[id]) m.data = ROWS[id];
-        fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(m, null, 2));
-      }
-    },
-  });
-});
-
-afterEach(async () => {
-  const problems = pages.flatMap((w) => w.problems);
-  for (const w of pages.splice(0)) await w.page.close();
-  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
+  s = await startServerWithCards(
+    TREND_EXAMPLES.map((id) => {
+      const m = readTemplate(id);
+      if (ROWS[id]) m.data = ROWS[id];
+      return m;
+    }),
+  );
 });
 
 afterAll(async () => {
-  for (const b of browsers) await b.close();
   await s?.close();
 });
 
 describe('Trends', { timeout: 90_000 }, () => {
   it('shows every template card with meta.trends, each drawn by a known renderer', async () => {
     expect(TREND_EXAMPLES.length).toBeGreaterThanOrEqual(9);
-    const { page } = await open(berlin, `${s.url}/trends`);
+    const { page } = await open(`${s.url}/trends`);
     expect(await page.locator('main h1').textContent()).toBe('Trends');
     const ids = await page
       .locator('main .card')
@@ -134,7 +91,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 
   it('draws the manifest’s series on a canvas, one point per day, latest values below', async () => {
-    const { page } = await open(berlin, `${s.url}/trends`);
+    const { page } = await open(`${s.url}/trends`);
     await page.getByRole('radio', { name: 'the last 30 days' }).check();
     await drawn(page, 'bp');
     const bp = chart(page, 'bp');
@@ -165,7 +122,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 
   it('narrows to the chosen range and offers all time when the range is empty', async () => {
-    const { page } = await open(berlin, `${s.url}/trends`);
+    const { page } = await open(`${s.url}/trends`);
     await page.getByRole('radio', { name: 'the last 7 days' }).check();
     await drawn(page, 'steps');
     expect(await chart(page, 'steps').getAttribute('data-points')).toBe('2');
@@ -188,7 +145,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 
   it('adds a row written through the API without a reload, and follows the width and the theme', async () => {
-    const { page } = await open(berlin, `${s.url}/trends`);
+    const { page } = await open(`${s.url}/trends`);
     await page.getByRole('radio', { name: 'the last 30 days' }).check();
     await drawn(page, 'bp');
     await page.evaluate(() => {
@@ -223,7 +180,7 @@ describe('Trends', { timeout: 90_000 }, () => {
   });
 
   it('loads uPlot only when a chart is drawn', async () => {
-    const { page } = await open(berlin, `${s.url}/settings`);
+    const { page } = await open(`${s.url}/settings`);
     const scripts = () =>
       page.evaluate(() =>
         performance
@@ -242,7 +199,7 @@ describe('Trends', { timeout: 90_000 }, () => {
       [DESKTOP, 'desktop'],
       [PHONE, 'phone'],
     ] as const) {
-      const { page } = await open(berlin, `${s.url}/trends`, vp);
+      const { page } = await open(`${s.url}/trends`, vp);
       await page.getByRole('radio', { name: 'all time' }).check();
       await drawn(page, 'weight');
       await drawn(page, 'bp');
@@ -261,7 +218,7 @@ describe('Trends', { timeout: 90_000 }, () => {
     const made = await s.api('/api/manifests', { json: m });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     try {
-      const { page } = await open(berlin, `${s.url}/trends`);
+      const { page } = await open(`${s.url}/trends`);
       await drawn(page, 'one-day');
       const plot = chart(page, 'one-day').locator('.line-chart-plot');
       const x = Date.parse(`${today}T00:00:00Z`) / 1000;
@@ -288,7 +245,7 @@ describe('Trends', { timeout: 90_000 }, () => {
     const made = await s.api('/api/manifests', { json: m });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     try {
-      const { page } = await open(berlin, `${s.url}/trends`);
+      const { page } = await open(`${s.url}/trends`);
       await drawn(page, 'huge-steps');
       const plot = chart(page, 'huge-steps').locator('.line-chart-plot');
       const labels = (await plot.getAttribute('data-y-labels'))?.split('|') ?? [];
@@ -319,7 +276,7 @@ describe('a row dated 2026-04-20 is on 20 April in every zone', { timeout: 90_00
   for (const zone of ['America/Los_Angeles', 'Pacific/Auckland']) {
     it(zone, async () => {
       const b = await browserIn(zone);
-      const { page } = await open(b, `${s.url}/trends`);
+      const { page } = await openIn(b, `${s.url}/trends`);
       await page.getByRole('radio', { name: 'all time' }).check();
       await drawn(page, 'weight');
       const weight = chart(page, 'weight');

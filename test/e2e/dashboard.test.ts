@@ -1,63 +1,12 @@
-/**
- * The dashboard shell in Debian's Chromium against the real server:
- * - Today shows the welcome card of a fresh home, the shell has the instance name, and the
- *   browser's time zone reaches the server;
- * - Settings lists every card and its switch really disables and enables it (the API agrees,
- *   Today follows);
- * - client routes survive a reload (the server's page fallback), back/forward work, the theme
- *   toggle is remembered;
- * - at 390 px nothing scrolls sideways and the touch targets are 44 px;
- * - no console error, uncaught exception or failed request anywhere;
- * (screenshots of every view are taken by screenshots.test.ts)
- */
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readTemplate } from '../helpers/templates.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  scrollsSideways,
-  settled,
-  type TestBrowser,
-  type WatchedPage,
-} from './browser.js';
+import { PHONE, scrollsSideways, settled } from './browser.js';
+import { startServerWithCards, watchPages } from './watched-pages.js';
 
 const TZ = 'Pacific/Auckland';
 
-let browser: TestBrowser | undefined;
-/** Why Chromium could not be started: every test then fails with it (never a skip). */
-let launchError: Error | undefined;
-const pages: WatchedPage[] = [];
-
-async function open(url: string, viewport = DESKTOP): Promise<WatchedPage> {
-  if (!browser) throw launchError ?? new Error('Chromium was not started');
-  const w = await browser.newPage(viewport);
-  pages.push(w);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
-
-beforeAll(async () => {
-  try {
-    browser = await launchBrowser({ timezoneId: TZ });
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-
-afterEach(async () => {
-  const problems = pages.flatMap((w) => w.problems);
-  for (const w of pages.splice(0)) await w.page.close();
-  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { open } = watchPages({ timezoneId: TZ });
 
 describe('a fresh home', { timeout: 90_000 }, () => {
   let s: TestServer;
@@ -159,18 +108,15 @@ describe('a home with cards', { timeout: 90_000 }, () => {
   const examples = ['weight', 'mood', 'bp', 'medication-schedule', 'steps', 'sleep-hours', 'lab-results'];
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer({
-      before: (_home, dataDir) => {
-        fs.mkdirSync(dataDir, { recursive: true });
-        for (const id of examples) {
-          // the daily prompt (meta.prompt) is its own test (daily-prompt.test.ts): without it here,
-          // no modal covers the page these tests click on
-          const manifest = readTemplate(id);
-          delete manifest.meta.prompt;
-          fs.writeFileSync(path.join(dataDir, `${id}.json`), JSON.stringify(manifest, null, 2));
-        }
-      },
-    });
+    s = await startServerWithCards(
+      examples.map((id) => {
+        // the daily prompt (meta.prompt) is its own test (daily-prompt.test.ts): without it here,
+        // no modal covers the page these tests click on
+        const manifest = readTemplate(id);
+        delete manifest.meta.prompt;
+        return manifest;
+      }),
+    );
   });
   afterAll(async () => {
     await s?.close();

@@ -4,50 +4,13 @@
  * ready-made cards to tick; adding two puts them on Today in its place (the first card added
  * hides the welcome card); "See all cards" opens the gallery. Screenshots of the welcome card.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { readTemplate, templateIds } from '../helpers/templates.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  PHONE,
-  screenshot,
-  scrollsSideways,
-  settled,
-  type TestBrowser,
-  type WatchedPage,
-} from './browser.js';
+import { DESKTOP, PHONE, screenshot, scrollsSideways } from './browser.js';
+import { watchPages } from './watched-pages.js';
 
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-const pages: WatchedPage[] = [];
-
-async function open(url: string, viewport = DESKTOP): Promise<WatchedPage> {
-  if (!browser) throw launchError ?? new Error('Chromium was not started');
-  const w = await browser.newPage(viewport);
-  pages.push(w);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
-
-beforeAll(async () => {
-  try {
-    browser = await launchBrowser({ timezoneId: 'Europe/Berlin' });
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-
-afterEach(async () => {
-  const problems = pages.flatMap((w) => w.problems);
-  for (const w of pages.splice(0)) await w.page.close();
-  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const { open } = watchPages({ timezoneId: 'Europe/Berlin' });
 
 const featured = templateIds().filter(
   (id) => (readTemplate(id).meta.template as { featured?: boolean } | undefined)?.featured === true,
