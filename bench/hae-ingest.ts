@@ -3,7 +3,8 @@
  *
  * 1. The real 1.6 MB payload (hevy-metal file: 22 months of daily aggregates, 11 104 points) posted
  *    to a fresh server (`node dist/src/main.js`, production log level) with cards subscribed to
- *    steps, sleep, weight, heart rate and workouts; then the same bytes posted again; then the same
+ *    steps, sleep, weight, heart rate and workouts; then the same bytes posted again (RESENDS
+ *    times, their CPU time summed: one re-send is about one 10 ms tick of /proc); then the same
  *    payload with every date four years later (all new samples and rows: a first ingest in a
  *    process whose code is already warm, as a running server's next push is). Time is from just
  *    before sending to the last byte of the answer, over one keep-alive connection; the server's
@@ -31,6 +32,9 @@ import { procStatusMB } from './lib/proc.js';
 import { type Figure, progress } from './lib/report.js';
 import { summarize } from './lib/stats.js';
 import { makeTempDir } from './lib/temp.js';
+
+/** Re-sends per fresh home; their server CPU time is summed and divided (one costs about a 10 ms tick). */
+const RESENDS = 10;
 
 const REAL_FILE = casePath('real-data', 'hae', 'hevy-metal_HealthAutoExport-2023-06-17-2025-04-26.json');
 
@@ -197,13 +201,20 @@ export const haeIngest: Benchmark = {
         const c1 = cpuMs(server.child.pid);
         if (a.status !== 200 || a.answer.ok !== true)
           throw new Error(`first post: ${a.status} ${JSON.stringify(a.answer).slice(0, 300)}`);
-        const b = await post(server.url, haeToken, real, agent);
-        const c2 = cpuMs(server.child.pid);
-        if (b.status !== 200 || b.answer.ok !== true) throw new Error(`re-send: ${b.status}`);
+        // a re-send costs about one 10 ms tick of /proc CPU time: sent RESENDS times, the CPU summed
+        const resendMs: number[] = [];
+        for (let k = 0; k < RESENDS; k++) {
+          const b = await post(server.url, haeToken, real, agent);
+          if (b.status !== 200 || b.answer.ok !== true) throw new Error(`re-send: ${b.status}`);
+          resendMs.push(b.ms);
+        }
+        const c2raw = cpuMs(server.child.pid);
+        const b = { ms: summarize(resendMs).median };
         const w = await post(server.url, haeToken, later, agent);
         const c3 = cpuMs(server.child.pid);
+        const c2 = c1 + (c2raw - c1) / RESENDS;
         if (w.status !== 200 || w.answer.ok !== true) throw new Error(`warm post: ${w.status}`);
-        warmCpu.push(c3 - c2);
+        warmCpu.push(c3 - c2raw);
         first.push(a.ms);
         resend.push(b.ms);
         warm.push(w.ms);
@@ -212,7 +223,7 @@ export const haeIngest: Benchmark = {
         rowsFirst = Object.values(a.answer.ingested as Record<string, number>).reduce((x, y) => x + y, 0);
         samples = (a.answer.samples as { received: number }).received;
         progress(
-          `real payload ${i + 1}/${runs}: first ${a.ms.toFixed(0)} ms (server CPU ${c1 - c0} ms), re-send ${b.ms.toFixed(0)} ms (CPU ${c2 - c1} ms), new 1.6 MB to the running server ${w.ms.toFixed(0)} ms`,
+          `real payload ${i + 1}/${runs}: first ${a.ms.toFixed(0)} ms (server CPU ${c1 - c0} ms), re-send ${b.ms.toFixed(0)} ms (CPU ${(c2 - c1).toFixed(1)} ms), new 1.6 MB to the running server ${w.ms.toFixed(0)} ms (CPU ${c3 - c2raw} ms)`,
         );
       } finally {
         agent.destroy();
@@ -278,7 +289,7 @@ export const haeIngest: Benchmark = {
       },
       {
         key: 'hae.real_resend_ms',
-        label: `real payload, re-sent (median of ${runs})`,
+        label: `real payload, re-sent (median of ${runs} homes, each the median of ${RESENDS} re-sends)`,
         value: r,
         unit: 'ms',
         target: { op: '<', value: 500 / 3 },
@@ -305,7 +316,7 @@ export const haeIngest: Benchmark = {
       },
       {
         key: 'hae.real_resend_cpu_ms',
-        label: `server CPU time of the re-send (median of ${runs})`,
+        label: `server CPU time of one re-send (median of ${runs} homes, each ${RESENDS} re-sends summed / ${RESENDS})`,
         value: summarize(resendCpu).median,
         unit: 'ms',
       },
