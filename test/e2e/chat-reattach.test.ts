@@ -18,6 +18,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
+import type { TestServer } from '../helpers/server.js';
 import {
   answers,
   chatBrowser,
@@ -62,6 +63,31 @@ function ids(sse: string): number[] {
 }
 
 /**
+ * Sends the browser's `POST /api/chat` again from here and reads its live stream until `events`
+ * events have come (or it ends), then stops reading (the turn goes on at the server).
+ * Resolves with the SSE text read.
+ */
+async function readEvents(url: string, body: string, events: number): Promise<string> {
+  const ctl = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal: ctl.signal,
+  });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const dec = new TextDecoder();
+  let text = '';
+  while (ids(text).length < events) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += dec.decode(value, { stream: true });
+  }
+  ctl.abort();
+  return text;
+}
+
+/**
  * Serves the browser's `POST /api/chat` itself: forwards it to the server, reads the live stream
  * until `events` events have come, then hands the browser just those and ends the response (the
  * turn goes on at the server). Resolves with the SSE text the browser got.
@@ -73,22 +99,7 @@ function cutStreamAfter(page: Page, events: number): Promise<string> {
       if (req.method() !== 'POST') return route.continue();
       await page.unroute('**/api/chat', handler);
       try {
-        const ctl = new AbortController();
-        const res = await fetch(req.url(), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: req.postData() ?? '',
-          signal: ctl.signal,
-        });
-        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-        const dec = new TextDecoder();
-        let text = '';
-        while (ids(text).length < events) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          text += dec.decode(value, { stream: true });
-        }
-        ctl.abort();
+        const text = await readEvents(req.url(), req.postData() ?? '', events);
         const cut = text.slice(0, text.lastIndexOf('\n\n') + 2);
         await route.fulfill({
           status: 200,
@@ -117,22 +128,7 @@ function turnStartedFirst(page: Page): Promise<number> {
       if (req.method() !== 'POST' || taken) return route.continue();
       taken = true;
       try {
-        const ctl = new AbortController();
-        const res = await fetch(req.url(), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: req.postData() ?? '',
-          signal: ctl.signal,
-        });
-        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-        const dec = new TextDecoder();
-        let text = '';
-        while (ids(text).length < 1) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          text += dec.decode(value, { stream: true });
-        }
-        ctl.abort(); // the turn goes on at the server
+        await readEvents(req.url(), req.postData() ?? '', 1); // the turn goes on at the server
         const answered = page.waitForResponse((r) => r.request() === req);
         await route.continue();
         resolve((await answered).status());
@@ -144,39 +140,59 @@ function turnStartedFirst(page: Page): Promise<number> {
   });
 }
 
+/**
+ * A new server whose model answers SLOW (then the title), and its Today page with the chat panel
+ * open; with `record`, every text the live answer shows is recorded in the page.
+ */
+async function slowTurnPanel(opts: { record: boolean }): Promise<{ s: TestServer; page: Page }> {
+  const { gw, s } = await chat.boot();
+  gw.script(SLOW, TITLE);
+  const { page } = await browser.open(`${s.url}/`);
+  await openPanel(page);
+  if (opts.record) await recordLiveTexts(page);
+  return { s, page };
+}
+
+/** The next reattach request (`GET /api/chat/turn/…`) the page sends. */
+function nextReattach(page: Page) {
+  return page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+}
+
+/** The panel shows the one message sent. */
+async function expectOneUserMessage(page: Page): Promise<void> {
+  expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
+    'Tell me a long story',
+  ]);
+}
+
+/** The server stored one turn: the message and the whole answer. */
+async function expectOneTurnStored(s: TestServer): Promise<void> {
+  const list = (await s.api('/api/conversations')).body.conversations;
+  const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
+  expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+    ['user', 'Tell me a long story'],
+    ['assistant', ANSWER],
+  ]);
+}
+
 describe('reattaching to a running turn', { timeout: 90_000 }, () => {
   it('attaches to the running turn when the message is answered 409 because its turn already runs', async () => {
-    const { gw, s } = await chat.boot();
-    gw.script(SLOW, TITLE);
-    const { page } = await browser.open(`${s.url}/`);
-    await openPanel(page);
-    await recordLiveTexts(page);
+    const { s, page } = await slowTurnPanel({ record: true });
     const status = turnStartedFirst(page);
-    const attached = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    const attached = nextReattach(page);
     await sendText(page, 'Tell me a long story');
     expect(await status).toBe(409);
     await attached;
     await turnOver(page);
     expect(await answers(page)).toEqual([ANSWER]);
     await expectGrowingTexts(page);
-    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
-      'Tell me a long story',
-    ]);
+    await expectOneUserMessage(page);
     // one turn ran: the refused copy added nothing
-    const list = (await s.api('/api/conversations')).body.conversations;
-    const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
-    expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
-      ['user', 'Tell me a long story'],
-      ['assistant', ANSWER],
-    ]);
+    await expectOneTurnStored(s);
   });
 
   it('after the stream is cut mid-turn and a reattach fails, shows every missed word once', async () => {
-    const { gw, s } = await chat.boot();
-    gw.script(SLOW, TITLE);
-    const { page } = await browser.open(`${s.url}/`);
-    await openPanel(page);
-    await recordLiveTexts(page);
+    const { s, page } = await slowTurnPanel({ record: true });
 
     const got = cutStreamAfter(page, 8);
     // the first reattach dies at the network level; the next one goes through
@@ -205,23 +221,14 @@ describe('reattaching to a running turn', { timeout: 90_000 }, () => {
     expect(reattaches[0]).toBe(String(lastSeen));
     await expectGrowingTexts(page);
 
-    const list = (await s.api('/api/conversations')).body.conversations;
-    const conv = (await s.api(`/api/conversations/${list[0].id}`)).body.conversation;
-    expect(conv.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
-      ['user', 'Tell me a long story'],
-      ['assistant', ANSWER],
-    ]);
+    await expectOneTurnStored(s);
   });
 
   it('reattaches when the tab comes back to the foreground, with no word twice', async () => {
-    const { gw, s } = await chat.boot();
-    gw.script(SLOW, TITLE);
-    const { page } = await browser.open(`${s.url}/`);
-    await openPanel(page);
-    await recordLiveTexts(page);
+    const { page } = await slowTurnPanel({ record: true });
     await sendText(page, 'Tell me a long story');
     await eventually(() => liveText(page)).toContain('word5 ');
-    const reattach = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    const reattach = nextReattach(page);
     // what a phone does when the app comes back: the page is told it is visible again
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
     const req = await reattach;
@@ -232,15 +239,12 @@ describe('reattaching to a running turn', { timeout: 90_000 }, () => {
   });
 
   it('reattaches after a reload mid-turn: the panel reopens and the answer ends whole, once', async () => {
-    const { gw, s } = await chat.boot();
-    gw.script(SLOW, TITLE);
-    const { page } = await browser.open(`${s.url}/`);
-    await openPanel(page);
+    const { s, page } = await slowTurnPanel({ record: false });
     await sendText(page, 'Tell me a long story');
     await eventually(() => liveText(page)).toContain('word8 ');
     const conversationId = await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'));
 
-    const reattach = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/chat/turn/'));
+    const reattach = nextReattach(page);
     await page.addInitScript(liveTextRecorder);
     await page.reload();
     const req = await reattach;
@@ -253,9 +257,7 @@ describe('reattaching to a running turn', { timeout: 90_000 }, () => {
     // the first text after the reload is what was shown before it (restored), then it only grew
     expect((await shownTexts(page))[0]).toMatch(/^word1 word2 word3 word4 word5 word6 word7 word8/);
     await expectGrowingTexts(page);
-    expect(await page.locator(`${PANEL} .chat-msg[data-role="user"]`).allTextContents()).toEqual([
-      'Tell me a long story',
-    ]);
+    await expectOneUserMessage(page);
     expect(await page.evaluate(() => sessionStorage.getItem('klebb.chat.turn'))).toBeNull();
     const conv = (await s.api(`/api/conversations/${conversationId}`)).body.conversation;
     expect(conv.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);

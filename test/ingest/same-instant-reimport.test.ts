@@ -97,35 +97,60 @@ function newer(old: Rec[]): Rec[] {
 const open = (home: string) =>
   openInstance(loadConfig({ HEALTH_HOME: home, KLEBB_LOG_LEVEL: 'silent' }), { watch: false });
 
+type Instance = Awaited<ReturnType<typeof open>>;
+
+/** The old history and a newer export of it, written to `<name>-first.xml` and `<name>-second.xml`. */
+function writeExports(name: string) {
+  const old = history();
+  const next = newer(old);
+  const first = path.join(dir, `${name}-first.xml`);
+  const second = path.join(dir, `${name}-second.xml`);
+  fs.writeFileSync(first, xml(old));
+  fs.writeFileSync(second, xml(next));
+  return { old, next, first, second };
+}
+
+/** Runs `fn` with a new sandbox home, removed afterwards. */
+async function inSandbox<T>(fn: (home: string) => Promise<T>): Promise<T> {
+  const box = sandboxHome();
+  try {
+    return await fn(box.home);
+  } finally {
+    box.remove();
+  }
+}
+
+/** Runs `fn` with the instance of `home` open, closed afterwards. */
+async function withInstance<T>(home: string, fn: (inst: Instance) => Promise<T>): Promise<T> {
+  const inst = await open(home);
+  try {
+    return await fn(inst);
+  } finally {
+    await inst.close();
+  }
+}
+
+/** How many samples the instance stores. */
+const sampleCount = (inst: Instance) =>
+  inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+
 describe('re-importing a newer export', () => {
   it('adds only the new records, whatever their order and wherever the old ones now sit', async () => {
-    const old = history();
-    const next = newer(old);
-    const first = path.join(dir, 'first.xml');
-    const second = path.join(dir, 'second.xml');
-    fs.writeFileSync(first, xml(old));
-    fs.writeFileSync(second, xml(next));
-    const box = sandboxHome();
-    try {
-      const inst = await open(box.home);
-      try {
-        const count = () => inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+    const { old, next, first, second } = writeExports('plain');
+    await inSandbox((home) =>
+      withInstance(home, async (inst) => {
         await importAppleHealthFile(inst.hae, first);
         // every record is one distinct sample, the record written twice included
-        expect(count()).toBe(old.length);
+        expect(sampleCount(inst)).toBe(old.length);
         await importAppleHealthFile(inst.hae, first);
-        expect(count()).toBe(old.length);
+        expect(sampleCount(inst)).toBe(old.length);
         await importAppleHealthFile(inst.hae, second);
         expect(next.length - old.length).toBe(2345 + Math.ceil(old.length / 997) * 37);
-        expect(count()).toBe(next.length);
+        expect(sampleCount(inst)).toBe(next.length);
         await importAppleHealthFile(inst.hae, second);
-        expect(count()).toBe(next.length);
-      } finally {
-        await inst.close();
-      }
-    } finally {
-      box.remove();
-    }
+        expect(sampleCount(inst)).toBe(next.length);
+      }),
+    );
   }, 120_000);
 });
 
@@ -167,30 +192,18 @@ function oldScheme(rows: StoredRow[], reversed: boolean): StoredRow[] {
 
 describe('a home stored with the earlier keys', () => {
   it('is re-keyed on opening: every distinct sample kept once, re-imports add only new records', async () => {
-    const old = history();
-    const next = newer(old);
-    const first = path.join(dir, 'm-first.xml');
-    const second = path.join(dir, 'm-second.xml');
-    fs.writeFileSync(first, xml(old));
-    fs.writeFileSync(second, xml(next));
+    const { old, next, first, second } = writeExports('m');
     // what the current keys store for the first export
-    const fresh = sandboxHome();
-    let rows: StoredRow[];
-    try {
-      const inst = await open(fresh.home);
-      await importAppleHealthFile(inst.hae, first);
-      rows = inst.db.prepare(ROWS).all() as StoredRow[];
-      await inst.close();
-    } finally {
-      fresh.remove();
-    }
+    const rows = await inSandbox((home) =>
+      withInstance(home, async (inst) => {
+        await importAppleHealthFile(inst.hae, first);
+        return inst.db.prepare(ROWS).all() as StoredRow[];
+      }),
+    );
     expect(rows.length).toBe(old.length);
 
-    const box = sandboxHome();
-    try {
-      const inst0 = await open(box.home);
-      const dbFile = inst0.layout.dbFile;
-      await inst0.close();
+    await inSandbox(async (home) => {
+      const dbFile = await withInstance(home, async (inst) => inst.layout.dbFile);
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true });
       const db = new Database(dbFile);
       const upTo = 5; // the schema before re-keying
@@ -217,23 +230,17 @@ describe('a home stored with the earlier keys', () => {
       // the earlier keys stored part of the history twice
       expect(stored).toBeGreaterThan(old.length + 1000);
 
-      const inst = await open(box.home);
-      try {
+      await withInstance(home, async (inst) => {
         expect(inst.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-        const count = () => inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
         // exactly the keys and values a fresh import stores, each once
         const migrated = inst.db.prepare(ROWS).all() as StoredRow[];
         const text = (r: StoredRow) => `${r.k} ${r.metric} ${r.date} ${r.at} ${r.span} ${r.source} ${r.vals}`;
         expect(migrated.map(text).sort()).toEqual(rows.map(text).sort());
         await importAppleHealthFile(inst.hae, first);
-        expect(count()).toBe(old.length);
+        expect(sampleCount(inst)).toBe(old.length);
         await importAppleHealthFile(inst.hae, second);
-        expect(count()).toBe(next.length);
-      } finally {
-        await inst.close();
-      }
-    } finally {
-      box.remove();
-    }
+        expect(sampleCount(inst)).toBe(next.length);
+      });
+    });
   }, 120_000);
 });
