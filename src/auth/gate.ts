@@ -1,8 +1,8 @@
 /**
  * The door every request passes, installed by buildApp in place of a bare auth hook:
  * 0. an HTTP/1.1 request without `Host` → 400 HOST_REQUIRED (src/http/client-errors.ts);
- * 1. @fastify/cookie parses cookies, @fastify/helmet sets the security headers (both before
- *    the gate, so refusals carry the headers too);
+ * 1. @fastify/cookie parses cookies, the security headers are set (src/auth/security-headers.ts;
+ *    both before the gate, so refusals carry the headers too);
  * 2. the route's `config.auth` decides who may call it: `public`, `admin` (KLEBB_ADMIN_TOKEN),
  *    or by default a signed-in principal (AuthService.authenticate: bearer, session, or this
  *    machine while no passkey exists) → 401;
@@ -17,7 +17,6 @@
  * The decision is made on the matched route's config, never on the raw URL text.
  */
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, KlebbError } from '../errors.js';
@@ -26,7 +25,7 @@ import type { Instance } from '../instance.js';
 import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
 import { checkOrigin, isSafeMethod } from './origin.js';
 import { rateLimiters } from './rate-limits.js';
-import { helmetOptions } from './security-headers.js';
+import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +68,7 @@ export function isCredentialRoute(url: string | undefined): boolean {
 export function installGate(app: FastifyInstance, inst: Instance): void {
   const env = inst.config.auth;
   app.register(fastifyCookie, { hook: 'onRequest' });
-  app.register(fastifyHelmet, helmetOptions(env));
+  installSecurityHeaders(app, env);
   app.register(fastifyRateLimit, { global: false });
   const limits = rateLimiters(app, env);
   app.decorate('countRefusedCredential', async (req: FastifyRequest, reply: FastifyReply) => {

@@ -16,7 +16,7 @@
  * - Sign-in pages (`/login`, `/setup`, `/register`) are the same index.html, public; once a
  *   passkey exists, a page request without credentials is redirected to
  *   `/login?next=<path>` instead of answered 401. The page's CSP is set with
- *   @fastify/helmet (src/auth/security-headers.ts).
+ *   helmet (src/auth/security-headers.ts).
  * - The manifest, icons and service worker: pwa-routes.ts.
  * HEAD is answered for every GET route (Fastify adds it) with the GET's headers and no body.
  * When dist/web is missing (only `tsc` was run), a page request answers a short HTML page that

@@ -1,5 +1,5 @@
 /**
- * Security headers (@fastify/helmet): nosniff, no-referrer and
+ * Security headers (helmet, applied from a list made once at start-up): nosniff, no-referrer and
  * SAMEORIGIN framing on every answer, refusals included; the page's CSP allows only our own
  * scripts (no inline script) and framing by ourselves; no HSTS over plain HTTP.
  */
@@ -24,6 +24,15 @@ describe('security headers', () => {
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');
       expect(r.headers.get('x-frame-options')).toBe('SAMEORIGIN');
       expect(r.headers.get('strict-transport-security')).toBeNull();
+      // the rest of helmet's defaults, none dropped
+      expect(r.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(r.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(r.headers.get('origin-agent-cluster')).toBe('?1');
+      expect(r.headers.get('x-dns-prefetch-control')).toBe('off');
+      expect(r.headers.get('x-download-options')).toBe('noopen');
+      expect(r.headers.get('x-permitted-cross-domain-policies')).toBe('none');
+      expect(r.headers.get('x-xss-protection')).toBe('0');
+      expect(r.headers.get('content-security-policy')).toBeNull();
     }
   });
 
