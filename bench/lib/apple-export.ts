@@ -333,9 +333,13 @@ function activitySummary(d: number, r: () => number): string {
   return ` <ActivitySummary dateComponents="${day.date}" activeEnergyBurned="${(300 + r() * 400).toFixed(3)}" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleMoveTime="0" appleMoveTimeGoal="0" appleExerciseTime="${Math.floor(r() * 60)}" appleExerciseTimeGoal="30" appleStandHours="${10 + Math.floor(r() * 5)}" appleStandHoursGoal="12"/>\n`;
 }
 
-const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 11 -->
+/**
+ * The DTD newer exports start with (after the XML declaration), for HealthKit export `version`
+ * (11 here, 8 in test/fixtures/apple-health-export.ts), ending with a newline.
+ */
+export function appleExportDtd(version: number): string {
+  return `<!DOCTYPE HealthData [
+<!-- HealthKit Export Version: ${version} -->
 <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
 <!ATTLIST HealthData
   locale CDATA #REQUIRED
@@ -357,7 +361,11 @@ const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
   endDate       CDATA #REQUIRED
 >
 ]>
-<HealthData locale="en_GB">
+`;
+}
+
+const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
+${appleExportDtd(11)}<HealthData locale="en_GB">
  <ExportDate value="2026-11-30 21:04:10 +0100"/>
  <Me HKCharacteristicTypeIdentifierDateOfBirth="1985-03-02" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
 `;
