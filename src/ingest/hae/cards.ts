@@ -141,6 +141,8 @@ export function rowsForDates(
 export interface PreparedRows {
   rows: HaeRow[];
   counts: Map<string, number>;
+  /** The largest sample id stored when the rows were started (samples are only ever added while a server runs). */
+  asOf?: number;
 }
 
 /**
@@ -153,17 +155,21 @@ export async function prepareRows(
   entry: CatalogueEntry,
   dates: Iterable<string>,
 ): Promise<PreparedRows> {
+  const asOf = store.lastId();
   const plan = planFill(store, entry, dates);
   const rows: HaeRow[] = [];
   for (const chunk of plan.chunks) {
     rows.push(...rowsOfChunk(store, entry, chunk));
     await yieldToLoop();
   }
-  return { rows, counts: plan.counts };
+  return { rows, counts: plan.counts, asOf };
 }
 
 /** True when every date of `prepared` still holds as many samples as when its rows were made. */
 function stillCurrent(store: HaeSampleStore, entry: CatalogueEntry, prepared: PreparedRows): boolean {
+  // no sample stored since (ids only grow): current without counting every date's samples again,
+  // which on a whole history would hold the thread that writes the rows for a long while
+  if (prepared.asOf !== undefined && store.lastId() === prepared.asOf) return true;
   const now = store.countsByDate(entry.reads, prepared.counts.keys());
   if (now.size !== prepared.counts.size) return false;
   for (const [d, n] of now) if (prepared.counts.get(d) !== n) return false;

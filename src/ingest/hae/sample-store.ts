@@ -106,6 +106,7 @@ export class HaeSampleStore {
          WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) GROUP BY date`,
       ),
       count: db.prepare('SELECT count(*) FROM hae_samples').pluck(),
+      lastId: db.prepare('SELECT coalesce(max(id), 0) FROM hae_samples').pluck(),
       countMetric: db.prepare('SELECT count(*) FROM hae_samples WHERE metric = ?').pluck(),
       newPush: db.prepare('INSERT INTO hae_pushes (received_at, origin, bytes) VALUES (?,?,?)'),
       finishPush: db.prepare(
@@ -233,6 +234,11 @@ export class HaeSampleStore {
   /** The distinct local dates `YYYY-MM-DD` that hold samples of `metric`, ascending. */
   datesOf(metric: string): string[] {
     return this.q.dates.all(metric) as string[];
+  }
+
+  /** The largest sample id (0 when none): it grows with every sample stored and never goes back while the store is open. */
+  lastId(): number {
+    return this.q.lastId.get() as number;
   }
 
   /** How many samples are stored (of one metric when given). */
