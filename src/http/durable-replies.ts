@@ -17,20 +17,23 @@ const failedOnce = Symbol('durable-reply-failed');
 /** Installs the hook for the connection flushed by `walSync` (none: nothing to wait for). */
 export function durableReplies(app: FastifyInstance, walSync: WalSync | undefined): void {
   if (!walSync) return;
-  app.addHook('onSend', async (req, _reply, payload) => {
+  // a callback hook: a reply with nothing pending (every read) goes on without a promise
+  app.addHook('onSend', (req, _reply, payload, done) => {
     const r = req as unknown as Record<symbol, boolean>;
     // the error reply of a failed flush goes out as it is
-    if (r[failedOnce] || !walSync.pending()) return payload;
-    try {
-      await walSync.durable();
-    } catch (err) {
-      r[failedOnce] = true;
-      req.log.error({ err }, 'flushing the database to disk failed');
-      throw unavailable(
-        `the disk reported an error while saving (${(err as { code?: string }).code ?? 'I/O error'}): the change may not have been kept`,
-        'NOT_SAVED',
-      );
-    }
-    return payload;
+    if (r[failedOnce] || !walSync.pending()) return done(null, payload);
+    walSync.durable().then(
+      () => done(null, payload),
+      (err: unknown) => {
+        r[failedOnce] = true;
+        req.log.error({ err }, 'flushing the database to disk failed');
+        done(
+          unavailable(
+            `the disk reported an error while saving (${(err as { code?: string }).code ?? 'I/O error'}): the change may not have been kept`,
+            'NOT_SAVED',
+          ),
+        );
+      },
+    );
   });
 }

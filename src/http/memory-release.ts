@@ -33,13 +33,16 @@ export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[])
     for (const db of dbs) if (db.open) db.pragma('shrink_memory');
     gc?.();
   };
-  app.addHook('onResponse', async (req) => {
+  // a callback hook, not an async one: no promise per request for work that never waits
+  app.addHook('onResponse', (req, _reply, done) => {
     const length = Number(req.headers['content-length'] ?? 0);
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    if (length < MEMORY_RELEASE_MIN_BODY_BYTES && !chunked) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(release, MEMORY_RELEASE_IDLE_MS);
-    timer.unref();
+    if (length >= MEMORY_RELEASE_MIN_BODY_BYTES || chunked) {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(release, MEMORY_RELEASE_IDLE_MS);
+      timer.unref();
+    }
+    done();
   });
   app.addHook('onClose', async () => {
     if (timer) clearTimeout(timer);

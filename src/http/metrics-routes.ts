@@ -9,7 +9,8 @@ import type { Instance } from '../instance.js';
 /** Registers the metrics route and the counting hook. */
 export function metricsRoutes(app: FastifyInstance, inst: Instance): void {
   const metrics = inst.metrics;
-  app.addHook('onResponse', async (req, reply) => {
+  // a callback hook, not an async one: no promise per request for work that never waits
+  app.addHook('onResponse', (req, reply, done) => {
     const bytesIn = Number(req.headers['content-length'] ?? 0);
     metrics.observeRequest({
       route: req.routeOptions.url ?? 'unmatched',
@@ -18,6 +19,7 @@ export function metricsRoutes(app: FastifyInstance, inst: Instance): void {
       seconds: reply.elapsedTime / 1000,
       bytesIn: Number.isFinite(bytesIn) ? bytesIn : 0,
     });
+    done();
   });
   app.get('/metrics', { config: { auth: 'admin' } }, async (_req, reply) => {
     const { contentType, text } = await metrics.render();
