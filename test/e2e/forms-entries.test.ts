@@ -45,11 +45,46 @@ const d = useDashboard({
         },
         data: [],
       },
+      {
+        $schema: 'klebb.datafile.v1',
+        meta: {
+          id: 'taps',
+          label: 'Taps',
+          view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
+          writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
+        },
+        data: [],
+      },
     ];
   },
 });
 
 describe('entry forms', { timeout: 120_000 }, () => {
+  it('a double click on Save sends one entry: one row, not two', async () => {
+    const w = await d.open('/');
+    const posts: string[] = [];
+    let finished = 0;
+    w.page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/api/manifests/taps/')) posts.push(r.url());
+    });
+    w.page.on('requestfinished', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/api/manifests/taps/')) finished += 1;
+    });
+    const card = cardOf(w, 'taps');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    await form.getByLabel('Count').fill('3');
+    // two clicks in the same tick (before the page re-renders with the button disabled)
+    await form.getByRole('button', { name: 'Save' }).evaluate((b: HTMLButtonElement) => {
+      b.click();
+      b.click();
+    });
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => finished).toBe(posts.length);
+    expect(posts).toHaveLength(1);
+    expect(await d.data('taps')).toEqual([{ date: today(), count: 3 }]);
+  });
+
   it('adds, edits and deletes an entry from the form', async () => {
     const w = await d.open('/');
     const card = cardOf(w, 'weight');

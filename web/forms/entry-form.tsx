@@ -9,6 +9,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { InputDescriptor } from '../../src/common/inputs.js';
 import { ApiError } from '../lib/api.js';
+import { useInFlight } from '../lib/in-flight.js';
 import '../styles/forms.css';
 import { type FormValues, saveBlocker, toEntry } from './form-values.js';
 import { InputField } from './input-field.js';
@@ -53,7 +54,9 @@ function messageOf(err: unknown): string {
 export function EntryForm(props: EntryFormProps) {
   const { inputs, requireAny = [], initial, extra, title, onSave, onCancel, onDelete } = props;
   const [values, setValues] = useState<FormValues>(initial);
-  const [busy, setBusy] = useState(false);
+  // set at the click, not at the next render: a double tap saves once
+  const inFlight = useInFlight();
+  const busy = inFlight.busy !== null;
   const [error, setError] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -66,18 +69,16 @@ export function EntryForm(props: EntryFormProps) {
     first?.focus({ preventScroll: false });
   }, []);
 
-  async function run(action: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(messageOf(err));
-      setStale(err instanceof ApiError && err.status === 412);
-      setBusy(false);
-      return;
-    }
-    setBusy(false);
+  function run(action: () => Promise<unknown>) {
+    return inFlight.run(true, async () => {
+      setError(null);
+      try {
+        await action();
+      } catch (err) {
+        setError(messageOf(err));
+        setStale(err instanceof ApiError && err.status === 412);
+      }
+    });
   }
 
   const save = (v: FormValues) => run(() => onSave(toEntry(inputs, v, extra)));

@@ -11,6 +11,7 @@ import { writePolicyOf } from '../../src/common/write-policy.js';
 import { ApiError } from '../lib/api.js';
 import { today } from '../lib/dates.js';
 import { checkOff, undoCheckOff } from '../lib/entries.js';
+import { useInFlight } from '../lib/in-flight.js';
 
 export interface DoseWriter {
   /** False for a read-only card (no ticks at all). */
@@ -45,25 +46,26 @@ export function useDoseWriter(
   etag: string | null,
   date: string,
 ): DoseWriter {
-  const [busy, setBusy] = useState<string | null>(null);
+  // set at the click, not at the next render: a double tap records one dose
+  const inFlight = useInFlight<string>();
+  const busy = inFlight.busy;
   const [problem, setProblem] = useState<string | null>(null);
   const policy = writePolicyOf(meta);
   const canWrite = policy.fromWebapp;
   const refusal = canWrite ? dateRefusal(policy, date, today()) : null;
 
   async function run(ref: ScheduleItemRef, action: (path: string) => Promise<unknown>): Promise<boolean> {
-    if (busy) return false;
-    setBusy(itemKey(ref));
-    setProblem(null);
-    try {
-      await action(dosesPath(data, ref));
-      return true;
-    } catch (err) {
-      setProblem(messageOf(err));
-      return false;
-    } finally {
-      setBusy(null);
-    }
+    let ok = false;
+    await inFlight.run(itemKey(ref), async () => {
+      setProblem(null);
+      try {
+        await action(dosesPath(data, ref));
+        ok = true;
+      } catch (err) {
+        setProblem(messageOf(err));
+      }
+    });
+    return ok;
   }
 
   return {

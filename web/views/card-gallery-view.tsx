@@ -18,6 +18,7 @@ import {
 import { TemplatePreview } from '../gallery/template-preview.js';
 import { api } from '../lib/api.js';
 import { today } from '../lib/dates.js';
+import { useInFlight } from '../lib/in-flight.js';
 import { cardsVersion } from '../lib/live.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
@@ -37,25 +38,25 @@ export function CardGalleryView() {
     );
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const [adding, setAdding] = useState<string | null>(null);
+  // set at the click, not at the next render: a double tap adds one card
+  const { busy: adding, run } = useInFlight<string>();
   const [added, setAdded] = useState<{ label: string } | null>(null);
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
 
   const shown = res.data ? galleryOrder(res.data.filter((t) => matchesSearch(t, query))) : [];
 
-  async function add(t: TemplateEntry) {
-    setProblem(null);
-    setAdded(null);
-    setAdding(t.id);
-    try {
-      const card = await addFromTemplate(t.id);
-      setAdded({ label: card.label });
-      setOpen(null);
-    } catch (err) {
-      setProblem({ id: t.id, message: (err as Error).message });
-    } finally {
-      setAdding(null);
-    }
+  function add(t: TemplateEntry) {
+    return run(t.id, async () => {
+      setProblem(null);
+      setAdded(null);
+      try {
+        const card = await addFromTemplate(t.id);
+        setAdded({ label: card.label });
+        setOpen(null);
+      } catch (err) {
+        setProblem({ id: t.id, message: (err as Error).message });
+      }
+    });
   }
 
   return (

@@ -14,6 +14,7 @@ import { ConfirmRemoveRow } from '../components/confirm-remove-row.js';
 import { CopyField } from '../components/copy-field.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { useInFlight } from '../lib/in-flight.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/auth.css';
 
@@ -123,7 +124,10 @@ function PasskeysPanel() {
   const [invite, setInvite] = useState<Invite | null>(null);
   const [inviteError, setInviteError] = useState<string | null>(null);
   const [nickname, setNickname] = useState('');
-  const [adding, setAdding] = useState(false);
+  // set at the click, not at the next render: a double tap sends once
+  const passkeyFlight = useInFlight();
+  const adding = passkeyFlight.busy !== null;
+  const inviteFlight = useInFlight();
   const [addError, setAddError] = useState<string | null>(null);
 
   async function remove(p: Passkey) {
@@ -144,28 +148,29 @@ function PasskeysPanel() {
     }
   }
 
-  async function makeInvite() {
-    setInviteError(null);
-    try {
-      setInvite(await api<Invite>('/api/invites', { method: 'POST' }));
-    } catch (err) {
-      setInviteError(messageOf(err));
-    }
+  function makeInvite() {
+    return inviteFlight.run(true, async () => {
+      setInviteError(null);
+      try {
+        setInvite(await api<Invite>('/api/invites', { method: 'POST' }));
+      } catch (err) {
+        setInviteError(messageOf(err));
+      }
+    });
   }
 
-  async function addHere(ev: Event) {
+  function addHere(ev: Event) {
     ev.preventDefault();
-    setAdding(true);
-    setAddError(null);
-    try {
-      await registerPasskey({ nickname: nickname.trim() });
-      setNickname('');
-      list.reload();
-    } catch (err) {
-      setAddError(messageOf(err));
-    } finally {
-      setAdding(false);
-    }
+    return passkeyFlight.run(true, async () => {
+      setAddError(null);
+      try {
+        await registerPasskey({ nickname: nickname.trim() });
+        setNickname('');
+        list.reload();
+      } catch (err) {
+        setAddError(messageOf(err));
+      }
+    });
   }
 
   return (
@@ -265,26 +270,27 @@ function TokensPanel() {
   const [access, setAccess] = useState<'read' | 'write'>('read');
   const [created, setCreated] = useState<{ secret: string; token: AgentToken } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // set at the click, not at the next render: a double tap makes one token
+  const inFlight = useInFlight();
+  const busy = inFlight.busy !== null;
   const [confirming, setConfirming] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
 
-  async function create(ev: Event) {
+  function create(ev: Event) {
     ev.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await api<{ secret: string; token: AgentToken }>('/api/tokens', {
-        json: { name: name.trim(), access },
-      });
-      setCreated(r);
-      setName('');
-      list.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    return inFlight.run(true, async () => {
+      setError(null);
+      try {
+        const r = await api<{ secret: string; token: AgentToken }>('/api/tokens', {
+          json: { name: name.trim(), access },
+        });
+        setCreated(r);
+        setName('');
+        list.reload();
+      } catch (err) {
+        setError(messageOf(err));
+      }
+    });
   }
 
   async function revoke(t: AgentToken) {
