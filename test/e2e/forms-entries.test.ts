@@ -85,6 +85,23 @@ describe('entry forms', { timeout: 120_000 }, () => {
     expect(await d.data('taps')).toEqual([{ date: today(), count: 3 }]);
   });
 
+  it('a field tapped into as the form opens keeps the focus: the form does not pull it to its first field a frame later', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'body-temperature');
+    const kept = await card.getByRole('button', { name: /^Add (entry|another)$/ }).evaluate(async (b) => {
+      const root = b.closest('.card') as HTMLElement;
+      (b as HTMLButtonElement).click();
+      // the render after the click has happened; the next paint has not
+      await new Promise((r) => setTimeout(r, 0));
+      const field = root.querySelector<HTMLInputElement>('input[type="number"]');
+      field?.focus();
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      return field !== null && document.activeElement === field;
+    });
+    expect(kept).toBe(true);
+    await card.getByRole('form').getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('adds, edits and deletes an entry from the form', async () => {
     const w = await d.open('/');
     const card = cardOf(w, 'weight');

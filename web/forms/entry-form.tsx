@@ -6,7 +6,7 @@
  * 500.") is shown in the form as it comes (role=alert). The server checks everything again: the
  * form never decides alone what may be stored.
  */
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { InputDescriptor } from '../../src/common/inputs.js';
 import { ApiError } from '../lib/api.js';
 import { useInFlight } from '../lib/in-flight.js';
@@ -64,9 +64,15 @@ export function EntryForm(props: EntryFormProps) {
   const uid = useId();
   const blocker = saveBlocker(inputs, requireAny, values);
 
-  useEffect(() => {
-    const first = formRef.current?.querySelector<HTMLElement>('input, select, textarea, .form-group button');
-    first?.focus({ preventScroll: false });
+  // focus the first field as the form appears, before the next paint: an effect runs a frame
+  // later, and would pull the focus away from a field the person already tapped into, so the
+  // first characters typed there went to another field
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form || form.contains(document.activeElement)) return;
+    form
+      .querySelector<HTMLElement>('input, select, textarea, .form-group button')
+      ?.focus({ preventScroll: false });
   }, []);
 
   function run(action: () => Promise<unknown>) {
