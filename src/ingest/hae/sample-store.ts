@@ -9,6 +9,7 @@
  * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
  */
 
+import type Database from 'better-sqlite3';
 import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
@@ -72,6 +73,17 @@ export interface SeenMetric {
  */
 type SampleRow = [string, string, string, SampleSpan, string | null, string];
 
+/** Columns bound per sample by the insert statements (see insertStatement). */
+const INSERT_COLUMNS = 8;
+
+/**
+ * Samples written by one INSERT statement at most: one statement of many rows costs one call into
+ * SQLite instead of one per sample (its rows are inserted in order, so ids keep arrival order).
+ * A power of two: a remainder is written by the statements of its binary digits (32, 16, ... 1
+ * rows), so at most log2 + 1 statements are ever prepared.
+ */
+const INSERT_ROWS_MAX = 64;
+
 function toSample(metric: string, r: SampleRow): Sample {
   return {
     metric,
@@ -84,16 +96,25 @@ function toSample(metric: string, r: SampleRow): Sample {
   };
 }
 
+function addDate(affected: Map<string, Set<string>>, metric: string, date: string): void {
+  let dates = affected.get(metric);
+  if (!dates) {
+    dates = new Set();
+    affected.set(metric, dates);
+  }
+  dates.add(date);
+}
+
 /** The samples, pushes and metrics-seen tables of one instance (migration 3). */
 export class HaeSampleStore {
   private readonly q;
+  /** Insert statements by their number of rows (insertStatement), and their reused bind arrays. */
+  private readonly inserts = new Map<number, Database.Statement>();
+  private readonly params = new Map<number, unknown[]>();
 
   constructor(private readonly db: Db) {
     this.q = {
-      insert: db.prepare(
-        `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
-         VALUES (unhex(?),?,?,?,?,?,?,?) ON CONFLICT (metric, date, dedup_key) DO NOTHING`,
-      ),
+      addedRows: db.prepare('SELECT metric, date FROM hae_samples WHERE id BETWEEN ? AND ?').raw(true),
       forDates: db
         .prepare(
           `SELECT lower(hex(dedup_key)), date, at, span, source, vals FROM hae_samples
@@ -164,29 +185,63 @@ export class HaeSampleStore {
     writeTransaction(this.db, () => {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
-      for (const s of samples) {
-        const r = this.q.insert.run(
-          // hex → bytes in SQLite (unhex), not a Buffer per sample
-          s.dedupKey,
-          s.metric,
-          s.date,
-          s.at,
-          s.span,
-          s.source,
-          JSON.stringify(s.values),
-          pushId,
-        );
-        if (r.changes === 0) continue;
-        inserted++;
-        let dates = affected.get(s.metric);
-        if (!dates) {
-          dates = new Set();
-          affected.set(s.metric, dates);
+      let i = 0;
+      while (i < samples.length) {
+        let rows = INSERT_ROWS_MAX;
+        while (rows > samples.length - i) rows >>= 1;
+        const r = this.insertStatement(rows).run(this.bindRows(samples, i, rows, pushId));
+        inserted += r.changes;
+        if (r.changes === rows) {
+          for (let k = i; k < i + rows; k++) addDate(affected, samples[k].metric, samples[k].date);
+        } else if (r.changes > 0) {
+          // some were stored before: the new ones are the rows this statement added, whose ids
+          // are the `changes` ids ending at the last one (a table's next id is its largest + 1)
+          const last = Number(r.lastInsertRowid);
+          for (const [metric, date] of this.q.addedRows.all(last - r.changes + 1, last) as [string, string][])
+            addDate(affected, metric, date);
         }
-        dates.add(s.date);
+        i += rows;
       }
     });
     return { offered: samples.length, inserted, affected };
+  }
+
+  /** The bind array of `rows` samples from `from` (one reused array per statement size). */
+  private bindRows(samples: readonly Sample[], from: number, rows: number, pushId: number): unknown[] {
+    let params = this.params.get(rows);
+    if (!params) {
+      params = new Array(rows * INSERT_COLUMNS);
+      this.params.set(rows, params);
+    }
+    for (let r = 0, k = 0; r < rows; r++) {
+      const s = samples[from + r];
+      // hex → bytes in SQLite (unhex), not a Buffer per sample
+      params[k++] = s.dedupKey;
+      params[k++] = s.metric;
+      params[k++] = s.date;
+      params[k++] = s.at;
+      params[k++] = s.span;
+      params[k++] = s.source;
+      params[k++] = JSON.stringify(s.values);
+      params[k++] = pushId;
+    }
+    return params;
+  }
+
+  /**
+   * The insert-or-ignore of `rows` samples in one statement (prepared once per size).
+   */
+  private insertStatement(rows: number): Database.Statement {
+    let stmt = this.inserts.get(rows);
+    if (!stmt) {
+      stmt = this.db.prepare(
+        `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
+           VALUES ${new Array(rows).fill('(unhex(?),?,?,?,?,?,?,?)').join(',')}
+           ON CONFLICT (metric, date, dedup_key) DO NOTHING`,
+      );
+      this.inserts.set(rows, stmt);
+    }
+    return stmt;
   }
 
   /**
