@@ -88,9 +88,17 @@ interface EntrySpec {
 
 function entry(spec: EntrySpec): CatalogueEntry {
   const unit = DIMENSIONS[spec.dimension].canonical;
+  // every field and every entry has the same properties, in the same order (absent ones
+  // undefined): code reading them per point then sees one object layout, not one per metric
   const fields: RowField[] = (
     spec.fields ?? [{ name: spec.field ?? 'value', decimals: spec.decimals ?? 1 }]
-  ).map((f) => ({ ...f, unit: f.name === 'mgdl' ? 'mg/dL' : f.name === 'mmol' ? 'mmol/L' : unit }));
+  ).map((f) => ({
+    name: f.name,
+    unit: f.name === 'mgdl' ? 'mg/dL' : f.name === 'mmol' ? 'mmol/L' : unit,
+    decimals: f.decimals,
+    reduce: f.reduce,
+    optional: f.optional,
+  }));
   const shapeText = fields.map((f) => (f.optional ? `${f.name}?` : f.name)).join(', ');
   return {
     key: spec.key,
@@ -101,8 +109,8 @@ function entry(spec: EntrySpec): CatalogueEntry {
     dimension: spec.dimension,
     fields,
     reads: spec.reads ?? spec.key,
-    ...(spec.fractionToPercent ? { fractionToPercent: true } : {}),
-    ...(spec.textFields ? { textFields: spec.textFields } : {}),
+    fractionToPercent: spec.fractionToPercent ? true : undefined,
+    textFields: spec.textFields,
     rowShape: `{date, ${shapeText}}`,
   };
 }
