@@ -29,6 +29,7 @@ import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js
 import { durableReplies } from './http/durable-replies.js';
 import { errorHandler } from './http/error-handler.js';
 import { eventRoutes } from './http/event-routes.js';
+import { logStream } from './http/log-stream.js';
 import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installOpenApi, openApiRoute } from './http/openapi.js';
@@ -129,6 +130,8 @@ export function buildApp(inst: Instance): FastifyInstance {
       level: inst.config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: requestLogFields },
+      // written from this thread, not through the thread pool (src/http/log-stream.ts)
+      stream: logStream(),
     },
     // one info line per request, with method, URL, status and time (src/http/request-log.ts)
     logController: new OneLinePerRequest(),

@@ -41,6 +41,8 @@ export function redactUrl(url: string): string {
 
 /** A path segment shaped like a credential: 24+ URL-safe characters mixing letters and digits. */
 const SECRET_SEGMENT = /^(?=[^/]*[A-Za-z])(?=[^/]*\d)[A-Za-z0-9_\-.~%+=]{24,}$/;
+/** A path segment of 24 or more characters: only those can be shaped like a credential. */
+const LONG_SEGMENT = /[^/]{24}/;
 
 /**
  * `url` with every path segment shaped like a token (24 or more URL-safe characters with both
@@ -51,6 +53,8 @@ const SECRET_SEGMENT = /^(?=[^/]*[A-Za-z])(?=[^/]*\d)[A-Za-z0-9_\-.~%+=]{24,}$/;
 export function redactPathAndQuery(url: string): string {
   const q = url.search(/[?#]/);
   const pathPart = q < 0 ? url : url.slice(0, q);
+  // the common case, written once per request: no segment long enough to be a secret, no query
+  if (!LONG_SEGMENT.test(pathPart) && !url.includes('?')) return url;
   const rest = q < 0 ? '' : url.slice(q);
   const redacted = pathPart
     .split('/')

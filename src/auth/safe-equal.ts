@@ -2,7 +2,7 @@
  * Constant-time secret comparison (after Hono's bearer auth): both sides are hashed to a fixed
  * length first, so neither the content nor the length of the secret leaks through timing.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Digests of recent `expected` secrets: they are the server's own (the agent token, an admin
@@ -12,8 +12,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 const expectedDigests = new Map<string, Buffer>();
 const MAX_KEPT = 64;
 
+/** SHA-256 of the UTF-8 text (one-shot: no Hash object per check). */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return hash('sha256', text, 'buffer');
 }
 
 /** True when `given` equals `expected`, in time independent of where they differ. */

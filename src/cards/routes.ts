@@ -119,7 +119,10 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
       actor: actorOf(req),
       ifMatch: ifMatch(req),
     });
-    return reply.status(201).header('ETag', r.etag).send(r);
+    // the answer is returned, not sent: an async handler that returns `reply` makes Fastify
+    // await the reply (listeners on the socket until it finishes), a cost on every write
+    reply.status(201).header('ETag', r.etag);
+    return r;
   });
 
   app.patch('/api/manifests/:id/rows', { schema: { params, body: UpdateRowInput } }, async (req, reply) => {
@@ -127,7 +130,8 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
       actor: actorOf(req),
       ifMatch: ifMatch(req),
     });
-    return reply.header('ETag', r.etag).send(r);
+    reply.header('ETag', r.etag);
+    return r;
   });
 
   app.delete(
@@ -141,7 +145,8 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
         ]);
       }
       const r = removeRow(ctx, req.params.id, path, { actor: actorOf(req), ifMatch: ifMatch(req) });
-      return reply.header('ETag', r.etag).send(r);
+      reply.header('ETag', r.etag);
+      return r;
     },
   );
 
@@ -154,7 +159,8 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
         actor: actorOf(req),
         ifMatch: ifMatch(req),
       });
-      return reply.header('ETag', r.etag).send(r);
+      reply.header('ETag', r.etag);
+      return r;
     },
   );
 

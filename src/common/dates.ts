@@ -24,11 +24,21 @@ export function todayIn(timeZone?: string, now = new Date()): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
-/** True for a real calendar date `YYYY-MM-DD` (2026-02-30 is false). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * True for a real calendar date `YYYY-MM-DD` (2026-02-30 is false; proleptic Gregorian leap
+ * years, as `Date` counts them). Arithmetic, not a `Date` round trip: it runs for every row a
+ * write or a check reads.
+ */
 export function isIsoDate(s: unknown): s is string {
   if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  const y = Number(s.slice(0, 4));
+  const m = Number(s.slice(5, 7));
+  const d = Number(s.slice(8, 10));
+  if (m < 1 || m > 12 || d < 1) return false;
+  const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= MONTH_DAYS[m - 1] + (leap ? 1 : 0);
 }
 
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`; later `to` is positive). */

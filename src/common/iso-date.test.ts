@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { isIsoDate } from './dates.js';
+
+/** What `Date` says: the text survives a round trip through midnight UTC of that day. */
+function dateRoundTrip(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
+
+describe('isIsoDate', () => {
+  it('agrees with a Date round trip on every month and day of leap, common and century years', () => {
+    for (const y of [0, 4, 100, 400, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9999]) {
+      for (let m = 0; m <= 13; m++) {
+        for (let d = 0; d <= 32; d++) {
+          const s = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+          expect(isIsoDate(s), s).toBe(dateRoundTrip(s));
+        }
+      }
+    }
+  });
+
+  it('takes real days and refuses days that do not exist', () => {
+    expect(isIsoDate('2024-02-29')).toBe(true);
+    expect(isIsoDate('2000-02-29')).toBe(true);
+    expect(isIsoDate('1900-02-29')).toBe(false);
+    expect(isIsoDate('2026-02-30')).toBe(false);
+    expect(isIsoDate('2026-04-31')).toBe(false);
+    expect(isIsoDate('2026-13-01')).toBe(false);
+    expect(isIsoDate('2026-00-10')).toBe(false);
+  });
+
+  it('refuses anything not written YYYY-MM-DD', () => {
+    for (const v of ['2026-1-01', '2026-01-01T00:00', ' 2026-01-01', '20260101', '', null, undefined, 20260101]) {
+      expect(isIsoDate(v), String(v)).toBe(false);
+    }
+  });
+});
