@@ -32,7 +32,16 @@ describe('isIsoDate', () => {
   });
 
   it('refuses anything not written YYYY-MM-DD', () => {
-    for (const v of ['2026-1-01', '2026-01-01T00:00', ' 2026-01-01', '20260101', '', null, undefined, 20260101]) {
+    for (const v of [
+      '2026-1-01',
+      '2026-01-01T00:00',
+      ' 2026-01-01',
+      '20260101',
+      '',
+      null,
+      undefined,
+      20260101,
+    ]) {
       expect(isIsoDate(v), String(v)).toBe(false);
     }
   });
