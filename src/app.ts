@@ -94,26 +94,18 @@ function closeWithDeadline(app: FastifyInstance, graceMs: number): void {
  * poisoning: 400 INVALID_JSON naming the key. Null when `text` does not parse (a real syntax error).
  */
 function poisonedBody(text: string) {
-  let found: string | null = null;
+  let value: unknown;
   try {
-    JSON.parse(text, function (this: Record<string, unknown>, key, v) {
-      if (
-        found === null &&
-        (key === '__proto__' ||
-          (key === 'constructor' && typeof v === 'object' && v !== null && Object.hasOwn(v, 'prototype')))
-      ) {
-        found = key;
-      }
-      return v;
-    });
+    value = JSON.parse(text);
   } catch {
     return null;
   }
-  if (found === null) return null;
-  const problem = { path: `body.${found}`, message: 'is refused: it names an object prototype, not a field' };
+  const problem = jsonShapeProblem(value, { prefix: 'body', refusePrototypeKeys: true });
+  if (!problem?.prototypeKey) return null;
+  const key = problem.path.slice(problem.path.lastIndexOf('.') + 1);
   return badRequest(
-    `the JSON body has a "${found}" key, which is refused (it names an object prototype)`,
-    [problem],
+    `the JSON body has a "${key}" key at ${problem.path}, which is refused (it names an object prototype)`,
+    [{ path: problem.path, message: problem.message }],
     'INVALID_JSON',
   );
 }
@@ -181,13 +173,8 @@ export function buildApp(inst: Instance): FastifyInstance {
         if (err) return done(poisonedBody(body) ?? err, undefined);
         const numbers = jsonNumberProblem(body, 'body');
         if (numbers) return done(soundJsonRefusal(numbers, 'NUMBER_OUT_OF_RANGE'), undefined);
-        const problem = jsonShapeProblem(value);
-        if (problem) {
-          return done(
-            badRequest(`the JSON body ${problem.path} ${problem.message}`, [problem], 'INVALID_JSON'),
-            undefined,
-          );
-        }
+        const problem = jsonShapeProblem(value, { prefix: 'body' });
+        if (problem) return done(soundJsonRefusal(problem, 'INVALID_JSON'), undefined);
         done(null, value);
       });
     },

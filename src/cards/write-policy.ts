@@ -21,11 +21,15 @@
 
 import { dateRefusal } from '../common/date-allowance.js';
 import { isIsoDate } from '../common/dates.js';
+import { fieldPath } from '../common/field-path.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../common/inputs.js';
 import type { Entry, WritePolicy } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
+
+/** Where an entry's field is in the request body `{entry: {...}}` (src/common/field-path.ts). */
+const entryPath = (key?: string) => fieldPath('body', key === undefined ? ['entry'] : ['entry', key]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,7 +45,7 @@ export function cleanEntry(entry: unknown): Entry {
       400,
       'BAD_REQUEST',
       'the body must be {"entry": {...}} with the entry as a JSON object',
-      [{ path: 'entry', message: entry === undefined ? 'is required' : 'must be an object' }],
+      [{ path: entryPath(), message: entry === undefined ? 'is required' : 'must be an object' }],
     );
   }
   const out: Entry = {};
@@ -124,14 +128,14 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
 }
 
 function fieldError(input: InputDescriptor | undefined, key: string, problem: string): FieldError {
-  return { path: `entry.${key}`, message: `${input?.label ?? key} ${problem}` };
+  return { path: entryPath(key), message: `${input?.label ?? key} ${problem}` };
 }
 
 /**
  * Checks an entry against the policy's inputs: `requireAny` first (422 REQUIRE_ANY, "Fill in at
  * least one of: Systolic, Diastolic."), then every input's `required` and value rules (422
  * INVALID_ENTRY; the message is the first problem as a sentence, `details` lists them all, each
- * with `path: entry.<key>`). Keys no input declares are stored as they are.
+ * with `path: body.entry.<key>`). Keys no input declares are stored as they are.
  * @throws KlebbError 422.
  */
 export function checkEntry(policy: WritePolicy, entry: Entry): void {
@@ -139,7 +143,7 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
     const labels = policy.requireAny.map((k) => policy.inputs.find((i) => i.key === k)?.label ?? k);
     throw invalid(
       `Fill in at least one of: ${labels.join(', ')}.`,
-      policy.requireAny.map((k) => ({ path: `entry.${k}`, message: 'one of these needs a value' })),
+      policy.requireAny.map((k) => ({ path: entryPath(k), message: 'one of these needs a value' })),
       'REQUIRE_ANY',
     );
   }
@@ -174,14 +178,14 @@ export function entryDay(policy: WritePolicy, entry: Entry): string | null {
     // written right, but the day does not exist (2026-02-30, 2026-13-45)
     throw invalid(
       `${day} is not a date in the calendar.`,
-      [{ path: `entry.${policy.dateField}`, message: `${day} is not a date in the calendar` }],
+      [{ path: entryPath(policy.dateField), message: `${day} is not a date in the calendar` }],
       'INVALID_ENTRY',
     );
   }
   if (!isIsoDate(day) || (v as string).length > 40) {
     throw invalid(
       `The date must be written YYYY-MM-DD.`,
-      [{ path: `entry.${policy.dateField}`, message: 'must be a date written YYYY-MM-DD' }],
+      [{ path: entryPath(policy.dateField), message: 'must be a date written YYYY-MM-DD' }],
       'INVALID_ENTRY',
     );
   }
@@ -207,7 +211,7 @@ export function assertDateAllowed(policy: WritePolicy, day: string, today: strin
   if (refusal) {
     throw invalid(
       refusal,
-      [{ path: `entry.${policy.dateField}`, message: `${day} is not allowed` }],
+      [{ path: entryPath(policy.dateField), message: `${day} is not allowed` }],
       'DATE_NOT_ALLOWED',
     );
   }

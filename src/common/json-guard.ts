@@ -4,6 +4,7 @@
  * surrogate makes our own answers unreadable to strict JSON parsers). Checked iteratively, so
  * the check itself cannot overflow the stack.
  */
+import { childPath } from './field-path.js';
 
 /** Deepest nesting of arrays and objects accepted (a manifest or a row needs far fewer). */
 export const MAX_JSON_DEPTH = 100;
@@ -12,6 +13,19 @@ export const MAX_JSON_DEPTH = 100;
 export interface JsonShapeProblem {
   path: string;
   message: string;
+  /** Set when the problem is a `__proto__` or `constructor.prototype` key. */
+  prototypeKey?: boolean;
+}
+
+/**
+ * A key that names an object prototype (`__proto__`, or `constructor` holding `prototype`),
+ * which the JSON body parser refuses as prototype poisoning.
+ */
+function isPrototypeKey(key: string, child: unknown): boolean {
+  if (key === '__proto__') return true;
+  return (
+    key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype')
+  );
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -22,10 +36,16 @@ function hasLoneSurrogate(s: string): boolean {
 
 /**
  * Walks a parsed JSON value; returns the first problem found (too deep, or a string or key
- * with a lone surrogate), or null when the value is acceptable.
+ * with a lone surrogate; with `refusePrototypeKeys`, a `__proto__` or `constructor.prototype`
+ * key), or null when the value is acceptable. The path is built by
+ * src/common/field-path.ts behind `prefix` (`body` for a request body).
  */
-export function jsonShapeProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonShapeProblem | null {
-  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 0, path: '' }];
+export function jsonShapeProblem(
+  value: unknown,
+  opts: { maxDepth?: number; prefix?: string; refusePrototypeKeys?: boolean } = {},
+): JsonShapeProblem | null {
+  const { maxDepth = MAX_JSON_DEPTH, prefix = '', refusePrototypeKeys = false } = opts;
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 0, path: prefix }];
   while (stack.length > 0) {
     const { v, depth, path } = stack.pop() as { v: unknown; depth: number; path: string };
     if (typeof v === 'string') {
@@ -38,12 +58,19 @@ export function jsonShapeProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Jso
       return { path: path || '(value)', message: `is nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--)
-        stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
+        stack.push({ v: v[i], depth: depth + 1, path: childPath(path, i) });
     } else {
       for (const [k, child] of Object.entries(v)) {
         if (hasLoneSurrogate(k))
           return { path: path || '(value)', message: 'has a key with a lone UTF-16 surrogate' };
-        stack.push({ v: child, depth: depth + 1, path: path ? `${path}.${k}` : k });
+        if (refusePrototypeKeys && isPrototypeKey(k, child)) {
+          return {
+            path: childPath(path, k),
+            message: 'is refused: it names an object prototype, not a field',
+            prototypeKey: true,
+          };
+        }
+        stack.push({ v: child, depth: depth + 1, path: childPath(path, k) });
       }
     }
   }

@@ -4,6 +4,7 @@
  * is rounded) and bytes that are not UTF-8 (decoded, they become U+FFFD). Each would change a
  * health record silently, so every write path refuses them and names the place.
  */
+import { childPath } from './field-path.js';
 import type { JsonShapeProblem } from './json-guard.js';
 
 /** Largest integer a JSON number keeps exactly (2^53 - 1). */
@@ -53,8 +54,8 @@ interface Frame {
 function pathOf(stack: Frame[], prefix: string): string {
   let out = prefix;
   for (const f of stack) {
-    if (f.array) out += `[${f.index}]`;
-    else if (f.key !== undefined) out += out ? `.${f.key}` : f.key;
+    if (f.array) out = childPath(out, f.index);
+    else if (f.key !== undefined) out = childPath(out, f.key);
   }
   return out || '(value)';
 }

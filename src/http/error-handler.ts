@@ -7,6 +7,7 @@
  * Every 401 carries a `WWW-Authenticate: Bearer` challenge (src/http/www-authenticate.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { childPath, fieldPath, pointerSteps } from '../common/field-path.js';
 import { type ErrorCode, KlebbError } from '../errors.js';
 import { StorageBusyError, storageFault } from '../store/storage-faults.js';
 import { bearerChallenge } from './www-authenticate.js';
@@ -29,16 +30,6 @@ interface SchemaIssue {
   parentSchema?: { errorMessage?: unknown; anyOf?: Record<string, unknown>[] };
 }
 
-/** `/entry/items/0/kg` → `.entry.items[0].kg` (docs/API.md "Errors": dotted, indexes in brackets). */
-function dotted(instancePath: string): string {
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
-    .join('');
-}
-
 /** What one branch of a union accepts, in a few words. */
 function branchWords(branch: Record<string, unknown>): string {
   if ('const' in branch) return JSON.stringify(branch.const);
@@ -51,9 +42,9 @@ function describeIssue(v: SchemaIssue, at: string): { path: string; message: str
   const own = v.parentSchema?.errorMessage;
   if (typeof own === 'string') return { path: at, message: own };
   if (v.keyword === 'required')
-    return { path: `${at}.${String(v.params.missingProperty)}`, message: 'is required' };
+    return { path: childPath(at, String(v.params.missingProperty)), message: 'is required' };
   if (v.keyword === 'additionalProperties') {
-    return { path: `${at}.${String(v.params.additionalProperty)}`, message: 'is not a known field' };
+    return { path: childPath(at, String(v.params.additionalProperty)), message: 'is not a known field' };
   }
   if (v.keyword === 'anyOf' && v.parentSchema?.anyOf) {
     return { path: at, message: `must be ${v.parentSchema.anyOf.map(branchWords).join(' or ')}` };
@@ -83,7 +74,7 @@ function validationDetails(err: FastifyError): { path: string; message: string }
   const out: { path: string; message: string }[] = [];
   for (const v of issues) {
     if (covered(v)) continue;
-    const d = describeIssue(v, `${context}${dotted(v.instancePath)}`);
+    const d = describeIssue(v, fieldPath(context, pointerSteps(v.instancePath)));
     if (!out.some((o) => o.path === d.path && o.message === d.message)) out.push(d);
   }
   return out;

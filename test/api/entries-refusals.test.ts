@@ -83,8 +83,8 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: 'REQUIRE_ANY', error: 'Fill in at least one of: Systolic, Pulse.' });
     expect(r.body.details).toEqual([
-      { path: 'entry.systolic', message: 'one of these needs a value' },
-      { path: 'entry.pulse', message: 'one of these needs a value' },
+      { path: 'body.entry.systolic', message: 'one of these needs a value' },
+      { path: 'body.entry.pulse', message: 'one of these needs a value' },
     ]);
     expect(await dataOf('bp2')).toEqual([]);
     // one of them is enough
@@ -101,7 +101,7 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(high.body).toEqual({
       error: 'Weight (kg) must be at most 300.',
       code: 'INVALID_ENTRY',
-      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 300' }],
+      details: [{ path: 'body.entry.kg', message: 'Weight (kg) must be at most 300' }],
     });
     const missing = await person('/api/manifests/weight/entries', {
       json: { entry: { date: today(), note: 'x' } },
@@ -117,7 +117,7 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(badDate.body).toEqual({
       code: 'INVALID_ENTRY',
       error: '2026-02-30 is not a date in the calendar.',
-      details: [{ path: 'entry.date', message: '2026-02-30 is not a date in the calendar' }],
+      details: [{ path: 'body.entry.date', message: '2026-02-30 is not a date in the calendar' }],
     });
     const badShape = await person('/api/manifests/weight/entries', {
       json: { entry: { date: '30/02/2026', kg: 80 } },
@@ -142,7 +142,7 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(past.body).toEqual({
       error: "This card doesn't take entries for past days.",
       code: 'DATE_NOT_ALLOWED',
-      details: [{ path: 'entry.date', message: `${addDays(today(), -1)} is not allowed` }],
+      details: [{ path: 'body.entry.date', message: `${addDays(today(), -1)} is not allowed` }],
     });
     const future = await person('/api/manifests/weight/entries', {
       json: { entry: { date: addDays(today(), 1), kg: 80 } },
@@ -231,7 +231,7 @@ describe('refusals, each shown to the person as it comes', () => {
       const r = await person('/api/manifests/weight/entries', { json });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('BAD_REQUEST');
-      expect(r.body.details[0].path).toBe('entry');
+      expect(r.body.details[0].path).toBe('body.entry');
     }
   });
 

@@ -146,7 +146,7 @@ describe('bad input is a 4xx', () => {
     expect(poisoned.status).toBe(400);
     expect(poisoned.body.code).toBe('INVALID_JSON');
     expect(poisoned.body.error).toMatch(/"__proto__" key/);
-    expect(poisoned.body.details[0].path).toBe('body.__proto__');
+    expect(poisoned.body.details[0].path).toBe('body.data[0].__proto__');
     expect((await s.api('/api/manifests/proto/data')).body.data).toEqual([{ date: '2026-01-01', a: 1 }]);
   });
 
