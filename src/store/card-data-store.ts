@@ -212,11 +212,20 @@ export class CardDataStore {
    *   elements as they are (the caller read them in this transaction): only the elements after
    *   them are written (an append to a long list costs the new rows, not the list). The change
    *   is recorded exactly as a whole replace. 0 (default): every element is written.
+   * @param current the card's data as readJson gave it in the caller's transaction, when the
+   *   caller read it: the change log's before image, so the rows are not read a second time.
    * @returns the new version.
    */
-  replace(cardId: string, data: unknown, actor: Actor, op = 'replace', unchanged = 0): number {
+  replace(
+    cardId: string,
+    data: unknown,
+    actor: Actor,
+    op = 'replace',
+    unchanged = 0,
+    current?: string,
+  ): number {
     return deferredWriteTransaction(this.db, () => {
-      const before = this.beforeImage(cardId);
+      const before = this.beforeImage(cardId, current);
       return this.writeWhole(cardId, data, actor, op, '', before, unchanged);
     });
   }
@@ -436,13 +445,14 @@ export class CardDataStore {
 
   // ---- internals ----
 
-  private beforeImage(cardId: string): Image {
+  /** The change log's image of the card's data now; `current`: its readJson text, when already read. */
+  private beforeImage(cardId: string, current?: string): Image {
     const st = this.q.state.get(cardId) as StateRow | undefined;
     if (!st || st.shape === 'none') return undefined;
     if (st.shape === 'value') return st.doc ?? 'null';
     // a very large array is not even read for the change log (MAX_CHANGE_IMAGE_BYTES would drop it)
     if (st.row_count > MAX_CHANGE_IMAGE_ROWS) return OMITTED_IMAGE;
-    return this.readJson(cardId);
+    return current ?? this.readJson(cardId);
   }
 
   private writeWhole(

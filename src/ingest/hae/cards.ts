@@ -207,7 +207,9 @@ export function upsertRowsByDate(
     const state = ctx.store.state(cardId);
     if (state.shape === 'value')
       return { rowsWritten: 0, note: 'the card data is not a list of rows; nothing written' };
-    const existing = state.shape === 'array' ? (ctx.store.read(cardId) as unknown[]) : [];
+    // read once: parsed here, and as it is the change log's before image of a whole replace
+    const current = state.shape === 'array' ? ctx.store.readJson(cardId) : undefined;
+    const existing = current === undefined ? [] : (JSON.parse(current) as unknown[]);
     const firstIndex = new Map<string, number>();
     const dateCount = new Map<string, number>();
     existing.forEach((el, i) => {
@@ -261,7 +263,7 @@ export function upsertRowsByDate(
         merged.splice(at, 0, row);
         unchanged = Math.min(unchanged, at);
       }
-      version = ctx.store.replace(cardId, merged, actor, 'hae-upsert', unchanged);
+      version = ctx.store.replace(cardId, merged, actor, 'hae-upsert', unchanged, current);
     }
     return { rowsWritten: written, version };
   });

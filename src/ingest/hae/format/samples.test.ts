@@ -215,6 +215,37 @@ describe('extractSamples: dates, span, dedup keys', () => {
       ]),
     );
     expect(minutes.samples.map((s) => s.span)).toEqual(['sample', 'sample']);
+    // a (date, source) that repeats makes it samples: the same source, no source, or the first
+    // of a date's several sources coming back
+    const spans = (points: Record<string, unknown>[]) =>
+      extract(block('step_count', 'count', points)).samples.map((s) => s.span);
+    const at = '2025-08-12 00:00:00 +0100';
+    expect(
+      spans([
+        { date: at, qty: 1, source: 'Oura' },
+        { date: at, qty: 2, source: 'Oura' },
+      ]),
+    ).toEqual(['sample', 'sample']);
+    expect(
+      spans([
+        { date: at, qty: 1 },
+        { date: at, qty: 2, source: null },
+      ]),
+    ).toEqual(['sample', 'sample']);
+    expect(
+      spans([
+        { date: at, qty: 1, source: 'Oura' },
+        { date: at, qty: 2, source: 'Watch' },
+        { date: at, qty: 3, source: 'Oura' },
+      ]),
+    ).toEqual(['sample', 'sample', 'sample']);
+    expect(
+      spans([
+        { date: at, qty: 1, source: 'Oura' },
+        { date: at, qty: 2, source: 'Watch' },
+        { date: at, qty: 3, source: 'iPhone' },
+      ]),
+    ).toEqual(['day', 'day', 'day']);
   });
 
   it('gives equal content equal keys whatever the key order, and 12/24-hour spelling', () => {

@@ -166,12 +166,22 @@ function implausible(
  */
 function isDailyBlock(reads: Extract<PointRead, { ok: true }>[]): boolean {
   if (reads.length === 0) return false;
-  const seen = new Set<string>();
+  // per date, the source of its one point so far (no key text built per point: a daily block has
+  // one point a date), or the sources once a date has points from several
+  const seen = new Map<string, string | Set<string>>();
   for (const r of reads) {
     if (r.time.time !== '00:00:00') return false;
-    const key = `${r.time.date}|${r.source ?? ''}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const date = r.time.date;
+    const source = r.source ?? '';
+    const prev = seen.get(date);
+    if (prev === undefined) seen.set(date, source);
+    else if (typeof prev === 'string') {
+      if (prev === source) return false;
+      seen.set(date, new Set([prev, source]));
+    } else {
+      if (prev.has(source)) return false;
+      prev.add(source);
+    }
   }
   return true;
 }
