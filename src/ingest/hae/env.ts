@@ -32,9 +32,11 @@ export const HAE_MAX_WARNINGS = 50;
 
 /**
  * Filling a card reads the stored samples of a few dates at a time: at most this many samples per
- * read (a date with more is read alone), so memory stays bounded on minute-level histories.
+ * read (a date with more is read alone), so memory stays bounded on minute-level histories. A
+ * fill in steps (a streamed push, an import) yields to the event loop after each read: a read of
+ * 2 000 samples and its rows take a few tens of ms, so the server keeps answering meanwhile.
  */
-export const HAE_FILL_SAMPLES_PER_READ = 5_000;
+export const HAE_FILL_SAMPLES_PER_READ = 2_000;
 
 /** ... and at most this many dates per read. */
 export const HAE_FILL_DATES_PER_READ = 400;

@@ -34,8 +34,14 @@ export interface WebhookAnswer {
 /** Workouts extracted together when a body is streamed. */
 const WORKOUT_BATCH = 500;
 
-function answer(run: PushRun, ok: boolean, warning?: string): WebhookAnswer {
-  return shape(run.finish(), ok, warning);
+/**
+ * Finishes a streamed push: its cards' rows are made a group of dates at a time with a turn of
+ * the event loop between groups (finishInSteps), so filling the cards from a body of months of
+ * minute samples does not hold the server; they are written, with the push record, in one
+ * transaction at the end.
+ */
+async function answer(run: PushRun, ok: boolean, warning?: string): Promise<WebhookAnswer> {
+  return shape(await run.finishInSteps(), ok, warning);
 }
 
 function shape(s: ReturnType<PushRun['finish']>, ok: boolean, warning?: string): WebhookAnswer {
@@ -125,7 +131,7 @@ export function ingestInline(
 
 /** Sizes of the streamed path (tests make them small to cross chunk boundaries). */
 export interface StreamOptions {
-  /** Points of one metric block extracted (and stored) together (default 2000: less garbage promoted, lower peak memory). */
+  /** Points of one metric block extracted (and stored) together (default 1000: less garbage promoted, lower peak memory, and each turn of the event loop spent on them stays short). */
   chunkPoints?: number;
   /** Points held in memory while a block's name or units are unknown, before spilling to disk (default 20 000). */
   pendingInMemory?: number;
@@ -147,7 +153,7 @@ export async function ingestSpooled(
 ): Promise<WebhookAnswer> {
   const run = svc.startPush('hae', bytes);
   const blockOpts = {
-    chunkPoints: opts.chunkPoints ?? 2000,
+    chunkPoints: opts.chunkPoints ?? 1000,
     pendingInMemory: opts.pendingInMemory ?? 20_000,
     spillPath: () => `${file}.spill-${randomBytes(4).toString('hex')}`,
   };
@@ -187,7 +193,7 @@ export async function ingestSpooled(
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');
     else if (walk.blocks + walk.workouts === 0) run.warn('body has neither "metrics" nor "workouts"');
     fs.rmSync(file, { force: true });
-    return answer(run, true);
+    return await answer(run, true);
   } catch (err) {
     // what was read completely before the error is kept: the block in progress and the workouts so far
     await block?.end().catch(() => {});
@@ -204,7 +210,7 @@ export async function ingestSpooled(
       { quarantined: where, bytes, blocks, err: shortMessage(err) },
       'HAE body stopped parsing; quarantined',
     );
-    return answer(
+    return await answer(
       run,
       false,
       `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}.${hint}`,
