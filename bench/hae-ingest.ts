@@ -17,6 +17,12 @@
  *    (bench/lib/hae-payload.ts), streamed from disk to a fresh server with the same cards. The
  *    server's peak resident memory is read from /proc/<pid>/status (VmHWM) after the answer
  *    (and VmRSS sampled every 50 ms meanwhile). Target: VmHWM < 300 MB.
+ * 3. A 21.8 MB minute-level push, as a person's phone sent it (73 days of heart rate and steps
+ *    every minute, 210 240 points; bench/lib/hae-payload.ts writeMinutePush), to a fresh server
+ *    with the cards: the server's CPU time, the time to the answer, samples stored per second of
+ *    CPU, and the latency of /healthz asked again and again meanwhile (each 20 ms after the last
+ *    answer, on its own connection): p99 and max. Target: /healthz p99 < 100 ms (the push must
+ *    not hold the server). Floor: the same JSON.parse + one durable transaction on this body.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,7 +31,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { Benchmark } from './lib/bench.js';
 import { casePath } from './lib/cases-dir.js';
-import { writeHaePayload } from './lib/hae-payload.js';
+import { writeHaePayload, writeMinutePush } from './lib/hae-payload.js';
 import { expectStatus } from './lib/http.js';
 import { BENCH_TOKEN, type KlebbServer, startKlebb } from './lib/klebb.js';
 import { procStatusMB } from './lib/proc.js';
@@ -170,10 +176,115 @@ function post(
   });
 }
 
+/** Days of the minute-level push (section 3): what the phone sent in one go. */
+const MINUTE_PUSH_DAYS = 73;
+
+/** GET /healthz again and again (20 ms after each answer) until `done()`; the latencies, ms. */
+async function pollHealth(url: string, done: () => boolean): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const out: number[] = [];
+  try {
+    while (!done()) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${url}/healthz`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    agent.destroy();
+  }
+  return out;
+}
+
+/** The 21.8 MB minute-level push to a fresh server (section 3), with /healthz asked meanwhile. */
+async function minutePush(dir: string): Promise<{ figures: Figure[]; note: string }> {
+  const file = path.join(dir, 'minute-push.json');
+  const gen = await writeMinutePush(file, MINUTE_PUSH_DAYS);
+  const floor = pushFloorCpuMs(dir, fs.readFileSync(file), 1);
+  const { server, haeToken } = await serverWithCards(dir, 'minute');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let done = false;
+  try {
+    const c0 = cpuMs(server.child.pid);
+    const polling = pollHealth(server.url, () => done);
+    const r = await post(server.url, haeToken, { file }, agent).finally(() => {
+      done = true;
+    });
+    const cpu = cpuMs(server.child.pid) - c0;
+    const health = await polling;
+    if (r.status !== 200 || r.answer.ok !== true)
+      throw new Error(`minute push: ${r.status} ${JSON.stringify(r.answer).slice(0, 300)}`);
+    const samples = (r.answer.samples as { received: number }).received;
+    const h = summarize(health);
+    const p99 = h.p99;
+    progress(
+      `minute push ${(gen.bytes / 1e6).toFixed(1)} MB: ${(r.ms / 1000).toFixed(1)} s, server CPU ${cpu} ms, /healthz p99 ${p99.toFixed(0)} ms (max ${h.max.toFixed(0)}, ${health.length} asked)`,
+    );
+    return {
+      note: `minute push: ${MINUTE_PUSH_DAYS} days of heart rate and steps every minute, ${gen.points} points, ${gen.bytes} bytes, streamed from disk; /healthz asked ${health.length} times meanwhile`,
+      figures: [
+        { key: 'hae.minute_mb', label: 'minute push: size', value: gen.bytes / 1e6, unit: 'MB' },
+        { key: 'hae.minute_samples', label: 'minute push: samples', value: samples, unit: 'samples' },
+        { key: 'hae.minute_s', label: 'minute push: post to answer', value: r.ms / 1000, unit: 's' },
+        { key: 'hae.minute_cpu_ms', label: 'minute push: server CPU time', value: cpu, unit: 'ms' },
+        {
+          key: 'hae.minute_samples_per_cpu_s',
+          label: 'minute push: samples stored per second of server CPU',
+          value: samples / (cpu / 1000),
+          unit: 'samples/s',
+        },
+        {
+          key: 'hae.minute_samples_per_s',
+          label: 'minute push: samples stored per second (wall)',
+          value: samples / (r.ms / 1000),
+          unit: 'samples/s',
+        },
+        {
+          key: 'hae.minute_floor_cpu_ms',
+          label: 'floor: JSON.parse + one durable transaction writing every point of the minute push (CPU)',
+          value: floor,
+          unit: 'ms',
+        },
+        {
+          key: 'hae.minute_cpu_ratio',
+          label: 'minute push: server CPU / floor',
+          value: cpu / floor,
+          unit: 'x',
+        },
+        {
+          key: 'hae.minute_healthz_p99_ms',
+          label: 'minute push: /healthz latency meanwhile, p99',
+          value: p99,
+          unit: 'ms',
+          target: { op: '<', value: 100 },
+        },
+        {
+          key: 'hae.minute_healthz_max_ms',
+          label: 'minute push: /healthz latency meanwhile, max',
+          value: h.max,
+          unit: 'ms',
+        },
+      ],
+    };
+  } finally {
+    done = true;
+    agent.destroy();
+    await server.stop();
+  }
+}
+
 export const haeIngest: Benchmark = {
   name: 'hae-ingest',
   title:
-    'Health Auto Export webhook: real 1.6 MB payload, re-send, generated 100 MB payload (10 MB with --quick)',
+    'Health Auto Export webhook: real 1.6 MB payload, re-send, generated 100 MB payload (10 MB with --quick), 21.8 MB minute push with /healthz meanwhile',
   async run(ctx) {
     const dir = makeTempDir('hae-ingest');
     const real = fs.readFileSync(REAL_FILE);
@@ -270,6 +381,7 @@ export const haeIngest: Benchmark = {
       agent.destroy();
       await server.stop();
     }
+    const minute = await minutePush(dir);
     const bigSamples = (big.answer.samples as { received: number; new: number }).received;
     const f = summarize(first).median;
     const r = summarize(resend).median;
@@ -378,6 +490,7 @@ export const haeIngest: Benchmark = {
         unit: 'MB',
       },
       { key: 'hae.big_rss_after_mb', label: 'server VmRSS after the post', value: rssAfter, unit: 'MB' },
+      ...minute.figures,
     ];
     return {
       figures,
@@ -385,6 +498,7 @@ export const haeIngest: Benchmark = {
         `real payload: ${path.basename(REAL_FILE)} (${real.length} bytes), posted to a fresh home with cards ${CARDS.map((c) => c[1]).join(', ')}; one keep-alive connection; ${runs} fresh homes`,
         `generated: ${gen.days} days x 8 metric blocks (minute-level heart rate, steps, distance, energy; stand time; weight; sleep), ${gen.points} points, streamed from disk with Content-Length`,
         'memory from /proc/<pid>/status of the server process (MB = 10^6 bytes)',
+        minute.note,
       ],
     };
   },

@@ -173,3 +173,55 @@ async function writeDays(
   );
   return { bytes, days, points };
 }
+
+/**
+ * Writes a minute-level push of heart rate (Min/Avg/Max) and steps, one point of each every minute
+ * of `days` days from 2025-06-01 (+0530), in the layout a person's phone sent when it pushed 73
+ * days at once (21.8 MB, 210 240 points): one block per metric, `", "` and `": "` separators, one
+ * source for all points. Deterministic; written as generated.
+ * @returns the bytes written and the number of points.
+ */
+export async function writeMinutePush(
+  file: string,
+  days: number,
+): Promise<{ bytes: number; points: number }> {
+  const out = fs.createWriteStream(file);
+  let bytes = 0;
+  let points = 0;
+  const write = async (s: string) => {
+    bytes += Buffer.byteLength(s);
+    if (!out.write(s)) await new Promise<void>((r) => out.once('drain', () => r()));
+  };
+  const source = 'Priya’s Apple Watch|iPhone';
+  const r = rng(11);
+  const minute = (d: number, m: number) => {
+    const t = new Date(Date.UTC(2025, 5, 1) + d * DAY_MS + m * 60_000).toISOString();
+    return `${t.slice(0, 10)} ${t.slice(11, 19)} +0530`;
+  };
+  const metrics: [string, string, () => Record<string, number>][] = [
+    ['heart_rate', 'count/min', () => ({ Min: 60, Avg: Math.round(60 + 70 * r()), Max: 130 })],
+    ['step_count', 'count', () => ({ qty: Math.round(120 * r()) })],
+  ];
+  await write('{"data": {"metrics": [');
+  for (let b = 0; b < metrics.length; b++) {
+    const [name, units, values] = metrics[b];
+    await write(`${b ? ', ' : ''}{"name": "${name}", "units": "${units}", "data": [`);
+    for (let d = 0; d < days; d++) {
+      const day: string[] = [];
+      for (let m = 0; m < 1440; m++) {
+        const fields = Object.entries(values())
+          .map(([k, v]) => `"${k}": ${v}`)
+          .join(', ');
+        day.push(`{"date": "${minute(d, m)}", ${fields}, "source": "${source}"}`);
+      }
+      points += day.length;
+      await write(`${d ? ', ' : ''}${day.join(', ')}`);
+    }
+    await write(']}');
+  }
+  await write(']}}');
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
+  return { bytes, points };
+}
