@@ -67,14 +67,57 @@ export function undoConflicts(mine: ChangeRecord[], later: ChangeRecord[]): Chan
   });
 }
 
-function conflictError(ctx: CardContext, setId: number, hits: ChangeRecord[]): KlebbError {
-  const shown = hits.slice(0, UNDO_CONFLICTS_SHOWN);
-  const what = shown.map((d) => {
-    const where = d.op === MANIFEST_OP ? 'its settings' : d.path ? `row ${d.path}` : 'its data';
-    return `${cardLabel(ctx, d.cardId)}: ${where} by ${d.actor} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
+/** One later change set's overlap on one card, as the 409 sentence names it. */
+interface ConflictLine {
+  first: ChangeRecord;
+  settings: boolean;
+  rows: Set<string>;
+  data: boolean;
+}
+
+/**
+ * The later changes grouped by change set and card: a push that touched 40 rows of a card is one
+ * line ("Weight: 40 rows by hae at … (change 17)"), not 40 lines or the same line twice.
+ */
+function conflictLines(hits: ChangeRecord[]): ConflictLine[] {
+  const lines = new Map<string, ConflictLine>();
+  for (const d of hits) {
+    const key = `${d.setId ?? `record ${d.id}`}\n${d.cardId}`;
+    const line = lines.get(key) ?? { first: d, settings: false, rows: new Set<string>(), data: false };
+    lines.set(key, line);
+    if (d.op === MANIFEST_OP) line.settings = true;
+    else if (d.path) line.rows.add(d.path);
+    else line.data = true;
+  }
+  return [...lines.values()];
+}
+
+function whereOf(line: ConflictLine): string {
+  const parts: string[] = [];
+  if (line.settings) parts.push('its settings');
+  if (line.data) parts.push('its data');
+  if (line.rows.size === 1) parts.push(`row ${[...line.rows][0]}`);
+  else if (line.rows.size > 1) parts.push(`${line.rows.size} rows`);
+  return parts.join(' and ');
+}
+
+/**
+ * The 409 UNDO_CONFLICT for set `setId`: one sentence part per later change set and card (at
+ * most UNDO_CONFLICTS_SHOWN), and `conflicts`, the first overlapping change records.
+ * `labelOf` gives a card's label for its id.
+ */
+export function undoConflictError(
+  labelOf: (cardId: string) => string,
+  setId: number,
+  hits: ChangeRecord[],
+): KlebbError {
+  const lines = conflictLines(hits);
+  const what = lines.slice(0, UNDO_CONFLICTS_SHOWN).map((line) => {
+    const d = line.first;
+    return `${labelOf(d.cardId)}: ${whereOf(line)} by ${d.actor} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
   });
-  const more = hits.length > shown.length ? `, and ${hits.length - shown.length} more` : '';
-  const conflicts: UndoConflict[] = shown.map((d) => ({
+  const more = lines.length > UNDO_CONFLICTS_SHOWN ? `, and ${lines.length - UNDO_CONFLICTS_SHOWN} more` : '';
+  const conflicts: UndoConflict[] = hits.slice(0, UNDO_CONFLICTS_SHOWN).map((d) => ({
     setId: d.setId,
     cardId: d.cardId,
     actor: d.actor,
@@ -202,7 +245,7 @@ export function undoChangeSet(
     if (ctx.registry.has(id)) requireCard(ctx, id);
   }
   const hits = undoConflicts(mine, log.laterChanges(setId));
-  if (hits.length) throw conflictError(ctx, setId, hits);
+  if (hits.length) throw undoConflictError((id) => cardLabel(ctx, id), setId, hits);
   const files = fileTargets(ctx, mine);
   for (const t of files) assertFileFree(ctx, setId, t);
 
