@@ -24,6 +24,7 @@ import { dataRoutes } from './data/routes.js';
 import { badRequest, type ErrorCode, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { galleryRoutes } from './gallery/routes.js';
+import { installBodyDecoding } from './http/body-encoding.js';
 import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
 import { durableReplies } from './http/durable-replies.js';
@@ -60,6 +61,8 @@ declare module 'fastify' {
     auth?: 'public' | 'admin';
     /** The route enforces a read-only token's limits itself (the gate lets its writes through). */
     readOnlyChecked?: boolean;
+    /** The route reads its body as a raw stream (src/ingest/raw-body.ts) and decodes it itself. */
+    rawBody?: boolean;
   }
   interface FastifyInstance {
     /** Every registered route with its auth mode (for the route-table test and docs). */
@@ -154,6 +157,8 @@ export function buildApp(inst: Instance): FastifyInstance {
   durableReplies(app, walSyncOf(inst.db));
   // memory taken by a large body (an import, a push) is given back once the server is quiet
   releaseMemoryAfterLargeRequests(app, [inst.db]);
+  // gzip, deflate and br request bodies are decoded as they arrive, limits counting decoded bytes
+  installBodyDecoding(app);
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default

@@ -46,6 +46,10 @@ export const ERROR_CODES = {
   BAD_URL: { status: [400], meaning: 'the URL path holds a %-escape that does not decode to UTF-8 text' },
   URI_TOO_LONG: { status: [414], meaning: 'a part of the URL path is longer than the router allows' },
   EMPTY_BODY: { status: [400], meaning: 'Content-Type: application/json with an empty body' },
+  BAD_CONTENT_ENCODING: {
+    status: [400],
+    meaning: 'a body that does not decode with its Content-Encoding (a corrupt gzip)',
+  },
   BAD_CONTENT_LENGTH: { status: [400], meaning: 'the body is not as long as its Content-Length said' },
   INVALID_SUBSCRIPTION: { status: [400], meaning: 'a push subscription with a bad endpoint or keys' },
   SELECTION_INVALID: { status: [400], meaning: 'an import selection naming an unknown card' },
@@ -148,6 +152,10 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: {
     status: [415],
     meaning: 'a body whose Content-Type is not JSON (or the upload type)',
+  },
+  UNSUPPORTED_ENCODING: {
+    status: [415],
+    meaning: 'a body whose Content-Encoding is not gzip, deflate or br',
   },
   // ---- well-formed but invalid (422) ----
   INVALID: { status: [422], meaning: 'well-formed but breaks a rule; details names each field' },

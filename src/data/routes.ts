@@ -14,7 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { findCard } from '../cards/card-context.js';
-import { badRequest, forbidden, payloadTooLarge, unavailable } from '../errors.js';
+import { badRequest, forbidden, KlebbError, payloadTooLarge, unavailable } from '../errors.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
@@ -152,11 +152,13 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
         inlineMaxBytes: 0,
         spoolPath: () => part,
         contentLength: req.headers['content-length'],
+        contentEncoding: req.headers['content-encoding'],
       });
       if (received.kind === 'tooLarge')
         throw payloadTooLarge(`the archive is larger than ${IMPORT_MAX_UPLOAD_BYTES} bytes`);
       if (received.kind === 'failed') {
         fs.rmSync(part, { force: true });
+        if (received.error instanceof KlebbError) throw received.error;
         throw badRequest(`the upload could not be read: ${received.error.message}`);
       }
       if (received.kind === 'inline')

@@ -14,6 +14,11 @@ import type { FastifyInstance } from 'fastify';
  */
 export function rawBodyScope(app: FastifyInstance, routes: (scope: FastifyInstance) => void): void {
   app.register(async (scope) => {
+    // the body-decoding hook leaves these routes' bodies encoded: receiveBody decodes them under
+    // the route's own limit (src/http/body-encoding.ts)
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), rawBody: true };
+    });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     routes(scope);

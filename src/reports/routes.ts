@@ -18,7 +18,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, notFound, payloadTooLarge } from '../errors.js';
+import { badRequest, KlebbError, notFound, payloadTooLarge } from '../errors.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
@@ -81,10 +81,12 @@ function uploadRoute(app: FastifyInstance, reports: ReportsService): void {
             inlineMaxBytes: 0,
             spoolPath: () => partFile,
             contentLength: req.headers['content-length'],
+            contentEncoding: req.headers['content-encoding'],
           });
           if (received.kind === 'tooLarge') {
             throw payloadTooLarge(`the file is larger than ${MAX_REPORT_UPLOAD_BYTES / (1024 * 1024)} MB`);
           }
+          if (received.kind === 'failed' && received.error instanceof KlebbError) throw received.error;
           if (received.kind === 'failed')
             throw badRequest(
               `the upload could not be read: ${received.error.message}`,

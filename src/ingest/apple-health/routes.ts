@@ -53,14 +53,17 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
         inlineMaxBytes: 0,
         spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
         contentLength: req.headers['content-length'],
+        contentEncoding: req.headers['content-encoding'],
       });
       if (received.kind === 'tooLarge') {
         throw payloadTooLarge(
           `the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
         );
       }
-      if (received.kind === 'failed')
+      if (received.kind === 'failed') {
+        if (received.error instanceof KlebbError) throw received.error;
         throw badRequest(`the upload could not be read: ${received.error.message}`);
+      }
       if (received.kind === 'inline')
         throw badRequest('the body is empty: send the export.xml file as the request body');
       const file = received.file;

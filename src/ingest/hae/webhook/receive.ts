@@ -12,6 +12,8 @@
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
+import { KlebbError } from '../../../errors.js';
+import { decodedBody, requestEncoding } from '../../../http/body-encoding.js';
 
 /** The outcome of receiveBody. */
 export type Received =
@@ -21,7 +23,10 @@ export type Received =
   | { kind: 'spooled'; bytes: number; file: string }
   /** Over the limit: answer 413 now; the rest is being drained. `bytes`: what had arrived. */
   | { kind: 'tooLarge'; bytes: number; declared?: number }
-  /** The client went away or the spool could not be written; nothing to answer. */
+  /**
+   * The client went away or the spool could not be written; nothing to answer. A KlebbError
+   * (a body that does not decode: 400 BAD_CONTENT_ENCODING) is the answer to give.
+   */
   | { kind: 'failed'; bytes: number; error: Error };
 
 /** Options of receiveBody. */
@@ -34,13 +39,26 @@ export interface ReceiveOptions {
   spoolPath: () => string;
   /** The request's Content-Length header, when sent. */
   contentLength?: string | number;
+  /**
+   * The request's Content-Encoding header: a gzip, deflate or br body is decoded as it arrives
+   * (src/http/body-encoding.ts) and `maxBytes` counts the decoded bytes.
+   */
+  contentEncoding?: string | string[];
 }
 
 /**
  * Reads `stream` (the raw request) to its end under the limits above.
  * @returns never rejects; see Received.
  */
-export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Received> {
+export function receiveBody(raw: Readable, opts: ReceiveOptions): Promise<Received> {
+  let stream = raw;
+  try {
+    const encoding = requestEncoding(opts.contentEncoding);
+    if (encoding) stream = decodedBody(raw, encoding, opts.maxBytes);
+  } catch (err) {
+    raw.resume();
+    return Promise.resolve({ kind: 'failed', bytes: 0, error: err as Error });
+  }
   const declared = opts.contentLength === undefined ? undefined : Number(opts.contentLength);
   if (declared !== undefined && Number.isFinite(declared) && declared > opts.maxBytes) {
     stream.resume();
@@ -141,7 +159,11 @@ export function receiveBody(stream: Readable, opts: ReceiveOptions): Promise<Rec
     }
 
     function onError(err: Error) {
-      fail(err);
+      // the decoded body grew past the limit: the decoder stopped and drains the rest itself
+      if (!(err instanceof KlebbError && err.status === 413)) return fail(err);
+      chunks = [];
+      dropSpool();
+      finish({ kind: 'tooLarge', bytes });
     }
     function onAborted() {
       fail(new Error('the client aborted the request'));

@@ -55,6 +55,7 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         inlineMaxBytes: HAE_INLINE_MAX_BYTES,
         spoolPath: () => path.join(svc.dirs.incoming, `${Date.now()}-${randomBytes(6).toString('hex')}.json`),
         contentLength: req.headers['content-length'],
+        contentEncoding: req.headers['content-encoding'],
       });
       if (received.kind === 'tooLarge') {
         req.log.warn(
@@ -71,6 +72,8 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         // the spool file did not fit on the disk: 507, the phone sends it again later
         const fault = storageFault(received.error);
         if (fault) throw fault;
+        // a body that does not decode (Content-Encoding): 400 naming the encoding
+        if (received.error instanceof KlebbError) throw received.error;
         req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
         throw badRequest(
           `the body could not be read: ${received.error.message}`,
