@@ -138,4 +138,25 @@ describe('Add a card for a metric with a template', () => {
     expect(await h.rows('weight')).toHaveLength(10);
     expect((await supported(h)).map((d) => d.metric)).not.toContain('weight_body_mass');
   });
+
+  it('the gallery Blood pressure card can follow the phone: its pulse comes from the form, not the phone', async () => {
+    const h = await startIngestServer();
+    s = h;
+    const made = await h.api('/api/settings/cards/from-template', { json: { templateId: 'bp' } });
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    const hand = { date: '2026-07-01', time: '08:00', systolic: 121, diastolic: 79, pulse: 64 };
+    expect((await h.api(`/api/manifests/${id}/rows`, { json: { value: hand } })).status).toBe(201);
+    const reading = { date: '2026-07-02 07:30:00 +0200', systolic: 128, diastolic: 82, source: 'Omron' };
+    const push = JSON.stringify({
+      data: { metrics: [{ name: 'blood_pressure', units: 'mmHg', data: [reading] }] },
+    });
+    expect((await h.push(push)).status).toBe(200);
+    const r = await h.api('/api/health-auto-export/cards', { json: { metric: 'blood_pressure', card: id } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, connected: true, id });
+    const rows = (await h.rows(id)) as Record<string, unknown>[];
+    expect(rows[0]).toEqual(hand);
+    expect(rows.some((row) => row.systolic === 128 && row.diastolic === 82)).toBe(true);
+  });
 });

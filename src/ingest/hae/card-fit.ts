@@ -72,6 +72,15 @@ function unitProblems(meta: unknown, entry: CatalogueEntry): FitProblem[] {
   return out;
 }
 
+/** The keys of the inputs of `meta.writeable` (the entry form's fields); [] when there are none. */
+function inputKeys(meta: unknown): string[] {
+  const inputs = (meta as { writeable?: { inputs?: unknown } } | null)?.writeable?.inputs;
+  if (!Array.isArray(inputs)) return [];
+  return inputs
+    .map((i) => (i !== null && typeof i === 'object' ? (i as { key?: unknown }).key : undefined))
+    .filter((k): k is string => typeof k === 'string');
+}
+
 /**
  * What `meta` reads that its metric never sends (fields and unit labels), from the catalogue
  * alone. [] for a card without a (known) subscription. Placeholders with a fallback are not
@@ -81,7 +90,9 @@ export function staticFitProblems(meta: unknown): FitProblem[] {
   const entry = ingestEntry(meta);
   if (!entry) return [];
   const fields = entry.fields.map((f) => f.name);
-  const has = new Set(['date', ...fields]);
+  // a field the card's own form asks for (pulse on a blood pressure card) is carried by the rows
+  // people enter by hand, so reading it is no misfit
+  const has = new Set(['date', ...fields, ...inputKeys(meta)]);
   const out: FitProblem[] = [];
   for (const read of cardReads(meta)) {
     if (read.optional || has.has(read.field)) continue;
