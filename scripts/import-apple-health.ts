@@ -126,6 +126,8 @@ export async function main(
             .join(', ') || 'none'
         }\n`,
     );
+    // a file cut short is the one problem a person must not miss under a success line
+    if (r.truncated) io.err(`WARNING: ${r.warnings[0]}\n`);
     return 0;
   } catch (e) {
     io.err(`import failed: ${(e as Error).stack ?? e}\n`);

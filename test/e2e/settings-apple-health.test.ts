@@ -59,4 +59,24 @@ describe('Settings › Data › Apple Health', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('says a file cut short was only partly imported, never just "Imported"', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${s.url}/settings`);
+    const box = page.locator('.apple-health-upload');
+    await box.waitFor();
+    // the same export cut before its last line, as a download that stopped
+    const text = xml.toString('utf8');
+    const cut = Buffer.from(text.slice(0, text.lastIndexOf('</HealthData>')));
+    await box
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'export.xml', mimeType: 'text/xml', buffer: cut });
+    const status = box.locator('[role=status]', { hasText: 'cut short' });
+    await status.waitFor({ timeout: 30_000 });
+    expect(await status.textContent()).toMatch(
+      /^The file was cut short, so it is most likely incomplete: only the part that arrived was imported \(15 records, 0 new readings\)\. Export again/,
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

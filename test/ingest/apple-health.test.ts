@@ -202,7 +202,9 @@ describe('the upload endpoint', () => {
     const r = await srv.api('/api/apple-health/import', { method: 'POST', body: broken });
     expect(r.status).toBe(200);
     expect(r.body.xmlErrors).toBeGreaterThan(0);
-    expect(r.body.warnings[0]).toMatch(/XML problem/);
+    expect(r.body.truncated).toBe(true);
+    expect(r.body.warnings[0]).toMatch(/^the file was cut short/);
+    expect(r.body.warnings[1]).toMatch(/XML problem/);
     expect(r.body.records).toBeGreaterThanOrEqual(4);
     expect((await srv.rows('steps'))[0].date).toBe('2014-09-13');
   });

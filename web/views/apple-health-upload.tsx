@@ -21,6 +21,8 @@ interface ImportAnswer {
   samples: number;
   newSamples: number;
   ingested: Record<string, number>;
+  /** The file ends before its last line: cut short, most likely incomplete. */
+  truncated?: boolean;
 }
 
 type Step =
@@ -83,6 +85,9 @@ function statusText(step: Step): string {
     }
     case 'done': {
       const a = step.answer;
+      if (a.truncated) {
+        return `The file was cut short, so it is most likely incomplete: only the part that arrived was imported (${a.records.toLocaleString()} records, ${a.newSamples.toLocaleString()} new readings). Export again from the Health app and choose the whole export.xml; readings already here are not added twice.`;
+      }
       return `Imported: ${a.records.toLocaleString()} records, ${a.newSamples.toLocaleString()} new readings (${(
         a.samples - a.newSamples
       ).toLocaleString()} already here).`;
@@ -162,7 +167,7 @@ export function AppleHealthUpload() {
         </div>
       )}
       {step.kind === 'done' && (
-        <p class="data-status" role="status">
+        <p class={step.answer.truncated ? 'data-status data-status-warning' : 'data-status'} role="status">
           {statusText(step)}
         </p>
       )}

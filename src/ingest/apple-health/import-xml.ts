@@ -33,6 +33,11 @@ export interface AppleHealthImport extends PushSummary {
   unmappedTypes: Record<string, number>;
   /** XML well-formedness problems saxes reported (parsing went on after each). */
   xmlErrors: number;
+  /**
+   * True when the file ends before its `</HealthData>`: it was cut short and is most likely
+   * incomplete (the records read up to the cut are imported; the first warning says so).
+   */
+  truncated: boolean;
   /** `{cardId: rowsWritten}` of the subscribed cards filled. */
   ingested: Record<string, number>;
   /** The export's `<ExportDate value>`, when present. */
@@ -111,6 +116,40 @@ function readInWorker(job: ImportJob, progress: ImportProgress): Promise<WorkerR
   });
 }
 
+/** What the unmapped records are: `N record(s) ...: TypeA (n), TypeB (m)`, the commonest 8 named. */
+function unmappedLine(unmapped: Record<string, number>): string | undefined {
+  const total = Object.values(unmapped).reduce((a, b) => a + b, 0);
+  if (!total) return undefined;
+  const top = Object.entries(unmapped)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 8)
+    .map(([t, n]) => `${t} (${n})`)
+    .join(', ');
+  return `${total} record(s) of types with no catalogue metric were not stored: ${top}`;
+}
+
+/**
+ * The import's own warning lines, the most serious first: a file cut short (what was imported is
+ * only part of it), a file that does not look like an export, points that could not be read (one
+ * line per metric and reason over the whole file, most points first), XML problems, then the
+ * records of types Klebb keeps no metric for.
+ */
+export function importWarnings(read: ExportRead): string[] {
+  const out: string[] = [];
+  if (read.truncated) {
+    out.push(
+      `the file was cut short: it ends before its last line (</HealthData>), so it is most likely incomplete (a download or copy that stopped). The ${read.records} record(s) read up to the cut were imported; export again from the Health app and import the whole file (readings already here are not added twice)`,
+    );
+  }
+  if (!read.sawHealthData)
+    out.push('no <HealthData> element: this does not look like an Apple Health export.xml');
+  out.push(...read.skipLines, ...read.xmlProblems);
+  if (read.xmlErrorsUnlisted) out.push(`... ${read.xmlErrorsUnlisted} more XML problem(s)`);
+  const unmapped = unmappedLine(read.unmappedTypes);
+  if (unmapped) out.push(unmapped);
+  return out;
+}
+
 /**
  * Imports an export.xml file as one push of origin `apple-health`, then fills the subscribed
  * cards. The file is read in a worker thread (see the module comment), so the event loop of the
@@ -143,27 +182,16 @@ export async function importAppleHealthFile(
     );
   }
   const run = svc.resumePush('apple-health', bytes, state);
-  if (!read.sawHealthData)
-    run.warn('no <HealthData> element: this does not look like an Apple Health export.xml');
-  const unmapped = read.unmappedTypes;
-  const unmappedTotal = Object.values(unmapped).reduce((a, b) => a + b, 0);
-  if (unmappedTotal) {
-    const top = Object.entries(unmapped)
-      .sort((x, y) => y[1] - x[1])
-      .slice(0, 8)
-      .map(([t, n]) => `${t} (${n})`)
-      .join(', ');
-    run.warn(`${unmappedTotal} record(s) of types with no catalogue metric were not stored: ${top}`);
-  }
-  if (read.xmlErrorsUnlisted) run.warn(`... ${read.xmlErrorsUnlisted} more XML problem(s)`);
+  for (const line of importWarnings(read)) run.warn(line);
   progress.filling();
   const summary = await run.finishInSteps(fills);
   return {
     ...summary,
     records: read.records,
     workouts: read.workouts,
-    unmappedTypes: unmapped,
+    unmappedTypes: read.unmappedTypes,
     xmlErrors: read.xmlErrors,
+    truncated: read.truncated,
     exportDate: read.exportDate,
   };
 }

@@ -15,8 +15,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { OccurrenceCounter } from '../hae/format/occurrences.js';
 import type { MetricBlock } from '../hae/format/payload.js';
-import type { Sample } from '../hae/format/sample.js';
-import { dedupKeyOf } from '../hae/format/sample.js';
+import { dedupKeyOf, type Sample, SkipCounter } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { PushRun } from '../hae/service.js';
@@ -43,8 +42,20 @@ export interface ExportRead {
   unmappedTypes: Record<string, number>;
   /** XML well-formedness problems saxes reported (parsing went on after each). */
   xmlErrors: number;
-  /** More problems than were listed in the warnings. */
+  /** The first MAX_XML_ERRORS_LISTED of those problems, as saxes words them. */
+  xmlProblems: string[];
+  /** More problems than were listed in `xmlProblems`. */
   xmlErrorsUnlisted: number;
+  /**
+   * Points that could not be read, one line per metric and reason over the whole file, the
+   * causes that cost the most points first (`active_energy: no value (4512 points, e.g. ...)`).
+   */
+  skipLines: string[];
+  /**
+   * True when the file ends before `</HealthData>` closes: it was cut short (a download or copy
+   * that stopped), so the records after the cut are missing. What was read is kept.
+   */
+  truncated: boolean;
   /** The export's `<ExportDate value>`, when present. */
   exportDate: string | null;
   /** Whether a `<HealthData>` element was seen. */
@@ -83,6 +94,8 @@ export async function readAppleHealthExport(
   let xmlErrors = 0;
   let exportDate: string | null = null;
   let sawHealthData = false;
+  let closedHealthData = false;
+  const xmlProblems: string[] = [];
 
   const addPoint = (m: MappedPoint) => {
     const key = `${m.metric}\u0000${m.units}`;
@@ -98,6 +111,8 @@ export async function readAppleHealthExport(
   // identical records are counted over the whole file: a copy's key (its `seq`) never depends on
   // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples")
   const occurrences = new OccurrenceCounter();
+  // and unreadable points over the whole file: one warning line per metric and reason, not per batch
+  const skips = new SkipCounter();
   /** Samples extracted and noted, not stored yet. */
   let pending: Sample[] = [];
   /** Extracts what the last chunk brought; stores once a batch is complete (or at the `end`). */
@@ -107,7 +122,7 @@ export async function readAppleHealthExport(
       blocks.clear();
       workouts = [];
       buffered = 0;
-      const extract = extractSamples(payload, occurrences);
+      const extract = extractSamples(payload, occurrences, skips);
       const samples = extract.samples.map(asRawSample);
       run.note(extract, samples);
       for (const s of samples) pending.push(s);
@@ -121,7 +136,7 @@ export async function readAppleHealthExport(
 
   parser.on('error', (err) => {
     xmlErrors++;
-    if (xmlErrors <= MAX_XML_ERRORS_LISTED) run.warn(`XML problem (parsing went on): ${err.message}`);
+    if (xmlErrors <= MAX_XML_ERRORS_LISTED) xmlProblems.push(`XML problem (parsing went on): ${err.message}`);
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const parent = stack[stack.length - 1];
@@ -165,6 +180,7 @@ export async function readAppleHealthExport(
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     if (!tag.isSelfClosing) stack.pop();
+    if (tag.name === 'HealthData' && stack.length === 0) closedHealthData = true;
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
       workouts.push(mapWorkout(workout.attrs, workout.stats));
       workout = undefined;
@@ -186,7 +202,10 @@ export async function readAppleHealthExport(
     workouts: workoutCount,
     unmappedTypes: unmapped,
     xmlErrors,
+    xmlProblems,
     xmlErrorsUnlisted: Math.max(0, xmlErrors - MAX_XML_ERRORS_LISTED),
+    skipLines: skips.lines(true),
+    truncated: sawHealthData && !closedHealthData,
     exportDate,
     sawHealthData,
   };

@@ -149,9 +149,14 @@ export class SkipCounter {
     else this.byReason.set(key, { count: 1, example: exampleText(example) });
   }
 
-  /** One line per (metric, reason): `step_count: unreadable timestamp (2 points, e.g. "...")`. */
-  lines(): string[] {
-    return [...this.byReason].map(
+  /**
+   * One line per (metric, reason): `step_count: unreadable timestamp (2 points, e.g. "...")`, in
+   * the order first met, or with `mostFirst` the causes that cost the most points first.
+   */
+  lines(mostFirst = false): string[] {
+    const entries = [...this.byReason];
+    if (mostFirst) entries.sort((a, b) => b[1].count - a[1].count);
+    return entries.map(
       ([key, { count, example }]) =>
         `${key} (${count} point${count === 1 ? '' : 's'}${example ? `, e.g. ${example}` : ''})`,
     );

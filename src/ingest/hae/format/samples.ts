@@ -53,14 +53,24 @@ export interface ExtractResult {
  * counted by `occurrences` (OccurrenceCounter), so the keys of the copies differ from each other
  * but never depend on where the points sit in the payload. A caller that extracts one file in
  * several calls passes one counter to all of them; without it each call counts afresh.
+ *
+ * `sharedSkips`: the same for the points that cannot be read. Given, they are counted into it (one
+ * line per metric and reason over all the calls, which the caller reports once at the end: a file
+ * read in hundreds of parts must not give hundreds of lines for one cause), `skipped` counts this
+ * call's points and `warnings` leaves them out.
  */
-export function extractSamples(payload: NormalisedPayload, counter?: OccurrenceCounter): ExtractResult {
+export function extractSamples(
+  payload: NormalisedPayload,
+  counter?: OccurrenceCounter,
+  sharedSkips?: SkipCounter,
+): ExtractResult {
   let occurrences = counter;
   // with its own counter and one block, a daily block needs no counting: its points have distinct
   // (date, source), so distinct contents, and nothing before or after them shares the counter
   const alone = counter === undefined && payload.metrics.length === 1;
   const samples: Sample[] = [];
-  const skips = new SkipCounter();
+  const skips = sharedSkips ?? new SkipCounter();
+  const skippedBefore = skips.total;
   const unknown = new Set<string>();
   const known = new Set<string>();
 
@@ -118,7 +128,7 @@ export function extractSamples(payload: NormalisedPayload, counter?: OccurrenceC
     else if (r.ok) samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
   }
 
-  const warnings = skips.lines();
+  const warnings = sharedSkips ? [] : skips.lines();
   if (longNames.count) {
     warnings.push(
       `${longNames.count} metric block(s) whose name is longer than ${MAX_METRIC_NAME_CHARS} characters skipped (e.g. "${longNames.example}")`,
@@ -126,7 +136,7 @@ export function extractSamples(payload: NormalisedPayload, counter?: OccurrenceC
   }
   return {
     samples,
-    skipped: skips.total,
+    skipped: skips.total - skippedBefore,
     warnings,
     unknownMetrics: [...unknown],
     knownMetrics: [...known],

@@ -1,0 +1,98 @@
+/**
+ * What an Apple Health import says about the parts of the file it could not use, through the real
+ * upload route: one warning line per metric and reason over the whole file (however many batches
+ * the file is read in), the most serious first, and a file cut short said plainly and first.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+const Q = 'HKQuantityTypeIdentifier';
+
+/** One quantity `<Record>` on 1 May 2026 (+0200), `i` minutes after 06:00. */
+function rec(type: string, unit: string, value: string, i: number, source = 'Watch'): string {
+  const t = new Date(Date.UTC(2026, 4, 1, 4, 0) + i * 60_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  // the local time written with +0200 (UTC + 2 h)
+  const l = new Date(t.getTime() + 2 * 3_600_000);
+  const at = `${l.getUTCFullYear()}-${pad(l.getUTCMonth() + 1)}-${pad(l.getUTCDate())} ${pad(l.getUTCHours())}:${pad(l.getUTCMinutes())}:00 +0200`;
+  return ` <Record type="${Q}${type}" sourceName="${source}" sourceVersion="10.0" unit="${unit}" creationDate="${at}" startDate="${at}" endDate="${at}" value="${value}"/>`;
+}
+
+function exportXml(body: string[], close = true): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<HealthData locale="en_US">',
+    ' <ExportDate value="2026-05-02 10:00:00 +0200"/>',
+    ...body,
+    close ? '</HealthData>' : '',
+  ].join('\n');
+}
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+function upload(s: IngestServer, xml: string) {
+  return s.api('/api/apple-health/import', {
+    method: 'POST',
+    body: xml,
+    headers: { 'content-type': 'application/xml' },
+  });
+}
+
+describe('Apple Health import warnings', () => {
+  it('one line per metric and reason over the whole file, the costliest first', async () => {
+    srv = await startIngestServer({ cards: [['energy', 'active_energy']] });
+    // 6000 energy records with a thousands separator (~1.3 MB: read in several batches), 3
+    // negative step counts, 2 records of a type with no metric, 6 readable energy records
+    const body: string[] = [];
+    for (let i = 0; i < 6000; i++) body.push(rec('ActiveEnergyBurned', 'kcal', '1,234', i));
+    for (let i = 0; i < 3; i++) body.push(rec('StepCount', 'count', String(-10 - i), i, 'iPhone'));
+    for (let i = 0; i < 2; i++) body.push(rec('MadeUpThing', 'count', '3', i));
+    for (let i = 0; i < 6; i++) body.push(rec('ActiveEnergyBurned', 'kcal', '10', 7000 + i, 'iPhone'));
+    const xml = exportXml(body);
+    expect(xml.length).toBeGreaterThan(1_000_000);
+    const r = await upload(srv, xml);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, truncated: false, records: 6011, skipped: 6003 });
+    const warnings = r.body.warnings as string[];
+    expect(warnings).toEqual([
+      expect.stringMatching(/^active_energy: no value \(6000 points, e\.g\. /),
+      'step_count: negative value (3 points, e.g. -10)',
+      '2 record(s) of types with no catalogue metric were not stored: HKQuantityTypeIdentifierMadeUpThing (2)',
+    ]);
+    // the readable ones fill the card: 6 × 10 kcal on 6 May (7000 min after 1 May 06:00 +0200)
+    expect(await srv.rows('energy')).toEqual([{ date: '2026-05-06', kcal: 60 }]);
+  });
+
+  it('a file cut short is said first, plainly; what was read is kept', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const body: string[] = [];
+    for (let i = 0; i < 40; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
+    const whole = exportXml(body);
+    // cut in the middle of the 31st record, as a download that stopped
+    const cut = whole.slice(0, whole.indexOf(body[30]) + 60);
+    const r = await upload(srv, cut);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, truncated: true, records: 30 });
+    expect(r.body.xmlErrors).toBeGreaterThan(0);
+    expect(r.body.warnings[0]).toMatch(/^the file was cut short: .*most likely incomplete.* 30 record\(s\)/);
+    expect(r.body.warnings.slice(1).every((w: string) => !/cut short/.test(w))).toBe(true);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 3000 }]);
+
+    // the whole file afterwards: not truncated, only the rest is new
+    const again = await upload(srv, whole);
+    expect(again.body).toMatchObject({ ok: true, truncated: false, xmlErrors: 0, newSamples: 10 });
+    expect(again.body.warnings).toEqual([]);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 4000 }]);
+  });
+
+  it('a cut after the last record, before </HealthData>, is cut short too', async () => {
+    srv = await startIngestServer();
+    const r = await upload(srv, exportXml([rec('StepCount', 'count', '5', 0)], false));
+    expect(r.body).toMatchObject({ ok: true, truncated: true, records: 1 });
+    expect(r.body.warnings[0]).toMatch(/^the file was cut short/);
+  });
+});
