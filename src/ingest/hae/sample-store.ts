@@ -133,6 +133,8 @@ export class HaeSampleStore {
       finishPush: db.prepare(
         'UPDATE hae_pushes SET bytes = ?, samples = ?, new_samples = ?, skipped = ?, summary = ? WHERE id = ?',
       ),
+      dropSamples: db.prepare('DELETE FROM hae_samples WHERE id > ? AND push_id = ?'),
+      dropPush: db.prepare('DELETE FROM hae_pushes WHERE id = ?'),
       prunePushes: db.prepare('DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?'),
       lastPush: db.prepare(
         `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
@@ -308,6 +310,20 @@ export class HaeSampleStore {
    */
   beginPush(origin: string, receivedAt: string, bytes: number): number {
     return Number(this.q.newPush.run(receivedAt, origin, bytes).lastInsertRowid);
+  }
+
+  /**
+   * Removes push `pushId` and the samples it stored (those of ids above `afterId`, the largest id
+   * before its first sample), in one transaction: a push that failed part way leaves nothing.
+   * Samples stored before the push (the re-sent ones) keep their own push ids and stay.
+   * @returns the samples removed.
+   */
+  dropPush(pushId: number, afterId: number): number {
+    return writeTransaction(this.db, () => {
+      const n = this.q.dropSamples.run(afterId, pushId).changes;
+      this.q.dropPush.run(pushId);
+      return n;
+    });
   }
 
   /**

@@ -185,6 +185,8 @@ export class PushRun {
   private warnings: string[] = [];
   private moreWarnings = 0;
   private finished = false;
+  /** The largest sample id before this run stored its first sample (discard removes the ones above). */
+  private idFloor: number | undefined;
 
   constructor(
     private readonly svc: PushHost,
@@ -259,6 +261,9 @@ export class PushRun {
   }
 
   private store(samples: readonly Sample[], memo?: { hash: Buffer; at: string; summary: BlockMemo }): void {
+    // a discarded run stores nothing more (a batch still under way when its push failed)
+    if (this.finished) throw new Error('push already finished');
+    this.idFloor ??= this.svc.samples.lastId();
     const r = this.svc.samples.insert(samples, this.id, memo);
     this.received += r.offered;
     this.inserted += r.inserted;
@@ -328,6 +333,21 @@ export class PushRun {
       this.store(i === 0 && samples.length <= batch ? samples : samples.slice(i, i + batch));
       if (i + batch < samples.length) await yieldToLoop();
     }
+  }
+
+  /**
+   * Undoes a run that failed part way: the samples it stored (committed batch by batch) and its
+   * push row are removed in one transaction, so the push leaves nothing, and the same body sent
+   * again is stored and fills its cards as if it came for the first time. The run cannot be
+   * finished afterwards.
+   * @returns the samples removed.
+   * @throws the database's error when the removal fails (a full disk): the samples then stay.
+   */
+  discard(): number {
+    if (this.finished) throw new Error('push already finished');
+    this.finished = true;
+    if (this.pushId === undefined) return 0;
+    return this.svc.samples.dropPush(this.pushId, this.idFloor ?? 0);
   }
 
   /**

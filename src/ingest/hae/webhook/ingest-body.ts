@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { storageFault } from '../../../store/storage-faults.js';
 import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { normalisePayload } from '../format/payload.js';
@@ -13,7 +14,7 @@ import { extractSamples } from '../format/samples.js';
 import { bodyMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
-import { type PayloadVisitor, walkHaePayload } from './stream-payload.js';
+import { isBodyParseError, type PayloadVisitor, walkHaePayload } from './stream-payload.js';
 import { StreamedBlock } from './streamed-block.js';
 
 /** The webhook's 200 answer. */
@@ -143,7 +144,8 @@ export interface StreamOptions {
  * A body spooled to `file` (over HAE_INLINE_MAX_BYTES): walked point by point with stream-json,
  * each metric block extracted a chunk of points at a time (StreamedBlock: the same samples as the
  * whole-body path), workouts in batches. The file is removed afterwards, or moved into the
- * quarantine when the body stops parsing part way (what came before is kept).
+ * quarantine when the body stops parsing part way (what came before is kept). When storing fails
+ * instead (failedPush), what the push stored so far is removed: it leaves nothing.
  */
 export async function ingestSpooled(
   svc: HaeIngest,
@@ -195,6 +197,7 @@ export async function ingestSpooled(
     fs.rmSync(file, { force: true });
     return await answer(run, true);
   } catch (err) {
+    if (!isBodyParseError(err)) return failedPush(svc, run, file, err);
     // what was read completely before the error is kept: the block in progress and the workouts so far
     await block?.end().catch(() => {});
     await flushWorkouts().catch(() => {});
@@ -216,6 +219,36 @@ export async function ingestSpooled(
       `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}.${hint}`,
     );
   }
+}
+
+/**
+ * A streamed push that failed while its samples were stored (the database refused a write, the
+ * spool file could not be read), not because of its body: the samples it stored so far are
+ * removed (PushRun.discard), so it leaves nothing and the phone's next send of it is stored whole.
+ * @returns the answer `{ok: false, warning}`.
+ * @throws a full disk or a busy database again (the route answers 507 / 503: nothing stored,
+ *   retry later), and the original error when the samples could not be removed.
+ */
+function failedPush(svc: HaeIngest, run: PushRun, file: string, err: unknown): WebhookAnswer {
+  fs.rmSync(file, { force: true });
+  let removed: number;
+  try {
+    removed = run.discard();
+  } catch (undoErr) {
+    svc.log.warn(
+      { err: shortMessage(err), undo: shortMessage(undoErr) },
+      'HAE push failed; the samples it stored so far could not be removed',
+    );
+    throw err;
+  }
+  svc.log.warn({ err: shortMessage(err), removed }, 'HAE push failed; the samples it stored were removed');
+  if (storageFault(err)) throw err;
+  return {
+    ok: false,
+    ingested: {},
+    availableUnsubscribed: [],
+    warning: `ingestion failed: ${shortMessage(err)}; nothing of this body was stored (send it again)`,
+  };
 }
 
 /** The first 64 bytes of a file (empty when it cannot be read). */

@@ -46,6 +46,14 @@ interface Token {
   value?: string;
 }
 
+/** Errors of the parser itself: the body is not valid JSON (not a failure to store what it holds). */
+const parseErrors = new WeakSet<object>();
+
+/** True when `err` is walkHaePayload's error for a body that stops being valid JSON. */
+export function isBodyParseError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && parseErrors.has(err);
+}
+
 /** What a container is to ingestion. */
 type Role = 'root' | 'data' | 'metrics' | 'block' | 'points' | 'workouts' | 'other';
 
@@ -97,7 +105,8 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
 /**
  * Streams `input` (bytes of a JSON body) through stream-json and calls the visitor, in body order.
  * @throws the parser's error when the body is not valid JSON (everything before the error was
- *   already handed out), the input stream's error, or a visitor's error.
+ *   already handed out; isBodyParseError tells it apart), the input stream's error, or a
+ *   visitor's error.
  */
 export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promise<WalkResult> {
   return new Promise<WalkResult>((resolve, reject) => {
@@ -201,7 +210,10 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
         }
       }
     });
-    parser.on('error', fail);
+    parser.on('error', (err: Error) => {
+      parseErrors.add(err);
+      fail(err);
+    });
     parser.on('end', () => {
       void Promise.resolve(running).then(() => {
         if (!failed) resolve(result);

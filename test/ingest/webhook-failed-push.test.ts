@@ -1,0 +1,65 @@
+/**
+ * A big (streamed) push whose storing fails part way leaves nothing: the samples it had already
+ * committed are removed with its push record, no card row is written, and the same body sent
+ * again is stored whole and fills the card. The failure is the real database refusing an insert
+ * (a trigger that aborts on one day of the body).
+ */
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const DAYS = 35;
+
+/** `DAYS` days of heart rate every minute from 2025-06-01. */
+function minuteHeartRate(): string {
+  const points: string[] = [];
+  for (let d = 0; d < DAYS; d++) {
+    const day = new Date(Date.UTC(2025, 5, 1) + d * 86_400_000).toISOString().slice(0, 10);
+    for (let m = 0; m < 1440; m++) {
+      const hh = String(Math.floor(m / 60)).padStart(2, '0');
+      const mm = String(m % 60).padStart(2, '0');
+      const avg = 60 + (m % 40);
+      points.push(
+        `{"date":"${day} ${hh}:${mm}:00 +0000","Min":${avg - 2},"Avg":${avg},"Max":${avg + 4},"source":"Kim’s Apple Watch"}`,
+      );
+    }
+  }
+  return `{"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[${points.join(',')}]}]}}`;
+}
+
+describe('a streamed push that fails part way', () => {
+  it('leaves no sample, row or push behind, and the same body sent again is stored whole', async () => {
+    srv = await startIngestServer({ cards: [['heart', 'heart_rate']] });
+    const body = minuteHeartRate();
+    expect(Buffer.byteLength(body)).toBeGreaterThan(HAE_INLINE_MAX_BYTES);
+    // day 20 of 35: by then earlier batches of the push are committed
+    const db = new Database(srv.inst.hae.samples.file);
+    try {
+      db.exec(`CREATE TRIGGER stop_mid_push BEFORE INSERT ON hae_samples WHEN NEW.date = '2025-06-20'
+               BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+      const failed = await srv.push(body);
+      expect(failed.status).toBe(200);
+      expect(failed.body.ok).toBe(false);
+      expect(failed.body.warning).toMatch(/refused by the test.*nothing of this body was stored/);
+      expect(srv.inst.hae.samples.count()).toBe(0);
+      expect(await srv.rows('heart')).toEqual([]);
+      expect((await srv.api('/api/health-auto-export/status')).body.lastPush).toBeNull();
+
+      db.exec('DROP TRIGGER stop_mid_push');
+      const again = await srv.push(body);
+      expect(again.body.ok).toBe(true);
+      expect(again.body.samples).toEqual({ received: DAYS * 1440, new: DAYS * 1440 });
+      expect(again.body.ingested).toEqual({ heart: DAYS });
+      expect(await srv.rows('heart')).toHaveLength(DAYS);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
