@@ -208,7 +208,10 @@ async function pollHealth(url: string, done: () => boolean): Promise<number[]> {
 async function minutePush(dir: string): Promise<{ figures: Figure[]; note: string }> {
   const file = path.join(dir, 'minute-push.json');
   const gen = await writeMinutePush(file, MINUTE_PUSH_DAYS);
-  const floor = pushFloorCpuMs(dir, fs.readFileSync(file), 1);
+  // its own folder: the floor's database files are named by run number
+  const floorDir = path.join(dir, 'minute-floor');
+  fs.mkdirSync(floorDir);
+  const floor = pushFloorCpuMs(floorDir, fs.readFileSync(file), 1);
   const { server, haeToken } = await serverWithCards(dir, 'minute');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let done = false;
