@@ -3,10 +3,16 @@
  * (`date` and `time` first, then in order of first appearance), ISO dates as stored, the unit in
  * the header where the card declares one (`kg (kg)` reads badly, so a unit equal to the field
  * name is left out). Nested values are written as JSON. A text cell that a spreadsheet would run
- * as a formula (starting with = + - @ or a tab) gets a leading apostrophe. Rows are read in pages,
- * so memory stays flat for a card of any length and no read holds the database between pages.
+ * as a formula (starting with = + - @ or a tab) gets a leading apostrophe. The text starts with a
+ * UTF-8 byte order mark: without it Excel opens the file in the computer's legacy code page and
+ * shows "Übelkeit" or "µmol/L" as "Ãœbelkeit" and "Âµmol/L" (other programs skip the mark). Rows
+ * are read in pages, so memory stays flat for a card of any length and no read holds the
+ * database between pages.
  */
 import type { Db } from '../store/database.js';
+
+/** The UTF-8 byte order mark, which tells spreadsheets the file is UTF-8. */
+export const CSV_BOM = '\uFEFF';
 
 /** Rows read per page. */
 const PAGE_ROWS = 1000;
@@ -93,8 +99,8 @@ function columnsOf(db: Db, cardId: string): string[] {
 }
 
 /**
- * The CSV text of a card, as lines (each ending CRLF): the header, then one line per row.
- * Reads the rows twice (columns first), each time in pages.
+ * The CSV text of a card, as lines (each ending CRLF): the header (after the byte order mark),
+ * then one line per row. Reads the rows twice (columns first), each time in pages.
  */
 export function* cardCsvLines(db: Db, cardId: string, meta: Record<string, unknown>): Generator<string> {
   const cols = columnsOf(db, cardId);
@@ -103,7 +109,7 @@ export function* cardCsvLines(db: Db, cardId: string, meta: Record<string, unkno
     const u = units.get(c);
     return u && u.toLowerCase() !== c.toLowerCase() ? `${c} (${u})` : c;
   };
-  yield `${cols.map((c) => csvCell(head(c))).join(',')}\r\n`;
+  yield `${CSV_BOM}${cols.map((c) => csvCell(head(c))).join(',')}\r\n`;
   for (const r of rowsOf(db, cardId)) {
     const rec = isRecord(r) ? r : { value: r };
     yield `${cols.map((c) => csvCell(rec[c])).join(',')}\r\n`;

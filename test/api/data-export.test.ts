@@ -5,7 +5,8 @@
  * - a second export while one streams is 409 EXPORT_RUNNING, and the first one still completes;
  *   an abandoned download frees the lock and leaves no snapshot file;
  * - the CSV has one column per field, units in the header, ISO dates, RFC 4180 quoting and no
- *   cell a spreadsheet would run as a formula.
+ *   cell a spreadsheet would run as a formula; its bytes start with the UTF-8 byte order mark, so
+ *   Excel reads accents and the micro sign as written instead of guessing a legacy code page.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -151,6 +152,21 @@ describe('GET /api/manifests/:id/export.csv', () => {
     expect(lines[2]).toBe(`2026-04-02,,118,77,"'=HYPERLINK(""x"")"`);
     expect(lines[3]).toBe('2026-04-03,,125,81,');
     expect(lines[4]).toBe('');
+  });
+
+  it('starts with the UTF-8 byte order mark so a spreadsheet keeps accents and units intact', async () => {
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'nausea', label: 'Übelkeit', writeable: { fromWebapp: true } },
+      data: [{ date: '2026-04-05', note: 'Übelkeit nach 5 µg' }],
+    };
+    expect((await api('/api/manifests', { json: card })).status).toBe(201);
+    const res = await fetch(`${s.url}/api/manifests/nausea/export.csv`, {
+      headers: { authorization: `Bearer ${T}` },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.subarray(3).toString('utf8')).toBe('date,note\r\n2026-04-05,Übelkeit nach 5 µg\r\n');
   });
 
   it('is 404 for a card that does not exist', async () => {
