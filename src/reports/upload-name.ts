@@ -1,8 +1,10 @@
 /**
  * The file name of an upload, as sent in the `X-Klebb-Filename` header (URL-encoded, so any
  * Unicode name fits in a header): decoded, checked, and turned into a safe stem for the report's
- * own name. A browser sends a bare file name; a name with a path separator, a control character
- * or a dot-only stem did not come from a file picker and is refused rather than guessed at.
+ * own name. A browser sends a bare file name; a name with a path separator, a control character,
+ * a bidirectional embedding/override/isolate control (U+202A–U+202E, U+2066–U+2069: they make a
+ * name show another extension than its real one) or a dot-only stem did not come from a file
+ * picker and is refused rather than guessed at. Right-to-left letters themselves are fine.
  */
 import { badRequest } from '../errors.js';
 
@@ -41,7 +43,7 @@ export function safeStem(stem: string): string {
 /**
  * Reads the header value.
  * @throws 400 BAD_FILENAME (naming `headers.x-klebb-filename`) for a value that does not decode,
- *   holds a control character or a path separator, is too long, or has no stem;
+ *   holds a control character, a bidirectional override or a path separator, is too long, or has no stem;
  *   400 UNSUPPORTED_FILE_TYPE for an extension not in REPORT_EXTENSIONS.
  */
 export function parseUploadName(header: string): UploadName {
@@ -55,6 +57,11 @@ export function parseUploadName(header: string): UploadName {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) refuse('the file name holds a control character');
   if (/[/\\]/.test(name)) refuse('the file name holds a path separator: send the bare file name');
+  // an embedding, override or isolate control reorders what follows: "results\u202Efdp.txt" shows as
+  // "resultstxt.pdf", hiding the extension the file really has; a file picker's name has none
+  if (/[\u202a-\u202e\u2066-\u2069]/.test(name)) {
+    refuse('the file name holds a character that reverses how it reads (a right-to-left override)');
+  }
   if ([...name].length > 200) refuse('the file name is longer than 200 characters');
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : '';

@@ -1,7 +1,7 @@
 /**
  * Hostile and broken uploads against the real server: a PDF of 10 000 pages, an image of
- * 20 000 × 20 000 pixels, a zip renamed .docx, names with path separators or control
- * characters, an empty file, a file over the size limit, content that does not match its name,
+ * 20 000 × 20 000 pixels, a zip renamed .docx, names with path separators, control
+ * characters or bidirectional overrides (which show another extension than the real one), an empty file, a file over the size limit, content that does not match its name,
  * nothing is left in the inbox, nothing lands outside the reports folder, and the server keeps
  * answering (also while a report is being read). Also: the quota, with uploads racing for the
  * last slot, and hand-written reports the app must not touch.
@@ -111,6 +111,19 @@ describe('uploads refused with a 4xx, leaving nothing behind', () => {
       'BAD_FILENAME',
     ],
     ['a name with a newline', () => upload(s, 'lab\nx.txt', Buffer.from('hi')), 400, 'BAD_FILENAME'],
+    [
+      // shown as "resultstxt.pdf": the override reverses what follows, hiding the real extension
+      'a name with a right-to-left override',
+      () => upload(s, 'results\u202Efdp.txt', Buffer.from('hi')),
+      400,
+      'BAD_FILENAME',
+    ],
+    [
+      'a name with a right-to-left isolate',
+      () => upload(s, 'lab\u2067fdp\u2069.txt', Buffer.from('hi')),
+      400,
+      'BAD_FILENAME',
+    ],
     [
       'a name that is not URL-encoded properly',
       () => upload(s, 'x', Buffer.from('hi'), { 'x-klebb-filename': '%E0%A4%A.txt' }),
