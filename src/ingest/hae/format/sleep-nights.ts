@@ -20,6 +20,10 @@
  *    separate short in-bed record of another app (Clock's 19 minutes after waking) adds to the
  *    10 h night (10.32) instead of standing for the whole day (0.32). Nights that overlap were
  *    already reduced to one in rule 2, so no time is counted twice.
+ * 5. Time in bed comes from every version of a night, whatever its source: the night picked in
+ *    rule 2 gets the longest in-bed time of the nights it overlaps. The usual setup is the iPhone
+ *    recording "in bed" (22:00-07:00) and the Watch the sleep stages; the Watch's night has the
+ *    most sleep and wins, and without this rule the 9 h in bed of the iPhone would be lost.
  */
 import type { CatalogueEntry } from './catalogue.js';
 import { SLEEP_SEGMENT_GAP_MS } from './limits.js';
@@ -179,7 +183,18 @@ function pickVersion(cluster: Night[]): Night {
     const bh = best?.d.hours ?? 0;
     if (!best || h > bh || (h === bh && n.order > best.order)) best = n;
   }
-  return best as Night;
+  return withInBedOf(best as Night, cluster);
+}
+
+/**
+ * The picked night with the longest in-bed time any version of it reports (rule 5 of the module
+ * comment): the iPhone records "in bed", the Watch the stages, so the night with the stages
+ * often carries no in-bed time of its own.
+ */
+function withInBedOf(night: Night, cluster: readonly Night[]): Night {
+  let inBed = night.d.inBed ?? 0;
+  for (const n of cluster) inBed = Math.max(inBed, n.d.inBed ?? 0);
+  return inBed > (night.d.inBed ?? 0) ? { ...night, d: { ...night.d, inBed } } : night;
 }
 
 /**
