@@ -294,3 +294,90 @@ describe('aggregateRows: robustness', () => {
     expect(aggregateRows('step_count', s)).toEqual([]);
   });
 });
+
+describe('aggregateRows: a function of the set of samples', () => {
+  /** Every order of `s` (all permutations up to 5 items), reversed copies otherwise. */
+  const orders = (s: Sample[]): Sample[][] => {
+    if (s.length > 5) return [s, [...s].reverse()];
+    if (s.length <= 1) return [s];
+    return s.flatMap((x, i) => orders([...s.slice(0, i), ...s.slice(i + 1)]).map((rest) => [x, ...rest]));
+  };
+  /** The samples of `points` sent one block per point (each its own push) and all in one block. */
+  const batched = (name: string, units: string, points: Point[]) => ({
+    together: samplesOf(name, units, points),
+    apart: points.flatMap((p) => samplesOf(name, units, [p])),
+  });
+
+  it('device samples and the combined total: the combined total, whatever the order or batching', () => {
+    const { together, apart } = batched('step_count', 'count', [
+      { date: at('09:00'), qty: 5000, source: 'iPhone' },
+      { date: at('10:00'), qty: 1000, source: 'Apple Watch' },
+      { date: at('00:00'), qty: 6000, source: 'iPhone|Apple Watch' },
+    ]);
+    // apart, the midnight point was stored as a daily block, together as a sample: same row
+    expect(apart.map((s) => s.span)).toContain('day');
+    for (const s of [...orders(together), ...orders(apart), [...together, ...apart]])
+      expect(aggregateRows('step_count', s)).toEqual([{ date: '2026-03-04', count: 6000 }]);
+  });
+
+  it('a midnight bucket smaller than its source’s other buckets is the first hour, not the day', () => {
+    const { together, apart } = batched('step_count', 'count', [
+      { date: at('00:00'), qty: 400, source: 'iPhone' },
+      { date: at('09:00'), qty: 3000, source: 'iPhone' },
+      { date: at('11:00'), qty: 2000, source: 'iPhone' },
+      { date: at('10:00'), qty: 1000, source: 'Watch' },
+    ]);
+    for (const s of [...orders(together), ...orders(apart)])
+      expect(aggregateRows('step_count', s)).toEqual([{ date: '2026-03-04', count: 5400 }]);
+  });
+
+  it('daily totals of each device next to minute samples: the largest daily total', () => {
+    const { together, apart } = batched('step_count', 'count', [
+      { date: at('00:00'), qty: 5200, source: 'iPhone' },
+      { date: at('00:00'), qty: 4100, source: 'Watch' },
+      { date: at('09:00'), qty: 100, source: 'iPhone' },
+      { date: at('09:01'), qty: 200, source: 'iPhone' },
+      { date: at('09:00'), qty: 150, source: 'Watch' },
+    ]);
+    for (const s of [...orders(together), ...orders(apart)])
+      expect(aggregateRows('step_count', s)).toEqual([{ date: '2026-03-04', count: 5200 }]);
+  });
+
+  it('copies of one sample (one payload held it twice) count twice, at midnight too', () => {
+    const water = samplesOf('dietary_water', 'mL', [
+      { date: at('09:00'), qty: 250, source: 'WaterMinder' },
+      { date: at('09:00'), qty: 250, source: 'WaterMinder' },
+      { date: at('12:00'), qty: 100, source: 'WaterMinder' },
+    ]);
+    expect(water.map((s) => s.values.seq)).toEqual([undefined, 1, undefined]);
+    for (const s of orders(water))
+      expect(aggregateRows('dietary_water', s)).toEqual([{ date: '2026-03-04', ml: 600 }]);
+    const midnight = samplesOf('dietary_water', 'mL', [
+      { date: at('00:00'), qty: 250, source: 'WaterMinder' },
+      { date: at('00:00'), qty: 250, source: 'WaterMinder' },
+    ]);
+    expect(aggregateRows('dietary_water', midnight)).toEqual([{ date: '2026-03-04', ml: 500 }]);
+    // a copy next to a combined point of the same instant: the combined point still covers the device
+    const steps = samplesOf('step_count', 'count', [
+      { date: at('10:00'), qty: 30, source: 'iPhone' },
+      { date: at('10:00'), qty: 30, source: 'iPhone' },
+      { date: at('10:00'), qty: 50, source: 'iPhone|Watch' },
+    ]);
+    expect(aggregateRows('step_count', steps)).toEqual([{ date: '2026-03-04', count: 50 }]);
+  });
+
+  it('copies count in means; the latest of same-instant readings does not depend on the order', () => {
+    const hrv = samplesOf('heart_rate_variability', 'ms', [
+      { date: at('08:00'), qty: 60, source: 'Watch' },
+      { date: at('08:00'), qty: 60, source: 'Watch' },
+      { date: at('09:00'), qty: 90, source: 'Watch' },
+    ]);
+    expect(aggregateRows('heart_rate_variability', hrv)).toEqual([{ date: '2026-03-04', ms: 70 }]);
+    const weight = samplesOf('weight_body_mass', 'kg', [
+      { date: at('07:00'), qty: 80.2, source: 'Scale' },
+      { date: at('07:00'), qty: 80.6, source: 'App' },
+    ]);
+    const rows = aggregateRows('weight_body_mass', weight);
+    for (const s of orders(weight)) expect(aggregateRows('weight_body_mass', s)).toEqual(rows);
+  });
+});

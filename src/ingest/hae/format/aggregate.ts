@@ -3,37 +3,50 @@
  * "aggregate per date, upsert by date"; docs/HEALTH-AUTO-EXPORT.md pitfalls "Duplicates / re-sends" and
  * "Multiple sources / aggregation").
  *
+ * A day's row is a function of the set of its samples: neither their order nor how they were
+ * batched into pushes or files changes it. (A sample's stored `span` says whether the block it
+ * came in looked daily; the same sample sent in another push can have the other span, so it is
+ * not read here.)
+ *
  * Before any kind runs:
  * - samples with the same `dedupKey` count once (a payload posted twice adds nothing);
  * - a sample holding NaN or ±Infinity (extraction never makes one, a store might) is ignored;
- * - versions of one point (same metric, instant, source, span and `seq`, different values: the day
- *   or hour in progress sent partially, later complete) collapse to one, by a rule on the values
- *   alone, so arrival order never matters (versions.ts: `sum`/`max` keep the largest, the complete
- *   bucket — 230.94 then 413 steps → 413, a partial 71 sent after the complete 19794 → 19794;
- *   `min`/`max` fields the smallest/largest; `mean`/`last` average the versions).
+ * - versions of one point (same metric, instant, source and `seq`, different values: the day
+ *   or hour in progress sent partially, later complete; or the same point stored once per span)
+ *   collapse to one, by a rule on the values alone, so arrival order never matters (versions.ts:
+ *   `sum`/`max` keep the largest, the complete bucket — 230.94 then 413 steps → 413, a partial 71
+ *   sent after the complete 19794 → 19794; `min`/`max` fields the smallest/largest; `mean`/`last`
+ *   average the versions).
+ * Copies of one sample (`seq` 1, 2 ...: one payload or file held it several times) are distinct
+ * samples and count each time (docs "Same-instant samples").
  *
  * Overlapping sources, the rule (for `sum`; the other kinds cannot double count):
  * HAE reports one point per bucket per set of contributing devices, joined with `|`
  * (`User’s Apple Watch|iPhone|Oura`); that combined point is what Apple Health shows, already
  * de-duplicated across devices by HealthKit. Per date:
- * 1. each daily-span sample is one reading of the day's total; sub-daily samples are grouped into
- *    families of sources that share a device, and each family's samples are summed into one
- *    reading (at one instant, of several points only the one not contained in another's source
- *    set, and of those the largest, is counted);
- * 2. a reading whose source set is strictly contained in another's is dropped (the combined
+ * 1. a point stamped at local midnight is a reading of the day's total (HAE's daily "Summarize
+ *    data" points) unless a point of a source set sharing a device with it, at another instant of
+ *    the day, is larger (then it is the first minute or hour of the day, e.g. 400 steps after
+ *    midnight next to a 3000-step hour); its copies add up to one reading per source set;
+ * 2. the other points are grouped into families of sources that share a device, and each
+ *    family's points are summed into one reading (at one instant, of several points only those
+ *    not contained in another's source set, and of those the largest source set's total — its
+ *    copies added — is counted);
+ * 3. a reading whose source set is strictly contained in another's is dropped (the combined
  *    `a|b` reading already includes it);
- * 3. of the readings left (independent devices, or a day total next to the same day's samples),
+ * 4. of the readings left (independent devices, or a day total next to the same day's samples),
  *    the largest is the day's value. Readings are never added to each other, so neither a second
  *    device nor a daily row next to hourly rows (pitfall: 32,361 vs 16,652 steps) double counts.
- * `mean` drops, at each instant, points covered by a combined point, then averages the rest;
- * `last` takes the latest instant (ties: the combined point, then the later in input);
+ * `mean` drops, at each instant, points covered by a combined point, then averages the rest
+ * (copies each count); `last` takes the latest instant (ties: the combined point, then of points
+ * at one instant not covered, the one with the smallest dedupKey: an order-free pick);
  * `max`/`min` fields are order- and overlap-free.
  */
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { byDate, finishRow, type HaeRow, instantOf } from './rows.js';
 import type { Sample } from './sample.js';
 import { sleepRows } from './sleep-nights.js';
-import { dropCoveredSources, type SourceSet, sourceSet } from './sources.js';
+import { dropCoveredSources, overlaps, type SourceSet, sourceSet, sourceSetKey } from './sources.js';
 import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
 import { mergeVersions } from './versions.js';
 import { workoutRows } from './workouts-merge.js';
@@ -42,7 +55,7 @@ export type { HaeRow } from './rows.js';
 
 /**
  * All rows a metric's samples make: `metricKey` is a catalogue key or alias, `samples` any samples
- * (other metrics' are ignored) in arrival order. Returns rows `{date, ...fields}` sorted by date,
+ * (other metrics' are ignored) in any order. Returns rows `{date, ...fields}` sorted by date,
  * fields in canonical units rounded per field, absent rather than zero/NaN. An unknown metric → [].
  */
 export function aggregateRows(metricKey: string, samples: readonly Sample[]): HaeRow[] {
@@ -59,7 +72,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
 
   const current = mergeVersions(entry, mine, (s) => {
     const t = parseHaeTimestamp(s.at);
-    return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.span}|${s.values.seq ?? 0}`;
+    return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.values.seq ?? 0}`;
   });
   const byDay = new Map<string, Sample[]>();
   for (const s of current) {
@@ -84,19 +97,30 @@ function allFinite(s: Sample): boolean {
 interface Point {
   value: number;
   set: SourceSet;
+  /** The instant, ms (0 when unreadable). */
   at: number;
-  order: number;
-  sample: Sample;
+  /** Stamped at local midnight (`00:00:00` as written). */
+  midnight: boolean;
+  /** Which copy of an identical sample this is (0 for the first). */
+  seq: number;
 }
 
 function pointsOf(day: readonly Sample[], field: string): Point[] {
   const out: Point[] = [];
-  day.forEach((s, order) => {
+  for (const s of day) {
     const v = s.values[field];
     if (typeof v === 'number' && Number.isFinite(v)) {
-      out.push({ value: v, set: sourceSet(s.source), at: instantOf(s.at) ?? 0, order, sample: s });
+      const t = parseHaeTimestamp(s.at);
+      const seq = s.values.seq;
+      out.push({
+        value: v,
+        set: sourceSet(s.source),
+        at: t?.epochMs ?? 0,
+        midnight: t?.time === '00:00:00',
+        seq: typeof seq === 'number' ? seq : 0,
+      });
     }
-  });
+  }
   return out;
 }
 
@@ -146,16 +170,50 @@ function families(points: readonly Point[]): Point[][] {
   return groupBy(points, (p) => (p.set === null ? '\u0000unknown' : find(p.set[0])));
 }
 
-/** The day's total of one `sum` field (rule steps 1–3 of the module comment). */
+/** True when the two sets share a device; unknown sources (null) share with each other only. */
+function sharesSource(a: SourceSet, b: SourceSet): boolean {
+  return a === null ? b === null : overlaps(a, b);
+}
+
+/**
+ * True when midnight point `p` reads as the day's total (rule step 1): no point of a source set
+ * sharing a device with it, at another instant, is larger.
+ */
+function isDayReading(p: Point, points: readonly Point[]): boolean {
+  if (!p.midnight) return false;
+  for (const q of points) if (q.value > p.value && q.at !== p.at && sharesSource(p.set, q.set)) return false;
+  return true;
+}
+
+/**
+ * Points of one source set at one instant: each copy (`seq`) once — of several points with one
+ * copy number (the same set spelt in two orders), the largest — and the copies added.
+ */
+function copiesTotal(points: readonly Point[]): number {
+  let total = 0;
+  for (const copy of groupBy(points, (p) => p.seq)) total += maxOf(copy.map((p) => p.value)) ?? 0;
+  return total;
+}
+
+/** The value of one instant of a family: the largest total of the source sets not covered there. */
+function instantValue(points: readonly Point[]): number {
+  return maxOf(groupBy(uncovered(points), (p) => sourceSetKey(p.set)).map(copiesTotal)) ?? 0;
+}
+
+/** The day's total of one `sum` field (rule steps 1–4 of the module comment). */
 function dayTotal(points: readonly Point[]): number | undefined {
-  const readings: { value: number; set: SourceSet }[] = points
-    .filter((p) => p.sample.span === 'day')
-    .map((p) => ({ value: p.value, set: p.set }));
-  for (const family of families(points.filter((p) => p.sample.span !== 'day'))) {
-    let total = 0;
-    for (const atInstant of groupBy(family, (p) => p.at)) {
-      total += maxOf(uncovered(atInstant).map((p) => p.value)) ?? 0;
+  const daily: Point[] = [];
+  const rest: Point[] = [];
+  for (const p of points) (isDayReading(p, points) ? daily : rest).push(p);
+  const readings: { value: number; set: SourceSet }[] = [];
+  for (const atInstant of groupBy(daily, (p) => p.at)) {
+    for (const ofSet of groupBy(atInstant, (p) => sourceSetKey(p.set))) {
+      readings.push({ value: copiesTotal(ofSet), set: ofSet[0].set });
     }
+  }
+  for (const family of families(rest)) {
+    let total = 0;
+    for (const atInstant of groupBy(family, (p) => p.at)) total += instantValue(atInstant);
     const names = new Set<string>();
     for (const p of family) for (const n of p.set ?? []) names.add(n);
     readings.push({ value: total, set: names.size ? [...names].sort() : null });
@@ -175,7 +233,7 @@ function dayValues(
   const out: Record<string, number | boolean | undefined> = {};
   if (entry.kind === 'last') {
     const candidates = day
-      .map((s, order) => ({ s, order, at: instantOf(s.at) ?? 0, set: sourceSet(s.source) }))
+      .map((s) => ({ s, at: instantOf(s.at) ?? 0, set: sourceSet(s.source) }))
       .filter(({ s }) => entry.fields.some((f) => typeof s.values[f.name] === 'number'));
     if (!candidates.length) return out;
     const latest = maxOf(candidates.map((c) => c.at));
@@ -183,7 +241,8 @@ function dayValues(
       candidates.filter((c) => c.at === latest),
       (c) => c.set,
     );
-    const pick = ties[ties.length - 1].s;
+    let pick = ties[0].s;
+    for (const c of ties) if (c.s.dedupKey < pick.dedupKey) pick = c.s;
     for (const f of entry.fields) {
       const v = pick.values[f.name];
       if (typeof v === 'number') out[f.name] = v;

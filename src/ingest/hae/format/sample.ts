@@ -9,12 +9,13 @@ import { canonicalTimestamp, type HaeTime } from './timestamps.js';
 export type SampleValue = number | string | boolean;
 
 /**
- * `span` says what one sample covers, decided per metric block of one payload: `day` when every
- * point of the block sits at local midnight with at most one point per date and source (HAE
- * "Summarize data" ON, daily grouping: the value IS the day's total/average), `sample` otherwise
- * (minute/second samples, hourly buckets, sleep, workouts). Aggregation needs it so a day total
- * is never added to that day's minute samples (pitfall "Aggregated vs raw: never sum rows without
- * knowing which").
+ * `span` says how the sample's metric block of one payload looked: `day` when every point of the
+ * block sits at local midnight with at most one point per date and source (HAE "Summarize data"
+ * ON, daily grouping), `sample` otherwise (minute/second samples, hourly buckets, sleep,
+ * workouts). It is part of the dedup key, so keys stored stay valid, but aggregation does not read
+ * it: the same sample sent in another push can get the other span, and a day's row must not
+ * depend on how its samples were batched (aggregate.ts tells a daily total from the set of the
+ * day's samples).
  */
 export type SampleSpan = 'day' | 'sample';
 
