@@ -9,6 +9,7 @@ export interface FieldStats {
   field: string;
   unit?: string;
   count: number;
+  /** The mean, rounded to one decimal more than the most precise reading (no float tail). */
   avg: number;
   min: number;
   max: number;

@@ -5,6 +5,7 @@
  * supplement schedule, each item's adherence over the range (doses scheduled, taken, share).
  * Rows are read by the date index, so a card of any length costs only its rows in the range.
  */
+import { cleanNumber, decimalPlaces, MAX_DECIMALS } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
 import type { Db } from '../store/database.js';
@@ -59,7 +60,8 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
     )
     .pluck()
     .iterate(card.id, from, `${to}~`) as Iterable<string>;
-  const acc = new Map<string, { n: number; sum: number; min: number; max: number }>();
+  // decimals: the most of any reading, so the average is given to one more (the chart's rule)
+  const acc = new Map<string, { n: number; sum: number; min: number; max: number; decimals: number }>();
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
   for (const body of rows) {
@@ -69,8 +71,9 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
     for (const [k, v] of Object.entries(r)) {
       seen.add(k);
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      const a = acc.get(k) ?? { n: 0, sum: 0, min: v, max: v };
+      const a = acc.get(k) ?? { n: 0, sum: 0, min: v, max: v, decimals: 0 };
       a.n++;
+      a.decimals = Math.max(a.decimals, decimalPlaces(v));
       a.sum += v;
       a.min = Math.min(a.min, v);
       a.max = Math.max(a.max, v);
@@ -93,7 +96,8 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
     field,
     ...(units.get(field) ? { unit: units.get(field) } : {}),
     count: a.n,
-    avg: a.sum / a.n,
+    // a sum of decimals grows a float tail (51.239999999999995): round it off
+    avg: cleanNumber(a.sum / a.n, Math.min(MAX_DECIMALS, a.decimals + 1)),
     min: a.min,
     max: a.max,
   }));
