@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { findCard } from '../cards/card-context.js';
+import { isIsoDate } from '../common/dates.js';
 import { badRequest, forbidden, KlebbError, payloadTooLarge, unavailable } from '../errors.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
@@ -126,6 +127,13 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
 
   r.get('/api/summary', { schema: { querystring: SummaryQuery } }, async (req) => {
     const { from, to } = req.query;
+    // the pattern lets 2026-02-30 through; a day that is not on the calendar is a mistake
+    const offCalendar = (['from', 'to'] as const).filter((k) => !isIsoDate(req.query[k]));
+    if (offCalendar.length > 0)
+      throw badRequest(
+        `"${offCalendar[0]}" is not a calendar date (YYYY-MM-DD)`,
+        offCalendar.map((k) => ({ path: `query.${k}`, message: 'is not a calendar date' })),
+      );
     if (to < from)
       throw badRequest('"to" is before "from"', [{ path: 'query.to', message: 'is before from' }]);
     const wanted = req.query.cards ? req.query.cards.split(',').filter(Boolean) : null;

@@ -1,7 +1,8 @@
 /**
  * GET /api/summary on the real server: the averages a doctor reads carry no float tails. Each
  * average is given to one decimal more than the most precise reading of its field (the chart's
- * rule), so 85.3, 85.5, 85.1, 0.1 and 0.2 average to 51.24, not 51.239999999999995.
+ * rule), so 85.3, 85.5, 85.1, 0.1 and 0.2 average to 51.24, not 51.239999999999995. A range
+ * bound that is not a calendar date (30 February) is refused 400 naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -40,5 +41,20 @@ describe('GET /api/summary statistics', () => {
     // readings stay exactly as stored
     const weight = res.body.cards.find((c: { id: string }) => c.id === 'weight');
     expect(weight.stats[0]).toMatchObject({ min: 0.1, max: 85.5, count: 5 });
+  });
+});
+
+describe('GET /api/summary range', () => {
+  it('refuses a date that is not on the calendar, naming the field', async () => {
+    for (const [q, field] of [
+      ['from=2026-02-30&to=2026-03-31', 'query.from'],
+      ['from=2026-04-01&to=2026-13-01', 'query.to'],
+      ['from=2025-02-29&to=2025-03-01', 'query.from'],
+    ]) {
+      const res = await api(`/api/summary?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.details.map((d: { path: string }) => d.path)).toContain(field);
+    }
+    expect((await api('/api/summary?from=2024-02-29&to=2024-03-01')).status).toBe(200);
   });
 });
