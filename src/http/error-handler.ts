@@ -2,7 +2,7 @@
  * The one place errors become HTTP responses: `{error, code, details?}` (plus `path`/`id` for
  * row errors). KlebbErrors carry their own status; Fastify's own client errors (bad JSON, wrong
  * content type, body too large, schema validation) keep their 4xx status; anything else is a
- * 500 with a generic message, logged with its stack. A user's mistake is never a 500, and
+ * 500 with a generic message, logged with its stack (the only answer logged with one). A user's mistake is never a 500, and
  * neither is a locked database (503 with Retry-After) or a full disk (507; src/store/storage-faults.ts).
  * Every 401 carries a `WWW-Authenticate: Bearer` challenge (src/http/www-authenticate.ts).
  */
@@ -137,10 +137,17 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
   return { status: 500, body: { error: 'Internal error: the change was not applied', code: 'INTERNAL' } };
 }
 
-/** Fastify error handler using toErrorResponse; 5xx are logged with their stack. */
+/**
+ * Fastify error handler using toErrorResponse. Only a real server fault (500 INTERNAL) is logged
+ * at error level with its stack. A documented answer of 500 or more for a state of the server
+ * (501 INGEST_DISABLED while no token is set, a chat endpoint that failed, a locked database, a
+ * full disk) is one warn line with its status, code and message, without a stack: it is not a
+ * bug to look for in the code. 4xx answers are the client's and are not logged here.
+ */
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toErrorResponse(err);
-  if (status >= 500) req.log.error({ err }, 'request failed');
+  if (status >= 500 && body.code === 'INTERNAL') req.log.error({ err }, 'request failed');
+  else if (status >= 500) req.log.warn({ status, code: body.code }, body.error);
   const fault = err instanceof StorageBusyError ? err : storageFault(err);
   if (fault instanceof StorageBusyError) reply.header('Retry-After', String(fault.retryAfterSeconds));
   if (status === 401) reply.header('WWW-Authenticate', bearerChallenge(req.headers.authorization));
