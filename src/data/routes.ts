@@ -20,6 +20,7 @@ import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
 import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
+import { CalendarDay } from '../schemas/common.js';
 import { listSnapshots, takeSnapshot } from './backups.js';
 import { cardCsvLines } from './card-csv.js';
 import { summariseCard } from './doctor-summary.js';
@@ -43,10 +44,9 @@ const ApplyBody = Type.Object({
     }),
   ),
 });
-const IsoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const SummaryQuery = Type.Object({
-  from: IsoDay,
-  to: IsoDay,
+  from: CalendarDay('first day of the summary'),
+  to: CalendarDay('last day of the summary'),
   cards: Type.Optional(Type.String({ maxLength: 10_000 })),
 });
 const RestoreBody = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 20 })) });

@@ -5,6 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { isIsoDate } from '../common/dates.js';
 import { badRequest } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { appendFeedback, readFeedback, shapeFeedback } from './feedback-log.js';
@@ -26,7 +27,9 @@ export function feedbackRoutes(fastify: FastifyInstance, inst: Instance): void {
     { config: { auth: 'admin' }, schema: { querystring: SinceQuery } },
     async (req) => {
       const since = req.query.since;
-      if (since !== undefined && Number.isNaN(Date.parse(since))) {
+      // Date.parse reads 2026-02-30 as March 2nd: the day itself must be one of the calendar
+      const day = since?.match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+      if (since !== undefined && (Number.isNaN(Date.parse(since)) || (day && !isIsoDate(day)))) {
         throw badRequest('since must be an ISO date-time', [
           { path: 'query.since', message: 'must be an ISO date-time' },
         ]);

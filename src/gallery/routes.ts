@@ -6,26 +6,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isIsoDate, todayIn } from '../common/dates.js';
-import { badRequest } from '../errors.js';
+import { todayIn } from '../common/dates.js';
 import type { Instance } from '../instance.js';
+import { CalendarDay } from '../schemas/common.js';
 import { createFromTemplate } from './from-template.js';
 import { readTemplates, templateEntry } from './template-catalogue.js';
 
-/** `GET /api/templates?today=`: the day previews are dated back from (YYYY-MM-DD, checked below). */
-const TemplatesQuery = Type.Object({ today: Type.Optional(Type.String()) });
+/** `GET /api/templates?today=`: the day previews are dated back from. */
+const TemplatesQuery = Type.Object({
+  today: Type.Optional(CalendarDay('the day previews are dated back from (default: today)')),
+});
 
 /** Registers `GET /api/templates` and `POST /api/settings/cards/from-template`. */
 export function galleryRoutes(fastify: FastifyInstance, inst: Instance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/templates', { schema: { querystring: TemplatesQuery } }, async (req) => {
-    const asked = req.query.today;
-    if (asked !== undefined && !isIsoDate(asked)) {
-      throw badRequest('today must be a date written YYYY-MM-DD', [
-        { path: 'query.today', message: 'must be a date YYYY-MM-DD' },
-      ]);
-    }
-    const today = asked ?? todayIn(inst.user.timeZone());
+    const today = req.query.today ?? todayIn(inst.user.timeZone());
     const { templates, problems } = readTemplates();
     return { templates: templates.map((t) => templateEntry(t, today)), errors: problems };
   });

@@ -3,7 +3,23 @@
  * (Fastify validates them, src/http/validation.ts) and the chat and MCP tools (the tool registry
  * checks arguments with them) share, so both sides accept exactly the same input.
  */
-import { type TObject, type TProperties, Type } from '@sinclair/typebox';
+import { FormatRegistry, type TObject, type TProperties, Type } from '@sinclair/typebox';
+import { isIsoDate } from '../common/dates.js';
+
+// `format: 'date'` means a day of the calendar for the tools' checks (TypeBox) as it does for the
+// routes' (Ajv with its full formats): 2026-02-30 and 2026-13-01 are refused by both
+FormatRegistry.Set('date', (s) => isIsoDate(s));
+
+/**
+ * A day of the calendar written YYYY-MM-DD, for every query or argument that takes a day: an
+ * impossible day (2026-02-30) is refused naming the field, never read as another day.
+ */
+export const CalendarDay = (description: string) =>
+  Type.String({
+    format: 'date',
+    description,
+    errorMessage: 'must be a day of the calendar written YYYY-MM-DD',
+  });
 
 /** A card id as given in a path or a tool call (its rules, pattern and length, are checked when a card is created). */
 export const CardId = Type.String({ minLength: 1, description: 'The card id (meta.id).' });

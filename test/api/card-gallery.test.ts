@@ -57,7 +57,9 @@ describe('GET /api/templates', () => {
   it('refuses a today that is not a date, naming it', async () => {
     const r = await s.api('/api/templates?today=yesterday');
     expect(r.status).toBe(400);
-    expect(r.body.details).toEqual([{ path: 'query.today', message: 'must be a date YYYY-MM-DD' }]);
+    expect(r.body.details).toEqual([
+      { path: 'query.today', message: 'must be a day of the calendar written YYYY-MM-DD' },
+    ]);
   });
 });
 
