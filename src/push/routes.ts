@@ -11,6 +11,7 @@ import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
+import { forbiddenPushTarget } from './endpoint-host.js';
 import type { ReminderRef } from './reminder-list.js';
 
 const Endpoint = Type.String({ minLength: 1, maxLength: MAX_PUSH_ENDPOINT_CHARS });
@@ -43,7 +44,8 @@ function b64url(s: string): Buffer | null {
 }
 
 /**
- * Checks a subscription's endpoint and keys beyond their types.
+ * Checks a subscription's endpoint and keys beyond their types: the endpoint an https URL the
+ * server may send to (src/push/endpoint-host.ts), the keys of the right sizes.
  * @throws 400 INVALID_SUBSCRIPTION naming the field.
  */
 function checkSubscription(endpoint: string, keys: { p256dh: string; auth: string }): void {
@@ -56,6 +58,8 @@ function checkSubscription(endpoint: string, keys: { p256dh: string; auth: strin
     url = null;
   }
   if (url?.protocol !== 'https:') throw bad('body.endpoint', 'must be the https:// URL of a push service');
+  const forbidden = forbiddenPushTarget(url);
+  if (forbidden) throw bad('body.endpoint', forbidden);
   const key = b64url(keys.p256dh);
   if (key?.length !== 65 || key[0] !== 4) {
     throw bad('body.keys.p256dh', 'must be a base64url uncompressed P-256 public key (65 bytes)');

@@ -118,6 +118,15 @@ describe('subscriptions', () => {
     const sub = push.subscribe();
     const cases: [unknown, string][] = [
       [{ endpoint: 'http://push.example/x', keys: sub.keys }, 'body.endpoint'],
+      // the server would POST every reminder there: the cloud metadata service, link-local,
+      // "this host", multicast, credentials in the URL
+      [{ endpoint: 'https://169.254.169.254/latest/meta-data/', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://[::ffff:169.254.169.254]/x', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://[fe80::1]:8443/x', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://0.0.0.0:9200/_search', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://224.0.0.1/x', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://metadata.google.internal/computeMetadata/v1/', keys: sub.keys }, 'body.endpoint'],
+      [{ endpoint: 'https://user:secret@push.example/x', keys: sub.keys }, 'body.endpoint'],
       [{ endpoint: sub.endpoint, keys: { ...sub.keys, p256dh: 'AAAA' } }, 'body.keys.p256dh'],
       [{ endpoint: sub.endpoint, keys: { ...sub.keys, auth: 'short' } }, 'body.keys.auth'],
     ];
