@@ -231,7 +231,7 @@ describe('quarantine of bodies that do not parse', () => {
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(false);
     expect(r.body.warning).toMatch(
-      /what was read before the error was ingested \(1 complete metric block\(s\)\)/,
+      /what was read before the error was ingested: 1 sample\(s\) from 1 whole metric block\(s\) and the block cut short by the error, up to the break;/,
     );
     expect(r.body.ingested).toEqual({ steps: 1 });
     expect(await srv.rows('steps')).toEqual([{ date: '2025-01-01', count: 1234 }]);

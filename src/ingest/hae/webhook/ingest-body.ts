@@ -198,7 +198,9 @@ export async function ingestSpooled(
     return await answer(run, true);
   } catch (err) {
     if (!isBodyParseError(err)) return failedPush(svc, run, file, err);
-    // what was read completely before the error is kept: the block in progress and the workouts so far
+    // what was read before the error is kept: the blocks read whole, the points of the block in
+    // progress up to the break, and the workouts so far
+    const cut = block !== undefined;
     await block?.end().catch(() => {});
     await flushWorkouts().catch(() => {});
     const hint = notJsonHint(readHead(file), opts.contentType);
@@ -213,12 +215,25 @@ export async function ingestSpooled(
       { quarantined: where, bytes, blocks, err: shortMessage(err) },
       'HAE body stopped parsing; quarantined',
     );
-    return await answer(
-      run,
+    const done = await run.finishInSteps();
+    return shape(
+      done,
       false,
-      `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested (${blocks} complete metric block(s)); the body is kept as ${where}.${hint}`,
+      `the body is not valid JSON (${shortMessage(err)}); what was read before the error was ingested: ${readBeforeBreak(done.samples, blocks, cut)}; the body is kept as ${where}.${hint}`,
     );
   }
+}
+
+/**
+ * What a push cut short by a parse error kept, in words that agree with its `samples.received`:
+ * `samples` read (the same count), from `whole` metric blocks read to their end and, when `cut`,
+ * the block the error broke off (its points up to the break are kept too).
+ */
+export function readBeforeBreak(samples: number, whole: number, cut: boolean): string {
+  const from = cut
+    ? `${whole} whole metric block(s) and the block cut short by the error, up to the break`
+    : `${whole} whole metric block(s)`;
+  return `${samples} sample(s) from ${from}`;
 }
 
 /**
