@@ -114,6 +114,21 @@ describe('subscriptions', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('never sends to a stored endpoint where no push service lives, and forgets it', async () => {
+    // a row kept from before the endpoint check (the subscribe route refuses it now)
+    const bad = s.inst.push.subs.upsert(
+      { endpoint: 'https://0.0.0.0:1/x', keys: push.subscribe().keys },
+      new Date(),
+    );
+    const good = push.subscribe();
+    expect((await subscribe(good)).status).toBe(201);
+    const r = await s.api('/api/notifications/test', { json: { id: 'walk#evening' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ sent: 1 });
+    expect(push.messagesFor(good.id)).toHaveLength(1);
+    expect(s.inst.push.subs.all().map((row) => row.id)).not.toContain(bad.id);
+  });
+
   it('refuses bad subscriptions with 400 naming the field, storing nothing', async () => {
     const sub = push.subscribe();
     const cases: [unknown, string][] = [
@@ -218,7 +233,7 @@ describe('push service answers', () => {
     await subscribe(sub);
     push.script(sub.id, [{ status: 429, retryAfter: '0' }, { status: 503 }, { status: 502 }]);
     const r = await s.api('/api/notifications/test', { json: { id: 'walk#evening' } });
-    expect(r.body).toMatchObject({ sent: 1, failed: 0 });
+    expect(r.body).toMatchObject({ sent: 1 });
     expect(push.messagesFor(sub.id).map((m) => m.status)).toEqual([429, 503, 502, 201]);
     expect(s.inst.push.subs.all()[0].lastStatus).toBe(201);
   });
