@@ -135,6 +135,7 @@ export class HaeSampleStore {
       ),
       dropSamples: db.prepare('DELETE FROM hae_samples WHERE id > ? AND push_id = ?'),
       dropPush: db.prepare('DELETE FROM hae_pushes WHERE id = ?'),
+      memoClear: db.prepare('DELETE FROM hae_block_memo'),
       prunePushes: db.prepare('DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?'),
       lastPush: db.prepare(
         `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
@@ -315,13 +316,15 @@ export class HaeSampleStore {
   /**
    * Removes push `pushId` and the samples it stored (those of ids above `afterId`, the largest id
    * before its first sample), in one transaction: a push that failed part way leaves nothing.
-   * Samples stored before the push (the re-sent ones) keep their own push ids and stay.
+   * Samples stored before the push (the re-sent ones) keep their own push ids and stay. The memos
+   * go too when a sample was removed: one made meanwhile by another push may count on it.
    * @returns the samples removed.
    */
   dropPush(pushId: number, afterId: number): number {
     return writeTransaction(this.db, () => {
       const n = this.q.dropSamples.run(afterId, pushId).changes;
       this.q.dropPush.run(pushId);
+      if (n > 0) this.q.memoClear.run();
       return n;
     });
   }

@@ -103,6 +103,16 @@ function metricsOf(samples: readonly Sample[]): string[] {
   return [...seen];
 }
 
+/**
+ * bodyMemoKey of a body spooled to `file`, read in 1 MB pieces with the event loop free between
+ * them: the same key as the same bytes held in memory.
+ */
+export async function fileMemoKey(file: string): Promise<Buffer> {
+  const h = createHash('sha256').update(extractionFingerprint()).update('body\u0000');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return h.digest().subarray(0, 16);
+}
+
 /** Logger shape (pino's and the instance's). */
 export interface IngestLogger {
   info: (obj: object, msg?: string) => void;
@@ -368,9 +378,11 @@ export class PushRun {
    * event loop between groups, then written by finish in its one transaction (recomputed there
    * for a card whose samples changed meanwhile). `ready`: rows already made (prepareFills on
    * another thread), used for the cards still subscribed to the metric they were made for.
+   * `bodyKey`: the memo key of the whole body this run read (bodyMemoKey), recorded with the push.
    */
   async finishInSteps(
     ready?: ReadonlyMap<string, PreparedFill>,
+    bodyKey?: Buffer,
   ): Promise<PushSummary & { ingested: Record<string, number> }> {
     const subs = subscriptions(this.cards);
     // rows made elsewhere (the import's worker) count only for a card still reading that metric
@@ -381,7 +393,11 @@ export class PushRun {
       if (r && r.metric === s.entry.key) prepared.set(s.cardId, r);
     }
     const events: CardEvent[] = [];
-    const summary = this.svc.samples.transaction(() => this.finishInTransaction(events, prepared));
+    const summary = this.svc.samples.transaction(() => {
+      // a whole body read (bodyKey): its memo commits with the push, after all its samples
+      if (bodyKey) this.svc.samples.putMemo(bodyKey, this.receivedAt, this.readSoFar());
+      return this.finishInTransaction(events, prepared);
+    });
     for (const e of events) this.cards.emit(e);
     return withIngested(summary);
   }

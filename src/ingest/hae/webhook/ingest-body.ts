@@ -11,7 +11,7 @@ import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
-import { bodyMemoKey, type HaeIngest, type PushRun } from '../service.js';
+import { bodyMemoKey, fileMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
 import { isBodyParseError, type PayloadVisitor, walkHaePayload } from './stream-payload.js';
@@ -41,8 +41,8 @@ const WORKOUT_BATCH = 500;
  * minute samples does not hold the server; they are written, with the push record, in one
  * transaction at the end.
  */
-async function answer(run: PushRun, ok: boolean, warning?: string): Promise<WebhookAnswer> {
-  return shape(await run.finishInSteps(), ok, warning);
+async function answer(run: PushRun, ok: boolean, warning?: string, bodyKey?: Buffer): Promise<WebhookAnswer> {
+  return shape(await run.finishInSteps(undefined, bodyKey), ok, warning);
 }
 
 function shape(s: ReturnType<PushRun['finish']>, ok: boolean, warning?: string): WebhookAnswer {
@@ -145,7 +145,8 @@ export interface StreamOptions {
  * each metric block extracted a chunk of points at a time (StreamedBlock: the same samples as the
  * whole-body path), workouts in batches. The file is removed afterwards, or moved into the
  * quarantine when the body stops parsing part way (what came before is kept). When storing fails
- * instead (failedPush), what the push stored so far is removed: it leaves nothing.
+ * instead (failedPush), what the push stored so far is removed: it leaves nothing. A body read to
+ * its end leaves its memo (bodyMemoKey): the same bytes sent again are answered from it.
  */
 export async function ingestSpooled(
   svc: HaeIngest,
@@ -153,6 +154,14 @@ export async function ingestSpooled(
   bytes: number,
   opts: StreamOptions = {},
 ): Promise<WebhookAnswer> {
+  // the same bytes read whole before (the phone retrying a push it gave up waiting for): answered
+  // from the body's memo, without being parsed again
+  const bodyKey = await fileMemoKey(file);
+  const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
+  if (replayed) {
+    fs.rmSync(file, { force: true });
+    return shape(replayed, true);
+  }
   const run = svc.startPush('hae', bytes);
   const blockOpts = {
     chunkPoints: opts.chunkPoints ?? 1000,
@@ -195,7 +204,8 @@ export async function ingestSpooled(
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');
     else if (walk.blocks + walk.workouts === 0) run.warn('body has neither "metrics" nor "workouts"');
     fs.rmSync(file, { force: true });
-    return await answer(run, true);
+    // read to its end: its memo is kept, so the same bytes sent again are not read again
+    return await answer(run, true, undefined, bodyKey);
   } catch (err) {
     if (!isBodyParseError(err)) return failedPush(svc, run, file, err);
     // what was read before the error is kept: the blocks read whole, the points of the block in
