@@ -86,7 +86,9 @@ export async function readAppleHealthExport(
   const blocks = new Map<string, MetricBlock>();
   let buffered = 0;
   let workouts: Record<string, unknown>[] = [];
-  let workout: { attrs: Record<string, string>; stats: Record<string, string>[] } | undefined;
+  let workout:
+    | { attrs: Record<string, string>; stats: Record<string, string>[]; meta: Record<string, string> }
+    | undefined;
   const pairs = new BloodPressurePairs();
   const unmapped: Record<string, number> = {};
   let records = 0;
@@ -167,7 +169,7 @@ export async function readAppleHealthExport(
       case 'Workout':
         if (parent !== 'HealthData') break;
         workoutCount++;
-        workout = { attrs: a, stats: [] };
+        workout = { attrs: a, stats: [], meta: {} };
         if (tag.isSelfClosing) {
           workouts.push(mapWorkout(a, []));
           workout = undefined;
@@ -176,13 +178,17 @@ export async function readAppleHealthExport(
       case 'WorkoutStatistics':
         if (workout && parent === 'Workout') workout.stats.push(a);
         break;
+      case 'MetadataEntry':
+        if (workout && parent === 'Workout' && typeof a.key === 'string' && typeof a.value === 'string')
+          workout.meta[a.key] = a.value;
+        break;
     }
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
     if (!tag.isSelfClosing) stack.pop();
     if (tag.name === 'HealthData' && stack.length === 0) closedHealthData = true;
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
-      workouts.push(mapWorkout(workout.attrs, workout.stats));
+      workouts.push(mapWorkout(workout.attrs, workout.stats, workout.meta));
       workout = undefined;
     }
   });

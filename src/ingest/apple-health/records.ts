@@ -255,14 +255,25 @@ export function workoutName(activityType: string | undefined): string {
 /** Seconds per `durationUnit` Apple writes. */
 const DURATION_S: Record<string, number> = { s: 1, sec: 1, min: 60, hr: 3600, h: 3600 };
 
+/** `"4523 cm"` (a `<MetadataEntry value>` with its unit) → `{qty, units}`; undefined when not so. */
+function quantityText(text: string | undefined): { qty: string; units: string } | undefined {
+  const m = /^\s*([-+]?[0-9.,eE+-]+)\s*([^\s\d].*?)?\s*$/.exec(text ?? '');
+  if (!m) return undefined;
+  return { qty: m[1], units: m[2] ?? 'm' };
+}
+
 /**
- * A `<Workout>` (attributes plus its `<WorkoutStatistics>` children's attributes) → a v1-like HAE
- * workout object for workouts.ts: `{name, start, end, duration (s), distance, activeEnergyBurned,
- * avgHeartRate, maxHeartRate, source}`.
+ * A `<Workout>` (attributes, its `<WorkoutStatistics>` children's attributes and its
+ * `<MetadataEntry>` children as `{key: value}`) → a v1-like HAE workout object for workouts.ts:
+ * `{name, start, end, duration (s, or {qty, units} in a unit not listed here), distance,
+ * activeEnergyBurned, avgHeartRate, maxHeartRate, elevationUp, source}`. The ascent is the
+ * `HKElevationAscended` metadata, a number with its unit as Apple writes it (`4523 cm`, `120 m`,
+ * `980 ft`).
  */
 export function mapWorkout(
   a: Record<string, string>,
   stats: Record<string, string>[],
+  meta: Record<string, string> = {},
 ): Record<string, unknown> {
   const w: Record<string, unknown> = {
     name: workoutName(a.workoutActivityType),
@@ -271,13 +282,17 @@ export function mapWorkout(
   };
   if (a.sourceName) w.source = a.sourceName;
   const d = Number(a.duration);
-  const perUnit = DURATION_S[a.durationUnit ?? 'min'];
+  const unit = a.durationUnit ?? 'min';
+  const perUnit = DURATION_S[unit];
   if (Number.isFinite(d) && perUnit) w.duration = d * perUnit;
+  else if (a.duration !== undefined) w.duration = { qty: a.duration, units: unit };
   if (a.totalDistance !== undefined)
     w.distance = { qty: a.totalDistance, units: a.totalDistanceUnit ?? 'km' };
   if (a.totalEnergyBurned !== undefined) {
     w.activeEnergyBurned = { qty: a.totalEnergyBurned, units: a.totalEnergyBurnedUnit ?? 'kcal' };
   }
+  const ascent = quantityText(meta.HKElevationAscended);
+  if (ascent) w.elevationUp = ascent;
   for (const s of stats) {
     const type = s.type ?? '';
     if (type === `${Q}ActiveEnergyBurned` && w.activeEnergyBurned === undefined && s.sum !== undefined) {

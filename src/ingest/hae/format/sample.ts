@@ -144,6 +144,14 @@ export class SkipCounter {
   /** Records one skipped point of `metric` for `reason`; `example` is the offending text. */
   add(metric: string, reason: string, example?: unknown): void {
     this.total++;
+    this.note(metric, reason, example);
+  }
+
+  /**
+   * Records a point kept with a part of it left out (a workout's distance in an unknown unit):
+   * a warning line like add's, not counted in `total`.
+   */
+  note(metric: string, reason: string, example?: unknown): void {
     const key = `${metric}: ${reason}`;
     const seen = this.byReason.get(key);
     if (seen) seen.count++;

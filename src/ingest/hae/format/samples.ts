@@ -125,7 +125,10 @@ export function extractSamples(
     const r = readWorkout(w);
     const bad = r.ok ? implausible(workoutsEntry, r) : r;
     if (bad) skips.add('workouts', bad.reason, bad.example);
-    else if (r.ok) samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
+    else if (r.ok) {
+      for (const n of r.notes ?? []) skips.note('workouts', n.reason, n.example);
+      samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
+    }
   }
 
   const warnings = sharedSkips ? [] : skips.lines();

@@ -16,14 +16,33 @@ import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
 import { convertUnit, DIMENSIONS, type Dimension } from './units.js';
 
-/** `{qty, units}` → the qty in `dimension` (units default to its canonical unit); undefined when unreadable. */
-function quantity(v: unknown, dimension: Dimension, unitsDefault = ''): number | undefined {
+/** A field of a workout left out because its unit is not known, for the warning. */
+export interface WorkoutNote {
+  reason: string;
+  example: string;
+}
+
+/**
+ * `{qty, units}` → the qty in `dimension` (units default to its canonical unit); undefined when
+ * unreadable. A readable number in a unit the dimension does not know is noted in `notes` (the
+ * field is left out with a warning, the workout kept).
+ */
+function quantity(
+  v: unknown,
+  dimension: Dimension,
+  unitsDefault = '',
+  notes?: WorkoutNote[],
+  field = '',
+): number | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
   const n = readNumber(o.qty).value;
   if (n === undefined) return undefined;
   const units = typeof o.units === 'string' ? o.units : unitsDefault;
-  return convertUnit(dimension, units, n);
+  const out = convertUnit(dimension, units, n);
+  if (out === undefined && notes)
+    notes.push({ reason: `${field} in an unknown unit, left out`, example: units });
+  return out;
 }
 
 /** Mean of `Avg` (v2) or `qty` (v1) and max of `Max` / `qty` over a heart-rate series. */
@@ -51,15 +70,26 @@ function heartRateSeries(series: unknown): { avg?: number; max?: number } {
  * maxHr?, elevationM?, id?, end?}` dated by the local date of `start` (a workout counts for the
  * day it started). Units: minutes, km, kcal (active energy), bpm, metres. A number that is
  * missing, unreadable, zero or negative is left out (v1 writes 0 for "not measured";
- * "absent fields dropped, not zeroed").
+ * "absent fields dropped, not zeroed"); one in a unit not known is left out too, listed in
+ * `notes` for a warning. A workout whose end is before its start, or whose duration is negative,
+ * makes no sense and is refused (`ok: false`, the reason for the warning).
  */
-export function readWorkout(w: Record<string, unknown>): PointRead {
+export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: WorkoutNote[] } {
   const start = parseHaeTimestamp(w.start);
   if (!start) return { ok: false, reason: 'unreadable start', example: w.start };
   const end = parseHaeTimestamp(w.end);
+  if (end && end.epochMs < start.epochMs)
+    return { ok: false, reason: 'end before start', example: `${w.start} to ${w.end}` };
   const type = typeof w.name === 'string' && w.name.trim() !== '' ? w.name.trim() : 'Workout';
+  const notes: WorkoutNote[] = [];
 
-  const durationS = readNumber(w.duration).value;
+  // seconds (HAE), or {qty, units} (an Apple Health duration in a unit written beside it)
+  const durationS =
+    typeof w.duration === 'object' && w.duration !== null
+      ? quantity(w.duration, DIMENSIONS.s, 's', notes, 'duration')
+      : readNumber(w.duration).value;
+  if (durationS !== undefined && durationS < 0)
+    return { ok: false, reason: 'negative duration', example: durationS };
   const durationMin =
     durationS !== undefined
       ? durationS / 60
@@ -70,26 +100,32 @@ export function readWorkout(w: Record<string, unknown>): PointRead {
   const hrObj = (w.heartRate ?? {}) as Record<string, unknown>;
   const series = heartRateSeries(w.heartRateData);
   const avgHr =
-    quantity(w.avgHeartRate, DIMENSIONS.perMin) ?? quantity(hrObj.avg, DIMENSIONS.perMin) ?? series.avg;
+    quantity(w.avgHeartRate, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
+    quantity(hrObj.avg, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
+    series.avg;
   const maxHr =
-    quantity(w.maxHeartRate, DIMENSIONS.perMin) ?? quantity(hrObj.max, DIMENSIONS.perMin) ?? series.max;
+    quantity(w.maxHeartRate, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
+    quantity(hrObj.max, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
+    series.max;
 
   const elevation = w.elevation as Record<string, unknown> | undefined;
   const elevationM =
-    quantity(w.elevationUp, DIMENSIONS.m, 'm') ??
+    quantity(w.elevationUp, DIMENSIONS.m, 'm', notes, 'ascent') ??
     (elevation && typeof elevation === 'object'
-      ? quantity({ qty: elevation.ascent, units: elevation.units }, DIMENSIONS.m, 'm')
+      ? quantity({ qty: elevation.ascent, units: elevation.units }, DIMENSIONS.m, 'm', notes, 'ascent')
       : undefined);
 
   // v1 `activeEnergy` is a {qty, units} object; v2's `activeEnergy` is a per-minute series (ignored).
   const calories =
-    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, 'kcal') ??
-    (Array.isArray(w.activeEnergy) ? undefined : quantity(w.activeEnergy, DIMENSIONS.kcal, 'kcal'));
+    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, 'kcal', notes, 'energy') ??
+    (Array.isArray(w.activeEnergy)
+      ? undefined
+      : quantity(w.activeEnergy, DIMENSIONS.kcal, 'kcal', notes, 'energy'));
 
   const values: Record<string, SampleValue> = { type, startTime: localHourMinute(start) };
   const numbers: Record<string, number | undefined> = {
     durationMin,
-    distanceKm: quantity(w.distance, DIMENSIONS.km, 'km'),
+    distanceKm: quantity(w.distance, DIMENSIONS.km, 'km', notes, 'distance'),
     calories,
     avgHr,
     maxHr,
@@ -99,5 +135,12 @@ export function readWorkout(w: Record<string, unknown>): PointRead {
     if (v !== undefined && Number.isFinite(v) && v > 0) values[k] = v;
   if (typeof w.id === 'string' && w.id.trim() !== '') values.id = w.id.trim();
   if (end) values.end = String(w.end);
-  return { ok: true, time: start, at: String(w.start), values, source: sourceOf(w.source) };
+  return {
+    ok: true,
+    time: start,
+    at: String(w.start),
+    values,
+    source: sourceOf(w.source),
+    ...(notes.length ? { notes } : {}),
+  };
 }

@@ -1,0 +1,124 @@
+/**
+ * Workouts through the real upload route and webhook: the ascent Apple writes as metadata
+ * (`HKElevationAscended`, with its unit) becomes `elevationM`, as a phone push's `elevationUp`
+ * does; a workout whose end is before its start or whose duration is negative is refused with a
+ * warning, and a field in a unit Klebb does not know is left out with a warning.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+/** One `<Workout>` on `day` (October 2026, -0500) from 10:00, `attrs` over the defaults, with metadata. */
+function workout(day: number, attrs: Record<string, string>, meta: Record<string, string> = {}): string {
+  const d = `2026-10-${String(day).padStart(2, '0')}`;
+  const a: Record<string, string> = {
+    workoutActivityType: 'HKWorkoutActivityTypeHiking',
+    duration: '120',
+    durationUnit: 'min',
+    sourceName: 'Watch',
+    startDate: `${d} 10:00:00 -0500`,
+    endDate: `${d} 12:00:00 -0500`,
+    ...attrs,
+  };
+  const attrText = Object.entries(a)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(' ');
+  const children = Object.entries(meta).map(([k, v]) => `  <MetadataEntry key="${k}" value="${v}"/>`);
+  return [` <Workout ${attrText}>`, ...children, ' </Workout>'].join('\n');
+}
+
+function exportXml(body: string[]): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<HealthData locale="en_US">',
+    ...body,
+    '</HealthData>',
+  ].join('\n');
+}
+
+const HIKE = { date: '', trained: true, type: 'Hiking', durationMin: 120, startTime: '10:00' };
+
+describe('Apple Health workouts', () => {
+  it('the ascent in cm, m and ft becomes elevationM', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([
+        workout(21, {}, { HKElevationAscended: '4523 cm', HKIndoorWorkout: '0' }),
+        workout(22, {}, { HKElevationAscended: '120 m' }),
+        workout(23, {}, { HKElevationAscended: '1000 ft' }),
+      ]),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([]);
+    expect(await srv.rows('workouts')).toEqual([
+      { ...HIKE, date: '2026-10-21', elevationM: 45 },
+      { ...HIKE, date: '2026-10-22', elevationM: 120 },
+      { ...HIKE, date: '2026-10-23', elevationM: 305 },
+    ]);
+  });
+
+  it('end before start and a negative duration are refused; a field in an unknown unit is left out; each is said', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([
+        workout(21, { endDate: '2026-10-21 09:00:00 -0500' }),
+        workout(22, { duration: '-30' }),
+        workout(23, { totalDistance: '4', totalDistanceUnit: 'parsec' }),
+        workout(24, { durationUnit: 'parsec' }),
+        workout(25, {}),
+      ]),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ workouts: 5, samples: 3, skipped: 2 });
+    expect([...r.body.warnings].sort()).toEqual([
+      'workouts: distance in an unknown unit, left out (1 point, e.g. "parsec")',
+      'workouts: duration in an unknown unit, left out (1 point, e.g. "parsec")',
+      'workouts: end before start (1 point, e.g. "2026-10-21 10:00:00 -0500 to 2026-10-21 09:00:00 -0500")',
+      'workouts: negative duration (1 point, e.g. -1800)',
+    ]);
+    // the 24th: the duration from its start and end (120 min)
+    expect(await srv.rows('workouts')).toEqual([
+      { ...HIKE, date: '2026-10-23' },
+      { ...HIKE, date: '2026-10-24' },
+      { ...HIKE, date: '2026-10-25' },
+    ]);
+  });
+});
+
+describe('Health Auto Export workouts', () => {
+  it('the same rules for a push', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const w = (day: number, extra: Record<string, unknown>) => ({
+      name: 'Hiking',
+      start: `2026-10-${day} 10:00:00 -0500`,
+      end: `2026-10-${day} 12:00:00 -0500`,
+      duration: 7200,
+      ...extra,
+    });
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          workouts: [
+            w(21, { end: '2026-10-21 09:00:00 -0500' }),
+            w(22, { duration: -60 }),
+            w(23, { distance: { qty: 4, units: 'parsec' }, elevationUp: { qty: 120, units: 'm' } }),
+          ],
+        },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect([...r.body.warnings].sort()).toEqual([
+      'workouts: distance in an unknown unit, left out (1 point, e.g. "parsec")',
+      'workouts: end before start (1 point, e.g. "2026-10-21 10:00:00 -0500 to 2026-10-21 09:00:00 -0500")',
+      'workouts: negative duration (1 point, e.g. -60)',
+    ]);
+    expect(await srv.rows('workouts')).toEqual([{ ...HIKE, date: '2026-10-23', elevationM: 120 }]);
+  });
+});
