@@ -148,6 +148,8 @@ export async function openInstance(
   loader.onCardArrived = (id) => {
     if (autoHideWelcome(cards, id)) log.info({ id }, 'first card added: switched the welcome card off');
   };
+  // card rows a migration found possibly wrong are recomputed from the stored samples, once
+  hae.recomputePending();
   // from here on, a card that gains or changes meta.ingest is filled from the stored samples
   hae.followCards(events);
   let watcher: CardWatcher | undefined;

@@ -49,6 +49,12 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  * - (6) sample keys depend on the sample's content only: stored samples numbered by their
  *   position among same-instant samples are re-keyed and the copies the old keys stored twice
  *   merged (the `rekeySamples` step, src/ingest/hae/rekey-samples.ts, passed in by the caller).
+ * - (7) `hae_recompute`: sample metrics whose subscribed cards' rows are recomputed from the
+ *   stored samples once the cards are loaded (src/ingest/hae/recompute.ts), then struck off.
+ *   Filled with every stored metric: a day's row no longer depends on how its samples were
+ *   batched into pushes, and copies of a sample held twice by one push or file count twice,
+ *   so rows written before may be wrong. A later change of how rows are made appends a migration
+ *   that lists its metrics here again.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -158,4 +164,8 @@ export const MIGRATIONS: Migration[] = [
   DROP INDEX hae_samples_metric_date;
   `,
   (db, steps) => steps.rekeySamples(db),
+  `
+  CREATE TABLE hae_recompute (metric TEXT PRIMARY KEY) WITHOUT ROWID;
+  INSERT INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
+  `,
 ];

@@ -159,6 +159,8 @@ export class HaeSampleStore {
       ),
       memoTouch: db.prepare('UPDATE hae_block_memo SET seen_at = ? WHERE hash = ?'),
       memoPrune: db.prepare('DELETE FROM hae_block_memo WHERE seen_at < ?'),
+      pending: db.prepare('SELECT metric FROM hae_recompute ORDER BY metric').pluck(),
+      recomputed: db.prepare('DELETE FROM hae_recompute WHERE metric = ?'),
     };
   }
 
@@ -302,6 +304,19 @@ export class HaeSampleStore {
   /** How many samples are stored (of one metric when given). */
   count(metric?: string): number {
     return (metric === undefined ? this.q.count.get() : this.q.countMetric.get(metric)) as number;
+  }
+
+  /**
+   * The sample metrics whose card rows a migration asked to recompute from the stored samples
+   * (recompute.ts), sorted.
+   */
+  pendingRecompute(): string[] {
+    return this.q.pending.all() as string[];
+  }
+
+  /** Strikes `metric` off the metrics whose card rows are to be recomputed. */
+  recomputed(metric: string): void {
+    this.q.recomputed.run(metric);
   }
 
   /**

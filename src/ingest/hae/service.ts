@@ -37,6 +37,7 @@ import { MAX_UNKNOWN_DISCOVERIES } from './format/limits.js';
 import type { MetricBlock, NormalisedPayload } from './format/payload.js';
 import type { Sample } from './format/sample.js';
 import { type ExtractResult, extractSamples } from './format/samples.js';
+import { recomputePendingRows } from './recompute.js';
 import { type BlockMemo, HaeSampleStore } from './sample-store.js';
 import { HaeTokenStore } from './token.js';
 
@@ -599,6 +600,21 @@ export class HaeIngest {
     opts.cards.onCreate = (id) => fillNewIngestCard(opts.cards, this.samples, id);
     // hashed now, at start-up, rather than on the first push (it reads the extraction sources)
     extractionFingerprint();
+  }
+
+  /**
+   * Recomputes, once, the rows of cards whose metric a migration listed (recompute.ts). Call once
+   * the cards are loaded. A failure is logged and tried again at the next start.
+   */
+  recomputePending(): void {
+    for (const r of recomputePendingRows(this.cards, this.samples)) {
+      if (r.note) this.log.warn({ card: r.id, metric: r.metric, note: r.note }, 'card rows not recomputed');
+      else if (r.rowsWritten > 0)
+        this.log.info(
+          { card: r.id, metric: r.metric, rows: r.rowsWritten },
+          'card rows recomputed from stored samples',
+        );
+    }
   }
 
   /**
