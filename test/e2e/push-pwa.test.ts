@@ -6,9 +6,13 @@
  *   the server sent (decrypted by the push-service stand-in) shows the notification, with only
  *   the generic text for a private reminder; a click on it opens the card in the open tab;
  * - a deep link `/?card=<id>&action=log` brings the card into view with its entry form open;
+ * - a report page (sent `no-store`) opened under the worker is not kept in its cache, and does not
+ *   replace the app shell it opens offline;
  * - with the server gone, a reload shows the shell with the last Today read, marked offline,
  *   and an entry typed then is refused with a clear message and stays in the form.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushStandIn, startPushStandIn } from '../helpers/push-stand-in.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -149,6 +153,30 @@ describe('push and notification click', () => {
     await w.page.goto(`${s.url}/?card=walk&action=log`);
     await settled(w.page);
     await w.page.locator('[data-card-id="walk"] input').first().waitFor();
+  });
+});
+
+describe('pages the worker must not keep', () => {
+  it('a report page (no-store) is not cached and does not become the offline app shell', async () => {
+    fs.mkdirSync(path.join(s.home, 'reports'), { recursive: true });
+    fs.writeFileSync(
+      path.join(s.home, 'reports', 'lab-ferritin.md'),
+      '# Ferritin\n\nFerritin 12 ng/mL, low.\n',
+    );
+    await w.page.goto(`${s.url}/`);
+    await settled(w.page);
+    await w.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await w.page.goto(`${s.url}/report/lab-ferritin`);
+    await w.page.getByText('Ferritin 12 ng/mL').waitFor();
+    const kept = await w.page.evaluate(async () => {
+      const texts: string[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const req of await cache.keys()) texts.push((await (await cache.match(req))?.text()) ?? '');
+      }
+      return texts;
+    });
+    expect(kept.some((t) => t.includes('Ferritin 12'))).toBe(false);
   });
 });
 

@@ -7,7 +7,8 @@
  * - notificationclick: opens the reminder's card (`/?card=<id>`), same origin only: an open Klebb
  *   window is focused and moved there, else a new one opens. The tap target is remembered first
  *   (Cache Storage), because a cold start on iOS can lose the query string of the URL it opens.
- * - offline: pages fall back to the app shell last loaded; /assets/ files are kept once fetched
+ * - offline: pages fall back to the app shell last loaded (a page sent `Cache-Control: no-store`,
+ *   such as a report, is never kept); /assets/ files are kept once fetched
  *   (their names change with their content); reads of the views, cards and instance are kept as
  *   last answered and served marked `x-klebb-offline: <saved at>` when the server cannot be
  *   reached; a write without a network is answered 503 OFFLINE, so the app says nothing was saved
@@ -49,7 +50,10 @@ function offlineWrite() {
 async function page(request) {
   try {
     const res = await fetch(request);
-    if (res.ok && (res.headers.get('content-type') || '').includes('text/html')) {
+    // only the app shell: a page sent `no-store` (a report, a health document) is never kept,
+    // nor does it replace the shell the app opens with offline
+    const noStore = /no-store/i.test(res.headers.get('cache-control') || '');
+    if (res.ok && !noStore && (res.headers.get('content-type') || '').includes('text/html')) {
       const cache = await caches.open(SHELL);
       await cache.put('/', res.clone());
     }
