@@ -96,3 +96,20 @@ describe('Apple Health import warnings', () => {
     expect(r.body.warnings[0]).toMatch(/^the file was cut short/);
   });
 });
+
+describe('Health Auto Export push warnings', () => {
+  it('a push read in parts (over 4 MB) gives one line per metric and reason', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    // 90 000 points with a thousands separator (~5 MB: read a thousand points at a time), then one readable
+    const data: Record<string, unknown>[] = [];
+    for (let i = 0; i < 90_000; i++)
+      data.push({ date: '2025-05-01 09:00:00 +0200', qty: '1,234', source: `p${i}` });
+    data.push({ date: '2025-05-01 10:00:00 +0200', qty: 1200 });
+    const body = JSON.stringify({ data: { metrics: [{ name: 'step_count', units: 'count', data }] } });
+    expect(body.length).toBeGreaterThan(4_000_000);
+    const r = await srv.push(body);
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([expect.stringMatching(/^step_count: no value \(90000 points, e\.g\. /)]);
+    expect(await srv.rows('steps')).toEqual([{ date: '2025-05-01', count: 1200 }]);
+  });
+});

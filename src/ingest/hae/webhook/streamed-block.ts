@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { resolveMetric } from '../format/catalogue.js';
 import { OccurrenceCounter } from '../format/occurrences.js';
 import { normalisePayload } from '../format/payload.js';
-import { dedupKeyOf, type Sample, type SampleSpan } from '../format/sample.js';
+import { dedupKeyOf, type Sample, type SampleSpan, SkipCounter } from '../format/sample.js';
 import { extractSamples } from '../format/samples.js';
 import { type HaeTime, parseHaeTimestamp } from '../format/timestamps.js';
 import type { PushRun } from '../service.js';
@@ -51,6 +51,8 @@ export class StreamedBlock {
   private extracted = false;
   private sleepShape = false;
   private readonly seen = new OccurrenceCounter();
+  /** Unreadable points of the whole block: one warning line per reason at its end, not per chunk. */
+  private skips = new SkipCounter();
   private dailyPossible = true;
   private dailySeen = new Set<string>();
   private held: Timed[] = [];
@@ -92,6 +94,8 @@ export class StreamedBlock {
     if (!this.ready) await this.becomeReady();
     if (!this.invalid && (this.chunk.length > 0 || !this.extracted)) await this.extractChunk();
     if (this.held.length) await this.release(this.dailyPossible ? 'day' : 'sample');
+    for (const line of this.skips.lines()) this.run.warn(line);
+    this.skips = new SkipCounter();
     this.seen.clear();
     this.dailySeen.clear();
   }
@@ -151,7 +155,7 @@ export class StreamedBlock {
     const payload = normalisePayload({ metrics: [{ name: this.name, units: this.units, data }] });
     for (const w of payload.warnings) this.run.warn(w);
     // seq counted across the whole block, as extractSamples counts it within one block
-    const ex = extractSamples(payload, this.seen);
+    const ex = extractSamples(payload, this.seen, this.skips);
     const timed: Timed[] = [];
     for (const s of ex.samples) {
       const t = parseHaeTimestamp(s.at);
