@@ -50,6 +50,16 @@ export const MAX_ROW_WINDOW = 1000;
 export const MAX_CHANGE_IMAGE_BYTES = 2 * 1024 * 1024;
 /** Longest `meta.category` accepted (our decision: any `[a-z0-9-]` slug, see src/cards/categories.ts). */
 export const MAX_CATEGORY_CHARS = 32;
+/**
+ * Longest texts of a card a create or an update may set (characters as people count them): the
+ * card's label and each input's label, placeholder and option are a line on the screen; the
+ * description is prose for people and the chat agent. A card file with longer ones still loads.
+ */
+export const MAX_CARD_LABEL_CHARS = 200;
+/** See MAX_CARD_LABEL_CHARS: a card's `description` (and `meta.description`). */
+export const MAX_CARD_DESCRIPTION_CHARS = 4000;
+/** See MAX_CARD_LABEL_CHARS: most `options` one input may list. */
+export const MAX_INPUT_OPTIONS = 200;
 /** Chat gateway client (src/chat/gateway/). Largest buffered reply or pending SSE event, bytes. */
 export const GATEWAY_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Most of a non-2xx gateway body read for classification, bytes (rest is dropped). */

@@ -10,6 +10,7 @@ import { describeValue, type Issue, isPlainObject, toFieldErrors } from './field
 import { coreIssues, type ManifestRuleOptions, optionalFieldIssues } from './manifest-rules.js';
 import { rendererShapeErrors } from './renderer-shape.js';
 import { checkDataSchedules } from './validate-schedule.js';
+import { textLengthIssues } from './validate-text-lengths.js';
 
 export { isKnownCategory, KNOWN_CATEGORIES, type KnownCategory } from './categories.js';
 export type { ManifestRuleOptions } from './manifest-rules.js';
@@ -59,6 +60,8 @@ function validate(
 ): ManifestValidation {
   const malformed = toFieldErrors(malformedIssues(m));
   if (!isPlainObject(m) || !isPlainObject(m.meta)) return { malformed, invalid: [] };
+  // a text over its length limit is refused like a malformed field (400), naming it
+  malformed.push(...toFieldErrors(textLengthIssues(m, m.meta)));
   const invalid: Issue[] = [];
   if (typeof m.meta.id === 'string' && m.meta.id !== '') invalid.push(...idRule(m.meta.id));
   invalid.push(...optionalFieldIssues(m, m.meta, opts), ...checkDataSchedules(m.data));
@@ -73,7 +76,8 @@ function createIdRule(id: string): Issue[] {
 /**
  * Strict check of a full manifest for creation. Input: the parsed request body (anything).
  * `malformed` (400): not an object; `$schema` missing or not in `MANIFEST_SCHEMA_IDS`; `meta` not
- * an object; `meta.id` / `meta.label` missing or empty; `data` a string. `invalid` (422): the id
+ * an object; `meta.id` / `meta.label` missing or empty; `data` a string; a label, description,
+ * input label, placeholder or option longer than src/limits.ts allows. `invalid` (422): the id
  * rules of `checkCardId`, every optional field of docs/MANIFEST-SCHEMA.md (see
  * manifest-rules.ts) and `schedule.time_of_day` in `data.items[]` / `data.current[]`. Unknown
  * fields pass. Paths are dotted with indexes (`meta.notifications.items[2].title`).
