@@ -21,6 +21,7 @@ import { resolveMetric } from '../hae/format/catalogue.js';
 import { HaeSampleStore } from '../hae/sample-store.js';
 import { type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
 import { type ExportRead, readAppleHealthExport } from './read-export.js';
+import { RowsAhead } from './rows-ahead.js';
 
 /** What the worker is asked to do (its `workerData`). */
 export interface ImportJob {
@@ -29,6 +30,8 @@ export interface ImportJob {
   /** The export.xml to read, and its size in bytes. */
   file: string;
   bytes: number;
+  /** A path of this import's own for the identical-sample counts not in use (removed at the end). */
+  countsFile: string;
   /** The cards subscribed when the import started: `[cardId, catalogue metric key]`. */
   subscriptions: [string, string][];
 }
@@ -69,20 +72,28 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
     db = openDatabase(job.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
     const samples = new HaeSampleStore(db);
     const push = new PushRun({ samples }, 'apple-health', job.bytes);
-    let last = 0;
-    const read = await readAppleHealthExport(push, job.file, (bytesRead, records) => {
-      const now = Date.now();
-      if (now - last < 100) return;
-      last = now;
-      post({ kind: 'progress', bytesRead, records });
-    });
-    post({ kind: 'progress', bytesRead: job.bytes, records: read.records });
     const subs: Subscription[] = [];
     for (const [cardId, metric] of job.subscriptions) {
       const entry = resolveMetric(metric);
       if (entry) subs.push({ cardId, metric, entry });
     }
-    const fills = read.records || read.workouts ? await push.prepareFills(subs) : new Map();
+    // the cards' rows are made as the samples are stored, not read back afterwards (rows-ahead.ts)
+    const ahead = new RowsAhead(subs.map((s) => s.entry));
+    let last = 0;
+    const read = await readAppleHealthExport(
+      push,
+      job.file,
+      job.countsFile,
+      (bytesRead, records) => {
+        const now = Date.now();
+        if (now - last < 100) return;
+        last = now;
+        post({ kind: 'progress', bytesRead, records });
+      },
+      ahead,
+    );
+    post({ kind: 'progress', bytesRead: job.bytes, records: read.records });
+    const fills = read.records || read.workouts ? await push.prepareFills(subs, ahead) : new Map();
     post({ kind: 'done', read, state: push.state(), fills });
   } catch (err) {
     post({ kind: 'failed', error: errorOf(err) });

@@ -13,13 +13,14 @@
 import fs from 'node:fs';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { OccurrenceCounter } from '../hae/format/occurrences.js';
 import type { MetricBlock } from '../hae/format/payload.js';
 import { dedupKeyOf, type Sample, SkipCounter } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { PushRun } from '../hae/service.js';
+import { OccurrenceWindows } from './occurrence-windows.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
+import type { RowsAhead } from './rows-ahead.js';
 
 /** Characters read from the file per parse step. */
 const READ_CHUNK = 256 * 1024;
@@ -73,13 +74,19 @@ function asRawSample(s: Sample): Sample {
 /**
  * Stream-parses an export.xml file and stores its samples through `run` (each batch its own
  * transaction), one read chunk at a time with a turn of the event loop between chunks.
+ * @param countsFile where the identical-sample counts not in use wait (created when needed,
+ *   removed before returning; a path of the import's own, see occurrence-windows.ts).
  * @param onRead called after each chunk with the bytes read so far and the records read.
+ * @param ahead given the samples as they are stored, to make card rows from them (rows-ahead.ts);
+ *   finished when the file is read.
  * @throws when the file cannot be read or a write fails; XML problems are warnings, not errors.
  */
 export async function readAppleHealthExport(
   run: PushRun,
   file: string,
+  countsFile: string,
   onRead: (bytesRead: number, records: number) => void = () => {},
+  ahead?: RowsAhead,
 ): Promise<ExportRead> {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: string[] = [];
@@ -111,8 +118,9 @@ export async function readAppleHealthExport(
   };
 
   // identical records are counted over the whole file: a copy's key (its `seq`) never depends on
-  // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples")
-  const occurrences = new OccurrenceCounter();
+  // where the file puts it (docs/HEALTH-AUTO-EXPORT.md "Same-instant samples"); the counts of the
+  // (metric, date)s not in use wait in a file of the import's own (occurrence-windows.ts)
+  const occurrences = new OccurrenceWindows(countsFile);
   // and unreadable points over the whole file: one warning line per metric and reason, not per batch
   const skips = new SkipCounter();
   /** Samples extracted and noted, not stored yet. */
@@ -132,7 +140,9 @@ export async function readAppleHealthExport(
     if (pending.length >= INSERT_BATCH || (end && pending.length > 0)) {
       const batch = pending;
       pending = [];
+      const before = run.newSamples;
       await run.storeInBatches(batch, INSERT_BATCH);
+      ahead?.stored(batch, run.newSamples - before === batch.length);
     }
   };
 
@@ -193,16 +203,21 @@ export async function readAppleHealthExport(
     }
   });
 
-  const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: READ_CHUNK });
-  for await (const chunk of input) {
-    parser.write(chunk as string);
-    onRead(input.bytesRead, records);
-    await flush();
-    await yieldToLoop();
+  try {
+    const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: READ_CHUNK });
+    for await (const chunk of input) {
+      parser.write(chunk as string);
+      onRead(input.bytesRead, records);
+      await flush();
+      await yieldToLoop();
+    }
+    parser.close();
+    for (const p of pairs.flush()) addPoint(p);
+    await flush(true);
+    ahead?.finish();
+  } finally {
+    occurrences.close();
   }
-  parser.close();
-  for (const p of pairs.flush()) addPoint(p);
-  await flush(true);
   return {
     records,
     workouts: workoutCount,

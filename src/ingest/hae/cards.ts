@@ -16,6 +16,7 @@ import { formatRowPath, type Segment } from '../../store/row-path.js';
 import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './env.js';
 import { aggregateRows, type HaeRow } from './format/aggregate.js';
 import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
+import { byDate } from './format/rows.js';
 import type { HaeSampleStore } from './sample-store.js';
 
 /** The change-log actor of every write made by ingestion. */
@@ -149,20 +150,48 @@ export interface PreparedRows {
  * rowsForDates in steps, a turn of the event loop after each group of dates, for a push so large
  * (a whole Apple Health history) that computing every row at once would hold the server for
  * seconds. The counts let fillSubscribers check, when it writes, that no sample arrived meanwhile.
+ * `made`: rows made ahead for some dates, used for a date whose stored sample count is still the
+ * count its row was made from; the other dates are read back.
  */
 export async function prepareRows(
   store: HaeSampleStore,
   entry: CatalogueEntry,
   dates: Iterable<string>,
+  made?: RowsMadeAhead,
 ): Promise<PreparedRows> {
   const asOf = store.lastId();
-  const plan = planFill(store, entry, dates);
+  if (!made) {
+    const plan = planFill(store, entry, dates);
+    const rows: HaeRow[] = [];
+    for (const chunk of plan.chunks) {
+      rows.push(...rowsOfChunk(store, entry, chunk));
+      await yieldToLoop();
+    }
+    return { rows, counts: plan.counts, asOf };
+  }
+  const sorted = [...new Set(dates)].sort();
+  const counts = store.countsByDate(entry.reads, entry.kind === 'sleep' ? withNeighbours(sorted) : sorted);
   const rows: HaeRow[] = [];
-  for (const chunk of plan.chunks) {
+  // a date whose row was made from exactly the samples stored now is not read back
+  const todo = sorted.filter((d) => {
+    const ahead = made.get(entry.key, d);
+    if (!ahead || ahead.samples !== counts.get(d)) return true;
+    if (ahead.row) rows.push(ahead.row);
+    return false;
+  });
+  for (const chunk of planFill(store, entry, todo).chunks) {
     rows.push(...rowsOfChunk(store, entry, chunk));
     await yieldToLoop();
   }
-  return { rows, counts: plan.counts, asOf };
+  return { rows: byDate(rows), counts, asOf };
+}
+
+/**
+ * Rows of some dates made ahead (the Apple Health import makes them as it stores the samples):
+ * `samples` is how many samples the row was made from, the stored count the date must still have.
+ */
+export interface RowsMadeAhead {
+  get(key: string, date: string): { row: HaeRow | undefined; samples: number } | undefined;
 }
 
 /** True when every date of `prepared` still holds as many samples as when its rows were made. */

@@ -20,6 +20,7 @@ import {
   fillSubscribers,
   type PreparedRows,
   prepareRows,
+  type RowsMadeAhead,
   type SubscriberResult,
   type Subscription,
   subscriptions,
@@ -235,6 +236,11 @@ export class PushRun {
     };
   }
 
+  /** Samples stored so far that were new to the store. */
+  get newSamples(): number {
+    return this.inserted;
+  }
+
   /** The cards of the host: only a run started by a HaeIngest can finish. */
   private get cards(): CardContext {
     if (!this.svc.cards) throw new Error('this push run only stores samples; finish it from a HaeIngest');
@@ -407,15 +413,18 @@ export class PushRun {
    * The rows of each subscription the push affected, computed a group of dates at a time with a
    * turn of the event loop between groups (finishInSteps writes them, or recomputes a card whose
    * samples changed meanwhile). Needs only the samples: a run storing on another thread's
-   * connection can make them there.
+   * connection can make them there. `made`: rows made ahead for some dates (prepareRows).
    * @returns per card id, its rows and the metric they were made for.
    */
-  async prepareFills(subs: readonly Subscription[]): Promise<Map<string, PreparedFill>> {
+  async prepareFills(
+    subs: readonly Subscription[],
+    made?: RowsMadeAhead,
+  ): Promise<Map<string, PreparedFill>> {
     const out = new Map<string, PreparedFill>();
     for (const sub of subs) {
       const dates = this.affected.get(sub.entry.reads);
       if (!this.listed.has(sub.entry.reads) || !dates?.size) continue;
-      const rows = await prepareRows(this.svc.samples, sub.entry, dates);
+      const rows = await prepareRows(this.svc.samples, sub.entry, dates, made);
       out.set(sub.cardId, { ...rows, metric: sub.entry.key });
     }
     return out;

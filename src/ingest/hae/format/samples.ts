@@ -10,7 +10,7 @@
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
-import { OccurrenceCounter } from './occurrences.js';
+import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
 import { dateProblem, valueProblem } from './plausible.js';
 import {
@@ -61,7 +61,7 @@ export interface ExtractResult {
  */
 export function extractSamples(
   payload: NormalisedPayload,
-  counter?: OccurrenceCounter,
+  counter?: OccurrenceCounting,
   sharedSkips?: SkipCounter,
 ): ExtractResult {
   let occurrences = counter;
@@ -114,7 +114,7 @@ export function extractSamples(
       const content =
         span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
       occurrences ??= new OccurrenceCounter();
-      const n = occurrences.next(content);
+      const n = occurrences.next(content, metric, r.time.date);
       samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
     }
   }

@@ -1,0 +1,116 @@
+/**
+ * RowsAhead (src/ingest/apple-health/rows-ahead.ts): card rows made while an export's samples are
+ * stored must be the rows a read-back of the stored samples makes, date by date, whatever was
+ * stored before, re-sent, or read out of order; dates it cannot vouch for are read back.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { RowsAhead } from '../../src/ingest/apple-health/rows-ahead.js';
+import { prepareRows } from '../../src/ingest/hae/cards.js';
+import { type CatalogueEntry, resolveMetric } from '../../src/ingest/hae/format/catalogue.js';
+import type { Sample } from '../../src/ingest/hae/format/sample.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { HaeSampleStore } from '../../src/ingest/hae/sample-store.js';
+import { MIGRATION_STEPS } from '../../src/migration-steps.js';
+import { type Db, openDatabase } from '../../src/store/database.js';
+
+const dirs: string[] = [];
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function store(): HaeSampleStore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-ahead-'));
+  dirs.push(dir);
+  const db = openDatabase(path.join(dir, 'klebb.db'), { steps: MIGRATION_STEPS });
+  dbs.push(db);
+  return new HaeSampleStore(db);
+}
+
+const entry = (key: string) => resolveMetric(key) as CatalogueEntry;
+
+/** Hourly points of `metric` for days `from`..`to` (January 2024) from one source. */
+function points(
+  metric: string,
+  units: string,
+  source: string,
+  from: number,
+  to: number,
+  scale = 1,
+): Sample[] {
+  const data: Record<string, unknown>[] = [];
+  for (let d = from; d <= to; d++) {
+    for (let h = 0; h < 24; h += 3) {
+      const date = `2024-01-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:00:00 +0100`;
+      data.push({ date, qty: ((d * 31 + h * 7) % 97) * scale, source });
+    }
+  }
+  return extractSamples({ metrics: [{ name: metric, units, data }], workouts: [], warnings: [] }).samples.map(
+    (s) => ({ ...s, span: 'sample' as const }),
+  );
+}
+
+/** Stores `batches` in order as an import does, telling `ahead` which were all new. */
+function storeAll(st: HaeSampleStore, ahead: RowsAhead, batches: Sample[][]): Set<string> {
+  const dates = new Set<string>();
+  const push = st.beginPush('apple-health', new Date().toISOString(), 0);
+  for (const batch of batches) {
+    const r = st.insert(batch, push);
+    for (const s of batch) dates.add(s.date);
+    ahead.stored(batch, r.inserted === batch.length);
+  }
+  ahead.finish();
+  return dates;
+}
+
+it('makes the rows a read-back makes: sources in separate passes, a re-sent batch, earlier samples', async () => {
+  const st = store();
+  const steps = entry('step_count');
+  const heart = entry('heart_rate');
+  // stored before the import: days 3 and 4 of the watch
+  st.insert(points('step_count', 'count', 'Watch', 3, 4), st.beginPush('hae', new Date().toISOString(), 0));
+  const ahead = new RowsAhead([steps, heart, entry('sleep_analysis')]);
+  const phone = points('step_count', 'count', 'iPhone', 1, 12);
+  const watch = points('step_count', 'count', 'Watch', 1, 12, 2);
+  const hr = points('heart_rate', 'count/min', 'Watch', 1, 12);
+  const dates = storeAll(st, ahead, [
+    phone.slice(0, 40),
+    phone.slice(40),
+    // a second source of the same dates, after the first one's dates were done
+    watch.slice(0, 50),
+    watch.slice(50),
+    hr.slice(0, 30),
+    // re-sent: nothing new
+    hr.slice(0, 30),
+    hr.slice(30),
+  ]);
+  for (const e of [steps, heart]) {
+    const made = await prepareRows(st, e, dates, ahead);
+    const readBack = await prepareRows(st, e, dates);
+    expect(made.rows).toEqual(readBack.rows);
+    expect(made.counts).toEqual(readBack.counts);
+    expect(made.rows.length).toBe(12);
+  }
+  // heart rate's dates were read in order, once: made here (a re-sent batch spoils only its dates)
+  expect(ahead.get('heart_rate', '2024-01-11')?.samples).toBe(8);
+  expect(ahead.get('heart_rate', '2024-01-01')).toBeUndefined();
+  // steps: the watch's pass came after the phone's dates were done
+  expect(ahead.get('step_count', '2024-01-02')).toBeUndefined();
+});
+
+it('a date whose stored count changed since its row was made is read back', async () => {
+  const st = store();
+  const heart = entry('heart_rate');
+  const ahead = new RowsAhead([heart]);
+  const dates = storeAll(st, ahead, [points('heart_rate', 'count/min', 'Watch', 1, 6)]);
+  expect(ahead.get('heart_rate', '2024-01-05')?.samples).toBe(8);
+  // another push adds a sample to the 5th after the import stored its own
+  st.insert(points('heart_rate', 'count/min', 'Phone', 5, 5).slice(0, 1), st.beginPush('hae', '', 0));
+  const made = await prepareRows(st, heart, dates, ahead);
+  expect(made.rows).toEqual((await prepareRows(st, heart, dates)).rows);
+  expect(made.counts.get('2024-01-05')).toBe(9);
+});
