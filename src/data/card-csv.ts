@@ -46,12 +46,41 @@ export function fieldUnits(meta: Record<string, unknown>): Map<string, string> {
   return units;
 }
 
+/**
+ * How a spreadsheet in the reader's language reads a CSV: where the decimal sign is a comma
+ * (German, French…), Excel splits fields at `;` and reads `85.3` as text or a date, so such a
+ * reader gets `;` between fields and `85,3`.
+ */
+export interface CsvDialect {
+  delimiter: ',' | ';';
+  decimal: '.' | ',';
+}
+
+/** RFC 4180: commas between fields, a point in numbers. */
+export const PLAIN_CSV: CsvDialect = { delimiter: ',', decimal: '.' };
+
+/**
+ * The dialect for a BCP 47 language tag (`de-DE`, `en`), from the decimal sign Intl gives it;
+ * undefined gives PLAIN_CSV.
+ * @throws RangeError for a tag Intl does not accept.
+ */
+export function csvDialectFor(locale: string | undefined): CsvDialect {
+  if (locale === undefined || locale === '') return PLAIN_CSV;
+  const parts = new Intl.NumberFormat(locale).formatToParts(1.5);
+  return parts.find((p) => p.type === 'decimal')?.value === ','
+    ? { delimiter: ';', decimal: ',' }
+    : PLAIN_CSV;
+}
+
 /** One CSV cell. */
-export function csvCell(v: unknown): string {
+export function csvCell(v: unknown, dialect: CsvDialect = PLAIN_CSV): string {
   if (v === undefined || v === null) return '';
   let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  // a number never holds the delimiter (a decimal comma comes with `;`): left unquoted
+  if (typeof v === 'number') return dialect.decimal === ',' ? s.replace('.', ',') : s;
   if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  // quoted when it holds either delimiter, so it reads as one cell in both dialects
+  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 function* pages(db: Db, cardId: string): Generator<unknown[]> {
@@ -100,18 +129,24 @@ function columnsOf(db: Db, cardId: string): string[] {
 
 /**
  * The CSV text of a card, as lines (each ending CRLF): the header (after the byte order mark),
- * then one line per row. Reads the rows twice (columns first), each time in pages.
+ * then one line per row, in `dialect`. Reads the rows twice (columns first), each time in pages.
  */
-export function* cardCsvLines(db: Db, cardId: string, meta: Record<string, unknown>): Generator<string> {
+export function* cardCsvLines(
+  db: Db,
+  cardId: string,
+  meta: Record<string, unknown>,
+  dialect: CsvDialect = PLAIN_CSV,
+): Generator<string> {
   const cols = columnsOf(db, cardId);
   const units = fieldUnits(meta);
   const head = (c: string) => {
     const u = units.get(c);
     return u && u.toLowerCase() !== c.toLowerCase() ? `${c} (${u})` : c;
   };
-  yield `${CSV_BOM}${cols.map((c) => csvCell(head(c))).join(',')}\r\n`;
+  const sep = dialect.delimiter;
+  yield `${CSV_BOM}${cols.map((c) => csvCell(head(c), dialect)).join(sep)}\r\n`;
   for (const r of rowsOf(db, cardId)) {
     const rec = isRecord(r) ? r : { value: r };
-    yield `${cols.map((c) => csvCell(rec[c])).join(',')}\r\n`;
+    yield `${cols.map((c) => csvCell(rec[c], dialect)).join(sep)}\r\n`;
   }
 }

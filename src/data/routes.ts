@@ -22,7 +22,7 @@ import type { Instance } from '../instance.js';
 import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
 import { CalendarDay } from '../schemas/common.js';
 import { listSnapshots, takeSnapshot } from './backups.js';
-import { cardCsvLines } from './card-csv.js';
+import { type CsvDialect, cardCsvLines, csvDialectFor } from './card-csv.js';
 import { summariseCard } from './doctor-summary.js';
 import { ExportService } from './export-service.js';
 import { ImportJobs } from './import-job.js';
@@ -49,6 +49,8 @@ const SummaryQuery = Type.Object({
   to: CalendarDay('last day of the summary'),
   cards: Type.Optional(Type.String({ maxLength: 10_000 })),
 });
+/** `locale`: the reader's language tag; a comma-decimal language gets `;` and `85,3`. */
+const CsvQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 64 })) });
 const RestoreBody = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 20 })) });
 
 /** Import and restore routes stay open while the home is frozen (the wizard polls its status). */
@@ -115,15 +117,27 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     return reply.send(started.stream);
   });
 
-  r.get('/api/manifests/:id/export.csv', { schema: { params: CardParams } }, async (req, reply) => {
-    const card = findCard(inst.cards, req.params.id);
-    const meta = card.manifest.meta as Record<string, unknown>;
-    reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', attachment(`${card.id}.csv`))
-      .header('cache-control', 'no-store');
-    return reply.send(Readable.from(cardCsvLines(inst.db, card.id, meta)));
-  });
+  r.get(
+    '/api/manifests/:id/export.csv',
+    { schema: { params: CardParams, querystring: CsvQuery } },
+    async (req, reply) => {
+      let dialect: CsvDialect;
+      try {
+        dialect = csvDialectFor(req.query.locale);
+      } catch {
+        throw badRequest('"locale" must be a language tag such as de-DE or en', [
+          { path: 'query.locale', message: 'is not a language tag' },
+        ]);
+      }
+      const card = findCard(inst.cards, req.params.id);
+      const meta = card.manifest.meta as Record<string, unknown>;
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`${card.id}.csv`))
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(cardCsvLines(inst.db, card.id, meta, dialect)));
+    },
+  );
 
   r.get('/api/summary', { schema: { querystring: SummaryQuery } }, async (req) => {
     const { from, to } = req.query;

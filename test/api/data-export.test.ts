@@ -169,6 +169,31 @@ describe('GET /api/manifests/:id/export.csv', () => {
     expect(bytes.subarray(3).toString('utf8')).toBe('date,note\r\n2026-04-05,Übelkeit nach 5 µg\r\n');
   });
 
+  it('writes ; between fields and 85,3 for a reader whose language uses a decimal comma', async () => {
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'gewicht', label: 'Gewicht', writeable: { fromWebapp: true } },
+      data: [
+        { date: '2026-04-05', kg: 85.3, note: 'nach Sport; müde' },
+        { date: '2026-04-06', kg: -0.5, note: 'a, b' },
+      ],
+    };
+    expect((await api('/api/manifests', { json: card })).status).toBe(201);
+    const de = await api('/api/manifests/gewicht/export.csv?locale=de-DE');
+    expect(de.status).toBe(200);
+    expect(de.text.split('\r\n')).toEqual([
+      'date;kg;note',
+      '2026-04-05;85,3;"nach Sport; müde"',
+      '2026-04-06;-0,5;"a, b"',
+      '',
+    ]);
+    const en = await api('/api/manifests/gewicht/export.csv?locale=en-GB');
+    expect(en.text.split('\r\n')[1]).toBe('2026-04-05,85.3,"nach Sport; müde"');
+    const bad = await api('/api/manifests/gewicht/export.csv?locale=not_a_tag!');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('query.locale');
+  });
+
   it('is 404 for a card that does not exist', async () => {
     const res = await api('/api/manifests/nope/export.csv');
     expect(res.status).toBe(404);

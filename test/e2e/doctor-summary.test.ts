@@ -171,10 +171,12 @@ describe('the printable summary', () => {
     await card.waitFor();
     await card.locator('.card-menu summary').click();
     const link = card.locator('.card-menu-list a', { hasText: 'Download CSV' });
-    expect(await link.getAttribute('href')).toBe('/api/manifests/weight/export.csv');
+    // the browser's language goes along: an English one gets commas and decimal points
+    expect(await link.getAttribute('href')).toBe('/api/manifests/weight/export.csv?locale=en-GB');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const file = await download.path();
-    expect(fs.readFileSync(file, 'utf8')).toBe('date,kg\r\n2026-04-02,81.2\r\n2026-04-16,80.4\r\n');
+    // the byte order mark first, so Excel reads the file as UTF-8
+    expect(fs.readFileSync(file, 'utf8')).toBe('\uFEFFdate,kg\r\n2026-04-02,81.2\r\n2026-04-16,80.4\r\n');
     await page.close();
   });
 });

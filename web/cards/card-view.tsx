@@ -2,6 +2,7 @@
  * One card on a view: its frame (emoji, label, the ⋯ menu: its rows as CSV, the doctor's summary)
  * and the renderer's body, or the placeholder.
  */
+import { csvHref } from '../lib/format.js';
 import type { ViewCard, ViewName } from '../lib/types.js';
 import { CardBoundary } from './card-boundary.js';
 import { IngestFitNote } from './ingest-fit-note.js';
@@ -42,7 +43,7 @@ export function CardView({ card, view, date, live }: CardViewProps) {
             ⋯
           </summary>
           <div class="card-menu-list">
-            <a href={`/api/manifests/${encodeURIComponent(card.id)}/export.csv`} download>
+            <a href={csvHref(card.id)} download>
               Download CSV
             </a>
             <a href={`/summary?cards=${encodeURIComponent(card.id)}`}>Summary for a doctor</a>

@@ -17,6 +17,15 @@ import {
 /** The person's locale: undefined lets Intl use the browser's language. */
 const LOCALE = undefined;
 
+/**
+ * The address of a card's CSV written for the person's language: where the decimal sign is a
+ * comma (German, French…) the server writes `;` between fields and 85,3, as Excel there expects.
+ */
+export function csvHref(cardId: string): string {
+  const locale = new Intl.NumberFormat(LOCALE).resolvedOptions().locale;
+  return `/api/manifests/${encodeURIComponent(cardId)}/export.csv?locale=${encodeURIComponent(locale)}`;
+}
+
 /** A number as the person reads it: `num(72.4)` → "72,4" in German; `decimals` fixes the decimals. */
 export function num(x: number, decimals?: number): string {
   return formatNumber(x, { decimals, locale: LOCALE });

@@ -13,7 +13,7 @@ import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/summary.css';
-import { num as localNum } from '../lib/format.js';
+import { csvHref, num as localNum } from '../lib/format.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 /** A figure of the summary: whole numbers as they are, others to one decimal, in the person's locale. */
@@ -183,7 +183,7 @@ export function SummaryView() {
             <p class="summary-none">Nothing recorded in this range.</p>
           )}
           <p class="summary-csv">
-            <a href={`/api/manifests/${encodeURIComponent(c.id)}/export.csv`} download>
+            <a href={csvHref(c.id)} download>
               All rows as CSV
             </a>
           </p>
