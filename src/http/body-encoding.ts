@@ -111,10 +111,16 @@ export function decodedBody(raw: Readable, encoding: string, maxBytes: number): 
  * Raw-body routes carry `config.rawBody` (set by rawBodyScope).
  */
 export function installBodyDecoding(app: FastifyInstance): void {
-  app.addHook('preParsing', async (req, _reply, payload) => {
-    const encoding = requestEncoding(req.headers['content-encoding']);
-    if (encoding === undefined) return payload;
-    if ((req.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) return payload;
-    return decodedBody(payload, encoding, req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY);
+  // a callback hook: no promise per request, and a request without the header goes on at once
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    if (req.headers['content-encoding'] === undefined) return done(null, payload);
+    let encoding: string | undefined;
+    try {
+      encoding = requestEncoding(req.headers['content-encoding']);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (encoding === undefined || req.routeOptions.config?.rawBody) return done(null, payload);
+    done(null, decodedBody(payload, encoding, req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY));
   });
 }
