@@ -193,3 +193,34 @@ export function rawPost(
     },
   ).finally(() => agent.destroy());
 }
+
+/** How `minuteHeartRateBody` spells its points: the UTC offset written, and each minute's average. */
+export interface MinuteHeartRateShape {
+  /** The offset each timestamp carries, e.g. `+0000`. */
+  offset: string;
+  /** The average of minute `m` of day `d` (Min and Max are set around it). */
+  avg(d: number, m: number): number;
+  /** Below and above the average, for Min and Max. */
+  spread: [number, number];
+}
+
+/**
+ * A Health Auto Export body of `days` days of heart rate, one point a minute from 2025-06-01,
+ * shaped like the app's minute-level export: big enough for the streamed path from about 30 days.
+ */
+export function minuteHeartRateBody(days: number, shape: MinuteHeartRateShape): string {
+  const points: string[] = [];
+  const [below, above] = shape.spread;
+  for (let d = 0; d < days; d++) {
+    const day = new Date(Date.UTC(2025, 5, 1) + d * 86_400_000).toISOString().slice(0, 10);
+    for (let m = 0; m < 1440; m++) {
+      const hh = String(Math.floor(m / 60)).padStart(2, '0');
+      const mm = String(m % 60).padStart(2, '0');
+      const avg = shape.avg(d, m);
+      points.push(
+        `{"date":"${day} ${hh}:${mm}:00 ${shape.offset}","Min":${avg - below},"Avg":${avg},"Max":${avg + above},"source":"Kim’s Apple Watch"}`,
+      );
+    }
+  }
+  return `{"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[${points.join(',')}]}]}}`;
+}

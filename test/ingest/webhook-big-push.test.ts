@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { type IngestServer, minuteHeartRateBody, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -17,21 +17,8 @@ const DAYS = 35;
 const PER_DAY = 1440;
 
 /** `days` days of heart rate, one point a minute, shaped like the app's minute-level export. */
-function minuteHeartRate(days: number): string {
-  const points: string[] = [];
-  for (let d = 0; d < days; d++) {
-    const day = new Date(Date.UTC(2025, 5, 1) + d * 86_400_000).toISOString().slice(0, 10);
-    for (let m = 0; m < PER_DAY; m++) {
-      const hh = String(Math.floor(m / 60)).padStart(2, '0');
-      const mm = String(m % 60).padStart(2, '0');
-      const avg = 55 + ((d * 31 + m * 7) % 60);
-      points.push(
-        `{"date":"${day} ${hh}:${mm}:00 +0200","Min":${avg - 3},"Avg":${avg},"Max":${avg + 5},"source":"Kim’s Apple Watch"}`,
-      );
-    }
-  }
-  return `{"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[${points.join(',')}]}]}}`;
-}
+const minuteHeartRate = (days: number): string =>
+  minuteHeartRateBody(days, { offset: '+0200', avg: (d, m) => 55 + ((d * 31 + m * 7) % 60), spread: [3, 5] });
 
 describe('a big push keeps the server answering', () => {
   it('answers /healthz sent while the samples are stored and while the card is filled before the push', async () => {

@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { type IngestServer, minuteHeartRateBody, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -19,21 +19,8 @@ afterEach(async () => {
 const DAYS = 35;
 
 /** `DAYS` days of heart rate every minute from 2025-06-01. */
-function minuteHeartRate(): string {
-  const points: string[] = [];
-  for (let d = 0; d < DAYS; d++) {
-    const day = new Date(Date.UTC(2025, 5, 1) + d * 86_400_000).toISOString().slice(0, 10);
-    for (let m = 0; m < 1440; m++) {
-      const hh = String(Math.floor(m / 60)).padStart(2, '0');
-      const mm = String(m % 60).padStart(2, '0');
-      const avg = 60 + (m % 40);
-      points.push(
-        `{"date":"${day} ${hh}:${mm}:00 +0000","Min":${avg - 2},"Avg":${avg},"Max":${avg + 4},"source":"Kim’s Apple Watch"}`,
-      );
-    }
-  }
-  return `{"data":{"metrics":[{"name":"heart_rate","units":"count/min","data":[${points.join(',')}]}]}}`;
-}
+const minuteHeartRate = (): string =>
+  minuteHeartRateBody(DAYS, { offset: '+0000', avg: (_d, m) => 60 + (m % 40), spread: [2, 4] });
 
 describe('a streamed push that fails part way', () => {
   it('leaves no sample, row or push behind, and the same body sent again is stored whole', async () => {
