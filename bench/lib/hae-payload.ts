@@ -140,17 +140,28 @@ export async function writeHaePayload(
   }
 }
 
+/** A file written piece by piece with back-pressure; `end` closes it and gives the bytes written. */
+function fileWriter(file: string): { write(s: string): Promise<void>; end(): Promise<number> } {
+  const out = fs.createWriteStream(file);
+  let bytes = 0;
+  return {
+    async write(s) {
+      bytes += Buffer.byteLength(s);
+      if (!out.write(s)) await new Promise<void>((r) => out.once('drain', () => r()));
+    },
+    end: () =>
+      new Promise<number>((resolve, reject) =>
+        out.end((err?: Error | null) => (err ? reject(err) : resolve(bytes))),
+      ),
+  };
+}
+
 async function writeDays(
   file: string,
   days: number,
 ): Promise<{ bytes: number; days: number; points: number }> {
-  const out = fs.createWriteStream(file);
-  let bytes = 0;
+  const { write, end } = fileWriter(file);
   let points = 0;
-  const write = async (s: string) => {
-    bytes += Buffer.byteLength(s);
-    if (!out.write(s)) await new Promise<void>((r) => out.once('drain', () => r()));
-  };
   await write('{\n  "data" : {\n    "metrics" : [\n');
   const all = blocks();
   for (let b = 0; b < all.length; b++) {
@@ -168,10 +179,7 @@ async function writeDays(
     await write(`\n        ]\n      }${b < all.length - 1 ? ',' : ''}\n`);
   }
   await write('    ],\n    "workouts" : [\n\n    ]\n  }\n}\n');
-  await new Promise<void>((resolve, reject) =>
-    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
-  );
-  return { bytes, days, points };
+  return { bytes: await end(), days, points };
 }
 
 /**
@@ -185,13 +193,8 @@ export async function writeMinutePush(
   file: string,
   days: number,
 ): Promise<{ bytes: number; points: number }> {
-  const out = fs.createWriteStream(file);
-  let bytes = 0;
+  const { write, end } = fileWriter(file);
   let points = 0;
-  const write = async (s: string) => {
-    bytes += Buffer.byteLength(s);
-    if (!out.write(s)) await new Promise<void>((r) => out.once('drain', () => r()));
-  };
   const source = 'Priya’s Apple Watch|iPhone';
   const r = rng(11);
   const minute = (d: number, m: number) => {
@@ -220,8 +223,5 @@ export async function writeMinutePush(
     await write(']}');
   }
   await write(']}}');
-  await new Promise<void>((resolve, reject) =>
-    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
-  );
-  return { bytes, points };
+  return { bytes: await end(), points };
 }
