@@ -50,3 +50,19 @@ export function forbiddenPushTarget(url: URL): string | null {
     ? 'must not be a link-local, multicast or unspecified address (no push service lives there)'
     : null;
 }
+
+/**
+ * Why `endpoint` cannot be a push endpoint of this server (not an https URL, or a target
+ * forbiddenPushTarget refuses), or null when it can. The subscribe route and the sender share it,
+ * so a stored row is judged as a new subscription would be.
+ */
+export function pushEndpointProblem(endpoint: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'must be the https:// URL of a push service';
+  }
+  if (url.protocol !== 'https:') return 'must be the https:// URL of a push service';
+  return forbiddenPushTarget(url);
+}

@@ -15,7 +15,7 @@ import {
   PUSH_RETRY_BASE_MS,
   PUSH_TTL_SECONDS,
 } from '../limits.js';
-import { forbiddenPushTarget } from './endpoint-host.js';
+import { pushEndpointProblem } from './endpoint-host.js';
 import type { SubscriptionRow } from './subscription-store.js';
 
 /** web-push is loaded with the first push sent, not at start-up. */
@@ -116,15 +116,6 @@ export function encryptedSize(sub: SubscriptionRow, body: string, opts: SenderOp
   return (details.body as Buffer | null)?.length ?? 0;
 }
 
-function sendableEndpoint(endpoint: string): boolean {
-  try {
-    const url = new URL(endpoint);
-    return url.protocol === 'https:' && forbiddenPushTarget(url) === null;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Sends `body` to `sub`, retrying a busy or failing service; never throws. An endpoint the
  * server must not send to (src/push/endpoint-host.ts) is not tried and comes back `gone`.
@@ -136,7 +127,8 @@ export async function sendPush(
   opts: SenderOptions,
 ): Promise<SendOutcome> {
   // a row stored before the subscribe route checked endpoints: never sent to, and forgotten
-  if (!sendableEndpoint(sub.endpoint)) return { id: sub.id, status: 0, result: 'gone', attempts: 0 };
+  if (pushEndpointProblem(sub.endpoint) !== null)
+    return { id: sub.id, status: 0, result: 'gone', attempts: 0 };
   const base = opts.retryBaseMs ?? PUSH_RETRY_BASE_MS;
   let status = 0;
   for (let attempt = 1; ; attempt++) {

@@ -11,7 +11,7 @@ import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
-import { forbiddenPushTarget } from './endpoint-host.js';
+import { pushEndpointProblem } from './endpoint-host.js';
 import type { ReminderRef } from './reminder-list.js';
 
 const Endpoint = Type.String({ minLength: 1, maxLength: MAX_PUSH_ENDPOINT_CHARS });
@@ -51,15 +51,8 @@ function b64url(s: string): Buffer | null {
 function checkSubscription(endpoint: string, keys: { p256dh: string; auth: string }): void {
   const bad = (path: string, message: string) =>
     badRequest(`invalid subscription: ${path} ${message}`, [{ path, message }], 'INVALID_SUBSCRIPTION');
-  let url: URL | null = null;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    url = null;
-  }
-  if (url?.protocol !== 'https:') throw bad('body.endpoint', 'must be the https:// URL of a push service');
-  const forbidden = forbiddenPushTarget(url);
-  if (forbidden) throw bad('body.endpoint', forbidden);
+  const problem = pushEndpointProblem(endpoint);
+  if (problem) throw bad('body.endpoint', problem);
   const key = b64url(keys.p256dh);
   if (key?.length !== 65 || key[0] !== 4) {
     throw bad('body.keys.p256dh', 'must be a base64url uncompressed P-256 public key (65 bytes)');
