@@ -73,6 +73,63 @@ function shiftDate(date: string, days: number): string {
   return Number.isNaN(t) ? date : new Date(t + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function monthDays(y: number, m: number): number {
+  return m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0) ? 29 : MONTH_DAYS[m - 1];
+}
+
+/** `n` (≥ 0) as at least `width` digits. */
+function padded(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/**
+ * The day after (`step` 1) or before (-1) a `YYYY-MM-DD` date: what shiftDate gives, by
+ * arithmetic on the digits (a sleep fill asks it twice per date: no Date object and ISO text per
+ * call). Anything but a real date of the years 1000 to 9999 goes to shiftDate.
+ */
+export function neighbourDay(date: string, step: 1 | -1): string {
+  const y = digitsAt(date, 0, 4);
+  const m = digitsAt(date, 5, 2);
+  const d = digitsAt(date, 8, 2);
+  if (date.length !== 10 || date[4] !== '-' || date[7] !== '-' || y < 1000 || m < 1 || m > 12)
+    return shiftDate(date, step);
+  const dim = monthDays(y, m);
+  if (d < 1 || d > dim) return shiftDate(date, step);
+  let yy = y;
+  let mm = m;
+  let dd = d + step;
+  if (dd > dim) {
+    dd = 1;
+    mm++;
+    if (mm > 12) {
+      mm = 1;
+      yy++;
+    }
+  } else if (dd < 1) {
+    mm--;
+    if (mm < 1) {
+      mm = 12;
+      yy--;
+    }
+    dd = monthDays(yy, mm);
+  }
+  if (yy < 1000 || yy > 9999) return shiftDate(date, step);
+  return `${yy}-${padded(mm, 2)}-${padded(dd, 2)}`;
+}
+
+/** The decimal number of the `n` digits at `at`, or -1 when one of them is not a digit. */
+function digitsAt(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (!(c >= 0 && c <= 9)) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
 /** How rowsForDates reads: the sample count of every date it reads, and the groups of dates read together. */
 interface FillPlan {
   counts: Map<string, number>;
@@ -107,8 +164,8 @@ function planFill(store: HaeSampleStore, entry: CatalogueEntry, dates: Iterable<
 function withNeighbours(dates: readonly string[]): string[] {
   const out = new Set(dates);
   for (const d of dates) {
-    out.add(shiftDate(d, -1));
-    out.add(shiftDate(d, 1));
+    out.add(neighbourDay(d, -1));
+    out.add(neighbourDay(d, 1));
   }
   return [...out];
 }

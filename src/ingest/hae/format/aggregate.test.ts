@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRows } from './aggregate.js';
+import { CATALOGUE } from './catalogue.js';
 import { normalisePayload } from './payload.js';
 import type { Sample } from './sample.js';
 import { extractSamples } from './samples.js';
@@ -380,4 +381,34 @@ describe('aggregateRows: a function of the set of samples', () => {
     const rows = aggregateRows('weight_body_mass', weight);
     for (const s of orders(weight)) expect(aggregateRows('weight_body_mass', s)).toEqual(rows);
   });
+});
+
+describe('aggregateRows: a date with one sample', () => {
+  // the lone sample is read directly; the same date with a second sample that carries no number
+  // (which no kind counts) goes through the general rules: both must give the same row
+  const kinds = CATALOGUE.filter((e) => e.kind !== 'sleep' && e.kind !== 'workouts');
+  const sample = (key: string, stamp: string, values: Sample['values'], source: string | null): Sample => ({
+    metric: key,
+    date: stamp.slice(0, 10),
+    at: stamp,
+    values,
+    source,
+    span: 'sample',
+    dedupKey: `${key}|${stamp}|${JSON.stringify(values)}`,
+  });
+  for (const stamp of ['2026-03-04 00:00:00 -0800', '2026-03-04 07:31:00 -0800']) {
+    it(`gives the row the general rules give, for every kind (${stamp.slice(11, 16)})`, () => {
+      for (const entry of kinds) {
+        const values: Sample['values'] = {};
+        entry.fields.forEach((f, i) => {
+          values[f.name] = 12.3456 * (i + 1);
+        });
+        const lone = sample(entry.reads, stamp, values, 'Watch|iPhone');
+        const blank = sample(entry.reads, '2026-03-04 23:59:00 -0800', { note: 'x' }, 'Watch');
+        const rows = aggregateRows(entry.key, [lone]);
+        expect(rows.length, entry.key).toBe(1);
+        expect(rows, entry.key).toEqual(aggregateRows(entry.key, [lone, blank]));
+      }
+    });
+  }
 });

@@ -82,7 +82,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
   }
   const rows: HaeRow[] = [];
   for (const [date, day] of byDay) {
-    const row = finishRow(entry, date, dayValues(entry, day));
+    const row = finishRow(entry, date, day.length === 1 ? loneValues(entry, day[0]) : dayValues(entry, day));
     if (row) rows.push(row);
   }
   return byDate(rows);
@@ -223,6 +223,25 @@ function dayTotal(points: readonly Point[]): number | undefined {
 
 function mean(values: number[]): number | undefined {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
+}
+
+/**
+ * dayValues of a date with one sample (a daily payload has one a date): every kind reads a lone
+ * point as its own value (the sum, mean, minimum, maximum or latest of one number is that number;
+ * `any` is true), so the field values are the sample's finite numbers, without the machinery that
+ * weighs several points and sources against each other.
+ */
+function loneValues(entry: CatalogueEntry, s: Sample): Record<string, number | boolean | undefined> {
+  const out: Record<string, number | boolean | undefined> = {};
+  for (const f of entry.fields) {
+    if (entry.kind === 'any') {
+      out[f.name] = true;
+      continue;
+    }
+    const v = s.values[f.name];
+    if (typeof v === 'number' && Number.isFinite(v)) out[f.name] = v;
+  }
+  return out;
 }
 
 /** Unrounded field values of one date for the non-sleep, non-workout kinds. */

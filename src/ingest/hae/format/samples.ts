@@ -64,72 +64,22 @@ export function extractSamples(
   counter?: OccurrenceCounting,
   sharedSkips?: SkipCounter,
 ): ExtractResult {
-  let occurrences = counter;
-  // with its own counter and one block, a daily block needs no counting: its points have distinct
-  // (date, source), so distinct contents, and nothing before or after them shares the counter
-  const alone = counter === undefined && payload.metrics.length === 1;
-  const samples: Sample[] = [];
   const skips = sharedSkips ?? new SkipCounter();
   const skippedBefore = skips.total;
-  const unknown = new Set<string>();
-  const known = new Set<string>();
-
-  const longNames = { count: 0, example: '' };
-
-  for (const block of payload.metrics) {
-    const name = metricName(block.name);
-    if (name.length > MAX_METRIC_NAME_CHARS) {
-      if (longNames.count++ === 0) longNames.example = `${name.slice(0, 40)}...`;
-      continue;
-    }
-    const entry = resolveMetric(name);
-    if (entry?.shape === 'workouts') {
-      skips.add(name, 'workouts sent as a metric block are not read; send them in "workouts"');
-      continue;
-    }
-    if (entry) known.add(entry.reads);
-    else unknown.add(name);
-    const metric = entry ? entry.reads : name;
-    const reads: Extract<PointRead, { ok: true }>[] = [];
-    const units = entry ? blockUnits(entry, block.units) : undefined;
-    for (const point of block.data) {
-      const r = units ? readPoint(units, point) : readUnknownPoint(block, point);
-      if (!r.ok) {
-        skips.add(metric, r.reason, r.example);
-        continue;
-      }
-      const bad = implausible(entry, r);
-      if (bad) skips.add(metric, bad.reason, bad.example);
-      else reads.push(r);
-    }
-    const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
-    if (alone && span === 'day') {
-      for (const r of reads) samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span));
-      continue;
-    }
-    for (const r of reads) {
-      const s = makeSample(metric, r.time, r.at, r.values, r.source, span);
-      // counted by content with span `sample`: a streamed block or a file read in parts may see
-      // one chunk of a block as daily and the next not
-      const content =
-        span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
-      occurrences ??= new OccurrenceCounter();
-      const n = occurrences.next(content, metric, r.time.date);
-      samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
-    }
-  }
-
-  if (payload.workouts.length) known.add('workouts');
-  const workoutsEntry = resolveMetric('workouts');
-  for (const w of payload.workouts) {
-    const r = readWorkout(w);
-    const bad = r.ok ? implausible(workoutsEntry, r) : r;
-    if (bad) skips.add('workouts', bad.reason, bad.example);
-    else if (r.ok) {
-      for (const n of r.notes ?? []) skips.note('workouts', n.reason, n.example);
-      samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
-    }
-  }
+  const st: ExtractState = {
+    occurrences: counter,
+    // with its own counter and one block, a daily block needs no counting: its points have distinct
+    // (date, source), so distinct contents, and nothing before or after them shares the counter
+    alone: counter === undefined && payload.metrics.length === 1,
+    samples: [],
+    skips,
+    unknown: new Set<string>(),
+    known: new Set<string>(),
+    longNames: { count: 0, example: '' },
+  };
+  for (const block of payload.metrics) readBlock(block, st);
+  if (payload.workouts.length) readWorkouts(payload.workouts, st);
+  const { samples, unknown, known, longNames } = st;
 
   const warnings = sharedSkips ? [] : skips.lines();
   if (longNames.count) {
@@ -144,6 +94,84 @@ export function extractSamples(
     unknownMetrics: [...unknown],
     knownMetrics: [...known],
   };
+}
+
+/**
+ * What one extraction collects as it reads blocks and workouts (readBlock, readWorkouts): kept in
+ * one object so each part of a payload is read by its own small function. A function the
+ * optimising compiler made for the first blocks then stays valid when a later block of another
+ * shape, or the workouts, takes a path the first blocks never took (that used to throw the whole
+ * extraction back to the interpreter and compile it again, in the middle of a push).
+ */
+interface ExtractState {
+  occurrences: OccurrenceCounting | undefined;
+  /** One block read with its own counter (see extractSamples). */
+  alone: boolean;
+  samples: Sample[];
+  skips: SkipCounter;
+  unknown: Set<string>;
+  known: Set<string>;
+  longNames: { count: number; example: string };
+}
+
+/** One metric block's points → samples, into `st`. */
+function readBlock(block: MetricBlock, st: ExtractState): void {
+  const skips = st.skips;
+  const name = metricName(block.name);
+  if (name.length > MAX_METRIC_NAME_CHARS) {
+    if (st.longNames.count++ === 0) st.longNames.example = `${name.slice(0, 40)}...`;
+    return;
+  }
+  const entry = resolveMetric(name);
+  if (entry?.shape === 'workouts') {
+    skips.add(name, 'workouts sent as a metric block are not read; send them in "workouts"');
+    return;
+  }
+  if (entry) st.known.add(entry.reads);
+  else st.unknown.add(name);
+  const metric = entry ? entry.reads : name;
+  const reads: Extract<PointRead, { ok: true }>[] = [];
+  const units = entry ? blockUnits(entry, block.units) : undefined;
+  for (const point of block.data) {
+    const r = units ? readPoint(units, point) : readUnknownPoint(block, point);
+    if (!r.ok) {
+      skips.add(metric, r.reason, r.example);
+      continue;
+    }
+    const bad = implausible(entry, r);
+    if (bad) skips.add(metric, bad.reason, bad.example);
+    else reads.push(r);
+  }
+  const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
+  const samples = st.samples;
+  if (st.alone && span === 'day') {
+    for (const r of reads) samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span));
+    return;
+  }
+  for (const r of reads) {
+    const s = makeSample(metric, r.time, r.at, r.values, r.source, span);
+    // counted by content with span `sample`: a streamed block or a file read in parts may see
+    // one chunk of a block as daily and the next not
+    const content = span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
+    st.occurrences ??= new OccurrenceCounter();
+    const n = st.occurrences.next(content, metric, r.time.date);
+    samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
+  }
+}
+
+/** The workouts section → samples, into `st`. */
+function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState): void {
+  st.known.add('workouts');
+  const workoutsEntry = resolveMetric('workouts');
+  for (const w of workouts) {
+    const r = readWorkout(w);
+    const bad = r.ok ? implausible(workoutsEntry, r) : r;
+    if (bad) st.skips.add('workouts', bad.reason, bad.example);
+    else if (r.ok) {
+      for (const n of r.notes ?? []) st.skips.note('workouts', n.reason, n.example);
+      st.samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
+    }
+  }
 }
 
 /** Lone UTF-16 surrogates (a `\ud800` escape in the JSON): not text, stored by SQLite as U+FFFD. */
