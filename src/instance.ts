@@ -148,7 +148,10 @@ export async function openInstance(
   loader.onCardArrived = (id) => {
     if (autoHideWelcome(cards, id)) log.info({ id }, 'first card added: switched the welcome card off');
   };
-  // card rows a migration found possibly wrong are recomputed from the stored samples, once
+  // pushes a stop cut short keep their samples, whose cards are then filled like those below
+  hae.settleInterrupted();
+  // card rows a migration (or a push cut short) left possibly wrong are recomputed from the
+  // stored samples, once
   hae.recomputePending();
   // from here on, a card that gains or changes meta.ingest is filled from the stored samples
   hae.followCards(events);

@@ -49,6 +49,7 @@ export interface WorkerError {
 
 /** A message from the worker. */
 export type ImportWorkerMessage =
+  | { kind: 'opened'; pushId: number; afterId: number }
   | { kind: 'progress'; bytesRead: number; records: number }
   | { kind: 'done'; read: ExportRead; state: PushRunState; fills: Map<string, PreparedFill> }
   | { kind: 'failed'; error: WorkerError };
@@ -71,7 +72,9 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
   try {
     db = openDatabase(job.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
     const samples = new HaeSampleStore(db);
-    const push = new PushRun({ samples }, 'apple-health', job.bytes);
+    // the parent hears of the push row, to settle the push should this thread fail or die
+    const onOpened = (pushId: number, afterId: number) => post({ kind: 'opened', pushId, afterId });
+    const push = new PushRun({ samples, onOpened }, 'apple-health', job.bytes);
     const subs: Subscription[] = [];
     for (const [cardId, metric] of job.subscriptions) {
       const entry = resolveMetric(metric);

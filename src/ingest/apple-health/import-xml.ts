@@ -8,8 +8,10 @@
  *
  * What stays the same as an import on the main thread: samples are stored as they are read (each
  * batch its own transaction, kept when a later step fails, added once whatever is imported
- * again), the cards and the push record are written only when the whole file was read, and an
- * error of the worker (an unreadable file, a full disk) is thrown here as it was thrown there.
+ * again), the push record is written only when the whole file was read, and an error of the
+ * worker (an unreadable file, a full disk) is thrown here as it was thrown there. The samples an
+ * import that failed part way kept still reach the cards (HaeIngest.settleFailedPush): importing
+ * the file again finds them stored and would not fill them.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -70,7 +72,7 @@ export function importWorkerUrl(): URL {
  * scavenges that result cost a quarter of the worker's time; 16 MB (V8 splits it into its
  * semi-spaces) cut the import's CPU by about a fifth, measured, for some 15 MB more at its peak.
  * Reaching the limit ends the worker: the import then fails with a clear error (500 INTERNAL) and
- * nothing but stored samples is kept.
+ * nothing but stored samples (and the card rows made from them) is kept.
  */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 16 };
 
@@ -96,7 +98,11 @@ interface WorkerResult {
  * @throws the worker's error; a worker that dies without answering is 500 INTERNAL, saying the
  *   samples stored so far are kept and the cards were not filled.
  */
-function readInWorker(job: ImportJob, progress: ImportProgress): Promise<WorkerResult> {
+function readInWorker(
+  job: ImportJob,
+  progress: ImportProgress,
+  onOpened: (o: { pushId: number; afterId: number }) => void,
+): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(importWorkerUrl(), { workerData: job, resourceLimits: WORKER_HEAP });
     let settled = false;
@@ -109,10 +115,11 @@ function readInWorker(job: ImportJob, progress: ImportProgress): Promise<WorkerR
       new KlebbError(
         500,
         'INTERNAL',
-        `the import stopped unexpectedly (${why}): the samples read until then are kept, the cards were not filled; import the file again to finish`,
+        `the import stopped unexpectedly (${why}): the samples read until then are kept and shown on the cards; import the file again to add the rest`,
       );
     worker.on('message', (m: ImportWorkerMessage) => {
       if (m.kind === 'progress') progress.read(m.bytesRead, m.records);
+      else if (m.kind === 'opened') onOpened(m);
       else if (m.kind === 'done') settle(() => resolve(m));
       else settle(() => reject(rethrown(m.error)));
     });
@@ -170,6 +177,27 @@ export async function importAppleHealthFile(
   file: string,
   progress: ImportProgress = new ImportProgress(fs.statSync(file).size),
 ): Promise<AppleHealthImport> {
+  // an earlier import that failed and could not be settled then (the database locked) first
+  svc.settleFailed();
+  let opened: { pushId: number; afterId: number } | undefined;
+  try {
+    return await importWithWorker(svc, file, progress, (o) => {
+      opened = o;
+    });
+  } catch (err) {
+    // the samples stored until the failure stay, and reach their cards
+    if (opened) svc.settleFailedPush(opened.pushId, opened.afterId);
+    throw err;
+  }
+}
+
+/** importAppleHealthFile; `onOpened` hears of the push row the worker opened. */
+async function importWithWorker(
+  svc: HaeIngest,
+  file: string,
+  progress: ImportProgress,
+  onOpened: (o: { pushId: number; afterId: number }) => void,
+): Promise<AppleHealthImport> {
   const bytes = progress.totalBytes;
   const subs = subscriptions(svc.cards).map((s): [string, string] => [s.cardId, s.entry.key]);
   const countsFile = path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.counts`);
@@ -183,6 +211,7 @@ export async function importAppleHealthFile(
       subscriptions: subs,
     },
     progress,
+    onOpened,
   ).finally(() => fs.rmSync(countsFile, { force: true }));
   progress.read(bytes, read.records);
 

@@ -344,6 +344,42 @@ export class HaeSampleStore {
     });
   }
 
+  /** The ids of push rows never completed (summary still empty): runs in progress, or cut short. */
+  unfinishedPushes(): number[] {
+    return this.db
+      .prepare('SELECT id FROM hae_pushes WHERE summary IS NULL ORDER BY id')
+      .pluck()
+      .all() as number[];
+  }
+
+  /** Whether a push row newer than `pushId` exists (a push that began after it). */
+  pushAfter(pushId: number): boolean {
+    return this.db.prepare('SELECT 1 FROM hae_pushes WHERE id > ? LIMIT 1').pluck().get(pushId) !== undefined;
+  }
+
+  /**
+   * Settles push `pushId`, which stopped before it filled its cards: its samples stay, the
+   * metrics they belong to are listed for recomputing their cards' rows (recomputePending), and
+   * its push row goes, in one transaction. Samples a push stored are not removed when another run
+   * may have found them stored already and counted on them; and samples kept must reach the
+   * cards, since the same data sent again is found stored and adds nothing new to fill.
+   * `afterId`: the largest sample id before the push stored its first (0 when unknown: the whole
+   * table is read).
+   * @returns how many metrics were listed.
+   */
+  settlePush(pushId: number, afterId = 0): number {
+    return writeTransaction(this.db, () => {
+      const n = this.db
+        .prepare(
+          `INSERT OR IGNORE INTO hae_recompute (metric)
+           SELECT DISTINCT metric FROM hae_samples WHERE id > ? AND push_id = ?`,
+        )
+        .run(afterId, pushId).changes;
+      this.q.dropPush.run(pushId);
+      return n;
+    });
+  }
+
   /**
    * Completes a push row with its counts and summary, and deletes pushes beyond the newest
    * `keep` (their samples stay).

@@ -180,6 +180,11 @@ export type PreparedFill = PreparedRows & { metric: string };
 export interface PushHost {
   samples: HaeSampleStore;
   cards?: CardContext;
+  /**
+   * Hears that the run opened its push row: its id and the largest sample id before it (so a
+   * thread that cannot finish the push can tell the one that can, should it fail or die).
+   */
+  onOpened?: (pushId: number, afterId: number) => void;
 }
 
 /** One push in progress: add samples as they are read, then finish() once. */
@@ -199,6 +204,8 @@ export class PushRun {
   private finished = false;
   /** The largest sample id before this run stored its first sample (discard removes the ones above). */
   private idFloor: number | undefined;
+  /** Whether another push was under way when this one stored its first sample. */
+  private othersOpen = false;
 
   constructor(
     private readonly svc: PushHost,
@@ -252,7 +259,10 @@ export class PushRun {
    * samples (or the one that finishes the push), so opening it costs no commit of its own.
    */
   get id(): number {
-    this.pushId ??= this.svc.samples.beginPush(this.origin, this.receivedAt, this.bytes);
+    if (this.pushId === undefined) {
+      this.pushId = this.svc.samples.beginPush(this.origin, this.receivedAt, this.bytes);
+      this.svc.onOpened?.(this.pushId, this.idFloor ?? this.svc.samples.lastId());
+    }
     return this.pushId;
   }
 
@@ -280,7 +290,10 @@ export class PushRun {
   private store(samples: readonly Sample[], memo?: { hash: Buffer; at: string; summary: BlockMemo }): void {
     // a discarded run stores nothing more (a batch still under way when its push failed)
     if (this.finished) throw new Error('push already finished');
-    this.idFloor ??= this.svc.samples.lastId();
+    if (this.idFloor === undefined) {
+      this.idFloor = this.svc.samples.lastId();
+      this.othersOpen = this.svc.samples.unfinishedPushes().some((id) => id !== this.pushId);
+    }
     const r = this.svc.samples.insert(samples, this.id, memo);
     this.received += r.offered;
     this.inserted += r.inserted;
@@ -355,16 +368,24 @@ export class PushRun {
   /**
    * Undoes a run that failed part way: the samples it stored (committed batch by batch) and its
    * push row are removed in one transaction, so the push leaves nothing, and the same body sent
-   * again is stored and fills its cards as if it came for the first time. The run cannot be
-   * finished afterwards.
-   * @returns the samples removed.
+   * again is stored and fills its cards as if it came for the first time. When another push was
+   * under way meanwhile (it began before this one stored its first sample and had not finished,
+   * or it began later), that push may have found some of these samples stored and counted on
+   * them: then they stay, and their metrics are listed for recomputing the cards' rows
+   * (HaeSampleStore.settlePush; HaeIngest.recomputePending does it). The run cannot be finished
+   * afterwards.
+   * @returns the samples removed, or kept.
    * @throws the database's error when the removal fails (a full disk): the samples then stay.
    */
-  discard(): number {
+  discard(): { removed: number; kept: number } {
     if (this.finished) throw new Error('push already finished');
     this.finished = true;
-    if (this.pushId === undefined) return 0;
-    return this.svc.samples.dropPush(this.pushId, this.idFloor ?? 0);
+    if (this.pushId === undefined) return { removed: 0, kept: 0 };
+    if (this.othersOpen || this.svc.samples.pushAfter(this.pushId)) {
+      this.svc.samples.settlePush(this.pushId, this.idFloor ?? 0);
+      return { removed: 0, kept: this.inserted };
+    }
+    return { removed: this.svc.samples.dropPush(this.pushId, this.idFloor ?? 0), kept: 0 };
   }
 
   /**
@@ -569,6 +590,8 @@ export class HaeIngest {
   /** Largest export.xml upload, bytes (KLEBB_APPLE_HEALTH_MAX_BYTES). */
   appleHealthMaxBytes: number;
   readonly log: IngestLogger;
+  /** Failed pushes whose samples still wait to reach their cards: push id → sample id before it. */
+  private readonly unsettled = new Map<number, number>();
 
   /**
    * Opens ingestion on an open instance: creates the folders, removes spooled bodies a crash left
@@ -623,6 +646,52 @@ export class HaeIngest {
           { card: r.id, metric: r.metric, rows: r.rowsWritten },
           'card rows recomputed from stored samples',
         );
+    }
+  }
+
+  /**
+   * Settles the pushes a crash cut short (push rows never completed: their samples stored, their
+   * cards never filled): their samples stay and their metrics' card rows are recomputed
+   * (recomputePending, to be called next). Call once at start-up, before any push begins.
+   * @returns how many pushes were settled.
+   */
+  settleInterrupted(): number {
+    const ids = this.samples.unfinishedPushes();
+    for (const id of ids) this.samples.settlePush(id);
+    if (ids.length) this.log.warn({ pushes: ids.length }, 'pushes cut short by a stop were settled');
+    return ids.length;
+  }
+
+  /**
+   * After a push of this process failed with its samples kept (an Apple Health import that
+   * stopped part way): settles it (HaeSampleStore.settlePush) and recomputes the rows of its
+   * metrics' cards at once. A failure here (the disk still full) is logged, never thrown: what
+   * stays listed is recomputed at the next start.
+   * `afterId`: the largest sample id before the push began.
+   */
+  settleFailedPush(pushId: number, afterId: number): void {
+    this.unsettled.set(pushId, afterId);
+    this.settleFailed();
+  }
+
+  /**
+   * Settles the failed pushes not settled yet (settleFailedPush; tried again before the next
+   * import): a settle that fails (the database still locked) is logged, and what it leaves is
+   * done at the next start at the latest.
+   */
+  settleFailed(): void {
+    if (this.unsettled.size === 0) return;
+    try {
+      for (const [pushId, afterId] of this.unsettled) {
+        this.samples.settlePush(pushId, afterId);
+        this.unsettled.delete(pushId);
+      }
+      this.recomputePending();
+    } catch (err) {
+      this.log.warn(
+        { pushes: [...this.unsettled.keys()], err: (err as Error).message },
+        'the samples of a failed push are kept; their cards are filled later',
+      );
     }
   }
 

@@ -250,15 +250,17 @@ export function readBeforeBreak(samples: number, whole: number, cut: boolean): s
  * A streamed push that failed while its samples were stored (the database refused a write, the
  * spool file could not be read), not because of its body: the samples it stored so far are
  * removed (PushRun.discard), so it leaves nothing and the phone's next send of it is stored whole.
+ * When another push ran meanwhile they are kept instead (it may count on them) and their cards'
+ * rows are recomputed, now or, should that fail too, at the next start.
  * @returns the answer `{ok: false, warning}`.
- * @throws a full disk or a busy database again (the route answers 507 / 503: nothing stored,
- *   retry later), and the original error when the samples could not be removed.
+ * @throws a full disk or a busy database again (the route answers 507 / 503: retry later), and
+ *   the original error when the samples could not be removed.
  */
 function failedPush(svc: HaeIngest, run: PushRun, file: string, err: unknown): WebhookAnswer {
   fs.rmSync(file, { force: true });
-  let removed: number;
+  let undone: { removed: number; kept: number };
   try {
-    removed = run.discard();
+    undone = run.discard();
   } catch (undoErr) {
     svc.log.warn(
       { err: shortMessage(err), undo: shortMessage(undoErr) },
@@ -266,13 +268,32 @@ function failedPush(svc: HaeIngest, run: PushRun, file: string, err: unknown): W
     );
     throw err;
   }
-  svc.log.warn({ err: shortMessage(err), removed }, 'HAE push failed; the samples it stored were removed');
+  if (undone.kept > 0) {
+    svc.log.warn(
+      { err: shortMessage(err), kept: undone.kept },
+      'HAE push failed while another push ran; the samples it stored are kept',
+    );
+    try {
+      svc.recomputePending();
+    } catch (fillErr) {
+      svc.log.warn({ err: shortMessage(fillErr) }, 'cards of the kept samples are filled at the next start');
+    }
+  } else {
+    svc.log.warn(
+      { err: shortMessage(err), removed: undone.removed },
+      'HAE push failed; the samples it stored were removed',
+    );
+  }
   if (storageFault(err)) throw err;
+  const stored =
+    undone.kept > 0
+      ? `the ${undone.kept} new sample(s) stored before the failure are kept (another push was being stored at the same time)`
+      : 'nothing of this body was stored';
   return {
     ok: false,
     ingested: {},
     availableUnsubscribed: [],
-    warning: `ingestion failed: ${shortMessage(err)}; nothing of this body was stored (send it again)`,
+    warning: `ingestion failed: ${shortMessage(err)}; ${stored} (send it again)`,
   };
 }
 
