@@ -113,14 +113,16 @@ export function decodedBody(raw: Readable, encoding: string, maxBytes: number): 
 export function installBodyDecoding(app: FastifyInstance): void {
   // a callback hook: no promise per request, and a request without the header goes on at once
   app.addHook('preParsing', (req, _reply, payload, done) => {
-    if (req.headers['content-encoding'] === undefined) return done(null, payload);
+    // a raw-body route reads the header itself, after its own checks (the phone's token first)
+    if (req.headers['content-encoding'] === undefined || req.routeOptions.config?.rawBody)
+      return done(null, payload);
     let encoding: string | undefined;
     try {
       encoding = requestEncoding(req.headers['content-encoding']);
     } catch (err) {
       return done(err as Error);
     }
-    if (encoding === undefined || req.routeOptions.config?.rawBody) return done(null, payload);
+    if (encoding === undefined) return done(null, payload);
     done(null, decodedBody(payload, encoding, req.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY));
   });
 }

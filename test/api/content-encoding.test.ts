@@ -139,6 +139,9 @@ describe('compressed request bodies', () => {
         expect(r.body.error).toMatch(/Content-Encoding/);
       }
     }
+    // the phone's token is checked first: a stranger learns nothing about the body's reading
+    const stranger = await postJson('/api/health-auto-export', Buffer.from('{}'), 'zstd', 'not-the-token');
+    expect(stranger.status, stranger.text).toBe(401);
     // identity is no encoding at all
     const plain = await postJson('/api/manifests', Buffer.from(JSON.stringify(card('plain'))), 'identity');
     expect(plain.status, plain.text).toBe(201);
