@@ -55,6 +55,11 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   batched into pushes, and copies of a sample held twice by one push or file count twice,
  *   so rows written before may be wrong. A later change of how rows are made appends a migration
  *   that lists its metrics here again.
+ * - (8) `change_sets_actor` is dropped: every REST append, chat turn and push adds a change set,
+ *   and keeping that index cost one more page written (and flushed) per write. The one query that
+ *   could use it (the change sets of one exact actor, newest first, for History and undo) walks
+ *   `change_sets` by id from the newest instead and stops at its page size; the bare-kind and
+ *   conversation filters never used the index.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -168,4 +173,5 @@ export const MIGRATIONS: Migration[] = [
   CREATE TABLE hae_recompute (metric TEXT PRIMARY KEY) WITHOUT ROWID;
   INSERT INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
+  'DROP INDEX IF EXISTS change_sets_actor;',
 ];
