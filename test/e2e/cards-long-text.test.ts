@@ -2,7 +2,9 @@
  * Long text in a card's frame and body on a 390 px phone (Chromium, real server):
  * - an emoji of eight unicorns is clipped to about two emoji, so the label keeps the width;
  * - a 500-character secondary line without `truncate` is clamped to a few lines, its full text in
- *   the `title` attribute.
+ *   the `title` attribute;
+ * - a label far longer than the app lets anyone type (a file edited by hand) keeps to three lines,
+ *   its full text in the `title` attribute.
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
@@ -24,7 +26,15 @@ const journal = {
   data: [{ date: todayIn(TZ), mood: 'Calm', note: NOTE }],
 };
 
-const d = useDashboard({ timezoneId: TZ, manifests: () => [journal] });
+const LABEL = `Blood pressure ${'and a great deal more said about it '.repeat(40)}end`;
+
+const wordy = {
+  $schema: 'klebb.datafile.v1',
+  meta: { id: 'wordy', label: LABEL, order: 2, view: { enabled: true, component: 'generic-card' } },
+  data: [],
+};
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [journal, wordy] });
 
 describe('long text in a card on a phone', () => {
   it('clips a long emoji and clamps a long secondary line, keeping its full text', async () => {
@@ -43,6 +53,17 @@ describe('long text in a card on a phone', () => {
     expect(await secondary.getAttribute('title')).toBe(NOTE);
     const box = await secondary.boundingBox();
     const lineHeight = await secondary.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    expect(box?.height ?? 0).toBeLessThanOrEqual(lineHeight * 3 + 1);
+    expect(await scrollsSideways(w.page)).toBe(false);
+  });
+
+  it('keeps a label longer than anyone can type to three lines, its full text in the title', async () => {
+    const w = await d.open('/', PHONE);
+    const label = cardOf(w, 'wordy').locator('.card-label');
+    await label.waitFor();
+    expect(await label.getAttribute('title')).toBe(LABEL);
+    const box = await label.boundingBox();
+    const lineHeight = await label.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
     expect(box?.height ?? 0).toBeLessThanOrEqual(lineHeight * 3 + 1);
     expect(await scrollsSideways(w.page)).toBe(false);
   });

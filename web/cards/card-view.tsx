@@ -10,6 +10,9 @@ import { rendererFor } from './registry.js';
 import { UnknownRenderer } from './unknown-renderer.js';
 import '../styles/data.css';
 
+/** Labels longer than this many characters may be clamped on screen: their whole text is the title. */
+const LONG_LABEL = 60;
+
 export interface CardViewProps {
   card: ViewCard;
   view: ViewName;
@@ -35,7 +38,11 @@ export function CardView({ card, view, date, live }: CardViewProps) {
             {card.meta.emoji}
           </span>
         )}
-        <h2 class="card-label" id={`card-${card.id}-label`}>
+        <h2
+          class="card-label"
+          id={`card-${card.id}-label`}
+          title={card.meta.label.length > LONG_LABEL ? card.meta.label : undefined}
+        >
           {card.meta.label}
         </h2>
         <details class="card-menu">
