@@ -25,6 +25,7 @@ import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
+import { SERVER_SQLITE_CACHE_KIB } from './limits.js';
 import { MIGRATION_STEPS } from './migration-steps.js';
 import { type PushDeps, PushService } from './push/push-service.js';
 import { ReportsService } from './reports/reports-service.js';
@@ -91,8 +92,9 @@ export async function openInstance(
     (!fs.existsSync(layout.dataDir) || !fs.readdirSync(layout.dataDir).some(isManifestFileName));
   fs.mkdirSync(layout.dataDir, { recursive: true });
   fs.mkdirSync(layout.metaDir, { recursive: true });
-  const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
-  const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS });
+  const cacheKiB = SERVER_SQLITE_CACHE_KIB;
+  const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS, cacheKiB });
+  const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS, cacheKiB });
   const events = new EventEmitter<{ card: [CardEvent] }>();
   // every open page listens (GET /api/events): no listener cap
   events.setMaxListeners(0);

@@ -246,5 +246,18 @@ export const MAX_REPORT_BULLETS = 5;
  */
 export const MEMORY_RELEASE_MIN_BODY_BYTES = 1_000_000;
 
-/** How long no large request must have come in before memory is given back, ms. */
+/**
+ * How long no request must have been answered, after start-up or a large request, before memory
+ * is given back, ms.
+ */
 export const MEMORY_RELEASE_IDLE_MS = 5_000;
+
+/** The longest a due memory release is put off by requests still coming in, ms. */
+export const MEMORY_RELEASE_MAX_WAIT_MS = 60_000;
+
+/**
+ * SQLite page cache of each of the server's two connections, KiB (SQLite's own default; the
+ * 16 MB better-sqlite3 builds in filled up during one large write and, freed afterwards, stayed
+ * resident as holes in the C heap). Reads past it come from the system's file cache.
+ */
+export const SERVER_SQLITE_CACHE_KIB = 2_000;

@@ -1,14 +1,20 @@
 /**
- * Gives memory back after a large request (a data replace, an import, a Health Auto Export push).
- * Such a request leaves tens of MB of garbage on the JavaScript heap and pages in SQLite's cache;
- * V8 collects the heap only when something allocates again, and an idle instance allocates
+ * Gives memory back after start-up and after a large request (a data replace, an import, a
+ * Health Auto Export push). Both leave garbage on the JavaScript heap (start-up about 10 MB:
+ * module sources read, route schemas compiled; a large request tens of MB) and pages in SQLite's
+ * cache; V8 collects the heap only when something allocates again, and an idle instance allocates
  * nothing, so without this the memory stays taken until the next request (measured in
- * bench/idle-memory.ts). Once no large request has come in for MEMORY_RELEASE_IDLE_MS, SQLite is
- * asked to free its caches (`PRAGMA shrink_memory`) and V8 to collect its heap once.
+ * bench/idle-memory.ts). Once the server has started, or a large request has come in, and then
+ * no request has been answered for MEMORY_RELEASE_IDLE_MS, SQLite is asked to free its caches
+ * (`PRAGMA shrink_memory`) and V8 to collect its heap, once.
  */
 import vm from 'node:vm';
 import type { FastifyInstance } from 'fastify';
-import { MEMORY_RELEASE_IDLE_MS, MEMORY_RELEASE_MIN_BODY_BYTES } from '../limits.js';
+import {
+  MEMORY_RELEASE_IDLE_MS,
+  MEMORY_RELEASE_MAX_WAIT_MS,
+  MEMORY_RELEASE_MIN_BODY_BYTES,
+} from '../limits.js';
 import type { Db } from '../store/database.js';
 
 /**
@@ -24,27 +30,41 @@ function collector(): (() => void) | undefined {
   }
 }
 
-/** Installs the release after requests whose body is at least MEMORY_RELEASE_MIN_BODY_BYTES. */
+/**
+ * Installs the release once the app is ready (start-up) and after requests whose body is at
+ * least MEMORY_RELEASE_MIN_BODY_BYTES; any answered request while one is due puts it off, so it
+ * runs in a quiet moment rather than between the requests of a burst (but never more than
+ * MEMORY_RELEASE_MAX_WAIT_MS after it was due, so a client polling without pause cannot hold it
+ * off for good).
+ */
 export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[]): void {
   const gc = collector();
   let timer: NodeJS.Timeout | undefined;
+  let dueSince = 0;
   const release = () => {
     timer = undefined;
     for (const db of dbs) if (db.open) db.pragma('shrink_memory');
     gc?.();
   };
+  const schedule = () => {
+    if (timer) {
+      if (Date.now() - dueSince < MEMORY_RELEASE_MAX_WAIT_MS) timer.refresh();
+    } else {
+      dueSince = Date.now();
+      timer = setTimeout(release, MEMORY_RELEASE_IDLE_MS);
+      timer.unref();
+    }
+  };
+  app.addHook('onReady', async () => schedule());
   // a callback hook, not an async one: no promise per request for work that never waits
   app.addHook('onResponse', (req, _reply, done) => {
     const length = Number(req.headers['content-length'] ?? 0);
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    if (length >= MEMORY_RELEASE_MIN_BODY_BYTES || chunked) {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(release, MEMORY_RELEASE_IDLE_MS);
-      timer.unref();
-    }
+    if (timer || length >= MEMORY_RELEASE_MIN_BODY_BYTES || chunked) schedule();
     done();
   });
   app.addHook('onClose', async () => {
     if (timer) clearTimeout(timer);
+    timer = undefined;
   });
 }

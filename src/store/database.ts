@@ -103,15 +103,18 @@ export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
  * chat transcripts use a second connection with NORMAL, which in WAL mode still survives a
  * crash of the process, so a turn's two commits do not each block on the disk.
  * `steps` are the migrations' steps that live above the store (src/migration-steps.ts).
+ * `cacheKiB` bounds SQLite's page cache of this connection (better-sqlite3 builds SQLite with
+ * 16 MB; a long-lived server connection takes less, see SERVER_SQLITE_CACHE_KIB).
  * @throws if the file is not a database or a migration fails (nothing half-applied: each
  *   migration runs in its own transaction).
  */
 export function openDatabase(
   file: string,
-  opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps },
+  opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps; cacheKiB?: number },
 ): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
+  if (opts.cacheKiB !== undefined) db.pragma(`cache_size = -${opts.cacheKiB}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
