@@ -23,6 +23,8 @@ export function isValidTimeZone(tz: unknown): tz is string {
 export class UserSettings {
   private data: { tz?: string };
   private readonly file: string;
+  /** Whether the zone read from the file was checked (on first use: Intl's zone data is large). */
+  private checked = false;
 
   constructor(home: string) {
     this.file = path.join(home, 'user.json');
@@ -32,11 +34,15 @@ export class UserSettings {
     } catch {
       this.data = {};
     }
-    if (!isValidTimeZone(this.data.tz)) delete this.data.tz;
   }
 
   /** The reported time zone, or undefined (then the server's zone applies). */
   timeZone(): string | undefined {
+    if (!this.checked) {
+      // a zone this runtime does not know (a hand-edited file) counts as none
+      if (this.data.tz !== undefined && !isValidTimeZone(this.data.tz)) delete this.data.tz;
+      this.checked = true;
+    }
     return this.data.tz;
   }
 
@@ -60,7 +66,7 @@ export class UserSettings {
     }
     // the runtime's own spelling ("europe/berlin" → "Europe/Berlin"), so one zone is one value
     const tz = new Intl.DateTimeFormat('en', { timeZone: input }).resolvedOptions().timeZone;
-    if (this.data.tz === tz) return false;
+    if (this.timeZone() === tz) return false;
     const next = { ...this.data, tz };
     writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
     this.data = next;

@@ -131,7 +131,7 @@ export class PushService {
    * @returns the events fired with their results.
    */
   async tick(now = this.clock()): Promise<{ event: DueEvent; result: FireResult }[]> {
-    const ev = evaluate(this.opts.cards, this.state, now.getTime(), this.timeZone());
+    const ev = evaluate(this.opts.cards, this.state, now.getTime(), () => this.timeZone());
     const pruned = this.subs.pruneDead(now);
     for (const s of ev.skipped) {
       if (s.status === 'nothing-due') continue;
@@ -254,10 +254,13 @@ export class PushService {
   armCard(cardId: string, now = this.clock()): void {
     const card = this.opts.cards.registry.get(cardId);
     if (!card) return;
+    const refs = cardReminders(card, this.state);
+    // a card without reminders needs no time zone (nor Intl's data for it)
+    if (refs.length === 0) return;
     const tz = this.timeZone();
     const wall = wallClockAt(now.getTime(), tz);
     let changed = false;
-    for (const ref of cardReminders(card, this.state)) {
+    for (const ref of refs) {
       if (armIfNew(ref, this.state, previousSlot(ref.trigger, now.getTime(), wall, tz))) changed = true;
     }
     if (changed) this.saveQuietly();

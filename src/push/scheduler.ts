@@ -22,7 +22,7 @@ import { fullRef, type ReminderRef, reminderParts } from './reminder-list.js';
 import type { DueReminder } from './reminder-payload.js';
 import { type DueNames, dueAtTimeOfDay, fillPlaceholders } from './schedule-due.js';
 import { inQuietHours, instantMemo, previousSlot, type Slot } from './trigger-slots.js';
-import { wallClockAt } from './zoned-time.js';
+import { type WallClock, wallClockAt } from './zoned-time.js';
 
 /** One card's reminders due in one minute. */
 export interface DueEvent {
@@ -81,17 +81,28 @@ export function armIfNew(ref: ReminderRef, state: NotificationState, slot: Slot 
   return true;
 }
 
-/** Decides the minute at `nowMs` in `timeZone`, updating `state` in memory (the caller saves it). */
+/**
+ * Decides the minute at `nowMs` in the zone `zone()` names, updating `state` in memory (the
+ * caller saves it). The zone and the wall clock are read only once a reminder needs them: a home
+ * without reminders never loads the time-zone data of `Intl` (about 8 MB resident).
+ */
 export function evaluate(
   cards: CardContext,
   state: NotificationState,
   nowMs: number,
-  timeZone: string,
+  zone: () => string,
 ): Evaluation {
   const out: Evaluation = { events: [], skipped: [], changed: false };
   const paused = state.data.paused_until;
   if (paused && Date.parse(paused) > nowMs) return out;
-  const wall = wallClockAt(nowMs, timeZone);
+  let clock: { wall: WallClock; timeZone: string } | undefined;
+  const now = () => {
+    if (!clock) {
+      const timeZone = zone();
+      clock = { wall: wallClockAt(nowMs, timeZone), timeZone };
+    }
+    return clock;
+  };
   const memo = instantMemo();
   const quiet = state.data.quiet_hours;
   for (const card of cards.registry.all()) {
@@ -103,11 +114,13 @@ export function evaluate(
       let s = state.peek(r.id);
       if (!(s?.enabled ?? r.item.default !== 'off')) continue;
       if (s?.trigger !== r.triggerKey) {
+        const { wall, timeZone } = now();
         armIfNew(fullRef(card, r, s, active), state, previousSlot(r.trigger, nowMs, wall, timeZone, memo));
         out.changed = true;
         continue;
       }
       s ??= state.item(r.id);
+      const { wall, timeZone } = now();
       const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
       if (!slot) continue;
       const ref = fullRef(card, r, s, active);
