@@ -15,6 +15,7 @@
  * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
  *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
  */
+import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 
 /** One HAE-shaped point for the block `metric` in `units`. */
@@ -152,6 +153,40 @@ const SLEEP_STAGE: Record<string, string> = {
 
 const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
 
+/**
+ * The texts a point keeps (its stamps, its source) as strings of their own: an attribute value is
+ * a view into the whole chunk the parser read (own-string.ts), and a point's sample lives on after
+ * its chunk (a batch waiting to be stored, a date of the rows made ahead), which would keep every
+ * such chunk in memory that long and make the worker's collector copy and mark them.
+ */
+function own(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : ownString(text);
+}
+
+/** Sources seen, as strings of their own: a file has a few dozen, repeated on every record. */
+const sources = new Map<string, string>();
+/** Sources kept in `sources` at most (a file with more copies each further one). */
+const MAX_SOURCES = 1024;
+
+/** The record's `sourceName` (a string of its own), undefined when absent or empty. */
+function sourceName(a: Record<string, string>): string | undefined {
+  const name = a.sourceName;
+  if (!name) return undefined;
+  let kept = sources.get(name);
+  if (kept === undefined) {
+    kept = ownString(name);
+    if (sources.size < MAX_SOURCES) sources.set(kept, kept);
+  }
+  return kept;
+}
+
+/** `point` with the record's source, when it names one. */
+function withSource(point: Record<string, unknown>, a: Record<string, string>): Record<string, unknown> {
+  const source = sourceName(a);
+  if (source !== undefined) point.source = source;
+  return point;
+}
+
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
 export function metricOfType(type: string): string | undefined {
   if (type.startsWith(Q)) {
@@ -181,10 +216,7 @@ export class BloodPressurePairs {
   add(a: Record<string, string>): MappedPoint | undefined {
     const field = a.type === BP_SYSTOLIC ? 'systolic' : 'diastolic';
     const key = `${a.startDate}|${a.endDate}|${a.sourceName ?? ''}`;
-    const point = this.pending.get(key) ?? {
-      date: a.startDate,
-      ...(a.sourceName ? { source: a.sourceName } : {}),
-    };
+    const point = this.pending.get(key) ?? withSource({ date: own(a.startDate) }, a);
     point[field] = a.value;
     if (point.systolic !== undefined && point.diastolic !== undefined) {
       this.pending.delete(key);
@@ -221,7 +253,6 @@ export function mapRecord(a: Record<string, string>): MappedPoint | { skip: stri
   const type = a.type ?? '';
   const metric = metricOfType(type);
   if (!metric) return { skip: `unmapped type ${type || '(none)'}` };
-  const source = a.sourceName ? { source: a.sourceName } : {};
   switch (metric) {
     case 'sleep_analysis': {
       const stage = SLEEP_STAGE[a.value ?? ''];
@@ -229,19 +260,19 @@ export function mapRecord(a: Record<string, string>): MappedPoint | { skip: stri
       return {
         metric,
         units: 'hr',
-        point: { startDate: a.startDate, endDate: a.endDate, value: stage, ...source },
+        point: withSource({ startDate: own(a.startDate), endDate: own(a.endDate), value: stage }, a),
       };
     }
     case 'mindful_minutes': {
       const qty = minutesBetween(a.startDate ?? '', a.endDate ?? '');
       if (qty === undefined) return { skip: 'mindful session without a readable start and end' };
-      return { metric, units: 'min', point: { date: a.startDate, qty, ...source } };
+      return { metric, units: 'min', point: withSource({ date: own(a.startDate), qty }, a) };
     }
     case 'apple_stand_hour':
       if (a.value !== 'HKCategoryValueAppleStandHourStood') return { skip: 'stand hour not stood' };
-      return { metric, units: 'count', point: { date: a.startDate, qty: 1, ...source } };
+      return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
     default:
-      return { metric, units: a.unit ?? '', point: { date: a.startDate, qty: a.value, ...source } };
+      return { metric, units: a.unit ?? '', point: withSource({ date: own(a.startDate), qty: a.value }, a) };
   }
 }
 

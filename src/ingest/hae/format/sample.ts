@@ -3,6 +3,7 @@
  * ("stores every sample in a SQLite samples table deduplicated by content").
  */
 import { hash } from 'node:crypto';
+import { ownString } from './own-string.js';
 import { canonicalTimestamp, type HaeTime } from './timestamps.js';
 
 /** A value inside a sample: numbers in the catalogue's canonical unit, or text / flags. */
@@ -79,10 +80,11 @@ export function dedupKeyOf(
 ): string {
   const keys = Object.keys(values);
   if (keys.length > 1) keys.sort();
-  let text = `[${jsonOfMetric(metric)},${JSON.stringify(canonicalTimestamp(time))},${spanJson(span)},${typeof source === 'string' ? jsonOfSource(source) : elementJson(source)},[`;
+  // the canonical spelling is digits, `-`, `T`, `:`, `.` and `+` only: JSON quotes it as it is
+  let text = `[${jsonOfMetric(metric)},"${canonicalTimestamp(time)}",${spanJson(span)},${typeof source === 'string' ? jsonOfSource(source) : elementJson(source)},[`;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    text += `${i ? ',' : ''}[${JSON.stringify(k)},${elementJson(values[k])}]`;
+    text += `${i ? ',' : ''}[${jsonOfKey(k)},${elementJson(values[k])}]`;
   }
   text += ']]';
   // one-shot hash: no Hash object per sample (a tenth of a push's extraction time)
@@ -123,6 +125,22 @@ function jsonOfMetric(metric: string): string {
     lastMetric = metric;
   }
   return lastMetricJson;
+}
+
+/**
+ * JSON text of value keys met: the catalogue's few field names and `seq` recur on every sample;
+ * the keys of unknown metrics are the payload's own, so only the first MAX_KEYS_JSON are kept.
+ */
+const keyJson = new Map<string, string>();
+const MAX_KEYS_JSON = 256;
+
+function jsonOfKey(key: string): string {
+  let json = keyJson.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(key);
+    if (keyJson.size < MAX_KEYS_JSON) keyJson.set(ownString(key), json);
+  }
+  return json;
 }
 
 function jsonOfSource(source: string): string {

@@ -158,7 +158,9 @@ function parseUsual(s: string): HaeTime | null | undefined {
     offsetMinutes,
     epochMs,
     dateOnly: false,
-    canonical: spell(date, time, epochMs, offsetMinutes),
+    // what spell() writes, cut from the string itself: whole seconds (no fraction), and the
+    // offset's two-digit hours and minutes as written (`-0000` is spelled `+00:00`)
+    canonical: `${date}T${time}${offsetMinutes < 0 ? '-' : '+'}${s.slice(21, 23)}:${s.slice(23, 25)}`,
   };
 }
 
