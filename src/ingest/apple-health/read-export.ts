@@ -106,12 +106,18 @@ export async function readAppleHealthExport(
   let closedHealthData = false;
   const xmlProblems: string[] = [];
 
+  /** The block of the last point: Apple writes a type's records together, so mostly the next one's. */
+  let last: MetricBlock | undefined;
   const addPoint = (m: MappedPoint) => {
-    const key = `${m.metric}\u0000${m.units}`;
-    let block = blocks.get(key);
-    if (!block) {
-      block = { name: m.metric, units: m.units, data: [] };
-      blocks.set(key, block);
+    let block = last;
+    if (block === undefined || block.name !== m.metric || block.units !== m.units) {
+      const key = `${m.metric}\u0000${m.units}`;
+      block = blocks.get(key);
+      if (!block) {
+        block = { name: m.metric, units: m.units, data: [] };
+        blocks.set(key, block);
+      }
+      last = block;
     }
     block.data.push(m.point);
     buffered++;
@@ -130,6 +136,7 @@ export async function readAppleHealthExport(
     if (buffered > 0 || workouts.length > 0) {
       const payload = { metrics: [...blocks.values()], workouts, warnings: [] };
       blocks.clear();
+      last = undefined;
       workouts = [];
       buffered = 0;
       const extract = extractSamples(payload, occurrences, skips);
@@ -165,12 +172,13 @@ export async function readAppleHealthExport(
         if (parent !== 'HealthData') break;
         records++;
         const type = a.type ?? '';
-        if (metricOfType(type) === 'blood_pressure') {
+        const metric = metricOfType(type);
+        if (metric === 'blood_pressure') {
           const joined = pairs.add(a);
           if (joined) addPoint(joined);
           break;
         }
-        const m = mapRecord(a);
+        const m = mapRecord(a, metric);
         if ('skip' in m) {
           if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
         } else addPoint(m);

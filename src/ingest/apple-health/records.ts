@@ -187,23 +187,22 @@ function withSource(point: Record<string, unknown>, a: Record<string, string>): 
   return point;
 }
 
+/**
+ * Record type (as Apple writes it, prefix included) → catalogue metric: one lookup per record, no
+ * piece of the type cut out and looked up.
+ */
+const METRIC_OF_TYPE = new Map<string, string>([
+  ...Object.entries(QUANTITY).map(([t, metric]): [string, string] => [`${Q}${t}`, metric]),
+  [`${Q}BloodPressureSystolic`, 'blood_pressure'],
+  [`${Q}BloodPressureDiastolic`, 'blood_pressure'],
+  ['HKCategoryTypeIdentifierSleepAnalysis', 'sleep_analysis'],
+  ['HKCategoryTypeIdentifierMindfulSession', 'mindful_minutes'],
+  ['HKCategoryTypeIdentifierAppleStandHour', 'apple_stand_hour'],
+]);
+
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
 export function metricOfType(type: string): string | undefined {
-  if (type.startsWith(Q)) {
-    const t = type.slice(Q.length);
-    if (t === 'BloodPressureSystolic' || t === 'BloodPressureDiastolic') return 'blood_pressure';
-    return QUANTITY[t];
-  }
-  switch (type) {
-    case 'HKCategoryTypeIdentifierSleepAnalysis':
-      return 'sleep_analysis';
-    case 'HKCategoryTypeIdentifierMindfulSession':
-      return 'mindful_minutes';
-    case 'HKCategoryTypeIdentifierAppleStandHour':
-      return 'apple_stand_hour';
-    default:
-      return undefined;
-  }
+  return METRIC_OF_TYPE.get(type);
 }
 
 /** Blood pressure halves waiting for their other half, keyed by start, end and source. */
@@ -248,10 +247,13 @@ function minutesBetween(start: string, end: string): number | undefined {
 /**
  * One top-level `<Record>`'s attributes → a point, or undefined with the reason (unmapped type,
  * unknown sleep value, a stand hour that is "Idle"). Blood pressure goes through BloodPressurePairs.
+ * `metric`: metricOfType of its type, when the caller has it already.
  */
-export function mapRecord(a: Record<string, string>): MappedPoint | { skip: string } {
+export function mapRecord(
+  a: Record<string, string>,
+  metric = metricOfType(a.type ?? ''),
+): MappedPoint | { skip: string } {
   const type = a.type ?? '';
-  const metric = metricOfType(type);
   if (!metric) return { skip: `unmapped type ${type || '(none)'}` };
   switch (metric) {
     case 'sleep_analysis': {
