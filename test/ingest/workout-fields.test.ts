@@ -92,6 +92,68 @@ describe('Apple Health workouts', () => {
   });
 });
 
+describe('Apple Health workouts with activities (iOS 16 and later)', () => {
+  const stat = (type: string, attrs: string) =>
+    `  <WorkoutStatistics type="HKQuantityTypeIdentifier${type}" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500" ${attrs}/>`;
+  const activity = (uuid: string, children: string[]) => [
+    `  <WorkoutActivity uuid="${uuid}" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500" duration="60" durationUnit="min">`,
+    ...children.map((c) => `  ${c}`),
+    '  </WorkoutActivity>',
+  ];
+  const open = (type: string) =>
+    ` <Workout workoutActivityType="HKWorkoutActivityType${type}" duration="120" durationUnit="min" sourceName="Watch" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500">`;
+
+  it('the ascent written only in the activities is summed; a multisport distance is the sum of its distance types', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([
+        open('Running'),
+        '  <MetadataEntry key="HKIndoorWorkout" value="0"/>',
+        ...activity('A', [
+          stat('StepCount', 'sum="9000" unit="count"'),
+          '<MetadataEntry key="HKElevationAscended" value="4500 cm"/>',
+        ]),
+        stat('DistanceWalkingRunning', 'sum="8.5" unit="km"'),
+        ' </Workout>',
+        open('SwimBikeRun').replace(/21/g, '22'),
+        ...activity('B', [
+          stat('DistanceSwimming', 'sum="750" unit="m"'),
+          '<MetadataEntry key="HKElevationAscended" value="0 m"/>',
+        ]),
+        ...activity('C', [
+          stat('DistanceCycling', 'sum="20" unit="km"'),
+          '<MetadataEntry key="HKElevationAscended" value="150 m"/>',
+        ]),
+        ...activity('D', [
+          stat('DistanceWalkingRunning', 'sum="5" unit="km"'),
+          '<MetadataEntry key="HKElevationAscended" value="1000 cm"/>',
+        ]),
+        stat('DistanceSwimming', 'sum="750" unit="m"'),
+        stat('DistanceCycling', 'sum="20" unit="km"'),
+        stat('DistanceWalkingRunning', 'sum="5" unit="km"'),
+        stat('ActiveEnergyBurned', 'sum="900" unit="kcal"'),
+        ' </Workout>',
+      ]),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([]);
+    const rows = await srv.rows('workouts');
+    // the run: 45 m from the activity; the triathlon: 0.75 + 20 + 5 km, 0 + 150 + 10 m
+    expect(rows).toEqual([
+      { ...HIKE, date: '2026-10-21', type: 'Running', distanceKm: 8.5, elevationM: 45 },
+      {
+        ...HIKE,
+        date: '2026-10-22',
+        type: 'Swim Bike Run',
+        distanceKm: 25.75,
+        calories: 900,
+        elevationM: 160,
+      },
+    ]);
+  });
+});
+
 describe('Health Auto Export workouts', () => {
   it('the same rules for a push', async () => {
     srv = await startIngestServer({ cards: [['workouts', 'workouts']] });

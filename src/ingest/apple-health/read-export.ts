@@ -94,7 +94,13 @@ export async function readAppleHealthExport(
   let buffered = 0;
   let workouts: Record<string, unknown>[] = [];
   let workout:
-    | { attrs: Record<string, string>; stats: Record<string, string>[]; meta: Record<string, string> }
+    | {
+        attrs: Record<string, string>;
+        stats: Record<string, string>[];
+        meta: Record<string, string>;
+        /** `HKElevationAscended` of its `<WorkoutActivity>` children (records.ts mapWorkout). */
+        activityAscents: string[];
+      }
     | undefined;
   const pairs = new BloodPressurePairs();
   const unmapped: Record<string, number> = {};
@@ -187,7 +193,7 @@ export async function readAppleHealthExport(
       case 'Workout':
         if (parent !== 'HealthData') break;
         workoutCount++;
-        workout = { attrs: a, stats: [], meta: {} };
+        workout = { attrs: a, stats: [], meta: {}, activityAscents: [] };
         if (tag.isSelfClosing) {
           workouts.push(mapWorkout(a, []));
           workout = undefined;
@@ -199,6 +205,13 @@ export async function readAppleHealthExport(
       case 'MetadataEntry':
         if (workout && parent === 'Workout' && typeof a.key === 'string' && typeof a.value === 'string')
           workout.meta[a.key] = a.value;
+        else if (
+          workout &&
+          parent === 'WorkoutActivity' &&
+          a.key === 'HKElevationAscended' &&
+          typeof a.value === 'string'
+        )
+          workout.activityAscents.push(a.value);
         break;
     }
   });
@@ -206,7 +219,7 @@ export async function readAppleHealthExport(
     if (!tag.isSelfClosing) stack.pop();
     if (tag.name === 'HealthData' && stack.length === 0) closedHealthData = true;
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
-      workouts.push(mapWorkout(workout.attrs, workout.stats, workout.meta));
+      workouts.push(mapWorkout(workout.attrs, workout.stats, workout.meta, workout.activityAscents));
       workout = undefined;
     }
   });

@@ -17,6 +17,7 @@
  */
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
+import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
 
 /** One HAE-shaped point for the block `metric` in `units`. */
 export interface MappedPoint {
@@ -302,11 +303,17 @@ function quantityText(text: string | undefined): { qty: string; units: string } 
  * activeEnergyBurned, avgHeartRate, maxHeartRate, elevationUp, source}`. The ascent is the
  * `HKElevationAscended` metadata, a number with its unit as Apple writes it (`4523 cm`, `120 m`,
  * `980 ft`).
+ *
+ * Newer exports (iOS 16 on) nest a `<WorkoutActivity>` per activity in the workout, and may write
+ * the ascent only in an activity's metadata: `activityAscents` are those values, summed (in
+ * metres) when the workout's own metadata has none. A multisport workout (swim, bike, run) has
+ * one `WorkoutStatistics` per distance type: its distance is their sum, in km.
  */
 export function mapWorkout(
   a: Record<string, string>,
   stats: Record<string, string>[],
   meta: Record<string, string> = {},
+  activityAscents: string[] = [],
 ): Record<string, unknown> {
   const w: Record<string, unknown> = {
     name: workoutName(a.workoutActivityType),
@@ -324,18 +331,42 @@ export function mapWorkout(
   if (a.totalEnergyBurned !== undefined) {
     w.activeEnergyBurned = { qty: a.totalEnergyBurned, units: a.totalEnergyBurnedUnit ?? 'kcal' };
   }
-  const ascent = quantityText(meta.HKElevationAscended);
+  const ascent =
+    quantityText(meta.HKElevationAscended) ?? summedQuantity(activityAscents.map(quantityText), 'm');
   if (ascent) w.elevationUp = ascent;
+  const distances = new Map<string, { qty: string; units: string }>();
   for (const s of stats) {
     const type = s.type ?? '';
     if (type === `${Q}ActiveEnergyBurned` && w.activeEnergyBurned === undefined && s.sum !== undefined) {
       w.activeEnergyBurned = { qty: s.sum, units: s.unit ?? 'kcal' };
-    } else if (type.startsWith(`${Q}Distance`) && w.distance === undefined && s.sum !== undefined) {
-      w.distance = { qty: s.sum, units: s.unit ?? 'km' };
+    } else if (type.startsWith(`${Q}Distance`) && s.sum !== undefined) {
+      if (!distances.has(type)) distances.set(type, { qty: s.sum, units: s.unit ?? 'km' });
     } else if (type === `${Q}HeartRate`) {
       if (s.average !== undefined) w.avgHeartRate = { qty: s.average, units: s.unit ?? 'count/min' };
       if (s.maximum !== undefined) w.maxHeartRate = { qty: s.maximum, units: s.unit ?? 'count/min' };
     }
   }
+  if (w.distance === undefined && distances.size > 0)
+    w.distance = summedQuantity([...distances.values()], 'km');
   return w;
+}
+
+/**
+ * Quantities `{qty, units}` → one: the only one as it is (so a single value keeps its unit and
+ * text), several summed in `unit` (`m` or `km`). Undefined when there is none; the first as it is
+ * when one of them cannot be converted (workouts.ts then names its unit in a warning).
+ */
+function summedQuantity(
+  qs: ({ qty: string; units: string } | undefined)[],
+  unit: 'm' | 'km',
+): { qty: string; units: string } | undefined {
+  const present = qs.filter((q): q is { qty: string; units: string } => q !== undefined);
+  if (present.length <= 1) return present[0];
+  let total = 0;
+  for (const q of present) {
+    const v = convertUnit(DIMENSIONS[unit], q.units, Number(q.qty));
+    if (v === undefined || !Number.isFinite(v)) return present[0];
+    total += v;
+  }
+  return { qty: String(total), units: unit };
 }
