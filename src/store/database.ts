@@ -86,13 +86,15 @@ export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
   let out: T;
   try {
     out = runImmediate(db, fn);
-  } finally {
+  } catch (err) {
     lv.full.run();
+    throw err;
   }
   // the flush starts now, for this commit and every one made while it runs (a commit that
-  // changed nothing is counted too: one flush more, never one less)
+  // changed nothing is counted too: one flush more, never one less); the level goes back after
   ws.committed();
   ws.durable().catch(() => {});
+  lv.full.run();
   return out;
 }
 
