@@ -183,4 +183,59 @@ describe('Health Auto Export workouts', () => {
     ]);
     expect(await srv.rows('workouts')).toEqual([{ ...HIKE, date: '2026-10-23', elevationM: 120 }]);
   });
+
+  it('a heart-rate series that is the recovery after the workout leaves its heart rate out, with a warning', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    // the app sometimes sends the minutes after the workout (instantaneous, decaying samples from
+    // its end) in heartRateData, and its summary heart rate is worked out from them
+    const beat = (time: string, bpm: number) => ({
+      date: `2026-10-21 ${time} -0400`,
+      Avg: bpm,
+      Min: bpm,
+      Max: bpm,
+      units: 'bpm',
+      source: 'Watch',
+    });
+    const workout = (id: string, day: number, series: Record<string, unknown>[]) => ({
+      id,
+      name: 'Elliptical',
+      start: `2026-10-${day} 16:26:30 -0400`,
+      end: `2026-10-${day} 16:51:02 -0400`,
+      duration: 1472,
+      heartRate: {
+        min: { qty: 100, units: 'bpm' },
+        avg: { qty: 114.8, units: 'bpm' },
+        max: { qty: 133, units: 'bpm' },
+      },
+      heartRateData: series,
+    });
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          workouts: [
+            workout('A', 21, [beat('16:51:02', 133), beat('16:51:11', 132), beat('16:52:30', 101)]),
+            workout('B', 22, [
+              { ...beat('16:30:00', 125), date: '2026-10-22 16:30:00 -0400' },
+              { ...beat('16:50:00', 133), date: '2026-10-22 16:50:00 -0400' },
+            ]),
+          ],
+        },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([
+      'workouts: heart rate sent is the recovery after the workout, left out (1 point, e.g. "2026-10-21 16:51:02 -0400")',
+    ]);
+    const elliptical = {
+      date: '',
+      trained: true,
+      type: 'Elliptical',
+      durationMin: 24.5,
+      startTime: '16:26',
+    };
+    expect(await srv.rows('workouts')).toEqual([
+      { ...elliptical, date: '2026-10-21' },
+      { ...elliptical, date: '2026-10-22', avgHr: 115, maxHr: 133 },
+    ]);
+  });
 });

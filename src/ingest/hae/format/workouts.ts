@@ -65,6 +65,35 @@ function heartRateSeries(series: unknown): { avg?: number; max?: number } {
   return { ...(count ? { avg: sum / count } : {}), ...(max !== undefined ? { max } : {}) };
 }
 
+/** How long after a workout's end its heart-rate recovery series can reach (it spans 2 to 3 minutes). */
+const RECOVERY_WINDOW_MS = 10 * 60_000;
+/** How soon after the end a recovery series starts (it starts at the end, give or take seconds). */
+const RECOVERY_START_MS = 60_000;
+
+/**
+ * The first date of `heartRateData` when it is the recovery after the workout: two or more dated
+ * samples, the first within RECOVERY_START_MS of the workout's end (`endMs`) and none before the
+ * end nor more than RECOVERY_WINDOW_MS after it. The app sometimes sends that series there
+ * instead of the session's samples, and computes the workout's average and highest heart rate
+ * from it, so neither is the workout's. Undefined otherwise (a series within the workout, an
+ * empty one, none).
+ */
+function recoveryStart(series: unknown, endMs: number): string | undefined {
+  if (!Array.isArray(series)) return undefined;
+  let first: { at: string; ms: number } | undefined;
+  let count = 0;
+  for (const p of series) {
+    if (p === null || typeof p !== 'object') continue;
+    const date = (p as Record<string, unknown>).date;
+    const t = parseHaeTimestamp(date);
+    if (!t) continue;
+    if (t.epochMs < endMs || t.epochMs > endMs + RECOVERY_WINDOW_MS) return undefined;
+    if (!first || t.epochMs < first.ms) first = { at: String(date), ms: t.epochMs };
+    count++;
+  }
+  return first && count >= 2 && first.ms - endMs <= RECOVERY_START_MS ? first.at : undefined;
+}
+
 /**
  * One workout object → values `{type, startTime, durationMin?, distanceKm?, calories?, avgHr?,
  * maxHr?, elevationM?, id?, end?}` dated by the local date of `start` (a workout counts for the
@@ -72,7 +101,8 @@ function heartRateSeries(series: unknown): { avg?: number; max?: number } {
  * missing, unreadable, zero or negative is left out (v1 writes 0 for "not measured";
  * "absent fields dropped, not zeroed"); one in a unit not known is left out too, listed in
  * `notes` for a warning. A workout whose end is before its start, or whose duration is negative,
- * makes no sense and is refused (`ok: false`, the reason for the warning).
+ * makes no sense and is refused (`ok: false`, the reason for the warning). A heart-rate series that
+ * is the recovery after the workout (recoveryStart) leaves the heart rate out, with a note.
  */
 export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: WorkoutNote[] } {
   const start = parseHaeTimestamp(w.start);
@@ -98,15 +128,22 @@ export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: W
         : undefined;
 
   const hrObj = (w.heartRate ?? {}) as Record<string, unknown>;
-  const series = heartRateSeries(w.heartRateData);
+  const recovery = end ? recoveryStart(w.heartRateData, end.epochMs) : undefined;
+  if (recovery !== undefined)
+    notes.push({ reason: 'heart rate sent is the recovery after the workout, left out', example: recovery });
+  const series = recovery === undefined ? heartRateSeries(w.heartRateData) : {};
   const avgHr =
-    quantity(w.avgHeartRate, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
-    quantity(hrObj.avg, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
-    series.avg;
+    recovery === undefined
+      ? (quantity(w.avgHeartRate, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
+        quantity(hrObj.avg, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
+        series.avg)
+      : undefined;
   const maxHr =
-    quantity(w.maxHeartRate, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
-    quantity(hrObj.max, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
-    series.max;
+    recovery === undefined
+      ? (quantity(w.maxHeartRate, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
+        quantity(hrObj.max, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
+        series.max)
+      : undefined;
 
   const elevation = w.elevation as Record<string, unknown> | undefined;
   const elevationM =
