@@ -33,7 +33,7 @@ import { eventRoutes } from './http/event-routes.js';
 import { logStream } from './http/log-stream.js';
 import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
-import { installOpenApi, openApiRoute } from './http/openapi.js';
+import { installOpenApi, type OpenApiDocument, openApiRoute } from './http/openapi.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -195,16 +195,16 @@ export function buildApp(inst: Instance): FastifyInstance {
   });
   // the OpenAPI document collects routes as they are declared: the plugin goes first, the routes
   // in a plugin after it (skip-override: on this instance, not a child, as if declared here)
-  installOpenApi(app, appVersion());
-  const routes = async (root: FastifyInstance) => declareRoutes(root, inst);
+  const openApi = installOpenApi(app, appVersion());
+  const routes = async (root: FastifyInstance) => declareRoutes(root, inst, openApi);
   Object.assign(routes, { [Symbol.for('skip-override')]: true });
   app.register(routes);
   return app;
 }
 
 /** Declares every route on `app` (see buildApp). */
-function declareRoutes(app: FastifyInstance, inst: Instance): void {
-  openApiRoute(app);
+function declareRoutes(app: FastifyInstance, inst: Instance, openApi: OpenApiDocument): void {
+  openApiRoute(app, openApi);
   systemRoutes(app, inst);
   metricsRoutes(app, inst);
   cardRoutes(app, inst);

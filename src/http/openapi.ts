@@ -9,10 +9,19 @@
  * The document itself is public: it describes routes and shapes, no data.
  * Response schemas here are documentation only: answers are serialised with JSON.stringify,
  * as before, never filtered through a schema.
+ *
+ * The document is made on its first request, not at start-up: the server records each route as
+ * it is declared, and the first `GET /api/openapi.json` loads @fastify/swagger (with its YAML
+ * library, about 1 MB of heap an idle server would otherwise hold), declares the recorded routes
+ * on a bare Fastify instance of its own (nothing checked or compiled there) and keeps what the
+ * plugin makes of them.
  */
-import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { SwaggerTransform } from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { ERROR_CODES } from '../errors.js';
+import { lazyImport } from '../lazy-module.js';
+
+const loadSwagger = lazyImport(() => import('@fastify/swagger'));
 
 /** The `$id` of the shared error shape (components.schemas.Error). */
 export const ERROR_SCHEMA_ID = 'Error';
@@ -157,13 +166,9 @@ const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   return { schema: { ...given, response, security, tags: [tag] }, url };
 };
 
-/**
- * Registers @fastify/swagger and the shared Error schema on `app` (before any route: the plugin
- * collects routes as they are declared, so declare them in a plugin registered after this).
- */
-export function installOpenApi(app: FastifyInstance, version: string): void {
-  app.addSchema(ErrorSchema);
-  app.register(fastifySwagger, {
+/** The plugin's options: the document's frame, how shared schemas are named, the transform. */
+function swaggerOptions(version: string) {
+  return {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -181,15 +186,67 @@ export function installOpenApi(app: FastifyInstance, version: string): void {
       },
     },
     refResolver: {
-      buildLocalReference: (json, _base, _fragment, i) =>
+      buildLocalReference: (json: Record<string, unknown>, _base: unknown, _fragment: unknown, i: number) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
     transform: documentRoute,
+  } as const;
+}
+
+/** The parts of a declared route the document is made from. */
+type DeclaredRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
+/**
+ * The document of `routes`: @fastify/swagger on a bare Fastify instance where each route is
+ * declared again with its own schema and config (every check and serialiser there is a no-op:
+ * nothing is compiled, no request is ever served).
+ */
+async function buildDocument(routes: DeclaredRoute[], version: string): Promise<unknown> {
+  const { default: fastifySwagger } = await loadSwagger();
+  const doc = Fastify({ exposeHeadRoutes: false });
+  try {
+    doc.setValidatorCompiler(() => () => true);
+    doc.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    doc.addSchema(ErrorSchema);
+    await doc.register(fastifySwagger, swaggerOptions(version));
+    const noAnswer = async () => null;
+    for (const r of routes)
+      doc.route({ method: r.method, url: r.url, schema: r.schema, config: r.config, handler: noAnswer });
+    await doc.ready();
+    return doc.swagger();
+  } finally {
+    await doc.close();
+  }
+}
+
+/** Makes the OpenAPI document of `app`'s routes on first use (see the module comment). */
+export type OpenApiDocument = () => Promise<unknown>;
+
+/**
+ * Adds the shared Error schema to `app` and records every route declared after this call (so
+ * call it before any route), for the document `GET /api/openapi.json` answers.
+ */
+export function installOpenApi(app: FastifyInstance, version: string): OpenApiDocument {
+  app.addSchema(ErrorSchema);
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', (r) => {
+    // HEAD routes Fastify adds beside each GET are not documented (the plugin's default)
+    if (r.method === 'HEAD') return;
+    routes.push({ method: r.method, url: r.url, schema: r.schema, config: r.config });
   });
+  let made: Promise<unknown> | undefined;
+  return () => {
+    made ??= buildDocument(routes, version).catch((err) => {
+      // a failed attempt (the plugin could not be loaded) is tried again on the next request
+      made = undefined;
+      throw err;
+    });
+    return made;
+  };
 }
 
 /** `GET /api/openapi.json`: public (it describes routes and shapes, no data). */
-export function openApiRoute(app: FastifyInstance): void {
+export function openApiRoute(app: FastifyInstance, document: OpenApiDocument): void {
   app.get(
     '/api/openapi.json',
     {
@@ -199,6 +256,6 @@ export function openApiRoute(app: FastifyInstance): void {
         description: 'Public: it describes routes, not data.',
       },
     },
-    async () => app.swagger(),
+    async () => document(),
   );
 }

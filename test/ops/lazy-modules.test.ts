@@ -1,6 +1,7 @@
 /**
  * What an idle server does not need is loaded at first use: the chat turn loop and the title
- * maker (with the gateway client), the report reading pipeline and the report page. A real
+ * maker (with the gateway client), the report reading pipeline and the report page, the OpenAPI
+ * plugin that makes `GET /api/openapi.json`. A real
  * server child logs every ES module it loads (test/fixtures/module-log); the test reads that
  * log after start-up and again after each first use. Also: only one TypeBox is loaded (the
  * type provider's own copy is never needed at run time).
@@ -63,6 +64,17 @@ describe('modules loaded at first use', () => {
         expect(atStart, `${lazy} is not loaded at start`).not.toContain(lazy);
       }
       expect(atStart.filter((m) => m.startsWith('node_modules/typebox/'))).toEqual([]);
+      expect(atStart, 'the OpenAPI plugin is not loaded at start').not.toContain(
+        'node_modules/@fastify/swagger/index.js',
+      );
+
+      // the OpenAPI document: made on its first request, the same one on the next
+      const openapi = await child.api('/api/openapi.json');
+      expect(openapi.status).toBe(200);
+      expect(openapi.body.openapi).toBe('3.1.0');
+      expect(Object.keys(openapi.body.paths)).toContain('/api/manifests');
+      expect(loaded(log)).toContain('node_modules/@fastify/swagger/index.js');
+      expect((await child.api('/api/openapi.json')).body).toEqual(openapi.body);
 
       // a first chat turn in a conversation: the loop answers, then the title maker names it
       const conv = await child.api('/api/conversations', { json: {} });
