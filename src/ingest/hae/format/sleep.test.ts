@@ -214,6 +214,23 @@ describe('sleep: the four generations of the aggregated row (docs/HEALTH-AUTO-EX
   });
 });
 
+describe('sleep: a night sent as a plain point', () => {
+  it('{date, qty}: the qty is the hours asleep; a row with no duration at all is skipped and said', () => {
+    const r = sleep([
+      { date: '2026-10-21 23:30:00 -0800', qty: 6.8, source: 'Watch' },
+      { date: '2026-10-23', qty: 6.5 },
+      { date: '2026-10-24 07:00:00 -0800', source: 'Watch' },
+    ]);
+    expect(r.warnings).toEqual([
+      'sleep_analysis: no sleep duration (1 point, e.g. "2026-10-24 07:00:00 -0800")',
+    ]);
+    expect(aggregateRows('sleep_analysis', r.samples)).toEqual([
+      { date: '2026-10-21', hours: 6.8, asleep: 6.8, wakeTime: '23:30', source: 'Watch' },
+      { date: '2026-10-23', hours: 6.5, asleep: 6.5, wakeTime: '00:00' },
+    ]);
+  });
+});
+
 describe('sleep: overlapping sources inside one row', () => {
   it('scales a 27 h night back into its 12.4 h window (life-platform 2025-12-07, Eight Sleep)', () => {
     const [row] = rows([

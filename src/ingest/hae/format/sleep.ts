@@ -7,6 +7,8 @@
  * - Apr 2025: as Mar 2023 plus `inBedStart/End`, with `asleep: 0` while the stages are filled;
  * - Mar 2026: as Apr 2025 plus `totalSleep`.
  * Total sleep = `totalSleep` if > 0, else `core + deep + rem (+ unspecified)` if > 0, else `asleep`.
+ * A row with none of those durations but a `qty` (a night sent like any other metric point,
+ * `{date, qty}`) has `qty` hours asleep; one with no duration at all is skipped with a warning.
  * A night belongs to the local date it ENDS on, read from `sleepEnd` (then `inBedEnd`, then `date`):
  * `date` means a time near sleep start in 2023, near wake-up in 2025 and local midnight of the wake
  * day in 2026, so it is never used while an end time exists.
@@ -116,6 +118,13 @@ function readNight(point: Record<string, unknown>, units: string): PointRead {
     const h = hoursOf(point[k], units);
     if (h.bad) return { ok: false, reason: h.bad, example: point[k] };
     if (h.value !== undefined) d[k] = h.value;
+  }
+  if (Object.keys(d).length === 0) {
+    // a night sent as a plain `{date, qty}` point: the qty is the hours asleep
+    const q = hoursOf(point.qty, units);
+    if (q.bad) return { ok: false, reason: q.bad, example: point.qty };
+    if (q.value === undefined) return { ok: false, reason: 'no sleep duration', example: point[endKey] };
+    d.asleep = q.value;
   }
   const stages = (d.core ?? 0) + (d.deep ?? 0) + (d.rem ?? 0) + (d.unspecified ?? 0);
   let hours = (d.totalSleep ?? 0) > 0 ? (d.totalSleep as number) : stages > 0 ? stages : (d.asleep ?? 0);
