@@ -8,7 +8,8 @@
  * - `HKCategoryTypeIdentifierSleepAnalysis` → an unaggregated sleep segment `{startDate, endDate,
  *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
  * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
- *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour.
+ *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour;
+ *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end.
  * - Blood pressure arrives as separate systolic and diastolic records (each also inside a
  *   `<Correlation>`, which is skipped: the DTD says every record of a correlation is also at top
  *   level): the two of one reading are joined into one `{systolic, diastolic}` point.
@@ -96,6 +97,7 @@ const QUANTITY: Record<string, string> = {
   UnderwaterDepth: 'under_water_depth',
   WaterTemperature: 'under_water_temperature',
   AtrialFibrillationBurden: 'atrial_fibrillation_burden',
+  AppleSleepingBreathingDisturbances: 'breathing_disturbances',
   DietaryWater: 'dietary_water',
   DietaryCaffeine: 'caffeine',
   DietaryCholesterol: 'cholesterol',
@@ -199,6 +201,8 @@ const METRIC_OF_TYPE = new Map<string, string>([
   ['HKCategoryTypeIdentifierSleepAnalysis', 'sleep_analysis'],
   ['HKCategoryTypeIdentifierMindfulSession', 'mindful_minutes'],
   ['HKCategoryTypeIdentifierAppleStandHour', 'apple_stand_hour'],
+  ['HKCategoryTypeIdentifierHandwashingEvent', 'handwashing'],
+  ['HKCategoryTypeIdentifierToothbrushingEvent', 'toothbrushing'],
 ]);
 
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
@@ -245,6 +249,13 @@ function minutesBetween(start: string, end: string): number | undefined {
   return (b.epochMs - a.epochMs) / 60_000;
 }
 
+/** An event (handwashing, toothbrushing) → its length in seconds at its start, or the reason to skip it. */
+function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | { skip: string } {
+  const min = minutesBetween(a.startDate ?? '', a.endDate ?? '');
+  if (min === undefined) return { skip: `${metric} event without a readable start and end` };
+  return { metric, units: 's', point: withSource({ date: own(a.startDate), qty: min * 60 }, a) };
+}
+
 /**
  * One top-level `<Record>`'s attributes → a point, or undefined with the reason (unmapped type,
  * unknown sleep value, a stand hour that is "Idle"). Blood pressure goes through BloodPressurePairs.
@@ -274,6 +285,9 @@ export function mapRecord(
     case 'apple_stand_hour':
       if (a.value !== 'HKCategoryValueAppleStandHourStood') return { skip: 'stand hour not stood' };
       return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
+    case 'handwashing':
+    case 'toothbrushing':
+      return eventSeconds(metric, a);
     default:
       return { metric, units: a.unit ?? '', point: withSource({ date: own(a.startDate), qty: a.value }, a) };
   }
