@@ -154,6 +154,28 @@ describe('Apple Health workouts with activities (iOS 16 and later)', () => {
   });
 });
 
+describe('Apple Health workouts with totals written as 0', () => {
+  it('take the distance and energy from their statistics', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([
+        ' <Workout workoutActivityType="HKWorkoutActivityTypeHiking" duration="120" durationUnit="min" totalDistance="0" totalDistanceUnit="km" totalEnergyBurned="0" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500">',
+        '  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500" sum="7.25" unit="km"/>',
+        '  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2026-10-21 10:00:00 -0500" endDate="2026-10-21 12:00:00 -0500" sum="610" unit="kcal"/>',
+        ' </Workout>',
+        workout(22, { totalDistance: '0', totalEnergyBurned: '0' }),
+      ]),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([]);
+    expect(await srv.rows('workouts')).toEqual([
+      { ...HIKE, date: '2026-10-21', distanceKm: 7.25, calories: 610 },
+      { ...HIKE, date: '2026-10-22' },
+    ]);
+  });
+});
+
 describe('Health Auto Export workouts', () => {
   it('the same rules for a push', async () => {
     srv = await startIngestServer({ cards: [['workouts', 'workouts']] });

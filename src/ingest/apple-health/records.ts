@@ -340,9 +340,10 @@ export function mapWorkout(
   const perUnit = DURATION_S[unit];
   if (Number.isFinite(d) && perUnit) w.duration = d * perUnit;
   else if (a.duration !== undefined) w.duration = { qty: a.duration, units: unit };
-  if (a.totalDistance !== undefined)
+  // a total written as 0 is "not recorded" (workouts.ts leaves it out): the statistics may have it
+  if (a.totalDistance !== undefined && Number(a.totalDistance) !== 0)
     w.distance = { qty: a.totalDistance, units: a.totalDistanceUnit ?? 'km' };
-  if (a.totalEnergyBurned !== undefined) {
+  if (a.totalEnergyBurned !== undefined && Number(a.totalEnergyBurned) !== 0) {
     w.activeEnergyBurned = { qty: a.totalEnergyBurned, units: a.totalEnergyBurnedUnit ?? 'kcal' };
   }
   const ascent =
