@@ -45,6 +45,16 @@ describe('parseHaeTimestamp', () => {
     expect(parseHaeTimestamp(input)).toMatchObject({ date, time, offsetMinutes: offset });
   });
 
+  it('reads the compact spelling of the first Health app exports as the usual one', () => {
+    const compact = parseHaeTimestamp('20150616071916-0700');
+    expect(compact).toEqual(parseHaeTimestamp('2015-06-16 07:19:16 -0700'));
+    expect(compact).toMatchObject({ date: '2015-06-16', time: '07:19:16', offsetMinutes: -420 });
+    // impossible values stay refused in this spelling too
+    expect(parseHaeTimestamp('20150230071916-0700')).toBeNull();
+    expect(parseHaeTimestamp('20150616251916-0700')).toBeNull();
+    expect(parseHaeTimestamp('201506160719160700')).toBeNull();
+  });
+
   it('reads the documented date-only sleep `date` as a calendar date', () => {
     expect(parseHaeTimestamp('2024-02-06')).toMatchObject({
       date: '2024-02-06',

@@ -47,7 +47,7 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  * Parses an HAE timestamp: `2023-03-25 00:00:00 +1100`, the 12-hour form `2024-09-21 7:57:00 am
  * +1000` (any of space, U+00A0, U+202F before `am`/`pm`; `AM`, `a.m.` too), ISO 8601 with `T`
  * (`2025-08-12T08:17:51+01:00`, `Z`, fractions of a second), offsets `+HHMM`, `+HH:MM`, `+HH`, and
- * a bare `YYYY-MM-DD`. Returns null for anything else, or for impossible values (month 13,
+ * a bare `YYYY-MM-DD`, and the compact `YYYYMMDDHHMMSS±HHMM` of the first Health app exports. Returns null for anything else, or for impossible values (month 13,
  * 30 February, 25:00, `13:00 pm`, offsets beyond ±14:00); it never throws. Callers count the nulls.
  */
 export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
@@ -98,7 +98,19 @@ function parseAny(input: string): HaeTime | null {
     const usual = parseUsual(input);
     if (usual !== undefined) return usual;
   }
+  if (input.length === 19 && COMPACT.test(input)) return parseUsual(expandCompact(input)) ?? null;
   return parse(input);
+}
+
+/**
+ * The compact spelling of the first Health app exports (iOS 8, 2014–2015), `YYYYMMDDHHMMSS±HHMM`
+ * (`20150616071916-0700`): the same fields as the usual spelling without separators.
+ */
+const COMPACT = /^\d{14}[+-]\d{4}$/;
+
+/** `20150616071916-0700` → `2015-06-16 07:19:16 -0700`. */
+function expandCompact(s: string): string {
+  return `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)} ${s.slice(8, 10)}:${s.slice(10, 12)}:${s.slice(12, 14)} ${s.slice(14)}`;
 }
 
 /** The digit at `i` (0–9), or -1 for any other character. */
