@@ -224,7 +224,8 @@ export const ERROR_CODES = {
   STORAGE_BUSY: { status: [503], meaning: "another program held the database's write lock too long" },
   NOT_SAVED: {
     status: [503],
-    meaning: 'the disk reported an error while flushing the writes: they may or may not have been kept',
+    meaning:
+      'the disk reported an error: while writing, nothing was kept; while flushing the writes, they may or may not have been kept',
   },
   CHAT_NOT_CONFIGURED: { status: [503], meaning: 'a chat message while CHAT_ENDPOINT_URL is unset' },
   PASSKEYS_UNREADABLE: { status: [503], meaning: 'the passkey file cannot be read' },

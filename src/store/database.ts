@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
 import { MIGRATIONS, type MigrationSteps } from './migrations.js';
+import { notSaved } from './storage-faults.js';
 import { WalSync } from './wal-sync.js';
 
 export type Db = Database.Database;
@@ -33,7 +34,13 @@ function runImmediate<T>(db: Db, fn: () => T): T {
   let r = runners.get(db);
   if (!r) {
     const runner: { tx: Database.Transaction<() => unknown>; fn: (() => unknown) | undefined } = {
-      tx: db.transaction(() => (runner.fn as () => unknown)()),
+      tx: db.transaction(() => {
+        const out = (runner.fn as () => unknown)();
+        // SQLite rolls a whole transaction back by itself after some failures (a full disk, an
+        // I/O error); one caught inside (a card's fill noted as failed) must not pass for a commit
+        if (!db.inTransaction) throw notSaved('the database rolled the change back');
+        return out;
+      }),
       fn: undefined,
     };
     runners.set(db, runner);

@@ -2,8 +2,9 @@
  * Storage conditions that are nobody's mistake and no bug either, turned into answers a client
  * can act on instead of a 500: the database held by another process past the busy timeout (a
  * backup tool, the sqlite3 shell, a second server by mistake) is 503 with `Retry-After`, and a
- * full disk (SQLite's SQLITE_FULL, the file system's ENOSPC or EDQUOT) is 507. In both cases the
- * write was rolled back and nothing changed.
+ * full disk (SQLite's SQLITE_FULL, the file system's ENOSPC or EDQUOT) is 507, and a write the disk
+ * refused (an I/O error, a read-only file) is 503 NOT_SAVED. In each case the write was rolled back
+ * and nothing changed.
  */
 import { KlebbError } from '../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../limits.js';
@@ -28,7 +29,18 @@ export const diskFull = () =>
     'the disk is full: the change was not applied; free some space and try again',
   );
 
+/**
+ * 503 NOT_SAVED: the disk or the file system refused a write (an I/O error, a read-only file or
+ * mount), or SQLite rolled the transaction back on its own after such a refusal; nothing of the
+ * change was kept.
+ */
+export const notSaved = (why: string) =>
+  new KlebbError(503, 'NOT_SAVED', `the disk refused the write (${why}): nothing was saved; try again later`);
+
 const BUSY = /^SQLITE_(BUSY|LOCKED)/;
+const REFUSED = /^SQLITE_(IOERR|READONLY|CANTOPEN)/;
+/** Codes of the answers above, passed on as they are when they come back as errors. */
+const STORAGE_CODES = new Set(['DISK_FULL', 'STORAGE_BUSY', 'NOT_SAVED']);
 const FULL_ERRNO = new Set(['ENOSPC', 'EDQUOT']);
 
 /** Whether `err` says the disk (or the quota) is full. */
@@ -45,7 +57,10 @@ export function isStorageBusy(err: unknown): boolean {
 
 /** The client-facing error for a storage condition, or null when `err` is something else. */
 export function storageFault(err: unknown): KlebbError | null {
+  if (err instanceof KlebbError) return STORAGE_CODES.has(err.code) ? err : null;
   if (isDiskFull(err)) return diskFull();
   if (isStorageBusy(err)) return new StorageBusyError(STORAGE_BUSY_RETRY_AFTER_S);
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && REFUSED.test(code)) return notSaved(code);
   return null;
 }

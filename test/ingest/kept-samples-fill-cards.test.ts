@@ -94,6 +94,23 @@ describe('an Apple Health import that failed part way', () => {
     expect(rows.filter((r) => r.count !== PER_DAY * 10)).toEqual([]);
   }, 60_000);
 
+  it('reach the cards with the next phone push when the database refused them at first', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const pending = upload(srv, stepsExport());
+    lock = await lockAfterFirstBatch(srv);
+    expect((await pending).status).toBe(503);
+    lock.exec('ROLLBACK');
+    // still locked when the import failed: the kept samples are not on the card yet
+    expect(await srv.rows('steps')).toEqual([]);
+    const push = await srv.push(
+      '{"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[{"date":"2021-02-01 08:00:00 +0000","qty":70}]}]}}',
+    );
+    expect(push.body.ok).toBe(true);
+    const dates = srv.inst.hae.samples.datesOf('step_count');
+    expect(dates.length).toBeGreaterThan(0);
+    expect((await srv.rows('steps')).map((r) => r.date)).toEqual(dates);
+  }, 60_000);
+
   it('are settled at the next start when the server stopped in the middle of an import', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const home = srv.home;

@@ -227,6 +227,11 @@ export class PushRun {
     }
   }
 
+  /** The push row and the largest sample id before it, once the run stored a sample. */
+  get opened(): { pushId: number; afterId: number } | undefined {
+    return this.pushId === undefined ? undefined : { pushId: this.pushId, afterId: this.idFloor ?? 0 };
+  }
+
   /** The counts so far, to be handed to another run (structured-cloneable). */
   state(): PushRunState {
     return {
@@ -680,13 +685,13 @@ export class HaeIngest {
    * done at the next start at the latest.
    */
   settleFailed(): void {
-    if (this.unsettled.size === 0) return;
     try {
       for (const [pushId, afterId] of this.unsettled) {
         this.samples.settlePush(pushId, afterId);
         this.unsettled.delete(pushId);
       }
-      this.recomputePending();
+      // a recompute that failed too (the disk still full) is tried again here, not only at start
+      if (this.samples.pendingRecompute().length > 0) this.recomputePending();
     } catch (err) {
       this.log.warn(
         { pushes: [...this.unsettled.keys()], err: (err as Error).message },

@@ -266,6 +266,10 @@ function failedPush(svc: HaeIngest, run: PushRun, file: string, err: unknown): W
       { err: shortMessage(err), undo: shortMessage(undoErr) },
       'HAE push failed; the samples it stored so far could not be removed',
     );
+    // they stay: their cards are filled once the database takes writes again (the same body
+    // sent again finds them stored and would not fill them)
+    const opened = run.opened;
+    if (opened) svc.settleFailedPush(opened.pushId, opened.afterId);
     throw err;
   }
   if (undone.kept > 0) {

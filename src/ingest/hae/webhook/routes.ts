@@ -82,6 +82,8 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         );
       }
       try {
+        // samples of an earlier failed push or import still waiting for their cards go first
+        svc.settleFailed();
         const result =
           received.kind === 'inline'
             ? ingestInline(svc, received.body, { contentType: req.headers['content-type'] })
