@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Instance } from '../instance.js';
+import { badRequest } from '../errors.js';
 import { CHANGE_LIST_MAX } from '../limits.js';
 import { listChangeSets } from './change-sets.js';
 import { undoChangeSet } from './undo.js';
@@ -34,8 +35,14 @@ export function changeRoutes(app: FastifyInstance, inst: Instance): void {
   r.get('/api/changes', { schema: { querystring: ListQuery } }, async (req) => {
     const q: Static<typeof ListQuery> = req.query;
     const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    const limit = num(q.limit);
+    if (limit !== undefined && limit > CHANGE_LIST_MAX) {
+      throw badRequest(`"limit" is at most ${CHANGE_LIST_MAX}`, [
+        { path: 'query.limit', message: `must be at most ${CHANGE_LIST_MAX}` },
+      ]);
+    }
     return listChangeSets(inst.cards, {
-      limit: num(q.limit),
+      limit,
       before: num(q.before),
       cardId: q.card,
       actor: q.actor,

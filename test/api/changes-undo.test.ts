@@ -51,6 +51,11 @@ describe('change sets and undo', () => {
     expect(page2.body.changeSets.map((c: { id: number }) => c.id)).toContain(created.id);
     expect((await api('/api/changes?actor=hae')).body.changeSets).toEqual([]);
     expect((await api('/api/changes?limit=abc')).status).toBe(400);
+    // above the documented 1–100: refused, naming the parameter, not quietly capped
+    const tooMany = await api('/api/changes?limit=1000');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain('query.limit');
+    expect((await api('/api/changes?limit=100')).status).toBe(200);
   });
 
   it('undoes a row edit, and the undo is a change set that can be undone in turn', async () => {
