@@ -27,11 +27,7 @@ ${record('20150617000500-0700', '20150617001000-0700', 45)}
 describe('an export of the first Health app', () => {
   it('reads its compact dates and fills the card by local date', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
-    const r = await srv.api('/api/apple-health/import', {
-      method: 'POST',
-      body: Buffer.from(EXPORT),
-      headers: { 'content-type': 'application/xml' },
-    });
+    const r = await srv.importExport(EXPORT);
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ ok: true, records: 3, newSamples: 3 });
     expect(r.body.warnings ?? []).toEqual([]);

@@ -34,14 +34,6 @@ afterEach(async () => {
   srv = undefined;
 });
 
-function upload(s: IngestServer, xml: string) {
-  return s.api('/api/apple-health/import', {
-    method: 'POST',
-    body: xml,
-    headers: { 'content-type': 'application/xml' },
-  });
-}
-
 describe('Apple Health import warnings', () => {
   it('one line per metric and reason over the whole file, the costliest first', async () => {
     srv = await startIngestServer({ cards: [['energy', 'active_energy']] });
@@ -54,7 +46,7 @@ describe('Apple Health import warnings', () => {
     for (let i = 0; i < 6; i++) body.push(rec('ActiveEnergyBurned', 'kcal', '10', 7000 + i, 'iPhone'));
     const xml = exportXml(body);
     expect(xml.length).toBeGreaterThan(1_000_000);
-    const r = await upload(srv, xml);
+    const r = await srv.importExport(xml);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, truncated: false, records: 6011, skipped: 6003 });
     const warnings = r.body.warnings as string[];
@@ -74,7 +66,7 @@ describe('Apple Health import warnings', () => {
     const whole = exportXml(body);
     // cut in the middle of the 31st record, as a download that stopped
     const cut = whole.slice(0, whole.indexOf(body[30]) + 60);
-    const r = await upload(srv, cut);
+    const r = await srv.importExport(cut);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, truncated: true, records: 30 });
     expect(r.body.xmlErrors).toBeGreaterThan(0);
@@ -83,7 +75,7 @@ describe('Apple Health import warnings', () => {
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 3000 }]);
 
     // the whole file afterwards: not truncated, only the rest is new
-    const again = await upload(srv, whole);
+    const again = await srv.importExport(whole);
     expect(again.body).toMatchObject({ ok: true, truncated: false, xmlErrors: 0, newSamples: 10 });
     expect(again.body.warnings).toEqual([]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 4000 }]);
@@ -91,7 +83,7 @@ describe('Apple Health import warnings', () => {
 
   it('a cut after the last record, before </HealthData>, is cut short too', async () => {
     srv = await startIngestServer();
-    const r = await upload(srv, exportXml([rec('StepCount', 'count', '5', 0)], false));
+    const r = await srv.importExport(exportXml([rec('StepCount', 'count', '5', 0)], false));
     expect(r.body).toMatchObject({ ok: true, truncated: true, records: 1 });
     expect(r.body.warnings[0]).toMatch(/^the file was cut short/);
   });

@@ -25,14 +25,6 @@ const CARDS: [string, string][] = [
   ['sleep', 'sleep_analysis'],
 ];
 
-function upload(s: IngestServer, xml: string) {
-  return s.api('/api/apple-health/import', {
-    method: 'POST',
-    body: Buffer.from(xml),
-    headers: { 'content-type': 'application/xml' },
-  });
-}
-
 /** Takes the write lock of the server's database from a connection of its own. */
 function holdWriteLock(s: IngestServer): Database.Database {
   const db = new Database(s.inst.layout.dbFile);
@@ -55,7 +47,7 @@ describe('the Apple Health import in a worker thread', () => {
   it('leaves the server answering while the import waits for the database, then completes', async () => {
     srv = await startIngestServer({ cards: CARDS });
     lock = holdWriteLock(srv);
-    const pending = upload(srv, export2016());
+    const pending = srv.importExport(export2016());
     await untilReading(srv);
     const health = await srv.api('/healthz');
     expect(health.status).toBe(200);
@@ -74,7 +66,7 @@ describe('the Apple Health import in a worker thread', () => {
 
   it("answers the worker's error (the database locked past the timeout) and leaves the stored rows as they were", async () => {
     srv = await startIngestServer({ cards: CARDS });
-    const first = await upload(srv, export2016());
+    const first = await srv.importExport(export2016());
     expect(first.status).toBe(200);
     const stepsBefore = await srv.rows('steps');
     const sleepBefore = await srv.rows('sleep');
@@ -82,7 +74,7 @@ describe('the Apple Health import in a worker thread', () => {
     const pushesBefore = srv.inst.hae.lastPush('apple-health');
 
     lock = holdWriteLock(srv);
-    const r = await upload(srv, export2019());
+    const r = await srv.importExport(export2019());
     expect(r.status).toBe(503);
     expect(r.body.code).toBe('STORAGE_BUSY');
     lock.exec('ROLLBACK');
@@ -96,7 +88,7 @@ describe('the Apple Health import in a worker thread', () => {
     expect(String(p.body.error)).toMatch(/locked/);
 
     // the same file imports once the lock is gone
-    const again = await upload(srv, export2019());
+    const again = await srv.importExport(export2019());
     expect(again.status).toBe(200);
     expect(again.body.newSamples).toBeGreaterThan(0);
   });

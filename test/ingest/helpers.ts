@@ -43,6 +43,8 @@ export interface IngestServer extends TestServer {
   rows(id: string): Promise<Record<string, unknown>[]>;
   /** Creates a card; throws unless 201. */
   createCard(manifest: Record<string, unknown>): Promise<ApiResponse>;
+  /** Uploads an Apple Health export.xml (the sign-in of the test server). */
+  importExport(xml: Buffer | string): Promise<ApiResponse>;
 }
 
 /**
@@ -69,6 +71,12 @@ export async function startIngestServer(
       if (r.status !== 200) throw new Error(`rows of ${id}: ${r.status} ${r.text}`);
       return (r.body.data ?? []) as Record<string, unknown>[];
     },
+    importExport: (xml: Buffer | string) =>
+      srv.api('/api/apple-health/import', {
+        method: 'POST',
+        body: typeof xml === 'string' ? Buffer.from(xml) : xml,
+        headers: { 'content-type': 'application/xml' },
+      }),
     async createCard(manifest: Record<string, unknown>) {
       const r = await srv.api('/api/manifests', { json: manifest });
       if (r.status !== 201)

@@ -53,14 +53,6 @@ function stepsExport(days = DAYS): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_GB">\n <ExportDate value="2021-03-01 08:00:00 +0000"/>\n${lines.join('\n')}\n</HealthData>\n`;
 }
 
-function upload(s: IngestServer, xml: string) {
-  return s.api('/api/apple-health/import', {
-    method: 'POST',
-    body: Buffer.from(xml),
-    headers: { 'content-type': 'application/xml' },
-  });
-}
-
 /** Waits until the import has committed some samples, then takes the database's write lock. */
 async function lockAfterFirstBatch(s: IngestServer): Promise<Database.Database> {
   const db = new Database(s.inst.layout.dbFile);
@@ -77,7 +69,7 @@ describe('an Apple Health import that failed part way', () => {
   it('fills the cards with what it kept, so importing the file again shows every day', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const xml = stepsExport();
-    const pending = upload(srv, xml);
+    const pending = srv.importExport(xml);
     lock = await lockAfterFirstBatch(srv);
     const failed = await pending;
     expect(failed.status).toBe(503);
@@ -86,7 +78,7 @@ describe('an Apple Health import that failed part way', () => {
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(DAYS * PER_DAY);
 
-    const again = await upload(srv, xml);
+    const again = await srv.importExport(xml);
     expect(again.status).toBe(200);
     expect(srv.inst.hae.samples.count()).toBe(DAYS * PER_DAY);
     const rows = await srv.rows('steps');
@@ -96,7 +88,7 @@ describe('an Apple Health import that failed part way', () => {
 
   it('reach the cards with the next phone push when the database refused them at first', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
-    const pending = upload(srv, stepsExport());
+    const pending = srv.importExport(stepsExport());
     lock = await lockAfterFirstBatch(srv);
     expect((await pending).status).toBe(503);
     lock.exec('ROLLBACK');
