@@ -8,8 +8,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Instance } from '../instance.js';
 import { badRequest } from '../errors.js';
+import type { Instance } from '../instance.js';
 import { CHANGE_LIST_MAX } from '../limits.js';
 import { listChangeSets } from './change-sets.js';
 import { undoChangeSet } from './undo.js';
