@@ -135,6 +135,12 @@ export class HaeSampleStore {
       ),
       dropSamples: db.prepare('DELETE FROM hae_samples WHERE id > ? AND push_id = ?'),
       dropPush: db.prepare('DELETE FROM hae_pushes WHERE id = ?'),
+      unfinished: db.prepare('SELECT id FROM hae_pushes WHERE summary IS NULL ORDER BY id').pluck(),
+      pushAfter: db.prepare('SELECT 1 FROM hae_pushes WHERE id > ? LIMIT 1').pluck(),
+      listPushMetrics: db.prepare(
+        `INSERT OR IGNORE INTO hae_recompute (metric)
+         SELECT DISTINCT metric FROM hae_samples WHERE id > ? AND push_id = ?`,
+      ),
       memoClear: db.prepare('DELETE FROM hae_block_memo'),
       prunePushes: db.prepare('DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?'),
       lastPush: db.prepare(
@@ -346,15 +352,12 @@ export class HaeSampleStore {
 
   /** The ids of push rows never completed (summary still empty): runs in progress, or cut short. */
   unfinishedPushes(): number[] {
-    return this.db
-      .prepare('SELECT id FROM hae_pushes WHERE summary IS NULL ORDER BY id')
-      .pluck()
-      .all() as number[];
+    return this.q.unfinished.all() as number[];
   }
 
   /** Whether a push row newer than `pushId` exists (a push that began after it). */
   pushAfter(pushId: number): boolean {
-    return this.db.prepare('SELECT 1 FROM hae_pushes WHERE id > ? LIMIT 1').pluck().get(pushId) !== undefined;
+    return this.q.pushAfter.get(pushId) !== undefined;
   }
 
   /**
@@ -369,12 +372,7 @@ export class HaeSampleStore {
    */
   settlePush(pushId: number, afterId = 0): number {
     return writeTransaction(this.db, () => {
-      const n = this.db
-        .prepare(
-          `INSERT OR IGNORE INTO hae_recompute (metric)
-           SELECT DISTINCT metric FROM hae_samples WHERE id > ? AND push_id = ?`,
-        )
-        .run(afterId, pushId).changes;
+      const n = this.q.listPushMetrics.run(afterId, pushId).changes;
       this.q.dropPush.run(pushId);
       return n;
     });
