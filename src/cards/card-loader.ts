@@ -79,7 +79,11 @@ export class CardLoader {
     private readonly log: { warn: (obj: object, msg: string) => void },
   ) {}
 
-  /** Loads every manifest file of the data folder, in file-name order (so the first file wins a duplicate id). */
+  /** Every file that holds a card or has a load error (absolute paths). */
+  knownFiles(): string[] {
+    return this.registry.files();
+  }
+
   /** Whether the last load of `file` failed (invalid JSON, unreadable ...): its bytes are a half-finished edit. */
   hasFailed(file: string): boolean {
     return this.failed.has(file);

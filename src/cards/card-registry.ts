@@ -83,6 +83,11 @@ export class CardRegistry {
     return [...this.errorsByFile.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([, e]) => e);
   }
 
+  /** Every file the registry knows of (absolute paths): those holding cards and those with load errors. */
+  files(): string[] {
+    return [...new Set([...this.idByFile.keys(), ...this.errorsByFile.keys()])];
+  }
+
   /** Files whose last load failed because their id was taken (to retry when that id frees up). */
   filesWithDuplicateId(id: string): string[] {
     return [...this.errorsByFile.entries()]

@@ -6,6 +6,11 @@
  *   event's write is already on disk when the file is read.
  * - A file that vanishes is dropped only if it is still gone after WATCH_SETTLE_MS, so an
  *   editor's rename-and-replace save is one change, not a delete and an add.
+ * - The data folder itself may be replaced: renamed away and a new one put in its place (a
+ *   restore from a backup, a sync tool, a `git checkout`, a symlinked folder pointed elsewhere).
+ *   A watch stays on the folder it was set on, so it would go silent for good; the folder's
+ *   identity (device and inode) is checked every DATA_DIR_CHECK_MS, and a new folder gets a new
+ *   watch and every file in it (and every card whose file it lacks) is judged again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +18,9 @@ import { type FSWatcher, watch } from 'chokidar';
 import { MANIFEST_SETTLE_MS, WATCH_SETTLE_MS } from '../limits.js';
 import type { CardLoader } from './card-loader.js';
 import { isManifestFileName } from './manifest-file.js';
+
+/** How often the data folder is checked for having been replaced by another folder, ms. */
+export const DATA_DIR_CHECK_MS = 500;
 
 /** Delay after the last event on a file before it is re-read, ms. */
 export const WATCH_DEBOUNCE_MS = 80;
@@ -45,6 +53,29 @@ export function settlingFor(file: string, now = Date.now()): number {
   return left > 0 ? Math.max(20, left) : 0;
 }
 
+/** Device and inode of the folder at `dir` (following a symlink), or null when there is none. */
+function folderIdentity(dir: string): string | null {
+  try {
+    const st = fs.statSync(dir);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The manifest files directly in `dir` (absolute paths, by name); none when it cannot be read. */
+function manifestFilesIn(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => !d.isDirectory() && isManifestFileName(d.name))
+      .map((d) => path.resolve(dir, d.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /** A running watcher; `close()` stops it and cancels pending reloads. */
 export interface CardWatcher {
   ready: Promise<void>;
@@ -70,21 +101,48 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
       }, delayMs),
     );
   };
-  const watcher: FSWatcher = watch(dataDir, {
-    depth: 0,
-    ignoreInitial: true,
-    ignored: (p: string, stats?: { isFile(): boolean }) =>
-      p !== dataDir && (stats?.isFile() ?? path.extname(p) !== '') && !isManifestFileName(path.basename(p)),
-  });
-  watcher.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
-  watcher.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
-  watcher.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
-  // a watcher error (a vanished folder, too many watches) is logged, never a crash
-  watcher.on('error', (err) => onError?.(err as Error));
+  const start = (): FSWatcher => {
+    const w = watch(dataDir, {
+      depth: 0,
+      ignoreInitial: true,
+      ignored: (p: string, stats?: { isFile(): boolean }) =>
+        p !== dataDir && (stats?.isFile() ?? path.extname(p) !== '') && !isManifestFileName(path.basename(p)),
+    });
+    w.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
+    w.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
+    w.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
+    // a watcher error (a vanished folder, too many watches) is logged, never a crash
+    w.on('error', (err) => onError?.(err as Error));
+    return w;
+  };
+  let watcher = start();
+  let closed = false;
+  /** A new folder at dataDir: watch it, then judge its files and the cards whose files it lacks. */
+  const rewatch = async () => {
+    const old = watcher;
+    watcher = start();
+    const fresh = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    await old.close().catch(() => undefined);
+    await fresh;
+    if (closed) return;
+    const present = manifestFilesIn(dataDir);
+    for (const file of present) schedule(file, WATCH_DEBOUNCE_MS);
+    for (const file of loader.knownFiles()) if (!present.includes(file)) schedule(file, WATCH_SETTLE_MS);
+  };
+  let identity = folderIdentity(dataDir);
+  const check = setInterval(() => {
+    const now = folderIdentity(dataDir);
+    if (now === null || now === identity) return;
+    identity = now;
+    void rewatch();
+  }, DATA_DIR_CHECK_MS);
+  check.unref();
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,
     async close() {
+      closed = true;
+      clearInterval(check);
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       await watcher.close();
