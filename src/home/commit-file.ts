@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncDir } from './atomic-write.js';
+import { fsyncDir, writeTargetOf } from './atomic-write.js';
 
 /** Name of the copy a file is renamed to while a write checks it: `.<name>.<hex>.old`. */
 export function asidePathFor(target: string): string {
@@ -53,9 +53,10 @@ export function restoreAside(aside: string, target: string): void {
 export type CommitOutcome = 'committed' | 'changed' | 'missing';
 
 /**
- * Replaces `target` by the synced temp file `tmp` (from writeTemp) only if `target` still holds
- * the bytes whose sha256 (hex) is `expectedHash`. Otherwise nothing is replaced and `tmp` is removed:
- * 'changed' when someone else wrote the file since it was read, 'missing' when it is gone.
+ * Replaces `target` (the file it links to, when it is a symlink) by the synced temp file `tmp`
+ * (from writeTemp) only if it still holds the bytes whose sha256 (hex) is `expectedHash`.
+ * Otherwise nothing is replaced and `tmp` is removed: 'changed' when someone else wrote the
+ * file since it was read, 'missing' when it is gone.
  * @param whilePlaced runs once the new file is in place and the old one is still kept aside (a
  *   database transaction that belongs to this write); when it throws, the old file goes back
  *   and the error is passed on.
@@ -66,6 +67,8 @@ export function commitIfUnchanged(
   expectedHash: string,
   whilePlaced?: () => void,
 ): CommitOutcome {
+  // a symlinked file stays linked: the file it points to is the one replaced (as writeTemp placed tmp)
+  target = writeTargetOf(target);
   const aside = asidePathFor(target);
   try {
     fs.renameSync(target, aside);
