@@ -136,6 +136,21 @@ export const REPLY_CORPUS: ReplyBehaviour[] = [
     expected: { text: 'Hello there.', usage: { promptTokens: 23, completionTokens: 19, totalTokens: 42 } },
   },
   {
+    fixture: 'legacy-function-call-delta',
+    behaviour: 'a call in the older functions shape (delta.function_call) is a tool call',
+    expected: { calls: [['read_manifest_rows', { id: 'weight', limit: 3 }]] },
+  },
+  {
+    fixture: 'arguments-reserialised-in-closing-chunk',
+    behaviour: 'a closing restatement of the call with its arguments serialised anew is not a second call',
+    expected: { calls: [['append_row', { id: 'water', value: { ml: 250 } }]] },
+  },
+  {
+    fixture: 'event-stream-labelled-json',
+    behaviour: 'an event stream labelled application/json is read as a stream',
+    expected: { text: 'Logged it.' },
+  },
+  {
     fixture: 'chunks-repeat-text-in-message-and-number-choices',
     behaviour: 'text given in both delta and message, with a new choice index per chunk, is read once',
     expected: { text: 'Moon, maybe' },

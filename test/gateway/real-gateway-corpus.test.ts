@@ -2,13 +2,18 @@
 // fixture (test/fixtures/gateway/<name>.txt, whose header says what the behaviour is). Sources:
 //   arguments-as-growing-snapshots: https://github.com/NousResearch/hermes-agent/pull/35718
 //   arguments-replayed-whole-after-deltas: https://github.com/microsoft/agent-framework/pull/4200
+//   arguments-reserialised-in-closing-chunk: https://github.com/elizaOS/eliza/pull/16973
 //   cache-control-extra-inputs-anthropic-shape: https://github.com/cg-dot/vertexai-cf-workers/pull/21
 //   cache-control-refused-inside-nested-error: https://github.com/router-for-me/CLIProxyAPI/issues/512
 //   call-ids-with-colons-repeat-per-turn: https://github.com/can1357/oh-my-pi/issues/2055
 //   chunks-repeat-text-in-message-and-number-choices: https://github.com/microsoft/foundry-local/issues/144
+//   error-event-after-text: https://github.com/zyycn/codex-proxy-rs/pull/90
+//   error-field-instead-of-data: https://github.com/ggml-org/llama.cpp/pull/16109
 //   error-object-inside-stream: https://github.com/zendev-sh/goai/pull/110
+//   event-stream-labelled-json: https://github.com/xiaoliu10/claude-code-router-next/pull/45
 //   finish-then-keep-alives-without-done: https://github.com/maximhq/bifrost/issues/6784
 //   include-usage-refused-with-500: https://github.com/BerriAI/litellm/issues/9916
+//   legacy-function-call-delta: https://github.com/unslothai/unsloth/pull/10362
 //   missing-thought-signature-refused: https://github.com/lbjlaq/Antigravity-Manager/issues/938
 //   no-index-calls-with-thought-signatures: https://github.com/noho/dayu-agent/issues/45
 //   parallel-calls-same-index-no-ids: https://github.com/huggingface/smolagents/pull/1958
@@ -24,6 +29,7 @@
 //   tool-call-id-changes-after-first-fragment: https://github.com/poolsideai/pool/issues/9
 //   tool-call-id-format-refused-with-500: https://github.com/jundot/omlx/pull/1997
 //   tool-call-id-format-refused: https://github.com/jackmpcollins/magentic/issues/276
+//   tools-not-supported: https://github.com/louisho5/picobot/issues/6 (also ollama/ollama#14795)
 //   tool-message-name-refused-message-list: https://github.com/partITech/php-mistral/issues/76
 //   tool-message-name-refused-message-object: https://github.com/nomtek/mistralai_client_dart/issues/44
 //   tool-name-restated-on-every-chunk: https://github.com/NousResearch/hermes-agent/pull/11984
@@ -263,6 +269,34 @@ describe('a refusal naming something we sent is repaired once and remembered', (
     });
   }
 
+  it('tools refused by a model served without tool support: asked again without them, and remembered', async () => {
+    const file = path.join(dir, 'chat', 'gateway-adaptations.json');
+    gw.script(
+      { kind: 'fixture', name: 'tools-not-supported' },
+      { kind: 'reply', text: 'I can only chat with this model.' },
+      { kind: 'reply', text: 'Still chatting.' },
+    );
+    const tools = [{ type: 'function' as const, function: { name: 'get_recent_activity' } }];
+    const first = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
+      messages: userSays('hi'),
+      tools,
+      stream: true,
+    });
+    expect(first.text).toBe('I can only chat with this model.');
+    expect(gw.requests[0].body.tools).toHaveLength(1);
+    expect(gw.requests[1].body).not.toHaveProperty('tools');
+    expect(gw.requests[1].body).not.toHaveProperty('tool_choice');
+    // a new process asks without tools from the start
+    const again = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
+      messages: userSays('hi'),
+      tools,
+      stream: true,
+    });
+    expect(again.text).toBe('Still chatting.');
+    expect(gw.requests[2].body).not.toHaveProperty('tools');
+    expect(gw.requests).toHaveLength(3);
+  });
+
   const system: SystemMessage = {
     role: 'system',
     content: [{ type: 'text', text: 'You are Klebb.', cache_control: { type: 'ephemeral' } }],
@@ -291,6 +325,25 @@ describe('the reader', () => {
     );
     expect(err.kind).toBe('failed');
     expect(err.message).toMatch(/Compute error/);
+  });
+
+  it('an `event: error` after some text fails the reply with its message, the text kept as partial', async () => {
+    gw.script({ kind: 'fixture', name: 'error-event-after-text' });
+    const err = await gatewayFailure(
+      callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }),
+    );
+    expect(err).toMatchObject({ kind: 'failed', retryable: true, partialText: 'Partial' });
+    expect(err.message).toMatch(/currently overloaded/);
+  });
+
+  it('an error written on an `error:` line instead of `data:` fails the reply with its message', async () => {
+    gw.script({ kind: 'fixture', name: 'error-field-instead-of-data' });
+    const err = await gatewayFailure(
+      callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }),
+    );
+    expect(err.kind).toBe('failed');
+    expect(err.message).toMatch(/exceeds the available context size/);
+    expect(err.retryable).toBe(false);
   });
 
   it('after a bare closing think tag the model is known to start inside reasoning: its next reply shows none of it', async () => {

@@ -11,9 +11,14 @@
  * - a fragment without a name continues the call with its id, else the newest call with its
  *   index, else the current call; a complete argument object arriving on a call that already
  *   holds one is a further call to the same tool;
- * - argument text equal to what the call holds is a replay and is dropped; text that begins with
- *   everything the call holds is a snapshot and replaces it; other text is a delta and appends.
+ * - argument text equal to what the call holds is a replay and is dropped, and so is a complete
+ *   object equal to the one the call holds once both are read (a gateway re-serialises the
+ *   arguments it already streamed, spaces changed, in a closing chunk); text that begins with
+ *   everything the call holds is a snapshot and replaces it; other text is a delta and appends;
+ * - a fragment without an id restating a call's name and its very arguments is that call again,
+ *   not a second call (running it twice would repeat a write).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ToolFragment } from './chunk-normaliser.js';
 import { readFirstJsonValue } from './tool-arguments.js';
 
@@ -48,6 +53,20 @@ function holdsCompleteArguments(call: AssembledCall): boolean {
   return typeof call.arguments === 'object' || completeObject(call.arguments);
 }
 
+/** The arguments as a value when they are one complete object (text or object), else undefined. */
+function argumentValue(args: string | Record<string, unknown>): unknown {
+  if (typeof args === 'object') return args;
+  if (!completeObject(args)) return undefined;
+  return readFirstJsonValue(args.trim())?.value;
+}
+
+/** True when `args` is a complete object equal to the complete object the call holds. */
+function sameArguments(call: AssembledCall, args: string | Record<string, unknown> | undefined): boolean {
+  if (args === undefined) return false;
+  const held = argumentValue(call.arguments);
+  return held !== undefined && isDeepStrictEqual(held, argumentValue(args));
+}
+
 /** Creates an assembler for one choice. */
 export function createCallAssembler(): CallAssembler {
   const calls: AssembledCall[] = [];
@@ -77,7 +96,9 @@ export function createCallAssembler(): CallAssembler {
       const candidate = f.index !== undefined ? sameIndex : current;
       if (!candidate) return open(f);
       const freshId = f.id !== undefined && candidate.providerId !== undefined && candidate.name !== '';
-      if (freshId || holdsCompleteArguments(candidate)) return open(f);
+      if (freshId) return open(f);
+      const restated = f.id === undefined && f.name === candidate.name && sameArguments(candidate, f.args);
+      if (holdsCompleteArguments(candidate) && !restated) return open(f);
       return candidate;
     }
     return byIndex(f.index) ?? current ?? open(f);
@@ -94,7 +115,7 @@ export function createCallAssembler(): CallAssembler {
       call.arguments = held + args;
       return;
     }
-    if (args === held) return; // a replay of the whole text
+    if (args === held || sameArguments(call, args)) return; // a replay of the whole arguments
     if (args.length > held.length && (held.length >= 2 || held === '{') && args.startsWith(held)) {
       call.arguments = args; // a growing snapshot
       return;
@@ -120,6 +141,7 @@ export function createCallAssembler(): CallAssembler {
         holdsCompleteArguments(call) &&
         f.args !== call.arguments &&
         completeObject(f.args) &&
+        !sameArguments(call, f.args) &&
         !(typeof call.arguments === 'string' && f.args.startsWith(call.arguments))
       ) {
         // a second whole argument object under the same call: another call to the same tool

@@ -1,7 +1,8 @@
 /**
  * One shape for whatever a gateway sends as a reply piece: a streamed `chat.completion.chunk`,
  * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a string
- * or text parts) or `refusal`; reasoning from `reasoning_content` or `reasoning`; usage from
+ * or text parts) or `refusal`; a call from `tool_calls` or from the legacy `function_call` (one
+ * call, no index or id: servers and proxies still answer in the older functions shape); reasoning from `reasoning_content` or `reasoning`; usage from
  * `usage` or a vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it
  * carried (index, id, name, arguments) plus any provider fields beside them, which some providers
  * need echoed on the next request (a thought signature in `extra_content`).
@@ -126,6 +127,12 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
         const f = toolFragment(raw);
         if (f) tools.push(f);
       }
+    }
+    const legacy = rec(delta.function_call);
+    if (legacy && tools.length === 0) {
+      // the older functions shape: one call whose pieces carry neither index nor id
+      const f = toolFragment({ function: legacy });
+      if (f) tools.push(f);
     }
     out.choices.push({
       index: typeof ch.index === 'number' ? ch.index : 0,

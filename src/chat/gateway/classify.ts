@@ -41,6 +41,7 @@ const RETRYABLE_TYPES = new Set([
   'api_error',
   'overloaded',
   'overloaded_error',
+  'server_is_overloaded',
   'service_unavailable',
   'unavailable',
   'timeout',
@@ -83,7 +84,8 @@ function badRequestReason(text: string): string | undefined {
 /**
  * Classifies a non-2xx response (or a 2xx whose body is not a reply).
  * Inputs: status line, response headers, body text (already capped). Output: a GatewayError;
- * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse;
+ * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse; a 3xx is a
+ * 'failed' / 'redirect' naming where it points;
  * 402, and 400/403/429 with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
  * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large');
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable); other 4xx are 'failed'
@@ -115,6 +117,7 @@ export function classifyHttpError(
   };
   const markerText = `${providerText} ${decoded?.type ?? ''} ${decoded?.code ?? ''}`;
 
+  if (status >= 300 && status < 400) return redirectError(status, headers);
   if (status === 402 || ([400, 403, 429].includes(status) && hasBudgetMarker(markerText))) {
     return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
   }
@@ -170,6 +173,23 @@ export function classifyHttpError(
 }
 
 /**
+ * A redirect: node:http follows none, and sending the chat request again to wherever a 301, 302
+ * or 303 points would turn it into a GET. The error names the address so the person can set
+ * CHAT_ENDPOINT_URL to it; the client follows a 307 or 308 itself when it safely can
+ * (client.ts). Not retryable: the same request gets the same redirect.
+ */
+function redirectError(status: number, headers: HeaderBag): GatewayError {
+  const raw = headers.location;
+  const location = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
+  const where = location ? ` to ${cleanMessage(location)}` : '';
+  return new GatewayError(
+    'failed',
+    `the chat endpoint URL redirects (HTTP ${status})${where}; set CHAT_ENDPOINT_URL to the address it redirects to`,
+    { upstreamStatus: status, reason: 'redirect', retryable: false, redirectTo: location },
+  );
+}
+
+/**
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
  * GatewayError, or returns undefined when the payload has no `error`.
  * Budget wording gives 'budget'; everything else is 'failed', retryable when the code is
@@ -205,16 +225,24 @@ export function classifyErrorPayload(payload: unknown, partialText?: string): Ga
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
   }
   const validation = types.some((t) => t.includes('validation') || t.includes('invalid'));
+  // a prompt too long for the model is refused again however often it is sent, whatever code
+  // the server gives it (llama.cpp's server says 500)
+  const tooLarge = CONTEXT_EXCEEDED.test(`${d.message} ${types.join(' ')}`);
   const retryable =
     !validation &&
+    !tooLarge &&
     ((numeric !== undefined && (numeric === 408 || numeric === 429 || numeric >= 500)) ||
       types.some((t) => RETRYABLE_TYPES.has(t)));
   return new GatewayError('failed', message, {
     ...init,
-    reason: validation ? 'validation' : 'provider_error',
+    reason: validation ? 'validation' : tooLarge ? 'request_too_large' : 'provider_error',
     retryable,
   });
 }
+
+/** Wording of a request longer than the model's context ("exceeds the available context size", "prompt is too long"). */
+const CONTEXT_EXCEEDED =
+  /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length/i;
 
 /** Network error codes that mean "nobody answered" or "the connection went away". */
 const CONNECTION_CODES: Record<string, string> = {

@@ -42,6 +42,27 @@ export interface GatewayConfig {
   finishGraceMs?: number;
 }
 
+/** Redirects followed per call at most. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * Where to send the request after a redirect, or undefined when it is not followed. Only a 307
+ * or 308 keeps the method and body, so only those are followed, and only to the same host (the
+ * API key goes with the request; a move from http to https on the same host is fine).
+ */
+function followableRedirect(from: URL, err: GatewayError, done: number): URL | undefined {
+  if (done >= MAX_REDIRECTS || (err.upstreamStatus !== 307 && err.upstreamStatus !== 308)) return undefined;
+  if (err.redirectTo === undefined) return undefined;
+  let to: URL;
+  try {
+    to = new URL(err.redirectTo, from);
+  } catch {
+    return undefined;
+  }
+  const sameScheme = to.protocol === from.protocol || (from.protocol === 'http:' && to.protocol === 'https:');
+  return to.hostname === from.hostname && sameScheme ? to : undefined;
+}
+
 function requestWantsCache(request: GatewayRequest): boolean {
   const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
   return (
@@ -72,7 +93,8 @@ export async function callGateway(
   hooks: GatewayHooks = {},
   signal?: AbortSignal,
 ): Promise<GatewayResult> {
-  const url = parseEndpoint(config.url);
+  let url = parseEndpoint(config.url);
+  let redirects = 0;
   const memory = config.memory ?? defaultProviderMemory;
   const maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_GATEWAY_MAX_RETRIES);
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? GATEWAY_RETRY_BASE_DELAY_MS);
@@ -106,6 +128,12 @@ export async function callGateway(
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       if (!(err instanceof GatewayError)) throw err;
+      const moved = err.reason === 'redirect' ? followableRedirect(url, err, redirects) : undefined;
+      if (moved) {
+        url = moved;
+        redirects++;
+        continue;
+      }
       if (repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })) continue;
       if (isDeterministicRefusal(err)) throw asRefusal(err);
       const waitMs = retryDecision(err, {

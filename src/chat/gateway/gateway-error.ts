@@ -61,6 +61,8 @@ export interface GatewayErrorInit {
   partialText?: string;
   /** The underlying error (network error, parse error). */
   cause?: unknown;
+  /** Where a redirect (3xx) points, resolved against the endpoint URL. */
+  redirectTo?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export class GatewayError extends KlebbError {
   readonly providerType?: string;
   readonly partialText?: string;
   readonly detail?: string;
+  readonly redirectTo?: string;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(STATUS_BY_KIND[kind], 'GATEWAY_ERROR', message);
@@ -90,6 +93,7 @@ export class GatewayError extends KlebbError {
     this.providerType = init.providerType;
     this.partialText = init.partialText;
     this.detail = init.detail;
+    this.redirectTo = init.redirectTo;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 }

@@ -14,6 +14,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   streamOptions: true,
   toolMessageName: true,
   toolChoice: true,
+  tools: true,
   reasoningStartsInside: false,
 };
 

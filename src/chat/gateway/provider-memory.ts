@@ -22,6 +22,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'streamOptions',
   'toolMessageName',
   'toolChoice',
+  'tools',
   'reasoningStartsInside',
 ];
 

@@ -81,6 +81,20 @@ const REPAIRS: Record<string, Repair> = {
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),
     sent: (b) => b.tool_choice !== undefined,
   },
+  tools: {
+    // the model (or the server as started) cannot take tools at all: ask without them, so the
+    // chat still answers in words ("if your model doesn't, the tools are simply unused")
+    change: { tools: false, toolChoice: false },
+    names: (t) =>
+      /does(?: not|n't) support (?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?)/i.test(
+        t,
+      ) ||
+      /(?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?) (?:is|are) not (?:supported|enabled|available)/i.test(
+        t,
+      ) ||
+      /enable-auto-tool-choice/i.test(t),
+    sent: (b) => b.tools !== undefined,
+  },
 };
 
 /**

@@ -36,6 +36,11 @@ export interface ReplyReader {
 
 type Mode = 'undecided' | 'sse' | 'buffered' | 'error';
 
+/** How an event stream starts: a comment or a field name and its colon. */
+const SSE_LEAD = /^(?::|(?:data|event|id|retry|error)\s*:)/;
+/** Characters enough to see whether a body starts with an SSE field. */
+const SSE_FIELD_PROBE = 6;
+
 /** Inputs of a reader: the response head, whether a stream was asked for, the hooks. */
 export interface ReplyReaderInit {
   status: number;
@@ -69,7 +74,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
     options,
   );
   const sse = createSseReader({
-    onData: (data, parsed) => assembler.push(data, parsed),
+    onData: (data, parsed, event) => assembler.push(data, parsed, event),
     onComment: (comment) => hooks.onKeepAlive?.(comment),
   });
 
@@ -115,10 +120,14 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
         text += piece;
         const lead = text.trimStart();
         if (lead === '') return undefined;
-        // a JSON content type is read as JSON even when the body is not (then it is unreadable,
-        // not a cut-off stream); otherwise the first byte decides
+        // the body decides, not the label: an event stream sent as application/json is still a
+        // stream; any other body with a JSON content type is read as JSON (then it is unreadable,
+        // not a cut-off stream)
         const jsonTyped = contentType.includes('json') && !contentType.includes('event-stream');
-        mode = jsonTyped || lead[0] === '{' || lead[0] === '[' || lead[0] === '<' ? 'buffered' : 'sse';
+        const structural = lead[0] === '{' || lead[0] === '[' || lead[0] === '<';
+        if (jsonTyped && !structural && lead.length < SSE_FIELD_PROBE && !/[\r\n]/.test(lead))
+          return undefined;
+        mode = structural || (jsonTyped && !SSE_LEAD.test(lead)) ? 'buffered' : 'sse';
         if (mode === 'sse') {
           const leadIn = text;
           text = '';

@@ -87,7 +87,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
- * - `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
+ * - `tools` left out for a model served without tool support, `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
  *   and the provider accepts it.
  * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent.
  */
@@ -137,7 +137,7 @@ export function buildRequestBody(
     messages: sendSystemParts && wantsCaching(messages) ? withMovingMarks(messages) : messages,
     stream: request.stream === true,
   };
-  const tools = request.tools ?? [];
+  const tools = caps.tools ? (request.tools ?? []) : [];
   if (tools.length > 0) {
     body.tools = tools.map((t: ToolDefinition) =>
       caps.cacheControl ? { ...t } : (stripCacheControl(t) as Record<string, unknown>),

@@ -5,14 +5,19 @@
  * `onComment`; a leading byte-order mark is dropped. Tolerances real gateways need: events
  * separated by a single newline (no blank line) are still told apart, because an event whose
  * data already holds a complete JSON object is delivered at once, without waiting for a blank
- * line that may never come.
+ * line that may never come. An error reported beside the data rather than in it, as an `event:
+ * error` event (Anthropic-style servers) or as a line whose field is `error` instead of `data`
+ * (llama.cpp's server once wrote its stream errors so), is delivered with the event name 'error'.
  */
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 
 /** Where the reader delivers: each event's data (and its parsed JSON when known), each comment. */
 export interface SseSink {
-  /** One event's data; return true to say the stream is complete (e.g. `[DONE]`). */
-  onData(data: string, parsed?: unknown): boolean;
+  /**
+   * One event's data; return true to say the stream is complete (e.g. `[DONE]`). `event` is the
+   * event's name when it has one ('error' for an error event or an `error:` line).
+   */
+  onData(data: string, parsed?: unknown, event?: string): boolean;
   onComment?(comment: string): void;
 }
 
@@ -49,15 +54,21 @@ export function createSseReader(sink: SseSink): SseReader {
   let sample = ''; // the first few KB, to tell "no events" from "not a stream"
   let pending = ''; // an unfinished line
   let data: string[] | undefined; // data lines of the current event
+  let eventName: string | undefined; // the current event's `event:` field
   let skipLf = false; // the last piece ended in CR: a leading LF of the next belongs to it
   let first = true;
 
   const dispatch = (parsed?: unknown) => {
-    if (data === undefined) return;
+    if (data === undefined) {
+      eventName = undefined;
+      return;
+    }
     const text = data.join('\n');
+    const name = eventName;
     data = undefined;
+    eventName = undefined;
     sawEvent = true;
-    if (!done && sink.onData(text, parsed)) done = true;
+    if (!done && sink.onData(text, parsed, name)) done = true;
   };
   const line = (raw: string) => {
     if (raw === '') return dispatch();
@@ -66,7 +77,18 @@ export function createSseReader(sink: SseSink): SseReader {
     const field = colon < 0 ? raw : raw.slice(0, colon);
     let value = colon < 0 ? '' : raw.slice(colon + 1);
     if (value[0] === ' ') value = value.slice(1);
-    if (field !== 'data') return; // event, id, retry and unknown fields carry nothing we use
+    if (field === 'event') {
+      eventName = value.trim();
+      return;
+    }
+    if (field === 'error') {
+      // a server that names the field after what it carries: the error is this event's data
+      dispatch();
+      eventName = 'error';
+      data = [value];
+      return;
+    }
+    if (field !== 'data') return; // id, retry and unknown fields carry nothing we use
     if (data !== undefined && data.length > 0) {
       // a data line after a complete object with no blank line between: a new event
       const parsed = completeJson(data.join('\n'));
@@ -118,7 +140,8 @@ export function createSseReader(sink: SseSink): SseReader {
       // short may still have said everything)
       if (data !== undefined) {
         const parsed = completeJson(data.join('\n'));
-        if (parsed !== undefined || data.join('').trim() === '[DONE]') dispatch(parsed);
+        if (parsed !== undefined || data.join('').trim() === '[DONE]' || eventName === 'error')
+          dispatch(parsed);
       }
       return done;
     },
@@ -126,7 +149,7 @@ export function createSseReader(sink: SseSink): SseReader {
       return sawEvent;
     },
     notAStream() {
-      return !sawEvent && !/^(?::|data:|event:|id:|retry:)/m.test(sample);
+      return !sawEvent && !/^(?::|data:|event:|id:|retry:|error:)/m.test(sample);
     },
   };
 }

@@ -32,9 +32,10 @@ export interface StreamAssembler {
   /**
    * Feeds the data of one SSE event (or an already parsed payload). Returns true once
    * `data: [DONE]` has been seen. Throws GatewayError for an event carrying an `error`, or
-   * 'parse' for an event that starts like JSON but is not. Non-JSON data is ignored.
+   * 'parse' for an event that starts like JSON but is not. Non-JSON data is ignored, except in
+   * an event named 'error', whose data (JSON or text) is the error.
    */
-  push(data: string, parsed?: unknown): boolean;
+  push(data: string, parsed?: unknown, event?: string): boolean;
   /**
    * Settles the reply. Throws GatewayError 'unavailable' / 'truncated' (retryable, with the
    * partial text) when the stream ended without `[DONE]` before every choice had a
@@ -122,7 +123,8 @@ export function createStreamAssembler(
     },
     finished: () => choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null),
 
-    push(data: string, parsed?: unknown): boolean {
+    push(data: string, parsed?: unknown, event?: string): boolean {
+      if (event === 'error') throw errorEventFailure(data, parsed, primaryText());
       let payload = parsed;
       if (payload === undefined) {
         const trimmed = data.trim();
@@ -202,4 +204,30 @@ export function createStreamAssembler(
       return result;
     },
   };
+}
+
+/**
+ * The failure an SSE error event reports: its data is an error payload (`{error: ...}`), an
+ * error object without the wrapper, or plain text; whichever, the stream has failed with it.
+ */
+function errorEventFailure(data: string, parsed: unknown, partialText: string): GatewayError {
+  let payload = parsed;
+  if (payload === undefined) {
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      payload = undefined;
+    }
+  }
+  const wrapped =
+    typeof payload === 'object' && payload !== null && !Array.isArray(payload) && 'error' in payload
+      ? payload
+      : { error: payload ?? (data.trim() || 'the gateway reported an error in its stream') };
+  return (
+    classifyErrorPayload(wrapped, partialText) ??
+    new GatewayError('failed', 'provider error: the gateway reported an error in its stream', {
+      reason: 'provider_error',
+      partialText: partialText || undefined,
+    })
+  );
 }

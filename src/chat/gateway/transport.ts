@@ -2,10 +2,13 @@
  * The transport of one chat-completions exchange: a POST over node:http or node:https (the URL's
  * scheme picks which; host, port, path and query come from the URL as given), with
  * `Authorization: Bearer <key>` when a key is set. It knows bytes and connection ends, nothing of
- * what the bytes mean.
+ * what the bytes mean. A body the server compressed although we never asked it to (proxies that
+ * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
 
@@ -79,9 +82,11 @@ export function openExchange(
   const req = (isHttps ? https : http).request(requestOptions);
   req.on('error', (err) => handlers.onError(classifyNetworkError(err)));
   req.on('response', (res) => {
+    const body = decodedBody(res, handlers);
+    if (!body) return;
     handlers.onResponse(res.statusCode ?? 0, res.headers);
-    res.on('data', (chunk: Buffer) => handlers.onData(chunk));
-    res.on('end', () => handlers.onEnd('eof'));
+    body.on('data', (chunk: Buffer) => handlers.onData(chunk));
+    body.on('end', () => handlers.onEnd('eof'));
     res.on('error', () => handlers.onEnd('reset'));
     res.on('close', () => {
       if (!res.complete) handlers.onEnd('reset');
@@ -90,3 +95,54 @@ export function openExchange(
   req.end(payload);
   return { destroy: () => req.destroy() };
 }
+
+/**
+ * The response body as the gateway meant it: `res` itself, or `res` through a decompressor when
+ * `Content-Encoding` names gzip, deflate or br (HTTP lets a server send only what the client
+ * accepts, but proxies in front of gateways compress every reply). A body that does not
+ * decompress is a 'parse' error; an encoding we cannot read is reported before anything else,
+ * naming it, and undefined is returned.
+ */
+function decodedBody(res: http.IncomingMessage, handlers: ExchangeHandlers): Readable | undefined {
+  const encodings = String(res.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '' && e !== 'identity');
+  if (encodings.length === 0) return res;
+  const unknown = encodings.find((e) => !(e in DECOMPRESSORS));
+  if (unknown !== undefined) {
+    res.resume();
+    handlers.onError(
+      new GatewayError('parse', `the gateway compressed its reply as "${unknown}", which Klebb cannot read`, {
+        reason: 'content_encoding',
+        upstreamStatus: res.statusCode,
+      }),
+    );
+    return undefined;
+  }
+  // encodings are listed in the order they were applied: undo them last first
+  let body: Readable = res;
+  for (const encoding of [...encodings].reverse()) {
+    const stage = DECOMPRESSORS[encoding]();
+    stage.on('error', (err) =>
+      handlers.onError(
+        new GatewayError('parse', `the gateway reply did not decompress as ${encoding}: ${err.message}`, {
+          reason: 'content_encoding',
+          upstreamStatus: res.statusCode,
+          cause: err,
+        }),
+      ),
+    );
+    body = body.pipe(stage);
+  }
+  return body;
+}
+
+/** Decompressors by Content-Encoding token; flushes are read as they come, so a stream stays live. */
+const DECOMPRESSORS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+  gzip: () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  'x-gzip': () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  deflate: () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  br: () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+};

@@ -99,6 +99,11 @@ export interface ProviderCapabilities {
   toolMessageName: boolean;
   /** `tool_choice:"auto"` is accepted (it is the default, so leaving it out changes nothing). */
   toolChoice: boolean;
+  /**
+   * `tools` are accepted at all. A model served without tool support (Ollama answers 400 "does
+   * not support tools") is asked without them: it answers in words and the tools go unused.
+   */
+  tools: boolean;
   /** The model opens inline reasoning in its prompt: its replies start inside reasoning until a closing tag. */
   reasoningStartsInside: boolean;
 }
