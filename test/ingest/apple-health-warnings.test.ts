@@ -89,6 +89,49 @@ describe('Apple Health import warnings', () => {
   });
 });
 
+describe('Apple Health import of a damaged file', () => {
+  it('a bare & in an attribute is read as itself; the records after it are read too', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const body: string[] = [];
+    for (let i = 0; i < 20; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
+    // a third-party source name written without escaping its "&", twice
+    body[3] = rec('StepCount', 'count', '100', 3, 'Sun & Moon Steps');
+    body[9] = rec('StepCount', 'count', '100', 9, 'R&D');
+    const r = await srv.importExport(exportXml(body));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      ok: true,
+      truncated: false,
+      damagedAtLine: null,
+      records: 20,
+      newSamples: 20,
+      xmlErrors: 0,
+    });
+    expect(r.body.warnings).toEqual([
+      "2 '&' character(s) not written as '&amp;' (not valid XML) were read as '&'",
+    ]);
+    // the card counts the day's main source (the iPhone's 18 records), as for any export
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 1800 }]);
+  });
+
+  it('a tag that never ends stops the reading there, says where, and keeps what came before', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const body: string[] = [];
+    for (let i = 0; i < 30; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
+    // line 34 of the file (3 lines of head): a value whose closing quote is missing, then 6 MB of
+    // bytes without a quote or a tag (a damaged copy), then records again
+    body.push(`<Record type="${Q}StepCount" sourceName="iPhone" value="5${'9'.repeat(6 * 1024 * 1024)}`);
+    for (let i = 40; i < 50; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
+    const r = await srv.importExport(exportXml(body));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, truncated: false, damagedAtLine: 34, records: 30 });
+    expect(r.body.warnings[0]).toMatch(
+      /^the file is damaged at line 34: a tag there never ends .* The 30 record\(s\) before it were imported/,
+    );
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 3000 }]);
+  });
+});
+
 describe('Health Auto Export push warnings', () => {
   it('a push read in parts (over 4 MB) gives one line per metric and reason', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });

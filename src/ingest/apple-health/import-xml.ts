@@ -41,6 +41,8 @@ export interface AppleHealthImport extends PushSummary {
    * incomplete (the records read up to the cut are imported; the first warning says so).
    */
   truncated: boolean;
+  /** The line where a tag never ended and reading stopped (read-export.ts), or null. */
+  damagedAtLine: number | null;
   /** `{cardId: rowsWritten}` of the subscribed cards filled. */
   ingested: Record<string, number>;
   /** The export's `<ExportDate value>`, when present. */
@@ -153,10 +155,19 @@ export function importWarnings(read: ExportRead): string[] {
       `the file was cut short: it ends before its last line (</HealthData>), so it is most likely incomplete (a download or copy that stopped). The ${read.records} record(s) read up to the cut were imported; export again from the Health app and import the whole file (readings already here are not added twice)`,
     );
   }
+  if (read.damagedAtLine !== null) {
+    out.push(
+      `the file is damaged at line ${read.damagedAtLine}: a tag there never ends (a quote or '>' is missing, or the bytes are not XML), so reading stopped there. The ${read.records} record(s) before it were imported; export again from the Health app and import the new file (readings already here are not added twice)`,
+    );
+  }
   if (!read.sawHealthData)
     out.push('no <HealthData> element: this does not look like an Apple Health export.xml');
   out.push(...read.skipLines, ...read.xmlProblems);
   if (read.xmlErrorsUnlisted) out.push(`... ${read.xmlErrorsUnlisted} more XML problem(s)`);
+  if (read.bareAmpersands > 0)
+    out.push(
+      `${read.bareAmpersands} '&' character(s) not written as '&amp;' (not valid XML) were read as '&'`,
+    );
   const unmapped = unmappedLine(read.unmappedTypes);
   if (unmapped) out.push(unmapped);
   return out;
@@ -234,6 +245,7 @@ async function importWithWorker(
     unmappedTypes: read.unmappedTypes,
     xmlErrors: read.xmlErrors,
     truncated: read.truncated,
+    damagedAtLine: read.damagedAtLine,
     exportDate: read.exportDate,
   };
 }

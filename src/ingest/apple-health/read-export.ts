@@ -21,6 +21,7 @@ import type { PushRun } from '../hae/service.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 import type { RowsAhead } from './rows-ahead.js';
+import { BareAmpersands, TagWatch } from './xml-repair.js';
 
 /** Characters read from the file per parse step. */
 const READ_CHUNK = 256 * 1024;
@@ -57,6 +58,13 @@ export interface ExportRead {
    * that stopped), so the records after the cut are missing. What was read is kept.
    */
   truncated: boolean;
+  /**
+   * The line where a tag never ended (xml-repair.ts): reading stopped there, the records before
+   * it were imported. Null when the file was read to its end.
+   */
+  damagedAtLine: number | null;
+  /** Bare `&` characters read as `&` (xml-repair.ts). */
+  bareAmpersands: number;
   /** The export's `<ExportDate value>`, when present. */
   exportDate: string | null;
   /** Whether a `<HealthData>` element was seen. */
@@ -111,6 +119,10 @@ export async function readAppleHealthExport(
   let sawHealthData = false;
   let closedHealthData = false;
   const xmlProblems: string[] = [];
+  /** Tags opened so far (TagWatch tells a tag that never ends by the count not moving). */
+  let tags = 0;
+  let damagedAtLine: number | null = null;
+  let bareAmpersands = 0;
 
   /** The block of the last point: Apple writes a type's records together, so mostly the next one's. */
   let last: MetricBlock | undefined;
@@ -164,6 +176,7 @@ export async function readAppleHealthExport(
     if (xmlErrors <= MAX_XML_ERRORS_LISTED) xmlProblems.push(`XML problem (parsing went on): ${err.message}`);
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
+    tags++;
     const parent = stack[stack.length - 1];
     if (!tag.isSelfClosing) stack.push(tag.name);
     const a = tag.attributes as Record<string, string>;
@@ -226,13 +239,23 @@ export async function readAppleHealthExport(
 
   try {
     const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: READ_CHUNK });
+    const ampersands = new BareAmpersands();
+    const watch = new TagWatch();
     for await (const chunk of input) {
-      parser.write(chunk as string);
+      parser.write(ampersands.fix(chunk as string));
       onRead(input.bytesRead, records);
+      if (watch.read((chunk as string).length, tags)) {
+        damagedAtLine = parser.line;
+        break;
+      }
       await flush();
       await yieldToLoop();
     }
-    parser.close();
+    if (damagedAtLine === null) {
+      parser.write(ampersands.end());
+      parser.close();
+    }
+    bareAmpersands = ampersands.count;
     for (const p of pairs.flush()) addPoint(p);
     await flush(true);
     ahead?.finish();
@@ -247,7 +270,9 @@ export async function readAppleHealthExport(
     xmlProblems,
     xmlErrorsUnlisted: Math.max(0, xmlErrors - MAX_XML_ERRORS_LISTED),
     skipLines: skips.lines(true),
-    truncated: sawHealthData && !closedHealthData,
+    truncated: sawHealthData && !closedHealthData && damagedAtLine === null,
+    damagedAtLine,
+    bareAmpersands,
     exportDate,
     sawHealthData,
   };
