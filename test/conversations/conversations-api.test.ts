@@ -207,6 +207,19 @@ describe('POST /api/conversations/search', () => {
     expect(await q('KG/M²')).toEqual([paren.id]);
   });
 
+  it('a word spelt with combining accents matches the same word precomposed, either way round', async () => {
+    const nfd = 'Cafe\u0301 au lait, Übelkeit'.normalize('NFD');
+    const text = await create({ title: 'Morning', messages: [{ role: 'user', content: nfd }] });
+    const title = await create({ title: 'Notes on crème brûlée'.normalize('NFD'), messages: [] });
+    const q = async (needle: string) =>
+      (await s.api('/api/conversations/search', { json: { q: needle } })).body.conversations;
+    const hits = await q('café'.normalize('NFC'));
+    expect(hits.map((h: { id: string }) => h.id)).toEqual([text.id]);
+    expect(hits[0].snippet).toBe('Café au lait, Übelkeit'.normalize('NFC'));
+    expect((await q('übelkeit'.normalize('NFD'))).map((h: { id: string }) => h.id)).toEqual([text.id]);
+    expect((await q('BRÛLÉE'.normalize('NFC'))).map((h: { id: string }) => h.id)).toEqual([title.id]);
+  });
+
   it('400 without a needle; the needle is not taken from the URL', async () => {
     expect((await s.api('/api/conversations/search', { json: {} })).status).toBe(400);
     expect((await s.api('/api/conversations/search', { json: { q: '' } })).status).toBe(400);

@@ -308,8 +308,11 @@ export class ConversationStore {
       ]);
     }
     // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
-    // and the match position is in the original text (lower-casing can change lengths: "İ")
-    const re = new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
+    // and the match position is in the original text (lower-casing can change lengths: "İ").
+    // Needle and texts are compared in NFC: "café" typed with a combining accent (as macOS file
+    // names and some keyboards give it) is the same word as "café" with a precomposed é.
+    const needle = q.normalize('NFC');
+    const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
     const hits: SearchHit[] = [];
     for (const c of this.list()) {
       let snippet: string | undefined;
@@ -321,16 +324,16 @@ export class ConversationStore {
         }
       }
       if (snippet !== undefined) hits.push({ ...c, snippet });
-      else if (re.test(c.title ?? '')) hits.push(c);
+      else if (re.test((c.title ?? '').normalize('NFC'))) hits.push(c);
     }
     return hits;
   }
 
-  /** The message texts of a conversation, from the cache (loaded on first use). */
+  /** The message texts of a conversation in NFC, from the cache (loaded on first use). */
   private textsOf(id: string): string[] {
     let t = this.texts.get(id);
     if (!t) {
-      t = this.q.contents.all(id) as string[];
+      t = (this.q.contents.all(id) as string[]).map((text) => text.normalize('NFC'));
       this.texts.set(id, t);
     }
     return t;
