@@ -3,7 +3,8 @@
  * (`date` and `time` first, then in order of first appearance), ISO dates as stored, the unit in
  * the header where the card declares one (`kg (kg)` reads badly, so a unit equal to the field
  * name is left out). Nested values are written as JSON. A text cell that a spreadsheet would run
- * as a formula (starting with = + - @ or a tab) gets a leading apostrophe. The text starts with a
+ * as a formula (starting with = + - @ or a tab, also after spaces or in full-width form) gets a
+ * leading apostrophe. The text starts with a
  * UTF-8 byte order mark: without it Excel opens the file in the computer's legacy code page and
  * shows "Übelkeit" or "µmol/L" as "Ãœbelkeit" and "Âµmol/L" (other programs skip the mark). Rows
  * are read in pages, so memory stays flat for a card of any length and no read holds the
@@ -72,13 +73,20 @@ export function csvDialectFor(locale: string | undefined): CsvDialect {
     : PLAIN_CSV;
 }
 
+/**
+ * Text a spreadsheet would run as a formula: starting with = + - @ (or their full-width forms,
+ * which Excel reads as the same in East Asian locales), also after leading spaces, which
+ * spreadsheets skip before they look for a formula; or starting with a tab or carriage return.
+ */
+const FORMULA_START = /^(?:[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/;
+
 /** One CSV cell. */
 export function csvCell(v: unknown, dialect: CsvDialect = PLAIN_CSV): string {
   if (v === undefined || v === null) return '';
   let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   // a number never holds the delimiter (a decimal comma comes with `;`): left unquoted
   if (typeof v === 'number') return dialect.decimal === ',' ? s.replace('.', ',') : s;
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (typeof v === 'string' && FORMULA_START.test(s)) s = `'${s}`;
   // quoted when it holds either delimiter, so it reads as one cell in both dialects
   return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

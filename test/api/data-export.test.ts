@@ -154,6 +154,29 @@ describe('GET /api/manifests/:id/export.csv', () => {
     expect(lines[4]).toBe('');
   });
 
+  it('a formula after leading spaces or in full-width characters is made text too', async () => {
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'formulas', label: 'Formulas', writeable: { fromWebapp: true } },
+      data: [
+        { date: '2026-04-05', note: '  =1+1' },
+        { date: '2026-04-06', note: '\uFF1DHYPERLINK("x")' },
+        { date: '2026-04-07', note: '\u3000\uFF20SUM(A1)' },
+        { date: '2026-04-08', note: 'fine = text' },
+      ],
+    };
+    expect((await api('/api/manifests', { json: card })).status).toBe(201);
+    const res = await api('/api/manifests/formulas/export.csv');
+    expect(res.text.split('\r\n')).toEqual([
+      'date,note',
+      "2026-04-05,'  =1+1",
+      '2026-04-06,"\'\uFF1DHYPERLINK(""x"")"',
+      "2026-04-07,'\u3000\uFF20SUM(A1)",
+      '2026-04-08,fine = text',
+      '',
+    ]);
+  });
+
   it('starts with the UTF-8 byte order mark so a spreadsheet keeps accents and units intact', async () => {
     const card = {
       $schema: 'klebb.datafile.v1',
