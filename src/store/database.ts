@@ -1,11 +1,14 @@
 /**
  * The instance's SQLite database (better-sqlite3, WAL, synchronous=FULL so an acknowledged
  * write survives a power cut). Opening applies the migrations; closing
- * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete.
+ * checkpoints the WAL into the main file so a copy of the .sqlite file alone is complete. A
+ * database file replaced or removed under a running server makes every later write a 503
+ * instead of a write into the old file that the next start would not see.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { KlebbError } from '../errors.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
 import { MIGRATIONS, type MigrationSteps } from './migrations.js';
 import { notSaved } from './storage-faults.js';
@@ -28,6 +31,46 @@ const runners = new WeakMap<
   Db,
   { tx: Database.Transaction<() => unknown>; fn: (() => unknown) | undefined }
 >();
+
+/** How often a write looks at whether the database file is still the one open, ms. */
+const FILE_CHECK_MS = 250;
+
+/** Per connection: the database file, its identity (device and inode) when opened, and when it was last checked. */
+const opened = new WeakMap<Db, { file: string; identity: string | null; checkedAt: number; gone: boolean }>();
+
+function fileIdentity(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses a write once the database file is no longer the file this connection has open: it was
+ * replaced (a restore moved into place, `litestream restore -o` over it) or deleted while the
+ * server runs. SQLite goes on writing into the old, unlinked file, so every later write would be
+ * answered as saved and be gone at the next start. Checked at most every FILE_CHECK_MS; once
+ * seen, every write is refused until a restart opens the file now in place.
+ * @throws 503 NOT_SAVED saying so.
+ */
+function assertFileInPlace(db: Db): void {
+  const o = opened.get(db);
+  if (!o) return;
+  const now = Date.now();
+  if (!o.gone && now - o.checkedAt >= FILE_CHECK_MS) {
+    o.checkedAt = now;
+    o.gone = fileIdentity(o.file) !== o.identity;
+  }
+  if (o.gone) {
+    throw new KlebbError(
+      503,
+      'NOT_SAVED',
+      'the database file was replaced or removed while the server runs: nothing was saved; restart the server to use the file now in its place',
+    );
+  }
+}
 
 /** Runs `fn` as `db.transaction(fn).immediate()` would (see `runners`). */
 function runImmediate<T>(db: Db, fn: () => T): T {
@@ -68,6 +111,7 @@ export function walSyncOf(db: Db): WalSync | undefined {
  * lock first makes every write wait up to SQLITE_BUSY_TIMEOUT_MS. A throw rolls everything back.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
+  if (!db.inTransaction) assertFileInPlace(db);
   const ws = db.inTransaction ? undefined : walSyncs.get(db);
   const before = ws?.rowsChanged();
   const out = runImmediate(db, fn);
@@ -85,6 +129,7 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
  * transaction it is a savepoint of that transaction, which keeps its own commit mode.
  */
 export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
+  if (!db.inTransaction) assertFileInPlace(db);
   const ws = walSyncs.get(db);
   const lv = levels.get(db);
   if (!ws || !lv || db.inTransaction) return runImmediate(db, fn);
@@ -125,6 +170,8 @@ export function openDatabase(
   const db = new Database(file);
   if (opts.cacheKiB !== undefined) db.pragma(`cache_size = -${opts.cacheKiB}`);
   db.pragma('journal_mode = WAL');
+  // the file exists from here on (switching to WAL wrote its header)
+  opened.set(db, { file, identity: fileIdentity(file), checkedAt: Date.now(), gone: false });
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
