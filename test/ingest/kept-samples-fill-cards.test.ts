@@ -73,6 +73,12 @@ describe('an Apple Health import that failed part way', () => {
     lock = await lockAfterFirstBatch(srv);
     const failed = await pending;
     expect(failed.status).toBe(503);
+    // the answer does not say "nothing was changed": what was stored stays (the lock is still
+    // held when the import answers, so the cards get it later)
+    expect(failed.body.code).toBe('STORAGE_BUSY');
+    expect(failed.body.error).toMatch(
+      /^another program held the database locked too long: the import stopped after reading \d+ record\(s\)\. The samples it stored until then are kept and reach the cards with the next import or phone push, or at the next start; try again in \d+ s \(only the rest is added\)$/,
+    );
     lock.exec('ROLLBACK');
     const kept = srv.inst.hae.samples.count();
     expect(kept).toBeGreaterThan(0);
@@ -90,7 +96,11 @@ describe('an Apple Health import that failed part way', () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const pending = srv.importExport(stepsExport());
     lock = await lockAfterFirstBatch(srv);
-    expect((await pending).status).toBe(503);
+    const failed = await pending;
+    expect(failed.status).toBe(503);
+    expect(failed.body.error).toMatch(
+      /kept and reach the cards with the next import or phone push, or at the next start/,
+    );
     lock.exec('ROLLBACK');
     // still locked when the import failed: the kept samples are not on the card yet
     expect(await srv.rows('steps')).toEqual([]);

@@ -20,6 +20,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { invalid, KlebbError } from '../../errors.js';
+import { STORAGE_BUSY_RETRY_AFTER_S } from '../../limits.js';
+import { StorageBusyError, storageFault } from '../../store/storage-faults.js';
 import { subscriptions } from '../hae/cards.js';
 import type { HaeIngest, PreparedFill, PushRunState, PushSummary } from '../hae/service.js';
 import type { ImportJob, ImportWorkerMessage, WorkerError } from './import-worker.js';
@@ -196,10 +198,40 @@ export async function importAppleHealthFile(
       opened = o;
     });
   } catch (err) {
+    if (!opened) throw err;
     // the samples stored until the failure stay, and reach their cards
-    if (opened) svc.settleFailedPush(opened.pushId, opened.afterId);
-    throw err;
+    const shown = svc.settleFailedPush(opened.pushId, opened.afterId);
+    throw stoppedImportFault(err, progress.view().records, shown);
   }
+}
+
+/** What each storage fault's answer names as the cause, for an import it stopped. */
+const STOPPED_BY: Record<string, string> = {
+  DISK_FULL: 'the disk is full',
+  STORAGE_BUSY: 'another program held the database locked too long',
+  NOT_SAVED: 'the disk refused a write',
+};
+
+/**
+ * A storage fault (507, 503) that stopped an import, worded for it: the generic answer says
+ * nothing was changed, which is not so here, since the samples stored before it stay. Any other
+ * error is returned as it is (a worker's death already says so).
+ */
+function stoppedImportFault(err: unknown, records: number, shown: boolean): unknown {
+  const fault = storageFault(err);
+  const cause = fault && STOPPED_BY[fault.code];
+  if (!fault || !cause) return err;
+  const where = shown
+    ? 'and shown on the cards'
+    : 'and reach the cards with the next import or phone push, or at the next start';
+  const retry =
+    fault.code === 'STORAGE_BUSY'
+      ? `try again in ${fault instanceof StorageBusyError ? fault.retryAfterSeconds : STORAGE_BUSY_RETRY_AFTER_S} s`
+      : fault.code === 'DISK_FULL'
+        ? 'free some space, then import the file again'
+        : 'import the file again later';
+  fault.message = `${cause}: the import stopped after reading ${records} record(s). The samples it stored until then are kept ${where}; ${retry} (only the rest is added)`;
+  return fault;
 }
 
 /** importAppleHealthFile; `onOpened` hears of the push row the worker opened. */

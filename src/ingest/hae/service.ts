@@ -673,10 +673,18 @@ export class HaeIngest {
    * metrics' cards at once. A failure here (the disk still full) is logged, never thrown: what
    * stays listed is recomputed at the next start.
    * `afterId`: the largest sample id before the push began.
+   * @returns true when the kept samples reached their cards now; false when that waits (the
+   *   database still refuses it) for the next import or push, or the next start.
    */
-  settleFailedPush(pushId: number, afterId: number): void {
+  settleFailedPush(pushId: number, afterId: number): boolean {
     this.unsettled.set(pushId, afterId);
     this.settleFailed();
+    if (this.unsettled.has(pushId)) return false;
+    try {
+      return this.samples.pendingRecompute().length === 0;
+    } catch {
+      return false;
+    }
   }
 
   /**
