@@ -4,6 +4,7 @@
  * script's progress lines when its output is not a terminal.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -110,6 +111,53 @@ describe('the progress route and the script', () => {
     const failed = (await srv.api('/api/apple-health/import/progress')).body;
     expect(failed).toMatchObject({ running: false, phase: 'failed' });
     expect(failed.error).toMatch(/not an Apple Health export/);
+  });
+
+  it('while a file is still uploading, says so instead of showing the previous import', async () => {
+    srv = await startIngestServer();
+    const xml = Buffer.from(GENERATED_APPLE['generated-2016.xml']());
+    expect((await srv.importExport(xml)).status).toBe(200);
+    // the next upload sends half its announced bytes, then waits
+    const u = new URL(`${srv.url}/api/apple-health/import`);
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          headers: { 'content-length': xml.length },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.write(xml.subarray(0, xml.length >> 1));
+      setTimeout(() => req.end(xml.subarray(xml.length >> 1)), 300);
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    const during = (await srv.api('/api/apple-health/import/progress')).body;
+    expect(during).toMatchObject({
+      running: true,
+      phase: 'uploading',
+      bytesRead: 0,
+      totalBytes: xml.length,
+      records: 0,
+    });
+    expect(await answer).toBe(200);
+    expect((await srv.api('/api/apple-health/import/progress')).body).toMatchObject({
+      running: false,
+      phase: 'done',
+    });
+    // an upload refused before it is read ends the progress as failed too
+    expect((await srv.importExport('')).status).toBe(400);
+    expect((await srv.api('/api/apple-health/import/progress')).body).toMatchObject({
+      running: false,
+      phase: 'failed',
+      error: expect.stringMatching(/the body is empty/),
+    });
   });
 
   it('the script ends its progress at 100 %', async () => {

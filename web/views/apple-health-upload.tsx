@@ -10,7 +10,7 @@ import { api } from '../lib/api.js';
 
 interface ServerProgress {
   running: boolean;
-  phase: 'reading' | 'filling' | 'done' | 'failed' | null;
+  phase: 'uploading' | 'reading' | 'filling' | 'done' | 'failed' | null;
   percent?: number;
   etaSeconds?: number | null;
   records?: number;

@@ -8,8 +8,11 @@
 export interface ImportProgressView {
   /** True while the import runs. */
   running: boolean;
-  /** `reading` the file (samples stored as they are read), `filling` the cards, then `done` or `failed`. */
-  phase: 'reading' | 'filling' | 'done' | 'failed';
+  /**
+   * `uploading` (the file is still arriving: nothing read yet), `reading` the file (samples stored
+   * as they are read), `filling` the cards, then `done` or `failed`.
+   */
+  phase: 'uploading' | 'reading' | 'filling' | 'done' | 'failed';
   /** Bytes of the file read so far, and its size. */
   bytesRead: number;
   totalBytes: number;
@@ -37,6 +40,16 @@ export function etaSeconds(elapsedMs: number, fraction: number): number | null {
   return Math.round(((elapsedMs / fraction) * (1 - fraction)) / 1000);
 }
 
+/**
+ * An import whose file is still arriving (the upload route's first state, so the progress route
+ * never shows the previous import meanwhile); `end(error)` when the upload fails.
+ */
+export function uploadingProgress(expectedBytes: number): ImportProgress {
+  const p = new ImportProgress(expectedBytes);
+  p.uploading();
+  return p;
+}
+
 /** The progress of one import, updated by the importer; `view()` reads it. */
 export class ImportProgress {
   private readonly started = Date.now();
@@ -47,6 +60,11 @@ export class ImportProgress {
   private error: string | undefined;
 
   constructor(readonly totalBytes: number) {}
+
+  /** The file is still arriving (see uploadingProgress). */
+  uploading(): void {
+    this.phase = 'uploading';
+  }
 
   /** Notes how far reading got. */
   read(bytesRead: number, records: number): void {
@@ -68,7 +86,7 @@ export class ImportProgress {
 
   /** True until end(). */
   get running(): boolean {
-    return this.phase === 'reading' || this.phase === 'filling';
+    return this.phase === 'uploading' || this.phase === 'reading' || this.phase === 'filling';
   }
 
   /** The progress now. */

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +22,7 @@ import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
 import { importAppleHealthFile } from './import-xml.js';
-import { ImportProgress } from './progress.js';
+import { ImportProgress, uploadingProgress } from './progress.js';
 
 /** The upload path. */
 export const APPLE_HEALTH_IMPORT_PATH = '/api/apple-health/import';
@@ -48,24 +49,9 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
   rawBodyScope(app, (scope) => {
     scope.post(APPLE_HEALTH_IMPORT_PATH, async (req) => {
       const stream = bodyStream(req.body) ?? Readable.from([]);
-      const received = await receiveBody(stream, {
-        maxBytes: svc.appleHealthMaxBytes,
-        inlineMaxBytes: 0,
-        spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
-        contentLength: req.headers['content-length'],
-        contentEncoding: req.headers['content-encoding'],
-      });
-      if (received.kind === 'tooLarge') {
-        throw payloadTooLarge(
-          `the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
-        );
-      }
-      if (received.kind === 'failed') {
-        if (received.error instanceof KlebbError) throw received.error;
-        throw badRequest(`the upload could not be read: ${received.error.message}`);
-      }
-      if (received.kind === 'inline')
-        throw badRequest('the body is empty: send the export.xml file as the request body');
+      const upload = uploadingProgress(Number(req.headers['content-length']) || 0);
+      latest = upload;
+      const received = await receiveUpload(svc, stream, req.headers, upload);
       const file = received.file;
       try {
         if (isZip(file)) {
@@ -77,7 +63,7 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
         }
         // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
         const progress = new ImportProgress(fs.statSync(file).size);
-        latest = progress;
+        if (latest === upload) latest = progress;
         let result: Awaited<ReturnType<typeof importAppleHealthFile>>;
         try {
           result = await importAppleHealthFile(svc, file, progress);
@@ -96,9 +82,49 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
           'Apple Health import',
         );
         return { ok: true, ...result };
+      } catch (err) {
+        upload.end(err);
+        throw err;
       } finally {
         fs.rmSync(file, { force: true });
       }
     });
   });
+}
+
+/**
+ * Spools the upload to a file of the uploads folder.
+ * @throws 413 over KLEBB_APPLE_HEALTH_MAX_BYTES, 400 for an empty or unreadable body (the
+ *   progress `upload` then says failed).
+ */
+async function receiveUpload(
+  svc: HaeIngest,
+  stream: Readable,
+  headers: IncomingHttpHeaders,
+  upload: ImportProgress,
+): Promise<{ file: string; bytes: number }> {
+  const received = await receiveBody(stream, {
+    maxBytes: svc.appleHealthMaxBytes,
+    inlineMaxBytes: 0,
+    spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
+    contentLength: headers['content-length'],
+    contentEncoding: headers['content-encoding'],
+  });
+  try {
+    if (received.kind === 'tooLarge') {
+      throw payloadTooLarge(
+        `the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
+      );
+    }
+    if (received.kind === 'failed') {
+      if (received.error instanceof KlebbError) throw received.error;
+      throw badRequest(`the upload could not be read: ${received.error.message}`);
+    }
+    if (received.kind === 'inline')
+      throw badRequest('the body is empty: send the export.xml file as the request body');
+  } catch (err) {
+    upload.end(err);
+    throw err;
+  }
+  return received;
 }
