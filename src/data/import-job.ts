@@ -20,10 +20,10 @@ import type { CardContext } from '../cards/card-context.js';
 import { badRequest, conflict, type ErrorCode, KlebbError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import type { HomeLayout } from '../home/home-layout.js';
+import { lazyImport } from '../lazy-module.js';
 import type { Db } from '../store/database.js';
 import { pruneSnapshots, type Retention, snapshotPaths, takeSnapshot } from './backups.js';
 import { applyDatabase, applyFiles, isApplied, SELECT_ALL, type Selection } from './import-apply.js';
-import { checkAndStage } from './import-archive.js';
 import type { StageSummary } from './import-stage.js';
 import { stagedPaths } from './staged-home.js';
 
@@ -58,6 +58,10 @@ export interface LiveHome {
   afterApply: () => void;
   retention: Retention;
 }
+
+// the archive check (with TypeBox's value checker for the manifest) only runs when someone
+// imports, so an idle server does not load it
+const archiveCheck = lazyImport(() => import('./import-archive.js'));
 
 const importDir = (home: string) => path.join(home, 'import');
 const jobFile = (home: string) => path.join(importDir(home), 'job.json');
@@ -182,6 +186,7 @@ export class ImportJobs {
       this.discardStaged();
       const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
       const dir = path.join(importDir(home), `staged-${id}`);
+      const { checkAndStage } = await archiveCheck();
       const staged = await checkAndStage(uploadFile(home), dir);
       this.job = {
         id,

@@ -18,11 +18,14 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, payloadTooLarge } from '../../errors.js';
+import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
-import { importAppleHealthFile } from './import-xml.js';
 import { ImportProgress, uploadingProgress } from './progress.js';
+
+// the export reader (and its worker thread) loads with the first upload, not at start-up
+const exportImport = lazyImport(() => import('./import-xml.js'));
 
 /** The upload path. */
 export const APPLE_HEALTH_IMPORT_PATH = '/api/apple-health/import';
@@ -64,8 +67,9 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
         // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
         const progress = new ImportProgress(fs.statSync(file).size);
         if (latest === upload) latest = progress;
-        let result: Awaited<ReturnType<typeof importAppleHealthFile>>;
+        let result: Awaited<ReturnType<typeof import('./import-xml.js').importAppleHealthFile>>;
         try {
+          const { importAppleHealthFile } = await exportImport();
           result = await importAppleHealthFile(svc, file, progress);
           progress.end();
         } catch (err) {
