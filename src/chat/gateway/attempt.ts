@@ -22,6 +22,8 @@ export interface AttemptTimeouts {
   finishGraceMs?: number;
   /** The model opens inline reasoning in its prompt. */
   reasoningStartsInside?: boolean;
+  /** Names of the tools the request offered. */
+  offeredTools?: ReadonlySet<string>;
 }
 
 /**
@@ -112,6 +114,7 @@ export function attempt(
           hooks,
           progress,
           reasoningStartsInside: timeouts.reasoningStartsInside,
+          offeredTools: timeouts.offeredTools,
         });
       },
       onData: (chunk) => {

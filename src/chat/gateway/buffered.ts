@@ -15,6 +15,8 @@ import type { GatewayHooks, GatewayResult } from './types.js';
 export interface BufferedOptions {
   newId?: () => string;
   reasoningStartsInside?: boolean;
+  /** Names of the tools the request offered (see finalizeTurn). */
+  offeredTools?: ReadonlySet<string>;
 }
 
 /**
@@ -66,6 +68,7 @@ export function parseBufferedCompletion(
       streamed: false,
       warnings: [],
       model: body.model,
+      offeredTools: options.offeredTools,
     },
     hooks,
     options.newId ?? toolCallIdFactory(),

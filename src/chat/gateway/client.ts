@@ -100,6 +100,8 @@ export async function callGateway(
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? GATEWAY_RETRY_BASE_DELAY_MS);
   const repairs: RepairsMade = new Set();
   const transport = { apiKey: config.apiKey, tlsRejectUnauthorized: config.tlsRejectUnauthorized };
+  // offered even when the provider takes no tools: a model may still write a call as text
+  const offeredTools = new Set((request.tools ?? []).map((t) => t.function.name));
   let retries = 0;
 
   for (;;) {
@@ -112,6 +114,7 @@ export async function callGateway(
       callTimeoutMs: config.callTimeoutMs,
       finishGraceMs: config.finishGraceMs,
       reasoningStartsInside: caps.reasoningStartsInside,
+      offeredTools,
     };
     try {
       const result = await attempt(url, transport, timeouts, body, hooks, progress, signal);

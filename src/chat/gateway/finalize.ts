@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from './gateway-error.js';
+import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
 import { readToolArguments } from './tool-arguments.js';
 import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from './types.js';
 
@@ -31,6 +32,8 @@ export interface RawTurn {
   streamed: boolean;
   warnings: string[];
   model?: string;
+  /** The names of the tools the request offered (to read calls written as text, and prefixed names). */
+  offeredTools?: ReadonlySet<string>;
 }
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -65,7 +68,10 @@ export function toolCallIdFactory(): () => string {
 }
 
 /**
- * Applies the turn rules to `raw` and returns the result. Throws GatewayError:
+ * Applies the turn rules to `raw` and returns the result. With `raw.offeredTools`, a call named
+ * with a namespace in front of an offered tool is read as that tool, and when no call came as
+ * `tool_calls`, calls to offered tools written as answer text are read as calls and taken out of
+ * the text (text-tool-calls.ts). Throws GatewayError:
  * - 'failed' / 'content_filter' or 'provider_error' when finish_reason is `content_filter` or
  *   `error` (finish_reason only overrides for failures);
  * - 'failed' / 'length' when finish_reason is `length` and a tool call was assembled (its
@@ -102,14 +108,10 @@ export function finalizeTurn(
     });
   }
 
+  const offered = raw.offeredTools ?? new Set<string>();
   const calls: GatewayToolCall[] = [];
-  for (const slot of raw.toolCalls) {
-    const name = typeof slot.name === 'string' ? slot.name.trim() : '';
-    if (name === '') {
-      warn(`dropped a tool call without a function name (id ${JSON.stringify(slot.providerId ?? '')})`);
-      continue;
-    }
-    const args = readToolArguments(slot.arguments);
+  const addCall = (name: string, rawArguments: unknown, slot: Partial<RawToolCall> = {}) => {
+    const args = readToolArguments(rawArguments);
     if (args.droppedTrailing !== undefined) {
       warn(
         `dropped text after the JSON arguments of ${name}: ${JSON.stringify(args.droppedTrailing.slice(0, 80))}`,
@@ -126,6 +128,29 @@ export function finalizeTurn(
     if (slot.extras !== undefined) call.extras = slot.extras;
     if (args.error !== undefined) call.argumentsError = args.numberProblem ?? args.error;
     calls.push(call);
+  };
+  for (const slot of raw.toolCalls) {
+    let name = typeof slot.name === 'string' ? slot.name.trim() : '';
+    if (name === '') {
+      warn(`dropped a tool call without a function name (id ${JSON.stringify(slot.providerId ?? '')})`);
+      continue;
+    }
+    const meant = offered.size > 0 && !offered.has(name) ? offeredToolName(name, offered) : undefined;
+    if (meant !== undefined) {
+      warn(`read the tool name ${JSON.stringify(name.slice(0, 80))} as ${meant}`);
+      name = meant;
+    }
+    addCall(name, slot.arguments, slot);
+  }
+  let text = raw.text;
+  if (calls.length === 0 && finish !== 'length') {
+    // a server without a tool parser hands the model's call over as answer text
+    const written = readTextToolCalls(text, offered);
+    if (written) {
+      warn(`read ${written.calls.length} tool call(s) the model wrote as text`);
+      for (const c of written.calls) addCall(c.name, c.arguments);
+      text = written.rest;
+    }
   }
 
   if (finish === 'length' && calls.length > 0) {
@@ -140,7 +165,7 @@ export function finalizeTurn(
   }
   if (
     calls.length === 0 &&
-    raw.text.trim() === '' &&
+    text.trim() === '' &&
     raw.warnings.some((w) => w.startsWith('ignored a non-JSON stream event'))
   ) {
     // nothing readable arrived, only events that were not chat chunks: an unreadable reply, not silence
@@ -148,7 +173,7 @@ export function finalizeTurn(
       reason: 'unreadable_stream',
     });
   }
-  if (calls.length === 0 && raw.text.trim() === '') {
+  if (calls.length === 0 && text.trim() === '') {
     const why =
       raw.reasoning.trim() !== '' ? ' (reasoning only)' : finish === 'length' ? ' (length limit)' : '';
     throw new GatewayError('empty', `the model returned no text and no tool call${why}`, {
@@ -157,7 +182,7 @@ export function finalizeTurn(
   }
 
   const result: GatewayResult = {
-    text: raw.text,
+    text,
     reasoning: raw.reasoning,
     toolCalls: calls,
     finishReason: calls.length > 0 ? 'tool_calls' : finish === 'tool_calls' ? 'stop' : finish,

@@ -50,12 +50,14 @@ export interface ReplyReaderInit {
   progress: ReadProgress;
   /** The model is known to open inline reasoning in its prompt. */
   reasoningStartsInside?: boolean;
+  /** Names of the tools the request offered. */
+  offeredTools?: ReadonlySet<string>;
 }
 
 /** Creates the reader for one response. */
 export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   const { status, headers, streaming, hooks, progress } = init;
-  const options = { reasoningStartsInside: init.reasoningStartsInside };
+  const options = { reasoningStartsInside: init.reasoningStartsInside, offeredTools: init.offeredTools };
   const contentType = String(headers['content-type'] ?? '').toLowerCase();
   const decoder = new TextDecoder('utf-8');
   let mode: Mode = status < 200 || status >= 300 ? 'error' : 'undecided';

@@ -25,6 +25,8 @@ export interface AssemblerOptions {
   newId?: () => string;
   /** The model is known to open inline reasoning in its prompt (only a closing tag comes). */
   reasoningStartsInside?: boolean;
+  /** Names of the tools the request offered (see finalizeTurn). */
+  offeredTools?: ReadonlySet<string>;
 }
 
 /** Incremental assembler for one streamed reply. */
@@ -196,6 +198,7 @@ export function createStreamAssembler(
           streamed: true,
           warnings,
           model,
+          offeredTools: options.offeredTools,
         },
         hooks,
         newId,

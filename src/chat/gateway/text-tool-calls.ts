@@ -1,0 +1,114 @@
+/**
+ * Tool calls the model wrote as answer text. When a server runs a model without the parser that
+ * turns its tool-call tokens into `tool_calls` (vLLM started without a tool parser, Ollama or
+ * MLX servers with some templates), the call arrives as text: `<tool_call>{...}</tool_call>`
+ * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1), or
+ * the bare JSON object `{"name": ..., "arguments": {...}}` as the whole answer. Shown as text, the
+ * person reads JSON and the tool never runs. Such text is read as calls only when every call in
+ * it names a tool we offered, so an answer that merely talks about JSON stays an answer.
+ * Names are matched as offered, or after dropping a namespace the model put in front
+ * (`functions.read_manifest`, as models trained on another agent's transcripts write them).
+ */
+import { readFirstJsonValue } from './tool-arguments.js';
+
+/** One call found in text. */
+export interface TextToolCall {
+  name: string;
+  /** The arguments object (`{}` when the call gave none). */
+  arguments: Record<string, unknown>;
+}
+
+/** What was found: the calls, and the text that is left once they are taken out. */
+export interface TextToolCalls {
+  calls: TextToolCall[];
+  rest: string;
+}
+
+const PREFIX = /^(?:functions?|tools?|default_api)[.:]/;
+
+/**
+ * The offered tool a called name means: the name itself, else the name without a namespace in
+ * front (`functions.`, `default_api:`) or a special-token tail (`<|channel|>...`). Undefined when
+ * neither is offered.
+ */
+export function offeredToolName(name: string, offered: ReadonlySet<string>): string | undefined {
+  if (offered.has(name)) return name;
+  const bare = name.split('<|')[0].trim().replace(PREFIX, '');
+  return offered.has(bare) ? bare : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** One `{name, arguments | parameters}` value as a call, or undefined when it is not one. */
+function asCall(value: unknown, offered: ReadonlySet<string>): TextToolCall | undefined {
+  if (!isObject(value) || typeof value.name !== 'string') return undefined;
+  const name = offeredToolName(value.name, offered);
+  if (name === undefined) return undefined;
+  let args: unknown = value.arguments ?? value.parameters ?? {};
+  if (typeof args === 'string') {
+    const read = args.trim() === '' ? { value: {}, rest: '' } : readFirstJsonValue(args);
+    if (!read || read.rest.trim() !== '') return undefined;
+    args = read.value;
+  }
+  return isObject(args) ? { name, arguments: args } : undefined;
+}
+
+/** Every value of `value` (one call or a list of calls) as calls, or undefined unless all are. */
+function asCalls(value: unknown, offered: ReadonlySet<string>): TextToolCall[] | undefined {
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length === 0) return undefined;
+  const calls = items.map((v) => asCall(v, offered));
+  return calls.every((c) => c !== undefined) ? (calls as TextToolCall[]) : undefined;
+}
+
+/** Reads one or more JSON values following each other (whitespace between), all calls. */
+function callsIn(text: string, offered: ReadonlySet<string>): TextToolCall[] | undefined {
+  const calls: TextToolCall[] = [];
+  let rest = text.trim();
+  while (rest !== '') {
+    const read = readFirstJsonValue(rest);
+    if (!read) return undefined;
+    const found = asCalls(read.value, offered);
+    if (!found) return undefined;
+    calls.push(...found);
+    rest = read.rest.trim().replace(/^[,;]\s*/, '');
+  }
+  return calls.length > 0 ? calls : undefined;
+}
+
+const TAGGED = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
+const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>'];
+
+/**
+ * Finds tool calls written as text in `text`, naming only tools in `offered`. Returns undefined
+ * when the text holds none (or any part of what looks like one is not a call to an offered
+ * tool: then it all stays text).
+ */
+export function readTextToolCalls(text: string, offered: ReadonlySet<string>): TextToolCalls | undefined {
+  if (offered.size === 0 || text.trim() === '') return undefined;
+  if (text.includes('<tool_call>')) {
+    const calls: TextToolCall[] = [];
+    for (const m of text.matchAll(TAGGED)) {
+      const found = callsIn(m[1], offered);
+      if (!found) return undefined;
+      calls.push(...found);
+    }
+    return { calls, rest: text.replace(TAGGED, '').trim() };
+  }
+  for (const marker of MARKERS) {
+    const at = text.indexOf(marker);
+    if (at < 0) continue;
+    const calls = callsIn(text.slice(at + marker.length), offered);
+    return calls ? { calls, rest: text.slice(0, at).trim() } : undefined;
+  }
+  // the whole answer is the call, maybe in a code fence
+  const bare = text
+    .trim()
+    .replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')
+    .trim();
+  if (bare[0] !== '{' && bare[0] !== '[') return undefined;
+  const calls = callsIn(bare, offered);
+  return calls ? { calls, rest: '' } : undefined;
+}
