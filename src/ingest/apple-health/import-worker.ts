@@ -19,7 +19,7 @@ import { openDatabase } from '../../store/database.js';
 import type { Subscription } from '../hae/cards.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
 import { HaeSampleStore } from '../hae/sample-store.js';
-import { type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
+import { APPLE_HEALTH_ORIGIN, type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
 import { type ExportRead, readAppleHealthExport } from './read-export.js';
 import { RowsAhead } from './rows-ahead.js';
 
@@ -74,7 +74,7 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
     const samples = new HaeSampleStore(db);
     // the parent hears of the push row, to settle the push should this thread fail or die
     const onOpened = (pushId: number, afterId: number) => post({ kind: 'opened', pushId, afterId });
-    const push = new PushRun({ samples, onOpened }, 'apple-health', job.bytes);
+    const push = new PushRun({ samples, onOpened }, APPLE_HEALTH_ORIGIN, job.bytes);
     const subs: Subscription[] = [];
     for (const [cardId, metric] of job.subscriptions) {
       const entry = resolveMetric(metric);

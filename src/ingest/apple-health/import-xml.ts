@@ -23,7 +23,13 @@ import { invalid, KlebbError } from '../../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../../limits.js';
 import { StorageBusyError, storageFault } from '../../store/storage-faults.js';
 import { subscriptions } from '../hae/cards.js';
-import type { HaeIngest, PreparedFill, PushRunState, PushSummary } from '../hae/service.js';
+import {
+  APPLE_HEALTH_ORIGIN,
+  type HaeIngest,
+  type PreparedFill,
+  type PushRunState,
+  type PushSummary,
+} from '../hae/service.js';
 import type { ImportJob, ImportWorkerMessage, WorkerError } from './import-worker.js';
 import { ImportProgress } from './progress.js';
 import type { ExportRead } from './read-export.js';
@@ -266,7 +272,7 @@ async function importWithWorker(
       'NOT_AN_EXPORT',
     );
   }
-  const run = svc.resumePush('apple-health', bytes, state);
+  const run = svc.resumePush(APPLE_HEALTH_ORIGIN, bytes, state);
   for (const line of importWarnings(read)) run.warn(line);
   progress.filling();
   const summary = await run.finishInSteps(fills);

@@ -25,9 +25,9 @@ export const MAX_XML_CHARS_WITHOUT_TAG = 4 * 1024 * 1024;
  * A reference `&` may start: one of XML's five predefined entities (an export declares no others:
  * `&nbsp;` is not XML either), a decimal or a hexadecimal character reference.
  */
-const REFERENCE = /&(?:amp;|lt;|gt;|quot;|apos;|#[0-9]{1,8};|#x[0-9A-Fa-f]{1,6};)/y;
-/** The longest reference REFERENCE accepts: a later `&` this close to a chunk's end may be cut. */
-const LONGEST_REFERENCE = 11;
+const XML_REF = /&(?:amp;|lt;|gt;|quot;|apos;|#[0-9]{1,8};|#x[0-9A-Fa-f]{1,6};)/y;
+/** The longest reference XML_REF accepts: a later `&` this close to a chunk's end may be cut. */
+const LONGEST_REF = 11;
 
 /**
  * `&lt;` or `&gt;` at `at`: a shortcut past the regular expression for the references an export
@@ -51,7 +51,7 @@ export class BareAmpersands {
     this.held = '';
     const lastAmp = text.lastIndexOf('&');
     if (lastAmp < 0) return text;
-    if (lastAmp >= text.length - LONGEST_REFERENCE && text.indexOf(';', lastAmp) < 0) {
+    if (lastAmp >= text.length - LONGEST_REF && text.indexOf(';', lastAmp) < 0) {
       this.held = text.slice(lastAmp);
       text = text.slice(0, lastAmp);
     }
@@ -59,8 +59,8 @@ export class BareAmpersands {
     let out = '';
     let from = 0;
     while (at >= 0) {
-      REFERENCE.lastIndex = at;
-      if (!isLtOrGt(text, at) && !REFERENCE.test(text)) {
+      XML_REF.lastIndex = at;
+      if (!isLtOrGt(text, at) && !XML_REF.test(text)) {
         out += `${text.slice(from, at)}&amp;`;
         from = at + 1;
         this.count++;
@@ -75,8 +75,8 @@ export class BareAmpersands {
     const rest = this.held;
     this.held = '';
     if (!rest) return '';
-    REFERENCE.lastIndex = 0;
-    if (REFERENCE.test(rest)) return rest;
+    XML_REF.lastIndex = 0;
+    if (XML_REF.test(rest)) return rest;
     this.count++;
     return `&amp;${rest.slice(1)}`;
   }

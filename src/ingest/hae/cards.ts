@@ -374,9 +374,48 @@ function firstDatedIndex(arr: readonly unknown[]): number {
   return i === -1 ? arr.length : i;
 }
 
+/** The dates of a card's rows (none when its data is not a list). */
+function cardDates(ctx: Pick<CardContext, 'store'>, cardId: string): Set<string> {
+  const json = ctx.store.state(cardId).shape === 'array' ? ctx.store.readJson(cardId) : undefined;
+  const rows = json === undefined ? [] : (JSON.parse(json) as unknown[]);
+  const out = new Set<string>();
+  for (const el of rows) {
+    const d = dateOf(el);
+    if (d !== undefined) out.add(d);
+  }
+  return out;
+}
+
+/**
+ * The days an import puts back on its cards although none of their samples is new: days whose
+ * samples were all stored before (the same file imported again after its import was undone,
+ * say: undo takes the rows off the cards, the samples stay) and that the card has no row for.
+ * A day the card has a row for keeps it (a row edited by hand stays); days with new samples are
+ * filled anyway. `storedBefore` and `affected` map a sample metric to dates.
+ * @returns per card id, those days (only cards that have some).
+ */
+export function restorableDays(
+  ctx: Pick<CardContext, 'registry' | 'store'>,
+  storedBefore: ReadonlyMap<string, ReadonlySet<string>>,
+  affected: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  if (storedBefore.size === 0) return out;
+  for (const sub of subscriptions(ctx)) {
+    const offered = storedBefore.get(sub.entry.reads);
+    if (!offered) continue;
+    const filled = affected.get(sub.entry.reads);
+    const have = cardDates(ctx, sub.cardId);
+    const days = new Set([...offered].filter((d) => !filled?.has(d) && !have.has(d)));
+    if (days.size) out.set(sub.cardId, days);
+  }
+  return out;
+}
+
 /**
  * After a push: for every subscribed card whose metric got new samples, recompute the rows of the
- * affected dates and upsert them. `affected` maps a sample metric (catalogue `reads` key) to dates.
+ * affected dates and upsert them. `affected` maps a sample metric (catalogue `reads` key) to dates;
+ * `restore` adds days per card id (restorableDays).
  * A card that fails is reported with a note; the others are still filled. `prepared` rows (by
  * card id, from prepareRows) are written as they are when no sample arrived since they were made.
  * @returns one result per subscribed card whose metric was in `present` (the push's metrics).
@@ -387,17 +426,21 @@ export function fillSubscribers(
   affected: ReadonlyMap<string, ReadonlySet<string>>,
   present: ReadonlySet<string>,
   prepared?: ReadonlyMap<string, PreparedRows>,
+  restore?: ReadonlyMap<string, ReadonlySet<string>>,
 ): SubscriberResult[] {
   const results: SubscriberResult[] = [];
   for (const sub of subscriptions(ctx)) {
     if (!present.has(sub.entry.reads)) continue;
-    const dates = affected.get(sub.entry.reads);
+    const more = restore?.get(sub.cardId);
+    const base = affected.get(sub.entry.reads);
+    const dates = more ? new Set([...(base ?? []), ...more]) : base;
     if (!dates || dates.size === 0) {
       results.push({ id: sub.cardId, metric: sub.entry.key, rowsWritten: 0 });
       continue;
     }
     try {
-      const ready = prepared?.get(sub.cardId);
+      // rows made ahead cover the dates with new samples only
+      const ready = more ? undefined : prepared?.get(sub.cardId);
       const rows =
         ready && stillCurrent(store, sub.entry, ready) ? ready.rows : rowsForDates(store, sub.entry, dates);
       const r = upsertRowsByDate(ctx, sub.cardId, rows);

@@ -21,6 +21,7 @@ import {
   type PreparedRows,
   prepareRows,
   type RowsMadeAhead,
+  restorableDays,
   type SubscriberResult,
   type Subscription,
   subscriptions,
@@ -167,6 +168,8 @@ export interface PushRunState {
   skipped: number;
   /** Per metric, the local dates that got a new sample. */
   affected: Map<string, Set<string>>;
+  /** Per metric, the dates of samples an import offered that were stored before (restorableDays). */
+  storedBefore: Map<string, Set<string>>;
   listed: Set<string>;
   withSamples: Set<string>;
   warnings: string[];
@@ -187,6 +190,16 @@ export interface PushHost {
   onOpened?: (pushId: number, afterId: number) => void;
 }
 
+/** The `origin` of a push that is an Apple Health import (a phone push is `hae`). */
+export const APPLE_HEALTH_ORIGIN = 'apple-health';
+
+/** Adds `date` to the dates of `metric`. */
+function addToDates(dates: Map<string, Set<string>>, metric: string, date: string): void {
+  const set = dates.get(metric);
+  if (set) set.add(date);
+  else dates.set(metric, new Set([date]));
+}
+
 /** One push in progress: add samples as they are read, then finish() once. */
 export class PushRun {
   readonly receivedAt: string;
@@ -195,6 +208,7 @@ export class PushRun {
   private inserted = 0;
   private skipped = 0;
   private affected = new Map<string, Set<string>>();
+  private storedBefore = new Map<string, Set<string>>();
   /** Sample metrics listed by the body (also blocks with `"data": []`). */
   private listed = new Set<string>();
   /** Sample metrics with at least one sample in the body. */
@@ -220,6 +234,7 @@ export class PushRun {
       this.inserted = state.inserted;
       this.skipped = state.skipped;
       this.affected = state.affected;
+      this.storedBefore = state.storedBefore;
       this.listed = state.listed;
       this.withSamples = state.withSamples;
       this.warnings = state.warnings;
@@ -241,6 +256,7 @@ export class PushRun {
       inserted: this.inserted,
       skipped: this.skipped,
       affected: this.affected,
+      storedBefore: this.storedBefore,
       listed: this.listed,
       withSamples: this.withSamples,
       warnings: this.warnings,
@@ -306,6 +322,10 @@ export class PushRun {
       const all = this.affected.get(metric);
       if (all) for (const d of dates) all.add(d);
       else this.affected.set(metric, dates);
+    }
+    // an import of a file imported before (after an undo, say): see restorableDays
+    if (this.origin === APPLE_HEALTH_ORIGIN && r.inserted < r.offered) {
+      for (const s of samples) addToDates(this.storedBefore, s.metric, s.date);
     }
   }
 
@@ -517,9 +537,10 @@ export class PushRun {
       store: this.cards.store,
       emit: (e: CardEvent) => events.push(e),
     };
+    const restore = restorableDays(cards, this.storedBefore, this.affected);
     // one push (or one import) is one change set, whatever request or job runs it
     const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
-      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared),
+      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared, restore),
     );
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
