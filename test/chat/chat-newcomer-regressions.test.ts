@@ -51,6 +51,26 @@ describe('chat newcomer regressions', () => {
     expect(reply.reply).toContain('keep going');
   });
 
+  it('an answer the model stopped at its length limit says it was cut off, streamed or not', async () => {
+    gw.script({
+      kind: 'reply',
+      chunks: ['Your resting heart rate went ', 'down by'],
+      finishReason: 'length',
+    });
+    const r = await postSse(`${s.url}/api/chat`, { ...hi, stream: true });
+    const reply = r.events.find((e) => e.event === 'reply')?.data;
+    expect(reply.reply).toBe(
+      'Your resting heart rate went down by\n\nMy answer was cut off here: it reached the length limit for one reply. Say "keep going" and I will continue.',
+    );
+    gw.script({ kind: 'reply', text: 'Your sleep was', finishReason: 'length' });
+    const b = await s.api('/api/chat', { json: hi });
+    expect(b.status).toBe(200);
+    expect(b.body.reply).toMatch(/^Your sleep was\n\nMy answer was cut off here/);
+    // an answer that ended on its own gets no such note
+    gw.script({ kind: 'reply', text: 'All good.' });
+    expect((await s.api('/api/chat', { json: hi })).body.reply).toBe('All good.');
+  });
+
   it('a stream of unreadable events is an unreadable reply (500), not "no answer"', async () => {
     gw.script({
       kind: 'bytes',

@@ -12,6 +12,20 @@ import type { GatewayError } from '../gateway/gateway-error.js';
 export const KEEP_GOING_SUFFIX =
   'I ran out of steps for this message before finishing. Say "keep going" and I will pick up where I stopped.';
 
+/**
+ * Appended to an answer the model stopped at its length limit (finish_reason `length`): the text
+ * ends mid-sentence, and the person should know it is not the whole answer.
+ */
+export const CUT_OFF_SUFFIX =
+  'My answer was cut off here: it reached the length limit for one reply. Say "keep going" and I will continue.';
+
+/** An answer stopped at the length limit, with CUT_OFF_SUFFIX after it. */
+export function cutOffReply(text: string): string {
+  return `${text}
+
+${CUT_OFF_SUFFIX}`;
+}
+
 /** The reply when the model answered with no text at all. */
 export const EMPTY_REPLY_COPY =
   'No answer came back from the model this time. Please try again, or rephrase the request.';

@@ -19,6 +19,7 @@ import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '
 import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
   cappedReply,
+  cutOffReply,
   EMPTY_REPLY_COPY,
   failedAfterWritesCopy,
   gatewayFailure,
@@ -218,15 +219,13 @@ export async function runTurn(
       }
       continue;
     }
-    const text = result.text.trim();
-    if (!text)
+    const answer = result.text.trim();
+    if (!answer)
       return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
-    return finish({
-      reason: 'answered',
-      status: 200,
-      payload: finalPayload(text, input.voiceMode, deps.parseVoice),
-      roundTrips,
-    });
+    const payload = finalPayload(answer, input.voiceMode, deps.parseVoice);
+    // stopped at the model's length limit: said under the text, which ends mid-sentence
+    if (result.finishReason === 'length') payload.reply = cutOffReply(payload.reply);
+    return finish({ reason: 'answered', status: 200, payload, roundTrips });
   }
   return capped('capped');
 }
