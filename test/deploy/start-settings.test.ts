@@ -1,6 +1,6 @@
 /**
  * Every way Klebb is started in production runs with the environment `npm start` sets before
- * `node` (the malloc setting of docs/DEPLOY.md): the container image and the systemd unit carry
+ * `node` (the malloc and V8 thread pool settings of docs/DEPLOY.md): the container image and the systemd unit carry
  * the same variables with the same values, so a deployment keeps the memory figures measured
  * with `npm start`.
  */
@@ -35,8 +35,8 @@ function declared(text: string, prefix: string): Record<string, string> {
 }
 
 describe('production start settings', () => {
-  it('npm start sets the malloc threshold before node', () => {
-    expect(startEnv()).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+  it('npm start sets the malloc threshold and the V8 thread pool before node', () => {
+    expect(startEnv()).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', NODE_OPTIONS: '--v8-pool-size=1' });
     expect(read('package.json')).toContain('node dist/src/main.js');
   });
 
