@@ -29,7 +29,7 @@ COPY README.md ./README.md
 COPY docs ./docs
 ENV NODE_ENV=production
 # large buffers (request bodies) in their own mappings, returned to the system when freed (docs/DEPLOY.md)
-ENV MALLOC_MMAP_THRESHOLD_=131072
+ENV MALLOC_MMAP_THRESHOLD_=65536
 # one V8 helper thread instead of four: fewer C-heap arenas kept resident (docs/DEPLOY.md)
 ENV NODE_OPTIONS=--v8-pool-size=1
 ENV HEALTH_HOME=/data

@@ -36,7 +36,7 @@ function declared(text: string, prefix: string): Record<string, string> {
 
 describe('production start settings', () => {
   it('npm start sets the malloc threshold and the V8 thread pool before node', () => {
-    expect(startEnv()).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', NODE_OPTIONS: '--v8-pool-size=1' });
+    expect(startEnv()).toEqual({ MALLOC_MMAP_THRESHOLD_: '65536', NODE_OPTIONS: '--v8-pool-size=1' });
     expect(read('package.json')).toContain('node dist/src/main.js');
   });
 
