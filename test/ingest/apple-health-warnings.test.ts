@@ -3,6 +3,7 @@
  * upload route: one warning line per metric and reason over the whole file (however many batches
  * the file is read in), the most serious first, and a file cut short said plainly and first.
  */
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
@@ -124,10 +125,28 @@ describe('Apple Health import of a damaged file', () => {
     for (let i = 40; i < 50; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
     const r = await srv.importExport(exportXml(body));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ ok: true, truncated: false, damagedAtLine: 34, records: 30 });
+    // line 33 holds the last record read
+    expect(r.body).toMatchObject({ ok: true, truncated: false, damagedAtLine: 33, records: 30 });
     expect(r.body.warnings[0]).toMatch(
-      /^the file is damaged at line 34: a tag there never ends .* The 30 record\(s\) before it were imported/,
+      /^the file is damaged after line 33: what follows is not XML, or a tag there never ends .* The 30 record\(s\) before it were imported/,
     );
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 3000 }]);
+  });
+
+  it('bytes that are not XML stop the reading there; the records before them are kept', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const body: string[] = [];
+    for (let i = 0; i < 30; i++) body.push(rec('StepCount', 'count', '100', i, 'iPhone'));
+    const head = Buffer.from(`${exportXml(body, false)}\n`);
+    // 3 MB of random bytes (a copy gone wrong), then more records and the end of the file
+    const junk = randomBytes(3_000_000);
+    const tail = Buffer.from(`\n${rec('StepCount', 'count', '100', 40, 'iPhone')}\n</HealthData>\n`);
+    const r = await srv.importExport(Buffer.concat([head, junk, tail]));
+    expect(r.status).toBe(200);
+    // the line of the last tag read: 33, or a little into the junk when saxes read a tag in it
+    expect(r.body).toMatchObject({ ok: true, truncated: false, records: 30 });
+    expect(r.body.damagedAtLine).toBeGreaterThanOrEqual(33);
+    expect(r.body.warnings[0]).toMatch(/^the file is damaged after line \d+: what follows is not XML/);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 3000 }]);
   });
 });

@@ -49,7 +49,7 @@ export interface AppleHealthImport extends PushSummary {
    * incomplete (the records read up to the cut are imported; the first warning says so).
    */
   truncated: boolean;
-  /** The line where a tag never ended and reading stopped (read-export.ts), or null. */
+  /** The line of the last tag read before the file turned out damaged (read-export.ts), or null. */
   damagedAtLine: number | null;
   /** `{cardId: rowsWritten}` of the subscribed cards filled. */
   ingested: Record<string, number>;
@@ -165,7 +165,7 @@ export function importWarnings(read: ExportRead): string[] {
   }
   if (read.damagedAtLine !== null) {
     out.push(
-      `the file is damaged at line ${read.damagedAtLine}: a tag there never ends (a quote or '>' is missing, or the bytes are not XML), so reading stopped there. The ${read.records} record(s) before it were imported; export again from the Health app and import the new file (readings already here are not added twice)`,
+      `the file is damaged after line ${read.damagedAtLine}: what follows is not XML, or a tag there never ends (a quote or '>' is missing), so reading stopped there. The ${read.records} record(s) before it were imported; export again from the Health app and import the new file (readings already here are not added twice)`,
     );
   }
   if (!read.sawHealthData)

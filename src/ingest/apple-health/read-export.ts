@@ -22,7 +22,7 @@ import type { PushRun } from '../hae/service.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 import type { RowsAhead } from './rows-ahead.js';
-import { BareAmpersands, TagWatch } from './xml-repair.js';
+import { BareAmpersands, notXml, TagWatch } from './xml-repair.js';
 
 /** Bytes read from the file per parse step. */
 const READ_CHUNK = 256 * 1024;
@@ -70,8 +70,9 @@ export interface ExportRead {
    */
   truncated: boolean;
   /**
-   * The line where a tag never ended (xml-repair.ts): reading stopped there, the records before
-   * it were imported. Null when the file was read to its end.
+   * The line of the last tag read before the file turned out damaged (a tag that never ends,
+   * bytes that are not XML: xml-repair.ts): reading stopped there, the records before it were
+   * imported. Null when the file was read to its end.
    */
   damagedAtLine: number | null;
   /** Bare `&` characters read as `&` (xml-repair.ts). */
@@ -133,6 +134,8 @@ export async function readAppleHealthExport(
   /** Tags opened so far (TagWatch tells a tag that never ends by the count not moving). */
   let tags = 0;
   let damagedAtLine: number | null = null;
+  /** The line of the last tag read: where the damage starts, when the file turns out damaged. */
+  let lastTagLine = 1;
   let bareAmpersands = 0;
 
   /** The block of the last point: Apple writes a type's records together, so mostly the next one's. */
@@ -188,6 +191,7 @@ export async function readAppleHealthExport(
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     tags++;
+    lastTagLine = parser.line;
     const parent = stack[stack.length - 1];
     if (!tag.isSelfClosing) stack.push(tag.name);
     const a = tag.attributes as Record<string, string>;
@@ -257,14 +261,17 @@ export async function readAppleHealthExport(
     for await (const chunk of input) {
       const bytes = chunk as Buffer;
       let chars = 0;
-      for (let at = 0; at < bytes.length; at += PARSE_PIECE) {
+      let junk = false;
+      for (let at = 0; at < bytes.length && !junk; at += PARSE_PIECE) {
         const text = decoder.write(bytes.subarray(at, at + PARSE_PIECE));
         chars += text.length;
+        const errorsBefore = xmlErrors;
         parser.write(ampersands.fix(text));
+        junk = notXml(text.length, xmlErrors - errorsBefore);
       }
       onRead(input.bytesRead, records);
-      if (watch.read(chars, tags)) {
-        damagedAtLine = parser.line;
+      if (junk || watch.read(chars, tags)) {
+        damagedAtLine = lastTagLine;
         break;
       }
       await flush();

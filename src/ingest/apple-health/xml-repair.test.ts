@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { BareAmpersands, MAX_XML_CHARS_WITHOUT_TAG, TagWatch } from './xml-repair.js';
+import { BareAmpersands, MAX_XML_CHARS_WITHOUT_TAG, notXml, TagWatch } from './xml-repair.js';
 
 /** The `sourceName` of every `<Record>` saxes reads from `chunks` once repaired. */
 function sourcesRead(chunks: string[]): { sources: string[]; errors: string[]; count: number } {
@@ -82,5 +83,27 @@ describe('TagWatch', () => {
       read += chunk;
     }
     expect(watch.read(chunk, tags)).toBe(true);
+  });
+});
+
+describe('notXml', () => {
+  it('tells random bytes from a damaged export by the rate of XML problems saxes reports', () => {
+    const problems = (text: string) => {
+      const parser = new SaxesParser({ xmlns: false });
+      let n = 0;
+      parser.on('error', () => n++);
+      parser.write('<HealthData>');
+      parser.write(text);
+      return n;
+    };
+    const junk = Buffer.from(Array.from({ length: 32_768 }, (_, i) => (i * 7919 + 13) % 256)).toString(
+      'latin1',
+    );
+    expect(notXml(junk.length, problems(junk))).toBe(true);
+    // a stray control character in every record (as Apple once wrote them) is still XML
+    const records = '<Record type="A" sourceName="Watch\u000b" value="1"/>\n'.repeat(600);
+    const p = problems(records);
+    expect(p).toBeGreaterThanOrEqual(600);
+    expect(notXml(records.length, p)).toBe(false);
   });
 });

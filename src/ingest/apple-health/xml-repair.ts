@@ -1,5 +1,6 @@
 /**
- * Two faults of damaged export.xml files that would otherwise cost the whole rest of the file.
+ * Three faults of damaged export.xml files that would otherwise cost the whole rest of the file,
+ * or the import.
  *
  * A bare `&` (one that does not start a reference such as `&amp;`, `&#38;` or `&#x26;`, e.g. a
  * source named `Tom & Jerry` written by a third-party app or an edit by hand): saxes takes it as
@@ -11,7 +12,26 @@
  * unfinished attribute in memory until the end of the file, which a file of gigabytes makes
  * larger than the import may hold. `TagWatch` notices when no tag has ended for
  * MAX_XML_CHARS_WITHOUT_TAG characters; the import then stops there and says where.
+ *
+ * Bytes that are not XML (binary data in the file): saxes reports a problem every few
+ * characters and keeps something of each, so a few megabytes of them exhaust the import's
+ * memory. `notXml` tells such a piece by its rate of problems; the import stops there too.
  */
+
+/**
+ * Characters per XML problem below which a piece of the file is not XML at all. Bytes that are
+ * not XML (a copy that went wrong, binary data in the file) give a problem every few characters
+ * (random bytes: one per 5 to 7), and saxes keeps something of each (about 40 bytes: 2 MB of
+ * them exhausted the import's memory); a damaged export gives far fewer (a stray control
+ * character in every record, as Apple once wrote them, is one problem per 50 characters even in
+ * the shortest records).
+ */
+const MIN_CHARS_PER_XML_PROBLEM = 16;
+
+/** True when `chars` characters of the file gave `problems` XML problems: they are not XML. */
+export function notXml(chars: number, problems: number): boolean {
+  return problems * MIN_CHARS_PER_XML_PROBLEM > chars;
+}
 
 /**
  * Longest run of the file with no tag ending in it, characters. Apple's longest tags (a record
