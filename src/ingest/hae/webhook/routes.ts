@@ -17,16 +17,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
-import { lazyImport } from '../../../lazy-module.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
+import { ingestInline, ingestSpooled } from './ingest-body.js';
 import { receiveBody } from './receive.js';
-
-// the payload parsing (a streaming JSON parser among others) loads with the first push, not
-// at start-up: an idle server never runs it
-const payloadIngest = lazyImport(() => import('./ingest-body.js'));
 
 /** The webhook path. */
 export const HAE_WEBHOOK_PATH = '/api/health-auto-export';
@@ -88,7 +84,6 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       try {
         // samples of an earlier failed push or import still waiting for their cards go first
         svc.settleFailed();
-        const { ingestInline, ingestSpooled } = await payloadIngest();
         const result =
           received.kind === 'inline'
             ? ingestInline(svc, received.body, { contentType: req.headers['content-type'] })
