@@ -147,10 +147,13 @@ describe('the progress route and the script', () => {
       records: 0,
     });
     expect(await answer).toBe(200);
-    expect((await srv.api('/api/apple-health/import/progress')).body).toMatchObject({
-      running: false,
-      phase: 'done',
-    });
+    const done = (await srv.api('/api/apple-health/import/progress')).body;
+    // one import from the first byte: its start is the upload's, and its clock stops at the end
+    expect(done).toMatchObject({ running: false, phase: 'done', startedAt: during.startedAt });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await srv.api('/api/apple-health/import/progress')).body.elapsedSeconds).toBe(
+      done.elapsedSeconds,
+    );
     // an upload refused before it is read ends the progress as failed too
     expect((await srv.importExport('')).status).toBe(400);
     expect((await srv.api('/api/apple-health/import/progress')).body).toMatchObject({

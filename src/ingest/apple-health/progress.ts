@@ -20,7 +20,7 @@ export interface ImportProgressView {
   records: number;
   /** 0–100, one decimal: bytes read over the size (100 only when done). */
   percent: number;
-  /** Seconds since the import started. */
+  /** Seconds from the import's start (its upload's) to now, or to its end once it ended. */
   elapsedSeconds: number;
   /** Estimated seconds left (whole seconds), null until the pace is known (1 % read and 1 s gone). */
   etaSeconds: number | null;
@@ -52,14 +52,25 @@ export function uploadingProgress(expectedBytes: number): ImportProgress {
 
 /** The progress of one import, updated by the importer; `view()` reads it. */
 export class ImportProgress {
-  private readonly started = Date.now();
-  private readonly startedAt = new Date(this.started).toISOString();
+  private readonly startedAt: string;
+  /** When end() was called (the elapsed time stops there). */
+  private ended: number | undefined;
   private phase: ImportProgressView['phase'] = 'reading';
   private bytesRead = 0;
   private records = 0;
   private error: string | undefined;
 
-  constructor(readonly totalBytes: number) {}
+  /**
+   * @param totalBytes the file's size.
+   * @param started when the import began, ms since the epoch (its upload's start, when the file
+   *   had to arrive first: the progress then goes on from the upload's).
+   */
+  constructor(
+    readonly totalBytes: number,
+    readonly started = Date.now(),
+  ) {
+    this.startedAt = new Date(started).toISOString();
+  }
 
   /** The file is still arriving (see uploadingProgress). */
   uploading(): void {
@@ -80,6 +91,7 @@ export class ImportProgress {
 
   /** The import ended: `error` when it failed. */
   end(error?: unknown): void {
+    this.ended ??= Date.now();
     this.phase = error === undefined ? 'done' : 'failed';
     if (error !== undefined) this.error = error instanceof Error ? error.message : String(error);
   }
@@ -91,7 +103,7 @@ export class ImportProgress {
 
   /** The progress now. */
   view(now = Date.now()): ImportProgressView {
-    const elapsed = now - this.started;
+    const elapsed = (this.ended ?? now) - this.started;
     const fraction = this.totalBytes > 0 ? this.bytesRead / this.totalBytes : 1;
     const done = this.phase === 'done';
     const percent = done ? 100 : Math.min(99.9, Math.floor(fraction * 1000) / 10);

@@ -65,7 +65,7 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
           );
         }
         // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
-        const progress = new ImportProgress(fs.statSync(file).size);
+        const progress = new ImportProgress(fs.statSync(file).size, upload.started);
         if (latest === upload) latest = progress;
         let result: Awaited<ReturnType<typeof import('./import-xml.js').importAppleHealthFile>>;
         try {
