@@ -79,15 +79,14 @@ function memoKey(kind: string, content: unknown): Buffer {
 /**
  * The memo key of a whole webhook body: code fingerprint + its bytes. A body sent again byte for
  * byte (the phone retrying, the same automation run twice) is then accounted for from its memo
- * without being parsed (`PushRun.replayAndFinish`).
+ * without being parsed (`PushRun.replayAndFinish`). `body`: the bytes, or their chunks in order.
  */
-export function bodyMemoKey(body: Uint8Array): Buffer {
-  return createHash('sha256')
-    .update(extractionFingerprint())
-    .update('body\u0000')
-    .update(body)
-    .digest()
-    .subarray(0, 16);
+export function bodyMemoKey(body: Uint8Array | readonly Uint8Array[]): Buffer {
+  const h = createHash('sha256').update(extractionFingerprint()).update('body\u0000');
+  // a body still in the chunks it arrived in: the same key as those bytes joined
+  if (body instanceof Uint8Array) h.update(body);
+  else for (const chunk of body) h.update(chunk);
+  return h.digest().subarray(0, 16);
 }
 
 /**

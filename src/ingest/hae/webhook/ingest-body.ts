@@ -84,16 +84,26 @@ function shortMessage(err: unknown): string {
   return m.length > 200 ? `${m.slice(0, 197)}...` : m;
 }
 
+/** A body received in memory (receiveBody's inline outcome): its chunks, and them joined on first read. */
+export interface InlineBody {
+  bytes: number;
+  chunks: readonly Buffer[];
+  readonly body: Buffer;
+}
+
 /**
  * A body held in memory: decoded once, parsed once, normalised, extracted, stored, cards filled.
+ * `received`: the bytes, or the chunks they arrived in (a re-send answered from its memo then
+ * never joins them).
  * @returns the answer; a body that is not JSON is quarantined (nothing ingested).
  */
 export function ingestInline(
   svc: HaeIngest,
-  body: Buffer,
+  received: Buffer | InlineBody,
   opts: { contentType?: string } = {},
 ): WebhookAnswer {
-  if (body.length === 0) {
+  const bytes = Buffer.isBuffer(received) ? received.length : received.bytes;
+  if (bytes === 0) {
     return {
       ok: false,
       ingested: {},
@@ -101,9 +111,11 @@ export function ingestInline(
       warning: 'the body is empty; nothing was ingested',
     };
   }
-  const bodyKey = bodyMemoKey(body);
-  const replayed = svc.startPush('hae', body.length).replayAndFinish(bodyKey);
+  const bodyKey = bodyMemoKey(Buffer.isBuffer(received) ? received : received.chunks);
+  const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
   if (replayed) return shape(replayed, true);
+  // not seen before: the chunks are joined only now
+  const body = Buffer.isBuffer(received) ? received : received.body;
   if (nestsDeeperThan(body)) {
     svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
     return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };

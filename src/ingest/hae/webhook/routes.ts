@@ -86,7 +86,7 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         svc.settleFailed();
         const result =
           received.kind === 'inline'
-            ? ingestInline(svc, received.body, { contentType: req.headers['content-type'] })
+            ? ingestInline(svc, received, { contentType: req.headers['content-type'] })
             : await ingestSpooled(svc, received.file, received.bytes, {
                 contentType: req.headers['content-type'],
               });
