@@ -43,11 +43,11 @@
  * `max`/`min` fields are order- and overlap-free.
  */
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
-import { byDate, finishRow, type HaeRow, instantOf } from './rows.js';
+import { byDate, finishRow, type HaeRow } from './rows.js';
 import type { Sample } from './sample.js';
 import { sleepRows } from './sleep-nights.js';
 import { dropCoveredSources, overlaps, type SourceSet, sourceSet, sourceSetKey } from './sources.js';
-import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
+import { canonicalTimestamp, type HaeTime, parseHaeTimestamp } from './timestamps.js';
 import { mergeVersions } from './versions.js';
 import { workoutRows } from './workouts-merge.js';
 
@@ -70,8 +70,11 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
   if (entry.kind === 'sleep') return sleepRows(entry, mine);
   if (entry.kind === 'workouts') return workoutRows(entry, mine);
 
+  // each sample's stamp is parsed once here, not again per field and per step
+  const times: Times = new Map();
+  for (const s of mine) times.set(s, parseHaeTimestamp(s.at));
   const current = mergeVersions(entry, mine, (s) => {
-    const t = parseHaeTimestamp(s.at);
+    const t = times.get(s);
     return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.values.seq ?? 0}`;
   });
   const byDay = new Map<string, Sample[]>();
@@ -82,7 +85,11 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
   }
   const rows: HaeRow[] = [];
   for (const [date, day] of byDay) {
-    const row = finishRow(entry, date, day.length === 1 ? loneValues(entry, day[0]) : dayValues(entry, day));
+    const row = finishRow(
+      entry,
+      date,
+      day.length === 1 ? loneValues(entry, day[0]) : dayValues(entry, day, times),
+    );
     if (row) rows.push(row);
   }
   return byDate(rows);
@@ -92,6 +99,17 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
 function allFinite(s: Sample): boolean {
   for (const v of Object.values(s.values)) if (typeof v === 'number' && !Number.isFinite(v)) return false;
   return true;
+}
+
+/**
+ * The parsed `at` of each sample aggregateRows was given (null: it does not parse). A sample made
+ * there by merging versions is not in it: timeOf parses its stamp.
+ */
+type Times = Map<Sample, Readonly<HaeTime> | null>;
+
+function timeOf(s: Sample, times: Times): Readonly<HaeTime> | null {
+  const t = times.get(s);
+  return t === undefined ? parseHaeTimestamp(s.at) : t;
 }
 
 interface Point {
@@ -105,12 +123,12 @@ interface Point {
   seq: number;
 }
 
-function pointsOf(day: readonly Sample[], field: string): Point[] {
+function pointsOf(day: readonly Sample[], field: string, times: Times): Point[] {
   const out: Point[] = [];
   for (const s of day) {
     const v = s.values[field];
     if (typeof v === 'number' && Number.isFinite(v)) {
-      const t = parseHaeTimestamp(s.at);
+      const t = timeOf(s, times);
       const seq = s.values.seq;
       out.push({
         value: v,
@@ -213,7 +231,9 @@ function dayTotal(points: readonly Point[]): number | undefined {
   }
   for (const family of families(rest)) {
     let total = 0;
-    for (const atInstant of groupBy(family, (p) => p.at)) total += instantValue(atInstant);
+    // one point at an instant is its own value (what instantValue makes of it)
+    for (const atInstant of groupBy(family, (p) => p.at))
+      total += atInstant.length === 1 ? atInstant[0].value : instantValue(atInstant);
     const names = new Set<string>();
     for (const p of family) for (const n of p.set ?? []) names.add(n);
     readings.push({ value: total, set: names.size ? [...names].sort() : null });
@@ -248,11 +268,12 @@ function loneValues(entry: CatalogueEntry, s: Sample): Record<string, number | b
 function dayValues(
   entry: CatalogueEntry,
   day: readonly Sample[],
+  times: Times,
 ): Record<string, number | boolean | undefined> {
   const out: Record<string, number | boolean | undefined> = {};
   if (entry.kind === 'last') {
     const candidates = day
-      .map((s) => ({ s, at: instantOf(s.at) ?? 0, set: sourceSet(s.source) }))
+      .map((s) => ({ s, at: timeOf(s, times)?.epochMs ?? 0, set: sourceSet(s.source) }))
       .filter(({ s }) => entry.fields.some((f) => typeof s.values[f.name] === 'number'));
     if (!candidates.length) return out;
     const latest = maxOf(candidates.map((c) => c.at));
@@ -273,13 +294,24 @@ function dayValues(
       out[f.name] = day.length > 0 ? true : undefined;
       continue;
     }
-    const points = pointsOf(day, f.name);
+    const points = pointsOf(day, f.name, times);
     if (!points.length) continue;
     const values = points.map((p) => p.value);
     if (f.reduce === 'min') out[f.name] = minOf(values);
     else if (f.reduce === 'max' || entry.kind === 'max') out[f.name] = maxOf(values);
     else if (entry.kind === 'sum') out[f.name] = dayTotal(points);
-    else out[f.name] = mean(groupBy(points, (p) => p.at).flatMap((g) => uncovered(g).map((p) => p.value)));
+    else out[f.name] = mean(uncoveredValues(points));
+  }
+  return out;
+}
+
+/** The values of the points not covered at their instant, instant by instant (`mean`'s rule). */
+function uncoveredValues(points: readonly Point[]): number[] {
+  const out: number[] = [];
+  for (const g of groupBy(points, (p) => p.at)) {
+    // a point alone at its instant is not covered
+    if (g.length === 1) out.push(g[0].value);
+    else for (const p of uncovered(g)) out.push(p.value);
   }
   return out;
 }
