@@ -40,8 +40,15 @@ export interface PhoneStatus {
   tokenSet: boolean;
   endpointUrl: string;
   lastPush: LastPush | null;
-  /** A newer push that read nothing (its problems), kept apart so the good one stays shown. */
-  lastFailedAttempt?: { receivedAt: string; payloadBytes: number; warnings: string[] };
+  /** A newer push that was refused or read nothing (why), kept apart so the good one stays shown. */
+  lastFailedAttempt?: {
+    receivedAt: string;
+    status: number;
+    code?: string;
+    error: string;
+    payloadBytes: number | null;
+    warnings: string[];
+  };
 }
 
 /** One metric seen in pushes. */

@@ -237,10 +237,12 @@ function LastPushPanel({
           <Loading />
         )
       ) : !push ? (
-        <p class="auth-text">
-          Nothing has arrived yet. Once the app has run, what it sent shows here. Nothing after the app says
-          it sent? Then the phone cannot reach this address: open the URL above in the phone's browser.
-        </p>
+        !status.lastFailedAttempt && (
+          <p class="auth-text">
+            Nothing has arrived yet. Once the app has run, what it sent shows here. Nothing after the app says
+            it sent? Then the phone cannot reach this address: open the URL above in the phone's browser.
+          </p>
+        )
       ) : (
         <>
           <dl class="facts">
@@ -284,14 +286,14 @@ function LastPushPanel({
               </ul>
             </details>
           )}
-          {status?.lastFailedAttempt && (
-            <p class="notice phone-failed-attempt" data-failed-attempt="">
-              {`A later push ${when(status.lastFailedAttempt.receivedAt)} failed: ${
-                status.lastFailedAttempt.warnings[0] ?? 'nothing in it could be read.'
-              }`}
-            </p>
-          )}
         </>
+      )}
+      {status?.lastFailedAttempt && (
+        <p class="notice phone-failed-attempt" data-failed-attempt="">
+          {`${push ? 'A later push' : 'A push'} ${when(status.lastFailedAttempt.receivedAt)} failed${
+            status.lastFailedAttempt.status === 200 ? '' : ` (HTTP ${status.lastFailedAttempt.status})`
+          }: ${status.lastFailedAttempt.error}`}
+        </p>
       )}
     </section>
   );

@@ -42,6 +42,7 @@ import { type ExtractResult, extractSamples } from './format/samples.js';
 import { recomputePendingRows } from './recompute.js';
 import { type BlockMemo, HaeSampleStore } from './sample-store.js';
 import { HaeTokenStore } from './token.js';
+import { type RefusedPush, RefusedPushes } from './webhook/refused-pushes.js';
 
 let fingerprint: string | undefined;
 
@@ -615,6 +616,8 @@ export class HaeIngest {
   /** Largest export.xml upload, bytes (KLEBB_APPLE_HEALTH_MAX_BYTES). */
   appleHealthMaxBytes: number;
   readonly log: IngestLogger;
+  /** The newest webhook push refused or answered `{ok: false}` (in memory only). */
+  readonly refused = new RefusedPushes();
   /** Failed pushes whose samples still wait to reach their cards: push id → sample id before it. */
   private readonly unsettled = new Map<number, number>();
 
@@ -785,14 +788,35 @@ export class HaeIngest {
     return (good?.summary as PushSummary | null | undefined) ?? null;
   }
 
-  /** The newest completed push when it read nothing and came after `lastPush`'s, or null. */
-  lastFailedAttempt(origin = 'hae'): Pick<PushSummary, 'receivedAt' | 'payloadBytes' | 'warnings'> | null {
+  /**
+   * The newest push that failed, when it came after the last push that read something (or none
+   * did): a webhook push refused or answered `{ok: false}` (RefusedPushes, kept in memory), or a
+   * completed push that read nothing after a good one. Null otherwise.
+   */
+  lastFailedAttempt(origin = 'hae'): RefusedPush | null {
     const newest = this.samples.lastPush(origin);
     const good = this.samples.lastPush(origin, { read: true });
-    if (!newest || !good || newest.id === good.id || newest.samples > 0) return null;
-    const s = newest.summary as PushSummary | null;
-    if (!s) return null;
-    return { receivedAt: s.receivedAt, payloadBytes: s.payloadBytes, warnings: s.warnings };
+    const goodAt = (good?.summary as PushSummary | null | undefined)?.receivedAt ?? '';
+    const refused = origin === 'hae' ? this.refused.latest : undefined;
+    let failed: RefusedPush | undefined = refused && refused.receivedAt >= goodAt ? refused : undefined;
+    const s = newest?.summary as PushSummary | null | undefined;
+    if (
+      s &&
+      good &&
+      newest &&
+      newest.id !== good.id &&
+      newest.samples === 0 &&
+      s.receivedAt > (failed?.receivedAt ?? '')
+    ) {
+      failed = {
+        receivedAt: s.receivedAt,
+        status: 200,
+        error: s.warnings[0] ?? 'nothing in it could be read',
+        payloadBytes: s.payloadBytes,
+        warnings: s.warnings,
+      };
+    }
+    return failed ?? null;
   }
 
   /**

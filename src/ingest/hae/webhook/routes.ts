@@ -23,6 +23,7 @@ import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
 import { receiveBody } from './receive.js';
+import { noteBodyBytes } from './refused-pushes.js';
 
 /** The webhook path. */
 export const HAE_WEBHOOK_PATH = '/api/health-auto-export';
@@ -30,6 +31,8 @@ export const HAE_WEBHOOK_PATH = '/api/health-auto-export';
 /** Registers the webhook on `app` (in its own raw-body scope). */
 export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
   rawBodyScope(app, (scope) => {
+    // every refused push, whatever refused it, is recorded for the status route (refused-pushes.ts)
+    scope.addHook('onSend', svc.refused.onSend);
     scope.post(HAE_WEBHOOK_PATH, { config: { auth: 'public' } }, async (req, reply) => {
       const stream = bodyStream(req.body) ?? Readable.from([]);
       const auth = svc.tokens.check(req.headers.authorization);
@@ -57,6 +60,7 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         contentLength: req.headers['content-length'],
         contentEncoding: req.headers['content-encoding'],
       });
+      noteBodyBytes(req, received.bytes);
       if (received.kind === 'tooLarge') {
         req.log.warn(
           { bytes: received.bytes, declared: received.declared, limit: svc.maxBytes },
