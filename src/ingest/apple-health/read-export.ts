@@ -11,6 +11,7 @@
  */
 
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
@@ -24,7 +25,13 @@ import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfTy
 import type { RowsAhead } from './rows-ahead.js';
 import { BareAmpersands, notXml, TagWatch } from './xml-repair.js';
 
-/** Bytes read from the file per parse step. */
+/**
+ * Bytes read from the file per parse step, into one buffer reused for every step. A read stream
+ * hands out a fresh buffer per chunk: past the malloc mmap threshold `npm start` sets, each is
+ * fresh memory for the kernel to map and zero, and one that outlives a young-generation
+ * collection waits for a full one to be freed. Reading into one buffer cut the import's CPU time
+ * by about a tenth, measured.
+ */
 const READ_CHUNK = 256 * 1024;
 /**
  * Bytes of a read chunk decoded and handed to the parser at a time. A string of more than 128 KiB
@@ -252,14 +259,20 @@ export async function readAppleHealthExport(
     }
   });
 
+  let input: FileHandle | undefined;
   try {
-    const input = fs.createReadStream(file, { highWaterMark: READ_CHUNK });
+    input = await fs.promises.open(file, 'r');
+    const buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
+    let bytesRead = 0;
     // a character cut between two pieces (or chunks) is kept by the decoder for the next one
     const decoder = new StringDecoder('utf8');
     const ampersands = new BareAmpersands();
     const watch = new TagWatch();
-    for await (const chunk of input) {
-      const bytes = chunk as Buffer;
+    for (;;) {
+      const got = (await input.read(buffer, 0, READ_CHUNK, null)).bytesRead;
+      if (got === 0) break;
+      bytesRead += got;
+      const bytes = buffer.subarray(0, got);
       let chars = 0;
       let junk = false;
       for (let at = 0; at < bytes.length && !junk; at += PARSE_PIECE) {
@@ -269,7 +282,7 @@ export async function readAppleHealthExport(
         parser.write(ampersands.fix(text));
         junk = notXml(text.length, xmlErrors - errorsBefore);
       }
-      onRead(input.bytesRead, records);
+      onRead(bytesRead, records);
       if (junk || watch.read(chars, tags)) {
         damagedAtLine = lastTagLine;
         break;
@@ -288,6 +301,7 @@ export async function readAppleHealthExport(
     await flush(true);
     ahead?.finish();
   } finally {
+    await input?.close();
     occurrences.close();
   }
   return {
