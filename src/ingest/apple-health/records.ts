@@ -13,9 +13,14 @@
  * - Blood pressure arrives as separate systolic and diastolic records (each also inside a
  *   `<Correlation>`, which is skipped: the DTD says every record of a correlation is also at top
  *   level): the two of one reading are joined into one `{systolic, diastolic}` point.
+ * - A record of a summed metric (steps, energy, stand hours...) that starts at local midnight and
+ *   ends before the day is over (a walk from 00:00 to 00:10) says so: its point carries
+ *   `partOfDay: true`, so it is added to the day's other records rather than read as a daily total
+ *   (aggregate.ts reads a midnight point as one unless it says so; a daily total spans the day).
  * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
  *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
  */
+import { resolveMetric } from '../hae/format/catalogue.js';
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
@@ -190,6 +195,34 @@ function withSource(point: Record<string, unknown>, a: Record<string, string>): 
   return point;
 }
 
+/** Metrics whose day is a total, the ones a midnight point can be a daily total of. */
+const SUMMED = new Set(
+  [...Object.values(QUANTITY), 'mindful_minutes', 'apple_stand_hour', 'handwashing', 'toothbrushing'].filter(
+    (m) => resolveMetric(m)?.kind === 'sum',
+  ),
+);
+
+/**
+ * True when a record starts at local midnight and ends before its day is over (before 23:59 of
+ * that date, as written): a part of the day, never the day's total. A record without a readable
+ * end is not said to be one.
+ */
+function partOfDayRecord(startDate: string | undefined, endDate: string | undefined): boolean {
+  const start = parseHaeTimestamp(startDate);
+  const end = parseHaeTimestamp(endDate);
+  if (start?.time !== '00:00:00' || !end) return false;
+  return end.date === start.date && end.time < '23:59:00';
+}
+
+/** `m` with `partOfDay: true` on its point when the record is one (partOfDayRecord) of a summed metric. */
+function markPartOfDay<T extends MappedPoint | { skip: string }>(m: T, a: Record<string, string>): T {
+  // the cheap test first (`YYYY-MM-DD 00:00:00 ...`): nearly every record starts at another time
+  const start = a.startDate;
+  if (start === undefined || !start.startsWith('00:00:00', 11)) return m;
+  if ('point' in m && SUMMED.has(m.metric) && partOfDayRecord(start, a.endDate)) m.point.partOfDay = true;
+  return m;
+}
+
 /**
  * Record type (as Apple writes it, prefix included) → catalogue metric: one lookup per record, no
  * piece of the type cut out and looked up.
@@ -265,6 +298,11 @@ export function mapRecord(
   a: Record<string, string>,
   metric = metricOfType(a.type ?? ''),
 ): MappedPoint | { skip: string } {
+  return markPartOfDay(pointOf(a, metric), a);
+}
+
+/** mapRecord without the partOfDay mark. */
+function pointOf(a: Record<string, string>, metric: string | undefined): MappedPoint | { skip: string } {
   const type = a.type ?? '';
   if (!metric) return { skip: `unmapped type ${type || '(none)'}` };
   switch (metric) {

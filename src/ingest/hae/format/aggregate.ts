@@ -27,7 +27,9 @@
  * 1. a point stamped at local midnight is a reading of the day's total (HAE's daily "Summarize
  *    data" points) unless a point of a source set sharing a device with it, at another instant of
  *    the day, is larger (then it is the first minute or hour of the day, e.g. 400 steps after
- *    midnight next to a 3000-step hour); its copies add up to one reading per source set;
+ *    midnight next to a 3000-step hour), or it says it covers part of the day only (`partOfDay`:
+ *    an Apple Health record from 00:00 to 00:10, whose span is known; an HAE point has a time
+ *    stamp only); its copies add up to one reading per source set;
  * 2. the other points are grouped into families of sources that share a device, and each
  *    family's points are summed into one reading (at one instant, of several points only those
  *    not contained in another's source set, and of those the largest source set's total — its
@@ -121,6 +123,8 @@ interface Point {
   midnight: boolean;
   /** Which copy of an identical sample this is (0 for the first). */
   seq: number;
+  /** Known to cover part of its day only (`partOfDay`): never the day's total. */
+  partOfDay: boolean;
 }
 
 function pointsOf(day: readonly Sample[], field: string, times: Times): Point[] {
@@ -136,6 +140,7 @@ function pointsOf(day: readonly Sample[], field: string, times: Times): Point[] 
         at: t?.epochMs ?? 0,
         midnight: t?.time === '00:00:00',
         seq: typeof seq === 'number' ? seq : 0,
+        partOfDay: s.values.partOfDay === true,
       });
     }
   }
@@ -194,11 +199,12 @@ function sharesSource(a: SourceSet, b: SourceSet): boolean {
 }
 
 /**
- * True when midnight point `p` reads as the day's total (rule step 1): no point of a source set
- * sharing a device with it, at another instant, is larger.
+ * True when midnight point `p` reads as the day's total (rule step 1): it does not say it covers
+ * part of the day only, and no point of a source set sharing a device with it, at another
+ * instant, is larger.
  */
 function isDayReading(p: Point, points: readonly Point[]): boolean {
-  if (!p.midnight) return false;
+  if (!p.midnight || p.partOfDay) return false;
   for (const q of points) if (q.value > p.value && q.at !== p.at && sharesSource(p.set, q.set)) return false;
   return true;
 }

@@ -332,6 +332,8 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
   if (entry.textFields) {
     for (const t of entry.textFields) if (typeof point[t] === 'string') values[t] = point[t] as string;
   }
+  // a point known to cover part of its day only (an Apple record, records.ts): never a daily total
+  if (point.partOfDay === true) values.partOfDay = true;
   if (entry.shape !== 'counts' && !hasField(entry, values)) {
     return { ok: false, reason: 'no value', example: point };
   }

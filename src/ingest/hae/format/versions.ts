@@ -18,6 +18,7 @@
  *   lies between them and does not depend on order). HAE's daily value of such a metric is itself
  *   an average of the day's readings.
  * - `any`: every version says "logged"; one is kept.
+ * Of `sum`/`max` versions with the same value, one saying `partOfDay` is chosen (tieBefore).
  * Text fields (`mealTime`, `value`, `reason`) come from the chosen version (`sum`/`max`), or else
  * from the version with the smallest `dedupKey` (a fixed, order-free pick).
  * Sleep nights and workouts have their own version rules (sleep-nights.ts, workouts-merge.ts).
@@ -64,6 +65,17 @@ function numbers(group: readonly Sample[], field: string): number[] {
   return out;
 }
 
+/**
+ * Of two versions with the same value: the one that says it covers part of its day only
+ * (`partOfDay`, an Apple Health record) first, as that is known of the point, not guessed (the
+ * same record imported before that was said is stored without it); then the smaller dedupKey.
+ */
+function tieBefore(a: Sample, b: Sample): boolean {
+  const ap = a.values.partOfDay === true;
+  if (ap !== (b.values.partOfDay === true)) return ap;
+  return a.dedupKey < b.dedupKey;
+}
+
 /** One sample standing for a group of versions (rule in the module comment). */
 function mergeGroup(entry: CatalogueEntry, group: readonly Sample[]): Sample {
   if (entry.kind === 'sum' || entry.kind === 'max') {
@@ -73,12 +85,7 @@ function mergeGroup(entry: CatalogueEntry, group: readonly Sample[]): Sample {
       const v = s.values[field];
       if (typeof v !== 'number') continue;
       const best = pick?.values[field] as number | undefined;
-      if (
-        pick === undefined ||
-        best === undefined ||
-        v > best ||
-        (v === best && s.dedupKey < pick.dedupKey)
-      ) {
+      if (pick === undefined || best === undefined || v > best || (v === best && tieBefore(s, pick))) {
         pick = s;
       }
     }
