@@ -7,7 +7,7 @@
 FROM node:20-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json tsconfig.json vitest.config.ts ./
+COPY package.json package-lock.json tsconfig.json vitest.config.ts server.rolldown.config.ts ./
 COPY src ./src
 COPY web ./web
 COPY scripts ./scripts
@@ -41,4 +41,4 @@ USER klebb
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/server/main.js"]

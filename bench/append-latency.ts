@@ -3,7 +3,7 @@
  * bearer) takes on a card that already holds 1 000, 100 000 and 1 000 000 rows.
  *
  * How: one fresh temp HEALTH_HOME per size, each served by the real server as a child process
- * (`node dist/src/main.js`, production log level, 127.0.0.1, free port). The card is seeded
+ * (`node dist/server/main.js`, production log level, 127.0.0.1, free port). The card is seeded
  * - 1k and 100k: over HTTP, `POST /api/manifests` then one `POST /api/manifests/:id/data`;
  * - 1M: before its server starts, through the store (openInstance + createCard +
  *   CardDataStore.replace from dist), because 1M rows (~38 MB of JSON) do not fit the 10 MB

@@ -2,7 +2,7 @@
  * chat-concurrency: 50 streaming chat turns at once on this 2-core machine, on the
  * 200-card home (20 cards and 10 turns with --quick).
  *
- * How: the instant gateway in this process, Klebb as a child (`node dist/src/main.js`, production
+ * How: the instant gateway in this process, Klebb as a child (`node dist/server/main.js`, production
  * log level, HEALTH_DEBUG off). 50 clients each open a `POST /api/chat` with `stream:true` (a new
  * connection each, read with eventsource-parser) at the same moment. Each turn makes 3 gateway
  * calls: (1) a few streamed words then a `read_manifest_meta` tool call (so the client sees a

@@ -3,7 +3,7 @@
  *
  * How: the instant gateway runs in this process, so the time it writes a chunk and the time the
  * client's eventsource-parser hands over the matching `token` event share one clock
- * (performance.now()). Klebb runs as a child (`node dist/src/main.js`, fresh home, production log
+ * (performance.now()). Klebb runs as a child (`node dist/server/main.js`, fresh home, production log
  * level, HEALTH_DEBUG off); the client is a streaming `POST /api/chat` (`stream:true`) on a fresh
  * connection. Each turn is one gateway call that streams 250 token chunks (`t<k> `), each its
  * own write, then finishes; 8 measured turns per kind (2 000 tokens, so one stall of the shared

@@ -4,7 +4,7 @@
  * through the store; 20 x 1 000 with --quick).
  *
  * How: the instant gateway (lib/instant-gateway.ts) runs in this process; two Klebb children
- * (`node dist/src/main.js`, production log level) on the same home point at it, one with
+ * (`node dist/server/main.js`, production log level) on the same home point at it, one with
  * HEALTH_DEBUG=1 and one with HEALTH_DEBUG=0. A turn is one `POST /api/chat` whose gateway
  * script makes 9 tool-call round-trips and answers on the 10th (10 gateway calls). Per turn,
  *   server time per round-trip = (client wall time of the turn - sum of the gateway's own time

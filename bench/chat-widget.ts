@@ -2,7 +2,7 @@
  * chat-widget: what the chat panel costs the page, and how smoothly it shows a long
  * streamed answer.
  *
- * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level) pointed at
+ * How: a fresh home, Klebb as a child (`node dist/server/main.js`, production log level) pointed at
  * the instant gateway in this process, and Debian's Chromium (headless, 1280×800) on Today.
  * - Panel size: every file the browser fetches between clicking the chat button and the panel
  *   being ready (the lazily loaded chunk, its CSS, and the markdown pipeline it shares with

@@ -3,7 +3,7 @@
  * holds. The home has 200 cards of 10 000 rows each (2 000 000 rows), seeded through the store
  * (lib/fixtures.ts) and closed before the measurement.
  *
- * How: spawn `node dist/src/main.js` (production log level, 127.0.0.1, free port) and poll
+ * How: spawn `node dist/server/main.js` (production log level, 127.0.0.1, free port) and poll
  * `GET /healthz` every 2 ms on a fresh connection; the start time is spawn() to the first 200.
  * Right after, VmRSS is read from /proc/<pid>/status, then one `GET /api/manifests` is made and
  * VmRSS (and the peak, VmHWM) read again; then the server is stopped (SIGTERM). Five starts;

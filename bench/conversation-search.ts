@@ -2,7 +2,7 @@
  * conversation-search: `POST /api/conversations/search` over 100 conversations of 200
  * messages each (20 000 messages).
  *
- * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level). 100
+ * How: a fresh home, Klebb as a child (`node dist/server/main.js`, production log level). 100
  * titled conversations are created over HTTP (`POST /api/conversations`), each with 200
  * realistic messages of 100-300 characters from a seeded generator (about 60 KB of JSON per
  * write, under the 512 KB cap). Then ~200 different needles, one request each, from one

@@ -2,7 +2,7 @@
  * conversation-turn: what a turn on a stored conversation of 200 messages adds in
  * server time over the same turn without `conversationId`.
  *
- * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level,
+ * How: a fresh home, Klebb as a child (`node dist/server/main.js`, production log level,
  * HEALTH_DEBUG off) pointed at the instant gateway in this process. A titled conversation (so no
  * title side call) is created with `POST /api/conversations` and 200 realistic messages of
  * 100-300 characters (about 60 KB of JSON, well under the 512 KB cap). Every turn is one gateway

@@ -2,7 +2,7 @@
  * hae-ingest: Health Auto Export webhook speed and memory.
  *
  * 1. The real 1.6 MB payload (hevy-metal file: 22 months of daily aggregates, 11 104 points) posted
- *    to a fresh server (`node dist/src/main.js`, production log level) with cards subscribed to
+ *    to a fresh server (`node dist/server/main.js`, production log level) with cards subscribed to
  *    steps, sleep, weight, heart rate and workouts; then the same bytes posted again (RESENDS
  *    times, their CPU time summed: one re-send is about one 10 ms tick of /proc); then the same
  *    payload with every date four years later (all new samples and rows: a first ingest in a

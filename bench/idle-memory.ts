@@ -3,7 +3,7 @@
  * is given back after a large write.
  *
  * How: in the same run, a bare Fastify + better-sqlite3 server (lib/bare-fastify.ts) and Klebb
- * (`node dist/src/main.js`, production log level) on a new home with one weight card of 1 000
+ * (`node dist/server/main.js`, production log level) on a new home with one weight card of 1 000
  * rows. Both answer a few requests, then rest SETTLE_S seconds; then RSS, PSS and private memory
  * are read from /proc/<pid>/smaps_rollup (lib/proc-memory.ts). Then Klebb takes a large write
  * (the card's data replaced by 100 000 rows, about 4 MB of JSON, over HTTP) and a Health Auto

@@ -2,7 +2,7 @@
  * list-manifests: latency of `GET /api/manifests` (every card's manifest plus its data summary)
  * on a home of 200 cards of 10 000 rows each (the cold-start fixture, seeded through the store).
  *
- * How: the real server as a child process (`node dist/src/main.js`, production log level,
+ * How: the real server as a child process (`node dist/server/main.js`, production log level,
  * 127.0.0.1, free port), 50 warm-up requests, then 500 measured sequential requests with the
  * AGENT_API_TOKEN bearer over one keep-alive socket, timed by the client from sending to the last
  * byte. Reports median, p95, p99, max, requests per second and the response size (target:

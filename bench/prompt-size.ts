@@ -2,7 +2,7 @@
  * prompt-size: what the chat sends the model per call and per turn, at 1, 30 and 200 cards, and
  * how much of it a provider that caches only at `cache_control` marks must read uncached.
  *
- * How: for each card count a fresh home, Klebb as a child (`node dist/src/main.js`, default
+ * How: for each card count a fresh home, Klebb as a child (`node dist/server/main.js`, default
  * settings: CHAT_PROMPT_CACHE on) pointed at the instant gateway in this process, and that many
  * realistic cards created over HTTP (labels, emoji and one-line descriptions of the kind people
  * track, 14 rows each). Two identical turns are run back to back; each makes 5 round-trips: the

@@ -2,7 +2,7 @@
  * reattach-replay: how long a client that reattaches to a running conversation turn
  * takes to get 5 000 buffered events back.
  *
- * How: a fresh home, Klebb as a child (`node dist/src/main.js`, production log level,
+ * How: a fresh home, Klebb as a child (`node dist/server/main.js`, production log level,
  * HEALTH_DEBUG off) pointed at the instant gateway in this process, one titled conversation.
  * Each repetition starts a streamed conversation turn (`POST /api/chat` with conversationId and
  * `stream:true`). The gateway writes 4 999 token chunks in one go (as fast as it can) and then

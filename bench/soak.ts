@@ -2,7 +2,7 @@
  * soak: ten minutes of mixed traffic on one instance (1 minute with --quick; SOAK_MINUTES
  * overrides), to see whether memory grows and whether the event loop stays responsive.
  *
- * How: Klebb as a child (`node dist/src/main.js`, production log level) on a home with a weight
+ * How: Klebb as a child (`node dist/server/main.js`, production log level) on a home with a weight
  * card, chat pointed at the instant gateway in this process. Traffic, each on its own loop:
  * - 2 clients appending a weight row every 200 ms;
  * - 2 clients reading the card list and one card every 500 ms;

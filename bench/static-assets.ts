@@ -2,7 +2,7 @@
  * static-assets: how fast the server hands out the built web app (dist/web), and how many bytes
  * it sends for it.
  *
- * How: one real server (`node dist/src/main.js`, 127.0.0.1) on a fresh home; one keep-alive
+ * How: one real server (`node dist/server/main.js`, 127.0.0.1) on a fresh home; one keep-alive
  * connection; requests one at a time, interleaved in blocks (lib/interleave.ts) so that load
  * drifting on the shared machine falls on every participant alike:
  * - the largest JS file under /assets, asked with `Accept-Encoding: br` (what a current browser

@@ -1,5 +1,5 @@
 /**
- * Process entry (`node dist/src/main.js`). Sets V8 up for a small resident footprint before a
+ * Process entry (`node dist/server/main.js`, the bundle of server.rolldown.config.ts). Sets V8 up for a small resident footprint before a
  * single module of the server is loaded, then starts it (serve.ts).
  *
  * By default V8 lets the young generation grow to 2 x 16 MB as soon as allocation is brisk, and

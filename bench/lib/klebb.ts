@@ -2,7 +2,7 @@
  * Klebb-specific plumbing: a weight-card manifest and its rows, seeding a home directly through
  * the store (openInstance + createCard + CardDataStore.replace from dist, the same code path a
  * `POST /api/manifests/:id/data` takes, minus HTTP and its body limit), and running the real
- * server as a child process (`node dist/src/main.js`) on a free loopback port.
+ * server as a child process (the script `npm start` runs) on a free loopback port.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,8 +37,19 @@ export function startScriptEnv(): Record<string, string> {
   return env;
 }
 
-/** Entry point of the built server. */
-export const mainJs = path.join(repoRoot, 'dist/src/main.js');
+/**
+ * Entry point of the built server: the script `npm start` runs (the word after `node` in its
+ * script in package.json, the production bundle dist/server/main.js), so a benchmark measures
+ * what a production server runs.
+ */
+export const mainJs = (() => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const m = /\bnode\s+(\S+)/.exec(pkg.scripts.start);
+  if (!m) throw new Error('package.json start script does not run node <script>');
+  return path.join(repoRoot, m[1]);
+})();
 
 /**
  * Log level of the benchmark servers: the production default (`info`, one pino line per request
@@ -125,7 +136,7 @@ export interface KlebbServer {
 }
 
 /**
- * Starts `node dist/src/main.js` on `home` (HOST 127.0.0.1, a free port, AGENT_API_TOKEN set) and
+ * Starts `node <mainJs>` on `home` (HOST 127.0.0.1, a free port, AGENT_API_TOKEN set) and
  * waits for `/healthz`. Output goes to `logFile`.
  */
 export async function startKlebb(

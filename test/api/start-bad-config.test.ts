@@ -6,8 +6,10 @@ import { repoRoot, sandboxHome } from '../helpers/sandbox-home.js';
 
 describe('npm start with a bad environment', () => {
   it('stops with a message naming the variable and creates nothing', () => {
-    const main = path.join(repoRoot, 'dist/src/main.js');
-    expect(fs.existsSync(main), 'dist/src/main.js is missing: run npm run build (npm test does)').toBe(true);
+    const main = path.join(repoRoot, 'dist/server/main.js');
+    expect(fs.existsSync(main), 'dist/server/main.js is missing: run npm run build (npm test does)').toBe(
+      true,
+    );
     const box = sandboxHome();
     const home = path.join(box.home, 'h');
     try {

@@ -40,7 +40,7 @@ function readEnvFile(file: string): Record<string, string> {
   return env;
 }
 
-/** Starts `node dist/src/main.js` as klebb@NAME would (its env file plus the unit's settings). */
+/** Starts `node dist/server/main.js` as klebb@NAME would (its env file plus the unit's settings). */
 async function startInstance(name: string, token: string): Promise<void> {
   const env = readEnvFile(path.join(dirs.KLEBB_ETC, `${name}.env`));
   const child = spawn(process.execPath, [distMain], {

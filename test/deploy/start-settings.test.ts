@@ -37,7 +37,14 @@ function declared(text: string, prefix: string): Record<string, string> {
 describe('production start settings', () => {
   it('npm start sets the malloc threshold and the V8 thread pool before node', () => {
     expect(startEnv()).toEqual({ MALLOC_MMAP_THRESHOLD_: '65536', NODE_OPTIONS: '--v8-pool-size=1' });
-    expect(read('package.json')).toContain('node dist/src/main.js');
+    expect(read('package.json')).toContain('node dist/server/main.js');
+  });
+
+  it('the container image and the systemd unit run the same entry point as npm start', () => {
+    expect(read('Dockerfile')).toContain('CMD ["node", "dist/server/main.js"]');
+    expect(read('deploy/systemd/klebb@.service')).toContain(
+      'ExecStart=/usr/bin/node /opt/klebb/dist/server/main.js',
+    );
   });
 
   it('the container image and the systemd unit set the same variables', () => {

@@ -1,5 +1,5 @@
 /**
- * The real server as a child process (`node dist/src/main.js`), for tests that need a process
+ * The real server as a child process (`node dist/server/main.js`, what `npm start` runs), for tests that need a process
  * boundary: SIGKILL mid-write, SIGTERM and the WAL, exit codes. `npm test` builds dist first
  * (the `pretest` script); a missing build is a clear failure, not a skip.
  *
@@ -14,8 +14,11 @@ import path from 'node:path';
 import { repoRoot } from './sandbox-home.js';
 import { type ApiInit, type ApiResponse, request } from './server.js';
 
-/** The built entry point the child runs. */
-export const distMain = path.join(repoRoot, 'dist/src/main.js');
+/** The built entry point the child runs: the production bundle `npm start` runs. */
+export const distMain = path.join(repoRoot, 'dist/server/main.js');
+
+/** The same server compiled file by file (tsc's dist/src), for a test that tells modules apart. */
+export const distMainUnbundled = path.join(repoRoot, 'dist/src/main.js');
 
 /** How a child ended. */
 export interface ChildExit {
@@ -94,6 +97,8 @@ export async function spawnServer(opts: {
   token?: string;
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /** The entry point to run; distMain unless a test needs another. */
+  main?: string;
 }): Promise<ChildServer> {
   assertDistBuilt();
   // the free-port probe can race another process; retry a few times on EADDRINUSE
@@ -110,7 +115,13 @@ export async function spawnServer(opts: {
 }
 
 async function spawnOnce(
-  opts: { home: string; token?: string; env?: Record<string, string>; startTimeoutMs?: number },
+  opts: {
+    home: string;
+    token?: string;
+    env?: Record<string, string>;
+    startTimeoutMs?: number;
+    main?: string;
+  },
   port: number,
 ): Promise<ChildServer> {
   const token = opts.token ?? 'test-agent-token';
@@ -125,7 +136,11 @@ async function spawnOnce(
     KLEBB_LOG_LEVEL: 'silent',
     ...opts.env,
   };
-  const proc = spawn(process.execPath, [distMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [opts.main ?? distMain], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(proc);
   let out = '';
   const keep = (chunk: Buffer) => {

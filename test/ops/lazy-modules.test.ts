@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killAllChildren, spawnServer } from '../helpers/child-server.js';
+import { distMainUnbundled, killAllChildren, spawnServer } from '../helpers/child-server.js';
 import { repoRoot, sandboxHome } from '../helpers/sandbox-home.js';
 import { startScriptedGateway } from '../helpers/scripted-gateway.js';
 
@@ -43,7 +43,10 @@ describe('modules loaded at first use', () => {
     const box = sandboxHome();
     const log = path.join(box.home, '..', `modules-${process.pid}.log`);
     try {
+      // the file-by-file build, whose module names tell the parts apart (the production bundle
+      // keeps each of these dynamic imports as a chunk of its own)
       const child = await spawnServer({
+        main: distMainUnbundled,
         home: box.home,
         env: {
           CHAT_ENDPOINT_URL: gw.url,

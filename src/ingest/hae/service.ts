@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { CardContext } from '../../cards/card-context.js';
 import type { CardEvent } from '../../cards/card-loader.js';
 import type { HomeLayout } from '../../home/home-layout.js';
+import { projectRoot } from '../../home/project-root.js';
 import { inChangeSet } from '../../store/change-scope.js';
 import type { Db } from '../../store/database.js';
 import { noteMisfits } from './card-fit.js';
@@ -47,13 +48,25 @@ import { type RefusedPush, RefusedPushes } from './webhook/refused-pushes.js';
 let fingerprint: string | undefined;
 
 /**
+ * The folder of the extraction's files: format/ beside this module (src/ in the tests, dist/src/
+ * built). The production bundle (dist/server) runs this code from a chunk with no format/ beside
+ * it; the files it was bundled from are tsc's in dist/src, so those are hashed, and the
+ * fingerprint is the one the same code has when run file by file.
+ */
+function extractionDir(): string {
+  const beside = fileURLToPath(new URL('./format/', import.meta.url));
+  if (fs.existsSync(beside)) return beside;
+  return path.join(projectRoot(), 'dist', 'src', 'ingest', 'hae', 'format');
+}
+
+/**
  * A hash of the extraction code (every source file of src/ingest/hae/format/, tests excepted), part of
  * every block memo's key: when extraction changes, no memo made by the old code matches, so
  * re-sent blocks are extracted again by the new code.
  */
 export function extractionFingerprint(): string {
   if (fingerprint) return fingerprint;
-  const dir = fileURLToPath(new URL('./format/', import.meta.url));
+  const dir = extractionDir();
   const h = createHash('sha256');
   for (const name of fs.readdirSync(dir).sort()) {
     if (!/\.(js|ts)$/.test(name) || /\.test\./.test(name) || name.endsWith('.d.ts')) continue;
