@@ -256,8 +256,9 @@ export const MEMORY_RELEASE_IDLE_MS = 5_000;
 export const MEMORY_RELEASE_MAX_WAIT_MS = 60_000;
 
 /**
- * SQLite page cache of each of the server's two connections, KiB (SQLite's own default; the
- * 16 MB better-sqlite3 builds in filled up during one large write and, freed afterwards, stayed
- * resident as holes in the C heap). Reads past it come from the system's file cache.
+ * SQLite page cache of each of the server's two connections and of an Apple Health import's
+ * worker thread, KiB (SQLite's own default; the 16 MB better-sqlite3 builds in filled up during
+ * one large write and, freed afterwards, stayed resident as holes in the C heap; an import's
+ * worker filled it with the samples it wrote). Reads past it come from the system's file cache.
  */
 export const SERVER_SQLITE_CACHE_KIB = 2_000;
