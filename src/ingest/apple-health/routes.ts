@@ -3,7 +3,9 @@
  * Apple's `export.xml` (the raw file as the body, any content type). The body is streamed to disk
  * under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
  * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), then stream-parsed into the
- * samples store and the subscribed cards are filled. 200 with the import summary; 415 for a zip
+ * samples store and the subscribed cards are filled. A gzip-compressed file sent without
+ * `Content-Encoding` is told by its first bytes and decompressed first (gunzip-upload.ts). 200
+ * with the import summary; 415 for a zip
  * (the export archive itself: unzip it and send `apple_health_export/export.xml`); 422 when the
  * file holds no `<HealthData>` at all.
  *
@@ -22,6 +24,7 @@ import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
+import { gunzipFile, isGzipFile } from './gunzip-upload.js';
 import { ImportProgress, uploadingProgress } from './progress.js';
 
 // the export reader (and its worker thread) loads with the first upload, not at start-up
@@ -55,8 +58,15 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       const upload = uploadingProgress(Number(req.headers['content-length']) || 0);
       latest = upload;
       const received = await receiveUpload(svc, stream, req.headers, upload);
-      const file = received.file;
+      let file = received.file;
       try {
+        // gzip-compressed without Content-Encoding (an export.xml.gz): decompressed first
+        if (isGzipFile(file)) {
+          const plain = `${file}.unzipped`;
+          await gunzipFile(file, plain, svc.appleHealthMaxBytes);
+          fs.rmSync(file, { force: true });
+          file = plain;
+        }
         if (isZip(file)) {
           throw new KlebbError(
             415,
