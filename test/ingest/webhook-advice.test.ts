@@ -1,9 +1,10 @@
 /**
  * Mistakes seen when setting up the phone app, answered with what to fix (found in a newcomer's
  * pass with curl): a missing `Bearer` or a stale token (401 says which), the automation set to
- * CSV (HAE sends CSV as multipart/form-data), and an Apple Health export.xml or its zip posted to
- * the webhook instead of the import. The status codes stay those of
+ * CSV (HAE sends CSV as multipart/form-data), an Apple Health export.xml or its zip posted to the
+ * webhook instead of the import, and a gzip-compressed body sent without its Content-Encoding.
  */
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
@@ -76,6 +77,12 @@ describe('a body that is not JSON: 200, quarantined, with advice', () => {
     });
     expect(zip.body.warning).toMatch(/zip archive.*Settings › Data › Apple Health/);
     expect(zip.body.warning).not.toMatch(/\/api\//);
+    const gzipped = await post(srv, gzipSync('{"data":{"metrics":[]}}'), {
+      authorization: `Bearer ${srv.haeToken}`,
+      'content-type': 'application/json',
+    });
+    expect(gzipped.body.ok).toBe(false);
+    expect(gzipped.body.warning).toMatch(/gzip-compressed: send it with the header Content-Encoding: gzip/);
     // broken JSON gets no advice beyond the parse error
     const broken = await post(srv, '{"data":{"metrics":[', { authorization: `Bearer ${srv.haeToken}` });
     expect(broken.body.warning).toMatch(

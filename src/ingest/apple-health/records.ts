@@ -215,7 +215,7 @@ function partOfDayRecord(startDate: string | undefined, endDate: string | undefi
 }
 
 /** `m` with `partOfDay: true` on its point when the record is one (partOfDayRecord) of a summed metric. */
-function markPartOfDay<T extends MappedPoint | { skip: string }>(m: T, a: Record<string, string>): T {
+function markPartOfDay<T extends MappedPoint | SkippedRecord>(m: T, a: Record<string, string>): T {
   // the cheap test first (`YYYY-MM-DD 00:00:00 ...`): nearly every record starts at another time
   const start = a.startDate;
   if (start === undefined || !start.startsWith('00:00:00', 11)) return m;
@@ -283,7 +283,7 @@ function minutesBetween(start: string, end: string): number | undefined {
 }
 
 /** An event (handwashing, toothbrushing) → its length in seconds at its start, or the reason to skip it. */
-function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | { skip: string } {
+function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | SkippedRecord {
   const min = minutesBetween(a.startDate ?? '', a.endDate ?? '');
   if (min === undefined) return { skip: `${metric} event without a readable start and end` };
   return { metric, units: 's', point: withSource({ date: own(a.startDate), qty: min * 60 }, a) };
@@ -297,14 +297,43 @@ function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | 
 export function mapRecord(
   a: Record<string, string>,
   metric = metricOfType(a.type ?? ''),
-): MappedPoint | { skip: string } {
+): MappedPoint | SkippedRecord {
   return markPartOfDay(pointOf(a, metric), a);
 }
 
+/**
+ * A record left out: `skip` the reason; `damaged` when the record itself is wrong (not merely of
+ * a kind Klebb does not keep), so the import warns about it.
+ */
+export interface SkippedRecord {
+  skip: string;
+  damaged?: true;
+}
+
+/** The skip reason of a record whose end is before its start. */
+export const ENDS_BEFORE_START = 'record ends before it starts';
+
+/**
+ * True when `end` is before `start` (both as Apple writes them, `YYYY-MM-DD HH:MM:SS +ZZZZ`).
+ * HealthKit never makes such a sample, so one in an export is damaged: its day and its length
+ * cannot be trusted. Two stamps of one offset compare as text (no parsing on the hot path).
+ */
+function endsBeforeStart(start: string | undefined, end: string | undefined): boolean {
+  if (start === undefined || end === undefined) return false;
+  const n = start.length;
+  let sameOffset = n === end.length && n > 5;
+  for (let i = 1; sameOffset && i <= 5; i++) sameOffset = start.charCodeAt(n - i) === end.charCodeAt(n - i);
+  if (sameOffset) return end < start;
+  const s = parseHaeTimestamp(start);
+  const e = parseHaeTimestamp(end);
+  return s !== null && e !== null && e.epochMs < s.epochMs;
+}
+
 /** mapRecord without the partOfDay mark. */
-function pointOf(a: Record<string, string>, metric: string | undefined): MappedPoint | { skip: string } {
+function pointOf(a: Record<string, string>, metric: string | undefined): MappedPoint | SkippedRecord {
   const type = a.type ?? '';
   if (!metric) return { skip: `unmapped type ${type || '(none)'}` };
+  if (endsBeforeStart(a.startDate, a.endDate)) return { skip: ENDS_BEFORE_START, damaged: true };
   switch (metric) {
     case 'sleep_analysis': {
       const stage = SLEEP_STAGE[a.value ?? ''];

@@ -60,13 +60,16 @@ function shape(s: ReturnType<PushRun['finish']>, ok: boolean, warning?: string):
  * What a body that is not JSON probably is, from its first bytes and Content-Type, as advice
  * for the person setting up the app ('' when nothing recognisable): the automation set to CSV
  * (HAE sends CSV as multipart/form-data), an Apple Health export.xml or its zip posted to the
- * webhook instead of the import.
+ * webhook instead of the import, a gzip-compressed body sent without saying so (a proxy or a
+ * script that compressed it, whose `Content-Encoding: gzip` would have it read as JSON).
  */
 export function notJsonHint(head: Buffer, contentType?: string): string {
   const type = (contentType ?? '').toLowerCase();
   const start = head.subarray(0, 64).toString('latin1').trimStart();
   if (start.startsWith('PK\u0003\u0004'))
     return ' It is a zip archive: an Apple Health export goes to Settings › Data › Apple Health in Klebb (unzipped: its export.xml).';
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    return ' It is gzip-compressed: send it with the header Content-Encoding: gzip, or uncompressed.';
   if (start.startsWith('<'))
     return ' It looks like XML: an Apple Health export.xml goes to Settings › Data › Apple Health in Klebb.';
   if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
