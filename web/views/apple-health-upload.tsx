@@ -1,5 +1,5 @@
 /**
- * Settings › Data › Apple Health: choose the `export.xml` of the Health app's export, see it
+ * Settings › Data › Apple Health: choose the Health app's `export.zip` (or its `export.xml`), see it
  * upload (the browser's own progress) and then be read (percent and time left, polled from
  * `GET /api/apple-health/import/progress` while the upload request waits for its answer), then
  * what was imported. Exports reach gigabytes, so both phases say how far they are.
@@ -52,7 +52,8 @@ function send(
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/apple-health/import');
-    xhr.setRequestHeader('content-type', 'application/xml');
+    // the server tells a zip, a gzip and plain XML by their first bytes
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onUpload(Math.floor((e.loaded / e.total) * 100));
     };
@@ -142,15 +143,15 @@ export function AppleHealthUpload() {
     <div class="apple-health-upload">
       <h3>Apple Health</h3>
       <p class="panel-hint">
-        In the Health app, tap your picture, then Export All Health Data. Unzip the export and choose the file
-        export.xml. Readings already here are not added twice.
+        In the Health app, tap your picture, then Export All Health Data, and choose the export.zip it makes
+        (or the export.xml inside it). Readings already here are not added twice.
       </p>
       <div class="data-actions">
         <label class="button data-file">
           Import from Apple Health…
           <input
             type="file"
-            accept=".xml,application/xml,text/xml"
+            accept=".zip,.xml,.gz,application/zip,application/xml,text/xml,application/gzip"
             disabled={busy}
             onChange={(e) => {
               const input = e.currentTarget as HTMLInputElement;

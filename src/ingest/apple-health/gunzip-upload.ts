@@ -1,7 +1,7 @@
 /**
  * An upload that is gzip-compressed although it came without `Content-Encoding` (an
- * `export.xml.gz`, or a tool that compressed it without saying so): told by its first bytes and
- * decompressed with node:zlib into a file beside it, as a stream, under the same limit as a body
+ * `export.xml.gz`, or a tool that compressed it without saying so): told by its first bytes
+ * (unpack-upload.ts) and decompressed with node:zlib into a file beside it, as a stream, under the same limit as a body
  * sent with `Content-Encoding: gzip` (the decompressed bytes count).
  */
 import fs from 'node:fs';
@@ -10,19 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { KlebbError, payloadTooLarge } from '../../errors.js';
 
-/** True when `file` starts with the two bytes every gzip stream starts with (RFC 1952). */
-export function isGzipFile(file: string): boolean {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    return fs.readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Passes bytes through, failing with 413 once more than `maxBytes` went by. */
-class ByteLimit extends Transform {
+/** Passes bytes through, failing with 413 once more than `maxBytes` went by (unpacked bytes). */
+export class ByteLimit extends Transform {
   private seen = 0;
   constructor(private readonly maxBytes: number) {
     super();

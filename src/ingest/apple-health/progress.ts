@@ -2,7 +2,10 @@
  * How far an Apple Health import has got: the bytes of `export.xml` read so far against the file's
  * size (the file is read once, front to back, so bytes are the honest measure), records read, and
  * an estimate of the time left from the pace so far. Shown by the web app (polled) and the script.
+ * While the upload still arrives, the bytes received so far are the measure.
  */
+import { KlebbError } from '../../errors.js';
+import { storageFault } from '../../store/storage-faults.js';
 
 /** One reading of an import's progress (the body of `GET /api/apple-health/import/progress`). */
 export interface ImportProgressView {
@@ -13,12 +16,23 @@ export interface ImportProgressView {
    * as they are read), `filling` the cards, then `done` or `failed`.
    */
   phase: 'uploading' | 'reading' | 'filling' | 'done' | 'failed';
-  /** Bytes of the file read so far, and its size. */
+  /**
+   * Bytes of the file read so far, and its size (while `uploading`: the upload's announced
+   * Content-Length, 0 when it is sent chunked).
+   */
   bytesRead: number;
   totalBytes: number;
+  /**
+   * Bytes of the upload received so far (as sent: compressed bytes of a compressed file); grows
+   * while `uploading`, then stays at the upload's size.
+   */
+  receivedBytes: number;
   /** `<Record>` elements read so far. */
   records: number;
-  /** 0–100, one decimal: bytes read over the size (100 only when done). */
+  /**
+   * 0–100, one decimal: bytes read over the size (100 only when done); while `uploading`, bytes
+   * received over the Content-Length (0 when there is none).
+   */
   percent: number;
   /** Seconds from the import's start (its upload's) to now, or to its end once it ended. */
   elapsedSeconds: number;
@@ -28,6 +42,8 @@ export interface ImportProgressView {
   startedAt: string;
   /** Why it failed, when it did. */
   error?: string;
+  /** The error code the upload was answered with (docs/API.md "Codes"), when it failed. */
+  code?: string;
 }
 
 /**
@@ -59,6 +75,10 @@ export class ImportProgress {
   private bytesRead = 0;
   private records = 0;
   private error: string | undefined;
+  private code: string | undefined;
+  private receivedBytes = 0;
+  /** The phase end() was called in (a failed upload reports its bytes received). */
+  private endedIn: ImportProgressView['phase'] | undefined;
 
   /**
    * @param totalBytes the file's size.
@@ -77,6 +97,11 @@ export class ImportProgress {
     this.phase = 'uploading';
   }
 
+  /** Notes the bytes of the upload received so far. */
+  received(bytes: number): void {
+    this.receivedBytes = bytes;
+  }
+
   /** Notes how far reading got. */
   read(bytesRead: number, records: number): void {
     this.bytesRead = Math.min(bytesRead, this.totalBytes);
@@ -92,8 +117,11 @@ export class ImportProgress {
   /** The import ended: `error` when it failed. */
   end(error?: unknown): void {
     this.ended ??= Date.now();
+    if (this.running) this.endedIn = this.phase;
     this.phase = error === undefined ? 'done' : 'failed';
-    if (error !== undefined) this.error = error instanceof Error ? error.message : String(error);
+    if (error === undefined) return;
+    this.error = error instanceof Error ? error.message : String(error);
+    this.code = error instanceof KlebbError ? error.code : (storageFault(error)?.code ?? 'INTERNAL');
   }
 
   /** True until end(). */
@@ -104,20 +132,24 @@ export class ImportProgress {
   /** The progress now. */
   view(now = Date.now()): ImportProgressView {
     const elapsed = (this.ended ?? now) - this.started;
-    const fraction = this.totalBytes > 0 ? this.bytesRead / this.totalBytes : 1;
     const done = this.phase === 'done';
+    const uploading = this.phase === 'uploading' || (this.phase === 'failed' && this.endedIn === 'uploading');
+    // an upload that failed before its file was read says how much of it had arrived, not 99.9 %
+    const part = uploading ? this.receivedBytes : this.bytesRead;
+    const fraction = this.totalBytes > 0 ? Math.min(1, part / this.totalBytes) : 0;
     const percent = done ? 100 : Math.min(99.9, Math.floor(fraction * 1000) / 10);
     return {
       running: this.running,
       phase: this.phase,
       bytesRead: this.bytesRead,
       totalBytes: this.totalBytes,
+      receivedBytes: this.receivedBytes,
       records: this.records,
       percent,
       elapsedSeconds: Math.round(elapsed / 1000),
       etaSeconds: done ? 0 : this.phase === 'reading' ? etaSeconds(elapsed, fraction) : null,
       startedAt: this.startedAt,
-      ...(this.error !== undefined ? { error: this.error } : {}),
+      ...(this.error !== undefined ? { error: this.error, code: this.code } : {}),
     };
   }
 }

@@ -1,13 +1,11 @@
 /**
  * `POST /api/apple-health/import`: an authenticated upload of
- * Apple's `export.xml` (the raw file as the body, any content type). The body is streamed to disk
- * under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
- * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), then stream-parsed into the
- * samples store and the subscribed cards are filled. A gzip-compressed file sent without
- * `Content-Encoding` is told by its first bytes and decompressed first (gunzip-upload.ts). 200
- * with the import summary; 415 for a zip
- * (the export archive itself: unzip it and send `apple_health_export/export.xml`); 422 when the
- * file holds no `<HealthData>` at all.
+ * Apple's `export.zip` or `export.xml` (the raw file as the body, any content type). The body is
+ * streamed to disk under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
+ * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), unpacked when it is a zip or
+ * gzip (unpack-upload.ts), then stream-parsed into the samples store and the subscribed cards are
+ * filled. 200 with the import summary; 415 for a form upload (form-upload.ts); 422 when the file
+ * holds no `<HealthData>` at all.
  *
  * `GET /api/apple-health/import/progress`: how far the running (or the last) import got, for the
  * web app to show while its upload request waits: `{running, phase, percent, etaSeconds, ...}`
@@ -24,8 +22,9 @@ import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
-import { gunzipFile, isGzipFile } from './gunzip-upload.js';
+import { formUploadRefused, isMultipartType } from './form-upload.js';
 import { ImportProgress, uploadingProgress } from './progress.js';
+import { unpackUpload } from './unpack-upload.js';
 
 // the export reader (and its worker thread) loads with the first upload, not at start-up
 const exportImport = lazyImport(() => import('./import-xml.js'));
@@ -34,18 +33,6 @@ const exportImport = lazyImport(() => import('./import-xml.js'));
 export const APPLE_HEALTH_IMPORT_PATH = '/api/apple-health/import';
 /** Where the web app polls the import's progress. */
 export const APPLE_HEALTH_PROGRESS_PATH = '/api/apple-health/import/progress';
-
-/** First bytes of a zip archive (`PK\x03\x04`). */
-function isZip(file: string): boolean {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const n = fs.readSync(fd, head, 0, 4, 0);
-    return n === 4 && head.readUInt32LE(0) === 0x04034b50;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** Registers the upload route on `app` (normal auth: session or agent bearer). */
 export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): void {
@@ -57,25 +44,26 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       const stream = bodyStream(req.body) ?? Readable.from([]);
       const upload = uploadingProgress(Number(req.headers['content-length']) || 0);
       latest = upload;
+      if (isMultipartType(req.headers['content-type'])) {
+        // refused before a byte is spooled; the body is drained so the client reads the answer
+        stream.on('error', () => {});
+        stream.resume();
+        const err = formUploadRefused();
+        upload.end(err);
+        throw err;
+      }
       const received = await receiveUpload(svc, stream, req.headers, upload);
       let file = received.file;
       try {
-        // gzip-compressed without Content-Encoding (an export.xml.gz): decompressed first
-        if (isGzipFile(file)) {
-          const plain = `${file}.unzipped`;
-          await gunzipFile(file, plain, svc.appleHealthMaxBytes);
-          fs.rmSync(file, { force: true });
-          file = plain;
-        }
-        if (isZip(file)) {
-          throw new KlebbError(
-            415,
-            'UNSUPPORTED_MEDIA_TYPE',
-            'this is a zip archive: unzip export.zip and upload apple_health_export/export.xml',
-          );
+        // gzip (once or more) and the Health app's zip are unpacked first
+        const unpacked = await unpackUpload(received.file, svc.appleHealthMaxBytes);
+        if (unpacked.file !== received.file) {
+          fs.rmSync(received.file, { force: true });
+          file = unpacked.file;
         }
         // a file that is not an export is refused inside (422 NOT_AN_EXPORT), nothing recorded
         const progress = new ImportProgress(fs.statSync(file).size, upload.started);
+        progress.received(received.bytes);
         if (latest === upload) latest = progress;
         let result: Awaited<ReturnType<typeof import('./import-xml.js').importAppleHealthFile>>;
         try {
@@ -123,6 +111,7 @@ async function receiveUpload(
     spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
     contentLength: headers['content-length'],
     contentEncoding: headers['content-encoding'],
+    onBytes: (bytes) => upload.received(bytes),
   });
   try {
     if (received.kind === 'tooLarge') {

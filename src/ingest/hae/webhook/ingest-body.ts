@@ -67,7 +67,7 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
   const type = (contentType ?? '').toLowerCase();
   const start = head.subarray(0, 64).toString('latin1').trimStart();
   if (start.startsWith('PK\u0003\u0004'))
-    return ' It is a zip archive: an Apple Health export goes to Settings › Data › Apple Health in Klebb (unzipped: its export.xml).';
+    return ' It is a zip archive: an Apple Health export (export.zip or its export.xml) goes to Settings › Data › Apple Health in Klebb.';
   if (head[0] === 0x1f && head[1] === 0x8b)
     return ' It is gzip-compressed: send it with the header Content-Encoding: gzip, or uncompressed.';
   if (start.startsWith('<'))

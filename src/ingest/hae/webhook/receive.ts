@@ -56,6 +56,11 @@ export interface ReceiveOptions {
    * (src/http/body-encoding.ts) and `maxBytes` counts the decoded bytes.
    */
   contentEncoding?: string | string[];
+  /**
+   * Told the bytes received so far after each chunk (decoded bytes when `contentEncoding` is
+   * set), for a progress report while a large upload arrives.
+   */
+  onBytes?: (bytes: number) => void;
 }
 
 /**
@@ -116,6 +121,7 @@ export function receiveBody(raw: Readable, opts: ReceiveOptions): Promise<Receiv
     function onData(chunk: Buffer) {
       if (done) return;
       bytes += chunk.length;
+      opts.onBytes?.(bytes);
       if (bytes > opts.maxBytes) {
         chunks = [];
         dropSpool();

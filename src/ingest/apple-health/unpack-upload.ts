@@ -1,0 +1,92 @@
+/**
+ * From the spooled upload to the plain `export.xml` the reader takes: what the upload is is told
+ * by its first bytes, whatever its Content-Type. Gzip (an `export.xml.gz`, or one compressed again
+ * by a tool or mail program that did not notice it already was) is decompressed, up to
+ * MAX_GZIP_LAYERS layers; the Health app's `export.zip` gives its export entry (zip-export.ts);
+ * a form upload is refused (form-upload.ts). Every step is a stream into a new file beside the
+ * upload, under the upload's limit on the bytes it unpacks to.
+ */
+import fs from 'node:fs';
+import { KlebbError } from '../../errors.js';
+import { formUploadRefused, looksLikeFormBody } from './form-upload.js';
+import { gunzipFile } from './gunzip-upload.js';
+import { unzipExport } from './zip-export.js';
+
+/**
+ * Gzip layers decompressed at most. One is an `export.xml.gz`; two happen (a file compressed
+ * once more on the way, or sent with `Content-Encoding: gzip` as well); more are not an accident
+ * worth the work.
+ */
+export const MAX_GZIP_LAYERS = 3;
+
+/** What a file's first bytes say it is. */
+type Kind = 'gzip' | 'zip' | 'form' | 'other';
+
+function kindOf(file: string): Kind {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+    if (n >= 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
+    if (looksLikeFormBody(head.subarray(0, n))) return 'form';
+    return 'other';
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** What unpacking an upload gave. */
+export interface Unpacked {
+  /** The plain file to read: the upload itself, or a file beside it (the caller removes both). */
+  file: string;
+  /** Gzip layers decompressed. */
+  gzipLayers: number;
+  /** The zip entry read, when the upload was a zip archive. */
+  zipEntry: string | null;
+}
+
+/**
+ * Unpacks the upload `file` to the plain file it holds (see the module comment). Files made on
+ * the way are removed as soon as the next one is made, and on failure.
+ * @param maxBytes most bytes any step may unpack to (KLEBB_APPLE_HEALTH_MAX_BYTES).
+ * @throws 415 UNSUPPORTED_MEDIA_TYPE for a form upload or a file gzip-compressed more than
+ *   MAX_GZIP_LAYERS times; gunzipFile's and unzipExport's errors (400, 413, 422).
+ */
+export async function unpackUpload(file: string, maxBytes: number): Promise<Unpacked> {
+  let current = file;
+  let gzipLayers = 0;
+  let zipEntry: string | null = null;
+  const next = (step: string) => `${file}.${step}`;
+  const replace = (made: string) => {
+    if (current !== file) fs.rmSync(current, { force: true });
+    current = made;
+  };
+  try {
+    for (;;) {
+      const kind = kindOf(current);
+      if (kind === 'form') throw formUploadRefused();
+      if (kind === 'gzip') {
+        if (gzipLayers === MAX_GZIP_LAYERS) {
+          throw new KlebbError(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            `the file is gzip-compressed more than ${MAX_GZIP_LAYERS} times over: gunzip it until it is export.xml (or export.zip), and upload that`,
+          );
+        }
+        const out = next(`gunzip${++gzipLayers}`);
+        await gunzipFile(current, out, maxBytes);
+        replace(out);
+      } else if (kind === 'zip' && zipEntry === null) {
+        const out = next('unzipped');
+        zipEntry = await unzipExport(current, out, maxBytes);
+        replace(out);
+      } else {
+        return { file: current, gzipLayers, zipEntry };
+      }
+    }
+  } catch (err) {
+    if (current !== file) fs.rmSync(current, { force: true });
+    throw err;
+  }
+}

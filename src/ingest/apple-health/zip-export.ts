@@ -1,0 +1,148 @@
+/**
+ * The Health app's own export, `export.zip`, uploaded as it is: its `export.xml` entry is found
+ * and unpacked with yauzl, as a stream, into a file beside the upload, under the same limit as a
+ * plain upload (the unpacked bytes count, so a zip that unpacks to more is refused like a file
+ * that large). The rest of the archive (`export_cda.xml`, `workout-routes/*.gpx`,
+ * `electrocardiograms/*.csv`) is not read.
+ *
+ * The file is named after the phone's language (`export.xml`, Spanish `exportar.xml`, Norwegian
+ * `eksport.xml`, Finnish `vienti.xml`) while `export_cda.xml` keeps its English name, so the entry
+ * read is `export.xml` when there is one, else the largest other `.xml` at the archive's top or
+ * in its one folder (`apple_health_export/`). Entries a Mac's archiver adds (`__MACOSX/`, `._x`)
+ * are never it.
+ */
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type yauzl from 'yauzl';
+import { type ErrorCode, invalid, KlebbError, payloadTooLarge } from '../../errors.js';
+import { lazyRequire } from '../../lazy-module.js';
+import { ByteLimit } from './gunzip-upload.js';
+
+/** The zip reader, loaded with the first archive uploaded. */
+const zipLib = lazyRequire<typeof yauzl>('yauzl');
+
+const zipError = (code: ErrorCode, message: string) => invalid(message, undefined, code);
+
+/**
+ * How well `name` fits as the export's XML: 2 for `export.xml`, 1 for another candidate, 0 for
+ * an entry that is not it (see the module comment).
+ */
+export function exportEntryRank(name: string): number {
+  const parts = name.split('/');
+  const base = parts[parts.length - 1];
+  if (parts.length > 2 || parts[0] === '__MACOSX' || base.startsWith('._')) return 0;
+  if (!base.toLowerCase().endsWith('.xml') || base.toLowerCase().endsWith('_cda.xml')) return 0;
+  return base.toLowerCase() === 'export.xml' ? 2 : 1;
+}
+
+function openZip(file: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    zipLib().open(file, { lazyEntries: true, validateEntrySizes: true, autoClose: false }, (err, zip) =>
+      err || !zip ? reject(err) : resolve(zip),
+    );
+  });
+}
+
+/** Reads the central directory of `zip` and returns the export's entry, or undefined. */
+function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
+  return new Promise((resolve, reject) => {
+    let best: { entry: yauzl.Entry; rank: number } | undefined;
+    zip.on('error', reject);
+    zip.on('end', () => resolve(best?.entry));
+    zip.on('entry', (e: yauzl.Entry) => {
+      const rank = exportEntryRank(e.fileName);
+      if (
+        rank > 0 &&
+        (!best ||
+          rank > best.rank ||
+          (rank === best.rank && e.uncompressedSize > best.entry.uncompressedSize))
+      )
+        best = { entry: e, rank };
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+}
+
+/**
+ * Unpacks the export's XML entry of the zip `file` into the new file `out` (mode 0600; removed
+ * again when this fails).
+ * @returns the entry's name in the archive.
+ * @throws 422 ZIP_NOT_A_ZIP (the archive cannot be read: cut short, damaged), NOT_AN_EXPORT (no
+ *   export XML inside), ZIP_ENCRYPTED, ZIP_METHOD (compressed other than store or deflate),
+ *   ZIP_CORRUPT (the entry's data does not match its header: damaged); 413 PAYLOAD_TOO_LARGE
+ *   when it unpacks past `maxBytes`.
+ */
+export async function unzipExport(file: string, out: string, maxBytes: number): Promise<string> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(file);
+  } catch (err) {
+    throw zipError(
+      'ZIP_NOT_A_ZIP',
+      `the upload starts like a zip archive but cannot be read as one (${(err as Error).message}): it is damaged or cut short; export again from the Health app`,
+    );
+  }
+  try {
+    let entry: yauzl.Entry | undefined;
+    try {
+      entry = await findExportEntry(zip);
+    } catch (err) {
+      throw zipError(
+        'ZIP_NOT_A_ZIP',
+        `the zip archive cannot be read (${(err as Error).message}): it is damaged or cut short; export again from the Health app`,
+      );
+    }
+    if (!entry) {
+      throw zipError(
+        'NOT_AN_EXPORT',
+        'this zip holds no export.xml: it is not an Apple Health export (the Health app makes export.zip with apple_health_export/export.xml inside)',
+      );
+    }
+    const name = entry.fileName;
+    if (entry.isEncrypted())
+      throw zipError('ZIP_ENCRYPTED', `${name} in the zip is encrypted: unzip it yourself and upload it`);
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+      throw zipError(
+        'ZIP_METHOD',
+        `${name} in the zip is compressed with method ${entry.compressionMethod} (only store and deflate are read): unzip it yourself and upload it`,
+      );
+    }
+    if (entry.uncompressedSize > maxBytes) {
+      throw payloadTooLarge(
+        `${name} in the zip unpacks to ${entry.uncompressedSize} bytes, more than ${maxBytes} (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
+      );
+    }
+    await unpackEntry(zip, entry, out, maxBytes);
+    return name;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Streams `entry` into `out` under `maxBytes`. */
+async function unpackEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, out: string, maxBytes: number) {
+  let readError: Error | undefined;
+  try {
+    const input = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+      zip.openReadStream(entry, (err, rs) => (err || !rs ? reject(err) : resolve(rs))),
+    ).catch((err: Error) => {
+      readError = err;
+      throw err;
+    });
+    input.on('error', (err: Error) => {
+      readError ??= err;
+    });
+    await pipeline(input, new ByteLimit(maxBytes), fs.createWriteStream(out, { flags: 'wx', mode: 0o600 }));
+  } catch (err) {
+    fs.rmSync(out, { force: true });
+    if (err instanceof KlebbError) throw err;
+    if (readError && err === readError) {
+      throw zipError(
+        'ZIP_CORRUPT',
+        `${entry.fileName} in the zip is damaged (${readError.message}): export again from the Health app`,
+      );
+    }
+    throw err;
+  }
+}
