@@ -151,6 +151,29 @@ export const REPLY_CORPUS: ReplyBehaviour[] = [
     expected: { text: 'Logged it.' },
   },
   {
+    fixture: 'thinking-content-parts',
+    behaviour: 'reasoning sent as thinking content parts is reasoning; only the text parts are the answer',
+    expected: {
+      text: 'Your resting pulse fell by 3 bpm.',
+      reasoning: /^The user wants their resting pulse trend\.$/,
+      usage: { promptTokens: 31, completionTokens: 27, totalTokens: 58 },
+    },
+  },
+  {
+    fixture: 'reasoning-details-only',
+    behaviour:
+      'reasoning given only as reasoning_details is read from its readable items, never the encrypted one',
+    expected: {
+      calls: [['read_manifest_rows', { id: 'sleep', limit: 7 }]],
+      reasoning: /^Sleep data lives in the sleep card\.$/,
+    },
+  },
+  {
+    fixture: 'completions-style-text-choices',
+    behaviour: 'choices carrying a completions-style text instead of a delta are the answer',
+    expected: { text: 'Drink more water.' },
+  },
+  {
     fixture: 'chunks-repeat-text-in-message-and-number-choices',
     behaviour: 'text given in both delta and message, with a new choice index per chunk, is read once',
     expected: { text: 'Moon, maybe' },

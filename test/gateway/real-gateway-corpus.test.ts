@@ -6,6 +6,7 @@
 //   cache-control-extra-inputs-anthropic-shape: https://github.com/cg-dot/vertexai-cf-workers/pull/21
 //   cache-control-refused-inside-nested-error: https://github.com/router-for-me/CLIProxyAPI/issues/512
 //   call-ids-with-colons-repeat-per-turn: https://github.com/can1357/oh-my-pi/issues/2055
+//   completions-style-text-choices: https://github.com/vllm-project/vllm/issues/13197
 //   chunks-repeat-text-in-message-and-number-choices: https://github.com/microsoft/foundry-local/issues/144
 //   error-event-after-text: https://github.com/zyycn/codex-proxy-rs/pull/90
 //   error-field-instead-of-data: https://github.com/ggml-org/llama.cpp/pull/16109
@@ -18,6 +19,8 @@
 //   no-index-calls-with-thought-signatures: https://github.com/noho/dayu-agent/issues/45
 //   parallel-calls-same-index-no-ids: https://github.com/huggingface/smolagents/pull/1958
 //   parallel-calls-share-index-0: https://github.com/ai-dynamo/dynamo/pull/4723
+//   json-lines-stream: https://github.com/hackclub/ai/issues/17
+//   reasoning-details-only: https://github.com/langchain-ai/langchainjs/issues/11699
 //   reasoning-inline-in-think-tags: https://github.com/continuedev/continue/issues/3832
 //   reasoning-with-only-a-closing-tag: https://github.com/open-webui/open-webui/issues/9808
 //   same-call-id-in-every-round-trip: https://github.com/NousResearch/hermes-agent/pull/11722
@@ -25,6 +28,7 @@
 //   single-newline-events-held-open: https://github.com/cohere-ai/cohere-python/issues/756
 //   stream-options-unknown-parameter: https://github.com/QuantumNous/new-api/issues/418
 //   thought-signature-under-vertex-key: https://github.com/earendil-works/pi/issues/6733
+//   thinking-content-parts: https://github.com/BerriAI/litellm/issues/16272
 //   three-calls-translated-under-index-0: https://github.com/mcowger/plexus/issues/691
 //   tool-call-id-changes-after-first-fragment: https://github.com/poolsideai/pool/issues/9
 //   tool-call-id-format-refused-with-500: https://github.com/jundot/omlx/pull/1997

@@ -54,7 +54,11 @@ export function reframe(events: string[], rand: () => number): { chunks: Buffer[
   return { chunks, hold };
 }
 
-/** The same reply as one buffered chat.completion body, built from the raw events (not our reader). */
+/**
+ * The same reply as one buffered chat.completion body, built from the raw events (not our reader):
+ * text from string content, text parts and completions-style `text`; reasoning from the plain
+ * fields, thinking parts and readable reasoning items, sent back as `message.reasoning`.
+ */
 export function asBuffered(events: string[], expected: Expected): string {
   let content = '';
   let reasoning = '';
@@ -62,10 +66,18 @@ export function asBuffered(events: string[], expected: Expected): string {
   for (const e of events) {
     const chunk = JSON.parse(e);
     for (const ch of chunk.choices ?? []) {
+      if (!ch.delta && !ch.message && typeof ch.text === 'string') content += ch.text;
       const d = ch.delta ?? ch.message ?? {};
-      if (typeof d.content === 'string') content += d.content;
+      for (const part of typeof d.content === 'string'
+        ? [{ type: 'text', text: d.content }]
+        : (d.content ?? [])) {
+        if (part.type === 'text') content += part.text;
+        if (part.type === 'thinking') for (const t of part.thinking) reasoning += t.text;
+      }
       const r = d.reasoning_content ?? d.reasoning;
       if (typeof r === 'string') reasoning += r;
+      for (const item of r ? [] : (d.reasoning_details ?? []))
+        if (item.type === 'reasoning.text' && item.text) reasoning += item.text;
     }
     for (const [k, v] of Object.entries(chunk))
       if (k === 'usage' || k.startsWith('x_')) extra = { ...extra, [k]: v };

@@ -22,7 +22,8 @@ export interface BufferedOptions {
 /**
  * Parses one JSON reply body (text, already decoded as UTF-8) into a GatewayResult.
  * Throws GatewayError:
- * - 'parse' when the body is not JSON or has no `choices[].message`;
+ * - 'parse' when the body is not JSON or has no `choices[].message` (nor a completions-style
+ *   `choices[].text`);
  * - whatever classifyErrorPayload gives when the body carries an `error` (checked first);
  * - 'failed'/'empty' from finalizeTurn.
  * `hooks.onWarning` hears about anything tolerated.
@@ -47,8 +48,12 @@ export function parseBufferedCompletion(
   const choice = body?.choices.find((c) => c.index === 0) ?? body?.choices[0];
   const raw = payload as Record<string, unknown>;
   const rawChoices = Array.isArray(raw?.choices) ? raw.choices : [];
+  // a completions-style choice (`text`, no message) is a reply too
   const hasMessage = rawChoices.some(
-    (c) => typeof c === 'object' && c !== null && ('message' in c || 'delta' in c),
+    (c) =>
+      typeof c === 'object' &&
+      c !== null &&
+      ('message' in c || 'delta' in c || typeof (c as { text?: unknown }).text === 'string'),
   );
   if (!body || !choice || !hasMessage) {
     throw new GatewayError('parse', 'the gateway reply has no choices[].message', { reason: 'no_choices' });
@@ -74,5 +79,6 @@ export function parseBufferedCompletion(
     options.newId ?? toolCallIdFactory(),
   );
   if (splitter.seen !== 'none') result.inlineReasoning = splitter.seen;
+  if (choice.reasoningDetails.length > 0) result.reasoningDetails = choice.reasoningDetails;
   return result;
 }

@@ -2,11 +2,15 @@
  * One shape for whatever a gateway sends as a reply piece: a streamed `chat.completion.chunk`,
  * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a string
  * or text parts) or `refusal`; a call from `tool_calls` or from the legacy `function_call` (one
- * call, no index or id: servers and proxies still answer in the older functions shape); reasoning from `reasoning_content` or `reasoning`; usage from
+ * call, no index or id: servers and proxies still answer in the older functions shape), or, in a
+ * choice with neither `delta` nor `message`, from the completions-style `text`; reasoning from
+ * `reasoning_content`, `reasoning`, `thinking` content parts (Mistral's reasoning models) or the
+ * readable `reasoning_details` items, first found wins; usage from
  * `usage` or a vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it
  * carried (index, id, name, arguments) plus any provider fields beside them, which some providers
  * need echoed on the next request (a thought signature in `extra_content`).
  */
+import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
 import type { GatewayUsage } from './types.js';
 import { normalizeUsage } from './usage.js';
 
@@ -26,6 +30,8 @@ export interface NormalChoice {
   index: number;
   text: string;
   reasoning: string;
+  /** `reasoning_details` items as sent (pieces of them in a stream); [] when none. */
+  reasoningDetails: ReasoningDetail[];
   tools: ToolFragment[];
   /** Non-empty finish_reason, else null. */
   finish: string | null;
@@ -48,7 +54,7 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** Text of a delta/message `content`: a string, or the `text` of its text parts. */
+/** Text of a delta/message `content`: a string, or the `text` of its text parts (never thinking parts). */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -61,9 +67,32 @@ export function contentText(content: unknown): string {
   return out;
 }
 
-/** Reasoning text of a delta/message: `reasoning_content ?? reasoning`, non-empty strings only. */
+/**
+ * Text of the `thinking` parts of a `content` array: `thinking` is a string or itself a list of
+ * text parts (`{type:'thinking', thinking:[{type:'text', text}]}`, as Magistral sends it).
+ */
+export function thinkingText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let out = '';
+  for (const p of content) {
+    const part = rec(p);
+    if (part?.type !== 'thinking') continue;
+    out += typeof part.thinking === 'string' ? part.thinking : contentText(part.thinking);
+  }
+  return out;
+}
+
+/**
+ * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`,
+ * the thinking parts of `content`, the readable `reasoning_details` items.
+ */
 export function reasoningText(delta: Record<string, unknown>): string {
-  return nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning) ?? '';
+  return (
+    nonEmpty(delta.reasoning_content) ??
+    nonEmpty(delta.reasoning) ??
+    nonEmpty(thinkingText(delta.content)) ??
+    reasoningDetailsText(readReasoningDetails(delta.reasoning_details))
+  );
 }
 
 /** Usage from `usage`, else from a vendor key (`x_<vendor>: {usage}`); null when none. */
@@ -109,7 +138,8 @@ export function toolFragment(raw: unknown): ToolFragment | undefined {
 
 /**
  * Normalises one parsed payload (a chunk or a whole completion). Returns undefined when it is not
- * an object. A choice reads `delta`, else `message`; a missing `index` is 0.
+ * an object. A choice reads `delta`, else `message`, else its completions-style `text`; a missing
+ * `index` is 0.
  */
 export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   const body = rec(payload);
@@ -119,28 +149,39 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   if (!Array.isArray(body.choices)) return out;
   for (const rawChoice of body.choices) {
     const ch = rec(rawChoice);
-    if (!ch) continue;
-    const delta = rec(ch.delta) ?? rec(ch.message) ?? {};
-    const tools: ToolFragment[] = [];
-    if (Array.isArray(delta.tool_calls)) {
-      for (const raw of delta.tool_calls) {
-        const f = toolFragment(raw);
-        if (f) tools.push(f);
-      }
-    }
-    const legacy = rec(delta.function_call);
-    if (legacy && tools.length === 0) {
-      // the older functions shape: one call whose pieces carry neither index nor id
-      const f = toolFragment({ function: legacy });
-      if (f) tools.push(f);
-    }
-    out.choices.push({
-      index: typeof ch.index === 'number' ? ch.index : 0,
-      text: contentText(delta.content) || (nonEmpty(delta.refusal) ?? ''),
-      reasoning: reasoningText(delta),
-      tools,
-      finish: nonEmpty(ch.finish_reason) ?? null,
-    });
+    if (ch) out.choices.push(normaliseChoice(ch));
   }
   return out;
+}
+
+/** One choice: its `delta` or `message`, or, with neither, its completions-style `text`. */
+function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
+  const index = typeof ch.index === 'number' ? ch.index : 0;
+  const finish = nonEmpty(ch.finish_reason) ?? null;
+  const delta = rec(ch.delta) ?? rec(ch.message);
+  if (!delta) {
+    const text = typeof ch.text === 'string' ? ch.text : '';
+    return { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
+  }
+  const tools: ToolFragment[] = [];
+  if (Array.isArray(delta.tool_calls)) {
+    for (const raw of delta.tool_calls) {
+      const f = toolFragment(raw);
+      if (f) tools.push(f);
+    }
+  }
+  const legacy = rec(delta.function_call);
+  if (legacy && tools.length === 0) {
+    // the older functions shape: one call whose pieces carry neither index nor id
+    const f = toolFragment({ function: legacy });
+    if (f) tools.push(f);
+  }
+  return {
+    index,
+    text: contentText(delta.content) || (nonEmpty(delta.refusal) ?? ''),
+    reasoning: reasoningText(delta),
+    reasoningDetails: readReasoningDetails(delta.reasoning_details),
+    tools,
+    finish,
+  };
 }

@@ -8,7 +8,8 @@ import type { AssistantMessage, ChatMessage, GatewayResult, GatewayToolCall, Too
 
 /**
  * The assistant history message for a result: its text (null when blank) and, when it was a
- * tool-call turn, every call with its (possibly generated) id and canonical argument string.
+ * tool-call turn, every call with its (possibly generated) id and canonical argument string;
+ * the reply's structured reasoning items when it had any.
  */
 export function assistantMessageFor(result: GatewayResult): AssistantMessage {
   const msg: AssistantMessage = {
@@ -23,6 +24,8 @@ export function assistantMessageFor(result: GatewayResult): AssistantMessage {
       ...(c.extras ? { extras: c.extras } : {}),
     }));
   }
+  if (result.reasoningDetails && result.reasoningDetails.length > 0)
+    msg.reasoning_details = result.reasoningDetails;
   return msg;
 }
 

@@ -2,8 +2,11 @@
  * Reading one response body, whatever it turns out to be. A non-2xx body is an error body; a
  * 2xx body is sniffed rather than trusted by Content-Type (an event stream never starts with
  * '{', '[' or '<'): JSON goes to the buffered reader, anything else to the SSE reader and the
- * stream assembler. Bytes are decoded with a streaming UTF-8 decoder, so a character split
- * across network reads is never mangled.
+ * stream assembler. A stream of JSON lines (one object per line, no SSE framing) goes to the
+ * JSON-lines reader and the same assembler: when it is labelled so (application/x-ndjson,
+ * application/jsonl ...), or when a body that starts like JSON turns out to hold a whole object
+ * on its first line and more after it. Bytes are decoded with a streaming UTF-8 decoder, so a
+ * character split across network reads is never mangled.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_ERROR_BODY_BYTES } from '../../limits.js';
@@ -11,6 +14,7 @@ import { parseBufferedCompletion } from './buffered.js';
 import { classifyHttpError } from './classify.js';
 import { looksLikeHtml } from './error-body.js';
 import { GatewayError } from './gateway-error.js';
+import { createJsonLinesReader, looksLikeJsonLines } from './json-lines-reader.js';
 import { createSseReader, SseTooLarge } from './sse-reader.js';
 import { createStreamAssembler } from './stream-assembler.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
@@ -34,10 +38,12 @@ export interface ReplyReader {
   finishNow(): GatewayResult;
 }
 
-type Mode = 'undecided' | 'sse' | 'buffered' | 'error';
+type Mode = 'undecided' | 'sse' | 'lines' | 'buffered' | 'error';
 
 /** How an event stream starts: a comment or a field name and its colon. */
 const SSE_LEAD = /^(?::|(?:data|event|id|retry|error)\s*:)/;
+/** Content types of a stream of JSON lines. */
+const JSON_LINES_TYPE = /nd-?json|jsonl|json-lines/;
 /** Characters enough to see whether a body starts with an SSE field. */
 const SSE_FIELD_PROBE = 6;
 
@@ -64,6 +70,8 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   let text = ''; // buffered / error body, or the undecided lead-in
   let textBytes = 0;
   let result: GatewayResult | undefined;
+  // a body read as JSON may still turn out to be JSON lines, until its first line is known
+  let maybeLines = false;
 
   const assembler = createStreamAssembler(
     {
@@ -80,9 +88,14 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
     onComment: (comment) => hooks.onKeepAlive?.(comment),
   });
 
-  const feedSse = (piece: string, last = false): GatewayResult | undefined => {
+  const lines = createJsonLinesReader({
+    onData: (data, parsed) => assembler.push(data, parsed),
+  });
+
+  const feedStream = (piece: string, last = false): GatewayResult | undefined => {
+    const reader = mode === 'lines' ? lines : sse;
     try {
-      if (sse.feed(piece) || (last && sse.end())) result = assembler.finish('done');
+      if (reader.feed(piece) || (last && reader.end())) result = assembler.finish('done');
     } catch (err) {
       if (!(err instanceof SseTooLarge)) throw err;
       throw new GatewayError('parse', err.message, {
@@ -107,9 +120,22 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
     return reply;
   };
 
+  /** A body being read as JSON that turns out to be JSON lines switches to the line reader. */
+  const checkLines = (): GatewayResult | undefined => {
+    if (!maybeLines) return undefined;
+    const verdict = looksLikeJsonLines(text.trimStart());
+    if (verdict === undefined) return undefined;
+    maybeLines = false;
+    if (!verdict) return undefined;
+    mode = 'lines';
+    const body = text;
+    text = '';
+    return feedStream(body);
+  };
+
   return {
     partialText: () => assembler.text,
-    finished: () => mode === 'sse' && assembler.finished(),
+    finished: () => (mode === 'sse' || mode === 'lines') && assembler.finished(),
     finishNow: () => {
       result ??= assembler.finish('done');
       return result;
@@ -130,15 +156,17 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
         if (jsonTyped && !structural && lead.length < SSE_FIELD_PROBE && !/[\r\n]/.test(lead))
           return undefined;
         mode = structural || (jsonTyped && !SSE_LEAD.test(lead)) ? 'buffered' : 'sse';
-        if (mode === 'sse') {
+        if (mode === 'buffered' && JSON_LINES_TYPE.test(contentType) && lead[0] !== '<') mode = 'lines';
+        if (mode === 'sse' || mode === 'lines') {
           const leadIn = text;
           text = '';
-          return feedSse(leadIn);
+          return feedStream(leadIn);
         }
+        maybeLines = lead[0] === '{';
         textBytes = Buffer.byteLength(text);
-        return undefined;
+        return checkLines();
       }
-      if (mode === 'sse') return feedSse(piece);
+      if (mode === 'sse' || mode === 'lines') return feedStream(piece);
       const cap = mode === 'error' ? GATEWAY_MAX_ERROR_BODY_BYTES : GATEWAY_MAX_BODY_BYTES;
       textBytes += chunk.length;
       text += piece;
@@ -148,20 +176,21 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
           reason: 'too_large',
         });
       }
-      return undefined;
+      return mode === 'buffered' ? checkLines() : undefined;
     },
 
     end(how: 'eof' | 'reset'): GatewayResult {
       if (result) return result;
       const tail = decoder.decode();
       if (mode === 'error') throw classifyHttpError(status, headers, text + tail);
+      if (mode === 'lines') return feedStream(tail, true) ?? assembler.finish(how);
       if (mode === 'sse' || (mode === 'undecided' && (text + tail).trim() !== '')) {
         if (mode === 'undecided') {
           mode = 'sse';
-          const early = feedSse(text);
+          const early = feedStream(text);
           if (early) return early;
         }
-        const done = feedSse(tail, true);
+        const done = feedStream(tail, true);
         if (done) return done;
         if (how === 'eof' && sse.notAStream()) {
           // a whole body arrived and none of it was an event: not a stream at all

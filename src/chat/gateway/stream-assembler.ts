@@ -1,7 +1,8 @@
 /**
  * Assembling a streamed reply: the data of each event in, one GatewayResult out. Pure: no I/O,
  * no timers. Each event is normalised first (chunk-normaliser.ts); calls are assembled by what
- * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts).
+ * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts);
+ * pieces of structured reasoning items are joined (reasoning-details.ts).
  * Every choice index is read as the one reply (we never ask for several, and some servers
  * number each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
  * event with empty or absent `choices` included); `[DONE]` is compared after trimming.
@@ -12,6 +13,7 @@ import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
+import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
 export { contentText, reasoningText } from './chunk-normaliser.js';
@@ -58,6 +60,7 @@ interface ChoiceState {
   finishReason: string | null;
   calls: CallAssembler;
   splitter: ReasoningSplitter;
+  details: ReasoningDetailsJoiner;
 }
 
 /**
@@ -86,6 +89,7 @@ export function createStreamAssembler(
         finishReason: null,
         calls: createCallAssembler(),
         splitter: createReasoningSplitter(options.reasoningStartsInside),
+        details: createReasoningDetailsJoiner(),
       };
       choices.set(index, c);
     }
@@ -167,6 +171,7 @@ export function createStreamAssembler(
         if (ch.reasoning !== '')
           addText(c, primary, { answer: '', reasoning: ch.reasoning, retracted: false });
         if (ch.text !== '') addText(c, primary, c.splitter.push(ch.text));
+        if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
         for (const f of ch.tools) c.calls.add(f);
         if (ch.finish !== null) c.finishReason = ch.finish;
       }
@@ -204,6 +209,8 @@ export function createStreamAssembler(
         newId,
       );
       if (c.splitter.seen !== 'none') result.inlineReasoning = c.splitter.seen;
+      const details = c.details.items();
+      if (details.length > 0) result.reasoningDetails = details;
       return result;
     },
   };

@@ -54,6 +54,11 @@ export interface AssistantMessage {
   role: 'assistant';
   content: string | null;
   tool_calls?: WireToolCall[];
+  /**
+   * The structured reasoning items the reply came with, sent back unchanged: a reasoning model
+   * that called tools continues from its own reasoning (OpenRouter asks for them back).
+   */
+  reasoning_details?: Array<Record<string, unknown>>;
 }
 /** A tool result; `name` is filled from the matching assistant call when absent. */
 export interface ToolMessage {
@@ -176,6 +181,8 @@ export interface GatewayResult {
   model?: string;
   /** Reasoning came inline in the answer text: in tags, or after a bare closing tag. */
   inlineReasoning?: 'tagged' | 'bare';
+  /** Structured reasoning items (`reasoning_details`), whole, encrypted ones included; replay them. */
+  reasoningDetails?: Array<Record<string, unknown>>;
 }
 
 /** Callbacks during a call. All optional; each may be called many times. */
