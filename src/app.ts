@@ -19,6 +19,7 @@ import { conversationRoutes } from './chat/conversations/routes.js';
 import { chatRoutes } from './chat/routes.js';
 import { jsonShapeProblem } from './common/json-guard.js';
 import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
+import type { Config } from './config.js';
 import { appVersion } from './data/export-service.js';
 import { dataRoutes } from './data/routes.js';
 import { badRequest, type ErrorCode, notFound } from './errors.js';
@@ -118,11 +119,18 @@ function soundJsonRefusal(problem: { path: string; message: string }, code: Erro
   return badRequest(`${problem.path} ${problem.message}`, [problem], code);
 }
 
-/** Builds the HTTP app for an open instance (not yet listening). */
-export function buildApp(inst: Instance): FastifyInstance {
-  const app = Fastify({
+/**
+ * The bare Fastify instance of the server, its logger included (pino, written to standard
+ * output): made before the home is opened, so the instance's own log lines (start-up, ingest,
+ * push) go through the same logger, with time and level, and with the request id of the request
+ * they belong to (src/http/request-context.ts).
+ */
+export function newHttpApp(
+  config: Pick<Config, 'logLevel' | 'bodyLimitBytes' | 'trustedProxies'>,
+): FastifyInstance {
+  return Fastify({
     logger: {
-      level: inst.config.logLevel,
+      level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: requestLogFields },
       // written from this thread, not through the thread pool (src/http/log-stream.ts)
@@ -130,18 +138,25 @@ export function buildApp(inst: Instance): FastifyInstance {
     },
     // one info line per request, with method, URL, status and time (src/http/request-log.ts)
     logController: new OneLinePerRequest(),
-    bodyLimit: inst.config.bodyLimitBytes,
+    bodyLimit: config.bodyLimitBytes,
     // bodies are never coerced, query and path text is (src/http/validation.ts)
     schemaController: { compilersFactory: { buildValidator } },
     // forwarding headers count only from the proxies named in KLEBB_TRUSTED_PROXIES, and only for
     // the client address in logs and rate limits (src/auth/principal.ts never reads them as trust)
-    trustProxy: inst.config.trustedProxies.length > 0 ? inst.config.trustedProxies : false,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // refusals of the HTTP parser in the JSON error shape too (src/http/client-errors.ts)
     http: HTTP_SERVER_OPTIONS,
     clientErrorHandler,
     // the router's own refusals (a %-escape that does not decode, a path part too long) in our shape
     frameworkErrors: errorHandler,
   });
+}
+
+/**
+ * Builds the HTTP app for an open instance (not yet listening), on `app` when given (newHttpApp
+ * of the same config, whose logger the instance already writes to), else on a new one.
+ */
+export function buildApp(inst: Instance, app: FastifyInstance = newHttpApp(inst.config)): FastifyInstance {
   app.decorateRequest('principal', null);
   closeWithDeadline(app, CLOSE_GRACE_MS);
   const routeTable: FastifyInstance['routeTable'] = [];

@@ -3,9 +3,10 @@
  * shut down cleanly on SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the
  * store so the WAL is checkpointed).
  */
-import { buildApp } from './app.js';
+import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
+import { followingRequestLog } from './http/request-context.js';
 import { openInstance } from './instance.js';
 
 async function main(): Promise<void> {
@@ -22,13 +23,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const inst = await openInstance(config, {
-    log: {
-      info: (o, m) => process.stdout.write(`${JSON.stringify({ level: 'info', ...o, msg: m })}\n`),
-      warn: (o, m) => process.stdout.write(`${JSON.stringify({ level: 'warn', ...o, msg: m })}\n`),
-    },
-  });
-  const app = buildApp(inst);
+  // the app (and its logger) first: the instance logs through it, with time, level and the id of
+  // the request a line belongs to
+  const app = newHttpApp(config);
+  const inst = await openInstance(config, { log: followingRequestLog(app.log) });
+  buildApp(inst, app);
   for (const w of config.warnings) app.log.warn(w);
   let stopping = false;
   const stop = async (signal: string) => {

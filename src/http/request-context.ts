@@ -20,3 +20,19 @@ export function installRequestContext(app: FastifyInstance): void {
 export function requestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
   return current.getStore() ?? fallback;
 }
+
+/**
+ * An `{info, warn}` logger for work outside HTTP (the instance: ingest, push, start-up) that
+ * writes through `base`, or through the logger of the request the work runs for when there is
+ * one: every line then has pino's time and level, and the request's id beside its
+ * `request completed` line.
+ */
+export function followingRequestLog(base: FastifyBaseLogger): {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+} {
+  return {
+    info: (obj, msg) => requestLog(base).info(obj, msg),
+    warn: (obj, msg) => requestLog(base).warn(obj, msg),
+  };
+}
