@@ -142,12 +142,17 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
  * at error level with its stack. A documented answer of 500 or more for a state of the server
  * (501 INGEST_DISABLED while no token is set, a chat endpoint that failed, a locked database, a
  * full disk) is one warn line with its status, code and message, without a stack: it is not a
- * bug to look for in the code. 4xx answers are the client's and are not logged here.
+ * bug to look for in the code. A 4xx answer (a refused upload, a wrong token, a field that does
+ * not fit) is one info line with its status, code, message and field details: the same words
+ * the client got, so whoever reads the log sees why a request was refused, not only its status
+ * on the `request completed` line.
  */
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toErrorResponse(err);
   if (status >= 500 && body.code === 'INTERNAL') req.log.error({ err }, 'request failed');
   else if (status >= 500) req.log.warn({ status, code: body.code }, body.error);
+  else
+    req.log.info({ status, code: body.code, ...(body.details ? { details: body.details } : {}) }, body.error);
   const fault = err instanceof StorageBusyError ? err : storageFault(err);
   if (fault instanceof StorageBusyError) reply.header('Retry-After', String(fault.retryAfterSeconds));
   if (status === 401) reply.header('WWW-Authenticate', bearerChallenge(req.headers.authorization));

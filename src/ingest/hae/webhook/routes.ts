@@ -23,7 +23,7 @@ import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
 import { receiveBody } from './receive.js';
-import { noteBodyBytes } from './refused-pushes.js';
+import { noteBodyBytes, withoutBodyQuote } from './refused-pushes.js';
 
 /** The webhook path. */
 export const HAE_WEBHOOK_PATH = '/api/health-auto-export';
@@ -94,8 +94,16 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
             : await ingestSpooled(svc, received.file, received.bytes, {
                 contentType: req.headers['content-type'],
               });
+        // a push answered {ok: false} says why in the log too (its warning, without the parser's
+        // quote of the body: the log is no place for health data)
         req.log.info(
-          { bytes: received.bytes, ok: result.ok, samples: result.samples, ingested: result.ingested },
+          {
+            bytes: received.bytes,
+            ok: result.ok,
+            samples: result.samples,
+            ingested: result.ingested,
+            ...(result.warning ? { warning: withoutBodyQuote(result.warning) } : {}),
+          },
           'HAE push',
         );
         return result;
