@@ -26,12 +26,13 @@ describe('refusals in the log', () => {
     const box = sandboxHome();
     try {
       const child = await spawnServer({ home: box.home, env: { KLEBB_LOG_LEVEL: 'info' } });
-      // a zip archive where the export.xml belongs: 415
-      const zip = await child.api('/api/apple-health/import', {
-        body: Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(64)]),
-        headers: { 'content-type': 'application/zip' },
+      // an upload without the file: 400
+      const empty = await child.api('/api/apple-health/import', {
+        method: 'POST',
+        body: '',
+        headers: { 'content-type': 'application/xml' },
       });
-      expect(zip.status).toBe(415);
+      expect(empty.status).toBe(400);
       // a file that is no export at all: 422
       const notExport = await child.api('/api/apple-health/import', {
         body: '<?xml version="1.0"?><Other/>',
@@ -57,7 +58,7 @@ describe('refusals in the log', () => {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as LogLine);
       const refusals = [
-        { answer: zip, url: '/api/apple-health/import' },
+        { answer: empty, url: '/api/apple-health/import' },
         { answer: notExport, url: '/api/apple-health/import' },
         { answer: wrong, url: '/api/health-auto-export' },
       ];
