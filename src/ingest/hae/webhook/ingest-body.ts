@@ -11,6 +11,7 @@ import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
+import { withPatientTierUp } from '../patient-tier-up.js';
 import { bodyMemoKey, fileMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
@@ -123,6 +124,12 @@ export function ingestInline(
     svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
     return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
   }
+  // read, stored and put on the cards with the optimising compiler held back (patient-tier-up.ts)
+  return withPatientTierUp(() => parseAndIngest(svc, body, bodyKey, opts.contentType));
+}
+
+/** A body not seen before (its memo key `bodyKey`), bytes whole: parsed, stored, cards filled. */
+function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentType?: string): WebhookAnswer {
   let parsed: unknown;
   try {
     parsed = JSON.parse(decodeUtf8(body));
@@ -136,7 +143,7 @@ export function ingestInline(
       ok: false,
       ingested: {},
       availableUnsubscribed: [],
-      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(body, opts.contentType)}`,
+      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(body, contentType)}`,
     };
   }
   const run = svc.startPush('hae', body.length);
