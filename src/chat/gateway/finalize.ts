@@ -5,6 +5,7 @@
  * trailing prose after the arguments are all read as a person would; an empty reply is a failure.
  */
 import { randomBytes } from 'node:crypto';
+import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
 import { readToolArguments } from './tool-arguments.js';
@@ -92,7 +93,8 @@ export function finalizeTurn(
     hooks.onWarning?.(message);
   };
   const partialText = raw.text === '' ? undefined : raw.text;
-  const finish = raw.finishReason;
+  // another provider's spelling passed through (MAX_TOKENS, end_turn, SAFETY) means the same
+  const finish = raw.finishReason === null ? null : canonicalFinishReason(raw.finishReason);
 
   if (finish === 'content_filter') {
     throw new GatewayError('failed', 'the provider stopped the answer (content_filter)', {
@@ -186,7 +188,7 @@ export function finalizeTurn(
     reasoning: raw.reasoning,
     toolCalls: calls,
     finishReason: calls.length > 0 ? 'tool_calls' : finish === 'tool_calls' ? 'stop' : finish,
-    rawFinishReason: finish,
+    rawFinishReason: raw.finishReason,
     usage: raw.usage,
     streamed: raw.streamed,
     warnings,

@@ -166,7 +166,8 @@ export interface GatewayResult {
   toolCalls: GatewayToolCall[];
   /**
    * Normalised finish reason: 'tool_calls' when toolCalls is non-empty, 'stop' when the gateway
-   * said 'tool_calls' but no usable call remained, else the gateway's value ('stop', 'length'...).
+   * said 'tool_calls' but no usable call remained, else the gateway's value in OpenAI's spelling
+   * ('stop', 'length'...; `MAX_TOKENS` or `max_tokens` is 'length', see finish-reason.ts).
    */
   finishReason: string | null;
   /** The finish_reason exactly as the gateway sent it. */

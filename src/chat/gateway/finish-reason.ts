@@ -1,0 +1,42 @@
+/**
+ * The finish reason in OpenAI's words. Gateways that pass another provider's reply through
+ * unchanged send that provider's spelling: Gemini's upper-case `STOP` / `MAX_TOKENS` / `SAFETY`,
+ * Anthropic's and Bedrock's `end_turn` / `max_tokens` / `tool_use`, Cohere's `COMPLETE`. Read as
+ * sent, a reply cut off by the length limit looked finished (and a call cut off inside its
+ * arguments was offered to a tool) and a reply stopped by a safety filter looked like a normal
+ * answer. Unknown values are only lower-cased.
+ */
+
+const SAME_AS: Record<string, string> = {
+  // the answer hit the output limit
+  max_tokens: 'length',
+  max_output_tokens: 'length',
+  model_length: 'length',
+  // a natural end
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  complete: 'stop',
+  eos: 'stop',
+  // the model called tools
+  tool_use: 'tool_calls',
+  tool_call: 'tool_calls',
+  function_call: 'tool_calls',
+  // a safety or policy filter stopped the answer
+  safety: 'content_filter',
+  recitation: 'content_filter',
+  blocklist: 'content_filter',
+  prohibited_content: 'content_filter',
+  spii: 'content_filter',
+  image_safety: 'content_filter',
+  guardrail_intervened: 'content_filter',
+  content_filtered: 'content_filter',
+  error_toxic: 'content_filter',
+  // the provider failed to finish the answer
+  malformed_function_call: 'error',
+};
+
+/** The OpenAI spelling of a non-empty finish reason (`stop`, `length`, `tool_calls`, `content_filter`, `error` ...). */
+export function canonicalFinishReason(raw: string): string {
+  const lower = raw.trim().toLowerCase();
+  return SAME_AS[lower] ?? lower;
+}

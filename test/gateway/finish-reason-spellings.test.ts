@@ -1,0 +1,83 @@
+// Finish reasons in another provider's spelling, as gateways that pass a reply through unchanged
+// send them (Gemini's upper-case STOP / MAX_TOKENS / SAFETY, Anthropic's and Bedrock's end_turn /
+// max_tokens / tool_use): each means what OpenAI's word means, streamed and buffered. A reply cut
+// off at the length limit says so, a call cut off inside its arguments is never offered to a
+// tool, a filtered reply fails; the spelling as sent stays in rawFinishReason.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callGateway } from '../../src/chat/gateway/client.js';
+import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { configFor, gatewayFailure, userSays } from './support.js';
+
+let gw: ScriptedGateway;
+beforeEach(async () => {
+  gw = await startScriptedGateway();
+});
+afterEach(() => gw.close());
+
+const CUT_CALL = [
+  { index: 0, id: 'c1', type: 'function', function: { name: 'append_row', arguments: '{"id":"wa' } },
+];
+
+/** The reply as an event stream (streamed) or one JSON body, ending with `finish`. */
+function served(
+  streamed: boolean,
+  message: { content?: string; tool_calls?: unknown[] },
+  finish: string,
+): ScriptStep {
+  if (!streamed) {
+    const body = {
+      object: 'chat.completion',
+      choices: [
+        { index: 0, finish_reason: finish, message: { role: 'assistant', content: null, ...message } },
+      ],
+    };
+    return { kind: 'bytes', headers: { 'Content-Type': 'application/json' }, chunks: [JSON.stringify(body)] };
+  }
+  const event = (delta: unknown, f: string | null) =>
+    `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: f }] })}\n\n`;
+  return { kind: 'bytes', chunks: [event(message, null), event({}, finish), 'data: [DONE]\n\n'] };
+}
+
+for (const streamed of [true, false]) {
+  describe(streamed ? 'streamed' : 'buffered', () => {
+    for (const spelling of ['MAX_TOKENS', 'max_tokens']) {
+      it(`${spelling} is the length limit: text is marked cut off, a cut call is not run`, async () => {
+        gw.script(
+          served(streamed, { content: 'Your sleep this week was' }, spelling),
+          served(streamed, { tool_calls: CUT_CALL }, spelling),
+        );
+        const cfg = configFor(gw.url);
+        const text = await callGateway(cfg, { messages: userSays('sleep?'), stream: streamed });
+        expect(text).toMatchObject({ finishReason: 'length', rawFinishReason: spelling });
+        const err = await gatewayFailure(callGateway(cfg, { messages: userSays('log'), stream: streamed }));
+        expect(err).toMatchObject({ kind: 'failed', reason: 'length' });
+      });
+    }
+
+    for (const spelling of ['SAFETY', 'PROHIBITED_CONTENT', 'guardrail_intervened']) {
+      it(`${spelling} is a content filter: the reply fails`, async () => {
+        gw.script(served(streamed, { content: 'Partial' }, spelling));
+        const err = await gatewayFailure(
+          callGateway(configFor(gw.url), { messages: userSays('x'), stream: streamed }),
+        );
+        expect(err).toMatchObject({ kind: 'failed', reason: 'content_filter' });
+      });
+    }
+
+    it('STOP and end_turn are a natural end, tool_use with a whole call runs it', async () => {
+      const call = [{ ...CUT_CALL[0], function: { name: 'append_row', arguments: '{"id":"water"}' } }];
+      gw.script(
+        served(streamed, { content: 'Done.' }, 'STOP'),
+        served(streamed, { content: 'Done.' }, 'end_turn'),
+        served(streamed, { tool_calls: call }, 'tool_use'),
+      );
+      const cfg = configFor(gw.url);
+      for (const raw of ['STOP', 'end_turn']) {
+        const r = await callGateway(cfg, { messages: userSays('x'), stream: streamed });
+        expect(r).toMatchObject({ text: 'Done.', finishReason: 'stop', rawFinishReason: raw });
+      }
+      const r = await callGateway(cfg, { messages: userSays('x'), stream: streamed });
+      expect(r.toolCalls.map((c) => [c.name, c.parsedArguments])).toEqual([['append_row', { id: 'water' }]]);
+    });
+  });
+}
