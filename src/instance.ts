@@ -42,6 +42,8 @@ export interface InstanceLogger {
 export interface Instance {
   config: Config;
   layout: HomeLayout;
+  /** True when this start created the home (no database and no card files were there). */
+  firstStart: boolean;
   db: Db;
   cards: CardContext;
   /** Settings the person's browser reports (time zone). */
@@ -121,13 +123,6 @@ export async function openInstance(
       'the passkey file cannot be read: nobody can sign in or register until it is fixed',
     );
   }
-  const setupLink = auth.setupLink();
-  if (setupLink) {
-    log.info(
-      {},
-      `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${setupLink}`,
-    );
-  }
   // an import or restore cut short by a crash is finished or undone before the cards load
   const recovered = recoverImport(db, layout);
   if (recovered)
@@ -196,6 +191,7 @@ export async function openInstance(
   return {
     config,
     layout,
+    firstStart: fresh,
     db,
     metrics,
     cards,

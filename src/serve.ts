@@ -3,9 +3,11 @@
  * shut down cleanly on SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the
  * store so the WAL is checkpointed).
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
+import { portInUseMessage, portProblem } from './http/port-check.js';
 import { followingRequestLog } from './http/request-context.js';
 import { openInstance } from './instance.js';
 
@@ -22,6 +24,12 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // a port that is taken stops the start before the home is opened or a set-up link printed
+  const taken = await portProblem(config.host, config.port);
+  if (taken) {
+    process.stderr.write(`klebb: cannot start: ${taken}\n`);
+    process.exit(2);
   }
   // the app (and its logger) first: the instance logs through it, with time, level and the id of
   // the request a line belongs to
@@ -49,7 +57,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // taken between the check above and now: the same sentence
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    process.stderr.write(`klebb: cannot start: ${portInUseMessage(config.host, config.port)}\n`);
+    await inst.close();
+    process.exit(2);
+  }
   // the URL a person should open: HEALTH_ORIGIN, else http://localhost:<port> (passkeys work on
   // `localhost`, the default relying party id, never on an address such as 127.0.0.1)
   const bound = app.server.address();
@@ -62,14 +79,27 @@ async function main(): Promise<void> {
     { home: config.home, address, url: open },
     `Klebb is running: open ${open} (listening on ${address})`,
   );
-  // the first-start link, plain and on a line of its own between blank lines, so it can be
-  // copied from a terminal or a log viewer without the log record's quotes and fields around it
+  // printed only once the server listens, so a start that fails never shows a link that cannot work
   const setupLink = inst.auth.setupLink();
-  if (setupLink) {
-    process.stdout.write(
-      `\nFirst start: open this one-time link on the phone or computer you will sign in with, to create your passkey:\n\n${setupLink}\n\n`,
-    );
-  }
+  if (setupLink) printSetupLink(app, setupLink, inst.firstStart);
+}
+
+/**
+ * The one-time link that registers the first passkey, at every start while no passkey exists
+ * (a restart makes a new one): as a log record, and plain on a line of its own between blank
+ * lines, so it can be copied from a terminal or a log viewer without the record's quotes and
+ * fields around it. "First start" only on the start that created the home.
+ */
+function printSetupLink(app: FastifyInstance, link: string, firstStart: boolean): void {
+  app.log.info(
+    { firstStart },
+    `No passkey yet. Register the first one with this one-time link (valid until then, or until a restart): ${link}`,
+  );
+  const lead = firstStart ? 'First start: open' : 'No passkey yet: open';
+  const after = firstStart ? '' : ' (a new link at every start until then; earlier ones no longer work)';
+  process.stdout.write(
+    `\n${lead} this one-time link on the phone or computer you will sign in with, to create your passkey${after}:\n\n${link}\n\n`,
+  );
 }
 
 main().catch((err) => {
