@@ -90,10 +90,13 @@ describe('stored dedup keys', () => {
     expect(keys).toEqual(PINNED.map((p) => p[2]));
   });
 
-  it('keep the stored values the keys were made from', () => {
+  it('keep the values the keys were made from (stored as such, or as keyValues beside a rounded value)', () => {
     const [steps, , heart, weight] = extractSamples(normalisePayload(body)).samples;
     expect(steps.values).toEqual({ count: 8123 });
+    expect(steps.keyValues).toBeUndefined();
     expect(heart.values).toEqual({ min: 52, avg: 61.4, max: 97 });
-    expect(weight.values).toEqual({ kg: 84.005306924 });
+    // converted from pounds: stored rounded, keyed on the exact product as before rounding
+    expect(weight.values).toEqual({ kg: 84.00531 });
+    expect(weight.keyValues).toEqual({ kg: 84.005306924 });
   });
 });

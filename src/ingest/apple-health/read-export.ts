@@ -95,7 +95,11 @@ function asRawSample(s: Sample): Sample {
   if (s.span === 'sample') return s;
   const time = parseHaeTimestamp(s.at);
   if (!time) return s;
-  return { ...s, span: 'sample', dedupKey: dedupKeyOf(s.metric, time, 'sample', s.values, s.source) };
+  return {
+    ...s,
+    span: 'sample',
+    dedupKey: dedupKeyOf(s.metric, time, 'sample', s.keyValues ?? s.values, s.source),
+  };
 }
 
 /**

@@ -38,12 +38,21 @@ export interface Sample {
    * an overlapping payload gets the same key, so the store adds it once. 32 hex characters.
    */
   dedupKey: string;
+  /**
+   * The values `dedupKey` was made from, when they differ from `values`: converted values before
+   * they were rounded (units.ts convertRounded). Samples stored before converted values were
+   * rounded were keyed on the unrounded values, so the same point sent again keeps its key and
+   * is not stored twice. A key made again (another span) uses these; so must any code that
+   * re-keys stored samples from their stored values, which are the rounded ones.
+   */
+  keyValues?: Record<string, SampleValue>;
 }
 
 /**
  * Builds a sample and its `dedupKey`. The timestamp is hashed in its canonical spelling, so a
  * phone switching between 12- and 24-hour display does not create duplicates; values are hashed
- * with sorted keys (HAE writes keys in random order).
+ * with sorted keys (HAE writes keys in random order); from `keyValues` when given (see
+ * Sample.keyValues).
  */
 export function makeSample(
   metric: string,
@@ -52,16 +61,19 @@ export function makeSample(
   values: Record<string, SampleValue>,
   source: string | null,
   span: SampleSpan,
+  keyValues?: Record<string, SampleValue>,
 ): Sample {
-  return {
+  const s: Sample = {
     metric,
     date: time.date,
     at,
     values,
     source,
     span,
-    dedupKey: dedupKeyOf(metric, time, span, values, source),
+    dedupKey: dedupKeyOf(metric, time, span, keyValues ?? values, source),
   };
+  if (keyValues) s.keyValues = keyValues;
+  return s;
 }
 
 /**
@@ -203,7 +215,15 @@ function exampleText(v: unknown): string {
 
 /** A point read from the payload, before it becomes a sample (or why it could not be read). */
 export type PointRead =
-  | { ok: true; time: HaeTime; at: string; values: Record<string, SampleValue>; source: string | null }
+  | {
+      ok: true;
+      time: HaeTime;
+      at: string;
+      values: Record<string, SampleValue>;
+      source: string | null;
+      /** The values to key the sample on, when some were rounded (Sample.keyValues). */
+      keyValues?: Record<string, SampleValue>;
+    }
   | { ok: false; reason: string; example?: unknown };
 
 /**

@@ -54,7 +54,8 @@ describe('extractSamples: units (docs/HEALTH-AUTO-EXPORT.md "Units" pitfalls)', 
   it.each([
     ['walking_running_distance', 'mi', 1, { km: 1.609344 }],
     ['walking_running_distance', 'km', 5.484679297695868, { km: 5.484679297695868 }],
-    ['dietary_water', 'fl_oz_us', 2, { ml: 59.147059125 }],
+    // 59.147059125 exactly: a converted value keeps 7 significant digits at least (units.ts)
+    ['dietary_water', 'fl_oz_us', 2, { ml: 59.14706 }],
     ['dietary_water', 'mL', 546.5616, { ml: 546.5616 }],
     ['apple_sleeping_wrist_temperature', 'degF', 98.6, { degC: 37 }],
     ['walking_speed', 'mi/hr', 2, { kmh: 3.218688 }],

@@ -25,7 +25,7 @@ import {
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
 import { parseHaeTimestamp } from './timestamps.js';
-import { type Conversion, conversionOf, DIMENSIONS, unitKey } from './units.js';
+import { type Conversion, conversionOf, convertRounded, DIMENSIONS, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
 
 /** What `extractSamples` returns. */
@@ -145,17 +145,24 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
   const samples = st.samples;
   if (st.alone && span === 'day') {
-    for (const r of reads) samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span));
+    for (const r of reads)
+      samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span, r.keyValues));
     return;
   }
   for (const r of reads) {
-    const s = makeSample(metric, r.time, r.at, r.values, r.source, span);
+    const s = makeSample(metric, r.time, r.at, r.values, r.source, span, r.keyValues);
     // counted by content with span `sample`: a streamed block or a file read in parts may see
     // one chunk of a block as daily and the next not
-    const content = span === 'sample' ? s.dedupKey : dedupKeyOf(metric, r.time, 'sample', r.values, r.source);
+    const content =
+      span === 'sample'
+        ? s.dedupKey
+        : dedupKeyOf(metric, r.time, 'sample', r.keyValues ?? r.values, r.source);
     st.occurrences ??= new OccurrenceCounter();
     const n = st.occurrences.next(content, metric, r.time.date);
-    samples.push(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span) : s);
+    const keyed = r.keyValues && { ...r.keyValues, seq: n };
+    samples.push(
+      n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s,
+    );
   }
 }
 
@@ -254,10 +261,22 @@ function blockUnits(entry: CatalogueEntry, units: string): BlockUnits {
 const NON_FINITE = 'non-finite number';
 
 /**
- * One numeric field of a point: the number in the canonical unit, undefined when absent, or a
- * string saying why it cannot be read (non-finite, unknown unit).
+ * The exact converted values of a point's fields whose stored value was rounded (field → value),
+ * to key the sample on (Sample.keyValues).
  */
-function numberField(b: BlockUnits, raw: unknown): number | string | undefined {
+type ExactValues = Record<string, number>;
+
+/**
+ * One numeric field of a point: the number in the canonical unit, rounded when it was converted
+ * (units.ts convertRounded; the exact value goes into `exact[field]`), undefined when absent, or
+ * a string saying why it cannot be read (non-finite, unknown unit).
+ */
+function numberField(
+  b: BlockUnits,
+  raw: unknown,
+  field: string,
+  exact: ExactValues,
+): number | string | undefined {
   let n: number;
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return NON_FINITE;
@@ -272,8 +291,14 @@ function numberField(b: BlockUnits, raw: unknown): number | string | undefined {
   if (conv === undefined) return `unknown unit "${b.units}" for ${b.entry.key}`;
   let v = typeof conv === 'number' ? n * conv : conv(n);
   if (!Number.isFinite(v)) return NON_FINITE;
-  if (b.entry.fractionToPercent && v >= 0 && v <= 1) v *= 100;
-  return v;
+  let scale = 1;
+  if (b.entry.fractionToPercent && v >= 0 && v <= 1) {
+    v *= 100;
+    scale = 100;
+  }
+  const rounded = convertRounded(conv, n, scale);
+  if (rounded !== v) exact[field] = v;
+  return rounded;
 }
 
 /** Puts one numeric field into `values`; returns why it cannot be read, if so. */
@@ -282,8 +307,9 @@ function putNumber(
   field: string,
   b: BlockUnits,
   raw: unknown,
+  exact: ExactValues,
 ): string | undefined {
-  const v = numberField(b, raw);
+  const v = numberField(b, raw, field, exact);
   if (typeof v === 'string') return v;
   if (v !== undefined) values[field] = v;
   return undefined;
@@ -297,18 +323,19 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
   const time = parseHaeTimestamp(stamp);
   if (!time) return { ok: false, reason: 'unreadable timestamp', example: stamp };
   const values: Record<string, SampleValue> = {};
+  const exact: ExactValues = {};
   let bad: string | undefined;
   switch (entry.shape) {
     case 'minAvgMax':
       bad =
-        putNumber(values, 'min', b, point.Min ?? point.min ?? point.qty) ??
-        putNumber(values, 'avg', b, point.Avg ?? point.avg ?? point.qty) ??
-        putNumber(values, 'max', b, point.Max ?? point.max ?? point.qty);
+        putNumber(values, 'min', b, point.Min ?? point.min ?? point.qty, exact) ??
+        putNumber(values, 'avg', b, point.Avg ?? point.avg ?? point.qty, exact) ??
+        putNumber(values, 'max', b, point.Max ?? point.max ?? point.qty, exact);
       break;
     case 'bloodPressure':
       bad =
-        putNumber(values, 'systolic', b, point.systolic) ??
-        putNumber(values, 'diastolic', b, point.diastolic);
+        putNumber(values, 'systolic', b, point.systolic, exact) ??
+        putNumber(values, 'diastolic', b, point.diastolic, exact);
       break;
     case 'glucose': {
       const field = b.glucoseField;
@@ -321,12 +348,12 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
     case 'counts':
       values.logged = true;
       bad =
-        putNumber(values, 'unspecified', b, point.Unspecified) ??
-        putNumber(values, 'protectionUsed', b, point['Protection Used']) ??
-        putNumber(values, 'protectionNotUsed', b, point['Protection Not Used']);
+        putNumber(values, 'unspecified', b, point.Unspecified, exact) ??
+        putNumber(values, 'protectionUsed', b, point['Protection Used'], exact) ??
+        putNumber(values, 'protectionNotUsed', b, point['Protection Not Used'], exact);
       break;
     default:
-      bad = putNumber(values, entry.fields[0].name, b, point.qty);
+      bad = putNumber(values, entry.fields[0].name, b, point.qty, exact);
   }
   if (bad) return { ok: false, reason: bad, example: point.qty ?? point.Avg ?? point.systolic };
   if (entry.textFields) {
@@ -337,7 +364,9 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
   if (entry.shape !== 'counts' && !hasField(entry, values)) {
     return { ok: false, reason: 'no value', example: point };
   }
-  return { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
+  const read: PointRead = { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
+  if (Object.keys(exact).length > 0) read.keyValues = { ...values, ...exact };
+  return read;
 }
 
 function hasField(entry: CatalogueEntry, values: Record<string, SampleValue>): boolean {

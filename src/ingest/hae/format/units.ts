@@ -115,3 +115,40 @@ export function convertUnit(dimension: Dimension, units: string, x: number): num
 export function conversionOf(dimension: Dimension, units: string): Conversion | undefined {
   return units.trim() === '' ? 1 : dimension.from[unitKey(units)];
 }
+
+/**
+ * Significant digits of `x` as written shortest (`String(x)`): 155 → 3, 0.0105 → 3, 1.5e-7 → 2.
+ * Trailing zeros of a whole number count (1500 → 4: it cannot be told whether they are measured).
+ */
+export function significantDigits(x: number): number {
+  const text = String(Math.abs(x));
+  const e = text.indexOf('e');
+  const digits = (e < 0 ? text : text.slice(0, e)).replace('.', '').replace(/^0+/, '');
+  return Math.max(1, digits.length);
+}
+
+/** `x` rounded to `digits` significant digits (1–15); 0 and non-finite numbers as they are. */
+export function toSignificant(x: number, digits: number): number {
+  if (x === 0 || !Number.isFinite(x)) return x;
+  return Number(x.toPrecision(Math.min(15, Math.max(1, digits))));
+}
+
+/**
+ * Significant digits a converted value keeps: the source's plus CONVERTED_EXTRA_DIGITS, at least
+ * CONVERTED_MIN_DIGITS. Converting leaves binary float tails (154.999 lb → 70.30000000000001 kg,
+ * 0.57 → 56.99999999999999 %) that are not a measurement; a few digits more than the source had
+ * keep every digit it measured, and the floor keeps the sum of many small converted values (a day
+ * of 0.5 kJ records) within a few millionths of the sum of the exact ones.
+ */
+const CONVERTED_EXTRA_DIGITS = 3;
+const CONVERTED_MIN_DIGITS = 7;
+
+/**
+ * `x` (a value as sent) times `scale` (a unit's factor, 100 for a fraction made a percent) or
+ * through `conv`, rounded as said above. A factor of 1 leaves `x` exactly as it is.
+ */
+export function convertRounded(conv: Conversion, x: number, scale = 1): number {
+  const exact = (typeof conv === 'number' ? x * conv : conv(x)) * scale;
+  if (conv === 1 && scale === 1) return exact;
+  return toSignificant(exact, Math.max(CONVERTED_MIN_DIGITS, significantDigits(x) + CONVERTED_EXTRA_DIGITS));
+}

@@ -194,7 +194,9 @@ export class StreamedBlock {
   /** Stores samples with the block's span, recomputing a dedup key only where the span changed. */
   private async store(timed: Timed[], span: SampleSpan): Promise<void> {
     const samples = timed.map(({ s, t }) =>
-      s.span === span ? s : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.values, s.source) },
+      s.span === span
+        ? s
+        : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.keyValues ?? s.values, s.source) },
     );
     await this.run.storeInBatches(samples);
   }

@@ -1,0 +1,83 @@
+/**
+ * Values converted into their metric's unit are stored without binary float tails: rounded to the
+ * digits the value as sent had plus a few (lb → kg, °F → °C, in → cm, kJ → kcal, a fraction made a
+ * percent), while a value in the metric's own unit is stored exactly as sent. The dedup key stays
+ * the one of the unrounded value, so a point stored before values were rounded, sent again, is not
+ * stored twice.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { dedupKeyOf } from '../../src/ingest/hae/format/sample.js';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { parseHaeTimestamp } from '../../src/ingest/hae/format/timestamps.js';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+/** One `<Record>` of `type` (without its prefix) on `day` of March 2026. */
+function record(type: string, unit: string, value: string, day: number): string {
+  const at = `2026-03-${String(day).padStart(2, '0')} 08:00:00 +0100`;
+  return ` <Record type="HKQuantityTypeIdentifier${type}" sourceName="Scale" unit="${unit}" creationDate="${at}" startDate="${at}" endDate="${at}" value="${value}"/>`;
+}
+
+describe('converted values', () => {
+  it('are stored rounded, per unit; values in the canonical unit exactly as sent', async () => {
+    const s = await startIngestServer();
+    srv = s;
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<HealthData locale="en_US">',
+      record('BodyMass', 'lb', '143.3', 1),
+      record('BodyMass', 'lb', '155', 2),
+      record('BodyMass', 'kg', '70.123456789', 3),
+      record('BodyTemperature', 'degF', '100.4', 1),
+      record('BodyTemperature', 'degF', '98.2', 2),
+      record('Height', 'in', '5.1', 1),
+      record('OxygenSaturation', '%', '0.57', 1),
+      record('OxygenSaturation', '%', '0.07', 2),
+      record('ActiveEnergyBurned', 'kJ', '1.5', 1),
+      '</HealthData>',
+      '',
+    ].join('\n');
+    const r = await s.importExport(xml);
+    expect(r.status, r.text).toBe(200);
+    const stored = (metric: string) =>
+      (
+        s.inst.db
+          .prepare('SELECT vals FROM hae_samples WHERE metric = ? ORDER BY date')
+          .pluck()
+          .all(metric) as string[]
+      ).map((v) => JSON.parse(v));
+    // 143.3 lb = 64.99978662100001 kg, 155 lb = 70.30681735 kg
+    expect(stored('weight_body_mass')).toEqual([{ kg: 64.99979 }, { kg: 70.30682 }, { kg: 70.123456789 }]);
+    // 100.4 °F = 38.00000000000001 °C; 98.2 °F = 36.77777777777778 °C
+    expect(stored('body_temperature')).toEqual([{ degC: 38 }, { degC: 36.77778 }]);
+    // 5.1 in = 12.953999999999999 cm
+    expect(stored('height')).toEqual([{ cm: 12.954 }]);
+    // 0.57 = 56.99999999999999 %, 0.07 = 7.000000000000001 %
+    expect(stored('blood_oxygen_saturation')).toEqual([{ pct: 57 }, { pct: 7 }]);
+    // 1.5 kJ = 0.35850860420650094 kcal
+    expect(stored('active_energy').map((v) => v.kcal)).toEqual([0.3585086]);
+  });
+
+  it('keep the dedup key of the unrounded value, so a point sent again is stored once', () => {
+    const payload = {
+      metrics: [
+        { name: 'weight_body_mass', units: 'lb', data: [{ date: '2026-03-01 08:00:00 +0100', qty: 143.3 }] },
+      ],
+      workouts: [],
+      warnings: [],
+    };
+    const [sample] = extractSamples(payload).samples;
+    expect(sample.values).toEqual({ kg: 64.99979 });
+    const time = parseHaeTimestamp('2026-03-01 08:00:00 +0100');
+    if (!time) throw new Error('unreadable stamp');
+    // the key samples stored before rounding were given
+    expect(sample.dedupKey).toBe(
+      dedupKeyOf('weight_body_mass', time, sample.span, { kg: 143.3 * 0.45359237 }, null),
+    );
+  });
+});
