@@ -3,9 +3,9 @@
  * which cards, and whether the set was undone. See src/store/change-log.ts for how they are kept.
  */
 import { CHANGE_LIST_DEFAULT, CHANGE_LIST_MAX } from '../limits.js';
-import { type ChangeSetRecord, MANIFEST_OP, type SetQuery } from '../store/change-log.js';
+import { type ChangeSetRecord, type ChangeTally, MANIFEST_OP, type SetQuery } from '../store/change-log.js';
 import type { CardContext } from './card-context.js';
-import { summariseChangeSet } from './change-summary.js';
+import { INGEST_WHO, summariseChangeSet, summariseIngestSet } from './change-summary.js';
 
 /** The kind of actor: the part before `:` (`chat:<turn>` → `chat`). */
 export function actorKind(actor: string): string {
@@ -55,6 +55,21 @@ export function isUndone(ctx: CardContext, set: ChangeSetRecord): boolean {
   return ctx.store.changes.getSet(set.undoneBy)?.undoneBy == null;
 }
 
+/**
+ * The human summary of a set. An undo is told by what it took back (the undone set's own
+ * changes); a phone push or an Apple Health import by who made it and the rows it wrote by date.
+ */
+function summaryOf(ctx: CardContext, set: ChangeSetRecord, tally: ChangeTally[]): string {
+  const labelOf = (id: string) => cardLabel(ctx, id);
+  const told = set.undoOf === null ? set : ctx.store.changes.getSet(set.undoOf);
+  const toldTally = set.undoOf === null ? tally : ctx.store.changes.tally(set.undoOf);
+  const undid = set.undoOf !== null;
+  const who = told ? INGEST_WHO[actorKind(told.actor)] : undefined;
+  if (told && who)
+    return summariseIngestSet(who, ctx.store.changes.changesOf(told.id), toldTally, labelOf, undid);
+  return summariseChangeSet(toldTally, labelOf, undid);
+}
+
 /** The API view of one set. */
 export function changeSetView(ctx: CardContext, set: ChangeSetRecord): ChangeSetView {
   const tally = ctx.store.changes.tally(set.id);
@@ -64,10 +79,7 @@ export function changeSetView(ctx: CardContext, set: ChangeSetRecord): ChangeSet
     ts: set.ts,
     actor: set.actor,
     actorKind: actorKind(set.actor),
-    // an undo is told by what it took back: the undone set's own changes
-    summary: set.undoOf
-      ? summariseChangeSet(ctx.store.changes.tally(set.undoOf), (id) => cardLabel(ctx, id), true)
-      : summariseChangeSet(tally, (id) => cardLabel(ctx, id)),
+    summary: summaryOf(ctx, set, tally),
     cards,
     changes: tally.reduce((n, t) => n + t.count, 0),
     undoOf: set.undoOf,

@@ -3,7 +3,8 @@
  * recorded, counted per card (ChangeLog.tally). Written at read time, so a renamed card reads
  * with its current label.
  */
-import { type ChangeTally, MANIFEST_OP } from '../store/change-log.js';
+import { type ChangeRecord, type ChangeTally, MANIFEST_OP } from '../store/change-log.js';
+import { type DatedEffect, datedEffects, netDates } from './dated-effects.js';
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
@@ -62,4 +63,62 @@ export function summariseChangeSet(
   const text = parts.length ? parts.join(', ') : 'no visible change';
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   return undid ? `Undid: ${text}` : sentence;
+}
+
+/**
+ * Who a set of these actor kinds is, named first in its summary ("Health Auto Export added 3 rows
+ * to Steps"): the phone's pushes and Apple Health imports write whole days at a time, and History
+ * says who did it in the sentence itself.
+ */
+export const INGEST_WHO: Readonly<Record<string, string>> = {
+  hae: 'Health Auto Export',
+  import: 'Apple Health import',
+};
+
+/** "(2026-05-01)" or "(2026-05-01 to 2026-05-05)": the days a card's rows were written for. */
+function daySpan(dates: string[]): string {
+  const sorted = [...dates].sort();
+  if (sorted.length === 0) return '';
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  return first === last ? ` (${first})` : ` (${first} to ${last})`;
+}
+
+/** One card's part of an ingest summary, counted by date: "added 3 rows to Steps (… to …)". */
+function datedPart(effect: DatedEffect, label: string): string[] {
+  const { added, changed, removed } = netDates(effect);
+  const parts: string[] = [];
+  if (added.length) parts.push(`added ${plural(added.length, 'row', 'rows')} to ${label}`);
+  if (changed.length) parts.push(`changed ${plural(changed.length, 'row', 'rows')} in ${label}`);
+  if (removed.length) parts.push(`removed ${plural(removed.length, 'row', 'rows')} from ${label}`);
+  if (parts.length) parts[parts.length - 1] += daySpan([...added, ...changed, ...removed]);
+  return parts;
+}
+
+/**
+ * The summary of a Health Auto Export push or an Apple Health import (`who`, see INGEST_WHO): its
+ * rows counted by date, also when they were written as one whole-array change, with the days they
+ * cover, e.g. "Health Auto Export added 3 rows to Steps (2026-05-01 to 2026-05-03)". A card whose
+ * changes cannot be counted by date is told as summariseChangeSet does. `changes`: the set's
+ * records (with their images); `tally` its ChangeLog.tally. With `undid`: "Undid: Health Auto
+ * Export added …".
+ */
+export function summariseIngestSet(
+  who: string,
+  changes: readonly ChangeRecord[],
+  tally: ChangeTally[],
+  labelOf: (cardId: string) => string,
+  undid = false,
+): string {
+  const effects = datedEffects(changes);
+  const cards = [...new Set(tally.map((t) => t.cardId))];
+  const parts = cards.flatMap((id) => {
+    const mine = tally.filter((t) => t.cardId === id);
+    const effect = effects.get(id);
+    return effect && !mine.some((t) => t.op === MANIFEST_OP)
+      ? datedPart(effect, labelOf(id))
+      : cardPart(mine, labelOf(id));
+  });
+  const text = `${who} ${parts.length ? parts.join(', ') : 'made no visible change'}`;
+  return undid ? `Undid: ${text}` : text;
 }

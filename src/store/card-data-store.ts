@@ -111,6 +111,11 @@ export class CardDataStore {
       anyHas: db.prepare(
         'SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1',
       ),
+      datesBetween: db
+        .prepare(
+          `SELECT DISTINCT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} BETWEEN ? AND ?`,
+        )
+        .pluck(),
       byDate: db.prepare(
         `SELECT id, pos, body FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} = ? ORDER BY pos`,
       ),
@@ -366,6 +371,14 @@ export class CardDataStore {
       )
       .pluck()
       .get(cardId, `$."${field}"`, atMost) as number;
+  }
+
+  /**
+   * The distinct `date` values from `first` to `last` (text order, both included) of the card's
+   * top-level array rows, read from the date index alone (no row is read or parsed).
+   */
+  datesBetween(cardId: string, first: string, last: string): Set<string> {
+    return new Set(this.q.datesBetween.all(cardId, first, last) as string[]);
   }
 
   /** Whether any element of a top-level array has `key` (stops at the first hit). */

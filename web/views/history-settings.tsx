@@ -19,6 +19,9 @@ interface ChangeSetItem {
   undoneBy: number | null;
 }
 
+/** Actor kinds whose summary already names who made the change ("Health Auto Export added …"). */
+const NAMED_IN_SUMMARY = new Set(['hae', 'import']);
+
 const WHO: Record<string, string> = {
   web: 'you, in the app',
   chat: 'the chat',
@@ -26,7 +29,7 @@ const WHO: Record<string, string> = {
   'agent-token': 'the agent token',
   mcp: 'an assistant (MCP)',
   hae: 'Health Auto Export',
-  import: 'an import',
+  import: 'an Apple Health import',
   file: 'a file edited by hand',
   local: 'this machine',
   system: 'Klebb',
@@ -64,7 +67,8 @@ export function HistorySettings() {
             <li key={c.id} data-change-set={c.id}>
               <span>{c.summary}</span>{' '}
               <small>
-                by {WHO[c.actorKind] ?? c.actor}, {new Date(c.ts).toLocaleString()}
+                {NAMED_IN_SUMMARY.has(c.actorKind) ? '' : `by ${WHO[c.actorKind] ?? c.actor}, `}
+                {new Date(c.ts).toLocaleString()}
               </small>{' '}
               {c.undoneBy === null ? (
                 <button type="button" class="chat-link-btn" onClick={() => void undo(c.id)}>

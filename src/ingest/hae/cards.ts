@@ -374,39 +374,32 @@ function firstDatedIndex(arr: readonly unknown[]): number {
   return i === -1 ? arr.length : i;
 }
 
-/** The dates of a card's rows (none when its data is not a list). */
-function cardDates(ctx: Pick<CardContext, 'store'>, cardId: string): Set<string> {
-  const json = ctx.store.state(cardId).shape === 'array' ? ctx.store.readJson(cardId) : undefined;
-  const rows = json === undefined ? [] : (JSON.parse(json) as unknown[]);
-  const out = new Set<string>();
-  for (const el of rows) {
-    const d = dateOf(el);
-    if (d !== undefined) out.add(d);
-  }
-  return out;
-}
-
 /**
- * The days an import puts back on its cards although none of their samples is new: days whose
- * samples were all stored before (the same file imported again after its import was undone,
- * say: undo takes the rows off the cards, the samples stay) and that the card has no row for.
- * A day the card has a row for keeps it (a row edited by hand stays); days with new samples are
- * filled anyway. `storedBefore` and `affected` map a sample metric to dates.
+ * The days a push or import puts back on its cards although none of their samples is new: days
+ * it offers whose samples were all stored before (the same push sent again from the phone, or the
+ * same file imported again, after its change was undone: undo takes the rows off the cards, the
+ * samples stay) and that the card has no row for. A day the card has a row for keeps it (a row
+ * edited by hand stays); days with new samples are filled anyway. `offered` and `affected` map a
+ * sample metric to dates. The card's dates are read from the rows' date index (one range of it
+ * per card), so a re-sent push whose days all have their rows reads no row.
  * @returns per card id, those days (only cards that have some).
  */
 export function restorableDays(
   ctx: Pick<CardContext, 'registry' | 'store'>,
-  storedBefore: ReadonlyMap<string, ReadonlySet<string>>,
+  offered: ReadonlyMap<string, ReadonlySet<string>>,
   affected: ReadonlyMap<string, ReadonlySet<string>>,
 ): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  if (storedBefore.size === 0) return out;
+  if (offered.size === 0) return out;
   for (const sub of subscriptions(ctx)) {
-    const offered = storedBefore.get(sub.entry.reads);
-    if (!offered) continue;
+    const dates = offered.get(sub.entry.reads);
+    if (!dates) continue;
     const filled = affected.get(sub.entry.reads);
-    const have = cardDates(ctx, sub.cardId);
-    const days = new Set([...offered].filter((d) => !filled?.has(d) && !have.has(d)));
+    const candidates = filled ? [...dates].filter((d) => !filled.has(d)) : [...dates];
+    if (candidates.length === 0 || ctx.store.state(sub.cardId).shape === 'value') continue;
+    candidates.sort();
+    const have = ctx.store.datesBetween(sub.cardId, candidates[0], candidates[candidates.length - 1]);
+    const days = new Set(candidates.filter((d) => !have.has(d)));
     if (days.size) out.set(sub.cardId, days);
   }
   return out;

@@ -36,6 +36,11 @@ export interface BlockMemo {
   withSamples: string[];
   /** Warning lines beyond HAE_MAX_WARNINGS that were only counted (a whole body's memo). */
   moreWarnings?: number;
+  /**
+   * Per sample metric, the local dates of its samples: the days a re-send answered from the memo
+   * offers (restorableDays). Absent in memos made by older code (those count as not seen).
+   */
+  dates?: Record<string, string[]>;
 }
 
 /** One row of the pushes log. */
@@ -161,7 +166,7 @@ export class HaeSampleStore {
       dismiss: db.prepare('UPDATE hae_metrics_seen SET dismissed_at = ? WHERE metric = ?'),
       memoGet: db.prepare('SELECT summary FROM hae_block_memo WHERE hash = ?').pluck(),
       memoPut: db.prepare(
-        'INSERT INTO hae_block_memo (hash, seen_at, summary) VALUES (?,?,?) ON CONFLICT (hash) DO UPDATE SET seen_at = excluded.seen_at',
+        'INSERT INTO hae_block_memo (hash, seen_at, summary) VALUES (?,?,?) ON CONFLICT (hash) DO UPDATE SET seen_at = excluded.seen_at, summary = excluded.summary',
       ),
       memoTouch: db.prepare('UPDATE hae_block_memo SET seen_at = ? WHERE hash = ?'),
       memoPrune: db.prepare('DELETE FROM hae_block_memo WHERE seen_at < ?'),

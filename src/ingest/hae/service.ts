@@ -27,6 +27,7 @@ import {
   type Subscription,
   subscriptions,
 } from './cards.js';
+import { addRunDays, dayRuns } from './day-runs.js';
 import {
   HAE_INSERT_BATCH,
   HAE_MAX_WARNINGS,
@@ -181,8 +182,8 @@ export interface PushRunState {
   skipped: number;
   /** Per metric, the local dates that got a new sample. */
   affected: Map<string, Set<string>>;
-  /** Per metric, the dates of samples an import offered that were stored before (restorableDays). */
-  storedBefore: Map<string, Set<string>>;
+  /** Per metric, the dates of every sample the push offered, new or stored before (restorableDays). */
+  offered: Map<string, Set<string>>;
   listed: Set<string>;
   withSamples: Set<string>;
   warnings: string[];
@@ -206,11 +207,28 @@ export interface PushHost {
 /** The `origin` of a push that is an Apple Health import (a phone push is `hae`). */
 export const APPLE_HEALTH_ORIGIN = 'apple-health';
 
-/** Adds `date` to the dates of `metric`. */
-function addToDates(dates: Map<string, Set<string>>, metric: string, date: string): void {
-  const set = dates.get(metric);
-  if (set) set.add(date);
-  else dates.set(metric, new Set([date]));
+/** Adds the date of every sample to its metric's dates (a block's samples share their metric). */
+function addDatesOf(dates: Map<string, Set<string>>, samples: readonly Sample[]): void {
+  let metric: string | undefined;
+  let set: Set<string> | undefined;
+  for (const s of samples) {
+    if (s.metric !== metric) {
+      metric = s.metric;
+      set = dates.get(metric);
+      if (!set) {
+        set = new Set();
+        dates.set(metric, set);
+      }
+    }
+    set?.add(s.date);
+  }
+}
+
+/** The days of `samples` per metric, as a memo keeps them (runs of days: day-runs.ts). */
+function memoDays(samples: readonly Sample[]): Record<string, string[]> {
+  const dates = new Map<string, Set<string>>();
+  addDatesOf(dates, samples);
+  return Object.fromEntries([...dates].map(([m, d]) => [m, dayRuns(d)]));
 }
 
 /** One push in progress: add samples as they are read, then finish() once. */
@@ -221,7 +239,9 @@ export class PushRun {
   private inserted = 0;
   private skipped = 0;
   private affected = new Map<string, Set<string>>();
-  private storedBefore = new Map<string, Set<string>>();
+  private offered = new Map<string, Set<string>>();
+  /** Per metric, the runs of days of the parts accounted for from their memos (day-runs.ts). */
+  private memoRuns = new Map<string, string[]>();
   /** Sample metrics listed by the body (also blocks with `"data": []`). */
   private listed = new Set<string>();
   /** Sample metrics with at least one sample in the body. */
@@ -247,7 +267,7 @@ export class PushRun {
       this.inserted = state.inserted;
       this.skipped = state.skipped;
       this.affected = state.affected;
-      this.storedBefore = state.storedBefore;
+      this.offered = state.offered;
       this.listed = state.listed;
       this.withSamples = state.withSamples;
       this.warnings = state.warnings;
@@ -269,7 +289,7 @@ export class PushRun {
       inserted: this.inserted,
       skipped: this.skipped,
       affected: this.affected,
-      storedBefore: this.storedBefore,
+      offered: this.offered,
       listed: this.listed,
       withSamples: this.withSamples,
       warnings: this.warnings,
@@ -328,6 +348,8 @@ export class PushRun {
       this.idFloor = this.svc.samples.lastId();
       this.othersOpen = this.svc.samples.unfinishedPushes().some((id) => id !== this.pushId);
     }
+    // the memo keeps the days it offered: a re-send answered from it still puts them back
+    if (memo) memo.summary.dates = memoDays(samples);
     const r = this.svc.samples.insert(samples, this.id, memo);
     this.received += r.offered;
     this.inserted += r.inserted;
@@ -336,10 +358,8 @@ export class PushRun {
       if (all) for (const d of dates) all.add(d);
       else this.affected.set(metric, dates);
     }
-    // an import of a file imported before (after an undo, say): see restorableDays
-    if (this.origin === APPLE_HEALTH_ORIGIN && r.inserted < r.offered) {
-      for (const s of samples) addToDates(this.storedBefore, s.metric, s.date);
-    }
+    // the same data sent again after its change was undone: see restorableDays
+    addDatesOf(this.offered, samples);
   }
 
   /**
@@ -363,7 +383,8 @@ export class PushRun {
   private addPart(kind: string, content: MetricBlock | unknown[], part: NormalisedPayload): void {
     const key = memoKey(kind, content);
     const memo = this.svc.samples.memo(key, this.receivedAt);
-    if (memo) {
+    // a memo made before memos kept their dates cannot say which days to put back: read again
+    if (memo?.dates) {
       this.account(memo);
       return;
     }
@@ -387,6 +408,12 @@ export class PushRun {
     for (const m of memo.listed) this.listed.add(m);
     for (const m of memo.withSamples) this.withSamples.add(m);
     this.received += memo.samples;
+    // kept as runs: expanded at the finish only for the metrics a card reads
+    for (const [metric, runs] of Object.entries(memo.dates ?? {})) {
+      const all = this.memoRuns.get(metric);
+      if (all) all.push(...runs);
+      else this.memoRuns.set(metric, [...runs]);
+    }
   }
 
   /** Notes and stores one extraction, in transactions of `batch` samples with a turn of the event loop between them. */
@@ -517,7 +544,8 @@ export class PushRun {
     const events: CardEvent[] = [];
     const summary = this.svc.samples.transaction(() => {
       const memo = this.svc.samples.memo(bodyKey, this.receivedAt);
-      if (!memo) return undefined;
+      // (a memo without dates was made by older code: the body is read again, once)
+      if (!memo?.dates) return undefined;
       this.account(memo);
       return this.finishInTransaction(events);
     });
@@ -535,7 +563,21 @@ export class PushRun {
       moreWarnings: this.moreWarnings,
       listed: [...this.listed],
       withSamples: [...this.withSamples],
+      dates: Object.fromEntries(
+        [...new Set([...this.offered.keys(), ...this.memoRuns.keys()])].map((m) => [
+          m,
+          dayRuns(this.offeredDays(m)),
+        ]),
+      ),
     };
+  }
+
+  /** The days of `metric` this run offered: the samples it stored and the parts its memos accounted for. */
+  private offeredDays(metric: string): Set<string> {
+    const days = new Set(this.offered.get(metric));
+    const runs = this.memoRuns.get(metric);
+    if (runs) addRunDays(days, runs);
+    return days;
   }
 
   /** The work of finish, inside the caller's transaction; card events are collected into `events`. */
@@ -550,7 +592,9 @@ export class PushRun {
       store: this.cards.store,
       emit: (e: CardEvent) => events.push(e),
     };
-    const restore = restorableDays(cards, this.storedBefore, this.affected);
+    const reads = new Set(subscriptions(this.cards).map((s) => s.entry.reads));
+    const offered = new Map([...reads].map((m) => [m, this.offeredDays(m)]));
+    const restore = restorableDays(cards, offered, this.affected);
     // one push (or one import) is one change set, whatever request or job runs it
     const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
       fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared, restore),
