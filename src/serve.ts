@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { portInUseMessage, portProblem } from './http/port-check.js';
 import { followingRequestLog } from './http/request-context.js';
 import { openInstance } from './instance.js';
+import { DamagedDatabaseError } from './store/database.js';
 
 async function main(): Promise<void> {
   // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
@@ -34,7 +35,15 @@ async function main(): Promise<void> {
   // the app (and its logger) first: the instance logs through it, with time, level and the id of
   // the request a line belongs to
   const app = newHttpApp(config);
-  const inst = await openInstance(config, { log: followingRequestLog(app.log) });
+  let inst: Awaited<ReturnType<typeof openInstance>>;
+  try {
+    inst = await openInstance(config, { log: followingRequestLog(app.log) });
+  } catch (err) {
+    // a damaged database file: its path and what to do, not a stack
+    if (!(err instanceof DamagedDatabaseError)) throw err;
+    process.stderr.write(`klebb: cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
   buildApp(inst, app);
   for (const w of config.warnings) app.log.warn(w);
   let stopping = false;

@@ -159,14 +159,48 @@ export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
  * `steps` are the migrations' steps that live above the store (src/migration-steps.ts).
  * `cacheKiB` bounds SQLite's page cache of this connection (better-sqlite3 builds SQLite with
  * 16 MB; a long-lived server connection takes less, see SERVER_SQLITE_CACHE_KIB).
- * @throws if the file is not a database or a migration fails (nothing half-applied: each
- *   migration runs in its own transaction).
+ * @throws DamagedDatabaseError naming the file and what to do when it is not a database or is
+ *   damaged; the migration's error when one fails (nothing half-applied: each migration runs in
+ *   its own transaction).
  */
 export function openDatabase(
   file: string,
   opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps; cacheKiB?: number },
 ): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    return openChecked(file, opts);
+  } catch (err) {
+    throw damagedDatabase(file, err) ?? err;
+  }
+}
+
+/**
+ * A database file SQLite cannot read (not a database, or damaged), named with what to do, as a
+ * DamagedDatabaseError; null for any other error.
+ */
+function damagedDatabase(file: string, err: unknown): DamagedDatabaseError | null {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !(code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')))
+    return null;
+  return new DamagedDatabaseError(
+    `the database file ${file} is damaged or not a SQLite database (${(err as Error).message}). ` +
+      'Nothing was changed. Stop the server, move the file (and its -wal and -shm files beside it) ' +
+      'aside, and restore it from a backup: a snapshot in HEALTH_HOME/backups ' +
+      '(npm run backups -- --restore NAME --target DIR) or an off-site copy; ' +
+      'docs/DEPLOY.md#backups and docs/EXPORT.md say how',
+  );
+}
+
+/** The database file cannot be read as SQLite: the message names the file and what to do. */
+export class DamagedDatabaseError extends Error {
+  override name = 'DamagedDatabaseError';
+}
+
+function openChecked(
+  file: string,
+  opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps; cacheKiB?: number },
+): Db {
   const db = new Database(file);
   if (opts.cacheKiB !== undefined) db.pragma(`cache_size = -${opts.cacheKiB}`);
   db.pragma('journal_mode = WAL');
