@@ -6,8 +6,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/chat/agent/run-turn.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
+import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ChatMessage } from '../../src/chat/gateway/types.js';
+import {
+  type RecordedRequest,
+  type ScriptedGateway,
+  type ScriptStep,
+  startScriptedGateway,
+} from '../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from './support.js';
 
 let gw: ScriptedGateway;
@@ -193,5 +200,37 @@ describe('reasoning_details', () => {
     // nothing the person is sent carries the encrypted blob
     expect(shown.join('\n')).not.toContain(BLOB);
     expect(JSON.stringify(result.payload)).not.toContain(BLOB);
+  });
+
+  it('a gateway that refuses them back is asked again without them, and that is remembered', async () => {
+    const refuse = (q: RecordedRequest): ScriptStep =>
+      q.body.messages.some((m: { reasoning_details?: unknown }) => m.reasoning_details !== undefined)
+        ? {
+            kind: 'error',
+            status: 400,
+            body: {
+              error: { message: 'Unrecognized request argument supplied: messages[1].reasoning_details' },
+            },
+          }
+        : { kind: 'reply', text: 'Seven nights read.' };
+    gw.script(
+      { kind: 'fixture', name: 'reasoning-details-only' },
+      { kind: 'decide', choose: refuse },
+      { kind: 'decide', choose: refuse },
+      { kind: 'decide', choose: refuse },
+    );
+    const cfg = configFor(gw.url);
+    const first = await callGateway(cfg, { messages: userSays('sleep?'), stream: true });
+    expect(first.reasoningDetails).toHaveLength(2);
+    const history: ChatMessage[] = [
+      ...userSays('sleep?'),
+      assistantMessageFor(first),
+      ...first.toolCalls.map((c) => toolResultMessage(c, '{"rows":[]}')),
+    ];
+    expect((await callGateway(cfg, { messages: history, stream: true })).text).toBe('Seven nights read.');
+    expect(gw.requests).toHaveLength(3);
+    // learnt: the next request leaves them out at once
+    expect((await callGateway(cfg, { messages: history, stream: true })).text).toBe('Seven nights read.');
+    expect(gw.requests).toHaveLength(4);
   });
 });

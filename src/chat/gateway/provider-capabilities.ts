@@ -16,6 +16,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   toolChoice: true,
   tools: true,
   reasoningStartsInside: false,
+  reasoningDetails: true,
 };
 
 interface TableRow {

@@ -24,6 +24,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'toolChoice',
   'tools',
   'reasoningStartsInside',
+  'reasoningDetails',
 ];
 
 function keyOf(origin: string, model: string): string {

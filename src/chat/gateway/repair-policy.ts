@@ -76,6 +76,11 @@ const REPAIRS: Record<string, Repair> = {
           !/function_response|cannot be empty|missing/i.test(t))),
     sent: (b) => b.messages.some((m) => m.role === 'tool' && typeof m.name === 'string'),
   },
+  reasoningDetails: {
+    change: { reasoningDetails: false },
+    names: (t) => /reasoning_details/i.test(t) && REFUSAL.test(t),
+    sent: (b) => b.messages.some((m) => m.reasoning_details !== undefined),
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

@@ -86,7 +86,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
- *   message's `reasoning_details` go back as they came.
+ *   message's `reasoning_details` go back as they came, unless the provider refused them.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
  * - `tools` left out for a model served without tool support, `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
  *   and the provider accepts it.
@@ -119,7 +119,7 @@ export function buildRequestBody(
             function: { name: tc.function.name, arguments: validArguments(tc.function.arguments) },
           }));
         }
-        if (m.reasoning_details && m.reasoning_details.length > 0)
+        if (caps.reasoningDetails && m.reasoning_details && m.reasoning_details.length > 0)
           out.reasoning_details = m.reasoning_details;
         return out;
       }

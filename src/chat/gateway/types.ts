@@ -111,6 +111,11 @@ export interface ProviderCapabilities {
   tools: boolean;
   /** The model opens inline reasoning in its prompt: its replies start inside reasoning until a closing tag. */
   reasoningStartsInside: boolean;
+  /**
+   * `reasoning_details` are accepted on assistant messages (they are sent only when the reply had
+   * them; a proxy that relays them but refuses them back is asked without them).
+   */
+  reasoningDetails: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
