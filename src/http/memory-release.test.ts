@@ -7,6 +7,7 @@ import {
 } from '../limits.js';
 import type { Db } from '../store/database.js';
 import { releaseMemoryAfterLargeRequests } from './memory-release.js';
+import { buildValidator } from './validation.js';
 
 /** An app with the release installed over a stand-in database that counts `shrink_memory`. */
 async function appWithRelease() {
@@ -59,6 +60,25 @@ describe('memory release', () => {
       vi.advanceTimersByTime(1_000);
     }
     expect(pragmas).toHaveLength(2);
+    await app.close();
+  });
+  it('runs again after a request that compiled its route check, not after later ones', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const pragmas: string[] = [];
+    const db = { open: true, pragma: (p: string) => pragmas.push(p) } as unknown as Db;
+    const app = Fastify({ schemaController: { compilersFactory: { buildValidator } } });
+    releaseMemoryAfterLargeRequests(app, [db]);
+    const schema = { querystring: { type: 'object', properties: { n: { type: 'integer' } } } };
+    app.get('/checked', { schema }, async () => ({ ok: true }));
+    await app.ready();
+    vi.advanceTimersByTime(MEMORY_RELEASE_IDLE_MS);
+    expect(pragmas).toHaveLength(1);
+    expect((await app.inject({ method: 'GET', url: '/checked?n=1' })).statusCode).toBe(200);
+    vi.advanceTimersByTime(MEMORY_RELEASE_IDLE_MS);
+    expect(pragmas, 'the first request compiled the check').toHaveLength(2);
+    expect((await app.inject({ method: 'GET', url: '/checked?n=2' })).statusCode).toBe(200);
+    vi.advanceTimersByTime(MEMORY_RELEASE_MAX_WAIT_MS);
+    expect(pragmas, 'the check was compiled already').toHaveLength(2);
     await app.close();
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Gives memory back after start-up and after a large request (a data replace, an import, a
- * Health Auto Export push). Both leave garbage on the JavaScript heap (start-up about 10 MB:
- * module sources read, route schemas compiled; a large request tens of MB) and pages in SQLite's
+ * Gives memory back after start-up, after a large request (a data replace, an import, a
+ * Health Auto Export push) and after a request that compiled its route's checks (they are
+ * compiled at first use, src/http/validation.ts). All leave garbage on the JavaScript heap
+ * (start-up about 10 MB: module sources read; a large request tens of MB) and pages in SQLite's
  * cache; V8 collects the heap only when something allocates again, and an idle instance allocates
  * nothing, so without this the memory stays taken until the next request (measured in
  * bench/idle-memory.ts). Once the server has started, or a large request has come in, and then
@@ -17,6 +18,7 @@ import {
   MEMORY_RELEASE_MIN_BODY_BYTES,
 } from '../limits.js';
 import type { Db } from '../store/database.js';
+import { checksCompiled } from './validation.js';
 
 /**
  * V8's collector, when the process allowed it (main.ts sets `--expose-gc` before anything loads;
@@ -32,9 +34,9 @@ function collector(): (() => void) | undefined {
 }
 
 /**
- * Installs the release once the app is ready (start-up) and after requests whose body is at
- * least MEMORY_RELEASE_MIN_BODY_BYTES; any answered request while one is due puts it off, so it
- * runs in a quiet moment rather than between the requests of a burst (but never more than
+ * Installs the release once the app is ready (start-up), after requests whose body is at
+ * least MEMORY_RELEASE_MIN_BODY_BYTES and after requests that compiled route checks; any
+ * answered request while one is due puts it off, so it runs in a quiet moment rather than between the requests of a burst (but never more than
  * MEMORY_RELEASE_MAX_WAIT_MS after it was due, so a client polling without pause cannot hold it
  * off for good).
  */
@@ -42,6 +44,7 @@ export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[])
   const gc = collector();
   let timer: NodeJS.Timeout | undefined;
   let dueSince = 0;
+  let compiledSeen = checksCompiled();
   const release = () => {
     timer = undefined;
     for (const db of dbs) if (db.open) db.pragma('shrink_memory');
@@ -71,7 +74,10 @@ export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[])
   app.addHook('onResponse', (req, _reply, done) => {
     const length = Number(req.headers['content-length'] ?? 0);
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    if (timer || length >= MEMORY_RELEASE_MIN_BODY_BYTES || chunked) schedule();
+    const compiledNow = checksCompiled();
+    if (timer || length >= MEMORY_RELEASE_MIN_BODY_BYTES || chunked || compiledNow !== compiledSeen)
+      schedule();
+    compiledSeen = compiledNow;
     done();
   });
   app.addHook('onClose', async () => {

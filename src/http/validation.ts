@@ -32,17 +32,56 @@ type Pool = AjvCompiler.BuildCompilerFromPool;
  */
 const factory = AjvCompiler();
 
-/** Fastify's `schemaController.compilersFactory.buildValidator`: no coercion for bodies, text coercion elsewhere. */
+type Validator = ReturnType<ReturnType<Pool>>;
+
+let compiled = 0;
+
+/**
+ * How many route checks have been compiled so far in this process. The compilation leaves
+ * garbage on the heap; src/http/memory-release.ts collects it once the server is quiet again.
+ */
+export function checksCompiled(): number {
+  return compiled;
+}
+
+/**
+ * A route's check, compiled by `compile` on its first call rather than when the server starts.
+ * Compiling every route's schemas at start-up (Ajv writes and compiles a function per schema, and
+ * keeps it) held memory in an idle server for routes it may never be asked; a route pays the
+ * compilation (a millisecond or so) on its first request instead. `errors` reads the compiled
+ * check's, which is where Fastify looks after a refusal.
+ */
+function compiledOnFirstUse(compile: () => Validator): Validator {
+  let check: Validator | undefined;
+  const lazy = ((data: unknown) => {
+    if (!check) {
+      check = compile();
+      compiled++;
+    }
+    return check(data);
+  }) as Validator;
+  Object.defineProperty(lazy, 'errors', { get: () => check?.errors });
+  return lazy;
+}
+
+/**
+ * Fastify's `schemaController.compilersFactory.buildValidator`: no coercion for bodies, text
+ * coercion elsewhere. The Ajv instances and each route's check are made at first use.
+ */
 export function buildValidator(externalSchemas: Parameters<Pool>[0]): ReturnType<Pool> {
-  const body = factory(externalSchemas, {
-    customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: false },
-  });
-  const text = factory(externalSchemas, {
-    customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: true },
-  });
+  let body: ReturnType<Pool> | undefined;
+  let text: ReturnType<Pool> | undefined;
+  const bodyCompiler = () =>
+    (body ??= factory(externalSchemas, {
+      customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: false },
+    }));
+  const textCompiler = () =>
+    (text ??= factory(externalSchemas, {
+      customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: true },
+    }));
   return (route) => {
-    if (route.httpPart !== 'body') return text(route);
-    const check = body(route);
+    if (route.httpPart !== 'body') return compiledOnFirstUse(() => textCompiler()(route));
+    const check = compiledOnFirstUse(() => bodyCompiler()(route));
     const schema = route.schema as Record<PropertyKey, unknown> | undefined;
     if (!schema || !(OptionalKind in schema)) return check;
     // a request without a body reaches the validator as null (or undefined)
