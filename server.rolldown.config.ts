@@ -16,11 +16,14 @@
  * - better-sqlite3: a native addon found through its package folder;
  * - the libraries loaded only at first use (sign-in, reading a report, the MCP endpoint, the
  *   OpenAPI document; see src/lazy-module.ts): they cost nothing at idle, and their own files
- *   keep their behaviour exactly.
+ *   keep their behaviour exactly;
+ * - glob, which @fastify/static requires as it loads but never calls here: the bundle holds a
+ *   stand-in that would load it on a call (src/http/glob-on-demand.ts).
  * The dynamic imports of the sources stay dynamic (chunks beside main.js), so what an idle
  * server loads is what it loaded before. The Apple Health import worker is its own
  * self-contained bundle: a worker then loads none of the server's chunks.
  */
+import path from 'node:path';
 import { defineConfig } from 'rolldown';
 
 const external = [
@@ -31,6 +34,9 @@ const external = [
   /^@modelcontextprotocol\/sdk(\/|$)/,
   '@fastify/swagger',
 ];
+
+// glob: only a stand-in that loads it if ever called (src/http/glob-on-demand.ts says why)
+const resolve = { alias: { glob: path.resolve('dist/src/http/glob-on-demand.js') } };
 
 const output = {
   dir: 'dist/server',
@@ -46,6 +52,7 @@ export default defineConfig([
     input: { main: 'dist/src/main.js' },
     platform: 'node',
     external,
+    resolve,
     output,
   },
   {

@@ -111,4 +111,26 @@ describe('the production server bundle', () => {
       '2026-10-23',
     ]);
   });
+
+  it("leaves glob out (its stand-in loads it on a call) and still sends the web app's files", async () => {
+    const dir = path.dirname(distMain);
+    const chunks = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'import-worker.js');
+    // an option name of glob's, kept by the minifier: present only if glob's code is bundled
+    const withGlob = chunks.filter((f) =>
+      fs.readFileSync(path.join(dir, f), 'utf8').includes('windowsPathsNoEscape'),
+    );
+    expect(withGlob).toEqual([]);
+
+    const box = sandboxHome();
+    try {
+      const child = await spawnServer({ home: box.home, main: distMain });
+      const sw = await fetch(`${child.url}/sw.js`);
+      expect(sw.status).toBe(200);
+      expect(sw.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(sw.headers.get('service-worker-allowed')).toBe('/');
+      expect((await child.stop()).code).toBe(0);
+    } finally {
+      box.remove();
+    }
+  });
 });
