@@ -60,7 +60,12 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         contentLength: req.headers['content-length'],
         contentEncoding: req.headers['content-encoding'],
       });
-      noteBodyBytes(req, received.bytes);
+      // payloadBytes of a refusal: null for a body never read (refused on its Content-Length,
+      // or on a Content-Encoding that is unknown or does not decode), else the bytes read
+      const unread =
+        (received.kind === 'tooLarge' && received.declared !== undefined) ||
+        (received.kind === 'failed' && received.error instanceof KlebbError);
+      if (!unread) noteBodyBytes(req, received.bytes);
       if (received.kind === 'tooLarge') {
         req.log.warn(
           { bytes: received.bytes, declared: received.declared, limit: svc.maxBytes },
