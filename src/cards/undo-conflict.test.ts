@@ -34,7 +34,7 @@ describe('the UNDO_CONFLICT sentence', () => {
     expect(err.code).toBe('UNDO_CONFLICT');
     expect(err.message).toBe(
       'Change 16 cannot be undone: what it changed was changed again since (' +
-        'Steps: 2 rows by hae at 2026-12-03T10:00:00.000Z (change 17); ' +
+        'Steps: 2 rows by Health Auto Export at 2026-12-03T10:00:00.000Z (change 17); ' +
         'Weight: its settings and row [date="2026-07-02"] by web at 2026-12-03T10:00:00.000Z (change 18)' +
         '). Nothing was undone.',
     );

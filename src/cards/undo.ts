@@ -3,7 +3,8 @@
  * change of the set is reverted, newest first, in one transaction, and the revert is itself a
  * change set (so it can be undone). Refused with 409, nothing reverted, when a later change of
  * another set touched the same row, the same whole data block or the same manifest: the answer
- * names what changed since.
+ * names what changed since. On a card whose rows are one per date, changes are told by their days
+ * (undo-by-date.ts): a later change of other days is not in the way.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +15,10 @@ import { type Actor, type ChangeRecord, MANIFEST_OP } from '../store/change-log.
 import { inChangeSet } from '../store/change-scope.js';
 import { type CardContext, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
-import { type ChangeSetView, cardLabel, changeSetView, isUndone } from './change-sets.js';
+import { actorKind, type ChangeSetView, cardLabel, changeSetView, isUndone } from './change-sets.js';
+import { INGEST_WHO } from './change-summary.js';
 import { contentHash, isManifestFileName, type ManifestBody, serializeManifest } from './manifest-file.js';
+import { applyDatePlan, type DatedHit, settleByDate } from './undo-by-date.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
 /** What a refused undo names: one later change that touched what the set changed. */
@@ -73,26 +76,47 @@ interface ConflictLine {
   settings: boolean;
   rows: Set<string>;
   data: boolean;
+  /** The days it wrote that the undone set wrote too (when told by date). */
+  days: Set<string>;
 }
 
 /**
  * The later changes grouped by change set and card: a push that touched 40 rows of a card is one
  * line ("Weight: 40 rows by hae at … (change 17)"), not 40 lines or the same line twice.
  */
-function conflictLines(hits: ChangeRecord[]): ConflictLine[] {
+function conflictLines(hits: readonly DatedHit[]): ConflictLine[] {
   const lines = new Map<string, ConflictLine>();
-  for (const d of hits) {
+  for (const { change: d, days } of hits) {
     const key = `${d.setId ?? `record ${d.id}`}\n${d.cardId}`;
-    const line = lines.get(key) ?? { first: d, settings: false, rows: new Set<string>(), data: false };
+    const line = lines.get(key) ?? {
+      first: d,
+      settings: false,
+      rows: new Set<string>(),
+      data: false,
+      days: new Set<string>(),
+    };
     lines.set(key, line);
-    if (d.op === MANIFEST_OP) line.settings = true;
+    if (days) for (const day of days) line.days.add(day);
+    else if (d.op === MANIFEST_OP) line.settings = true;
     else if (d.path) line.rows.add(d.path);
     else line.data = true;
   }
   return [...lines.values()];
 }
 
+/** "the row of 2026-05-05", "the rows of 2026-05-04, 2026-05-05 and 3 more days". */
+function daysText(days: Set<string>): string {
+  const sorted = [...days].sort();
+  if (sorted.length === 1) return `the row of ${sorted[0]}`;
+  const shown = sorted.slice(0, 3);
+  const more = sorted.length - shown.length;
+  return more > 0
+    ? `the rows of ${shown.join(', ')} and ${more} more day${more === 1 ? '' : 's'}`
+    : `the rows of ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
 function whereOf(line: ConflictLine): string {
+  if (line.days.size) return daysText(line.days);
   const parts: string[] = [];
   if (line.settings) parts.push('its settings');
   if (line.data) parts.push('its data');
@@ -104,23 +128,29 @@ function whereOf(line: ConflictLine): string {
 /**
  * The 409 UNDO_CONFLICT for set `setId`: one sentence part per later change set and card (at
  * most UNDO_CONFLICTS_SHOWN), and `conflicts`, the first overlapping change records.
- * `labelOf` gives a card's label for its id.
+ * `labelOf` gives a card's label for its id; `actorOf` who made a change: the actor of its
+ * change set (a row an Apple Health import wrote is the import's, whoever wrote the record), by
+ * default the record's own. A phone push or an import is named in words ("Health Auto Export").
  */
 export function undoConflictError(
   labelOf: (cardId: string) => string,
   setId: number,
-  hits: ChangeRecord[],
+  hits: readonly (ChangeRecord | DatedHit)[],
+  actorOf: (c: ChangeRecord) => string = (c) => c.actor,
 ): KlebbError {
-  const lines = conflictLines(hits);
+  const dated = hits.map((h): DatedHit => ('change' in h ? h : { change: h }));
+  const lines = conflictLines(dated);
   const what = lines.slice(0, UNDO_CONFLICTS_SHOWN).map((line) => {
     const d = line.first;
-    return `${labelOf(d.cardId)}: ${whereOf(line)} by ${d.actor} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
+    const actor = actorOf(d);
+    const who = INGEST_WHO[actorKind(actor)] ?? actor;
+    return `${labelOf(d.cardId)}: ${whereOf(line)} by ${who} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
   });
   const more = lines.length > UNDO_CONFLICTS_SHOWN ? `, and ${lines.length - UNDO_CONFLICTS_SHOWN} more` : '';
-  const conflicts: UndoConflict[] = hits.slice(0, UNDO_CONFLICTS_SHOWN).map((d) => ({
+  const conflicts: UndoConflict[] = dated.slice(0, UNDO_CONFLICTS_SHOWN).map(({ change: d }) => ({
     setId: d.setId,
     cardId: d.cardId,
-    actor: d.actor,
+    actor: actorOf(d),
     ts: d.ts,
     path: d.path,
   }));
@@ -244,15 +274,24 @@ export function undoChangeSet(
   for (const id of new Set(mine.map((c) => c.cardId))) {
     if (ctx.registry.has(id)) requireCard(ctx, id);
   }
-  const hits = undoConflicts(mine, log.laterChanges(setId));
-  if (hits.length) throw undoConflictError((id) => cardLabel(ctx, id), setId, hits);
+  const later = log.laterChanges(setId);
+  const found = undoConflicts(mine, later);
+  // rows kept one per date: a later change of other days is not in the way (undo-by-date.ts)
+  const { plans, hits } = found.length ? settleByDate(ctx, mine, later, found) : { plans: [], hits: [] };
+  if (hits.length) {
+    const setActor = (c: ChangeRecord) =>
+      (c.setId === null ? undefined : log.getSet(c.setId)?.actor) ?? c.actor;
+    throw undoConflictError((id) => cardLabel(ctx, id), setId, hits, setActor);
+  }
+  const byDate = new Set(plans.map((p) => p.cardId));
   const files = fileTargets(ctx, mine);
   for (const t of files) assertFileFree(ctx, setId, t);
 
   const undoId = inChangeSet({ actor, undoOf: setId, fresh: true }, () =>
     ctx.store.transaction(() => {
+      for (const plan of plans) applyDatePlan(ctx, plan, actor);
       for (const c of [...mine].reverse()) {
-        if (c.op === MANIFEST_OP) continue;
+        if (c.op === MANIFEST_OP || byDate.has(c.cardId)) continue;
         if (c.rowId !== null)
           ctx.store.revertRow(c.cardId, c.rowId, c.pos, c.before ?? undefined, c.path, actor);
         else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
