@@ -23,7 +23,7 @@ export interface TokenState {
 }
 
 /** How a webhook request's credentials compare with the stored token. */
-export type TokenCheck = 'no-token' | 'ok' | 'wrong';
+export type TokenCheck = 'no-token' | 'ok' | 'wrong' | 'config-invalid';
 
 interface HaeConfig {
   token?: unknown;
@@ -40,6 +40,12 @@ export function newToken(): string {
 /** The HAE token in one config.json. */
 export class HaeTokenStore {
   private cache: { stamp: string; config: Record<string, unknown> } | undefined;
+  /**
+   * Why config.json could not be read the last time it was not (`cannot be read as JSON (…)`,
+   * the parser's words without its quote of the file, which holds the token), for the webhook's
+   * answer to a caller who is not signed in.
+   */
+  problem = '';
 
   /** @param file absolute path of config.json (`$HEALTH_HOME/config.json`). */
   constructor(readonly file: string) {}
@@ -61,13 +67,15 @@ export class HaeTokenStore {
     try {
       parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
     } catch (err) {
+      this.problem = `cannot be read as JSON (${withoutQuote((err as Error).message)})`;
       throw conflict(
-        `config.json cannot be read as JSON (${(err as Error).message}); fix or remove it first`,
+        `${this.file} cannot be read as JSON (${(err as Error).message}); fix or remove it first`,
         'CONFIG_INVALID',
       );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw conflict('config.json is not a JSON object; fix or remove it first', 'CONFIG_INVALID');
+      this.problem = 'is not a JSON object';
+      throw conflict(`${this.file} is not a JSON object; fix or remove it first`, 'CONFIG_INVALID');
     }
     this.cache = { stamp, config: parsed as Record<string, unknown> };
     return this.cache.config;
@@ -138,17 +146,23 @@ export class HaeTokenStore {
 
   /**
    * Compares a request's `Authorization` header with the token in constant time (safeEqual).
-   * An unreadable config.json counts as no token.
+   * An unreadable config.json is `config-invalid` (`problem` says why): the token cannot be
+   * checked, and "no token" would send the person to create one.
    */
   check(authorization: string | undefined): TokenCheck {
     let token: string | null;
     try {
       token = this.read().token;
     } catch {
-      token = null;
+      return 'config-invalid';
     }
     if (!token) return 'no-token';
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
     return m && safeEqual(m[1], token) ? 'ok' : 'wrong';
   }
+}
+
+/** A JSON.parse message without the part that quotes the text (from its first `"` on). */
+function withoutQuote(message: string): string {
+  return message.split('"')[0].replace(/[,\s]+$/, '');
 }

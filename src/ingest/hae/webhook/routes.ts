@@ -40,6 +40,14 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         // the body is drained, never left unread: the client gets the status, not a reset
         stream.on('error', () => {});
         stream.resume();
+        if (auth === 'config-invalid') {
+          req.log.warn({ file: svc.tokens.file, problem: svc.tokens.problem }, 'config.json cannot be read');
+          throw new KlebbError(
+            409,
+            'CONFIG_INVALID',
+            `the server's settings file HEALTH_HOME/config.json ${svc.tokens.problem}, so the token cannot be checked; nothing was stored. Fix it, or remove it and make a new token`,
+          );
+        }
         if (auth === 'no-token') {
           throw new KlebbError(501, 'INGEST_DISABLED', 'ingest disabled');
         }
