@@ -8,7 +8,8 @@
  * - `.<name>.<hex>.old`: a manifest set aside while a write checked it or a delete ran. When the
  *   card's newest change is its `delete-card`, recorded after the file was set aside, the delete
  *   committed and the copy goes; otherwise the copy goes back in place (unless a file is there).
- * Nothing else is touched. Each repair is logged.
+ * The same names beside the file a symlinked manifest points to (outside the data folder) are
+ * settled too. Nothing else is touched. Each repair is logged.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +74,49 @@ export function repairInterruptedWrites(dataDir: string, store: CardDataStore): 
     } else {
       fs.rmSync(file, { force: true });
       done.push({ file: lo.target, action: 'removed-temp' });
+    }
+  }
+  done.push(...repairBesideLinks(dataDir, names));
+  return done;
+}
+
+/**
+ * Settles what an interrupted write left beside the file a symlinked manifest points to (writes
+ * go to that file, so their temp and aside copies are made in its folder, outside the data
+ * folder): a temp file is removed; an aside copy goes back when the linked file is missing (the
+ * link would dangle), else it is removed. Only names made for that very file are touched.
+ */
+function repairBesideLinks(dataDir: string, names: string[]): Repair[] {
+  const done: Repair[] = [];
+  for (const name of names) {
+    if (name.startsWith('.')) continue;
+    const link = path.join(dataDir, name);
+    let target: string;
+    try {
+      if (!fs.lstatSync(link).isSymbolicLink()) continue;
+      target = path.resolve(dataDir, fs.readlinkSync(link));
+    } catch {
+      continue;
+    }
+    const dir = path.dirname(target);
+    if (path.resolve(dir) === path.resolve(dataDir)) continue;
+    let siblings: string[];
+    try {
+      siblings = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const sibling of siblings) {
+      const lo = parseLeftover(sibling);
+      if (!lo || lo.target !== path.basename(target)) continue;
+      const file = path.join(dir, sibling);
+      if (lo.kind === 'old' && !fs.existsSync(target)) {
+        restoreAside(file, target);
+        done.push({ file: name, action: 'restored' });
+      } else {
+        fs.rmSync(file, { force: true });
+        done.push({ file: name, action: lo.kind === 'old' ? 'removed-aside' : 'removed-temp' });
+      }
     }
   }
   return done;
