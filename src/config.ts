@@ -70,8 +70,12 @@ export interface Config {
   reports: ReportsEnv;
   /** Passkeys, sessions, origin and rate limits (HEALTH_RP_*, HEALTH_ORIGIN, KLEBB_*_RATE_LIMIT). */
   auth: AuthEnv;
-  /** Web Push: the VAPID contact from HEALTH_OPERATOR_EMAIL (default mailto:noreply@klebb.app). */
-  push: { subject: string };
+  /**
+   * Web Push: the VAPID contact from HEALTH_OPERATOR_EMAIL (default mailto:noreply@klebb.app), and
+   * whether subscriptions may name a loopback or private address (KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS=1,
+   * default 0: only for a self-hosted push service on the local network).
+   */
+  push: { subject: string; allowPrivateEndpoints: boolean };
   /** Automatic snapshots kept (KLEBB_BACKUP_DAILY, default 7, 0 switches them off; KLEBB_BACKUP_WEEKLY, default 4). */
   backups: { daily: number; weekly: number };
   /** Messages for the start-up log (deprecations). */
@@ -266,9 +270,12 @@ function loadAuth(env: Env, home: string, instanceName: string): AuthEnv {
 }
 
 /** The VAPID subject (rules in src/push/vapid-subject.ts); a refused one is a ConfigError. */
-function loadPush(env: Env): { subject: string } {
+function loadPush(env: Env): Config['push'] {
   try {
-    return { subject: vapidSubject(nonEmpty(env, 'HEALTH_OPERATOR_EMAIL')) };
+    return {
+      subject: vapidSubject(nonEmpty(env, 'HEALTH_OPERATOR_EMAIL')),
+      allowPrivateEndpoints: flag(env, 'KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS'),
+    };
   } catch (err) {
     throw new ConfigError('HEALTH_OPERATOR_EMAIL', (err as Error).message);
   }

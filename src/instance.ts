@@ -176,6 +176,7 @@ export async function openInstance(
       return serverZone;
     },
     log,
+    allowPrivateEndpoints: config.push.allowPrivateEndpoints,
     deps: opts.push,
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });

@@ -4,8 +4,8 @@
  * it: an endpoint on a link-local address (169.254.169.254 is the cloud metadata service), the
  * "this host" address 0.0.0.0, a multicast address or the metadata service's name would turn
  * reminders into requests the caller could never make from outside. No push service lives on
- * those. Loopback and private addresses stay allowed: a self-hosted push service on the local
- * network is a real setup. A URL with a user name or password is refused too (push services
+ * those. Loopback and private addresses are refused too unless the operator allows them
+ * (KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS=1: a self-hosted push service on the local network). A URL with a user name or password is refused too (push services
  * take none, and it would be sent along).
  */
 import net from 'node:net';
@@ -18,6 +18,20 @@ BLOCKED.addAddress('255.255.255.255', 'ipv4');
 BLOCKED.addAddress('::', 'ipv6');
 BLOCKED.addSubnet('fe80::', 10, 'ipv6');
 BLOCKED.addSubnet('ff00::', 8, 'ipv6');
+
+/**
+ * Addresses of this machine and of private networks: refused unless the operator allows them
+ * (KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS=1, for a self-hosted push service on the local network),
+ * so a subscription cannot make the server POST to a service only it can reach.
+ */
+const PRIVATE = new net.BlockList();
+PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('10.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
+PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4');
+PRIVATE.addAddress('::1', 'ipv6');
+PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
 
@@ -35,20 +49,34 @@ function mappedIpv4(ip: string): string | null {
  * Why the server must not send to `url`, or null when it may. `url` is a parsed https URL.
  * Only the address as written is judged (no DNS look-up).
  */
-export function forbiddenPushTarget(url: URL): string | null {
+export function forbiddenPushTarget(url: URL, allowPrivate = false): string | null {
   if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
   const host = url.hostname
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
   if (METADATA_NAMES.has(host)) return 'must not name the cloud metadata service';
-  const kind = net.isIP(host);
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost')))
+    return 'must not name this machine (a push service is on the internet)';
+  return forbiddenAddress(host, allowPrivate);
+}
+
+/**
+ * Why the server must not send to the IP address `ip`, or null when it may (or when `ip` is not
+ * an IP address). IPv4-mapped IPv6 addresses are judged as their IPv4 address; the URL parser
+ * has already turned bare-decimal and hexadecimal IPv4 forms (`https://2130706433/`) into dotted
+ * ones.
+ */
+export function forbiddenAddress(ip: string, allowPrivate = false): string | null {
+  const kind = net.isIP(ip);
   if (kind === 0) return null;
-  const v4 = kind === 6 ? mappedIpv4(host) : host;
-  const blocked = v4 ? BLOCKED.check(v4, 'ipv4') : BLOCKED.check(host, 'ipv6');
-  return blocked
-    ? 'must not be a link-local, multicast or unspecified address (no push service lives there)'
-    : null;
+  const v4 = kind === 6 ? mappedIpv4(ip) : ip;
+  const check = (list: net.BlockList) => (v4 ? list.check(v4, 'ipv4') : list.check(ip, 'ipv6'));
+  if (check(BLOCKED))
+    return 'must not be a link-local, multicast or unspecified address (no push service lives there)';
+  if (!allowPrivate && check(PRIVATE))
+    return 'must not be a loopback or private network address (a push service is on the internet)';
+  return null;
 }
 
 /**
@@ -56,7 +84,7 @@ export function forbiddenPushTarget(url: URL): string | null {
  * forbiddenPushTarget refuses), or null when it can. The subscribe route and the sender share it,
  * so a stored row is judged as a new subscription would be.
  */
-export function pushEndpointProblem(endpoint: string): string | null {
+export function pushEndpointProblem(endpoint: string, allowPrivate = false): string | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -64,5 +92,5 @@ export function pushEndpointProblem(endpoint: string): string | null {
     return 'must be the https:// URL of a push service';
   }
   if (url.protocol !== 'https:') return 'must be the https:// URL of a push service';
-  return forbiddenPushTarget(url);
+  return forbiddenPushTarget(url, allowPrivate);
 }

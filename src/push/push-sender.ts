@@ -16,7 +16,19 @@ import {
   PUSH_TTL_SECONDS,
 } from '../limits.js';
 import { pushEndpointProblem } from './endpoint-host.js';
+import { guardedAgent, PRIVATE_RESOLUTION } from './guarded-lookup.js';
 import type { SubscriptionRow } from './subscription-store.js';
+
+/** The guarded agents (src/push/guarded-lookup.ts), made when first needed. */
+const agents = new Map<boolean, https.Agent>();
+function defaultAgent(allowPrivate: boolean): https.Agent {
+  let a = agents.get(allowPrivate);
+  if (!a) {
+    a = guardedAgent(allowPrivate);
+    agents.set(allowPrivate, a);
+  }
+  return a;
+}
 
 /** web-push is loaded with the first push sent, not at start-up. */
 const webpush = lazyRequire<typeof import('web-push')>('web-push');
@@ -35,6 +47,8 @@ export interface SenderOptions {
   tokens: VapidTokens;
   /** HTTPS agent for the requests (tests pass one that trusts their stand-in's certificate). */
   agent?: https.Agent;
+  /** Loopback and private endpoints allowed (KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS). */
+  allowPrivate?: boolean;
   /** First retry wait, ms (default PUSH_RETRY_BASE_MS). */
   retryBaseMs?: number;
 }
@@ -99,7 +113,7 @@ function requestOptions(opts: SenderOptions, topic: string, endpoint: string): R
     urgency: 'high',
     topic,
     timeout: PUSH_REQUEST_TIMEOUT_MS,
-    ...(opts.agent ? { agent: opts.agent } : {}),
+    agent: opts.agent ?? defaultAgent(opts.allowPrivate === true),
   };
 }
 
@@ -127,7 +141,7 @@ export async function sendPush(
   opts: SenderOptions,
 ): Promise<SendOutcome> {
   // a row stored before the subscribe route checked endpoints: never sent to, and forgotten
-  if (pushEndpointProblem(sub.endpoint) !== null)
+  if (pushEndpointProblem(sub.endpoint, opts.allowPrivate) !== null)
     return { id: sub.id, status: 0, result: 'gone', attempts: 0 };
   const base = opts.retryBaseMs ?? PUSH_RETRY_BASE_MS;
   let status = 0;
@@ -141,7 +155,10 @@ export async function sendPush(
       );
       return { id: sub.id, status: res.statusCode, result: 'sent', attempts: attempt };
     } catch (err) {
-      const e = err as { statusCode?: number; headers?: Record<string, unknown> };
+      const e = err as { statusCode?: number; headers?: Record<string, unknown>; code?: string };
+      // the host resolved to an address the server must not send to: not tried again
+      if (e.code === PRIVATE_RESOLUTION)
+        return { id: sub.id, status: 0, result: 'refused', attempts: attempt };
       status = typeof e.statusCode === 'number' ? e.statusCode : 0;
       if (status === 404 || status === 410) return { id: sub.id, status, result: 'gone', attempts: attempt };
       if (status === 401 || status === 403)

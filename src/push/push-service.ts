@@ -67,6 +67,8 @@ export class PushService {
       cards: CardContext;
       timeZone: () => string;
       log: Log;
+      /** Loopback and private endpoints allowed (KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS). */
+      allowPrivateEndpoints?: boolean;
       deps?: PushDeps;
       /** Told how late each minute tick fired, seconds. */
       onTickLag?: (seconds: number) => void;
@@ -81,6 +83,7 @@ export class PushService {
       tokens: new Map(),
       agent: opts.deps?.agent,
       retryBaseMs: opts.deps?.retryBaseMs,
+      allowPrivate: opts.allowPrivateEndpoints,
     };
   }
 

@@ -48,10 +48,14 @@ function b64url(s: string): Buffer | null {
  * server may send to (src/push/endpoint-host.ts), the keys of the right sizes.
  * @throws 400 INVALID_SUBSCRIPTION naming the field.
  */
-function checkSubscription(endpoint: string, keys: { p256dh: string; auth: string }): void {
+function checkSubscription(
+  endpoint: string,
+  keys: { p256dh: string; auth: string },
+  allowPrivate: boolean,
+): void {
   const bad = (path: string, message: string) =>
     badRequest(`invalid subscription: ${path} ${message}`, [{ path, message }], 'INVALID_SUBSCRIPTION');
-  const problem = pushEndpointProblem(endpoint);
+  const problem = pushEndpointProblem(endpoint, allowPrivate);
   if (problem) throw bad('body.endpoint', problem);
   const key = b64url(keys.p256dh);
   if (key?.length !== 65 || key[0] !== 4) {
@@ -95,7 +99,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   app.post('/api/push/subscribe', { schema: { body: SubscribeBody } }, async (req, reply) => {
     const { endpoint, keys, nickname } = req.body;
-    checkSubscription(endpoint, keys);
+    checkSubscription(endpoint, keys, inst.config.push.allowPrivateEndpoints);
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(
       { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : undefined },

@@ -52,7 +52,10 @@ const walk = {
 
 beforeAll(async () => {
   push = await startPushStandIn();
-  s = await startServer({ push: { agent: push.agent, autoStart: false } });
+  s = await startServer({
+    env: { KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
+    push: { agent: push.agent, autoStart: false },
+  });
   expect((await s.api('/api/manifests', { json: walk })).status).toBe(201);
   browser = await launchBrowser({ serviceWorkers: 'allow' });
   await browser.context.grantPermissions(['notifications'], { origin: s.url });

@@ -43,7 +43,8 @@ async function subscribe(sub: StandInSubscription, nickname?: string) {
 beforeAll(async () => {
   push = await startPushStandIn();
   s = await startServer({
-    env: { HEALTH_OPERATOR_EMAIL: 'ops@example.org' },
+    // the stand-in push service listens on 127.0.0.1: allowed for this test only
+    env: { HEALTH_OPERATOR_EMAIL: 'ops@example.org', KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
     push: { agent: push.agent, retryBaseMs: 20, autoStart: false },
   });
   const r = await s.api('/api/manifests', {

@@ -31,7 +31,11 @@ interface Env {
 }
 
 async function env(tz: string, cards: unknown[], home?: string): Promise<Env> {
-  const s = await startServer({ home, push: { agent: push.agent, retryBaseMs: 10, autoStart: false } });
+  const s = await startServer({
+    home,
+    env: { KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
+    push: { agent: push.agent, retryBaseMs: 10, autoStart: false },
+  });
   open.push(s);
   s.inst.user.setTimeZone(tz);
   for (const c of cards) {
