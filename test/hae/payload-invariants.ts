@@ -25,7 +25,12 @@ export function payloadInvariantsSuite(
 
     it('normalises and extracts every point without a warning, and knows every metric name in it', () => {
       expect(payload.warnings).toEqual([]);
-      expect(extracted.warnings).toEqual([]);
+      // real nights whose sleep or time in bed overruns their own window are adjusted and named
+      expect(
+        extracted.warnings.filter(
+          (w) => !/^sleep_analysis: (sleep|time in bed) (longer than its night|over )/.test(w),
+        ),
+      ).toEqual([]);
       expect(extracted.skipped).toBe(0);
       expect(extracted.unknownMetrics).toEqual([]);
       expect(samples.length).toBeGreaterThan(0);

@@ -223,6 +223,11 @@ export type PointRead =
       source: string | null;
       /** The values to key the sample on, when some were rounded (Sample.keyValues). */
       keyValues?: Record<string, SampleValue>;
+      /**
+       * What was adjusted to keep the point (a sleep night's stages scaled to fit its window):
+       * a warning line each, as for skipped points (SkipCounter.note), the point is kept.
+       */
+      notes?: { reason: string; example?: unknown }[];
     }
   | { ok: false; reason: string; example?: unknown };
 

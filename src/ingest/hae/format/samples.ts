@@ -140,7 +140,10 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
     }
     const bad = implausible(entry, r);
     if (bad) skips.add(metric, bad.reason, bad.example);
-    else reads.push(r);
+    else {
+      if (r.notes) for (const n of r.notes) skips.note(metric, n.reason, n.example);
+      reads.push(r);
+    }
   }
   const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
   const samples = st.samples;

@@ -65,7 +65,8 @@ export function isSleepSegment(point: Record<string, unknown>): boolean {
  * shorter). When total sleep exceeds that window, every duration is scaled by
  * window / (total + awake), which is exactly how consistent rows relate (asleep + awake = window),
  * and `overlapScale` records the factor. `inBed` is capped at its own window the same way. With
- * no window at all, a total over 24 h is dropped as implausible.
+ * no window at all, a total over 24 h is dropped as implausible. Each adjustment is named in the
+ * point's `notes` (a warning line of the push, the night named by its start and end).
  */
 export function readSleepPoint(point: Record<string, unknown>, units: string): PointRead {
   return isSleepSegment(point) ? readSegment(point, units) : readNight(point, units);
@@ -130,12 +131,17 @@ function readNight(point: Record<string, unknown>, units: string): PointRead {
   let hours = (d.totalSleep ?? 0) > 0 ? (d.totalSleep as number) : stages > 0 ? stages : (d.asleep ?? 0);
 
   const values: Record<string, SampleValue> = {};
+  const notes: { reason: string; example: string }[] = [];
   const sleepWindow = windowHours(times.sleepStart, times.sleepEnd);
   const inBedWindow = windowHours(times.inBedStart, times.inBedEnd) ?? sleepWindow;
   if (sleepWindow !== undefined && hours > sleepWindow + SLEEP_WINDOW_TOLERANCE_H) {
     const factor = sleepWindow / (hours + (d.awake ?? 0));
     for (const k of SLEEP_DURATION_FIELDS)
       if (k !== 'inBed' && d[k] !== undefined) d[k] = (d[k] as number) * factor;
+    notes.push({
+      reason: 'sleep longer than its night (sleepStart to sleepEnd), scaled down to fit it',
+      example: `${nightName(point.sleepStart, point.sleepEnd)} (${round2(hours)} h in ${round2(sleepWindow)} h)`,
+    });
     hours *= factor;
     values.overlapScale = factor;
   } else if (sleepWindow === undefined && hours > MAX_SLEEP_HOURS_WITHOUT_WINDOW) {
@@ -148,6 +154,19 @@ function readNight(point: Record<string, unknown>, units: string): PointRead {
   if (d.inBed !== undefined) {
     const cap = inBedWindow ?? MAX_SLEEP_HOURS_WITHOUT_WINDOW;
     if (d.inBed > cap + SLEEP_WINDOW_TOLERANCE_H) {
+      const inBedEnds =
+        times.inBedStart && times.inBedEnd ? ['inBedStart', 'inBedEnd'] : ['sleepStart', 'sleepEnd'];
+      notes.push(
+        inBedWindow === undefined
+          ? {
+              reason: `time in bed over ${MAX_SLEEP_HOURS_WITHOUT_WINDOW} h with no start/end, left out`,
+              example: `night ending ${String(point[endKey])}: ${round2(d.inBed)} h in bed`,
+            }
+          : {
+              reason: `time in bed longer than its night (${inBedEnds[0]} to ${inBedEnds[1]}), cut to it`,
+              example: `${nightName(point[inBedEnds[0]], point[inBedEnds[1]])} (${round2(d.inBed)} h in ${round2(inBedWindow)} h)`,
+            },
+      );
       if (inBedWindow === undefined) delete d.inBed;
       else d.inBed = inBedWindow;
     }
@@ -164,7 +183,18 @@ function readNight(point: Record<string, unknown>, units: string): PointRead {
     at: String(point[endKey]),
     values,
     source: sourceOf(point.source, point.sleepSource, point.inBedSource),
+    ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/** A night named by its two ends as sent: `2026-03-01 23:00:00 +0100 to 2026-03-02 07:00:00 +0100`. */
+function nightName(start: unknown, end: unknown): string {
+  return `${String(start)} to ${String(end)}`;
+}
+
+/** Hours to two decimals, for a warning. */
+function round2(h: number): number {
+  return Math.round(h * 100) / 100;
 }
 
 /** Hours from `a` to `b` (instants, so DST nights count their real length); undefined if unknown or ≤ 0. */
