@@ -145,6 +145,7 @@ export const ERROR_CODES = {
   REPORT_QUOTA: { status: [409], meaning: 'a report upload past the instance quota' },
   NOTHING_TO_VERIFY: { status: [409], meaning: 'checking a report that needs no check' },
   REPORT_BUSY: { status: [409], meaning: 'a report that is still being read' },
+  IMPORT_RUNNING: { status: [409], meaning: 'an Apple Health upload while another one is being imported' },
   // ---- preconditions, sizes, types (412 to 431) ----
   PRECONDITION_FAILED: { status: [412], meaning: "If-Match does not match the card's data ETag" },
   ENTRY_CHANGED: { status: [412], meaning: 'an entry edit whose expected row differs from the stored one' },

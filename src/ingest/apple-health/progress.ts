@@ -137,7 +137,9 @@ export class ImportProgress {
     // an upload that failed before its file was read says how much of it had arrived, not 99.9 %
     const part = uploading ? this.receivedBytes : this.bytesRead;
     const fraction = this.totalBytes > 0 ? Math.min(1, part / this.totalBytes) : 0;
-    const percent = done ? 100 : Math.min(99.9, Math.floor(fraction * 1000) / 10);
+    // a refused upload (nothing of it read) is 0 %, not the share that arrived before it was refused
+    const refused = this.phase === 'failed' && this.endedIn === 'uploading';
+    const percent = done ? 100 : refused ? 0 : Math.min(99.9, Math.floor(fraction * 1000) / 10);
     return {
       running: this.running,
       phase: this.phase,

@@ -5,7 +5,8 @@
  * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), unpacked when it is a zip or
  * gzip (unpack-upload.ts), then stream-parsed into the samples store and the subscribed cards are
  * filled. 200 with the import summary; 415 for a form upload (form-upload.ts); 422 when the file
- * holds no `<HealthData>` at all.
+ * holds no `<HealthData>` at all; 409 IMPORT_RUNNING while another upload is being imported (one
+ * at a time, so the progress route follows the running one).
  *
  * `GET /api/apple-health/import/progress`: how far the running (or the last) import got, for the
  * web app to show while its upload request waits: `{running, phase, percent, etaSeconds, ...}`
@@ -23,7 +24,7 @@ import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
 import { formUploadRefused, isMultipartType } from './form-upload.js';
-import { ImportProgress, uploadingProgress } from './progress.js';
+import { ImportProgress, type ImportProgressView, uploadingProgress } from './progress.js';
 import { unpackUpload } from './unpack-upload.js';
 
 // the export reader (and its worker thread) loads with the first upload, not at start-up
@@ -42,12 +43,17 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
   rawBodyScope(app, (scope) => {
     scope.post(APPLE_HEALTH_IMPORT_PATH, async (req) => {
       const stream = bodyStream(req.body) ?? Readable.from([]);
+      if (latest?.running) {
+        // one import at a time: a second one would compete for the disk and the samples store,
+        // and the progress route could follow only one of them; its body is drained unread
+        drain(stream);
+        throw importRunning(latest.view());
+      }
       const upload = uploadingProgress(Number(req.headers['content-length']) || 0);
       latest = upload;
       if (isMultipartType(req.headers['content-type'])) {
         // refused before a byte is spooled; the body is drained so the client reads the answer
-        stream.on('error', () => {});
-        stream.resume();
+        drain(stream);
         const err = formUploadRefused();
         upload.end(err);
         throw err;
@@ -92,6 +98,21 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       }
     });
   });
+}
+
+/** Reads `stream` to its end, unkept, so the client can send the rest and read the answer. */
+function drain(stream: Readable): void {
+  stream.on('error', () => {});
+  stream.resume();
+}
+
+/** The 409 for an upload while `running` (the import under way) is not finished. */
+function importRunning(running: ImportProgressView): KlebbError {
+  return new KlebbError(
+    409,
+    'IMPORT_RUNNING',
+    `another Apple Health import is running (started ${running.startedAt}, ${running.percent} % done, ${running.phase}): nothing of this upload was kept; upload it again once that one is done`,
+  );
 }
 
 /**
