@@ -52,3 +52,63 @@ describe('ingest warnings in the log', () => {
     }
   });
 });
+
+/** The pino lines a stopped child server wrote. */
+function logLines(output: string): (LogLine & Record<string, unknown>)[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine & Record<string, unknown>);
+}
+
+describe('what an accepted push or import left out, in the log', () => {
+  it('is counted on its HAE push and Apple Health import lines, without quoting a value', async () => {
+    const box = sandboxHome();
+    try {
+      const child = await spawnServer({ home: box.home, env: { KLEBB_LOG_LEVEL: 'info' } });
+      const card = await child.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } });
+      expect(card.status).toBeLessThan(300);
+      const made = await child.api('/api/health-auto-export/token', { method: 'POST' });
+      const point = (qty: unknown) => ({ date: '2026-12-01 07:00:00 +0000', qty });
+      const push = await child.api('/api/health-auto-export', {
+        token: made.body.token,
+        json: {
+          data: {
+            metrics: [
+              {
+                name: 'weight_body_mass',
+                units: 'kg',
+                data: [point('eleven stone'), { ...point(71.5), date: '2026-12-02 07:00:00 +0000' }],
+              },
+            ],
+          },
+        },
+      });
+      expect(push.status).toBe(200);
+      expect(push.body.ok).toBe(true);
+      expect(push.body.warnings?.length).toBeGreaterThan(0);
+      const cut =
+        '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n' +
+        '<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" sourceName="Scale" startDate="2026-11-30 07:00:00 +0000" endDate="2026-11-30 07:00:00 +0000" value="72.25"/>\n' +
+        '<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" sourceName="Scale" startDate="2026-11-29 07:00:00 +0000" endDate="2026-11-29 07:00:00 +0000" value="72.5"/>\n<Rec';
+      const imported = await child.api('/api/apple-health/import', {
+        body: cut,
+        headers: { 'content-type': 'application/xml' },
+      });
+      expect(imported.status).toBe(200);
+      expect(imported.body.truncated).toBe(true);
+      await child.stop();
+      const lines = logLines(child.output());
+      const pushLine = lines.find((l) => l.msg === 'HAE push');
+      expect(pushLine?.warnings, child.output()).toBe(push.body.warnings.length);
+      const importLine = lines.find((l) => l.msg === 'Apple Health import');
+      expect(importLine?.truncated, child.output()).toBe(true);
+      expect(importLine?.warnings).toBe(imported.body.warnings.length);
+      // counts only: no value of the body is written to the log
+      expect(child.output()).not.toContain('eleven stone');
+      expect(child.output()).not.toContain('72.25');
+    } finally {
+      box.remove();
+    }
+  });
+});

@@ -80,12 +80,17 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
           progress.end(err);
           throw err;
         }
+        // a file cut short or records left out show in the log as counts; the warnings' text
+        // (which can quote a record) is in the answer
         req.log.info(
           {
             bytes: received.bytes,
             records: result.records,
             samples: result.samples,
             newSamples: result.newSamples,
+            ...(result.warnings.length ? { warnings: result.warnings.length } : {}),
+            ...(result.truncated ? { truncated: true } : {}),
+            ...(result.xmlErrors ? { xmlErrors: result.xmlErrors } : {}),
           },
           'Apple Health import',
         );

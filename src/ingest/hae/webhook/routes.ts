@@ -108,7 +108,8 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
                 contentType: req.headers['content-type'],
               });
         // a push answered {ok: false} says why in the log too (its warning, without the parser's
-        // quote of the body: the log is no place for health data)
+        // quote of the body: the log is no place for health data); points skipped are counted,
+        // their text (which can quote a value) is in the answer and the push status
         req.log.info(
           {
             bytes: received.bytes,
@@ -116,6 +117,7 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
             samples: result.samples,
             ingested: result.ingested,
             ...(result.warning ? { warning: withoutBodyQuote(result.warning) } : {}),
+            ...(result.warnings?.length ? { warnings: result.warnings.length } : {}),
           },
           'HAE push',
         );
