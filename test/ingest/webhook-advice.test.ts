@@ -70,12 +70,12 @@ describe('a body that is not JSON: 200, quarantined, with advice', () => {
       'content-type': 'application/xml',
     });
     expect(xml.status).toBe(200);
-    expect(xml.body.warning).toMatch(/looks like XML.*Settings › Data › Apple Health/);
+    expect(xml.body.warning).toMatch(/looks like XML.*Settings › Data › Import from Apple Health…/);
     expect(xml.body.warning).not.toMatch(/\/api\//);
     const zip = await post(srv, Buffer.from('PK\u0003\u0004 export.zip bytes', 'latin1'), {
       authorization: `Bearer ${srv.haeToken}`,
     });
-    expect(zip.body.warning).toMatch(/zip archive.*Settings › Data › Apple Health/);
+    expect(zip.body.warning).toMatch(/zip archive.*Settings › Data › Import from Apple Health…/);
     expect(zip.body.warning).not.toMatch(/\/api\//);
     const gzipped = await post(srv, gzipSync('{"data":{"metrics":[]}}'), {
       authorization: `Bearer ${srv.haeToken}`,

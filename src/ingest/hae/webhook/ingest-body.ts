@@ -68,11 +68,11 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
   const type = (contentType ?? '').toLowerCase();
   const start = head.subarray(0, 64).toString('latin1').trimStart();
   if (start.startsWith('PK\u0003\u0004'))
-    return ' It is a zip archive: an Apple Health export (export.zip or its export.xml) goes to Settings › Data › Apple Health in Klebb.';
+    return ' It is a zip archive: an Apple Health export (export.zip or its export.xml) goes to Settings › Data › Import from Apple Health… in Klebb.';
   if (head[0] === 0x1f && head[1] === 0x8b)
     return ' It is gzip-compressed: send it with the header Content-Encoding: gzip, or uncompressed.';
   if (start.startsWith('<'))
-    return ' It looks like XML: an Apple Health export.xml goes to Settings › Data › Apple Health in Klebb.';
+    return ' It looks like XML: an Apple Health export.xml goes to Settings › Data › Import from Apple Health… in Klebb.';
   if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
     return " It looks like CSV: set the automation's Export Format to JSON.";
   return '';
