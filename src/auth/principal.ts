@@ -121,7 +121,25 @@ export function authenticate(
   }
   if (trustLoopback && isLoopbackAddress(remoteAddress) && isLocalRequest(headers))
     return { kind: 'local', actor: 'local' };
-  throw unauthorized();
+  throw unauthorized(untrustedLocalReason(headers, remoteAddress, trustLoopback));
+}
+
+/**
+ * The 401's message for a request without credentials that came from this machine but was not
+ * trusted as local: naming the reason (a proxy's forwarding headers, a Host or Origin that is not
+ * a loopback name) saves whoever sets up a reverse proxy from guessing; the rule itself is in the
+ * documentation, so the message gives nothing away.
+ */
+function untrustedLocalReason(
+  headers: IncomingHttpHeaders,
+  remoteAddress: string | undefined,
+  trustLoopback: boolean,
+): string | undefined {
+  if (!trustLoopback || !isLoopbackAddress(remoteAddress)) return undefined;
+  const fix = 'sign in with a passkey or send Authorization: Bearer <token>';
+  if (isProxied(headers))
+    return `Unauthorized: the request came through a proxy (it carries forwarding headers such as X-Forwarded-For), so it is not taken as one from this machine; ${fix}`;
+  return `Unauthorized: a request without credentials is taken as one from this machine only with a loopback Host and no cross-site Origin; ${fix}`;
 }
 
 /**

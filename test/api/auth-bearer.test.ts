@@ -106,6 +106,15 @@ describe('a credential-less request must really be local (case H4 of the newcome
     expect(at({ origin: 'null' })).toThrow('Unauthorized');
     expect(at({ origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' })().kind).toBe('local');
   });
+  it('says why a request from this machine was not trusted, so a proxy set-up is not guesswork', () => {
+    expect(at({ 'x-forwarded-for': '1.2.3.4' })).toThrow(/came through a proxy.*X-Forwarded-For.*Bearer/);
+    expect(at({ host: 'evil.example' })).toThrow(/loopback Host/);
+    // from elsewhere, or with loopback trust off, the plain word
+    expect(() => authenticate({ host: 'localhost' }, '192.0.2.10', T)).toThrow(/^Unauthorized$/);
+    expect(() =>
+      authenticate({ host: 'localhost', 'x-forwarded-for': '1.2.3.4' }, '127.0.0.1', T, false),
+    ).toThrow(/^Unauthorized$/);
+  });
   it.each(['via', 'x-client-ip', 'cf-connecting-ip', 'true-client-ip', 'x-forwarded-port'])(
     'refuses proxy header %s',
     (h) => {
