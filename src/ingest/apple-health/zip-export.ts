@@ -9,7 +9,8 @@
  * `eksport.xml`, Finnish `vienti.xml`) while `export_cda.xml` keeps its English name, so the entry
  * read is `export.xml` when there is one, else the largest other `.xml` at the archive's top or
  * in its one folder (`apple_health_export/`). Entries a Mac's archiver adds (`__MACOSX/`, `._x`)
- * are never it.
+ * are never it. An archive with an entry named outside itself, or with the export twice, is
+ * refused before a byte is unpacked.
  */
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -43,14 +44,50 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   });
 }
 
-/** Reads the central directory of `zip` and returns the export's entry, or undefined. */
+/**
+ * yauzl's refusals of an entry name that would write outside a folder it is unpacked into
+ * (`../x`, `/etc/x`, `C:\\x`); the name follows the colon.
+ */
+const UNSAFE_NAME = /^(?:invalid characters in fileName|absolute path|invalid relative path): (.*)$/s;
+
+/**
+ * Reads the central directory of `zip` and returns the export's entry, or undefined.
+ * @throws 422 ZIP_UNSAFE_NAME for an entry named outside the archive (nothing is read then),
+ *   ZIP_DUPLICATE when the export is in it twice (the same name, or `export.xml` both at the top
+ *   and in the folder: which one is the export cannot be told); yauzl's own error otherwise.
+ */
 function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
   return new Promise((resolve, reject) => {
     let best: { entry: yauzl.Entry; rank: number } | undefined;
-    zip.on('error', reject);
+    // candidates by their file name (lower case), wherever they are in the archive
+    const candidates = new Map<string, string>();
+    zip.on('error', (err: Error) => {
+      const unsafe = UNSAFE_NAME.exec(err.message);
+      if (!unsafe) return reject(err);
+      reject(
+        zipError(
+          'ZIP_UNSAFE_NAME',
+          `the zip has an entry with an unsafe name (${JSON.stringify(unsafe[1])}: it points outside the archive), so it was not read and nothing was stored; the Health app never names entries so: export again from the Health app`,
+        ),
+      );
+    });
     zip.on('end', () => resolve(best?.entry));
     zip.on('entry', (e: yauzl.Entry) => {
       const rank = exportEntryRank(e.fileName);
+      if (rank > 0) {
+        const base = e.fileName.split('/').pop()?.toLowerCase() ?? '';
+        const twin = candidates.get(base);
+        if (twin !== undefined) {
+          const where = twin === e.fileName ? `twice as ${twin}` : `as ${twin} and as ${e.fileName}`;
+          return reject(
+            zipError(
+              'ZIP_DUPLICATE',
+              `the zip holds the export ${where}: which one to read cannot be told, so none was read and nothing was stored; export again from the Health app, or upload the export.xml you mean`,
+            ),
+          );
+        }
+        candidates.set(base, e.fileName);
+      }
       if (
         rank > 0 &&
         (!best ||
@@ -68,7 +105,8 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
  * Unpacks the export's XML entry of the zip `file` into the new file `out` (mode 0600; removed
  * again when this fails).
  * @returns the entry's name in the archive.
- * @throws 422 ZIP_NOT_A_ZIP (the archive cannot be read: cut short, damaged), NOT_AN_EXPORT (no
+ * @throws 422 ZIP_NOT_A_ZIP (the archive cannot be read: cut short, damaged), ZIP_UNSAFE_NAME
+ *   and ZIP_DUPLICATE (see findExportEntry), NOT_AN_EXPORT (no
  *   export XML inside), ZIP_ENCRYPTED, ZIP_METHOD (compressed other than store or deflate),
  *   ZIP_CORRUPT (the entry's data does not match its header: damaged); 413 PAYLOAD_TOO_LARGE
  *   when it unpacks past `maxBytes`.
@@ -88,6 +126,7 @@ export async function unzipExport(file: string, out: string, maxBytes: number): 
     try {
       entry = await findExportEntry(zip);
     } catch (err) {
+      if (err instanceof KlebbError) throw err;
       throw zipError(
         'ZIP_NOT_A_ZIP',
         `the zip archive cannot be read (${(err as Error).message}): it is damaged or cut short; export again from the Health app`,
