@@ -1,6 +1,8 @@
 /**
- * `npm run import:apple-health -- <export.xml> [--home DIR]`:
- * stream-parses Apple Health's `export.xml` into the samples store of a HEALTH_HOME (`--home`,
+ * `npm run import:apple-health -- <export.zip|export.xml|export.xml.gz> [--home DIR]`:
+ * stream-parses Apple Health's `export.xml` (read out of the Health app's `export.zip`, or
+ * decompressed from gzip, as the upload route does: unpack-upload.ts; the unpacked copy is made in
+ * the home's uploads folder and removed at the end) into the samples store of a HEALTH_HOME (`--home`,
  * else HEALTH_HOME, else ~/klebb) and fills the cards subscribed to its metrics, as a push would.
  * Prints a summary as JSON on stdout, and the progress (percent, size read, time left) on stderr:
  * one line rewritten in place on a terminal, else a line every 10 %. Exit codes: 0 imported,
@@ -15,9 +17,10 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
 import { ImportProgress, progressLine } from '../src/ingest/apple-health/progress.js';
+import { unpackUpload } from '../src/ingest/apple-health/unpack-upload.js';
 import { openInstance } from '../src/instance.js';
 
-const USAGE = 'usage: npm run import:apple-health -- <export.xml> [--home DIR]';
+const USAGE = 'usage: npm run import:apple-health -- <export.zip|export.xml|export.xml.gz> [--home DIR]';
 
 /** Parsed command line. */
 export interface ImportArgs {
@@ -105,17 +108,19 @@ export async function main(
   const inst = await openInstance(loadConfig(env), { watch: false });
   try {
     io.err(`importing ${args.file} into ${inst.layout.home} ...\n`);
-    const progress = new ImportProgress(fs.statSync(args.file).size);
+    const unpacked = await unpackUpload(args.file, inst.hae.appleHealthMaxBytes, inst.hae.dirs.uploads);
+    const progress = new ImportProgress(fs.statSync(unpacked.file).size);
     const stop = reportProgress(progress, io);
     let r: Awaited<ReturnType<typeof importAppleHealthFile>>;
     try {
-      r = await importAppleHealthFile(inst.hae, args.file, progress);
+      r = await importAppleHealthFile(inst.hae, unpacked.file, progress);
       progress.end();
     } catch (e) {
       progress.end(e);
       throw e;
     } finally {
       stop();
+      if (unpacked.file !== args.file) fs.rmSync(unpacked.file, { force: true });
     }
     io.out(`${JSON.stringify({ ok: true, home: inst.layout.home, ...r }, null, 2)}\n`);
     io.err(

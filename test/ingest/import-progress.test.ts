@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import yazl from 'yazl';
 import { main as importMain, reportProgress } from '../../scripts/import-apple-health.js';
 import {
   etaSeconds,
@@ -179,6 +181,41 @@ describe('the progress route and the script', () => {
     } finally {
       box.remove();
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+  it("the script reads the Health app's export.zip and a gzip-compressed export.xml as well", async () => {
+    const box = sandboxHome();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-apple-z-'));
+    const xml = Buffer.from(GENERATED_APPLE['generated-2016.xml']());
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(xml, 'apple_health_export/export.xml');
+    zip.end();
+    const zipped = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+      zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+      zip.outputStream.on('error', reject);
+    });
+    fs.writeFileSync(path.join(dir, 'export.zip'), zipped);
+    fs.writeFileSync(path.join(dir, 'export.xml.gz'), zlib.gzipSync(xml));
+    try {
+      for (const name of ['export.zip', 'export.xml.gz']) {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await importMain([path.join(dir, name), '--home', box.home], {
+          out: (t) => out.push(t),
+          err: (t) => err.push(t),
+          tty: false,
+        });
+        expect(code, err.join('')).toBe(0);
+        expect(JSON.parse(out.join('')), name).toMatchObject({ ok: true, records: 15 });
+      }
+      // the person's files are left as they were, and no unpacked copy stays behind
+      expect(fs.readdirSync(dir).sort()).toEqual(['export.xml.gz', 'export.zip']);
+      expect(fs.readdirSync(path.join(box.home, 'ingest', 'uploads'))).toEqual([]);
+    } finally {
+      box.remove();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

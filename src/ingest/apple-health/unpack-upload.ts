@@ -7,6 +7,7 @@
  * upload, under the upload's limit on the bytes it unpacks to.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { KlebbError } from '../../errors.js';
 import { formUploadRefused, looksLikeFormBody } from './form-upload.js';
 import { gunzipFile } from './gunzip-upload.js';
@@ -50,14 +51,19 @@ export interface Unpacked {
  * Unpacks the upload `file` to the plain file it holds (see the module comment). Files made on
  * the way are removed as soon as the next one is made, and on failure.
  * @param maxBytes most bytes any step may unpack to (KLEBB_APPLE_HEALTH_MAX_BYTES).
+ * @param workDir where the unpacked files are made, when not beside `file` (the import script
+ *   reads a person's own file, whose folder it does not write to); `file` itself is never removed.
  * @throws 415 UNSUPPORTED_MEDIA_TYPE for a form upload or a file gzip-compressed more than
  *   MAX_GZIP_LAYERS times; gunzipFile's and unzipExport's errors (400, 413, 422).
  */
-export async function unpackUpload(file: string, maxBytes: number): Promise<Unpacked> {
+export async function unpackUpload(file: string, maxBytes: number, workDir?: string): Promise<Unpacked> {
   let current = file;
   let gzipLayers = 0;
   let zipEntry: string | null = null;
-  const next = (step: string) => `${file}.${step}`;
+  const next = (step: string) =>
+    workDir === undefined
+      ? `${file}.${step}`
+      : path.join(workDir, `${path.basename(file)}.${process.pid}.${step}`);
   const replace = (made: string) => {
     if (current !== file) fs.rmSync(current, { force: true });
     current = made;
