@@ -1,7 +1,7 @@
 /**
  * The shapes an Apple Health export arrives in from real people: the Health app's export.zip as
  * it is (its export entry read, whatever the phone's language named it), a form upload (`curl
- * -F`, a browser form: 415 saying how to send the file), a file gzip-compressed twice (read) or
+ * -F`, a browser form: its first file part read), a file gzip-compressed twice (read) or
  * four times (415), and the progress route while the upload arrives and after it failed.
  */
 import fs from 'node:fs';
@@ -117,29 +117,54 @@ describe("the Health app's export.zip", () => {
 });
 
 describe('a form upload (multipart/form-data)', () => {
-  /** The body `curl -F file=@export.xml` sends. */
-  function formBody(boundary: string, xml: string): Buffer {
-    return Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.xml"\r\nContent-Type: application/xml\r\n\r\n${xml}\r\n--${boundary}--\r\n`,
-    );
+  const boundary = '------------------------d74496d66958873e';
+  /** A form body of `parts`: [field name, file name or null for a plain field, content]. */
+  function formBody(parts: [string, string | null, Buffer | string][]): Buffer {
+    const chunks: Buffer[] = [];
+    for (const [name, filename, content] of parts) {
+      const disposition = `form-data; name="${name}"${filename === null ? '' : `; filename="${filename}"`}`;
+      const type = filename === null ? '' : 'Content-Type: application/octet-stream\r\n';
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
+      chunks.push(Buffer.isBuffer(content) ? content : Buffer.from(content), Buffer.from('\r\n'));
+    }
+    chunks.push(Buffer.from(`--${boundary}--\r\n`));
+    return Buffer.concat(chunks);
   }
+  const formType = { 'content-type': `multipart/form-data; boundary=${boundary}` };
 
-  it('is 415 saying to send the file itself (curl --data-binary), with or without its Content-Type', async () => {
+  it('reads its first file part, an export.xml or an export.zip, like the file sent as the body', async () => {
     const s = await startIngestServer({ cards: [['steps', 'step_count']] });
     srv = s;
-    const boundary = '------------------------d74496d66958873e';
-    const body = formBody(boundary, exportXml(3));
-    const typed = await upload(s, body, { 'content-type': `multipart/form-data; boundary=${boundary}` });
-    expect(typed.status, typed.text).toBe(415);
-    expect(typed.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(typed.body.error).toMatch(/form upload.*curl --data-binary @export\.zip/);
-    expect(await progress(s)).toMatchObject({
-      running: false,
-      phase: 'failed',
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-    });
+    const xml = await upload(s, formBody([['file', 'export.xml', exportXml(3)]]), formType);
+    expect(xml.status, xml.text).toBe(200);
+    expect(xml.body).toMatchObject({ ok: true, records: 3, newSamples: 3 });
 
-    const untyped = await upload(s, body);
+    // a zip, after a plain field, with a second file part that is not read
+    const zip = await zipOf({ 'apple_health_export/export.xml': exportXml(5) });
+    const r = await upload(
+      s,
+      formBody([
+        ['note', null, 'from my phone'],
+        ['file', 'export.zip', zip],
+        ['other', 'notes.txt', 'not an export'],
+      ]),
+      formType,
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ ok: true, records: 5, newSamples: 2 });
+    expect(await progress(s)).toMatchObject({ running: false, phase: 'done', percent: 100 });
+    expect(leftovers(s)).toEqual([]);
+  });
+
+  it('without a file part is 400 naming the file field; without its Content-Type, 415', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const none = await upload(s, formBody([['file', null, 'export.xml']]), formType);
+    expect(none.status, none.text).toBe(400);
+    expect(none.body.error).toMatch(/no file part.*-F file=@export\.zip/);
+    expect(await progress(s)).toMatchObject({ running: false, phase: 'failed', code: 'BAD_REQUEST' });
+
+    const untyped = await upload(s, formBody([['file', 'export.xml', exportXml(3)]]));
     expect(untyped.status, untyped.text).toBe(415);
     expect(untyped.body.error).toMatch(/form upload/);
     expect(s.inst.hae.samples.count('step_count')).toBe(0);

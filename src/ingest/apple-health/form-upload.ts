@@ -1,11 +1,62 @@
 /**
  * A file sent inside an HTML form (`multipart/form-data`: `curl -F file=@export.zip`, a browser
- * form) instead of as the body itself. Such a body wraps the file in boundary lines and part
- * headers, which read as text outside the XML root and then as no export at all. It is refused
- * with 415 and the command that sends the file as it is, told by its Content-Type before a byte
- * is read, or (the type lost on the way, e.g. by a proxy) by the body's first bytes.
+ * form) instead of as the body itself. Told by its Content-Type, the form is parsed as it arrives
+ * (busboy) and its first file part is handed on as a stream, to be spooled like a raw body; other
+ * fields and later file parts are read past and not kept. A form body whose Content-Type was lost
+ * on the way (e.g. by a proxy) cannot be split without its boundary, and is told by its first
+ * bytes and refused with 415 and the command that sends the file as it is.
  */
-import { KlebbError } from '../../errors.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type busboy from 'busboy';
+import { badRequest, KlebbError } from '../../errors.js';
+import { lazyRequire } from '../../lazy-module.js';
+
+/** The form parser, loaded with the first form upload. */
+const formLib = lazyRequire<typeof busboy>('busboy');
+
+/**
+ * Parses the form `body` (its request `headers` give the boundary) and resolves with the first
+ * file part's content, a stream to be read to its end (the rest of the form is then read past).
+ * @throws 400 BAD_REQUEST for a form with no file part (naming the field to use) or one that does
+ *   not parse.
+ */
+export function firstFormFile(body: Readable, headers: IncomingHttpHeaders): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = formLib()({ headers, limits: { fields: 100, fieldSize: 64 * 1024 } });
+    } catch (err) {
+      body.on('error', () => {});
+      body.resume();
+      reject(badRequest(`the form upload cannot be read: ${(err as Error).message}`));
+      return;
+    }
+    let found = false;
+    parser.on('file', (_name, file) => {
+      if (found) {
+        // only the first file is the export; later ones are read past
+        file.resume();
+        return;
+      }
+      found = true;
+      resolve(file);
+    });
+    parser.on('error', (err: Error) => {
+      if (!found) reject(badRequest(`the form upload cannot be read: ${err.message}`));
+    });
+    parser.on('close', () => {
+      if (!found)
+        reject(
+          badRequest(
+            'the form has no file part: send the export as a file field, e.g. curl -F file=@export.zip (or the file itself as the body)',
+          ),
+        );
+    });
+    body.on('error', (err) => parser.destroy(err));
+    body.pipe(parser);
+  });
+}
 
 /** True for a `multipart/…` Content-Type (form-data, mixed). */
 export function isMultipartType(contentType: string | undefined): boolean {
@@ -24,11 +75,11 @@ export function looksLikeFormBody(head: Buffer): boolean {
   return /\r?\ncontent-disposition:\s*form-data/i.test(headers);
 }
 
-/** The 415 for a form upload, saying how to send the file itself. */
+/** The 415 for a form body without its Content-Type, saying how to send the file itself. */
 export function formUploadRefused(): KlebbError {
   return new KlebbError(
     415,
     'UNSUPPORTED_MEDIA_TYPE',
-    'this is a form upload (multipart/form-data), which wraps the file: send the file itself as the request body, e.g. curl --data-binary @export.zip (not curl -F); export.zip, export.xml and a gzip-compressed export.xml are read as they are',
+    'this is a form upload (multipart/form-data) sent without its Content-Type, so its file cannot be found: send it with its Content-Type (curl -F file=@export.zip does), or send the file itself as the request body, e.g. curl --data-binary @export.zip (not curl -F); export.zip, export.xml and a gzip-compressed export.xml are read as they are',
   );
 }

@@ -4,7 +4,8 @@
  * streamed to disk under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
  * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), unpacked when it is a zip or
  * gzip (unpack-upload.ts), then stream-parsed into the samples store and the subscribed cards are
- * filled. 200 with the import summary; 415 for a form upload (form-upload.ts); 422 when the file
+ * filled. A form upload (multipart/form-data) gives its first file part (form-upload.ts). 200 with
+ * the import summary; 400 for a form without a file part; 422 when the file
  * holds no `<HealthData>` at all; 409 IMPORT_RUNNING while another upload is being imported (one
  * at a time, so the progress route follows the running one).
  *
@@ -23,7 +24,7 @@ import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
-import { formUploadRefused, isMultipartType } from './form-upload.js';
+import { firstFormFile, isMultipartType } from './form-upload.js';
 import { ImportProgress, type ImportProgressView, uploadingProgress } from './progress.js';
 import { unpackUpload } from './unpack-upload.js';
 
@@ -51,14 +52,20 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       }
       const upload = uploadingProgress(Number(req.headers['content-length']) || 0);
       latest = upload;
+      let body: Readable = stream;
+      let headers = req.headers;
       if (isMultipartType(req.headers['content-type'])) {
-        // refused before a byte is spooled; the body is drained so the client reads the answer
-        drain(stream);
-        const err = formUploadRefused();
-        upload.end(err);
-        throw err;
+        // a form: its first file part is spooled like a raw body (form-upload.ts)
+        try {
+          body = await firstFormFile(stream, req.headers);
+        } catch (err) {
+          drain(stream);
+          upload.end(err);
+          throw err;
+        }
+        headers = { ...req.headers, 'content-length': undefined, 'content-encoding': undefined };
       }
-      const received = await receiveUpload(svc, stream, req.headers, upload);
+      const received = await receiveUpload(svc, body, headers, upload);
       let file = received.file;
       try {
         // gzip (once or more) and the Health app's zip are unpacked first
