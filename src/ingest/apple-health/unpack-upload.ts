@@ -3,7 +3,7 @@
  * by its first bytes, whatever its Content-Type. Gzip (an `export.xml.gz`, or one compressed again
  * by a tool or mail program that did not notice it already was) is decompressed, up to
  * MAX_GZIP_LAYERS layers; the Health app's `export.zip` gives its export entry (zip-export.ts);
- * a form upload is refused (form-upload.ts). Every step is a stream into a new file beside the
+ * a form body that lost its Content-Type is refused (form-upload.ts). Every step is a stream into a new file beside the
  * upload, under the upload's limit on the bytes it unpacks to.
  */
 import fs from 'node:fs';
@@ -53,7 +53,7 @@ export interface Unpacked {
  * @param maxBytes most bytes any step may unpack to (KLEBB_APPLE_HEALTH_MAX_BYTES).
  * @param workDir where the unpacked files are made, when not beside `file` (the import script
  *   reads a person's own file, whose folder it does not write to); `file` itself is never removed.
- * @throws 415 UNSUPPORTED_MEDIA_TYPE for a form upload or a file gzip-compressed more than
+ * @throws 415 UNSUPPORTED_MEDIA_TYPE for a form body without its Content-Type or a file gzip-compressed more than
  *   MAX_GZIP_LAYERS times; gunzipFile's and unzipExport's errors (400, 413, 422).
  */
 export async function unpackUpload(file: string, maxBytes: number, workDir?: string): Promise<Unpacked> {
