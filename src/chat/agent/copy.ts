@@ -75,10 +75,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
       return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
     case 'rate_limited': {
       // say how long the provider asked us to wait when it said
-      const secs =
-        err.retryAfterMs !== undefined ? Math.max(1, Math.ceil(err.retryAfterMs / 1000)) : undefined;
-      const when =
-        secs === undefined ? 'in a minute' : secs === 1 ? 'in a second' : `in about ${secs} seconds`;
+      const when = err.retryAfterMs === undefined ? 'in a minute' : waitPhrase(err.retryAfterMs);
       return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };
     }
     case 'unavailable':
@@ -108,4 +105,19 @@ export function failedAfterWritesCopy(failure: string, changes: string): string 
     `${failure} Before that, I had already ${changes}; those changes are saved. ` +
     'If you send the same message again, I will not make them a second time.'
   );
+}
+
+/**
+ * How long to wait, as a person would say it: "in a second", "in about 30 seconds" under a minute,
+ * then whole minutes ("in about 5 minutes") and whole hours ("in about an hour"), so a
+ * `Retry-After: 3600` does not read as 3600 seconds. `ms` is the wait in milliseconds.
+ */
+export function waitPhrase(ms: number): string {
+  const secs = Math.max(1, Math.ceil(ms / 1000));
+  if (secs === 1) return 'in a second';
+  if (secs < 60) return `in about ${secs} seconds`;
+  const mins = Math.round(secs / 60);
+  if (mins < 60) return mins === 1 ? 'in about a minute' : `in about ${mins} minutes`;
+  const hours = Math.round(secs / 3600);
+  return hours === 1 ? 'in about an hour' : `in about ${hours} hours`;
 }
