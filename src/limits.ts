@@ -262,3 +262,9 @@ export const MEMORY_RELEASE_MAX_WAIT_MS = 60_000;
  * worker filled it with the samples it wrote). Reads past it come from the system's file cache.
  */
 export const SERVER_SQLITE_CACHE_KIB = 2_000;
+/**
+ * A spooled upload or webhook body older than this is removed at start-up even when its owner
+ * process still seems alive (a reused pid, or a process of another host), ms (7 days: no import
+ * runs that long).
+ */
+export const SPOOL_ORPHAN_AGE_MS = 7 * 24 * 3600 * 1000;

@@ -14,7 +14,6 @@
  * the file again finds them stored and would not fill them.
  */
 
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +29,7 @@ import {
   type PushRunState,
   type PushSummary,
 } from '../hae/service.js';
+import { spoolName } from '../spool-files.js';
 import type { ImportJob, ImportWorkerMessage, WorkerError } from './import-worker.js';
 import { ImportProgress } from './progress.js';
 import type { ExportRead } from './read-export.js';
@@ -249,13 +249,13 @@ async function importWithWorker(
 ): Promise<AppleHealthImport> {
   const bytes = progress.totalBytes;
   const subs = subscriptions(svc.cards).map((s): [string, string] => [s.cardId, s.entry.key]);
-  const countsFile = path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.counts`);
+  const countsFile = path.join(svc.dirs.uploads, spoolName('counts'));
   const { read, state, fills } = await readInWorker(
     {
       dbFile: svc.samples.file,
       file,
       bytes,
-      // in the uploads folder, emptied at every start; removed here too should the worker die
+      // in the uploads folder, its left-overs removed at every start; removed here too should the worker die
       countsFile,
       subscriptions: subs,
     },

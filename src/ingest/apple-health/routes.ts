@@ -13,7 +13,6 @@
  * web app to show while its upload request waits: `{running, phase, percent, etaSeconds, ...}`
  * (progress.ts); `{running: false, phase: null}` when none ran since the server started.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
+import { spoolName } from '../spool-files.js';
 import { firstFormFile, isMultipartType } from './form-upload.js';
 import { ImportProgress, type ImportProgressView, uploadingProgress } from './progress.js';
 import { unpackUpload } from './unpack-upload.js';
@@ -141,7 +141,7 @@ async function receiveUpload(
   const received = await receiveBody(stream, {
     maxBytes: svc.appleHealthMaxBytes,
     inlineMaxBytes: 0,
-    spoolPath: () => path.join(svc.dirs.uploads, `${Date.now()}-${randomBytes(6).toString('hex')}.xml`),
+    spoolPath: () => path.join(svc.dirs.uploads, spoolName('xml')),
     contentLength: headers['content-length'],
     contentEncoding: headers['content-encoding'],
     onBytes: (bytes) => upload.received(bytes),

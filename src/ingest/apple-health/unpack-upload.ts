@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KlebbError } from '../../errors.js';
+import { spoolOwnerPrefix } from '../spool-files.js';
 import { formUploadRefused, looksLikeFormBody } from './form-upload.js';
 import { gunzipFile } from './gunzip-upload.js';
 import { unzipExport } from './zip-export.js';
@@ -63,7 +64,7 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
   const next = (step: string) =>
     workDir === undefined
       ? `${file}.${step}`
-      : path.join(workDir, `${path.basename(file)}.${process.pid}.${step}`);
+      : path.join(workDir, `${spoolOwnerPrefix()}${path.basename(file)}.${step}`);
   const replace = (made: string) => {
     if (current !== file) fs.rmSync(current, { force: true });
     current = made;

@@ -15,6 +15,7 @@ import type { HomeLayout } from '../../home/home-layout.js';
 import { projectRoot } from '../../home/project-root.js';
 import { inChangeSet } from '../../store/change-scope.js';
 import type { Db } from '../../store/database.js';
+import { removeLeftOverSpool } from '../spool-files.js';
 import { noteMisfits } from './card-fit.js';
 import {
   fillNewIngestCard,
@@ -695,9 +696,8 @@ export class HaeIngest {
       uploads: path.join(root, 'uploads'),
     };
     for (const d of Object.values(this.dirs)) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
-    for (const d of [this.dirs.incoming, this.dirs.uploads]) {
-      for (const name of fs.readdirSync(d)) fs.rmSync(path.join(d, name), { force: true, recursive: true });
-    }
+    // only the files of dead runs: the import script may open this home while the server runs
+    for (const d of [this.dirs.incoming, this.dirs.uploads]) removeLeftOverSpool(d);
     this.maxBytes = opts.env.maxBytes;
     this.appleHealthMaxBytes = opts.env.appleHealthMaxBytes;
     try {

@@ -12,13 +12,13 @@
  * database locked by another program (503): nothing was stored and a later retry will work.
  */
 
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
+import { spoolName } from '../../spool-files.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
@@ -64,7 +64,7 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       const received = await receiveBody(stream, {
         maxBytes: svc.maxBytes,
         inlineMaxBytes: HAE_INLINE_MAX_BYTES,
-        spoolPath: () => path.join(svc.dirs.incoming, `${Date.now()}-${randomBytes(6).toString('hex')}.json`),
+        spoolPath: () => path.join(svc.dirs.incoming, spoolName('json')),
         contentLength: req.headers['content-length'],
         contentEncoding: req.headers['content-encoding'],
       });
