@@ -7,7 +7,8 @@
  * - `POST /api/health-auto-export/token` → 201 `{token, lastRegeneratedAt}`; 409 if one exists
  * - `POST /api/health-auto-export/token/regenerate` → `{token, lastRegeneratedAt}` (old one invalid at once)
  * - `DELETE /api/health-auto-export/token` → `{ok, tokenSet: false}` (the webhook then answers 501)
- * - `GET /api/health-auto-export/status` → `{tokenSet, endpointUrl, lastPush, lastFailedAttempt?}`
+ * - `GET /api/health-auto-export/status` → `{tokenSet, endpointUrl, lastPush, lastFailedAttempt?}`;
+ *   while config.json does not read, `tokenSet: null` and `configProblem: {code, error}` (still 200)
  * - `GET /api/health-auto-export/discoveries` → `{undismissed: {supported: {<category>: [{metric,
  *   firstSeenAt}]}, unsupported: [...]}, dismissed: [...]}`
  * - `POST /api/health-auto-export/discoveries/:metric/dismiss|unhide` → `{ok, metric, dismissed}`;
@@ -26,7 +27,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CardContext } from '../cards/card-context.js';
 import { createCard } from '../cards/card-crud.js';
 import { cardFilePath } from '../cards/card-id.js';
-import { notFound } from '../errors.js';
+import { KlebbError, notFound } from '../errors.js';
 import { projectRoot } from '../home/project-root.js';
 import type { Instance } from '../instance.js';
 import { appleHealthImportRoute } from './apple-health/routes.js';
@@ -63,6 +64,22 @@ function idTaken(cards: CardContext, id: string): boolean {
   return cards.registry.has(id) || fs.existsSync(cardFilePath(cards.dataDir, id));
 }
 
+/**
+ * `tokenSet` of the status route. A config.json that does not read is reported as
+ * `{tokenSet: null, configProblem: {code, error}}` instead of failing the route: the status is
+ * where a person (or a monitor) looks to learn what is wrong.
+ */
+function tokenStatus(
+  svc: HaeIngest,
+): { tokenSet: boolean } | { tokenSet: null; configProblem: { code: string; error: string } } {
+  try {
+    return { tokenSet: svc.tokens.read().token !== null };
+  } catch (err) {
+    if (!(err instanceof KlebbError) || err.code !== 'CONFIG_INVALID') throw err;
+    return { tokenSet: null, configProblem: { code: err.code, error: err.message } };
+  }
+}
+
 /** Registers every ingestion route for the instance's HAE ingestion. */
 export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 'config' | 'cards'>): void {
   const svc: HaeIngest = inst.hae;
@@ -84,8 +101,9 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
 
   app.get('/api/health-auto-export/status', async (req) => {
     const failed = svc.lastFailedAttempt('hae');
+    const token = tokenStatus(svc);
     return {
-      tokenSet: svc.tokens.read().token !== null,
+      ...token,
       endpointUrl: endpointUrl(req, inst.config.auth.origin, inst.config.trustedProxies),
       lastPush: svc.lastPush('hae'),
       ...(failed ? { lastFailedAttempt: failed } : {}),

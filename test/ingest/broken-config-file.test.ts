@@ -1,8 +1,9 @@
 /**
  * A config.json that is not valid JSON (the Health Auto Export token lives in it): the webhook
  * says the settings file cannot be read, with the parser's words but never the file's text, not
- * "ingest disabled" (which sends the person to create a token); the token and status routes
- * answer the same 409 CONFIG_INVALID naming the file, never a 500. The file is left as it was.
+ * "ingest disabled" (which sends the person to create a token); the token route answers the same
+ * 409 CONFIG_INVALID naming the file, never a 500. The status route, which people and monitors
+ * look at to see what is wrong, still answers 200 and reports the problem. The file is left as it was.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,12 +32,17 @@ describe('a broken config.json', () => {
     expect(push.body.error).toMatch(/config\.json cannot be read as JSON \(.+\)/);
     expect(push.body.error).not.toMatch(/create|ingest disabled/i);
     expect(push.text).not.toContain('Zq9secret');
-    for (const route of ['/api/health-auto-export/token', '/api/health-auto-export/status']) {
-      const r = await s.api(route);
-      expect(r.status, route).toBe(409);
-      expect(r.body.code, route).toBe('CONFIG_INVALID');
-      expect(r.body.error, route).toContain(file);
-    }
+    const token = await s.api('/api/health-auto-export/token');
+    expect(token.status).toBe(409);
+    expect(token.body.code).toBe('CONFIG_INVALID');
+    expect(token.body.error).toContain(file);
+    const status = await s.api('/api/health-auto-export/status');
+    expect(status.status, status.text).toBe(200);
+    expect(status.body.tokenSet).toBeNull();
+    expect(status.body.configProblem.code).toBe('CONFIG_INVALID');
+    expect(status.body.configProblem.error).toContain(file);
+    expect(status.body.endpointUrl).toMatch(/^http/);
+    expect(status.text).not.toContain('Zq9secret');
     expect(fs.readFileSync(file, 'utf8')).toBe(broken);
   });
 });

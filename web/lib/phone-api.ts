@@ -37,7 +37,9 @@ export interface LastPush {
 
 /** `GET /api/health-auto-export/status`. */
 export interface PhoneStatus {
-  tokenSet: boolean;
+  /** null while config.json does not read (configProblem says why). */
+  tokenSet: boolean | null;
+  configProblem?: { code: string; error: string };
   endpointUrl: string;
   lastPush: LastPush | null;
   /** A newer push that was refused or read nothing (why), kept apart so the good one stays shown. */
