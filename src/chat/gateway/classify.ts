@@ -12,43 +12,9 @@ import {
 } from './error-body.js';
 import { GatewayError } from './gateway-error.js';
 import { type HeaderBag, requestExceedsLimit, retryAfterMs } from './retry-after.js';
+import { classifyFailure, statusOf } from './transience.js';
 
-/**
- * Wording that means the allowance is used up rather than a momentary rate limit
- * ("budget has been exceeded", "insufficient_quota", "quota exceeded").
- */
-const BUDGET_MARKERS: RegExp[] = [
-  /budget (?:has been |was )?exceeded/i,
-  /exceeded (?:your |the )?(?:max(?:imum)? )?budget/i,
-  /budget_exceeded/i,
-  /insufficient[_ ]quota/i,
-  /quota (?:has been |was )?exceeded/i,
-  /exceeded (?:your |the )?(?:current )?quota/i,
-  /insufficient (?:credits|balance|funds)/i,
-];
-
-/** True when the text carries budget/quota wording (see BUDGET_MARKERS). */
-export function hasBudgetMarker(text: string): boolean {
-  return BUDGET_MARKERS.some((re) => re.test(text));
-}
-
-/** Provider error codes/types after which the same request may be sent again. */
-const RETRYABLE_TYPES = new Set([
-  'provider_unavailable',
-  'server_error',
-  'internal_error',
-  'internal_server_error',
-  'api_error',
-  'overloaded',
-  'overloaded_error',
-  'server_is_overloaded',
-  'service_unavailable',
-  'unavailable',
-  'timeout',
-  'rate_limit_exceeded',
-  'rate_limit_error',
-  'resource_exhausted',
-]);
+export { hasBudgetMarker } from './budget-wording.js';
 
 function contentType(headers: HeaderBag): string {
   const v = headers['content-type'];
@@ -86,10 +52,11 @@ function badRequestReason(text: string): string | undefined {
  * Inputs: status line, response headers, body text (already capped). Output: a GatewayError;
  * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse; a 3xx is a
  * 'failed' / 'redirect' naming where it points;
- * 402, and 400/403/429 with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
- * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large');
- * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable); other 4xx are 'failed'
- * (not retryable) with a reason for the self-healing ones.
+ * 402, and 4xx with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
+ * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large'); a request longer than
+ * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
+ * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
+ * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones.
  */
 export function classifyHttpError(
   status: number,
@@ -115,19 +82,22 @@ export function classifyHttpError(
     providerCode: decoded?.code,
     providerType: decoded?.metadataType ?? decoded?.type,
   };
-  const markerText = `${providerText} ${decoded?.type ?? ''} ${decoded?.code ?? ''}`;
-
   if (status >= 300 && status < 400) return redirectError(status, headers);
-  if (status === 402 || ([400, 403, 429].includes(status) && hasBudgetMarker(markerText))) {
+  const cls = classifyFailure({ status, types: typesOf(decoded), message: providerText });
+  if (cls === 'budget')
     return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
-  }
   if (status === 429) {
     const tooLarge = requestExceedsLimit(providerText);
-    if (tooLarge) {
+    if (tooLarge || cls === 'too_large') {
+      const what = tooLarge ? ` (${tooLarge.requested} > ${tooLarge.limit})` : '';
       return new GatewayError(
         'failed',
-        `the request is larger than the provider's limit (${tooLarge.requested} > ${tooLarge.limit}); ${message}`,
-        { ...base, reason: 'request_too_large', retryable: false },
+        `the request is larger than the provider's limit${what}; ${message}`,
+        {
+          ...base,
+          reason: 'request_too_large',
+          retryable: false,
+        },
       );
     }
     return new GatewayError('rate_limited', message, {
@@ -137,13 +107,15 @@ export function classifyHttpError(
       retryAfterMs: retryAfterMs(headers, providerText, nowMs),
     });
   }
+  if (cls === 'too_large')
+    return new GatewayError('failed', message, { ...base, reason: 'request_too_large', retryable: false });
   if (status === 408)
     return new GatewayError('timeout', message, { ...base, reason: 'upstream_timeout', retryable: true });
-  if (status >= 500) {
+  if (status >= 500 || (status >= 400 && cls === 'transient')) {
     return new GatewayError('unavailable', message, {
       ...base,
       reason: html ? 'html' : 'upstream_error',
-      retryable: status !== 501 && status !== 505,
+      retryable: cls === 'transient',
       retryAfterMs: retryAfterMs(headers, '', nowMs),
     });
   }
@@ -192,11 +164,17 @@ function redirectError(status: number, headers: HeaderBag): GatewayError {
 /**
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
  * GatewayError, or returns undefined when the payload has no `error`.
- * Budget wording gives 'budget'; everything else is 'failed', retryable when the code is
- * 408/429/5xx or the type is transient ('provider_unavailable' ...), never for 400-class or
- * `validation` errors. `partialText` is the answer text received before the error.
+ * Budget wording gives 'budget'; everything else is 'failed', retryable when classifyFailure
+ * (transience.ts, the same rule as for a status line) calls it transient: a 408/429/5xx code, a
+ * transient type ('provider_unavailable', 'overloaded_error' ...) or, without either, wording
+ * such as "Overloaded"; never for 400-class, `validation` or context-length errors.
+ * `partialText` is the answer text received before the error.
  */
-export function classifyErrorPayload(payload: unknown, partialText?: string): GatewayError | undefined {
+export function classifyErrorPayload(
+  payload: unknown,
+  partialText?: string,
+  nowMs: number = Date.now(),
+): GatewayError | undefined {
   const rec =
     typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : undefined;
   const hasError =
@@ -205,15 +183,8 @@ export function classifyErrorPayload(payload: unknown, partialText?: string): Ga
   if (!hasError) return undefined;
   const d = decodeErrorPayload(payload);
   if (!d) return undefined;
-  const types = [d.type, d.metadataType, typeof d.code === 'string' ? d.code : undefined]
-    .filter((t): t is string => !!t)
-    .map((t) => t.toLowerCase());
-  const numeric =
-    typeof d.code === 'number'
-      ? d.code
-      : typeof d.code === 'string' && /^\d{3}$/.test(d.code)
-        ? Number(d.code)
-        : undefined;
+  const types = typesOf(d);
+  const numeric = statusOf(d.code);
   const message = `provider error${numeric ? ` ${numeric}` : ''}: ${d.message || d.type || 'unknown'}`;
   const init = {
     detail: d.detail,
@@ -221,28 +192,27 @@ export function classifyErrorPayload(payload: unknown, partialText?: string): Ga
     providerType: d.metadataType ?? d.type,
     partialText: partialText || undefined,
   };
-  if (hasBudgetMarker(`${d.message} ${types.join(' ')}`)) {
+  const cls = classifyFailure({ status: numeric, types, message: d.message });
+  if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
-  }
-  const validation = types.some((t) => t.includes('validation') || t.includes('invalid'));
-  // a prompt too long for the model is refused again however often it is sent, whatever code
-  // the server gives it (llama.cpp's server says 500)
-  const tooLarge = CONTEXT_EXCEEDED.test(`${d.message} ${types.join(' ')}`);
-  const retryable =
-    !validation &&
-    !tooLarge &&
-    ((numeric !== undefined && (numeric === 408 || numeric === 429 || numeric >= 500)) ||
-      types.some((t) => RETRYABLE_TYPES.has(t)));
+  const validation = types.some((t) => /validation|invalid/i.test(t));
+  const transient = cls === 'transient';
   return new GatewayError('failed', message, {
     ...init,
-    reason: validation ? 'validation' : tooLarge ? 'request_too_large' : 'provider_error',
-    retryable,
+    reason: cls === 'too_large' ? 'request_too_large' : validation ? 'validation' : 'provider_error',
+    retryable: transient,
+    // a rate limit reported inside the stream may say how long to wait ("try again in 5.3s")
+    retryAfterMs: transient ? retryAfterMs({}, d.message, nowMs) : undefined,
   });
 }
 
-/** Wording of a request longer than the model's context ("exceeds the available context size", "prompt is too long"). */
-const CONTEXT_EXCEEDED =
-  /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length/i;
+/** The code and type strings of a decoded error, as the failure classifier reads them. */
+function typesOf(d: DecodedError | undefined): string[] {
+  if (!d) return [];
+  return [d.type, d.metadataType, typeof d.code === 'string' ? d.code : undefined].filter(
+    (t): t is string => !!t,
+  );
+}
 
 /** Network error codes that mean "nobody answered" or "the connection went away". */
 const CONNECTION_CODES: Record<string, string> = {

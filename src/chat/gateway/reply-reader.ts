@@ -73,14 +73,18 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   // a body read as JSON may still turn out to be JSON lines, until its first line is known
   let maybeLines = false;
 
+  // a stream that answers a buffered request (the server ignored stream:false) shows nothing
+  // as it arrives: its text is the reply's, so a failure half-way may still be retried
   const assembler = createStreamAssembler(
-    {
-      ...hooks,
-      onToken: (t) => {
-        progress.emittedText = true;
-        hooks.onToken?.(t);
-      },
-    },
+    streaming
+      ? {
+          ...hooks,
+          onToken: (t) => {
+            progress.emittedText = true;
+            hooks.onToken?.(t);
+          },
+        }
+      : { ...hooks, onToken: undefined, onReasoning: undefined, onRetract: undefined },
     options,
   );
   const sse = createSseReader({

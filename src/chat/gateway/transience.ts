@@ -1,0 +1,98 @@
+/**
+ * Whether a provider failure is worth sending the same request again for. One rule for both
+ * places a failure can come from: the status line of a non-2xx response, and an error object
+ * inside a 200 reply (a stream that has already started can only report an upstream failure as
+ * an `error` event, with the status it would have had as `code`). So an overloaded upstream, a
+ * 429 or a 5xx is transient wherever it shows up, and a request the model can never take (its
+ * context is too small, a field is invalid, the allowance is spent) is final wherever it shows up.
+ */
+import { hasBudgetMarker } from './budget-wording.js';
+
+/** What a failure says about itself. */
+export interface FailureSigns {
+  /** The HTTP status, or the numeric `code` of an in-stream error (502, 529, ...). */
+  status?: number;
+  /** The provider's error code and type strings ('server_error', 'overloaded_error', ...). */
+  types: readonly string[];
+  /** The provider's message ('' when none). */
+  message: string;
+}
+
+/**
+ * - 'budget': the allowance is used up; sending again cannot help until it resets.
+ * - 'too_large': the request is longer than the model or the provider's limit takes.
+ * - 'invalid': the request itself was refused (validation, 4xx).
+ * - 'transient': overload, rate limit, timeout, upstream failure; the same request may succeed.
+ * - 'unknown': nothing says which (an in-stream error with no code, type or telling words).
+ */
+export type FailureClass = 'budget' | 'too_large' | 'invalid' | 'transient' | 'unknown';
+
+/** Provider error codes/types after which the same request may be sent again. */
+const TRANSIENT_TYPES = new Set([
+  'provider_unavailable',
+  'server_error',
+  'internal_error',
+  'internal_server_error',
+  'api_error',
+  'overloaded',
+  'overloaded_error',
+  'server_is_overloaded',
+  'service_unavailable',
+  'unavailable',
+  'timeout',
+  'request_timeout',
+  'gateway_timeout',
+  'bad_gateway',
+  'upstream_error',
+  'rate_limit_exceeded',
+  'rate_limit_error',
+  'rate_limited',
+  'resource_exhausted',
+  'too_many_requests',
+  'engine_overloaded',
+  'model_overloaded',
+  'capacity_exceeded',
+]);
+
+/** Wording of a request longer than the model's context ("exceeds the available context size", "prompt is too long"). */
+const CONTEXT_EXCEEDED =
+  /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length|input is too long|reduce the length of the messages/i;
+
+/**
+ * Wording of a momentary failure, for an error that gives no usable code: "Overloaded",
+ * "temporarily unavailable", "try again later", "upstream connect error", "timed out".
+ */
+const TRANSIENT_WORDING =
+  /overloaded|temporar(?:il)?y unavailable|(?:service|server|model|upstream|provider) (?:is )?(?:currently )?unavailable|try again later|please retry|upstream connect error|connection (?:reset|refused|closed)|timed? ?out|too many requests|rate[ _-]?limit|capacity/i;
+
+/** Statuses a server may answer again differently: timeout, rate limit, 5xx (not 501/505, which mean "never"). */
+function transientStatus(status: number): boolean {
+  return (
+    status === 408 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505)
+  );
+}
+
+/** Classifies a failure by its status or code, its code/type strings and its message (see FailureClass). */
+export function classifyFailure(signs: FailureSigns): FailureClass {
+  const types = signs.types.map((t) => t.toLowerCase());
+  const words = `${signs.message} ${types.join(' ')}`;
+  const { status } = signs;
+  if (status === 402 || ((status === undefined || (status >= 400 && status < 500)) && hasBudgetMarker(words)))
+    return 'budget';
+  // a prompt too long for the model is refused again however often it is sent, whatever status
+  // the server gives it (llama.cpp's server says 500)
+  if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
+  if (types.some((t) => t.includes('validation') || t.includes('invalid'))) return 'invalid';
+  if (status !== undefined && transientStatus(status)) return 'transient';
+  if (types.some((t) => TRANSIENT_TYPES.has(t))) return 'transient';
+  if (status !== undefined && status >= 400 && status < 500) return 'invalid';
+  if (TRANSIENT_WORDING.test(signs.message)) return 'transient';
+  return 'unknown';
+}
+
+/** A 3-digit status given as a number or a numeric string ("502"), else undefined. */
+export function statusOf(code: unknown): number | undefined {
+  if (typeof code === 'number' && Number.isInteger(code) && code >= 100 && code <= 599) return code;
+  if (typeof code === 'string' && /^\d{3}$/.test(code.trim())) return Number(code.trim());
+  return undefined;
+}
