@@ -236,6 +236,7 @@ function declareRoutes(app: FastifyInstance, inst: Instance, openApi: OpenApiDoc
       layout: inst.layout,
       cards: inst.cards,
       debug: (line) => requestLog(app.log).info(line),
+      log: () => requestLog(app.log),
       onTurnEnd: (t) => {
         inst.metrics.observeTurn({ reason: t.reason, seconds: t.seconds, gatewayKind: `status_${t.status}` });
         requestLog(app.log).info(

@@ -18,6 +18,7 @@ import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { canonicalJson } from './agent/writes.js';
 import { type ApprovalEvent, ApprovalHub } from './approvals/approval-hub.js';
 import type { ChatRequest } from './chat-request.js';
+import type { GatewayLog } from './gateway/attempt-log.js';
 import { ProviderMemory } from './gateway/provider-memory.js';
 import { flattenContent } from './gateway/request.js';
 import type { ChatMessage } from './gateway/types.js';
@@ -46,6 +47,8 @@ export interface ChatDeps {
   timeZone?: () => string | undefined;
   /** Where debug lines go (HEALTH_DEBUG=1). */
   debug?: (line: string) => void;
+  /** The server's logger for the current request (failed gateway attempts are logged there). */
+  log?: () => GatewayLog;
   /** Told when a turn ends: how, after how long (seconds), and the status a buffered reply had. */
   onTurnEnd?: (t: {
     turnId: string;
@@ -93,6 +96,7 @@ export class ChatService {
       apiKey: chat.apiKey,
       model: chat.model,
       memory: this.memory,
+      log: this.deps.log?.(),
       // verify the gateway's certificate unless the operator said otherwise (CHAT_TLS_VERIFY=0)
       tlsRejectUnauthorized: chat.tlsVerify,
       // the operator asked for prompt caching: send the breakpoints; a gateway that refuses

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../limits.js';
 import { attempt } from './attempt.js';
+import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
 import { GatewayError } from './gateway-error.js';
 import { defaultProviderMemory, type ProviderMemory, resolveCapabilities } from './provider-capabilities.js';
 import { asRefusal, isDeterministicRefusal, type RepairsMade, repairRefusal } from './repair-policy.js';
@@ -40,6 +41,8 @@ export interface GatewayConfig {
   memory?: ProviderMemory;
   /** How long a finished stream may stay open before it is taken as complete, ms (default GATEWAY_FINISH_GRACE_MS). */
   finishGraceMs?: number;
+  /** Where each failed attempt is logged (pino's shape; see attempt-log.ts). */
+  log?: GatewayLog;
 }
 
 /** Redirects followed per call at most. */
@@ -103,6 +106,9 @@ export async function callGateway(
   // offered even when the provider takes no tools: a model may still write a call as text
   const offeredTools = new Set((request.tools ?? []).map((t) => t.function.name));
   let retries = 0;
+  let attempts = 0;
+  const logFailure = (err: GatewayError, outcome: Parameters<typeof logFailedAttempt>[3]) =>
+    logFailedAttempt(config.log, attempts, err, outcome, config.apiKey);
 
   for (;;) {
     if (signal?.aborted) throw abortReason(signal);
@@ -116,6 +122,7 @@ export async function callGateway(
       reasoningStartsInside: caps.reasoningStartsInside,
       offeredTools,
     };
+    attempts++;
     try {
       const result = await attempt(url, transport, timeouts, body, hooks, progress, signal);
       if (result.inlineReasoning === 'bare') {
@@ -133,19 +140,33 @@ export async function callGateway(
       if (!(err instanceof GatewayError)) throw err;
       const moved = err.reason === 'redirect' ? followableRedirect(url, err, redirects) : undefined;
       if (moved) {
+        logFailure(err, { next: 'redirect' });
         url = moved;
         redirects++;
         continue;
       }
-      if (repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })) continue;
-      if (isDeterministicRefusal(err)) throw asRefusal(err);
-      const waitMs = retryDecision(err, {
-        retries,
-        maxRetries,
-        baseDelayMs,
-        deadlineAtMs: config.deadlineAtMs,
-        emittedText: progress.emittedText,
-      });
+      if (repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })) {
+        logFailure(err, { next: 'repair' });
+        continue;
+      }
+      if (isDeterministicRefusal(err)) {
+        logFailure(err, { next: 'give_up' });
+        throw asRefusal(err);
+      }
+      let waitMs: number;
+      try {
+        waitMs = retryDecision(err, {
+          retries,
+          maxRetries,
+          baseDelayMs,
+          deadlineAtMs: config.deadlineAtMs,
+          emittedText: progress.emittedText,
+        });
+      } catch (final) {
+        logFailure(err, { next: 'give_up' });
+        throw final;
+      }
+      logFailure(err, { next: 'retry', waitMs });
       retries++;
       hooks.onRetry?.({ attempt: retries, waitMs, error: err });
       await sleep(waitMs, signal);
