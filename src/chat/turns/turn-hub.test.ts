@@ -200,6 +200,33 @@ describe('TurnHub: numbering and fan-out', () => {
   });
 });
 
+describe('TurnHub: an id this turn never sent', () => {
+  it('replays the whole turn for a Last-Event-ID above every id it issued (a clock stepped back across a restart)', async () => {
+    // a device without a real-time clock (a Raspberry Pi) can come back from a power cut with its
+    // clock behind the one before: a page still holding an id from then must not lose the reply
+    const before = new TurnHub();
+    const old = manualTurn(before, 'c1');
+    await sleep(0);
+    old.token('old');
+    await old.end();
+    const oldId = Math.max(...(before.get('c1')?.events ?? []).map((e) => e.id));
+    const realNow = Date.now;
+    Date.now = () => realNow() - 3_600_000;
+    try {
+      const hub = new TurnHub();
+      const t = manualTurn(hub, 'c1');
+      await sleep(0);
+      t.token('a');
+      t.token('b');
+      const att = defined(hub.attach('c1', oldId, () => {}));
+      expect(att.replay.map((e) => (e.event.data as { text?: string }).text)).toEqual(['a', 'b']);
+      await t.end();
+    } finally {
+      Date.now = realNow;
+    }
+  });
+});
+
 describe('TurnHub: the 5000-event cap', () => {
   it('drops the head; a replay that needs dropped events starts with reset, one that does not has none', async () => {
     const hub = new TurnHub();

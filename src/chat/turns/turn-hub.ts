@@ -7,7 +7,8 @@
  *
  * Event ids are numbers that only grow, across turns and restarts (the turn's start time in ms
  * times 1000, plus its event number), so a Last-Event-ID from an earlier turn never hides the
- * events of a later one.
+ * events of a later one. Only while the clock does not step back: an id above every id a turn
+ * has sent is taken as another turn's too, and the turn is replayed whole.
  */
 import { conflict } from '../../errors.js';
 import { TURN_EVENT_CAP, TURN_LINGER_MS } from '../../limits.js';
@@ -143,7 +144,8 @@ export class TurnHub {
   /**
    * Attaches a listener: returns the events after `afterId` to replay (starting with a synthetic
    * `reset` when some of those were dropped by the cap) and, unless the turn is done, keeps the
-   * listener for live events until `detach()` or the turn's end.
+   * listener for live events until `detach()` or the turn's end. An `afterId` this turn never
+   * issued replays it from the start.
    * @returns undefined when no turn is running or lingering (the route answers 204).
    */
   attach(
@@ -153,7 +155,12 @@ export class TurnHub {
   ): { replay: NumberedEvent[]; done: boolean; detach: () => void } | undefined {
     const turn = this.turns.get(conversationId);
     if (!turn) return undefined;
-    const after = afterId === undefined || afterId < turn.baseId ? turn.baseId : afterId;
+    // an id below this turn's, or above every id it has sent, belongs to another turn (an
+    // earlier one, or one from before a restart on a clock that has since stepped back): the
+    // client saw nothing of this turn yet
+    const lastSent = turn.events.at(-1)?.id ?? turn.baseId;
+    const foreign = afterId === undefined || afterId < turn.baseId || afterId > lastSent;
+    const after = foreign ? turn.baseId : afterId;
     const replay = turn.events.filter((e) => e.id > after);
     const firstKept = turn.events[0]?.id ?? turn.baseId + 1;
     if (turn.dropped > 0 && after < firstKept - 1)
