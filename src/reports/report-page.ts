@@ -31,10 +31,12 @@ const escapeHtml = (s: string) =>
 const marked = new Marked({
   gfm: true,
   renderer: {
-    link({ href, text }) {
+    // the words of a link are rendered from their tokens (their raw text may hold HTML)
+    link({ href, tokens }) {
+      const words = this.parser.parseInline(tokens);
       return /^(https?:|mailto:)/i.test(href)
-        ? `<a href="${escapeHtml(href)}" rel="noreferrer">${text}</a>`
-        : text;
+        ? `<a href="${escapeHtml(href)}" rel="noreferrer">${words}</a>`
+        : words;
     },
     image({ text }) {
       return escapeHtml(text);

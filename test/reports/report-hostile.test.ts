@@ -227,3 +227,30 @@ describe('the quota', () => {
     );
   });
 });
+
+describe('the report page of a report whose text carries HTML', () => {
+  it('shows HTML inside link text as text: no tag of the report reaches the page as markup', async () => {
+    // a model or a document can put markup inside a link's words; the page's policy stops
+    // scripts but not a refresh to another site, an overlay styled inline, or a fake form
+    const md = [
+      '# Labs',
+      '',
+      '[<meta http-equiv="refresh" content="0;url=https://evil.example.test/"> results](https://lab.example.test/)',
+      '',
+      '[<img src=x onerror=alert(1)> *open*](javascript:alert(1))',
+      '',
+      '[see <b style="position:fixed;inset:0">this</b>](mailto:doc@example.test)',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(s.home, 'reports', 'link-markup.md'), md);
+    const page = await s.api('/report/link-markup', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const body = page.text.replace(/^[\s\S]*<body>/, '');
+    expect(body).not.toMatch(/<(meta|img|b)\b/i);
+    expect(body).toContain('&lt;meta http-equiv');
+    // markdown inside link words is still rendered, and only http(s) and mailto links stay links
+    expect(body).toContain('<em>open</em>');
+    expect(body).not.toContain('javascript:');
+    expect(body).toContain('href="https://lab.example.test/"');
+  });
+});
