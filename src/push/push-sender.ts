@@ -3,7 +3,8 @@
  * aes128gcm payload, RFC 8292 VAPID authorisation), TTL PUSH_TTL_SECONDS, urgency high. What the
  * push service answers decides what happens to the subscription: 2xx delivered; 404/410 gone
  * (remove it); 401/403 refused (mark it dead); 429, 5xx or a network failure: tried again after
- * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries.
+ * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries; a
+ * Retry-After longer than PUSH_MAX_RETRY_WAIT_MS ends the tries (the message has failed).
  */
 import type https from 'node:https';
 import type { RequestOptions } from 'web-push';
@@ -168,7 +169,10 @@ export async function sendPush(
         return { id: sub.id, status, result: 'failed', attempts: attempt };
       }
       wait = retryAfterMs(e.headers);
+      // asked to wait longer than we ever wait: a try before then only prolongs the throttling
+      if (wait !== null && wait > PUSH_MAX_RETRY_WAIT_MS)
+        return { id: sub.id, status, result: 'failed', attempts: attempt };
     }
-    await sleep(Math.min(wait ?? base * 2 ** (attempt - 1), PUSH_MAX_RETRY_WAIT_MS));
+    await sleep(wait ?? Math.min(base * 2 ** (attempt - 1), PUSH_MAX_RETRY_WAIT_MS));
   }
 }

@@ -239,6 +239,22 @@ describe('push service answers', () => {
     expect(s.inst.push.subs.all()[0].lastStatus).toBe(201);
   });
 
+  it('a service asking for a wait longer than the longest retry wait is not asked again early', async () => {
+    // retrying before the service's Retry-After only prolongs its throttling of this server
+    const inSeconds = push.subscribe();
+    const byDate = push.subscribe();
+    await subscribe(inSeconds);
+    await subscribe(byDate);
+    push.script(inSeconds.id, [{ status: 429, retryAfter: '3600' }, { status: 201 }]);
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    push.script(byDate.id, [{ status: 503, retryAfter: later }, { status: 201 }]);
+    const r = await s.api('/api/notifications/test', { json: { id: 'walk#evening' } });
+    expect(r.body).toMatchObject({ sent: 0, failed: 2, status: 'failed' });
+    expect(push.messagesFor(inSeconds.id).map((m) => m.status)).toEqual([429]);
+    expect(push.messagesFor(byDate.id).map((m) => m.status)).toEqual([503]);
+    expect(s.inst.push.subs.live()).toHaveLength(2);
+  });
+
   it('a service that keeps failing gives up after four tries and keeps the subscription', async () => {
     const sub = push.subscribe();
     await subscribe(sub);
