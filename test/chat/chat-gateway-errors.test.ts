@@ -339,3 +339,63 @@ describe('streamed only', () => {
     expect(r.events[0].event).toBe('json');
   });
 });
+
+describe('failures the person can fix are said in plain words, not "please try again"', () => {
+  const cases: Array<[string, ScriptStep, RegExp]> = [
+    [
+      'a 401 (key refused) names CHAT_API_KEY',
+      {
+        kind: 'error',
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } },
+      },
+      /refused the API key.*CHAT_API_KEY/,
+    ],
+    [
+      'a 404 (unknown model) names CHAT_MODEL and CHAT_ENDPOINT_URL',
+      {
+        kind: 'error',
+        status: 404,
+        body: { error: { message: 'The model `gpt-9` does not exist', code: 'model_not_found' } },
+      },
+      /does not know this model.*CHAT_MODEL/,
+    ],
+    [
+      'a 413 says the conversation is too long',
+      { kind: 'error', status: 413, headers: { 'Content-Type': 'text/plain' }, body: 'Payload Too Large' },
+      /conversation is too long/,
+    ],
+    [
+      'a context-length error inside the stream says the conversation is too long',
+      {
+        kind: 'bytes',
+        chunks: [
+          `data: ${JSON.stringify({ error: { code: 400, message: "This model's maximum context length is 8192 tokens" } })}\n\n`,
+        ],
+      },
+      /conversation is too long/,
+    ],
+    [
+      'a 200 web page (wrong address, or a network sign-in page) names CHAT_ENDPOINT_URL',
+      {
+        kind: 'bytes',
+        headers: { 'Content-Type': 'text/html' },
+        chunks: [
+          '<!DOCTYPE html><html><head><title>Sign in to Guest WiFi</title></head><body></body></html>',
+        ],
+      },
+      /web page.*CHAT_ENDPOINT_URL/,
+    ],
+  ];
+  for (const [label, step, copy] of cases) {
+    it(label, async () => {
+      const { gw, s } = await boot();
+      gw.script(step, step, step);
+      const o = await buffered(s);
+      expect(o.status).toBe(502);
+      expect(o.error).toMatch(copy);
+      expect(o.error).not.toMatch(/please try again/i);
+      expect(o.error).not.toMatch(/<[a-z/]/i);
+    });
+  }
+});

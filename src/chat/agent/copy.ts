@@ -79,6 +79,13 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
       return { status: 502, error: `The model is busy right now (rate limited). Please try again ${when}.` };
     }
     case 'unavailable':
+      if (err.reason === 'html' && err.upstreamStatus !== undefined && err.upstreamStatus < 300)
+        // a web page where the API should answer: a wrong address, or a network's sign-in page
+        return {
+          status: 502,
+          error:
+            "The chat endpoint answered with a web page instead of the model's API. Check CHAT_ENDPOINT_URL in the server's settings, or whether this network needs a sign-in first.",
+        };
       return {
         status: 502,
         error: 'The chat service is unavailable right now. Please try again in a little while.',
@@ -87,11 +94,34 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
       return { status: 500, error: 'The model sent back a reply that could not be read. Please try again.' };
     case 'empty':
       return { status: 200, error: EMPTY_REPLY_COPY };
-    default:
+    default: {
+      const settled = settingsFailureCopy(err);
+      if (settled) return { status: 502, error: settled };
       return {
         status: 502,
         error: `The model could not answer this time (${plainMessage(err.message)}). Please try again.`,
       };
+    }
+  }
+}
+
+/**
+ * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
+ * an unknown model or address (404), a conversation too long for the model (413, or a
+ * context-length refusal); undefined for any other failure. "Please try again" would be wrong
+ * advice for these, so each says what to change instead.
+ */
+function settingsFailureCopy(err: GatewayError): string | undefined {
+  const said = err.message ? ` (${plainMessage(err.message)})` : '';
+  switch (err.reason) {
+    case 'auth':
+      return `The chat endpoint refused the API key${said}. Check CHAT_API_KEY in the server's settings; trying again will not help until it is fixed.`;
+    case 'not_found':
+      return `The chat endpoint does not know this model or address${said}. Check CHAT_MODEL and CHAT_ENDPOINT_URL in the server's settings.`;
+    case 'request_too_large':
+      return `This conversation is too long for the model${said}. Start a new conversation, or ask for a smaller piece at a time.`;
+    default:
+      return undefined;
   }
 }
 
