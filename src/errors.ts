@@ -96,6 +96,10 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: [404], meaning: 'no such route; every admin route while KLEBB_ADMIN_TOKEN is unset' },
   CARD_NOT_FOUND: { status: [404], meaning: 'no card with that id' },
   TEMPLATE_NOT_FOUND: { status: [404], meaning: 'no card template with that templateId' },
+  CARD_EXISTS: {
+    status: [409],
+    meaning: 'a card from that template is already there (copy: true adds another)',
+  },
   UNKNOWN_VIEW: { status: [404], meaning: 'a view name the server does not know' },
   NO_ENTRY: { status: [404], meaning: 'no row at that index of an entry route' },
   NO_MATCH: { status: [404], meaning: 'a row path leads nowhere (row error)' },

@@ -2,7 +2,9 @@
  * A new card from a gallery template (`POST /api/settings/cards/from-template`): the template's
  * manifest without its `meta.template` block, its `{{string:name}}` placeholders filled from
  * `meta.template.defaults`, under an id no card uses yet (`weight`, then `weight-2`, `weight-3`…,
- * the label numbered the same way), created like any other card (src/cards/card-crud.ts).
+ * the label numbered the same way), created like any other card (src/cards/card-crud.ts). A second
+ * card from a template whose card is already there is made only when asked for (`copy: true`): a
+ * repeated click or a retried request must not leave two identical cards behind.
  */
 import fs from 'node:fs';
 import type { CardContext } from '../cards/card-context.js';
@@ -43,6 +45,20 @@ export function freeCardId(ctx: CardContext, base: string): { id: string; n: num
   }
 }
 
+/**
+ * The loaded card made from template `templateId` earlier: the one with its id, else the first
+ * numbered copy (`<id>-2`, `<id>-3`…), or undefined.
+ */
+export function cardFromTemplate(ctx: CardContext, templateId: string): string | undefined {
+  if (ctx.registry.has(templateId)) return templateId;
+  let first: { id: string; n: number } | undefined;
+  for (const { id } of ctx.registry.all()) {
+    const rest = id.startsWith(`${templateId}-`) ? id.slice(templateId.length + 1) : '';
+    if (/^\d+$/.test(rest) && (!first || Number(rest) < first.n)) first = { id, n: Number(rest) };
+  }
+  return first?.id;
+}
+
 /** `meta` with its reminders' references to the template's own id pointed at the new card's `id`. */
 function retargetReminders(meta: Record<string, unknown>, from: string, id: string): Record<string, unknown> {
   const n = meta.notifications;
@@ -72,8 +88,9 @@ export type FromTemplateResult = CreateResult & { label: string; templateId: str
 
 /**
  * Makes a card from template `body.templateId`.
- * @throws 400 naming `templateId` when it is missing or not a string; 404 TEMPLATE_NOT_FOUND
- *   naming it when no valid template has that id; createCard's errors otherwise.
+ * @throws 400 naming `templateId` when it is missing or not a string, or `copy` when it is not a
+ *   boolean; 404 TEMPLATE_NOT_FOUND naming it when no valid template has that id; 409 CARD_EXISTS
+ *   naming the card already made from it, unless `body.copy` is true; createCard's errors otherwise.
  */
 export function createFromTemplate(
   ctx: CardContext,
@@ -91,6 +108,20 @@ export function createFromTemplate(
     throw new KlebbError(404, 'TEMPLATE_NOT_FOUND', `no card template "${templateId}"`, [
       { path: 'templateId', message: 'no template with this id' },
     ]);
+  }
+  const copy = isObject(body) ? body.copy : undefined;
+  if (copy !== undefined && typeof copy !== 'boolean') {
+    throw badRequest('copy must be true or false', [{ path: 'copy', message: 'must be true or false' }]);
+  }
+  const existing = copy === true ? undefined : cardFromTemplate(ctx, t.id);
+  if (existing !== undefined) {
+    throw new KlebbError(
+      409,
+      'CARD_EXISTS',
+      `the card "${existing}" was already made from template "${templateId}"; send copy: true to add another one`,
+      [{ path: 'templateId', message: `already on the dashboard as "${existing}"` }],
+      { id: existing },
+    );
   }
   const defaults = isObject(t.gallery.defaults) ? t.gallery.defaults : {};
   const manifest = fillPlaceholders(withoutGalleryBlock(t.manifest), defaults) as Template['manifest'];

@@ -93,15 +93,34 @@ describe('POST /api/settings/cards/from-template', () => {
     );
   });
 
-  it('gives a second card from a template the next free id and a numbered label', async () => {
-    const r = await s.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } });
+  it('refuses a second card from a template 409 naming the first, unless a copy is asked for', async () => {
+    const before = await cardIds();
+    const twice = await s.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } });
+    expect(twice.status, twice.text).toBe(409);
+    expect(twice.body).toMatchObject({ code: 'CARD_EXISTS', id: 'weight' });
+    expect(twice.body.error).toContain('"weight"');
+    expect(twice.body.details[0].path).toBe('templateId');
+    const notBool = await s.api('/api/settings/cards/from-template', {
+      json: { templateId: 'weight', copy: 'yes' },
+    });
+    expect(notBool.status).toBe(400);
+    expect(notBool.body.details[0].path).toBe('copy');
+    expect(await cardIds()).toEqual(before);
+  });
+
+  it('gives a copy of a template the next free id and a numbered label', async () => {
+    const r = await s.api('/api/settings/cards/from-template', {
+      json: { templateId: 'weight', copy: true },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ id: 'weight-2', label: 'Body weight 2' });
-    const again = await s.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } });
+    const again = await s.api('/api/settings/cards/from-template', {
+      json: { templateId: 'weight', copy: true },
+    });
     expect(again.body).toMatchObject({ id: 'weight-3', label: 'Body weight 3' });
     // a reminder that names its own card follows it to the new id
     const med = await s.api('/api/settings/cards/from-template', {
-      json: { templateId: 'medication-schedule' },
+      json: { templateId: 'medication-schedule', copy: true },
     });
     expect(med.body.id).toBe('medication-schedule-2');
     const meta = (await s.api('/api/manifests/medication-schedule-2')).body.meta;
@@ -132,7 +151,7 @@ describe('POST /api/settings/cards/from-template', () => {
       ['GET', '/api/templates'],
       ['POST', '/api/settings/cards/from-template'],
     ] as const) {
-      const json = method === 'POST' ? { templateId: 'mood' } : undefined;
+      const json = method === 'POST' ? { templateId: 'mood', copy: true } : undefined;
       const wrong = await s.api(url, { method, json, token: 'wrong' });
       expect(wrong.status, `${method} ${url}`).toBe(401);
       const anon = await s.api(url, { method, json, headers: { 'x-forwarded-for': '203.0.113.5' } });

@@ -37,9 +37,14 @@ export interface AddedCard {
   label: string;
 }
 
-/** Makes a card from template `templateId`. @throws ApiError with the server's reason. */
-export function addFromTemplate(templateId: string): Promise<AddedCard> {
-  return api<AddedCard>('/api/settings/cards/from-template', { json: { templateId } });
+/**
+ * Makes a card from template `templateId`; `copy` asks for another card when one from the template
+ * is already there (else the server refuses 409 CARD_EXISTS). @throws ApiError with the server's reason.
+ */
+export function addFromTemplate(templateId: string, copy = false): Promise<AddedCard> {
+  return api<AddedCard>('/api/settings/cards/from-template', {
+    json: copy ? { templateId, copy } : { templateId },
+  });
 }
 
 /** The words people use for the categories, searched along with the category itself. */

@@ -50,7 +50,8 @@ export function CardGalleryView() {
       setProblem(null);
       setAdded(null);
       try {
-        const card = await addFromTemplate(t.id);
+        // "Add another" asks for a copy; a plain add never makes a second card by accident
+        const card = await addFromTemplate(t.id, have(t));
         setAdded({ label: card.label });
         setOpen(null);
       } catch (err) {
