@@ -41,6 +41,13 @@ export const MANIFEST_SETTLE_MS = 600;
  * shell) before giving up with 503, ms. The wait blocks the server, so it is kept short.
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+/**
+ * Size the `-wal` file is cut back to once SQLite starts reusing it, bytes. A reader holding a
+ * long transaction (a backup tool, a `sqlite3` shell) keeps the log from being reused, so it grows
+ * by every write made meanwhile; without a limit the file would keep that size for good. Twice
+ * the log SQLite's automatic checkpoint lets build up (1000 pages of 4 KiB).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 /** The `Retry-After` of a 503 STORAGE_BUSY answer, seconds. */
 export const STORAGE_BUSY_RETRY_AFTER_S = 5;
 /** Rows a windowed read returns when no limit is given, and the most it returns. */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { KlebbError } from '../errors.js';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../limits.js';
+import { SQLITE_BUSY_TIMEOUT_MS, WAL_SIZE_LIMIT_BYTES } from '../limits.js';
 import { MIGRATIONS, type MigrationSteps } from './migrations.js';
 import { notSaved } from './storage-faults.js';
 import { WalSync } from './wal-sync.js';
@@ -209,6 +209,8 @@ function openChecked(
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  // a log grown while an outside reader held it is cut back once it is reused
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   migrate(db, opts.steps);
   if ((opts.synchronous ?? 'FULL') === 'FULL') {
     walSyncs.set(db, new WalSync(db, `${file}-wal`));
