@@ -30,6 +30,9 @@ describe('an error chunk inside a 200 stream, before any text', () => {
     ['408', { code: 408, message: 'Request timed out' }],
     ['provider_unavailable', { code: 'provider_unavailable', message: 'No provider' }],
     ['only the word Overloaded', { message: 'Overloaded' }],
+    ['a proxy exception class name as type', { type: 'ServiceUnavailableError', message: 'litellm said so' }],
+    ['APIConnectionError', { type: 'APIConnectionError', message: 'upstream went away' }],
+    ['a full engine queue', { object: 'error', message: 'The engine queue is full' }],
     ['only "temporarily unavailable"', 'The model is temporarily unavailable, try again later'],
   ];
   for (const [label, error] of transient) {
@@ -45,6 +48,21 @@ describe('an error chunk inside a 200 stream, before any text', () => {
 
   const final: Array<[string, unknown, string]> = [
     ['a 400', { code: 400, message: 'Invalid value for temperature' }, 'provider_error'],
+    [
+      'a BadRequestError with no code',
+      { type: 'BadRequestError', message: 'unsupported value' },
+      'provider_error',
+    ],
+    [
+      'a context-length refusal as SGLang sends it',
+      {
+        object: 'error',
+        message: "Requested token count exceeds the model's maximum context length of 196608 tokens.",
+        type: 'BadRequestError',
+        code: 400,
+      },
+      'request_too_large',
+    ],
     ['a validation error', { message: 'top_p must be > 0', type: 'validation' }, 'validation'],
     ['invalid_request_error', { type: 'invalid_request_error', message: 'bad' }, 'validation'],
     [

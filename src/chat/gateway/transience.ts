@@ -27,32 +27,52 @@ export interface FailureSigns {
  */
 export type FailureClass = 'budget' | 'too_large' | 'invalid' | 'transient' | 'unknown';
 
-/** Provider error codes/types after which the same request may be sent again. */
-const TRANSIENT_TYPES = new Set([
-  'provider_unavailable',
-  'server_error',
-  'internal_error',
-  'internal_server_error',
-  'api_error',
-  'overloaded',
-  'overloaded_error',
-  'server_is_overloaded',
-  'service_unavailable',
-  'unavailable',
-  'timeout',
-  'request_timeout',
-  'gateway_timeout',
-  'bad_gateway',
-  'upstream_error',
-  'rate_limit_exceeded',
-  'rate_limit_error',
-  'rate_limited',
-  'resource_exhausted',
-  'too_many_requests',
-  'engine_overloaded',
-  'model_overloaded',
-  'capacity_exceeded',
-]);
+/**
+ * Provider error codes/types after which the same request may be sent again, compared without
+ * case or separators, so `overloaded_error`, `OverloadedError` and `overloaded-error` are one;
+ * exception class names that proxies put in `type` (LiteLLM, SGLang) are among them.
+ */
+const TRANSIENT_TYPES = new Set(
+  [
+    'provider_unavailable',
+    'server_error',
+    'internal_error',
+    'internal_server_error',
+    'api_error',
+    'overloaded',
+    'overloaded_error',
+    'server_is_overloaded',
+    'service_unavailable',
+    'service_unavailable_error',
+    'unavailable',
+    'timeout',
+    'timeout_error',
+    'api_timeout_error',
+    'request_timeout',
+    'gateway_timeout',
+    'bad_gateway',
+    'upstream_error',
+    'api_connection_error',
+    'rate_limit_exceeded',
+    'rate_limit_error',
+    'rate_limited',
+    'resource_exhausted',
+    'too_many_requests',
+    'engine_overloaded',
+    'model_overloaded',
+    'capacity_exceeded',
+  ].map(squash),
+);
+
+/** Exception class names meaning the request itself was refused. */
+const REFUSED_TYPES = new Set(
+  ['bad_request_error', 'unprocessable_entity_error', 'not_found_error'].map(squash),
+);
+
+/** A code or type without case or separators. */
+function squash(t: string): string {
+  return t.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
 
 /** Wording of a request longer than the model's context ("exceeds the available context size", "prompt is too long"). */
 const CONTEXT_EXCEEDED =
@@ -63,7 +83,7 @@ const CONTEXT_EXCEEDED =
  * "temporarily unavailable", "try again later", "upstream connect error", "timed out".
  */
 const TRANSIENT_WORDING =
-  /overloaded|temporar(?:il)?y unavailable|(?:service|server|model|upstream|provider) (?:is )?(?:currently )?unavailable|try again later|please retry|upstream connect error|connection (?:reset|refused|closed)|timed? ?out|too many requests|rate[ _-]?limit|capacity/i;
+  /overloaded|temporar(?:il)?y unavailable|(?:service|server|model|upstream|provider) (?:is )?(?:currently )?unavailable|try again later|please retry|upstream connect error|connection (?:reset|refused|closed)|timed? ?out|too many requests|rate[ _-]?limit|capacity|queue (?:is )?full/i;
 
 /** Statuses a server may answer again differently: timeout, rate limit, 5xx (not 501/505, which mean "never"). */
 function transientStatus(status: number): boolean {
@@ -82,9 +102,11 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   // a prompt too long for the model is refused again however often it is sent, whatever status
   // the server gives it (llama.cpp's server says 500)
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
+  const squashed = types.map(squash);
   if (types.some((t) => t.includes('validation') || t.includes('invalid'))) return 'invalid';
+  if (squashed.some((t) => REFUSED_TYPES.has(t))) return 'invalid';
   if (status !== undefined && transientStatus(status)) return 'transient';
-  if (types.some((t) => TRANSIENT_TYPES.has(t))) return 'transient';
+  if (squashed.some((t) => TRANSIENT_TYPES.has(t))) return 'transient';
   if (status !== undefined && status >= 400 && status < 500) return 'invalid';
   if (TRANSIENT_WORDING.test(signs.message)) return 'transient';
   return 'unknown';
