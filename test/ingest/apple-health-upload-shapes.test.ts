@@ -139,14 +139,30 @@ describe('a form upload (multipart/form-data)', () => {
     expect(xml.status, xml.text).toBe(200);
     expect(xml.body).toMatchObject({ ok: true, records: 3, newSamples: 3 });
 
-    // a zip, after a plain field, with a second file part that is not read
+    // a zip with a second file part: which one is the export is not guessed, nothing is kept
     const zip = await zipOf({ 'apple_health_export/export.xml': exportXml(5) });
+    const two = await upload(
+      s,
+      formBody([
+        ['note', null, 'from my phone'],
+        ['file', 'export.zip', zip],
+        ['other', 'export_cda.xml', '<ClinicalDocument/>'],
+      ]),
+      formType,
+    );
+    expect(two.status, two.text).toBe(400);
+    expect(two.body.error).toMatch(/2 file parts/);
+    expect(two.body.error).toContain('"other" (export_cda.xml)');
+    expect(two.body.details.map((d: { path: string }) => d.path)).toEqual(['file', 'other']);
+    expect(s.inst.hae.samples.count('step_count')).toBe(3);
+    expect(leftovers(s)).toEqual([]);
+
+    // the zip after a plain field
     const r = await upload(
       s,
       formBody([
         ['note', null, 'from my phone'],
         ['file', 'export.zip', zip],
-        ['other', 'notes.txt', 'not an export'],
       ]),
       formType,
     );

@@ -2,7 +2,8 @@
  * A file sent inside an HTML form (`multipart/form-data`: `curl -F file=@export.zip`, a browser
  * form) instead of as the body itself. Told by its Content-Type, the form is parsed as it arrives
  * (busboy) and its first file part is handed on as a stream, to be spooled like a raw body; other
- * fields and later file parts are read past and not kept. A form body whose Content-Type was lost
+ * fields are read past. A form with more than one file part is refused once it is read (which
+ * file is the export is not guessed: the Health app's folder also holds export_cda.xml). A form body whose Content-Type was lost
  * on the way (e.g. by a proxy) cannot be split without its boundary, and is told by its first
  * bytes and refused with 415 and the command that sends the file as it is.
  */
@@ -15,13 +16,35 @@ import { lazyRequire } from '../../lazy-module.js';
 /** The form parser, loaded with the first form upload. */
 const formLib = lazyRequire<typeof busboy>('busboy');
 
+/** A file part of a form: its field name and file name. */
+export interface FormFilePart {
+  field: string;
+  filename: string;
+}
+
+/** The first file part of a form, and what the rest of the form held. */
+export interface FormFile {
+  /** The first file part's content, a stream to be read to its end. */
+  stream: Readable;
+  /**
+   * Every file part of the form, the first included; settles once the whole form is read (so
+   * only after `stream` was read to its end).
+   */
+  allFiles: Promise<FormFilePart[]>;
+}
+
 /**
- * Parses the form `body` (its request `headers` give the boundary) and resolves with the first
- * file part's content, a stream to be read to its end (the rest of the form is then read past).
+ * Parses the form `body` (its request `headers` give the boundary) and resolves with its first
+ * file part (the rest of the form is read past as the stream is read).
  * @throws 400 BAD_REQUEST for a form with no file part (naming the field to use) or one that does
  *   not parse.
  */
-export function firstFormFile(body: Readable, headers: IncomingHttpHeaders): Promise<Readable> {
+export function firstFormFile(body: Readable, headers: IncomingHttpHeaders): Promise<FormFile> {
+  let settleAll: (parts: FormFilePart[]) => void = () => {};
+  const allFiles = new Promise<FormFilePart[]>((r) => {
+    settleAll = r;
+  });
+  const parts: FormFilePart[] = [];
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -33,19 +56,22 @@ export function firstFormFile(body: Readable, headers: IncomingHttpHeaders): Pro
       return;
     }
     let found = false;
-    parser.on('file', (_name, file) => {
+    parser.on('file', (name, file, info) => {
+      parts.push({ field: name, filename: info.filename ?? '' });
       if (found) {
-        // only the first file is the export; later ones are read past
+        // a later file is only counted (formFilesRefused); its bytes are read past
         file.resume();
         return;
       }
       found = true;
-      resolve(file);
+      resolve({ stream: file, allFiles });
     });
     parser.on('error', (err: Error) => {
+      settleAll(parts);
       if (!found) reject(badRequest(`the form upload cannot be read: ${err.message}`));
     });
     parser.on('close', () => {
+      settleAll(parts);
       if (!found)
         reject(
           badRequest(
@@ -56,6 +82,17 @@ export function firstFormFile(body: Readable, headers: IncomingHttpHeaders): Pro
     body.on('error', (err) => parser.destroy(err));
     body.pipe(parser);
   });
+}
+
+/**
+ * The 400 for a form of more than one file part, naming each field (and file name).
+ */
+export function formFilesRefused(parts: FormFilePart[]): KlebbError {
+  const named = parts.map((p) => `"${p.field}"${p.filename ? ` (${p.filename})` : ''}`).join(', ');
+  return badRequest(
+    `the form has ${parts.length} file parts (${named}): send one file, the export.zip or export.xml, e.g. curl -F file=@export.zip; nothing was imported`,
+    parts.map((p) => ({ path: p.field, message: 'one file part only: the export' })),
+  );
 }
 
 /** True for a `multipart/…` Content-Type (form-data, mixed). */

@@ -4,8 +4,8 @@
  * streamed to disk under `$HEALTH_HOME/ingest/uploads/` first (files reach gigabytes; 413 past
  * KLEBB_APPLE_HEALTH_MAX_BYTES, answered while the rest is drained), unpacked when it is a zip or
  * gzip (unpack-upload.ts), then stream-parsed into the samples store and the subscribed cards are
- * filled. A form upload (multipart/form-data) gives its first file part (form-upload.ts). 200 with
- * the import summary; 400 for a form without a file part; 422 when the file
+ * filled. A form upload (multipart/form-data) gives its file part (form-upload.ts). 200 with
+ * the import summary; 400 for a form without a file part or with more than one; 422 when the file
  * holds no `<HealthData>` at all; 409 IMPORT_RUNNING while another upload is being imported (one
  * at a time, so the progress route follows the running one).
  *
@@ -24,7 +24,7 @@ import type { HaeIngest } from '../hae/service.js';
 import { receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
 import { spoolName } from '../spool-files.js';
-import { firstFormFile, isMultipartType } from './form-upload.js';
+import { type FormFilePart, firstFormFile, formFilesRefused, isMultipartType } from './form-upload.js';
 import { ImportProgress, type ImportProgressView, uploadingProgress } from './progress.js';
 import { unpackUpload } from './unpack-upload.js';
 
@@ -54,10 +54,13 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       latest = upload;
       let body: Readable = stream;
       let headers = req.headers;
+      let formFiles: Promise<FormFilePart[]> | undefined;
       if (isMultipartType(req.headers['content-type'])) {
         // a form: its first file part is spooled like a raw body (form-upload.ts)
         try {
-          body = await firstFormFile(stream, req.headers);
+          const form = await firstFormFile(stream, req.headers);
+          body = form.stream;
+          formFiles = form.allFiles;
         } catch (err) {
           drain(stream);
           upload.end(err);
@@ -68,6 +71,9 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
       const received = await receiveUpload(svc, body, headers, upload);
       let file = received.file;
       try {
+        // a form's other file parts are known once it is read: refused before anything is imported
+        const parts = formFiles ? await formFiles : [];
+        if (parts.length > 1) throw formFilesRefused(parts);
         // gzip (once or more) and the Health app's zip are unpacked first
         const unpacked = await unpackUpload(received.file, svc.appleHealthMaxBytes);
         if (unpacked.file !== received.file) {
