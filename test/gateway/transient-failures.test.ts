@@ -163,3 +163,36 @@ describe('a stream that ends (EOF) with no finish_reason and no [DONE]', () => {
     expect(gw.requests).toHaveLength(1);
   });
 });
+
+describe('an error after parts of a reply that were never shown', () => {
+  it('an SSE error event after a half tool call is retried, and the half call is never run', async () => {
+    const chunk = (delta: unknown) => event({ choices: [{ index: 0, delta, finish_reason: null }] });
+    gw.script(
+      {
+        kind: 'bytes',
+        chunks: [
+          chunk({
+            tool_calls: [
+              { index: 0, id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":' } },
+            ],
+          }),
+          `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'Internal server error' } })}\n\n`,
+        ],
+      },
+      { kind: 'reply', text: 'Done without tools.' },
+    );
+    const result = await callGateway(retrying(), { messages: userSays('hi'), stream: true });
+    expect(result.text).toBe('Done without tools.');
+    expect(result.toolCalls).toEqual([]);
+    expect(gw.requests).toHaveLength(2);
+  });
+
+  it('an in-stream 429 carries the wait its message asks for', async () => {
+    gw.script(errorStream({ code: '429', message: 'Rate limit reached. Please try again in 20s.' }));
+    const err = await gatewayFailure(
+      callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true }),
+    );
+    expect(err.retryable).toBe(true);
+    expect(err.retryAfterMs).toBeGreaterThanOrEqual(20_000);
+  });
+});
