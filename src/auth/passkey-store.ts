@@ -27,6 +27,17 @@ export interface StoredPasskey {
   lastUsedAt: string | null;
 }
 
+/**
+ * Whether the passkey's signature counter is one counter that only goes up: true for a passkey
+ * bound to one authenticator. A synced passkey (multiDevice or backed up) is used from several
+ * devices or password-manager clients that each count on their own, so a lower number from one
+ * of them is no sign of a copied key; refusing it would lock its owner out. (A replayed answer
+ * fails anyway: every challenge is used once.)
+ */
+export function countsAlone(passkey: Pick<StoredPasskey, 'deviceType' | 'backedUp'>): boolean {
+  return passkey.deviceType !== 'multiDevice' && passkey.backedUp !== true;
+}
+
 /** One account: its WebAuthn user handle (base64url) and passkeys. */
 export interface PasskeyUser {
   userId: string;
@@ -125,7 +136,8 @@ export class PasskeyStore {
    * Compare-and-set on the counter: two sign-ins verified at once against the same stored counter
    * must not leave the lower one stored (it would let a cloned passkey's replay through), so a
    * counter that is not above the one stored now is refused, unless the authenticator keeps no
-   * counter (0 on both sides).
+   * counter (0 on both sides) or is a synced passkey (see countsAlone), whose stored counter
+   * only goes up.
    * @returns false (nothing written) when the stored counter has moved to or past `counter`.
    */
   touch(credentialId: string, counter: number, at: string): boolean {
@@ -133,8 +145,10 @@ export class PasskeyStore {
     for (const u of Object.values(next.users)) {
       const c = u.credentials.find((x) => x.id === credentialId);
       if (c) {
-        if (c.counter > 0 && counter <= c.counter) return false;
-        c.counter = counter;
+        if (countsAlone(c)) {
+          if (c.counter > 0 && counter <= c.counter) return false;
+          c.counter = counter;
+        } else c.counter = Math.max(c.counter, counter);
         c.lastUsedAt = at;
       }
     }

@@ -16,7 +16,7 @@ import type {
 import { KlebbError } from '../errors.js';
 import { lazyImport } from '../lazy-module.js';
 import { CHALLENGE_TTL_MS } from './auth-limits.js';
-import type { StoredPasskey } from './passkey-store.js';
+import { countsAlone, type StoredPasskey } from './passkey-store.js';
 
 const webauthn = lazyImport(() => import('@simplewebauthn/server'));
 
@@ -107,7 +107,7 @@ export async function authenticationOptions(
  * Verifies a sign-in response made with `passkey`.
  * @returns the authenticator's new signature counter.
  * @throws 400 VERIFICATION_FAILED when it does not verify (bad signature, wrong origin or RP,
- *   no user verification, a counter that went backwards).
+ *   no user verification, a counter that went backwards on a passkey bound to one device).
  */
 export async function verifyAuthentication(
   rp: RelyingParty,
@@ -128,7 +128,8 @@ export async function verifyAuthentication(
       credential: {
         id: passkey.id,
         publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-        counter: passkey.counter,
+        // a synced passkey's counter is not checked (countsAlone): 0 makes the library skip it
+        counter: countsAlone(passkey) ? passkey.counter : 0,
         transports: passkey.transports,
       },
     });

@@ -20,6 +20,8 @@ interface SoftCredential {
   rpId: string;
   userHandle: string;
   counter: number;
+  /** A synced passkey (backup eligible and backed up, flags BE and BS), as password managers make. */
+  synced: boolean;
 }
 
 const b64 = (b: Buffer | Uint8Array) => Buffer.from(b).toString('base64url');
@@ -35,8 +37,19 @@ function u32(n: number): Buffer {
 export class SoftAuthenticator {
   readonly credentials: SoftCredential[] = [];
 
-  /** @param origin the page origin the browser would put in `clientDataJSON`. */
-  constructor(public origin: string) {}
+  /**
+   * @param origin the page origin the browser would put in `clientDataJSON`.
+   * @param synced whether its passkeys are synced ones (flags BE and BS set).
+   */
+  constructor(
+    public origin: string,
+    readonly synced = false,
+  ) {}
+
+  /** The flags byte of authenticator data: user present and verified, plus `extra`. */
+  private flags(extra: number): Buffer {
+    return Buffer.from([0x01 | 0x04 | extra | (this.synced ? 0x08 | 0x10 : 0)]);
+  }
 
   /** Answers `navigator.credentials.create()` for these options (user verified, `none` attestation). */
   create(options: PublicKeyCredentialCreationOptionsJSON): RegistrationResponseJSON {
@@ -55,7 +68,7 @@ export class SoftAuthenticator {
     credIdLen.writeUInt16BE(id.length);
     const authData = Buffer.concat([
       sha256(rpId),
-      Buffer.from([0x01 | 0x04 | 0x40]), // user present, user verified, attested credential data
+      this.flags(0x40), // user present, user verified, attested credential data
       u32(0),
       Buffer.alloc(16), // AAGUID
       credIdLen,
@@ -75,7 +88,14 @@ export class SoftAuthenticator {
       origin: this.origin,
       crossOrigin: false,
     });
-    this.credentials.push({ id, privateKey, rpId, userHandle: options.user.id, counter: 0 });
+    this.credentials.push({
+      id,
+      privateKey,
+      rpId,
+      userHandle: options.user.id,
+      counter: 0,
+      synced: this.synced,
+    });
     return {
       id: b64(id),
       rawId: b64(id),
@@ -97,7 +117,7 @@ export class SoftAuthenticator {
       : this.credentials[this.credentials.length - 1];
     if (!cred) throw new Error('this authenticator holds no such passkey');
     cred.counter += 1;
-    const authData = Buffer.concat([sha256(cred.rpId), Buffer.from([0x01 | 0x04]), u32(cred.counter)]);
+    const authData = Buffer.concat([sha256(cred.rpId), this.flags(0), u32(cred.counter)]);
     const clientDataJSON = Buffer.from(
       JSON.stringify({
         type: 'webauthn.get',
