@@ -9,8 +9,10 @@
  * to be set before the modules are compiled, hence the dynamic import.
  */
 import v8 from 'node:v8';
+import { keepYoungGenerationSmall } from './young-generation.js';
 
-v8.setFlagsFromString('--semi-space-growth-factor=1');
+// (a large ingestion lets it grow while it runs: young-generation.ts)
+keepYoungGenerationSmall();
 // lets src/http/memory-release.ts collect the heap once after a large request (not a global gc())
 v8.setFlagsFromString('--expose-gc');
 await import('./serve.js');

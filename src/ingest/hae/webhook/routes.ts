@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
 import { storageFault } from '../../../store/storage-faults.js';
+import { withGrowingYoungGeneration } from '../../../young-generation.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
 import { spoolName } from '../../spool-files.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
@@ -101,12 +102,17 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       try {
         // samples of an earlier failed push or import still waiting for their cards go first
         svc.settleFailed();
+        // the young generation may grow while the body is read and stored (young-generation.ts)
         const result =
           received.kind === 'inline'
-            ? ingestInline(svc, received, { contentType: req.headers['content-type'] })
-            : await ingestSpooled(svc, received.file, received.bytes, {
-                contentType: req.headers['content-type'],
-              });
+            ? withGrowingYoungGeneration(() =>
+                ingestInline(svc, received, { contentType: req.headers['content-type'] }),
+              )
+            : await withGrowingYoungGeneration(() =>
+                ingestSpooled(svc, received.file, received.bytes, {
+                  contentType: req.headers['content-type'],
+                }),
+              );
         // a push answered {ok: false} says why in the log too (its warning, without the parser's
         // quote of the body: the log is no place for health data); points skipped are counted,
         // their text (which can quote a value) is in the answer and the push status
