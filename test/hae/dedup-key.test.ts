@@ -47,7 +47,7 @@ describe('dedupKeyOf', () => {
             referenceKey(s.metric, t, span, s.values, s.source),
           );
         }
-        expect(s.dedupKey).toBe(referenceKey(s.metric, t, s.span, s.values, s.source));
+        expect(s.dedupKey).toBe(referenceKey(s.metric, t, s.span, s.keyValues ?? s.values, s.source));
       }
     });
   }

@@ -81,3 +81,57 @@ describe('converted values', () => {
     );
   });
 });
+
+describe('converted sleep and workout values', () => {
+  it('are rounded like the others, and keyed on the exact values', () => {
+    const payload = {
+      metrics: [
+        {
+          name: 'sleep_analysis',
+          units: 'min',
+          data: [
+            {
+              date: '2026-03-02 00:00:00 +0100',
+              sleepStart: '2026-03-01 23:10:00 +0100',
+              sleepEnd: '2026-03-02 06:37:00 +0100',
+              core: 247,
+              deep: 61,
+              rem: 89,
+              awake: 7,
+              totalSleep: 397,
+            },
+          ],
+        },
+      ],
+      workouts: [
+        {
+          id: 'w-1',
+          name: 'Outdoor Walk',
+          start: '2026-03-03 07:00:00 +0100',
+          end: '2026-03-03 07:20:34 +0100',
+          duration: 1234,
+          distance: { qty: 1.3, units: 'mi' },
+          activeEnergyBurned: { qty: 310, units: 'kJ' },
+        },
+      ],
+      warnings: [],
+    };
+    const samples = extractSamples(payload).samples;
+    const sleep = samples.find((s) => s.metric === 'sleep_analysis');
+    const walk = samples.find((s) => s.metric === 'workouts');
+    // 397 min = 6.616666666666666 h, 7 min = 0.11666666666666667 h
+    expect(sleep?.values).toMatchObject({
+      hours: 6.616667,
+      totalSleep: 6.616667,
+      awake: 0.1166667,
+      core: 4.116667,
+    });
+    expect(sleep?.keyValues).toMatchObject({ hours: 397 / 60, awake: 7 / 60 });
+    // 1234 s = 20.566666666666666 min; 1.3 mi = 2.0921472 km; 310 kJ = 74.09178 kcal
+    expect(walk?.values).toMatchObject({ durationMin: 20.56667, distanceKm: 2.092147, calories: 74.09178 });
+    expect(walk?.keyValues).toMatchObject({ durationMin: 1234 / 60, distanceKm: 1.3 * 1.609344 });
+    const time = parseHaeTimestamp('2026-03-03 07:00:00 +0100');
+    if (!time || !walk?.keyValues) throw new Error('no workout read');
+    expect(walk.dedupKey).toBe(dedupKeyOf('workouts', time, walk.span, walk.keyValues, walk.source));
+  });
+});

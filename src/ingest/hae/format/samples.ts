@@ -179,7 +179,7 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
     if (bad) st.skips.add('workouts', bad.reason, bad.example);
     else if (r.ok) {
       for (const n of r.notes ?? []) st.skips.note('workouts', n.reason, n.example);
-      st.samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample'));
+      st.samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample', r.keyValues));
     }
   }
 }

@@ -20,7 +20,7 @@ import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, SLEEP_WINDOW_TOLERANCE_H } from './limi
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { type HaeTime, parseHaeTimestamp } from './timestamps.js';
-import { convertUnit, DIMENSIONS } from './units.js';
+import { conversionOf, convertUnit, DIMENSIONS, roundConverted } from './units.js';
 
 /** Duration fields of an aggregated sleep row, all hours. */
 export const SLEEP_DURATION_FIELDS = [
@@ -69,7 +69,8 @@ export function isSleepSegment(point: Record<string, unknown>): boolean {
  * point's `notes` (a warning line of the push, the night named by its start and end).
  */
 export function readSleepPoint(point: Record<string, unknown>, units: string): PointRead {
-  return isSleepSegment(point) ? readSegment(point, units) : readNight(point, units);
+  const read = isSleepSegment(point) ? readSegment(point, units) : readNight(point, units);
+  return roundedHours(read, point, units);
 }
 
 function hoursOf(v: unknown, units: string): { value?: number; bad?: string } {
@@ -79,6 +80,33 @@ function hoursOf(v: unknown, units: string): { value?: number; bad?: string } {
   const h = convertUnit(DIMENSIONS.hr, units || 'hr', n.value);
   if (h === undefined) return { bad: `unknown unit "${units}"` };
   return { value: h };
+}
+
+/**
+ * `read` with its hours rounded like any converted value when `units` are not hours (minutes,
+ * seconds: 7 min is 0.1166666666666667 h), the exact ones kept to key the sample on
+ * (Sample.keyValues). The digits kept follow the most precise duration sent in `point`.
+ */
+function roundedHours(read: PointRead, point: Record<string, unknown>, units: string): PointRead {
+  if (!read.ok || conversionOf(DIMENSIONS.hr, units || 'hr') === 1) return read;
+  let sent = 0;
+  for (const k of ['qty', ...SLEEP_DURATION_FIELDS]) {
+    const n = readNumber(point[k]).value;
+    if (n !== undefined && (sent === 0 || String(Math.abs(n)).length > String(Math.abs(sent)).length))
+      sent = n;
+  }
+  const values: Record<string, SampleValue> = { ...read.values };
+  let changed = false;
+  for (const k of ['hours', ...SLEEP_DURATION_FIELDS]) {
+    const v = values[k];
+    if (typeof v !== 'number') continue;
+    const r = roundConverted(v, sent);
+    if (r !== v) {
+      values[k] = r;
+      changed = true;
+    }
+  }
+  return changed ? { ...read, values, keyValues: read.values } : read;
 }
 
 function readSegment(point: Record<string, unknown>, units: string): PointRead {

@@ -150,5 +150,16 @@ const CONVERTED_MIN_DIGITS = 7;
 export function convertRounded(conv: Conversion, x: number, scale = 1): number {
   const exact = (typeof conv === 'number' ? x * conv : conv(x)) * scale;
   if (conv === 1 && scale === 1) return exact;
-  return toSignificant(exact, Math.max(CONVERTED_MIN_DIGITS, significantDigits(x) + CONVERTED_EXTRA_DIGITS));
+  return roundConverted(exact, x);
+}
+
+/**
+ * `exact`, a value worked out from `sent` (converted, or seconds made minutes), rounded to the
+ * significant digits convertRounded keeps for `sent`.
+ */
+export function roundConverted(exact: number, sent: number): number {
+  return toSignificant(
+    exact,
+    Math.max(CONVERTED_MIN_DIGITS, significantDigits(sent) + CONVERTED_EXTRA_DIGITS),
+  );
 }

@@ -14,7 +14,7 @@
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
-import { convertUnit, DIMENSIONS, type Dimension } from './units.js';
+import { conversionOf, convertRounded, DIMENSIONS, type Dimension, roundConverted } from './units.js';
 
 /** A field of a workout left out because its unit is not known, for the warning. */
 export interface WorkoutNote {
@@ -25,7 +25,9 @@ export interface WorkoutNote {
 /**
  * `{qty, units}` → the qty in `dimension` (units default to its canonical unit); undefined when
  * unreadable. A readable number in a unit the dimension does not know is noted in `notes` (the
- * field is left out with a warning, the workout kept).
+ * field is left out with a warning, the workout kept). A converted value is rounded
+ * (convertRounded); its exact value is put in `exact[key]` when rounding changed it (the sample is
+ * keyed on the exact values, Sample.keyValues).
  */
 function quantity(
   v: unknown,
@@ -33,15 +35,22 @@ function quantity(
   unitsDefault = '',
   notes?: WorkoutNote[],
   field = '',
+  exact?: Record<string, number>,
+  key = '',
 ): number | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
   const n = readNumber(o.qty).value;
   if (n === undefined) return undefined;
   const units = typeof o.units === 'string' ? o.units : unitsDefault;
-  const out = convertUnit(dimension, units, n);
-  if (out === undefined && notes)
-    notes.push({ reason: `${field} in an unknown unit, left out`, example: units });
+  const conv = conversionOf(dimension, units);
+  if (conv === undefined) {
+    if (notes) notes.push({ reason: `${field} in an unknown unit, left out`, example: units });
+    return undefined;
+  }
+  const out = convertRounded(conv, n);
+  const unrounded = typeof conv === 'number' ? n * conv : conv(n);
+  if (exact && key && out !== unrounded) exact[key] = unrounded;
   return out;
 }
 
@@ -112,20 +121,26 @@ export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: W
     return { ok: false, reason: 'end before start', example: `${w.start} to ${w.end}` };
   const type = typeof w.name === 'string' && w.name.trim() !== '' ? w.name.trim() : 'Workout';
   const notes: WorkoutNote[] = [];
+  // exact values of the fields rounded after converting (Sample.keyValues)
+  const exact: Record<string, number> = {};
 
   // seconds (HAE), or {qty, units} (an Apple Health duration in a unit written beside it)
   const durationS =
     typeof w.duration === 'object' && w.duration !== null
-      ? quantity(w.duration, DIMENSIONS.s, 's', notes, 'duration')
+      ? quantity(w.duration, DIMENSIONS.s, 's', notes, 'duration', exact, 'durationS')
       : readNumber(w.duration).value;
   if (durationS !== undefined && durationS < 0)
     return { ok: false, reason: 'negative duration', example: durationS };
+  const exactMin = durationS !== undefined ? (exact.durationS ?? durationS) / 60 : undefined;
+  delete exact.durationS;
+  // seconds made minutes are rounded like a converted value (1234 s is 20.56667 min)
   const durationMin =
-    durationS !== undefined
-      ? durationS / 60
+    exactMin !== undefined && durationS !== undefined
+      ? roundConverted(exactMin, durationS)
       : end && end.epochMs > start.epochMs
         ? (end.epochMs - start.epochMs) / 60_000
         : undefined;
+  if (exactMin !== undefined && durationMin !== exactMin) exact.durationMin = exactMin;
 
   const hrObj = (w.heartRate ?? {}) as Record<string, unknown>;
   const recovery = end ? recoveryStart(w.heartRateData, end.epochMs) : undefined;
@@ -134,35 +149,43 @@ export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: W
   const series = recovery === undefined ? heartRateSeries(w.heartRateData) : {};
   const avgHr =
     recovery === undefined
-      ? (quantity(w.avgHeartRate, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
-        quantity(hrObj.avg, DIMENSIONS.perMin, '', notes, 'average heart rate') ??
+      ? (quantity(w.avgHeartRate, DIMENSIONS.perMin, '', notes, 'average heart rate', exact, 'avgHr') ??
+        quantity(hrObj.avg, DIMENSIONS.perMin, '', notes, 'average heart rate', exact, 'avgHr') ??
         series.avg)
       : undefined;
   const maxHr =
     recovery === undefined
-      ? (quantity(w.maxHeartRate, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
-        quantity(hrObj.max, DIMENSIONS.perMin, '', notes, 'highest heart rate') ??
+      ? (quantity(w.maxHeartRate, DIMENSIONS.perMin, '', notes, 'highest heart rate', exact, 'maxHr') ??
+        quantity(hrObj.max, DIMENSIONS.perMin, '', notes, 'highest heart rate', exact, 'maxHr') ??
         series.max)
       : undefined;
 
   const elevation = w.elevation as Record<string, unknown> | undefined;
   const elevationM =
-    quantity(w.elevationUp, DIMENSIONS.m, 'm', notes, 'ascent') ??
+    quantity(w.elevationUp, DIMENSIONS.m, 'm', notes, 'ascent', exact, 'elevationM') ??
     (elevation && typeof elevation === 'object'
-      ? quantity({ qty: elevation.ascent, units: elevation.units }, DIMENSIONS.m, 'm', notes, 'ascent')
+      ? quantity(
+          { qty: elevation.ascent, units: elevation.units },
+          DIMENSIONS.m,
+          'm',
+          notes,
+          'ascent',
+          exact,
+          'elevationM',
+        )
       : undefined);
 
   // v1 `activeEnergy` is a {qty, units} object; v2's `activeEnergy` is a per-minute series (ignored).
   const calories =
-    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, 'kcal', notes, 'energy') ??
+    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, 'kcal', notes, 'energy', exact, 'calories') ??
     (Array.isArray(w.activeEnergy)
       ? undefined
-      : quantity(w.activeEnergy, DIMENSIONS.kcal, 'kcal', notes, 'energy'));
+      : quantity(w.activeEnergy, DIMENSIONS.kcal, 'kcal', notes, 'energy', exact, 'calories'));
 
   const values: Record<string, SampleValue> = { type, startTime: localHourMinute(start) };
   const numbers: Record<string, number | undefined> = {
     durationMin,
-    distanceKm: quantity(w.distance, DIMENSIONS.km, 'km', notes, 'distance'),
+    distanceKm: quantity(w.distance, DIMENSIONS.km, 'km', notes, 'distance', exact, 'distanceKm'),
     calories,
     avgHr,
     maxHr,
@@ -172,11 +195,15 @@ export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: W
     if (v !== undefined && Number.isFinite(v) && v > 0) values[k] = v;
   if (typeof w.id === 'string' && w.id.trim() !== '') values.id = w.id.trim();
   if (end) values.end = String(w.end);
+  const kept = Object.keys(exact).filter((k) => k in values);
   return {
     ok: true,
     time: start,
     at: String(w.start),
     values,
+    ...(kept.length
+      ? { keyValues: { ...values, ...Object.fromEntries(kept.map((k) => [k, exact[k]])) } }
+      : {}),
     source: sourceOf(w.source),
     ...(notes.length ? { notes } : {}),
   };
