@@ -134,6 +134,13 @@ export async function readAppleHealthExport(
       }
     | undefined;
   const pairs = new BloodPressurePairs();
+  // a blood pressure half inside a <Correlation> is, says the DTD, also a top-level record; a
+  // trimmed or hand-made export may hold it only there, so those without a top-level twin are read
+  // at the end (the readings of a life fit in memory)
+  const bpTopLevel = new Set<string>();
+  const bpInCorrelation = new Map<string, Record<string, string>>();
+  const bpKey = (a: Record<string, string>) =>
+    [a.type, a.startDate, a.endDate, a.sourceName, a.value].join('\u0000');
   const unmapped: Record<string, number> = {};
   let records = 0;
   let workoutCount = 0;
@@ -214,11 +221,16 @@ export async function readAppleHealthExport(
         if (parent === 'HealthData' && typeof a.value === 'string') exportDate = a.value;
         break;
       case 'Record': {
+        if (parent === 'Correlation' && metricOfType(a.type ?? '') === 'blood_pressure') {
+          bpInCorrelation.set(bpKey(a), a);
+          break;
+        }
         if (parent !== 'HealthData') break;
         records++;
         const type = a.type ?? '';
         const metric = metricOfType(type);
         if (metric === 'blood_pressure') {
+          bpTopLevel.add(bpKey(a));
           const joined = pairs.add(a);
           if (joined) addPoint(joined);
           break;
@@ -302,6 +314,11 @@ export async function readAppleHealthExport(
       parser.close();
     }
     bareAmpersands = ampersands.count;
+    for (const [key, a] of bpInCorrelation) {
+      if (bpTopLevel.has(key)) continue;
+      const joined = pairs.add(a);
+      if (joined) addPoint(joined);
+    }
     for (const p of pairs.flush()) addPoint(p);
     await flush(true);
     ahead?.finish();

@@ -11,8 +11,9 @@
  *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour;
  *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end.
  * - Blood pressure arrives as separate systolic and diastolic records (each also inside a
- *   `<Correlation>`, which is skipped: the DTD says every record of a correlation is also at top
- *   level): the two of one reading are joined into one `{systolic, diastolic}` point.
+ *   `<Correlation>`; the DTD says every record of a correlation is also at top level, and one
+ *   found only inside it is read all the same: read-export.ts); the two of one reading are
+ *   joined into one `{systolic, diastolic}` point.
  * - A record of a summed metric (steps, energy, stand hours...) that starts at local midnight and
  *   ends before the day is over (a walk from 00:00 to 00:10) says so: its point carries
  *   `partOfDay: true`, so it is added to the day's other records rather than read as a daily total
