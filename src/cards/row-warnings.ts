@@ -5,7 +5,7 @@
  * is read back), so these never refuse the write: they come back as `warnings` in the answer, so
  * a script or the model can correct the row.
  */
-import { isIsoDate } from '../common/dates.js';
+import { dayOfDateTime } from '../common/dates.js';
 import { hasValue } from '../common/inputs.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
@@ -30,8 +30,7 @@ export function rowWarnings(meta: unknown, topLevel: boolean, value: unknown): F
   const dateInput = policy.inputs.find((i) => i.key === policy.dateField);
   if (policy.dated && Object.hasOwn(value, policy.dateField)) {
     const d = value[policy.dateField];
-    const day = typeof d === 'string' ? d.slice(0, 10) : '';
-    if (!isIsoDate(day)) {
+    if (dayOfDateTime(d) === null) {
       out.push({
         path: `value.${policy.dateField}`,
         message: `${dateInput?.label ?? policy.dateField} must be a date written YYYY-MM-DD (got ${JSON.stringify(d)})`,

@@ -20,7 +20,7 @@
  */
 
 import { dateRefusal } from '../common/date-allowance.js';
-import { isIsoDate } from '../common/dates.js';
+import { dayOfDateTime, isIsoDate } from '../common/dates.js';
 import { fieldPath } from '../common/field-path.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../common/inputs.js';
@@ -165,8 +165,9 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
 }
 
 /**
- * The calendar day of an entry (`entry[dateField]`: `YYYY-MM-DD`, or a timestamp whose first ten
- * characters are a real date), or null when the entry has no date (list cards).
+ * The calendar day of an entry (`entry[dateField]`: `YYYY-MM-DD`, or a real date and time such
+ * as `2026-04-20T07:12:00+02:00`, see `dayOfDateTime`), or null when the entry has no date (list
+ * cards).
  * @throws 422 INVALID_ENTRY naming the date field when it holds something else ("… is not a date in
  *   the calendar" when it is written YYYY-MM-DD but the day does not exist).
  */
@@ -182,7 +183,7 @@ export function entryDay(policy: WritePolicy, entry: Entry): string | null {
       'INVALID_ENTRY',
     );
   }
-  if (!isIsoDate(day) || (v as string).length > 40) {
+  if (dayOfDateTime(v) === null) {
     throw invalid(
       `The date must be written YYYY-MM-DD.`,
       [{ path: entryPath(policy.dateField), message: 'must be a date written YYYY-MM-DD' }],

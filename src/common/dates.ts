@@ -41,6 +41,32 @@ export function isIsoDate(s: unknown): s is string {
   return d <= MONTH_DAYS[m - 1] + (leap ? 1 : 0);
 }
 
+/**
+ * A date, or a date and time (`2026-04-20T07:12`, `2026-04-20 07:12:05.250+02:00`, `…Z`,
+ * `…+0200`): the date, then optionally a time with seconds, a fraction and a UTC offset.
+ */
+const DATE_TIME_RE =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * The calendar day `YYYY-MM-DD` of a date field's value: a real date, or a real date followed by
+ * a real time of day (hours 00–23, minutes and seconds 00–59, an offset up to ±14:00). The day
+ * is the one written (a timestamp with an offset carries the writer's own day). Anything else,
+ * such as trailing text ("2026-04-20 ", "2026-04-20abc") or a time that no clock shows
+ * ("2026-04-20T25:00"), is null: a reader that cuts the first ten characters would otherwise
+ * file it under a day while the stored value matches no day.
+ */
+export function dayOfDateTime(s: unknown): string | null {
+  if (typeof s !== 'string') return null;
+  const m = DATE_TIME_RE.exec(s);
+  if (!m || !isIsoDate(m[1])) return null;
+  const [, day, h, mi, sec, oh, om] = m;
+  if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) return null;
+  if (sec !== undefined && Number(sec) > 59) return null;
+  if (oh !== undefined && (Number(oh) * 60 + Number(om) > 14 * 60 || Number(om) > 59)) return null;
+  return day;
+}
+
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`; later `to` is positive). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isIsoDate } from './dates.js';
+import { dayOfDateTime, isIsoDate } from './dates.js';
 
 /** What `Date` says: the text survives a round trip through midnight UTC of that day. */
 function dateRoundTrip(s: string): boolean {
@@ -44,5 +44,39 @@ describe('isIsoDate', () => {
     ]) {
       expect(isIsoDate(v), String(v)).toBe(false);
     }
+  });
+});
+
+describe('dayOfDateTime', () => {
+  it('gives the written day of a date or of a real date and time', () => {
+    for (const s of [
+      '2026-04-20',
+      '2026-04-20T07:12',
+      '2026-04-20T07:12:05',
+      '2026-04-20 07:12:05.250',
+      '2026-04-20T23:59:59Z',
+      '2026-04-20T00:00:00+14:00',
+      '2026-04-20T10:00:00+0100',
+      '2026-04-20T10:00:00-05:45',
+    ])
+      expect(dayOfDateTime(s), s).toBe('2026-04-20');
+  });
+
+  it('refuses trailing text, clocks that do not exist and days that do not exist', () => {
+    for (const s of [
+      '2026-04-20 ',
+      '2026-04-20abc',
+      '2026-04-20T',
+      '2026-04-20T25:00',
+      '2026-04-20T24:00',
+      '2026-04-20T07:60',
+      '2026-04-20T07:12:61',
+      '2026-04-20T07:12+15:00',
+      '2026-04-20T07:12+01:99',
+      '2026-02-30T07:12',
+      '2026-04-20T07:12:00+01:00 extra',
+    ])
+      expect(dayOfDateTime(s), s).toBeNull();
+    expect(dayOfDateTime(20260420)).toBeNull();
   });
 });

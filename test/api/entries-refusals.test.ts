@@ -129,6 +129,24 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(await dataOf('weight')).toEqual([]);
   });
 
+  it('422 INVALID_ENTRY: a date with text after it or a time no clock shows is not filed under its first ten characters', async () => {
+    for (const date of [`${today()} `, `${today()}abc`, `${today()}T25:00`, `${today()}T07:60:00+02:00`]) {
+      const r = await person('/api/manifests/weight/entries', { json: { entry: { date, kg: 80 } } });
+      expect(r.status, date).toBe(422);
+      expect(r.body).toEqual({
+        code: 'INVALID_ENTRY',
+        error: 'The date must be written YYYY-MM-DD.',
+        details: [{ path: 'body.entry.date', message: 'must be a date written YYYY-MM-DD' }],
+      });
+    }
+    expect(await dataOf('weight')).toEqual([]);
+    // a real date and time with the person's offset is still taken, under its own day
+    const stamp = `${today()}T07:12:00+02:00`;
+    const ok = await person('/api/manifests/weight/entries', { json: { entry: { date: stamp, kg: 80 } } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(await dataOf('weight')).toEqual([{ date: stamp, kg: 80 }]);
+  });
+
   it('422 DATE_NOT_ALLOWED: a past day (pastAllowed false), a future day, today (todayAllowed false)', async () => {
     await recreate({
       $schema: 'klebb.datafile.v1',
