@@ -49,6 +49,19 @@ describe('set_notification', () => {
     expect(t.touches).toContainEqual({ id: 'weight', flow: 'edit' });
   });
 
+  it('accents in the label are dropped from the id, not turned into dashes', async () => {
+    for (const [label, id] of [
+      ['Médicament du soir', 'medicament-du-soir'],
+      ['Me\u0301dicament NFD', 'medicament-nfd'],
+      ['Straße laufen', 'strasse-laufen'],
+      ['İlaç saati', 'ilac-saati'],
+      ['Øvelse på ærmet', 'ovelse-pa-aermet'],
+    ]) {
+      const r = await t.call('set_notification', { ...base, label });
+      expect(r.json.notification_id, label).toBe(id);
+    }
+  });
+
   it('an explicit notification_id and privacy are kept', async () => {
     const r = await t.call('set_notification', { ...base, notification_id: 'am', privacy: 'private' });
     expect(r.json.notification_id).toBe('am');

@@ -15,15 +15,31 @@ import { Privacy } from '../../schemas/notifications.js';
 import { removeReminderApproval } from './approval-policy.js';
 import { defineTool } from './tool.js';
 
+/** Latin letters that have no decomposition into a base letter and a mark. */
+const LATIN_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
 /**
- * A reminder id from its label: lowercase slug of `[a-z0-9-]`, at most 64 characters. A label
- * with no Latin letters or digits (e.g. "体重を測る") gets `reminder-<hash>` so that two such
- * labels never share an id.
+ * A reminder id from its label: lowercase slug of `[a-z0-9-]`, at most 64 characters. Accents
+ * are dropped, not turned into dashes ("Médicament" → `medicament`, "Straße" → `strasse`, in NFC
+ * or NFD alike). A label with no Latin letters or digits (e.g. "体重を測る") gets
+ * `reminder-<hash>` so that two such labels never share an id.
  */
 export function notificationSlug(label: string): string {
   const slug = label
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (c) => LATIN_LETTERS[c])
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 64)
