@@ -13,6 +13,7 @@ import type {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { clipGraphemes } from '../common/graphemes.js';
 import { KlebbError } from '../errors.js';
 import { lazyImport } from '../lazy-module.js';
 import { CHALLENGE_TTL_MS } from './auth-limits.js';
@@ -28,7 +29,7 @@ export interface RelyingParty {
 
 /** 400 VERIFICATION_FAILED: the browser's answer did not check out (the message says why). */
 function verificationFailed(err: unknown): KlebbError {
-  const why = err instanceof Error ? err.message.slice(0, 300) : 'the response is not valid';
+  const why = err instanceof Error ? clipGraphemes(err.message, 300) : 'the response is not valid';
   return new KlebbError(400, 'VERIFICATION_FAILED', `The passkey could not be verified: ${why}`);
 }
 

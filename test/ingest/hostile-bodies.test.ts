@@ -84,6 +84,17 @@ describe('hostile bodies', () => {
     expect(await unsupported(srv)).toEqual(['fine_name']);
   });
 
+  it('the example of a skipped long name never ends in half an emoji', async () => {
+    srv = await startIngestServer();
+    const long = `${'x'.repeat(39)}${'👩‍👩‍👧'.repeat(20_000)}`;
+    const r = await srv.push(metrics([{ name: long }]));
+    const warning = String(r.body.warnings?.[0] ?? '');
+    expect(warning).toContain(`(e.g. "${'x'.repeat(39)}👩‍👩‍👧...")`);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(warning)).toBe(
+      false,
+    );
+  });
+
   it('a name with a lone surrogate is echoed as it is stored (U+FFFD)', async () => {
     srv = await startIngestServer();
     const r = await srv.push(metrics([{ name: 'step\ud800' }]));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GATEWAY_MAX_ERROR_DETAIL_CHARS } from '../../limits.js';
 import {
   classifyErrorPayload,
   classifyHttpError,
@@ -87,6 +88,13 @@ describe('error bodies', () => {
       })?.message,
     ).toBe('body.stream_options: Extra inputs are not permitted');
     expect(decodeErrorPayload({ choices: [] })).toBeUndefined();
+  });
+  it('cuts a long error detail without splitting a character in half', () => {
+    const text = `${'x'.repeat(GATEWAY_MAX_ERROR_DETAIL_CHARS - 1)}👍🏽 and more`;
+    const detail = decodeErrorPayload({ error: { message: text } })?.detail ?? '';
+    expect(detail.length).toBeLessThan(text.length);
+    expect(detail.endsWith('👍🏽') || detail.endsWith('x')).toBe(true);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(detail)).toBe(false);
   });
   it('summarises HTML by its title without the host prefix', () => {
     expect(summarizeHtml('<html><title>api.openai.com | 502: Bad gateway</title></html>')).toBe(

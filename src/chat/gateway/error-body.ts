@@ -5,7 +5,7 @@
  * an HTML error page (never pass raw HTML on).
  */
 
-import { clipGraphemes } from '../../common/graphemes.js';
+import { clipGraphemes, headGraphemes } from '../../common/graphemes.js';
 import { GATEWAY_MAX_ERROR_DETAIL_CHARS, GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
 
 /** The parts of an error payload the classifier looks at. */
@@ -72,8 +72,11 @@ export function flattenErrorText(value: unknown, depth = 0): string {
 function decoded(text: string, rest: Omit<DecodedError, 'message' | 'detail'>): DecodedError {
   return {
     message: cleanMessage(text),
+    // cut by user-perceived characters so a provider's emoji or accented text is never split in half
     detail:
-      text.length > GATEWAY_MAX_ERROR_DETAIL_CHARS ? text.slice(0, GATEWAY_MAX_ERROR_DETAIL_CHARS) : text,
+      text.length > GATEWAY_MAX_ERROR_DETAIL_CHARS
+        ? headGraphemes(text, GATEWAY_MAX_ERROR_DETAIL_CHARS)
+        : text,
     ...rest,
   };
 }

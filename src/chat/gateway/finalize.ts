@@ -5,6 +5,7 @@
  * trailing prose after the arguments are all read as a person would; an empty reply is a failure.
  */
 import { randomBytes } from 'node:crypto';
+import { clipGraphemes } from '../../common/graphemes.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
@@ -116,7 +117,7 @@ export function finalizeTurn(
     const args = readToolArguments(rawArguments);
     if (args.droppedTrailing !== undefined) {
       warn(
-        `dropped text after the JSON arguments of ${name}: ${JSON.stringify(args.droppedTrailing.slice(0, 80))}`,
+        `dropped text after the JSON arguments of ${name}: ${JSON.stringify(clipGraphemes(args.droppedTrailing, 80))}`,
       );
     }
     const call: GatewayToolCall = {
@@ -139,7 +140,7 @@ export function finalizeTurn(
     }
     const meant = offered.size > 0 && !offered.has(name) ? offeredToolName(name, offered) : undefined;
     if (meant !== undefined) {
-      warn(`read the tool name ${JSON.stringify(name.slice(0, 80))} as ${meant}`);
+      warn(`read the tool name ${JSON.stringify(clipGraphemes(name, 80))} as ${meant}`);
       name = meant;
     }
     addCall(name, slot.arguments, slot);

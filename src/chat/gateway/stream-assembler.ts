@@ -7,6 +7,8 @@
  * number each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
  * event with empty or absent `choices` included); `[DONE]` is compared after trimming.
  */
+
+import { clipGraphemes } from '../../common/graphemes.js';
 import { type CallAssembler, createCallAssembler } from './call-assembler.js';
 import { normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
@@ -139,7 +141,7 @@ export function createStreamAssembler(
         if (trimmed[0] !== '{' && trimmed[0] !== '[') {
           if (!warnedJunk) {
             warnedJunk = true;
-            warnings.push(`ignored a non-JSON stream event: ${JSON.stringify(trimmed.slice(0, 60))}`);
+            warnings.push(`ignored a non-JSON stream event: ${JSON.stringify(clipGraphemes(trimmed, 60))}`);
           }
           return false;
         }
@@ -148,7 +150,7 @@ export function createStreamAssembler(
         } catch (err) {
           throw new GatewayError(
             'parse',
-            `unreadable stream event: ${JSON.stringify(trimmed.slice(0, 80))}`,
+            `unreadable stream event: ${JSON.stringify(clipGraphemes(trimmed, 80))}`,
             {
               reason: 'unreadable',
               partialText: primaryText() || undefined,

@@ -3,6 +3,7 @@
  * ("stores every sample in a SQLite samples table deduplicated by content").
  */
 import { hash } from 'node:crypto';
+import { headGraphemes } from '../../../common/graphemes.js';
 import { ownString } from './own-string.js';
 import { canonicalTimestamp, type HaeTime } from './timestamps.js';
 
@@ -210,7 +211,7 @@ function exampleText(v: unknown): string {
   } catch {
     text = String(v);
   }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return text.length > 80 ? `${headGraphemes(text, 77)}...` : text;
 }
 
 /** A point read from the payload, before it becomes a sample (or why it could not be read). */

@@ -7,6 +7,8 @@
  * counted and reported, never thrown. Metrics the catalogue does not know are kept under their
  * own name (pitfall "Keep unknown names, don't reject"), so discovery can offer them.
  */
+
+import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
@@ -119,7 +121,7 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const skips = st.skips;
   const name = metricName(block.name);
   if (name.length > MAX_METRIC_NAME_CHARS) {
-    if (st.longNames.count++ === 0) st.longNames.example = `${name.slice(0, 40)}...`;
+    if (st.longNames.count++ === 0) st.longNames.example = `${headGraphemes(name, 40)}...`;
     return;
   }
   const entry = resolveMetric(name);

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { headGraphemes } from '../../../common/graphemes.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
@@ -85,7 +86,7 @@ function tooDeepWarning(): string {
 
 function shortMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
-  return m.length > 200 ? `${m.slice(0, 197)}...` : m;
+  return m.length > 200 ? `${headGraphemes(m, 197)}...` : m;
 }
 
 /** A body received in memory (receiveBody's inline outcome): its chunks, and them joined on first read. */
