@@ -62,6 +62,11 @@ function collectOnce(gc: () => void): void {
   }
 }
 
+/** The size of V8's young generation (its new space), in bytes. */
+function youngGenerationBytes(): number {
+  return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+}
+
 /**
  * Installs the release once the app is ready (start-up), after requests whose body is at
  * least MEMORY_RELEASE_MIN_BODY_BYTES and after requests that compiled route checks; any
@@ -74,10 +79,24 @@ export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[])
   let timer: NodeJS.Timeout | undefined;
   let dueSince = 0;
   let compiledSeen = checksCompiled();
+  const idleYoung = youngGenerationBytes();
+  let settle: NodeJS.Timeout | undefined;
+  // V8 gives back a young generation that grew during a large push only at a collection that
+  // follows a quiet spell measured from the previous collection, so the release's own collections
+  // come too soon: one more, a quiet spell later, returns those tens of MB.
+  const settleYoung = () => {
+    settle = undefined;
+    if (gc && youngGenerationBytes() > idleYoung) gc();
+  };
   const release = () => {
     timer = undefined;
     for (const db of dbs) if (db.open) db.pragma('shrink_memory');
-    if (gc) collectOnce(gc);
+    if (!gc) return;
+    collectOnce(gc);
+    if (youngGenerationBytes() > idleYoung && !settle) {
+      settle = setTimeout(settleYoung, MEMORY_RELEASE_IDLE_MS);
+      settle.unref();
+    }
   };
   const schedule = () => {
     if (timer) {
@@ -101,6 +120,8 @@ export function releaseMemoryAfterLargeRequests(app: FastifyInstance, dbs: Db[])
   });
   app.addHook('onClose', async () => {
     if (timer) clearTimeout(timer);
+    if (settle) clearTimeout(settle);
     timer = undefined;
+    settle = undefined;
   });
 }
