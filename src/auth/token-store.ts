@@ -75,6 +75,14 @@ export function parseTokenRequest(body: unknown): { name: string; access: TokenA
   return { name, access: b.access };
 }
 
+/**
+ * A token name as compared for duplicates: case-blind, and the same however its accented letters
+ * were typed (a keyboard may send "é" as one code point or as "e" plus a combining accent).
+ */
+function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
 /** The named tokens of one instance, in memory and written through. */
 export class TokenStore {
   readonly file: string;
@@ -103,7 +111,7 @@ export class TokenStore {
    * @throws 409 TOKEN_NAME_TAKEN for a name in use; 409 TOO_MANY_TOKENS past the cap.
    */
   create(name: string, access: TokenAccess): { secret: string; token: TokenSummary } {
-    if (this.tokens.some((t) => t.name.toLowerCase() === name.toLowerCase())) {
+    if (this.tokens.some((t) => nameKey(t.name) === nameKey(name))) {
       throw conflict(
         `a token named ${JSON.stringify(name)} exists already: revoke it or pick another name`,
         'TOKEN_NAME_TAKEN',

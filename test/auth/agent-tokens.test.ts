@@ -147,6 +147,15 @@ describe('with a passkey', () => {
     const dup = await s.api('/api/tokens', { json: { name: 'Logger', access: 'read' }, headers: h });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('TOKEN_NAME_TAKEN');
+    // the same name typed with a combining accent, then precomposed and in capitals, is the same name
+    const first = await s.api('/api/tokens', {
+      json: { name: 'Cafe\u0301 log', access: 'read' },
+      headers: h,
+    });
+    expect(first.status).toBe(201);
+    const again = await s.api('/api/tokens', { json: { name: 'CAF\u00c9 LOG', access: 'read' }, headers: h });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('TOKEN_NAME_TAKEN');
   });
 
   it('a revoked token stops working at once; an unknown id is 404', async () => {
