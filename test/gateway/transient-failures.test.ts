@@ -193,6 +193,21 @@ describe('an error after parts of a reply that were never shown', () => {
       callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true }),
     );
     expect(err.retryable).toBe(true);
+    expect(err.kind).toBe('rate_limited');
     expect(err.retryAfterMs).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('an in-stream rate limit named by its type is a rate limit too, and a 503 is not', async () => {
+    gw.script(errorStream({ type: 'rate_limit_exceeded', message: 'Too many requests' }));
+    const limited = await gatewayFailure(
+      callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true }),
+    );
+    expect(limited.kind).toBe('rate_limited');
+    gw.script(errorStream({ code: 503, message: 'Service Unavailable' }));
+    const down = await gatewayFailure(
+      callGateway(configFor(gw.url), { messages: userSays('hi'), stream: true }),
+    );
+    expect(down.kind).toBe('failed');
+    expect(down.retryable).toBe(true);
   });
 });

@@ -197,6 +197,16 @@ export function classifyErrorPayload(
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
   const validation = types.some((t) => /validation|invalid/i.test(t));
   const transient = cls === 'transient';
+  // a rate limit reported inside the stream is told to the person like one in the status line:
+  // "busy, try again in N" with the wait the provider asked for, when the retries run out
+  if (transient && (numeric === 429 || types.some((t) => /rate.?limit/i.test(t)))) {
+    return new GatewayError('rate_limited', message, {
+      ...init,
+      reason: 'rate_limited',
+      retryable: true,
+      retryAfterMs: retryAfterMs({}, d.message, nowMs),
+    });
+  }
   return new GatewayError('failed', message, {
     ...init,
     reason: cls === 'too_large' ? 'request_too_large' : validation ? 'validation' : 'provider_error',
