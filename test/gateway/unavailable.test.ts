@@ -43,8 +43,11 @@ it('a 200 with an HTML page (endpoint URL points at a website) is unavailable, n
     headers: { 'Content-Type': 'text/html' },
     body: '<html><title>Welcome</title></html>',
   });
-  const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x') }));
-  expect(err).toMatchObject({ kind: 'unavailable', reason: 'html' });
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('x') }),
+  );
+  expect(err).toMatchObject({ kind: 'unavailable', reason: 'html', retryable: false });
+  expect(gw.requests, 'the same page would come again: not asked twice').toHaveLength(1);
 });
 
 it('a 200 that is neither JSON nor SSE, or JSON without choices, is a parse error', async () => {

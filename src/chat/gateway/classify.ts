@@ -132,10 +132,12 @@ export function classifyHttpError(
     return new GatewayError('failed', message, { ...base, reason, retryable: false });
   }
   if (html) {
+    // a web page with a success status is a wrong address or a network's sign-in page: asking
+    // again gets the same page, so the person is told at once what to check
     return new GatewayError('unavailable', `gateway answered an HTML page${summary ? `: ${summary}` : ''}`, {
       ...base,
       reason: 'html',
-      retryable: true,
+      retryable: status >= 300,
     });
   }
   return new GatewayError('parse', `${message}: not a chat-completions reply`, {
