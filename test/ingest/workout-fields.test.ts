@@ -152,6 +152,22 @@ describe('Apple Health workouts with activities (iOS 16 and later)', () => {
       },
     ]);
   });
+
+  it('a summed distance carries no binary tail', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([
+        open('SwimBikeRun'),
+        stat('DistanceSwimming', 'sum="0.1" unit="km"'),
+        stat('DistanceCycling', 'sum="0.2" unit="km"'),
+        ' </Workout>',
+      ]),
+    });
+    expect(r.status).toBe(200);
+    const rows = await srv.rows('workouts');
+    expect(rows.map((w: { distanceKm?: number }) => w.distanceKm)).toEqual([0.3]);
+  });
 });
 
 describe('Apple Health workouts with totals written as 0', () => {
