@@ -64,6 +64,26 @@ for (const streamed of [true, false]) {
       });
     }
 
+    for (const spelling of ['abort', 'insufficient_system_resource']) {
+      it(`${spelling} (the server dropped the request) fails the reply and is asked again while nothing showed`, async () => {
+        gw.script(
+          served(streamed, { content: '' }, spelling),
+          served(streamed, { content: 'Your resting heart rate is 58.' }, 'stop'),
+          served(streamed, { content: 'Your resting heart rate' }, spelling),
+        );
+        const cfg = configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 });
+        const retried = await callGateway(cfg, { messages: userSays('hr?'), stream: streamed });
+        expect(retried.text).toBe('Your resting heart rate is 58.');
+        expect(gw.requests).toHaveLength(2);
+        // a fragment is never passed off as the whole answer
+        const err = await gatewayFailure(
+          callGateway({ ...cfg, maxRetries: 0 }, { messages: userSays('hr?'), stream: streamed }),
+        );
+        expect(err).toMatchObject({ kind: 'failed', reason: 'provider_error' });
+        expect(err.message).toContain(spelling);
+      });
+    }
+
     it('STOP and end_turn are a natural end, tool_use with a whole call runs it', async () => {
       const call = [{ ...CUT_CALL[0], function: { name: 'append_row', arguments: '{"id":"water"}' } }];
       gw.script(

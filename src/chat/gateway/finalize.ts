@@ -104,11 +104,15 @@ export function finalizeTurn(
     });
   }
   if (finish === 'error') {
-    throw new GatewayError('failed', 'the provider ended the answer with finish_reason "error"', {
-      reason: 'provider_error',
-      retryable: true,
-      partialText,
-    });
+    throw new GatewayError(
+      'failed',
+      `the provider ended the answer with finish_reason "${raw.finishReason}"`,
+      {
+        reason: 'provider_error',
+        retryable: true,
+        partialText,
+      },
+    );
   }
 
   const offered = raw.offeredTools ?? new Set<string>();

@@ -4,7 +4,9 @@
  * Anthropic's and Bedrock's `end_turn` / `max_tokens` / `tool_use`, Cohere's `COMPLETE`. Read as
  * sent, a reply cut off by the length limit looked finished (and a call cut off inside its
  * arguments was offered to a tool) and a reply stopped by a safety filter looked like a normal
- * answer. Unknown values are only lower-cased.
+ * answer. A server that ends a request it dropped with its own word (vLLM's `abort`, DeepSeek's
+ * `insufficient_system_resource`) means OpenAI's `error`: the answer did not finish, though the
+ * stream looks complete. Unknown values are only lower-cased.
  */
 
 const SAME_AS: Record<string, string> = {
@@ -31,8 +33,13 @@ const SAME_AS: Record<string, string> = {
   guardrail_intervened: 'content_filter',
   content_filtered: 'content_filter',
   error_toxic: 'content_filter',
-  // the provider failed to finish the answer
+  // the provider failed to finish the answer: the server stopped it (vLLM's `abort` when the
+  // engine drops a running request, DeepSeek's `insufficient_system_resource` when the inference
+  // system runs short), so what arrived is a fragment, not the answer
   malformed_function_call: 'error',
+  abort: 'error',
+  aborted: 'error',
+  insufficient_system_resource: 'error',
 };
 
 /** The OpenAI spelling of a non-empty finish reason (`stop`, `length`, `tool_calls`, `content_filter`, `error` ...). */
