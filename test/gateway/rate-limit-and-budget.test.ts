@@ -1,8 +1,9 @@
 // docs/CHAT-AGENT.md /: a bare 429 is transient; 429 with budget wording is 'budget'.
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { configFor, gatewayFailure, userSays } from './support.js';
+import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -87,4 +88,100 @@ it('an in-stream error with budget wording is budget', async () => {
   });
   const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }));
   expect(err.kind).toBe('budget');
+});
+
+// Many 429s say when the spent limit resets instead of asking for a wait: the wait is read from
+// the reset of the window whose allowance is 0, in whichever format the provider writes it.
+it('a 429 with only rate-limit reset headers waits for the spent window, not an unrelated one', async () => {
+  gw.script(
+    {
+      kind: 'error',
+      status: 429,
+      headers: {
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '250ms',
+        'x-ratelimit-remaining-tokens': '9000',
+        'x-ratelimit-reset-tokens': '6m0s',
+      },
+      body: { error: { message: 'Rate limit reached for requests', code: 'rate_limit_exceeded' } },
+    },
+    { kind: 'reply', text: 'Your step count is up.' },
+  );
+  const rec = recordHooks();
+  const result = await callGateway(
+    configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 }),
+    { messages: userSays('steps?') },
+    rec.hooks,
+  );
+  expect(result.text).toBe('Your step count is up.');
+  expect(rec.retries).toHaveLength(1);
+  expect(rec.retries[0].waitMs).toBeGreaterThanOrEqual(250);
+  expect(rec.retries[0].waitMs, 'not the 6-minute token window, which has allowance left').toBeLessThan(
+    60_000,
+  );
+});
+
+it("OpenRouter's daily cap (reset relayed in the error body) says when, and is not retried before", async () => {
+  const resetAt = Date.now() + 3 * 3_600_000;
+  gw.script({
+    kind: 'error',
+    status: 429,
+    body: {
+      error: {
+        message:
+          'Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day',
+        code: 429,
+        metadata: {
+          headers: {
+            'X-RateLimit-Limit': '50',
+            'X-RateLimit-Remaining': '0',
+            'X-RateLimit-Reset': String(resetAt),
+          },
+        },
+      },
+    },
+  });
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('x') }),
+  );
+  expect(err.kind).toBe('rate_limited');
+  expect(gw.requests, 'a wait of hours is not spent inside the turn').toHaveLength(1);
+  expect(failureCopy(err).error).toBe(
+    'The model is busy right now (rate limited). Please try again in about 3 hours.',
+  );
+});
+
+it("Anthropic's reset times (RFC 3339) and an explicit Retry-After, which wins", async () => {
+  const at = new Date(Date.now() + 200_000).toISOString();
+  gw.script(
+    {
+      kind: 'error',
+      status: 429,
+      headers: { 'anthropic-ratelimit-tokens-remaining': '0', 'anthropic-ratelimit-tokens-reset': at },
+      body: {
+        type: 'error',
+        error: {
+          type: 'rate_limit_error',
+          message: 'Number of request tokens has exceeded your per-minute rate limit',
+        },
+      },
+    },
+    {
+      kind: 'error',
+      status: 429,
+      headers: {
+        'Retry-After': '3',
+        'x-ratelimit-remaining-tokens': '0',
+        'x-ratelimit-reset-tokens': '6m0s',
+      },
+      body: { error: { message: 'Rate limit reached for tokens' } },
+    },
+  );
+  const cfg = configFor(gw.url);
+  const reset = await gatewayFailure(callGateway(cfg, { messages: userSays('x') }));
+  expect(failureCopy(reset).error).toBe(
+    'The model is busy right now (rate limited). Please try again in about 3 minutes.',
+  );
+  const explicit = await gatewayFailure(callGateway(cfg, { messages: userSays('x') }));
+  expect(explicit.retryAfterMs).toBe(3000);
 });

@@ -7,6 +7,7 @@ import {
   hasBudgetMarker,
 } from './classify.js';
 import { decodeErrorPayload, summarizeHtml } from './error-body.js';
+import { parseResetValue, rateLimitResetMs } from './rate-limit-reset.js';
 import { parseRetryAfterHeader, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 
 describe('retry-after', () => {
@@ -28,6 +29,30 @@ describe('retry-after', () => {
     expect(retryAfterMs({ 'retry-after': '6' }, 'try again in 5.289s', now)).toBe(6000);
     expect(retryAfterMs({ 'retry-after-ms': '7200' }, 'try again in 5.289s', now)).toBe(7200);
     expect(retryAfterMs({}, '', now)).toBeUndefined();
+  });
+  it('reads rate-limit reset values in every format providers write them', () => {
+    expect(parseResetValue('2m59.56s', now)).toBe(179_560);
+    expect(parseResetValue('20ms', now)).toBe(20);
+    expect(parseResetValue('12', now), 'seconds to wait').toBe(12_000);
+    expect(parseResetValue(String(now / 1000 + 60), now), 'epoch seconds').toBe(60_000);
+    expect(parseResetValue(String(now + 5000), now), 'epoch ms').toBe(5000);
+    expect(parseResetValue('2026-01-01T00:01:00Z', now), 'RFC 3339').toBe(60_000);
+    expect(parseResetValue('1s, 1s', now), 'repeated through a proxy').toBe(1000);
+    expect(parseResetValue(String(now - 5000), now), 'already past').toBeUndefined();
+    expect(parseResetValue('later', now)).toBeUndefined();
+  });
+  it('pairs each reset with its remaining count', () => {
+    const h = {
+      'x-ratelimit-remaining-tokens': '0',
+      'x-ratelimit-reset-tokens': '7.66s',
+      'x-ratelimit-reset-requests': '1s',
+    };
+    expect(rateLimitResetMs(h, now), 'the spent window').toBe(7660);
+    expect(
+      rateLimitResetMs({ 'x-ratelimit-reset-tokens': '7.66s', 'x-ratelimit-reset-requests': '1s' }, now),
+    ).toBe(1000);
+    expect(retryAfterMs(h, '', now)).toBe(7660);
+    expect(retryAfterMs({ ...h, 'retry-after': '2' }, '', now), 'an explicit wait wins').toBe(2000);
   });
   it('detects Requested > Limit', () => {
     expect(requestExceedsLimit('Limit 15000, Used 11972, Requested 4351')).toBeUndefined();

@@ -104,7 +104,8 @@ export function classifyHttpError(
       ...base,
       reason: 'rate_limited',
       retryable: true,
-      retryAfterMs: retryAfterMs(headers, providerText, nowMs),
+      // the response's own headers win over those the body relays from further upstream
+      retryAfterMs: retryAfterMs({ ...decoded?.headers, ...headers }, providerText, nowMs),
     });
   }
   if (cls === 'too_large')
@@ -206,7 +207,7 @@ export function classifyErrorPayload(
       ...init,
       reason: 'rate_limited',
       retryable: true,
-      retryAfterMs: retryAfterMs({}, d.message, nowMs),
+      retryAfterMs: retryAfterMs(d.headers ?? {}, d.message, nowMs),
     });
   }
   return new GatewayError('failed', message, {
@@ -214,7 +215,7 @@ export function classifyErrorPayload(
     reason: cls === 'too_large' ? 'request_too_large' : validation ? 'validation' : 'provider_error',
     retryable: transient,
     // a rate limit reported inside the stream may say how long to wait ("try again in 5.3s")
-    retryAfterMs: transient ? retryAfterMs({}, d.message, nowMs) : undefined,
+    retryAfterMs: transient ? retryAfterMs(d.headers ?? {}, d.message, nowMs) : undefined,
   });
 }
 

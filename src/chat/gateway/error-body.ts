@@ -20,6 +20,11 @@ export interface DecodedError {
   code?: string | number;
   /** `metadata.error_type` (OpenRouter: 'provider_unavailable'). */
   metadataType?: string;
+  /**
+   * Response headers of the upstream provider relayed inside the error (OpenRouter's
+   * `metadata.headers`, which carries `X-RateLimit-Reset`), names lower-cased.
+   */
+  headers?: Record<string, string>;
 }
 
 function asRecord(v: unknown): Record<string, unknown> | undefined {
@@ -109,12 +114,15 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
       flattenErrorText(e.msg) ||
       (str(meta?.raw) ?? '') ||
       flattenErrorText(e.detail);
-    return decoded(text, {
+    const out = decoded(text, {
       type:
         str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
       code,
       metadataType: str(meta?.error_type),
     });
+    const relayed = relayedHeaders(meta?.headers);
+    if (relayed) out.headers = relayed;
+    return out;
   }
   // vLLM / FastAPI shapes: no `error` key at all.
   if (
@@ -132,6 +140,17 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (typeof body.detail === 'string' || Array.isArray(body.detail))
     return decoded(flattenErrorText(body.detail), {});
   return undefined;
+}
+
+/** Headers relayed in an error body, names lower-cased, values as text; undefined when none. */
+function relayedHeaders(v: unknown): Record<string, string> | undefined {
+  const h = asRecord(v);
+  if (!h) return undefined;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(h)) {
+    if (typeof value === 'string' || typeof value === 'number') out[name.toLowerCase()] = String(value);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function codeOf(v: unknown): string | number | undefined {

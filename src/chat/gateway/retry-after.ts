@@ -1,8 +1,10 @@
 /**
  * How long a rate-limited gateway asks us to wait: the largest of `Retry-After`
  * (delta-seconds or an HTTP-date, RFC 9110 §10.2.3), `retry-after-ms`, and a
- * "try again in 5.289s" phrase in the message.
+ * "try again in 5.289s" phrase in the message; without any of them, when the spent limit
+ * resets by its `…ratelimit…reset…` headers (rate-limit-reset.ts).
  */
+import { rateLimitResetMs } from './rate-limit-reset.js';
 
 /** Header values as node:http gives them. */
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -45,8 +47,10 @@ export function parseTryAgainIn(message: string): number | undefined {
 }
 
 /**
- * The wait a 429 asks for, ms: max(Retry-After, retry-after-ms, "try again in"), or undefined
- * when none of them is present. Jitter is added by the caller.
+ * The wait a 429 asks for, ms: max(Retry-After, retry-after-ms, "try again in"); when none of
+ * them is present, the reset of the spent limit (rateLimitResetMs); else undefined. An explicit
+ * wait wins over a reset time because it is what the server asks of this request. Jitter is
+ * added by the caller.
  */
 export function retryAfterMs(
   headers: HeaderBag,
@@ -63,7 +67,7 @@ export function retryAfterMs(
     })(),
     parseTryAgainIn(message),
   ].filter((n): n is number => n !== undefined);
-  return candidates.length ? Math.max(...candidates) : undefined;
+  return candidates.length ? Math.max(...candidates) : rateLimitResetMs(headers, nowMs);
 }
 
 /**
