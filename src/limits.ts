@@ -163,6 +163,12 @@ export const VIEW_DATA_CACHE_CHARS = 32 * 1024 * 1024;
 export const MAX_PUSH_SUBSCRIPTIONS = 20;
 /** A subscription the push service refused stays this long (a heartbeat may revive it), ms: 7 days. */
 export const DEAD_SUBSCRIPTION_KEEP_MS = 7 * 86_400_000;
+/**
+ * Answers in a row that are neither delivered nor worth a retry (a redirect, 400 and other 4xx
+ * besides 404/410/401/403/429) after which a subscription is marked dead: the push service will
+ * not take reminders at that address, so sending on every reminder only hides that it is broken.
+ */
+export const PUSH_REJECTIONS_BEFORE_DEAD = 3;
 /** Longest subscription endpoint URL accepted, characters. */
 export const MAX_PUSH_ENDPOINT_CHARS = 2048;
 /** Longest device nickname, characters. */

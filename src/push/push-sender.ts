@@ -2,9 +2,11 @@
  * Sends one encrypted message to one subscription with the `web-push` library (RFC 8291
  * aes128gcm payload, RFC 8292 VAPID authorisation), TTL PUSH_TTL_SECONDS, urgency high. What the
  * push service answers decides what happens to the subscription: 2xx delivered; 404/410 gone
- * (remove it); 401/403 refused (mark it dead); 429, 5xx or a network failure: tried again after
+ * (remove it); 401/403 refused (mark it dead); 408, 429, 5xx or a network failure: tried again after
  * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries; a
- * Retry-After longer than PUSH_MAX_RETRY_WAIT_MS ends the tries (the message has failed).
+ * Retry-After longer than PUSH_MAX_RETRY_WAIT_MS ends the tries (the message has failed). Any
+ * other answer (a redirect, which RFC 8030 has no use for and web-push does not follow, 400, 413
+ * and the like) is `rejected`: not tried again, and counted against the subscription.
  */
 import type https from 'node:https';
 import type { RequestOptions } from 'web-push';
@@ -54,11 +56,14 @@ export interface SenderOptions {
   retryBaseMs?: number;
 }
 
-/** What became of one message: `status` is the last HTTP status (0: no answer). */
+/**
+ * What became of one message: `status` is the last HTTP status (0: no answer). `failed` may
+ * pass (busy service, network); `rejected` is an answer that will not change by asking again.
+ */
 export interface SendOutcome {
   id: string;
   status: number;
-  result: 'sent' | 'gone' | 'refused' | 'failed';
+  result: 'sent' | 'gone' | 'refused' | 'failed' | 'rejected';
   attempts: number;
 }
 
@@ -164,8 +169,9 @@ export async function sendPush(
       if (status === 404 || status === 410) return { id: sub.id, status, result: 'gone', attempts: attempt };
       if (status === 401 || status === 403)
         return { id: sub.id, status, result: 'refused', attempts: attempt };
-      const transient = status === 0 || status === 429 || status >= 500;
-      if (!transient || attempt >= PUSH_MAX_ATTEMPTS) {
+      const transient = status === 0 || status === 408 || status === 429 || status >= 500;
+      if (!transient) return { id: sub.id, status, result: 'rejected', attempts: attempt };
+      if (attempt >= PUSH_MAX_ATTEMPTS) {
         return { id: sub.id, status, result: 'failed', attempts: attempt };
       }
       wait = retryAfterMs(e.headers);

@@ -174,9 +174,9 @@ export class PushService {
       const outcomes = await Promise.all(subs.map((s) => sendPush(s, json, topic, this.sender)));
       for (const o of outcomes) if (o.result === 'gone') this.subs.removeId(o.id);
       this.subs.noteResults(
-        outcomes
-          .filter((o) => o.result !== 'gone')
-          .map((o) => ({ id: o.id, status: o.status, dead: o.result === 'refused' })),
+        outcomes.flatMap((o) =>
+          o.result === 'gone' ? [] : [{ id: o.id, status: o.status, result: o.result }],
+        ),
         now,
       );
       sent = outcomes.filter((o) => o.result === 'sent').length;

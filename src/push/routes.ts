@@ -9,10 +9,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
-import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS } from '../limits.js';
+import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
 import { pushEndpointProblem } from './endpoint-host.js';
 import type { ReminderRef } from './reminder-list.js';
+import type { SubscriptionRow } from './subscription-store.js';
 
 const Endpoint = Type.String({ minLength: 1, maxLength: MAX_PUSH_ENDPOINT_CHARS });
 const SubscribeBody = Type.Object({
@@ -86,6 +87,31 @@ function view(ref: ReminderRef, inst: Instance) {
   };
 }
 
+/** Why a dead subscription gets no reminders, in words for the settings page. */
+function deadWhy(row: SubscriptionRow): string {
+  const status = row.lastStatus ?? 0;
+  if (row.deadReason === 'refused' || status === 401 || status === 403)
+    return `its push service refused this server's signature (HTTP ${status})`;
+  const what = status >= 300 && status < 400 ? `a redirect (HTTP ${status})` : `HTTP ${status}`;
+  return `its push service answered ${what} ${row.rejections ?? PUSH_REJECTIONS_BEFORE_DEAD} times in a row instead of taking the reminder`;
+}
+
+/** The subscriptions that no longer get reminders, so the person can turn that device on again. */
+function stoppedDevices(inst: Instance) {
+  return inst.push.subs
+    .all()
+    .filter((r) => r.dead)
+    .map((r) => ({
+      id: r.id.slice(0, 12),
+      nickname: r.nickname,
+      host: new URL(r.endpoint).host,
+      user_agent: r.userAgent,
+      since: r.deadSince,
+      last_status: r.lastStatus,
+      reason: deadWhy(r),
+    }));
+}
+
 function globalState(inst: Instance) {
   return { quiet_hours: inst.push.state.data.quiet_hours, paused_until: inst.push.state.data.paused_until };
 }
@@ -123,6 +149,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     notifications: push.list().map((r) => view(r, inst)),
     ...globalState(inst),
     devices: push.subs.live().length,
+    stopped_devices: stoppedDevices(inst),
     tz: push.timeZone(),
   }));
 
@@ -184,6 +211,8 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
       lastStatus: s.lastStatus,
       dead: s.dead,
       deadSince: s.deadSince,
+      deadReason: s.deadReason ?? null,
+      rejections: s.rejections ?? 0,
     })),
     recent_fires: [...push.state.data.recent_fires].reverse(),
     ...globalState(inst),

@@ -3,14 +3,15 @@
  * receive reminders. A row's id is the SHA-256 of its endpoint, so subscribing again from the
  * same browser replaces its keys instead of adding a second row. At most
  * MAX_PUSH_SUBSCRIPTIONS live rows (the oldest goes); a row the push service refuses (401/403)
- * is marked dead and dropped after DEAD_SUBSCRIPTION_KEEP_MS unless a heartbeat revives it; a
+ * is marked dead and dropped after DEAD_SUBSCRIPTION_KEEP_MS unless a heartbeat revives it; so
+ * is a row the service rejects (a redirect, 400, …) PUSH_REJECTIONS_BEFORE_DEAD times in a row; a
  * row the service says is gone (404/410) is removed at once.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../home/atomic-write.js';
-import { DEAD_SUBSCRIPTION_KEEP_MS, MAX_PUSH_SUBSCRIPTIONS } from '../limits.js';
+import { DEAD_SUBSCRIPTION_KEEP_MS, MAX_PUSH_SUBSCRIPTIONS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 
 /** One stored subscription. */
 export interface SubscriptionRow {
@@ -24,6 +25,17 @@ export interface SubscriptionRow {
   lastStatus: number | null;
   dead: boolean;
   deadSince: string | null;
+  /** Rejected pushes in a row since the last delivered one (absent in files from before it was kept). */
+  rejections?: number;
+  /** Why the row is dead: the service refused our signature (401/403) or kept rejecting pushes. */
+  deadReason?: 'refused' | 'rejected' | null;
+}
+
+/** What one push did to a subscription, for SubscriptionStore.noteResults. */
+export interface PushResultNote {
+  id: string;
+  status: number;
+  result: 'sent' | 'failed' | 'refused' | 'rejected';
 }
 
 /** The id of an endpoint (hex SHA-256). */
@@ -94,6 +106,8 @@ export class SubscriptionStore {
       lastStatus: old?.lastStatus ?? null,
       dead: false,
       deadSince: null,
+      rejections: 0,
+      deadReason: null,
     };
     let rows = [...this.rows.filter((r) => r.id !== id), row];
     const live = rows.filter((r) => !r.dead);
@@ -115,7 +129,12 @@ export class SubscriptionStore {
     const id = subscriptionId(endpoint);
     const row = this.rows.find((r) => r.id === id);
     if (!row) return null;
-    if (row.dead) this.save(this.rows.map((r) => (r.id === id ? { ...r, dead: false, deadSince: null } : r)));
+    if (row.dead)
+      this.save(
+        this.rows.map((r) =>
+          r.id === id ? { ...r, dead: false, deadSince: null, deadReason: null, rejections: 0 } : r,
+        ),
+      );
     return id;
   }
 
@@ -133,22 +152,30 @@ export class SubscriptionStore {
 
   /**
    * Records the outcomes of pushes (one write for the lot): the status, and `dead` for a row the
-   * push service refused (401/403), which stops receiving until a heartbeat revives it.
+   * push service refused (401/403) or rejected PUSH_REJECTIONS_BEFORE_DEAD times in a row, which
+   * stops receiving until a heartbeat revives it. A delivered push clears the count; a failure
+   * that may pass (busy service, network) leaves it as it was.
    */
-  noteResults(results: { id: string; status: number; dead?: boolean }[], now: Date): void {
+  noteResults(results: PushResultNote[], now: Date): void {
     if (results.length === 0) return;
     const by = new Map(results.map((r) => [r.id, r]));
     const at = now.toISOString();
     const rows = this.rows.map((row) => {
       const r = by.get(row.id);
       if (!r) return row;
-      const dead = r.dead === true;
+      const before = row.rejections ?? 0;
+      const rejections = r.result === 'sent' ? 0 : r.result === 'rejected' ? before + 1 : before;
+      const reason =
+        r.result === 'refused' ? 'refused' : rejections >= PUSH_REJECTIONS_BEFORE_DEAD ? 'rejected' : null;
+      const dies = reason !== null && !row.dead;
       return {
         ...row,
         lastSentAt: at,
         lastStatus: r.status,
-        dead: dead || row.dead,
-        deadSince: dead && !row.dead ? at : row.deadSince,
+        rejections,
+        dead: row.dead || dies,
+        deadSince: dies ? at : row.deadSince,
+        deadReason: dies ? reason : (row.deadReason ?? null),
       };
     });
     this.save(rows);

@@ -117,6 +117,13 @@ export function decryptAes128gcm(body: Buffer, sub: StandInSubscription): Buffer
   return padded.subarray(0, end);
 }
 
+/** One scripted answer of the stand-in: a status and the headers that go with it. */
+export interface ScriptedAnswer {
+  status: number;
+  retryAfter?: string;
+  location?: string;
+}
+
 /** The running stand-in. */
 export interface PushStandIn {
   origin: string;
@@ -126,8 +133,8 @@ export interface PushStandIn {
   /** Refusals: requests whose VAPID or encryption did not check out. */
   rejected: { subId: string; reason: string }[];
   subscribe(): StandInSubscription;
-  /** Answers the next requests for `subId` with these statuses (then 201 again). */
-  script(subId: string, answers: { status: number; retryAfter?: string }[]): void;
+  /** Answers the next requests for `subId` with these statuses (then 201 again); `location` for a redirect. */
+  script(subId: string, answers: ScriptedAnswer[]): void;
   /** Messages received for one subscription. */
   messagesFor(subId: string): Received[];
   close(): Promise<void>;
@@ -136,7 +143,7 @@ export interface PushStandIn {
 /** Starts a stand-in push service on 127.0.0.1 at a random port. */
 export async function startPushStandIn(): Promise<PushStandIn> {
   const subs = new Map<string, StandInSubscription>();
-  const scripts = new Map<string, { status: number; retryAfter?: string }[]>();
+  const scripts = new Map<string, ScriptedAnswer[]>();
   const received: Received[] = [];
   const rejected: { subId: string; reason: string }[] = [];
   let origin = '';
@@ -186,6 +193,7 @@ export async function startPushStandIn(): Promise<PushStandIn> {
       });
       const headers: Record<string, string> = {};
       if (next.retryAfter !== undefined) headers['Retry-After'] = next.retryAfter;
+      if (next.location !== undefined) headers.Location = next.location;
       res.writeHead(next.status, headers).end();
     });
   });

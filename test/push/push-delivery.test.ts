@@ -283,6 +283,57 @@ describe('push service answers', () => {
   });
 });
 
+describe('a push service that will not take reminders at an address', () => {
+  async function testPush() {
+    for (const st of Object.values(s.inst.push.state.data.items)) delete st.lastTestAt;
+    return s.api('/api/notifications/test', { json: { id: 'walk#evening' } });
+  }
+
+  it('a redirect is not followed nor retried within a push, and three in a row stop the device, shown in Settings', async () => {
+    const sub = push.subscribe();
+    await subscribe(sub, 'Old phone');
+    const moved = { status: 301, location: `${push.origin}/push/elsewhere` };
+    push.script(sub.id, [moved, moved, moved, moved]);
+    for (let i = 0; i < 2; i++) {
+      const r = await testPush();
+      expect(r.body).toMatchObject({ ok: false, sent: 0, failed: 1, status: 'failed' });
+      expect(s.inst.push.subs.live()).toHaveLength(1);
+    }
+    await testPush();
+    expect(push.messagesFor(sub.id).map((m) => m.status)).toEqual([301, 301, 301]);
+    expect(s.inst.push.subs.live()).toHaveLength(0);
+    // no more pushes go to it
+    expect((await testPush()).body).toMatchObject({ devices: 0, status: 'no-devices' });
+    expect(push.messagesFor(sub.id)).toHaveLength(3);
+    const list = await s.api('/api/notifications');
+    expect(list.body.devices).toBe(0);
+    expect(list.body.stopped_devices).toHaveLength(1);
+    expect(list.body.stopped_devices[0]).toMatchObject({ nickname: 'Old phone', last_status: 301 });
+    expect(list.body.stopped_devices[0].reason).toMatch(/redirect \(HTTP 301\) 3 times in a row/);
+    // turning reminders on again on that device brings it back
+    expect((await subscribe(sub, 'Old phone')).status).toBe(200);
+    expect((await s.api('/api/notifications')).body.stopped_devices).toEqual([]);
+  });
+
+  it('a delivered push in between starts the count again; a 400 counts like a redirect', async () => {
+    const sub = push.subscribe();
+    await subscribe(sub);
+    push.script(sub.id, [
+      { status: 400 },
+      { status: 302 },
+      { status: 201 },
+      { status: 400 },
+      { status: 307 },
+    ]);
+    for (let i = 0; i < 5; i++) await testPush();
+    expect(s.inst.push.subs.live()).toHaveLength(1);
+    expect(s.inst.push.subs.all()[0]).toMatchObject({ rejections: 2, lastStatus: 307 });
+    push.script(sub.id, [{ status: 400 }]);
+    await testPush();
+    expect(s.inst.push.subs.live()).toHaveLength(0);
+  });
+});
+
 describe('payload size', () => {
   it('ten long reminders due together still fit 4096 encrypted bytes', async () => {
     const long = 'ü'.repeat(30);

@@ -35,7 +35,17 @@ interface Listing {
   quiet_hours: { start: string; end: string } | null;
   paused_until: string | null;
   devices: number;
+  stopped_devices?: StoppedDevice[];
   tz: string;
+}
+
+interface StoppedDevice {
+  id: string;
+  nickname: string | null;
+  host: string;
+  user_agent: string | null;
+  since: string | null;
+  reason: string;
 }
 
 export function NotificationsView() {
@@ -57,6 +67,7 @@ export function NotificationsView() {
         )
       ) : (
         <>
+          <StoppedDevices devices={res.data.stopped_devices ?? []} />
           <QuietAndPause listing={res.data} onSaved={res.reload} />
           <ReminderList listing={res.data} onChanged={res.set} />
         </>
@@ -126,6 +137,30 @@ function ThisDevice({ onChange }: { onChange(): void }) {
           {problem}
         </p>
       )}
+    </section>
+  );
+}
+
+/** Devices reminders no longer go to, with why and what to do (nothing when there are none). */
+function StoppedDevices({ devices }: { devices: StoppedDevice[] }) {
+  if (devices.length === 0) return null;
+  return (
+    <section class="panel" aria-labelledby="stopped-title" data-stopped-devices="">
+      <h2 class="panel-title" id="stopped-title">
+        Reminders stopped on {devices.length === 1 ? 'a device' : `${devices.length} devices`}
+      </h2>
+      <ul>
+        {devices.map((d) => (
+          <li key={d.id}>
+            <strong>{d.nickname ?? d.user_agent ?? d.host}</strong>
+            {d.since ? ` since ${new Date(d.since).toLocaleString()}` : ''}: {d.reason}.
+          </li>
+        ))}
+      </ul>
+      <p class="form-hint">
+        On that device, open Klebb and turn “Reminders on this device” off and on again; if they stop again,
+        its browser's push service is the problem.
+      </p>
     </section>
   );
 }
