@@ -133,6 +133,14 @@ export const DEFAULT_TURN_DEADLINE_MS = 720_000;
 export const TRANSPORT_HOP_CEILING_MS = 540_000;
 /** SSE comment heartbeat interval, ms (`: ping` every 15 s). */
 export const SSE_PING_INTERVAL_MS = 15_000;
+/**
+ * Most bytes an event stream may have waiting for a client that is not reading (a phone asleep
+ * with its connection open): past it the client is dropped, so one stalled page cannot grow the
+ * server's memory. A replay burst sent at the start of a stream comes on top. 1 MiB.
+ */
+export const SSE_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** How long a dropped slow client has to read what was already sent before its socket is cut, ms. */
+export const SSE_SLOW_CLIENT_GRACE_MS = 10_000;
 /** Conversations: at most this many per instance ... */
 export const MAX_CONVERSATIONS = 100;
 /** ... and this many messages each ... */

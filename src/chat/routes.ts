@@ -33,6 +33,7 @@ function bufferedAnswer(reply: FastifyReply, result: TurnResult | undefined) {
 /** Streams a hub turn to one client: replay after `afterId`, then live events until `done`. */
 function streamHubTurn(
   hub: TurnHub,
+  onSlowClient: () => void,
   conversationId: string,
   afterId: number | undefined,
   reply: FastifyReply,
@@ -45,7 +46,7 @@ function streamHubTurn(
   const att = hub.attach(conversationId, afterId, write);
   if (!att) return false;
   reply.hijack();
-  sse = new SseStream(reply.raw);
+  sse = new SseStream(reply.raw, { onSlowClient });
   reply.raw.on('close', att.detach);
   sse.sendMany(att.replay.map((e) => ({ event: e.event.type, data: e.event.data, id: e.id })));
   if (att.done || att.replay.some((e) => e.event.type === 'done')) sse.close();
@@ -69,6 +70,7 @@ function parseAfter(lastEventId: unknown, after: unknown): number | undefined {
 /** Registers the chat routes. */
 export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instance): void {
   const hub = inst.turns;
+  const onSlowClient = () => inst.metrics.observeSlowClient('chat');
 
   app.get('/api/chat/status', async () => ({ configured: chat.configured() }));
   approvalRoutes(app, chat.approvals);
@@ -88,14 +90,14 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
         { ...body, conversationId },
       );
       if (!body.stream) return bufferedAnswer(reply, await result);
-      streamHubTurn(hub, conversationId, undefined, reply);
+      streamHubTurn(hub, onSlowClient, conversationId, undefined, reply);
       return reply;
     }
     // no conversation: the client owns the transcript; a disconnect still never stops the turn
     const stop = new AbortController();
     if (!body.stream) return bufferedAnswer(reply, await chat.run(body, () => {}, stop.signal));
     reply.hijack();
-    const sse = new SseStream(reply.raw);
+    const sse = new SseStream(reply.raw, { onSlowClient });
     let id = 0;
     const emit = (e: TurnEvent) => sse.send(e.type, e.data, ++id);
     try {
@@ -120,7 +122,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
     async (req, reply) => {
       const { conversationId } = req.params;
       const after = parseAfter(req.headers['last-event-id'], req.query.after);
-      if (!streamHubTurn(hub, conversationId, after, reply)) return reply.status(204).send();
+      if (!streamHubTurn(hub, onSlowClient, conversationId, after, reply)) return reply.status(204).send();
       return reply;
     },
   );

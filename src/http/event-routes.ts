@@ -7,7 +7,8 @@
  *   id>","version"?:n}` (`version`, on `data-changed`, is the card's new data version, the number
  *   in its data ETag `"v<n>"`).
  * Events carry no health data, only which card changed; the page re-reads what it shows. `: ping`
- * comments every 15 s keep proxies from closing a quiet stream. Every stream ends when the server
+ * comments every 15 s keep proxies from closing a quiet stream. A page that stops reading is
+ * dropped once a megabyte waits for it (src/http/sse.ts); it reconnects and re-reads. Every stream ends when the server
  * closes (Fastify `preClose`) or the instance shuts down, so open pages never hold a shutdown up.
  */
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +26,7 @@ export function eventRoutes(app: FastifyInstance, inst: Instance): void {
 
   app.get('/api/events', async (req, reply) => {
     reply.hijack();
-    const sse = new SseStream(reply.raw);
+    const sse = new SseStream(reply.raw, { onSlowClient: () => inst.metrics.observeSlowClient('events') });
     const onCard = (e: CardEvent) => sse.send('card', e);
     const end = () => {
       if (!open.delete(end)) return;

@@ -4,7 +4,8 @@
  *
  * What is measured: HTTP requests by route template, method and status (and their duration),
  * chat turns by end reason and duration, chat gateway failures by kind, Health Auto Export
- * pushes by outcome and size, the database's size on disk, the reminder scheduler's lag, and
+ * pushes by outcome and size, the database's size on disk, the reminder scheduler's lag, event
+ * streams dropped for a client that stopped reading, and
  * Node's own process figures (memory, event-loop delay, garbage collection).
  */
 import fs from 'node:fs';
@@ -34,6 +35,7 @@ export class Metrics {
   private readonly haePushes: Counter<'outcome'>;
   private readonly haeBytes: Counter;
   private readonly schedulerLag: Gauge;
+  private readonly slowClients: Counter<'stream'>;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -86,6 +88,12 @@ export class Metrics {
       help: 'How late the reminder scheduler ran its last tick, seconds',
       registers,
     });
+    this.slowClients = new Counter({
+      name: 'klebb_sse_slow_clients_dropped_total',
+      help: 'Event streams ended because their client stopped reading while events piled up, by stream (events, chat)',
+      labelNames: ['stream'],
+      registers,
+    });
     new Gauge({
       name: 'klebb_database_bytes',
       help: 'Size of the SQLite database on disk (main file, write-ahead log and shared memory), bytes',
@@ -122,6 +130,11 @@ export class Metrics {
   /** Records how late the scheduler's latest tick ran, seconds. */
   observeSchedulerLag(seconds: number): void {
     this.schedulerLag.set(seconds);
+  }
+
+  /** Counts one event stream dropped because its client stopped reading. */
+  observeSlowClient(stream: 'events' | 'chat'): void {
+    this.slowClients.inc({ stream });
   }
 
   /** The exposition text and its content type. */
