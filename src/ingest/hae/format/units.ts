@@ -67,7 +67,9 @@ export const DIMENSIONS = {
   hr: dim('hr', { hr: 1, h: 1, min: 1 / 60, s: 1 / 3600 }),
   ms: dim('ms', { ms: 1, s: 1000 }),
   perMin: dim('count/min', { 'count/min': 1, bpm: 1, '/min': 1, 'beats/min': 1, 'breaths/min': 1, rpm: 1 }),
-  perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1 }),
+  // breathing disturbances: a rate per hour of sleep that the phone and Apple's export write as a
+  // plain `count` (0.94 is "0.94 an hour", not a tally)
+  perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1, count: 1 }),
   degC: dim('degC', {
     degC: 1,
     '°C': 1,
