@@ -43,17 +43,3 @@ export function byDate(rows: HaeRow[]): HaeRow[] {
 export function instantOf(at: string): number | undefined {
   return parseHaeTimestamp(at)?.epochMs;
 }
-
-/**
- * Keeps, of samples sharing `keyOf`, only the one that comes last in the input (the store passes
- * samples in arrival order, so a later re-send of a bucket wins over its partial first version),
- * in input order.
- */
-export function latestVersions<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
-  // each key is built once (it parses and spells a timestamp)
-  const keys = items.map(keyOf);
-  const last = new Map<string, number>();
-  for (let i = 0; i < keys.length; i++) last.set(keys[i], i);
-  if (last.size === items.length) return items.slice();
-  return items.filter((_, i) => last.get(keys[i]) === i);
-}

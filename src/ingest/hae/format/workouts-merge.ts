@@ -3,7 +3,7 @@
  * `workouts-merge-per-date`).
  */
 import type { CatalogueEntry } from './catalogue.js';
-import { byDate, finishRow, type HaeRow, instantOf, latestVersions } from './rows.js';
+import { byDate, finishRow, type HaeRow, instantOf } from './rows.js';
 import type { Sample } from './sample.js';
 
 function num(v: unknown): number | undefined {
@@ -18,8 +18,8 @@ function sumOf(ws: readonly Sample[], field: string): number | undefined {
 /**
  * Workout samples (already deduplicated) → rows `{date, trained: true, type?, durationMin?,
  * distanceKm?, calories?, avgHr?, maxHr?, elevationM?, startTime?}` sorted by date.
- * - One workout re-sent with more detail is one workout: versions share the v2 `id`, or for v1
- *   (no id) the start instant and name; the one later in the input wins.
+ * - One workout re-sent with more detail is one workout (workoutVersions); the one later in the
+ *   input wins.
  * - Per date: `type` = the distinct workout names in start order joined with ", " (names are
  *   localised by the phone: kept as sent); durations, distances, calories and ascent are summed;
  *   `avgHr` is the duration-weighted mean of the workouts that have one (plain mean when a
@@ -27,11 +27,7 @@ function sumOf(ws: readonly Sample[], field: string): number | undefined {
  * - A field no workout of the day has is left out, never written as 0.
  */
 export function workoutRows(entry: CatalogueEntry, samples: readonly Sample[]): HaeRow[] {
-  const versions = latestVersions(samples, (s) =>
-    typeof s.values.id === 'string'
-      ? `id:${s.values.id}`
-      : `${instantOf(s.at) ?? s.at}|${String(s.values.type)}`,
-  );
+  const versions = workoutVersions(samples);
   const byDay = new Map<string, Sample[]>();
   for (const s of versions) byDay.set(s.date, [...(byDay.get(s.date) ?? []), s]);
 
@@ -62,4 +58,44 @@ export function workoutRows(entry: CatalogueEntry, samples: readonly Sample[]): 
     if (row) rows.push(row);
   }
   return byDate(rows);
+}
+
+/**
+ * The keys that make two workout samples versions of one workout: the v2 `id`, and the start and
+ * end instants (start and name when the end is unknown). The same session reaches Klebb without
+ * an id from an Apple Health export or a v1 push and with one from a v2 push, and under other
+ * names (`Running` from the export, `Outdoor Run` from the app, either in the phone's language),
+ * so neither the id nor the name alone can tell; two sessions never start and end at the same
+ * seconds.
+ */
+function workoutKeys(s: Sample): string[] {
+  const keys = typeof s.values.id === 'string' ? [`id:${s.values.id}`] : [];
+  const start = instantOf(s.at) ?? s.at;
+  const end = typeof s.values.end === 'string' ? instantOf(s.values.end) : undefined;
+  keys.push(end !== undefined ? `span:${start}|${end}` : `start:${start}|${String(s.values.type)}`);
+  return keys;
+}
+
+/**
+ * Of samples that are versions of one workout (sharing any key of workoutKeys, directly or
+ * through another version), only the one that comes last in the input, in input order (the store
+ * passes samples in arrival order, so the latest sent wins).
+ */
+function workoutVersions(samples: readonly Sample[]): Sample[] {
+  const group = samples.map((_, i) => i);
+  const root = (i: number): number => {
+    while (group[i] !== i) i = group[i] = group[group[i]];
+    return i;
+  };
+  const firstWithKey = new Map<string, number>();
+  for (let i = 0; i < samples.length; i++) {
+    for (const key of workoutKeys(samples[i])) {
+      const j = firstWithKey.get(key);
+      if (j === undefined) firstWithKey.set(key, i);
+      else group[root(i)] = root(j);
+    }
+  }
+  const last = new Map<number, number>();
+  for (let i = 0; i < samples.length; i++) last.set(root(i), i);
+  return samples.filter((_, i) => last.get(root(i)) === i);
 }
