@@ -11,16 +11,40 @@
 const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * A JSON value as a number: finite numbers as they are, numeric strings parsed; everything else
- * (null, booleans, objects, '', NaN, ±Infinity) → undefined. `nonFinite` tells a caller that the
- * value was a number-like thing that is not finite (to count it apart from "missing").
+ * A JSON value as a number: finite numbers as they are, numeric strings parsed (also as a phone
+ * set to another region writes them, localNumber); everything else (null, booleans, objects, '',
+ * NaN, ±Infinity) → undefined. `nonFinite` tells a caller that the value was a number-like thing
+ * that is not finite (to count it apart from "missing"); `ambiguous` that it is text like
+ * `12,345`, where the comma may be a decimal or a thousands mark (never guessed).
  */
-export function readNumber(v: unknown): { value?: number; nonFinite?: true } {
+export function readNumber(v: unknown): { value?: number; nonFinite?: true; ambiguous?: true } {
   let n: number;
   if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && NUMERIC_TEXT.test(v.trim())) n = Number(v.trim());
-  else return {};
+  else if (typeof v !== 'string') return {};
+  else if (NUMERIC_TEXT.test(v.trim())) n = Number(v.trim());
+  else return localNumber(v.trim());
   return Number.isFinite(n) ? { value: n } : { nonFinite: true };
+}
+
+/** `72,5` / `-0,25`: a decimal comma (not followed by exactly three digits). */
+const DECIMAL_COMMA = /^[+-]?\d+,(\d{1,2}|\d{4,})$/;
+/** `1.234,5` / `1,234.5` / `1 234,5` / `1'234.5`: digits grouped by three, then a decimal part. */
+const GROUPED = /^[+-]?\d{1,3}([.,\s\u00a0\u202f'’])\d{3}(?:\1\d{3})*(?:([.,])\d+)?$/;
+/** `12,345` / `1.000`: one separator before three digits, a decimal mark or a grouping one. */
+const ONE_GROUP = /^[+-]?\d{1,3}[.,]\d{3}$/;
+
+/**
+ * A number as text in a region's own writing (a Shortcut or an app reading the phone's region
+ * writes `62,45` for 62.45 and `1.234,5` for 1234.5): read when the writing says which mark is the
+ * decimal one; `12,345` cannot tell and is reported `ambiguous`; anything else is not a number.
+ */
+function localNumber(text: string): { value?: number; ambiguous?: true } {
+  if (DECIMAL_COMMA.test(text)) return { value: Number(text.replace(',', '.')) };
+  if (ONE_GROUP.test(text)) return { ambiguous: true };
+  const m = GROUPED.exec(text);
+  if (!m || (m[2] !== undefined && m[2] === m[1])) return {};
+  const digits = text.split(m[1]).join('');
+  return { value: Number(m[2] === ',' ? digits.replace(',', '.') : digits) };
 }
 
 /**

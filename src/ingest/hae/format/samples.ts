@@ -264,6 +264,8 @@ function blockUnits(entry: CatalogueEntry, units: string): BlockUnits {
 }
 
 const NON_FINITE = 'non-finite number';
+/** Text like `12,345`: 12.345 in one region, 12345 in another (numbers.ts localNumber). */
+const AMBIGUOUS = 'number whose comma or point may be a decimal or a thousands mark';
 
 /**
  * The exact converted values of a point's fields whose stored value was rounded (field → value),
@@ -289,6 +291,7 @@ function numberField(
   } else {
     const r = readNumber(raw);
     if (r.nonFinite) return NON_FINITE;
+    if (r.ambiguous) return AMBIGUOUS;
     if (r.value === undefined) return undefined;
     n = r.value;
   }
