@@ -1,8 +1,9 @@
 /**
  * Reading an error out of whatever a gateway sends: `{error:{...}}`, `[{error:{...}}]`
  * (Gemini), `{error:"text", error_type}` (HF TGI), vLLM's
- * `{object:"error", message, type, code}`, FastAPI's `{detail}`; and a short, safe summary of
- * an HTML error page (never pass raw HTML on).
+ * `{object:"error", message, type, code}`, FastAPI's `{detail}`, an error wrapped once more
+ * (`{error:{error:{...}}}`), API gateways' `{message}`, `{statusCode, message}`,
+ * `{errors:[...]}` and `{error:[...]}`; and a short, safe summary of an HTML error page (never pass raw HTML on).
  */
 
 import { clipGraphemes, headGraphemes } from '../../common/graphemes.js';
@@ -105,8 +106,18 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (typeof err === 'string') {
     return decoded(err, { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) });
   }
+  if (Array.isArray(err) && err.length > 0) {
+    // a list of errors under `error` (Cloudflare's AI Gateway): their messages, the first code
+    const text = flattenErrorText(err);
+    if (text !== '') return decoded(text, { code: codeOf(asRecord(err[0])?.code) });
+  }
   const e = asRecord(err);
   if (e) {
+    // a proxy that wrapped the provider's whole error body once more: the inner error says it
+    if (asRecord(e.error) && !str(e.message) && !str(e.msg)) {
+      const inner = decodeErrorPayload(e);
+      if (inner && inner.message !== '') return inner;
+    }
     const meta = asRecord(e.metadata);
     const code = codeOf(e.code);
     const text =
@@ -139,6 +150,12 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   }
   if (typeof body.detail === 'string' || Array.isArray(body.detail))
     return decoded(flattenErrorText(body.detail), {});
+  // API gateways in front of the model answer in their own shapes: `{message}` (Kong, AWS API
+  // Gateway, also as `Message`), `{statusCode, message}` (Azure API Management), `{errors: [...]}`
+  // (Cloudflare); the message is what tells the person which key or limit it is
+  const gatewayText =
+    flattenErrorText(body.message) || flattenErrorText(body.Message) || flattenErrorText(body.errors);
+  if (gatewayText !== '') return decoded(gatewayText, { code: codeOf(body.code ?? body.statusCode) });
   return undefined;
 }
 
