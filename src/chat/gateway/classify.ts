@@ -29,6 +29,15 @@ function tryJson(text: string): unknown {
   }
 }
 
+/**
+ * Wording of a request sent to an address that takes no chat requests: LM Studio answers a wrong
+ * path with 200 and "Unexpected endpoint or method. (POST /chat/completions)", others say
+ * "Invalid URL (POST /v1/chat)" or "route not found". Trying again cannot help; the endpoint URL
+ * must change.
+ */
+const WRONG_ENDPOINT =
+  /unexpected endpoint|invalid url \(|(?:endpoint|route|path) (?:not found|does not exist)|no (?:such|matching) (?:endpoint|route)|cannot post \//i;
+
 /** Which well-known, self-healing 400 this is, if any. */
 function badRequestReason(text: string): string | undefined {
   if (
@@ -56,7 +65,8 @@ function badRequestReason(text: string): string | undefined {
  * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large'); a request longer than
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
- * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones.
+ * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
+ * 'not_found' for a 404, a 405 or wording of a wrong address.
  */
 export function classifyHttpError(
   status: number,
@@ -125,7 +135,8 @@ export function classifyHttpError(
       (status === 400 || status === 422 ? badRequestReason(providerText) : undefined) ??
       (status === 401 || status === 403
         ? 'auth'
-        : status === 404
+        : // 405: the address exists but takes no POST, so it is not the chat-completions path
+          status === 404 || status === 405 || WRONG_ENDPOINT.test(providerText)
           ? 'not_found'
           : status === 413
             ? 'request_too_large'
@@ -167,7 +178,8 @@ function redirectError(status: number, headers: HeaderBag): GatewayError {
 /**
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
  * GatewayError, or returns undefined when the payload has no `error`.
- * Budget wording gives 'budget'; everything else is 'failed', retryable when classifyFailure
+ * Budget wording gives 'budget'; wording of a wrong address (a server answering an unknown path
+ * with 200 and an error) gives 'failed' / 'not_found'; everything else is 'failed', retryable when classifyFailure
  * (transience.ts, the same rule as for a status line) calls it transient: a 408/429/5xx code, a
  * transient type ('provider_unavailable', 'overloaded_error' ...) or, without either, wording
  * such as "Overloaded"; never for 400-class, `validation` or context-length errors.
@@ -198,6 +210,10 @@ export function classifyErrorPayload(
   const cls = classifyFailure({ status: numeric, types, message: d.message });
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
+  if (WRONG_ENDPOINT.test(d.message)) {
+    // a server that answers a wrong path with a success status and an error body
+    return new GatewayError('failed', message, { ...init, reason: 'not_found', retryable: false });
+  }
   const validation = types.some((t) => /validation|invalid/i.test(t));
   const transient = cls === 'transient';
   // a rate limit reported inside the stream is told to the person like one in the status line:
