@@ -60,6 +60,16 @@ export interface ReplyReaderInit {
   offeredTools?: ReadonlySet<string>;
 }
 
+/** True when `text` is one complete JSON value (a body that arrived whole). */
+function wholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the reader for one response. */
 export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   const { status, headers, streaming, hooks, progress } = init;
@@ -212,14 +222,16 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
           retryable: true,
         });
       }
-      if (how === 'reset') {
+      text += tail;
+      // a connection that dies after the whole reply arrived (the chunked body's last empty chunk
+      // never came, or a Content-Length larger than what the proxy sent) still delivered the reply
+      if (how === 'reset' && !wholeJson(text)) {
         throw new GatewayError('unavailable', 'the gateway connection dropped mid-reply', {
           reason: 'connection_reset',
           upstreamStatus: status,
           retryable: true,
         });
       }
-      text += tail;
       return finishBuffered();
     },
   };
