@@ -14,7 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const cases: Array<{ who: string; status: number; body: unknown; says: string; copy: RegExp }> = [
+const cases: Array<{ who: string; status: number; body: object; says: string; copy: RegExp }> = [
   {
     who: 'Azure API Management, a wrong subscription key',
     status: 401,
