@@ -177,11 +177,10 @@ function parseUsual(s: string): HaeTime | null | undefined {
 }
 
 function parse(input: string): HaeTime | null {
-  const m = PATTERN.exec(
-    /^[\s\u00a0\u202f]|[\s\u00a0\u202f]$/.test(input)
-      ? input.replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, '')
-      : input,
-  );
+  const trimmed = /^[\s\u00a0\u202f]|[\s\u00a0\u202f]$/.test(input)
+    ? input.replace(/^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g, '')
+    : input;
+  const m = PATTERN.exec(trimmed) ?? PATTERN.exec(withEnglishDayHalf(trimmed));
   if (!m) return null;
   const [, ys, mos, ds, hs, mis, ss, frac, ampm, zone] = m;
   const date = `${ys}-${mos}-${ds}`;
@@ -209,6 +208,41 @@ function parse(input: string): HaeTime | null {
     dateOnly: hs === undefined,
     canonical: spell(date, time, epochMs, offsetMinutes),
   };
+}
+
+/**
+ * A phone's morning and afternoon words as its region writes them (a time formatted with a fixed
+ * 24-hour pattern comes out in 12-hour form, with the region's words, when the phone is set to a
+ * 12-hour clock): Spanish `a. m.`/`p. m.` (spaces may be U+00A0), Japanese, Chinese and Korean
+ * (written before the hour), German `vorm.`/`nachm.`.
+ */
+const DAY_HALF: Readonly<Record<string, 'am' | 'pm'>> = {
+  午前: 'am',
+  午後: 'pm',
+  上午: 'am',
+  下午: 'pm',
+  오전: 'am',
+  오후: 'pm',
+  'vorm.': 'am',
+  'nachm.': 'pm',
+};
+const DAY_HALF_WORD = new RegExp(
+  `(${Object.keys(DAY_HALF).join('|').replace(/\./g, '\\.')}|[aApP]\\.${SP}+[mM]\\.)`,
+);
+/** `<date> <day half><time>`: the day half written before the hour. */
+const HALF_FIRST = new RegExp(`^(\\S+${SP}+)(am|pm)${SP}*(\\d{1,2}:\\S+)(.*)$`);
+
+/**
+ * `input` with a region's day-half word (DAY_HALF_WORD) written as `am`/`pm` after the time, as
+ * PATTERN reads it; `input` itself when it has none.
+ */
+function withEnglishDayHalf(input: string): string {
+  const word = DAY_HALF_WORD.exec(input);
+  if (!word) return input;
+  const half = DAY_HALF[word[1]] ?? (word[1][0].toLowerCase() === 'a' ? 'am' : 'pm');
+  const text = `${input.slice(0, word.index)}${half}${input.slice(word.index + word[1].length)}`;
+  const first = HALF_FIRST.exec(text);
+  return first ? `${first[1]}${first[3]} ${first[2]}${first[4]}` : text;
 }
 
 /** `+1100` / `-04:00` / `+05` / `Z` → minutes east of UTC; undefined when out of range. */
