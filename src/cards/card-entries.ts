@@ -11,6 +11,7 @@
  * that moves a row to another day, that day's room (409 DAY_FULL).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { addDays, dayOfDateTime } from '../common/dates.js';
 import { type AddEntryResult, type Entry, type WritePolicy, writePolicyOf } from '../common/write-policy.js';
 import { conflict, KlebbError, notFound } from '../errors.js';
 import type { Actor } from '../store/change-log.js';
@@ -39,6 +40,11 @@ export interface EntryWriteOptions {
   ifMatch?: string;
   /** The person's calendar day (`YYYY-MM-DD` in their time zone), for the date allowance. */
   today: string;
+  /**
+   * The person's IANA time zone (undefined: the server's): an entry's date written with `Z` or an
+   * offset is an instant, filed under its date in this zone.
+   */
+  timeZone?: string;
   /** True for callers the date allowance does not bind (agents with a bearer token). */
   skipDateRule?: boolean;
   /**
@@ -114,6 +120,27 @@ function finish(ctx: CardContext, id: string, version: number): string {
 }
 
 /**
+ * Whether every dated row of the card is filed before `day`, known without reading the rows. The
+ * greatest stored value is the latest written day; a row with `Z` or an offset may be filed up to
+ * two days after its written day (offsets reach -12:00 and +14:00), so when the latest written
+ * day is that close to `day`, the values of those days are looked at too (through the date index,
+ * only for the `date` field; another field reads the rows).
+ */
+function laterThanEveryRow(ctx: CardContext, id: string, field: string, day: string, tz?: string): boolean {
+  const latest = ctx.store.maxDate(id, field);
+  if (latest === null) return true;
+  const written = latest.slice(0, 10);
+  if (written >= day) return false;
+  const from = addDays(day, -2);
+  if (written < from) return true;
+  if (field !== 'date') return false;
+  for (const v of ctx.store.datesBetween(id, from, `${addDays(day, -1)}~`)) {
+    if ((dayOfDateTime(v, tz) ?? v.slice(0, 10)) >= day) return false;
+  }
+  return true;
+}
+
+/**
  * Adds an entry (`POST /api/manifests/:id/entries`; `raw` is the body's `entry`, see cleanEntry). A dated entry for a day without rows must be
  * allowed by the date allowance (unless `skipDateRule`); with maxReadingsPerDay 1 and a row of that
  * day present it replaces that row, else it is inserted in date order and the day's oldest rows
@@ -134,7 +161,7 @@ export function addEntry(
   if (p.policy.dated && !Object.hasOwn(entry, p.policy.dateField) && opts.today !== '')
     entry[p.policy.dateField] = opts.today;
   checkEntry(p.policy, entry);
-  const day = entryDay(p.policy, entry);
+  const day = entryDay(p.policy, entry, opts.timeZone);
   const dateRule = (hasRowOfDay: boolean) => {
     if (day !== null && !hasRowOfDay && !opts.skipDateRule) assertDateAllowed(p.policy, day, opts.today);
   };
@@ -145,16 +172,14 @@ export function addEntry(
     return { ok: true, id, index: 0, replaced: false, dropped: 0, etag: finish(ctx, id, version) };
   }
   // fast path: a day later than every dated row (or no date at all) is appended without reading the rows
-  const latest = ctx.store.maxDate(id, p.policy.dateField);
-  const latestDay = latest === null ? null : latest.slice(0, 10);
-  if (day === null || latestDay === null || latestDay < day) {
+  if (day === null || laterThanEveryRow(ctx, id, p.policy.dateField, day, opts.timeZone)) {
     dateRule(false);
     const r = ctx.store.append(id, [], '', entry, opts.actor);
     return { ok: true, id, index: p.rowCount, replaced: false, dropped: 0, etag: finish(ctx, id, r.version) };
   }
   const rows = ctx.store.read(id) as unknown[];
-  const plan = planAdd(rows, day, p.policy);
-  dateRule(rowsOfDay(rows, day, p.policy.dateField).length > 0);
+  const plan = planAdd(rows, day, p.policy, opts.timeZone);
+  dateRule(rowsOfDay(rows, day, p.policy.dateField, opts.timeZone).length > 0);
   if (plan.kind === 'replace') {
     const { segs, text } = indexSeg(plan.index);
     const r = ctx.store.update(id, segs, text, replacementPatch(rows[plan.index], entry), opts.actor);
@@ -209,16 +234,16 @@ export function replaceEntry(
   const rows = ctx.store.read(id) as unknown[];
   const before = rows[index];
   assertExpected(id, index, before, opts.expect);
-  const oldDay = rowDay(before, p.policy.dateField);
+  const oldDay = rowDay(before, p.policy.dateField, opts.timeZone);
   const next: Entry = { ...entry };
   if (!Object.hasOwn(next, p.policy.dateField) && before !== null && typeof before === 'object') {
     const keep = (before as Record<string, unknown>)[p.policy.dateField];
     if (keep !== undefined) next[p.policy.dateField] = keep;
   }
   checkEntry(p.policy, next);
-  const day = entryDay(p.policy, next);
+  const day = entryDay(p.policy, next, opts.timeZone);
   if (day !== null && day !== oldDay) {
-    const others = rowsOfDay(rows, day, p.policy.dateField).filter((i) => i !== index);
+    const others = rowsOfDay(rows, day, p.policy.dateField, opts.timeZone).filter((i) => i !== index);
     if (others.length === 0 && !opts.skipDateRule) assertDateAllowed(p.policy, day, opts.today);
     if (others.length >= p.policy.maxReadingsPerDay) {
       throw conflict(
@@ -229,7 +254,7 @@ export function replaceEntry(
       );
     }
     const rest = rows.filter((_, i) => i !== index);
-    const at = datePosition(rest, day, p.policy.dateField);
+    const at = datePosition(rest, day, p.policy.dateField, opts.timeZone);
     const version = ctx.store.replace(id, applyInsert(rest, next, at, []), opts.actor, 'entry-edit');
     return { ok: true as const, id, index: at, etag: finish(ctx, id, version) };
   }

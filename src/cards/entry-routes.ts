@@ -46,10 +46,12 @@ function requestTimeZone(req: FastifyRequest, inst: Instance): string | undefine
 function writeOptions(req: FastifyRequest, inst: Instance, expect: unknown) {
   const h = req.headers['if-match'];
   const kind = req.principal?.kind ?? 'local';
+  const timeZone = requestTimeZone(req, inst);
   return {
     actor: req.principal?.actor ?? 'local',
     ifMatch: Array.isArray(h) ? h.join(',') : h,
-    today: todayIn(requestTimeZone(req, inst)),
+    today: todayIn(timeZone),
+    timeZone,
     skipDateRule: !PERSON_KINDS.includes(kind),
     expect,
   };

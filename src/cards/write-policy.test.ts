@@ -178,7 +178,10 @@ describe('dates', () => {
 
   it('entryDay reads dates and timestamps, refuses anything else', () => {
     expect(entryDay(p, { date: '2026-04-20' })).toBe('2026-04-20');
-    expect(entryDay(p, { date: '2026-04-20T08:00:00+10:00' })).toBe('2026-04-20');
+    expect(entryDay(p, { date: '2026-04-20T08:00:00+10:00' }, 'Australia/Brisbane')).toBe('2026-04-20');
+    // an instant is filed under the person's day: a Los Angeles evening sent in UTC
+    expect(entryDay(p, { date: '2026-04-21T03:30:00Z' }, 'America/Los_Angeles')).toBe('2026-04-20');
+    expect(entryDay(p, { date: '2026-04-21T03:30' }, 'America/Los_Angeles')).toBe('2026-04-21');
     expect(entryDay(p, {})).toBeNull();
     expect(refusal(() => entryDay(p, { date: '20/04/2026' }))).toMatchObject({
       status: 422,

@@ -167,11 +167,11 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
 /**
  * The calendar day of an entry (`entry[dateField]`: `YYYY-MM-DD`, or a real date and time such
  * as `2026-04-20T07:12:00+02:00`, see `dayOfDateTime`), or null when the entry has no date (list
- * cards).
+ * cards). A time with `Z` or an offset is filed under its date in `timeZone`, the person's zone.
  * @throws 422 INVALID_ENTRY naming the date field when it holds something else ("… is not a date in
  *   the calendar" when it is written YYYY-MM-DD but the day does not exist).
  */
-export function entryDay(policy: WritePolicy, entry: Entry): string | null {
+export function entryDay(policy: WritePolicy, entry: Entry, timeZone?: string): string | null {
   const v = entry[policy.dateField];
   if (v === undefined) return null;
   const day = typeof v === 'string' ? v.slice(0, 10) : '';
@@ -183,23 +183,28 @@ export function entryDay(policy: WritePolicy, entry: Entry): string | null {
       'INVALID_ENTRY',
     );
   }
-  if (dayOfDateTime(v) === null) {
+  const filed = dayOfDateTime(v, timeZone);
+  if (filed === null) {
     throw invalid(
       `The date must be written YYYY-MM-DD.`,
       [{ path: entryPath(policy.dateField), message: 'must be a date written YYYY-MM-DD' }],
       'INVALID_ENTRY',
     );
   }
-  return day;
+  return filed;
 }
 
-/** The day a stored row belongs to (its date field's first ten characters when a real date), or null. */
-export function rowDay(row: unknown, dateField: string): string | null {
+/**
+ * The day a stored row belongs to, or null: a time with `Z` or an offset its date in `timeZone`
+ * (the person's zone), else the date written first in the field when it is a real date.
+ */
+export function rowDay(row: unknown, dateField: string, timeZone?: string): string | null {
   if (!isObject(row)) return null;
   const v = row[dateField];
   if (typeof v !== 'string') return null;
   const d = v.slice(0, 10);
-  return isIsoDate(d) ? d : null;
+  if (!isIsoDate(d)) return null;
+  return v.length === 10 ? d : (dayOfDateTime(v, timeZone) ?? d);
 }
 
 /**
@@ -236,11 +241,16 @@ export type AddPlan =
  * that day or earlier; when there is none, before the first later row; else at the end. Rows
  * without a date are passed over.
  */
-export function datePosition(rows: readonly unknown[], day: string, dateField: string): number {
+export function datePosition(
+  rows: readonly unknown[],
+  day: string,
+  dateField: string,
+  timeZone?: string,
+): number {
   let lastNotLater = -1;
   let firstLater = -1;
   rows.forEach((row, i) => {
-    const d = rowDay(row, dateField);
+    const d = rowDay(row, dateField, timeZone);
     if (d === null) return;
     if (d <= day) lastNotLater = i;
     else if (firstLater < 0) firstLater = i;
@@ -249,11 +259,16 @@ export function datePosition(rows: readonly unknown[], day: string, dateField: s
   return firstLater >= 0 ? firstLater : rows.length;
 }
 
-/** Positions of the rows of `day`, in array order. */
-export function rowsOfDay(rows: readonly unknown[], day: string, dateField: string): number[] {
+/** Positions of the rows of `day` (filed in `timeZone`, see rowDay), in array order. */
+export function rowsOfDay(
+  rows: readonly unknown[],
+  day: string,
+  dateField: string,
+  timeZone?: string,
+): number[] {
   const out: number[] = [];
   rows.forEach((row, i) => {
-    if (rowDay(row, dateField) === day) out.push(i);
+    if (rowDay(row, dateField, timeZone) === day) out.push(i);
   });
   return out;
 }
@@ -263,12 +278,17 @@ export function rowsOfDay(rows: readonly unknown[], day: string, dateField: stri
  * and a row of that day present, it replaces that day's last row; otherwise it is inserted in date
  * order (appended when `day` is null), and the oldest rows of the day beyond the maximum are dropped.
  */
-export function planAdd(rows: readonly unknown[], day: string | null, policy: WritePolicy): AddPlan {
+export function planAdd(
+  rows: readonly unknown[],
+  day: string | null,
+  policy: WritePolicy,
+  timeZone?: string,
+): AddPlan {
   if (day === null) return { kind: 'insert', at: rows.length, drop: [], finalIndex: rows.length };
-  const same = rowsOfDay(rows, day, policy.dateField);
+  const same = rowsOfDay(rows, day, policy.dateField, timeZone);
   if (policy.maxReadingsPerDay === 1 && same.length > 0)
     return { kind: 'replace', index: same[same.length - 1] };
-  const at = datePosition(rows, day, policy.dateField);
+  const at = datePosition(rows, day, policy.dateField, timeZone);
   const excess = same.length + 1 - policy.maxReadingsPerDay;
   const drop = excess > 0 ? same.slice(0, excess) : [];
   const finalIndex = at - drop.filter((i) => i < at).length;

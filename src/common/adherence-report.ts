@@ -21,7 +21,7 @@
 
 import { addDays, isIsoDate } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
-import { adherence, dosesDue, dosesOf, isTaken, takenCount, trackedSince } from './schedule.js';
+import { adherence, dayText, dosesDue, dosesOf, isTaken, takenCount, trackedSince } from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
 
 /** Default length of the compliance window, in days. */
@@ -145,9 +145,7 @@ function lastTakenDay(item: unknown): string | null {
   let best: string | null = null;
   for (const d of dosesOf(item)) {
     if (!isTaken(d)) continue;
-    const day = [d.scheduledDate, d.takenAt]
-      .map((v) => (typeof v === 'string' ? v.slice(0, 10) : ''))
-      .find(isIsoDate);
+    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
     if (day && (best === null || day > best)) best = day;
   }
   return best;

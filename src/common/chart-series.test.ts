@@ -124,9 +124,10 @@ describe('chartData', () => {
     });
   });
 
-  it('a timestamped date counts on its own calendar day', () => {
+  it('a timestamped date counts on its calendar day (midday UTC: the same day from UTC−12 to +11)', () => {
     const cfg = chartConfigOf({ series: [{ field: 'kg' }] });
-    expect(chartData([{ date: '2026-04-20T23:30:00-07:00', kg: 85.5 }], cfg).days).toEqual(['2026-04-20']);
+    expect(chartData([{ date: '2026-04-20T05:30:00-07:00', kg: 85.5 }], cfg).days).toEqual(['2026-04-20']);
+    expect(chartData([{ date: '2026-04-20T23:30:00', kg: 85.5 }], cfg).days).toEqual(['2026-04-20']);
   });
 
   it('several readings on a day: their mean, to one decimal more than the readings', () => {

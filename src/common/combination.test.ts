@@ -275,7 +275,7 @@ describe('reading rows', () => {
   it('dates in rows may carry a time; rows in the wrong shape are skipped', () => {
     const r = resolveCombination(
       { combines: [{ sourceId: 'hr', role: 'primary', accessor: 'bpm' }] },
-      sources({ hr: [null, 'x', 7, { date: `${DAY}T07:30:00+12:00`, bpm: 58 }] }),
+      sources({ hr: [null, 'x', 7, { date: `${DAY}T23:30:00+12:00`, bpm: 58 }] }),
       { date: DAY },
     );
     expect(r.entries[0]).toMatchObject({ state: 'ok', text: '58' });

@@ -46,25 +46,57 @@ export function isIsoDate(s: unknown): s is string {
  * `…+0200`): the date, then optionally a time with seconds, a fraction and a UTC offset.
  */
 const DATE_TIME_RE =
-  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?$/;
+  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 /**
- * The calendar day `YYYY-MM-DD` of a date field's value: a real date, or a real date followed by
- * a real time of day (hours 00–23, minutes and seconds 00–59, an offset up to ±14:00). The day
- * is the one written (a timestamp with an offset carries the writer's own day). Anything else,
- * such as trailing text ("2026-04-20 ", "2026-04-20abc") or a time that no clock shows
- * ("2026-04-20T25:00"), is null: a reader that cuts the first ten characters would otherwise
- * file it under a day while the stored value matches no day.
+ * The calendar day `YYYY-MM-DD` a date field's value is filed under, or null when it names none.
+ * The value is a real date, or a real date followed by a real time of day (hours 00–23, minutes
+ * and seconds 00–59, an offset up to ±14:00). A date, or a date and time without offset (a wall
+ * clock time), is filed under the day written. A time with `Z` or an offset is an instant (a
+ * machine wrote it, often in UTC): it is filed under its date in `timeZone`, the person's zone
+ * (default: the process's zone, which in the browser is the person's), so a Los Angeles evening
+ * sent as `2026-04-21T03:30Z` is 20 April. Anything else, such as trailing text ("2026-04-20 ",
+ * "2026-04-20abc") or a time that no clock shows ("2026-04-20T25:00"), is null: a reader that
+ * cuts the first ten characters would otherwise file it under a day while the stored value
+ * matches no day.
  */
-export function dayOfDateTime(s: unknown): string | null {
+export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
   if (typeof s !== 'string') return null;
   const m = DATE_TIME_RE.exec(s);
   if (!m || !isIsoDate(m[1])) return null;
-  const [, day, h, mi, sec, oh, om] = m;
+  const [, day, h, mi, sec, frac, zone, sign, oh, om] = m;
   if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) return null;
   if (sec !== undefined && Number(sec) > 59) return null;
   if (oh !== undefined && (Number(oh) * 60 + Number(om) > 14 * 60 || Number(om) > 59)) return null;
-  return day;
+  if (zone === undefined) return day;
+  const offsetMin = oh === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const ms =
+    Date.UTC(
+      Number(day.slice(0, 4)),
+      Number(day.slice(5, 7)) - 1,
+      Number(day.slice(8, 10)),
+      Number(h),
+      Number(mi),
+    ) +
+    Number(sec ?? 0) * 1000 +
+    Math.floor(Number(`0.${frac ?? 0}`) * 1000) -
+    offsetMin * 60_000;
+  return instantDay(ms, timeZone);
+}
+
+/** Days of instants already worked out, by zone and instant (formatting one costs a few µs). */
+const instantDays = new Map<string, string>();
+
+/** The calendar date of instant `ms` in `timeZone` (default: the process's zone). */
+function instantDay(ms: number, timeZone: string | undefined): string {
+  const key = `${timeZone ?? ''}|${ms}`;
+  let d = instantDays.get(key);
+  if (d === undefined) {
+    d = todayIn(timeZone, new Date(ms));
+    if (instantDays.size >= 10_000) instantDays.clear();
+    instantDays.set(key, d);
+  }
+  return d;
 }
 
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`; later `to` is positive). */

@@ -48,18 +48,38 @@ describe('isIsoDate', () => {
 });
 
 describe('dayOfDateTime', () => {
-  it('gives the written day of a date or of a real date and time', () => {
-    for (const s of [
-      '2026-04-20',
-      '2026-04-20T07:12',
-      '2026-04-20T07:12:05',
-      '2026-04-20 07:12:05.250',
-      '2026-04-20T23:59:59Z',
-      '2026-04-20T00:00:00+14:00',
-      '2026-04-20T10:00:00+0100',
-      '2026-04-20T10:00:00-05:45',
-    ])
-      expect(dayOfDateTime(s), s).toBe('2026-04-20');
+  it('gives the written day of a date or of a wall-clock time, in any zone', () => {
+    for (const s of ['2026-04-20', '2026-04-20T07:12', '2026-04-20T07:12:05', '2026-04-20 07:12:05.250'])
+      for (const tz of [undefined, 'UTC', 'Pacific/Auckland', 'America/Los_Angeles'])
+        expect(dayOfDateTime(s, tz), `${s} ${tz}`).toBe('2026-04-20');
+  });
+
+  it('files an instant (Z or an offset) under its date in the person’s zone', () => {
+    const cases: [string, string, string][] = [
+      // a Los Angeles evening sent in UTC is that evening's day, not the next
+      ['2026-04-21T03:30:00Z', 'America/Los_Angeles', '2026-04-20'],
+      ['2026-04-21T03:30:00Z', 'UTC', '2026-04-21'],
+      ['2026-04-20T23:59:59Z', 'UTC', '2026-04-20'],
+      // a morning in Auckland sent in UTC is already the next day there
+      ['2026-04-19T20:00:00.5Z', 'Pacific/Auckland', '2026-04-20'],
+      // half and three-quarter hour zones: 18:29 and 18:30 UTC are either side of midnight in Kolkata
+      ['2026-04-19T18:29:59Z', 'Asia/Kolkata', '2026-04-19'],
+      ['2026-04-19T18:30:00Z', 'Asia/Kolkata', '2026-04-20'],
+      ['2026-04-19T18:15:00Z', 'Asia/Kathmandu', '2026-04-20'],
+      ['2026-04-19T18:14:59Z', 'Asia/Kathmandu', '2026-04-19'],
+      // an offset written by the person's own device keeps its day
+      ['2026-04-20T23:30:00-07:00', 'America/Los_Angeles', '2026-04-20'],
+      ['2026-04-20T00:00:00+14:00', 'Pacific/Kiritimati', '2026-04-20'],
+      ['2026-04-20T10:00:00+0100', 'Europe/London', '2026-04-20'],
+      ['2026-04-20T10:00:00-05:45', 'UTC', '2026-04-20'],
+      // the same instant, seen from the other side of the date line
+      ['2026-04-20T00:00:00+14:00', 'Pacific/Pago_Pago', '2026-04-18'],
+      // daylight saving: 01:30 local on the autumn night in Los Angeles happens twice, both the 1st
+      ['2026-11-01T08:30:00Z', 'America/Los_Angeles', '2026-11-01'],
+      ['2026-11-01T09:30:00Z', 'America/Los_Angeles', '2026-11-01'],
+      ['2026-11-02T07:59:59Z', 'America/Los_Angeles', '2026-11-01'],
+    ];
+    for (const [s, tz, day] of cases) expect(dayOfDateTime(s, tz), `${s} in ${tz}`).toBe(day);
   });
 
   it('refuses trailing text, clocks that do not exist and days that do not exist', () => {

@@ -9,7 +9,7 @@
  * Shared by the browser and the server: no Node imports.
  */
 
-import { itemName, type ScheduleItemRef, scheduleItems } from './schedule.js';
+import { dayText, itemName, type ScheduleItemRef, scheduleItems } from './schedule.js';
 
 /** One item as the reports show it. */
 export interface ReportItem {
@@ -50,7 +50,7 @@ export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: u
       .filter(isObj)
       .map((r) => r.date)
       .filter((d): d is string => typeof d === 'string')
-      .map((d) => ({ scheduledDate: d.slice(0, 10), takenAt: d }));
+      .map((d) => ({ scheduledDate: dayText(d) ?? d.slice(0, 10), takenAt: d }));
     const name = typeof meta.label === 'string' ? meta.label : 'Schedule';
     refs = [{ item: { name, schedule: meta.schedule, doses }, index: 0, list: '' }];
   }

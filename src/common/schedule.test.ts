@@ -5,6 +5,7 @@ import { addDays } from './dates.js';
 import {
   adherence,
   dailyShares,
+  dayText,
   describeSchedule,
   doseSlots,
   dosesDue,
@@ -250,8 +251,11 @@ describe('doses', () => {
     expect(dosesOn(vitD, '2026-04-30')).toHaveLength(1);
     expect(takenCount(vitD, '2026-04-30')).toBe(0);
     expect(takenCount(vitD, '2026-04-29')).toBe(1);
-    // the +10:00 timestamp's own calendar day is kept (not converted to UTC)
-    expect(dosesOn({ doses: [{ takenAt: '2026-04-28T07:12:00+10:00' }] }, '2026-04-28')).toHaveLength(1);
+    // an instant counts on its day in the person's zone, a wall-clock time on the day written
+    expect(dayText('2026-04-29T03:30:00Z', 'America/Los_Angeles')).toBe('2026-04-28');
+    expect(dayText('2026-04-28T07:12:00+10:00', 'Australia/Brisbane')).toBe('2026-04-28');
+    expect(dayText('2026-04-28T23:59')).toBe('2026-04-28');
+    expect(dosesOn({ doses: [{ takenAt: '2026-04-28T22:12:00+10:00' }] }, '2026-04-28')).toHaveLength(1);
   });
 
   it('adherence over a window counts doses due, taken (capped per day) and extra', () => {

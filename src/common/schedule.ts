@@ -30,7 +30,7 @@
  * as one day (every 2 days from 27 March 2026 is due on 27, 29 and 31 March in Berlin).
  */
 
-import { addDays, daysBetween, isIsoDate } from './dates.js';
+import { addDays, dayOfDateTime, daysBetween, isIsoDate } from './dates.js';
 
 /** The kinds of schedule. */
 export const SCHEDULE_TYPES = ['daily', 'weekly', 'every_n_days', 'on_off', 'phased', 'as_needed'] as const;
@@ -184,11 +184,17 @@ function earliestCycleStart(item: Record<string, unknown>): string | null {
   return best;
 }
 
-/** The calendar day a date or timestamp names (`2026-04-20T08:00+10:00` → `2026-04-20`), or null. */
-export function dayText(v: unknown): string | null {
+/**
+ * The calendar day a date or timestamp is filed under, or null: a date or a wall-clock time its
+ * written date; a time with `Z` or an offset its date in `timeZone` (default: the process's zone,
+ * in the browser the person's; see dayOfDateTime), so a dose recorded as `…T03:30Z` by an agent
+ * counts on a Los Angeles person's evening, not the next day.
+ */
+export function dayText(v: unknown, timeZone?: string): string | null {
   if (typeof v !== 'string') return null;
   const d = v.slice(0, 10);
-  return isIsoDate(d) ? d : null;
+  if (!isIsoDate(d)) return null;
+  return v.length === 10 ? d : (dayOfDateTime(v, timeZone) ?? d);
 }
 
 /**

@@ -157,7 +157,7 @@ describe('computeTrend', () => {
 
   it('reads numeric strings, dotted fields, a custom date field and timestamps', () => {
     const rows = [
-      { when: '2026-04-19T22:10:00+10:00', bp: { sys: '120' } },
+      { when: '2026-04-18T22:10:00+10:00', bp: { sys: '120' } },
       { when: '2026-04-20T07:00:00+10:00', bp: { sys: '118' } },
     ];
     expect(computeTrend(rows, 'bp.sys', { dateField: 'when' })).toMatchObject({ dir: 'down', delta: -2 });
@@ -280,7 +280,11 @@ describe('sparklineField and dayOf', () => {
 
   it('dayOf', () => {
     expect(dayOf('2026-04-20')).toBe('2026-04-20');
-    expect(dayOf('2026-04-20T23:30:00-07:00')).toBe('2026-04-20');
+    expect(dayOf('2026-04-20T23:30:00-07:00', 'America/Los_Angeles')).toBe('2026-04-20');
+    expect(dayOf('2026-04-21T06:30:00Z', 'America/Los_Angeles')).toBe('2026-04-20');
+    expect(dayOf('2026-04-20T23:30', 'Pacific/Auckland')).toBe('2026-04-20');
+    // starts with a day but is no timestamp: the day written, as before
+    expect(dayOf('2026-04-20 morning', 'Pacific/Auckland')).toBe('2026-04-20');
     expect(dayOf('20/04/2026')).toBeNull();
     expect(dayOf(20260420)).toBeNull();
   });

@@ -9,6 +9,7 @@
  * `toFiniteNumber` (numeric strings count; NaN, ±Infinity and "1e999" do not).
  */
 
+import { dayOfDateTime } from './dates.js';
 import { getValue, templateFields } from './display-template.js';
 import { cleanNumber, decimalPlaces, formatFixed, numberText, toFiniteNumber } from './numbers.js';
 
@@ -69,9 +70,16 @@ export const MINUS = '\u2212';
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}/;
 
-/** The calendar day (`YYYY-MM-DD`) a date value names, or null. */
-export function dayOf(v: unknown): string | null {
-  return typeof v === 'string' && DAY_RE.test(v) ? v.slice(0, 10) : null;
+/**
+ * The calendar day (`YYYY-MM-DD`) a date value is filed under, or null when it does not start
+ * with one. A timestamp with `Z` or an offset is filed under its date in `timeZone` (default: the
+ * process's zone, in the browser the person's; see dayOfDateTime); anything else that starts with
+ * a date, under the date written.
+ */
+export function dayOf(v: unknown, timeZone?: string): string | null {
+  if (typeof v !== 'string' || !DAY_RE.test(v)) return null;
+  if (v.length === 10) return v;
+  return dayOfDateTime(v, timeZone) ?? v.slice(0, 10);
 }
 
 /** One dated row of a data block: the row, its calendar day and its array position. */

@@ -17,6 +17,7 @@ import { valueText } from '../../src/common/display-template.js';
 import { formInputs } from '../../src/common/inputs.js';
 import {
   dailyShares,
+  dayText as dayFiled,
   describeSchedule,
   doseSlots,
   dosesDue,
@@ -100,7 +101,7 @@ function DotGrid({ item, date }: { item: Record<string, unknown>; date: string }
 /** The item's latest taken dose on or before `date`, or undefined. */
 function previousDose(item: Record<string, unknown>, date: string): Record<string, unknown> | undefined {
   const taken = dosesOf(item).filter(
-    (d) => isTaken(d) && String(d.scheduledDate ?? d.takenAt ?? '').slice(0, 10) <= date,
+    (d) => isTaken(d) && (dayFiled(d.scheduledDate) ?? dayFiled(d.takenAt) ?? '') <= date,
   );
   return taken[taken.length - 1];
 }

@@ -6,6 +6,7 @@
  * message, which forms show as they come ("This card doesn't take entries for past days.").
  */
 
+import { dayText } from '../../src/common/schedule.js';
 import type { AddEntryResult, Entry } from '../../src/common/write-policy.js';
 import { api } from './api.js';
 import { refreshCard } from './card-data.js';
@@ -164,7 +165,7 @@ export async function undoCheckOff(
       typeof d.scheduledDate === 'string'
         ? d.scheduledDate.slice(0, 10)
         : typeof d.takenAt === 'string'
-          ? d.takenAt.slice(0, 10)
+          ? dayText(d.takenAt)
           : null;
     if (day === scheduledDate && typeof d.takenAt === 'string' && d.takenAt.trim() !== '') {
       await removeAt(id, `${dosesPath}[index=${j}]`, etag);
