@@ -19,7 +19,7 @@
  *   says on which day the stock runs out, within MAX_STOCK_DAYS.
  */
 
-import { addDays, isIsoDate } from './dates.js';
+import { addDays } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
 import { adherence, dayText, dosesDue, dosesOf, isTaken, takenCount, trackedSince } from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
