@@ -364,9 +364,14 @@ export function dosesOf(item: unknown): Dose[] {
   return isObject(item) && Array.isArray(item.doses) ? (item.doses.filter(isObject) as Dose[]) : [];
 }
 
-/** The item's doses recorded for `date` (by `scheduledDate`, else the day of `takenAt`), taken or missed. */
-export function dosesOn(item: unknown, date: string): Dose[] {
-  return dosesOf(item).filter((d) => (dayText(d.scheduledDate) ?? dayText(d.takenAt)) === date);
+/**
+ * The item's doses recorded for `date` (by `scheduledDate`, else the day of `takenAt`; instants
+ * filed in `timeZone`, see dayText), taken or missed.
+ */
+export function dosesOn(item: unknown, date: string, timeZone?: string): Dose[] {
+  return dosesOf(item).filter(
+    (d) => (dayText(d.scheduledDate, timeZone) ?? dayText(d.takenAt, timeZone)) === date,
+  );
 }
 
 /** True when a dose was taken (`takenAt` is a non-empty string; `null` marks a missed dose). */
@@ -374,9 +379,9 @@ export function isTaken(dose: Dose): boolean {
   return typeof dose.takenAt === 'string' && dose.takenAt.trim() !== '';
 }
 
-/** How many doses of the item were taken on `date`. */
-export function takenCount(item: unknown, date: string): number {
-  return dosesOn(item, date).filter(isTaken).length;
+/** How many doses of the item were taken on `date` (instants filed in `timeZone`, see dayText). */
+export function takenCount(item: unknown, date: string, timeZone?: string): number {
+  return dosesOn(item, date, timeZone).filter(isTaken).length;
 }
 
 /** The display name of an item: `name`, else `label`, else `title`, else "Item N". */
@@ -467,8 +472,9 @@ export interface Adherence {
 /**
  * Adherence of an item from `from` to `to` (inclusive, `YYYY-MM-DD`; at most 3660 days are
  * counted). A day's taken doses count up to the number due that day; the rest are `extra`.
+ * Instants are filed under their day in `timeZone` (the person's; see dayText).
  */
-export function adherence(item: unknown, from: string, to: string): Adherence {
+export function adherence(item: unknown, from: string, to: string, timeZone?: string): Adherence {
   let scheduled = 0;
   let taken = 0;
   let extra = 0;
@@ -476,7 +482,7 @@ export function adherence(item: unknown, from: string, to: string): Adherence {
   const byDay = new Map<string, number>();
   for (const d of dosesOf(item)) {
     if (!isTaken(d)) continue;
-    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
+    const day = dayText(d.scheduledDate, timeZone) ?? dayText(d.takenAt, timeZone);
     if (day && day >= from && day <= to) byDay.set(day, (byDay.get(day) ?? 0) + 1);
   }
   const days = Math.min(daysBetween(from, to), 3659);

@@ -4,7 +4,10 @@
  * numeric field its count, average, minimum and maximum with its unit; for a medication or
  * supplement schedule, each item's adherence over the range (doses scheduled, taken, share).
  * Rows are read by the date index, so a card of any length costs only its rows in the range.
+ * A date written with `Z` or an offset is an instant, in the range when its day in the person's
+ * zone is (an evening in Los Angeles sent as the next day in UTC belongs to that evening's day).
  */
+import { addDays, dayOfDateTime } from '../common/dates.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
@@ -23,8 +26,17 @@ export interface SummaryCard {
   meta: Record<string, unknown>;
 }
 
-/** Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`). */
-export function summariseCard(db: Db, card: SummaryCard, from: string, to: string): CardSummary {
+/**
+ * Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`, days in `timeZone`, the
+ * person's zone; undefined: the server's).
+ */
+export function summariseCard(
+  db: Db,
+  card: SummaryCard,
+  from: string,
+  to: string,
+  timeZone?: string,
+): CardSummary {
   const units = fieldUnits(card.meta);
   const out: CardSummary = {
     id: card.id,
@@ -42,7 +54,7 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
   if (st?.shape === 'value') {
     const doc = JSON.parse(st.doc ?? 'null');
     for (const ref of scheduleItems(doc)) {
-      const a = adherence(ref.item, from, to);
+      const a = adherence(ref.item, from, to, timeZone);
       out.adherence.push({
         name: itemName(ref.item, ref.index),
         scheduled: a.scheduled,
@@ -59,7 +71,8 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
        ORDER BY json_extract(body, '$.date'), pos`,
     )
     .pluck()
-    .iterate(card.id, from, `${to}~`) as Iterable<string>;
+    // an instant is filed up to two days from the day written (offsets −12:00 to +14:00)
+    .iterate(card.id, addDays(from, -2), `${addDays(to, 2)}~`) as Iterable<string>;
   // decimals: the most of any reading, so the average is given to one more (the chart's rule)
   const acc = new Map<string, { n: number; sum: number; min: number; max: number; decimals: number }>();
   const seen = new Set<string>();
@@ -67,6 +80,9 @@ export function summariseCard(db: Db, card: SummaryCard, from: string, to: strin
   for (const body of rows) {
     const r = JSON.parse(body);
     if (!isRecord(r)) continue;
+    const written = String(r.date);
+    const day = dayOfDateTime(written, timeZone) ?? written.slice(0, 10);
+    if (day < from || day > to) continue;
     out.total++;
     for (const [k, v] of Object.entries(r)) {
       seen.add(k);

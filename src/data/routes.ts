@@ -154,12 +154,14 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     const cards = wanted
       ? wanted.map((id) => findCard(inst.cards, id))
       : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
+    // the days are the person's: a reading sent as an instant counts on its day in their zone
+    const tz = inst.user.timeZone();
     return {
       from,
       to,
       generatedAt: new Date().toISOString(),
       cards: cards.map((c) =>
-        summariseCard(inst.db, { id: c.id, meta: c.manifest.meta as Record<string, unknown> }, from, to),
+        summariseCard(inst.db, { id: c.id, meta: c.manifest.meta as Record<string, unknown> }, from, to, tz),
       ),
     };
   });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import type { Card } from '../cards/card-registry.js';
-import { daysBetween, todayIn } from '../common/dates.js';
+import { dayOfDateTime, daysBetween, todayIn } from '../common/dates.js';
 import { cleanNumber, decimalPlaces } from '../common/numbers.js';
 
 /** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
@@ -60,7 +60,8 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
   let delta: number | null = null;
   if (st.shape === 'array' && st.rowCount > 0) {
     const raw = ctx.store.maxDate(card.id, dateFieldOf(card));
-    lastEntryDate = raw ? raw.slice(0, 10) : null;
+    // the person's day of the newest value: an instant (Z or an offset) is filed in their zone
+    lastEntryDate = raw ? (dayOfDateTime(raw, timeZone) ?? raw.slice(0, 10)) : null;
     delta = lastNDelta(ctx.store.newestRows(card.id, 2));
   }
   let staleSource: CardActivity['staleSource'] = null;

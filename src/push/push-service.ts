@@ -230,8 +230,9 @@ export class PushService {
     }
     s.lastTestAt = now.toISOString();
     this.state.save();
-    const wall = wallClockAt(now.getTime(), this.timeZone());
-    const reminder = dueReminder(ref, this.opts.cards, wall.date, wall.time);
+    const tz = this.timeZone();
+    const wall = wallClockAt(now.getTime(), tz);
+    const reminder = dueReminder(ref, this.opts.cards, wall.date, wall.time, tz);
     if (reminder.reminders && reminder.reminders.due_now.length === 0) {
       // nothing is due right now: the test still shows what the reminder looks like
       reminder.title = reminder.title.trim() || String(ref.item.title);

@@ -19,14 +19,15 @@ const order = (token: string) => (TIMES_OF_DAY as readonly string[]).indexOf(tok
 /**
  * What of schedule card data `data` is due at `timeOfDay` on `date` and not yet taken, and what
  * of earlier times of day is still open. A dose counts as taken when the day's check-offs reach
- * its place in the day (the second dose of the day needs two check-offs).
+ * its place in the day (the second dose of the day needs two check-offs). A check-off written as an
+ * instant (`Z` or an offset) counts on its day in `timeZone`, the person's.
  */
-export function dueAtTimeOfDay(data: unknown, date: string, timeOfDay: string): DueNames {
+export function dueAtTimeOfDay(data: unknown, date: string, timeOfDay: string, timeZone?: string): DueNames {
   const out: DueNames = { due_now: [], missed_earlier: [] };
   const at = order(timeOfDay);
   for (const ref of dueItems(data, date)) {
     const slots = doseSlots(ref.item);
-    const taken = takenCount(ref.item, date);
+    const taken = takenCount(ref.item, date, timeZone);
     const name = itemName(ref.item, ref.index);
     const idx = slots.indexOf(timeOfDay);
     if (idx >= 0 && taken <= idx) out.due_now.push(name);

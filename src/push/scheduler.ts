@@ -40,14 +40,23 @@ export interface Evaluation {
   changed: boolean;
 }
 
-/** The filled-in words of a reminder for a slot (`reminders.due_now` empty: a `schedule_due` with nothing due). */
-export function dueReminder(ref: ReminderRef, cards: CardContext, date: string, time: string): DueReminder {
+/**
+ * The filled-in words of a reminder for a slot (`reminders.due_now` empty: a `schedule_due` with
+ * nothing due). `date` is the slot's day in `timeZone`, the person's, which also files check-offs.
+ */
+export function dueReminder(
+  ref: ReminderRef,
+  cards: CardContext,
+  date: string,
+  time: string,
+  timeZone?: string,
+): DueReminder {
   const meta = ref.card.manifest.meta;
   let names: DueNames | null = null;
   if (ref.trigger.type === 'schedule_due') {
     const source = typeof ref.trigger.card === 'string' ? ref.trigger.card : '';
     names = cards.registry.has(source)
-      ? dueAtTimeOfDay(cards.store.read(source), date, String(ref.trigger.time_of_day))
+      ? dueAtTimeOfDay(cards.store.read(source), date, String(ref.trigger.time_of_day), timeZone)
       : { due_now: [], missed_earlier: [] };
   }
   const action = ref.item.action as { card?: unknown; intent?: unknown } | undefined;
@@ -136,7 +145,7 @@ export function evaluate(
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'quiet' });
         continue;
       }
-      const filled = dueReminder(ref, cards, slot.date, slot.time);
+      const filled = dueReminder(ref, cards, slot.date, slot.time, now().timeZone);
       if (filled.reminders && filled.reminders.due_now.length === 0) {
         s.lastFireStatus = 'nothing-due';
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'nothing-due' });

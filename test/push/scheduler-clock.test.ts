@@ -300,4 +300,40 @@ describe('schedule_due reminders', () => {
       reminders: { due_now: ['Vitamin D'], missed_earlier: ['Iron'] },
     });
   });
+
+  it('a check-off an agent wrote in UTC counts on the person’s day (Los Angeles evening)', async () => {
+    const meds = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'meds', label: 'Meds', view: { enabled: true, component: 'schedule-card' } },
+      data: {
+        items: [
+          // taken at 19:00 on 1 June in Los Angeles, which is 2 June in UTC
+          {
+            name: 'Vitamin D',
+            schedule: { type: 'daily', time_of_day: 'evening' },
+            doses: [{ takenAt: '2030-06-02T02:00:00Z' }],
+          },
+          { name: 'Zinc', schedule: { type: 'daily', time_of_day: 'evening' }, doses: [] },
+        ],
+      },
+    };
+    const e = await env('America/Los_Angeles', [
+      meds,
+      card('nudge', [
+        {
+          id: 'evening',
+          title: 'Evening doses',
+          body: 'Take {schedule_due}',
+          trigger: { type: 'schedule_due', time: '20:00', card: 'meds', time_of_day: 'evening' },
+        },
+      ]),
+    ]);
+    await e.run('2030-06-01T07:00:00Z', '2030-06-01T07:00:00Z');
+    // 20:00 on 1 June in Los Angeles
+    expect(await e.run('2030-06-02T03:00:00Z', '2030-06-02T03:00:00Z')).toHaveLength(1);
+    expect(push.messagesFor(e.sub.id).at(-1)?.payload.items[0]).toMatchObject({
+      body: 'Take Zinc',
+      reminders: { due_now: ['Zinc'], missed_earlier: [] },
+    });
+  });
 });

@@ -70,6 +70,8 @@ beforeAll(async () => {
         view: { enabled: true, component: 'list-card', dateField: 'when' },
       },
     ),
+    // noon UTC yesterday is 02:00 today in Kiritimati: an instant is filed under the zone's day
+    manifest('instant', [{ date: `${day(-1)}T12:00:00Z`, kg: 70 }]),
     manifest('undated', [{ v: 1 }, { v: 2 }]),
     manifest('object-card', { items: [{ name: 'Zinc' }] }),
     manifest('empty', []),
@@ -103,6 +105,7 @@ describe('get_recent_activity', () => {
         'by-hand',
         'custom-date',
         'empty',
+        'instant',
         'mixed',
         'null-card',
         'object-card',
@@ -125,6 +128,11 @@ describe('get_recent_activity', () => {
         expect(c).toHaveProperty(k);
       }
     }
+  });
+
+  it('a date written in UTC is the zone’s day: lastEntryDate today, not yesterday', async () => {
+    const { byId } = await activity();
+    expect(byId.instant).toMatchObject({ lastEntryDate: TODAY, ageDays: 0, staleSource: 'rows' });
   });
 
   it('rowCount, lastEntryDate (newest date, whatever the row order), ageDays from the zone, renderer', async () => {

@@ -9,13 +9,13 @@ import { useState } from 'preact/hooks';
 import type { CardSummary } from '../../src/common/summary-types.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { addDays, today } from '../lib/dates.js';
 import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/summary.css';
 import { csvHref, num as localNum } from '../lib/format.js';
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 /** A figure of the summary: whole numbers as they are, others to one decimal, in the person's locale. */
 const num = (n: number) => (Number.isInteger(n) ? localNum(n) : localNum(n, 1));
 const withUnit = (f: string, unit?: string) =>
@@ -23,8 +23,9 @@ const withUnit = (f: string, unit?: string) =>
 
 function params() {
   const q = new URLSearchParams(location.search);
-  const to = q.get('to') ?? isoDay(new Date());
-  const from = q.get('from') ?? isoDay(new Date(Date.now() - 29 * 86_400_000));
+  // the last 30 days up to the person's today (not UTC's, which is tomorrow on a Californian evening)
+  const to = q.get('to') ?? today();
+  const from = q.get('from') ?? addDays(to, -29);
   const cards = q.get('cards');
   return { from, to, cards: cards ? cards.split(',').filter(Boolean) : null };
 }
