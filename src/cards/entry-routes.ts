@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
 import { badRequest } from '../errors.js';
-import { isValidTimeZone } from '../home/user-settings.js';
+import { normaliseTimeZone } from '../home/user-settings.js';
 import type { Instance } from '../instance.js';
 import { CardIdParams } from '../schemas/common.js';
 import { EntryBody, EntryDeleteBody, EntryParams } from '../schemas/entries.js';
@@ -27,20 +27,22 @@ export const TIME_ZONE_HEADER = 'x-klebb-time-zone';
 /**
  * The time zone "today" is taken in for this request: the `X-Klebb-Time-Zone` header when sent (each
  * device its own, so a phone and a laptop in different zones each get their own today), else the
- * stored zone the browser last reported, else the server's.
+ * stored zone the browser last reported, else the server's. A fixed offset (`+05:30`, which
+ * newer browsers may report) is read as its zone (offsetZone).
  * @throws 400 naming `headers.x-klebb-time-zone` when the header is not a known IANA zone.
  */
 function requestTimeZone(req: FastifyRequest, inst: Instance): string | undefined {
   const h = req.headers[TIME_ZONE_HEADER];
   const raw = Array.isArray(h) ? h[0] : h;
   if (raw === undefined || raw === '') return inst.user.timeZone();
-  if (!isValidTimeZone(raw)) {
+  const tz = normaliseTimeZone(raw);
+  if (tz === undefined) {
     throw badRequest(
       `${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${String(raw).slice(0, 64)}"`,
       [{ path: `headers.${TIME_ZONE_HEADER}`, message: 'must be an IANA time zone' }],
     );
   }
-  return raw;
+  return tz;
 }
 
 function writeOptions(req: FastifyRequest, inst: Instance, expect: unknown) {

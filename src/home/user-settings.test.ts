@@ -21,6 +21,12 @@ describe('user settings: the time zone read from user.json (checked on first use
     expect(new UserSettings(home({ tz: 'Europe/Berlin' })).timeZone()).toBe('Europe/Berlin');
   });
 
+  it('reads a stored offset (from a newer runtime, or by hand) as its zone', () => {
+    expect(new UserSettings(home({ tz: '+05:45' })).timeZone()).toBe('Asia/Kathmandu');
+    expect(new UserSettings(home({ tz: '-0700' })).timeZone()).toBe('Etc/GMT+7');
+    expect(new UserSettings(home({ tz: '-03:30' })).timeZone()).toBeUndefined();
+  });
+
   it('counts a zone the runtime does not know, or no file, as none', () => {
     expect(new UserSettings(home({ tz: 'Mars/Olympus_Mons' })).timeZone()).toBeUndefined();
     expect(new UserSettings(home({ tz: 42 })).timeZone()).toBeUndefined();
