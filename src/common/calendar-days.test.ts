@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { entriesByDay } from './calendar-days.js';
 
 describe('entriesByDay', () => {
-  it('groups dated rows by the day written in them, keeping their order', () => {
+  it('groups dated rows by their day, keeping their order', () => {
     const rows = [
       { date: '2026-04-19', kg: 85.1 },
       { date: '2026-04-20', kg: 85.5 },
-      { date: '2026-04-20T23:30:00-07:00', kg: 85.4 },
+      // an instant counts on its day in the person's zone (midday UTC: the 20th from UTC−12 to +11)
+      { date: '2026-04-20T05:30:00-07:00', kg: 85.4 },
       { date: 'yesterday', kg: 1 },
       { kg: 2 },
       'not a row',
