@@ -6,12 +6,13 @@
  * renamed into place when complete, so a crash never leaves a half snapshot that looks whole.
  *
  * Kinds: `daily` (automatic; the newest of each of the last `daily` days and the newest of each
- * of the last `weekly` ISO weeks are kept), `pre-import` (taken before an import or a restore,
+ * of the last `weekly` ISO weeks are kept, days and weeks being the person's, in their zone), `pre-import` (taken before an import or a restore,
  * for Roll back; the newest BACKUP_PRE_IMPORT_KEEP kept) and `manual`.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { todayIn } from '../common/dates.js';
 import { notFound } from '../errors.js';
 import { fsyncDir } from '../home/atomic-write.js';
 import { BACKUP_PRE_IMPORT_KEEP } from '../limits.js';
@@ -136,9 +137,9 @@ export function snapshotPaths(home: string, name: string): StagedPaths {
   return stagedPaths(path.join(backupsDir(home), name));
 }
 
-/** ISO week key (`2026-W17`) of a date. */
-function isoWeek(iso: string): string {
-  const d = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+/** ISO week key (`2026-W17`) of a calendar date `YYYY-MM-DD`. */
+function isoWeek(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
   const day = (d.getUTCDay() + 6) % 7;
   d.setUTCDate(d.getUTCDate() - day + 3);
   const jan4 = new Date(Date.UTC(d.getUTCFullYear(), 0, 4));
@@ -147,25 +148,34 @@ function isoWeek(iso: string): string {
   return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
+/** The calendar day of a snapshot's `takenAt` (an ISO instant) in `timeZone`. */
+function dayTaken(s: SnapshotInfo, timeZone: string | undefined): string {
+  const t = Date.parse(s.takenAt);
+  return Number.isNaN(t) ? s.takenAt.slice(0, 10) : todayIn(timeZone, new Date(t));
+}
+
 /**
  * The names retention would remove: daily snapshots beyond the newest of each of the last
  * `daily` days and of each of the last `weekly` weeks; pre-import ones beyond the newest few.
- * Manual snapshots are the person's to remove.
+ * Manual snapshots are the person's to remove. Days and weeks are the person's, in `timeZone`
+ * (undefined: the server's): by UTC days, a Los Angeles evening's snapshot and the next
+ * morning's would be one day, and the evening's would go.
  */
-export function snapshotsToPrune(all: SnapshotInfo[], keep: Retention): string[] {
+export function snapshotsToPrune(all: SnapshotInfo[], keep: Retention, timeZone?: string): string[] {
   const keepNames = new Set<string>();
   const days = new Set<string>();
   const weeks = new Set<string>();
   const dailies = all.filter((s) => s.kind === 'daily');
+  const dayOf = new Map(dailies.map((s) => [s.name, dayTaken(s, timeZone)]));
   for (const s of dailies) {
-    const day = s.takenAt.slice(0, 10);
+    const day = dayOf.get(s.name) ?? '';
     if (!days.has(day) && days.size < keep.daily) {
       days.add(day);
       keepNames.add(s.name);
     }
   }
   for (const s of dailies) {
-    const w = isoWeek(s.takenAt);
+    const w = isoWeek(dayOf.get(s.name) ?? '');
     if (!weeks.has(w) && weeks.size < keep.weekly) {
       weeks.add(w);
       keepNames.add(s.name);
@@ -176,9 +186,9 @@ export function snapshotsToPrune(all: SnapshotInfo[], keep: Retention): string[]
   return all.filter((s) => s.kind !== 'manual' && !keepNames.has(s.name)).map((s) => s.name);
 }
 
-/** Removes what retention says; returns the names removed. */
-export function pruneSnapshots(home: string, keep: Retention): string[] {
-  const gone = snapshotsToPrune(listSnapshots(home), keep);
+/** Removes what retention says (days in `timeZone`, see snapshotsToPrune); returns the names removed. */
+export function pruneSnapshots(home: string, keep: Retention, timeZone?: string): string[] {
+  const gone = snapshotsToPrune(listSnapshots(home), keep, timeZone);
   for (const n of gone) fs.rmSync(path.join(backupsDir(home), n), { recursive: true, force: true });
   return gone;
 }

@@ -57,6 +57,8 @@ export interface LiveHome {
   /** Called after the tables were replaced (drop in-memory caches). */
   afterApply: () => void;
   retention: Retention;
+  /** The person's time zone, whose days retention counts (undefined: the server's). */
+  timeZone?: () => string | undefined;
 }
 
 // the archive check (with TypeBox's value checker for the manifest) only runs when someone
@@ -368,7 +370,7 @@ export class ImportJobs {
       this.live.afterApply();
       save({ state: 'done', stage: undefined, finishedAt: new Date().toISOString() });
       if (job.kind === 'import') fs.rmSync(job.source as string, { recursive: true, force: true });
-      pruneSnapshots(home, this.live.retention);
+      pruneSnapshots(home, this.live.retention, this.live.timeZone?.());
     } catch (err) {
       const e = err as KlebbError;
       save({

@@ -78,6 +78,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     layout: inst.layout,
     cards: inst.cards,
     retention: inst.config.backups,
+    timeZone: () => inst.user.timeZone(),
     afterApply: () => inst.conversations.forgetCache(),
   });
   const snapshotSource = {
@@ -87,7 +88,12 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     reportsDir: inst.layout.reportsDir,
     metaDir: inst.layout.metaDir,
   };
-  const timer = new SnapshotTimer(snapshotSource, inst.config.backups, (msg, o) => app.log.info(o, msg));
+  const timer = new SnapshotTimer(
+    snapshotSource,
+    inst.config.backups,
+    (msg, o) => app.log.info(o, msg),
+    () => inst.user.timeZone(),
+  );
   app.addHook('onReady', async () => timer.start());
   app.addHook('onClose', async () => {
     await timer.stop();

@@ -19,6 +19,8 @@ export class SnapshotTimer {
     private readonly src: SnapshotSource,
     private readonly keep: Retention,
     private readonly log: (msg: string, o: object) => void,
+    /** The person's time zone, whose days retention counts (undefined: the server's). */
+    private readonly timeZone: () => string | undefined = () => undefined,
   ) {}
 
   /** Schedules the checks (no-op when daily snapshots are off). */
@@ -41,7 +43,7 @@ export class SnapshotTimer {
     if (!dailyDue(this.src.home, now)) return;
     try {
       const s = await takeSnapshot(this.src, 'daily', now);
-      const pruned = pruneSnapshots(this.src.home, this.keep);
+      const pruned = pruneSnapshots(this.src.home, this.keep, this.timeZone());
       this.log('daily snapshot taken', { snapshot: s.name, bytes: s.bytes, pruned });
     } catch (err) {
       this.log('daily snapshot failed', { err: (err as Error).message });

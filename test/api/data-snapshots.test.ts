@@ -9,7 +9,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
-import { dailyDue, listSnapshots, type SnapshotInfo, snapshotsToPrune } from '../../src/data/backups.js';
+import {
+  dailyDue,
+  listSnapshots,
+  pruneSnapshots,
+  type SnapshotInfo,
+  snapshotsToPrune,
+} from '../../src/data/backups.js';
 import { SnapshotTimer } from '../../src/data/snapshot-timer.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -129,5 +135,36 @@ describe('retention', () => {
     expect(kept.find((x) => x.kind === 'daily')?.takenAt).toBe('2026-04-30T20:00:00.000Z');
     expect(kept.filter((x) => x.kind === 'pre-import')).toHaveLength(3);
     expect(kept.filter((x) => x.kind === 'manual')).toHaveLength(1);
+  });
+
+  it('counts the person’s days: a Los Angeles evening and the next morning are two days', async () => {
+    // three dailies on a real home; in Los Angeles (UTC−7 in April): 29 April 11:00, 29 April
+    // 22:00, 30 April 13:00; in UTC the 22:00 one is already 30 April
+    const home = s.home;
+    const takes = ['2026-04-29T18:00:00.000Z', '2026-04-30T05:00:00.000Z', '2026-04-30T20:00:00.000Z'];
+    const name = (t: string) =>
+      `daily-${t.slice(0, 10).replaceAll('-', '')}-${t.slice(11, 19).replaceAll(':', '')}`;
+    const root = path.join(home, 'backups');
+    fs.rmSync(root, { recursive: true, force: true });
+    for (const t of takes) {
+      fs.mkdirSync(path.join(root, name(t)), { recursive: true });
+      fs.writeFileSync(
+        path.join(root, name(t), 'snapshot.json'),
+        JSON.stringify({ kind: 'daily', takenAt: t, cards: 1, rows: 1, bytes: 1 }),
+      );
+    }
+    expect((await s.api('/api/user/tz', { json: { tz: 'America/Los_Angeles' } })).status).toBe(200);
+    expect(pruneSnapshots(home, { daily: 2, weekly: 0 }, s.inst.user.timeZone())).toEqual([name(takes[0])]);
+    expect(listSnapshots(home).map((x) => x.takenAt)).toEqual([takes[2], takes[1]]);
+    // by UTC days the evening's snapshot would have gone instead
+    const utc = snapshotsToPrune(
+      [...takes]
+        .reverse()
+        .map((t) => ({ name: name(t), kind: 'daily' as const, takenAt: t, cards: 1, rows: 1, bytes: 1 })),
+      { daily: 2, weekly: 0 },
+      'UTC',
+    );
+    expect(utc).toEqual([name(takes[1])]);
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });
