@@ -4,6 +4,7 @@
  * `Authorization: Bearer <key>` when a key is set. It knows bytes and connection ends, nothing of
  * what the bytes mean. A body the server compressed although we never asked it to (proxies that
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
+ * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -76,6 +77,13 @@ export function openExchange(
     path: `${url.pathname}${url.search}`,
     headers,
     agent: false,
+    // servers and proxies in front of models send framing Node's strict parser refuses although
+    // the reply is plain to read: Content-Length beside Transfer-Encoding: chunked (proxies that
+    // re-chunk a stream and keep the length), bare LF line ends, spaces after a chunk size. The
+    // strict rules guard shared connections against request smuggling; this one carries one
+    // request and one response and is then closed (agent: false, Connection: close), so there is
+    // nothing to desynchronise, and refusing would only fail every reply from such a server
+    insecureHTTPParser: true,
   };
   if (isHttps) requestOptions.rejectUnauthorized = options.tlsRejectUnauthorized ?? false;
 
