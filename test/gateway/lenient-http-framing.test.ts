@@ -1,19 +1,23 @@
 // Servers and proxies in front of models send HTTP framing that a strict parser refuses although
-// the reply is plain to read: an Azure OpenAI proxy re-chunking a stream and keeping the
+// the reply is plain to read (and, what cannot be read, is said to be unreadable rather than
+// unreachable): an Azure OpenAI proxy re-chunking a stream and keeping the
 // Content-Length beside Transfer-Encoding: chunked, small servers writing bare LF line ends,
 // spaces after a chunk size. Each reply is shown, not reported as an unreachable service.
 // Bytes are written to the socket as given: the stand-in below is a raw TCP server speaking
 // exactly these bytes.
 import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { configFor, userSays } from './support.js';
+import { configFor, gatewayFailure, userSays } from './support.js';
 
 let server: net.Server | undefined;
+let requests = 0;
 afterEach(() => server?.close());
 
 /** A TCP server answering each request (read through its body) with `response`, then closing. */
 async function rawGateway(response: string): Promise<string> {
+  requests = 0;
   server = net.createServer((socket) => {
     let seen = '';
     socket.on('data', (d) => {
@@ -22,6 +26,8 @@ async function rawGateway(response: string): Promise<string> {
       if (headEnd < 0) return;
       const length = Number(/content-length:\s*(\d+)/i.exec(seen.slice(0, headEnd))?.[1] ?? 0);
       if (Buffer.byteLength(seen, 'latin1') < headEnd + 4 + length) return;
+      requests++;
+      seen = '';
       socket.end(response);
     });
     socket.on('error', () => {});
@@ -75,3 +81,23 @@ for (const [what, stream, bytes] of answers) {
     expect(result.text).toBe('Logged 250 ml.');
   });
 }
+
+it('stray bytes after a body whose Content-Length was met, in the same read: the reply is shown', async () => {
+  const url = await rawGateway(
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(reply)}\r\n\r\n${reply}xyz`,
+  );
+  const result = await callGateway(configFor(url), { messages: userSays('water'), stream: false });
+  expect(result.text).toBe('Logged 250 ml.');
+});
+
+it('a head that is not HTTP even read leniently: unreadable, said at once, not asked again', async () => {
+  const url = await rawGateway(`HTTP/1.1 200 OK\r\nContent-Type : application/json\r\n\r\n${reply}`);
+  const err = await gatewayFailure(
+    callGateway(configFor(url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('water') }),
+  );
+  expect(err).toMatchObject({ kind: 'parse', reason: 'bad_http', retryable: false });
+  expect(failureCopy(err).error).toBe(
+    'The model sent back a reply that could not be read. Please try again.',
+  );
+  expect(requests).toBe(1);
+});

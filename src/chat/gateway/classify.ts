@@ -260,11 +260,21 @@ const CONNECTION_CODES: Record<string, string> = {
 /**
  * Classifies a transport error from node:http(s) (no response, or the response died).
  * Connection refused/reset, DNS and unreachable hosts are 'unavailable' (retryable except for
- * an unknown host name); TLS failures are 'unavailable' with reason 'tls', not retryable.
+ * an unknown host name); TLS failures are 'unavailable' with reason 'tls', not retryable; a
+ * reply Node's HTTP parser cannot read (HPE_ codes) is 'parse' / 'bad_http', not retryable.
  */
 export function classifyNetworkError(err: unknown): GatewayError {
   const e = err as { code?: string; message?: string };
   const code = e?.code ?? '';
+  if (code.startsWith('HPE_')) {
+    // the server answered, in bytes that are not HTTP even read leniently: it is there, and
+    // will answer the same way again
+    return new GatewayError(
+      'parse',
+      `the gateway's reply is not readable HTTP: ${cleanMessage(e?.message ?? code)}`,
+      { reason: 'bad_http', retryable: false, cause: err },
+    );
+  }
   const reason =
     CONNECTION_CODES[code] ??
     (/socket hang up|aborted/i.test(e?.message ?? '') ? 'connection_reset' : undefined) ??

@@ -88,8 +88,16 @@ export function openExchange(
   if (isHttps) requestOptions.rejectUnauthorized = options.tlsRejectUnauthorized ?? false;
 
   const req = (isHttps ? https : http).request(requestOptions);
-  req.on('error', (err) => handlers.onError(classifyNetworkError(err)));
+  let responded = false;
+  req.on('error', (err) => {
+    // bytes the parser cannot place after a response began (junk after a body whose
+    // Content-Length was already met, arriving in the same read): the response's own end or
+    // close, which follows, decides whether the reply arrived whole
+    if (responded && isHttpParseError(err)) return;
+    handlers.onError(classifyNetworkError(err));
+  });
   req.on('response', (res) => {
+    responded = true;
     const body = decodedBody(res, handlers);
     if (!body) return;
     handlers.onResponse(res.statusCode ?? 0, res.headers);
@@ -102,6 +110,12 @@ export function openExchange(
   });
   req.end(payload);
   return { destroy: () => req.destroy() };
+}
+
+/** True for an error of Node's HTTP parser (its codes start with HPE_). */
+export function isHttpParseError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('HPE_');
 }
 
 /**
