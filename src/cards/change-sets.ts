@@ -2,6 +2,8 @@
  * Change sets as the API shows them (`GET /api/changes`): who, when, what (a short summary),
  * which cards, and whether the set was undone. See src/store/change-log.ts for how they are kept.
  */
+
+import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { CHANGE_LIST_DEFAULT, CHANGE_LIST_MAX } from '../limits.js';
 import { type ChangeSetRecord, type ChangeTally, MANIFEST_OP, type SetQuery } from '../store/change-log.js';
 import type { CardContext } from './card-context.js';
@@ -72,7 +74,8 @@ function summaryOf(ctx: CardContext, set: ChangeSetRecord, tally: ChangeTally[])
 
 /** The API view of one set. */
 export function changeSetView(ctx: CardContext, set: ChangeSetRecord): ChangeSetView {
-  const tally = ctx.store.changes.tally(set.id);
+  // an import's marker record says the import committed; it is no card
+  const tally = ctx.store.changes.tally(set.id).filter((t) => t.cardId !== IMPORT_MARKER_CARD);
   const cards = [...new Set(tally.map((t) => t.cardId))];
   return {
     id: set.id,

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { KlebbError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { UNDO_CONFLICTS_SHOWN } from '../limits.js';
@@ -189,6 +190,15 @@ function fileTargets(ctx: CardContext, mine: ChangeRecord[]): FileTarget[] {
 }
 
 function assertRevertible(setId: number, mine: ChangeRecord[]): void {
+  // an import, restore or roll back of the home replaced whole cards and kept no copy of them
+  // (the snapshot taken before it is that copy): reverting its records would empty every card
+  if (mine.some((c) => c.cardId === IMPORT_MARKER_CARD)) {
+    throw new KlebbError(
+      409,
+      'UNDO_UNAVAILABLE',
+      `Change ${setId} is an import or restore of the whole home, which Undo cannot take back: in Settings › Data, Roll back (or restore the pre-import snapshot taken just before it). Nothing was undone.`,
+    );
+  }
   const lost = mine.find((c) => c.imageOmitted);
   if (lost) {
     throw new KlebbError(
