@@ -61,7 +61,7 @@ export function plainMessage(message: string): string {
 /**
  * HTTP status and copy for a gateway failure:
  * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
- * transient), failed → 502; parse → 500.
+ * transient), failed → 502 (a reply cut off before its end is said to be cut off); parse → 500.
  */
 export function gatewayFailure(err: GatewayError): { status: number; error: string } {
   switch (err.kind) {
@@ -85,6 +85,12 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
           status: 502,
           error:
             "The chat endpoint answered with a web page instead of the model's API. Check CHAT_ENDPOINT_URL in the server's settings, or whether this network needs a sign-in first.",
+        };
+      if (err.reason === 'truncated')
+        // the service answered, but its reply stopped before its end: say so, not "unavailable"
+        return {
+          status: 502,
+          error: "The model's reply was cut off before it was complete. Please try again.",
         };
       return {
         status: 502,

@@ -129,6 +129,7 @@ export function attempt(
         }
       },
       onEnd: (how) => guarded(() => reader?.end(how)),
+      bodyWhole: () => settled || (reader?.whole() ?? true),
     });
     signal?.addEventListener('abort', onAbort, { once: true });
     if (callMs !== undefined) {

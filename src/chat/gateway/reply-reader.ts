@@ -36,6 +36,11 @@ export interface ReplyReader {
   finished(): boolean;
   /** Settles a finished stream whose transport never ended. */
   finishNow(): GatewayResult;
+  /**
+   * True when the body read so far is a whole reply: a complete JSON value, or a stream that
+   * finished; an error body always is. The transport asks when a declared length ran out.
+   */
+  whole(): boolean;
 }
 
 type Mode = 'undecided' | 'sse' | 'lines' | 'buffered' | 'error';
@@ -70,6 +75,34 @@ function wholeJson(text: string): boolean {
   }
 }
 
+/** True when `text` is the start of a JSON value that ended too soon (not junk). */
+function cutJson(text: string): boolean {
+  const t = text.trim();
+  if (t[0] !== '{' && t[0] !== '[') return false;
+  try {
+    JSON.parse(t);
+    return false;
+  } catch (err) {
+    // the parser stopped for want of more text: at the end of input, or inside a string
+    const message = String((err as Error).message);
+    const at = /position (\d+)/.exec(message);
+    return /end of JSON input|Unterminated/i.test(message) || (at !== null && Number(at[1]) >= t.length);
+  }
+}
+
+/**
+ * The failure of a JSON reply whose body ended before its JSON did: said as cut off, with what a
+ * Content-Length declared when there was one, and worth asking again.
+ */
+function cutReply(status: number, received: number, declared: number): GatewayError {
+  const of = Number.isFinite(declared) && declared > 0 ? ` (${received} of ${declared} declared bytes)` : '';
+  return new GatewayError('unavailable', `the gateway reply was cut off before its end${of}`, {
+    reason: 'truncated',
+    upstreamStatus: status,
+    retryable: true,
+  });
+}
+
 /** Creates the reader for one response. */
 export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   const { status, headers, streaming, hooks, progress } = init;
@@ -79,6 +112,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   let mode: Mode = status < 200 || status >= 300 ? 'error' : 'undecided';
   let text = ''; // buffered / error body, or the undecided lead-in
   let textBytes = 0;
+  let received = 0; // body bytes, however read
   let result: GatewayResult | undefined;
   // a body read as JSON may still turn out to be JSON lines, until its first line is known
   let maybeLines = false;
@@ -150,6 +184,11 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   return {
     partialText: () => assembler.text,
     finished: () => (mode === 'sse' || mode === 'lines') && assembler.finished(),
+    whole: () => {
+      if (mode === 'error') return true;
+      if (mode === 'buffered') return wholeJson(text);
+      return result !== undefined || ((mode === 'sse' || mode === 'lines') && assembler.finished());
+    },
     finishNow: () => {
       result ??= assembler.finish('done');
       return result;
@@ -157,6 +196,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
 
     push(chunk: Buffer): GatewayResult | undefined {
       if (result) return result;
+      received += chunk.length;
       const piece = decoder.decode(chunk, { stream: true });
       if (mode === 'undecided') {
         text += piece;
@@ -225,12 +265,19 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
       text += tail;
       // a connection that dies after the whole reply arrived (the chunked body's last empty chunk
       // never came, or a Content-Length larger than what the proxy sent) still delivered the reply
-      if (how === 'reset' && !wholeJson(text)) {
-        throw new GatewayError('unavailable', 'the gateway connection dropped mid-reply', {
-          reason: 'connection_reset',
-          upstreamStatus: status,
-          retryable: true,
-        });
+      if (!wholeJson(text)) {
+        const declared = Number(headers['content-length']);
+        if (how === 'reset' && !(declared > received)) {
+          throw new GatewayError('unavailable', 'the gateway connection dropped mid-reply', {
+            reason: 'connection_reset',
+            upstreamStatus: status,
+            retryable: true,
+          });
+        }
+        // a body that met its declared length exactly is what the server meant to send: unreadable
+        // (below); one that did not, and stops inside its JSON, was cut off on the way
+        if (how === 'reset' || (Number.isFinite(declared) && declared !== received && cutJson(text)))
+          throw cutReply(status, received, declared);
       }
       return finishBuffered();
     },

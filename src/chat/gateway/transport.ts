@@ -10,8 +10,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
+import { type RawTap, tapSocket } from './overrun.js';
 
 /** Parses the endpoint URL. Throws GatewayError 'failed' / 'bad_url' unless it is http(s). */
 export function parseEndpoint(raw: string): URL {
@@ -46,6 +48,12 @@ export interface ExchangeHandlers {
   onData(chunk: Buffer): void;
   /** 'eof': the body ended cleanly; 'reset': the connection died before the body was complete. */
   onEnd(how: 'eof' | 'reset'): void;
+  /**
+   * True when the body so far is a whole reply. Asked when a body framed by Content-Length has
+   * its declared bytes: when false, the bytes the server sent past the declared length are read
+   * too (a length that counted characters, not bytes). Absent: the declared length is trusted.
+   */
+  bodyWhole?(): boolean;
   /** No response at all (refused, reset, TLS, DNS), as a classified GatewayError. */
   onError(err: GatewayError): void;
 }
@@ -89,6 +97,10 @@ export function openExchange(
 
   const req = (isHttps ? https : http).request(requestOptions);
   let responded = false;
+  let tap: RawTap | undefined;
+  req.on('socket', (socket) => {
+    tap = tapSocket(socket, GATEWAY_MAX_BODY_BYTES);
+  });
   req.on('error', (err) => {
     // bytes the parser cannot place after a response began (junk after a body whose
     // Content-Length was already met, arriving in the same read): the response's own end or
@@ -100,16 +112,39 @@ export function openExchange(
     responded = true;
     const body = decodedBody(res, handlers);
     if (!body) return;
+    const declared = body === res ? declaredLength(res.headers) : undefined;
+    if (declared === undefined) tap?.stop();
+    let ended = false;
+    const end = (how: 'eof' | 'reset') => {
+      if (ended) return;
+      ended = true;
+      handlers.onEnd(how);
+    };
     handlers.onResponse(res.statusCode ?? 0, res.headers);
     body.on('data', (chunk: Buffer) => handlers.onData(chunk));
-    body.on('end', () => handlers.onEnd('eof'));
-    res.on('error', () => handlers.onEnd('reset'));
+    body.on('end', () => {
+      if (tap && declared !== undefined && handlers.bodyWhole && !handlers.bodyWhole()) {
+        tap.readOn(declared, handlers.onData, () => end('eof'));
+        return;
+      }
+      tap?.stop();
+      end('eof');
+    });
+    res.on('error', () => end('reset'));
     res.on('close', () => {
-      if (!res.complete) handlers.onEnd('reset');
+      if (!res.complete) end('reset');
     });
   });
   req.end(payload);
   return { destroy: () => req.destroy() };
+}
+
+/** The Content-Length of a body framed by it alone (no Transfer-Encoding); undefined otherwise. */
+function declaredLength(headers: http.IncomingHttpHeaders): number | undefined {
+  if (headers['transfer-encoding'] !== undefined) return undefined;
+  const raw = headers['content-length'];
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw.trim());
 }
 
 /** True for an error of Node's HTTP parser (its codes start with HPE_). */
