@@ -253,12 +253,14 @@ interface BlockUnits {
 }
 
 const MG_DL = unitKey('mg/dL');
+// whatever molar mass Apple writes inside it (units.ts); mmol/mol (an HbA1c) is not a glucose level
+const MMOL_L = unitKey('mmol/L');
 
 function blockUnits(entry: CatalogueEntry, units: string): BlockUnits {
   let glucoseField: BlockUnits['glucoseField'];
   if (entry.shape === 'glucose') {
     const key = unitKey(units);
-    glucoseField = key === MG_DL ? 'mgdl' : key.startsWith('mmol') ? 'mmol' : undefined;
+    glucoseField = key === MG_DL ? 'mgdl' : key === MMOL_L ? 'mmol' : undefined;
   }
   return { entry, units, conv: conversionOf(DIMENSIONS[entry.dimension], units), glucoseField };
 }

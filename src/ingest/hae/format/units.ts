@@ -17,7 +17,11 @@ export interface Dimension {
   readonly from: Readonly<Record<string, Conversion>>;
 }
 
-/** Normalised spelling used for lookups: NFKC, lower case, no spaces or brackets, `·`/`*` → `.`. */
+/**
+ * Normalised spelling used for lookups: degree-like signs made `°`, NFKC, lower case, no spaces,
+ * brackets or underscores, `·`/`*` → `.`, and Apple's molar-mass note dropped
+ * (`mmol<180.1558800000541>/L` → `mmol/l`).
+ */
 export function unitKey(units: string): string {
   // a payload repeats one `units` string per value: normalised once each
   const known = UNIT_KEYS.get(units);
@@ -33,17 +37,30 @@ const UNIT_KEYS = new Map<string, string>();
 const UNIT_KEYS_MAX = 1000;
 
 function spellUnit(units: string): string {
-  return units
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\s()]/g, '')
-    .replace(/[·*•⋅]/g, '.');
+  return (
+    units
+      // `ºF` typed with the masculine ordinal (NFKC would make it `oF`), the ring above, the
+      // superscript zero: all meant as the degree sign
+      .replace(/[º˚⁰]/g, '°')
+      .normalize('NFKC')
+      .toLowerCase()
+      // Apple writes the molar mass it converts with inside the unit; the digits vary
+      .replace(/<[^>]*>/g, '')
+      .replace(/[\s()_]/g, '')
+      .replace(/[·*•⋅]/g, '.')
+  );
 }
 
 const LB_KG = 0.45359237;
 const KCAL_KJ = 4.184;
 const MI_KM = 1.609344;
 const FL_OZ_US_ML = 29.5735295625;
+const FL_OZ_IMP_ML = 28.4130625;
+const CUP_US_ML = 236.5882365;
+
+function fahrenheit(f: number): number {
+  return ((f - 32) * 5) / 9;
+}
 
 function dim(canonical: string, from: Record<string, Conversion>): Dimension {
   const keyed: Record<string, Conversion> = {};
@@ -55,18 +72,56 @@ function dim(canonical: string, from: Record<string, Conversion>): Dimension {
 export const DIMENSIONS = {
   count: dim('count', { count: 1, steps: 1, '': 1 }),
   kcal: dim('kcal', { kcal: 1, Cal: 1, kJ: (kj) => kj / KCAL_KJ, J: (j) => j / (KCAL_KJ * 1000) }),
-  kg: dim('kg', { kg: 1, g: 0.001, lb: LB_KG, lbs: LB_KG, st: 6.35029318, oz: LB_KG / 16 }),
+  kg: dim('kg', {
+    kg: 1,
+    kgs: 1,
+    g: 0.001,
+    lb: LB_KG,
+    lbs: LB_KG,
+    pound: LB_KG,
+    pounds: LB_KG,
+    st: 6.35029318,
+    stone: 6.35029318,
+    oz: LB_KG / 16,
+  }),
   km: dim('km', { km: 1, m: 0.001, cm: 0.00001, mi: MI_KM, ft: 0.0003048, yd: 0.0009144 }),
   m: dim('m', { m: 1, km: 1000, cm: 0.01, mi: MI_KM * 1000, ft: 0.3048, yd: 0.9144 }),
   cm: dim('cm', { cm: 1, mm: 0.1, m: 100, in: 2.54, ft: 30.48 }),
-  ml: dim('ml', { mL: 1, L: 1000, fl_oz_us: FL_OZ_US_ML, fl_oz_imp: 28.4130625, cup_us: 236.5882365 }),
+  // a drink's `oz` is the US fluid ounce (the phones that write ounces are set to US units); the
+  // imperial one is only ever named as such
+  ml: dim('ml', {
+    mL: 1,
+    cL: 10,
+    dL: 100,
+    L: 1000,
+    fl_oz_us: FL_OZ_US_ML,
+    'fl oz': FL_OZ_US_ML,
+    oz: FL_OZ_US_ML,
+    fl_oz_imp: FL_OZ_IMP_ML,
+    'fl oz imp': FL_OZ_IMP_ML,
+    cup_us: CUP_US_ML,
+    cup: CUP_US_ML,
+    cups: CUP_US_ML,
+  }),
   l: dim('L', { L: 1, mL: 0.001 }),
   lPerMin: dim('L/min', { 'L/min': 1, 'mL/min': 0.001 }),
   min: dim('min', { min: 1, s: 1 / 60, ms: 1 / 60_000, hr: 60, h: 60 }),
   s: dim('s', { s: 1, ms: 0.001, min: 60, hr: 3600, h: 3600 }),
   hr: dim('hr', { hr: 1, h: 1, min: 1 / 60, s: 1 / 3600 }),
   ms: dim('ms', { ms: 1, s: 1000 }),
-  perMin: dim('count/min', { 'count/min': 1, bpm: 1, '/min': 1, 'beats/min': 1, 'breaths/min': 1, rpm: 1 }),
+  perMin: dim('count/min', {
+    'count/min': 1,
+    bpm: 1,
+    '/min': 1,
+    '1/min': 1,
+    'min⁻¹': 1,
+    'count.min⁻¹': 1,
+    'beats/min': 1,
+    'breaths/min': 1,
+    'steps/min': 1,
+    spm: 1,
+    rpm: 1,
+  }),
   // breathing disturbances: a rate per hour of sleep that the phone and Apple's export write as a
   // plain `count` (0.94 is "0.94 an hour", not a tally)
   perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1, count: 1 }),
@@ -74,14 +129,17 @@ export const DIMENSIONS = {
     degC: 1,
     '°C': 1,
     C: 1,
-    degF: (f) => ((f - 32) * 5) / 9,
-    '°F': (f) => ((f - 32) * 5) / 9,
+    celsius: 1,
+    degF: fahrenheit,
+    '°F': fahrenheit,
+    F: fahrenheit,
+    fahrenheit,
     K: (k) => k - 273.15,
   }),
   pct: dim('%', { '%': 1, percent: 1 }),
   mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
   mgdl: dim('mg/dL', { 'mg/dL': 1 }),
-  mmol: dim('mmol/L', { 'mmol/L': 1, 'mmol<180.1558800000541>/L': 1 }),
+  mmol: dim('mmol/L', { 'mmol/L': 1 }),
   g: dim('g', { g: 1, mg: 0.001, kg: 1000, oz: 28.349523125 }),
   mg: dim('mg', { mg: 1, g: 1000, mcg: 0.001, µg: 0.001, ug: 0.001 }),
   mcg: dim('mcg', { mcg: 1, µg: 1, ug: 1, mg: 1000 }),

@@ -1,0 +1,106 @@
+/**
+ * Unit strings as phones and people really write them, pushed through the real webhook: `ºF` typed
+ * with the masculine ordinal instead of the degree sign, `fl oz` and a drink's bare `oz`, a stone
+ * weight, Apple's blood-glucose unit with a molar mass of other digits, a heart rate in
+ * `count·min⁻¹`. Each is read in the unit it names; a unit that cannot be converted (a weight in
+ * furlongs, an HbA1c-style `mmol/mol` glucose) is named in the push's warnings and stores nothing,
+ * never a number taken as if it were the card's unit.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const DAY = '2026-05-19';
+const AT = `${DAY} 00:00:00 -0700`;
+
+function block(name: string, units: string, point: Record<string, unknown>) {
+  return { name, units, data: [{ date: AT, source: 'iPhone', ...point }] };
+}
+
+describe('unit spellings in a push', () => {
+  it('reads ºF, fl oz, oz of water, stone, count·min⁻¹ and any Apple glucose molar mass', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['temperature', 'body_temperature'],
+        ['water', 'dietary_water'],
+        ['weight', 'weight_body_mass'],
+        ['glucose', 'blood_glucose'],
+        ['breathing', 'respiratory_rate'],
+        ['sugar', 'dietary_sugar'],
+      ],
+    });
+    const body = {
+      data: {
+        metrics: [
+          block('body_temperature', 'ºF', { qty: 100.4 }),
+          block('dietary_water', 'fl oz', { qty: 16 }),
+          block('weight_body_mass', 'st', { qty: 11 }),
+          block('blood_glucose', 'mmol<180.15588000005408>/L', { qty: 5.6 }),
+          block('respiratory_rate', 'count·min⁻¹', { qty: 14.5 }),
+          // food: an ounce is a mass
+          block('dietary_sugar', 'oz', { qty: 1 }),
+        ],
+      },
+    };
+    const r = await srv.push(JSON.stringify(body));
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('temperature')).toEqual([{ date: DAY, degC: 38 }]);
+    expect(await srv.rows('water')).toEqual([{ date: DAY, ml: 473 }]);
+    expect(await srv.rows('weight')).toEqual([{ date: DAY, kg: 69.85 }]);
+    expect(await srv.rows('glucose')).toEqual([{ date: DAY, mmol: 5.6 }]);
+    expect(await srv.rows('breathing')).toEqual([{ date: DAY, breathsPerMin: 14.5 }]);
+    expect(await srv.rows('sugar')).toEqual([{ date: DAY, g: 28.3 }]);
+  });
+
+  it('a drink in a bare oz is US fluid ounces; imperial ones only when named so', async () => {
+    srv = await startIngestServer({ cards: [['water', 'dietary_water']] });
+    const us = { data: { metrics: [block('dietary_water', 'oz', { qty: 8 })] } };
+    expect((await srv.push(JSON.stringify(us))).status).toBe(200);
+    expect(await srv.rows('water')).toEqual([{ date: DAY, ml: 237 }]);
+    const imperial = {
+      data: {
+        metrics: [
+          {
+            ...block('dietary_water', 'fl oz (imp)', { qty: 10 }),
+            data: [{ date: `2026-05-20 00:00:00 +0100`, qty: 10 }],
+          },
+        ],
+      },
+    };
+    expect((await srv.push(JSON.stringify(imperial))).status).toBe(200);
+    expect(await srv.rows('water')).toEqual([
+      { date: DAY, ml: 237 },
+      { date: '2026-05-20', ml: 284 },
+    ]);
+  });
+
+  it('a unit it cannot convert is named in a warning and stores nothing', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['weight', 'weight_body_mass'],
+        ['glucose', 'blood_glucose'],
+      ],
+    });
+    const body = {
+      data: {
+        metrics: [
+          block('weight_body_mass', 'furlong', { qty: 70 }),
+          block('blood_glucose', 'mmol/mol', { qty: 42 }),
+        ],
+      },
+    };
+    const r = await srv.push(JSON.stringify(body));
+    expect(r.status).toBe(200);
+    const warnings = (r.body.warnings ?? []) as string[];
+    expect(warnings.some((w) => w.includes('"furlong"'))).toBe(true);
+    expect(warnings.some((w) => w.includes('"mmol/mol"'))).toBe(true);
+    expect(await srv.rows('weight')).toEqual([]);
+    expect(await srv.rows('glucose')).toEqual([]);
+  });
+});
