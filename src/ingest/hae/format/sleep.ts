@@ -19,6 +19,7 @@
 import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, SLEEP_WINDOW_TOLERANCE_H } from './limits.js';
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
+import { sleepStageOf } from './sleep-stages.js';
 import { type HaeTime, parseHaeTimestamp } from './timestamps.js';
 import { conversionOf, convertUnit, DIMENSIONS, roundConverted } from './units.js';
 
@@ -33,18 +34,6 @@ export const SLEEP_DURATION_FIELDS = [
   'awake',
   'inBed',
 ] as const;
-
-/** Stage names of unaggregated segments (`value`) → sample stage key. */
-const STAGES: Record<string, string> = {
-  'in bed': 'inBed',
-  inbed: 'inBed',
-  asleep: 'asleep',
-  core: 'core',
-  deep: 'deep',
-  rem: 'rem',
-  awake: 'awake',
-  unspecified: 'unspecified',
-};
 
 const HOUR_MS = 3_600_000;
 
@@ -115,7 +104,8 @@ function readSegment(point: Record<string, unknown>, units: string): PointRead {
   if (!start || !end) return { ok: false, reason: 'unreadable startDate/endDate', example: point.startDate };
   if (end.epochMs < start.epochMs)
     return { ok: false, reason: 'segment ends before it starts', example: point.endDate };
-  const stage = STAGES[String(point.value).trim().toLowerCase()];
+  // the stage as the phone's language writes it (sleep-stages.ts); an unknown one is named
+  const stage = sleepStageOf(String(point.value));
   if (!stage) return { ok: false, reason: 'unknown sleep stage', example: point.value };
   const q = hoursOf(point.qty, units);
   if (q.bad) return { ok: false, reason: q.bad, example: point.qty };
@@ -129,7 +119,45 @@ function readSegment(point: Record<string, unknown>, units: string): PointRead {
   };
 }
 
-function readNight(point: Record<string, unknown>, units: string): PointRead {
+/** Keys of a nightly row that are not a stage's hours. */
+const NIGHT_KEYS = new Set<string>([
+  ...SLEEP_DURATION_FIELDS,
+  'qty',
+  'date',
+  'source',
+  'sleepSource',
+  'inBedSource',
+  'sleepStart',
+  'sleepEnd',
+  'inBedStart',
+  'inBedEnd',
+  'units',
+]);
+
+/**
+ * `sent` with the hours of stages sent under another name (`Kern`, `Tief`, `Im Bett`: a
+ * translated key, sleep-stages.ts) under the stage's own key, unless that key is sent too; and the
+ * names of number fields that are no stage, to report.
+ */
+function nightFields(sent: Record<string, unknown>): {
+  point: Record<string, unknown>;
+  unknown: string[];
+} {
+  let point = sent;
+  const unknown: string[] = [];
+  for (const [k, v] of Object.entries(sent)) {
+    if (NIGHT_KEYS.has(k) || readNumber(v).value === undefined) continue;
+    const stage = sleepStageOf(k);
+    if (stage && sent[stage] === undefined && (point === sent || point[stage] === undefined)) {
+      if (point === sent) point = { ...sent };
+      point[stage] = v;
+    } else unknown.push(k);
+  }
+  return { point, unknown };
+}
+
+function readNight(sent: Record<string, unknown>, units: string): PointRead {
+  const { point, unknown } = nightFields(sent);
   const times: Record<string, HaeTime | null> = {};
   for (const k of ['sleepStart', 'sleepEnd', 'inBedStart', 'inBedEnd', 'date'] as const) {
     times[k] = parseHaeTimestamp(point[k]);
@@ -160,6 +188,11 @@ function readNight(point: Record<string, unknown>, units: string): PointRead {
 
   const values: Record<string, SampleValue> = {};
   const notes: { reason: string; example: string }[] = [];
+  if (unknown.length > 0)
+    notes.push({
+      reason: 'unknown sleep stage, its hours left out',
+      example: `${unknown.join(', ')} in the night ending ${String(point[endKey])}`,
+    });
   const sleepWindow = windowHours(times.sleepStart, times.sleepEnd);
   const inBedWindow = windowHours(times.inBedStart, times.inBedEnd) ?? sleepWindow;
   if (sleepWindow !== undefined && hours > sleepWindow + SLEEP_WINDOW_TOLERANCE_H) {
