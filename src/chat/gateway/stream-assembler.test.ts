@@ -5,7 +5,7 @@ const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ object: 'chat.completion.chunk', choices, ...extra });
 
 describe('stream assembler', () => {
-  it('orders tool calls by index and reads every choice index as the one reply', () => {
+  it('orders tool calls by index and reads choice 0 alone when a chunk carries several choices', () => {
     const a = createStreamAssembler();
     a.push(
       chunk([
@@ -35,7 +35,7 @@ describe('stream assembler', () => {
     );
     a.push(chunk([{ index: 1, delta: {}, finish_reason: 'stop' }]));
     const r = a.finish('eof');
-    expect(r.text).toBe('other choice');
+    expect(r.text).toBe('');
     expect(r.toolCalls.map((c) => [c.providerId, c.name, c.arguments])).toEqual([
       ['a', 'first', '{}'],
       ['b', 'second', '{"x":1}'],

@@ -3,14 +3,15 @@
  * no timers. Each event is normalised first (chunk-normaliser.ts); calls are assembled by what
  * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts);
  * pieces of structured reasoning items are joined (reasoning-details.ts).
- * Every choice index is read as the one reply (we never ask for several, and some servers
- * number each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
+ * Which choices are the reply is decided by choice-picker.ts (choice 0 when a server sends
+ * several; every one when it numbers each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
  * event with empty or absent `choices` included); `[DONE]` is compared after trimming.
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
 import { type CallAssembler, createCallAssembler } from './call-assembler.js';
-import { normaliseChunk } from './chunk-normaliser.js';
+import { createChoicePicker } from './choice-picker.js';
+import { type NormalChoice, normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
@@ -44,11 +45,11 @@ export interface StreamAssembler {
   push(data: string, parsed?: unknown, event?: string): boolean;
   /**
    * Settles the reply. Throws GatewayError 'unavailable' / 'truncated' (retryable, with the
-   * partial text) when the stream ended without `[DONE]` before every choice had a
+   * partial text) when the stream ended without `[DONE]` before the reply's choice had a
    * finish_reason; otherwise applies finalizeTurn (may throw 'failed' or 'empty').
    */
   finish(end: StreamEnd): GatewayResult;
-  /** True once every choice seen has a finish_reason (the reply is complete even without `[DONE]`). */
+  /** True once the reply's choice has a finish_reason (the reply is complete even without `[DONE]`). */
   finished(): boolean;
   /** Answer text of the primary choice so far (reasoning removed). */
   readonly text: string;
@@ -75,51 +76,48 @@ export function createStreamAssembler(
   options: AssemblerOptions = {},
 ): StreamAssembler {
   const newId = options.newId ?? toolCallIdFactory();
-  const choices = new Map<number, ChoiceState>();
+  const picker = createChoicePicker();
+  const reply: ChoiceState = {
+    text: '',
+    reasoning: '',
+    finishReason: null,
+    calls: createCallAssembler(),
+    splitter: createReasoningSplitter(options.reasoningStartsInside),
+    details: createReasoningDetailsJoiner(),
+  };
   let usage: GatewayUsage | null = null;
   let model: string | undefined;
   let emittedText = false;
   const warnings: string[] = [];
   let warnedJunk = false;
 
-  const choice = (index: number): ChoiceState => {
-    let c = choices.get(index);
-    if (!c) {
-      c = {
-        text: '',
-        reasoning: '',
-        finishReason: null,
-        calls: createCallAssembler(),
-        splitter: createReasoningSplitter(options.reasoningStartsInside),
-        details: createReasoningDetailsJoiner(),
-      };
-      choices.set(index, c);
-    }
-    return c;
-  };
-  const primaryText = () => choices.get(0)?.text ?? '';
+  const primaryText = () => reply.text;
 
-  const addText = (
-    c: ChoiceState,
-    primary: boolean,
-    piece: { answer: string; reasoning: string; retracted: boolean },
-  ) => {
+  const addText = (c: ChoiceState, piece: { answer: string; reasoning: string; retracted: boolean }) => {
     if (piece.retracted) {
       c.reasoning += c.text;
       c.text = '';
-      if (primary) hooks.onRetract?.();
+      hooks.onRetract?.();
     }
     if (piece.reasoning !== '') {
       c.reasoning += piece.reasoning;
-      if (primary) hooks.onReasoning?.(piece.reasoning);
+      hooks.onReasoning?.(piece.reasoning);
     }
     if (piece.answer !== '') {
       c.text += piece.answer;
-      if (primary) {
-        emittedText = true;
-        hooks.onToken?.(piece.answer);
-      }
+      emittedText = true;
+      hooks.onToken?.(piece.answer);
     }
+  };
+
+  /** One choice piece that is the reply's: its reasoning, text, calls and finish_reason. */
+  const apply = (ch: NormalChoice) => {
+    const c = reply;
+    if (ch.reasoning !== '') addText(c, { answer: '', reasoning: ch.reasoning, retracted: false });
+    if (ch.text !== '') addText(c, c.splitter.push(ch.text));
+    if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
+    for (const f of ch.tools) c.calls.add(f);
+    if (ch.finish !== null) c.finishReason = ch.finish;
   };
 
   return {
@@ -129,7 +127,7 @@ export function createStreamAssembler(
     get emittedText() {
       return emittedText;
     },
-    finished: () => choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null),
+    finished: () => reply.finishReason !== null || picker.heldFinished(),
 
     push(data: string, parsed?: unknown, event?: string): boolean {
       if (event === 'error') throw errorEventFailure(data, parsed, primaryText());
@@ -165,25 +163,13 @@ export function createStreamAssembler(
       if (!chunk) return false;
       if (model === undefined && chunk.model !== undefined) model = chunk.model;
       if (chunk.usage) usage = chunk.usage;
-      for (const ch of chunk.choices) {
-        // we never ask for several choices, so every choice is the one reply: some servers number
-        // the choice of each chunk anew (0, 1, 2 ...) instead of keeping it at 0
-        const c = choice(0);
-        const primary = true;
-        if (ch.reasoning !== '')
-          addText(c, primary, { answer: '', reasoning: ch.reasoning, retracted: false });
-        if (ch.text !== '') addText(c, primary, c.splitter.push(ch.text));
-        if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
-        for (const f of ch.tools) c.calls.add(f);
-        if (ch.finish !== null) c.finishReason = ch.finish;
-      }
+      for (const ch of picker.route(chunk.choices)) apply(ch);
       return false;
     },
 
     finish(end: StreamEnd): GatewayResult {
-      const all = [...choices.values()];
-      const complete = end === 'done' || (all.length > 0 && all.every((c) => c.finishReason !== null));
-      if (!complete) {
+      for (const ch of picker.release()) apply(ch);
+      if (end !== 'done' && reply.finishReason === null) {
         throw new GatewayError(
           'unavailable',
           end === 'reset'
@@ -192,9 +178,8 @@ export function createStreamAssembler(
           { reason: 'truncated', retryable: true, partialText: primaryText() || undefined },
         );
       }
-      const primaryIndex = choices.has(0) ? 0 : Math.min(...choices.keys());
-      const c = choices.get(primaryIndex) ?? choice(0);
-      addText(c, primaryIndex === 0, c.splitter.end());
+      const c = reply;
+      addText(c, c.splitter.end());
       const result = finalizeTurn(
         {
           text: c.text,
