@@ -25,6 +25,7 @@ import {
   serializeManifest,
   splitData,
 } from './manifest-file.js';
+import { assertRowsData } from './row-shape.js';
 import {
   type ManifestValidation,
   sanitizeAtLoad,
@@ -145,6 +146,8 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
         ? []
         : undefined;
   assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
+  if (hasData && (wanted === undefined || wanted === 'array'))
+    assertRowsData({ id, manifest: raw as Card['manifest'] }, 0, data);
   // rows left behind when this id's file was deleted by hand come back with the card, unless
   // the new card brings rows of its own (docs/API.md: a hand-deleted card keeps its rows)
   const orphan = ctx.store.state(id);

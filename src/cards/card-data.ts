@@ -17,6 +17,7 @@ import { type CardContext, findCard, requireCard } from './card-context.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
+import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
 
 /** Options of a data write. */
@@ -40,6 +41,17 @@ function jsonType(v: unknown): string {
   return typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
 }
 
+function declaredType(card: Pick<Card, 'manifest'>): string | undefined {
+  const want = (card.manifest.schema as Record<string, unknown> | undefined)?.type;
+  return typeof want === 'string' ? want : undefined;
+}
+
+/** The card's stored row count when its data is an array, else 0. */
+function storedRowCount(ctx: CardContext, id: string): number {
+  const st = ctx.store.state(id);
+  return st.shape === 'array' ? st.rowCount : 0;
+}
+
 /** Throws WRONG_TYPE when `schema.type` is set and `data` is not of that type. */
 export function assertSchemaType(card: Pick<Card, 'id' | 'manifest'>, data: unknown): void {
   const schema = card.manifest.schema as Record<string, unknown> | undefined;
@@ -60,8 +72,8 @@ export function readDataJson(ctx: CardContext, id: string): { json: string; etag
 
 /**
  * `POST /api/manifests/:id/data`: replaces the whole data block. 400 when `data` is a string
- * (a JSON-encoded string is refused at the boundary); 403 read-only; 412
- * stale If-Match.
+ * (a JSON-encoded string is refused at the boundary), or when the card keeps rows and `data` is
+ * not an array of objects (row-shape.ts); 403 read-only; 412 stale If-Match.
  * @returns `{ok, id, etag}`.
  */
 export function replaceData(ctx: CardContext, id: string, data: unknown, opts: WriteOptions) {
@@ -76,6 +88,8 @@ export function replaceData(ctx: CardContext, id: string, data: unknown, opts: W
   assertWriteable(card);
   const value = normaliseDateKeyed(data);
   assertSchemaType(card, value);
+  if (declaredType(card) === undefined || declaredType(card) === 'array')
+    assertRowsData(card, storedRowCount(ctx, id), value);
   checkIfMatch(ctx, id, opts.ifMatch);
   const version = ctx.store.replace(id, value, opts.actor);
   ctx.emit({ type: 'data-changed', id, version });
@@ -122,6 +136,7 @@ function done<T extends { version: number }>(ctx: CardContext, id: string, r: T)
 export function appendRow(ctx: CardContext, id: string, path: unknown, value: unknown, opts: WriteOptions) {
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
   const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
