@@ -211,4 +211,38 @@ describe('CardDataStore replace keeping unchanged leading rows', () => {
     expect(store.read('all')).toEqual(rows(1, 3));
     expect(store.state('all').rowCount).toBe(3);
   });
+
+  it('reads by a filter on any field, and dates of any field, without preparing a statement per call', () => {
+    store.replace(
+      'w',
+      [
+        { name: 'a', taken: '2026-04-20', kg: 80 },
+        { name: 'b', taken: '2026-04-22', kg: 81 },
+      ],
+      'test',
+    );
+    const prepare = db.prepare.bind(db);
+    let prepared = 0;
+    db.prepare = ((sql: string) => {
+      prepared++;
+      return prepare(sql);
+    }) as typeof db.prepare;
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(store.readRows('w', seg('[name="b"]'), '[name="b"]', {})).toEqual({
+          row: { name: 'b', taken: '2026-04-22', kg: 81 },
+        });
+        expect(store.maxDate('w', 'taken')).toBe('2026-04-22');
+        expect(store.countDated('w', 'taken', 10)).toBe(2);
+        store.update('w', seg('[name="a"]'), '[name="a"]', { kg: 79 + i }, 'test');
+      }
+    } finally {
+      db.prepare = prepare;
+    }
+    expect(prepared).toBe(0);
+    expect(store.read('w')).toEqual([
+      { name: 'a', taken: '2026-04-20', kg: 81 },
+      { name: 'b', taken: '2026-04-22', kg: 81 },
+    ]);
+  });
 });

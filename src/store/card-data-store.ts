@@ -108,6 +108,20 @@ export class CardDataStore {
           `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
         )
         .pluck(),
+      // the field is a parameter, so one statement serves every field (never prepared per call)
+      maxDateOf: db
+        .prepare(
+          `SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`,
+        )
+        .pluck(),
+      countDated: db
+        .prepare(
+          `SELECT count(*) FROM (SELECT 1 FROM card_rows WHERE card_id = ? AND json_extract(body, ?) GLOB '${ISO_GLOB}' LIMIT ?)`,
+        )
+        .pluck(),
+      byField: db.prepare(
+        'SELECT id, pos, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos',
+      ),
       anyHas: db.prepare(
         'SELECT 1 FROM card_rows WHERE card_id = ? AND json_type(body, ?) IS NOT NULL LIMIT 1',
       ),
@@ -351,26 +365,13 @@ export class CardDataStore {
    * date index backwards for `date`; other fields scan the card's rows.
    */
   maxDate(cardId: string, field: string): string | null {
-    const v =
-      field === 'date'
-        ? this.q.maxDate.get(cardId)
-        : this.db
-            .prepare(
-              `SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`,
-            )
-            .pluck()
-            .get(`$."${field}"`, cardId);
+    const v = field === 'date' ? this.q.maxDate.get(cardId) : this.q.maxDateOf.get(`$."${field}"`, cardId);
     return typeof v === 'string' ? v : null;
   }
 
   /** How many elements carry an ISO-date-shaped `field`, counting at most `atMost`. */
   countDated(cardId: string, field: string, atMost: number): number {
-    return this.db
-      .prepare(
-        `SELECT count(*) FROM (SELECT 1 FROM card_rows WHERE card_id = ? AND json_extract(body, ?) GLOB '${ISO_GLOB}' LIMIT ?)`,
-      )
-      .pluck()
-      .get(cardId, `$."${field}"`, atMost) as number;
+    return this.q.countDated.get(cardId, `$."${field}"`, atMost) as number;
   }
 
   /**
@@ -533,15 +534,11 @@ export class CardDataStore {
             cardId,
             typeof root.value === 'boolean' ? Number(root.value) : root.value,
           ) as StoredRow[])
-        : (this.db
-            .prepare(
-              `SELECT id, pos, body FROM card_rows WHERE card_id = ? AND json_extract(body, ?) = ? ORDER BY pos`,
-            )
-            .all(
-              cardId,
-              `$."${root.key}"`,
-              typeof root.value === 'boolean' ? Number(root.value) : root.value,
-            ) as StoredRow[]);
+        : (this.q.byField.all(
+            cardId,
+            `$."${root.key}"`,
+            typeof root.value === 'boolean' ? Number(root.value) : root.value,
+          ) as StoredRow[]);
     const hits = candidates.filter((c) => {
       const el = JSON.parse(c.body);
       return el !== null && typeof el === 'object' && !Array.isArray(el) && el[root.key] === root.value;
