@@ -9,6 +9,7 @@ import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter } from './inline-reasoning.js';
+import { leadingJson } from './json-prefix.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
 
 /** Options beyond the hooks: our id maker, and whether the model starts inside inline reasoning. */
@@ -34,13 +35,20 @@ export function parseBufferedCompletion(
   options: BufferedOptions = {},
 ): GatewayResult {
   let payload: unknown;
+  const extraWarnings: string[] = [];
   try {
     payload = JSON.parse(bodyText);
   } catch (err) {
-    throw new GatewayError('parse', 'the gateway reply is not valid JSON', {
-      reason: 'unreadable',
-      cause: err,
-    });
+    // a whole reply followed by junk (a NUL, padding, a second copy): the reply is the first value
+    const lead = leadingJson(bodyText);
+    if (lead.values.length === 0) {
+      throw new GatewayError('parse', 'the gateway reply is not valid JSON', {
+        reason: 'unreadable',
+        cause: err,
+      });
+    }
+    payload = lead.values[0];
+    extraWarnings.push('ignored what followed the JSON reply');
   }
   const failure = classifyErrorPayload(payload);
   if (failure) throw failure;
@@ -71,7 +79,7 @@ export function parseBufferedCompletion(
       finishReason: choice.finish,
       usage: body.usage,
       streamed: false,
-      warnings: [],
+      warnings: extraWarnings,
       model: body.model,
       offeredTools: options.offeredTools,
     },

@@ -16,6 +16,7 @@ import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
+import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
@@ -120,6 +121,17 @@ export function createStreamAssembler(
     if (ch.finish !== null) c.finishReason = ch.finish;
   };
 
+  /** One parsed event: an error in it fails the reply; its model, usage and choices are read. */
+  const read = (payload: unknown) => {
+    const failure = classifyErrorPayload(payload, primaryText());
+    if (failure) throw failure;
+    const chunk = normaliseChunk(payload);
+    if (!chunk) return;
+    if (model === undefined && chunk.model !== undefined) model = chunk.model;
+    if (chunk.usage) usage = chunk.usage;
+    for (const ch of picker.route(chunk.choices)) apply(ch);
+  };
+
   return {
     get text() {
       return primaryText();
@@ -146,27 +158,30 @@ export function createStreamAssembler(
         try {
           payload = JSON.parse(trimmed);
         } catch (err) {
-          throw new GatewayError(
-            'parse',
-            `unreadable stream event: ${JSON.stringify(clipGraphemes(trimmed, 80))}`,
-            {
-              reason: 'unreadable',
-              partialText: primaryText() || undefined,
-              cause: err,
-            },
-          );
+          // whole chunks followed by junk or by another chunk: each whole one is read
+          const lead = leadingJson(trimmed);
+          if (lead.values.length === 0) {
+            throw new GatewayError(
+              'parse',
+              `unreadable stream event: ${JSON.stringify(clipGraphemes(trimmed, 80))}`,
+              {
+                reason: 'unreadable',
+                partialText: primaryText() || undefined,
+                cause: err,
+              },
+            );
+          }
+          if (lead.rest !== '')
+            warnings.push(
+              `ignored bytes after a stream event: ${JSON.stringify(clipGraphemes(lead.rest, 60))}`,
+            );
+          for (const value of lead.values) read(value);
+          return false;
         }
       }
-      const failure = classifyErrorPayload(payload, primaryText());
-      if (failure) throw failure;
-      const chunk = normaliseChunk(payload);
-      if (!chunk) return false;
-      if (model === undefined && chunk.model !== undefined) model = chunk.model;
-      if (chunk.usage) usage = chunk.usage;
-      for (const ch of picker.route(chunk.choices)) apply(ch);
+      read(payload);
       return false;
     },
-
     finish(end: StreamEnd): GatewayResult {
       for (const ch of picker.release()) apply(ch);
       if (end !== 'done' && reply.finishReason === null) {
