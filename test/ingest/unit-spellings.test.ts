@@ -4,7 +4,7 @@
  * weight, Apple's blood-glucose unit with a molar mass of other digits, a heart rate in
  * `count·min⁻¹`. Each is read in the unit it names; a unit that cannot be converted (a weight in
  * furlongs, an HbA1c-style `mmol/mol` glucose) is named in the push's warnings and stores nothing,
- * never a number taken as if it were the card's unit.
+ * never a number taken as if it were the card's unit; nor is a weight sent with no unit at all.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';
@@ -102,5 +102,24 @@ describe('unit spellings in a push', () => {
     expect(warnings.some((w) => w.includes('"mmol/mol"'))).toBe(true);
     expect(await srv.rows('weight')).toEqual([]);
     expect(await srv.rows('glucose')).toEqual([]);
+  });
+
+  it('a block with no units is stored only where no other unit exists', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['weight', 'weight_body_mass'],
+        ['resting', 'resting_heart_rate'],
+      ],
+    });
+    const weight = { name: 'weight_body_mass', data: [{ date: AT, qty: 170 }] };
+    const resting = { name: 'resting_heart_rate', data: [{ date: AT, qty: 58 }] };
+    const r = await srv.push(JSON.stringify({ data: { metrics: [weight, resting] } }));
+    expect(r.status).toBe(200);
+    // 170 of what: kg or lb cannot be told, so it is not stored as kg
+    expect(r.body.warnings).toEqual([
+      'weight_body_mass: no units sent for weight_body_mass, kg or another unit cannot be told (1 point, e.g. 170)',
+    ]);
+    expect(await srv.rows('weight')).toEqual([]);
+    expect(await srv.rows('resting')).toEqual([{ date: DAY, bpm: 58 }]);
   });
 });

@@ -27,7 +27,7 @@ import {
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
 import { parseHaeTimestamp } from './timestamps.js';
-import { type Conversion, conversionOf, convertRounded, DIMENSIONS, unitKey } from './units.js';
+import { type Conversion, conversionOf, convertRounded, DIMENSIONS, isUnitFree, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
 
 /** What `extractSamples` returns. */
@@ -262,7 +262,10 @@ function blockUnits(entry: CatalogueEntry, units: string): BlockUnits {
     const key = unitKey(units);
     glucoseField = key === MG_DL ? 'mgdl' : key === MMOL_L ? 'mmol' : undefined;
   }
-  return { entry, units, conv: conversionOf(DIMENSIONS[entry.dimension], units), glucoseField };
+  const dimension = DIMENSIONS[entry.dimension];
+  // no `units` at all: canonical only where no other unit exists (a weight may be lb)
+  const conv = units.trim() === '' && !isUnitFree(dimension) ? undefined : conversionOf(dimension, units);
+  return { entry, units, conv, glucoseField };
 }
 
 const NON_FINITE = 'non-finite number';
@@ -298,7 +301,10 @@ function numberField(
     n = r.value;
   }
   const conv = b.conv;
-  if (conv === undefined) return `unknown unit "${b.units}" for ${b.entry.key}`;
+  if (conv === undefined)
+    return b.units.trim() === ''
+      ? `no units sent for ${b.entry.key}, ${DIMENSIONS[b.entry.dimension].canonical} or another unit cannot be told`
+      : `unknown unit "${b.units}" for ${b.entry.key}`;
   let v = typeof conv === 'number' ? n * conv : conv(n);
   if (!Number.isFinite(v)) return NON_FINITE;
   let scale = 1;

@@ -177,6 +177,15 @@ export function conversionOf(dimension: Dimension, units: string): Conversion | 
 }
 
 /**
+ * True when every unit `dimension` knows converts with factor 1 (counts, bpm, %, dB): a value
+ * sent without `units` can then only be in the canonical unit. Elsewhere (kg or lb, °C or °F,
+ * ml or fl oz) a missing unit is not guessed.
+ */
+export function isUnitFree(dimension: Dimension): boolean {
+  return Object.values(dimension.from).every((c) => c === 1);
+}
+
+/**
  * Significant digits of `x` as written shortest (`String(x)`): 155 → 3, 0.0105 → 3, 1.5e-7 → 2.
  * Trailing zeros of a whole number count (1500 → 4: it cannot be told whether they are measured).
  */
