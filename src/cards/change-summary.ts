@@ -3,6 +3,8 @@
  * recorded, counted per card (ChangeLog.tally). Written at read time, so a renamed card reads
  * with its current label.
  */
+
+import { isolateText } from '../common/isolate-text.js';
 import { type ChangeRecord, type ChangeTally, MANIFEST_OP } from '../store/change-log.js';
 import { type DatedEffect, datedEffects, netDates } from './dated-effects.js';
 
@@ -57,7 +59,7 @@ export function summariseChangeSet(
   const parts = cards.flatMap((id) =>
     cardPart(
       tally.filter((t) => t.cardId === id),
-      labelOf(id),
+      isolateText(labelOf(id)),
     ),
   );
   const text = parts.length ? parts.join(', ') : 'no visible change';
@@ -115,9 +117,10 @@ export function summariseIngestSet(
   const parts = cards.flatMap((id) => {
     const mine = tally.filter((t) => t.cardId === id);
     const effect = effects.get(id);
+    const label = isolateText(labelOf(id));
     return effect && !mine.some((t) => t.op === MANIFEST_OP)
-      ? datedPart(effect, labelOf(id))
-      : cardPart(mine, labelOf(id));
+      ? datedPart(effect, label)
+      : cardPart(mine, label);
   });
   const text = `${who} ${parts.length ? parts.join(', ') : 'made no visible change'}`;
   return undid ? `Undid: ${text}` : text;

@@ -7,6 +7,7 @@
  */
 import { dayOfDateTime } from '../common/dates.js';
 import { hasValue } from '../common/inputs.js';
+import { isolateText } from '../common/isolate-text.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { valueProblem } from './write-policy.js';
@@ -33,7 +34,7 @@ export function rowWarnings(meta: unknown, topLevel: boolean, value: unknown): F
     if (dayOfDateTime(d) === null) {
       out.push({
         path: `value.${policy.dateField}`,
-        message: `${dateInput?.label ?? policy.dateField} must be a date written YYYY-MM-DD (got ${JSON.stringify(d)})`,
+        message: `${isolateText(dateInput?.label ?? policy.dateField)} must be a date written YYYY-MM-DD (got ${JSON.stringify(d)})`,
       });
     }
   }
@@ -42,11 +43,14 @@ export function rowWarnings(meta: unknown, topLevel: boolean, value: unknown): F
     const v = value[input.key];
     if (!hasValue(v)) {
       if (input.required && !policy.requireAny.includes(input.key))
-        out.push({ path: `value.${input.key}`, message: `${input.label} is required by the card's form` });
+        out.push({
+          path: `value.${input.key}`,
+          message: `${isolateText(input.label)} is required by the card's form`,
+        });
       continue;
     }
     const p = valueProblem(input, v);
-    if (p) out.push({ path: `value.${input.key}`, message: `${input.label} ${p}` });
+    if (p) out.push({ path: `value.${input.key}`, message: `${isolateText(input.label)} ${p}` });
   }
   return out;
 }

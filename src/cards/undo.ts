@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isolateText } from '../common/isolate-text.js';
 import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { KlebbError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
@@ -121,7 +122,7 @@ function whereOf(line: ConflictLine): string {
   const parts: string[] = [];
   if (line.settings) parts.push('its settings');
   if (line.data) parts.push('its data');
-  if (line.rows.size === 1) parts.push(`row ${[...line.rows][0]}`);
+  if (line.rows.size === 1) parts.push(`row ${isolateText([...line.rows][0])}`);
   else if (line.rows.size > 1) parts.push(`${line.rows.size} rows`);
   return parts.join(' and ');
 }
@@ -145,7 +146,7 @@ export function undoConflictError(
     const d = line.first;
     const actor = actorOf(d);
     const who = INGEST_WHO[actorKind(actor)] ?? actor;
-    return `${labelOf(d.cardId)}: ${whereOf(line)} by ${who} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
+    return `${isolateText(labelOf(d.cardId))}: ${whereOf(line)} by ${who} at ${d.ts}${d.setId ? ` (change ${d.setId})` : ''}`;
   });
   const more = lines.length > UNDO_CONFLICTS_SHOWN ? `, and ${lines.length - UNDO_CONFLICTS_SHOWN} more` : '';
   const conflicts: UndoConflict[] = dated.slice(0, UNDO_CONFLICTS_SHOWN).map(({ change: d }) => ({

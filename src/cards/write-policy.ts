@@ -24,6 +24,7 @@ import { dayOfDateTime, isIsoDate } from '../common/dates.js';
 import { fieldPath } from '../common/field-path.js';
 import { graphemeLength } from '../common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../common/inputs.js';
+import { isolateText } from '../common/isolate-text.js';
 import type { Entry, WritePolicy } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
@@ -128,7 +129,7 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
 }
 
 function fieldError(input: InputDescriptor | undefined, key: string, problem: string): FieldError {
-  return { path: entryPath(key), message: `${input?.label ?? key} ${problem}` };
+  return { path: entryPath(key), message: `${isolateText(input?.label ?? key)} ${problem}` };
 }
 
 /**
@@ -140,7 +141,9 @@ function fieldError(input: InputDescriptor | undefined, key: string, problem: st
  */
 export function checkEntry(policy: WritePolicy, entry: Entry): void {
   if (policy.requireAny.length > 0 && !policy.requireAny.some((k) => hasValue(entry[k]))) {
-    const labels = policy.requireAny.map((k) => policy.inputs.find((i) => i.key === k)?.label ?? k);
+    const labels = policy.requireAny.map((k) =>
+      isolateText(policy.inputs.find((i) => i.key === k)?.label ?? k),
+    );
     throw invalid(
       `Fill in at least one of: ${labels.join(', ')}.`,
       policy.requireAny.map((k) => ({ path: entryPath(k), message: 'one of these needs a value' })),

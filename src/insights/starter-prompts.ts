@@ -9,6 +9,7 @@
 import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import { WELCOME_CARD_ID } from '../cards/welcome-auto-hide.js';
+import { isolateText } from '../common/isolate-text.js';
 
 /** Chips offered at most. */
 export const MAX_STARTER_PROMPTS = 4;
@@ -73,7 +74,11 @@ export function starterPrompts(ctx: CardContext, opts: { max?: number; day?: num
     (c) => promptsOf(c.manifest.meta, c.id).length === 0 && ctx.store.state(c.id).rowCount > 0,
   );
   for (const c of withData)
-    push({ text: `Show me my ${c.manifest.meta.label} data`, kind: 'data', cardId: c.id });
+    push({
+      text: `Show me my ${isolateText(String(c.manifest.meta.label))} data`,
+      kind: 'data',
+      cardId: c.id,
+    });
   if (out.length === 0) for (const p of GENERAL_PROMPTS) push(p);
   return out;
 }

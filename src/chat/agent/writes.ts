@@ -3,6 +3,7 @@
  * what it already changed ("added a row to water"). Only tools that change data are listed; a
  * read never counts as a change.
  */
+import { isolateText } from '../../common/isolate-text.js';
 
 /** One change a tool call made (successfully). */
 export interface AppliedWrite {
@@ -38,7 +39,7 @@ const WRITE_TOOLS: Record<string, Describe> = {
 function cardOf(args: Record<string, unknown>): string {
   const meta = args.manifest as { meta?: { id?: unknown } } | undefined;
   const id = [args.id, args.card_id, meta?.meta?.id].find((v) => typeof v === 'string' && v !== '');
-  return typeof id === 'string' ? `"${id}"` : 'a card';
+  return typeof id === 'string' ? `"${isolateText(id)}"` : 'a card';
 }
 
 /** JSON with object keys sorted, so that the same arguments in another key order compare equal. */

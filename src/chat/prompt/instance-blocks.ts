@@ -6,6 +6,7 @@
  * reads a clock or iterates a map.
  */
 
+import { isolateText } from '../../common/isolate-text.js';
 import { firstLine } from '../../common/text.js';
 import type { ReportInfo } from '../../reports/report-catalogue.js';
 
@@ -40,7 +41,7 @@ export function cardsBlock(cards: readonly PromptCard[]): string {
     return lines.join('\n');
   }
   lines.push('`id: label` per card; descriptions: list_manifests; fields: read_manifest_meta.');
-  for (const c of cards) lines.push(`- ${c.id}: ${c.label}`);
+  for (const c of cards) lines.push(`- ${c.id}: ${isolateText(c.label)}`);
   return lines.join('\n');
 }
 

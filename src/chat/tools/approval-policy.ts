@@ -6,13 +6,14 @@
  */
 import { requireCard } from '../../cards/card-context.js';
 import { formInputs } from '../../common/inputs.js';
+import { isolateText } from '../../common/isolate-text.js';
 import { mergePatch } from '../../store/row-ops.js';
 import type { ToolContext } from './tool.js';
 
 const rows = (n: number) => (n === 1 ? '1 row' : `${n} rows`);
 
 function labelOf(ctx: ToolContext, id: string): string {
-  return String(requireCard(ctx.cards, id).manifest.meta.label ?? id);
+  return isolateText(String(requireCard(ctx.cards, id).manifest.meta.label ?? id));
 }
 
 /** `delete_manifest`: always. */
@@ -33,7 +34,7 @@ export function replaceApproval(ctx: ToolContext, id: string, data: unknown): st
 /** `remove_row`: from the second row a turn removes on. */
 export function removeRowApproval(ctx: ToolContext, id: string, path: string): string | undefined {
   if ((ctx.removedRows ?? 0) < 1) return undefined;
-  return `Remove the row ${path} from “${labelOf(ctx, id)}” (another row removed in the same request).`;
+  return `Remove the row ${isolateText(path)} from “${labelOf(ctx, id)}” (another row removed in the same request).`;
 }
 
 /** `remove_notification`: always. */
@@ -41,7 +42,7 @@ export function removeReminderApproval(ctx: ToolContext, cardId: string, notific
   const block = requireCard(ctx.cards, cardId).raw.meta?.notifications as { items?: unknown } | undefined;
   const items = Array.isArray(block?.items) ? (block.items as { id?: unknown; label?: unknown }[]) : [];
   const label = items.find((it) => it?.id === notificationId)?.label;
-  return `Remove the reminder “${typeof label === 'string' ? label : notificationId}” from “${labelOf(ctx, cardId)}”.`;
+  return `Remove the reminder “${isolateText(typeof label === 'string' ? label : notificationId)}” from “${labelOf(ctx, cardId)}”.`;
 }
 
 /** `patch_manifest`: when the patch drops form inputs or turns `writeable.fromWebapp` off. */
@@ -55,7 +56,7 @@ export function patchApproval(
   if (metaPatch === undefined || metaPatch === null || typeof metaPatch !== 'object') return undefined;
   const before = card.raw.meta ?? {};
   const after = mergePatch(before, metaPatch) as Record<string, unknown>;
-  const label = String(card.manifest.meta.label ?? id);
+  const label = isolateText(String(card.manifest.meta.label ?? id));
   const kept = new Set(formInputs(after).map((i) => i.key));
   const dropped = formInputs(before)
     .map((i) => i.key)
@@ -64,7 +65,9 @@ export function patchApproval(
     (m.writeable as { fromWebapp?: unknown } | undefined)?.fromWebapp === true;
   const parts: string[] = [];
   if (dropped.length)
-    parts.push(`remove the input${dropped.length > 1 ? 's' : ''} ${dropped.map((k) => `“${k}”`).join(', ')}`);
+    parts.push(
+      `remove the input${dropped.length > 1 ? 's' : ''} ${dropped.map((k) => `“${isolateText(k)}”`).join(', ')}`,
+    );
   if (writeable(before) && !writeable(after)) parts.push('stop taking entries from the web app');
   if (!parts.length) return undefined;
   return `Change “${label}”: ${parts.join(' and ')}.`;
