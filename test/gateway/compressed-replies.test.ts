@@ -71,3 +71,35 @@ it('an encoding Klebb cannot read is named, not reported as an unreadable reply'
   expect(err).toMatchObject({ kind: 'parse', reason: 'content_encoding' });
   expect(err.message).toMatch(/"zstd"/);
 });
+
+// A proxy that decompressed the reply but kept the upstream's Content-Encoding header (seen from
+// an OpenAI-compatible gateway: https://github.com/agentgateway/agentgateway/issues/1620) sends
+// plain text labelled gzip, br or deflate: it is read as the plain text it is.
+const REPLY = JSON.stringify({
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Logged 250 ml.' }, finish_reason: 'stop' }],
+});
+for (const encoding of ['gzip', 'br', 'deflate']) {
+  it(`a plain JSON reply labelled Content-Encoding: ${encoding} is read`, async () => {
+    gw.script({
+      kind: 'bytes',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+      chunks: [REPLY],
+    });
+    const r = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: false });
+    expect(r.text).toBe('Logged 250 ml.');
+  });
+}
+
+it('a plain event stream labelled Content-Encoding: gzip is read as it arrives', async () => {
+  gw.script({
+    kind: 'bytes',
+    headers: { 'Content-Type': 'text/event-stream', 'Content-Encoding': 'gzip' },
+    chunks: STREAM.split(/(?<=\n\n)/),
+    chunkDelayMs: 5,
+  });
+  const rec = recordHooks();
+  const r = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }, rec.hooks);
+  expect(r.text).toBe('Logged 250 ml.');
+  expect(rec.tokens).toEqual(['Logged ', '250 ml.']);
+});

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
@@ -178,8 +178,46 @@ function decodedBody(res: http.IncomingMessage, handlers: ExchangeHandlers): Rea
     );
     return undefined;
   }
-  // encodings are listed in the order they were applied: undo them last first
-  let body: Readable = res;
+  // a proxy that decompressed the reply but kept its Content-Encoding label sends plain text
+  // under it: the first bytes tell, since compressed data never starts as readable JSON or SSE
+  const out = new PassThrough();
+  res.once('data', (first: Buffer) => {
+    if (looksPlain(first)) {
+      out.write(first);
+      res.pipe(out);
+      return;
+    }
+    const chain = decompressorChain(res, encodings, handlers);
+    chain.head.write(first);
+    res.pipe(chain.head);
+    chain.tail.pipe(out);
+  });
+  res.once('end', () => {
+    if (res.listenerCount('data') === 0) out.end();
+  });
+  return out;
+}
+
+/** True when `chunk` starts as plain JSON or an event stream: printable text opening with one of `{ [ :` or a letter. */
+function looksPlain(chunk: Buffer): boolean {
+  const head = chunk.subarray(0, 16);
+  for (const byte of head)
+    if ((byte < 0x20 && byte !== 9 && byte !== 10 && byte !== 13) || byte === 0x7f) return false;
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return text === '' ? head.length > 0 : /^[{[:]|^(?:data|event|id|retry)\s*:/.test(text);
+}
+
+/** Decompressors undoing `encodings` (listed in the order applied, so undone last first). */
+function decompressorChain(
+  res: http.IncomingMessage,
+  encodings: string[],
+  handlers: ExchangeHandlers,
+): { head: Writable; tail: Readable } {
+  let head: Writable | undefined;
+  let body: Readable | undefined;
   for (const encoding of [...encodings].reverse()) {
     const stage = DECOMPRESSORS[encoding]();
     stage.on('error', (err) =>
@@ -191,9 +229,11 @@ function decodedBody(res: http.IncomingMessage, handlers: ExchangeHandlers): Rea
         }),
       ),
     );
-    body = body.pipe(stage);
+    if (body) body.pipe(stage);
+    else head = stage;
+    body = stage;
   }
-  return body;
+  return { head: head as Writable, tail: body as Readable };
 }
 
 /** Decompressors by Content-Encoding token; flushes are read as they come, so a stream stays live. */
