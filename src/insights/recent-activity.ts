@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import type { Card } from '../cards/card-registry.js';
-import { dayOfDateTime, daysBetween, todayIn } from '../common/dates.js';
+import { latestRowDay } from '../cards/latest-day.js';
+import { daysBetween, todayIn } from '../common/dates.js';
 import { cleanNumber, decimalPlaces } from '../common/numbers.js';
 
 /** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
@@ -59,9 +60,8 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
   let lastEntryDate: string | null = null;
   let delta: number | null = null;
   if (st.shape === 'array' && st.rowCount > 0) {
-    const raw = ctx.store.maxDate(card.id, dateFieldOf(card));
-    // the person's day of the newest value: an instant (Z or an offset) is filed in their zone
-    lastEntryDate = raw ? (dayOfDateTime(raw, timeZone) ?? raw.slice(0, 10)) : null;
+    // the person's day of the latest row: an instant (Z or an offset) is filed in their zone
+    lastEntryDate = latestRowDay(ctx, card.id, dateFieldOf(card), timeZone);
     delta = lastNDelta(ctx.store.newestRows(card.id, 2));
   }
   let staleSource: CardActivity['staleSource'] = null;

@@ -369,6 +369,24 @@ export class CardDataStore {
     return typeof v === 'string' ? v : null;
   }
 
+  /**
+   * The distinct ISO-date-shaped (`YYYY-MM-DD…`) values of `field` over the elements of a
+   * top-level array that sort at or after `from` as text. Reads the date index for `date`;
+   * other fields scan the card's rows.
+   */
+  datesFrom(cardId: string, field: string, from: string): string[] {
+    const all =
+      field === 'date'
+        ? [...this.datesBetween(cardId, from, '9999-99-99~')]
+        : (this.db
+            .prepare(
+              `SELECT DISTINCT v FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v >= ?`,
+            )
+            .pluck()
+            .all(`$."${field}"`, cardId, from) as unknown[]);
+    return all.filter((v): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v));
+  }
+
   /** How many elements carry an ISO-date-shaped `field`, counting at most `atMost`. */
   countDated(cardId: string, field: string, atMost: number): number {
     return this.q.countDated.get(cardId, `$."${field}"`, atMost) as number;

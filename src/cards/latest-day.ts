@@ -1,0 +1,35 @@
+/**
+ * The person's day of a card's latest row. Stored dates mix plain days (`2026-04-21`) and
+ * instants written with `Z` or an offset (`2026-04-21T03:30Z`, which is 20 April in Los Angeles),
+ * so the value that sorts last as text is not always the latest day: each value near the end is
+ * filed on the person's day (dayOfDateTime) and the latest of those is taken.
+ */
+import { addDays, dayOfDateTime } from '../common/dates.js';
+import type { CardContext } from './card-context.js';
+
+/**
+ * How many days before the text-latest written day a value may still be filed on a later day:
+ * an instant moves at most two days from its written day (offsets reach -12:00 and +14:00), and
+ * the text-latest value itself may move two days back.
+ */
+const REACH_DAYS = 4;
+
+/**
+ * The latest day (`YYYY-MM-DD`, in `timeZone`, the person's zone) that a row of the card's
+ * top-level array is filed under by its `field`, or null when no row carries a date.
+ */
+export function latestRowDay(
+  ctx: CardContext,
+  cardId: string,
+  field: string,
+  timeZone?: string,
+): string | null {
+  const top = ctx.store.maxDate(cardId, field);
+  if (top === null) return null;
+  let latest: string | null = null;
+  for (const v of ctx.store.datesFrom(cardId, field, addDays(top.slice(0, 10), -REACH_DAYS))) {
+    const day = dayOfDateTime(v, timeZone) ?? v.slice(0, 10);
+    if (latest === null || day > latest) latest = day;
+  }
+  return latest ?? dayOfDateTime(top, timeZone) ?? top.slice(0, 10);
+}
