@@ -16,7 +16,9 @@
  *   arguments it already streamed, spaces changed, in a closing chunk); text that begins with
  *   everything the call holds is a snapshot and replaces it; other text is a delta and appends;
  * - a fragment without an id restating a call's name and its very arguments is that call again,
- *   not a second call (running it twice would repeat a write).
+ *   not a second call (running it twice would repeat a write);
+ * - an empty object `{}` followed, without a name, by other argument text was a placeholder (relays
+ *   that seed the arguments with `{}`): the text that follows replaces it.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolFragment } from './chunk-normaliser.js';
@@ -58,6 +60,11 @@ function argumentValue(args: string | Record<string, unknown>): unknown {
   if (typeof args === 'object') return args;
   if (!completeObject(args)) return undefined;
   return readFirstJsonValue(args.trim())?.value;
+}
+
+/** True when `args` is an empty argument object, as text (`{}`) or as an object. */
+function emptyObject(args: string | Record<string, unknown>): boolean {
+  return typeof args === 'object' ? Object.keys(args).length === 0 : /^\s*\{\s*\}\s*$/.test(args);
 }
 
 /** True when `args` is a complete object equal to the complete object the call holds. */
@@ -135,6 +142,10 @@ export function createCallAssembler(): CallAssembler {
       }
       if (f.extras) call.extras = { ...call.extras, ...f.extras };
       if (f.args === undefined) return;
+      if (f.name === undefined && typeof f.args === 'string' && emptyObject(call.arguments)) {
+        // `{}` first as a placeholder (a relay seeding the arguments), then the real ones
+        if (f.args.trimStart().startsWith('{') && !emptyObject(f.args)) call.arguments = '';
+      }
       if (
         f.name === undefined &&
         typeof f.args === 'string' &&
