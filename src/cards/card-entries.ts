@@ -177,39 +177,53 @@ export function addEntry(
     const r = ctx.store.append(id, [], '', entry, opts.actor);
     return { ok: true, id, index: p.rowCount, replaced: false, dropped: 0, etag: finish(ctx, id, r.version) };
   }
-  const rows = ctx.store.read(id) as unknown[];
+  // read and write in one transaction: the rows before the new entry's place are then known to be
+  // the stored ones, and only the rows from there on are rewritten (not the whole card)
+  const { version, ...r } = ctx.store.groupCommitTransaction(() =>
+    addInOrder(ctx, id, p, entry, day, dateRule, opts),
+  );
+  return { ...r, etag: finish(ctx, id, version) };
+}
+
+/**
+ * addEntry's case of a day not later than every row: reads the rows and puts the entry in date
+ * order (over the day's row, or inserted with the day's oldest rows beyond the maximum dropped).
+ * Run inside a transaction (the rows read are the rows replaced).
+ */
+function addInOrder(
+  ctx: CardContext,
+  id: string,
+  p: Prepared,
+  entry: Entry,
+  day: string,
+  dateRule: (hasRowOfDay: boolean) => void,
+  opts: EntryWriteOptions,
+) {
+  const current = ctx.store.readJson(id) ?? '[]';
+  const rows = JSON.parse(current) as unknown[];
   const plan = planAdd(rows, day, p.policy, opts.timeZone);
   dateRule(rowsOfDay(rows, day, p.policy.dateField, opts.timeZone).length > 0);
+  const base = { ok: true as const, id, replaced: false, dropped: 0 };
   if (plan.kind === 'replace') {
     const { segs, text } = indexSeg(plan.index);
     const r = ctx.store.update(id, segs, text, replacementPatch(rows[plan.index], entry), opts.actor);
-    return { ok: true, id, index: plan.index, replaced: true, dropped: 0, etag: finish(ctx, id, r.version) };
+    return { ...base, index: plan.index, replaced: true, version: r.version };
   }
   if (plan.at === rows.length && plan.drop.length === 0) {
     const r = ctx.store.append(id, [], '', entry, opts.actor);
-    return {
-      ok: true,
-      id,
-      index: plan.finalIndex,
-      replaced: false,
-      dropped: 0,
-      etag: finish(ctx, id, r.version),
-    };
+    return { ...base, index: plan.finalIndex, version: r.version };
   }
+  // the rows before the insertion point and before the first dropped row stay as they are
+  const unchanged = Math.min(plan.at, ...plan.drop);
   const version = ctx.store.replace(
     id,
     applyInsert(rows, entry, plan.at, plan.drop),
     opts.actor,
     'entry-add',
+    unchanged,
+    current,
   );
-  return {
-    ok: true,
-    id,
-    index: plan.finalIndex,
-    replaced: false,
-    dropped: plan.drop.length,
-    etag: finish(ctx, id, version),
-  };
+  return { ...base, index: plan.finalIndex, dropped: plan.drop.length, version };
 }
 
 /**

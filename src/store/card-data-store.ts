@@ -159,6 +159,15 @@ export class CardDataStore {
   }
 
   /**
+   * Runs `fn` in one transaction whose commit does not wait for the disk (group commit, like the
+   * row writes): for a read followed by a write that must see nothing change in between (the
+   * writes inside become savepoints of it). Whoever acknowledges it awaits `durable()` first.
+   */
+  groupCommitTransaction<T>(fn: () => T): T {
+    return deferredWriteTransaction(this.db, fn);
+  }
+
+  /**
    * Resolves once every write made so far is flushed to disk (one shared flush for all the
    * writes made while the previous one ran; src/store/wal-sync.ts).
    * @throws (rejects with) the file system's error when the flush fails.

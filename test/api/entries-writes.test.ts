@@ -66,6 +66,30 @@ describe('maxReadingsPerDay 1 (weight): one row a day, saved again it is replace
     expect(t.body.index).toBe(3);
   });
 
+  it('a past day rewrites only the rows from its place on, the rows before it are kept as stored', async () => {
+    const seeded = [-9, -8, -7, -6, -5, -1].map((n, i) => ({ date: day(n), kg: 80 + i }));
+    await agent('/api/manifests/weight/data', { json: { data: seeded } });
+    // rows stored after the card's, so a rewritten row gets a new store id (never one it had)
+    const other = structuredClone(example('weight')) as { meta: { id: string } };
+    other.meta.id = 'weight-other';
+    await recreate(other, [{ date: day(-1), kg: 70 }]);
+    const ids = () =>
+      s.inst.db.prepare('SELECT id FROM card_rows WHERE card_id = ? ORDER BY pos').pluck().all('weight');
+    const before = ids();
+    const r = await person('/api/manifests/weight/entries', { json: { entry: { date: day(-3), kg: 79 } } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ index: 5, replaced: false, dropped: 0 });
+    expect(r.body).not.toHaveProperty('version');
+    const after = ids();
+    expect(after.slice(0, 5)).toEqual(before.slice(0, 5));
+    expect(after).toHaveLength(7);
+    expect(await dataOf('weight')).toEqual([...seeded.slice(0, 5), { date: day(-3), kg: 79 }, seeded[5]]);
+    // the change is one whole-card change that undo can put back
+    const change = s.inst.cards.store.changes.recent('weight', 1)[0];
+    expect(change).toMatchObject({ op: 'entry-add', before: JSON.stringify(seeded) });
+    expect(JSON.parse(change.after ?? 'null')).toEqual(await dataOf('weight'));
+  });
+
   it('each write is one change set by the person, and open pages hear of it', async () => {
     const events: CardEvent[] = [];
     const listener = (e: CardEvent) => events.push(e);
