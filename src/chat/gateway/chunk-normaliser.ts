@@ -35,6 +35,11 @@ export interface NormalChoice {
   tools: ToolFragment[];
   /** Non-empty finish_reason, else null. */
   finish: string | null;
+  /**
+   * True when the text came from a `message` beside no `delta`: in a stream, such a piece is
+   * the whole answer so far (servers that end a stream with the full message), not a delta.
+   */
+  whole?: boolean;
 }
 
 /** A normalised reply piece. */
@@ -159,6 +164,7 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const index = typeof ch.index === 'number' ? ch.index : 0;
   const finish = nonEmpty(ch.finish_reason) ?? null;
   const delta = rec(ch.delta) ?? rec(ch.message);
+  const whole = rec(ch.delta) === undefined && delta !== undefined;
   if (!delta) {
     const text = typeof ch.text === 'string' ? ch.text : '';
     return { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
@@ -183,5 +189,6 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
     reasoningDetails: readReasoningDetails(delta.reasoning_details),
     tools,
     finish,
+    whole,
   };
 }

@@ -111,11 +111,15 @@ export function createStreamAssembler(
     }
   };
 
+  let received = ''; // every piece of answer text as sent, before reasoning is split off
+
   /** One choice piece that is the reply's: its reasoning, text, calls and finish_reason. */
   const apply = (ch: NormalChoice) => {
     const c = reply;
     if (ch.reasoning !== '') addText(c, { answer: '', reasoning: ch.reasoning, retracted: false });
-    if (ch.text !== '') addText(c, c.splitter.push(ch.text));
+    const piece = newText(ch, received);
+    received += piece;
+    if (piece !== '') addText(c, c.splitter.push(piece));
     if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
     for (const f of ch.tools) c.calls.add(f);
     if (ch.finish !== null) c.finishReason = ch.finish;
@@ -216,6 +220,23 @@ export function createStreamAssembler(
       return result;
     },
   };
+}
+
+/** Text that restates everything so far is a restatement only from this length on (a short one may be a real delta). */
+const RESTATEMENT_MIN_CHARS = 20;
+
+/**
+ * The new text of a piece, given all the text `received` before it. A whole message (`message`,
+ * no `delta`) is the answer so far: only what it adds is new. A delta that repeats the whole answer
+ * so far, word for word, is a closing restatement (servers that end a stream by sending the full
+ * answer once more) and adds nothing; below RESTATEMENT_MIN_CHARS it is taken as a real delta.
+ */
+function newText(ch: NormalChoice, received: string): string {
+  const text = ch.text;
+  if (text === '' || received === '') return text;
+  if (ch.whole && text.startsWith(received)) return text.slice(received.length);
+  if (text === received && received.length >= RESTATEMENT_MIN_CHARS) return '';
+  return text;
 }
 
 /**
