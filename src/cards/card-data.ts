@@ -9,6 +9,7 @@
  * - A card with `schema.type` set only takes data of that JSON type.
  */
 
+import { writePolicyOf } from '../common/write-policy.js';
 import { badRequest, forbidden, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
 import type { Actor } from '../store/change-log.js';
@@ -19,12 +20,31 @@ import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
+import { assertAgentRowDate } from './write-policy.js';
 
 /** Options of a data write. */
 export interface WriteOptions {
   actor: Actor;
   /** The request's raw `If-Match` header, if any. */
   ifMatch?: string;
+  /**
+   * Set for writes an agent makes in the person's name (the chat's row tools): a row written at
+   * the top of a dated card has its date checked against the person's today (assertAgentRowDate).
+   */
+  personDay?: { today: string; timeZone?: string };
+}
+
+/**
+ * The person's date check of a row at the top of a dated card (`row`: the appended row, or an
+ * update's changes), when `opts.personDay` is set.
+ */
+function checkPersonDay(card: Card, topLevelRow: boolean, row: unknown, opts: WriteOptions): void {
+  if (!opts.personDay || !topLevelRow || row === null || typeof row !== 'object' || Array.isArray(row))
+    return;
+  const policy = writePolicyOf(card.manifest.meta);
+  const entry = row as Record<string, unknown>;
+  if (!policy.dated || entry[policy.dateField] === undefined || entry[policy.dateField] === null) return;
+  assertAgentRowDate(policy, entry, opts.personDay.today, opts.personDay.timeZone);
 }
 
 /** Throws 403 unless the card accepts writes (`meta.writeable.fromWebapp === true`). */
@@ -137,6 +157,7 @@ export function appendRow(ctx: CardContext, id: string, path: unknown, value: un
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
+  checkPersonDay(card, segs.length === 0, value, opts);
   const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
@@ -151,7 +172,8 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, changes: 
       { path: 'changes', message: 'must be an object' },
     ]);
   }
-  const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  checkPersonDay(card, segs.length === 1, changes, opts);
   return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor));
 }
 

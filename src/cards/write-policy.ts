@@ -226,6 +226,26 @@ export function assertDateAllowed(policy: WritePolicy, day: string, today: strin
   }
 }
 
+/**
+ * The date check of a row written for the person by an agent acting in their name (the chat's
+ * row tools): the date is read as the entry forms read it (entryDay: a real date, or a date and
+ * time; `Z` or an offset filed on the person's day in `timeZone`), and a day after the person's
+ * `today` needs `futureAllowed`, as on the forms. Earlier days are not refused: an agent logs
+ * what the person tells it happened.
+ * @returns the row's day, or null when it has none.
+ * @throws 422 INVALID_ENTRY (not a date) or DATE_NOT_ALLOWED (a future day).
+ */
+export function assertAgentRowDate(
+  policy: WritePolicy,
+  entry: Entry,
+  today: string,
+  timeZone?: string,
+): string | null {
+  const day = entryDay(policy, entry, timeZone);
+  if (day !== null && day > today) assertDateAllowed(policy, day, today);
+  return day;
+}
+
 /** Where a new entry goes: over an existing row, or inserted at `at` with older rows of its day dropped. */
 export type AddPlan =
   | { kind: 'replace'; index: number }

@@ -3,7 +3,15 @@
  * reorder_rows): the same functions and the same input schemas (src/schemas/rows.ts) as the
  * `/api/manifests/:id/rows` routes.
  */
-import { appendRow, readRows, removeRow, reorderRows, updateRow } from '../../cards/card-data.js';
+import {
+  appendRow,
+  readRows,
+  removeRow,
+  reorderRows,
+  updateRow,
+  type WriteOptions,
+} from '../../cards/card-data.js';
+import { todayIn } from '../../common/dates.js';
 import { MAX_ROW_WINDOW } from '../../limits.js';
 import { withCardId } from '../../schemas/common.js';
 import {
@@ -14,7 +22,15 @@ import {
   UpdateRowInput,
 } from '../../schemas/rows.js';
 import { removeRowApproval } from './approval-policy.js';
-import { defineTool } from './tool.js';
+import { defineTool, type ToolContext } from './tool.js';
+
+/**
+ * The options of a row write made in the person's name: a row's date is checked against their
+ * today in their zone, as the entry forms check it (card-data.ts WriteOptions.personDay).
+ */
+function personWrite(ctx: ToolContext): WriteOptions {
+  return { actor: ctx.actor, personDay: { today: todayIn(ctx.timeZone), timeZone: ctx.timeZone } };
+}
 
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
@@ -32,7 +48,7 @@ export const appendRowTool = defineTool({
   parameters: withCardId(AppendRowInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, value }, ctx) => {
-    const { etag: _e, ...r } = appendRow(ctx.cards, id, path ?? '', value, { actor: ctx.actor });
+    const { etag: _e, ...r } = appendRow(ctx.cards, id, path ?? '', value, personWrite(ctx));
     ctx.touch({ id, flow: 'edit' });
     return r;
   },
@@ -44,7 +60,7 @@ export const updateRowTool = defineTool({
   parameters: withCardId(UpdateRowInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, changes }, ctx) => {
-    const { etag: _e, ...r } = updateRow(ctx.cards, id, path, changes, { actor: ctx.actor });
+    const { etag: _e, ...r } = updateRow(ctx.cards, id, path, changes, personWrite(ctx));
     ctx.touch({ id, flow: 'edit' });
     return r;
   },
