@@ -361,7 +361,19 @@ describe('older manifests', () => {
     const r = await person('/api/manifests/fresh/entries', { json: { entry: { date: today(), n: 1 } } });
     expect(r.status).toBe(201);
     expect(await dataOf('fresh')).toEqual([{ date: today(), n: 1 }]);
-    await agent('/api/manifests/fresh/data', { json: { data: null } });
+    // Once it keeps rows, null in place of the list is refused and the rows stay.
+    expect((await agent('/api/manifests/fresh/data', { json: { data: null } })).status).toBe(400);
+    expect(await dataOf('fresh')).toEqual([{ date: today(), n: 1 }]);
+    // A card created with null data starts its list at the first entry.
+    await agent('/api/manifests/fresh', { method: 'DELETE' });
+    await agent('/api/manifests', {
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'fresh', label: 'Fresh', writeable: { fromWebapp: true } },
+        data: null,
+      },
+    });
     expect((await person('/api/manifests/fresh/entries', { json: { entry: { n: 2 } } })).body.index).toBe(0);
+    expect(await dataOf('fresh')).toEqual([{ n: 2 }]);
   });
 });
