@@ -169,7 +169,9 @@ describe('passkeys in Chromium', { timeout: 120_000 }, () => {
     await ph.page.goto(invite);
     await ph.page.getByRole('heading', { name: 'Add this device' }).waitFor();
     // The heading shows before the invite is read; wait for the name it was made for.
-    await expect.poll(() => ph.page.locator('.auth-card').textContent(), { timeout: 15_000 }).toContain('“user”');
+    await expect
+      .poll(() => ph.page.locator('.auth-card').textContent(), { timeout: 15_000 })
+      .toContain('“user”');
     await screenshot(ph.page, 'auth-register-phone');
     await ph.page.getByLabel('Name this device (optional)').fill('Phone');
     await ph.page.getByRole('button', { name: 'Create a passkey' }).click();
