@@ -1,7 +1,8 @@
 // Error bodies in the shapes of the API gateways and proxies that sit in front of a model (Azure
 // API Management, Kong, AWS API Gateway, Cloudflare, a proxy wrapping the provider's error once
 // more): the person reads the gateway's own message, which names the key, limit or address at
-// fault, and a wait it gives in words is honoured, instead of a bare "gateway HTTP 401".
+// fault, and a wait it gives in words is honoured, instead of a bare "gateway HTTP 401". A key or
+// model refused with a plain 400 is told as one refused with 401 or 404.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
@@ -72,6 +73,35 @@ const cases: Array<{ who: string; status: number; body: object; says: string; co
       },
     },
     says: 'The model `gpt-9` does not exist',
+    copy: /CHAT_MODEL/,
+  },
+  {
+    who: "Gemini's OpenAI-compatible endpoint, a key it does not take, said with 400",
+    status: 400,
+    body: [
+      {
+        error: {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+        },
+      },
+    ],
+    says: 'API key not valid',
+    copy: /CHAT_API_KEY/,
+  },
+  {
+    who: 'LiteLLM, a model it does not route, said with 400',
+    status: 400,
+    body: {
+      error: {
+        message: 'Invalid model name passed in model=gpt-9. Call `/v1/models` to view available models.',
+        type: 'None',
+        param: 'None',
+        code: '400',
+      },
+    },
+    says: 'Invalid model name passed in model=gpt-9',
     copy: /CHAT_MODEL/,
   },
 ];

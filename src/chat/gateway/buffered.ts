@@ -25,7 +25,8 @@ export interface BufferedOptions {
  * Throws GatewayError:
  * - 'parse' when the body is not JSON or has no `choices[].message` (nor a completions-style
  *   `choices[].text`);
- * - whatever classifyErrorPayload gives when the body carries an `error` (checked first);
+ * - whatever classifyErrorPayload gives when the body is an error report (checked first): an
+ *   `error`, or vLLM's bare `{object: "error"}` or FastAPI's `{detail}` sent with status 200;
  * - 'failed'/'empty' from finalizeTurn.
  * `hooks.onWarning` hears about anything tolerated.
  */

@@ -172,6 +172,21 @@ describe('classifyHttpError', () => {
 describe('classifyErrorPayload', () => {
   it('ignores payloads without an error', () => {
     expect(classifyErrorPayload({ choices: [], error: null })).toBeUndefined();
+    // an envelope whose code says success, and a chunk whose message is a chat message
+    expect(classifyErrorPayload({ code: 0, message: 'success', data: {} })).toBeUndefined();
+    expect(
+      classifyErrorPayload({ message: { role: 'assistant', content: 'hi' }, type: 'x' }),
+    ).toBeUndefined();
+  });
+  it('reads the bare shapes of servers that answer errors with 200', () => {
+    expect(
+      classifyErrorPayload({ object: 'error', message: 'boom', type: 'BadRequestError', code: 400 }),
+    ).toMatchObject({
+      kind: 'failed',
+      retryable: false,
+    });
+    expect(classifyErrorPayload({ detail: 'Not authenticated' })).toMatchObject({ reason: 'auth' });
+    expect(classifyErrorPayload({ message: 'token expired', code: 40001 })).toMatchObject({ kind: 'failed' });
   });
   it('decides retry from code and type', () => {
     expect(classifyErrorPayload({ error: { code: 502, message: 'x' } })?.retryable).toBe(true);

@@ -7,10 +7,12 @@ import {
   cleanMessage,
   type DecodedError,
   decodeErrorPayload,
+  isErrorPayload,
   looksLikeHtml,
   summarizeHtml,
 } from './error-body.js';
 import { GatewayError } from './gateway-error.js';
+import { refusalReason } from './refusal-reason.js';
 import { type HeaderBag, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 import { classifyFailure, statusOf } from './transience.js';
 
@@ -66,7 +68,8 @@ function badRequestReason(text: string): string | undefined {
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
  * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
- * 'not_found' for a 404, a 405 or wording of a wrong address.
+ * 'auth' for a 401, a 403 or a key refused by code or words, 'not_found' for a 404, a 405, an
+ * unknown model or wording of a wrong address (refusal-reason.ts).
  */
 export function classifyHttpError(
   status: number,
@@ -131,16 +134,13 @@ export function classifyHttpError(
     });
   }
   if (status >= 400) {
+    // 405: the address exists but takes no POST, so it is not the chat-completions path; a 400
+    // may still say the key or the model is wrong, in its code or in words
     const reason =
       (status === 400 || status === 422 ? badRequestReason(providerText) : undefined) ??
-      (status === 401 || status === 403
-        ? 'auth'
-        : // 405: the address exists but takes no POST, so it is not the chat-completions path
-          status === 404 || status === 405 || WRONG_ENDPOINT.test(providerText)
-          ? 'not_found'
-          : status === 413
-            ? 'request_too_large'
-            : 'invalid_request');
+      (status === 413 ? 'request_too_large' : undefined) ??
+      refusalReason({ status, types: typesOf(decoded), message: providerText }) ??
+      (WRONG_ENDPOINT.test(providerText) ? 'not_found' : 'invalid_request');
     return new GatewayError('failed', message, { ...base, reason, retryable: false });
   }
   if (html) {
@@ -177,9 +177,12 @@ function redirectError(status: number, headers: HeaderBag): GatewayError {
 
 /**
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
- * GatewayError, or returns undefined when the payload has no `error`.
+ * GatewayError, or returns undefined when the payload is not an error (see isErrorPayload: an
+ * `error`, or vLLM's and FastAPI's bare shapes beside no `choices`).
  * Budget wording gives 'budget'; wording of a wrong address (a server answering an unknown path
- * with 200 and an error) gives 'failed' / 'not_found'; everything else is 'failed', retryable when classifyFailure
+ * with 200 and an error) gives 'failed' / 'not_found'; a refused key or an unknown model, by its
+ * numeric code (401, 403, 404), its code or type, or its words, gives 'failed' / 'auth' or
+ * 'not_found' (refusal-reason.ts); everything else is 'failed', retryable when classifyFailure
  * (transience.ts, the same rule as for a status line) calls it transient: a 408/429/5xx code, a
  * transient type ('provider_unavailable', 'overloaded_error' ...) or, without either, wording
  * such as "Overloaded"; never for 400-class, `validation` or context-length errors.
@@ -190,12 +193,7 @@ export function classifyErrorPayload(
   partialText?: string,
   nowMs: number = Date.now(),
 ): GatewayError | undefined {
-  const rec =
-    typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : undefined;
-  const hasError =
-    Array.isArray(payload) ||
-    (rec !== undefined && rec.error !== undefined && rec.error !== null && rec.error !== false);
-  if (!hasError) return undefined;
+  if (!isErrorPayload(payload)) return undefined;
   const d = decodeErrorPayload(payload);
   if (!d) return undefined;
   const types = typesOf(d);
@@ -207,15 +205,21 @@ export function classifyErrorPayload(
     providerType: d.metadataType ?? d.type,
     partialText: partialText || undefined,
   };
-  const cls = classifyFailure({ status: numeric, types, message: d.message });
+  const signs = { status: numeric, types, message: d.message };
+  const cls = classifyFailure(signs);
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {
     // a server that answers a wrong path with a success status and an error body
     return new GatewayError('failed', message, { ...init, reason: 'not_found', retryable: false });
   }
-  const validation = types.some((t) => /validation|invalid/i.test(t));
   const transient = cls === 'transient';
+  const settings = transient || cls === 'too_large' ? undefined : refusalReason(signs);
+  if (settings) {
+    // a wrong key or an unknown model said inside a success reply: the same advice as for a 401 or 404
+    return new GatewayError('failed', message, { ...init, reason: settings, retryable: false });
+  }
+  const validation = types.some((t) => /validation|invalid/i.test(t));
   // a rate limit reported inside the stream is told to the person like one in the status line:
   // "busy, try again in N" with the wait the provider asked for, when the retries run out
   if (transient && (numeric === 429 || types.some((t) => /rate.?limit/i.test(t)))) {

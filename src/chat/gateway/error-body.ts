@@ -1,9 +1,10 @@
 /**
  * Reading an error out of whatever a gateway sends: `{error:{...}}`, `[{error:{...}}]`
  * (Gemini), `{error:"text", error_type}` (HF TGI), vLLM's
- * `{object:"error", message, type, code}`, FastAPI's `{detail}`, an error wrapped once more
- * (`{error:{error:{...}}}`), API gateways' `{message}`, `{statusCode, message}`,
- * `{errors:[...]}` and `{error:[...]}`; and a short, safe summary of an HTML error page (never pass raw HTML on).
+ * `{object:"error", message, type, code}`, FastAPI's `{detail}` (also `{detail: {error: {...}}}`),
+ * an error wrapped once more (`{error:{error:{...}}}`), API gateways' `{message}`,
+ * `{statusCode, message}`, `{errors:[...]}` and `{error:[...]}`; and a short, safe summary of an
+ * HTML error page (never pass raw HTML on).
  */
 
 import { clipGraphemes, headGraphemes } from '../../common/graphemes.js';
@@ -150,6 +151,11 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   }
   if (typeof body.detail === 'string' || Array.isArray(body.detail))
     return decoded(flattenErrorText(body.detail), {});
+  if (asRecord(body.detail)) {
+    // a FastAPI server that raised its error body as the exception's detail: `{detail: {error: {...}}}`
+    const inner = decodeErrorPayload(body.detail);
+    if (inner) return inner;
+  }
   // API gateways in front of the model answer in their own shapes: `{message}` (Kong, AWS API
   // Gateway, also as `Message`), `{statusCode, message}` (Azure API Management), `{errors: [...]}`
   // (Cloudflare); the message is what tells the person which key or limit it is
@@ -157,6 +163,31 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     flattenErrorText(body.message) || flattenErrorText(body.Message) || flattenErrorText(body.errors);
   if (gatewayText !== '') return decoded(gatewayText, { code: codeOf(body.code ?? body.statusCode) });
   return undefined;
+}
+
+/**
+ * True when a payload that came with a success status is an error report rather than a reply or a
+ * stream chunk: it carries an `error` (not null or false), or, holding no `choices`, it is
+ * vLLM's bare `{object: "error", message, type, code}`, FastAPI's `{detail}` (text, a list of
+ * validation entries, or an object), or a `{message, type | code}` pair (a code saying success,
+ * 0 or 200, makes it a wrapper's envelope, not an error). A chunk or reply with `choices` is never
+ * one by these looser shapes, and neither is a body whose `message` is an object (a chat message).
+ */
+export function isErrorPayload(payload: unknown): boolean {
+  if (Array.isArray(payload)) return payload.some(isErrorPayload);
+  const body = asRecord(payload);
+  if (!body) return false;
+  if (body.error !== undefined && body.error !== null && body.error !== false) return true;
+  if ('choices' in body) return false;
+  if (body.object === 'error') return true;
+  const detail = body.detail;
+  if ((typeof detail === 'string' && detail.trim() !== '') || (Array.isArray(detail) && detail.length > 0))
+    return true;
+  if (asRecord(detail) && decodeErrorPayload(detail) !== undefined) return true;
+  if (typeof body.message !== 'string') return false;
+  // `{code: 0, message: "success", data}`: a wrapper's envelope around something else, not an error
+  if (body.code !== undefined) return !/^(?:0|200|ok|success)$/i.test(String(body.code).trim());
+  return body.type !== undefined;
 }
 
 /** Headers relayed in an error body, names lower-cased, values as text; undefined when none. */

@@ -4,8 +4,10 @@
  * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts);
  * pieces of structured reasoning items are joined (reasoning-details.ts).
  * Which choices are the reply is decided by choice-picker.ts (choice 0 when a server sends
- * several; every one when it numbers each chunk's choice anew). An event carrying an `error` fails the reply; usage may come in any event (last wins, an
- * event with empty or absent `choices` included); `[DONE]` is compared after trimming.
+ * several; every one when it numbers each chunk's choice anew). An event that is an error report
+ * (an `error`, or vLLM's and FastAPI's bare shapes, see isErrorPayload) fails the reply; usage may
+ * come in any event (last wins, an event with empty or absent `choices` included); `[DONE]` is
+ * compared after trimming.
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
@@ -39,7 +41,7 @@ export interface AssemblerOptions {
 export interface StreamAssembler {
   /**
    * Feeds the data of one SSE event (or an already parsed payload). Returns true once
-   * `data: [DONE]` has been seen. Throws GatewayError for an event carrying an `error`, or
+   * `data: [DONE]` has been seen. Throws GatewayError for an event that is an error report, or
    * 'parse' for an event that starts like JSON but is not. Non-JSON data is ignored, except in
    * an event named 'error', whose data (JSON or text) is the error.
    */

@@ -1,0 +1,66 @@
+/**
+ * Which refusal the person can fix in the settings: a key the provider does not take ('auth') or
+ * a model or address it does not know ('not_found'). A status line says so with 401, 403, 404 or
+ * 405; an error sent with a success status (a stream that had already started, a server that
+ * answers every request with 200) carries the same news as its numeric `code`, its code and type
+ * strings (`invalid_api_key`, `AuthenticationError`, `model_not_found`, `PERMISSION_DENIED`) or
+ * only in words ("Incorrect API key provided", `model "x" not found`). One reading for both, so
+ * the person is told to check CHAT_API_KEY or CHAT_MODEL whichever way the provider said it.
+ */
+import type { FailureSigns } from './transience.js';
+
+/** A refusal fixed in the settings: the key, or the model or address. */
+export type RefusalReason = 'auth' | 'not_found';
+
+/** Code and type strings of a refused key, compared without case or separators. */
+const AUTH_TYPES = new Set(
+  [
+    'invalid_api_key',
+    'incorrect_api_key',
+    'api_key_invalid',
+    'authentication_error',
+    'authentication_failed',
+    'invalid_authentication',
+    'unauthorized',
+    'unauthenticated',
+    'permission_error',
+    'permission_denied',
+    'permission_denied_error',
+    'forbidden',
+  ].map(squash),
+);
+
+/** Code and type strings of an unknown model or address. */
+const NOT_FOUND_TYPES = new Set(
+  ['model_not_found', 'not_found', 'not_found_error', 'invalid_model'].map(squash),
+);
+
+/** Wording of a refused key ("Incorrect API key provided", "Invalid API Key", "Not authenticated"). */
+const AUTH_WORDING =
+  /\b(?:incorrect|invalid|wrong|missing|no|expired|revoked) (?:api[ _-]?key|bearer token|access token|auth(?:entication)? token)|api[ _-]?key (?:is |was )?(?:invalid|not valid|incorrect|missing|required|expired|revoked)|\bnot authenticated\b|authentication (?:failed|required)|\bunauthori[sz]ed\b/i;
+
+/** Wording of a model the server does not know ("model 'x' not found", "The model `x` does not exist"). */
+const MODEL_NOT_FOUND_WORDING =
+  /\bmodel\b(?:[^.;\n]|\.(?!\s)){0,120}?\b(?:not found|does not exist|doesn't exist)|\b(?:unknown|no such|invalid) model\b|\bmodel[ _]not[ _]found\b/i;
+
+/** A code or type without case or separators. */
+function squash(t: string): string {
+  return t.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * The settings refusal `signs` describe, or undefined: by status (401/403 'auth', 404/405
+ * 'not_found'), then by code and type strings, then by wording. Callers ask only about a failure
+ * that is neither transient nor a request too large for the model.
+ */
+export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
+  const { status } = signs;
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404 || status === 405) return 'not_found';
+  const types = signs.types.map(squash);
+  if (types.some((t) => AUTH_TYPES.has(t))) return 'auth';
+  if (types.some((t) => NOT_FOUND_TYPES.has(t))) return 'not_found';
+  if (AUTH_WORDING.test(signs.message)) return 'auth';
+  if (MODEL_NOT_FOUND_WORDING.test(signs.message)) return 'not_found';
+  return undefined;
+}
