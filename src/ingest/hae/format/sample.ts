@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import { headGraphemes } from '../../../common/graphemes.js';
 import { ownString } from './own-string.js';
+import { sourceTextOf } from './sources.js';
 import { canonicalTimestamp, type HaeTime } from './timestamps.js';
 
 /** A value inside a sample: numbers in the catalogue's canonical unit, or text / flags. */
@@ -233,13 +234,17 @@ export type PointRead =
   | { ok: false; reason: string; example?: unknown };
 
 /**
- * The `source` of a point: the first of the candidates that is a non-blank string, as sent, else
- * null (`"source": null`, absent). Up to three candidates (sleep rows: `source`, `sleepSource`,
- * `inBedSource`); fixed parameters, not a rest array, as this runs once per point.
+ * The `source` of a point: the first of the candidates that names one, else null (`"source":
+ * null`, absent). A non-blank string is taken as sent; a list of names or an object naming the
+ * device is read as one text (sources.ts sourceTextOf). Up to three candidates (sleep rows:
+ * `source`, `sleepSource`, `inBedSource`); fixed parameters, not a rest array, as this runs once
+ * per point, and the usual string is taken before anything else is looked at.
  */
 export function sourceOf(a: unknown, b?: unknown, c?: unknown): string | null {
   if (typeof a === 'string' && a.trim() !== '') return a;
-  if (typeof b === 'string' && b.trim() !== '') return b;
-  if (typeof c === 'string' && c.trim() !== '') return c;
-  return null;
+  if (typeof a === 'object' && a !== null) {
+    const text = sourceTextOf(a);
+    if (text !== null) return text;
+  }
+  return b === undefined && c === undefined ? null : sourceOf(b, c);
 }

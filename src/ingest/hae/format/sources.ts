@@ -40,6 +40,46 @@ function parseSet(source: string): SourceSet {
   return [...new Set(names)].sort();
 }
 
+/**
+ * The source of a point sent as a list of names (`["Watch", "AutoSleep"]`) or as an object naming
+ * its device or app (`{"name": "Oura", "bundleIdentifier": "com.ouraring.oura"}`, HealthKit's
+ * source), as one text like the app's own `|`-joined one: the names trimmed, each once, sorted, so
+ * the same list in another order gives the same text (and the same sample key). An object gives
+ * its `name`, else `sourceName`, else `bundleIdentifier`; a list may hold such objects. Null when
+ * no name is found (`[]`, `{}`, numbers): the point is kept without a source. Not read for the
+ * usual string source (sample.ts sourceOf tries a string first).
+ */
+export function sourceTextOf(v: object): string | null {
+  const names: string[] = [];
+  if (Array.isArray(v)) {
+    // a list of at most a few devices; a longer one is still read, but only its first names
+    for (let i = 0; i < v.length && i < MAX_LISTED_SOURCES; i++) {
+      const item: unknown = v[i];
+      const name =
+        typeof item === 'string' ? item : item !== null && typeof item === 'object' ? objectName(item) : null;
+      if (name !== null) names.push(name);
+    }
+  } else {
+    const name = objectName(v);
+    if (name !== null) names.push(name);
+  }
+  const kept = [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))].sort();
+  return kept.length ? kept.join('|') : null;
+}
+
+/** Names read from one list (a source list longer than this is not a real one). */
+const MAX_LISTED_SOURCES = 32;
+
+/** An object's name for its source (sourceTextOf), or null. */
+function objectName(o: object): string | null {
+  const r = o as Record<string, unknown>;
+  for (const key of ['name', 'sourceName', 'bundleIdentifier']) {
+    const v = r[key];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return null;
+}
+
 /** One text per set (for grouping); unknown sources share the key ''. */
 export function sourceSetKey(set: SourceSet): string {
   return set === null ? '' : set.join('|');
