@@ -104,6 +104,50 @@ describe('unit spellings in a push', () => {
     expect(await srv.rows('glucose')).toEqual([]);
   });
 
+  it('reads a heart rate sent in count, count/s, Hz, beats/min or bpm as beats per minute', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['heart', 'heart_rate'],
+        ['resting', 'resting_heart_rate'],
+        ['walking', 'walking_heart_rate_average'],
+        ['breathing', 'respiratory_rate'],
+        ['workouts', 'workouts'],
+      ],
+    });
+    const body = {
+      data: {
+        metrics: [
+          // a rate written as a plain count (the app's older documentation)
+          block('heart_rate', 'count', { Min: 52, Avg: 61, Max: 88 }),
+          // HealthKit's own unit for a heart rate read per second: 1.1 beats a second
+          block('resting_heart_rate', 'count/s', { qty: 1.1 }),
+          block('walking_heart_rate_average', 'Hz', { qty: 1.5 }),
+          block('respiratory_rate', 'breaths per minute', { qty: 15 }),
+        ],
+        workouts: [
+          {
+            id: 'A1B2C3D4-0000-4000-8000-000000000001',
+            name: 'Outdoor Run',
+            start: `${DAY} 07:00:00 -0700`,
+            end: `${DAY} 07:30:00 -0700`,
+            duration: 1800,
+            avgHeartRate: { qty: 142, units: 'count' },
+            maxHeartRate: { qty: 2.9, units: 'count/s' },
+          },
+        ],
+      },
+    };
+    const r = await srv.push(JSON.stringify(body));
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('heart')).toEqual([{ date: DAY, min: 52, avg: 61, max: 88 }]);
+    expect(await srv.rows('resting')).toEqual([{ date: DAY, bpm: 66 }]);
+    expect(await srv.rows('walking')).toEqual([{ date: DAY, bpm: 90 }]);
+    expect(await srv.rows('breathing')).toEqual([{ date: DAY, breathsPerMin: 15 }]);
+    const [workout] = await srv.rows('workouts');
+    expect(workout).toMatchObject({ date: DAY, avgHr: 142, maxHr: 174 });
+  });
+
   it('a block with no units is stored only where no other unit exists', async () => {
     srv = await startIngestServer({
       cards: [

@@ -15,6 +15,8 @@ export interface Dimension {
   readonly canonical: string;
   /** Accepted unit spellings → conversion into `canonical`. Keys are matched by `unitKey`. */
   readonly from: Readonly<Record<string, Conversion>>;
+  /** A value sent without units is in `canonical` (see isUnitFree). */
+  readonly bareIsCanonical: boolean;
 }
 
 /**
@@ -62,11 +64,24 @@ function fahrenheit(f: number): number {
   return ((f - 32) * 5) / 9;
 }
 
-function dim(canonical: string, from: Record<string, Conversion>): Dimension {
+/**
+ * A dimension from its spellings. A value without units counts as canonical when every spelling
+ * converts with factor 1 (counts, %, dB), or when `bareIsCanonical` says so: a rate per minute
+ * may also be written per second, but a heart rate sent with no unit at all is never in beats a
+ * second (60 would be 3600 bpm).
+ */
+function dim(canonical: string, from: Record<string, Conversion>, bareIsCanonical?: true): Dimension {
   const keyed: Record<string, Conversion> = {};
   for (const [k, v] of Object.entries(from)) keyed[unitKey(k)] = v;
-  return { canonical, from: keyed };
+  return {
+    canonical,
+    from: keyed,
+    bareIsCanonical: bareIsCanonical ?? Object.values(keyed).every((c) => c === 1),
+  };
 }
+
+/** A rate per second as a rate per minute. */
+const PER_SECOND = 60;
 
 /** The dimensions the catalogue uses, each with the spellings real payloads and HealthKit use. */
 export const DIMENSIONS = {
@@ -109,19 +124,43 @@ export const DIMENSIONS = {
   s: dim('s', { s: 1, ms: 0.001, min: 60, hr: 3600, h: 3600 }),
   hr: dim('hr', { hr: 1, h: 1, min: 1 / 60, s: 1 / 3600 }),
   ms: dim('ms', { ms: 1, s: 1000 }),
-  perMin: dim('count/min', {
-    'count/min': 1,
-    bpm: 1,
-    '/min': 1,
-    '1/min': 1,
-    'min⁻¹': 1,
-    'count.min⁻¹': 1,
-    'beats/min': 1,
-    'breaths/min': 1,
-    'steps/min': 1,
-    spm: 1,
-    rpm: 1,
-  }),
+  // a rate (heart, breathing, cadence) is per minute whatever it counts; a plain `count` is how
+  // the app's documentation and some exporters label it; per second (HealthKit's `count/s`, Hz)
+  // is the same rate counted per second
+  perMin: dim(
+    'count/min',
+    {
+      'count/min': 1,
+      bpm: 1,
+      '/min': 1,
+      '1/min': 1,
+      'min⁻¹': 1,
+      'min-1': 1,
+      'count.min⁻¹': 1,
+      'count.min-1': 1,
+      'beats/min': 1,
+      'beat/min': 1,
+      'beats per minute': 1,
+      'breaths/min': 1,
+      'breaths per minute': 1,
+      'steps/min': 1,
+      spm: 1,
+      rpm: 1,
+      count: 1,
+      beats: 1,
+      'count/s': PER_SECOND,
+      'count/sec': PER_SECOND,
+      'beats/s': PER_SECOND,
+      '/s': PER_SECOND,
+      '1/s': PER_SECOND,
+      's⁻¹': PER_SECOND,
+      's-1': PER_SECOND,
+      'count.s⁻¹': PER_SECOND,
+      'count.s-1': PER_SECOND,
+      Hz: PER_SECOND,
+    },
+    true,
+  ),
   // breathing disturbances: a rate per hour of sleep that the phone and Apple's export write as a
   // plain `count` (0.94 is "0.94 an hour", not a tally)
   perHour: dim('count/hr', { 'count/hr': 1, '/hr': 1, 'count/h': 1, count: 1 }),
@@ -177,12 +216,13 @@ export function conversionOf(dimension: Dimension, units: string): Conversion | 
 }
 
 /**
- * True when every unit `dimension` knows converts with factor 1 (counts, bpm, %, dB): a value
- * sent without `units` can then only be in the canonical unit. Elsewhere (kg or lb, °C or °F,
- * ml or fl oz) a missing unit is not guessed.
+ * True when a value sent without `units` can only be in `dimension`'s canonical unit: every unit
+ * it knows converts with factor 1 (counts, %, dB), or it is a rate per minute (a heart rate with
+ * no unit is in bpm, see dim). Elsewhere (kg or lb, °C or °F, ml or fl oz) a missing unit is not
+ * guessed.
  */
 export function isUnitFree(dimension: Dimension): boolean {
-  return Object.values(dimension.from).every((c) => c === 1);
+  return dimension.bareIsCanonical;
 }
 
 /**
