@@ -19,7 +19,7 @@ const REACH_DAYS = 4;
  * top-level array is filed under by its `field`, or null when no row carries a date.
  */
 export function latestRowDay(
-  ctx: CardContext,
+  ctx: Pick<CardContext, 'store'>,
   cardId: string,
   field: string,
   timeZone?: string,

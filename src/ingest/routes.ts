@@ -14,7 +14,8 @@
  * - `POST /api/health-auto-export/discoveries/:metric/dismiss|unhide` → `{ok, metric, dismissed}`;
  *   404 for a metric never seen or another action
  * - `GET /api/health-auto-export/cards` → `{cards: [{id, label, emoji, metric, rowCount,
- *   latestDate, problems}]}`: the phone-fed cards and what does not fit (hae/card-fit.ts)
+ *   latestDate, problems}]}`: the phone-fed cards and what does not fit (hae/card-fit.ts);
+ *   latestDate is the latest day a row is filed under in the person's zone
  * - `POST /api/health-auto-export/cards` `{metric}` → 201 `{ok, id, label, metric, template,
  *   rowCount}`: "Add a card" for a metric (hae/metric-card.ts); 422 naming `metric`
  */
@@ -81,7 +82,10 @@ function tokenStatus(
 }
 
 /** Registers every ingestion route for the instance's HAE ingestion. */
-export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 'config' | 'cards'>): void {
+export function ingestRoutes(
+  app: FastifyInstance,
+  inst: Pick<Instance, 'hae' | 'config' | 'cards' | 'user'>,
+): void {
   const svc: HaeIngest = inst.hae;
   haeWebhookRoute(app, svc);
   appleHealthImportRoute(app, svc);
@@ -132,7 +136,9 @@ export function ingestRoutes(app: FastifyInstance, inst: Pick<Instance, 'hae' | 
     },
   );
 
-  app.get('/api/health-auto-export/cards', async () => ({ cards: phoneFedCards(inst.cards) }));
+  app.get('/api/health-auto-export/cards', async () => ({
+    cards: phoneFedCards(inst.cards, inst.user.timeZone()),
+  }));
 
   app
     .withTypeProvider<TypeBoxTypeProvider>()

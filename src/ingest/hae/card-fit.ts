@@ -11,6 +11,7 @@
  * phone that records none) is reported with the fields the recent rows do carry.
  */
 import type { CardContext } from '../../cards/card-context.js';
+import { latestRowDay } from '../../cards/latest-day.js';
 import { cardReads, cardUnitLabels } from '../../common/card-reads.js';
 import type { FieldError } from '../../errors.js';
 import type { SubscriberResult } from './cards.js';
@@ -162,14 +163,24 @@ export interface PhoneFedCard {
   /** Catalogue key of its metric. */
   metric: string;
   rowCount: number;
-  /** Newest `date` of its rows, or null. */
+  /**
+   * The latest day (`YYYY-MM-DD`) a row is filed under in the person's zone, or null: a plain
+   * `2026-04-21` after `2026-04-21T03:30Z` (20 April in Los Angeles) is the 21st, though the
+   * instant sorts later as text.
+   */
   latestDate: string | null;
   /** What it reads that the phone does not send (cardFitProblems over its last FIT_RECENT_ROWS rows). */
   problems: FitProblem[];
 }
 
-/** Every card subscribed to a known metric, in registry order, with what does not fit. */
-export function phoneFedCards(ctx: Pick<CardContext, 'registry' | 'store'>): PhoneFedCard[] {
+/**
+ * Every card subscribed to a known metric, in registry order, with what does not fit.
+ * `timeZone` (the person's IANA zone; the server's when undefined) files instants on their day.
+ */
+export function phoneFedCards(
+  ctx: Pick<CardContext, 'registry' | 'store'>,
+  timeZone?: string,
+): PhoneFedCard[] {
   const out: PhoneFedCard[] = [];
   for (const card of ctx.registry.all()) {
     const meta = card.manifest.meta;
@@ -183,7 +194,7 @@ export function phoneFedCards(ctx: Pick<CardContext, 'registry' | 'store'>): Pho
       emoji: typeof meta.emoji === 'string' ? meta.emoji : null,
       metric: entry.key,
       rowCount: st.rowCount,
-      latestDate: st.rowCount > 0 ? ctx.store.maxDate(card.id, 'date') : null,
+      latestDate: st.rowCount > 0 ? latestRowDay(ctx, card.id, 'date', timeZone) : null,
       problems: cardFitProblems(meta, rows),
     });
   }
