@@ -9,6 +9,7 @@ import { checkCardId } from './card-id.js';
 import { describeValue, type Issue, isPlainObject, toFieldErrors } from './field-issues.js';
 import { coreIssues, type ManifestRuleOptions, optionalFieldIssues } from './manifest-rules.js';
 import { rendererShapeErrors } from './renderer-shape.js';
+import { oneLineIssues } from './validate-one-line.js';
 import { checkDataSchedules } from './validate-schedule.js';
 import { textLengthIssues } from './validate-text-lengths.js';
 
@@ -60,8 +61,9 @@ function validate(
 ): ManifestValidation {
   const malformed = toFieldErrors(malformedIssues(m));
   if (!isPlainObject(m) || !isPlainObject(m.meta)) return { malformed, invalid: [] };
-  // a text over its length limit is refused like a malformed field (400), naming it
-  malformed.push(...toFieldErrors(textLengthIssues(m, m.meta)));
+  // a text over its length limit, or a name with a line break, is refused like a malformed
+  // field (400), naming it
+  malformed.push(...toFieldErrors([...textLengthIssues(m, m.meta), ...oneLineIssues(m.meta)]));
   const invalid: Issue[] = [];
   if (typeof m.meta.id === 'string' && m.meta.id !== '') invalid.push(...idRule(m.meta.id));
   invalid.push(...optionalFieldIssues(m, m.meta, opts), ...checkDataSchedules(m.data));
@@ -77,7 +79,9 @@ function createIdRule(id: string): Issue[] {
  * Strict check of a full manifest for creation. Input: the parsed request body (anything).
  * `malformed` (400): not an object; `$schema` missing or not in `MANIFEST_SCHEMA_IDS`; `meta` not
  * an object; `meta.id` / `meta.label` missing or empty; `data` a string; a label, description,
- * input label, placeholder or option longer than src/limits.ts allows. `invalid` (422): the id
+ * input label, placeholder or option longer than src/limits.ts allows; a label, input text or
+ * reminder label/title with a line break or control character (validate-one-line.ts). `invalid`
+ * (422): the id
  * rules of `checkCardId`, every optional field of docs/MANIFEST-SCHEMA.md (see
  * manifest-rules.ts) and `schedule.time_of_day` in `data.items[]` / `data.current[]`. Unknown
  * fields pass. Paths are dotted with indexes (`meta.notifications.items[2].title`).
