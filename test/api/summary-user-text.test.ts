@@ -4,6 +4,8 @@
  * embeddings, isolates and marks are taken out and such text is wrapped in FSI…PDI; newlines and
  * other control characters become a space.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolateText } from '../../src/common/isolate-text.js';
 import { manifest, type ToolEnv, toolEnv } from '../tools/harness.js';
@@ -28,8 +30,20 @@ function balanced(s: string): boolean {
   return depth === 0 && !UNSAFE.test(s);
 }
 
+/** A label with an override and a newline: refused on create, so it comes from a hand-written file. */
+const HAND_LABEL = 'Weight\u202E kg\nsecond line';
+
 beforeAll(async () => {
-  t = await toolEnv({ env: { AGENT_API_TOKEN: T } });
+  t = await toolEnv({
+    env: { AGENT_API_TOKEN: T },
+    before: (_home, dataDir) => {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dataDir, 'bidi.json'),
+        JSON.stringify(manifest('bidi', [], { label: HAND_LABEL })),
+      );
+    },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -51,8 +65,7 @@ describe('isolateText', () => {
 
 describe('change summaries', () => {
   it('History lists a label with an override and a newline isolated, on one line', async () => {
-    const label = 'Weight\u202E kg\nsecond line';
-    expect((await api('/api/manifests', { json: manifest('bidi', [], { label }) })).status).toBe(201);
+    expect((await api('/api/manifests/bidi')).body.meta.label).toBe(HAND_LABEL);
     expect(
       (await api('/api/manifests/bidi/rows', { json: { value: { date: '2026-04-20', kg: 1 } } })).status,
     ).toBe(201);
