@@ -35,6 +35,7 @@ import {
 } from './card-data.js';
 import { reorderCards, setCardEnabled, settingsCards, viewCards } from './card-order.js';
 import { dataEtag } from './etag.js';
+import { personDayOf } from './request-person-day.js';
 import { viewJsonWithData } from './view-data.js';
 
 function actorOf(req: FastifyRequest): string {
@@ -114,10 +115,13 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     },
   );
 
+  // a person's row at the top of a dated card has its date checked as the entry forms and the
+  // chat's row tools check it: a day after their today needs futureAllowed (422 DATE_NOT_ALLOWED)
   app.post('/api/manifests/:id/rows', { schema: { params, body: AppendRowInput } }, async (req, reply) => {
     const r = appendRow(ctx, req.params.id, req.body.path, req.body.value, {
       actor: actorOf(req),
       ifMatch: ifMatch(req),
+      personDay: personDayOf(req, inst),
     });
     // the answer is returned, not sent: an async handler that returns `reply` makes Fastify
     // await the reply (listeners on the socket until it finishes), a cost on every write
@@ -129,6 +133,7 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     const r = updateRow(ctx, req.params.id, req.body.path, req.body.changes, {
       actor: actorOf(req),
       ifMatch: ifMatch(req),
+      personDay: personDayOf(req, inst),
     });
     reply.header('ETag', r.etag);
     return r;

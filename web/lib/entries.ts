@@ -84,7 +84,10 @@ export function deleteEntry(id: string, index: number, ifMatch?: string | null, 
   );
 }
 
-/** Appends `value` to the array at row path `path` (e.g. a dose check-off). @throws ApiError. */
+/**
+ * Appends `value` to the array at row path `path` (e.g. a dose check-off). A dated row at the top
+ * of a card is checked against this device's today (zoneHeader). @throws ApiError.
+ */
 export function appendAt(id: string, path: string, value: unknown, ifMatch?: string | null) {
   return refreshed(
     id,
@@ -92,6 +95,7 @@ export function appendAt(id: string, path: string, value: unknown, ifMatch?: str
       method: 'POST',
       json: { path, value },
       ifMatch: ifMatch ?? undefined,
+      headers: zoneHeader(),
     }),
   );
 }
