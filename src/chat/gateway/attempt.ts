@@ -115,6 +115,7 @@ export function attempt(
           progress,
           reasoningStartsInside: timeouts.reasoningStartsInside,
           offeredTools: timeouts.offeredTools,
+          awaitUsage: body.stream_options?.include_usage === true,
         });
       },
       onData: (chunk) => {

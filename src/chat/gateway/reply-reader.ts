@@ -63,6 +63,8 @@ export interface ReplyReaderInit {
   reasoningStartsInside?: boolean;
   /** Names of the tools the request offered. */
   offeredTools?: ReadonlySet<string>;
+  /** The request asked for usage in the stream (`stream_options.include_usage`). */
+  awaitUsage?: boolean;
 }
 
 /** True when `text` is one complete JSON value (a body that arrived whole). */
@@ -131,19 +133,38 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
       : { ...hooks, onToken: undefined, onReasoning: undefined, onRetract: undefined },
     options,
   );
+  // `[DONE]` came before any usage: later events are read for their usage only, since some
+  // servers send the usage chunk after the end marker
+  let afterDone = false;
+  const onEvent = (data: string, parsed?: unknown, event?: string): boolean => {
+    if (afterDone) {
+      assembler.pushTrailer(data, parsed);
+      return false;
+    }
+    if (!assembler.push(data, parsed, event)) return false;
+    if (assembler.hasUsage) return true;
+    afterDone = true;
+    return false;
+  };
   const sse = createSseReader({
-    onData: (data, parsed, event) => assembler.push(data, parsed, event),
+    onData: onEvent,
     onComment: (comment) => hooks.onKeepAlive?.(comment),
   });
 
-  const lines = createJsonLinesReader({
-    onData: (data, parsed) => assembler.push(data, parsed),
-  });
+  const lines = createJsonLinesReader({ onData: onEvent });
+
+  /**
+   * After `[DONE]`, the reply is settled once what already arrived was read, unless usage was
+   * asked for and has not come: then it waits for the usage, the end of the body, or the finish
+   * grace (attempt.ts), whichever is first.
+   */
+  const settledAfterDone = () => afterDone && (assembler.hasUsage || !init.awaitUsage);
 
   const feedStream = (piece: string, last = false): GatewayResult | undefined => {
     const reader = mode === 'lines' ? lines : sse;
     try {
-      if (reader.feed(piece) || (last && reader.end())) result = assembler.finish('done');
+      const ended = reader.feed(piece) || (last && reader.end());
+      if (ended || settledAfterDone() || (last && afterDone)) result = assembler.finish('done');
     } catch (err) {
       if (!(err instanceof SseTooLarge)) throw err;
       throw new GatewayError('parse', err.message, {
@@ -183,11 +204,13 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
 
   return {
     partialText: () => assembler.text,
-    finished: () => (mode === 'sse' || mode === 'lines') && assembler.finished(),
+    finished: () => (mode === 'sse' || mode === 'lines') && (afterDone || assembler.finished()),
     whole: () => {
       if (mode === 'error') return true;
       if (mode === 'buffered') return wholeJson(text);
-      return result !== undefined || ((mode === 'sse' || mode === 'lines') && assembler.finished());
+      return (
+        result !== undefined || ((mode === 'sse' || mode === 'lines') && (afterDone || assembler.finished()))
+      );
     },
     finishNow: () => {
       result ??= assembler.finish('done');

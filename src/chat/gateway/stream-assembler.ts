@@ -15,6 +15,7 @@ import { type CallAssembler, createCallAssembler } from './call-assembler.js';
 import { createChoicePicker } from './choice-picker.js';
 import { type NormalChoice, normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
+import { isErrorPayload } from './error-body.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
@@ -52,8 +53,15 @@ export interface StreamAssembler {
    * finish_reason; otherwise applies finalizeTurn (may throw 'failed' or 'empty').
    */
   finish(end: StreamEnd): GatewayResult;
+  /**
+   * Feeds an event that came after `[DONE]`: only its usage is read (servers that send the usage
+   * chunk after the end marker); its text, calls and errors are not the reply's.
+   */
+  pushTrailer(data: string, parsed?: unknown): void;
   /** True once the reply's choice has a finish_reason (the reply is complete even without `[DONE]`). */
   finished(): boolean;
+  /** True once usage has been read. */
+  readonly hasUsage: boolean;
   /** Answer text of the primary choice so far (reasoning removed). */
   readonly text: string;
   /** True once any answer text went out through onToken (retrying would repeat it). */
@@ -144,6 +152,21 @@ export function createStreamAssembler(
     },
     get emittedText() {
       return emittedText;
+    },
+    get hasUsage() {
+      return usage !== null;
+    },
+    pushTrailer(data: string, parsed?: unknown): void {
+      let payload = parsed;
+      if (payload === undefined) {
+        try {
+          payload = JSON.parse(data.trim());
+        } catch {
+          return;
+        }
+      }
+      const chunk = isErrorPayload(payload) ? undefined : normaliseChunk(payload);
+      if (chunk?.usage) usage = chunk.usage;
     },
     finished: () => reply.finishReason !== null || picker.heldFinished(),
 
