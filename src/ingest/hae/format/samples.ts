@@ -26,6 +26,7 @@ import {
   sourceOf,
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
+import { unreadable } from './timestamp-spellings.js';
 import { parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, convertRounded, DIMENSIONS, isUnitFree, unitKey } from './units.js';
 import { readWorkout } from './workouts.js';
@@ -337,7 +338,7 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
   if (entry.shape === 'sleep') return readSleepPoint(point, b.units);
   const stamp = point.date ?? point.startDate;
   const time = parseHaeTimestamp(stamp);
-  if (!time) return { ok: false, reason: 'unreadable timestamp', example: stamp };
+  if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};
   const exact: ExactValues = {};
   let bad: string | undefined;
@@ -392,8 +393,9 @@ function hasField(entry: CatalogueEntry, values: Record<string, SampleValue>): b
 
 /** A point of a metric the catalogue does not know: every finite number, text and flag is kept, plus `units`. */
 function readUnknownPoint(block: MetricBlock, point: Record<string, unknown>): PointRead {
-  const time = parseHaeTimestamp(point.date ?? point.startDate);
-  if (!time) return { ok: false, reason: 'unreadable timestamp', example: point.date ?? point.startDate };
+  const stamp = point.date ?? point.startDate;
+  const time = parseHaeTimestamp(stamp);
+  if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};
   for (const [k, v] of Object.entries(point)) {
     if (k === 'date' || k === 'source') continue;
@@ -405,7 +407,7 @@ function readUnknownPoint(block: MetricBlock, point: Record<string, unknown>): P
   return {
     ok: true,
     time,
-    at: String(point.date ?? point.startDate),
+    at: String(stamp),
     values,
     source: sourceOf(point.source),
   };

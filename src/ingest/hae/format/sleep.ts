@@ -20,6 +20,7 @@ import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, SLEEP_WINDOW_TOLERANCE_H } from './limi
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { sleepStageOf } from './sleep-stages.js';
+import { unreadable } from './timestamp-spellings.js';
 import { type HaeTime, parseHaeTimestamp } from './timestamps.js';
 import { conversionOf, convertUnit, DIMENSIONS, roundConverted } from './units.js';
 
@@ -101,7 +102,10 @@ function roundedHours(read: PointRead, point: Record<string, unknown>, units: st
 function readSegment(point: Record<string, unknown>, units: string): PointRead {
   const start = parseHaeTimestamp(point.startDate);
   const end = parseHaeTimestamp(point.endDate);
-  if (!start || !end) return { ok: false, reason: 'unreadable startDate/endDate', example: point.startDate };
+  if (!start || !end) {
+    const bad = start ? point.endDate : point.startDate;
+    return { ok: false, reason: unreadable('unreadable startDate/endDate', bad), example: bad };
+  }
   if (end.epochMs < start.epochMs)
     return { ok: false, reason: 'segment ends before it starts', example: point.endDate };
   // the stage as the phone's language writes it (sleep-stages.ts); an unknown one is named

@@ -10,6 +10,7 @@
  */
 
 import { ownString } from './own-string.js';
+import { epochIso, rewriteTimestamp } from './timestamp-spellings.js';
 
 /** One parsed HAE timestamp. */
 export interface HaeTime {
@@ -33,11 +34,13 @@ export interface HaeTime {
 // Separators seen before am/pm and offsets: space, U+00A0 no-break space, U+202F narrow no-break
 // space (pitfall 1: "2024-09-21 7:57:00 am +1000" from phones in a 12-hour region).
 const SP = '[\\s\\u00a0\\u202f]';
+// the zone: `Z`, an offset `+HHMM`/`+HH:MM`/`+HH`, or `GMT`/`UTC` with or without an offset (then
+// also `GMT-7`), after spaces or a comma (`08:00:00, -0700`)
 const PATTERN = new RegExp(
   '^(\\d{4})-(\\d{2})-(\\d{2})' +
-    `(?:(?:T|${SP}+)(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d{1,9}))?)?` +
+    `(?:(?:[Tt]|${SP}+)(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d{1,9}))?)?` +
     `(?:${SP}*([aApP])\\.?[mM]\\.?)?)?` +
-    `(?:${SP}*(Z|UTC|GMT|[+-]\\d{2}(?::?\\d{2})?))?$`,
+    `(?:${SP}*(?:,${SP}*)?([Zz]|(?:UTC|GMT)(?:[+-]\\d{1,2}(?::?\\d{2})?)?|[+-]\\d{2}(?::?\\d{2})?))?$`,
 );
 
 /** Largest offset accepted, minutes (UTC+14 is the easternmost zone in use). */
@@ -46,12 +49,16 @@ const MAX_OFFSET_MINUTES = 14 * 60;
 /**
  * Parses an HAE timestamp: `2023-03-25 00:00:00 +1100`, the 12-hour form `2024-09-21 7:57:00 am
  * +1000` (any of space, U+00A0, U+202F before `am`/`pm`; `AM`, `a.m.` too), ISO 8601 with `T`
- * (`2025-08-12T08:17:51+01:00`, `Z`, fractions of a second), offsets `+HHMM`, `+HH:MM`, `+HH`, and
- * a bare `YYYY-MM-DD`, and the compact `YYYYMMDDHHMMSS±HHMM` of the first Health app exports. Returns null for anything else, or for impossible values (month 13,
- * 30 February, 25:00, `13:00 pm`, offsets beyond ±14:00); it never throws. Callers count the nulls.
+ * (`2025-08-12T08:17:51+01:00`, `Z`, fractions of a second), offsets `+HHMM`, `+HH:MM`, `+HH`,
+ * `GMT+2`, after a space or a comma, a bare `YYYY-MM-DD`, and the compact `YYYYMMDDHHMMSS±HHMM`
+ * of the first Health app exports; then, only when none of these matched, the spellings of
+ * timestamp-spellings.ts (seconds or milliseconds since 1970 as a number or as digits, read as
+ * UTC; `2026/05/19 08:00:00`; a day and month whose order can be told). Returns null for anything
+ * else, or for impossible values (month 13, 30 February, 25:00, `13:00 pm`, offsets beyond
+ * ±14:00); it never throws. Callers count the nulls (timestampProblem says more of some).
  */
 export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
-  if (typeof input !== 'string') return null;
+  if (typeof input !== 'string') return typeof input === 'number' ? parseEpoch(input) : null;
   if (!isMidnight(input)) return parseAny(input);
   let cached = recent.get(input);
   if (cached === undefined) cached = older.get(input);
@@ -92,14 +99,26 @@ function isRealDate(y: number, m: number, d: number): boolean {
   return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]);
 }
 
-/** parseUsual when the string has its length, else (or when it is spelled otherwise) parse. */
+/**
+ * parseUsual when the string has its length, else (or when it is spelled otherwise) parse, and
+ * when that fails too, the string rewritten (timestamp-spellings.ts).
+ */
 function parseAny(input: string): HaeTime | null {
   if (input.length === 25) {
     const usual = parseUsual(input);
     if (usual !== undefined) return usual;
   }
   if (input.length === 19 && COMPACT.test(input)) return parseUsual(expandCompact(input)) ?? null;
-  return parse(input);
+  const parsed = parse(input);
+  if (parsed !== null) return parsed;
+  const rewritten = rewriteTimestamp(input);
+  return rewritten === undefined ? null : parse(rewritten);
+}
+
+/** A JSON number as seconds or milliseconds since 1970 (epochIso), or null. */
+function parseEpoch(n: number): HaeTime | null {
+  const iso = epochIso(n);
+  return iso === undefined ? null : parse(iso);
 }
 
 /**
@@ -245,16 +264,20 @@ function withEnglishDayHalf(input: string): string {
   return first ? `${first[1]}${first[3]} ${first[2]}${first[4]}` : text;
 }
 
-/** `+1100` / `-04:00` / `+05` / `Z` → minutes east of UTC; undefined when out of range. */
+/** `+1100` / `-04:00` / `+05` / `Z` / `GMT+2` → minutes east of UTC; undefined when out of range. */
 function parseOffset(zone: string): number | undefined {
-  if (zone === 'Z' || zone === 'UTC' || zone === 'GMT') return 0;
-  const digits = zone.slice(1).replace(':', '');
-  const hours = Number(digits.slice(0, 2));
-  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+  if (zone === 'Z' || zone === 'z' || zone === 'UTC' || zone === 'GMT') return 0;
+  const signed = zone[0] === 'U' || zone[0] === 'G' ? zone.slice(3) : zone;
+  const digits = signed.slice(1);
+  const colon = digits.indexOf(':');
+  // hours are the digits before the colon, else all but the last two (`530` is 5:30), else all
+  const cut = colon >= 0 ? colon : digits.length > 2 ? digits.length - 2 : digits.length;
+  const hours = Number(digits.slice(0, cut));
+  const minutes = Number(digits.slice(colon >= 0 ? cut + 1 : cut) || '0');
   if (minutes > 59) return undefined;
   const total = hours * 60 + minutes;
   if (total > MAX_OFFSET_MINUTES) return undefined;
-  return zone[0] === '-' ? -total : total;
+  return signed[0] === '-' ? -total : total;
 }
 
 function pad(n: number): string {

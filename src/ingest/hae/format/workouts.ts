@@ -13,6 +13,7 @@
  */
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
+import { unreadable } from './timestamp-spellings.js';
 import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
 import { conversionOf, convertRounded, DIMENSIONS, type Dimension, roundConverted } from './units.js';
 
@@ -115,7 +116,7 @@ function recoveryStart(series: unknown, endMs: number): string | undefined {
  */
 export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: WorkoutNote[] } {
   const start = parseHaeTimestamp(w.start);
-  if (!start) return { ok: false, reason: 'unreadable start', example: w.start };
+  if (!start) return { ok: false, reason: unreadable('unreadable start', w.start), example: w.start };
   const end = parseHaeTimestamp(w.end);
   if (end && end.epochMs < start.epochMs)
     return { ok: false, reason: 'end before start', example: `${w.start} to ${w.end}` };

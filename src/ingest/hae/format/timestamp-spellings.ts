@@ -1,0 +1,93 @@
+/**
+ * Timestamps spelled otherwise than Health Auto Export writes them, as scripts, Shortcuts and
+ * other exporters send them to the same webhook (and the app itself inside some sections): read
+ * by rewriting them into a spelling timestamps.ts reads, only after that spelling failed, so the
+ * usual stamps cost nothing more. Only what can be read one way is rewritten:
+ *
+ * - seconds or milliseconds since 1970 (a JSON number, or digits as text): 10 digits before the
+ *   point are seconds, 13 milliseconds (both from September 2001 to 2286). Anything else (a
+ *   9-digit number is 1990s seconds or seconds since 2001, Apple's own epoch) is not guessed.
+ *   Such a time carries no offset: it is read as UTC, like a stamp ending in `Z`.
+ * - year first with slashes or dots, `2026/05/19 08:00:00 -0700`, `2026.5.19`.
+ * - day and month first, `19/05/2026 08:00`, `05-19-2026`, en-GB's `19/05/2026, 08:00:00`: read
+ *   when only one order is a date (one of the two is above 12, or both are equal); with dots,
+ *   `19.05.2026`, always day first (every region that writes dots does). `05/06/2026` is not.
+ */
+
+/** The text `parse` reads for `input`, or undefined when no rewrite applies. */
+export function rewriteTimestamp(input: string): string | undefined {
+  const text = input.trim();
+  if (EPOCH_TEXT.test(text)) return epochIso(Number(text));
+  const ymd = YEAR_FIRST.exec(text);
+  if (ymd) return `${ymd[1]}-${pad(ymd[3])}-${pad(ymd[4])}${ymd[5] ?? ''}`;
+  const dmy = YEAR_LAST.exec(text);
+  if (!dmy) return undefined;
+  const order = dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]);
+  if (!order) return undefined;
+  const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
+  return `${dmy[4]}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+}
+
+/**
+ * `n` seconds or milliseconds since 1970 (module comment) as an ISO text in UTC with
+ * milliseconds, `2025-05-19T15:00:00.123Z`; undefined when its size says neither.
+ */
+export function epochIso(n: number): string | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  let ms: number;
+  if (n >= 1e9 && n < 1e10) ms = Math.round(n * 1000);
+  else if (n >= 1e12 && n < 1e13) ms = Math.floor(n);
+  else return undefined;
+  return new Date(ms).toISOString();
+}
+
+/**
+ * Why a stamp that could not be read was not, when more can be said than "unreadable": a
+ * number that is not seconds or milliseconds since 1970, a day and month whose order cannot be
+ * told. Undefined otherwise. Called only for stamps already found unreadable.
+ */
+export function timestampProblem(input: unknown): string | undefined {
+  const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '';
+  if (typeof input === 'number' || EPOCH_TEXT.test(text)) {
+    return 'a number that is not seconds (10 digits) or milliseconds (13 digits) since 1970';
+  }
+  const dmy = YEAR_LAST.exec(text);
+  if (dmy && Number(dmy[1]) <= 12 && Number(dmy[3]) <= 12 && dmy[2] !== '.') {
+    return 'day and month order cannot be told; send the year first (YYYY-MM-DD)';
+  }
+  if (ZONE_NAME.test(text)) return 'a time zone name instead of an offset (+HHMM)';
+  return undefined;
+}
+
+/**
+ * The reason a point is skipped for a stamp that cannot be read: `base` ("unreadable timestamp"),
+ * followed by what timestampProblem says of `stamp` when it says something.
+ */
+export function unreadable(base: string, stamp: unknown): string {
+  const problem = timestampProblem(stamp);
+  return problem === undefined ? base : `${base}: ${problem}`;
+}
+
+/** Digits, maybe a fraction: a time since 1970 (negative times are no sample's). */
+const EPOCH_TEXT = /^\d{1,16}(?:\.\d+)?$/;
+/**
+ * `2026/05/19…`, `2026.5.19…`, `2026-5-19…` (one separator throughout), then, after a comma or
+ * not, a time (group 5) or nothing.
+ */
+const YEAR_FIRST = /^(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?:,?([\sT\u00a0\u202f].*))?$/;
+/** `19/05/2026…`, `05-19-2026…`, `19.05.2026…`, then (after a comma, as en-GB writes) a time or nothing. */
+const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:,?([\s\u00a0\u202f].*))?$/;
+/** A time followed by a zone's name or abbreviation (`PDT`, `CET`, `Europe/Paris`) and no offset. */
+const ZONE_NAME = /\d:\d{2}(?::\d{2})?\s+(?:[A-Z]{3,5}|[A-Za-z]+\/[A-Za-z_]+)$/;
+
+/** Which of `a`/`b` is the day (`dm`: `a`), or undefined when both orders make a date. */
+function dayMonth(a: number, b: number, separator: string): 'dm' | 'md' | undefined {
+  if (separator === '.' || a === b) return 'dm';
+  if (a > 12 && b <= 12) return 'dm';
+  if (b > 12 && a <= 12) return 'md';
+  return undefined;
+}
+
+function pad(s: string): string {
+  return s.length === 1 ? `0${s}` : s;
+}
