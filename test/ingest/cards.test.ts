@@ -69,7 +69,7 @@ describe('meta.ingest and the catalogue', () => {
     srv = await startIngestServer();
     fs.writeFileSync(
       path.join(srv.dataDir, 'typo.json'),
-      JSON.stringify({ ...haeCard('typo', 'stepcount'), data: [] }),
+      JSON.stringify({ ...haeCard('typo', 'stepcuont'), data: [] }),
     );
     srv.inst.cards.loader.scanAll();
     const res = (await srv.api('/api/manifests')).body;

@@ -61,6 +61,12 @@ describe('HAE catalogue', () => {
     ['monosaturated_fat', 'monounsaturated_fat'],
     ['biotin', 'dietary_biotin'],
     [' Step Count ', 'step_count'],
+    ['stepCount', 'step_count'],
+    ['Weight & Body Mass', 'weight_body_mass'],
+    ['bodyMass', 'weight_body_mass'],
+    ['Walking + Running Distance', 'walking_running_distance'],
+    ['vitaminB12', 'vitamin_b12'],
+    ['forcedExpiratoryVolume1', 'forced_expiratory_volume_1'],
   ])('resolves alias %j to %s', (alias, key) => {
     expect(resolveMetric(alias)?.key).toBe(key);
   });
@@ -69,6 +75,9 @@ describe('HAE catalogue', () => {
     expect(isKnownMetric('step_cuont')).toBe(false);
     expect(isKnownMetric('')).toBe(false);
     expect(resolveMetric('weight')).toBeUndefined();
+    // only a whole name in another style, never a part of one
+    expect(resolveMetric('steps')).toBeUndefined();
+    expect(resolveMetric('stepCounts')).toBeUndefined();
   });
 
   it('gives every entry a category, a kind, a canonical unit and a row shape starting with date', () => {

@@ -302,12 +302,41 @@ function nameKey(name: string): string {
 }
 
 /**
+ * A name with only its letters and digits, lower case: `stepCount`, `Step Count`, `step_count`
+ * and `Weight & Body Mass` are `stepcount` / `weightbodymass`.
+ */
+function compactKey(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * Catalogue names by compactKey, for names written in another style (camelCase as scripts and
+ * other exporters write them, display names with `&` or `+`). A compact form two entries share is
+ * left out: it names neither (none does today; a later entry must not make a name mean another).
+ */
+const BY_COMPACT = new Map<string, CatalogueEntry>();
+{
+  const shared = new Set<string>();
+  for (const e of CATALOGUE) {
+    for (const name of [e.key, ...e.aliases]) {
+      const c = compactKey(name);
+      const seen = BY_COMPACT.get(c);
+      if (seen !== undefined && seen !== e) shared.add(c);
+      else BY_COMPACT.set(c, e);
+    }
+  }
+  for (const c of shared) BY_COMPACT.delete(c);
+}
+
+/**
  * The catalogue entry for a metric name or alias (`body_mass` → the `weight_body_mass` entry,
- * `dietary_caffeine` → `caffeine`), or undefined for a name the catalogue does not know.
+ * `dietary_caffeine` → `caffeine`), also written in another style when only its letters and
+ * digits match exactly one entry (`stepCount`, `Weight & Body Mass`), or undefined for a name the
+ * catalogue does not know (`steps` is not `step_count`: no part of a name is guessed).
  */
 export function resolveMetric(name: string): CatalogueEntry | undefined {
   if (typeof name !== 'string') return undefined;
-  return BY_NAME.get(nameKey(name));
+  return BY_NAME.get(nameKey(name)) ?? BY_COMPACT.get(compactKey(name));
 }
 
 /** True when `name` is a catalogue key or alias (the `meta.ingest.metric` check). */
