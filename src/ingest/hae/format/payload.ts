@@ -5,8 +5,11 @@
  * section-only `{"metrics": [...]}` / `{"workouts": [...]}` without the `data` wrapper (the spark
  * files). Any section may be missing or `[]`, metric blocks may carry `"data": []`, points may
  * carry `"source": null` or no source. Nothing here throws: anything unreadable is dropped and
- * said in `warnings` (the webhook answers 200 with them so the phone does not retry forever).
+ * said in `warnings` (the webhook answers 200 with them so the phone does not retry forever), as
+ * are the sections it does not read (other-sections.ts).
  */
+
+import { isOtherSection, otherSectionWarnings, sectionEntries } from './other-sections.js';
 
 /** One metric block as sent: `{name, units, data: [...]}` with only object points kept. */
 export interface MetricBlock {
@@ -26,16 +29,6 @@ export interface NormalisedPayload {
   /** What was dropped or not ingested, one line per reason. */
   warnings: string[];
 }
-
-/** Sections HAE can send that this layer does not turn into samples (docs/HEALTH-AUTO-EXPORT.md). */
-const OTHER_SECTIONS = [
-  'symptoms',
-  'ecg',
-  'heartRateNotifications',
-  'stateOfMind',
-  'cycleTracking',
-  'medications',
-];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -93,11 +86,9 @@ export function normalisePayload(parsed: unknown): NormalisedPayload {
   }
   if (badWorkouts) warnings.push(`${badWorkouts} workout(s) that are not objects skipped`);
 
-  for (const section of OTHER_SECTIONS) {
-    const v = body[section];
-    if (Array.isArray(v) && v.length > 0)
-      warnings.push(`${v.length} ${section} entr(ies) received, not ingested`);
-  }
+  const others = new Map<string, number>();
+  for (const key in body) if (isOtherSection(key)) others.set(key, sectionEntries(key, body[key]));
+  warnings.push(...otherSectionWarnings(others));
   return { metrics, workouts, warnings };
 }
 

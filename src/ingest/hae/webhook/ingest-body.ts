@@ -10,6 +10,7 @@ import { headGraphemes } from '../../../common/graphemes.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { HAE_QUARANTINE_KEEP } from '../env.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
+import { otherSectionWarnings } from '../format/other-sections.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
 import { withPatientTierUp } from '../patient-tier-up.js';
@@ -224,6 +225,7 @@ export async function ingestSpooled(
   try {
     const walk = await walkHaePayload(fs.createReadStream(file, { highWaterMark: 64 * 1024 }), visitor);
     await flushWorkouts();
+    for (const w of otherSectionWarnings(walk.otherSections)) run.warn(w);
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');
     else if (walk.blocks + walk.workouts === 0) run.warn('body has neither "metrics" nor "workouts"');
     fs.rmSync(file, { force: true });

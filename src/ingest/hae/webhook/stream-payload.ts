@@ -14,6 +14,7 @@
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
+import { isOtherSection, objectCounts } from '../format/other-sections.js';
 import { ownString } from '../format/own-string.js';
 
 /** What the walker hands out, in body order. A returned promise pauses reading until it settles. */
@@ -39,6 +40,11 @@ export interface WalkResult {
   /** Metric blocks (including malformed ones) and workouts seen. */
   blocks: number;
   workouts: number;
+  /**
+   * The other sections of the body or its `data` (symptoms, ecg, ...), in body order, with the
+   * entries each held (other-sections.ts sectionEntries): not read, but counted for the warnings.
+   */
+  otherSections: Map<string, number>;
 }
 
 interface Token {
@@ -62,6 +68,8 @@ interface Frame {
   array: boolean;
   /** The key whose value comes next (objects). */
   key: string | null;
+  /** For a section ingestion does not read, its name: its entries are counted, nothing more. */
+  section: string | undefined;
 }
 
 /** Where an assembled value goes. */
@@ -103,6 +111,17 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
 }
 
 /**
+ * The section a container that starts inside `parent` with `role` is, when it is one ingestion
+ * does not read (a list or object under a key of the body or of its `data` other than metrics
+ * and workouts), else undefined.
+ */
+function sectionOf(parent: Frame | undefined, role: Role | Sink): string | undefined {
+  if (role !== 'other' || parent === undefined || parent.key === null) return undefined;
+  if (parent.role !== 'root' && parent.role !== 'data') return undefined;
+  return isOtherSection(parent.key) ? parent.key : undefined;
+}
+
+/**
  * Streams `input` (bytes of a JSON body) through stream-json and calls the visitor, in body order.
  * @throws the parser's error when the body is not valid JSON (everything before the error was
  *   already handed out; isBodyParseError tells it apart), the input stream's error, or a
@@ -111,7 +130,7 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
 export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promise<WalkResult> {
   return new Promise<WalkResult>((resolve, reject) => {
     const parser = new Parser({ packValues: true, streamValues: false });
-    const result: WalkResult = { rootIsObject: false, blocks: 0, workouts: 0 };
+    const result: WalkResult = { rootIsObject: false, blocks: 0, workouts: 0, otherSections: new Map() };
     const stack: Frame[] = [];
     // one Assembler, reused for every value (a new one per point is garbage a 100 MB body makes millions of)
     const assembler = new Assembler();
@@ -180,7 +199,12 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
       const top = stack[stack.length - 1];
       switch (token.name) {
         case 'keyValue':
-          if (top && !top.array) top.key = token.value ?? '';
+          if (top && !top.array) {
+            top.key = token.value ?? '';
+            // an app section sent as an object: one entry
+            if (top.section !== undefined && objectCounts(top.section))
+              result.otherSections.set(top.section, 1);
+          }
           return;
         case 'endObject':
         case 'endArray': {
@@ -193,6 +217,10 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
       const isArray = token.name === 'startArray';
       if (!isObject && !isArray && !(token.name in PRIMITIVE)) return;
       if (!top && isObject) result.rootIsObject = true;
+      // one more entry of a section ingestion does not read
+      if (top?.section !== undefined && top.array) {
+        result.otherSections.set(top.section, (result.otherSections.get(top.section) ?? 0) + 1);
+      }
       const role = roleOf(top, isObject, isArray);
       if (typeof role === 'object' || role === 'point' || role === 'workout' || role === 'badBlock') {
         if (isObject || isArray) {
@@ -203,7 +231,9 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
         return;
       }
       if (isObject || isArray) {
-        stack.push({ role, array: isArray, key: null });
+        const section = sectionOf(top, role);
+        if (section !== undefined) result.otherSections.set(section, 0);
+        stack.push({ role, array: isArray, key: null, section });
         if (role === 'block') {
           result.blocks++;
           call(() => visitor.blockStart());

@@ -1,0 +1,59 @@
+/**
+ * The sections of a body ingestion does not read. Health Auto Export v2 sends, beside `metrics`
+ * and `workouts`, the sections its automation has ticked: `symptoms`, `medications`,
+ * `stateOfMind`, `ecg`, `heartRateNotifications`, `cycleTracking` (docs/HEALTH-AUTO-EXPORT.md), and
+ * a later version may add more. None becomes samples; each one received is named in the push's
+ * warnings with how many entries it held, so it is never dropped unsaid, and it never stops the
+ * metrics and workouts beside it from being stored.
+ */
+
+/** The sections the app documents beside metrics and workouts. */
+const APP_SECTIONS = new Set([
+  'symptoms',
+  'medications',
+  'stateOfMind',
+  'ecg',
+  'heartRateNotifications',
+  'cycleTracking',
+]);
+
+/** Sections named one by one in the warnings; more are counted in one line. */
+const MAX_NAMED = 20;
+
+/** True for a key of the body (or of its `data`) that is not a section ingestion reads. */
+export function isOtherSection(key: string): boolean {
+  return key !== 'metrics' && key !== 'workouts' && key !== 'data';
+}
+
+/**
+ * How many entries the section `key` holds: the length of a list; 1 for an object with keys when
+ * `key` is one of the app's sections (sent as one entry, not a list); 0 for anything else (empty,
+ * a number or text beside the sections, such as a version).
+ */
+export function sectionEntries(key: string, value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  if (value === null || typeof value !== 'object' || !APP_SECTIONS.has(key)) return 0;
+  for (const _ in value) return 1;
+  return 0;
+}
+
+/** True when a section `key` sent as an object counts as one entry (sectionEntries). */
+export function objectCounts(key: string): boolean {
+  return APP_SECTIONS.has(key);
+}
+
+/**
+ * One warning per section that held entries (`2 symptoms entr(ies) received, not ingested`), in
+ * the order received; past MAX_NAMED sections, one line counting the rest.
+ */
+export function otherSectionWarnings(entries: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  let more = 0;
+  for (const [section, n] of entries) {
+    if (n <= 0) continue;
+    if (out.length < MAX_NAMED) out.push(`${n} ${section} entr(ies) received, not ingested`);
+    else more++;
+  }
+  if (more) out.push(`${more} more section(s) received, not ingested`);
+  return out;
+}

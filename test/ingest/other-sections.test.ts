@@ -1,0 +1,106 @@
+/**
+ * The sections Health Auto Export v2 sends beside `metrics` and `workouts` (`symptoms`,
+ * `medications`, `stateOfMind`, `ecg`, `heartRateNotifications`, `cycleTracking`, and any later
+ * one), pushed through the real webhook: Klebb does not read them, so the answer says, section by
+ * section, what was received and not ingested, whether the body is read whole or, over 4 MB,
+ * streamed (a push with ECG voltage readings easily is); the metrics and workouts beside them are
+ * stored as always.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const DAY = '2026-05-19';
+const AT = `${DAY} 00:00:00 +0100`;
+const steps = { name: 'step_count', units: 'count', data: [{ date: AT, qty: 4321, source: 'iPhone' }] };
+
+/** One ECG reading with `n` voltage samples (their dates are seconds, as the app writes them). */
+function ecg(n: number) {
+  const voltageMeasurements = Array.from({ length: n }, (_, i) => ({
+    date: 1779145200 + i / 512,
+    voltage: Math.round(Math.sin(i / 9) * 3e5) / 1000,
+    units: 'mcV',
+  }));
+  return {
+    start: `${DAY} 08:00:00 +0100`,
+    end: `${DAY} 08:00:30 +0100`,
+    classification: 'Sinus Rhythm',
+    averageHeartRate: 64,
+    numberOfVoltageMeasurements: n,
+    samplingFrequency: 512,
+    voltageMeasurements,
+    source: 'Watch',
+  };
+}
+
+const OTHERS = {
+  symptoms: [
+    { start: AT, end: AT, name: 'Headache', severity: 'Mild', userEntered: true, source: 'Health' },
+    { start: AT, end: AT, name: 'Fatigue', severity: 'Present', userEntered: true, source: 'Health' },
+  ],
+  medications: [
+    { displayText: 'Ibuprofen', start: AT, status: 'Taken', isArchived: false, dosage: 1, codings: [] },
+  ],
+  heartRateNotifications: [{ start: AT, end: AT, threshold: 120, heartRate: [], heartRateVariation: [] }],
+  cycleTracking: [{ start: AT, end: AT, name: 'Menstrual Flow', value: 'Medium' }],
+};
+
+const NOT_INGESTED = [
+  '2 symptoms entr(ies) received, not ingested',
+  '1 medications entr(ies) received, not ingested',
+  '1 heartRateNotifications entr(ies) received, not ingested',
+  '1 cycleTracking entr(ies) received, not ingested',
+];
+
+describe('sections Klebb does not read', () => {
+  it('are named in the answer; the metrics beside them are stored', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const body = {
+      data: {
+        metrics: [steps],
+        ...OTHERS,
+        ecg: [ecg(10)],
+        // an object instead of a list, and a section of a later version of the app
+        stateOfMind: { id: 'A1', start: AT, end: AT, kind: 'dailyMood', valence: 0.4, labels: ['calm'] },
+        sleepSessions: [{ start: AT, end: AT }],
+        exportVersion: 2,
+      },
+    };
+    const r = await srv.push(JSON.stringify(body));
+    expect(r.status).toBe(200);
+    expect(r.body.ok).toBe(true);
+    expect(r.body.samples).toEqual({ received: 1, new: 1 });
+    expect([...r.body.warnings].sort()).toEqual(
+      [
+        ...NOT_INGESTED,
+        '1 ecg entr(ies) received, not ingested',
+        '1 stateOfMind entr(ies) received, not ingested',
+        '1 sleepSessions entr(ies) received, not ingested',
+      ].sort(),
+    );
+    expect(await srv.rows('steps')).toEqual([{ date: DAY, count: 4321 }]);
+    const status = await srv.api('/api/health-auto-export/status');
+    expect(status.body.lastPush.warnings).toEqual(r.body.warnings);
+  });
+
+  it('are named in the answer of a body streamed for its size', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const readings = [ecg(15_000), ecg(15_000), ecg(15_000), ecg(15_000), ecg(15_000)];
+    const body = JSON.stringify({ data: { ecg: readings, ...OTHERS, metrics: [steps], stateOfMind: [] } });
+    expect(body.length).toBeGreaterThan(HAE_INLINE_MAX_BYTES);
+    const r = await srv.push(body);
+    expect(r.status).toBe(200);
+    expect(r.body.ok).toBe(true);
+    expect(r.body.samples).toEqual({ received: 1, new: 1 });
+    expect([...r.body.warnings].sort()).toEqual(
+      [...NOT_INGESTED, '5 ecg entr(ies) received, not ingested'].sort(),
+    );
+    expect(await srv.rows('steps')).toEqual([{ date: DAY, count: 4321 }]);
+  });
+});
