@@ -3,7 +3,8 @@
  * nginx with a certificate made here: HTTPS with HTTP/2, plain HTTP redirected, chat events passed
  * on as they leave Klebb (not held until the turn ends), the visitor's own address in Klebb's
  * auth log and per-address sign-in limit (KLEBB_TRUSTED_PROXIES), nginx's own limit on the
- * sign-in routes, a Health Auto Export sized body accepted, an unknown host refused.
+ * sign-in routes, the phone's address as the browser reached it, a Health Auto Export sized body
+ * accepted, an unknown host refused.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -161,6 +162,13 @@ describe('nginx in front of Klebb', () => {
       ),
     );
     expect(api.every((st) => st === 200)).toBe(true);
+  });
+
+  it("names the phone's address as the browser reached it, port included", async () => {
+    // nginx listens on a port other than 443 here; its `Host $host` drops it, X-Forwarded-Port keeps it
+    const r = await httpsRequest(ngx, '/api/health-auto-export/status', { token: TOKEN });
+    expect(r.status).toBe(200);
+    expect(r.body.endpointUrl).toBe(`https://${TEST_HOST}:${ngx.httpsPort}/api/health-auto-export`);
   });
 
   it('accepts a Health Auto Export sized body and refuses a host it does not serve', async () => {

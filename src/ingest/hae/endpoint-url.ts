@@ -3,14 +3,17 @@
  * /api/health-auto-export/status`), in this order:
  * 1. HEALTH_ORIGIN, the instance's public origin, when set;
  * 2. behind a reverse proxy listed in KLEBB_TRUSTED_PROXIES (the request came from one of its
- *    addresses): the scheme of `X-Forwarded-Proto` and the host of `X-Forwarded-Host` (else the
- *    `Host` the proxy passed on), as the browser and the phone see it;
+ *    addresses): the scheme, host and port the proxy forwards (`X-Forwarded-Proto`, `-Host`,
+ *    `-Port`, or RFC 7239 `Forwarded`; the outermost proxy's when a chain lists several, see
+ *    src/http/forwarded-base.ts), else the `Host` the proxy passed on, as the browser and the
+ *    phone see it;
  * 3. else the loopback Host or the address the request arrived on (src/auth/origin.ts
  *    trustedBase), never an arbitrary Host header from an untrusted client.
  */
 import net from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { trustedBase } from '../../auth/origin.js';
+import { forwardedBase } from '../../http/forwarded-base.js';
 import { HAE_WEBHOOK_PATH } from './webhook/routes.js';
 
 const lists = new Map<string, net.BlockList>();
@@ -38,23 +41,6 @@ export function isTrustedProxy(address: string | undefined, entries: readonly st
   const family = net.isIP(plain);
   if (family === 0) return false;
   return proxyList(entries).check(plain, family === 6 ? 'ipv6' : 'ipv4');
-}
-
-/** The last value of a header a chain of proxies may have appended to (`a, b` → `b`). */
-function lastValue(h: string | string[] | undefined): string | undefined {
-  const text = Array.isArray(h) ? h[h.length - 1] : h;
-  const last = text?.split(',').pop()?.trim();
-  return last ? last : undefined;
-}
-
-/** The base (`https://health.example.org`) a trusted proxy says the request was made to, or undefined. */
-function forwardedBase(headers: FastifyRequest['headers']): string | undefined {
-  const proto = lastValue(headers['x-forwarded-proto'])?.toLowerCase();
-  const host = lastValue(headers['x-forwarded-host']) ?? lastValue(headers.host);
-  if (proto === undefined && headers['x-forwarded-host'] === undefined) return undefined;
-  if (proto !== undefined && proto !== 'http' && proto !== 'https') return undefined;
-  if (!host || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return undefined;
-  return `${proto ?? 'http'}://${host.toLowerCase()}`;
 }
 
 /**
