@@ -3,6 +3,7 @@
  * so "85." is not lost mid-typing), and turned into the entry the server stores. Pure: no DOM.
  * Input descriptors come from src/common/inputs.ts.
  */
+import { graphemeLength } from '../../src/common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
 
 /** What the form holds, by input key. */
@@ -100,6 +101,24 @@ export function saveBlocker(
   const missing = inputs.filter((i) => i.required && !requireAny.includes(i.key) && !filled(i.key));
   if (missing.length > 0)
     return `${missing.map((i) => i.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} needed.`;
+  return tooLong(inputs, values);
+}
+
+/**
+ * A text longer than its input's `maxLength`, as a sentence ("Note is 125 characters long; at most
+ * 120."), or null. Characters are counted as a person counts them (an emoji, a flag, a letter with
+ * its accent is one), as the server counts them. The browser's own `maxlength` is not used: it
+ * counts UTF-16 units, so a note with emoji was cut off short of the limit (a family emoji takes
+ * eleven), or mid-emoji.
+ */
+function tooLong(inputs: readonly InputDescriptor[], values: FormValues): string | null {
+  for (const input of inputs) {
+    if (input.type !== 'text' && input.type !== 'textarea') continue;
+    const v = values[input.key];
+    if (input.maxLength === undefined || typeof v !== 'string' || v.length <= input.maxLength) continue;
+    const n = graphemeLength(v);
+    if (n > input.maxLength) return `${input.label} is ${n} characters long; at most ${input.maxLength}.`;
+  }
   return null;
 }
 

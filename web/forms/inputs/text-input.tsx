@@ -1,4 +1,8 @@
-/** `text` and `textarea` (maxLength, placeholder; textarea rows). */
+/**
+ * `text` and `textarea` (placeholder; textarea rows). `maxLength` is checked by the form
+ * (form-values.ts saveBlocker, in characters as a person counts them), not by the browser's
+ * `maxlength`, which counts UTF-16 units and cuts emoji short or in half.
+ */
 import { Field, helpId, type InputProps } from '../field.js';
 
 export function TextInput(props: InputProps) {
@@ -8,7 +12,6 @@ export function TextInput(props: InputProps) {
     name: input.key,
     value: typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value),
     placeholder: input.placeholder,
-    maxLength: input.maxLength,
     'aria-required': input.required || undefined,
     'aria-describedby': helpId(props),
     onInput: (e: Event) => onChange((e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value),
