@@ -93,7 +93,7 @@ describe('entry forms', { timeout: 120_000 }, () => {
       (b as HTMLButtonElement).click();
       // the render after the click has happened; the next paint has not
       await new Promise((r) => setTimeout(r, 0));
-      const field = root.querySelector<HTMLInputElement>('input[type="number"]');
+      const field = root.querySelector<HTMLInputElement>('input.form-number');
       field?.focus();
       for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
       return field !== null && document.activeElement === field;

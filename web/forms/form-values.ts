@@ -5,6 +5,7 @@
  */
 import { graphemeLength } from '../../src/common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
+import { readTypedNumber, type TypedNumber } from '../../src/common/typed-number.js';
 
 /** What the form holds, by input key. */
 export type FormValues = Record<string, unknown>;
@@ -52,13 +53,26 @@ export function initialValues(
   return out;
 }
 
-/** A form value as stored: number text parsed (text that is not a number is sent as typed, for the server to name). */
+/** Whether a number input takes whole numbers only (a whole `step`, as steps or a count). */
+function wholeNumbers(input: InputDescriptor): boolean {
+  return input.step !== undefined && Number.isInteger(input.step);
+}
+
+/** What the text in a number field reads as (typed-number.ts: `72,4`, `１２`, `٧٢٫٤` …). */
+function typedNumber(input: InputDescriptor, v: string): TypedNumber {
+  return readTypedNumber(v, { integer: wholeNumbers(input) });
+}
+
+/**
+ * A form value as stored: number text read as the person wrote it (a decimal comma, grouped
+ * digits, other scripts' digits); text that is not a number, or that could be two numbers
+ * (`1,500`), is sent as typed, for the server to name (the form blocks Save on it first).
+ */
 function toStored(input: InputDescriptor, v: unknown): unknown {
   if (input.type === 'number' && typeof v === 'string') {
-    const t = v.trim().replace(',', '.');
-    if (t === '') return undefined;
-    const n = Number(t);
-    return Number.isFinite(n) ? n : v;
+    const read = typedNumber(input, v);
+    if (read.kind === 'empty') return undefined;
+    return read.kind === 'number' ? read.value : v;
   }
   if (typeof v === 'string' && (input.type === 'text' || input.type === 'textarea'))
     return v.trim() === '' ? undefined : v;
@@ -101,7 +115,27 @@ export function saveBlocker(
   const missing = inputs.filter((i) => i.required && !requireAny.includes(i.key) && !filled(i.key));
   if (missing.length > 0)
     return `${missing.map((i) => i.label).join(', ')} ${missing.length > 1 ? 'are' : 'is'} needed.`;
-  return tooLong(inputs, values);
+  return numberProblem(inputs, values) ?? tooLong(inputs, values);
+}
+
+/**
+ * A number field whose text is not a number ("Weight (kg) must be a number."), or could be two
+ * (`1,500` in a field that takes decimals: "Water (L): “1,500” could be 1500 or 1.5. …"), as a
+ * sentence; null when every number field reads.
+ */
+function numberProblem(inputs: readonly InputDescriptor[], values: FormValues): string | null {
+  for (const input of inputs) {
+    const v = values[input.key];
+    if (input.type !== 'number' || typeof v !== 'string') continue;
+    const read = typedNumber(input, v);
+    if (read.kind === 'invalid') return `${input.label} must be a number.`;
+    if (read.kind === 'ambiguous') {
+      const [grouped, decimal] = read.readings;
+      // both written with a point, the writing the form reads without doubt
+      return `${input.label}: “${v.trim()}” could be ${grouped} or ${decimal}. Write ${decimal} with a point, or ${grouped} without the comma.`;
+    }
+  }
+  return null;
 }
 
 /**
