@@ -7,9 +7,10 @@
  *
  * The file is named after the phone's language (`export.xml`, Spanish `exportar.xml`, Norwegian
  * `eksport.xml`, Finnish `vienti.xml`) while `export_cda.xml` keeps its English name, so the entry
- * read is `export.xml` when there is one, else the largest other `.xml` at the archive's top or
- * in its one folder (`apple_health_export/`). Entries a Mac's archiver adds (`__MACOSX/`, `._x`)
- * are never it. An archive with an entry named outside itself, or with the export twice, is
+ * read is `export.xml` when there is one, else the largest other `.xml`: at the archive's top, in
+ * `apple_health_export/`, or in a folder or two around it (the unpacked folder zipped again), never
+ * in the export's own folders of routes and records. Entries a Mac's archiver adds (`__MACOSX/`,
+ * `._x`) are never it. An archive with an entry named outside itself, or with the export twice, is
  * refused before a byte is unpacked.
  */
 import fs from 'node:fs';
@@ -25,15 +26,28 @@ const zipLib = lazyRequire<typeof yauzl>('yauzl');
 const zipError = (code: ErrorCode, message: string) => invalid(message, undefined, code);
 
 /**
+ * Folders of an export.zip that hold its other files (routes, ECGs, FHIR records), and the one a
+ * Mac's archiver adds for its resource forks: an entry in one of them is never the export.
+ */
+const SIDE_FOLDERS = new Set(['workout-routes', 'electrocardiograms', 'clinical-records', '__macosx']);
+
+/**
+ * Folders the export may sit in: `apple_health_export/`, and the ones around it when the unpacked
+ * folder was zipped again (Finder zips a folder with the folder itself inside: `Export
+ * 2026/apple_health_export/export.xml`). Deeper, it is some other archive.
+ */
+const MAX_FOLDERS = 4;
+
+/**
  * How well `name` fits as the export's XML: 2 for `export.xml`, 1 for another candidate, 0 for
  * an entry that is not it (see the module comment).
  */
 export function exportEntryRank(name: string): number {
-  const parts = name.split('/');
-  const base = parts[parts.length - 1];
-  if (parts.length > 2 || parts[0] === '__MACOSX' || base.startsWith('._')) return 0;
-  if (!base.toLowerCase().endsWith('.xml') || base.toLowerCase().endsWith('_cda.xml')) return 0;
-  return base.toLowerCase() === 'export.xml' ? 2 : 1;
+  const parts = name.toLowerCase().split('/');
+  const base = parts.pop() ?? '';
+  if (parts.length > MAX_FOLDERS || parts.some((p) => SIDE_FOLDERS.has(p))) return 0;
+  if (base.startsWith('._') || !base.endsWith('.xml') || base.endsWith('_cda.xml')) return 0;
+  return base === 'export.xml' ? 2 : 1;
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
