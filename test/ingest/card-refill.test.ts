@@ -105,10 +105,11 @@ describe('PATCH /api/manifests/:id', () => {
     });
     expect(alias.status).toBe(200);
     expect(alias.body.changed).toBe(true);
-    // an unknown metric is refused and changes nothing
+    // an unknown metric is refused and changes nothing (a spelling with the same letters as a
+    // catalogue key, weight_bodymass, names that metric: see metric-name-styles)
     const bad = await srv.api('/api/manifests/tracked', {
       method: 'PATCH',
-      json: { meta: { ingest: { metric: 'weight_bodymass' } } },
+      json: { meta: { ingest: { metric: 'weight_bdy_mass' } } },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.details).toEqual([expect.objectContaining({ path: 'meta.ingest.metric' })]);
