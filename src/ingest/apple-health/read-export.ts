@@ -140,7 +140,7 @@ export async function readAppleHealthExport(
   const bpTopLevel = new Set<string>();
   const bpInCorrelation = new Map<string, Record<string, string>>();
   const bpKey = (a: Record<string, string>) =>
-    [a.type, a.startDate, a.endDate, a.sourceName, a.value].join('\u0000');
+    [a.type, a.startDate, a.endDate, a.sourceName ?? a.source, a.value].join('\u0000');
   const unmapped: Record<string, number> = {};
   let records = 0;
   let workoutCount = 0;

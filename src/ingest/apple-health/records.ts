@@ -177,9 +177,18 @@ const sources = new Map<string, string>();
 /** Sources kept in `sources` at most (a file with more copies each further one). */
 const MAX_SOURCES = 1024;
 
-/** The record's `sourceName` (a string of its own), undefined when absent or empty. */
+/**
+ * The app or device that wrote a record: `sourceName`, or `source` in the exports of iOS 8 (the
+ * attribute's first name). Without it, the readings of the phone and the watch on one day would be
+ * added up instead of counted once.
+ */
+function sourceOf(a: Record<string, string>): string | undefined {
+  return a.sourceName ?? a.source;
+}
+
+/** The record's source (sourceOf, as a string of its own), undefined when absent or empty. */
 function sourceName(a: Record<string, string>): string | undefined {
-  const name = a.sourceName;
+  const name = sourceOf(a);
   if (!name) return undefined;
   let kept = sources.get(name);
   if (kept === undefined) {
@@ -253,7 +262,7 @@ export class BloodPressurePairs {
    */
   add(a: Record<string, string>): MappedPoint | undefined {
     const field = a.type === BP_SYSTOLIC ? 'systolic' : 'diastolic';
-    const key = `${a.startDate}|${a.endDate}|${a.sourceName ?? ''}`;
+    const key = `${a.startDate}|${a.endDate}|${sourceOf(a) ?? ''}`;
     const point = this.pending.get(key) ?? withSource({ date: own(a.startDate) }, a);
     point[field] = a.value;
     if (point.systolic !== undefined && point.diastolic !== undefined) {
@@ -402,7 +411,8 @@ export function mapWorkout(
     start: a.startDate,
     end: a.endDate,
   };
-  if (a.sourceName) w.source = a.sourceName;
+  const source = sourceOf(a);
+  if (source) w.source = source;
   const d = Number(a.duration);
   const unit = a.durationUnit ?? 'min';
   const perUnit = DURATION_S[unit];
