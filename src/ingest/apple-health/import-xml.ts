@@ -240,6 +240,27 @@ function stoppedImportFault(err: unknown, records: number, shown: boolean): unkn
   return fault;
 }
 
+/**
+ * Files of the Health app's export.zip other than the export, by their first element: uploaded
+ * alone, each is named, so the person knows which file to take instead.
+ */
+const SIDE_FILES: Record<string, string> = {
+  ClinicalDocument: 'export_cda.xml, the clinical document beside the export',
+  gpx: 'a workout route (workout-routes/*.gpx)',
+};
+
+/**
+ * The 422 message for a file with no `<HealthData>`: what it is when it is another file of the
+ * export, else the element it starts with, then which file to upload.
+ */
+function notAnExport(root: string | null): string {
+  const what =
+    root === null
+      ? 'no <HealthData> element, nor any other: it is not XML'
+      : (SIDE_FILES[root] ?? `its first element is <${root}>, not <HealthData>`);
+  return `this is not an Apple Health export.xml (${what}): upload export.zip as the Health app made it, or the export.xml inside it`;
+}
+
 /** importAppleHealthFile; `onOpened` hears of the push row the worker opened. */
 async function importWithWorker(
   svc: HaeIngest,
@@ -266,11 +287,7 @@ async function importWithWorker(
 
   // refused before the push is recorded: a file that is not an export leaves no trace
   if (!read.sawHealthData && read.records === 0 && read.workouts === 0) {
-    throw invalid(
-      'this is not an Apple Health export.xml (no <HealthData> element)',
-      undefined,
-      'NOT_AN_EXPORT',
-    );
+    throw invalid(notAnExport(read.rootElement), undefined, 'NOT_AN_EXPORT');
   }
   const run = svc.resumePush(APPLE_HEALTH_ORIGIN, bytes, state);
   for (const line of importWarnings(read)) run.warn(line);

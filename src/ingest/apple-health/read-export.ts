@@ -88,6 +88,8 @@ export interface ExportRead {
   exportDate: string | null;
   /** Whether a `<HealthData>` element was seen. */
   sawHealthData: boolean;
+  /** The name of the file's first element (`HealthData`; `ClinicalDocument`, `gpx`: another file), or null. */
+  rootElement: string | null;
 }
 
 /** Forces span `sample` (a record is one sample; see the module comment), recomputing the dedup key. */
@@ -147,6 +149,7 @@ export async function readAppleHealthExport(
   let xmlErrors = 0;
   let exportDate: string | null = null;
   let sawHealthData = false;
+  let rootElement: string | null = null;
   let closedHealthData = false;
   const xmlProblems: string[] = [];
   /** Tags opened so far (TagWatch tells a tag that never ends by the count not moving). */
@@ -211,6 +214,7 @@ export async function readAppleHealthExport(
     tags++;
     lastTagLine = parser.line;
     const parent = stack[stack.length - 1];
+    if (parent === undefined) rootElement ??= tag.name;
     if (!tag.isSelfClosing) stack.push(tag.name);
     const a = tag.attributes as Record<string, string>;
     switch (tag.name) {
@@ -339,5 +343,6 @@ export async function readAppleHealthExport(
     bareAmpersands,
     exportDate,
     sawHealthData,
+    rootElement,
   };
 }
