@@ -12,7 +12,6 @@
 
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { MetricBlock } from '../hae/format/payload.js';
@@ -23,6 +22,7 @@ import type { PushRun } from '../hae/service.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
 import type { RowsAhead } from './rows-ahead.js';
+import { decoderFor, type PieceDecoder } from './text-decoding.js';
 import { BareAmpersands, notXml, TagWatch } from './xml-repair.js';
 
 /**
@@ -285,8 +285,9 @@ export async function readAppleHealthExport(
     input = await fs.promises.open(file, 'r');
     const buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
     let bytesRead = 0;
-    // a character cut between two pieces (or chunks) is kept by the decoder for the next one
-    const decoder = new StringDecoder('utf8');
+    // a character cut between two pieces (or chunks) is kept by the decoder for the next one;
+    // the encoding is told by the first bytes (text-decoding.ts)
+    let decoder: PieceDecoder | undefined;
     const ampersands = new BareAmpersands();
     const watch = new TagWatch();
     for (;;) {
@@ -294,10 +295,12 @@ export async function readAppleHealthExport(
       if (got === 0) break;
       bytesRead += got;
       const bytes = buffer.subarray(0, got);
+      decoder ??= decoderFor(bytes);
+      const decode = decoder;
       let chars = 0;
       let junk = false;
       for (let at = 0; at < bytes.length && !junk; at += PARSE_PIECE) {
-        const text = decoder.write(bytes.subarray(at, at + PARSE_PIECE));
+        const text = decode.write(bytes.subarray(at, at + PARSE_PIECE));
         chars += text.length;
         const errorsBefore = xmlErrors;
         parser.write(ampersands.fix(text));
@@ -312,7 +315,7 @@ export async function readAppleHealthExport(
       await yieldToLoop();
     }
     if (damagedAtLine === null) {
-      const rest = decoder.end();
+      const rest = decoder?.end();
       if (rest) parser.write(ampersands.fix(rest));
       parser.write(ampersands.end());
       parser.close();
