@@ -184,3 +184,50 @@ describe('export.zip after a Mac or another archiver', () => {
       await expectRead(s, rawZip(phoneEntries('export.xml', i + 1).map(shape)), i + 1, label);
   });
 });
+
+describe('export.zip inside another zip', () => {
+  it('is read from the export it holds (a folder downloaded from a cloud drive, a zip zipped again)', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const inner = rawZip(phoneEntries('export.xml', 2));
+    const drive = rawZip([
+      { name: 'Health/' },
+      { name: 'Health/export.zip', data: inner, method: 0 },
+      { name: 'Health/notes.txt', data: 'exported on my phone' },
+      { name: '__MACOSX/Health/._export.zip', data: APPLE_DOUBLE },
+    ]);
+    await expectRead(s, drive, 2, 'export.zip in a folder download');
+    // zipped again, deflated, the localized export inside
+    await expectRead(
+      s,
+      rawZip([{ name: 'vienti.zip', data: rawZip(phoneEntries('vienti.xml', 3)) }]),
+      3,
+      'vienti.zip',
+    );
+  });
+
+  it('two zips, or a zip in a zip in a zip, are 422 NOT_AN_EXPORT saying so; nothing stored or left', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const inner = rawZip(phoneEntries('export.xml', 2));
+    const two = await upload(
+      s,
+      rawZip([
+        { name: 'export.zip', data: inner },
+        { name: 'export 2.zip', data: inner },
+      ]),
+    );
+    expect(two.status, two.text).toBe(422);
+    expect(two.body.code).toBe('NOT_AN_EXPORT');
+    expect(two.body.error).toMatch(/2 zip archives \(export\.zip, export 2\.zip\)/);
+    const deep = await upload(
+      s,
+      rawZip([{ name: 'a.zip', data: rawZip([{ name: 'export.zip', data: inner }]) }]),
+    );
+    expect(deep.status, deep.text).toBe(422);
+    expect(deep.body.code).toBe('NOT_AN_EXPORT');
+    expect(deep.body.error).toMatch(/only another zip \(export\.zip\)/);
+    expect(s.inst.hae.samples.count('step_count')).toBe(0);
+    expect(leftovers(s)).toEqual([]);
+  });
+});

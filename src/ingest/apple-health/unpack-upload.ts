@@ -2,7 +2,8 @@
  * From the spooled upload to the plain `export.xml` the reader takes: what the upload is is told
  * by its first bytes, whatever its Content-Type. Gzip (an `export.xml.gz`, or one compressed again
  * by a tool or mail program that did not notice it already was) is decompressed, up to
- * MAX_GZIP_LAYERS layers; the Health app's `export.zip` gives its export entry (zip-export.ts);
+ * MAX_GZIP_LAYERS layers; the Health app's `export.zip` gives its export entry (zip-export.ts),
+ * also from inside another zip (MAX_ZIP_LAYERS);
  * a form body that lost its Content-Type is refused (form-upload.ts). Every step is a stream into a new file beside the
  * upload, under the upload's limit on the bytes it unpacks to.
  */
@@ -20,6 +21,12 @@ import { unzipExport } from './zip-export.js';
  * worth the work.
  */
 export const MAX_GZIP_LAYERS = 3;
+
+/**
+ * Zip archives unpacked at most: the Health app's export.zip, and the zip it may come in (a
+ * folder downloaded from a cloud drive, export.zip zipped again to mail it).
+ */
+export const MAX_ZIP_LAYERS = 2;
 
 /** What a file's first bytes say it is. */
 type Kind = 'gzip' | 'zip' | 'form' | 'other';
@@ -44,7 +51,7 @@ export interface Unpacked {
   file: string;
   /** Gzip layers decompressed. */
   gzipLayers: number;
-  /** The zip entry read, when the upload was a zip archive. */
+  /** The zip entry read, when the upload was a zip archive (`outer.zip-entry/inner-entry` for a zip in a zip). */
   zipEntry: string | null;
 }
 
@@ -61,6 +68,7 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
   let current = file;
   let gzipLayers = 0;
   let zipEntry: string | null = null;
+  let zipLayers = 0;
   const next = (step: string) =>
     workDir === undefined
       ? `${file}.${step}`
@@ -84,9 +92,10 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
         const out = next(`gunzip${++gzipLayers}`);
         await gunzipFile(current, out, maxBytes);
         replace(out);
-      } else if (kind === 'zip' && zipEntry === null) {
-        const out = next('unzipped');
-        zipEntry = await unzipExport(current, out, maxBytes);
+      } else if (kind === 'zip' && zipLayers < MAX_ZIP_LAYERS) {
+        const out = next(`unzipped${++zipLayers}`);
+        const entry = await unzipExport(current, out, maxBytes, zipLayers < MAX_ZIP_LAYERS);
+        zipEntry = zipEntry === null ? entry : `${zipEntry}/${entry}`;
         replace(out);
       } else {
         return { file: current, gzipLayers, zipEntry };

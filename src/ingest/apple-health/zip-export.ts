@@ -43,11 +43,29 @@ const MAX_FOLDERS = 4;
  * an entry that is not it (see the module comment).
  */
 export function exportEntryRank(name: string): number {
+  const base = candidateBase(name);
+  if (base === undefined || !base.endsWith('.xml') || base.endsWith('_cda.xml')) return 0;
+  return base === 'export.xml' ? 2 : 1;
+}
+
+/**
+ * True when `name` may be the Health app's export.zip inside another archive (a folder downloaded
+ * from a cloud drive as a zip, export.zip zipped again to send it): a `.zip` where the export
+ * could sit.
+ */
+export function innerZipFits(name: string): boolean {
+  return candidateBase(name)?.endsWith('.zip') === true;
+}
+
+/**
+ * The lower-case file name of an entry that may hold the export (not in a side folder, not a Mac's
+ * `._` file, at most MAX_FOLDERS deep), undefined for any other.
+ */
+function candidateBase(name: string): string | undefined {
   const parts = name.toLowerCase().split('/');
   const base = parts.pop() ?? '';
-  if (parts.length > MAX_FOLDERS || parts.some((p) => SIDE_FOLDERS.has(p))) return 0;
-  if (base.startsWith('._') || !base.endsWith('.xml') || base.endsWith('_cda.xml')) return 0;
-  return base === 'export.xml' ? 2 : 1;
+  if (parts.length > MAX_FOLDERS || parts.some((p) => SIDE_FOLDERS.has(p))) return undefined;
+  return base.startsWith('._') ? undefined : base;
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
@@ -64,15 +82,24 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
  */
 const UNSAFE_NAME = /^(?:invalid characters in fileName|absolute path|invalid relative path): (.*)$/s;
 
+/** What the central directory holds that may be the export. */
+interface ExportEntries {
+  /** The export's XML entry (see exportEntryRank), if any. */
+  xml?: yauzl.Entry;
+  /** `.zip` entries where the export could sit (innerZipFits), in archive order. */
+  zips: yauzl.Entry[];
+}
+
 /**
- * Reads the central directory of `zip` and returns the export's entry, or undefined.
+ * Reads the central directory of `zip` and returns the export's entry and the zips inside.
  * @throws 422 ZIP_UNSAFE_NAME for an entry named outside the archive (nothing is read then),
  *   ZIP_DUPLICATE when the export is in it twice (the same name, or `export.xml` both at the top
  *   and in the folder: which one is the export cannot be told); yauzl's own error otherwise.
  */
-function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
+function findExportEntry(zip: yauzl.ZipFile): Promise<ExportEntries> {
   return new Promise((resolve, reject) => {
     let best: { entry: yauzl.Entry; rank: number } | undefined;
+    const zips: yauzl.Entry[] = [];
     // candidates by their file name (lower case), wherever they are in the archive
     const candidates = new Map<string, string>();
     zip.on('error', (err: Error) => {
@@ -85,7 +112,7 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
         ),
       );
     });
-    zip.on('end', () => resolve(best?.entry));
+    zip.on('end', () => resolve({ xml: best?.entry, zips }));
     zip.on('entry', (e: yauzl.Entry) => {
       const rank = exportEntryRank(e.fileName);
       if (rank > 0) {
@@ -109,6 +136,7 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
           (rank === best.rank && e.uncompressedSize > best.entry.uncompressedSize))
       )
         best = { entry: e, rank };
+      else if (rank === 0 && innerZipFits(e.fileName)) zips.push(e);
       zip.readEntry();
     });
     zip.readEntry();
@@ -117,15 +145,22 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
 
 /**
  * Unpacks the export's XML entry of the zip `file` into the new file `out` (mode 0600; removed
- * again when this fails).
+ * again when this fails). An archive with no export XML but one zip where the export could sit
+ * (export.zip inside a zip) gives that zip instead, when `nested` allows it: the caller then
+ * unpacks it in turn.
  * @returns the entry's name in the archive.
  * @throws 422 ZIP_NOT_A_ZIP (the archive cannot be read: cut short, damaged), ZIP_UNSAFE_NAME
  *   and ZIP_DUPLICATE (see findExportEntry), NOT_AN_EXPORT (no
- *   export XML inside), ZIP_ENCRYPTED, ZIP_METHOD (compressed other than store or deflate),
- *   ZIP_CORRUPT (the entry's data does not match its header: damaged); 413 PAYLOAD_TOO_LARGE
- *   when it unpacks past `maxBytes`.
+ *   export XML inside, nor a single zip that may hold it), ZIP_ENCRYPTED, ZIP_METHOD (compressed
+ *   other than store or deflate), ZIP_CORRUPT (the entry's data does not match its header:
+ *   damaged); 413 PAYLOAD_TOO_LARGE when it unpacks past `maxBytes`.
  */
-export async function unzipExport(file: string, out: string, maxBytes: number): Promise<string> {
+export async function unzipExport(
+  file: string,
+  out: string,
+  maxBytes: number,
+  nested = true,
+): Promise<string> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file);
@@ -136,9 +171,9 @@ export async function unzipExport(file: string, out: string, maxBytes: number): 
     );
   }
   try {
-    let entry: yauzl.Entry | undefined;
+    let found: ExportEntries;
     try {
-      entry = await findExportEntry(zip);
+      found = await findExportEntry(zip);
     } catch (err) {
       if (err instanceof KlebbError) throw err;
       throw zipError(
@@ -146,12 +181,8 @@ export async function unzipExport(file: string, out: string, maxBytes: number): 
         `the zip archive cannot be read (${(err as Error).message}): it is damaged or cut short; export again from the Health app`,
       );
     }
-    if (!entry) {
-      throw zipError(
-        'NOT_AN_EXPORT',
-        'this zip holds no export.xml: it is not an Apple Health export (the Health app makes export.zip with apple_health_export/export.xml inside)',
-      );
-    }
+    const entry = found.xml ?? (nested && found.zips.length === 1 ? found.zips[0] : undefined);
+    if (!entry) throw noExport(found.zips, nested);
     const name = entry.fileName;
     if (entry.isEncrypted())
       throw zipError('ZIP_ENCRYPTED', `${name} in the zip is encrypted: unzip it yourself and upload it`);
@@ -171,6 +202,24 @@ export async function unzipExport(file: string, out: string, maxBytes: number): 
   } finally {
     zip.close();
   }
+}
+
+/**
+ * The 422 NOT_AN_EXPORT for an archive without the export: it holds no export.xml, and either no
+ * zip, several (which one is the export is not guessed), or a zip inside a zip already unpacked.
+ */
+function noExport(zips: yauzl.Entry[], nested: boolean): KlebbError {
+  const names = zips
+    .slice(0, 5)
+    .map((z) => z.fileName)
+    .join(', ');
+  const why =
+    zips.length === 0
+      ? 'it is not an Apple Health export (the Health app makes export.zip with apple_health_export/export.xml inside)'
+      : !nested
+        ? `only another zip (${names}), inside the zip it came in: unzip them and upload export.zip`
+        : `but ${zips.length} zip archives (${names}${zips.length > 5 ? ', ...' : ''}): which one is the export cannot be told; upload that one`;
+  return zipError('NOT_AN_EXPORT', `this zip holds no export.xml: ${why}`);
 }
 
 /** Streams `entry` into `out` under `maxBytes`. */
