@@ -24,6 +24,8 @@ export interface RawZipEntry {
   descriptor?: 'signed' | 'unsigned';
   /** Sizes and offset in a Zip64 extra field (local and central), 0xFFFFFFFF in the 32-bit fields. */
   zip64?: boolean;
+  /** The unpacked size the headers record, when not the real one (a damaged archive). */
+  recordedSize?: number;
 }
 
 const u16 = (n: number) => {
@@ -64,6 +66,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     const method = e.data === undefined ? 0 : (e.method ?? 8);
     const stored = method === 8 ? zlib.deflateRawSync(plain) : plain;
     const crc = zlib.crc32(plain);
+    const size = e.recordedSize ?? plain.length;
     const zip64 = e.zip64 === true;
     anyZip64 ||= zip64;
     const flags = (utf8 ? 1 << 11 : 0) | (e.descriptor ? 1 << 3 : 0);
@@ -72,7 +75,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     // local header: with a descriptor the CRC and sizes are 0 here (written after the data)
     const inHeader = !e.descriptor;
     const localExtra = zip64
-      ? Buffer.concat([u16(1), u16(16), u64(inHeader ? plain.length : 0), u64(inHeader ? stored.length : 0)])
+      ? Buffer.concat([u16(1), u16(16), u64(inHeader ? size : 0), u64(inHeader ? stored.length : 0)])
       : Buffer.alloc(0);
     push(
       Buffer.concat([
@@ -84,7 +87,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
         u16(DOS_DATE),
         u32(inHeader ? crc : 0),
         u32(zip64 ? MAX32 : inHeader ? stored.length : 0),
-        u32(zip64 ? MAX32 : inHeader ? plain.length : 0),
+        u32(zip64 ? MAX32 : inHeader ? size : 0),
         u16(nameBytes.length),
         u16(localExtra.length),
         nameBytes,
@@ -94,12 +97,12 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     push(stored);
     if (e.descriptor) {
       const sizes = zip64
-        ? Buffer.concat([u64(stored.length), u64(plain.length)])
-        : Buffer.concat([u32(stored.length), u32(plain.length)]);
+        ? Buffer.concat([u64(stored.length), u64(size)])
+        : Buffer.concat([u32(stored.length), u32(size)]);
       push(Buffer.concat([e.descriptor === 'signed' ? u32(0x08074b50) : Buffer.alloc(0), u32(crc), sizes]));
     }
     const centralExtra = zip64
-      ? Buffer.concat([u16(1), u16(24), u64(plain.length), u64(stored.length), u64(localOffset)])
+      ? Buffer.concat([u16(1), u16(24), u64(size), u64(stored.length), u64(localOffset)])
       : Buffer.alloc(0);
     const isDir = nameBytes[nameBytes.length - 1] === 0x2f;
     central.push(
@@ -113,7 +116,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
         u16(DOS_DATE),
         u32(crc),
         u32(zip64 ? MAX32 : stored.length),
-        u32(zip64 ? MAX32 : plain.length),
+        u32(zip64 ? MAX32 : size),
         u16(nameBytes.length),
         u16(centralExtra.length),
         u16(0),

@@ -1,11 +1,13 @@
 /**
  * Zips an Apple Health upload refuses before unpacking a byte: an entry named outside the archive
  * (422 ZIP_UNSAFE_NAME, not "damaged"), and the export held twice (422 ZIP_DUPLICATE naming both
- * entries, rather than the later copy read silently). Nothing is stored or left behind.
+ * entries, rather than the later copy read silently); and one whose export unpacks to another size
+ * than its header records (422 ZIP_CORRUPT). Nothing is stored or left behind.
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
+import { rawZip } from '../helpers/zip-bytes.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
@@ -85,6 +87,27 @@ describe('a zip holding the export twice', () => {
       expect(r.status, r.text).toBe(422);
       expect(r.body.code).toBe('ZIP_DUPLICATE');
       for (const [name] of entries) expect(r.body.error).toContain(name);
+    }
+    expect(await s.rows('steps')).toEqual([]);
+    expect(fs.readdirSync(s.inst.hae.dirs.uploads)).toEqual([]);
+  });
+});
+
+describe('a zip whose export unpacks to another size than its header says', () => {
+  it('is 422 ZIP_CORRUPT saying both sizes, nothing stored or left', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const n = Buffer.byteLength(EXPORT);
+    const shapes: [string, { recordedSize: number; method?: 0 | 8 }][] = [
+      ['a byte more', { recordedSize: n + 1 }],
+      ['a byte less', { recordedSize: n - 1 }],
+      ['stored, a byte more', { recordedSize: n + 1, method: 0 }],
+    ];
+    for (const [label, shape] of shapes) {
+      const r = await upload(s, rawZip([{ name: 'apple_health_export/export.xml', data: EXPORT, ...shape }]));
+      expect(r.status, `${label}: ${r.text}`).toBe(422);
+      expect(r.body.code, label).toBe('ZIP_CORRUPT');
+      expect(r.body.error, label).toMatch(/damaged/);
     }
     expect(await s.rows('steps')).toEqual([]);
     expect(fs.readdirSync(s.inst.hae.dirs.uploads)).toEqual([]);

@@ -16,6 +16,10 @@ export class ByteLimit extends Transform {
   constructor(private readonly maxBytes: number) {
     super();
   }
+  /** Bytes passed through so far. */
+  get bytes(): number {
+    return this.seen;
+  }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.seen += chunk.length;
     if (this.seen > this.maxBytes) {

@@ -70,7 +70,9 @@ function candidateBase(name: string): string | undefined {
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    zipLib().open(file, { lazyEntries: true, validateEntrySizes: true, autoClose: false }, (err, zip) =>
+    // entry sizes are checked here (sizeFits), not by yauzl: it would refuse a Finder archive of an
+    // export over 4 GiB
+    zipLib().open(file, { lazyEntries: true, validateEntrySizes: false, autoClose: false }, (err, zip) =>
       err || !zip ? reject(err) : resolve(zip),
     );
   });
@@ -222,6 +224,21 @@ function noExport(zips: yauzl.Entry[], nested: boolean): KlebbError {
   return zipError('NOT_AN_EXPORT', `this zip holds no export.xml: ${why}`);
 }
 
+/** 2^32: sizes written in the 32-bit fields of a zip without Zip64 records wrap around at it. */
+const FOUR_GIB = 2 ** 32;
+
+/**
+ * True when `written` bytes unpacked from an entry fit the size its header records. Equal, or,
+ * for a size recorded in 32 bits, larger by a multiple of 4 GiB: macOS's Archive Utility (Finder's
+ * Compress) writes an entry over 4 GiB without Zip64 records, its size cut to its low 32 bits,
+ * and an export.xml of years of watch data passes 4 GiB. The deflate stream ends where the data
+ * ends, so whole data is still told from cut or damaged data, which does not inflate.
+ */
+export function sizeFits(recorded: number, written: number): boolean {
+  if (written === recorded) return true;
+  return recorded < FOUR_GIB && written > recorded && (written - recorded) % FOUR_GIB === 0;
+}
+
 /** Streams `entry` into `out` under `maxBytes`. */
 async function unpackEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, out: string, maxBytes: number) {
   let readError: Error | undefined;
@@ -235,7 +252,12 @@ async function unpackEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, out: string, 
     input.on('error', (err: Error) => {
       readError ??= err;
     });
-    await pipeline(input, new ByteLimit(maxBytes), fs.createWriteStream(out, { flags: 'wx', mode: 0o600 }));
+    const counted = new ByteLimit(maxBytes);
+    await pipeline(input, counted, fs.createWriteStream(out, { flags: 'wx', mode: 0o600 }));
+    if (!sizeFits(entry.uncompressedSize, counted.bytes)) {
+      readError = new Error(`it unpacks to ${counted.bytes} bytes, the zip says ${entry.uncompressedSize}`);
+      throw readError;
+    }
   } catch (err) {
     fs.rmSync(out, { force: true });
     if (err instanceof KlebbError) throw err;
