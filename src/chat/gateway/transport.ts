@@ -4,7 +4,9 @@
  * `Authorization: Bearer <key>` when a key is set. It knows bytes and connection ends, nothing of
  * what the bytes mean. A body the server compressed although we never asked it to (proxies that
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
- * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below).
+ * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below), and a
+ * Content-Length said more than once is collapsed into one before the parser sees it
+ * (response-head.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -14,6 +16,7 @@ import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
 import { type RawTap, tapSocket } from './overrun.js';
+import { collapseHeadLengths } from './response-head.js';
 
 /** Parses the endpoint URL. Throws GatewayError 'failed' / 'bad_url' unless it is http(s). */
 export function parseEndpoint(raw: string): URL {
@@ -99,6 +102,8 @@ export function openExchange(
   let responded = false;
   let tap: RawTap | undefined;
   req.on('socket', (socket) => {
+    // a Content-Length said twice (a proxy adding its own) is one length, not an unreadable reply
+    collapseHeadLengths(socket);
     tap = tapSocket(socket, GATEWAY_MAX_BODY_BYTES);
   });
   req.on('error', (err) => {
