@@ -5,8 +5,10 @@
  * (remove it); 401/403 refused (mark it dead); 408, 429, 5xx or a network failure: tried again after
  * a backoff (the service's Retry-After when it sends one), up to PUSH_MAX_ATTEMPTS tries; a
  * Retry-After longer than PUSH_MAX_RETRY_WAIT_MS ends the tries (the message has failed). Any
- * other answer (a redirect, which RFC 8030 has no use for and web-push does not follow, 400, 413
- * and the like) is `rejected`: not tried again, and counted against the subscription.
+ * other answer (a redirect, which RFC 8030 has no use for and web-push does not follow, 400 and
+ * the like) is `rejected`: not tried again, and counted against the subscription. 413 says the
+ * message is too large for that service, not that the address is wrong: `too-large`, for the
+ * caller to send a smaller one. The reason the service gives is kept (push-reason.ts).
  */
 import type https from 'node:https';
 import type { RequestOptions } from 'web-push';
@@ -20,6 +22,7 @@ import {
 } from '../limits.js';
 import { pushEndpointProblem } from './endpoint-host.js';
 import { guardedAgent, PRIVATE_RESOLUTION } from './guarded-lookup.js';
+import { pushReason } from './push-reason.js';
 import type { SubscriptionRow } from './subscription-store.js';
 
 /** The guarded agents (src/push/guarded-lookup.ts), made when first needed. */
@@ -63,8 +66,10 @@ export interface SenderOptions {
 export interface SendOutcome {
   id: string;
   status: number;
-  result: 'sent' | 'gone' | 'refused' | 'failed' | 'rejected';
+  result: 'sent' | 'gone' | 'refused' | 'failed' | 'rejected' | 'too-large';
   attempts: number;
+  /** What the service said, when it said something (`BadJwtToken`); see pushReason. */
+  reason?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,6 +156,14 @@ export async function sendPush(
     return { id: sub.id, status: 0, result: 'gone', attempts: 0 };
   const base = opts.retryBaseMs ?? PUSH_RETRY_BASE_MS;
   let status = 0;
+  let reason: string | undefined;
+  const outcome = (result: SendOutcome['result'], attempts: number): SendOutcome => ({
+    id: sub.id,
+    status,
+    result,
+    attempts,
+    ...(reason ? { reason } : {}),
+  });
   for (let attempt = 1; ; attempt++) {
     let wait: number | null = null;
     try {
@@ -161,23 +174,26 @@ export async function sendPush(
       );
       return { id: sub.id, status: res.statusCode, result: 'sent', attempts: attempt };
     } catch (err) {
-      const e = err as { statusCode?: number; headers?: Record<string, unknown>; code?: string };
+      const e = err as {
+        statusCode?: number;
+        headers?: Record<string, unknown>;
+        code?: string;
+        body?: unknown;
+      };
       // the host resolved to an address the server must not send to: not tried again
       if (e.code === PRIVATE_RESOLUTION)
         return { id: sub.id, status: 0, result: 'refused', attempts: attempt };
       status = typeof e.statusCode === 'number' ? e.statusCode : 0;
-      if (status === 404 || status === 410) return { id: sub.id, status, result: 'gone', attempts: attempt };
-      if (status === 401 || status === 403)
-        return { id: sub.id, status, result: 'refused', attempts: attempt };
+      reason = pushReason(e.body) ?? undefined;
+      if (status === 404 || status === 410) return outcome('gone', attempt);
+      if (status === 401 || status === 403) return outcome('refused', attempt);
+      if (status === 413) return outcome('too-large', attempt);
       const transient = status === 0 || status === 408 || status === 429 || status >= 500;
-      if (!transient) return { id: sub.id, status, result: 'rejected', attempts: attempt };
-      if (attempt >= PUSH_MAX_ATTEMPTS) {
-        return { id: sub.id, status, result: 'failed', attempts: attempt };
-      }
+      if (!transient) return outcome('rejected', attempt);
+      if (attempt >= PUSH_MAX_ATTEMPTS) return outcome('failed', attempt);
       wait = retryAfterMs(e.headers);
       // asked to wait longer than we ever wait: a try before then only prolongs the throttling
-      if (wait !== null && wait > PUSH_MAX_RETRY_WAIT_MS)
-        return { id: sub.id, status, result: 'failed', attempts: attempt };
+      if (wait !== null && wait > PUSH_MAX_RETRY_WAIT_MS) return outcome('failed', attempt);
     }
     await sleep(wait ?? Math.min(base * 2 ** (attempt - 1), PUSH_MAX_RETRY_WAIT_MS));
   }

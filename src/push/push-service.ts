@@ -8,7 +8,7 @@ import type https from 'node:https';
 import type { CardContext } from '../cards/card-context.js';
 import type { CardEvent } from '../cards/card-loader.js';
 import { KlebbError, notFound } from '../errors.js';
-import { TEST_PUSH_INTERVAL_MS } from '../limits.js';
+import { MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
 import { type FireRecord, NotificationState } from './notification-state.js';
 import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
 import { cardReminders, listReminders, type ReminderRef } from './reminder-list.js';
@@ -167,15 +167,39 @@ export class PushService {
     let status = 'no-devices';
     if (subs.length > 0) {
       const measure = (json: string) => encryptedSize(subs[0], json, this.sender);
-      const { json } = fitPayload(reminders, slot, this.opts.instanceName, measure, {
-        test: kind === 'test',
-      });
+      const fitted = (max: number) =>
+        fitPayload(reminders, slot, this.opts.instanceName, measure, { test: kind === 'test', max }).json;
       const topic = opaqueTag(cardId);
-      const outcomes = await Promise.all(subs.map((s) => sendPush(s, json, topic, this.sender)));
+      const json = fitted(MAX_PUSH_PAYLOAD_BYTES);
+      let outcomes = await Promise.all(subs.map((s) => sendPush(s, json, topic, this.sender)));
+      // a service that takes less than the usual 4096 bytes (413) gets the message once more,
+      // made to fit half of that: fewer items and shorter texts, rather than nothing
+      const tooLarge = new Set(outcomes.filter((o) => o.result === 'too-large').map((o) => o.id));
+      if (tooLarge.size > 0) {
+        const smaller = fitted(Math.floor(MAX_PUSH_PAYLOAD_BYTES / 2));
+        const again = new Map(
+          (
+            await Promise.all(
+              subs.filter((s) => tooLarge.has(s.id)).map((s) => sendPush(s, smaller, topic, this.sender)),
+            )
+          ).map((o) => [o.id, o]),
+        );
+        outcomes = outcomes.map((o) => again.get(o.id) ?? o);
+      }
       for (const o of outcomes) if (o.result === 'gone') this.subs.removeId(o.id);
       this.subs.noteResults(
         outcomes.flatMap((o) =>
-          o.result === 'gone' ? [] : [{ id: o.id, status: o.status, result: o.result }],
+          o.result === 'gone'
+            ? []
+            : [
+                {
+                  id: o.id,
+                  status: o.status,
+                  // too large even at half the size: the message failed, the address did not
+                  result: o.result === 'too-large' ? 'failed' : o.result,
+                  reason: o.reason ?? null,
+                },
+              ],
         ),
         now,
       );

@@ -90,9 +90,10 @@ function view(ref: ReminderRef, inst: Instance) {
 /** Why a dead subscription gets no reminders, in words for the settings page. */
 function deadWhy(row: SubscriptionRow): string {
   const status = row.lastStatus ?? 0;
+  const said = row.lastReason ? `: ${row.lastReason}` : '';
   if (row.deadReason === 'refused' || status === 401 || status === 403)
-    return `its push service refused this server's signature (HTTP ${status})`;
-  const what = status >= 300 && status < 400 ? `a redirect (HTTP ${status})` : `HTTP ${status}`;
+    return `its push service refused this server's signature (HTTP ${status}${said})`;
+  const what = status >= 300 && status < 400 ? `a redirect (HTTP ${status})` : `HTTP ${status}${said}`;
   return `its push service answered ${what} ${row.rejections ?? PUSH_REJECTIONS_BEFORE_DEAD} times in a row instead of taking the reminder`;
 }
 
@@ -209,6 +210,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
       createdAt: s.createdAt,
       lastSentAt: s.lastSentAt,
       lastStatus: s.lastStatus,
+      lastReason: s.lastReason ?? null,
       dead: s.dead,
       deadSince: s.deadSince,
       deadReason: s.deadReason ?? null,

@@ -29,6 +29,8 @@ export interface SubscriptionRow {
   rejections?: number;
   /** Why the row is dead: the service refused our signature (401/403) or kept rejecting pushes. */
   deadReason?: 'refused' | 'rejected' | null;
+  /** What the push service said with its last answer that was not a success (`BadJwtToken`), or null. */
+  lastReason?: string | null;
 }
 
 /** What one push did to a subscription, for SubscriptionStore.noteResults. */
@@ -36,6 +38,8 @@ export interface PushResultNote {
   id: string;
   status: number;
   result: 'sent' | 'failed' | 'refused' | 'rejected';
+  /** The service's own words with a failed push (push-reason.ts), or null. */
+  reason?: string | null;
 }
 
 /** The id of an endpoint (hex SHA-256). */
@@ -172,6 +176,7 @@ export class SubscriptionStore {
         ...row,
         lastSentAt: at,
         lastStatus: r.status,
+        lastReason: r.result === 'sent' ? null : (r.reason ?? null),
         rejections,
         dead: row.dead || dies,
         deadSince: dies ? at : row.deadSince,

@@ -122,6 +122,9 @@ export interface ScriptedAnswer {
   status: number;
   retryAfter?: string;
   location?: string;
+  /** The answer's body (a service's reason: `{"reason":"BadJwtToken"}`), with its content type. */
+  body?: string;
+  contentType?: string;
 }
 
 /** The running stand-in. */
@@ -194,7 +197,8 @@ export async function startPushStandIn(): Promise<PushStandIn> {
       const headers: Record<string, string> = {};
       if (next.retryAfter !== undefined) headers['Retry-After'] = next.retryAfter;
       if (next.location !== undefined) headers.Location = next.location;
-      res.writeHead(next.status, headers).end();
+      if (next.contentType !== undefined) headers['Content-Type'] = next.contentType;
+      res.writeHead(next.status, headers).end(next.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
