@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { utf8Prefix } from '../common/utf8-prefix.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { MAX_REPORT_READ_BYTES } from '../limits.js';
 
@@ -92,7 +93,8 @@ export function readReport(reportsDir: string, requested: string) {
   return {
     name,
     path: `reports/${name}.md`,
-    content: truncated ? Buffer.from(text).subarray(0, MAX_REPORT_READ_BYTES).toString('utf8') : text,
+    // cut between characters: a byte cut could leave half an ü or an emoji (U+FFFD)
+    content: truncated ? utf8Prefix(text, MAX_REPORT_READ_BYTES) : text,
     ingestedAt: info.ingestedAt,
     sourceFormat: info.sourceFormat,
     truncated,

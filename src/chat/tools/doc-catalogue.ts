@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { utf8Prefix } from '../../common/utf8-prefix.js';
 import { badRequest, notFound } from '../../errors.js';
 import { projectRoot } from '../../home/project-root.js';
 import { MAX_DOC_BYTES } from '../../limits.js';
@@ -140,5 +141,10 @@ function readWholeDoc(
     throw notFound(`${entry.path} is not there`);
   }
   const truncated = buf.length > MAX_DOC_BYTES;
-  return { path: entry.path, content: buf.subarray(0, MAX_DOC_BYTES).toString('utf8'), truncated };
+  // cut between characters: a byte cut could leave half a character (U+FFFD)
+  return {
+    path: entry.path,
+    content: truncated ? utf8Prefix(buf.toString('utf8'), MAX_DOC_BYTES) : buf.toString('utf8'),
+    truncated,
+  };
 }
