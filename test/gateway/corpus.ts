@@ -136,6 +136,11 @@ export const REPLY_CORPUS: ReplyBehaviour[] = [
     expected: { text: 'Hello there.', usage: { promptTokens: 23, completionTokens: 19, totalTokens: 42 } },
   },
   {
+    fixture: 'cumulative-content-snapshots',
+    behaviour: 'content sent as snapshots of the whole answer so far is read once',
+    expected: { text: 'Your water today: 1.5 l of 2 l. Drink two more glasses before evening.' },
+  },
+  {
     fixture: 'legacy-function-call-delta',
     behaviour: 'a call in the older functions shape (delta.function_call) is a tool call',
     expected: { calls: [['read_manifest_rows', { id: 'weight', limit: 3 }]] },

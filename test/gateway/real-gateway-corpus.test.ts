@@ -6,6 +6,7 @@
 //   cache-control-extra-inputs-anthropic-shape: https://github.com/cg-dot/vertexai-cf-workers/pull/21
 //   cache-control-refused-inside-nested-error: https://github.com/router-for-me/CLIProxyAPI/issues/512
 //   call-ids-with-colons-repeat-per-turn: https://github.com/can1357/oh-my-pi/issues/2055
+//   cumulative-content-snapshots: https://github.com/swuecho/chat/issues/687
 //   completions-style-text-choices: https://github.com/vllm-project/vllm/issues/13197
 //   chunks-repeat-text-in-message-and-number-choices: https://github.com/microsoft/foundry-local/issues/144
 //   error-event-after-text: https://github.com/zyycn/codex-proxy-rs/pull/90

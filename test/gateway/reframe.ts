@@ -56,22 +56,23 @@ export function reframe(events: string[], rand: () => number): { chunks: Buffer[
 
 /**
  * The same reply as one buffered chat.completion body, built from the raw events (not our reader):
- * text from string content, text parts and completions-style `text`; reasoning from the plain
+ * text from string content, text parts and completions-style `text` (the last piece when each
+ * piece begins with the one before: snapshots of the whole text); reasoning from the plain
  * fields, thinking parts and readable reasoning items, sent back as `message.reasoning`.
  */
 export function asBuffered(events: string[], expected: Expected): string {
-  let content = '';
+  const pieces: string[] = [];
   let reasoning = '';
   let extra: Record<string, unknown> = {};
   for (const e of events) {
     const chunk = JSON.parse(e);
     for (const ch of chunk.choices ?? []) {
-      if (!ch.delta && !ch.message && typeof ch.text === 'string') content += ch.text;
+      if (!ch.delta && !ch.message && typeof ch.text === 'string') pieces.push(ch.text);
       const d = ch.delta ?? ch.message ?? {};
       for (const part of typeof d.content === 'string'
         ? [{ type: 'text', text: d.content }]
         : (d.content ?? [])) {
-        if (part.type === 'text') content += part.text;
+        if (part.type === 'text' && part.text) pieces.push(part.text);
         if (part.type === 'thinking') for (const t of part.thinking) reasoning += t.text;
       }
       const r = d.reasoning_content ?? d.reasoning;
@@ -82,6 +83,9 @@ export function asBuffered(events: string[], expected: Expected): string {
     for (const [k, v] of Object.entries(chunk))
       if (k === 'usage' || k.startsWith('x_')) extra = { ...extra, [k]: v };
   }
+  // pieces each beginning with the one before are snapshots of the whole text: the last is all of it
+  const snapshots = pieces.length >= 3 && pieces.every((p, i) => i === 0 || p.startsWith(pieces[i - 1]));
+  const content = snapshots ? pieces[pieces.length - 1] : pieces.join('');
   const calls = (expected.calls ?? []).map(([name, args], i) => ({
     id: `c${i}`,
     type: 'function',

@@ -1,8 +1,10 @@
 /**
  * Assembling a streamed reply: the data of each event in, one GatewayResult out. Pure: no I/O,
  * no timers. Each event is normalised first (chunk-normaliser.ts); calls are assembled by what
- * they are (call-assembler.ts); inline reasoning is split off the answer (inline-reasoning.ts);
- * pieces of structured reasoning items are joined (reasoning-details.ts).
+ * they are (call-assembler.ts); what each piece adds to the text is read whether the server sends
+ * deltas or snapshots of the whole text so far (snapshot-text.ts); inline reasoning is split off
+ * the answer (inline-reasoning.ts); pieces of structured reasoning items are joined
+ * (reasoning-details.ts).
  * Which choices are the reply is decided by choice-picker.ts (choice 0 when a server sends
  * several; every one when it numbers each chunk's choice anew). An event that is an error report
  * (an `error`, or vLLM's and FastAPI's bare shapes, see isErrorPayload) fails the reply; usage may
@@ -21,6 +23,7 @@ import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
+import { createPieceReader, type PieceReader } from './snapshot-text.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
 export { contentText, reasoningText } from './chunk-normaliser.js';
@@ -121,15 +124,26 @@ export function createStreamAssembler(
     }
   };
 
-  let received = ''; // every piece of answer text as sent, before reasoning is split off
+  // what each piece adds, to the answer (before reasoning is split off) and to the reasoning,
+  // whether the server sends deltas or snapshots of the whole text so far
+  const answerPieces = createPieceReader();
+  const reasoningPieces = createPieceReader();
+  const noteSnapshots = (was: boolean, reader: PieceReader, what: string) => {
+    if (!was && reader.snapshots) warnings.push(`read the ${what} as snapshots of the whole text so far`);
+  };
+  const addPiece = (c: ChoiceState, piece: string) => {
+    if (piece !== '') addText(c, c.splitter.push(piece));
+  };
 
   /** One choice piece that is the reply's: its reasoning, text, calls and finish_reason. */
   const apply = (ch: NormalChoice) => {
     const c = reply;
-    if (ch.reasoning !== '') addText(c, { answer: '', reasoning: ch.reasoning, retracted: false });
-    const piece = newText(ch, received);
-    received += piece;
-    if (piece !== '') addText(c, c.splitter.push(piece));
+    const wereSnapshots = [reasoningPieces.snapshots, answerPieces.snapshots];
+    const reasoning = reasoningPieces.push(ch.reasoning, ch.whole);
+    if (reasoning !== '') addText(c, { answer: '', reasoning, retracted: false });
+    addPiece(c, answerPieces.push(ch.text, ch.whole));
+    noteSnapshots(wereSnapshots[0], reasoningPieces, 'reasoning');
+    noteSnapshots(wereSnapshots[1], answerPieces, 'answer text');
     if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
     for (const f of ch.tools) c.calls.add(f);
     if (ch.finish !== null) c.finishReason = ch.finish;
@@ -223,6 +237,9 @@ export function createStreamAssembler(
         );
       }
       const c = reply;
+      const heldReasoning = reasoningPieces.end();
+      if (heldReasoning !== '') addText(c, { answer: '', reasoning: heldReasoning, retracted: false });
+      addPiece(c, answerPieces.end());
       addText(c, c.splitter.end());
       const result = finalizeTurn(
         {
@@ -245,23 +262,6 @@ export function createStreamAssembler(
       return result;
     },
   };
-}
-
-/** Text that restates everything so far is a restatement only from this length on (a short one may be a real delta). */
-const RESTATEMENT_MIN_CHARS = 20;
-
-/**
- * The new text of a piece, given all the text `received` before it. A whole message (`message`,
- * no `delta`) is the answer so far: only what it adds is new. A delta that repeats the whole answer
- * so far, word for word, is a closing restatement (servers that end a stream by sending the full
- * answer once more) and adds nothing; below RESTATEMENT_MIN_CHARS it is taken as a real delta.
- */
-function newText(ch: NormalChoice, received: string): string {
-  const text = ch.text;
-  if (text === '' || received === '') return text;
-  if (ch.whole && text.startsWith(received)) return text.slice(received.length);
-  if (text === received && received.length >= RESTATEMENT_MIN_CHARS) return '';
-  return text;
 }
 
 /**
