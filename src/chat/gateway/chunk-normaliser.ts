@@ -1,14 +1,15 @@
 /**
  * One shape for whatever a gateway sends as a reply piece: a streamed `chat.completion.chunk`,
- * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a string
- * or text parts) or `refusal`; a call from `tool_calls` or from the legacy `function_call` (one
- * call, no index or id: servers and proxies still answer in the older functions shape), or, in a
- * choice with neither `delta` nor `message`, from the completions-style `text`; reasoning from
- * `reasoning_content`, `reasoning`, `thinking` content parts (Mistral's reasoning models) or the
- * readable `reasoning_details` items, first found wins; usage from
- * `usage` or a vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it
- * carried (index, id, name, arguments) plus any provider fields beside them, which some providers
- * need echoed on the next request (a thought signature in `extra_content`).
+ * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a
+ * string, a number, or text parts in the chat, Responses or Assistants shape) or `refusal`; a
+ * call from `tool_calls` or from the legacy `function_call` (one call, no index or id: servers and
+ * proxies still answer in the older functions shape), or, in a choice with neither `delta` nor
+ * `message`, from the completions-style `text`; reasoning from `reasoning_content`, `reasoning`,
+ * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
+ * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage` or a
+ * vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it carried (index,
+ * id, name, arguments) plus any provider fields beside them, which some providers need echoed on
+ * the next request (a thought signature in `extra_content`).
  */
 import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
 import type { GatewayUsage } from './types.js';
@@ -59,32 +60,63 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** Text of a delta/message `content`: a string, or the `text` of its text parts (never thinking parts). */
+/** Part types that carry answer text: chat's `text`, the Responses shape's `output_text`, a relayed `text_delta`. */
+const TEXT_PARTS = new Set(['text', 'output_text', 'text_delta']);
+/** Part types that carry reasoning: Mistral's `thinking`, `reasoning` and `reasoning_text` parts. */
+const REASONING_PARTS = new Set(['thinking', 'reasoning', 'reasoning_text']);
+
+/** The text of one part's `text`: a string, or an object holding it as `value` (Assistants-style text). */
+function partText(text: unknown): string {
+  if (typeof text === 'string') return text;
+  const value = rec(text)?.value;
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Text of a delta/message `content`, whatever shape it came in: a string; a number (servers that
+ * send a token such as `6` unquoted: a digit is text too); one part or a list of parts, each a
+ * plain string or a text part (`text`, `output_text`, `text_delta`, or no type) whose `text` is a
+ * string or `{value}`. Reasoning parts are never answer text.
+ */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
+  if (typeof content === 'number' && Number.isFinite(content)) return String(content);
+  const parts = Array.isArray(content) ? content : rec(content) ? [content] : [];
   let out = '';
-  for (const p of content) {
+  for (const p of parts) {
+    if (typeof p === 'string') {
+      out += p;
+      continue;
+    }
     const part = rec(p);
-    if (part && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string')
-      out += part.text;
+    if (part && (part.type === undefined || TEXT_PARTS.has(String(part.type)))) out += partText(part.text);
   }
   return out;
 }
 
 /**
- * Text of the `thinking` parts of a `content` array: `thinking` is a string or itself a list of
- * text parts (`{type:'thinking', thinking:[{type:'text', text}]}`, as Magistral sends it).
+ * Text of the reasoning parts of a `content` list: `thinking` as a string or itself a list of
+ * text parts (`{type:'thinking', thinking:[{type:'text', text}]}`, as Magistral sends it), or a
+ * `reasoning` / `reasoning_text` part with its `text` or its `summary` (a list of summary parts).
  */
 export function thinkingText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   let out = '';
   for (const p of content) {
     const part = rec(p);
-    if (part?.type !== 'thinking') continue;
-    out += typeof part.thinking === 'string' ? part.thinking : contentText(part.thinking);
+    if (!part || !REASONING_PARTS.has(String(part.type))) continue;
+    if (part.type === 'thinking')
+      out += typeof part.thinking === 'string' ? part.thinking : contentText(part.thinking);
+    else out += partText(part.text) || summaryText(part.summary);
   }
   return out;
+}
+
+/** The text of a reasoning part's `summary`: a string or a list of summary parts (`{type:'summary_text', text}`). */
+function summaryText(summary: unknown): string {
+  if (typeof summary === 'string') return summary;
+  if (!Array.isArray(summary)) return '';
+  return summary.map((s) => (typeof s === 'string' ? s : partText(rec(s)?.text))).join('');
 }
 
 /**
