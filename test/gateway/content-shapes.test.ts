@@ -1,9 +1,9 @@
 // The answer's `content` in the shapes servers and proxies actually send, not only as a string:
 // a list of parts in the Responses shape (`output_text`) or the Assistants shape (`text: {value}`),
 // plain strings in a list, one part on its own, a token sent as a bare number (a digit dropped
-// would turn "$0.005" into "$"), reasoning as `reasoning` parts beside the text; and a call in the
-// older `function_call` shape of a whole message. Each is read as the text or call it is, streamed
-// and not, instead of an empty answer.
+// would turn "$0.005" into "$"), reasoning as `reasoning` parts beside the text or as an object
+// under `reasoning_content`; and a call in the older `function_call` shape of a whole message.
+// Each is read as the text or call it is, streamed and not, instead of an empty answer.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
@@ -124,6 +124,20 @@ it('reasoning parts beside the text parts: kept apart from the answer', async ()
   expect(streamed.result.text).toBe(ANSWER);
   expect(streamed.result.reasoning).toBe('The person logged water.');
   expect(streamed.shown).toBe(ANSWER);
+});
+
+it('reasoning_content as an object holding its text (Bedrock reasoning relayed as is): kept as reasoning', async () => {
+  const { result, shown } = await ask(
+    deltas(
+      { reasoning_content: { text: 'The person ' } },
+      { reasoning_content: { text: 'logged water.' } },
+      { content: ANSWER },
+    ),
+    true,
+  );
+  expect(result.reasoning).toBe('The person logged water.');
+  expect(result.text).toBe(ANSWER);
+  expect(shown).toBe(ANSWER);
 });
 
 // guards the older functions shape in a whole message (the streamed one has its corpus fixture)

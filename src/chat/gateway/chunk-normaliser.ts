@@ -119,14 +119,20 @@ function summaryText(summary: unknown): string {
   return summary.map((s) => (typeof s === 'string' ? s : partText(rec(s)?.text))).join('');
 }
 
+/** A reasoning field's text: a string, or an object holding it as `text` (Bedrock's reasoning blocks relayed as is). */
+function reasoningField(v: unknown): string | undefined {
+  return nonEmpty(v) ?? nonEmpty(rec(v)?.text);
+}
+
 /**
- * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`,
- * the thinking parts of `content`, the readable `reasoning_details` items.
+ * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`
+ * (each a string or `{text}`), the reasoning parts of `content`, the readable `reasoning_details`
+ * items.
  */
 export function reasoningText(delta: Record<string, unknown>): string {
   return (
-    nonEmpty(delta.reasoning_content) ??
-    nonEmpty(delta.reasoning) ??
+    reasoningField(delta.reasoning_content) ??
+    reasoningField(delta.reasoning) ??
     nonEmpty(thinkingText(delta.content)) ??
     reasoningDetailsText(readReasoningDetails(delta.reasoning_details))
   );
