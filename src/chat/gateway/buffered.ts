@@ -24,7 +24,7 @@ export interface BufferedOptions {
  * Parses one JSON reply body (text, already decoded as UTF-8) into a GatewayResult.
  * Throws GatewayError:
  * - 'parse' when the body is not JSON or has no `choices[].message` (nor a completions-style
- *   `choices[].text`);
+ *   `choices[].text`); 'empty' when `choices` is an empty list;
  * - whatever classifyErrorPayload gives when the body is an error report (checked first): an
  *   `error`, or vLLM's bare `{object: "error"}` or FastAPI's `{detail}` sent with status 200;
  * - 'failed'/'empty' from finalizeTurn.
@@ -64,6 +64,13 @@ export function parseBufferedCompletion(
       c !== null &&
       ('message' in c || 'delta' in c || typeof (c as { text?: unknown }).text === 'string'),
   );
+  if (rawChoices.length === 0 && Array.isArray(raw?.choices)) {
+    // a reply with an empty list of choices (a proxy passing on a turn the model left empty, with
+    // its usage): well-formed, and nothing in it, as a stream of no text would be
+    throw new GatewayError('empty', 'the model returned no choice: no text and no tool call', {
+      reason: 'empty',
+    });
+  }
   if (!body || !choice || !hasMessage) {
     throw new GatewayError('parse', 'the gateway reply has no choices[].message', { reason: 'no_choices' });
   }
