@@ -204,6 +204,7 @@ export function classifyErrorPayload(
     providerCode: d.code,
     providerType: d.metadataType ?? d.type,
     partialText: partialText || undefined,
+    inReply: true,
   };
   const signs = { status: numeric, types, message: d.message };
   const cls = classifyFailure(signs);

@@ -145,7 +145,12 @@ export async function callGateway(
         redirects++;
         continue;
       }
-      if (repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })) {
+      // a refusal reported after answer text went out is not repaired: the text would show twice
+      const repairable = !progress.emittedText;
+      if (
+        repairable &&
+        repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })
+      ) {
         logFailure(err, { next: 'repair' });
         continue;
       }

@@ -63,6 +63,11 @@ export interface GatewayErrorInit {
   cause?: unknown;
   /** Where a redirect (3xx) points, resolved against the endpoint URL. */
   redirectTo?: string;
+  /**
+   * The failure was reported inside a reply that came with a success status (a JSON body or an
+   * event of a stream), not in the status line; `providerCode` then holds the status it names.
+   */
+  inReply?: boolean;
 }
 
 /**
@@ -80,6 +85,7 @@ export class GatewayError extends KlebbError {
   readonly partialText?: string;
   readonly detail?: string;
   readonly redirectTo?: string;
+  readonly inReply?: boolean;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(STATUS_BY_KIND[kind], 'GATEWAY_ERROR', message);
@@ -94,6 +100,7 @@ export class GatewayError extends KlebbError {
     this.partialText = init.partialText;
     this.detail = init.detail;
     this.redirectTo = init.redirectTo;
+    if (init.inReply) this.inReply = true;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 }

@@ -9,6 +9,7 @@
 import { GatewayError } from './gateway-error.js';
 import type { ProviderMemory } from './provider-memory.js';
 import type { ChatCompletionBody } from './request.js';
+import { statusOf } from './transience.js';
 import type { ProviderCapabilities } from './types.js';
 
 /** The repairs already made during one call. */
@@ -103,6 +104,17 @@ const REPAIRS: Record<string, Repair> = {
 };
 
 /**
+ * The status a failure counts as when deciding on a repair: its status line; for an error
+ * reported inside a success reply (servers that answer every request with 200, a stream that
+ * can only fail in an event), the status its code names, else 500 when it says it is
+ * temporary and 400 when not. So the same words repair the same request whichever way they came.
+ */
+function refusalStatus(err: GatewayError): number | undefined {
+  if (!err.inReply) return err.upstreamStatus;
+  return statusOf(err.providerCode) ?? (err.retryable ? 500 : 400);
+}
+
+/**
  * Tries to repair the refusal `err` of `body`. Returns true when something was learnt and the
  * request should be rebuilt and sent again; false when no repair applies or each that applies
  * was tried already in this call.
@@ -113,7 +125,8 @@ export function repairRefusal(
   made: RepairsMade,
   target: RepairTarget,
 ): boolean {
-  if (err.upstreamStatus === undefined || err.upstreamStatus < 400) return false;
+  const status = refusalStatus(err);
+  if (status === undefined || status < 400) return false;
   const text = `${err.detail ?? ''} ${err.message}`;
   let repaired = false;
   for (const [key, repair] of Object.entries(REPAIRS)) {
@@ -126,11 +139,13 @@ export function repairRefusal(
 }
 
 /**
- * True when a server error (5xx) is a refusal of the request itself (it names a field, a value
- * or a format): the same request would be refused again, so it must not be retried.
+ * True when a server error (5xx, or an error inside a success reply that names one or says it is
+ * temporary) is a refusal of the request itself (it names a field, a value or a format): the
+ * same request would be refused again, so it must not be retried.
  */
 export function isDeterministicRefusal(err: GatewayError): boolean {
-  if (err.upstreamStatus === undefined || err.upstreamStatus < 500) return false;
+  const status = refusalStatus(err);
+  if (status === undefined || status < 500) return false;
   const text = `${err.detail ?? ''} ${err.message}`;
   return /extra inputs|not permitted|unknown (?:field|parameter|argument)|unrecogni[sz]ed (?:field|request argument|parameter)|extraneous key|but must be|must be (?:a|an|one of)\b|is not a valid|invalid (?:type|value|format|field|parameter|request)|missing (?:a |required )?(?:field|parameter|thought_signature)/i.test(
     text,
@@ -146,5 +161,7 @@ export function asRefusal(err: GatewayError): GatewayError {
     providerCode: err.providerCode,
     providerType: err.providerType,
     detail: err.detail,
+    partialText: err.partialText,
+    inReply: err.inReply,
   });
 }
