@@ -77,6 +77,11 @@ export const GATEWAY_MAX_ERROR_MESSAGE_CHARS = 300;
 export const GATEWAY_MAX_ERROR_DETAIL_CHARS = 4_000;
 /** How long a stream may stay open after every choice has its finish_reason, ms: trailing usage may still come, a missing `[DONE]` must not hang the turn. */
 export const GATEWAY_FINISH_GRACE_MS = 750;
+/**
+ * A reply whose Content-Length values disagree has no known end: it is taken as ended once nothing
+ * more arrived for this long, ms (its server may hold the connection open after it).
+ */
+export const GATEWAY_UNFRAMED_QUIET_MS = 1_000;
 /** How long the writes of a turn that failed after writing are recognised when its message is sent again, ms. */
 export const CHAT_RESEND_WINDOW_MS = 30 * 60_000;
 /** Most messages whose failed-turn writes are remembered at once (oldest forgotten first). */

@@ -4,7 +4,7 @@
 // end, as a length that counted characters is. Never "a reply that could not be read" when the
 // reply itself is whole. The stand-in is a raw TCP server writing exactly these bytes.
 import net from 'node:net';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
@@ -139,4 +139,78 @@ it('two lengths that disagree, the reply really cut off: said to be cut off, ask
   expect(failureCopy(err).error).toBe(
     "The model's reply was cut off before it was complete. Please try again.",
   );
+});
+
+// On a connection the server holds open after its reply, lengths that disagree never tell where
+// the body ends: the reply is taken as soon as it is whole, and one that stops short is said to
+// be cut off at once, never after the whole call's timeout.
+describe('two lengths that disagree on a connection held open', () => {
+  const patient = { callTimeoutMs: 8_000, idleTimeoutMs: 8_000 };
+  const cutEvents = events.slice(0, events.indexOf('data:', 10));
+  const held: Array<[string, string, boolean]> = [
+    [
+      'the other one counting characters',
+      head(json, `Content-Length: ${reply.length}`, `Content-Length: ${bytes}`) + reply,
+      false,
+    ],
+    [
+      'both too long',
+      head(json, `Content-Length: ${bytes + 10}`, `Content-Length: ${bytes + 20}`) + reply,
+      false,
+    ],
+    [
+      'a stream, the other one counting characters',
+      head(
+        'text/event-stream',
+        `Content-Length: ${events.length}`,
+        `Content-Length: ${Buffer.byteLength(events)}`,
+      ) + events,
+      true,
+    ],
+  ];
+  for (const [what, bytesOut, stream] of held) {
+    it(`${what}: shown at once`, async () => {
+      const url = await rawGateway([bytesOut], true);
+      const started = Date.now();
+      const result = await callGateway(configFor(url, patient), { messages: userSays('water'), stream });
+      expect(result.text).toBe(ANSWER);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+  }
+
+  const cut: Array<[string, string, boolean]> = [
+    [
+      'a JSON reply',
+      head(json, `Content-Length: ${bytes + 10}`, `Content-Length: ${bytes + 20}`) + reply.slice(0, 60),
+      false,
+    ],
+    [
+      'a JSON reply past the shorter length',
+      head(json, `Content-Length: 40`, `Content-Length: ${bytes}`) + reply.slice(0, 60),
+      false,
+    ],
+    [
+      'a stream',
+      head(
+        'text/event-stream',
+        `Content-Length: ${Buffer.byteLength(events)}`,
+        `Content-Length: ${Buffer.byteLength(events) + 5}`,
+      ) + cutEvents,
+      true,
+    ],
+  ];
+  for (const [what, bytesOut, stream] of cut) {
+    it(`${what} cut off: said to be cut off at once`, async () => {
+      const url = await rawGateway([bytesOut], true);
+      const started = Date.now();
+      const err = await gatewayFailure(
+        callGateway(configFor(url, patient), { messages: userSays('water'), stream }),
+      );
+      expect(err).toMatchObject({ kind: 'unavailable', reason: 'truncated', retryable: true });
+      expect(failureCopy(err).error).toBe(
+        "The model's reply was cut off before it was complete. Please try again.",
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+  }
 });

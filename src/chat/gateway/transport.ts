@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
-import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
+import { GATEWAY_MAX_BODY_BYTES, GATEWAY_UNFRAMED_QUIET_MS } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
 import { type RawTap, tapSocket } from './overrun.js';
@@ -101,9 +101,13 @@ export function openExchange(
   const req = (isHttps ? https : http).request(requestOptions);
   let responded = false;
   let tap: RawTap | undefined;
+  let unframed = false;
+  let quiet: NodeJS.Timeout | undefined;
   req.on('socket', (socket) => {
     // a Content-Length said twice (a proxy adding its own) is one length, not an unreadable reply
-    collapseHeadLengths(socket);
+    collapseHeadLengths(socket, () => {
+      unframed = true;
+    });
     tap = tapSocket(socket, GATEWAY_MAX_BODY_BYTES);
   });
   req.on('error', (err) => {
@@ -123,13 +127,22 @@ export function openExchange(
     const end = (how: 'eof' | 'reset') => {
       if (ended) return;
       ended = true;
+      clearTimeout(quiet);
       handlers.onEnd(how);
     };
+    // lengths that disagree tell nothing of where the body ends, and a server that holds the
+    // connection open after it would keep the reply waiting for the call's timeout: the body
+    // ends once nothing more arrives for a moment (whole, or said to be cut off)
+    if (unframed) quiet = setTimeout(() => end('eof'), GATEWAY_UNFRAMED_QUIET_MS);
+    const onData = (chunk: Buffer) => {
+      quiet?.refresh();
+      handlers.onData(chunk);
+    };
     handlers.onResponse(res.statusCode ?? 0, res.headers);
-    body.on('data', (chunk: Buffer) => handlers.onData(chunk));
+    body.on('data', onData);
     body.on('end', () => {
       if (tap && declared !== undefined && handlers.bodyWhole && !handlers.bodyWhole()) {
-        tap.readOn(declared, handlers.onData, () => end('eof'));
+        tap.readOn(declared, onData, () => end('eof'));
         return;
       }
       tap?.stop();
@@ -141,7 +154,12 @@ export function openExchange(
     });
   });
   req.end(payload);
-  return { destroy: () => req.destroy() };
+  return {
+    destroy: () => {
+      clearTimeout(quiet);
+      req.destroy();
+    },
+  };
 }
 
 /** The Content-Length of a body framed by it alone (no Transfer-Encoding); undefined otherwise. */
