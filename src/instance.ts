@@ -115,7 +115,9 @@ export async function openInstance(
     views: newViewCache(),
     stamps: new Map(),
   };
-  const hae = new HaeIngest({ db, layout, cards, env: config.hae, log });
+  const user = new UserSettings(layout.home);
+  // the person's zone dates instants a push writes in UTC (seconds since 1970, `Z`)
+  const hae = new HaeIngest({ db, layout, cards, env: config.hae, log, timeZone: () => user.timeZone() });
   const auth = new AuthService(config, opts.auth);
   if (auth.passkeys.brokenReason) {
     log.warn(
@@ -159,7 +161,6 @@ export async function openInstance(
     );
     await watcher.ready;
   }
-  const user = new UserSettings(layout.home);
   const metrics = new Metrics({ dbFile: layout.dbFile });
   // the server's zone is read when first needed: Intl's time-zone data (about 8 MB resident)
   // stays unloaded in a home that has no reminders and no time zone of its own

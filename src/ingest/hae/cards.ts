@@ -174,7 +174,9 @@ function withNeighbours(dates: readonly string[]): string[] {
 function rowsOfChunk(store: HaeSampleStore, entry: CatalogueEntry, chunk: string[]): HaeRow[] {
   const wanted = new Set(chunk);
   const read = entry.kind === 'sleep' ? withNeighbours(chunk) : chunk;
-  return aggregateRows(entry.key, store.samplesFor(entry.reads, read)).filter((row) => wanted.has(row.date));
+  return aggregateRows(entry.key, store.samplesFor(entry.reads, read), store.timeZone()).filter((row) =>
+    wanted.has(row.date),
+  );
 }
 
 /**

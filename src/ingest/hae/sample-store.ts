@@ -117,7 +117,14 @@ export class HaeSampleStore {
   private readonly inserts = new Map<number, Database.Statement>();
   private readonly params = new Map<number, unknown[]>();
 
-  constructor(private readonly db: Db) {
+  /**
+   * `timeZone`: the person's IANA zone (undefined: the server's), whose clock dates instants
+   * written in UTC (format/instant-zone.ts) when samples are read and rows are made.
+   */
+  constructor(
+    private readonly db: Db,
+    readonly timeZone: () => string | undefined = () => undefined,
+  ) {
     this.q = {
       addedRows: db.prepare('SELECT metric, date FROM hae_samples WHERE id BETWEEN ? AND ?').raw(true),
       forDates: db

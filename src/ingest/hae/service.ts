@@ -81,24 +81,34 @@ export function extractionFingerprint(): string {
   return fingerprint;
 }
 
-/** The memo key of one metric block or workouts section: code fingerprint + its content. */
-function memoKey(kind: string, content: unknown): Buffer {
-  // the same bytes as hashing the three texts joined, without copying the block's text again
+/**
+ * The memo key of one metric block or workouts section: code fingerprint, the person's zone (it
+ * dates instants written in UTC) and its content.
+ */
+function memoKey(kind: string, content: unknown, zone: string | undefined): Buffer {
+  // the same bytes as hashing the texts joined, without copying the block's text again
   return createHash('sha256')
     .update(extractionFingerprint())
+    .update(zoneKey(zone))
     .update(kind)
     .update(JSON.stringify(content))
     .digest()
     .subarray(0, 16);
 }
 
+/** The zone as part of a memo key: its name and a separator (nothing for the server's zone). */
+function zoneKey(zone: string | undefined): string {
+  return zone === undefined ? '' : `${zone}\u0000`;
+}
+
 /**
- * The memo key of a whole webhook body: code fingerprint + its bytes. A body sent again byte for
- * byte (the phone retrying, the same automation run twice) is then accounted for from its memo
- * without being parsed (`PushRun.replayAndFinish`). `body`: the bytes, or their chunks in order.
+ * The memo key of a whole webhook body: code fingerprint, the person's zone (`zone`) and its
+ * bytes. A body sent again byte for byte (the phone retrying, the same automation run twice) is
+ * then accounted for from its memo without being parsed (`PushRun.replayAndFinish`). `body`: the
+ * bytes, or their chunks in order.
  */
-export function bodyMemoKey(body: Uint8Array | readonly Uint8Array[]): Buffer {
-  const h = createHash('sha256').update(extractionFingerprint()).update('body\u0000');
+export function bodyMemoKey(body: Uint8Array | readonly Uint8Array[], zone?: string): Buffer {
+  const h = createHash('sha256').update(extractionFingerprint()).update(zoneKey(zone)).update('body\u0000');
   // a body still in the chunks it arrived in: the same key as those bytes joined
   if (body instanceof Uint8Array) h.update(body);
   else for (const chunk of body) h.update(chunk);
@@ -125,8 +135,8 @@ function metricsOf(samples: readonly Sample[]): string[] {
  * bodyMemoKey of a body spooled to `file`, read in 1 MB pieces with the event loop free between
  * them: the same key as the same bytes held in memory.
  */
-export async function fileMemoKey(file: string): Promise<Buffer> {
-  const h = createHash('sha256').update(extractionFingerprint()).update('body\u0000');
+export async function fileMemoKey(file: string, zone?: string): Promise<Buffer> {
+  const h = createHash('sha256').update(extractionFingerprint()).update(zoneKey(zone)).update('body\u0000');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
   return h.digest().subarray(0, 16);
 }
@@ -298,6 +308,11 @@ export class PushRun {
     };
   }
 
+  /** The person's IANA zone (undefined: the server's), for instants written in UTC. */
+  get zone(): string | undefined {
+    return this.svc.samples.timeZone();
+  }
+
   /** Samples stored so far that were new to the store. */
   get newSamples(): number {
     return this.inserted;
@@ -382,14 +397,14 @@ export class PushRun {
   }
 
   private addPart(kind: string, content: MetricBlock | unknown[], part: NormalisedPayload): void {
-    const key = memoKey(kind, content);
+    const key = memoKey(kind, content, this.zone);
     const memo = this.svc.samples.memo(key, this.receivedAt);
     // a memo made before memos kept their dates cannot say which days to put back: read again
     if (memo?.dates) {
       this.account(memo);
       return;
     }
-    const ex = extractSamples(part);
+    const ex = extractSamples(part, undefined, undefined, this.zone);
     this.note(ex, ex.samples);
     const summary: BlockMemo = {
       samples: ex.samples.length,
@@ -658,6 +673,8 @@ export interface HaeIngestOptions {
   cards: CardContext;
   env: HaeEnv;
   log?: IngestLogger;
+  /** The person's IANA zone, undefined for the server's (format/instant-zone.ts). */
+  timeZone?: () => string | undefined;
 }
 
 const silent: IngestLogger = { info: () => {}, warn: () => {} };
@@ -686,7 +703,7 @@ export class HaeIngest {
   constructor(opts: HaeIngestOptions) {
     this.log = opts.log ?? silent;
     this.cards = opts.cards;
-    this.samples = new HaeSampleStore(opts.db);
+    this.samples = new HaeSampleStore(opts.db, opts.timeZone);
     this.tokens = new HaeTokenStore(path.join(opts.layout.home, 'config.json'));
     const root = path.join(opts.layout.home, 'ingest');
     this.dirs = {

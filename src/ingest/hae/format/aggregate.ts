@@ -59,8 +59,9 @@ export type { HaeRow } from './rows.js';
  * All rows a metric's samples make: `metricKey` is a catalogue key or alias, `samples` any samples
  * (other metrics' are ignored) in any order. Returns rows `{date, ...fields}` sorted by date,
  * fields in canonical units rounded per field, absent rather than zero/NaN. An unknown metric → [].
+ * `zone`: the person's (sleepRows: bed and wake times of stamps written in UTC).
  */
-export function aggregateRows(metricKey: string, samples: readonly Sample[]): HaeRow[] {
+export function aggregateRows(metricKey: string, samples: readonly Sample[], zone?: string): HaeRow[] {
   const entry = resolveMetric(metricKey);
   if (!entry) return [];
   const seen = new Set<string>();
@@ -69,7 +70,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[]): Ha
     seen.add(s.dedupKey);
     return true;
   });
-  if (entry.kind === 'sleep') return sleepRows(entry, mine);
+  if (entry.kind === 'sleep') return sleepRows(entry, mine, zone);
   if (entry.kind === 'workouts') return workoutRows(entry, mine);
 
   // each sample's stamp is parsed once here, not again per field and per step

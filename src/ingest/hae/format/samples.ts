@@ -61,11 +61,16 @@ export interface ExtractResult {
  * line per metric and reason over all the calls, which the caller reports once at the end: a file
  * read in hundreds of parts must not give hundreds of lines for one cause), `skipped` counts this
  * call's points and `warnings` leaves them out.
+ *
+ * `zone`: the person's IANA zone (the process's when undefined), whose clock dates an instant
+ * written in UTC (seconds since 1970, `Z`: instant-zone.ts); a stamp with the phone's offset is
+ * dated as written whatever the zone.
  */
 export function extractSamples(
   payload: NormalisedPayload,
   counter?: OccurrenceCounting,
   sharedSkips?: SkipCounter,
+  zone?: string,
 ): ExtractResult {
   const skips = sharedSkips ?? new SkipCounter();
   const skippedBefore = skips.total;
@@ -79,6 +84,7 @@ export function extractSamples(
     unknown: new Set<string>(),
     known: new Set<string>(),
     longNames: { count: 0, example: '' },
+    zone,
   };
   for (const block of payload.metrics) readBlock(block, st);
   if (payload.workouts.length) readWorkouts(payload.workouts, st);
@@ -115,6 +121,8 @@ interface ExtractState {
   unknown: Set<string>;
   known: Set<string>;
   longNames: { count: number; example: string };
+  /** The person's zone (extractSamples). */
+  zone: string | undefined;
 }
 
 /** One metric block's points → samples, into `st`. */
@@ -136,7 +144,7 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const reads: Extract<PointRead, { ok: true }>[] = [];
   const units = entry ? blockUnits(entry, block.units) : undefined;
   for (const point of block.data) {
-    const r = units ? readPoint(units, point) : readUnknownPoint(block, point);
+    const r = units ? readPoint(units, point, st.zone) : readUnknownPoint(block, point, st.zone);
     if (!r.ok) {
       skips.add(metric, r.reason, r.example);
       continue;
@@ -177,7 +185,7 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
   st.known.add('workouts');
   const workoutsEntry = resolveMetric('workouts');
   for (const w of workouts) {
-    const r = readWorkout(w);
+    const r = readWorkout(w, st.zone);
     const bad = r.ok ? implausible(workoutsEntry, r) : r;
     if (bad) st.skips.add('workouts', bad.reason, bad.example);
     else if (r.ok) {
@@ -333,11 +341,11 @@ function putNumber(
 }
 
 /** Reads one point of a catalogue metric per its shape (docs/HEALTH-AUTO-EXPORT.md "Special shapes"). */
-function readPoint(b: BlockUnits, point: Record<string, unknown>): PointRead {
+function readPoint(b: BlockUnits, point: Record<string, unknown>, zone: string | undefined): PointRead {
   const entry = b.entry;
-  if (entry.shape === 'sleep') return readSleepPoint(point, b.units);
+  if (entry.shape === 'sleep') return readSleepPoint(point, b.units, zone);
   const stamp = point.date ?? point.startDate;
-  const time = parseHaeTimestamp(stamp);
+  const time = parseHaeTimestamp(stamp, zone);
   if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};
   const exact: ExactValues = {};
@@ -392,9 +400,13 @@ function hasField(entry: CatalogueEntry, values: Record<string, SampleValue>): b
 }
 
 /** A point of a metric the catalogue does not know: every finite number, text and flag is kept, plus `units`. */
-function readUnknownPoint(block: MetricBlock, point: Record<string, unknown>): PointRead {
+function readUnknownPoint(
+  block: MetricBlock,
+  point: Record<string, unknown>,
+  zone: string | undefined,
+): PointRead {
   const stamp = point.date ?? point.startDate;
-  const time = parseHaeTimestamp(stamp);
+  const time = parseHaeTimestamp(stamp, zone);
   if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};
   for (const [k, v] of Object.entries(point)) {

@@ -53,11 +53,14 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-function nightFromRow(s: Sample, order: number): Night | undefined {
+function nightFromRow(s: Sample, order: number, zone: string | undefined): Night | undefined {
   const v = s.values;
-  const end = parseHaeTimestamp(v.sleepEnd) ?? parseHaeTimestamp(v.inBedEnd) ?? parseHaeTimestamp(s.at);
+  const end =
+    parseHaeTimestamp(v.sleepEnd, zone) ??
+    parseHaeTimestamp(v.inBedEnd, zone) ??
+    parseHaeTimestamp(s.at, zone);
   if (!end) return undefined;
-  const start = parseHaeTimestamp(v.sleepStart) ?? parseHaeTimestamp(v.inBedStart);
+  const start = parseHaeTimestamp(v.sleepStart, zone) ?? parseHaeTimestamp(v.inBedStart, zone);
   const d: Night['d'] = {};
   for (const k of NIGHT_FIELDS) {
     const n = num(v[k]);
@@ -104,7 +107,7 @@ function unionHours(intervals: [number, number][]): number {
   return total / HOUR_MS;
 }
 
-function nightFromSegments(segs: Segment[], source: string | null): Night {
+function nightFromSegments(segs: Segment[], source: string | null, zone: string | undefined): Night {
   const d: Night['d'] = {};
   for (const stage of ['asleep', 'inBed', 'awake', ...SLEEP_STAGES] as const) {
     const ivs = segs.filter((g) => g.stage === stage).map((g): [number, number] => [g.start, g.end]);
@@ -116,8 +119,8 @@ function nightFromSegments(segs: Segment[], source: string | null): Night {
   const first = (asleep.length ? asleep : segs).reduce((a, b) => (b.start < a.start ? b : a));
   const last = (asleep.length ? asleep : segs).reduce((a, b) => (b.end > a.end ? b : a));
   const lastAny = segs.reduce((a, b) => (b.end > a.end ? b : a));
-  const bed = parseHaeTimestamp(first.startText);
-  const wake = parseHaeTimestamp(last.endText);
+  const bed = parseHaeTimestamp(first.startText, zone);
+  const wake = parseHaeTimestamp(last.endText, zone);
   return {
     start: Math.min(...segs.map((g) => g.start)),
     end: lastAny.end,
@@ -132,7 +135,7 @@ function nightFromSegments(segs: Segment[], source: string | null): Night {
 }
 
 /** Segments of one source chained into nights: a gap over SLEEP_SEGMENT_GAP_MS starts a new night. */
-function nightsFromSegments(samples: { s: Sample; order: number }[]): Night[] {
+function nightsFromSegments(samples: { s: Sample; order: number }[], zone: string | undefined): Night[] {
   const bySource = new Map<string, { source: string | null; segs: Segment[] }>();
   for (const { s, order } of samples) {
     const start = parseHaeTimestamp(s.values.start);
@@ -158,13 +161,13 @@ function nightsFromSegments(samples: { s: Sample; order: number }[]): Night[] {
     let currentEnd = Number.NEGATIVE_INFINITY;
     for (const g of segs) {
       if (current.length && g.start > currentEnd + SLEEP_SEGMENT_GAP_MS) {
-        nights.push(nightFromSegments(current, source));
+        nights.push(nightFromSegments(current, source, zone));
         current = [];
       }
       current.push(g);
       currentEnd = current.length === 1 ? g.end : Math.max(currentEnd, g.end);
     }
-    if (current.length) nights.push(nightFromSegments(current, source));
+    if (current.length) nights.push(nightFromSegments(current, source, zone));
   }
   return nights;
 }
@@ -203,19 +206,20 @@ function withInBedOf(night: Night, cluster: readonly Night[]): Night {
  * durations in hours (2 decimals), times `HH:MM` local. A duration that adds up to 0 is left out,
  * not written as 0: HAE writes 0 for "not reported" (2025 rows send `asleep: 0` beside filled
  * stages; some wearables send every stage as 0; the Jan 2023 shape sends `asleep: 0` for
- * watch-staged nights), and a 0 `hours` would read as "did not sleep".
+ * watch-staged nights), and a 0 `hours` would read as "did not sleep". `zone`: the person's, whose
+ * clock gives bedTime and wakeTime of stamps written in UTC (instant-zone.ts).
  */
-export function sleepRows(entry: CatalogueEntry, samples: readonly Sample[]): HaeRow[] {
+export function sleepRows(entry: CatalogueEntry, samples: readonly Sample[], zone?: string): HaeRow[] {
   const nights: Night[] = [];
   const segments: { s: Sample; order: number }[] = [];
   samples.forEach((s, order) => {
     if (typeof s.values.stage === 'string') segments.push({ s, order });
     else {
-      const n = nightFromRow(s, order);
+      const n = nightFromRow(s, order, zone);
       if (n) nights.push(n);
     }
   });
-  nights.push(...nightsFromSegments(segments));
+  nights.push(...nightsFromSegments(segments, zone));
   nights.sort((a, b) => a.start - b.start || a.end - b.end);
 
   const winners: Night[] = [];

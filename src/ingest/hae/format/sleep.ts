@@ -57,9 +57,10 @@ export function isSleepSegment(point: Record<string, unknown>): boolean {
  * and `overlapScale` records the factor. `inBed` is capped at its own window the same way. With
  * no window at all, a total over 24 h is dropped as implausible. Each adjustment is named in the
  * point's `notes` (a warning line of the push, the night named by its start and end).
+ * `zone`: the person's, for stamps written in UTC (extractSamples).
  */
-export function readSleepPoint(point: Record<string, unknown>, units: string): PointRead {
-  const read = isSleepSegment(point) ? readSegment(point, units) : readNight(point, units);
+export function readSleepPoint(point: Record<string, unknown>, units: string, zone?: string): PointRead {
+  const read = isSleepSegment(point) ? readSegment(point, units, zone) : readNight(point, units, zone);
   return roundedHours(read, point, units);
 }
 
@@ -99,9 +100,9 @@ function roundedHours(read: PointRead, point: Record<string, unknown>, units: st
   return changed ? { ...read, values, keyValues: read.values } : read;
 }
 
-function readSegment(point: Record<string, unknown>, units: string): PointRead {
-  const start = parseHaeTimestamp(point.startDate);
-  const end = parseHaeTimestamp(point.endDate);
+function readSegment(point: Record<string, unknown>, units: string, zone: string | undefined): PointRead {
+  const start = parseHaeTimestamp(point.startDate, zone);
+  const end = parseHaeTimestamp(point.endDate, zone);
   if (!start || !end) {
     const bad = start ? point.endDate : point.startDate;
     return { ok: false, reason: unreadable('unreadable startDate/endDate', bad), example: bad };
@@ -160,11 +161,11 @@ function nightFields(sent: Record<string, unknown>): {
   return { point, unknown };
 }
 
-function readNight(sent: Record<string, unknown>, units: string): PointRead {
+function readNight(sent: Record<string, unknown>, units: string, zone: string | undefined): PointRead {
   const { point, unknown } = nightFields(sent);
   const times: Record<string, HaeTime | null> = {};
   for (const k of ['sleepStart', 'sleepEnd', 'inBedStart', 'inBedEnd', 'date'] as const) {
-    times[k] = parseHaeTimestamp(point[k]);
+    times[k] = parseHaeTimestamp(point[k], zone);
   }
   const endKey = (['sleepEnd', 'inBedEnd', 'date'] as const).find((k) => times[k] !== null);
   if (!endKey)

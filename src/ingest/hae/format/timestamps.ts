@@ -9,6 +9,7 @@
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
 
+import { onPersonsClock } from './instant-zone.js';
 import { ownString } from './own-string.js';
 import { epochIso, rewriteTimestamp } from './timestamp-spellings.js';
 
@@ -29,6 +30,11 @@ export interface HaeTime {
   dateOnly: boolean;
   /** The instant as written in one spelling (see canonicalTimestamp), made once per parse. */
   canonical: string;
+  /**
+   * True for an instant written in UTC without the phone's offset (`Z`, `UTC`, `GMT`, seconds
+   * since 1970): parseHaeTimestamp gives its date and time on the person's clock (instant-zone.ts).
+   */
+  utc: boolean;
 }
 
 // Separators seen before am/pm and offsets: space, U+00A0 no-break space, U+202F narrow no-break
@@ -43,6 +49,9 @@ const PATTERN = new RegExp(
     `(?:${SP}*(?:,${SP}*)?([Zz]|(?:UTC|GMT)(?:[+-]\\d{1,2}(?::?\\d{2})?)?|[+-]\\d{2}(?::?\\d{2})?))?$`,
 );
 
+/** A zone written as UTC itself, with no offset of the phone's. */
+const UTC_WORD = /^(?:[Zz]|UTC|GMT)$/;
+
 /** Largest offset accepted, minutes (UTC+14 is the easternmost zone in use). */
 const MAX_OFFSET_MINUTES = 14 * 60;
 
@@ -56,8 +65,18 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  * UTC; `2026/05/19 08:00:00`; a day and month whose order can be told). Returns null for anything
  * else, or for impossible values (month 13, 30 February, 25:00, `13:00 pm`, offsets beyond
  * ±14:00); it never throws. Callers count the nulls (timestampProblem says more of some).
+ *
+ * An instant written in UTC (seconds since 1970, `Z`) carries no clock of the phone's: its date
+ * and time are those of `zone`, the person's IANA zone (the process's when undefined), as
+ * instant-zone.ts says.
  */
-export function parseHaeTimestamp(input: unknown): Readonly<HaeTime> | null {
+export function parseHaeTimestamp(input: unknown, zone?: string): Readonly<HaeTime> | null {
+  const t = parseZoneFree(input);
+  return t?.utc ? onPersonsClock(t, zone) : t;
+}
+
+/** parseHaeTimestamp before an instant in UTC is put on the person's clock (the same for every zone). */
+function parseZoneFree(input: unknown): Readonly<HaeTime> | null {
   if (typeof input !== 'string') return typeof input === 'number' ? parseEpoch(input) : null;
   if (!isMidnight(input)) return parseAny(input);
   let cached = recent.get(input);
@@ -189,6 +208,7 @@ function parseUsual(s: string): HaeTime | null | undefined {
     offsetMinutes,
     epochMs,
     dateOnly: false,
+    utc: false,
     // what spell() writes, cut from the string itself: whole seconds (no fraction), and the
     // offset's two-digit hours and minutes as written (`-0000` is spelled `+00:00`)
     canonical: `${date}T${time}${offsetMinutes < 0 ? '-' : '+'}${s.slice(21, 23)}:${s.slice(23, 25)}`,
@@ -226,6 +246,7 @@ function parse(input: string): HaeTime | null {
     epochMs,
     dateOnly: hs === undefined,
     canonical: spell(date, time, epochMs, offsetMinutes),
+    utc: zone !== undefined && UTC_WORD.test(zone),
   };
 }
 

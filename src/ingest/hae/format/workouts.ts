@@ -113,11 +113,15 @@ function recoveryStart(series: unknown, endMs: number): string | undefined {
  * `notes` for a warning. A workout whose end is before its start, or whose duration is negative,
  * makes no sense and is refused (`ok: false`, the reason for the warning). A heart-rate series that
  * is the recovery after the workout (recoveryStart) leaves the heart rate out, with a note.
+ * `zone`: the person's, for stamps written in UTC (extractSamples).
  */
-export function readWorkout(w: Record<string, unknown>): PointRead & { notes?: WorkoutNote[] } {
-  const start = parseHaeTimestamp(w.start);
+export function readWorkout(
+  w: Record<string, unknown>,
+  zone?: string,
+): PointRead & { notes?: WorkoutNote[] } {
+  const start = parseHaeTimestamp(w.start, zone);
   if (!start) return { ok: false, reason: unreadable('unreadable start', w.start), example: w.start };
-  const end = parseHaeTimestamp(w.end);
+  const end = parseHaeTimestamp(w.end, zone);
   if (end && end.epochMs < start.epochMs)
     return { ok: false, reason: 'end before start', example: `${w.start} to ${w.end}` };
   const type = typeof w.name === 'string' && w.name.trim() !== '' ? w.name.trim() : 'Workout';

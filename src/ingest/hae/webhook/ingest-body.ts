@@ -117,7 +117,7 @@ export function ingestInline(
       warning: 'the body is empty; nothing was ingested',
     };
   }
-  const bodyKey = bodyMemoKey(Buffer.isBuffer(received) ? received : received.chunks);
+  const bodyKey = bodyMemoKey(Buffer.isBuffer(received) ? received : received.chunks, svc.samples.timeZone());
   const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
   if (replayed) return shape(replayed, true);
   // not seen before: the chunks are joined only now
@@ -180,7 +180,7 @@ export async function ingestSpooled(
 ): Promise<WebhookAnswer> {
   // the same bytes read whole before (the phone retrying a push it gave up waiting for): answered
   // from the body's memo, without being parsed again
-  const bodyKey = await fileMemoKey(file);
+  const bodyKey = await fileMemoKey(file, svc.samples.timeZone());
   const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
   if (replayed) {
     fs.rmSync(file, { force: true });
@@ -198,7 +198,7 @@ export async function ingestSpooled(
     const payload = normalisePayload({ workouts });
     workouts = [];
     for (const w of payload.warnings) run.warn(w);
-    await run.addInBatches(extractSamples(payload));
+    await run.addInBatches(extractSamples(payload, undefined, undefined, run.zone));
   };
   let block: StreamedBlock | undefined;
   let blocks = 0;

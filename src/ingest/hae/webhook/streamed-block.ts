@@ -155,10 +155,10 @@ export class StreamedBlock {
     const payload = normalisePayload({ metrics: [{ name: this.name, units: this.units, data }] });
     for (const w of payload.warnings) this.run.warn(w);
     // seq counted across the whole block, as extractSamples counts it within one block
-    const ex = extractSamples(payload, this.seen, this.skips);
+    const ex = extractSamples(payload, this.seen, this.skips, this.run.zone);
     const timed: Timed[] = [];
     for (const s of ex.samples) {
-      const t = parseHaeTimestamp(s.at);
+      const t = parseHaeTimestamp(s.at, this.run.zone);
       if (t) timed.push({ s, t });
     }
     this.run.note(ex, ex.samples);
