@@ -4,7 +4,12 @@
  * in src/common/limits.ts and are re-exported here, so the server imports every limit from here.
  */
 
-export { DEFAULT_CARD_ORDER, MAX_CHAT_MESSAGE_CHARS, MAX_FEEDBACK_INTENT_CHARS } from './common/limits.js';
+export {
+  DEFAULT_CARD_ORDER,
+  MAX_CHAT_MESSAGE_CHARS,
+  MAX_CONVERSATION_TITLE_CHARS,
+  MAX_FEEDBACK_INTENT_CHARS,
+} from './common/limits.js';
 
 /** Default HTTP port. */
 export const DEFAULT_PORT = 8080;
@@ -150,10 +155,8 @@ export const SSE_SLOW_CLIENT_GRACE_MS = 10_000;
 export const MAX_CONVERSATIONS = 100;
 /** ... and this many messages each ... */
 export const MAX_CONVERSATION_MESSAGES = 200;
-/** ... a write of messages over this many bytes is 413 ... */
+/** ... and a write of messages over this many bytes is 413 (titles: src/common/limits.ts). */
 export const MAX_CONVERSATION_WRITE_BYTES = 512 * 1024;
-/** ... and titles are cut at this many characters. */
-export const MAX_CONVERSATION_TITLE_CHARS = 120;
 /** The transcript window fed to the loop, characters (~24k; the newest always goes through). */
 export const WINDOW_CHARS = 24_000;
 /** Events kept per running turn for replay (5000). */

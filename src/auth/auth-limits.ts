@@ -25,9 +25,8 @@ export const MAX_INVITES = 200;
 export const MAX_AGENT_TOKENS = 100;
 /** A token's `lastUsedAt` is written to disk at most this often, ms (memory is always current). */
 export const TOKEN_TOUCH_EVERY_MS = 60_000;
-/** Longest agent token name and passkey nickname, characters. */
-export const MAX_TOKEN_NAME_CHARS = 64;
-export const MAX_NICKNAME_CHARS = 64;
+/** Longest agent token name and passkey nickname, characters (shared with the web app). */
+export { MAX_NICKNAME_CHARS, MAX_TOKEN_NAME_CHARS } from '../common/limits.js';
 /** Account labels (`[a-z0-9-]`, at most 32 characters); the default one. */
 export const LABEL_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 export const DEFAULT_LABEL = 'user';

@@ -4,6 +4,7 @@
  * revocable, with a last-used time. AGENT_API_TOKEN is separate and unchanged.
  */
 import path from 'node:path';
+import { overGraphemes } from '../common/graphemes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { MAX_AGENT_TOKENS, MAX_TOKEN_NAME_CHARS, TOKEN_TOUCH_EVERY_MS } from './auth-limits.js';
 import { readSecretJson, writeSecretJson } from './secret-file.js';
@@ -62,7 +63,7 @@ export function parseTokenRequest(body: unknown): { name: string; access: TokenA
     ]);
   }
   const name = b.name.trim();
-  if ([...name].length > MAX_TOKEN_NAME_CHARS || /\p{Cc}/u.test(name)) {
+  if (overGraphemes(name, MAX_TOKEN_NAME_CHARS) || /\p{Cc}/u.test(name)) {
     throw badRequest(`name must be at most ${MAX_TOKEN_NAME_CHARS} characters, without control characters`, [
       { path: 'name', message: `must be at most ${MAX_TOKEN_NAME_CHARS} printable characters` },
     ]);

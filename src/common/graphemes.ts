@@ -91,3 +91,13 @@ export function clipGraphemes(s: string, max: number): string {
 export function headGraphemes(s: string, max: number): string {
   return truncateGraphemes(s, max, '');
 }
+
+/**
+ * Whether `s` has more than `max` user-perceived characters. A text over `16 × max` UTF-16 units
+ * is over without being counted (no character takes more than 16 units; segmenting a huge paste
+ * one cluster at a time is slow).
+ */
+export function overGraphemes(s: string, max: number): boolean {
+  if (s.length <= max) return false;
+  return s.length > max * 16 || graphemeLength(s) > max;
+}

@@ -10,5 +10,12 @@ export const MAX_CHAT_MESSAGE_CHARS = 100_000;
 /** Longest feedback note (`intent`) kept; longer ones are cut, characters (docs/API.md "Feedback"). */
 export const MAX_FEEDBACK_INTENT_CHARS = 280;
 
+/** Conversation titles are cut at this many characters (docs/API.md "Conversations"). */
+export const MAX_CONVERSATION_TITLE_CHARS = 120;
+
+/** Longest agent token name and passkey nickname, characters (docs/API.md "Passkeys, invites and tokens"). */
+export const MAX_TOKEN_NAME_CHARS = 64;
+export const MAX_NICKNAME_CHARS = 64;
+
 /** `meta.order` assumed for a card without one (cards sort by order, then label). */
 export const DEFAULT_CARD_ORDER = 1000;

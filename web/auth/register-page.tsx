@@ -5,7 +5,9 @@
  * the person is asked for their fingerprint. Afterwards the new session opens Today.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { MAX_NICKNAME_CHARS } from '../../src/common/limits.js';
 import { Loading } from '../components/status.js';
+import { lengthNotice } from '../lib/char-limit.js';
 import { useResource } from '../lib/use-resource.js';
 import { type Availability, authStatus, availability, registerPasskey } from './auth-api.js';
 import { AuthError, AuthScreen, messageOf } from './auth-screen.js';
@@ -48,10 +50,11 @@ export function RegisterPage({ mode }: { mode: 'setup' | 'invite' }) {
   const [error, setError] = useState<string | null>(null);
   const name = status.data?.name;
   const title = mode === 'setup' ? 'Set up your first passkey' : 'Add this device';
+  const tooLong = lengthNotice('The name', nickname.trim(), MAX_NICKNAME_CHARS);
 
   async function create(ev: Event) {
     ev.preventDefault();
-    if (!code) return;
+    if (!code || tooLong) return;
     setBusy(true);
     setError(null);
     try {
@@ -118,14 +121,20 @@ export function RegisterPage({ mode }: { mode: 'setup' | 'invite' }) {
             class="auth-input"
             type="text"
             name="nickname"
-            maxLength={64}
             autoComplete="off"
+            aria-invalid={tooLong ? true : undefined}
+            aria-describedby={tooLong ? 'nickname-limit' : undefined}
             placeholder="e.g. My phone"
             value={nickname}
             onInput={(ev) => setNickname((ev.target as HTMLInputElement).value)}
           />
         </label>
-        <button type="submit" class="auth-button auth-button-primary" disabled={busy}>
+        {tooLong && (
+          <p class="auth-error" id="nickname-limit" role="alert">
+            {tooLong}
+          </p>
+        )}
+        <button type="submit" class="auth-button auth-button-primary" disabled={busy || tooLong !== null}>
           {busy ? 'Waiting for your passkey…' : 'Create a passkey'}
         </button>
       </form>

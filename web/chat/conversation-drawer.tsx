@@ -4,6 +4,8 @@
  * "New conversation", and the feedback form at the foot.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MAX_CONVERSATION_TITLE_CHARS } from '../../src/common/limits.js';
+import { lengthNotice } from '../lib/char-limit.js';
 import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import { conversations, current } from './chat-state.js';
 import type { ConversationSummary } from './chat-types.js';
@@ -172,12 +174,15 @@ function ConversationRow({
   }, [mode]);
 
   if (mode === 'rename') {
+    // as the server keeps it: trimmed, runs of whitespace as one space
+    const tooLong = lengthNotice('The name', title.trim().replace(/\s+/g, ' '), MAX_CONVERSATION_TITLE_CHARS);
     return (
       <li class="chat-conv chat-conv-editing" data-conversation-id={c.id}>
         <form
           class="chat-rename"
           onSubmit={async (e) => {
             e.preventDefault();
+            if (tooLong) return;
             setBusy(true);
             const ok = await renameConversation(c.id, title);
             setBusy(false);
@@ -194,7 +199,8 @@ function ConversationRow({
             id={`chat-rename-${c.id}`}
             ref={input}
             value={title}
-            maxLength={120}
+            aria-invalid={tooLong ? true : undefined}
+            aria-describedby={tooLong ? `chat-rename-${c.id}-limit` : undefined}
             onInput={(e) => setTitle(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
@@ -203,12 +209,17 @@ function ConversationRow({
               }
             }}
           />
-          <button type="submit" class="button chat-button-primary" disabled={busy}>
+          <button type="submit" class="button chat-button-primary" disabled={busy || tooLong !== null}>
             Save
           </button>
           <button type="button" class="button" onClick={() => setMode('view')}>
             Cancel
           </button>
+          {tooLong && (
+            <p class="chat-error chat-rename-limit" id={`chat-rename-${c.id}-limit`} role="alert">
+              {tooLong}
+            </p>
+          )}
         </form>
       </li>
     );

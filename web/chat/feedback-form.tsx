@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { MAX_FEEDBACK_INTENT_CHARS } from '../../src/common/limits.js';
+import { lengthNotice } from '../lib/char-limit.js';
 import { sendFeedback } from './conversation-api.js';
 
 export function FeedbackForm() {
@@ -12,9 +13,11 @@ export function FeedbackForm() {
   const [intent, setIntent] = useState('');
   const [state, setState] = useState<'idle' | 'sending' | 'sent' | { error: string }>('idle');
 
+  const tooLong = lengthNotice('Feedback', intent.trim(), MAX_FEEDBACK_INTENT_CHARS);
+
   async function submit(e: Event) {
     e.preventDefault();
-    if (!intent.trim() || state === 'sending') return;
+    if (!intent.trim() || tooLong || state === 'sending') return;
     setState('sending');
     try {
       await sendFeedback(kind, intent.trim());
@@ -57,7 +60,8 @@ export function FeedbackForm() {
           id="chat-feedback-text"
           class="chat-feedback-text"
           rows={3}
-          maxLength={MAX_FEEDBACK_INTENT_CHARS}
+          aria-invalid={tooLong ? true : undefined}
+          aria-describedby={tooLong ? 'chat-feedback-limit' : undefined}
           placeholder="What did you want to do, or what went wrong?"
           value={intent}
           onInput={(e) => {
@@ -70,13 +74,18 @@ export function FeedbackForm() {
           <button
             type="submit"
             class="button chat-button-primary"
-            disabled={!intent.trim() || state === 'sending'}
+            disabled={!intent.trim() || tooLong !== null || state === 'sending'}
           >
             {state === 'sending' ? 'Sending…' : 'Send'}
           </button>
           {state === 'sent' && (
             <span class="chat-hint" role="status">
               Thank you, it is noted.
+            </span>
+          )}
+          {tooLong && (
+            <span class="chat-error" id="chat-feedback-limit" role="alert">
+              {tooLong}
             </span>
           )}
           {typeof state === 'object' && (

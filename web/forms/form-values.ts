@@ -3,9 +3,9 @@
  * so "85." is not lost mid-typing), and turned into the entry the server stores. Pure: no DOM.
  * Input descriptors come from src/common/inputs.ts.
  */
-import { graphemeLength } from '../../src/common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
 import { readTypedNumber, type TypedNumber } from '../../src/common/typed-number.js';
+import { lengthNotice } from '../lib/char-limit.js';
 
 /** What the form holds, by input key. */
 export type FormValues = Record<string, unknown>;
@@ -140,18 +140,16 @@ function numberProblem(inputs: readonly InputDescriptor[], values: FormValues): 
 
 /**
  * A text longer than its input's `maxLength`, as a sentence ("Note is 125 characters long; at most
- * 120."), or null. Characters are counted as a person counts them (an emoji, a flag, a letter with
- * its accent is one), as the server counts them. The browser's own `maxlength` is not used: it
- * counts UTF-16 units, so a note with emoji was cut off short of the limit (a family emoji takes
- * eleven), or mid-emoji.
+ * 120."), or null. Counted as web/lib/char-limit.ts counts (characters as a person counts them,
+ * as the server does), never by the browser's `maxlength`.
  */
 function tooLong(inputs: readonly InputDescriptor[], values: FormValues): string | null {
   for (const input of inputs) {
     if (input.type !== 'text' && input.type !== 'textarea') continue;
     const v = values[input.key];
-    if (input.maxLength === undefined || typeof v !== 'string' || v.length <= input.maxLength) continue;
-    const n = graphemeLength(v);
-    if (n > input.maxLength) return `${input.label} is ${n} characters long; at most ${input.maxLength}.`;
+    if (input.maxLength === undefined || typeof v !== 'string') continue;
+    const notice = lengthNotice(input.label, v, input.maxLength);
+    if (notice) return notice;
   }
   return null;
 }

@@ -9,11 +9,13 @@
  * Removing or revoking asks for a second tap in place (no browser dialog).
  */
 import { useState } from 'preact/hooks';
+import { MAX_NICKNAME_CHARS, MAX_TOKEN_NAME_CHARS } from '../../src/common/limits.js';
 import { type AuthStatus, authStatus, registerPasskey, signOut } from '../auth/auth-api.js';
 import { ConfirmRemoveRow } from '../components/confirm-remove-row.js';
 import { CopyField } from '../components/copy-field.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
+import { lengthNotice } from '../lib/char-limit.js';
 import { useInFlight } from '../lib/in-flight.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/auth.css';
@@ -129,6 +131,7 @@ function PasskeysPanel() {
   const adding = passkeyFlight.busy !== null;
   const inviteFlight = useInFlight();
   const [addError, setAddError] = useState<string | null>(null);
+  const nicknameTooLong = lengthNotice('The name', nickname.trim(), MAX_NICKNAME_CHARS);
 
   async function remove(p: Passkey) {
     setProblem(null);
@@ -161,6 +164,7 @@ function PasskeysPanel() {
 
   function addHere(ev: Event) {
     ev.preventDefault();
+    if (nicknameTooLong) return;
     return passkeyFlight.run(true, async () => {
       setAddError(null);
       try {
@@ -244,14 +248,20 @@ function PasskeysPanel() {
             class="auth-input"
             type="text"
             name="passkey-nickname"
-            maxLength={64}
             autoComplete="off"
+            aria-invalid={nicknameTooLong ? true : undefined}
+            aria-describedby={nicknameTooLong ? 'passkey-nickname-limit' : undefined}
             placeholder="e.g. Security key"
             value={nickname}
             onInput={(ev) => setNickname((ev.target as HTMLInputElement).value)}
           />
         </label>
-        <button type="submit" class="auth-button" disabled={adding}>
+        {nicknameTooLong && (
+          <p class="auth-error" id="passkey-nickname-limit" role="alert">
+            {nicknameTooLong}
+          </p>
+        )}
+        <button type="submit" class="auth-button" disabled={adding || nicknameTooLong !== null}>
           {adding ? 'Waiting for your passkey…' : 'Add a passkey here'}
         </button>
         {addError && (
@@ -275,9 +285,11 @@ function TokensPanel() {
   const busy = inFlight.busy !== null;
   const [confirming, setConfirming] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
+  const nameTooLong = lengthNotice('The name', name.trim(), MAX_TOKEN_NAME_CHARS);
 
   function create(ev: Event) {
     ev.preventDefault();
+    if (nameTooLong) return;
     return inFlight.run(true, async () => {
       setError(null);
       try {
@@ -370,8 +382,9 @@ function TokensPanel() {
             type="text"
             name="token-name"
             required
-            maxLength={64}
             autoComplete="off"
+            aria-invalid={nameTooLong ? true : undefined}
+            aria-describedby={nameTooLong ? 'token-name-limit' : undefined}
             placeholder="e.g. Shortcuts on my phone"
             value={name}
             onInput={(ev) => setName((ev.target as HTMLInputElement).value)}
@@ -400,7 +413,16 @@ function TokensPanel() {
             Read-write
           </label>
         </fieldset>
-        <button type="submit" class="auth-button auth-button-primary" disabled={busy || name.trim() === ''}>
+        {nameTooLong && (
+          <p class="auth-error" id="token-name-limit" role="alert">
+            {nameTooLong}
+          </p>
+        )}
+        <button
+          type="submit"
+          class="auth-button auth-button-primary"
+          disabled={busy || name.trim() === '' || nameTooLong !== null}
+        >
           Create token
         </button>
         {error && (
