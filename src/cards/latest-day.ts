@@ -4,7 +4,7 @@
  * so the value that sorts last as text is not always the latest day: each value near the end is
  * filed on the person's day (dayOfDateTime) and the latest of those is taken.
  */
-import { addDays, dayOfDateTime } from '../common/dates.js';
+import { addDays, dayOfDateTime, isIsoDate } from '../common/dates.js';
 import type { CardContext } from './card-context.js';
 
 /**
@@ -16,7 +16,8 @@ const REACH_DAYS = 4;
 
 /**
  * The latest day (`YYYY-MM-DD`, in `timeZone`, the person's zone) that a row of the card's
- * top-level array is filed under by its `field`, or null when no row carries a date.
+ * top-level array is filed under by its `field`, or null when no row carries a real date (values
+ * naming no calendar day are passed over).
  */
 export function latestRowDay(
   ctx: Pick<CardContext, 'store'>,
@@ -26,10 +27,20 @@ export function latestRowDay(
 ): string | null {
   const top = ctx.store.maxDate(cardId, field);
   if (top === null) return null;
+  // a value shaped like a day that no calendar has (2026-13-01, 9999-99-99: a typo, a hand edit)
+  // sorts after every real one, so then every dated value is read (only such cards pay for it)
+  const written = top.slice(0, 10);
+  const from = isIsoDate(written) ? addDays(written, -REACH_DAYS) : '';
   let latest: string | null = null;
-  for (const v of ctx.store.datesFrom(cardId, field, addDays(top.slice(0, 10), -REACH_DAYS))) {
-    const day = dayOfDateTime(v, timeZone) ?? v.slice(0, 10);
-    if (latest === null || day > latest) latest = day;
+  for (const v of ctx.store.datesFrom(cardId, field, from)) {
+    const day = dayOfDateTime(v, timeZone) ?? realDayPrefix(v);
+    if (day !== null && (latest === null || day > latest)) latest = day;
   }
-  return latest ?? dayOfDateTime(top, timeZone) ?? top.slice(0, 10);
+  return latest;
+}
+
+/** The first ten characters of `v` when they are a real day (a value with trailing text), else null. */
+function realDayPrefix(v: string): string | null {
+  const day = v.slice(0, 10);
+  return isIsoDate(day) ? day : null;
 }
