@@ -4,7 +4,7 @@
  * so the value that sorts last as text is not always the latest day: each value near the end is
  * filed on the person's day (dayOfDateTime) and the latest of those is taken.
  */
-import { addDays, dayOfDateTime, isIsoDate } from '../common/dates.js';
+import { addDays, dayOfDateTime } from '../common/dates.js';
 import type { CardContext } from './card-context.js';
 
 /**
@@ -27,20 +27,15 @@ export function latestRowDay(
 ): string | null {
   const top = ctx.store.maxDate(cardId, field);
   if (top === null) return null;
-  // a value shaped like a day that no calendar has (2026-13-01, 9999-99-99: a typo, a hand edit)
-  // sorts after every real one, so then every dated value is read (only such cards pay for it)
-  const written = top.slice(0, 10);
-  const from = isIsoDate(written) ? addDays(written, -REACH_DAYS) : '';
+  // a value that names no day (2026-13-01, 9999-99-99, a time of 25:00, trailing text: a typo, a
+  // hand edit) may sort after every real one, so then every dated value is read (only cards
+  // holding such a value at the top pay for it)
+  const from = dayOfDateTime(top, timeZone) === null ? '' : addDays(top.slice(0, 10), -REACH_DAYS);
   let latest: string | null = null;
   for (const v of ctx.store.datesFrom(cardId, field, from)) {
-    const day = dayOfDateTime(v, timeZone) ?? realDayPrefix(v);
+    // a value no reader files under a day (trailing text, 25:00) is not the latest day either
+    const day = dayOfDateTime(v, timeZone);
     if (day !== null && (latest === null || day > latest)) latest = day;
   }
   return latest;
-}
-
-/** The first ten characters of `v` when they are a real day (a value with trailing text), else null. */
-function realDayPrefix(v: string): string | null {
-  const day = v.slice(0, 10);
-  return isIsoDate(day) ? day : null;
 }

@@ -11,6 +11,19 @@ import { startServer, type TestServer } from '../helpers/server.js';
 // route answers below 500, and the latest day they report is the latest real one.
 const T = 'tok';
 const IMPOSSIBLE = ['2026-13-01', '2026-12-32', '9999-99-99T08:00:00Z'];
+const ODD_ROWS: unknown[] = [
+  { date: 20261122, kg: 1 },
+  { date: null },
+  { date: { day: '2026-11-22' } },
+  { date: '2026-11-22T25:00' },
+  { date: '2026-11-30 and then some' },
+  { date: '' },
+  {},
+  'a note, not a row',
+  42,
+  null,
+  [],
+];
 
 function card(id: string, extra: Record<string, unknown>): string {
   return JSON.stringify({
@@ -21,6 +34,8 @@ function card(id: string, extra: Record<string, unknown>): string {
       { date: '2026-11-20', kg: 80 },
       { date: '2026-11-21', kg: 80.4 },
       ...IMPOSSIBLE.map((date) => ({ date, kg: 81 })),
+      // rows of other odd shapes a hand edit leaves, read past the same way
+      ...ODD_ROWS,
     ],
   });
 }
