@@ -5,6 +5,7 @@
  */
 
 import { isolateText } from '../common/isolate-text.js';
+import { lookupTable } from '../common/lookup-table.js';
 import { type ChangeRecord, type ChangeTally, MANIFEST_OP } from '../store/change-log.js';
 import { type DatedEffect, datedEffects, netDates } from './dated-effects.js';
 
@@ -72,10 +73,10 @@ export function summariseChangeSet(
  * to Steps"): the phone's pushes and Apple Health imports write whole days at a time, and History
  * says who did it in the sentence itself.
  */
-export const INGEST_WHO: Readonly<Record<string, string>> = {
+export const INGEST_WHO = lookupTable<string>({
   hae: 'Health Auto Export',
   import: 'Apple Health import',
-};
+});
 
 /** "(2026-05-01)" or "(2026-05-01 to 2026-05-05)": the days a card's rows were written for. */
 function daySpan(dates: string[]): string {

@@ -4,6 +4,7 @@
  * read never counts as a change.
  */
 import { isolateText } from '../../common/isolate-text.js';
+import { lookupTable } from '../../common/lookup-table.js';
 
 /** One change a tool call made (successfully). */
 export interface AppliedWrite {
@@ -20,7 +21,7 @@ export interface AppliedWrite {
 type Describe = (card: string, args: Record<string, unknown>) => string;
 
 /** Plain-words descriptions of the tools that change data, by tool name. */
-const WRITE_TOOLS: Record<string, Describe> = {
+const WRITE_TOOLS = lookupTable<Describe>({
   create_manifest: (card) => `created the card ${card}`,
   delete_manifest: (card) => `deleted the card ${card}`,
   patch_manifest: (card) => `changed the card ${card}`,
@@ -34,7 +35,7 @@ const WRITE_TOOLS: Record<string, Describe> = {
   set_notification: (card) => `set a reminder on ${card}`,
   remove_notification: (card) => `removed a reminder from ${card}`,
   note_feedback: () => 'noted your feedback',
-};
+});
 
 function cardOf(args: Record<string, unknown>): string {
   const meta = args.manifest as { meta?: { id?: unknown } } | undefined;

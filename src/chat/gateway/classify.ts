@@ -3,6 +3,8 @@
  * classes": the status is inspected before the body is parsed, and a bare 429
  * is transient, not "budget").
  */
+
+import { lookupTable } from '../../common/lookup-table.js';
 import {
   cleanMessage,
   type DecodedError,
@@ -249,7 +251,7 @@ function typesOf(d: DecodedError | undefined): string[] {
 }
 
 /** Network error codes that mean "nobody answered" or "the connection went away". */
-const CONNECTION_CODES: Record<string, string> = {
+const CONNECTION_CODES = lookupTable<string>({
   ECONNREFUSED: 'connection_refused',
   ECONNRESET: 'connection_reset',
   EPIPE: 'connection_reset',
@@ -260,7 +262,7 @@ const CONNECTION_CODES: Record<string, string> = {
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',
   ETIMEDOUT: 'connect_timeout',
-};
+});
 
 /**
  * Classifies a transport error from node:http(s) (no response, or the response died).

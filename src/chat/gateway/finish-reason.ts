@@ -9,7 +9,9 @@
  * stream looks complete. Unknown values are only lower-cased.
  */
 
-const SAME_AS: Record<string, string> = {
+import { lookupTable } from '../../common/lookup-table.js';
+
+const SAME_AS = lookupTable<string>({
   // the answer hit the output limit
   max_tokens: 'length',
   max_output_tokens: 'length',
@@ -40,7 +42,7 @@ const SAME_AS: Record<string, string> = {
   abort: 'error',
   aborted: 'error',
   insufficient_system_resource: 'error',
-};
+});
 
 /** The OpenAI spelling of a non-empty finish reason (`stop`, `length`, `tool_calls`, `content_filter`, `error` ...). */
 export function canonicalFinishReason(raw: string): string {

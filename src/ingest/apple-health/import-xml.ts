@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { lookupTable } from '../../common/lookup-table.js';
 import { invalid, KlebbError } from '../../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../../limits.js';
 import { StorageBusyError, storageFault } from '../../store/storage-faults.js';
@@ -244,10 +245,10 @@ function stoppedImportFault(err: unknown, records: number, shown: boolean): unkn
  * Files of the Health app's export.zip other than the export, by their first element: uploaded
  * alone, each is named, so the person knows which file to take instead.
  */
-const SIDE_FILES: Record<string, string> = {
+const SIDE_FILES = lookupTable<string>({
   ClinicalDocument: 'export_cda.xml, the clinical document beside the export',
   gpx: 'a workout route (workout-routes/*.gpx)',
-};
+});
 
 /**
  * The 422 message for a file with no `<HealthData>`: what it is when it is another file of the

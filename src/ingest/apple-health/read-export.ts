@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { emptyTable } from '../../common/lookup-table.js';
 import type { MetricBlock } from '../hae/format/payload.js';
 import { dedupKeyOf, type Sample, SkipCounter } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
@@ -143,7 +144,7 @@ export async function readAppleHealthExport(
   const bpInCorrelation = new Map<string, Record<string, string>>();
   const bpKey = (a: Record<string, string>) =>
     [a.type, a.startDate, a.endDate, a.sourceName ?? a.source, a.value].join('\u0000');
-  const unmapped: Record<string, number> = {};
+  const unmapped = emptyTable<number>();
   let records = 0;
   let workoutCount = 0;
   let xmlErrors = 0;

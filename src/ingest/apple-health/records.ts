@@ -21,6 +21,8 @@
  * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
  *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
  */
+
+import { lookupTable } from '../../common/lookup-table.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
@@ -150,7 +152,7 @@ for (const n of [
 }
 
 /** Apple sleep values → the stage names sleep.ts reads (`value` of an unaggregated segment). */
-const SLEEP_STAGE: Record<string, string> = {
+const SLEEP_STAGE = lookupTable<string>({
   HKCategoryValueSleepAnalysisInBed: 'In Bed',
   HKCategoryValueSleepAnalysisAsleep: 'Asleep',
   HKCategoryValueSleepAnalysisAsleepUnspecified: 'Unspecified',
@@ -158,7 +160,7 @@ const SLEEP_STAGE: Record<string, string> = {
   HKCategoryValueSleepAnalysisAsleepDeep: 'Deep',
   HKCategoryValueSleepAnalysisAsleepREM: 'REM',
   HKCategoryValueSleepAnalysisAwake: 'Awake',
-};
+});
 
 const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
 
@@ -378,7 +380,7 @@ export function workoutName(activityType: string | undefined): string {
 }
 
 /** Seconds per `durationUnit` Apple writes. */
-const DURATION_S: Record<string, number> = { s: 1, sec: 1, min: 60, hr: 3600, h: 3600 };
+const DURATION_S = lookupTable<number>({ s: 1, sec: 1, min: 60, hr: 3600, h: 3600 });
 
 /** `"4523 cm"` (a `<MetadataEntry value>` with its unit) → `{qty, units}`; undefined when not so. */
 function quantityText(text: string | undefined): { qty: string; units: string } | undefined {

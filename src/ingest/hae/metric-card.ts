@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { lookupTable } from '../../common/lookup-table.js';
 import { invalid } from '../../errors.js';
 import { staticFitProblems } from './card-fit.js';
 import { type CatalogueEntry, type HaeCategory, resolveMetric } from './format/catalogue.js';
@@ -34,7 +35,7 @@ const EMOJI: Record<HaeCategory, string> = {
 };
 
 /** Unit labels as people write them (the catalogue's canonical spellings are for conversion). */
-const UNIT_LABEL: Record<string, string> = { hr: 'h', degC: '°C', count: '', 'count/min': 'bpm' };
+const UNIT_LABEL = lookupTable<string>({ hr: 'h', degC: '°C', count: '', 'count/min': 'bpm' });
 
 function unitLabel(unit: string): string {
   return UNIT_LABEL[unit] ?? unit;

@@ -3,10 +3,12 @@
  * catalogue keys are the app's own spellings (`weight_body_mass`, `step_count`), which read badly
  * turned into words. A metric without an entry here falls back to its key in words.
  */
+
+import { lookupTable } from '../../../common/lookup-table.js';
 import { resolveMetric } from './catalogue.js';
 
 // biome-ignore format: one line per metric reads as a table
-const LABELS: Readonly<Record<string, string>> = {
+const LABELS = lookupTable<string>({
   sleep_analysis: 'Sleep', breathing_disturbances: 'Breathing disturbances',
   heart_rate_variability: 'Heart rate variability (HRV)', resting_heart_rate: 'Resting heart rate',
   cardio_recovery: 'Cardio recovery', step_count: 'Steps', walking_running_distance: 'Walking and running distance',
@@ -37,7 +39,7 @@ const LABELS: Readonly<Record<string, string>> = {
   handwashing: 'Handwashing', toothbrushing: 'Toothbrushing', sexual_activity: 'Sexual activity',
   alcohol_consumption: 'Alcoholic drinks', blood_alcohol_content: 'Blood alcohol', dietary_energy: 'Food energy',
   dietary_water: 'Water', insulin_delivery: 'Insulin', inhaler_usage: 'Inhaler use', caffeine: 'Caffeine',
-};
+});
 
 /**
  * The name people read for `metric` (a catalogue key, an alias, or a name the catalogue does not

@@ -6,6 +6,8 @@
  * "176 kg"). An unknown unit is never guessed: the caller skips the value and reports it.
  */
 
+import { emptyTable } from '../../../common/lookup-table.js';
+
 /** A conversion into the canonical unit: a factor, or a function for affine units (degF). */
 export type Conversion = number | ((x: number) => number);
 
@@ -71,7 +73,7 @@ function fahrenheit(f: number): number {
  * second (60 would be 3600 bpm).
  */
 function dim(canonical: string, from: Record<string, Conversion>, bareIsCanonical?: true): Dimension {
-  const keyed: Record<string, Conversion> = {};
+  const keyed = emptyTable<Conversion>();
   for (const [k, v] of Object.entries(from)) keyed[unitKey(k)] = v;
   return {
     canonical,
