@@ -15,15 +15,16 @@
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { lookupTable } from '../common/lookup-table.js';
 import { KlebbError, payloadTooLarge } from '../errors.js';
 
 /** Content codings a request body may use, and the node:zlib decoder of each. */
-const DECODERS: Record<string, () => Transform> = {
+const DECODERS = lookupTable<() => Transform>({
   gzip: () => zlib.createGunzip(),
   'x-gzip': () => zlib.createGunzip(),
   deflate: () => zlib.createInflate(),
   br: () => zlib.createBrotliDecompress(),
-};
+});
 
 /** The encodings the server decodes, as listed in a 415 answer. */
 export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
@@ -74,7 +75,10 @@ class DecodedBody extends Transform {
  * the rest of `raw` is drained unread. A connection that closes mid-body fails the stream.
  */
 export function decodedBody(raw: Readable, encoding: string, maxBytes: number): Readable {
-  const decoder = DECODERS[encoding]();
+  const make = DECODERS[encoding];
+  // requestEncoding chose the coding from the table
+  if (!make) throw new Error(`no decoder for ${encoding}`);
+  const decoder = make();
   const out = new DecodedBody(maxBytes);
   const stop = () => {
     raw.unpipe(decoder);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
+import { lookupTable } from '../common/lookup-table.js';
 import { errorHandler, toErrorResponse } from '../http/error-handler.js';
 import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
@@ -42,12 +43,12 @@ function rpcError(reply: FastifyReply, status: number, message: string, code = -
 }
 
 /** JSON-RPC codes for a body the JSON guard refused: unreadable text is a parse error, a number out of range bad params. */
-const BODY_REFUSALS: Record<string, number> = {
+const BODY_REFUSALS = lookupTable<number>({
   INVALID_JSON: -32700,
   INVALID_UTF8: -32700,
   EMPTY_BODY: -32700,
   NUMBER_OUT_OF_RANGE: -32602,
-};
+});
 
 /**
  * Errors of the `/mcp` routes: a body the JSON guard refused (bad JSON, broken text, a number

@@ -5,6 +5,7 @@
  * entry more than 200 times smaller than it unpacks (a zip bomb) is refused unread.
  */
 import yauzl from 'yauzl';
+import { lookupTable } from '../common/lookup-table.js';
 import { lazyImport } from '../lazy-module.js';
 import { MAX_DOCX_ENTRIES, MAX_DOCX_UNPACKED_BYTES } from '../limits.js';
 import { type Extracted, ReportRejected, visibleChars } from './extracted.js';
@@ -59,7 +60,7 @@ export async function checkDocxArchive(file: string): Promise<void> {
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+const ENTITIES = lookupTable<string>({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' });
 
 /**
  * mammoth's HTML as plain text: paragraphs and headings on their own lines, a table row on one
@@ -75,7 +76,7 @@ export function docxHtmlToText(html: string): string {
     .replace(/<\/t[dh]>/g, '\t')
     .replace(/<\/tr>|<br\s*\/?>|<\/(p|h[1-6]|li)>/g, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, e: string) => ENTITIES[e])
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (m, e: string) => ENTITIES[e] ?? m)
     .replace(/\t+\n/g, '\n');
 }
 

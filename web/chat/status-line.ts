@@ -2,9 +2,11 @@
  * The words shown while a turn runs ("Thinking…", "Updating Weight…"), from a `status`
  * event: the tool's kind of work and the card it names, by label when the card is known.
  */
+
+import { lookupTable } from '../../src/common/lookup-table.js';
 import type { TurnPhase } from './chat-types.js';
 
-const VERBS: Record<string, string> = {
+const VERBS = lookupTable<string>({
   create_manifest: 'Creating',
   delete_manifest: 'Deleting',
   patch_manifest: 'Updating',
@@ -21,17 +23,17 @@ const VERBS: Record<string, string> = {
   validate_manifest: 'Checking',
   set_notification: 'Setting a reminder on',
   remove_notification: 'Removing a reminder from',
-};
+});
 
 /** Tools that name no card, with their own words. */
-const PLAIN: Record<string, string> = {
+const PLAIN = lookupTable<string>({
   list_manifests: 'Looking through your cards…',
   get_recent_activity: 'Looking at recent entries…',
   hygiene_scan: 'Checking the dashboard…',
   read_doc: 'Reading the docs…',
   read_report: 'Reading a report…',
   note_feedback: 'Noting that down…',
-};
+});
 
 /**
  * The status line for `phase`. `labelOf(id)` gives a card's label when known; an unknown card is

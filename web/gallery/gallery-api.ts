@@ -2,6 +2,8 @@
  * The card gallery's data (docs/API.md "Card gallery"): the ready-made cards with their previews,
  * a search over them, and making a card from one.
  */
+
+import { lookupTable } from '../../src/common/lookup-table.js';
 import { api } from '../lib/api.js';
 import type { CardMeta } from '../lib/types.js';
 import { primePreviews } from './template-preview.js';
@@ -48,7 +50,7 @@ export function addFromTemplate(templateId: string, copy = false): Promise<Added
 }
 
 /** The words people use for the categories, searched along with the category itself. */
-export const CATEGORY_NAMES: Record<string, string> = {
+export const CATEGORY_NAMES = lookupTable<string>({
   sleep: 'Sleep',
   recovery: 'Recovery',
   activity: 'Activity',
@@ -58,7 +60,7 @@ export const CATEGORY_NAMES: Record<string, string> = {
   lifestyle: 'Everyday',
   supplements: 'Supplements',
   medication: 'Medicine',
-};
+});
 
 /** `s` lower-cased without accents, for matching ("Café" finds "cafe"). */
 function fold(s: string): string {

@@ -4,6 +4,7 @@
  * the server's sentence.
  */
 import { useState } from 'preact/hooks';
+import { lookupTable } from '../../src/common/lookup-table.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { ApiError, api } from '../lib/api.js';
 import { cardsVersion } from '../lib/live.js';
@@ -22,7 +23,7 @@ interface ChangeSetItem {
 /** Actor kinds whose summary already names who made the change ("Health Auto Export added …"). */
 const NAMED_IN_SUMMARY = new Set(['hae', 'import']);
 
-const WHO: Record<string, string> = {
+const WHO = lookupTable<string>({
   web: 'you, in the app',
   chat: 'the chat',
   token: 'an agent token',
@@ -33,7 +34,7 @@ const WHO: Record<string, string> = {
   file: 'a file edited by hand',
   local: 'this machine',
   system: 'Klebb',
-};
+});
 
 /** The History panel of Settings. */
 export function HistorySettings() {

@@ -6,9 +6,11 @@
  * as they are.
  */
 
+import { lookupTable } from '../../src/common/lookup-table.js';
+
 const BROKEN = 'This Klebb export is damaged or was changed after it was made, so it cannot be imported.';
 
-const PLAIN: Record<string, string> = {
+const PLAIN = lookupTable<string>({
   ZIP_NOT_A_ZIP: 'This file is not a Klebb export (not a zip archive).',
   ZIP_UNSAFE_NAME:
     'This archive holds a file Klebb will not unpack (its name is unsafe), so it is not imported.',
@@ -31,7 +33,7 @@ const PLAIN: Record<string, string> = {
   IMPORT_ROW_COUNT: BROKEN,
   IMPORT_BAD_ROW: BROKEN,
   IMPORT_BAD_CARD: BROKEN,
-};
+});
 
 /** The sentence to show for a refusal with `code` and the API's `message`. */
 export function importProblemText(code: string | undefined, message: string): string {

@@ -13,6 +13,7 @@ import { api } from '../lib/api.js';
 import { cardsVersion, dataVersion } from '../lib/live.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/gallery.css';
+import { lookupTable } from '../../src/common/lookup-table.js';
 
 interface StaleFinding {
   cardId: string;
@@ -29,7 +30,7 @@ interface Suggestion {
 }
 
 /** What a category's cards are about, to finish "You have 3 cards about …". */
-const ABOUT: Record<string, string> = {
+const ABOUT = lookupTable<string>({
   sleep: 'sleep',
   recovery: 'recovery',
   activity: 'activity',
@@ -39,7 +40,7 @@ const ABOUT: Record<string, string> = {
   lifestyle: 'everyday habits',
   supplements: 'supplements',
   medication: 'medicines',
-};
+});
 
 /** "a, b and c". */
 function listText(words: string[]): string {

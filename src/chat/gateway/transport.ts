@@ -12,6 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
+import { lookupTable } from '../../common/lookup-table.js';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_UNFRAMED_QUIET_MS } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
@@ -190,7 +191,7 @@ function decodedBody(res: http.IncomingMessage, handlers: ExchangeHandlers): Rea
     .map((e) => e.trim())
     .filter((e) => e !== '' && e !== 'identity');
   if (encodings.length === 0) return res;
-  const unknown = encodings.find((e) => !(e in DECOMPRESSORS));
+  const unknown = encodings.find((e) => DECOMPRESSORS[e] === undefined);
   if (unknown !== undefined) {
     res.resume();
     handlers.onError(
@@ -242,7 +243,10 @@ function decompressorChain(
   let head: Writable | undefined;
   let body: Readable | undefined;
   for (const encoding of [...encodings].reverse()) {
-    const stage = DECOMPRESSORS[encoding]();
+    const make = DECOMPRESSORS[encoding];
+    // every coding was checked against the table before the stages are built
+    if (!make) throw new Error(`no decompressor for ${encoding}`);
+    const stage = make();
     stage.on('error', (err) =>
       handlers.onError(
         new GatewayError('parse', `the gateway reply did not decompress as ${encoding}: ${err.message}`, {
@@ -260,9 +264,9 @@ function decompressorChain(
 }
 
 /** Decompressors by Content-Encoding token; flushes are read as they come, so a stream stays live. */
-const DECOMPRESSORS: Record<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress> = {
+const DECOMPRESSORS = lookupTable<() => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>({
   gzip: () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   'x-gzip': () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   deflate: () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   br: () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
-};
+});

@@ -9,6 +9,7 @@
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
 
+import { lookupTable } from '../../../common/lookup-table.js';
 import { onPersonsClock } from './instant-zone.js';
 import { ownString } from './own-string.js';
 import { epochIso, rewriteTimestamp } from './timestamp-spellings.js';
@@ -256,7 +257,7 @@ function parse(input: string): HaeTime | null {
  * 12-hour clock): Spanish `a. m.`/`p. m.` (spaces may be U+00A0), Japanese, Chinese and Korean
  * (written before the hour), German `vorm.`/`nachm.`.
  */
-const DAY_HALF: Readonly<Record<string, 'am' | 'pm'>> = {
+const DAY_HALF = lookupTable<'am' | 'pm'>({
   午前: 'am',
   午後: 'pm',
   上午: 'am',
@@ -265,7 +266,7 @@ const DAY_HALF: Readonly<Record<string, 'am' | 'pm'>> = {
   오후: 'pm',
   'vorm.': 'am',
   'nachm.': 'pm',
-};
+});
 const DAY_HALF_WORD = new RegExp(
   `(${Object.keys(DAY_HALF).join('|').replace(/\./g, '\\.')}|[aApP]\\.${SP}+[mM]\\.)`,
 );

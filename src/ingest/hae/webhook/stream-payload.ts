@@ -14,6 +14,7 @@
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
+import { lookupTable } from '../../../common/lookup-table.js';
 import { isOtherSection, objectCounts } from '../format/other-sections.js';
 import { ownString } from '../format/own-string.js';
 
@@ -75,13 +76,13 @@ interface Frame {
 /** Where an assembled value goes. */
 type Sink = 'point' | 'workout' | 'badBlock' | { field: string };
 
-const PRIMITIVE: Record<string, (v?: string) => unknown> = {
+const PRIMITIVE = lookupTable<(v?: string) => unknown>({
   stringValue: (v) => v ?? '',
   numberValue: (v) => Number(v),
   nullValue: () => null,
   trueValue: () => true,
   falseValue: () => false,
-};
+});
 
 /**
  * The role of a value that starts inside `parent` (under `parent.key` for objects), or the sink
@@ -215,7 +216,7 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
       }
       const isObject = token.name === 'startObject';
       const isArray = token.name === 'startArray';
-      if (!isObject && !isArray && !(token.name in PRIMITIVE)) return;
+      if (!isObject && !isArray && PRIMITIVE[token.name] === undefined) return;
       if (!top && isObject) result.rootIsObject = true;
       // one more entry of a section ingestion does not read
       if (top?.section !== undefined && top.array) {
@@ -227,7 +228,7 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
           asm = assembler;
           asmSink = role;
           asm.consume(token);
-        } else deliver(role, PRIMITIVE[token.name](token.value));
+        } else deliver(role, PRIMITIVE[token.name]?.(token.value));
         return;
       }
       if (isObject || isArray) {
