@@ -25,6 +25,16 @@ describe('retry-after', () => {
     expect(parseTryAgainIn('try again in 750ms')).toBe(750);
     expect(parseTryAgainIn('no hint')).toBeUndefined();
   });
+  it('reads a wait said in other words and units spelt out', () => {
+    expect(parseTryAgainIn('try again in 2h3m')).toBe(7_380_000);
+    expect(parseTryAgainIn('Please retry in 7.397248589s.')).toBe(7397);
+    expect(parseTryAgainIn('Please retry after 86400 seconds.')).toBe(86_400_000);
+    expect(parseTryAgainIn('Try again in 43 seconds.')).toBe(43_000);
+    expect(parseTryAgainIn('please wait 2 minutes and 30 seconds')).toBe(150_000);
+    expect(parseTryAgainIn('retry after 1.5s')).toBe(1500);
+    expect(parseTryAgainIn('Please retry after some time.')).toBeUndefined();
+    expect(parseTryAgainIn('retry in 3 requests')).toBeUndefined();
+  });
   it('takes the largest of the three sources', () => {
     expect(retryAfterMs({ 'retry-after': '6' }, 'try again in 5.289s', now)).toBe(6000);
     expect(retryAfterMs({ 'retry-after-ms': '7200' }, 'try again in 5.289s', now)).toBe(7200);

@@ -15,7 +15,7 @@ import {
 } from './error-body.js';
 import { GatewayError } from './gateway-error.js';
 import { refusalReason } from './refusal-reason.js';
-import { type HeaderBag, requestExceedsLimit, retryAfterMs } from './retry-after.js';
+import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 import { classifyFailure, statusOf } from './transience.js';
 
 export { hasBudgetMarker } from './budget-wording.js';
@@ -98,7 +98,13 @@ export function classifyHttpError(
     providerType: decoded?.metadataType ?? decoded?.type,
   };
   if (status >= 300 && status < 400) return redirectError(status, headers);
-  const cls = classifyFailure({ status, types: typesOf(decoded), message: providerText });
+  const stated = statedWaitMs(decoded);
+  const cls = classifyFailure({
+    status,
+    types: typesOf(decoded),
+    message: providerText,
+    waitStated: stated !== undefined,
+  });
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
   if (status === 429) {
@@ -120,7 +126,7 @@ export function classifyHttpError(
       reason: 'rate_limited',
       retryable: true,
       // the response's own headers win over those the body relays from further upstream
-      retryAfterMs: retryAfterMs({ ...decoded?.headers, ...headers }, providerText, nowMs),
+      retryAfterMs: retryAfterMs({ ...decoded?.headers, ...headers }, providerText, nowMs, stated),
     });
   }
   if (cls === 'too_large')
@@ -208,7 +214,8 @@ export function classifyErrorPayload(
     partialText: partialText || undefined,
     inReply: true,
   };
-  const signs = { status: numeric, types, message: d.message };
+  const stated = statedWaitMs(d);
+  const signs = { status: numeric, types, message: d.message, waitStated: stated !== undefined };
   const cls = classifyFailure(signs);
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
@@ -230,7 +237,7 @@ export function classifyErrorPayload(
       ...init,
       reason: 'rate_limited',
       retryable: true,
-      retryAfterMs: retryAfterMs(d.headers ?? {}, d.message, nowMs),
+      retryAfterMs: retryAfterMs(d.headers ?? {}, d.message, nowMs, stated),
     });
   }
   return new GatewayError('failed', message, {
@@ -238,8 +245,19 @@ export function classifyErrorPayload(
     reason: cls === 'too_large' ? 'request_too_large' : validation ? 'validation' : 'provider_error',
     retryable: transient,
     // a rate limit reported inside the stream may say how long to wait ("try again in 5.3s")
-    retryAfterMs: transient ? retryAfterMs(d.headers ?? {}, d.message, nowMs) : undefined,
+    retryAfterMs: transient ? retryAfterMs(d.headers ?? {}, d.message, nowMs, stated) : undefined,
   });
+}
+
+/**
+ * The wait an error body states itself, ms: a retry delay in a field of its own, or one in its
+ * words ("Please retry in 26s", read from the whole text, since the message shown is cut short).
+ */
+function statedWaitMs(d: DecodedError | undefined): number | undefined {
+  if (!d) return undefined;
+  const said = parseTryAgainIn(d.detail || d.message);
+  if (said === undefined) return d.retryDelayMs;
+  return Math.max(said, d.retryDelayMs ?? 0);
 }
 
 /** The code and type strings of a decoded error, as the failure classifier reads them. */

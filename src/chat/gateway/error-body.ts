@@ -27,6 +27,11 @@ export interface DecodedError {
    * `metadata.headers`, which carries `X-RateLimit-Reset`), names lower-cased.
    */
   headers?: Record<string, string>;
+  /**
+   * The wait the body states in a field of its own, ms: Google's `RetryInfo` entry of `details`
+   * (`retryDelay: "26s"`), which Gemini sends with a per-minute quota.
+   */
+  retryDelayMs?: number;
 }
 
 function asRecord(v: unknown): Record<string, unknown> | undefined {
@@ -105,7 +110,8 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   if (!body) return undefined;
   const err = body.error;
   if (typeof err === 'string') {
-    return decoded(err, { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) });
+    const rest = { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) };
+    return innerError(err, rest) ?? decoded(err, rest);
   }
   if (Array.isArray(err) && err.length > 0) {
     // a list of errors under `error` (Cloudflare's AI Gateway): their messages, the first code
@@ -126,14 +132,17 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
       flattenErrorText(e.msg) ||
       (str(meta?.raw) ?? '') ||
       flattenErrorText(e.detail);
-    const out = decoded(text, {
+    const rest = {
       type:
         str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
       code,
       metadataType: str(meta?.error_type),
-    });
+    };
+    const out = innerError(text, rest) ?? decoded(text, rest);
     const relayed = relayedHeaders(meta?.headers);
     if (relayed) out.headers = relayed;
+    const delay = retryInfoDelayMs(e.details);
+    if (delay !== undefined) out.retryDelayMs = Math.max(delay, out.retryDelayMs ?? 0);
     return out;
   }
   // vLLM / FastAPI shapes: no `error` key at all.
@@ -188,6 +197,53 @@ export function isErrorPayload(payload: unknown): boolean {
   // `{code: 0, message: "success", data}`: a wrapper's envelope around something else, not an error
   if (body.code !== undefined) return !/^(?:0|200|ok|success)$/i.test(String(body.code).trim());
   return body.type !== undefined;
+}
+
+/**
+ * The error a message holds as JSON text: a proxy that caught the provider's error body and
+ * passed it on as the message of its own (`{"error": {"message": "{\n \"error\": {...}}",
+ * "code": 429}}`). The inner error's words, type and stated wait are what the person and the
+ * classifier need; the outer code and type fill in what the inner one lacks. Undefined when the
+ * text is no such document.
+ */
+function innerError(text: string, outer: Omit<DecodedError, 'message' | 'detail'>): DecodedError | undefined {
+  const t = text.trim();
+  if (t[0] !== '{' && t[0] !== '[') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  const inner = decodeErrorPayload(parsed);
+  if (!inner || inner.message === '') return undefined;
+  return {
+    ...inner,
+    type: inner.type ?? outer.type,
+    code: inner.code ?? outer.code,
+    metadataType: inner.metadataType ?? outer.metadataType,
+  };
+}
+
+/**
+ * The retry delay of a Google `RetryInfo` entry in an error's `details`, ms: a Duration as JSON
+ * text (`"26s"`, `"1.5s"`) or as `{seconds, nanos}`; undefined when there is none.
+ */
+function retryInfoDelayMs(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const item of details) {
+    const delay = asRecord(item)?.retryDelay;
+    if (typeof delay === 'string') {
+      const m = /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(delay);
+      if (m) return Math.round(Number(m[1]) * 1000);
+    }
+    const d = asRecord(delay);
+    if (d && (typeof d.seconds === 'number' || typeof d.seconds === 'string')) {
+      const ms = Number(d.seconds) * 1000 + (typeof d.nanos === 'number' ? d.nanos / 1e6 : 0);
+      if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+    }
+  }
+  return undefined;
 }
 
 /** Headers relayed in an error body, names lower-cased, values as text; undefined when none. */

@@ -30,24 +30,41 @@ export function parseRetryAfterHeader(
   return Math.max(0, at - nowMs);
 }
 
+/** A number and its unit of time, short or spelt out: `5.289s`, `750ms`, `2h`, `43 seconds`, `1 minute`. */
+const AMOUNT = String.raw`\d+(?:\.\d+)?\s*(?:ms|milliseconds?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)(?![a-z])`;
+/** A wait in words: "try again in", "retry in", "retry after", "wait" (for) and amounts of time. */
+const WAIT_PHRASE = new RegExp(
+  String.raw`(?:try again|retry|wait)(?:\s+(?:in|after|for))?\s+((?:${AMOUNT}[\s,]*(?:and\s+)?)+)`,
+  'i',
+);
+
 /**
- * Reads "try again in 5.289s" / "in 1m30.5s" / "in 750ms" / "in 2h3m" from a provider
- * message (Groq, OpenAI). Returns ms, or undefined.
+ * Reads a wait from a provider message: "try again in 5.289s" / "in 1m30.5s" / "in 750ms" /
+ * "in 2h3m" (Groq, OpenAI), "Please retry in 7.3s" (Gemini), "Please retry after 20 seconds"
+ * (Azure OpenAI), "wait 30 seconds". Returns ms, or undefined.
  */
 export function parseTryAgainIn(message: string): number | undefined {
-  const m = /try again in\s+((?:\d+(?:\.\d+)?\s*(?:h|ms|m|s)\s*)+)/i.exec(message);
+  const m = WAIT_PHRASE.exec(message);
   if (!m) return undefined;
   let total = 0;
-  for (const part of m[1].matchAll(/(\d+(?:\.\d+)?)\s*(h|ms|m|s)/gi)) {
+  for (const part of m[1].matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/gi)) {
     const n = Number(part[1]);
     const unit = part[2].toLowerCase();
-    total += unit === 'h' ? n * 3_600_000 : unit === 'm' ? n * 60_000 : unit === 's' ? n * 1000 : n;
+    total +=
+      unit === 'ms' || unit.startsWith('milli')
+        ? n
+        : unit[0] === 'h'
+          ? n * 3_600_000
+          : unit[0] === 'm'
+            ? n * 60_000
+            : n * 1000;
   }
   return Math.round(total);
 }
 
 /**
- * The wait a 429 asks for, ms: max(Retry-After, retry-after-ms, "try again in"); when none of
+ * The wait a 429 asks for, ms: max(`statedMs` (a wait the error body gives in a field of its
+ * own), Retry-After, retry-after-ms, "try again in"); when none of
  * them is present, the reset of the spent limit (rateLimitResetMs); else undefined. An explicit
  * wait wins over a reset time because it is what the server asks of this request. Jitter is
  * added by the caller.
@@ -56,8 +73,10 @@ export function retryAfterMs(
   headers: HeaderBag,
   message: string,
   nowMs: number = Date.now(),
+  statedMs?: number,
 ): number | undefined {
   const candidates = [
+    statedMs,
     parseRetryAfterHeader(header(headers, 'retry-after'), nowMs),
     (() => {
       const raw = header(headers, 'retry-after-ms');

@@ -16,6 +16,12 @@ export interface FailureSigns {
   types: readonly string[];
   /** The provider's message ('' when none). */
   message: string;
+  /**
+   * The error body itself says when to ask again (a retry delay, "Please retry in 26s"): an
+   * allowance that comes back after a stated wait is a rate limit, not a spent budget (Gemini
+   * words its per-minute quota as "You exceeded your current quota").
+   */
+  waitStated?: boolean;
 }
 
 /**
@@ -97,8 +103,11 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   const types = signs.types.map((t) => t.toLowerCase());
   const words = `${signs.message} ${types.join(' ')}`;
   const { status } = signs;
-  if (status === 402 || ((status === undefined || (status >= 400 && status < 500)) && hasBudgetMarker(words)))
-    return 'budget';
+  if (status === 402) return 'budget';
+  if ((status === undefined || (status >= 400 && status < 500)) && hasBudgetMarker(words)) {
+    if (!signs.waitStated) return 'budget';
+    if (status === undefined || status === 429) return 'transient';
+  }
   // a prompt too long for the model is refused again however often it is sent, whatever status
   // the server gives it (llama.cpp's server says 500)
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
