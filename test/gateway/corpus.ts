@@ -30,6 +30,21 @@ export interface ReplyBehaviour {
 /** The reply fixtures: served as the answer to a streamed request, each must assemble to `expected`. */
 export const REPLY_CORPUS: ReplyBehaviour[] = [
   {
+    fixture: 'one-id-on-parallel-calls',
+    behaviour: 'parallel calls under their own indexes sharing one id stay two calls',
+    expected: {
+      calls: [
+        ['append_row', { id: 'water', value: { ml: 250 } }],
+        ['append_row', { id: 'coffee', value: { cups: 1 } }],
+      ],
+    },
+  },
+  {
+    fixture: 'same-call-at-two-indexes',
+    behaviour: 'one call streamed again under another index with the same id is one call',
+    expected: { calls: [['append_row', { id: 'water', value: { ml: 250 } }]] },
+  },
+  {
     fixture: 'parallel-calls-share-index-0',
     behaviour: 'parallel calls streamed under one index are told apart by their ids',
     expected: {
@@ -187,6 +202,17 @@ export const REPLY_CORPUS: ReplyBehaviour[] = [
 
 /** The fixtures that are buffered JSON replies (served to buffered requests). */
 export const BUFFERED_REPLY_CORPUS: ReplyBehaviour[] = [
+  {
+    fixture: 'one-id-on-parallel-calls-buffered',
+    behaviour: 'two calls of a whole reply sharing one id stay two calls',
+    expected: {
+      calls: [
+        ['append_row', { id: 'water', value: { ml: 250 } }],
+        ['append_row', { id: 'coffee', value: { cups: 1 } }],
+      ],
+      usage: { promptTokens: 812, completionTokens: 41, totalTokens: 853 },
+    },
+  },
   {
     fixture: 'thought-signature-under-vertex-key',
     behaviour: 'a buffered call with a thought signature under another vendor key is read',

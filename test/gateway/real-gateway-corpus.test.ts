@@ -17,6 +17,8 @@
 //   include-usage-refused-with-500: https://github.com/BerriAI/litellm/issues/9916
 //   legacy-function-call-delta: https://github.com/unslothai/unsloth/pull/10362
 //   missing-thought-signature-refused: https://github.com/lbjlaq/Antigravity-Manager/issues/938
+//   one-id-on-parallel-calls: https://github.com/HKUDS/nanobot/pull/3943
+//   one-id-on-parallel-calls-buffered: https://github.com/HKUDS/nanobot/issues/4059
 //   no-index-calls-with-thought-signatures: https://github.com/noho/dayu-agent/issues/45
 //   parallel-calls-same-index-no-ids: https://github.com/huggingface/smolagents/pull/1958
 //   parallel-calls-share-index-0: https://github.com/ai-dynamo/dynamo/pull/4723
@@ -25,6 +27,7 @@
 //   reasoning-inline-in-think-tags: https://github.com/continuedev/continue/issues/3832
 //   reasoning-with-only-a-closing-tag: https://github.com/open-webui/open-webui/issues/9808
 //   same-call-id-in-every-round-trip: https://github.com/NousResearch/hermes-agent/pull/11722
+//   same-call-at-two-indexes: https://github.com/mudler/LocalAI/issues/9722
 //   same-id-on-every-fragment: https://github.com/JetBrains/koog/pull/2052
 //   single-newline-events-held-open: https://github.com/cohere-ai/cohere-python/issues/756
 //   stream-options-unknown-parameter: https://github.com/QuantumNous/new-api/issues/418

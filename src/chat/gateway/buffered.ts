@@ -75,7 +75,11 @@ export function parseBufferedCompletion(
     throw new GatewayError('parse', 'the gateway reply has no choices[].message', { reason: 'no_choices' });
   }
   const calls = createCallAssembler();
-  for (const f of choice.tools) calls.add(f);
+  // each entry of a whole message's tool_calls is a call of its own, whatever index or id it
+  // repeats (servers that put one id, or index 0, on every call)
+  choice.tools.forEach((f, position) => {
+    calls.add({ ...f, index: position });
+  });
   const splitter = createReasoningSplitter(options.reasoningStartsInside);
   const first = splitter.push(choice.text);
   const last = splitter.end();

@@ -17,6 +17,13 @@
  *   everything the call holds is a snapshot and replaces it; other text is a delta and appends;
  * - a fragment without an id restating a call's name and its very arguments is that call again,
  *   not a second call (running it twice would repeat a write);
+ * - one id may stand for several calls (servers that put the response's id on every call, or
+ *   reuse one call id across parallel calls): once the call with that id holds a name and its
+ *   complete arguments, a named fragment starts a new call under another index, or, without
+ *   indexes, when it brings arguments other than the call's; a fragment goes to the newest call
+ *   with its id, under its index when there is one;
+ * - two calls under one id with the same name and the same arguments are one call sent twice
+ *   (a server whose two parsers each emitted it, under two indexes): it is kept once;
  * - an empty object `{}` followed, without a name, by other argument text was a placeholder (relays
  *   that seed the arguments with `{}`): the text that follows replaces it.
  */
@@ -74,6 +81,33 @@ function sameArguments(call: AssembledCall, args: string | Record<string, unknow
   return held !== undefined && isDeepStrictEqual(held, argumentValue(args));
 }
 
+/**
+ * True when `f`, whose id is `known`'s, is another call: `known` is already whole (a name and its
+ * complete arguments) and `f` names a tool either under another index, or, without indexes to
+ * tell, with arguments of its own that are not `known`'s again.
+ */
+function anotherUnderSameId(known: AssembledCall, f: ToolFragment): boolean {
+  if (f.name === undefined || known.name === '' || !holdsCompleteArguments(known)) return false;
+  if (f.index !== undefined && known.index !== undefined) return f.index !== known.index;
+  return f.args !== undefined && !blankText(f.args) && !sameArguments(known, f.args);
+}
+
+/** True for arguments that say nothing: '' or whitespace. */
+function blankText(args: string | Record<string, unknown>): boolean {
+  return typeof args === 'string' && args.trim() === '';
+}
+
+/** `calls` without a call that repeats an earlier one: the same provider id, name and arguments. */
+function withoutRepeats(calls: AssembledCall[]): AssembledCall[] {
+  return calls.filter(
+    (c, i) =>
+      c.providerId === undefined ||
+      !calls
+        .slice(0, i)
+        .some((e) => e.providerId === c.providerId && e.name === c.name && sameArguments(e, c.arguments)),
+  );
+}
+
 /** Creates an assembler for one choice. */
 export function createCallAssembler(): CallAssembler {
   const calls: AssembledCall[] = [];
@@ -89,14 +123,19 @@ export function createCallAssembler(): CallAssembler {
     current = call;
     return call;
   };
-  const byId = (id: string | undefined) =>
-    id === undefined ? undefined : calls.find((c) => idsOf.get(c)?.has(id));
+  /** The newest call with this id, under this index when one is. */
+  const byId = (id: string | undefined, index: number | undefined) => {
+    if (id === undefined) return undefined;
+    const withId = calls.filter((c) => idsOf.get(c)?.has(id)).reverse();
+    return withId.find((c) => index !== undefined && c.index === index) ?? withId[0];
+  };
   const byIndex = (index: number | undefined) =>
     index === undefined ? undefined : [...calls].reverse().find((c) => c.index === index);
 
   const target = (f: ToolFragment): AssembledCall => {
-    const known = byId(f.id);
-    if (known) return known;
+    const known = byId(f.id, f.index);
+    if (known && !anotherUnderSameId(known, f)) return known;
+    if (known) return open(f);
     if (f.name !== undefined) {
       if (!current) return open(f);
       const sameIndex = byIndex(f.index);
@@ -162,8 +201,10 @@ export function createCallAssembler(): CallAssembler {
       addArguments(call, f.args);
     },
     calls: () =>
-      calls.every((c) => c.index !== undefined)
-        ? [...calls].sort((a, b) => (a.index as number) - (b.index as number))
-        : calls,
+      withoutRepeats(
+        calls.every((c) => c.index !== undefined)
+          ? [...calls].sort((a, b) => (a.index as number) - (b.index as number))
+          : calls,
+      ),
   };
 }
