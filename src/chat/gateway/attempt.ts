@@ -50,6 +50,10 @@ export function attempt(
     let idleTimer: NodeJS.Timeout | undefined;
     let callTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
+    let piecesAtFinish = 0;
+    // the reply went on after every choice had its finish_reason: that finish_reason does not
+    // say the stream ended, so only [DONE], the end of the body or the idle timeout do
+    let finishSaysNothing = false;
     const graceMs = timeouts.finishGraceMs ?? GATEWAY_FINISH_GRACE_MS;
     let reader: ReplyReader | undefined;
     let exchange: Exchange | undefined;
@@ -122,11 +126,17 @@ export function attempt(
         if (settled) return;
         activity();
         guarded(() => reader?.push(chunk));
-        if (!settled && graceTimer === undefined && reader?.finished()) {
+        if (!settled && !finishSaysNothing && graceTimer === undefined && reader?.finished()) {
           // every choice has its finish_reason: trailing usage may follow, but a transport that
           // never ends (no [DONE], the socket held open, keep-alives going on) must not hang the turn
           const r = reader;
+          piecesAtFinish = r.pieces();
           graceTimer = setTimeout(() => guarded(() => r.finishNow()), graceMs);
+        } else if (graceTimer !== undefined && reader && reader.pieces() > piecesAtFinish) {
+          // more of the reply after its finish_reason (a server that sets it on every chunk)
+          finishSaysNothing = true;
+          clearTimeout(graceTimer);
+          graceTimer = undefined;
         }
       },
       onEnd: (how) => guarded(() => reader?.end(how)),

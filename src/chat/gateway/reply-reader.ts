@@ -36,6 +36,8 @@ export interface ReplyReader {
   finished(): boolean;
   /** Settles a finished stream whose transport never ended. */
   finishNow(): GatewayResult;
+  /** How many pieces of a streamed reply were read so far (0 for a JSON body). */
+  pieces(): number;
   /**
    * True when the body read so far is a whole reply: a complete JSON value, or a stream that
    * finished; an error body always is. The transport asks when a declared length ran out.
@@ -216,6 +218,7 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
       result ??= assembler.finish('done');
       return result;
     },
+    pieces: () => assembler.pieces,
 
     push(chunk: Buffer): GatewayResult | undefined {
       if (result) return result;

@@ -65,6 +65,12 @@ export interface StreamAssembler {
   finished(): boolean;
   /** True once usage has been read. */
   readonly hasUsage: boolean;
+  /**
+   * How many pieces of the reply that added to it (text, reasoning, a tool-call fragment) were
+   * read so far: a count that grows after every choice has its finish_reason says the stream had
+   * not really ended (a closing chunk restating the whole message adds nothing).
+   */
+  readonly pieces: number;
   /** Answer text of the primary choice so far (reasoning removed). */
   readonly text: string;
   /** True once any answer text went out through onToken (retrying would repeat it). */
@@ -102,6 +108,7 @@ export function createStreamAssembler(
   let usage: GatewayUsage | null = null;
   let model: string | undefined;
   let emittedText = false;
+  let pieces = 0;
   const warnings: string[] = [];
   let warnedJunk = false;
 
@@ -113,6 +120,7 @@ export function createStreamAssembler(
       c.text = '';
       hooks.onRetract?.();
     }
+    if (piece.reasoning !== '' || piece.answer !== '') pieces++;
     if (piece.reasoning !== '') {
       c.reasoning += piece.reasoning;
       hooks.onReasoning?.(piece.reasoning);
@@ -138,6 +146,7 @@ export function createStreamAssembler(
   /** One choice piece that is the reply's: its reasoning, text, calls and finish_reason. */
   const apply = (ch: NormalChoice) => {
     const c = reply;
+    if (ch.tools.length > 0) pieces++;
     const wereSnapshots = [reasoningPieces.snapshots, answerPieces.snapshots];
     const reasoning = reasoningPieces.push(ch.reasoning, ch.whole);
     if (reasoning !== '') addText(c, { answer: '', reasoning, retracted: false });
@@ -169,6 +178,9 @@ export function createStreamAssembler(
     },
     get hasUsage() {
       return usage !== null;
+    },
+    get pieces() {
+      return pieces;
     },
     pushTrailer(data: string, parsed?: unknown): void {
       let payload = parsed;
