@@ -30,6 +30,11 @@ export interface ReplyBehaviour {
 /** The reply fixtures: served as the answer to a streamed request, each must assemble to `expected`. */
 export const REPLY_CORPUS: ReplyBehaviour[] = [
   {
+    fixture: 'usage-inside-the-choice',
+    behaviour: 'usage on the last choice instead of beside the choices is read',
+    expected: { text: '你好。', usage: { promptTokens: 19, completionTokens: 13, totalTokens: 32 } },
+  },
+  {
     fixture: 'one-id-on-parallel-calls',
     behaviour: 'parallel calls under their own indexes sharing one id stay two calls',
     expected: {

@@ -43,6 +43,7 @@
 //   tool-name-restated-on-every-chunk: https://github.com/NousResearch/hermes-agent/pull/11984
 //   tool-name-streamed-in-fragments: https://github.com/continuedev/continue/pull/5849
 //   unique-id-on-every-fragment: https://github.com/NousResearch/hermes-agent/pull/5331
+//   usage-inside-the-choice: https://github.com/northes/go-moonshot/issues/17
 //   usage-under-vendor-key: https://github.com/vercel/ai/issues/1651
 import fs from 'node:fs';
 import os from 'node:os';

@@ -58,7 +58,8 @@ export function reframe(events: string[], rand: () => number): { chunks: Buffer[
  * The same reply as one buffered chat.completion body, built from the raw events (not our reader):
  * text from string content, text parts and completions-style `text` (the last piece when each
  * piece begins with the one before: snapshots of the whole text); reasoning from the plain
- * fields, thinking parts and readable reasoning items, sent back as `message.reasoning`.
+ * fields, thinking parts and readable reasoning items, sent back as `message.reasoning`; usage
+ * beside the choices, wherever the stream put it.
  */
 export function asBuffered(events: string[], expected: Expected): string {
   const pieces: string[] = [];
@@ -77,6 +78,7 @@ export function asBuffered(events: string[], expected: Expected): string {
       }
       const r = d.reasoning_content ?? d.reasoning;
       if (typeof r === 'string') reasoning += r;
+      if (ch.usage) extra = { ...extra, usage: ch.usage };
       for (const item of r ? [] : (d.reasoning_details ?? []))
         if (item.type === 'reasoning.text' && item.text) reasoning += item.text;
     }

@@ -6,8 +6,8 @@
  * proxies still answer in the older functions shape), or, in a choice with neither `delta` nor
  * `message`, from the completions-style `text`; reasoning from `reasoning_content`, `reasoning`,
  * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
- * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage` or a
- * vendor key holding one (`x_groq.usage`); a tool-call fragment keeps whatever it carried (index,
+ * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage`, a
+ * vendor key holding one (`x_groq.usage`) or a choice's own `usage` (Moonshot); a tool-call fragment keeps whatever it carried (index,
  * id, name, arguments) plus any provider fields beside them, which some providers need echoed on
  * the next request (a thought signature in `extra_content`).
  */
@@ -192,7 +192,11 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   if (!Array.isArray(body.choices)) return out;
   for (const rawChoice of body.choices) {
     const ch = rec(rawChoice);
-    if (ch) out.choices.push(normaliseChoice(ch));
+    if (!ch) continue;
+    out.choices.push(normaliseChoice(ch));
+    // Moonshot (Kimi) puts the stream's usage on its last choice rather than beside the choices
+    if (out.usage === null && ch.usage !== undefined && ch.usage !== null)
+      out.usage = normalizeUsage(ch.usage);
   }
   return out;
 }
