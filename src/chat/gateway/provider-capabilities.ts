@@ -17,6 +17,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   tools: true,
   reasoningStartsInside: false,
   reasoningDetails: true,
+  assistantNullContent: true,
 };
 
 interface TableRow {

@@ -25,6 +25,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'tools',
   'reasoningStartsInside',
   'reasoningDetails',
+  'assistantNullContent',
 ];
 
 function keyOf(origin: string, model: string): string {

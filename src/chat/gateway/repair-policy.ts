@@ -47,7 +47,18 @@ export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
 interface Repair {
   change: Partial<ProviderCapabilities>;
   names(text: string): boolean;
-  sent(body: ChatCompletionBody): boolean;
+  /** True when `body` carries what the refusal (`text`) is about. */
+  sent(body: ChatCompletionBody, text: string): boolean;
+}
+
+/**
+ * True when `body` has an assistant message with `content: null`, and, when the refusal names a
+ * message by its number (`messages.1.content`, `messages[3]`), that message is one.
+ */
+function sentNullAssistantContent(body: ChatCompletionBody, text: string): boolean {
+  const isNull = (m: Record<string, unknown> | undefined) => m?.role === 'assistant' && m.content === null;
+  const named = /messages?\W{1,3}(\d+)\W/i.exec(text);
+  return named ? isNull(body.messages[Number(named[1])]) : body.messages.some((m) => isNull(m));
 }
 
 const REPAIRS: Record<string, Repair> = {
@@ -76,6 +87,17 @@ const REPAIRS: Record<string, Repair> = {
           /\btool\b/i.test(t) &&
           !/function_response|cannot be empty|missing/i.test(t))),
     sent: (b) => b.messages.some((m) => m.role === 'tool' && typeof m.name === 'string'),
+  },
+  assistantNullContent: {
+    // LM Studio: "'content' field must be a string or an array of objects"; Ollama: "invalid
+    // message content type: <nil>"; pydantic servers: "messages.1.content: Input should be a valid string"
+    change: { assistantNullContent: false },
+    names: (t) =>
+      /content/i.test(t) &&
+      /must be (?:a )?string|expected (?:a )?string|should be a valid string|<nil>|\bnull\b|none is not an allowed/i.test(
+        t,
+      ),
+    sent: sentNullAssistantContent,
   },
   reasoningDetails: {
     change: { reasoningDetails: false },
@@ -130,7 +152,7 @@ export function repairRefusal(
   const text = `${err.detail ?? ''} ${err.message}`;
   let repaired = false;
   for (const [key, repair] of Object.entries(REPAIRS)) {
-    if (made.has(key) || !repair.sent(body) || !repair.names(text)) continue;
+    if (made.has(key) || !repair.sent(body, text) || !repair.names(text)) continue;
     made.add(key);
     target.memory.learn(target.origin, target.model, repair.change);
     repaired = true;

@@ -88,6 +88,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
  *   message's `reasoning_details` go back as they came, unless the provider refused them.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
+ * - An assistant message without text carries `content: null`, or "" for a provider that refused null.
  * - `tools` left out for a model served without tool support, `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
  *   and the provider accepts it.
  * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent.
@@ -110,7 +111,9 @@ export function buildRequestBody(
       case 'user':
         return { role: 'user', content: shapeParts(m.content, caps.cacheControl) };
       case 'assistant': {
-        const out: Record<string, unknown> = { role: 'assistant', content: m.content };
+        // a message that only calls tools has no text: null as OpenAI's schema has it, "" where refused
+        const content = m.content === null && !caps.assistantNullContent ? '' : m.content;
+        const out: Record<string, unknown> = { role: 'assistant', content };
         if (m.tool_calls && m.tool_calls.length > 0) {
           out.tool_calls = m.tool_calls.map((tc) => ({
             ...tc.extras,

@@ -116,6 +116,11 @@ export interface ProviderCapabilities {
    * them; a proxy that relays them but refuses them back is asked without them).
    */
   reasoningDetails: boolean;
+  /**
+   * An assistant message that only calls tools may carry `content: null`, as OpenAI's schema has
+   * it; servers that refuse null there (LM Studio, Ollama, strict validators) are sent "".
+   */
+  assistantNullContent: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
