@@ -107,3 +107,41 @@ it('a JSON reply cut off although more bytes than declared came: said to be cut 
   );
   expect(err).toMatchObject({ kind: 'unavailable', reason: 'truncated', retryable: true });
 });
+
+// A Content-Length longer than the body, on a connection the server (or a proxy keeping its
+// upstream connection alive) holds open: the body never reaches its declared length, and the
+// reply must not wait for the call's timeout once it is one whole JSON document.
+for (const [what, stream] of [
+  ['a JSON reply', false],
+  ['a JSON reply to a streamed request', true],
+] as const) {
+  it(`${what} with a Content-Length longer than its body, on a connection held open: shown at once`, async () => {
+    const url = await rawGateway([Buffer.from(head(json, Buffer.byteLength(reply) + 12) + reply)], 0, true);
+    const started = Date.now();
+    const cfg = configFor(url, { callTimeoutMs: 8_000, idleTimeoutMs: 8_000 });
+    const result = await callGateway(cfg, { messages: userSays('heute?'), stream });
+    expect(result.text).toBe(ANSWER);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+}
+
+it('an error with a Content-Length longer than its body, on a connection held open: told at once', async () => {
+  const body = JSON.stringify({
+    error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' },
+  });
+  const url = await rawGateway(
+    [
+      Buffer.from(
+        `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 12}\r\n\r\n${body}`,
+      ),
+    ],
+    0,
+    true,
+  );
+  const started = Date.now();
+  const err = await gatewayFailure(
+    callGateway(configFor(url, { callTimeoutMs: 8_000 }), { messages: userSays('heute?'), stream: false }),
+  );
+  expect(err).toMatchObject({ kind: 'failed', reason: 'auth', upstreamStatus: 401 });
+  expect(Date.now() - started).toBeLessThan(3_000);
+});

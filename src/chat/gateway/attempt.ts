@@ -127,11 +127,16 @@ export function attempt(
         activity();
         guarded(() => reader?.push(chunk));
         if (!settled && !finishSaysNothing && graceTimer === undefined && reader?.finished()) {
-          // every choice has its finish_reason: trailing usage may follow, but a transport that
-          // never ends (no [DONE], the socket held open, keep-alives going on) must not hang the turn
+          // every choice has its finish_reason (or a JSON body is whole): trailing usage may follow,
+          // but a transport that never ends (no [DONE], a declared length never reached, the
+          // socket held open, keep-alives going on) must not hang the turn
           const r = reader;
           piecesAtFinish = r.pieces();
-          graceTimer = setTimeout(() => guarded(() => r.finishNow()), graceMs);
+          graceTimer = setTimeout(() => {
+            // a body first read as one JSON value may have turned out to be JSON lines since
+            if (r.finished()) guarded(() => r.finishNow());
+            else graceTimer = undefined;
+          }, graceMs);
         } else if (graceTimer !== undefined && reader && reader.pieces() > piecesAtFinish) {
           // more of the reply after its finish_reason (a server that sets it on every chunk)
           finishSaysNothing = true;

@@ -32,9 +32,12 @@ export interface ReplyReader {
   end(how: 'eof' | 'reset'): GatewayResult;
   /** Answer text received so far (for a timeout's partial text). */
   partialText(): string;
-  /** True once a streamed reply has every choice's finish_reason (it may end without `[DONE]`). */
+  /**
+   * True once a streamed reply has every choice's finish_reason (it may end without `[DONE]`), or
+   * a JSON body is one complete value (its connection may stay open past it).
+   */
   finished(): boolean;
-  /** Settles a finished stream whose transport never ended. */
+  /** Settles a finished stream, or a complete JSON body, whose transport never ended. */
   finishNow(): GatewayResult;
   /** How many pieces of a streamed reply were read so far (0 for a JSON body). */
   pieces(): number;
@@ -77,6 +80,19 @@ function wholeJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Bodies longer than this are not parsed early to see whether they are whole, chars. */
+const EARLY_JSON_CHECK_MAX = 1024 * 1024;
+
+/**
+ * True when `text` is one complete JSON value, checked only when it ends as one could (with `}`
+ * or `]`) and is not large, so a body arriving in many pieces is not parsed again at every piece.
+ */
+function endsWholeJson(text: string): boolean {
+  if (text.length > EARLY_JSON_CHECK_MAX) return false;
+  const last = text.trimEnd().slice(-1);
+  return (last === '}' || last === ']') && wholeJson(text);
 }
 
 /** True when `text` is the start of a JSON value that ended too soon (not junk). */
@@ -206,7 +222,9 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
 
   return {
     partialText: () => assembler.text,
-    finished: () => (mode === 'sse' || mode === 'lines') && (afterDone || assembler.finished()),
+    finished: () =>
+      ((mode === 'sse' || mode === 'lines') && (afterDone || assembler.finished())) ||
+      ((mode === 'buffered' || mode === 'error') && endsWholeJson(text)),
     whole: () => {
       if (mode === 'error') return true;
       if (mode === 'buffered') return wholeJson(text);
@@ -215,6 +233,9 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
       );
     },
     finishNow: () => {
+      // a JSON body whose declared length never came (a server holding the connection open)
+      if (mode === 'error') throw classifyHttpError(status, headers, text);
+      if (mode === 'buffered') result ??= finishBuffered();
       result ??= assembler.finish('done');
       return result;
     },
