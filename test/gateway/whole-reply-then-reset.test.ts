@@ -76,3 +76,19 @@ it('a JSON body really cut short is a dropped connection, asked again', async ()
   const again = await callGateway({ ...cfg, maxRetries: 1 }, { messages: userSays('sleep?'), stream: false });
   expect(again.text).toBe('You slept 7 h 40 min.');
 });
+
+it('a chunked JSON body whose final empty chunk never comes, the connection held open: shown at once', async () => {
+  gw.script({
+    kind: 'bytes',
+    headers: { 'Content-Type': 'application/json' },
+    chunks: [whole.slice(0, 40), whole.slice(40)],
+    end: 'hold',
+  });
+  const started = Date.now();
+  const result = await callGateway(configFor(gw.url, { callTimeoutMs: 8_000 }), {
+    messages: userSays('sleep?'),
+    stream: false,
+  });
+  expect(result.text).toBe('You slept 7 h 40 min.');
+  expect(Date.now() - started).toBeLessThan(3_000);
+});
