@@ -68,6 +68,8 @@ function badRequestReason(text: string): string | undefined {
  * 402, and 4xx with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
  * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large'); a request longer than
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
+ * a model too big for the memory of the machine serving it is 'failed' / 'model_too_large' (Ollama
+ * says 500), not retried;
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
  * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
  * 'auth' for a 401, a 403 or a key refused by code or words, 'not_found' for a 404, a 405, an
@@ -131,6 +133,8 @@ export function classifyHttpError(
   }
   if (cls === 'too_large')
     return new GatewayError('failed', message, { ...base, reason: 'request_too_large', retryable: false });
+  if (cls === 'unfit')
+    return new GatewayError('failed', message, { ...base, reason: 'model_too_large', retryable: false });
   if (status === 408)
     return new GatewayError('timeout', message, { ...base, reason: 'upstream_timeout', retryable: true });
   if (status >= 500 || (status >= 400 && cls === 'transient')) {
@@ -219,6 +223,8 @@ export function classifyErrorPayload(
   const cls = classifyFailure(signs);
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
+  if (cls === 'unfit')
+    return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {
     // a server that answers a wrong path with a success status and an error body
     return new GatewayError('failed', message, { ...init, reason: 'not_found', retryable: false });

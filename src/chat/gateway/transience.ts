@@ -27,11 +27,13 @@ export interface FailureSigns {
 /**
  * - 'budget': the allowance is used up; sending again cannot help until it resets.
  * - 'too_large': the request is longer than the model or the provider's limit takes.
+ * - 'unfit': the model does not fit in the memory of the machine serving it; asking again loads
+ *   it again and fails the same way until memory is freed or a smaller model is chosen.
  * - 'invalid': the request itself was refused (validation, 4xx).
  * - 'transient': overload, rate limit, timeout, upstream failure; the same request may succeed.
  * - 'unknown': nothing says which (an in-stream error with no code, type or telling words).
  */
-export type FailureClass = 'budget' | 'too_large' | 'invalid' | 'transient' | 'unknown';
+export type FailureClass = 'budget' | 'too_large' | 'unfit' | 'invalid' | 'transient' | 'unknown';
 
 /**
  * Provider error codes/types after which the same request may be sent again, compared without
@@ -85,6 +87,15 @@ const CONTEXT_EXCEEDED =
   /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length|input is too long|reduce the length of the messages/i;
 
 /**
+ * Wording of a model that cannot be loaded for want of memory: Ollama's "model requires more
+ * system memory (7.3 GiB) than is available (6.0 GiB)" (said with 500), "not enough memory",
+ * llama.cpp's "unable to allocate backend buffer". A momentary "out of memory" while serving is
+ * not among them.
+ */
+const MODEL_DOES_NOT_FIT =
+  /requires more (?:system |gpu |video )?memory|(?:not enough|insufficient) (?:system |gpu |video )?memory (?:to load|for)|unable to allocate (?:\w+ )?buffer/i;
+
+/**
  * Wording of a momentary failure, for an error that gives no usable code: "Overloaded",
  * "temporarily unavailable", "try again later", "upstream connect error", "timed out".
  */
@@ -111,6 +122,7 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   // a prompt too long for the model is refused again however often it is sent, whatever status
   // the server gives it (llama.cpp's server says 500)
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
+  if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
   const squashed = types.map(squash);
   if (types.some((t) => t.includes('validation') || t.includes('invalid'))) return 'invalid';
   if (squashed.some((t) => REFUSED_TYPES.has(t))) return 'invalid';
