@@ -24,6 +24,7 @@
 
 import { lookupTable } from '../../common/lookup-table.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
+import { HEALTHKIT_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
@@ -35,121 +36,7 @@ export interface MappedPoint {
   point: Record<string, unknown>;
 }
 
-const Q = 'HKQuantityTypeIdentifier';
-
-/** Quantity types (after the `HKQuantityTypeIdentifier` prefix) → catalogue metric key. */
-const QUANTITY: Record<string, string> = {
-  StepCount: 'step_count',
-  DistanceWalkingRunning: 'walking_running_distance',
-  DistanceCycling: 'cycling_distance',
-  DistanceSwimming: 'swimming_distance',
-  DistanceWheelchair: 'wheelchair_distance',
-  DistanceDownhillSnowSports: 'distance_downhill_snow_sports',
-  PushCount: 'wheelchair_push_count',
-  SwimmingStrokeCount: 'swim_stroke_count',
-  FlightsClimbed: 'flights_climbed',
-  ActiveEnergyBurned: 'active_energy',
-  BasalEnergyBurned: 'basal_energy_burned',
-  AppleExerciseTime: 'apple_exercise_time',
-  AppleMoveTime: 'apple_move_time',
-  AppleStandTime: 'apple_stand_time',
-  HeartRate: 'heart_rate',
-  RestingHeartRate: 'resting_heart_rate',
-  WalkingHeartRateAverage: 'walking_heart_rate_average',
-  HeartRateVariabilitySDNN: 'heart_rate_variability',
-  HeartRateRecoveryOneMinute: 'cardio_recovery',
-  VO2Max: 'vo2_max',
-  OxygenSaturation: 'blood_oxygen_saturation',
-  RespiratoryRate: 'respiratory_rate',
-  BodyTemperature: 'body_temperature',
-  BasalBodyTemperature: 'basal_body_temperature',
-  AppleSleepingWristTemperature: 'apple_sleeping_wrist_temperature',
-  BloodGlucose: 'blood_glucose',
-  BodyMass: 'weight_body_mass',
-  BodyMassIndex: 'body_mass_index',
-  BodyFatPercentage: 'body_fat_percentage',
-  LeanBodyMass: 'lean_body_mass',
-  Height: 'height',
-  WaistCircumference: 'waist_circumference',
-  WalkingSpeed: 'walking_speed',
-  WalkingStepLength: 'walking_step_length',
-  WalkingAsymmetryPercentage: 'walking_asymmetry_percentage',
-  WalkingDoubleSupportPercentage: 'walking_double_support_percentage',
-  SixMinuteWalkTestDistance: 'six_minute_walking_test_distance',
-  StairAscentSpeed: 'stair_speed_up',
-  StairDescentSpeed: 'stair_speed_down',
-  RunningPower: 'running_power',
-  RunningSpeed: 'running_speed',
-  RunningStrideLength: 'running_stride_length',
-  RunningGroundContactTime: 'running_ground_contact_time',
-  RunningVerticalOscillation: 'running_vertical_oscillation',
-  CyclingCadence: 'cycling_cadence',
-  CyclingPower: 'cycling_power',
-  CyclingSpeed: 'cycling_speed',
-  CyclingFunctionalThresholdPower: 'cycling_functional_threshold_power',
-  PhysicalEffort: 'physical_effort',
-  EnvironmentalAudioExposure: 'environmental_audio_exposure',
-  HeadphoneAudioExposure: 'headphone_audio_exposure',
-  TimeInDaylight: 'time_in_daylight',
-  UVExposure: 'uv_exposure',
-  NumberOfTimesFallen: 'number_of_times_fallen',
-  NumberOfAlcoholicBeverages: 'alcohol_consumption',
-  BloodAlcoholContent: 'blood_alcohol_content',
-  PeripheralPerfusionIndex: 'peripheral_perfusion_index',
-  ElectrodermalActivity: 'electrodermal_activity',
-  ForcedExpiratoryVolume1: 'forced_expiratory_volume_1',
-  ForcedVitalCapacity: 'forced_vital_capacity',
-  PeakExpiratoryFlowRate: 'peak_expiratory_flow_rate',
-  InhalerUsage: 'inhaler_usage',
-  InsulinDelivery: 'insulin_delivery',
-  UnderwaterDepth: 'under_water_depth',
-  WaterTemperature: 'under_water_temperature',
-  AtrialFibrillationBurden: 'atrial_fibrillation_burden',
-  AppleSleepingBreathingDisturbances: 'breathing_disturbances',
-  DietaryWater: 'dietary_water',
-  DietaryCaffeine: 'caffeine',
-  DietaryCholesterol: 'cholesterol',
-  DietaryEnergyConsumed: 'dietary_energy',
-  DietarySugar: 'dietary_sugar',
-  DietaryBiotin: 'dietary_biotin',
-  DietaryCarbohydrates: 'carbohydrates',
-  DietaryProtein: 'protein',
-  DietaryFiber: 'fiber',
-  DietaryFatTotal: 'total_fat',
-  DietaryFatSaturated: 'saturated_fat',
-  DietaryFatMonounsaturated: 'monounsaturated_fat',
-  DietaryFatPolyunsaturated: 'polyunsaturated_fat',
-  DietaryPantothenicAcid: 'pantothenic_acid',
-  DietaryVitaminA: 'vitamin_a',
-  DietaryVitaminB6: 'vitamin_b6',
-  DietaryVitaminB12: 'vitamin_b12',
-  DietaryVitaminC: 'vitamin_c',
-  DietaryVitaminD: 'vitamin_d',
-  DietaryVitaminE: 'vitamin_e',
-  DietaryVitaminK: 'vitamin_k',
-};
-for (const n of [
-  'Calcium',
-  'Chloride',
-  'Copper',
-  'Iron',
-  'Magnesium',
-  'Manganese',
-  'Niacin',
-  'Phosphorus',
-  'Potassium',
-  'Riboflavin',
-  'Sodium',
-  'Thiamin',
-  'Zinc',
-  'Chromium',
-  'Folate',
-  'Selenium',
-  'Molybdenum',
-  'Iodine',
-]) {
-  QUANTITY[`Dietary${n}`] = n.toLowerCase();
-}
+const Q = QUANTITY_PREFIX;
 
 /** Apple sleep values → the stage names sleep.ts reads (`value` of an unaggregated segment). */
 const SLEEP_STAGE = lookupTable<string>({
@@ -208,11 +95,7 @@ function withSource(point: Record<string, unknown>, a: Record<string, string>): 
 }
 
 /** Metrics whose day is a total, the ones a midnight point can be a daily total of. */
-const SUMMED = new Set(
-  [...Object.values(QUANTITY), 'mindful_minutes', 'apple_stand_hour', 'handwashing', 'toothbrushing'].filter(
-    (m) => resolveMetric(m)?.kind === 'sum',
-  ),
-);
+const SUMMED = new Set([...HEALTHKIT_TYPES.values()].filter((m) => resolveMetric(m)?.kind === 'sum'));
 
 /**
  * True when a record starts at local midnight and ends before its day is over (before 23:59 of
@@ -240,14 +123,10 @@ function markPartOfDay<T extends MappedPoint | SkippedRecord>(m: T, a: Record<st
  * piece of the type cut out and looked up.
  */
 const METRIC_OF_TYPE = new Map<string, string>([
-  ...Object.entries(QUANTITY).map(([t, metric]): [string, string] => [`${Q}${t}`, metric]),
+  ...HEALTHKIT_TYPES,
+  // the two halves of a reading are joined into one point (BloodPressurePairs)
   [`${Q}BloodPressureSystolic`, 'blood_pressure'],
   [`${Q}BloodPressureDiastolic`, 'blood_pressure'],
-  ['HKCategoryTypeIdentifierSleepAnalysis', 'sleep_analysis'],
-  ['HKCategoryTypeIdentifierMindfulSession', 'mindful_minutes'],
-  ['HKCategoryTypeIdentifierAppleStandHour', 'apple_stand_hour'],
-  ['HKCategoryTypeIdentifierHandwashingEvent', 'handwashing'],
-  ['HKCategoryTypeIdentifierToothbrushingEvent', 'toothbrushing'],
 ]);
 
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */

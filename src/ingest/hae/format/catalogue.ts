@@ -12,6 +12,7 @@
  * discovery) but have no entry here.
  */
 import type { KnownCategory } from '../../../cards/categories.js';
+import { healthKitMetric } from './healthkit-types.js';
 import { DIMENSIONS, type DimensionName } from './units.js';
 
 /** Card categories an HAE metric can have (docs/MANIFEST-SCHEMA.md `meta.category`, auto-filled from here). */
@@ -331,12 +332,17 @@ const BY_COMPACT = new Map<string, CatalogueEntry>();
 /**
  * The catalogue entry for a metric name or alias (`body_mass` → the `weight_body_mass` entry,
  * `dietary_caffeine` → `caffeine`), also written in another style when only its letters and
- * digits match exactly one entry (`stepCount`, `Weight & Body Mass`), or undefined for a name the
- * catalogue does not know (`steps` is not `step_count`: no part of a name is guessed).
+ * digits match exactly one entry (`stepCount`, `Weight & Body Mass`), or named by its HealthKit
+ * identifier as the Apple Health import maps it (`HKQuantityTypeIdentifierActiveEnergyBurned`,
+ * `ActiveEnergyBurned`: healthkit-types.ts), or undefined for a name the catalogue does not know
+ * (`steps` is not `step_count`: no part of a name is guessed).
  */
 export function resolveMetric(name: string): CatalogueEntry | undefined {
   if (typeof name !== 'string') return undefined;
-  return BY_NAME.get(nameKey(name)) ?? BY_COMPACT.get(compactKey(name));
+  const entry = BY_NAME.get(nameKey(name)) ?? BY_COMPACT.get(compactKey(name));
+  if (entry !== undefined) return entry;
+  const key = healthKitMetric(name);
+  return key === undefined ? undefined : BY_NAME.get(key);
 }
 
 /** True when `name` is a catalogue key or alias (the `meta.ingest.metric` check). */

@@ -377,8 +377,14 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>, zone: string |
         putNumber(values, 'protectionUsed', b, point['Protection Used'], exact) ??
         putNumber(values, 'protectionNotUsed', b, point['Protection Not Used'], exact);
       break;
-    default:
-      bad = putNumber(values, entry.fields[0].name, b, point.qty, exact);
+    default: {
+      const unitMs = point.qty === undefined ? SPAN_UNIT_MS[entry.dimension] : undefined;
+      if (unitMs !== undefined) {
+        const length = spanLength(point, unitMs, zone);
+        if (typeof length === 'string') return { ok: false, reason: length, example: point.endDate };
+        if (length !== undefined) values[entry.fields[0].name] = length;
+      } else bad = putNumber(values, entry.fields[0].name, b, point.qty, exact);
+    }
   }
   if (bad) return { ok: false, reason: bad, example: point.qty ?? point.Avg ?? point.systolic };
   if (entry.textFields) {
@@ -392,6 +398,27 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>, zone: string |
   const read: PointRead = { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
   if (Object.keys(exact).length > 0) read.keyValues = { ...values, ...exact };
   return read;
+}
+
+/** Milliseconds in the canonical unit of the dimensions a session's length is counted in. */
+const SPAN_UNIT_MS: Partial<Record<string, number>> = { min: 60_000, s: 1000 };
+
+/**
+ * The length of a point sent as a span with no quantity (`{startDate, endDate}`: a mindful
+ * session, a handwashing event, as HealthKit's category samples are), in units of `unitMs`;
+ * undefined when it is no such span, a reason when its end is before its start.
+ */
+function spanLength(
+  point: Record<string, unknown>,
+  unitMs: number,
+  zone: string | undefined,
+): number | string | undefined {
+  if (point.endDate === undefined) return undefined;
+  const start = parseHaeTimestamp(point.startDate ?? point.date, zone);
+  const end = parseHaeTimestamp(point.endDate, zone);
+  if (!start || !end) return undefined;
+  if (end.epochMs < start.epochMs) return 'span ends before it starts';
+  return (end.epochMs - start.epochMs) / unitMs;
 }
 
 function hasField(entry: CatalogueEntry, values: Record<string, SampleValue>): boolean {
