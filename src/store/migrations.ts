@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3';
 export interface MigrationSteps {
   /** Re-keys stored Health samples to content-only keys (migration 6). */
   rekeySamples(db: Database.Database): void;
+  /** Moves Health samples stored under a name the catalogue now reads as a metric (migration 9). */
+  moveRenamedSamples(db: Database.Database): void;
 }
 
 /** One migration: SQL text, or a function given the database and the steps passed in. */
@@ -60,6 +62,11 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   could use it (the change sets of one exact actor, newest first, for History and undo) walks
  *   `change_sets` by id from the newest instead and stops at its page size; the bare-kind and
  *   conversation filters never used the index.
+ * - (9) samples stored under a metric name the catalogue did not read then and reads now (camelCase
+ *   `stepCount`, display names, HealthKit identifiers, stored as sent in lower case) are moved to
+ *   the catalogue metric, read again in its unit and keyed as a push of that name is keyed now, a
+ *   sample the metric held already kept once (the `moveRenamedSamples` step,
+ *   src/ingest/hae/rename-samples.ts); their metrics' card rows are recomputed (`hae_recompute`).
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -174,4 +181,5 @@ export const MIGRATIONS: Migration[] = [
   INSERT INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
   'DROP INDEX IF EXISTS change_sets_actor;',
+  (db, steps) => steps.moveRenamedSamples(db),
 ];

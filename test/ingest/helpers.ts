@@ -49,12 +49,13 @@ export interface IngestServer extends TestServer {
 
 /**
  * Starts a server, generates its HAE token and creates `cards` ([id, metric] pairs). The file
- * watcher is off unless `watch` is true (tests of hand edits).
+ * watcher is off unless `watch` is true (tests of hand edits). `home`: a home made beforehand
+ * (the caller removes it).
  */
 export async function startIngestServer(
-  opts: { cards?: [string, string][]; env?: Record<string, string>; watch?: boolean } = {},
+  opts: { cards?: [string, string][]; env?: Record<string, string>; watch?: boolean; home?: string } = {},
 ): Promise<IngestServer> {
-  const srv = await startServer({ watch: opts.watch ?? false, env: opts.env });
+  const srv = await startServer({ watch: opts.watch ?? false, env: opts.env, home: opts.home });
   const t = await srv.api('/api/health-auto-export/token', { method: 'POST' });
   if (t.status !== 201) throw new Error(`token: ${t.status} ${t.text}`);
   const s: IngestServer = Object.assign(srv, {
