@@ -7,10 +7,16 @@
  * - a negative number of a metric that counts or accumulates (kind `sum`: steps, distance, energy,
  *   water, minutes, nutrients; `sleep` durations; `sexual_activity` counts). Averages and readings
  *   (`mean`, `last`, `max`) may be negative (temperatures in °C, wrist temperature deviations).
+ * - a reading of the body outside what a person or a sensor can give (PLAUSIBLE_RANGES: a heart
+ *   rate of 2500 or 0 bpm, blood oxygen over 100 %, a body temperature of 98.6 °C, which was °F
+ *   labelled °C): a sensor glitch or a wrong unit, never a value to average into the day or to
+ *   chart. The point is left out with a warning naming the metric, the field and the value (a
+ *   workout keeps everything else: only its heart rate is left out, workouts.ts).
  * A numeric string (`"500"`) is read as the number (numbers.ts) and judged like it.
  */
 import type { CatalogueEntry } from './catalogue.js';
 import { EARLIEST_SAMPLE_DATE, LATEST_SAMPLE_DATE, MAX_SAMPLE_MAGNITUDE } from './limits.js';
+import { PLAUSIBLE_RANGES } from './plausible-ranges.js';
 import type { SampleValue } from './sample.js';
 
 /** Why a sample's local date `YYYY-MM-DD` is refused, or undefined when it is in range. */
@@ -41,6 +47,21 @@ export function valueProblem(
       return { reason: `value beyond ±${MAX_SAMPLE_MAGNITUDE.toExponential()}`, example: v };
     }
     if (nonNegative && v < 0) return { reason: 'negative value', example: v };
+    const out = outOfRange(entry, k, v);
+    if (out) return { reason: out, example: v };
   }
   return undefined;
+}
+
+/**
+ * Why `v`, field `field` of a sample of `entry`'s metric, is no reading of a body
+ * (PLAUSIBLE_RANGES): `heart rate above 300 count/min`, `blood oxygen above 100 %`; undefined
+ * when it is in range or its metric has no range.
+ */
+export function outOfRange(entry: CatalogueEntry, field: string, v: number): string | undefined {
+  const range = PLAUSIBLE_RANGES[entry.reads]?.[field];
+  if (range === undefined || (v >= range.min && v <= range.max)) return undefined;
+  const unit = entry.fields.find((f) => f.name === field)?.unit;
+  const bound = v < range.min ? `below ${range.min}` : `above ${range.max}`;
+  return `${range.name} ${bound}${unit ? ` ${unit}` : ''}`;
 }

@@ -14,7 +14,7 @@ import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
-import { dateProblem, valueProblem } from './plausible.js';
+import { dateProblem, outOfRange, valueProblem } from './plausible.js';
 import {
   dedupKeyOf,
   makeSample,
@@ -186,12 +186,30 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
   const workoutsEntry = resolveMetric('workouts');
   for (const w of workouts) {
     const r = readWorkout(w, st.zone);
+    if (r.ok && workoutsEntry) leaveOutOfRangeOut(workoutsEntry, r);
     const bad = r.ok ? implausible(workoutsEntry, r) : r;
     if (bad) st.skips.add('workouts', bad.reason, bad.example);
     else if (r.ok) {
       for (const n of r.notes ?? []) st.skips.note('workouts', n.reason, n.example);
       st.samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample', r.keyValues));
     }
+  }
+}
+
+/**
+ * A workout's fields that are no reading of a body (a heart rate of 2500: plausible.ts) left out
+ * of it, each with a note; the workout itself is kept.
+ */
+function leaveOutOfRangeOut(
+  entry: CatalogueEntry,
+  r: Extract<PointRead, { ok: true }> & { notes?: { reason: string; example?: unknown }[] },
+): void {
+  for (const [k, v] of Object.entries(r.values)) {
+    const out = typeof v === 'number' ? outOfRange(entry, k, v) : undefined;
+    if (out === undefined) continue;
+    delete r.values[k];
+    if (r.keyValues) delete r.keyValues[k];
+    r.notes = [...(r.notes ?? []), { reason: `${out}, left out`, example: v }];
   }
 }
 
