@@ -359,7 +359,9 @@ function putNumber(
 }
 
 /** Reads one point of a catalogue metric per its shape (docs/HEALTH-AUTO-EXPORT.md "Special shapes"). */
-function readPoint(b: BlockUnits, point: Record<string, unknown>, zone: string | undefined): PointRead {
+function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: string | undefined): PointRead {
+  const point = withOwnQuantity(sent);
+  const b = ownUnits(block, point);
   const entry = b.entry;
   if (entry.shape === 'sleep') return readSleepPoint(point, b.units, zone);
   const stamp = point.date ?? point.startDate;
@@ -416,6 +418,38 @@ function readPoint(b: BlockUnits, point: Record<string, unknown>, zone: string |
   const read: PointRead = { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
   if (Object.keys(exact).length > 0) read.keyValues = { ...values, ...exact };
   return read;
+}
+
+/**
+ * `point` with a quantity written as `{qty, units}` (the shape of a workout's quantities, as some
+ * exporters write every value) as the number and its `units`; `point` itself otherwise.
+ */
+function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown> {
+  const q = point.qty;
+  if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
+  const { qty, units } = q as Record<string, unknown>;
+  return { ...point, qty, ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}) };
+}
+
+/** How a unit a point names converts, by metric and unit (a few units per metric in practice). */
+const pointUnits = new Map<string, BlockUnits>();
+
+/**
+ * The units `point`'s numbers are in: its own `units` when it names one other than its block's
+ * (a block sent without `units`, each point with its own, as scripts write them), else the
+ * block's.
+ */
+function ownUnits(b: BlockUnits, point: Record<string, unknown>): BlockUnits {
+  const units = point.units;
+  if (typeof units !== 'string' || units.trim() === '' || units.trim() === b.units) return b;
+  const key = `${b.entry.key}\u0000${units}`;
+  let own = pointUnits.get(key);
+  if (own === undefined) {
+    own = blockUnits(b.entry, units.trim());
+    if (pointUnits.size >= 1024) pointUnits.clear();
+    pointUnits.set(key, own);
+  }
+  return own;
 }
 
 /** Milliseconds in the canonical unit of the dimensions a session's length is counted in. */

@@ -1,0 +1,96 @@
+/**
+ * A value that carries its own unit, as scripts and other exporters write it, pushed through the
+ * real webhook: a block sent without `units` whose points each name theirs, a point whose unit
+ * differs from its block's, and a quantity written as `{qty, units}` (the shape of a workout's
+ * quantities). Each is converted from the unit it names.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+function push(metrics: Record<string, unknown>[]): string {
+  return JSON.stringify({ data: { metrics } });
+}
+
+describe('a value with its own unit', () => {
+  it('units on each point of a block without units', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['weight', 'weight_body_mass'],
+        ['glucose', 'blood_glucose'],
+      ],
+    });
+    const r = await srv.push(
+      push([
+        {
+          name: 'weight_body_mass',
+          data: [
+            { date: '2026-05-10 07:00:00 +0200', qty: 155, units: 'lb', source: 'Scale' },
+            { date: '2026-05-11 07:00:00 +0200', qty: 70.5, units: 'kg', source: 'Scale' },
+          ],
+        },
+        {
+          name: 'blood_glucose',
+          units: '',
+          data: [{ date: '2026-05-10 08:00:00 +0200', qty: 5.4, units: 'mmol/L', source: 'Meter' }],
+        },
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('weight')).toEqual([
+      { date: '2026-05-10', kg: 70.31 },
+      { date: '2026-05-11', kg: 70.5 },
+    ]);
+    expect(await srv.rows('glucose')).toEqual([{ date: '2026-05-10', mmol: 5.4 }]);
+  });
+
+  it('a point naming another unit than its block is read in its own', async () => {
+    srv = await startIngestServer({ cards: [['water', 'dietary_water']] });
+    const r = await srv.push(
+      push([
+        {
+          name: 'dietary_water',
+          units: 'mL',
+          data: [
+            { date: '2026-05-10 08:00:00 +0200', qty: 250, source: 'App' },
+            { date: '2026-05-10 12:00:00 +0200', qty: 0.5, units: 'L', source: 'App' },
+          ],
+        },
+      ]),
+    );
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('water')).toEqual([{ date: '2026-05-10', ml: 750 }]);
+  });
+
+  it('a quantity written as {qty, units}', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['weight', 'weight_body_mass'],
+        ['steps', 'step_count'],
+      ],
+    });
+    const r = await srv.push(
+      push([
+        {
+          name: 'weight_body_mass',
+          units: 'lb',
+          data: [{ date: '2026-05-10 07:00:00 +0200', qty: { qty: 155, units: 'lb' }, source: 'Scale' }],
+        },
+        {
+          name: 'step_count',
+          units: 'count',
+          data: [{ date: '2026-05-10 00:00:00 +0200', qty: { qty: '8000' }, source: 'iPhone' }],
+        },
+      ]),
+    );
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('weight')).toEqual([{ date: '2026-05-10', kg: 70.31 }]);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-10', count: 8000 }]);
+  });
+});
