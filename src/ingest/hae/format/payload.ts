@@ -34,33 +34,89 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Keys a relay in front of the webhook wraps the app's body in (`{"data": {"data": {...}}}`). */
+const WRAPPERS = ['data', 'payload', 'body'] as const;
+/** Wrappings looked into at most. */
+const MAX_WRAPPING = 4;
+
+/**
+ * The objects in `v` that hold the app's sections: `v` itself when it has `metrics` or
+ * `workouts`, else what a wrapper key of it holds (an object, a list of bodies, or the body as a
+ * JSON text, as relays that stringify it send it), else `v` itself; every element of a list (a
+ * batch of bodies). Empty when `v` holds no object.
+ */
+function envelopes(v: unknown, depth: number): Record<string, unknown>[] {
+  if (depth > MAX_WRAPPING) return [];
+  if (typeof v === 'string') {
+    if (depth === 0 || !/^\s*[[{]/.test(v)) return [];
+    try {
+      return envelopes(JSON.parse(v), depth + 1);
+    } catch {
+      return [];
+    }
+  }
+  if (Array.isArray(v)) return v.flatMap((e) => (typeof e === 'string' ? [] : envelopes(e, depth + 1)));
+  if (!isObject(v)) return [];
+  if (v.metrics !== undefined || v.workouts !== undefined) return [v];
+  for (const key of WRAPPERS) {
+    const inner = v[key];
+    if (inner === undefined || inner === null) continue;
+    const found = envelopes(inner, depth + 1);
+    if (found.length > 0) return found;
+  }
+  return [v];
+}
+
 /**
  * A parsed HAE body (`JSON.parse` output, any value) → `{metrics, workouts, warnings}`. Accepts the
- * body with or without the `data` wrapper; missing, `null` or non-array sections read as empty.
+ * body with or without the `data` wrapper, and as relays pass it on: wrapped again (`data`,
+ * `payload`, `body`), as a JSON text inside such a key, or a list of bodies (their sections read
+ * together); missing, `null` or non-array sections read as empty.
  */
 export function normalisePayload(parsed: unknown): NormalisedPayload {
-  const warnings: string[] = [];
-  if (!isObject(parsed)) {
+  const bodies = envelopes(parsed, 0);
+  if (bodies.length === 0) {
     return {
       metrics: [],
       workouts: [],
       warnings: [`body is ${describe(parsed)}, not an HAE object; nothing ingested`],
     };
   }
-  const body = isObject(parsed.data) ? parsed.data : parsed;
-  if (body === parsed && parsed.data !== undefined) {
+  const warnings: string[] = [];
+  if (isObject(parsed) && bodies[0] === parsed && parsed.data !== undefined) {
     warnings.push(`"data" is ${describe(parsed.data)}, not an object; read the top level instead`);
   }
+  const metrics: MetricBlock[] = [];
+  const workouts: Record<string, unknown>[] = [];
+  const counts = { badBlocks: 0, badPoints: 0, badWorkouts: 0 };
+  const others = new Map<string, number>();
+  for (const body of bodies) readSections(body, { metrics, workouts, warnings, counts, others });
+  if (counts.badBlocks) warnings.push(`${counts.badBlocks} metric block(s) without a name skipped`);
+  if (counts.badPoints) warnings.push(`${counts.badPoints} metric point(s) that are not objects skipped`);
+  if (counts.badWorkouts) warnings.push(`${counts.badWorkouts} workout(s) that are not objects skipped`);
+  warnings.push(...otherSectionWarnings(others));
+  return { metrics, workouts, warnings };
+}
+
+/** What readSections adds to, over every body of a payload. */
+interface Sections {
+  metrics: MetricBlock[];
+  workouts: Record<string, unknown>[];
+  warnings: string[];
+  counts: { badBlocks: number; badPoints: number; badWorkouts: number };
+  /** The other sections and their entries (other-sections.ts). */
+  others: Map<string, number>;
+}
+
+/** One body's sections into `into`. */
+function readSections(body: Record<string, unknown>, into: Sections): void {
+  const { warnings, counts } = into;
   if (body.metrics === undefined && body.workouts === undefined) {
     warnings.push('body has neither "metrics" nor "workouts"');
   }
-
-  const metrics: MetricBlock[] = [];
-  let badBlocks = 0;
-  let badPoints = 0;
   for (const block of sectionArray(body, 'metrics', warnings)) {
     if (!isObject(block) || typeof block.name !== 'string' || block.name.trim() === '') {
-      badBlocks++;
+      counts.badBlocks++;
       continue;
     }
     const name = block.name.trim();
@@ -71,25 +127,18 @@ export function normalisePayload(parsed: unknown): NormalisedPayload {
     const data: Record<string, unknown>[] = [];
     for (const point of (block.data as unknown[] | undefined | null) ?? []) {
       if (isObject(point)) data.push(point);
-      else badPoints++;
+      else counts.badPoints++;
     }
-    metrics.push({ name, units: typeof block.units === 'string' ? block.units.trim() : '', data });
+    into.metrics.push({ name, units: typeof block.units === 'string' ? block.units.trim() : '', data });
   }
-  if (badBlocks) warnings.push(`${badBlocks} metric block(s) without a name skipped`);
-  if (badPoints) warnings.push(`${badPoints} metric point(s) that are not objects skipped`);
-
-  const workouts: Record<string, unknown>[] = [];
-  let badWorkouts = 0;
   for (const w of sectionArray(body, 'workouts', warnings)) {
-    if (isObject(w)) workouts.push(w);
-    else badWorkouts++;
+    if (isObject(w)) into.workouts.push(w);
+    else counts.badWorkouts++;
   }
-  if (badWorkouts) warnings.push(`${badWorkouts} workout(s) that are not objects skipped`);
-
-  const others = new Map<string, number>();
-  for (const key in body) if (isOtherSection(key)) others.set(key, sectionEntries(key, body[key]));
-  warnings.push(...otherSectionWarnings(others));
-  return { metrics, workouts, warnings };
+  for (const key in body) {
+    if (!isOtherSection(key)) continue;
+    into.others.set(key, (into.others.get(key) ?? 0) + sectionEntries(key, body[key]));
+  }
 }
 
 function sectionArray(body: Record<string, unknown>, key: string, warnings: string[]): unknown[] {
