@@ -35,7 +35,7 @@ describe('converted values', () => {
       record('BodyMass', 'kg', '70.123456789', 3),
       record('BodyTemperature', 'degF', '100.4', 1),
       record('BodyTemperature', 'degF', '98.2', 2),
-      record('Height', 'in', '5.1', 1),
+      record('Height', 'in', '65.1', 1),
       record('OxygenSaturation', '%', '0.57', 1),
       record('OxygenSaturation', '%', '0.07', 2),
       record('ActiveEnergyBurned', 'kJ', '1.5', 1),
@@ -55,8 +55,8 @@ describe('converted values', () => {
     expect(stored('weight_body_mass')).toEqual([{ kg: 64.99979 }, { kg: 70.30682 }, { kg: 70.123456789 }]);
     // 100.4 °F = 38.00000000000001 °C; 98.2 °F = 36.77777777777778 °C
     expect(stored('body_temperature')).toEqual([{ degC: 38 }, { degC: 36.77778 }]);
-    // 5.1 in = 12.953999999999999 cm
-    expect(stored('height')).toEqual([{ cm: 12.954 }]);
+    // 65.1 in = 165.35399999999998 cm
+    expect(stored('height')).toEqual([{ cm: 165.354 }]);
     // 0.57 = 56.99999999999999 %, 0.07 = 7.000000000000001 %
     expect(stored('blood_oxygen_saturation')).toEqual([{ pct: 57 }, { pct: 7 }]);
     // 1.5 kJ = 0.35850860420650094 kcal
