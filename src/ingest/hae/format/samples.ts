@@ -422,14 +422,22 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
 
 /**
  * `point` with a quantity written as `{qty, units}` (the shape of a workout's quantities, as some
- * exporters write every value) as the number and its `units`; `point` itself otherwise.
+ * exporters write every value) or as text with its unit (`"70.5 kg"`) as the number and its
+ * `units`; `point` itself otherwise.
  */
 function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown> {
   const q = point.qty;
+  if (typeof q === 'string') {
+    const m = NUMBER_AND_UNIT.exec(q);
+    return m ? { ...point, qty: m[1], units: m[2] } : point;
+  }
   if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
   const { qty, units } = q as Record<string, unknown>;
   return { ...point, qty, ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}) };
 }
+
+/** A number followed by its unit, as text (`"70.5 kg"`, `"1,2 l"`, `"98.6°F"`). */
+const NUMBER_AND_UNIT = /^\s*([-+]?[\d.,\s\u00a0\u202f]*\d(?:[eE][-+]?\d+)?)\s*([^\d\s.,+-][^\d]*?)\s*$/;
 
 /** How a unit a point names converts, by metric and unit (a few units per metric in practice). */
 const pointUnits = new Map<string, BlockUnits>();

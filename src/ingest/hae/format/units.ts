@@ -41,18 +41,93 @@ const UNIT_KEYS = new Map<string, string>();
 const UNIT_KEYS_MAX = 1000;
 
 function spellUnit(units: string): string {
-  return (
-    units
-      // `ºF` typed with the masculine ordinal (NFKC would make it `oF`), the ring above, the
-      // superscript zero: all meant as the degree sign
-      .replace(/[º˚⁰]/g, '°')
-      .normalize('NFKC')
-      .toLowerCase()
-      // Apple writes the molar mass it converts with inside the unit; the digits vary
-      .replace(/<[^>]*>/g, '')
-      .replace(/[\s()_]/g, '')
-      .replace(/[·*•⋅]/g, '.')
-  );
+  const key = units
+    // `ºF` typed with the masculine ordinal (NFKC would make it `oF`), the ring above, the
+    // superscript zero: all meant as the degree sign
+    .replace(/[º˚⁰]/g, '°')
+    .normalize('NFKC')
+    .toLowerCase()
+    // Apple writes the molar mass it converts with inside the unit; the digits vary
+    .replace(/<[^>]*>/g, '')
+    // `beats per minute`
+    .replace(/\s+per\s+/g, '/')
+    .replace(/[\s()_]/g, '')
+    .replace(/[·*•⋅]/g, '.');
+  return key.split('/').map(symbolOf).join('/');
+}
+
+/**
+ * Units written as words, as scripts and other exporters name them (`milliseconds`, `miles`,
+ * `kilocalories`, `beats per minute`), and the A-weighted decibels of sound levels (`dBA`,
+ * `dB(A)`: what Apple's `dBASPL` measures) → the symbol each dimension knows. Each part of a
+ * unit between slashes is looked up whole, as spellUnit leaves it (lower case, no spaces); a
+ * word that could name two units (`calories`: kcal on a food label, cal in physics) is not here.
+ */
+const WORD_UNITS: Readonly<Record<string, string>> = {
+  millisecond: 'ms',
+  milliseconds: 'ms',
+  msec: 'ms',
+  second: 's',
+  seconds: 's',
+  sec: 's',
+  secs: 's',
+  minute: 'min',
+  minutes: 'min',
+  mins: 'min',
+  hour: 'hr',
+  hours: 'hr',
+  hrs: 'hr',
+  mile: 'mi',
+  miles: 'mi',
+  kilometer: 'km',
+  kilometers: 'km',
+  kilometre: 'km',
+  kilometres: 'km',
+  meter: 'm',
+  meters: 'm',
+  metre: 'm',
+  metres: 'm',
+  centimeter: 'cm',
+  centimeters: 'cm',
+  centimetre: 'cm',
+  centimetres: 'cm',
+  inch: 'in',
+  inches: 'in',
+  foot: 'ft',
+  feet: 'ft',
+  pounds: 'lb',
+  kilogram: 'kg',
+  kilograms: 'kg',
+  kilos: 'kg',
+  gram: 'g',
+  grams: 'g',
+  milligram: 'mg',
+  milligrams: 'mg',
+  microgram: 'mcg',
+  micrograms: 'mcg',
+  liter: 'l',
+  liters: 'l',
+  litre: 'l',
+  litres: 'l',
+  milliliter: 'ml',
+  milliliters: 'ml',
+  millilitre: 'ml',
+  millilitres: 'ml',
+  kilocalorie: 'kcal',
+  kilocalories: 'kcal',
+  kilojoule: 'kj',
+  kilojoules: 'kj',
+  beats: 'count',
+  breaths: 'count',
+  decibel: 'db',
+  decibels: 'db',
+  dba: 'db',
+  fahrenheit: '°f',
+};
+
+/** One part of a unit as its symbol (WORD_UNITS), or as it is. */
+function symbolOf(part: string): string {
+  return WORD_UNITS[part] ?? part;
 }
 
 const LB_KG = 0.45359237;
