@@ -99,6 +99,21 @@ describe('instants written in UTC are filed on the person’s day', () => {
     ]);
   });
 
+  it('a daily total stamped at the person’s midnight is read as the day’s total beside its hours', async () => {
+    srv = await serverIn('Europe/Berlin', [['steps', 'step_count']]);
+    // 22:00 UTC on 10 May is midnight on 11 May in Berlin: the app's daily point, sent with
+    // two of the same day's hours, which it already counts
+    const r = await srv.push(
+      block('step_count', 'count', [
+        { date: utc(10, 22) / 1000, qty: 8000, source: 'iPhone' },
+        { date: utc(11, 8) / 1000, qty: 3000, source: 'iPhone' },
+        { date: utc(11, 13) / 1000, qty: 2000, source: 'iPhone' },
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-11', count: 8000 }]);
+  });
+
   it('a night and a workout timed in seconds since 1970 keep the local day and clock', async () => {
     srv = await serverIn('Europe/Berlin', [
       ['sleep', 'sleep_analysis'],

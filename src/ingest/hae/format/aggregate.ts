@@ -74,10 +74,10 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[], zon
   if (entry.kind === 'workouts') return workoutRows(entry, mine);
 
   // each sample's stamp is parsed once here, not again per field and per step
-  const times: Times = new Map();
-  for (const s of mine) times.set(s, parseHaeTimestamp(s.at));
+  const times: Times = { parsed: new Map(), zone };
+  for (const s of mine) times.parsed.set(s, parseHaeTimestamp(s.at, zone));
   const current = mergeVersions(entry, mine, (s) => {
-    const t = times.get(s);
+    const t = times.parsed.get(s);
     return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.values.seq ?? 0}`;
   });
   const byDay = new Map<string, Sample[]>();
@@ -105,14 +105,18 @@ function allFinite(s: Sample): boolean {
 }
 
 /**
- * The parsed `at` of each sample aggregateRows was given (null: it does not parse). A sample made
- * there by merging versions is not in it: timeOf parses its stamp.
+ * The parsed `at` of each sample aggregateRows was given (null: it does not parse), on the clock
+ * of `zone`, the person's (a stamp written in UTC: instant-zone.ts). A sample made there by
+ * merging versions is not in it: timeOf parses its stamp.
  */
-type Times = Map<Sample, Readonly<HaeTime> | null>;
+interface Times {
+  parsed: Map<Sample, Readonly<HaeTime> | null>;
+  zone: string | undefined;
+}
 
 function timeOf(s: Sample, times: Times): Readonly<HaeTime> | null {
-  const t = times.get(s);
-  return t === undefined ? parseHaeTimestamp(s.at) : t;
+  const t = times.parsed.get(s);
+  return t === undefined ? parseHaeTimestamp(s.at, times.zone) : t;
 }
 
 interface Point {
