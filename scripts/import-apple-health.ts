@@ -113,7 +113,7 @@ export async function main(
     const stop = reportProgress(progress, io);
     let r: Awaited<ReturnType<typeof importAppleHealthFile>>;
     try {
-      r = await importAppleHealthFile(inst.hae, unpacked.file, progress);
+      r = await importAppleHealthFile(inst.hae, unpacked.file, progress, unpacked.warnings);
       progress.end();
     } catch (e) {
       progress.end(e);
@@ -132,7 +132,7 @@ export async function main(
         }\n`,
     );
     // a file cut short is the one problem a person must not miss under a success line
-    if (r.truncated) io.err(`WARNING: ${r.warnings[0]}\n`);
+    if (r.truncated || unpacked.warnings.length) io.err(`WARNING: ${r.warnings[0]}\n`);
     return 0;
   } catch (e) {
     io.err(`import failed: ${(e as Error).stack ?? e}\n`);

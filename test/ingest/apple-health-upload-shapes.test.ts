@@ -88,7 +88,7 @@ describe("the Health app's export.zip", () => {
     expect(r.body).toMatchObject({ records: 2, newSamples: 2 });
   });
 
-  it('a zip without an export is 422, one that unpacks past the limit 413: nothing stored or left', async () => {
+  it('a zip without an export is 422, one that unpacks past the limit 413, a damaged one 422: nothing stored or left; a cut one is read', async () => {
     const s = await startIngestServer({
       cards: [['steps', 'step_count']],
       env: { KLEBB_APPLE_HEALTH_MAX_BYTES: '20000' },
@@ -106,12 +106,21 @@ describe("the Health app's export.zip", () => {
     expect(tooBig.status, tooBig.text).toBe(413);
     expect(tooBig.body.error).toMatch(/unpacks to \d+ bytes/);
 
-    const whole = await zipOf({ 'apple_health_export/export.xml': exportXml(3) });
-    const cut = await upload(s, whole.subarray(0, whole.length - 30));
-    expect(cut.status, cut.text).toBe(422);
-    expect(cut.body.code).toBe('ZIP_NOT_A_ZIP');
+    // a zip with nothing but the start of a local header cannot be read
+    const damaged = await upload(s, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]));
+    expect(damaged.status, damaged.text).toBe(422);
+    expect(damaged.body.code).toBe('ZIP_NOT_A_ZIP');
 
     expect(s.inst.hae.samples.count('step_count')).toBe(0);
+    expect(leftovers(s)).toEqual([]);
+
+    // a zip cut short (its directory lost) is no longer refused: it is read up to the cut, and
+    // says so (apple-health-cut-zip.test.ts)
+    const whole = await zipOf({ 'apple_health_export/export.xml': exportXml(3) });
+    const cut = await upload(s, whole.subarray(0, whole.length - 30));
+    expect(cut.status, cut.text).toBe(200);
+    expect(cut.body).toMatchObject({ ok: true, records: 3, truncated: false });
+    expect(cut.body.warnings[0]).toMatch(/^the zip was cut short after apple_health_export\/export\.xml/);
     expect(leftovers(s)).toEqual([]);
   });
 });

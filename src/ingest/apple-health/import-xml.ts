@@ -188,6 +188,8 @@ export function importWarnings(read: ExportRead): string[] {
  * calling thread stays free meanwhile.
  * @param file path of `export.xml` (UTF-8).
  * @param progress updated as the file is read (bytes, records, phase); ended by the caller.
+ * @param uploadWarnings what unpacking the upload found (a zip cut short): the answer's first
+ *   warnings.
  * @throws when the file cannot be read or stored (the worker's error, as it was thrown); 422
  *   NOT_AN_EXPORT when it holds no `<HealthData>` and no record. XML problems are warnings.
  * @returns the push summary plus the import's own counts.
@@ -196,12 +198,13 @@ export async function importAppleHealthFile(
   svc: HaeIngest,
   file: string,
   progress: ImportProgress = new ImportProgress(fs.statSync(file).size),
+  uploadWarnings: string[] = [],
 ): Promise<AppleHealthImport> {
   // an earlier import that failed and could not be settled then (the database locked) first
   svc.settleFailed();
   let opened: { pushId: number; afterId: number } | undefined;
   try {
-    return await importWithWorker(svc, file, progress, (o) => {
+    return await importWithWorker(svc, file, progress, uploadWarnings, (o) => {
       opened = o;
     });
   } catch (err) {
@@ -267,6 +270,7 @@ async function importWithWorker(
   svc: HaeIngest,
   file: string,
   progress: ImportProgress,
+  uploadWarnings: string[],
   onOpened: (o: { pushId: number; afterId: number }) => void,
 ): Promise<AppleHealthImport> {
   const bytes = progress.totalBytes;
@@ -291,7 +295,7 @@ async function importWithWorker(
     throw invalid(notAnExport(read.rootElement), undefined, 'NOT_AN_EXPORT');
   }
   const run = svc.resumePush(APPLE_HEALTH_ORIGIN, bytes, state);
-  for (const line of importWarnings(read)) run.warn(line);
+  for (const line of [...uploadWarnings, ...importWarnings(read)]) run.warn(line);
   progress.filling();
   const summary = await run.finishInSteps(fills);
   return {

@@ -53,6 +53,8 @@ export interface Unpacked {
   gzipLayers: number;
   /** The zip entry read, when the upload was a zip archive (`outer.zip-entry/inner-entry` for a zip in a zip). */
   zipEntry: string | null;
+  /** What the import's answer should say about the archive (a zip cut short), most serious first. */
+  warnings: string[];
 }
 
 /**
@@ -69,6 +71,7 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
   let gzipLayers = 0;
   let zipEntry: string | null = null;
   let zipLayers = 0;
+  const warnings: string[] = [];
   const next = (step: string) =>
     workDir === undefined
       ? `${file}.${step}`
@@ -94,11 +97,12 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
         replace(out);
       } else if (kind === 'zip' && zipLayers < MAX_ZIP_LAYERS) {
         const out = next(`unzipped${++zipLayers}`);
-        const entry = await unzipExport(current, out, maxBytes, zipLayers < MAX_ZIP_LAYERS);
-        zipEntry = zipEntry === null ? entry : `${zipEntry}/${entry}`;
+        const unzipped = await unzipExport(current, out, maxBytes, zipLayers < MAX_ZIP_LAYERS);
+        zipEntry = zipEntry === null ? unzipped.name : `${zipEntry}/${unzipped.name}`;
+        if (unzipped.warning !== null) warnings.push(unzipped.warning);
         replace(out);
       } else {
-        return { file: current, gzipLayers, zipEntry };
+        return { file: current, gzipLayers, zipEntry, warnings };
       }
     }
   } catch (err) {

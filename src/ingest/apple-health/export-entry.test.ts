@@ -5,7 +5,7 @@
  * here, and the damaged sizes it must still refuse through the server (apple-health-zip-refusals).
  */
 import { describe, expect, it } from 'vitest';
-import { sizeFits } from './zip-export.js';
+import { sizeFits } from './export-entry.js';
 
 const GIB = 2 ** 30;
 
