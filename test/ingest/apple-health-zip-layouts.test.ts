@@ -231,3 +231,35 @@ describe('export.zip inside another zip', () => {
     expect(leftovers(s)).toEqual([]);
   });
 });
+
+describe('export.zip over 4 GiB zipped by Finder (offsets written in 32 bits)', () => {
+  // macOS's Archive Utility writes no Zip64 records: past 4 GiB the directory's offset, and the
+  // offset of each entry after that point, keep only their low 32 bits and point 4 GiB too early
+  // (zipinfo: "4294967296 extra bytes at beginning or within zipfile"). The suite cannot write
+  // 4 GiB, so the offsets are made to point elsewhere in a small archive: the same kind.
+
+  /** The offset of the central directory, as the end record gives it. */
+  const directoryOffsetAt = (zip: Buffer) => zip.length - 22 + 16;
+
+  it('a directory offset that does not lead to the directory: the entries are read front to back', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const zip = rawZip(phoneEntries('export.xml', 3));
+    zip.writeUInt32LE(zip.readUInt32LE(directoryOffsetAt(zip)) - 100, directoryOffsetAt(zip));
+    await expectRead(s, zip, 3, 'directory offset');
+    const r = await upload(s, zip);
+    expect(r.body.warnings).toEqual([]);
+  });
+
+  it("the export's own offset in the directory leads elsewhere: the entries are read front to back", async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const zip = rawZip(phoneEntries('export.xml', 4));
+    const name = Buffer.from('apple_health_export/export.xml');
+    // the name's second occurrence is the export's directory record (46 bytes before it)
+    const record = zip.indexOf(name, zip.indexOf(name) + 1) - 46;
+    expect(zip.readUInt32LE(record)).toBe(0x02014b50);
+    zip.writeUInt32LE(zip.readUInt32LE(record + 42) + 7, record + 42);
+    await expectRead(s, zip, 4, 'entry offset');
+  });
+});
