@@ -50,3 +50,58 @@ describe('Apple Health events and nightly rates', () => {
     expect(await srv.rows('breathing')).toEqual([{ date: '2026-10-20', perHour: 0.4 }]);
   });
 });
+
+describe('Apple Health notifications and newer measures', () => {
+  it('heart rate, walking steadiness, sleep apnea and noise notifications are counted per day; steadiness and new distances fill their cards', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['high', 'high_heart_rate_notifications'],
+        ['low', 'low_heart_rate_notifications'],
+        ['irregular', 'irregular_heart_rhythm_notifications'],
+        ['steadiness', 'walking_steadiness'],
+        ['steadiness-alerts', 'walking_steadiness_notifications'],
+        ['apnea', 'sleep_apnea_notifications'],
+        ['noise', 'environmental_audio_exposure_notifications'],
+        ['rowing', 'rowing_distance'],
+      ],
+    });
+    // a notification record holds the threshold it crossed as metadata
+    const withThreshold = (type: string, at: string, threshold: string) =>
+      `${event(type, at, at).replace('/>', '>')}\n  <MetadataEntry key="HKHeartRateEventThreshold" value="${threshold}"/>\n </Record>`;
+    const body = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<HealthData locale="en_US">',
+      withThreshold('HighHeartRateEvent', '10:00:00', '120 count/min'),
+      withThreshold('HighHeartRateEvent', '15:10:00', '120 count/min'),
+      withThreshold('LowHeartRateEvent', '03:00:00', '40 count/min'),
+      event('IrregularHeartRhythmEvent', '01:00:00', '03:00:00'),
+      event('SleepApneaEvent', '00:00:00', '00:00:00'),
+      event('AudioExposureEvent', '18:00:00', '18:03:00'),
+      event('AppleWalkingSteadinessEvent', '09:00:00', '09:00:00').replace(
+        'HKCategoryValueNotApplicable',
+        'HKCategoryValueAppleWalkingSteadinessEventInitialLow',
+      ),
+      ' <Record type="HKQuantityTypeIdentifierAppleWalkingSteadiness" sourceName="iPhone" unit="%" creationDate="2026-10-21 09:00:00 -0700" startDate="2026-10-14 00:00:00 -0700" endDate="2026-10-21 00:00:00 -0700" value="0.875"/>',
+      ' <Record type="HKQuantityTypeIdentifierDistanceRowing" sourceName="Watch" unit="km" creationDate="2026-10-21 08:30:00 -0700" startDate="2026-10-21 08:00:00 -0700" endDate="2026-10-21 08:30:00 -0700" value="2.5"/>',
+      '</HealthData>',
+    ].join('\n');
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.unmappedTypes).toEqual({});
+    expect(r.body.warnings).toEqual([]);
+    const day = '2026-10-21';
+    expect(await srv.rows('high')).toEqual([{ date: day, count: 2 }]);
+    expect(await srv.rows('low')).toEqual([{ date: day, count: 1 }]);
+    expect(await srv.rows('irregular')).toEqual([{ date: day, count: 1 }]);
+    expect(await srv.rows('apnea')).toEqual([{ date: day, count: 1 }]);
+    expect(await srv.rows('noise')).toEqual([{ date: day, count: 1 }]);
+    expect(await srv.rows('steadiness-alerts')).toEqual([{ date: day, count: 1 }]);
+    // a weekly score written as a fraction, dated by its start as every quantity record
+    expect(await srv.rows('steadiness')).toEqual([{ date: '2026-10-14', pct: 88 }]);
+    expect(await srv.rows('rowing')).toEqual([{ date: day, km: 2.5 }]);
+  });
+});

@@ -9,7 +9,9 @@
  *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
  * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
  *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour;
- *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end.
+ *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end;
+ *   a notification (high, low or irregular heart rate, walking steadiness, low cardio fitness,
+ *   sleep apnea, loud noise) → one, counted per day.
  * - Blood pressure arrives as separate systolic and diastolic records (each also inside a
  *   `<Correlation>`; the DTD says every record of a correlation is also at top level, and one
  *   found only inside it is read all the same: read-export.ts); the two of one reading are
@@ -24,7 +26,7 @@
 
 import { lookupTable } from '../../common/lookup-table.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
-import { HEALTHKIT_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
+import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
@@ -48,6 +50,12 @@ const SLEEP_STAGE = lookupTable<string>({
   HKCategoryValueSleepAnalysisAsleepREM: 'REM',
   HKCategoryValueSleepAnalysisAwake: 'Awake',
 });
+
+/**
+ * Notifications the watch or phone gave, written as category records (value "not applicable", or
+ * which level a walking steadiness one was; healthkit-types.ts): one each, counted per day.
+ */
+const NOTIFICATION_METRICS = new Set(NOTIFICATION_TYPES.values());
 
 const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
 
@@ -247,6 +255,8 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
     case 'toothbrushing':
       return eventSeconds(metric, a);
     default:
+      if (NOTIFICATION_METRICS.has(metric))
+        return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
       return { metric, units: a.unit ?? '', point: withSource({ date: own(a.startDate), qty: a.value }, a) };
   }
 }

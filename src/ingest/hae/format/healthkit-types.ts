@@ -79,6 +79,14 @@ const QUANTITY: Record<string, string> = {
   UnderwaterDepth: 'under_water_depth',
   WaterTemperature: 'under_water_temperature',
   AtrialFibrillationBurden: 'atrial_fibrillation_burden',
+  AppleWalkingSteadiness: 'walking_steadiness',
+  DistanceRowing: 'rowing_distance',
+  DistancePaddleSports: 'paddle_sports_distance',
+  DistanceCrossCountrySkiing: 'cross_country_skiing_distance',
+  DistanceSkatingSports: 'skating_sports_distance',
+  RowingSpeed: 'rowing_speed',
+  PaddleSportsSpeed: 'paddle_sports_speed',
+  CrossCountrySkiingSpeed: 'cross_country_skiing_speed',
   AppleSleepingBreathingDisturbances: 'breathing_disturbances',
   DietaryWater: 'dietary_water',
   DietaryCaffeine: 'caffeine',
@@ -139,6 +147,28 @@ const CATEGORY: Record<string, string> = {
 };
 
 /**
+ * Category types of the notifications the watch or phone gave (one record each, counted per day),
+ * after the `HKCategoryTypeIdentifier` prefix.
+ */
+const NOTIFICATION: Record<string, string> = {
+  HighHeartRateEvent: 'high_heart_rate_notifications',
+  LowHeartRateEvent: 'low_heart_rate_notifications',
+  IrregularHeartRhythmEvent: 'irregular_heart_rhythm_notifications',
+  AppleWalkingSteadinessEvent: 'walking_steadiness_notifications',
+  LowCardioFitnessEvent: 'low_cardio_fitness_notifications',
+  SleepApneaEvent: 'sleep_apnea_notifications',
+  // environmental audio exposure events keep the identifier of their first name
+  AudioExposureEvent: 'environmental_audio_exposure_notifications',
+  EnvironmentalAudioExposureEvent: 'environmental_audio_exposure_notifications',
+  HeadphoneAudioExposureEvent: 'headphone_audio_exposure_notifications',
+};
+
+/** The notification identifiers with their metric, as Apple writes the identifier. */
+export const NOTIFICATION_TYPES: ReadonlyMap<string, string> = new Map(
+  Object.entries(NOTIFICATION).map(([t, m]): [string, string] => [`${CATEGORY_PREFIX}${t}`, m]),
+);
+
+/**
  * Each half of a blood pressure reading is a quantity type of its own; the catalogue reads a half
  * alone into its field of `blood_pressure` (an export joins the two halves of one reading itself).
  */
@@ -154,6 +184,7 @@ export const HEALTHKIT_TYPES: ReadonlyMap<string, string> = new Map<string, stri
     m,
   ]),
   ...Object.entries(CATEGORY).map(([t, m]): [string, string] => [`${CATEGORY_PREFIX}${t}`, m]),
+  ...NOTIFICATION_TYPES,
 ]);
 
 /** HEALTHKIT_TYPES by the identifier in lower case, with its prefix and without it. */

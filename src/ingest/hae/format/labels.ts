@@ -39,6 +39,13 @@ const LABELS = lookupTable<string>({
   handwashing: 'Handwashing', toothbrushing: 'Toothbrushing', sexual_activity: 'Sexual activity',
   alcohol_consumption: 'Alcoholic drinks', blood_alcohol_content: 'Blood alcohol', dietary_energy: 'Food energy',
   dietary_water: 'Water', insulin_delivery: 'Insulin', inhaler_usage: 'Inhaler use', caffeine: 'Caffeine',
+  walking_steadiness: 'Walking steadiness', walking_steadiness_notifications: 'Walking steadiness notifications',
+  low_cardio_fitness_notifications: 'Low cardio fitness notifications',
+  high_heart_rate_notifications: 'High heart rate notifications', low_heart_rate_notifications: 'Low heart rate notifications',
+  irregular_heart_rhythm_notifications: 'Irregular rhythm notifications', sleep_apnea_notifications: 'Sleep apnea notifications',
+  environmental_audio_exposure_notifications: 'Loud noise notifications',
+  headphone_audio_exposure_notifications: 'Headphone volume notifications',
+  cross_country_skiing_distance: 'Cross-country skiing distance', cross_country_skiing_speed: 'Cross-country skiing speed',
 });
 
 /**
