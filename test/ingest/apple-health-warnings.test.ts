@@ -92,6 +92,68 @@ describe('Apple Health import warnings', () => {
   });
 });
 
+describe('Apple Health records whose value Klebb does not know', () => {
+  it('are left out and said, one line per value, instead of vanishing without a word', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['sleep', 'sleep_analysis'],
+        ['stand', 'apple_stand_hour'],
+      ],
+    });
+    const category = (type: string, start: string, end: string, value: string) =>
+      ` <Record type="HKCategoryTypeIdentifier${type}" sourceName="Watch" startDate="${start} +0200" endDate="${end} +0200" value="${value}"/>`;
+    const r = await srv.importExport(
+      exportXml([
+        // a sleep stage a later iOS may add, twice, and a stage written as its number
+        category(
+          'SleepAnalysis',
+          '2026-05-01 23:00:00',
+          '2026-05-02 01:00:00',
+          'HKCategoryValueSleepAnalysisAsleepLight',
+        ),
+        category(
+          'SleepAnalysis',
+          '2026-05-02 01:30:00',
+          '2026-05-02 02:00:00',
+          'HKCategoryValueSleepAnalysisAsleepLight',
+        ),
+        category('SleepAnalysis', '2026-05-02 02:00:00', '2026-05-02 03:00:00', '3'),
+        category(
+          'SleepAnalysis',
+          '2026-05-02 03:00:00',
+          '2026-05-02 06:30:00',
+          'HKCategoryValueSleepAnalysisAsleepCore',
+        ),
+        // an idle stand hour is no reading; a value that is neither stood nor idle is said
+        category(
+          'AppleStandHour',
+          '2026-05-02 09:00:00',
+          '2026-05-02 10:00:00',
+          'HKCategoryValueAppleStandHourIdle',
+        ),
+        category(
+          'AppleStandHour',
+          '2026-05-02 10:00:00',
+          '2026-05-02 11:00:00',
+          'HKCategoryValueAppleStandHourStood',
+        ),
+        category('AppleStandHour', '2026-05-02 11:00:00', '2026-05-02 12:00:00', ''),
+      ]),
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings).toEqual([
+      expect.stringMatching(
+        /^sleep_analysis: unknown sleep value "HKCategoryValueSleepAnalysisAsleepLight" \(2 points, e\.g\. /,
+      ),
+      expect.stringMatching(/^sleep_analysis: unknown sleep value "3" \(1 point, /),
+      expect.stringMatching(/^apple_stand_hour: unknown stand hour value "" \(1 point, /),
+    ]);
+    // what was known is read: 3.5 h of core sleep, one hour stood
+    expect(await srv.rows('sleep')).toEqual([expect.objectContaining({ date: '2026-05-02', core: 3.5 })]);
+    expect(await srv.rows('stand')).toEqual([{ date: '2026-05-02', hours: 1 }]);
+  });
+});
+
 describe('Apple Health import of a damaged file', () => {
   it('a bare & in an attribute is read as itself; the records after it are read too', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });

@@ -242,7 +242,8 @@ export async function readAppleHealthExport(
         }
         const m = mapRecord(a, metric);
         if ('skip' in m) {
-          if (m.damaged) skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
+          if (m.damaged || m.unknownValue)
+            skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
           else if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
         } else addPoint(m);
         break;

@@ -202,11 +202,18 @@ export function mapRecord(
 
 /**
  * A record left out: `skip` the reason; `damaged` when the record itself is wrong (not merely of
- * a kind Klebb does not keep), so the import warns about it.
+ * a kind Klebb does not keep), `unknownValue` when its type is read but its value is not one Klebb
+ * knows (a sleep stage a newer iOS added): the import warns about both, as the readings are lost.
  */
 export interface SkippedRecord {
   skip: string;
   damaged?: true;
+  unknownValue?: true;
+}
+
+/** A value of `what` Klebb does not know, quoted. */
+function unknownValue(what: string, value: string | undefined): SkippedRecord {
+  return { skip: `unknown ${what} value ${JSON.stringify(value ?? '')}`, unknownValue: true };
 }
 
 /** The skip reason of a record whose end is before its start. */
@@ -236,7 +243,7 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
   switch (metric) {
     case 'sleep_analysis': {
       const stage = SLEEP_STAGE[a.value ?? ''];
-      if (!stage) return { skip: `unknown sleep value ${a.value}` };
+      if (!stage) return unknownValue('sleep', a.value);
       return {
         metric,
         units: 'hr',
@@ -249,7 +256,8 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       return { metric, units: 'min', point: withSource({ date: own(a.startDate), qty }, a) };
     }
     case 'apple_stand_hour':
-      if (a.value !== 'HKCategoryValueAppleStandHourStood') return { skip: 'stand hour not stood' };
+      if (a.value === 'HKCategoryValueAppleStandHourIdle') return { skip: 'stand hour not stood' };
+      if (a.value !== 'HKCategoryValueAppleStandHourStood') return unknownValue('stand hour', a.value);
       return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
     case 'handwashing':
     case 'toothbrushing':
