@@ -167,3 +167,33 @@ describe('unit spellings in a push', () => {
     expect(await srv.rows('resting')).toEqual([{ date: DAY, bpm: 58 }]);
   });
 });
+
+describe('a nutrient in another mass unit than its own', () => {
+  it('is read in the unit it names: vitamins in g or mg, minerals in g, from an Apple Health export', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['b12', 'vitamin_b12'],
+        ['d', 'vitamin_d'],
+        ['iron', 'iron'],
+      ],
+    });
+    const rec = (type: string, unit: string, value: string) =>
+      ` <Record type="HKQuantityTypeIdentifier${type}" sourceName="Food app" unit="${unit}" startDate="${AT}" endDate="${AT}" value="${value}"/>`;
+    const r = await srv.importExport(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<HealthData locale="en_US">',
+        // HealthKit keeps a mass in any mass unit: an app may write micrograms as grams
+        rec('DietaryVitaminB12', 'g', '2.4e-06'),
+        rec('DietaryVitaminD', 'mg', '0.015'),
+        rec('DietaryIron', 'g', '0.008'),
+        '</HealthData>',
+      ].join('\n'),
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings).toEqual([]);
+    expect(await srv.rows('b12')).toEqual([{ date: DAY, mcg: 2.4 }]);
+    expect(await srv.rows('d')).toEqual([{ date: DAY, mcg: 15 }]);
+    expect(await srv.rows('iron')).toEqual([{ date: DAY, mg: 8 }]);
+  });
+});

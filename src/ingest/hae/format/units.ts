@@ -256,9 +256,11 @@ export const DIMENSIONS = {
   mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
   mgdl: dim('mg/dL', { 'mg/dL': 1 }),
   mmol: dim('mmol/L', { 'mmol/L': 1 }),
-  g: dim('g', { g: 1, mg: 0.001, kg: 1000, oz: 28.349523125 }),
-  mg: dim('mg', { mg: 1, g: 1000, mcg: 0.001, µg: 0.001, ug: 0.001 }),
-  mcg: dim('mcg', { mcg: 1, µg: 1, ug: 1, mg: 1000 }),
+  // a nutrient may come in any mass unit (the unit the person chose, or the app that logged it):
+  // each reads them all (the factors of the units read before unchanged, so are stored keys)
+  g: dim('g', { g: 1, mg: 0.001, kg: 1000, oz: 28.349523125, mcg: 0.000001, µg: 0.000001, ug: 0.000001 }),
+  mg: dim('mg', { mg: 1, g: 1000, mcg: 0.001, µg: 0.001, ug: 0.001, kg: 1_000_000, oz: 28_349.523125 }),
+  mcg: dim('mcg', { mcg: 1, µg: 1, ug: 1, mg: 1000, g: 1_000_000, kg: 1_000_000_000, oz: 28_349_523.125 }),
   kmh: dim('km/hr', { 'km/hr': 1, 'km/h': 1, kph: 1, 'mi/hr': MI_KM, mph: MI_KM, 'm/s': 3.6 }),
   mps: dim('m/s', { 'm/s': 1, 'km/hr': 1 / 3.6, 'ft/s': 0.3048, 'mi/hr': 0.44704 }),
   vo2: dim('ml/(kg·min)', { 'ml/(kg·min)': 1, 'mL/min·kg': 1, 'ml/kg/min': 1, 'ml/kg.min': 1 }),
