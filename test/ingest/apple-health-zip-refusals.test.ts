@@ -113,3 +113,24 @@ describe('a zip whose export unpacks to another size than its header says', () =
     expect(fs.readdirSync(s.inst.hae.dirs.uploads)).toEqual([]);
   });
 });
+
+describe('a zip whose export is compressed with Deflate64', () => {
+  it('is 422 ZIP_METHOD naming Deflate64 and what to upload instead, whole or cut short', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    // Windows' compressed folders write Deflate64 (method 9) for a file over about 2 GB: the
+    // method field of the local and the directory header says so
+    const zip = rawZip([{ name: 'apple_health_export/export.xml', data: EXPORT }]);
+    zip.writeUInt16LE(9, 8);
+    const record = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    zip.writeUInt16LE(9, record + 10);
+    for (const body of [zip, zip.subarray(0, record)]) {
+      const r = await upload(s, body);
+      expect(r.status, r.text).toBe(422);
+      expect(r.body.code).toBe('ZIP_METHOD');
+      expect(r.body.error).toMatch(/Deflate64.*Windows.*upload the export\.zip the Health app made/);
+    }
+    expect(await s.rows('steps')).toEqual([]);
+    expect(fs.readdirSync(s.inst.hae.dirs.uploads)).toEqual([]);
+  });
+});

@@ -124,6 +124,13 @@ export function sizeFits(recorded: number, written: number): boolean {
 export function checkReadable(name: string, encrypted: boolean, method: number): void {
   if (encrypted)
     throw zipError('ZIP_ENCRYPTED', `${name} in the zip is encrypted: unzip it yourself and upload it`);
+  if (method === 9) {
+    // Windows' "Send to > Compressed folder" writes Deflate64 for files over about 2 GB
+    throw zipError(
+      'ZIP_METHOD',
+      `${name} in the zip is compressed with Deflate64 (method 9), as Windows' "Send to > Compressed (zipped) folder" does for a large file; it is not read: upload the export.zip the Health app made as it is, or the export.xml itself`,
+    );
+  }
   if (method !== 0 && method !== 8) {
     throw zipError(
       'ZIP_METHOD',
