@@ -26,6 +26,8 @@ export interface RawZipEntry {
   zip64?: boolean;
   /** The unpacked size the headers record, when not the real one (a damaged archive). */
   recordedSize?: number;
+  /** The bytes of the data as they stand in the archive, when not `data` compressed (a damaged one). */
+  raw?: Buffer;
 }
 
 const u16 = (n: number) => {
@@ -64,7 +66,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     const plain =
       e.data === undefined ? Buffer.alloc(0) : Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data);
     const method = e.data === undefined ? 0 : (e.method ?? 8);
-    const stored = method === 8 ? zlib.deflateRawSync(plain) : plain;
+    const stored = e.raw ?? (method === 8 ? zlib.deflateRawSync(plain) : plain);
     const crc = zlib.crc32(plain);
     const size = e.recordedSize ?? plain.length;
     const zip64 = e.zip64 === true;

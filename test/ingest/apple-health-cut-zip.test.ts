@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RawZipEntry, rawZip } from '../helpers/zip-bytes.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
@@ -178,5 +179,32 @@ describe('a cut export.zip whose other entries hold the bytes of a zip header', 
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ truncated: false, records: DAYS });
     expect(r.body.warnings[0]).toMatch(/^the zip was cut short after/);
+  });
+});
+
+describe('a cut export.zip whose export is damaged part way', () => {
+  it('gives the records before the damage, saying the zip is damaged there', async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    // the first half of the export deflated, then a block that is not deflate (as a copy gone
+    // wrong leaves it): zlib gives the half, then refuses
+    const xml = Buffer.from(exportXml());
+    const half = zlib.deflateRawSync(xml.subarray(0, xml.length / 2), {
+      finishFlush: zlib.constants.Z_FULL_FLUSH,
+    });
+    const raw = Buffer.concat([half, Buffer.from([0x07]), Buffer.alloc(500, 0xa5)]);
+    const zip = rawZip([
+      { name: 'apple_health_export/' },
+      { name: EXPORT, data: xml, raw, descriptor: 'signed' },
+      { name: CDA, data: '<?xml version="1.0"?><ClinicalDocument/>', descriptor: 'signed' },
+    ]);
+    const r = await upload(s, zip.subarray(0, zip.indexOf(Buffer.from(CDA)) + 10));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings[0]).toMatch(/^the zip is damaged inside apple_health_export\/export\.xml/);
+    // zlib keeps back the last piece it inflated (at most 16 KiB) when it refuses the data
+    expect(r.body.records).toBeGreaterThan(DAYS * 0.3);
+    expect(r.body.records).toBeLessThan(DAYS * 0.55);
+    expect(await s.rows('steps')).toHaveLength(r.body.records);
+    expect(leftovers(s)).toEqual([]);
   });
 });

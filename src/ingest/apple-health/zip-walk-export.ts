@@ -141,6 +141,9 @@ function choose(candidates: Candidate[], walk: ZipWalk, nested: boolean, why: st
 function cutWarning(entry: LocalEntry, walk: ZipWalk): string | null {
   const name = entry.fileName;
   if (walk.end === 'directory') return null;
+  if (entry.cut && walk.end === 'damaged') {
+    return `the zip is damaged inside ${name} (its data stops making sense part way, as a copy or download gone wrong leaves it), so the records before the damage were read; export again from the Health app and upload the new export.zip (readings already here are not added twice)`;
+  }
   if (entry.cut) {
     return `the zip was cut short: it ends inside ${name} (an upload, AirDrop or copy that stopped part way), so the records up to the cut were read; export again from the Health app and upload the whole export.zip (readings already here are not added twice)`;
   }

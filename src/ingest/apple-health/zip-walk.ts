@@ -43,7 +43,10 @@ export interface LocalEntry {
    * data), once the walk is past it; undefined when it is not known (the archive ends first).
    */
   recordedSize?: number;
-  /** True when the archive ends inside this entry's data (or its data descriptor). */
+  /**
+   * True when this entry is not whole: the archive ends inside its data (or its data descriptor),
+   * or its data is damaged part way (the walk then ends 'damaged').
+   */
   cut: boolean;
 }
 
@@ -85,9 +88,8 @@ class Reader {
 /**
  * Walks the zip `file` from its first byte by its local headers (see the module comment), handing
  * each entry's unpacked bytes to the stream `sink` gives for it, if any.
- * @throws what `sink` throws, the error a sink stream fails with (a size limit), and zlib's
- *   error for a deflated entry given a sink whose data does not inflate; an entry read past whose
- *   data does not inflate ends the walk as 'damaged' instead.
+ * @throws what `sink` throws, and the error a sink stream fails with (a size limit). An entry
+ *   whose data stops inflating ends the walk as 'damaged' (a sink keeps what inflated before).
  */
 export async function walkLocalEntries(file: string, sink: EntrySink): Promise<ZipWalk> {
   const fd = await fs.open(file, 'r');
@@ -121,16 +123,12 @@ export async function walkLocalEntries(file: string, sink: EntrySink): Promise<Z
       if (!inflated && sizesAfter && sizes.compressed === 0) return { entries, end: 'unwalkable' };
       const dest = sink(entry);
       const dataStart = pos + 30 + nameLength + extraLength;
-      let data: { end: number; eof: boolean };
-      if (inflated) {
-        try {
-          data = await inflateFrom(reader, dataStart, dest);
-        } catch (err) {
-          if (dest) throw err;
-          return { entries, end: 'damaged' };
-        }
-      } else {
-        data = await copyFrom(reader, dataStart, sizes.compressed, dest);
+      const data = inflated
+        ? await inflateFrom(reader, dataStart, dest)
+        : await copyFrom(reader, dataStart, sizes.compressed, dest);
+      if (data.damaged) {
+        entry.cut = true;
+        return { entries, end: 'damaged' };
       }
       if (data.eof) {
         entry.cut = true;
@@ -238,23 +236,38 @@ function nowhere(): Writable {
   return new Writable({ write: (_chunk, _enc, done) => done() });
 }
 
+/** Where an entry's data ends, and how it ended when not whole. */
+interface DataEnd {
+  /** The byte after the data. */
+  end: number;
+  /** The file ended first (what was there was passed on). */
+  eof: boolean;
+  /** The data turned out damaged (it does not inflate) after what was passed on. */
+  damaged?: boolean;
+}
+
 /**
- * Inflates the deflate stream starting at `start` into `dest` (or nowhere), ending `dest`.
- * @returns where the stream ended (the byte after it), or eof when the file ended first (what
- *   inflated up to there was written).
+ * Inflates the deflate stream starting at `start` into `dest` (or nowhere), ending `dest`. Data
+ * that stops inflating (damaged, or zeros a download wrote ahead of the data) ends it there: what
+ * inflated before is kept.
+ * @returns where the stream ended, or eof when the file ended first, or damaged.
+ * @throws the error `dest` fails with (a size limit).
  */
-async function inflateFrom(
-  reader: Reader,
-  start: number,
-  dest: Writable | undefined,
-): Promise<{ end: number; eof: boolean }> {
+async function inflateFrom(reader: Reader, start: number, dest: Writable | undefined): Promise<DataEnd> {
   // a cut stream gives what it holds instead of an error, with the output of its last piece
   const inflater = zlib.createInflateRaw({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
   const out = dest ?? nowhere();
+  let damaged = false;
   const done = new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('error', reject);
-    inflater.once('error', reject);
+    inflater.once('error', (err: NodeJS.ErrnoException) => {
+      if (typeof err.code !== 'string' || !err.code.startsWith('Z_')) return reject(err);
+      // zlib's own refusal of the data: what it passed on stays, the entry ends here
+      damaged = true;
+      inflater.unpipe(out);
+      out.end();
+    });
   });
   done.catch(() => {});
   inflater.pipe(out);
@@ -262,7 +275,7 @@ async function inflateFrom(
   // whether the deflate data ended before the file did
   let ended = false;
   try {
-    for (;;) {
+    while (!damaged) {
       const chunk = await reader.at(start + fed, CHUNK);
       if (chunk.length === 0) {
         inflater.end();
@@ -271,13 +284,8 @@ async function inflateFrom(
       fed += chunk.length;
       // once a chunk is taken (its output passed on), zlib has taken all of it unless the deflate
       // data ended inside it: then it ends the stream by itself, the rest of the chunk left
-      await Promise.race([
-        new Promise<void>((resolve, reject) =>
-          inflater.write(chunk, (err) => (err ? reject(err) : resolve())),
-        ),
-        done,
-      ]);
-      if (inflater.bytesWritten < fed) {
+      await Promise.race([new Promise<void>((resolve) => inflater.write(chunk, () => resolve())), done]);
+      if (!damaged && inflater.bytesWritten < fed) {
         ended = true;
         break;
       }
@@ -290,7 +298,7 @@ async function inflateFrom(
   }
   const end = start + inflater.bytesWritten;
   inflater.destroy();
-  return { end, eof: !ended };
+  return damaged ? { end, eof: false, damaged } : { end, eof: !ended };
 }
 
 /** Resolves at the first of `events` on `stream`. */
@@ -313,7 +321,7 @@ async function copyFrom(
   start: number,
   length: number,
   dest: Writable | undefined,
-): Promise<{ end: number; eof: boolean }> {
+): Promise<DataEnd> {
   if (!dest) {
     // read past: only whether the file holds them all is looked at
     const last = length > 0 ? await reader.at(start + length - 1, 1) : Buffer.alloc(1);
