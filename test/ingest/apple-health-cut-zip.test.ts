@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { main as importMain } from '../../scripts/import-apple-health.js';
+import { sandboxHome } from '../helpers/sandbox-home.js';
 import { type RawZipEntry, rawZip } from '../helpers/zip-bytes.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
@@ -206,5 +208,35 @@ describe('a cut export.zip whose export is damaged part way', () => {
     expect(r.body.records).toBeLessThan(DAYS * 0.55);
     expect(await s.rows('steps')).toHaveLength(r.body.records);
     expect(leftovers(s)).toEqual([]);
+  });
+});
+
+describe('the import script given a cut export.zip', () => {
+  it('imports what arrived and says on stderr that the zip was cut short', async () => {
+    const box = sandboxHome();
+    const file = path.join(box.home, '..', `cut-${process.pid}.zip`);
+    try {
+      const zip = phoneZip({ descriptor: 'signed' });
+      const { start, end } = entryData(zip, EXPORT);
+      fs.writeFileSync(file, zip.subarray(0, start + Math.floor((end - start) * 0.9)));
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await importMain([file, '--home', box.home], {
+        out: (s) => out.push(s),
+        err: (s) => err.push(s),
+      });
+      expect(code, err.join('')).toBe(0);
+      const summary = JSON.parse(out.join(''));
+      expect(summary).toMatchObject({ ok: true, truncated: true });
+      expect(summary.records).toBeGreaterThan(DAYS * 0.8);
+      expect(err.join('')).toContain(
+        'WARNING: the zip was cut short: it ends inside apple_health_export/export.xml',
+      );
+      // the person's file is left as it was
+      expect(fs.existsSync(file)).toBe(true);
+    } finally {
+      fs.rmSync(file, { force: true });
+      box.remove();
+    }
   });
 });
