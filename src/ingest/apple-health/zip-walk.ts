@@ -11,7 +11,7 @@
  * took), a stored one after the size its header records. Looking for the next header's signature
  * instead, as streaming unzip libraries do, misfires on the same four bytes inside compressed data,
  * which a gigabyte of it holds by chance. A stored entry whose size comes only after it cannot be
- * walked past, and ends the walk.
+ * walked past unless it is empty (a folder), and ends the walk.
  */
 import fs from 'node:fs/promises';
 import { Writable } from 'node:stream';
@@ -120,9 +120,13 @@ export async function walkLocalEntries(file: string, sink: EntrySink): Promise<Z
       const sizes = headerSizes(head, extra);
       const sizesAfter = (flags & 8) !== 0;
       const inflated = entry.compressionMethod === 8 && !entry.encrypted;
-      if (!inflated && sizesAfter && sizes.compressed === 0) return { entries, end: 'unwalkable' };
-      const dest = sink(entry);
       const dataStart = pos + 30 + nameLength + extraLength;
+      // stored with its sizes after it: readable only when empty (a folder), its descriptor at once
+      if (!inflated && sizesAfter && sizes.compressed === 0) {
+        const empty = await readDescriptor(reader, dataStart, sizes.zip64);
+        if (typeof empty === 'string' || empty.compressed !== 0) return { entries, end: 'unwalkable' };
+      }
+      const dest = sink(entry);
       const data = inflated
         ? await inflateFrom(reader, dataStart, dest)
         : await copyFrom(reader, dataStart, sizes.compressed, dest);
@@ -212,7 +216,7 @@ async function readDescriptor(
   reader: Reader,
   pos: number,
   zip64: boolean,
-): Promise<{ uncompressed: number; next: number } | 'cut' | 'damaged'> {
+): Promise<{ compressed: number; uncompressed: number; next: number } | 'cut' | 'damaged'> {
   const b = await reader.at(pos, 4 + 20 + 4);
   if (b.length < 4) return 'cut';
   const skip = b.readUInt32LE(0) === DATA_DESCRIPTOR ? 4 : 0;
@@ -225,8 +229,9 @@ async function readDescriptor(
     }
     const following = b.readUInt32LE(length);
     if (following !== LOCAL_HEADER && !AFTER_ENTRIES.has(following)) continue;
+    const compressed = wide ? Number(b.readBigUInt64LE(skip + 4)) : b.readUInt32LE(skip + 4);
     const uncompressed = wide ? Number(b.readBigUInt64LE(skip + 12)) : b.readUInt32LE(skip + 8);
-    return { uncompressed, next: pos + length };
+    return { compressed, uncompressed, next: pos + length };
   }
   return cut ? 'cut' : 'damaged';
 }
