@@ -12,6 +12,7 @@
  */
 import type https from 'node:https';
 import type { RequestOptions } from 'web-push';
+import { parseRetryAfter } from '../http/retry-after-value.js';
 import { lazyRequire } from '../lazy-module.js';
 import {
   PUSH_MAX_ATTEMPTS,
@@ -74,12 +75,10 @@ export interface SendOutcome {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The wait the service's Retry-After asks for, ms; null without one or when it is unreadable. */
 function retryAfterMs(headers: Record<string, unknown> | undefined): number | null {
   const raw = headers?.['retry-after'];
-  if (typeof raw !== 'string' || raw.trim() === '') return null;
-  if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+  return (typeof raw === 'string' ? parseRetryAfter(raw) : undefined) ?? null;
 }
 
 /** How long one signed VAPID token is used for a push service, ms (it is valid for 12 h). */

@@ -4,6 +4,7 @@
  * "try again in 5.289s" phrase in the message; without any of them, when the spent limit
  * resets by its `…ratelimit…reset…` headers (rate-limit-reset.ts).
  */
+import { parseRetryAfter } from '../../http/retry-after-value.js';
 import { rateLimitResetMs } from './rate-limit-reset.js';
 
 /** Header values as node:http gives them. */
@@ -16,18 +17,14 @@ function header(headers: HeaderBag, name: string): string | undefined {
 
 /**
  * Parses a `Retry-After` value: whole or fractional seconds, or an HTTP-date relative to
- * `nowMs` (epoch ms). Returns ms (never negative), or undefined when absent or unreadable.
+ * `nowMs` (epoch ms). Returns ms (never negative), or undefined when absent or unreadable
+ * (src/http/retry-after-value.ts).
  */
 export function parseRetryAfterHeader(
   value: string | undefined,
   nowMs: number = Date.now(),
 ): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
+  return parseRetryAfter(value, nowMs);
 }
 
 /** A number and its unit of time, short or spelt out: `5.289s`, `750ms`, `2h`, `43 seconds`, `1 minute`. */
