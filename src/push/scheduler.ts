@@ -8,7 +8,10 @@
  *   what it last fired is cleared;
  * - a slot older than REMINDER_CATCH_UP_GRACE_MS (the server was down or asleep) is recorded as
  *   missed and not sent: coming back never fires a burst of old reminders;
- * - a slot inside quiet hours is recorded as `quiet` and not sent;
+ * - a slot inside quiet hours is recorded as `quiet` and not sent: judged by the wall-clock time
+ *   it was set for (07:30 is 07:30 local on both sides of a daylight-saving change) and by the
+ *   time it would arrive, which differs in a spring-forward gap (02:30 arrives at 03:30) and for
+ *   a slot caught up after downtime;
  * - while paused nothing is decided (the memory is not advanced, so a slot that comes due during
  *   the pause still fires after it if it is within the grace window);
  * - the reminders of one card due in the same minute become one event (one push per device).
@@ -140,7 +143,9 @@ export function evaluate(
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'missed' });
         continue;
       }
-      if (inQuietHours(slot.time, quiet)) {
+      // quiet when the time it was set for is, and when the time it would arrive is: not the
+      // same in a spring-forward gap (02:30 arrives at 03:30) or when a slot is caught up late
+      if (inQuietHours(slot.time, quiet) || inQuietHours(now().wall.time, quiet)) {
         s.lastFireStatus = 'quiet';
         out.skipped.push({ id: ref.id, slot: slot.key, status: 'quiet' });
         continue;

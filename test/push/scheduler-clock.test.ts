@@ -211,6 +211,124 @@ describe('quiet hours, pause, weekly days, coalescing', () => {
   });
 });
 
+describe('quiet hours across a daylight-saving change are judged by the time the reminder was set for', () => {
+  // days before, of and after each change; the offset differs before and after it
+  const zones: { tz: string; days: string[] }[] = [
+    { tz: 'Europe/Berlin', days: ['2030-03-30', '2030-03-31', '2030-04-01'] },
+    { tz: 'Europe/Berlin', days: ['2030-10-26', '2030-10-27', '2030-10-28'] },
+    { tz: 'America/New_York', days: ['2030-03-09', '2030-03-10', '2030-03-11'] },
+    { tz: 'America/New_York', days: ['2030-11-02', '2030-11-03', '2030-11-04'] },
+    // a half-hour shift: 02:00 +10:30 becomes 02:30 +11, and back
+    { tz: 'Australia/Lord_Howe', days: ['2030-10-05', '2030-10-06', '2030-10-07'] },
+    { tz: 'Australia/Lord_Howe', days: ['2030-04-06', '2030-04-07', '2030-04-08'] },
+  ];
+  const local = (date: string, time: string, tz: string) => {
+    // the instant of a wall-clock time, found by the offset Intl reports for it
+    const guess = Date.parse(`${date}T${time}:00Z`);
+    for (const probe of [guess - 14 * 3600_000, guess, guess + 14 * 3600_000]) {
+      const parts = new Intl.DateTimeFormat('en-CA', {
+        timeZone: tz,
+        timeZoneName: 'longOffset',
+      }).formatToParts(probe);
+      const off = parts.find((p) => p.type === 'timeZoneName')?.value.replace('GMT', '') || '+00:00';
+      const at = Date.parse(`${date}T${time}:00${off}`);
+      const back = new Intl.DateTimeFormat('sv-SE', {
+        timeZone: tz,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(at);
+      if (back === `${date} ${time}`) return new Date(at).toISOString();
+    }
+    throw new Error(`no ${date} ${time} in ${tz}`);
+  };
+
+  for (const { tz, days } of zones) {
+    it(`${tz} ${days[1]}: 07:30 stays quiet in 07:00-08:00 and 08:15 is sent, at local time, each day`, async () => {
+      const e = await env(tz, [
+        card('c', [
+          { id: 'quiet', trigger: daily('07:30') },
+          { id: 'sent', trigger: daily('08:15') },
+          { id: 'night', trigger: daily('23:45') },
+        ]),
+      ]);
+      await e.s.api('/api/notifications/global-state', {
+        json: { quiet_hours: { start: '07:00', end: '08:00' } },
+      });
+      // armed a week before the change
+      await e.run(local(shiftDay(days[0], -7), '12:00', tz), local(shiftDay(days[0], -7), '12:00', tz));
+      const from = local(shiftDay(days[0], -1), '12:00', tz);
+      const to = local(days[2], '12:00', tz);
+      const fired = await e.run(from, to, 5 * MIN);
+      const expected = [shiftDay(days[0], -1), ...days].flatMap((d) => [
+        ...(d === shiftDay(days[0], -1) ? [] : [{ at: local(d, '08:15', tz), card: 'c', items: ['c#sent'] }]),
+        ...(d === days[2] ? [] : [{ at: local(d, '23:45', tz), card: 'c', items: ['c#night'] }]),
+      ]);
+      expect(fired).toEqual(expected.sort((a, b) => a.at.localeCompare(b.at)));
+      const fires = (await e.s.api('/api/diagnostics')).body.recent_fires as {
+        at: string;
+        items: string[];
+        status: string;
+      }[];
+      const quiet = fires.filter((f) => f.items.includes('c#quiet') && f.at > from);
+      expect(quiet.map((f) => f.status)).toEqual(['quiet', 'quiet', 'quiet']);
+    });
+  }
+});
+
+describe('quiet hours are also judged by the time a reminder would arrive', () => {
+  it('Europe/Berlin spring forward: 02:30 arrives at 03:30, inside quiet hours from 03:00, and stays quiet', async () => {
+    const e = await env('Europe/Berlin', [card('c', [{ id: 'r', trigger: daily('02:30') }])]);
+    await e.s.api('/api/notifications/global-state', {
+      json: { quiet_hours: { start: '03:00', end: '06:00' } },
+    });
+    await e.run('2030-03-30T20:00:00Z', '2030-03-30T20:00:00Z');
+    expect(await e.run('2030-03-31T00:00:00Z', '2030-03-31T03:00:00Z')).toEqual([]);
+    // the day after, 02:30 exists and is outside quiet hours
+    expect(await e.run('2030-03-31T23:00:00Z', '2030-04-01T02:00:00Z')).toEqual([
+      { at: '2030-04-01T00:30:00.000Z', card: 'c', items: ['c#r'] },
+    ]);
+  });
+
+  it('Australia/Lord_Howe half-hour spring forward: 02:15 arrives at 02:45, inside quiet hours from 02:30', async () => {
+    const e = await env('Australia/Lord_Howe', [card('c', [{ id: 'r', trigger: daily('02:15') }])]);
+    await e.s.api('/api/notifications/global-state', {
+      json: { quiet_hours: { start: '02:30', end: '06:00' } },
+    });
+    await e.run('2030-10-05T00:00:00Z', '2030-10-05T00:00:00Z');
+    expect(await e.run('2030-10-05T14:00:00Z', '2030-10-05T17:00:00Z')).toEqual([]);
+    // 2030-10-06 02:15 +11 is 15:15Z the day before
+    expect(await e.run('2030-10-06T14:00:00Z', '2030-10-06T17:00:00Z')).toEqual([
+      { at: '2030-10-06T15:15:00.000Z', card: 'c', items: ['c#r'] },
+    ]);
+  });
+
+  it('a slot caught up after downtime is not sent once quiet hours have begun', async () => {
+    const e = await env('America/New_York', [card('c', [{ id: 'r', trigger: daily('21:55') }])]);
+    await e.s.api('/api/notifications/global-state', {
+      json: { quiet_hours: { start: '22:00', end: '07:00' } },
+    });
+    await e.run('2030-06-01T12:00:00Z', '2030-06-01T12:00:00Z');
+    // down from 21:50 to 22:05 EDT: the 21:55 slot is within the grace window, but it is 22:05
+    expect(await e.run('2030-06-02T02:05:00Z', '2030-06-02T02:30:00Z')).toEqual([]);
+    const list = (await e.s.api('/api/notifications')).body.notifications;
+    expect(list.find((n: { id: string }) => n.id === 'c#r').last_fire_status).toBe('quiet');
+    // back in time the next evening: sent at 21:55
+    expect(await e.run('2030-06-03T01:50:00Z', '2030-06-03T02:00:00Z')).toEqual([
+      { at: '2030-06-03T01:55:00.000Z', card: 'c', items: ['c#r'] },
+    ]);
+  });
+});
+
+/** `YYYY-MM-DD` moved by `n` calendar days. */
+function shiftDay(date: string, n: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 describe('changed triggers, restarts and downtime', () => {
   it('a changed trigger clears the last fire and its new slot fires the same day', async () => {
     const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
