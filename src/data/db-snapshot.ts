@@ -1,7 +1,8 @@
 /**
  * A consistent copy of the live database taken with SQLite's online backup (better-sqlite3's
  * `db.backup()`): it includes what still sits in the WAL, which a copy of the main file alone
- * would lose, and writers are never blocked for longer than one step.
+ * would lose, and writers are never blocked for longer than one step. The copy is made a
+ * rollback-journal database, readable alone and read-only anywhere.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,14 +11,24 @@ import type { Db } from '../store/database.js';
 
 /**
  * Copies `db` into `target` (created; its folder too) and returns when the copy is complete.
+ * The copy is a single self-contained file in rollback-journal mode: the backup copies the live
+ * database's header, which says WAL, and a WAL file can only be opened where SQLite may create
+ * its `-wal` and `-shm` beside it, so a backup on a read-only disk, a mounted snapshot or a
+ * folder of another user could not be read ("attempt to write a readonly database").
  * @throws the SQLite error (disk full, say); a partial target is removed.
  */
 export async function backupDatabase(db: Db, target: string): Promise<void> {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   try {
     await db.backup(target);
+    const copy = new Database(target, { fileMustExist: true });
+    try {
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
   } catch (err) {
-    fs.rmSync(target, { force: true });
+    for (const s of ['', '-wal', '-shm', '-journal']) fs.rmSync(target + s, { force: true });
     throw err;
   }
 }

@@ -4,10 +4,13 @@
  * retention keeps the newest of each of the last 7 days and 4 weeks (pre-import: the newest 3;
  * manual ones always).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
 import {
   dailyDue,
@@ -19,6 +22,7 @@ import {
 import { SnapshotTimer } from '../../src/data/snapshot-timer.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
+const require = createRequire(import.meta.url);
 let s: TestServer;
 const T = 'snap-token';
 
@@ -64,6 +68,61 @@ describe('the daily snapshot', () => {
     db.close();
     expect(dailyDue(s.home, new Date('2026-04-21T03:00:00Z'))).toBe(true);
     expect(logs).toEqual(['daily snapshot taken']);
+  });
+});
+
+describe('a snapshot’s database', () => {
+  it('is one rollback-journal file: another user reads it read-only from a folder it cannot write', async () => {
+    // a row still in the live database's write-ahead log when the snapshot is taken
+    const made = await s.api('/api/manifests', {
+      token: T,
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'bp', label: 'BP' },
+        data: [
+          { date: '2026-04-01', sys: 120 },
+          { date: '2026-04-02', sys: 118 },
+        ],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    onTestFinished(async () => {
+      await s.api('/api/manifests/bp', { token: T, method: 'DELETE' });
+    });
+    const r = await s.api('/api/backups', { token: T, method: 'POST' });
+    expect(r.status).toBe(201);
+    const dir = path.join(s.home, 'backups', r.body.snapshot.name);
+    const file = path.join(dir, 'db.sqlite');
+    // bytes 18 and 19 of the header: 1 is a rollback journal, 2 is WAL
+    expect([...fs.readFileSync(file).subarray(18, 20)]).toEqual([1, 1]);
+    expect(fs.readdirSync(dir).filter((n) => /-(wal|shm|journal)$/.test(n))).toEqual([]);
+
+    // copied where the reader may read but not write (a mounted backup, another user's folder)
+    const shelf = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-shelf-'));
+    try {
+      fs.copyFileSync(file, path.join(shelf, 'db.sqlite'));
+      fs.chmodSync(path.join(shelf, 'db.sqlite'), 0o444);
+      fs.chmodSync(shelf, 0o555);
+      const query = "SELECT body FROM card_rows WHERE card_id = 'bp' ORDER BY body";
+      const reader = `const D=require(${JSON.stringify(require.resolve('better-sqlite3'))});
+        const db=new D(${JSON.stringify(path.join(shelf, 'db.sqlite'))},{readonly:true,fileMustExist:true});
+        process.stdout.write(JSON.stringify(db.prepare(${JSON.stringify(query)}).pluck().all()));`;
+      // root may write anywhere: read as the unprivileged user nobody instead
+      const argv =
+        process.getuid?.() === 0
+          ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', reader]
+          : [process.execPath, '-e', reader];
+      const out = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+      expect(out.stderr).toBe('');
+      expect(JSON.parse(out.stdout)).toEqual([
+        '{"date":"2026-04-01","sys":120}',
+        '{"date":"2026-04-02","sys":118}',
+      ]);
+      expect(fs.readdirSync(shelf)).toEqual(['db.sqlite']);
+    } finally {
+      fs.chmodSync(shelf, 0o755);
+      fs.rmSync(shelf, { recursive: true, force: true });
+    }
   });
 });
 
