@@ -12,6 +12,7 @@ import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
 import { pushEndpointProblem } from './endpoint-host.js';
+import { pauseUntilInstant } from './pause-until.js';
 import type { ReminderRef } from './reminder-list.js';
 import type { SubscriptionRow } from './subscription-store.js';
 
@@ -171,7 +172,8 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   app.post('/api/notifications/global-state', { schema: { body: GlobalBody } }, async (req) => {
     const { quiet_hours, paused_until } = req.body;
-    if (typeof paused_until === 'string' && Number.isNaN(Date.parse(paused_until))) {
+    const until = typeof paused_until === 'string' ? pauseUntilInstant(paused_until, push.timeZone()) : null;
+    if (typeof paused_until === 'string' && until === null) {
       throw badRequest('paused_until must be an ISO date-time or null', [
         {
           path: 'body.paused_until',
@@ -181,7 +183,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     }
     if (quiet_hours !== undefined) push.state.data.quiet_hours = quiet_hours;
     if (paused_until !== undefined) {
-      push.state.data.paused_until = paused_until === null ? null : new Date(paused_until).toISOString();
+      push.state.data.paused_until = until === null ? null : new Date(until).toISOString();
     }
     push.state.save();
     return { ok: true, ...globalState(inst) };
