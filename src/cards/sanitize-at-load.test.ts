@@ -92,17 +92,17 @@ describe('sanitizeAtLoad (lenient load)', () => {
     const { manifest: out, dropped } = sanitizeAtLoad(
       manifest({
         emoji: 5,
-        order: '10',
+        order: 'first',
         enabled: 'no',
         category: 'Not A Slug',
-        view: { enabled: true, component: 'generic-card', display: '{v}' },
+        view: { enabled: true, component: 'generic-card', display: ['{v}'] },
         trends: 'line-chart',
         writeable: {
           fromWebapp: 'yes',
           maxReadingsPerDay: 0,
           inputs: [
             { key: 'a', type: 'number' },
-            { key: 'b', type: 'slider' },
+            { key: 'b', type: 'wobble' },
           ],
         },
         schedule: { type: 'daily', time_of_day: 'noon' },

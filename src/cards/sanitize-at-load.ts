@@ -5,6 +5,7 @@
  */
 import type { FieldError } from '../errors.js';
 import { formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
+import { readHandSpellings } from './hand-spellings.js';
 import { coreIssues, type ManifestRuleOptions, optionalFieldIssues } from './manifest-rules.js';
 import { checkDataSchedules } from './validate-schedule.js';
 
@@ -99,6 +100,7 @@ function applyRemovals(root: Record<string, unknown>, removals: Removal[]): Remo
  */
 export function sanitizeAtLoad(m: Record<string, unknown>, opts: ManifestRuleOptions = {}): SanitizeResult {
   const manifest = structuredClone(m);
+  readHandSpellings(manifest);
   const dropped: FieldError[] = coreIssues(manifest).map((i) => ({
     path: formatPath(i.path),
     message: i.message,
