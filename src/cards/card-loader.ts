@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsonShapeProblem } from '../common/json-guard.js';
+import { jsonSyntaxProblem } from '../common/json-syntax.js';
 import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
 import type { LoadError } from '../common/view-types.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
@@ -162,14 +163,19 @@ export class CardLoader {
     const text = decoded.text;
 
     let parsed: unknown;
+    // editors on some systems start UTF-8 files with a byte order mark
+    const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     try {
-      // editors on some systems start UTF-8 files with a byte order mark
-      parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      parsed = JSON.parse(json);
     } catch (err) {
       // a half-saved file keeps its last good version on screen until the next save
-      return this.fail(file, 'INVALID_JSON', `not valid JSON: ${(err as Error).message}`, {
-        id: current?.id,
-      });
+      const at = jsonSyntaxProblem(json, err as Error);
+      return this.fail(
+        file,
+        'INVALID_JSON',
+        `not valid JSON at line ${at.line}, column ${at.column}: ${at.message}`,
+        { id: current?.id, line: at.line },
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return this.fail(file, 'INVALID_JSON', 'a manifest must be a JSON object', { id: current?.id });
@@ -324,7 +330,7 @@ export class CardLoader {
     file: string,
     code: string,
     message: string,
-    at: { id?: string; path?: string } = {},
+    at: { id?: string; path?: string; line?: number } = {},
   ): LoadOutcome {
     const name = path.basename(file);
     this.failed.add(file);

@@ -19,4 +19,6 @@ export interface LoadError {
   message: string;
   /** Field path for FIELD_DROPPED and MISSING_FIELD. */
   path?: string;
+  /** Line of the file (from 1) where an INVALID_JSON file's mistake is. */
+  line?: number;
 }

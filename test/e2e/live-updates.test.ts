@@ -159,9 +159,14 @@ describe('live updates', { timeout: 60_000 }, () => {
     fs.writeFileSync(file, '{"$schema": "klebb.datafile.v1", "meta": {"id": "half", "label": ');
     await notice.waitFor({ timeout: 5000 });
     expect(await notice.locator('summary').textContent()).toBe('One card file has a problem');
-    // in words for people; the file and the parser's message are the item's tooltip
-    expect(await notice.textContent()).toContain('half-saved: it could not be read, so it is not shown.');
-    expect(await notice.locator('li').first().getAttribute('title')).toMatch(/^half-saved\.json: /);
+    // in words for people, with the line to look at; the file, the place and the mistake are the
+    // item's tooltip
+    expect(await notice.textContent()).toContain(
+      'half-saved: it has a mistake on line 1, so it is not shown.',
+    );
+    expect(await notice.locator('li').first().getAttribute('title')).toMatch(
+      /^half-saved\.json: not valid JSON at line 1, column 66: the file ends early/,
+    );
     fs.rmSync(file);
     await notice.waitFor({ state: 'detached', timeout: 5000 });
     expect(await sameLoad(w)).toBe(true);

@@ -148,8 +148,12 @@ export function CardGrid({ view, date, live, empty }: CardGridProps) {
 }
 
 /** What a card file's problem means for the person, by the loader's code. */
-function problemText(code: string): string {
+function problemText(code: string, line?: number): string {
   switch (code) {
+    case 'INVALID_JSON':
+      return line === undefined
+        ? 'it could not be read, so it is not shown'
+        : `it has a mistake on line ${line}, so it is not shown`;
     case 'FIELD_DROPPED':
       return 'one of its settings could not be used and is left out; the rest of the card works';
     case 'DATA_RESCUED':
@@ -208,7 +212,7 @@ function LoadErrors({ errors }: { errors: LoadError[] }) {
           {errors.map((e) => (
             // the technical message, for whoever fixes the file, is the item's tooltip
             <li key={`${e.file}:${e.code}:${e.path ?? ''}`} title={`${e.file}: ${e.message}`}>
-              <strong>{e.id ?? e.file.replace(/\.json$/i, '')}</strong>: {problemText(e.code)}.
+              <strong>{e.id ?? e.file.replace(/\.json$/i, '')}</strong>: {problemText(e.code, e.line)}.
             </li>
           ))}
         </ul>
