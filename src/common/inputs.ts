@@ -212,3 +212,25 @@ export function requireAnyOf(meta: unknown): string[] {
   const any = isObject(w) ? w.requireAny : undefined;
   return Array.isArray(any) ? any.filter((k): k is string => typeof k === 'string' && k !== '') : [];
 }
+
+/**
+ * The inputs of a list that names them (a schedule card's `checkOffForm.currentDoseFields`): each
+ * entry is an input of its own (`{key, type, ...}`) or the key of one of the card's form inputs
+ * (`formInputs(meta)`), as older manifests write it. Keys the card does not declare are left out,
+ * and a key is kept once.
+ */
+export function namedInputs(list: unknown, meta: unknown): InputDescriptor[] {
+  if (!Array.isArray(list)) return [];
+  const declared = formInputs(meta);
+  const seen = new Set<string>();
+  const out: InputDescriptor[] = [];
+  for (const entry of list) {
+    const d =
+      typeof entry === 'string' ? declared.find((i) => i.key === entry.trim()) : normaliseInput(entry);
+    if (d && !seen.has(d.key)) {
+      seen.add(d.key);
+      out.push(d);
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@
  * Shared by the browser and the server: no Node imports.
  */
 
+import { itemDoseText } from './item-dose.js';
 import { dayText, itemName, type ScheduleItemRef, scheduleItems } from './schedule.js';
 
 /** One item as the reports show it. */
@@ -16,7 +17,7 @@ export interface ReportItem {
   ref: ScheduleItemRef;
   /** `name`, else `label`, else "Item N". */
   name: string;
-  /** `dose` when it is text or a number. */
+  /** The item's dose as text (`itemDoseText`). */
   dose?: string;
 }
 
@@ -29,12 +30,6 @@ export interface ReportGroup {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function doseText(v: unknown): string | undefined {
-  if (typeof v === 'string' && v.trim() !== '') return v.trim();
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return undefined;
-}
 
 /** The items of `data` (see the file comment for `itemsPath` and `meta.schedule`). */
 export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: unknown } = {}): ReportItem[] {
@@ -56,7 +51,7 @@ export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: u
   }
   return refs.map((ref, i) => {
     const out: ReportItem = { ref, name: itemName(ref.item, i) };
-    const dose = doseText(ref.item.dose);
+    const dose = itemDoseText(ref.item);
     if (dose) out.dose = dose;
     return out;
   });

@@ -396,6 +396,20 @@ export function itemName(item: unknown, index: number): string {
 }
 
 /**
+ * The item's short name for where space is short (a reminder's "Time for BPC, insulin"):
+ * `short_name` (or `shortName`), else `itemName`.
+ */
+export function shortItemName(item: unknown, index: number): string {
+  if (isObject(item)) {
+    for (const k of ['short_name', 'shortName']) {
+      const v = item[k];
+      if (typeof v === 'string' && v.trim() !== '') return v.trim();
+    }
+  }
+  return itemName(item, index);
+}
+
+/**
  * The scheduled items of a card's data: `data.items[]` and `data.current[]` when `data` is an
  * object, or the elements of an array-rooted data block that have a `schedule` (or a legacy flat
  * `frequency`). Non-object entries are skipped. [] for anything else.

@@ -5,7 +5,7 @@
  */
 
 import { clipGraphemes } from '../common/graphemes.js';
-import { doseSlots, dueItems, itemName, TIMES_OF_DAY, takenCount } from '../common/schedule.js';
+import { doseSlots, dueItems, shortItemName, TIMES_OF_DAY, takenCount } from '../common/schedule.js';
 import { MAX_PLACEHOLDER_CHARS } from '../limits.js';
 
 /** Names due now and names missed earlier today (each at most 20). */
@@ -28,7 +28,8 @@ export function dueAtTimeOfDay(data: unknown, date: string, timeOfDay: string, t
   for (const ref of dueItems(data, date)) {
     const slots = doseSlots(ref.item);
     const taken = takenCount(ref.item, date, timeZone);
-    const name = itemName(ref.item, ref.index);
+    // the short name where the item has one: a reminder is read on a lock screen
+    const name = shortItemName(ref.item, ref.index);
     const idx = slots.indexOf(timeOfDay);
     if (idx >= 0 && taken <= idx) out.due_now.push(name);
     else if (slots.some((tok, j) => order(tok) >= 0 && order(tok) < at && taken <= j))

@@ -2,7 +2,8 @@
  * `adherence-report` (docs/MANIFEST-SCHEMA.md "Reports-view config": `showCompliance` default true,
  * `showInventory`): per scheduled item, the share of doses taken over the last `windowDays`
  * (default 30) days, and with `showInventory` the stock left and how long it lasts. The numbers
- * come from src/common/adherence-report.ts (on the shared schedule engine); this file draws them.
+ * come from src/common/adherence-report.ts (on the shared schedule engine); this file draws them,
+ * in the words of the config's `vocab` (src/common/schedule-vocab.ts).
  */
 import { useMemo } from 'preact/hooks';
 import {
@@ -11,6 +12,7 @@ import {
   type AdherenceReport as Report,
 } from '../../src/common/adherence-report.js';
 import { daysBetween } from '../../src/common/dates.js';
+import { type ScheduleVocab, scheduleVocab } from '../../src/common/schedule-vocab.js';
 import { useCardData } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
 import type { RendererProps } from './registry.js';
@@ -52,11 +54,13 @@ function ItemRow({
   compliance,
   inventory,
   date,
+  vocab,
 }: {
   it: ItemAdherence;
   compliance: boolean;
   inventory: boolean;
   date: string;
+  vocab: ScheduleVocab;
 }) {
   const b = band(it.rate);
   return (
@@ -80,8 +84,8 @@ function ItemRow({
           <p class="adh-detail">
             {it.scheduled === 0
               ? 'Nothing was due'
-              : `${it.taken} of ${it.scheduled} ${it.scheduled === 1 ? 'dose' : 'doses'} taken`}
-            {it.extra > 0 && ` · ${it.extra} extra`}
+              : `${it.taken} of ${it.scheduled} ${it.scheduled === 1 ? vocab.noun : vocab.nouns} ${vocab.taken}`}
+            {it.extra > 0 && ` · ${it.extra} ${vocab.extra}`}
             {it.lastTaken
               ? ` · last ${it.lastTaken === date ? 'today' : dayMonth(it.lastTaken)}`
               : ' · none logged yet'}
@@ -103,6 +107,7 @@ export function AdherenceReport({ card, date }: RendererProps) {
   const compliance = cfg.showCompliance !== false;
   const inventory = cfg.showInventory === true;
   const report = useMemo(() => adherenceReport(data, date, cfg, card.meta), [data, date, cfg, card.meta]);
+  const vocab = useMemo(() => scheduleVocab(cfg), [cfg]);
 
   if (data === undefined) {
     if (loading) return <RendererNote>Loading…</RendererNote>;
@@ -125,6 +130,7 @@ export function AdherenceReport({ card, date }: RendererProps) {
   }
   return (
     <div class="adh" data-window-days={report.windowDays}>
+      {vocab.headline && <h3 class="adh-headline">{vocab.headline}</h3>}
       {compliance && (
         <p class="adh-summary">
           {report.overall.rate !== null && (
@@ -133,7 +139,7 @@ export function AdherenceReport({ card, date }: RendererProps) {
           <span class="adh-summary-text">
             {report.overall.scheduled === 0
               ? `Nothing was due in ${windowText(report)}.`
-              : `of doses taken in ${windowText(report)} (${report.overall.taken} of ${report.overall.scheduled}), ${dayMonth(report.countedFrom)} – ${dayMonth(report.to)}`}
+              : `of ${vocab.nouns} ${vocab.taken} in ${windowText(report)} (${report.overall.taken} of ${report.overall.scheduled}), ${dayMonth(report.countedFrom)} – ${dayMonth(report.to)}`}
           </span>
         </p>
       )}
@@ -142,7 +148,14 @@ export function AdherenceReport({ card, date }: RendererProps) {
           {g.label && <h3 class="adh-group-title">{g.label}</h3>}
           <ul class="adh-items">
             {g.items.map((it) => (
-              <ItemRow key={it.name} it={it} compliance={compliance} inventory={inventory} date={date} />
+              <ItemRow
+                key={it.name}
+                it={it}
+                compliance={compliance}
+                inventory={inventory}
+                date={date}
+                vocab={vocab}
+              />
             ))}
           </ul>
         </section>

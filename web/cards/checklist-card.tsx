@@ -7,6 +7,7 @@
  * `showSparkline`, a 30-day strip of the share of doses taken.
  */
 import { useMemo } from 'preact/hooks';
+import { itemDoseText } from '../../src/common/item-dose.js';
 import {
   dailyShares,
   doseSlots,
@@ -70,7 +71,7 @@ export function ChecklistCard({ card, date }: RendererProps) {
               <ul class="cl-items">
                 {g.items.map((ref) => {
                   const name = itemName(ref.item, ref.index);
-                  const dose = typeof ref.item.dose === 'string' ? ref.item.dose : '';
+                  const dose = itemDoseText(ref.item) ?? '';
                   const slots = doseSlots(ref.item);
                   const taken = Math.min(slots.length, takenCount(ref.item, date));
                   return (

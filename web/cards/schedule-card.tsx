@@ -6,15 +6,18 @@
  * the shown day, one tick per dose. A tick appends `{scheduledDate, takenAt}` to the item's
  * `doses` (rows API); an item not due can still be logged, marked `offSchedule: true`.
  *
- * `checkOffForm: {currentDoseFields: [inputs], previousDoseFields: [keys]}` asks for details with
- * each check-off (an injection site, a dose taken), stored in the dose, and shows the listed
- * fields of the item's previous dose as a reminder. `colorMap` colours items by item name or
- * group id (`{"Vitamin D": "#f5b700"}`); an item's own `colour`/`color` also counts.
+ * `checkOffForm: {currentDoseFields: [inputs or input keys], previousDoseFields: [keys],
+ * previousDosePrompt?, currentDosePrompt?}` asks for details with each check-off (an injection
+ * site, a dose taken), stored in the dose, and shows the listed fields of the item's previous dose
+ * as a reminder, under `previousDosePrompt` when given. An item's `action_label` ("Lift") names the
+ * button that logs a dose off schedule. `colorMap` colours items by item name or group id
+ * (`{"Vitamin D": "#f5b700"}`); an item's own `colour`/`color` also counts.
  */
 import { useMemo, useState } from 'preact/hooks';
 import { addDays, daysBetween } from '../../src/common/dates.js';
 import { valueText } from '../../src/common/display-template.js';
-import { formInputs } from '../../src/common/inputs.js';
+import { formInputs, namedInputs } from '../../src/common/inputs.js';
+import { itemDoseText } from '../../src/common/item-dose.js';
 import {
   dailyShares,
   dayText as dayFiled,
@@ -98,6 +101,10 @@ function DotGrid({ item, date }: { item: Record<string, unknown>; date: string }
   );
 }
 
+/** A text setting, trimmed; undefined when it is not a non-blank string. */
+const textOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+
 /** The item's latest taken dose on or before `date`, or undefined. */
 function previousDose(item: Record<string, unknown>, date: string): Record<string, unknown> | undefined {
   const taken = dosesOf(item).filter(
@@ -116,13 +123,17 @@ export function ScheduleCard({ card, date }: RendererProps) {
   const colorMap = isObject(vc.colorMap) ? vc.colorMap : isObject(display.colorMap) ? display.colorMap : {};
   const form = isObject(vc.checkOffForm) ? vc.checkOffForm : null;
   const doseInputs = useMemo(
-    () => (form ? formInputs({ writeable: { inputs: form.currentDoseFields } }) : []),
-    [form],
+    () => (form ? namedInputs(form.currentDoseFields, card.meta) : []),
+    [form, card.meta],
   );
+  // the labels of the previous dose's fields: the check-off inputs', else the card's form's
+  const labelled = useMemo(() => [...doseInputs, ...formInputs(card.meta)], [doseInputs, card.meta]);
   const previousFields =
     form && Array.isArray(form.previousDoseFields)
       ? form.previousDoseFields.filter((k): k is string => typeof k === 'string')
       : [];
+  const previousPrompt = textOf(form?.previousDosePrompt);
+  const currentPrompt = textOf(form?.currentDosePrompt);
 
   if (data === undefined) {
     return (
@@ -182,7 +193,7 @@ export function ScheduleCard({ card, date }: RendererProps) {
                     .map((k) =>
                       prev[k] === undefined
                         ? ''
-                        : `${doseInputs.find((i) => i.key === k)?.label ?? k}: ${valueText(prev[k])}`,
+                        : `${labelled.find((i) => i.key === k)?.label ?? k}: ${valueText(prev[k])}`,
                     )
                     .filter((t) => t !== '')
                     .join(' · ')
@@ -200,13 +211,17 @@ export function ScheduleCard({ card, date }: RendererProps) {
                     <div class="sc-text">
                       <span class="sc-name">{name}</span>
                       <span class="sc-sub">
-                        {typeof item.dose === 'string' && item.dose ? `${item.dose} · ` : ''}
+                        {itemDoseText(item) ? `${itemDoseText(item)} · ` : ''}
                         {describeSchedule(item)}
                       </span>
                     </div>
                   </div>
                   <DotGrid item={item} date={date} />
-                  {prevText && <p class="sc-prev">Last dose: {prevText}</p>}
+                  {prevText && (
+                    <p class="sc-prev">
+                      {previousPrompt ?? 'Last dose:'} {prevText}
+                    </p>
+                  )}
                   {writer.canWrite &&
                     !isAsking &&
                     (due ? (
@@ -229,7 +244,7 @@ export function ScheduleCard({ card, date }: RendererProps) {
                           disabled={disabled || writer.busy === itemKey(ref)}
                           onClick={() => tick(ref, true)}
                         >
-                          Log a dose
+                          {textOf(item.action_label) ?? textOf(item.actionLabel) ?? 'Log a dose'}
                         </button>
                       </div>
                     ))}
@@ -238,7 +253,7 @@ export function ScheduleCard({ card, date }: RendererProps) {
                     <EntryForm
                       inputs={doseInputs}
                       initial={initialValues(doseInputs)}
-                      title={`${name}: dose on ${dayMonth(date)}`}
+                      title={`${name}: ${currentPrompt ?? 'dose'} on ${dayMonth(date)}`}
                       saveLabel="Taken"
                       onSave={async (fields) => {
                         const ok = await writer.tick(ref, {

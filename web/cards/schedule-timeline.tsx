@@ -3,11 +3,14 @@
  * `showFuture`; also on Trends with `groupBy`/`itemsPath`): a read-only dot grid, one row per
  * scheduled item (in the card's groups), one column per day around today. A filled dot is a day
  * whose doses were all taken, a half one some, a red ring a missed day, a plain ring a day still
- * to come. Window and cell states come from src/common/schedule-timeline.ts.
+ * to come. Window and cell states come from src/common/schedule-timeline.ts; the words for them
+ * from the config's `vocab` (src/common/schedule-vocab.ts: "done" and "skipped" for a training
+ * plan).
  */
 import { useMemo } from 'preact/hooks';
 import { groupReportItems, reportItems } from '../../src/common/schedule-groups.js';
 import { type TimelineCell, timelineCells, timelineDays } from '../../src/common/schedule-timeline.js';
+import { type ScheduleVocab, scheduleVocab } from '../../src/common/schedule-vocab.js';
 import { useCardData } from '../lib/card-data.js';
 import { today as todayDate } from '../lib/dates.js';
 import { day as dayText } from '../lib/format.js';
@@ -15,15 +18,25 @@ import type { RendererProps } from './registry.js';
 import { RendererNote } from './renderer-note.js';
 import '../styles/cards/schedule-timeline.css';
 
-const STATE_TEXT: Record<TimelineCell['state'], (c: TimelineCell) => string> = {
-  none: () => 'not due',
-  extra: (c) => `not due, ${c.taken} taken`,
-  taken: (c) => (c.due === 1 ? 'taken' : `all ${c.due} taken`),
-  partial: (c) => `${c.taken} of ${c.due} taken`,
-  missed: (c) => (c.due === 1 ? 'missed' : `${c.due} missed`),
-  due: (c) => (c.due === 1 ? 'due today' : `${c.due} due today`),
-  upcoming: (c) => (c.due === 1 ? 'due' : `${c.due} due`),
-};
+/** What a cell says, in the card's words. */
+function stateText(c: TimelineCell, v: ScheduleVocab): string {
+  switch (c.state) {
+    case 'none':
+      return v.notDue;
+    case 'extra':
+      return `${v.notDue}, ${c.taken} ${v.taken}`;
+    case 'taken':
+      return c.due === 1 ? v.taken : `all ${c.due} ${v.taken}`;
+    case 'partial':
+      return `${c.taken} of ${c.due} ${v.taken}`;
+    case 'missed':
+      return c.due === 1 ? v.missed : `${c.due} ${v.missed}`;
+    case 'due':
+      return c.due === 1 ? `${v.due} today` : `${c.due} ${v.due} today`;
+    default:
+      return c.due === 1 ? v.due : `${c.due} ${v.due}`;
+  }
+}
 
 export function ScheduleTimeline({ card, date }: RendererProps) {
   const { data, loading, error } = useCardData(card.id);
@@ -31,6 +44,7 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
   // the window is around the day shown; taken, missed and upcoming are seen from the real today
   const today = todayDate();
   const days = useMemo(() => timelineDays(cfg, date), [cfg, date]);
+  const vocab = useMemo(() => scheduleVocab(cfg), [cfg]);
   const groups = useMemo(() => {
     const items = reportItems(data, { itemsPath: cfg.itemsPath, meta: card.meta });
     return groupReportItems(data, items);
@@ -78,7 +92,7 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
                 </p>
                 <ol class="timeline-row" style={grid}>
                   {cells.map((c) => {
-                    const text = `${dayText(c.date, 'short-weekday')}: ${STATE_TEXT[c.state](c)}`;
+                    const text = `${dayText(c.date, 'short-weekday')}: ${stateText(c, vocab)}`;
                     return (
                       <li
                         key={c.date}
@@ -100,16 +114,16 @@ export function ScheduleTimeline({ card, date }: RendererProps) {
       ))}
       <ul class="timeline-key" aria-label="Key">
         <li>
-          <span class="timeline-dot dot-taken" aria-hidden="true" /> taken
+          <span class="timeline-dot dot-taken" aria-hidden="true" /> {vocab.taken}
         </li>
         <li>
           <span class="timeline-dot dot-partial" aria-hidden="true" /> some
         </li>
         <li>
-          <span class="timeline-dot dot-missed" aria-hidden="true" /> missed
+          <span class="timeline-dot dot-missed" aria-hidden="true" /> {vocab.missed}
         </li>
         <li>
-          <span class="timeline-dot dot-upcoming" aria-hidden="true" /> due
+          <span class="timeline-dot dot-upcoming" aria-hidden="true" /> {vocab.due}
         </li>
       </ul>
     </div>

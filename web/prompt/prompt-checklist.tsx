@@ -6,6 +6,7 @@
  * day says how many are taken; once all are, the button shows ✓ Taken (pressed), and tapping it
  * again undoes the latest dose (a mistaken tap). One write at a time; "Done" closes the prompt.
  */
+import { itemDoseText } from '../../src/common/item-dose.js';
 import {
   doseSlots,
   groupItems,
@@ -41,7 +42,7 @@ export function PromptChecklist({ card, day, onDone }: PromptChecklistProps) {
           <ul class="prompt-items">
             {g.items.map((ref) => {
               const name = itemName(ref.item, ref.index);
-              const dose = typeof ref.item.dose === 'string' ? ref.item.dose : '';
+              const dose = itemDoseText(ref.item) ?? '';
               const slots = doseSlots(ref.item).length;
               const taken = Math.min(slots, takenCount(ref.item, day));
               const done = taken >= slots;
