@@ -63,12 +63,35 @@ describe('rendererShapeErrors (docs/CHAT-AGENT.md validate_manifest)', () => {
       'meta.view.combines[5].goalDaily',
     ]);
     expect(errs[3].message).toBe(
-      'meta.view.combines[3].goalDaily must be a positive number for a ring-segment, got nothing',
+      'meta.view.combines[3].goalDaily must be a positive number for a ring-segment (or give goalWeekly), got nothing',
     );
   });
 
   it.each([[[{ date: '2026-04-20' }]], [{}], ['[]'], [0]])('a combination card owns no data: %j', (data) => {
     const errs = rendererShapeErrors(combo({ combines: [ring] }, data));
     expect(errs.map((e) => e.path)).toEqual(['data']);
+  });
+});
+
+describe('combination cards as the older app wrote them', () => {
+  it('a weekly goal is a goal, and a card drawing its own rows may keep them', () => {
+    expect(
+      rendererShapeErrors({
+        $schema: 'klebb.datafile.v1',
+        meta: {
+          id: 'sleep',
+          label: 'Sleep',
+          view: {
+            component: 'combination-card',
+            layout: 'rings',
+            combines: [
+              { sourceId: 'sleep', role: 'ring-segment', accessor: 'hours', goalDaily: 8 },
+              { sourceId: 'workouts', role: 'ring-segment', accessor: 'sessionCount', goalWeekly: 4 },
+            ],
+          },
+        },
+        data: [{ date: '2026-04-20', hours: 7.5 }],
+      }),
+    ).toEqual([]);
   });
 });

@@ -14,13 +14,15 @@ export const COMBINATION_ROLES = ['primary', 'secondary', 'annotation', 'ring-se
  * `meta.view.display` present but not an object; for `meta.view.component: "combination-card"`,
  * `meta.view.combines` a non-empty array whose entries are objects with a non-empty string
  * `sourceId` and a `role` in `COMBINATION_ROLES` (a `ring-segment` also needs a positive number
- * `goalDaily`), and the card's own `data` absent or `[]` (a combination card owns no data).
+ * `goalDaily` or `goalWeekly`), and the card's own `data` absent or `[]` (a combination card owns
+ * no data), unless one of its entries reads the card itself (a card drawing its own rows as rings).
  * Anything that is not a manifest-shaped object yields no errors here (the core validator
  * reports it).
  */
 export function rendererShapeErrors(m: unknown): FieldError[] {
   if (!isPlainObject(m) || !isPlainObject(m.meta) || !isPlainObject(m.meta.view)) return [];
   const view = m.meta.view;
+  const cardId = m.meta.id;
   const errors: FieldError[] = [];
   const err = (path: Segment[], detail: string) => {
     const p = formatPath(path);
@@ -53,14 +55,19 @@ export function rendererShapeErrors(m: unknown): FieldError[] {
           `must be one of ${COMBINATION_ROLES.join('|')}, got ${describeValue(entry.role)}`,
         );
       } else if (entry.role === 'ring-segment') {
-        const g = entry.goalDaily;
-        if (!(typeof g === 'number' && Number.isFinite(g) && g > 0)) {
-          err([...e, 'goalDaily'], `must be a positive number for a ring-segment, got ${describeValue(g)}`);
+        const positive = (g: unknown) => typeof g === 'number' && Number.isFinite(g) && g > 0;
+        if (!positive(entry.goalDaily) && !positive(entry.goalWeekly)) {
+          err(
+            [...e, 'goalDaily'],
+            `must be a positive number for a ring-segment (or give goalWeekly), got ${describeValue(entry.goalDaily)}`,
+          );
         }
       }
     }
   }
-  if (m.data !== undefined && !(Array.isArray(m.data) && m.data.length === 0)) {
+  const readsItself =
+    Array.isArray(combines) && combines.some((c) => isPlainObject(c) && c.sourceId === cardId);
+  if (!readsItself && m.data !== undefined && !(Array.isArray(m.data) && m.data.length === 0)) {
     err(['data'], `must be [] or absent: a combination-card owns no data, got ${describeValue(m.data)}`);
   }
   return errors;

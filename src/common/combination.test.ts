@@ -336,3 +336,45 @@ describe('helpers', () => {
       expect(cssColour(bad)).toBeUndefined();
   });
 });
+
+describe('goalWeekly', () => {
+  // 2026-04-20 is a Monday; the week runs to Sunday 26 April
+  const workouts = [
+    { date: '2026-04-19', sessionCount: 1 },
+    { date: '2026-04-20', sessionCount: 1 },
+    { date: '2026-04-22', sessionCount: 2 },
+    { date: '2026-04-27', sessionCount: 1 },
+  ];
+  const view = (entry: Record<string, unknown>) => ({
+    layout: 'rings',
+    combines: [{ sourceId: 'workouts', role: 'ring-segment', accessor: 'sessionCount', ...entry }],
+  });
+
+  it('fills against the rows of the Monday-to-Sunday week holding the day, and wins over goalDaily', () => {
+    const wed = resolveCombination(view({ goalWeekly: 5, goalDaily: 1 }), sources({ workouts }), {
+      date: '2026-04-23',
+    });
+    expect(wed.entries[0]).toMatchObject({
+      state: 'ok',
+      value: 3,
+      goalDaily: 5,
+      period: 'week',
+      weekStart: '2026-04-20',
+      ratio: 0.6,
+      complete: false,
+    });
+    // a new week starts again
+    const nextMonday = resolveCombination(view({ goalWeekly: 5 }), sources({ workouts }), {
+      date: '2026-04-27',
+    });
+    expect(nextMonday.entries[0]).toMatchObject({ value: 1, weekStart: '2026-04-27' });
+    // a week without rows has no entry; the daily goal alone reads the day
+    expect(
+      resolveCombination(view({ goalWeekly: 5 }), sources({ workouts }), { date: '2026-05-06' }).entries[0]
+        .state,
+    ).toBe('no-entry');
+    expect(
+      resolveCombination(view({ goalDaily: 1 }), sources({ workouts }), { date: '2026-04-22' }).entries[0],
+    ).toMatchObject({ value: 2, period: 'day' });
+  });
+});

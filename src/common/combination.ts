@@ -2,13 +2,14 @@
  * Combination cards (docs/MANIFEST-SCHEMA.md `combination-card`): a card
  * that owns no data and shows values read from other cards. `meta.view.combines[]` names each
  * source (`sourceId`), its `role` (`primary` | `secondary` | `annotation` | `ring-segment`), and
- * how to read and show it (`label`, `accessor`, `unit`, `emojiMap`, `goalDaily`, `colour`);
+ * how to read and show it (`label`, `accessor`, `unit`, `emojiMap`, `goalDaily` or `goalWeekly`,
+ * `colour`);
  * `meta.view.layout` is `stack` or `rings` (`chart` is reserved, anything else is `stack`).
  *
  * `resolveCombination` turns that config plus the source cards' data into what the renderer
  * draws, one entry per usable `combines[]` item with its state:
  * - `no-source`: no `sourceId`, or no card with that id;
- * - `no-goal`: a ring segment without a positive finite `goalDaily`;
+ * - `no-goal`: a ring segment without a positive finite `goalDaily` or `goalWeekly`;
  * - `no-entry`: the source has no row for the day;
  * - `no-accessor-match`: it has rows, but none holds a value at the accessor (for a ring, a number);
  * - `ok`: a value was found.
@@ -22,6 +23,8 @@
  * - Several rows on one day: a ring segment adds them up, since `goalDaily` is a daily total
  *   (two glasses of 0.4 L fill a 0.8 L ring); the other roles show the latest entry of the day
  *   that has a value, as the calendar does ("the latest entry wins").
+ * - A ring segment with `goalWeekly` (which wins over `goalDaily`) adds up the rows of the
+ *   Monday-to-Sunday week holding the day ("5 workouts a week" starts again each Monday).
  * - A source whose data is one object (not a list of rows) is read as that single row, whatever
  *   the day.
  * - Accessor: a dotted path; when absent, the first key of the row that is not its date and holds
@@ -31,6 +34,7 @@
  */
 
 import { cssColour } from './css-colour.js';
+import { addDays } from './dates.js';
 import {
   CHECK_MARK,
   type EmojiMap,
@@ -90,8 +94,12 @@ export interface ResolvedCombine {
   colour?: string;
   /** The day (`YYYY-MM-DD`) of the rows read; absent for single-object sources or no entry. */
   date?: string;
-  /** Ring segments: the daily goal (positive, finite). */
+  /** Ring segments: the goal (positive, finite), for the day or, with `period: 'week'`, the week. */
   goalDaily?: number;
+  /** Ring segments: `week` when the goal is `goalWeekly` (the rows of the Monday-to-Sunday week count). */
+  period?: 'day' | 'week';
+  /** Ring segments with a weekly goal: the Monday of the week read. */
+  weekStart?: string;
   /** Ring segments: value / goalDaily, unclamped, without float artefacts. */
   ratio?: number;
   /** Ring segments: how full the ring is drawn, `min(ratio, 1)`. */
@@ -172,6 +180,24 @@ interface DayRows {
   day: string | null;
 }
 
+/** The Monday (`YYYY-MM-DD`) of the Monday-to-Sunday week holding `day`. */
+function mondayOf(day: string): string {
+  const back = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  return addDays(day, -back);
+}
+
+/** The rows of the Monday-to-Sunday week holding `day`. */
+function weekRows(data: unknown, dateField: string, day: string): Obj[] {
+  if (!Array.isArray(data)) return [];
+  const from = mondayOf(day);
+  const to = addDays(from, 6);
+  return data.filter((r): r is Obj => {
+    if (!isObj(r)) return false;
+    const d = dayOf(getValue(r, dateField));
+    return d !== null && d >= from && d <= to;
+  });
+}
+
 /** The rows a source contributes for `date` (or its latest day, when `latest`). */
 function rowsFor(data: unknown, dateField: string, date: string, latest: boolean): DayRows {
   if (isObj(data)) return { rows: [data], day: null };
@@ -230,14 +256,26 @@ function resolveEntry(
   if (colour) out.colour = colour;
   const given = nonEmpty(entry.accessor);
   if (given) out.accessor = given;
-  const goal = role === 'ring-segment' ? goalOf(entry.goalDaily) : undefined;
-  if (goal !== undefined) out.goalDaily = goal;
+  const weekly = role === 'ring-segment' ? goalOf(entry.goalWeekly) : undefined;
+  const goal = role === 'ring-segment' ? (weekly ?? goalOf(entry.goalDaily)) : undefined;
+  if (goal !== undefined) {
+    out.goalDaily = goal;
+    out.period = weekly !== undefined ? 'week' : 'day';
+  }
 
   if (!source) return { ...out, state: 'no-source' };
   if (role === 'ring-segment' && goal === undefined) return { ...out, state: 'no-goal' };
 
   const dateField = dateFieldOf(source.meta);
-  const { rows, day } = rowsFor(source.data, dateField, date, latest);
+  const found = rowsFor(source.data, dateField, date, latest);
+  const { day } = found;
+  let rows = found.rows;
+  if (weekly !== undefined && isObj(source.data) === false) {
+    // the week of the day shown (or of the latest day): its rows so far
+    const weekOf = day ?? date;
+    out.weekStart = mondayOf(weekOf);
+    rows = weekRows(source.data, dateField, weekOf);
+  }
   if (rows.length === 0) return { ...out, state: 'no-entry' };
   if (day !== null) out.date = day;
   const accessor = given ?? defaultAccessor(rows[rows.length - 1], dateField);

@@ -161,6 +161,7 @@ function Bar({ e, i }: { e: ResolvedCombine; i: number }) {
             <>
               {shown(e)} / {num(e.goalDaily ?? 0)}
               {e.unit && <span class="combo-unit"> {e.unit}</span>}
+              {e.period === 'week' && <span class="combo-per"> a week</span>}
             </>
           ) : (
             <span class="combo-state">{stateText(e)}</span>
@@ -253,6 +254,7 @@ function Rings({ rings }: { rings: ResolvedCombine[] }) {
                 <span class="combo-line-value">
                   {shown(e)} / {num(e.goalDaily ?? 0)}
                   {e.unit && <span class="combo-unit"> {e.unit}</span>}
+                  {e.period === 'week' && <span class="combo-per"> a week</span>}
                   <span class="combo-pct"> · {Math.round((e.ratio ?? 0) * 100)}%</span>
                   {e.complete && <span class="combo-done"> ✓</span>}
                 </span>
