@@ -174,3 +174,16 @@ describe('layoutDayCell', () => {
     expect(layoutDayCell(['a', 'b'], 1)).toEqual({ glyphs: ['a'], overflow: 1 });
   });
 });
+
+describe('threshold markers written with the older name `bands`', () => {
+  it('reads `bands` as `rules`', () => {
+    const meta = { id: 'bp', label: 'BP', emoji: '🩺' };
+    const calendar = {
+      enabled: true,
+      component: 'day-marker',
+      marker: { type: 'threshold', field: 'systolic', bands: [{ min: 140, emoji: '🔴' }, { emoji: '🟢' }] },
+    };
+    expect(markerFor(calendar, meta, [{ date: '2026-04-20', systolic: 150 }])).toBe('🔴');
+    expect(markerFor(calendar, meta, [{ date: '2026-04-20', systolic: 118 }])).toBe('🟢');
+  });
+});

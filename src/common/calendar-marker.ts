@@ -101,8 +101,10 @@ function objectMarker(
       return trend ? (nonEmptyString(marker[trend.dir]) ?? MARKER_ARROWS[trend.dir]) : undefined;
     }
     case 'threshold': {
-      if (!Array.isArray(marker.rules)) return undefined;
-      for (const rule of marker.rules) {
+      // `bands` is the older name of `rules`
+      const rules = Array.isArray(marker.rules) ? marker.rules : marker.bands;
+      if (!Array.isArray(rules)) return undefined;
+      for (const rule of rules) {
         if (!isObj(rule)) continue;
         const f = nonEmptyString(rule.ifField) ?? nonEmptyString(rule.field) ?? field;
         if (ruleMatches(rule, f === undefined ? undefined : getValue(row, f))) {
@@ -130,7 +132,7 @@ function objectMarker(
  *   without `emojiMap`, `meta.view.display.emojiMap`);
  * - `{type: "trend-arrow", field, up?, down?, flat?}` → ⬆️ ⬇️ ➡️ (or the given glyphs) from
  *   `computeTrend` over `ctx.rows` with the day as current date;
- * - `{type: "threshold", field, rules: [{min?, max?, eq?, emoji}]}` → the emoji of the first rule
+ * - `{type: "threshold", field, rules: [{min?, max?, eq?, emoji}]}` (older name `bands`) → the emoji of the first rule
  *   matching as display thresholds do (`ruleMatches`; catch-all allowed; a rule may name its own
  *   `ifField`);
  * - `{type: "template", template}` → the rendered template (`:emoji` from

@@ -476,3 +476,14 @@ describe('numbers written by the caller (the person’s locale)', () => {
     expect(renderTemplate('{kg:round(1)} · {n}', row)).toBe('72.4 · 8432');
   });
 });
+
+describe('emojiMap keys and values as numbers', () => {
+  it('finds the entry of the same number when the text differs', () => {
+    expect(lookupEmoji({ mood: { '4': '🙂' } }, 'mood', '4.0')).toBe('🙂');
+    expect(lookupEmoji({ mood: { '4.0': '🙂' } }, 'mood', 4)).toBe('🙂');
+    expect(lookupEmoji({ '1': '😩' }, 'mood', 1.0)).toBe('😩');
+    expect(renderTemplate('{mood:emoji}', { mood: '4.0' }, { emojiMap: { '4': '🙂' } })).toBe('🙂');
+    // text that is no number finds only its own key
+    expect(lookupEmoji({ '': '?', '0': '0️⃣' }, 'mood', ' ')).toBeUndefined();
+  });
+});

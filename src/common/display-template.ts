@@ -329,7 +329,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * The emoji `emojiMap` gives for a value, or undefined. A keyed map (`{field: {value: emoji}}`) is
  * tried under `fieldName`, then the full key, then the key's last dotted segment; then the map is
- * read flat (`{value: emoji}`). Values are compared as text (`4` and `"4"` both find `"4"`).
+ * read flat (`{value: emoji}`). Values are compared as text (`4` and `"4"` both find `"4"`), then as
+ * numbers (`"4.0"` finds `"4"`).
  * docs/MANIFEST-SCHEMA.md `display.emojiMap`.
  */
 export function lookupEmoji(
@@ -344,10 +345,26 @@ export function lookupEmoji(
   for (const f of fields) {
     if (f === undefined || !hasOwn(emojiMap, f)) continue;
     const sub = emojiMap[f];
-    if (isPlainObject(sub) && hasOwn(sub, text) && typeof sub[text] === 'string') return sub[text] as string;
+    if (isPlainObject(sub)) {
+      const found = entryFor(sub, text);
+      if (found !== undefined) return found;
+    }
   }
-  const flat = hasOwn(emojiMap, text) ? emojiMap[text] : undefined;
-  return typeof flat === 'string' ? flat : undefined;
+  return entryFor(emojiMap, text);
+}
+
+/**
+ * The emoji of `map` for a value written `text`: its entry by that text, else the entry whose key
+ * is the same number (`"4.0"` and `4` find `"4"`, `4` finds `"4.0"`).
+ */
+function entryFor(map: Record<string, unknown>, text: string): string | undefined {
+  if (hasOwn(map, text)) return typeof map[text] === 'string' ? (map[text] as string) : undefined;
+  const n = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(n)) return undefined;
+  for (const [k, v] of Object.entries(map)) {
+    if (typeof v === 'string' && k.trim() !== '' && Number(k) === n) return v;
+  }
+  return undefined;
 }
 
 function applyModifier(mod: TemplateModifier, value: unknown, key: string, opts: RenderOptions): unknown {

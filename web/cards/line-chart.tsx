@@ -29,8 +29,11 @@ import {
   mostReadingsPerDay,
   windowStart,
 } from '../../src/common/chart-series.js';
+import { getValue } from '../../src/common/display-template.js';
 import { expectDaysOf, gapLimit, segmentsOf, withGapBreaks } from '../../src/common/gaps.js';
 import { COMPACT_FROM } from '../../src/common/locale-format.js';
+import { toFiniteNumber } from '../../src/common/numbers.js';
+import { dayOf } from '../../src/common/trend.js';
 import { useCardData } from '../lib/card-data.js';
 import { compact, daySeconds, day as dayText, num } from '../lib/format.js';
 import { shownTheme } from '../lib/theme.js';
@@ -43,6 +46,18 @@ import '../styles/cards/line-chart.css';
 export const CHART_PALETTE = ['#2f8f6f', '#0ea5e9', '#f59e0b', '#e11d48', '#8b5cf6', '#64748b'];
 
 const DAY_S = 86_400;
+
+/** The fields other than `xField` that hold a number in some of the latest 50 rows, in order of first use. */
+function numericFields(rows: readonly unknown[], xField: string): string[] {
+  const out: string[] = [];
+  for (const r of rows.slice(-50)) {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) continue;
+    for (const [k, v] of Object.entries(r)) {
+      if (k !== xField && k !== 'date' && !out.includes(k) && toFiniteNumber(v) !== null) out.push(k);
+    }
+  }
+  return out.slice(0, 6);
+}
 
 /** Steps between x-axis labels, in seconds: days, weeks, months, years (uPlot picks one). */
 const X_INCREMENTS = [1, 2, 3, 7, 14, 30, 61, 91, 182, 365, 730, 1826, 3652].map((d) => d * DAY_S);
@@ -300,6 +315,24 @@ export function LineChart({ card, date }: RendererProps) {
     return (
       <RendererNote tone="problem">
         No numbers to draw yet: none of this card's entries holds a number. Ask the chat which value to chart.
+      </RendererNote>
+    );
+  }
+  if (total === 0 && !rows.some((r) => dayOf(getValue(r, config.xField)) !== null)) {
+    return (
+      <RendererNote tone="problem">
+        No entry has a date written YYYY-MM-DD in “{config.xField}”, so none can be placed on the chart.
+      </RendererNote>
+    );
+  }
+  if (total === 0) {
+    // dated rows, but not one holds a number in a field the chart draws: say which fields they have
+    const held = numericFields(rows, config.xField);
+    const wanted = config.series.map((s) => `“${s.field}”`).join(', ');
+    return (
+      <RendererNote tone="problem">
+        No entry holds a number in {wanted}, which this chart draws
+        {held.length > 0 ? `; the entries hold ${held.map((f) => `“${f}”`).join(', ')}.` : '.'}
       </RendererNote>
     );
   }
