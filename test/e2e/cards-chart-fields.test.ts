@@ -41,10 +41,10 @@ describe('charts naming fields the rows do not hold', { timeout: 60_000 }, () =>
     const w = await d.open('/trends');
     await settled(w.page);
     await cardOf(w, 'one-missing').locator('.line-chart').waitFor();
-    expect(await cardOf(w, 'renamed').locator('.card-body').innerText()).toBe(
+    expect(await cardOf(w, 'renamed').locator('.card-body').textContent()).toBe(
       'No entry holds a number in “weight”, which this chart draws; the entries hold “kg”, “pulse”.',
     );
-    expect(await cardOf(w, 'undated').locator('.card-body').innerText()).toBe(
+    expect(await cardOf(w, 'undated').locator('.card-body').textContent()).toBe(
       'No entry has a date written YYYY-MM-DD in “date”, so none can be placed on the chart.',
     );
     // a chart with one field the rows hold is drawn
