@@ -6,6 +6,7 @@
  * keyword, a `display` written as its template, a bare `cadence` or `ingest`. Anything else is left
  * for the rules to judge, which drop it and say why.
  */
+import { primaryFieldOf } from '../common/thresholds.js';
 import { isPlainObject } from './field-issues.js';
 import { readNotificationSpellings } from './hand-spellings-notifications.js';
 import { asBoolean, asKeyword, asWholeNumber, reread } from './hand-values.js';
@@ -59,6 +60,22 @@ function readInputs(inputs: unknown): void {
   }
 }
 
+/**
+ * A display's short forms: `trendArrow` as the field's name, or `true` for the headline's field
+ * (`false`: no arrow); `thresholds` as one rule instead of a list.
+ */
+function readDisplay(display: Record<string, unknown>): void {
+  const arrow = display.trendArrow;
+  if (typeof arrow === 'string' && arrow.trim() !== '') display.trendArrow = { field: arrow.trim() };
+  else if (arrow === false) delete display.trendArrow;
+  else if (arrow === true) {
+    const field = primaryFieldOf(display);
+    if (field) display.trendArrow = { field };
+    else delete display.trendArrow;
+  }
+  if (isPlainObject(display.thresholds)) display.thresholds = [display.thresholds];
+}
+
 function readViewConfigs(meta: Record<string, unknown>): void {
   for (const key of VIEW_CONFIG_KEYS) {
     const config = meta[key];
@@ -67,6 +84,9 @@ function readViewConfigs(meta: Record<string, unknown>): void {
     reread(config, 'order', asWholeNumber);
     // a display written as its template text
     if (typeof config.display === 'string') config.display = { template: config.display };
+    if (isPlainObject(config.display)) readDisplay(config.display);
+    // one source written without its list
+    if (isPlainObject(config.combines)) config.combines = [config.combines];
     if (key === 'view') readInputs(config.inputs);
   }
 }

@@ -2,7 +2,8 @@
  * Manifest files written by hand load with every field read: a value with one plain meaning in
  * another spelling (weekdays as the schedule block takes them, "7:30", "true" and "3" as text,
  * keywords in capitals, `null` for "not set", a bare cadence or ingest, a display written as its
- * template, an input type by another name) is read as that value, not dropped as FIELD_DROPPED.
+ * template, an input type by another name, a trend arrow or a threshold in its short form) is read
+ * as that value, not dropped as FIELD_DROPPED or left unread.
  * Real server, files dropped into data/ before the start; reminders read through
  * GET /api/notifications, the rest through GET /api/manifests.
  */
@@ -102,6 +103,25 @@ const FILES: Record<string, unknown> = {
   'ingest-no-source': card('ingest-no-source', {
     view: { enabled: true, component: 'generic-card', display: { template: '{count}' } },
     ingest: { metric: 'step_count' },
+  }),
+  'display-short-forms': card('display-short-forms', {
+    view: {
+      enabled: true,
+      component: 'generic-card',
+      display: {
+        template: '{kg:round(1)} kg',
+        trendArrow: true,
+        thresholds: { ifField: 'kg', min: 90, colour: 'red', label: 'High' },
+      },
+    },
+    trends: { enabled: true, component: 'generic-card', display: { template: '{kg}', trendArrow: 'kg' } },
+  }),
+  'combines-one': card('combines-one', {
+    view: {
+      enabled: true,
+      component: 'combination-card',
+      combines: { sourceId: 'display-short-forms', role: 'primary' },
+    },
   }),
   'scalars-as-text': card('scalars-as-text', {
     enabled: 'false',
@@ -221,6 +241,19 @@ describe('hand-written spellings load without a dropped field', () => {
         { key: 'fasted', type: 'checkbox' },
         { key: 'effort', type: 'number', min: 1, max: 10 },
       ],
+    });
+  });
+
+  it('a display in its short forms: trendArrow as a field or true, one threshold, one combined source', () => {
+    expect(metaOf('display-short-forms').view).toMatchObject({
+      display: {
+        trendArrow: { field: 'kg' },
+        thresholds: [{ ifField: 'kg', min: 90, colour: 'red', label: 'High' }],
+      },
+    });
+    expect(metaOf('display-short-forms').trends).toMatchObject({ display: { trendArrow: { field: 'kg' } } });
+    expect(metaOf('combines-one').view).toMatchObject({
+      combines: [{ sourceId: 'display-short-forms', role: 'primary' }],
     });
   });
 
