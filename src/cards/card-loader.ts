@@ -19,7 +19,6 @@ import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
 import type { Card, CardRegistry } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
-import { isNonEmptyString } from './field-issues.js';
 import {
   backupFileName,
   contentHash,
@@ -204,7 +203,7 @@ export class CardLoader {
     if (typeof id !== 'string' || id === '') {
       return this.fail(file, 'MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
     }
-    if (!isNonEmptyString(meta.label)) {
+    if (meta.label !== undefined && meta.label !== null && typeof meta.label !== 'string') {
       return this.fail(file, 'MISSING_FIELD', 'meta.label must be a non-empty string', {
         id,
         path: 'meta.label',

@@ -6,8 +6,9 @@
  * keyword, a `display` written as its template, a bare `cadence` or `ingest`. Anything else is left
  * for the rules to judge, which drop it and say why.
  */
+import { labelFromKey } from '../common/inputs.js';
 import { primaryFieldOf } from '../common/thresholds.js';
-import { isPlainObject } from './field-issues.js';
+import { isNonEmptyString, isPlainObject } from './field-issues.js';
 import { readNotificationSpellings } from './hand-spellings-notifications.js';
 import { asBoolean, asKeyword, asWholeNumber, reread } from './hand-values.js';
 import { VIEW_CONFIG_KEYS } from './validate-views.js';
@@ -144,6 +145,9 @@ export function readHandSpellings(manifest: Record<string, unknown>): void {
   if (!isPlainObject(meta)) return;
   dropNullKeys(meta);
   if (manifest.description === null) delete manifest.description;
+  // a card without a title is titled after its id, as an input without a label is after its key
+  if (!isNonEmptyString(meta.label) && typeof meta.id === 'string' && isNonEmptyString(meta.id))
+    meta.label = labelFromKey(meta.id);
   reread(meta, 'enabled', asBoolean);
   reread(meta, 'order', asWholeNumber);
   reread(meta, 'category', asKeyword);

@@ -143,6 +143,13 @@ const FILES: Record<string, unknown> = {
   }),
 };
 
+// a card without a title, and one whose title is only spaces
+FILES['blood-pressure'] = {
+  $schema: 'klebb.datafile.v1',
+  meta: { id: 'blood-pressure', view: { enabled: true, component: 'generic-card' } },
+};
+FILES.wakeUps = { $schema: 'klebb.datafile.v1', meta: { id: 'wakeUps', label: '  ' } };
+
 let s: TestServer;
 let entries: Map<string, { meta: Meta }>;
 let errors: unknown[];
@@ -255,6 +262,11 @@ describe('hand-written spellings load without a dropped field', () => {
     expect(metaOf('combines-one').view).toMatchObject({
       combines: [{ sourceId: 'display-short-forms', role: 'primary' }],
     });
+  });
+
+  it('a card without a title is titled after its id', () => {
+    expect(metaOf('blood-pressure').label).toBe('Blood pressure');
+    expect(metaOf('wakeUps').label).toBe('Wake ups');
   });
 
   it('the files stay as they were written', () => {
