@@ -10,7 +10,14 @@
  */
 
 import { itemDoseText } from './item-dose.js';
-import { dayText, itemName, type ScheduleItemRef, scheduleItems } from './schedule.js';
+import {
+  dayText,
+  groupHeading,
+  itemGroupName,
+  itemName,
+  type ScheduleItemRef,
+  scheduleItems,
+} from './schedule.js';
 
 /** One item as the reports show it. */
 export interface ReportItem {
@@ -85,6 +92,18 @@ export function groupReportItems(data: unknown, items: ReportItem[]): ReportGrou
           : `Group ${gi + 1}`;
     out.push({ id, label, items: members });
   });
+  // items that name their own group, in the order the groups first appear
+  for (const it of items) {
+    const name = placed.has(it) ? undefined : itemGroupName(it.ref.item);
+    if (name === undefined) continue;
+    let g = out.find((x) => x.id === name);
+    if (!g) {
+      g = { id: name, label: groupHeading(name), items: [] };
+      out.push(g);
+    }
+    g.items.push(it);
+    placed.add(it);
+  }
   const rest = items.filter((i) => !placed.has(i));
   if (rest.length > 0) out.push({ id: '', label: out.length > 0 ? 'Other' : null, items: rest });
   return out;

@@ -361,7 +361,31 @@ export function dosesDue(item: unknown, date: string): number {
 
 /** The item's recorded doses (objects only), in the order written. */
 export function dosesOf(item: unknown): Dose[] {
-  return isObject(item) && Array.isArray(item.doses) ? (item.doses.filter(isObject) as Dose[]) : [];
+  if (!isObject(item)) return [];
+  const doses = Array.isArray(item.doses) ? (item.doses.filter(isObject) as Dose[]) : [];
+  if (!Array.isArray(item.takenDates)) return doses;
+  // older cards list the days a plain daily item was taken: each is a dose taken that day
+  const taken: Dose[] = [];
+  for (const v of item.takenDates) {
+    const at = typeof v === 'string' ? v : isObject(v) ? (v.takenAt ?? v.date) : undefined;
+    if (typeof at !== 'string' || dayText(at) === null) continue;
+    taken.push({ scheduledDate: dayText(at) as string, takenAt: at });
+  }
+  return taken.length === 0 ? doses : [...taken, ...doses];
+}
+
+/**
+ * The group an item names itself (`group: "morning"`), for cards without `data.groups`; undefined
+ * when it names none.
+ */
+export function itemGroupName(item: unknown): string | undefined {
+  const g = isObject(item) ? item.group : undefined;
+  return typeof g === 'string' && g.trim() !== '' ? g.trim() : undefined;
+}
+
+/** A group name as a heading: "morning" → "Morning". */
+export function groupHeading(name: string): string {
+  return name[0].toUpperCase() + name.slice(1);
 }
 
 /**
@@ -545,6 +569,18 @@ export function groupItems<T extends ScheduleItemRef>(data: unknown, refs: reado
     const label = typeof g.label === 'string' && g.label.trim() !== '' ? g.label : id;
     out.push({ id, label, items });
   });
+  // items that name their own group, in the order the groups first appear
+  for (const r of refs) {
+    const name = used.has(r) ? undefined : itemGroupName(r.item);
+    if (name === undefined) continue;
+    let g = out.find((x) => x.id === name);
+    if (!g) {
+      g = { id: name, label: groupHeading(name), items: [] };
+      out.push(g);
+    }
+    g.items.push(r);
+    used.add(r);
+  }
   const rest = refs.filter((r) => !used.has(r));
   if (rest.length > 0) out.push({ id: null, label: null, items: rest });
   return out;

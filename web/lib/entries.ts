@@ -176,5 +176,15 @@ export async function undoCheckOff(
       return true;
     }
   }
+  // a day an older card lists in the item's `takenDates`
+  const dates = Array.isArray(ref.item.takenDates) ? ref.item.takenDates : [];
+  for (let j = dates.length - 1; j >= 0; j--) {
+    const v = dates[j];
+    const at = typeof v === 'string' ? v : v && typeof v === 'object' ? (v.takenAt ?? v.date) : undefined;
+    if (dayText(at) === scheduledDate) {
+      await removeAt(id, `${dosesPath.replace(/\.doses$/, '.takenDates')}[index=${j}]`, etag);
+      return true;
+    }
+  }
   return false;
 }
