@@ -10,6 +10,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { valueText } from '../../src/common/display-template.js';
 import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
+import { rowsWithin } from '../../src/common/nested-rows.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
@@ -30,7 +31,9 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v.tri
 type Form = { mode: 'add' } | { mode: 'edit'; index: number } | null;
 
 export function ListCard({ card }: RendererProps) {
-  const { data, etag, loading, error } = useCardData(card.id);
+  const { data: stored, etag, loading, error } = useCardData(card.id);
+  // an object holding its rows (`{"findings": [...]}`, rows in categories) shows them, read-only
+  const data = useMemo(() => (Array.isArray(stored) ? stored : (rowsWithin(stored) ?? stored)), [stored]);
   const [editMode, setEditMode] = useState(false);
   const [form, setForm] = useState<Form>(null);
   const [confirm, setConfirm] = useState<number | null>(null);
@@ -41,7 +44,8 @@ export function ListCard({ card }: RendererProps) {
   const display = isObject(vc.display) ? vc.display : {};
   const pick = (k: string) => display[k] ?? vc[k];
   const inputs = useMemo(() => formInputs(meta), [meta]);
-  const canWrite = useMemo(() => writePolicyOf(meta).fromWebapp, [meta]);
+  const canWrite =
+    useMemo(() => writePolicyOf(meta).fromWebapp, [meta]) && (stored === null || Array.isArray(stored));
 
   if (data === undefined) {
     return (

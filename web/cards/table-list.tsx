@@ -5,6 +5,7 @@
  * with a button for the rest; a table wider than a phone scrolls inside its card, never the page.
  */
 import { useMemo, useState } from 'preact/hooks';
+import { rowsWithin } from '../../src/common/nested-rows.js';
 import {
   cellText,
   isDateColumn,
@@ -22,8 +23,10 @@ import '../styles/cards/table-list.css';
 export const TABLE_PREVIEW_ROWS = 25;
 
 export function TableList({ card }: RendererProps) {
-  const { data, loading, error } = useCardData(card.id);
+  const { data: stored, loading, error } = useCardData(card.id);
   const [all, setAll] = useState(false);
+  // an object holding its rows (`{"findings": [...]}`, rows in categories) shows them
+  const data = useMemo(() => (Array.isArray(stored) ? stored : (rowsWithin(stored) ?? stored)), [stored]);
   const columns = useMemo(() => tableColumns(card.viewConfig, data), [card.viewConfig, data]);
   const rows = useMemo(() => sortTableRows(data, tableSort(card.viewConfig)), [card.viewConfig, data]);
   const numeric = useMemo(() => columns.map((c) => isNumericColumn(rows, c)), [columns, rows]);
