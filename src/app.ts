@@ -139,7 +139,7 @@ export function newHttpApp(
     // one info line per request, with method, URL, status and time (src/http/request-log.ts)
     logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimitBytes,
-    // bodies are never coerced, query and path text is (src/http/validation.ts)
+    // no type is coerced: bodies are checked as sent, URL numbers read strictly (src/http/validation.ts)
     schemaController: { compilersFactory: { buildValidator } },
     // forwarding headers count only from the proxies named in KLEBB_TRUSTED_PROXIES, and only for
     // the client address in logs and rate limits (src/auth/principal.ts never reads them as trust)

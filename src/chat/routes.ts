@@ -13,6 +13,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest, type ErrorCode, notFound, unavailable } from '../errors.js';
 import { SseStream } from '../http/sse.js';
+import { WHOLE_NUMBER_TEXT } from '../http/url-numbers.js';
 import type { Instance } from '../instance.js';
 import { TurnParams, TurnQuery } from '../schemas/conversations.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
@@ -53,16 +54,21 @@ function streamHubTurn(
   return true;
 }
 
+/**
+ * The event id to replay after: the `Last-Event-ID` header (what a browser's EventSource sends
+ * when it reconnects) wins over `?after=`; none (or an empty one) is the turn's start. An id not
+ * written as a whole number in decimal digits is 400 naming where it came from.
+ */
 function parseAfter(lastEventId: unknown, after: unknown): number | undefined {
-  const raw = (
-    (typeof lastEventId === 'string' && lastEventId) ||
-    (typeof after === 'string' && after) ||
-    ''
-  ).trim();
+  const fromHeader = typeof lastEventId === 'string' && lastEventId !== '';
+  const raw = fromHeader ? lastEventId : typeof after === 'string' ? after : '';
   if (raw === '') return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+  if (!WHOLE_NUMBER_TEXT.test(raw) || !Number.isSafeInteger(Number(raw)))
     throw badRequest('Last-Event-ID / after must be an event id (a whole number)', [
-      { path: 'after', message: 'must be a whole number' },
+      {
+        path: fromHeader ? 'headers.last-event-id' : 'query.after',
+        message: 'must be a whole number written in decimal digits (like 0 or 25)',
+      },
     ]);
   return Number(raw);
 }

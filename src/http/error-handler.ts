@@ -10,6 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { childPath, fieldPath, pointerSteps } from '../common/field-path.js';
 import { type ErrorCode, KlebbError } from '../errors.js';
 import { StorageBusyError, storageFault } from '../store/storage-faults.js';
+import { urlTypeMessage } from './url-numbers.js';
 import { bearerChallenge } from './www-authenticate.js';
 
 /** JSON body of every error response. */
@@ -37,10 +38,15 @@ function branchWords(branch: Record<string, unknown>): string {
   return 'a value of another form';
 }
 
-/** The message of one issue, and the field it names (a missing or unknown property is named itself). */
-function describeIssue(v: SchemaIssue, at: string): { path: string; message: string } {
+/**
+ * The message of one issue, and the field it names (a missing or unknown property is named
+ * itself). `inUrl`: the value was URL text, so a wrong type means it was not written as one.
+ */
+function describeIssue(v: SchemaIssue, at: string, inUrl: boolean): { path: string; message: string } {
   const own = v.parentSchema?.errorMessage;
   if (typeof own === 'string') return { path: at, message: own };
+  const urlWords = inUrl && v.keyword === 'type' ? urlTypeMessage(v.params.type) : null;
+  if (urlWords) return { path: at, message: urlWords };
   if (v.keyword === 'required')
     return { path: childPath(at, String(v.params.missingProperty)), message: 'is required' };
   if (v.keyword === 'additionalProperties') {
@@ -74,7 +80,7 @@ function validationDetails(err: FastifyError): { path: string; message: string }
   const out: { path: string; message: string }[] = [];
   for (const v of issues) {
     if (covered(v)) continue;
-    const d = describeIssue(v, fieldPath(context, pointerSteps(v.instancePath)));
+    const d = describeIssue(v, fieldPath(context, pointerSteps(v.instancePath)), context !== 'body');
     if (!out.some((o) => o.path === d.path && o.message === d.message)) out.push(d);
   }
   return out;

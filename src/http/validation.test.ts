@@ -30,6 +30,29 @@ describe('route checks', () => {
     expect(q.n).toBe(5);
   });
 
+  it('read URL text as a number only when written in plain decimal digits', () => {
+    const compile = buildValidator({});
+    const query = compile(
+      route(
+        'querystring',
+        Type.Object({
+          n: Type.Optional(Type.Integer()),
+          x: Type.Optional(Type.Number()),
+          b: Type.Optional(Type.Boolean()),
+          u: Type.Optional(Type.Union([Type.Integer(), Type.Literal('all')])),
+        }),
+      ),
+    );
+    const read = (q: Record<string, string>) => (query(q) ? q : null);
+    expect(read({ n: '0', x: '-2.5', b: 'false', u: '7' })).toEqual({ n: 0, x: -2.5, b: false, u: 7 });
+    expect(read({ n: '-3' })).toEqual({ n: -3 });
+    expect(read({ u: 'all' })).toEqual({ u: 'all' });
+    for (const n of [' ', '\t', '0x1', '0b1', '1e0', '1.0', '+1', '01', '-0', '1 ', '', 'Infinity'])
+      expect(read({ n }), JSON.stringify(n)).toBeNull();
+    for (const x of ['.5', '5.', '1e3', '0x1', '-0', '1_000']) expect(read({ x }), x).toBeNull();
+    for (const b of ['1', 'TRUE', 'yes', '']) expect(read({ b }), b).toBeNull();
+  });
+
   it('let an optional body be left out, and check one that is sent', () => {
     const check = buildValidator({})(route('body', Type.Optional(Type.Object({ n: Type.Integer() }))));
     expect(check(null)).toBe(true);

@@ -1,9 +1,11 @@
 /**
  * How route schemas are checked (Ajv, through Fastify's own compiler):
  * - bodies are never coerced: `"5"` stays a string and is refused where a number is needed;
- * - the query string and path parameters are text by nature, so a schema that asks for an
- *   integer or a boolean there gets `"10"` as 10 (Ajv's `coerceTypes`), and `"ten"` is refused.
- *   This lets one TypeBox schema serve a REST query and a chat tool's arguments alike;
+ * - the query string, path parameters and headers are text by nature, so a schema that asks for
+ *   an integer or a boolean there gets `"10"` as 10 and `"true"` as true, read by one strict
+ *   grammar (src/http/url-numbers.ts): `"ten"`, `"0x1"`, `"1e3"` or `" "` are refused naming the
+ *   parameter, never read as some other number (Ajv's `coerceTypes` would). This lets one
+ *   TypeBox schema serve a REST query and a chat tool's arguments alike;
  * - every problem is reported (`allErrors`), each with the schema node it broke (`verbose`), so
  *   the error handler can name the field and use a schema's own `errorMessage` wording;
  * - a body schema wrapped in `Type.Optional` may be left out: an absent body (a DELETE sent
@@ -11,10 +13,12 @@
  */
 import AjvCompiler from '@fastify/ajv-compiler';
 import { OptionalKind } from '@sinclair/typebox';
+import { urlValueReader } from './url-numbers.js';
 
-/** Ajv options shared by both compilers (Fastify's defaults otherwise). */
+/** Ajv options of every compiler (Fastify's defaults otherwise): no type is ever coerced. */
 const BASE = {
   removeAdditional: false,
+  coerceTypes: false,
   allErrors: true,
   verbose: true,
   // a schema may say how its refusal reads for people (see src/http/error-handler.ts)
@@ -64,24 +68,30 @@ function compiledOnFirstUse(compile: () => Validator): Validator {
   return lazy;
 }
 
+/** A check of URL text: its numbers and booleans read by the strict grammar first, then checked. */
+function readingUrlText(check: Validator, schema: unknown): Validator {
+  const read = urlValueReader(schema);
+  if (!read) return check;
+  const reading = ((data: unknown) => {
+    read(data);
+    return check(data);
+  }) as Validator;
+  Object.defineProperty(reading, 'errors', { get: () => check.errors });
+  return reading;
+}
+
 /**
- * Fastify's `schemaController.compilersFactory.buildValidator`: no coercion for bodies, text
- * coercion elsewhere. The Ajv instances and each route's check are made at first use.
+ * Fastify's `schemaController.compilersFactory.buildValidator`: bodies are checked as sent, URL
+ * and header text after its numbers are read (readingUrlText). The Ajv instance and each route's
+ * check are made at first use.
  */
 export function buildValidator(externalSchemas: Parameters<Pool>[0]): ReturnType<Pool> {
-  let body: ReturnType<Pool> | undefined;
-  let text: ReturnType<Pool> | undefined;
-  const bodyCompiler = () =>
-    (body ??= factory(externalSchemas, {
-      customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: false },
-    }));
-  const textCompiler = () =>
-    (text ??= factory(externalSchemas, {
-      customOptions: { ...BASE, keywords: [...BASE.keywords], coerceTypes: true },
-    }));
+  let ajv: ReturnType<Pool> | undefined;
+  const compiler = () =>
+    (ajv ??= factory(externalSchemas, { customOptions: { ...BASE, keywords: [...BASE.keywords] } }));
   return (route) => {
-    if (route.httpPart !== 'body') return compiledOnFirstUse(() => textCompiler()(route));
-    const check = compiledOnFirstUse(() => bodyCompiler()(route));
+    const check = compiledOnFirstUse(() => compiler()(route));
+    if (route.httpPart !== 'body') return readingUrlText(check, route.schema);
     const schema = route.schema as Record<PropertyKey, unknown> | undefined;
     if (!schema || !(OptionalKind in schema)) return check;
     // a request without a body reaches the validator as null (or undefined)

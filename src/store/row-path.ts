@@ -139,7 +139,12 @@ class Parser {
         '[index=N] is positional and needs a bare whole number N (no exponent, at most 2^53; negative counts from the end)',
       );
     }
-    this.push({ kind: 'index', index: value === 0 ? 0 : value });
+    if (raw === '-0') {
+      this.pos = valueAt;
+      // counting from the end starts at -1: -0 would silently be the first row
+      throw this.fail('[index=-0] is no position: 0 is the first element, -1 the last');
+    }
+    this.push({ kind: 'index', index: value });
   }
 
   private literal(): Literal {
