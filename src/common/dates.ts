@@ -17,14 +17,33 @@ function dayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
   return f;
 }
 
-/** Today's date `YYYY-MM-DD` in `timeZone` (IANA name; default: the process's zone). */
+/**
+ * Today's date `YYYY-MM-DD` in `timeZone` (IANA name; default: the process's zone). The year is
+ * the UTC year moved across New Year when the zone is already or still in another one: Intl
+ * writes years below 1000 without their leading zeros and those before year 1 by their era.
+ */
 export function todayIn(timeZone?: string, now = new Date()): string {
   const parts = dayFormatter(timeZone).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  const month = get('month');
+  const utcMonth = now.getUTCMonth();
+  const year =
+    now.getUTCFullYear() +
+    (month === '12' && utcMonth === 0 ? -1 : month === '01' && utcMonth === 11 ? 1 : 0);
+  const y = year < 0 ? `-${String(-year).padStart(4, '0')}` : String(year).padStart(4, '0');
+  return `${y}-${month}-${get('day')}`;
 }
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The first and last day `YYYY-MM-DD` can write. Day text is compared as text everywhere (SQL
+ * ranges, `day < from`), which holds only for four-digit years: a day computed past these
+ * (`+010000-01-01` from Date) sorts before every real day and made a range read nothing.
+ */
+export const FIRST_WRITABLE_DAY = '0000-01-01';
+/** See FIRST_WRITABLE_DAY. */
+export const LAST_WRITABLE_DAY = '9999-12-31';
 
 /**
  * True for a real calendar date `YYYY-MM-DD` (2026-02-30 is false; proleptic Gregorian leap
@@ -71,7 +90,7 @@ export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
   if (zone === undefined) return day;
   const offsetMin = oh === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   const ms =
-    Date.UTC(
+    utcMs(
       Number(day.slice(0, 4)),
       Number(day.slice(5, 7)) - 1,
       Number(day.slice(8, 10)),
@@ -84,19 +103,35 @@ export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
   return instantDay(ms, timeZone);
 }
 
+/**
+ * `Date.UTC` without its two-digit-year rule: `Date.UTC(50, …)` is 1950, while the year 0050
+ * written in a date means 0050.
+ */
+function utcMs(year: number, month: number, day: number, hour: number, minute: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, day);
+  d.setUTCHours(hour, minute, 0, 0);
+  return d.getTime();
+}
+
 /** Days of instants already worked out, by zone and instant (formatting one costs a few µs). */
 const instantDays = new Map<string, string>();
 
-/** The calendar date of instant `ms` in `timeZone` (default: the process's zone). */
-function instantDay(ms: number, timeZone: string | undefined): string {
+/**
+ * The calendar date of instant `ms` in `timeZone` (default: the process's zone), or null when
+ * that date has no four-digit year (an instant just past 9999-12-31 or before 0000-01-01 in the
+ * zone: Intl writes `10000-01-01` or an era's year).
+ */
+function instantDay(ms: number, timeZone: string | undefined): string | null {
   const key = `${timeZone ?? ''}|${ms}`;
   let d = instantDays.get(key);
   if (d === undefined) {
-    d = todayIn(timeZone, new Date(ms));
+    const day = todayIn(timeZone, new Date(ms));
+    d = isIsoDate(day) ? day : '';
     if (instantDays.size >= 10_000) instantDays.clear();
     instantDays.set(key, d);
   }
-  return d;
+  return d === '' ? null : d;
 }
 
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`; later `to` is positive). */
@@ -104,11 +139,18 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** `YYYY-MM-DD` shifted by `days` calendar days. */
+/**
+ * `YYYY-MM-DD` shifted by `days` calendar days, kept within FIRST_WRITABLE_DAY and
+ * LAST_WRITABLE_DAY: a range bound worked out from the first or last day (`to` + 2 days for
+ * instants written in another zone) stays a day that compares as text.
+ */
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  const day = d.toISOString();
+  if (day.startsWith('+')) return LAST_WRITABLE_DAY;
+  if (day.startsWith('-')) return FIRST_WRITABLE_DAY;
+  return day.slice(0, 10);
 }
 
 /** English weekday name of a `YYYY-MM-DD` date. */

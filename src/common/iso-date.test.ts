@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOfDateTime, isIsoDate } from './dates.js';
+import { addDays, dayOfDateTime, isIsoDate } from './dates.js';
 
 /** What `Date` says: the text survives a round trip through midnight UTC of that day. */
 function dateRoundTrip(s: string): boolean {
@@ -98,5 +98,22 @@ describe('dayOfDateTime', () => {
     ])
       expect(dayOfDateTime(s), s).toBeNull();
     expect(dayOfDateTime(20260420)).toBeNull();
+  });
+});
+
+describe('days at the ends of the four-digit years', () => {
+  it('addDays stays within 0000-01-01 and 9999-12-31, so its text still compares as a day', () => {
+    expect(addDays('9999-12-30', 2)).toBe('9999-12-31');
+    expect(addDays('9999-12-31', 1)).toBe('9999-12-31');
+    expect(addDays('0000-01-01', -2)).toBe('0000-01-01');
+    expect(addDays('0000-01-02', -1)).toBe('0000-01-01');
+    expect(addDays('2026-02-28', 1)).toBe('2026-03-01');
+  });
+
+  it('dayOfDateTime reads a year below 100 as written, and no day past 9999', () => {
+    expect(dayOfDateTime('0050-03-01T10:00:00Z', 'UTC')).toBe('0050-03-01');
+    expect(dayOfDateTime('0050-03-01T23:00:00-05:00', 'UTC')).toBe('0050-03-02');
+    expect(dayOfDateTime('9999-12-31T23:00:00-05:00', 'UTC')).toBeNull();
+    expect(dayOfDateTime('9999-12-31T23:00:00Z', 'UTC')).toBe('9999-12-31');
   });
 });
