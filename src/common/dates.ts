@@ -67,40 +67,71 @@ export function isIsoDate(s: unknown): s is string {
 const DATE_TIME_RE =
   /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
 
+/** A date or date-time read by DATE_TIME_RE, each part checked (see dateTimeParts). */
+export interface DateTimeParts {
+  /** The day as written, `YYYY-MM-DD`, on the calendar. */
+  day: string;
+  /** Absent for a date without a time. */
+  time?: { hour: number; minute: number; second: number; millisecond: number };
+  /** Minutes east of UTC for a time written with `Z` or an offset; absent for a wall-clock time. */
+  offsetMinutes?: number;
+}
+
 /**
- * The calendar day `YYYY-MM-DD` a date field's value is filed under, or null when it names none.
- * The value is a real date, or a real date followed by a real time of day (hours 00–23, minutes
- * and seconds 00–59, an offset up to ±14:00). A date, or a date and time without offset (a wall
- * clock time), is filed under the day written. A time with `Z` or an offset is an instant (a
- * machine wrote it, often in UTC): it is filed under its date in `timeZone`, the person's zone
- * (default: the process's zone, which in the browser is the person's), so a Los Angeles evening
- * sent as `2026-04-21T03:30Z` is 20 April. Anything else, such as trailing text ("2026-04-20 ",
- * "2026-04-20abc") or a time that no clock shows ("2026-04-20T25:00"), is null: a reader that
- * cuts the first ten characters would otherwise file it under a day while the stored value
- * matches no day.
+ * A date, or a date and a time (`2026-04-20T07:12`, `2026-04-20 07:12:05.250+02:00`, `…Z`,
+ * `…+0200`), read into its parts, or null unless every part is real: a day of the calendar, hours
+ * 00–23, minutes and seconds 00–59, an offset up to ±14:00, nothing before or after. `Date.parse`
+ * is not the judge: it reads 2026-02-30 as March 2nd and `+010000-01-01` as a day.
  */
-export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
+export function dateTimeParts(s: unknown): DateTimeParts | null {
   if (typeof s !== 'string') return null;
   const m = DATE_TIME_RE.exec(s);
   if (!m || !isIsoDate(m[1])) return null;
   const [, day, h, mi, sec, frac, zone, sign, oh, om] = m;
-  if (h !== undefined && (Number(h) > 23 || Number(mi) > 59)) return null;
+  if (h === undefined) return { day };
+  if (Number(h) > 23 || Number(mi) > 59) return null;
   if (sec !== undefined && Number(sec) > 59) return null;
   if (oh !== undefined && (Number(oh) * 60 + Number(om) > 14 * 60 || Number(om) > 59)) return null;
-  if (zone === undefined) return day;
-  const offsetMin = oh === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  const ms =
-    utcMs(
-      Number(day.slice(0, 4)),
-      Number(day.slice(5, 7)) - 1,
-      Number(day.slice(8, 10)),
-      Number(h),
-      Number(mi),
-    ) +
-    Number(sec ?? 0) * 1000 +
-    Math.floor(Number(`0.${frac ?? 0}`) * 1000) -
-    offsetMin * 60_000;
-  return instantDay(ms, timeZone);
+  const time = {
+    hour: Number(h),
+    minute: Number(mi),
+    second: Number(sec ?? 0),
+    millisecond: Math.floor(Number(`0.${frac ?? 0}`) * 1000),
+  };
+  if (zone === undefined) return { day, time };
+  const offsetMinutes = oh === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  return { day, time, offsetMinutes };
+}
+
+/** Time of day of DateTimeParts. */
+export type TimeOfDayParts = NonNullable<DateTimeParts['time']>;
+
+/**
+ * The instant, in ms since 1970, of `day` at `time` written with an offset of `offsetMinutes`
+ * east of UTC (any four-digit year as written).
+ */
+export function instantMs(day: string, time: TimeOfDayParts, offsetMinutes: number): number {
+  const date = [Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))] as const;
+  return (
+    utcMs(...date, time.hour, time.minute) + time.second * 1000 + time.millisecond - offsetMinutes * 60_000
+  );
+}
+
+/**
+ * The calendar day `YYYY-MM-DD` a date field's value is filed under, or null when it names none
+ * (see dateTimeParts). A date, or a date and time without offset (a wall clock time), is filed
+ * under the day written. A time with `Z` or an offset is an instant (a machine wrote it, often in
+ * UTC): it is filed under its date in `timeZone`, the person's zone (default: the process's zone,
+ * which in the browser is the person's), so a Los Angeles evening sent as `2026-04-21T03:30Z` is
+ * 20 April. Anything else, such as trailing text ("2026-04-20 ", "2026-04-20abc") or a time that
+ * no clock shows ("2026-04-20T25:00"), is null: a reader that cuts the first ten characters
+ * would otherwise file it under a day while the stored value matches no day.
+ */
+export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
+  const p = dateTimeParts(s);
+  if (!p) return null;
+  if (!p.time || p.offsetMinutes === undefined) return p.day;
+  return instantDay(instantMs(p.day, p.time, p.offsetMinutes), timeZone);
 }
 
 /**

@@ -7,10 +7,9 @@
  * Every 401 carries a `WWW-Authenticate: Bearer` challenge (src/http/www-authenticate.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { childPath, fieldPath, pointerSteps } from '../common/field-path.js';
 import { type ErrorCode, KlebbError } from '../errors.js';
 import { StorageBusyError, storageFault } from '../store/storage-faults.js';
-import { urlTypeMessage } from './url-numbers.js';
+import { validationDetails } from './schema-issues.js';
 import { bearerChallenge } from './www-authenticate.js';
 
 /** JSON body of every error response. */
@@ -19,71 +18,6 @@ export interface ErrorBody {
   code: ErrorCode;
   details?: { path: string; message: string }[];
   [extra: string]: unknown;
-}
-
-/** One Ajv problem as Fastify reports it (with `verbose`, the schema node it broke). */
-interface SchemaIssue {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-  parentSchema?: { errorMessage?: unknown; anyOf?: Record<string, unknown>[] };
-}
-
-/** What one branch of a union accepts, in a few words. */
-function branchWords(branch: Record<string, unknown>): string {
-  if ('const' in branch) return JSON.stringify(branch.const);
-  if (typeof branch.type === 'string') return branch.type === 'null' ? 'null' : `a ${branch.type}`;
-  return 'a value of another form';
-}
-
-/**
- * The message of one issue, and the field it names (a missing or unknown property is named
- * itself). `inUrl`: the value was URL text, so a wrong type means it was not written as one.
- */
-function describeIssue(v: SchemaIssue, at: string, inUrl: boolean): { path: string; message: string } {
-  const own = v.parentSchema?.errorMessage;
-  if (typeof own === 'string') return { path: at, message: own };
-  const urlWords = inUrl && v.keyword === 'type' ? urlTypeMessage(v.params.type) : null;
-  if (urlWords) return { path: at, message: urlWords };
-  if (v.keyword === 'required')
-    return { path: childPath(at, String(v.params.missingProperty)), message: 'is required' };
-  if (v.keyword === 'additionalProperties') {
-    return { path: childPath(at, String(v.params.additionalProperty)), message: 'is not a known field' };
-  }
-  if (v.keyword === 'anyOf' && v.parentSchema?.anyOf) {
-    return { path: at, message: `must be ${v.parentSchema.anyOf.map(branchWords).join(' or ')}` };
-  }
-  if (v.keyword === 'enum' && Array.isArray(v.params.allowedValues)) {
-    return {
-      path: at,
-      message: `must be one of ${v.params.allowedValues.map((x) => JSON.stringify(x)).join(', ')}`,
-    };
-  }
-  return { path: at, message: v.message ?? 'is invalid' };
-}
-
-/**
- * The `details` of a schema refusal: one entry per field, `path` prefixed by the request part
- * (`body`, `query`, `params`, `headers`). A union's branches are not listed one by one: the
- * union says what it accepts; a schema node with its own `errorMessage` speaks for its field.
- */
-function validationDetails(err: FastifyError): { path: string; message: string }[] {
-  const context = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
-  const issues = (err.validation ?? []) as unknown as SchemaIssue[];
-  const unions = issues.filter(
-    (v) => v.keyword === 'anyOf' || typeof v.parentSchema?.errorMessage === 'string',
-  );
-  const covered = (v: SchemaIssue) =>
-    unions.some((u) => u !== v && v.schemaPath.startsWith(`${u.schemaPath.replace(/\/anyOf$/, '')}/`));
-  const out: { path: string; message: string }[] = [];
-  for (const v of issues) {
-    if (covered(v)) continue;
-    const d = describeIssue(v, fieldPath(context, pointerSteps(v.instancePath)), context !== 'body');
-    if (!out.some((o) => o.path === d.path && o.message === d.message)) out.push(d);
-  }
-  return out;
 }
 
 /** Fastify's own client-error codes, renamed to our stable ones (docs/API.md "Errors"). */

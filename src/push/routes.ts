@@ -7,6 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { INSTANT_MESSAGE, instantStamp } from '../common/instants.js';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
@@ -175,10 +176,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     const until = typeof paused_until === 'string' ? pauseUntilInstant(paused_until, push.timeZone()) : null;
     if (typeof paused_until === 'string' && until === null) {
       throw badRequest('paused_until must be an ISO date-time or null', [
-        {
-          path: 'body.paused_until',
-          message: 'must be an ISO date-time such as 2026-05-01T08:00:00Z, or null',
-        },
+        { path: 'body.paused_until', message: `${INSTANT_MESSAGE}, or null` },
       ]);
     }
     if (quiet_hours !== undefined) push.state.data.quiet_hours = quiet_hours;

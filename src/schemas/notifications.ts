@@ -14,5 +14,6 @@ export const Privacy = Type.Union([Type.Literal('private'), Type.Literal('public
 /** A 24-hour `HH:MM` time of day in the person's time zone. */
 export const TimeOfDay = Type.String({
   pattern: TRIGGER_TIME_PATTERN.source,
+  errorMessage: 'must be a 24-hour time written HH:MM (00:00 to 23:59)',
   description: "24-hour HH:MM in the user's time zone",
 });

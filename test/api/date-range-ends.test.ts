@@ -64,7 +64,10 @@ describe('the feedback list since an instant past year 9999', () => {
     for (const since of ['+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '9999-12-31T23:00:00-05:00']) {
       const r = await s.api(`/api/admin/feedback?since=${encodeURIComponent(since)}`, { token: ADMIN });
       expect(r.status, since).toBe(400);
-      expect(r.body.details, since).toEqual([{ path: 'query.since', message: 'must be an ISO date-time' }]);
+      expect(
+        r.body.details.map((d: { path: string }) => d.path),
+        since,
+      ).toEqual(['query.since']);
     }
     const all = await s.api(`/api/admin/feedback?since=${encodeURIComponent('0000-01-01T00:00:00Z')}`, {
       token: ADMIN,
