@@ -7,6 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { parseInviteDays } from './auth-service.js';
 import { clearSessionCookie } from './session-cookie.js';
@@ -42,7 +43,7 @@ export function accountRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   app.post('/api/invites', { schema: { body: InviteBody } }, async (req, reply) => {
     const p = auth.requireSession(req.principal);
-    const days = parseInviteDays(req.body?.expiresInDays);
+    const days = inBody(() => parseInviteDays(req.body?.expiresInDays));
     return reply.status(201).send(auth.createInvite(p.label, days, `session:${p.label}`, req.headers));
   });
 
@@ -53,7 +54,7 @@ export function accountRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   app.post('/api/tokens', { schema: { body: AnyObject } }, async (req, reply) => {
     auth.requirePerson(req.principal);
-    return reply.status(201).send(auth.createToken(req.body, who(req)));
+    return reply.status(201).send(inBody(() => auth.createToken(req.body, who(req))));
   });
 
   app.delete('/api/tokens/:id', { schema: { params: IdParams } }, async (req) => {

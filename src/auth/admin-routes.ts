@@ -4,6 +4,7 @@
  * KLEBB_CLOUD=1), a health summary and a read-only list of passkeys. No admin delete exists.
  */
 import type { FastifyInstance } from 'fastify';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { optionalObject, parseInviteDays, parseLabel } from './auth-service.js';
 
@@ -14,13 +15,11 @@ export function adminAuthRoutes(app: FastifyInstance, inst: Instance): void {
   const auth = inst.auth;
 
   app.post('/api/admin/invites', { config: admin }, async (req, reply) => {
-    const body = optionalObject(req.body) as { label?: unknown; expiresInDays?: unknown };
-    const invite = auth.createInvite(
-      parseLabel(body.label, 'label'),
-      parseInviteDays(body.expiresInDays),
-      'admin',
-      req.headers,
-    );
+    const { label, days } = inBody(() => {
+      const body = optionalObject(req.body) as { label?: unknown; expiresInDays?: unknown };
+      return { label: parseLabel(body.label, 'label'), days: parseInviteDays(body.expiresInDays) };
+    });
+    const invite = auth.createInvite(label, days, 'admin', req.headers);
     return reply.status(201).send(invite);
   });
 

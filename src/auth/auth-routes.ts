@@ -7,6 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { inBody, inQuery } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -38,15 +39,15 @@ export function authRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.get(
     '/auth/register/available',
     { config: signIn, schema: { querystring: AvailableQuery } },
-    async (req) => auth.availability(req, req.query.code),
+    async (req) => inQuery(() => auth.availability(req, req.query.code)),
   );
 
   app.post('/auth/register/options', { config: signIn }, async (req) =>
-    auth.startRegistration(req, req.body),
+    inBody(() => auth.startRegistration(req, req.body)),
   );
 
   app.post('/auth/register/verify', { config: signIn, schema: { body: AnyObject } }, async (req, reply) => {
-    const r = await auth.finishRegistration(req, req.body);
+    const r = await inBody(() => auth.finishRegistration(req, req.body));
     if (r.sessionToken !== null) setSessionCookie(reply, r.sessionToken, secure);
     return { verified: true, label: r.label, credentialId: r.credentialId };
   });
@@ -54,7 +55,7 @@ export function authRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.post('/auth/login/options', { config: signIn }, async () => auth.startLogin());
 
   app.post('/auth/login/verify', { config: signIn, schema: { body: AnyObject } }, async (req, reply) => {
-    const r = await auth.finishLogin(req, req.body);
+    const r = await inBody(() => auth.finishLogin(req, req.body));
     setSessionCookie(reply, r.sessionToken, secure);
     return { verified: true, label: r.label };
   });

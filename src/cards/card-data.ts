@@ -20,7 +20,7 @@ import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
-import { assertAgentRowDate } from './write-policy.js';
+import { assertAgentRowDate, type EntryPlace } from './write-policy.js';
 
 /** Options of a data write. */
 export interface WriteOptions {
@@ -38,13 +38,19 @@ export interface WriteOptions {
  * The person's date check of a row at the top of a dated card (`row`: the appended row, or an
  * update's changes), when `opts.personDay` is set.
  */
-function checkPersonDay(card: Card, topLevelRow: boolean, row: unknown, opts: WriteOptions): void {
+function checkPersonDay(
+  card: Card,
+  topLevelRow: boolean,
+  row: unknown,
+  opts: WriteOptions,
+  at: EntryPlace,
+): void {
   if (!opts.personDay || !topLevelRow || row === null || typeof row !== 'object' || Array.isArray(row))
     return;
   const policy = writePolicyOf(card.manifest.meta);
   const entry = row as Record<string, unknown>;
   if (!policy.dated || entry[policy.dateField] === undefined || entry[policy.dateField] === null) return;
-  assertAgentRowDate(policy, entry, opts.personDay.today, opts.personDay.timeZone);
+  assertAgentRowDate(policy, entry, opts.personDay.today, opts.personDay.timeZone, at);
 }
 
 /** Throws 403 unless the card accepts writes (`meta.writeable.fromWebapp === true`). */
@@ -157,7 +163,7 @@ export function appendRow(ctx: CardContext, id: string, path: unknown, value: un
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
-  checkPersonDay(card, segs.length === 0, value, opts);
+  checkPersonDay(card, segs.length === 0, value, opts, 'value');
   const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
@@ -173,7 +179,7 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, changes: 
     ]);
   }
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
-  checkPersonDay(card, segs.length === 1, changes, opts);
+  checkPersonDay(card, segs.length === 1, changes, opts, 'changes');
   return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor));
 }
 

@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { CardIdParams } from '../schemas/common.js';
 import { EntryBody, EntryDeleteBody, EntryParams } from '../schemas/entries.js';
@@ -39,7 +40,9 @@ export function entryRoutes(fastify: FastifyInstance, inst: Instance): void {
     '/api/manifests/:id/entries',
     { schema: { params: CardIdParams, body: EntryBody } },
     async (req, reply) => {
-      const r = addEntry(ctx, req.params.id, req.body.entry, writeOptions(req, inst, req.body.expect));
+      const r = inBody(() =>
+        addEntry(ctx, req.params.id, req.body.entry, writeOptions(req, inst, req.body.expect)),
+      );
       return reply.status(201).header('ETag', r.etag).send(r);
     },
   );
@@ -49,7 +52,9 @@ export function entryRoutes(fastify: FastifyInstance, inst: Instance): void {
     { schema: { params: EntryParams, body: EntryBody } },
     async (req, reply) => {
       const { id, index } = req.params;
-      const r = replaceEntry(ctx, id, index, req.body.entry, writeOptions(req, inst, req.body.expect));
+      const r = inBody(() =>
+        replaceEntry(ctx, id, index, req.body.entry, writeOptions(req, inst, req.body.expect)),
+      );
       return reply.header('ETag', r.etag).send(r);
     },
   );
@@ -59,7 +64,7 @@ export function entryRoutes(fastify: FastifyInstance, inst: Instance): void {
     { schema: { params: EntryParams, body: Type.Optional(EntryDeleteBody) } },
     async (req, reply) => {
       const { id, index } = req.params;
-      const r = deleteEntry(ctx, id, index, writeOptions(req, inst, req.body?.expect));
+      const r = inBody(() => deleteEntry(ctx, id, index, writeOptions(req, inst, req.body?.expect)));
       return reply.header('ETag', r.etag).send(r);
     },
   );

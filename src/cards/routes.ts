@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { CardIdParams } from '../schemas/common.js';
 import {
@@ -75,7 +76,7 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   });
 
   app.post('/api/manifests/reorder', { schema: { body: CardReorderBody } }, async (req) =>
-    reorderCards(ctx, req.body.order),
+    inBody(() => reorderCards(ctx, req.body.order)),
   );
 
   app.get('/api/manifests/:id', { schema: { params } }, async (req, reply) => {
@@ -97,7 +98,9 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   });
 
   app.post('/api/manifests/:id/data', { schema: { params, body: DataBody } }, async (req, reply) => {
-    const r = replaceData(ctx, req.params.id, req.body.data, { actor: actorOf(req), ifMatch: ifMatch(req) });
+    const r = inBody(() =>
+      replaceData(ctx, req.params.id, req.body.data, { actor: actorOf(req), ifMatch: ifMatch(req) }),
+    );
     reply.header('ETag', r.etag);
     return r;
   });
@@ -118,11 +121,13 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   // a person's row at the top of a dated card has its date checked as the entry forms and the
   // chat's row tools check it: a day after their today needs futureAllowed (422 DATE_NOT_ALLOWED)
   app.post('/api/manifests/:id/rows', { schema: { params, body: AppendRowInput } }, async (req, reply) => {
-    const r = appendRow(ctx, req.params.id, req.body.path, req.body.value, {
-      actor: actorOf(req),
-      ifMatch: ifMatch(req),
-      personDay: personDayOf(req, inst),
-    });
+    const r = inBody(() =>
+      appendRow(ctx, req.params.id, req.body.path, req.body.value, {
+        actor: actorOf(req),
+        ifMatch: ifMatch(req),
+        personDay: personDayOf(req, inst),
+      }),
+    );
     // the answer is returned, not sent: an async handler that returns `reply` makes Fastify
     // await the reply (listeners on the socket until it finishes), a cost on every write
     reply.status(201).header('ETag', r.etag);
@@ -130,11 +135,13 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   });
 
   app.patch('/api/manifests/:id/rows', { schema: { params, body: UpdateRowInput } }, async (req, reply) => {
-    const r = updateRow(ctx, req.params.id, req.body.path, req.body.changes, {
-      actor: actorOf(req),
-      ifMatch: ifMatch(req),
-      personDay: personDayOf(req, inst),
-    });
+    const r = inBody(() =>
+      updateRow(ctx, req.params.id, req.body.path, req.body.changes, {
+        actor: actorOf(req),
+        ifMatch: ifMatch(req),
+        personDay: personDayOf(req, inst),
+      }),
+    );
     reply.header('ETag', r.etag);
     return r;
   });
@@ -146,7 +153,7 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
       const path = req.query.path ?? req.body?.path;
       if (path === undefined) {
         throw badRequest('path is required (query ?path= or JSON body {path})', [
-          { path: 'path', message: 'is required' },
+          { path: 'query.path', message: 'is required (or send it as the JSON body {"path": …})' },
         ]);
       }
       const r = removeRow(ctx, req.params.id, path, { actor: actorOf(req), ifMatch: ifMatch(req) });
@@ -160,10 +167,9 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     { schema: { params, body: ReorderRowsInput } },
     async (req, reply) => {
       const { path, key, order } = req.body;
-      const r = reorderRows(ctx, req.params.id, path, key, order, {
-        actor: actorOf(req),
-        ifMatch: ifMatch(req),
-      });
+      const r = inBody(() =>
+        reorderRows(ctx, req.params.id, path, key, order, { actor: actorOf(req), ifMatch: ifMatch(req) }),
+      );
       reply.header('ETag', r.etag);
       return r;
     },

@@ -74,7 +74,7 @@ describe('cleanEntry', () => {
     expect(cleanEntry({ a: 1, b: null, c: ' ', d: [], e: false, f: 0 })).toEqual({ a: 1, e: false, f: 0 });
     expect(refusal(() => cleanEntry([1]))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(refusal(() => cleanEntry(undefined))?.details).toEqual([
-      { path: 'body.entry', message: 'is required' },
+      { path: 'entry', message: 'is required' },
     ]);
   });
 });
@@ -91,14 +91,14 @@ describe('checkEntry', () => {
       status: 422,
       code: 'INVALID_ENTRY',
       message: 'Weight (kg) must be at most 300.',
-      details: [{ path: 'body.entry.kg', message: 'Weight (kg) must be at most 300' }],
+      details: [{ path: 'entry.kg', message: 'Weight (kg) must be at most 300' }],
     });
   });
 
   it('refuses a missing required value, and counts further problems', () => {
     const r = refusal(() => checkEntry(weight, { note: 5 }));
     expect(r?.message).toBe('Weight (kg) is required (and 1 more).');
-    expect(r?.details?.map((d) => d.path)).toEqual(['body.entry.kg', 'body.entry.note']);
+    expect(r?.details?.map((d) => d.path)).toEqual(['entry.kg', 'entry.note']);
   });
 
   it('requireAny: none of the keys → REQUIRE_ANY with the labels', () => {

@@ -29,8 +29,15 @@ import type { Entry, WritePolicy } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
 
-/** Where an entry's field is in the request body `{entry: {...}}` (src/common/field-path.ts). */
-const entryPath = (key?: string) => fieldPath('body', key === undefined ? ['entry'] : ['entry', key]);
+/**
+ * Where an entry is among the arguments of the write that carries it: `entry` in the entry
+ * routes' `{entry: {...}}`, `value` or `changes` in a row write's. Refusals name an entry's field
+ * under it (`entry.kg`); a route names the arguments themselves under `body` (src/http/body-fields.ts).
+ */
+export type EntryPlace = 'entry' | 'value' | 'changes';
+
+/** The path of an entry at `at`, or of its field `key` (src/common/field-path.ts). */
+const entryPath = (at: EntryPlace, key?: string) => (key === undefined ? at : fieldPath(at, [key]));
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -40,13 +47,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * (null, blank strings, empty lists: an empty optional field is not stored).
  * @throws 400 BAD_REQUEST naming `entry` when it is missing or not a JSON object.
  */
-export function cleanEntry(entry: unknown): Entry {
+export function cleanEntry(entry: unknown, at: EntryPlace = 'entry'): Entry {
   if (!isObject(entry)) {
     throw new KlebbError(
       400,
       'BAD_REQUEST',
       'the body must be {"entry": {...}} with the entry as a JSON object',
-      [{ path: entryPath(), message: entry === undefined ? 'is required' : 'must be an object' }],
+      [{ path: entryPath(at), message: entry === undefined ? 'is required' : 'must be an object' }],
     );
   }
   const out: Entry = {};
@@ -128,25 +135,30 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
   }
 }
 
-function fieldError(input: InputDescriptor | undefined, key: string, problem: string): FieldError {
-  return { path: entryPath(key), message: `${isolateText(input?.label ?? key)} ${problem}` };
+function fieldError(
+  at: EntryPlace,
+  input: InputDescriptor | undefined,
+  key: string,
+  problem: string,
+): FieldError {
+  return { path: entryPath(at, key), message: `${isolateText(input?.label ?? key)} ${problem}` };
 }
 
 /**
  * Checks an entry against the policy's inputs: `requireAny` first (422 REQUIRE_ANY, "Fill in at
  * least one of: Systolic, Diastolic."), then every input's `required` and value rules (422
  * INVALID_ENTRY; the message is the first problem as a sentence, `details` lists them all, each
- * with `path: body.entry.<key>`). Keys no input declares are stored as they are.
+ * with `path: <at>.<key>`, `entry.kg`). Keys no input declares are stored as they are.
  * @throws KlebbError 422.
  */
-export function checkEntry(policy: WritePolicy, entry: Entry): void {
+export function checkEntry(policy: WritePolicy, entry: Entry, at: EntryPlace = 'entry'): void {
   if (policy.requireAny.length > 0 && !policy.requireAny.some((k) => hasValue(entry[k]))) {
     const labels = policy.requireAny.map((k) =>
       isolateText(policy.inputs.find((i) => i.key === k)?.label ?? k),
     );
     throw invalid(
       `Fill in at least one of: ${labels.join(', ')}.`,
-      policy.requireAny.map((k) => ({ path: entryPath(k), message: 'one of these needs a value' })),
+      policy.requireAny.map((k) => ({ path: entryPath(at, k), message: 'one of these needs a value' })),
       'REQUIRE_ANY',
     );
   }
@@ -155,11 +167,11 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
     const v = entry[input.key];
     if (!hasValue(v)) {
       if (input.required && !policy.requireAny.includes(input.key))
-        problems.push(fieldError(input, input.key, 'is required'));
+        problems.push(fieldError(at, input, input.key, 'is required'));
       continue;
     }
     const p = valueProblem(input, v);
-    if (p) problems.push(fieldError(input, input.key, p));
+    if (p) problems.push(fieldError(at, input, input.key, p));
   }
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
@@ -174,7 +186,12 @@ export function checkEntry(policy: WritePolicy, entry: Entry): void {
  * @throws 422 INVALID_ENTRY naming the date field when it holds something else ("… is not a date in
  *   the calendar" when it is written YYYY-MM-DD but the day does not exist).
  */
-export function entryDay(policy: WritePolicy, entry: Entry, timeZone?: string): string | null {
+export function entryDay(
+  policy: WritePolicy,
+  entry: Entry,
+  timeZone?: string,
+  at: EntryPlace = 'entry',
+): string | null {
   const v = entry[policy.dateField];
   if (v === undefined) return null;
   const day = typeof v === 'string' ? v.slice(0, 10) : '';
@@ -182,7 +199,7 @@ export function entryDay(policy: WritePolicy, entry: Entry, timeZone?: string): 
     // written right, but the day does not exist (2026-02-30, 2026-13-45)
     throw invalid(
       `${day} is not a date in the calendar.`,
-      [{ path: entryPath(policy.dateField), message: `${day} is not a date in the calendar` }],
+      [{ path: entryPath(at, policy.dateField), message: `${day} is not a date in the calendar` }],
       'INVALID_ENTRY',
     );
   }
@@ -190,7 +207,7 @@ export function entryDay(policy: WritePolicy, entry: Entry, timeZone?: string): 
   if (filed === null) {
     throw invalid(
       `The date must be written YYYY-MM-DD.`,
-      [{ path: entryPath(policy.dateField), message: 'must be a date written YYYY-MM-DD' }],
+      [{ path: entryPath(at, policy.dateField), message: 'must be a date written YYYY-MM-DD' }],
       'INVALID_ENTRY',
     );
   }
@@ -215,12 +232,17 @@ export function rowDay(row: unknown, dateField: string, timeZone?: string): stri
  * (`YYYY-MM-DD` in their time zone). Only for days that have no row yet (the caller checks).
  * @throws 422 DATE_NOT_ALLOWED with the sentence the form shows.
  */
-export function assertDateAllowed(policy: WritePolicy, day: string, today: string): void {
+export function assertDateAllowed(
+  policy: WritePolicy,
+  day: string,
+  today: string,
+  at: EntryPlace = 'entry',
+): void {
   const refusal = dateRefusal(policy, day, today);
   if (refusal) {
     throw invalid(
       refusal,
-      [{ path: entryPath(policy.dateField), message: `${day} is not allowed` }],
+      [{ path: entryPath(at, policy.dateField), message: `${day} is not allowed` }],
       'DATE_NOT_ALLOWED',
     );
   }
@@ -239,10 +261,11 @@ export function assertAgentRowDate(
   policy: WritePolicy,
   entry: Entry,
   today: string,
-  timeZone?: string,
+  timeZone: string | undefined,
+  at: EntryPlace,
 ): string | null {
-  const day = entryDay(policy, entry, timeZone);
-  if (day !== null && day > today) assertDateAllowed(policy, day, today);
+  const day = entryDay(policy, entry, timeZone, at);
+  if (day !== null && day > today) assertDateAllowed(policy, day, today, at);
   return day;
 }
 

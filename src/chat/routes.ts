@@ -12,6 +12,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { badRequest, type ErrorCode, notFound, unavailable } from '../errors.js';
+import { inBody } from '../http/body-fields.js';
 import { SseStream } from '../http/sse.js';
 import { WHOLE_NUMBER_TEXT } from '../http/url-numbers.js';
 import type { Instance } from '../instance.js';
@@ -82,7 +83,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
   approvalRoutes(app, chat.approvals);
 
   app.post('/api/chat', async (req, reply) => {
-    const body = parseChatRequest(req.body);
+    const body = inBody(() => parseChatRequest(req.body));
     if (!chat.configured()) {
       throw unavailable(
         'chat is not configured: set CHAT_ENDPOINT_URL (and CHAT_API_KEY, CHAT_MODEL)',

@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { findCard } from '../cards/card-context.js';
 import { isIsoDate } from '../common/dates.js';
 import { badRequest, forbidden, KlebbError, payloadTooLarge, unavailable } from '../errors.js';
+import { inBody } from '../http/body-fields.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
@@ -206,16 +207,18 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
   r.post('/api/import/apply', { schema: { body: ApplyBody } }, async (req, reply) => {
     noDemo();
     const sel = req.body.selection;
-    const out = jobs.apply({
-      nonce: req.body.nonce,
-      confirm: req.body.confirm,
-      selection: sel && {
-        ...(sel.cards !== undefined ? { cards: sel.cards } : {}),
-        ...(sel.samples !== undefined ? { samples: sel.samples } : {}),
-        ...(sel.conversations !== undefined ? { conversations: sel.conversations } : {}),
-        ...(sel.reports !== undefined ? { reports: sel.reports } : {}),
-      },
-    });
+    const out = inBody(() =>
+      jobs.apply({
+        nonce: req.body.nonce,
+        confirm: req.body.confirm,
+        selection: sel && {
+          ...(sel.cards !== undefined ? { cards: sel.cards } : {}),
+          ...(sel.samples !== undefined ? { samples: sel.samples } : {}),
+          ...(sel.conversations !== undefined ? { conversations: sel.conversations } : {}),
+          ...(sel.reports !== undefined ? { reports: sel.reports } : {}),
+        },
+      }),
+    );
     return reply.code(202).send(out);
   });
   r.post('/api/import/rollback', async (_req, reply) => {

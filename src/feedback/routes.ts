@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { INSTANT_MESSAGE, instantStamp } from '../common/instants.js';
 import { badRequest } from '../errors.js';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { appendFeedback, readFeedback, shapeFeedback } from './feedback-log.js';
 
@@ -17,7 +18,7 @@ const SinceQuery = Type.Object({ since: Type.Optional(Type.String()) });
 export function feedbackRoutes(fastify: FastifyInstance, inst: Instance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/api/feedback', async (req, reply) => {
-    const entry = shapeFeedback(req.body);
+    const entry = inBody(() => shapeFeedback(req.body));
     appendFeedback(inst.layout.metaDir, entry);
     return reply.status(201).send({ ok: true });
   });

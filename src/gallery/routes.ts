@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { todayIn } from '../common/dates.js';
+import { inBody } from '../http/body-fields.js';
 import type { Instance } from '../instance.js';
 import { CalendarDay } from '../schemas/common.js';
 import { createFromTemplate } from './from-template.js';
@@ -27,7 +28,7 @@ export function galleryRoutes(fastify: FastifyInstance, inst: Instance): void {
   });
 
   app.post('/api/settings/cards/from-template', async (req, reply) => {
-    const result = createFromTemplate(inst.cards, req.body, req.principal?.actor ?? 'local');
+    const result = inBody(() => createFromTemplate(inst.cards, req.body, req.principal?.actor ?? 'local'));
     return reply.status(201).send(result);
   });
 }

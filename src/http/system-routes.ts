@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Instance } from '../instance.js';
+import { inBody } from './body-fields.js';
 
 /** `POST /api/user/tz`: the browser's IANA time zone (checked by setTimeZone, 400 naming `tz`). */
 const TimeZoneBody = Type.Object({
@@ -17,7 +18,7 @@ export function systemRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.get('/healthz', { config: { auth: 'public' } }, async () => ({ status: 'ok' }));
   app.post('/api/user/tz', { schema: { body: TimeZoneBody } }, async (req) => {
     const tz = req.body.tz;
-    const changed = inst.user.setTimeZone(tz);
+    const changed = inBody(() => inst.user.setTimeZone(tz));
     return { ok: true, tz: inst.user.timeZone(), changed };
   });
   app.get('/api/instance', async () => ({

@@ -21,7 +21,7 @@ function cardIdsOf(body: unknown): string[] {
   const ids = isObject(body) ? body.cardIds : undefined;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id !== '')) {
     const message = ids === undefined ? 'is required' : 'must be a non-empty list of card ids';
-    throw badRequest(`cardIds ${message}`, [{ path: 'cardIds', message }]);
+    throw badRequest(`cardIds ${message}`, [{ path: 'body.cardIds', message }]);
   }
   return ids as string[];
 }
@@ -67,7 +67,7 @@ export function insightRoutes(app: FastifyInstance, inst: Instance): void {
     const kind = isObject(req.body) && req.body.kind !== undefined ? req.body.kind : 'stale';
     if (kind !== 'stale' && kind !== 'growth' && kind !== 'orphaned-input') {
       const message = 'must be stale, growth or orphaned-input';
-      throw badRequest(`kind ${message}`, [{ path: 'kind', message }]);
+      throw badRequest(`kind ${message}`, [{ path: 'body.kind', message }]);
     }
     dismissed.hygiene.add(`${cardId}::${kind}`);
     return { ok: true, cardId, kind };

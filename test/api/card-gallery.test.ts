@@ -99,12 +99,12 @@ describe('POST /api/settings/cards/from-template', () => {
     expect(twice.status, twice.text).toBe(409);
     expect(twice.body).toMatchObject({ code: 'CARD_EXISTS', id: 'weight' });
     expect(twice.body.error).toContain('"weight"');
-    expect(twice.body.details[0].path).toBe('templateId');
+    expect(twice.body.details[0].path).toBe('body.templateId');
     const notBool = await s.api('/api/settings/cards/from-template', {
       json: { templateId: 'weight', copy: 'yes' },
     });
     expect(notBool.status).toBe(400);
-    expect(notBool.body.details[0].path).toBe('copy');
+    expect(notBool.body.details[0].path).toBe('body.copy');
     expect(await cardIds()).toEqual(before);
   });
 
@@ -139,7 +139,7 @@ describe('POST /api/settings/cards/from-template', () => {
       const r = await s.api('/api/settings/cards/from-template', { json });
       expect(r.status, JSON.stringify(json)).toBe(status);
       expect(r.body.code).toBe(code);
-      expect(r.body.details).toEqual([{ path: 'templateId', message }]);
+      expect(r.body.details).toEqual([{ path: 'body.templateId', message }]);
     }
     const notObject = await s.api('/api/settings/cards/from-template', { json: ['weight'] });
     expect(notObject.status).toBe(400);

@@ -116,7 +116,7 @@ describe('each device sends its own zone (X-Klebb-Time-Zone)', () => {
     ] as const) {
       const r = await s.api('/api/user/tz', { json: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(r.body.details, JSON.stringify(body)).toEqual([{ path: 'tz', message }]);
+      expect(r.body.details, JSON.stringify(body)).toEqual([{ path: 'body.tz', message }]);
     }
     expect(s.inst.user.timeZone()).toBe(before);
   });

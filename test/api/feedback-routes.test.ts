@@ -94,7 +94,7 @@ describe('POST /api/feedback and GET /api/admin/feedback (admin token set)', () 
     const count = readLog(s).length;
     const noIntent = await s.api('/api/feedback', { json: { kind: 'bug', context: 'x' } });
     expect(noIntent.status).toBe(400);
-    expect(noIntent.body.details.map((d: { path: string }) => d.path)).toContain('intent');
+    expect(noIntent.body.details.map((d: { path: string }) => d.path)).toContain('body.intent');
     for (const json of [
       { intent: '  ' },
       { intent: 'x', kind: 'praise' },

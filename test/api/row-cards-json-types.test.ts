@@ -48,7 +48,7 @@ describe('POST /api/manifests/:id/data on a card that keeps rows', () => {
     const r = await api('/api/manifests/w/data', { json: { data } });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('BAD_REQUEST');
-    expect(r.body.details[0].path).toBe('data');
+    expect(r.body.details[0].path).toBe('body.data');
     const after = await api('/api/manifests/w/data');
     expect(after.body.data).toEqual(ROWS);
     expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
@@ -57,14 +57,14 @@ describe('POST /api/manifests/:id/data on a card that keeps rows', () => {
   it('an empty card whose form has inputs refuses an object too', async () => {
     const r = await api('/api/manifests/f/data', { json: { data: { kg: 81 } } });
     expect(r.status).toBe(400);
-    expect(r.body.details[0].path).toBe('data');
+    expect(r.body.details[0].path).toBe('body.data');
     expect((await api('/api/manifests/f/data')).body.data).toEqual([]);
   });
 
   it('refuses a row that is not an object, naming it', async () => {
     const r = await api('/api/manifests/w/data', { json: { data: [ROWS[0], [1, 2]] } });
     expect(r.status).toBe(400);
-    expect(r.body.details[0].path).toBe('data[1]');
+    expect(r.body.details[0].path).toBe('body.data[1]');
     expect((await api('/api/manifests/w/data')).body.data).toEqual(ROWS);
   });
 
@@ -103,7 +103,7 @@ describe('appending a non-object row at the top of a card that keeps rows', () =
   ])('REST refuses %s, naming value', async (_what, value) => {
     const r = await api('/api/manifests/w/rows', { json: { value } });
     expect(r.status).toBe(400);
-    expect(r.body.details[0].path).toBe('value');
+    expect(r.body.details[0].path).toBe('body.value');
     expect((await api('/api/manifests/w/data')).body.data).toEqual(ROWS);
   });
 });

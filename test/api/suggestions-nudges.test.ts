@@ -142,10 +142,10 @@ describe('combined-view suggestions', () => {
     const before = await suggestions();
     const none = await s.api('/api/cc-suggestions/vitals/dismiss', { json: {} });
     expect(none.status).toBe(400);
-    expect(none.body.details).toEqual([{ path: 'cardIds', message: 'is required' }]);
+    expect(none.body.details).toEqual([{ path: 'body.cardIds', message: 'is required' }]);
     const bad = await s.api('/api/cc-suggestions/vitals/dismiss', { json: { cardIds: [1] } });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].path).toBe('cardIds');
+    expect(bad.body.details[0].path).toBe('body.cardIds');
     const unknown = await s.api('/api/cc-suggestions/gardening/dismiss', { json: { cardIds: ['bp'] } });
     expect(unknown.status).toBe(404);
     expect(await suggestions()).toEqual(before);
@@ -198,6 +198,8 @@ describe('the staleness nudge', () => {
     expect(unknown.status).toBe(404);
     const kind = await s.api('/api/hygiene/bp/dismiss', { json: { kind: 'boring' } });
     expect(kind.status).toBe(400);
-    expect(kind.body.details).toEqual([{ path: 'kind', message: 'must be stale, growth or orphaned-input' }]);
+    expect(kind.body.details).toEqual([
+      { path: 'body.kind', message: 'must be stale, growth or orphaned-input' },
+    ]);
   });
 });

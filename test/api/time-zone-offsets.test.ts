@@ -45,7 +45,7 @@ describe('offsets as time zones', () => {
       const r = await setZone(sent);
       expect(r.status, sent).toBe(400);
       expect(r.body.code).toBe('BAD_REQUEST');
-      expect(r.body.details[0].path, sent).toBe('tz');
+      expect(r.body.details[0].path, sent).toBe('body.tz');
     }
     expect(s.inst.user.timeZone()).toBe('Asia/Kolkata');
   });

@@ -133,11 +133,11 @@ describe('with a passkey', () => {
   it('bad requests are 400 naming the field', async () => {
     const h = browser(s.url, cookie);
     const cases: [unknown, string][] = [
-      [{ access: 'read' }, 'name'],
-      [{ name: '   ', access: 'read' }, 'name'],
-      [{ name: 'x'.repeat(65), access: 'read' }, 'name'],
-      [{ name: 'ok', access: 'admin' }, 'access'],
-      [{ name: 'ok' }, 'access'],
+      [{ access: 'read' }, 'body.name'],
+      [{ name: '   ', access: 'read' }, 'body.name'],
+      [{ name: 'x'.repeat(65), access: 'read' }, 'body.name'],
+      [{ name: 'ok', access: 'admin' }, 'body.access'],
+      [{ name: 'ok' }, 'body.access'],
     ];
     for (const [json, field] of cases) {
       const r = await s.api('/api/tokens', { json, headers: h });

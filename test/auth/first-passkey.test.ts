@@ -49,7 +49,7 @@ describe('before any passkey', () => {
     const code = codeOf(s.inst.auth.setupLink() as string);
     const badLabel = await register(s, phone, { code, label: 'Not OK!' });
     expect(badLabel.options.status).toBe(400);
-    expect(badLabel.options.body.details[0].path).toBe('label');
+    expect(badLabel.options.body.details[0].path).toBe('body.label');
   });
 
   it('login options say there is nothing to sign in with yet', async () => {

@@ -127,7 +127,7 @@ describe('invites', () => {
     expect(Date.parse(short.body.expiresAt) - clock.now).toBe(1 * DAY_MS);
     const bad = await invite(laptopCookie, { expiresInDays: 'soon' });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].path).toBe('expiresInDays');
+    expect(bad.body.details[0].path).toBe('body.expiresInDays');
   });
 
   it('tokens and this machine cannot make invites; only a passkey session can', async () => {
@@ -154,7 +154,7 @@ describe('invites', () => {
     expect(reg.verify?.body).toMatchObject({ verified: true, label: 'sam' });
     const bad = await s.api('/api/admin/invites', { json: { label: 'Sam Smith' }, token: 'admin-secret' });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].path).toBe('label');
+    expect(bad.body.details[0].path).toBe('body.label');
     expect(
       (await s.api('/api/admin/invites', { json: {}, headers: browser(s.url, laptopCookie) })).status,
     ).toBe(401);

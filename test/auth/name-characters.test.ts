@@ -35,7 +35,7 @@ describe('names of passkeys and tokens', () => {
     expect([...name].length).toBeGreaterThan(64);
     const over = await register(s, new SoftAuthenticator(s.url), { nickname: `${name}y` }, cookie);
     expect(over.verify?.status).toBe(400);
-    expect(over.verify?.body.details[0].path).toBe('nickname');
+    expect(over.verify?.body.details[0].path).toBe('body.nickname');
     const watch = new SoftAuthenticator(s.url);
     const r = await register(s, watch, { nickname: name }, cookie);
     expect(r.verify?.status, JSON.stringify(r.verify?.body)).toBe(200);
@@ -50,7 +50,7 @@ describe('names of passkeys and tokens', () => {
     const name = sixtyFour('Shortcuts ');
     const over = await s.api('/api/tokens', { json: { name: `${name}y`, access: 'read' }, headers: h });
     expect(over.status).toBe(400);
-    expect(over.body.details[0].path).toBe('name');
+    expect(over.body.details[0].path).toBe('body.name');
     const made = await s.api('/api/tokens', { json: { name, access: 'read' }, headers: h });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     expect(made.body.token.name).toBe(name);

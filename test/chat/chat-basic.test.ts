@@ -101,7 +101,7 @@ describe('POST /api/chat (buffered)', () => {
     expect((await s.api('/api/chat', { json: { messages: [] } })).status).toBe(400);
     const bad = await s.api('/api/chat', { json: { messages: [{ role: 'system', content: 'x' }] } });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].path).toBe('messages[0].role');
+    expect(bad.body.details[0].path).toBe('body.messages[0].role');
   });
 });
 

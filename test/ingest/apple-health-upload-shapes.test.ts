@@ -162,7 +162,7 @@ describe('a form upload (multipart/form-data)', () => {
     expect(two.status, two.text).toBe(400);
     expect(two.body.error).toMatch(/2 file parts/);
     expect(two.body.error).toContain('"other" (export_cda.xml)');
-    expect(two.body.details.map((d: { path: string }) => d.path)).toEqual(['file', 'other']);
+    expect(two.body.details.map((d: { path: string }) => d.path)).toEqual(['body.file', 'body.other']);
     expect(s.inst.hae.samples.count('step_count')).toBe(3);
     expect(leftovers(s)).toEqual([]);
 

@@ -97,17 +97,17 @@ describe('a metric the phone sends that a card already shows', () => {
       json: { metric: 'weight_body_mass', card: 'nope' },
     });
     expect(noCard.status).toBe(404);
-    expect(noCard.body.details[0].path).toBe('card');
+    expect(noCard.body.details[0].path).toBe('body.card');
     const noMetric = await h.api('/api/health-auto-export/cards', {
       json: { metric: 'not_a_metric', card: 'weight' },
     });
     expect(noMetric.status).toBe(422);
-    expect(noMetric.body.details[0].path).toBe('metric');
+    expect(noMetric.body.details[0].path).toBe('body.metric');
     const other = await h.api('/api/health-auto-export/cards', {
       json: { metric: 'weight_body_mass', card: 'daily-steps' },
     });
     expect(other.status).toBe(409);
-    expect(other.body.details[0].path).toBe('card');
+    expect(other.body.details[0].path).toBe('body.card');
     const empty = await h.api('/api/health-auto-export/cards', {
       json: { metric: 'weight_body_mass', card: '' },
     });

@@ -216,7 +216,7 @@ describe('POST /api/health-auto-export/cards (Add a card)', () => {
     const h = await ingestServer();
     const unknown = await h.api('/api/health-auto-export/cards', { json: { metric: 'steps' } });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.details[0].path).toBe('metric');
+    expect(unknown.body.details[0].path).toBe('body.metric');
     const missing = await h.api('/api/health-auto-export/cards', { json: {} });
     expect(missing.status).toBe(400);
     expect(missing.text).toContain('metric');

@@ -6,6 +6,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../errors.js';
+import { inBody } from '../../http/body-fields.js';
 import type { Instance } from '../../instance.js';
 import {
   ConversationParams,
@@ -25,11 +26,11 @@ export function conversationRoutes(fastify: FastifyInstance, inst: Instance): vo
   app.get('/api/conversations', async () => ({ conversations: store.list() }));
 
   app.post('/api/conversations', { schema: { body: NewConversation } }, async (req, reply) => {
-    return reply.status(201).send({ conversation: store.create(req.body) });
+    return reply.status(201).send({ conversation: inBody(() => store.create(req.body)) });
   });
 
   app.post('/api/conversations/search', { schema: { body: SearchBody } }, async (req) => ({
-    conversations: store.search(req.body.q),
+    conversations: inBody(() => store.search(req.body.q)),
   }));
 
   app.get('/api/conversations/:id', { schema: { params } }, async (req) => ({
@@ -40,9 +41,11 @@ export function conversationRoutes(fastify: FastifyInstance, inst: Instance): vo
     const body = req.body;
     // a rename must say what to: a body without `title` is a mistake, not "clear the title"
     if (!Object.hasOwn(body, 'title')) {
-      throw badRequest('title is required (null clears it)', [{ path: 'title', message: 'is required' }]);
+      throw badRequest('title is required (null clears it)', [
+        { path: 'body.title', message: 'is required' },
+      ]);
     }
-    return { conversation: store.rename(req.params.id, body.title) };
+    return { conversation: inBody(() => store.rename(req.params.id, body.title)) };
   });
 
   app.delete('/api/conversations/:id', { schema: { params } }, async (req) => {
@@ -56,7 +59,7 @@ export function conversationRoutes(fastify: FastifyInstance, inst: Instance): vo
     // a running turn would append its reply to a list that no longer holds its question
     inst.turns.assertFree(req.params.id);
     return {
-      conversation: store.replaceMessages(req.params.id, req.body.messages),
+      conversation: inBody(() => store.replaceMessages(req.params.id, req.body.messages)),
     };
   });
 
@@ -65,7 +68,7 @@ export function conversationRoutes(fastify: FastifyInstance, inst: Instance): vo
   app.get('/api/chat/history', async () => ({ messages: legacy.read() }));
   app.put('/api/chat/history', { schema: { body: MessagesBody } }, async (req) => ({
     ok: true,
-    messages: legacy.write(req.body.messages),
+    messages: inBody(() => legacy.write(req.body.messages)),
   }));
   app.delete('/api/chat/history', async () => {
     legacy.clear();

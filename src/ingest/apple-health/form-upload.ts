@@ -7,9 +7,11 @@
  * on the way (e.g. by a proxy) cannot be split without its boundary, and is told by its first
  * bytes and refused with 415 and the command that sends the file as it is.
  */
+
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type busboy from 'busboy';
+import { fieldPath } from '../../common/field-path.js';
 import { badRequest, KlebbError } from '../../errors.js';
 import { lazyRequire } from '../../lazy-module.js';
 
@@ -91,7 +93,7 @@ export function formFilesRefused(parts: FormFilePart[]): KlebbError {
   const named = parts.map((p) => `"${p.field}"${p.filename ? ` (${p.filename})` : ''}`).join(', ');
   return badRequest(
     `the form has ${parts.length} file parts (${named}): send one file, the export.zip or export.xml, e.g. curl -F file=@export.zip; nothing was imported`,
-    parts.map((p) => ({ path: p.field, message: 'one file part only: the export' })),
+    parts.map((p) => ({ path: fieldPath('body', [p.field]), message: 'one file part only: the export' })),
   );
 }
 

@@ -26,26 +26,26 @@ export interface Connected {
 
 /**
  * Subscribes the card `cardId` to `metric` (catalogue key or alias).
- * @throws 422 naming `metric` when the catalogue does not know it; 404 naming `card` when no card
- *   has that id; 409 naming `card` when it already follows another metric; patchCard's 422
+ * @throws 422 naming `body.metric` when the catalogue does not know it; 404 naming `body.card` when no card
+ *   has that id; 409 naming `body.card` when it already follows another metric; patchCard's 422
  *   (naming the manifest path) when the card reads what the metric never sends.
  */
 export function connectCard(ctx: CardContext, cardId: string, metric: string): Connected {
   const entry = resolveMetric(metric);
   if (!entry) {
     const message = `metric "${metric}" is not a metric of the Health Auto Export catalogue`;
-    throw invalid(message, [{ path: 'metric', message }]);
+    throw invalid(message, [{ path: 'body.metric', message }]);
   }
   const card = ctx.registry.get(cardId);
   if (!card) {
     throw new KlebbError(404, 'CARD_NOT_FOUND', `no card "${cardId}"`, [
-      { path: 'card', message: 'no card with this id' },
+      { path: 'body.card', message: 'no card with this id' },
     ]);
   }
   const current = subscriptionOf(card);
   if (current && current.entry.key !== entry.key) {
     const message = `card "${cardId}" already follows ${current.entry.key}`;
-    throw new KlebbError(409, 'CONFLICT', message, [{ path: 'card', message }]);
+    throw new KlebbError(409, 'CONFLICT', message, [{ path: 'body.card', message }]);
   }
   const { changed } = current
     ? { changed: false }

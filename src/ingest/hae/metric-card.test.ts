@@ -49,7 +49,7 @@ describe('metricCard (Add a card)', () => {
 
   it('refuses a metric the catalogue does not know, naming the field', () => {
     expect(() => metricCard('steps', templates, () => false)).toThrow(
-      expect.objectContaining({ status: 422, details: [expect.objectContaining({ path: 'metric' })] }),
+      expect.objectContaining({ status: 422, details: [expect.objectContaining({ path: 'body.metric' })] }),
     );
   });
 });

@@ -132,14 +132,14 @@ function builtCard(entry: CatalogueEntry): MetricCard['manifest'] {
  * (`steps`, else `steps-2`, ...).
  * @param templatesDir the folder of the shipped templates.
  * @param taken true for an id already in use.
- * @throws 422 naming `metric` when the catalogue does not know it (its samples are kept, but no
+ * @throws 422 naming `body.metric` when the catalogue does not know it (its samples are kept, but no
  * card can be fed from them).
  */
 export function metricCard(metric: string, templatesDir: string, taken: (id: string) => boolean): MetricCard {
   const entry = resolveMetric(metric);
   if (!entry) {
     const message = `metric "${metric}" is not a metric of the Health Auto Export catalogue, so no card can be fed from it`;
-    throw invalid(message, [{ path: 'metric', message }]);
+    throw invalid(message, [{ path: 'body.metric', message }]);
   }
   const template = templateFor(entry, templatesDir);
   const manifest = structuredClone(template?.manifest ?? builtCard(entry));
