@@ -7,7 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { INSTANT_MESSAGE, instantStamp } from '../common/instants.js';
+import { INSTANT_MESSAGE } from '../common/instants.js';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
