@@ -83,6 +83,14 @@ export function assertFileWritable(ctx: CardContext, card: Card): void {
   if (!fs.existsSync(card.file)) {
     throw conflict(`the file of card "${card.id}" is missing on disk; not writing it back`, 'FILE_MISSING');
   }
+  assertFileLoads(ctx, card);
+}
+
+/**
+ * Refuses to replace or remove a manifest file that holds a hand edit the loader could not load
+ * (a half-finished edit): 409 FILE_INVALID, try again once it is fixed.
+ */
+export function assertFileLoads(ctx: CardContext, card: Card): void {
   if (ctx.loader.hasFailed(card.file)) {
     throw conflict(
       `the file of card "${card.id}" was edited by hand and is not valid right now (see GET /api/manifests errors)`,

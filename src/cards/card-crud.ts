@@ -13,7 +13,13 @@ import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
 import { mergePatch } from '../store/row-ops.js';
-import { type CardContext, findCard, requireCard, writeCardManifest } from './card-context.js';
+import {
+  assertFileLoads,
+  type CardContext,
+  findCard,
+  requireCard,
+  writeCardManifest,
+} from './card-context.js';
 import { assertSchemaType } from './card-data.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
@@ -300,6 +306,8 @@ function patchCardOnce(
  */
 export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: true; id: string } {
   const card = requireCard(ctx, id);
+  // a half-finished hand edit is not thrown away: the change log could not bring it back
+  assertFileLoads(ctx, card);
   let aside: string | undefined = asidePathFor(card.file);
   try {
     fs.renameSync(card.file, aside);
@@ -307,6 +315,15 @@ export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: tr
     // already gone by hand: the rows still go
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     aside = undefined;
+  }
+  if (aside && contentHash(fs.readFileSync(aside)) !== card.hash) {
+    // saved by hand since it was read (another program): the edit stays and is loaded
+    restoreAside(aside, card.file);
+    ctx.loader.safeLoad(card.file);
+    throw conflict(
+      `the file of card "${id}" was changed by hand while it was being deleted; the hand edit was kept, try again`,
+      'FILE_CHANGED',
+    );
   }
   try {
     ctx.store.transaction(() => {

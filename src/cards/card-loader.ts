@@ -13,7 +13,8 @@ import { jsonShapeProblem } from '../common/json-guard.js';
 import { jsonSyntaxProblem } from '../common/json-syntax.js';
 import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
 import type { LoadError } from '../common/view-types.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
+import { writeFileAtomic, writeTemp } from '../home/atomic-write.js';
+import { commitIfUnchanged } from '../home/commit-file.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
@@ -241,7 +242,7 @@ export class CardLoader {
             message: 'data was a JSON string; it was parsed and imported',
           });
         }
-        finalHash = this.importData(file, text, id, body, incoming.data);
+        finalHash = this.importData(file, text, hash, id, body, incoming.data);
       } catch (err) {
         return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, {
           id,
@@ -339,10 +340,14 @@ export class CardLoader {
     return 'error';
   }
 
-  /** Moves a file's `data` into the store, keeps a backup, rewrites the file meta-only; returns the new file hash. */
+  /**
+   * Moves a file's `data` into the store, keeps a backup, rewrites the file meta-only (unless it
+   * was saved again meanwhile: that save is kept and loaded next); returns the file's hash now.
+   */
   private importData(
     file: string,
     originalText: string,
+    originalHash: string,
     id: string,
     body: ManifestBody,
     data: unknown,
@@ -358,9 +363,9 @@ export class CardLoader {
       throw err;
     }
     const text = serializeManifest(body);
-    writeFileAtomic(file, text);
+    const outcome = commitIfUnchanged(writeTemp(file, text), file, originalHash);
     this.emit({ type: 'data-changed', id, version });
-    return contentHash(text);
+    return outcome === 'committed' ? contentHash(text) : originalHash;
   }
 }
 

@@ -2,15 +2,13 @@
  * Card order, master enable switch, and the per-view card lists (docs/API.md "Reorder
  * payload"; docs/API.md "/api/views/:view" and "Settings API").
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { VIEW_NAMES } from '../common/view-types.js';
 import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
-import { fsyncDir, writeFileAtomic, writeTemp } from '../home/atomic-write.js';
-import { commitIfUnchanged } from '../home/commit-file.js';
 import { DEFAULT_CARD_ORDER, REORDER_STEP } from '../limits.js';
 import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
+import { CardFileBatch } from './card-file-batch.js';
 import type { Card } from './card-registry.js';
 import { contentHash, serializeManifest } from './manifest-file.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
@@ -19,8 +17,8 @@ import { sanitizeAtLoad } from './validate-manifest.js';
  * `POST /api/manifests/reorder`: the listed cards get `meta.order` 100, 200, 300 … in list order;
  * unlisted cards are untouched. Any unknown id → 404 and nothing is written. A card whose order
  * already has its value is not rewritten, so posting the same order twice changes no file.
- * Files are written as synced temps first and renamed together; if a rename
- * fails, the ones already renamed are put back.
+ * Files are written one by one, each only over the bytes last read (CardFileBatch); if one is
+ * refused or fails, or recording the change fails, the ones already written are put back.
  * @returns `{ok, updated}`: the ids whose file changed.
  */
 export function reorderCards(ctx: CardContext, order: unknown): { ok: true; updated: string[] } {
@@ -46,7 +44,7 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
       },
     );
   }
-  const planned: { card: Card; raw: Card['raw']; text: string; tmp?: string; oldText?: string }[] = [];
+  const planned: { card: Card; raw: Card['raw']; text: string }[] = [];
   ids.forEach((id, i) => {
     const card = requireCard(ctx, id);
     const want = (i + 1) * REORDER_STEP;
@@ -55,42 +53,33 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     const raw = { ...card.raw, meta: { ...card.raw.meta, order: want } };
     planned.push({ card, raw, text: serializeManifest(raw) });
   });
+  const batch = new CardFileBatch();
   try {
-    for (const p of planned) p.tmp = writeTemp(p.card.file, p.text);
-    const done: typeof planned = [];
-    try {
-      for (const p of planned) {
-        p.oldText = fs.readFileSync(p.card.file, 'utf8');
-        // never over a hand edit saved since the file was read: it is kept, the reorder undone
-        const outcome = commitIfUnchanged(p.tmp as string, p.card.file, p.card.hash);
-        p.tmp = undefined;
-        if (outcome !== 'committed') {
-          ctx.loader.safeLoad(p.card.file);
-          throw conflict(
-            `the file of card "${p.card.id}" changed on disk while the cards were reordered; nothing was reordered, try again`,
-            outcome === 'missing' ? 'FILE_MISSING' : 'FILE_CHANGED',
-          );
-        }
-        done.push(p);
-      }
-    } catch (err) {
-      for (const p of done) writeFileAtomic(p.card.file, p.oldText as string);
-      throw err;
-    }
-  } finally {
-    for (const p of planned) if (p.tmp) fs.rmSync(p.tmp, { force: true });
-  }
-  if (planned.length) fsyncDir(ctx.dataDir);
-  ctx.store.transaction(() => {
     for (const p of planned) {
-      ctx.store.changes.recordManifest(
-        p.card.id,
-        path.basename(p.card.file),
-        serializeManifest(p.card.raw),
-        p.text,
-      );
+      // never over a hand edit saved since the file was read: it is kept, the reorder undone
+      const outcome = batch.apply({ file: p.card.file, expectedHash: p.card.hash, text: p.text });
+      if (outcome !== 'committed') {
+        ctx.loader.safeLoad(p.card.file);
+        throw conflict(
+          `the file of card "${p.card.id}" changed on disk while the cards were reordered; nothing was reordered, try again`,
+          outcome === 'missing' ? 'FILE_MISSING' : 'FILE_CHANGED',
+        );
+      }
     }
-  });
+    ctx.store.transaction(() => {
+      for (const p of planned) {
+        ctx.store.changes.recordManifest(
+          p.card.id,
+          path.basename(p.card.file),
+          serializeManifest(p.card.raw),
+          p.text,
+        );
+      }
+    });
+  } catch (err) {
+    batch.takeBack();
+    throw err;
+  }
   for (const p of planned) {
     ctx.loader.wroteFile(p.card.file);
     const { manifest } = sanitizeAtLoad(p.raw);

@@ -2,26 +2,32 @@
  * Undo of a change set (`POST /api/changes/:id/undo`, the chat's `undo_last_change`): every
  * change of the set is reverted, newest first, in one transaction, and the revert is itself a
  * change set (so it can be undone). Refused with 409, nothing reverted, when a later change of
- * another set touched the same row, the same whole data block or the same manifest: the answer
- * names what changed since. On a card whose rows are one per date, changes are told by their days
+ * another set touched the same row, the same whole data block or the same manifest, or when a
+ * manifest file it would write holds a hand edit the server did not write or read (undo-files.ts):
+ * the answer names what changed since. On a card whose rows are one per date, changes are told by their days
  * (undo-by-date.ts): a later change of other days is not in the way.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { isolateText } from '../common/isolate-text.js';
 import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { KlebbError, notFound } from '../errors.js';
-import { writeFileAtomic } from '../home/atomic-write.js';
 import { UNDO_CONFLICTS_SHOWN } from '../limits.js';
 import { type Actor, type ChangeRecord, MANIFEST_OP } from '../store/change-log.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type CardContext, requireCard } from './card-context.js';
-import type { Card } from './card-registry.js';
+import { CardFileBatch } from './card-file-batch.js';
 import { actorKind, type ChangeSetView, cardLabel, changeSetView, isUndone } from './change-sets.js';
 import { INGEST_WHO } from './change-summary.js';
-import { contentHash, isManifestFileName, type ManifestBody, serializeManifest } from './manifest-file.js';
+import { serializeManifest } from './manifest-file.js';
 import { applyDatePlan, type DatedHit, settleByDate } from './undo-by-date.js';
-import { sanitizeAtLoad } from './validate-manifest.js';
+import {
+  assertFileAsLastSeen,
+  assertFileFree,
+  fileTargets,
+  heldCard,
+  syncRegistry,
+  writeTarget,
+} from './undo-files.js';
 
 /** What a refused undo names: one later change that touched what the set changed. */
 export interface UndoConflict {
@@ -165,31 +171,6 @@ export function undoConflictError(
   );
 }
 
-/** A manifest file the undo puts back (text) or removes (undefined). */
-interface FileTarget {
-  cardId: string;
-  file: string;
-  text: string | undefined;
-}
-
-/** Per card, the manifest as it was before the set's first manifest change. */
-function fileTargets(ctx: CardContext, mine: ChangeRecord[]): FileTarget[] {
-  const out = new Map<string, FileTarget>();
-  for (const c of mine) {
-    if (c.op !== MANIFEST_OP || out.has(c.cardId)) continue;
-    const name = c.path ?? '';
-    if (!isManifestFileName(name) || path.basename(name) !== name) {
-      throw new KlebbError(
-        409,
-        'UNDO_UNAVAILABLE',
-        `change ${c.setId} names no manifest file it could restore`,
-      );
-    }
-    out.set(c.cardId, { cardId: c.cardId, file: path.join(ctx.dataDir, name), text: c.before ?? undefined });
-  }
-  return [...out.values()];
-}
-
 function assertRevertible(setId: number, mine: ChangeRecord[]): void {
   // an import, restore or roll back of the home replaced whole cards and kept no copy of them
   // (the snapshot taken before it is that copy): reverting its records would empty every card
@@ -206,54 +187,6 @@ function assertRevertible(setId: number, mine: ChangeRecord[]): void {
       409,
       'UNDO_UNAVAILABLE',
       `Change ${setId} cannot be undone: the data it replaced on "${lost.cardId}" was too large to keep in the change log. Nothing was undone.`,
-    );
-  }
-}
-
-/** Puts memory in line with a manifest file the undo wrote or removed; tells listeners. */
-function syncRegistry(ctx: CardContext, t: FileTarget): void {
-  if (t.text === undefined) {
-    if (ctx.registry.byFile(t.file)) {
-      ctx.registry.removeFile(t.file);
-      ctx.emit({ type: 'card-removed', id: t.cardId });
-    }
-    return;
-  }
-  const raw = JSON.parse(t.text) as ManifestBody;
-  const { manifest, dropped } = sanitizeAtLoad(raw);
-  ctx.loader.wroteFile(t.file);
-  ctx.registry.put({
-    id: t.cardId,
-    file: t.file,
-    raw,
-    manifest: manifest as Card['manifest'],
-    hash: contentHash(t.text),
-  });
-  const name = path.basename(t.file);
-  ctx.registry.setErrors(
-    t.file,
-    dropped.map((d) => ({
-      file: name,
-      id: t.cardId,
-      code: 'FIELD_DROPPED',
-      path: d.path,
-      message: d.message,
-    })),
-  );
-  ctx.emit({ type: 'card-changed', id: t.cardId });
-}
-
-/** A file the undo would create must not take the place of another card or file. */
-function assertFileFree(ctx: CardContext, setId: number, t: FileTarget): void {
-  const holder = ctx.registry.get(t.cardId);
-  const occupied = holder ? holder.file !== t.file : fs.existsSync(t.file) && !ctx.registry.byFile(t.file);
-  if (t.text !== undefined && occupied) {
-    throw new KlebbError(
-      409,
-      'UNDO_CONFLICT',
-      `Change ${setId} cannot be undone: ${path.basename(t.file)} or the id "${t.cardId}" is in use by another card now. Nothing was undone.`,
-      undefined,
-      { conflicts: [] },
     );
   }
 }
@@ -297,29 +230,38 @@ export function undoChangeSet(
   const byDate = new Set(plans.map((p) => p.cardId));
   const files = fileTargets(ctx, mine);
   for (const t of files) assertFileFree(ctx, setId, t);
+  for (const t of files) assertFileAsLastSeen(ctx, setId, t);
 
-  const undoId = inChangeSet({ actor, undoOf: setId, fresh: true }, () =>
-    ctx.store.transaction(() => {
-      for (const plan of plans) applyDatePlan(ctx, plan, actor);
-      for (const c of [...mine].reverse()) {
-        if (c.op === MANIFEST_OP || byDate.has(c.cardId)) continue;
-        if (c.rowId !== null)
-          ctx.store.revertRow(c.cardId, c.rowId, c.pos, c.before ?? undefined, c.path, actor);
-        else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
-      }
-      // files last: a failed write rolls the database back with it
-      for (const t of files) {
-        const card = ctx.registry.get(t.cardId);
-        const now = card?.file === t.file ? serializeManifest(card.raw) : undefined;
-        log.recordManifest(t.cardId, path.basename(t.file), now, t.text);
-        if (t.text === undefined) fs.rmSync(t.file, { force: true });
-        else writeFileAtomic(t.file, t.text);
-      }
-      const id = log.openSetId() as number;
-      log.markUndone(setId, id);
-      return id;
-    }),
-  );
+  const batch = new CardFileBatch();
+  let undoId: number;
+  try {
+    undoId = inChangeSet({ actor, undoOf: setId, fresh: true }, () =>
+      ctx.store.transaction(() => {
+        for (const plan of plans) applyDatePlan(ctx, plan, actor);
+        for (const c of [...mine].reverse()) {
+          if (c.op === MANIFEST_OP || byDate.has(c.cardId)) continue;
+          if (c.rowId !== null)
+            ctx.store.revertRow(c.cardId, c.rowId, c.pos, c.before ?? undefined, c.path, actor);
+          else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
+        }
+        // files last: a refused or failed write rolls the database back with it, and the
+        // files already written are put back
+        for (const t of files) {
+          const held = heldCard(ctx, t);
+          log.recordManifest(t.cardId, path.basename(t.file), held && serializeManifest(held.raw), t.text);
+          writeTarget(ctx, setId, batch, t);
+        }
+        const id = log.openSetId() as number;
+        log.markUndone(setId, id);
+        return id;
+      }),
+    );
+  } catch (err) {
+    batch.takeBack();
+    // a hand edit found while writing is loaded now, so the next try names it as a later change
+    for (const t of files) if (heldCard(ctx, t)) ctx.loader.safeLoad(t.file);
+    throw err;
+  }
   for (const t of files) syncRegistry(ctx, t);
   for (const id of new Set(mine.filter((c) => c.op !== MANIFEST_OP).map((c) => c.cardId))) {
     ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });

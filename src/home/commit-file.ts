@@ -49,6 +49,15 @@ export function restoreAside(aside: string, target: string): void {
   if (!placeNoReplace(aside, target)) fs.rmSync(aside, { force: true });
 }
 
+/** sha256 (hex) of a file's bytes, or undefined when it cannot be read. */
+function hashOf(file: string): string | undefined {
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
 /** What commitIfUnchanged did. */
 export type CommitOutcome = 'committed' | 'changed' | 'missing';
 
@@ -77,13 +86,7 @@ export function commitIfUnchanged(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw err;
   }
-  let same = false;
-  try {
-    same = createHash('sha256').update(fs.readFileSync(aside)).digest('hex') === expectedHash;
-  } catch {
-    same = false;
-  }
-  if (!same) {
+  if (hashOf(aside) !== expectedHash) {
     restoreAside(aside, target);
     fs.rmSync(tmp, { force: true });
     return 'changed';
@@ -109,6 +112,29 @@ export function commitIfUnchanged(
       fs.renameSync(aside, target);
       throw err;
     }
+  }
+  fs.rmSync(aside, { force: true });
+  fsyncDir(path.dirname(target));
+  return 'committed';
+}
+
+/**
+ * Removes `target` only if it still holds the bytes whose sha256 (hex) is `expectedHash`: it is
+ * renamed aside first, so a save that lands meanwhile is never removed. A symlink is removed
+ * itself (as a delete does), judged by the bytes of the file it points to. 'changed' when it
+ * holds other bytes (they stay), 'missing' when it is gone.
+ */
+export function removeIfUnchanged(target: string, expectedHash: string): CommitOutcome {
+  const aside = asidePathFor(target);
+  try {
+    fs.renameSync(target, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw err;
+  }
+  if (hashOf(aside) !== expectedHash) {
+    restoreAside(aside, target);
+    return 'changed';
   }
   fs.rmSync(aside, { force: true });
   fsyncDir(path.dirname(target));
