@@ -10,6 +10,7 @@
  */
 
 import type Database from 'better-sqlite3';
+import { addDays } from '../../common/dates.js';
 import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
@@ -134,6 +135,11 @@ export class HaeSampleStore {
         )
         .raw(true),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      storedNextDoor: db
+        .prepare(
+          'SELECT 1 FROM hae_samples WHERE metric = ? AND date IN (?, ?) AND dedup_key = unhex(?) LIMIT 1',
+        )
+        .pluck(),
       countsByDate: db.prepare(
         `SELECT date, count(*) AS n FROM hae_samples
          WHERE metric = ? AND date IN (SELECT value FROM json_each(?)) GROUP BY date`,
@@ -199,7 +205,7 @@ export class HaeSampleStore {
    * @returns how many were new and, per metric, the dates that got a new sample.
    */
   insert(
-    samples: readonly Sample[],
+    offeredSamples: readonly Sample[],
     pushId: number,
     memo?: { hash: Buffer; at: string; summary: BlockMemo },
   ): InsertResult {
@@ -208,6 +214,7 @@ export class HaeSampleStore {
     writeTransaction(this.db, () => {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
+      const samples = this.notStoredNextDoor(offeredSamples);
       let i = 0;
       while (i < samples.length) {
         let rows = INSERT_ROWS_MAX;
@@ -226,7 +233,22 @@ export class HaeSampleStore {
         i += rows;
       }
     });
-    return { offered: samples.length, inserted, affected };
+    return { offered: offeredSamples.length, inserted, affected };
+  }
+
+  /**
+   * `samples` without those dated on the person's clock (Sample.filedByZone) that are stored
+   * already on the day before or after: the same instant filed while another zone was set, or by
+   * older code on its UTC date, stays where it was instead of being counted on two days.
+   */
+  private notStoredNextDoor(samples: readonly Sample[]): readonly Sample[] {
+    if (!samples.some((s) => s.filedByZone)) return samples;
+    return samples.filter(
+      (s) =>
+        !s.filedByZone ||
+        this.q.storedNextDoor.get(s.metric, addDays(s.date, -1), addDays(s.date, 1), s.dedupKey) ===
+          undefined,
+    );
   }
 
   /** The bind array of `rows` samples from `from` (one reused array per statement size). */

@@ -48,6 +48,12 @@ export interface Sample {
    * re-keys stored samples from their stored values, which are the rounded ones.
    */
   keyValues?: Record<string, SampleValue>;
+  /**
+   * Set when `date` was worked out on the person's clock from an instant written in UTC
+   * (instant-zone.ts): under another zone, or filed by older code on its UTC date, the same
+   * sample may be stored on the day before or after, so the store looks there before adding it.
+   */
+  filedByZone?: true;
 }
 
 /**
@@ -75,6 +81,8 @@ export function makeSample(
     dedupKey: dedupKeyOf(metric, time, span, keyValues ?? values, source),
   };
   if (keyValues) s.keyValues = keyValues;
+  // an instant at midnight UTC stays on its date whatever the zone (instant-zone.ts)
+  if (time.utc && time.epochMs % 86_400_000 !== 0) s.filedByZone = true;
   return s;
 }
 
