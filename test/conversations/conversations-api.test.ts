@@ -76,6 +76,12 @@ describe('/api/conversations CRUD', () => {
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body.conversation.title).toBe('new name');
+    // a title is one line: control characters (NUL, BEL, ESC, a C1 control) are a space like a tab
+    const controls = await s.api(`/api/conversations/${c.id}`, {
+      method: 'PATCH',
+      json: { title: '\u0000Sleep\u0000notes\u0007\u001b[1m bold\u009b\u0085x\u007f' },
+    });
+    expect(controls.body.conversation.title).toBe('Sleep notes [1m bold x');
     const cleared = await s.api(`/api/conversations/${c.id}`, { method: 'PATCH', json: { title: null } });
     expect(cleared.body.conversation.title).toBeNull();
 

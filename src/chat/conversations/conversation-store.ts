@@ -101,12 +101,20 @@ export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMe
   });
 }
 
-/** Trims a title to at most 120 characters; empty becomes null. */
+/** C0 and C1 controls (NUL, BEL, ESC …), which no title shows: each run of them is a space. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * A title as one line of at most 120 characters: control characters (a NUL, a bell, an escape
+ * sequence's ESC, pasted or written by the model that names the conversation) and runs of
+ * whitespace become one space, the ends are trimmed; empty becomes null.
+ */
 export function cleanTitle(title: unknown): string | null {
   if (title === undefined || title === null) return null;
   if (typeof title !== 'string')
     throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
-  const t = title.trim().replace(/\s+/g, ' ');
+  const t = title.replace(CONTROLS, ' ').trim().replace(/\s+/g, ' ');
   return t ? headGraphemes(t, MAX_CONVERSATION_TITLE_CHARS) : null;
 }
 
