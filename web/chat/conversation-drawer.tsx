@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_CONVERSATION_TITLE_CHARS } from '../../src/common/limits.js';
+import { oneLineTitle } from '../../src/common/title-text.js';
 import { lengthNotice } from '../lib/char-limit.js';
 import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import { conversations, current } from './chat-state.js';
@@ -174,8 +175,8 @@ function ConversationRow({
   }, [mode]);
 
   if (mode === 'rename') {
-    // as the server keeps it: trimmed, runs of whitespace as one space
-    const tooLong = lengthNotice('The name', title.trim().replace(/\s+/g, ' '), MAX_CONVERSATION_TITLE_CHARS);
+    // counted as the server keeps it: one trimmed line
+    const tooLong = lengthNotice('The name', oneLineTitle(title), MAX_CONVERSATION_TITLE_CHARS);
     return (
       <li class="chat-conv chat-conv-editing" data-conversation-id={c.id}>
         <form
@@ -187,7 +188,7 @@ function ConversationRow({
             const ok = await renameConversation(c.id, title);
             setBusy(false);
             if (ok) {
-              onRenamed(title.trim() ? title.trim().replace(/\s+/g, ' ') : null);
+              onRenamed(oneLineTitle(title) || null);
               setMode('view');
             }
           }}

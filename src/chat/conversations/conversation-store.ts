@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, SearchHit } from '../../common/conversation-types.js';
 import { headGraphemes } from '../../common/graphemes.js';
+import { oneLineTitle } from '../../common/title-text.js';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
 import {
   MAX_CONVERSATION_MESSAGES,
@@ -101,10 +102,6 @@ export function checkMessages(input: unknown, field = 'messages'): Omit<StoredMe
   });
 }
 
-/** C0 and C1 controls (NUL, BEL, ESC …), which no title shows: each run of them is a space. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
-
 /**
  * A title as one line of at most 120 characters: control characters (a NUL, a bell, an escape
  * sequence's ESC, pasted or written by the model that names the conversation) and runs of
@@ -114,7 +111,7 @@ export function cleanTitle(title: unknown): string | null {
   if (title === undefined || title === null) return null;
   if (typeof title !== 'string')
     throw badRequest('title must be a string', [{ path: 'title', message: 'must be a string' }]);
-  const t = title.replace(CONTROLS, ' ').trim().replace(/\s+/g, ' ');
+  const t = oneLineTitle(title);
   return t ? headGraphemes(t, MAX_CONVERSATION_TITLE_CHARS) : null;
 }
 
