@@ -223,7 +223,7 @@ export function rowDay(row: unknown, dateField: string, timeZone?: string): stri
   const v = row[dateField];
   if (typeof v !== 'string') return null;
   const d = v.slice(0, 10);
-  if (!isIsoDate(d)) return null;
+  if (!isIsoDate(d)) return dayOfDateTime(v, timeZone);
   return v.length === 10 ? d : (dayOfDateTime(v, timeZone) ?? d);
 }
 

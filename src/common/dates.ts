@@ -67,6 +67,20 @@ export function isIsoDate(s: unknown): s is string {
 const DATE_TIME_RE =
   /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
 
+/** A date written year first in another way: `2026-4-5`, `2026/04/05`, `2026.4.5`, maybe with a time after. */
+const LOOSE_DATE_RE = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?=$|[T ])/;
+
+/**
+ * `s` with a date written year first without zero padding or with `/` or `.` (as people and
+ * spreadsheets write them by hand) spelt `YYYY-MM-DD`, the rest kept; anything else unchanged.
+ * Day first or month first (`05/04/2026`) is not read: it means two different days.
+ */
+export function isoDateSpelling(s: string): string {
+  const m = LOOSE_DATE_RE.exec(s);
+  if (!m || (m[2] === '-' && m[3].length === 2 && m[4].length === 2)) return s;
+  return `${m[1]}-${m[3].padStart(2, '0')}-${m[4].padStart(2, '0')}${s.slice(m[0].length)}`;
+}
+
 /** A date or date-time read by DATE_TIME_RE, each part checked (see dateTimeParts). */
 export interface DateTimeParts {
   /** The day as written, `YYYY-MM-DD`, on the calendar. */
@@ -125,10 +139,11 @@ export function instantMs(day: string, time: TimeOfDayParts, offsetMinutes: numb
  * which in the browser is the person's), so a Los Angeles evening sent as `2026-04-21T03:30Z` is
  * 20 April. Anything else, such as trailing text ("2026-04-20 ", "2026-04-20abc") or a time that
  * no clock shows ("2026-04-20T25:00"), is null: a reader that cuts the first ten characters
- * would otherwise file it under a day while the stored value matches no day.
+ * would otherwise file it under a day while the stored value matches no day. A date written year
+ * first another way (`2026-4-20`, `2026/04/20`) is read as that date (`isoDateSpelling`).
  */
 export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
-  const p = dateTimeParts(s);
+  const p = dateTimeParts(typeof s === 'string' ? isoDateSpelling(s) : s);
   if (!p) return null;
   if (!p.time || p.offsetMinutes === undefined) return p.day;
   return instantDay(instantMs(p.day, p.time, p.offsetMinutes), timeZone);

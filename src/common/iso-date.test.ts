@@ -117,3 +117,17 @@ describe('days at the ends of the four-digit years', () => {
     expect(dayOfDateTime('9999-12-31T23:00:00Z', 'UTC')).toBe('9999-12-31');
   });
 });
+
+describe('dates written year first another way', () => {
+  it('are read as the day they name; day-first or month-first ones are not', async () => {
+    const { dayOf } = await import('./trend.js');
+    expect(dayOf('2024-1-5')).toBe('2024-01-05');
+    expect(dayOf('2024/01/08')).toBe('2024-01-08');
+    expect(dayOf('2024.1.9 07:30')).toBe('2024-01-09');
+    expect(dayOf('2024/1/10T08:00:00Z', 'Europe/Berlin')).toBe('2024-01-10');
+    expect(dayOf('2024/02/30')).toBeNull();
+    expect(dayOf('08/01/2024')).toBeNull();
+    expect(dayOf('2024-01/08')).toBeNull();
+    expect(dayOf('2024-01-05')).toBe('2024-01-05');
+  });
+});

@@ -193,7 +193,7 @@ function earliestCycleStart(item: Record<string, unknown>): string | null {
 export function dayText(v: unknown, timeZone?: string): string | null {
   if (typeof v !== 'string') return null;
   const d = v.slice(0, 10);
-  if (!isIsoDate(d)) return null;
+  if (!isIsoDate(d)) return dayOfDateTime(v, timeZone);
   return v.length === 10 ? d : (dayOfDateTime(v, timeZone) ?? d);
 }
 

@@ -72,12 +72,13 @@ const DAY_RE = /^\d{4}-\d{2}-\d{2}/;
 
 /**
  * The calendar day (`YYYY-MM-DD`) a date value is filed under, or null when it does not start
- * with one. A timestamp with `Z` or an offset is filed under its date in `timeZone` (default: the
+ * with one (written `YYYY-MM-DD`, or year first another way: `2026-4-20`, `2026/04/20`). A timestamp with `Z` or an offset is filed under its date in `timeZone` (default: the
  * process's zone, in the browser the person's; see dayOfDateTime); anything else that starts with
  * a date, under the date written.
  */
 export function dayOf(v: unknown, timeZone?: string): string | null {
-  if (typeof v !== 'string' || !DAY_RE.test(v)) return null;
+  if (typeof v !== 'string') return null;
+  if (!DAY_RE.test(v)) return dayOfDateTime(v, timeZone);
   if (v.length === 10) return v;
   return dayOfDateTime(v, timeZone) ?? v.slice(0, 10);
 }
