@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { UserSettings } from './home/user-settings.js';
+import { redateUtcSamples } from './ingest/hae/redate-samples.js';
 import { rekeySamples } from './ingest/hae/rekey-samples.js';
 import { moveRenamedSamples } from './ingest/hae/rename-samples.js';
 import type { MigrationSteps } from './store/migrations.js';
@@ -25,5 +26,8 @@ export const MIGRATION_STEPS: MigrationSteps = {
   },
   moveRenamedSamples: (db) => {
     moveRenamedSamples(db, homeZone(db));
+  },
+  redateUtcSamples: (db) => {
+    redateUtcSamples(db, homeZone(db));
   },
 };

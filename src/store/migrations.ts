@@ -9,6 +9,8 @@ export interface MigrationSteps {
   rekeySamples(db: Database.Database): void;
   /** Moves Health samples stored under a name the catalogue now reads as a metric (migration 9). */
   moveRenamedSamples(db: Database.Database): void;
+  /** Moves Health samples timed in UTC to the person's date (migration 10). */
+  redateUtcSamples(db: Database.Database): void;
 }
 
 /** One migration: SQL text, or a function given the database and the steps passed in. */
@@ -67,6 +69,10 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   the catalogue metric, read again in its unit and keyed as a push of that name is keyed now, a
  *   sample the metric held already kept once (the `moveRenamedSamples` step,
  *   src/ingest/hae/rename-samples.ts); their metrics' card rows are recomputed (`hae_recompute`).
+ * - (10) samples timed in UTC (seconds since 1970, `Z`), stored on their UTC date, are moved to
+ *   their date on the person's clock, where a push files them now, a sample that date held
+ *   already kept once (the `redateUtcSamples` step, src/ingest/hae/redate-samples.ts); their
+ *   metrics' card rows are recomputed.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -182,4 +188,5 @@ export const MIGRATIONS: Migration[] = [
   `,
   'DROP INDEX IF EXISTS change_sets_actor;',
   (db, steps) => steps.moveRenamedSamples(db),
+  (db, steps) => steps.redateUtcSamples(db),
 ];
