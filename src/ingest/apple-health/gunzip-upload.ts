@@ -9,6 +9,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { KlebbError, payloadTooLarge } from '../../errors.js';
+import { closedFile } from './file-closed.js';
 
 /** Passes bytes through, failing with 413 once more than `maxBytes` went by (unpacked bytes). */
 export class ByteLimit extends Transform {
@@ -48,14 +49,11 @@ export async function gunzipFile(file: string, out: string, maxBytes: number): P
   gunzip.on('error', (err) => {
     zlibError = err;
   });
+  const written = fs.createWriteStream(out, { flags: 'wx', mode: 0o600 });
   try {
-    await pipeline(
-      fs.createReadStream(file),
-      gunzip,
-      new ByteLimit(maxBytes),
-      fs.createWriteStream(out, { flags: 'wx', mode: 0o600 }),
-    );
+    await pipeline(fs.createReadStream(file), gunzip, new ByteLimit(maxBytes), written);
   } catch (err) {
+    await closedFile(written);
     fs.rmSync(out, { force: true });
     if (err instanceof KlebbError) throw err;
     if (zlibError && err === zlibError) {

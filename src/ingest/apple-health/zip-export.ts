@@ -25,7 +25,9 @@ import {
   sizeFits,
   unsafeNameError,
 } from './export-entry.js';
+import { closedFile } from './file-closed.js';
 import { ByteLimit } from './gunzip-upload.js';
+import { zip64EndOutside } from './zip-end-records.js';
 import { type UnzippedExport, unzipByWalking } from './zip-walk-export.js';
 
 /** The zip reader, loaded with the first archive uploaded. */
@@ -119,6 +121,8 @@ export async function unzipExport(
   maxBytes: number,
   nested = true,
 ): Promise<UnzippedExport> {
+  const outside = await zip64EndOutside(file);
+  if (outside !== undefined) return unzipByWalking(file, out, maxBytes, nested, outside);
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file);
@@ -148,7 +152,11 @@ export async function unzipExport(
           `${name} in the zip unpacks to ${entry.uncompressedSize} bytes, more than ${maxBytes} (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
         );
       }
-      walk = await unpackEntry(zip, entry, out, maxBytes);
+      // an offset past the file (a damaged Zip64 field) is not read at: yauzl would throw
+      walk =
+        entry.relativeOffsetOfLocalHeader > zip.fileSize
+          ? `the directory says ${name} starts past the end of the file`
+          : await unpackEntry(zip, entry, out, maxBytes);
       if (walk === undefined) return { name, warning: null };
     }
   } finally {
@@ -169,6 +177,7 @@ async function unpackEntry(
   maxBytes: number,
 ): Promise<string | undefined> {
   let readError: Error | undefined;
+  const file = fs.createWriteStream(out, { flags: 'wx', mode: 0o600 });
   try {
     const input = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
       zip.openReadStream(entry, (err, rs) => (err || !rs ? reject(err) : resolve(rs))),
@@ -180,13 +189,14 @@ async function unpackEntry(
       readError ??= err;
     });
     const counted = new ByteLimit(maxBytes);
-    await pipeline(input, counted, fs.createWriteStream(out, { flags: 'wx', mode: 0o600 }));
+    await pipeline(input, counted, file);
     if (!sizeFits(entry.uncompressedSize, counted.bytes)) {
       readError = new Error(`it unpacks to ${counted.bytes} bytes, the zip says ${entry.uncompressedSize}`);
       throw readError;
     }
     return undefined;
   } catch (err) {
+    await closedFile(file);
     fs.rmSync(out, { force: true });
     if (err instanceof KlebbError) throw err;
     if (readError && err === readError) {

@@ -24,6 +24,7 @@ import {
   unsafeNameError,
   zipError,
 } from './export-entry.js';
+import { closedFile } from './file-closed.js';
 import { ByteLimit } from './gunzip-upload.js';
 import { type LocalEntry, walkLocalEntries, type ZipWalk } from './zip-walk.js';
 
@@ -44,7 +45,7 @@ interface Candidate {
   /** 2 export.xml, 1 another XML that may be it, 0 a zip that may hold it. */
   rank: number;
   /** Its unpacked copy, unless it cannot be unpacked (encrypted, another method). */
-  copy?: { file: string; counted: ByteLimit; done: Promise<void> };
+  copy?: { file: string; counted: ByteLimit; done: Promise<void>; stream: fs.WriteStream };
 }
 
 /**
@@ -80,9 +81,10 @@ export async function unzipByWalking(
       const head = new PassThrough();
       const counted = new ByteLimit(maxBytes);
       const copy = `${out}.part${candidates.length}`;
-      const done = pipeline(head, counted, fs.createWriteStream(copy, { flags: 'wx', mode: 0o600 }));
+      const stream = fs.createWriteStream(copy, { flags: 'wx', mode: 0o600 });
+      const done = pipeline(head, counted, stream);
       done.catch(() => {});
-      candidate.copy = { file: copy, counted, done };
+      candidate.copy = { file: copy, counted, done, stream };
       return head;
     });
     await Promise.all(candidates.map((c) => c.copy?.done));
@@ -100,6 +102,7 @@ export async function unzipByWalking(
     return { name: entry.fileName, warning: cutWarning(entry, walk) };
   } finally {
     await Promise.allSettled(candidates.map((c) => c.copy?.done));
+    await Promise.all(candidates.map((c) => c.copy && closedFile(c.copy.stream)));
     for (const c of candidates) if (c.copy) fs.rmSync(c.copy.file, { force: true });
   }
 }

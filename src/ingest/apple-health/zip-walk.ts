@@ -109,7 +109,8 @@ export async function walkLocalEntries(file: string, sink: EntrySink): Promise<Z
       const extraLength = head.readUInt16LE(28);
       const names = await reader.at(pos + 30, nameLength + extraLength);
       if (names.length < nameLength + extraLength) return { entries, end: 'cut' };
-      const extra = zipLib().parseExtraFields(names.subarray(nameLength));
+      const extra = extraFields(names.subarray(nameLength));
+      if (!extra) return { entries, end: 'damaged' };
       const entry: LocalEntry = {
         fileName: zipLib().getFileNameLowLevel(flags, names.subarray(0, nameLength), extra, false),
         compressionMethod: head.readUInt16LE(8),
@@ -169,15 +170,15 @@ async function directoryEnd(reader: Reader, pos: number): Promise<WalkEnd> {
     if (head.length < 4) return 'cut';
     const signature = head.readUInt32LE(0);
     // each record's length: fixed part, then the lengths it records
-    const needs: Record<number, [number, () => number]> = {
-      33639248: [46, () => head.readUInt16LE(28) + head.readUInt16LE(30) + head.readUInt16LE(32)],
-      101075792: [12, () => Number(head.readBigUInt64LE(4))],
-      117853008: [20, () => 0],
-      84233040: [6, () => head.readUInt16LE(4)],
-      134630224: [8, () => head.readUInt32LE(4)],
-      101010256: [22, () => head.readUInt16LE(20)],
-    };
-    const record = needs[signature];
+    const needs = new Map<number, [number, () => number]>([
+      [0x02014b50, [46, () => head.readUInt16LE(28) + head.readUInt16LE(30) + head.readUInt16LE(32)]],
+      [0x06064b50, [12, () => size64(head, 4)]],
+      [0x07064b50, [20, () => 0]],
+      [0x05054b50, [6, () => head.readUInt16LE(4)]],
+      [0x08064b50, [8, () => head.readUInt32LE(4)]],
+      [0x06054b50, [22, () => head.readUInt16LE(20)]],
+    ]);
+    const record = needs.get(signature);
     if (!record) return 'damaged';
     if (head.length < record[0]) return 'cut';
     const length = record[0] + record[1]();
@@ -185,6 +186,21 @@ async function directoryEnd(reader: Reader, pos: number): Promise<WalkEnd> {
     if (signature === 0x06054b50) return 'directory';
     pos += length;
   }
+}
+
+/** The extra fields of a local header, or undefined when they do not parse (a damaged header). */
+function extraFields(bytes: Buffer): { id: number; data: Buffer }[] | undefined {
+  try {
+    return zipLib().parseExtraFields(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A 64-bit size as a number; past 2^52 bytes (no file is that large) it stands for "beyond the file". */
+function size64(b: Buffer, at: number): number {
+  const n = b.readBigUInt64LE(at);
+  return n > 2n ** 52n ? 2 ** 52 : Number(n);
 }
 
 /** An entry's sizes from its local header, or its Zip64 extra field where the header says 0xFFFFFFFF. */
@@ -199,11 +215,10 @@ function headerSizes(
   // the Zip64 field holds the sizes the header could not, uncompressed first
   let at = 0;
   if (uncompressed === MAX32 && zip64.data.length >= at + 8) {
-    uncompressed = Number(zip64.data.readBigUInt64LE(at));
+    uncompressed = size64(zip64.data, at);
     at += 8;
   }
-  if (compressed === MAX32 && zip64.data.length >= at + 8)
-    compressed = Number(zip64.data.readBigUInt64LE(at));
+  if (compressed === MAX32 && zip64.data.length >= at + 8) compressed = size64(zip64.data, at);
   return { compressed, uncompressed, zip64: true };
 }
 
@@ -229,8 +244,8 @@ async function readDescriptor(
     }
     const following = b.readUInt32LE(length);
     if (following !== LOCAL_HEADER && !AFTER_ENTRIES.has(following)) continue;
-    const compressed = wide ? Number(b.readBigUInt64LE(skip + 4)) : b.readUInt32LE(skip + 4);
-    const uncompressed = wide ? Number(b.readBigUInt64LE(skip + 12)) : b.readUInt32LE(skip + 8);
+    const compressed = wide ? size64(b, skip + 4) : b.readUInt32LE(skip + 4);
+    const uncompressed = wide ? size64(b, skip + 12) : b.readUInt32LE(skip + 8);
     return { compressed, uncompressed, next: pos + length };
   }
   return cut ? 'cut' : 'damaged';
