@@ -35,6 +35,7 @@ import { logStream } from './http/log-stream.js';
 import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installOpenApi, type OpenApiDocument, openApiRoute } from './http/openapi.js';
+import { pathPartTooLong } from './http/path-parts.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -43,6 +44,7 @@ import { webRoutes } from './http/web-routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { insightRoutes } from './insights/routes.js';
 import type { Instance } from './instance.js';
+import { MAX_PATH_PART_CHARS } from './limits.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { pushRoutes } from './push/routes.js';
 import { reportRoutes } from './reports/routes.js';
@@ -139,6 +141,8 @@ export function newHttpApp(
     // one info line per request, with method, URL, status and time (src/http/request-log.ts)
     logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimitBytes,
+    // a longer path part is 414 on every route (src/http/path-parts.ts)
+    routerOptions: { maxParamLength: MAX_PATH_PART_CHARS },
     // no type is coerced: bodies are checked as sent, URL numbers read strictly (src/http/validation.ts)
     schemaController: { compilersFactory: { buildValidator } },
     // forwarding headers count only from the proxies named in KLEBB_TRUSTED_PROXIES, and only for
@@ -206,7 +210,8 @@ export function buildApp(inst: Instance, app: FastifyInstance = newHttpApp(inst.
   installGate(app, inst);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req) => {
-    throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
+    const pathname = req.url.split('?')[0];
+    throw pathPartTooLong(pathname) ?? notFound(`no route ${req.method} ${pathname}`);
   });
   // the OpenAPI document collects routes as they are declared: the plugin goes first, the routes
   // in a plugin after it (skip-override: on this instance, not a child, as if declared here)

@@ -44,7 +44,7 @@ export const ERROR_CODES = {
   NUMBER_OUT_OF_RANGE: { status: [400], meaning: 'a number the server cannot keep exactly as written' },
   INVALID_UTF8: { status: [400], meaning: 'the body holds bytes that are not UTF-8' },
   BAD_URL: { status: [400], meaning: 'the URL path holds a %-escape that does not decode to UTF-8 text' },
-  URI_TOO_LONG: { status: [414], meaning: 'a part of the URL path is longer than the router allows' },
+  URI_TOO_LONG: { status: [414], meaning: 'a part of an API path is longer than 100 characters' },
   EMPTY_BODY: { status: [400], meaning: 'Content-Type: application/json with an empty body' },
   BAD_CONTENT_ENCODING: {
     status: [400],

@@ -15,6 +15,12 @@ export {
 export const DEFAULT_PORT = 8080;
 /** Default bind address. */
 export const DEFAULT_HOST = '0.0.0.0';
+/**
+ * Longest part of a URL path (between two slashes, %-escapes decoded), characters as JavaScript
+ * counts them (UTF-16 units, as the router does): a longer card id, conversation id or report name
+ * is 414 URI_TOO_LONG on every route (docs/API.md "Codes"). No id Klebb makes comes near it.
+ */
+export const MAX_PATH_PART_CHARS = 100;
 /** Largest request body accepted by default, bytes (10 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Longest card id. */

@@ -9,6 +9,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, KlebbError } from '../errors.js';
 import { StorageBusyError, storageFault } from '../store/storage-faults.js';
+import { PATH_PART_TOO_LONG } from './path-parts.js';
 import { validationDetails } from './schema-issues.js';
 import { bearerChallenge } from './www-authenticate.js';
 
@@ -39,7 +40,7 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
  */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'the URL path is not valid: a %-escape in it does not decode to UTF-8 text',
-  FST_ERR_MAX_PARAM_LENGTH: 'a part of the URL path is too long',
+  FST_ERR_MAX_PARAM_LENGTH: PATH_PART_TOO_LONG,
 };
 
 /** Maps any thrown error to a status and an ErrorBody. */

@@ -31,6 +31,7 @@ import { PAGE_CSP, pageHelmet } from '../auth/security-headers.js';
 import { KlebbError, notFound } from '../errors.js';
 import { projectRoot } from '../home/project-root.js';
 import { errorHandler } from './error-handler.js';
+import { pathPartTooLong } from './path-parts.js';
 import { pwaRoutes } from './pwa-routes.js';
 import { staticFiles, textJavascript } from './static-files.js';
 
@@ -124,7 +125,7 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
     // too, not a JSON 404 that reads as "nothing here"; other paths stay 404 unless asked as a page
     const front = pathname === '/' && !/json/i.test(req.headers.accept ?? '');
     if (isApi || last.includes('.') || !(front || acceptsHtml(req.headers.accept))) {
-      throw notFound(`no route ${req.method} ${pathname}`);
+      throw pathPartTooLong(pathname) ?? notFound(`no route ${req.method} ${pathname}`);
     }
     reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     if (!fs.existsSync(indexFile)) {
