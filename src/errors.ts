@@ -128,6 +128,7 @@ export const ERROR_CODES = {
     meaning: 'a change to a card whose file holds a hand edit that is not valid JSON',
   },
   FILE_CHANGED: { status: [409], meaning: "the card's file was saved by hand while this write was made" },
+  CARD_LOADING: { status: [409], meaning: 'a write to a card whose large file is being loaded' },
   NOT_A_LIST: { status: [409], meaning: 'an entry write to a card whose data is one object' },
   DAY_FULL: { status: [409], meaning: 'an entry moved to a day that already holds its most readings' },
   JOB_ACTIVE: { status: [409], meaning: 'an import, restore or roll back while one is applying' },

@@ -133,6 +133,9 @@ export async function openInstance(
   const knownBefore = [...store.allStates().keys()];
   // writes a crash cut short are finished or undone before the files are read
   for (const r of repairInterruptedWrites(layout.dataDir, store)) log.info(r, 'settled an interrupted write');
+  // rows of a large file whose loading a crash cut short (the file is read again below)
+  const unfinished = store.dropUnfinishedStaging();
+  if (unfinished > 0) log.info({ cards: unfinished }, 'removed the rows of an interrupted large file load');
   loader.scanAll();
   // from here on a manifest that changes on disk is a hand edit, recorded as a change set
   loader.recordChanges = true;
@@ -219,6 +222,8 @@ export async function openInstance(
       await push.stop();
       await reports.close();
       await watcher?.close();
+      // a large file being loaded is left for the next start (its rows stored so far go)
+      await loader.cancelLargeLoads();
       // a checkpoint that could not finish (a reader, a full disk) leaves the rest in the WAL,
       // where the next start finds it: say so, never crash on the way out
       for (const [name, handle] of [

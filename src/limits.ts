@@ -48,6 +48,13 @@ export const WATCH_SETTLE_MS = 250;
 /** A manifest file that does not read whole is judged (reported broken, or dropped) only once it has been unchanged this long, ms. */
 export const MANIFEST_SETTLE_MS = 600;
 /**
+ * A manifest file at least this large is read and parsed by a worker thread and its rows stored
+ * in slices (src/cards/large-file-read.ts), so the server keeps answering while it loads, bytes.
+ */
+export const LARGE_MANIFEST_BYTES = 1024 * 1024;
+/** Rows stored per transaction while a large manifest file's data is loaded (one turn of the event loop each). */
+export const LOAD_SLICE_ROWS = 1000;
+/**
  * How long a write waits for a database lock another program holds (a backup, the sqlite3
  * shell) before giving up with 503, ms. The wait blocks the server, so it is kept short.
  */

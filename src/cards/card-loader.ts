@@ -9,17 +9,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { jsonShapeProblem } from '../common/json-guard.js';
-import { jsonSyntaxProblem } from '../common/json-syntax.js';
-import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { LoadError } from '../common/view-types.js';
 import { writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
+import { LOAD_SLICE_ROWS } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
+import { OMITTED_IMAGE } from '../store/change-log.js';
 import { inChangeSet } from '../store/change-scope.js';
+import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
 import type { Card, CardRegistry } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
+import { fileStamp, type PreparedData, readLargeFile, rowText } from './large-file-read.js';
 import {
   backupFileName,
   contentHash,
@@ -28,6 +30,7 @@ import {
   serializeManifest,
   splitData,
 } from './manifest-file.js';
+import { type BytesProblem, readManifestBytes } from './manifest-read.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
@@ -57,6 +60,13 @@ export type CardEvent =
 export class CardLoader {
   /** Files whose last load failed: their bytes are re-read even when the hash matches the card's. */
   private readonly failed = new Set<string>();
+  /** The large files loaded one after another (loadLarge): the end of the last one queued. */
+  private largeQueue: Promise<unknown> = Promise.resolve();
+  /** The large file being loaded now, and the rows it is storing. */
+  private largeFile: string | undefined;
+  private staging: StagedRows | undefined;
+  /** Set once the instance stops: a large file read meanwhile is not stored. */
+  private stopping = false;
 
   /**
    * Called after a file loaded a card whose id was not loaded before (a new card, not an edit
@@ -131,21 +141,15 @@ export class CardLoader {
    * (Re)loads one file after it was added or changed. Content equal to what the registry holds
    * (our own write, or a touch) changes nothing. A missing file changes nothing either
    * (it may be mid-way through an editor's rename-and-replace save): only `fileGone` removes.
+   * A file a worker is loading (loadLarge) is left to it: 'unchanged' here.
    */
   loadFile(file: string, opts: LoadOptions = {}): LoadOutcome {
-    const name = path.basename(file);
-    if (!isManifestFileName(name) || path.dirname(file) !== this.dataDir) return 'skipped';
+    if (!this.isDataFile(file)) return 'skipped';
+    if (this.largeFile === file) return 'unchanged';
+    const pre = this.checkReadable(file);
+    if (pre) return pre;
     let bytes: Buffer;
     try {
-      // only regular files: reading a FIFO named *.json would block the whole process
-      const st = fs.statSync(file, { throwIfNoEntry: false });
-      if (!st) {
-        const link = fs.lstatSync(file, { throwIfNoEntry: false });
-        if (link?.isSymbolicLink())
-          return this.fail(file, 'READ_FAILED', 'a symbolic link whose target is missing');
-        return 'missing';
-      }
-      if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
       bytes = fs.readFileSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
@@ -154,76 +158,19 @@ export class CardLoader {
     const hash = contentHash(bytes);
     const current = this.registry.byFile(file);
     if (current && current.hash === hash && !this.failed.has(file)) return 'unchanged';
-    // bytes that are not UTF-8 would be read as U+FFFD and written back changed
-    const decoded = decodeUtf8Strict(bytes);
-    if (decoded.problem) {
-      const { path: at, message } = decoded.problem;
-      return this.fail(file, 'INVALID_UTF8', `${at} ${message}`, { id: current?.id, path: at });
-    }
-    const text = decoded.text;
-
-    let parsed: unknown;
-    // editors on some systems start UTF-8 files with a byte order mark
-    const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-      parsed = JSON.parse(json);
-    } catch (err) {
-      // a half-saved file keeps its last good version on screen until the next save
-      const at = jsonSyntaxProblem(json, err as Error);
-      return this.fail(
-        file,
-        'INVALID_JSON',
-        `not valid JSON at line ${at.line}, column ${at.column}: ${at.message}`,
-        { id: current?.id, line: at.line },
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return this.fail(file, 'INVALID_JSON', 'a manifest must be a JSON object', { id: current?.id });
-    }
-    const shape = jsonShapeProblem(parsed);
-    if (shape) return this.fail(file, 'INVALID_JSON', `${shape.path} ${shape.message}`, { id: current?.id });
-    const number = jsonNumberProblem(text);
-    if (number) {
-      const { path: at, message } = number;
-      return this.fail(file, 'NUMBER_OUT_OF_RANGE', `${at} ${message}`, { id: current?.id, path: at });
-    }
-    const obj = parsed as Record<string, unknown>;
-    if (!Object.hasOwn(obj, '$schema')) return this.fileGone(file, 'skipped');
-    if (!isManifestSchemaId(obj.$schema)) {
-      return this.fail(
-        file,
-        'UNSUPPORTED_SCHEMA',
-        `unsupported $schema ${JSON.stringify(obj.$schema)} (expected "klebb.datafile.v1")`,
-      );
-    }
-    const meta = obj.meta as Record<string, unknown> | undefined;
-    if (!meta || typeof meta !== 'object' || Array.isArray(meta)) {
-      return this.fail(file, 'MISSING_FIELD', 'meta must be an object', { path: 'meta' });
-    }
-    const id = meta.id;
-    if (typeof id !== 'string' || id === '') {
-      return this.fail(file, 'MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
-    }
-    if (meta.label !== undefined && meta.label !== null && typeof meta.label !== 'string') {
-      return this.fail(file, 'MISSING_FIELD', 'meta.label must be a non-empty string', {
-        id,
-        path: 'meta.label',
-      });
-    }
-    const holder = this.registry.get(id);
-    const rival = holder && holder.file !== file ? holder.file : undefined;
-    if (rival && claimRank(path.basename(rival), id) < claimRank(name, id)) {
-      return this.duplicate(file, id, path.basename(rival));
-    }
-
-    const { body, hasData, data } = splitData(obj);
+    const read = readManifestBytes(bytes);
+    if (!read.ok) return this.failBytes(file, read.problem, current);
+    const judged = this.judge(file, read.obj, current);
+    if (!judged.ok) return judged.apply();
+    const { hasData, data } = splitData(read.obj);
+    const { id, body } = judged.card;
     let finalHash = hash;
     const warnings: LoadError[] = [];
     if (hasData && opts.importData === false) {
       // a former duplicate taking a freed id keeps its rows to itself: its (likely stale) data
       // must not replace the card's rows; the file is left as it is
       warnings.push({
-        file: name,
+        file: path.basename(file),
         id,
         code: 'DATA_NOT_IMPORTED',
         path: 'data',
@@ -233,29 +180,246 @@ export class CardLoader {
     } else if (hasData) {
       try {
         const incoming = normaliseImportedData(data);
-        if (incoming.rescued) {
-          warnings.push({
-            file: name,
-            id,
-            code: 'DATA_RESCUED',
-            path: 'data',
-            message: 'data was a JSON string; it was parsed and imported',
-          });
-        }
-        finalHash = this.importData(file, text, hash, id, body, incoming.data);
+        if (incoming.rescued) warnings.push(rescuedWarning(file, id));
+        const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
+        writeFileAtomic(backup, read.text);
+        const write = () => this.store.replace(id, incoming.data, 'file', 'import');
+        finalHash = this.importData(file, id, body, backup, write, hash, hash);
       } catch (err) {
         return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, {
           id,
         });
       }
     }
+    return this.place(file, judged.card, current, finalHash, warnings);
+  }
+
+  /**
+   * loadFile for a large file (isLargeFile), without holding the event loop: a worker thread
+   * reads, checks and parses it (large-file-read.ts), its rows are stored in slices of
+   * LOAD_SLICE_ROWS with a turn of the event loop after each (staged-rows.ts), and the card is
+   * placed, with all its rows at once, in one last step; until then the card as it was (or no
+   * card) is what every read sees. A file saved again meanwhile is not placed (the watcher brings
+   * the newer bytes next): 'unchanged'. One large file loads at a time. Never throws.
+   */
+  loadLarge(file: string): Promise<LoadOutcome> {
+    const run = this.largeQueue.then(() =>
+      inChangeSet({ actor: 'file', fresh: true }, async () => {
+        try {
+          return await this.loadLargeOnce(file);
+        } catch (err) {
+          return this.fail(file, 'READ_FAILED', `could not load: ${(err as Error).message}`);
+        } finally {
+          this.largeFile = undefined;
+          this.staging = undefined;
+        }
+      }),
+    );
+    this.largeQueue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Abandons the large file being loaded, now: its rows stored so far are removed. For shutdown. */
+  async cancelLargeLoads(): Promise<void> {
+    this.stopping = true;
+    this.staging?.discard();
+    await this.largeQueue;
+  }
+
+  /** Resolves once the large files queued so far are loaded (an import waits for them before it applies). */
+  async largeLoadsDone(): Promise<void> {
+    await this.largeQueue;
+  }
+
+  private async loadLargeOnce(file: string): Promise<LoadOutcome> {
+    if (!this.isDataFile(file)) return 'skipped';
+    const pre = this.checkReadable(file);
+    if (pre) return pre;
+    this.largeFile = file;
+    const before = this.registry.byFile(file);
+    const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
+    const knownHash = before && !this.failed.has(file) ? before.hash : undefined;
+    const read = await readLargeFile({ file, knownHash, backup });
+    const current = this.registry.byFile(file);
+    if (read.kind === 'missing') return 'missing';
+    if (read.kind === 'changing' || read.kind === 'unchanged') return 'unchanged';
+    if (read.kind === 'error') return this.fail(file, 'READ_FAILED', read.message);
+    if (read.kind === 'problem') return this.failBytes(file, read.problem, current);
+    const dropBackup = () => {
+      if (read.backup) fs.rmSync(read.backup, { force: true });
+    };
+    if (this.stopping) {
+      dropBackup();
+      return 'unchanged';
+    }
+    const first = this.judge(file, read.body, current);
+    if (!first.ok || !read.data) {
+      dropBackup();
+      return first.ok ? this.place(file, first.card, current, read.hash, []) : first.apply();
+    }
+    let pending: Awaited<ReturnType<CardLoader['storeLargeData']>>;
+    try {
+      pending = await this.storeLargeData(first.card.id, read.data);
+    } catch (err) {
+      dropBackup();
+      const message = `importing its data failed: ${(err as Error).message}`;
+      return this.fail(file, 'IMPORT_FAILED', message, { id: first.card.id });
+    }
+    if (!pending) {
+      dropBackup();
+      return 'unchanged';
+    }
+    // the last step, in one turn of the event loop: the file must still be the one read, and
+    // still be a card of this id (judged again: another file may have taken the id meanwhile)
+    const now = this.registry.byFile(file);
+    const again = fileStamp(file) === read.stamp ? this.judge(file, read.body, now) : undefined;
+    if (!again?.ok || again.card.id !== first.card.id) {
+      pending.discard();
+      dropBackup();
+      if (!again) return fs.existsSync(file) ? 'unchanged' : 'missing';
+      return again.ok ? this.place(file, again.card, now, read.hash, []) : again.apply();
+    }
+    const { id, body } = again.card;
+    let finalHash: string;
+    try {
+      const same = (aside: string) => fileStamp(aside) === read.stamp;
+      finalHash = this.importData(file, id, body, read.backup as string, pending.write, same, read.hash);
+    } catch (err) {
+      pending.discard();
+      return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, { id });
+    }
+    return this.place(file, again.card, now, finalHash, read.rescued ? [rescuedWarning(file, id)] : []);
+  }
+
+  /**
+   * Gets a large file's data ready to become the card's: rows stored in slices (not seen yet),
+   * or one value. `write` then makes it the card's data (returning the version); `discard`
+   * drops it. Undefined when the load was abandoned meanwhile (cancelLargeLoads).
+   */
+  private async storeLargeData(
+    id: string,
+    data: PreparedData,
+  ): Promise<{ write: () => number; discard: () => void } | undefined> {
+    if (data.kind === 'value') {
+      return { write: () => this.store.replace(id, data.value, 'file', 'import'), discard: () => {} };
+    }
+    const staged = this.store.stageRows(id, 'file', 'import', data.after ?? OMITTED_IMAGE);
+    this.staging = staged;
+    try {
+      await this.storeSlices(staged, data.buf, data.ends);
+    } catch (err) {
+      staged.discard();
+      if (err instanceof StagedRowsClosed) return undefined;
+      throw err;
+    }
+    if (!staged.isOpen()) return undefined;
+    return { write: () => staged.commit(), discard: () => staged.discard() };
+  }
+
+  /** Stores prepared rows in slices of LOAD_SLICE_ROWS, a turn of the event loop after each. */
+  private async storeSlices(staged: StagedRows, bytes: Uint8Array, ends: Uint32Array): Promise<void> {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < ends.length; ) {
+      const end = Math.min(ends.length, i + LOAD_SLICE_ROWS);
+      const bodies: string[] = [];
+      for (; i < end; i++) bodies.push(rowText(buf, ends, i));
+      staged.add(bodies);
+      await yieldToLoop();
+    }
+  }
+
+  /** Whether `file` is a manifest file directly in the data folder. */
+  private isDataFile(file: string): boolean {
+    return isManifestFileName(path.basename(file)) && path.dirname(file) === this.dataDir;
+  }
+
+  /**
+   * Only regular files are read (reading a FIFO named *.json would block the whole process):
+   * the outcome for anything else ('missing', or the failure recorded), undefined to go on.
+   */
+  private checkReadable(file: string): LoadOutcome | undefined {
+    try {
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st) {
+        const link = fs.lstatSync(file, { throwIfNoEntry: false });
+        if (link?.isSymbolicLink())
+          return this.fail(file, 'READ_FAILED', 'a symbolic link whose target is missing');
+        return 'missing';
+      }
+      if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
+      return undefined;
+    } catch (err) {
+      return this.fail(file, 'READ_FAILED', `cannot read file: ${(err as Error).message}`);
+    }
+  }
+
+  /** Records the failure of bytes that are no manifest object (the last good card stays). */
+  private failBytes(file: string, problem: BytesProblem, current: Card | undefined): LoadOutcome {
+    const at: { id?: string; path?: string; line?: number } = { id: current?.id };
+    if (problem.path !== undefined) at.path = problem.path;
+    if (problem.line !== undefined) at.line = problem.line;
+    return this.fail(file, problem.code, problem.message, at);
+  }
+
+  /**
+   * What a parsed manifest file is, without changing anything: a card this file may hold (its
+   * id, label and `$schema` are right and no file that ranks first holds the id), or the
+   * outcome to record (`apply`: a failure, or a file that is no manifest at all).
+   */
+  private judge(file: string, obj: Record<string, unknown>, current: Card | undefined): Judgement {
+    const name = path.basename(file);
+    if (!Object.hasOwn(obj, '$schema')) return { ok: false, apply: () => this.fileGone(file, 'skipped') };
+    const failing = (code: string, message: string, at: { id?: string; path?: string } = {}): Judgement => ({
+      ok: false,
+      apply: () => this.fail(file, code, message, at),
+    });
+    if (!isManifestSchemaId(obj.$schema)) {
+      return failing(
+        'UNSUPPORTED_SCHEMA',
+        `unsupported $schema ${JSON.stringify(obj.$schema)} (expected "klebb.datafile.v1")`,
+      );
+    }
+    const meta = obj.meta as Record<string, unknown> | undefined;
+    if (!meta || typeof meta !== 'object' || Array.isArray(meta)) {
+      return failing('MISSING_FIELD', 'meta must be an object', { path: 'meta' });
+    }
+    const id = meta.id;
+    if (typeof id !== 'string' || id === '') {
+      return failing('MISSING_FIELD', 'meta.id must be a non-empty string', { path: 'meta.id' });
+    }
+    // a label left out or blank is read as the id in words (see the registry); another type is a mistake
+    if (meta.label !== undefined && meta.label !== null && typeof meta.label !== 'string') {
+      return failing('MISSING_FIELD', 'meta.label must be a non-empty string', { id, path: 'meta.label' });
+    }
+    const holder = this.registry.get(id);
+    const rival = holder && holder.file !== file ? holder.file : undefined;
+    if (rival && claimRank(path.basename(rival), id) < claimRank(name, id)) {
+      return { ok: false, apply: () => this.duplicate(file, id, path.basename(rival)) };
+    }
+    const { body } = splitData(obj);
+    return { ok: true, card: { id, body, holder, rival, previous: current } };
+  }
+
+  /** Puts a judged card in the registry (the file's hash now is `hash`) and tells listeners. */
+  private place(
+    file: string,
+    judged: Judged,
+    current: Card | undefined,
+    hash: string,
+    warnings: LoadError[],
+  ): LoadOutcome {
+    const { id, body, holder, rival } = judged;
+    const name = path.basename(file);
     // an unknown meta.ingest.metric is dropped at load
     const { manifest, dropped } = sanitizeAtLoad(body, { isKnownMetric });
     const errors: LoadError[] = [
       ...dropped.map((d) => ({ file: name, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
       ...warnings,
     ];
-    const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash: finalHash };
+    const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash };
     if (rival) {
       // this file ranks first, so it takes the id (as a restart would); the others yield and
       // their messages name the new holder
@@ -341,32 +505,60 @@ export class CardLoader {
   }
 
   /**
-   * Moves a file's `data` into the store, keeps a backup, rewrites the file meta-only (unless it
-   * was saved again meanwhile: that save is kept and loaded next); returns the file's hash now.
+   * Moves a file's `data` into the store (`write`, returning the new version) next to its backup
+   * (already written), then rewrites the file meta-only, unless it was saved again meanwhile
+   * (`same` tells the bytes read: their hash, or a check of the file's stamp): that save is kept
+   * and loaded next. Returns the file's hash now (`readHash` when the save was kept).
    */
   private importData(
     file: string,
-    originalText: string,
-    originalHash: string,
     id: string,
     body: ManifestBody,
-    data: unknown,
+    backup: string,
+    write: () => number,
+    same: string | ((aside: string) => boolean),
+    readHash: string,
   ): string {
-    const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
-    writeFileAtomic(backup, originalText);
     let version: number;
     try {
-      version = this.store.replace(id, data, 'file', 'import');
+      version = write();
     } catch (err) {
       // a failed import leaves no backup behind (else every restart would add one)
       fs.rmSync(backup, { force: true });
       throw err;
     }
-    const text = serializeManifest(body);
-    const outcome = commitIfUnchanged(writeTemp(file, text), file, originalHash);
     this.emit({ type: 'data-changed', id, version });
-    return outcome === 'committed' ? contentHash(text) : originalHash;
+    const text = serializeManifest(body);
+    return commitIfUnchanged(writeTemp(file, text), file, same) === 'committed'
+      ? contentHash(text)
+      : readHash;
   }
+}
+
+/** A file's manifest as the loader accepts it (see CardLoader.judge). */
+interface Judged {
+  id: string;
+  /** The manifest without its `data`. */
+  body: ManifestBody;
+  /** The card that held the id when it was judged. */
+  holder: Card | undefined;
+  /** Another file holding the id that ranks after this one (it yields). */
+  rival: string | undefined;
+  /** The card this file held before. */
+  previous: Card | undefined;
+}
+
+type Judgement = { ok: true; card: Judged } | { ok: false; apply: () => LoadOutcome };
+
+/** The warning of a file whose data was a JSON string, parsed and imported. */
+function rescuedWarning(file: string, id: string): LoadError {
+  return {
+    file: path.basename(file),
+    id,
+    code: 'DATA_RESCUED',
+    path: 'data',
+    message: 'data was a JSON string; it was parsed and imported',
+  };
 }
 
 /**

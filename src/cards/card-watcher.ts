@@ -6,6 +6,8 @@
  *   event's write is already on disk when the file is read.
  * - A file that vanishes is dropped only if it is still gone after WATCH_SETTLE_MS, so an
  *   editor's rename-and-replace save is one change, not a delete and an add.
+ * - A large file (LARGE_MANIFEST_BYTES) is loaded off the event loop (CardLoader.loadLarge), so
+ *   the server keeps answering meanwhile; a change made while it loads is judged once it is done.
  * - The data folder itself may be replaced: renamed away and a new one put in its place (a
  *   restore from a backup, a sync tool, a `git checkout`, a symlinked folder pointed elsewhere).
  *   A watch stays on the folder it was set on, so it would go silent for good; the folder's
@@ -15,8 +17,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
-import { MANIFEST_SETTLE_MS, WATCH_SETTLE_MS } from '../limits.js';
+import { LARGE_MANIFEST_BYTES, MANIFEST_SETTLE_MS, WATCH_SETTLE_MS } from '../limits.js';
 import type { CardLoader } from './card-loader.js';
+import { isLargeFile } from './large-file-read.js';
 import { isManifestFileName } from './manifest-file.js';
 
 /** How often the data folder is checked for having been replaced by another folder, ms. */
@@ -39,6 +42,8 @@ export function settlingFor(file: string, now = Date.now()): number {
     // a FIFO or device named *.json would block the whole server on read: the loader reports it
     if (!st.isFile()) return 0;
     mtimeMs = st.mtimeMs;
+    // a large file is not parsed here (that would hold the server): it waits for the quiet window
+    if (st.size >= LARGE_MANIFEST_BYTES) return quietLeft(mtimeMs, now);
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return 0;
@@ -49,6 +54,11 @@ export function settlingFor(file: string, now = Date.now()): number {
   } catch {
     // not whole yet, or broken: the quiet window decides
   }
+  return quietLeft(mtimeMs, now);
+}
+
+/** What is left of MANIFEST_SETTLE_MS since a file's last change (at least 20 ms), or 0. */
+function quietLeft(mtimeMs: number, now: number): number {
   const left = MANIFEST_SETTLE_MS - (now - mtimeMs);
   return left > 0 ? Math.max(20, left) : 0;
 }
@@ -85,6 +95,25 @@ export interface CardWatcher {
 /** Starts watching `dataDir` (top level only) and feeds changes to `loader`. */
 export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: Error) => void): CardWatcher {
   const timers = new Map<string, NodeJS.Timeout>();
+  let closed = false;
+  /** Files a worker is loading (loadLarge), and those changed again meanwhile (judged again after). */
+  const loading = new Set<string>();
+  const again = new Set<string>();
+  /** What to do once a file read as missing: gone when `settled`, else wait for the settle window. */
+  const missing = (file: string, settled: boolean) => {
+    if (settled) loader.fileGone(file);
+    else schedule(file, WATCH_SETTLE_MS, true);
+  };
+  /** Loads a large file off the event loop; one change at a time per file. */
+  const loadLarge = (file: string, settled: boolean) => {
+    loading.add(file);
+    void loader.loadLarge(file).then((outcome) => {
+      loading.delete(file);
+      if (closed) return;
+      if (again.delete(file)) schedule(file, WATCH_DEBOUNCE_MS);
+      else if (outcome === 'missing') missing(file, settled);
+    });
+  };
   /** Re-reads `file` after `delayMs`; a file missing then is gone only when `settled`, else it gets the settle window. */
   const schedule = (file: string, delayMs: number, settled = false) => {
     clearTimeout(timers.get(file));
@@ -92,12 +121,15 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
       file,
       setTimeout(() => {
         timers.delete(file);
+        if (loading.has(file)) {
+          again.add(file);
+          return;
+        }
         // a file caught mid-save (cut short, or without its $schema yet) is judged once it is quiet
         const wait = settlingFor(file);
         if (wait > 0) return schedule(file, wait, settled);
-        if (loader.safeLoad(file) !== 'missing') return;
-        if (settled) loader.fileGone(file);
-        else schedule(file, WATCH_SETTLE_MS, true);
+        if (isLargeFile(file)) return loadLarge(file, settled);
+        if (loader.safeLoad(file) === 'missing') missing(file, settled);
       }, delayMs),
     );
   };
@@ -116,7 +148,6 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
     return w;
   };
   let watcher = start();
-  let closed = false;
   /** A new folder at dataDir: watch it, then judge its files and the cards whose files it lacks. */
   const rewatch = async () => {
     const old = watcher;

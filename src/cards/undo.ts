@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isolateText } from '../common/isolate-text.js';
 import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { KlebbError, notFound } from '../errors.js';
-import { UNDO_CONFLICTS_SHOWN } from '../limits.js';
+import { MAX_CHANGE_IMAGE_BYTES, MAX_CHANGE_IMAGE_ROWS, UNDO_CONFLICTS_SHOWN } from '../limits.js';
 import { type Actor, type ChangeRecord, MANIFEST_OP } from '../store/change-log.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type CardContext, requireCard } from './card-context.js';
@@ -171,7 +171,26 @@ export function undoConflictError(
   );
 }
 
-function assertRevertible(setId: number, mine: ChangeRecord[]): void {
+/** "50 000": a count as the docs write it. */
+const spaced = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+/**
+ * The 409 UNDO_UNAVAILABLE of a change whose data image was too large to keep: what the change
+ * did to which card, the change log's limit, and where a copy may still be.
+ */
+function imageOmittedError(ctx: CardContext, setId: number, lost: ChangeRecord): KlebbError {
+  const label = isolateText(cardLabel(ctx, lost.cardId));
+  const did =
+    lost.op === 'delete-card' ? `the data of ${label} it deleted` : `the data of ${label} it replaced`;
+  const limit = `${spaced(MAX_CHANGE_IMAGE_ROWS)} rows or ${MAX_CHANGE_IMAGE_BYTES / 1024 / 1024} MB`;
+  return new KlebbError(
+    409,
+    'UNDO_UNAVAILABLE',
+    `Change ${setId} cannot be undone: ${did} was too large for the change log to keep a copy of (it keeps a card's data only up to ${limit}). A snapshot in Settings › Data may still hold it. Nothing was undone.`,
+  );
+}
+
+function assertRevertible(ctx: CardContext, setId: number, mine: ChangeRecord[]): void {
   // an import, restore or roll back of the home replaced whole cards and kept no copy of them
   // (the snapshot taken before it is that copy): reverting its records would empty every card
   if (mine.some((c) => c.cardId === IMPORT_MARKER_CARD)) {
@@ -182,13 +201,7 @@ function assertRevertible(setId: number, mine: ChangeRecord[]): void {
     );
   }
   const lost = mine.find((c) => c.imageOmitted);
-  if (lost) {
-    throw new KlebbError(
-      409,
-      'UNDO_UNAVAILABLE',
-      `Change ${setId} cannot be undone: the data it replaced on "${lost.cardId}" was too large to keep in the change log. Nothing was undone.`,
-    );
-  }
+  if (lost) throw imageOmittedError(ctx, setId, lost);
 }
 
 /**
@@ -213,7 +226,7 @@ export function undoChangeSet(
       `Change ${setId} was already undone (by change ${set.undoneBy}).`,
     );
   }
-  assertRevertible(setId, mine);
+  assertRevertible(ctx, setId, mine);
   // a hand edit not picked up yet is read now, so it counts as a later change
   for (const id of new Set(mine.map((c) => c.cardId))) {
     if (ctx.registry.has(id)) requireCard(ctx, id);

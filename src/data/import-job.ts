@@ -361,6 +361,9 @@ export class ImportJobs {
         );
         save({ snapshot: snap.name, stage: 'database' });
       }
+      // a large card file being loaded finishes first: its rows are not stored half when the
+      // whole home is replaced
+      await this.live.cards.loader.largeLoadsDone();
       const src = stagedPaths(job.source as string);
       const sel = job.selection as Selection;
       applyDatabase(this.live.db, src, sel, job.id);

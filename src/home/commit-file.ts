@@ -63,7 +63,8 @@ export type CommitOutcome = 'committed' | 'changed' | 'missing';
 
 /**
  * Replaces `target` (the file it links to, when it is a symlink) by the synced temp file `tmp`
- * (from writeTemp) only if it still holds the bytes whose sha256 (hex) is `expectedHash`.
+ * (from writeTemp) only if it still holds the bytes whose sha256 (hex) is `expected` (or, for a
+ * file too large to read again, that the `expected` check of the set-aside file accepts).
  * Otherwise nothing is replaced and `tmp` is removed: 'changed' when someone else wrote the
  * file since it was read, 'missing' when it is gone.
  * @param whilePlaced runs once the new file is in place and the old one is still kept aside (a
@@ -73,7 +74,7 @@ export type CommitOutcome = 'committed' | 'changed' | 'missing';
 export function commitIfUnchanged(
   tmp: string,
   target: string,
-  expectedHash: string,
+  expected: string | ((aside: string) => boolean),
   whilePlaced?: () => void,
 ): CommitOutcome {
   // a symlinked file stays linked: the file it points to is the one replaced (as writeTemp placed tmp)
@@ -86,7 +87,7 @@ export function commitIfUnchanged(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw err;
   }
-  if (hashOf(aside) !== expectedHash) {
+  if (typeof expected === 'string' ? hashOf(aside) !== expected : !expected(aside)) {
     restoreAside(aside, target);
     fs.rmSync(tmp, { force: true });
     return 'changed';

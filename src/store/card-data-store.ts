@@ -10,12 +10,13 @@
  * disk (group commit): whoever acknowledges one awaits `durable()` first.
  */
 
-import { RowError } from '../errors.js';
+import { conflict, RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
 import { type Db, deferredWriteTransaction, walSyncOf, writeTransaction } from './database.js';
 import * as ops from './row-ops.js';
 import type { Literal, Segment } from './row-path.js';
+import { dropUnfinished, StagedRows } from './staged-rows.js';
 
 /** How a card's data is held: a top-level array, one JSON document, or nothing at all. */
 export type DataShape = 'array' | 'value' | 'none';
@@ -69,6 +70,8 @@ interface StateRow {
 export class CardDataStore {
   readonly changes: ChangeLog;
   private readonly q;
+  /** Card ids (and private keys) whose rows are being written in slices (stageRows). */
+  private readonly filling = new Set<string>();
 
   constructor(private readonly db: Db) {
     this.changes = new ChangeLog(db);
@@ -252,6 +255,7 @@ export class CardDataStore {
     unchanged = 0,
     current?: string,
   ): number {
+    this.assertNotFilling(cardId);
     return deferredWriteTransaction(this.db, () => {
       const before = this.beforeImage(cardId, current);
       return this.writeWhole(cardId, data, actor, op, '', before, unchanged);
@@ -260,6 +264,7 @@ export class CardDataStore {
 
   /** Removes a card's data entirely (the card is being deleted). Recorded as a change. */
   remove(cardId: string, actor: Actor): void {
+    this.assertNotFilling(cardId);
     writeTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       this.q.deleteRows.run(cardId);
@@ -430,6 +435,7 @@ export class CardDataStore {
     path: string | null,
     actor: Actor,
   ): number {
+    this.assertNotFilling(cardId);
     return writeTransaction(this.db, () => {
       const st = this.q.state.get(cardId) as StateRow | undefined;
       if (st?.shape !== 'array') throw new Error(`the data of card "${cardId}" is not a list any more`);
@@ -471,6 +477,7 @@ export class CardDataStore {
    * @returns the new data version.
    */
   restoreWhole(cardId: string, json: string | undefined, actor: Actor): number {
+    this.assertNotFilling(cardId);
     return writeTransaction(this.db, () => {
       const before = this.beforeImage(cardId);
       return this.writeWhole(
@@ -484,7 +491,46 @@ export class CardDataStore {
     });
   }
 
+  /**
+   * Starts writing a whole new list of rows for `cardId` in slices (staged-rows.ts): `add` them
+   * a slice at a time, then `commit` replaces the card's data with them in one transaction,
+   * recorded as op `op` by `actor` with `after` as the change's after image (OMITTED_IMAGE when
+   * too large to keep). Until then every other write to the card is refused (409 CARD_LOADING).
+   */
+  stageRows(cardId: string, actor: Actor, op: string, after: Image): StagedRows {
+    const staged = StagedRows.begin(this.db, cardId, (key) => this.filling.has(key), {
+      beforeImage: (id) => this.beforeImage(id),
+      record: (id, rowCount, before) => {
+        const version = this.changes.record(id, actor, op, '', before, after);
+        this.q.upsertState.run(id, 'array', null, rowCount, version, new Date().toISOString());
+        return version;
+      },
+      release: (key) => {
+        this.filling.delete(key);
+        if (key !== cardId) this.filling.delete(cardId);
+      },
+    });
+    this.filling.add(staged.key);
+    this.filling.add(cardId);
+    return staged;
+  }
+
+  /** Removes what a crash left of rows being written in slices (staged-rows.ts). Call once at start-up. */
+  dropUnfinishedStaging(): number {
+    return dropUnfinished(this.db);
+  }
+
   // ---- internals ----
+
+  /** A card whose rows are being written in slices takes no other write meanwhile. */
+  private assertNotFilling(cardId: string): void {
+    if (this.filling.has(cardId)) {
+      throw conflict(
+        `card "${cardId}" is being loaded from its file; nothing was changed, try again in a moment`,
+        'CARD_LOADING',
+      );
+    }
+  }
 
   /** The change log's image of the card's data now; `current`: its readJson text, when already read. */
   private beforeImage(cardId: string, current?: string): Image {
@@ -606,6 +652,7 @@ export class CardDataStore {
       noop?: (result: R) => boolean;
     },
   ): Mutation<R> {
+    this.assertNotFilling(cardId);
     return deferredWriteTransaction(this.db, (): Mutation<R> => {
       const st = this.q.state.get(cardId) as StateRow | undefined;
       const now = new Date().toISOString();

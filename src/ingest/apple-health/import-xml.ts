@@ -16,12 +16,12 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { lookupTable } from '../../common/lookup-table.js';
 import { invalid, KlebbError } from '../../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../../limits.js';
 import { StorageBusyError, storageFault } from '../../store/storage-faults.js';
+import { workerScriptUrl } from '../../worker-script.js';
 import { subscriptions } from '../hae/cards.js';
 import {
   APPLE_HEALTH_ORIGIN,
@@ -58,19 +58,9 @@ export interface AppleHealthImport extends PushSummary {
   exportDate: string | null;
 }
 
-/**
- * The worker's script. Built, it sits beside this module; run from the TypeScript sources (the
- * tests), Node cannot load a `.ts` worker, so the built copy in dist/ is used (`npm run build`).
- */
+/** The worker's script (see workerScriptUrl). */
 export function importWorkerUrl(): URL {
-  const here = new URL('./import-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return here;
-  const src = fileURLToPath(here);
-  const marker = `${path.sep}src${path.sep}`;
-  const at = src.lastIndexOf(marker);
-  const built = `${src.slice(0, at)}${path.sep}dist${src.slice(at)}`;
-  if (!fs.existsSync(built)) throw new Error(`${built} is missing: build first with \`npm run build\``);
-  return new URL(`file://${built}`);
+  return workerScriptUrl('./import-worker.js', import.meta.url);
 }
 
 /**
