@@ -105,14 +105,15 @@ describe('the welcome card and cards that arrive as files', { timeout: 30_000 },
   it('a file that fails to load does not hide it; the same file fixed does', async () => {
     const srv = await start();
     write(srv, 'broken.json', '{"$schema": "klebb.datafile.v1", "meta": {"id": "broken", "lab');
-    write(srv, 'nolabel.json', JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel' } }));
+    // a file without meta.label loads (titled after its id); one without an id does not
+    write(srv, 'noid.json', JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { label: 'No id' } }));
     const l = await until(
       () => listed(srv),
       (v) => v.errors.length === 2,
     );
     expect({ ids: l.ids, errors: l.errors.sort() }).toEqual({
       ids: ['welcome'],
-      errors: ['broken.json', 'nolabel.json'],
+      errors: ['broken.json', 'noid.json'],
     });
     expect(await welcome(srv)).toEqual({ enabled: undefined, welcome: undefined });
     expect(events).not.toContainEqual({ type: 'card-changed', id: 'welcome' });
