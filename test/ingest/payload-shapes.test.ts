@@ -75,6 +75,16 @@ describe('payload shapes', () => {
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-10', count: 8000 }]);
   });
 
+  it('the metric blocks alone, as a list or as the list in data', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    for (const body of [[STEPS], { data: [STEPS] }]) {
+      const r = await srv.push(JSON.stringify(body));
+      expect(r.body.warnings ?? [], JSON.stringify(body)).toEqual([]);
+      expect(r.body.samples?.received).toBe(1);
+    }
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-05-10', count: 8000 }]);
+  });
+
   it('the payload wrapped twice in data', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const r = await srv.push(JSON.stringify({ data: { data: { metrics: [STEPS] } } }));

@@ -43,7 +43,8 @@ const MAX_WRAPPING = 4;
  * The objects in `v` that hold the app's sections: `v` itself when it has `metrics` or
  * `workouts`, else what a wrapper key of it holds (an object, a list of bodies, or the body as a
  * JSON text, as relays that stringify it send it), else `v` itself; every element of a list (a
- * batch of bodies). Empty when `v` holds no object.
+ * batch of bodies), or a list of metric blocks as one body's `metrics`. Empty when `v` holds no
+ * object.
  */
 function envelopes(v: unknown, depth: number): Record<string, unknown>[] {
   if (depth > MAX_WRAPPING) return [];
@@ -55,7 +56,11 @@ function envelopes(v: unknown, depth: number): Record<string, unknown>[] {
       return [];
     }
   }
-  if (Array.isArray(v)) return v.flatMap((e) => (typeof e === 'string' ? [] : envelopes(e, depth + 1)));
+  if (Array.isArray(v)) {
+    // the app's metric blocks passed on alone (`data.metrics` taken out by a relay)
+    if (v.length > 0 && v.every(isMetricBlock)) return [{ metrics: v }];
+    return v.flatMap((e) => (typeof e === 'string' ? [] : envelopes(e, depth + 1)));
+  }
   if (!isObject(v)) return [];
   if (v.metrics !== undefined || v.workouts !== undefined) return [v];
   for (const key of WRAPPERS) {
@@ -67,11 +72,17 @@ function envelopes(v: unknown, depth: number): Record<string, unknown>[] {
   return [v];
 }
 
+/** True for an object shaped as a metric block: a `name` and a `data` list. */
+function isMetricBlock(v: unknown): boolean {
+  return isObject(v) && typeof v.name === 'string' && Array.isArray(v.data);
+}
+
 /**
  * A parsed HAE body (`JSON.parse` output, any value) → `{metrics, workouts, warnings}`. Accepts the
  * body with or without the `data` wrapper, and as relays pass it on: wrapped again (`data`,
- * `payload`, `body`), as a JSON text inside such a key, or a list of bodies (their sections read
- * together); missing, `null` or non-array sections read as empty.
+ * `payload`, `body`), as a JSON text inside such a key, a list of bodies (their sections read
+ * together) or the list of metric blocks alone; missing, `null` or non-array sections read as
+ * empty.
  */
 export function normalisePayload(parsed: unknown): NormalisedPayload {
   const bodies = envelopes(parsed, 0);
