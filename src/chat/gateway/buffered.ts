@@ -10,6 +10,7 @@ import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
+import { unwrapReply } from './reply-envelope.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
 
 /** Options beyond the hooks: our id maker, and whether the model starts inside inline reasoning. */
@@ -21,7 +22,8 @@ export interface BufferedOptions {
 }
 
 /**
- * Parses one JSON reply body (text, already decoded as UTF-8) into a GatewayResult.
+ * Parses one JSON reply body (text, already decoded as UTF-8) into a GatewayResult. A reply inside
+ * a proxy's envelope is read from the envelope (reply-envelope.ts).
  * Throws GatewayError:
  * - 'parse' when the body is not JSON or has no `choices[].message` (nor a completions-style
  *   `choices[].text`); 'empty' when `choices` is an empty list;
@@ -51,6 +53,8 @@ export function parseBufferedCompletion(
     payload = lead.values[0];
     extraWarnings.push('ignored what followed the JSON reply');
   }
+  // a reply inside a proxy's envelope ({code: 0, data: {...}}, {result: {...}}) is the reply it holds
+  payload = unwrapReply(payload);
   const failure = classifyErrorPayload(payload);
   if (failure) throw failure;
   const body = normaliseChunk(payload);

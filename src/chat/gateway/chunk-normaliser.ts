@@ -13,6 +13,7 @@
  * the next request (a thought signature in `extra_content`).
  */
 import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
+import { unwrapReply } from './reply-envelope.js';
 import type { GatewayUsage } from './types.js';
 import { normalizeUsage, OLLAMA_COUNT_NAMES } from './usage.js';
 
@@ -186,12 +187,12 @@ export function toolFragment(raw: unknown): ToolFragment | undefined {
 }
 
 /**
- * Normalises one parsed payload (a chunk or a whole completion). Returns undefined when it is not
- * an object. A choice reads `delta`, else `message`, else its completions-style `text`; a missing
+ * Normalises one parsed payload (a chunk or a whole completion, or either inside a proxy's
+ * envelope, see reply-envelope.ts). Returns undefined when it is not an object. A choice reads `delta`, else `message`, else its completions-style `text`; a missing
  * `index` is 0.
  */
 export function normaliseChunk(payload: unknown): NormalChunk | undefined {
-  const body = rec(payload);
+  const body = rec(unwrapReply(payload));
   if (!body) return undefined;
   const out: NormalChunk = { usage: usageOf(body), choices: [] };
   if (typeof body.model === 'string') out.model = body.model;

@@ -3,7 +3,7 @@
  * (Gemini), `{error:"text", error_type}` (HF TGI), vLLM's
  * `{object:"error", message, type, code}`, FastAPI's `{detail}` (also `{detail: {error: {...}}}`),
  * an error wrapped once more (`{error:{error:{...}}}`), API gateways' `{message}`,
- * `{statusCode, message}`, `{errors:[...]}` and `{error:[...]}`; and a short, safe summary of an
+ * `{statusCode, message}`, `{errors:[...]}` and `{error:[...]}`, relays' `{code, msg}`; and a short, safe summary of an
  * HTML error page (never pass raw HTML on).
  */
 
@@ -169,7 +169,10 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   // Gateway, also as `Message`), `{statusCode, message}` (Azure API Management), `{errors: [...]}`
   // (Cloudflare); the message is what tells the person which key or limit it is
   const gatewayText =
-    flattenErrorText(body.message) || flattenErrorText(body.Message) || flattenErrorText(body.errors);
+    flattenErrorText(body.message) ||
+    flattenErrorText(body.Message) ||
+    flattenErrorText(body.msg) ||
+    flattenErrorText(body.errors);
   if (gatewayText !== '') return decoded(gatewayText, { code: codeOf(body.code ?? body.statusCode) });
   return undefined;
 }
@@ -178,8 +181,9 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
  * True when a payload that came with a success status is an error report rather than a reply or a
  * stream chunk: it carries an `error` (not null or false), or, holding no `choices`, it is
  * vLLM's bare `{object: "error", message, type, code}`, FastAPI's `{detail}` (text, a list of
- * validation entries, or an object), or a `{message, type | code}` pair (a code saying success,
- * 0 or 200, makes it a wrapper's envelope, not an error). A chunk or reply with `choices` is never
+ * validation entries, or an object), a `{message | msg, type | code}` pair (a code saying success,
+ * 0 or 200, makes it a wrapper's envelope, not an error), or an envelope with `success: false`
+ * and an error in it. A chunk or reply with `choices` is never
  * one by these looser shapes, and neither is a body whose `message` is an object (a chat message).
  */
 export function isErrorPayload(payload: unknown): boolean {
@@ -193,8 +197,12 @@ export function isErrorPayload(payload: unknown): boolean {
   if ((typeof detail === 'string' && detail.trim() !== '') || (Array.isArray(detail) && detail.length > 0))
     return true;
   if (asRecord(detail) && decodeErrorPayload(detail) !== undefined) return true;
-  if (typeof body.message !== 'string') return false;
-  // `{code: 0, message: "success", data}`: a wrapper's envelope around something else, not an error
+  // an envelope that says it failed: Cloudflare's `{success: false, errors: [...], result: null}`
+  if (body.success === false && decodeErrorPayload(body) !== undefined) return true;
+  const message = typeof body.message === 'string' ? body.message : body.msg;
+  if (typeof message !== 'string') return false;
+  // `{code: 0, message: "success", data}`: a wrapper's envelope around something else, not an
+  // error; `{code: 10001, msg: "..."}` (a relay's envelope with no reply in it) is one
   if (body.code !== undefined) return !/^(?:0|200|ok|success)$/i.test(String(body.code).trim());
   return body.type !== undefined;
 }

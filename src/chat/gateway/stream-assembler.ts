@@ -9,7 +9,7 @@
  * several; every one when it numbers each chunk's choice anew). An event that is an error report
  * (an `error`, or vLLM's and FastAPI's bare shapes, see isErrorPayload) fails the reply; usage may
  * come in any event (last wins, an event with empty or absent `choices` included); `[DONE]` is
- * compared after trimming.
+ * compared after trimming. A chunk inside a proxy's envelope is read from it (reply-envelope.ts).
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
@@ -23,6 +23,7 @@ import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
+import { unwrapReply } from './reply-envelope.js';
 import { createPieceReader, type PieceReader } from './snapshot-text.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
@@ -159,7 +160,9 @@ export function createStreamAssembler(
   };
 
   /** One parsed event: an error in it fails the reply; its model, usage and choices are read. */
-  const read = (payload: unknown) => {
+  const read = (raw: unknown) => {
+    // a chunk inside a proxy's envelope ({code: 0, data: {...}}) is the chunk it holds
+    const payload = unwrapReply(raw);
     const failure = classifyErrorPayload(payload, primaryText());
     if (failure) throw failure;
     const chunk = normaliseChunk(payload);
@@ -191,6 +194,7 @@ export function createStreamAssembler(
           return;
         }
       }
+      payload = unwrapReply(payload);
       const chunk = isErrorPayload(payload) ? undefined : normaliseChunk(payload);
       if (chunk?.usage) usage = chunk.usage;
     },

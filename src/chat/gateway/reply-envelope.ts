@@ -1,0 +1,60 @@
+/**
+ * Replies inside another document. Proxies and cloud gateways wrap the chat completion (or each
+ * streamed chunk) in an envelope of their own: `{code: 0, msg: "success", data: {...}}` (many
+ * Chinese cloud gateways and relays), `{result: {...}, success: true, errors: [], messages: []}`
+ * (Cloudflare), `{response: {...}}`, `{output: {...}, usage}` (DashScope-style, with the usage
+ * outside). The reply is what the envelope holds, so it is read from there; the envelope's own
+ * fields say nothing about the answer.
+ */
+
+/** Keys under which an envelope holds the reply, tried in this order. */
+const ENVELOPE_KEYS = ['data', 'result', 'response', 'output'];
+/** Envelopes inside envelopes are followed this deep, no deeper. */
+const MAX_DEPTH = 4;
+
+function rec(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * True when `v` is a chat reply, a chunk of one, or an error report: it has `choices`, an
+ * `object` naming a chat completion, or an `error`.
+ */
+function isReplyLike(v: Record<string, unknown>): boolean {
+  if (Array.isArray(v.choices)) return true;
+  if (typeof v.object === 'string' && v.object.startsWith('chat.completion')) return true;
+  return v.error !== undefined && v.error !== null && v.error !== false;
+}
+
+/**
+ * What an envelope holds (a reply, or an envelope that holds one, up to `depth` deep), or
+ * undefined when `body` is no envelope around a reply.
+ */
+function heldReply(body: Record<string, unknown>, depth = MAX_DEPTH): Record<string, unknown> | undefined {
+  if ('choices' in body || depth === 0) return undefined;
+  for (const key of ENVELOPE_KEYS) {
+    const inner = rec(body[key]);
+    if (inner && (isReplyLike(inner) || heldReply(inner, depth - 1) !== undefined)) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * The reply a parsed payload stands for: the payload itself, or, when it is an envelope (see the
+ * top of this file), the reply it holds, followed through nested envelopes. Usage the envelope
+ * carries beside the reply is kept when the reply has none of its own. A payload with `choices`
+ * is always the reply itself.
+ */
+export function unwrapReply(payload: unknown): unknown {
+  let current = payload;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const body = rec(current);
+    if (!body) return current;
+    const inner = heldReply(body);
+    if (!inner) return current;
+    current = inner.usage === undefined && body.usage !== undefined ? { ...inner, usage: body.usage } : inner;
+  }
+  return current;
+}
