@@ -9,6 +9,7 @@
 
 import { clipGraphemes, headGraphemes } from '../../common/graphemes.js';
 import { GATEWAY_MAX_ERROR_DETAIL_CHARS, GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
+import { jsonTextValue } from './reply-envelope.js';
 
 /** The parts of an error payload the classifier looks at. */
 export interface DecodedError {
@@ -99,6 +100,9 @@ function decoded(text: string, rest: Omit<DecodedError, 'message' | 'detail'>): 
  * this file ("accept {error:{...}}, [{error:{...}}], and error given as a string").
  */
 export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
+  // an error body encoded once more as a JSON string is the error it holds
+  const decodedText = jsonTextValue(payload);
+  if (decodedText !== undefined) return decodeErrorPayload(decodedText);
   if (Array.isArray(payload)) {
     for (const item of payload) {
       const d = decodeErrorPayload(item);

@@ -4,13 +4,34 @@
  * Chinese cloud gateways and relays), `{result: {...}, success: true, errors: [], messages: []}`
  * (Cloudflare), `{response: {...}}`, `{output: {...}, usage}` (DashScope-style, with the usage
  * outside). The reply is what the envelope holds, so it is read from there; the envelope's own
- * fields say nothing about the answer.
+ * fields say nothing about the answer. A reply may also come encoded once more as a JSON string
+ * (`"{\"id\":...}"`, as a body or as an event's data): a server that serialised the reply and
+ * handed the text to a framework that serialised it again. The text is the reply.
  */
 
 /** Keys under which an envelope holds the reply, tried in this order. */
 const ENVELOPE_KEYS = ['data', 'result', 'response', 'output'];
 /** Envelopes inside envelopes are followed this deep, no deeper. */
 const MAX_DEPTH = 4;
+
+/**
+ * The value a string holds when it is JSON text of an object or an array, decoded through every
+ * layer of encoding (a string of a string of an object); undefined for any other value or text.
+ */
+export function jsonTextValue(v: unknown): unknown {
+  if (typeof v !== 'string') return undefined;
+  let current: unknown = v;
+  for (let depth = 0; depth < MAX_DEPTH && typeof current === 'string'; depth++) {
+    const t = current.trim();
+    if (t[0] !== '{' && t[0] !== '[' && t[0] !== '"') return undefined;
+    try {
+      current = JSON.parse(t);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof current === 'object' && current !== null ? current : undefined;
+}
 
 function rec(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -35,20 +56,20 @@ function isReplyLike(v: Record<string, unknown>): boolean {
 function heldReply(body: Record<string, unknown>, depth = MAX_DEPTH): Record<string, unknown> | undefined {
   if ('choices' in body || depth === 0) return undefined;
   for (const key of ENVELOPE_KEYS) {
-    const inner = rec(body[key]);
+    const inner = rec(body[key]) ?? rec(jsonTextValue(body[key]));
     if (inner && (isReplyLike(inner) || heldReply(inner, depth - 1) !== undefined)) return inner;
   }
   return undefined;
 }
 
 /**
- * The reply a parsed payload stands for: the payload itself, or, when it is an envelope (see the
- * top of this file), the reply it holds, followed through nested envelopes. Usage the envelope
- * carries beside the reply is kept when the reply has none of its own. A payload with `choices`
- * is always the reply itself.
+ * The reply a parsed payload stands for: the payload itself; the document it holds when it is
+ * JSON text (a reply encoded twice); or, when it is an envelope (see the top of this file), the
+ * reply it holds, followed through nested envelopes. Usage the envelope carries beside the reply
+ * is kept when the reply has none of its own. A payload with `choices` is always the reply itself.
  */
 export function unwrapReply(payload: unknown): unknown {
-  let current = payload;
+  let current = jsonTextValue(payload) ?? payload;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const body = rec(current);
     if (!body) return current;

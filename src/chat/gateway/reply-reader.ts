@@ -86,13 +86,13 @@ function wholeJson(text: string): boolean {
 const EARLY_JSON_CHECK_MAX = 1024 * 1024;
 
 /**
- * True when `text` is one complete JSON value, checked only when it ends as one could (with `}`
- * or `]`) and is not large, so a body arriving in many pieces is not parsed again at every piece.
+ * True when `text` is one complete JSON value, checked only when it ends as one could (with `}`,
+ * `]` or `"`) and is not large, so a body arriving in many pieces is not parsed again at every piece.
  */
 function endsWholeJson(text: string): boolean {
   if (text.length > EARLY_JSON_CHECK_MAX) return false;
   const last = text.trimEnd().slice(-1);
-  return (last === '}' || last === ']') && wholeJson(text);
+  return (last === '}' || last === ']' || last === '"') && wholeJson(text);
 }
 
 /** True when `text` is the start of a JSON value that ended too soon (not junk). */
@@ -253,7 +253,8 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
         // stream; any other body with a JSON content type is read as JSON (then it is unreadable,
         // not a cut-off stream)
         const jsonTyped = contentType.includes('json') && !contentType.includes('event-stream');
-        const structural = lead[0] === '{' || lead[0] === '[' || lead[0] === '<';
+        // a JSON string (`"{\"id\":...}"`) is a reply encoded twice, never an event stream
+        const structural = lead[0] === '{' || lead[0] === '[' || lead[0] === '<' || lead[0] === '"';
         if (jsonTyped && !structural && lead.length < SSE_FIELD_PROBE && !/[\r\n]/.test(lead))
           return undefined;
         mode = structural || (jsonTyped && !SSE_LEAD.test(lead)) ? 'buffered' : 'sse';

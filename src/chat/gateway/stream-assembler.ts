@@ -23,11 +23,14 @@ import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
-import { unwrapReply } from './reply-envelope.js';
+import { jsonTextValue, unwrapReply } from './reply-envelope.js';
 import { createPieceReader, type PieceReader } from './snapshot-text.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
 export { contentText, reasoningText } from './chunk-normaliser.js';
+
+/** `[DONE]` encoded as a JSON string. */
+const DONE_AS_TEXT = /^"\s*\[DONE\]\s*"$/;
 
 /** How the byte stream ended: `[DONE]` seen, clean EOF, or the connection died. */
 export type StreamEnd = 'done' | 'eof' | 'reset';
@@ -207,6 +210,15 @@ export function createStreamAssembler(
         const trimmed = data.trim();
         if (trimmed === '[DONE]') return true;
         if (trimmed === '') return false;
+        if (trimmed[0] === '"') {
+          // an event encoded once more as a JSON string (`"{\"id\":...}"`, `"[DONE]"`)
+          if (DONE_AS_TEXT.test(trimmed)) return true;
+          const inner = jsonTextValue(trimmed);
+          if (inner !== undefined) {
+            read(inner);
+            return false;
+          }
+        }
         if (trimmed[0] !== '{' && trimmed[0] !== '[') {
           if (!warnedJunk) {
             warnedJunk = true;
