@@ -78,7 +78,7 @@ export function parseBufferedCompletion(
   if (!body || !choice || !hasMessage) {
     throw new GatewayError('parse', 'the gateway reply has no choices[].message', { reason: 'no_choices' });
   }
-  const calls = createCallAssembler();
+  const calls = createCallAssembler({ offeredTools: options.offeredTools });
   // each entry of a whole message's tool_calls is a call of its own, whatever index or id it
   // repeats (servers that put one id, or index 0, on every call)
   choice.tools.forEach((f, position) => {

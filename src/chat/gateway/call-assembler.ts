@@ -25,7 +25,10 @@
  * - two calls under one id with the same name and the same arguments are one call sent twice
  *   (a server whose two parsers each emitted it, under two indexes): it is kept once;
  * - an empty object `{}` followed, without a name, by other argument text was a placeholder (relays
- *   that seed the arguments with `{}`): the text that follows replaces it.
+ *   that seed the arguments with `{}`): the text that follows replaces it;
+ * - a call to a tool without parameters may come with no `arguments` at all: when the request's
+ *   tools are known, a name that is an offered tool arriving on a call that already names one
+ *   (and the two names together name none) is the next call, not the rest of a name.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolFragment } from './chunk-normaliser.js';
@@ -108,8 +111,23 @@ function withoutRepeats(calls: AssembledCall[]): AssembledCall[] {
   );
 }
 
+/** What an assembler knows of the request: the names of the tools it offered, when known. */
+export interface CallAssemblerOptions {
+  offeredTools?: ReadonlySet<string>;
+}
+
+/**
+ * True when `name` on a call that holds `held` and no arguments is another call, not more of the
+ * name: both name offered tools and together they name none (a tool without parameters whose
+ * call came with no `arguments`, then the next call).
+ */
+function nextCallByName(held: string, name: string, offered: ReadonlySet<string> | undefined): boolean {
+  if (!offered || held === '' || held === name) return false;
+  return offered.has(held) && offered.has(name) && !offered.has(held + name);
+}
+
 /** Creates an assembler for one choice. */
-export function createCallAssembler(): CallAssembler {
+export function createCallAssembler(options: CallAssemblerOptions = {}): CallAssembler {
   const calls: AssembledCall[] = [];
   const idsOf = new Map<AssembledCall, Set<string>>();
   let current: AssembledCall | undefined;
@@ -145,6 +163,8 @@ export function createCallAssembler(): CallAssembler {
       if (freshId) return open(f);
       const restated = f.id === undefined && f.name === candidate.name && sameArguments(candidate, f.args);
       if (holdsCompleteArguments(candidate) && !restated) return open(f);
+      if (candidate.arguments === '' && nextCallByName(candidate.name, f.name, options.offeredTools))
+        return open(f);
       return candidate;
     }
     return byIndex(f.index) ?? current ?? open(f);

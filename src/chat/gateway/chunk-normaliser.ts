@@ -4,7 +4,8 @@
  * string, a number, or text parts in the chat, Responses or Assistants shape) or `refusal`; a
  * call from `tool_calls` or from the legacy `function_call` (one call, no index or id: servers and
  * proxies still answer in the older functions shape), or, in a choice with neither `delta` nor
- * `message`, from the completions-style `text`; reasoning from `reasoning_content`, `reasoning`,
+ * `message`, from the completions-style `text`, a `delta` or `message` sent as a plain string being
+ * its content; `tool_calls` sent as one call instead of a list is that call; reasoning from `reasoning_content`, `reasoning`,
  * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
  * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage`, a
  * vendor key holding one (`x_groq.usage`), a choice's own `usage` (Moonshot) or Ollama's counts
@@ -208,22 +209,34 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   return out;
 }
 
-/** One choice: its `delta` or `message`, or, with neither, its completions-style `text`. */
+/** A `delta` or `message` as an object: itself, or, sent as a plain string, a message with that content. */
+function messageOf(v: unknown): Record<string, unknown> | undefined {
+  return rec(v) ?? (typeof v === 'string' ? { content: v } : undefined);
+}
+
+/** The entries of `tool_calls`: the list, or one call sent on its own instead of in a list. */
+function callEntries(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  return rec(v) ? [v] : [];
+}
+
+/**
+ * One choice: its `delta` or `message` (an object, or a plain string standing for its content),
+ * or, with neither, its completions-style `text`.
+ */
 function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const index = typeof ch.index === 'number' ? ch.index : 0;
   const finish = nonEmpty(ch.finish_reason) ?? null;
-  const delta = rec(ch.delta) ?? rec(ch.message);
-  const whole = rec(ch.delta) === undefined && delta !== undefined;
+  const delta = messageOf(ch.delta) ?? messageOf(ch.message);
+  const whole = messageOf(ch.delta) === undefined && delta !== undefined;
   if (!delta) {
     const text = typeof ch.text === 'string' ? ch.text : '';
     return { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
   }
   const tools: ToolFragment[] = [];
-  if (Array.isArray(delta.tool_calls)) {
-    for (const raw of delta.tool_calls) {
-      const f = toolFragment(raw);
-      if (f) tools.push(f);
-    }
+  for (const raw of callEntries(delta.tool_calls)) {
+    const f = toolFragment(raw);
+    if (f) tools.push(f);
   }
   const legacy = rec(delta.function_call);
   if (legacy && tools.length === 0) {

@@ -105,7 +105,7 @@ export function createStreamAssembler(
     text: '',
     reasoning: '',
     finishReason: null,
-    calls: createCallAssembler(),
+    calls: createCallAssembler({ offeredTools: options.offeredTools }),
     splitter: createReasoningSplitter(options.reasoningStartsInside),
     details: createReasoningDetailsJoiner(),
   };
