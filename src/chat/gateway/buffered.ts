@@ -4,7 +4,7 @@
  * assembler and reasoning splitter as a stream, so both paths read a reply the same way.
  */
 import { createCallAssembler } from './call-assembler.js';
-import { normaliseChunk } from './chunk-normaliser.js';
+import { choicesOf, normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
@@ -59,16 +59,13 @@ export function parseBufferedCompletion(
   if (failure) throw failure;
   const body = normaliseChunk(payload);
   const choice = body?.choices.find((c) => c.index === 0) ?? body?.choices[0];
-  const raw = payload as Record<string, unknown>;
-  const rawChoices = Array.isArray(raw?.choices) ? raw.choices : [];
+  const raw = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+  const rawChoices = choicesOf(raw);
   // a completions-style choice (`text`, no message) is a reply too
-  const hasMessage = rawChoices.some(
-    (c) =>
-      typeof c === 'object' &&
-      c !== null &&
-      ('message' in c || 'delta' in c || typeof (c as { text?: unknown }).text === 'string'),
+  const hasMessage = (rawChoices ?? []).some(
+    (c) => 'message' in c || 'delta' in c || typeof (c as { text?: unknown }).text === 'string',
   );
-  if (rawChoices.length === 0 && Array.isArray(raw?.choices)) {
+  if (rawChoices !== undefined && rawChoices.length === 0 && Array.isArray(raw.choices)) {
     // a reply with an empty list of choices (a proxy passing on a turn the model left empty, with
     // its usage): well-formed, and nothing in it, as a stream of no text would be
     throw new GatewayError('empty', 'the model returned no choice: no text and no tool call', {

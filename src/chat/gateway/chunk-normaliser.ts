@@ -5,7 +5,8 @@
  * call from `tool_calls` or from the legacy `function_call` (one call, no index or id: servers and
  * proxies still answer in the older functions shape), or, in a choice with neither `delta` nor
  * `message`, from the completions-style `text`, a `delta` or `message` sent as a plain string being
- * its content; `tool_calls` sent as one call instead of a list is that call; reasoning from `reasoning_content`, `reasoning`,
+ * its content; `choices` or `tool_calls` sent as one object instead of a list is that one; Ollama's
+ * native shape (a top-level `message`, no `choices`) is one choice; reasoning from `reasoning_content`, `reasoning`,
  * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
  * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage`, a
  * vendor key holding one (`x_groq.usage`), a choice's own `usage` (Moonshot) or Ollama's counts
@@ -128,14 +129,15 @@ function reasoningField(v: unknown): string | undefined {
 }
 
 /**
- * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`
- * (each a string or `{text}`), the reasoning parts of `content`, the readable `reasoning_details`
+ * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`,
+ * `thinking` (Ollama's native messages) (each a string or `{text}`), the reasoning parts of `content`, the readable `reasoning_details`
  * items.
  */
 export function reasoningText(delta: Record<string, unknown>): string {
   return (
     reasoningField(delta.reasoning_content) ??
     reasoningField(delta.reasoning) ??
+    reasoningField(delta.thinking) ??
     nonEmpty(thinkingText(delta.content)) ??
     reasoningDetailsText(readReasoningDetails(delta.reasoning_details))
   );
@@ -197,16 +199,31 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   if (!body) return undefined;
   const out: NormalChunk = { usage: usageOf(body), choices: [] };
   if (typeof body.model === 'string') out.model = body.model;
-  if (!Array.isArray(body.choices)) return out;
-  for (const rawChoice of body.choices) {
-    const ch = rec(rawChoice);
-    if (!ch) continue;
+  for (const ch of choicesOf(body) ?? []) {
     out.choices.push(normaliseChoice(ch));
     // Moonshot (Kimi) puts the stream's usage on its last choice rather than beside the choices
     if (out.usage === null && ch.usage !== undefined && ch.usage !== null)
       out.usage = normalizeUsage(ch.usage);
   }
   return out;
+}
+
+/**
+ * The choices of a payload, each an object: its `choices` list; one choice sent on its own instead
+ * of in a list; or, with no `choices` at all, the one choice Ollama's native chat shape stands for
+ * (a top-level `message` beside `done`, relayed by proxies as is: a piece of the answer, finished
+ * with its `done_reason` once `done` is true). undefined when the payload holds none of these.
+ */
+export function choicesOf(body: Record<string, unknown>): Record<string, unknown>[] | undefined {
+  const listed = body.choices;
+  if (Array.isArray(listed)) return listed.map(rec).filter((c) => c !== undefined);
+  const single = rec(listed);
+  if (single) return [single];
+  if (listed !== undefined && listed !== null) return undefined;
+  const message = rec(body.message);
+  if (!message || (typeof body.done !== 'boolean' && typeof message.role !== 'string')) return undefined;
+  const finish = body.done === true ? (nonEmpty(body.done_reason) ?? 'stop') : null;
+  return [{ index: 0, delta: message, finish_reason: finish }];
 }
 
 /** A `delta` or `message` as an object: itself, or, sent as a plain string, a message with that content. */
