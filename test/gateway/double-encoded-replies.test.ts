@@ -90,6 +90,23 @@ for (const done of ['data: "[DONE]"\n\n', 'data: [DONE]\n\n']) {
   });
 }
 
+for (const sep of ['\n', '\r\n']) {
+  it(`JSON-string events separated by a single ${JSON.stringify(sep)} on a connection held open: read and finished`, async () => {
+    gw.script({
+      kind: 'bytes',
+      headers: { 'Content-Type': 'text/event-stream' },
+      chunks: [...chunks.map((c) => `data: ${encoded(c)}${sep}`), `data: "[DONE]"${sep}`],
+      end: 'hold',
+    });
+    const result = await callGateway(configFor(gw.url, { finishGraceMs: 100, idleTimeoutMs: 5000 }), {
+      messages: userSays('water'),
+      stream: true,
+    });
+    expect(result.text).toBe(ANSWER);
+    expect(result.usage).toMatchObject({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+  });
+}
+
 it('a reply held as JSON text inside an envelope is read', async () => {
   gw.script(body(JSON.stringify({ code: 0, msg: 'success', data: JSON.stringify(completion) })));
   expect((await callGateway(configFor(gw.url), { messages: userSays('water') })).text).toBe(ANSWER);

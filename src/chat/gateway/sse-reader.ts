@@ -4,12 +4,13 @@
  * pieces included); one optional space after the colon is removed; comment lines (`:`) go to
  * `onComment`; a leading byte-order mark is dropped. Tolerances real gateways need: events
  * separated by a single newline (no blank line) are still told apart, because an event whose
- * data already holds a complete JSON object is delivered at once, without waiting for a blank
- * line that may never come. An error reported beside the data rather than in it, as an `event:
+ * data already holds a complete JSON object (or a JSON string holding one) is delivered at once,
+ * without waiting for a blank line that may never come. An error reported beside the data rather than in it, as an `event:
  * error` event (Anthropic-style servers) or as a line whose field is `error` instead of `data`
  * (llama.cpp's server once wrote its stream errors so), is delivered with the event name 'error'.
  */
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
+import { jsonTextValue } from './reply-envelope.js';
 
 /** Where the reader delivers: each event's data (and its parsed JSON when known), each comment. */
 export interface SseSink {
@@ -33,12 +34,19 @@ export interface SseReader {
   notAStream(): boolean;
 }
 
+/** The end marker, also encoded as a JSON string (`"[DONE]"`). */
+const DONE = /^\s*(?:\[DONE\]|"\s*\[DONE\]\s*")\s*$/;
+
 /** Thrown by `feed` when one line or event grows past GATEWAY_MAX_BODY_BYTES. */
 export class SseTooLarge extends Error {}
 
-/** The parsed object when `data` is one complete JSON object, else undefined. */
+/**
+ * The parsed object when `data` is one complete JSON object, or a JSON string holding one (an event
+ * encoded twice), else undefined.
+ */
 function completeJson(data: string): unknown {
   const t = data.trim();
+  if (t[0] === '"' && t[t.length - 1] === '"') return jsonTextValue(t);
   if (t[0] !== '{' || t[t.length - 1] !== '}') return undefined;
   try {
     return JSON.parse(t);
@@ -98,7 +106,7 @@ export function createSseReader(sink: SseSink): SseReader {
     data.push(value);
     const parsed = completeJson(value);
     if (parsed !== undefined && data.length === 1) dispatch(parsed);
-    else if (data.length === 1 && value.trim() === '[DONE]') dispatch();
+    else if (data.length === 1 && DONE.test(value)) dispatch();
   };
 
   return {
@@ -140,8 +148,7 @@ export function createSseReader(sink: SseSink): SseReader {
       // short may still have said everything)
       if (data !== undefined) {
         const parsed = completeJson(data.join('\n'));
-        if (parsed !== undefined || data.join('').trim() === '[DONE]' || eventName === 'error')
-          dispatch(parsed);
+        if (parsed !== undefined || DONE.test(data.join('')) || eventName === 'error') dispatch(parsed);
       }
       return done;
     },
