@@ -94,6 +94,33 @@ it('the choices under output with the usage outside (DashScope-style): both read
   expect(result.usage).toMatchObject({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
 });
 
+it('a stream whose closing usage chunk inside the envelope has no choices key: usage read', async () => {
+  const [first, second] = chunks();
+  gw.script(
+    sse([first, second, { id: 'chatcmpl-1', usage }].map((c) => ({ code: 0, msg: 'success', data: c }))),
+  );
+  const result = await callGateway(configFor(gw.url), { messages: userSays('water'), stream: true });
+  expect(result.text).toBe(ANSWER);
+  expect(result.usage).toMatchObject({ promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+});
+
+it("Ollama's native answer inside an envelope, and an envelope with choices: null beside its data: read", async () => {
+  gw.script(
+    json({
+      code: 0,
+      data: {
+        model: 'llama3.2',
+        message: { role: 'assistant', content: ANSWER },
+        done: true,
+        done_reason: 'stop',
+      },
+    }),
+  );
+  expect((await callGateway(configFor(gw.url), { messages: userSays('water') })).text).toBe(ANSWER);
+  gw.script(json({ choices: null, data: completion() }));
+  expect((await callGateway(configFor(gw.url), { messages: userSays('water') })).text).toBe(ANSWER);
+});
+
 it('a tool call inside an envelope is run', async () => {
   const call = {
     id: 'call_1',

@@ -40,12 +40,14 @@ function rec(v: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * True when `v` is a chat reply, a chunk of one, or an error report: it has `choices`, an
- * `object` naming a chat completion, or an `error`.
+ * True when `v` is a chat reply, a chunk of one (the closing usage chunk included), or an error
+ * report: it has `choices`, an `object` naming a chat completion, a `usage` object, Ollama's native
+ * `message` beside `done`, or an `error`.
  */
 function isReplyLike(v: Record<string, unknown>): boolean {
-  if (Array.isArray(v.choices)) return true;
+  if (v.choices !== undefined && v.choices !== null) return true;
   if (typeof v.object === 'string' && v.object.startsWith('chat.completion')) return true;
+  if (rec(v.usage) || (rec(v.message) && typeof v.done === 'boolean')) return true;
   return v.error !== undefined && v.error !== null && v.error !== false;
 }
 
@@ -54,7 +56,7 @@ function isReplyLike(v: Record<string, unknown>): boolean {
  * undefined when `body` is no envelope around a reply.
  */
 function heldReply(body: Record<string, unknown>, depth = MAX_DEPTH): Record<string, unknown> | undefined {
-  if ('choices' in body || depth === 0) return undefined;
+  if ((body.choices !== undefined && body.choices !== null) || depth === 0) return undefined;
   for (const key of ENVELOPE_KEYS) {
     const inner = rec(body[key]) ?? rec(jsonTextValue(body[key]));
     if (inner && (isReplyLike(inner) || heldReply(inner, depth - 1) !== undefined)) return inner;
