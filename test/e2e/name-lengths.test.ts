@@ -155,5 +155,26 @@ describe('a passkey’s name and a token’s name', { timeout: 120_000 }, () => 
     await expect
       .poll(() => page.locator('[aria-label="Agent tokens"] li').allTextContents())
       .toEqual([expect.stringContaining(script)]);
+
+    // a name holding a right-to-left override (pasted, or written to mislead) stays inside its
+    // own box: the access badge beside it still reads left to right
+    await tokenName.fill('\u202Ereader');
+    await make.click();
+    const badge = page
+      .locator('[aria-label="Agent tokens"] li', { hasText: 'reader' })
+      .locator('.auth-badge');
+    await badge.waitFor();
+    const order = await badge.evaluate((el) => {
+      const text = el.firstChild as Text;
+      const x = (i: number) => {
+        const r = document.createRange();
+        r.setStart(text, i);
+        r.setEnd(text, i + 1);
+        return r.getBoundingClientRect().left;
+      };
+      return { text: text.data, first: x(0), last: x(text.data.length - 1) };
+    });
+    expect(order.text).toBe('Read-only');
+    expect(order.first, "the badge's first letter is drawn left of its last").toBeLessThan(order.last);
   });
 });
