@@ -32,6 +32,11 @@ export interface Selection {
 /** Everything. */
 export const SELECT_ALL: Selection = { cards: 'all', samples: true, conversations: true, reports: true };
 
+/** Whether a selection replaces the card files (all of them, or some). */
+export function takesCards(sel: Selection): boolean {
+  return sel.cards === 'all' || sel.cards.length > 0;
+}
+
 /** The card id of the marker change that says an apply committed (no card can have it). */
 export const IMPORT_MARKER_CARD = '_import';
 
@@ -76,7 +81,7 @@ export function applyDatabase(
   actor = 'import',
 ): void {
   const ids = selectedCards(staged, sel);
-  const takeCards = sel.cards === 'all' || sel.cards.length > 0;
+  const takeCards = takesCards(sel);
   db.prepare('ATTACH DATABASE ? AS staged').run(staged.db);
   try {
     const log = new ChangeLog(db);
@@ -146,7 +151,7 @@ export interface FilesResult {
 /** Step 2: makes the home's files equal to the staged ones for the selected sections. Idempotent. */
 export function applyFiles(home: HomeDirs, staged: StagedPaths, sel: Selection): FilesResult {
   const result: FilesResult = { removed: [], written: [] };
-  const takeCards = sel.cards === 'all' || sel.cards.length > 0;
+  const takeCards = takesCards(sel);
   if (takeCards) {
     const ids = new Set(selectedCards(staged, sel));
     fs.mkdirSync(home.dataDir, { recursive: true });

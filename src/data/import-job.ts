@@ -23,7 +23,15 @@ import type { HomeLayout } from '../home/home-layout.js';
 import { lazyImport } from '../lazy-module.js';
 import type { Db } from '../store/database.js';
 import { pruneSnapshots, type Retention, snapshotPaths, takeSnapshot } from './backups.js';
-import { applyDatabase, applyFiles, isApplied, SELECT_ALL, type Selection } from './import-apply.js';
+import { assertCardFilesSeen } from './card-files-seen.js';
+import {
+  applyDatabase,
+  applyFiles,
+  isApplied,
+  SELECT_ALL,
+  type Selection,
+  takesCards,
+} from './import-apply.js';
 import type { StageSummary } from './import-stage.js';
 import { stagedPaths } from './staged-home.js';
 
@@ -243,6 +251,7 @@ export class ImportJobs {
       );
     }
     const sel = this.selection(input.selection, job.summary);
+    if (takesCards(sel)) assertCardFilesSeen(this.live.cards, 'import');
     this.nonce = null;
     return this.launch({ ...job, selection: sel }, true);
   }
@@ -289,6 +298,7 @@ export class ImportJobs {
     const p = snapshotPaths(this.live.layout.home, name);
     if (confirm !== 'REPLACE')
       throw new KlebbError(428, 'CONFIRM_REQUIRED', 'type REPLACE to replace this home with the snapshot');
+    assertCardFilesSeen(this.live.cards, 'restore');
     this.discardStaged();
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     return this.launch(
@@ -311,6 +321,7 @@ export class ImportJobs {
     if (!snap || this.job?.kind === 'rollback')
       throw notFound('there is no import to roll back', 'NO_SNAPSHOT');
     const p = snapshotPaths(this.live.layout.home, snap);
+    assertCardFilesSeen(this.live.cards, 'roll back');
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
     return this.launch(
       {
@@ -366,6 +377,9 @@ export class ImportJobs {
       await this.live.cards.loader.largeLoadsDone();
       const src = stagedPaths(job.source as string);
       const sel = job.selection as Selection;
+      // checked again at the last moment: a file edited by hand since the request is not lost
+      if (takesCards(sel))
+        assertCardFilesSeen(this.live.cards, job.kind === 'rollback' ? 'roll back' : job.kind);
       applyDatabase(this.live.db, src, sel, job.id);
       save({ stage: 'files' });
       const files = applyFiles(this.live.layout, src, sel);
