@@ -20,9 +20,9 @@
  * - glob, which @fastify/static requires as it loads but never calls here: the bundle holds a
  *   stand-in that would load it on a call (src/http/glob-on-demand.ts).
  * The dynamic imports of the sources stay dynamic (chunks beside main.js), so what an idle
- * server loads is what it loaded before. The Apple Health import worker and the worker that reads
- * large card files are each their own self-contained bundle: a worker then loads none of the
- * server's chunks.
+ * server loads is what it loaded before. The Apple Health import worker and the workers that read
+ * large card files and commit their rows are each their own self-contained bundle: a worker then
+ * loads none of the server's chunks.
  */
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
@@ -64,6 +64,12 @@ export default defineConfig([
   },
   {
     input: { 'manifest-read-worker': 'dist/src/cards/manifest-read-worker.js' },
+    platform: 'node',
+    external,
+    output: { ...output, codeSplitting: false },
+  },
+  {
+    input: { 'staged-commit-worker': 'dist/src/store/staged-commit-worker.js' },
     platform: 'node',
     external,
     output: { ...output, codeSplitting: false },

@@ -16,7 +16,6 @@ import { commitIfUnchanged } from '../home/commit-file.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { LOAD_SLICE_ROWS } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
-import { OMITTED_IMAGE } from '../store/change-log.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
 import type { Card, CardRegistry } from './card-registry.js';
@@ -283,14 +282,16 @@ export class CardLoader {
       return again.ok ? this.place(file, again.card, now, read.hash, []) : again.apply();
     }
     const { id, body } = again.card;
-    let finalHash: string;
+    let version: number;
     try {
-      const same = (aside: string) => fileStamp(aside) === read.stamp;
-      finalHash = this.importData(file, id, body, read.backup as string, pending.write, same, read.hash);
+      version = await pending.write();
     } catch (err) {
       pending.discard();
+      dropBackup();
       return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, { id });
     }
+    const same = (aside: string) => fileStamp(aside) === read.stamp;
+    const finalHash = this.afterImport(file, id, body, version, same, read.hash);
     return this.place(file, again.card, now, finalHash, read.rescued ? [rescuedWarning(file, id)] : []);
   }
 
@@ -302,11 +303,11 @@ export class CardLoader {
   private async storeLargeData(
     id: string,
     data: PreparedData,
-  ): Promise<{ write: () => number; discard: () => void } | undefined> {
+  ): Promise<{ write: () => Promise<number>; discard: () => void } | undefined> {
     if (data.kind === 'value') {
-      return { write: () => this.store.replace(id, data.value, 'file', 'import'), discard: () => {} };
+      return { write: async () => this.store.replace(id, data.value, 'file', 'import'), discard: () => {} };
     }
-    const staged = this.store.stageRows(id, 'file', 'import', data.after ?? OMITTED_IMAGE);
+    const staged = this.store.stageRows(id);
     this.staging = staged;
     try {
       await this.storeSlices(staged, data.buf, data.ends);
@@ -316,7 +317,7 @@ export class CardLoader {
       throw err;
     }
     if (!staged.isOpen()) return undefined;
-    return { write: () => staged.commit(), discard: () => staged.discard() };
+    return { write: () => staged.finish('file', 'import', data.after), discard: () => staged.discard() };
   }
 
   /** Stores prepared rows in slices of LOAD_SLICE_ROWS, a turn of the event loop after each. */
@@ -527,6 +528,18 @@ export class CardLoader {
       fs.rmSync(backup, { force: true });
       throw err;
     }
+    return this.afterImport(file, id, body, version, same, readHash);
+  }
+
+  /** importData once the data is stored (at `version`): tells listeners, rewrites the file meta-only. */
+  private afterImport(
+    file: string,
+    id: string,
+    body: ManifestBody,
+    version: number,
+    same: string | ((aside: string) => boolean),
+    readHash: string,
+  ): string {
     this.emit({ type: 'data-changed', id, version });
     const text = serializeManifest(body);
     return commitIfUnchanged(writeTemp(file, text), file, same) === 'committed'

@@ -13,10 +13,12 @@
 import { conflict, RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
+import { currentChangeScope } from './change-scope.js';
 import { type Db, deferredWriteTransaction, walSyncOf, writeTransaction } from './database.js';
 import * as ops from './row-ops.js';
 import type { Literal, Segment } from './row-path.js';
-import { dropUnfinished, StagedRows } from './staged-rows.js';
+import { commitInWorker } from './staged-commit.js';
+import { dropUnfinished, type StagedCommit, StagedRows } from './staged-rows.js';
 
 /** How a card's data is held: a top-level array, one JSON document, or nothing at all. */
 export type DataShape = 'array' | 'value' | 'none';
@@ -493,16 +495,17 @@ export class CardDataStore {
 
   /**
    * Starts writing a whole new list of rows for `cardId` in slices (staged-rows.ts): `add` them
-   * a slice at a time, then `commit` replaces the card's data with them in one transaction,
-   * recorded as op `op` by `actor` with `after` as the change's after image (OMITTED_IMAGE when
-   * too large to keep). Until then every other write to the card is refused (409 CARD_LOADING).
+   * a slice at a time, then `finish` replaces the card's data with them in one transaction.
+   * Until then every other write to the card is refused (409 CARD_LOADING).
    */
-  stageRows(cardId: string, actor: Actor, op: string, after: Image): StagedRows {
+  stageRows(cardId: string): StagedRows {
     const staged = StagedRows.begin(this.db, cardId, (key) => this.filling.has(key), {
-      beforeImage: (id) => this.beforeImage(id),
-      record: (id, rowCount, before) => {
-        const version = this.changes.record(id, actor, op, '', before, after);
-        this.q.upsertState.run(id, 'array', null, rowCount, version, new Date().toISOString());
+      commit: (job) => this.commitStagedRows(job),
+      commitElsewhere: async (job) => {
+        const { version, setId } = await commitInWorker(this.db.name, job);
+        // the worker's change is this process's newest, in the unit of work's change set
+        this.changes.lastId = Math.max(this.changes.lastId, version);
+        currentChangeScope()?.sets.set(this.changes, setId);
         return version;
       },
       release: (key) => {
@@ -513,6 +516,31 @@ export class CardDataStore {
     this.filling.add(staged.key);
     this.filling.add(cardId);
     return staged;
+  }
+
+  /**
+   * Makes the rows stored under `job.key` (stageRows) the whole data of `job.cardId`, in one
+   * transaction: the card's old rows go, its state and a change record are written.
+   * @returns the new data version.
+   * @throws Error when the rows stored are not all there any more (nothing changes then).
+   */
+  commitStagedRows(job: StagedCommit): number {
+    const { cardId, key, count } = job;
+    return writeTransaction(this.db, () => {
+      // a restore of the whole home meanwhile replaces every row: then these are not all there
+      const stored = this.db.prepare('SELECT count(*) FROM card_rows WHERE card_id = ?').pluck().get(key);
+      if (stored !== count) throw new Error(`${count} rows were stored, ${stored} are left`);
+      this.q.deleteState.run(key);
+      const before = this.beforeImage(cardId);
+      if (key !== cardId) {
+        this.q.deleteRows.run(cardId);
+        this.db.prepare('UPDATE card_rows SET card_id = ? WHERE card_id = ?').run(cardId, key);
+      }
+      const after = job.after ?? OMITTED_IMAGE;
+      const version = this.changes.record(cardId, job.actor, job.op, '', before, after);
+      this.q.upsertState.run(cardId, 'array', null, count, version, new Date().toISOString());
+      return version;
+    });
   }
 
   /** Removes what a crash left of rows being written in slices (staged-rows.ts). Call once at start-up. */

@@ -9,7 +9,8 @@
  * - the card's own id, when nothing is stored under it yet (a new card): no card is loaded with
  *   that id meanwhile, so nothing reads them, and the commit only writes the card's state;
  * - otherwise a private key no card id can take: the card's current rows stay readable until
- *   the commit replaces them (which then moves the new rows over, in that one transaction).
+ *   the commit replaces them (which then moves the new rows over, in that one transaction, run
+ *   on a worker thread's connection: staged-commit.ts).
  * Writes to a key while it is being filled are refused (CardDataStore). A `card_state` row of
  * version 0 marks the key while it is filled (a real version is a change id, never 0): what a
  * crash leaves behind is removed at the next start (`dropUnfinished`).
@@ -24,12 +25,24 @@ export const FILLING_VERSION = 0;
 /** Prefix of the private keys (a NUL character: no card file names such an id). */
 const PRIVATE_KEY_PREFIX = '\u0000staged-rows:';
 
-/** What the rows need from the store when they are committed. */
+/** What a commit needs to know: it can run on the server's connection or on a worker's. */
+export interface StagedCommit {
+  cardId: string;
+  key: string;
+  /** Rows stored under `key`. */
+  count: number;
+  actor: string;
+  op: string;
+  /** The change's after image (the whole list's JSON); undefined when too large to keep. */
+  after: string | undefined;
+}
+
+/** What the rows need from the store. */
 export interface StagedRowsHooks {
-  /** The change log's image of the card's data before the commit (read first, inside its transaction). */
-  beforeImage(cardId: string): Image;
-  /** Writes the card's state and records the change, inside the commit's transaction; returns the version. */
-  record(cardId: string, rowCount: number, before: Image): number;
+  /** Commits on the server's connection (see CardDataStore.commitStagedRows); returns the version. */
+  commit(job: StagedCommit): number;
+  /** Commits on a worker thread's own connection; resolves with the version. */
+  commitElsewhere(job: StagedCommit): Promise<number>;
   /** The key is no longer being filled. */
   release(key: string): void;
 }
@@ -52,6 +65,8 @@ export class StagedRows {
   /** Rows stored so far. */
   count = 0;
   private open = true;
+  /** A commit is under way (discarding then would race it). */
+  private committing = false;
   private readonly insert;
 
   private constructor(
@@ -90,29 +105,27 @@ export class StagedRows {
   }
 
   /**
-   * Makes the rows the card's whole data, in one transaction with the hook's state and change
-   * record. A throw leaves everything as it was (the rows can still be discarded).
+   * Makes the rows the card's whole data, in one transaction with its state and change record
+   * (recorded as `op` by `actor`, `after` its after image). Under the card's own id that is a few
+   * small writes, made at once; under a private key the card's old rows give way to these in one
+   * statement each, which on hundreds of thousands of rows takes seconds: that transaction runs
+   * on a worker thread's connection, so the event loop keeps answering (reads see the old rows
+   * until it commits). A throw or rejection leaves everything as it was (the rows can still be
+   * discarded).
    * @returns the new data version.
    */
-  commit(): number {
+  async finish(actor: string, op: string, after: string | undefined): Promise<number> {
     if (!this.open) throw new StagedRowsClosed('these rows were already committed or discarded');
-    const version = writeTransaction(this.db, () => {
-      // a restore of the whole home meanwhile replaces every row: then these are not all there
-      const stored = this.db
-        .prepare('SELECT count(*) FROM card_rows WHERE card_id = ?')
-        .pluck()
-        .get(this.key);
-      if (stored !== this.count) throw new Error(`${this.count} rows were stored, ${stored} are left`);
-      this.db.prepare('DELETE FROM card_state WHERE card_id = ?').run(this.key);
-      const before = this.hooks.beforeImage(this.cardId);
-      if (this.key !== this.cardId) {
-        this.db.prepare('DELETE FROM card_rows WHERE card_id = ?').run(this.cardId);
-        this.db.prepare('UPDATE card_rows SET card_id = ? WHERE card_id = ?').run(this.cardId, this.key);
-      }
-      return this.hooks.record(this.cardId, this.count, before);
-    });
-    this.close();
-    return version;
+    const job: StagedCommit = { cardId: this.cardId, key: this.key, count: this.count, actor, op, after };
+    this.committing = true;
+    try {
+      const version =
+        this.key === this.cardId ? this.hooks.commit(job) : await this.hooks.commitElsewhere(job);
+      this.close();
+      return version;
+    } finally {
+      this.committing = false;
+    }
   }
 
   /** Whether rows can still be added and committed. */
@@ -122,7 +135,7 @@ export class StagedRows {
 
   /** Removes the rows written so far (nothing of them was ever seen). Safe to call twice. */
   discard(): void {
-    if (!this.open) return;
+    if (!this.open || this.committing) return;
     writeTransaction(this.db, () => {
       this.db.prepare('DELETE FROM card_rows WHERE card_id = ?').run(this.key);
       this.db

@@ -136,6 +136,34 @@ describe('a large card file dropped into the data folder', () => {
     expect(first).toMatchObject({ total: ROWS, rows: [{ bpm: 90 }] });
   });
 
+  it('over a card that has rows, the last step (the old rows giving way to the new) does not hold the server either', async () => {
+    s = await startServer();
+    drop(bigManifest(ROWS, 'Heart rate', 60));
+    expect((await watchLoad(ROWS, () => backups() === 1)).counts.has(ROWS)).toBe(true);
+    // every new row stored (under the key of rows being filled), the card not changed yet
+    const staged = () =>
+      server()
+        .inst.db.prepare(
+          'SELECT count(*) FROM card_rows WHERE card_id = (SELECT card_id FROM card_state WHERE version = 0)',
+        )
+        .pluck()
+        .get() as number;
+    const first = async () =>
+      (await server().api('/api/manifests/big/rows?limit=1&order=asc')).body.rows[0].bpm;
+    drop(bigManifest(ROWS, 'Heart rate', 90));
+    let answeredWhileCommitting = false;
+    const giveUp = Date.now() + 60_000;
+    while ((await first()) === 60 && Date.now() < giveUp) {
+      const allIn = staged() === ROWS;
+      const health = await server().api('/healthz');
+      if (allIn && health.status === 200 && (await first()) === 60) answeredWhileCommitting = true;
+      await sleep(1);
+    }
+    expect(await first()).toBe(90);
+    expect(answeredWhileCommitting).toBe(true);
+    expect(await listedRows()).toBe(ROWS);
+  });
+
   it('saved again while it loads: the newer save is what the card becomes, and it is not written over', async () => {
     s = await startServer();
     const small = `${JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'big', label: 'Saved again' } })}\n`;
