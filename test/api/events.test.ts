@@ -164,7 +164,8 @@ describe('GET /api/events', { timeout: 20_000 }, () => {
     ).toContain('sleep.json');
     fs.writeFileSync(
       path.join(s.dataDir, 'nolabel.json'),
-      JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel' } }),
+      // a label left out is read as the id in words; a label that is not text is a mistake
+      JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'nolabel', label: 42 } }),
     );
     const named = await st.next(
       (e) => e.event === 'card' && e.data.type === 'file-error' && e.data.file === 'nolabel.json',
