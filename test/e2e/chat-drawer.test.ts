@@ -116,7 +116,8 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     await page.locator(`${DRAWER} .chat-conv-confirm`).getByRole('button', { name: 'Delete' }).click();
     await eventually(titles).toEqual(['Blood pressure', 'Vitamin D']);
     expect((await s.api(`/api/conversations/${sleepId}`)).status).toBe(404);
-    expect(await page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('New conversation');
+    // the panel's title follows once the list has (the two update one after the other)
+    await eventually(() => page.locator(`${PANEL} [data-chat-title]`).textContent()).toBe('New conversation');
     // a second thought: "Keep" leaves it alone
     await page.getByRole('button', { name: 'Delete Blood pressure' }).click();
     await page.getByRole('button', { name: 'Keep' }).click();
