@@ -12,7 +12,7 @@ import type { CardDataStore } from '../store/card-data-store.js';
 import type { CardEvent, CardLoader } from './card-loader.js';
 import type { Card, CardRegistry } from './card-registry.js';
 import { contentHash, type ManifestBody, serializeManifest } from './manifest-file.js';
-import { sanitizeAtLoad } from './validate-manifest.js';
+import { loadNotes, sanitizeAtLoad } from './validate-manifest.js';
 import type { ViewCache } from './view-data.js';
 
 /** Dependencies of the card operations. */
@@ -129,14 +129,12 @@ export function writeCardManifest(ctx: CardContext, card: Card, raw: ManifestBod
     );
   }
   ctx.loader.wroteFile(card.file);
-  const { manifest, dropped } = sanitizeAtLoad(raw);
+  const sanitized = sanitizeAtLoad(raw);
+  const { manifest } = sanitized;
   const next: Card = { ...card, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) };
   ctx.registry.put(next);
   const file = path.basename(card.file);
-  ctx.registry.setErrors(
-    card.file,
-    dropped.map((d) => ({ file, id: card.id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
-  );
+  ctx.registry.setErrors(card.file, loadNotes(sanitized, file, card.id));
   ctx.emit({ type: 'card-changed', id: card.id });
   return next;
 }

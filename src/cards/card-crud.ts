@@ -33,6 +33,7 @@ import {
 } from './manifest-file.js';
 import { assertRowsData } from './row-shape.js';
 import {
+  loadNotes,
   type ManifestValidation,
   sanitizeAtLoad,
   validateForCreate,
@@ -164,18 +165,10 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
     if (!adopt) ctx.store.replace(id, data, actor, 'create');
     ctx.store.changes.recordManifest(id, path.basename(file), undefined, text);
   });
-  const { manifest, dropped } = sanitizeAtLoad(raw);
+  const sanitized = sanitizeAtLoad(raw);
+  const { manifest } = sanitized;
   ctx.registry.put({ id, file, raw, manifest: manifest as Card['manifest'], hash: contentHash(text) });
-  ctx.registry.setErrors(
-    file,
-    dropped.map((d) => ({
-      file: path.basename(file),
-      id,
-      code: 'FIELD_DROPPED',
-      path: d.path,
-      message: d.message,
-    })),
-  );
+  ctx.registry.setErrors(file, loadNotes(sanitized, path.basename(file), id));
   ctx.emit({ type: 'card-changed', id });
   ctx.emit({ type: 'data-changed', id, version: ctx.store.state(id).version });
   ctx.onCreate?.(id);

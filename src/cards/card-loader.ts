@@ -31,7 +31,7 @@ import {
 } from './manifest-file.js';
 import { type BytesProblem, readManifestBytes } from './manifest-read.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
-import { sanitizeAtLoad } from './validate-manifest.js';
+import { loadNotes, sanitizeAtLoad } from './validate-manifest.js';
 
 /** Options of one load. */
 export interface LoadOptions {
@@ -415,11 +415,9 @@ export class CardLoader {
     const { id, body, holder, rival } = judged;
     const name = path.basename(file);
     // an unknown meta.ingest.metric is dropped at load
-    const { manifest, dropped } = sanitizeAtLoad(body, { isKnownMetric });
-    const errors: LoadError[] = [
-      ...dropped.map((d) => ({ file: name, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
-      ...warnings,
-    ];
+    const sanitized = sanitizeAtLoad(body, { isKnownMetric });
+    const { manifest } = sanitized;
+    const errors: LoadError[] = [...loadNotes(sanitized, name, id), ...warnings];
     const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash };
     if (rival) {
       // this file ranks first, so it takes the id (as a restart would); the others yield and

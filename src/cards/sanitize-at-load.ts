@@ -3,6 +3,7 @@
  * `ingest` / `cadence` / notification items / category are dropped at load and the card still
  * renders). Pure: the caller reads the file and decides what to do with the result.
  */
+import type { LoadError } from '../common/view-types.js';
 import type { FieldError } from '../errors.js';
 import { formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
 import { readHandSpellings } from './hand-spellings.js';
@@ -19,6 +20,12 @@ export interface SanitizeResult {
    * must refuse to register such a manifest.
    */
   dropped: FieldError[];
+  /**
+   * Fields kept as written that cannot work as they stand (an input whose `min` is above its
+   * `max`, a `select` without options, a key two inputs fill): the rules that report them drop
+   * nothing, so a hand-written card still loads; the loader lists them (FIELD_UNUSABLE).
+   */
+  unusable: FieldError[];
   /**
    * Problems left in place on purpose: the `data` block (user rows) is never pruned. Also notes a
    * JSON-string `data` that held an array or object and was parsed ("rescued with a warning",
@@ -106,12 +113,14 @@ export function sanitizeAtLoad(m: Record<string, unknown>, opts: ManifestRuleOpt
     message: i.message,
   }));
   const warnings: FieldError[] = [];
+  const unusable: FieldError[] = [];
   if (isPlainObject(manifest.meta)) {
-    const removals = applyRemovals(
-      manifest,
-      planRemovals(optionalFieldIssues(manifest, manifest.meta, opts)),
-    );
+    const issues = optionalFieldIssues(manifest, manifest.meta, opts);
+    const removals = applyRemovals(manifest, planRemovals(issues));
     for (const r of removals) dropped.push({ path: formatPath(r.path), message: r.reasons.join('; ') });
+    // paths as in the file (indexes before any drop), where the person will look
+    for (const i of issues)
+      if (i.drops?.length === 0) unusable.push({ path: formatPath(i.path), message: i.message });
   }
   if (typeof manifest.data === 'string') {
     let parsed: unknown;
@@ -127,5 +136,21 @@ export function sanitizeAtLoad(m: Record<string, unknown>, opts: ManifestRuleOpt
   }
   for (const i of checkDataSchedules(manifest.data))
     warnings.push({ path: formatPath(i.path), message: i.message });
-  return { manifest, dropped, warnings };
+  return { manifest, dropped, unusable, warnings };
+}
+
+/**
+ * The entries of the load `errors` list a card's sanitize result gives, for its `file` (the name
+ * inside the data folder) and `id`: each dropped field (FIELD_DROPPED), each field kept as written
+ * that cannot work (FIELD_UNUSABLE).
+ */
+export function loadNotes(
+  r: Pick<SanitizeResult, 'dropped' | 'unusable'>,
+  file: string,
+  id: string,
+): LoadError[] {
+  return [
+    ...r.dropped.map((d) => ({ file, id, code: 'FIELD_DROPPED', path: d.path, message: d.message })),
+    ...r.unusable.map((d) => ({ file, id, code: 'FIELD_UNUSABLE', path: d.path, message: d.message })),
+  ];
 }

@@ -15,7 +15,7 @@ import type { CardContext } from './card-context.js';
 import type { CardFileBatch } from './card-file-batch.js';
 import type { Card } from './card-registry.js';
 import { contentHash, isManifestFileName, type ManifestBody } from './manifest-file.js';
-import { sanitizeAtLoad } from './validate-manifest.js';
+import { loadNotes, sanitizeAtLoad } from './validate-manifest.js';
 
 /** A manifest file the undo puts back (text) or removes (undefined). */
 export interface FileTarget {
@@ -133,7 +133,8 @@ export function syncRegistry(ctx: CardContext, t: FileTarget): void {
     return;
   }
   const raw = JSON.parse(t.text) as ManifestBody;
-  const { manifest, dropped } = sanitizeAtLoad(raw);
+  const sanitized = sanitizeAtLoad(raw);
+  const { manifest } = sanitized;
   ctx.loader.wroteFile(t.file);
   ctx.registry.put({
     id: t.cardId,
@@ -142,16 +143,6 @@ export function syncRegistry(ctx: CardContext, t: FileTarget): void {
     manifest: manifest as Card['manifest'],
     hash: contentHash(t.text),
   });
-  const name = path.basename(t.file);
-  ctx.registry.setErrors(
-    t.file,
-    dropped.map((d) => ({
-      file: name,
-      id: t.cardId,
-      code: 'FIELD_DROPPED',
-      path: d.path,
-      message: d.message,
-    })),
-  );
+  ctx.registry.setErrors(t.file, loadNotes(sanitized, path.basename(t.file), t.cardId));
   ctx.emit({ type: 'card-changed', id: t.cardId });
 }

@@ -7,7 +7,9 @@ const paths = (v: unknown) => checkInputs(v, AT).map((i) => formatPath(i.path));
 
 describe('checkInputs', () => {
   it.each([...INPUT_TYPES])('accepts type %s', (type) => {
-    expect(checkInputs([{ key: 'v', type }], AT)).toEqual([]);
+    // a choice input needs its choices (see the options rules below)
+    const options = ['select', 'chips', 'chips-multi'].includes(type) ? { options: ['a'] } : {};
+    expect(checkInputs([{ key: 'v', type, ...options }], AT)).toEqual([]);
   });
 
   it('accepts the legacy name key and passes unknown options through', () => {
@@ -38,5 +40,58 @@ describe('checkInputs', () => {
       /^meta\.writeable\.inputs\[0\]\.type must be a known input type \(number, /,
     );
     expect(issue.drops).toEqual([[...AT, 0]]);
+  });
+
+  it('refuses options no value could satisfy, reporting without dropping the input', () => {
+    const one = (input: Record<string, unknown>) => checkInputs([{ key: 'v', ...input }], AT);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: 'number', min: 10, max: 1 }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'stepper', min: 0.5, max: 0.1 }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'rating', max: 1000000 }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'rating', min: -20 }, 'meta.writeable.inputs[0].min'],
+      [{ type: 'rating', min: 1, max: 4.5 }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'select', options: [] }, 'meta.writeable.inputs[0].options'],
+      [{ type: 'select' }, 'meta.writeable.inputs[0].options'],
+      [{ type: 'chips', options: ['a', null] }, 'meta.writeable.inputs[0].options[1]'],
+      [
+        { type: 'chips-multi', options: ['a', { value: 'a', label: 'A' }] },
+        'meta.writeable.inputs[0].options[1]',
+      ],
+      [{ type: 'text', maxLength: -1 }, 'meta.writeable.inputs[0].maxLength'],
+      [{ type: 'textarea', maxLength: 0 }, 'meta.writeable.inputs[0].maxLength'],
+      [{ type: 'textarea', rows: 2.5 }, 'meta.writeable.inputs[0].rows'],
+    ];
+    for (const [input, path] of cases) {
+      const issues = one(input);
+      expect(
+        issues.map((i) => formatPath(i.path)),
+        JSON.stringify(input),
+      ).toEqual([path]);
+      expect(issues[0].drops).toEqual([]);
+      expect(issues[0].message.startsWith(path)).toBe(true);
+    }
+    for (const fine of [
+      { type: 'number', min: 1, max: 1 },
+      { type: 'rating', min: 0, max: 9 },
+      { type: 'rating', min: 6 },
+      { type: 'select', options: [{ value: 1, label: 'One' }, 2, 'three'] },
+      { type: 'text', maxLength: 1 },
+      { type: 'number', min: 'ten' },
+    ])
+      expect(one(fine), JSON.stringify(fine)).toEqual([]);
+  });
+
+  it('refuses a key two inputs fill, naming the second', () => {
+    const issues = checkInputs(
+      [
+        { key: 'kg', type: 'number' },
+        { key: 'note', type: 'text' },
+        { name: 'kg', type: 'number' },
+      ],
+      AT,
+    );
+    expect(issues.map((i) => formatPath(i.path))).toEqual(['meta.writeable.inputs[2].name']);
+    expect(issues[0].message).toContain('inputs[0]');
+    expect(issues[0].drops).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Input descriptors: `meta.writeable.inputs[]` and the legacy `meta.view.inputs[]` (docs/MANIFEST-SCHEMA.md
- * "Input types"; the legacy shape keys inputs by `name`). Only the
- * key and the type are checked; per-type options pass through.
+ * "Input types"; the legacy shape keys inputs by `name`). The key and the type are checked (a bad
+ * one drops the input at load); so are the options no value could satisfy and a key filled twice
+ * (validate-input-options.ts: refused on create and patch, reported at load); other options pass
+ * through.
  */
 import {
   describeValue,
@@ -11,6 +13,7 @@ import {
   isPlainObject,
   type Segment,
 } from './field-issues.js';
+import { duplicateKeyIssues, inputOptionIssues } from './validate-input-options.js';
 
 /**
  * Input types the renderers know (docs/MANIFEST-SCHEMA.md table, plus `chips` / `chips-multi`, which
@@ -72,13 +75,14 @@ function checkInput(input: unknown, at: Segment[]): Issue[] {
       ),
     );
   }
-  return issues;
+  return issues.length > 0 ? issues : inputOptionIssues(input, at);
 }
 
 /**
  * Strict check of an `inputs` list when present (`at` is its path): an array of objects, each with
- * a non-empty string `key` (or, legacy, `name` when `key` is absent) and a known `type`.
- * Lenient drops: a non-array list whole; each bad input.
+ * a non-empty string `key` (or, legacy, `name` when `key` is absent) and a known `type`, options
+ * that can work, and no key twice. Lenient drops: a non-array list whole; each input with a bad
+ * key or type (the option and duplicate issues drop nothing).
  */
 export function checkInputs(value: unknown, at: Segment[]): Issue[] {
   if (value === undefined) return [];
@@ -87,5 +91,5 @@ export function checkInputs(value: unknown, at: Segment[]): Issue[] {
       { path: at, drops: [at], message: `${formatPath(at)} must be an array, got ${describeValue(value)}` },
     ];
   }
-  return value.flatMap((input, i) => checkInput(input, [...at, i]));
+  return [...value.flatMap((input, i) => checkInput(input, [...at, i])), ...duplicateKeyIssues(value, at)];
 }

@@ -22,7 +22,7 @@ export {
   type ManifestSchemaId,
 } from './manifest-schema-id.js';
 export { COMBINATION_ROLES, rendererShapeErrors } from './renderer-shape.js';
-export { type SanitizeResult, sanitizeAtLoad } from './sanitize-at-load.js';
+export { loadNotes, type SanitizeResult, sanitizeAtLoad } from './sanitize-at-load.js';
 
 /**
  * Result of a strict validation. `malformed` non-empty → HTTP 400 (bad JSON,

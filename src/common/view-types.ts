@@ -14,10 +14,10 @@ export interface LoadError {
   file: string;
   /** Card id when one could be read. */
   id?: string;
-  /** Stable code: INVALID_JSON, UNSUPPORTED_SCHEMA, MISSING_FIELD, DUPLICATE_ID, FIELD_DROPPED, READ_FAILED, IMPORT_FAILED. */
+  /** Stable code: INVALID_JSON, UNSUPPORTED_SCHEMA, MISSING_FIELD, DUPLICATE_ID, FIELD_DROPPED, FIELD_UNUSABLE, READ_FAILED, IMPORT_FAILED (docs/API.md "List cards"). */
   code: string;
   message: string;
-  /** Field path for FIELD_DROPPED and MISSING_FIELD. */
+  /** Field path for FIELD_DROPPED, FIELD_UNUSABLE and MISSING_FIELD. */
   path?: string;
   /** Line of the file (from 1) where an INVALID_JSON file's mistake is. */
   line?: number;

@@ -38,6 +38,7 @@ const LOAD_ERROR_CODES = new Set([
   'READ_FAILED',
   'DATA_NOT_IMPORTED',
   'DATA_RESCUED',
+  'FIELD_UNUSABLE',
 ]);
 
 function sourceFiles(dir: string): string[] {

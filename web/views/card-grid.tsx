@@ -156,6 +156,8 @@ function problemText(code: string, line?: number): string {
         : `it has a mistake on line ${line}, so it is not shown`;
     case 'FIELD_DROPPED':
       return 'one of its settings could not be used and is left out; the rest of the card works';
+    case 'FIELD_UNUSABLE':
+      return 'one of its entry fields is set up so that no value fits it; the rest of the card works';
     case 'DATA_RESCUED':
       return 'its entries were saved in an unusual way and have been recovered';
     case 'DATA_NOT_IMPORTED':
