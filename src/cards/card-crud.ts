@@ -24,13 +24,7 @@ import { assertSchemaType } from './card-data.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
-import {
-  contentHash,
-  isManifestFileName,
-  type ManifestBody,
-  serializeManifest,
-  splitData,
-} from './manifest-file.js';
+import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
 import { assertRowsData } from './row-shape.js';
 import {
   loadNotes,
@@ -136,10 +130,6 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const parsed = withIngestCategory(body) as Record<string, unknown> & { meta: Record<string, unknown> };
   const id = parsed.meta.id as string;
   const file = cardFilePath(ctx.dataDir, id);
-  if (!isManifestFileName(path.basename(file))) {
-    const message = `meta.id "${id}" would be read as a backup file name (<name>.json.<stamp>); choose another id`;
-    throw invalid(message, [{ path: 'meta.id', message }]);
-  }
   if (ctx.registry.has(id) || fs.existsSync(file))
     throw conflict(`meta.id "${id}" is already in use`, 'ID_IN_USE');
   const { body: raw, hasData, data: given } = splitData(parsed);

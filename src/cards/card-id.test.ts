@@ -35,6 +35,19 @@ describe('checkCardId', () => {
     },
   );
 
+  it.each(['a.json.b', 'weight.json.20260101', 'x.json.json'])(
+    'rejects %j, whose file would be named like a backup and not loaded',
+    (id) => {
+      const e = checkCardId(id);
+      expect(e?.path).toBe('meta.id');
+      expect(e?.message).toContain('must not contain ".json."');
+    },
+  );
+
+  it.each(['a.json', 'json.b', 'a.jsonb.c', 'a.json-b'])('accepts %j (no ".json." inside)', (id) => {
+    expect(checkCardId(id)).toBeNull();
+  });
+
   it('accepts near-reserved names', () => {
     expect(checkCardId('index2')).toBeNull();
     expect(checkCardId('reports-weekly')).toBeNull();

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { type FieldError, invalid } from '../errors.js';
 import { MAX_CARD_ID_CHARS, RESERVED_CARD_IDS } from '../limits.js';
+import { isManifestFileName } from './manifest-file.js';
 
 /** The id pattern of the create path. */
 export const CARD_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -13,7 +14,9 @@ export const CARD_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 /**
  * Checks a would-be `meta.id` against docs/API.md rules, in this order: a non-empty
  * string; not a reserved name (`_archive`, `_virtual`, `_meta`, `auto-export`, `reports`,
- * `index`); at most 64 characters; matches `/^[a-z0-9][a-z0-9._-]*$/`.
+ * `index`); at most 64 characters; matches `/^[a-z0-9][a-z0-9._-]*$/`; no `.json.` in it (the
+ * file `<id>.json` would be named like a backup, `<name>.json.<stamp>.json`, which the loader
+ * passes over, so the card would be gone at the next start).
  * Returns null when the id is acceptable, else one `FieldError` at path `meta.id` whose message
  * says which rule failed. A failure maps to HTTP 422 (docs/API.md status table).
  */
@@ -30,6 +33,11 @@ export function checkCardId(id: unknown): FieldError | null {
     return fail(
       'meta.id must match /^[a-z0-9][a-z0-9._-]*$/: lowercase letters, digits, ".", "_" and "-", ' +
         'starting with a letter or digit',
+    );
+  }
+  if (!isManifestFileName(`${id}.json`)) {
+    return fail(
+      `meta.id "${id}" must not contain ".json.": its file would be named like a backup (<name>.json.<stamp>.json), which is not loaded`,
     );
   }
   return null;
