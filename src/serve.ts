@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
+import { listeningOn } from './http/listen-address.js';
 import { portInUseMessage, portProblem } from './http/port-check.js';
 import { followingRequestLog } from './http/request-context.js';
 import { openInstance } from './instance.js';
@@ -66,9 +67,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  let address: string;
   try {
-    address = await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     // taken between the check above and now: the same sentence
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
@@ -84,9 +84,11 @@ async function main(): Promise<void> {
     config.auth.origin,
     typeof bound === 'object' && bound ? bound.port : config.port,
   );
+  // where the socket listens, in words (not the one URL listen() picked: 127.0.0.1 for 0.0.0.0)
+  const address = listeningOn(bound);
   app.log.info(
     { home: config.home, address, url: open },
-    `Klebb is running: open ${open} (listening on ${address})`,
+    `Klebb is running: open ${open}; listening on ${address}`,
   );
   // printed only once the server listens, so a start that fails never shows a link that cannot work
   const setupLink = inst.auth.setupLink();

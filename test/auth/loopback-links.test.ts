@@ -81,22 +81,30 @@ describe('links from a request on 127.0.0.1 or [::1]', () => {
     expect(inv.body.registerUrl).toMatch(/^http:\/\/localhost:8080\/register#code=/);
   });
 
-  it('the start message names the URL to open (localhost and the port), not only the socket address', async () => {
-    const box = sandboxHome();
-    try {
-      const child = await spawnServer({ home: box.home, env: { KLEBB_LOG_LEVEL: 'info' } });
-      const line = child
-        .output()
-        .split('\n')
-        .find((l) => l.includes('Klebb is running'));
-      expect(line, child.output()).toBeDefined();
-      expect(JSON.parse(line as string)).toMatchObject({
-        url: `http://localhost:${child.port}`,
-        msg: `Klebb is running: open http://localhost:${child.port} (listening on http://127.0.0.1:${child.port})`,
-      });
-      await child.stop();
-    } finally {
-      box.remove();
-    }
-  });
+  it.each([
+    ['127.0.0.1', (port: number) => `127.0.0.1:${port}, this machine only`],
+    // the default HOST: every address, not the one URL listen() picked (it said 127.0.0.1)
+    ['0.0.0.0', (port: number) => `0.0.0.0:${port}, every IPv4 address of this machine`],
+  ])(
+    'the start message names the URL to open and, with HOST=%s, where it truly listens',
+    async (host, where) => {
+      const box = sandboxHome();
+      try {
+        const child = await spawnServer({ home: box.home, env: { KLEBB_LOG_LEVEL: 'info', HOST: host } });
+        const line = child
+          .output()
+          .split('\n')
+          .find((l) => l.includes('Klebb is running'));
+        expect(line, child.output()).toBeDefined();
+        expect(JSON.parse(line as string)).toMatchObject({
+          url: `http://localhost:${child.port}`,
+          address: where(child.port),
+          msg: `Klebb is running: open http://localhost:${child.port}; listening on ${where(child.port)}`,
+        });
+        await child.stop();
+      } finally {
+        box.remove();
+      }
+    },
+  );
 });
