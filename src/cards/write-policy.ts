@@ -13,7 +13,9 @@
  *   today (the person's calendar day) needs `todayAllowed !== false`, a past day
  *   `pastAllowed === true`, a future day `futureAllowed === true`; else 422 DATE_NOT_ALLOWED with a
  *   sentence the form shows. Agents with a bearer token are not bound by this (they act for
- *   the owner); the caller decides who is bound.
+ *   the owner); the caller decides who is bound. A day outside FIRST_PLAUSIBLE_DAY …
+ *   LAST_PLAUSIBLE_DAY (`0000-01-01`, `9999-12-31`) is refused for everyone (422 INVALID_ENTRY),
+ *   as is such a value of a `date` input.
  * - `maxReadingsPerDay` (default 1): 1 → a new entry for a day that has a row replaces that row;
  *   N > 1 → it is added, then the oldest rows of that day beyond N are dropped. New dated rows are
  *   placed in date order; an entry without a date is appended (list cards).
@@ -28,6 +30,7 @@ import { isolateText } from '../common/isolate-text.js';
 import type { Entry, WritePolicy } from '../common/write-policy.js';
 import type { FieldError } from '../errors.js';
 import { invalid, KlebbError } from '../errors.js';
+import { FIRST_PLAUSIBLE_DAY, isPlausibleDay, LAST_PLAUSIBLE_DAY } from '../limits.js';
 
 /**
  * Where an entry is among the arguments of the write that carries it: `entry` in the entry
@@ -129,7 +132,8 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
     case 'checkbox':
       return typeof v === 'boolean' ? null : 'must be true or false';
     case 'date':
-      return isIsoDate(v) ? null : 'must be a date written YYYY-MM-DD';
+      if (!isIsoDate(v)) return 'must be a date written YYYY-MM-DD';
+      return isPlausibleDay(v) ? null : `must be a date from ${FIRST_PLAUSIBLE_DAY} to ${LAST_PLAUSIBLE_DAY}`;
     case 'time':
       return typeof v === 'string' && TIME_RE.test(v) ? null : 'must be a time written HH:MM';
   }
@@ -208,6 +212,15 @@ export function entryDay(
     throw invalid(
       `The date must be written YYYY-MM-DD.`,
       [{ path: entryPath(at, policy.dateField), message: 'must be a date written YYYY-MM-DD' }],
+      'INVALID_ENTRY',
+    );
+  }
+  if (!isPlausibleDay(filed)) {
+    // a year typed wrong (0000, 9999, 2206 for 2026): refused for everyone, agents too
+    const range = `${FIRST_PLAUSIBLE_DAY} to ${LAST_PLAUSIBLE_DAY}`;
+    throw invalid(
+      `${filed} is outside the days Klebb takes (${range}); check the year.`,
+      [{ path: entryPath(at, policy.dateField), message: `${filed} is outside ${range}` }],
       'INVALID_ENTRY',
     );
   }

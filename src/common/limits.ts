@@ -17,5 +17,21 @@ export const MAX_CONVERSATION_TITLE_CHARS = 120;
 export const MAX_TOKEN_NAME_CHARS = 64;
 export const MAX_NICKNAME_CHARS = 64;
 
+/**
+ * The days a date entered for a person may name, `YYYY-MM-DD` (docs/API.md "Entries"): an entry's
+ * day, a row written in their name, a `date` input's value, and a Health Auto Export sample's
+ * day. A birth year from 1900 on is plausible; `0000-01-01` or `9999-12-31` is a typo or a zeroed
+ * date, and a day outside these is refused, never stored. Fixed dates, not "now ± a margin": a
+ * rule that moved with the clock would refuse a row on one day that it took the day before.
+ */
+export const FIRST_PLAUSIBLE_DAY = '1900-01-01';
+/** See FIRST_PLAUSIBLE_DAY. */
+export const LAST_PLAUSIBLE_DAY = '2099-12-31';
+
+/** True for a day (`YYYY-MM-DD`) from FIRST_PLAUSIBLE_DAY to LAST_PLAUSIBLE_DAY. */
+export function isPlausibleDay(day: string): boolean {
+  return day >= FIRST_PLAUSIBLE_DAY && day <= LAST_PLAUSIBLE_DAY;
+}
+
 /** `meta.order` assumed for a card without one (cards sort by order, then label). */
 export const DEFAULT_CARD_ORDER = 1000;

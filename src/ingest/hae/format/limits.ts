@@ -3,6 +3,8 @@
  * this folder is the only place that reads them; move to src/limits.ts if another module needs one).
  */
 
+import { FIRST_PLAUSIBLE_DAY, LAST_PLAUSIBLE_DAY } from '../../../limits.js';
+
 /**
  * Slack when comparing a night's reported durations with its own start→end window, hours (1 min):
  * HAE rounds stage totals to the minute, so a consistent night can exceed its window by seconds.
@@ -19,19 +21,19 @@ export const MAX_SLEEP_HOURS_WITHOUT_WINDOW = 24;
 export const SLEEP_SEGMENT_GAP_MS = 60 * 60_000;
 
 /**
- * Oldest local date a sample may carry, `YYYY-MM-DD`: HealthKit has no data before the iPhone, and
- * a `0001-01-01` stamp is a zeroed date, not history (the Apple Health export's oldest records are
- * years after 1900; birth dates are not samples).
+ * Oldest local date a sample may carry, `YYYY-MM-DD`: the first day a person may enter at all
+ * (src/common/limits.ts). HealthKit has no data before the iPhone, and a `0001-01-01` stamp is a
+ * zeroed date, not history (the Apple Health export's oldest records are years after 1900).
  */
-export const EARLIEST_SAMPLE_DATE = '1900-01-01';
+export const EARLIEST_SAMPLE_DATE = FIRST_PLAUSIBLE_DAY;
 
 /**
- * Newest local date a sample may carry, `YYYY-MM-DD`. A fixed date, not "now + a margin": block
- * extraction is memoised by content (../service.ts), so a rule that changed with the clock would
- * keep a memoised verdict after it stopped being true. 2100 is past any real sample while catching
- * a year typed or parsed as 9999 or 3023.
+ * Newest local date a sample may carry, `YYYY-MM-DD`: the last day a person may enter. A fixed
+ * date, not "now + a margin": block extraction is memoised by content (../service.ts), so a rule
+ * that changed with the clock would keep a memoised verdict after it stopped being true. 2100 is
+ * past any real sample while catching a year typed or parsed as 9999 or 3023.
  */
-export const LATEST_SAMPLE_DATE = '2099-12-31';
+export const LATEST_SAMPLE_DATE = LAST_PLAUSIBLE_DAY;
 
 /**
  * Largest magnitude of one numeric value of a catalogue metric, in its canonical unit: no real
