@@ -3,7 +3,7 @@
  * - an optional stepper with a `default` starts at the default but can be cleared, so the entry
  *   leaves it out; the first press after clearing brings the default back; a required stepper has
  *   no Clear;
- * - a writable card whose only input was dropped at load (an unknown `slider` type) offers no
+ * - a writable card whose only input was dropped at load (an unknown `wobble` type) offers no
  *   "Add entry" and no form: it says it takes no entries from the web app.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ const mood = {
     emoji: '🎚️',
     order: 2,
     view: { enabled: true, component: 'generic-card', display: { template: '{level|}' } },
-    writeable: { fromWebapp: true, inputs: [{ key: 'level', type: 'slider', label: 'Level' }] },
+    writeable: { fromWebapp: true, inputs: [{ key: 'level', type: 'wobble', label: 'Level' }] },
   },
   data: [],
 };
