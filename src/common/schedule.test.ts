@@ -274,6 +274,18 @@ describe('doses', () => {
     });
     expect(adherence(omega, '2026-04-29', '2026-04-28').rate).toBeNull();
   });
+
+  it('a range reaching back decades counts its last ten years, recent doses included', () => {
+    const daily = {
+      schedule: { type: 'daily' },
+      doses: [{ scheduledDate: '2026-04-29', takenAt: '2026-04-29T08:00' }],
+    };
+    const a = adherence(daily, '1900-01-01', '2026-04-30');
+    expect(a.taken).toBe(1);
+    expect(a.scheduled).toBeGreaterThan(3600);
+    // the same as the last 3660 days asked for alone
+    expect(adherence(daily, '2016-04-23', '2026-04-30')).toEqual(a);
+  });
 });
 
 describe('items and paths', () => {

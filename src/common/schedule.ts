@@ -507,9 +507,13 @@ export interface Adherence {
   rate: number | null;
 }
 
+/** The most days adherence counts: the last ones of a longer range (ten years and a few days). */
+const ADHERENCE_MAX_DAYS = 3660;
+
 /**
- * Adherence of an item from `from` to `to` (inclusive, `YYYY-MM-DD`; at most 3660 days are
- * counted). A day's taken doses count up to the number due that day; the rest are `extra`.
+ * Adherence of an item from `from` to `to` (inclusive, `YYYY-MM-DD`; of a longer range, the last
+ * ADHERENCE_MAX_DAYS days are counted, so a range reaching far back still counts the recent
+ * doses). A day's taken doses count up to the number due that day; the rest are `extra`.
  * Instants are filed under their day in `timeZone` (the person's; see dayText).
  */
 export function adherence(item: unknown, from: string, to: string, timeZone?: string): Adherence {
@@ -517,15 +521,16 @@ export function adherence(item: unknown, from: string, to: string, timeZone?: st
   let taken = 0;
   let extra = 0;
   if (!isIsoDate(from) || !isIsoDate(to) || to < from) return { scheduled, taken, extra, rate: null };
+  const first = daysBetween(from, to) >= ADHERENCE_MAX_DAYS ? addDays(to, 1 - ADHERENCE_MAX_DAYS) : from;
   const byDay = new Map<string, number>();
   for (const d of dosesOf(item)) {
     if (!isTaken(d)) continue;
     const day = dayText(d.scheduledDate, timeZone) ?? dayText(d.takenAt, timeZone);
-    if (day && day >= from && day <= to) byDay.set(day, (byDay.get(day) ?? 0) + 1);
+    if (day && day >= first && day <= to) byDay.set(day, (byDay.get(day) ?? 0) + 1);
   }
-  const days = Math.min(daysBetween(from, to), 3659);
+  const days = daysBetween(first, to);
   for (let i = 0; i <= days; i++) {
-    const date = addDays(from, i);
+    const date = addDays(first, i);
     const due = dosesDue(item, date);
     const got = byDay.get(date) ?? 0;
     scheduled += due;
