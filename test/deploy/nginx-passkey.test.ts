@@ -80,6 +80,7 @@ describe('passkeys through nginx over HTTPS', { timeout: 120_000 }, () => {
     expect(s.inst.auth.setupLink()).toBeNull();
 
     // sign out, then back in with the same passkey
+    const beforeSignOut = w.problems.length;
     const out = await w.page.evaluate(async () => (await fetch('/auth/logout', { method: 'POST' })).status);
     expect(out).toBe(200);
     // The signed-out app may already be sending itself to /login, which aborts this navigation;
@@ -88,6 +89,10 @@ describe('passkeys through nginx over HTTPS', { timeout: 120_000 }, () => {
       if (!err.message.includes('net::ERR_ABORTED')) throw err;
     });
     await w.page.waitForURL(/\/login/);
+    // The signed-out app learns it is signed out from a refused request of its own (a card list
+    // refresh in flight), which the browser logs; that 401 is how it finds the way to sign-in.
+    const whileSignedOut = w.problems.splice(beforeSignOut);
+    expect(whileSignedOut.every((p) => p.includes('status of 401'))).toBe(true);
     await w.page
       .getByRole('button', { name: /Sign in/ })
       .first()
