@@ -22,7 +22,7 @@ export const CalendarDay = (description: string) =>
   });
 
 /** A card id as given in a path or a tool call (its rules, pattern and length, are checked when a card is created). */
-export const CardId = Type.String({ minLength: 1, description: 'The card id (meta.id).' });
+export const CardId = Type.String({ minLength: 1, description: 'meta.id' });
 
 /** `:id` of the card routes. */
 export const CardIdParams = Type.Object({ id: CardId });

@@ -10,7 +10,7 @@ import { MAX_ROW_WINDOW } from '../limits.js';
 /** A row path (docs/API.md "Row path grammar"). */
 export const RowPath = Type.String({
   description:
-    'Row path: "" = the whole data block; [date="2026-04-20"] picks one row of an array card; items[name="Vitamin D"].doses walks into objects; [index=-1] is the last row. Strings in double quotes, numbers and true/false bare.',
+    'Row path ("" = all data), e.g. [date="2026-04-20"], items[name="Vitamin D"].doses, [index=-1]. Strings quoted, numbers and true/false bare.',
 });
 
 /** Which rows of an array a read returns. */

@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../gateway/types.js';
 import { CARD_TOOLS } from './card-tools.js';
 import { CHANGE_TOOLS } from './change-tools.js';
 import { INFO_TOOLS } from './info-tools.js';
+import { modelSchema } from './model-schema.js';
 import { NOTIFICATION_TOOLS } from './notification-tools.js';
 import { ROW_TOOLS } from './row-tools.js';
 import type { Tool, ToolContext } from './tool.js';
@@ -51,7 +52,9 @@ function definitionsOf(tools: Tool[]): ToolDefinition[] {
     function: {
       name: t.name,
       description: t.description,
-      parameters: JSON.parse(JSON.stringify(t.parameters)),
+      parameters: modelSchema(
+        JSON.parse(JSON.stringify(t.parameters)),
+      ) as ToolDefinition['function']['parameters'],
     },
   }));
 }
