@@ -9,15 +9,15 @@
  * native shape (a top-level `message`, no `choices`) is one choice; reasoning from `reasoning_content`, `reasoning`,
  * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
  * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage`, a
- * vendor key holding one (`x_groq.usage`), a choice's own `usage` (Moonshot) or Ollama's counts
- * beside the reply; a tool-call fragment keeps whatever it carried (index,
+ * vendor key holding one (`x_groq.usage`), llama.cpp's `timings`, a choice's own `usage`
+ * (Moonshot) or Ollama's counts beside the reply; a tool-call fragment keeps whatever it carried (index,
  * id, name, arguments) plus any provider fields beside them, which some providers need echoed on
  * the next request (a thought signature in `extra_content`).
  */
 import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
 import { unwrapReply } from './reply-envelope.js';
 import type { GatewayUsage } from './types.js';
-import { normalizeUsage, OLLAMA_COUNT_NAMES } from './usage.js';
+import { normalizeUsage, OLLAMA_COUNT_NAMES, timingsUsage } from './usage.js';
 
 /** One piece of a tool call, as sent; every field may be missing. */
 export interface ToolFragment {
@@ -144,9 +144,9 @@ export function reasoningText(delta: Record<string, unknown>): string {
 }
 
 /**
- * Usage from `usage`, else from a vendor key (`x_<vendor>: {usage}`), else from Ollama's own
- * counts beside the reply (`prompt_eval_count`, `eval_count`: its native API, passed on by
- * proxies); null when none.
+ * Usage from `usage`, else from a vendor key (`x_<vendor>: {usage}`), else from llama.cpp's
+ * `timings` (see timingsUsage), else from Ollama's own counts beside the reply
+ * (`prompt_eval_count`, `eval_count`: its native API, passed on by proxies); null when none.
  */
 export function usageOf(payload: Record<string, unknown>): GatewayUsage | null {
   if (payload.usage !== undefined && payload.usage !== null) {
@@ -161,6 +161,8 @@ export function usageOf(payload: Record<string, unknown>): GatewayUsage | null {
       if (u) return u;
     }
   }
+  const timed = timingsUsage(payload.timings);
+  if (timed) return timed;
   const ollama = Object.fromEntries(OLLAMA_COUNT_NAMES.map((name) => [name, payload[name]]));
   return normalizeUsage(ollama);
 }

@@ -21,6 +21,25 @@ const TOTAL_NAMES = ['total_tokens', 'totalTokens'];
 /** Names of the usage counts Ollama's native API puts beside its reply rather than in a `usage` object. */
 export const OLLAMA_COUNT_NAMES = ['prompt_eval_count', 'eval_count', 'prompt_eval_cached_count'];
 
+/**
+ * Usage from llama.cpp's `timings` object (`llama-server` puts it on its last chunk or beside its
+ * reply, often with no `usage`): `prompt_n` counts the input tokens it evaluated, `cache_n` those
+ * it reused from its cache, `predicted_n` the output tokens. The input is both together, of which
+ * `cache_n` were cache hits. Null when it carries no count.
+ */
+export function timingsUsage(raw: unknown): GatewayUsage | null {
+  const t = rec(raw);
+  if (!t) return null;
+  const evaluated = num(t.prompt_n);
+  const cached = num(t.cache_n);
+  const predicted = num(t.predicted_n);
+  if (evaluated === undefined && predicted === undefined) return null;
+  const wire: Record<string, unknown> = { completion_tokens: predicted };
+  if (evaluated !== undefined) wire.prompt_tokens = evaluated + (cached ?? 0);
+  if (cached !== undefined) wire.prompt_tokens_details = { cached_tokens: cached };
+  return normalizeUsage(wire);
+}
+
 /** A number written as text, as some servers write their counts: "12", " 0.0042 ". */
 const NUMBER_TEXT = /^\s*\d+(?:\.\d+)?(?:e[+-]?\d+)?\s*$/i;
 
