@@ -167,22 +167,40 @@ export function usageOf(payload: Record<string, unknown>): GatewayUsage | null {
   return normalizeUsage(ollama);
 }
 
-const KNOWN_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
+/** Where a call's arguments may be, first found wins: OpenAI's `arguments`, then other spellings servers use. */
+const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input'];
+/** Keys of a call entry that say what the call is; any other key is a provider field to echo. */
+const KNOWN_CALL_KEYS = new Set(['index', 'id', 'type', 'function', 'tool', 'name', ...ARGUMENT_KEYS]);
 
-/** One tool-call entry as a fragment; undefined when it is not an object. */
+/** The arguments under the first of ARGUMENT_KEYS holding text or an object, else undefined. */
+function argumentsIn(o: Record<string, unknown> | undefined): string | Record<string, unknown> | undefined {
+  for (const key of ARGUMENT_KEYS) {
+    const v = o?.[key];
+    if (typeof v === 'string') return v;
+    const obj = rec(v);
+    if (obj) return obj;
+  }
+  return undefined;
+}
+
+/**
+ * One tool-call entry as a fragment; undefined when it is not an object. The name and arguments
+ * are read from the `function` object, else from a `tool` object, else from the entry itself (a
+ * flat `{id, name, arguments}`); `function` may also be the name alone. Arguments may be spelled
+ * `arguments`, `parameters`, `args` or `input` (Anthropic's), in the inner object or beside it.
+ */
 export function toolFragment(raw: unknown): ToolFragment | undefined {
   const tc = rec(raw);
   if (!tc) return undefined;
-  const fn = rec(tc.function);
+  const fn = rec(tc.function) ?? rec(tc.tool);
   const out: ToolFragment = {};
   if (typeof tc.index === 'number' && Number.isInteger(tc.index)) out.index = tc.index;
   const id = nonEmpty(typeof tc.id === 'string' ? tc.id.trim() : undefined);
   if (id !== undefined) out.id = id;
-  const name = nonEmpty(fn?.name);
+  const name = nonEmpty(fn?.name) ?? nonEmpty(tc.function) ?? nonEmpty(tc.name);
   if (name !== undefined) out.name = name;
-  const args = fn?.arguments;
-  if (typeof args === 'string') out.args = args;
-  else if (rec(args)) out.args = rec(args);
+  const args = argumentsIn(fn) ?? argumentsIn(tc);
+  if (args !== undefined) out.args = args;
   for (const [key, value] of Object.entries(tc)) {
     if (KNOWN_CALL_KEYS.has(key) || value === null || value === undefined) continue;
     out.extras ??= {};
