@@ -13,7 +13,7 @@ import {
   looksLikeHtml,
   summarizeHtml,
 } from './error-body.js';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError, type GatewayErrorInit } from './gateway-error.js';
 import { refusalReason } from './refusal-reason.js';
 import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 import { classifyFailure, statusOf } from './transience.js';
@@ -65,7 +65,9 @@ function badRequestReason(text: string): string | undefined {
  * Inputs: status line, response headers, body text (already capped). Output: a GatewayError;
  * nothing is thrown. Order: HTML/non-JSON is detected before any JSON parse; a 3xx is a
  * 'failed' / 'redirect' naming where it points;
- * 402, and 4xx with budget wording, are 'budget'; a bare 429 is 'rate_limited' with
+ * 402, and 4xx with budget wording, are 'budget'; an answer the provider could not read (Groq's
+ * 400 `tool_use_failed`, or any error carrying `failed_generation`) is 'failed' /
+ * 'malformed_output', retryable; a bare 429 is 'rate_limited' with
  * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large'); a request longer than
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
  * a model too big for the memory of the machine serving it is 'failed' / 'model_too_large' (Ollama
@@ -106,9 +108,11 @@ export function classifyHttpError(
     types: typesOf(decoded),
     message: providerText,
     waitStated: stated !== undefined,
+    failedGeneration: decoded?.failedGeneration,
   });
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
+  if (cls === 'model_slip' && status !== 429) return modelSlip(message, base);
   if (status === 429) {
     const tooLarge = requestExceedsLimit(providerText);
     if (tooLarge || cls === 'too_large') {
@@ -171,6 +175,20 @@ export function classifyHttpError(
 }
 
 /**
+ * The model's answer came out malformed (a tool call the provider's parser could not read; Groq
+ * says so with 400 `tool_use_failed` and the raw output in `failed_generation`): nothing was wrong
+ * with the request, and the model usually answers readably when asked again, so it is retryable
+ * (within the retry budget, and never once answer text was shown) and never repaired.
+ */
+function modelSlip(message: string, init: GatewayErrorInit): GatewayError {
+  return new GatewayError('failed', `the provider could not read the model's answer; ${message}`, {
+    ...init,
+    reason: 'malformed_output',
+    retryable: true,
+  });
+}
+
+/**
  * A redirect: node:http follows none, and sending the chat request again to wherever a 301, 302
  * or 303 points would turn it into a GET. The error names the address so the person can set
  * CHAT_ENDPOINT_URL to it; the client follows a 307 or 308 itself when it safely can
@@ -191,7 +209,8 @@ function redirectError(status: number, headers: HeaderBag): GatewayError {
  * Turns an error payload found inside a 200 reply (an SSE event or a JSON body) into a
  * GatewayError, or returns undefined when the payload is not an error (see isErrorPayload: an
  * `error`, or vLLM's and FastAPI's bare shapes beside no `choices`).
- * Budget wording gives 'budget'; wording of a wrong address (a server answering an unknown path
+ * Budget wording gives 'budget'; a malformed answer (`tool_use_failed`, `failed_generation`) gives
+ * 'failed' / 'malformed_output', retryable; wording of a wrong address (a server answering an unknown path
  * with 200 and an error) gives 'failed' / 'not_found'; a refused key or an unknown model, by its
  * numeric code (401, 403, 404), its code or type, or its words, gives 'failed' / 'auth' or
  * 'not_found' (refusal-reason.ts); everything else is 'failed', retryable when classifyFailure
@@ -219,10 +238,17 @@ export function classifyErrorPayload(
     inReply: true,
   };
   const stated = statedWaitMs(d);
-  const signs = { status: numeric, types, message: d.message, waitStated: stated !== undefined };
+  const signs = {
+    status: numeric,
+    types,
+    message: d.message,
+    waitStated: stated !== undefined,
+    failedGeneration: d.failedGeneration,
+  };
   const cls = classifyFailure(signs);
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
+  if (cls === 'model_slip') return modelSlip(message, init);
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {

@@ -145,8 +145,9 @@ export async function callGateway(
         redirects++;
         continue;
       }
-      // a refusal reported after answer text went out is not repaired: the text would show twice
-      const repairable = !progress.emittedText;
+      // a refusal reported after answer text went out is not repaired: the text would show twice;
+      // a malformed answer is the model's slip, not a refusal of anything we sent
+      const repairable = !progress.emittedText && err.reason !== 'malformed_output';
       if (
         repairable &&
         repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })

@@ -33,6 +33,11 @@ export interface DecodedError {
    * (`retryDelay: "26s"`), which Gemini sends with a per-minute quota.
    */
   retryDelayMs?: number;
+  /**
+   * The error carries the model's own output that the provider could not read (Groq's
+   * `failed_generation`, sent with a malformed tool call): the model slipped, the request was fine.
+   */
+  failedGeneration?: boolean;
 }
 
 function asRecord(v: unknown): Record<string, unknown> | undefined {
@@ -147,6 +152,7 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     if (relayed) out.headers = relayed;
     const delay = retryInfoDelayMs(e.details);
     if (delay !== undefined) out.retryDelayMs = Math.max(delay, out.retryDelayMs ?? 0);
+    if (e.failed_generation !== undefined && e.failed_generation !== null) out.failedGeneration = true;
     return out;
   }
   // vLLM / FastAPI shapes: no `error` key at all.

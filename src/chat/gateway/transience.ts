@@ -22,6 +22,8 @@ export interface FailureSigns {
    * words its per-minute quota as "You exceeded your current quota").
    */
   waitStated?: boolean;
+  /** The error carries the model's output the provider could not read (`failed_generation`). */
+  failedGeneration?: boolean;
 }
 
 /**
@@ -29,11 +31,20 @@ export interface FailureSigns {
  * - 'too_large': the request is longer than the model or the provider's limit takes.
  * - 'unfit': the model does not fit in the memory of the machine serving it; asking again loads
  *   it again and fails the same way until memory is freed or a smaller model is chosen.
+ * - 'model_slip': the model's output was malformed (a tool call the provider could not parse,
+ *   Groq's 400 `tool_use_failed`); the request was fine and a new answer may well be readable.
  * - 'invalid': the request itself was refused (validation, 4xx).
  * - 'transient': overload, rate limit, timeout, upstream failure; the same request may succeed.
  * - 'unknown': nothing says which (an in-stream error with no code, type or telling words).
  */
-export type FailureClass = 'budget' | 'too_large' | 'unfit' | 'invalid' | 'transient' | 'unknown';
+export type FailureClass =
+  | 'budget'
+  | 'too_large'
+  | 'unfit'
+  | 'model_slip'
+  | 'invalid'
+  | 'transient'
+  | 'unknown';
 
 /**
  * Provider error codes/types after which the same request may be sent again, compared without
@@ -71,6 +82,13 @@ const TRANSIENT_TYPES = new Set(
     'capacity_exceeded',
   ].map(squash),
 );
+
+/**
+ * Codes of a model's malformed output, said with a 400 although the request was fine: Groq's
+ * `tool_use_failed` (a tool call its parser could not read, or one to a tool not offered) and
+ * `json_validate_failed` (its JSON-mode twin).
+ */
+const MODEL_SLIP_TYPES = new Set(['tool_use_failed', 'json_validate_failed'].map(squash));
 
 /** Exception class names meaning the request itself was refused. */
 const REFUSED_TYPES = new Set(
@@ -124,6 +142,8 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
   if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
   const squashed = types.map(squash);
+  // before 'invalid': the provider files a malformed answer under invalid_request_error
+  if (signs.failedGeneration || squashed.some((t) => MODEL_SLIP_TYPES.has(t))) return 'model_slip';
   if (types.some((t) => t.includes('validation') || t.includes('invalid'))) return 'invalid';
   if (squashed.some((t) => REFUSED_TYPES.has(t))) return 'invalid';
   if (status !== undefined && transientStatus(status)) return 'transient';
