@@ -89,7 +89,9 @@ export function parseBufferedCompletion(
       text: first.answer + last.answer,
       reasoning: choice.reasoning + first.reasoning + last.reasoning,
       toolCalls: calls.calls(),
-      finishReason: choice.finish,
+      // a content-filter verdict that blocked the answer or the prompt fails it, whatever finish_reason says
+      finishReason:
+        choice.filter === 'filtered' || body.promptFilter === 'filtered' ? 'content_filter' : choice.finish,
       usage: body.usage,
       streamed: false,
       warnings: extraWarnings,

@@ -45,13 +45,24 @@ export interface NormalChoice {
    * the whole answer so far (servers that end a stream with the full message), not a delta.
    */
   whole?: boolean;
+  /**
+   * The content-filter verdict the choice carries (Azure's `content_filter_results`, on the
+   * choice or in its delta or message): 'filtered' when some category says `filtered: true`,
+   * 'passed' when none does; undefined when it carries none.
+   */
+  filter?: FilterVerdict;
 }
+
+/** A content-filter verdict: the answer (or the prompt) was blocked, or checked and let through. */
+export type FilterVerdict = 'passed' | 'filtered';
 
 /** A normalised reply piece. */
 export interface NormalChunk {
   model?: string;
   usage: GatewayUsage | null;
   choices: NormalChoice[];
+  /** The verdict on the prompt (Azure's `prompt_filter_results`, or `prompt_annotations`), when sent. */
+  promptFilter?: FilterVerdict;
 }
 
 function rec(v: unknown): Record<string, unknown> | undefined {
@@ -210,6 +221,35 @@ export function toolFragment(raw: unknown): ToolFragment | undefined {
 }
 
 /**
+ * True when a content-filter report says something was blocked: an object with `filtered: true`
+ * at its top or in one of its categories, at most three levels down (Azure's
+ * `{hate: {filtered, severity}, custom_blocklists: {filtered, details: [{filtered, id}]}}`), or a
+ * list holding such a report. A category only `detected` is not blocked.
+ */
+function saysFiltered(report: unknown, depth = 0): boolean {
+  if (depth > 3) return false;
+  if (Array.isArray(report)) return report.some((r) => saysFiltered(r, depth + 1));
+  const o = rec(report);
+  if (!o) return false;
+  if (o.filtered === true) return true;
+  return Object.values(o).some((v) => typeof v === 'object' && saysFiltered(v, depth + 1));
+}
+
+/** The verdict of the content-filter reports given (undefined ones skipped); undefined when none was given. */
+function verdictOf(...reports: unknown[]): FilterVerdict | undefined {
+  const given = reports.filter((r) => r !== undefined && r !== null);
+  if (given.length === 0) return undefined;
+  return given.some((r) => saysFiltered(r)) ? 'filtered' : 'passed';
+}
+
+/** The verdict on the prompt: each entry of `prompt_filter_results` (or `prompt_annotations`) holds a report. */
+function promptVerdict(body: Record<string, unknown>): FilterVerdict | undefined {
+  const entries = body.prompt_filter_results ?? body.prompt_annotations;
+  if (!Array.isArray(entries)) return undefined;
+  return verdictOf(...entries.map((e) => rec(e)?.content_filter_results));
+}
+
+/**
  * Normalises one parsed payload (a chunk or a whole completion, or either inside a proxy's
  * envelope, see reply-envelope.ts). Returns undefined when it is not an object. A choice reads `delta`, else `message`, else its completions-style `text`; a missing
  * `index` is 0.
@@ -219,6 +259,8 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
   if (!body) return undefined;
   const out: NormalChunk = { usage: usageOf(body), choices: [] };
   if (typeof body.model === 'string') out.model = body.model;
+  const prompt = promptVerdict(body);
+  if (prompt !== undefined) out.promptFilter = prompt;
   for (const ch of choicesOf(body) ?? []) {
     out.choices.push(normaliseChoice(ch));
     // Moonshot (Kimi) puts the stream's usage on its last choice rather than beside the choices
@@ -266,9 +308,14 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const finish = nonEmpty(ch.finish_reason) ?? null;
   const delta = messageOf(ch.delta) ?? messageOf(ch.message);
   const whole = messageOf(ch.delta) === undefined && delta !== undefined;
+  // Azure puts its verdict on the choice, in a chunk of its own when the filter runs behind the
+  // stream (often with no delta at all); relays may move it into the delta
+  const filter = verdictOf(ch.content_filter_results, delta?.content_filter_results);
   if (!delta) {
     const text = typeof ch.text === 'string' ? ch.text : '';
-    return { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
+    const bare: NormalChoice = { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
+    if (filter !== undefined) bare.filter = filter;
+    return bare;
   }
   const tools: ToolFragment[] = [];
   for (const raw of callEntries(delta.tool_calls)) {
@@ -289,5 +336,6 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
     tools,
     finish,
     whole,
+    ...(filter !== undefined ? { filter } : {}),
   };
 }

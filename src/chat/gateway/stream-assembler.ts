@@ -10,15 +10,19 @@
  * (an `error`, or vLLM's and FastAPI's bare shapes, see isErrorPayload) fails the reply; usage may
  * come in any event (last wins, an event with empty or absent `choices` included); `[DONE]` is
  * compared after trimming. A chunk inside a proxy's envelope is read from it (reply-envelope.ts).
+ * A content-filter verdict that blocks the answer (Azure's `content_filter_results` with a category
+ * `filtered: true`, on any chunk, before or after the finish_reason) fails the reply as
+ * `content_filter`, and so does a finish_reason `content_filter` that a later `stop` follows.
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
 import { type CallAssembler, createCallAssembler } from './call-assembler.js';
 import { createChoicePicker } from './choice-picker.js';
-import { type NormalChoice, normaliseChunk } from './chunk-normaliser.js';
+import { type FilterVerdict, type NormalChoice, normaliseChunk } from './chunk-normaliser.js';
 import { classifyErrorPayload } from './classify.js';
 import { isErrorPayload } from './error-body.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
+import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
@@ -65,7 +69,12 @@ export interface StreamAssembler {
    * chunk after the end marker); its text, calls and errors are not the reply's.
    */
   pushTrailer(data: string, parsed?: unknown): void;
-  /** True once the reply's choice has a finish_reason (the reply is complete even without `[DONE]`). */
+  /**
+   * True once the reply's choice has a finish_reason (the reply is complete even without
+   * `[DONE]`), unless the stream carries content-filter verdicts and none has blocked it yet: a
+   * filter running behind the stream (Azure's asynchronous filter) may still block the answer
+   * after its finish_reason, so then only `[DONE]` or the end of the stream settles it.
+   */
   finished(): boolean;
   /** True once usage has been read. */
   readonly hasUsage: boolean;
@@ -113,6 +122,15 @@ export function createStreamAssembler(
   let model: string | undefined;
   let emittedText = false;
   let pieces = 0;
+  // content-filter verdicts: seen at all (the filter may still block the answer after its
+  // finish_reason, so only the stream's end settles it), and whether one blocked the answer
+  let verdicts = false;
+  let filtered = false;
+  const noteVerdict = (verdict: FilterVerdict | undefined) => {
+    if (verdict === undefined) return;
+    verdicts = true;
+    if (verdict === 'filtered') filtered = true;
+  };
   const warnings: string[] = [];
   let warnedJunk = false;
 
@@ -159,8 +177,12 @@ export function createStreamAssembler(
     noteSnapshots(wereSnapshots[1], answerPieces, 'answer text');
     if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
     for (const f of ch.tools) c.calls.add(f);
-    if (ch.finish !== null) c.finishReason = ch.finish;
+    noteVerdict(ch.filter);
+    // a failure said once (content_filter, error) is not taken back by a later finish_reason
+    if (ch.finish !== null && !failedFinish(c.finishReason)) c.finishReason = ch.finish;
   };
+  /** The finish reason the reply ends with: content_filter once a verdict blocked it, whatever came after. */
+  const finalFinish = () => (filtered ? 'content_filter' : reply.finishReason);
 
   /** One parsed event: an error in it fails the reply; its model, usage and choices are read. */
   const read = (raw: unknown) => {
@@ -172,6 +194,7 @@ export function createStreamAssembler(
     if (!chunk) return;
     if (model === undefined && chunk.model !== undefined) model = chunk.model;
     if (chunk.usage) usage = chunk.usage;
+    noteVerdict(chunk.promptFilter);
     for (const ch of picker.route(chunk.choices)) apply(ch);
   };
 
@@ -201,7 +224,7 @@ export function createStreamAssembler(
       const chunk = isErrorPayload(payload) ? undefined : normaliseChunk(payload);
       if (chunk?.usage) usage = chunk.usage;
     },
-    finished: () => reply.finishReason !== null || picker.heldFinished(),
+    finished: () => (reply.finishReason !== null || picker.heldFinished()) && (!verdicts || filtered),
 
     push(data: string, parsed?: unknown, event?: string): boolean {
       if (event === 'error') throw errorEventFailure(data, parsed, primaryText());
@@ -255,7 +278,7 @@ export function createStreamAssembler(
     },
     finish(end: StreamEnd): GatewayResult {
       for (const ch of picker.release()) apply(ch);
-      if (end !== 'done' && reply.finishReason === null) {
+      if (end !== 'done' && finalFinish() === null) {
         throw new GatewayError(
           'unavailable',
           end === 'reset'
@@ -274,7 +297,7 @@ export function createStreamAssembler(
           text: c.text,
           reasoning: c.reasoning,
           toolCalls: c.calls.calls(),
-          finishReason: c.finishReason,
+          finishReason: finalFinish(),
           usage,
           streamed: true,
           warnings,
@@ -316,4 +339,11 @@ function errorEventFailure(data: string, parsed: unknown, partialText: string): 
       partialText: partialText || undefined,
     })
   );
+}
+
+/** True for a finish reason saying the answer failed: `content_filter` or `error`, in any provider's spelling. */
+function failedFinish(raw: string | null): boolean {
+  if (raw === null) return false;
+  const canonical = canonicalFinishReason(raw);
+  return canonical === 'content_filter' || canonical === 'error';
 }
