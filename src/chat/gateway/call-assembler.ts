@@ -14,7 +14,12 @@
  * - argument text equal to what the call holds is a replay and is dropped, and so is a complete
  *   object equal to the one the call holds once both are read (a gateway re-serialises the
  *   arguments it already streamed, spaces changed, in a closing chunk); text that begins with
- *   everything the call holds is a snapshot and replaces it; other text is a delta and appends;
+ *   everything the call holds is a snapshot and replaces it, and so is a complete object that
+ *   begins with it once spaces and string escapes are set aside (vLLM's parsers flush the whole
+ *   arguments again after the streamed pieces, re-serialised); other text is a delta and appends;
+ * - such a complete object may also have been a nested value after all (`{"filter": ` then
+ *   `{"filter": "x"}` then `}`): when more argument text follows it, the pieces are joined as
+ *   deltas instead;
  * - a fragment without an id restating a call's name and its very arguments is that call again,
  *   not a second call (running it twice would repeat a write);
  * - one id may stand for several calls (servers that put the response's id on every call, or
@@ -32,6 +37,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolFragment } from './chunk-normaliser.js';
+import { jsonTextForm } from './json-text-form.js';
 import { readFirstJsonValue } from './tool-arguments.js';
 
 /** A call as assembled so far. */
@@ -111,6 +117,16 @@ function withoutRepeats(calls: AssembledCall[]): AssembledCall[] {
   );
 }
 
+/**
+ * True when `args` is a complete argument object that begins with everything `held` (the
+ * arguments so far, not yet complete) says, written alike or not: the whole arguments sent again.
+ */
+function wholeAgain(held: string, args: string): boolean {
+  if (!completeObject(args) || completeObject(held)) return false;
+  const before = jsonTextForm(held);
+  return before.startsWith('{') && args.length > 0 && jsonTextForm(args).startsWith(before);
+}
+
 /** What an assembler knows of the request: the names of the tools it offered, when known. */
 export interface CallAssemblerOptions {
   offeredTools?: ReadonlySet<string>;
@@ -130,6 +146,9 @@ function nextCallByName(held: string, name: string, offered: ReadonlySet<string>
 export function createCallAssembler(options: CallAssemblerOptions = {}): CallAssembler {
   const calls: AssembledCall[] = [];
   const idsOf = new Map<AssembledCall, Set<string>>();
+  // a call whose whole arguments replaced what it held: the pieces joined as deltas instead, the
+  // reading to go back to should more argument text follow
+  const joinedOf = new Map<AssembledCall, string>();
   let current: AssembledCall | undefined;
 
   const open = (f: ToolFragment, name = ''): AssembledCall => {
@@ -171,17 +190,36 @@ export function createCallAssembler(options: CallAssemblerOptions = {}): CallAss
   };
 
   const addArguments = (call: AssembledCall, args: string | Record<string, unknown>) => {
+    const joined = joinedOf.get(call);
+    joinedOf.delete(call);
     if (typeof args === 'object') {
       call.arguments = args;
       return;
     }
     if (typeof call.arguments === 'object') return; // an object already came: text after it is a restatement
-    const held = call.arguments;
-    if (held === '' || args === '') {
-      call.arguments = held + args;
+    if (args.trim() === '') {
+      // blank text changes neither reading
+      if (joined === undefined) call.arguments += args;
+      else joinedOf.set(call, joined + args);
       return;
     }
-    if (args === held || sameArguments(call, args)) return; // a replay of the whole arguments
+    if (args === call.arguments || sameArguments(call, args)) {
+      // a replay of the whole arguments
+      if (joined !== undefined) joinedOf.set(call, joined);
+      return;
+    }
+    // more text after whole arguments that replaced the pieces: they were a nested value, not a replay
+    if (joined !== undefined) call.arguments = joined;
+    const held = call.arguments;
+    if (held === '') {
+      call.arguments = args;
+      return;
+    }
+    if (wholeAgain(held, args)) {
+      call.arguments = args;
+      joinedOf.set(call, held + args);
+      return;
+    }
     if (args.length > held.length && (held.length >= 2 || held === '{') && args.startsWith(held)) {
       call.arguments = args; // a growing snapshot
       return;
