@@ -6,7 +6,8 @@
  * replay the whole text once more at the end). The rules, per fragment:
  * - a fragment with a name starts a new call when there is no call yet, when its id belongs to no
  *   call while the current call already has an id and a name, when its index is new, or when the
- *   call it would continue already holds a complete argument object; otherwise it continues it
+ *   call it would continue already holds a complete argument object, unless that call has no name
+ *   yet (the id and arguments came first, the name in a later piece); otherwise it continues it
  *   (a name equal to the call's is a restatement, any other extends a name still being streamed);
  * - a fragment without a name continues the call with its id, else the newest call with its
  *   index, else the current call; a complete argument object arriving on a call that already
@@ -101,6 +102,18 @@ function anotherUnderSameId(known: AssembledCall, f: ToolFragment): boolean {
   return f.args !== undefined && !blankText(f.args) && !sameArguments(known, f.args);
 }
 
+/**
+ * True when the named fragment `f` is the name of `candidate`, a call that came without one
+ * (servers that send the id and arguments first and the name in a later piece): it brings no
+ * arguments of its own, or the same ones, or the call's arguments are not complete yet.
+ */
+function namesNameless(candidate: AssembledCall, f: ToolFragment): boolean {
+  if (candidate.name !== '') return false;
+  if (f.id !== undefined && candidate.providerId !== undefined && f.id !== candidate.providerId) return false;
+  if (f.args === undefined || blankText(f.args) || !holdsCompleteArguments(candidate)) return true;
+  return sameArguments(candidate, f.args);
+}
+
 /** True for arguments that say nothing: '' or whitespace. */
 function blankText(args: string | Record<string, unknown>): boolean {
   return typeof args === 'string' && args.trim() === '';
@@ -181,6 +194,7 @@ export function createCallAssembler(options: CallAssemblerOptions = {}): CallAss
       const freshId = f.id !== undefined && candidate.providerId !== undefined && candidate.name !== '';
       if (freshId) return open(f);
       const restated = f.id === undefined && f.name === candidate.name && sameArguments(candidate, f.args);
+      if (namesNameless(candidate, f)) return candidate;
       if (holdsCompleteArguments(candidate) && !restated) return open(f);
       if (candidate.arguments === '' && nextCallByName(candidate.name, f.name, options.offeredTools))
         return open(f);
