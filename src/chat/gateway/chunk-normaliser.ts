@@ -2,8 +2,10 @@
  * One shape for whatever a gateway sends as a reply piece: a streamed `chat.completion.chunk`,
  * a buffered `chat.completion`, or a vendor variant of either. Text comes from `content` (a
  * string, a number, or text parts in the chat, Responses or Assistants shape) or `refusal`; a
- * call from `tool_calls` or from the legacy `function_call` (one call, no index or id: servers and
- * proxies still answer in the older functions shape), or, in a choice with neither `delta` nor
+ * call from `tool_calls`, from the legacy `function_call` (one call, no index or id: servers and
+ * proxies still answer in the older functions shape) or from Anthropic's `tool_use` content parts
+ * (proxies that translate only the text); a finish reason from `finish_reason`, or from an
+ * Anthropic-style `stop_reason` passed through in its place; or, in a choice with neither `delta` nor
  * `message`, from the completions-style `text`, a `delta` or `message` sent as a plain string being
  * its content; `choices` or `tool_calls` sent as one object instead of a list is that one; Ollama's
  * native shape (a top-level `message`, no `choices`) is one choice; reasoning from `reasoning_content`, `reasoning`,
@@ -14,6 +16,7 @@
  * id, name, arguments) plus any provider fields beside them, which some providers need echoed on
  * the next request (a thought signature in `extra_content`).
  */
+import { canonicalFinishReason } from './finish-reason.js';
 import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
 import { unwrapReply } from './reply-envelope.js';
 import type { GatewayUsage } from './types.js';
@@ -38,7 +41,10 @@ export interface NormalChoice {
   /** `reasoning_details` items as sent (pieces of them in a stream); [] when none. */
   reasoningDetails: ReasoningDetail[];
   tools: ToolFragment[];
-  /** Non-empty finish_reason, else null. */
+  /**
+   * Non-empty finish_reason; without one, a `stop_reason` (on the choice, or in its delta or
+   * message) that is a finish word (see stopReasonAsFinish); else null.
+   */
   finish: string | null;
   /**
    * True when the text came from a `message` beside no `delta`: in a stream, such a piece is
@@ -299,14 +305,33 @@ function callEntries(v: unknown): unknown[] {
   return rec(v) ? [v] : [];
 }
 
+/** The finish reasons a `stop_reason` may stand for, in OpenAI's words. */
+const FINISH_WORDS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'error']);
+
+/**
+ * A `stop_reason` read as the finish reason, when it is a finish word in some provider's spelling
+ * (Anthropic's `end_turn`, `max_tokens`, `tool_use`, passed through by proxies in place of
+ * `finish_reason`); undefined otherwise. vLLM also sends a `stop_reason`, the token id or stop
+ * string that ended the answer, always beside a `finish_reason`: a number or any other text is no
+ * finish reason.
+ */
+function stopReasonAsFinish(v: unknown): string | undefined {
+  const raw = nonEmpty(v);
+  return raw !== undefined && FINISH_WORDS.has(canonicalFinishReason(raw)) ? raw : undefined;
+}
+
 /**
  * One choice: its `delta` or `message` (an object, or a plain string standing for its content),
  * or, with neither, its completions-style `text`.
  */
 function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const index = typeof ch.index === 'number' ? ch.index : 0;
-  const finish = nonEmpty(ch.finish_reason) ?? null;
   const delta = messageOf(ch.delta) ?? messageOf(ch.message);
+  const finish =
+    nonEmpty(ch.finish_reason) ??
+    stopReasonAsFinish(ch.stop_reason) ??
+    stopReasonAsFinish(delta?.stop_reason) ??
+    null;
   const whole = messageOf(ch.delta) === undefined && delta !== undefined;
   // Azure puts its verdict on the choice, in a chunk of its own when the filter runs behind the
   // stream (often with no delta at all); relays may move it into the delta
@@ -327,6 +352,14 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
     // the older functions shape: one call whose pieces carry neither index nor id
     const f = toolFragment({ function: legacy });
     if (f) tools.push(f);
+  }
+  if (tools.length === 0) {
+    // Anthropic's `tool_use` blocks left among the content parts by a proxy that translated
+    // only the text: each is a call ({id, name, input})
+    for (const part of Array.isArray(delta.content) ? delta.content : []) {
+      const f = rec(part)?.type === 'tool_use' ? toolFragment(part) : undefined;
+      if (f) tools.push(f);
+    }
   }
   return {
     index,
