@@ -184,6 +184,19 @@ export function usageOf(payload: Record<string, unknown>): GatewayUsage | null {
   return normalizeUsage(ollama);
 }
 
+/** A null written out as text by a proxy that serialised a missing field: `"null"`, Python's `"None"`. */
+const NULL_AS_TEXT = /^(?:null|none|undefined)$/i;
+
+/**
+ * A call's id or name as given: trimmed text, undefined when missing, empty, or a null written as
+ * text (LiteLLM sent `"name": "null"` on every piece after the first, which read as a name would
+ * start a call to a tool called "null").
+ */
+function given(v: unknown): string | undefined {
+  const text = typeof v === 'string' ? v.trim() : undefined;
+  return text === undefined || text === '' || NULL_AS_TEXT.test(text) ? undefined : text;
+}
+
 /** Where a call's arguments may be, first found wins: OpenAI's `arguments`, then other spellings servers use. */
 const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input'];
 /** Keys of a call entry that say what the call is; any other key is a provider field to echo. */
@@ -212,9 +225,9 @@ export function toolFragment(raw: unknown): ToolFragment | undefined {
   const fn = rec(tc.function) ?? rec(tc.tool);
   const out: ToolFragment = {};
   if (typeof tc.index === 'number' && Number.isInteger(tc.index)) out.index = tc.index;
-  const id = nonEmpty(typeof tc.id === 'string' ? tc.id.trim() : undefined);
+  const id = given(tc.id);
   if (id !== undefined) out.id = id;
-  const name = nonEmpty(fn?.name) ?? nonEmpty(tc.function) ?? nonEmpty(tc.name);
+  const name = given(fn?.name) ?? given(tc.function) ?? given(tc.name);
   if (name !== undefined) out.name = name;
   const args = argumentsIn(fn) ?? argumentsIn(tc);
   if (args !== undefined) out.args = args;
