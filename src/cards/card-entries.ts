@@ -20,6 +20,7 @@ import { type CardContext, requireCard } from './card-context.js';
 import { assertSchemaType, assertWriteable } from './card-data.js';
 import type { Card } from './card-registry.js';
 import { assertIfMatch, dataEtag } from './etag.js';
+import { handDatesAfter } from './latest-day.js';
 import {
   applyInsert,
   assertDateAllowed,
@@ -124,10 +125,13 @@ function finish(ctx: CardContext, id: string, version: number): string {
  * greatest stored value is the latest written day; a row with `Z` or an offset may be filed up to
  * two days after its written day (offsets reach -12:00 and +14:00), so when the latest written
  * day is that close to `day`, the values of those days are looked at too (through the date index,
- * only for the `date` field; another field reads the rows).
+ * only for the `date` field; another field reads the rows). A date written by hand another way
+ * is read by the day it names (latest-day.ts handDatesAfter).
  */
 function laterThanEveryRow(ctx: CardContext, id: string, field: string, day: string, tz?: string): boolean {
   const latest = ctx.store.maxDate(id, field);
+  // a date written by hand another way (2026/04/06, 6.4.2026) is not in the text order of the others
+  if (handDatesAfter(ctx, id, field, latest).some((v) => (dayOfDateTime(v, tz) ?? '') >= day)) return false;
   if (latest === null) return true;
   const written = latest.slice(0, 10);
   if (written >= day) return false;

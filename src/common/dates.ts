@@ -69,16 +69,36 @@ const DATE_TIME_RE =
 
 /** A date written year first in another way: `2026-4-5`, `2026/04/05`, `2026.4.5`, maybe with a time after. */
 const LOOSE_DATE_RE = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?=$|[T ])/;
+/** A date written day first with dots: `6.4.2026`, `06.04.2026`, maybe with a time after. */
+const DOTTED_DAY_FIRST_RE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?=$|[T ])/;
 
 /**
- * `s` with a date written year first without zero padding or with `/` or `.` (as people and
- * spreadsheets write them by hand) spelt `YYYY-MM-DD`, the rest kept; anything else unchanged.
- * Day first or month first (`05/04/2026`) is not read: it means two different days.
+ * `s` with a date written by hand another way spelt `YYYY-MM-DD`, the rest kept; anything else
+ * unchanged. Read: year first without zero padding or with `/` or `.` (`2026-4-5`, `2026/04/05`,
+ * as people and spreadsheets write them), and day first with dots (`5.4.2026`: every region that
+ * writes dots puts the day first). Day or month first with `/` or `-` (`05/04/2026`) is not read:
+ * it means two different days.
  */
 export function isoDateSpelling(s: string): string {
   const m = LOOSE_DATE_RE.exec(s);
-  if (!m || (m[2] === '-' && m[3].length === 2 && m[4].length === 2)) return s;
-  return `${m[1]}-${m[3].padStart(2, '0')}-${m[4].padStart(2, '0')}${s.slice(m[0].length)}`;
+  if (m) {
+    if (m[2] === '-' && m[3].length === 2 && m[4].length === 2) return s;
+    return `${m[1]}-${m[3].padStart(2, '0')}-${m[4].padStart(2, '0')}${s.slice(m[0].length)}`;
+  }
+  const dm = DOTTED_DAY_FIRST_RE.exec(s);
+  if (!dm) return s;
+  return `${dm[3]}-${dm[2].padStart(2, '0')}-${dm[1].padStart(2, '0')}${s.slice(dm[0].length)}`;
+}
+
+/**
+ * True when `a` and `b` are texts naming the same date (and time, when they carry one) written
+ * two ways (`2026/04/06` and `2026-04-06`; see isoDateSpelling); false for equal texts and for
+ * anything that is not a date.
+ */
+export function sameDateSpelled(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string' || a === b) return false;
+  const ca = isoDateSpelling(a);
+  return ca === isoDateSpelling(b) && isIsoDate(ca.slice(0, 10));
 }
 
 /** A date or date-time read by DATE_TIME_RE, each part checked (see dateTimeParts). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOfDateTime, isIsoDate } from './dates.js';
+import { addDays, dayOfDateTime, isIsoDate, isoDateSpelling } from './dates.js';
 
 /** What `Date` says: the text survives a round trip through midnight UTC of that day. */
 function dateRoundTrip(s: string): boolean {
@@ -129,5 +129,23 @@ describe('dates written year first another way', () => {
     expect(dayOf('08/01/2024')).toBeNull();
     expect(dayOf('2024-01/08')).toBeNull();
     expect(dayOf('2024-01-05')).toBe('2024-01-05');
+  });
+});
+
+describe('isoDateSpelling', () => {
+  it('reads dates written by hand year first another way, and day first with dots', () => {
+    for (const [s, want] of [
+      ['2026-4-6', '2026-04-06'],
+      ['2026/04/06 08:30', '2026-04-06 08:30'],
+      ['2026.4.6', '2026-04-06'],
+      ['6.4.2026', '2026-04-06'],
+      ['06.04.2026T08:30', '2026-04-06T08:30'],
+    ])
+      expect(isoDateSpelling(s), s).toBe(want);
+  });
+
+  it('leaves what has two readings or none as it is', () => {
+    for (const s of ['06/04/2026', '04-06-2026', '2026-04-06', '6.4.26', '6.4.2026abc'])
+      expect(isoDateSpelling(s), s).toBe(s);
   });
 });

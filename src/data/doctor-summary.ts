@@ -7,11 +7,14 @@
  * A date written with `Z` or an offset is an instant, in the range when its day in the person's
  * zone is (an evening in Los Angeles sent as the next day in UTC belongs to that evening's day).
  */
+
 import { addDays, dayOfDateTime } from '../common/dates.js';
+import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
 import type { Db } from '../store/database.js';
+import { handDatedRows } from '../store/hand-dates.js';
 import { fieldUnits } from './card-csv.js';
 
 /** Most readings listed per card (the statistics count them all). */
@@ -24,6 +27,67 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 export interface SummaryCard {
   id: string;
   meta: Record<string, unknown>;
+}
+
+/** A row read for the summary and the day it is filed under. */
+interface DatedRow {
+  row: Record<string, unknown>;
+  day: string;
+}
+
+/** The day a row's `date` is filed under in `timeZone` (its first ten characters when it names none). */
+function dayOf(row: Record<string, unknown>, timeZone?: string): string {
+  const written = String(row.date);
+  return dayOfDateTime(written, timeZone) ?? written.slice(0, 10);
+}
+
+/** The object rows among `bodies` (JSON texts), each with its day. */
+function* datedRows(bodies: Iterable<string>, timeZone?: string): Generator<DatedRow> {
+  for (const body of bodies) {
+    const row = JSON.parse(body);
+    if (isRecord(row)) yield { row, day: dayOf(row, timeZone) };
+  }
+}
+
+/** Two sequences of rows in day order, merged into one in day order. */
+function* inDayOrder(a: Iterable<DatedRow>, b: Iterable<DatedRow>): Generator<DatedRow> {
+  const rest = b[Symbol.iterator]();
+  let next = rest.next();
+  for (const r of a) {
+    while (!next.done && next.value.day < r.day) {
+      yield next.value;
+      next = rest.next();
+    }
+    yield r;
+  }
+  while (!next.done) {
+    yield next.value;
+    next = rest.next();
+  }
+}
+
+/**
+ * The card's object rows whose `date` is written within two days of `from`…`to` (an instant is
+ * filed up to two days from the day written: offsets −12:00 to +14:00), in day order, each with
+ * its day; the caller keeps those of its days. Read by the date index; dates written by hand
+ * another way (`2026/04/06`, `6.4.2026`) lie elsewhere in text order and are read by their ranges.
+ */
+function rowsNear(db: Db, cardId: string, from: string, to: string, timeZone?: string): Iterable<DatedRow> {
+  const [lo, hi] = [addDays(from, -2), addDays(to, 2)];
+  const rows = db
+    .prepare(
+      `SELECT body FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') >= ? AND json_extract(body, '$.date') < ?
+       ORDER BY json_extract(body, '$.date'), pos`,
+    )
+    .pluck()
+    .iterate(cardId, lo, `${hi}~`) as Iterable<string>;
+  const byHand = handDatedRows(db, cardId, 'date', [yearsRange(lo, hi), ...DAY_FIRST_RANGES]).map(
+    (r) => r.body,
+  );
+  const handRows = [...datedRows(byHand, timeZone)].sort((a, b) =>
+    a.day < b.day ? -1 : a.day > b.day ? 1 : 0,
+  );
+  return inDayOrder(datedRows(rows, timeZone), handRows);
 }
 
 /**
@@ -65,23 +129,11 @@ export function summariseCard(
     return out;
   }
   if (st?.shape !== 'array') return out;
-  const rows = db
-    .prepare(
-      `SELECT body FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') >= ? AND json_extract(body, '$.date') < ?
-       ORDER BY json_extract(body, '$.date'), pos`,
-    )
-    .pluck()
-    // an instant is filed up to two days from the day written (offsets −12:00 to +14:00)
-    .iterate(card.id, addDays(from, -2), `${addDays(to, 2)}~`) as Iterable<string>;
   // decimals: the most of any reading, so the average is given to one more (the chart's rule)
   const acc = new Map<string, { n: number; sum: number; min: number; max: number; decimals: number }>();
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
-  for (const body of rows) {
-    const r = JSON.parse(body);
-    if (!isRecord(r)) continue;
-    const written = String(r.date);
-    const day = dayOfDateTime(written, timeZone) ?? written.slice(0, 10);
+  for (const { row: r, day } of rowsNear(db, card.id, from, to, timeZone)) {
     if (day < from || day > to) continue;
     out.total++;
     for (const [k, v] of Object.entries(r)) {

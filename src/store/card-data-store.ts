@@ -10,11 +10,14 @@
  * disk (group commit): whoever acknowledges one awaits `durable()` first.
  */
 
+import { isIsoDate, isoDateSpelling } from '../common/dates.js';
+import { handSpellingsOf, startingWith, type TextRange } from '../common/day-spellings.js';
 import { conflict, RowError } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_CHANGE_IMAGE_ROWS, MAX_ROW_WINDOW } from '../limits.js';
 import { type Actor, ChangeLog, type Image, OMITTED_IMAGE } from './change-log.js';
 import { currentChangeScope } from './change-scope.js';
 import { type Db, deferredWriteTransaction, walSyncOf, writeTransaction } from './database.js';
+import { handDatedRows, handDateValues, ISO_GLOB } from './hand-dates.js';
 import * as ops from './row-ops.js';
 import type { Literal, Segment } from './row-path.js';
 import { commitInWorker } from './staged-commit.js';
@@ -45,8 +48,6 @@ export interface WindowOptions {
 }
 
 const DATE_EXPR = "json_extract(body, '$.date')";
-/** A value that starts like an ISO date, for GLOB. */
-const ISO_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*';
 
 function countOf(value: unknown): number {
   if (Array.isArray(value)) return value.length;
@@ -416,6 +417,14 @@ export class CardDataStore {
     return new Set(this.q.datesBetween.all(cardId, first, last) as string[]);
   }
 
+  /**
+   * The distinct values of `field` (a plain key) of a top-level array's rows that lie in one of
+   * `ranges` and are not written `YYYY-MM-DD…`: dates written by hand another way (hand-dates.ts).
+   */
+  handDateValues(cardId: string, field: string, ranges: readonly TextRange[]): string[] {
+    return handDateValues(this.db, cardId, field, ranges);
+  }
+
   /** Whether any element of a top-level array has `key` (stops at the first hit). */
   anyRowHas(cardId: string, key: string): boolean {
     return this.q.anyHas.get(cardId, `$."${key}"`) !== undefined;
@@ -640,10 +649,9 @@ export class CardDataStore {
             `$."${root.key}"`,
             typeof root.value === 'boolean' ? Number(root.value) : root.value,
           ) as StoredRow[]);
-    const hits = candidates.filter((c) => {
-      const el = JSON.parse(c.body);
-      return el !== null && typeof el === 'object' && !Array.isArray(el) && el[root.key] === root.value;
-    });
+    const seen = new Set(candidates.map((c) => c.id));
+    for (const c of this.spelledAlike(cardId, root.key, root.value)) if (!seen.has(c.id)) candidates.push(c);
+    const hits = candidates.filter((c) => ops.matchesFilter(JSON.parse(c.body), root.key, root.value));
     if (hits.length === 0) {
       throw new RowError(
         'NO_MATCH',
@@ -661,6 +669,24 @@ export class CardDataStore {
       );
     }
     return hits[0];
+  }
+
+  /**
+   * The rows whose `key` is the date `value` names written by hand another way (`2026/04/06` for
+   * `2026-04-06`, and the other way round), so a filter on a date finds the row a person wrote;
+   * none when `value` names no date.
+   */
+  private spelledAlike(cardId: string, key: string, value: Literal): StoredRow[] {
+    if (typeof value !== 'string') return [];
+    const iso = isoDateSpelling(value);
+    const day = iso.slice(0, 10);
+    if (!isIsoDate(day)) return [];
+    const rows = handDatedRows(this.db, cardId, key, handSpellingsOf(day).map(startingWith));
+    if (iso === value) return rows;
+    // the filter was written by hand: the rows written YYYY-MM-DD too
+    const exact =
+      key === 'date' ? this.q.byDate.all(cardId, iso) : this.q.byField.all(cardId, `$."${key}"`, iso);
+    return [...rows, ...(exact as StoredRow[])];
   }
 
   private mutate<R extends object>(

@@ -8,6 +8,7 @@
  * errors: RowError `NO_MATCH` (404), `AMBIGUOUS` (409), `WRONG_TYPE` (422), `ORDER_MISMATCH` (422).
  */
 
+import { sameDateSpelled } from '../common/dates.js';
 import { badRequest, RowError, type RowErrorCode } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_ROW_WINDOW } from '../limits.js';
 import { formatRowPath, type Literal, type Segment } from './row-path.js';
@@ -55,10 +56,11 @@ const where = (segs: readonly Segment[], n: number) =>
 
 /**
  * True when `el` matches the filter `[key=value]`: `el` is a plain object with an own `key` whose
- * value is strictly equal (`"85"` does not match `85`, `1` does not match `true`).
+ * value is strictly equal (`"85"` does not match `85`, `1` does not match `true`), or is the same
+ * date written another way (`"2026/04/06"` matches `"2026-04-06"`: dates written by hand).
  */
 export function matchesFilter(el: unknown, key: string, value: Literal): boolean {
-  return isObject(el) && Object.hasOwn(el, key) && el[key] === value;
+  return isObject(el) && Object.hasOwn(el, key) && (el[key] === value || sameDateSpelled(el[key], value));
 }
 
 /**

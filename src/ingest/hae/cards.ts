@@ -12,6 +12,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CardContext } from '../../cards/card-context.js';
 import type { Card } from '../../cards/card-registry.js';
+import { isoDateSpelling } from '../../common/dates.js';
 import { formatRowPath, type Segment } from '../../store/row-path.js';
 import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './env.js';
 import { aggregateRows, type HaeRow } from './format/aggregate.js';
@@ -268,8 +269,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A row's date as `YYYY-MM-DD…`, also when a person wrote it by hand another way (`2026/04/06`). */
 function dateOf(el: unknown): string | undefined {
-  return isPlainObject(el) && typeof el.date === 'string' ? el.date : undefined;
+  return isPlainObject(el) && typeof el.date === 'string' ? isoDateSpelling(el.date) : undefined;
 }
 
 /** Rows changed per write beyond which the whole array is replaced in one change set instead of row by row. */
