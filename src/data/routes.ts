@@ -157,7 +157,12 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
       );
     if (to < from)
       throw badRequest('"to" is before "from"', [{ path: 'query.to', message: 'is before from' }]);
-    const wanted = req.query.cards ? req.query.cards.split(',').filter(Boolean) : null;
+    // a card named twice (`cards=w2,w2`, `w2, w2`) is summarised once, where it is first named
+    const ids = req.query.cards
+      ?.split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    const wanted = ids ? [...new Set(ids)] : null;
     const cards = wanted
       ? wanted.map((id) => findCard(inst.cards, id))
       : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
