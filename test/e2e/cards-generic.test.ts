@@ -64,7 +64,7 @@ const HOME: Record<string, unknown[]> = {
     { date: DAY, hours: 5.5, wakeUps: 3 },
   ],
   mood: [{ date: DAY, mood: 4, note: 'slept badly' }],
-  workouts: [{ date: DAY, trained: true, type: 'run', minutes: 40 }],
+  workouts: [{ date: DAY, trained: true, type: 'run', durationMin: 40 }],
   notes: [
     {
       date: DAY,
