@@ -12,6 +12,7 @@ import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
+import { deviceNickname } from './device-nickname.js';
 import { pushEndpointProblem } from './endpoint-host.js';
 import { pauseUntilInstant } from './pause-until.js';
 import type { ReminderRef } from './reminder-list.js';
@@ -24,7 +25,10 @@ const SubscribeBody = Type.Object({
     p256dh: Type.String({ minLength: 1, maxLength: 200 }),
     auth: Type.String({ minLength: 1, maxLength: 100 }),
   }),
-  nickname: Type.Optional(Type.String({ maxLength: MAX_PUSH_NICKNAME_CHARS })),
+  // counted in characters as a person counts them by deviceNickname (a family emoji is one)
+  nickname: Type.Optional(
+    Type.Union([Type.Null(), Type.String({ maxLength: MAX_PUSH_NICKNAME_CHARS * 16 })]),
+  ),
   expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Number()])),
 });
 const EndpointBody = Type.Object({ endpoint: Endpoint });
@@ -127,8 +131,9 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.get('/api/push/vapid-public-key', async () => ({ key: push.keys.publicKey, keyId: push.keys.keyId }));
 
   app.post('/api/push/subscribe', { schema: { body: SubscribeBody } }, async (req, reply) => {
-    const { endpoint, keys, nickname } = req.body;
+    const { endpoint, keys } = req.body;
     checkSubscription(endpoint, keys, inst.config.push.allowPrivateEndpoints);
+    const nickname = deviceNickname(req.body.nickname);
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(
       { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : undefined },
