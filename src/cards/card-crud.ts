@@ -245,6 +245,22 @@ function patchCardOnce(
   id: string,
   patch: unknown,
 ): { ok: true; id: string; changed: boolean } {
+  const { card, merged } = checkPatch(ctx, id, patch);
+  if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
+  writeCardManifest(ctx, card, merged);
+  return { ok: true, id, changed: true };
+}
+
+/**
+ * The checks of patchCard, writing nothing (what an approval is asked for must be able to run).
+ * @returns the card and its manifest as the patch would leave it.
+ * @throws as patchCard: 400 for a malformed patch, 404 for an unknown id, 422 naming the field.
+ */
+export function checkPatch(
+  ctx: CardContext,
+  id: string,
+  patch: unknown,
+): { card: Card; merged: ManifestBody } {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
     throw badRequest('the patch must be a JSON object with meta and/or description', [
       { path: '', message: 'must be an object' },
@@ -275,9 +291,18 @@ function patchCardOnce(
   const rules = { originalId: id, isKnownMetric };
   throwIfInvalid(newIssues(validateForPatch(card.raw, rules), validateForPatch(merged, rules)));
   throwIfInvalid({ malformed: [], invalid: ingestFitErrors(merged.meta, card.raw.meta) });
-  if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
-  writeCardManifest(ctx, card, merged);
-  return { ok: true, id, changed: true };
+  return { card, merged };
+}
+
+/**
+ * The checks of deleteCard, writing nothing: the card exists, and its file loads (a
+ * half-finished hand edit is not thrown away: the change log could not bring it back).
+ * @throws 404 for an unknown id, as assertFileLoads for a file that does not load.
+ */
+export function checkDelete(ctx: CardContext, id: string): Card {
+  const card = requireCard(ctx, id);
+  assertFileLoads(ctx, card);
+  return card;
 }
 
 /**
@@ -288,9 +313,7 @@ function patchCardOnce(
  * @throws 404 for an unknown id.
  */
 export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: true; id: string } {
-  const card = requireCard(ctx, id);
-  // a half-finished hand edit is not thrown away: the change log could not bring it back
-  assertFileLoads(ctx, card);
+  const card = checkDelete(ctx, id);
   let aside: string | undefined = asidePathFor(card.file);
   try {
     fs.renameSync(card.file, aside);

@@ -103,6 +103,20 @@ export function readDataJson(ctx: CardContext, id: string): { json: string; etag
  * @returns `{ok, id, etag}`.
  */
 export function replaceData(ctx: CardContext, id: string, data: unknown, opts: WriteOptions) {
+  const value = checkReplaceData(ctx, id, data);
+  checkIfMatch(ctx, id, opts.ifMatch);
+  const version = ctx.store.replace(id, value, opts.actor);
+  ctx.emit({ type: 'data-changed', id, version });
+  return { ok: true as const, id, etag: dataEtag(version) };
+}
+
+/**
+ * The checks of replaceData on `data`, writing nothing (what an approval is asked for must be
+ * able to run).
+ * @returns the data block as it would be stored (date-keyed objects made rows).
+ * @throws as replaceData, except 412.
+ */
+export function checkReplaceData(ctx: CardContext, id: string, data: unknown): unknown {
   if (data === undefined)
     throw badRequest('body must have a data key', [{ path: 'data', message: 'is required' }]);
   if (typeof data === 'string') {
@@ -116,10 +130,7 @@ export function replaceData(ctx: CardContext, id: string, data: unknown, opts: W
   assertSchemaType(card, value);
   if (declaredType(card) === undefined || declaredType(card) === 'array')
     assertRowsData(card, storedRowCount(ctx, id), value);
-  checkIfMatch(ctx, id, opts.ifMatch);
-  const version = ctx.store.replace(id, value, opts.actor);
-  ctx.emit({ type: 'data-changed', id, version });
-  return { ok: true as const, id, etag: dataEtag(version) };
+  return value;
 }
 
 /** assertIfMatch against the card's data ETag; the version is only read when the header is there. */
@@ -187,6 +198,16 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, changes: 
 export function removeRow(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
   const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   return done(ctx, id, ctx.store.removeRow(id, segs, pathText, opts.actor));
+}
+
+/**
+ * The checks of removeRow, writing nothing: the card, its write policy and that `path` selects
+ * one element (what an approval is asked for must be able to run).
+ * @throws as removeRow (404, 403, 400 BAD_PATH, NO_MATCH, AMBIGUOUS, WRONG_TYPE).
+ */
+export function checkRemoveRow(ctx: CardContext, id: string, path: unknown): void {
+  const { segs, pathText } = prepareRowWrite(ctx, id, path, { actor: 'system' });
+  ctx.store.checkRemoveRow(id, segs, pathText);
 }
 
 /** `reorder_rows`: rearranges the array at `path` by `key` values → `{ok, id, reordered, etag}`. */

@@ -69,6 +69,16 @@ interface StateRow {
   updated_at: string;
 }
 
+/** A path starting with a key on a card whose data is an array. */
+function rootKeyOnArray(pathText: string, cardId: string): RowError {
+  return new RowError(
+    'WRONG_TYPE',
+    'the card data is an array: start the path with a [key=value] filter',
+    pathText,
+    cardId,
+  );
+}
+
 /** The data store of one instance. */
 export class CardDataStore {
   readonly changes: ChangeLog;
@@ -318,6 +328,26 @@ export class CardDataStore {
       },
       removeElement: true,
     });
+  }
+
+  /**
+   * Throws what `removeRow` would throw for `segs` (WRONG_TYPE, NO_MATCH, AMBIGUOUS), writing
+   * nothing: for a caller that must know a removal can be made before asking the person to
+   * approve it.
+   */
+  checkRemoveRow(cardId: string, segs: Segment[], pathText: string): void {
+    const st = this.q.state.get(cardId) as StateRow | undefined;
+    if (st?.shape !== 'array') {
+      const doc = st?.shape === 'value' ? JSON.parse(st.doc ?? 'null') : undefined;
+      ops.removeRow(doc, segs, pathText, cardId);
+      return;
+    }
+    // the empty path: removeRow's own refusal, without reading the rows
+    if (segs.length === 0) ops.removeRow([], segs, pathText, cardId);
+    const { root, rest } = ops.splitRootFilter(segs);
+    if (!root) throw rootKeyOnArray(pathText, cardId);
+    const hit = this.findRootElement(cardId, root, pathText);
+    if (rest.length > 0) ops.removeRow(JSON.parse(hit.body), rest, pathText, cardId);
   }
 
   /** Rearranges the array at `segs` by the values of `key` (docs/CHAT-AGENT.md reorder_rows). */
@@ -730,14 +760,7 @@ export class CardDataStore {
           return { ...r.result, version };
         }
         const { root, rest } = ops.splitRootFilter(segs);
-        if (!root) {
-          throw new RowError(
-            'WRONG_TYPE',
-            'the card data is an array: start the path with a [key=value] filter',
-            pathText,
-            cardId,
-          );
-        }
+        if (!root) throw rootKeyOnArray(pathText, cardId);
         const hit = this.findRootElement(cardId, root, pathText);
         if (how.removeElement && rest.length === 0) {
           this.q.deleteRow.run(hit.id);

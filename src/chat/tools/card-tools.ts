@@ -4,8 +4,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import { findCard } from '../../cards/card-context.js';
-import { compareCards, createCard, deleteCard, patchCard } from '../../cards/card-crud.js';
-import { replaceData } from '../../cards/card-data.js';
+import {
+  checkDelete,
+  checkPatch,
+  compareCards,
+  createCard,
+  deleteCard,
+  patchCard,
+} from '../../cards/card-crud.js';
+import { checkReplaceData, replaceData } from '../../cards/card-data.js';
 import { setCardEnabled } from '../../cards/card-order.js';
 import { dryRunValidate } from '../../cards/validate-manifest.js';
 import { firstLine } from '../../common/text.js';
@@ -85,6 +92,7 @@ export const deleteManifest = defineTool({
   description: 'Delete a card and its rows, after the person approves. hide_card is gentler.',
   parameters: Type.Object({ id: Id }),
   cardIdOf: (a) => a.id,
+  check: ({ id }, ctx) => checkDelete(ctx.cards, id),
   approval: ({ id }, ctx) => deleteApproval(ctx, id),
   run: ({ id }, ctx) => ({ ...deleteCard(ctx.cards, id, ctx.actor), removed: true }),
 });
@@ -95,6 +103,7 @@ export const patchManifest = defineTool({
     "Merge-patch a card's meta and/or description (null deletes; arrays replaced whole). validate_manifest first.",
   parameters: Type.Object({ id: Id, patch: ManifestPatch }),
   cardIdOf: (a) => a.id,
+  check: ({ id, patch }, ctx) => checkPatch(ctx.cards, id, patch),
   approval: ({ id, patch }, ctx) => patchApproval(ctx, id, patch),
   run: ({ id, patch }, ctx) => {
     const r = patchCard(ctx.cards, id, patch);
@@ -108,6 +117,7 @@ export const writeManifestData = defineTool({
   description: "Replace a card's whole data block. Last resort: use the row tools for rows.",
   parameters: Type.Object({ id: Id, data: DataBody.properties.data }),
   cardIdOf: (a) => a.id,
+  check: ({ id, data }, ctx) => checkReplaceData(ctx.cards, id, data),
   approval: ({ id, data }, ctx) => replaceApproval(ctx, id, data),
   run: ({ id, data }, ctx) => {
     replaceData(ctx.cards, id, data, { actor: ctx.actor });

@@ -8,12 +8,12 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { requireCard } from '../../cards/card-context.js';
-import { patchCard } from '../../cards/card-crud.js';
+import { checkPatch, patchCard } from '../../cards/card-crud.js';
 import { sameJson } from '../../common/canonical-json.js';
-import { badRequest } from '../../errors.js';
+import { KlebbError } from '../../errors.js';
 import { Privacy } from '../../schemas/notifications.js';
 import { removeReminderApproval } from './approval-policy.js';
-import { defineTool } from './tool.js';
+import { defineTool, type ToolContext } from './tool.js';
 
 /** Latin letters that have no decomposition into a base letter and a mark. */
 const LATIN_LETTERS: Record<string, string> = {
@@ -143,6 +143,26 @@ export const setNotification = defineTool({
   },
 });
 
+/**
+ * The card patch that removes reminder `notificationId` from card `cardId`, and how many stay.
+ * @throws 404 for an unknown card, 404 NOTIFICATION_NOT_FOUND naming `notification_id` when the
+ *   card has no such reminder.
+ */
+function removal(ctx: ToolContext, cardId: string, notificationId: string) {
+  const { block, items } = itemsOf(requireCard(ctx.cards, cardId).raw.meta ?? {});
+  if (!items.some((it) => it.id === notificationId)) {
+    const known = items.map((it) => String(it.id)).join(', ');
+    throw new KlebbError(
+      404,
+      'NOTIFICATION_NOT_FOUND',
+      `card "${cardId}" has no reminder "${notificationId}"${known ? ` (it has: ${known})` : ''}`,
+      [{ path: 'notification_id', message: 'names no reminder of this card' }],
+    );
+  }
+  const rest = items.filter((it) => it.id !== notificationId);
+  return { patch: { meta: { notifications: { ...block, items: rest } } }, remaining: rest.length };
+}
+
 export const removeNotification = defineTool({
   name: 'remove_notification',
   description: 'Remove a reminder, after the person approves.',
@@ -154,16 +174,14 @@ export const removeNotification = defineTool({
     ),
   }),
   cardIdOf: (a) => a.card_id,
+  check: (a, ctx) => {
+    checkPatch(ctx.cards, a.card_id, removal(ctx, a.card_id, a.notification_id).patch);
+  },
   approval: (a, ctx) => removeReminderApproval(ctx, a.card_id, a.notification_id),
   run: (a, ctx) => {
-    const card = requireCard(ctx.cards, a.card_id);
-    const { block, items } = itemsOf(card.raw.meta ?? {});
-    if (!items.some((it) => it.id === a.notification_id)) {
-      throw badRequest(`card "${a.card_id}" has no reminder "${a.notification_id}"`);
-    }
-    const rest = items.filter((it) => it.id !== a.notification_id);
-    patchCard(ctx.cards, a.card_id, { meta: { notifications: { ...block, items: rest } } });
-    return { ok: true, card_id: a.card_id, notification_id: a.notification_id, remaining: rest.length };
+    const { patch, remaining } = removal(ctx, a.card_id, a.notification_id);
+    patchCard(ctx.cards, a.card_id, patch);
+    return { ok: true, card_id: a.card_id, notification_id: a.notification_id, remaining };
   },
 });
 

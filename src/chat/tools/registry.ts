@@ -168,6 +168,12 @@ export async function dispatchToolCall(
     cardId = undefined;
   }
   let pausedMs: number | undefined;
+  try {
+    // a call that cannot succeed is refused now, never put to the person for approval
+    tool.check?.(value as never, ctx);
+  } catch (err) {
+    return { ok: false, content: errorContent(err), cardId };
+  }
   const need = approvalNeeded(tool, value, ctx);
   if (need !== undefined) {
     if (!ctx.approve) {

@@ -5,6 +5,7 @@
  */
 import {
   appendRow,
+  checkRemoveRow,
   readRows,
   removeRow,
   reorderRows,
@@ -72,6 +73,7 @@ export const removeRowTool = defineTool({
     'Remove the one row at path (ends in [field=value] or [index=N]); approved from the 2nd removal on.',
   parameters: withCardId(RemoveRowInput),
   cardIdOf: (a) => a.id,
+  check: ({ id, path }, ctx) => checkRemoveRow(ctx.cards, id, path),
   approval: ({ id, path }, ctx) => removeRowApproval(ctx, id, path),
   run: ({ id, path }, ctx) => {
     const { etag: _e, ...r } = removeRow(ctx.cards, id, path, { actor: ctx.actor });

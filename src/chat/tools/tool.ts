@@ -66,6 +66,12 @@ export interface Tool<S extends TSchema = TSchema> {
    * fails in `run` with the same error.
    */
   approval?: (args: Static<S>, ctx: ToolContext) => string | undefined;
+  /**
+   * For a tool with an approval step: every check `run` makes of the call, writing nothing. It
+   * runs before the person is asked, so a call that cannot succeed fails at once with its error
+   * instead of becoming an approval that can only fail.
+   */
+  check?: (args: Static<S>, ctx: ToolContext) => void;
   /** The tool only reads (offered to read-only tokens over MCP). */
   readOnly?: boolean;
 }
