@@ -45,7 +45,11 @@ export function isInputType(t: unknown): t is InputType {
   return typeof t === 'string' && (INPUT_TYPES as readonly string[]).includes(t);
 }
 
-function checkInput(input: unknown, at: Segment[]): Issue[] {
+/**
+ * Strict check of one input descriptor at `at`: an object with a non-empty `key` (or, legacy,
+ * `name`), a known `type` and options that can work. Lenient drop: the input.
+ */
+export function checkInput(input: unknown, at: Segment[]): Issue[] {
   const issue = (where: Segment[], message: string): Issue => ({ path: where, drops: [at], message });
   if (!isPlainObject(input))
     return [issue(at, `${formatPath(at)} must be an object, got ${describeValue(input)}`)];

@@ -1,10 +1,11 @@
 /**
  * View configs `meta.view` / `trends` / `calendar` / `reports` / `dayDetail` (docs/MANIFEST-SCHEMA.md
  * "View config"). Only their container shape is checked: each is an object, and a `display`
- * inside one is an object, never a string. Renderer-specific keys pass through (unknown renderer
- * names are accepted on purpose).
+ * inside one is an object, never a string; and a schedule's `checkOffForm` (validate-check-off.ts).
+ * Other renderer-specific keys pass through (unknown renderer names are accepted on purpose).
  */
 import { describeValue, formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
+import { checkOffFormIssues } from './validate-check-off.js';
 import { checkInputs } from './validate-inputs.js';
 
 /** The `meta` keys holding a view config. */
@@ -38,6 +39,7 @@ export function checkViewConfigs(meta: Record<string, unknown>, at: Segment[]): 
       });
     }
     if (key === 'view') issues.push(...checkInputs(config.inputs, [...where, 'inputs']));
+    issues.push(...checkOffFormIssues(config, where));
   }
   return issues;
 }
