@@ -76,7 +76,7 @@ export function optionalFieldIssues(
     ...checkScalarFields(manifest, meta),
     ...checkCategory(meta.category, ['meta', 'category']),
     ...checkViewConfigs(meta, ['meta']),
-    ...checkWriteable(meta.writeable, ['meta', 'writeable']),
+    ...checkWriteable(meta.writeable, ['meta', 'writeable'], meta),
     ...checkIngest(meta.ingest, ['meta', 'ingest'], opts.isKnownMetric),
     ...checkCadence(meta.cadence, ['meta', 'cadence']),
     ...checkNotifications(meta.notifications, ['meta', 'notifications']),

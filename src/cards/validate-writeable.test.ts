@@ -17,7 +17,10 @@ describe('checkWriteable', () => {
         prefillFromLatest: true,
         maxReadingsPerDay: 99,
         requireAny: ['a', 'b'],
-        inputs: [{ key: 'a', type: 'number' }],
+        inputs: [
+          { key: 'a', type: 'number' },
+          { key: 'b', type: 'text' },
+        ],
         somethingNew: 'kept',
       }),
     ).toEqual([]);

@@ -1,6 +1,8 @@
 /**
  * `meta.writeable` (docs/MANIFEST-SCHEMA.md "writeable" table): the write policy and input form.
  */
+
+import { formInputs } from '../common/inputs.js';
 import {
   describeValue,
   formatPath,
@@ -23,10 +25,11 @@ export const WRITEABLE_BOOLEAN_KEYS = [
 /**
  * Strict check of `meta.writeable` when present (`at` is its path): an object; the boolean flags
  * are booleans; `maxReadingsPerDay` a positive integer; `requireAny` an array of non-empty
- * strings; `inputs` per `checkInputs`. Lenient drops: a non-object block whole, else each bad key
+ * strings naming keys the form's inputs fill (`meta`: the card's meta, whose form inputs they are);
+ * `inputs` per `checkInputs`. Lenient drops: a non-object block whole, else each bad key
  * (or each bad input).
  */
-export function checkWriteable(value: unknown, at: Segment[]): Issue[] {
+export function checkWriteable(value: unknown, at: Segment[], meta: unknown = { writeable: value }): Issue[] {
   if (value === undefined) return [];
   const bad = (where: Segment[], detail: string): Issue => ({
     path: where,
@@ -47,7 +50,25 @@ export function checkWriteable(value: unknown, at: Segment[]): Issue[] {
   const any = value.requireAny;
   if (any !== undefined && !(Array.isArray(any) && any.every(isNonEmptyString))) {
     issues.push(bad([...at, 'requireAny'], `must be an array of input keys, got ${describeValue(any)}`));
-  }
+  } else if (Array.isArray(any)) issues.push(...unfilledRequireAny(any, meta, [...at, 'requireAny']));
   issues.push(...checkInputs(value.inputs, [...at, 'inputs']));
   return issues;
+}
+
+/**
+ * One issue per key of `requireAny` that no input of the card's form fills (`formInputs`: the
+ * writeable inputs, or the older `view.inputs`): the form could only be saved through the other
+ * keys, or never. Lenient load drops `requireAny` when none of its keys can be filled (the form
+ * could never be saved); else it is reported and kept.
+ */
+function unfilledRequireAny(any: string[], meta: unknown, at: Segment[]): Issue[] {
+  const keys = new Set(formInputs(meta).map((i) => i.key));
+  const missing = any.filter((k) => !keys.has(k));
+  const drops = missing.length === any.length ? [at] : [];
+  const filled = keys.size > 0 ? `its inputs fill ${[...keys].join(', ')}` : 'the card has no inputs';
+  return missing.map((k) => ({
+    path: [...at, any.indexOf(k)],
+    drops,
+    message: `${formatPath(at)} names "${k}", which no input of the form fills (${filled})`,
+  }));
 }
