@@ -20,7 +20,7 @@ import {
   requireCard,
   writeCardManifest,
 } from './card-context.js';
-import { assertSchemaType } from './card-data.js';
+import { assertRowYears, assertSchemaType } from './card-data.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
@@ -145,6 +145,7 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   assertSchemaType({ id, manifest: raw as Card['manifest'] }, data);
   if (hasData && (wanted === undefined || wanted === 'array'))
     assertRowsData({ id, manifest: raw as Card['manifest'] }, 0, data);
+  assertRowYears({ manifest: raw as Card['manifest'] }, data);
   // rows left behind when this id's file was deleted by hand come back with the card, unless
   // the new card brings rows of its own (docs/API.md: a hand-deleted card keeps its rows)
   const orphan = ctx.store.state(id);

@@ -20,7 +20,7 @@ import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
-import { assertAgentRowDate, type EntryPlace } from './write-policy.js';
+import { assertAgentRowDate, assertRowYear, type EntryPlace } from './write-policy.js';
 
 /** Options of a data write. */
 export interface WriteOptions {
@@ -30,27 +30,44 @@ export interface WriteOptions {
   /**
    * Set for writes an agent makes in the person's name (the chat's row tools): a row written at
    * the top of a dated card has its date checked against the person's today (assertAgentRowDate).
+   * Without it, only the row's year is checked (assertRowYear).
    */
   personDay?: { today: string; timeZone?: string };
 }
 
+const isRowObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /**
- * The person's date check of a row at the top of a dated card (`row`: the appended row, or an
- * update's changes), when `opts.personDay` is set.
+ * The date check of a row at the top of a card (`row`: the appended row, or an update's changes):
+ * written in the person's name (`opts.personDay`) on a dated card, as the entry forms check it;
+ * by anyone, a year within the days Klebb takes (assertRowYear).
  */
-function checkPersonDay(
+function checkRowDate(
   card: Card,
   topLevelRow: boolean,
   row: unknown,
   opts: WriteOptions,
   at: EntryPlace,
 ): void {
-  if (!opts.personDay || !topLevelRow || row === null || typeof row !== 'object' || Array.isArray(row))
-    return;
+  if (!topLevelRow || !isRowObject(row)) return;
   const policy = writePolicyOf(card.manifest.meta);
-  const entry = row as Record<string, unknown>;
-  if (!policy.dated || entry[policy.dateField] === undefined || entry[policy.dateField] === null) return;
-  assertAgentRowDate(policy, entry, opts.personDay.today, opts.personDay.timeZone, at);
+  if (row[policy.dateField] === undefined || row[policy.dateField] === null) return;
+  if (opts.personDay && policy.dated)
+    assertAgentRowDate(policy, row, opts.personDay.today, opts.personDay.timeZone, at);
+  else assertRowYear(policy, row, opts.personDay?.timeZone, at);
+}
+
+/**
+ * The year check (assertRowYear) of every row of a whole data block `data` of `card`.
+ * @throws 422 INVALID_ENTRY naming `data[i].<date field>`.
+ */
+export function assertRowYears(card: Pick<Card, 'manifest'>, data: unknown): void {
+  if (!Array.isArray(data)) return;
+  const policy = writePolicyOf(card.manifest.meta);
+  data.forEach((row, i) => {
+    if (isRowObject(row)) assertRowYear(policy, row, undefined, `data[${i}]`);
+  });
 }
 
 /** Throws 403 unless the card accepts writes (`meta.writeable.fromWebapp === true`). */
@@ -130,6 +147,7 @@ export function checkReplaceData(ctx: CardContext, id: string, data: unknown): u
   assertSchemaType(card, value);
   if (declaredType(card) === undefined || declaredType(card) === 'array')
     assertRowsData(card, storedRowCount(ctx, id), value);
+  assertRowYears(card, value);
   return value;
 }
 
@@ -174,7 +192,7 @@ export function appendRow(ctx: CardContext, id: string, path: unknown, value: un
   if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
-  checkPersonDay(card, segs.length === 0, value, opts, 'value');
+  checkRowDate(card, segs.length === 0, value, opts, 'value');
   const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
@@ -190,7 +208,7 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, changes: 
     ]);
   }
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
-  checkPersonDay(card, segs.length === 1, changes, opts, 'changes');
+  checkRowDate(card, segs.length === 1, changes, opts, 'changes');
   return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor));
 }
 

@@ -36,15 +36,22 @@ const REACH_DAYS = 4;
 /**
  * The latest day (`YYYY-MM-DD`, in `timeZone`, the person's zone) that a row of the card's
  * top-level array is filed under by its `field`, or null when no row carries a real date (values
- * naming no calendar day are passed over).
+ * naming no calendar day are passed over). With `notAfter` (the person's today), the latest day
+ * up to it: a row planned for a later day is not the last thing logged.
  */
 export function latestRowDay(
   ctx: Pick<CardContext, 'store'>,
   cardId: string,
   field: string,
   timeZone?: string,
+  notAfter?: string,
 ): string | null {
-  const top = ctx.store.maxDate(cardId, field);
+  // an instant is filed up to two days from the day written
+  const top = ctx.store.maxDate(
+    cardId,
+    field,
+    notAfter === undefined ? undefined : `${addDays(notAfter, 2)}~`,
+  );
   // a value that names no day (2026-13-01, 9999-99-99, a time of 25:00, trailing text: a typo, a
   // hand edit) may sort after every real one, so then every dated value is read (only cards
   // holding such a value at the top pay for it)
@@ -58,7 +65,8 @@ export function latestRowDay(
   for (const v of values) {
     // a value no reader files under a day (trailing text, 25:00) is not the latest day either
     const day = dayOfDateTime(v, timeZone);
-    if (day !== null && (latest === null || day > latest)) latest = day;
+    if (day === null || (notAfter !== undefined && day > notAfter)) continue;
+    if (latest === null || day > latest) latest = day;
   }
   return latest;
 }

@@ -37,7 +37,7 @@ import { FIRST_PLAUSIBLE_DAY, isPlausibleDay, LAST_PLAUSIBLE_DAY } from '../limi
  * routes' `{entry: {...}}`, `value` or `changes` in a row write's. Refusals name an entry's field
  * under it (`entry.kg`); a route names the arguments themselves under `body` (src/http/body-fields.ts).
  */
-export type EntryPlace = 'entry' | 'value' | 'changes';
+export type EntryPlace = 'entry' | 'value' | 'changes' | `data[${number}]`;
 
 /** The path of an entry at `at`, or of its field `key` (src/common/field-path.ts). */
 const entryPath = (at: EntryPlace, key?: string) => (key === undefined ? at : fieldPath(at, [key]));
@@ -215,16 +215,37 @@ export function entryDay(
       'INVALID_ENTRY',
     );
   }
-  if (!isPlausibleDay(filed)) {
-    // a year typed wrong (0000, 9999, 2206 for 2026): refused for everyone, agents too
-    const range = `${FIRST_PLAUSIBLE_DAY} to ${LAST_PLAUSIBLE_DAY}`;
-    throw invalid(
-      `${filed} is outside the days Klebb takes (${range}); check the year.`,
-      [{ path: entryPath(at, policy.dateField), message: `${filed} is outside ${range}` }],
-      'INVALID_ENTRY',
-    );
-  }
+  assertPlausible(filed, entryPath(at, policy.dateField));
   return filed;
+}
+
+/** 422 INVALID_ENTRY naming `path` unless `day` is within FIRST_PLAUSIBLE_DAY … LAST_PLAUSIBLE_DAY. */
+function assertPlausible(day: string, path: string): void {
+  if (isPlausibleDay(day)) return;
+  // a year typed wrong (0000, 9999, 2206 for 2026): refused for everyone, agents too
+  const range = `${FIRST_PLAUSIBLE_DAY} to ${LAST_PLAUSIBLE_DAY}`;
+  throw invalid(
+    `${day} is outside the days Klebb takes (${range}); check the year.`,
+    [{ path, message: `${day} is outside ${range}` }],
+    'INVALID_ENTRY',
+  );
+}
+
+/**
+ * The year check of a row a program writes (an agent with a token, a whole data block): a date
+ * that names a day (dayOfDateTime, filed in `timeZone`) must be within FIRST_PLAUSIBLE_DAY …
+ * LAST_PLAUSIBLE_DAY, as for every other write; a date naming no day is left to the warnings
+ * (row-warnings.ts), as such rows are stored.
+ * @throws 422 INVALID_ENTRY naming the date field.
+ */
+export function assertRowYear(
+  policy: WritePolicy,
+  row: Entry,
+  timeZone: string | undefined,
+  at: EntryPlace,
+): void {
+  const day = dayOfDateTime(row[policy.dateField], timeZone);
+  if (day !== null) assertPlausible(day, entryPath(at, policy.dateField));
 }
 
 /**

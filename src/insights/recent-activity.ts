@@ -60,8 +60,9 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
   let lastEntryDate: string | null = null;
   let delta: number | null = null;
   if (st.shape === 'array' && st.rowCount > 0) {
-    // the person's day of the latest row: an instant (Z or an offset) is filed in their zone
-    lastEntryDate = latestRowDay(ctx, card.id, dateFieldOf(card), timeZone);
+    // the person's day of the latest row: an instant (Z or an offset) is filed in their zone; a
+    // row planned for a later day than today is not the last thing logged (nor hides staleness)
+    lastEntryDate = latestRowDay(ctx, card.id, dateFieldOf(card), timeZone, today);
     delta = lastNDelta(ctx.store.newestRows(card.id, 2));
   }
   let staleSource: CardActivity['staleSource'] = null;

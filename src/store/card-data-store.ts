@@ -121,13 +121,13 @@ export class CardDataStore {
       shiftBack: db.prepare('UPDATE card_rows SET pos = -pos WHERE card_id = ? AND pos < 0'),
       maxDate: db
         .prepare(
-          `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
+          `SELECT ${DATE_EXPR} FROM card_rows WHERE card_id = ? AND ${DATE_EXPR} <= ? AND ${DATE_EXPR} GLOB '${ISO_GLOB}' ORDER BY ${DATE_EXPR} DESC LIMIT 1`,
         )
         .pluck(),
       // the field is a parameter, so one statement serves every field (never prepared per call)
       maxDateOf: db
         .prepare(
-          `SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v GLOB '${ISO_GLOB}'`,
+          `SELECT max(v) FROM (SELECT json_extract(body, ?) AS v FROM card_rows WHERE card_id = ?) WHERE v <= ? AND v GLOB '${ISO_GLOB}'`,
         )
         .pluck(),
       countDated: db
@@ -408,11 +408,15 @@ export class CardDataStore {
 
   /**
    * The greatest ISO-date-shaped (`YYYY-MM-DD…`) value of `field` over the elements of a
-   * top-level array, or null; values that are not dates never hide the real ones. Walks the
-   * date index backwards for `date`; other fields scan the card's rows.
+   * top-level array that sorts at or before `upTo` as text (default: any), or null; values that
+   * are not dates never hide the real ones. Walks the date index backwards for `date`; other
+   * fields scan the card's rows.
    */
-  maxDate(cardId: string, field: string): string | null {
-    const v = field === 'date' ? this.q.maxDate.get(cardId) : this.q.maxDateOf.get(`$."${field}"`, cardId);
+  maxDate(cardId: string, field: string, upTo = '\u{10FFFF}'): string | null {
+    const v =
+      field === 'date'
+        ? this.q.maxDate.get(cardId, upTo)
+        : this.q.maxDateOf.get(`$."${field}"`, cardId, upTo);
     return typeof v === 'string' ? v : null;
   }
 
