@@ -39,6 +39,13 @@ export const RESERVED_CARD_IDS = [
 ] as const;
 /** Step between `meta.order` values written by reorder (100, 200, 300 ...). */
 export const REORDER_STEP = 100;
+/**
+ * Most card ids one `POST /api/manifests/reorder` may list (docs/API.md "Reordering cards"): far
+ * more cards than an instance has, few enough that a request cannot keep the server busy.
+ */
+export const MAX_REORDER_IDS = 1000;
+/** How many ids (unknown, repeated) a refusal names before it counts the rest ("and 97 more"). */
+export const MAX_IDS_NAMED = 5;
 /** Largest `meta.cadence.expectDays` (docs/MANIFEST-SCHEMA.md, CADENCE_MAX_DAYS). */
 export const CADENCE_MAX_DAYS = 730;
 /** Notification limits (docs/CHAT-AGENT.md, tools table). */

@@ -3,9 +3,17 @@
  * payload"; docs/API.md "/api/views/:view" and "Settings API").
  */
 import path from 'node:path';
+import { clipGraphemes } from '../common/graphemes.js';
+import { nameSome } from '../common/text.js';
 import { VIEW_NAMES } from '../common/view-types.js';
 import { badRequest, conflict, KlebbError, notFound } from '../errors.js';
-import { DEFAULT_CARD_ORDER, REORDER_STEP } from '../limits.js';
+import {
+  DEFAULT_CARD_ORDER,
+  MAX_CARD_ID_CHARS,
+  MAX_IDS_NAMED,
+  MAX_REORDER_IDS,
+  REORDER_STEP,
+} from '../limits.js';
 import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
 import { CardFileBatch } from './card-file-batch.js';
@@ -15,8 +23,10 @@ import { sanitizeAtLoad } from './validate-manifest.js';
 
 /**
  * `POST /api/manifests/reorder`: the listed cards get `meta.order` 100, 200, 300 … in list order;
- * unlisted cards are untouched. Any unknown id → 404 and nothing is written. A card whose order
- * already has its value is not rewritten, so posting the same order twice changes no file.
+ * unlisted cards are untouched. More than MAX_REORDER_IDS ids → 400 (the route's schema refuses
+ * them first); an id listed twice → 400; any unknown id → 404 naming the first few (`ids`) and
+ * counting them all (`count`); nothing is written then. Linear in the list's length. A card whose
+ * order already has its value is not rewritten, so posting the same order twice changes no file.
  * Files are written one by one, each only over the bytes last read (CardFileBatch); if one is
  * refused or fails, or recording the change fails, the ones already written are put back.
  * @returns `{ok, updated}`: the ids whose file changed.
@@ -28,20 +38,26 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     ]);
   }
   const ids = order as string[];
-  const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
-  if (dupes.length) {
-    throw badRequest(`order lists ${dupes.join(', ')} more than once`, [
+  if (ids.length > MAX_REORDER_IDS) {
+    throw badRequest(`order lists ${ids.length} card ids; at most ${MAX_REORDER_IDS}`, [
+      { path: 'order', message: `must be a list of at most ${MAX_REORDER_IDS} card ids` },
+    ]);
+  }
+  const seen = new Set<string>();
+  const dupes = new Set<string>();
+  for (const id of ids) (seen.has(id) ? dupes : seen).add(id);
+  if (dupes.size) {
+    throw badRequest(`order lists ${nameSome([...dupes], MAX_IDS_NAMED)} more than once`, [
       { path: 'order', message: 'duplicate ids' },
     ]);
   }
   const unknown = ids.filter((id) => !ctx.registry.has(id));
   if (unknown.length) {
+    const shown = unknown.slice(0, MAX_IDS_NAMED);
     throw notFound(
-      `unknown card id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`,
+      `unknown card id${unknown.length > 1 ? 's' : ''}: ${nameSome(unknown, MAX_IDS_NAMED)}`,
       'CARD_NOT_FOUND',
-      {
-        ids: unknown,
-      },
+      { ids: shown.map((id) => clipGraphemes(id, MAX_CARD_ID_CHARS)), count: unknown.length },
     );
   }
   const planned: { card: Card; raw: Card['raw']; text: string }[] = [];

@@ -9,3 +9,14 @@ export function firstLine(text: unknown, max: number): string {
   const line = text.split('\n')[0].trim();
   return clipGraphemes(line, max);
 }
+
+/**
+ * Some of `values` named in a message that may echo any input back: the first `shown`, each cut
+ * to `each` characters (never inside one), then how many more there are: "a, b, c and 97 more".
+ * Naming all of them would make a message as large as the request that caused it.
+ */
+export function nameSome(values: readonly string[], shown: number, each = 40): string {
+  const named = values.slice(0, Math.max(0, shown)).map((v) => clipGraphemes(v, each));
+  const rest = values.length - named.length;
+  return rest > 0 ? `${named.join(', ')} and ${rest} more` : named.join(', ');
+}

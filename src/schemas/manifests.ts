@@ -7,6 +7,7 @@
  * src/cards/validate-manifest.ts, the one place that knows them.
  */
 import { Type } from '@sinclair/typebox';
+import { MAX_REORDER_IDS } from '../limits.js';
 
 /** A full `klebb.datafile.v1` manifest. */
 export const ManifestBody = Type.Object(
@@ -37,7 +38,11 @@ export const DataBody = Type.Object({
 
 /** `POST /api/manifests/reorder` body. */
 export const CardReorderBody = Type.Object({
-  order: Type.Array(Type.String(), { description: 'card ids in the new order; the rest keep theirs after' }),
+  order: Type.Array(Type.String(), {
+    maxItems: MAX_REORDER_IDS,
+    errorMessage: `must be a list of at most ${MAX_REORDER_IDS} card ids`,
+    description: 'card ids in the new order; the rest keep theirs after',
+  }),
 });
 
 /** `GET /api/views/:view`. */

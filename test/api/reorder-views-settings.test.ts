@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_IDS_NAMED, MAX_REORDER_IDS } from '../../src/limits.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -57,6 +58,39 @@ describe('POST /api/manifests/reorder', () => {
     expect(r.body.error).toContain('ghost');
     expect(mtimes(['mood', 'weight'])).toEqual(before);
     expect((await s.api('/api/manifests/weight')).body.meta.order).toBeUndefined();
+  });
+
+  it('a list longer than the limit is 400 naming order, and nothing is written', async () => {
+    const before = mtimes(['mood', 'weight']);
+    const order = ['weight', 'mood', ...Array.from({ length: MAX_REORDER_IDS }, (_, i) => `ghost-${i}`)];
+    const r = await s.api('/api/manifests/reorder', { json: { order } });
+    expect(r.status).toBe(400);
+    expect(r.body.details).toEqual([
+      { path: 'body.order', message: expect.stringContaining(`${MAX_REORDER_IDS}`) },
+    ]);
+    expect(mtimes(['mood', 'weight'])).toEqual(before);
+  });
+
+  it('many unknown ids: the answer names a few and counts them all; the list is read in one pass', async () => {
+    const long = 'x'.repeat(5000);
+    const order = [long, ...Array.from({ length: MAX_REORDER_IDS - 1 }, (_, i) => `ghost-${i}`)];
+    const r = await s.api('/api/manifests/reorder', { json: { order } });
+    expect(r.status).toBe(404);
+    expect(r.body.count).toBe(MAX_REORDER_IDS);
+    expect(r.body.ids).toHaveLength(MAX_IDS_NAMED);
+    expect(r.body.error).toContain('ghost-0');
+    expect(r.body.error).not.toContain(`ghost-${MAX_IDS_NAMED}`);
+    expect(r.body.error).toContain(`and ${MAX_REORDER_IDS - MAX_IDS_NAMED} more`);
+    expect(r.text.length).toBeLessThan(1000);
+  });
+
+  it('ids listed twice are named a few at a time', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `twice-${i}`);
+    const r = await s.api('/api/manifests/reorder', { json: { order: [...ids, ...ids] } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain('twice-0');
+    expect(r.body.error).not.toContain(`twice-${MAX_IDS_NAMED},`);
+    expect(r.body.error).toContain(`and ${50 - MAX_IDS_NAMED} more`);
   });
 
   it.each([[{ order: 'mood' }], [{ order: [1, 2] }], [{}], [['mood']]])(
