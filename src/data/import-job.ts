@@ -17,10 +17,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CardContext } from '../cards/card-context.js';
+import { nameSome } from '../common/text.js';
 import { badRequest, conflict, type ErrorCode, KlebbError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { lazyImport } from '../lazy-module.js';
+import { MAX_IDS_NAMED } from '../limits.js';
 import type { Db } from '../store/database.js';
 import { pruneSnapshots, type Retention, snapshotPaths, takeSnapshot } from './backups.js';
 import { assertCardFilesSeen } from './card-files-seen.js';
@@ -268,7 +270,7 @@ export class ImportJobs {
       const unknown = sel.cards.filter((c) => !known.has(c));
       if (unknown.length) {
         throw badRequest(
-          `selection.cards names cards the archive does not hold: ${unknown.join(', ')}`,
+          `selection.cards names cards the archive does not hold: ${nameSome(unknown, MAX_IDS_NAMED)}`,
           [{ path: 'selection.cards', message: 'unknown card ids' }],
           'SELECTION_INVALID',
         );

@@ -433,6 +433,15 @@ describe('reorderRows', () => {
     expect(e.message).toContain('not in the data: "1"');
   });
 
+  it('ORDER_MISMATCH names a few values, each cut short, and counts the rest', () => {
+    const doc = [{ k: 'a' }];
+    const extra = ['x'.repeat(100_000), ...Array.from({ length: 5000 }, (_, i) => `extra-${i}`)];
+    const e = rowError('ORDER_MISMATCH', () => reorder(doc, '', 'k', ['a', ...extra]));
+    expect(e.message.length).toBeLessThan(1000);
+    expect(e.message).toContain('"extra-0"');
+    expect(e.message).toContain(`and ${extra.length - 10} more`);
+  });
+
   it('ORDER_MISMATCH lists every kind of problem at once', () => {
     const doc = [{ k: 1 }, { k: 2 }, { k: 2 }, { k: 3 }];
     const e = rowError('ORDER_MISMATCH', () => reorder(doc, '', 'k', [1, 1, 2, 9]));

@@ -9,6 +9,7 @@
  */
 
 import { sameDateSpelled } from '../common/dates.js';
+import { nameSome } from '../common/text.js';
 import { badRequest, RowError, type RowErrorCode } from '../errors.js';
 import { DEFAULT_ROW_WINDOW, MAX_ROW_WINDOW } from '../limits.js';
 import { formatRowPath, type Literal, type Segment } from './row-path.js';
@@ -43,11 +44,12 @@ function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/** Values for a message: the first MAX_LISTED, each as JSON and cut short, and a count of the rest. */
 function list(values: readonly unknown[]): string {
-  const shown = values.slice(0, MAX_LISTED).map((v) => JSON.stringify(v) ?? String(v));
-  return values.length > MAX_LISTED
-    ? `${shown.join(', ')} and ${values.length - MAX_LISTED} more`
-    : shown.join(', ');
+  return nameSome(
+    values.map((v) => JSON.stringify(v) ?? String(v)),
+    MAX_LISTED,
+  );
 }
 
 /** Names the place the first `n` segments lead to, for messages. */

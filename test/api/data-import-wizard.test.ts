@@ -114,6 +114,13 @@ describe('Settings › Data import', () => {
     });
     expect(badSel.status).toBe(400);
     expect(badSel.body.code).toBe('SELECTION_INVALID');
+    const many = Array.from({ length: 10_000 }, (_, i) => `unknown-${i}-${'z'.repeat(50)}`);
+    const manyBad = await api(s, '/api/import/apply', {
+      json: { nonce, confirm: 'REPLACE', selection: { cards: many } },
+    });
+    expect(manyBad.body.code).toBe('SELECTION_INVALID');
+    expect(manyBad.body.error).toContain('and 9995 more');
+    expect(manyBad.text.length).toBeLessThan(2000);
     const empty = await api(s, '/api/import/apply', {
       json: {
         nonce,
