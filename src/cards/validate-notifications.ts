@@ -3,7 +3,7 @@
  * set_notification tool states them): `{enabled?, items?: [...]}`. Strict on create/patch (422
  * `invalid notifications: ...`); at load a bad item is dropped, not the whole block.
  */
-import { graphemeLength } from '../common/graphemes.js';
+import { overLimit } from '../common/graphemes.js';
 import {
   MAX_NOTIFICATION_BODY_CHARS,
   MAX_NOTIFICATION_ITEMS,
@@ -33,22 +33,17 @@ export const TRIGGER_TYPES = ['daily', 'weekly', 'schedule_due'] as const;
 /** Collects the problems of one notification item; `where` is the failing field's path. */
 type Report = (where: Segment[], detail: string) => void;
 
-/**
- * Characters as a person counts them (grapheme clusters): a family emoji joined by ZWJ, a flag,
- * or a letter with a combining accent (Vietnamese, Hindi vowel signs) is one, not the several
- * code points it is made of. A text far too long is not segmented one by one: no cluster is more
- * than 16 UTF-16 units.
- */
-function charCount(v: string, max: number): number {
-  return v.length > max * 16 ? v.length : graphemeLength(v);
-}
-
 function checkText(item: Record<string, unknown>, key: string, max: number, at: Segment[], report: Report) {
   const v = item[key];
+  // characters as a person counts them: a ZWJ family, a flag or an accented letter is one
+  const over = typeof v === 'string' ? overLimit(v, max) : null;
   if (!isNonEmptyString(v)) {
     report([...at, key], `must be a non-empty string, got ${describeValue(v)}`);
-  } else if (v.length > max && charCount(v, max) > max) {
-    report([...at, key], `must be at most ${max} characters (got ${charCount(v, max)})`);
+  } else if (over !== null) {
+    report(
+      [...at, key],
+      `must be at most ${max} characters (got ${over === 'too long' ? 'far more' : over})`,
+    );
   } else if (!isWellFormedText(v)) {
     report([...at, key], 'must be well-formed text (it holds a lone UTF-16 surrogate)');
   }

@@ -4,17 +4,16 @@
  * patch only (REST, chat tools and MCP share the validator): a card file with longer texts still
  * loads as it is, nothing of a person's file is refused or cut.
  */
-import { graphemeLength } from '../common/graphemes.js';
+import { overLimit } from '../common/graphemes.js';
 import { MAX_CARD_DESCRIPTION_CHARS, MAX_CARD_LABEL_CHARS, MAX_INPUT_OPTIONS } from '../limits.js';
 import { formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
 
 function tooLong(value: unknown, where: Segment[], max: number): Issue[] {
-  if (typeof value !== 'string' || value.length <= max) return [];
-  // characters as people count them; a text far too long is not counted one by one (segmenting
-  // 100 000 characters takes seconds): no character is more than 16 UTF-16 units
-  const length = value.length > max * 16 ? value.length : graphemeLength(value);
-  if (length <= max) return [];
-  return [{ path: where, message: `${formatPath(where)} is ${length} characters long; at most ${max}` }];
+  if (typeof value !== 'string') return [];
+  const over = overLimit(value, max);
+  if (over === null) return [];
+  const length = over === 'too long' ? 'too long' : `${over} characters long`;
+  return [{ path: where, message: `${formatPath(where)} is ${length}; at most ${max}` }];
 }
 
 function optionIssues(options: unknown, at: Segment[]): Issue[] {

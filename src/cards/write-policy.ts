@@ -24,7 +24,7 @@
 import { dateRefusal } from '../common/date-allowance.js';
 import { dayOfDateTime, isIsoDate } from '../common/dates.js';
 import { fieldPath } from '../common/field-path.js';
-import { graphemeLength } from '../common/graphemes.js';
+import { overGraphemes } from '../common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../common/inputs.js';
 import { isolateText } from '../common/isolate-text.js';
 import type { Entry, WritePolicy } from '../common/write-policy.js';
@@ -96,7 +96,7 @@ export function valueProblem(input: InputDescriptor, v: unknown): string | null 
     case 'text':
     case 'textarea': {
       if (typeof v !== 'string') return 'must be text';
-      if (input.maxLength !== undefined && graphemeLength(v) > input.maxLength) {
+      if (input.maxLength !== undefined && overGraphemes(v, input.maxLength)) {
         return `must be at most ${input.maxLength} characters long`;
       }
       return null;

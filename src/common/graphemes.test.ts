@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clipGraphemes,
   ELLIPSIS,
   graphemeLength,
+  headGraphemes,
+  MAX_UNITS_PER_CHARACTER,
+  overLimit,
   splitGraphemes,
   splitGraphemesFallback,
   truncateGraphemes,
@@ -66,5 +70,31 @@ describe('truncateGraphemes', () => {
     expect(truncateGraphemes('abc', -2)).toBe('…');
     expect(truncateGraphemes('', 0)).toBe('');
     expect(truncateGraphemes('abcdef', 3, '...')).toBe('abc...');
+  });
+});
+
+describe('limits in characters also bound the UTF-16 units', () => {
+  const stacked = (marks: number) => `a${'\u0301'.repeat(marks)}`;
+
+  it('one letter under 10,000 combining marks is one cluster, yet over any short limit', () => {
+    expect(graphemeLength(stacked(10_000))).toBe(1);
+    expect(overLimit(stacked(10_000), 280)).toBe('too long');
+    expect(overLimit('a'.repeat(281), 280)).toBe(281);
+    expect(overLimit('👨‍👩‍👧‍👦'.repeat(280), 280)).toBeNull();
+  });
+
+  it.each([
+    ['clip', (s: string) => clipGraphemes(s, 120)],
+    ['head', (s: string) => headGraphemes(s, 120)],
+    ['truncate', (s: string) => truncateGraphemes(s, 120)],
+  ])('%s never keeps a huge cluster whole, nor splits it', (_name, cut) => {
+    for (const text of [stacked(10_000), `Title ${stacked(10_000)} end`, `x${stacked(1_000)}`.repeat(50)]) {
+      const out = cut(text);
+      expect(out.length).toBeLessThanOrEqual(120 * MAX_UNITS_PER_CHARACTER);
+      expect(wellFormed(out)).toBe(true);
+      const kept = out.endsWith(ELLIPSIS) ? out.slice(0, -1) : out;
+      expect(text.startsWith(kept)).toBe(true);
+      expect(splitGraphemes(kept)).toEqual(splitGraphemes(text).slice(0, graphemeLength(kept)));
+    }
   });
 });

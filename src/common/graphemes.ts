@@ -60,44 +60,67 @@ export function graphemeLength(s: string): number {
 }
 
 /**
+ * Most UTF-16 units a text may spend per user-perceived character of its limit: a text limited to
+ * `max` characters holds at most `max ×` this many units. The longest clusters people write are
+ * far shorter (a ZWJ family is 11 units, a subdivision flag 14), while a count of clusters alone
+ * lets one "character" through that is a letter under ten thousand combining marks, megabytes
+ * of text that still counts as one.
+ */
+export const MAX_UNITS_PER_CHARACTER = 16;
+
+/**
+ * How `s` stands against a limit of `max` user-perceived characters: null when it fits; else how
+ * many characters it has; or 'too long' when it holds more than MAX_UNITS_PER_CHARACTER × `max`
+ * UTF-16 units (a paste far over the limit, or characters stacked with combining marks), which
+ * is not counted (segmenting a huge text one cluster at a time is slow). The one rule of every
+ * text limit in characters, on the server and in the web app.
+ */
+export function overLimit(s: string, max: number): number | 'too long' | null {
+  if (s.length <= max) return null;
+  if (s.length > max * MAX_UNITS_PER_CHARACTER) return 'too long';
+  const n = graphemeLength(s);
+  return n > max ? n : null;
+}
+
+/** Whether `s` breaks a limit of `max` characters (see overLimit: too many characters or units). */
+export function overGraphemes(s: string, max: number): boolean {
+  return overLimit(s, max) !== null;
+}
+
+/**
  * `s` cut to its first `max` user-perceived characters followed by `ellipsis` (default `…`), or `s`
- * unchanged when it has at most `max`. Never splits an emoji, a ZWJ sequence, a flag or a combining
+ * unchanged when it fits (overLimit). Never splits an emoji, a ZWJ sequence, a flag or a combining
  * mark, so the result is always well formed when `s` is ("Ran 10k in the rain, legs ok 🏃
- * but knee sore later" cut to 30 is "Ran 10k in the rain, legs ok 🏃…"). The template language's
+ * but knee sore later" cut to 30 is "Ran 10k in the rain, legs ok 🏃…"); and the part kept holds
+ * at most MAX_UNITS_PER_CHARACTER × `max` UTF-16 units, so a character stacked with thousands of
+ * combining marks is left out whole rather than kept whole. The template language's
  * `{key:truncate(N)}` is this with the default ellipsis. `max` below 0 counts as 0.
  */
 export function truncateGraphemes(s: string, max: number, ellipsis: string = ELLIPSIS): string {
   const limit = Math.max(0, Math.floor(max));
+  if (!overGraphemes(s, limit)) return s;
+  const units = limit * MAX_UNITS_PER_CHARACTER;
   let kept = '';
   let n = 0;
   for (const c of clusters(s)) {
-    if (n === limit) return kept + ellipsis;
+    if (n === limit || kept.length + c.length > units) break;
     kept += c;
     n++;
   }
-  return s;
+  return kept + ellipsis;
 }
 
 /**
  * `s` kept within `max` user-perceived characters in all, the ellipsis included: unchanged when it
  * fits, else its first `max - 1` characters and `…`. The one way text is cut for display, logs,
- * titles and messages, so a cut never leaves half an emoji or a lone surrogate.
+ * titles and messages, so a cut never leaves half an emoji or a lone surrogate, and never keeps
+ * more than MAX_UNITS_PER_CHARACTER UTF-16 units per character.
  */
 export function clipGraphemes(s: string, max: number): string {
-  return graphemeLength(s) <= max ? s : truncateGraphemes(s, Math.max(0, max - 1));
+  return overGraphemes(s, max) ? truncateGraphemes(s, Math.max(0, max - 1)) : s;
 }
 
 /** The first `max` user-perceived characters of `s`, without an ellipsis (a prefix never cut mid-character). */
 export function headGraphemes(s: string, max: number): string {
   return truncateGraphemes(s, max, '');
-}
-
-/**
- * Whether `s` has more than `max` user-perceived characters. A text over `16 × max` UTF-16 units
- * is over without being counted (no character takes more than 16 units; segmenting a huge paste
- * one cluster at a time is slow).
- */
-export function overGraphemes(s: string, max: number): boolean {
-  if (s.length <= max) return false;
-  return s.length > max * 16 || graphemeLength(s) > max;
 }

@@ -5,19 +5,18 @@
  * emoji was cut short of the limit (a family emoji takes eleven units) or cut mid-emoji, leaving
  * half a character in the field. Instead the form says what is too long and holds back sending.
  */
-import { graphemeLength } from '../../src/common/graphemes.js';
-
-/** No character is longer than this many UTF-16 units: beyond `max` times it, no need to count. */
-const MAX_UNITS_PER_CHARACTER = 16;
+import { overLimit } from '../../src/common/graphemes.js';
 
 /**
  * A sentence saying that `text` (already trimmed as the server trims it) is over `max` characters
  * ("Name is 65 characters long; at most 64."), or null when it fits. A text far over the limit (a
- * paste of a whole page) is not counted one character at a time: "Name is too long; at most 64."
+ * paste of a whole page), or one whose characters carry stacks of combining marks, is not
+ * counted one character at a time: "Name is too long; at most 64." (the rule: overLimit).
  */
 export function lengthNotice(label: string, text: string, max: number): string | null {
-  if (text.length <= max) return null;
-  if (text.length > max * MAX_UNITS_PER_CHARACTER) return `${label} is too long; at most ${max}.`;
-  const n = graphemeLength(text);
-  return n > max ? `${label} is ${n} characters long; at most ${max}.` : null;
+  const over = overLimit(text, max);
+  if (over === null) return null;
+  return over === 'too long'
+    ? `${label} is too long; at most ${max}.`
+    : `${label} is ${over} characters long; at most ${max}.`;
 }
