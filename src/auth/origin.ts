@@ -10,6 +10,7 @@
  * any other site (or another local port) is refused.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { clipGraphemes } from '../common/graphemes.js';
 import { KlebbError } from '../errors.js';
 
 const LOOPBACK_HOSTNAME = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -75,7 +76,7 @@ export function checkOrigin(
     throw new KlebbError(
       403,
       'BAD_ORIGIN',
-      `requests from ${origin.slice(0, 200)} are not accepted here (only ${allowed})`,
+      `requests from ${clipGraphemes(origin, 200)} are not accepted here (only ${allowed})`,
     );
   }
 }

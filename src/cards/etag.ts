@@ -2,6 +2,8 @@
  * Data ETags and `If-Match` (RFC 9110 sections 8.8.3 and 13.1.1). A card's data ETag is its data
  * version (the id of its latest change set), strong: `"v42"`.
  */
+
+import { clipGraphemes } from '../common/graphemes.js';
 import { badRequest, preconditionFailed } from '../errors.js';
 
 /** The strong ETag of a data version. */
@@ -23,7 +25,7 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
   const bad = tags.find((t) => !/^(W\/)?"[^"]*"$/.test(t));
   if (bad !== undefined) {
     throw badRequest(
-      `If-Match must hold entity tags in double quotes, like "v42" (got ${bad.slice(0, 40)})`,
+      `If-Match must hold entity tags in double quotes, like "v42" (got ${clipGraphemes(bad, 40)})`,
       [{ path: 'headers.if-match', message: 'must be * or a list of quoted entity tags' }],
       'BAD_IF_MATCH',
     );

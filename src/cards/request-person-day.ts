@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
+import { clipGraphemes } from '../common/graphemes.js';
 import { badRequest } from '../errors.js';
 import { normaliseTimeZone } from '../home/user-settings.js';
 import type { Instance } from '../instance.js';
@@ -35,7 +36,7 @@ export function requestTimeZone(req: FastifyRequest, inst: Pick<Instance, 'user'
   const tz = normaliseTimeZone(raw);
   if (tz === undefined) {
     throw badRequest(
-      `${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${String(raw).slice(0, 64)}"`,
+      `${TIME_ZONE_HEADER} must be an IANA time zone like Europe/Berlin, got "${clipGraphemes(String(raw), 64)}"`,
       [{ path: `headers.${TIME_ZONE_HEADER}`, message: 'must be an IANA time zone' }],
     );
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clipGraphemes,
   ELLIPSIS,
+  graphemeAt,
   graphemeLength,
   headGraphemes,
   MAX_UNITS_PER_CHARACTER,
@@ -96,5 +97,18 @@ describe('limits in characters also bound the UTF-16 units', () => {
       expect(text.startsWith(kept)).toBe(true);
       expect(splitGraphemes(kept)).toEqual(splitGraphemes(text).slice(0, graphemeLength(kept)));
     }
+  });
+});
+
+describe('graphemeAt', () => {
+  it.each([
+    ['ab🏃c', 2, '🏃'],
+    ['ab🏃c', 3, '🏃'],
+    ['a👨‍👩‍👧b', 1, '👨‍👩‍👧'],
+    ['e\u0301x', 0, 'e\u0301'],
+    ['abc', 3, ''],
+    [`+${'\u0301'.repeat(100)}`, 0, '+'],
+  ])('%j at %i is %j', (s, i, want) => {
+    expect(graphemeAt(s, i)).toBe(want);
   });
 });

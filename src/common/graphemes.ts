@@ -124,3 +124,20 @@ export function clipGraphemes(s: string, max: number): string {
 export function headGraphemes(s: string, max: number): string {
   return truncateGraphemes(s, max, '');
 }
+
+/**
+ * The user-perceived character of `s` that starts at UTF-16 index `i` (moved back onto the first
+ * half of a surrogate pair when it points at the second), for a message naming the character found
+ * somewhere: `s[i]` alone would be half an emoji. A cluster longer than MAX_UNITS_PER_CHARACTER
+ * (a letter under many marks) is named by its first code point. '' past the end.
+ */
+export function graphemeAt(s: string, i: number): string {
+  let from = Math.max(0, i);
+  const unit = s.charCodeAt(from);
+  const before = s.charCodeAt(from - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && before >= 0xd800 && before <= 0xdbff) from--;
+  if (from >= s.length) return '';
+  // one unit more than a character may have: a cluster that fits ends inside this window
+  const [first = ''] = clusters(s.slice(from, from + MAX_UNITS_PER_CHARACTER + 1));
+  return first.length <= MAX_UNITS_PER_CHARACTER ? first : String.fromCodePoint(s.codePointAt(from) ?? 0);
+}

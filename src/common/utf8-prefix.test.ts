@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Prefix } from './utf8-prefix.js';
+import { unitPrefix, utf8Prefix } from './utf8-prefix.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
@@ -29,5 +29,25 @@ describe('utf8Prefix', () => {
     expect(bytes(got)).toBeLessThanOrEqual(200_000);
     expect(bytes(got)).toBeGreaterThan(199_990);
     expect(text.startsWith(got)).toBe(true);
+  });
+});
+
+describe('unitPrefix', () => {
+  it('keeps a text that fits', () => {
+    expect(unitPrefix('Hämoglobin 🏃', 13)).toBe('Hämoglobin 🏃');
+  });
+
+  it.each([
+    ['between the halves of an emoji', 'ok 🏃 go', 4, 'ok '],
+    ['inside a family', 'x👨‍👩‍👧‍👦y', 6, 'x'],
+    ['between two flags', '🇳🇿🇦🇺', 6, '🇳🇿'],
+    ['after an accent written apart', 'cafe\u0301!', 4, 'caf'],
+  ])('a cut %s falls before the character', (_what, text, max, want) => {
+    expect(unitPrefix(text, max)).toBe(want);
+  });
+
+  it('a letter under more marks than the window still never leaves half an emoji', () => {
+    const text = `🏃${'\u0301'.repeat(300)}`;
+    for (const n of [1, 2, 100, 250]) expect(/\p{Cs}/u.test(unitPrefix(text, n))).toBe(false);
   });
 });

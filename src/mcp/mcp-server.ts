@@ -19,6 +19,7 @@ import { compareCards, readCardJson } from '../cards/card-crud.js';
 import type { ApprovalDecision } from '../chat/approvals/approval-hub.js';
 import { ALL_TOOLS, dispatchToolCall, findTool } from '../chat/tools/registry.js';
 import type { ToolContext } from '../chat/tools/tool.js';
+import { clipGraphemes } from '../common/graphemes.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { inChangeSet } from '../store/change-scope.js';
@@ -124,7 +125,7 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
         name: c.id,
         title: String(c.manifest.meta.label ?? c.id),
         description:
-          typeof c.manifest.description === 'string' ? c.manifest.description.slice(0, 200) : undefined,
+          typeof c.manifest.description === 'string' ? clipGraphemes(c.manifest.description, 200) : undefined,
         mimeType: 'application/json',
       })),
   }));

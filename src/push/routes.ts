@@ -7,6 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { headGraphemes } from '../common/graphemes.js';
 import { INSTANT_MESSAGE } from '../common/instants.js';
 import { badRequest, KlebbError, notFound } from '../errors.js';
 import type { Instance } from '../instance.js';
@@ -136,7 +137,7 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     const nickname = deviceNickname(req.body.nickname);
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(
-      { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : undefined },
+      { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? headGraphemes(ua, 300) : undefined },
       new Date(),
     );
     return reply.code(r.created ? 201 : 200).send(r);

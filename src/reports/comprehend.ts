@@ -8,6 +8,8 @@
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { callGateway, type GatewayConfig } from '../chat/gateway/index.js';
+import { clipGraphemes } from '../common/graphemes.js';
+import { unitPrefix } from '../common/utf8-prefix.js';
 import { MAX_REPORT_BULLETS, MAX_REPORT_PROMPT_CHARS, REPORT_MODEL_TIMEOUT_MS } from '../limits.js';
 import { checkNumericFidelity, describeUnbacked, type Unbacked } from './numeric-fidelity.js';
 import type { Summary } from './report-body.js';
@@ -60,7 +62,7 @@ export function readReply(text: string): (Summary & { health: boolean; identifie
     value.document_date && /^\d{4}-\d{2}-\d{2}$/.test(value.document_date) ? value.document_date : null;
   return {
     health: value.health,
-    title: value.title.replace(/\s+/g, ' ').trim().slice(0, 120),
+    title: clipGraphemes(value.title.replace(/\s+/g, ' ').trim(), 120),
     documentDate: date,
     bullets: value.bullets
       .map((b) => b.replace(/\s+/g, ' ').trim())
@@ -120,7 +122,7 @@ export async function comprehend(
     return { kind: 'raw', reason: 'no language model is configured (CHAT_ENDPOINT_URL)', identifiers: [] };
   const cut = text.length > MAX_REPORT_PROMPT_CHARS;
   const document = cut
-    ? `${text.slice(0, MAX_REPORT_PROMPT_CHARS)}\n[the rest of the document is not shown]`
+    ? `${unitPrefix(text, MAX_REPORT_PROMPT_CHARS)}\n[the rest of the document is not shown]`
     : text;
   const messages: { role: 'system' | 'user' | 'assistant'; content: string }[] = [
     { role: 'system', content: COMPREHEND_INSTRUCTION },
@@ -136,7 +138,7 @@ export async function comprehend(
       if (signal?.aborted) throw err;
       return {
         kind: 'raw',
-        reason: `the model could not be reached (${(err as Error).message.slice(0, 200)})`,
+        reason: `the model could not be reached (${clipGraphemes((err as Error).message, 200)})`,
         identifiers,
       };
     }

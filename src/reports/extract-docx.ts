@@ -5,6 +5,7 @@
  * entry more than 200 times smaller than it unpacks (a zip bomb) is refused unread.
  */
 import yauzl from 'yauzl';
+import { clipGraphemes } from '../common/graphemes.js';
 import { lookupTable } from '../common/lookup-table.js';
 import { lazyImport } from '../lazy-module.js';
 import { MAX_DOCX_ENTRIES, MAX_DOCX_UNPACKED_BYTES } from '../limits.js';
@@ -94,7 +95,9 @@ export async function extractDocx(file: string): Promise<Extracted> {
     const mammoth = await mammothLib();
     text = docxHtmlToText((await mammoth.convertToHtml({ path: file })).value);
   } catch (err) {
-    throw new ReportRejected(`the Word document cannot be read (${(err as Error).message.slice(0, 200)})`);
+    throw new ReportRejected(
+      `the Word document cannot be read (${clipGraphemes((err as Error).message, 200)})`,
+    );
   }
   text = text.replace(/\n{3,}/g, '\n\n').trim();
   if (visibleChars(text) === 0) throw new ReportRejected('the Word document holds no text');

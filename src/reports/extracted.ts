@@ -3,6 +3,8 @@
  * read throws ReportRejected with a sentence for the person ("the PDF has 10000 pages; at most
  * 200 are read").
  */
+
+import { unitPrefix } from '../common/utf8-prefix.js';
 import { MAX_REPORT_TEXT_CHARS } from '../limits.js';
 
 /** How the text was obtained (stored as the report's `source_format`). */
@@ -36,7 +38,7 @@ export function capText(e: Extracted): Extracted {
   if (e.text.length <= MAX_REPORT_TEXT_CHARS) return e;
   return {
     ...e,
-    text: e.text.slice(0, MAX_REPORT_TEXT_CHARS),
+    text: unitPrefix(e.text, MAX_REPORT_TEXT_CHARS),
     notes: [...e.notes, `the text was cut after ${MAX_REPORT_TEXT_CHARS} characters`],
   };
 }

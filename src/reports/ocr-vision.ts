@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { callGateway, type GatewayConfig, isGatewayError } from '../chat/gateway/index.js';
+import { clipGraphemes } from '../common/graphemes.js';
 import { REPORT_MODEL_TIMEOUT_MS } from '../limits.js';
 import { checkNumericFidelity } from './numeric-fidelity.js';
 import { runProgram } from './run-program.js';
@@ -110,7 +111,7 @@ export async function readWithVision(
       }
       return {
         ok: false,
-        reason: `the chat model could not read page ${p} (${(err as Error).message.slice(0, 160)})`,
+        reason: `the chat model could not read page ${p} (${clipGraphemes((err as Error).message, 160)})`,
       };
     }
   }

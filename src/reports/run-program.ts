@@ -6,6 +6,7 @@
  * keeps answering while it works.
  */
 import { execFile } from 'node:child_process';
+import { clipGraphemes } from '../common/graphemes.js';
 import {
   REPORT_PROGRAM_FILE_BYTES,
   REPORT_PROGRAM_MEMORY_BYTES,
@@ -74,7 +75,7 @@ export function runProgram(program: string, args: string[], limits: ProgramLimit
         else if (e.code === 'ENOENT') reason = 'prlimit (util-linux) is not installed';
         else {
           const last = stderr.toString('utf8').trim().split('\n').filter(Boolean).pop() ?? '';
-          reason = `it failed (exit ${String(e.code ?? e.signal)})${last ? `: ${last.slice(0, 200)}` : ''}`;
+          reason = `it failed (exit ${String(e.code ?? e.signal)})${last ? `: ${clipGraphemes(last, 200)}` : ''}`;
           if (/execvp|No such file/.test(last)) reason = `${program} is not installed`;
         }
         reject(new ProgramError(program, reason));

@@ -23,6 +23,38 @@ function badPath(path: string): RowError {
   throw new Error(`expected BAD_PATH for ${JSON.stringify(path)}`);
 }
 
+/** The error of a path expected to be refused, whatever its code. */
+function parseError(path: string): RowError {
+  try {
+    parseRowPath(path);
+  } catch (e) {
+    return e as RowError;
+  }
+  throw new Error(`expected an error for ${JSON.stringify(path)}`);
+}
+
+const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
+
+describe('parseRowPath: errors never name half a character', () => {
+  it.each([
+    ['an emoji where a key should start', 'items.🏃', "'🏃'"],
+    ['an emoji after a segment', 'items🏃', "'🏃'"],
+    ['a flag after a key', 'a🇳🇿', "'🇳🇿'"],
+    ['a family where a key should start', '[👨‍👩‍👧=1]', "'👨‍👩‍👧'"],
+    ['an emoji after a backslash in a string', '[name="a\\🏃"]', '\\🏃 in a string'],
+    ['an emoji where = should be', '[name🏃="x"]', "'🏃'"],
+  ])('%s', (_what, path, named) => {
+    const e = badPath(path);
+    expect(wellFormed(e.message)).toBe(true);
+    expect(e.message).toContain(named);
+  });
+
+  it('a sign under hundreds of marks is named by the sign alone', () => {
+    const e = badPath(`a+${'\u0301'.repeat(400)}`);
+    expect(e.message).toContain("unexpected '+':");
+  });
+});
+
 describe('parseRowPath: segments', () => {
   it('an empty or whitespace-only path is the whole data block', () => {
     expect(parseRowPath('')).toEqual([]);
@@ -189,10 +221,14 @@ describe('parseRowPath: BAD_PATH', () => {
     expect(badPath('[index="2"]').message).toContain('positional');
   });
 
-  it('more than 512 characters', () => {
+  it('more than 512 characters: the error names only the start of the path', () => {
     const ok = 'a'.repeat(MAX_ROW_PATH_CHARS);
     expect(parseRowPath(ok)).toHaveLength(1);
-    expect(badPath(`${ok}b`).message).toContain('513 characters');
+    const e = parseError(`${ok}b`);
+    expect(e.message).toContain('513 characters');
+    expect(e.rowPath).toBe(`${'a'.repeat(39)}…`);
+    const emoji = parseError('🏃'.repeat(300));
+    expect(emoji.rowPath).toBe(`${'🏃'.repeat(39)}…`);
   });
 
   it('more than 32 segments', () => {

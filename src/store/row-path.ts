@@ -13,6 +13,7 @@
  * `[index=N]` is positional: N is an integer, negative counts from the end (-1 = last).
  */
 
+import { clipGraphemes, graphemeAt } from '../common/graphemes.js';
 import { RowError } from '../errors.js';
 
 /** A value a filter compares with, strictly (`===`). */
@@ -55,7 +56,8 @@ export function parseRowPath(path: string): Segment[] {
     throw new RowError(
       'BAD_PATH',
       `row path is ${path.length} characters long; the limit is ${MAX_ROW_PATH_CHARS}`,
-      path,
+      // the answer names the path: only its start, never cut inside a character
+      clipGraphemes(path, 40),
     );
   }
   return new Parser(path).parse();
@@ -85,7 +87,9 @@ class Parser {
       } else if (c === '[') {
         this.filter();
       } else {
-        throw this.fail(`unexpected ${quoteChar(c)}: expected '.' or '[' after a segment`);
+        throw this.fail(
+          `unexpected ${quoteChar(this.charAt(this.pos))}: expected '.' or '[' after a segment`,
+        );
       }
     }
     return this.segs;
@@ -102,7 +106,7 @@ class Parser {
     KEY_RE.lastIndex = this.pos;
     const m = this.pos < this.end ? KEY_RE.exec(this.src) : null;
     if (!m) {
-      const found = this.pos < this.end ? quoteChar(this.src[this.pos]) : 'the end of the path';
+      const found = this.pos < this.end ? quoteChar(this.charAt(this.pos)) : 'the end of the path';
       throw this.fail(`expected a key (letters, digits, '_' or '-') ${context}, found ${found}`);
     }
     if (FORBIDDEN_KEYS.has(m[0])) {
@@ -184,7 +188,7 @@ class Parser {
         const next = this.src[this.pos + 1];
         if (next !== '"' && next !== "'" && next !== '\\') {
           throw this.fail(
-            `unknown escape \\${next ?? ''} in a string: only \\", \\' and \\\\ are escapes (other characters are literal)`,
+            `unknown escape \\${this.charAt(this.pos + 1)} in a string: only \\", \\' and \\\\ are escapes (other characters are literal)`,
           );
         }
         out += next;
@@ -200,10 +204,15 @@ class Parser {
 
   private expect(c: string, message: string): void {
     if (this.src[this.pos] !== c) {
-      const found = this.pos < this.end ? quoteChar(this.src[this.pos]) : 'the end of the path';
+      const found = this.pos < this.end ? quoteChar(this.charAt(this.pos)) : 'the end of the path';
       throw this.fail(`${message}, found ${found}`);
     }
     this.pos++;
+  }
+
+  /** The character at `i` as a person sees it (never half an emoji), for messages. */
+  private charAt(i: number): string {
+    return graphemeAt(this.src, i);
   }
 
   private skipWs(): void {
