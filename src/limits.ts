@@ -93,6 +93,11 @@ export const MAX_CATEGORY_CHARS = 32;
 export const MAX_CARD_LABEL_CHARS = 200;
 /** See MAX_CARD_LABEL_CHARS: a card's `description` (and `meta.description`). */
 export const MAX_CARD_DESCRIPTION_CHARS = 4000;
+/**
+ * See MAX_CARD_LABEL_CHARS: a card's `meta.emoji`, shown before its title, and each of an
+ * emoji-picker's `emojis`: an emoji or a few symbols, not a sentence.
+ */
+export const MAX_CARD_EMOJI_CHARS = 8;
 /** See MAX_CARD_LABEL_CHARS: most `options` one input may list. */
 export const MAX_INPUT_OPTIONS = 200;
 /** Chat gateway client (src/chat/gateway/). Largest buffered reply or pending SSE event, bytes. */

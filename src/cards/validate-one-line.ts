@@ -47,6 +47,9 @@ function inputIssues(inputs: unknown, at: Segment[]): Issue[] {
           ...lineIssue(input.label, [...at, i, 'label']),
           ...lineIssue(input.placeholder, [...at, i, 'placeholder']),
           ...optionIssues(input.options, [...at, i, 'options']),
+          ...(Array.isArray(input.emojis)
+            ? input.emojis.flatMap((e, j) => lineIssue(e, [...at, i, 'emojis', j]))
+            : []),
         ]
       : [],
   );
@@ -73,6 +76,7 @@ export function oneLineIssues(meta: Record<string, unknown>): Issue[] {
   const view = isPlainObject(meta.view) ? meta.view : {};
   return [
     ...lineIssue(meta.label, ['meta', 'label']),
+    ...lineIssue(meta.emoji, ['meta', 'emoji']),
     ...inputIssues(writeable.inputs, ['meta', 'writeable', 'inputs']),
     ...inputIssues(view.inputs, ['meta', 'view', 'inputs']),
     ...reminderIssues(meta.notifications),

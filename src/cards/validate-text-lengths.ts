@@ -1,11 +1,16 @@
 /**
  * Length limits on the texts of a card that a create or an update sets (src/limits.ts): the
- * label, the description, and each input's label, placeholder and options. Checked on create and
+ * label, the emoji, the description, and each input's label, placeholder, options and emoji. Checked on create and
  * patch only (REST, chat tools and MCP share the validator): a card file with longer texts still
  * loads as it is, nothing of a person's file is refused or cut.
  */
 import { overLimit } from '../common/graphemes.js';
-import { MAX_CARD_DESCRIPTION_CHARS, MAX_CARD_LABEL_CHARS, MAX_INPUT_OPTIONS } from '../limits.js';
+import {
+  MAX_CARD_DESCRIPTION_CHARS,
+  MAX_CARD_EMOJI_CHARS,
+  MAX_CARD_LABEL_CHARS,
+  MAX_INPUT_OPTIONS,
+} from '../limits.js';
 import { formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
 
 function tooLong(value: unknown, where: Segment[], max: number): Issue[] {
@@ -36,6 +41,16 @@ function optionIssues(options: unknown, at: Segment[]): Issue[] {
   );
 }
 
+function emojiIssues(emojis: unknown, at: Segment[]): Issue[] {
+  if (!Array.isArray(emojis)) return [];
+  if (emojis.length > MAX_INPUT_OPTIONS) {
+    return [
+      { path: at, message: `${formatPath(at)} lists ${emojis.length} emoji; at most ${MAX_INPUT_OPTIONS}` },
+    ];
+  }
+  return emojis.flatMap((e, j) => tooLong(e, [...at, j], MAX_CARD_EMOJI_CHARS));
+}
+
 function inputIssues(inputs: unknown, at: Segment[]): Issue[] {
   if (!Array.isArray(inputs)) return [];
   return inputs.flatMap((input, i) =>
@@ -44,6 +59,7 @@ function inputIssues(inputs: unknown, at: Segment[]): Issue[] {
           ...tooLong(input.label, [...at, i, 'label'], MAX_CARD_LABEL_CHARS),
           ...tooLong(input.placeholder, [...at, i, 'placeholder'], MAX_CARD_LABEL_CHARS),
           ...optionIssues(input.options, [...at, i, 'options']),
+          ...emojiIssues(input.emojis, [...at, i, 'emojis']),
         ]
       : [],
   );
@@ -55,6 +71,7 @@ export function textLengthIssues(m: Record<string, unknown>, meta: Record<string
   const view = isPlainObject(meta.view) ? meta.view : {};
   return [
     ...tooLong(meta.label, ['meta', 'label'], MAX_CARD_LABEL_CHARS),
+    ...tooLong(meta.emoji, ['meta', 'emoji'], MAX_CARD_EMOJI_CHARS),
     ...tooLong(meta.description, ['meta', 'description'], MAX_CARD_DESCRIPTION_CHARS),
     ...tooLong(m.description, ['description'], MAX_CARD_DESCRIPTION_CHARS),
     ...inputIssues(writeable.inputs, ['meta', 'writeable', 'inputs']),

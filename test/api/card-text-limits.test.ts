@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CARD_DESCRIPTION_CHARS, MAX_CARD_LABEL_CHARS } from '../../src/limits.js';
+import { MAX_CARD_DESCRIPTION_CHARS, MAX_CARD_EMOJI_CHARS, MAX_CARD_LABEL_CHARS } from '../../src/limits.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'text-limits-token';
@@ -74,6 +74,46 @@ describe('card text limits', () => {
       json: card('at-limit', { label: 'é'.repeat(MAX_CARD_LABEL_CHARS) }),
     });
     expect(at.status, at.text).toBe(201);
+  });
+
+  it("meta.emoji and an emoji-picker's emojis: at most a few characters, one line", async () => {
+    const picker = (emojis: unknown[]) => ({
+      writeable: { fromWebapp: true, inputs: [{ key: 'mood', type: 'emoji-picker', emojis }] },
+    });
+    const cases: [Record<string, unknown>, string][] = [
+      [card('e1', { emoji: LONG }), 'meta.emoji'],
+      [card('e2', { emoji: `a${'\u0301'.repeat(5000)}` }), 'meta.emoji'],
+      [card('e3', { emoji: '🩺\n' }), 'meta.emoji'],
+      [card('e4', { emoji: '\u0007' }), 'meta.emoji'],
+      [card('e5', { emoji: '💊'.repeat(MAX_CARD_EMOJI_CHARS + 1) }), 'meta.emoji'],
+      [card('e6', picker(['🙂', LONG])), 'meta.writeable.inputs[0].emojis[1]'],
+      [card('e7', picker(['🙂', '😐\t'])), 'meta.writeable.inputs[0].emojis[1]'],
+    ];
+    for (const [manifest, field] of cases) {
+      const r = await s.api('/api/manifests', { token: T, json: manifest });
+      expect(r.status, field).toBe(400);
+      expect(
+        r.body.details.map((d: { path: string }) => d.path),
+        field,
+      ).toEqual([field]);
+      const id = (manifest.meta as { id: string }).id;
+      expect((await s.api(`/api/manifests/${id}`, { token: T })).status).toBe(404);
+    }
+    for (const emoji of ['🩺', '🏋️', '👨‍👩‍👧‍👦', '🇳🇿', '💊'.repeat(MAX_CARD_EMOJI_CHARS)]) {
+      const r = await s.api('/api/manifests', {
+        token: T,
+        json: card(`ok-${emoji.codePointAt(0)}`, { emoji }),
+      });
+      expect(r.status, `${emoji}: ${r.text}`).toBe(201);
+    }
+    await s.api('/api/manifests', { token: T, json: card('patch-emoji', { emoji: '🩺' }) });
+    const p = await s.api('/api/manifests/patch-emoji', {
+      method: 'PATCH',
+      token: T,
+      json: { meta: { emoji: 'x'.repeat(50) } },
+    });
+    expect(p.status).toBe(400);
+    expect((await s.api('/api/manifests/patch-emoji', { token: T })).body.meta.emoji).toBe('🩺');
   });
 
   it('REST patch refuses a label over the limit and keeps the old one', async () => {
