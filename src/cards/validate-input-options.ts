@@ -3,13 +3,15 @@
  * else than written (docs/MANIFEST-SCHEMA.md "Input types"): a `min` above its `max`, a `select`
  * with no options (which then took any value, though a value must be one of them), a `rating`
  * of more than MAX_RATING_STEPS steps (`max: 1000000` was cut to 10 without a word), a
- * `maxLength` below 1, two inputs filling one key (the second was never shown). Creating or
+ * `maxLength` below 1, a `min`, `max` or `step` that is not a number, a `default` the input could
+ * not store, two inputs filling one key (the second was never shown). Creating or
  * patching such a card is refused (422 naming the field), for the REST routes, the chat tools and
  * MCP alike; a hand-written file with one still loads as written, the field listed in the load
  * errors (report only: these issues drop nothing).
  */
-import { MAX_RATING_STEPS, optionsOf } from '../common/inputs.js';
+import { MAX_RATING_STEPS, normaliseInput, optionsOf } from '../common/inputs.js';
 import { describeValue, formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
+import { valueProblem } from './write-policy.js';
 
 /** Input types with a numeric range. */
 const RANGED = new Set(['number', 'stepper', 'rating']);
@@ -23,10 +25,22 @@ function note(where: Segment[], message: string): Issue {
   return { path: where, drops: [], message: `${formatPath(where)} ${message}` };
 }
 
-/** `min`/`max` of a number, stepper or rating; a rating's whole steps, at most MAX_RATING_STEPS. */
+/**
+ * `min`/`max` (and `step`) of a number, stepper or rating: numbers when given (a `"10"` was
+ * ignored by the form without a word); a rating's whole steps, at most MAX_RATING_STEPS.
+ */
 function rangeIssues(input: Record<string, unknown>, at: Segment[]): Issue[] {
   const { min, max } = input;
   const out: Issue[] = [];
+  for (const k of ['min', 'max', 'step'] as const) {
+    const v = input[k];
+    if (v !== undefined && !isNumber(v))
+      out.push(note([...at, k], `must be a number, got ${describeValue(v)}`));
+  }
+  if (input.step !== undefined && isNumber(input.step) && input.step <= 0) {
+    out.push(note([...at, 'step'], `must be above 0, got ${input.step}`));
+  }
+  if (out.length > 0) return out;
   if (input.type === 'rating') {
     for (const k of ['min', 'max'] as const) {
       const v = input[k];
@@ -97,10 +111,26 @@ function countIssues(input: Record<string, unknown>, at: Segment[]): Issue[] {
 export function inputOptionIssues(input: Record<string, unknown>, at: Segment[]): Issue[] {
   const type = input.type;
   if (typeof type !== 'string') return [];
-  if (RANGED.has(type)) return rangeIssues(input, at);
-  if (CHOICES.has(type)) return choiceIssues(input, at);
-  if (type === 'text' || type === 'textarea') return countIssues(input, at);
-  return [];
+  const own = RANGED.has(type)
+    ? rangeIssues(input, at)
+    : CHOICES.has(type)
+      ? choiceIssues(input, at)
+      : type === 'text' || type === 'textarea'
+        ? countIssues(input, at)
+        : [];
+  return own.length > 0 ? own : defaultIssues(input, at);
+}
+
+/**
+ * A `default` the input could not store: the form would start from a value saving then refuses
+ * (a `date` input's `default: 5`, a number outside `min`…`max`). Checked by the entry rules
+ * themselves, once the input's own options are sound.
+ */
+function defaultIssues(input: Record<string, unknown>, at: Segment[]): Issue[] {
+  if (input.default === undefined || input.default === null) return [];
+  const descriptor = normaliseInput(input);
+  const problem = descriptor ? valueProblem(descriptor, input.default) : null;
+  return problem ? [note([...at, 'default'], `${problem}, got ${describeValue(input.default)}`)] : [];
 }
 
 /** The key an input fills: `key`, or the legacy `name` when `key` is absent. */

@@ -42,6 +42,16 @@ describe('checkInputs', () => {
     expect(issue.drops).toEqual([[...AT, 0]]);
   });
 
+  it.each(['__proto__', 'constructor', 'prototype', ' __proto__ '])(
+    'refuses the key %j, which names an object prototype, dropping the input',
+    (key) => {
+      const [byKey] = checkInputs([{ key, type: 'text' }], AT);
+      expect(formatPath(byKey.path)).toBe('meta.writeable.inputs[0].key');
+      expect(byKey.drops).toEqual([[...AT, 0]]);
+      expect(paths([{ name: key, type: 'text' }])).toEqual(['meta.writeable.inputs[0].name']);
+    },
+  );
+
   it('refuses options no value could satisfy, reporting without dropping the input', () => {
     const one = (input: Record<string, unknown>) => checkInputs([{ key: 'v', ...input }], AT);
     const cases: [Record<string, unknown>, string][] = [
@@ -60,6 +70,17 @@ describe('checkInputs', () => {
       [{ type: 'text', maxLength: -1 }, 'meta.writeable.inputs[0].maxLength'],
       [{ type: 'textarea', maxLength: 0 }, 'meta.writeable.inputs[0].maxLength'],
       [{ type: 'textarea', rows: 2.5 }, 'meta.writeable.inputs[0].rows'],
+      [{ type: 'number', min: 'ten' }, 'meta.writeable.inputs[0].min'],
+      [{ type: 'number', max: '100' }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'stepper', step: '1' }, 'meta.writeable.inputs[0].step'],
+      [{ type: 'stepper', step: 0 }, 'meta.writeable.inputs[0].step'],
+      [{ type: 'rating', max: null }, 'meta.writeable.inputs[0].max'],
+      [{ type: 'date', default: 5 }, 'meta.writeable.inputs[0].default'],
+      [{ type: 'date', default: '0000-01-01' }, 'meta.writeable.inputs[0].default'],
+      [{ type: 'time', default: 730 }, 'meta.writeable.inputs[0].default'],
+      [{ type: 'checkbox', default: 'yes' }, 'meta.writeable.inputs[0].default'],
+      [{ type: 'number', min: 0, max: 10, default: 11 }, 'meta.writeable.inputs[0].default'],
+      [{ type: 'select', options: ['a'], default: 'b' }, 'meta.writeable.inputs[0].default'],
     ];
     for (const [input, path] of cases) {
       const issues = one(input);
@@ -76,7 +97,9 @@ describe('checkInputs', () => {
       { type: 'rating', min: 6 },
       { type: 'select', options: [{ value: 1, label: 'One' }, 2, 'three'] },
       { type: 'text', maxLength: 1 },
-      { type: 'number', min: 'ten' },
+      { type: 'date', default: '2026-04-20' },
+      { type: 'stepper', min: 0, max: 10, default: 3 },
+      { type: 'checkbox', default: false },
     ])
       expect(one(fine), JSON.stringify(fine)).toEqual([]);
   });

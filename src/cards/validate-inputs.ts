@@ -1,10 +1,11 @@
 /**
  * Input descriptors: `meta.writeable.inputs[]` and the legacy `meta.view.inputs[]` (docs/MANIFEST-SCHEMA.md
  * "Input types"; the legacy shape keys inputs by `name`). The key and the type are checked (a bad
- * one drops the input at load); so are the options no value could satisfy and a key filled twice
+ * one, or a key that names an object's prototype, `__proto__`, drops the input at load); so are the options no value could satisfy and a key filled twice
  * (validate-input-options.ts: refused on create and patch, reported at load); other options pass
  * through.
  */
+import { isPrototypeName } from '../common/json-guard.js';
 import {
   describeValue,
   formatPath,
@@ -54,20 +55,20 @@ export function checkInput(input: unknown, at: Segment[]): Issue[] {
   if (!isPlainObject(input))
     return [issue(at, `${formatPath(at)} must be an object, got ${describeValue(input)}`)];
   const issues: Issue[] = [];
-  if (input.key !== undefined || input.name === undefined) {
-    if (!isNonEmptyString(input.key)) {
-      issues.push(
-        issue(
-          [...at, 'key'],
-          `${formatPath(at)}.key must be a non-empty string, got ${describeValue(input.key)}`,
-        ),
-      );
-    }
-  } else if (!isNonEmptyString(input.name)) {
+  const field = input.key !== undefined || input.name === undefined ? 'key' : 'name';
+  const key = input[field];
+  if (!isNonEmptyString(key)) {
     issues.push(
       issue(
-        [...at, 'name'],
-        `${formatPath(at)}.name must be a non-empty string, got ${describeValue(input.name)}`,
+        [...at, field],
+        `${formatPath(at)}.${field} must be a non-empty string, got ${describeValue(key)}`,
+      ),
+    );
+  } else if (isPrototypeName(key.trim())) {
+    issues.push(
+      issue(
+        [...at, field],
+        `${formatPath(at)}.${field} must not be "${key.trim()}": it names an object's prototype, not a field`,
       ),
     );
   }

@@ -3,6 +3,7 @@
  */
 
 import { formInputs } from '../common/inputs.js';
+import { isPrototypeName } from '../common/json-guard.js';
 import {
   describeValue,
   formatPath,
@@ -50,7 +51,12 @@ export function checkWriteable(value: unknown, at: Segment[], meta: unknown = { 
   const any = value.requireAny;
   if (any !== undefined && !(Array.isArray(any) && any.every(isNonEmptyString))) {
     issues.push(bad([...at, 'requireAny'], `must be an array of input keys, got ${describeValue(any)}`));
-  } else if (Array.isArray(any)) issues.push(...unfilledRequireAny(any, meta, [...at, 'requireAny']));
+  } else if (Array.isArray(any)) {
+    const i = any.findIndex((k) => isPrototypeName(String(k).trim()));
+    if (i >= 0)
+      issues.push(bad([...at, 'requireAny', i], `must not be "${any[i]}": it names an object's prototype`));
+    else issues.push(...unfilledRequireAny(any, meta, [...at, 'requireAny']));
+  }
   issues.push(...checkInputs(value.inputs, [...at, 'inputs']));
   return issues;
 }

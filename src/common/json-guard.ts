@@ -18,6 +18,18 @@ export interface JsonShapeProblem {
 }
 
 /**
+ * Names that reach an object's prototype in JavaScript (`row.__proto__`, `row.constructor`): a row
+ * field or a path step must never be called so. A JSON body holding such a key is refused, so a
+ * field of that name could be neither sent nor read back.
+ */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** True for `__proto__`, `constructor` and `prototype`, names no field may take (see PROTOTYPE_NAMES). */
+export function isPrototypeName(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
+}
+
+/**
  * A key that names an object prototype (`__proto__`, or `constructor` holding `prototype`),
  * which the JSON body parser refuses as prototype poisoning.
  */

@@ -14,6 +14,7 @@
  */
 
 import { clipGraphemes, graphemeAt } from '../common/graphemes.js';
+import { isPrototypeName } from '../common/json-guard.js';
 import { RowError } from '../errors.js';
 
 /** A value a filter compares with, strictly (`===`). */
@@ -35,12 +36,6 @@ const KEY_RE = /[\p{L}\p{M}\p{N}_-]+/uy;
 /** Bare numbers: JSON's number syntax (no leading zeros, so `007` and `2026-04-20` must be quoted). */
 const NUMBER_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const WS_RE = /\s/;
-/**
- * Keys no path may name: they reach an object's prototype in JavaScript, and a JSON body holding
- * them is refused as INVALID_JSON, so data written through them could not be sent back.
- */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
  * Parses a row path into segments. An empty or whitespace-only path is `[]` (the whole data block).
  * Throws RowError `BAD_PATH` (HTTP 400) naming what is wrong and the 1-based character position:
@@ -109,7 +104,7 @@ class Parser {
       const found = this.pos < this.end ? quoteChar(this.charAt(this.pos)) : 'the end of the path';
       throw this.fail(`expected a key (letters, digits, '_' or '-') ${context}, found ${found}`);
     }
-    if (FORBIDDEN_KEYS.has(m[0])) {
+    if (isPrototypeName(m[0])) {
       throw this.fail(`the key '${m[0]}' is refused ${context}: it names an object's prototype, not a field`);
     }
     this.pos += m[0].length;
