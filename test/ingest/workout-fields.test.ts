@@ -5,6 +5,8 @@
  * warning, and a field in a unit Klebb does not know is left out with a warning.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { graphemeLength, MAX_UNITS_PER_CHARACTER } from '../../src/common/graphemes.js';
+import { MAX_WORKOUT_NAME_CHARS } from '../../src/ingest/hae/format/limits.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
@@ -275,5 +277,60 @@ describe('Health Auto Export workouts', () => {
       { ...elliptical, date: '2026-10-21' },
       { ...elliptical, date: '2026-10-22', avgHr: 115, maxHr: 133 },
     ]);
+  });
+});
+
+describe('workout names and ids are bounded', () => {
+  const session = (day: number, name: unknown, id?: string) => ({
+    ...(id === undefined ? {} : { id }),
+    name,
+    start: `2026-10-${day} 07:00:00 +0200`,
+    end: `2026-10-${day} 07:30:00 +0200`,
+    duration: 1800,
+  });
+  const units = MAX_WORKOUT_NAME_CHARS * MAX_UNITS_PER_CHARACTER;
+
+  it('a phone push: a name far too long is cut, a name of several lines is one line, an id far too long is left out', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          workouts: [
+            session(21, `Run ${'x'.repeat(100_000)}`),
+            session(22, `Yoga${'\u0301'.repeat(10_000)}`),
+            session(23, 'Outdoor\nRun\u0007'),
+            session(24, 'Walk', `id-${'z'.repeat(100_000)}`),
+          ],
+        },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^workouts: name longer than 100 characters, cut \(2 points/),
+        expect.stringMatching(/^workouts: id longer than 100 characters, left out \(1 point/),
+      ]),
+    );
+    const rows = await srv.rows('workouts');
+    expect(rows.map((w) => w.date)).toEqual(['2026-10-21', '2026-10-22', '2026-10-23', '2026-10-24']);
+    for (const w of rows) {
+      expect(String(w.type).length).toBeLessThanOrEqual(units);
+      expect(graphemeLength(String(w.type))).toBeLessThanOrEqual(MAX_WORKOUT_NAME_CHARS);
+    }
+    expect(String(rows[0].type).startsWith('Run xxx')).toBe(true);
+    expect(rows[2].type).toBe('Outdoor Run');
+    expect(rows[3]).not.toHaveProperty('id');
+    expect(r.text.length).toBeLessThan(5000);
+  });
+
+  it('an Apple Health export: an activity type far too long is cut', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const r = await srv.api('/api/apple-health/import', {
+      method: 'POST',
+      body: exportXml([workout(21, { workoutActivityType: `HKWorkoutActivityType${'Z'.repeat(1000)}` })]),
+    });
+    expect(r.status).toBe(200);
+    const [row] = await srv.rows('workouts');
+    expect(graphemeLength(String(row.type))).toBe(MAX_WORKOUT_NAME_CHARS);
   });
 });

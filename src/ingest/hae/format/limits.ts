@@ -56,3 +56,13 @@ export const MAX_METRIC_NAME_CHARS = 100;
  * push says so in a warning. Catalogue metrics are always recorded (there are about 110).
  */
 export const MAX_UNKNOWN_DISCOVERIES = 200;
+
+/**
+ * Longest workout name kept, characters as a person counts them: Apple's longest activity names
+ * ("Traditional Strength Training", "Mixed Cardio" in any language) are a few dozen; a longer
+ * name is cut, with a warning, so a 100,000-character name is not stored in every row of its day.
+ */
+export const MAX_WORKOUT_NAME_CHARS = 100;
+
+/** Longest workout `id` kept, characters (the app sends a UUID, 36): a longer one is left out with a warning. */
+export const MAX_WORKOUT_ID_CHARS = 100;

@@ -11,6 +11,9 @@
  * a 24-minute session, so it is never used as the workout's calories).
  * Units inside workouts follow the user's settings (`kJ`, `mi`, `ft`) and are converted.
  */
+import { clipGraphemes, overGraphemes } from '../../../common/graphemes.js';
+import { oneLineTitle } from '../../../common/title-text.js';
+import { MAX_WORKOUT_ID_CHARS, MAX_WORKOUT_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { unreadable } from './timestamp-spellings.js';
@@ -105,6 +108,20 @@ function recoveryStart(series: unknown, endMs: number): string | undefined {
 }
 
 /**
+ * A workout's name as it is kept: one line (control characters a space, see oneLineTitle), at
+ * most MAX_WORKOUT_NAME_CHARS characters (a longer one is cut, noted in `notes`); 'Workout' when
+ * there is none.
+ */
+function workoutName(raw: unknown, notes: WorkoutNote[]): string {
+  const name = typeof raw === 'string' ? oneLineTitle(raw) : '';
+  if (name === '') return 'Workout';
+  if (!overGraphemes(name, MAX_WORKOUT_NAME_CHARS)) return name;
+  const cut = clipGraphemes(name, MAX_WORKOUT_NAME_CHARS);
+  notes.push({ reason: `name longer than ${MAX_WORKOUT_NAME_CHARS} characters, cut`, example: cut });
+  return cut;
+}
+
+/**
  * One workout object → values `{type, startTime, durationMin?, distanceKm?, calories?, avgHr?,
  * maxHr?, elevationM?, id?, end?}` dated by the local date of `start` (a workout counts for the
  * day it started). Units: minutes, km, kcal (active energy), bpm, metres. A number that is
@@ -124,8 +141,8 @@ export function readWorkout(
   const end = parseHaeTimestamp(w.end, zone);
   if (end && end.epochMs < start.epochMs)
     return { ok: false, reason: 'end before start', example: `${w.start} to ${w.end}` };
-  const type = typeof w.name === 'string' && w.name.trim() !== '' ? w.name.trim() : 'Workout';
   const notes: WorkoutNote[] = [];
+  const type = workoutName(w.name, notes);
   // exact values of the fields rounded after converting (Sample.keyValues)
   const exact: Record<string, number> = {};
 
@@ -198,7 +215,13 @@ export function readWorkout(
   };
   for (const [k, v] of Object.entries(numbers))
     if (v !== undefined && Number.isFinite(v) && v > 0) values[k] = v;
-  if (typeof w.id === 'string' && w.id.trim() !== '') values.id = w.id.trim();
+  const id = typeof w.id === 'string' ? w.id.trim() : '';
+  if (id.length > MAX_WORKOUT_ID_CHARS)
+    notes.push({
+      reason: `id longer than ${MAX_WORKOUT_ID_CHARS} characters, left out`,
+      example: clipGraphemes(id, 40),
+    });
+  else if (id !== '') values.id = id;
   if (end) values.end = String(w.end);
   const kept = Object.keys(exact).filter((k) => k in values);
   return {
