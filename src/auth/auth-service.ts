@@ -17,6 +17,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import type { Availability } from '../common/auth-types.js';
+import { firstControl } from '../common/control-characters.js';
 import { overGraphemes } from '../common/graphemes.js';
 import type { Config } from '../config.js';
 import { badRequest, forbidden, KlebbError, unauthorized } from '../errors.js';
@@ -152,9 +153,13 @@ export function optionalObject(body: unknown): Record<string, unknown> {
 
 function parseNickname(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string' || overGraphemes(value.trim(), MAX_NICKNAME_CHARS) || /\p{Cc}/u.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    overGraphemes(value.trim(), MAX_NICKNAME_CHARS) ||
+    firstControl(value) !== undefined
+  ) {
     throw badRequest(`nickname must be text of at most ${MAX_NICKNAME_CHARS} characters`, [
-      { path: 'nickname', message: `must be at most ${MAX_NICKNAME_CHARS} printable characters` },
+      { path: 'nickname', message: `must be at most ${MAX_NICKNAME_CHARS} visible characters on one line` },
     ]);
   }
   return value.trim() || null;

@@ -4,6 +4,7 @@
  * revocable, with a last-used time. AGENT_API_TOKEN is separate and unchanged.
  */
 import path from 'node:path';
+import { firstControl } from '../common/control-characters.js';
 import { overGraphemes } from '../common/graphemes.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { MAX_AGENT_TOKENS, MAX_TOKEN_NAME_CHARS, TOKEN_TOUCH_EVERY_MS } from './auth-limits.js';
@@ -63,10 +64,11 @@ export function parseTokenRequest(body: unknown): { name: string; access: TokenA
     ]);
   }
   const name = b.name.trim();
-  if (overGraphemes(name, MAX_TOKEN_NAME_CHARS) || /\p{Cc}/u.test(name)) {
-    throw badRequest(`name must be at most ${MAX_TOKEN_NAME_CHARS} characters, without control characters`, [
-      { path: 'name', message: `must be at most ${MAX_TOKEN_NAME_CHARS} printable characters` },
-    ]);
+  if (overGraphemes(name, MAX_TOKEN_NAME_CHARS) || firstControl(name) !== undefined) {
+    throw badRequest(
+      `name must be at most ${MAX_TOKEN_NAME_CHARS} characters, one line without control or invisible characters`,
+      [{ path: 'name', message: `must be at most ${MAX_TOKEN_NAME_CHARS} visible characters on one line` }],
+    );
   }
   if (b.access !== 'read' && b.access !== 'write') {
     throw badRequest('access must be "read" (read-only) or "write" (read-write)', [

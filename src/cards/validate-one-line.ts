@@ -3,30 +3,21 @@
  * reminder's label and title are shown as a single line: in a card's header, a form, Settings, a
  * notification, History's sentences ("Added a row to Weight"). A newline, tab or other control
  * character (or a Unicode line or paragraph separator) in one breaks those lines, or hides in
- * them. Such a text is refused on create and change (400 naming the field), not rewritten:
+ * them; an invisible formatting character (a direction override, a zero-width space) changes
+ * how it reads without being seen (src/common/control-characters.ts). Such a text is refused on create and change (400 naming the field), not rewritten:
  * quietly joining the lines would store something other than what was asked for. A card file
  * written by hand loads as it is; the places that build sentences from these texts show each
  * break as a space (src/common/isolate-text.ts).
  */
+import { firstControl, nameControl } from '../common/control-characters.js';
 import { formatPath, type Issue, isPlainObject, type Segment } from './field-issues.js';
-
-/** C0 and C1 controls (newline, carriage return, tab, NUL …) and U+2028 / U+2029. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** How a refused character is named in the message. */
-function nameOf(ch: string): string {
-  if (ch === '\n' || ch === '\r' || ch === '\u2028' || ch === '\u2029') return 'a line break';
-  if (ch === '\t') return 'a tab';
-  return `the control character U+${ch.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 function lineIssue(value: unknown, where: Segment[]): Issue[] {
   if (typeof value !== 'string') return [];
-  const m = LINE_BREAKING.exec(value);
-  if (!m) return [];
+  const ch = firstControl(value);
+  if (ch === undefined) return [];
   return [
-    { path: where, message: `${formatPath(where)} must be one line of text; it holds ${nameOf(m[0])}` },
+    { path: where, message: `${formatPath(where)} must be one line of text; it holds ${nameControl(ch)}` },
   ];
 }
 

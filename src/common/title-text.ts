@@ -1,13 +1,13 @@
 /**
  * A conversation title as it is kept: one line, control characters (NUL, a bell, an escape …) and
- * runs of whitespace each one space, the ends trimmed. Shared by the server, which stores it so,
- * and the web app, which counts its length the same way. No Node imports.
+ * runs of whitespace each one space, invisible formatting characters (a direction override, a
+ * zero-width space: src/common/control-characters.ts) removed, the ends trimmed. Shared by the
+ * server, which stores it so, and the web app, which counts its length the same way. No Node
+ * imports.
  */
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+import { withoutControls } from './control-characters.js';
 
 /** `title` as one trimmed line ('' when nothing is left). */
 export function oneLineTitle(title: string): string {
-  return title.replace(CONTROLS, ' ').trim().replace(/\s+/g, ' ');
+  return withoutControls(title).trim().replace(/\s+/g, ' ');
 }

@@ -33,6 +33,16 @@ function balanced(s: string): boolean {
 /** A label with an override and a newline: refused on create, so it comes from a hand-written file. */
 const HAND_LABEL = 'Weight\u202E kg\nsecond line';
 
+const ASKED_LABEL = '\u202Eevil\u2069 label';
+const FORM_META = {
+  writeable: {
+    fromWebapp: true,
+    todayAllowed: true,
+    pastAllowed: true,
+    inputs: [{ key: 'kg', label: 'Kilo\u202Egrams', type: 'number', max: 10 }],
+  },
+};
+
 beforeAll(async () => {
   t = await toolEnv({
     env: { AGENT_API_TOKEN: T },
@@ -42,6 +52,12 @@ beforeAll(async () => {
         path.join(dataDir, 'bidi.json'),
         JSON.stringify(manifest('bidi', [], { label: HAND_LABEL })),
       );
+      // labels with overrides are refused on create: these come from hand-written files too
+      fs.writeFileSync(
+        path.join(dataDir, 'asked.json'),
+        JSON.stringify(manifest('asked', [{ date: '2026-04-20', v: 1 }], { label: ASKED_LABEL })),
+      );
+      fs.writeFileSync(path.join(dataDir, 'form.json'), JSON.stringify(manifest('form', [], FORM_META)));
     },
   });
 });
@@ -82,25 +98,18 @@ describe('change summaries', () => {
   });
 
   it('an approval request isolates the label it names', async () => {
-    const label = '\u202Eevil\u2069 label';
-    await t.call('create_manifest', {
-      manifest: manifest('asked', [{ date: '2026-04-20', v: 1 }], { label }),
+    const refused = await t.call('create_manifest', {
+      manifest: manifest('asked-again', [], { label: ASKED_LABEL }),
     });
+    expect(JSON.stringify(refused)).toContain('meta.label');
+    expect((await api('/api/manifests/asked')).body.meta.label).toBe(ASKED_LABEL);
     t.asked.length = 0;
     await t.call('delete_manifest', { id: 'asked' });
     expect(t.asked[0]?.summary).toBe(`Delete the card “${FSI}evil label${PDI}” and its 1 row.`);
   });
 
   it('a form error names an input label without its override', async () => {
-    const meta = {
-      writeable: {
-        fromWebapp: true,
-        todayAllowed: true,
-        pastAllowed: true,
-        inputs: [{ key: 'kg', label: 'Kilo\u202Egrams', type: 'number', max: 10 }],
-      },
-    };
-    expect((await api('/api/manifests', { json: manifest('form', [], meta) })).status).toBe(201);
+    expect((await api('/api/manifests', { json: manifest('form-again', [], FORM_META) })).status).toBe(400);
     const r = await api('/api/manifests/form/entries', { json: { entry: { date: '2026-04-20', kg: 99 } } });
     expect(r.status).toBe(422);
     expect(balanced(r.body.error)).toBe(true);

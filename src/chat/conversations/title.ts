@@ -5,6 +5,7 @@
  */
 
 import { headGraphemes } from '../../common/graphemes.js';
+import { oneLineTitle } from '../../common/title-text.js';
 import { MAX_GENERATED_TITLE_CHARS, TITLE_TIMEOUT_MS } from '../../limits.js';
 import { callGateway, type GatewayConfig } from '../gateway/client.js';
 
@@ -14,11 +15,11 @@ export const TITLE_INSTRUCTION =
   'Reply with the title only: no quotes, no emoji, no punctuation at the end, and do not mention the assistant.';
 
 /**
- * Cleans a model's title: surrounding straight or curly quotes removed, whitespace collapsed,
+ * Cleans a model's title: one line (oneLineTitle), surrounding straight or curly quotes removed,
  * trailing punctuation dropped, cut to 60 characters; empty → null.
  */
 export function cleanGeneratedTitle(raw: string): string | null {
-  let t = raw.replace(/\s+/g, ' ').trim();
+  let t = oneLineTitle(raw);
   t = t.replace(/^(title|titel)\s*:\s*/i, '');
   t = t.replace(/^["'“”‘’«»`]+|["'“”‘’«»`]+$/g, '').trim();
   t = t.replace(/[.!?:;,]+$/, '').trim();
