@@ -119,7 +119,10 @@ export async function main(
     }
     const snaps = listSnapshots(config.home);
     for (const s of snaps) {
-      io.err(`${s.name}  ${s.takenAt}  ${s.cards} cards, ${s.rows} rows, ${(s.bytes / 1e6).toFixed(1)} MB\n`);
+      const state = s.damaged ? `  damaged: ${s.damaged}` : '';
+      io.err(
+        `${s.name}  ${s.takenAt}  ${s.cards} cards, ${s.rows} rows, ${(s.bytes / 1e6).toFixed(1)} MB${state}\n`,
+      );
     }
     if (snaps.length === 0) io.err(`no snapshots in ${path.join(config.home, 'backups')}\n`);
     io.out(`${JSON.stringify({ home: config.home, snapshots: snaps }, null, 2)}\n`);

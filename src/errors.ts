@@ -213,6 +213,10 @@ export const ERROR_CODES = {
     meaning: 'an import archive row that is not valid JSON or not a row of its table',
   },
   IMPORT_BAD_CARD: { status: [422], meaning: 'an import archive card whose meta.id is not its card' },
+  SNAPSHOT_DAMAGED: {
+    status: [422],
+    meaning: 'a restore or roll back from a snapshot whose files were damaged after it was taken',
+  },
   IMPORT_FAILED: { status: [], meaning: 'an import that failed for another reason (in the import status)' },
   IMPORT_INTERRUPTED: { status: [], meaning: 'an import cut short by a restart (in the import status)' },
   // ---- others ----

@@ -19,6 +19,7 @@ import { BACKUP_PRE_IMPORT_KEEP } from '../limits.js';
 import type { Db } from '../store/database.js';
 import { backupDatabase } from './db-snapshot.js';
 import { type CardSource, plainFiles } from './export-files.js';
+import { assertSnapshotWhole, snapshotDamage } from './snapshot-check.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 
 /** Why a snapshot was taken. */
@@ -32,6 +33,11 @@ export interface SnapshotInfo {
   cards: number;
   rows: number;
   bytes: number;
+  /**
+   * Set when the snapshot's files were damaged after it was taken: what is wrong, for people
+   * (a restore from it is refused). Its counts are then 0 when snapshot.json cannot be read.
+   */
+  damaged?: string;
 }
 
 /** Retention of the automatic snapshots. */
@@ -40,7 +46,7 @@ export interface Retention {
   weekly: number;
 }
 
-const NAME_RE = /^(daily|pre-import|manual)-\d{8}-\d{6}(-[0-9a-f]{4})?$/;
+const NAME_RE = /^(daily|pre-import|manual)-(\d{8})-(\d{6})(-[0-9a-f]{4})?$/;
 
 /** The backups folder of a home. */
 export const backupsDir = (home: string) => path.join(home, 'backups');
@@ -108,7 +114,24 @@ export async function takeSnapshot(
   }
 }
 
-/** Every complete snapshot, newest first. */
+/** What the folder name of a snapshot says (kind and time), for one whose snapshot.json is lost. */
+function infoFromName(dir: string, name: string): SnapshotInfo {
+  const m = NAME_RE.exec(name);
+  const [, kind, d, t] = m ?? ['', 'manual', '19700101', '000000'];
+  const takenAt = `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}.000Z`;
+  let bytes = 0;
+  try {
+    bytes = folderBytes(dir);
+  } catch {
+    // unreadable: 0
+  }
+  return { name, kind: kind as SnapshotKind, takenAt, cards: 0, rows: 0, bytes };
+}
+
+/**
+ * Every snapshot folder (only whole ones are ever renamed into place), newest first; one whose
+ * files were damaged since carries `damaged` (src/data/snapshot-check.ts).
+ */
 export function listSnapshots(home: string): SnapshotInfo[] {
   const root = backupsDir(home);
   let names: string[];
@@ -119,22 +142,35 @@ export function listSnapshots(home: string): SnapshotInfo[] {
   }
   const out: SnapshotInfo[] = [];
   for (const n of names) {
+    const dir = path.join(root, n);
+    const damaged = snapshotDamage(stagedPaths(dir)) ?? undefined;
+    let info: SnapshotInfo;
     try {
-      const info = JSON.parse(fs.readFileSync(path.join(root, n, 'snapshot.json'), 'utf8')) as SnapshotInfo;
-      out.push({ ...info, name: n });
+      info = {
+        ...(JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8')) as SnapshotInfo),
+        name: n,
+      };
+      if (typeof info.takenAt !== 'string') info = infoFromName(dir, n);
     } catch {
-      // not a complete snapshot
+      info = infoFromName(dir, n);
     }
+    out.push(damaged ? { ...info, damaged } : info);
   }
   return out.sort((a, b) => (a.takenAt < b.takenAt ? 1 : a.takenAt > b.takenAt ? -1 : 0));
 }
 
-/** The staged-home paths of snapshot `name`. @throws 404 NO_SNAPSHOT when there is none. */
+/**
+ * The staged-home paths of snapshot `name`, to restore from.
+ * @throws 404 NO_SNAPSHOT when there is none, 422 SNAPSHOT_DAMAGED when its files are damaged.
+ */
 export function snapshotPaths(home: string, name: string): StagedPaths {
-  if (!NAME_RE.test(name) || !listSnapshots(home).some((s) => s.name === name)) {
+  const dir = path.join(backupsDir(home), name);
+  if (!NAME_RE.test(name) || !fs.existsSync(dir)) {
     throw notFound(`no snapshot named "${name}"`, 'NO_SNAPSHOT');
   }
-  return stagedPaths(path.join(backupsDir(home), name));
+  const p = stagedPaths(dir);
+  assertSnapshotWhole(name, p);
+  return p;
 }
 
 /** ISO week key (`2026-W17`) of a calendar date `YYYY-MM-DD`. */

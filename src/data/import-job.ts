@@ -34,6 +34,7 @@ import {
   type Selection,
   takesCards,
 } from './import-apply.js';
+import { jobFailure } from './import-failure.js';
 import type { StageSummary } from './import-stage.js';
 import { stagedPaths } from './staged-home.js';
 
@@ -391,12 +392,7 @@ export class ImportJobs {
       if (job.kind === 'import') fs.rmSync(job.source as string, { recursive: true, force: true });
       pruneSnapshots(home, this.live.retention, this.live.timeZone?.());
     } catch (err) {
-      const e = err as KlebbError;
-      save({
-        state: 'failed',
-        error: { code: e.code ?? 'IMPORT_FAILED', message: e.message },
-        finishedAt: new Date().toISOString(),
-      });
+      save({ state: 'failed', error: jobFailure(err, job), finishedAt: new Date().toISOString() });
     }
   }
 

@@ -44,6 +44,8 @@ interface Snapshot {
   cards: number;
   rows: number;
   bytes: number;
+  /** What is wrong with a snapshot whose files were damaged (it cannot be restored). */
+  damaged?: string;
 }
 
 const message = (e: unknown) => (e instanceof ApiError ? importProblemText(e.code, e.message) : String(e));
@@ -289,13 +291,17 @@ export function DataSettings() {
         {(snaps.data?.snapshots ?? []).map((s) => (
           <li key={s.name}>
             <span>
-              {new Date(s.takenAt).toLocaleString()} · {s.kind} · {s.cards} cards, {s.rows.toLocaleString()}{' '}
-              rows
+              {new Date(s.takenAt).toLocaleString()} · {s.kind} ·{' '}
+              {s.damaged ? (
+                <strong>damaged, cannot be restored: {s.damaged}</strong>
+              ) : (
+                `${s.cards} cards, ${s.rows.toLocaleString()} rows`
+              )}
             </span>
             <button
               type="button"
               class="button button-quiet"
-              disabled={busy || job?.state === 'applying'}
+              disabled={busy || job?.state === 'applying' || s.damaged !== undefined}
               onClick={() => restore(s.name)}
             >
               Restore
