@@ -230,7 +230,10 @@ export const ERROR_CODES = {
   INTERNAL: { status: [500], meaning: 'anything unexpected; nothing was changed' },
   INGEST_DISABLED: { status: [501], meaning: 'a Health Auto Export push while no token is set' },
   UNAVAILABLE: { status: [503], meaning: 'a service this request needs is not available' },
-  IMPORT_FROZEN: { status: [503], meaning: 'any other /api/ route while an import or restore is applied' },
+  IMPORT_FROZEN: {
+    status: [503],
+    meaning: 'any other /api/ or /mcp request, and every write, while an import or restore is applied',
+  },
   STORAGE_BUSY: { status: [503], meaning: "another program held the database's write lock too long" },
   NOT_SAVED: {
     status: [503],
@@ -271,6 +274,22 @@ export class KlebbError extends Error {
   ) {
     super(message);
     this.name = 'KlebbError';
+  }
+}
+
+/**
+ * A state of the server that passes (a database locked by another program, a restore being
+ * applied): its answer carries `Retry-After` with `retryAfterSeconds`.
+ */
+export class RetryLaterError extends KlebbError {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(status, code, message);
+    this.name = 'RetryLaterError';
   }
 }
 

@@ -30,7 +30,8 @@ import { MIGRATION_STEPS } from './migration-steps.js';
 import { type PushDeps, PushService } from './push/push-service.js';
 import { ReportsService } from './reports/reports-service.js';
 import { CardDataStore } from './store/card-data-store.js';
-import { closeDatabase, type Db, openDatabase } from './store/database.js';
+import { closeDatabase, type Db, openDatabase, setWriteGate } from './store/database.js';
+import { HomeFreeze } from './store/home-freeze.js';
 
 /** Minimal logger shape (pino's) so the instance can be opened without Fastify. */
 export interface InstanceLogger {
@@ -62,6 +63,8 @@ export interface Instance {
   reports: ReportsService;
   /** Card events (`card-changed`, `card-removed`, `data-changed`) for live updates. */
   events: EventEmitter<{ card: [CardEvent] }>;
+  /** Refuses writes made for clients while an import or restore is applied (src/store/home-freeze.ts). */
+  freeze: HomeFreeze;
   /** Prometheus metrics of this instance (`GET /metrics`). */
   metrics: Metrics;
   /** Aborted when the instance begins to shut down: every chat turn listens to it. */
@@ -97,6 +100,9 @@ export async function openInstance(
   const cacheKiB = SERVER_SQLITE_CACHE_KIB;
   const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS, cacheKiB });
   const chatDb = openDatabase(layout.dbFile, { synchronous: 'NORMAL', steps: MIGRATION_STEPS, cacheKiB });
+  const freeze = new HomeFreeze();
+  setWriteGate(db, freeze.check);
+  setWriteGate(chatDb, freeze.check);
   const events = new EventEmitter<{ card: [CardEvent] }>();
   // every open page listens (GET /api/events): no listener cap
   events.setMaxListeners(0);
@@ -198,6 +204,7 @@ export async function openInstance(
     layout,
     firstStart: fresh,
     db,
+    freeze,
     metrics,
     cards,
     hae,

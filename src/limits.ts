@@ -76,6 +76,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * the log SQLite's automatic checkpoint lets build up (1000 pages of 4 KiB).
  */
 export const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
+/** The `Retry-After` of a 503 IMPORT_FROZEN answer (a write while an import or restore is applied), seconds. */
+export const IMPORT_FROZEN_RETRY_AFTER_S = 5;
 /** The `Retry-After` of a 503 STORAGE_BUSY answer, seconds. */
 export const STORAGE_BUSY_RETRY_AFTER_S = 5;
 /** Rows a windowed read returns when no limit is given, and the most it returns. */

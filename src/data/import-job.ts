@@ -6,8 +6,9 @@
  *
  * Applying runs detached from the request (202, then status polling): an automatic snapshot
  * first (Roll back restores it), then the database in one transaction, then the files. While it
- * runs the home is frozen (every other `/api/` route answers 503 IMPORT_FROZEN): mid-way the card
- * list and the rows do not match yet. Restoring a snapshot and rolling back are the same job with
+ * runs the home is frozen (every other `/api/` and `/mcp` request, and every write made for a
+ * client however it came, is refused with 503 IMPORT_FROZEN and Retry-After;
+ * src/store/home-freeze.ts): mid-way the card list and the rows do not match yet. Restoring a snapshot and rolling back are the same job with
  * the snapshot as its source. Start-up recovery (recoverImport) reads job.json before the cards
  * load: a job whose database step committed has its files step run again (resumed); one that
  * did not is marked failed (its database transaction rolled back and its files were never
@@ -24,6 +25,7 @@ import type { HomeLayout } from '../home/home-layout.js';
 import { lazyImport } from '../lazy-module.js';
 import { MAX_IDS_NAMED } from '../limits.js';
 import type { Db } from '../store/database.js';
+import { asServerWork, type HomeFreeze } from '../store/home-freeze.js';
 import { pruneSnapshots, type Retention, snapshotPaths, takeSnapshot } from './backups.js';
 import { assertCardFilesSeen } from './card-files-seen.js';
 import {
@@ -70,6 +72,8 @@ export interface LiveHome {
   retention: Retention;
   /** The person's time zone, whose days retention counts (undefined: the server's). */
   timeZone?: () => string | undefined;
+  /** The home's freeze, told to follow whether a job is applying. */
+  freeze?: HomeFreeze;
 }
 
 // the archive check (with TypeBox's value checker for the manifest) only runs when someone
@@ -133,6 +137,7 @@ export class ImportJobs {
 
   constructor(private readonly live: LiveHome) {
     this.job = readJob(live.layout.home);
+    live.freeze?.follow(() => this.frozen);
     // start-up recovery has run: nothing is applying, so staged archives and partial uploads
     // left by a crash are leftovers
     const dir = importDir(live.layout.home);
@@ -348,7 +353,8 @@ export class ImportJobs {
       snapshot: snapshotFirst ? undefined : job.snapshot,
     };
     writeJob(home, this.job);
-    this.running = this.run(snapshotFirst).finally(() => {
+    // the job is the server's own work, though a request starts it: its writes pass the freeze
+    this.running = asServerWork(() => this.run(snapshotFirst)).finally(() => {
       this.running = null;
     });
     return this.status();

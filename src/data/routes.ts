@@ -3,7 +3,7 @@
  * `GET /api/export` streams the whole home as a zip; `GET /api/manifests/:id/export.csv` one
  * card's rows as CSV; `/api/import/*` the import wizard (upload, start, status, apply, rollback,
  * abort); `/api/backups` the snapshots (list, take one now, restore). While an import applies,
- * every other `/api/` route answers 503 IMPORT_FROZEN. Thin: parse, authorise, call the plain
+ * every other `/api/` route, `/mcp` and taking a snapshot answer 503 IMPORT_FROZEN with Retry-After. Thin: parse, authorise, call the plain
  * functions in src/data/. Also starts the daily snapshot timer of the home.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,16 +12,17 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findCard } from '../cards/card-context.js';
 import { isIsoDate } from '../common/dates.js';
-import { badRequest, forbidden, KlebbError, payloadTooLarge, unavailable } from '../errors.js';
+import { badRequest, forbidden, KlebbError, payloadTooLarge } from '../errors.js';
 import { inBody } from '../http/body-fields.js';
 import { receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
 import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
 import { CalendarDay } from '../schemas/common.js';
+import { importFrozen } from '../store/home-freeze.js';
 import { listSnapshots, takeSnapshot } from './backups.js';
 import { type CsvDialect, cardCsvLines, csvDialectFor } from './card-csv.js';
 import { summariseCard } from './doctor-summary.js';
@@ -54,8 +55,15 @@ const SummaryQuery = Type.Object({
 const CsvQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 64 })) });
 const RestoreBody = Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 20 })) });
 
-/** Import and restore routes stay open while the home is frozen (the wizard polls its status). */
+/** Routes refused while the home is frozen: the API and MCP. */
+const FROZEN = /^\/(api\/|mcp$)/;
+/**
+ * Import and restore routes stay open while the home is frozen (the wizard polls its status;
+ * a second job is refused with 409 JOB_ACTIVE), but for taking a snapshot, which would copy a
+ * home half replaced.
+ */
 const OPEN_WHILE_FROZEN = /^\/api\/(import|backups)(\/|$)/;
+const TAKES_SNAPSHOT = (method: string, url: string) => method === 'POST' && url === '/api/backups';
 
 /** `attachment; filename="…"` with an ASCII fallback and the RFC 5987 form. */
 function attachment(name: string): string {
@@ -81,6 +89,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     retention: inst.config.backups,
     timeZone: () => inst.user.timeZone(),
     afterApply: () => inst.conversations.forgetCache(),
+    freeze: inst.freeze,
   });
   const snapshotSource = {
     db: inst.db,
@@ -100,13 +109,16 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     await timer.stop();
     await jobs.settled();
   });
-  app.addHook('onRequest', async (req) => {
+  // checked when the request begins, and again once its body has arrived: a write whose body
+  // was still coming when the job began is refused too (the write gate refuses the rest)
+  const refuseWhileFrozen = async (req: FastifyRequest) => {
     if (!jobs.frozen) return;
     const url = req.routeOptions.url ?? req.url.split('?')[0];
-    if (url.startsWith('/api/') && !OPEN_WHILE_FROZEN.test(url)) {
-      throw unavailable('an import is being applied; try again in a moment', 'IMPORT_FROZEN');
-    }
-  });
+    const open = OPEN_WHILE_FROZEN.test(url) && !TAKES_SNAPSHOT(req.method, url);
+    if (FROZEN.test(url) && !open) throw importFrozen();
+  };
+  app.addHook('onRequest', refuseWhileFrozen);
+  app.addHook('preHandler', refuseWhileFrozen);
   const noDemo = () => {
     if (inst.config.demo)
       throw forbidden('Uploads, export and import are switched off in this demo', 'DEMO_MODE');

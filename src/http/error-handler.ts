@@ -3,12 +3,12 @@
  * row errors). KlebbErrors carry their own status; Fastify's own client errors (bad JSON, wrong
  * content type, body too large, schema validation) keep their 4xx status; anything else is a
  * 500 with a generic message, logged with its stack (the only answer logged with one). A user's mistake is never a 500, and
- * neither is a locked database (503 with Retry-After) or a full disk (507; src/store/storage-faults.ts).
+ * neither is a locked database or a restore being applied (503 with Retry-After) or a full disk (507; src/store/storage-faults.ts).
  * Every 401 carries a `WWW-Authenticate: Bearer` challenge (src/http/www-authenticate.ts).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, KlebbError } from '../errors.js';
-import { StorageBusyError, storageFault } from '../store/storage-faults.js';
+import { type ErrorCode, KlebbError, RetryLaterError } from '../errors.js';
+import { storageFault } from '../store/storage-faults.js';
 import { PATH_PART_TOO_LONG } from './path-parts.js';
 import { validationDetails } from './schema-issues.js';
 import { bearerChallenge } from './www-authenticate.js';
@@ -94,8 +94,8 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
   else if (status >= 500) req.log.warn({ status, code: body.code }, body.error);
   else
     req.log.info({ status, code: body.code, ...(body.details ? { details: body.details } : {}) }, body.error);
-  const fault = err instanceof StorageBusyError ? err : storageFault(err);
-  if (fault instanceof StorageBusyError) reply.header('Retry-After', String(fault.retryAfterSeconds));
+  const fault = err instanceof RetryLaterError ? err : storageFault(err);
+  if (fault instanceof RetryLaterError) reply.header('Retry-After', String(fault.retryAfterSeconds));
   if (status === 401) reply.header('WWW-Authenticate', bearerChallenge(req.headers.authorization));
   reply.status(status).type('application/json').send(body);
 }

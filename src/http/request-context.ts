@@ -6,13 +6,17 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { asClientWork } from '../store/home-freeze.js';
 
 const current = new AsyncLocalStorage<FastifyBaseLogger>();
 
-/** Makes each request's logger (pino child with `reqId`) the current one for all it starts. */
+/**
+ * Makes each request's logger (pino child with `reqId`) the current one for all it starts, and
+ * marks all it starts as work for a client (refused while the home is frozen for a restore).
+ */
 export function installRequestContext(app: FastifyInstance): void {
   app.addHook('onRequest', (req, _reply, done) => {
-    current.run(req.log, done);
+    current.run(req.log, () => asClientWork(done));
   });
 }
 

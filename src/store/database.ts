@@ -32,6 +32,26 @@ const runners = new WeakMap<
   { tx: Database.Transaction<() => unknown>; fn: (() => unknown) | undefined }
 >();
 
+/** Per connection: a check every write transaction runs first; it throws to refuse the write. */
+const writeGates = new WeakMap<Db, () => void>();
+
+/**
+ * Sets the check each write transaction of `db` (writeTransaction, deferredWriteTransaction)
+ * runs before it begins, outside another transaction: it throws to refuse the write (the home's
+ * freeze while a restore is applied, src/store/home-freeze.ts). Transactions opened with
+ * `db.transaction` directly (the restore's own) are not checked.
+ */
+export function setWriteGate(db: Db, gate: () => void): void {
+  writeGates.set(db, gate);
+}
+
+/** Runs the write gate and the file check of `db` before a write transaction (not a savepoint). */
+function beforeWrite(db: Db): void {
+  if (db.inTransaction) return;
+  writeGates.get(db)?.();
+  assertFileInPlace(db);
+}
+
 /** How often a write looks at whether the database file is still the one open, ms. */
 const FILE_CHECK_MS = 250;
 
@@ -111,7 +131,7 @@ export function walSyncOf(db: Db): WalSync | undefined {
  * lock first makes every write wait up to SQLITE_BUSY_TIMEOUT_MS. A throw rolls everything back.
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
-  if (!db.inTransaction) assertFileInPlace(db);
+  beforeWrite(db);
   const ws = db.inTransaction ? undefined : walSyncs.get(db);
   const before = ws?.rowsChanged();
   const out = runImmediate(db, fn);
@@ -129,7 +149,7 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
  * transaction it is a savepoint of that transaction, which keeps its own commit mode.
  */
 export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
-  if (!db.inTransaction) assertFileInPlace(db);
+  beforeWrite(db);
   const ws = walSyncs.get(db);
   const lv = levels.get(db);
   if (!ws || !lv || db.inTransaction) return runImmediate(db, fn);

@@ -6,16 +6,17 @@
  * refused (an I/O error, a read-only file) is 503 NOT_SAVED. In each case the write was rolled back
  * and nothing changed.
  */
-import { KlebbError } from '../errors.js';
+import { KlebbError, RetryLaterError } from '../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../limits.js';
 
 /** A 503 whose answer carries `Retry-After` (seconds). */
-export class StorageBusyError extends KlebbError {
-  constructor(readonly retryAfterSeconds: number) {
+export class StorageBusyError extends RetryLaterError {
+  constructor(retryAfterSeconds: number) {
     super(
       503,
       'STORAGE_BUSY',
       `the database is locked by another program; nothing was changed, try again in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
     );
     this.name = 'StorageBusyError';
   }
