@@ -36,6 +36,7 @@ import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
 import { installOpenApi, type OpenApiDocument, openApiRoute } from './http/openapi.js';
 import { pathPartTooLong } from './http/path-parts.js';
+import { keepRefusedBody } from './http/refused-body.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -196,8 +197,10 @@ export function buildApp(inst: Instance, app: FastifyInstance = newHttpApp(inst.
       parseJson(req, body, (err, value) => {
         if (err) return done(poisonedBody(body) ?? err, undefined);
         const numbers = jsonNumberProblem(body, 'body');
+        const problem = numbers ? undefined : jsonShapeProblem(value, { prefix: 'body' });
+        // kept for an answer that must repeat a sound part of it (a JSON-RPC request's id)
+        if (numbers || problem) keepRefusedBody(req, value);
         if (numbers) return done(soundJsonRefusal(numbers, 'NUMBER_OUT_OF_RANGE'), undefined);
-        const problem = jsonShapeProblem(value, { prefix: 'body' });
         if (problem) return done(soundJsonRefusal(problem, 'INVALID_JSON'), undefined);
         done(null, value);
       });

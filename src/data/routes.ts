@@ -117,7 +117,10 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     const open = OPEN_WHILE_FROZEN.test(url) && !TAKES_SNAPSHOT(req.method, url);
     if (FROZEN.test(url) && !open) throw importFrozen();
   };
-  app.addHook('onRequest', refuseWhileFrozen);
+  // an MCP request is refused once its body is read, so its JSON-RPC error repeats its id
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.url !== '/mcp') await refuseWhileFrozen(req);
+  });
   app.addHook('preHandler', refuseWhileFrozen);
   const noDemo = () => {
     if (inst.config.demo)

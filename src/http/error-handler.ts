@@ -89,6 +89,19 @@ export function toErrorResponse(thrown: unknown): { status: number; body: ErrorB
  * on the `request completed` line.
  */
 export function errorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  answerError(err, req, reply, (_status, body) => body);
+}
+
+/**
+ * errorHandler with another body: `shape` turns the usual `{error, code, details?}` into what the
+ * route's clients read (a JSON-RPC error object for `/mcp`). Status, headers and log are the same.
+ */
+export function answerError(
+  err: FastifyError,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  shape: (status: number, body: ErrorBody) => unknown,
+): void {
   const { status, body } = toErrorResponse(err);
   if (status >= 500 && body.code === 'INTERNAL') req.log.error({ err }, 'request failed');
   else if (status >= 500) req.log.warn({ status, code: body.code }, body.error);
@@ -97,5 +110,5 @@ export function errorHandler(err: FastifyError, req: FastifyRequest, reply: Fast
   const fault = err instanceof RetryLaterError ? err : storageFault(err);
   if (fault instanceof RetryLaterError) reply.header('Retry-After', String(fault.retryAfterSeconds));
   if (status === 401) reply.header('WWW-Authenticate', bearerChallenge(req.headers.authorization));
-  reply.status(status).type('application/json').send(body);
+  reply.status(status).type('application/json').send(shape(status, body));
 }

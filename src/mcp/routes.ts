@@ -6,23 +6,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
-import { lookupTable } from '../common/lookup-table.js';
-import { errorHandler, toErrorResponse } from '../http/error-handler.js';
 import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import type { McpCaller } from './mcp-server.js';
+import { postRefusal } from './request-checks.js';
+import { mcpErrorHandler, RPC_SERVER_ERROR, requestRpcId, rpcErrorBody } from './rpc-errors.js';
+
+/** The SDK's JSON-RPC code for a session it does not know. */
+const RPC_SESSION_NOT_FOUND = -32001;
 
 /** The MCP SDK and our server on it are loaded with the first MCP request, not at start-up. */
 const mcpModules = lazyImport(async () => {
-  const [sdk, server] = await Promise.all([
+  const [sdk, types, server] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
     import('./mcp-server.js'),
   ]);
   return {
     StreamableHTTPServerTransport: sdk.StreamableHTTPServerTransport,
+    protocolVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
     createMcpServer: server.createMcpServer,
   };
 });
@@ -38,30 +43,8 @@ interface Session {
   owner: string;
 }
 
-function rpcError(reply: FastifyReply, status: number, message: string, code = -32000, data?: object) {
-  return reply.status(status).send({ jsonrpc: '2.0', error: { code, message, data }, id: null });
-}
-
-/** JSON-RPC codes for a body the JSON guard refused: unreadable text is a parse error, a number out of range bad params. */
-const BODY_REFUSALS = lookupTable<number>({
-  INVALID_JSON: -32700,
-  INVALID_UTF8: -32700,
-  EMPTY_BODY: -32700,
-  NUMBER_OUT_OF_RANGE: -32602,
-});
-
-/**
- * Errors of the `/mcp` routes: a body the JSON guard refused (bad JSON, broken text, a number
- * JavaScript cannot keep) is answered as MCP clients expect, a JSON-RPC error object with HTTP
- * 400 (as the SDK's transport answers a parse error), with our message and `{code, details}` as
- * its data. Everything else (401 of the gate ...) is the API's usual error answer.
- */
-function mcpErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = toErrorResponse(err);
-  const rpcCode = BODY_REFUSALS[body.code];
-  if (status === 400 && rpcCode !== undefined)
-    rpcError(reply, 400, body.error, rpcCode, { code: body.code, details: body.details });
-  else errorHandler(err, req, reply);
+function rpcError(reply: FastifyReply, req: FastifyRequest, status: number, message: string, code: number) {
+  return reply.status(status).send(rpcErrorBody(requestRpcId(req), code, message));
 }
 
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
@@ -84,10 +67,19 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     const sid = req.headers['mcp-session-id'];
     let session = typeof sid === 'string' ? sessions.get(sid) : undefined;
     if (typeof sid === 'string' && (!session || session.owner !== owner))
-      return rpcError(reply, 404, 'unknown MCP session');
+      return rpcError(
+        reply,
+        req,
+        404,
+        'Session not found: unknown MCP session; start a new one',
+        RPC_SESSION_NOT_FOUND,
+      );
+    if (!session && req.method !== 'POST')
+      return rpcError(reply, req, 400, 'start a session with an initialize request', RPC_SERVER_ERROR);
+    const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
+    const refused = req.method === 'POST' ? postRefusal(req, session !== undefined, protocolVersions) : null;
+    if (refused) return rpcError(reply, req, refused.status, refused.message, refused.rpcCode);
     if (!session) {
-      if (req.method !== 'POST') return rpcError(reply, 400, 'start a session with an initialize request');
-      const { StreamableHTTPServerTransport, createMcpServer } = await mcpModules();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {

@@ -144,18 +144,22 @@ describe('writes while a restore is applied', () => {
       await api('/api/manifests/w/entries', { json: { entry: { date: '2026-04-05', kg: 84 } } }),
     );
     note('take a snapshot', await api('/api/backups', { method: 'POST' }));
-    note(
-      'an MCP tool call',
-      await mcp(
-        {
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: { name: 'append_row', arguments: { id: 'w', value: { date: '2026-04-06', kg: 85 } } },
-        },
-        mcpSession,
-      ),
+    const viaMcp = await mcp(
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'append_row', arguments: { id: 'w', value: { date: '2026-04-06', kg: 85 } } },
+      },
+      mcpSession,
     );
+    note('an MCP tool call', viaMcp);
+    // as a JSON-RPC error that names the request it answers
+    expect(JSON.parse(viaMcp.text)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { data: { code: 'IMPORT_FROZEN' } },
+    });
     for (const r of refusals) {
       expect(r, r.what).toMatchObject({ status: 503, code: 'IMPORT_FROZEN' });
       expect(Number(r.retryAfter), `${r.what}: Retry-After`).toBeGreaterThan(0);

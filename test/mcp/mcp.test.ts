@@ -327,7 +327,7 @@ describe('MCP numbers and unknown resources', () => {
       const r = await post(appendRaw(1, n));
       expect(r.status).toBe(400);
       const body = await r.json();
-      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32602 } });
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
       expect(body.error.message).toContain(n);
       expect(body.error.data).toMatchObject({
         code: 'NUMBER_OUT_OF_RANGE',

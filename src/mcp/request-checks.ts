@@ -1,0 +1,68 @@
+/**
+ * Checks of a `/mcp` POST made before the SDK's transport sees it, for the refusals the transport
+ * would answer with `id: null` (its error answers never repeat the request's id): a client that
+ * does not accept both JSON and event streams, a body that is not a JSON-RPC message, a request
+ * outside a session that does not start one, a second initialize in a session, a protocol version
+ * header the SDK does not speak. Ours carry the request's id. The transport's own checks stay
+ * behind these.
+ */
+import type { FastifyRequest } from 'fastify';
+import { RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
+
+/** A refusal: HTTP status, JSON-RPC code and message. */
+export interface McpRefusal {
+  status: number;
+  rpcCode: number;
+  message: string;
+}
+
+const refusal = (status: number, rpcCode: number, message: string): McpRefusal => ({
+  status,
+  rpcCode,
+  message,
+});
+
+/**
+ * What is wrong with POST `req` (its body parsed), or null when it may go on to the transport.
+ * `inSession`: it names a live session; `versions`: the protocol versions the SDK speaks.
+ */
+export function postRefusal(
+  req: FastifyRequest,
+  inSession: boolean,
+  versions: readonly string[],
+): McpRefusal | null {
+  const accept = req.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    return refusal(
+      406,
+      RPC_SERVER_ERROR,
+      'Not Acceptable: send Accept: application/json, text/event-stream (an MCP client takes both)',
+    );
+  const body = req.body;
+  // a batch is left to the transport, which answers each message
+  if (Array.isArray(body)) return null;
+  const msg = body as { jsonrpc?: unknown; method?: unknown } | null;
+  if (!msg || typeof msg !== 'object' || msg.jsonrpc !== '2.0')
+    return refusal(
+      400,
+      RPC_INVALID_REQUEST,
+      'Invalid Request: the body is not a JSON-RPC 2.0 message ("jsonrpc": "2.0")',
+    );
+  const initialize = msg.method === 'initialize';
+  if (!inSession && !initialize)
+    return refusal(
+      400,
+      RPC_SERVER_ERROR,
+      'Bad Request: no session: start one with an initialize request, then send its Mcp-Session-Id',
+    );
+  if (inSession && initialize)
+    return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: this session is already initialized');
+  const version = req.headers['mcp-protocol-version'];
+  if (inSession && typeof version === 'string' && !versions.includes(version))
+    return refusal(
+      400,
+      RPC_SERVER_ERROR,
+      `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${versions.join(', ')})`,
+    );
+  return null;
+}
