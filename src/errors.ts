@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   BAD_PATH: { status: [400], meaning: 'a row path that does not parse (row error)' },
   BAD_IF_MATCH: {
     status: [400],
-    meaning: 'an If-Match header that is neither * nor a list of quoted entity tags',
+    meaning: 'an If-Match header that is neither * nor a list of quoted data ETags such as "v42"',
   },
   INVALID_JSON: {
     status: [400],

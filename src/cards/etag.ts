@@ -12,21 +12,30 @@ export function dataEtag(version: number): string {
 }
 
 /**
+ * A data ETag as this server writes it, possibly weakened (`W/`, as a proxy compressing the
+ * answer may do): a quoted `v` and a whole number. Any other tag, even one RFC 9110's syntax
+ * allows (`"x"`, `""`), was never given out here: it is a client's mistake (400), not a
+ * precondition that failed (412), which would send the client reading and retrying in vain.
+ */
+const OUR_TAG = /^(W\/)?"v\d+"$/;
+
+/**
  * Throws 412 unless `ifMatch` (the raw header, possibly a comma-separated list or `*`) matches
  * `current`. Absent header: no precondition. Weak tags never match (If-Match uses strong
  * comparison, RFC 9110 13.1.1).
+ * @throws 400 BAD_IF_MATCH naming `headers.if-match` for a value that is not `*` or a list of
+ *   this server's tags; 412 PRECONDITION_FAILED when such a list does not hold `current`.
  */
 export function assertIfMatch(ifMatch: string | undefined, current: string): void {
   if (ifMatch === undefined) return;
   const wanted = ifMatch.trim();
   if (wanted === '*') return;
   const tags = wanted.split(',').map((t) => t.trim());
-  // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE (RFC 9110 8.8.3): anything else is a client mistake
-  const bad = tags.find((t) => !/^(W\/)?"[^"]*"$/.test(t));
+  const bad = tags.find((t) => !OUR_TAG.test(t));
   if (bad !== undefined) {
     throw badRequest(
-      `If-Match must hold entity tags in double quotes, like "v42" (got ${clipGraphemes(bad, 40)})`,
-      [{ path: 'headers.if-match', message: 'must be * or a list of quoted entity tags' }],
+      `If-Match must be * or data ETags as this server sends them, in double quotes, like "v42" (got ${clipGraphemes(bad, 40)})`,
+      [{ path: 'headers.if-match', message: 'must be * or a list of quoted data ETags such as "v42"' }],
       'BAD_IF_MATCH',
     );
   }

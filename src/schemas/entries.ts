@@ -17,9 +17,19 @@ export const EntryParams = Type.Object({
   }),
 });
 
-/** The row as it was read, to refuse the write when it changed meanwhile (412 ENTRY_CHANGED). */
+/**
+ * The row as it was read, to refuse the write when it changed meanwhile (412 ENTRY_CHANGED). An
+ * entry card's rows are objects, so anything else (`"x"`, `null`, a list) cannot be a row that was
+ * read: a malformed request (400 naming `body.expect`), not a precondition that failed.
+ */
 const Expect = Type.Optional(
-  Type.Unknown({ description: 'the row as read; a different stored row is 412 ENTRY_CHANGED' }),
+  Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description: 'the row as read, an object; a different stored row is 412 ENTRY_CHANGED',
+    },
+  ),
 );
 
 /** `POST` and `PUT` body. */

@@ -138,7 +138,7 @@ describe('writes while a restore is applied', () => {
       'append a row',
       await api('/api/manifests/w/rows', { json: { value: { date: '2026-04-04', kg: 83 } } }),
     );
-    note('replace the data', await api('/api/manifests/w/data', { method: 'PUT', json: { data: [] } }));
+    note('replace the data', await api('/api/manifests/w/data', { json: { data: [] } }));
     note(
       'add an entry',
       await api('/api/manifests/w/entries', { json: { entry: { date: '2026-04-05', kg: 84 } } }),
