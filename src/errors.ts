@@ -222,7 +222,10 @@ export const ERROR_CODES = {
   // ---- others ----
   CONFIRM_REQUIRED: { status: [428], meaning: 'an import or restore over data without confirm: "REPLACE"' },
   RATE_LIMITED: { status: [429], meaning: 'too many requests; Retry-After says when to try again' },
-  TEST_TOO_SOON: { status: [429], meaning: 'a second test push of the same reminder within a minute' },
+  TEST_TOO_SOON: {
+    status: [429],
+    meaning: 'a second test push of the same reminder within a minute of one that reached a device',
+  },
   GATEWAY_ERROR: {
     status: [429, 500, 502, 504],
     meaning: "the chat model's endpoint failed; the status says how",

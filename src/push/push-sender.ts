@@ -183,7 +183,8 @@ export async function sendPush(
       if (e.code === PRIVATE_RESOLUTION)
         return { id: sub.id, status: 0, result: 'refused', attempts: attempt };
       status = typeof e.statusCode === 'number' ? e.statusCode : 0;
-      reason = pushReason(e.body) ?? undefined;
+      // no answer at all: the network's own code (ECONNREFUSED, ETIMEDOUT) is the reason
+      reason = pushReason(e.body) ?? (status === 0 && typeof e.code === 'string' ? e.code : undefined);
       if (status === 404 || status === 410) return outcome('gone', attempt);
       if (status === 401 || status === 403) return outcome('refused', attempt);
       if (status === 413) return outcome('too-large', attempt);

@@ -9,6 +9,7 @@ import type { CardContext } from '../cards/card-context.js';
 import type { CardEvent } from '../cards/card-loader.js';
 import { KlebbError, notFound } from '../errors.js';
 import { MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
+import { type DeviceResult, deviceResults } from './device-result.js';
 import { type FireRecord, NotificationState } from './notification-state.js';
 import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
 import { cardReminders, listReminders, type ReminderRef } from './reminder-list.js';
@@ -34,6 +35,8 @@ export interface FireResult {
   sent: number;
   failed: number;
   devices: number;
+  /** Each device's outcome, with the reason when it did not get the message. */
+  results: DeviceResult[];
 }
 
 /** Whether a reminder will reach anyone, and if not why (for the chat agent and the settings page). */
@@ -165,6 +168,7 @@ export class PushService {
     let sent = 0;
     let failed = 0;
     let status = 'no-devices';
+    let results: DeviceResult[] = [];
     if (subs.length > 0) {
       const measure = (json: string) => encryptedSize(subs[0], json, this.sender);
       const fitted = (max: number) =>
@@ -205,9 +209,10 @@ export class PushService {
       );
       sent = outcomes.filter((o) => o.result === 'sent').length;
       failed = outcomes.length - sent;
+      results = deviceResults(subs, outcomes);
       status = sent === 0 ? 'failed' : failed > 0 ? 'partial' : 'sent';
     }
-    if (this.closed && kind === 'scheduled') return { status, sent, failed, devices: subs.length };
+    if (this.closed && kind === 'scheduled') return { status, sent, failed, devices: subs.length, results };
     for (const r of reminders) {
       const s = this.state.item(r.id);
       if (kind === 'scheduled') {
@@ -228,13 +233,15 @@ export class PushService {
       ),
     );
     this.state.save();
-    return { status, sent, failed, devices: subs.length };
+    return { status, sent, failed, devices: subs.length, results };
   }
 
   /**
-   * Sends one reminder now, whatever its trigger, quiet hours or pause (the person asked).
+   * Sends one reminder now, whatever its trigger, quiet hours or pause (the person asked). The
+   * minute between two tests of a reminder starts only when a device got this one: with no device
+   * yet, or none reached, the person who fixes that (adds a device) may try again at once.
    * @throws 404 NOTIFICATION_NOT_FOUND for an unknown id; 429 TEST_TOO_SOON within
-   * TEST_PUSH_INTERVAL_MS of the last test of the same reminder.
+   * TEST_PUSH_INTERVAL_MS of the last test of the same reminder that reached a device.
    */
   async testFire(id: string, now = this.clock()): Promise<FireResult> {
     const ref = this.find(id);
@@ -252,8 +259,31 @@ export class PushService {
         },
       );
     }
+    // taken now, so a second test asked for while this one is sending waits its minute too;
+    // given back below when no device got it
+    const before = s.lastTestAt;
     s.lastTestAt = now.toISOString();
     this.state.save();
+    const giveBack = () => {
+      const cur = this.state.item(id);
+      if (cur.lastTestAt !== now.toISOString()) return;
+      if (before === undefined) delete cur.lastTestAt;
+      else cur.lastTestAt = before;
+      this.state.save();
+    };
+    let result: FireResult;
+    try {
+      result = await this.sendTest(ref, now);
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+    if (result.sent === 0) giveBack();
+    return result;
+  }
+
+  /** Sends reminder `ref` as a test now. */
+  private sendTest(ref: ReminderRef, now: Date): Promise<FireResult> {
     const tz = this.timeZone();
     const wall = wallClockAt(now.getTime(), tz);
     const reminder = dueReminder(ref, this.opts.cards, wall.date, wall.time, tz);

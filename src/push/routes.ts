@@ -14,6 +14,7 @@ import type { Instance } from '../instance.js';
 import { MAX_PUSH_ENDPOINT_CHARS, MAX_PUSH_NICKNAME_CHARS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 import { Privacy, TimeOfDay } from '../schemas/notifications.js';
 import { deviceNickname } from './device-nickname.js';
+import { notDeliveredWords } from './device-result.js';
 import { pushEndpointProblem } from './endpoint-host.js';
 import { pauseUntilInstant } from './pause-until.js';
 import type { ReminderRef } from './reminder-list.js';
@@ -196,7 +197,11 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.post('/api/notifications/test', { schema: { body: TestBody } }, async (req, reply) => {
     try {
       const r = await push.testFire(req.body.id);
-      return { ok: r.sent > 0, ...r };
+      return {
+        ok: r.sent > 0,
+        ...r,
+        ...(r.sent > 0 ? {} : { reason: notDeliveredWords(r.devices, r.results) }),
+      };
     } catch (err) {
       if (err instanceof KlebbError && err.code === 'TEST_TOO_SOON') {
         reply.header('Retry-After', String(err.extra?.retryAfter ?? 60));

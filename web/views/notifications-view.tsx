@@ -278,13 +278,23 @@ function ReminderList({ listing, onChanged }: { listing: Listing; onChanged(l: L
   async function test(r: Reminder) {
     setNote((m) => ({ ...m, [r.id]: 'Sending…' }));
     try {
-      const res = await api<{ sent: number; devices: number }>('/api/notifications/test', {
+      const res = await api<{
+        sent: number;
+        devices: number;
+        reason?: string;
+        results?: { nickname: string | null; host: string; reason: string | null }[];
+      }>('/api/notifications/test', {
         json: { id: r.id },
       });
+      // a device that did not get it says why, by name
+      const missed = (res.results ?? [])
+        .filter((d) => d.reason !== null)
+        .map((d) => ` ${d.nickname ?? d.host}: ${d.reason}.`)
+        .join('');
       const text =
-        res.devices === 0
-          ? 'No device receives reminders yet: turn them on for this device above.'
-          : `Sent to ${res.sent} of ${res.devices} device${res.devices === 1 ? '' : 's'}.`;
+        res.sent === 0
+          ? (res.reason ?? 'No device got it.')
+          : `Sent to ${res.sent} of ${res.devices} device${res.devices === 1 ? '' : 's'}.${missed}`;
       setNote((m) => ({ ...m, [r.id]: text }));
     } catch (err) {
       setNote((m) => ({ ...m, [r.id]: (err as Error).message }));
