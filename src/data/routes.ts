@@ -15,9 +15,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findCard } from '../cards/card-context.js';
 import { isIsoDate } from '../common/dates.js';
-import { badRequest, forbidden, KlebbError, payloadTooLarge } from '../errors.js';
+import { badRequest, forbidden, payloadTooLarge } from '../errors.js';
 import { inBody } from '../http/body-fields.js';
-import { receiveBody } from '../ingest/hae/webhook/receive.js';
+import { bodyReadError, receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
 import { IMPORT_MAX_UPLOAD_BYTES } from '../limits.js';
@@ -209,8 +209,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
         throw payloadTooLarge(`the archive is larger than ${IMPORT_MAX_UPLOAD_BYTES} bytes`);
       if (received.kind === 'failed') {
         fs.rmSync(part, { force: true });
-        if (received.error instanceof KlebbError) throw received.error;
-        throw badRequest(`the upload could not be read: ${received.error.message}`);
+        throw bodyReadError(received.error);
       }
       if (received.kind === 'inline')
         throw badRequest('the body is empty: send the export zip as the request body');

@@ -7,7 +7,9 @@
  *   (HTTP_SERVER_OPTIONS) and the gate refuses it through hostProblem instead;
  * - a request the parser cannot read at all (clientErrorHandler): 400, 408 or 431;
  * - a body cut short: the client sent less than its `Content-Length` and closed its side
- *   (`HPE_INVALID_EOF_STATE`): 400 `BAD_CONTENT_LENGTH` while the socket can still be written.
+ *   (`HPE_INVALID_EOF_STATE`): 400 `BAD_CONTENT_LENGTH` while the socket can still be written;
+ *   for an upload (a route that reads its body as a stream, src/ingest/raw-body.ts) 400
+ *   `BODY_READ_FAILED`, the answer its route gives to an upload that broke off.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -26,11 +28,26 @@ export function hostProblem(req: Pick<http.IncomingMessage, 'httpVersion' | 'hea
   return new KlebbError(400, 'HOST_REQUIRED', 'the Host header is missing (HTTP/1.1 requires it)');
 }
 
+/** Per connection: the upload request being read on it (a route that streams its body). */
+const uploads = new WeakMap<Socket, http.IncomingMessage>();
+
+/** Notes that `req` is an upload whose body its route reads as a stream. */
+export function noteUpload(req: http.IncomingMessage): void {
+  uploads.set(req.socket, req);
+}
+
+/** Whether the request being read on `socket` is an upload whose body has not all arrived. */
+function uploadCutShort(socket: Socket): boolean {
+  const req = uploads.get(socket);
+  return req !== undefined && !req.complete;
+}
+
 /**
  * Fastify's `clientErrorHandler`: answers a request the HTTP parser refused with
  * `{error, code}` and closes the connection; a reset or already closed socket gets nothing.
  * @param err the parser's error (`code`: `ERR_HTTP_REQUEST_TIMEOUT` → 408,
- *   `HPE_HEADER_OVERFLOW` → 431, `HPE_INVALID_EOF_STATE` → 400 BAD_CONTENT_LENGTH, anything else → 400).
+ *   `HPE_HEADER_OVERFLOW` → 431, `HPE_INVALID_EOF_STATE` → 400 BAD_CONTENT_LENGTH, or
+ *   BODY_READ_FAILED for an upload, anything else → 400).
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -39,13 +56,19 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
       ? [408, 'REQUEST_TIMEOUT', 'the request took too long to arrive']
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'HEADERS_TOO_LARGE', 'the request headers are too large']
-        : err.code === 'HPE_INVALID_EOF_STATE'
+        : err.code === 'HPE_INVALID_EOF_STATE' && uploadCutShort(socket)
           ? [
               400,
-              'BAD_CONTENT_LENGTH',
-              'the connection ended before the request did: the body is shorter than its Content-Length',
+              'BODY_READ_FAILED',
+              'the upload broke off before its body was read (the connection ended before the body reached its Content-Length); nothing of it was kept, send it again',
             ]
-          : [400, 'BAD_REQUEST', 'the request could not be read as HTTP'];
+          : err.code === 'HPE_INVALID_EOF_STATE'
+            ? [
+                400,
+                'BAD_CONTENT_LENGTH',
+                'the connection ended before the request did: the body is shorter than its Content-Length',
+              ]
+            : [400, 'BAD_REQUEST', 'the request could not be read as HTTP'];
   if (!socket.writable) {
     socket.destroy(err);
     return;

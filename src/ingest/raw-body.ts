@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { noteUpload } from '../http/client-errors.js';
 
 /**
  * Registers `routes` inside a child scope with the pass-through parser. The routes read
@@ -18,6 +19,11 @@ export function rawBodyScope(app: FastifyInstance, routes: (scope: FastifyInstan
     // the route's own limit (src/http/body-encoding.ts)
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), rawBody: true };
+    });
+    // a body cut short is answered as an upload that broke off (src/http/client-errors.ts)
+    scope.addHook('onRequest', (req, _reply, done) => {
+      noteUpload(req.raw);
+      done();
     });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));

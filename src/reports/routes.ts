@@ -18,8 +18,8 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, KlebbError, notFound, payloadTooLarge } from '../errors.js';
-import { receiveBody } from '../ingest/hae/webhook/receive.js';
+import { badRequest, notFound, payloadTooLarge } from '../errors.js';
+import { bodyReadError, receiveBody } from '../ingest/hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../ingest/raw-body.js';
 import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
@@ -86,13 +86,7 @@ function uploadRoute(app: FastifyInstance, reports: ReportsService): void {
           if (received.kind === 'tooLarge') {
             throw payloadTooLarge(`the file is larger than ${MAX_REPORT_UPLOAD_BYTES / (1024 * 1024)} MB`);
           }
-          if (received.kind === 'failed' && received.error instanceof KlebbError) throw received.error;
-          if (received.kind === 'failed')
-            throw badRequest(
-              `the upload could not be read: ${received.error.message}`,
-              undefined,
-              'BODY_READ_FAILED',
-            );
+          if (received.kind === 'failed') throw bodyReadError(received.error);
           if (received.kind === 'inline')
             throw badRequest('the file is empty', [{ path: 'body', message: 'is empty' }], 'EMPTY_FILE');
           const mismatch = contentMismatch(upload.ext, head(received.file));

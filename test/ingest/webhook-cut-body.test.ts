@@ -1,8 +1,8 @@
 /**
- * A body cut short on the HAE route (docs/API.md error codes, `BAD_CONTENT_LENGTH`): the client
- * declares more bytes than it sends, then closes its side. While the server can still write, the
- * answer is our error shape `{error, code}`, not Fastify's `{"error":"Bad Request","message":"Client
- * Error","statusCode":400}`.
+ * A body cut short on the HAE route (docs/API.md error codes, `BODY_READ_FAILED`, as every upload
+ * that broke off): the client declares more bytes than it sends, then closes its side. While the
+ * server can still write, the answer is our error shape `{error, code}`, not Fastify's
+ * `{"error":"Bad Request","message":"Client Error","statusCode":400}`.
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,14 +38,15 @@ function cutShort(url: string, token: string): Promise<string> {
 }
 
 describe('a body cut short on the HAE route', () => {
-  it('is answered 400 BAD_CONTENT_LENGTH in our error shape, and nothing is ingested', async () => {
+  it('is answered 400 BODY_READ_FAILED in our error shape, and nothing is ingested', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const text = await cutShort(srv.url, srv.haeToken);
     const [head, body] = text.split('\r\n\r\n');
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(body)).toEqual({
-      error: 'the connection ended before the request did: the body is shorter than its Content-Length',
-      code: 'BAD_CONTENT_LENGTH',
+      error:
+        'the upload broke off before its body was read (the connection ended before the body reached its Content-Length); nothing of it was kept, send it again',
+      code: 'BODY_READ_FAILED',
     });
     const status = await srv.api('/api/health-auto-export/status');
     expect(status.body.lastPush).toBeNull();

@@ -21,7 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, KlebbError, payloadTooLarge } from '../../errors.js';
 import { lazyImport } from '../../lazy-module.js';
 import type { HaeIngest } from '../hae/service.js';
-import { receiveBody } from '../hae/webhook/receive.js';
+import { bodyReadError, receiveBody } from '../hae/webhook/receive.js';
 import { bodyStream, rawBodyScope } from '../raw-body.js';
 import { spoolName } from '../spool-files.js';
 import { type FormFilePart, firstFormFile, formFilesRefused, isMultipartType } from './form-upload.js';
@@ -158,10 +158,7 @@ async function receiveUpload(
         `the upload is larger than ${svc.appleHealthMaxBytes} bytes (KLEBB_APPLE_HEALTH_MAX_BYTES)`,
       );
     }
-    if (received.kind === 'failed') {
-      if (received.error instanceof KlebbError) throw received.error;
-      throw badRequest(`the upload could not be read: ${received.error.message}`);
-    }
+    if (received.kind === 'failed') throw bodyReadError(received.error);
     if (received.kind === 'inline')
       throw badRequest('the body is empty: send the export.xml file as the request body');
   } catch (err) {

@@ -12,8 +12,9 @@
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { KlebbError } from '../../../errors.js';
+import { badRequest, KlebbError } from '../../../errors.js';
 import { decodedBody, requestEncoding } from '../../../http/body-encoding.js';
+import { storageFault } from '../../../store/storage-faults.js';
 
 /**
  * Bytes the spool file's stream buffers before the body is paused, 1 MiB. Node's default (16 KiB)
@@ -222,4 +223,21 @@ function inlineBody(chunks: readonly Buffer[], bytes: number): Received {
 export function decodeUtf8(body: Buffer): string {
   const bom = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
   return (bom ? body.subarray(3) : body).toString('utf8');
+}
+
+/**
+ * The answer to a body receiveBody could not read (`failed`): its own refusal when it is one (a
+ * body that does not decode: 400 BAD_CONTENT_ENCODING), a storage condition when the spool file
+ * could not be written (507 DISK_FULL …), else 400 BODY_READ_FAILED: the upload broke off (the
+ * client went away, or sent less than its Content-Length) and nothing of it was kept.
+ */
+export function bodyReadError(err: Error): KlebbError {
+  if (err instanceof KlebbError) return err;
+  const fault = storageFault(err);
+  if (fault) return fault;
+  return badRequest(
+    `the upload broke off before its body was read (${err.message}); nothing of it was kept, send it again`,
+    undefined,
+    'BODY_READ_FAILED',
+  );
 }

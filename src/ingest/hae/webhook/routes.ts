@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { badRequest, KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
+import { KlebbError, payloadTooLarge, unauthorized } from '../../../errors.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { withGrowingYoungGeneration } from '../../../young-generation.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
@@ -23,7 +23,7 @@ import { spoolName } from '../../spool-files.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
 import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
-import { receiveBody } from './receive.js';
+import { bodyReadError, receiveBody } from './receive.js';
 import { noteBodyBytes, withoutBodyQuote } from './refused-pushes.js';
 
 /** The webhook path. */
@@ -87,17 +87,12 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
         );
       }
       if (received.kind === 'failed') {
-        // the spool file did not fit on the disk: 507, the phone sends it again later
-        const fault = storageFault(received.error);
-        if (fault) throw fault;
-        // a body that does not decode (Content-Encoding): 400 naming the encoding
-        if (received.error instanceof KlebbError) throw received.error;
-        req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
-        throw badRequest(
-          `the body could not be read: ${received.error.message}`,
-          undefined,
-          'BODY_READ_FAILED',
-        );
+        // a spool file that did not fit on the disk is 507 (the phone sends it again later), a
+        // body that does not decode 400 naming the encoding, a body broken off BODY_READ_FAILED
+        const answer = bodyReadError(received.error);
+        if (answer.code === 'BODY_READ_FAILED')
+          req.log.warn({ bytes: received.bytes, err: received.error.message }, 'HAE body could not be read');
+        throw answer;
       }
       try {
         // samples of an earlier failed push or import still waiting for their cards go first
