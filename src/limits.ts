@@ -28,6 +28,13 @@ export const MAX_PATH_PART_CHARS = 100;
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Longest card id. */
 export const MAX_CARD_ID_CHARS = 64;
+/**
+ * Most card ids a dismissal of a combined-view suggestion may name: far more cards than one
+ * category of a home holds, far fewer than a list sent to fill the disk.
+ */
+export const MAX_SUGGESTION_DISMISS_IDS = 200;
+/** Most dismissals each dismissal file keeps (the oldest go first). */
+export const MAX_DISMISSALS_KEPT = 500;
 /** Card ids no card may take. */
 export const RESERVED_CARD_IDS = [
   '_archive',

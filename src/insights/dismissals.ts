@@ -4,11 +4,13 @@
  * `hygiene-dismissed.json` (staleness nudges, keyed `<cardId>::<kind>`) and
  * `cc-suggestions-dismissed.json` (combined-view suggestions, keyed by the category and the
  * sorted ids of the cards suggested, so a suggestion with another set of cards shows again).
- * Each file is a JSON list of keys, written atomically; a missing or unreadable file is an empty list.
+ * Each file is a JSON list of keys, oldest first, at most MAX_DISMISSALS_KEPT, written atomically;
+ * a missing or unreadable file is an empty list.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../home/atomic-write.js';
+import { MAX_DISMISSALS_KEPT } from '../limits.js';
 
 /** A set of dismissed keys kept in one file. */
 export class DismissalFile {
@@ -24,13 +26,17 @@ export class DismissalFile {
     }
   }
 
-  /** Records `key` (once). @returns false when it was already dismissed. */
+  /**
+   * Records `key` (once), keeping the newest MAX_DISMISSALS_KEPT keys (the file lists them oldest
+   * first), so the file stays small whatever is sent.
+   * @returns false when it was already dismissed.
+   */
   add(key: string): boolean {
     const keys = this.read();
     if (keys.has(key)) return false;
-    keys.add(key);
+    const kept = [...keys, key].slice(-MAX_DISMISSALS_KEPT);
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    writeFileAtomic(this.file, `${JSON.stringify([...keys].sort(), null, 2)}\n`);
+    writeFileAtomic(this.file, `${JSON.stringify(kept, null, 2)}\n`);
     return true;
   }
 }

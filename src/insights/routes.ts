@@ -12,19 +12,10 @@ import { combinationSuggestions, suggestionKey } from './combination-suggestions
 import { dismissalFiles } from './dismissals.js';
 import { hygieneScan } from './hygiene.js';
 import { starterPrompts } from './starter-prompts.js';
+import { dismissedCardIds } from './suggestion-dismissal.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The body's `cardIds`: a non-empty list of strings. @throws 400 naming it. */
-function cardIdsOf(body: unknown): string[] {
-  const ids = isObject(body) ? body.cardIds : undefined;
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id !== '')) {
-    const message = ids === undefined ? 'is required' : 'must be a non-empty list of card ids';
-    throw badRequest(`cardIds ${message}`, [{ path: 'body.cardIds', message }]);
-  }
-  return ids as string[];
-}
 
 type CategoryReq = FastifyRequest<{ Params: { category: string } }>;
 type CardReq = FastifyRequest<{ Params: { cardId: string } }>;
@@ -45,7 +36,7 @@ export function insightRoutes(app: FastifyInstance, inst: Instance): void {
     if (!isKnownCategory(category)) {
       throw notFound(`no category "${category}"`, 'NOT_FOUND');
     }
-    const cardIds = cardIdsOf(req.body);
+    const cardIds = dismissedCardIds(req.body, (id) => ctx.registry.get(id) !== undefined);
     dismissed.suggestions.add(suggestionKey(category, cardIds));
     return { ok: true, category, cardIds: [...cardIds].sort() };
   });
