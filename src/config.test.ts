@@ -50,6 +50,23 @@ describe('loadConfig', () => {
     expect((err as Error).message).toContain(name);
   });
 
+  it('a switch takes 1, true, yes, on or 0, false, no, off in any case; anything else names them all', () => {
+    for (const on of ['1', 'true', 'yes', 'on', 'TRUE', 'Yes', ' on ']) {
+      expect(loadConfig({ KLEBB_DEMO: on }).demo, on).toBe(true);
+      expect(loadConfig({ CHAT_TLS_VERIFY: on }).chat.tlsVerify, on).toBe(true);
+    }
+    for (const off of ['0', 'false', 'no', 'off', 'FALSE', 'No', ' 0']) {
+      expect(loadConfig({ KLEBB_DEMO: off }).demo, off).toBe(false);
+      expect(loadConfig({ CHAT_TLS_VERIFY: off }).chat.tlsVerify, off).toBe(false);
+      expect(loadConfig({ KLEBB_TRUST_LOOPBACK: off }).trustLoopback, off).toBe(false);
+    }
+    for (const bad of ['2', 'enabled', 'y', 'oui']) {
+      expect(() => loadConfig({ KLEBB_DEMO: bad })).toThrow(
+        `KLEBB_DEMO: must be 1, true, yes, on (on) or 0, false, no, off (off), got "${bad}"`,
+      );
+    }
+  });
+
   it('an empty AGENT_API_TOKEN counts as unset (no empty bearer can match)', () => {
     expect(loadConfig({ AGENT_API_TOKEN: '  ' }).agentApiToken).toBeUndefined();
   });

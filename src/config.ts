@@ -138,12 +138,24 @@ function intVar(env: Env, names: string[], fallback: number, min: number, max: n
   return fallback;
 }
 
+/** The spellings of a switch (any letter case, spaces around ignored), as the docs list them. */
+const SWITCH_ON = ['1', 'true', 'yes', 'on'];
+const SWITCH_OFF = ['0', 'false', 'no', 'off'];
+
+/**
+ * A switch: SWITCH_ON or SWITCH_OFF; unset or empty is off.
+ * @throws ConfigError naming the variable and every accepted spelling.
+ */
 function flag(env: Env, name: string): boolean {
   const raw = nonEmpty(env, name);
   if (raw === undefined) return false;
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `must be 1 or 0, got ${JSON.stringify(raw)}`);
+  const v = raw.trim().toLowerCase();
+  if (SWITCH_ON.includes(v)) return true;
+  if (SWITCH_OFF.includes(v)) return false;
+  throw new ConfigError(
+    name,
+    `must be ${SWITCH_ON.join(', ')} (on) or ${SWITCH_OFF.join(', ')} (off), got ${JSON.stringify(raw)}`,
+  );
 }
 
 /** KLEBB_TRUSTED_PROXIES: addresses or CIDR ranges. @throws ConfigError naming a bad entry. */
