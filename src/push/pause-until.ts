@@ -10,28 +10,22 @@
  * - A date alone (`2026-05-01`): the start of that calendar day in the person's zone.
  * - Anything else, an impossible day or a time no clock shows: null (the caller answers 400).
  */
-import { isIsoDate } from '../common/dates.js';
+import { dateTimeParts, instantMs } from '../common/dates.js';
 import { instantOf } from './zoned-time.js';
 
-const ISO =
-  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const MIDNIGHT = { hour: 0, minute: 0, second: 0, millisecond: 0 };
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * The instant (epoch ms) `value` names, reading a date or a time without an offset in
- * `timeZone` (the person's), or null when it is not such a date-time.
+ * `timeZone` (the person's), or null when it is not such a date-time. The parts are read by the
+ * rule every date field follows (src/common/dates.ts dateTimeParts): a real day and clock, an
+ * offset of at most ±14:00 (`+14:01` and `-14:30` name no place on Earth).
  */
 export function pauseUntilInstant(value: string, timeZone: string): number | null {
-  const m = ISO.exec(value.trim());
-  if (!m || !isIsoDate(m[1])) return null;
-  const [, day, h = '00', mi = '00', sec = '00', frac = '', zone] = m;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return null;
-  const extraMs = Number(sec) * 1000 + Math.floor(Number(`0.${frac || '0'}`) * 1000);
-  if (zone === undefined) return instantOf(day, `${h}:${mi}`, timeZone) + extraMs;
-  const [y, mo, d] = day.split('-').map(Number);
-  const wall = Date.UTC(y, mo - 1, d, Number(h), Number(mi)) + extraMs;
-  if (zone.toUpperCase() === 'Z') return wall;
-  const digits = zone.slice(1).replace(':', '');
-  const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
-  if (oh > 14 || om > 59) return null;
-  return wall - (zone[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  const p = dateTimeParts(value.trim());
+  if (!p) return null;
+  const t = p.time ?? MIDNIGHT;
+  if (p.offsetMinutes !== undefined) return instantMs(p.day, t, p.offsetMinutes);
+  return instantOf(p.day, `${pad(t.hour)}:${pad(t.minute)}`, timeZone) + t.second * 1000 + t.millisecond;
 }
