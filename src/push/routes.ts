@@ -41,10 +41,19 @@ const StateBody = Type.Object({
   privacy: Type.Optional(Privacy),
 });
 const Time = TimeOfDay;
-const GlobalBody = Type.Object({
-  quiet_hours: Type.Optional(Type.Union([Type.Null(), Type.Object({ start: Time, end: Time })])),
-  paused_until: Type.Optional(Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 40 })])),
-});
+/**
+ * Only the two settings: a key it does not know (`pause_until`, a `days` of quiet hours) is a
+ * mistake to name, not something to answer 200 for while nothing of it is kept.
+ */
+const GlobalBody = Type.Object(
+  {
+    quiet_hours: Type.Optional(
+      Type.Union([Type.Null(), Type.Object({ start: Time, end: Time }, { additionalProperties: false })]),
+    ),
+    paused_until: Type.Optional(Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 40 })])),
+  },
+  { additionalProperties: false },
+);
 const TestBody = Type.Object({ id: ReminderId });
 
 /** Decodes a base64url key; null when it is not base64url. */
@@ -185,6 +194,11 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
       throw badRequest('paused_until must be an ISO date-time or null', [
         { path: 'body.paused_until', message: `${INSTANT_MESSAGE}, or null` },
       ]);
+    }
+    // the same start and end is no window (or the whole day?): either way not what anyone meant
+    if (quiet_hours && quiet_hours.start === quiet_hours.end) {
+      const message = `must differ from start (${quiet_hours.start}); send null to turn quiet hours off`;
+      throw badRequest(`quiet_hours.end ${message}`, [{ path: 'body.quiet_hours.end', message }]);
     }
     if (quiet_hours !== undefined) push.state.data.quiet_hours = quiet_hours;
     if (paused_until !== undefined) {

@@ -99,3 +99,36 @@ describe('a nullable object names the part that is wrong', () => {
     expect((await stored()).quiet_hours).toEqual({ start: '22:00', end: '07:00' });
   });
 });
+
+describe('the global reminder settings take only what they know', () => {
+  it('an unknown key (a misspelt paused_until, a third part of quiet_hours) is 400 naming it, nothing stored', async () => {
+    const before = await stored();
+    const cases: [unknown, string][] = [
+      [{ pause_until: '2031-01-01T00:00:00Z' }, 'body.pause_until'],
+      [{ quiet_hours: null, pausedUntil: null }, 'body.pausedUntil'],
+      [{ quiet_hours: { start: '23:00', end: '06:00', days: ['sat'] } }, 'body.quiet_hours.days'],
+    ];
+    for (const [body, at] of cases) {
+      const r = await globalState(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.details.map((d: { path: string }) => d.path)).toContain(at);
+      expect(r.body.error).toContain(at.slice(5));
+    }
+    expect(await stored()).toEqual(before);
+  });
+
+  it('quiet hours that start and end at the same minute (22:00 to 22:00) are 400 naming body.quiet_hours.end', async () => {
+    const before = await stored();
+    for (const t of ['22:00', '00:00', '07:30']) {
+      const r = await globalState({ quiet_hours: { start: t, end: t } });
+      expect(r.status, t).toBe(400);
+      expect(r.body.details).toEqual([
+        { path: 'body.quiet_hours.end', message: expect.stringMatching(/must differ from start/) },
+      ]);
+    }
+    expect(await stored()).toEqual(before);
+    // a window of one minute is a window
+    expect((await globalState({ quiet_hours: { start: '22:00', end: '22:01' } })).status).toBe(200);
+    expect((await globalState({ quiet_hours: before.quiet_hours })).status).toBe(200);
+  });
+});
