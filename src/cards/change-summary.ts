@@ -14,6 +14,8 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` :
 function wholeVerb(op: string, label: string): string {
   if (op === 'replace' || op === 'revert') return `replaced the data of ${label}`;
   if (op === 'import') return `imported the data of ${label}`;
+  if (op === 'restore') return `restored the data of ${label} from a snapshot`;
+  if (op === 'rollback') return `rolled back the data of ${label}`;
   // with the card's own creation or deletion these say nothing more; alone (a card the server
   // made, such as the welcome card) they are what an undo would take back
   if (op === 'create') return `wrote the content of ${label}`;

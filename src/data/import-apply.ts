@@ -4,7 +4,7 @@
  * home and filled from the staged one; a section not chosen is left as it is. Two steps:
  *
  * 1. applyDatabase: one SQLite transaction (all of it or none of it, even on a power cut) that
- *    swaps the rows and records an `import` change per card plus a marker change
+ *    swaps the rows and records an `import`, `restore` or `rollback` change per card plus a marker change
  *    (card `_import`, path = the job id), which is how start-up recovery knows the step committed;
  * 2. applyFiles: makes the manifest, report and meta files equal to the staged ones; it can run
  *    again after a crash and ends in the same state (idempotent).
@@ -69,8 +69,14 @@ export function selectedCards(staged: StagedPaths, sel: Selection): string[] {
   return all.filter((id) => want.has(id));
 }
 
+/** What puts a staged home into place: an archive's import, a snapshot's restore, a roll back. */
+export type ApplyKind = 'import' | 'restore' | 'rollback';
+
 /**
- * Step 1: swaps the selected sections' rows in one transaction and records the marker.
+ * Step 1: swaps the selected sections' rows in one transaction and records the marker. Each card
+ * replaced is one change of op `kind`, so History says "Restored …" or "Rolled back …" rather
+ * than "Imported …" for all three (the records' actor is `kind` too, for a caller without a
+ * change scope such as the command line).
  * @throws the SQLite error; then nothing changed.
  */
 export function applyDatabase(
@@ -78,8 +84,9 @@ export function applyDatabase(
   staged: StagedPaths,
   sel: Selection,
   jobId: string,
-  actor = 'import',
+  kind: ApplyKind = 'import',
 ): void {
+  const actor = kind;
   const ids = selectedCards(staged, sel);
   const takeCards = takesCards(sel);
   db.prepare('ATTACH DATABASE ? AS staged').run(staged.db);
@@ -102,7 +109,7 @@ export function applyDatabase(
            SELECT card_id, pos, body FROM staged.card_rows WHERE card_id IN (SELECT id FROM temp.import_ids) ORDER BY card_id, pos`,
         );
         const setVersion = db.prepare('UPDATE main.card_state SET version = ? WHERE card_id = ?');
-        for (const id of ids) setVersion.run(log.record(id, actor, 'import', jobId), id);
+        for (const id of ids) setVersion.run(log.record(id, actor, kind, jobId), id);
         db.exec('DROP TABLE temp.import_ids');
       }
       if (sel.samples) {

@@ -389,7 +389,7 @@ export class ImportJobs {
       // checked again at the last moment: a file edited by hand since the request is not lost
       if (takesCards(sel))
         assertCardFilesSeen(this.live.cards, job.kind === 'rollback' ? 'roll back' : job.kind);
-      applyDatabase(this.live.db, src, sel, job.id);
+      applyDatabase(this.live.db, src, sel, job.id, job.kind);
       save({ stage: 'files' });
       const files = applyFiles(this.live.layout, src, sel);
       this.syncLoader(files);

@@ -1,0 +1,74 @@
+/**
+ * Settings › History tells an import, a restore and a roll back apart: each is one change set by
+ * whoever asked for it, and its summary says what it was ("Restored …", "Rolled back …"), never
+ * "Imported" for a restore or a roll back. Neither can be undone (409 UNDO_UNAVAILABLE).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const T = 'history-restore-token';
+let s: TestServer;
+const api = (p: string, init: Parameters<TestServer['api']>[1] = {}) => s.api(p, { token: T, ...init });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function jobEnd(): Promise<{ state: string }> {
+  for (let i = 0; i < 500; i++) {
+    const st = await api('/api/import/status');
+    if (st.body.state !== 'applying') return st.body;
+    await sleep(20);
+  }
+  throw new Error('the job never finished');
+}
+
+interface SetView {
+  id: number;
+  actor: string;
+  summary: string;
+  cards: string[];
+}
+const newest = async (): Promise<SetView> => (await api('/api/changes?limit=1')).body.changeSets[0];
+
+beforeAll(async () => {
+  s = await startServer({ env: { AGENT_API_TOKEN: T } });
+  const r = await api('/api/manifests', {
+    json: {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'w', label: 'Weight', writeable: { fromWebapp: true } },
+      data: [{ date: '2026-04-01', kg: 80 }],
+    },
+  });
+  expect(r.status, r.text).toBe(201);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('History of a restore and a roll back', () => {
+  it('says Restored and Rolled back, by who asked, and neither undoes', async () => {
+    const snap = (await api('/api/backups', { method: 'POST' })).body.snapshot.name;
+    expect(
+      (await api('/api/manifests/w/rows', { json: { value: { date: '2026-04-02', kg: 81 } } })).status,
+    ).toBe(201);
+
+    expect((await api(`/api/backups/${snap}/restore`, { json: { confirm: 'REPLACE' } })).status).toBe(202);
+    expect((await jobEnd()).state).toBe('done');
+    const restored = await newest();
+    expect(restored.actor).toBe('agent-token');
+    expect(restored.summary).toMatch(/^Restored the data of Weight/);
+    expect(restored.summary).not.toMatch(/[Ii]mport/);
+    expect(restored.cards).toContain('w');
+
+    expect((await api('/api/import/rollback', { method: 'POST' })).status).toBe(202);
+    expect((await jobEnd()).state).toBe('done');
+    const rolled = await newest();
+    expect(rolled.id).toBeGreaterThan(restored.id);
+    expect(rolled.summary).toMatch(/^Rolled back the data of Weight/);
+    expect(rolled.summary).not.toMatch(/[Ii]mport/);
+
+    for (const set of [restored, rolled]) {
+      const undo = await api(`/api/changes/${set.id}/undo`, { method: 'POST' });
+      expect(undo.status).toBe(409);
+      expect(undo.body.code).toBe('UNDO_UNAVAILABLE');
+    }
+  });
+});
