@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { CHANGE_LIST_MAX } from '../limits.js';
+import { checkChangeFilters } from './change-filters.js';
 import { listChangeSets } from './change-sets.js';
 import { undoChangeSet } from './undo.js';
 
@@ -41,6 +42,7 @@ export function changeRoutes(app: FastifyInstance, inst: Instance): void {
         { path: 'query.limit', message: `must be at most ${CHANGE_LIST_MAX}` },
       ]);
     }
+    checkChangeFilters(q);
     return listChangeSets(inst.cards, {
       limit,
       before: num(q.before),
