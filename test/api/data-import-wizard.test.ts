@@ -208,3 +208,39 @@ describe('a fresh home', () => {
     }
   });
 });
+
+describe('a selection without cards', () => {
+  it('cards: [] takes no card and leaves the home’s cards as they are; the sections chosen are replaced', async () => {
+    const home = await startServer({ env: { AGENT_API_TOKEN: T } });
+    try {
+      await api(home, '/api/manifests', { json: card('bp', [{ date: '2026-03-01', systolic: 120 }]) });
+      await api(home, '/api/conversations', {
+        json: { title: 'Mine', messages: [{ role: 'user', content: 'old' }] },
+      });
+      await api(home, '/api/import/upload', {
+        body: archive,
+        headers: { 'content-type': 'application/zip' },
+      });
+      const start = await api(home, '/api/import/start', { method: 'POST' });
+      const go = await api(home, '/api/import/apply', {
+        json: {
+          nonce: start.body.nonce,
+          confirm: 'REPLACE',
+          selection: { cards: [], samples: false, conversations: true, reports: false },
+        },
+      });
+      expect(go.status, go.text).toBe(202);
+      expect(await until(home, ['done', 'failed'])).toMatchObject({ state: 'done' });
+      expect(await ids(home)).toEqual(['bp', 'welcome']);
+      expect((await api(home, '/api/manifests/bp/data')).body.data).toEqual([
+        { date: '2026-03-01', systolic: 120 },
+      ]);
+      const convs = (await api(home, '/api/conversations')).body.conversations.map(
+        (c: { title: string }) => c.title,
+      );
+      expect(convs).toEqual(['From the archive']);
+    } finally {
+      await home.close();
+    }
+  });
+});

@@ -3,7 +3,8 @@
  * per card with row counts → choose → REPLACE when the home holds data → applied in the
  * background, polled → Roll back), an Apple Health export (apple-health-upload.tsx), the
  * snapshots with Restore, and the doctor's summary page.
- * The choice replaces, it never merges: the cards ticked become the home's cards.
+ * The choice replaces, it never merges: the cards ticked become the home's cards (none ticked:
+ * the home's cards stay as they are).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorNote } from '../components/status.js';
@@ -180,7 +181,10 @@ export function DataSettings() {
       {staged && (
         <fieldset class="data-preview" aria-label="What the archive holds">
           <h3>What to import</h3>
-          <p class="panel-hint">The cards you tick replace all the cards of this home; nothing is merged.</p>
+          <p class="panel-hint">
+            The cards you tick replace all the cards of this home; nothing is merged. Tick none to keep this
+            home's cards as they are.
+          </p>
           <ul class="data-cards">
             {staged.cards.map((c) => (
               <li key={c.id}>
