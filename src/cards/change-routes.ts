@@ -15,8 +15,12 @@ import { checkChangeFilters } from './change-filters.js';
 import { listChangeSets } from './change-sets.js';
 import { undoChangeSet } from './undo.js';
 
-/** A whole number as query and path text (the JSON rules do not coerce types). */
-const Whole = (description: string) => Type.String({ pattern: '^[1-9][0-9]{0,14}$', description });
+/**
+ * A whole number from 1 in the query or path, read by the one URL number grammar
+ * (src/http/url-numbers.ts), whose refusal says how to write it.
+ */
+const Whole = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 
 const ListQuery = Type.Object(
   {
@@ -35,8 +39,7 @@ export function changeRoutes(app: FastifyInstance, inst: Instance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get('/api/changes', { schema: { querystring: ListQuery } }, async (req) => {
     const q: Static<typeof ListQuery> = req.query;
-    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-    const limit = num(q.limit);
+    const limit = q.limit;
     if (limit !== undefined && limit > CHANGE_LIST_MAX) {
       throw badRequest(`"limit" is at most ${CHANGE_LIST_MAX}`, [
         { path: 'query.limit', message: `must be at most ${CHANGE_LIST_MAX}` },
@@ -45,7 +48,7 @@ export function changeRoutes(app: FastifyInstance, inst: Instance): void {
     checkChangeFilters(q);
     return listChangeSets(inst.cards, {
       limit,
-      before: num(q.before),
+      before: q.before,
       cardId: q.card,
       actor: q.actor,
     });

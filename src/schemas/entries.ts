@@ -9,10 +9,11 @@ import { CardId } from './common.js';
 /** `:id/:index`: the index is a position in the card's data array, from 0. */
 export const EntryParams = Type.Object({
   id: CardId,
+  // a value that is no whole number is refused in the words every URL number gets
+  // (src/http/url-numbers.ts)
   index: Type.Integer({
     minimum: 0,
     maximum: Number.MAX_SAFE_INTEGER,
-    errorMessage: 'must be a whole number >= 0',
     description: 'the row position, from 0',
   }),
 });
