@@ -3,7 +3,7 @@
  * refused the request (the body checks, its content type, the home's freeze, a session problem):
  * `{jsonrpc: "2.0", error: {code, message, data: {code, details?}}, id}`, with the HTTP status
  * and headers (Retry-After, WWW-Authenticate) of the API's own answer. `id` repeats the
- * request's id whenever its body was read and held one (JSON-RPC 2.0 §5: null only when it could
+ * request's id whenever its body was read and held one (JSON-RPC 2.0 allows null only when it could
  * not be told), so a client can match the error to its request; `data.code` is the catalogue's
  * code (src/errors.ts). A 401 is the exception: it answers the HTTP exchange, before any message
  * was read, with the API's `{error, code}` and the WWW-Authenticate challenge an MCP client's
