@@ -92,8 +92,9 @@ describe('demo mode is closed by default', () => {
         continue;
       }
       if (key === 'POST /api/chat') continue; // the canned reply (demo-mode.test.ts)
-      const outcome =
-        res.status === 403 ? res.body?.code : [410, 503].includes(res.status) ? 'gone' : res.status;
+      // /mcp answers as MCP clients read it: the code is the JSON-RPC error's data.code
+      const code = res.body?.code ?? res.body?.error?.data?.code;
+      const outcome = res.status === 403 ? code : [410, 503].includes(res.status) ? 'gone' : res.status;
       expect(['DEMO_MODE', 'gone'], `${key} answered ${res.status} ${res.text.slice(0, 200)}`).toContain(
         outcome,
       );
