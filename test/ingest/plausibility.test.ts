@@ -53,7 +53,8 @@ describe('implausible points are dropped with a warning', () => {
       ]),
     );
     expect(r.body.warnings).toEqual([
-      'step_count: date before 1900-01-01 (2 points, e.g. "0001-01-01 00:00:00 +0000")',
+      'step_count: date before 1900-01-01: a year below 100 is a date never set or a year of a Japanese era (Reiwa 8 is 2026, Heisei 8 was 1996), which cannot be told apart; set the phone to the Gregorian calendar (1 point, e.g. "0001-01-01 00:00:00 +0000")',
+      'step_count: date before 1900-01-01 (1 point, e.g. "1899-12-31 12:00:00 +0000")',
       'step_count: date after 2099-12-31 (1 point, e.g. "9999-01-01 00:00:00 +0000")',
     ]);
     expect(await srv.rows('steps')).toEqual([{ date: '2025-05-01', count: 10 }]);

@@ -2,7 +2,8 @@
  * Values and dates that make no sense, refused per sample with a warning (the point is skipped and
  * counted by SkipCounter, so a bad payload gives one warning line per metric and reason, naming the
  * metric and the number of points dropped). The bounds are in limits.ts:
- * - a local date before EARLIEST_SAMPLE_DATE or after LATEST_SAMPLE_DATE (`0001-01-01 …`, `9999-…`);
+ * - a local date before EARLIEST_SAMPLE_DATE or after LATEST_SAMPLE_DATE (`0001-01-01 …`, `9999-…`;
+ *   a year of a Japanese era or of the Persian or Islamic calendar is said so);
  * - a number whose magnitude exceeds MAX_SAMPLE_MAGNITUDE (`1e308`: its sum overflows to Infinity);
  * - a negative number of a metric that counts or accumulates (kind `sum`: steps, distance, energy,
  *   water, minutes, nutrients; `sleep` durations; `sexual_activity` counts). Averages and readings
@@ -16,12 +17,19 @@
  */
 import type { CatalogueEntry } from './catalogue.js';
 import { EARLIEST_SAMPLE_DATE, LATEST_SAMPLE_DATE, MAX_SAMPLE_MAGNITUDE } from './limits.js';
+import { otherCalendarYear } from './phone-calendars.js';
 import { PLAUSIBLE_RANGES } from './plausible-ranges.js';
 import type { SampleValue } from './sample.js';
 
-/** Why a sample's local date `YYYY-MM-DD` is refused, or undefined when it is in range. */
+/**
+ * Why a sample's local date `YYYY-MM-DD` is refused, or undefined when it is in range. A year a
+ * phone set to another calendar writes (phone-calendars.ts otherCalendarYear) is said so.
+ */
 export function dateProblem(date: string): string | undefined {
-  if (date < EARLIEST_SAMPLE_DATE) return `date before ${EARLIEST_SAMPLE_DATE}`;
+  if (date < EARLIEST_SAMPLE_DATE) {
+    const calendar = otherCalendarYear(Number(date.slice(0, 4)));
+    return `date before ${EARLIEST_SAMPLE_DATE}${calendar ? `: ${calendar}` : ''}`;
+  }
   if (date > LATEST_SAMPLE_DATE) return `date after ${LATEST_SAMPLE_DATE}`;
   return undefined;
 }

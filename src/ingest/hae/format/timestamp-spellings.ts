@@ -14,6 +14,8 @@
  *   `19.05.2026`, always day first (every region that writes dots does). `05/06/2026` is not.
  */
 
+import { dayHalfProblem } from './phone-calendars.js';
+
 /** The text `parse` reads for `input`, or undefined when no rewrite applies. */
 export function rewriteTimestamp(input: string): string | undefined {
   const text = input.trim();
@@ -44,7 +46,8 @@ export function epochIso(n: number): string | undefined {
 /**
  * Why a stamp that could not be read was not, when more can be said than "unreadable": a
  * number that is not seconds or milliseconds since 1970, a day and month whose order cannot be
- * told. Undefined otherwise. Called only for stamps already found unreadable.
+ * told, a 12-hour time whose morning or afternoon word is not known (phone-calendars.ts).
+ * Undefined otherwise. Called only for stamps already found unreadable.
  */
 export function timestampProblem(input: unknown): string | undefined {
   const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '';
@@ -56,7 +59,7 @@ export function timestampProblem(input: unknown): string | undefined {
     return 'day and month order cannot be told; send the year first (YYYY-MM-DD)';
   }
   if (ZONE_NAME.test(text)) return 'a time zone name instead of an offset (+HHMM)';
-  return undefined;
+  return dayHalfProblem(text);
 }
 
 /**

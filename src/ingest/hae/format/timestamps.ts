@@ -9,9 +9,9 @@
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
 
-import { lookupTable } from '../../../common/lookup-table.js';
 import { onPersonsClock } from './instant-zone.js';
 import { ownString } from './own-string.js';
+import { gregorianStamp, isBuddhistDate, withEnglishDayHalf } from './phone-calendars.js';
 import { epochIso, rewriteTimestamp } from './timestamp-spellings.js';
 
 /** One parsed HAE timestamp. */
@@ -120,10 +120,21 @@ function isRealDate(y: number, m: number, d: number): boolean {
 }
 
 /**
+ * parseWritten, and when that reads nothing or a year of the Thai Buddhist calendar, the stamp
+ * with the phone's digits and calendar brought back to ASCII and Gregorian (phone-calendars.ts).
+ */
+function parseAny(input: string): HaeTime | null {
+  const read = parseWritten(input);
+  if (read !== null && !isBuddhistDate(read.date)) return read;
+  const gregorian = gregorianStamp(input);
+  return gregorian === undefined ? read : parseWritten(gregorian);
+}
+
+/**
  * parseUsual when the string has its length, else (or when it is spelled otherwise) parse, and
  * when that fails too, the string rewritten (timestamp-spellings.ts).
  */
-function parseAny(input: string): HaeTime | null {
+function parseWritten(input: string): HaeTime | null {
   if (input.length === 25) {
     const usual = parseUsual(input);
     if (usual !== undefined) return usual;
@@ -249,41 +260,6 @@ function parse(input: string): HaeTime | null {
     canonical: spell(date, time, epochMs, offsetMinutes),
     utc: zone !== undefined && UTC_WORD.test(zone),
   };
-}
-
-/**
- * A phone's morning and afternoon words as its region writes them (a time formatted with a fixed
- * 24-hour pattern comes out in 12-hour form, with the region's words, when the phone is set to a
- * 12-hour clock): Spanish `a. m.`/`p. m.` (spaces may be U+00A0), Japanese, Chinese and Korean
- * (written before the hour), German `vorm.`/`nachm.`.
- */
-const DAY_HALF = lookupTable<'am' | 'pm'>({
-  午前: 'am',
-  午後: 'pm',
-  上午: 'am',
-  下午: 'pm',
-  오전: 'am',
-  오후: 'pm',
-  'vorm.': 'am',
-  'nachm.': 'pm',
-});
-const DAY_HALF_WORD = new RegExp(
-  `(${Object.keys(DAY_HALF).join('|').replace(/\./g, '\\.')}|[aApP]\\.${SP}+[mM]\\.)`,
-);
-/** `<date> <day half><time>`: the day half written before the hour. */
-const HALF_FIRST = new RegExp(`^(\\S+${SP}+)(am|pm)${SP}*(\\d{1,2}:\\S+)(.*)$`);
-
-/**
- * `input` with a region's day-half word (DAY_HALF_WORD) written as `am`/`pm` after the time, as
- * PATTERN reads it; `input` itself when it has none.
- */
-function withEnglishDayHalf(input: string): string {
-  const word = DAY_HALF_WORD.exec(input);
-  if (!word) return input;
-  const half = DAY_HALF[word[1]] ?? (word[1][0].toLowerCase() === 'a' ? 'am' : 'pm');
-  const text = `${input.slice(0, word.index)}${half}${input.slice(word.index + word[1].length)}`;
-  const first = HALF_FIRST.exec(text);
-  return first ? `${first[1]}${first[3]} ${first[2]}${first[4]}` : text;
 }
 
 /** `+1100` / `-04:00` / `+05` / `Z` / `GMT+2` → minutes east of UTC; undefined when out of range. */
