@@ -60,6 +60,61 @@ describe('numbers written with a decimal comma', () => {
     expect((await srv.push(JSON.stringify(push))).body.samples).toEqual({ received: 3, new: 0 });
   });
 
+  it('a push in the phone’s own digits and marks reads them, the same samples as ASCII digits', async () => {
+    srv = await startIngestServer({ cards: [...CARDS, ['wrist', 'apple_sleeping_wrist_temperature']] });
+    const at = (day: number) => `2026-02-0${day} 07:00:00 +0300`;
+    const own = {
+      data: {
+        metrics: [
+          {
+            name: 'weight_body_mass',
+            units: 'kg',
+            data: [
+              { date: at(5), qty: '٧٢٫٥', source: 'ميزان' }, // Arabic-Indic digits, Arabic decimal mark
+              { date: at(6), qty: '۷۱٫۹ kg', source: 'ميزان' }, // Persian digits, with the unit
+            ],
+          },
+          {
+            name: 'step_count',
+            units: 'count',
+            data: [
+              { date: '2026-02-05 00:00:00 +0300', qty: '١٢٬٣٤٥', source: 'iPhone' }, // Arabic thousands mark
+              { date: '2026-02-06 00:00:00 +0300', qty: '12\u202f345', source: 'iPhone' }, // narrow no-break space
+            ],
+          },
+          {
+            name: 'apple_sleeping_wrist_temperature',
+            units: 'degC',
+            data: [{ date: at(5), qty: '\u22120,3', source: 'Watch' }], // minus sign U+2212, decimal comma
+          },
+        ],
+      },
+    };
+    const r = await srv.push(JSON.stringify(own));
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toBeUndefined();
+    expect(r.body.samples).toEqual({ received: 5, new: 5 });
+    expect(await srv.rows('weight')).toEqual([
+      { date: '2026-02-05', kg: 72.5 },
+      { date: '2026-02-06', kg: 71.9 },
+    ]);
+    expect(await srv.rows('steps')).toEqual([
+      { date: '2026-02-05', count: 12345 },
+      { date: '2026-02-06', count: 12345 },
+    ]);
+    expect(await srv.rows('wrist')).toEqual([{ date: '2026-02-05', degC: -0.3 }]);
+    // the same values in ASCII digits are the same samples
+    const ascii = JSON.parse(
+      JSON.stringify(own)
+        .replace('٧٢٫٥', '72.5')
+        .replace('۷۱٫۹ kg', '71.9')
+        .replace('١٢٬٣٤٥', '12345')
+        .replace('12\u202f345', '12345')
+        .replace('\u22120,3', '-0.3'),
+    );
+    expect((await srv.push(JSON.stringify(ascii))).body.samples).toEqual({ received: 5, new: 0 });
+  });
+
   it('an Apple Health export with a decimal comma in a value reads it', async () => {
     srv = await startIngestServer({ cards: CARDS });
     const xml = [

@@ -7,12 +7,15 @@
  * minutes stays 18.8.
  */
 
+import { asciiNumberText } from './phone-calendars.js';
+
 /** Numeric text HAE-like producers might send instead of a number (`"12.5"`). */
 const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * A JSON value as a number: finite numbers as they are, numeric strings parsed (also as a phone
- * set to another region writes them, localNumber); everything else (null, booleans, objects, '',
+ * set to another region writes them, localNumber, and in its own digits, `٧٢٫٥`:
+ * phone-calendars.ts asciiNumberText); everything else (null, booleans, objects, '',
  * NaN, ±Infinity) → undefined. `nonFinite` tells a caller that the value was a number-like thing
  * that is not finite (to count it apart from "missing"); `ambiguous` that it is text like
  * `12,345`, where the comma may be a decimal or a thousands mark (never guessed).
@@ -21,8 +24,11 @@ export function readNumber(v: unknown): { value?: number; nonFinite?: true; ambi
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v !== 'string') return {};
-  else if (NUMERIC_TEXT.test(v.trim())) n = Number(v.trim());
-  else return localNumber(v.trim());
+  else {
+    const text = asciiNumberText(v.trim());
+    if (!NUMERIC_TEXT.test(text)) return localNumber(text.trim());
+    n = Number(text);
+  }
   return Number.isFinite(n) ? { value: n } : { nonFinite: true };
 }
 

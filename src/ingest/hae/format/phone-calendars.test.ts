@@ -5,6 +5,7 @@
  * or Islamic year, a day-half word not known).
  */
 import { describe, expect, it } from 'vitest';
+import { readNumber } from './numbers.js';
 import { dateProblem } from './plausible.js';
 import { timestampProblem } from './timestamp-spellings.js';
 import { canonicalTimestamp, parseHaeTimestamp } from './timestamps.js';
@@ -78,5 +79,24 @@ describe('stamps from a phone set to another calendar or digit set', () => {
     expect(parseHaeTimestamp(stamp)).toBeNull();
     expect(timestampProblem(stamp)).toMatch(/morning or afternoon word Klebb does not know/);
     expect(timestampProblem('٢٠٢٦-٠٤-١٢ ٨:٠٠:٠٠ قبل +٠٣٠٠')).toMatch(/morning or afternoon word/);
+  });
+});
+
+describe('numbers in a phone’s own digits', () => {
+  it.each([
+    ['٧٢٫٥', 72.5],
+    ['۷۲٫۵', 72.5],
+    ['١٬٢٣٤', 1234],
+    ['١٬٢٣٤٫٥', 1234.5],
+    ['١٢٫٣٤٥', 12.345],
+    ['७२.५', 72.5],
+    ['\u22120,3', -0.3],
+    ['\u200f٧٢٫٥', 72.5],
+  ])('%j is %d', (text, value) => {
+    expect(readNumber(text)).toEqual({ value });
+  });
+
+  it('a comma between Arabic-Indic digits is still a decimal or a thousands mark that cannot be told', () => {
+    expect(readNumber('١٢,٣٤٥')).toEqual({ ambiguous: true });
   });
 });

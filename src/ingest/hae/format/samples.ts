@@ -14,6 +14,7 @@ import { MAX_METRIC_NAME_CHARS } from './limits.js';
 import { readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
+import { asciiNumberText } from './phone-calendars.js';
 import { dateProblem, outOfRange, valueProblem } from './plausible.js';
 import {
   dedupKeyOf,
@@ -422,13 +423,13 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
 
 /**
  * `point` with a quantity written as `{qty, units}` (the shape of a workout's quantities, as some
- * exporters write every value) or as text with its unit (`"70.5 kg"`) as the number and its
- * `units`; `point` itself otherwise.
+ * exporters write every value) or as text with its unit (`"70.5 kg"`, also in the phone's own
+ * digits, `"٧٠٫٥ kg"`) as the number and its `units`; `point` itself otherwise.
  */
 function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown> {
   const q = point.qty;
   if (typeof q === 'string') {
-    const m = NUMBER_AND_UNIT.exec(q);
+    const m = NUMBER_AND_UNIT.exec(asciiNumberText(q));
     return m ? { ...point, qty: m[1], units: m[2] } : point;
   }
   if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
