@@ -334,3 +334,60 @@ describe('workout names and ids are bounded', () => {
     expect(graphemeLength(String(row.type))).toBe(MAX_WORKOUT_NAME_CHARS);
   });
 });
+
+describe('a pushed workout’s energy', () => {
+  /** A 30-minute v2 workout on `day` of May 2026 with `extra` fields. */
+  const run = (day: number, extra: Record<string, unknown>) => {
+    const d = `2026-05-${String(day).padStart(2, '0')}`;
+    return {
+      id: `RUN-${day}`,
+      name: 'Outdoor Run',
+      start: `${d} 07:00:00 +0200`,
+      end: `${d} 07:30:00 +0200`,
+      duration: 1800,
+      ...extra,
+    };
+  };
+  const RUN = { trained: true, type: 'Outdoor Run', durationMin: 30, startTime: '07:00' };
+
+  it('is read in kJ or kcal, never taken from totalEnergy; what is missing or absurd is left out with a warning, the workout kept', async () => {
+    srv = await startIngestServer({ cards: [['workouts', 'workouts']] });
+    const workouts = [
+      run(1, { activeEnergyBurned: { qty: 1200, units: 'kJ' } }),
+      run(2, { activeEnergyBurned: { qty: 300, units: 'kcal' }, totalEnergy: { qty: 1e12, units: 'kJ' } }),
+      run(3, {}),
+      run(4, { totalEnergy: { qty: 400, units: 'kcal' } }), // active plus resting: not the calories
+      run(5, { activeEnergyBurned: { qty: -50, units: 'kcal' } }),
+      run(6, { activeEnergyBurned: { qty: 'NaN', units: 'kcal' } }),
+      run(7, { activeEnergyBurned: { qty: 1e12, units: 'kcal' } }),
+      run(8, { activeEnergyBurned: { qty: 5e8, units: 'kJ' } }),
+      run(9, { activeEnergyBurned: { qty: 250 } }), // kcal or kJ?
+      run(10, { activeEnergyBurned: { qty: 250, units: 'parsec' } }),
+      run(11, { activeEnergyBurned: { qty: { qty: 250, units: 'kcal' } } }), // wrapped twice by a relay
+      run(12, { activeEnergyBurned: '1046 kJ' }),
+      run(13, { activeEnergyBurned: { qty: '1.046,0', units: 'kJ' } }),
+      run(14, { activeEnergy: { qty: 250, units: 'Cal' } }), // v1
+      run(15, { activeEnergyBurned: null, distance: { qty: 1e12, units: 'km' } }),
+    ];
+    const r = await srv.push(JSON.stringify({ data: { workouts } }));
+    expect(r.status).toBe(200);
+    expect(r.body.samples).toEqual({ received: 15, new: 15 });
+    expect([...r.body.warnings].sort()).toEqual([
+      'workouts: distance beyond ±1e+9, left out (1 point, e.g. 1000000000000)',
+      'workouts: energy (kcal) above 30000, left out (1 point, e.g. 119502868.069)',
+      'workouts: energy beyond ±1e+9, left out (1 point, e.g. 1000000000000)',
+      'workouts: energy in an unknown unit, left out (1 point, e.g. "parsec")',
+      'workouts: energy negative, left out (1 point, e.g. "-50")',
+      'workouts: energy not a number, left out (1 point, e.g. "NaN")',
+      'workouts: energy without a unit, left out (1 point, e.g. "{\\"qty\\":250}")',
+    ]);
+    const calories: Record<number, number> = { 1: 287, 2: 300, 11: 250, 12: 250, 13: 250, 14: 250 };
+    expect(await srv.rows('workouts')).toEqual(
+      Array.from({ length: 15 }, (_, i) => ({
+        date: `2026-05-${String(i + 1).padStart(2, '0')}`,
+        ...RUN,
+        ...(calories[i + 1] !== undefined ? { calories: calories[i + 1] } : {}),
+      })),
+    );
+  });
+});

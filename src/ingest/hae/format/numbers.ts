@@ -32,6 +32,19 @@ export function readNumber(v: unknown): { value?: number; nonFinite?: true; ambi
   return Number.isFinite(n) ? { value: n } : { nonFinite: true };
 }
 
+/** A number followed by its unit, as text (`"70.5 kg"`, `"1,2 l"`, `"98.6°F"`). */
+const NUMBER_AND_UNIT = /^\s*([-+]?[\d.,\s\u00a0\u202f']*\d(?:[eE][-+]?\d+)?)\s*([^\d\s.,+'-][^\d]*?)\s*$/;
+
+/**
+ * Text holding a number and its unit (`"70.5 kg"`, `"1 046 kJ"`, also in the phone's own digits,
+ * `"۷۱٫۹ kg"`) as the number's text (read by readNumber) and the unit; undefined for any other
+ * text (a bare number included).
+ */
+export function numberAndUnit(text: string): { qty: string; units: string } | undefined {
+  const m = NUMBER_AND_UNIT.exec(asciiNumberText(text));
+  return m ? { qty: m[1], units: m[2] } : undefined;
+}
+
 /** `72,5` / `-0,25`: a decimal comma (not followed by exactly three digits). */
 const DECIMAL_COMMA = /^[+-]?\d+,(\d{1,2}|\d{4,})$/;
 /** `1.234,5` / `1,234.5` / `1 234,5` / `1'234.5`: digits grouped by three, then a decimal part. */

@@ -49,5 +49,6 @@ export const PLAUSIBLE_RANGES: Readonly<Record<string, Readonly<Record<string, P
   blood_alcohol_content: { pct: PERCENT('blood alcohol') },
   environmental_audio_exposure: { db: r('sound level', 0, 200) },
   headphone_audio_exposure: { db: r('sound level', 0, 200) },
-  workouts: { avgHr: HEART, maxHr: HEART },
+  // more than any 24-hour race burns: a value in another unit or a glitch (1e12)
+  workouts: { avgHr: HEART, maxHr: HEART, calories: r('energy (kcal)', 0, 30_000) },
 };

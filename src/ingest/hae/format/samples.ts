@@ -10,11 +10,10 @@
 
 import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
-import { MAX_METRIC_NAME_CHARS } from './limits.js';
-import { readNumber } from './numbers.js';
+import { MAX_METRIC_NAME_CHARS, MAX_SAMPLE_MAGNITUDE } from './limits.js';
+import { numberAndUnit, readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
-import { asciiNumberText } from './phone-calendars.js';
 import { dateProblem, outOfRange, valueProblem } from './plausible.js';
 import {
   dedupKeyOf,
@@ -30,7 +29,7 @@ import { readSleepPoint } from './sleep.js';
 import { unreadable } from './timestamp-spellings.js';
 import { parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, convertRounded, DIMENSIONS, isUnitFree, unitKey } from './units.js';
-import { readWorkout } from './workouts.js';
+import { readWorkout, workoutFieldWord } from './workouts.js';
 
 /** What `extractSamples` returns. */
 export interface ExtractResult {
@@ -198,15 +197,20 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
 }
 
 /**
- * A workout's fields that are no reading of a body (a heart rate of 2500: plausible.ts) left out
- * of it, each with a note; the workout itself is kept.
+ * A workout's fields that are no reading of a body or of a workout (a heart rate of 2500, an
+ * energy of 1e12 kcal: plausible.ts; any number beyond MAX_SAMPLE_MAGNITUDE) left out of it,
+ * each with a note; the workout itself is kept.
  */
 function leaveOutOfRangeOut(
   entry: CatalogueEntry,
   r: Extract<PointRead, { ok: true }> & { notes?: { reason: string; example?: unknown }[] },
 ): void {
   for (const [k, v] of Object.entries(r.values)) {
-    const out = typeof v === 'number' ? outOfRange(entry, k, v) : undefined;
+    if (typeof v !== 'number') continue;
+    const out =
+      Math.abs(v) > MAX_SAMPLE_MAGNITUDE
+        ? `${workoutFieldWord(k)} beyond ±${MAX_SAMPLE_MAGNITUDE.toExponential()}`
+        : outOfRange(entry, k, v);
     if (out === undefined) continue;
     delete r.values[k];
     if (r.keyValues) delete r.keyValues[k];
@@ -429,16 +433,13 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
 function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown> {
   const q = point.qty;
   if (typeof q === 'string') {
-    const m = NUMBER_AND_UNIT.exec(asciiNumberText(q));
-    return m ? { ...point, qty: m[1], units: m[2] } : point;
+    const m = numberAndUnit(q);
+    return m ? { ...point, ...m } : point;
   }
   if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
   const { qty, units } = q as Record<string, unknown>;
   return { ...point, qty, ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}) };
 }
-
-/** A number followed by its unit, as text (`"70.5 kg"`, `"1,2 l"`, `"98.6°F"`). */
-const NUMBER_AND_UNIT = /^\s*([-+]?[\d.,\s\u00a0\u202f]*\d(?:[eE][-+]?\d+)?)\s*([^\d\s.,+-][^\d]*?)\s*$/;
 
 /** How a unit a point names converts, by metric and unit (a few units per metric in practice). */
 const pointUnits = new Map<string, BlockUnits>();

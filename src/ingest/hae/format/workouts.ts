@@ -14,11 +14,18 @@
 import { clipGraphemes, overGraphemes } from '../../../common/graphemes.js';
 import { oneLineTitle } from '../../../common/title-text.js';
 import { MAX_WORKOUT_ID_CHARS, MAX_WORKOUT_NAME_CHARS } from './limits.js';
-import { readNumber } from './numbers.js';
+import { numberAndUnit, readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { unreadable } from './timestamp-spellings.js';
 import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
-import { conversionOf, convertRounded, DIMENSIONS, type Dimension, roundConverted } from './units.js';
+import {
+  conversionOf,
+  convertRounded,
+  DIMENSIONS,
+  type Dimension,
+  isUnitFree,
+  roundConverted,
+} from './units.js';
 
 /** A field of a workout left out because its unit is not known, for the warning. */
 export interface WorkoutNote {
@@ -27,11 +34,37 @@ export interface WorkoutNote {
 }
 
 /**
- * `{qty, units}` → the qty in `dimension` (units default to its canonical unit); undefined when
- * unreadable. A readable number in a unit the dimension does not know is noted in `notes` (the
- * field is left out with a warning, the workout kept). A converted value is rounded
- * (convertRounded); its exact value is put in `exact[key]` when rounding changed it (the sample is
- * keyed on the exact values, Sample.keyValues).
+ * The `{qty, units}` object of a workout field as sent: the object itself; the inner object of
+ * one wrapped twice (`{qty: {qty, units}}`, as a relay may pass it on); text with its unit
+ * (`"1046 kJ"`) as both; a bare number or numeric text as `{qty}` (no unit). `unit` and `value` are read as `units` and `qty`. Undefined when there
+ * is nothing (absent, null, a list such as v2's per-minute series).
+ */
+function quantityObject(v: unknown): { qty: unknown; units: unknown } | undefined {
+  if (typeof v === 'number') return { qty: v, units: undefined };
+  if (typeof v === 'string') return numberAndUnit(v) ?? { qty: v, units: undefined };
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const qty = o.qty ?? o.value;
+  const units = o.units ?? o.unit;
+  if (qty !== null && typeof qty === 'object' && !Array.isArray(qty) && units === undefined) {
+    return quantityObject(qty);
+  }
+  return { qty, units };
+}
+
+/** A value as the example of a warning. */
+function exampleOf(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+}
+
+/**
+ * A workout field (quantityObject) → the qty in `dimension`; undefined when absent or unreadable.
+ * Units missing default to `unitsDefault`; with no default, a field of a dimension with several
+ * units (energy: kcal or kJ, 4.184 apart) is not guessed. What is sent but cannot be used is
+ * noted in `notes` (the field is left out with a warning, the workout kept): a qty that is not a
+ * number or not finite, no unit where one is needed, a unit the dimension does not know. A
+ * converted value is rounded (convertRounded); its exact value is put in `exact[key]` when
+ * rounding changed it (the sample is keyed on the exact values, Sample.keyValues).
  */
 function quantity(
   v: unknown,
@@ -42,20 +75,45 @@ function quantity(
   exact?: Record<string, number>,
   key = '',
 ): number | undefined {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const o = v as Record<string, unknown>;
-  const n = readNumber(o.qty).value;
-  if (n === undefined) return undefined;
-  const units = typeof o.units === 'string' ? o.units : unitsDefault;
+  const q = quantityObject(v);
+  if (q === undefined || q.qty === undefined || q.qty === null) return undefined;
+  const read = readNumber(q.qty);
+  const n = read.value;
+  if (n === undefined) {
+    const why = read.nonFinite ? 'not a finite number' : 'not a number';
+    notes?.push({ reason: `${field} ${why}, left out`, example: exampleOf(q.qty) });
+    return undefined;
+  }
+  const sent = typeof q.units === 'string' ? q.units.trim() : '';
+  const units = sent !== '' ? sent : unitsDefault;
+  if (units === '' && !isUnitFree(dimension)) {
+    notes?.push({ reason: `${field} without a unit, left out`, example: exampleOf(v) });
+    return undefined;
+  }
   const conv = conversionOf(dimension, units);
   if (conv === undefined) {
-    if (notes) notes.push({ reason: `${field} in an unknown unit, left out`, example: units });
+    notes?.push({ reason: `${field} in an unknown unit, left out`, example: units });
     return undefined;
   }
   const out = convertRounded(conv, n);
   const unrounded = typeof conv === 'number' ? n * conv : conv(n);
   if (exact && key && out !== unrounded) exact[key] = unrounded;
   return out;
+}
+
+/** What each numeric field of a workout is called in a warning. */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  durationMin: 'duration',
+  distanceKm: 'distance',
+  calories: 'energy',
+  avgHr: 'average heart rate',
+  maxHr: 'highest heart rate',
+  elevationM: 'ascent',
+};
+
+/** What the workout field `key` (`calories`) is called in a warning (`energy`); the key itself when unnamed. */
+export function workoutFieldWord(key: string): string {
+  return Object.hasOwn(FIELD_WORDS, key) ? FIELD_WORDS[key] : key;
 }
 
 /** Mean of `Avg` (v2) or `qty` (v1) and max of `Max` / `qty` over a heart-rate series. */
@@ -124,10 +182,11 @@ function workoutName(raw: unknown, notes: WorkoutNote[]): string {
 /**
  * One workout object → values `{type, startTime, durationMin?, distanceKm?, calories?, avgHr?,
  * maxHr?, elevationM?, id?, end?}` dated by the local date of `start` (a workout counts for the
- * day it started). Units: minutes, km, kcal (active energy), bpm, metres. A number that is
- * missing, unreadable, zero or negative is left out (v1 writes 0 for "not measured";
- * "absent fields dropped, not zeroed"); one in a unit not known is left out too, listed in
- * `notes` for a warning. A workout whose end is before its start, or whose duration is negative,
+ * day it started). Units: minutes, km, kcal (active energy only, never `totalEnergy`), bpm,
+ * metres. A number that is missing or zero is left out (v1 writes 0 for "not measured";
+ * "absent fields dropped, not zeroed"); one that is negative, not a number, without a unit where
+ * one is needed or in a unit not known is left out too, listed in `notes` for a warning (a value
+ * no workout has, 1e12 kcal, is left out by the caller: samples.ts leaveOutOfRangeOut). A workout whose end is before its start, or whose duration is negative,
  * makes no sense and is refused (`ok: false`, the reason for the warning). A heart-rate series that
  * is the recovery after the workout (recoveryStart) leaves the heart rate out, with a note.
  * `zone`: the person's, for stamps written in UTC (extractSamples).
@@ -197,12 +256,13 @@ export function readWorkout(
         )
       : undefined);
 
-  // v1 `activeEnergy` is a {qty, units} object; v2's `activeEnergy` is a per-minute series (ignored).
+  // v1 `activeEnergy` is a {qty, units} object; v2's `activeEnergy` is a per-minute series
+  // (ignored). `totalEnergy` (v1: active plus resting energy) is never taken for the calories.
   const calories =
-    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, 'kcal', notes, 'energy', exact, 'calories') ??
+    quantity(w.activeEnergyBurned, DIMENSIONS.kcal, '', notes, 'energy', exact, 'calories') ??
     (Array.isArray(w.activeEnergy)
       ? undefined
-      : quantity(w.activeEnergy, DIMENSIONS.kcal, 'kcal', notes, 'energy', exact, 'calories'));
+      : quantity(w.activeEnergy, DIMENSIONS.kcal, '', notes, 'energy', exact, 'calories'));
 
   const values: Record<string, SampleValue> = { type, startTime: localHourMinute(start) };
   const numbers: Record<string, number | undefined> = {
@@ -213,8 +273,12 @@ export function readWorkout(
     maxHr,
     elevationM,
   };
-  for (const [k, v] of Object.entries(numbers))
-    if (v !== undefined && Number.isFinite(v) && v > 0) values[k] = v;
+  for (const [k, v] of Object.entries(numbers)) {
+    if (v === undefined || !Number.isFinite(v)) continue;
+    if (v > 0) values[k] = v;
+    else if (v < 0 && k !== 'durationMin')
+      notes.push({ reason: `${workoutFieldWord(k)} negative, left out`, example: String(v) });
+  }
   const id = typeof w.id === 'string' ? w.id.trim() : '';
   if (id.length > MAX_WORKOUT_ID_CHARS)
     notes.push({
