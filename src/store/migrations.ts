@@ -73,6 +73,11 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   their date on the person's clock, where a push files them now, a sample that date held
  *   already kept once (the `redateUtcSamples` step, src/ingest/hae/redate-samples.ts); their
  *   metrics' card rows are recomputed.
+ * - (11) `hae_card_rows`: per card and date, the row the phone's samples last wrote there, as
+ *   canonical JSON (src/ingest/hae/phone-rows.ts), so a later push replaces that row and never a
+ *   reading entered by hand beside it. Every stored metric is listed in `hae_recompute`, so the
+ *   rows the phone wrote before are recognised (a card's row equal to the one its samples make is
+ *   recorded as the phone's) before the first push.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -189,4 +194,13 @@ export const MIGRATIONS: Migration[] = [
   'DROP INDEX IF EXISTS change_sets_actor;',
   (db, steps) => steps.moveRenamedSamples(db),
   (db, steps) => steps.redateUtcSamples(db),
+  `
+  CREATE TABLE IF NOT EXISTS hae_card_rows (
+    card_id TEXT NOT NULL,
+    date    TEXT NOT NULL,
+    body    TEXT NOT NULL,
+    PRIMARY KEY (card_id, date)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
+  `,
 ];

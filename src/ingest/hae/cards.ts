@@ -6,18 +6,21 @@
  * a push, the rows of every date that got a new sample are recomputed from ALL stored samples of
  * that metric on that date (so a payload split across two posts gives the same rows as one), with
  * aggregateRows, and upserted by date into the card's data in one transaction through the card
- * data store (actor `hae`): the row of that date is replaced when present, else inserted keeping
- * the date order. Several cards on one metric each get their own copy.
+ * data store (actor `hae`): the phone's row of that date is replaced when present, else the row
+ * is inserted keeping the date order, never replacing a reading entered by hand on a card that
+ * keeps several a day (phone-rows.ts). Several cards on one metric each get their own copy.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CardContext } from '../../cards/card-context.js';
 import type { Card } from '../../cards/card-registry.js';
 import { isoDateSpelling } from '../../common/dates.js';
+import { writePolicyOf } from '../../common/write-policy.js';
 import { formatRowPath, type Segment } from '../../store/row-path.js';
 import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './env.js';
 import { aggregateRows, type HaeRow } from './format/aggregate.js';
 import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
 import { byDate } from './format/rows.js';
+import { type PhoneRowBook, planRows } from './phone-rows.js';
 import type { HaeSampleStore } from './sample-store.js';
 
 /** The change-log actor of every write made by ingestion. */
@@ -41,6 +44,11 @@ export interface SubscriberResult {
   rowsWritten: number;
   /** Why nothing could be written, when so. */
   note?: string;
+  /**
+   * Dates where the phone's row replaced a row it had not written (a card keeping one reading a
+   * day: phone-rows.ts), for the push's warnings.
+   */
+  handReplaced?: string[];
   /**
    * Fields the card reads that its rows, after this push, do not carry, with the fields they do
    * carry (card-fit.ts noteMisfits); absent when everything fits.
@@ -278,21 +286,27 @@ function dateOf(el: unknown): string | undefined {
 const ROW_BY_ROW_MAX = 20;
 
 /**
- * Upserts `rows` (each with a `date`) into the card's top-level data array in one transaction:
- * a row whose date is present replaces the first element of that date (unless equal, then
- * nothing is written), else it is inserted where the date order puts it (after the last earlier
- * date of an ascending array; a descending array keeps its order too). Few changes at the end
- * are written row by row (small change sets); anything else as one whole-array replace.
- * Emits `data-changed` once when something was written.
- * @returns rows inserted or replaced, or a note when the card's data is not an array.
+ * Upserts the phone's `rows` (each with a `date`) into the card's top-level data array in one
+ * transaction, never replacing a reading entered by hand (phone-rows.ts): a row replaces the
+ * phone's row of its date (unless equal, then nothing is written); a date without one gets the
+ * row inserted where the date order puts it (after the day's rows; a descending array keeps its
+ * order too), except on a card keeping one reading a day (`writeable.maxReadingsPerDay` 1), where
+ * it replaces the day's row and the date is returned in `handReplaced`. The rows are recorded in
+ * `book` as the phone's. Few changes at the end are written row by row (small change sets);
+ * anything else as one whole-array replace. Emits `data-changed` once when something was written.
+ * @returns rows inserted or replaced, the dates whose hand row was replaced, or a note when the
+ *   card's data is not an array.
  */
 export function upsertRowsByDate(
-  ctx: Pick<CardContext, 'store' | 'emit'>,
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
+  book: PhoneRowBook,
   cardId: string,
   rows: readonly HaeRow[],
   actor = HAE_ACTOR,
-): { rowsWritten: number; note?: string } {
+): { rowsWritten: number; handReplaced?: string[]; note?: string } {
   if (rows.length === 0) return { rowsWritten: 0 };
+  const card = ctx.registry.get(cardId);
+  const several = writePolicyOf(card?.manifest.meta).maxReadingsPerDay > 1;
   const result = ctx.store.transaction(() => {
     const state = ctx.store.state(cardId);
     if (state.shape === 'value')
@@ -300,25 +314,21 @@ export function upsertRowsByDate(
     // read once: parsed here, and as it is the change log's before image of a whole replace
     const current = state.shape === 'array' ? ctx.store.readJson(cardId) : undefined;
     const existing = current === undefined ? [] : (JSON.parse(current) as unknown[]);
-    const firstIndex = new Map<string, number>();
     const dateCount = new Map<string, number>();
-    existing.forEach((el, i) => {
+    for (const el of existing) {
       const d = dateOf(el);
-      if (d === undefined) return;
-      if (!firstIndex.has(d)) firstIndex.set(d, i);
-      dateCount.set(d, (dateCount.get(d) ?? 0) + 1);
-    });
+      if (d !== undefined) dateCount.set(d, (dateCount.get(d) ?? 0) + 1);
+    }
     const dated = existing.map(dateOf).filter((d): d is string => d !== undefined);
     const descending = dated.length > 1 && dated[0] > dated[dated.length - 1];
     const lastDate = dated.length ? (descending ? dated[0] : dated[dated.length - 1]) : undefined;
 
-    const replaced: { index: number; row: HaeRow }[] = [];
-    const inserted: HaeRow[] = [];
-    for (const row of rows) {
-      const i = firstIndex.get(row.date);
-      if (i === undefined) inserted.push(row);
-      else if (JSON.stringify(existing[i]) !== JSON.stringify(row)) replaced.push({ index: i, row });
-    }
+    const recorded = book.phoneRows(
+      cardId,
+      rows.map((r) => r.date),
+    );
+    const { replaced, inserted, handReplaced, record } = planRows(existing, rows, recorded, several, dateOf);
+    book.recordPhoneRows(cardId, record);
     const written = replaced.length + inserted.length;
     if (written === 0) return { rowsWritten: 0 };
 
@@ -355,12 +365,16 @@ export function upsertRowsByDate(
       }
       version = ctx.store.replace(cardId, merged, actor, 'hae-upsert', unchanged, current);
     }
-    return { rowsWritten: written, version };
+    return { rowsWritten: written, version, ...(handReplaced.length ? { handReplaced } : {}) };
   });
   if ('version' in result && result.version !== undefined) {
     ctx.emit({ type: 'data-changed', id: cardId, version: result.version });
   }
-  return { rowsWritten: result.rowsWritten, ...(result.note ? { note: result.note } : {}) };
+  return {
+    rowsWritten: result.rowsWritten,
+    ...('handReplaced' in result && result.handReplaced ? { handReplaced: result.handReplaced } : {}),
+    ...('note' in result && result.note ? { note: result.note } : {}),
+  };
 }
 
 /** Where a row of `date` goes so the dated elements stay in order (undated elements are stepped over). */
@@ -440,7 +454,7 @@ export function fillSubscribers(
       const ready = more ? undefined : prepared?.get(sub.cardId);
       const rows =
         ready && stillCurrent(store, sub.entry, ready) ? ready.rows : rowsForDates(store, sub.entry, dates);
-      const r = upsertRowsByDate(ctx, sub.cardId, rows);
+      const r = upsertRowsByDate(ctx, store, sub.cardId, rows);
       results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
     } catch (err) {
       results.push({
@@ -467,12 +481,16 @@ function allStoredRows(store: HaeSampleStore, entry: CatalogueEntry): HaeRow[] {
 
 /** Upserts by date the rows of `entry` from every stored sample into the card `cardId`. */
 function mergeAllStored(
-  ctx: Pick<CardContext, 'store' | 'emit'>,
+  ctx: Pick<CardContext, 'registry' | 'store' | 'emit'>,
   store: HaeSampleStore,
   cardId: string,
   entry: CatalogueEntry,
 ): SubscriberResult {
-  return { id: cardId, metric: entry.key, ...upsertRowsByDate(ctx, cardId, allStoredRows(store, entry)) };
+  return {
+    id: cardId,
+    metric: entry.key,
+    ...upsertRowsByDate(ctx, store, cardId, allStoredRows(store, entry)),
+  };
 }
 
 /**
@@ -495,6 +513,8 @@ export function fillCardFromStore(
       note: 'the card already has data; not replayed',
     };
   }
+  // records of a card of the same id removed before are not this card's
+  store.forgetPhoneRows(cardId);
   return mergeAllStored(ctx, store, cardId, sub.entry);
 }
 
@@ -531,6 +551,8 @@ export function refillCard(
   const rows = allStoredRows(store, sub.entry);
   const written = ctx.store.transaction(() => {
     if (ctx.store.state(cardId).shape === 'value') return undefined;
+    store.forgetPhoneRows(cardId);
+    store.recordPhoneRows(cardId, rows);
     return ctx.store.replace(cardId, rows, HAE_ACTOR, 'hae-refill');
   });
   if (written === undefined) {

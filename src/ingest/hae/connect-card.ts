@@ -4,9 +4,10 @@
  * gets `meta.ingest` by the ordinary manifest patch, so the same rules apply (a card that reads a
  * field the phone never sends is refused, 422 naming the manifest path), and the card follower
  * (follow.ts) fills it at once from every sample already received, by date as a push does: days
- * without a phone reading keep what was entered by hand; a day with both keeps one row, the
- * phone's, as the card keeps one row a day and the next push of that day would replace it anyway
- * (the replaced entry stays in the change log and can be undone). docs/HEALTH-AUTO-EXPORT.md.
+ * without a phone reading keep what was entered by hand; on a day with both, the hand readings
+ * of a card keeping several a day stay beside the phone's row, and a card keeping one row a day
+ * keeps the phone's (phone-rows.ts; the replaced entry stays in the change log and can be
+ * undone). docs/HEALTH-AUTO-EXPORT.md.
  */
 import type { CardContext } from '../../cards/card-context.js';
 import { patchCard } from '../../cards/card-crud.js';

@@ -4,7 +4,8 @@
  * by its content hash (`Sample.dedupKey`, insert-or-ignore; the unique index is (metric, date,
  * key), so a batch's inserts touch neighbouring index pages), in arrival order (`id`), so a
  * re-sent overlapping payload adds nothing and card rows can be recomputed at any time from
- * everything ever received. Also the pushes log and the metrics seen (for discoveries).
+ * everything ever received. Also the pushes log, the metrics seen (for discoveries) and the rows
+ * the phone wrote on each card (phone-rows.ts).
  *
  * All methods are synchronous (better-sqlite3) and join the caller's transaction, if any.
  */
@@ -13,7 +14,9 @@ import type Database from 'better-sqlite3';
 import { addDays } from '../../common/dates.js';
 import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
+import type { HaeRow } from './format/rows.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
+import { canonicalJson } from './phone-rows.js';
 
 /** What `insert` did. */
 export interface InsertResult {
@@ -184,6 +187,17 @@ export class HaeSampleStore {
       memoTouch: db.prepare('UPDATE hae_block_memo SET seen_at = ? WHERE hash = ?'),
       memoPrune: db.prepare('DELETE FROM hae_block_memo WHERE seen_at < ?'),
       pending: db.prepare('SELECT metric FROM hae_recompute ORDER BY metric').pluck(),
+      phoneRows: db
+        .prepare(
+          `SELECT date, body FROM hae_card_rows
+           WHERE card_id = ? AND date IN (SELECT value FROM json_each(?))`,
+        )
+        .raw(true),
+      recordPhoneRow: db.prepare(
+        `INSERT INTO hae_card_rows (card_id, date, body) VALUES (?,?,?)
+         ON CONFLICT (card_id, date) DO UPDATE SET body = excluded.body`,
+      ),
+      forgetPhoneRows: db.prepare('DELETE FROM hae_card_rows WHERE card_id = ?'),
       recomputed: db.prepare('DELETE FROM hae_recompute WHERE metric = ?'),
     };
   }
@@ -344,6 +358,25 @@ export class HaeSampleStore {
   /** How many samples are stored (of one metric when given). */
   count(metric?: string): number {
     return (metric === undefined ? this.q.count.get() : this.q.countMetric.get(metric)) as number;
+  }
+
+  /** The phone's recorded rows of `dates` on the card (phone-rows.ts): date → canonical JSON. */
+  phoneRows(cardId: string, dates: readonly string[]): Map<string, string> {
+    if (dates.length === 0) return new Map();
+    const out = new Map<string, string>();
+    for (const [date, body] of this.q.phoneRows.all(cardId, JSON.stringify(dates)) as [string, string][])
+      out.set(date, body);
+    return out;
+  }
+
+  /** Records `rows` as the phone's rows of their dates on the card (phone-rows.ts). */
+  recordPhoneRows(cardId: string, rows: readonly HaeRow[]): void {
+    for (const row of rows) this.q.recordPhoneRow.run(cardId, row.date, canonicalJson(row));
+  }
+
+  /** Forgets the card's recorded phone rows (its rows are all written again, or it is new). */
+  forgetPhoneRows(cardId: string): void {
+    this.q.forgetPhoneRows.run(cardId);
   }
 
   /**

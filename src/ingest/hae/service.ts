@@ -617,6 +617,7 @@ export class PushRun {
     );
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
+      if (s.handReplaced) this.warn(handReplacedWarning(s.id, s.handReplaced));
     }
     noteMisfits(cards, subscribers, (line) => this.warn(line));
     const subscribed = new Set(subscriptions(this.cards).map((s) => s.entry.reads));
@@ -654,6 +655,19 @@ export class PushRun {
     );
     return result;
   }
+}
+
+/** Dates named in a warning at most; more are counted. */
+const HAND_DATES_NAMED = 5;
+
+/**
+ * The warning for a card keeping one reading a day whose rows entered by hand the phone's rows
+ * replaced on `dates` (phone-rows.ts): which days, and that History can undo it.
+ */
+function handReplacedWarning(cardId: string, dates: readonly string[]): string {
+  const named = dates.slice(0, HAND_DATES_NAMED).join(', ');
+  const more = dates.length > HAND_DATES_NAMED ? ` and ${dates.length - HAND_DATES_NAMED} more` : '';
+  return `card ${cardId}: the phone's reading replaced an entry it had not written on ${dates.length} day(s) (${named}${more}), as the card keeps one reading a day; History can undo it`;
 }
 
 function withIngested(summary: PushSummary): PushSummary & { ingested: Record<string, number> } {
