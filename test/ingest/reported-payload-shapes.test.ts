@@ -59,6 +59,37 @@ describe('shapes reported from real pushes', () => {
     ]);
   });
 
+  it('a night of zeros, or whose only figure is an absurd time in bed, is left out with a warning, never a row without sleep', async () => {
+    srv = await startIngestServer({ cards: [['sleep', 'sleep_analysis']] });
+    const zeros = { asleep: 0, core: 0, deep: 0, rem: 0, source: 'iPhone' };
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          metrics: [
+            {
+              name: 'sleep_analysis',
+              units: 'hr',
+              data: [
+                { date: '2026-05-16 00:00:00 -0700', inBed: 808742334249947, ...zeros },
+                { date: '2026-05-17 00:00:00 -0700', inBed: 0, ...zeros },
+                { date: '2026-05-18 00:00:00 -0700', inBed: 8, ...zeros },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([
+      'sleep_analysis: no sleep duration, and a time in bed over 24 h with no start/end (1 point, e.g. "night ending 2026-05-16 00:00:00 -0700: 808742334249947 h in bed")',
+      'sleep_analysis: no sleep duration (1 point, e.g. "2026-05-17 00:00:00 -0700")',
+    ]);
+    // time in bed alone is a night (the Clock app's Bedtime records only that)
+    expect(await srv.rows('sleep')).toEqual([
+      { date: '2026-05-18', inBed: 8, wakeTime: '00:00', source: 'iPhone' },
+    ]);
+  });
+
   it('points with their own units and UTC times (on the person’s clock), an average-only heart rate, a workout with a localised name and no source', async () => {
     srv = await startIngestServer({
       cards: [

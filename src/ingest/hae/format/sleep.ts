@@ -238,6 +238,19 @@ function readNight(sent: Record<string, unknown>, units: string, zone: string | 
     }
   }
 
+  // nothing slept nor in bed (all zeros, or a time in bed left out above): no night to show
+  if (!(hours > 0) && !((d.inBed ?? 0) > 0)) {
+    const inBedLeftOut = d.inBed === undefined && hoursOf(point.inBed, units).value !== undefined;
+    return {
+      ok: false,
+      reason: inBedLeftOut
+        ? `no sleep duration, and a time in bed over ${MAX_SLEEP_HOURS_WITHOUT_WINDOW} h with no start/end`
+        : 'no sleep duration',
+      example: inBedLeftOut
+        ? `night ending ${String(point[endKey])}: ${point.inBed} h in bed`
+        : point[endKey],
+    };
+  }
   values.hours = hours;
   for (const k of SLEEP_DURATION_FIELDS) if (d[k] !== undefined) values[k] = d[k] as number;
   for (const k of ['sleepStart', 'sleepEnd', 'inBedStart', 'inBedEnd'] as const) {
