@@ -6,31 +6,26 @@
 // that then ended without `[DONE]` looked cut off, a reply stopped at the length limit looked
 // finished, and the call was lost. vLLM's own `stop_reason` (the token id or stop string that
 // ended the answer, always beside a `finish_reason`) is no finish reason and changes nothing.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import {
+  type Body,
+  choiceEvent,
+  completionStep,
+  DONE,
+  functionTools,
+  scriptedGatewayPerTest,
+  sseStep,
+} from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },
-];
-const chunk = (choice: Body) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', model: 'claude', choices: [{ index: 0, ...choice }] })}\n\n`;
-const sse = (...events: string[]): ScriptStep => ({ kind: 'bytes', chunks: events });
-const json = (choice: Body): ScriptStep => ({
-  kind: 'bytes',
-  headers: { 'Content-Type': 'application/json' },
-  chunks: [
-    JSON.stringify({ object: 'chat.completion', model: 'claude', choices: [{ index: 0, ...choice }] }),
-  ],
-});
+const tools = functionTools('read_rows');
+const chunk = (choice: Body) => choiceEvent(choice);
+const sse = sseStep;
+const json = (choice: Body) => completionStep(choice);
 
 async function ask(step: ScriptStep, stream = true) {
   gw.script(step);
@@ -50,7 +45,7 @@ it('stop_reason max_tokens in a stream: the answer, marked as cut off at the len
     sse(
       chunk({ delta: { content: 'You drank 1.2 l and' } }),
       chunk({ delta: {}, finish_reason: null, stop_reason: 'max_tokens' }),
-      'data: [DONE]\n\n',
+      DONE,
     ),
   );
   expect(result.finishReason).toBe('length');
@@ -119,7 +114,7 @@ it('a tool_use block among the content parts of a streamed delta: the call runs'
         delta: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_rows', input: { id: 'water' } }] },
       }),
       chunk({ delta: {}, stop_reason: 'tool_use' }),
-      'data: [DONE]\n\n',
+      DONE,
     ),
   );
   expect(result.toolCalls.map((c) => [c.name, c.parsedArguments])).toEqual([['read_rows', { id: 'water' }]]);
@@ -130,7 +125,7 @@ it("vLLM's stop_reason (a token id or stop string) beside finish_reason: finish_
     sse(
       chunk({ delta: { content: 'You drank 1.2 l.' }, stop_reason: null }),
       chunk({ delta: {}, finish_reason: 'stop', stop_reason: 154829 }),
-      'data: [DONE]\n\n',
+      DONE,
     ),
   );
   expect(result.finishReason).toBe('stop');

@@ -7,26 +7,18 @@
 // streamed so far (spaces and escapes set aside) is the whole arguments again and replaces the
 // pieces; a nested object value that happens to look so (more text follows it) is still joined
 // as the delta it is, and ordinary pieces are untouched.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import type { GatewayResult } from '../../src/chat/gateway/types.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { type Body, choiceEvent, DONE, functionTools, scriptedGatewayPerTest, sseStep } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'append_row', parameters: { type: 'object' } } },
-  { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },
-];
+const tools = functionTools('append_row', 'read_rows');
 
-const chunk = (delta: Body, finish: string | null = null) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta: Body, finish: string | null = null) => choiceEvent({ delta, finish_reason: finish });
 const head = (args: string, index: number | undefined = 0, name = 'append_row') =>
   chunk({
     tool_calls: [
@@ -35,8 +27,8 @@ const head = (args: string, index: number | undefined = 0, name = 'append_row') 
   });
 const piece = (args: string, index: number | undefined = 0) =>
   chunk({ tool_calls: [{ index, function: { arguments: args } }] });
-const end = [chunk({}, 'tool_calls'), 'data: [DONE]\n\n'];
-const sse = (...events: string[]): ScriptStep => ({ kind: 'bytes', chunks: events });
+const end = [chunk({}, 'tool_calls'), DONE];
+const sse = sseStep;
 
 async function callsOf(step: ScriptStep): Promise<Array<[string, unknown]>> {
   gw.script(step);
@@ -93,12 +85,7 @@ it('the whole arguments again on the chunk that carries the finish_reason, name 
   );
   expect(
     await callsOf(
-      sse(
-        head('{"id": "water", "value": '),
-        piece('{"ml": 250}, "note": "après le café"'),
-        last,
-        'data: [DONE]\n\n',
-      ),
+      sse(head('{"id": "water", "value": '), piece('{"ml": 250}, "note": "après le café"'), last, DONE),
     ),
   ).toEqual([['append_row', WATER]]);
 });

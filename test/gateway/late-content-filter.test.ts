@@ -6,21 +6,23 @@
 // chunk brings it, a category with `filtered: true` fails the answer as filtered: it is never
 // returned as a normal answer and its tool calls never run. Verdicts that block nothing (`filtered:
 // false`, only `detected`) change nothing.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import {
+  type Body,
+  choiceEvent,
+  DONE,
+  dataEvent,
+  functionTools,
+  scriptedGatewayPerTest,
+  sseStep,
+} from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'append_row', parameters: { type: 'object' } } },
-];
+const tools = functionTools('append_row');
 const safe = {
   hate: { filtered: false, severity: 'safe' },
   self_harm: { filtered: false, severity: 'safe' },
@@ -31,13 +33,19 @@ const blocked = { ...safe, violence: { filtered: true, severity: 'medium' } };
 const offsets = { check_offset: 0, start_offset: 0, end_offset: 40 };
 
 const chunk = (choice: Body, extra: Body = {}) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-4o', choices: [{ index: 0, finish_reason: null, ...choice }], ...extra })}\n\n`;
-const promptChunk = `data: ${JSON.stringify({ id: '', object: '', model: '', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: safe }] })}\n\n`;
+  choiceEvent({ finish_reason: null, ...choice }, { id: 'chatcmpl-1', model: 'gpt-4o', ...extra });
+// Azure's first event: the verdict on the prompt, with no choice and empty names
+const promptChunk = dataEvent({
+  id: '',
+  object: '',
+  model: '',
+  choices: [],
+  prompt_filter_results: [{ prompt_index: 0, content_filter_results: safe }],
+});
 const text = (t: string, results: Body = safe) =>
   chunk({ delta: { content: t }, content_filter_results: results });
 const stop = chunk({ delta: {}, finish_reason: 'stop' });
-const done = 'data: [DONE]\n\n';
-const sse = (...chunks: string[]): ScriptStep => ({ kind: 'bytes', chunks });
+const sse = sseStep;
 
 async function filteredFailure(step: ScriptStep, extra = {}) {
   gw.script(step);
@@ -57,7 +65,7 @@ it('a verdict on a choice with an empty delta, after the text: fails as filtered
       text('how to '),
       chunk({ delta: {}, content_filter_results: blocked }),
       stop,
-      done,
+      DONE,
     ),
   );
   expect(err.partialText).toBe('Here is how to ');
@@ -73,7 +81,7 @@ it('a verdict in a chunk with no delta at all, after the finish_reason: fails as
         content_filter_results: { protected_material_text: { detected: true, filtered: true } },
         content_filter_offsets: offsets,
       }),
-      done,
+      DONE,
     ),
   );
 });
@@ -84,7 +92,7 @@ it('finish_reason content_filter followed by a later stop: fails as filtered', a
       text('Here is '),
       chunk({ delta: {}, finish_reason: 'content_filter', content_filter_results: blocked }),
       stop,
-      done,
+      DONE,
     ),
   );
 });
@@ -100,7 +108,7 @@ it('a custom blocklist hit (details list): fails as filtered', async () => {
     custom_blocklists: { filtered: true, details: [{ filtered: true, id: 'health-terms' }] },
   };
   await filteredFailure(
-    sse(text('Here is '), stop, chunk({ delta: {}, content_filter_results: blocklist }), done),
+    sse(text('Here is '), stop, chunk({ delta: {}, content_filter_results: blocklist }), DONE),
   );
 });
 
@@ -114,7 +122,7 @@ it('a verdict that comes well after the finish_reason still counts: the reply wa
         text('Here is the text.'),
         stop,
         chunk({ content_filter_results: blocked, content_filter_offsets: offsets }),
-        done,
+        DONE,
       ],
     },
     { finishGraceMs: 10 },
@@ -138,7 +146,7 @@ it('a tool call answered, then a blocking verdict: fails as filtered, nothing to
       }),
       chunk({ delta: {}, finish_reason: 'tool_calls' }),
       chunk({ content_filter_results: blocked }),
-      done,
+      DONE,
     ),
   );
 });
@@ -159,7 +167,7 @@ it('verdicts that block nothing (filtered false, only detected): the answer as u
           error: { code: 'content_filter_error', message: 'The contents are not filtered' },
         },
       }),
-      done,
+      DONE,
     ),
   );
   const result = await callGateway(configFor(gw.url), { messages: userSays('tell me'), stream: true, tools });

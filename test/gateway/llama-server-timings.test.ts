@@ -4,18 +4,14 @@
 // reply, and a build or a request without `stream_options` sends no `usage` beside it (the
 // `cache_n` count was added to `timings` in ggml-org/llama.cpp#15827). The counts are read as the
 // round-trip's usage instead of "usage unknown"; `usage`, when sent too, wins.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { type Body, completionStep, DONE, dataEvent, scriptedGatewayPerTest, sseStep } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
 const ANSWER = 'Logged 250 ml.';
 
 const timings = {
@@ -37,29 +33,14 @@ const expected = {
   uncachedPromptTokens: 14,
 };
 
-const json = (extra: Body): ScriptStep => ({
-  kind: 'bytes',
-  headers: { 'Content-Type': 'application/json' },
-  chunks: [
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      model: 'm',
-      choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
-      ...extra,
-    }),
-  ],
-});
+const json = (extra: Body) =>
+  completionStep({ message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }, extra);
 
 const chunk = (choices: Body[], extra: Body = {}) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', model: 'm', choices, ...extra })}\n\n`;
+  dataEvent({ object: 'chat.completion.chunk', model: 'm', choices, ...extra });
 const text = chunk([{ index: 0, delta: { content: ANSWER }, finish_reason: null }]);
 const finishing = (extra: Body = {}) => chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], extra);
-const sse = (...events: string[]): ScriptStep => ({
-  kind: 'bytes',
-  headers: { 'Content-Type': 'text/event-stream' },
-  chunks: [...events, 'data: [DONE]\n\n'],
-});
+const sse = (...events: string[]) => sseStep(...events, DONE);
 
 async function usageOf(step: ScriptStep, stream: boolean) {
   gw.script(step);

@@ -6,22 +6,16 @@
 // it). So it is asked again within the retry budget instead of failing the turn as a refused
 // request, it teaches the provider memory nothing, and once the retries run out the turn fails
 // saying the provider could not read the model's answer.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
+import { functionTools, scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-const tools = [
-  { type: 'function' as const, function: { name: 'append_row', parameters: { type: 'object' } } },
-];
+const tools = functionTools('append_row');
 const retrying = (extra = {}) => configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1, ...extra });
 
 const unreadableCall = {

@@ -3,29 +3,19 @@
 // The name belongs to the call already under way: one call with its arguments runs, never the
 // named tool with `{}` beside a nameless call that is dropped (running a tool with no arguments
 // is the wrong call). A named piece bringing other complete arguments is still another call.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { type Body, choiceEvent, DONE, functionTools, scriptedGatewayPerTest, sseStep } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },
-];
+const tools = functionTools('read_rows');
 
-const call = (fields: Body) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [fields] }, finish_reason: null }] })}\n\n`;
-const end = [
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n`,
-  'data: [DONE]\n\n',
-];
-const sse = (...events: string[]): ScriptStep => ({ kind: 'bytes', chunks: [...events, ...end] });
+const call = (fields: Body) => choiceEvent({ delta: { tool_calls: [fields] }, finish_reason: null });
+const sse = (...events: string[]) =>
+  sseStep(...events, choiceEvent({ delta: {}, finish_reason: 'tool_calls' }), DONE);
 
 async function callsOf(step: ScriptStep) {
   gw.script(step);

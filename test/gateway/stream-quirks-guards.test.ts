@@ -6,25 +6,17 @@
 // the last one counts. Azure ends with `delta: null` (openai/openai-python#1677). Proxies send
 // empty `data:` lines as keep-alives (netease-lcap/wave-agent#1326). A finish_reason `length`
 // inside a tool call means its arguments were cut off: the call is never run.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { choiceEvent, DONE, functionTools, scriptedGatewayPerTest, sseStep } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },
-];
-const chunk = (choice: Body, extra: Body = {}) =>
-  `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
-const done = 'data: [DONE]\n\n';
-const sse = (...events: string[]): ScriptStep => ({ kind: 'bytes', chunks: events });
+const tools = functionTools('read_rows');
+const chunk = choiceEvent;
+const sse = sseStep;
 const ask = (step: ScriptStep) => {
   gw.script(step);
   return callGateway(configFor(gw.url), { messages: userSays('water'), stream: true, tools });
@@ -45,7 +37,7 @@ it('an in-band error chunk with finish_reason error after some text: the turn fa
             },
           },
         ),
-        done,
+        DONE,
       ),
     ),
   );
@@ -59,7 +51,7 @@ it('usage on every chunk, growing: the last one counts', async () => {
     sse(
       chunk({ delta: { content: 'You ' } }, usage(1)),
       chunk({ delta: { content: 'did.' }, finish_reason: 'stop' }, usage(2)),
-      done,
+      DONE,
     ),
   );
   expect(result.usage?.completionTokens).toBe(2);
@@ -72,7 +64,7 @@ it('delta null on the finishing chunk, and empty data lines between events: the 
       chunk({ delta: { content: 'You did.' } }),
       'data: \n\n',
       chunk({ delta: null, finish_reason: 'stop' }),
-      done,
+      DONE,
     ),
   );
   expect(result.text).toBe('You did.');
@@ -83,7 +75,7 @@ it('one event written over several data lines: read as one chunk', async () => {
   const result = await ask(
     sse(
       'data: {"choices":\ndata: [{"index":0,"delta":{"content":"You did."},"finish_reason":"stop"}]}\n\n',
-      done,
+      DONE,
     ),
   );
   expect(result.text).toBe('You did.');
@@ -106,7 +98,7 @@ it('finish_reason length while a tool call was streaming: the call is not run', 
           },
         }),
         chunk({ delta: {}, finish_reason: 'length' }),
-        done,
+        DONE,
       ),
     ),
   );

@@ -6,54 +6,36 @@
 // in Groq's failed generations: `"function": {"name"}, "parameters": {...}`), `function` as the
 // bare name, and the older `function_call` with any of these. Each is the call it spells, whole
 // and streamed, runs once with its arguments, and goes back on the next request in OpenAI's shape.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
 import type { GatewayResult } from '../../src/chat/gateway/types.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import {
+  type Body,
+  choiceEvent,
+  completionStep,
+  DONE,
+  functionTools,
+  scriptedGatewayPerTest,
+  sseStep,
+} from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
-type Body = Record<string, unknown>;
-const tools = [
-  { type: 'function' as const, function: { name: 'append_row', parameters: { type: 'object' } } },
-];
+const tools = functionTools('append_row');
 const ARGS = { id: 'water', value: { ml: 250 } };
 const ARGS_TEXT = '{"id": "water", "value": {"ml": 250}}';
 
-const json = (message: Body): ScriptStep => ({
-  kind: 'bytes',
-  headers: { 'Content-Type': 'application/json' },
-  chunks: [
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      model: 'm',
-      choices: [
-        { index: 0, message: { role: 'assistant', content: null, ...message }, finish_reason: 'tool_calls' },
-      ],
-    }),
-  ],
-});
-const sse = (...deltas: Body[]): ScriptStep => ({
-  kind: 'bytes',
-  headers: { 'Content-Type': 'text/event-stream' },
-  chunks: [
-    ...[
-      ...deltas.map((delta) => ({ delta, finish_reason: null })),
-      { delta: {}, finish_reason: 'tool_calls' },
-    ].map(
-      (c) =>
-        `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, ...c }] })}\n\n`,
-    ),
-    'data: [DONE]\n\n',
-  ],
-});
+const json = (message: Body) =>
+  completionStep({ message: { role: 'assistant', content: null, ...message }, finish_reason: 'tool_calls' });
+const sse = (...deltas: Body[]) =>
+  sseStep(
+    ...deltas.map((delta) => choiceEvent({ delta, finish_reason: null })),
+    choiceEvent({ delta: {}, finish_reason: 'tool_calls' }),
+    DONE,
+  );
 
 async function ask(step: ScriptStep, stream: boolean): Promise<GatewayResult> {
   gw.script(step);
