@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
+import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'damaged-snapshot-token';
@@ -16,25 +17,9 @@ let s: TestServer;
 let snapshot: string;
 
 const api = (p: string, init: Parameters<TestServer['api']>[1] = {}) => s.api(p, { token: T, ...init });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dbOf = (name: string) => path.join(s.home, 'backups', name, 'db.sqlite');
 const ids = async () =>
   (await api('/api/manifests')).body.entries.map((e: { id: string }) => e.id).sort() as string[];
-
-interface JobStatus {
-  state: string;
-  snapshot: string;
-  error: { code: string; message: string };
-}
-
-async function jobEnd(): Promise<JobStatus> {
-  for (let i = 0; i < 1000; i++) {
-    const st = await api('/api/import/status');
-    if (st.body.state !== 'applying') return st.body;
-    await sleep(20);
-  }
-  throw new Error('the job never finished');
-}
 
 beforeEach(async () => {
   s = await startServer({ env: { AGENT_API_TOKEN: T } });
@@ -124,7 +109,7 @@ describe('a damaged snapshot', () => {
   it('a roll back to a damaged pre-import snapshot is refused with 422', async () => {
     const go = await api(`/api/backups/${snapshot}/restore`, { json: { confirm: 'REPLACE' } });
     expect(go.status, go.text).toBe(202);
-    const done = await jobEnd();
+    const done = await importJobEnd(s, T);
     expect(done.state).toBe('done');
     fs.writeFileSync(dbOf(done.snapshot), 'not a database at all');
     const r = await api('/api/import/rollback', { method: 'POST' });
@@ -149,7 +134,7 @@ describe('a damaged snapshot', () => {
     await api('/api/manifests/w', { method: 'DELETE' });
     const go = await api(`/api/backups/${snapshot}/restore`, { json: { confirm: 'REPLACE' } });
     expect(go.status, go.text).toBe(202);
-    const done = await jobEnd();
+    const done = await importJobEnd(s, T);
     expect(done.state).toBe('failed');
     expect(done.error.code).toBe('IMPORT_FAILED');
     expect(done.error.message).toMatch(/^the restore stopped: the snapshot's database is damaged/);

@@ -4,21 +4,12 @@
  * "Imported" for a restore or a roll back. Neither can be undone (409 UNDO_UNAVAILABLE).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'history-restore-token';
 let s: TestServer;
 const api = (p: string, init: Parameters<TestServer['api']>[1] = {}) => s.api(p, { token: T, ...init });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function jobEnd(): Promise<{ state: string }> {
-  for (let i = 0; i < 500; i++) {
-    const st = await api('/api/import/status');
-    if (st.body.state !== 'applying') return st.body;
-    await sleep(20);
-  }
-  throw new Error('the job never finished');
-}
 
 interface SetView {
   id: number;
@@ -51,7 +42,7 @@ describe('History of a restore and a roll back', () => {
     ).toBe(201);
 
     expect((await api(`/api/backups/${snap}/restore`, { json: { confirm: 'REPLACE' } })).status).toBe(202);
-    expect((await jobEnd()).state).toBe('done');
+    expect((await importJobEnd(s, T)).state).toBe('done');
     const restored = await newest();
     expect(restored.actor).toBe('agent-token');
     expect(restored.summary).toMatch(/^Restored the data of Weight/);
@@ -59,7 +50,7 @@ describe('History of a restore and a roll back', () => {
     expect(restored.cards).toContain('w');
 
     expect((await api('/api/import/rollback', { method: 'POST' })).status).toBe(202);
-    expect((await jobEnd()).state).toBe('done');
+    expect((await importJobEnd(s, T)).state).toBe('done');
     const rolled = await newest();
     expect(rolled.id).toBeGreaterThan(restored.id);
     expect(rolled.summary).toMatch(/^Rolled back the data of Weight/);

@@ -10,6 +10,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KlebbError } from '../../src/errors.js';
 import { asClientWork } from '../../src/store/home-freeze.js';
+import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'restore-freeze-token';
@@ -181,11 +182,7 @@ describe('writes while a restore is applied', () => {
 
     release();
     spy.mockRestore();
-    for (let i = 0; i < 500; i++) {
-      if ((await api('/api/import/status')).body.state !== 'applying') break;
-      await sleep(10);
-    }
-    expect((await api('/api/import/status')).body).toMatchObject({ state: 'done', kind: 'restore' });
+    expect(await importJobEnd(s, T)).toMatchObject({ state: 'done', kind: 'restore' });
     // the home is the snapshot, and nothing written meanwhile
     expect((await rows()).map((x) => x.kg)).toEqual([80]);
     const titles = (await api('/api/conversations')).body.conversations.map(

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'restore-hand-edit-token';
@@ -37,15 +38,6 @@ afterEach(async () => {
   await s.close();
 });
 
-async function jobDone(): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 1000; i++) {
-    const st = await api('/api/import/status');
-    if (st.body.state !== 'applying') return st.body;
-    await sleep(20);
-  }
-  throw new Error('the job never finished');
-}
-
 const restore = () => api(`/api/backups/${snapshot}/restore`, { json: { confirm: 'REPLACE' } });
 
 describe('a restore over files the server has not loaded', () => {
@@ -73,7 +65,7 @@ describe('a restore over files the server has not loaded', () => {
     // snapshot taken before keeps it
     for (let i = 0; i < 100 && (await api('/api/manifests/notes')).status !== 200; i++) await sleep(20);
     expect((await restore()).status).toBe(202);
-    expect((await jobDone()).state).toBe('done');
+    expect((await importJobEnd(s, T)).state).toBe('done');
     expect(fs.existsSync(fileOf('notes.json'))).toBe(false);
     const pre = fs.readdirSync(path.join(s.home, 'backups')).find((n) => n.startsWith('pre-import-'));
     expect(fs.readdirSync(path.join(s.home, 'backups', pre as string, 'cards'))).toContain('notes.json');
@@ -81,7 +73,7 @@ describe('a restore over files the server has not loaded', () => {
 
   it('a roll back refuses while a card file was deleted by hand a moment ago', async () => {
     expect((await restore()).status).toBe(202);
-    expect((await jobDone()).state).toBe('done');
+    expect((await importJobEnd(s, T)).state).toBe('done');
     fs.rmSync(fileOf('w.json'));
     const r = await api('/api/import/rollback', { method: 'POST' });
     expect(r.status).toBe(409);

@@ -6,6 +6,7 @@
  * history must not name the import's internal marker as a card.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'undo-restore-token';
@@ -35,14 +36,6 @@ afterAll(async () => {
   await s.close();
 });
 
-async function waitForJob(): Promise<Record<string, unknown>> {
-  for (;;) {
-    const st = await s.api('/api/import/status', { token: T });
-    if (st.body.state !== 'applying') return st.body;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('undo of a restore', () => {
   it('is refused naming the roll back, and every card keeps its rows', async () => {
     const snap = await s.api('/api/backups', { token: T, method: 'POST' });
@@ -58,7 +51,7 @@ describe('undo of a restore', () => {
       json: { confirm: 'REPLACE' },
     });
     expect(restore.status).toBe(202);
-    expect(await waitForJob()).toMatchObject({ state: 'done' });
+    expect(await importJobEnd(s, T)).toMatchObject({ state: 'done' });
     const after = (await s.api('/api/manifests/w/data', { token: T })).body.data;
     expect(after).toEqual([{ date: '2026-06-01', kg: 60 }]);
 
