@@ -14,7 +14,7 @@ import { cleanNumber, decimalPlaces, MAX_DECIMALS } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
 import type { Db } from '../store/database.js';
-import { handDatedRows } from '../store/hand-dates.js';
+import { handDatedRows, ISO_GLOB } from '../store/hand-dates.js';
 import { fieldUnits } from './card-csv.js';
 
 /** Most readings listed per card (the statistics count them all). */
@@ -71,12 +71,15 @@ function* inDayOrder(a: Iterable<DatedRow>, b: Iterable<DatedRow>): Generator<Da
  * filed up to two days from the day written: offsets −12:00 to +14:00), in day order, each with
  * its day; the caller keeps those of its days. Read by the date index; dates written by hand
  * another way (`2026/04/06`, `6.4.2026`) lie elsewhere in text order and are read by their ranges.
+ * The index read keeps to dates written `YYYY-MM-DD…`: a year-first hand spelling sorts inside a
+ * range reaching into the next year (`2026-4-6` < `2027-01-02`) and would otherwise come twice.
  */
 function rowsNear(db: Db, cardId: string, from: string, to: string, timeZone?: string): Iterable<DatedRow> {
   const [lo, hi] = [addDays(from, -2), addDays(to, 2)];
   const rows = db
     .prepare(
       `SELECT body FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') >= ? AND json_extract(body, '$.date') < ?
+       AND json_extract(body, '$.date') GLOB '${ISO_GLOB}'
        ORDER BY json_extract(body, '$.date'), pos`,
     )
     .pluck()

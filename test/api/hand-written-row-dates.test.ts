@@ -104,4 +104,24 @@ describe('a row dated by hand another way', () => {
     const outside = await s.api(`/api/summary?from=2026-04-07&to=2026-12-31&cards=${ids}`);
     expect(outside.body.cards.map((c: { total: number }) => c.total)).toEqual(SPELLINGS.map(() => 0));
   });
+
+  it("is counted once, in day order, in a summary reaching into the next year's text range", async () => {
+    // 2026-04-01..2026-12-31 reads the date index up to 2027-01-02: year-first spellings of 2026
+    // (2026/04/06, 2026-4-6) sort inside that text range as well as among the hand-written ones
+    for (let i = 0; i < SPELLINGS.length; i++) await reset(i);
+    const ids = SPELLINGS.map((_, i) => idOf(i)).join(',');
+    const r = await s.api(`/api/summary?from=2026-04-01&to=2026-12-31&cards=${ids}`);
+    expect(r.status, r.text).toBe(200);
+    type Card = {
+      total: number;
+      rows: { kg: number }[];
+      stats: { field: string; count: number; avg: number }[];
+    };
+    const cards = r.body.cards as Card[];
+    expect(cards.map((c) => c.total)).toEqual(SPELLINGS.map(() => 2));
+    expect(cards.map((c) => c.rows.map((row) => row.kg))).toEqual(SPELLINGS.map(() => [80, 81]));
+    expect(cards.map((c) => c.stats.find((st) => st.field === 'kg'))).toEqual(
+      SPELLINGS.map(() => ({ field: 'kg', count: 2, avg: 80.5, min: 80, max: 81 })),
+    );
+  });
 });
