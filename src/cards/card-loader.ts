@@ -81,6 +81,9 @@ export class CardLoader {
    */
   recordChanges = false;
 
+  /** True while syncOwnFiles runs: what is found joins the caller's change set. */
+  private ownFiles = false;
+
   constructor(
     private readonly dataDir: string,
     private readonly registry: CardRegistry,
@@ -124,10 +127,26 @@ export class CardLoader {
     for (const { name } of ranked) this.safeLoad(path.join(this.dataDir, name));
   }
 
+  /**
+   * Runs `fn`, which tells the loader (safeLoad, fileGone) about card files the server itself has
+   * just written or removed, such as an import, a restore or a roll back putting the home's files
+   * in place: the manifest changes found join the caller's change set, as part of that job, instead
+   * of each becoming a hand edit (actor `file`) that History would offer to undo on its own.
+   */
+  syncOwnFiles<T>(fn: () => T): T {
+    const was = this.ownFiles;
+    this.ownFiles = true;
+    try {
+      return fn();
+    } finally {
+      this.ownFiles = was;
+    }
+  }
+
   /** loadFile that never throws: an unexpected failure becomes the file's error entry. */
   safeLoad(file: string, opts: LoadOptions = {}): LoadOutcome {
     // a hand edit is a change set of its own, whoever noticed it first
-    return inChangeSet({ actor: 'file', fresh: true }, () => {
+    return inChangeSet({ actor: 'file', fresh: !this.ownFiles }, () => {
       try {
         return this.loadFile(file, opts);
       } catch (err) {
@@ -456,7 +475,7 @@ export class CardLoader {
     if (!card) return 'skipped';
     // a deletion another Klebb process made (and recorded) is not a hand edit
     if (this.recordChanges && !this.store.changes.isLatestManifest(card.id, undefined)) {
-      inChangeSet({ actor: 'file', fresh: true }, () =>
+      inChangeSet({ actor: 'file', fresh: !this.ownFiles }, () =>
         this.store.changes.recordManifest(
           card.id,
           path.basename(file),

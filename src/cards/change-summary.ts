@@ -11,6 +11,9 @@ import { type DatedEffect, datedEffects, netDates } from './dated-effects.js';
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
+/** The ops of a job that replaced the whole home's cards (import-apply.ts). */
+const HOME_OPS = new Set(['import', 'restore', 'rollback']);
+
 function wholeVerb(op: string, label: string): string {
   if (op === 'replace' || op === 'revert') return `replaced the data of ${label}`;
   if (op === 'import') return `imported the data of ${label}`;
@@ -26,11 +29,14 @@ function wholeVerb(op: string, label: string): string {
 /** One card's part of the summary, e.g. "added 2 rows to Weight". */
 function cardPart(tallies: ChangeTally[], label: string): string[] {
   const manifest = tallies.filter((t) => t.op === MANIFEST_OP);
-  const parts: string[] = [];
-  if (manifest.some((t) => t.created)) parts.push(`created ${label}`);
-  else if (manifest.some((t) => t.removed)) parts.push(`deleted ${label}`);
-  else if (manifest.length) parts.push(`edited ${label}`);
   const data = tallies.filter((t) => t.op !== MANIFEST_OP);
+  // an import, restore or roll back that put the card's file in place says so in its own words
+  const wholeHome = data.some((t) => HOME_OPS.has(t.op));
+  const created = manifest.some((t) => t.created);
+  const parts: string[] = [];
+  if (created && !wholeHome) parts.push(`created ${label}`);
+  else if (!created && manifest.some((t) => t.removed)) parts.push(`deleted ${label}`);
+  else if (manifest.length && !wholeHome) parts.push(`edited ${label}`);
   const count = (pick: (t: ChangeTally) => boolean) => data.filter(pick).reduce((n, t) => n + t.count, 0);
   const added = count((t) => t.row && t.created);
   const removed = count((t) => t.row && t.removed);

@@ -76,7 +76,8 @@ export type ApplyKind = 'import' | 'restore' | 'rollback';
  * Step 1: swaps the selected sections' rows in one transaction and records the marker. Each card
  * replaced is one change of op `kind`, so History says "Restored …" or "Rolled back …" rather
  * than "Imported …" for all three (the records' actor is `kind` too, for a caller without a
- * change scope such as the command line).
+ * change scope such as the command line). `log` is the running server's change log, so that the
+ * card files the job then puts in place are recorded in the same change set.
  * @throws the SQLite error; then nothing changed.
  */
 export function applyDatabase(
@@ -85,13 +86,13 @@ export function applyDatabase(
   sel: Selection,
   jobId: string,
   kind: ApplyKind = 'import',
+  log: ChangeLog = new ChangeLog(db),
 ): void {
   const actor = kind;
   const ids = selectedCards(staged, sel);
   const takeCards = takesCards(sel);
   db.prepare('ATTACH DATABASE ? AS staged').run(staged.db);
   try {
-    const log = new ChangeLog(db);
     db.transaction(() => {
       const now = new Date().toISOString();
       if (takeCards) {

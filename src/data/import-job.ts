@@ -389,7 +389,7 @@ export class ImportJobs {
       // checked again at the last moment: a file edited by hand since the request is not lost
       if (takesCards(sel))
         assertCardFilesSeen(this.live.cards, job.kind === 'rollback' ? 'roll back' : job.kind);
-      applyDatabase(this.live.db, src, sel, job.id, job.kind);
+      applyDatabase(this.live.db, src, sel, job.id, job.kind, this.live.cards.store.changes);
       save({ stage: 'files' });
       const files = applyFiles(this.live.layout, src, sel);
       this.syncLoader(files);
@@ -408,8 +408,11 @@ export class ImportJobs {
     const hook = loader.onCardArrived;
     loader.onCardArrived = undefined;
     try {
-      for (const f of files.removed) loader.fileGone(f);
-      for (const f of files.written) loader.safeLoad(f);
+      // the files are the job's own: their changes join its change set (not hand edits)
+      loader.syncOwnFiles(() => {
+        for (const f of files.removed) loader.fileGone(f);
+        for (const f of files.written) loader.safeLoad(f);
+      });
     } finally {
       loader.onCardArrived = hook;
     }
