@@ -65,6 +65,24 @@ describe('paused_until', () => {
     );
     expect((await globalState({ paused_until: null })).body.paused_until).toBeNull();
   });
+
+  it('a date or time of a year before 100 is read on that day, not moved to the 1900s', async () => {
+    // the person's clock reads it: UTC, then a zone three hours east of it all year round
+    const cases: [string, string, string][] = [
+      ['UTC', '0099-01-01', '0099-01-01T00:00:00.000Z'],
+      ['UTC', '0000-02-29T10:00', '0000-02-29T10:00:00.000Z'],
+      ['UTC', '0100-01-01', '0100-01-01T00:00:00.000Z'],
+      ['Etc/GMT-3', '0050-06-01T08:00', '0050-06-01T05:00:00.000Z'],
+      ['Etc/GMT-3', '0001-01-01', '0000-12-31T21:00:00.000Z'],
+    ];
+    for (const [tz, when, utc] of cases) {
+      expect((await s.api('/api/user/tz', { json: { tz } })).status).toBe(200);
+      const r = await globalState({ paused_until: when });
+      expect(r.status, `${when}: ${r.text}`).toBe(200);
+      expect(r.body.paused_until, `${when} in ${tz}`).toBe(utc);
+      expect((await stored()).paused_until, when).toBe(utc);
+    }
+  });
 });
 
 describe('a nullable object names the part that is wrong', () => {
