@@ -171,9 +171,9 @@ export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
 
 /**
  * `Date.UTC` without its two-digit-year rule: `Date.UTC(50, …)` is 1950, while the year 0050
- * written in a date means 0050.
+ * written in a date means 0050. `month` counts from 0, as Date.UTC's does.
  */
-function utcMs(year: number, month: number, day: number, hour: number, minute: number): number {
+export function utcMs(year: number, month: number, day: number, hour = 0, minute = 0): number {
   const d = new Date(0);
   d.setUTCFullYear(year, month, day);
   d.setUTCHours(hour, minute, 0, 0);

@@ -7,6 +7,8 @@
  * of the two. Either way a slot has one instant, so it fires once.
  */
 
+import { utcMs } from '../common/dates.js';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -36,17 +38,6 @@ export interface WallClock {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/**
- * Epoch ms of a UTC calendar time. Date.UTC reads the years 0 to 99 as 1900 to 1999, so a pause
- * until `0099-01-01` would end in 1999; the year is set on its own here, as written.
- */
-function utcMs(y: number, mo: number, d: number, h = 0, mi = 0): number {
-  const t = new Date(0);
-  t.setUTCFullYear(y, mo - 1, d);
-  t.setUTCHours(h, mi, 0, 0);
-  return t.getTime();
-}
-
 function fields(ms: number, timeZone: string): { y: number; mo: number; d: number; h: number; mi: number } {
   const out = { y: 0, mo: 0, d: 0, h: 0, mi: 0 };
   let bc = false;
@@ -73,14 +64,14 @@ export function wallClockAt(ms: number, timeZone: string): WallClock {
   return {
     date,
     time: `${pad(f.h)}:${pad(f.mi)}`,
-    weekday: new Date(utcMs(f.y, f.mo, f.d)).getUTCDay(),
+    weekday: new Date(utcMs(f.y, f.mo - 1, f.d)).getUTCDay(),
   };
 }
 
 /** UTC offset of `timeZone` at instant `ms`, in ms (east of Greenwich positive), to the minute. */
 export function offsetAt(ms: number, timeZone: string): number {
   const f = fields(ms, timeZone);
-  const asUtc = utcMs(f.y, f.mo, f.d, f.h, f.mi);
+  const asUtc = utcMs(f.y, f.mo - 1, f.d, f.h, f.mi);
   return asUtc - Math.floor(ms / 60_000) * 60_000;
 }
 
@@ -92,7 +83,7 @@ export function offsetAt(ms: number, timeZone: string): number {
 export function instantOf(date: string, time: string, timeZone: string): number {
   const [y, mo, d] = date.split('-').map(Number);
   const [h, mi] = time.split(':').map(Number);
-  const asUtc = utcMs(y, mo, d, h, mi);
+  const asUtc = utcMs(y, mo - 1, d, h, mi);
   // the offsets a day either side bracket any transition on this day
   const before = asUtc - offsetAt(asUtc - 86_400_000, timeZone);
   const after = asUtc - offsetAt(asUtc + 86_400_000, timeZone);
@@ -112,12 +103,12 @@ export function instantOf(date: string, time: string, timeZone: string): number 
 /** `YYYY-MM-DD` shifted by `days` calendar days. */
 export function shiftDate(date: string, days: number): string {
   const [y, mo, d] = date.split('-').map(Number);
-  const t = new Date(utcMs(y, mo, d + days));
+  const t = new Date(utcMs(y, mo - 1, d + days));
   return t.toISOString().slice(0, 10);
 }
 
 /** Weekday of a `YYYY-MM-DD` date, 0 = Sunday. */
 export function weekdayOfDate(date: string): number {
   const [y, mo, d] = date.split('-').map(Number);
-  return new Date(utcMs(y, mo, d)).getUTCDay();
+  return new Date(utcMs(y, mo - 1, d)).getUTCDay();
 }
