@@ -19,7 +19,7 @@ import { BACKUP_PRE_IMPORT_KEEP } from '../limits.js';
 import type { Db } from '../store/database.js';
 import { backupDatabase } from './db-snapshot.js';
 import { type CardSource, plainFiles } from './export-files.js';
-import { assertSnapshotWhole, snapshotDamage } from './snapshot-check.js';
+import { assertSnapshotWhole, snapshotDamage, snapshotInfoProblem } from './snapshot-check.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 
 /** Why a snapshot was taken. */
@@ -144,15 +144,17 @@ export function listSnapshots(home: string): SnapshotInfo[] {
   for (const n of names) {
     const dir = path.join(root, n);
     const damaged = snapshotDamage(stagedPaths(dir)) ?? undefined;
-    let info: SnapshotInfo;
+    let read: unknown;
     try {
-      info = {
-        ...(JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8')) as SnapshotInfo),
-        name: n,
-      };
-      if (typeof info.takenAt !== 'string') info = infoFromName(dir, n);
+      read = JSON.parse(fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8'));
     } catch {
-      info = infoFromName(dir, n);
+      read = undefined;
+    }
+    // a snapshot.json that does not hold what a snapshot writes is told by the folder's name
+    let info = infoFromName(dir, n);
+    if (snapshotInfoProblem(read) === null) {
+      const { kind, takenAt, cards, rows, bytes } = read as SnapshotInfo;
+      info = { name: n, kind, takenAt, cards, rows, bytes };
     }
     out.push(damaged ? { ...info, damaged } : info);
   }

@@ -15,6 +15,38 @@ const HEADER_BYTES = 100;
 /** Tables a restore reads; a database without them is not one of ours. */
 const NEEDED_TABLES = ['card_state', 'card_rows'];
 
+/** The kinds a snapshot.json may name (backups.ts SnapshotKind). */
+const KINDS = new Set(['daily', 'pre-import', 'manual']);
+/** The instant a snapshot.json gives, as Date#toISOString writes it. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/** Whether `s` is an ISO instant naming a real day and time (`2026-02-30T…` is not). */
+function isInstant(s: unknown): boolean {
+  if (typeof s !== 'string' || !ISO_INSTANT.test(s)) return false;
+  const t = Date.parse(s);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 19) === s.slice(0, 19);
+}
+
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/**
+ * What is wrong with the parsed content of a snapshot.json, as a clause for people, or null when
+ * it holds what a snapshot writes: a kind, the instant it was taken, and whole counts of cards,
+ * rows and bytes. A value of another kind (a time that reads as no instant, a count as text)
+ * would be shown in the list as it is, and a daily snapshot whose time is no instant would look
+ * like the newest one for ever, so that no daily snapshot would be taken again.
+ */
+export function snapshotInfoProblem(info: unknown): string | null {
+  if (!info || typeof info !== 'object' || Array.isArray(info))
+    return 'its snapshot.json is not a JSON object';
+  const o = info as Record<string, unknown>;
+  if (typeof o.kind !== 'string' || !KINDS.has(o.kind))
+    return 'its snapshot.json does not say which kind of snapshot it is';
+  if (!isInstant(o.takenAt)) return 'its snapshot.json does not say when it was taken';
+  const bad = ['cards', 'rows', 'bytes'].find((k) => !isCount(o[k]));
+  return bad ? `its snapshot.json does not hold a whole count of ${bad}` : null;
+}
+
 /** The first 100 bytes of `file`, or fewer when it is shorter. */
 function readHeader(file: string): Buffer {
   const fd = fs.openSync(file, 'r');
@@ -63,14 +95,15 @@ function schemaProblem(file: string): string | null {
 
 /**
  * What is damaged in the snapshot at `p`, as a clause for people ("its database file
- * (db.sqlite) is cut short …"), or null when it looks whole: snapshot.json readable, the
+ * (db.sqlite) is cut short …"), or null when it looks whole: snapshot.json readable and
+ * holding what a snapshot writes (snapshotInfoProblem), the
  * database a SQLite file as long as its header says, holding the card tables, and the cards
  * folder present.
  */
 export function snapshotDamage(p: StagedPaths): string | null {
   try {
-    const info = JSON.parse(fs.readFileSync(`${p.dir}/snapshot.json`, 'utf8')) as unknown;
-    if (!info || typeof info !== 'object') return 'its snapshot.json is not a JSON object';
+    const problem = snapshotInfoProblem(JSON.parse(fs.readFileSync(`${p.dir}/snapshot.json`, 'utf8')));
+    if (problem) return problem;
   } catch {
     return 'its snapshot.json is missing or not valid JSON';
   }

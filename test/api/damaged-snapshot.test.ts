@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
+import { dailyDue } from '../../src/data/backups.js';
 import { importJobEnd } from '../helpers/import-job.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -74,6 +75,31 @@ const damages: { what: string; damage: (dir: string) => void; says: RegExp }[] =
     damage: (dir) => fs.writeFileSync(path.join(dir, 'snapshot.json'), '{"kind": "man'),
     says: /snapshot\.json/,
   },
+  {
+    what: 'a snapshot.json holding a list',
+    damage: (dir) => fs.writeFileSync(path.join(dir, 'snapshot.json'), '[]'),
+    says: /snapshot\.json/,
+  },
+  {
+    what: 'a snapshot.json whose fields are of the wrong kind',
+    damage: (dir) =>
+      fs.writeFileSync(
+        path.join(dir, 'snapshot.json'),
+        '{"kind": 5, "takenAt": "yesterday", "cards": "x", "rows": -3, "bytes": 1e400}',
+      ),
+    says: /snapshot\.json/,
+  },
+  {
+    what: 'a snapshot.json with a time that is no instant',
+    damage: (dir) => {
+      const f = path.join(dir, 'snapshot.json');
+      fs.writeFileSync(
+        f,
+        JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), takenAt: 'yesterday' }),
+      );
+    },
+    says: /snapshot\.json/,
+  },
 ];
 
 describe('a damaged snapshot', () => {
@@ -86,6 +112,9 @@ describe('a damaged snapshot', () => {
       expect(entry, 'the damaged snapshot is still listed').toBeDefined();
       expect(entry.damaged).toMatch(d.says);
       expect(entry.kind).toBe('manual');
+      // what the list says of it is what its folder name says, with numbers as numbers
+      expect(entry.takenAt.slice(0, 10).replace(/-/g, '')).toBe(snapshot.split('-')[1]);
+      for (const k of ['cards', 'rows', 'bytes']) expect(Number.isSafeInteger(entry[k]), k).toBe(true);
 
       await api('/api/manifests/w', { method: 'DELETE' });
       const r = await api(`/api/backups/${snapshot}/restore`, { json: { confirm: 'REPLACE' } });
@@ -105,6 +134,22 @@ describe('a damaged snapshot', () => {
       expect(listed.damaged).toBeUndefined();
     });
   }
+
+  it('a daily snapshot whose snapshot.json gives no real time does not stop the daily snapshots', async () => {
+    // taken two days ago, by its name; the time in its snapshot.json reads as no instant
+    const stamp = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/[-:]/g, '').replace('T', '-');
+    const daily = `daily-${stamp.slice(0, 15)}`;
+    const dir = path.join(s.home, 'backups', daily);
+    fs.cpSync(path.join(s.home, 'backups', snapshot), dir, { recursive: true });
+    const f = path.join(dir, 'snapshot.json');
+    fs.writeFileSync(
+      f,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), kind: 'daily', takenAt: 'zzz' }),
+    );
+    expect(dailyDue(s.home)).toBe(true);
+    const names = (await api('/api/backups')).body.snapshots.map((x: { name: string }) => x.name);
+    expect(names).toEqual([snapshot, daily]);
+  });
 
   it('a roll back to a damaged pre-import snapshot is refused with 422', async () => {
     const go = await api(`/api/backups/${snapshot}/restore`, { json: { confirm: 'REPLACE' } });
