@@ -234,6 +234,16 @@ async function stageFile(
     ).run(card.id, text, v === null ? 0 : 1, now);
     return;
   }
+  if (!card && !table) {
+    // a report or a meta file: copied as it is (no transaction: one left open would make the
+    // next file's BEGIN fail, and the closing of the database roll back what came after it)
+    const target = name.startsWith('reports/') ? p.reports : p.meta;
+    const out = fs.createWriteStream(`${target}/${name.slice(name.indexOf('/') + 1)}`, { flags: 'wx' });
+    for await (const c of src)
+      if (!out.write(c)) await new Promise<void>((r) => out.once('drain', () => r()));
+    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+    return;
+  }
   let lineNo = 0;
   const lines = splitLines(src, IMPORT_MAX_LINE_BYTES);
   const batch = new Batcher(db);
@@ -259,14 +269,6 @@ async function stageFile(
           batch.tick();
         }
       }
-    } else {
-      // a report or a meta file: copied as it is
-      const target = name.startsWith('reports/') ? p.reports : p.meta;
-      const out = fs.createWriteStream(`${target}/${name.slice(name.indexOf('/') + 1)}`, { flags: 'wx' });
-      for await (const c of src)
-        if (!out.write(c)) await new Promise<void>((r) => out.once('drain', () => r()));
-      await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
-      return;
     }
   } catch (err) {
     try {

@@ -127,6 +127,10 @@ beforeAll(async () => {
   }
   fs.mkdirSync(path.join(s1.home, 'reports'), { recursive: true });
   fs.writeFileSync(path.join(s1.home, 'reports', '2026-04-labs.md'), '# Labs\n\nAll fine.\n');
+  // a second report and a file of data/_meta: each plain file is staged after the one before
+  fs.writeFileSync(path.join(s1.home, 'reports', '2026-05-letter.md'), '# Letter\n\nSee you in May.\n');
+  const note = await api(s1, '/api/feedback', { json: { kind: 'feature', intent: 'a yearly view' } });
+  expect(note.status, note.text).toBe(201);
 });
 
 afterAll(async () => {
@@ -163,6 +167,12 @@ describe('export, import into a fresh home, export again', () => {
     expect(tables(s2)).toEqual(ta);
     expect(fs.readFileSync(path.join(target, 'reports', '2026-04-labs.md'), 'utf8')).toBe(
       '# Labs\n\nAll fine.\n',
+    );
+    expect(fs.readFileSync(path.join(target, 'reports', '2026-05-letter.md'), 'utf8')).toBe(
+      '# Letter\n\nSee you in May.\n',
+    );
+    expect(fs.readFileSync(path.join(target, 'data', '_meta', 'feedback.jsonl'), 'utf8')).toContain(
+      'a yearly view',
     );
     // nothing secret travelled: the new home has no HAE token
     expect(fs.existsSync(path.join(target, 'config.json'))).toBe(false);
