@@ -13,11 +13,17 @@ export function dataEtag(version: number): string {
 
 /**
  * A data ETag as this server writes it, possibly weakened (`W/`, as a proxy compressing the
- * answer may do): a quoted `v` and a whole number. Any other tag, even one RFC 9110's syntax
- * allows (`"x"`, `""`), was never given out here: it is a client's mistake (400), not a
- * precondition that failed (412), which would send the client reading and retrying in vain.
+ * answer may do): a quoted `v` and a whole number as JavaScript writes one (no leading zero, at
+ * most 2^53 - 1). Any other tag, even one RFC 9110's syntax allows (`"x"`, `""`, `"v007"`), was
+ * never given out here: it is a client's mistake (400), not a precondition that failed (412),
+ * which would send the client reading and retrying in vain.
  */
-const OUR_TAG = /^(W\/)?"v\d+"$/;
+const OUR_TAG = /^(W\/)?"v(0|[1-9]\d{0,15})"$/;
+
+function isOurTag(t: string): boolean {
+  const m = OUR_TAG.exec(t);
+  return m !== null && Number.isSafeInteger(Number(m[2]));
+}
 
 /**
  * Throws 412 unless `ifMatch` (the raw header, possibly a comma-separated list or `*`) matches
@@ -31,7 +37,7 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
   const wanted = ifMatch.trim();
   if (wanted === '*') return;
   const tags = wanted.split(',').map((t) => t.trim());
-  const bad = tags.find((t) => !OUR_TAG.test(t));
+  const bad = tags.find((t) => !isOurTag(t));
   if (bad !== undefined) {
     throw badRequest(
       `If-Match must be * or data ETags as this server sends them, in double quotes, like "v42" (got ${clipGraphemes(bad, 40)})`,

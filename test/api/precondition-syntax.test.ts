@@ -84,6 +84,10 @@ describe('If-Match', () => {
     '"v12x"',
     '"v-1"',
     '"V1"',
+    // a number written with a leading zero, or past 2^53 - 1: never a version this server sends
+    '"v01"',
+    '"v00"',
+    '"v99999999999999999999"',
     'W/"x"',
     'v1',
     '"v1", "zz"',
