@@ -146,7 +146,7 @@ const EXPECTED: Record<string, [Json | undefined, string][]> = {
     [{ date: '2026-04-20' }, 'Rest day'],
   ],
   'workouts:view.secondary': [
-    [{ date: '2026-04-20', trained: true, type: 'run', minutes: 40 }, '🏃 run · 40 min'],
+    [{ date: '2026-04-20', trained: true, type: 'run', durationMin: 40 }, '🏃 run · 40 min'],
     [{ date: '2026-04-20', trained: false }, '  · – min'],
   ],
 };
