@@ -80,6 +80,9 @@ export class PushService {
     this.keys = loadOrCreateVapidKeys(opts.home);
     this.subs = new SubscriptionStore(opts.home);
     this.state = new NotificationState(opts.home);
+    for (const problem of this.state.problems) {
+      opts.log.warn({ file: this.state.file }, `notification state: ${problem}`);
+    }
     this.clock = opts.deps?.clock ?? (() => new Date());
     this.sender = {
       vapid: { subject: opts.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },

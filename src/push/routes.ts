@@ -243,5 +243,6 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     })),
     recent_fires: [...push.state.data.recent_fires].reverse(),
     ...globalState(inst),
+    state_problems: push.state.problems,
   }));
 }

@@ -1,0 +1,169 @@
+/**
+ * A notifications.state.json edited by hand into values the server never writes: on start the
+ * real server drops each such value (its setting back to the default), says so in the log and in
+ * diagnostics, never shows it back as a setting, and the scheduler keeps firing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PushStandIn, startPushStandIn } from '../helpers/push-stand-in.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let push: PushStandIn;
+const open: TestServer[] = [];
+
+beforeAll(async () => {
+  push = await startPushStandIn();
+});
+afterAll(async () => {
+  await push.close();
+});
+afterEach(async () => {
+  while (open.length) await open.pop()?.close();
+});
+
+async function serverWith(state: unknown): Promise<TestServer> {
+  const s = await startServer({
+    env: { KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
+    push: { agent: push.agent, retryBaseMs: 10, autoStart: false },
+    before: (home) => {
+      const text = typeof state === 'string' ? state : JSON.stringify(state);
+      fs.writeFileSync(path.join(home, 'notifications.state.json'), text, { mode: 0o600 });
+    },
+  });
+  open.push(s);
+  return s;
+}
+
+const goodFire = {
+  at: '2030-01-01T09:00:00.000Z',
+  kind: 'scheduled',
+  card_id: 'walk',
+  items: ['walk#am'],
+  slot: '2030-01-01T10:00',
+  status: 'sent',
+  sent: 1,
+  failed: 0,
+};
+
+describe('a hand-damaged notifications.state.json', () => {
+  it('wrong values are dropped to their defaults, named in diagnostics, never shown back', async () => {
+    const s = await serverWith({
+      quiet_hours: { start: 5 },
+      paused_until: 'garbage',
+      items: {
+        'walk#am': { enabled: 'yes', privacy: 7, lastSlot: 'tomorrow', lastFireStatus: 'sent' },
+        x: 1,
+      },
+      recent_fires: [{ at: 'never', kind: 'weird' }, goodFire, 12],
+      colour: 'red',
+    });
+    const n = await s.api('/api/notifications');
+    expect(n.status).toBe(200);
+    expect(n.body).toMatchObject({ quiet_hours: null, paused_until: null });
+    const d = await s.api('/api/diagnostics');
+    expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({ quiet_hours: null, paused_until: null, recent_fires: [goodFire] });
+    const problems: string[] = d.body.state_problems;
+    for (const word of [
+      'quiet_hours',
+      'paused_until',
+      'items.walk#am',
+      'enabled',
+      'privacy',
+      'lastSlot',
+      'recent_fires',
+      'colour',
+    ]) {
+      expect(problems.some((p) => p.includes(word))).toBe(true);
+    }
+    expect(s.inst.push.state.peek('walk#am')).toEqual({ lastFireStatus: 'sent' });
+    expect(s.inst.push.state.peek('x')).toBeUndefined();
+    // the settings can be set again, and are then what is shown
+    const set = await s.api('/api/notifications/global-state', {
+      json: { quiet_hours: { start: '22:00', end: '07:00' } },
+    });
+    expect(set.body).toMatchObject({
+      ok: true,
+      quiet_hours: { start: '22:00', end: '07:00' },
+      paused_until: null,
+    });
+  });
+
+  it.each([
+    ['not JSON', '{"quiet_hours": '],
+    ['a list', '[1, 2]'],
+    ['quiet hours with times that are no times', { quiet_hours: { start: '25:00', end: '7' } }],
+    ['quiet hours with an extra key', { quiet_hours: { start: '22:00', end: '07:00', days: [1] } }],
+    ['a pause that is a number', { paused_until: 1893456000000 }],
+    ['a pause on a day that does not exist', { paused_until: '2030-02-30T08:00:00Z' }],
+    ['items that are a list', { items: ['walk#am'] }],
+    ['recent fires that are an object', { recent_fires: { at: 'x' } }],
+  ])('%s: everything read is a default, with a problem named', async (_what, state) => {
+    const s = await serverWith(state);
+    const d = await s.api('/api/diagnostics');
+    expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({ quiet_hours: null, paused_until: null, recent_fires: [] });
+    expect(d.body.state_problems.length).toBeGreaterThan(0);
+  });
+
+  it('values as the server writes them, or as a person would write them by hand, are kept', async () => {
+    const s = await serverWith({
+      quiet_hours: { start: '22:00', end: '07:00' },
+      paused_until: '2030-01-01T08:00:00+01:00',
+      items: { 'walk#am': { enabled: false, privacy: 'public', lastSlot: '2029-12-31T10:00' } },
+      recent_fires: [goodFire],
+    });
+    const d = await s.api('/api/diagnostics');
+    expect(d.body).toMatchObject({
+      quiet_hours: { start: '22:00', end: '07:00' },
+      paused_until: '2030-01-01T07:00:00.000Z',
+      recent_fires: [goodFire],
+      state_problems: [],
+    });
+    expect(s.inst.push.state.peek('walk#am')).toEqual({
+      enabled: false,
+      privacy: 'public',
+      lastSlot: '2029-12-31T10:00',
+    });
+  });
+
+  it('the scheduler keeps firing reminders after such a start', async () => {
+    const s = await serverWith({
+      quiet_hours: { start: 5, end: null },
+      paused_until: 'garbage',
+      items: { 'walk#am': { enabled: 'no', lastSlot: 17, trigger: 4 } },
+    });
+    s.inst.user.setTimeZone('UTC');
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'walk',
+        label: 'Walk',
+        notifications: {
+          items: [
+            {
+              id: 'am',
+              label: 'am',
+              title: 'Walk',
+              body: 'Go',
+              privacy: 'public',
+              trigger: { type: 'daily', time: '10:00' },
+            },
+          ],
+        },
+      },
+      data: [],
+    };
+    expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
+    const sub = push.subscribe();
+    await s.api('/api/push/subscribe', { json: { endpoint: sub.endpoint, keys: sub.keys } });
+    const fired: string[] = [];
+    for (const at of ['2030-01-01T09:00:00Z', '2030-01-01T09:59:00Z', '2030-01-01T10:00:00Z']) {
+      for (const f of await s.inst.push.tick(new Date(at))) fired.push(`${at} ${f.event.cardId}`);
+    }
+    expect(fired).toEqual(['2030-01-01T10:00:00Z walk']);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(s.home, 'notifications.state.json'), 'utf8'));
+    expect(onDisk).toMatchObject({ quiet_hours: null, paused_until: null });
+  });
+});
