@@ -83,6 +83,7 @@ export class PushService {
     for (const problem of this.state.problems) {
       opts.log.warn({ file: this.state.file }, `notification state: ${problem}`);
     }
+    for (const problem of this.subs.problems) opts.log.warn({ file: this.subs.file }, problem);
     this.clock = opts.deps?.clock ?? (() => new Date());
     this.sender = {
       vapid: { subject: opts.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },

@@ -243,6 +243,9 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     })),
     recent_fires: [...push.state.data.recent_fires].reverse(),
     ...globalState(inst),
-    state_problems: push.state.problems,
+    state_problems: [
+      ...push.state.problems.map((p) => `notifications.state.json: ${p}`),
+      ...push.subs.problems,
+    ],
   }));
 }

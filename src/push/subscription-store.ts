@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { instantStamp } from '../common/instants.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { DEAD_SUBSCRIPTION_KEEP_MS, MAX_PUSH_SUBSCRIPTIONS, PUSH_REJECTIONS_BEFORE_DEAD } from '../limits.js';
 
@@ -51,14 +52,21 @@ export function subscriptionId(endpoint: string): string {
 export class SubscriptionStore {
   readonly file: string;
   private rows: SubscriptionRow[] = [];
+  /** What was wrong in the file when it was read (see readSubscriptionsText); empty when clean. */
+  readonly problems: string[] = [];
 
-  constructor(home: string) {
+  constructor(home: string, now = new Date()) {
     this.file = path.join(home, 'push-subscriptions.json');
+    let text: string | undefined;
     try {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-      if (Array.isArray(parsed?.subscriptions)) this.rows = parsed.subscriptions;
+      text = fs.readFileSync(this.file, 'utf8');
     } catch {
-      this.rows = [];
+      // absent or unreadable: no subscriptions
+    }
+    if (text !== undefined) {
+      const read = readSubscriptionsText(text, now);
+      this.rows = read.rows;
+      this.problems = read.problems;
     }
   }
 
@@ -195,4 +203,96 @@ export class SubscriptionStore {
     if (n > 0) this.save(keep);
     return n;
   }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isHttpsUrl(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One stored row as the server writes it, from what the file holds: null without an https
+ * endpoint and two string keys (nothing could be sent to it); any other field of a wrong kind is
+ * back to its default and named in `fixed`. The id is always the endpoint's.
+ */
+function readRow(raw: unknown, now: Date, fixed: string[]): SubscriptionRow | null {
+  if (!isRecord(raw) || !isHttpsUrl(raw.endpoint)) return null;
+  const keys = raw.keys;
+  if (!isRecord(keys) || typeof keys.p256dh !== 'string' || typeof keys.auth !== 'string') return null;
+  const pick = <T>(key: string, ok: (v: unknown) => boolean, fallback: T): T => {
+    const v = raw[key];
+    if (v === undefined || ok(v)) return (v ?? fallback) as T;
+    fixed.push(key);
+    return fallback;
+  };
+  const textOrNull = (v: unknown) => v === null || typeof v === 'string';
+  const instantOrNull = (v: unknown) => v === null || instantStamp(v) !== null;
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const createdAt = instantStamp(raw.createdAt);
+  if (createdAt === null) fixed.push('createdAt');
+  const stamp = (v: string | null) => (v === null ? null : instantStamp(v));
+  return {
+    id: subscriptionId(raw.endpoint),
+    endpoint: raw.endpoint,
+    keys: { p256dh: keys.p256dh, auth: keys.auth },
+    userAgent: pick('userAgent', textOrNull, null),
+    nickname: pick('nickname', textOrNull, null),
+    createdAt: createdAt ?? now.toISOString(),
+    lastSentAt: stamp(pick('lastSentAt', instantOrNull, null)),
+    lastStatus: pick('lastStatus', (v) => v === null || (count(v) && (v as number) < 1000), null),
+    dead: pick('dead', (v) => typeof v === 'boolean', false),
+    deadSince: stamp(pick('deadSince', instantOrNull, null)),
+    rejections: pick('rejections', count, 0),
+    deadReason: pick('deadReason', (v) => v === null || v === 'refused' || v === 'rejected', null),
+    lastReason: pick('lastReason', textOrNull, null),
+  };
+}
+
+/**
+ * Reads the text of `push-subscriptions.json`, keeping only what the server writes: a row edited
+ * by hand into something else (an endpoint that is no https URL, a `dead` of "yes") would
+ * otherwise be shown as it is, or break the pages that list devices. A row without a usable
+ * endpoint and keys is dropped; a wrong field is back to its default; each named in `problems`.
+ */
+export function readSubscriptionsText(
+  text: string,
+  now: Date,
+): { rows: SubscriptionRow[]; problems: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { rows: [], problems: ['push-subscriptions.json is not JSON; no device is subscribed'] };
+  }
+  if (!isRecord(parsed) || !Array.isArray(parsed.subscriptions)) {
+    return {
+      rows: [],
+      problems: ['push-subscriptions.json holds no list of subscriptions; no device is subscribed'],
+    };
+  }
+  const rows: SubscriptionRow[] = [];
+  const problems: string[] = [];
+  parsed.subscriptions.forEach((raw, i) => {
+    const fixed: string[] = [];
+    const row = readRow(raw, now, fixed);
+    if (!row) {
+      problems.push(`push-subscriptions.json: subscription ${i} dropped, it has no https endpoint and keys`);
+    } else if (rows.some((r) => r.id === row.id)) {
+      problems.push(`push-subscriptions.json: subscription ${i} dropped, its endpoint is listed before`);
+    } else {
+      rows.push(row);
+      if (fixed.length > 0) {
+        problems.push(`push-subscriptions.json: subscription ${i}: ${fixed.join(', ')} back to the default`);
+      }
+    }
+  });
+  return { rows, problems };
 }

@@ -22,13 +22,13 @@ afterEach(async () => {
   while (open.length) await open.pop()?.close();
 });
 
-async function serverWith(state: unknown): Promise<TestServer> {
+async function serverWith(state: unknown, file = 'notifications.state.json'): Promise<TestServer> {
   const s = await startServer({
     env: { KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
     push: { agent: push.agent, retryBaseMs: 10, autoStart: false },
     before: (home) => {
       const text = typeof state === 'string' ? state : JSON.stringify(state);
-      fs.writeFileSync(path.join(home, 'notifications.state.json'), text, { mode: 0o600 });
+      fs.writeFileSync(path.join(home, file), text, { mode: 0o600 });
     },
   });
   open.push(s);
@@ -165,5 +165,68 @@ describe('a hand-damaged notifications.state.json', () => {
     expect(fired).toEqual(['2030-01-01T10:00:00Z walk']);
     const onDisk = JSON.parse(fs.readFileSync(path.join(s.home, 'notifications.state.json'), 'utf8'));
     expect(onDisk).toMatchObject({ quiet_hours: null, paused_until: null });
+  });
+});
+
+describe('a hand-damaged push-subscriptions.json', () => {
+  it('rows without an https endpoint and keys are dropped, wrong fields back to defaults, pages still answer', async () => {
+    const sub = push.subscribe();
+    const s = await serverWith(
+      {
+        subscriptions: [
+          { endpoint: 'not a url', keys: sub.keys },
+          { endpoint: 'http://push.example.org/x', keys: sub.keys },
+          7,
+          {
+            id: 'whatever',
+            endpoint: sub.endpoint,
+            keys: sub.keys,
+            nickname: 5,
+            dead: 'yes',
+            createdAt: 'last week',
+            lastStatus: 'ok',
+            rejections: -1,
+          },
+          { endpoint: 'https://push.example.org/y' },
+        ],
+      },
+      'push-subscriptions.json',
+    );
+    const n = await s.api('/api/notifications');
+    expect(n.status).toBe(200);
+    expect(n.body).toMatchObject({ devices: 1, stopped_devices: [] });
+    const d = await s.api('/api/diagnostics');
+    expect(d.status).toBe(200);
+    expect(d.body.subscriptions).toHaveLength(1);
+    expect(d.body.subscriptions[0]).toMatchObject({
+      nickname: null,
+      dead: false,
+      lastStatus: null,
+      rejections: 0,
+    });
+    const problems: string[] = d.body.state_problems;
+    expect(problems.filter((p) => p.includes('dropped'))).toHaveLength(4);
+    expect(
+      problems.some((p) =>
+        ['nickname', 'dead', 'createdAt', 'lastStatus', 'rejections'].every((w) => p.includes(w)),
+      ),
+    ).toBe(true);
+    // the kept row is the browser's: a test push reaches it
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'walk',
+        label: 'Walk',
+        notifications: {
+          items: [
+            { id: 'am', label: 'am', title: 'Walk', body: 'Go', trigger: { type: 'daily', time: '10:00' } },
+          ],
+        },
+      },
+      data: [],
+    };
+    expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
+    const t = await s.api('/api/notifications/test', { json: { id: 'walk#am' } });
+    expect(t.body).toMatchObject({ ok: true, sent: 1 });
   });
 });
