@@ -14,9 +14,10 @@ import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import { IMPORT_MAX_LINE_BYTES } from '../limits.js';
 import { MIGRATION_STEPS } from '../migration-steps.js';
 import { type Db, openDatabase } from '../store/database.js';
+import { storageFault } from '../store/storage-faults.js';
 import { TABLE_FILES } from './export-format.js';
 import type { CheckedManifest } from './import-manifest.js';
-import { splitLines } from './line-splitter.js';
+import { LineTooLongError, splitLines } from './line-splitter.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 import { EXPORTED_TABLES, type TableKey, tableColumns } from './table-lines.js';
 import type { SafeZip } from './zip-reader.js';
@@ -99,6 +100,8 @@ function tableInserter(db: Db, key: TableKey, file: string) {
     try {
       stmt.run(...values);
     } catch (err) {
+      // a full disk or a locked database is no fault of the row
+      if (storageFault(err)) throw err;
       throw bad('IMPORT_BAD_ROW', `${where} does not fit ${table}: ${(err as Error).message}`);
     }
   };
@@ -115,7 +118,8 @@ export interface StageSummary {
 /**
  * Unpacks and verifies every file of `zip` into a new staged home at `dir` (must not exist).
  * @throws 422 IMPORT_CHECKSUM (size or sha256 differs), IMPORT_ROW_COUNT, IMPORT_BAD_ROW,
- *   IMPORT_BAD_CARD, or a zip read error (ZIP_CORRUPT: CRC or size check failed).
+ *   IMPORT_BAD_CARD, or a zip read error (ZIP_CORRUPT: CRC or size check failed); a fault of
+ *   the server's (a full disk, a database error) as what it is (see stagingFault).
  */
 export async function stageArchive(
   zip: SafeZip,
@@ -139,14 +143,21 @@ export async function stageArchive(
     for (const f of manifest.inventory.files) {
       const entry = zip.entries.get(f.file);
       if (!entry) throw bad('IMPORT_INVENTORY_MISMATCH', `${f.file} is missing`);
-      const rs = await zip.open(entry);
+      const rs = await zip.open(entry).catch((err: unknown) => {
+        throw stagingFault(err, err, f.file);
+      });
       const h = hasher();
-      rs.on('error', (err) => h.t.destroy(err));
+      // what the archive's own stream reports is the archive's fault; anything else is not
+      let archiveFault: unknown;
+      rs.on('error', (err) => {
+        archiveFault = err;
+        h.t.destroy(err);
+      });
       rs.pipe(h.t);
       try {
         await stageFile(db, p, manifest, f.file, h.t, now, summary);
       } catch (err) {
-        throw asRefusal(err, f.file);
+        throw stagingFault(err, archiveFault, f.file);
       }
       const got = h.result();
       if (got.bytes !== f.bytes || got.sha256 !== f.sha256) {
@@ -176,12 +187,27 @@ export async function stageArchive(
   }
 }
 
-/** A read failure of the archive itself (CRC, size, truncation) becomes a 422; disk errors stay what they are. */
-function asRefusal(err: unknown, file: string): unknown {
+/**
+ * What a failure while staging `file` is reported as. Only a fault the archive's own stream
+ * reported (a CRC or size check, a truncated or undecodable entry) is 422 ZIP_CORRUPT, and a line
+ * past the limit 422 IMPORT_BAD_ROW: both are the file's. A refusal already worded passes on; a
+ * storage condition (a full disk, a database locked past its timeout, a refused write) becomes its
+ * catalogued answer (507 DISK_FULL, 503 STORAGE_BUSY, 503 NOT_SAVED); a system error (ENOSPC, EIO)
+ * or any other fault of the server (a database error) passes on as it is, to be answered as
+ * what it is (500 INTERNAL), never as a damaged archive the person would export again for nothing.
+ */
+function stagingFault(err: unknown, archiveFault: unknown, file: string): unknown {
   if (err instanceof KlebbError) return err;
+  const storage = storageFault(err);
+  if (storage) return storage;
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return err;
-  return bad('ZIP_CORRUPT', `${file} cannot be read from the archive: ${e?.message ?? String(err)}`);
+  if (err instanceof LineTooLongError) return bad('IMPORT_BAD_ROW', `${file}: ${err.message}`);
+  if (archiveFault !== undefined) {
+    const why = archiveFault instanceof Error ? archiveFault.message : String(archiveFault);
+    return bad('ZIP_CORRUPT', `${file} cannot be read from the archive: ${why}`);
+  }
+  return err;
 }
 
 async function readSmall(src: AsyncIterable<Buffer>, max: number, name: string): Promise<Buffer> {

@@ -4,7 +4,15 @@
  * small and many); a line longer than `maxLineBytes` is refused rather than buffered.
  */
 
-/** @throws Error "line too long" past `maxLineBytes`. */
+/** A line of the stream longer than the limit: a fault of the file being read, not of the reader. */
+export class LineTooLongError extends Error {
+  constructor(maxLineBytes: number) {
+    super(`a line is longer than ${maxLineBytes} bytes`);
+    this.name = 'LineTooLongError';
+  }
+}
+
+/** @throws LineTooLongError past `maxLineBytes`. */
 export async function* splitLines(
   chunks: AsyncIterable<Buffer>,
   maxLineBytes: number,
@@ -20,7 +28,7 @@ export async function* splitLines(
       start = nl + 1;
       nl = buf.indexOf(10, start);
     }
-    if (buf.length - start > maxLineBytes) throw new Error(`a line is longer than ${maxLineBytes} bytes`);
+    if (buf.length - start > maxLineBytes) throw new LineTooLongError(maxLineBytes);
     carry = Buffer.from(buf.subarray(start));
     if (lines.length) yield lines;
   }
