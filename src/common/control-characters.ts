@@ -58,3 +58,19 @@ export function controlProblem(text: string): string | null {
 export function withoutControls(text: string): string {
   return text.replace(INVISIBLE_ALL, '').replace(LINE_BREAKING_RUNS, ' ');
 }
+
+const EDGE_BLANKS = new RegExp(`^(?:\\p{Zs}|${INVISIBLE.source})+|(?:\\p{Zs}|${INVISIBLE.source})+$`, 'gu');
+
+/**
+ * `text` without the spaces (any Unicode space separator) and invisible formatting characters at
+ * its two ends: what a person cannot see there is no part of a name they typed or picked. Line
+ * breaks and other controls are left for the caller to refuse.
+ */
+export function trimInvisible(text: string): string {
+  return text.replace(EDGE_BLANKS, '');
+}
+
+/** Whether `text` shows anything but spaces, dots and invisible formatting characters. */
+export function hasVisibleName(text: string): boolean {
+  return !/^[\p{Zs}.]*$/u.test(text.replace(INVISIBLE_ALL, ''));
+}

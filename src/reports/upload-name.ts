@@ -3,9 +3,12 @@
  * Unicode name fits in a header): decoded, checked, and turned into a safe stem for the report's
  * own name. A browser sends a bare file name; a name with a path separator, a control character,
  * a bidirectional embedding/override/isolate control (U+202A–U+202E, U+2066–U+2069: they make a
- * name show another extension than its real one) or a dot-only stem did not come from a file
- * picker and is refused rather than guessed at. Right-to-left letters themselves are fine.
+ * name show another extension than its real one) or a stem with nothing visible did not come
+ * from a file picker and is refused rather than guessed at. Right-to-left letters themselves are
+ * fine. Spaces and invisible formatting characters around the name (a trailing space a phone's
+ * rename left, a zero-width space pasted with it) are no part of it and are trimmed first.
  */
+import { hasVisibleName, trimInvisible } from '../common/control-characters.js';
 import { badRequest } from '../errors.js';
 
 /** The file kinds a report can be made from, by extension. */
@@ -27,6 +30,11 @@ function refuse(message: string): never {
   throw badRequest(message, [{ path: HEADER, message }], 'BAD_FILENAME');
 }
 
+function unsupported(why: string): never {
+  const message = `${why}: send a PDF, PNG, JPEG, TXT, MD, CSV or DOCX file`;
+  throw badRequest(message, [{ path: HEADER, message }], 'UNSUPPORTED_FILE_TYPE');
+}
+
 /** Lower-case ASCII letters, digits and single hyphens; accents dropped, the rest a hyphen. */
 export function safeStem(stem: string): string {
   const ascii = stem
@@ -43,8 +51,9 @@ export function safeStem(stem: string): string {
 /**
  * Reads the header value.
  * @throws 400 BAD_FILENAME (naming `headers.x-klebb-filename`) for a value that does not decode,
- *   holds a control character, a bidirectional override or a path separator, is too long, or has no stem;
- *   400 UNSUPPORTED_FILE_TYPE for an extension not in REPORT_EXTENSIONS.
+ *   holds a control character, a bidirectional override or a path separator, is too long, or has
+ *   nothing visible before its extension; 400 UNSUPPORTED_FILE_TYPE for no extension or one not in
+ *   REPORT_EXTENSIONS, named as it was written.
  */
 export function parseUploadName(header: string): UploadName {
   let name: string;
@@ -62,14 +71,19 @@ export function parseUploadName(header: string): UploadName {
   if (/[\u202a-\u202e\u2066-\u2069]/.test(name)) {
     refuse('the file name holds a character that reverses how it reads (a right-to-left override)');
   }
+  name = trimInvisible(name);
+  if (name === '') refuse('the file name is blank');
   if ([...name].length > 200) refuse('the file name is longer than 200 characters');
   const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : '';
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  if (/^\.*$/.test(stem)) refuse('the file name has no name before its extension');
-  if (!(REPORT_EXTENSIONS as readonly string[]).includes(ext)) {
-    const message = `".${ext || name}" files cannot be read: send a PDF, PNG, JPEG, TXT, MD, CSV or DOCX file`;
-    throw badRequest(message, [{ path: HEADER, message }], 'UNSUPPORTED_FILE_TYPE');
+  if (dot === -1 || dot === name.length - 1) {
+    const why = dot === -1 ? 'has no extension' : 'ends in a dot, so it has no extension';
+    unsupported(`the file name "${name}" ${why}`);
   }
+  const stem = name.slice(0, dot);
+  const written = name.slice(dot + 1);
+  const ext = written.toLowerCase();
+  if (!hasVisibleName(stem)) refuse(`the file name has no name before its extension ".${written}"`);
+  if (!(REPORT_EXTENSIONS as readonly string[]).includes(ext))
+    unsupported(`".${written}" files cannot be read`);
   return { original: name, stem: safeStem(stem), ext: ext as ReportExtension };
 }
