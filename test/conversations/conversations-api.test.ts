@@ -226,6 +226,35 @@ describe('POST /api/conversations/search', () => {
     expect((await q('BRÛLÉE'.normalize('NFC'))).map((h: { id: string }) => h.id)).toEqual([title.id]);
   });
 
+  it('ignores case under full case folding, the same on the needle and the text', async () => {
+    const city = await create({
+      title: 'Trip',
+      messages: [{ role: 'user', content: 'first line\nFlight to İSTANBUL on Monday' }],
+    });
+    const street = await create({
+      title: 'Address',
+      messages: [{ role: 'user', content: 'Hauptstraße 5, Köln' }],
+    });
+    const capital = await create({ title: 'GROẞE SCHRITTE', messages: [] });
+    const greek = await create({ title: 'Greek', messages: [{ role: 'user', content: 'ΟΔΟΣ and more' }] });
+    const q = async (needle: string) =>
+      (await s.api('/api/conversations/search', { json: { q: needle } })).body.conversations;
+    const ids = async (needle: string) => (await q(needle)).map((h: { id: string }) => h.id);
+    expect(await ids('istanbul')).toEqual([city.id]);
+    expect(await ids('İstanbul')).toEqual([city.id]);
+    expect(await ids('STANBUL ON')).toEqual([city.id]);
+    expect((await q('istanbul'))[0].snippet).toBe('Flight to İSTANBUL on Monday');
+    expect(await ids('STRASSE')).toEqual([street.id]);
+    expect(await ids('strasse 5')).toEqual([street.id]);
+    expect(await ids('straße')).toEqual([street.id]);
+    expect((await q('SSE 5'))[0]).toMatchObject({ id: street.id, snippet: 'Hauptstraße 5, Köln' });
+    expect(await ids('große')).toEqual([capital.id]);
+    expect(await ids('grosse')).toEqual([capital.id]);
+    expect(await ids('οδοσ')).toEqual([greek.id]);
+    expect(await ids('οδος')).toEqual([greek.id]);
+    expect(await ids('strasse 6')).toEqual([]);
+  });
+
   it('400 without a needle; the needle is not taken from the URL', async () => {
     expect((await s.api('/api/conversations/search', { json: {} })).status).toBe(400);
     expect((await s.api('/api/conversations/search', { json: { q: '' } })).status).toBe(400);

@@ -5,6 +5,7 @@
  * transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { foldCase, unfoldedSpan } from '../../common/case-fold.js';
 import type { ConversationSummary, SearchHit } from '../../common/conversation-types.js';
 import { headGraphemes } from '../../common/graphemes.js';
 import { oneLineTitle } from '../../common/title-text.js';
@@ -134,7 +135,7 @@ const toSummary = (r: Row): ConversationSummary => ({
 /** Conversations of one instance. */
 export class ConversationStore {
   private readonly q;
-  /** Message texts per conversation, in order, for search; dropped on every write to that conversation. */
+  /** Message texts per conversation, in order, folded for search; dropped on every write to that conversation. */
   private readonly texts = new Map<string, string[]>();
   /** The last activity time handed out, ms: activity times only grow, so recency is the order of activity. */
   private lastActiveMs = 0;
@@ -171,6 +172,11 @@ export class ConversationStore {
       oldest: db.prepare('SELECT id FROM conversations ORDER BY active_at ASC, rowid ASC LIMIT ?').pluck(),
       contents: db
         .prepare('SELECT content FROM conversation_messages WHERE conversation_id = ? ORDER BY seq')
+        .pluck(),
+      contentAt: db
+        .prepare(
+          'SELECT content FROM conversation_messages WHERE conversation_id = ? ORDER BY seq LIMIT 1 OFFSET ?',
+        )
         .pluck(),
     };
   }
@@ -298,8 +304,10 @@ export class ConversationStore {
   }
 
   /**
-   * Case-insensitive literal substring search over titles and message text (`.` and `*`
-   * are themselves). Hits come in list order; a transcript hit carries the matching line.
+   * Literal substring search over titles and message text that ignores case under Unicode full
+   * case folding (src/common/case-fold.ts: "STRASSE" finds "straße", "istanbul" finds
+   * "İstanbul"; `.` and `*` are themselves). Hits come in list order; a transcript hit carries
+   * the matching line.
    */
   search(q: unknown): SearchHit[] {
     if (typeof q !== 'string' || q.trim() === '') {
@@ -312,36 +320,43 @@ export class ConversationStore {
         { path: 'q', message: 'too long' },
       ]);
     }
-    // the needle is a literal: every regex character is escaped; `iu` folds case per Unicode,
-    // and the match position is in the original text (lower-casing can change lengths: "İ").
-    // Needle and texts are compared in NFC: "café" typed with a combining accent (as macOS file
-    // names and some keyboards give it) is the same word as "café" with a precomposed é.
-    const needle = q.normalize('NFC');
-    const re = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
+    // Needle and texts are compared in NFC, then folded alike: "café" typed with a combining
+    // accent (as macOS file names and some keyboards give it) is the same word as "café" with a
+    // precomposed é. The match position is found in the folded text and mapped back to the
+    // original for the snippet (folding can change lengths: "ß" is "ss").
+    const needle = foldCase(q.normalize('NFC'));
     const hits: SearchHit[] = [];
     for (const c of this.list()) {
       let snippet: string | undefined;
-      for (const content of this.textsOf(c.id)) {
-        const m = re.exec(content);
-        if (m) {
-          snippet = snippetAround(content, m.index, m[0].length);
+      const texts = this.foldedTextsOf(c.id);
+      for (let i = 0; i < texts.length; i++) {
+        const at = texts[i].indexOf(needle);
+        if (at >= 0) {
+          snippet = this.snippetOf(c.id, i, at, needle.length);
           break;
         }
       }
       if (snippet !== undefined) hits.push({ ...c, snippet });
-      else if (re.test((c.title ?? '').normalize('NFC'))) hits.push(c);
+      else if (foldCase((c.title ?? '').normalize('NFC')).includes(needle)) hits.push(c);
     }
     return hits;
   }
 
-  /** The message texts of a conversation in NFC, from the cache (loaded on first use). */
-  private textsOf(id: string): string[] {
+  /** The message texts of a conversation in NFC, folded, from the cache (loaded on first use). */
+  private foldedTextsOf(id: string): string[] {
     let t = this.texts.get(id);
     if (!t) {
-      t = (this.q.contents.all(id) as string[]).map((text) => text.normalize('NFC'));
+      t = (this.q.contents.all(id) as string[]).map((text) => foldCase(text.normalize('NFC')));
       this.texts.set(id, t);
     }
     return t;
+  }
+
+  /** The snippet of message `index` of a conversation around a match found in its folded text. */
+  private snippetOf(id: string, index: number, at: number, length: number): string {
+    const text = ((this.q.contentAt.get(id, index) as string | undefined) ?? '').normalize('NFC');
+    const span = unfoldedSpan(text, at, length);
+    return snippetAround(text, span.at, span.length);
   }
 
   private insertMessages(id: string, messages: Omit<StoredMessage, 'createdAt'>[], now: string): void {
