@@ -238,8 +238,8 @@ export class ImportJobs {
 
   /**
    * Applies the staged archive (detached). The nonce is spent only when the request is accepted.
-   * @throws 409 BAD_STATE (nothing staged / wrong or spent nonce), 428 CONFIRM_REQUIRED (a populated
-   *   home without `confirm: "REPLACE"`), 400 SELECTION_EMPTY / SELECTION_INVALID.
+   * @throws 409 BAD_STATE (nothing staged / wrong or spent nonce), 400 SELECTION_EMPTY /
+   *   SELECTION_INVALID, then 428 CONFIRM_REQUIRED (a populated home without `confirm: "REPLACE"`).
    */
   apply(input: { nonce: string; confirm?: string; selection?: Partial<Selection> }): Record<string, unknown> {
     this.assertNotApplying();
@@ -251,6 +251,8 @@ export class ImportJobs {
         'this confirmation is not valid (already used, or from another upload); start again',
         'BAD_STATE',
       );
+    // the selection first: nobody is asked to type REPLACE for a choice that cannot be imported
+    const sel = this.selection(input.selection, job.summary);
     if (this.target().populated && input.confirm !== 'REPLACE') {
       throw new KlebbError(
         428,
@@ -258,10 +260,22 @@ export class ImportJobs {
         'this home holds data: type REPLACE to replace it with the archive',
       );
     }
-    const sel = this.selection(input.selection, job.summary);
     if (takesCards(sel)) assertCardFilesSeen(this.live.cards, 'import');
     this.nonce = null;
     return this.launch({ ...job, selection: sel }, true);
+  }
+
+  /**
+   * Checks a selection against the staged archive without applying anything or spending the
+   * nonce, so the web app asks for REPLACE only for a selection that can be imported.
+   * @returns the selection with its defaults filled in, and whether the home holds data (then
+   *   apply needs `confirm: "REPLACE"`).
+   * @throws 409 BAD_STATE when nothing is staged, 400 SELECTION_EMPTY / SELECTION_INVALID.
+   */
+  checkSelection(input: Partial<Selection> | undefined): { selection: Selection; populated: boolean } {
+    const job = this.job;
+    if (job?.state !== 'staged') throw conflict('no import is waiting to be applied', 'BAD_STATE');
+    return { selection: this.selection(input, job.summary), populated: this.target().populated };
   }
 
   private selection(s: Partial<Selection> | undefined, summary?: StageSummary): Selection {
@@ -291,7 +305,7 @@ export class ImportJobs {
     if (nothing)
       throw badRequest(
         'the selection is empty: choose at least one thing to import',
-        undefined,
+        [{ path: 'selection', message: 'names no card and leaves out samples, conversations and reports' }],
         'SELECTION_EMPTY',
       );
     return sel;

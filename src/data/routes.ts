@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findCard } from '../cards/card-context.js';
 import { isIsoDate } from '../common/dates.js';
@@ -27,24 +27,36 @@ import { listSnapshots, takeSnapshot } from './backups.js';
 import { type CsvDialect, cardCsvLines, csvDialectFor } from './card-csv.js';
 import { summariseCard } from './doctor-summary.js';
 import { ExportService } from './export-service.js';
+import type { Selection } from './import-apply.js';
 import { ImportJobs } from './import-job.js';
 import { SnapshotTimer } from './snapshot-timer.js';
 
 const CardParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 const SnapshotParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
+const SelectionBody = Type.Object({
+  cards: Type.Optional(
+    Type.Union([Type.Literal('all'), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 })]),
+  ),
+  samples: Type.Optional(Type.Boolean()),
+  conversations: Type.Optional(Type.Boolean()),
+  reports: Type.Optional(Type.Boolean()),
+});
+/** The selection a request sent, without the keys it left out (they take their defaults). */
+function selectionOf(sel: Static<typeof SelectionBody> | undefined): Partial<Selection> | undefined {
+  return (
+    sel && {
+      ...(sel.cards !== undefined ? { cards: sel.cards } : {}),
+      ...(sel.samples !== undefined ? { samples: sel.samples } : {}),
+      ...(sel.conversations !== undefined ? { conversations: sel.conversations } : {}),
+      ...(sel.reports !== undefined ? { reports: sel.reports } : {}),
+    }
+  );
+}
+const CheckBody = Type.Object({ selection: Type.Optional(SelectionBody) });
 const ApplyBody = Type.Object({
   nonce: Type.String({ minLength: 1, maxLength: 200 }),
   confirm: Type.Optional(Type.String({ maxLength: 20 })),
-  selection: Type.Optional(
-    Type.Object({
-      cards: Type.Optional(
-        Type.Union([Type.Literal('all'), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 })]),
-      ),
-      samples: Type.Optional(Type.Boolean()),
-      conversations: Type.Optional(Type.Boolean()),
-      reports: Type.Optional(Type.Boolean()),
-    }),
-  ),
+  selection: Type.Optional(SelectionBody),
 });
 const SummaryQuery = Type.Object({
   from: CalendarDay('first day of the summary'),
@@ -223,19 +235,17 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     return jobs.start();
   });
   r.get('/api/import/status', async () => jobs.status());
+  r.post('/api/import/check', { schema: { body: CheckBody } }, async (req) => {
+    noDemo();
+    return { ok: true, ...inBody(() => jobs.checkSelection(selectionOf(req.body.selection))) };
+  });
   r.post('/api/import/apply', { schema: { body: ApplyBody } }, async (req, reply) => {
     noDemo();
-    const sel = req.body.selection;
     const out = inBody(() =>
       jobs.apply({
         nonce: req.body.nonce,
         confirm: req.body.confirm,
-        selection: sel && {
-          ...(sel.cards !== undefined ? { cards: sel.cards } : {}),
-          ...(sel.samples !== undefined ? { samples: sel.samples } : {}),
-          ...(sel.conversations !== undefined ? { conversations: sel.conversations } : {}),
-          ...(sel.reports !== undefined ? { reports: sel.reports } : {}),
-        },
+        selection: selectionOf(req.body.selection),
       }),
     );
     return reply.code(202).send(out);

@@ -104,6 +104,34 @@ describe('Settings › Data import', () => {
     const nonce = start.body.nonce as string;
     expect((await api(s, '/api/import/status')).body.nonce).toBeUndefined();
 
+    // the selection is checked before anyone is asked for REPLACE, and checking spends nothing
+    const nothing = { cards: [], samples: false, conversations: false, reports: false };
+    const checkEmpty = await api(s, '/api/import/check', { json: { selection: nothing } });
+    expect(checkEmpty.status).toBe(400);
+    expect(checkEmpty.body.code).toBe('SELECTION_EMPTY');
+    expect(checkEmpty.body.details[0].path).toBe('body.selection');
+    const checkUnknown = await api(s, '/api/import/check', {
+      json: { selection: { cards: ['weight', 'zzz'] } },
+    });
+    expect(checkUnknown.status).toBe(400);
+    expect(checkUnknown.body).toMatchObject({ code: 'SELECTION_INVALID' });
+    expect(checkUnknown.body.error).toContain('zzz');
+    expect(checkUnknown.body.details[0].path).toBe('body.selection.cards');
+    const checked = await api(s, '/api/import/check', { json: { selection: { cards: ['weight'] } } });
+    expect(checked.status, checked.text).toBe(200);
+    expect(checked.body).toEqual({
+      ok: true,
+      populated: true,
+      selection: { cards: ['weight'], samples: true, conversations: true, reports: true },
+    });
+    const emptyNoWord = await api(s, '/api/import/apply', { json: { nonce, selection: nothing } });
+    expect(emptyNoWord.status).toBe(400);
+    expect(emptyNoWord.body.code).toBe('SELECTION_EMPTY');
+    const unknownNoWord = await api(s, '/api/import/apply', {
+      json: { nonce, selection: { cards: ['zzz'] } },
+    });
+    expect(unknownNoWord.body.code).toBe('SELECTION_INVALID');
+
     const noWord = await api(s, '/api/import/apply', { json: { nonce } });
     expect(noWord.status).toBe(428);
     expect(noWord.body.code).toBe('CONFIRM_REQUIRED');
@@ -165,6 +193,9 @@ describe('Settings › Data import', () => {
     expect(
       (await api(s, '/api/conversations')).body.conversations.map((c: { title: string }) => c.title),
     ).toEqual(['Mine']);
+    const notStaged = await api(s, '/api/import/check', { json: {} });
+    expect(notStaged.status).toBe(409);
+    expect(notStaged.body.code).toBe('BAD_STATE');
   });
 
   it('takes a snapshot on request and restores it (REPLACE required)', async () => {

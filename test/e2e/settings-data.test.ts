@@ -1,6 +1,7 @@
 /**
  * Settings › Data in Chromium: choose an archive, see what it holds per card with row counts,
- * untick a card, type REPLACE (the Import button stays off until then), import, and roll back;
+ * untick a card, continue (the server checks the choice; an empty one is said so and nothing
+ * asks for REPLACE), type REPLACE (the Import button stays off until then), import, and roll back;
  * the snapshot taken before the import is listed with Restore. Screenshot:
  * __screenshots__/settings-data-preview.png.
  */
@@ -61,7 +62,12 @@ describe('Settings › Data', () => {
         .evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim())),
     ).toEqual(['Sleep 12 rows', 'Steps 1,500 rows', '👋 Welcome to Klebb 1 row']);
     await preview.locator('li', { hasText: 'Welcome' }).locator('input').uncheck();
+    // nothing asks for REPLACE before the choice is checked
+    expect(await preview.locator('.data-replace').count()).toBe(0);
+    expect(await preview.getByRole('button', { name: 'Import' }).count()).toBe(0);
+    await preview.getByRole('button', { name: 'Continue' }).click();
     const importButton = preview.getByRole('button', { name: 'Import' });
+    await importButton.waitFor();
     expect(await importButton.isDisabled()).toBe(true);
     await preview.locator('.data-replace input').fill('REPLACE');
     await screenshot(page, 'settings-data-preview');
@@ -79,6 +85,35 @@ describe('Settings › Data', () => {
     expect(await ids()).toEqual(['bp', 'welcome']);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('an empty choice is said so before anything asks for REPLACE; another choice is checked again', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${s.url}/settings`);
+    const panel = page.locator('#data');
+    await panel
+      .locator('label', { hasText: 'Import an archive' })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'home.zip', mimeType: 'application/zip', buffer: archive });
+    const preview = panel.locator('.data-preview');
+    await preview.waitFor();
+    for (const box of await preview.locator('input[type=checkbox]').all()) await box.uncheck();
+    await preview.getByRole('button', { name: 'Continue' }).click();
+    await panel.getByText('Nothing is chosen').waitFor();
+    expect(await preview.locator('.data-replace').count()).toBe(0);
+    expect(await preview.getByRole('button', { name: 'Import' }).count()).toBe(0);
+    // a valid choice reaches the confirm step; changing it goes back to Continue
+    await preview.locator('li', { hasText: 'Sleep' }).locator('input').check();
+    await preview.getByRole('button', { name: 'Continue' }).click();
+    await preview.locator('.data-replace input').waitFor();
+    expect(await panel.getByText('Nothing is chosen').count()).toBe(0);
+    await preview.locator('li', { hasText: 'Steps' }).locator('input').check();
+    expect(await preview.locator('.data-replace').count()).toBe(0);
+    expect(await preview.getByRole('button', { name: 'Continue' }).count()).toBe(1);
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+    await preview.waitFor({ state: 'detached' });
+    expect(await ids()).toEqual(['bp', 'welcome']);
+    expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
   });
 
   it("a file that is not a zip gets one plain sentence, not the unzip library's words", async () => {

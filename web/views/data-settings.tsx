@@ -1,7 +1,7 @@
 /**
  * Settings › Data: download everything (`GET /api/export`), import an archive (upload → preview
- * per card with row counts → choose → REPLACE when the home holds data → applied in the
- * background, polled → Roll back), an Apple Health export (apple-health-upload.tsx), the
+ * per card with row counts → choose → the choice checked by the server (`POST /api/import/check`)
+ * → only then REPLACE when the home holds data → applied in the background, polled → Roll back), an Apple Health export (apple-health-upload.tsx), the
  * snapshots with Restore, and the doctor's summary page.
  * The choice replaces, it never merges: the cards ticked become the home's cards (none ticked:
  * the home's cards stay as they are).
@@ -71,6 +71,8 @@ export function DataSettings() {
   const [picked, setPicked] = useState<Record<string, boolean>>({});
   const [sections, setSections] = useState({ samples: true, conversations: true, reports: true });
   const [word, setWord] = useState('');
+  /** The choice the server found importable; the confirm step shows only while it is set. */
+  const [checked, setChecked] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [snapVersion, setSnapVersion] = useState(0);
@@ -122,18 +124,38 @@ export function DataSettings() {
       setJob(s);
       setNonce(s.nonce ?? null);
       setPicked(Object.fromEntries((s.summary?.cards ?? []).map((c) => [c.id, true])));
+      setSections({ samples: true, conversations: true, reports: true });
+      setChecked(false);
       setWord('');
+    });
+
+  const selection = () => ({
+    cards: Object.entries(picked)
+      .filter(([, on]) => on)
+      .map(([id]) => id),
+    ...sections,
+  });
+
+  /** Another choice must be checked again before anyone is asked to confirm it. */
+  const choose = (next: () => void) => {
+    next();
+    setChecked(false);
+    setWord('');
+  };
+
+  const check = () =>
+    run(async () => {
+      await api('/api/import/check', { json: { selection: selection() } });
+      setChecked(true);
     });
 
   const apply = () =>
     run(async () => {
-      const cards = Object.entries(picked)
-        .filter(([, on]) => on)
-        .map(([id]) => id);
       const s = await api<JobStatus>('/api/import/apply', {
-        json: { nonce, confirm: word || undefined, selection: { cards, ...sections } },
+        json: { nonce, confirm: word || undefined, selection: selection() },
       });
       setNonce(null);
+      setChecked(false);
       setJob(s);
     });
 
@@ -192,9 +214,10 @@ export function DataSettings() {
                   <input
                     type="checkbox"
                     checked={picked[c.id] ?? false}
-                    onChange={(e) =>
-                      setPicked({ ...picked, [c.id]: (e.currentTarget as HTMLInputElement).checked })
-                    }
+                    onChange={(e) => {
+                      const on = (e.currentTarget as HTMLInputElement).checked;
+                      choose(() => setPicked({ ...picked, [c.id]: on }));
+                    }}
                   />
                   {c.emoji ? `${c.emoji} ` : ''}
                   {c.label}{' '}
@@ -216,30 +239,37 @@ export function DataSettings() {
                   <input
                     type="checkbox"
                     checked={sections[k]}
-                    onChange={(e) =>
-                      setSections({ ...sections, [k]: (e.currentTarget as HTMLInputElement).checked })
-                    }
+                    onChange={(e) => {
+                      const on = (e.currentTarget as HTMLInputElement).checked;
+                      choose(() => setSections({ ...sections, [k]: on }));
+                    }}
                   />
                   {text}
                 </label>
               </li>
             ))}
           </ul>
-          {populated && (
+          {checked && populated && (
             <label class="data-replace">
               This home holds data ({job?.target?.cards.length} cards). Type REPLACE to replace it:{' '}
               <input value={word} onInput={(e) => setWord((e.currentTarget as HTMLInputElement).value)} />
             </label>
           )}
           <div class="data-actions">
-            <button
-              type="button"
-              class="button button-danger"
-              disabled={busy || (populated && word !== 'REPLACE')}
-              onClick={apply}
-            >
-              Import
-            </button>
+            {checked ? (
+              <button
+                type="button"
+                class="button button-danger"
+                disabled={busy || (populated && word !== 'REPLACE')}
+                onClick={apply}
+              >
+                Import
+              </button>
+            ) : (
+              <button type="button" class="button" disabled={busy} onClick={check}>
+                Continue
+              </button>
+            )}
             <button
               type="button"
               class="button button-quiet"

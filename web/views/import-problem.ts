@@ -33,6 +33,8 @@ const PLAIN = lookupTable<string>({
   IMPORT_ROW_COUNT: BROKEN,
   IMPORT_BAD_ROW: BROKEN,
   IMPORT_BAD_CARD: BROKEN,
+  SELECTION_EMPTY:
+    'Nothing is chosen: tick at least one card, or health samples, conversations or reports, to import.',
 });
 
 /** The sentence to show for a refusal with `code` and the API's `message`. */
