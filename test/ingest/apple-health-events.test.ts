@@ -105,3 +105,27 @@ describe('Apple Health notifications and newer measures', () => {
     expect(await srv.rows('rowing')).toEqual([{ date: day, km: 2.5 }]);
   });
 });
+
+describe('Apple Health sexual activity', () => {
+  it('marks each day with a record logged, whatever its protection metadata; a day without none', async () => {
+    srv = await startIngestServer({ cards: [['intimacy', 'sexual_activity']] });
+    const withProtection = (at: string, used: string) =>
+      `${event('SexualActivity', at, at).replace('/>', '>')}\n  <MetadataEntry key="HKSexualActivityProtectionUsed" value="${used}"/>\n </Record>`;
+    const body = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<HealthData locale="en_US">',
+      withProtection('22:30:00', '1'),
+      withProtection('23:10:00', '0'),
+      event('SexualActivity', '07:00:00', '07:00:00').replaceAll('2026-10-21', '2026-10-23'),
+      '</HealthData>',
+    ].join('\n');
+    const r = await srv.importExport(body);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.unmappedTypes).toEqual({});
+    expect(r.body.warnings).toEqual([]);
+    expect(await srv.rows('intimacy')).toEqual([
+      { date: '2026-10-21', logged: true },
+      { date: '2026-10-23', logged: true },
+    ]);
+  });
+});

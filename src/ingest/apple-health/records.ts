@@ -9,6 +9,7 @@
  *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
  * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
  *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour;
+ *   `HKCategoryTypeIdentifierSexualActivity` → one, the day logged;
  *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end;
  *   a notification (high, low or irregular heart rate, walking steadiness, low cardio fitness,
  *   sleep apnea, loud noise) → one, counted per day.
@@ -262,6 +263,10 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
     case 'handwashing':
     case 'toothbrushing':
       return eventSeconds(metric, a);
+    case 'sexual_activity':
+      // one record each time; whether protection was used is in its metadata, which the row
+      // (logged on the day) does not show, so each counts as unspecified
+      return { metric, units: 'count', point: withSource({ date: own(a.startDate), Unspecified: 1 }, a) };
     default:
       if (NOTIFICATION_METRICS.has(metric))
         return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };

@@ -136,7 +136,7 @@ for (const n of [
 /**
  * Category types (after the `HKCategoryTypeIdentifier` prefix) with a metric: sleep stages,
  * sessions and events whose length is the value (mindful minutes, handwashing and toothbrushing
- * seconds), the stand hours.
+ * seconds), the stand hours, sexual activity (a day with one is logged).
  */
 const CATEGORY: Record<string, string> = {
   SleepAnalysis: 'sleep_analysis',
@@ -144,6 +144,7 @@ const CATEGORY: Record<string, string> = {
   AppleStandHour: 'apple_stand_hour',
   HandwashingEvent: 'handwashing',
   ToothbrushingEvent: 'toothbrushing',
+  SexualActivity: 'sexual_activity',
 };
 
 /**
