@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { UserSettings } from './home/user-settings.js';
+import { rescaleAppleFractions } from './ingest/hae/percent-fractions.js';
 import { redateUtcSamples } from './ingest/hae/redate-samples.js';
 import { rekeySamples } from './ingest/hae/rekey-samples.js';
 import { moveRenamedSamples } from './ingest/hae/rename-samples.js';
@@ -29,5 +30,8 @@ export const MIGRATION_STEPS: MigrationSteps = {
   },
   redateUtcSamples: (db) => {
     redateUtcSamples(db, homeZone(db));
+  },
+  rescaleAppleFractions: (db) => {
+    rescaleAppleFractions(db, homeZone(db));
   },
 };

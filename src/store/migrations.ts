@@ -11,6 +11,8 @@ export interface MigrationSteps {
   moveRenamedSamples(db: Database.Database): void;
   /** Moves Health samples timed in UTC to the person's date (migration 10). */
   redateUtcSamples(db: Database.Database): void;
+  /** Reads the percentages an Apple Health import stored as fractions as percent (migration 12). */
+  rescaleAppleFractions(db: Database.Database): void;
 }
 
 /** One migration: SQL text, or a function given the database and the steps passed in. */
@@ -78,6 +80,11 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   reading entered by hand beside it. Every stored metric is listed in `hae_recompute`, so the
  *   rows the phone wrote before are recognised (a card's row equal to the one its samples make is
  *   recorded as the phone's) before the first push.
+ * - (12) percentages an Apple Health import stored as the fractions its export writes (walking
+ *   asymmetry 0.05 for 5 %, the metrics that may be below 1 %) are read again as fractions and
+ *   keyed as the import keys them now, a sample the metric held already kept once (the
+ *   `rescaleAppleFractions` step, src/ingest/hae/percent-fractions.ts); their metrics' card rows
+ *   are recomputed.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -203,4 +210,5 @@ export const MIGRATIONS: Migration[] = [
   ) WITHOUT ROWID;
   INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
+  (db, steps) => steps.rescaleAppleFractions(db),
 ];

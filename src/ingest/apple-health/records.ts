@@ -4,7 +4,8 @@
  *
  * - `<Record type="HKQuantityTypeIdentifier…" unit value startDate endDate sourceName>` → a point
  *   `{date: startDate, qty: value, source}` in a block named after the catalogue metric with the
- *   record's `unit` (the local date written in `startDate` decides the day, never UTC).
+ *   record's `unit` (the local date written in `startDate` decides the day, never UTC); a
+ *   percentage's `%`, a fraction of one in the export, as `fraction`.
  * - `HKCategoryTypeIdentifierSleepAnalysis` → an unaggregated sleep segment `{startDate, endDate,
  *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
  * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
@@ -26,7 +27,7 @@
  */
 
 import { lookupTable } from '../../common/lookup-table.js';
-import { resolveMetric } from '../hae/format/catalogue.js';
+import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
 import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
 import { ownString } from '../hae/format/own-string.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
@@ -270,8 +271,25 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
     default:
       if (NOTIFICATION_METRICS.has(metric))
         return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
-      return { metric, units: a.unit ?? '', point: withSource({ date: own(a.startDate), qty: a.value }, a) };
+      return {
+        metric,
+        units: unitOf(metric, a.unit),
+        point: withSource({ date: own(a.startDate), qty: a.value }, a),
+      };
   }
+}
+
+/** The metrics kept in percent. */
+const PERCENT_METRICS = new Set(CATALOGUE.filter((e) => e.dimension === 'pct').map((e) => e.key));
+
+/**
+ * A record's unit as the extraction reads it. Apple writes every percentage as a fraction of one
+ * with the unit `%` (walking asymmetry 0.05 is 5 %, an atrial fibrillation burden 0.02 is 2 %):
+ * named `fraction`, so each is read ×100, not only those that cannot be a percent below 1.
+ */
+function unitOf(metric: string, unit: string | undefined): string {
+  if (unit === '%' && PERCENT_METRICS.has(metric)) return 'fraction';
+  return unit ?? '';
 }
 
 /** `HKWorkoutActivityTypeTraditionalStrengthTraining` → `Traditional Strength Training`. */

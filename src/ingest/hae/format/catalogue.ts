@@ -63,7 +63,8 @@ export interface CatalogueEntry {
   /**
    * Values ≤ 1 arriving in `%` are fractions and are multiplied by 100 ("fraction →
    * percent"; pitfall "SpO2 0.94 next to 94.5"). Only set where a real percentage ≤ 1 cannot
-   * happen (SpO2, body fat, double support); never for walking asymmetry or blood alcohol.
+   * happen (SpO2, body fat, double support); never for walking asymmetry or blood alcohol. (An
+   * Apple Health export, whose percentages are all fractions, says so by its unit instead.)
    */
   readonly fractionToPercent?: boolean;
   /** Point fields kept as text in the sample (e.g. `mealTime`). */

@@ -340,7 +340,8 @@ function numberField(
   let v = typeof conv === 'number' ? n * conv : conv(n);
   if (!Number.isFinite(v)) return NON_FINITE;
   let scale = 1;
-  if (b.entry.fractionToPercent && v >= 0 && v <= 1) {
+  // a value sent in a percent unit (not one already a fraction made a percent)
+  if (b.entry.fractionToPercent && conv === 1 && v >= 0 && v <= 1) {
     v *= 100;
     scale = 100;
   }

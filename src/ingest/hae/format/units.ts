@@ -252,7 +252,10 @@ export const DIMENSIONS = {
     fahrenheit,
     K: (k) => k - 273.15,
   }),
-  pct: dim('%', { '%': 1, percent: 1 }),
+  // `fraction`: a share of one (0.05 is 5 %), as Apple's export writes every percentage (its `%`
+  // is HealthKit's percent unit, whose 1 is 100 %); the Apple Health import names it so. A value
+  // with no units is still a percent.
+  pct: dim('%', { '%': 1, percent: 1, fraction: 100 }, true),
   mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
   mgdl: dim('mg/dL', { 'mg/dL': 1 }),
   mmol: dim('mmol/L', { 'mmol/L': 1 }),
