@@ -85,6 +85,10 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   keyed as the import keys them now, a sample the metric held already kept once (the
  *   `rescaleAppleFractions` step, src/ingest/hae/percent-fractions.ts); their metrics' card rows
  *   are recomputed.
+ * - (13) what is logged rather than measured (food, water, caffeine, drinks, insulin) adds the
+ *   entries of sources that share no device (water from an app and a glass entered by hand),
+ *   where the largest source's total was taken: every stored metric is listed in
+ *   `hae_recompute` again, so the rows made by the older rule are recomputed.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -211,4 +215,8 @@ export const MIGRATIONS: Migration[] = [
   INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
   (db, steps) => steps.rescaleAppleFractions(db),
+  `
+  -- logged intakes: the sources that share no device added
+  INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
+  `,
 ];

@@ -39,6 +39,10 @@
  * 4. of the readings left (independent devices, or a day total next to the same day's samples),
  *    the largest is the day's value. Readings are never added to each other, so neither a second
  *    device nor a daily row next to hourly rows (pitfall: 32,361 vs 16,652 steps) double counts.
+ *    Except for what is logged, not measured (`loggedIntake`: food, water, drinks, insulin): there
+ *    the readings of sources that share no device are separate intakes and are added (the
+ *    largest of each group sharing a device counted), as Apple Health adds them; when one of
+ *    them has no source, which device it came from cannot be told, and the largest is taken.
  * `mean` drops, at each instant, points covered by a combined point, then averages the rest
  * (copies each count); `last` takes the latest instant (ties: the combined point, then of points
  * at one instant not covered, the one with the smallest dedupKey: an order-free pick);
@@ -229,8 +233,11 @@ function instantValue(points: readonly Point[]): number {
   return maxOf(groupBy(uncovered(points), (p) => sourceSetKey(p.set)).map(copiesTotal)) ?? 0;
 }
 
-/** The day's total of one `sum` field (rule steps 1–4 of the module comment). */
-function dayTotal(points: readonly Point[]): number | undefined {
+/**
+ * The day's total of one `sum` field (rule steps 1–4 of the module comment); `addSources`: the
+ * metric is a logged intake, whose sources sharing no device are added.
+ */
+function dayTotal(points: readonly Point[], addSources: boolean): number | undefined {
   const daily: Point[] = [];
   const rest: Point[] = [];
   for (const p of points) (isDayReading(p, points) ? daily : rest).push(p);
@@ -249,7 +256,32 @@ function dayTotal(points: readonly Point[]): number | undefined {
     for (const p of family) for (const n of p.set ?? []) names.add(n);
     readings.push({ value: total, set: names.size ? [...names].sort() : null });
   }
-  return maxOf(dropCoveredSources(readings, (r) => r.set).map((r) => r.value));
+  const left = dropCoveredSources(readings, (r) => r.set);
+  return addSources ? intakeTotal(left) : maxOf(left.map((r) => r.value));
+}
+
+/**
+ * Readings of a logged intake: the largest of each group of readings whose sources share a
+ * device, the groups added; the largest alone when a reading's source is unknown (it may be any
+ * of the others').
+ */
+function intakeTotal(readings: readonly { value: number; set: SourceSet }[]): number | undefined {
+  if (readings.some((r) => r.set === null)) return maxOf(readings.map((r) => r.value));
+  const groups: { names: Set<string>; value: number }[] = [];
+  for (const r of readings) {
+    const names = new Set(r.set);
+    let value = r.value;
+    // the groups this reading shares a device with become one with it
+    for (let i = groups.length - 1; i >= 0; i--) {
+      const g = groups[i];
+      if (![...g.names].some((n) => names.has(n))) continue;
+      for (const n of g.names) names.add(n);
+      value = Math.max(value, g.value);
+      groups.splice(i, 1);
+    }
+    groups.push({ names, value });
+  }
+  return groups.length ? groups.reduce((sum, g) => sum + g.value, 0) : undefined;
 }
 
 function mean(values: number[]): number | undefined {
@@ -310,7 +342,7 @@ function dayValues(
     const values = points.map((p) => p.value);
     if (f.reduce === 'min') out[f.name] = minOf(values);
     else if (f.reduce === 'max' || entry.kind === 'max') out[f.name] = maxOf(values);
-    else if (entry.kind === 'sum') out[f.name] = dayTotal(points);
+    else if (entry.kind === 'sum') out[f.name] = dayTotal(points, entry.loggedIntake === true);
     else out[f.name] = mean(uncoveredValues(points));
   }
   return out;

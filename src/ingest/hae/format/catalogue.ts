@@ -67,6 +67,14 @@ export interface CatalogueEntry {
    * Apple Health export, whose percentages are all fractions, says so by its unit instead.)
    */
   readonly fractionToPercent?: boolean;
+  /**
+   * What a person or an app logs (food, water, caffeine, drinks, insulin, inhaler puffs), never
+   * measured by two devices at once: the entries of sources that share no device are separate
+   * intakes, added together as Apple Health adds them (water logged in one app and a glass
+   * entered in Health), where the readings of a measured total (steps of the phone and the
+   * watch) are one walk counted twice.
+   */
+  readonly loggedIntake?: boolean;
   /** Point fields kept as text in the sample (e.g. `mealTime`). */
   readonly textFields?: readonly string[];
   /** `{date, kg}`: the row shape as text. */
@@ -85,6 +93,7 @@ interface EntrySpec {
   fields?: Omit<RowField, 'unit'>[];
   reads?: string;
   fractionToPercent?: boolean;
+  loggedIntake?: boolean;
   textFields?: string[];
 }
 
@@ -112,6 +121,7 @@ function entry(spec: EntrySpec): CatalogueEntry {
     fields,
     reads: spec.reads ?? spec.key,
     fractionToPercent: spec.fractionToPercent ? true : undefined,
+    loggedIntake: spec.loggedIntake ? true : undefined,
     textFields: spec.textFields,
     rowShape: `{date, ${shapeText}}`,
   };
@@ -135,7 +145,7 @@ function m(
 
 /** Sum-per-date nutrient in grams, milligrams or micrograms (docs/HEALTH-AUTO-EXPORT.md, last rows). */
 function nutrient(key: string, dimension: 'g' | 'mg' | 'mcg', aliases?: string[]): CatalogueEntry {
-  return m(key, 'lifestyle', 'sum', dimension, dimension, 1, { aliases });
+  return m(key, 'lifestyle', 'sum', dimension, dimension, 1, { aliases, ...LOGGED });
 }
 
 const SLEEP_FIELDS: Omit<RowField, 'unit'>[] = [
@@ -165,6 +175,7 @@ const WORKOUT_FIELDS: Omit<RowField, 'unit'>[] = [
 ];
 
 const PCT_FROM_FRACTION = { fractionToPercent: true };
+const LOGGED = { loggedIntake: true };
 
 /**
  * Every metric of docs/HEALTH-AUTO-EXPORT.md "The metrics", in catalogue order (roughly the
@@ -278,10 +289,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('handwashing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
   m('toothbrushing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
   entry({ key: 'sexual_activity', category: 'lifestyle', kind: 'any', dimension: 'count', shape: 'counts', fields: [{ name: 'logged', decimals: 0 }] }),
-  m('alcohol_consumption', 'lifestyle', 'sum', 'count', 'drinks', 1, { aliases: ['number_of_alcoholic_beverages'] }),
+  m('alcohol_consumption', 'lifestyle', 'sum', 'count', 'drinks', 1, { aliases: ['number_of_alcoholic_beverages'], ...LOGGED }),
   m('blood_alcohol_content', 'lifestyle', 'max', 'pct', 'pct', 3),
-  m('dietary_energy', 'lifestyle', 'sum', 'kcal', 'kcal', 0),
-  m('dietary_water', 'lifestyle', 'sum', 'ml', 'ml', 0),
+  m('dietary_energy', 'lifestyle', 'sum', 'kcal', 'kcal', 0, LOGGED),
+  m('dietary_water', 'lifestyle', 'sum', 'ml', 'ml', 0, LOGGED),
   nutrient('caffeine', 'mg', ['dietary_caffeine']),
   nutrient('cholesterol', 'mg', ['dietary_cholesterol']),
   nutrient('dietary_sugar', 'g'),
@@ -299,8 +310,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     nutrient(k, 'mcg'),
   ),
   // Medication
-  m('insulin_delivery', 'medication', 'sum', 'iu', 'iu', 1, { textFields: ['reason'] }),
-  m('inhaler_usage', 'medication', 'sum', 'count', 'count', 0),
+  m('insulin_delivery', 'medication', 'sum', 'iu', 'iu', 1, { textFields: ['reason'], ...LOGGED }),
+  m('inhaler_usage', 'medication', 'sum', 'count', 'count', 0, LOGGED),
 ];
 
 const BY_NAME = new Map<string, CatalogueEntry>();
