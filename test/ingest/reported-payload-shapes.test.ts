@@ -86,7 +86,7 @@ describe('shapes reported from real pushes', () => {
     ]);
     // time in bed alone is a night (the Clock app's Bedtime records only that)
     expect(await srv.rows('sleep')).toEqual([
-      { date: '2026-05-18', inBed: 8, wakeTime: '00:00', source: 'iPhone' },
+      { date: '2026-05-18', inBed: 8, source: 'iPhone' },
     ]);
   });
 

@@ -55,11 +55,12 @@ function num(v: unknown): number | undefined {
 
 function nightFromRow(s: Sample, order: number, zone: string | undefined): Night | undefined {
   const v = s.values;
-  const end =
-    parseHaeTimestamp(v.sleepEnd, zone) ??
-    parseHaeTimestamp(v.inBedEnd, zone) ??
-    parseHaeTimestamp(s.at, zone);
+  const ends = parseHaeTimestamp(v.sleepEnd, zone) ?? parseHaeTimestamp(v.inBedEnd, zone);
+  const end = ends ?? parseHaeTimestamp(s.at, zone);
   if (!end) return undefined;
+  // a night known by its date alone, written as the day at midnight (a day's bucket, as a daily
+  // summary stamps it), has no wake time: 00:00 is the bucket's, not the person's
+  const woke = ends !== null || end.time !== '00:00:00';
   const start = parseHaeTimestamp(v.sleepStart, zone) ?? parseHaeTimestamp(v.inBedStart, zone);
   const d: Night['d'] = {};
   for (const k of NIGHT_FIELDS) {
@@ -72,7 +73,7 @@ function nightFromRow(s: Sample, order: number, zone: string | undefined): Night
     end: end.epochMs,
     date: s.date,
     ...(start ? { bedTime: localHourMinute(start) } : {}),
-    wakeTime: localHourMinute(end),
+    ...(woke ? { wakeTime: localHourMinute(end) } : {}),
     source: s.source,
     set: sourceSet(s.source),
     d,

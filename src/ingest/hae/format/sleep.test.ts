@@ -204,7 +204,7 @@ describe('sleep: the four generations of the aggregated row (docs/HEALTH-AUTO-EX
 
   it('with no end time at all, the documented date-only `date` dates the night', () => {
     expect(rows([{ date: '2024-03-02', asleep: 7 }])).toEqual([
-      { date: '2024-03-02', hours: 7, asleep: 7, wakeTime: '00:00' },
+      { date: '2024-03-02', hours: 7, asleep: 7 },
     ]);
   });
 
@@ -229,7 +229,7 @@ describe('sleep: a night sent as a plain point', () => {
     ]);
     expect(aggregateRows('sleep_analysis', r.samples)).toEqual([
       { date: '2026-10-21', hours: 6.8, asleep: 6.8, wakeTime: '23:30', source: 'Watch' },
-      { date: '2026-10-23', hours: 6.5, asleep: 6.5, wakeTime: '00:00' },
+      { date: '2026-10-23', hours: 6.5, asleep: 6.5 },
     ]);
   });
 });
@@ -317,7 +317,7 @@ describe('sleep: overlapping sources inside one row', () => {
     expect(r.samples).toEqual([]);
     expect(r.warnings[0]).toMatch(/implausible sleep over 24 h/);
     expect(rows([{ date: '2024-03-03', asleep: 7, inBed: 300_000_000 }])).toEqual([
-      { date: '2024-03-03', hours: 7, asleep: 7, wakeTime: '00:00' },
+      { date: '2024-03-03', hours: 7, asleep: 7 },
     ]);
     expect(
       rows([
