@@ -42,7 +42,7 @@ describe('401 says what to fix', () => {
 });
 
 describe('a body that is not JSON: 200, quarantined, with advice', () => {
-  it('CSV (multipart or text/csv) asks for the JSON export format', async () => {
+  it('CSV with nothing Klebb reads (multipart or text/csv) asks for the JSON export format', async () => {
     srv = await startIngestServer();
     const multipart = await post(
       srv,
@@ -57,7 +57,8 @@ describe('a body that is not JSON: 200, quarantined, with advice', () => {
     expect(multipart.body.warning).toMatch(
       /ingest\/quarantine\/.*set the automation's Export Format to JSON/,
     );
-    const csv = await post(srv, 'Date/Time,Step Count (count)\n2025-01-01 00:00:00,5\n', {
+    // a CSV that is not Health Auto Export's (its metrics file is read: csv-push.test.ts)
+    const csv = await post(srv, 'Name,Value\nfoo,5\n', {
       authorization: `Bearer ${srv.haeToken}`,
     });
     expect(csv.body.warning).toMatch(/It looks like CSV/);

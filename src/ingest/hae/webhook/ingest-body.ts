@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { headGraphemes } from '../../../common/graphemes.js';
 import { storageFault } from '../../../store/storage-faults.js';
 import { HAE_QUARANTINE_KEEP } from '../env.js';
+import { csvPayload, isCsvBody } from '../format/csv-payload.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { otherSectionWarnings } from '../format/other-sections.js';
 import { normalisePayload } from '../format/payload.js';
@@ -132,6 +133,8 @@ export function ingestInline(
 
 /** A body not seen before (its memo key `bodyKey`), bytes whole: parsed, stored, cards filled. */
 function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentType?: string): WebhookAnswer {
+  const csv = isCsvBody(body, contentType) ? ingestCsv(svc, body, bodyKey, contentType) : undefined;
+  if (csv) return csv;
   let parsed: unknown;
   try {
     parsed = JSON.parse(decodeUtf8(body));
@@ -151,6 +154,25 @@ function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentTy
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(parsed);
   parsed = undefined;
+  return shape(run.addPayloadAndFinish(payload, bodyKey), true);
+}
+
+/**
+ * A body the automation sent as CSV (format/csv-payload.ts): read as the payload its JSON export
+ * would be, stored and put on the cards the same way. Undefined when it holds neither a metrics
+ * nor a workouts file: it is then answered as a body that is not JSON (quarantined, with advice).
+ */
+function ingestCsv(
+  svc: HaeIngest,
+  body: Buffer,
+  bodyKey: Buffer,
+  contentType?: string,
+): WebhookAnswer | undefined {
+  const csv = csvPayload(body, contentType);
+  if (csv.payload.metrics.length === 0 && csv.payload.workouts.length === 0) return undefined;
+  const run = svc.startPush('hae', body.length);
+  const payload = normalisePayload(csv.payload);
+  payload.warnings.unshift(...csv.warnings);
   return shape(run.addPayloadAndFinish(payload, bodyKey), true);
 }
 

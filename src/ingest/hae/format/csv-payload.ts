@@ -1,0 +1,228 @@
+/**
+ * Health Auto Export's CSV export read as the payload its JSON export would be
+ * (docs/HEALTH-AUTO-EXPORT.md "CSV"). An automation set to CSV posts `multipart/form-data` with
+ * one file per data type: the health metrics, one row per time bucket (`Date/Time` or `Date`,
+ * then a column per metric, `Step Count (count)`, `Heart Rate [Min] (count/min)`, `Sleep Analysis
+ * [Core] (hr)`, `VO2 Max (ml/(kg·min))`), and the workouts, one row each (`Workout Type`,
+ * `Start`, `End`, `Active Energy (kcal)`, `Avg. Heart Rate (count/min)`, `Distance (mi)` ...).
+ * A file alone (`text/csv`, or a body that reads as CSV) is read the same way.
+ *
+ * Each metric column becomes a point of the block named by its column (the catalogue reads the
+ * display name: `Weight & Body Mass` is `weight_body_mass`) in the unit in its brackets; the parts
+ * of one metric in square brackets fill the fields its JSON points have (`Min`, `Avg`, `Max`;
+ * `systolic`, `diastolic`; a night's `totalSleep`, `core`, `inBed` ...). An empty cell is no
+ * point. The values are kept as text: the extraction reads them as it reads numbers sent as text.
+ */
+import { resolveMetric } from './catalogue.js';
+
+/** A CSV body read as a payload: what normalisePayload reads, and what could not be read. */
+export interface CsvPayload {
+  payload: { metrics: Record<string, unknown>[]; workouts: Record<string, unknown>[] };
+  warnings: string[];
+}
+
+/** True when a body is to be read as CSV: its Content-Type says so, or its first line reads as a CSV header. */
+export function isCsvBody(body: Buffer, contentType: string | undefined): boolean {
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('multipart/form-data') || type.includes('text/csv')) return true;
+  if (type.includes('json')) return false;
+  const head = body
+    .subarray(0, 512)
+    .toString('utf8')
+    .replace(/^\ufeff/, '');
+  const first = head.split(/\r?\n/, 1)[0] ?? '';
+  return /^\s*"?date(?:\/time)?"?\s*[,;]/i.test(first) || /^\s*"?workout type"?\s*[,;]/i.test(first);
+}
+
+/** The CSV files of a body: the file parts of a multipart body, else the body itself. */
+function csvFiles(body: Buffer, contentType: string | undefined): string[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+  const text = body.toString('utf8');
+  if (!boundary) return [text.replace(/^\ufeff/, '')];
+  const delimiter = `--${boundary[1] ?? boundary[2]}`;
+  const files: string[] = [];
+  for (const part of text.split(delimiter).slice(1)) {
+    if (part.startsWith('--')) break;
+    // the part's headers end at its first empty line; its content ends before the next delimiter
+    const headEnd = /\r?\n\r?\n/.exec(part);
+    if (!headEnd) continue;
+    const content = part.slice(headEnd.index + headEnd[0].length);
+    files.push(content.replace(/\r?\n$/, '').replace(/^\ufeff/, ''));
+  }
+  return files;
+}
+
+/** The rows of a CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF), `,` or `;` apart. */
+export function csvRows(text: string): string[][] {
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  const sep = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === sep) {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      field = '';
+      if (row.some((f) => f.trim() !== '')) rows.push(row);
+      row = [];
+    } else field += c;
+  }
+  row.push(field);
+  if (row.some((f) => f.trim() !== '')) rows.push(row);
+  return rows;
+}
+
+/** A metric column's header: `Name [Part] (unit)`, the part and the unit optional. */
+function headerOf(text: string): { name: string; part?: string; units: string } {
+  const m = /^(.*?)\s*(?:\[([^\]]*)\])?\s*(?:\((.*)\))?\s*$/s.exec(text.trim());
+  return { name: (m?.[1] ?? text).trim(), part: m?.[2]?.trim(), units: (m?.[3] ?? '').trim() };
+}
+
+/** The JSON field of a metric column's part, by the metric's point shape; undefined when none. */
+const PART_FIELDS: Record<string, Record<string, string>> = {
+  minAvgMax: { min: 'Min', avg: 'Avg', max: 'Max' },
+  bloodPressure: { systolic: 'systolic', diastolic: 'diastolic' },
+  counts: {
+    unspecified: 'Unspecified',
+    'protection used': 'Protection Used',
+    'protection not used': 'Protection Not Used',
+  },
+  sleep: {
+    total: 'totalSleep',
+    asleep: 'asleep',
+    'in bed': 'inBed',
+    inbed: 'inBed',
+    core: 'core',
+    deep: 'deep',
+    rem: 'rem',
+    awake: 'awake',
+    unspecified: 'unspecified',
+  },
+};
+
+/** The point field a metric column fills: `qty`, the field of its part, or undefined (a part Klebb does not know). */
+function fieldOf(name: string, part: string | undefined): string | undefined {
+  const shape = resolveMetric(name)?.shape;
+  if (part === undefined || part === '') return shape === 'minAvgMax' ? 'Avg' : 'qty';
+  return PART_FIELDS[shape ?? '']?.[part.toLowerCase()];
+}
+
+/**
+ * Reads the metrics file's rows into metric blocks: one block per metric name, one point per row
+ * with a value in one of its columns.
+ */
+function metricBlocks(rows: string[][], warnings: string[]): Record<string, unknown>[] {
+  const [header, ...data] = rows;
+  const source = header.findIndex((h) => h.trim().toLowerCase() === 'source');
+  const columns: { at: number; name: string; field: string; units: string }[] = [];
+  for (let at = 1; at < header.length; at++) {
+    if (at === source || header[at].trim() === '') continue;
+    const h = headerOf(header[at]);
+    const field = fieldOf(h.name, h.part);
+    if (field === undefined)
+      warnings.push(`CSV column "${header[at].trim()}" is a part of ${h.name} Klebb does not know; not read`);
+    else columns.push({ at, name: h.name, field, units: h.units });
+  }
+  const blocks = new Map<string, { name: string; units: string; data: Record<string, unknown>[] }>();
+  for (const c of columns) {
+    const block = blocks.get(c.name);
+    if (!block) blocks.set(c.name, { name: c.name, units: c.units, data: [] });
+    else if (block.units === '') block.units = c.units;
+  }
+  for (const row of data) {
+    const date = (row[0] ?? '').trim();
+    const points = new Map<string, Record<string, unknown>>();
+    for (const c of columns) {
+      const v = (row[c.at] ?? '').trim();
+      if (v === '') continue;
+      let p = points.get(c.name);
+      if (!p) {
+        p = { date };
+        const s = source >= 0 ? (row[source] ?? '').trim() : '';
+        if (s) p.source = s;
+        points.set(c.name, p);
+      }
+      // a part in another unit than the block's (rare): the value with its unit
+      const units = blocks.get(c.name)?.units;
+      p[c.field] = c.units && units && c.units !== units && c.field === 'qty' ? `${v} ${c.units}` : v;
+    }
+    for (const [name, p] of points) blocks.get(name)?.data.push(p);
+  }
+  return [...blocks.values()].filter((b) => b.data.length > 0);
+}
+
+/** The JSON key of a workouts file's column, by its name (units in brackets aside). */
+const WORKOUT_COLUMNS: Record<string, string> = {
+  'workout type': 'name',
+  type: 'name',
+  start: 'start',
+  end: 'end',
+  'active energy': 'activeEnergyBurned',
+  'active energy burned': 'activeEnergyBurned',
+  distance: 'distance',
+  'avg. heart rate': 'avgHeartRate',
+  'average heart rate': 'avgHeartRate',
+  'max. heart rate': 'maxHeartRate',
+  'maximum heart rate': 'maxHeartRate',
+  'elevation ascended': 'elevationUp',
+  'elevation gain': 'elevationUp',
+};
+
+/** Reads the workouts file's rows into workout objects as the JSON export writes them. */
+function workoutObjects(rows: string[][]): Record<string, unknown>[] {
+  const [header, ...data] = rows;
+  const columns: { at: number; key: string; units: string }[] = [];
+  header.forEach((text, at) => {
+    const h = headerOf(text);
+    const key = WORKOUT_COLUMNS[h.name.toLowerCase()];
+    if (key) columns.push({ at, key, units: h.units });
+  });
+  const out: Record<string, unknown>[] = [];
+  for (const row of data) {
+    const w: Record<string, unknown> = {};
+    for (const c of columns) {
+      const v = (row[c.at] ?? '').trim();
+      if (v === '') continue;
+      w[c.key] = c.key === 'name' || c.key === 'start' || c.key === 'end' ? v : { qty: v, units: c.units };
+    }
+    if (Object.keys(w).length > 0) out.push(w);
+  }
+  return out;
+}
+
+/**
+ * A CSV body (the multipart files of an automation set to CSV, or one CSV file) read as the
+ * payload its JSON export would be; a file that is neither the metrics nor the workouts file is
+ * said in the warnings (without its content).
+ */
+export function csvPayload(body: Buffer, contentType: string | undefined): CsvPayload {
+  const warnings: string[] = [];
+  const payload: CsvPayload['payload'] = { metrics: [], workouts: [] };
+  for (const file of csvFiles(body, contentType)) {
+    const rows = csvRows(file);
+    if (rows.length === 0) continue;
+    const first = rows[0].map((h) => headerOf(h).name.toLowerCase());
+    if (first.includes('workout type') || (first.includes('type') && first.includes('start')))
+      payload.workouts.push(...workoutObjects(rows));
+    else if (first[0] === 'date/time' || first[0] === 'date')
+      payload.metrics.push(...metricBlocks(rows, warnings));
+    else
+      warnings.push(
+        'a CSV file that is neither the Health Metrics nor the Workouts file of Health Auto Export; not read',
+      );
+  }
+  return { payload, warnings };
+}

@@ -1,0 +1,153 @@
+/**
+ * An automation set to CSV posts multipart/form-data with its Health Metrics and Workouts files:
+ * both are read as the JSON export would be (columns named by display name and unit, the parts of
+ * heart rate, blood pressure and sleep in square brackets, empty cells no point), and fill the
+ * same cards; a CSV file alone is read too, and a CSV body with nothing Klebb reads is kept aside
+ * with advice, as before.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const METRICS_CSV = [
+  'Date/Time,Active Energy (kcal),Blood Oxygen Saturation (%),Heart Rate [Min] (count/min),Heart Rate [Max] (count/min),Heart Rate [Avg] (count/min),Resting Heart Rate (count/min),Sleep Analysis [Total] (hr),Sleep Analysis [Asleep] (hr),Sleep Analysis [In Bed] (hr),Sleep Analysis [Core] (hr),Sleep Analysis [Deep] (hr),Sleep Analysis [REM] (hr),Sleep Analysis [Awake] (hr),Step Count (count),VO2 Max (ml/(kg·min)),Walking + Running Distance (mi),Weight & Body Mass (lb),Blood Pressure [Systolic] (mmHg),Blood Pressure [Diastolic] (mmHg)',
+  '2026-07-11 00:00:00,779.45,97.5,52,148,71.3,55,7.2,0,7.9,4.1,1.2,1.9,0.4,10448,44.1,4.12,170.4,,',
+  '2026-07-12 00:00:00,625.32,,50,131,68.9,54,,,,,,,,7499,,3.05,,122,79',
+].join('\r\n');
+
+const WORKOUTS_CSV = [
+  'Workout Type,Start,End,Duration,Active Energy (kcal),Resting Energy (kcal),Intensity (kcal/hr·kg),Max. Heart Rate (count/min),Avg. Heart Rate (count/min),Distance (mi),Max. Speed (mi/hr),Avg. Speed (mi/hr),Flights Climbed,Elevation Ascended (ft),Elevation Descended (ft),Step Count,Location,',
+  'Outdoor Run,2026-07-11 07:00:00,2026-07-11 07:30:00,0:30:00,350,45,9.1,172,150,3.5,8.5,7,2,120,110,4500,Outdoor,',
+  '"Traditional Strength Training, upper body",2026-07-12 18:00:00,2026-07-12 18:45:00,0:45:00,210,60,4.2,,,,,,,,,,Indoor,',
+].join('\r\n');
+
+const BOUNDARY = 'Boundary-7C1B4A62-93F0-4C4B-9E57-0A2F3D1E2B11';
+
+/** The two files as the app posts them. */
+function multipart(files: [string, string][]): Buffer {
+  const parts = files.map(
+    ([name, text]) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n`,
+  );
+  return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`);
+}
+
+const CARDS: [string, string][] = [
+  ['steps', 'step_count'],
+  ['energy', 'active_energy'],
+  ['heart', 'heart_rate'],
+  ['resting', 'resting_heart_rate'],
+  ['sleep', 'sleep_analysis'],
+  ['weight', 'weight_body_mass'],
+  ['distance', 'walking_running_distance'],
+  ['bp', 'blood_pressure'],
+  ['oxygen', 'blood_oxygen_saturation'],
+  ['vo2', 'vo2_max'],
+  ['workouts', 'workouts'],
+];
+
+function post(s: IngestServer, body: Buffer | string, contentType: string) {
+  return s.api('/api/health-auto-export', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': contentType },
+    token: s.haeToken,
+  });
+}
+
+describe('a push in CSV', () => {
+  it('the metrics and workouts files of a multipart push fill the cards as the JSON export does', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const r = await post(
+      srv,
+      multipart([
+        ['HealthMetrics', METRICS_CSV],
+        ['Workouts', WORKOUTS_CSV],
+      ]),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toBeUndefined();
+    const a = '2026-07-11';
+    const b = '2026-07-12';
+    expect(await srv.rows('steps')).toEqual([
+      { date: a, count: 10448 },
+      { date: b, count: 7499 },
+    ]);
+    expect(await srv.rows('energy')).toEqual([
+      { date: a, kcal: 779 },
+      { date: b, kcal: 625 },
+    ]);
+    expect(await srv.rows('heart')).toEqual([
+      { date: a, min: 52, avg: 71.3, max: 148 },
+      { date: b, min: 50, avg: 68.9, max: 131 },
+    ]);
+    expect(await srv.rows('resting')).toEqual([
+      { date: a, bpm: 55 },
+      { date: b, bpm: 54 },
+    ]);
+    expect(await srv.rows('sleep')).toEqual([
+      { date: a, hours: 7.2, inBed: 7.9, core: 4.1, deep: 1.2, rem: 1.9, awake: 0.4 },
+    ]);
+    expect(await srv.rows('weight')).toEqual([{ date: a, kg: 77.29 }]);
+    expect(await srv.rows('distance')).toEqual([
+      { date: a, km: 6.63 },
+      { date: b, km: 4.91 },
+    ]);
+    expect(await srv.rows('bp')).toEqual([{ date: b, systolic: 122, diastolic: 79 }]);
+    expect(await srv.rows('oxygen')).toEqual([{ date: a, pct: 97.5 }]);
+    expect(await srv.rows('vo2')).toEqual([{ date: a, vo2max: 44.1 }]);
+    expect(await srv.rows('workouts')).toEqual([
+      {
+        date: a,
+        trained: true,
+        type: 'Outdoor Run',
+        durationMin: 30,
+        distanceKm: 5.63,
+        calories: 350,
+        avgHr: 150,
+        maxHr: 172,
+        elevationM: 37,
+        startTime: '07:00',
+      },
+      {
+        date: b,
+        trained: true,
+        type: 'Traditional Strength Training, upper body',
+        durationMin: 45,
+        calories: 210,
+        startTime: '18:00',
+      },
+    ]);
+    // the same push again stores nothing new
+    const again = await post(
+      srv,
+      multipart([
+        ['HealthMetrics', METRICS_CSV],
+        ['Workouts', WORKOUTS_CSV],
+      ]),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+    );
+    expect(again.body.samples.new).toBe(0);
+  });
+
+  it('a metrics file alone is read as text/csv or with no Content-Type it names; one with nothing to read is kept aside with advice', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const one = await post(srv, METRICS_CSV, 'text/csv');
+    expect(one.body.ok, one.text).toBe(true);
+    expect(await srv.rows('steps')).toHaveLength(2);
+    // a script posting the file as it is, labelled as plain text
+    const plain = await post(srv, `\ufeff${METRICS_CSV.replace('10448', '10500')}`, 'text/plain');
+    expect(plain.body.ok, plain.text).toBe(true);
+    expect((await srv.rows('steps'))[0]).toEqual({ date: '2026-07-11', count: 10500 });
+    const other = await post(srv, 'Name,Value\nfoo,1\n', 'text/csv');
+    expect(other.body.ok).toBe(false);
+    expect(other.body.warning).toMatch(/It looks like CSV: set the automation's Export Format to JSON/);
+  });
+});
