@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 export interface MigrationSteps {
   /** Re-keys stored Health samples to content-only keys (migration 6). */
   rekeySamples(db: Database.Database): void;
-  /** Moves Health samples stored under a name the catalogue now reads as a metric (migration 9). */
+  /** Moves Health samples stored under a name the catalogue now reads as a metric (migrations 9 and 14). */
   moveRenamedSamples(db: Database.Database): void;
   /** Moves Health samples timed in UTC to the person's date (migration 10). */
   redateUtcSamples(db: Database.Database): void;
@@ -89,6 +89,9 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   entries of sources that share no device (water from an app and a glass entered by hand),
  *   where the largest source's total was taken: every stored metric is listed in
  *   `hae_recompute` again, so the rows made by the older rule are recomputed.
+ * - (14) samples stored under a name the catalogue reads now and did not before (a HealthKit
+ *   identifier written as words, `Swimming Stroke Count`; Apple's `Resting Energy`) are moved to
+ *   their metric as (9) moved the others (`moveRenamedSamples` again).
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -219,4 +222,5 @@ export const MIGRATIONS: Migration[] = [
   -- logged intakes: the sources that share no device added
   INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
+  (db, steps) => steps.moveRenamedSamples(db),
 ];

@@ -91,4 +91,33 @@ describe('metric names in another style', () => {
     expect(r.status).toBe(200);
     expect(r.body.availableUnsubscribed).toEqual(['moodscore']);
   });
+
+  it('HealthKit identifiers written as words and Apple’s Resting Energy fill their metrics’ cards', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['resting', 'basal_energy_burned'],
+        ['strokes', 'swim_stroke_count'],
+        ['pushes', 'wheelchair_push_count'],
+        ['steadiness', 'walking_steadiness'],
+      ],
+    });
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          metrics: [
+            block('Resting Energy', 'kcal', { qty: 1650 }),
+            block('Swimming Stroke Count', 'count', { qty: 420 }),
+            block('Push Count', 'count', { qty: 900 }),
+            block('Apple Walking Steadiness', '%', { qty: 88 }),
+          ],
+        },
+      }),
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.availableUnsubscribed).toEqual([]);
+    expect(await srv.rows('resting')).toEqual([{ date: DAY, kcal: 1650 }]);
+    expect(await srv.rows('strokes')).toEqual([{ date: DAY, count: 420 }]);
+    expect(await srv.rows('pushes')).toEqual([{ date: DAY, count: 900 }]);
+    expect(await srv.rows('steadiness')).toEqual([{ date: DAY, pct: 88 }]);
+  });
 });

@@ -31,13 +31,13 @@ interface OldSample {
   span?: 'day' | 'sample';
 }
 
-/** A database as the code of schema 8 left it, holding `samples` keyed as that code keyed them. */
-function plantOldHome(home: string, samples: OldSample[], seen: string[]): void {
+/** A database as the code of schema `schema` (8 unless said) left it, holding `samples` keyed as that code keyed them. */
+function plantOldHome(home: string, samples: OldSample[], seen: string[], schema = 8): void {
   fs.mkdirSync(`${home}/db`, { recursive: true });
   const db = new Database(`${home}/db/klebb.sqlite`);
   db.pragma('journal_mode = WAL');
-  for (const m of MIGRATIONS.slice(0, 8)) if (typeof m === 'string') db.exec(m);
-  db.pragma('user_version = 8');
+  for (const m of MIGRATIONS.slice(0, schema)) if (typeof m === 'string') db.exec(m);
+  db.pragma(`user_version = ${schema}`);
   db.prepare(
     "INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES (1, '2026-05-12T10:00:00Z', 'hae', 100)",
   ).run();
@@ -147,5 +147,29 @@ describe('samples stored under a name the catalogue now reads', () => {
     fs.writeFileSync(`${box.dataDir}/steps.json`, JSON.stringify(haeCard('steps', 'step_count')));
     srv = await startIngestServer({ home: box.home });
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-10', count: 2000 }]);
+  });
+
+  it('names read since (a HealthKit identifier as words, Apple’s Resting Energy) move too, in a home past the first move', async () => {
+    box = sandboxHome();
+    const at = '2026-05-10 00:00:00 +0200';
+    plantOldHome(
+      box.home,
+      [
+        { metric: 'resting energy', at, values: { qty: 1650, units: 'kcal' }, source: 'Watch' },
+        { metric: 'swimming stroke count', at, values: { qty: 420, units: 'count' }, source: 'Watch' },
+      ],
+      ['resting energy', 'swimming stroke count'],
+      // the schema before the second move
+      MIGRATIONS.length - 1,
+    );
+    fs.mkdirSync(box.dataDir, { recursive: true });
+    fs.writeFileSync(
+      `${box.dataDir}/resting.json`,
+      JSON.stringify(haeCard('resting', 'basal_energy_burned')),
+    );
+    fs.writeFileSync(`${box.dataDir}/strokes.json`, JSON.stringify(haeCard('strokes', 'swim_stroke_count')));
+    srv = await startIngestServer({ home: box.home });
+    expect(await srv.rows('resting')).toEqual([{ date: '2026-05-10', kcal: 1650 }]);
+    expect(await srv.rows('strokes')).toEqual([{ date: '2026-05-10', count: 420 }]);
   });
 });

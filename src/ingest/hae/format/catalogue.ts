@@ -196,7 +196,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('step_count', 'activity', 'sum', 'count', 'count', 0),
   m('walking_running_distance', 'activity', 'sum', 'km', 'km', 2),
   m('active_energy', 'activity', 'sum', 'kcal', 'kcal', 0),
-  m('basal_energy_burned', 'activity', 'sum', 'kcal', 'kcal', 0),
+  m('basal_energy_burned', 'activity', 'sum', 'kcal', 'kcal', 0, { aliases: ['resting_energy'] }),
   m('apple_exercise_time', 'activity', 'sum', 'min', 'minutes', 1),
   m('apple_move_time', 'activity', 'sum', 'min', 'minutes', 1),
   m('apple_stand_time', 'activity', 'sum', 'min', 'minutes', 1),

@@ -188,21 +188,27 @@ export const HEALTHKIT_TYPES: ReadonlyMap<string, string> = new Map<string, stri
   ...NOTIFICATION_TYPES,
 ]);
 
-/** HEALTHKIT_TYPES by the identifier in lower case, with its prefix and without it. */
+/** A name's letters and digits in lower case: `Swimming Stroke Count` and `SwimmingStrokeCount` alike. */
+function lettersOf(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** HEALTHKIT_TYPES by the identifier's letters and digits, with its prefix and without it. */
 const BY_LOWER = new Map<string, string>();
 for (const [type, metric] of HEALTHKIT_TYPES) {
-  BY_LOWER.set(type.toLowerCase(), metric);
-  const bare = type.replace(/^HK(?:Quantity|Category)TypeIdentifier/, '').toLowerCase();
+  BY_LOWER.set(lettersOf(type), metric);
+  const bare = lettersOf(type.replace(/^HK(?:Quantity|Category)TypeIdentifier/, ''));
   if (!BY_LOWER.has(bare)) BY_LOWER.set(bare, metric);
 }
 
 /**
  * The catalogue key of a metric named by its HealthKit identifier, in any letter case, with its
- * `HKQuantityTypeIdentifier` / `HKCategoryTypeIdentifier` prefix or without it
- * (`HKQuantityTypeIdentifierActiveEnergyBurned`, `activeenergyburned` → `active_energy`); a half
+ * `HKQuantityTypeIdentifier` / `HKCategoryTypeIdentifier` prefix or without it, also written as
+ * words (`HKQuantityTypeIdentifierActiveEnergyBurned`, `activeenergyburned` → `active_energy`;
+ * `Swimming Stroke Count`, `Push Count`, as a CSV export or a script heads its column); a half
  * of blood pressure names its field's metric (`blood_pressure_systolic`). Undefined for any other
  * name.
  */
 export function healthKitMetric(name: string): string | undefined {
-  return BY_LOWER.get(name.trim().toLowerCase());
+  return BY_LOWER.get(lettersOf(name));
 }
