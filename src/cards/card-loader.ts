@@ -416,11 +416,14 @@ export class CardLoader {
     }
     const holder = this.registry.get(id);
     const rival = holder && holder.file !== file ? holder.file : undefined;
-    if (rival && claimRank(path.basename(rival), id) < claimRank(name, id)) {
+    // the file that held the id is gone from the disk: this is that card under a new name (`mv`,
+    // `git mv`, a case-only rename, a sync tool), not a second card with the same id
+    const moved = rival !== undefined && !fs.existsSync(rival);
+    if (rival && !moved && claimRank(path.basename(rival), id) < claimRank(name, id)) {
       return { ok: false, apply: () => this.duplicate(file, id, path.basename(rival)) };
     }
     const { body } = splitData(obj);
-    return { ok: true, card: { id, body, holder, rival, previous: current } };
+    return { ok: true, card: { id, body, holder, rival, moved, previous: current } };
   }
 
   /** Puts a judged card in the registry (the file's hash now is `hash`) and tells listeners. */
@@ -431,14 +434,19 @@ export class CardLoader {
     hash: string,
     warnings: LoadError[],
   ): LoadOutcome {
-    const { id, body, holder, rival } = judged;
+    const { id, body, holder, rival, moved } = judged;
     const name = path.basename(file);
     // an unknown meta.ingest.metric is dropped at load
     const sanitized = sanitizeAtLoad(body, { isKnownMetric });
     const { manifest } = sanitized;
     const errors: LoadError[] = [...loadNotes(sanitized, name, id), ...warnings];
     const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash };
-    if (rival) {
+    if (rival && moved) {
+      // the card's file was renamed: the old name is forgotten now, without a problem to report
+      // or a deletion to record when its vanishing is noticed
+      this.registry.removeFile(rival);
+      this.failed.delete(rival);
+    } else if (rival) {
       // this file ranks first, so it takes the id (as a restart would); the others yield and
       // their messages name the new holder
       this.registry.removeFile(rival);
@@ -447,7 +455,9 @@ export class CardLoader {
         if (loser !== file) this.duplicate(loser, id, name);
     }
     if (this.recordChanges) {
-      const before = current && current.id === id ? serializeManifest(current.raw) : undefined;
+      // a renamed file changes the card only as far as its content differs from the old file's
+      const was = current && current.id === id ? current : moved ? holder : undefined;
+      const before = was ? serializeManifest(was.raw) : undefined;
       const after = serializeManifest(body);
       if (before !== after && !this.store.changes.isLatestManifest(id, after))
         this.store.changes.recordManifest(id, name, before, after);
@@ -572,8 +582,10 @@ interface Judged {
   body: ManifestBody;
   /** The card that held the id when it was judged. */
   holder: Card | undefined;
-  /** Another file holding the id that ranks after this one (it yields). */
+  /** Another file holding the id that ranks after this one (it yields), or that is gone (moved). */
   rival: string | undefined;
+  /** True when the rival's file is no longer on the disk: this file is the same card renamed. */
+  moved?: boolean;
   /** The card this file held before. */
   previous: Card | undefined;
 }

@@ -1,0 +1,127 @@
+/**
+ * A card file renamed (`mv`, `git mv`, a case-only rename, a sync tool putting a file under a new
+ * name) is the same card under a new name. The watcher sees the new name appear and the old one
+ * vanish, in either order; before the old one's vanishing was settled, the new file was refused as
+ * a duplicate of its own old self (a problem flashing up in Settings), and the History got a
+ * "Deleted" and a "Created" entry whose Undo would delete the card. Now the card moves to the new
+ * file at once: no problem, no removal, no history entry unless the content changed too. A copy
+ * (both files on the disk) is still refused as a duplicate.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CardEvent } from '../../src/cards/card-loader.js';
+import { WATCH_SETTLE_MS } from '../../src/limits.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const manifestText = (label: string) =>
+  `${JSON.stringify(
+    {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'weight',
+        label,
+        view: { enabled: true, component: 'list-card' },
+        writeable: { fromWebapp: true, inputs: [{ key: 'kg', label: 'kg', type: 'number', required: true }] },
+      },
+    },
+    null,
+    2,
+  )}\n`;
+const rows = Array.from({ length: 30 }, (_, i) => ({
+  date: `2026-04-${String(i + 1).padStart(2, '0')}`,
+  kg: 80 + i / 10,
+}));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let s: TestServer;
+let events: CardEvent[];
+/** Every load problem code seen in `GET /api/manifests` while the test ran. */
+let problems: Set<string>;
+/** Change sets in the History before the test's file operations (the rows stored at the start). */
+let before: Set<number>;
+
+beforeEach(async () => {
+  s = await startServer({
+    before: (_home, dataDir) => {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(path.join(dataDir, 'weight.json'), manifestText('Weight'));
+    },
+  });
+  expect((await s.api('/api/manifests/weight/data', { json: { data: rows } })).status).toBe(200);
+  events = [];
+  problems = new Set();
+  before = new Set((await s.api('/api/changes')).body.changeSets.map((c: { id: number }) => c.id));
+  s.inst.events.on('card', (e) => events.push(e));
+});
+afterEach(async () => {
+  await s.close();
+});
+
+/** The weight card's file and label as listed, noting every problem the list shows meanwhile. */
+async function weightFile(): Promise<{ file?: string; label?: string }> {
+  const list = await s.api('/api/manifests');
+  for (const e of list.body.errors) problems.add(`${e.code} ${path.basename(e.file)}`);
+  const entry = list.body.entries.find((e: { id: string }) => e.id === 'weight');
+  return { file: entry && path.basename(entry.file), label: entry?.meta?.label };
+}
+
+/** Polls until the weight card is listed from `name`, for up to 2 s; returns what it saw last. */
+async function movedTo(name: string): Promise<{ file?: string; label?: string }> {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const v = await weightFile();
+    if (v.file === name || Date.now() > deadline) return v;
+    await sleep(20);
+  }
+}
+
+/** Waits out the old name's settle window, still noting problems, then returns the new history entries. */
+async function settledHistory(): Promise<{ id: number; summary: string }[]> {
+  for (let i = 0; i < 4; i++) {
+    await sleep(WATCH_SETTLE_MS);
+    await weightFile();
+  }
+  const sets: { id: number; summary: string }[] = (await s.api('/api/changes')).body.changeSets;
+  return sets.filter((c) => !before.has(c.id));
+}
+
+describe('a renamed card file', () => {
+  it('case-only rename: the card moves, with its rows, and nothing is reported or recorded', async () => {
+    fs.renameSync(path.join(s.dataDir, 'weight.json'), path.join(s.dataDir, 'Weight.json'));
+    expect(await movedTo('Weight.json')).toEqual({ file: 'Weight.json', label: 'Weight' });
+    expect(await settledHistory()).toEqual([]);
+    expect([...problems]).toEqual([]);
+    expect(events.filter((e) => e.type !== 'card-changed')).toEqual([]);
+    expect(s.inst.cards.store.state('weight').rowCount).toBe(30);
+    // later saves from the app go to the new name
+    const edit = await s.api('/api/manifests/weight', { method: 'PATCH', json: { meta: { label: 'Kg' } } });
+    expect(edit.status).toBe(200);
+    expect(fs.readdirSync(s.dataDir).filter((n) => n.endsWith('.json'))).toEqual(['Weight.json']);
+    expect(fs.readFileSync(path.join(s.dataDir, 'Weight.json'), 'utf8')).toContain('"Kg"');
+  });
+
+  it('renamed and edited at once (a git checkout): one change of the card, no deletion', async () => {
+    fs.writeFileSync(path.join(s.dataDir, 'body-weight.json'), manifestText('Body weight'));
+    fs.rmSync(path.join(s.dataDir, 'weight.json'));
+    expect(await movedTo('body-weight.json')).toEqual({ file: 'body-weight.json', label: 'Body weight' });
+    const history = await settledHistory();
+    expect(history.map((c) => c.summary)).toHaveLength(1);
+    expect(history[0].summary).not.toMatch(/^(Deleted|Created)/);
+    expect([...problems]).toEqual([]);
+    expect(events.filter((e) => e.type !== 'card-changed')).toEqual([]);
+    expect(s.inst.cards.store.state('weight').rowCount).toBe(30);
+  });
+
+  it('a copy beside the original is still refused as a duplicate', async () => {
+    fs.copyFileSync(path.join(s.dataDir, 'weight.json'), path.join(s.dataDir, 'weight-copy.json'));
+    const deadline = Date.now() + 2000;
+    while (!problems.has('DUPLICATE_ID weight-copy.json') && Date.now() < deadline) {
+      await weightFile();
+      await sleep(20);
+    }
+    expect([...problems]).toEqual(['DUPLICATE_ID weight-copy.json']);
+    expect((await weightFile()).file).toBe('weight.json');
+  });
+});
