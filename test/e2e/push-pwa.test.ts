@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { opaqueTag } from '../../src/push/reminder-payload.js';
 import { type PushStandIn, startPushStandIn } from '../helpers/push-stand-in.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
@@ -43,6 +44,13 @@ const walk = {
           title: 'Time for your walk',
           body: 'Put your shoes on',
           trigger: { type: 'daily', time: '21:00' },
+        },
+        {
+          id: 'morning',
+          label: 'Morning walk',
+          title: 'Morning walk',
+          body: 'Before breakfast',
+          trigger: { type: 'daily', time: '07:00' },
         },
       ],
     },
@@ -150,6 +158,62 @@ describe('push and notification click', () => {
         document.activeElement?.closest('[data-card-id]')?.getAttribute('data-card-id'),
       ),
     ).toBe('walk');
+  });
+
+  it('a reminder again while the last one is in the tray replaces it and alerts again; an unreadable push still shows one', async () => {
+    const sub = push.subscribe();
+    await s.api('/api/push/subscribe', { json: { endpoint: sub.endpoint, keys: sub.keys } });
+    expect(
+      (await s.api('/api/notifications/test', { json: { id: 'walk#morning' } })).body.sent,
+    ).toBeGreaterThan(0);
+    const text = push.messagesFor(sub.id)[0].text;
+
+    await w.page.goto(`${s.url}/settings`);
+    await settled(w.page);
+    const cdp = await browser.context.newCDPSession(w.page);
+    const registrations = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        const reg = e.registrations.find((r) => r.scopeURL === `${s.url}/`);
+        if (reg) resolve(reg.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const registrationId = await registrations;
+    const shown = () =>
+      w.page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        const list = await reg.getNotifications();
+        return list.map((n) => ({
+          title: n.title,
+          tag: n.tag,
+          renotify: (n as { renotify?: boolean }).renotify,
+        }));
+      });
+    const withTag = async (tag: string) => (await shown()).filter((n) => n.tag === tag);
+    const tag = opaqueTag('walk#morning');
+
+    // the same reminder twice (yesterday's still in the tray, today's arriving): one notification,
+    // and the one replacing the other alerts like a new one
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: text });
+    await expect.poll(() => withTag(tag), { timeout: 10_000 }).toHaveLength(1);
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: text });
+    await expect
+      .poll(() => withTag(tag), { timeout: 10_000 })
+      .toEqual([{ title: 'Klebb', tag, renotify: true }]);
+
+    // a message the worker cannot read (not JSON, or items that are not objects) still shows a notification
+    for (const data of ['not json', JSON.stringify({ items: [null], more: 2 })]) {
+      await w.page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        for (const n of await reg.getNotifications({ tag: 'klebb' })) n.close();
+      });
+      await expect.poll(() => withTag('klebb'), { timeout: 10_000 }).toEqual([]);
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data });
+      await expect
+        .poll(() => withTag('klebb'), { timeout: 10_000 })
+        .toEqual([{ title: 'Klebb', tag: 'klebb', renotify: true }]);
+    }
+    await cdp.detach();
   });
 
   it('a deep link with action=log opens the card with its entry form', async () => {

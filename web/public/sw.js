@@ -3,7 +3,8 @@
  * not bundled. What it does:
  * - push: shows the reminder a push message carries (src/push/reminder-payload.ts). A private
  *   reminder arrives with the instance name and "You have a reminder." as its text, which is what
- *   the lock screen shows.
+ *   the lock screen shows. Every push shows one notification, which alerts again when it replaces
+ *   an earlier one of the same reminder.
  * - notificationclick: opens the reminder's card (`/?card=<id>`), same origin only: an open Klebb
  *   window is focused and moved there, else a new one opens. The tap target is remembered first
  *   (Cache Storage), because a cold start on iOS can lose the query string of the URL it opens.
@@ -113,23 +114,39 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
+/** What a push shows when its message cannot be read: still a notification (see below). */
+const GENERIC = { title: 'Klebb', body: 'You have a reminder.', url: '/', tag: 'klebb' };
+
+const text = (v, fallback) => (typeof v === 'string' && v !== '' ? v : fallback);
+
 /** The words of the one notification shown for a push message. */
 function notificationFor(data) {
-  const items = Array.isArray(data.items) ? data.items : [];
-  const count = items.length + (Number(data.more) || 0);
-  if (count === 0) return { title: 'Klebb', body: 'You have a reminder.', url: '/', tag: 'klebb' };
+  const items = Array.isArray(data?.items)
+    ? data.items.filter((i) => i !== null && typeof i === 'object')
+    : [];
+  const count = items.length + (Number(data?.more) || 0);
+  if (items.length === 0) return GENERIC;
   const first = items[0];
-  const url = typeof first.url === 'string' ? first.url : '/';
-  if (count === 1) return { title: first.title, body: first.body, url, tag: first.tag };
+  const url = text(first.url, '/');
+  const tag = text(first.tag, GENERIC.tag);
+  const title = text(first.title, GENERIC.title);
+  if (count === 1) return { title, body: text(first.body, GENERIC.body), url, tag };
   const anyPrivate = items.some((i) => i.privacy !== 'public');
   return {
-    title: anyPrivate ? first.title : `${count} reminders for now`,
-    body: anyPrivate ? `You have ${count} reminders.` : items.map((i) => i.title).join(' · '),
+    title: anyPrivate ? title : `${count} reminders for now`,
+    body: anyPrivate ? `You have ${count} reminders.` : items.map((i) => text(i.title, '')).join(' · '),
     url,
-    tag: first.tag,
+    tag,
   };
 }
 
+/**
+ * Every push shows a notification, also one whose message cannot be read: Safari takes the
+ * permission away from a site whose pushes show nothing, and Chrome shows its own "updated in
+ * the background" text. The tag is the reminder's, so today's reminder replaces yesterday's
+ * still in the tray instead of piling up; `renotify` makes the replacement sound and vibrate
+ * like a new one, which without it happens silently and the reminder goes unnoticed.
+ */
 self.addEventListener('push', (event) => {
   let data = {};
   try {
@@ -137,14 +154,20 @@ self.addEventListener('push', (event) => {
   } catch {
     data = {};
   }
-  const shown = notificationFor(data);
+  let shown = GENERIC;
+  try {
+    shown = notificationFor(data);
+  } catch {
+    shown = GENERIC;
+  }
   event.waitUntil(
     (async () => {
-      const windows = await self.clients.matchAll({ type: 'window' });
+      const windows = await self.clients.matchAll({ type: 'window' }).catch(() => []);
       for (const w of windows) w.postMessage({ type: 'klebb-reminder', payload: data });
       await self.registration.showNotification(shown.title, {
         body: shown.body,
         tag: shown.tag,
+        renotify: true,
         icon: '/icons/icon-192.png',
         badge: '/icons/icon-192.png',
         data: { url: shown.url },
