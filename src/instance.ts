@@ -19,7 +19,9 @@ import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hi
 import { ConversationStore } from './chat/conversations/conversation-store.js';
 import { TurnHub } from './chat/turns/turn-hub.js';
 import type { Config } from './config.js';
+import { backupsDir } from './data/backups.js';
 import { recoverImport } from './data/import-job.js';
+import { removeLeftOverCopies } from './data/leftover-copies.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
@@ -135,6 +137,9 @@ export async function openInstance(
   const recovered = recoverImport(db, layout);
   if (recovered)
     log.warn({ job: recovered.id, outcome: recovered.recovered }, 'an interrupted import was recovered');
+  // copies of the database an export or a snapshot left behind when a crash cut it short
+  const leftovers = removeLeftOverCopies(layout.home, backupsDir(layout.home));
+  if (leftovers.length > 0) log.info({ removed: leftovers }, 'removed database copies a crash left behind');
   // the cards this home knew before its files are read (a card added since is an arrival)
   const knownBefore = [...store.allStates().keys()];
   // writes a crash cut short are finished or undone before the files are read

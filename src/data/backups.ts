@@ -19,6 +19,7 @@ import { BACKUP_PRE_IMPORT_KEEP } from '../limits.js';
 import type { Db } from '../store/database.js';
 import { backupDatabase } from './db-snapshot.js';
 import { type CardSource, plainFiles } from './export-files.js';
+import { stagingName } from './leftover-copies.js';
 import { assertSnapshotWhole, snapshotDamage, snapshotInfoProblem } from './snapshot-check.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 
@@ -83,7 +84,8 @@ export async function takeSnapshot(
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   let name = `${kind}-${stamp}`;
   if (fs.existsSync(path.join(root, name))) name += `-${randomBytes(2).toString('hex')}`;
-  const tmp = path.join(root, `.${name}.tmp`);
+  // named for this process, so that a start after a crash knows the half-built folder for a leftover
+  const tmp = path.join(root, stagingName(name));
   fs.rmSync(tmp, { recursive: true, force: true });
   const p = stagedPaths(tmp);
   try {

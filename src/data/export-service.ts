@@ -4,18 +4,19 @@
  * the snapshot file is removed when the stream ends, fails or is abandoned. One export at a time
  * per home (a second one is 409 EXPORT_RUNNING): each costs a full copy of the database on disk.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { conflict } from '../errors.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { projectRoot } from '../home/project-root.js';
+import { spoolName } from '../ingest/spool-files.js';
 import type { Db } from '../store/database.js';
 import { backupDatabase, openSnapshot } from './db-snapshot.js';
 import { type CardSource, exportFiles } from './export-files.js';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './export-format.js';
 import { exportZipStream } from './export-zip.js';
+import { scratchDir } from './leftover-copies.js';
 
 /** This build's version (package.json), written into every export manifest. */
 export function appVersion(): string {
@@ -74,8 +75,8 @@ export class ExportService {
     if (this.running)
       throw conflict('an export is already running; try again when it has finished', 'EXPORT_RUNNING');
     this.running = true;
-    const tmpDir = path.join(this.src.layout.home, 'tmp');
-    const snapFile = path.join(tmpDir, `export-${randomBytes(6).toString('hex')}.sqlite`);
+    // named for this process, so that a start after a crash knows the copy for a leftover
+    const snapFile = path.join(scratchDir(this.src.layout.home), spoolName('sqlite'));
     let snap: Db | undefined;
     const cleanup = () => {
       try {
