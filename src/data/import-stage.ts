@@ -1,7 +1,8 @@
 /**
  * Unpacks a checked archive into a staged home (src/data/staged-home.ts), verifying as it goes:
  * each file's size and sha256 against the inventory, each line file's row count, each row valid
- * JSON (and each table row made of that table's columns only), each manifest a JSON object whose
+ * JSON with every number one JavaScript keeps as written (and each table row made of that table's
+ * columns only), each manifest a JSON object whose
  * `meta.id` is its card. The home itself is not touched: a refusal leaves only the staging
  * folder, which the caller removes. Memory stays flat: rows go to the staged database in
  * batches as they stream.
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { Transform } from 'node:stream';
 import { jsonShapeProblem } from '../common/json-guard.js';
+import { jsonNumberProblem } from '../common/json-text.js';
 import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import { IMPORT_MAX_LINE_BYTES } from '../limits.js';
 import { MIGRATION_STEPS } from '../migration-steps.js';
@@ -50,6 +52,10 @@ function parseRow(line: string, where: string): unknown {
   }
   const p = jsonShapeProblem(v);
   if (p) throw bad('IMPORT_BAD_ROW', `${where}: ${p.path} ${p.message}`);
+  // a number JavaScript does not keep as written (1e999 read back as null, 1e-400 as 0, a
+  // 17-digit integer rounded) would be imported as text and lost at every read
+  const n = jsonNumberProblem(line);
+  if (n) throw bad('IMPORT_BAD_ROW', `${where}: ${n.path} ${n.message}`);
   return v;
 }
 

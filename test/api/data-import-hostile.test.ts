@@ -183,6 +183,36 @@ describe('hostile archives', () => {
     );
   });
 
+  it('refuses a row holding a number JavaScript cannot keep, naming the line and the field', async () => {
+    // 1e999 would be read back as null, 1e-400 as 0, a 17-digit integer rounded: a silent loss
+    for (const [value, words] of [
+      ['1e999', 'too large'],
+      ['-1e999', 'too large'],
+      ['1e-400', 'too small'],
+      ['12345678901234567', 'rounded'],
+    ]) {
+      const rows = `{"date":"2026-04-01","systolic":120}\n{"date":"2026-04-02","systolic":${value}}\n`;
+      const files = validFiles().map((f) => (f.name === 'cards/bp.rows.jsonl' ? { ...f, data: rows } : f));
+      const m = JSON.parse(String(files.at(-1)?.data));
+      const entry = m.inventory.files.find((f: { file: string }) => f.file === 'cards/bp.rows.jsonl');
+      entry.bytes = Buffer.byteLength(rows);
+      entry.sha256 = sha(rows);
+      files[files.length - 1] = { name: 'klebb-export.json', data: JSON.stringify(m) };
+      const file = path.join(work, `number-${value}.zip`);
+      fs.writeFileSync(file, await buildZip(files));
+      const out: string[] = [];
+      const rc = await importMain([file, '--apply', '--target', path.join(work, `number-home-${value}`)], {
+        out: (x) => out.push(x),
+        err: () => {},
+      });
+      expect(rc, value).toBe(1);
+      const answer = JSON.parse(out.join(''));
+      expect(answer, value).toMatchObject({ ok: false, code: 'IMPORT_BAD_ROW' });
+      expect(answer.error ?? answer.message, value).toMatch(/cards\/bp\.rows\.jsonl line 2: systolic is .*/);
+      expect(answer.error ?? answer.message, value).toContain(words);
+    }
+  });
+
   it('refuses a file that does not match its checksum', async () => {
     const files = validFiles();
     const rows = files.find((f) => f.name === 'cards/bp.rows.jsonl');
