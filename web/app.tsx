@@ -18,6 +18,7 @@ import {
 } from './components/icons.js';
 import { LiveStatus } from './components/live-status.js';
 import { OfflineBanner } from './components/offline-banner.js';
+import { currentDay } from './lib/dates.js';
 import { instance } from './lib/instance.js';
 import { type Match, matchRoute, route } from './lib/router.js';
 import { shownTheme, toggleTheme } from './lib/theme.js';
@@ -96,6 +97,8 @@ function viewFor(m: Match): JSX.Element {
 
 export function App() {
   const m = matchRoute(route.value);
+  // a new day while the page is open draws every view again (Today moves on to it)
+  currentDay.value;
   // sign-in pages: no navigation, no chat, nothing that needs a signed-in caller
   if (m.name === 'login' || m.name === 'setup' || m.name === 'register') {
     return (

@@ -1,11 +1,12 @@
 /**
- * Browser entry: applies the theme, starts the router, loads the instance branding, reports the
+ * Browser entry: applies the theme, starts the router and the watch for a new day, loads the instance branding, reports the
  * browser's time zone to the server (once per load), registers the service worker (reminders,
  * offline), and renders the shell.
  */
 import { render } from 'preact';
 import { App } from './app.js';
 import { isSignInPath } from './auth/sign-in-paths.js';
+import { startDayWatch } from './lib/dates.js';
 import { loadInstance, reportTimeZone } from './lib/instance.js';
 import { startLive } from './lib/live.js';
 import { startServiceWorker } from './lib/push.js';
@@ -15,6 +16,7 @@ import './styles/app.css';
 
 startTheme();
 startRouter();
+startDayWatch();
 // the sign-in pages need none of this, and a signed-out browser would only get 401s
 if (!isSignInPath(location.pathname)) {
   void loadInstance();

@@ -3,6 +3,7 @@
  * browser's (it is what the app reports to the server). Day arithmetic comes from the
  * code the server uses too (src/common/dates.ts).
  */
+import { signal } from '@preact/signals';
 import { addDays, daysBetween, isIsoDate, todayIn } from '../../src/common/dates.js';
 import { day } from './format.js';
 import { browserTimeZone } from './instance.js';
@@ -24,6 +25,38 @@ export function today(): string {
   if (!zone || now - zone.at > ZONE_TTL_MS) zone = { tz: browserTimeZone(), at: now };
   lastToday = { day: todayIn(zone.tz), at: now };
   return lastToday.day;
+}
+
+/**
+ * The person's calendar day, as a signal that moves on when the day changes while the page is
+ * open (startDayWatch). A page reads `today()` as it draws, but nothing made it draw again at
+ * midnight: Today left open overnight (a dashboard tab, the installed app brought back in the
+ * morning) still showed yesterday as "Today", and an entry added there was dated yesterday.
+ * The app's root reads this signal, so every view draws again with the new day.
+ */
+export const currentDay = signal(today());
+
+/** How often an open page checks whether the day has changed, ms. */
+const DAY_CHECK_MS = 30_000;
+
+/** Moves `currentDay` on when the calendar day is another now. */
+function checkDay(): void {
+  lastToday = null;
+  const d = today();
+  if (d !== currentDay.value) currentDay.value = d;
+}
+
+/**
+ * Keeps `currentDay` right while the page is open: checked every DAY_CHECK_MS and whenever the
+ * page comes back (a phone suspends timers while the app is in the background). Call once.
+ */
+export function startDayWatch(): void {
+  setInterval(checkDay, DAY_CHECK_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') checkDay();
+  });
+  window.addEventListener('focus', checkDay);
+  window.addEventListener('pageshow', checkDay);
 }
 
 /** Labels already made, by kind, date and the current year (the year decides whether it shows). */

@@ -10,6 +10,7 @@
 import { useState } from 'preact/hooks';
 import { openChatWith } from '../chat/launcher-state.js';
 import { api } from '../lib/api.js';
+import { currentDay } from '../lib/dates.js';
 import { cardsVersion, dataVersion } from '../lib/live.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/gallery.css';
@@ -55,7 +56,8 @@ function bringIntoView(cardId: string): void {
 }
 
 export function TodayNudges() {
-  const version = `${cardsVersion.value}:${dataVersion.value}`;
+  // read again on a new day too: what is due or overdue depends on the day
+  const version = `${cardsVersion.value}:${dataVersion.value}:${currentDay.value}`;
   const res = useResource(
     async (signal) => {
       const [hygiene, cc] = await Promise.all([
