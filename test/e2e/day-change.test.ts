@@ -3,7 +3,9 @@
  * morning) moves on to the new day. Before, Today still showed yesterday under "Today", and an
  * entry added there in the morning was dated yesterday. In Debian's Chromium with the browser's
  * clock at 23:59 on Monday 20 April 2026 (Europe/Berlin), then eight hours on: Today shows Tuesday
- * 21 April and a weight entered then is dated 2026-04-21; a page opened on a past day stays on it (Yesterday becomes Sunday).
+ * 21 April and a weight entered then is dated 2026-04-21; a page opened on a past day stays on it
+ * (Yesterday becomes Sunday). The zone can change under an open page too (a phone that travels):
+ * the server is told, so that reminders and the chat's "today" follow it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -48,6 +50,35 @@ describe('a page open when the day changes', { timeout: 90_000 }, () => {
       .toEqual([{ date: '2026-04-21', kg: 80.5 }]);
     expect(w.problems).toEqual([]);
     await w.page.close();
+  });
+
+  it('a phone that travels into another zone with the app open tells the server, and Today follows', async () => {
+    // a browser of its own, whose zone this test sets and changes (no zone fixed at launch)
+    const roaming = await launchBrowser();
+    try {
+      const w = await roaming.newPage();
+      const cdp = await roaming.context.newCDPSession(w.page);
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Europe/Berlin' });
+      await w.page.clock.install({ time: new Date('2026-04-21T00:30:00+02:00') });
+      await w.page.goto(`${s.url}/`);
+      await settled(w.page);
+      await expect.poll(() => s.inst.user.timeZone()).toBe('Europe/Berlin');
+      const dateBar = () => w.page.locator('.date-bar-title p').first().textContent();
+      expect(await dateBar()).toBe('Tuesday 21 April');
+
+      // the phone lands in New York, where it is still Monday evening: its zone changes under the open app
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: '' });
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'America/New_York' });
+      await w.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      await expect.poll(() => s.inst.user.timeZone()).toBe('America/New_York');
+      await expect.poll(dateBar).toBe('Monday 20 April');
+      expect(await w.page.locator('.date-bar h1').textContent()).toBe('Today');
+      expect(w.problems).toEqual([]);
+    } finally {
+      await roaming.close();
+      // the zone of the other tests' browser
+      await s.api('/api/user/tz', { json: { tz: 'Europe/Berlin' } });
+    }
   });
 
   it('a page opened on a past day stays on that day', async () => {

@@ -41,7 +41,9 @@ const DAY_CHECK_MS = 30_000;
 
 /** Moves `currentDay` on when the calendar day is another now. */
 function checkDay(): void {
+  // the zone is read afresh too: a phone that crossed into another zone has another day
   lastToday = null;
+  zone = null;
   const d = today();
   if (d !== currentDay.value) currentDay.value = d;
 }
