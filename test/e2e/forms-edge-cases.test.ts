@@ -3,6 +3,8 @@
  * - an optional stepper with a `default` starts at the default but can be cleared, so the entry
  *   leaves it out; the first press after clearing brings the default back; a required stepper has
  *   no Clear;
+ * - a stepper stepping a value with more decimals than its step keeps them (1.25 by 0.5 is 1.75,
+ *   not 1.8);
  * - a writable card whose only input was dropped at load (an unknown `wobble` type) offers no
  *   "Add entry" and no form: it says it takes no entries from the web app.
  */
@@ -50,7 +52,27 @@ const mood = {
   data: [],
 };
 
-const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals, mood] });
+/** Hours of a nap in half hours, the form starting from the latest row (an agent wrote 1.25). */
+const naps = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'naps',
+    label: 'Naps',
+    emoji: '😴',
+    order: 3,
+    view: { enabled: true, component: 'generic-card', display: { template: '{hours|} h' } },
+    writeable: {
+      fromWebapp: true,
+      pastAllowed: true,
+      maxReadingsPerDay: 99,
+      prefillFromLatest: true,
+      inputs: [{ key: 'hours', type: 'stepper', label: 'Hours', min: 0, max: 12, step: 0.5, default: 1 }],
+    },
+  },
+  data: [{ date: '2026-01-05', hours: 1.25 }],
+};
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals, mood, naps] });
 
 describe('entry form edges', () => {
   it('an optional stepper with a default can be left empty; a required one cannot', async () => {
@@ -69,6 +91,28 @@ describe('entry form edges', () => {
     await form.getByRole('button', { name: 'Pulse: clear' }).click();
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => d.data('vitals')).toEqual([{ date: todayIn(TZ), sets: 3 }]);
+  });
+
+  it('a stepper keeps the decimals of its value: 1.25 stepped by 0.5 is 1.75, then 2.25', async () => {
+    const w = await d.open('/', PHONE);
+    const card = cardOf(w, 'naps');
+    await card.getByRole('button', { name: 'Add entry' }).click();
+    const form = card.getByRole('form');
+    const value = form.locator('.stepper-value');
+    expect(await value.textContent()).toBe('1.25');
+    await form.getByRole('button', { name: 'Hours: more' }).click();
+    expect(await value.textContent()).toBe('1.75');
+    await form.getByRole('button', { name: 'Hours: more' }).click();
+    expect(await value.textContent()).toBe('2.25');
+    await form.getByRole('button', { name: 'Hours: less' }).click();
+    expect(await value.textContent()).toBe('1.75');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => d.data('naps'))
+      .toEqual([
+        { date: '2026-01-05', hours: 1.25 },
+        { date: todayIn(TZ), hours: 1.75 },
+      ]);
   });
 
   it('a card whose inputs were all dropped offers no entry form', async () => {
