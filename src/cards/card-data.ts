@@ -9,6 +9,7 @@
  * - A card with `schema.type` set only takes data of that JSON type.
  */
 
+import { isIsoDate } from '../common/dates.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import { badRequest, forbidden, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
@@ -193,11 +194,26 @@ export function appendRow(ctx: CardContext, id: string, path: unknown, value: un
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
   checkRowDate(card, segs.length === 0, value, opts, 'value');
-  const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor));
+  const dayOrder = segs.length === 0 ? rowDayOrder(card, value) : undefined;
+  const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor, dayOrder));
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
   const warnings = rowWarnings(card.manifest.meta, segs.length === 0, value);
   return warnings.length > 0 ? { ...r, warnings } : r;
+}
+
+/**
+ * The day a row appended at the top of `card` is kept in order by: its date field
+ * (`meta.view.dateField`, default `date`) when that starts with a real `YYYY-MM-DD`, else
+ * undefined (the row goes last). A back-filled day then goes to its place among rows kept in day
+ * order, as entries and the phone's rows do, and never reads as the newest row.
+ */
+function rowDayOrder(card: Card, value: unknown): { field: string; day: string } | undefined {
+  if (!isRowObject(value)) return undefined;
+  const field = writePolicyOf(card.manifest.meta).dateField;
+  const written = value[field];
+  if (typeof written !== 'string' || !isIsoDate(written.slice(0, 10))) return undefined;
+  return { field, day: written.slice(0, 10) };
 }
 
 /** `update_row`: RFC 7396 merge of `changes` into the object at `path` → `{ok, id, after, etag}`. */

@@ -116,6 +116,11 @@ export class CardDataStore {
       rowById: db.prepare('SELECT id, pos, body FROM card_rows WHERE id = ? AND card_id = ?'),
       rowIdTaken: db.prepare('SELECT 1 FROM card_rows WHERE id = ?'),
       posTaken: db.prepare('SELECT 1 FROM card_rows WHERE card_id = ? AND pos = ?'),
+      firstLaterPos: db
+        .prepare(
+          "SELECT pos FROM card_rows WHERE card_id = ? AND json_type(body, ?) = 'text' AND json_extract(body, ?) >= ? ORDER BY pos LIMIT 1",
+        )
+        .pluck(),
       insertRowWithId: db.prepare('INSERT INTO card_rows (id, card_id, pos, body) VALUES (?,?,?,?)'),
       shiftOut: db.prepare('UPDATE card_rows SET pos = -pos - 1 WHERE card_id = ? AND pos >= ?'),
       shiftBack: db.prepare('UPDATE card_rows SET pos = -pos WHERE card_id = ? AND pos < 0'),
@@ -286,14 +291,28 @@ export class CardDataStore {
     });
   }
 
-  /** Appends `value` to the array at `segs` (docs/CHAT-AGENT.md append_row). */
-  append(cardId: string, segs: Segment[], pathText: string, value: unknown, actor: Actor) {
+  /**
+   * Appends `value` to the array at `segs` (docs/CHAT-AGENT.md append_row). With `dayOrder` (a
+   * row of `day`, `YYYY-MM-DD`, dated by `field`, appended at the top of the card) the row goes
+   * to its day's place instead when the card's rows are in day order and one of them is of a
+   * later day: before the first such row (after the rows of its own day), so a back-filled day
+   * never reads as the newest row. Recorded as a plain append of that row either way.
+   */
+  append(
+    cardId: string,
+    segs: Segment[],
+    pathText: string,
+    value: unknown,
+    actor: Actor,
+    dayOrder?: { field: string; day: string },
+  ) {
     return this.mutate(cardId, segs, pathText, actor, 'append', {
       whole: (doc) => {
         const r = ops.appendRow(doc, segs, value, pathText, cardId);
         return { doc: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
       },
       rootArrayAppend: () => value,
+      rootArrayPlace: dayOrder ? () => this.dayPlace(cardId, dayOrder.field, dayOrder.day) : undefined,
       element: (el, rest) => {
         const r = ops.appendRow(el, rest, value, pathText, cardId);
         return { el: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
@@ -402,6 +421,22 @@ export class CardDataStore {
   }
 
   /** The newest `n` elements of a top-level array, newest first (empty for other shapes). */
+  /**
+   * The position a row of `day` takes among rows kept in day order by `field` (rowsInDayOrder):
+   * that of the first row of a later day; undefined when there is none (it goes last) or the
+   * rows are not in day order (their order is left as it is). Reads the date index first, so a
+   * row of the latest day costs no scan.
+   */
+  private dayPlace(cardId: string, field: string, day: string): number | undefined {
+    const afterDay = `${day}~`; // every value of the day itself ('YYYY-MM-DDT…') sorts before it
+    const latest = this.maxDate(cardId, field);
+    if (latest === null || latest < afterDay) return undefined;
+    if (!this.rowsInDayOrder(cardId, field)) return undefined;
+    const path = `$.${field}`;
+    const pos = this.q.firstLaterPos.get(cardId, path, path, afterDay) as number | undefined;
+    return pos ?? undefined;
+  }
+
   newestRows(cardId: string, n: number): unknown[] {
     return (this.q.rowsWindowDesc.all(cardId, n, 0) as string[]).map((b) => JSON.parse(b));
   }
@@ -734,6 +769,8 @@ export class CardDataStore {
       element: (el: unknown, rest: Segment[]) => { el: unknown; result: R };
       /** Append to the root array without reading it: returns the value to append. */
       rootArrayAppend?: () => unknown;
+      /** With rootArrayAppend: the position to insert at instead of the end (later rows move down), or undefined. */
+      rootArrayPlace?: () => number | undefined;
       /** A root filter with nothing after it removes the element itself. */
       removeElement?: boolean;
       /** True when the operation's result changed nothing: then nothing is written or recorded. */
@@ -749,7 +786,13 @@ export class CardDataStore {
           if (how.rootArrayAppend) {
             const body = JSON.stringify(how.rootArrayAppend() ?? null);
             const max = this.q.maxPos.get(cardId) as number | null;
-            const pos = (max ?? -1) + 1;
+            let pos = (max ?? -1) + 1;
+            const at = how.rootArrayPlace?.();
+            if (at !== undefined) {
+              this.q.shiftOut.run(cardId, at);
+              this.q.shiftBack.run(cardId);
+              pos = at;
+            }
             const rowId = Number(this.q.insertRow.run(cardId, pos, body).lastInsertRowid);
             const total = st.row_count + 1;
             const version = this.changes.record(cardId, actor, op, pathText, undefined, body, { rowId, pos });

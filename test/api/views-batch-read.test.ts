@@ -178,8 +178,12 @@ describe('GET /api/views/:view?data=recent', () => {
     const after = (await cardsOf()).get('long') as { data: { kg: number }[]; etag: string };
     expect(after.data[i].kg).toBe(55);
     expect(after.etag).not.toBe(before.etag);
-    // a row out of day order at the end: the card goes back to its whole block
-    await s.api('/api/manifests/long/rows', { json: { value: { date: day(3), kg: 60 } } });
+    // a row out of day order at the end (a whole block written so; an appended row would go to
+    // its day's place): the card goes back to its whole block
+    const put2 = await s.api('/api/manifests/long/data', {
+      json: { data: [...whole, { date: day(3), kg: 60 }] },
+    });
+    expect(put2.status, put2.text).toBe(200);
     const mixed = (await cardsOf()).get('long') as Record<string, unknown>;
     expect(mixed).not.toHaveProperty('dataFrom');
     expect(mixed.data).toHaveLength(301);
