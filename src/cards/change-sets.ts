@@ -35,20 +35,40 @@ export interface ChangeSetView {
   undoneBy: number | null;
 }
 
+/** The label a manifest text holds, or undefined (none, or a text that does not parse). */
+function labelIn(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  try {
+    const label = (JSON.parse(text) as { meta?: { label?: unknown } }).meta?.label;
+    return typeof label === 'string' && label !== '' ? label : undefined;
+  } catch {
+    // a manifest text that does not parse names nothing
+    return undefined;
+  }
+}
+
 /** A card's label for a summary: the loaded card's, else the last manifest the log holds, else its id. */
 export function cardLabel(ctx: CardContext, cardId: string): string {
   const card = ctx.registry.get(cardId);
   if (card) return String(card.manifest.meta.label ?? cardId);
-  const text = ctx.store.changes.lastManifestText(cardId);
-  if (text) {
-    try {
-      const label = (JSON.parse(text) as { meta?: { label?: unknown } }).meta?.label;
-      if (typeof label === 'string' && label !== '') return label;
-    } catch {
-      // a manifest text that does not parse names nothing: fall back to the id
-    }
+  return labelIn(ctx.store.changes.lastManifestText(cardId)) ?? cardId;
+}
+
+/**
+ * A card's label as the summary of set `setId` names it: the card that set touched. Renamed
+ * since, it reads with its current label (cardLabel); but when the set, or a later one, deleted
+ * it and that deletion stands, with the label it had when it was deleted: a card made later with
+ * the same id is another card, and "Deleted Blood pressure" must not read as the new card's
+ * label. A deletion that was undone did not end the card.
+ */
+export function cardLabelAt(ctx: CardContext, cardId: string, setId: number): string {
+  for (const d of ctx.store.changes.manifestDeletionsFrom(cardId, setId)) {
+    const set = d.setId === null ? undefined : ctx.store.changes.getSet(d.setId);
+    if (set && isUndone(ctx, set)) continue;
+    const label = labelIn(d.before);
+    if (label) return label;
   }
-  return cardId;
+  return cardLabel(ctx, cardId);
 }
 
 /** Whether a set is undone now: it has an undo and that undo was not undone in turn. */
@@ -62,8 +82,8 @@ export function isUndone(ctx: CardContext, set: ChangeSetRecord): boolean {
  * changes); a phone push or an Apple Health import by who made it and the rows it wrote by date.
  */
 function summaryOf(ctx: CardContext, set: ChangeSetRecord, tally: ChangeTally[]): string {
-  const labelOf = (id: string) => cardLabel(ctx, id);
   const told = set.undoOf === null ? set : ctx.store.changes.getSet(set.undoOf);
+  const labelOf = (id: string) => cardLabelAt(ctx, id, told?.id ?? set.id);
   const toldTally = set.undoOf === null ? tally : ctx.store.changes.tally(set.undoOf);
   const undid = set.undoOf !== null;
   const who = told ? INGEST_WHO[actorKind(told.actor)] : undefined;

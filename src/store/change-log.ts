@@ -325,6 +325,24 @@ export class ChangeLog {
     ).map(toChange);
   }
 
+  /**
+   * The deletions of a card's manifest made by set `setId` or after its first change to the card,
+   * oldest first: the set that deleted it and the manifest text it deleted. A set's summary names
+   * the card as it was when it was deleted, not a later card made with the same id.
+   */
+  manifestDeletionsFrom(cardId: string, setId: number): { setId: number | null; before: string }[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT set_id, before FROM changes WHERE card_id = ? AND op = '${MANIFEST_OP}' AND after IS NULL
+             AND before IS NOT NULL
+             AND id >= (SELECT coalesce(min(id), 0) FROM changes WHERE set_id = ? AND card_id = ?)
+           ORDER BY id`,
+        )
+        .all(cardId, setId, cardId) as { set_id: number | null; before: string }[]
+    ).map((r) => ({ setId: r.set_id, before: r.before }));
+  }
+
   /** The newest manifest text the log holds for a card (before or after image), for naming a deleted card. */
   lastManifestText(cardId: string): string | undefined {
     const r = this.db
