@@ -171,6 +171,10 @@ export const ERROR_CODES = {
     meaning: 'an entry missing a required value or with a value that does not fit',
   },
   DATE_NOT_ALLOWED: { status: [422], meaning: "an entry for a day the card's date allowance refuses" },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: [422],
+    meaning: 'an Idempotency-Key already used for a write with another body',
+  },
   WRONG_TYPE: { status: [422], meaning: 'a value of the wrong kind for the operation (row error)' },
   ORDER_MISMATCH: {
     status: [422],

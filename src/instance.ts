@@ -25,6 +25,7 @@ import { removeLeftOverCopies } from './data/leftover-copies.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
+import { IdempotentReplies } from './http/idempotent-replies.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
 import { SERVER_SQLITE_CACHE_KIB } from './limits.js';
@@ -67,6 +68,8 @@ export interface Instance {
   events: EventEmitter<{ card: [CardEvent] }>;
   /** Refuses writes made for clients while an import or restore is applied (src/store/home-freeze.ts). */
   freeze: HomeFreeze;
+  /** Answers of writes sent with an `Idempotency-Key`, for a retry of them (src/http/idempotent-replies.ts). */
+  replies: IdempotentReplies;
   /** Prometheus metrics of this instance (`GET /metrics`). */
   metrics: Metrics;
   /** Aborted when the instance begins to shut down: every chat turn listens to it. */
@@ -210,6 +213,7 @@ export async function openInstance(
     firstStart: fresh,
     db,
     freeze,
+    replies: new IdempotentReplies(),
     metrics,
     cards,
     hae,

@@ -87,6 +87,13 @@ export const WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024;
 export const IMPORT_FROZEN_RETRY_AFTER_S = 5;
 /** The `Retry-After` of a 503 STORAGE_BUSY answer, seconds. */
 export const STORAGE_BUSY_RETRY_AFTER_S = 5;
+/**
+ * How long, and for how many writes, the answer of a write sent with an `Idempotency-Key` is kept
+ * for a retry of it (src/http/idempotent-replies.ts): a retry comes within seconds or minutes
+ * (a phone back in signal), and a day covers a phone that slept; the count bounds the memory.
+ */
+export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60_000;
+export const IDEMPOTENCY_MAX_KEYS = 1000;
 /** Rows a windowed read returns when no limit is given, and the most it returns. */
 export const DEFAULT_ROW_WINDOW = 10;
 export const MAX_ROW_WINDOW = 1000;

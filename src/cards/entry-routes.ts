@@ -12,6 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { todayIn } from '../common/dates.js';
 import { inBody } from '../http/body-fields.js';
+import { sendReplay } from '../http/idempotent-replies.js';
 import type { Instance } from '../instance.js';
 import { CardIdParams } from '../schemas/common.js';
 import { EntryBody, EntryDeleteBody, EntryParams } from '../schemas/entries.js';
@@ -40,9 +41,13 @@ export function entryRoutes(fastify: FastifyInstance, inst: Instance): void {
     '/api/manifests/:id/entries',
     { schema: { params: CardIdParams, body: EntryBody } },
     async (req, reply) => {
+      // a retry of a write whose answer was lost (same Idempotency-Key) gets that answer again
+      const once = inst.replies.begin(req);
+      if (once.replay) return sendReplay(reply, once.replay);
       const r = inBody(() =>
         addEntry(ctx, req.params.id, req.body.entry, writeOptions(req, inst, req.body.expect)),
       );
+      once.keep(201, r, r.etag);
       return reply.status(201).header('ETag', r.etag).send(r);
     },
   );

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import { inBody } from '../http/body-fields.js';
+import { sendReplay } from '../http/idempotent-replies.js';
 import type { Instance } from '../instance.js';
 import { CardIdParams } from '../schemas/common.js';
 import {
@@ -121,6 +122,9 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   // a person's row at the top of a dated card has its date checked as the entry forms and the
   // chat's row tools check it: a day after their today needs futureAllowed (422 DATE_NOT_ALLOWED)
   app.post('/api/manifests/:id/rows', { schema: { params, body: AppendRowInput } }, async (req, reply) => {
+    // a retry of an append whose answer was lost (same Idempotency-Key) gets that answer again
+    const once = inst.replies.begin(req);
+    if (once.replay) return sendReplay(reply, once.replay);
     const r = inBody(() =>
       appendRow(ctx, req.params.id, req.body.path, req.body.value, {
         actor: actorOf(req),
@@ -130,6 +134,7 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     );
     // the answer is returned, not sent: an async handler that returns `reply` makes Fastify
     // await the reply (listeners on the socket until it finishes), a cost on every write
+    once.keep(201, r, r.etag);
     reply.status(201).header('ETag', r.etag);
     return r;
   });

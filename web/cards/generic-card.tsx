@@ -31,7 +31,7 @@ import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { needWholeData, useRecentCardData } from '../lib/card-data.js';
 import { dayMonth, today } from '../lib/dates.js';
-import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import { addEntry, deleteEntry, replaceEntry, saveAttempts } from '../lib/entries.js';
 import { fillTemplate, NOT_A_NUMBER, signed } from '../lib/format.js';
 import { type EditSnapshot, openEdit, reopenEdit } from './edit-snapshot.js';
 import {
@@ -141,6 +141,8 @@ type Editing = { mode: 'add' } | EditSnapshot | null;
 export function GenericCard({ card, date }: RendererProps) {
   const { data, etag, loading, error, from = 0 } = useRecentCardData(card.id);
   const [editing, setEditing] = useState<Editing>(null);
+  // a save tried again after an error is the same write (same key): stored once
+  const addAttempts = useMemo(saveAttempts, []);
   const meta = card.meta;
   const vc = card.viewConfig;
   const display = isObject(vc.display) ? vc.display : {};
@@ -403,10 +405,14 @@ export function GenericCard({ card, date }: RendererProps) {
               : undefined
           }
           onSave={async (entry) => {
-            await addEntry(card.id, entry);
+            await addEntry(card.id, entry, null, addAttempts.of(entry).key);
+            addAttempts.done();
             setEditing(null);
           }}
-          onCancel={() => setEditing(null)}
+          onCancel={() => {
+            addAttempts.done();
+            setEditing(null);
+          }}
         />
       )}
 

@@ -16,7 +16,7 @@ import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { ApiError } from '../lib/api.js';
 import { useCardData } from '../lib/card-data.js';
-import { addEntry, deleteEntry, replaceEntry } from '../lib/entries.js';
+import { addEntry, deleteEntry, replaceEntry, saveAttempts } from '../lib/entries.js';
 import { fillTemplate } from '../lib/format.js';
 import type { RendererProps } from './registry.js';
 import '../styles/cards/list-card.css';
@@ -36,6 +36,8 @@ export function ListCard({ card }: RendererProps) {
   const data = useMemo(() => (Array.isArray(stored) ? stored : (rowsWithin(stored) ?? stored)), [stored]);
   const [editMode, setEditMode] = useState(false);
   const [form, setForm] = useState<Form>(null);
+  // a save tried again after an error is the same write (same key): stored once
+  const addAttempts = useMemo(saveAttempts, []);
   const [confirm, setConfirm] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -185,10 +187,16 @@ export function ListCard({ card }: RendererProps) {
           title={`Add to ${meta.label}`}
           saveLabel="Add"
           onSave={async (entry) => {
-            await addEntry(card.id, { ...entry, added: new Date().toISOString() });
+            // saved again after an error: the same key and the same added stamp
+            const attempt = addAttempts.of(entry);
+            await addEntry(card.id, { ...entry, added: attempt.at }, null, attempt.key);
+            addAttempts.done();
             setForm(null);
           }}
-          onCancel={() => setForm(null)}
+          onCancel={() => {
+            addAttempts.done();
+            setForm(null);
+          }}
         />
       )}
       {canWrite && form?.mode === 'edit' && editing && (

@@ -4,13 +4,13 @@
  * says beforehand whether the card takes check-offs for that day (`writeable.fromWebapp` and the
  * date allowance, src/common/date-allowance.ts), so the ticks can be disabled with the reason.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
 import { dosesPath, type ScheduleItemRef } from '../../src/common/schedule.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
 import { ApiError } from '../lib/api.js';
 import { today } from '../lib/dates.js';
-import { checkOff, undoCheckOff } from '../lib/entries.js';
+import { checkOff, saveAttempts, undoCheckOff } from '../lib/entries.js';
 import { useInFlight } from '../lib/in-flight.js';
 
 export interface DoseWriter {
@@ -50,6 +50,8 @@ export function useDoseWriter(
   const inFlight = useInFlight<string>();
   const busy = inFlight.busy;
   const [problem, setProblem] = useState<string | null>(null);
+  // a tick tried again after an error is the same write (same key and time): stored once
+  const attempts = useMemo(saveAttempts, []);
   const policy = writePolicyOf(meta);
   const canWrite = policy.fromWebapp;
   const refusal = canWrite ? dateRefusal(policy, date, today()) : null;
@@ -76,8 +78,13 @@ export function useDoseWriter(
     // by name the append needs no If-Match (a concurrent tick elsewhere must not refuse this one);
     // by position it does
     tick: (ref, opts = {}) =>
-      run(ref, (path) => checkOff(id, path, date, { ...opts, etag: path.includes('[index=') ? etag : null })),
+      run(ref, async (path) => {
+        const attempt = attempts.of([path, date, opts, etag]);
+        await checkOff(id, path, date, { ...opts, etag: path.includes('[index=') ? etag : null, attempt });
+        attempts.done();
+      }),
     untick: async (ref) => {
+      attempts.done();
       await run(ref, (path) => undoCheckOff(id, path, ref, date, etag));
     },
   };

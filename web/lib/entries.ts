@@ -35,15 +35,60 @@ async function refreshed<T>(id: string, p: Promise<T>): Promise<T> {
   }
 }
 
-/** Adds an entry (upsert or append per the card's maxReadingsPerDay). @throws ApiError. */
-export function addEntry(id: string, entry: Entry, ifMatch?: string | null): Promise<AddEntryResult> {
+/** A new key for one write (`Idempotency-Key`): 16 random bytes in hex (also over plain http, where randomUUID is missing). */
+export function newWriteKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The key and the time (ISO) of the first try of a write. */
+export interface SaveAttempt {
+  key: string;
+  at: string;
+}
+
+/**
+ * The tries of one new write (an entry form's save, a dose's tick), each sent with an
+ * `Idempotency-Key` (docs/API.md "Sending a write again"): trying the same values again, after
+ * an error that may have come after the server stored the write (the answer lost with the
+ * connection), sends the same key and the same time stamp, so the server stores it once. Other
+ * values, or a try after `done()` (the write succeeded, or the form was closed), get a new key.
+ */
+export function saveAttempts() {
+  let last: (SaveAttempt & { json: string }) | null = null;
+  return {
+    /** The attempt for `values` (the same one while they stay the same). */
+    of(values: unknown): SaveAttempt {
+      const json = JSON.stringify(values);
+      if (last?.json !== json) last = { json, key: newWriteKey(), at: new Date().toISOString() };
+      return { key: last.key, at: last.at };
+    },
+    done() {
+      last = null;
+    },
+  };
+}
+
+/** The key header of a write, or nothing. */
+const keyHeader = (key?: string): Record<string, string> => (key ? { 'idempotency-key': key } : {});
+
+/**
+ * Adds an entry (upsert or append per the card's maxReadingsPerDay); `key`: its try's
+ * Idempotency-Key (saveAttempts), so a save sent again is stored once. @throws ApiError.
+ */
+export function addEntry(
+  id: string,
+  entry: Entry,
+  ifMatch?: string | null,
+  key?: string,
+): Promise<AddEntryResult> {
   return refreshed(
     id,
     api<AddEntryResult>(`${base(id)}/entries`, {
       method: 'POST',
       json: { entry },
       ifMatch: ifMatch ?? undefined,
-      headers: zoneHeader(),
+      headers: { ...zoneHeader(), ...keyHeader(key) },
     }),
   );
 }
@@ -88,14 +133,14 @@ export function deleteEntry(id: string, index: number, ifMatch?: string | null, 
  * Appends `value` to the array at row path `path` (e.g. a dose check-off). A dated row at the top
  * of a card is checked against this device's today (zoneHeader). @throws ApiError.
  */
-export function appendAt(id: string, path: string, value: unknown, ifMatch?: string | null) {
+export function appendAt(id: string, path: string, value: unknown, ifMatch?: string | null, key?: string) {
   return refreshed(
     id,
     api<{ ok: true; etag: string }>(`${base(id)}/rows`, {
       method: 'POST',
       json: { path, value },
       ifMatch: ifMatch ?? undefined,
-      headers: zoneHeader(),
+      headers: { ...zoneHeader(), ...keyHeader(key) },
     }),
   );
 }
@@ -142,11 +187,18 @@ export function checkOff(
   id: string,
   dosesPath: string,
   scheduledDate: string,
-  opts: { offSchedule?: boolean; fields?: Record<string, unknown>; etag?: string | null } = {},
+  opts: {
+    offSchedule?: boolean;
+    fields?: Record<string, unknown>;
+    etag?: string | null;
+    /** The tick's try (saveAttempts): its key, and its first time as the dose's takenAt. */
+    attempt?: SaveAttempt;
+  } = {},
 ) {
-  const dose: Record<string, unknown> = { ...opts.fields, scheduledDate, takenAt: localTimestamp() };
+  const at = opts.attempt ? new Date(opts.attempt.at) : new Date();
+  const dose: Record<string, unknown> = { ...opts.fields, scheduledDate, takenAt: localTimestamp(at) };
   if (opts.offSchedule) dose.offSchedule = true;
-  return appendAt(id, dosesPath, dose, opts.etag);
+  return appendAt(id, dosesPath, dose, opts.etag, opts.attempt?.key);
 }
 
 /**

@@ -15,7 +15,7 @@ import { writePolicyOf } from '../../src/common/write-policy.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
-import { addEntry } from '../lib/entries.js';
+import { addEntry, saveAttempts } from '../lib/entries.js';
 import { type PromptCard, promptDateField } from './prompt-rules.js';
 
 type Obj = Record<string, unknown>;
@@ -44,6 +44,8 @@ export function PromptEntry({ card, day, onSaved, onDismiss }: PromptEntryProps)
   const meta = card.meta;
   const inputs = useMemo(() => formInputs(meta), [meta]);
   const policy = useMemo(() => writePolicyOf(meta), [meta]);
+  // a save tried again after an error is the same write (same key): stored once
+  const addAttempts = useMemo(saveAttempts, []);
   const dateField = promptDateField(meta);
   const maxPerDay = policy.maxReadingsPerDay;
   const hasDateInput = inputs.some((i) => i.key === dateField);
@@ -77,7 +79,8 @@ export function PromptEntry({ card, day, onSaved, onDismiss }: PromptEntryProps)
       extra={start.extra}
       title="Today’s entry"
       onSave={async (entry) => {
-        await addEntry(card.id, entry);
+        await addEntry(card.id, entry, null, addAttempts.of(entry).key);
+        addAttempts.done();
         onSaved();
       }}
       onCancel={onDismiss}

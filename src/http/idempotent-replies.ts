@@ -1,0 +1,113 @@
+/**
+ * Retried writes answered once, by their `Idempotency-Key` request header (docs/API.md
+ * "Sending a write again"). A phone that loses its connection after the server stored an entry,
+ * but before the answer arrived, sends the same request again; without a key that stores the
+ * reading twice, and on a card keeping N readings a day the copy even pushes the day's oldest
+ * reading out. With the same key (and the same body) the second request gets the first answer
+ * (status, body and ETag, marked `Idempotent-Replayed: true`) and writes nothing.
+ *
+ * - Only successful answers are kept: a refused write changed nothing and may be sent again.
+ * - Keys are kept per sender (the principal's actor), method and URL, in memory, for
+ *   IDEMPOTENCY_KEEP_MS and at most IDEMPOTENCY_MAX_KEYS (the oldest go first): a restart
+ *   forgets them, so a retry across a restart writes again.
+ * - The same key with another body is 422 IDEMPOTENCY_KEY_REUSED (a client bug: one key, two
+ *   different writes); a key that is not 1 to 255 visible ASCII characters is 400 naming
+ *   `headers.idempotency-key`. A key may be sent quoted (`"…"`, a structured-field string).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, invalid } from '../errors.js';
+import { IDEMPOTENCY_KEEP_MS, IDEMPOTENCY_MAX_KEYS } from '../limits.js';
+
+/** The request header naming a write's key. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** The answer header marking a replayed answer. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** A kept answer. */
+interface Kept {
+  fingerprint: string;
+  status: number;
+  body: unknown;
+  etag?: string;
+  at: number;
+}
+
+/** The key of a request (undefined: no header), unquoted. @throws 400 naming the header. */
+function keyOf(req: FastifyRequest): string | undefined {
+  const h = req.headers[IDEMPOTENCY_HEADER];
+  if (h === undefined) return undefined;
+  const raw = (Array.isArray(h) ? h.join(',') : h).trim();
+  const key = /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID, say)', [
+      { path: `headers.${IDEMPOTENCY_HEADER}`, message: 'must be 1 to 255 visible ASCII characters' },
+    ]);
+  }
+  return key;
+}
+
+/** One pending write with a key: `replay` holds the kept answer of an earlier send of it. */
+export interface OnceWrite {
+  replay?: Kept;
+  /** Keeps a successful answer for later sends with the key (no-op without a key). */
+  keep(status: number, body: unknown, etag?: string): void;
+}
+
+/** The answers of writes sent with an `Idempotency-Key`, of one server. */
+export class IdempotentReplies {
+  private readonly kept = new Map<string, Kept>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Looks `req` up by its key. Without a key, `replay` is undefined and `keep` does nothing.
+   * @throws 400 for a malformed key, 422 IDEMPOTENCY_KEY_REUSED for a key kept with another body.
+   */
+  begin(req: FastifyRequest): OnceWrite {
+    const key = keyOf(req);
+    if (key === undefined) return { keep: () => {} };
+    const id = `${req.principal?.actor ?? 'local'}\n${req.method} ${req.url}\n${key}`;
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify(req.body ?? null))
+      .digest('base64');
+    this.prune();
+    const found = this.kept.get(id);
+    if (found && found.fingerprint !== fingerprint) {
+      throw invalid(
+        'this Idempotency-Key was already used for another write; send a new key with each new write',
+        [{ path: `headers.${IDEMPOTENCY_HEADER}`, message: 'was used for a request with another body' }],
+        'IDEMPOTENCY_KEY_REUSED',
+      );
+    }
+    if (found) return { replay: found, keep: () => {} };
+    return {
+      keep: (status, body, etag) => {
+        if (status < 200 || status > 299) return;
+        this.kept.delete(id);
+        this.kept.set(id, { fingerprint, status, body, etag, at: this.now() });
+        while (this.kept.size > IDEMPOTENCY_MAX_KEYS) {
+          const oldest = this.kept.keys().next().value as string;
+          this.kept.delete(oldest);
+        }
+      },
+    };
+  }
+
+  /** Drops answers older than IDEMPOTENCY_KEEP_MS (kept in insertion order: the oldest first). */
+  private prune(): void {
+    const cutoff = this.now() - IDEMPOTENCY_KEEP_MS;
+    for (const [id, k] of this.kept) {
+      if (k.at >= cutoff) break;
+      this.kept.delete(id);
+    }
+  }
+}
+
+/** Sends a kept answer again, marked as replayed. */
+export function sendReplay(reply: FastifyReply, kept: Kept): FastifyReply {
+  reply.status(kept.status).header(REPLAYED_HEADER, 'true');
+  if (kept.etag) reply.header('ETag', kept.etag);
+  return reply.send(kept.body);
+}
