@@ -10,7 +10,8 @@
 
 import { addDays, dayOfDateTime } from '../common/dates.js';
 import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
-import { cleanNumber, decimalPlaces, MAX_DECIMALS } from '../common/numbers.js';
+import { formInputs } from '../common/inputs.js';
+import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
 import type { Db } from '../store/database.js';
@@ -93,6 +94,29 @@ function rowsNear(db: Db, cardId: string, from: string, to: string, timeZone?: s
   return inDayOrder(datedRows(rows, timeZone), handRows);
 }
 
+/** The running count, sum, minimum, maximum and most decimals of one field's readings. */
+interface Stat {
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+  decimals: number;
+}
+
+/** Input types whose values are numbers: a reading of theirs written as text still counts. */
+const NUMBER_INPUTS: readonly string[] = ['number', 'stepper', 'rating'];
+
+/** `a` with reading `v` added (a new Stat when `a` is undefined). */
+function addReading(a: Stat | undefined, v: number): Stat {
+  const s = a ?? { n: 0, sum: 0, min: v, max: v, decimals: 0 };
+  s.n++;
+  s.decimals = Math.max(s.decimals, decimalPlaces(v));
+  s.sum += v;
+  s.min = Math.min(s.min, v);
+  s.max = Math.max(s.max, v);
+  return s;
+}
+
 /**
  * Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`, days in `timeZone`, the
  * person's zone; undefined: the server's).
@@ -133,7 +157,10 @@ export function summariseCard(
   }
   if (st?.shape !== 'array') return out;
   // decimals: the most of any reading, so the average is given to one more (the chart's rule)
-  const acc = new Map<string, { n: number; sum: number; min: number; max: number; decimals: number }>();
+  const acc = new Map<string, Stat>();
+  // readings written as text ("72.4": a hand-edited file, a script): counted, as the card's chart
+  // counts them, in a field that holds numbers (a number input, or a number in another reading)
+  const asText = new Map<string, number[]>();
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
   for (const { row: r, day } of rowsNear(db, card.id, from, to, timeZone)) {
@@ -141,17 +168,27 @@ export function summariseCard(
     out.total++;
     for (const [k, v] of Object.entries(r)) {
       seen.add(k);
-      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      const a = acc.get(k) ?? { n: 0, sum: 0, min: v, max: v, decimals: 0 };
-      a.n++;
-      a.decimals = Math.max(a.decimals, decimalPlaces(v));
-      a.sum += v;
-      a.min = Math.min(a.min, v);
-      a.max = Math.max(a.max, v);
-      acc.set(k, a);
+      if (typeof v === 'number') {
+        if (Number.isFinite(v)) acc.set(k, addReading(acc.get(k), v));
+        continue;
+      }
+      const n = typeof v === 'string' ? toFiniteNumber(v) : null;
+      if (n === null) continue;
+      const list = asText.get(k);
+      if (list) list.push(n);
+      else asText.set(k, [n]);
     }
     kept.push(r);
     if (kept.length > SUMMARY_MAX_ROWS) kept.shift();
+  }
+  const numberInputs = new Set(
+    formInputs(card.meta)
+      .filter((i) => NUMBER_INPUTS.includes(i.type))
+      .map((i) => i.key),
+  );
+  for (const [k, values] of asText) {
+    if (!acc.has(k) && !numberInputs.has(k)) continue;
+    for (const n of values) acc.set(k, addReading(acc.get(k), n));
   }
   const first = ['date', 'time'].filter((k) => seen.has(k));
   out.columns = [...first, ...[...seen].filter((k) => !first.includes(k))].map((field) => ({

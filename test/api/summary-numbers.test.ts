@@ -44,6 +44,56 @@ describe('GET /api/summary statistics', () => {
   });
 });
 
+describe('GET /api/summary readings written as text', () => {
+  it("counts a number written as text in a field of numbers, as the card's chart does", async () => {
+    const c = {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'texted',
+        label: 'Texted',
+        writeable: {
+          fromWebapp: true,
+          inputs: [
+            { key: 'date', type: 'date' },
+            { key: 'glucose', type: 'number', unit: 'mmol/L' },
+            { key: 'note', type: 'text' },
+          ],
+        },
+      },
+      data: [
+        // a hand-edited file or a script may leave numbers as text, with spaces around
+        { date: '2026-05-01', kg: '72.4', glucose: ' 5.4 ', note: '3' },
+        { date: '2026-05-02', kg: 73, glucose: '6.1', note: 'fine' },
+        { date: '2026-05-03', kg: 74, pulse: '61' },
+      ],
+    };
+    expect((await api('/api/manifests', { json: c })).status).toBe(201);
+    const res = await api('/api/summary?from=2026-05-01&to=2026-05-31&cards=texted');
+    expect(res.status, res.text).toBe(200);
+    const stats = Object.fromEntries(res.body.cards[0].stats.map((x: { field: string }) => [x.field, x]));
+    // kg: a number in other readings; glucose: a number input (no reading holds a JSON number)
+    expect(stats.kg).toMatchObject({ count: 3, avg: 73.13, min: 72.4, max: 74 });
+    expect(stats.glucose).toEqual({
+      field: 'glucose',
+      unit: 'mmol/L',
+      count: 2,
+      avg: 5.75,
+      min: 5.4,
+      max: 6.1,
+    });
+    // a text input, and a field that only ever holds text, are no numbers to average
+    expect(stats.note).toBeUndefined();
+    expect(stats.pulse).toBeUndefined();
+    // the readings themselves are listed as stored
+    expect(res.body.cards[0].rows[0]).toEqual({
+      date: '2026-05-01',
+      kg: '72.4',
+      glucose: ' 5.4 ',
+      note: '3',
+    });
+  });
+});
+
 describe('GET /api/summary range', () => {
   it('refuses a date that is not on the calendar, naming the field', async () => {
     for (const [q, field] of [
