@@ -368,6 +368,18 @@ describe('goalWeekly', () => {
       date: '2026-04-27',
     });
     expect(nextMonday.entries[0]).toMatchObject({ value: 1, weekStart: '2026-04-27' });
+    // weeks starting on Sunday (the person's calendar in the United States): Sunday 19 April
+    // opens the week of Wednesday 22 April, and Sunday 26 April the next one (Monday 27 in it)
+    const sundayFirst = resolveCombination(view({ goalWeekly: 5 }), sources({ workouts }), {
+      date: '2026-04-22',
+      weekStartsOn: 0,
+    });
+    expect(sundayFirst.entries[0]).toMatchObject({ value: 4, weekStart: '2026-04-19' });
+    const nextSunday = resolveCombination(view({ goalWeekly: 5 }), sources({ workouts }), {
+      date: '2026-04-26',
+      weekStartsOn: 0,
+    });
+    expect(nextSunday.entries[0]).toMatchObject({ value: 1, weekStart: '2026-04-26' });
     // a week without rows has no entry; the daily goal alone reads the day
     expect(
       resolveCombination(view({ goalWeekly: 5 }), sources({ workouts }), { date: '2026-05-06' }).entries[0]

@@ -24,7 +24,8 @@
  *   (two glasses of 0.4 L fill a 0.8 L ring); the other roles show the latest entry of the day
  *   that has a value, as the calendar does ("the latest entry wins").
  * - A ring segment with `goalWeekly` (which wins over `goalDaily`) adds up the rows of the
- *   Monday-to-Sunday week holding the day ("5 workouts a week" starts again each Monday).
+ *   week holding the day ("5 workouts a week" starts again each Monday, or on the first day of
+ *   the person's week: `weekStartsOn`, Sunday in the United States).
  * - A source whose data is one object (not a list of rows) is read as that single row, whatever
  *   the day.
  * - Accessor: a dotted path; when absent, the first key of the row that is not its date and holds
@@ -96,9 +97,9 @@ export interface ResolvedCombine {
   date?: string;
   /** Ring segments: the goal (positive, finite), for the day or, with `period: 'week'`, the week. */
   goalDaily?: number;
-  /** Ring segments: `week` when the goal is `goalWeekly` (the rows of the Monday-to-Sunday week count). */
+  /** Ring segments: `week` when the goal is `goalWeekly` (the rows of the person's week count). */
   period?: 'day' | 'week';
-  /** Ring segments with a weekly goal: the Monday of the week read. */
+  /** Ring segments with a weekly goal: the first day of the week read (a Monday, or the person's first weekday). */
   weekStart?: string;
   /** Ring segments: value / goalDaily, unclamped, without float artefacts. */
   ratio?: number;
@@ -125,6 +126,11 @@ export interface ResolvedCombination {
 export interface ResolveOptions {
   /** The day shown (`YYYY-MM-DD`, the person's calendar day). */
   date: string;
+  /**
+   * The day the person's weeks start on (0 Sunday … 6 Saturday; default 1, Monday), as their
+   * calendar lays weeks out (locale-format.ts `firstDayOfWeek`): a weekly goal counts that week.
+   */
+  weekStartsOn?: number;
 }
 
 /** Shown for a false boolean (a true one is `CHECK_MARK`). */
@@ -180,16 +186,16 @@ interface DayRows {
   day: string | null;
 }
 
-/** The Monday (`YYYY-MM-DD`) of the Monday-to-Sunday week holding `day`. */
-function mondayOf(day: string): string {
-  const back = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+/** The first day (`YYYY-MM-DD`) of the week holding `day`, weeks starting on weekday `first` (0 Sunday). */
+function weekStartOf(day: string, first: number): string {
+  const back = (new Date(`${day}T00:00:00Z`).getUTCDay() - first + 7) % 7;
   return addDays(day, -back);
 }
 
-/** The rows of the Monday-to-Sunday week holding `day`. */
-function weekRows(data: unknown, dateField: string, day: string): Obj[] {
+/** The rows of the week holding `day`, weeks starting on weekday `first`. */
+function weekRows(data: unknown, dateField: string, day: string, first: number): Obj[] {
   if (!Array.isArray(data)) return [];
-  const from = mondayOf(day);
+  const from = weekStartOf(day, first);
   const to = addDays(from, 6);
   return data.filter((r): r is Obj => {
     if (!isObj(r)) return false;
@@ -238,6 +244,7 @@ function resolveEntry(
   lookup: SourceLookup,
   date: string,
   latest: boolean,
+  first: number,
 ): ResolvedCombine {
   const sourceId = nonEmpty(entry.sourceId) ?? '';
   const source = sourceId ? lookup(sourceId) : undefined;
@@ -273,8 +280,8 @@ function resolveEntry(
   if (weekly !== undefined && isObj(source.data) === false) {
     // the week of the day shown (or of the latest day): its rows so far
     const weekOf = day ?? date;
-    out.weekStart = mondayOf(weekOf);
-    rows = weekRows(source.data, dateField, weekOf);
+    out.weekStart = weekStartOf(weekOf, first);
+    rows = weekRows(source.data, dateField, weekOf, first);
   }
   if (rows.length === 0) return { ...out, state: 'no-entry' };
   if (day !== null) out.date = day;
@@ -341,7 +348,8 @@ export function resolveCombination(
       });
       return;
     }
-    entries.push(resolveEntry(entry, index, role as CombinationRole, lookup, opts.date, latest));
+    const first = Number.isInteger(opts.weekStartsOn) ? (((opts.weekStartsOn as number) % 7) + 7) % 7 : 1;
+    entries.push(resolveEntry(entry, index, role as CombinationRole, lookup, opts.date, latest, first));
   });
   return { layout: layoutOf(cfg), entries, ignored };
 }

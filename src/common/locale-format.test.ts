@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatDay, formatNumber, formatSigned, SIGNED_MINUS } from './locale-format.js';
+import {
+  firstDayOfWeek,
+  formatCompact,
+  formatDay,
+  formatNumber,
+  formatSigned,
+  SIGNED_MINUS,
+  weekdayNames,
+} from './locale-format.js';
 
 describe('numbers in the person’s locale', () => {
   it('German writes a decimal comma, English a point; the float tail is gone in both', () => {
@@ -56,5 +64,44 @@ describe('compact numbers', () => {
     expect(formatCompact(50_000, { locale: 'en-US', from: 1 })).toBe('50K');
     expect(formatCompact(1e308, { locale: 'en-GB' })).toBe('1E308');
     expect(formatCompact(Number.NaN)).toBe('');
+  });
+});
+
+describe('the first day of the week in the person’s locale', () => {
+  it('is Monday in Germany and Britain, Sunday in the United States and Japan, Saturday in Egypt', () => {
+    expect(firstDayOfWeek('de-DE')).toBe(1);
+    expect(firstDayOfWeek('en-GB')).toBe(1);
+    expect(firstDayOfWeek('en-US')).toBe(0);
+    expect(firstDayOfWeek('ja-JP')).toBe(0);
+    expect(firstDayOfWeek('pt-BR')).toBe(0);
+    expect(firstDayOfWeek('ar-EG')).toBe(6);
+  });
+
+  it('honours a first-day extension, and falls back to Monday for a tag Intl refuses', () => {
+    expect(firstDayOfWeek('en-US-u-fw-mon')).toBe(1);
+    expect(firstDayOfWeek('not a tag')).toBe(1);
+  });
+
+  it('names the weekdays from that day on, in the language', () => {
+    expect(weekdayNames(1, 'weekday-short', 'en-GB')).toEqual([
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+      'Sun',
+    ]);
+    expect(weekdayNames(0, 'weekday-short', 'en-US')).toEqual([
+      'Sun',
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+    ]);
+    expect(weekdayNames(1, 'weekday-short', 'de-DE')).toEqual(['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So']);
+    expect(weekdayNames(6, 'weekday-narrow', 'en-US')).toEqual(['S', 'S', 'M', 'T', 'W', 'T', 'F']);
   });
 });

@@ -177,3 +177,38 @@ export function formatDay(date: string, style: DayStyle, locale?: LocaleTag): st
 export function formatDaySeconds(seconds: number, style: DayStyle, locale?: LocaleTag): string {
   return dayFormat(style, locale).format(new Date(seconds * 1000));
 }
+
+/** Intl.Locale's week data as runtimes expose it (a `weekInfo` getter, or `getWeekInfo()`). */
+interface WeekInfoLocale {
+  weekInfo?: { firstDay?: number };
+  getWeekInfo?: () => { firstDay?: number };
+}
+
+/**
+ * The day a week starts on in `locale` (0 Sunday … 6 Saturday), as a calendar there lays out its
+ * rows: Monday in most of Europe, Sunday in the United States, Canada, Japan or Brazil, Saturday
+ * in Egypt; a `-u-fw-` extension (`en-US-u-fw-mon`) is honoured. From Intl.Locale's week data;
+ * Monday (ISO 8601) where the runtime has none or the tag is not one.
+ */
+export function firstDayOfWeek(locale: LocaleTag): number {
+  try {
+    const tag = locale ?? new Intl.DateTimeFormat().resolvedOptions().locale;
+    const loc = new Intl.Locale(tag) as Intl.Locale & WeekInfoLocale;
+    const first = (loc.getWeekInfo?.() ?? loc.weekInfo)?.firstDay;
+    return typeof first === 'number' && first >= 1 && first <= 7 ? first % 7 : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** The seven weekdays from `first` (0 Sunday … 6 Saturday) as `style` names them in `locale`. */
+export function weekdayNames(
+  first: number,
+  style: 'weekday-short' | 'weekday-narrow',
+  locale: LocaleTag,
+): string[] {
+  // 2026-04-05 is a Sunday: the (first + i)th day after it is weekday first + i
+  return Array.from({ length: 7 }, (_, i) =>
+    formatDay(`2026-04-${String(5 + first + i).padStart(2, '0')}`, style, locale),
+  );
+}

@@ -1,7 +1,8 @@
 /**
  * The calendar in Debian's Chromium, with the browser's clock
  * at noon on Wednesday 15 April 2026 (Europe/Berlin):
- * - a month grid starting on Monday, today highlighted, days after today not links;
+ * - a month grid starting on Monday (en-GB; Sunday in en-US), today highlighted, days after today
+ *   not links;
  * - each card with `meta.calendar.enabled` puts its glyph on the days it has entries: a static
  *   emoji, `field-emoji` (the day's latest entry wins), `trend-arrow`, `threshold`, `template`,
  *   and taken doses of a schedule (a missed one marks nothing);
@@ -164,6 +165,37 @@ describe('the calendar', { timeout: 90_000 }, () => {
     expect(await w.page.locator('a.month-day').count()).toBe(15);
     expect(await w.page.locator('.month-future').count()).toBe(15);
     expect(await w.page.getByRole('button', { name: 'Next month' }).isDisabled()).toBe(true);
+  });
+
+  it('starts the week where the person’s language does: Sunday in American English, Monday in German', async () => {
+    for (const [locale, heads, blanks] of [
+      ['en-US', ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'], 3],
+      ['de-DE', ['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So'], 2],
+    ] as const) {
+      const other = await launchBrowser({ timezoneId: TZ, locale });
+      try {
+        const w = await other.newPage();
+        await w.page.clock.setFixedTime(new Date(NOW));
+        await w.page.goto(`${s.url}/calendar`);
+        await settled(w.page);
+        await w.page.locator('.month[data-drawn="true"]').waitFor();
+        expect(await w.page.locator('.month-weekday').allTextContents(), locale).toEqual([...heads]);
+        // 1 April 2026 is a Wednesday: three blanks from Sunday, two from Monday
+        expect(await w.page.locator('.month > .month-blank').count(), locale).toBe(blanks);
+        // Sunday 12 April sits in the first column in American English, in the last in German
+        const head = w.page.locator('.month-weekday');
+        const col = locale === 'en-US' ? head.first() : head.last();
+        const sunday = await w.page
+          .locator('.month-day[data-date="2026-04-12"], .month-day:has([data-date="2026-04-12"])')
+          .first()
+          .boundingBox();
+        const colBox = await col.boundingBox();
+        expect(sunday && colBox && Math.abs(sunday.x - colBox.x), locale).toBeLessThan(2);
+        expect(w.problems, locale).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    }
   });
 
   it('puts each card’s glyph on its days, three at most and then +N', async () => {

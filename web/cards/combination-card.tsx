@@ -22,7 +22,7 @@ import { numberText } from '../../src/common/numbers.js';
 import { api } from '../lib/api.js';
 import { cardDataSignal } from '../lib/card-data.js';
 import { dayMonth } from '../lib/dates.js';
-import { num } from '../lib/format.js';
+import { num, weekStart } from '../lib/format.js';
 import { cardsVersion } from '../lib/live.js';
 import type { CardMeta } from '../lib/types.js';
 import { CHART_PALETTE } from './line-chart.js';
@@ -294,7 +294,10 @@ export function CombinationCard({ card, date }: RendererProps) {
     sources.set(id, s.data === undefined ? null : { meta, data: s.data });
   }
   if (loading) return <RendererNote>Loading…</RendererNote>;
-  const resolved = resolveCombination(card.viewConfig, (id) => sources.get(id) ?? undefined, { date });
+  const resolved = resolveCombination(card.viewConfig, (id) => sources.get(id) ?? undefined, {
+    date,
+    weekStartsOn: weekStart(),
+  });
   // a source whose data failed to load still exists: read as empty rather than "not found"
   for (const e of resolved.entries) {
     if (e.state === 'no-source' && sources.has(e.sourceId)) e.state = 'no-entry';

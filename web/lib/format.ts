@@ -7,11 +7,13 @@
 import { type RenderOptions, renderTemplate } from '../../src/common/display-template.js';
 import {
   type DayStyle,
+  firstDayOfWeek,
   formatCompact,
   formatDay,
   formatDaySeconds,
   formatNumber,
   formatSigned,
+  weekdayNames,
 } from '../../src/common/locale-format.js';
 
 /** The person's locale: undefined lets Intl use the browser's language. */
@@ -47,6 +49,16 @@ export function signed(delta: number, decimals?: number): string {
 /** A calendar day `YYYY-MM-DD` in `style` ("20 April", "Mon"...); see `formatDay`. */
 export function day(date: string, style: DayStyle): string {
   return formatDay(date, style, LOCALE);
+}
+
+/** The day the person's weeks start on (0 Sunday … 6 Saturday), from their locale; see `firstDayOfWeek`. */
+export function weekStart(): number {
+  return firstDayOfWeek(LOCALE);
+}
+
+/** Short names of the seven weekdays from `first` on, in the person's language ("Mon", "So"). */
+export function weekdayHeads(first: number): string[] {
+  return weekdayNames(first, 'weekday-short', LOCALE);
 }
 
 /** A UTC-midnight instant in seconds (a chart's x value) as a day in `style`. */

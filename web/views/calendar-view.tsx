@@ -1,5 +1,6 @@
 /**
- * The calendar (`/calendar`, `/calendar?month=YYYY-MM`): a month grid, weeks starting on Monday,
+ * The calendar (`/calendar`, `/calendar?month=YYYY-MM`): a month grid, weeks starting on the day
+ * they start on in the person's language (Monday in most of Europe, Sunday in the United States),
  * whose days lead to that day's dashboard (`/day/:date`). Each card with `meta.calendar.enabled`
  * (the `day-marker` renderer, cards/day-marker.tsx) puts its glyph on every day it has an entry;
  * a day cell shows at most three glyphs and `+N` for the rest (docs/MANIFEST-SCHEMA.md "calendar",
@@ -16,11 +17,10 @@ import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { cardDataSignal } from '../lib/card-data.js';
 import { longDate, monthTitle, today } from '../lib/dates.js';
+import { weekdayHeads, weekStart } from '../lib/format.js';
 import type { ViewCard } from '../lib/types.js';
 import { useAllDataIn, useViewCards } from './card-grid.js';
 import '../styles/views.css';
-
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
@@ -47,9 +47,12 @@ export function shiftMonth({ y, m }: YearMonth, delta: number): YearMonth {
   return { y: Math.floor(i / 12), m: (i % 12) + 1 };
 }
 
-/** The cells of a month grid starting on Monday: null for the blanks before the 1st, then each date. */
-export function monthCells({ y, m }: YearMonth): (string | null)[] {
-  const lead = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() + 6) % 7;
+/**
+ * The cells of a month grid whose weeks start on `first` (0 Sunday … 6 Saturday; default Monday):
+ * null for the blanks before the 1st, then each date.
+ */
+export function monthCells({ y, m }: YearMonth, first = 1): (string | null)[] {
+  const lead = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() - first + 7) % 7;
   const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
   return [
     ...Array.from({ length: lead }, () => null),
@@ -102,10 +105,11 @@ export function CalendarView() {
   const res = useViewCards('calendar');
   const cards = res.data?.cards ?? [];
   const drawn = useAllDataIn(res.data?.cards);
-  const cells = monthCells(ym);
-  const first = `${ym.y}-${pad(ym.m)}-01`;
+  const first = weekStart();
+  const cells = monthCells(ym, first);
+  const firstDate = `${ym.y}-${pad(ym.m)}-01`;
   const last = cells[cells.length - 1] as string;
-  const glyphs = glyphsByDay(cards, first, last);
+  const glyphs = glyphsByDay(cards, firstDate, last);
 
   return (
     <section class="view view-calendar" aria-labelledby="view-title">
@@ -151,8 +155,8 @@ export function CalendarView() {
         data-month={`${ym.y}-${pad(ym.m)}`}
         data-drawn={res.data && drawn ? 'true' : 'false'}
       >
-        {WEEKDAYS.map((d) => (
-          <div key={d} class="month-weekday" aria-hidden="true">
+        {weekdayHeads(first).map((d, i) => (
+          <div key={i} class="month-weekday" aria-hidden="true">
             {d}
           </div>
         ))}
