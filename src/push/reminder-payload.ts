@@ -26,9 +26,11 @@ export interface DueReminder {
   privacy: 'private' | 'public';
   title: string;
   body: string;
-  /** Card and intent of the item's `action` (default: its own card, view). */
+  /** Card and intent of the item's `action` (default: its own card, or a `schedule_due`'s schedule card; view). */
   openCard: string;
   intent?: 'view' | 'log';
+  /** The day a tap opens (`YYYY-MM-DD`, the slot's day) when it is not simply today: a `schedule_due`'s doses. */
+  day?: string;
   /** For `schedule_due`: the items due now and the ones missed earlier today. */
   reminders?: { due_now: string[]; missed_earlier: string[] };
 }
@@ -47,11 +49,15 @@ export function opaqueTag(id: string): string {
   return `klebb-${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
 }
 
-/** The same-origin deep link of a reminder: `/?card=<id>[&action=<intent>]`. */
-export function deepLink(cardId: string, intent?: string): string {
+/**
+ * The same-origin deep link of a reminder: `/?card=<id>[&action=<intent>]`, or with `day`
+ * `/day/<day>?card=…`: a reminder tapped after midnight still opens the day it was for (the app
+ * shows today's page under `/` when that day is today).
+ */
+export function deepLink(cardId: string, intent?: string, day?: string): string {
   const q = new URLSearchParams({ card: cardId });
   if (intent && intent !== 'view') q.set('action', intent);
-  return `/?${q.toString()}`;
+  return `${day ? `/day/${day}` : '/'}?${q.toString()}`;
 }
 
 function cut(s: string, max: number): string {
@@ -73,7 +79,7 @@ function itemOf(r: DueReminder, instanceName: string, textMax: number): Record<s
     cardId: r.cardId,
     cardLabel: r.cardLabel,
     cardEmoji: r.cardEmoji,
-    url: deepLink(r.openCard, r.intent),
+    url: deepLink(r.openCard, r.intent, r.day),
     tag: opaqueTag(r.id),
     ...(r.reminders ? { reminders: r.reminders } : {}),
   };

@@ -56,10 +56,14 @@ export function dueReminder(
 ): DueReminder {
   const meta = ref.card.manifest.meta;
   let names: DueNames | null = null;
+  // a schedule_due reminder is about the doses of its schedule card on the slot's day: a tap
+  // opens that card on that day, so a dose ticked after midnight is still the evening's
+  let schedule: string | undefined;
   if (ref.trigger.type === 'schedule_due') {
     const source = typeof ref.trigger.card === 'string' ? ref.trigger.card : '';
-    names = cards.registry.has(source)
-      ? dueAtTimeOfDay(cards.store.read(source), date, String(ref.trigger.time_of_day), timeZone)
+    if (cards.registry.has(source)) schedule = source;
+    names = schedule
+      ? dueAtTimeOfDay(cards.store.read(schedule), date, String(ref.trigger.time_of_day), timeZone)
       : { due_now: [], missed_earlier: [] };
   }
   const action = ref.item.action as { card?: unknown; intent?: unknown } | undefined;
@@ -72,8 +76,9 @@ export function dueReminder(
     privacy: ref.privacy,
     title: fillPlaceholders(String(ref.item.title ?? ''), names),
     body: fillPlaceholders(String(ref.item.body ?? ''), names),
-    openCard: typeof action?.card === 'string' ? action.card : ref.card.id,
+    openCard: typeof action?.card === 'string' ? action.card : (schedule ?? ref.card.id),
     intent: action?.intent === 'log' ? 'log' : action?.intent === 'view' ? 'view' : undefined,
+    ...(schedule ? { day: date } : {}),
     ...(names ? { reminders: names } : {}),
   };
 }

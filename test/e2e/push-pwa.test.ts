@@ -5,7 +5,8 @@
  * - a push delivered through DevTools (`ServiceWorker.deliverPushMessage`) with the very bytes
  *   the server sent (decrypted by the push-service stand-in) shows the notification, with only
  *   the generic text for a private reminder; a click on it opens the card in the open tab;
- * - a deep link `/?card=<id>&action=log` brings the card into view with its entry form open;
+ * - a deep link `/?card=<id>&action=log` brings the card into view with its entry form open, and
+ *   so does `/day/<today>?card=…` (a dose reminder's link names its day), shown under `/`;
  * - a report page (sent `no-store`) opened under the worker is not kept in its cache, and does not
  *   replace the app shell it opens offline;
  * - with the server gone, a reload shows the shell with the last Today read, marked offline,
@@ -220,6 +221,17 @@ describe('push and notification click', () => {
     await w.page.goto(`${s.url}/?card=walk&action=log`);
     await settled(w.page);
     await w.page.locator('[data-card-id="walk"] input').first().waitFor();
+  });
+
+  it("a deep link to a reminder's day that is today shows Today under / and keeps the card and action", async () => {
+    const today = await w.page.evaluate(() => new Intl.DateTimeFormat('en-CA').format(new Date()));
+    await w.page.goto(`${s.url}/day/${today}?card=walk&action=log`);
+    await w.page.waitForURL(`${s.url}/?card=walk&action=log`);
+    await settled(w.page);
+    await w.page.locator('[data-card-id="walk"] input').first().waitFor();
+    expect(await w.page.locator('main .card[data-card-id="walk"]').getAttribute('class')).toContain(
+      'card-deep-linked',
+    );
   });
 });
 

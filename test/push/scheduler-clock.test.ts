@@ -419,6 +419,36 @@ describe('schedule_due reminders', () => {
     });
   });
 
+  it('a tap opens the schedule card on the day the doses were due, also when it comes after midnight', async () => {
+    const meds = {
+      $schema: 'klebb.datafile.v1',
+      meta: { id: 'meds', label: 'Meds', view: { enabled: true, component: 'schedule-card' } },
+      data: { items: [{ name: 'Vitamin D', schedule: { type: 'daily', time_of_day: 'night' }, doses: [] }] },
+    };
+    const e = await env('Europe/Berlin', [
+      meds,
+      card('nudge', [
+        {
+          id: 'night',
+          body: 'Take {schedule_due}',
+          trigger: { type: 'schedule_due', time: '23:50', card: 'meds', time_of_day: 'night' },
+        },
+      ]),
+      card('walk', [{ id: 'evening', trigger: daily('23:50') }]),
+    ]);
+    await e.run('2030-06-01T12:00:00Z', '2030-06-01T12:00:00Z');
+    // 23:50 on 1 June in Berlin; the phone shows it, and the person taps it at 00:20 on 2 June
+    expect(await e.run('2030-06-01T21:50:00Z', '2030-06-01T21:50:00Z')).toHaveLength(2);
+    const urls = push
+      .messagesFor(e.sub.id)
+      .slice(-2)
+      .map((m) => m.payload.items[0].url)
+      .sort();
+    // the dose reminder names its schedule card (not the card holding the reminder) and its day;
+    // a reminder to log something opens today, when the value is measured
+    expect(urls).toEqual(['/?card=walk', '/day/2030-06-01?card=meds']);
+  });
+
   it('a check-off an agent wrote in UTC counts on the person’s day (Los Angeles evening)', async () => {
     const meds = {
       $schema: 'klebb.datafile.v1',

@@ -5,8 +5,9 @@
  *   reminder arrives with the instance name and "You have a reminder." as its text, which is what
  *   the lock screen shows. Every push shows one notification, which alerts again when it replaces
  *   an earlier one of the same reminder.
- * - notificationclick: opens the reminder's card (`/?card=<id>`), same origin only: an open Klebb
- *   window is focused and moved there, else a new one opens. The tap target is remembered first
+ * - notificationclick: opens the reminder's card (`/?card=<id>`, or `/day/<date>?card=<id>` for
+ *   the day a dose reminder was for), same origin only: an open Klebb window is focused and moved
+ *   there, else a new one opens. The tap target is remembered first
  *   (Cache Storage), because a cold start on iOS can lose the query string of the URL it opens.
  * - offline: pages fall back to the app shell last loaded (a page sent `Cache-Control: no-store`,
  *   such as a report, is never kept); /assets/ files are kept once fetched

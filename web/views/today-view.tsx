@@ -29,9 +29,10 @@ const dayHrefFrom = (now: string) => (d: string) => (d === now ? '/' : `/day/${d
 
 export function TodayView({ date }: { date: string | null }) {
   const now = today();
-  // `/day/<today>` is the live page: show it under its own address
+  // `/day/<today>` is the live page: show it under its own address (keeping `?card=` of a
+  // reminder's link, which names the day it was for)
   useEffect(() => {
-    if (date === now) navigate('/', { replace: true });
+    if (date === now) navigate(`/${location.search}`, { replace: true });
   }, [date, now]);
   const shown = date ?? now;
   const valid = isIsoDate(shown);
