@@ -48,6 +48,23 @@ const d = useDashboard({
       {
         $schema: 'klebb.datafile.v1',
         meta: {
+          id: 'oxygen',
+          label: 'Oxygen',
+          view: { enabled: true, component: 'generic-card', display: { template: '{pct|–}%' } },
+          writeable: {
+            fromWebapp: true,
+            inputs: [
+              { key: 'pct', type: 'number', label: 'SpO2', step: 1, min: 70, max: 100 },
+              { key: 'note', type: 'text', label: 'Note' },
+            ],
+          },
+        },
+        // a day's average from the phone: more decimals than the whole-number field takes
+        data: [{ date: today(), pct: 96.667 }],
+      },
+      {
+        $schema: 'klebb.datafile.v1',
+        meta: {
           id: 'taps',
           label: 'Taps',
           view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
@@ -100,6 +117,18 @@ describe('entry forms', { timeout: 120_000 }, () => {
     });
     expect(kept).toBe(true);
     await card.getByRole('form').getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('an edit that leaves a stored number alone saves it exactly as stored (96.667 in a whole-number field)', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'oxygen');
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    const form = card.getByRole('form');
+    expect(await form.getByLabel('SpO2').inputValue()).toBe('96.667');
+    await form.getByLabel('Note').fill('after the stairs');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    expect(await d.data('oxygen')).toEqual([{ date: today(), pct: 96.667, note: 'after the stairs' }]);
   });
 
   it('adds, edits and deletes an entry from the form', async () => {

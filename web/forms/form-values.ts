@@ -13,10 +13,14 @@ export type FormValues = Record<string, unknown>;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A stored value as its input holds it (numbers in a number field become their text). */
+/**
+ * A stored value as its input holds it. A number stays the number until the person types over
+ * it (the field shows its text): read back from its text it could change, as "96.667" in a
+ * whole-number field reads as 96 667 grouped, so saving an entry unchanged would rewrite it.
+ */
 function fromStored(input: InputDescriptor, v: unknown): unknown {
   if (input.type === 'number')
-    return typeof v === 'number' ? String(v) : typeof v === 'string' ? v : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' ? v : undefined;
   if (input.type === 'chips-multi') return Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
   return v;
 }
@@ -66,7 +70,8 @@ function typedNumber(input: InputDescriptor, v: string): TypedNumber {
 /**
  * A form value as stored: number text read as the person wrote it (a decimal comma, grouped
  * digits, other scripts' digits); text that is not a number, or that could be two numbers
- * (`1,500`), is sent as typed, for the server to name (the form blocks Save on it first).
+ * (`1,500`), is sent as typed, for the server to name (the form blocks Save on it first). A
+ * number the form was filled with and nobody typed over goes back exactly as stored.
  */
 function toStored(input: InputDescriptor, v: unknown): unknown {
   if (input.type === 'number' && typeof v === 'string') {

@@ -19,7 +19,7 @@ export function NumberInput(props: InputProps) {
         autoComplete="off"
         spellcheck={false}
         name={input.key}
-        value={typeof value === 'string' ? value : ''}
+        value={typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''}
         placeholder={input.placeholder}
         aria-required={input.required || undefined}
         aria-describedby={helpId(props)}
