@@ -201,7 +201,7 @@ export async function openInstance(
   events.on('card', (e) => push.onCardEvent(e));
   // the demo sends nothing: no scheduler
   if (!config.demo) push.start();
-  const reports = new ReportsService(config, layout, log);
+  const reports = new ReportsService(config, layout, log, () => user.timeZone());
   reports.start();
   let closed = false;
   const turns = new TurnHub();

@@ -6,8 +6,10 @@
  * The quota counts uploaded reports plus uploads still arriving (reservations), so two uploads
  * racing for the last slot cannot both land.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { todayIn } from '../common/dates.js';
 import { conflict } from '../errors.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { processingBody } from './report-body.js';
@@ -108,10 +110,12 @@ export class ReportStore {
 
   /**
    * Files a received upload (`partFile`, in the inbox) as a new report in `processing`: claims
-   * a free name, moves the original into the archive. Resolves the name.
+   * a free name, moves the original into the archive. Resolves the name, which starts with the
+   * upload day in `timeZone` (the person's; undefined: the server's), not in UTC: a report
+   * uploaded on a Los Angeles evening is named for that evening's day.
    */
-  claim(upload: UploadName, partFile: string, now: Date = new Date()): string {
-    const day = now.toISOString().slice(0, 10);
+  claim(upload: UploadName, partFile: string, now: Date = new Date(), timeZone?: string): string {
+    const day = todayIn(timeZone, now);
     for (let n = 1; ; n++) {
       const name = `${day}-${upload.stem}${n === 1 ? '' : `-${n}`}`;
       const archivePath = `_archive/${name}.${upload.ext}`;

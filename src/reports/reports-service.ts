@@ -33,10 +33,15 @@ export class ReportsService {
   private readonly waiting = new Set<string>();
   private readonly stop = new AbortController();
 
+  /**
+   * @param timeZone the person's zone (the one their browser reported), which names a report's
+   *   upload day; undefined: the server's.
+   */
   constructor(
     private readonly config: Pick<Config, 'chat' | 'reports'>,
     layout: HomeLayout,
     private readonly log: Log,
+    private readonly timeZone: () => string | undefined = () => undefined,
   ) {
     this.store = new ReportStore(layout, config.reports.max);
   }
@@ -99,7 +104,7 @@ export class ReportsService {
 
   /** Files a received upload and queues its reading; resolves the report's name. */
   accept(upload: UploadName, partFile: string): string {
-    const name = this.store.claim(upload, partFile);
+    const name = this.store.claim(upload, partFile, new Date(), this.timeZone());
     this.enqueue(name, {});
     return name;
   }
