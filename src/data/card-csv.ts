@@ -10,6 +10,7 @@
  * are read in pages, so memory stays flat for a card of any length and no read holds the
  * database between pages.
  */
+import { formInputs } from '../common/inputs.js';
 import type { Db } from '../store/database.js';
 
 /** The UTF-8 byte order mark, which tells spreadsheets the file is UTF-8. */
@@ -124,9 +125,14 @@ function* rowsOf(db: Db, cardId: string): Generator<unknown> {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The columns: every top-level key of the rows (a non-object row is one `value` column). */
-function columnsOf(db: Db, cardId: string): string[] {
-  const seen = new Set<string>();
+/**
+ * The columns: `date` and `time`, then the fields of the card's form in its order (also those no
+ * row fills yet, so a card without rows still gets its header, and exports taken month by month
+ * line up), then every other top-level key of the rows as it first appears (a non-object row is
+ * one `value` column).
+ */
+function columnsOf(db: Db, cardId: string, meta: Record<string, unknown>): string[] {
+  const seen = new Set<string>(formInputs(meta).map((i) => i.key));
   for (const r of rowsOf(db, cardId)) {
     if (isRecord(r)) for (const k of Object.keys(r)) seen.add(k);
     else seen.add('value');
@@ -145,7 +151,7 @@ export function* cardCsvLines(
   meta: Record<string, unknown>,
   dialect: CsvDialect = PLAIN_CSV,
 ): Generator<string> {
-  const cols = columnsOf(db, cardId);
+  const cols = columnsOf(db, cardId, meta);
   const units = fieldUnits(meta);
   const head = (c: string) => {
     const u = units.get(c);

@@ -217,6 +217,41 @@ describe('GET /api/manifests/:id/export.csv', () => {
     expect(bad.body.details[0].path).toBe('query.locale');
   });
 
+  it("a card without rows gets its form's columns as the header; rows get the form's columns in its order", async () => {
+    const card = (data: unknown[]) => ({
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'fresh',
+        label: 'Fresh',
+        writeable: {
+          fromWebapp: true,
+          inputs: [
+            { key: 'date', type: 'date' },
+            { key: 'kg', type: 'number', unit: 'kg' },
+            { key: 'fat', type: 'number', unit: '%' },
+            { key: 'note', type: 'text' },
+          ],
+        },
+      },
+      data,
+    });
+    expect((await api('/api/manifests', { json: card([]) })).status).toBe(201);
+    expect((await api('/api/manifests/fresh/export.csv')).text.split('\r\n')).toEqual([
+      'date,kg,fat (%),note',
+      '',
+    ]);
+    // a row without fat, with a key no input declares
+    const w = await api('/api/manifests/fresh/rows', {
+      json: { value: { note: 'x', date: '2026-04-05', kg: 80, src: 'scale' } },
+    });
+    expect(w.status, w.text).toBe(201);
+    expect((await api('/api/manifests/fresh/export.csv')).text.split('\r\n')).toEqual([
+      'date,kg,fat (%),note,src',
+      '2026-04-05,80,,x,scale',
+      '',
+    ]);
+  });
+
   it('is 404 for a card that does not exist', async () => {
     const res = await api('/api/manifests/nope/export.csv');
     expect(res.status).toBe(404);
