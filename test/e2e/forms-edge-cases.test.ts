@@ -5,6 +5,7 @@
  *   no Clear;
  * - a stepper stepping a value with more decimals than its step keeps them (1.25 by 0.5 is 1.75,
  *   not 1.8);
+ * - a stepper holding a value off its steps (2.5 with a step of 1) moves by one step, not to 4;
  * - a writable card whose only input was dropped at load (an unknown `wobble` type) offers no
  *   "Add entry" and no form: it says it takes no entries from the web app.
  */
@@ -72,7 +73,23 @@ const naps = {
   data: [{ date: '2026-01-05', hours: 1.25 }],
 };
 
-const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals, mood, naps] });
+/** A stepper of whole glasses holding a half (2.5, as a script or the phone may write it). */
+const water = () => ({
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'glasses',
+    label: 'Glasses',
+    order: 4,
+    view: { enabled: true, component: 'generic-card', display: { template: '{glasses|}' } },
+    writeable: {
+      fromWebapp: true,
+      inputs: [{ key: 'glasses', type: 'stepper', label: 'Glasses', min: 0, max: 20, step: 1 }],
+    },
+  },
+  data: [{ date: todayIn(TZ), glasses: 2.5 }],
+});
+
+const d = useDashboard({ timezoneId: TZ, manifests: () => [vitals, mood, naps, water()] });
 
 describe('entry form edges', () => {
   it('an optional stepper with a default can be left empty; a required one cannot', async () => {
@@ -113,6 +130,19 @@ describe('entry form edges', () => {
         { date: '2026-01-05', hours: 1.25 },
         { date: todayIn(TZ), hours: 1.75 },
       ]);
+  });
+
+  it('a stepper moves a value off its steps by one step: 2.5 and + is 3.5, not 4', async () => {
+    const w = await d.open('/', PHONE);
+    const card = cardOf(w, 'glasses');
+    await card.getByRole('button', { name: 'Edit entry' }).click();
+    const form = card.getByRole('form');
+    const value = form.locator('.stepper-value');
+    expect(await value.textContent()).toBe('2.5');
+    await form.getByRole('button', { name: 'Glasses: more' }).click();
+    expect(await value.textContent()).toBe('3.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => d.data('glasses')).toEqual([{ date: todayIn(TZ), glasses: 3.5 }]);
   });
 
   it('a card whose inputs were all dropped offers no entry form', async () => {

@@ -4,6 +4,7 @@
  * Input descriptors come from src/common/inputs.ts.
  */
 import { hasValue, type InputDescriptor } from '../../src/common/inputs.js';
+import { cleanNumber, decimalPlaces } from '../../src/common/numbers.js';
 import { readTypedNumber, type TypedNumber } from '../../src/common/typed-number.js';
 import { lengthNotice } from '../lib/char-limit.js';
 
@@ -170,4 +171,21 @@ export function keptFields(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) if (!inputs.some((i) => i.key === k)) out[k] = v;
   return out;
+}
+
+/**
+ * A stepper's value one `step` up (`dir` 1) or down (-1) from `shown`, within `min`…`max`: kept
+ * to the decimals of the step or of the value, whichever has more, so 0.1 steps add no float
+ * tail (0.30000000000000004) and a value off the steps (2.5 from the phone, with a step of 1)
+ * moves to 3.5, not rounded to 4.
+ */
+export function stepValue(
+  shown: number,
+  dir: 1 | -1,
+  step: number,
+  min = Number.NEGATIVE_INFINITY,
+  max = Number.POSITIVE_INFINITY,
+): number {
+  const decimals = Math.max(decimalPlaces(step), decimalPlaces(shown));
+  return Math.min(max, Math.max(min, cleanNumber(shown + dir * step, decimals)));
 }

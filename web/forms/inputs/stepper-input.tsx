@@ -4,9 +4,9 @@
  * Clear button, so an entry can leave it out (the first − or + after clearing brings the default
  * back).
  */
-import { cleanNumber, decimalPlaces } from '../../../src/common/numbers.js';
 import { num } from '../../lib/format.js';
 import { FieldGroup, type InputProps } from '../field.js';
+import { stepValue } from '../form-values.js';
 
 /** The stepper control of an entry form. */
 export function StepperInput(props: InputProps) {
@@ -15,15 +15,13 @@ export function StepperInput(props: InputProps) {
   const current = typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   const shown = current ?? input.min ?? 0;
   const clamp = (n: number) => Math.min(input.max ?? Infinity, Math.max(input.min ?? -Infinity, n));
-  // a step like 0.1 would add float artefacts (0.30000000000000004): round the sum to the decimals
-  // of the step or of the value, whichever has more, so that a value with more than the step
-  // (7.25 hours from the latest row, stepped by 0.5) keeps them: 7.75, not 7.8
-  const decimals = Math.max(decimalPlaces(step), decimalPlaces(shown));
   const start =
     typeof input.default === 'number' && Number.isFinite(input.default) ? clamp(input.default) : undefined;
   const move = (dir: 1 | -1) =>
     onChange(
-      current === undefined && start !== undefined ? start : clamp(cleanNumber(shown + dir * step, decimals)),
+      current === undefined && start !== undefined
+        ? start
+        : stepValue(shown, dir, step, input.min, input.max),
     );
   return (
     <FieldGroup input={input} id={id}>
