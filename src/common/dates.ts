@@ -170,6 +170,36 @@ export function dayOfDateTime(s: unknown, timeZone?: string): string | null {
 }
 
 /**
+ * The minute of its day (0–1439) a date field's value was written at, as the clock of the day it
+ * is filed under shows it (dayOfDateTime): a wall-clock time as written, and an instant (`Z` or an
+ * offset) in `timeZone` (default: the process's zone, in the browser the person's), so
+ * `2026-04-21T03:30Z` is 20:30 in Los Angeles, on 20 April. Null for a date without a time, or a
+ * value that names no day.
+ */
+export function minuteOfDateTime(s: unknown, timeZone?: string): number | null {
+  const p = dateTimeParts(typeof s === 'string' ? isoDateSpelling(s) : s);
+  if (!p?.time) return null;
+  if (p.offsetMinutes === undefined) return p.time.hour * 60 + p.time.minute;
+  const parts = minuteFormatter(timeZone).formatToParts(new Date(instantMs(p.day, p.time, p.offsetMinutes)));
+  const get = (t: string) => Number(parts.find((x) => x.type === t)?.value);
+  const minute = (get('hour') % 24) * 60 + get('minute');
+  return Number.isFinite(minute) ? minute : null;
+}
+
+const minuteFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** An hour-and-minute formatter of `timeZone` (24-hour clock), made once per zone. */
+function minuteFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = minuteFormatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    minuteFormatters.set(key, f);
+  }
+  return f;
+}
+
+/**
  * `Date.UTC` without its two-digit-year rule: `Date.UTC(50, …)` is 1950, while the year 0050
  * written in a date means 0050. `month` counts from 0, as Date.UTC's does.
  */

@@ -32,7 +32,13 @@ describe('running totals', () => {
 
   it('an entry’s minute of the day comes from its time, or from a timestamp date', () => {
     expect(minuteOfDay({ time: '07:30' })).toBe(450);
-    expect(minuteOfDay({ date: '2026-04-20T21:05:00+02:00' })).toBe(21 * 60 + 5);
+    expect(minuteOfDay({ date: '2026-04-20T21:05:00+02:00' }, 'date', 'Europe/Berlin')).toBe(21 * 60 + 5);
+    expect(minuteOfDay({ date: '2026-04-20T21:05' })).toBe(21 * 60 + 5);
+    // an instant is read on the clock of the person's zone, where its day is filed too
+    expect(minuteOfDay({ date: '2026-04-21T03:30:00Z' }, 'date', 'America/Los_Angeles')).toBe(20 * 60 + 30);
+    expect(minuteOfDay({ date: '2026-04-20T21:05:00+02:00' }, 'date', 'America/New_York')).toBe(15 * 60 + 5);
+    expect(minuteOfDay({ date: '2026-04-20 23:59:30+0000' }, 'date', 'Asia/Kolkata')).toBe(5 * 60 + 29);
+    expect(minuteOfDay({ date: '2026-04-20T25:00' })).toBeNull();
     expect(minuteOfDay({ date: '2026-04-20' })).toBeNull();
     expect(minuteOfDay({ time: '25:00' })).toBeNull();
   });

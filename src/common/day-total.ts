@@ -7,6 +7,7 @@
  * Shared by the server and the browser: no Node imports.
  */
 
+import { minuteOfDateTime } from './dates.js';
 import { getValue } from './display-template.js';
 import { cleanNumber, decimalPlaces, toFiniteNumber } from './numbers.js';
 import { isCatchAll } from './thresholds.js';
@@ -54,21 +55,18 @@ export function sumEntries(
 }
 
 const TIME_RE = /^(\d{1,2}):(\d{2})/;
-const STAMP_RE = /^\d{4}-\d{2}-\d{2}[T ](\d{2}):(\d{2})/;
 
 /**
  * When in its day an entry was logged, as minutes after midnight: its `time` field ("07:30"),
- * else the time part of its date field when that is a local timestamp ("2026-04-20T07:30").
- * Null when the entry does not say.
+ * else the time of its date field when that holds one: a local timestamp as written
+ * ("2026-04-20T07:30"), an instant (`Z` or an offset) on the clock of `timeZone` (default: the
+ * process's zone, in the browser the person's), where its day is filed too: `…T03:30Z` is 20:30
+ * of the evening before in Los Angeles, not 03:30. Null when the entry does not say.
  */
-export function minuteOfDay(row: unknown, dateField = 'date'): number | null {
+export function minuteOfDay(row: unknown, dateField = 'date', timeZone?: string): number | null {
   const t = getValue(row, 'time');
-  let m = typeof t === 'string' ? TIME_RE.exec(t.trim()) : null;
-  if (!m) {
-    const d = getValue(row, dateField);
-    m = typeof d === 'string' ? STAMP_RE.exec(d) : null;
-  }
-  if (!m) return null;
+  const m = typeof t === 'string' ? TIME_RE.exec(t.trim()) : null;
+  if (!m) return minuteOfDateTime(getValue(row, dateField), timeZone);
   const h = Number(m[1]);
   const min = Number(m[2]);
   return h < 24 && min < 60 ? h * 60 + min : null;
