@@ -79,6 +79,14 @@ function rootKeyOnArray(pathText: string, cardId: string): RowError {
   );
 }
 
+/** The day (`YYYY-MM-DD`) a stored row's `date` starts with, or undefined. */
+function dayOfRow(body: string): string | undefined {
+  const row = JSON.parse(body) as unknown;
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return undefined;
+  const d = (row as Record<string, unknown>).date;
+  return typeof d === 'string' && isIsoDate(d.slice(0, 10)) ? d.slice(0, 10) : undefined;
+}
+
 /** The data store of one instance. */
 export class CardDataStore {
   readonly changes: ChangeLog;
@@ -312,7 +320,12 @@ export class CardDataStore {
         return { doc: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
       },
       rootArrayAppend: () => value,
-      rootArrayPlace: dayOrder ? () => this.dayPlace(cardId, dayOrder.field, dayOrder.day) : undefined,
+      rootArrayPlace: dayOrder
+        ? () => {
+            const to = this.dayRange(cardId, dayOrder.field, dayOrder.day, true)?.to;
+            return typeof to === 'number' ? to : undefined;
+          }
+        : undefined,
       element: (el, rest) => {
         const r = ops.appendRow(el, rest, value, pathText, cardId);
         return { el: r.doc, result: { added: 1, totalAfter: r.totalAfter } };
@@ -420,23 +433,31 @@ export class CardDataStore {
     return ops.readRows(doc, segs, pathText, { order, limit, offset }, cardId);
   }
 
-  /** The newest `n` elements of a top-level array, newest first (empty for other shapes). */
   /**
-   * The position a row of `day` takes among rows kept in day order by `field` (rowsInDayOrder):
-   * that of the first row of a later day; undefined when there is none (it goes last) or the
-   * rows are not in day order (their order is left as it is). Reads the date index first, so a
-   * row of the latest day costs no scan.
+   * The positions between which a row of `day` keeps rows in day order by `field`
+   * (rowsInDayOrder): `from`, that of the first row of its day or later, and `to`, that of the
+   * first row of a later day (`end`: none); undefined when the rows are not in day order (their
+   * order is left as it is). With `quick`, a row later than every row is `{to: 'end'}` at once,
+   * without reading the rows (an append, which goes last anyway). Reads the date index first.
    */
-  private dayPlace(cardId: string, field: string, day: string): number | undefined {
+  private dayRange(
+    cardId: string,
+    field: string,
+    day: string,
+    quick = false,
+  ): { from: number | 'end'; to: number | 'end' } | undefined {
     const afterDay = `${day}~`; // every value of the day itself ('YYYY-MM-DDT…') sorts before it
     const latest = this.maxDate(cardId, field);
-    if (latest === null || latest < afterDay) return undefined;
+    const noneLater = latest === null || latest < afterDay;
+    if (noneLater && quick) return { from: 'end', to: 'end' };
     if (!this.rowsInDayOrder(cardId, field)) return undefined;
     const path = `$.${field}`;
-    const pos = this.q.firstLaterPos.get(cardId, path, path, afterDay) as number | undefined;
-    return pos ?? undefined;
+    const first = (bound: string) =>
+      (this.q.firstLaterPos.get(cardId, path, path, bound) as number | undefined) ?? 'end';
+    return { from: first(day), to: noneLater ? 'end' : first(afterDay) };
   }
 
+  /** The newest `n` elements of a top-level array, newest first (empty for other shapes). */
   newestRows(cardId: string, n: number): unknown[] {
     return (this.q.rowsWindowDesc.all(cardId, n, 0) as string[]).map((b) => JSON.parse(b));
   }
@@ -532,6 +553,16 @@ export class CardDataStore {
         this.q.updateRow.run(body, rowId);
       } else {
         const max = this.q.maxPos.get(cardId) as number | null;
+        // a dated row of rows kept in day order goes back among the rows of its day, where it
+        // was if it can: the position recorded may have moved since, as back-filled days were
+        // put in before it
+        const day = dayOfRow(body);
+        const range = day === undefined ? undefined : this.dayRange(cardId, 'date', day);
+        if (range) {
+          const end = (max ?? -1) + 1;
+          const [from, to] = [range.from, range.to].map((p) => (p === 'end' ? end : p));
+          at = Math.min(Math.max(at, from), to);
+        }
         if (at > (max ?? -1)) at = (max ?? -1) + 1;
         else if (this.q.posTaken.get(cardId, at)) {
           this.q.shiftOut.run(cardId, at);

@@ -3,7 +3,8 @@
  * as entries and the phone's rows do: an agent back-filling a forgotten day (REST, the chat's
  * append_row) must not make that day read as the newest row. Newest-first reads, the assistant's
  * lastNDelta and the dashboard's latest-rows read all rely on the order. Rows of a card kept in
- * another order, and rows without a real date, still go last.
+ * another order, and rows without a real date, still go last. An undone removal puts its row back
+ * among the rows of its day, also when days filled in since moved the rows.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manifest, type ToolEnv, toolEnv } from '../tools/harness.js';
@@ -103,6 +104,26 @@ describe('a dated row appended to a card kept in day order', () => {
       '2026-04-20',
       '2026-04-20',
       '2026-04-22',
+    ]);
+  });
+
+  it('an undone removal goes back to its day, also after days were filled in before it', async () => {
+    const path = encodeURIComponent('[kg=85.5]');
+    // remove the first reading of the 20th, then fill in two earlier days
+    expect((await agent(`/api/manifests/w/rows?path=${path}`, { method: 'DELETE' })).status).toBe(200);
+    const removal = (await agent('/api/changes?card=w&limit=1')).body.changeSets[0];
+    expect((await append('w', { date: '2026-04-19', kg: 90 })).status).toBe(201);
+    expect((await append('w', { date: '2026-04-01', kg: 80 })).status).toBe(201);
+    const undo = await agent(`/api/changes/${removal.id}/undo`, { method: 'POST' });
+    expect(undo.status, undo.text).toBe(200);
+    // back among the readings of its day, where it was (before the 20th's second reading)
+    expect(await rows('w')).toEqual([
+      { date: '2026-04-01', kg: 80 },
+      { date: '2026-04-18', kg: 85.3 },
+      { date: '2026-04-19', kg: 90 },
+      { date: '2026-04-20', kg: 85.5 },
+      { date: '2026-04-20', kg: 85.4 },
+      { date: '2026-04-22', kg: 85.1 },
     ]);
   });
 
