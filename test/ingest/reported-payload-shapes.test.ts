@@ -85,9 +85,7 @@ describe('shapes reported from real pushes', () => {
       'sleep_analysis: no sleep duration (1 point, e.g. "2026-05-17 00:00:00 -0700")',
     ]);
     // time in bed alone is a night (the Clock app's Bedtime records only that)
-    expect(await srv.rows('sleep')).toEqual([
-      { date: '2026-05-18', inBed: 8, source: 'iPhone' },
-    ]);
+    expect(await srv.rows('sleep')).toEqual([{ date: '2026-05-18', inBed: 8, source: 'iPhone' }]);
   });
 
   it('points with their own units and UTC times (on the person’s clock), an average-only heart rate, a workout with a localised name and no source', async () => {

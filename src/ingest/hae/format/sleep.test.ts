@@ -203,9 +203,7 @@ describe('sleep: the four generations of the aggregated row (docs/HEALTH-AUTO-EX
   });
 
   it('with no end time at all, the documented date-only `date` dates the night', () => {
-    expect(rows([{ date: '2024-03-02', asleep: 7 }])).toEqual([
-      { date: '2024-03-02', hours: 7, asleep: 7 },
-    ]);
+    expect(rows([{ date: '2024-03-02', asleep: 7 }])).toEqual([{ date: '2024-03-02', hours: 7, asleep: 7 }]);
   });
 
   it('converts minutes when the block says so', () => {
