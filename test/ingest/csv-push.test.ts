@@ -5,6 +5,8 @@
  * same cards; a CSV file alone is read too, and a CSV body with nothing Klebb reads is kept aside
  * with advice, as before.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
@@ -149,5 +151,50 @@ describe('a push in CSV', () => {
     const other = await post(srv, 'Name,Value\nfoo,1\n', 'text/csv');
     expect(other.body.ok).toBe(false);
     expect(other.body.warning).toMatch(/It looks like CSV: set the automation's Export Format to JSON/);
+  });
+
+  it('files with their header line alone (nothing measured, no workout) are a push of nothing, not kept aside with advice', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const metricsHeader = METRICS_CSV.split('\r\n')[0];
+    const workoutsHeader = WORKOUTS_CSV.split('\r\n')[0];
+    const pushes: [Buffer | string, string][] = [
+      [
+        multipart([
+          ['HealthMetrics', metricsHeader],
+          ['Workouts', workoutsHeader],
+        ]),
+        `multipart/form-data; boundary=${BOUNDARY}`,
+      ],
+      [multipart([['Workouts', workoutsHeader]]), `multipart/form-data; boundary=${BOUNDARY}`],
+      [`${metricsHeader}\r\n`, 'text/csv'],
+      // a row whose cells are all empty: the day is there, nothing was measured
+      [`Date/Time,Step Count (count),Weight & Body Mass (lb)\r\n2026-07-13 00:00:00,,\r\n`, 'text/csv'],
+    ];
+    for (const [body, type] of pushes) {
+      const r = await post(srv, body, type);
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.ok, r.text).toBe(true);
+      expect(r.body.warning, r.text).toBeUndefined();
+      expect(r.body.samples, r.text).toEqual({ received: 0, new: 0 });
+    }
+    expect(await srv.rows('steps')).toEqual([]);
+    expect(await srv.rows('workouts')).toEqual([]);
+    // nothing was kept aside as an unreadable body
+    expect(
+      existsSync(join(srv.home, 'ingest', 'quarantine'))
+        ? readdirSync(join(srv.home, 'ingest', 'quarantine'))
+        : [],
+    ).toEqual([]);
+    // a workouts file with one row beside an empty metrics file still fills its card
+    const run = await post(
+      srv,
+      multipart([
+        ['HealthMetrics', metricsHeader],
+        ['Workouts', WORKOUTS_CSV],
+      ]),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+    );
+    expect(run.body.ok, run.text).toBe(true);
+    expect(await srv.rows('workouts')).toHaveLength(2);
   });
 });

@@ -19,6 +19,11 @@ import { resolveMetric } from './catalogue.js';
 export interface CsvPayload {
   payload: { metrics: Record<string, unknown>[]; workouts: Record<string, unknown>[] };
   warnings: string[];
+  /**
+   * Whether the body held the app's Health Metrics or Workouts file, rows or not: a period with
+   * nothing measured (no workout that day) is sent as such a file with its header line alone.
+   */
+  recognised: boolean;
 }
 
 /** True when a body is to be read as CSV: its Content-Type says so, or its first line reads as a CSV header. */
@@ -206,23 +211,27 @@ function workoutObjects(rows: string[][]): Record<string, unknown>[] {
 /**
  * A CSV body (the multipart files of an automation set to CSV, or one CSV file) read as the
  * payload its JSON export would be; a file that is neither the metrics nor the workouts file is
- * said in the warnings (without its content).
+ * said in the warnings (without its content). A file of the app's holding no value (its header
+ * alone, or rows of empty cells) is recognised and adds nothing, as an empty JSON push does.
  */
 export function csvPayload(body: Buffer, contentType: string | undefined): CsvPayload {
   const warnings: string[] = [];
   const payload: CsvPayload['payload'] = { metrics: [], workouts: [] };
+  let recognised = false;
   for (const file of csvFiles(body, contentType)) {
     const rows = csvRows(file);
     if (rows.length === 0) continue;
     const first = rows[0].map((h) => headerOf(h).name.toLowerCase());
-    if (first.includes('workout type') || (first.includes('type') && first.includes('start')))
+    if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
       payload.workouts.push(...workoutObjects(rows));
-    else if (first[0] === 'date/time' || first[0] === 'date')
+      recognised = true;
+    } else if (first[0] === 'date/time' || first[0] === 'date') {
       payload.metrics.push(...metricBlocks(rows, warnings));
-    else
+      recognised = true;
+    } else
       warnings.push(
         'a CSV file that is neither the Health Metrics nor the Workouts file of Health Auto Export; not read',
       );
   }
-  return { payload, warnings };
+  return { payload, warnings, recognised };
 }

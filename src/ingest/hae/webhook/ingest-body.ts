@@ -161,6 +161,7 @@ function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentTy
  * A body the automation sent as CSV (format/csv-payload.ts): read as the payload its JSON export
  * would be, stored and put on the cards the same way. Undefined when it holds neither a metrics
  * nor a workouts file: it is then answered as a body that is not JSON (quarantined, with advice).
+ * Such a file with no value in it (nothing measured in the period) is a push of nothing, ok.
  */
 function ingestCsv(
   svc: HaeIngest,
@@ -169,7 +170,7 @@ function ingestCsv(
   contentType?: string,
 ): WebhookAnswer | undefined {
   const csv = csvPayload(body, contentType);
-  if (csv.payload.metrics.length === 0 && csv.payload.workouts.length === 0) return undefined;
+  if (!csv.recognised) return undefined;
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(csv.payload);
   payload.warnings.unshift(...csv.warnings);
