@@ -116,6 +116,10 @@ export const ERROR_CODES = {
   REPORT_NOT_FOUND: { status: [404], meaning: 'no report with that name' },
   ORIGINAL_MISSING: { status: [404], meaning: "a report's original file is no longer kept" },
   NO_TEXT: { status: [404], meaning: 'a report without text read from it' },
+  MCP_SESSION_NOT_FOUND: {
+    status: [404],
+    meaning: 'an Mcp-Session-Id the server does not know (ended, or never given)',
+  },
   // ---- conflicts (409) ----
   CONFLICT: { status: [409], meaning: 'the request conflicts with the current state' },
   APPROVAL_RESOLVED: { status: [409], meaning: 'an approval request already answered, expired or stopped' },
@@ -154,6 +158,10 @@ export const ERROR_CODES = {
   // ---- preconditions, sizes, types (412 to 431) ----
   PRECONDITION_FAILED: { status: [412], meaning: "If-Match does not match the card's data ETag" },
   ENTRY_CHANGED: { status: [412], meaning: 'an entry edit whose expected row differs from the stored one' },
+  NOT_ACCEPTABLE: {
+    status: [406],
+    meaning: 'an MCP request whose Accept header does not take both JSON and event streams',
+  },
   PAYLOAD_TOO_LARGE: { status: [413], meaning: 'the body is larger than allowed' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: [415],

@@ -7,19 +7,27 @@
  * behind these.
  */
 import type { FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../errors.js';
 import { RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
 
-/** A refusal: HTTP status, JSON-RPC code and message. */
+/** A refusal: HTTP status, JSON-RPC code, message and the catalogue's code (the error's `data.code`). */
 export interface McpRefusal {
   status: number;
   rpcCode: number;
   message: string;
+  code: ErrorCode;
 }
 
-const refusal = (status: number, rpcCode: number, message: string): McpRefusal => ({
+const refusal = (
+  status: number,
+  rpcCode: number,
+  message: string,
+  code: ErrorCode = 'BAD_REQUEST',
+): McpRefusal => ({
   status,
   rpcCode,
   message,
+  code,
 });
 
 /**
@@ -37,9 +45,12 @@ export function postRefusal(
       406,
       RPC_SERVER_ERROR,
       'Not Acceptable: send Accept: application/json, text/event-stream (an MCP client takes both)',
+      'NOT_ACCEPTABLE',
     );
   const body = req.body;
-  // a batch is left to the transport, which answers each message
+  // an empty batch holds no message to answer; a batch of messages is left to the transport
+  if (Array.isArray(body) && body.length === 0)
+    return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: an empty batch; send one JSON-RPC message');
   if (Array.isArray(body)) return null;
   const msg = body as { jsonrpc?: unknown; method?: unknown } | null;
   if (!msg || typeof msg !== 'object' || msg.jsonrpc !== '2.0')

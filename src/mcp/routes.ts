@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
+import type { ErrorCode } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
@@ -43,8 +44,16 @@ interface Session {
   owner: string;
 }
 
-function rpcError(reply: FastifyReply, req: FastifyRequest, status: number, message: string, code: number) {
-  return reply.status(status).send(rpcErrorBody(requestRpcId(req), code, message));
+/** A refusal of the route itself, as every /mcp error: with the catalogue's code as `data.code`. */
+function rpcError(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  status: number,
+  message: string,
+  rpcCode: number,
+  code: ErrorCode,
+) {
+  return reply.status(status).send(rpcErrorBody(requestRpcId(req), rpcCode, message, { code }));
 }
 
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
@@ -73,12 +82,20 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
         404,
         'Session not found: unknown MCP session; start a new one',
         RPC_SESSION_NOT_FOUND,
+        'MCP_SESSION_NOT_FOUND',
       );
     if (!session && req.method !== 'POST')
-      return rpcError(reply, req, 400, 'start a session with an initialize request', RPC_SERVER_ERROR);
+      return rpcError(
+        reply,
+        req,
+        400,
+        'start a session with an initialize request',
+        RPC_SERVER_ERROR,
+        'BAD_REQUEST',
+      );
     const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
     const refused = req.method === 'POST' ? postRefusal(req, session !== undefined, protocolVersions) : null;
-    if (refused) return rpcError(reply, req, refused.status, refused.message, refused.rpcCode);
+    if (refused) return rpcError(reply, req, refused.status, refused.message, refused.rpcCode, refused.code);
     if (!session) {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -142,6 +142,70 @@ describe('a refused /mcp request', () => {
     expect(rpcError(broken, null).code).toBe(-32700);
   });
 
+  it("carries the catalogue's code as data.code on every refusal of the route itself", async () => {
+    const cases: [string, Promise<Answer>, number, string][] = [
+      [
+        'no session',
+        post(JSON.stringify({ jsonrpc: '2.0', id: 21, method: 'tools/list' })),
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'unknown session',
+        post(JSON.stringify({ jsonrpc: '2.0', id: 22, method: 'tools/list' }), { 'mcp-session-id': 'gone' }),
+        404,
+        'MCP_SESSION_NOT_FOUND',
+      ],
+      [
+        'second initialize',
+        post(JSON.stringify(init(23)), { 'mcp-session-id': session }),
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'unknown protocol version',
+        post(JSON.stringify({ jsonrpc: '2.0', id: 24, method: 'tools/list' }), {
+          'mcp-session-id': session,
+          'mcp-protocol-version': '1999-01-01',
+        }),
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'no event streams accepted',
+        post(JSON.stringify({ jsonrpc: '2.0', id: 25, method: 'tools/list' }), {
+          accept: 'application/json',
+          'mcp-session-id': session,
+        }),
+        406,
+        'NOT_ACCEPTABLE',
+      ],
+      [
+        'not JSON-RPC',
+        post(JSON.stringify({ id: 26, method: 'tools/list' }), { 'mcp-session-id': session }),
+        400,
+        'BAD_REQUEST',
+      ],
+      ['an empty batch', post('[]', { 'mcp-session-id': session }), 400, 'BAD_REQUEST'],
+    ];
+    for (const [what, pending, status, code] of cases) {
+      const r = await pending;
+      expect(r.status, what).toBe(status);
+      expect(r.body?.error?.data?.code, `${what}: ${r.text}`).toBe(code);
+    }
+    const empty = rpcError(await post('[]', { 'mcp-session-id': session }), null);
+    expect(empty.code).toBe(-32600);
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${s.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${T}`, accept: 'text/event-stream' },
+      });
+      const body = await r.json();
+      expect(r.status, method).toBe(400);
+      expect(body.error?.data?.code, method).toBe('BAD_REQUEST');
+    }
+  });
+
   it('a wrong token keeps the API answer with its challenge', async () => {
     const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list' }), {
       authorization: 'Bearer wrong',
