@@ -3,6 +3,7 @@
  * rule, plus what lenient loading would remove), and small type guards. No rule lives here.
  */
 
+import { showsSomething } from '../common/control-characters.js';
 import { truncateGraphemes } from '../common/graphemes.js';
 import type { FieldError } from '../errors.js';
 
@@ -41,9 +42,9 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A string with at least one non-whitespace character. */
 export function isNonEmptyString(v: unknown): v is string {
-  // at least one visible character: letters, digits, symbols (emoji) or punctuation, so a
-  // zero-width space alone is empty
-  return typeof v === 'string' && /[\p{L}\p{N}\p{S}\p{P}]/u.test(v);
+  // at least one character that shows (letters, digits, symbols or punctuation), so a zero-width
+  // joiner, a variation selector or a Hangul filler alone is empty
+  return typeof v === 'string' && showsSomething(v);
 }
 
 /** Length in Unicode code points, the count a person sees (an emoji counts as one). */

@@ -70,7 +70,25 @@ export function trimInvisible(text: string): string {
   return text.replace(EDGE_BLANKS, '');
 }
 
-/** Whether `text` shows anything but spaces, dots and invisible formatting characters. */
+/**
+ * A character that shows something: a letter, digit, symbol (an emoji) or punctuation mark that
+ * is not one Unicode marks to be drawn as nothing (Default_Ignorable_Code_Point: the joiners,
+ * variation selectors, soft hyphen, tag characters, and the Hangul fillers, which are letters
+ * by category), nor the blank braille pattern U+2800. A name of such characters alone reads as
+ * no name at all, however it is spelled.
+ */
+const SHOWN = /[\p{L}\p{N}\p{S}\p{P}]/u;
+const DRAWN_AS_NOTHING = /[\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** Whether `text` holds a character that shows something (see SHOWN); `ignore` lists more that do not count. */
+export function showsSomething(text: string, ignore = ''): boolean {
+  for (const ch of text) {
+    if (SHOWN.test(ch) && !DRAWN_AS_NOTHING.test(ch) && !ignore.includes(ch)) return true;
+  }
+  return false;
+}
+
+/** Whether `text` shows anything but dots (a file name's stem): see showsSomething. */
 export function hasVisibleName(text: string): boolean {
-  return !/^[\p{Zs}.]*$/u.test(text.replace(INVISIBLE_ALL, ''));
+  return showsSomething(text, '.');
 }

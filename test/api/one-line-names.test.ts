@@ -131,6 +131,31 @@ describe('one-line names', () => {
     expect((await s.api('/api/manifests/p1', { token: T })).body.meta.label).toBe('Card p1');
   });
 
+  it.each([
+    ['a Hangul filler', '\u3164'],
+    ['a half-width Hangul filler', '\uffa0'],
+    ['a blank braille pattern', '\u2800'],
+    ['a Hangul choseong filler and spaces', ' \u115f '],
+  ])(
+    'a label of a character drawn as nothing (%s) is refused, on create and on change',
+    async (what, label) => {
+      const id = `blank-${[...what].filter((c) => /[a-z]/.test(c)).length}`;
+      const made = await s.api('/api/manifests', { token: T, json: card(id, { label }) });
+      expect(made.status, made.text).toBe(400);
+      expect(made.body.details[0].path).toBe('meta.label');
+      expect((await s.api(`/api/manifests/${id}`, { token: T })).status).toBe(404);
+      expect((await s.api('/api/manifests', { token: T, json: card(id) })).status).toBe(201);
+      const renamed = await s.api(`/api/manifests/${id}`, {
+        token: T,
+        method: 'PATCH',
+        json: { meta: { label } },
+      });
+      expect(renamed.status, renamed.text).toBe(400);
+      expect(renamed.body.details[0].path).toBe('meta.label');
+      expect((await s.api(`/api/manifests/${id}`, { token: T })).body.meta.label).toBe(`Card ${id}`);
+    },
+  );
+
   it('the chat tools (over MCP) refuse the same: create, set_notification, validate_manifest', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(

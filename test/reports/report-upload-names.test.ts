@@ -34,6 +34,13 @@ describe('report upload names', () => {
     ['spaces', '   .txt'],
     ['spaces and zero-width spaces', ' \u200b \u2060.txt'],
     ['dots and a zero-width space', '.\u200b..txt'],
+    // characters drawn as nothing though they are no zero-width space
+    ['a zero-width joiner', '\u200d.txt'],
+    ['a variation selector', '\ufe0f.txt'],
+    ['a soft hyphen', '\u00ad.txt'],
+    ['a Hangul filler', '\u3164.txt'],
+    ['a half-width Hangul filler and a combining grapheme joiner', '\uffa0\u034f.txt'],
+    ['a blank braille pattern', '\u2800.txt'],
   ])(
     'nothing visible before the extension (%s) is 400 BAD_FILENAME naming the header',
     async (_what, name) => {
@@ -45,6 +52,16 @@ describe('report upload names', () => {
       expect(inbox(s)).toEqual([]);
     },
   );
+
+  it.each([
+    ['an emoji', '\u2764\ufe0f.txt'],
+    ['a keycap emoji', '1\ufe0f\u20e3.txt'],
+    ['Korean letters', '\ud63c\uc561.txt'],
+  ])('a name that shows something (%s) is taken', async (_what, name) => {
+    const res = await upload(s, name, text());
+    expect(res.status, res.text).toBe(202);
+    await settled(s);
+  });
 
   it.each([
     ['a name ending in a dot', 'a.txt.', 'the file name "a.txt." ends in a dot, so it has no extension'],
