@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
-import { RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
+import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
 
 /** A refusal: HTTP status, JSON-RPC code, message and the catalogue's code (the error's `data.code`). */
 export interface McpRefusal {
@@ -16,6 +16,8 @@ export interface McpRefusal {
   rpcCode: number;
   message: string;
   code: ErrorCode;
+  /** The field at fault, as the API names it (`body.params.arguments`). */
+  details?: { path: string; message: string }[];
 }
 
 const refusal = (
@@ -68,6 +70,8 @@ export function postRefusal(
     );
   if (inSession && initialize)
     return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: this session is already initialized');
+  const call = msg.method === 'tools/call' ? toolCallProblem((msg as { params?: unknown }).params) : null;
+  if (call) return call;
   const version = req.headers['mcp-protocol-version'];
   if (inSession && typeof version === 'string' && !versions.includes(version))
     return refusal(
@@ -75,5 +79,26 @@ export function postRefusal(
       RPC_SERVER_ERROR,
       `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${versions.join(', ')})`,
     );
+  return null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What is wrong with the params of a tools/call, or null: they must be an object naming the tool
+ * (`name`, a string) with its `arguments` an object when given. The SDK would answer such a call
+ * -32603, an internal error, with its validator's dump; it is the client's mistake, so it is
+ * -32602 (invalid params) naming the field.
+ */
+function toolCallProblem(params: unknown): McpRefusal | null {
+  const bad = (path: string, what: string) => ({
+    ...refusal(400, RPC_INVALID_PARAMS, `Invalid params: ${path} must be ${what}`),
+    details: [{ path, message: `must be ${what}` }],
+  });
+  if (!isRecord(params)) return bad('body.params', 'an object with the tool name and its arguments');
+  if (typeof params.name !== 'string') return bad('body.params.name', 'the name of a tool (a string)');
+  if (params.arguments !== undefined && !isRecord(params.arguments))
+    return bad('body.params.arguments', "an object of the tool's arguments");
   return null;
 }

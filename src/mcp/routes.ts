@@ -52,8 +52,10 @@ function rpcError(
   message: string,
   rpcCode: number,
   code: ErrorCode,
+  details?: { path: string; message: string }[],
 ) {
-  return reply.status(status).send(rpcErrorBody(requestRpcId(req), rpcCode, message, { code }));
+  const data = details ? { code, details } : { code };
+  return reply.status(status).send(rpcErrorBody(requestRpcId(req), rpcCode, message, data));
 }
 
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
@@ -95,7 +97,16 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
       );
     const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
     const refused = req.method === 'POST' ? postRefusal(req, session !== undefined, protocolVersions) : null;
-    if (refused) return rpcError(reply, req, refused.status, refused.message, refused.rpcCode, refused.code);
+    if (refused)
+      return rpcError(
+        reply,
+        req,
+        refused.status,
+        refused.message,
+        refused.rpcCode,
+        refused.code,
+        refused.details,
+      );
     if (!session) {
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -206,6 +206,37 @@ describe('a refused /mcp request', () => {
     }
   });
 
+  it('a tools/call whose params are not an object naming a tool is invalid params naming the field, not an internal error', async () => {
+    const cases: [unknown, string][] = [
+      [{ name: 'list_manifests', arguments: 'x' }, 'body.params.arguments'],
+      [{ name: 'list_manifests', arguments: [] }, 'body.params.arguments'],
+      [{ arguments: {} }, 'body.params.name'],
+      [[], 'body.params'],
+      ['list_manifests', 'body.params'],
+    ];
+    let id = 40;
+    for (const [params, path] of cases) {
+      id++;
+      const r = await post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }), {
+        'mcp-session-id': session,
+      });
+      expect(r.status, r.text).toBe(400);
+      const e = rpcError(r, id) as { code: number; data?: { code?: string; details?: { path: string }[] } };
+      expect(e.code, r.text).toBe(-32602);
+      expect(e.data?.code).toBe('BAD_REQUEST');
+      expect(e.data?.details?.[0].path).toBe(path);
+    }
+    // arguments left out stay the tool's business
+    const r = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 50, method: 'tools/call', params: { name: 'list_manifests' } }),
+      {
+        'mcp-session-id': session,
+      },
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.text).toContain('"result"');
+  });
+
   it('a wrong token keeps the API answer with its challenge', async () => {
     const r = await post(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list' }), {
       authorization: 'Bearer wrong',
