@@ -36,11 +36,16 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
   if (ifMatch === undefined) return;
   const wanted = ifMatch.trim();
   if (wanted === '*') return;
-  const tags = wanted.split(',').map((t) => t.trim());
-  const bad = tags.find((t) => !isOurTag(t));
+  // empty list elements ("v1",) are ignored, as HTTP's list syntax asks of a recipient
+  const tags = wanted
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  const bad = tags.length === 0 ? '' : tags.find((t) => !isOurTag(t));
   if (bad !== undefined) {
+    const got = bad === '' ? 'no tag' : clipGraphemes(bad, 40);
     throw badRequest(
-      `If-Match must be * or data ETags as this server sends them, in double quotes, like "v42" (got ${clipGraphemes(bad, 40)})`,
+      `If-Match must be * or data ETags as this server sends them, in double quotes, like "v42" (got ${got})`,
       [{ path: 'headers.if-match', message: 'must be * or a list of quoted data ETags such as "v42"' }],
       'BAD_IF_MATCH',
     );

@@ -91,8 +91,9 @@ describe('If-Match', () => {
     'W/"x"',
     'v1',
     '"v1", "zz"',
-    '"v1",',
     '',
+    ',',
+    ' , ,',
   ];
   const writes = (ifMatch: string) => [
     api('/api/manifests/w/entries/0', {
@@ -132,5 +133,21 @@ describe('If-Match', () => {
       headers: { 'if-match': `"v999999", ${current}` },
     });
     expect(ok.status, ok.text).toBe(201);
+  });
+
+  it('empty elements of the list are ignored: "vN", is the tag it holds', async () => {
+    for (const [i, list] of [(t: string) => `${t},`, (t: string) => `, ${t} ,,`].entries()) {
+      const current = await etag();
+      const ok = await api('/api/manifests/w/rows', {
+        json: { value: { date: `2026-04-0${4 + i}`, kg: 84 } },
+        headers: { 'if-match': list(current) },
+      });
+      expect(ok.status, ok.text).toBe(201);
+    }
+    const stale = await api('/api/manifests/w/rows', {
+      json: { value: { date: '2026-04-09', kg: 85 } },
+      headers: { 'if-match': '"v999999",' },
+    });
+    expect(stale.status, stale.text).toBe(412);
   });
 });
