@@ -235,9 +235,10 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     return jobs.start();
   });
   r.get('/api/import/status', async () => jobs.status());
-  r.post('/api/import/check', { schema: { body: CheckBody } }, async (req) => {
+  // the body is optional, as `{selection?}` says: no body checks the whole archive
+  r.post('/api/import/check', { schema: { body: Type.Optional(CheckBody) } }, async (req) => {
     noDemo();
-    return { ok: true, ...inBody(() => jobs.checkSelection(selectionOf(req.body.selection))) };
+    return { ok: true, ...inBody(() => jobs.checkSelection(selectionOf(req.body?.selection))) };
   });
   r.post('/api/import/apply', { schema: { body: ApplyBody } }, async (req, reply) => {
     noDemo();

@@ -196,6 +196,10 @@ describe('Settings › Data import', () => {
     const notStaged = await api(s, '/api/import/check', { json: {} });
     expect(notStaged.status).toBe(409);
     expect(notStaged.body.code).toBe('BAD_STATE');
+    // no body at all is the same request as {} (the selection is optional)
+    const noBody = await api(s, '/api/import/check', { method: 'POST' });
+    expect(noBody.status, noBody.text).toBe(409);
+    expect(noBody.body.code).toBe('BAD_STATE');
   });
 
   it('takes a snapshot on request and restores it (REPLACE required)', async () => {
