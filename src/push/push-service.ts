@@ -12,8 +12,9 @@ import { MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
 import { type DeviceResult, deviceResults } from './device-result.js';
 import { type FireRecord, NotificationState } from './notification-state.js';
 import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
+import { pushTopic } from './push-topic.js';
 import { cardReminders, listReminders, type ReminderRef } from './reminder-list.js';
-import { type DueReminder, fitPayload, opaqueTag } from './reminder-payload.js';
+import { type DueReminder, fitPayload } from './reminder-payload.js';
 import { armIfNew, type DueEvent, dueReminder, evaluate } from './scheduler.js';
 import { SubscriptionStore } from './subscription-store.js';
 import { previousSlot } from './trigger-slots.js';
@@ -177,7 +178,10 @@ export class PushService {
       const measure = (json: string) => encryptedSize(subs[0], json, this.sender);
       const fitted = (max: number) =>
         fitPayload(reminders, slot, this.opts.instanceName, measure, { test: kind === 'test', max }).json;
-      const topic = opaqueTag(cardId);
+      const topic = pushTopic(
+        reminders.map((r) => r.id),
+        slot,
+      );
       const json = fitted(MAX_PUSH_PAYLOAD_BYTES);
       let outcomes = await Promise.all(subs.map((s) => sendPush(s, json, topic, this.sender)));
       // a service that takes less than the usual 4096 bytes (413) gets the message once more,

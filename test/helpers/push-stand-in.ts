@@ -5,7 +5,11 @@
  * mailto: or https: contact, signed by the key in `k=`), and decrypts the aes128gcm body
  * (RFC 8291 / RFC 8188) with the private key of the browser subscription it made up. Tests read
  * the decrypted messages: what the phone would show. Answers can be scripted per subscription
- * (429 with Retry-After, 410, 503 ...). Test code only.
+ * (429 with Retry-After, 410, 503 ...). A `Topic` header must be at most 32 characters of the
+ * base64url alphabet (RFC 8030 §5.4), else the message is refused. A subscription can be taken
+ * offline: the stand-in then holds its messages as a push service does, a newer message with the
+ * same topic replacing the pending one, and hands over what is left when it comes back. Test
+ * code only.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -140,6 +144,10 @@ export interface PushStandIn {
   script(subId: string, answers: ScriptedAnswer[]): void;
   /** Messages received for one subscription. */
   messagesFor(subId: string): Received[];
+  /** The phone of `subId` goes offline: its messages are held, one per topic, until `online`. */
+  offline(subId: string): void;
+  /** The phone comes back: @returns the held messages it now gets, in the order they were kept. */
+  online(subId: string): Received[];
   close(): Promise<void>;
 }
 
@@ -149,6 +157,8 @@ export async function startPushStandIn(): Promise<PushStandIn> {
   const scripts = new Map<string, ScriptedAnswer[]>();
   const received: Received[] = [];
   const rejected: { subId: string; reason: string }[] = [];
+  // per offline subscription, the messages waiting for the phone
+  const held = new Map<string, Received[]>();
   let origin = '';
   const server = https.createServer({ cert: CERT, key: KEY }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -167,6 +177,9 @@ export async function startPushStandIn(): Promise<PushStandIn> {
       try {
         ({ claims, vapidKey } = verifyVapid(req.headers.authorization, origin));
         if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error('not aes128gcm');
+        const topic = req.headers.topic;
+        if (topic !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(String(topic)))
+          throw new Error(`topic ${topic} is not 1 to 32 base64url characters`);
         text = decryptAes128gcm(body, sub).toString('utf8');
       } catch (err) {
         rejected.push({ subId, reason: (err as Error).message });
@@ -180,7 +193,7 @@ export async function startPushStandIn(): Promise<PushStandIn> {
       } catch {
         payload = undefined;
       }
-      received.push({
+      const message: Received = {
         subId,
         at: Date.now(),
         ttl: req.headers.ttl as string | undefined,
@@ -193,7 +206,15 @@ export async function startPushStandIn(): Promise<PushStandIn> {
         text,
         payload,
         status: next.status,
-      });
+      };
+      received.push(message);
+      const queue = held.get(subId);
+      if (queue && next.status >= 200 && next.status < 300) {
+        // a pending message with the same topic is replaced by the newer one
+        const same = message.topic === undefined ? -1 : queue.findIndex((m) => m.topic === message.topic);
+        if (same >= 0) queue.splice(same, 1);
+        queue.push(message);
+      }
       const headers: Record<string, string> = {};
       if (next.retryAfter !== undefined) headers['Retry-After'] = next.retryAfter;
       if (next.location !== undefined) headers.Location = next.location;
@@ -231,6 +252,14 @@ export async function startPushStandIn(): Promise<PushStandIn> {
     },
     messagesFor(subId) {
       return received.filter((r) => r.subId === subId);
+    },
+    offline(subId) {
+      held.set(subId, []);
+    },
+    online(subId) {
+      const queue = held.get(subId) ?? [];
+      held.delete(subId);
+      return queue;
     },
     close: () =>
       new Promise<void>((r) => {

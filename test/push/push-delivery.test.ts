@@ -177,7 +177,7 @@ describe('what the phone receives', () => {
     const [m] = push.messagesFor(sub.id);
     expect(m.ttl).toBe('300');
     expect(m.urgency).toBe('high');
-    expect(m.topic).toMatch(/^klebb-[0-9a-f]{12}$/);
+    expect(m.topic).toMatch(/^klebb-[A-Za-z0-9_-]{24}$/);
     expect(m.contentEncoding).toBe('aes128gcm');
     expect(m.payload).toMatchObject({ type: 'single', test: true });
     expect(m.payload.items[0]).toMatchObject({
@@ -213,6 +213,19 @@ describe('what the phone receives', () => {
     expect(again.body.code).toBe('TEST_TOO_SOON');
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await s.api('/api/notifications/test', { json: { id: 'walk#nope' } })).status).toBe(404);
+  });
+
+  it('tests of two reminders of one card both wait for an offline phone; a repeated test replaces its own', async () => {
+    const sub = push.subscribe();
+    await subscribe(sub);
+    push.offline(sub.id);
+    const t0 = Date.now();
+    await s.inst.push.testFire('walk#evening', new Date(t0));
+    await s.inst.push.testFire('walk#open', new Date(t0));
+    await s.inst.push.testFire('walk#evening', new Date(t0 + 61_000));
+    const kept = push.online(sub.id);
+    expect(kept.map((m) => m.payload.items[0].id)).toEqual(['walk#open', 'walk#evening']);
+    expect(push.messagesFor(sub.id)).toHaveLength(3);
   });
 });
 

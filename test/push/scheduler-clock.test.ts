@@ -211,6 +211,34 @@ describe('quiet hours, pause, weekly days, coalescing', () => {
   });
 });
 
+describe('a phone that was offline', () => {
+  it('gets every reminder of one card fired minutes apart: each reminder and slot has its own topic', async () => {
+    const e = await env('UTC', [
+      card('c', [
+        { id: 'first', trigger: daily('21:00') },
+        { id: 'second', trigger: daily('21:03') },
+        { id: 'third', trigger: daily('21:03') },
+      ]),
+    ]);
+    await e.run('2030-06-01T00:00:00Z', '2030-06-01T00:00:00Z');
+    push.offline(e.sub.id);
+    await e.run('2030-06-01T20:59:00Z', '2030-06-01T21:05:00Z');
+    const kept = push.online(e.sub.id);
+    expect(kept.map((m) => m.payload.items.map((i: any) => i.id))).toEqual([
+      ['c#first'],
+      ['c#second', 'c#third'],
+    ]);
+    for (const m of kept) expect(m.topic).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+    // the same reminder the next evening is another slot: its own topic too
+    push.offline(e.sub.id);
+    await e.run('2030-06-02T21:00:00Z', '2030-06-02T21:00:00Z');
+    const next = push.online(e.sub.id);
+    expect(next.map((m) => m.payload.items[0].id)).toEqual(['c#first']);
+    expect(next[0].topic).not.toBe(kept[0].topic);
+    expect(push.rejected).toEqual([]);
+  });
+});
+
 describe('quiet hours across a daylight-saving change are judged by the time the reminder was set for', () => {
   // days before, of and after each change; the offset differs before and after it
   const zones: { tz: string; days: string[] }[] = [
