@@ -216,7 +216,11 @@ function rowDayOrder(card: Card, value: unknown): { field: string; day: string }
   return { field, day: written.slice(0, 10) };
 }
 
-/** `update_row`: RFC 7396 merge of `changes` into the object at `path` → `{ok, id, after, etag}`. */
+/**
+ * `update_row`: RFC 7396 merge of `changes` into the object at `path` → `{ok, id, after, etag}`.
+ * A row at the top whose date (the card's date field) moves to another day moves to that day's
+ * place on a card kept in day order, as an appended row does, so the last row stays the latest day.
+ */
 export function updateRow(ctx: CardContext, id: string, path: unknown, changes: unknown, opts: WriteOptions) {
   if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) {
     throw badRequest('changes must be a JSON object (an RFC 7396 merge patch)', [
@@ -225,7 +229,8 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, changes: 
   }
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
   checkRowDate(card, segs.length === 1, changes, opts, 'changes');
-  return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor));
+  const dayField = writePolicyOf(card.manifest.meta).dateField;
+  return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor, dayField));
 }
 
 /** `remove_row`: removes the one element `path` selects → `{ok, id, removed, row, totalAfter, etag}`. */

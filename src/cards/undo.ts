@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { isolateText } from '../common/isolate-text.js';
+import { writePolicyOf } from '../common/write-policy.js';
 import { IMPORT_MARKER_CARD } from '../data/import-apply.js';
 import { KlebbError, notFound } from '../errors.js';
 import { MAX_CHANGE_IMAGE_BYTES, MAX_CHANGE_IMAGE_ROWS, UNDO_CONFLICTS_SHOWN } from '../limits.js';
@@ -204,6 +205,11 @@ function assertRevertible(ctx: CardContext, setId: number, mine: ChangeRecord[])
   if (lost) throw imageOmittedError(ctx, setId, lost);
 }
 
+/** The date field rows of card `cardId` are kept in day order by (`date` for a card gone since). */
+function dayFieldOf(ctx: CardContext, cardId: string): string {
+  return writePolicyOf(ctx.registry.get(cardId)?.manifest.meta).dateField;
+}
+
 /**
  * Undoes change set `setId` as `actor`.
  * @returns the undone set's id and the new set (the undo).
@@ -254,7 +260,15 @@ export function undoChangeSet(
         for (const c of [...mine].reverse()) {
           if (c.op === MANIFEST_OP || byDate.has(c.cardId)) continue;
           if (c.rowId !== null)
-            ctx.store.revertRow(c.cardId, c.rowId, c.pos, c.before ?? undefined, c.path, actor);
+            ctx.store.revertRow(
+              c.cardId,
+              c.rowId,
+              c.pos,
+              c.before ?? undefined,
+              c.path,
+              actor,
+              dayFieldOf(ctx, c.cardId),
+            );
           else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
         }
         // files last: a refused or failed write rolls the database back with it, and the

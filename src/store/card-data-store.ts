@@ -79,11 +79,11 @@ function rootKeyOnArray(pathText: string, cardId: string): RowError {
   );
 }
 
-/** The day (`YYYY-MM-DD`) a stored row's `date` starts with, or undefined. */
-function dayOfRow(body: string): string | undefined {
+/** The day (`YYYY-MM-DD`) a stored row's `field` (default `date`) starts with, or undefined. */
+function dayOfRow(body: string, field = 'date'): string | undefined {
   const row = JSON.parse(body) as unknown;
   if (row === null || typeof row !== 'object' || Array.isArray(row)) return undefined;
-  const d = (row as Record<string, unknown>).date;
+  const d = (row as Record<string, unknown>)[field];
   return typeof d === 'string' && isIsoDate(d.slice(0, 10)) ? d.slice(0, 10) : undefined;
 }
 
@@ -333,9 +333,23 @@ export class CardDataStore {
     });
   }
 
-  /** Merges `changes` (RFC 7396) into the object at `segs` (docs/CHAT-AGENT.md update_row). */
-  update(cardId: string, segs: Segment[], pathText: string, changes: unknown, actor: Actor) {
+  /**
+   * Merges `changes` (RFC 7396) into the object at `segs` (docs/CHAT-AGENT.md update_row). With
+   * `dayField` (the card's date field), a row of the top-level array whose day in that field
+   * changes to another real day moves to that day's place, by append's rule: after the rows of
+   * its day when the other rows are in day order; elsewhere it stays where it is. The change
+   * records the row's position before the update, where undo puts it back.
+   */
+  update(
+    cardId: string,
+    segs: Segment[],
+    pathText: string,
+    changes: unknown,
+    actor: Actor,
+    dayField?: string,
+  ) {
     return this.mutate(cardId, segs, pathText, actor, 'update', {
+      dayField,
       whole: (doc) => {
         const r = ops.updateRow(doc, segs, changes, pathText, cardId);
         return { doc: r.doc, result: { after: r.after } };
@@ -523,8 +537,11 @@ export class CardDataStore {
   /**
    * Puts one element of a top-level array back the way a change found it (undo): `body`
    * undefined removes row `rowId`; otherwise the row holds `body` again, re-inserted at `pos`
-   * (later rows move up one) when it is gone. Recorded as op `revert` with the row, so it can be
-   * undone in turn.
+   * (later rows move up one) when it is gone, or moved back to `pos` when its day in `dayField`
+   * differs from the one it holds now (an update that changed its date moved it). On rows kept
+   * in day order a re-inserted or moved dated row goes among the rows of its day, at `pos` if
+   * that is there. Recorded as op `revert` with the row and the position it had before, so it
+   * can be undone in turn.
    * @returns the new data version.
    * @throws Error when the card's data is not an array any more (callers check for later changes first).
    */
@@ -535,6 +552,7 @@ export class CardDataStore {
     body: string | undefined,
     path: string | null,
     actor: Actor,
+    dayField = 'date',
   ): number {
     this.assertNotFilling(cardId);
     return writeTransaction(this.db, () => {
@@ -549,15 +567,20 @@ export class CardDataStore {
           this.q.deleteRow.run(rowId);
           count--;
         }
-      } else if (cur) {
+      } else if (cur && dayOfRow(cur.body, dayField) === dayOfRow(body, dayField)) {
         this.q.updateRow.run(body, rowId);
       } else {
+        if (cur) {
+          // its day changes back: taken out and put back where it was before it moved
+          this.q.deleteRow.run(rowId);
+          at = pos ?? cur.pos;
+        } else count++;
         const max = this.q.maxPos.get(cardId) as number | null;
         // a dated row of rows kept in day order goes back among the rows of its day, where it
         // was if it can: the position recorded may have moved since, as back-filled days were
         // put in before it
-        const day = dayOfRow(body);
-        const range = day === undefined ? undefined : this.dayRange(cardId, 'date', day);
+        const day = dayOfRow(body, dayField);
+        const range = day === undefined ? undefined : this.dayRange(cardId, dayField, day);
         if (range) {
           const end = (max ?? -1) + 1;
           const [from, to] = [range.from, range.to].map((p) => (p === 'end' ? end : p));
@@ -571,11 +594,10 @@ export class CardDataStore {
         // the row's old id, unless a later row took it (SQLite reuses the top id after a delete)
         const free = this.q.rowIdTaken.get(rowId) === undefined;
         id = Number(this.q.insertRowWithId.run(free ? rowId : null, cardId, at, body).lastInsertRowid);
-        count++;
       }
       const version = this.changes.record(cardId, actor, 'revert', path, cur?.body, body, {
         rowId: id,
-        pos: at,
+        pos: cur?.pos ?? at,
       });
       this.q.bump.run(count, version, new Date().toISOString(), cardId);
       return version;
@@ -721,6 +743,29 @@ export class CardDataStore {
     return n;
   }
 
+  /**
+   * Writes `body` into top-level row `row`. When its day in `field` becomes another real day, the
+   * row moves to that day's place by append's rule, judged on the other rows: after the rows of
+   * its day (last when no later day) if they are in day order, else it stays where it was.
+   */
+  private placeByDay(cardId: string, row: StoredRow, body: string, field: string): void {
+    const day = dayOfRow(body, field);
+    if (day === undefined || day === dayOfRow(row.body, field)) {
+      this.q.updateRow.run(body, row.id);
+      return;
+    }
+    this.q.deleteRow.run(row.id);
+    const to = this.dayRange(cardId, field, day)?.to;
+    let at = row.pos;
+    if (to === 'end') at = ((this.q.maxPos.get(cardId) as number | null) ?? -1) + 1;
+    else if (to !== undefined) at = to;
+    if (this.q.posTaken.get(cardId, at)) {
+      this.q.shiftOut.run(cardId, at);
+      this.q.shiftBack.run(cardId);
+    }
+    this.q.insertRowWithId.run(row.id, cardId, at, body);
+  }
+
   private findRootElement(cardId: string, root: Segment, pathText: string): StoredRow {
     if (root.kind === 'index') {
       const hit =
@@ -804,6 +849,8 @@ export class CardDataStore {
       rootArrayPlace?: () => number | undefined;
       /** A root filter with nothing after it removes the element itself. */
       removeElement?: boolean;
+      /** The card's date field: a top-level row whose day changes moves to its day (placeByDay). */
+      dayField?: string;
       /** True when the operation's result changed nothing: then nothing is written or recorded. */
       noop?: (result: R) => boolean;
     },
@@ -858,7 +905,8 @@ export class CardDataStore {
         const r = how.element(JSON.parse(hit.body), rest);
         if (how.noop?.(r.result)) return { ...r.result, version: st.version };
         const body = JSON.stringify(r.el ?? null);
-        this.q.updateRow.run(body, hit.id);
+        if (how.dayField !== undefined && rest.length === 0) this.placeByDay(cardId, hit, body, how.dayField);
+        else this.q.updateRow.run(body, hit.id);
         const version = this.changes.record(cardId, actor, op, pathText, hit.body, body, {
           rowId: hit.id,
           pos: hit.pos,
