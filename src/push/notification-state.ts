@@ -61,11 +61,7 @@ export class NotificationState {
   readonly file: string;
   data: StateFile;
 
-  /**
-   * What was wrong in the file when it was read, one sentence each (a value the server never
-   * writes, dropped so its setting is back to the default); empty when it read cleanly.
-   */
-  readonly problems: string[];
+  private readProblems: string[];
 
   constructor(home: string) {
     this.file = path.join(home, 'notifications.state.json');
@@ -77,7 +73,16 @@ export class NotificationState {
     }
     const read = text === undefined ? { data: empty(), problems: [] } : readStateText(text);
     this.data = read.data;
-    this.problems = read.problems;
+    this.readProblems = read.problems;
+  }
+
+  /**
+   * What was wrong in the file when it was read, one sentence each (a value the server never
+   * writes, dropped so its setting is back to the default); empty when it read cleanly, and
+   * from the first save on: the file then holds only what the server writes.
+   */
+  get problems(): readonly string[] {
+    return this.readProblems;
   }
 
   /** The state of one reminder (created empty on first use). */
@@ -115,11 +120,12 @@ export class NotificationState {
   }
 
   /**
-   * Writes the state atomically (0600).
-   * @throws the fs error; the file on disk is then the previous one.
+   * Writes the state atomically (0600); the problems read from the old file are then gone.
+   * @throws the fs error; the file on disk is then the previous one (its problems stay listed).
    */
   save(): void {
     writeFileAtomic(this.file, `${JSON.stringify(this.data)}\n`, 0o600);
+    this.readProblems = [];
   }
 }
 

@@ -52,8 +52,7 @@ export function subscriptionId(endpoint: string): string {
 export class SubscriptionStore {
   readonly file: string;
   private rows: SubscriptionRow[] = [];
-  /** What was wrong in the file when it was read (see readSubscriptionsText); empty when clean. */
-  readonly problems: string[] = [];
+  private readProblems: string[] = [];
 
   constructor(home: string, now = new Date()) {
     this.file = path.join(home, 'push-subscriptions.json');
@@ -66,13 +65,22 @@ export class SubscriptionStore {
     if (text !== undefined) {
       const read = readSubscriptionsText(text, now);
       this.rows = read.rows;
-      this.problems = read.problems;
+      this.readProblems = read.problems;
     }
+  }
+
+  /**
+   * What was wrong in the file when it was read (see readSubscriptionsText); empty when it read
+   * cleanly, and from the first save on: the file then holds only what the server writes.
+   */
+  get problems(): readonly string[] {
+    return this.readProblems;
   }
 
   private save(rows: SubscriptionRow[]): void {
     writeFileAtomic(this.file, `${JSON.stringify({ subscriptions: rows }, null, 2)}\n`, 0o600);
     this.rows = rows;
+    this.readProblems = [];
   }
 
   /** Every row, dead ones included (copies). */

@@ -90,6 +90,34 @@ describe('a hand-damaged notifications.state.json', () => {
     });
   });
 
+  it('once the server has saved a clean file, its problems are no longer listed', async () => {
+    const s = await serverWith({ quiet_hours: { start: 5 }, paused_until: 'garbage', colour: 'red' });
+    const before: string[] = (await s.api('/api/diagnostics')).body.state_problems;
+    expect(before.length).toBe(3);
+    expect(before.every((p) => p.startsWith('notifications.state.json: '))).toBe(true);
+    const set = await s.api('/api/notifications/global-state', { json: { paused_until: null } });
+    expect(set.status).toBe(200);
+    expect((await s.api('/api/diagnostics')).body.state_problems).toEqual([]);
+    // what it saved reads cleanly, also after a restart
+    const text = fs.readFileSync(path.join(s.home, 'notifications.state.json'), 'utf8');
+    expect(JSON.parse(text)).not.toHaveProperty('colour');
+    const home = s.home;
+    await open.pop()?.close({ keepHome: true });
+    const again = await startServer({
+      home,
+      env: { KLEBB_PUSH_ALLOW_PRIVATE_ENDPOINTS: '1' },
+      push: { agent: push.agent, retryBaseMs: 10, autoStart: false },
+    });
+    try {
+      const d = (await again.api('/api/diagnostics')).body;
+      expect(d.state_problems).toEqual([]);
+      expect(d.quiet_hours).toBeNull();
+    } finally {
+      await again.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['not JSON', '{"quiet_hours": '],
     ['a list', '[1, 2]'],
@@ -228,5 +256,26 @@ describe('a hand-damaged push-subscriptions.json', () => {
     expect((await s.api('/api/manifests', { json: card })).status).toBe(201);
     const t = await s.api('/api/notifications/test', { json: { id: 'walk#am' } });
     expect(t.body).toMatchObject({ ok: true, sent: 1 });
+  });
+
+  it("its problems go once the server saves the file, and the other file's stay until it saves that one", async () => {
+    const sub = push.subscribe();
+    const s = await serverWith(
+      { subscriptions: [{ endpoint: 'not a url', keys: sub.keys }, 7] },
+      'push-subscriptions.json',
+    );
+    const listed = async (): Promise<string[]> => (await s.api('/api/diagnostics')).body.state_problems;
+    expect(await listed()).toHaveLength(2);
+    // a save of the reminder settings leaves the subscriptions file as it was: still listed
+    expect((await s.api('/api/notifications/global-state', { json: { quiet_hours: null } })).status).toBe(
+      200,
+    );
+    expect(await listed()).toHaveLength(2);
+    // a device subscribing saves the subscriptions file, clean
+    const r = await s.api('/api/push/subscribe', { json: { endpoint: sub.endpoint, keys: sub.keys } });
+    expect(r.status).toBe(201);
+    expect(await listed()).toEqual([]);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(s.home, 'push-subscriptions.json'), 'utf8'));
+    expect(onDisk.subscriptions.map((x: { endpoint: string }) => x.endpoint)).toEqual([sub.endpoint]);
   });
 });
