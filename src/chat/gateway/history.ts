@@ -8,8 +8,9 @@ import type { AssistantMessage, ChatMessage, GatewayResult, GatewayToolCall, Too
 
 /**
  * The assistant history message for a result: its text (null when blank) and, when it was a
- * tool-call turn, every call with its (possibly generated) id and canonical argument string;
- * the reply's structured reasoning items when it had any.
+ * tool-call turn, every call with its (possibly generated) id and canonical argument string and
+ * the reply's reasoning text (sent back only where the provider needs it); the reply's structured
+ * reasoning items when it had any.
  */
 export function assistantMessageFor(result: GatewayResult): AssistantMessage {
   const msg: AssistantMessage = {
@@ -23,6 +24,7 @@ export function assistantMessageFor(result: GatewayResult): AssistantMessage {
       function: { name: c.name, arguments: c.arguments },
       ...(c.extras ? { extras: c.extras } : {}),
     }));
+    if (result.reasoning !== '') msg.reasoning_content = result.reasoning;
   }
   if (result.reasoningDetails && result.reasoningDetails.length > 0)
     msg.reasoning_details = result.reasoningDetails;

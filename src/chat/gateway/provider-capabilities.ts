@@ -18,6 +18,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   reasoningStartsInside: false,
   reasoningDetails: true,
   assistantNullContent: true,
+  reasoningContent: false,
 };
 
 interface TableRow {
@@ -31,7 +32,9 @@ interface TableRow {
 /**
  * Known providers. Groq wants string system content. cache_control is attached only
  * where a provider and model are known to take it: OpenRouter's Anthropic routes
- * (except Claude 3 Haiku/Opus/Sonnet, which refused it with tools) and Gemini routes.
+ * (except Claude 3 Haiku/Opus/Sonnet, which refused it with tools) and Gemini routes. DeepSeek
+ * and Moonshot want the reasoning back on a message that called tools (their thinking models
+ * refuse the tool loop's next request without it).
  */
 const TABLE: TableRow[] = [
   { host: /(^|\.)groq\.com$/i, caps: { systemContentString: true, cacheControl: false } },
@@ -41,6 +44,7 @@ const TABLE: TableRow[] = [
     caps: { cacheControl: true },
   },
   { host: /(^|\.)openrouter\.ai$/i, model: /^google\/gemini/i, caps: { cacheControl: true } },
+  { host: /(^|\.)(deepseek\.com|moonshot\.(ai|cn))$/i, caps: { reasoningContent: true } },
 ];
 
 /** Looks `hostname` and `model` up in the built-in table (later rows win on conflicts). */

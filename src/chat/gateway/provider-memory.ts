@@ -26,6 +26,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'reasoningStartsInside',
   'reasoningDetails',
   'assistantNullContent',
+  'reasoningContent',
 ];
 
 function keyOf(origin: string, model: string): string {

@@ -61,6 +61,15 @@ function sentNullAssistantContent(body: ChatCompletionBody, text: string): boole
   return named ? isNull(body.messages[Number(named[1])]) : body.messages.some((m) => isNull(m));
 }
 
+/** The assistant messages of `body` that called tools. */
+function toolCallers(body: ChatCompletionBody): Array<Record<string, unknown>> {
+  return body.messages.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls));
+}
+
+/** Wording of a field refused for being there (pydantic's, OpenAI's, Groq's, LiteLLM's ...). */
+const PRESENT_REFUSED =
+  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|not allowed|extraneous|additional propert|not supported|unsupported/i;
+
 const REPAIRS: Record<string, Repair> = {
   systemContentString: {
     change: { systemContentString: true },
@@ -103,6 +112,23 @@ const REPAIRS: Record<string, Repair> = {
     change: { reasoningDetails: false },
     names: (t) => /reasoning_details/i.test(t) && REFUSAL.test(t),
     sent: (b) => b.messages.some((m) => m.reasoning_details !== undefined),
+  },
+  reasoningContentNeeded: {
+    // Moonshot: "thinking is enabled but reasoning_content is missing in assistant tool call
+    // message at index 2"; DeepSeek: "The `reasoning_content` in the thinking mode must be passed
+    // back to the API"; LiteLLM: "assistant message with tool_calls must include reasoning_content"
+    change: { reasoningContent: true },
+    names: (t) =>
+      /reasoning_content/i.test(t) &&
+      /missing|must be (?:passed|sent|given|provided|included)|must (?:include|contain|have)|required/i.test(
+        t,
+      ),
+    sent: (b) => toolCallers(b).some((m) => m.reasoning_content === undefined),
+  },
+  reasoningContentRefused: {
+    change: { reasoningContent: false },
+    names: (t) => /reasoning_content/i.test(t) && PRESENT_REFUSED.test(t),
+    sent: (b) => toolCallers(b).some((m) => m.reasoning_content !== undefined),
   },
   toolChoice: {
     change: { toolChoice: false },

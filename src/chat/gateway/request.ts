@@ -89,6 +89,8 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   message's `reasoning_details` go back as they came, unless the provider refused them.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
  * - An assistant message without text carries `content: null`, or "" for a provider that refused null.
+ * - An assistant message that called tools carries its `reasoning_content` only for a provider
+ *   that needs it back.
  * - `tools` left out for a model served without tool support, `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
  *   and the provider accepts it.
  * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent.
@@ -122,6 +124,8 @@ export function buildRequestBody(
             function: { name: tc.function.name, arguments: validArguments(tc.function.arguments) },
           }));
         }
+        // a thinking model continues its tool loop from its own reasoning: "" stands for none
+        if (caps.reasoningContent && out.tool_calls) out.reasoning_content = m.reasoning_content ?? '';
         if (caps.reasoningDetails && m.reasoning_details && m.reasoning_details.length > 0)
           out.reasoning_details = m.reasoning_details;
         return out;

@@ -59,6 +59,11 @@ export interface AssistantMessage {
    * that called tools continues from its own reasoning (OpenRouter asks for them back).
    */
   reasoning_details?: Array<Record<string, unknown>>;
+  /**
+   * The reply's reasoning text, kept on a message that called tools; sent back only to providers
+   * that need it (see ProviderCapabilities.reasoningContent).
+   */
+  reasoning_content?: string;
 }
 /** A tool result; `name` is filled from the matching assistant call when absent. */
 export interface ToolMessage {
@@ -121,6 +126,12 @@ export interface ProviderCapabilities {
    * it; servers that refuse null there (LM Studio, Ollama, strict validators) are sent "".
    */
   assistantNullContent: boolean;
+  /**
+   * An assistant message that called tools carries the reply's reasoning as `reasoning_content`
+   * ("" when it had none). Thinking models that continue a tool loop from their own reasoning
+   * (Kimi, DeepSeek) refuse the loop's next request without it; strict servers refuse the field.
+   */
+  reasoningContent: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
