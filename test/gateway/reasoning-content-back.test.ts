@@ -81,6 +81,23 @@ const refusals: Array<[string, ScriptStep]> = [
     },
   ],
   [
+    'a relay wrapping the provider error',
+    {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'Provider returned error',
+          code: 400,
+          metadata: {
+            raw: '{"error":{"message":"thinking is enabled but reasoning_content is missing in assistant tool call message at index 1","type":"invalid_request_error"}}',
+            provider_name: 'Moonshot AI',
+          },
+        },
+      },
+    },
+  ],
+  [
     'a proxy validating the history',
     {
       kind: 'error',

@@ -136,18 +136,19 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     }
     const meta = asRecord(e.metadata);
     const code = codeOf(e.code);
-    const text =
-      flattenErrorText(e.message) ||
-      flattenErrorText(e.msg) ||
-      (str(meta?.raw) ?? '') ||
-      flattenErrorText(e.detail);
+    const own = flattenErrorText(e.message) || flattenErrorText(e.msg);
     const rest = {
       type:
         str(e.type) ?? str(e.status) ?? str(e.error_type) ?? (typeof code === 'string' ? code : undefined),
       code,
       metadataType: str(meta?.error_type),
     };
-    const out = innerError(text, rest) ?? decoded(text, rest);
+    const upstream = relayedProviderError(meta, rest);
+    const out =
+      (own !== '' && upstream ? withUpstream(own, upstream, str(meta?.provider_name)) : undefined) ??
+      upstream ??
+      innerError(own || flattenErrorText(e.detail), rest) ??
+      decoded(own || flattenErrorText(e.detail), rest);
     const relayed = relayedHeaders(meta?.headers);
     if (relayed) out.headers = relayed;
     const delay = retryInfoDelayMs(e.details);
@@ -241,6 +242,34 @@ function innerError(text: string, outer: Omit<DecodedError, 'message' | 'detail'
     code: inner.code ?? outer.code,
     metadataType: inner.metadataType ?? outer.metadataType,
   };
+}
+
+/**
+ * The upstream provider's own error a relay passed on in `metadata.raw` (OpenRouter's "Provider
+ * returned error"): its JSON error body held as a string, or plain text (an HTML page reduced to
+ * its title); undefined when there is none. The provider's type is kept (the relay's when it gives
+ * none); the relay's numeric code is kept, since it is the status the failure counts as.
+ */
+function relayedProviderError(
+  meta: Record<string, unknown> | undefined,
+  outer: Omit<DecodedError, 'message' | 'detail'>,
+): DecodedError | undefined {
+  const raw = str(meta?.raw)?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const inner = innerError(raw, outer);
+  if (inner) return typeof outer.code === 'number' ? { ...inner, code: outer.code } : inner;
+  if (raw[0] === '{' || raw[0] === '[') return undefined;
+  return decoded(looksLikeHtml(raw) ? (summarizeHtml(raw) ?? '') : raw, outer);
+}
+
+/**
+ * A relay's own message joined with the provider's words it relayed (`Provider returned error
+ * (Crucible): <the provider's message>`); the relay's message alone when it already says them.
+ */
+function withUpstream(own: string, upstream: DecodedError, provider: string | undefined): DecodedError {
+  const { message, detail, ...rest } = upstream;
+  if (message === '' || cleanMessage(own).includes(message)) return decoded(own, rest);
+  return decoded(`${own}${provider ? ` (${provider})` : ''}: ${detail}`, rest);
 }
 
 /**
