@@ -40,7 +40,9 @@ function served(
 
 for (const streamed of [true, false]) {
   describe(streamed ? 'streamed' : 'buffered', () => {
-    for (const spelling of ['MAX_TOKENS', 'max_tokens']) {
+    // model_context_window_exceeded: Anthropic, Bedrock and Z.ai (GLM) when input and output
+    // together fill the model's context; ERROR_LIMIT: Cohere's older API for the same
+    for (const spelling of ['MAX_TOKENS', 'max_tokens', 'model_context_window_exceeded', 'ERROR_LIMIT']) {
       it(`${spelling} is the length limit: text is marked cut off, a cut call is not run`, async () => {
         gw.script(
           served(streamed, { content: 'Your sleep this week was' }, spelling),
@@ -54,7 +56,8 @@ for (const streamed of [true, false]) {
       });
     }
 
-    for (const spelling of ['SAFETY', 'PROHIBITED_CONTENT', 'guardrail_intervened']) {
+    // refusal: Anthropic's models stopping their own answer for safety reasons
+    for (const spelling of ['SAFETY', 'PROHIBITED_CONTENT', 'guardrail_intervened', 'refusal']) {
       it(`${spelling} is a content filter: the reply fails`, async () => {
         gw.script(served(streamed, { content: 'Partial' }, spelling));
         const err = await gatewayFailure(
@@ -64,8 +67,18 @@ for (const streamed of [true, false]) {
       });
     }
 
-    for (const spelling of ['abort', 'insufficient_system_resource']) {
-      it(`${spelling} (the server dropped the request) fails the reply and is asked again while nothing showed`, async () => {
+    // Bedrock's malformed_model_output and malformed_tool_use, Gemini's UNEXPECTED_TOOL_CALL and
+    // TOO_MANY_TOOL_CALLS, Cohere's TIMEOUT: the provider could not finish the answer
+    for (const spelling of [
+      'abort',
+      'insufficient_system_resource',
+      'malformed_tool_use',
+      'malformed_model_output',
+      'UNEXPECTED_TOOL_CALL',
+      'TOO_MANY_TOOL_CALLS',
+      'TIMEOUT',
+    ]) {
+      it(`${spelling} (the answer was not finished) fails the reply and is asked again while nothing showed`, async () => {
         gw.script(
           served(streamed, { content: '' }, spelling),
           served(streamed, { content: 'Your resting heart rate is 58.' }, 'stop'),

@@ -1,12 +1,14 @@
 /**
  * The finish reason in OpenAI's words. Gateways that pass another provider's reply through
  * unchanged send that provider's spelling: Gemini's upper-case `STOP` / `MAX_TOKENS` / `SAFETY`,
- * Anthropic's and Bedrock's `end_turn` / `max_tokens` / `tool_use`, Cohere's `COMPLETE`. Read as
+ * Anthropic's and Bedrock's `end_turn` / `max_tokens` / `tool_use` / `refusal` /
+ * `model_context_window_exceeded`, Cohere's `COMPLETE`. Read as
  * sent, a reply cut off by the length limit looked finished (and a call cut off inside its
  * arguments was offered to a tool) and a reply stopped by a safety filter looked like a normal
  * answer. A server that ends a request it dropped with its own word (vLLM's `abort`, DeepSeek's
- * `insufficient_system_resource`) means OpenAI's `error`: the answer did not finish, though the
- * stream looks complete. Unknown values are only lower-cased.
+ * `insufficient_system_resource`) or a provider that could not finish it (Bedrock's
+ * `malformed_tool_use`, Gemini's `UNEXPECTED_TOOL_CALL`, Cohere's `TIMEOUT`) means OpenAI's
+ * `error`: the answer did not finish, though the stream looks complete. Unknown values are only lower-cased.
  */
 
 import { lookupTable } from '../../common/lookup-table.js';
@@ -16,6 +18,10 @@ const SAME_AS = lookupTable<string>({
   max_tokens: 'length',
   max_output_tokens: 'length',
   model_length: 'length',
+  // input and output together filled the model's context (Anthropic, Bedrock, Z.ai; Cohere's
+  // older ERROR_LIMIT): cut off like an output limit
+  model_context_window_exceeded: 'length',
+  error_limit: 'length',
   // a natural end
   end_turn: 'stop',
   stop_sequence: 'stop',
@@ -35,10 +41,17 @@ const SAME_AS = lookupTable<string>({
   guardrail_intervened: 'content_filter',
   content_filtered: 'content_filter',
   error_toxic: 'content_filter',
+  // Anthropic's models stopping their own answer for safety reasons
+  refusal: 'content_filter',
   // the provider failed to finish the answer: the server stopped it (vLLM's `abort` when the
   // engine drops a running request, DeepSeek's `insufficient_system_resource` when the inference
   // system runs short), so what arrived is a fragment, not the answer
   malformed_function_call: 'error',
+  malformed_tool_use: 'error',
+  malformed_model_output: 'error',
+  unexpected_tool_call: 'error',
+  too_many_tool_calls: 'error',
+  timeout: 'error',
   abort: 'error',
   aborted: 'error',
   insufficient_system_resource: 'error',
