@@ -151,6 +151,32 @@ export const REPLY_CORPUS: ReplyBehaviour[] = [
     expected: { text: 'You slept 7 h 10 min last night.', reasoning: /the user asks about sleep/ },
   },
   {
+    fixture: 'reasoning-in-harmony-channels',
+    behaviour: "gpt-oss's analysis channel never reaches the answer, nor any harmony control token",
+    expected: {
+      text: 'You drank 6 glasses today.',
+      reasoning: /^The user asks about water today\. Read the water card\.$/,
+    },
+  },
+  {
+    fixture: 'reasoning-in-harmony-channels-tokens-dropped',
+    behaviour: "gpt-oss's analysis channel with its tokens dropped never reaches the answer",
+    expected: {
+      text: 'Hello! How can I help you today?',
+      reasoning: /^User says hello\. Should respond politely\.$/,
+    },
+  },
+  {
+    fixture: 'reasoning-in-think-brackets',
+    behaviour: 'reasoning between [THINK] and [/THINK] never reaches the answer',
+    expected: { text: 'Your last reading was 118/76.', reasoning: /bp card/ },
+  },
+  {
+    fixture: 'reasoning-in-seed-think-tags',
+    behaviour: 'reasoning between <seed:think> tags never reaches the answer',
+    expected: { text: 'You walked 8,200 steps.', reasoning: /activity card/ },
+  },
+  {
     fixture: 'usage-under-vendor-key',
     behaviour: 'usage under a vendor key (x_groq.usage) is read',
     expected: { text: 'Hello there.', usage: { promptTokens: 23, completionTokens: 19, totalTokens: 42 } },

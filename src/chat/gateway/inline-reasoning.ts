@@ -1,17 +1,75 @@
 /**
- * Reasoning written inline in the answer text: `<think>…</think>` (or `<thinking>`) before the
- * answer, or only the closing tag when the chat template opened the block in the prompt. The
- * splitter takes answer text as it streams and lets through only what follows the reasoning, so
- * reasoning never reaches the user or the stored transcript. A bare closing tag is only known
- * once it arrives: the text let through before it is then taken back (`retracted`), and the
- * caller remembers that this model starts inside reasoning, so later replies are held from the
- * start until the tag.
+ * Reasoning written inline in the answer text, by servers that leave a model's reasoning markup in
+ * `content`: `<think>…</think>` (also `<thinking>`, `<reasoning>`, `<thought>`, MiniMax's
+ * `<mm:think>`, ByteDance Seed's `<seed:think>`), Mistral's `[THINK]…[/THINK]`, and gpt-oss's
+ * harmony channels (`<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>`,
+ * or the same with the special tokens dropped: `analysis…assistantfinal…`), before the answer; or
+ * only the closing tag when the chat template opened the block in the prompt. Once a block opens,
+ * only its own closing form ends it, so reasoning that mentions another model's tags stays
+ * reasoning. The splitter takes answer text as it streams and lets through only what follows the
+ * reasoning, so reasoning never reaches the user or the stored transcript; harmony's control
+ * tokens are dropped from both. A bare closing tag is only known once it arrives: the text let
+ * through before it is then taken back (`retracted`), and the caller remembers that this model
+ * starts inside reasoning, so later replies are held from the start until the tag.
  */
 
-const OPEN = /^\s*<(think|thinking)>/;
-const CLOSE = /<\/(think|thinking)>/;
-/** Longest closing tag: this many trailing characters are held back in case a tag is split. */
-const HOLD = '</thinking>'.length;
+/** One way a model marks its reasoning. */
+interface Markup {
+  /** The opening at the start of the reply (leading whitespace allowed). */
+  open: RegExp;
+  /** Openings as written, to wait while one may still be arriving. */
+  openers: string[];
+  /** The closing form; the answer follows it. */
+  close: RegExp;
+  /** Closing forms as written, to hold back the end of the text while one may be arriving. */
+  closers: string[];
+  /** A closing form alone (the block opened in the prompt) ends reasoning too. */
+  bare: boolean;
+  /** Control tokens to drop from the reasoning and the answer (harmony's). */
+  controls?: RegExp;
+}
+
+const tagPair = (names: string[], bare = false): Markup => ({
+  open: new RegExp(`^\\s*<(?:${names.join('|')})>`),
+  openers: names.map((n) => `<${n}>`),
+  close: new RegExp(`</(?:${names.join('|')})>`),
+  closers: names.map((n) => `</${n}>`),
+  bare,
+});
+
+const HARMONY_CONTROLS = /<\|start\|>assistant|<\|channel\|>\w+|<\|(?:message|end|return|call)\|>/g;
+
+const MARKUPS: Markup[] = [
+  tagPair(['think', 'thinking'], true),
+  tagPair(['reasoning', 'thought']),
+  tagPair(['seed:think']),
+  tagPair(['mm:think']),
+  {
+    open: /^\s*\[THINK\]/,
+    openers: ['[THINK]'],
+    close: /\[\/THINK\]/,
+    closers: ['[/THINK]'],
+    bare: true,
+  },
+  {
+    open: /^\s*(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>/,
+    openers: ['<|start|>assistant<|channel|>analysis<|message|>', '<|channel|>analysis<|message|>'],
+    close: /(?:<\|end\|>)?(?:<\|start\|>assistant)?<\|channel\|>final<\|message\|>/,
+    closers: ['<|end|><|start|>assistant<|channel|>final<|message|>'],
+    bare: true,
+    controls: HARMONY_CONTROLS,
+  },
+  {
+    // harmony with its special tokens dropped by the server: only the channel names remain
+    open: /^analysis(?=\p{Lu})/u,
+    openers: ['analysis'],
+    close: /assistantfinal/,
+    closers: ['assistantfinal'],
+    bare: false,
+  },
+];
+
+const BARE = MARKUPS.filter((m) => m.bare);
 
 /** What one piece of text turned into. */
 export interface SplitPiece {
@@ -32,68 +90,123 @@ export interface ReasoningSplitter {
   readonly seen: 'none' | 'tagged' | 'bare';
 }
 
+/** The earliest closing among `markups` in `text`, with the markup it closes. */
+function firstClose(
+  text: string,
+  markups: Markup[],
+): { at: number; length: number; markup: Markup } | undefined {
+  let best: { at: number; length: number; markup: Markup } | undefined;
+  for (const markup of markups) {
+    const m = markup.close.exec(text);
+    if (m && (best === undefined || m.index < best.at)) best = { at: m.index, length: m[0].length, markup };
+  }
+  return best;
+}
+
+/**
+ * How many characters at the end of `text` may be the start of one of `forms` (or, with harmony's
+ * control tokens, of a token still arriving): they are held back until the next piece says.
+ */
+function pendingTail(text: string, forms: string[], controls: boolean): number {
+  let keep = 0;
+  for (const form of forms) {
+    for (let n = Math.min(form.length - 1, text.length); n > keep; n--) {
+      if (text.endsWith(form.slice(0, n))) {
+        keep = n;
+        break;
+      }
+    }
+  }
+  if (controls) {
+    const lt = text.lastIndexOf('<|');
+    const tail = lt >= 0 ? text.slice(lt) : '';
+    if (/^<\|[a-z_]*(?:\|>?)?$|^<\|(?:channel|start)\|>\w*$/.test(tail)) keep = Math.max(keep, tail.length);
+  }
+  return keep;
+}
+
+/** `text` without `markup`'s control tokens. */
+function clean(text: string, markup: Markup | undefined): string {
+  return markup?.controls ? text.replace(markup.controls, (t) => (t === '<|end|>' ? '\n' : '')) : text;
+}
+
 /**
  * Creates a splitter. `startsInside`: the model is known to open its reasoning in the prompt, so
  * everything up to the first closing tag is reasoning (a reply without one is all answer).
  */
 export function createReasoningSplitter(startsInside = false): ReasoningSplitter {
   let state: 'start' | 'inside' | 'answer' = startsInside ? 'inside' : 'start';
+  let markup: Markup | undefined; // the markup of the block, once known
   let held = ''; // text not yet decided
   let passed = ''; // answer text passed on so far (taken back on a bare closing tag)
   let seen: ReasoningSplitter['seen'] = 'none';
 
   const piece = (answer = '', reasoning = '', retracted = false): SplitPiece => {
-    passed += answer;
-    return { answer, reasoning, retracted };
+    const shown = clean(answer, markup);
+    passed += shown;
+    return { answer: shown, reasoning: clean(reasoning, markup), retracted };
   };
+  const closeIn = (text: string) => firstClose(text, markup ? [markup] : BARE);
 
   const step = (): SplitPiece => {
     if (state === 'start') {
       const lead = held.trimStart();
       if (lead === '') return piece();
-      const open = OPEN.exec(held);
-      if (open) {
+      const opened = MARKUPS.find((m) => m.open.test(held));
+      if (opened) {
         state = 'inside';
         seen = 'tagged';
-        held = held.slice(open[0].length);
+        markup = opened;
+        held = held.slice((opened.open.exec(held) as RegExpExecArray)[0].length);
         return step();
       }
-      if (['<think>', '<thinking>'].some((tag) => tag.startsWith(lead))) return piece(); // a tag may be arriving
+      // a tag may be arriving
+      if (MARKUPS.some((m) => m.openers.some((o) => o.startsWith(lead)))) return piece();
       state = 'answer';
     }
     if (state === 'inside') {
-      const close = CLOSE.exec(held);
+      const close = closeIn(held);
       if (!close) {
         if (seen === 'none') return piece(); // not known yet whether a closing tag will come: hold
-        const keep = Math.min(held.length, HOLD);
+        const keep = pendingTail(held, markup?.closers ?? [], markup?.controls !== undefined);
         const reasoning = held.slice(0, held.length - keep);
         held = held.slice(held.length - keep);
         return piece('', reasoning);
       }
-      const reasoning = held.slice(0, close.index);
-      held = held.slice(close.index + close[0].length).replace(/^\s+/, '');
+      markup ??= close.markup;
+      const reasoning = held.slice(0, close.at);
+      held = held.slice(close.at + close.length).replace(/^\s+/, '');
       state = 'answer';
       if (seen === 'none') seen = 'bare';
+      const out = piece('', reasoning);
       const rest = step();
-      return { answer: rest.answer, reasoning: reasoning + rest.reasoning, retracted: rest.retracted };
+      return { answer: rest.answer, reasoning: out.reasoning + rest.reasoning, retracted: rest.retracted };
     }
     // answer: watch for a bare closing tag
-    const close = CLOSE.exec(held);
-    if (close && seen === 'none') {
-      const reasoning = passed + held.slice(0, close.index);
+    const close = seen === 'none' ? firstClose(held, BARE) : undefined;
+    if (close) {
+      markup = close.markup;
+      const reasoning = clean(passed, markup) + held.slice(0, close.at);
       const retracted = passed !== '';
       passed = '';
       seen = 'bare';
-      held = held.slice(close.index + close[0].length).replace(/^\s+/, '');
+      held = held.slice(close.at + close.length).replace(/^\s+/, '');
+      const out = piece('', reasoning);
       const rest = step();
       return {
         answer: rest.answer,
-        reasoning: reasoning + rest.reasoning,
+        reasoning: out.reasoning + rest.reasoning,
         retracted: retracted || rest.retracted,
       };
     }
-    const lt = held.lastIndexOf('<');
-    const keep = seen === 'none' && lt >= 0 && held.length - lt < HOLD ? held.length - lt : 0;
+    const keep =
+      seen === 'none'
+        ? pendingTail(
+            held,
+            BARE.flatMap((m) => m.closers),
+            true,
+          )
+        : pendingTail(held, [], markup?.controls !== undefined);
     const answer = held.slice(0, held.length - keep);
     held = held.slice(held.length - keep);
     return piece(answer);

@@ -1,0 +1,44 @@
+// Reasoning markup other than <think> (Magistral's [THINK], Seed's <seed:think>, gpt-oss's harmony
+// channels) is read in the corpus (corpus.ts); these are its neighbours, which must stay as they
+// are: an answer that merely begins with the word "analysis", and a block that mentions another
+// model's closing tag (only its own closing form ends it).
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { callGateway } from '../../src/chat/gateway/client.js';
+import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { configFor, recordHooks, userSays } from './support.js';
+
+let gw: ScriptedGateway;
+beforeEach(async () => {
+  gw = await startScriptedGateway();
+});
+afterEach(() => gw.close());
+
+const streamed = (...pieces: string[]): ScriptStep => ({
+  kind: 'bytes',
+  chunks: [
+    ...pieces.map(
+      (content) =>
+        `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`,
+    ),
+    `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+    'data: [DONE]\n\n',
+  ],
+});
+
+for (const answer of ['analysis: your sleep was steady all week.', 'Analysis of your week: steady sleep.']) {
+  it(`an answer beginning "${answer.slice(0, 9)}" stays the answer`, async () => {
+    gw.script(streamed(answer.slice(0, 5), answer.slice(5)));
+    const r = recordHooks();
+    const result = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }, r.hooks);
+    expect(result.text).toBe(answer);
+    expect(r.tokens.join('')).toBe(answer);
+    expect(result.reasoning).toBe('');
+  });
+}
+
+it("a think block that mentions another model's closing tag ends only at its own", async () => {
+  gw.script(streamed('<think>Magistral closes with [/THINK]; ', 'not this one.</think>', 'Six glasses.'));
+  const result = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true });
+  expect(result.text).toBe('Six glasses.');
+  expect(result.reasoning).toBe('Magistral closes with [/THINK]; not this one.');
+});
