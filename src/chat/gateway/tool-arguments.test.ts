@@ -35,6 +35,15 @@ describe('readToolArguments', () => {
     expect(readToolArguments('[1,2]').error).toMatch(/must be a JSON object/);
     expect(readToolArguments('42').error).toMatch(/must be a JSON object/);
   });
+  it('takes off one code fence around the whole arguments, and nothing else', () => {
+    expect(readToolArguments('```json\n{"a": 1}\n```')).toEqual({ canonical: '{"a":1}', parsed: { a: 1 } });
+    expect(readToolArguments('so: ```json\n{"a": 1}\n```').parsed).toBeUndefined();
+    expect(readToolArguments('```\n{"a": 1}\n```\n```\n{"b": 2}\n```').parsed).toBeUndefined();
+    expect(readToolArguments('```json\n{"a": \n```')).toMatchObject({
+      parsed: undefined,
+      canonical: '```json\n{"a": \n```',
+    });
+  });
   it('readFirstJsonValue returns the rest after the value', () => {
     expect(readFirstJsonValue('  [1,{"a":[2]}] tail')).toEqual({ value: [1, { a: [2] }], rest: ' tail' });
     expect(readFirstJsonValue('{"a":1')).toBeUndefined();

@@ -1,7 +1,7 @@
 /**
  * Reading tool-call arguments the way real gateways send them: a JSON string (the OpenAI
- * schema), a JSON object (llama-server), a double-encoded string, or valid JSON
- * followed by prose (thinking models through Ollama).
+ * schema), a JSON object (llama-server), a double-encoded string, valid JSON followed by prose
+ * (thinking models through Ollama), or JSON inside one Markdown code fence.
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
@@ -76,10 +76,24 @@ function snippet(text: string): string {
   return clipGraphemes(flat, 120);
 }
 
+/** One Markdown code fence around the whole text (a language tag allowed). */
+const FENCE = /^\s*```[\w-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```\s*$/;
+
+/**
+ * The text inside one Markdown code fence that wraps the whole of `raw` (models and relays that
+ * send a call's arguments as "```json\n{...}\n```"), else undefined. A fence with text before or
+ * after it, or several fences, is not taken off.
+ */
+function unfenced(raw: string): string | undefined {
+  const m = FENCE.exec(raw);
+  return m && !m[1].includes('```') ? m[1] : undefined;
+}
+
 /**
  * Reads one call's arguments:
  * - a non-null object is used as is (never stringified twice);
  * - null, undefined or blank text means no arguments: `{}`;
+ * - text wrapped whole in one Markdown code fence is read without the fence;
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
  *   dropped and reported in `droppedTrailing`;
  * - a JSON string that itself holds an object (double-encoded) is decoded once more;
@@ -105,6 +119,11 @@ export function readToolArguments(raw: unknown): ReadArguments {
     };
   }
   if (raw.trim() === '') return { canonical: '{}', parsed: {} };
+  const fenced = unfenced(raw);
+  if (fenced !== undefined) {
+    const inner = readToolArguments(fenced);
+    return inner.parsed === undefined ? { ...inner, canonical: raw } : inner;
+  }
   const first = readFirstJsonValue(raw);
   if (!first)
     return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
