@@ -19,6 +19,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   reasoningDetails: true,
   assistantNullContent: true,
   reasoningContent: false,
+  systemRole: true,
 };
 
 interface TableRow {

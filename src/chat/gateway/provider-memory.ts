@@ -27,6 +27,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'reasoningDetails',
   'assistantNullContent',
   'reasoningContent',
+  'systemRole',
 ];
 
 function keyOf(origin: string, model: string): string {

@@ -130,6 +130,17 @@ const REPAIRS: Record<string, Repair> = {
     names: (t) => /reasoning_content/i.test(t) && PRESENT_REFUSED.test(t),
     sent: (b) => toolCallers(b).some((m) => m.reasoning_content !== undefined),
   },
+  systemRole: {
+    // vLLM, SGLang, llama-cpp-python with Gemma: "System role not supported"; Mistral's older
+    // templates: "Conversation roles must alternate user/assistant/..."; o1-mini:
+    // "'messages[0].role' does not support 'system' with this model"
+    change: { systemRole: false },
+    names: (t) =>
+      /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|does(?: not|n't) support '?"?system|roles must alternate|only user and assistant roles/i.test(
+        t,
+      ),
+    sent: (b) => b.messages.some((m) => m.role === 'system'),
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

@@ -6,6 +6,7 @@
 import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
+import { withoutSystemTurn } from './system-turn.js';
 import { readToolArguments } from './tool-arguments.js';
 import type {
   ChatMessage,
@@ -83,6 +84,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   provider takes cache_control and does not need string content; otherwise its text parts
  *   are joined with blank lines into one string.
  * - `cache_control` is removed from every part and tool unless supported.
+ * - For a model whose template has no system turn, the system text heads the first user message.
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
@@ -102,7 +104,7 @@ export function buildRequestBody(
 ): ChatCompletionBody {
   const names = checkHistory(request.messages);
   const ids = wireIds();
-  const sendSystemParts = caps.cacheControl && !caps.systemContentString;
+  const sendSystemParts = caps.cacheControl && !caps.systemContentString && caps.systemRole;
   const messages = request.messages.map((m: ChatMessage): Record<string, unknown> => {
     switch (m.role) {
       case 'system':
@@ -142,9 +144,10 @@ export function buildRequestBody(
       }
     }
   });
+  const placed = caps.systemRole ? messages : withoutSystemTurn(messages);
   const body: ChatCompletionBody = {
     model,
-    messages: sendSystemParts && wantsCaching(messages) ? withMovingMarks(messages) : messages,
+    messages: sendSystemParts && wantsCaching(placed) ? withMovingMarks(placed) : placed,
     stream: request.stream === true,
   };
   const tools = caps.tools ? (request.tools ?? []) : [];

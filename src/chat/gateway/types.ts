@@ -132,6 +132,11 @@ export interface ProviderCapabilities {
    * (Kimi, DeepSeek) refuse the loop's next request without it; strict servers refuse the field.
    */
   reasoningContent: boolean;
+  /**
+   * `role: "system"` messages are accepted. Chat templates without a system turn (Gemma, Mistral's
+   * older ones, o1-mini) refuse them: the system prompt then heads the first user message.
+   */
+  systemRole: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
