@@ -2,7 +2,8 @@
  * Reading an error out of whatever a gateway sends: `{error:{...}}`, `[{error:{...}}]`
  * (Gemini), `{error:"text", error_type}` (HF TGI), vLLM's
  * `{object:"error", message, type, code}`, FastAPI's `{detail}` (also `{detail: {error: {...}}}`),
- * an error wrapped once more (`{error:{error:{...}}}`), API gateways' `{message}`,
+ * an error wrapped once more (`{error:{error:{...}}}`), MiniMax's `{base_resp: {status_code,
+ * status_msg}}` beside no choices, API gateways' `{message}`,
  * `{statusCode, message}`, `{errors:[...]}` and `{error:[...]}`, relays' `{code, msg}`; and a short, safe summary of an
  * HTML error page (never pass raw HTML on).
  */
@@ -156,6 +157,8 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     if (e.failed_generation !== undefined && e.failed_generation !== null) out.failedGeneration = true;
     return out;
   }
+  const status = statusEnvelopeError(body);
+  if (status) return status;
   // vLLM / FastAPI shapes: no `error` key at all.
   if (
     body.object === 'error' ||
@@ -189,12 +192,45 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
 }
 
 /**
+ * The HTTP status a MiniMax `base_resp.status_code` stands for: a rate limit (requests, tokens or
+ * connections per minute), a refused key, a spent balance, an invalid parameter, an internal
+ * error or timeout. Other codes are passed on as they are.
+ */
+const STATUS_CODE_AS_HTTP: Record<number, number> = {
+  1000: 500,
+  1001: 504,
+  1002: 429,
+  1004: 401,
+  1008: 402,
+  1013: 500,
+  1039: 429,
+  1041: 429,
+  2013: 400,
+  2045: 429,
+  2049: 401,
+  2056: 402,
+};
+
+/**
+ * The error a provider's own status envelope reports: MiniMax's `base_resp: {status_code,
+ * status_msg}`, sent with HTTP 200 and `choices: null` when the request failed (a reply that
+ * worked carries `status_code: 0`); undefined when the body has none or it says success.
+ */
+function statusEnvelopeError(body: Record<string, unknown>): DecodedError | undefined {
+  const base = asRecord(body.base_resp);
+  const code = base?.status_code;
+  if (typeof code !== 'number' || code === 0) return undefined;
+  return decoded(str(base?.status_msg) ?? `status ${code}`, { code: STATUS_CODE_AS_HTTP[code] ?? code });
+}
+
+/**
  * True when a payload that came with a success status is an error report rather than a reply or a
  * stream chunk: it carries an `error` (not null or false), or, holding no `choices`, it is
  * vLLM's bare `{object: "error", message, type, code}`, FastAPI's `{detail}` (text, a list of
  * validation entries, or an object), a `{message | msg, type | code}` pair (a code saying success,
  * 0 or 200, makes it a wrapper's envelope, not an error), or an envelope with `success: false`
- * and an error in it. A chunk or reply with `choices` is never
+ * and an error in it, or a provider status envelope saying it failed (MiniMax's `base_resp`)
+ * beside no choices. A chunk or reply with `choices` is never
  * one by these looser shapes, and neither is a body whose `message` is an object (a chat message).
  */
 export function isErrorPayload(payload: unknown): boolean {
@@ -202,6 +238,8 @@ export function isErrorPayload(payload: unknown): boolean {
   const body = asRecord(payload);
   if (!body) return false;
   if (body.error !== undefined && body.error !== null && body.error !== false) return true;
+  const replied = Array.isArray(body.choices) && body.choices.length > 0;
+  if (!replied && statusEnvelopeError(body) !== undefined) return true;
   if ('choices' in body) return false;
   if (body.object === 'error') return true;
   const detail = body.detail;
