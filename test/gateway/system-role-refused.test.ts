@@ -1,9 +1,10 @@
 // Chat templates without a system turn (Gemma on vLLM, SGLang and llama-cpp-python: "System role
 // not supported"; Mistral's older templates: "Conversation roles must alternate
 // user/assistant/user/assistant/..."; OpenAI's o1-mini: "'messages[0].role' does not support
-// 'system' with this model") refuse every request that carries a system message, and Klebb always
-// sends one: no turn could ever answer. The system prompt is then sent at the head of the first
-// user message instead, and that is remembered per endpoint and model.
+// 'system' with this model"; MiniMax behind some relays: "invalid message role: system") refuse
+// every request that carries a system message, and Klebb always sends one: no turn could ever
+// answer. The system prompt is then sent at the head of the first user message instead, and that
+// is remembered per endpoint and model.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
@@ -53,6 +54,18 @@ const refusals: Array<[string, number, object]> = [
       error: {
         message: 'Conversation roles must alternate user/assistant/user/assistant/...',
         type: 'internal_server_error',
+      },
+    },
+  ],
+  [
+    'MiniMax behind a relay',
+    400,
+    {
+      error: {
+        message: 'invalid params, chat content has invalid message role: system (2013)',
+        type: 'bad_request_error',
+        param: '',
+        code: null,
       },
     },
   ],

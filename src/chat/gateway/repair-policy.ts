@@ -133,10 +133,11 @@ const REPAIRS: Record<string, Repair> = {
   systemRole: {
     // vLLM, SGLang, llama-cpp-python with Gemma: "System role not supported"; Mistral's older
     // templates: "Conversation roles must alternate user/assistant/..."; o1-mini:
-    // "'messages[0].role' does not support 'system' with this model"
+    // "'messages[0].role' does not support 'system' with this model"; MiniMax: "chat content has
+    // invalid message role: system (2013)"
     change: { systemRole: false },
     names: (t) =>
-      /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|does(?: not|n't) support '?"?system|roles must alternate|only user and assistant roles/i.test(
+      /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|does(?: not|n't) support '?"?system|roles must alternate|only user and assistant roles|invalid (?:message )?role:? '?"?system/i.test(
         t,
       ),
     sent: (b) => b.messages.some((m) => m.role === 'system'),
