@@ -19,7 +19,7 @@ import type { GatewayHooks, GatewayRequest, GatewayResult, ProviderCapabilities 
 export interface GatewayConfig {
   /** CHAT_ENDPOINT_URL: an http:// or https:// URL; any path and query are used as given. */
   url: string;
-  /** CHAT_API_KEY; `Authorization: Bearer <key>` is sent only when this is non-empty. */
+  /** CHAT_API_KEY, sent only when non-empty: `Authorization: Bearer <key>`, or in `api-key` headers for Azure. */
   apiKey?: string;
   /** CHAT_MODEL. */
   model: string;
@@ -124,7 +124,8 @@ export async function callGateway(
     };
     attempts++;
     try {
-      const result = await attempt(url, transport, timeouts, body, hooks, progress, signal);
+      const sendAs = { ...transport, keyInHeader: caps.keyInHeader };
+      const result = await attempt(url, sendAs, timeouts, body, hooks, progress, signal);
       if (result.inlineReasoning === 'bare') {
         // the model opens its reasoning in the prompt: hold its next replies until the closing tag
         memory.learn(url.origin, config.model, { reasoningStartsInside: true });
@@ -150,7 +151,7 @@ export async function callGateway(
       const repairable = !progress.emittedText && err.reason !== 'malformed_output';
       if (
         repairable &&
-        repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory })
+        repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory }, caps)
       ) {
         logFailure(err, { next: 'repair' });
         continue;

@@ -20,6 +20,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   assistantNullContent: true,
   reasoningContent: false,
   systemRole: true,
+  keyInHeader: false,
 };
 
 interface TableRow {
@@ -35,7 +36,8 @@ interface TableRow {
  * where a provider and model are known to take it: OpenRouter's Anthropic routes
  * (except Claude 3 Haiku/Opus/Sonnet, which refused it with tools) and Gemini routes. DeepSeek
  * and Moonshot want the reasoning back on a message that called tools (their thinking models
- * refuse the tool loop's next request without it).
+ * refuse the tool loop's next request without it). Azure's OpenAI hosts take the key in an
+ * `api-key` header.
  */
 const TABLE: TableRow[] = [
   { host: /(^|\.)groq\.com$/i, caps: { systemContentString: true, cacheControl: false } },
@@ -46,6 +48,10 @@ const TABLE: TableRow[] = [
   },
   { host: /(^|\.)openrouter\.ai$/i, model: /^google\/gemini/i, caps: { cacheControl: true } },
   { host: /(^|\.)(deepseek\.com|moonshot\.(ai|cn))$/i, caps: { reasoningContent: true } },
+  {
+    host: /(^|\.)(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i,
+    caps: { keyInHeader: true },
+  },
 ];
 
 /** Looks `hostname` and `model` up in the built-in table (later rows win on conflicts). */

@@ -28,6 +28,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'assistantNullContent',
   'reasoningContent',
   'systemRole',
+  'keyInHeader',
 ];
 
 function keyOf(origin: string, model: string): string {

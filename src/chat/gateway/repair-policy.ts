@@ -47,8 +47,8 @@ export function bodyHasSystemParts(body: ChatCompletionBody): boolean {
 interface Repair {
   change: Partial<ProviderCapabilities>;
   names(text: string): boolean;
-  /** True when `body` carries what the refusal (`text`) is about. */
-  sent(body: ChatCompletionBody, text: string): boolean;
+  /** True when `body` (sent as `caps` say) carries what the refusal (`text`) is about. */
+  sent(body: ChatCompletionBody, text: string, caps: ProviderCapabilities | undefined): boolean;
 }
 
 /**
@@ -142,6 +142,13 @@ const REPAIRS: Record<string, Repair> = {
       ),
     sent: (b) => b.messages.some((m) => m.role === 'system'),
   },
+  keyInHeader: {
+    // Azure OpenAI: 401 "Access denied due to invalid subscription key or wrong API endpoint";
+    // Azure API Management: "Access denied due to missing subscription key"
+    change: { keyInHeader: true },
+    names: (t) => /subscription key/i.test(t),
+    sent: (_b, _t, caps) => caps !== undefined && !caps.keyInHeader,
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),
@@ -175,22 +182,23 @@ function refusalStatus(err: GatewayError): number | undefined {
 }
 
 /**
- * Tries to repair the refusal `err` of `body`. Returns true when something was learnt and the
- * request should be rebuilt and sent again; false when no repair applies or each that applies
- * was tried already in this call.
+ * Tries to repair the refusal `err` of `body` (sent as `caps` say). Returns true when something
+ * was learnt and the request should be rebuilt and sent again; false when no repair applies or
+ * each that applies was tried already in this call.
  */
 export function repairRefusal(
   err: GatewayError,
   body: ChatCompletionBody,
   made: RepairsMade,
   target: RepairTarget,
+  caps?: ProviderCapabilities,
 ): boolean {
   const status = refusalStatus(err);
   if (status === undefined || status < 400) return false;
   const text = `${err.detail ?? ''} ${err.message}`;
   let repaired = false;
   for (const [key, repair] of Object.entries(REPAIRS)) {
-    if (made.has(key) || !repair.sent(body, text) || !repair.names(text)) continue;
+    if (made.has(key) || !repair.sent(body, text, caps) || !repair.names(text)) continue;
     made.add(key);
     target.memory.learn(target.origin, target.model, repair.change);
     repaired = true;

@@ -1,7 +1,8 @@
 /**
  * The transport of one chat-completions exchange: a POST over node:http or node:https (the URL's
  * scheme picks which; host, port, path and query come from the URL as given), with
- * `Authorization: Bearer <key>` when a key is set. It knows bytes and connection ends, nothing of
+ * `Authorization: Bearer <key>` when a key is set (or the key in `api-key` and
+ * `Ocp-Apim-Subscription-Key` headers for Azure). It knows bytes and connection ends, nothing of
  * what the bytes mean. A body the server compressed although we never asked it to (proxies that
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
  * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below), and a
@@ -42,6 +43,8 @@ export function parseEndpoint(raw: string): URL {
 /** How to send: the key, whether to verify TLS, and whether a stream is asked for (Accept header). */
 export interface TransportOptions {
   apiKey?: string;
+  /** Send the key in `api-key` and `Ocp-Apim-Subscription-Key` headers instead of as a bearer token. */
+  keyInHeader?: boolean;
   tlsRejectUnauthorized?: boolean;
   streaming: boolean;
 }
@@ -80,7 +83,12 @@ export function openExchange(
     Accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
     Connection: 'close',
   };
-  if (options.apiKey && options.apiKey.trim() !== '') headers.Authorization = `Bearer ${options.apiKey}`;
+  if (options.apiKey && options.apiKey.trim() !== '') {
+    if (options.keyInHeader) {
+      headers['api-key'] = options.apiKey;
+      headers['Ocp-Apim-Subscription-Key'] = options.apiKey;
+    } else headers.Authorization = `Bearer ${options.apiKey}`;
+  }
   const isHttps = url.protocol === 'https:';
   const requestOptions: https.RequestOptions = {
     method: 'POST',

@@ -137,6 +137,12 @@ export interface ProviderCapabilities {
    * older ones, o1-mini) refuse them: the system prompt then heads the first user message.
    */
   systemRole: boolean;
+  /**
+   * The key goes in an `api-key` header (and Azure API Management's `Ocp-Apim-Subscription-Key`)
+   * instead of `Authorization: Bearer`: Azure OpenAI reads a bearer token as a Microsoft Entra
+   * token and refuses a key sent so.
+   */
+  keyInHeader: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
