@@ -8,7 +8,8 @@
  * Anthropic-style `stop_reason` passed through in its place; or, in a choice with neither `delta` nor
  * `message`, from the completions-style `text`, a `delta` or `message` sent as a plain string being
  * its content; `choices` or `tool_calls` sent as one object instead of a list is that one; Ollama's
- * native shape (a top-level `message`, no `choices`) is one choice; reasoning from `reasoning_content`, `reasoning`,
+ * native shape (a top-level `message`, no `choices`) is one choice, and so is a text-generation
+ * shape (a top-level `response` text: Workers AI's `/ai/run`, Ollama's `/api/generate`); reasoning from `reasoning_content`, `reasoning`,
  * `thinking` or `reasoning` content parts (Mistral's reasoning models, gpt-oss behind some
  * endpoints) or the readable `reasoning_details` items, first found wins; usage from `usage`, a
  * vendor key holding one (`x_groq.usage`), llama.cpp's `timings`, a choice's own `usage`
@@ -293,7 +294,8 @@ export function normaliseChunk(payload: unknown): NormalChunk | undefined {
  * The choices of a payload, each an object: its `choices` list; one choice sent on its own instead
  * of in a list; or, with no `choices` at all, the one choice Ollama's native chat shape stands for
  * (a top-level `message` beside `done`, relayed by proxies as is: a piece of the answer, finished
- * with its `done_reason` once `done` is true). undefined when the payload holds none of these.
+ * with its `done_reason` once `done` is true), or the one a text-generation shape stands for (see
+ * generatedChoice). undefined when the payload holds none of these.
  */
 export function choicesOf(body: Record<string, unknown>): Record<string, unknown>[] | undefined {
   const listed = body.choices;
@@ -301,10 +303,31 @@ export function choicesOf(body: Record<string, unknown>): Record<string, unknown
   const single = rec(listed);
   if (single) return [single];
   if (listed !== undefined && listed !== null) return undefined;
+  const generated = generatedChoice(body);
+  if (generated) return [generated];
   const message = rec(body.message);
   if (!message || (typeof body.done !== 'boolean' && typeof message.role !== 'string')) return undefined;
   const finish = body.done === true ? (nonEmpty(body.done_reason) ?? 'stop') : null;
   return [{ index: 0, delta: message, finish_reason: finish }];
+}
+
+/**
+ * The one choice a text-generation shape stands for: a top-level `response` text (Cloudflare Workers
+ * AI's own `/ai/run` answer, `{response, usage}` inside its `result`, or streamed as
+ * `{response, p}` events; Ollama's `/api/generate`, `{response, done}`), with Workers AI's
+ * `tool_calls` (`[{name, arguments}]`) beside it, finished with `done_reason` once `done` is true.
+ * Undefined when the body is no such shape (a `response` that is not text is an envelope).
+ */
+function generatedChoice(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const text = typeof body.response === 'string' ? body.response : undefined;
+  const calls = Array.isArray(body.tool_calls) && body.tool_calls.length > 0 ? body.tool_calls : undefined;
+  if (text === undefined && (calls === undefined || (body.response !== null && body.response !== undefined)))
+    return undefined;
+  const delta: Record<string, unknown> = { content: text ?? '' };
+  if (calls) delta.tool_calls = calls;
+  const finish =
+    body.done === true ? (nonEmpty(body.done_reason) ?? 'stop') : (nonEmpty(body.finish_reason) ?? null);
+  return { index: 0, delta, finish_reason: finish };
 }
 
 /** A `delta` or `message` as an object: itself, or, sent as a plain string, a message with that content. */

@@ -42,12 +42,14 @@ function rec(v: unknown): Record<string, unknown> | undefined {
 /**
  * True when `v` is a chat reply, a chunk of one (the closing usage chunk included), or an error
  * report: it has `choices`, an `object` naming a chat completion, a `usage` object, Ollama's native
- * `message` beside `done`, or an `error`.
+ * `message` beside `done`, a `response` text or `tool_calls` list, or an `error`.
  */
 function isReplyLike(v: Record<string, unknown>): boolean {
   if (v.choices !== undefined && v.choices !== null) return true;
   if (typeof v.object === 'string' && v.object.startsWith('chat.completion')) return true;
   if (rec(v.usage) || (rec(v.message) && typeof v.done === 'boolean')) return true;
+  // a text-generation answer (Workers AI's `/ai/run`: `{response, tool_calls}`)
+  if (typeof v.response === 'string' || (Array.isArray(v.tool_calls) && v.tool_calls.length > 0)) return true;
   return v.error !== undefined && v.error !== null && v.error !== false;
 }
 
