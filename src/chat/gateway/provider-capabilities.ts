@@ -21,6 +21,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   reasoningContent: false,
   systemRole: true,
   keyInHeader: false,
+  toolSchemaSubset: false,
 };
 
 interface TableRow {

@@ -29,6 +29,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'reasoningContent',
   'systemRole',
   'keyInHeader',
+  'toolSchemaSubset',
 ];
 
 function keyOf(origin: string, model: string): string {

@@ -9,6 +9,7 @@
 import { GatewayError } from './gateway-error.js';
 import type { ProviderMemory } from './provider-memory.js';
 import type { ChatCompletionBody } from './request.js';
+import { outsideSubset } from './tool-schema-subset.js';
 import { statusOf } from './transience.js';
 import type { ProviderCapabilities } from './types.js';
 
@@ -148,6 +149,16 @@ const REPAIRS: Record<string, Repair> = {
     change: { keyInHeader: true },
     names: (t) => /subscription key/i.test(t),
     sent: (_b, _t, caps) => caps !== undefined && !caps.keyInHeader,
+  },
+  toolSchemaSubset: {
+    // Gemini behind a relay: 'Invalid JSON payload received. Unknown name "additionalProperties"
+    // at 'tools[0].function_declarations[3].parameters…': Cannot find field.'
+    change: { toolSchemaSubset: true },
+    names: (t) =>
+      /unknown name\W+[$\w-]+\W+at\W+(?:request\.)?tools\[/i.test(t) ||
+      (/function_declarations\[\d+\]/i.test(t) && REFUSAL.test(t)),
+    sent: (b) =>
+      (b.tools ?? []).some((t) => outsideSubset((t.function as { parameters?: unknown })?.parameters)),
   },
   toolChoice: {
     change: { toolChoice: false },

@@ -8,6 +8,7 @@ import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
 import { withoutSystemTurn } from './system-turn.js';
 import { readToolArguments } from './tool-arguments.js';
+import { schemaInSubset } from './tool-schema-subset.js';
 import type {
   ChatMessage,
   GatewayRequest,
@@ -85,6 +86,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   are joined with blank lines into one string.
  * - `cache_control` is removed from every part and tool unless supported.
  * - For a model whose template has no system turn, the system text heads the first user message.
+ * - Tool parameter schemas keep only the keywords of Gemini's subset where that is required.
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
@@ -152,9 +154,12 @@ export function buildRequestBody(
   };
   const tools = caps.tools ? (request.tools ?? []) : [];
   if (tools.length > 0) {
-    body.tools = tools.map((t: ToolDefinition) =>
-      caps.cacheControl ? { ...t } : (stripCacheControl(t) as Record<string, unknown>),
-    );
+    body.tools = tools.map((t: ToolDefinition) => {
+      const tool = caps.cacheControl ? { ...t } : (stripCacheControl(t) as Record<string, unknown>);
+      if (!caps.toolSchemaSubset || t.function.parameters === undefined) return tool;
+      const parameters = schemaInSubset(t.function.parameters);
+      return { ...tool, function: { ...t.function, parameters } };
+    });
     if (caps.toolChoice) body.tool_choice = 'auto';
   }
   if (body.stream && caps.streamOptions) body.stream_options = { include_usage: true };

@@ -143,6 +143,11 @@ export interface ProviderCapabilities {
    * token and refuses a key sent so.
    */
   keyInHeader: boolean;
+  /**
+   * Tool parameter schemas only in the subset of JSON Schema Gemini takes (see
+   * tool-schema-subset.ts): its API refuses any other keyword (`additionalProperties`, `const` …).
+   */
+  toolSchemaSubset: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
