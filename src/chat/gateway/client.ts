@@ -23,7 +23,10 @@ export interface GatewayConfig {
   apiKey?: string;
   /** CHAT_MODEL. */
   model: string;
-  /** Streaming only: fail when no byte arrives for this long, ms. */
+  /**
+   * Streaming only: fail when no byte arrives for this long, ms. A stream the provider refused to
+   * give (sent unstreamed instead) takes it as its whole-call limit when callTimeoutMs is unset.
+   */
   idleTimeoutMs?: number;
   /** Buffered only: fail when the whole call takes longer, ms. */
   callTimeoutMs?: number;
@@ -115,9 +118,11 @@ export async function callGateway(
     const caps = resolveCapabilities(url, config.model, config.capabilities, memory);
     const body = buildRequestBody(request, config.model, caps);
     const progress: ReadProgress = { emittedText: false };
+    // a stream asked for but refused by the provider: the step's time covers the whole call
+    const unstreamed = request.stream === true && !body.stream;
     const timeouts = {
       idleTimeoutMs: config.idleTimeoutMs,
-      callTimeoutMs: config.callTimeoutMs,
+      callTimeoutMs: unstreamed ? (config.callTimeoutMs ?? config.idleTimeoutMs) : config.callTimeoutMs,
       finishGraceMs: config.finishGraceMs,
       reasoningStartsInside: caps.reasoningStartsInside,
       offeredTools,

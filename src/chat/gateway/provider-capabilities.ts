@@ -22,6 +22,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   systemRole: true,
   keyInHeader: false,
   toolSchemaSubset: false,
+  streaming: true,
 };
 
 interface TableRow {

@@ -30,6 +30,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'systemRole',
   'keyInHeader',
   'toolSchemaSubset',
+  'streaming',
 ];
 
 function keyOf(origin: string, model: string): string {

@@ -160,6 +160,16 @@ const REPAIRS: Record<string, Repair> = {
     sent: (b) =>
       (b.tools ?? []).some((t) => outsideSubset((t.function as { parameters?: unknown })?.parameters)),
   },
+  streaming: {
+    // OpenAI: "Your organization must be verified to stream this model" (o3, gpt-5), "Unsupported
+    // value: 'stream' does not support true with this model" (o1)
+    change: { streaming: false },
+    names: (t) =>
+      /verified to stream|'?stream'? does not support true|stream(?:ing)? (?:is )?(?:not supported|unsupported|not available)|does(?: not|n't) support stream/i.test(
+        t,
+      ),
+    sent: (b) => b.stream,
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

@@ -87,6 +87,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - `cache_control` is removed from every part and tool unless supported.
  * - For a model whose template has no system turn, the system text heads the first user message.
  * - Tool parameter schemas keep only the keywords of Gemini's subset where that is required.
+ * - A streamed request goes out unstreamed to a provider that refused to stream it.
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
@@ -150,7 +151,7 @@ export function buildRequestBody(
   const body: ChatCompletionBody = {
     model,
     messages: sendSystemParts && wantsCaching(placed) ? withMovingMarks(placed) : placed,
-    stream: request.stream === true,
+    stream: request.stream === true && caps.streaming,
   };
   const tools = caps.tools ? (request.tools ?? []) : [];
   if (tools.length > 0) {

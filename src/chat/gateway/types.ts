@@ -148,6 +148,11 @@ export interface ProviderCapabilities {
    * tool-schema-subset.ts): its API refuses any other keyword (`additionalProperties`, `const` …).
    */
   toolSchemaSubset: boolean;
+  /**
+   * Streaming is allowed. OpenAI refuses to stream some models to an organization it has not
+   * verified, and some models never stream: the request is then sent unstreamed.
+   */
+  streaming: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
