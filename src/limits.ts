@@ -150,6 +150,14 @@ export const GATEWAY_RETRY_MAX_BACKOFF_MS = 8_000;
 export const GATEWAY_RETRY_JITTER_MS = 250;
 /** Longest server-requested wait the client will sit out without a deadline, ms. */
 export const GATEWAY_MAX_RETRY_WAIT_MS = 30_000;
+/**
+ * Longest time one gateway call waits, in all, for a server still loading its model (503
+ * "Loading model"), ms; the turn's deadline may end it sooner. Loading a large model takes
+ * minutes, far longer than the retries of a momentary failure.
+ */
+export const GATEWAY_MODEL_LOADING_MAX_WAIT_MS = 120_000;
+/** Backoff steps between two asks of a server loading its model, without a stated estimate (8 × 500 ms = 4 s). */
+export const GATEWAY_MODEL_LOADING_POLL_STEPS = 8;
 /** Change sets older than this are pruned at start-up, days ... */
 export const CHANGE_LOG_KEEP_DAYS = 90;
 /** ... except the newest this many, whatever their age. */

@@ -42,6 +42,14 @@ function tryJson(text: string): unknown {
 const WRONG_ENDPOINT =
   /unexpected endpoint|invalid url \(|(?:endpoint|route|path) (?:not found|does not exist)|no (?:such|matching) (?:endpoint|route)|cannot post \//i;
 
+/**
+ * Wording of a server still loading its model: llama.cpp's server "Loading model", Hugging Face's
+ * "Model … is currently loading". It will answer once loaded, which takes longer than a momentary
+ * failure's retries.
+ */
+const MODEL_LOADING =
+  /\bloading model\b|\b(?:model|it) is (?:still |currently )?loading\b|\bis currently loading\b/i;
+
 /** Which well-known, self-healing 400 this is, if any. */
 function badRequestReason(text: string): string | undefined {
   if (
@@ -142,11 +150,12 @@ export function classifyHttpError(
   if (status === 408)
     return new GatewayError('timeout', message, { ...base, reason: 'upstream_timeout', retryable: true });
   if (status >= 500 || (status >= 400 && cls === 'transient')) {
+    const loading = cls === 'transient' && MODEL_LOADING.test(providerText);
     return new GatewayError('unavailable', message, {
       ...base,
-      reason: html ? 'html' : 'upstream_error',
+      reason: html ? 'html' : loading ? 'model_loading' : 'upstream_error',
       retryable: cls === 'transient',
-      retryAfterMs: retryAfterMs(headers, '', nowMs),
+      retryAfterMs: retryAfterMs(headers, '', nowMs, loading ? stated : undefined),
     });
   }
   if (status >= 400) {
@@ -270,6 +279,14 @@ export function classifyErrorPayload(
       reason: 'rate_limited',
       retryable: true,
       retryAfterMs: retryAfterMs(d.headers ?? {}, d.message, nowMs, stated),
+    });
+  }
+  if (transient && MODEL_LOADING.test(d.message)) {
+    return new GatewayError('failed', message, {
+      ...init,
+      reason: 'model_loading',
+      retryable: true,
+      retryAfterMs: stated,
     });
   }
   return new GatewayError('failed', message, {

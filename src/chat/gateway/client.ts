@@ -110,6 +110,8 @@ export async function callGateway(
   const offeredTools = new Set((request.tools ?? []).map((t) => t.function.name));
   let retries = 0;
   let attempts = 0;
+  let loadingWaitedMs = 0;
+  let waits = 0; // retry waits of any kind, for onRetry's count
   const logFailure = (err: GatewayError, outcome: Parameters<typeof logFailedAttempt>[3]) =>
     logFailedAttempt(config.log, attempts, err, outcome, config.apiKey);
 
@@ -173,14 +175,18 @@ export async function callGateway(
           baseDelayMs,
           deadlineAtMs: config.deadlineAtMs,
           emittedText: progress.emittedText,
+          loadingWaitedMs,
         });
       } catch (final) {
         logFailure(err, { next: 'give_up' });
         throw final;
       }
       logFailure(err, { next: 'retry', waitMs });
-      retries++;
-      hooks.onRetry?.({ attempt: retries, waitMs, error: err });
+      // a server loading its model is waited for without using up the retries of other failures
+      if (err.reason === 'model_loading') loadingWaitedMs += waitMs;
+      else retries++;
+      waits++;
+      hooks.onRetry?.({ attempt: waits, waitMs, error: err });
       await sleep(waitMs, signal);
     }
   }

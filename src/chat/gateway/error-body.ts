@@ -31,7 +31,8 @@ export interface DecodedError {
   headers?: Record<string, string>;
   /**
    * The wait the body states in a field of its own, ms: Google's `RetryInfo` entry of `details`
-   * (`retryDelay: "26s"`), which Gemini sends with a per-minute quota.
+   * (`retryDelay: "26s"`), which Gemini sends with a per-minute quota; Hugging Face's
+   * `estimated_time` of a model still loading.
    */
   retryDelayMs?: number;
   /**
@@ -121,7 +122,11 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   const err = body.error;
   if (typeof err === 'string') {
     const rest = { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) };
-    return innerError(err, rest) ?? decoded(err, rest);
+    const out = innerError(err, rest) ?? decoded(err, rest);
+    // Hugging Face's estimate of how long its model still takes to load, seconds
+    if (typeof body.estimated_time === 'number' && body.estimated_time > 0)
+      out.retryDelayMs = Math.round(body.estimated_time * 1000);
+    return out;
   }
   if (Array.isArray(err) && err.length > 0) {
     // a list of errors under `error` (Cloudflare's AI Gateway): their messages, the first code

@@ -5,6 +5,8 @@
  */
 import {
   GATEWAY_MAX_RETRY_WAIT_MS,
+  GATEWAY_MODEL_LOADING_MAX_WAIT_MS,
+  GATEWAY_MODEL_LOADING_POLL_STEPS,
   GATEWAY_RETRY_JITTER_MS,
   GATEWAY_RETRY_MAX_BACKOFF_MS,
 } from '../../limits.js';
@@ -51,6 +53,8 @@ export interface RetryState {
   deadlineAtMs?: number;
   /** Answer text already went out in this attempt. */
   emittedText: boolean;
+  /** Time already spent in this call waiting for a server to load its model, ms. */
+  loadingWaitedMs?: number;
 }
 
 /**
@@ -58,11 +62,29 @@ export interface RetryState {
  * (`err` itself, or a "rate limited, retry in ~N s" error when the requested wait does not fit).
  */
 export function retryDecision(err: GatewayError, state: RetryState): number {
+  if (err.retryable && !state.emittedText && err.reason === 'model_loading') return loadingWaitMs(err, state);
   if (!err.retryable || state.emittedText || state.retries >= state.maxRetries) throw err;
   const waitMs = retryWaitMs(err, state.retries, state.baseDelayMs);
   const limitMs =
     state.deadlineAtMs === undefined ? GATEWAY_MAX_RETRY_WAIT_MS : state.deadlineAtMs - Date.now();
   if (waitMs > limitMs) throw tooLongToWait(err);
+  return waitMs;
+}
+
+/**
+ * The wait before asking a server that is still loading its model again, ms: the time it
+ * estimates, else a poll of GATEWAY_MODEL_LOADING_POLL_STEPS backoff steps. Such waits do not use
+ * up the retries (loading takes longer than a momentary failure); they end at the turn's deadline
+ * and at GATEWAY_MODEL_LOADING_MAX_WAIT_MS in all, then `err` is thrown.
+ */
+function loadingWaitMs(err: GatewayError, state: RetryState): number {
+  const poll = Math.min(GATEWAY_RETRY_MAX_BACKOFF_MS, state.baseDelayMs * GATEWAY_MODEL_LOADING_POLL_STEPS);
+  const waitMs =
+    (err.retryAfterMs ?? poll) +
+    Math.round(Math.random() * Math.min(GATEWAY_RETRY_JITTER_MS, state.baseDelayMs));
+  const left = GATEWAY_MODEL_LOADING_MAX_WAIT_MS - (state.loadingWaitedMs ?? 0);
+  const limitMs = state.deadlineAtMs === undefined ? left : Math.min(left, state.deadlineAtMs - Date.now());
+  if (waitMs > limitMs) throw err;
   return waitMs;
 }
 

@@ -1,0 +1,76 @@
+// A server still loading its model answers 503 until it is ready: llama.cpp's server says
+// {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}, Hugging Face's
+// inference endpoints {"error": "Model … is currently loading", "estimated_time": 20.0}. Loading a
+// large model takes far longer than the two short retries of a momentary failure, so the first
+// turn after the server starts (or swaps models) failed as "unavailable". Klebb waits for it
+// instead: the wait the server estimates, else a few seconds at a time, without using up the
+// retries meant for other failures, within a bound and the turn's deadline.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { callGateway } from '../../src/chat/gateway/client.js';
+import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
+
+let gw: ScriptedGateway;
+beforeEach(async () => {
+  gw = await startScriptedGateway();
+});
+afterEach(() => gw.close());
+
+const llamaLoading: ScriptStep = {
+  kind: 'error',
+  status: 503,
+  body: { error: { code: 503, message: 'Loading model', type: 'unavailable_error' } },
+};
+const answer: ScriptStep = { kind: 'reply', text: 'Six glasses.' };
+
+it("llama.cpp's server loading its model: waited for past the retry count, then the answer", async () => {
+  gw.script(llamaLoading, llamaLoading, llamaLoading, llamaLoading, llamaLoading, answer);
+  const r = recordHooks();
+  const cfg = configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 2 });
+  const result = await callGateway(cfg, { messages: userSays('water?'), stream: true }, r.hooks);
+  expect(result.text).toBe('Six glasses.');
+  expect(gw.requests).toHaveLength(6);
+  // each wait a poll of a few backoff steps, not the first step of a backoff
+  expect(r.retries.every((w) => w.waitMs >= 8)).toBe(true);
+});
+
+it("Hugging Face's estimate of the loading time is the wait", async () => {
+  gw.script(
+    {
+      kind: 'error',
+      status: 503,
+      body: { error: 'Model meta-llama/Llama-3.2-3B is currently loading', estimated_time: 0.12 },
+    },
+    answer,
+  );
+  const r = recordHooks();
+  const result = await callGateway(
+    configFor(gw.url, { maxRetries: 0 }),
+    { messages: userSays('water?') },
+    r.hooks,
+  );
+  expect(result.text).toBe('Six glasses.');
+  expect(r.retries[0].waitMs).toBeGreaterThanOrEqual(120);
+});
+
+it('a model that never finishes loading is given up on at the turn deadline, said as unavailable', async () => {
+  gw.script(...Array.from({ length: 40 }, () => llamaLoading));
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 5, deadlineAtMs: Date.now() + 300 }), {
+      messages: userSays('water?'),
+      stream: true,
+    }),
+  );
+  expect(err.kind).toBe('unavailable');
+  expect(gw.requests.length).toBeLessThan(40);
+});
+
+it('other 503s keep the usual retry count', async () => {
+  const busy: ScriptStep = { kind: 'error', status: 503, body: { error: { message: 'Service busy' } } };
+  gw.script(busy, busy, busy, busy, answer);
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('water?') }),
+  );
+  expect(err.kind).toBe('unavailable');
+  expect(gw.requests).toHaveLength(3);
+});
