@@ -35,22 +35,26 @@ it("llama.cpp's server loading its model: waited for past the retry count, then 
 });
 
 it("Hugging Face's estimate of the loading time is the wait", async () => {
-  gw.script(
-    {
-      kind: 'error',
-      status: 503,
-      body: { error: 'Model meta-llama/Llama-3.2-3B is currently loading', estimated_time: 0.12 },
-    },
-    answer,
-  );
+  const loading: ScriptStep = {
+    kind: 'error',
+    status: 503,
+    body: { error: 'Model meta-llama/Llama-3.2-3B is currently loading', estimated_time: 0.12 },
+  };
+  gw.script(loading, loading, answer);
   const r = recordHooks();
-  const result = await callGateway(
-    configFor(gw.url, { maxRetries: 0 }),
-    { messages: userSays('water?') },
-    r.hooks,
-  );
+  const cfg = configFor(gw.url, { maxRetries: 1 });
+  const result = await callGateway(cfg, { messages: userSays('water?') }, r.hooks);
   expect(result.text).toBe('Six glasses.');
-  expect(r.retries[0].waitMs).toBeGreaterThanOrEqual(120);
+  expect(r.retries.map((w) => w.waitMs >= 120)).toEqual([true, true]);
+});
+
+it('with retries turned off, a loading server is not waited for either', async () => {
+  gw.script(llamaLoading, answer);
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 0 }), { messages: userSays('water?') }),
+  );
+  expect(err.reason).toBe('model_loading');
+  expect(gw.requests).toHaveLength(1);
 });
 
 it('a model that never finishes loading is given up on at the turn deadline, said as unavailable', async () => {

@@ -62,7 +62,9 @@ export interface RetryState {
  * (`err` itself, or a "rate limited, retry in ~N s" error when the requested wait does not fit).
  */
 export function retryDecision(err: GatewayError, state: RetryState): number {
-  if (err.retryable && !state.emittedText && err.reason === 'model_loading') return loadingWaitMs(err, state);
+  // retries turned off (maxRetries 0) mean no wait of any kind
+  if (err.retryable && !state.emittedText && state.maxRetries > 0 && err.reason === 'model_loading')
+    return loadingWaitMs(err, state);
   if (!err.retryable || state.emittedText || state.retries >= state.maxRetries) throw err;
   const waitMs = retryWaitMs(err, state.retries, state.baseDelayMs);
   const limitMs =
