@@ -103,5 +103,6 @@ export function parseBufferedCompletion(
   );
   if (splitter.seen !== 'none') result.inlineReasoning = splitter.seen;
   if (choice.reasoningDetails.length > 0) result.reasoningDetails = choice.reasoningDetails;
+  if (choice.thinkingBlocks.length > 0) result.thinkingBlocks = choice.thinkingBlocks;
   return result;
 }

@@ -20,6 +20,7 @@
 import { canonicalFinishReason } from './finish-reason.js';
 import { type ReasoningDetail, readReasoningDetails, reasoningDetailsText } from './reasoning-details.js';
 import { unwrapReply } from './reply-envelope.js';
+import { readThinkingBlocks, type ThinkingBlock, thinkingBlocksText } from './thinking-blocks.js';
 import type { GatewayUsage } from './types.js';
 import { normalizeUsage, OLLAMA_COUNT_NAMES, timingsUsage } from './usage.js';
 
@@ -41,6 +42,8 @@ export interface NormalChoice {
   reasoning: string;
   /** `reasoning_details` items as sent (pieces of them in a stream); [] when none. */
   reasoningDetails: ReasoningDetail[];
+  /** `thinking_blocks` as sent (pieces of them in a stream); [] when none. */
+  thinkingBlocks: ThinkingBlock[];
   tools: ToolFragment[];
   /**
    * Non-empty finish_reason; without one, a `stop_reason` (on the choice, or in its delta or
@@ -149,7 +152,7 @@ function reasoningField(v: unknown): string | undefined {
 /**
  * Reasoning text of a delta/message, the first non-empty of: `reasoning_content`, `reasoning`,
  * `thinking` (Ollama's native messages) (each a string or `{text}`), the reasoning parts of `content`, the readable `reasoning_details`
- * items.
+ * items, the text of `thinking_blocks`.
  */
 export function reasoningText(delta: Record<string, unknown>): string {
   return (
@@ -157,7 +160,8 @@ export function reasoningText(delta: Record<string, unknown>): string {
     reasoningField(delta.reasoning) ??
     reasoningField(delta.thinking) ??
     nonEmpty(thinkingText(delta.content)) ??
-    reasoningDetailsText(readReasoningDetails(delta.reasoning_details))
+    nonEmpty(reasoningDetailsText(readReasoningDetails(delta.reasoning_details))) ??
+    thinkingBlocksText(readThinkingBlocks(delta.thinking_blocks))
   );
 }
 
@@ -374,7 +378,15 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const filter = verdictOf(ch.content_filter_results, delta?.content_filter_results);
   if (!delta) {
     const text = typeof ch.text === 'string' ? ch.text : '';
-    const bare: NormalChoice = { index, text, reasoning: '', reasoningDetails: [], tools: [], finish };
+    const bare: NormalChoice = {
+      index,
+      text,
+      reasoning: '',
+      reasoningDetails: [],
+      thinkingBlocks: [],
+      tools: [],
+      finish,
+    };
     if (filter !== undefined) bare.filter = filter;
     return bare;
   }
@@ -402,6 +414,7 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
     text: contentText(delta.content) || (nonEmpty(delta.refusal) ?? ''),
     reasoning: reasoningText(delta),
     reasoningDetails: readReasoningDetails(delta.reasoning_details),
+    thinkingBlocks: readThinkingBlocks(delta.thinking_blocks),
     tools,
     finish,
     whole,

@@ -10,7 +10,7 @@ import type { AssistantMessage, ChatMessage, GatewayResult, GatewayToolCall, Too
  * The assistant history message for a result: its text (null when blank) and, when it was a
  * tool-call turn, every call with its (possibly generated) id and canonical argument string and
  * the reply's reasoning text (sent back only where the provider needs it); the reply's structured
- * reasoning items when it had any.
+ * reasoning items and thinking blocks when it had any.
  */
 export function assistantMessageFor(result: GatewayResult): AssistantMessage {
   const msg: AssistantMessage = {
@@ -28,6 +28,7 @@ export function assistantMessageFor(result: GatewayResult): AssistantMessage {
   }
   if (result.reasoningDetails && result.reasoningDetails.length > 0)
     msg.reasoning_details = result.reasoningDetails;
+  if (result.thinkingBlocks && result.thinkingBlocks.length > 0) msg.thinking_blocks = result.thinkingBlocks;
   return msg;
 }
 

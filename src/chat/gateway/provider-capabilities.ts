@@ -23,6 +23,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   keyInHeader: false,
   toolSchemaSubset: false,
   streaming: true,
+  thinkingBlocks: true,
 };
 
 interface TableRow {

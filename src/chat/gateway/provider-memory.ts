@@ -31,6 +31,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'keyInHeader',
   'toolSchemaSubset',
   'streaming',
+  'thinkingBlocks',
 ];
 
 function keyOf(origin: string, model: string): string {

@@ -170,6 +170,11 @@ const REPAIRS: Record<string, Repair> = {
       ),
     sent: (b) => b.stream,
   },
+  thinkingBlocks: {
+    change: { thinkingBlocks: false },
+    names: (t) => /thinking_blocks/i.test(t) && REFUSAL.test(t),
+    sent: (b) => b.messages.some((m) => m.thinking_blocks !== undefined),
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

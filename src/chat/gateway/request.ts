@@ -91,7 +91,8 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
- *   message's `reasoning_details` go back as they came, unless the provider refused them.
+ *   message's `reasoning_details` and `thinking_blocks` go back as they came, unless the
+ *   provider refused them.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
  * - An assistant message without text carries `content: null`, or "" for a provider that refused null.
  * - An assistant message that called tools carries its `reasoning_content` only for a provider
@@ -131,6 +132,8 @@ export function buildRequestBody(
         }
         // a thinking model continues its tool loop from its own reasoning: "" stands for none
         if (caps.reasoningContent && out.tool_calls) out.reasoning_content = m.reasoning_content ?? '';
+        if (caps.thinkingBlocks && m.thinking_blocks && m.thinking_blocks.length > 0)
+          out.thinking_blocks = m.thinking_blocks;
         if (caps.reasoningDetails && m.reasoning_details && m.reasoning_details.length > 0)
           out.reasoning_details = m.reasoning_details;
         return out;

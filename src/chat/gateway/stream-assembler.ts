@@ -29,6 +29,7 @@ import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
 import { jsonTextValue, unwrapReply } from './reply-envelope.js';
 import { createPieceReader, type PieceReader } from './snapshot-text.js';
+import { createThinkingBlocksJoiner, type ThinkingBlocksJoiner } from './thinking-blocks.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
 export { contentText, reasoningText } from './chunk-normaliser.js';
@@ -97,6 +98,7 @@ interface ChoiceState {
   calls: CallAssembler;
   splitter: ReasoningSplitter;
   details: ReasoningDetailsJoiner;
+  thinking: ThinkingBlocksJoiner;
 }
 
 /**
@@ -117,6 +119,7 @@ export function createStreamAssembler(
     calls: createCallAssembler({ offeredTools: options.offeredTools }),
     splitter: createReasoningSplitter(options.reasoningStartsInside),
     details: createReasoningDetailsJoiner(),
+    thinking: createThinkingBlocksJoiner(),
   };
   let usage: GatewayUsage | null = null;
   let model: string | undefined;
@@ -176,6 +179,7 @@ export function createStreamAssembler(
     noteSnapshots(wereSnapshots[0], reasoningPieces, 'reasoning');
     noteSnapshots(wereSnapshots[1], answerPieces, 'answer text');
     if (ch.reasoningDetails.length > 0) c.details.add(ch.reasoningDetails);
+    if (ch.thinkingBlocks.length > 0) c.thinking.add(ch.thinkingBlocks);
     for (const f of ch.tools) c.calls.add(f);
     noteVerdict(ch.filter);
     // a failure said once (content_filter, error) is not taken back by a later finish_reason
@@ -310,6 +314,8 @@ export function createStreamAssembler(
       if (c.splitter.seen !== 'none') result.inlineReasoning = c.splitter.seen;
       const details = c.details.items();
       if (details.length > 0) result.reasoningDetails = details;
+      const thinking = c.thinking.blocks();
+      if (thinking.length > 0) result.thinkingBlocks = thinking;
       return result;
     },
   };

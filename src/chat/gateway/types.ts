@@ -64,6 +64,8 @@ export interface AssistantMessage {
    * that need it (see ProviderCapabilities.reasoningContent).
    */
   reasoning_content?: string;
+  /** The reply's thinking blocks (signed), sent back unchanged: Anthropic refuses a tool loop without them. */
+  thinking_blocks?: Array<Record<string, unknown>>;
 }
 /** A tool result; `name` is filled from the matching assistant call when absent. */
 export interface ToolMessage {
@@ -153,6 +155,11 @@ export interface ProviderCapabilities {
    * verified, and some models never stream: the request is then sent unstreamed.
    */
   streaming: boolean;
+  /**
+   * `thinking_blocks` are accepted on assistant messages (sent only when the reply had them; a
+   * server that refuses them back is asked without them).
+   */
+  thinkingBlocks: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
@@ -226,6 +233,8 @@ export interface GatewayResult {
   inlineReasoning?: 'tagged' | 'bare';
   /** Structured reasoning items (`reasoning_details`), whole, encrypted ones included; replay them. */
   reasoningDetails?: Array<Record<string, unknown>>;
+  /** Claude's thinking blocks as LiteLLM relays them (`thinking_blocks`), whole and signed; replay them. */
+  thinkingBlocks?: Array<Record<string, unknown>>;
 }
 
 /** Callbacks during a call. All optional; each may be called many times. */
