@@ -9,6 +9,7 @@ import {
   cleanMessage,
   type DecodedError,
   decodeErrorPayload,
+  htmlHeadings,
   isErrorPayload,
   looksLikeHtml,
   summarizeHtml,
@@ -164,7 +165,12 @@ export function classifyHttpError(
     const reason =
       (status === 400 || status === 422 ? badRequestReason(providerText) : undefined) ??
       (status === 413 ? 'request_too_large' : undefined) ??
-      refusalReason({ status, types: typesOf(decoded), message: providerText }) ??
+      refusalReason({
+        status,
+        types: typesOf(decoded),
+        // a firewall's block page says what it is in its title and heading
+        message: html ? `${providerText} ${htmlHeadings(bodyText)}` : providerText,
+      }) ??
       (WRONG_ENDPOINT.test(providerText) ? 'not_found' : 'invalid_request');
     return new GatewayError('failed', message, { ...base, reason, retryable: false });
   }

@@ -358,6 +358,20 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 /**
+ * The whole title and first heading of an HTML page, cleaned, joined with " · " ('' when it has
+ * neither): more than summarizeHtml keeps, for telling what kind of page it is (a firewall's block
+ * page names itself in its title and says so in its heading).
+ */
+export function htmlHeadings(html: string): string {
+  return [/<title[^>]*>([\s\S]*?)<\/title>/i, /<h1[^>]*>([\s\S]*?)<\/h1>/i]
+    .map((re) => re.exec(html)?.[1])
+    .filter((t): t is string => t !== undefined)
+    .map((t) => cleanMessage(t.replace(/<[^>]*>/g, ' ')))
+    .filter((t) => t !== '')
+    .join(' · ');
+}
+
+/**
  * A short summary of an HTML error page: its `<title>`, without a leading "host | " part
  * ("api.openai.com | 502: Bad gateway" becomes "502: Bad gateway"), else its first
  * `<h1>`, else undefined. Tags and entities are removed; the result is capped.

@@ -9,8 +9,23 @@
  */
 import type { FailureSigns } from './transience.js';
 
-/** A refusal fixed in the settings: the key, or the model or address. */
-export type RefusalReason = 'auth' | 'not_found';
+/**
+ * A refusal fixed in the settings: the key, the model or address, or where the request comes from
+ * (a provider that does not serve this server's country, a firewall that blocks its network).
+ */
+export type RefusalReason = 'auth' | 'not_found' | 'location_refused';
+
+/** Code and type strings of a refused location. */
+const LOCATION_TYPES = new Set(['unsupported_country_region_territory'].map(squash));
+
+/**
+ * Wording of a request refused for where it comes from, not for its key: OpenAI's "Country,
+ * region, or territory not supported", Gemini's "User location is not supported for the API use",
+ * Cloudflare's block and challenge pages in front of a relay ("Attention Required! | Cloudflare",
+ * "Sorry, you have been blocked", "Just a moment...").
+ */
+const LOCATION_WORDING =
+  /country,? region,? or territory (?:is )?not supported|user location is not supported|(?:not|isn't) (?:available|supported) in your (?:country|region|location)|unsupported (?:country|region|location)|attention required!? \| cloudflare|you have been blocked|^just a moment\.\.\./i;
 
 /** Code and type strings of a refused key, compared without case or separators. */
 const AUTH_TYPES = new Set(
@@ -49,12 +64,16 @@ function squash(t: string): string {
 }
 
 /**
- * The settings refusal `signs` describe, or undefined: by status (401/403 'auth', 404/405
- * 'not_found'), then by code and type strings, then by wording. Callers ask only about a failure
+ * The settings refusal `signs` describe, or undefined: a refused location by its code or words
+ * first, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
 export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   const { status } = signs;
+  // a refused location often comes with 403, but the key is not what is wrong
+  if (signs.types.map(squash).some((t) => LOCATION_TYPES.has(t)) || LOCATION_WORDING.test(signs.message))
+    return 'location_refused';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 405) return 'not_found';
   const types = signs.types.map(squash);
