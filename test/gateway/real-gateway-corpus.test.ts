@@ -278,33 +278,38 @@ describe('a refusal naming something we sent is repaired once and remembered', (
     });
   }
 
-  it('tools refused by a model served without tool support: asked again without them, and remembered', async () => {
-    const file = path.join(dir, 'chat', 'gateway-adaptations.json');
-    gw.script(
-      { kind: 'fixture', name: 'tools-not-supported' },
-      { kind: 'reply', text: 'I can only chat with this model.' },
-      { kind: 'reply', text: 'Still chatting.' },
-    );
-    const tools = [{ type: 'function' as const, function: { name: 'get_recent_activity' } }];
-    const first = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
-      messages: userSays('hi'),
-      tools,
-      stream: true,
+  for (const [fixture, what] of [
+    ['tools-not-supported', 'a model served without tool support'],
+    ['tools-need-jinja', "llama.cpp's server started without --jinja, with 500"],
+  ]) {
+    it(`tools refused by ${what}: asked again without them (never retried as they were), and remembered`, async () => {
+      const file = path.join(dir, 'chat', 'gateway-adaptations.json');
+      gw.script(
+        { kind: 'fixture', name: fixture },
+        { kind: 'reply', text: 'I can only chat with this model.' },
+        { kind: 'reply', text: 'Still chatting.' },
+      );
+      const tools = [{ type: 'function' as const, function: { name: 'get_recent_activity' } }];
+      const first = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
+        messages: userSays('hi'),
+        tools,
+        stream: true,
+      });
+      expect(first.text).toBe('I can only chat with this model.');
+      expect(gw.requests[0].body.tools).toHaveLength(1);
+      expect(gw.requests[1].body).not.toHaveProperty('tools');
+      expect(gw.requests[1].body).not.toHaveProperty('tool_choice');
+      // a new process asks without tools from the start
+      const again = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
+        messages: userSays('hi'),
+        tools,
+        stream: true,
+      });
+      expect(again.text).toBe('Still chatting.');
+      expect(gw.requests[2].body).not.toHaveProperty('tools');
+      expect(gw.requests).toHaveLength(3);
     });
-    expect(first.text).toBe('I can only chat with this model.');
-    expect(gw.requests[0].body.tools).toHaveLength(1);
-    expect(gw.requests[1].body).not.toHaveProperty('tools');
-    expect(gw.requests[1].body).not.toHaveProperty('tool_choice');
-    // a new process asks without tools from the start
-    const again = await callGateway(configFor(gw.url, { memory: new ProviderMemory(file) }), {
-      messages: userSays('hi'),
-      tools,
-      stream: true,
-    });
-    expect(again.text).toBe('Still chatting.');
-    expect(gw.requests[2].body).not.toHaveProperty('tools');
-    expect(gw.requests).toHaveLength(3);
-  });
+  }
 
   const system: SystemMessage = {
     role: 'system',

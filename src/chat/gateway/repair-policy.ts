@@ -191,7 +191,9 @@ const REPAIRS: Record<string, Repair> = {
       /(?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?) (?:is|are) not (?:supported|enabled|available)/i.test(
         t,
       ) ||
-      /enable-auto-tool-choice/i.test(t),
+      /enable-auto-tool-choice/i.test(t) ||
+      // llama.cpp's server started without --jinja, with 500: "tools param requires --jinja flag"
+      /requires (?:the )?--jinja/i.test(t),
     sent: (b) => b.tools !== undefined,
   },
 };
