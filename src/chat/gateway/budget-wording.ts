@@ -1,6 +1,7 @@
 /**
  * Wording that means the allowance is used up rather than a momentary rate limit ("budget has
- * been exceeded", "insufficient_quota", "quota exceeded"): such a failure is never retried.
+ * been exceeded", "insufficient_quota", "quota exceeded", "余额不足"): such a failure is never
+ * retried.
  */
 const BUDGET_MARKERS: RegExp[] = [
   /budget (?:has been |was )?exceeded/i,
@@ -10,6 +11,14 @@ const BUDGET_MARKERS: RegExp[] = [
   /quota (?:has been |was )?exceeded/i,
   /exceeded (?:your |the )?(?:current )?quota/i,
   /insufficient (?:credits|balance|funds)/i,
+  // SiliconFlow: "Your paid balance is insufficient. Please top up"; Zhipu: "no resource package.
+  // Please recharge."
+  /(?:balance|credits?|funds) (?:is|are) (?:insufficient|exhausted|used up)/i,
+  /no resource package/i,
+  /please (?:recharge|top up)/i,
+  // Chinese providers (Zhipu, Moonshot, DeepSeek on their .cn endpoints): balance insufficient,
+  // account in arrears, please recharge, quota used up
+  /余额不足|欠费|请充值|额度不足|额度已用完|配额已用完/,
 ];
 
 /** True when the text carries budget/quota wording (see BUDGET_MARKERS). */
