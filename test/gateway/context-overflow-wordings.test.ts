@@ -89,6 +89,21 @@ const wordings: Array<{ who: string; status: number; body: unknown }> = [
       error_type: 'validation',
     },
   },
+  {
+    who: 'Moonshot (Kimi)',
+    status: 400,
+    body: {
+      error: {
+        message: 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)',
+        type: 'invalid_request_error',
+      },
+    },
+  },
+  {
+    who: 'Moonshot, older wording',
+    status: 400,
+    body: { error: { message: 'model max length exceeded, max length:8192', type: 'invalid_request_error' } },
+  },
 ];
 
 for (const w of wordings) {
