@@ -54,7 +54,10 @@ const MARKUPS: Markup[] = [
   {
     open: /^\s*(?:<\|start\|>assistant)?<\|channel\|>analysis<\|message\|>/,
     openers: ['<|start|>assistant<|channel|>analysis<|message|>', '<|channel|>analysis<|message|>'],
-    close: /(?:<\|end\|>)?(?:<\|start\|>assistant)?<\|channel\|>final<\|message\|>/,
+    // the final answer ends the analysis; so does a commentary message addressed to a tool (a
+    // call written as text, left for the caller to read: not consumed, and not cleaned)
+    close:
+      /(?:<\|end\|>)?(?:<\|start\|>assistant)?(?:<\|channel\|>final<\|message\|>|(?=<\|channel\|>commentary to=))/,
     closers: ['<|end|><|start|>assistant<|channel|>final<|message|>'],
     bare: true,
     controls: HARMONY_CONTROLS,
@@ -140,9 +143,10 @@ export function createReasoningSplitter(startsInside = false): ReasoningSplitter
   let held = ''; // text not yet decided
   let passed = ''; // answer text passed on so far (taken back on a bare closing tag)
   let seen: ReasoningSplitter['seen'] = 'none';
+  let raw = false; // the answer is a harmony call written as text: its markup is what says it
 
   const piece = (answer = '', reasoning = '', retracted = false): SplitPiece => {
-    const shown = clean(answer, markup);
+    const shown = raw ? answer : clean(answer, markup);
     passed += shown;
     return { answer: shown, reasoning: clean(reasoning, markup), retracted };
   };
@@ -177,14 +181,17 @@ export function createReasoningSplitter(startsInside = false): ReasoningSplitter
       const reasoning = held.slice(0, close.at);
       held = held.slice(close.at + close.length).replace(/^\s+/, '');
       state = 'answer';
-      if (seen === 'none') seen = 'bare';
       const out = piece('', reasoning);
+      raw = held.startsWith('<|channel|>commentary to=');
+      if (seen === 'none') seen = 'bare';
       const rest = step();
       return { answer: rest.answer, reasoning: out.reasoning + rest.reasoning, retracted: rest.retracted };
     }
     // answer: watch for a bare closing tag
-    const close = seen === 'none' ? firstClose(held, BARE) : undefined;
-    if (close) {
+    const close = seen === 'none' && !raw ? firstClose(held, BARE) : undefined;
+    // harmony's call written as text, with no analysis before it: no closing tag, markup kept
+    if (close && held.startsWith('<|channel|>commentary to=', close.at + close.length)) raw = true;
+    else if (close) {
       markup = close.markup;
       const reasoning = clean(passed, markup) + held.slice(0, close.at);
       const retracted = passed !== '';

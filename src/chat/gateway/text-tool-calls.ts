@@ -2,7 +2,8 @@
  * Tool calls the model wrote as answer text. When a server runs a model without the parser that
  * turns its tool-call tokens into `tool_calls` (vLLM started without a tool parser, Ollama or
  * MLX servers with some templates), the call arrives as text: `<tool_call>{...}</tool_call>`
- * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1), or
+ * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1), gpt-oss's
+ * harmony commentary addressed to a tool (`<|channel|>commentary to=functions.x …<|message|>{...}`), or
  * the bare JSON object `{"name": ..., "arguments": {...}}` as the whole answer. Shown as text, the
  * person reads JSON and the tool never runs. Such text is read as calls only when every call in
  * it names a tool we offered, so an answer that merely talks about JSON stays an answer.
@@ -79,6 +80,37 @@ function callsIn(text: string, offered: ReadonlySet<string>): TextToolCall[] | u
 }
 
 const TAGGED = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
+
+/**
+ * gpt-oss's harmony call left in the text by a server without its parser: a commentary message
+ * addressed to the tool, `<|start|>assistant<|channel|>commentary to=functions.NAME
+ * <|constrain|>json<|message|>{...}<|call|>`.
+ */
+const HARMONY_CALL =
+  /(?:<\|start\|>assistant)?<\|channel\|>commentary\s+to=([^\s<]+)\s*(?:<\|constrain\|>\s*[\w-]+\s*)?<\|message\|>/g;
+
+/** The harmony calls in `text` (see HARMONY_CALL), or undefined when any is not a call to an offered tool. */
+function harmonyCalls(text: string, offered: ReadonlySet<string>): TextToolCalls | undefined {
+  const calls: TextToolCall[] = [];
+  let rest = '';
+  let from = 0;
+  for (const m of text.matchAll(HARMONY_CALL)) {
+    const start = m.index ?? 0;
+    if (start < from) continue;
+    const after = start + m[0].length;
+    const read = readFirstJsonValue(text.slice(after));
+    const call = read ? asCall({ name: m[1], arguments: read.value }, offered) : undefined;
+    if (!read || !call) return undefined;
+    calls.push(call);
+    rest += text.slice(from, start);
+    from = text.length - read.rest.length;
+    if (text.startsWith('<|call|>', from)) from += '<|call|>'.length;
+  }
+  rest += text.slice(from);
+  return calls.length > 0
+    ? { calls, rest: rest.replace(/<\|(?:start|end|return|call)\|>(?:assistant)?/g, '').trim() }
+    : undefined;
+}
 const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>'];
 
 /**
@@ -88,6 +120,7 @@ const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>'];
  */
 export function readTextToolCalls(text: string, offered: ReadonlySet<string>): TextToolCalls | undefined {
   if (offered.size === 0 || text.trim() === '') return undefined;
+  if (text.includes('<|channel|>commentary')) return harmonyCalls(text, offered);
   if (text.includes('<tool_call>')) {
     const calls: TextToolCall[] = [];
     for (const m of text.matchAll(TAGGED)) {
