@@ -8,6 +8,8 @@
  * without waiting for a blank line that may never come. An error reported beside the data rather than in it, as an `event:
  * error` event (Anthropic-style servers) or as a line whose field is `error` instead of `data`
  * (llama.cpp's server once wrote its stream errors so), is delivered with the event name 'error'.
+ * A data line whose value repeats the field name (`data: data: {…}`: a server that wrote the prefix
+ * itself and let its SSE framework add another) is read without the repeat.
  */
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 import { jsonTextValue } from './reply-envelope.js';
@@ -97,6 +99,8 @@ export function createSseReader(sink: SseSink): SseReader {
       return;
     }
     if (field !== 'data') return; // id, retry and unknown fields carry nothing we use
+    // a server that wrote the field name itself and let its framework add another: `data: data: {…}`
+    while (value.startsWith('data:')) value = value.slice(value[5] === ' ' ? 6 : 5);
     if (data !== undefined && data.length > 0) {
       // a data line after a complete object with no blank line between: a new event
       const parsed = completeJson(data.join('\n'));
