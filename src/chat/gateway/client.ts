@@ -120,10 +120,12 @@ export async function callGateway(
     const caps = resolveCapabilities(url, config.model, config.capabilities, memory);
     const body = buildRequestBody(request, config.model, caps);
     const progress: ReadProgress = { emittedText: false };
-    // a stream asked for but refused by the provider: the step's time covers the whole call
+    // a stream asked for but refused by the provider: the step's time covers the whole call; an
+    // unstreamed call the provider answers only streamed: its time limit is the idle limit
     const unstreamed = request.stream === true && !body.stream;
+    const restreamed = request.stream !== true && body.stream;
     const timeouts = {
-      idleTimeoutMs: config.idleTimeoutMs,
+      idleTimeoutMs: restreamed ? (config.idleTimeoutMs ?? config.callTimeoutMs) : config.idleTimeoutMs,
       callTimeoutMs: unstreamed ? (config.callTimeoutMs ?? config.idleTimeoutMs) : config.callTimeoutMs,
       finishGraceMs: config.finishGraceMs,
       reasoningStartsInside: caps.reasoningStartsInside,

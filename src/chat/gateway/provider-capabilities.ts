@@ -24,6 +24,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   toolSchemaSubset: false,
   streaming: true,
   thinkingBlocks: true,
+  unstreamed: true,
 };
 
 interface TableRow {

@@ -32,6 +32,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'toolSchemaSubset',
   'streaming',
   'thinkingBlocks',
+  'unstreamed',
 ];
 
 function keyOf(origin: string, model: string): string {

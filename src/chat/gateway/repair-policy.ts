@@ -175,6 +175,14 @@ const REPAIRS: Record<string, Repair> = {
     names: (t) => /thinking_blocks/i.test(t) && REFUSAL.test(t),
     sent: (b) => b.messages.some((m) => m.thinking_blocks !== undefined),
   },
+  unstreamed: {
+    // DashScope, SiliconFlow: "parameter.enable_thinking must be set to false for non-streaming
+    // calls" (also in Chinese: "…非流式调用"); ModelScope: "enable thinking can not be support when
+    // `stream=False`"
+    change: { unstreamed: false },
+    names: (t) => /non-streaming calls|stream\W{0,2}=\W{0,2}false|非流式|only (?:supports? )?stream/i.test(t),
+    sent: (b) => !b.stream,
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

@@ -87,7 +87,8 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - `cache_control` is removed from every part and tool unless supported.
  * - For a model whose template has no system turn, the system text heads the first user message.
  * - Tool parameter schemas keep only the keywords of Gemini's subset where that is required.
- * - A streamed request goes out unstreamed to a provider that refused to stream it.
+ * - A streamed request goes out unstreamed to a provider that refused to stream it, and an
+ *   unstreamed one streamed to a provider that answers only streamed.
  * - When the system parts go out with their marks, the newest message and the previous
  *   round-trip's newest carry one too (cache-marks.ts), within MAX_CACHE_MARKS.
  * - Assistant tool-call arguments are sent as canonical strings, never objects; an assistant
@@ -154,7 +155,8 @@ export function buildRequestBody(
   const body: ChatCompletionBody = {
     model,
     messages: sendSystemParts && wantsCaching(placed) ? withMovingMarks(placed) : placed,
-    stream: request.stream === true && caps.streaming,
+    // streamed when asked and allowed, or when the provider refuses to answer unstreamed
+    stream: request.stream === true ? caps.streaming : !caps.unstreamed,
   };
   const tools = caps.tools ? (request.tools ?? []) : [];
   if (tools.length > 0) {

@@ -160,6 +160,11 @@ export interface ProviderCapabilities {
    * server that refuses them back is asked without them).
    */
   thinkingBlocks: boolean;
+  /**
+   * Unstreamed requests are accepted. Qwen3 thinking models on DashScope, ModelScope and
+   * SiliconFlow answer only streamed: a request that did not ask to stream is then streamed anyway.
+   */
+  unstreamed: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
