@@ -83,13 +83,19 @@ it('a key refused as wrong in other words is not asked again', async () => {
   expect(gw.requests).toHaveLength(1);
 });
 
-it('a key Azure refuses in its header too is told as a refused key after the second try', async () => {
-  gw.script({ kind: 'error', status: 401, body: azure401 }, { kind: 'error', status: 401, body: azure401 });
-  const err = await gatewayFailure(
-    callGateway(configFor(gw.url), { messages: userSays('water?'), stream: true }),
+it('a key refused in the headers too is told as a refused key, and how it is sent is not remembered', async () => {
+  gw.script(
+    { kind: 'error', status: 401, body: azure401 },
+    { kind: 'error', status: 401, body: azure401 },
+    { kind: 'reply', text: 'Six glasses.' },
   );
+  const cfg = configFor(gw.url);
+  const err = await gatewayFailure(callGateway(cfg, { messages: userSays('water?'), stream: true }));
   expect(err.reason).toBe('auth');
   expect(gw.requests).toHaveLength(2);
+  // the key fixed, the next call sends it as a bearer token again
+  await callGateway(cfg, { messages: userSays('water?'), stream: true });
+  expect(gw.requests[2].headers.authorization).toBe('Bearer sk-test');
 });
 
 it("Azure's own hosts get the key in its header from the start", () => {

@@ -165,6 +165,10 @@ export async function callGateway(
         logFailure(err, { next: 'repair' });
         continue;
       }
+      if (repairs.has('keyInHeader') && err.reason === 'auth') {
+        // the key was refused in the headers too: it is the key that is wrong, not how it was sent
+        memory.forget(url.origin, config.model, ['keyInHeader']);
+      }
       if (isDeterministicRefusal(err)) {
         logFailure(err, { next: 'give_up' });
         throw asRefusal(err);

@@ -85,6 +85,21 @@ export class ProviderMemory {
     return true;
   }
 
+  /**
+   * Forgets what was learnt of `keys` for this origin and model (a repair that did not help), so the
+   * built-in table and the defaults apply again. Returns true when something was forgotten.
+   */
+  forget(origin: string, model: string, keys: Array<keyof ProviderCapabilities>): boolean {
+    const key = keyOf(origin, model);
+    const before = this.learntBy.get(key);
+    if (!before || !keys.some((k) => k in before)) return false;
+    const after = { ...before };
+    for (const k of keys) delete after[k];
+    this.learntBy.set(key, after);
+    this.save();
+    return true;
+  }
+
   /** What was learnt for this origin and model (possibly nothing). */
   learned(origin: string, model: string): Partial<ProviderCapabilities> {
     return { ...this.learntBy.get(keyOf(origin, model)) };
