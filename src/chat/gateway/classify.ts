@@ -82,9 +82,11 @@ function badRequestReason(text: string): string | undefined {
  * a model too big for the memory of the machine serving it is 'failed' / 'model_too_large' (Ollama
  * says 500), not retried;
  * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
- * transient); other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
- * 'auth' for a 401, a 403 or a key refused by code or words, 'not_found' for a 404, a 405, an
- * unknown model or wording of a wrong address (refusal-reason.ts).
+ * transient; reason 'model_loading' for a server still loading its model, waited for longer);
+ * other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
+ * 'location_refused' for a provider or firewall refusing where the request comes from, 'auth' for
+ * a 401, a 403 or a key refused by code or words, 'not_found' for a 404, a 405, an unknown model
+ * or wording of a wrong address (refusal-reason.ts).
  */
 export function classifyHttpError(
   status: number,
