@@ -61,7 +61,11 @@ it('keep-alive comments wrapped as data events: signs of life, no warning', asyn
     ],
   });
   const r = recordHooks();
-  const result = await callGateway(configFor(gw.url), { messages: userSays('water?'), stream: true }, r.hooks);
+  const result = await callGateway(
+    configFor(gw.url),
+    { messages: userSays('water?'), stream: true },
+    r.hooks,
+  );
   expect(result.text).toBe('Six glasses.');
   expect(r.keepAlives).toEqual(['OPENROUTER PROCESSING', 'OPENROUTER PROCESSING']);
   expect(result.warnings).toEqual([]);
