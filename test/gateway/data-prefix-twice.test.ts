@@ -46,27 +46,3 @@ for (const [what, sep] of [
     });
   }
 }
-
-// A relay that wraps every line it forwards as data also wraps the keep-alive comments it gets
-// (`data: : OPENROUTER PROCESSING`): they are signs of life, not unreadable events.
-it('keep-alive comments wrapped as data events: signs of life, no warning', async () => {
-  gw.script({
-    kind: 'bytes',
-    chunks: [
-      'data: : OPENROUTER PROCESSING\n\n',
-      `data: ${chunk({ delta: { content: 'Six glasses.' } })}\n\n`,
-      'data: : OPENROUTER PROCESSING\n\n',
-      `data: ${chunk({ delta: {}, finish_reason: 'stop' })}\n\n`,
-      'data: [DONE]\n\n',
-    ],
-  });
-  const r = recordHooks();
-  const result = await callGateway(
-    configFor(gw.url),
-    { messages: userSays('water?'), stream: true },
-    r.hooks,
-  );
-  expect(result.text).toBe('Six glasses.');
-  expect(r.keepAlives).toEqual(['OPENROUTER PROCESSING', 'OPENROUTER PROCESSING']);
-  expect(result.warnings).toEqual([]);
-});

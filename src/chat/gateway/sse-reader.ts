@@ -9,8 +9,7 @@
  * error` event (Anthropic-style servers) or as a line whose field is `error` instead of `data`
  * (llama.cpp's server once wrote its stream errors so), is delivered with the event name 'error'.
  * A data line whose value repeats the field name (`data: data: {…}`: a server that wrote the prefix
- * itself and let its SSE framework add another) is read without the repeat, and one holding a
- * comment (`data: : OPENROUTER PROCESSING`, a relay wrapping every line it forwards) is a comment.
+ * itself and let its SSE framework add another) is read without the repeat.
  */
 import { GATEWAY_MAX_BODY_BYTES } from '../../limits.js';
 import { jsonTextValue } from './reply-envelope.js';
@@ -102,9 +101,6 @@ export function createSseReader(sink: SseSink): SseReader {
     if (field !== 'data') return; // id, retry and unknown fields carry nothing we use
     // a server that wrote the field name itself and let its framework add another: `data: data: {…}`
     while (value.startsWith('data:')) value = value.slice(value[5] === ' ' ? 6 : 5);
-    // a comment a relay forwarded wrapped as data (`data: : OPENROUTER PROCESSING`): still a comment
-    if (value[0] === ':' && (data === undefined || data.length === 0))
-      return sink.onComment?.(value.slice(1).trim());
     if (data !== undefined && data.length > 0) {
       // a data line after a complete object with no blank line between: a new event
       const parsed = completeJson(data.join('\n'));
