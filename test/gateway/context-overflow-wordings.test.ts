@@ -104,6 +104,23 @@ const wordings: Array<{ who: string; status: number; body: unknown }> = [
     status: 400,
     body: { error: { message: 'model max length exceeded, max length:8192', type: 'invalid_request_error' } },
   },
+  {
+    who: 'DashScope (Qwen)',
+    status: 400,
+    body: {
+      error: {
+        message: '<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 204800]',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_parameter_error',
+      },
+    },
+  },
+  {
+    who: 'Zhipu (GLM), in Chinese',
+    status: 400,
+    body: { error: { code: '1261', message: 'Prompt 超长' } },
+  },
 ];
 
 for (const w of wordings) {
