@@ -51,7 +51,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
-import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
+import { ProviderMemory, TOOLS_OFF_FOR_MS } from '../../src/chat/gateway/provider-memory.js';
 import type { ChatMessage, GatewayResult, SystemMessage } from '../../src/chat/gateway/types.js';
 import {
   type RecordedRequest,
@@ -310,6 +310,32 @@ describe('a refusal naming something we sent is repaired once and remembered', (
       expect(gw.requests).toHaveLength(3);
     });
   }
+
+  it('a server that took no tools is offered them again an hour later (its owner may have restarted it with them)', async () => {
+    const file = path.join(dir, 'chat', 'gateway-adaptations.json');
+    let now = Date.parse('2026-12-06T10:00:00Z');
+    const clock = () => now;
+    gw.script(
+      { kind: 'fixture', name: 'tools-need-jinja' },
+      { kind: 'reply', text: 'Words only.' },
+      { kind: 'reply', text: 'Still words.' },
+      { kind: 'reply', text: 'Tools again.' },
+    );
+    const tools = [{ type: 'function' as const, function: { name: 'get_recent_activity' } }];
+    const ask = () =>
+      callGateway(configFor(gw.url, { memory: new ProviderMemory(file, clock) }), {
+        messages: userSays('hi'),
+        tools,
+        stream: true,
+      });
+    expect((await ask()).text).toBe('Words only.');
+    now += TOOLS_OFF_FOR_MS - 60_000;
+    expect((await ask()).text).toBe('Still words.');
+    expect(gw.requests[2].body).not.toHaveProperty('tools');
+    now += 60_000;
+    expect((await ask()).text).toBe('Tools again.');
+    expect(gw.requests[3].body.tools).toHaveLength(1);
+  });
 
   const system: SystemMessage = {
     role: 'system',
