@@ -16,7 +16,6 @@
  * crash leaves behind is removed at the next start (`dropUnfinished`).
  */
 import { randomBytes } from 'node:crypto';
-import type { Image } from './change-log.js';
 import { type Db, deferredWriteTransaction, writeTransaction } from './database.js';
 
 /** The `card_state.version` of a key whose rows are still being written. */

@@ -50,7 +50,7 @@ function asCall(value: unknown, offered: ReadonlySet<string>): TextToolCall | un
   let args: unknown = value.arguments ?? value.parameters ?? {};
   if (typeof args === 'string') {
     const read = args.trim() === '' ? { value: {}, rest: '' } : readFirstJsonValue(args);
-    if (!read || read.rest.trim() !== '') return undefined;
+    if (read?.rest.trim() !== '') return undefined;
     args = read.value;
   }
   return isObject(args) ? { name, arguments: args } : undefined;

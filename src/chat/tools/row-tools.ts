@@ -13,7 +13,6 @@ import {
   type WriteOptions,
 } from '../../cards/card-data.js';
 import { todayIn } from '../../common/dates.js';
-import { MAX_ROW_WINDOW } from '../../limits.js';
 import { withCardId } from '../../schemas/common.js';
 import {
   AppendRowInput,

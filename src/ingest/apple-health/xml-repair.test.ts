@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { BareAmpersands, MAX_XML_CHARS_WITHOUT_TAG, notXml, TagWatch } from './xml-repair.js';
