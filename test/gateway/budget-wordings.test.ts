@@ -4,17 +4,13 @@
 // is insufficient. Please top up and try again." Read as a rate limit (429) the person was told the
 // model was busy and the request was sent again and again; read as a refused key (403) they
 // checked a key that was fine. Each is a spent allowance: told as one, never asked again.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const cases: Array<[string, number, object]> = [
   [

@@ -3,17 +3,13 @@
 // and never asked again, whatever the status (some servers say 500) and whether it came as the
 // status line or as an error event of a started stream. Read as any other refusal, the person
 // was told to try again, which could only fail the same way, and a 500 was retried.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const wordings: Array<{ who: string; status: number; body: unknown }> = [
   {

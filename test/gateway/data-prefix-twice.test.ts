@@ -3,16 +3,12 @@
 // with an extra blank line. Read to the letter, no event held JSON: every stream looked cut off and
 // was asked again, failing the same way each time. The repeated field name is taken off; the
 // events, the end marker and their text are read as usual, however the bytes are cut.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const chunk = (choice: Record<string, unknown>) =>
   JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, ...choice }] });

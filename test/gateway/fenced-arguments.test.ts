@@ -4,16 +4,13 @@
 // again, often the same way. The fence around the whole arguments is taken off; anything else
 // (prose before the fence, two fences, a fence around something that is not an object) is still
 // refused, and such a call never runs.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const tools = [
   { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },

@@ -4,16 +4,13 @@
 // usually after its analysis. The call was lost: taken for reasoning after the analysis (the turn
 // then ended with no answer), or shown to the person as markup. It is now the call it is, whatever
 // the pieces the stream cuts it into; a call to a tool that was not offered stays text.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const tools = [
   { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },

@@ -5,22 +5,14 @@
 // hosts get the key in `api-key` from the start; any other endpoint refusing a bearer key for a
 // missing or invalid subscription key is asked once more with the key in those headers, and that
 // is remembered per endpoint and model.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { knownCapabilities } from '../../src/chat/gateway/provider-capabilities.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const azure401 = {
   error: {

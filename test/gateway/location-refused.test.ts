@@ -4,17 +4,14 @@
 // Cloudflare answering the server with its block or challenge page. Told as a refused key, the
 // person checked CHAT_API_KEY, which was fine; told as "please try again", they retried in vain.
 // Each is now said to be a refusal of this server's location or network, not asked again.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const cases: Array<[string, ScriptStep]> = [
   [

@@ -5,16 +5,13 @@
 // turn after the server starts (or swaps models) failed as "unavailable". Klebb waits for it
 // instead: the wait the server estimates, else a few seconds at a time, without using up the
 // retries meant for other failures, within a bound and the turn's deadline.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const llamaLoading: ScriptStep = {
   kind: 'error',

@@ -7,25 +7,17 @@
 // a tool then failed. Klebb sends the reply's reasoning back on that message once asked to and
 // remembers it; a server that refuses the field is asked again without it, and that is remembered.
 // Providers that never asked never get it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/chat/agent/run-turn.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
 import type { ChatMessage, GatewayResult } from '../../src/chat/gateway/types.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 type Wire = Record<string, unknown>;
 const REASONING = 'The water card holds the glasses.';

@@ -2,16 +2,13 @@
 // channels) is read in the corpus (corpus.ts); these are its neighbours, which must stay as they
 // are: an answer that merely begins with the word "analysis", and a block that mentions another
 // model's closing tag (only its own closing form ends it).
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const streamed = (...pieces: string[]): ScriptStep => ({
   kind: 'bytes',

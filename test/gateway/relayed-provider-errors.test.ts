@@ -5,17 +5,13 @@
 // error": a prompt too long for the model was told as an unexplained refusal instead of a
 // conversation too long, a refusal a repair answers was not repaired, and the person never saw why.
 // The provider's words are read with the relay's, the same on a status line and inside a stream.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const relayed = (code: number, raw: string, provider = 'Crucible') => ({
   error: {

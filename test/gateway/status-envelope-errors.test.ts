@@ -3,17 +3,14 @@
 // carries `status_code: 0`). Read as a reply without choices, every such failure was "a reply that
 // could not be read": a rate limit was not waited out, a refused key not named, a spent balance
 // not told as one. Each is now the failure its code and message say, streamed or not.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const failed = (status_code: number, status_msg: string) => ({
   id: '',

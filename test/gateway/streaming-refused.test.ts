@@ -4,21 +4,13 @@
 // does not support true with this model"). Klebb streams every turn, so no turn could answer. The
 // request is then sent unstreamed (the answer arrives whole), remembered per endpoint and model,
 // and the step's time limit covers the whole call instead of the silence between pieces.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, gatewayFailure, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const refusal = (message: string) => ({
   kind: 'error' as const,

@@ -5,23 +5,15 @@
 // every request that carries a system message, and Klebb always sends one: no turn could ever
 // answer. The system prompt is then sent at the head of the first user message instead, and that
 // is remembered per endpoint and model.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
 import type { ChatMessage } from '../../src/chat/gateway/types.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const SYSTEM = 'You are Klebb, a health assistant.';
 const transcript: ChatMessage[] = [

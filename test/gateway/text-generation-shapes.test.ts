@@ -4,16 +4,13 @@
 // `choices`, each was "a reply that could not be read" (or an empty answer when streamed): the
 // `response` text is the answer and `tool_calls` (`[{name, arguments}]`) its calls. A `response`
 // that is an object is an envelope around a reply, read as before.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
+import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, recordHooks, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const tools = [
   { type: 'function' as const, function: { name: 'read_rows', parameters: { type: 'object' } } },

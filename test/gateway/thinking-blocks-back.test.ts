@@ -5,23 +5,15 @@
 // `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message
 // must start with a thinking block". Klebb keeps the blocks whole and sends them back on that
 // message; a server that refuses them back is asked again without them, and that is remembered.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { assistantMessageFor, toolResultMessage } from '../../src/chat/gateway/history.js';
 import type { ChatMessage, GatewayResult } from '../../src/chat/gateway/types.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const SIGNED = {
   type: 'thinking',

@@ -5,22 +5,14 @@
 // "$schema", "const", "propertyNames"). Klebb's schemas use such keywords, so no turn could run.
 // The tools are then sent with only the keywords that subset has, and that is remembered; a
 // property that happens to be named like a keyword stays.
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import type { ToolDefinition } from '../../src/chat/gateway/types.js';
-import {
-  type RecordedRequest,
-  type ScriptedGateway,
-  type ScriptStep,
-  startScriptedGateway,
-} from '../helpers/scripted-gateway.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
 import { configFor, userSays } from './support.js';
+import { scriptedGatewayPerTest } from './wire.js';
 
-let gw: ScriptedGateway;
-beforeEach(async () => {
-  gw = await startScriptedGateway();
-});
-afterEach(() => gw.close());
+const gw = scriptedGatewayPerTest();
 
 const tools: ToolDefinition[] = [
   {
