@@ -12,8 +12,7 @@
 import type Database from 'better-sqlite3';
 import { CATALOGUE } from './format/catalogue.js';
 import { dedupKeyOf, type SampleValue } from './format/sample.js';
-import { extractSamples } from './format/samples.js';
-import { parseHaeTimestamp } from './format/timestamps.js';
+import { type RereadPoint, rereadPoint } from './reread-point.js';
 
 /** The percent metrics whose fractions were stored as they were: those not made percent by size. */
 const READ_AS_PERCENT = CATALOGUE.filter((e) => e.dimension === 'pct' && !e.fractionToPercent).map(
@@ -89,32 +88,10 @@ export function rescaleAppleFractions(db: Database.Database, zone?: string): Fra
 }
 
 /** A stored sample read again with its value as a fraction; undefined when it cannot be. */
-function asFraction(
-  row: Row,
-  zone: string | undefined,
-):
-  | {
-      date: string;
-      time: NonNullable<ReturnType<typeof parseHaeTimestamp>>;
-      values: Record<string, SampleValue>;
-      keyValues: Record<string, SampleValue>;
-    }
-  | undefined {
+function asFraction(row: Row, zone: string | undefined): RereadPoint | undefined {
   const { seq, pct, ...rest } = JSON.parse(row.vals) as Record<string, SampleValue>;
   if (typeof pct !== 'number') return undefined;
   const point: Record<string, unknown> = { ...rest, date: row.at, qty: pct };
   if (row.source !== null) point.source = row.source;
-  const block = { name: row.metric, units: 'fraction', data: [point] };
-  const ex = extractSamples({ metrics: [block], workouts: [], warnings: [] }, undefined, undefined, zone);
-  if (ex.samples.length !== 1) return undefined;
-  const s = ex.samples[0];
-  const time = parseHaeTimestamp(s.at, zone);
-  if (!time) return undefined;
-  const copy: Record<string, SampleValue> = typeof seq === 'number' && seq > 0 ? { seq } : {};
-  return {
-    date: s.date,
-    time,
-    values: { ...s.values, ...copy },
-    keyValues: { ...(s.keyValues ?? s.values), ...copy },
-  };
+  return rereadPoint(row.metric, 'fraction', point, seq, zone);
 }

@@ -13,8 +13,7 @@
 import type Database from 'better-sqlite3';
 import { resolveMetric } from './format/catalogue.js';
 import { dedupKeyOf, type SampleValue } from './format/sample.js';
-import { extractSamples } from './format/samples.js';
-import { parseHaeTimestamp } from './format/timestamps.js';
+import { type RereadPoint, rereadPoint } from './reread-point.js';
 
 interface Row {
   id: number;
@@ -93,40 +92,13 @@ export function moveRenamedSamples(db: Database.Database, zone?: string): Rename
 }
 
 /** A stored row of a name, read again as a point of the catalogue metric `key`; undefined when it cannot be. */
-function readAgain(
-  key: string,
-  row: Row,
-  zone: string | undefined,
-):
-  | {
-      metric: string;
-      date: string;
-      time: NonNullable<ReturnType<typeof parseHaeTimestamp>>;
-      values: Record<string, SampleValue>;
-      keyValues: Record<string, SampleValue>;
-      source: string | null;
-    }
-  | undefined {
+function readAgain(key: string, row: Row, zone: string | undefined): RereadPoint | undefined {
   const { units, seq, ...sent } = JSON.parse(row.vals) as Record<string, SampleValue>;
   // the stamp the sample was dated by: `date` is never kept among the values, `startDate` is
   const point: Record<string, unknown> = { ...sent };
   if (String(sent.startDate) !== row.at) point.date = row.at;
   if (row.source !== null) point.source = row.source;
-  const block = { name: key, units: typeof units === 'string' ? units : '', data: [point] };
-  const ex = extractSamples({ metrics: [block], workouts: [], warnings: [] }, undefined, undefined, zone);
-  if (ex.samples.length !== 1) return undefined;
-  const s = ex.samples[0];
-  const time = parseHaeTimestamp(s.at, zone);
-  if (!time) return undefined;
-  const copy: Record<string, SampleValue> = typeof seq === 'number' && seq > 0 ? { seq } : {};
-  return {
-    metric: s.metric,
-    date: s.date,
-    time,
-    values: { ...s.values, ...copy },
-    keyValues: { ...(s.keyValues ?? s.values), ...copy },
-    source: s.source,
-  };
+  return rereadPoint(key, typeof units === 'string' ? units : '', point, seq, zone);
 }
 
 /**
