@@ -14,6 +14,7 @@ import { formInputs } from '../common/inputs.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
 import { adherence, itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
+import { writePolicyOf } from '../common/write-policy.js';
 import type { Db } from '../store/database.js';
 import { handDatedRows, ISO_GLOB } from '../store/hand-dates.js';
 import { fieldUnits } from './card-csv.js';
@@ -36,18 +37,41 @@ interface DatedRow {
   day: string;
 }
 
-/** The day a row's `date` is filed under in `timeZone` (its first ten characters when it names none). */
-function dayOf(row: Record<string, unknown>, timeZone?: string): string {
-  const written = String(row.date);
+/**
+ * The day a row's date (its `field`) is filed under in `timeZone` (its first ten characters when
+ * it names none).
+ */
+function dayOf(row: Record<string, unknown>, field: string, timeZone?: string): string {
+  const written = String(row[field]);
   return dayOfDateTime(written, timeZone) ?? written.slice(0, 10);
 }
 
-/** The object rows among `bodies` (JSON texts), each with its day. */
-function* datedRows(bodies: Iterable<string>, timeZone?: string): Generator<DatedRow> {
+/** The object rows among `bodies` (JSON texts) that hold `field`, each with its day. */
+function* datedRows(bodies: Iterable<string>, field: string, timeZone?: string): Generator<DatedRow> {
   for (const body of bodies) {
     const row = JSON.parse(body);
-    if (isRecord(row)) yield { row, day: dayOf(row, timeZone) };
+    if (isRecord(row) && Object.hasOwn(row, field)) yield { row, day: dayOf(row, field, timeZone) };
   }
+}
+
+/**
+ * The SQL value of a row's `field` and the parameters it takes: `date` by the date index's own
+ * expression, any other key by a quoted JSON path (a key holding `"` cannot be quoted and is read
+ * through the parsed row instead, so no row matches in SQL: null).
+ */
+function fieldExpr(field: string): { sql: string; params: string[] } | null {
+  if (field === 'date') return { sql: "json_extract(body, '$.date')", params: [] };
+  if (field.includes('"')) return null;
+  return { sql: 'json_extract(body, ?)', params: [`$."${field}"`] };
+}
+
+/** Every object row of the card holding `field` (one whose key SQL cannot name), in day order. */
+function everyRowByDay(db: Db, cardId: string, field: string, timeZone?: string): DatedRow[] {
+  const bodies = db
+    .prepare('SELECT body FROM card_rows WHERE card_id = ? ORDER BY pos')
+    .pluck()
+    .all(cardId) as string[];
+  return [...datedRows(bodies, field, timeZone)].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
 /** Two sequences of rows in day order, merged into one in day order. */
@@ -68,30 +92,42 @@ function* inDayOrder(a: Iterable<DatedRow>, b: Iterable<DatedRow>): Generator<Da
 }
 
 /**
- * The card's object rows whose `date` is written within two days of `from`…`to` (an instant is
- * filed up to two days from the day written: offsets −12:00 to +14:00), in day order, each with
- * its day; the caller keeps those of its days. Read by the date index; dates written by hand
- * another way (`2026/04/06`, `6.4.2026`) lie elsewhere in text order and are read by their ranges.
- * The index read keeps to dates written `YYYY-MM-DD…`: a year-first hand spelling sorts inside a
- * range reaching into the next year (`2026-4-6` < `2027-01-02`) and would otherwise come twice.
+ * The card's object rows whose date (`field`: the card's `view.dateField`, default `date`) is
+ * written within two days of `from`…`to` (an instant is filed up to two days from the day
+ * written: offsets −12:00 to +14:00), in day order, each with its day; the caller keeps those of
+ * its days. `date` is read by the date index, another field by its value in each row; dates
+ * written by hand another way (`2026/04/06`, `6.4.2026`) lie elsewhere in text order and are read
+ * by their ranges. The range read keeps to dates written `YYYY-MM-DD…`: a year-first hand spelling
+ * sorts inside a range reaching into the next year (`2026-4-6` < `2027-01-02`) and would
+ * otherwise come twice.
  */
-function rowsNear(db: Db, cardId: string, from: string, to: string, timeZone?: string): Iterable<DatedRow> {
+function rowsNear(
+  db: Db,
+  cardId: string,
+  field: string,
+  from: string,
+  to: string,
+  timeZone?: string,
+): Iterable<DatedRow> {
+  const expr = fieldExpr(field);
+  if (!expr) return everyRowByDay(db, cardId, field, timeZone);
   const [lo, hi] = [addDays(from, -2), addDays(to, 2)];
+  const { sql, params } = expr;
   const rows = db
     .prepare(
-      `SELECT body FROM card_rows WHERE card_id = ? AND json_extract(body, '$.date') >= ? AND json_extract(body, '$.date') < ?
-       AND json_extract(body, '$.date') GLOB '${ISO_GLOB}'
-       ORDER BY json_extract(body, '$.date'), pos`,
+      `SELECT body FROM card_rows WHERE card_id = ? AND ${sql} >= ? AND ${sql} < ?
+       AND ${sql} GLOB '${ISO_GLOB}'
+       ORDER BY ${sql}, pos`,
     )
     .pluck()
-    .iterate(cardId, lo, `${hi}~`) as Iterable<string>;
-  const byHand = handDatedRows(db, cardId, 'date', [yearsRange(lo, hi), ...DAY_FIRST_RANGES]).map(
+    .iterate(cardId, ...params, lo, ...params, `${hi}~`, ...params, ...params) as Iterable<string>;
+  const byHand = handDatedRows(db, cardId, field, [yearsRange(lo, hi), ...DAY_FIRST_RANGES]).map(
     (r) => r.body,
   );
-  const handRows = [...datedRows(byHand, timeZone)].sort((a, b) =>
+  const handRows = [...datedRows(byHand, field, timeZone)].sort((a, b) =>
     a.day < b.day ? -1 : a.day > b.day ? 1 : 0,
   );
-  return inDayOrder(datedRows(rows, timeZone), handRows);
+  return inDayOrder(datedRows(rows, field, timeZone), handRows);
 }
 
 /** The running count, sum, minimum, maximum and most decimals of one field's readings. */
@@ -163,7 +199,9 @@ export function summariseCard(
   const asText = new Map<string, number[]>();
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
-  for (const { row: r, day } of rowsNear(db, card.id, from, to, timeZone)) {
+  // rows are dated in the card's date field (`view.dateField`), as its entries and calendar are
+  const dateField = writePolicyOf(card.meta).dateField;
+  for (const { row: r, day } of rowsNear(db, card.id, dateField, from, to, timeZone)) {
     if (day < from || day > to) continue;
     out.total++;
     for (const [k, v] of Object.entries(r)) {
@@ -190,7 +228,7 @@ export function summariseCard(
     if (!acc.has(k) && !numberInputs.has(k)) continue;
     for (const n of values) acc.set(k, addReading(acc.get(k), n));
   }
-  const first = ['date', 'time'].filter((k) => seen.has(k));
+  const first = [dateField, 'time'].filter((k) => seen.has(k));
   out.columns = [...first, ...[...seen].filter((k) => !first.includes(k))].map((field) => ({
     field,
     ...(units.get(field) ? { unit: units.get(field) } : {}),
