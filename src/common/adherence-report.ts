@@ -21,7 +21,16 @@
 
 import { addDays } from './dates.js';
 import { cleanNumber, toFiniteNumber } from './numbers.js';
-import { adherence, dayText, dosesDue, dosesOf, isTaken, takenCount, trackedSince } from './schedule.js';
+import {
+  type Adherence,
+  adherence,
+  dayText,
+  dosesDue,
+  dosesOf,
+  isTaken,
+  takenCount,
+  trackedSince,
+} from './schedule.js';
 import { groupReportItems, type ReportItem, reportItems } from './schedule-groups.js';
 
 /** Default length of the compliance window, in days. */
@@ -151,24 +160,46 @@ function lastTakenDay(item: unknown): string | null {
   return best;
 }
 
+/**
+ * An item's adherence from `from` to `to` (inclusive `YYYY-MM-DD`) as it stands on `today` (the
+ * person's day), by this file's rules: days before the item was tracked (`trackedSince`; nothing
+ * recorded: none before today) and days after today are not counted, and today counts only the
+ * doses already taken. `from`: the first day counted (later than asked when tracking began
+ * inside the range). Instants are filed under their day in `timeZone`.
+ */
+export function adherenceSoFar(
+  item: unknown,
+  from: string,
+  to: string,
+  today: string,
+  timeZone?: string,
+): Adherence & { from: string } {
+  const since = trackedSince(item, timeZone) ?? today;
+  const first = since > from ? since : from;
+  const last = to < today ? to : addDays(today, -1);
+  const before =
+    first <= last ? adherence(item, first, last, timeZone) : { scheduled: 0, taken: 0, extra: 0 };
+  let { scheduled, taken, extra } = before;
+  if (first <= today && today <= to) {
+    const dueToday = dosesDue(item, today);
+    const takenToday = takenCount(item, today, timeZone);
+    const todayCounted = Math.min(dueToday, takenToday);
+    scheduled += todayCounted;
+    taken += todayCounted;
+    extra += Math.max(0, takenToday - dueToday);
+  }
+  return { scheduled, taken, extra, rate: scheduled > 0 ? taken / scheduled : null, from: first };
+}
+
 function itemLine(it: ReportItem, windowFrom: string, date: string): { line: ItemAdherence; from: string } {
   const item = it.ref.item;
-  // the window, cut to the days the item was tracked (none before today when nothing is recorded)
-  const since = trackedSince(item) ?? date;
-  const from = since > windowFrom ? since : windowFrom;
-  const before =
-    from < date ? adherence(item, from, addDays(date, -1)) : { scheduled: 0, taken: 0, extra: 0 };
-  const dueToday = dosesDue(item, date);
-  const takenToday = takenCount(item, date);
-  const todayCounted = Math.min(dueToday, takenToday);
-  const scheduled = before.scheduled + todayCounted;
-  const taken = before.taken + todayCounted;
+  const { scheduled, taken, extra, rate, from } = adherenceSoFar(item, windowFrom, date, date);
   const line: ItemAdherence = {
     name: it.name,
     scheduled,
     taken,
-    extra: before.extra + Math.max(0, takenToday - dueToday),
-    rate: scheduled > 0 ? taken / scheduled : null,
+    extra,
+    rate,
     lastTaken: lastTakenDay(item),
   };
   if (it.dose) line.dose = it.dose;

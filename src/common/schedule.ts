@@ -595,14 +595,15 @@ export function groupItems<T extends ScheduleItemRef>(data: unknown, refs: reado
  * The first day an item's adherence counts from: its schedule's start (`start_date`, else its
  * earliest `cycles[].start`; `readSchedule`'s anchor), else the day of its first recorded dose,
  * taken or missed; null when it has neither (nothing recorded yet). Days before it are not
- * "missed": nobody was tracking the item then (a card made today is not 1/30 taken).
+ * "missed": nobody was tracking the item then (a card made today is not 1/30 taken). Instants are
+ * filed under their day in `timeZone` (see dayText).
  */
-export function trackedSince(item: unknown): string | null {
+export function trackedSince(item: unknown, timeZone?: string): string | null {
   const anchor = readSchedule(item).anchor;
   if (anchor) return anchor;
   let first: string | null = null;
   for (const d of dosesOf(item)) {
-    const day = dayText(d.scheduledDate) ?? dayText(d.takenAt);
+    const day = dayText(d.scheduledDate, timeZone) ?? dayText(d.takenAt, timeZone);
     if (day && (first === null || day < first)) first = day;
   }
   return first;

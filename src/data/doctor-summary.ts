@@ -1,18 +1,20 @@
 /**
  * A summary of chosen cards over a date range, for a doctor (the printable page `/summary`):
- * per card the readings in the range (rows whose `date` falls in it, oldest first), and for each
- * numeric field its count, average, minimum and maximum with its unit; for a medication or
- * supplement schedule, each item's adherence over the range (doses scheduled, taken, share).
+ * per card the readings in the range (rows whose date, the card's `view.dateField`, falls in it,
+ * oldest first), and for each numeric field its count, average, minimum and maximum with its
+ * unit; for a medication or supplement schedule, each item's adherence over the range (doses
+ * scheduled, taken, share) as the card's own report counts it (src/common/adherence-report.ts).
  * Rows are read by the date index, so a card of any length costs only its rows in the range.
  * A date written with `Z` or an offset is an instant, in the range when its day in the person's
  * zone is (an evening in Los Angeles sent as the next day in UTC belongs to that evening's day).
  */
 
-import { addDays, dayOfDateTime } from '../common/dates.js';
+import { adherenceSoFar } from '../common/adherence-report.js';
+import { addDays, dayOfDateTime, todayIn } from '../common/dates.js';
 import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
 import { formInputs } from '../common/inputs.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
-import { adherence, itemName, scheduleItems } from '../common/schedule.js';
+import { itemName, scheduleItems } from '../common/schedule.js';
 import type { CardSummary } from '../common/summary-types.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import type { Db } from '../store/database.js';
@@ -155,7 +157,9 @@ function addReading(a: Stat | undefined, v: number): Stat {
 
 /**
  * Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`, days in `timeZone`, the
- * person's zone; undefined: the server's).
+ * person's zone; undefined: the server's). A schedule's adherence is told as of `today` (default:
+ * today in `timeZone`), as the card's own report tells it: days before an item was tracked and
+ * days after today are not counted, and today only by the doses already taken.
  */
 export function summariseCard(
   db: Db,
@@ -163,6 +167,7 @@ export function summariseCard(
   from: string,
   to: string,
   timeZone?: string,
+  today?: string,
 ): CardSummary {
   const units = fieldUnits(card.meta);
   const out: CardSummary = {
@@ -181,7 +186,8 @@ export function summariseCard(
   if (st?.shape === 'value') {
     const doc = JSON.parse(st.doc ?? 'null');
     for (const ref of scheduleItems(doc)) {
-      const a = adherence(ref.item, from, to, timeZone);
+      // the card's own rule: untracked days, days to come and today's doses not yet taken are not missed
+      const a = adherenceSoFar(ref.item, from, to, today ?? todayIn(timeZone), timeZone);
       out.adherence.push({
         name: itemName(ref.item, ref.index),
         scheduled: a.scheduled,
