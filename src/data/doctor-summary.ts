@@ -14,7 +14,7 @@ import { addDays, dayOfDateTime, todayIn } from '../common/dates.js';
 import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
 import { formInputs } from '../common/inputs.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
-import { itemName, scheduleItems } from '../common/schedule.js';
+import { type ReportItem, reportItems } from '../common/schedule-groups.js';
 import type { CardSummary } from '../common/summary-types.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import type { Db } from '../store/database.js';
@@ -155,6 +155,46 @@ function addReading(a: Stat | undefined, v: number): Stat {
   return s;
 }
 
+/** The text values of `field` in the card's rows, in row order (every dose a card-level schedule counts). */
+function rowDates(db: Db, cardId: string, field: string): string[] {
+  const expr = fieldExpr(field);
+  const values = expr
+    ? (db
+        .prepare(`SELECT ${expr.sql} FROM card_rows WHERE card_id = ? ORDER BY pos`)
+        .pluck()
+        .all(...expr.params, cardId) as unknown[])
+    : everyRowByDay(db, cardId, field).map((r) => r.row[field]);
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+/** The views whose config may name where a card keeps its schedule items (`itemsPath`). */
+const ITEMS_PATH_VIEWS = ['reports', 'view', 'trends', 'calendar', 'dayDetail'];
+
+/** The `itemsPath` a view of the card names (the key of the data holding its items), if any. */
+function itemsPathOf(meta: Record<string, unknown>): string | undefined {
+  for (const v of ITEMS_PATH_VIEWS) {
+    const cfg = meta[v];
+    if (isRecord(cfg) && typeof cfg.itemsPath === 'string' && cfg.itemsPath.trim() !== '')
+      return cfg.itemsPath;
+  }
+  return undefined;
+}
+
+/** Each item's adherence from `from` to `to` as of `today`, as the card's own report counts it. */
+function adherenceOf(
+  items: readonly ReportItem[],
+  from: string,
+  to: string,
+  today: string,
+  timeZone?: string,
+): CardSummary['adherence'] {
+  return items.map((it) => {
+    // the card's own rule: untracked days, days to come and today's doses not yet taken are not missed
+    const a = adherenceSoFar(it.ref.item, from, to, today, timeZone);
+    return { name: it.name, scheduled: a.scheduled, taken: a.taken, rate: a.rate };
+  });
+}
+
 /**
  * Summarises one card from `from` to `to` (inclusive `YYYY-MM-DD`, days in `timeZone`, the
  * person's zone; undefined: the server's). A schedule's adherence is told as of `today` (default:
@@ -183,21 +223,26 @@ export function summariseCard(
   const st = db.prepare('SELECT shape, doc FROM card_state WHERE card_id = ?').get(card.id) as
     | { shape: string; doc: string | null }
     | undefined;
+  const day = today ?? todayIn(timeZone);
   if (st?.shape === 'value') {
     const doc = JSON.parse(st.doc ?? 'null');
-    for (const ref of scheduleItems(doc)) {
-      // the card's own rule: untracked days, days to come and today's doses not yet taken are not missed
-      const a = adherenceSoFar(ref.item, from, to, today ?? todayIn(timeZone), timeZone);
-      out.adherence.push({
-        name: itemName(ref.item, ref.index),
-        scheduled: a.scheduled,
-        taken: a.taken,
-        rate: a.rate,
-      });
-    }
+    out.adherence = adherenceOf(
+      reportItems(doc, { itemsPath: itemsPathOf(card.meta) }),
+      from,
+      to,
+      day,
+      timeZone,
+    );
     return out;
   }
   if (st?.shape !== 'array') return out;
+  // decimals: the most of any reading, so the average is given to one more (the chart's rule)
+  const dateField = writePolicyOf(card.meta).dateField;
+  if (isRecord(card.meta.schedule)) {
+    // a card-level schedule over dated rows: the card is one item, each row a dose taken that day
+    const rows = rowDates(db, card.id, dateField).map((date) => ({ date }));
+    out.adherence = adherenceOf(reportItems(rows, { meta: card.meta }), from, to, day, timeZone);
+  }
   // decimals: the most of any reading, so the average is given to one more (the chart's rule)
   const acc = new Map<string, Stat>();
   // readings written as text ("72.4": a hand-edited file, a script): counted, as the card's chart
@@ -206,7 +251,6 @@ export function summariseCard(
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
   // rows are dated in the card's date field (`view.dateField`), as its entries and calendar are
-  const dateField = writePolicyOf(card.meta).dateField;
   for (const { row: r, day } of rowsNear(db, card.id, dateField, from, to, timeZone)) {
     if (day < from || day > to) continue;
     out.total++;

@@ -2,7 +2,9 @@
  * GET /api/summary on the real server counts a schedule's adherence as the card's own report
  * does: days before an item was tracked (its start, else its first recorded dose) are not
  * missed doses, nor are days still to come (`to=9999-12-31`, "everything from `from` on", or a
- * range ending next week), nor today's doses not taken yet.
+ * range ending next week), nor today's doses not taken yet. The items are the ones the card's
+ * report reads: under the key a view's `itemsPath` names, or, for a card of dated rows with a
+ * card-level `meta.schedule`, the card itself with each row a dose taken that day.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
@@ -44,16 +46,33 @@ beforeAll(async () => {
     },
   };
   expect((await api('/api/manifests', { json: card })).status).toBe(201);
+  const elsewhere = {
+    $schema: 'klebb.datafile.v1',
+    meta: {
+      id: 'elsewhere',
+      label: 'Elsewhere',
+      reports: { enabled: true, component: 'adherence-report', itemsPath: 'medications' },
+    },
+    data: { medications: [{ name: 'Kept elsewhere', schedule: { type: 'daily', start_date: day(-2) } }] },
+  };
+  const injections = {
+    $schema: 'klebb.datafile.v1',
+    meta: { id: 'injections', label: 'Injections', schedule: { type: 'daily' }, view: { dateField: 'day' } },
+    data: [day(-4), day(-3), day(-1)].map((d) => ({ day: d, site: 'arm' })),
+  };
+  for (const c of [elsewhere, injections])
+    expect((await api('/api/manifests', { json: c })).status).toBe(201);
 });
 afterAll(() => s.close());
 
-const adherenceOf = async (from: string, to: string) => {
-  const res = await api(`/api/summary?from=${from}&to=${to}&cards=meds`);
+const adherenceOf = async (from: string, to: string, cards = 'meds') => {
+  const res = await api(`/api/summary?from=${from}&to=${to}&cards=${cards}`);
   expect(res.status, res.text).toBe(200);
-  return Object.fromEntries(res.body.cards[0].adherence.map((a: { name: string }) => [a.name, a])) as Record<
-    string,
-    { scheduled: number; taken: number; rate: number | null }
-  >;
+  return Object.fromEntries(
+    res.body.cards
+      .flatMap((c: { adherence: { name: string }[] }) => c.adherence)
+      .map((a: { name: string }) => [a.name, a]),
+  ) as Record<string, { scheduled: number; taken: number; rate: number | null }>;
 };
 
 describe('GET /api/summary adherence as of today', () => {
@@ -75,5 +94,12 @@ describe('GET /api/summary adherence as of today', () => {
   it('counts nothing for a range wholly to come', async () => {
     const a = await adherenceOf(day(1), day(30));
     expect(a['With a start']).toMatchObject({ scheduled: 0, taken: 0, rate: null });
+  });
+
+  it('reads the items where the card keeps them, as its report does', async () => {
+    const a = await adherenceOf(day(-30), day(-1), 'elsewhere,injections');
+    expect(a['Kept elsewhere']).toMatchObject({ scheduled: 2, taken: 0, rate: 0 });
+    // one row a dose: tracked from the first, one day missed since
+    expect(a.Injections).toMatchObject({ scheduled: 4, taken: 3, rate: 0.75 });
   });
 });
