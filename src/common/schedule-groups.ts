@@ -18,6 +18,7 @@ import {
   type ScheduleItemRef,
   scheduleItems,
 } from './schedule.js';
+import { writePolicyOf } from './write-policy.js';
 
 /** One item as the reports show it. */
 export interface ReportItem {
@@ -48,9 +49,11 @@ export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: u
   let refs = scheduleItems(source);
   const meta = isObj(opts.meta) ? opts.meta : {};
   if (refs.length === 0 && Array.isArray(data) && isObj(meta.schedule)) {
+    // each row is a dose, dated in the card's date field as its entries and calendar are
+    const dateField = writePolicyOf(meta).dateField;
     const doses = data
       .filter(isObj)
-      .map((r) => r.date)
+      .map((r) => r[dateField])
       .filter((d): d is string => typeof d === 'string')
       .map((d) => ({ scheduledDate: dayText(d) ?? d.slice(0, 10), takenAt: d }));
     const name = typeof meta.label === 'string' ? meta.label : 'Schedule';

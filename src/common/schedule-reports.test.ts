@@ -296,4 +296,20 @@ describe('schedule timeline', () => {
       reportItems({ stack: [{ name: 'z', schedule: {} }] }, { itemsPath: 'stack' }).map((i) => i.name),
     ).toEqual(['z']);
   });
+
+  it('a card-level schedule over rows dated in another field (view.dateField) reads that field', () => {
+    const items = reportItems([{ day: '2026-04-27' }, { day: '2026-04-29T07:10' }], {
+      meta: {
+        label: 'Run',
+        schedule: { type: 'weekly', on_days: ['Mon', 'Wed', 'Fri'] },
+        view: { dateField: 'day' },
+      },
+    });
+    const days = ['2026-04-27', '2026-04-28', '2026-04-29'];
+    expect(timelineCells(items[0].ref.item, days, '2026-04-30').map((c) => c.state)).toEqual([
+      'taken',
+      'none',
+      'taken',
+    ]);
+  });
 });

@@ -240,7 +240,7 @@ export function summariseCard(
   const dateField = writePolicyOf(card.meta).dateField;
   if (isRecord(card.meta.schedule)) {
     // a card-level schedule over dated rows: the card is one item, each row a dose taken that day
-    const rows = rowDates(db, card.id, dateField).map((date) => ({ date }));
+    const rows = rowDates(db, card.id, dateField).map((date) => ({ [dateField]: date }));
     out.adherence = adherenceOf(reportItems(rows, { meta: card.meta }), from, to, day, timeZone);
   }
   // decimals: the most of any reading, so the average is given to one more (the chart's rule)
