@@ -1,7 +1,8 @@
 /**
  * Blood pressure inside a `<Correlation>`: the DTD says each half is also a top-level record, and
  * then the reading is stored once; a trimmed or hand-made export that has the halves only inside
- * the correlation is not dropped in silence, its readings are stored too.
+ * the correlation is not dropped in silence, its readings are stored too. Two readings of one
+ * instant from one cuff keep their own halves, in whatever order the export lists them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './helpers.js';
@@ -37,5 +38,41 @@ describe('blood pressure in a Correlation', () => {
     expect(only.status, only.text).toBe(200);
     expect(only.body.newSamples).toBe(1);
     expect(s.inst.hae.samples.count('blood_pressure')).toBe(2);
+  });
+});
+
+describe('two blood pressure readings of one instant and one cuff', () => {
+  it('are two readings, each with its own halves, however the export orders them', async () => {
+    const s = await startIngestServer();
+    srv = s;
+    const next = '2024-11-05 07:40:00 -0500';
+    // the export lists its records by type: both systolic halves, then both diastolic ones
+    const r = await s.importExport(
+      doc(
+        [
+          half('Systolic', 121),
+          half('Systolic', 142),
+          half('Diastolic', 79),
+          half('Diastolic', 95),
+          correlation(121, 79),
+          correlation(142, 95),
+          // only inside their correlations, listed diastolic first
+          correlation(118, 76, next),
+          correlation(131, 88, next),
+        ].join('\n'),
+      ),
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.newSamples).toBe(4);
+    const readings = s.inst.hae.samples
+      .samplesFor('blood_pressure', ['2024-11-03', '2024-11-05'])
+      .map((x) => x.values)
+      .sort((a, b) => Number(a.systolic) - Number(b.systolic));
+    expect(readings).toEqual([
+      { systolic: 118, diastolic: 76 },
+      { systolic: 121, diastolic: 79 },
+      { systolic: 131, diastolic: 88 },
+      { systolic: 142, diastolic: 95 },
+    ]);
   });
 });

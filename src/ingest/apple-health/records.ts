@@ -144,9 +144,15 @@ export function metricOfType(type: string): string | undefined {
   return METRIC_OF_TYPE.get(type);
 }
 
-/** Blood pressure halves waiting for their other half, keyed by start, end and source. */
+/**
+ * Blood pressure halves waiting for their other half, keyed by start, end and source. Each key
+ * holds a queue: two readings of one instant from one cuff (taken one after the other, or entered
+ * twice) are listed by the export type by type, both systolic halves before both diastolic ones,
+ * and the n-th diastolic half of a key belongs with its n-th systolic half; a half never fills a
+ * field that a waiting reading of its key already has.
+ */
 export class BloodPressurePairs {
-  private readonly pending = new Map<string, Record<string, unknown>>();
+  private readonly pending = new Map<string, Record<string, unknown>[]>();
 
   /**
    * Adds one systolic or diastolic record; returns the joined point when both halves are there.
@@ -154,19 +160,25 @@ export class BloodPressurePairs {
   add(a: Record<string, string>): MappedPoint | undefined {
     const field = a.type === BP_SYSTOLIC ? 'systolic' : 'diastolic';
     const key = `${a.startDate}|${a.endDate}|${sourceOf(a) ?? ''}`;
-    const point = this.pending.get(key) ?? withSource({ date: own(a.startDate) }, a);
-    point[field] = a.value;
-    if (point.systolic !== undefined && point.diastolic !== undefined) {
-      this.pending.delete(key);
-      return { metric: 'blood_pressure', units: a.unit ?? 'mmHg', point };
+    const queue = this.pending.get(key);
+    const at = queue ? queue.findIndex((p) => p[field] === undefined) : -1;
+    if (!queue || at < 0) {
+      const point = withSource({ date: own(a.startDate) }, a);
+      point[field] = a.value;
+      if (queue) queue.push(point);
+      else this.pending.set(key, [point]);
+      return undefined;
     }
-    this.pending.set(key, point);
-    return undefined;
+    const point = queue[at];
+    point[field] = a.value;
+    queue.splice(at, 1);
+    if (queue.length === 0) this.pending.delete(key);
+    return { metric: 'blood_pressure', units: a.unit ?? 'mmHg', point };
   }
 
   /** Halves that never met their other half (each still a reading of one field). */
   flush(): MappedPoint[] {
-    const out = [...this.pending.values()].map((point) => ({
+    const out = [...this.pending.values()].flat().map((point) => ({
       metric: 'blood_pressure',
       units: 'mmHg',
       point,
