@@ -29,7 +29,9 @@
 import { lookupTable } from '../../common/lookup-table.js';
 import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
 import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
+import { MAX_SPAN_RECORD_HOURS } from '../hae/format/limits.js';
 import { ownString } from '../hae/format/own-string.js';
+import { SPAN_OVER_A_DAY } from '../hae/format/sleep.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
 
@@ -195,10 +197,21 @@ function minutesBetween(start: string, end: string): number | undefined {
   return (b.epochMs - a.epochMs) / 60_000;
 }
 
+/**
+ * The minutes a session or event record lasts (its value), or why it is left out: no readable
+ * start and end, or a span over MAX_SPAN_RECORD_HOURS (damaged: a start never set, a wrong year).
+ */
+function spanMinutes(what: string, a: Record<string, string>): number | SkippedRecord {
+  const min = minutesBetween(a.startDate ?? '', a.endDate ?? '');
+  if (min === undefined) return { skip: `${what} without a readable start and end` };
+  if (min > MAX_SPAN_RECORD_HOURS * 60) return { skip: SPAN_OVER_A_DAY, damaged: true };
+  return min;
+}
+
 /** An event (handwashing, toothbrushing) → its length in seconds at its start, or the reason to skip it. */
 function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | SkippedRecord {
-  const min = minutesBetween(a.startDate ?? '', a.endDate ?? '');
-  if (min === undefined) return { skip: `${metric} event without a readable start and end` };
+  const min = spanMinutes(`${metric} event`, a);
+  if (typeof min !== 'number') return min;
   return { metric, units: 's', point: withSource({ date: own(a.startDate), qty: min * 60 }, a) };
 }
 
@@ -265,8 +278,8 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       };
     }
     case 'mindful_minutes': {
-      const qty = minutesBetween(a.startDate ?? '', a.endDate ?? '');
-      if (qty === undefined) return { skip: 'mindful session without a readable start and end' };
+      const qty = spanMinutes('mindful session', a);
+      if (typeof qty !== 'number') return qty;
       return { metric, units: 'min', point: withSource({ date: own(a.startDate), qty }, a) };
     }
     case 'apple_stand_hour':

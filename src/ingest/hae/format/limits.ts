@@ -15,6 +15,14 @@ export const SLEEP_WINDOW_TOLERANCE_H = 1 / 60;
 export const MAX_SLEEP_HOURS_WITHOUT_WINDOW = 24;
 
 /**
+ * Longest span a record whose length is its value may cover, hours: a sleep stage, a mindful
+ * session, a handwashing or toothbrushing event. A longer one is no night nor session but a start
+ * never set (1970) or written with the wrong year, and read as one it would add thousands of
+ * hours to a single day; it is left out with a warning.
+ */
+export const MAX_SPAN_RECORD_HOURS = 24;
+
+/**
  * Unaggregated sleep segments (`startDate`/`endDate`/`value`) of one source with a gap up to this
  * long belong to the same session, ms (a 60-minute wake in the night does not start a new night).
  */

@@ -16,7 +16,7 @@
  * Unaggregated segments (`startDate`, `endDate`, `qty` hours, `value` = stage) become one sample
  * each, dated by `endDate`; sleep-nights.ts joins them into nights.
  */
-import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, SLEEP_WINDOW_TOLERANCE_H } from './limits.js';
+import { MAX_SLEEP_HOURS_WITHOUT_WINDOW, MAX_SPAN_RECORD_HOURS, SLEEP_WINDOW_TOLERANCE_H } from './limits.js';
 import { readNumber } from './numbers.js';
 import { type PointRead, type SampleValue, sourceOf } from './sample.js';
 import { sleepStageOf } from './sleep-stages.js';
@@ -100,6 +100,9 @@ function roundedHours(read: PointRead, point: Record<string, unknown>, units: st
   return changed ? { ...read, values, keyValues: read.values } : read;
 }
 
+/** Why a segment longer than MAX_SPAN_RECORD_HOURS is left out (a start never set, a wrong year). */
+export const SPAN_OVER_A_DAY = `longer than a day (over ${MAX_SPAN_RECORD_HOURS} h from start to end): a start never set or of another year`;
+
 function readSegment(point: Record<string, unknown>, units: string, zone: string | undefined): PointRead {
   const start = parseHaeTimestamp(point.startDate, zone);
   const end = parseHaeTimestamp(point.endDate, zone);
@@ -109,6 +112,8 @@ function readSegment(point: Record<string, unknown>, units: string, zone: string
   }
   if (end.epochMs < start.epochMs)
     return { ok: false, reason: 'segment ends before it starts', example: point.endDate };
+  if (end.epochMs - start.epochMs > MAX_SPAN_RECORD_HOURS * HOUR_MS)
+    return { ok: false, reason: SPAN_OVER_A_DAY, example: point.startDate };
   // the stage as the phone's language writes it (sleep-stages.ts); an unknown one is named
   const stage = sleepStageOf(String(point.value));
   if (!stage) return { ok: false, reason: 'unknown sleep stage', example: point.value };
