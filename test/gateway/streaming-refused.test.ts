@@ -83,3 +83,19 @@ it('an unstreamed answer that never comes is cut off by the step time, not waite
   );
   expect(err.kind).toBe('timeout');
 });
+
+// neighbouring refusals that are not of streaming: the stream must stay, now and later
+for (const [what, status, message] of [
+  ['stream_options refused', 400, 'This model does not support stream_options'],
+  ['an upstream outage', 503, 'upstream is not available'],
+] as const) {
+  it(`${what} does not turn streaming off`, async () => {
+    const answer = { kind: 'reply' as const, text: 'Six glasses.' };
+    gw.script({ kind: 'error', status, body: { error: { message } } }, answer, answer);
+    const cfg = configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 });
+    await callGateway(cfg, { messages: userSays('water?'), stream: true });
+    await callGateway(cfg, { messages: userSays('water?'), stream: true });
+    expect(gw.requests.map((q) => q.body.stream)).toEqual([true, true, true]);
+    if (status === 400) expect(gw.requests[2].body.stream_options).toBeUndefined();
+  });
+}

@@ -25,7 +25,7 @@ export interface RepairTarget {
 
 /** Wording of a refusal of something sent (pydantic, OpenAI, vLLM, Mistral, LiteLLM, Bedrock ...). */
 const REFUSAL =
-  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|unexpected|not allowed|extraneous|additional propert|not supported|unsupported|invalid|must be|should be|expected|is required|missing/i;
+  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|unexpected|not allowed|extraneous|additional propert|not supported|unsupported|does(?: not|n't) support|invalid|must be|should be|expected|is required|missing/i;
 
 function marked(v: unknown): boolean {
   return typeof v === 'object' && v !== null && 'cache_control' in v;
@@ -162,10 +162,11 @@ const REPAIRS: Record<string, Repair> = {
   },
   streaming: {
     // OpenAI: "Your organization must be verified to stream this model" (o3, gpt-5), "Unsupported
-    // value: 'stream' does not support true with this model" (o1)
+    // value: 'stream' does not support true with this model" (o1). The word stream alone: not
+    // "upstream", and not "stream_options", which is refused on its own and repaired apart
     change: { streaming: false },
     names: (t) =>
-      /verified to stream|'?stream'? does not support true|stream(?:ing)? (?:is )?(?:not supported|unsupported|not available)|does(?: not|n't) support stream/i.test(
+      /verified to stream\b|\b'?stream'? does not support true|\bstream(?:ing)? (?:is )?(?:not supported|unsupported|not available)|does(?: not|n't) support stream(?:ing)?\b/i.test(
         t,
       ),
     sent: (b) => b.stream,
