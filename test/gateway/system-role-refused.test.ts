@@ -139,3 +139,28 @@ describe('a template without a system turn', () => {
     expect(gw.requests).toHaveLength(1);
   });
 });
+
+it('roles that do not alternate for another reason: the call fails and the system turn is kept for later requests', async () => {
+  // two user messages in a row (a turn that got no answer): folding the system prompt cannot help
+  const ALTERNATE = {
+    error: {
+      message: 'Conversation roles must alternate user/assistant/user/assistant/...',
+      type: 'BadRequestError',
+    },
+  };
+  const twoUsers: ChatMessage[] = [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: 'water today?' },
+    { role: 'user', content: 'and yesterday?' },
+  ];
+  gw.script(
+    { kind: 'error', status: 400, body: ALTERNATE },
+    { kind: 'error', status: 400, body: ALTERNATE },
+    { kind: 'reply', text: 'Six glasses.' },
+  );
+  const cfg = configFor(gw.url);
+  await expect(callGateway(cfg, { messages: twoUsers, stream: true })).rejects.toThrow(/alternate/);
+  expect(gw.requests).toHaveLength(2);
+  await callGateway(cfg, { messages: [twoUsers[0], twoUsers[1]], stream: true });
+  expect(gw.requests[2].body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+});

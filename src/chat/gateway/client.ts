@@ -8,7 +8,13 @@ import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
 import { GatewayError } from './gateway-error.js';
 import { defaultProviderMemory, type ProviderMemory, resolveCapabilities } from './provider-capabilities.js';
-import { asRefusal, isDeterministicRefusal, type RepairsMade, repairRefusal } from './repair-policy.js';
+import {
+  asRefusal,
+  isDeterministicRefusal,
+  RepairsMade,
+  repairRefusal,
+  undoUnhelpfulRepairs,
+} from './repair-policy.js';
 import type { ReadProgress } from './reply-reader.js';
 import { buildRequestBody } from './request.js';
 import { abortReason, retryDecision, sleep } from './retry-policy.js';
@@ -104,7 +110,7 @@ export async function callGateway(
   const memory = config.memory ?? defaultProviderMemory;
   const maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_GATEWAY_MAX_RETRIES);
   const baseDelayMs = Math.max(0, config.retryBaseDelayMs ?? GATEWAY_RETRY_BASE_DELAY_MS);
-  const repairs: RepairsMade = new Set();
+  const repairs = new RepairsMade();
   const transport = { apiKey: config.apiKey, tlsRejectUnauthorized: config.tlsRejectUnauthorized };
   // offered even when the provider takes no tools: a model may still write a call as text
   const offeredTools = new Set((request.tools ?? []).map((t) => t.function.name));
@@ -158,13 +164,12 @@ export async function callGateway(
       // a refusal reported after answer text went out is not repaired: the text would show twice;
       // a malformed answer is the model's slip, not a refusal of anything we sent
       const repairable = !progress.emittedText && err.reason !== 'malformed_output';
-      if (
-        repairable &&
-        repairRefusal(err, body, repairs, { origin: url.origin, model: config.model, memory }, caps)
-      ) {
+      const target = { origin: url.origin, model: config.model, memory };
+      if (repairable && repairRefusal(err, body, repairs, target, caps)) {
         logFailure(err, { next: 'repair' });
         continue;
       }
+      undoUnhelpfulRepairs(err, repairs, target);
       if (repairs.has('keyInHeader') && err.reason === 'auth') {
         // the key was refused in the headers too: it is the key that is wrong, not how it was sent
         memory.forget(url.origin, config.model, ['keyInHeader']);

@@ -13,8 +13,25 @@ import { outsideSubset } from './tool-schema-subset.js';
 import { statusOf } from './transience.js';
 import type { ProviderCapabilities } from './types.js';
 
-/** The repairs already made during one call. */
-export type RepairsMade = Set<string>;
+/** What one refusal made learn: its words, and the capabilities as they were before. */
+interface LearntRepair {
+  text: string;
+  previous: Partial<ProviderCapabilities>;
+  keys: Array<keyof ProviderCapabilities>;
+}
+
+/**
+ * The repairs already made during one call (their names), and what each refusal made the memory
+ * learn, so a repair the server answers with the very same refusal can be taken back.
+ */
+export class RepairsMade extends Set<string> {
+  readonly learnt: LearntRepair[] = [];
+}
+
+/** The words a refusal is read by. */
+function refusalText(err: GatewayError): string {
+  return `${err.detail ?? ''} ${err.message}`;
+}
 
 /** Where a learnt repair is stored: the endpoint origin and the model. */
 export interface RepairTarget {
@@ -232,15 +249,41 @@ export function repairRefusal(
 ): boolean {
   const status = refusalStatus(err);
   if (status === undefined || status < 400) return false;
-  const text = `${err.detail ?? ''} ${err.message}`;
-  let repaired = false;
+  const text = refusalText(err);
+  const previous = target.memory.learned(target.origin, target.model);
+  const keys: Array<keyof ProviderCapabilities> = [];
   for (const [key, repair] of Object.entries(REPAIRS)) {
     if (made.has(key) || !repair.sent(body, text, caps) || !repair.names(text)) continue;
     made.add(key);
     target.memory.learn(target.origin, target.model, repair.change);
-    repaired = true;
+    keys.push(...(Object.keys(repair.change) as Array<keyof ProviderCapabilities>));
   }
-  return repaired;
+  if (keys.length > 0) made.learnt.push({ text, previous, keys });
+  return keys.length > 0;
+}
+
+/**
+ * Takes back what a refusal made the memory learn when the repaired request is refused in the very
+ * same words: the repair did not help (the server's words named something else too, such as roles
+ * that do not alternate for a reason other than the system message), and keeping it would change
+ * every later request for nothing. Returns true when something was taken back.
+ */
+export function undoUnhelpfulRepairs(err: GatewayError, made: RepairsMade, target: RepairTarget): boolean {
+  const text = refusalText(err);
+  let undone = false;
+  for (const learnt of made.learnt.filter((l) => l.text === text)) {
+    const restore: Partial<ProviderCapabilities> = {};
+    const drop: Array<keyof ProviderCapabilities> = [];
+    for (const k of learnt.keys) {
+      if (k in learnt.previous) Object.assign(restore, { [k]: learnt.previous[k] });
+      else drop.push(k);
+    }
+    target.memory.forget(target.origin, target.model, drop);
+    if (Object.keys(restore).length > 0) target.memory.learn(target.origin, target.model, restore);
+    made.learnt.splice(made.learnt.indexOf(learnt), 1);
+    undone = true;
+  }
+  return undone;
 }
 
 /**
