@@ -214,7 +214,9 @@ const REPAIRS: Record<string, Repair> = {
       /does(?: not|n't) support (?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?)/i.test(
         t,
       ) ||
-      /(?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?) (?:is|are) not (?:supported|enabled|available)/i.test(
+      // several calls in one message refused ("Parallel tool calls are not supported") is not a
+      // refusal of tools: taking them all away would leave the assistant unable to act for an hour
+      /(?<!(?:parallel|multiple|several|concurrent)[ _-]?)(?:tools|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?) (?:is|are) not (?:supported|enabled|available)/i.test(
         t,
       ) ||
       /enable-auto-tool-choice/i.test(t) ||
