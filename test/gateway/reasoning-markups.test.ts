@@ -39,3 +39,25 @@ it("a think block that mentions another model's closing tag ends only at its own
   expect(result.text).toBe('Six glasses.');
   expect(result.reasoning).toBe('Magistral closes with [/THINK]; not this one.');
 });
+
+// an ordinary answer that quotes a closing tag (in code, or after its opening tag) is all answer,
+// and the model is not taken for one that starts inside its reasoning
+for (const answer of [
+  'Magistral wraps its reasoning in `[THINK]` and `[/THINK]`; you will not see it.',
+  'Models like R1 write <think> and </think> around their reasoning.',
+  'A template that opens it in the prompt leaves only `</think>` in the text.',
+]) {
+  it(`an answer quoting a closing tag stays whole: ${answer.slice(0, 40)}`, async () => {
+    gw.script(streamed(answer.slice(0, 20), answer.slice(20)), streamed('Second ', 'reply.'));
+    const r = recordHooks();
+    const cfg = configFor(gw.url);
+    const result = await callGateway(cfg, { messages: userSays('x'), stream: true }, r.hooks);
+    expect(result.text).toBe(answer);
+    expect(r.tokens.join('')).toBe(answer);
+    expect(result.reasoning).toBe('');
+    const next = recordHooks();
+    await callGateway(cfg, { messages: userSays('y'), stream: true }, next.hooks);
+    // streamed piece by piece, not held back as if it might be reasoning
+    expect(next.tokens[0]).toBe('Second ');
+  });
+}

@@ -107,6 +107,32 @@ function firstClose(
 }
 
 /**
+ * True when a closing form found after `before` (the answer text up to it) is quoted, not markup:
+ * inside a Markdown code span or block (an odd number of backticks before it), or after its own
+ * opening form (an answer explaining how a model marks its reasoning, "[THINK] and [/THINK]").
+ * Reasoning opened in the prompt has neither before its closing tag.
+ */
+function quoted(before: string, markup: Markup): boolean {
+  const ticks = before.match(/`/g)?.length ?? 0;
+  return ticks % 2 === 1 || markup.openers.some((o) => before.includes(o));
+}
+
+/**
+ * The earliest bare closing form in `held` that is not quoted (see `quoted`), `passed` being the
+ * answer text let through before it.
+ */
+function bareClose(passed: string, held: string): { at: number; length: number; markup: Markup } | undefined {
+  for (let from = 0; from < held.length; ) {
+    const found = firstClose(held.slice(from), BARE);
+    if (!found) return undefined;
+    const at = from + found.at;
+    if (!quoted(passed + held.slice(0, at), found.markup)) return { ...found, at };
+    from = at + Math.max(1, found.length);
+  }
+  return undefined;
+}
+
+/**
  * How many characters at the end of `text` may be the start of one of `forms` (or, with harmony's
  * control tokens, of a token still arriving): they are held back until the next piece says.
  */
@@ -188,7 +214,7 @@ export function createReasoningSplitter(startsInside = false): ReasoningSplitter
       return { answer: rest.answer, reasoning: out.reasoning + rest.reasoning, retracted: rest.retracted };
     }
     // answer: watch for a bare closing tag
-    const close = seen === 'none' && !raw ? firstClose(held, BARE) : undefined;
+    const close = seen === 'none' && !raw ? bareClose(passed, held) : undefined;
     // harmony's call written as text, with no analysis before it: no closing tag, markup kept
     if (close && held.startsWith('<|channel|>commentary to=', close.at + close.length)) raw = true;
     else if (close) {
