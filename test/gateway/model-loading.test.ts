@@ -75,3 +75,16 @@ it('other 503s keep the usual retry count', async () => {
   expect(err.kind).toBe('unavailable');
   expect(gw.requests).toHaveLength(3);
 });
+
+it("waiting for a loading model never outlasts the step's own time limit", async () => {
+  // each poll (8 steps of 50 ms) is longer than the 300 ms the step may take
+  gw.script(llamaLoading, llamaLoading, llamaLoading, answer);
+  const err = await gatewayFailure(
+    callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 50, idleTimeoutMs: 300 }), {
+      messages: userSays('water?'),
+      stream: true,
+    }),
+  );
+  expect(err.reason).toBe('model_loading');
+  expect(gw.requests).toHaveLength(1);
+});

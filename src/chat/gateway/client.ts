@@ -75,6 +75,12 @@ function followableRedirect(from: URL, err: GatewayError, done: number): URL | u
   return to.hostname === from.hostname && sameScheme ? to : undefined;
 }
 
+/** The step's own time limit, ms: the shorter of its idle and whole-call timeouts; undefined when neither is set. */
+function stepBudgetMs(config: GatewayConfig): number | undefined {
+  const limits = [config.idleTimeoutMs, config.callTimeoutMs].filter((t): t is number => !!t && t > 0);
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
 function requestWantsCache(request: GatewayRequest): boolean {
   const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
   return (
@@ -187,6 +193,7 @@ export async function callGateway(
           deadlineAtMs: config.deadlineAtMs,
           emittedText: progress.emittedText,
           loadingWaitedMs,
+          stepBudgetMs: stepBudgetMs(config),
         });
       } catch (final) {
         logFailure(err, { next: 'give_up' });

@@ -55,6 +55,11 @@ export interface RetryState {
   emittedText: boolean;
   /** Time already spent in this call waiting for a server to load its model, ms. */
   loadingWaitedMs?: number;
+  /**
+   * The step's own time limit, ms (its idle or whole-call timeout), when it has one: waiting for
+   * a model to load is silence, so it never waits longer in all than the step may take.
+   */
+  stepBudgetMs?: number;
 }
 
 /**
@@ -77,14 +82,19 @@ export function retryDecision(err: GatewayError, state: RetryState): number {
  * The wait before asking a server that is still loading its model again, ms: the time it
  * estimates, else a poll of GATEWAY_MODEL_LOADING_POLL_STEPS backoff steps. Such waits do not use
  * up the retries (loading takes longer than a momentary failure); they end at the turn's deadline
- * and at GATEWAY_MODEL_LOADING_MAX_WAIT_MS in all, then `err` is thrown.
+ * and at GATEWAY_MODEL_LOADING_MAX_WAIT_MS (or the step's own time limit, when shorter) in all,
+ * then `err` is thrown.
  */
 function loadingWaitMs(err: GatewayError, state: RetryState): number {
   const poll = Math.min(GATEWAY_RETRY_MAX_BACKOFF_MS, state.baseDelayMs * GATEWAY_MODEL_LOADING_POLL_STEPS);
   const waitMs =
     (err.retryAfterMs ?? poll) +
     Math.round(Math.random() * Math.min(GATEWAY_RETRY_JITTER_MS, state.baseDelayMs));
-  const left = GATEWAY_MODEL_LOADING_MAX_WAIT_MS - (state.loadingWaitedMs ?? 0);
+  const most =
+    state.stepBudgetMs !== undefined && state.stepBudgetMs > 0
+      ? Math.min(GATEWAY_MODEL_LOADING_MAX_WAIT_MS, state.stepBudgetMs)
+      : GATEWAY_MODEL_LOADING_MAX_WAIT_MS;
+  const left = most - (state.loadingWaitedMs ?? 0);
   const limitMs = state.deadlineAtMs === undefined ? left : Math.min(left, state.deadlineAtMs - Date.now());
   if (waitMs > limitMs) throw err;
   return waitMs;
