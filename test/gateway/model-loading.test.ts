@@ -88,3 +88,16 @@ it("waiting for a loading model never outlasts the step's own time limit", async
   expect(err.reason).toBe('model_loading');
   expect(gw.requests).toHaveLength(1);
 });
+
+for (const message of [
+  'llama runner process has terminated: error loading model: unable to load model: /root/.ollama/models/blobs/sha256-6a0746a1ec1a',
+  'failed to load model: Failed loading model',
+]) {
+  it(`a load that failed is not a model still loading: ${message.slice(0, 40)}`, async () => {
+    gw.script({ kind: 'error', status: 500, body: { error: message } }, answer);
+    const err = await gatewayFailure(
+      callGateway(configFor(gw.url, { maxRetries: 0 }), { messages: userSays('water?') }),
+    );
+    expect(err.reason).toBe('upstream_error');
+  });
+}

@@ -46,10 +46,11 @@ const WRONG_ENDPOINT =
 /**
  * Wording of a server still loading its model: llama.cpp's server "Loading model", Hugging Face's
  * "Model … is currently loading". It will answer once loaded, which takes longer than a momentary
- * failure's retries.
+ * failure's retries. A load that failed ("error loading model: unable to load model" from Ollama and
+ * llama.cpp, a broken or unsupported model file) is not in progress and is not among them.
  */
 const MODEL_LOADING =
-  /\bloading model\b|\b(?:model|it) is (?:still |currently )?loading\b|\bis currently loading\b/i;
+  /(?<!(?:error|fail(?:ed|ure)?|unable to|cannot|can't|could not|couldn't|while)\s+)\bloading model\b|\b(?:model|it) is (?:still |currently )?loading\b|\bis currently loading\b/i;
 
 /** Which well-known, self-healing 400 this is, if any. */
 function badRequestReason(text: string): string | undefined {
