@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import type { RecordedRequest, ScriptStep } from '../helpers/scripted-gateway.js';
-import { configFor, gatewayFailure, userSays } from './support.js';
+import { configFor, gatewayFailure, recordHooks, userSays } from './support.js';
 import { scriptedGatewayPerTest } from './wire.js';
 
 const gw = scriptedGatewayPerTest();
@@ -54,4 +54,19 @@ it('a streamed answer that stalls is still cut off by the call time limit', asyn
     callGateway(configFor(gw.url, { callTimeoutMs: 300 }), { messages: userSays('title?') }),
   );
   expect(err.kind).toBe('timeout');
+});
+
+it('the stream of an unstreamed request shows nothing, so a stream cut half-way is asked again', async () => {
+  const message = 'parameter.enable_thinking must be set to false for non-streaming calls';
+  gw.script(
+    { kind: 'decide', choose: onlyStreamed(message) },
+    { kind: 'decide', choose: onlyStreamed(message, { kind: 'drop', afterText: 'Water intake' }) },
+    { kind: 'decide', choose: onlyStreamed(message) },
+  );
+  const r = recordHooks();
+  const cfg = configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 });
+  const result = await callGateway(cfg, { messages: userSays('title?') }, r.hooks);
+  expect(result.text).toBe('Water intake this week');
+  expect(r.tokens).toEqual([]);
+  expect(gw.requests).toHaveLength(3);
 });

@@ -146,7 +146,11 @@ export async function callGateway(
     attempts++;
     try {
       const sendAs = { ...transport, keyInHeader: caps.keyInHeader };
-      const result = await attempt(url, sendAs, timeouts, body, hooks, progress, signal);
+      // a request the caller asked unstreamed shows nothing while its stream arrives
+      const shown = restreamed
+        ? { ...hooks, onToken: undefined, onReasoning: undefined, onRetract: undefined }
+        : hooks;
+      const result = await attempt(url, sendAs, timeouts, body, shown, progress, signal);
       if (result.inlineReasoning === 'bare') {
         // the model opens its reasoning in the prompt: hold its next replies until the closing tag
         memory.learn(url.origin, config.model, { reasoningStartsInside: true });
@@ -169,7 +173,9 @@ export async function callGateway(
       }
       // a refusal reported after answer text went out is not repaired: the text would show twice;
       // a malformed answer is the model's slip, not a refusal of anything we sent
-      const repairable = !progress.emittedText && err.reason !== 'malformed_output';
+      // text of a request the caller asked unstreamed went nowhere: asking again repeats nothing
+      const shownText = progress.emittedText && !restreamed;
+      const repairable = !shownText && err.reason !== 'malformed_output';
       const target = { origin: url.origin, model: config.model, memory };
       if (repairable && repairRefusal(err, body, repairs, target, caps)) {
         logFailure(err, { next: 'repair' });
@@ -191,7 +197,7 @@ export async function callGateway(
           maxRetries,
           baseDelayMs,
           deadlineAtMs: config.deadlineAtMs,
-          emittedText: progress.emittedText,
+          emittedText: shownText,
           loadingWaitedMs,
           stepBudgetMs: stepBudgetMs(config),
         });
