@@ -221,11 +221,14 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
   for (const file of csvFiles(body, contentType)) {
     const rows = csvRows(file);
     if (rows.length === 0) continue;
-    const first = rows[0].map((h) => headerOf(h).name.toLowerCase());
+    const heads = rows[0].map(headerOf);
+    const first = heads.map((h) => h.name.toLowerCase());
     if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
       payload.workouts.push(...workoutObjects(rows));
       recognised = true;
-    } else if (first[0] === 'date/time' || first[0] === 'date') {
+    } else if ((first[0] === 'date/time' || first[0] === 'date') && heads.slice(1).some((h) => h.units)) {
+      // the app names every metric column with its unit in brackets (`Step Count (count)`): a
+      // table of dates and bare names (`Date,Steps`) is someone else's CSV
       payload.metrics.push(...metricBlocks(rows, warnings));
       recognised = true;
     } else
