@@ -22,8 +22,8 @@ import type { Card, CardRegistry } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { fileStamp, type PreparedData, readLargeFile, rowText } from './large-file-read.js';
 import {
-  backupFileName,
   contentHash,
+  freeBackupPath,
   isManifestFileName,
   type ManifestBody,
   serializeManifest,
@@ -199,7 +199,7 @@ export class CardLoader {
       try {
         const incoming = normaliseImportedData(data);
         if (incoming.rescued) warnings.push(rescuedWarning(file, id));
-        const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
+        const backup = freeBackupPath(this.dataDir, path.basename(file));
         writeFileAtomic(backup, read.text);
         const write = () => this.store.replace(id, incoming.data, 'file', 'import');
         finalHash = this.importData(file, id, body, backup, write, hash, hash);
@@ -258,7 +258,7 @@ export class CardLoader {
     if (pre) return pre;
     this.largeFile = file;
     const before = this.registry.byFile(file);
-    const backup = path.join(this.dataDir, backupFileName(path.basename(file)));
+    const backup = freeBackupPath(this.dataDir, path.basename(file));
     const knownHash = before && !this.failed.has(file) ? before.hash : undefined;
     const read = await readLargeFile({ file, knownHash, backup });
     const current = this.registry.byFile(file);

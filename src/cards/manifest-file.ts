@@ -4,6 +4,8 @@
  * live in the store. Unknown keys pass through untouched.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** A manifest object without its `data` block. Keys other than the known ones pass through. */
 export type ManifestBody = Record<string, unknown> & {
@@ -49,4 +51,17 @@ export function backupFileName(name: string, now = new Date()): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${name}.${stamp}.json`;
+}
+
+/**
+ * Where to keep the backup of the file `name` in `dir`: `<name>.<UTC stamp>.json`, or
+ * `<name>.<stamp>-2.json`, `-3` … when a backup of the same second is there already, so a file
+ * imported twice within a second never overwrites the first copy kept.
+ */
+export function freeBackupPath(dir: string, name: string, now = new Date()): string {
+  const base = backupFileName(name, now).slice(0, -'.json'.length);
+  for (let n = 1; ; n++) {
+    const candidate = path.join(dir, n === 1 ? `${base}.json` : `${base}-${n}.json`);
+    if (!fs.existsSync(candidate)) return candidate;
+  }
 }

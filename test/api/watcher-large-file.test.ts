@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backupFileName } from '../../src/cards/manifest-file.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -225,5 +226,31 @@ describe('a large card file dropped into the data folder', () => {
       s = undefined;
       box.remove();
     }
+  });
+});
+
+describe('the copy kept of a card file dropped in with its data', () => {
+  it('never overwrites an earlier copy of the same second (two drops within a second keep both originals)', async () => {
+    s = await startServer();
+    // copies already there for this second and the next few, as a drop a moment ago leaves them
+    const now = Date.now();
+    const earlier = [0, 1, 2, 3, 4].map((k) =>
+      path.join(server().dataDir, backupFileName('big.json', new Date(now + k * 1000))),
+    );
+    for (const f of earlier) fs.writeFileSync(f, 'the original of an earlier drop');
+    for (const [rows, done] of [
+      [20, 20],
+      [ROWS, ROWS],
+    ]) {
+      drop(bigManifest(rows));
+      for (let i = 0; i < 1200 && (await listedRows()) !== done; i++) await sleep(50);
+      expect(await listedRows()).toBe(done);
+    }
+    for (const f of earlier) expect(fs.readFileSync(f, 'utf8')).toBe('the original of an earlier drop');
+    const kept = fs
+      .readdirSync(server().dataDir)
+      .filter((n) => n.startsWith('big.json.') && !earlier.includes(path.join(server().dataDir, n)));
+    expect(kept).toHaveLength(2);
+    for (const n of kept) expect(n).toMatch(/^big\.json\.\d{8}T\d{6}Z-\d+\.json$/);
   });
 });
