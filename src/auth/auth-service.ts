@@ -5,7 +5,7 @@
  *
  * Storage: small JSON files under HEALTH_HOME, not the SQLite database, written atomically with
  * mode 0600 in 0700 folders: `credentials/` (webauthn.json, invites.json, agent-tokens.json) and
- * `sessions/` (webauthn.json, auth-events.log). Why files: the reference keeps them there
+ * `sessions/` (webauthn.json, auth-events.log). Why files: the home's layout keeps them there
  * (README.md layout), they stay out of the card database that backups and exports
  * copy ("Never exported: credentials/, sessions/"), they get their own
  * restrictive modes, and there are a handful of records, not millions. Every secret is stored as

@@ -1,8 +1,7 @@
 /**
- * `meta.category`. The reference names a closed enum and silently drops
- * anything else at load, but the shipped examples carry "health" and "example" and every field of
+ * `meta.category`. A closed list of categories would drop anything else at load, but the shipped examples carry "health" and "example" and every field of
  * them must survive. Decision: accept any lowercase slug (`[a-z0-9-]`, 1..32 characters) and keep
- * the reference enum as `KNOWN_CATEGORIES` for features that need it (combination suggestions,
+ * the usual categories as `KNOWN_CATEGORIES` for features that need it (combination suggestions,
  * HAE auto-fill).
  */
 import { MAX_CATEGORY_CHARS } from '../limits.js';

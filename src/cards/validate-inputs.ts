@@ -17,8 +17,8 @@ import {
 import { duplicateKeyIssues, inputOptionIssues } from './validate-input-options.js';
 
 /**
- * Input types the renderers know (docs/MANIFEST-SCHEMA.md table, plus `chips` / `chips-multi`, which
- * the reference mentions from later e2e specs). An unknown type is invalid on create/patch and the
+ * Input types the renderers know (docs/MANIFEST-SCHEMA.md table, plus `chips` / `chips-multi`, the
+ * tap-to-pick inputs the web app renders). An unknown type is invalid on create/patch and the
  * input is dropped at load.
  */
 export const INPUT_TYPES = [

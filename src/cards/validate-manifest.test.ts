@@ -146,7 +146,7 @@ describe('validateForCreate: invalid (422)', () => {
     ]);
   });
 
-  it('uses the reference prefixes', () => {
+  it('uses the documented id prefixes', () => {
     const { invalid } = validateForCreate(
       good({
         ingest: { source: 'x', metric: 'y' },

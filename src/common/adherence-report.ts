@@ -5,7 +5,7 @@
  * schedule engine (src/common/schedule.ts: due days, doses per day, check-offs). Shared by the
  * browser and the server: no Node imports.
  *
- * Rules (where the reference is silent, what a person expects):
+ * Rules (what a person reading the report expects):
  * - The window is the `windowDays` (default 30) days ending on the day the report is drawn for.
  *   That day counts only the doses already taken: a dose due this evening is not "missed" at noon.
  * - An item counts from the day it was tracked (`trackedSince`: its schedule's start, else its

@@ -3,7 +3,7 @@
  * header, format?}]`, `sort: {field, dir}`): the columns read leniently, the rows sorted, and each
  * cell as text. Shared by the browser and the server: no Node imports.
  *
- * `format` is not defined by the reference; these are read (anything else shows the value as is):
+ * `format` has no fixed list; these are read (anything else shows the value as is):
  * - `date`: a `YYYY-MM-DD` day as "20 Apr 2026" (a calendar date, never shifted by a time zone;
  *   a day not in the calendar, "2026-13-45", shows as written);
  * - `number`, or `round(N)` / `number(N)`: a number without float artefacts, or with N decimals;

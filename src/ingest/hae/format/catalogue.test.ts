@@ -19,7 +19,7 @@ const DOCUMENTED_KEYS = [
   'workouts',
 ];
 
-/** Every name of docs/HEALTH-AUTO-EXPORT.md, including the reference-server enum spellings. */
+/** Every name of docs/HEALTH-AUTO-EXPORT.md, including the older servers' enum spellings. */
 const HAE_FORMAT_NAMES =
   `active_energy basal_energy_burned apple_exercise_time apple_move_time apple_stand_hour
 apple_stand_time step_count walking_running_distance cycling_distance swimming_distance
