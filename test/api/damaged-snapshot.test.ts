@@ -10,8 +10,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
 import { dailyDue } from '../../src/data/backups.js';
-import { importJobEnd } from '../helpers/import-job.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { importJobEnd, serverWithSnapshot } from '../helpers/import-job.js';
+import type { TestServer } from '../helpers/server.js';
 
 const T = 'damaged-snapshot-token';
 let s: TestServer;
@@ -23,18 +23,7 @@ const ids = async () =>
   (await api('/api/manifests')).body.entries.map((e: { id: string }) => e.id).sort() as string[];
 
 beforeEach(async () => {
-  s = await startServer({ env: { AGENT_API_TOKEN: T } });
-  const r = await api('/api/manifests', {
-    json: {
-      $schema: 'klebb.datafile.v1',
-      meta: { id: 'w', label: 'W' },
-      data: [{ date: '2026-04-01', kg: 80 }],
-    },
-  });
-  expect(r.status, r.text).toBe(201);
-  const snap = await api('/api/backups', { method: 'POST' });
-  expect(snap.status, snap.text).toBe(201);
-  snapshot = snap.body.snapshot.name;
+  ({ s, snapshot } = await serverWithSnapshot(T));
 });
 afterEach(async () => {
   await s.close();

@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importJobEnd } from '../helpers/import-job.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { importJobEnd, serverWithSnapshot } from '../helpers/import-job.js';
+import type { TestServer } from '../helpers/server.js';
 
 const T = 'restore-hand-edit-token';
 let s: TestServer;
@@ -21,18 +21,7 @@ const fileOf = (name: string) => path.join(s.dataDir, name);
 const unfinished = '{"$schema":"klebb.datafile.v1","meta":{"id":"w","label":"half typed';
 
 beforeEach(async () => {
-  s = await startServer({ env: { AGENT_API_TOKEN: T } });
-  const r = await api('/api/manifests', {
-    json: {
-      $schema: 'klebb.datafile.v1',
-      meta: { id: 'w', label: 'W' },
-      data: [{ date: '2026-04-01', kg: 80 }],
-    },
-  });
-  expect(r.status, r.text).toBe(201);
-  const snap = await api('/api/backups', { method: 'POST' });
-  expect(snap.status, snap.text).toBe(201);
-  snapshot = snap.body.snapshot.name;
+  ({ s, snapshot } = await serverWithSnapshot(T));
 });
 afterEach(async () => {
   await s.close();
