@@ -22,14 +22,21 @@ export interface Appender {
 export function appender(
   client: HttpClient,
   path: string,
-  opts: { bodyOf: (row: { date: string; kg: number }) => unknown; firstRow: number; token?: string },
+  opts: {
+    bodyOf: (row: { date: string; kg: number }) => unknown;
+    firstRow: number;
+    /** The index of the next row, when appenders share one counter (else firstRow, firstRow + 1, ...). */
+    next?: () => number;
+    token?: string;
+  },
 ): Appender {
   let i = opts.firstRow;
+  const next = opts.next ?? (() => i++);
   let done = 0;
   let last: HttpResult | undefined;
   return {
     async append() {
-      const r = await client.request(path, { json: opts.bodyOf(weightRow(i++)), token: opts.token });
+      const r = await client.request(path, { json: opts.bodyOf(weightRow(next())), token: opts.token });
       last = expectStatus(r, 201, `append to ${path}`);
       done++;
       return r.ms;

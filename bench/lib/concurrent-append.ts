@@ -65,11 +65,14 @@ export async function concurrentAppends(
   const setups = targets.map((t) => {
     const clients = Array.from({ length: opts.clients }, () => new HttpClient(t.url));
     all.push(...clients);
-    // every client's rows get their own range of dates, after the seeded ones
-    const apps: Appender[] = clients.map((c, k) =>
+    // the clients share one row counter: rows arrive in day order, after the seeded ones, as a
+    // household's phones logging today would send them
+    let nextRow = t.firstRow;
+    const apps: Appender[] = clients.map((c) =>
       appender(c, t.path, {
         bodyOf: (row) => ({ value: row }),
-        firstRow: t.firstRow + k * 1_000_000,
+        firstRow: t.firstRow,
+        next: () => nextRow++,
         token: BENCH_TOKEN,
       }),
     );

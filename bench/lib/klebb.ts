@@ -81,14 +81,20 @@ export function weightManifest(id: string, label = `Weight ${id}`): Record<strin
 const DAY_MS = 86_400_000;
 const EPOCH = Date.UTC(1900, 0, 1);
 
-/** Date (YYYY-MM-DD) of row `i`: one day apart from 1900-01-01 (a million rows reach year 4637). */
+/** Date (YYYY-MM-DD) of day `i` counted from 1900-01-01. */
 export function rowDate(i: number): string {
   return new Date(EPOCH + i * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Row `i` of a weight card: `{date, kg}`. */
+/**
+ * Weight rows logged per day: Klebb takes days from 1900 to 2099 only (73 049 of them), so a
+ * million rows and the appends after them share days, each row still on or after the last.
+ */
+const ROWS_PER_DAY = 16;
+
+/** Row `i` of a weight card: `{date, kg}`, in day order (ROWS_PER_DAY a day from 1900-01-01). */
 export function weightRow(i: number): { date: string; kg: number } {
-  return { date: rowDate(i), kg: 60 + ((i * 7) % 400) / 10 };
+  return { date: rowDate(Math.floor(i / ROWS_PER_DAY)), kg: 60 + ((i * 7) % 400) / 10 };
 }
 
 /** `n` rows starting at row index `from`. */
