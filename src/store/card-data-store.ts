@@ -712,7 +712,12 @@ export class CardDataStore {
   ): number {
     const kept = Array.isArray(data) ? this.keepHead(cardId, Math.min(unchanged, data.length)) : 0;
     if (kept === 0) this.q.deleteRows.run(cardId);
-    const after = data === undefined ? undefined : JSON.stringify(data);
+    // an array's rows are serialised once: each for its own row, joined for the change log
+    const rowTexts = Array.isArray(data)
+      ? Array.from(data, (el) => JSON.stringify(el ?? null) ?? 'null')
+      : undefined;
+    const after =
+      data === undefined ? undefined : rowTexts ? `[${rowTexts.join(',')}]` : JSON.stringify(data);
     const version = this.changes.record(cardId, actor, op, path, before, after);
     const now = new Date().toISOString();
     if (data === undefined) {
@@ -720,9 +725,7 @@ export class CardDataStore {
     } else if (Array.isArray(data)) {
       // after the kept rows: positions go on from the last kept one (positions may have gaps)
       let pos = kept === 0 ? 0 : ((this.q.maxPos.get(cardId) as number | null) ?? -1) + 1;
-      for (let i = kept; i < data.length; i++) {
-        this.q.insertRow.run(cardId, pos++, JSON.stringify(data[i] ?? null));
-      }
+      for (let i = kept; i < data.length; i++) this.q.insertRow.run(cardId, pos++, (rowTexts as string[])[i]);
       this.q.upsertState.run(cardId, 'array', null, data.length, version, now);
     } else {
       this.q.upsertState.run(cardId, 'value', after, countOf(data), version, now);

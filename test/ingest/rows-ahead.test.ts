@@ -1,5 +1,5 @@
 /**
- * RowsAhead (src/ingest/apple-health/rows-ahead.ts): card rows made while an export's samples are
+ * RowsAhead (src/ingest/hae/rows-ahead.ts): card rows made while an export's samples are
  * stored must be the rows a read-back of the stored samples makes, date by date, whatever was
  * stored before, re-sent, or read out of order; dates it cannot vouch for are read back.
  */
@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { RowsAhead } from '../../src/ingest/apple-health/rows-ahead.js';
-import { prepareRows } from '../../src/ingest/hae/cards.js';
+import { prepareRows, rowsForDates, rowsWithAhead } from '../../src/ingest/hae/cards.js';
 import { type CatalogueEntry, resolveMetric } from '../../src/ingest/hae/format/catalogue.js';
 import type { Sample } from '../../src/ingest/hae/format/sample.js';
 import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { RowsAhead } from '../../src/ingest/hae/rows-ahead.js';
 import { HaeSampleStore } from '../../src/ingest/hae/sample-store.js';
 import { MIGRATION_STEPS } from '../../src/migration-steps.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
@@ -114,4 +114,38 @@ it('a date whose stored count changed since its row was made is read back', asyn
   const made = await prepareRows(st, heart, dates, ahead);
   expect(made.rows).toEqual((await prepareRows(st, heart, dates)).rows);
   expect(made.counts.get('2024-01-05')).toBe(9);
+});
+
+it("stamps written in UTC are read on the person's clock, as the read-back reads them", () => {
+  const zone = 'America/New_York';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-ahead-'));
+  dirs.push(dir);
+  const db = openDatabase(path.join(dir, 'klebb.db'), { steps: MIGRATION_STEPS });
+  dbs.push(db);
+  const st = new HaeSampleStore(db, () => zone);
+  const steps = entry('step_count');
+  // a day's total stamped at the person's midnight (05:00 UTC) beside hourly counts of the same
+  // watch: whether it is the day's total (else one more hour to add up) depends on the clock
+  const data: Record<string, unknown>[] = [];
+  for (let d = 2; d <= 6; d++) {
+    const day = String(d).padStart(2, '0');
+    data.push({ date: `2024-01-${day}T05:00:00Z`, qty: 9000 + d, source: 'Watch' });
+    for (let h = 6; h < 18; h += 2)
+      data.push({
+        date: `2024-01-${day}T${String(h + 5).padStart(2, '0')}:00:00Z`,
+        qty: 400 + h,
+        source: 'Watch',
+      });
+  }
+  const samples = extractSamples(
+    { metrics: [{ name: 'step_count', units: 'count', data }], workouts: [], warnings: [] },
+    undefined,
+    undefined,
+    zone,
+  ).samples;
+  const ahead = new RowsAhead([steps], zone);
+  const dates = storeAll(st, ahead, [samples]);
+  expect(ahead.covers('step_count')).toBe(true);
+  expect(ahead.get('step_count', '2024-01-04')?.samples).toBe(7);
+  expect(rowsWithAhead(st, steps, dates, ahead)).toEqual(rowsForDates(st, steps, dates));
 });

@@ -19,10 +19,10 @@ import { MIGRATION_STEPS } from '../../migration-steps.js';
 import { openDatabase } from '../../store/database.js';
 import type { Subscription } from '../hae/cards.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
+import { RowsAhead } from '../hae/rows-ahead.js';
 import { HaeSampleStore } from '../hae/sample-store.js';
 import { APPLE_HEALTH_ORIGIN, type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
 import { type ExportRead, readAppleHealthExport } from './read-export.js';
-import { RowsAhead } from './rows-ahead.js';
 
 /** What the worker is asked to do (its `workerData`). */
 export interface ImportJob {
@@ -87,8 +87,11 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
       const entry = resolveMetric(metric);
       if (entry) subs.push({ cardId, metric, entry });
     }
-    // the cards' rows are made as the samples are stored, not read back afterwards (rows-ahead.ts)
-    const ahead = new RowsAhead(subs.map((s) => s.entry));
+    // the cards' rows are made as the samples are stored, not read back afterwards (hae/rows-ahead.ts)
+    const ahead = new RowsAhead(
+      subs.map((s) => s.entry),
+      samples.timeZone(),
+    );
     let last = 0;
     const read = await readAppleHealthExport(
       push,

@@ -19,10 +19,10 @@ import type { MetricBlock } from '../hae/format/payload.js';
 import { dedupKeyOf, type Sample, SkipCounter } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
+import type { RowsAhead } from '../hae/rows-ahead.js';
 import type { PushRun } from '../hae/service.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
-import type { RowsAhead } from './rows-ahead.js';
 import { decoderFor, type PieceDecoder } from './text-decoding.js';
 import { BareAmpersands, notXml, TagWatch } from './xml-repair.js';
 
@@ -111,7 +111,7 @@ function asRawSample(s: Sample): Sample {
  * @param countsFile where the identical-sample counts not in use wait (created when needed,
  *   removed before returning; a path of the import's own, see occurrence-windows.ts).
  * @param onRead called after each chunk with the bytes read so far and the records read.
- * @param ahead given the samples as they are stored, to make card rows from them (rows-ahead.ts);
+ * @param ahead given the samples as they are stored, to make card rows from them (hae/rows-ahead.ts);
  *   finished when the file is read.
  * @throws when the file cannot be read or a write fails; XML problems are warnings, not errors.
  */

@@ -20,7 +20,7 @@ import { HAE_FILL_DATES_PER_READ, HAE_FILL_SAMPLES_PER_READ } from './env.js';
 import { aggregateRows, type HaeRow } from './format/aggregate.js';
 import { type CatalogueEntry, resolveMetric } from './format/catalogue.js';
 import { byDate } from './format/rows.js';
-import { type PhoneRowBook, planRows } from './phone-rows.js';
+import { canonicalJson, type PhoneRowBook, planRows } from './phone-rows.js';
 import type { HaeSampleStore } from './sample-store.js';
 
 /** The change-log actor of every write made by ingestion. */
@@ -237,16 +237,7 @@ export async function prepareRows(
     }
     return { rows, counts: plan.counts, asOf };
   }
-  const sorted = [...new Set(dates)].sort();
-  const counts = store.countsByDate(entry.reads, entry.kind === 'sleep' ? withNeighbours(sorted) : sorted);
-  const rows: HaeRow[] = [];
-  // a date whose row was made from exactly the samples stored now is not read back
-  const todo = sorted.filter((d) => {
-    const ahead = made.get(entry.key, d);
-    if (!ahead || ahead.samples !== counts.get(d)) return true;
-    if (ahead.row) rows.push(ahead.row);
-    return false;
-  });
+  const { rows, counts, todo } = splitAhead(store, entry, dates, made);
   for (const chunk of planFill(store, entry, todo).chunks) {
     rows.push(...rowsOfChunk(store, entry, chunk));
     await yieldToLoop();
@@ -255,11 +246,48 @@ export async function prepareRows(
 }
 
 /**
+ * rowsForDates where rows were made ahead (`made`): a date whose row was made from exactly the
+ * samples stored now takes that row; the other dates are read back.
+ */
+export function rowsWithAhead(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: Iterable<string>,
+  made: RowsMadeAhead,
+): HaeRow[] {
+  if (made.covers && !made.covers(entry.key)) return rowsForDates(store, entry, dates);
+  const { rows, todo } = splitAhead(store, entry, dates, made);
+  for (const chunk of planFill(store, entry, todo).chunks) rows.push(...rowsOfChunk(store, entry, chunk));
+  return byDate(rows);
+}
+
+/** The rows made ahead that still hold (their date's stored sample count is unchanged), and the dates to read back. */
+function splitAhead(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: Iterable<string>,
+  made: RowsMadeAhead,
+): { rows: HaeRow[]; counts: Map<string, number>; todo: string[] } {
+  const sorted = [...new Set(dates)].sort();
+  const counts = store.countsByDate(entry.reads, entry.kind === 'sleep' ? withNeighbours(sorted) : sorted);
+  const rows: HaeRow[] = [];
+  const todo = sorted.filter((d) => {
+    const ahead = made.get(entry.key, d);
+    if (!ahead || ahead.samples !== counts.get(d)) return true;
+    if (ahead.row) rows.push(ahead.row);
+    return false;
+  });
+  return { rows, counts, todo };
+}
+
+/**
  * Rows of some dates made ahead (the Apple Health import makes them as it stores the samples):
  * `samples` is how many samples the row was made from, the stored count the date must still have.
  */
 export interface RowsMadeAhead {
   get(key: string, date: string): { row: HaeRow | undefined; samples: number } | undefined;
+  /** False when no row of the entry `key` is made ahead (all its dates are read back). */
+  covers?(key: string): boolean;
 }
 
 /** True when every date of `prepared` still holds as many samples as when its rows were made. */
@@ -428,7 +456,8 @@ export function restorableDays(
  * affected dates and upsert them. `affected` maps a sample metric (catalogue `reads` key) to dates;
  * `restore` adds days per card id (restorableDays).
  * A card that fails is reported with a note; the others are still filled. `prepared` rows (by
- * card id, from prepareRows) are written as they are when no sample arrived since they were made.
+ * card id, from prepareRows) are written as they are when no sample arrived since they were made;
+ * `made`: rows made as the push's samples were stored, used where they still hold (rowsWithAhead).
  * @returns one result per subscribed card whose metric was in `present` (the push's metrics).
  */
 export function fillSubscribers(
@@ -438,6 +467,7 @@ export function fillSubscribers(
   present: ReadonlySet<string>,
   prepared?: ReadonlyMap<string, PreparedRows>,
   restore?: ReadonlyMap<string, ReadonlySet<string>>,
+  made?: RowsMadeAhead,
 ): SubscriberResult[] {
   const results: SubscriberResult[] = [];
   for (const sub of subscriptions(ctx)) {
@@ -453,7 +483,11 @@ export function fillSubscribers(
       // rows made ahead cover the dates with new samples only
       const ready = more ? undefined : prepared?.get(sub.cardId);
       const rows =
-        ready && stillCurrent(store, sub.entry, ready) ? ready.rows : rowsForDates(store, sub.entry, dates);
+        ready && stillCurrent(store, sub.entry, ready)
+          ? ready.rows
+          : made
+            ? rowsWithAhead(store, sub.entry, dates, made)
+            : rowsForDates(store, sub.entry, dates);
       const r = upsertRowsByDate(ctx, store, sub.cardId, rows);
       results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
     } catch (err) {
@@ -552,7 +586,7 @@ export function refillCard(
   const written = ctx.store.transaction(() => {
     if (ctx.store.state(cardId).shape === 'value') return undefined;
     store.forgetPhoneRows(cardId);
-    store.recordPhoneRows(cardId, rows);
+    store.recordPhoneRows(cardId, new Map(rows.map((r) => [r.date, canonicalJson(r)])));
     return ctx.store.replace(cardId, rows, HAE_ACTOR, 'hae-refill');
   });
   if (written === undefined) {

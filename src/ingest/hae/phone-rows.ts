@@ -21,8 +21,8 @@ import type { HaeRow } from './format/rows.js';
 export interface PhoneRowBook {
   /** The recorded rows of `dates` on the card. */
   phoneRows(cardId: string, dates: readonly string[]): Map<string, string>;
-  /** Records `rows` as the phone's rows of their dates on the card. */
-  recordPhoneRows(cardId: string, rows: readonly HaeRow[]): void;
+  /** Records the phone's rows of some dates on the card: date → the row's canonicalJson. */
+  recordPhoneRows(cardId: string, rows: ReadonlyMap<string, string>): void;
   /** Forgets every recorded row of the card (its rows are all written again). */
   forgetPhoneRows(cardId: string): void;
 }
@@ -46,8 +46,11 @@ export interface RowPlan {
   inserted: HaeRow[];
   /** Dates of one-a-day cards where a row the phone did not write was replaced. */
   handReplaced: string[];
-  /** Rows to record as the phone's (written, or already on the card as they are). */
-  record: HaeRow[];
+  /**
+   * Rows to record as the phone's (written, or already on the card as they are), by date, as
+   * canonical JSON: only those whose record changes.
+   */
+  record: Map<string, string>;
 }
 
 /**
@@ -71,20 +74,22 @@ export function planRows(
     if (list) list.push(i);
     else byDay.set(d, [i]);
   });
-  const plan: RowPlan = { replaced: [], inserted: [], handReplaced: [], record: [] };
+  const plan: RowPlan = { replaced: [], inserted: [], handReplaced: [], record: new Map() };
   for (const row of rows) {
     const day = byDay.get(row.date) ?? [];
     const text = canonicalJson(row);
     const record = recorded.get(row.date);
     const phone = record === undefined ? undefined : day.find((i) => canonicalJson(existing[i]) === record);
     if (phone !== undefined) {
-      if (record !== text) plan.replaced.push({ index: phone, row });
-      plan.record.push(row);
+      if (record !== text) {
+        plan.replaced.push({ index: phone, row });
+        plan.record.set(row.date, text);
+      }
       continue;
     }
     // a row the phone wrote before its rows were recorded: equal to the one made now
     if (record === undefined && day.some((i) => canonicalJson(existing[i]) === text)) {
-      plan.record.push(row);
+      plan.record.set(row.date, text);
       continue;
     }
     if (day.length === 0 || several) plan.inserted.push(row);
@@ -92,7 +97,7 @@ export function planRows(
       plan.replaced.push({ index: day[0], row });
       plan.handReplaced.push(row.date);
     }
-    plan.record.push(row);
+    plan.record.set(row.date, text);
   }
   return plan;
 }

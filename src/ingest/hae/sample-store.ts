@@ -14,9 +14,7 @@ import type Database from 'better-sqlite3';
 import { addDays } from '../../common/dates.js';
 import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
-import type { HaeRow } from './format/rows.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
-import { canonicalJson } from './phone-rows.js';
 
 /** What `insert` did. */
 export interface InsertResult {
@@ -369,9 +367,9 @@ export class HaeSampleStore {
     return out;
   }
 
-  /** Records `rows` as the phone's rows of their dates on the card (phone-rows.ts). */
-  recordPhoneRows(cardId: string, rows: readonly HaeRow[]): void {
-    for (const row of rows) this.q.recordPhoneRow.run(cardId, row.date, canonicalJson(row));
+  /** Records the phone's rows of some dates on the card (phone-rows.ts): date → canonical JSON. */
+  recordPhoneRows(cardId: string, rows: ReadonlyMap<string, string>): void {
+    for (const [date, text] of rows) this.q.recordPhoneRow.run(cardId, date, text);
   }
 
   /** Forgets the card's recorded phone rows (its rows are all written again, or it is new). */

@@ -43,6 +43,7 @@ import type { MetricBlock, NormalisedPayload } from './format/payload.js';
 import type { Sample } from './format/sample.js';
 import { type ExtractResult, extractSamples } from './format/samples.js';
 import { recomputePendingRows } from './recompute.js';
+import { RowsAhead } from './rows-ahead.js';
 import { type BlockMemo, HaeSampleStore } from './sample-store.js';
 import { HaeTokenStore } from './token.js';
 import { type RefusedPush, RefusedPushes } from './webhook/refused-pushes.js';
@@ -264,6 +265,8 @@ export class PushRun {
   private idFloor: number | undefined;
   /** Whether another push was under way when this one stored its first sample. */
   private othersOpen = false;
+  /** Card rows made as the samples are stored (a body held in memory), so finishing need not read them back. */
+  private ahead: RowsAhead | undefined;
 
   constructor(
     private readonly svc: PushHost,
@@ -367,6 +370,7 @@ export class PushRun {
     // the memo keeps the days it offered: a re-send answered from it still puts them back
     if (memo) memo.summary.dates = memoDays(samples);
     const r = this.svc.samples.insert(samples, this.id, memo);
+    this.ahead?.stored(samples, r.inserted === samples.length);
     this.received += r.offered;
     this.inserted += r.inserted;
     for (const [metric, dates] of r.affected) {
@@ -541,6 +545,10 @@ export class PushRun {
     bodyKey?: Buffer,
   ): PushSummary & { ingested: Record<string, number> } {
     const events: CardEvent[] = [];
+    this.ahead = new RowsAhead(
+      subscriptions(this.cards).map((s) => s.entry),
+      this.zone,
+    );
     const summary = this.svc.samples.transaction(() => {
       this.addPayload(payload);
       // the body's memo commits with its samples, or not at all; a fresh run counted this body only
@@ -612,9 +620,11 @@ export class PushRun {
     const offered = new Map([...reads].map((m) => [m, this.offeredDays(m)]));
     const restore = restorableDays(cards, offered, this.affected);
     // one push (or one import) is one change set, whatever request or job runs it
+    this.ahead?.finish();
     const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
-      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared, restore),
+      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared, restore, this.ahead),
     );
+    this.ahead = undefined;
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
       if (s.handReplaced) this.warn(handReplacedWarning(s.id, s.handReplaced));

@@ -1,6 +1,6 @@
 /**
- * Card rows made while an export is read, from the samples as they are stored, so that filling
- * the cards afterwards need not read a whole history back from the database.
+ * Card rows made while a push or an export is read, from the samples as they are stored, so that
+ * filling the cards afterwards need not read them back from the database.
  *
  * A card's row of one date is aggregateRows over every stored sample of its metric on that date,
  * in storage order. For the kinds whose row of a date depends on that date's samples alone (all
@@ -17,9 +17,9 @@
  *   differ, and that date is read back as before.
  * Every date not made here is read back from the database: the rows are those the read-back makes.
  */
-import { aggregateRows, type HaeRow } from '../hae/format/aggregate.js';
-import type { CatalogueEntry } from '../hae/format/catalogue.js';
-import type { Sample } from '../hae/format/sample.js';
+import { aggregateRows, type HaeRow } from './format/aggregate.js';
+import type { CatalogueEntry } from './format/catalogue.js';
+import type { Sample } from './format/sample.js';
 
 /** Dates of one metric kept open (not done) at once; the oldest opened is done when another opens. */
 const OPEN_DATES = 3;
@@ -53,8 +53,15 @@ export class RowsAhead {
   private readonly byKey = new Map<string, EntryDates>();
   private openSamples = 0;
 
-  /** @param entries the catalogue entries of the subscribed cards (others are ignored). */
-  constructor(entries: Iterable<CatalogueEntry>) {
+  /**
+   * @param entries the catalogue entries of the subscribed cards (others are ignored).
+   * @param zone the person's IANA zone (undefined: the server's), which dates stamps written in
+   *   UTC, as in the read-back.
+   */
+  constructor(
+    entries: Iterable<CatalogueEntry>,
+    private readonly zone?: string,
+  ) {
     for (const entry of entries) {
       if (!perDate(entry) || this.byKey.has(entry.key)) continue;
       const e: EntryDates = { entry, open: new Map(), done: new Map(), spoilt: new Set() };
@@ -112,7 +119,7 @@ export class RowsAhead {
     const samples = e.open.get(date) as Sample[];
     e.open.delete(date);
     this.openSamples -= samples.length;
-    const rows = aggregateRows(e.entry.key, samples);
+    const rows = aggregateRows(e.entry.key, samples, this.zone);
     e.done.set(date, { row: rows.find((r) => r.date === date), samples: samples.length });
   }
 
@@ -128,6 +135,11 @@ export class RowsAhead {
   /** The file is read: makes the rows of every date still open. */
   finish(): void {
     for (const e of this.byKey.values()) for (const d of [...e.open.keys()]) this.done(e, d);
+  }
+
+  /** True when rows of the entry `key` can be made here (a kind whose row reads its date alone). */
+  covers(key: string): boolean {
+    return this.byKey.has(key);
   }
 
   /** The row made here for `date` of the entry `key`, or undefined when the date must be read back. */
