@@ -13,7 +13,7 @@ const RUN_DAYS_MAX = 40_000;
  * `"2024-03-01/2024-03-05"` for consecutive days, first and last included.
  */
 export function dayRuns(dates: Iterable<string>): string[] {
-  const sorted = [...new Set(dates)].sort();
+  const sorted = ascendingOnce(dates);
   const runs: string[] = [];
   let first: string | undefined;
   let last: string | undefined;
@@ -31,6 +31,16 @@ export function dayRuns(dates: Iterable<string>): string[] {
   }
   close();
   return runs;
+}
+
+/**
+ * `dates` each once, ascending. A push's samples come in date order, so the dates usually are
+ * already: they are then only checked, not sorted.
+ */
+function ascendingOnce(dates: Iterable<string>): string[] {
+  const once = dates instanceof Set ? [...dates] : [...new Set(dates)];
+  for (let i = 1; i < once.length; i++) if (once[i - 1] >= once[i]) return once.sort();
+  return once;
 }
 
 /** Adds every day of `runs` (from dayRuns) to `into`. */
