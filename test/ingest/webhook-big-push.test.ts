@@ -20,10 +20,26 @@ const PER_DAY = 1440;
 const minuteHeartRate = (days: number): string =>
   minuteHeartRateBody(days, { offset: '+0200', avg: (d, m) => 55 + ((d * 31 + m * 7) % 60), spread: [3, 5] });
 
+/** One heart rate reading a day at noon from the phone, on the days minuteHeartRate covers. */
+function phoneReadings(days: number): string {
+  const data = Array.from({ length: days }, (_, d) => ({
+    date: `${new Date(Date.UTC(2025, 5, 1) + d * 86_400_000).toISOString().slice(0, 10)} 12:00:30 +0200`,
+    Min: 70,
+    Avg: 72,
+    Max: 75,
+    source: 'Kim’s iPhone',
+  }));
+  return JSON.stringify({ data: { metrics: [{ name: 'heart_rate', units: 'count/min', data }] } });
+}
+
 describe('a big push keeps the server answering', () => {
   it('answers /healthz sent while the samples are stored and while the card is filled before the push', async () => {
     srv = await startIngestServer({ cards: [['heart', 'heart_rate']] });
     const s = srv;
+    // a reading of every day from the phone, pushed before: the big push's rows of those days are
+    // then made from every stored sample, read back from the database a group of days at a time
+    const earlier = await s.push(phoneReadings(DAYS));
+    expect(earlier.body.samples).toEqual({ received: DAYS, new: DAYS });
     const body = minuteHeartRate(DAYS);
     // the streamed path (spooled to disk), where big bodies go
     expect(Buffer.byteLength(body)).toBeGreaterThan(HAE_INLINE_MAX_BYTES);
@@ -41,7 +57,7 @@ describe('a big push keeps the server answering', () => {
     const sent = new Set<string>();
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        const stored = s.inst.hae.samples.lastId();
+        const stored = s.inst.hae.samples.lastId() - DAYS;
         for (const [name, due] of [
           ['while storing', stored > 0],
           ['while filling', stored >= total],

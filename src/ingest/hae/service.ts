@@ -339,6 +339,19 @@ export class PushRun {
     return this.pushId;
   }
 
+  /**
+   * From now on the subscribed cards' rows are made from the samples as they are stored
+   * (rows-ahead.ts), so finishing reads back only the dates this run did not store whole (and any
+   * date another push added samples to meanwhile). The Apple Health import makes its own, on its
+   * thread.
+   */
+  makeRowsAhead(): void {
+    this.ahead = new RowsAhead(
+      subscriptions(this.cards).map((s) => s.entry),
+      this.zone,
+    );
+  }
+
   /** Adds a warning line (kept up to HAE_MAX_WARNINGS). */
   warn(line: string): void {
     if (this.warnings.length < HAE_MAX_WARNINGS) this.warnings.push(line);
@@ -500,7 +513,8 @@ export class PushRun {
     const subs = subscriptions(this.cards);
     // rows made elsewhere (the import's worker) count only for a card still reading that metric
     const todo = subs.filter((s) => ready?.get(s.cardId)?.metric !== s.entry.key);
-    const prepared = new Map<string, PreparedRows>(await this.prepareFills(todo));
+    this.ahead?.finish();
+    const prepared = new Map<string, PreparedRows>(await this.prepareFills(todo, this.ahead));
     for (const s of subs) {
       const r = ready?.get(s.cardId);
       if (r && r.metric === s.entry.key) prepared.set(s.cardId, r);
@@ -545,10 +559,7 @@ export class PushRun {
     bodyKey?: Buffer,
   ): PushSummary & { ingested: Record<string, number> } {
     const events: CardEvent[] = [];
-    this.ahead = new RowsAhead(
-      subscriptions(this.cards).map((s) => s.entry),
-      this.zone,
-    );
+    this.makeRowsAhead();
     const summary = this.svc.samples.transaction(() => {
       this.addPayload(payload);
       // the body's memo commits with its samples, or not at all; a fresh run counted this body only

@@ -210,6 +210,7 @@ export async function ingestSpooled(
     return shape(replayed, true);
   }
   const run = svc.startPush('hae', bytes);
+  run.makeRowsAhead();
   const blockOpts = {
     chunkPoints: opts.chunkPoints ?? 1000,
     pendingInMemory: opts.pendingInMemory ?? 20_000,
