@@ -7,15 +7,21 @@
  * (status, body and ETag, marked `Idempotent-Replayed: true`) and writes nothing.
  *
  * - Only successful answers are kept: a refused write changed nothing and may be sent again.
- * - Keys are kept per sender (the principal's actor), method and URL, in memory, for
- *   IDEMPOTENCY_KEEP_MS and at most IDEMPOTENCY_MAX_KEYS (the oldest go first): a restart
+ * - Keys are kept per sender (the principal's actor), method and resource (the route with its
+ *   decoded path parameters: `/api/manifests/w%65ight/entries` is the weight card's), in memory,
+ *   for IDEMPOTENCY_KEEP_MS and at most IDEMPOTENCY_MAX_KEYS (the oldest go first): a restart
  *   forgets them, so a retry across a restart writes again.
- * - The same key with another body is 422 IDEMPOTENCY_KEY_REUSED (a client bug: one key, two
- *   different writes); a key that is not 1 to 255 visible ASCII characters is 400 naming
- *   `headers.idempotency-key`. A key may be sent quoted (`"…"`, a structured-field string).
+ * - A retry is the same write when its body and its query parameters are the same as data: the
+ *   order of a JSON object's keys and of the query's parameters does not matter, since HTTP
+ *   clients rebuild both on a retry and may order them differently.
+ * - The same key with another body or other query parameters is 422 IDEMPOTENCY_KEY_REUSED (a
+ *   client bug: one key, two different writes); a key that is not 1 to 255 visible ASCII
+ *   characters is 400 naming `headers.idempotency-key`. A key may be sent quoted (`"…"`, a
+ *   structured-field string).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalJson } from '../common/canonical-json.js';
 import { badRequest, invalid } from '../errors.js';
 import { IDEMPOTENCY_KEEP_MS, IDEMPOTENCY_MAX_KEYS } from '../limits.js';
 
@@ -48,6 +54,16 @@ function keyOf(req: FastifyRequest): string | undefined {
   return key;
 }
 
+/**
+ * The resource a request writes to: its route (`/api/manifests/:id/entries`) and the decoded
+ * values of the route's parameters, so spellings of one URL that differ only in percent-encoding
+ * or query string name one resource.
+ */
+function resourceOf(req: FastifyRequest): string {
+  const route = req.routeOptions.url ?? req.url.split('?')[0];
+  return `${route} ${canonicalJson(req.params ?? {})}`;
+}
+
 /** One pending write with a key: `replay` holds the kept answer of an earlier send of it. */
 export interface OnceWrite {
   replay?: Kept;
@@ -68,16 +84,21 @@ export class IdempotentReplies {
   begin(req: FastifyRequest): OnceWrite {
     const key = keyOf(req);
     if (key === undefined) return { keep: () => {} };
-    const id = `${req.principal?.actor ?? 'local'}\n${req.method} ${req.url}\n${key}`;
+    const id = `${req.principal?.actor ?? 'local'}\n${req.method} ${resourceOf(req)}\n${key}`;
     const fingerprint = createHash('sha256')
-      .update(JSON.stringify(req.body ?? null))
+      .update(canonicalJson({ body: req.body ?? null, query: req.query ?? {} }))
       .digest('base64');
     this.prune();
     const found = this.kept.get(id);
     if (found && found.fingerprint !== fingerprint) {
       throw invalid(
         'this Idempotency-Key was already used for another write; send a new key with each new write',
-        [{ path: `headers.${IDEMPOTENCY_HEADER}`, message: 'was used for a request with another body' }],
+        [
+          {
+            path: `headers.${IDEMPOTENCY_HEADER}`,
+            message: 'was used for a request with another body or other query parameters',
+          },
+        ],
         'IDEMPOTENCY_KEY_REUSED',
       );
     }

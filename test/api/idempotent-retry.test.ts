@@ -160,3 +160,37 @@ describe('POST /api/manifests/:id/rows sent again with its key', () => {
     expect((await rows('bp')).filter((r: { date: string }) => r.date === '2026-04-22')).toHaveLength(2);
   });
 });
+
+describe('a retry spelt another way is the same write', () => {
+  const sevens = async () => (await rows('bp')).filter((r: { date: string }) => r.date === '2026-04-16');
+
+  it('query parameters in another order, body keys in another order, the card id percent-encoded', async () => {
+    const headers = keyed('k-spelt');
+    const first = await person('/api/manifests/bp/entries?source=phone&v=2', {
+      body: '{"entry":{"date":"2026-04-16","sys":131}}',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
+    expect(first.status, first.text).toBe(201);
+    for (const [url, body] of [
+      ['/api/manifests/bp/entries?v=2&source=phone', '{"entry":{"date":"2026-04-16","sys":131}}'],
+      ['/api/manifests/bp/entries?source=phone&v=2', '{"entry":{"sys":131,"date":"2026-04-16"}}'],
+      ['/api/manifests/%62p/entries?source=phone&v=2', '{"entry":{"date":"2026-04-16","sys":131}}'],
+    ]) {
+      const again = await person(url, { body, headers: { ...headers, 'content-type': 'application/json' } });
+      expect(again.status, `${url} ${body}: ${again.text}`).toBe(201);
+      expect(again.headers.get('idempotent-replayed'), url).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    expect(await sevens()).toHaveLength(1);
+  });
+
+  it('other query parameters with the same key are another write: 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    const headers = keyed('k-query');
+    const json = { entry: { date: '2026-04-16', sys: 132 } };
+    expect((await person('/api/manifests/bp/entries?v=1', { json, headers })).status).toBe(201);
+    const other = await person('/api/manifests/bp/entries?v=2', { json, headers });
+    expect(other.status, other.text).toBe(422);
+    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await sevens()).toHaveLength(1);
+  });
+});
