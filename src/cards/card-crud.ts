@@ -20,7 +20,7 @@ import {
   requireCard,
   writeCardManifest,
 } from './card-context.js';
-import { assertRowYears, assertSchemaType } from './card-data.js';
+import { assertRowYears, assertSchemaType, withTrimmedDates } from './card-data.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
@@ -136,7 +136,7 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   // without data a card starts empty in the shape its schema.type asks for (an array by default)
   const wanted = (raw.schema as { type?: unknown } | undefined)?.type;
   const data = hasData
-    ? normaliseDateKeyed(given)
+    ? withTrimmedDates({ manifest: raw as Card['manifest'] }, normaliseDateKeyed(given))
     : wanted === 'object'
       ? {}
       : wanted === undefined || wanted === 'array'

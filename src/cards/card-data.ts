@@ -21,7 +21,7 @@ import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
-import { assertAgentRowDate, assertRowYear, type EntryPlace } from './write-policy.js';
+import { assertAgentRowDate, assertRowYear, type EntryPlace, withTrimmedDate } from './write-policy.js';
 
 /** Options of a data write. */
 export interface WriteOptions {
@@ -69,6 +69,21 @@ export function assertRowYears(card: Pick<Card, 'manifest'>, data: unknown): voi
   data.forEach((row, i) => {
     if (isRowObject(row)) assertRowYear(policy, row, undefined, `data[${i}]`);
   });
+}
+
+/**
+ * A whole data block as a program's write stores it: each row's date without the spaces around
+ * it (withTrimmedDate). Anything but a list of rows is returned as it is.
+ */
+export function withTrimmedDates(card: Pick<Card, 'manifest'>, data: unknown): unknown {
+  if (!Array.isArray(data)) return data;
+  const policy = writePolicyOf(card.manifest.meta);
+  return data.map((row) => withTrimmedDate(policy, row));
+}
+
+/** A row written at the top of `card` as a program's write stores it (withTrimmedDate). */
+function trimmedAtTop<T>(card: Card, topLevelRow: boolean, row: T): T {
+  return topLevelRow ? withTrimmedDate(writePolicyOf(card.manifest.meta), row) : row;
 }
 
 /** Throws 403 unless the card accepts writes (`meta.writeable.fromWebapp === true`). */
@@ -144,7 +159,7 @@ export function checkReplaceData(ctx: CardContext, id: string, data: unknown): u
   }
   const card = requireCard(ctx, id);
   assertWriteable(card);
-  const value = normaliseDateKeyed(data);
+  const value = withTrimmedDates(card, normaliseDateKeyed(data));
   assertSchemaType(card, value);
   if (declaredType(card) === undefined || declaredType(card) === 'array')
     assertRowsData(card, storedRowCount(ctx, id), value);
@@ -189,9 +204,10 @@ function done<T extends { version: number }>(ctx: CardContext, id: string, r: T)
  * etag}`, plus `warnings: [{path, message}]` when a row at the top does not fit the card's form
  * inputs (row-warnings.ts): it is stored all the same.
  */
-export function appendRow(ctx: CardContext, id: string, path: unknown, value: unknown, opts: WriteOptions) {
-  if (value === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
+export function appendRow(ctx: CardContext, id: string, path: unknown, given: unknown, opts: WriteOptions) {
+  if (given === undefined) throw badRequest('value is required', [{ path: 'value', message: 'is required' }]);
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  const value = trimmedAtTop(card, segs.length === 0, given);
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
   checkRowDate(card, segs.length === 0, value, opts, 'value');
   const dayOrder = segs.length === 0 ? rowDayOrder(card, value) : undefined;
@@ -221,13 +237,14 @@ function rowDayOrder(card: Card, value: unknown): { field: string; day: string }
  * A row at the top whose date (the card's date field) moves to another day moves to that day's
  * place on a card kept in day order, as an appended row does, so the last row stays the latest day.
  */
-export function updateRow(ctx: CardContext, id: string, path: unknown, changes: unknown, opts: WriteOptions) {
-  if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) {
+export function updateRow(ctx: CardContext, id: string, path: unknown, given: unknown, opts: WriteOptions) {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw badRequest('changes must be a JSON object (an RFC 7396 merge patch)', [
       { path: 'changes', message: 'must be an object' },
     ]);
   }
   const { card, segs, pathText } = prepareRowWrite(ctx, id, path, opts);
+  const changes = trimmedAtTop(card, segs.length === 1, given);
   checkRowDate(card, segs.length === 1, changes, opts, 'changes');
   const dayField = writePolicyOf(card.manifest.meta).dateField;
   return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor, dayField));

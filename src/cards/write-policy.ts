@@ -22,7 +22,7 @@
  */
 
 import { dateRefusal } from '../common/date-allowance.js';
-import { dayOfDateTime, isIsoDate } from '../common/dates.js';
+import { dayOfDateTime, isIsoDate, isoDateSpelling } from '../common/dates.js';
 import { fieldPath } from '../common/field-path.js';
 import { overGraphemes } from '../common/graphemes.js';
 import { hasValue, type InputDescriptor } from '../common/inputs.js';
@@ -232,9 +232,25 @@ function assertPlausible(day: string, path: string): void {
 }
 
 /**
+ * The day any reader of the rows could file a date field's value under: the text without the
+ * spaces around it read as dayOfDateTime reads it (in `timeZone`), else the date it starts with
+ * (`2100-01-01abc`: charts, the summary and the day order file such a value under its first ten
+ * characters); null when it names no day at all.
+ */
+function readableDay(v: unknown, timeZone: string | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  const text = v.trim();
+  const day = dayOfDateTime(text, timeZone);
+  if (day !== null) return day;
+  const lead = isoDateSpelling(text).slice(0, 10);
+  return isIsoDate(lead) ? lead : null;
+}
+
+/**
  * The year check of a row a program writes (an agent with a token, a whole data block): a date
- * that names a day (dayOfDateTime, filed in `timeZone`) must be within FIRST_PLAUSIBLE_DAY …
- * LAST_PLAUSIBLE_DAY, as for every other write; a date naming no day is left to the warnings
+ * that names a day must be within FIRST_PLAUSIBLE_DAY … LAST_PLAUSIBLE_DAY, as for every other
+ * write. The day is the one any reader could file the value under (readableDay: spaces around it,
+ * or text after it, do not hide `2100-01-01`); a date naming no day is left to the warnings
  * (row-warnings.ts), as such rows are stored.
  * @throws 422 INVALID_ENTRY naming the date field.
  */
@@ -244,8 +260,23 @@ export function assertRowYear(
   timeZone: string | undefined,
   at: EntryPlace,
 ): void {
-  const day = dayOfDateTime(row[policy.dateField], timeZone);
+  const day = readableDay(row[policy.dateField], timeZone);
   if (day !== null) assertPlausible(day, entryPath(at, policy.dateField));
+}
+
+/**
+ * `row` as a program's write stores it: a date field (`policy.dateField`) written with spaces,
+ * tabs or line breaks around a date (`" 2026-04-20"`, `"2026-04-20\n"`, as a spreadsheet cell or
+ * a script pads it) is stored without them, so every reader files the row on that day and the
+ * checks of the day see it. Anything else is returned as it is (the same object).
+ */
+export function withTrimmedDate<T>(policy: WritePolicy, row: T): T {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return row;
+  const v = (row as Record<string, unknown>)[policy.dateField];
+  if (typeof v !== 'string') return row;
+  const text = v.trim();
+  if (text === v || dayOfDateTime(text) === null) return row;
+  return { ...row, [policy.dateField]: text };
 }
 
 /**

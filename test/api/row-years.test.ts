@@ -78,6 +78,57 @@ describe('a row dated outside 1900-01-01 to 2099-12-31', () => {
   });
 });
 
+describe('a date written with spaces around it, or text after it', () => {
+  const PADDED = [
+    ' 2100-01-01',
+    '2100-01-01 ',
+    '\t2100-01-01',
+    '\u00a02100-01-01\n',
+    '2100-01-01abc',
+    '9999-01-01T10:00 ',
+  ];
+
+  it.each(PADDED)('%j is refused like 2100-01-01 on every program write', async (date) => {
+    const add = await agent('/api/manifests/w/rows', { json: { path: '', value: { date, kg: 1 } } });
+    expect(add.status, add.text).toBe(422);
+    expect(paths(add)).toEqual(['body.value.date']);
+    const move = await agent('/api/manifests/w/rows', {
+      method: 'PATCH',
+      json: { path: '[index=0]', changes: { date } },
+    });
+    expect(move.status, move.text).toBe(422);
+    const whole = await agent('/api/manifests/w/data', { json: { data: [...ROWS, { date, kg: 1 }] } });
+    expect(whole.status, whole.text).toBe(422);
+    expect(paths(whole)).toEqual(['body.data[1].date']);
+    const created = await agent('/api/manifests', { json: manifest('n', [{ date, kg: 1 }]) });
+    expect(created.status, created.text).toBe(422);
+    const chat = await t.call('append_row', { id: 'w', path: '', value: { date, kg: 1 } });
+    expect(chat.json.code, chat.content).toBe('INVALID_ENTRY');
+    expect(await rows()).toEqual(ROWS);
+  });
+
+  it('a day within the range is stored without the spaces, so it is filed on its day', async () => {
+    const add = await agent('/api/manifests/w/rows', {
+      json: { path: '', value: { date: ' 2026-01-03', kg: 2 } },
+    });
+    expect(add.status, add.text).toBe(201);
+    const move = await agent('/api/manifests/w/rows', {
+      method: 'PATCH',
+      json: { path: '[index=0]', changes: { date: '2026-01-02\t' } },
+    });
+    expect(move.status, move.text).toBe(200);
+    expect(await rows()).toEqual([
+      { date: '2026-01-02', kg: 70 },
+      { date: '2026-01-03', kg: 2 },
+    ]);
+    const whole = await agent('/api/manifests/w/data', { json: { data: [{ date: '2026-01-05 ', kg: 3 }] } });
+    expect(whole.status, whole.text).toBe(200);
+    expect(await rows()).toEqual([{ date: '2026-01-05', kg: 3 }]);
+    const summary = await agent('/api/summary?from=2026-01-05&to=2026-01-05&cards=w');
+    expect(summary.body.cards[0].rows).toEqual([{ date: '2026-01-05', kg: 3 }]);
+  });
+});
+
 describe('a row dated after today', () => {
   it('is not the latest entry, and does not hide that the card went stale', async () => {
     const today = todayIn('UTC');
