@@ -8,6 +8,11 @@
 export interface FieldStats {
   field: string;
   unit?: string;
+  /**
+   * `day` on a card that adds up its day (`aggregate: "sum"`): the statistics are of the days'
+   * totals and `count` counts days; absent: of the readings, `count` counting readings.
+   */
+  per?: 'day';
   count: number;
   /** The mean, rounded to one decimal more than the most precise reading (no float tail). */
   avg: number;

@@ -12,6 +12,7 @@
 import { adherenceSoFar } from '../common/adherence-report.js';
 import { addDays, dayOfDateTime, todayIn } from '../common/dates.js';
 import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
+import { isRunningTotal } from '../common/day-total.js';
 import { formInputs } from '../common/inputs.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
 import { type ReportItem, reportItems } from '../common/schedule-groups.js';
@@ -243,28 +244,24 @@ export function summariseCard(
     const rows = rowDates(db, card.id, dateField).map((date) => ({ [dateField]: date }));
     out.adherence = adherenceOf(reportItems(rows, { meta: card.meta }), from, to, day, timeZone);
   }
-  // decimals: the most of any reading, so the average is given to one more (the chart's rule)
-  const acc = new Map<string, Stat>();
   // readings written as text ("72.4": a hand-edited file, a script): counted, as the card's chart
   // counts them, in a field that holds numbers (a number input, or a number in another reading)
-  const asText = new Map<string, number[]>();
+  const readings = new Map<string, Reading[]>();
   const seen = new Set<string>();
   const kept: Record<string, unknown>[] = [];
   // rows are dated in the card's date field (`view.dateField`), as its entries and calendar are
-  for (const { row: r, day } of rowsNear(db, card.id, dateField, from, to, timeZone)) {
-    if (day < from || day > to) continue;
+  for (const { row: r, day: rowDay } of rowsNear(db, card.id, dateField, from, to, timeZone)) {
+    if (rowDay < from || rowDay > to) continue;
     out.total++;
     for (const [k, v] of Object.entries(r)) {
       seen.add(k);
-      if (typeof v === 'number') {
-        if (Number.isFinite(v)) acc.set(k, addReading(acc.get(k), v));
-        continue;
-      }
-      const n = typeof v === 'string' ? toFiniteNumber(v) : null;
+      if (k === dateField || k === 'time' || typeof v === 'boolean') continue;
+      const n = typeof v === 'number' || typeof v === 'string' ? toFiniteNumber(v) : null;
       if (n === null) continue;
-      const list = asText.get(k);
-      if (list) list.push(n);
-      else asText.set(k, [n]);
+      const list = readings.get(k);
+      const reading = { day: rowDay, n, typed: typeof v === 'number' };
+      if (list) list.push(reading);
+      else readings.set(k, [reading]);
     }
     kept.push(r);
     if (kept.length > SUMMARY_MAX_ROWS) kept.shift();
@@ -274,10 +271,6 @@ export function summariseCard(
       .filter((i) => NUMBER_INPUTS.includes(i.type))
       .map((i) => i.key),
   );
-  for (const [k, values] of asText) {
-    if (!acc.has(k) && !numberInputs.has(k)) continue;
-    for (const n of values) acc.set(k, addReading(acc.get(k), n));
-  }
   const first = [dateField, 'time'].filter((k) => seen.has(k));
   out.columns = [...first, ...[...seen].filter((k) => !first.includes(k))].map((field) => ({
     field,
@@ -288,14 +281,57 @@ export function summariseCard(
       Object.entries(r).map(([k, v]) => [k, isRecord(v) || Array.isArray(v) ? JSON.stringify(v) : v]),
     ),
   );
-  out.stats = [...acc.entries()].map(([field, a]) => ({
-    field,
-    ...(units.get(field) ? { unit: units.get(field) } : {}),
-    count: a.n,
-    // a sum of decimals grows a float tail (51.239999999999995): round it off
-    avg: cleanNumber(a.sum / a.n, Math.min(MAX_DECIMALS, a.decimals + 1)),
-    min: a.min,
-    max: a.max,
-  }));
+  // a card that adds up its day (water by the glass, steps in parts) is summarised by its days'
+  // totals, as its chart and Today show it; a day not over yet (today, on a running total) is left out
+  const perDay = addsUpItsDay(card.meta);
+  const unfinished = isRunningTotal((card.meta as { view?: unknown }).view, card.meta) ? day : undefined;
+  out.stats = [];
+  for (const [field, list] of readings) {
+    // a field of text alone counts only where the card's form asks a number for it
+    if (!list.some((r) => r.typed) && !numberInputs.has(field)) continue;
+    const a = perDay
+      ? dayTotals(list, unfinished)
+      : list.reduce<Stat | undefined>((s, r) => addReading(s, r.n), undefined);
+    if (!a) continue;
+    out.stats.push({
+      field,
+      ...(units.get(field) ? { unit: units.get(field) } : {}),
+      ...(perDay ? { per: 'day' as const } : {}),
+      count: a.n,
+      // a sum of decimals grows a float tail (51.239999999999995): round it off
+      avg: cleanNumber(a.sum / a.n, Math.min(MAX_DECIMALS, a.decimals + 1)),
+      min: a.min,
+      max: a.max,
+    });
+  }
   return out;
+}
+
+/** One numeric value of a field in a row, with the row's day; `typed` when written as a number. */
+interface Reading {
+  day: string;
+  n: number;
+  typed: boolean;
+}
+
+/** True when the card adds up its day's entries (`aggregate: "sum"` in its view, else in its Trends config). */
+function addsUpItsDay(meta: Record<string, unknown>): boolean {
+  const view = isRecord(meta.view) ? meta.view : {};
+  const trends = isRecord(meta.trends) ? meta.trends : {};
+  return (view.aggregate ?? trends.aggregate) === 'sum';
+}
+
+/**
+ * Statistics of the daily totals of `readings` (each day's values added up, without float
+ * tails), one per day that has readings, leaving out `unfinished` (a day whose total is only so
+ * far); undefined when no day is left.
+ */
+function dayTotals(readings: readonly Reading[], unfinished: string | undefined): Stat | undefined {
+  const totals = new Map<string, number>();
+  for (const r of readings) {
+    if (r.day !== unfinished) totals.set(r.day, (totals.get(r.day) ?? 0) + r.n);
+  }
+  let stat: Stat | undefined;
+  for (const total of totals.values()) stat = addReading(stat, cleanNumber(total));
+  return stat;
 }

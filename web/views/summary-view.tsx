@@ -119,8 +119,11 @@ export function SummaryView() {
               <tbody>
                 {c.stats.map((s) => (
                   <tr key={s.field}>
-                    <th scope="row">{withUnit(s.field, s.unit)}</th>
-                    <td>{s.count}</td>
+                    <th scope="row">
+                      {withUnit(s.field, s.unit)}
+                      {s.per === 'day' ? ', daily total' : ''}
+                    </th>
+                    <td>{s.per === 'day' ? `${s.count} ${s.count === 1 ? 'day' : 'days'}` : s.count}</td>
                     <td>{num(s.avg)}</td>
                     <td>{num(s.min)}</td>
                     <td>{num(s.max)}</td>
