@@ -127,6 +127,7 @@ export async function openInstance(
     stamps: new Map(),
   };
   const user = new UserSettings(layout.home);
+  cards.timeZone = () => user.timeZone();
   // the person's zone dates instants a push writes in UTC (seconds since 1970, `Z`)
   const hae = new HaeIngest({ db, layout, cards, env: config.hae, log, timeZone: () => user.timeZone() });
   const auth = new AuthService(config, opts.auth);

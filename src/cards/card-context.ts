@@ -28,6 +28,8 @@ export interface CardContext {
   stamps?: Map<string, string>;
   /** Runs after a card is created and announced (the HAE service fills a subscribed card from its stored samples). Must not throw. */
   onCreate?: (id: string) => void;
+  /** The person's time zone (the one they reported, else undefined: the server's), for "today" of a write. */
+  timeZone?: () => string | undefined;
 }
 
 function stampOf(file: string): string | undefined {

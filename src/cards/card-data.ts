@@ -9,7 +9,7 @@
  * - A card with `schema.type` set only takes data of that JSON type.
  */
 
-import { isIsoDate } from '../common/dates.js';
+import { isIsoDate, todayIn } from '../common/dates.js';
 import { writePolicyOf } from '../common/write-policy.js';
 import { badRequest, forbidden, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
@@ -21,6 +21,7 @@ import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { assertRowsData, assertRowValue } from './row-shape.js';
 import { rowWarnings } from './row-warnings.js';
+import { maySetSchedules, replacedSchedules } from './schedule-history.js';
 import { assertAgentRowDate, assertRowYear, type EntryPlace, withTrimmedDate } from './write-policy.js';
 
 /** Options of a data write. */
@@ -138,7 +139,9 @@ export function readDataJson(ctx: CardContext, id: string): { json: string; etag
 export function replaceData(ctx: CardContext, id: string, data: unknown, opts: WriteOptions) {
   const value = checkReplaceData(ctx, id, data);
   checkIfMatch(ctx, id, opts.ifMatch);
-  const version = ctx.store.replace(id, value, opts.actor);
+  const { version } = keepingSchedules(ctx, id, '', value, opts, () => ({
+    version: ctx.store.replace(id, value, opts.actor),
+  }));
   ctx.emit({ type: 'data-changed', id, version });
   return { ok: true as const, id, etag: dataEtag(version) };
 }
@@ -193,6 +196,34 @@ function prepareRowWrite(ctx: CardContext, id: string, path: unknown, opts: Writ
   return { card, segs, pathText };
 }
 
+/**
+ * Runs `write` (a write of `payload` at `pathText` of card `id`) and, when it changed an item's
+ * schedule, keeps the old one in the item's `schedule_history` (schedule-history.ts), in the same
+ * transaction and change set. The data is read before and after only when the write may touch a
+ * schedule (maySetSchedules), so a dose ticked off costs nothing more.
+ */
+function keepingSchedules<T extends { version: number }>(
+  ctx: CardContext,
+  id: string,
+  pathText: string,
+  payload: unknown,
+  opts: WriteOptions,
+  write: () => T,
+): T {
+  if (!maySetSchedules(pathText, payload) || ctx.store.state(id).shape === 'none') return write();
+  return ctx.store.groupCommitTransaction(() => {
+    const before = ctx.store.read(id);
+    const r = write();
+    const today = opts.personDay?.today ?? todayIn(ctx.timeZone?.());
+    let version = r.version;
+    for (const kept of replacedSchedules(before, ctx.store.read(id), today)) {
+      const segs = parseRowPath(kept.path);
+      version = ctx.store.update(id, segs, kept.path, { schedule_history: kept.history }, opts.actor).version;
+    }
+    return { ...r, version };
+  });
+}
+
 function done<T extends { version: number }>(ctx: CardContext, id: string, r: T) {
   ctx.emit({ type: 'data-changed', id, version: r.version });
   const { version, ...rest } = r;
@@ -211,7 +242,13 @@ export function appendRow(ctx: CardContext, id: string, path: unknown, given: un
   assertRowValue(card, storedRowCount(ctx, id), segs.length === 0, value);
   checkRowDate(card, segs.length === 0, value, opts, 'value');
   const dayOrder = segs.length === 0 ? rowDayOrder(card, value) : undefined;
-  const r = done(ctx, id, ctx.store.append(id, segs, pathText, value, opts.actor, dayOrder));
+  const r = done(
+    ctx,
+    id,
+    keepingSchedules(ctx, id, pathText, value, opts, () =>
+      ctx.store.append(id, segs, pathText, value, opts.actor, dayOrder),
+    ),
+  );
   // after the commit: the warnings never refuse the row, and worked out here they take no time
   // from the reply, which waits for the flush the commit started anyway
   const warnings = rowWarnings(card.manifest.meta, segs.length === 0, value);
@@ -247,13 +284,25 @@ export function updateRow(ctx: CardContext, id: string, path: unknown, given: un
   const changes = trimmedAtTop(card, segs.length === 1, given);
   checkRowDate(card, segs.length === 1, changes, opts, 'changes');
   const dayField = writePolicyOf(card.manifest.meta).dateField;
-  return done(ctx, id, ctx.store.update(id, segs, pathText, changes, opts.actor, dayField));
+  return done(
+    ctx,
+    id,
+    keepingSchedules(ctx, id, pathText, changes, opts, () =>
+      ctx.store.update(id, segs, pathText, changes, opts.actor, dayField),
+    ),
+  );
 }
 
 /** `remove_row`: removes the one element `path` selects → `{ok, id, removed, row, totalAfter, etag}`. */
 export function removeRow(ctx: CardContext, id: string, path: unknown, opts: WriteOptions) {
   const { segs, pathText } = prepareRowWrite(ctx, id, path, opts);
-  return done(ctx, id, ctx.store.removeRow(id, segs, pathText, opts.actor));
+  return done(
+    ctx,
+    id,
+    keepingSchedules(ctx, id, pathText, null, opts, () =>
+      ctx.store.removeRow(id, segs, pathText, opts.actor),
+    ),
+  );
 }
 
 /**

@@ -57,7 +57,9 @@ export function reportItems(data: unknown, opts: { itemsPath?: unknown; meta?: u
       .filter((d): d is string => typeof d === 'string')
       .map((d) => ({ scheduledDate: dayText(d) ?? d.slice(0, 10), takenAt: d }));
     const name = typeof meta.label === 'string' ? meta.label : 'Schedule';
-    refs = [{ item: { name, schedule: meta.schedule, doses }, index: 0, list: '' }];
+    // the card's earlier schedules, when its schedule was changed: each day judged by its own
+    const history = Array.isArray(meta.schedule_history) ? { schedule_history: meta.schedule_history } : {};
+    refs = [{ item: { name, schedule: meta.schedule, doses, ...history }, index: 0, list: '' }];
   }
   return refs.map((ref, i) => {
     const out: ReportItem = { ref, name: itemName(ref.item, i) };

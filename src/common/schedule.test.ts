@@ -20,6 +20,7 @@ import {
   readSchedule,
   scheduleItems,
   takenCount,
+  trackedSince,
   weekdayNumber,
 } from './schedule.js';
 
@@ -285,6 +286,35 @@ describe('doses', () => {
     expect(a.scheduled).toBeGreaterThan(3600);
     // the same as the last 3660 days asked for alone
     expect(adherence(daily, '2016-04-23', '2026-04-30')).toEqual(a);
+  });
+});
+
+describe('schedule_history: each day by the schedule of that day', () => {
+  // twice a day, morning and evening, until 19 April; once a day on weekdays from 20 April
+  const item = {
+    name: 'Metformin',
+    schedule: { type: 'daily', on_days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], start_date: '2026-04-20' },
+    schedule_history: [
+      {
+        until: '2026-04-19',
+        schedule: { type: 'daily', time_of_day: ['morning', 'evening'], start_date: '2026-04-01' },
+      },
+      { until: 'not a day', schedule: { type: 'as_needed' } },
+    ],
+    doses: [],
+  };
+
+  it('is due and asks for doses as the schedule in force that day says', () => {
+    expect(dosesDue(item, '2026-04-18')).toBe(2); // a Saturday under the old schedule
+    expect(doseSlots(item, '2026-04-19')).toEqual(['morning', 'evening']);
+    expect(isItemDue(item, '2026-04-25')).toBe(false); // a Saturday under the new one
+    expect(dosesDue(item, '2026-04-20')).toBe(1);
+    expect(doseSlots(item)).toEqual(['Dose']);
+  });
+
+  it('counts adherence by each day, and tracking from the first schedule', () => {
+    expect(adherence(item, '2026-04-18', '2026-04-21')).toMatchObject({ scheduled: 6, taken: 0, extra: 0 });
+    expect(trackedSince(item)).toBe('2026-04-01');
   });
 });
 

@@ -24,6 +24,9 @@
  * `timesPerDay` → `times_per_day`, and all of these flat on the item when it has no `schedule`.
  * Item `cycles: [{type: "on"|"off", start, end?}]` limit the days: inside an "off" cycle nothing is
  * due; when "on" cycles exist, only days inside one are. `active: false` items are never due.
+ * An item whose schedule was changed keeps the schedules it had before in `schedule_history:
+ * [{until: "YYYY-MM-DD", schedule: {...}}]`, each in force up to and including its `until`
+ * (`itemAsOf`): a day before the change is judged by the schedule of that day, not today's.
  *
  * Every day count is calendar arithmetic on `YYYY-MM-DD` (UTC midnights, src/common/dates.ts),
  * never local millisecond spans, so 23- and 25-hour days at daylight-saving changes still count
@@ -331,22 +334,58 @@ export function inCycles(item: unknown, date: string): boolean {
   return !hasOn || inOn;
 }
 
+/** One schedule an item had before its schedule changed: in force up to and including `until`. */
+export interface EarlierSchedule {
+  /** The last day it was in force, `YYYY-MM-DD`. */
+  until: string;
+  schedule: Record<string, unknown>;
+}
+
+/** The key of an item's earlier schedules. */
+export const SCHEDULE_HISTORY_KEY = 'schedule_history';
+
 /**
- * Whether an item is due on `date`: not `active: false`, inside its cycles (`inCycles`), and its
- * schedule due (`isDue`).
+ * The item's earlier schedules (`schedule_history`), ordered by `until`; entries without a real
+ * `until` day or a schedule object are passed over.
+ */
+export function earlierSchedules(item: unknown): EarlierSchedule[] {
+  const list = isObject(item) ? item[SCHEDULE_HISTORY_KEY] : undefined;
+  if (!Array.isArray(list)) return [];
+  const out: EarlierSchedule[] = [];
+  for (const e of list) {
+    if (isObject(e) && isIsoDate(e.until) && isObject(e.schedule))
+      out.push({ until: e.until, schedule: e.schedule });
+  }
+  return out.sort((a, b) => (a.until < b.until ? -1 : a.until > b.until ? 1 : 0));
+}
+
+/**
+ * The item as it was scheduled on `date`: with the earlier schedule in force that day (the first
+ * of `schedule_history` whose `until` is on or after it), else the item itself. Everything else
+ * of the item (its name, cycles, doses) is the same.
+ */
+export function itemAsOf(item: unknown, date: string): unknown {
+  const earlier = earlierSchedules(item).find((e) => date <= e.until);
+  return earlier && isObject(item) ? { ...item, schedule: earlier.schedule } : item;
+}
+
+/**
+ * Whether an item is due on `date`: not `active: false`, inside its cycles (`inCycles`), and the
+ * schedule in force that day (`itemAsOf`) due (`isDue`).
  */
 export function isItemDue(item: unknown, date: string): boolean {
   if (!isObject(item) || item.active === false) return false;
-  return inCycles(item, date) && isDue(readSchedule(item), date);
+  return inCycles(item, date) && isDue(readSchedule(itemAsOf(item, date)), date);
 }
 
 /**
  * The doses an item asks for on a due day, as labels in day order: its times of day
  * (`["morning", "evening"]`), then "Dose N" for any further `times_per_day` beyond them; a single
- * unnamed dose is `["Dose"]`.
+ * unnamed dose is `["Dose"]`. With `date`, by the schedule in force that day (`itemAsOf`), else
+ * by its schedule now.
  */
-export function doseSlots(item: unknown): string[] {
-  const s = readSchedule(item);
+export function doseSlots(item: unknown, date?: string): string[] {
+  const s = readSchedule(date === undefined ? item : itemAsOf(item, date));
   const n = Math.max(s.timesPerDay, s.timeOfDay.length);
   if (n === 1 && s.timeOfDay.length === 0) return ['Dose'];
   const out: string[] = [...s.timeOfDay];
@@ -354,9 +393,9 @@ export function doseSlots(item: unknown): string[] {
   return out;
 }
 
-/** How many doses an item is due on `date` (0 when not due). */
+/** How many doses an item is due on `date` (0 when not due), by the schedule in force that day. */
 export function dosesDue(item: unknown, date: string): number {
-  return isItemDue(item, date) ? doseSlots(item).length : 0;
+  return isItemDue(item, date) ? doseSlots(item, date).length : 0;
 }
 
 /** The item's recorded doses (objects only), in the order written. */
@@ -599,14 +638,19 @@ export function groupItems<T extends ScheduleItemRef>(data: unknown, refs: reado
  * filed under their day in `timeZone` (see dayText).
  */
 export function trackedSince(item: unknown, timeZone?: string): string | null {
-  const anchor = readSchedule(item).anchor;
+  // an item whose schedule changed was tracked from the start of its first schedule: the start
+  // of a schedule that replaced it (an every-2-days count begun again) is not where tracking began
+  const earlier = earlierSchedules(item);
+  const anchor = readSchedule(
+    earlier.length > 0 ? { ...(item as object), schedule: earlier[0].schedule } : item,
+  ).anchor;
   if (anchor) return anchor;
   let first: string | null = null;
   for (const d of dosesOf(item)) {
     const day = dayText(d.scheduledDate, timeZone) ?? dayText(d.takenAt, timeZone);
     if (day && (first === null || day < first)) first = day;
   }
-  return first;
+  return first ?? (earlier.length > 0 ? readSchedule(item).anchor : null);
 }
 
 /**

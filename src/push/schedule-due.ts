@@ -26,7 +26,7 @@ export function dueAtTimeOfDay(data: unknown, date: string, timeOfDay: string, t
   const out: DueNames = { due_now: [], missed_earlier: [] };
   const at = order(timeOfDay);
   for (const ref of dueItems(data, date)) {
-    const slots = doseSlots(ref.item);
+    const slots = doseSlots(ref.item, date);
     const taken = takenCount(ref.item, date, timeZone);
     // the short name where the item has one: a reminder is read on a lock screen
     const name = shortItemName(ref.item, ref.index);

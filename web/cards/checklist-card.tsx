@@ -41,9 +41,9 @@ export function ChecklistCard({ card, date }: RendererProps) {
   }
   const due = refs.filter((r) => isItemDue(r.item, date));
   const notDue = refs.filter((r) => !isItemDue(r.item, date));
-  const totalDue = due.reduce((n, r) => n + doseSlots(r.item).length, 0);
+  const totalDue = due.reduce((n, r) => n + doseSlots(r.item, date).length, 0);
   const totalTaken = due.reduce(
-    (n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)),
+    (n, r) => n + Math.min(doseSlots(r.item, date).length, takenCount(r.item, date)),
     0,
   );
   const disabled = !writer.canWrite || writer.refusal !== null;
@@ -72,7 +72,7 @@ export function ChecklistCard({ card, date }: RendererProps) {
                 {g.items.map((ref) => {
                   const name = itemName(ref.item, ref.index);
                   const dose = itemDoseText(ref.item) ?? '';
-                  const slots = doseSlots(ref.item);
+                  const slots = doseSlots(ref.item, date);
                   const taken = Math.min(slots.length, takenCount(ref.item, date));
                   return (
                     <li

@@ -146,9 +146,9 @@ export function ScheduleCard({ card, date }: RendererProps) {
 
   const disabled = !writer.canWrite || writer.refusal !== null;
   const dueRefs = refs.filter((r) => isItemDue(r.item, date));
-  const totalDue = dueRefs.reduce((n, r) => n + doseSlots(r.item).length, 0);
+  const totalDue = dueRefs.reduce((n, r) => n + doseSlots(r.item, date).length, 0);
   const totalTaken = dueRefs.reduce(
-    (n, r) => n + Math.min(doseSlots(r.item).length, takenCount(r.item, date)),
+    (n, r) => n + Math.min(doseSlots(r.item, date).length, takenCount(r.item, date)),
     0,
   );
 
@@ -185,7 +185,7 @@ export function ScheduleCard({ card, date }: RendererProps) {
                 colourText(item.colour) ??
                 colourText(item.color);
               const due = isItemDue(item, date);
-              const slots = doseSlots(item);
+              const slots = doseSlots(item, date);
               const taken = takenCount(item, date);
               const prev = previousFields.length > 0 ? previousDose(item, date) : undefined;
               const prevText = prev

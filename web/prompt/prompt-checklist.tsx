@@ -43,7 +43,7 @@ export function PromptChecklist({ card, day, onDone }: PromptChecklistProps) {
             {g.items.map((ref) => {
               const name = itemName(ref.item, ref.index);
               const dose = itemDoseText(ref.item) ?? '';
-              const slots = doseSlots(ref.item).length;
+              const slots = doseSlots(ref.item, day).length;
               const taken = Math.min(slots, takenCount(ref.item, day));
               const done = taken >= slots;
               const busy = writer.busy === itemKey(ref);
