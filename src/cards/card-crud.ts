@@ -4,6 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalJson } from '../common/canonical-json.js';
+import { addDays, todayIn } from '../common/dates.js';
+import { SCHEDULE_HISTORY_KEY } from '../common/schedule.js';
+import { writePolicyOf } from '../common/write-policy.js';
 import { badRequest, conflict, type FieldError, invalid, KlebbError } from '../errors.js';
 import { fsyncDir, writeTemp } from '../home/atomic-write.js';
 import { asidePathFor, placeNoReplace, restoreAside } from '../home/commit-file.js';
@@ -26,6 +30,7 @@ import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
 import { assertRowsData } from './row-shape.js';
+import { replacedCardSchedule } from './schedule-history.js';
 import {
   loadNotes,
   type ManifestValidation,
@@ -292,7 +297,29 @@ export function checkPatch(
   const rules = { originalId: id, isKnownMetric };
   throwIfInvalid(newIssues(validateForPatch(card.raw, rules), validateForPatch(merged, rules)));
   throwIfInvalid({ malformed: [], invalid: ingestFitErrors(merged.meta, card.raw.meta) });
-  return { card, merged };
+  return { card, merged: withCardScheduleKept(ctx, id, card.raw.meta ?? {}, merged) };
+}
+
+/**
+ * `merged` with the card-level schedule it replaces kept in `meta.schedule_history` (until
+ * yesterday, the person's), so the days before are judged by the schedule they had
+ * (schedule-history.ts); `merged` itself when the patch leaves `meta.schedule` as it was.
+ */
+function withCardScheduleKept(
+  ctx: CardContext,
+  id: string,
+  before: Record<string, unknown>,
+  merged: ManifestBody,
+): ManifestBody {
+  const after = (merged.meta ?? {}) as Record<string, unknown>;
+  if (before.schedule === undefined || canonicalJson(before.schedule) === canonicalJson(after.schedule))
+    return merged;
+  const today = todayIn(ctx.timeZone?.());
+  const field = writePolicyOf(before).dateField;
+  const doseBy =
+    ctx.store.state(id).shape === 'array' ? ctx.store.maxDate(id, field, `${addDays(today, -1)}~`) : null;
+  const history = replacedCardSchedule(before, after, doseBy, today);
+  return history ? { ...merged, meta: { ...after, [SCHEDULE_HISTORY_KEY]: history } } : merged;
 }
 
 /**

@@ -123,3 +123,30 @@ export function replacedSchedules(before: unknown, after: unknown, today: string
   }
   return out;
 }
+
+/**
+ * The `meta.schedule_history` a manifest patch should leave on a card of dated rows with a
+ * card-level `meta.schedule` (each row a dose), when the patch changes that schedule: as
+ * replacedSchedules for an item, the card being the item. `doseBy` is a row date on or before
+ * yesterday (the card was in use before today), or null. Undefined: nothing to keep.
+ */
+export function replacedCardSchedule(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  doseBy: string | null,
+  today: string,
+): EarlierSchedule[] | undefined {
+  const item = (meta: Record<string, unknown>) =>
+    meta.schedule !== null && typeof meta.schedule === 'object' && !Array.isArray(meta.schedule)
+      ? [
+          {
+            schedule: meta.schedule,
+            ...(meta[SCHEDULE_HISTORY_KEY] === undefined
+              ? {}
+              : { [SCHEDULE_HISTORY_KEY]: meta[SCHEDULE_HISTORY_KEY] }),
+            doses: doseBy === null ? [] : [{ scheduledDate: doseBy, takenAt: doseBy }],
+          },
+        ]
+      : [];
+  return replacedSchedules(item(before), item(after), today)[0]?.history;
+}

@@ -122,3 +122,28 @@ describe('a schedule changed today', () => {
     expect((await item()).schedule_history).toBeUndefined();
   });
 });
+
+describe('a card-level schedule changed by a manifest patch', () => {
+  it('keeps the old one in meta.schedule_history, so the summary judges the weeks before by it', async () => {
+    const card = manifest(
+      'shots',
+      [-28, -21, -14, -7].map((n) => ({ date: day(n), site: 'arm' })),
+      { label: 'Shots', schedule: WEEKLY },
+    );
+    await agent('/api/manifests/shots', { method: 'DELETE' });
+    expect((await agent('/api/manifests', { json: card })).status).toBe(201);
+    const patch = await agent('/api/manifests/shots', {
+      method: 'PATCH',
+      json: { meta: { schedule: TO_DAILY } },
+    });
+    expect(patch.status, patch.text).toBe(200);
+    const meta = (await agent('/api/manifests/shots')).body.meta;
+    expect(meta.schedule).toEqual(DAILY);
+    expect(meta.schedule_history).toEqual([{ until: day(-1), schedule: WEEKLY }]);
+    const r = await agent(`/api/summary?from=${day(-27)}&to=${today}&cards=shots`);
+    expect(r.body.cards[0].adherence[0]).toMatchObject({ scheduled: 3, taken: 3, rate: 1 });
+    // a patch of anything else keeps the history as it is
+    await agent('/api/manifests/shots', { method: 'PATCH', json: { meta: { label: 'Injections' } } });
+    expect((await agent('/api/manifests/shots')).body.meta.schedule_history).toEqual(meta.schedule_history);
+  });
+});
