@@ -8,7 +8,9 @@ import type { CardContext } from '../cards/card-context.js';
 import { compareCards } from '../cards/card-crud.js';
 import type { Card } from '../cards/card-registry.js';
 import { latestRowDay } from '../cards/latest-day.js';
+import { rowDay } from '../cards/write-policy.js';
 import { daysBetween, todayIn } from '../common/dates.js';
+import { isRunningTotal, sumEntries } from '../common/day-total.js';
 import { cleanNumber, decimalPlaces } from '../common/numbers.js';
 
 /** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
@@ -37,13 +39,66 @@ function numericKeys(row: unknown): string[] {
     .map(([k]) => k);
 }
 
-/** last − previous, only when the newest two rows share exactly one numeric field. */
-export function lastNDelta(newestFirst: unknown[]): number | null {
-  if (newestFirst.length < 2) return null;
-  const [last, prev] = newestFirst as Record<string, number>[];
-  const shared = numericKeys(last).filter((k) => numericKeys(prev).includes(k));
-  return shared.length === 1 ? cleanDelta(last[shared[0]], prev[shared[0]]) : null;
+/** How a card's rows are compared by lastNDelta. */
+export interface DeltaRule {
+  /** The card's date field (default `date`). */
+  dateField?: string;
+  /** The person's today: rows of a later day (planned ahead) are not compared. */
+  today?: string;
+  /** The person's zone, where instants are filed. */
+  timeZone?: string;
+  /** The card adds up its day (`aggregate: "sum"`): days' totals are compared, not single entries. */
+  addsUpDay?: boolean;
+  /** A day whose total is only so far (today, on a running total): not compared. */
+  unfinished?: string;
 }
+
+/** last − previous, only when both share exactly one numeric field. */
+function deltaOf(last: unknown, prev: unknown): number | null {
+  const shared = numericKeys(last).filter((k) => numericKeys(prev).includes(k));
+  if (shared.length !== 1) return null;
+  const [a, b] = [last, prev] as Record<string, number>[];
+  return cleanDelta(a[shared[0]], b[shared[0]]);
+}
+
+/**
+ * last − previous of the newest rows (`newestFirst`, in row order), only when the two share
+ * exactly one numeric field. Rows of a day after `rule.today` (planned ahead) are passed over,
+ * as for the latest entry date. On a card that adds up its day the two latest days' totals are
+ * compared (a glass of water against the glass before says nothing), leaving out a day still
+ * going (`rule.unfinished`); null when `newestFirst` may not hold the whole of the second day.
+ */
+export function lastNDelta(newestFirst: unknown[], rule: DeltaRule = {}): number | null {
+  const field = rule.dateField ?? 'date';
+  const dayOf = (row: unknown) => rowDay(row, field, rule.timeZone);
+  const rows =
+    rule.today === undefined
+      ? newestFirst
+      : newestFirst.filter((r) => {
+          const d = dayOf(r);
+          return d === null || d <= (rule.today as string);
+        });
+  if (!rule.addsUpDay) return rows.length < 2 ? null : deltaOf(rows[0], rows[1]);
+  const days: { day: string; rows: Record<string, unknown>[] }[] = [];
+  for (const r of rows) {
+    const d = dayOf(r);
+    if (d === null || d === rule.unfinished || r === null || typeof r !== 'object') continue;
+    const last = days.at(-1);
+    if (last?.day === d) last.rows.push(r as Record<string, unknown>);
+    else if (days.length < 3) days.push({ day: d, rows: [r as Record<string, unknown>] });
+  }
+  // a third day seen means the second was read whole
+  if (days.length < 3 && newestFirst.length >= DELTA_WINDOW_SUM) return null;
+  if (days.length < 2) return null;
+  const total = (g: { rows: Record<string, unknown>[] }) =>
+    sumEntries([...g.rows].reverse(), [field, 'time']);
+  return deltaOf(total(days[0]), total(days[1]));
+}
+
+/** Newest rows lastNDelta reads of a card that adds up its day (several days of entries). */
+const DELTA_WINDOW_SUM = 256;
+/** Newest rows it reads of another card (the newest two, past a few planned ahead). */
+const DELTA_WINDOW = 32;
 
 function dateFieldOf(card: Card): string {
   const view = card.manifest.meta.view as Record<string, unknown> | undefined;
@@ -63,7 +118,17 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
     // the person's day of the latest row: an instant (Z or an offset) is filed in their zone; a
     // row planned for a later day than today is not the last thing logged (nor hides staleness)
     lastEntryDate = latestRowDay(ctx, card.id, dateFieldOf(card), timeZone, today);
-    delta = lastNDelta(ctx.store.newestRows(card.id, 2));
+    const meta = card.manifest.meta as Record<string, unknown>;
+    const trends = meta.trends as Record<string, unknown> | undefined;
+    const addsUpDay = (view?.aggregate ?? trends?.aggregate) === 'sum';
+    const rule = {
+      dateField: dateFieldOf(card),
+      today,
+      timeZone,
+      addsUpDay,
+      unfinished: isRunningTotal(view, meta) ? today : undefined,
+    };
+    delta = lastNDelta(ctx.store.newestRows(card.id, addsUpDay ? DELTA_WINDOW_SUM : DELTA_WINDOW), rule);
   }
   let staleSource: CardActivity['staleSource'] = null;
   let effective = lastEntryDate;
