@@ -26,6 +26,16 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export function isRunningTotal(viewConfig: unknown, meta: unknown): boolean {
   const view = isObj(viewConfig) ? viewConfig : {};
   if (typeof view.runningTotal === 'boolean') return view.runningTotal;
+  return addsUpDay(viewConfig, meta);
+}
+
+/**
+ * True when a card's day is the sum of its entries (`aggregate: "sum"` in the view, else in its
+ * Trends config: water by the glass, steps in parts): what tells a day, in a chart, a calendar
+ * mark, a summary or a comparison, is the day's total, never one entry of it.
+ */
+export function addsUpDay(viewConfig: unknown, meta: unknown): boolean {
+  const view = isObj(viewConfig) ? viewConfig : {};
   const trends = isObj(meta) && isObj(meta.trends) ? meta.trends : {};
   return (view.aggregate ?? trends.aggregate) === 'sum';
 }

@@ -12,7 +12,7 @@
 import { adherenceSoFar } from '../common/adherence-report.js';
 import { addDays, dayOfDateTime, todayIn } from '../common/dates.js';
 import { DAY_FIRST_RANGES, yearsRange } from '../common/day-spellings.js';
-import { isRunningTotal } from '../common/day-total.js';
+import { addsUpDay, isRunningTotal } from '../common/day-total.js';
 import { formInputs } from '../common/inputs.js';
 import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from '../common/numbers.js';
 import { type ReportItem, reportItems } from '../common/schedule-groups.js';
@@ -283,7 +283,7 @@ export function summariseCard(
   );
   // a card that adds up its day (water by the glass, steps in parts) is summarised by its days'
   // totals, as its chart and Today show it; a day not over yet (today, on a running total) is left out
-  const perDay = addsUpItsDay(card.meta);
+  const perDay = addsUpDay(card.meta.view, card.meta);
   const unfinished = isRunningTotal((card.meta as { view?: unknown }).view, card.meta) ? day : undefined;
   out.stats = [];
   for (const [field, list] of readings) {
@@ -312,13 +312,6 @@ interface Reading {
   day: string;
   n: number;
   typed: boolean;
-}
-
-/** True when the card adds up its day's entries (`aggregate: "sum"` in its view, else in its Trends config). */
-function addsUpItsDay(meta: Record<string, unknown>): boolean {
-  const view = isRecord(meta.view) ? meta.view : {};
-  const trends = isRecord(meta.trends) ? meta.trends : {};
-  return (view.aggregate ?? trends.aggregate) === 'sum';
 }
 
 /**

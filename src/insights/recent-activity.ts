@@ -10,7 +10,7 @@ import type { Card } from '../cards/card-registry.js';
 import { latestRowDay } from '../cards/latest-day.js';
 import { rowDay } from '../cards/write-policy.js';
 import { daysBetween, todayIn } from '../common/dates.js';
-import { isRunningTotal, sumEntries } from '../common/day-total.js';
+import { addsUpDay, isRunningTotal, sumEntries } from '../common/day-total.js';
 import { cleanNumber, decimalPlaces } from '../common/numbers.js';
 
 /** One card's recency. `ageDays` counts whole calendar days from `lastEntryDate` to today. */
@@ -118,17 +118,16 @@ export function cardActivity(ctx: CardContext, card: Card, today: string, timeZo
     // the person's day of the latest row: an instant (Z or an offset) is filed in their zone; a
     // row planned for a later day than today is not the last thing logged (nor hides staleness)
     lastEntryDate = latestRowDay(ctx, card.id, dateFieldOf(card), timeZone, today);
-    const meta = card.manifest.meta as Record<string, unknown>;
-    const trends = meta.trends as Record<string, unknown> | undefined;
-    const addsUpDay = (view?.aggregate ?? trends?.aggregate) === 'sum';
+    const meta = card.manifest.meta;
+    const sums = addsUpDay(view, meta);
     const rule = {
       dateField: dateFieldOf(card),
       today,
       timeZone,
-      addsUpDay,
+      addsUpDay: sums,
       unfinished: isRunningTotal(view, meta) ? today : undefined,
     };
-    delta = lastNDelta(ctx.store.newestRows(card.id, addsUpDay ? DELTA_WINDOW_SUM : DELTA_WINDOW), rule);
+    delta = lastNDelta(ctx.store.newestRows(card.id, sums ? DELTA_WINDOW_SUM : DELTA_WINDOW), rule);
   }
   let staleSource: CardActivity['staleSource'] = null;
   let effective = lastEntryDate;
