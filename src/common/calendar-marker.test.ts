@@ -187,3 +187,37 @@ describe('threshold markers written with the older name `bands`', () => {
     expect(markerFor(calendar, meta, [{ date: '2026-04-20', systolic: 118 }])).toBe('🟢');
   });
 });
+
+describe('a card that adds up its day is marked by its total', () => {
+  it('eight glasses logged one by one reach the 💧 of eight a day (as the water template marks it)', () => {
+    const m: Json = { ...meta('hydration'), emoji: '🥤' };
+    const glasses = [3, 3, 2].map((n) => ({ date: day, glasses: n }));
+    expect(markerFor(m.calendar, m, glasses, { date: day })).toBe('💧');
+    // five glasses are not eight: no 💧, the card's own emoji
+    expect(markerFor(m.calendar, m, glasses.slice(1), { date: day })).toBe('🥤');
+  });
+
+  it("today's total so far marks only by a rule it cannot fall out of", () => {
+    const m = { emoji: '🔸', trends: { aggregate: 'sum' } };
+    const calendar = {
+      enabled: true,
+      marker: {
+        type: 'threshold',
+        field: 'mg',
+        rules: [
+          { min: 400, emoji: '☕' },
+          { max: 200, emoji: '✅' },
+        ],
+      },
+    };
+    const parts = [
+      { date: day, mg: 100 },
+      { date: day, mg: 50 },
+    ];
+    expect(markerFor(calendar, m, parts, { date: day })).toBe('✅');
+    // under 200 so far is not yet a day under 200
+    expect(markerFor(calendar, m, parts, { date: day, unfinished: true })).toBe('🔸');
+    const over = [...parts, { date: day, mg: 300 }];
+    expect(markerFor(calendar, m, over, { date: day, unfinished: true })).toBe('☕');
+  });
+});

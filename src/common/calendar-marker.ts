@@ -6,10 +6,11 @@
  * A card with `calendar.enabled: true` puts one glyph on each day that has at least one entry. The
  * glyph comes from `calendar.marker`: a static emoji string (default `meta.emoji`), or an object
  * `{type: "field-emoji" | "trend-arrow" | "threshold" | "template", ..., fallback?}` computed from
- * the day's latest entry. When an object marker yields nothing, the glyph is its `fallback`, then
+ * the day's latest entry, or, on a card that adds up its day (`aggregate: "sum"`), its total. When an object marker yields nothing, the glyph is its `fallback`, then
  * `meta.emoji`, then `•` (one chain for every type).
  */
 
+import { addsUpDay, isRunningTotal, isSettledWhileRunning, sumEntries } from './day-total.js';
 import { getValue, lookupEmoji, renderTemplate } from './display-template.js';
 import { ruleMatches } from './thresholds.js';
 import { computeTrend, dayOf, type TrendDirection } from './trend.js';
@@ -27,6 +28,8 @@ export const MAX_DAY_GLYPHS = 3;
 export interface MarkerMeta {
   emoji?: unknown;
   view?: unknown;
+  /** Its Trends config: `aggregate: "sum"` there makes the day's total what marks it. */
+  trends?: unknown;
 }
 
 /** Extra context for markers that need more than the day's rows. */
@@ -40,6 +43,11 @@ export interface MarkerContext {
   date?: string;
   /** Row key holding the date (`meta.view.dateField`); default `date`. */
   dateField?: string;
+  /**
+   * True for the person's today: on a running total its total is only so far, so a threshold
+   * rule it may still fall out of (a `max`, a catch-all) does not mark it yet.
+   */
+  unfinished?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -106,6 +114,8 @@ function objectMarker(
       if (!Array.isArray(rules)) return undefined;
       for (const rule of rules) {
         if (!isObj(rule)) continue;
+        // a total still growing is judged only by the rules it cannot fall out of (Today's rule)
+        if (ctx.unfinished && isRunningTotal(meta?.view, meta) && !isSettledWhileRunning(rule)) continue;
         const f = nonEmptyString(rule.ifField) ?? nonEmptyString(rule.field) ?? field;
         if (ruleMatches(rule, f === undefined ? undefined : getValue(row, f))) {
           const emoji = nonEmptyString(rule.emoji);
@@ -126,7 +136,8 @@ function objectMarker(
 /**
  * The glyph a card puts on a calendar day, or null for no mark (calendar not enabled, or no entry
  * that day). `calendarConfig` is `meta.calendar`; `rowsOfDay` the card's rows dated that day; the
- * day's latest entry (`latestEntry`) decides. Marker forms (docs/MANIFEST-SCHEMA.md "calendar"):
+ * day's latest entry (`latestEntry`) decides, or its total (`sumEntries`) on a card that adds up its
+ * day. Marker forms (docs/MANIFEST-SCHEMA.md "calendar"):
  * - absent or '' → `meta.emoji`, else `•`; a string → itself;
  * - `{type: "field-emoji", field, emojiMap?}` → the emoji of the field's value (keyed or flat map;
  *   without `emojiMap`, `meta.view.display.emojiMap`);
@@ -146,7 +157,7 @@ export function markerFor(
   ctx: MarkerContext = {},
 ): string | null {
   if (!isObj(calendarConfig) || calendarConfig.enabled !== true) return null;
-  const row = latestEntry(rowsOfDay);
+  const row = addsUpDay(meta?.view, meta) ? dayTotal(rowsOfDay, ctx.dateField) : latestEntry(rowsOfDay);
   if (!row) return null;
   const cardDefault = nonEmptyString(meta?.emoji) ?? DEFAULT_MARKER;
   const marker = calendarConfig.marker;
@@ -155,6 +166,15 @@ export function markerFor(
   return (
     objectMarker(marker, meta, row, rowsOfDay ?? [], ctx) ?? nonEmptyString(marker.fallback) ?? cardDefault
   );
+}
+
+/**
+ * The day of a card that adds up its day as one row (`sumEntries`): its entries' numbers added
+ * up, so eight glasses logged one by one mark the day as eight, not as the last glass.
+ */
+function dayTotal(rowsOfDay: readonly unknown[] | null | undefined, dateField = 'date'): Obj | undefined {
+  const entries = Array.isArray(rowsOfDay) ? rowsOfDay.filter(isObj) : [];
+  return sumEntries(entries, [dateField, 'time']);
 }
 
 /**

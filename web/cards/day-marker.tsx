@@ -13,6 +13,7 @@ import { entriesByDay } from '../../src/common/calendar-days.js';
 import { markerFor } from '../../src/common/calendar-marker.js';
 import { addDays } from '../../src/common/dates.js';
 import { useCardData } from '../lib/card-data.js';
+import { today } from '../lib/dates.js';
 import { day as dayText } from '../lib/format.js';
 import type { CardMeta } from '../lib/types.js';
 import type { RendererProps } from './registry.js';
@@ -70,7 +71,9 @@ export function dayMarkers(
   for (const [day, entries] of index) {
     if (day < from || day > to) continue;
     try {
-      const glyph = markerFor(calendarConfig, meta, entries, { rows, date: day, dateField });
+      // today's total is only so far on a running total (markerFor then waits on some rules)
+      const unfinished = day === today();
+      const glyph = markerFor(calendarConfig, meta, entries, { rows, date: day, dateField, unfinished });
       if (glyph) out.set(day, glyph);
     } catch {
       // a marker that cannot be computed marks nothing rather than breaking the calendar
