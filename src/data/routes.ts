@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findCard } from '../cards/card-context.js';
+import { requestTimeZone } from '../cards/request-person-day.js';
 import { isIsoDate } from '../common/dates.js';
 import { badRequest, forbidden, payloadTooLarge } from '../errors.js';
 import { inBody } from '../http/body-fields.js';
@@ -193,8 +194,10 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     const cards = wanted
       ? wanted.map((id) => findCard(inst.cards, id))
       : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
-    // the days are the person's: a reading sent as an instant counts on its day in their zone
-    const tz = inst.user.timeZone();
+    // the days are the person's, in the zone of the device asking (X-Klebb-Time-Zone), else the
+    // one reported last: a reading sent as an instant counts on its day there, and "today" of a
+    // schedule's adherence is that device's today
+    const tz = requestTimeZone(req, inst);
     return {
       from,
       to,

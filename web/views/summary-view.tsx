@@ -10,6 +10,7 @@ import type { CardSummary } from '../../src/common/summary-types.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
 import { addDays, today } from '../lib/dates.js';
+import { zoneHeader } from '../lib/entries.js';
 import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
@@ -38,7 +39,8 @@ export function SummaryView() {
     (signal) =>
       api<{ from: string; to: string; generatedAt: string; cards: CardSummary[] }>(
         `/api/summary?from=${p.from}&to=${p.to}${p.cards ? `&cards=${encodeURIComponent(p.cards.join(','))}` : ''}`,
-        { signal },
+        // "today" of the adherence is this device's, as the range's default end is
+        { signal, headers: zoneHeader() },
       ),
     [p.from, p.to, p.cards?.join(',')],
   );
