@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { conflict } from '../errors.js';
+import { appVersion } from '../home/app-version.js';
 import type { HomeLayout } from '../home/home-layout.js';
-import { projectRoot } from '../home/project-root.js';
 import { spoolName } from '../ingest/spool-files.js';
 import type { Db } from '../store/database.js';
 import { backupDatabase, openSnapshot } from './db-snapshot.js';
@@ -19,13 +19,7 @@ import { exportZipStream } from './export-zip.js';
 import { scratchDir } from './leftover-copies.js';
 
 /** This build's version (package.json), written into every export manifest. */
-export function appVersion(): string {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')).version ?? '0';
-  } catch {
-    return '0';
-  }
-}
+export { appVersion };
 
 /** `<slug>-export-YYYYMMDD-HHMMSS.zip` (UTC): the download's file name. */
 export function exportFileName(instanceName: string, at: Date): string {

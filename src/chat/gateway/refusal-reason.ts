@@ -22,10 +22,13 @@ const LOCATION_TYPES = new Set(['unsupported_country_region_territory'].map(squa
  * Wording of a request refused for where it comes from, not for its key: OpenAI's "Country,
  * region, or territory not supported", Gemini's "User location is not supported for the API use",
  * Cloudflare's block and challenge pages in front of a relay ("Attention Required! | Cloudflare",
- * "Sorry, you have been blocked", "Just a moment...").
+ * "Sorry, you have been blocked", "Just a moment..."), and its bare access errors: "error code:
+ * 1010" (the client's signature banned), 1005-1009 (a network or country banned), 1012 and 1020
+ * (access denied by a rule), or their page ("… used Cloudflare to restrict access", "has banned
+ * your access"). Its 1015 is a rate limit, not among them.
  */
 const LOCATION_WORDING =
-  /country,? region,? or territory (?:is )?not supported|user location is not supported|(?:not|isn't) (?:available|supported) in your (?:country|region|location)|unsupported (?:country|region|location)|attention required!? \| cloudflare|you have been blocked|^just a moment\.\.\./i;
+  /country,? region,? or territory (?:is )?not supported|user location is not supported|(?:not|isn't) (?:available|supported) in your (?:country|region|location)|unsupported (?:country|region|location)|attention required!? \| cloudflare|you have been blocked|^just a moment\.\.\.|\berror code:? 10(?:0[5-9]|1[02]|20)\b|used cloudflare to restrict access|has banned your access/i;
 
 /** Code and type strings of a refused key, compared without case or separators. */
 const AUTH_TYPES = new Set(

@@ -2,7 +2,7 @@
  * The transport of one chat-completions exchange: a POST over node:http or node:https (the URL's
  * scheme picks which; host, port, path and query come from the URL as given), with
  * `Authorization: Bearer <key>` when a key is set (or the key in `api-key` and
- * `Ocp-Apim-Subscription-Key` headers for Azure). It knows bytes and connection ends, nothing of
+ * `Ocp-Apim-Subscription-Key` headers for Azure), and a `User-Agent` naming Klebb and its version. It knows bytes and connection ends, nothing of
  * what the bytes mean. A body the server compressed although we never asked it to (proxies that
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
  * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below), and a
@@ -14,11 +14,15 @@ import https from 'node:https';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { lookupTable } from '../../common/lookup-table.js';
+import { appVersion } from '../../home/app-version.js';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_UNFRAMED_QUIET_MS } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
 import { GatewayError } from './gateway-error.js';
 import { type RawTap, tapSocket } from './overrun.js';
 import { collapseHeadLengths } from './response-head.js';
+
+/** The client Klebb says it is on every request to the gateway. */
+const USER_AGENT = `Klebb/${appVersion()}`;
 
 /** Parses the endpoint URL. Throws GatewayError 'failed' / 'bad_url' unless it is http(s). */
 export function parseEndpoint(raw: string): URL {
@@ -82,6 +86,9 @@ export function openExchange(
     'Content-Length': payload.length,
     Accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
     Connection: 'close',
+    // Node names no client of its own, and edges in front of relays (Cloudflare's browser
+    // integrity check, bot rules) refuse a request that names none: 403 "error code: 1010"
+    'User-Agent': USER_AGENT,
   };
   if (options.apiKey && options.apiKey.trim() !== '') {
     if (options.keyInHeader) {
