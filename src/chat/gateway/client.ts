@@ -72,7 +72,13 @@ function followableRedirect(from: URL, err: GatewayError, done: number): URL | u
     return undefined;
   }
   const sameScheme = to.protocol === from.protocol || (from.protocol === 'http:' && to.protocol === 'https:');
-  return to.hostname === from.hostname && sameScheme ? to : undefined;
+  if (to.hostname !== from.hostname || !sameScheme) return undefined;
+  // the credentials written into the endpoint URL are for this host, wherever on it the request moves
+  if (to.username === '' && to.password === '') {
+    to.username = from.username;
+    to.password = from.password;
+  }
+  return to;
 }
 
 /** The step's own time limit, ms: the shorter of its idle and whole-call timeouts; undefined when neither is set. */

@@ -2,7 +2,9 @@
  * The transport of one chat-completions exchange: a POST over node:http or node:https (the URL's
  * scheme picks which; host, port, path and query come from the URL as given), with
  * `Authorization: Bearer <key>` when a key is set (or the key in `api-key` and
- * `Ocp-Apim-Subscription-Key` headers for Azure), and a `User-Agent` naming Klebb and its version. It knows bytes and connection ends, nothing of
+ * `Ocp-Apim-Subscription-Key` headers for Azure), and a `User-Agent` naming Klebb and its version.
+ * A user and password written into the URL go as `Authorization: Basic` instead of the bearer key
+ * (a reverse proxy asking for Basic authentication in front of the model). It knows bytes and connection ends, nothing of
  * what the bytes mean. A body the server compressed although we never asked it to (proxies that
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
  * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below), and a
@@ -90,12 +92,14 @@ export function openExchange(
     // integrity check, bot rules) refuse a request that names none: 403 "error code: 1010"
     'User-Agent': USER_AGENT,
   };
+  const basic = basicCredentials(url);
   if (options.apiKey && options.apiKey.trim() !== '') {
     if (options.keyInHeader) {
       headers['api-key'] = options.apiKey;
       headers['Ocp-Apim-Subscription-Key'] = options.apiKey;
-    } else headers.Authorization = `Bearer ${options.apiKey}`;
+    } else if (!basic) headers.Authorization = `Bearer ${options.apiKey}`;
   }
+  if (basic) headers.Authorization = `Basic ${basic}`;
   const isHttps = url.protocol === 'https:';
   const requestOptions: https.RequestOptions = {
     method: 'POST',
@@ -176,6 +180,26 @@ export function openExchange(
       req.destroy();
     },
   };
+}
+
+/** A URL component with its percent-escapes undone; as written when they do not decode. */
+function unescaped(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * The user and password written into the endpoint URL (`https://user:password@host/...`, how a
+ * model behind a reverse proxy asking for Basic authentication is reached), as the base64 of
+ * `user:password` for an `Authorization: Basic` header; undefined when the URL has none. Node's
+ * request ignores a URL's credentials, so they must be sent by hand.
+ */
+function basicCredentials(url: URL): string | undefined {
+  if (url.username === '' && url.password === '') return undefined;
+  return Buffer.from(`${unescaped(url.username)}:${unescaped(url.password)}`, 'utf8').toString('base64');
 }
 
 /** The Content-Length of a body framed by it alone (no Transfer-Encoding); undefined otherwise. */
