@@ -14,7 +14,7 @@ import {
   looksLikeHtml,
   summarizeHtml,
 } from './error-body.js';
-import { GatewayError, type GatewayErrorInit } from './gateway-error.js';
+import { GatewayError, type GatewayErrorInit, withRetryable } from './gateway-error.js';
 import { refusalReason } from './refusal-reason.js';
 import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 import { classifyFailure, statusOf } from './transience.js';
@@ -87,7 +87,8 @@ function badRequestReason(text: string): string | undefined {
  * other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
  * 'location_refused' for a provider or firewall refusing where the request comes from, 'auth' for
  * a 401, a 403 or a key refused by code or words, 'not_found' for a 404, a 405, an unknown model
- * or wording of a wrong address (refusal-reason.ts).
+ * or wording of a wrong address (refusal-reason.ts). A server's `x-should-retry: true | false`
+ * header then decides whether it is retryable, whatever the status says.
  */
 export function classifyHttpError(
   status: number,
@@ -95,6 +96,25 @@ export function classifyHttpError(
   bodyText: string,
   nowMs: number = Date.now(),
 ): GatewayError {
+  const err = classifyResponse(status, headers, bodyText, nowMs);
+  const advice = serverRetryAdvice(headers);
+  return advice === undefined || err.reason === 'redirect' ? err : withRetryable(err, advice);
+}
+
+/**
+ * What the server says about sending the request again, in `x-should-retry: true | false`
+ * (OpenAI's and Anthropic's APIs; proxies that retry upstream themselves answer `false` once their
+ * retries are spent): it knows better than its status does, so its word decides. Undefined when
+ * the header is absent or says neither.
+ */
+function serverRetryAdvice(headers: HeaderBag): boolean | undefined {
+  const raw = headers['x-should-retry'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
+  return value === 'true' ? true : value === 'false' ? false : undefined;
+}
+
+/** classifyHttpError without the server's own retry advice. */
+function classifyResponse(status: number, headers: HeaderBag, bodyText: string, nowMs: number): GatewayError {
   const ct = contentType(headers);
   const html = ct.includes('html') || looksLikeHtml(bodyText);
   let decoded: DecodedError | undefined;

@@ -105,6 +105,24 @@ export class GatewayError extends KlebbError {
   }
 }
 
+/** The same failure with `retryable` set as given (everything else kept). */
+export function withRetryable(err: GatewayError, retryable: boolean): GatewayError {
+  if (err.retryable === retryable) return err;
+  return new GatewayError(err.kind, err.message, {
+    reason: err.reason,
+    upstreamStatus: err.upstreamStatus,
+    retryable,
+    retryAfterMs: err.retryAfterMs,
+    providerCode: err.providerCode,
+    providerType: err.providerType,
+    detail: err.detail,
+    partialText: err.partialText,
+    cause: (err as { cause?: unknown }).cause,
+    redirectTo: err.redirectTo,
+    inReply: err.inReply,
+  });
+}
+
 /** True when `e` is a GatewayError (optionally of the given kind). */
 export function isGatewayError(e: unknown, kind?: GatewayErrorKind): e is GatewayError {
   return e instanceof GatewayError && (kind === undefined || e.kind === kind);
