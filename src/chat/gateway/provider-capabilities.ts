@@ -25,6 +25,8 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   streaming: true,
   thinkingBlocks: true,
   unstreamed: true,
+  temperature: true,
+  maxCompletionTokens: false,
 };
 
 interface TableRow {

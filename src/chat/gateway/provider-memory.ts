@@ -47,6 +47,8 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'streaming',
   'thinkingBlocks',
   'unstreamed',
+  'temperature',
+  'maxCompletionTokens',
 ];
 
 function keyOf(origin: string, model: string): string {

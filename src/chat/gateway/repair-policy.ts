@@ -201,6 +201,21 @@ const REPAIRS: Record<string, Repair> = {
     names: (t) => /non-streaming calls|stream\W{0,2}=\W{0,2}false|非流式|only (?:supports? )?stream/i.test(t),
     sent: (b) => !b.stream,
   },
+  temperature: {
+    // OpenAI's reasoning models: "Unsupported value: 'temperature' does not support 0 with this
+    // model. Only the default (1) value is supported."; "Unsupported parameter: 'temperature' is
+    // not supported with this model."
+    change: { temperature: false },
+    names: (t) => /\btemperature\b/i.test(t) && REFUSAL.test(t),
+    sent: (b) => b.temperature !== undefined,
+  },
+  maxCompletionTokens: {
+    // "Unsupported parameter: 'max_tokens' is not supported with this model. Use
+    // 'max_completion_tokens' instead."
+    change: { maxCompletionTokens: true },
+    names: (t) => /\bmax_tokens\b/i.test(t) && /max_completion_tokens/i.test(t),
+    sent: (b) => b.max_tokens !== undefined,
+  },
   toolChoice: {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),

@@ -56,6 +56,7 @@ export interface ChatCompletionBody {
   stream: boolean;
   stream_options?: { include_usage: true };
   max_tokens?: number;
+  max_completion_tokens?: number;
   temperature?: number;
 }
 
@@ -98,6 +99,8 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  * - An assistant message without text carries `content: null`, or "" for a provider that refused null.
  * - An assistant message that called tools carries its `reasoning_content` only for a provider
  *   that needs it back.
+ * - `temperature` left out for a model that refuses it; the output cap as `max_completion_tokens`
+ *   for one that refuses `max_tokens`.
  * - `tools` left out for a model served without tool support, `tool_choice:"auto"` only with tools; `stream_options.include_usage` only when streaming
  *   and the provider accepts it.
  * Throws GatewayError 'failed' / 'bad_history' when the transcript is inconsistent.
@@ -169,7 +172,10 @@ export function buildRequestBody(
     if (caps.toolChoice) body.tool_choice = 'auto';
   }
   if (body.stream && caps.streamOptions) body.stream_options = { include_usage: true };
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) {
+    if (caps.maxCompletionTokens) body.max_completion_tokens = request.maxTokens;
+    else body.max_tokens = request.maxTokens;
+  }
+  if (request.temperature !== undefined && caps.temperature) body.temperature = request.temperature;
   return body;
 }

@@ -165,6 +165,16 @@ export interface ProviderCapabilities {
    * SiliconFlow answer only streamed: a request that did not ask to stream is then streamed anyway.
    */
   unstreamed: boolean;
+  /**
+   * A `temperature` the caller asks for is sent. OpenAI's reasoning models (o1, o3, gpt-5) refuse
+   * any but their own ("Only the default (1) value is supported"): it is then left out.
+   */
+  temperature: boolean;
+  /**
+   * The output cap goes as `max_completion_tokens` instead of `max_tokens`, which OpenAI's
+   * reasoning models refuse ("Use 'max_completion_tokens' instead").
+   */
+  maxCompletionTokens: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
