@@ -1,7 +1,8 @@
 /**
  * Reading tool-call arguments the way real gateways send them: a JSON string (the OpenAI
  * schema), a JSON object (llama-server), a double-encoded string, valid JSON followed by prose
- * (thinking models through Ollama), or JSON inside one Markdown code fence.
+ * (thinking models through Ollama), JSON inside one Markdown code fence, or JSON whose strings
+ * hold raw line breaks and tabs (Gemini, DeepSeek, Kimi).
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
@@ -56,15 +57,58 @@ export function readFirstJsonValue(text: string): { value: unknown; rest: string
     else if (ch === '}' || ch === ']') {
       depth--;
       if (depth === 0) {
-        try {
-          return { value: JSON.parse(text.slice(start, i + 1)), rest: text.slice(i + 1) };
-        } catch {
-          return undefined;
-        }
+        const value = parseLeniently(text.slice(start, i + 1));
+        return value === NOT_JSON ? undefined : { value, rest: text.slice(i + 1) };
       }
     }
   }
   return undefined;
+}
+
+/** What parseLeniently returns for text that is not JSON even read leniently. */
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * `text` parsed as JSON; when that fails, parsed again with the control characters written raw
+ * inside its strings escaped (a line break or tab the model wrote as itself instead of as `\n`
+ * or `\t`: JSON forbids them there, but they can only mean the character). NOT_JSON when neither
+ * parses.
+ */
+function parseLeniently(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const escaped = escapeRawControls(text);
+    if (escaped === text) return NOT_JSON;
+    try {
+      return JSON.parse(escaped);
+    } catch {
+      return NOT_JSON;
+    }
+  }
+}
+
+/** `text` with every control character (U+0000 to U+001F) inside a JSON string written as an escape. */
+export function escapeRawControls(text: string): string {
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (!inString) {
+      if (ch === '"') inString = true;
+      continue;
+    }
+    if (escaped) escaped = false;
+    else if (ch === '\\') escaped = true;
+    else if (ch === '"') inString = false;
+    else if (ch < ' ') {
+      out += text.slice(from, i) + JSON.stringify(ch).slice(1, -1);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -95,7 +139,8 @@ function unfenced(raw: string): string | undefined {
  * - null, undefined or blank text means no arguments: `{}`;
  * - text wrapped whole in one Markdown code fence is read without the fence;
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
- *   dropped and reported in `droppedTrailing`;
+ *   dropped and reported in `droppedTrailing`; control characters written raw inside its strings
+ *   (a line break or tab the model did not escape) are read as the characters they are;
  * - a JSON string that itself holds an object (double-encoded) is decoded once more;
  * - a number of the text JavaScript would not keep as written (`1e999`, `1e-400`, an integer
  *   past 2^53, more digits than a double holds) makes the arguments unusable too: `numberProblem`
