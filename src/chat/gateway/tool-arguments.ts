@@ -1,13 +1,15 @@
 /**
  * Reading tool-call arguments the way real gateways send them: a JSON string (the OpenAI
  * schema), a JSON object (llama-server), a double-encoded string, valid JSON followed by prose
- * (thinking models through Ollama), JSON inside one Markdown code fence, or JSON whose strings
- * hold raw line breaks and tabs (Gemini, DeepSeek, Kimi).
+ * (thinking models through Ollama), JSON inside one Markdown code fence, JSON whose strings
+ * hold raw line breaks and tabs (Gemini, DeepSeek, Kimi), or a value in Python's literal syntax
+ * (python-literal.ts).
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
 import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
+import { pythonLiteralAsJson } from './python-literal.js';
 
 /** The outcome of reading one call's arguments. */
 export interface ReadArguments {
@@ -141,6 +143,8 @@ function unfenced(raw: string): string | undefined {
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
  *   dropped and reported in `droppedTrailing`; control characters written raw inside its strings
  *   (a line break or tab the model did not escape) are read as the characters they are;
+ * - text that is no JSON value but a value in Python's literal syntax (single-quoted strings,
+ *   True / False / None, a comma before a closing bracket) is read as the JSON it means;
  * - a JSON string that itself holds an object (double-encoded) is decoded once more;
  * - a number of the text JavaScript would not keep as written (`1e999`, `1e-400`, an integer
  *   past 2^53, more digits than a double holds) makes the arguments unusable too: `numberProblem`
@@ -169,12 +173,19 @@ export function readToolArguments(raw: unknown): ReadArguments {
     const inner = readToolArguments(fenced);
     return inner.parsed === undefined ? { ...inner, canonical: raw } : inner;
   }
-  const first = readFirstJsonValue(raw);
+  // the text the value is read from: as sent, or rewritten from Python's literal syntax
+  let source = raw;
+  let first = readFirstJsonValue(raw);
+  if (!first) {
+    const relaxed = pythonLiteralAsJson(raw);
+    first = relaxed === undefined ? undefined : readFirstJsonValue(relaxed);
+    if (relaxed !== undefined) source = relaxed;
+  }
   if (!first)
     return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
   let value = first.value;
   // the text the numbers are read from: the object's own text, decoded once when double-encoded
-  let text = raw.slice(0, raw.length - first.rest.length);
+  let text = source.slice(0, source.length - first.rest.length);
   if (typeof value === 'string') {
     const inner = readFirstJsonValue(value);
     if (inner && isPlainObject(inner.value) && inner.rest.trim() === '') {
