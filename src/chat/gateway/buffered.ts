@@ -1,7 +1,8 @@
 /**
  * Reading a non-streaming `chat.completion` JSON body, also used when a gateway ignores
  * `stream:true` and answers with one JSON body. The body goes through the same normaliser, call
- * assembler and reasoning splitter as a stream, so both paths read a reply the same way.
+ * assembler, reasoning splitter and end-of-turn cutter as a stream, so both paths read a reply the
+ * same way.
  */
 import { createCallAssembler } from './call-assembler.js';
 import { choicesOf, normaliseChunk } from './chunk-normaliser.js';
@@ -11,6 +12,7 @@ import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
 import { unwrapReply } from './reply-envelope.js';
+import { withoutTurnEnd } from './turn-end-tokens.js';
 import type { GatewayHooks, GatewayResult } from './types.js';
 
 /** Options beyond the hooks: our id maker, and whether the model starts inside inline reasoning. */
@@ -84,9 +86,13 @@ export function parseBufferedCompletion(
   const splitter = createReasoningSplitter(options.reasoningStartsInside);
   const first = splitter.push(choice.text);
   const last = splitter.end();
+  // an end-of-turn token the server left in the answer, and a turn the model invented after it
+  const answer = withoutTurnEnd(first.answer + last.answer);
+  if (answer.dropped !== undefined)
+    extraWarnings.push(`dropped the end-of-turn token ${answer.dropped} the server left in the answer`);
   const result = finalizeTurn(
     {
-      text: first.answer + last.answer,
+      text: answer.text,
       reasoning: choice.reasoning + first.reasoning + last.reasoning,
       toolCalls: calls.calls(),
       // a content-filter verdict that blocked the answer or the prompt fails it, whatever finish_reason says

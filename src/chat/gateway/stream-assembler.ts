@@ -4,7 +4,8 @@
  * they are (call-assembler.ts); what each piece adds to the text is read whether the server sends
  * deltas or snapshots of the whole text so far (snapshot-text.ts); inline reasoning is split off
  * the answer (inline-reasoning.ts); pieces of structured reasoning items are joined
- * (reasoning-details.ts).
+ * (reasoning-details.ts); an end-of-turn token the server left in the answer is cut off with
+ * whatever turn the model invented after it (turn-end-tokens.ts).
  * Which choices are the reply is decided by choice-picker.ts (choice 0 when a server sends
  * several; every one when it numbers each chunk's choice anew). An event that is an error report
  * (an `error`, or vLLM's and FastAPI's bare shapes, see isErrorPayload) fails the reply; usage may
@@ -24,12 +25,13 @@ import { isErrorPayload } from './error-body.js';
 import { finalizeTurn, toolCallIdFactory } from './finalize.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
-import { createReasoningSplitter, type ReasoningSplitter } from './inline-reasoning.js';
+import { createReasoningSplitter, type ReasoningSplitter, type SplitPiece } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
 import { jsonTextValue, unwrapReply } from './reply-envelope.js';
 import { createPieceReader, type PieceReader } from './snapshot-text.js';
 import { createThinkingBlocksJoiner, type ThinkingBlocksJoiner } from './thinking-blocks.js';
+import { createTurnEndCutter } from './turn-end-tokens.js';
 import type { GatewayHooks, GatewayResult, GatewayUsage } from './types.js';
 
 export { contentText, reasoningText } from './chunk-normaliser.js';
@@ -164,8 +166,14 @@ export function createStreamAssembler(
   const noteSnapshots = (was: boolean, reader: PieceReader, what: string) => {
     if (!was && reader.snapshots) warnings.push(`read the ${what} as snapshots of the whole text so far`);
   };
+  // an end-of-turn token the server left in the answer, and what the model wrote after it
+  const turnEnd = createTurnEndCutter();
+  const cutTurnEnd = (piece: SplitPiece): SplitPiece => {
+    if (piece.retracted) turnEnd.reset();
+    return { ...piece, answer: turnEnd.push(piece.answer) };
+  };
   const addPiece = (c: ChoiceState, piece: string) => {
-    if (piece !== '') addText(c, c.splitter.push(piece));
+    if (piece !== '') addText(c, cutTurnEnd(c.splitter.push(piece)));
   };
 
   /** One choice piece that is the reply's: its reasoning, text, calls and finish_reason. */
@@ -295,7 +303,10 @@ export function createStreamAssembler(
       const heldReasoning = reasoningPieces.end();
       if (heldReasoning !== '') addText(c, { answer: '', reasoning: heldReasoning, retracted: false });
       addPiece(c, answerPieces.end());
-      addText(c, c.splitter.end());
+      addText(c, cutTurnEnd(c.splitter.end()));
+      addText(c, { answer: turnEnd.end(), reasoning: '', retracted: false });
+      if (turnEnd.dropped !== undefined)
+        warnings.push(`dropped the end-of-turn token ${turnEnd.dropped} the server left in the answer`);
       const result = finalizeTurn(
         {
           text: c.text,
