@@ -113,7 +113,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
 
 /**
  * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
- * an unknown model or address (404), a refused location or network, a conversation too long for the model (413, or a
+ * an unknown model or address (404), a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
  * context-length refusal), a model too big for the memory of the machine serving it; undefined
  * for any other failure. "Please try again" would be wrong
  * advice for these, so each says what to change instead.
@@ -129,6 +129,8 @@ function settingsFailureCopy(err: GatewayError): string | undefined {
       return `This conversation is too long for the model${said}. Start a new conversation, or ask for a smaller piece at a time.`;
     case 'location_refused':
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;
+    case 'not_chat_model':
+      return `The model set in CHAT_MODEL does not take chat requests${said}. Choose a chat model in CHAT_MODEL (an embedding or completions-only model cannot answer); trying again will not help until then.`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
     default:

@@ -13,7 +13,7 @@ import type { FailureSigns } from './transience.js';
  * A refusal fixed in the settings: the key, the model or address, or where the request comes from
  * (a provider that does not serve this server's country, a firewall that blocks its network).
  */
-export type RefusalReason = 'auth' | 'not_found' | 'location_refused';
+export type RefusalReason = 'auth' | 'not_found' | 'location_refused' | 'not_chat_model';
 
 /** Code and type strings of a refused location. */
 const LOCATION_TYPES = new Set(['unsupported_country_region_territory'].map(squash));
@@ -29,6 +29,17 @@ const LOCATION_TYPES = new Set(['unsupported_country_region_territory'].map(squa
  */
 const LOCATION_WORDING =
   /country,? region,? or territory (?:is )?not supported|user location is not supported|(?:not|isn't) (?:available|supported) in your (?:country|region|location)|unsupported (?:country|region|location)|attention required!? \| cloudflare|you have been blocked|^just a moment\.\.\.|\berror code:? 10(?:0[5-9]|1[02]|20)\b|used cloudflare to restrict access|has banned your access/i;
+
+/**
+ * Wording of a model that takes no chat requests (CHAT_MODEL names an embedding, completions-only
+ * or Responses-only model): Ollama's "\"bge-m3:latest\" does not support chat" and older
+ * "embedding models do not support chat", Azure OpenAI's OperationNotSupported "The chatCompletion
+ * operation does not work with the specified model", OpenAI's "This is not a chat model and thus
+ * not supported in the v1/chat/completions endpoint" and "This model is only supported in
+ * v1/responses and not in v1/chat/completions".
+ */
+const NOT_CHAT_MODEL_WORDING =
+  /\bdoes(?: not|n't) support chat\b|\bmodels? do(?:es)? not support chat\b|chat ?completions? operation does not work with the specified model|\bnot a chat model\b|\bnot supported in the v1\/chat\/completions endpoint|only supported in v1\/(?:responses|completions)\b/i;
 
 /** Code and type strings of a refused key, compared without case or separators. */
 const AUTH_TYPES = new Set(
@@ -68,7 +79,7 @@ function squash(t: string): string {
 
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
- * first, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * first, a model that takes no chat requests by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -77,6 +88,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   // a refused location often comes with 403, but the key is not what is wrong
   if (signs.types.map(squash).some((t) => LOCATION_TYPES.has(t)) || LOCATION_WORDING.test(signs.message))
     return 'location_refused';
+  // said with 400 or 404: either way the model, not the request or the address, is what must change
+  if (NOT_CHAT_MODEL_WORDING.test(signs.message)) return 'not_chat_model';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 405) return 'not_found';
   const types = signs.types.map(squash);
