@@ -84,6 +84,15 @@ const TRANSIENT_TYPES = new Set(
 );
 
 /**
+ * Types some servers put on every error that is not a 400 (Ollama's OpenAI-compatible endpoint
+ * says `api_error` for a model never pulled, 404, and a refused key, 401) or on any failure of
+ * their own: they say nothing the status does not, so they never make a 4xx transient.
+ */
+const CATCH_ALL_TYPES = new Set(
+  ['api_error', 'server_error', 'internal_error', 'internal_server_error', 'upstream_error'].map(squash),
+);
+
+/**
  * Codes of a model's malformed output, said with a 400 although the request was fine: Groq's
  * `tool_use_failed` (a tool call its parser could not read, or one to a tool not offered) and
  * `json_validate_failed` (its JSON-mode twin).
@@ -159,7 +168,11 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   if (types.some((t) => t.includes('validation') || t.includes('invalid'))) return 'invalid';
   if (squashed.some((t) => REFUSED_TYPES.has(t))) return 'invalid';
   if (status !== undefined && transientStatus(status)) return 'transient';
-  if (squashed.some((t) => TRANSIENT_TYPES.has(t))) return 'transient';
+  // a client error's status beats a catch-all type: only a type that names a momentary state
+  // (overloaded, rate limited, unavailable) makes a 4xx worth asking again
+  const clientError = status !== undefined && status >= 400 && status < 500;
+  if (squashed.some((t) => TRANSIENT_TYPES.has(t) && !(clientError && CATCH_ALL_TYPES.has(t))))
+    return 'transient';
   if (status !== undefined && status >= 400 && status < 500) return 'invalid';
   if (TRANSIENT_WORDING.test(signs.message)) return 'transient';
   return 'unknown';
