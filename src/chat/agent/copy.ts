@@ -30,6 +30,12 @@ ${CUT_OFF_SUFFIX}`;
 export const EMPTY_REPLY_COPY =
   'No answer came back from the model this time. Please try again, or rephrase the request.';
 
+/**
+ * The same news when the turn's tools had already changed data (followed by what changed, see
+ * failedAfterWritesCopy): "try again" would be wrong advice on its own, since the changes are made.
+ */
+export const EMPTY_AFTER_WRITES = 'No answer came back from the model this time.';
+
 /** The reply when one step ran past CHAT_ITER_TIMEOUT_MS (not "doesn't fit any tool": item 11). */
 export function stepTimeoutCopy(iterTimeoutMs: number): string {
   const secs = iterTimeoutMs / 1000;

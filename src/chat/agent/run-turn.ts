@@ -20,6 +20,7 @@ import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
   cappedReply,
   cutOffReply,
+  EMPTY_AFTER_WRITES,
   EMPTY_REPLY_COPY,
   failedAfterWritesCopy,
   gatewayFailure,
@@ -109,6 +110,18 @@ export async function runTurn(
   const stopped = (): TurnResult => finish({ reason: 'stopped', status: 200, roundTrips });
   /** A reply of our own copy; in voice mode it is also what is read aloud. */
   const spoken = (reply: string): ReplyPayload => (input.voiceMode ? { reply, speak: reply } : { reply });
+  /**
+   * The model answered the tools' results with nothing (Gemini often ends so after a function
+   * response) after they had changed data: the reply says what changed, and the turn ends as a
+   * failure after writes, so sending the same message again does not make the changes twice.
+   */
+  const emptyAfterWrites = (): TurnResult =>
+    finish({
+      reason: 'gateway_error',
+      status: 200,
+      payload: spoken(failedAfterWritesCopy(EMPTY_AFTER_WRITES, listChanges(writes))),
+      roundTrips,
+    });
 
   while (roundTrips < budgets.maxRoundTrips) {
     if (signal.aborted) return stopped();
@@ -182,8 +195,10 @@ export async function runTurn(
       const f = isGatewayError(err)
         ? gatewayFailure(err)
         : { status: 502, error: 'The chat service failed unexpectedly. Please try again.' };
-      if (f.status === 200)
+      // an empty answer (said with status 200) after the tools changed data ends like a failure after writes
+      if (f.status === 200 && !(isGatewayError(err, 'empty') && writes.length > 0))
         return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
+      if (isGatewayError(err, 'empty')) return emptyAfterWrites();
       // data already changed: the failure is a reply saying so (and it is stored), not a bare error
       if (writes.length > 0)
         return finish({
@@ -220,6 +235,7 @@ export async function runTurn(
       continue;
     }
     const answer = result.text.trim();
+    if (!answer && writes.length > 0) return emptyAfterWrites();
     if (!answer)
       return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
     const payload = finalPayload(answer, input.voiceMode, deps.parseVoice);
