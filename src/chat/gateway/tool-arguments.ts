@@ -113,6 +113,14 @@ export function escapeRawControls(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/**
+ * True for a value that says "no arguments" without being an object: JSON null (also Python's
+ * None) or an empty list, as models and servers write the arguments of a tool without parameters.
+ */
+function noArguments(v: unknown): boolean {
+  return v === null || (Array.isArray(v) && v.length === 0);
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -138,7 +146,8 @@ function unfenced(raw: string): string | undefined {
 /**
  * Reads one call's arguments:
  * - a non-null object is used as is (never stringified twice);
- * - null, undefined or blank text means no arguments: `{}`;
+ * - null, undefined or blank text means no arguments: `{}`, and so does a value that is JSON
+ *   `null` (or Python's `None`) or an empty list, as a tool without parameters gets called;
  * - text wrapped whole in one Markdown code fence is read without the fence;
  * - text is trimmed and its first complete JSON value read; trailing non-whitespace text is
  *   dropped and reported in `droppedTrailing`; control characters written raw inside its strings
@@ -159,7 +168,7 @@ export function readToolArguments(raw: unknown): ReadArguments {
     if (lost) return refusedNumber(JSON.stringify(raw), lost);
     return { canonical: JSON.stringify(raw), parsed: raw };
   }
-  if (raw === null || raw === undefined) return { canonical: '{}', parsed: {} };
+  if (raw === null || raw === undefined || noArguments(raw)) return { canonical: '{}', parsed: {} };
   if (typeof raw !== 'string') {
     return {
       canonical: JSON.stringify(raw),
@@ -193,6 +202,8 @@ export function readToolArguments(raw: unknown): ReadArguments {
       value = inner.value;
     }
   }
+  // a tool without parameters called with its nothing spelled as null or an empty list
+  if (noArguments(value) && first.rest.trim() === '') return { canonical: '{}', parsed: {} };
   if (!isPlainObject(value)) {
     return {
       canonical: raw,
