@@ -9,6 +9,7 @@ import { rescaleAppleFractions } from './ingest/hae/percent-fractions.js';
 import { redateUtcSamples } from './ingest/hae/redate-samples.js';
 import { rekeySamples } from './ingest/hae/rekey-samples.js';
 import { moveRenamedSamples } from './ingest/hae/rename-samples.js';
+import { rekeySourceOrder } from './ingest/hae/source-order-keys.js';
 import type { MigrationSteps } from './store/migrations.js';
 
 /**
@@ -33,5 +34,8 @@ export const MIGRATION_STEPS: MigrationSteps = {
   },
   rescaleAppleFractions: (db) => {
     rescaleAppleFractions(db, homeZone(db));
+  },
+  rekeySourceOrder: (db) => {
+    rekeySourceOrder(db, homeZone(db));
   },
 };

@@ -13,6 +13,8 @@ export interface MigrationSteps {
   redateUtcSamples(db: Database.Database): void;
   /** Reads the percentages an Apple Health import stored as fractions as percent (migration 12). */
   rescaleAppleFractions(db: Database.Database): void;
+  /** Keys Health samples on their sources in one order, the same sample stored once (migration 15). */
+  rekeySourceOrder(db: Database.Database): void;
 }
 
 /** One migration: SQL text, or a function given the database and the steps passed in. */
@@ -92,6 +94,10 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  * - (14) samples stored under a name the catalogue reads now and did not before (a HealthKit
  *   identifier written as words, `Swimming Stroke Count`; Apple's `Resting Energy`) are moved to
  *   their metric as (9) moved the others (`moveRenamedSamples` again).
+ * - (15) samples whose source lists several devices (`Watch|iPhone`) were keyed on that text as
+ *   sent, so the same reading with its sources in another order was stored twice: each is keyed
+ *   on its names in one order, a copy stored twice dropped (`rekeySourceOrder`,
+ *   src/ingest/hae/source-order-keys.ts); the metrics that lost a copy are recomputed.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -223,4 +229,5 @@ export const MIGRATIONS: Migration[] = [
   INSERT OR IGNORE INTO hae_recompute SELECT DISTINCT metric FROM hae_samples;
   `,
   (db, steps) => steps.moveRenamedSamples(db),
+  (db, steps) => steps.rekeySourceOrder(db),
 ];

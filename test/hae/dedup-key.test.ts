@@ -2,7 +2,8 @@
  * Dedup keys are stored: the faster spelling of the key text in dedupKeyOf, and extraction that
  * skips counting identical copies in a lone daily block, must give exactly the keys of the first
  * implementation (kept below as `referenceKey`, JSON.stringify of the nested arrays) on every
- * generated payload and on awkward values.
+ * generated payload and on awkward values; the source is the text its key is made from (a list of
+ * devices in one order, sourceKeyText), as sent for a single name or a list in that order.
  */
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { OccurrenceCounter } from '../../src/ingest/hae/format/occurrences.js';
 import { normalisePayload } from '../../src/ingest/hae/format/payload.js';
 import { dedupKeyOf, type SampleSpan, type SampleValue } from '../../src/ingest/hae/format/sample.js';
 import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { sourceKeyText } from '../../src/ingest/hae/format/sources.js';
 import { type HaeTime, parseHaeTimestamp } from '../../src/ingest/hae/format/timestamps.js';
 import { GENERATED_HAE_FILES, generatedHaeText } from '../fixtures/hae-payloads.js';
 
@@ -24,7 +26,8 @@ function referenceKey(
   const keys = Object.keys(values).sort();
   const sorted: [string, SampleValue][] = new Array(keys.length);
   for (let i = 0; i < keys.length; i++) sorted[i] = [keys[i], values[keys[i]]];
-  const text = JSON.stringify([metric, time.canonical, span, source, sorted]);
+  const keyed = source === null ? null : sourceKeyText(source);
+  const text = JSON.stringify([metric, time.canonical, span, keyed, sorted]);
   return hash('sha256', text, 'hex').slice(0, 32);
 }
 

@@ -16,7 +16,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { emptyTable } from '../../common/lookup-table.js';
 import type { MetricBlock } from '../hae/format/payload.js';
-import { dedupKeyOf, type Sample, SkipCounter } from '../hae/format/sample.js';
+import { type Sample, SkipCounter, withSpan } from '../hae/format/sample.js';
 import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { RowsAhead } from '../hae/rows-ahead.js';
@@ -98,11 +98,7 @@ function asRawSample(s: Sample): Sample {
   if (s.span === 'sample') return s;
   const time = parseHaeTimestamp(s.at);
   if (!time) return s;
-  return {
-    ...s,
-    span: 'sample',
-    dedupKey: dedupKeyOf(s.metric, time, 'sample', s.keyValues ?? s.values, s.source),
-  };
+  return withSpan(s, time, 'sample');
 }
 
 /**

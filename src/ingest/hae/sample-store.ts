@@ -136,6 +136,9 @@ export class HaeSampleStore {
         )
         .raw(true),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      storedOnDate: db
+        .prepare('SELECT 1 FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?) LIMIT 1')
+        .pluck(),
       storedNextDoor: db
         .prepare(
           'SELECT 1 FROM hae_samples WHERE metric = ? AND date IN (?, ?) AND dedup_key = unhex(?) LIMIT 1',
@@ -226,7 +229,7 @@ export class HaeSampleStore {
     writeTransaction(this.db, () => {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
-      const samples = this.notStoredNextDoor(offeredSamples);
+      const samples = this.notStoredRounded(this.notStoredNextDoor(offeredSamples));
       let i = 0;
       while (i < samples.length) {
         let rows = INSERT_ROWS_MAX;
@@ -260,6 +263,18 @@ export class HaeSampleStore {
         !s.filedByZone ||
         this.q.storedNextDoor.get(s.metric, addDays(s.date, -1), addDays(s.date, 1), s.dedupKey) ===
           undefined,
+    );
+  }
+
+  /**
+   * `samples` without those stored already under the key of their rounded values
+   * (Sample.roundedKey): a home keyed such a sample so when its source was put in one order.
+   */
+  private notStoredRounded(samples: readonly Sample[]): readonly Sample[] {
+    if (!samples.some((s) => s.roundedKey !== undefined)) return samples;
+    return samples.filter(
+      (s) =>
+        s.roundedKey === undefined || this.q.storedOnDate.get(s.metric, s.date, s.roundedKey) === undefined,
     );
   }
 

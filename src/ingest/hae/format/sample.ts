@@ -5,7 +5,7 @@
 import { hash } from 'node:crypto';
 import { headGraphemes } from '../../../common/graphemes.js';
 import { ownString } from './own-string.js';
-import { sourceTextOf } from './sources.js';
+import { sourceKeyText, sourceTextOf } from './sources.js';
 import { canonicalTimestamp, type HaeTime } from './timestamps.js';
 
 /** A value inside a sample: numbers in the catalogue's canonical unit, or text / flags. */
@@ -54,6 +54,13 @@ export interface Sample {
    * sample may be stored on the day before or after, so the store looks there before adding it.
    */
   filedByZone?: true;
+  /**
+   * For a converted sample of several devices (`keyValues` set, a source with `|`): its key made
+   * from its values as stored, rounded. A home that keyed such a sample on its source as sent is
+   * keyed again on the names in one order from what it stored (source-order-keys.ts), and the
+   * unrounded values are not stored: the store looks for that key too before adding the sample.
+   */
+  roundedKey?: string;
 }
 
 /**
@@ -81,9 +88,25 @@ export function makeSample(
     dedupKey: dedupKeyOf(metric, time, span, keyValues ?? values, source),
   };
   if (keyValues) s.keyValues = keyValues;
+  if (keyValues && source?.includes('|')) s.roundedKey = dedupKeyOf(metric, time, span, values, source);
   // an instant at midnight UTC stays on its date whatever the zone (instant-zone.ts)
   if (time.utc && time.epochMs % 86_400_000 !== 0) s.filedByZone = true;
   return s;
+}
+
+/**
+ * `s` with another span, its keys made again for it (a block read in parts may turn out daily, an
+ * Apple Health record is always a sample); `s` itself when the span is its own.
+ */
+export function withSpan(s: Sample, time: HaeTime, span: SampleSpan): Sample {
+  if (s.span === span) return s;
+  const out: Sample = {
+    ...s,
+    span,
+    dedupKey: dedupKeyOf(s.metric, time, span, s.keyValues ?? s.values, s.source),
+  };
+  if (s.roundedKey !== undefined) out.roundedKey = dedupKeyOf(s.metric, time, span, s.values, s.source);
+  return out;
 }
 
 /**
@@ -91,7 +114,9 @@ export function makeSample(
  * `JSON.stringify([metric, canonical instant, span, source, [[key, value], ...]])` with the
  * value keys sorted. Stored keys are these bytes: the text is spelled here piece by piece (the
  * same characters JSON.stringify writes, test/hae/dedup-key.test.ts proves it) because building
- * the nested arrays and stringifying them cost more than the hash itself.
+ * the nested arrays and stringifying them cost more than the hash itself. The source is the text
+ * sourceKeyText gives (a list of names in one order), or with `asSent` the text as it came (how
+ * homes keyed it before, which a test of their migration plants).
  */
 export function dedupKeyOf(
   metric: string,
@@ -99,11 +124,12 @@ export function dedupKeyOf(
   span: SampleSpan,
   values: Record<string, SampleValue>,
   source: string | null,
+  asSent = false,
 ): string {
   const keys = Object.keys(values);
   if (keys.length > 1) keys.sort();
   // the canonical spelling is digits, `-`, `T`, `:`, `.` and `+` only: JSON quotes it as it is
-  let text = `[${jsonOfMetric(metric)},"${canonicalTimestamp(time)}",${spanJson(span)},${typeof source === 'string' ? jsonOfSource(source) : elementJson(source)},[`;
+  let text = `[${jsonOfMetric(metric)},"${canonicalTimestamp(time)}",${spanJson(span)},${typeof source === 'string' ? jsonOfSource(asSent ? source : sourceKeyText(source)) : elementJson(source)},[`;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     text += `${i ? ',' : ''}[${jsonOfKey(k)},${elementJson(values[k])}]`;

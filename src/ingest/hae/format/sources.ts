@@ -80,6 +80,29 @@ function objectName(o: object): string | null {
   return null;
 }
 
+/**
+ * The text a sample's key is made from for `source` (sample.ts dedupKeyOf): a list of names joined
+ * by `|`, which the app writes in no set order (`Watch|iPhone` in one push, `iPhone|Watch` in the
+ * next), is keyed in one order, its names trimmed, each once and sorted, so the same reading sent
+ * with its sources in another order is the same sample. A text already in that order (and any
+ * single name) is keyed as it is, so keys stored before stay the keys of the same samples.
+ */
+export function sourceKeyText(source: string): string {
+  if (!source.includes('|')) return source;
+  let keyed = KEY_TEXTS.get(source);
+  if (keyed === undefined) {
+    const names = source.split('|').map((s) => s.trim());
+    const ordered = [...new Set(names.filter((s) => s !== ''))].sort();
+    keyed =
+      ordered.length === names.length && ordered.every((n, i) => n === names[i]) ? source : ordered.join('|');
+    if (KEY_TEXTS.size >= SETS_MAX) KEY_TEXTS.clear();
+    KEY_TEXTS.set(source, keyed);
+  }
+  return keyed;
+}
+
+const KEY_TEXTS = new Map<string, string>();
+
 /** One text per set (for grouping); unknown sources share the key ''. */
 export function sourceSetKey(set: SourceSet): string {
   return set === null ? '' : set.join('|');

@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { resolveMetric } from '../format/catalogue.js';
 import { OccurrenceCounter } from '../format/occurrences.js';
 import { normalisePayload } from '../format/payload.js';
-import { dedupKeyOf, type Sample, type SampleSpan, SkipCounter } from '../format/sample.js';
+import { type Sample, type SampleSpan, SkipCounter, withSpan } from '../format/sample.js';
 import { extractSamples } from '../format/samples.js';
 import { type HaeTime, parseHaeTimestamp } from '../format/timestamps.js';
 import type { PushRun } from '../service.js';
@@ -193,11 +193,7 @@ export class StreamedBlock {
 
   /** Stores samples with the block's span, recomputing a dedup key only where the span changed. */
   private async store(timed: Timed[], span: SampleSpan): Promise<void> {
-    const samples = timed.map(({ s, t }) =>
-      s.span === span
-        ? s
-        : { ...s, span, dedupKey: dedupKeyOf(s.metric, t, span, s.keyValues ?? s.values, s.source) },
-    );
+    const samples = timed.map(({ s, t }) => withSpan(s, t, span));
     await this.run.storeInBatches(samples);
   }
 }
