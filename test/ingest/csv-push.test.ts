@@ -197,4 +197,96 @@ describe('a push in CSV', () => {
     expect(run.body.ok, run.text).toBe(true);
     expect(await srv.rows('workouts')).toHaveLength(2);
   });
+
+  it("a workout's Duration is its duration, also in a row without an end", async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const csv = [
+      'Workout Type,Start,End,Duration,Active Energy (kcal)',
+      // a session with pauses: 35 minutes from start to end, 33:05 of workout
+      'Outdoor Run,2026-07-11 07:00:00,2026-07-11 07:35:00,0:33:05,350',
+      'Pilates,2026-07-12 09:03,,00:58:41,219',
+      // minutes and seconds
+      'Walking,2026-07-13 08:00,,45:00,120',
+    ].join('\r\n');
+    const r = await post(srv, csv, 'text/csv');
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toBeUndefined();
+    expect(await srv.rows('workouts')).toEqual([
+      {
+        date: '2026-07-11',
+        trained: true,
+        type: 'Outdoor Run',
+        durationMin: 33.1,
+        calories: 350,
+        startTime: '07:00',
+      },
+      {
+        date: '2026-07-12',
+        trained: true,
+        type: 'Pilates',
+        durationMin: 58.7,
+        calories: 219,
+        startTime: '09:03',
+      },
+      {
+        date: '2026-07-13',
+        trained: true,
+        type: 'Walking',
+        durationMin: 45,
+        calories: 120,
+        startTime: '08:00',
+      },
+    ]);
+    // a duration that is no clock nor number is said, the workout kept (timed by its start and end)
+    const odd = await post(
+      srv,
+      ['Workout Type,Start,End,Duration', 'Yoga,2026-07-14 08:00,2026-07-14 08:30,half an hour'].join('\r\n'),
+      'text/csv',
+    );
+    expect(odd.body.warnings).toEqual([
+      'workouts: duration not a number, left out (1 point, e.g. "half an hour")',
+    ]);
+    expect((await srv.rows('workouts'))[3]).toMatchObject({ date: '2026-07-14', durationMin: 30 });
+  });
+
+  it('a column written twice is read from its first column, with a warning', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const metrics = [
+      'Date/Time,Step Count (count),Resting Heart Rate (count/min),Step Count (count)',
+      '2026-07-11 00:00:00,100,55,200',
+      '2026-07-12 00:00:00,,54,300',
+    ].join('\r\n');
+    const workouts = [
+      'Workout Type,Start,End,Active Energy (kcal),Active Energy (kJ)',
+      'Outdoor Run,2026-07-11 07:00:00,2026-07-11 07:30:00,350,1500',
+    ].join('\r\n');
+    const r = await post(
+      srv,
+      multipart([
+        ['HealthMetrics', metrics],
+        ['Workouts', workouts],
+      ]),
+      `multipart/form-data; boundary=${BOUNDARY}`,
+    );
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toEqual([
+      'CSV column "Step Count (count)" (column 4) fills what column 2 ("Step Count (count)") fills; only the first is read',
+      'CSV column "Active Energy (kJ)" (column 5) fills what column 4 ("Active Energy (kcal)") fills; only the first is read',
+    ]);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-07-11', count: 100 }]);
+    expect(await srv.rows('resting')).toEqual([
+      { date: '2026-07-11', bpm: 55 },
+      { date: '2026-07-12', bpm: 54 },
+    ]);
+    expect(await srv.rows('workouts')).toEqual([
+      {
+        date: '2026-07-11',
+        trained: true,
+        type: 'Outdoor Run',
+        durationMin: 30,
+        calories: 350,
+        startTime: '07:00',
+      },
+    ]);
+  });
 });

@@ -133,13 +133,18 @@ function metricBlocks(rows: string[][], warnings: string[]): Record<string, unkn
   const [header, ...data] = rows;
   const source = header.findIndex((h) => h.trim().toLowerCase() === 'source');
   const columns: { at: number; name: string; field: string; units: string }[] = [];
+  const firstAt = new Map<string, number>();
   for (let at = 1; at < header.length; at++) {
     if (at === source || header[at].trim() === '') continue;
     const h = headerOf(header[at]);
     const field = fieldOf(h.name, h.part);
-    if (field === undefined)
+    if (field === undefined) {
       warnings.push(`CSV column "${header[at].trim()}" is a part of ${h.name} Klebb does not know; not read`);
-    else columns.push({ at, name: h.name, field, units: h.units });
+      continue;
+    }
+    const key = `${resolveMetric(h.name)?.key ?? h.name.toLowerCase()}\u0000${field}`;
+    if (!firstOnly(firstAt, key, at, header, warnings)) continue;
+    columns.push({ at, name: h.name, field, units: h.units });
   }
   const blocks = new Map<string, { name: string; units: string; data: Record<string, unknown>[] }>();
   for (const c of columns) {
@@ -169,12 +174,37 @@ function metricBlocks(rows: string[][], warnings: string[]): Record<string, unkn
   return [...blocks.values()].filter((b) => b.data.length > 0);
 }
 
+/**
+ * Whether the column at `at` is the first to fill `key` (a metric's field, a workout's field):
+ * the first column is read and a later one is not, with a warning naming both. A file with a
+ * column written twice (edited by hand, or joined from two exports) would otherwise have its
+ * values overwritten by whichever column comes last, without a word.
+ */
+function firstOnly(
+  firstAt: Map<string, number>,
+  key: string,
+  at: number,
+  header: string[],
+  warnings: string[],
+): boolean {
+  const first = firstAt.get(key);
+  if (first === undefined) {
+    firstAt.set(key, at);
+    return true;
+  }
+  warnings.push(
+    `CSV column "${header[at].trim()}" (column ${at + 1}) fills what column ${first + 1} ("${header[first].trim()}") fills; only the first is read`,
+  );
+  return false;
+}
+
 /** The JSON key of a workouts file's column, by its name (units in brackets aside). */
 const WORKOUT_COLUMNS: Record<string, string> = {
   'workout type': 'name',
   type: 'name',
   start: 'start',
   end: 'end',
+  duration: 'duration',
   'active energy': 'activeEnergyBurned',
   'active energy burned': 'activeEnergyBurned',
   distance: 'distance',
@@ -186,14 +216,22 @@ const WORKOUT_COLUMNS: Record<string, string> = {
   'elevation gain': 'elevationUp',
 };
 
-/** Reads the workouts file's rows into workout objects as the JSON export writes them. */
-function workoutObjects(rows: string[][]): Record<string, unknown>[] {
+/** Workout columns whose cells are read as text: the name, the stamps. */
+const TEXT_COLUMNS = new Set(['name', 'start', 'end']);
+
+/**
+ * Reads the workouts file's rows into workout objects as the JSON export writes them. The
+ * Duration column is the workout's own duration (`0:45:00`, without its pauses), read as the
+ * JSON export's `duration`: also when the row has no end.
+ */
+function workoutObjects(rows: string[][], warnings: string[]): Record<string, unknown>[] {
   const [header, ...data] = rows;
   const columns: { at: number; key: string; units: string }[] = [];
+  const firstAt = new Map<string, number>();
   header.forEach((text, at) => {
     const h = headerOf(text);
     const key = WORKOUT_COLUMNS[h.name.toLowerCase()];
-    if (key) columns.push({ at, key, units: h.units });
+    if (key && firstOnly(firstAt, key, at, header, warnings)) columns.push({ at, key, units: h.units });
   });
   const out: Record<string, unknown>[] = [];
   for (const row of data) {
@@ -201,7 +239,9 @@ function workoutObjects(rows: string[][]): Record<string, unknown>[] {
     for (const c of columns) {
       const v = (row[c.at] ?? '').trim();
       if (v === '') continue;
-      w[c.key] = c.key === 'name' || c.key === 'start' || c.key === 'end' ? v : { qty: v, units: c.units };
+      // a duration without a unit in its header is the app's clock text (or seconds, as in JSON)
+      w[c.key] =
+        TEXT_COLUMNS.has(c.key) || (c.key === 'duration' && c.units === '') ? v : { qty: v, units: c.units };
     }
     if (Object.keys(w).length > 0) out.push(w);
   }
@@ -224,7 +264,7 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
     const heads = rows[0].map(headerOf);
     const first = heads.map((h) => h.name.toLowerCase());
     if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
-      payload.workouts.push(...workoutObjects(rows));
+      payload.workouts.push(...workoutObjects(rows, warnings));
       recognised = true;
     } else if ((first[0] === 'date/time' || first[0] === 'date') && heads.slice(1).some((h) => h.units)) {
       // the app names every metric column with its unit in brackets (`Step Count (count)`): a

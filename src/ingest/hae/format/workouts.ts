@@ -101,6 +101,31 @@ function quantity(
   return out;
 }
 
+/** A duration written as a clock: `1:02:45` (hours, minutes, seconds) or `45:00` (minutes, seconds). */
+const CLOCK_DURATION = /^(\d+):([0-5]\d)(?::([0-5]\d)(?:[.,]\d+)?)?$/;
+
+/**
+ * A workout's `duration` sent as a number or text, in seconds: a number (the JSON export's
+ * seconds, also as text), or a clock as the CSV export writes it (`0:45:00`, `45:00`). Anything
+ * else is noted and left out (the duration then comes from the start and end); undefined when
+ * nothing was sent.
+ */
+function plainDuration(v: unknown, notes: WorkoutNote[]): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const clock = typeof v === 'string' ? CLOCK_DURATION.exec(v.trim()) : null;
+  if (clock) {
+    const [, a, b, c] = clock;
+    return c === undefined ? Number(a) * 60 + Number(b) : Number(a) * 3600 + Number(b) * 60 + Number(c);
+  }
+  const read = readNumber(v);
+  if (read.value === undefined)
+    notes.push({
+      reason: `duration ${read.nonFinite ? 'not a finite number' : 'not a number'}, left out`,
+      example: exampleOf(v),
+    });
+  return read.value;
+}
+
 /** What each numeric field of a workout is called in a warning. */
 const FIELD_WORDS: Readonly<Record<string, string>> = {
   durationMin: 'duration',
@@ -205,11 +230,12 @@ export function readWorkout(
   // exact values of the fields rounded after converting (Sample.keyValues)
   const exact: Record<string, number> = {};
 
-  // seconds (HAE), or {qty, units} (an Apple Health duration in a unit written beside it)
+  // seconds (HAE), {qty, units} (an Apple Health duration in a unit written beside it), or the
+  // clock text of the CSV export
   const durationS =
     typeof w.duration === 'object' && w.duration !== null
       ? quantity(w.duration, DIMENSIONS.s, 's', notes, 'duration', exact, 'durationS')
-      : readNumber(w.duration).value;
+      : plainDuration(w.duration, notes);
   if (durationS !== undefined && durationS < 0)
     return { ok: false, reason: 'negative duration', example: durationS };
   const exactMin = durationS !== undefined ? (exact.durationS ?? durationS) / 60 : undefined;
