@@ -289,4 +289,50 @@ describe('a push in CSV', () => {
       },
     ]);
   });
+
+  it("the workouts file as the app's later versions head it (Type, Avg Heart Rate without a dot) is read the same", async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const csv = [
+      'Type,Start,End,Duration,Total Energy (kJ),Active Energy (kJ),Max Heart Rate (bpm),Avg Heart Rate (bpm),Distance (km),Avg Speed (km/hr),Step Count (count),Step Cadence (spm),Swimming Stroke Count (count),Swim Stoke Cadence (spm),Flights Climbed (count),Elevation Ascended (m),Elevation Descended (m)',
+      'Golf,2026-04-06 16:32,2026-04-06 18:35,02:02:45,4343,3436,141,105.78,3.59,1.76,5068,41.29,,,,,',
+      'Pilates,2026-04-07 09:03,2026-04-07 10:02,00:58:41,1315,918.18,127,93.75,,,100,1.7,,,,,',
+      'Hiking,2026-04-08 09:00,2026-04-08 12:00,03:00:00,,,,,12.5,,,,,,,640,610',
+    ].join('\n');
+    const r = await post(srv, multipart([['Workouts', csv]]), `multipart/form-data; boundary=${BOUNDARY}`);
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toBeUndefined();
+    // energy: the active energy in kJ (3436 kJ is 821 kcal), never the total
+    expect(await srv.rows('workouts')).toEqual([
+      {
+        date: '2026-04-06',
+        trained: true,
+        type: 'Golf',
+        durationMin: 122.8,
+        distanceKm: 3.59,
+        calories: 821,
+        avgHr: 106,
+        maxHr: 141,
+        startTime: '16:32',
+      },
+      {
+        date: '2026-04-07',
+        trained: true,
+        type: 'Pilates',
+        durationMin: 58.7,
+        calories: 219,
+        avgHr: 94,
+        maxHr: 127,
+        startTime: '09:03',
+      },
+      {
+        date: '2026-04-08',
+        trained: true,
+        type: 'Hiking',
+        durationMin: 180,
+        distanceKm: 12.5,
+        elevationM: 640,
+        startTime: '09:00',
+      },
+    ]);
+  });
 });

@@ -13,6 +13,7 @@
  * `systolic`, `diastolic`; a night's `totalSleep`, `core`, `inBed` ...). An empty cell is no
  * point. The values are kept as text: the extraction reads them as it reads numbers sent as text.
  */
+import { lookupTable } from '../../../common/lookup-table.js';
 import { resolveMetric } from './catalogue.js';
 
 /** A CSV body read as a payload: what normalisePayload reads, and what could not be read. */
@@ -198,8 +199,13 @@ function firstOnly(
   return false;
 }
 
-/** The JSON key of a workouts file's column, by its name (units in brackets aside). */
-const WORKOUT_COLUMNS: Record<string, string> = {
+/**
+ * The JSON key of a workouts file's column, by its name (units in brackets aside) as
+ * workoutColumnName spells it. The app has headed these columns differently over its versions
+ * (`Workout Type` then `Type`, `Avg. Heart Rate` then `Avg Heart Rate`); `Total Energy` (active
+ * and resting energy together) is not the workout's calories and is not read.
+ */
+const WORKOUT_COLUMNS = lookupTable<string>({
   'workout type': 'name',
   type: 'name',
   start: 'start',
@@ -208,13 +214,22 @@ const WORKOUT_COLUMNS: Record<string, string> = {
   'active energy': 'activeEnergyBurned',
   'active energy burned': 'activeEnergyBurned',
   distance: 'distance',
-  'avg. heart rate': 'avgHeartRate',
-  'average heart rate': 'avgHeartRate',
-  'max. heart rate': 'maxHeartRate',
-  'maximum heart rate': 'maxHeartRate',
+  'avg heart rate': 'avgHeartRate',
+  'max heart rate': 'maxHeartRate',
   'elevation ascended': 'elevationUp',
   'elevation gain': 'elevationUp',
-};
+});
+
+/** A workout column's name as WORKOUT_COLUMNS spells it: lower case, no dots, `avg` and `max` for the words in full. */
+function workoutColumnName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\./g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^average\b/, 'avg')
+    .replace(/^maximum\b/, 'max');
+}
 
 /** Workout columns whose cells are read as text: the name, the stamps. */
 const TEXT_COLUMNS = new Set(['name', 'start', 'end']);
@@ -230,7 +245,7 @@ function workoutObjects(rows: string[][], warnings: string[]): Record<string, un
   const firstAt = new Map<string, number>();
   header.forEach((text, at) => {
     const h = headerOf(text);
-    const key = WORKOUT_COLUMNS[h.name.toLowerCase()];
+    const key = WORKOUT_COLUMNS[workoutColumnName(h.name)];
     if (key && firstOnly(firstAt, key, at, header, warnings)) columns.push({ at, key, units: h.units });
   });
   const out: Record<string, unknown>[] = [];
