@@ -335,4 +335,20 @@ describe('a push in CSV', () => {
       },
     ]);
   });
+
+  it("a column part named like an object's own member (constructor, toString) is a part Klebb does not know", async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const csv = [
+      'Date/Time,Heart Rate [constructor] (count/min),Heart Rate [toString] (count/min),Step Count (count)',
+      '2026-07-11 00:00:00,60,61,1000',
+    ].join('\r\n');
+    const r = await post(srv, csv, 'text/csv');
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toEqual([
+      'CSV column "Heart Rate [constructor] (count/min)" is a part of Heart Rate Klebb does not know; not read',
+      'CSV column "Heart Rate [toString] (count/min)" is a part of Heart Rate Klebb does not know; not read',
+    ]);
+    expect(await srv.rows('heart')).toEqual([]);
+    expect(await srv.rows('steps')).toEqual([{ date: '2026-07-11', count: 1000 }]);
+  });
 });

@@ -98,26 +98,27 @@ function headerOf(text: string): { name: string; part?: string; units: string } 
 }
 
 /** The JSON field of a metric column's part, by the metric's point shape; undefined when none. */
-const PART_FIELDS: Record<string, Record<string, string>> = {
-  minAvgMax: { min: 'Min', avg: 'Avg', max: 'Max' },
-  bloodPressure: { systolic: 'systolic', diastolic: 'diastolic' },
-  counts: {
-    unspecified: 'Unspecified',
-    'protection used': 'Protection Used',
-    'protection not used': 'Protection Not Used',
-  },
-  sleep: {
-    total: 'totalSleep',
-    asleep: 'asleep',
-    'in bed': 'inBed',
-    inbed: 'inBed',
-    core: 'core',
-    deep: 'deep',
-    rem: 'rem',
-    awake: 'awake',
-    unspecified: 'unspecified',
-  },
-};
+const PART_FIELDS: Readonly<Record<string, Readonly<Record<string, string | undefined>> | undefined>> =
+  lookupTable({
+    minAvgMax: lookupTable({ min: 'Min', avg: 'Avg', max: 'Max' }),
+    bloodPressure: lookupTable({ systolic: 'systolic', diastolic: 'diastolic' }),
+    counts: lookupTable({
+      unspecified: 'Unspecified',
+      'protection used': 'Protection Used',
+      'protection not used': 'Protection Not Used',
+    }),
+    sleep: lookupTable({
+      total: 'totalSleep',
+      asleep: 'asleep',
+      'in bed': 'inBed',
+      inbed: 'inBed',
+      core: 'core',
+      deep: 'deep',
+      rem: 'rem',
+      awake: 'awake',
+      unspecified: 'unspecified',
+    }),
+  });
 
 /** The point field a metric column fills: `qty`, the field of its part, or undefined (a part Klebb does not know). */
 function fieldOf(name: string, part: string | undefined): string | undefined {
