@@ -78,3 +78,42 @@ export function onPersonsClock(t: Readonly<HaeTime>, zone: string | undefined): 
     offsetMinutes: offset,
   };
 }
+
+/** Whether `zone` names a time zone this runtime knows (an IANA name such as `Europe/Paris`). */
+export function isKnownZone(zone: string): boolean {
+  if (zone === '' || zone.length > 64) return false;
+  try {
+    offsetMinutesAt(0, zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The offset of `zone` at instant `ms`, minutes east of UTC (`zone` known: isKnownZone). */
+export function zoneOffsetAt(ms: number, zone: string): number {
+  return offsetMinutesAt(ms, zone);
+}
+
+/**
+ * `t` on the wall clock of `zone` (known: isKnownZone), the zone a record or stamp names as where
+ * it happened: its date, time and offset there, its instant and canonical spelling kept (the
+ * sample's key is the one of the stamp as written). `writtenDate` is set to the date as written
+ * when the zone's date is another. Unlike onPersonsClock, midnight UTC is no exception: the zone
+ * is named, not guessed.
+ */
+export function onZoneClock(t: Readonly<HaeTime>, zone: string): Readonly<HaeTime> {
+  const offset = offsetMinutesAt(t.epochMs, zone);
+  if (offset === t.offsetMinutes) return t.utc ? { ...t, utc: false } : t;
+  const wall = new Date(t.epochMs + offset * 60_000);
+  const date = `${String(wall.getUTCFullYear()).padStart(4, '0')}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}`;
+  const out: HaeTime = {
+    ...t,
+    date,
+    time: `${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())}`,
+    offsetMinutes: offset,
+    utc: false,
+  };
+  if (date !== t.date) out.writtenDate = t.date;
+  return out;
+}

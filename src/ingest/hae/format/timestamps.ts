@@ -9,7 +9,7 @@
  * FreeReps incident where TZ-naive parsing stored everything twice, shifted by the offset).
  */
 
-import { onPersonsClock } from './instant-zone.js';
+import { isKnownZone, onPersonsClock, onZoneClock, zoneOffsetAt } from './instant-zone.js';
 import { ownString } from './own-string.js';
 import { gregorianStamp, isBuddhistDate, withEnglishDayHalf } from './phone-calendars.js';
 import { epochIso, rewriteTimestamp } from './timestamp-spellings.js';
@@ -36,6 +36,11 @@ export interface HaeTime {
    * since 1970): parseHaeTimestamp gives its date and time on the person's clock (instant-zone.ts).
    */
   utc: boolean;
+  /**
+   * Set when the stamp names the zone it happened in (`… [Asia/Tokyo]`) and that zone's date is
+   * not the date written: the date as written (an older import filed the sample there).
+   */
+  writtenDate?: string;
 }
 
 // Separators seen before am/pm and offsets: space, U+00A0 no-break space, U+202F narrow no-break
@@ -72,9 +77,42 @@ const MAX_OFFSET_MINUTES = 14 * 60;
  * instant-zone.ts says.
  */
 export function parseHaeTimestamp(input: unknown, zone?: string): Readonly<HaeTime> | null {
+  if (typeof input === 'string' && input.charCodeAt(input.length - 1) === CLOSING_BRACKET)
+    return parseNamingZone(input, zone);
   const t = parseZoneFree(input);
   return t?.utc ? onPersonsClock(t, zone) : t;
 }
+
+const CLOSING_BRACKET = 93;
+
+/**
+ * A stamp followed by the time zone it was recorded in, in brackets: what RFC 9557 (and
+ * JavaScript's Temporal, `2026-06-02T23:30:00+09:00[Asia/Tokyo]`) writes, and what the Apple
+ * Health import writes for a record whose metadata names its zone (`HKTimeZone`, records.ts).
+ * The instant is the one written; its date and time are those of the zone named (a night slept
+ * in Tokyo and exported in New York is dated on Tokyo's day). Further annotations
+ * (`[u-ca=gregory]`) are passed over. A stamp with no offset is the wall clock of the zone. A
+ * zone this runtime does not know is passed over too: the stamp is read as if it named none.
+ */
+function parseNamingZone(input: string, personsZone: string | undefined): Readonly<HaeTime> | null {
+  const m = ZONE_SUFFIX.exec(input);
+  if (!m) return null;
+  const rest = m[1];
+  const named = /^\[!?([^\]=]+)\]/.exec(m[2])?.[1].trim();
+  const zone = named !== undefined && isKnownZone(named) ? named : undefined;
+  const t = parseZoneFree(rest);
+  if (!t || zone === undefined) return t?.utc ? onPersonsClock(t, personsZone) : t;
+  if (t.offsetMinutes !== null) return onZoneClock(t, zone);
+  // the wall clock of the zone: its offset at that wall time (asked twice, for a change of offset)
+  let offset = zoneOffsetAt(t.epochMs, zone);
+  offset = zoneOffsetAt(t.epochMs - offset * 60_000, zone);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return parseZoneFree(`${t.date} ${t.time} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`);
+}
+
+/** The stamp before its bracketed annotations, and the annotations (`[Asia/Tokyo][u-ca=gregory]`). */
+const ZONE_SUFFIX = /^(.*?)[\s\u00a0\u202f]*((?:\[[^[\]]{1,64}\])+)$/s;
 
 /** parseHaeTimestamp before an instant in UTC is put on the person's clock (the same for every zone). */
 function parseZoneFree(input: unknown): Readonly<HaeTime> | null {
