@@ -22,7 +22,14 @@ import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { RowsAhead } from '../hae/rows-ahead.js';
 import type { PushRun } from '../hae/service.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
-import { BloodPressurePairs, type MappedPoint, mapRecord, mapWorkout, metricOfType } from './records.js';
+import {
+  BloodPressurePairs,
+  inRecordZone,
+  type MappedPoint,
+  mapRecord,
+  mapWorkout,
+  metricOfType,
+} from './records.js';
 import { decoderFor, type PieceDecoder } from './text-decoding.js';
 import { BareAmpersands, notXml, TagWatch } from './xml-repair.js';
 
@@ -203,6 +210,27 @@ export async function readAppleHealthExport(
     }
   };
 
+  /** A top-level `<Record>` with children, read when it closes (its metadata read by then). */
+  let record: { attrs: Record<string, string>; zone: string | undefined } | undefined;
+  /** One top-level record, read in the zone its metadata names (records.ts inRecordZone). */
+  const readRecord = (a: Record<string, string>, zone: string | undefined) => {
+    records++;
+    const type = a.type ?? '';
+    const metric = metricOfType(type);
+    if (metric === 'blood_pressure') {
+      bpTopLevel.add(bpKey(a));
+      const joined = pairs.add(zone === undefined ? a : inRecordZone(a, zone));
+      if (joined) addPoint(joined);
+      return;
+    }
+    const m = mapRecord(a, metric, zone);
+    if ('skip' in m) {
+      if (m.damaged || m.unknownValue)
+        skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
+      else if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
+    } else addPoint(m);
+  };
+
   parser.on('error', (err) => {
     xmlErrors++;
     if (xmlErrors <= MAX_XML_ERRORS_LISTED) xmlProblems.push(`XML problem (parsing went on): ${err.message}`);
@@ -227,21 +255,9 @@ export async function readAppleHealthExport(
           break;
         }
         if (parent !== 'HealthData') break;
-        records++;
-        const type = a.type ?? '';
-        const metric = metricOfType(type);
-        if (metric === 'blood_pressure') {
-          bpTopLevel.add(bpKey(a));
-          const joined = pairs.add(a);
-          if (joined) addPoint(joined);
-          break;
-        }
-        const m = mapRecord(a, metric);
-        if ('skip' in m) {
-          if (m.damaged || m.unknownValue)
-            skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
-          else if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
-        } else addPoint(m);
+        // its metadata (the zone it was recorded in) comes in its children: read at its end
+        if (tag.isSelfClosing) readRecord(a, undefined);
+        else record = { attrs: a, zone: undefined };
         break;
       }
       case 'Workout':
@@ -257,7 +273,14 @@ export async function readAppleHealthExport(
         if (workout && parent === 'Workout') workout.stats.push(a);
         break;
       case 'MetadataEntry':
-        if (workout && parent === 'Workout' && typeof a.key === 'string' && typeof a.value === 'string')
+        if (record && parent === 'Record') {
+          if (a.key === 'HKTimeZone' && typeof a.value === 'string') record.zone = a.value;
+        } else if (
+          workout &&
+          parent === 'Workout' &&
+          typeof a.key === 'string' &&
+          typeof a.value === 'string'
+        )
           workout.meta[a.key] = a.value;
         else if (
           workout &&
@@ -272,6 +295,10 @@ export async function readAppleHealthExport(
   parser.on('closetag', (tag: SaxesTagPlain) => {
     if (!tag.isSelfClosing) stack.pop();
     if (tag.name === 'HealthData' && stack.length === 0) closedHealthData = true;
+    if (tag.name === 'Record' && record && stack.length === 1) {
+      readRecord(record.attrs, record.zone);
+      record = undefined;
+    }
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
       workouts.push(mapWorkout(workout.attrs, workout.stats, workout.meta, workout.activityAscents));
       workout = undefined;
@@ -318,6 +345,9 @@ export async function readAppleHealthExport(
       parser.write(ampersands.end());
       parser.close();
     }
+    // a file cut inside a record's children: the record is read as far as it came
+    if (record) readRecord(record.attrs, record.zone);
+    record = undefined;
     bareAmpersands = ampersands.count;
     for (const [key, a] of bpInCorrelation) {
       if (bpTopLevel.has(key)) continue;

@@ -24,11 +24,17 @@
  *   (aggregate.ts reads a midnight point as one unless it says so; a daily total spans the day).
  * - `<Workout>` → a v1-like workout object (name, start, end, duration in s, distance, energy;
  *   `WorkoutStatistics` children of newer exports fill what the attributes lack).
+ * - The export writes every date on the clock of the zone the phone was in when it exported; a
+ *   record or workout whose metadata names the zone it was recorded in (`HKTimeZone`, written by
+ *   the watch and the Health app for sleep, workouts and entries made abroad) has its stamps read
+ *   on that zone's clock (inRecordZone): a night slept in Tokyo by a phone living in New York is
+ *   dated on Tokyo's morning, at Tokyo's bed and wake times.
  */
 
 import { lookupTable } from '../../common/lookup-table.js';
 import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
 import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
+import { isKnownZone, zoneOffsetAt } from '../hae/format/instant-zone.js';
 import { MAX_SPAN_RECORD_HOURS } from '../hae/format/limits.js';
 import { ownString } from '../hae/format/own-string.js';
 import { SPAN_OVER_A_DAY } from '../hae/format/sleep.js';
@@ -123,9 +129,10 @@ function partOfDayRecord(startDate: string | undefined, endDate: string | undefi
 
 /** `m` with `partOfDay: true` on its point when the record is one (partOfDayRecord) of a summed metric. */
 function markPartOfDay<T extends MappedPoint | SkippedRecord>(m: T, a: Record<string, string>): T {
-  // the cheap test first (`YYYY-MM-DD 00:00:00 ...`): nearly every record starts at another time
+  // the cheap test first (`YYYY-MM-DD 00:00:00 ...`): nearly every record starts at another time;
+  // a stamp read in its record's zone (inRecordZone) has another time of day than it writes
   const start = a.startDate;
-  if (start === undefined || !start.startsWith('00:00:00', 11)) return m;
+  if (start === undefined || (!start.startsWith('00:00:00', 11) && !isZoned(start))) return m;
   if ('point' in m && SUMMED.has(m.metric) && partOfDayRecord(start, a.endDate)) m.point.partOfDay = true;
   return m;
 }
@@ -218,13 +225,50 @@ function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | 
 /**
  * One top-level `<Record>`'s attributes → a point, or undefined with the reason (unmapped type,
  * unknown sleep value, a stand hour that is "Idle"). Blood pressure goes through BloodPressurePairs.
- * `metric`: metricOfType of its type, when the caller has it already.
+ * `metric`: metricOfType of its type, when the caller has it already. `zone`: the zone its
+ * metadata names (`HKTimeZone`), read with inRecordZone.
  */
 export function mapRecord(
   a: Record<string, string>,
   metric = metricOfType(a.type ?? ''),
+  zone?: string,
 ): MappedPoint | SkippedRecord {
-  return markPartOfDay(pointOf(a, metric), a);
+  const attrs = zone === undefined ? a : inRecordZone(a, zone);
+  return markPartOfDay(pointOf(attrs, metric), attrs);
+}
+
+/** A stamp read in its record's zone (stampInZone wrote it). */
+function isZoned(stamp: string): boolean {
+  return stamp.charCodeAt(stamp.length - 1) === 93;
+}
+
+/**
+ * `a` with its `startDate` and `endDate` read on the clock of `zone`, the zone its metadata says
+ * it was recorded in (module comment); `a` itself when the zone is not one this runtime knows.
+ */
+export function inRecordZone(a: Record<string, string>, zone: string): Record<string, string> {
+  const z = zone.trim();
+  if (!isKnownZone(z)) return a;
+  const start = stampInZone(a.startDate, z);
+  const end = stampInZone(a.endDate, z);
+  if (start === a.startDate && end === a.endDate) return a;
+  const out = { ...a };
+  if (start !== undefined) out.startDate = start;
+  if (end !== undefined) out.endDate = end;
+  return out;
+}
+
+/**
+ * `stamp` followed by `[zone]` when the zone's offset at that instant is not the one written, so
+ * the extraction dates it on the zone's clock while its key stays the stamp's as written
+ * (timestamps.ts parseHaeTimestamp); `stamp` itself when the zone's offset is the one written
+ * (a record made at home), or when it does not read.
+ */
+function stampInZone(stamp: string | undefined, zone: string): string | undefined {
+  if (stamp === undefined) return undefined;
+  const t = parseHaeTimestamp(stamp);
+  if (!t || t.offsetMinutes === null || t.utc) return stamp;
+  return zoneOffsetAt(t.epochMs, zone) === t.offsetMinutes ? stamp : `${stamp} [${zone}]`;
 }
 
 /**
@@ -254,7 +298,7 @@ export const ENDS_BEFORE_START = 'record ends before it starts';
 function endsBeforeStart(start: string | undefined, end: string | undefined): boolean {
   if (start === undefined || end === undefined) return false;
   const n = start.length;
-  let sameOffset = n === end.length && n > 5;
+  let sameOffset = n === end.length && n > 5 && !isZoned(start);
   for (let i = 1; sameOffset && i <= 5; i++) sameOffset = start.charCodeAt(n - i) === end.charCodeAt(n - i);
   if (sameOffset) return end < start;
   const s = parseHaeTimestamp(start);
@@ -342,6 +386,8 @@ function quantityText(text: string | undefined): { qty: string; units: string } 
  * `HKElevationAscended` metadata, a number with its unit as Apple writes it (`4523 cm`, `120 m`,
  * `980 ft`).
  *
+ * Its start and end are read in the zone its `HKTimeZone` metadata names (inRecordZone).
+ *
  * Newer exports (iOS 16 on) nest a `<WorkoutActivity>` per activity in the workout, and may write
  * the ascent only in an activity's metadata: `activityAscents` are those values, summed (in
  * metres) when the workout's own metadata has none. A multisport workout (swim, bike, run) has
@@ -353,10 +399,11 @@ export function mapWorkout(
   meta: Record<string, string> = {},
   activityAscents: string[] = [],
 ): Record<string, unknown> {
+  const zoned = meta.HKTimeZone === undefined ? a : inRecordZone(a, meta.HKTimeZone);
   const w: Record<string, unknown> = {
     name: workoutName(a.workoutActivityType),
-    start: a.startDate,
-    end: a.endDate,
+    start: zoned.startDate,
+    end: zoned.endDate,
   };
   const source = sourceOf(a);
   if (source) w.source = source;

@@ -80,6 +80,9 @@ export interface SeenMetric {
  */
 type SampleRow = [string, string, string, SampleSpan, string | null, string];
 
+/** The zone a stamp names after it (`2024-06-10 14:00:00 -0400 [Asia/Tokyo]`), with the space before it. */
+const ZONE_NAMED = /[\s\u00a0\u202f]*(?:\[[^[\]]*\])+$/;
+
 /** Columns bound per sample by the insert statements (see insertStatement). */
 const INSERT_COLUMNS = 8;
 
@@ -136,6 +139,9 @@ export class HaeSampleStore {
         )
         .raw(true),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      dropWritten: db.prepare(
+        'DELETE FROM hae_samples WHERE metric = ? AND date = ? AND at = ? AND source IS ? AND span = ?',
+      ),
       storedOnDate: db
         .prepare('SELECT 1 FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?) LIMIT 1')
         .pluck(),
@@ -229,6 +235,7 @@ export class HaeSampleStore {
     writeTransaction(this.db, () => {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
+      this.dropFiledElsewhere(offeredSamples, affected);
       const samples = this.notStoredRounded(this.notStoredNextDoor(offeredSamples));
       let i = 0;
       while (i < samples.length) {
@@ -264,6 +271,22 @@ export class HaeSampleStore {
         this.q.storedNextDoor.get(s.metric, addDays(s.date, -1), addDays(s.date, 1), s.dedupKey) ===
           undefined,
     );
+  }
+
+  /**
+   * Removes what an import made before zones named with a stamp were read stored for the samples
+   * that zone moves to another date (Sample.movedFrom): the sample of the same metric, source and
+   * span stamped the same, on the date its stamp has as written. It was this record read on the
+   * export's clock (its times of day, and so its key, differ: a night's bed time, a workout's start),
+   * so it would be counted on both days. The date left counts as affected, to be recomputed.
+   */
+  private dropFiledElsewhere(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
+    for (const s of samples) {
+      if (s.movedFrom === undefined) continue;
+      const written = s.at.replace(ZONE_NAMED, '');
+      if (this.q.dropWritten.run(s.metric, s.movedFrom, written, s.source, s.span).changes > 0)
+        addDate(affected, s.metric, s.movedFrom);
+    }
   }
 
   /**

@@ -61,6 +61,13 @@ export interface Sample {
    * unrounded values are not stored: the store looks for that key too before adding the sample.
    */
   roundedKey?: string;
+  /**
+   * The date the sample's stamp has as written, when the zone it names put it on another
+   * (HaeTime.writtenDate: a night slept abroad, from an Apple Health export written in the home
+   * zone). An import made before such zones were read filed the same record there, read on the
+   * export's clock: the store removes that reading of it rather than keep it on both days.
+   */
+  movedFrom?: string;
 }
 
 /**
@@ -88,6 +95,7 @@ export function makeSample(
     dedupKey: dedupKeyOf(metric, time, span, keyValues ?? values, source),
   };
   if (keyValues) s.keyValues = keyValues;
+  if (time.writtenDate !== undefined) s.movedFrom = time.writtenDate;
   if (keyValues && source?.includes('|')) s.roundedKey = dedupKeyOf(metric, time, span, values, source);
   // an instant at midnight UTC stays on its date whatever the zone (instant-zone.ts)
   if (time.utc && time.epochMs % 86_400_000 !== 0) s.filedByZone = true;
