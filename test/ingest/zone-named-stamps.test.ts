@@ -51,3 +51,76 @@ describe('a stamp naming its zone in brackets', () => {
     expect(again.body.samples).toEqual({ received: 1, new: 0 });
   });
 });
+
+describe('a pushed point or workout whose metadata names the zone it was recorded in', () => {
+  it('is read on that zone’s clock, as an Apple Health record is', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['sleep', 'sleep_analysis'],
+        ['workouts', 'workouts'],
+        ['resting', 'resting_heart_rate'],
+      ],
+    });
+    const tokyo = { HKTimeZone: 'Asia/Tokyo', HKWasUserEntered: '0' };
+    const r = await srv.push(
+      JSON.stringify({
+        data: {
+          metrics: [
+            {
+              name: 'sleep_analysis',
+              units: 'hr',
+              data: [
+                // 23:00 on 10 June to 07:00 on 11 June in Tokyo, written on New York's clock
+                {
+                  startDate: '2024-06-10 10:00:00 -0400',
+                  endDate: '2024-06-10 18:00:00 -0400',
+                  value: 'Core',
+                  qty: 8,
+                  source: 'Watch',
+                  metadata: tokyo,
+                },
+              ],
+            },
+            {
+              name: 'resting_heart_rate',
+              units: 'count/min',
+              data: [
+                {
+                  date: '2024-06-12 19:00:00 -0400',
+                  qty: 52,
+                  metadata: { HKMetadataKeyTimeZone: 'Asia/Tokyo' },
+                },
+                // recorded at home, and a zone no runtime knows: as written
+                { date: '2024-06-14 19:00:00 -0400', qty: 53, metadata: { HKTimeZone: 'America/New_York' } },
+                { date: '2024-06-15 19:00:00 -0400', qty: 54, metadata: { HKTimeZone: 'Mars/Olympus' } },
+              ],
+            },
+          ],
+          workouts: [
+            {
+              id: 'run-1',
+              name: 'Outdoor Run',
+              start: '2024-06-12 11:30:00 -0400',
+              end: '2024-06-12 12:00:00 -0400',
+              duration: 1800,
+              metadata: tokyo,
+            },
+          ],
+        },
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toBeUndefined();
+    expect(await srv.rows('sleep')).toEqual([
+      { date: '2024-06-11', hours: 8, core: 8, bedTime: '23:00', wakeTime: '07:00', source: 'Watch' },
+    ]);
+    expect(await srv.rows('workouts')).toEqual([
+      { date: '2024-06-13', trained: true, type: 'Outdoor Run', durationMin: 30, startTime: '00:30' },
+    ]);
+    expect(await srv.rows('resting')).toEqual([
+      { date: '2024-06-13', bpm: 52 },
+      { date: '2024-06-14', bpm: 53 },
+      { date: '2024-06-15', bpm: 54 },
+    ]);
+  });
+});

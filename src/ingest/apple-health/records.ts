@@ -34,9 +34,9 @@
 import { lookupTable } from '../../common/lookup-table.js';
 import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
 import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
-import { isKnownZone, zoneOffsetAt } from '../hae/format/instant-zone.js';
 import { MAX_SPAN_RECORD_HOURS } from '../hae/format/limits.js';
 import { ownString } from '../hae/format/own-string.js';
+import { knownZone, stampInZone } from '../hae/format/recorded-zone.js';
 import { SPAN_OVER_A_DAY } from '../hae/format/sleep.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
@@ -244,31 +244,19 @@ function isZoned(stamp: string): boolean {
 
 /**
  * `a` with its `startDate` and `endDate` read on the clock of `zone`, the zone its metadata says
- * it was recorded in (module comment); `a` itself when the zone is not one this runtime knows.
+ * it was recorded in (module comment; format/recorded-zone.ts); `a` itself when the zone is not
+ * one this runtime knows.
  */
 export function inRecordZone(a: Record<string, string>, zone: string): Record<string, string> {
-  const z = zone.trim();
-  if (!isKnownZone(z)) return a;
-  const start = stampInZone(a.startDate, z);
-  const end = stampInZone(a.endDate, z);
+  const z = knownZone(zone);
+  if (z === undefined) return a;
+  const start = a.startDate === undefined ? undefined : stampInZone(a.startDate, z);
+  const end = a.endDate === undefined ? undefined : stampInZone(a.endDate, z);
   if (start === a.startDate && end === a.endDate) return a;
   const out = { ...a };
   if (start !== undefined) out.startDate = start;
   if (end !== undefined) out.endDate = end;
   return out;
-}
-
-/**
- * `stamp` followed by `[zone]` when the zone's offset at that instant is not the one written, so
- * the extraction dates it on the zone's clock while its key stays the stamp's as written
- * (timestamps.ts parseHaeTimestamp); `stamp` itself when the zone's offset is the one written
- * (a record made at home), or when it does not read.
- */
-function stampInZone(stamp: string | undefined, zone: string): string | undefined {
-  if (stamp === undefined) return undefined;
-  const t = parseHaeTimestamp(stamp);
-  if (!t || t.offsetMinutes === null || t.utc) return stamp;
-  return zoneOffsetAt(t.epochMs, zone) === t.offsetMinutes ? stamp : `${stamp} [${zone}]`;
 }
 
 /**

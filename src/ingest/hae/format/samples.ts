@@ -15,6 +15,7 @@ import { numberAndUnit, readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
 import { dateProblem, outOfRange, valueProblem } from './plausible.js';
+import { inItsZone } from './recorded-zone.js';
 import {
   dedupKeyOf,
   makeSample,
@@ -144,7 +145,8 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const reads: Extract<PointRead, { ok: true }>[] = [];
   const units = entry ? blockUnits(entry, block.units) : undefined;
   for (const point of block.data) {
-    const r = units ? readPoint(units, point, st.zone) : readUnknownPoint(block, point, st.zone);
+    const p = inItsZone(point);
+    const r = units ? readPoint(units, p, st.zone) : readUnknownPoint(block, p, st.zone);
     if (!r.ok) {
       skips.add(metric, r.reason, r.example);
       continue;
@@ -185,7 +187,7 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
   st.known.add('workouts');
   const workoutsEntry = resolveMetric('workouts');
   for (const w of workouts) {
-    const r = readWorkout(w, st.zone);
+    const r = readWorkout(inItsZone(w), st.zone);
     if (r.ok && workoutsEntry) leaveOutOfRangeOut(workoutsEntry, r);
     const bad = r.ok ? implausible(workoutsEntry, r) : r;
     if (bad) st.skips.add('workouts', bad.reason, bad.example);
