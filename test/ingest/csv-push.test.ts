@@ -351,4 +351,44 @@ describe('a push in CSV', () => {
     expect(await srv.rows('heart')).toEqual([]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-07-11', count: 1000 }]);
   });
+
+  it('a CSV workout, timed to the minute, is the session the JSON export sent to the second, not a second one', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const json = await srv.push(
+      JSON.stringify({
+        data: {
+          workouts: [
+            {
+              id: 'AB12',
+              name: 'Outdoor Walk',
+              start: '2026-05-16 12:47:23 -0700',
+              end: '2026-05-16 13:07:41 -0700',
+              duration: 1218,
+              activeEnergyBurned: { qty: 66.3, units: 'kcal' },
+            },
+          ],
+        },
+      }),
+    );
+    expect(json.body.ok, json.text).toBe(true);
+    const csv = [
+      'Workout Type,Start,End,Duration,Active Energy (kcal)',
+      'Outdoor Walk,2026-05-16 12:47,2026-05-16 13:07,00:20:18,66.28',
+      // another walk that started in the same minute and ended earlier: a session of its own
+      'Outdoor Walk,2026-05-16 12:47,2026-05-16 13:05,00:18:00,60.7',
+    ].join('\r\n');
+    const r = await post(srv, csv, 'text/csv');
+    expect(r.body.ok, r.text).toBe(true);
+    // 20.3 + 18 minutes, 66 + 61 kcal: the first walk once
+    expect(await srv.rows('workouts')).toEqual([
+      {
+        date: '2026-05-16',
+        trained: true,
+        type: 'Outdoor Walk',
+        durationMin: 38.3,
+        calories: 127,
+        startTime: '12:47',
+      },
+    ]);
+  });
 });

@@ -5,6 +5,7 @@
 import type { CatalogueEntry } from './catalogue.js';
 import { byDate, finishRow, type HaeRow, instantOf } from './rows.js';
 import type { Sample } from './sample.js';
+import { localHourMinute, parseHaeTimestamp } from './timestamps.js';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
@@ -61,18 +62,24 @@ export function workoutRows(entry: CatalogueEntry, samples: readonly Sample[]): 
 }
 
 /**
- * The keys that make two workout samples versions of one workout: the v2 `id`, and the start and
- * end instants (start and name when the end is unknown). The same session reaches Klebb without
- * an id from an Apple Health export or a v1 push and with one from a v2 push, and under other
- * names (`Running` from the export, `Outdoor Run` from the app, either in the phone's language),
- * so neither the id nor the name alone can tell; two sessions never start and end at the same
- * seconds.
+ * The keys that make two workout samples versions of one workout: the v2 `id`, the start and end
+ * instants (start and name when the end is unknown), and the start and end on the local clock to
+ * the minute. The same session reaches Klebb without an id from an Apple Health export or a v1
+ * push and with one from a v2 push, and under other names (`Running` from the export, `Outdoor
+ * Run` from the app, either in the phone's language), so neither the id nor the name alone can
+ * tell; and the app's CSV export writes its start and end to the minute, without seconds or
+ * offset (`2026-05-16 12:47`), so only the minutes of the clock tell it is the session the JSON
+ * export or an Apple Health export sent to the second. Two sessions never start and end at the
+ * same seconds, nor in the same two minutes.
  */
 function workoutKeys(s: Sample): string[] {
   const keys = typeof s.values.id === 'string' ? [`id:${s.values.id}`] : [];
   const start = instantOf(s.at) ?? s.at;
   const end = typeof s.values.end === 'string' ? instantOf(s.values.end) : undefined;
   keys.push(end !== undefined ? `span:${start}|${end}` : `start:${start}|${String(s.values.type)}`);
+  const endClock = typeof s.values.end === 'string' ? parseHaeTimestamp(s.values.end) : null;
+  if (endClock && typeof s.values.startTime === 'string')
+    keys.push(`clock:${s.date} ${s.values.startTime}|${endClock.date} ${localHourMinute(endClock)}`);
   return keys;
 }
 
