@@ -93,4 +93,55 @@ describe('a value with its own unit', () => {
     expect(await srv.rows('weight')).toEqual([{ date: '2026-05-10', kg: 70.31 }]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-10', count: 8000 }]);
   });
+
+  it('the parts of a reading written as {qty, units}: a blood pressure, a heart rate', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['bp', 'blood_pressure'],
+        ['heart', 'heart_rate'],
+      ],
+    });
+    const r = await srv.push(
+      push([
+        {
+          name: 'blood_pressure',
+          units: 'mmHg',
+          data: [
+            {
+              date: '2026-05-10 07:00:00 +0200',
+              systolic: { qty: 120, units: 'mmHg' },
+              diastolic: { qty: 80, units: 'mmHg' },
+              source: 'Cuff',
+            },
+            // in kPa: read in the unit the parts name
+            {
+              date: '2026-05-11 07:00:00 +0200',
+              systolic: { value: 16, unit: 'kPa' },
+              diastolic: { value: 10.7, unit: 'kPa' },
+              source: 'Cuff',
+            },
+          ],
+        },
+        {
+          name: 'heart_rate',
+          units: 'count/min',
+          data: [
+            {
+              date: '2026-05-10 09:00:00 +0200',
+              Min: { qty: 52, units: 'count/min' },
+              Avg: { qty: 61, units: 'count/min' },
+              Max: { qty: 97, units: 'count/min' },
+            },
+          ],
+        },
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('bp')).toEqual([
+      { date: '2026-05-10', systolic: 120, diastolic: 80 },
+      { date: '2026-05-11', systolic: 120, diastolic: 80 },
+    ]);
+    expect(await srv.rows('heart')).toEqual([{ date: '2026-05-10', min: 52, avg: 61, max: 97 }]);
+  });
 });

@@ -368,7 +368,7 @@ function putNumber(
 
 /** Reads one point of a catalogue metric per its shape (docs/HEALTH-AUTO-EXPORT.md "Special shapes"). */
 function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: string | undefined): PointRead {
-  const point = withOwnQuantity(sent);
+  const point = withOwnQuantity(withPlainParts(sent));
   const b = ownUnits(block, point);
   const entry = b.entry;
   if (entry.shape === 'sleep') return readSleepPoint(point, b.units, zone);
@@ -442,6 +442,29 @@ function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown
   if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
   const { qty, units } = q as Record<string, unknown>;
   return { ...point, qty, ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}) };
+}
+
+/** The fields of a point that hold a part of its reading: a heart rate's, a blood pressure's. */
+const PART_KEYS = ['Min', 'Avg', 'Max', 'min', 'avg', 'max', 'systolic', 'diastolic'];
+
+/**
+ * `point` with each part of its reading written as a quantity object (`"systolic": {"qty": 120,
+ * "units": "mmHg"}`, also `{value, unit}`, as exporters that write every value so send a blood
+ * pressure or a heart rate) as the number; the point takes the object's unit when it names none.
+ * `point` itself when no part is such an object.
+ */
+function withPlainParts(point: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of PART_KEYS) {
+    const v = point[key];
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const q = v as Record<string, unknown>;
+    out ??= { ...point };
+    out[key] = q.qty ?? q.value;
+    const units = q.units ?? q.unit;
+    if (typeof units === 'string' && units.trim() !== '' && out.units === undefined) out.units = units.trim();
+  }
+  return out ?? point;
 }
 
 /** How a unit a point names converts, by metric and unit (a few units per metric in practice). */
