@@ -144,4 +144,52 @@ describe('a value with its own unit', () => {
     ]);
     expect(await srv.rows('heart')).toEqual([{ date: '2026-05-10', min: 52, avg: 61, max: 97 }]);
   });
+
+  it('a quantity named value, as HealthKit readers name it; a value that is a word is no quantity', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['resting', 'resting_heart_rate'],
+        ['weight', 'weight_body_mass'],
+        ['hands', 'handwashing'],
+      ],
+    });
+    const r = await srv.push(
+      push([
+        {
+          name: 'resting_heart_rate',
+          units: 'count/min',
+          data: [
+            { date: '2026-05-10 07:00:00 +0200', value: 55 },
+            { date: '2026-05-11 07:00:00 +0200', value: '54' },
+          ],
+        },
+        {
+          name: 'weight_body_mass',
+          data: [
+            { date: '2026-05-10 07:00:00 +0200', value: '155 lb' },
+            { date: '2026-05-11 07:00:00 +0200', qty: { value: 70.5, unit: 'kg' } },
+          ],
+        },
+        {
+          name: 'handwashing',
+          units: 's',
+          data: [
+            // the app's own shape: the seconds in qty, how it went in value
+            { date: '2026-05-10 08:00:00 +0200', qty: 25, value: 'Complete' },
+          ],
+        },
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('resting')).toEqual([
+      { date: '2026-05-10', bpm: 55 },
+      { date: '2026-05-11', bpm: 54 },
+    ]);
+    expect(await srv.rows('weight')).toEqual([
+      { date: '2026-05-10', kg: 70.31 },
+      { date: '2026-05-11', kg: 70.5 },
+    ]);
+    expect(await srv.rows('hands')).toEqual([{ date: '2026-05-10', seconds: 25 }]);
+  });
 });

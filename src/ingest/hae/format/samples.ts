@@ -430,18 +430,34 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
 
 /**
  * `point` with a quantity written as `{qty, units}` (the shape of a workout's quantities, as some
- * exporters write every value) or as text with its unit (`"70.5 kg"`, also in the phone's own
- * digits, `"٧٠٫٥ kg"`) as the number and its `units`; `point` itself otherwise.
+ * exporters write every value; `{value, unit}` alike) or as text with its unit (`"70.5 kg"`,
+ * also in the phone's own digits, `"٧٠٫٥ kg"`) as the number and its `units`; `point` itself
+ * otherwise. A point with no `qty` whose `value` is a number (`{"date": …, "value": 55}`, as
+ * HealthKit readers and scripts name a sample's quantity) has that number as its quantity; a
+ * `value` that is a word (a sleep stage, a handwashing `Complete`) is not one.
  */
 function withOwnQuantity(point: Record<string, unknown>): Record<string, unknown> {
-  const q = point.qty;
+  const q = point.qty === undefined && isNumberValue(point.value) ? point.value : point.qty;
   if (typeof q === 'string') {
     const m = numberAndUnit(q);
-    return m ? { ...point, ...m } : point;
+    return m ? { ...point, ...m } : q === point.qty ? point : { ...point, qty: q };
   }
-  if (q === null || typeof q !== 'object' || Array.isArray(q)) return point;
-  const { qty, units } = q as Record<string, unknown>;
-  return { ...point, qty, ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}) };
+  if (q === null || typeof q !== 'object' || Array.isArray(q))
+    return q === point.qty ? point : { ...point, qty: q };
+  const o = q as Record<string, unknown>;
+  const units = o.units ?? o.unit;
+  return {
+    ...point,
+    qty: o.qty ?? o.value,
+    ...(typeof units === 'string' && units.trim() !== '' ? { units } : {}),
+  };
+}
+
+/** A `value` that is a quantity: a finite number, or text that reads as one (`"55"`, `"70.5 kg"`). */
+function isNumberValue(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'string') return false;
+  return readNumber(v).value !== undefined || numberAndUnit(v) !== undefined;
 }
 
 /** The fields of a point that hold a part of its reading: a heart rate's, a blood pressure's. */
