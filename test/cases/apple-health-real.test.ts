@@ -97,7 +97,9 @@ describe('the upload endpoint', () => {
     expect(await srv.rows('heart')).toEqual([{ date: '2018-09-10', min: 72, avg: 72, max: 72 }]);
     // BodyMassIndex 22.5312 (unit "count") → 22.5 on 2016-04-18 (local, -0700)
     expect(await srv.rows('bmi')).toEqual([{ date: '2016-04-18', bmi: 22.5 }]);
-    // Running 5.19412 min → 5.2; 0.4971749504535062 mi × 1.609344 = 0.80013 km → 0.8; 48.745 kcal → 49
+    // Running 5.19412 min → 5.2; 0.4971749504535062 mi × 1.609344 = 0.80013 km → 0.8; 48.745 kcal → 49.
+    // Its HKTimeZone is America/Los_Angeles: 07:25:41 -0700 (the offset the export writes, that of
+    // the July 2019 export) is 14:25:41 UTC, 06:25 on Los Angeles' clock on 14 November (PST, -0800)
     expect(await srv.rows('workouts')).toEqual([
       {
         date: '2016-11-14',
@@ -106,7 +108,7 @@ describe('the upload endpoint', () => {
         durationMin: 5.2,
         distanceKm: 0.8,
         calories: 49,
-        startTime: '07:25',
+        startTime: '06:25',
       },
     ]);
   });
