@@ -12,7 +12,9 @@
  *   restore from a backup, a sync tool, a `git checkout`, a symlinked folder pointed elsewhere).
  *   A watch stays on the folder it was set on, so it would go silent for good; the folder's
  *   identity (device and inode) is checked every DATA_DIR_CHECK_MS, and a new folder gets a new
- *   watch and every file in it (and every card whose file it lacks) is judged again.
+ *   watch and every file in it (and every card whose file it lacks) is judged again. The same
+ *   folder brought back (moved away and back, a volume unmounted and mounted again) has the same
+ *   identity, but its watch ended when it left: a folder once seen gone is watched again too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -143,10 +145,16 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
     w.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
     w.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
     w.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
+    // the folder itself left (moved away, removed, unmounted): this watch is over for good
+    w.on('unlinkDir', (p) => {
+      if (path.resolve(p) === dataDir) lost = true;
+    });
     // a watcher error (a vanished folder, too many watches) is logged, never a crash
     w.on('error', (err) => onError?.(err as Error));
     return w;
   };
+  /** Set once the data folder was seen gone: whatever folder is there next needs a new watch. */
+  let lost = false;
   let watcher = start();
   /** A new folder at dataDir: watch it, then judge its files and the cards whose files it lacks. */
   const rewatch = async () => {
@@ -163,8 +171,10 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
   let identity = folderIdentity(dataDir);
   const check = setInterval(() => {
     const now = folderIdentity(dataDir);
-    if (now === null || now === identity) return;
+    if (now === null) lost = true;
+    if (now === null || (now === identity && !lost)) return;
     identity = now;
+    lost = false;
     void rewatch();
   }, DATA_DIR_CHECK_MS);
   check.unref();

@@ -1,7 +1,7 @@
 /**
  * The data folder itself replaced while the server runs: renamed away and a new folder put in
- * its place (a restore from a backup, a sync tool, a `git checkout`), or a symlinked data folder
- * pointed at another folder. A watch stays on the folder it was set on, so without care every
+ * its place (a restore from a backup, a sync tool, a `git checkout`), a symlinked data folder
+ * pointed at another folder, or the very same folder moved away and brought back. A watch stays on the folder it was set on, so without care every
  * later hand edit would go unnoticed. Real server, real watcher, real folders; every "shows up"
  * is a poll with a deadline.
  */
@@ -128,5 +128,41 @@ describe('a replaced data folder', () => {
     ).toBe('Weight B');
     fs.writeFileSync(path.join(other, 'steps.json'), manifestText('steps', 'Steps'));
     expect(await until(ids, (v) => v.join() === 'steps,weight')).toEqual(['steps', 'weight']);
+  });
+
+  it('the same folder moved away and straight back: later edits are still seen', async () => {
+    await boot(false);
+    const away = path.join(s.home, 'data.away');
+    fs.renameSync(s.dataDir, away);
+    await sleep(100);
+    fs.renameSync(away, s.dataDir);
+    fs.writeFileSync(path.join(s.dataDir, 'weight.json'), manifestText('weight', 'Body weight'));
+    expect(
+      await until(
+        () => label('weight'),
+        (v) => v === 'Body weight',
+      ),
+    ).toBe('Body weight');
+    fs.writeFileSync(path.join(s.dataDir, 'steps.json'), manifestText('steps', 'Steps'));
+    expect(await until(ids, (v) => v.join() === 'mood,steps,weight')).toEqual(['mood', 'steps', 'weight']);
+    expect((await s.api('/api/manifests/weight/data')).body.data).toEqual(rows);
+  });
+
+  it('the same folder away for a while (a backup tool, an unmounted volume): its cards come back with their rows', async () => {
+    await boot(false);
+    const away = path.join(s.home, 'data.away');
+    fs.renameSync(s.dataDir, away);
+    // while it is away its cards go (their files are gone), their rows are kept
+    expect(await until(ids, (v) => v.length === 0)).toEqual([]);
+    fs.renameSync(away, s.dataDir);
+    expect(await until(ids, (v) => v.join() === 'mood,weight')).toEqual(['mood', 'weight']);
+    expect((await s.api('/api/manifests/weight/data')).body.data).toEqual(rows);
+    fs.writeFileSync(path.join(s.dataDir, 'mood.json'), manifestText('mood', 'Mood today'));
+    expect(
+      await until(
+        () => label('mood'),
+        (v) => v === 'Mood today',
+      ),
+    ).toBe('Mood today');
   });
 });
