@@ -31,6 +31,7 @@ import {
 } from './manifest-file.js';
 import { type BytesProblem, readManifestBytes } from './manifest-read.js';
 import { isManifestSchemaId } from './manifest-schema-id.js';
+import { parseManifestLoosely } from './manifest-text.js';
 import { loadNotes, sanitizeAtLoad } from './validate-manifest.js';
 
 /** Options of one load. */
@@ -200,7 +201,8 @@ export class CardLoader {
         const incoming = normaliseImportedData(data);
         if (incoming.rescued) warnings.push(rescuedWarning(file, id));
         const backup = freeBackupPath(this.dataDir, path.basename(file));
-        writeFileAtomic(backup, read.text);
+        // the original as it was dropped in (its own encoding)
+        writeFileAtomic(backup, bytes);
         const write = () => this.store.replace(id, incoming.data, 'file', 'import');
         finalHash = this.importData(file, id, body, backup, write, hash, hash);
       } catch (err) {
@@ -616,8 +618,7 @@ function peekId(file: string): string | undefined {
   try {
     const st = fs.statSync(file);
     if (!st.isFile()) return undefined;
-    const text = fs.readFileSync(file, 'utf8');
-    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as { meta?: { id?: unknown } };
+    const v = parseManifestLoosely(fs.readFileSync(file)) as { meta?: { id?: unknown } } | undefined;
     return typeof v?.meta?.id === 'string' ? v.meta.id : undefined;
   } catch {
     return undefined;

@@ -23,6 +23,7 @@ import { LARGE_MANIFEST_BYTES, MANIFEST_SETTLE_MS, WATCH_SETTLE_MS } from '../li
 import type { CardLoader } from './card-loader.js';
 import { isLargeFile } from './large-file-read.js';
 import { isManifestFileName } from './manifest-file.js';
+import { parseManifestLoosely } from './manifest-text.js';
 
 /** How often the data folder is checked for having been replaced by another folder, ms. */
 export const DATA_DIR_CHECK_MS = 500;
@@ -37,7 +38,7 @@ export const WATCH_DEBOUNCE_MS = 80;
  * broken or vanish for a moment.
  */
 export function settlingFor(file: string, now = Date.now()): number {
-  let text: string;
+  let bytes: Buffer;
   let mtimeMs: number;
   try {
     const st = fs.statSync(file);
@@ -46,16 +47,13 @@ export function settlingFor(file: string, now = Date.now()): number {
     mtimeMs = st.mtimeMs;
     // a large file is not parsed here (that would hold the server): it waits for the quiet window
     if (st.size >= LARGE_MANIFEST_BYTES) return quietLeft(mtimeMs, now);
-    text = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch {
     return 0;
   }
-  try {
-    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, '$schema')) return 0;
-  } catch {
-    // not whole yet, or broken: the quiet window decides
-  }
+  // not whole yet, or broken: the quiet window decides
+  const v = parseManifestLoosely(bytes);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, '$schema')) return 0;
   return quietLeft(mtimeMs, now);
 }
 

@@ -62,7 +62,8 @@ function read(job: LargeReadJob): LargeReadResult {
   const prepared: PreparedData = Array.isArray(incoming.data)
     ? packRows(incoming.data)
     : { kind: 'value', value: incoming.data };
-  writeFileAtomic(job.backup, parsed.text);
+  // the original as it was dropped in (its own encoding)
+  writeFileAtomic(job.backup, bytes);
   return { kind: 'parsed', hash, stamp, body, rescued: incoming.rescued, data: prepared, backup: job.backup };
 }
 

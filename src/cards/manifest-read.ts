@@ -1,12 +1,13 @@
 /**
- * The first step of loading a manifest file, on its bytes alone (no registry, no store): strict
- * UTF-8, JSON that parses to an object, no nesting too deep or broken text, no number out of
+ * The first step of loading a manifest file, on its bytes alone (no registry, no store): text in
+ * UTF-8 or UTF-16 (manifest-text.ts), JSON that parses to an object, no nesting too deep or broken text, no number out of
  * range. Shared by the loader on the event loop and by the worker thread that reads large files
  * (manifest-read-worker.ts), so both judge a file the same way.
  */
 import { jsonShapeProblem } from '../common/json-guard.js';
 import { jsonSyntaxProblem } from '../common/json-syntax.js';
-import { decodeUtf8Strict, jsonNumberProblem } from '../common/json-text.js';
+import { jsonNumberProblem } from '../common/json-text.js';
+import { decodeManifestText } from './manifest-text.js';
 
 /** Why a file's bytes are not a manifest object: a load error's code, message and field path. */
 export interface BytesProblem {
@@ -24,21 +25,20 @@ export type ManifestBytes =
 
 /** Reads a manifest file's bytes (see the file comment). */
 export function readManifestBytes(bytes: Buffer): ManifestBytes {
-  // bytes that are not UTF-8 would be read as U+FFFD and written back changed
-  const decoded = decodeUtf8Strict(bytes);
+  // bytes that are not text would be read as U+FFFD and written back changed
+  const decoded = decodeManifestText(bytes);
   if (decoded.problem) {
     const { path: at, message } = decoded.problem;
     return { ok: false, problem: { code: 'INVALID_UTF8', message: `${at} ${message}`, path: at } };
   }
+  // a byte order mark is not part of the text (decodeManifestText leaves it out)
   const text = decoded.text;
   let parsed: unknown;
-  // editors on some systems start UTF-8 files with a byte order mark
-  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    parsed = JSON.parse(json);
+    parsed = JSON.parse(text);
   } catch (err) {
     // a half-saved file keeps its last good version on screen until the next save
-    const at = jsonSyntaxProblem(json, err as Error);
+    const at = jsonSyntaxProblem(text, err as Error);
     return {
       ok: false,
       problem: {

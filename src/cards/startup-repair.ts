@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseLeftover, placeNoReplace, restoreAside } from '../home/commit-file.js';
 import type { CardDataStore } from '../store/card-data-store.js';
+import { parseManifestLoosely } from './manifest-text.js';
 
 /** Clock slack between a file's time stamp and the change log's, ms. */
 const CLOCK_SLACK_MS = 2_000;
@@ -22,7 +23,7 @@ const CLOCK_SLACK_MS = 2_000;
 /** The card id a manifest file names, or undefined. */
 function idIn(file: string): string | undefined {
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { meta?: { id?: unknown } };
+    const parsed = parseManifestLoosely(fs.readFileSync(file)) as { meta?: { id?: unknown } } | undefined;
     return typeof parsed?.meta?.id === 'string' ? parsed.meta.id : undefined;
   } catch {
     return undefined;
