@@ -110,9 +110,10 @@ export class CardLoader {
 
   /**
    * Loads every manifest file of the data folder. Files are taken in claim order (see
-   * claimRank): for an id two files claim, `<id>.json` wins, else the earlier name; so the
-   * winner of a duplicate is the same at start-up as at run time, and a stray copy never
-   * imports over the card it duplicates. One bad file never stops the others.
+   * claimRank): for an id two files claim, `<id>.json` wins, else the earlier name (a copy named
+   * after its original ranks after it); so the winner of a duplicate is the same at start-up as
+   * at run time, and a stray copy never imports over the card it duplicates. One bad file never
+   * stops the others.
    */
   scanAll(): void {
     fs.mkdirSync(this.dataDir, { recursive: true });
@@ -606,11 +607,17 @@ function rescuedWarning(file: string, id: string): LoadError {
 }
 
 /**
- * The order in which files claim an id: the file named `<id>.json` first, then by file name.
- * (A string that sorts in that order.)
+ * The order in which files claim an id: the file named `<id>.json` first, then by file name
+ * without its `.json`. (A string that sorts in that order.) Sync tools and file managers name a
+ * copy after its original with something added (`weight (1).json`, `weight 2.json`,
+ * `weight - Copy.json`, `weight (conflicted copy …).json`, `weight.sync-conflict-….json`); by
+ * the whole name, a space or a dash sorts before the `.` of `.json`, so such a copy would win the
+ * card from the file it copies. Without `.json`, the original's name is the start of the copy's
+ * and sorts first.
  */
 export function claimRank(fileName: string, id: string | undefined): string {
-  return `${id !== undefined && fileName === `${id}.json` ? '0' : '1'}${fileName}`;
+  const stem = fileName.endsWith('.json') ? fileName.slice(0, -'.json'.length) : fileName;
+  return `${id !== undefined && fileName === `${id}.json` ? '0' : '1'}${stem}`;
 }
 
 /** The `meta.id` a manifest file declares, read quickly for ordering; undefined when unreadable. */

@@ -138,3 +138,58 @@ it('a sync conflict copy is named as a second file claiming the card, never take
   expect(v.rows).toBe(5);
   expect(v.errors.sort()).toEqual(copies.map((n) => `${n} DUPLICATE_ID`).sort());
 });
+
+it('copies named after a card file not named by its id never take the card from it, running or at start-up', async () => {
+  const own = path.join(s.dataDir, 'my-weight.json');
+  fs.renameSync(file, own);
+  expect(await until(state, (x) => x.ids.includes('weight') && x.errors.length === 0)).toMatchObject({
+    label: 'Weight',
+    rows: 5,
+  });
+  const copies = [
+    'my-weight (conflicted copy 2026-04-20).json', // Dropbox
+    "my-weight (Ann's conflicted copy 2026-04-20).json",
+    'my-weight (conflicted copy 2026-04-20 101010).json', // Nextcloud
+    'my-weight (1).json', // Google Drive, a browser download
+    'my-weight 2.json', // iCloud Drive, Finder
+    'my-weight copy.json', // Finder's Duplicate
+    'my-weight - Copy.json', // Windows Explorer
+    'my-weight-LAPTOP-7Q2.json', // OneDrive keeping both
+    'my-weight.sync-conflict-20260420-101010-ABCDEFG.json', // Syncthing
+  ];
+  for (const name of copies) fs.writeFileSync(path.join(s.dataDir, name), text('Old weight'));
+  const expected = copies.map((n) => `${n} DUPLICATE_ID`).sort();
+  const v = await until(state, (x) => x.errors.length === copies.length);
+  expect({ ...v, errors: [...v.errors].sort() }).toEqual({
+    ids: ['weight'],
+    errors: expected,
+    label: 'Weight',
+    rows: 5,
+  });
+  // the app keeps writing to the card's own file
+  const r = await s.api('/api/manifests/weight', {
+    method: 'PATCH',
+    json: { meta: { label: 'Body weight' } },
+  });
+  expect(r.status, r.text).toBe(200);
+  expect(JSON.parse(fs.readFileSync(own, 'utf8')).meta.label).toBe('Body weight');
+
+  // the same at the next start (the restarted server's home is removed with it)
+  const home = s.home;
+  await s.close({ keepHome: true });
+  const again = await startServer({ home });
+  s = {
+    ...again,
+    close: async () => {
+      await again.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+  const after = await state();
+  expect({ ...after, errors: [...after.errors].sort() }).toEqual({
+    ids: ['weight'],
+    errors: expected,
+    label: 'Body weight',
+    rows: 5,
+  });
+});
