@@ -85,6 +85,12 @@ export class CardLoader {
   /** True while syncOwnFiles runs: what is found joins the caller's change set. */
   private ownFiles = false;
 
+  /**
+   * Cards whose file took another id a moment ago, while the file that file's new id came from
+   * is read (see place): a card found there under one of these ids is the same card moved.
+   */
+  private readonly displaced = new Map<string, Card>();
+
   constructor(
     private readonly dataDir: string,
     private readonly registry: CardRegistry,
@@ -419,9 +425,11 @@ export class CardLoader {
     }
     const holder = this.registry.get(id);
     const rival = holder && holder.file !== file ? holder.file : undefined;
-    // the file that held the id is gone from the disk: this is that card under a new name (`mv`,
-    // `git mv`, a case-only rename, a sync tool), not a second card with the same id
-    const moved = rival !== undefined && !fs.existsSync(rival);
+    // the file that held the id no longer claims it: this is that card under a new name, not a
+    // second card with the same id. It is gone from the disk (`mv`, `git mv`, a case-only rename,
+    // a sync tool), or names another id now (two files that swapped ids, in a `git checkout` or
+    // a restore, are judged one by one: the other one's change is not loaded yet)
+    const moved = rival !== undefined && !stillClaims(rival, id);
     if (rival && !moved && claimRank(path.basename(rival), id) < claimRank(name, id)) {
       return { ok: false, apply: () => this.duplicate(file, id, path.basename(rival)) };
     }
@@ -446,7 +454,7 @@ export class CardLoader {
     const card: Card = { id, file, raw: body, manifest: manifest as Card['manifest'], hash };
     if (rival && moved) {
       // the card's file was renamed: the old name is forgotten now, without a problem to report
-      // or a deletion to record when its vanishing is noticed
+      // or a deletion to record when its vanishing is noticed (a file still there is read below)
       this.registry.removeFile(rival);
       this.failed.delete(rival);
     } else if (rival) {
@@ -459,7 +467,7 @@ export class CardLoader {
     }
     if (this.recordChanges) {
       // a renamed file changes the card only as far as its content differs from the old file's
-      const was = current && current.id === id ? current : moved ? holder : undefined;
+      const was = current && current.id === id ? current : moved ? holder : this.displaced.get(id);
       const before = was ? serializeManifest(was.raw) : undefined;
       const after = serializeManifest(body);
       if (before !== after && !this.store.changes.isLatestManifest(id, after))
@@ -469,9 +477,18 @@ export class CardLoader {
     this.registry.setErrors(file, errors);
     this.failed.delete(file);
     this.emit({ type: 'card-changed', id });
+    // this file held another card before: that card may have moved to the file this one came
+    // from (ids swapped), which is read now, before the other card is taken for gone
+    const displaced = current && current.id !== id ? current : undefined;
+    if (displaced) this.displaced.set(displaced.id, displaced);
+    try {
+      if (rival && moved && fs.existsSync(rival)) this.safeLoad(rival);
+    } finally {
+      if (displaced) this.displaced.delete(displaced.id);
+    }
     // a previous card of this file under another id is gone now, unless another file has that id
-    if (current && current.id !== id) this.idFreed(current.id);
-    if (!holder) this.onCardArrived?.(id);
+    if (displaced) this.idFreed(displaced.id);
+    if (!holder && !this.displaced.has(id)) this.onCardArrived?.(id);
     return 'loaded';
   }
 
@@ -618,6 +635,23 @@ function rescuedWarning(file: string, id: string): LoadError {
 export function claimRank(fileName: string, id: string | undefined): string {
   const stem = fileName.endsWith('.json') ? fileName.slice(0, -'.json'.length) : fileName;
   return `${id !== undefined && fileName === `${id}.json` ? '0' : '1'}${stem}`;
+}
+
+/**
+ * Whether `file` still claims card `id`: it is there and names that id, or cannot be read
+ * whole right now (a save in progress keeps its claim until it is judged). A file that is gone,
+ * or parses and names another id or none, has given the id up.
+ */
+function stillClaims(file: string, id: string): boolean {
+  let bytes: Buffer;
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  const v = parseManifestLoosely(bytes) as { meta?: { id?: unknown } } | undefined;
+  return v === undefined || v?.meta?.id === id;
 }
 
 /** The `meta.id` a manifest file declares, read quickly for ordering; undefined when unreadable. */

@@ -143,6 +143,19 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
     w.on('add', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
     w.on('change', (p) => schedule(path.resolve(p), WATCH_DEBOUNCE_MS));
     w.on('unlink', (p) => schedule(path.resolve(p), WATCH_SETTLE_MS, true));
+    // chokidar reports no change when a file is renamed over a card file and has the same time
+    // stamp as the one it replaces (two files swapped with `mv`, a restore that keeps the time
+    // stamps of files saved in the same second); the folder's own event names the file, so any
+    // event on a card file's name gets it read again (bytes equal to the card's change nothing)
+    w.on('raw', (_event, name, details) => {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof name !== 'string' || typeof watched !== 'string' || path.resolve(watched) !== dataDir)
+        return;
+      const file = path.resolve(dataDir, name);
+      if (path.dirname(file) === dataDir && isManifestFileName(path.basename(file))) {
+        schedule(file, WATCH_DEBOUNCE_MS);
+      }
+    });
     // the folder itself left (moved away, removed, unmounted): this watch is over for good
     w.on('unlinkDir', (p) => {
       if (path.resolve(p) === dataDir) lost = true;

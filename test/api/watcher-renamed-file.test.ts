@@ -14,12 +14,12 @@ import type { CardEvent } from '../../src/cards/card-loader.js';
 import { WATCH_SETTLE_MS } from '../../src/limits.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-const manifestText = (label: string) =>
+const cardText = (id: string, label: string) =>
   `${JSON.stringify(
     {
       $schema: 'klebb.datafile.v1',
       meta: {
-        id: 'weight',
+        id,
         label,
         view: { enabled: true, component: 'list-card' },
         writeable: { fromWebapp: true, inputs: [{ key: 'kg', label: 'kg', type: 'number', required: true }] },
@@ -28,6 +28,7 @@ const manifestText = (label: string) =>
     null,
     2,
   )}\n`;
+const manifestText = (label: string) => cardText('weight', label);
 const rows = Array.from({ length: 30 }, (_, i) => ({
   date: `2026-04-${String(i + 1).padStart(2, '0')}`,
   kg: 80 + i / 10,
@@ -123,5 +124,92 @@ describe('a renamed card file', () => {
     }
     expect([...problems]).toEqual(['DUPLICATE_ID weight-copy.json']);
     expect((await weightFile()).file).toBe('weight.json');
+  });
+});
+
+describe('two card files that swap ids (a git checkout, a restore, a script renaming them)', () => {
+  /** Two cards, each with rows: a in a.json, b in b.json. */
+  async function twoCards(): Promise<void> {
+    fs.writeFileSync(path.join(s.dataDir, 'a.json'), cardText('a', 'Card A'));
+    fs.writeFileSync(path.join(s.dataDir, 'b.json'), cardText('b', 'Card B'));
+    const listed = async () => (await s.api('/api/manifests')).body.entries.length;
+    const deadline = Date.now() + 2000;
+    while ((await listed()) < 3 && Date.now() < deadline) await sleep(20);
+    for (const id of ['a', 'b']) {
+      const r = await s.api(`/api/manifests/${id}/data`, {
+        json: { data: [{ date: '2026-04-01', kg: id === 'a' ? 1 : 2 }] },
+      });
+      expect(r.status, r.text).toBe(200);
+    }
+    before = new Set((await s.api('/api/changes')).body.changeSets.map((c: { id: number }) => c.id));
+    events = [];
+  }
+
+  /** The a and b cards as listed (file, label, rows) and every problem, once both have moved. */
+  async function swapped(): Promise<{ cards: string[]; errors: string[] }> {
+    const read = async () => {
+      const list = (await s.api('/api/manifests')).body;
+      const cards = (
+        list.entries as { id: string; file: string; meta: { label: string }; rowCount: number }[]
+      )
+        .filter((e) => e.id !== 'weight')
+        .map((e) => `${e.id} ${path.basename(e.file)} ${e.meta.label} ${e.rowCount}`)
+        .sort();
+      return {
+        cards,
+        errors: (list.errors as { file: string; code: string }[]).map((e) => `${e.file} ${e.code}`),
+      };
+    };
+    const deadline = Date.now() + 3000;
+    for (;;) {
+      const v = await read();
+      if (
+        (v.cards.join() === 'a b.json Card A 1,b a.json Card B 1' && v.errors.length === 0) ||
+        Date.now() > deadline
+      )
+        return v;
+      await sleep(25);
+    }
+  }
+
+  /** `judgedAlone`: one file was judged while the other still held its id (a duplicate then). */
+  const expectSwapped = async (judgedAlone = false) => {
+    expect(await swapped()).toEqual({ cards: ['a b.json Card A 1', 'b a.json Card B 1'], errors: [] });
+    // the same cards in other files: nothing to record, nothing removed
+    expect(await settledHistory()).toEqual([]);
+    const told = events.filter((e) => e.type !== 'card-changed' && !(judgedAlone && e.type === 'file-error'));
+    expect(told).toEqual([]);
+    // and the app writes each card to its new file
+    const r = await s.api('/api/manifests/a', { method: 'PATCH', json: { meta: { label: 'Card A2' } } });
+    expect(r.status, r.text).toBe(200);
+    expect(JSON.parse(fs.readFileSync(path.join(s.dataDir, 'b.json'), 'utf8')).meta).toMatchObject({
+      id: 'a',
+      label: 'Card A2',
+    });
+  };
+
+  it('rewritten in place in one burst', async () => {
+    await twoCards();
+    fs.writeFileSync(path.join(s.dataDir, 'a.json'), cardText('b', 'Card B'));
+    fs.writeFileSync(path.join(s.dataDir, 'b.json'), cardText('a', 'Card A'));
+    await expectSwapped();
+  });
+
+  it('one rewritten a moment before the other', async () => {
+    await twoCards();
+    fs.writeFileSync(path.join(s.dataDir, 'b.json'), cardText('a', 'Card A'));
+    // long enough for b.json to be judged alone: for that moment it is a copy of a
+    await sleep(300);
+    fs.writeFileSync(path.join(s.dataDir, 'a.json'), cardText('b', 'Card B'));
+    await expectSwapped(true);
+  });
+
+  it('renamed through a third name', async () => {
+    await twoCards();
+    const p = (n: string) => path.join(s.dataDir, n);
+    fs.renameSync(p('a.json'), p('swap.tmp'));
+    fs.renameSync(p('b.json'), p('a.json'));
+    fs.renameSync(p('swap.tmp'), p('b.json'));
+    await expectSwapped();
   });
 });
