@@ -18,6 +18,7 @@ import { LOAD_SLICE_ROWS } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
+import { isDiskFull } from '../store/storage-faults.js';
 import type { Card, CardRegistry } from './card-registry.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { fileStamp, type PreparedData, readLargeFile, rowText } from './large-file-read.js';
@@ -213,9 +214,7 @@ export class CardLoader {
         const write = () => this.store.replace(id, incoming.data, 'file', 'import');
         finalHash = this.importData(file, id, body, backup, write, hash, hash);
       } catch (err) {
-        return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, {
-          id,
-        });
+        return this.fail(file, 'IMPORT_FAILED', importFailure(err), { id });
       }
     }
     return this.place(file, judged.card, current, finalHash, warnings);
@@ -310,16 +309,20 @@ export class CardLoader {
       return again.ok ? this.place(file, again.card, now, read.hash, []) : again.apply();
     }
     const { id, body } = again.card;
+    let meta: MetaOnly | undefined;
     let version: number;
     try {
+      // written before the rows change (see importData)
+      meta = metaOnlyTemp(file, body);
       version = await pending.write();
     } catch (err) {
       pending.discard();
       dropBackup();
-      return this.fail(file, 'IMPORT_FAILED', `importing its data failed: ${(err as Error).message}`, { id });
+      if (meta) fs.rmSync(meta.tmp, { force: true });
+      return this.fail(file, 'IMPORT_FAILED', importFailure(err), { id });
     }
     const same = (aside: string) => fileStamp(aside) === read.stamp;
-    const finalHash = this.afterImport(file, id, body, version, same, read.hash);
+    const finalHash = this.afterImport(file, id, version, meta, same, read.hash);
     return this.place(file, again.card, now, finalHash, read.rescued ? [rescuedWarning(file, id)] : []);
   }
 
@@ -557,6 +560,11 @@ export class CardLoader {
    * (already written), then rewrites the file meta-only, unless it was saved again meanwhile
    * (`same` tells the bytes read: their hash, or a check of the file's stamp): that save is kept
    * and loaded next. Returns the file's hash now (`readHash` when the save was kept).
+   * The meta-only bytes are written (to a temp file beside it) before any row changes: a disk
+   * too full for them fails the import with nothing changed. Written after, they could fail with
+   * the rows already replaced while the file still held its data, to be imported again at its
+   * next load over every row written since.
+   * @throws what a write throws; then no row changed and neither backup nor temp file is left.
    */
   private importData(
     file: string,
@@ -567,32 +575,51 @@ export class CardLoader {
     same: string | ((aside: string) => boolean),
     readHash: string,
   ): string {
+    let meta: MetaOnly | undefined;
     let version: number;
     try {
+      meta = metaOnlyTemp(file, body);
       version = write();
     } catch (err) {
       // a failed import leaves no backup behind (else every restart would add one)
       fs.rmSync(backup, { force: true });
+      if (meta) fs.rmSync(meta.tmp, { force: true });
       throw err;
     }
-    return this.afterImport(file, id, body, version, same, readHash);
+    return this.afterImport(file, id, version, meta, same, readHash);
   }
 
-  /** importData once the data is stored (at `version`): tells listeners, rewrites the file meta-only. */
+  /** importData once the data is stored (at `version`): tells listeners, puts the meta-only file in place. */
   private afterImport(
     file: string,
     id: string,
-    body: ManifestBody,
     version: number,
+    meta: MetaOnly,
     same: string | ((aside: string) => boolean),
     readHash: string,
   ): string {
     this.emit({ type: 'data-changed', id, version });
-    const text = serializeManifest(body);
-    return commitIfUnchanged(writeTemp(file, text), file, same) === 'committed'
-      ? contentHash(text)
-      : readHash;
+    return commitIfUnchanged(meta.tmp, file, same) === 'committed' ? contentHash(meta.text) : readHash;
   }
+}
+
+/** The meta-only text of an imported file, written to a temp file beside it (`tmp`) to be put in place. */
+interface MetaOnly {
+  tmp: string;
+  text: string;
+}
+
+/** Writes `file`'s meta-only text to a synced temp file beside it (writeTemp). */
+function metaOnlyTemp(file: string, body: ManifestBody): MetaOnly {
+  const text = serializeManifest(body);
+  return { tmp: writeTemp(file, text), text };
+}
+
+/** The message of an import that failed: a full disk says that nothing was imported and what to do. */
+function importFailure(err: unknown): string {
+  if (isDiskFull(err))
+    return 'the disk is full: its data was not imported and nothing changed; save the file again once there is space';
+  return `importing its data failed: ${(err as Error).message}`;
 }
 
 /** A file's manifest as the loader accepts it (see CardLoader.judge). */
