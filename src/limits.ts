@@ -62,6 +62,13 @@ export const MAX_NOTIFICATION_BODY_CHARS = 80;
 export const MAX_NOTIFICATION_LABEL_CHARS = 80;
 /** How long a vanished manifest file may stay gone before its card is dropped, ms. */
 export const WATCH_SETTLE_MS = 250;
+/**
+ * A card whose file vanished (its card dropped, the deletion recorded) and that a file brings back
+ * within this long is the same card returning, ms: a rename whose old name went before the new
+ * one came (a sync tool deleting, then downloading), a data folder moved away and back. Its
+ * History entry becomes the one change of the card, not a deletion and a creation.
+ */
+export const CARD_RETURN_MS = 60_000;
 /** A manifest file that does not read whole is judged (reported broken, or dropped) only once it has been unchanged this long, ms. */
 export const MANIFEST_SETTLE_MS = 600;
 /**

@@ -14,7 +14,7 @@ import type { LoadError } from '../common/view-types.js';
 import { writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
-import { LOAD_SLICE_ROWS } from '../limits.js';
+import { CARD_RETURN_MS, LOAD_SLICE_ROWS } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
@@ -85,6 +85,12 @@ export class CardLoader {
 
   /** True while syncOwnFiles runs: what is found joins the caller's change set. */
   private ownFiles = false;
+
+  /**
+   * Cards whose file vanished by hand (the change that recorded the deletion, when one did, and
+   * when): one that a file brings back within CARD_RETURN_MS is the same card (see place).
+   */
+  private readonly gone = new Map<string, { changeId: number | undefined; at: number }>();
 
   /**
    * Cards whose file took another id a moment ago, while the file that file's new id came from
@@ -468,12 +474,20 @@ export class CardLoader {
       for (const loser of this.registry.filesWithDuplicateId(id))
         if (loser !== file) this.duplicate(loser, id, name);
     }
+    // a card whose file vanished a moment ago, back in this file: the same card returning (a
+    // job putting files in place records them in its own change set)
+    const back = holder || this.ownFiles ? undefined : this.returning(id);
     if (this.recordChanges) {
       // a renamed file changes the card only as far as its content differs from the old file's
       const was = current && current.id === id ? current : moved ? holder : this.displaced.get(id);
-      const before = was ? serializeManifest(was.raw) : undefined;
       const after = serializeManifest(body);
-      if (before !== after && !this.store.changes.isLatestManifest(id, after))
+      // its recorded deletion becomes this change, unless something came after it
+      const folded =
+        !was &&
+        back?.changeId !== undefined &&
+        this.store.changes.foldDeletion(back.changeId, id, name, after);
+      const before = was ? serializeManifest(was.raw) : undefined;
+      if (!folded && before !== after && !this.store.changes.isLatestManifest(id, after))
         this.store.changes.recordManifest(id, name, before, after);
     }
     this.registry.put(card);
@@ -491,7 +505,7 @@ export class CardLoader {
     }
     // a previous card of this file under another id is gone now, unless another file has that id
     if (displaced) this.idFreed(displaced.id);
-    if (!holder && !this.displaced.has(id)) this.onCardArrived?.(id);
+    if (!holder && !this.displaced.has(id) && !back) this.onCardArrived?.(id);
     return 'loaded';
   }
 
@@ -506,9 +520,10 @@ export class CardLoader {
     // a broken file deleted: its problem leaves the list
     if (hadFailed) this.emit({ type: 'file-error', id: '', file: path.basename(file) });
     if (!card) return 'skipped';
+    let changeId: number | undefined;
     // a deletion another Klebb process made (and recorded) is not a hand edit
     if (this.recordChanges && !this.store.changes.isLatestManifest(card.id, undefined)) {
-      inChangeSet({ actor: 'file', fresh: !this.ownFiles }, () =>
+      changeId = inChangeSet({ actor: 'file', fresh: !this.ownFiles }, () =>
         this.store.changes.recordManifest(
           card.id,
           path.basename(file),
@@ -517,8 +532,24 @@ export class CardLoader {
         ),
       );
     }
+    // a file that vanished by hand may come back (a job removing files means it)
+    if (!this.ownFiles) this.rememberGone(card.id, changeId);
     this.idFreed(card.id);
     return outcome;
+  }
+
+  /** Notes a card whose file vanished by hand, with the change that recorded its deletion. */
+  private rememberGone(id: string, changeId: number | undefined): void {
+    const now = Date.now();
+    for (const [other, g] of this.gone) if (now - g.at > CARD_RETURN_MS) this.gone.delete(other);
+    this.gone.set(id, { changeId, at: now });
+  }
+
+  /** The card `id` as it vanished (see rememberGone) when that was at most CARD_RETURN_MS ago; forgets it. */
+  private returning(id: string): { changeId: number | undefined } | undefined {
+    const g = this.gone.get(id);
+    this.gone.delete(id);
+    return g && Date.now() - g.at <= CARD_RETURN_MS ? g : undefined;
   }
 
   /** A file gave up `id`: the next file (by name) that was refused it loads, else the card is removed. */

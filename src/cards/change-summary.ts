@@ -36,6 +36,9 @@ function cardPart(tallies: ChangeTally[], label: string): string[] {
   const parts: string[] = [];
   if (created && !wholeHome) parts.push(`created ${label}`);
   else if (!created && manifest.some((t) => t.removed)) parts.push(`deleted ${label}`);
+  // a file that vanished and came back as it was (renamed, or its folder moved away and back)
+  else if (manifest.length && !wholeHome && manifest.every((t) => t.unchanged))
+    parts.push(`moved the file of ${label}`);
   else if (manifest.length && !wholeHome) parts.push(`edited ${label}`);
   const count = (pick: (t: ChangeTally) => boolean) => data.filter(pick).reduce((n, t) => n + t.count, 0);
   const added = count((t) => t.row && t.created);

@@ -58,6 +58,8 @@ export interface ChangeTally {
   created: boolean;
   /** Nothing is there after (a removal or a deleted manifest). */
   removed: boolean;
+  /** The same text before and after: a manifest whose file moved without a change (see foldDeletion). */
+  unchanged: boolean;
   count: number;
 }
 
@@ -204,6 +206,32 @@ export class ChangeLog {
   }
 
   /**
+   * Turns the recorded deletion of a card's manifest (change `changeId`) into the change the
+   * card's return made: its text is now `after`, in the file `fileName`. A card whose file
+   * vanished and came back (a rename whose old name went first, a folder moved away and back)
+   * is then one change in History, not a deletion and a creation, and undoing it undoes that
+   * change. Only while that deletion is still the card's newest manifest change, the only change
+   * of its set, and not undone; otherwise nothing changes and false is returned.
+   */
+  foldDeletion(changeId: number, cardId: string, fileName: string, after: string): boolean {
+    const r = this.db
+      .prepare(
+        `SELECT c.set_id, s.undone_by,
+           (SELECT count(*) FROM changes WHERE set_id = c.set_id) AS n,
+           (SELECT max(id) FROM changes WHERE card_id = c.card_id AND op = '${MANIFEST_OP}') AS newest
+         FROM changes c JOIN change_sets s ON s.id = c.set_id
+         WHERE c.id = ? AND c.card_id = ? AND c.op = '${MANIFEST_OP}' AND c.after IS NULL AND c.image_omitted = 0`,
+      )
+      .get(changeId, cardId) as { undone_by: number | null; n: number; newest: number } | undefined;
+    if (!r || r.undone_by !== null || r.n !== 1 || r.newest !== changeId) return false;
+    const a = cap(after);
+    this.db
+      .prepare('UPDATE changes SET path = ?, after = ?, image_omitted = ? WHERE id = ?')
+      .run(fileName, a.text, a.omitted ? 1 : 0, changeId);
+    return true;
+  }
+
+  /**
    * Forgets old change sets: those older than `keepDays` days, except the newest `keepCount`
    * changes (so a quiet instance keeps its recent history however old). Returns how many
    * changes were removed.
@@ -288,8 +316,8 @@ export class ChangeLog {
     const rows = this.db
       .prepare(
         `SELECT card_id, op, row_id IS NOT NULL AS row, (before IS NULL AND image_omitted = 0) AS created,
-           (after IS NULL AND image_omitted = 0) AS removed, count(*) AS n
-         FROM changes WHERE set_id = ? GROUP BY 1, 2, 3, 4, 5 ORDER BY min(id)`,
+           (after IS NULL AND image_omitted = 0) AS removed, coalesce(before = after, 0) AS unchanged, count(*) AS n
+         FROM changes WHERE set_id = ? GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY min(id)`,
       )
       .all(setId) as Record<string, unknown>[];
     return rows.map((r) => ({
@@ -298,6 +326,7 @@ export class ChangeLog {
       row: r.row === 1,
       created: r.created === 1,
       removed: r.removed === 1,
+      unchanged: r.unchanged === 1,
       count: r.n as number,
     }));
   }

@@ -157,6 +157,12 @@ describe('a replaced data folder', () => {
     fs.renameSync(away, s.dataDir);
     expect(await until(ids, (v) => v.join() === 'mood,weight')).toEqual(['mood', 'weight']);
     expect((await s.api('/api/manifests/weight/data')).body.data).toEqual(rows);
+    // the same cards back: History says their files moved, not that they were deleted and created
+    const summaries = ((await s.api('/api/changes')).body.changeSets as { actor: string; summary: string }[])
+      .filter((c) => c.actor === 'file')
+      .map((c) => c.summary)
+      .sort();
+    expect(summaries).toEqual(['Moved the file of Mood', 'Moved the file of Weight']);
     fs.writeFileSync(path.join(s.dataDir, 'mood.json'), manifestText('mood', 'Mood today'));
     expect(
       await until(

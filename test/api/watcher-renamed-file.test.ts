@@ -213,3 +213,50 @@ describe('two card files that swap ids (a git checkout, a restore, a script rena
     await expectSwapped();
   });
 });
+
+describe('a card file that comes back after its removal settled (a sync tool deleting, then downloading)', () => {
+  /** Deletes weight.json and waits until the card has left the list (its deletion recorded). */
+  async function goneForAWhile(): Promise<void> {
+    fs.rmSync(path.join(s.dataDir, 'weight.json'));
+    const deadline = Date.now() + 2000;
+    while ((await weightFile()).file !== undefined && Date.now() < deadline) await sleep(20);
+    expect(await weightFile()).toEqual({});
+    const sets: { summary: string }[] = (await s.api('/api/changes')).body.changeSets;
+    expect(sets[0].summary).toBe('Deleted Weight');
+  }
+
+  it('back under a new name as it was: one entry, the file moved, and the card with its rows', async () => {
+    await goneForAWhile();
+    fs.writeFileSync(path.join(s.dataDir, 'body-weight.json'), manifestText('Weight'));
+    expect(await movedTo('body-weight.json')).toEqual({ file: 'body-weight.json', label: 'Weight' });
+    expect((await settledHistory()).map((c) => c.summary)).toEqual(['Moved the file of Weight']);
+    expect(s.inst.cards.store.state('weight').rowCount).toBe(30);
+    expect([...problems]).toEqual([]);
+  });
+
+  it('back under its own name, edited meanwhile: one entry, the edit', async () => {
+    await goneForAWhile();
+    fs.writeFileSync(path.join(s.dataDir, 'weight.json'), manifestText('Body weight'));
+    expect(await movedTo('weight.json')).toEqual({ file: 'weight.json', label: 'Body weight' });
+    const history = await settledHistory();
+    expect(history.map((c) => c.summary)).toEqual(['Edited Body weight']);
+    // undoing it puts the card back as it was before it went
+    const undo = await s.api(`/api/changes/${history[0].id}/undo`, { method: 'POST' });
+    expect(undo.status, undo.text).toBe(200);
+    expect(await weightFile()).toEqual({ file: 'weight.json', label: 'Weight' });
+    expect(s.inst.cards.store.state('weight').rowCount).toBe(30);
+  });
+
+  it('a file of another card that arrives meanwhile is a new card, as before', async () => {
+    await goneForAWhile();
+    fs.writeFileSync(path.join(s.dataDir, 'mood.json'), cardText('mood', 'Mood'));
+    const deadline = Date.now() + 2000;
+    let sets: { summary: string }[] = [];
+    while (Date.now() < deadline) {
+      sets = (await s.api('/api/changes')).body.changeSets;
+      if (sets[0].summary === 'Created Mood') break;
+      await sleep(20);
+    }
+    expect(sets.slice(0, 2).map((c) => c.summary)).toEqual(['Created Mood', 'Deleted Weight']);
+  });
+});
