@@ -17,6 +17,7 @@ import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
 import { DEFAULT_CARD_ORDER } from '../limits.js';
 import type { Actor } from '../store/change-log.js';
 import { mergePatch } from '../store/row-ops.js';
+import { notSaved } from '../store/storage-faults.js';
 import {
   assertFileLoads,
   type CardContext,
@@ -157,6 +158,10 @@ export function createCard(ctx: CardContext, body: unknown, actor: Actor): Creat
   const adopt =
     orphan.version > 0 && orphan.shape !== 'none' && (!hasData || (Array.isArray(data) && data.length === 0));
   const text = serializeManifest(raw);
+  // a data folder gone while the server runs (moved away, being restored, a volume not mounted)
+  // is not made again here: a restore putting its own folder in that place would then fail
+  if (!fs.existsSync(ctx.dataDir))
+    throw notSaved(`the data folder ${ctx.dataDir} is missing: moved away, being restored or not mounted`);
   commitCreate(ctx, id, file, text, adopt, () => {
     if (!adopt) ctx.store.replace(id, data, actor, 'create');
     ctx.store.changes.recordManifest(id, path.basename(file), undefined, text);

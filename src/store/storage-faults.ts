@@ -3,9 +3,10 @@
  * can act on instead of a 500: the database held by another process past the busy timeout (a
  * backup tool, the sqlite3 shell, a second server by mistake) is 503 with `Retry-After`, and a
  * full disk (SQLite's SQLITE_FULL, the file system's ENOSPC or EDQUOT) is 507, and a write the disk
- * refused (an I/O error, a read-only file) is 503 NOT_SAVED. In each case the write was rolled back
- * and nothing changed.
+ * refused (an I/O error, a read-only file or mount, a folder the server may not write) is 503
+ * NOT_SAVED. In each case the write was rolled back and nothing changed.
  */
+import path from 'node:path';
 import { KlebbError, RetryLaterError } from '../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../limits.js';
 
@@ -40,6 +41,17 @@ export const notSaved = (why: string) =>
 
 const BUSY = /^SQLITE_(BUSY|LOCKED)/;
 const REFUSED = /^SQLITE_(IOERR|READONLY|CANTOPEN)/;
+/**
+ * What the file system says when it refuses a write of a card file or another file of the home:
+ * a data folder on a mount made read-only, a folder or file the server's user may not write (a
+ * volume owned by another user, a file locked by hand), a failing disk.
+ */
+const REFUSED_ERRNO: Record<string, string> = {
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'an input/output error',
+};
 /** Codes of the answers above, passed on as they are when they come back as errors. */
 const STORAGE_CODES = new Set(['DISK_FULL', 'STORAGE_BUSY', 'NOT_SAVED']);
 const FULL_ERRNO = new Set(['ENOSPC', 'EDQUOT']);
@@ -63,5 +75,12 @@ export function storageFault(err: unknown): KlebbError | null {
   if (isStorageBusy(err)) return new StorageBusyError(STORAGE_BUSY_RETRY_AFTER_S);
   const code = (err as { code?: unknown })?.code;
   if (typeof code === 'string' && REFUSED.test(code)) return notSaved(code);
+  if (typeof code === 'string' && Object.hasOwn(REFUSED_ERRNO, code)) {
+    // the folder, not the file: that may be a temporary file whose name says nothing to a person
+    const where = (err as { path?: unknown }).path;
+    return notSaved(
+      `${code}, ${REFUSED_ERRNO[code]}${typeof where === 'string' ? ` in ${path.dirname(where)}` : ''}`,
+    );
+  }
   return null;
 }
