@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     ['KLEBB_DEMO', 'maybe'],
     ['KLEBB_HAE_MAX_BYTES', '10MB'],
     ['KLEBB_APPLE_HEALTH_MAX_BYTES', '-1'],
+    ['HEALTH_WATCH_POLL', 'sometimes'],
   ])('a bad %s=%j throws a ConfigError naming it', (name, value) => {
     let err: unknown;
     try {
@@ -65,6 +66,13 @@ describe('loadConfig', () => {
         `KLEBB_DEMO: must be 1, true, yes, on (on) or 0, false, no, off (off), got "${bad}"`,
       );
     }
+  });
+
+  it('HEALTH_WATCH_POLL: auto when unset or auto, else a switch', () => {
+    expect(loadConfig({}).watchPoll).toBe('auto');
+    expect(loadConfig({ HEALTH_WATCH_POLL: ' Auto ' }).watchPoll).toBe('auto');
+    expect(loadConfig({ HEALTH_WATCH_POLL: 'on' }).watchPoll).toBe(true);
+    expect(loadConfig({ HEALTH_WATCH_POLL: '0' }).watchPoll).toBe(false);
   });
 
   it('an empty AGENT_API_TOKEN counts as unset (no empty bearer can match)', () => {

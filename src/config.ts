@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type AuthEnv, publicOriginSet, readAuthEnv, shortTokenWarnings } from './auth/auth-env.js';
+import type { WatchPollSetting } from './cards/watch-mode.js';
 import { type HaeEnv, readHaeEnv } from './ingest/hae/env.js';
 import {
   DEFAULT_BACKUP_DAILY,
@@ -28,6 +29,12 @@ export interface Config {
   home: string;
   /** Card manifests folder (HEALTH_DATA_DIR, default <home>/data). */
   dataDir: string;
+  /**
+   * Watch the data folder by polling its files (HEALTH_WATCH_POLL): `auto` (default) polls a
+   * folder on a network or shared file system, whose changes made elsewhere send no notice;
+   * true or false for every folder (src/cards/watch-mode.ts).
+   */
+  watchPoll: WatchPollSetting;
   /** TCP port (PORT, alias HEALTH_PORT; default 8080; 0 picks a free port). */
   port: number;
   /** Bind address (HOST, default 0.0.0.0). */
@@ -155,6 +162,19 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(
     name,
     `must be ${SWITCH_ON.join(', ')} (on) or ${SWITCH_OFF.join(', ')} (off), got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** HEALTH_WATCH_POLL: `auto` (or unset) or a switch. @throws ConfigError for anything else. */
+function watchPollSetting(env: Env): WatchPollSetting {
+  const raw = nonEmpty(env, 'HEALTH_WATCH_POLL');
+  if (raw === undefined || raw.trim().toLowerCase() === 'auto') return 'auto';
+  const v = raw.trim().toLowerCase();
+  if (SWITCH_ON.includes(v)) return true;
+  if (SWITCH_OFF.includes(v)) return false;
+  throw new ConfigError(
+    'HEALTH_WATCH_POLL',
+    `must be auto, ${SWITCH_ON.join(', ')} (on) or ${SWITCH_OFF.join(', ')} (off), got ${JSON.stringify(raw)}`,
   );
 }
 
@@ -335,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),
     logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
+    watchPoll: watchPollSetting(env),
     chat: loadChat(env, warnings),
     hae: loadHae(env),
     reports: loadReports(env),

@@ -15,6 +15,7 @@ import { type CardWatcher, watchCards } from './cards/card-watcher.js';
 import { isManifestFileName } from './cards/manifest-file.js';
 import { repairInterruptedWrites } from './cards/startup-repair.js';
 import { newViewCache } from './cards/view-data.js';
+import { WATCH_POLL_MS, watchModeFor } from './cards/watch-mode.js';
 import { autoHideWelcome, autoHideWelcomeAtStart } from './cards/welcome-auto-hide.js';
 import { ConversationStore } from './chat/conversations/conversation-store.js';
 import { TurnHub } from './chat/turns/turn-hub.js';
@@ -174,8 +175,14 @@ export async function openInstance(
   hae.followCards(events);
   let watcher: CardWatcher | undefined;
   if (opts.watch !== false) {
-    watcher = watchCards(layout.dataDir, loader, (err) =>
-      log.warn({ err: err.message }, 'file watcher error'),
+    const mode = watchModeFor(layout.dataDir, config.watchPoll);
+    if (mode.poll)
+      log.info({ dataDir: layout.dataDir, everyMs: WATCH_POLL_MS }, `data folder polled: ${mode.why}`);
+    watcher = watchCards(
+      layout.dataDir,
+      loader,
+      (err) => log.warn({ err: err.message }, 'file watcher error'),
+      { poll: mode.poll },
     );
     await watcher.ready;
   }

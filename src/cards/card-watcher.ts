@@ -24,6 +24,7 @@ import type { CardLoader } from './card-loader.js';
 import { isLargeFile } from './large-file-read.js';
 import { isManifestFileName } from './manifest-file.js';
 import { parseManifestLoosely } from './manifest-text.js';
+import { WATCH_POLL_MS } from './watch-mode.js';
 
 /** How often the data folder is checked for having been replaced by another folder, ms. */
 export const DATA_DIR_CHECK_MS = 500;
@@ -92,8 +93,17 @@ export interface CardWatcher {
   close(): Promise<void>;
 }
 
-/** Starts watching `dataDir` (top level only) and feeds changes to `loader`. */
-export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: Error) => void): CardWatcher {
+/**
+ * Starts watching `dataDir` (top level only) and feeds changes to `loader`. With `poll`, its
+ * files are looked at every WATCH_POLL_MS instead of waiting for change notices (a folder on a
+ * network or shared file system: watch-mode.ts).
+ */
+export function watchCards(
+  dataDir: string,
+  loader: CardLoader,
+  onError?: (err: Error) => void,
+  opts: { poll?: boolean } = {},
+): CardWatcher {
   const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
   /** Files a worker is loading (loadLarge), and those changed again meanwhile (judged again after). */
@@ -137,6 +147,9 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
     const w = watch(dataDir, {
       depth: 0,
       ignoreInitial: true,
+      usePolling: opts.poll === true,
+      interval: WATCH_POLL_MS,
+      binaryInterval: WATCH_POLL_MS,
       ignored: (p: string, stats?: { isFile(): boolean }) =>
         p !== dataDir && (stats?.isFile() ?? path.extname(p) !== '') && !isManifestFileName(path.basename(p)),
     });
@@ -189,12 +202,26 @@ export function watchCards(dataDir: string, loader: CardLoader, onError?: (err: 
     void rewatch();
   }, DATA_DIR_CHECK_MS);
   check.unref();
+  // a polled folder's own time stamp may not move when a file is added or removed on the other
+  // side (a share's cached attributes, a host's shared folder), and the watch looks for new
+  // names only when it does: the names are compared here too
+  let listed = opts.poll ? manifestFilesIn(dataDir) : [];
+  const relist = opts.poll
+    ? setInterval(() => {
+        const now = manifestFilesIn(dataDir);
+        for (const file of now) if (!listed.includes(file)) schedule(file, WATCH_DEBOUNCE_MS);
+        for (const file of listed) if (!now.includes(file)) schedule(file, WATCH_SETTLE_MS, true);
+        listed = now;
+      }, WATCH_POLL_MS)
+    : undefined;
+  relist?.unref();
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,
     async close() {
       closed = true;
       clearInterval(check);
+      clearInterval(relist);
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       await watcher.close();
