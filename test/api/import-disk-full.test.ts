@@ -90,8 +90,9 @@ it.runIf(canMount)(
     );
     expect(fs.readdirSync(dataDir).filter((n) => n !== '_meta')).toEqual(['weight.json']);
     expect(fs.readFileSync(file, 'utf8')).toBe(dropped);
+    const server = s;
     const imports = async () =>
-      ((await s?.api('/api/changes'))?.body.changeSets as { summary: string }[]).filter((c) =>
+      ((await server.api('/api/changes')).body.changeSets as { summary: string }[]).filter((c) =>
         c.summary.startsWith('Imported'),
       );
     expect(await imports()).toEqual([]);
