@@ -89,6 +89,25 @@ function notApproved(decision: ApprovalDecision): string {
   return JSON.stringify({ ok: false, approved: false, decision, message: why });
 }
 
+/**
+ * What the card a call concerns is now: its file's hash and its data version, or '' when it does
+ * not exist. An approval is for the card the person was shown; any write to it in between (a row
+ * logged in another tab, a phone push, a hand edit) makes the approved words stale.
+ */
+function cardStamp(ctx: ToolContext, cardId: string | undefined): string {
+  const card = cardId === undefined ? undefined : ctx.cards.registry.get(cardId);
+  if (!card || cardId === undefined) return '';
+  return `${card.hash}:${ctx.cards.store.state(cardId).version}`;
+}
+
+/** The refusal of an approved call whose card changed while the person was being asked. */
+function changedWhileAsked(summary: string): string {
+  return toolError(
+    `The card changed while the person was being asked to approve this (“${summary}”), so what they approved no longer describes it: nothing was changed. Read the card again and, if it is still wanted, make the call again so they are asked about the card as it is now.`,
+    'CONFLICT',
+  );
+}
+
 /** A tool's failure as the model (or an MCP client) reads it: `{error, code, details?}`, code from the catalogue. */
 function toolError(error: string, code: ErrorCode, details?: { path: string; message: string }[]): string {
   return JSON.stringify(details ? { error, code, details } : { error, code });
@@ -180,10 +199,14 @@ export async function dispatchToolCall(
       const error = `${need} This needs the person's approval, and it cannot be asked for here: nothing was changed. Ask them to do it from the Klebb chat panel or the web app.`;
       return { ok: false, content: toolError(error, 'APPROVAL_REQUIRED'), cardId };
     }
+    const asked = cardStamp(ctx, cardId);
     const t0 = Date.now();
     const decision = await ctx.approve({ tool: name, args: value, summary: need, cardId });
     pausedMs = Date.now() - t0;
     if (decision !== 'approved') return { ok: true, content: notApproved(decision), cardId, pausedMs };
+    if (cardStamp(ctx, cardId) !== asked) {
+      return { ok: false, content: changedWhileAsked(need), cardId, pausedMs };
+    }
   }
   try {
     const result = await tool.run(value as never, ctx);
