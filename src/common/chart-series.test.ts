@@ -226,3 +226,30 @@ describe('chartData', () => {
     expect(pointText(null)).toBe('');
   });
 });
+
+describe('a day of many readings (a heart rate sampled every second, over 86 400 rows)', () => {
+  // Safari stops a call at 65 536 arguments and V8 near 120 000: `Math.max(...values)` over one
+  // day's readings threw and the whole chart failed to draw
+  const n = 200_000;
+  const rows = Array.from({ length: n }, (_, i) => ({ date: '2026-05-01', bpm: 60 + (i % 50) + 0.5 }));
+  rows.push({ date: '2026-05-02', bpm: 70 });
+  it.each([
+    ['max', 109.5],
+    ['min', 60.5],
+    ['mean', 85],
+    ['sum', cleanSum(rows.slice(0, n).map((r) => r.bpm))],
+    ['last', 109.5],
+  ])('%s', (aggregate, want) => {
+    const config = chartConfigOf({ series: ['bpm'], aggregate });
+    const data = chartData(rows, config);
+    expect(data.days).toEqual(['2026-05-01', '2026-05-02']);
+    expect(data.values[0][0]).toBeCloseTo(want, 6);
+    expect(data.counts[0][0]).toBe(n);
+  });
+});
+
+function cleanSum(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return Math.round(s * 10) / 10;
+}

@@ -20,7 +20,7 @@
 import { cssColour } from './css-colour.js';
 import { addDays } from './dates.js';
 import { getValue, valueText } from './display-template.js';
-import { cleanNumber, decimalPlaces, MAX_DECIMALS, toFiniteNumber } from './numbers.js';
+import { cleanNumber, largest, MAX_DECIMALS, mostDecimals, smallest, toFiniteNumber } from './numbers.js';
 import { dayOf } from './trend.js';
 
 /** How rows of one day become one point. */
@@ -160,12 +160,12 @@ function combine(values: number[], how: ChartAggregate): number {
     case 'last':
       return values[values.length - 1];
     case 'min':
-      return Math.min(...values);
+      return smallest(values);
     case 'max':
-      return Math.max(...values);
+      return largest(values);
     default: {
       // one decimal more than the most precise input: 120, 131, 125 → 125.3
-      const decimals = Math.min(MAX_DECIMALS, Math.max(...values.map(decimalPlaces)) + 1);
+      const decimals = Math.min(MAX_DECIMALS, mostDecimals(values) + 1);
       return cleanNumber(values.reduce((a, b) => a + b, 0) / values.length, decimals);
     }
   }

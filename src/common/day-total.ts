@@ -9,7 +9,7 @@
 
 import { minuteOfDateTime } from './dates.js';
 import { getValue } from './display-template.js';
-import { cleanNumber, decimalPlaces, toFiniteNumber } from './numbers.js';
+import { cleanNumber, decimalPlaces, mostDecimals, toFiniteNumber } from './numbers.js';
 import { isCatchAll } from './thresholds.js';
 import type { TrendDirection } from './trend.js';
 
@@ -119,7 +119,7 @@ export function compareSameTime(
     if (at <= minute) prev += toFiniteNumber(getValue(r, field)) as number;
   }
   const current = now.reduce((a, b) => a + b, 0);
-  const decimals = Math.max(...[...now, prev].map(decimalPlaces));
+  const decimals = Math.max(mostDecimals(now), decimalPlaces(prev));
   const delta = cleanNumber(current - prev, decimals);
   return { dir: delta > 0 ? 'up' : delta < 0 ? 'down' : 'flat', delta, prev: cleanNumber(prev), decimals };
 }

@@ -8,6 +8,7 @@
 
 import { daysBetween } from './dates.js';
 import { segmentsOf } from './gaps.js';
+import { largest, smallest } from './numbers.js';
 import type { NumericPoint } from './trend.js';
 
 /** A sparkline's path `d` and where its last point is (for the marker), as SVG number text. */
@@ -27,8 +28,8 @@ export function sparklinePath(
   h: number,
 ): SparklineShape {
   const values = points.map((p) => p.value);
-  const min = Math.min(...values);
-  const max = Math.max(...values);
+  const min = smallest(values);
+  const max = largest(values);
   const span = max - min || 1;
   const first = points[0].date;
   // the k-th of n readings of a day sits k/n of the way into that day

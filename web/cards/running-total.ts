@@ -6,7 +6,7 @@
 import { addDays } from '../../src/common/dates.js';
 import { compareSameTime, isSettledWhileRunning, sumEntries } from '../../src/common/day-total.js';
 import { getValue } from '../../src/common/display-template.js';
-import { cleanNumber, decimalPlaces, toFiniteNumber } from '../../src/common/numbers.js';
+import { cleanNumber, mostDecimals, toFiniteNumber } from '../../src/common/numbers.js';
 import type { NumericPoint, TrendDirection } from '../../src/common/trend.js';
 import { type CardRows, entriesOn, latestBefore } from './generic-card-index.js';
 
@@ -55,9 +55,7 @@ export function totalTrend(
   if (!prev?.day) return null;
   const sum = (rows: Record<string, unknown>[]) => {
     const ns = rows.map((r) => toFiniteNumber(getValue(r, field))).filter((n): n is number => n !== null);
-    return ns.length === 0
-      ? null
-      : { total: ns.reduce((a, b) => a + b, 0), decimals: Math.max(...ns.map(decimalPlaces)) };
+    return ns.length === 0 ? null : { total: ns.reduce((a, b) => a + b, 0), decimals: mostDecimals(ns) };
   };
   const cur = sum(today);
   const was = sum(entriesOn(ix, prev.day).map((e) => e.row));
