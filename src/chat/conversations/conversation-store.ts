@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { foldCase, unfoldedSpan } from '../../common/case-fold.js';
 import type { ConversationSummary, SearchHit } from '../../common/conversation-types.js';
-import { headGraphemes } from '../../common/graphemes.js';
+import { headGraphemes, splitGraphemes } from '../../common/graphemes.js';
 import { oneLineTitle } from '../../common/title-text.js';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
 import {
@@ -394,13 +394,30 @@ function toMessage(r: MsgRow): StoredMessage {
   };
 }
 
-/** The line of `text` holding the match at `at`, cut to about 160 characters around it. */
+/**
+ * The line of `text` holding the match at `at` (UTF-16 index, `length` units), cut to about 160
+ * characters around it. Counted and cut in user-perceived characters: a cut in UTF-16 units
+ * could split an emoji into a lone surrogate (shown as �), or tear a flag, a skin tone or a
+ * family emoji apart.
+ */
 export function snippetAround(text: string, at: number, length: number): string {
   const start = text.lastIndexOf('\n', at) + 1;
   const endNl = text.indexOf('\n', at + length);
   const end = endNl < 0 ? text.length : endNl;
   const line = text.slice(start, end);
   if (line.length <= 160) return line.trim();
-  const from = Math.max(0, Math.min(at - start - 60, line.length - 160));
-  return `${from > 0 ? '…' : ''}${line.slice(from, from + 160).trim()}${from + 160 < line.length ? '…' : ''}`;
+  const chars = splitGraphemes(line);
+  if (chars.length <= 160) return line.trim();
+  // the character holding the match's first unit
+  let matchChar = 0;
+  for (let units = 0; matchChar < chars.length; matchChar++) {
+    units += chars[matchChar].length;
+    if (units > at - start) break;
+  }
+  const from = Math.max(0, Math.min(matchChar - 60, chars.length - 160));
+  const kept = chars
+    .slice(from, from + 160)
+    .join('')
+    .trim();
+  return `${from > 0 ? '…' : ''}${kept}${from + 160 < chars.length ? '…' : ''}`;
 }
