@@ -21,10 +21,10 @@
 import type { CardContext } from '../cards/card-context.js';
 import { REMINDER_CATCH_UP_GRACE_MS } from '../limits.js';
 import type { NotificationState } from './notification-state.js';
-import { fullRef, type ReminderRef, reminderParts } from './reminder-list.js';
+import { fullRef, type ReminderRef, reminderParts, type StaticRef } from './reminder-list.js';
 import type { DueReminder } from './reminder-payload.js';
 import { type DueNames, dueAtTimeOfDay, fillPlaceholders } from './schedule-due.js';
-import { inQuietHours, instantMemo, previousSlot, type Slot } from './trigger-slots.js';
+import { type InstantMemo, inQuietHours, instantMemo, previousSlot, type Slot } from './trigger-slots.js';
 import { type WallClock, wallClockAt } from './zoned-time.js';
 
 /** One card's reminders due in one minute. */
@@ -99,6 +99,33 @@ export function armIfNew(ref: ReminderRef, state: NotificationState, slot: Slot 
 }
 
 /**
+ * The reminders of a card that is switched off (its master switch, or `notifications.enabled`
+ * false) keep their memory up with the clock, without sending or recording a fire: switched on
+ * again, such a reminder waits for its next slot, never sending one that came due while it was
+ * off (the catch-up window would otherwise send a slot from minutes before). Only reminders
+ * already armed are kept up; the rest are armed when they first run. @returns whether any moved.
+ */
+function keepUp(
+  refs: readonly StaticRef[],
+  state: NotificationState,
+  nowMs: number,
+  now: () => { wall: WallClock; timeZone: string },
+  memo: InstantMemo,
+): boolean {
+  let moved = false;
+  for (const r of refs) {
+    const s = state.peek(r.id);
+    if (s?.trigger !== r.triggerKey) continue;
+    const { wall, timeZone } = now();
+    const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
+    if (!slot) continue;
+    s.lastSlot = slot.key;
+    moved = true;
+  }
+  return moved;
+}
+
+/**
  * Decides the minute at `nowMs` in the zone `zone()` names, updating `state` in memory (the
  * caller saves it). The zone and the wall clock are read only once a reminder needs them: a home
  * without reminders never loads the time-zone data of `Intl` (about 8 MB resident).
@@ -126,7 +153,10 @@ export function evaluate(
     const due: DueReminder[] = [];
     let slotKey = '';
     const { active, refs } = reminderParts(card);
-    if (!active) continue;
+    if (!active) {
+      if (keepUp(refs, state, nowMs, now, memo)) out.changed = true;
+      continue;
+    }
     for (const r of refs) {
       let s = state.peek(r.id);
       if (!(s?.enabled ?? r.item.default !== 'off')) continue;

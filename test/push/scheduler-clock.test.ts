@@ -357,6 +357,39 @@ function shiftDay(date: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+describe('a card switched off and on again', () => {
+  // a reminder switched back on waits for its next slot: a slot that came due while its card was
+  // off (the card's master switch, or its notifications.enabled) is never sent when it comes back
+  it.each([
+    ['the master switch', 'settings'],
+    ['notifications.enabled', 'manifest'],
+  ])('by %s: the slot it missed while off is not sent after; the next one is', async (_what, how) => {
+    const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('21:00') }])]);
+    await e.run('2030-06-01T20:00:00Z', '2030-06-01T20:50:00Z', 10 * MIN);
+    const set = async (on: boolean) => {
+      if (how === 'settings') {
+        const r = await e.s.api(`/api/settings/cards/c/${on ? 'enable' : 'disable'}`, { method: 'POST' });
+        expect(r.status, r.text).toBe(200);
+      } else {
+        const meta = (await e.s.api('/api/manifests/c')).body.meta;
+        const r = await e.s.api('/api/manifests/c', {
+          method: 'PATCH',
+          json: { meta: { notifications: { ...meta.notifications, enabled: on } } },
+        });
+        expect(r.status, r.text).toBe(200);
+      }
+    };
+    await set(false);
+    expect(await e.run('2030-06-01T20:51:00Z', '2030-06-01T21:05:00Z')).toEqual([]);
+    await set(true);
+    // on again five minutes after 21:00: within the catch-up window, yet not sent
+    expect(await e.run('2030-06-01T21:06:00Z', '2030-06-01T21:14:00Z')).toEqual([]);
+    expect(await e.run('2030-06-02T20:55:00Z', '2030-06-02T21:05:00Z')).toEqual([
+      { at: '2030-06-02T21:00:00.000Z', card: 'c', items: ['c#r'] },
+    ]);
+  });
+});
+
 describe('changed triggers, restarts and downtime', () => {
   it('a changed trigger clears the last fire and its new slot fires the same day', async () => {
     const e = await env('UTC', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
