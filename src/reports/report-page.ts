@@ -19,8 +19,10 @@ export const REPORT_PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+// a long unbroken word (a lab code, a URL) breaks anywhere rather than widen the page; cells
+// align to the start of their own text's direction
+const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;overflow-wrap:anywhere}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:start}
 pre{white-space:pre-wrap;background:#f5f5f5;padding:.75rem;overflow-x:auto}
 blockquote{margin:0;padding:.25rem .75rem;border-left:4px solid #c90;background:#fff8e5}
 .state{font-size:.85rem;color:#555}`;
@@ -48,6 +50,18 @@ const marked = new Marked({
   },
 });
 
+/** Blocks of text the page's markdown makes (its own HTML is escaped, so these are marked's). */
+const TEXT_BLOCK = /<(p|h[1-6]|li|td|th|blockquote|dt|dd)(?=[\s>])/g;
+
+/**
+ * Each block of text reads in the direction of its own first letters (`dir="auto"`): an Arabic
+ * or Hebrew line runs right to left with its punctuation at the right end, an English one
+ * beside it left to right, as in a report that quotes both.
+ */
+function ownDirections(html: string): string {
+  return html.replace(TEXT_BLOCK, '<$1 dir="auto"');
+}
+
 /** The report file a page name leads to: stripped to `[A-Za-z0-9_-]`, `<name>.md` or its upper-case form, inside the folder. */
 export function reportPageFile(reportsDir: string, requested: string): string | null {
   const name = requested.replace(/[^A-Za-z0-9_-]/g, '');
@@ -65,7 +79,7 @@ export function reportPage(reportsDir: string, requested: string): string | null
   const file = reportPageFile(reportsDir, requested);
   if (!file) return null;
   const { fields, body } = parseFrontMatter(fs.readFileSync(file, 'utf8'));
-  const html = marked.parse(body, { async: false });
+  const html = ownDirections(marked.parse(body, { async: false }));
   const title = fields.title || /^#\s+(.+)$/m.exec(body)?.[1] || path.basename(file, '.md');
   const state = fields.status
     ? `<p class="state">Status: ${escapeHtml(fields.status)}${fields.status === 'needs checking' ? ' (the text was read by OCR and has not been checked yet)' : ''}</p>`

@@ -144,7 +144,7 @@ describe('a digital lab panel PDF', () => {
     expect(csp).toContain("form-action 'none'");
     expect(csp).not.toMatch(/script-src/);
     expect(page.headers.get('cache-control')).toBe('private, no-store');
-    expect(page.text).toContain('<td>13.2</td>');
+    expect(page.text).toContain('<td dir="auto">13.2</td>');
     expect(page.text).not.toMatch(/<script|<form/i);
   });
 });
