@@ -29,6 +29,7 @@ import {
   mostReadingsPerDay,
   windowStart,
 } from '../../src/common/chart-series.js';
+import { utcMs } from '../../src/common/dates.js';
 import { getValue } from '../../src/common/display-template.js';
 import { expectDaysOf, gapLimit, segmentsOf, withGapBreaks } from '../../src/common/gaps.js';
 import { COMPACT_FROM } from '../../src/common/locale-format.js';
@@ -70,9 +71,12 @@ function loadUplot(): Promise<typeof uPlot> {
   return uplotLoad;
 }
 
-/** Seconds since the epoch of a calendar day's UTC midnight. */
+/**
+ * Seconds since the epoch of a calendar day's UTC midnight. By utcMs, not `Date.UTC`, which reads
+ * the years 0 to 99 as 1900 to 1999: a reading dated 0026 would be drawn in 1926.
+ */
 export function dayToSeconds(day: string): number {
-  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000;
+  return utcMs(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000;
 }
 
 /** "20 Apr" (with the year when `withYear`), in the person's locale. */
