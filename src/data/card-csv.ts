@@ -11,6 +11,7 @@
  * database between pages.
  */
 import { formInputs } from '../common/inputs.js';
+import { toFiniteNumber } from '../common/numbers.js';
 import type { Db } from '../store/database.js';
 
 /** The UTF-8 byte order mark, which tells spreadsheets the file is UTF-8. */
@@ -125,20 +126,49 @@ function* rowsOf(db: Db, cardId: string): Generator<unknown> {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
+/** Form inputs that take a number. */
+const NUMBER_INPUTS: readonly string[] = ['number', 'stepper', 'rating'];
+
 /**
  * The columns: `date` and `time`, then the fields of the card's form in its order (also those no
  * row fills yet, so a card without rows still gets its header, and exports taken month by month
  * line up), then every other top-level key of the rows as it first appears (a non-object row is
- * one `value` column).
+ * one `value` column). `numbers`: the fields of numbers, those the form asks a number for or
+ * where a row holds a number.
  */
-function columnsOf(db: Db, cardId: string, meta: Record<string, unknown>): string[] {
-  const seen = new Set<string>(formInputs(meta).map((i) => i.key));
+function columnsOf(
+  db: Db,
+  cardId: string,
+  meta: Record<string, unknown>,
+): { cols: string[]; numbers: Set<string> } {
+  const inputs = formInputs(meta);
+  const seen = new Set<string>(inputs.map((i) => i.key));
+  const numbers = new Set<string>(inputs.filter((i) => NUMBER_INPUTS.includes(i.type)).map((i) => i.key));
   for (const r of rowsOf(db, cardId)) {
-    if (isRecord(r)) for (const k of Object.keys(r)) seen.add(k);
-    else seen.add('value');
+    if (!isRecord(r)) {
+      seen.add('value');
+      if (typeof r === 'number') numbers.add('value');
+      continue;
+    }
+    for (const [k, v] of Object.entries(r)) {
+      seen.add(k);
+      if (typeof v === 'number') numbers.add(k);
+    }
   }
   const first = ['date', 'time'].filter((k) => seen.has(k));
-  return [...first, ...[...seen].filter((k) => !first.includes(k))];
+  return { cols: [...first, ...[...seen].filter((k) => !first.includes(k))], numbers };
+}
+
+/**
+ * A reading written as text in a field of numbers (`"72.4"`, `" -1.5 "`: a hand-edited file, a
+ * script) is written as a number, as written but trimmed and with the dialect's decimal sign: as
+ * text, a German Excel reads "1.5" as the 1st of May, and "-1.5" would be made text by the
+ * formula guard. Anything else is left to `csvCell`.
+ */
+function numberCell(v: unknown, dialect: CsvDialect): string | undefined {
+  if (typeof v !== 'string' || toFiniteNumber(v) === null) return undefined;
+  const t = v.trim();
+  return dialect.decimal === ',' ? t.replace('.', ',') : t;
 }
 
 /**
@@ -151,7 +181,7 @@ export function* cardCsvLines(
   meta: Record<string, unknown>,
   dialect: CsvDialect = PLAIN_CSV,
 ): Generator<string> {
-  const cols = columnsOf(db, cardId, meta);
+  const { cols, numbers } = columnsOf(db, cardId, meta);
   const units = fieldUnits(meta);
   const head = (c: string) => {
     const u = units.get(c);
@@ -161,6 +191,8 @@ export function* cardCsvLines(
   yield `${CSV_BOM}${cols.map((c) => csvCell(head(c), dialect)).join(sep)}\r\n`;
   for (const r of rowsOf(db, cardId)) {
     const rec = isRecord(r) ? r : { value: r };
-    yield `${cols.map((c) => csvCell(rec[c], dialect)).join(sep)}\r\n`;
+    const cell = (c: string) =>
+      (numbers.has(c) ? numberCell(rec[c], dialect) : undefined) ?? csvCell(rec[c], dialect);
+    yield `${cols.map(cell).join(sep)}\r\n`;
   }
 }

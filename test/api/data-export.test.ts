@@ -217,6 +217,46 @@ describe('GET /api/manifests/:id/export.csv', () => {
     expect(bad.body.details[0].path).toBe('query.locale');
   });
 
+  it('a reading written as text in a field of numbers ("72.4") is a number in the file too', async () => {
+    // a hand-edited file or a script can leave a number as text; a German Excel reads the text
+    // "1.5" as the 1st of May and a text "-1.5" made safe with an apostrophe as text: in a field
+    // of numbers (a number input, or numbers in other readings) it is written as the number is
+    const card = {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'textnums',
+        label: 'Text numbers',
+        writeable: {
+          fromWebapp: true,
+          inputs: [
+            { key: 'kg', type: 'number' },
+            { key: 'note', type: 'text' },
+          ],
+        },
+      },
+      data: [
+        { date: '2026-04-05', kg: 85.3, fat: 21.5, note: '-5 after the run', code: '1.5' },
+        { date: '2026-04-06', kg: '1.5', fat: ' -0.25 ', note: '=1+1', code: '2.5' },
+        { date: '2026-04-07', kg: ' -72.40 ', fat: 'n/a', note: '-1.5', code: '+3' },
+      ],
+    };
+    expect((await api('/api/manifests', { json: card })).status).toBe(201);
+    const de = await api('/api/manifests/textnums/export.csv?locale=de-DE');
+    expect(de.text.split('\r\n')).toEqual([
+      'date;kg;note;fat;code',
+      "2026-04-05;85,3;'-5 after the run;21,5;1.5",
+      "2026-04-06;1,5;'=1+1;-0,25;2.5",
+      "2026-04-07;-72,40;'-1.5;n/a;'+3",
+      '',
+    ]);
+    const en = await api('/api/manifests/textnums/export.csv');
+    expect(en.text.split('\r\n').slice(1, 4)).toEqual([
+      "2026-04-05,85.3,'-5 after the run,21.5,1.5",
+      "2026-04-06,1.5,'=1+1,-0.25,2.5",
+      "2026-04-07,-72.40,'-1.5,n/a,'+3",
+    ]);
+  });
+
   it("a card without rows gets its form's columns as the header; rows get the form's columns in its order", async () => {
     const card = (data: unknown[]) => ({
       $schema: 'klebb.datafile.v1',
