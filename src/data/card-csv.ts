@@ -167,7 +167,8 @@ function columnsOf(
  */
 function numberCell(v: unknown, dialect: CsvDialect): string | undefined {
   if (typeof v !== 'string' || toFiniteNumber(v) === null) return undefined;
-  const t = v.trim();
+  // a leading + is dropped: the number is the same, and no cell starts like a formula
+  const t = v.trim().replace(/^\+/, '');
   return dialect.decimal === ',' ? t.replace('.', ',') : t;
 }
 

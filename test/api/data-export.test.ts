@@ -238,6 +238,7 @@ describe('GET /api/manifests/:id/export.csv', () => {
         { date: '2026-04-05', kg: 85.3, fat: 21.5, note: '-5 after the run', code: '1.5' },
         { date: '2026-04-06', kg: '1.5', fat: ' -0.25 ', note: '=1+1', code: '2.5' },
         { date: '2026-04-07', kg: ' -72.40 ', fat: 'n/a', note: '-1.5', code: '+3' },
+        { date: '2026-04-08', kg: '+70.5', note: '+70.5' },
       ],
     };
     expect((await api('/api/manifests', { json: card })).status).toBe(201);
@@ -247,6 +248,7 @@ describe('GET /api/manifests/:id/export.csv', () => {
       "2026-04-05;85,3;'-5 after the run;21,5;1.5",
       "2026-04-06;1,5;'=1+1;-0,25;2.5",
       "2026-04-07;-72,40;'-1.5;n/a;'+3",
+      "2026-04-08;70,5;'+70.5;;",
       '',
     ]);
     const en = await api('/api/manifests/textnums/export.csv');
