@@ -278,6 +278,25 @@ export class AuthService {
     );
   }
 
+  /**
+   * Whether the credential `p` was made from still holds, without touching it: its session is
+   * live (not signed out, ended with its passkey, or expired), its named token is not revoked,
+   * and a credential-less caller from this machine is still let in (no passkey yet). For what
+   * a request keeps open after its check (the live event stream).
+   */
+  stillHolds(p: Principal): boolean {
+    switch (p.kind) {
+      case 'session':
+        return this.sessions.has(p.sessionId);
+      case 'named-token':
+        return this.tokens.list().some((t) => t.id === p.tokenId);
+      case 'local':
+        return !this.passkeys.any();
+      default:
+        return true;
+    }
+  }
+
   /** Like authenticate, but null instead of 401 (for `/auth/status`). */
   identify(req: AuthRequest): Principal | null {
     try {

@@ -14,7 +14,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { CardEvent } from '../cards/card-loader.js';
 import type { Instance } from '../instance.js';
+import { SSE_PING_INTERVAL_MS } from '../limits.js';
 import { SseStream } from './sse.js';
+
+/** The last line of a stream whose session or token ended: the page's reconnect gets 401. */
+const CREDENTIAL_ENDED_COMMENT = 'closed: signed out or the token was revoked';
 
 /** Registers `GET /api/events` (signed-in callers only, like every non-public route). */
 export function eventRoutes(app: FastifyInstance, inst: Instance): void {
@@ -27,12 +31,28 @@ export function eventRoutes(app: FastifyInstance, inst: Instance): void {
   app.get('/api/events', async (req, reply) => {
     reply.hijack();
     const sse = new SseStream(reply.raw, { onSlowClient: () => inst.metrics.observeSlowClient('events') });
-    const onCard = (e: CardEvent) => sse.send('card', e);
+    // the credential is checked again before each event and at each heartbeat: a tab signed
+    // out elsewhere or a revoked token stops hearing which cards change
+    const principal = req.principal;
+    const holds = () => !principal || inst.auth.stillHolds(principal);
+    const onCard = (e: CardEvent) => {
+      if (holds()) sse.send('card', e);
+      else credentialEnded();
+    };
+    const recheck = setInterval(() => {
+      if (!holds()) credentialEnded();
+    }, SSE_PING_INTERVAL_MS);
+    recheck.unref();
     const end = () => {
       if (!open.delete(end)) return;
+      clearInterval(recheck);
       inst.events.off('card', onCard);
       inst.shutdownSignal.removeEventListener('abort', end);
       sse.close();
+    };
+    const credentialEnded = () => {
+      sse.comment(CREDENTIAL_ENDED_COMMENT);
+      end();
     };
     open.add(end);
     inst.events.on('card', onCard);
