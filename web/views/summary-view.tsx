@@ -15,6 +15,7 @@ import { navigate } from '../lib/router.js';
 import type { SettingsCard } from '../lib/types.js';
 import { useResource } from '../lib/use-resource.js';
 import '../styles/summary.css';
+import { valueText } from '../../src/common/display-template.js';
 import { csvHref, num as localNum } from '../lib/format.js';
 
 /** A figure of the summary: whole numbers as they are, others to one decimal, in the person's locale. */
@@ -29,6 +30,15 @@ function params() {
   const from = q.get('from') ?? addDays(to, -29);
   const cards = q.get('cards');
   return { from, to, cards: cards ? cards.split(',').filter(Boolean) : null };
+}
+
+/**
+ * One value of the readings table: a number as the stats above it are written (the reader's
+ * locale: 1.234,5 in German), a list or an object by what it holds ("fasting, morning",
+ * `{"hdl":55}`), never "[object Object]"; nothing for a missing value.
+ */
+function readingText(v: unknown): string {
+  return typeof v === 'number' ? localNum(v) : valueText(v);
 }
 
 export function SummaryView() {
@@ -161,7 +171,7 @@ export function SummaryView() {
               <caption>
                 {c.total > c.rows.length
                   ? `The latest ${c.rows.length} of ${c.total} readings`
-                  : `${c.total} readings`}
+                  : `${c.total} ${c.total === 1 ? 'reading' : 'readings'}`}
               </caption>
               <thead>
                 <tr>
@@ -176,9 +186,7 @@ export function SummaryView() {
                 {c.rows.map((r, i) => (
                   <tr key={i}>
                     {c.columns.map((col) => (
-                      <td key={col.field}>
-                        {r[col.field] === undefined || r[col.field] === null ? '' : String(r[col.field])}
-                      </td>
+                      <td key={col.field}>{readingText(r[col.field])}</td>
                     ))}
                   </tr>
                 ))}
