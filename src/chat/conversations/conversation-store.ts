@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { foldCase, unfoldedSpan } from '../../common/case-fold.js';
 import type { ConversationSummary, SearchHit } from '../../common/conversation-types.js';
-import { headGraphemes, splitGraphemes } from '../../common/graphemes.js';
+import { headGraphemes, overGraphemes, splitGraphemes } from '../../common/graphemes.js';
 import { oneLineTitle } from '../../common/title-text.js';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.js';
 import {
@@ -315,7 +315,8 @@ export class ConversationStore {
         { path: 'q', message: 'must be a non-empty string' },
       ]);
     }
-    if (q.length > MAX_SEARCH_CHARS) {
+    // counted in characters as a person sees them: 500 emoji are 1000 UTF-16 units
+    if (overGraphemes(q, MAX_SEARCH_CHARS)) {
       throw badRequest(`q is longer than ${MAX_SEARCH_CHARS} characters`, [
         { path: 'q', message: 'too long' },
       ]);
