@@ -12,6 +12,7 @@
  */
 import { useState } from 'preact/hooks';
 import { layoutDayCell } from '../../src/common/calendar-marker.js';
+import { utcMs } from '../../src/common/dates.js';
 import { dayMarkers } from '../cards/day-marker.js';
 import { ChevronLeft, ChevronRight } from '../components/icons.js';
 import { ErrorNote, Loading } from '../components/status.js';
@@ -24,6 +25,11 @@ import '../styles/views.css';
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
+}
+
+/** A year as a date writes it: four digits (`0026`), as `?month=` and the days' dates need. */
+function year4(y: number): string {
+  return String(y).padStart(4, '0');
 }
 
 /** A month as `{y, m}` (m 1–12). */
@@ -52,11 +58,12 @@ export function shiftMonth({ y, m }: YearMonth, delta: number): YearMonth {
  * null for the blanks before the 1st, then each date.
  */
 export function monthCells({ y, m }: YearMonth, first = 1): (string | null)[] {
-  const lead = (new Date(Date.UTC(y, m - 1, 1)).getUTCDay() - first + 7) % 7;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  // utcMs, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999
+  const lead = (new Date(utcMs(y, m - 1, 1)).getUTCDay() - first + 7) % 7;
+  const days = new Date(utcMs(y, m, 0)).getUTCDate();
   return [
     ...Array.from({ length: lead }, () => null),
-    ...Array.from({ length: days }, (_, i) => `${y}-${pad(m)}-${pad(i + 1)}`),
+    ...Array.from({ length: days }, (_, i) => `${year4(y)}-${pad(m)}-${pad(i + 1)}`),
   ];
 }
 
@@ -99,7 +106,11 @@ export function CalendarView() {
     const to = notAfterNow(next);
     setYm(to);
     const same = to.y === current.y && to.m === current.m;
-    history.replaceState(history.state, '', same ? '/calendar' : `/calendar?month=${to.y}-${pad(to.m)}`);
+    history.replaceState(
+      history.state,
+      '',
+      same ? '/calendar' : `/calendar?month=${year4(to.y)}-${pad(to.m)}`,
+    );
   };
 
   const res = useViewCards('calendar');
@@ -107,7 +118,7 @@ export function CalendarView() {
   const drawn = useAllDataIn(res.data?.cards);
   const first = weekStart();
   const cells = monthCells(ym, first);
-  const firstDate = `${ym.y}-${pad(ym.m)}-01`;
+  const firstDate = `${year4(ym.y)}-${pad(ym.m)}-01`;
   const last = cells[cells.length - 1] as string;
   const glyphs = glyphsByDay(cards, firstDate, last);
 
@@ -152,7 +163,7 @@ export function CalendarView() {
       </div>
       <div
         class="month"
-        data-month={`${ym.y}-${pad(ym.m)}`}
+        data-month={`${year4(ym.y)}-${pad(ym.m)}`}
         data-drawn={res.data && drawn ? 'true' : 'false'}
       >
         {weekdayHeads(first).map((d, i) => (
