@@ -115,6 +115,7 @@ class Parser {
     const open = this.pos;
     this.pos++; // '['
     this.skipWs();
+    this.otherNotation(open);
     const key = this.key("after '['");
     this.skipWs();
     this.expect('=', `expected '=' after [${key}`);
@@ -144,6 +145,26 @@ class Parser {
       throw this.fail('[index=-0] is no position: 0 is the first element, -1 the last');
     }
     this.push({ kind: 'index', index: value });
+  }
+
+  /**
+   * Brackets holding a bare position or a day (`[0]`, `[-1]`, `[2026-04-20]`, `["2026-04-20"]`), as
+   * other path languages pick an element, are refused with the spelling this grammar reads, since
+   * the plain parse would only say an '=' is missing.
+   */
+  private otherNotation(open: number): void {
+    const close = this.src.indexOf(']', this.pos);
+    if (close < 0 || close > this.end) return;
+    const inner = this.src.slice(this.pos, close).trim();
+    const bare = /^(["']?)(.*)\1$/.exec(inner)?.[2] ?? inner;
+    let hint: string | null = null;
+    if (/^-?\d+$/.test(inner))
+      hint = `to pick an element by its position write [index=${inner}] (0 is the first, -1 the last)`;
+    else if (/^\d{4}-\d{2}-\d{2}/.test(bare) && !bare.includes('='))
+      hint = `to pick a row by its day write [date="${bare}"]`;
+    if (hint === null) return;
+    this.pos = open;
+    throw this.fail(`a filter is [key=value]: ${hint}`);
   }
 
   private literal(): Literal {
