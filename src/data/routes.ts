@@ -273,10 +273,11 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
   });
   r.post(
     '/api/backups/:name/restore',
-    { schema: { params: SnapshotParams, body: RestoreBody } },
+    // the body is optional: a bare POST is answered by the word check (428) or the name (404)
+    { schema: { params: SnapshotParams, body: Type.Optional(RestoreBody) } },
     async (req, reply) => {
       noDemo();
-      return reply.code(202).send(jobs.restore(req.params.name, req.body.confirm));
+      return reply.code(202).send(jobs.restore(req.params.name, req.body?.confirm));
     },
   );
 }
