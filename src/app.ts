@@ -25,6 +25,7 @@ import { dataRoutes } from './data/routes.js';
 import { badRequest, type ErrorCode, notFound } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { galleryRoutes } from './gallery/routes.js';
+import { absentBodyIsEmptyObject } from './http/absent-body.js';
 import { installBodyDecoding } from './http/body-encoding.js';
 import { changeSetPerRequest } from './http/change-set-scope.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS } from './http/client-errors.js';
@@ -179,6 +180,8 @@ export function buildApp(inst: Instance, app: FastifyInstance = newHttpApp(inst.
   releaseMemoryAfterLargeRequests(app, [inst.db]);
   // gzip, deflate and br request bodies are decoded as they arrive, limits counting decoded bytes
   installBodyDecoding(app);
+  // no body at all, on a route whose fields are all optional, is `{}` (src/http/absent-body.ts)
+  absentBodyIsEmptyObject(app);
   // the API speaks JSON only: a text/plain body is 415, not a string handed to the routes
   app.removeContentTypeParser('text/plain');
   // JSON bodies (and RFC 7396 merge patches, which have their own media type): the default
