@@ -22,7 +22,7 @@ import { decodeUtf8Strict, jsonNumberProblem } from './common/json-text.js';
 import type { Config } from './config.js';
 import { appVersion } from './data/export-service.js';
 import { dataRoutes } from './data/routes.js';
-import { badRequest, type ErrorCode, notFound } from './errors.js';
+import { badRequest, type ErrorCode } from './errors.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { galleryRoutes } from './gallery/routes.js';
 import { absentBodyIsEmptyObject } from './http/absent-body.js';
@@ -35,8 +35,8 @@ import { eventRoutes } from './http/event-routes.js';
 import { logStream } from './http/log-stream.js';
 import { releaseMemoryAfterLargeRequests } from './http/memory-release.js';
 import { metricsRoutes } from './http/metrics-routes.js';
+import { noRoute } from './http/no-route.js';
 import { installOpenApi, type OpenApiDocument, openApiRoute } from './http/openapi.js';
-import { pathPartTooLong } from './http/path-parts.js';
 import { keepRefusedBody } from './http/refused-body.js';
 import { installRequestContext, requestLog } from './http/request-context.js';
 import { OneLinePerRequest } from './http/request-log.js';
@@ -216,8 +216,7 @@ export function buildApp(inst: Instance, app: FastifyInstance = newHttpApp(inst.
   installGate(app, inst);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req) => {
-    const pathname = req.url.split('?')[0];
-    throw pathPartTooLong(pathname) ?? notFound(`no route ${req.method} ${pathname}`);
+    throw noRoute(req);
   });
   // the OpenAPI document collects routes as they are declared: the plugin goes first, the routes
   // in a plugin after it (skip-override: on this instance, not a child, as if declared here)

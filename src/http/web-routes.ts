@@ -22,6 +22,7 @@
  * When dist/web is missing (only `tsc` was run), a page request answers a short HTML page that
  * says to run `npm run build`.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -31,7 +32,7 @@ import { PAGE_CSP, pageHelmet } from '../auth/security-headers.js';
 import { KlebbError, notFound } from '../errors.js';
 import { projectRoot } from '../home/project-root.js';
 import { errorHandler } from './error-handler.js';
-import { pathPartTooLong } from './path-parts.js';
+import { noRoute } from './no-route.js';
 import { pwaRoutes } from './pwa-routes.js';
 import { staticFiles, textJavascript } from './static-files.js';
 
@@ -125,7 +126,7 @@ export function webRoutes(app: FastifyInstance, opts: WebRoutesOptions = {}): vo
     // too, not a JSON 404 that reads as "nothing here"; other paths stay 404 unless asked as a page
     const front = pathname === '/' && !/json/i.test(req.headers.accept ?? '');
     if (isApi || last.includes('.') || !(front || acceptsHtml(req.headers.accept))) {
-      throw pathPartTooLong(pathname) ?? notFound(`no route ${req.method} ${pathname}`);
+      throw noRoute(req);
     }
     reply.header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     if (!fs.existsSync(indexFile)) {
