@@ -41,6 +41,7 @@ import {
   authenticate as authenticateBearerOrLocal,
   bearerOf,
   type Principal,
+  refusedCredential,
 } from './principal.js';
 import {
   authenticationOptions,
@@ -264,7 +265,7 @@ export class AuthService {
           access: named.access,
         };
       }
-      throw unauthorized();
+      throw refusedCredential(req.headers.authorization);
     }
     const session = this.sessionOf(req);
     if (session) return session;

@@ -28,6 +28,20 @@ export function bearerOf(header: string | undefined): string | null {
 }
 
 /**
+ * The 401 for an `Authorization` header that was refused: what a caller may send, the same
+ * whichever token came (it tells nothing about the token itself). A header of another scheme
+ * (`Basic …`, the bare token) is told how to write it.
+ */
+export function refusedCredential(header: string | undefined) {
+  if (bearerOf(header) === null) {
+    return unauthorized('Unauthorized: send the token as the header Authorization: Bearer <token>');
+  }
+  return unauthorized(
+    'Unauthorized: this bearer token is not accepted: send AGENT_API_TOKEN or an agent token made in Settings › Security (a revoked one stops working; the Health Auto Export token is taken only by POST /api/health-auto-export)',
+  );
+}
+
+/**
  * Headers a reverse proxy, CDN or load balancer adds: a request carrying any of them did not
  * start on this machine. Every `X-Forwarded-*` header counts too
  * (FORWARDING_PREFIX), whatever comes after the dash.
@@ -117,7 +131,7 @@ export function authenticate(
     if (token !== null && agentApiToken !== undefined && equal(token, agentApiToken)) {
       return { kind: 'agent-token', actor: 'agent-token' };
     }
-    throw unauthorized();
+    throw refusedCredential(auth);
   }
   if (trustLoopback && isLoopbackAddress(remoteAddress) && isLocalRequest(headers))
     return { kind: 'local', actor: 'local' };

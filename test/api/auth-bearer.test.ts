@@ -24,7 +24,7 @@ describe('bearer auth over HTTP', () => {
     async (tok) => {
       const r = await s.api('/api/manifests', { headers: { authorization: `Bearer ${tok}` } });
       expect(r.status).toBe(401);
-      expect(r.body).toMatchObject({ error: 'Unauthorized' });
+      expect(r.body.error).toMatch(/^Unauthorized/);
     },
   );
 
