@@ -908,6 +908,8 @@ export class CardDataStore {
         const r = how.element(JSON.parse(hit.body), rest);
         if (how.noop?.(r.result)) return { ...r.result, version: st.version };
         const body = JSON.stringify(r.el ?? null);
+        // an update to the values the row already holds writes and records nothing
+        if (op === 'update' && body === hit.body) return { ...r.result, version: st.version };
         if (how.dayField !== undefined && rest.length === 0) this.placeByDay(cardId, hit, body, how.dayField);
         else this.q.updateRow.run(body, hit.id);
         const version = this.changes.record(cardId, actor, op, pathText, hit.body, body, {
@@ -921,6 +923,9 @@ export class CardDataStore {
       const r = how.whole(doc);
       if (how.noop?.(r.result) && st) return { ...r.result, version: st.version };
       const before = st && st.shape === 'value' ? (st.doc ?? 'null') : undefined;
+      if (op === 'update' && st && before !== undefined && JSON.stringify(r.doc ?? null) === before) {
+        return { ...r.result, version: st.version };
+      }
       const version = this.writeWhole(cardId, r.doc, actor, op, pathText, before);
       return { ...r.result, version };
     });
