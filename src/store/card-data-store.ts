@@ -284,8 +284,25 @@ export class CardDataStore {
     this.assertNotFilling(cardId);
     return deferredWriteTransaction(this.db, () => {
       const before = this.beforeImage(cardId, current);
+      const same = this.sameAsStored(cardId, data, before);
+      if (same !== undefined) return same;
       return this.writeWhole(cardId, data, actor, op, '', before, unchanged);
     });
+  }
+
+  /**
+   * The card's version when `data` is exactly what it holds (same shape, same JSON text as
+   * `before`), else undefined: a replace by the block just read writes and records nothing, so
+   * another writer's If-Match still holds and History has no entry whose undo does nothing.
+   */
+  private sameAsStored(cardId: string, data: unknown, before: Image): number | undefined {
+    if (typeof before !== 'string' || data === undefined) return undefined;
+    const st = this.q.state.get(cardId) as StateRow | undefined;
+    if (!st || st.shape !== (Array.isArray(data) ? 'array' : 'value')) return undefined;
+    const text = Array.isArray(data)
+      ? `[${Array.from(data, (el) => JSON.stringify(el ?? null) ?? 'null').join(',')}]`
+      : JSON.stringify(data);
+    return text === before ? st.version : undefined;
   }
 
   /** Removes a card's data entirely (the card is being deleted). Recorded as a change. */
