@@ -48,6 +48,25 @@ export function safeStem(stem: string): string {
   return ascii || 'report';
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A header value as the name it spells. HTTP hands a header's bytes over one character per byte
+ * (Latin-1); a name sent without URL-encoding (curl -H, a script setting the header to the name)
+ * arrives as its UTF-8 bytes, so "Ärztebrief 😀.txt" would read as mojibake holding C1 control
+ * characters. Bytes that form valid UTF-8 are read as UTF-8; others (a Latin-1 "März", one
+ * byte per letter) stay as they came.
+ */
+function utf8Header(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: bytes above ASCII are what is looked for
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  try {
+    return UTF8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /**
  * Reads the header value.
  * @throws 400 BAD_FILENAME (naming `headers.x-klebb-filename`) for a value that does not decode,
@@ -58,7 +77,7 @@ export function safeStem(stem: string): string {
 export function parseUploadName(header: string): UploadName {
   let name: string;
   try {
-    name = decodeURIComponent(header.trim());
+    name = decodeURIComponent(utf8Header(header).trim());
   } catch {
     refuse('X-Klebb-Filename is not a valid URL-encoded file name');
   }
