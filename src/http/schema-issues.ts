@@ -37,6 +37,28 @@ function branchWords(branch: Record<string, unknown>): string {
 }
 
 /**
+ * A length limit in plain words ("must not be empty", "must be at most 20 characters", "must
+ * hold at most 50 items"), for Ajv's "must NOT have fewer than 1 characters"; null for other issues.
+ */
+function lengthWords(v: SchemaIssue): string | null {
+  const limit = v.params.limit;
+  if (typeof limit !== 'number') return null;
+  const n = (one: string) => `${limit} ${limit === 1 ? one : `${one}s`}`;
+  switch (v.keyword) {
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${n('character')}`;
+    case 'maxLength':
+      return `must be at most ${n('character')}`;
+    case 'minItems':
+      return limit === 1 ? 'must not be empty' : `must hold at least ${n('item')}`;
+    case 'maxItems':
+      return `must hold at most ${n('item')}`;
+    default:
+      return null;
+  }
+}
+
+/**
  * The message of one issue, and the field it names (a missing or unknown property is named
  * itself). `inUrl`: the value was URL text, so a wrong type means it was not written as one.
  */
@@ -53,6 +75,8 @@ function describeIssue(v: SchemaIssue, at: string, inUrl: boolean): FieldProblem
   if (v.keyword === 'anyOf' && v.parentSchema?.anyOf) {
     return { path: at, message: `must be ${v.parentSchema.anyOf.map(branchWords).join(' or ')}` };
   }
+  const limitWords = lengthWords(v);
+  if (limitWords) return { path: at, message: limitWords };
   if (v.keyword === 'enum' && Array.isArray(v.params.allowedValues)) {
     return {
       path: at,
