@@ -108,9 +108,13 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   // ---- rows (row path grammar: docs/API.md "Rows") ----
 
+  // a parameter it does not take (`from`, `date`, a misspelt `limt`) is 400 naming it: ignored,
+  // it would answer every row as if a filter had been applied
+  const ReadRowsQuery = Type.Object(ReadRowsInput.properties, { additionalProperties: false });
+
   app.get(
     '/api/manifests/:id/rows',
-    { schema: { params, querystring: ReadRowsInput } },
+    { schema: { params, querystring: ReadRowsQuery } },
     async (req, reply) => {
       const { path, order, limit, offset } = req.query;
       const { result, etag } = readRows(ctx, req.params.id, path, { order, limit, offset });
