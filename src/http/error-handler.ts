@@ -34,13 +34,20 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
 };
 
+const NOT_JSON =
+  'the body must be JSON: send it with the header Content-Type: application/json (curl -d alone labels it application/x-www-form-urlencoded)';
+
 /**
  * Our own words for framework refusals whose message would repeat the request URL (which may
- * carry a secret, and is not the client's to read back).
+ * carry a secret, and is not the client's to read back), or would not say what to send instead.
  */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'the URL path is not valid: a %-escape in it does not decode to UTF-8 text',
   FST_ERR_MAX_PARAM_LENGTH: PATH_PART_TOO_LONG,
+  // "Unsupported Media Type" alone does not say what to send; curl -d without -H is the usual cause
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: NOT_JSON,
+  FST_ERR_CTP_EMPTY_TYPE: NOT_JSON,
+  FST_ERR_CTP_INVALID_TYPE: NOT_JSON,
 };
 
 /** Maps any thrown error to a status and an ErrorBody. */
