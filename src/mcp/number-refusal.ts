@@ -41,6 +41,25 @@ export function numberRefusalOf(line: string): object | null {
 }
 
 /**
+ * The JSON-RPC parse error (-32700, id null) for a line that is not JSON, else null (a blank line
+ * is passed on). The SDK's stdio transport drops such a line without answering, so a client
+ * that sent a broken message would wait for ever; over HTTP the same line is answered -32700.
+ */
+export function notJsonRefusalOf(line: string) {
+  if (line.trim() === '') return null;
+  try {
+    JSON.parse(line);
+    return null;
+  } catch (err) {
+    return {
+      jsonrpc: '2.0' as const,
+      id: null,
+      error: { code: -32700, message: `Parse error: the line is not JSON (${(err as Error).message})` },
+    };
+  }
+}
+
+/**
  * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
  * except those `numberRefusalOf` refuses, whose answer goes to `answer` (a line of JSON) instead.
  */
@@ -48,7 +67,7 @@ export function numberCheckedLines(answer: (line: string) => void): Transform {
   const decoder = new StringDecoder('utf8');
   let pending = '';
   const pass = (stream: Transform, line: string) => {
-    const refusal = numberRefusalOf(line.replace(/\r$/, ''));
+    const refusal = notJsonRefusalOf(line) ?? numberRefusalOf(line.replace(/\r$/, ''));
     if (refusal) answer(`${JSON.stringify(refusal)}\n`);
     else stream.push(`${line}\n`);
   };
