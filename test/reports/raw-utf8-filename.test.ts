@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 /** POSTs `body` over a bare socket, the header value written as these exact bytes. */
-function rawUpload(nameBytes: Buffer, body: string): Promise<{ status: number; body: any }> {
+function rawUpload(
+  nameBytes: Buffer,
+  body: string,
+): Promise<{ status: number; body: { code?: string; filename?: string } }> {
   const url = new URL(s.url);
   return new Promise((resolve, reject) => {
     const sock = net.connect(Number(url.port), url.hostname);
