@@ -7,6 +7,7 @@
 
 import { clipGraphemes } from '../../common/graphemes.js';
 import type { GatewayError } from '../gateway/gateway-error.js';
+import { connectionFailureCopy } from './connection-copy.js';
 
 /** Appended to a capped reply: how to resume (the client resends the transcript). */
 export const KEEP_GOING_SUFFIX =
@@ -92,6 +93,11 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
           error:
             "The chat endpoint answered with a web page instead of the model's API. Check CHAT_ENDPOINT_URL in the server's settings, or whether this network needs a sign-in first.",
         };
+      {
+        // an unknown host, nothing listening, an untrusted certificate: say which and what to check
+        const unreached = connectionFailureCopy(err);
+        if (unreached) return { status: 502, error: unreached };
+      }
       if (err.reason === 'truncated')
         // the service answered, but its reply stopped before its end: say so, not "unavailable"
         return {

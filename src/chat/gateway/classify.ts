@@ -361,12 +361,20 @@ const CONNECTION_CODES = lookupTable<string>({
 });
 
 /**
+ * TLS failures of a peer that speaks no TLS: https:// written for a server that answers plain
+ * http (OpenSSL's "wrong version number", "packet length too long", "http request").
+ */
+const NOT_TLS = /wrong version number|packet length too long|http request|unknown protocol/i;
+
+/**
  * Classifies a transport error from node:http(s) (no response, or the response died).
  * Connection refused/reset, DNS and unreachable hosts are 'unavailable' (retryable except for
- * an unknown host name); TLS failures are 'unavailable' with reason 'tls', not retryable; a
- * reply Node's HTTP parser cannot read (HPE_ codes) is 'parse' / 'bad_http', not retryable.
+ * an unknown host name); TLS failures are 'unavailable' with reason 'tls', not retryable, and
+ * 'not_tls' when the server at the address speaks plain http; a reply Node's HTTP parser cannot
+ * read (HPE_ codes) is 'parse' / 'bad_http', not retryable. `url`, when given, names the
+ * endpoint's origin on the error, for the person to check.
  */
-export function classifyNetworkError(err: unknown): GatewayError {
+export function classifyNetworkError(err: unknown, url?: URL): GatewayError {
   const e = err as { code?: string; message?: string };
   const code = e?.code ?? '';
   if (code.startsWith('HPE_')) {
@@ -378,13 +386,16 @@ export function classifyNetworkError(err: unknown): GatewayError {
       { reason: 'bad_http', retryable: false, cause: err },
     );
   }
-  const reason =
-    CONNECTION_CODES[code] ??
-    (/socket hang up|aborted/i.test(e?.message ?? '') ? 'connection_reset' : undefined) ??
-    (/CERT|TLS|SSL|SELF_SIGNED/i.test(code) ? 'tls' : 'network');
+  const notTls = url?.protocol === 'https:' && code === 'EPROTO' && NOT_TLS.test(e?.message ?? '');
+  const reason = notTls
+    ? 'not_tls'
+    : (CONNECTION_CODES[code] ??
+      (/socket hang up|aborted/i.test(e?.message ?? '') ? 'connection_reset' : undefined) ??
+      (/CERT|TLS|SSL|SELF_SIGNED/i.test(code) ? 'tls' : 'network'));
   return new GatewayError('unavailable', `gateway unreachable: ${cleanMessage(e?.message ?? String(err))}`, {
     reason,
-    retryable: reason !== 'tls' && code !== 'ENOTFOUND',
+    retryable: reason !== 'tls' && reason !== 'not_tls' && code !== 'ENOTFOUND',
     cause: err,
+    endpoint: url?.origin,
   });
 }

@@ -68,6 +68,11 @@ export interface GatewayErrorInit {
    * event of a stream), not in the status line; `providerCode` then holds the status it names.
    */
   inReply?: boolean;
+  /**
+   * The endpoint's origin (`https://host:port`) for a failure before any response (no such host,
+   * nothing listening, a certificate refused), so the person is told which address to check.
+   */
+  endpoint?: string;
 }
 
 /**
@@ -86,6 +91,7 @@ export class GatewayError extends KlebbError {
   readonly detail?: string;
   readonly redirectTo?: string;
   readonly inReply?: boolean;
+  readonly endpoint?: string;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(STATUS_BY_KIND[kind], 'GATEWAY_ERROR', message);
@@ -101,6 +107,7 @@ export class GatewayError extends KlebbError {
     this.detail = init.detail;
     this.redirectTo = init.redirectTo;
     if (init.inReply) this.inReply = true;
+    if (init.endpoint !== undefined) this.endpoint = init.endpoint;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 }
@@ -120,6 +127,7 @@ export function withRetryable(err: GatewayError, retryable: boolean): GatewayErr
     cause: (err as { cause?: unknown }).cause,
     redirectTo: err.redirectTo,
     inReply: err.inReply,
+    endpoint: err.endpoint,
   });
 }
 

@@ -135,7 +135,7 @@ export function openExchange(
     // Content-Length was already met, arriving in the same read): the response's own end or
     // close, which follows, decides whether the reply arrived whole
     if (responded && isHttpParseError(err)) return;
-    handlers.onError(classifyNetworkError(err));
+    handlers.onError(classifyNetworkError(err, url));
   });
   req.on('response', (res) => {
     responded = true;

@@ -1,0 +1,64 @@
+/**
+ * Copy for a request that reached no model: the host name is unknown, nothing listens at the
+ * address, the certificate is not trusted, or https:// was written for a server that speaks
+ * plain http. Each is fixed by a change of settings or by starting the model's server, not by
+ * waiting, so each names the address and what to check instead of "try again in a little while".
+ */
+import type { GatewayError } from '../gateway/gateway-error.js';
+
+/** Certificate codes of a certificate signed by nobody this server trusts (self-signed, a company CA). */
+const UNTRUSTED_CERT = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+function causeOf(err: GatewayError): { code?: string; hostname?: string } {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause && typeof cause === 'object' ? (cause as { code?: string; hostname?: string }) : {};
+}
+
+/** The address as the person wrote it, `endpoint` (an origin) or the host the lookup named. */
+function addressOf(err: GatewayError): string {
+  return err.endpoint ?? causeOf(err).hostname ?? 'the chat endpoint';
+}
+
+/** Why the certificate was refused, in a person's words, with what to do about it. */
+function certificateCopy(err: GatewayError): string {
+  const code = causeOf(err).code ?? '';
+  const at = addressOf(err);
+  if (code === 'CERT_HAS_EXPIRED')
+    return `The TLS certificate of ${at} has expired, so this server does not trust it with the API key. Whoever runs that endpoint needs to renew it.`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `The TLS certificate of ${at} is made out to another name, so this server does not trust it with the API key. Check the host name in CHAT_ENDPOINT_URL: it must be a name the certificate covers.`;
+  const why = UNTRUSTED_CERT.has(code)
+    ? 'is not signed by an authority this server trusts (a self-signed or company certificate)'
+    : 'could not be checked';
+  return (
+    `The TLS certificate of ${at} ${why}, so no request was sent. Give this server the authority's certificate ` +
+    '(NODE_EXTRA_CA_CERTS=/path/to/ca.pem in its environment), or, on a network you trust, set CHAT_TLS_VERIFY=0. ' +
+    'Trying again will not help until then.'
+  );
+}
+
+/** Copy for a failure before any response, or undefined when it is none of these. */
+export function connectionFailureCopy(err: GatewayError): string | undefined {
+  if (err.kind !== 'unavailable') return undefined;
+  switch (err.reason) {
+    case 'dns':
+      if (err.retryable) return undefined; // a lookup that failed for now, not a name nobody knows
+      return `No host named ${causeOf(err).hostname ?? 'as written'} could be found (${addressOf(err)}). Check the host name in CHAT_ENDPOINT_URL in the server's settings; trying again will not help until it is fixed.`;
+    case 'connection_refused':
+      return `Nothing is listening at ${addressOf(err)}: the model's server may not be running, or CHAT_ENDPOINT_URL names another port. Start the model's server or correct the address, then try again.`;
+    case 'not_tls': {
+      const plain = err.endpoint?.replace(/^https:/, 'http:') ?? 'http://';
+      return `The server at ${addressOf(err)} speaks plain http, not https. Write ${plain} in CHAT_ENDPOINT_URL (or put TLS in front of that server); trying again will not help until then.`;
+    }
+    case 'tls':
+      return certificateCopy(err);
+    default:
+      return undefined;
+  }
+}
