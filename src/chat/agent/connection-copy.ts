@@ -45,8 +45,15 @@ function certificateCopy(err: GatewayError): string {
 
 /** Copy for a failure before any response, or undefined when it is none of these. */
 export function connectionFailureCopy(err: GatewayError): string | undefined {
+  if (err.reason === 'bad_proxy')
+    return `The proxy setting cannot be used: ${err.message}. Write an http:// proxy there, or unset it to connect directly.`;
   if (err.kind !== 'unavailable') return undefined;
   switch (err.reason) {
+    case 'proxy_auth':
+      return `The chat endpoint is reached through a proxy, and ${err.message}. Write its user and password into that variable (http://user:password@host:port); trying again will not help until then.`;
+    case 'proxy_refused':
+    case 'proxy_unreachable':
+      return `The chat endpoint is reached through a proxy, and ${err.message}. Check that proxy and the variable naming it, or list the endpoint's host in NO_PROXY to connect directly.`;
     case 'dns':
       if (err.retryable) return undefined; // a lookup that failed for now, not a name nobody knows
       return `No host named ${causeOf(err).hostname ?? 'as written'} could be found (${addressOf(err)}). Check the host name in CHAT_ENDPOINT_URL in the server's settings; trying again will not help until it is fixed.`;

@@ -113,7 +113,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'empty':
       return { status: 200, error: EMPTY_REPLY_COPY };
     default: {
-      const settled = settingsFailureCopy(err);
+      const settled = settingsFailureCopy(err) ?? connectionFailureCopy(err);
       if (settled) return { status: 502, error: settled };
       return {
         status: 502,

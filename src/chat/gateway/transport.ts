@@ -9,16 +9,20 @@
  * gzip every reply) is decompressed here, so everything above sees the bytes the gateway meant.
  * Sloppy but readable HTTP framing is read leniently (see `insecureHTTPParser` below), and a
  * Content-Length said more than once is collapsed into one before the parser sees it
- * (response-head.ts).
+ * (response-head.ts). A proxy named in the environment (env-proxy.ts) is used: an http request goes
+ * to it whole, an https one through a CONNECT tunnel.
  */
 import http from 'node:http';
 import https from 'node:https';
+import { isIP, type Socket } from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { lookupTable } from '../../common/lookup-table.js';
 import { appVersion } from '../../home/app-version.js';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_UNFRAMED_QUIET_MS } from '../../limits.js';
 import { classifyNetworkError } from './classify.js';
+import { type ProxyRoute, proxyFor } from './env-proxy.js';
 import { GatewayError } from './gateway-error.js';
 import { type RawTap, tapSocket } from './overrun.js';
 import { collapseHeadLengths } from './response-head.js';
@@ -116,8 +120,166 @@ export function openExchange(
     // nothing to desynchronise, and refusing would only fail every reply from such a server
     insecureHTTPParser: true,
   };
-  if (isHttps) requestOptions.rejectUnauthorized = options.tlsRejectUnauthorized ?? false;
+  const verify = options.tlsRejectUnauthorized ?? false;
+  if (isHttps) requestOptions.rejectUnauthorized = verify;
+  const route = proxyFor(url);
+  if (!route) return sendRequest(url, isHttps, requestOptions, payload, handlers);
+  const proxy = route.proxy;
+  if (!proxy) {
+    handlers.onError(
+      new GatewayError(
+        'failed',
+        `${route.variable} (${route.written}) is not an http:// or https:// proxy, the only kinds Klebb can use`,
+        { reason: 'bad_proxy' },
+      ),
+    );
+    return { destroy: () => {} };
+  }
+  const proxyAuth = basicCredentials(proxy);
+  if (!isHttps) {
+    // a plain http request goes to the proxy whole, its target written in full (absolute-form)
+    const viaProxy: https.RequestOptions = {
+      ...requestOptions,
+      hostname: bareHostname(proxy),
+      port: portOf(proxy),
+      path: `${url.protocol}//${url.host}${url.pathname}${url.search}`,
+      headers: {
+        ...headers,
+        Host: url.host,
+        ...(proxyAuth ? { 'Proxy-Authorization': `Basic ${proxyAuth}` } : {}),
+      },
+    };
+    if (proxy.protocol === 'https:') viaProxy.rejectUnauthorized = verify;
+    return sendRequest(proxy, proxy.protocol === 'https:', viaProxy, payload, handlers, route);
+  }
+  return tunnelThrough(route, proxy, proxyAuth, url, verify, requestOptions, payload, handlers);
+}
 
+/** A host without IPv6 brackets, as node:http takes it. */
+function bareHostname(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The port `url` connects to. */
+function portOf(url: URL): number {
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+/**
+ * An https request through a proxy: a CONNECT tunnel to the endpoint's host and port, then TLS
+ * with the endpoint itself inside it (the proxy sees neither the key nor the conversation).
+ */
+function tunnelThrough(
+  route: ProxyRoute,
+  proxy: URL,
+  proxyAuth: string | undefined,
+  url: URL,
+  verify: boolean,
+  requestOptions: https.RequestOptions,
+  payload: Buffer,
+  handlers: ExchangeHandlers,
+): Exchange {
+  const host = bareHostname(url);
+  const authority = `${url.hostname}:${portOf(url)}`;
+  const connectOptions: https.RequestOptions = {
+    method: 'CONNECT',
+    hostname: bareHostname(proxy),
+    port: portOf(proxy),
+    path: authority,
+    headers: {
+      Host: authority,
+      'User-Agent': USER_AGENT,
+      ...(proxyAuth ? { 'Proxy-Authorization': `Basic ${proxyAuth}` } : {}),
+    },
+    agent: false,
+  };
+  if (proxy.protocol === 'https:') connectOptions.rejectUnauthorized = verify;
+  let inner: Exchange | undefined;
+  let tunnel: Socket | undefined;
+  let destroyed = false;
+  const connect = (proxy.protocol === 'https:' ? https : http).request(connectOptions);
+  connect.on('connect', (res: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    const status = res.statusCode ?? 0;
+    if (destroyed || status < 200 || status >= 300) {
+      socket.destroy();
+      if (!destroyed) handlers.onError(proxyRefusal(route, proxy, status));
+      return;
+    }
+    tunnel = socket;
+    if (head.length > 0) socket.unshift(head);
+    // no agent: node:http then asks createConnection for the socket, the TLS inside the tunnel
+    const tunnelled: https.RequestOptions = {
+      ...requestOptions,
+      agent: undefined,
+      createConnection: () =>
+        tls.connect({ socket, servername: isIP(host) ? undefined : host, rejectUnauthorized: verify }),
+    };
+    inner = sendRequest(url, true, tunnelled, payload, handlers);
+  });
+  connect.on('error', (err) => {
+    if (!destroyed && !inner) handlers.onError(proxyUnreachable(route, proxy, err));
+  });
+  connect.end();
+  return {
+    destroy: () => {
+      destroyed = true;
+      connect.destroy();
+      inner?.destroy();
+      tunnel?.destroy();
+    },
+  };
+}
+
+/** The proxy's origin without credentials, to name it. */
+function proxyName(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/** The proxy could not be reached (refused, unknown host, reset) as a GatewayError naming it. */
+function proxyUnreachable(route: ProxyRoute, proxy: URL, err: unknown): GatewayError {
+  const e = err as { code?: string; message?: string };
+  return new GatewayError(
+    'unavailable',
+    `the proxy ${proxyName(proxy)} (${route.variable}) could not be reached: ${e?.message ?? String(err)}`,
+    {
+      reason: 'proxy_unreachable',
+      retryable: e?.code !== 'ENOTFOUND',
+      cause: err,
+      endpoint: proxyName(proxy),
+    },
+  );
+}
+
+/**
+ * The proxy answered the CONNECT with something other than 2xx: 407 wants credentials (not asked
+ * again), 502-504 could not reach the endpoint for now (asked again), anything else refuses it.
+ */
+function proxyRefusal(route: ProxyRoute, proxy: URL, status: number): GatewayError {
+  const what =
+    status === 407
+      ? 'asks for credentials it was not given or refused them'
+      : `answered ${status} to the request to open a connection to the endpoint`;
+  return new GatewayError('unavailable', `the proxy ${proxyName(proxy)} (${route.variable}) ${what}`, {
+    reason: status === 407 ? 'proxy_auth' : 'proxy_refused',
+    upstreamStatus: status,
+    retryable: status === 502 || status === 503 || status === 504,
+    endpoint: proxyName(proxy),
+  });
+}
+
+/**
+ * Sends the request `requestOptions` describe (to `url`, or to a proxy) and reports through
+ * `handlers`. `route`, when the request goes whole to a proxy, names the proxy in a failure to
+ * reach it.
+ */
+function sendRequest(
+  url: URL,
+  isHttps: boolean,
+  requestOptions: https.RequestOptions,
+  payload: Buffer,
+  handlers: ExchangeHandlers,
+  route?: ProxyRoute,
+): Exchange {
   const req = (isHttps ? https : http).request(requestOptions);
   let responded = false;
   let tap: RawTap | undefined;
@@ -135,7 +297,9 @@ export function openExchange(
     // Content-Length was already met, arriving in the same read): the response's own end or
     // close, which follows, decides whether the reply arrived whole
     if (responded && isHttpParseError(err)) return;
-    handlers.onError(classifyNetworkError(err, url));
+    handlers.onError(
+      route && !responded ? proxyUnreachable(route, url, err) : classifyNetworkError(err, url),
+    );
   });
   req.on('response', (res) => {
     responded = true;
