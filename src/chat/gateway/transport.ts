@@ -92,6 +92,10 @@ export function openExchange(
     'Content-Length': payload.length,
     Accept: options.streaming ? 'text/event-stream, application/json' : 'application/json',
     Connection: 'close',
+    // without it every content coding is acceptable (RFC 9110), and edges in front of relays then
+    // pick zstd, which this runtime cannot decompress; a proxy that compresses regardless is
+    // still read (decodedBody)
+    'Accept-Encoding': 'identity',
     // Node names no client of its own, and edges in front of relays (Cloudflare's browser
     // integrity check, bot rules) refuse a request that names none: 403 "error code: 1010"
     'User-Agent': USER_AGENT,
