@@ -15,7 +15,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { PassThrough, type Readable, type Transform, type Writable } from 'node:stream';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { lookupTable } from '../../common/lookup-table.js';
@@ -322,13 +322,36 @@ function sendRequest(
     // connection open after it would keep the reply waiting for the call's timeout: the body
     // ends once nothing more arrives for a moment (whole, or said to be cut off)
     if (unframed) quiet = setTimeout(() => end('eof'), GATEWAY_UNFRAMED_QUIET_MS);
-    const onData = (chunk: Buffer) => {
+    const deliver = (chunk: Buffer) => {
       quiet?.refresh();
       handlers.onData(chunk);
+    };
+    // a body compressed without a Content-Encoding saying so (relays behind CDNs that strip the
+    // label) is told by its first bytes, which no JSON or event stream starts with
+    let sniffed = body !== res;
+    let inflate: Transform | undefined;
+    const onData = (chunk: Buffer) => {
+      if (!sniffed) {
+        sniffed = true;
+        inflate = unlabelledDecompressor(chunk, res.statusCode, handlers);
+        if (inflate) {
+          tap?.stop();
+          inflate.on('data', deliver);
+          inflate.on('end', () => end('eof'));
+        }
+      }
+      if (inflate) {
+        quiet?.refresh();
+        inflate.write(chunk);
+      } else deliver(chunk);
     };
     handlers.onResponse(res.statusCode ?? 0, res.headers);
     body.on('data', onData);
     body.on('end', () => {
+      if (inflate) {
+        inflate.end(); // the body ends once its last bytes are decompressed
+        return;
+      }
       if (tap && declared !== undefined && handlers.bodyWhole && !handlers.bodyWhole()) {
         tap.readOn(declared, onData, () => end('eof'));
         return;
@@ -470,10 +493,58 @@ function decompressorChain(
   return { head: head as Writable, tail: body as Readable };
 }
 
+/** zstd's decompressor where the runtime has one (Node 22.15 and later), else undefined. */
+const zstdDecompressor = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+
 /** Decompressors by Content-Encoding token; flushes are read as they come, so a stream stays live. */
-const DECOMPRESSORS = lookupTable<() => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>({
+const DECOMPRESSORS = lookupTable<() => Transform>({
   gzip: () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   'x-gzip': () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   deflate: () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   br: () => zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }),
+  ...(zstdDecompressor ? { zstd: () => zstdDecompressor.call(zlib) } : {}),
 });
+
+/** gzip's magic bytes and compression method (deflate), and zstd's frame magic. */
+const GZIP_MAGIC = [0x1f, 0x8b, 0x08];
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+function startsWith(chunk: Buffer, magic: number[]): boolean {
+  return chunk.length >= magic.length && magic.every((byte, i) => chunk[i] === byte);
+}
+
+/**
+ * A decompressor for a body whose first bytes are gzip's or zstd's although no Content-Encoding
+ * says so, or undefined when they are neither (or zstd this runtime cannot read: that is reported
+ * as a 'parse' error naming it, and the bytes are then read as they are, for nothing).
+ */
+function unlabelledDecompressor(
+  first: Buffer,
+  status: number | undefined,
+  handlers: ExchangeHandlers,
+): Transform | undefined {
+  const coding = startsWith(first, GZIP_MAGIC) ? 'gzip' : startsWith(first, ZSTD_MAGIC) ? 'zstd' : undefined;
+  if (!coding) return undefined;
+  const make = DECOMPRESSORS[coding];
+  if (!make) {
+    handlers.onError(
+      new GatewayError(
+        'parse',
+        `the gateway compressed its reply as "${coding}" without saying so, and Klebb cannot read ${coding}`,
+        { reason: 'content_encoding', upstreamStatus: status },
+      ),
+    );
+    return undefined;
+  }
+  const stage = make();
+  stage.on('error', (err) =>
+    handlers.onError(
+      new GatewayError('parse', `the gateway reply did not decompress as ${coding}: ${err.message}`, {
+        reason: 'content_encoding',
+        upstreamStatus: status,
+        cause: err,
+      }),
+    ),
+  );
+  return stage;
+}
