@@ -141,10 +141,18 @@ const MODEL_DOES_NOT_FIT =
 const TRANSIENT_WORDING =
   /overloaded|temporar(?:il)?y unavailable|(?:service|server|model|upstream|provider) (?:is )?(?:currently )?unavailable|try again later|please retry|upstream connect error|connection (?:reset|refused|closed)|timed? ?out|too many requests|rate[ _-]?limit|capacity|queue (?:is )?full/i;
 
-/** Statuses a server may answer again differently: timeout, rate limit, 5xx (not 501/505, which mean "never"). */
+/**
+ * Statuses a server may answer again differently: timeout, rate limit, 5xx (not 501/505, which
+ * mean "never"), and 499, which reaches us from a gateway whose own hop to the model was closed
+ * before the answer came (its upstream timed out, a load balancer dropped it).
+ */
 function transientStatus(status: number): boolean {
   return (
-    status === 408 || status === 425 || status === 429 || (status >= 500 && status !== 501 && status !== 505)
+    status === 408 ||
+    status === 425 ||
+    status === 429 ||
+    status === 499 ||
+    (status >= 500 && status !== 501 && status !== 505)
   );
 }
 
