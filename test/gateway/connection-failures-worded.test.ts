@@ -93,6 +93,9 @@ it('nothing listening at the address is told with the address, and that the mode
   expect(copy).toContain(`127.0.0.1:${port}`);
   expect(copy).toMatch(/not running|nothing (?:is )?listening/i);
   expect(copy).toMatch(/CHAT_ENDPOINT_URL/);
+  expect(copy, 'localhost inside a container is the container itself').toMatch(
+    /container.*host\.docker\.internal/,
+  );
 });
 
 it.skipIf(!tls)(

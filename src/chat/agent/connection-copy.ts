@@ -25,6 +25,33 @@ function addressOf(err: GatewayError): string {
   return err.endpoint ?? causeOf(err).hostname ?? 'the chat endpoint';
 }
 
+/** True when `origin` names this machine: localhost, 127.x, ::1 or 0.0.0.0. */
+function isLoopback(origin: string | undefined): boolean {
+  if (!origin) return false;
+  try {
+    const host = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    return (
+      host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      /^127\./.test(host) ||
+      host === '::1' ||
+      host === '0.0.0.0'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For an address on this machine: inside a container (Klebb's Docker image, compose) localhost
+ * is the container itself, not the computer the model runs on, which is the commonest reason
+ * nothing listens there.
+ */
+function loopbackHint(err: GatewayError): string {
+  if (!isLoopback(err.endpoint)) return '';
+  return " If Klebb runs in a container, localhost there is the container itself: name the model's host instead (host.docker.internal for the computer Docker runs on, adding --add-host=host.docker.internal:host-gateway on Linux, or the model's service name in the same compose file).";
+}
+
 /** Why the certificate was refused, in a person's words, with what to do about it. */
 function certificateCopy(err: GatewayError): string {
   const code = causeOf(err).code ?? '';
@@ -58,7 +85,7 @@ export function connectionFailureCopy(err: GatewayError): string | undefined {
       if (err.retryable) return undefined; // a lookup that failed for now, not a name nobody knows
       return `No host named ${causeOf(err).hostname ?? 'as written'} could be found (${addressOf(err)}). Check the host name in CHAT_ENDPOINT_URL in the server's settings; trying again will not help until it is fixed.`;
     case 'connection_refused':
-      return `Nothing is listening at ${addressOf(err)}: the model's server may not be running, or CHAT_ENDPOINT_URL names another port. Start the model's server or correct the address, then try again.`;
+      return `Nothing is listening at ${addressOf(err)}: the model's server may not be running, or CHAT_ENDPOINT_URL names another port. Start the model's server or correct the address, then try again.${loopbackHint(err)}`;
     case 'not_tls': {
       const plain = err.endpoint?.replace(/^https:/, 'http:') ?? 'http://';
       return `The server at ${addressOf(err)} speaks plain http, not https. Write ${plain} in CHAT_ENDPOINT_URL (or put TLS in front of that server); trying again will not help until then.`;
