@@ -6,6 +6,7 @@
 import { runTurn } from '../../src/chat/agent/run-turn.js';
 import type { TurnEvent, TurnResult } from '../../src/chat/agent/turn-events.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
+import type { ToolDefinition } from '../../src/chat/gateway/types.js';
 import type { ArgumentsError } from '../../src/chat/tools/registry.js';
 import type { ScriptedGateway } from '../helpers/scripted-gateway.js';
 import { functionTools } from './wire.js';
@@ -24,10 +25,10 @@ export interface TurnRun {
   dispatched: Dispatched[];
 }
 
-/** Runs one turn asking `question`, with tools of these names offered. */
+/** Runs one turn asking `question`, with tools of these names offered (taking any object), and `toolDefinitions` as given. */
 export async function agentTurn(
   gw: ScriptedGateway,
-  options: { question?: string; stream: boolean; tools?: string[] },
+  options: { question?: string; stream: boolean; tools?: string[]; toolDefinitions?: ToolDefinition[] },
 ): Promise<TurnRun> {
   const events: TurnEvent[] = [];
   const dispatched: Dispatched[] = [];
@@ -48,7 +49,7 @@ export async function agentTurn(
       },
       budgets: { maxRoundTrips: 4, iterTimeoutMs: 10_000, turnDeadlineMs: 0 },
       system: { role: 'system', content: 'You are Klebb.' },
-      tools: functionTools(...(options.tools ?? [])),
+      tools: [...functionTools(...(options.tools ?? [])), ...(options.toolDefinitions ?? [])],
       dispatch: async (name, args, argumentsError) => {
         dispatched.push({ name, args, ...(argumentsError ? { argumentsError } : {}) });
         return { ok: true, content: '{"ok":true}' };

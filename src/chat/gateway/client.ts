@@ -3,6 +3,7 @@
  * provider accepts, send it (attempt.ts), repair a refused request once (repair-policy.ts), retry
  * transient failures (retry-policy.ts). The agent loop calls `callGateway` once per round-trip.
  */
+
 import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../limits.js';
 import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
@@ -20,6 +21,7 @@ import { buildRequestBody } from './request.js';
 import { abortReason, retryDecision, sleep } from './retry-policy.js';
 import { parseEndpoint } from './transport.js';
 import type { GatewayHooks, GatewayRequest, GatewayResult, ProviderCapabilities } from './types.js';
+import { unwrapCallArguments } from './wrapped-arguments.js';
 
 /** Where and how to call the gateway. Timeouts are per attempt; 0 or undefined disables one. */
 export interface GatewayConfig {
@@ -157,6 +159,7 @@ export async function callGateway(
         ? { ...hooks, onToken: undefined, onReasoning: undefined, onRetract: undefined }
         : hooks;
       const result = await attempt(url, sendAs, timeouts, body, shown, progress, signal);
+      unwrapCallArguments(result, request.tools);
       if (result.inlineReasoning === 'bare') {
         // the model opens its reasoning in the prompt: hold its next replies until the closing tag
         memory.learn(url.origin, config.model, { reasoningStartsInside: true });
