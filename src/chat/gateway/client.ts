@@ -19,6 +19,7 @@ import {
 import type { ReadProgress } from './reply-reader.js';
 import { buildRequestBody } from './request.js';
 import { abortReason, retryDecision, sleep } from './retry-policy.js';
+import { readScalarArguments } from './scalar-arguments.js';
 import { parseStringifiedArguments } from './stringified-values.js';
 import { parseEndpoint } from './transport.js';
 import type { GatewayHooks, GatewayRequest, GatewayResult, ProviderCapabilities } from './types.js';
@@ -162,6 +163,7 @@ export async function callGateway(
       const result = await attempt(url, sendAs, timeouts, body, shown, progress, signal);
       unwrapCallArguments(result, request.tools);
       parseStringifiedArguments(result, request.tools);
+      readScalarArguments(result, request.tools);
       if (result.inlineReasoning === 'bare') {
         // the model opens its reasoning in the prompt: hold its next replies until the closing tag
         memory.learn(url.origin, config.model, { reasoningStartsInside: true });
