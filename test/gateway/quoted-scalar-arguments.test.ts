@@ -70,7 +70,15 @@ it('numbers and booleans sent as text, and a text id sent as a number, are read 
 });
 
 it('text that is not exactly such a value stays as sent, for the tool to refuse', async () => {
-  const args = { limit: '5 rows', scale: '', asc: 'yes', pages: ['2.5'], either: '1e999', id: 'water' };
+  const args = {
+    limit: '5 rows',
+    scale: '',
+    asc: 'yes',
+    pages: ['2.5'],
+    either: '1e999',
+    id: 'water',
+    filter: { min: '12345678901234567890' },
+  };
   gw.script(callStep(args), { kind: 'reply', text: 'Done.' });
   const turn = await agentTurn(gw, { stream: false, toolDefinitions: [readRows] });
   expect(turn.dispatched).toEqual([{ name: 'read_rows', args }]);

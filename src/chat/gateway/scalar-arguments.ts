@@ -5,8 +5,8 @@
  * call and the model, told so, often quoted it again. An argument the schema declares as a
  * number, an integer or a boolean, sent as text that is exactly one (`"5"`, `"2.5"`, `"true"`),
  * is read as that value; one it declares as text, sent as a number, is read as the number's
- * text. Nothing else is changed: `"5 ml"`, `""`, `"1e999"` or `"yes"` stay as sent, for the tool
- * to refuse. Objects and lists the schema declares are looked into the same way.
+ * text. Nothing else is changed: `"5 ml"`, `""`, `"1e999"`, `"yes"` or a number of more digits
+ * than a double keeps stay as sent, for the tool to refuse. Objects and lists the schema declares are looked into the same way.
  */
 import type { GatewayResult, ToolDefinition } from './types.js';
 
@@ -30,6 +30,20 @@ function typesOf(schema: Record<string, unknown>): Set<string> {
 /** A number text exactly as JSON writes one, and finite. */
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+/**
+ * True when a number text has at most 15 significant digits, all a double keeps: a longer one
+ * (an account number, a big id) would be stored changed, so it stays text for the tool to refuse.
+ */
+function keepsDigits(text: string): boolean {
+  const digits = text
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
+  return digits.length <= 15;
+}
+
 /** `value` read as the kind `schema` declares, or `value` itself (the same object when nothing changed). */
 function asDeclared(value: unknown, schema: unknown): unknown {
   if (!isObject(schema)) return value;
@@ -37,7 +51,7 @@ function asDeclared(value: unknown, schema: unknown): unknown {
   if (typeof value === 'string') {
     if (types.has('string')) return value;
     const t = value.trim();
-    if ((types.has('number') || types.has('integer')) && NUMBER_TEXT.test(t)) {
+    if ((types.has('number') || types.has('integer')) && NUMBER_TEXT.test(t) && keepsDigits(t)) {
       const n = Number(t);
       if (Number.isFinite(n) && (types.has('number') || Number.isInteger(n))) return n;
     }
