@@ -195,6 +195,10 @@ export async function callGateway(
         continue;
       }
       undoUnhelpfulRepairs(err, repairs, target);
+      if (repairs.has('modelPrefixDropped') && err.reason === 'not_found') {
+        // the name without its prefix is unknown too: the prefix was not what was wrong
+        memory.forget(url.origin, config.model, ['modelPrefixDropped']);
+      }
       if (repairs.has('keyInHeader') && err.reason === 'auth') {
         // the key was refused in the headers too: it is the key that is wrong, not how it was sent
         memory.forget(url.origin, config.model, ['keyInHeader']);

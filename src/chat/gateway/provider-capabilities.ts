@@ -27,6 +27,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   unstreamed: true,
   temperature: true,
   maxCompletionTokens: false,
+  modelPrefixDropped: false,
 };
 
 interface TableRow {

@@ -49,6 +49,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'unstreamed',
   'temperature',
   'maxCompletionTokens',
+  'modelPrefixDropped',
 ];
 
 function keyOf(origin: string, model: string): string {

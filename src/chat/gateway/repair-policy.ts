@@ -7,6 +7,7 @@
  * deterministic: sending the same request again cannot succeed, so it is never retried.
  */
 import { GatewayError } from './gateway-error.js';
+import { UNKNOWN_MODEL, withoutRoutingPrefix } from './model-prefix.js';
 import type { ProviderMemory } from './provider-memory.js';
 import type { ChatCompletionBody } from './request.js';
 import { outsideSubset } from './tool-schema-subset.js';
@@ -220,6 +221,12 @@ const REPAIRS: Record<string, Repair> = {
     change: { toolChoice: false },
     names: (t) => /tool_choice/i.test(t) && REFUSAL.test(t),
     sent: (b) => b.tool_choice !== undefined,
+  },
+  modelPrefixDropped: {
+    // a router's name for the model given to the provider itself (model-prefix.ts)
+    change: { modelPrefixDropped: true },
+    names: (t) => UNKNOWN_MODEL.test(t),
+    sent: (b) => withoutRoutingPrefix(b.model) !== undefined,
   },
   tools: {
     // the model (or the server as started) cannot take tools at all: ask without them, so the

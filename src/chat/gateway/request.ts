@@ -3,9 +3,11 @@
  * `tools`, `tool_choice:"auto"`; docs/CHAT-AGENT.md "Streaming" and "usage": `stream` and
  * `stream_options:{include_usage:true}`), shaped to what the provider accepts.
  */
+
 import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
+import { withoutRoutingPrefix } from './model-prefix.js';
 import { withoutSystemTurn } from './system-turn.js';
 import { readToolArguments } from './tool-arguments.js';
 import { schemaInSubset } from './tool-schema-subset.js';
@@ -156,7 +158,7 @@ export function buildRequestBody(
   });
   const placed = caps.systemRole ? messages : withoutSystemTurn(messages);
   const body: ChatCompletionBody = {
-    model,
+    model: (caps.modelPrefixDropped && withoutRoutingPrefix(model)) || model,
     messages: sendSystemParts && wantsCaching(placed) ? withMovingMarks(placed) : placed,
     // streamed when asked and allowed, or when the provider refuses to answer unstreamed
     stream: request.stream === true ? caps.streaming : !caps.unstreamed,

@@ -175,6 +175,12 @@ export interface ProviderCapabilities {
    * reasoning models refuse ("Use 'max_completion_tokens' instead").
    */
   maxCompletionTokens: boolean;
+  /**
+   * The model is named without the routing prefix CHAT_MODEL carries (`openai/gpt-4o` sent as
+   * `gpt-4o`): a name written for LiteLLM or another router, given to the provider itself, which
+   * knows the model only by its own name (model-prefix.ts).
+   */
+  modelPrefixDropped: boolean;
 }
 
 /** Token usage of one round-trip, normalised across providers. */
