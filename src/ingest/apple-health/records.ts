@@ -33,11 +33,17 @@
 
 import { lookupTable } from '../../common/lookup-table.js';
 import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
-import { HEALTHKIT_TYPES, NOTIFICATION_TYPES, QUANTITY_PREFIX } from '../hae/format/healthkit-types.js';
+import {
+  CATEGORY_PREFIX,
+  HEALTHKIT_TYPES,
+  NOTIFICATION_TYPES,
+  QUANTITY_PREFIX,
+} from '../hae/format/healthkit-types.js';
 import { MAX_SPAN_RECORD_HOURS } from '../hae/format/limits.js';
 import { ownString } from '../hae/format/own-string.js';
 import { knownZone, stampInZone } from '../hae/format/recorded-zone.js';
 import { SPAN_OVER_A_DAY } from '../hae/format/sleep.js';
+import { SYMPTOM_TYPES, SYMPTOMS_METRIC, symptomFelt, symptomName } from '../hae/format/symptoms.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
 
@@ -146,6 +152,8 @@ const METRIC_OF_TYPE = new Map<string, string>([
   // the two halves of a reading are joined into one point (BloodPressurePairs)
   [`${Q}BloodPressureSystolic`, 'blood_pressure'],
   [`${Q}BloodPressureDiastolic`, 'blood_pressure'],
+  // every symptom type fills one metric, the symptom named in the point (symptoms.ts)
+  ...SYMPTOM_TYPES.map((t): [string, string] => [`${CATEGORY_PREFIX}${t}`, SYMPTOMS_METRIC]),
 ]);
 
 /** The catalogue metric an Apple record type maps to, or undefined (the record is counted, not stored). */
@@ -325,6 +333,8 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       // one record each time; whether protection was used is in its metadata, which the row
       // (logged on the day) does not show, so each counts as unspecified
       return { metric, units: 'count', point: withSource({ date: own(a.startDate), Unspecified: 1 }, a) };
+    case SYMPTOMS_METRIC:
+      return symptomPoint(a);
     default:
       if (NOTIFICATION_METRICS.has(metric))
         return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
@@ -334,6 +344,22 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
         point: withSource({ date: own(a.startDate), qty: a.value }, a),
       };
   }
+}
+
+/**
+ * A symptom record → one symptom felt at its start, named (`Lower Back Pain`); a record saying it
+ * was absent is left out, a value Klebb does not know is left out with a warning. Never a daily
+ * total, whatever its times (partOfDay).
+ */
+function symptomPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
+  const felt = symptomFelt(a.value);
+  if (felt === undefined) return unknownValue('symptom', a.value);
+  if (!felt) return { skip: 'symptom logged as not present' };
+  const symptom = symptomName((a.type ?? '').slice(CATEGORY_PREFIX.length));
+  const point: Record<string, unknown> = { date: own(a.startDate), qty: 1, symptom, partOfDay: true };
+  const severity = (a.value ?? '').replace(/^HKCategoryValue(?:Severity|Presence|AppetiteChanges)?/, '');
+  if (severity) point.severity = symptomName(severity);
+  return { metric: SYMPTOMS_METRIC, units: 'count', point: withSource(point, a) };
 }
 
 /** The metrics kept in percent. */

@@ -277,6 +277,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('high_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('low_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('irregular_heart_rhythm_notifications', 'vitals', 'sum', 'count', 'count', 0),
+  // symptoms felt, one point each (symptoms.ts)
+  m('symptoms', 'vitals', 'sum', 'count', 'count', 0, { textFields: ['symptom', 'severity'], ...LOGGED }),
   // Mindfulness
   m('mindful_minutes', 'mindfulness', 'sum', 'min', 'minutes', 1),
   // Lifestyle: hearing, daylight, hygiene, alcohol, nutrition
