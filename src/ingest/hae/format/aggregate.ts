@@ -82,7 +82,7 @@ export function aggregateRows(metricKey: string, samples: readonly Sample[], zon
   for (const s of mine) times.parsed.set(s, parseHaeTimestamp(s.at, zone));
   const current = mergeVersions(entry, mine, (s) => {
     const t = times.parsed.get(s);
-    return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${s.values.seq ?? 0}`;
+    return `${t ? canonicalTimestamp(t) : s.at}|${s.source ?? ''}|${copyOf(entry, s)}`;
   });
   const byDay = new Map<string, Sample[]>();
   for (const s of current) {
@@ -130,25 +130,41 @@ interface Point {
   at: number;
   /** Stamped at local midnight (`00:00:00` as written). */
   midnight: boolean;
-  /** Which copy of an identical sample this is (0 for the first). */
-  seq: number;
+  /** Which copy of an identical sample this is, and what it names (copyOf). */
+  copy: string;
   /** Known to cover part of its day only (`partOfDay`): never the day's total. */
   partOfDay: boolean;
 }
 
-function pointsOf(day: readonly Sample[], field: string, times: Times): Point[] {
+/**
+ * Which copy of a sample `s` is (`seq`, 0 for the first), with the texts it names (the entry's
+ * `textFields`: a medication, a symptom, an insulin's reason): two samples of one source at one
+ * instant that name different things (two medications taken at 08:00, a basal and a bolus insulin)
+ * are two entries, both counted, never versions of one.
+ */
+function copyOf(entry: CatalogueEntry, s: Sample): string {
+  const seq = typeof s.values.seq === 'number' ? s.values.seq : 0;
+  if (!entry.textFields) return String(seq);
+  let key = String(seq);
+  for (const t of entry.textFields) {
+    const v = s.values[t];
+    key += `|${typeof v === 'string' ? v : ''}`;
+  }
+  return key;
+}
+
+function pointsOf(entry: CatalogueEntry, day: readonly Sample[], field: string, times: Times): Point[] {
   const out: Point[] = [];
   for (const s of day) {
     const v = s.values[field];
     if (typeof v === 'number' && Number.isFinite(v)) {
       const t = timeOf(s, times);
-      const seq = s.values.seq;
       out.push({
         value: v,
         set: sourceSet(s.source),
         at: t?.epochMs ?? 0,
         midnight: t?.time === '00:00:00',
-        seq: typeof seq === 'number' ? seq : 0,
+        copy: copyOf(entry, s),
         partOfDay: s.values.partOfDay === true,
       });
     }
@@ -219,12 +235,12 @@ function isDayReading(p: Point, points: readonly Point[]): boolean {
 }
 
 /**
- * Points of one source set at one instant: each copy (`seq`) once — of several points with one
+ * Points of one source set at one instant: each copy (`copy`: its `seq` and what it names) once — of several points with one
  * copy number (the same set spelt in two orders), the largest — and the copies added.
  */
 function copiesTotal(points: readonly Point[]): number {
   let total = 0;
-  for (const copy of groupBy(points, (p) => p.seq)) total += maxOf(copy.map((p) => p.value)) ?? 0;
+  for (const copy of groupBy(points, (p) => p.copy)) total += maxOf(copy.map((p) => p.value)) ?? 0;
   return total;
 }
 
@@ -337,7 +353,7 @@ function dayValues(
       out[f.name] = day.length > 0 ? true : undefined;
       continue;
     }
-    const points = pointsOf(day, f.name, times);
+    const points = pointsOf(entry, day, f.name, times);
     if (!points.length) continue;
     const values = points.map((p) => p.value);
     if (f.reduce === 'min') out[f.name] = minOf(values);
