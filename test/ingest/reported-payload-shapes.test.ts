@@ -165,8 +165,14 @@ describe('shapes reported from real pushes', () => {
     expect(await srv.rows('hrv')).toEqual([{ date: '2026-08-17', ms: 55 }]);
   });
 
-  it('the sections Klebb does not read, in the shapes the app sends, are counted; the metrics beside them are stored', async () => {
-    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+  it('the sections of the app in the shapes it sends are read or counted; the metrics beside them are stored', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['steps', 'step_count'],
+        ['meds', 'medications'],
+        ['symptoms', 'symptoms'],
+      ],
+    });
     const at = '2026-08-20 09:00:00 +0200';
     const r = await srv.push(
       JSON.stringify({
@@ -232,14 +238,16 @@ describe('shapes reported from real pushes', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(true);
-    expect(r.body.samples).toEqual({ received: 1, new: 1 });
+    // the symptom and the doses taken and skipped are read (symptoms.test.ts, medications.test.ts)
+    expect(r.body.samples).toEqual({ received: 4, new: 4 });
     expect([...r.body.warnings].sort()).toEqual([
       '1 ecg entr(ies) received, not ingested',
       '1 heartRateNotifications entr(ies) received, not ingested',
       '1 stateOfMind entr(ies) received, not ingested',
-      '1 symptoms entr(ies) received, not ingested',
-      '3 medications entr(ies) received, not ingested',
+      'medications: dose neither taken nor skipped, left out (1 point, e.g. "No registrada")',
     ]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-08-20', count: 5000 }]);
+    expect(await srv.rows('meds')).toEqual([{ date: '2026-08-20', taken: 1, skipped: 1 }]);
+    expect(await srv.rows('symptoms')).toEqual([{ date: '2026-08-20', count: 1 }]);
   });
 });

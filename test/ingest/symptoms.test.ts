@@ -5,6 +5,7 @@
  * A symptom logged as absent ("Not Present") is not one felt.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
@@ -59,5 +60,67 @@ describe('symptoms from an Apple Health export', () => {
     expect((r.body.warnings as string[]).join('\n')).toMatch(
       /symptoms: unknown symptom value "HKCategoryValueSeverityExtreme" \(1 point/,
     );
+  });
+});
+
+describe('symptoms pushed by Health Auto Export', () => {
+  const entry = (start: string, name: string, severity: string) => ({
+    start,
+    end: start,
+    name,
+    severity,
+    userEntered: true,
+    source: 'Health',
+  });
+  const symptoms = [
+    entry('2026-05-19 08:00:00 +0100', 'Headache', 'Mild'),
+    entry('2026-05-19 13:30:00 +0100', 'Fatigue', 'Present'),
+    // logged for the day, at midnight: one symptom, not a daily total
+    entry('2026-05-20 00:00:00 +0100', 'Nausea', 'Severe'),
+    // a severity in the phone's language is still a symptom felt
+    entry('2026-05-20 09:00:00 +0100', 'Coughing', 'Mäßig'),
+    entry('2026-05-21 09:00:00 +0100', 'Headache', 'Not Present'),
+  ];
+  const rows = [
+    { date: '2026-05-19', count: 2 },
+    { date: '2026-05-20', count: 2 },
+  ];
+
+  it('fill the symptoms card from the section beside the metrics, once however often sent', async () => {
+    const s = await startIngestServer({ cards: [['symptoms', 'symptoms']] });
+    srv = s;
+    const r = await s.push(JSON.stringify({ data: { metrics: [], workouts: [], symptoms } }));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.samples).toEqual({ received: 4, new: 4 });
+    expect(r.body.warnings).toEqual([
+      'symptoms: symptom logged as not present, not counted (1 point, e.g. "Not Present")',
+    ]);
+    expect(await s.rows('symptoms')).toEqual(rows);
+    const again = await s.push(JSON.stringify({ symptoms: symptoms.slice(0, 2) }));
+    expect(again.body.samples).toEqual({ received: 2, new: 0 });
+    expect(again.body.warnings ?? []).toEqual([]);
+    expect(await s.rows('symptoms')).toEqual(rows);
+  });
+
+  it('fill it the same from a body streamed for its size', async () => {
+    const s = await startIngestServer({ cards: [['symptoms', 'symptoms']] });
+    srv = s;
+    // minute-level steps make the body larger than what is read whole
+    const steps = Array.from({ length: 70_000 }, (_, i) => ({
+      date: `2026-05-19 ${String(Math.floor(i / 3600) % 24).padStart(2, '0')}:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} +0100`,
+      qty: 1,
+      source: `Watch ${Math.floor(i / 86400)}`,
+    }));
+    const body = JSON.stringify({
+      data: { symptoms, metrics: [{ name: 'step_count', units: 'count', data: steps }] },
+    });
+    expect(body.length).toBeGreaterThan(HAE_INLINE_MAX_BYTES);
+    const r = await s.push(body);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.ok).toBe(true);
+    expect(r.body.warnings).toContain(
+      'symptoms: symptom logged as not present, not counted (1 point, e.g. "Not Present")',
+    );
+    expect(await s.rows('symptoms')).toEqual(rows);
   });
 });

@@ -28,6 +28,8 @@ export type PointShape =
   | 'bloodPressure' // {systolic, diastolic}
   | 'glucose' // {qty, mealTime}; the unit names the field (mg/dL vs mmol/L kept apart)
   | 'counts' // sexual_activity {Unspecified, Protection Used, Protection Not Used}
+  | 'symptom' // one symptom logged {start, name, severity} (symptoms.ts)
+  | 'doses' // one medication dose {start, displayText, status} (medications.ts)
   | 'sleep' // the sleep analysis shapes
   | 'workouts'; // the `workouts` array
 
@@ -278,7 +280,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('low_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('irregular_heart_rhythm_notifications', 'vitals', 'sum', 'count', 'count', 0),
   // symptoms felt, one point each (symptoms.ts)
-  m('symptoms', 'vitals', 'sum', 'count', 'count', 0, { textFields: ['symptom', 'severity'], ...LOGGED }),
+  m('symptoms', 'vitals', 'sum', 'count', 'count', 0, { shape: 'symptom', textFields: ['symptom', 'severity'], ...LOGGED }),
   // Mindfulness
   m('mindful_minutes', 'mindfulness', 'sum', 'min', 'minutes', 1),
   // Lifestyle: hearing, daylight, hygiene, alcohol, nutrition
@@ -314,6 +316,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // Medication
   m('insulin_delivery', 'medication', 'sum', 'iu', 'iu', 1, { textFields: ['reason'], ...LOGGED }),
   m('inhaler_usage', 'medication', 'sum', 'count', 'count', 0, LOGGED),
+  // doses of the medications logged in the Health app, taken or skipped (medications.ts)
+  entry({
+    key: 'medications', category: 'medication', kind: 'sum', dimension: 'count', shape: 'doses', textFields: ['medication'],
+    fields: [{ name: 'taken', decimals: 0, optional: true }, { name: 'skipped', decimals: 0, optional: true }], ...LOGGED,
+  }),
 ];
 
 const BY_NAME = new Map<string, CatalogueEntry>();

@@ -20,9 +20,23 @@ const APP_SECTIONS = new Set([
 /** Sections named one by one in the warnings; more are counted in one line. */
 const MAX_NAMED = 20;
 
+/**
+ * The app's sections read as a metric block of their own, by the metric they fill: each entry is
+ * one point of it (symptoms.ts, medications.ts).
+ */
+const READ_AS_METRIC = new Map<string, string>([
+  ['symptoms', 'symptoms'],
+  ['medications', 'medications'],
+]);
+
+/** The metric a section of the body fills (`symptoms`, `medications`), or undefined. */
+export function sectionMetric(key: string): string | undefined {
+  return READ_AS_METRIC.get(key);
+}
+
 /** True for a key of the body (or of its `data`) that is not a section ingestion reads. */
 export function isOtherSection(key: string): boolean {
-  return key !== 'metrics' && key !== 'workouts' && key !== 'data';
+  return key !== 'metrics' && key !== 'workouts' && key !== 'data' && !READ_AS_METRIC.has(key);
 }
 
 /**

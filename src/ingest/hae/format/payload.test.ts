@@ -64,7 +64,7 @@ describe('normalisePayload (docs/HEALTH-AUTO-EXPORT.md)', () => {
           { name: 'weight_body_mass', units: 'kg', data: [1, null, { qty: 70 }] },
         ],
         workouts: [workout, 7],
-        medications: [{ displayText: 'x' }],
+        ecg: [{ classification: 'x' }],
       },
     });
     expect(p.metrics.map((m) => m.name)).toEqual(['step_count', 'weight_body_mass']);
@@ -74,7 +74,7 @@ describe('normalisePayload (docs/HEALTH-AUTO-EXPORT.md)', () => {
       '2 metric block(s) without a name skipped',
       '2 metric point(s) that are not objects skipped',
       '1 workout(s) that are not objects skipped',
-      '1 medications entr(ies) received, not ingested',
+      '1 ecg entr(ies) received, not ingested',
     ]);
   });
 

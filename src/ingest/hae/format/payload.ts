@@ -9,7 +9,7 @@
  * are the sections it does not read (other-sections.ts).
  */
 
-import { isOtherSection, otherSectionWarnings, sectionEntries } from './other-sections.js';
+import { isOtherSection, otherSectionWarnings, sectionEntries, sectionMetric } from './other-sections.js';
 
 /** One metric block as sent: `{name, units, data: [...]}` with only object points kept. */
 export interface MetricBlock {
@@ -122,7 +122,7 @@ interface Sections {
 /** One body's sections into `into`. */
 function readSections(body: Record<string, unknown>, into: Sections): void {
   const { warnings, counts } = into;
-  if (body.metrics === undefined && body.workouts === undefined) {
+  if (body.metrics === undefined && body.workouts === undefined && !hasReadSection(body)) {
     warnings.push('body has neither "metrics" nor "workouts"');
   }
   for (const block of sectionArray(body, 'metrics', warnings)) {
@@ -147,9 +147,28 @@ function readSections(body: Record<string, unknown>, into: Sections): void {
     else counts.badWorkouts++;
   }
   for (const key in body) {
+    const metric = sectionMetric(key);
+    if (metric !== undefined) readSectionBlock(metric, sectionArray(body, key, warnings), into);
     if (!isOtherSection(key)) continue;
     into.others.set(key, (into.others.get(key) ?? 0) + sectionEntries(key, body[key]));
   }
+}
+
+/** True when `body` holds a section read as a metric block (symptoms, medications). */
+function hasReadSection(body: Record<string, unknown>): boolean {
+  for (const key in body) if (sectionMetric(key) !== undefined) return true;
+  return false;
+}
+
+/** A section read as a metric block (other-sections.ts sectionMetric): its entries are the points. */
+function readSectionBlock(metric: string, entries: unknown[], into: Sections): void {
+  if (entries.length === 0) return;
+  const data: Record<string, unknown>[] = [];
+  for (const e of entries) {
+    if (isObject(e)) data.push(e);
+    else into.counts.badPoints++;
+  }
+  into.metrics.push({ name: metric, units: 'count', data });
 }
 
 function sectionArray(body: Record<string, unknown>, key: string, warnings: string[]): unknown[] {

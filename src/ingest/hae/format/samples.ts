@@ -11,6 +11,7 @@
 import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { MAX_METRIC_NAME_CHARS, MAX_SAMPLE_MAGNITUDE } from './limits.js';
+import { doseField, medicationOf } from './medications.js';
 import { numberAndUnit, readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
@@ -27,6 +28,7 @@ import {
   sourceOf,
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
+import { symptomFelt } from './symptoms.js';
 import { unreadable } from './timestamp-spellings.js';
 import { parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, convertRounded, DIMENSIONS, isUnitFree, unitKey } from './units.js';
@@ -372,7 +374,8 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
   const b = ownUnits(block, point);
   const entry = b.entry;
   if (entry.shape === 'sleep') return readSleepPoint(point, b.units, zone);
-  const stamp = point.date ?? point.startDate;
+  // the app's sections beside the metrics (symptoms, medications) name their time `start`
+  const stamp = point.date ?? point.startDate ?? point.start;
   const time = parseHaeTimestamp(stamp, zone);
   if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};
@@ -396,6 +399,36 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
       const n = readNumber(point.qty);
       if (n.nonFinite) bad = NON_FINITE;
       else if (n.value !== undefined) values[field] = n.value;
+      break;
+    }
+    case 'symptom': {
+      // a symptom logged as absent is no symptom felt; a severity in words Klebb does not know
+      // (the app writes the phone's language) still says it was felt
+      if (symptomFelt(point.severity ?? point.value) === false)
+        return {
+          ok: false,
+          reason: 'symptom logged as not present, not counted',
+          example: point.severity ?? point.value,
+        };
+      values.count = 1;
+      const name = point.symptom ?? point.name;
+      if (typeof name === 'string') values.symptom = name;
+      // one event each, never a day's total, whatever its time
+      values.partOfDay = true;
+      break;
+    }
+    case 'doses': {
+      const field = doseField(point.status);
+      if (!field)
+        return {
+          ok: false,
+          reason: 'dose neither taken nor skipped, left out',
+          example: point.status ?? null,
+        };
+      values[field] = 1;
+      const name = medicationOf(point);
+      if (name !== undefined) values.medication = name;
+      values.partOfDay = true;
       break;
     }
     case 'counts':
@@ -536,7 +569,8 @@ function readUnknownPoint(
   point: Record<string, unknown>,
   zone: string | undefined,
 ): PointRead {
-  const stamp = point.date ?? point.startDate;
+  // the app's sections beside the metrics (symptoms, medications) name their time `start`
+  const stamp = point.date ?? point.startDate ?? point.start;
   const time = parseHaeTimestamp(stamp, zone);
   if (!time) return { ok: false, reason: unreadable('unreadable timestamp', stamp), example: stamp };
   const values: Record<string, SampleValue> = {};

@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
 import { lookupTable } from '../../../common/lookup-table.js';
-import { isOtherSection, objectCounts } from '../format/other-sections.js';
+import { isOtherSection, objectCounts, sectionMetric } from '../format/other-sections.js';
 import { ownString } from '../format/own-string.js';
 
 /** What the walker hands out, in body order. A returned promise pauses reading until it settles. */
@@ -62,7 +62,7 @@ export function isBodyParseError(err: unknown): boolean {
 }
 
 /** What a container is to ingestion. */
-type Role = 'root' | 'data' | 'metrics' | 'block' | 'points' | 'workouts' | 'other';
+type Role = 'root' | 'data' | 'metrics' | 'block' | 'points' | 'workouts' | 'section' | 'other';
 
 interface Frame {
   role: Role;
@@ -96,6 +96,8 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
       if (parent.role === 'root' && parent.key === 'data' && isObject) return 'data';
       if (parent.key === 'metrics' && isArray) return 'metrics';
       if (parent.key === 'workouts' && isArray) return 'workouts';
+      // a section read as a metric block of its own (symptoms, medications): its entries are points
+      if (parent.key !== null && isArray && sectionMetric(parent.key) !== undefined) return 'section';
       return 'other';
     case 'metrics':
       return isObject ? 'block' : 'badBlock';
@@ -103,6 +105,7 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
       if (parent.key === 'data' && isArray) return 'points';
       return { field: parent.key ?? '' };
     case 'points':
+    case 'section':
       return 'point';
     case 'workouts':
       return 'workout';
@@ -210,7 +213,7 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
         case 'endObject':
         case 'endArray': {
           const done = stack.pop();
-          if (done?.role === 'block') call(() => visitor.blockEnd());
+          if (done?.role === 'block' || done?.role === 'section') call(() => visitor.blockEnd());
           return;
         }
       }
@@ -238,6 +241,14 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
         if (role === 'block') {
           result.blocks++;
           call(() => visitor.blockStart());
+        } else if (role === 'section') {
+          const metric = sectionMetric(top?.key ?? '') ?? '';
+          result.blocks++;
+          call(async () => {
+            await visitor.blockStart();
+            await visitor.blockField('name', metric);
+            await visitor.blockField('units', 'count');
+          });
         }
       }
     });
