@@ -213,6 +213,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('walking_heart_rate_average', 'activity', 'last', 'perMin', 'bpm', 1, { aliases: ['walking_heart_rate'] }),
   m('vo2_max', 'activity', 'last', 'vo2', 'vo2max', 1),
   m('physical_effort', 'activity', 'mean', 'met', 'met', 1),
+  // the effort of the day's hardest workout, as rated by the person or estimated by the watch (1–10)
+  m('workout_effort_score', 'activity', 'max', 'effort', 'score', 1),
+  m('estimated_workout_effort_score', 'activity', 'max', 'effort', 'score', 1),
   m('walking_speed', 'activity', 'mean', 'kmh', 'kmh', 2),
   m('walking_step_length', 'activity', 'mean', 'cm', 'cm', 1),
   m('walking_asymmetry_percentage', 'activity', 'mean', 'pct', 'pct', 1),

@@ -62,6 +62,8 @@ const QUANTITY: Record<string, string> = {
   CyclingSpeed: 'cycling_speed',
   CyclingFunctionalThresholdPower: 'cycling_functional_threshold_power',
   PhysicalEffort: 'physical_effort',
+  WorkoutEffortScore: 'workout_effort_score',
+  EstimatedWorkoutEffortScore: 'estimated_workout_effort_score',
   EnvironmentalAudioExposure: 'environmental_audio_exposure',
   HeadphoneAudioExposure: 'headphone_audio_exposure',
   TimeInDaylight: 'time_in_daylight',

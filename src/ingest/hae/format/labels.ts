@@ -18,6 +18,7 @@ const LABELS = lookupTable<string>({
   swim_stroke_count: 'Swim strokes', distance_downhill_snow_sports: 'Downhill snow sports distance',
   wheelchair_distance: 'Wheelchair distance', wheelchair_push_count: 'Wheelchair pushes',
   walking_heart_rate_average: 'Walking heart rate', vo2_max: 'VO₂ max', physical_effort: 'Physical effort',
+  workout_effort_score: 'Workout effort', estimated_workout_effort_score: 'Estimated workout effort',
   walking_speed: 'Walking speed', walking_step_length: 'Step length', walking_asymmetry_percentage: 'Walking asymmetry',
   walking_double_support_percentage: 'Double support time', six_minute_walking_test_distance: 'Six-minute walk distance',
   stair_speed_up: 'Stair speed up', stair_speed_down: 'Stair speed down', cycling_cadence: 'Cycling cadence',

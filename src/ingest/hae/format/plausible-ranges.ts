@@ -49,6 +49,9 @@ export const PLAUSIBLE_RANGES: Readonly<Record<string, Readonly<Record<string, P
   blood_alcohol_content: { pct: PERCENT('blood alcohol') },
   environmental_audio_exposure: { db: r('sound level', 0, 200) },
   headphone_audio_exposure: { db: r('sound level', 0, 200) },
+  // the watch's effort score of a workout, rated or estimated, runs from 1 (easy) to 10 (all out)
+  workout_effort_score: { score: r('workout effort score', 0, 10) },
+  estimated_workout_effort_score: { score: r('workout effort score', 0, 10) },
   // more than any 24-hour race burns: a value in another unit or a glitch (1e12)
   workouts: { avgHr: HEART, maxHr: HEART, calories: r('energy (kcal)', 0, 30_000) },
 };

@@ -272,6 +272,8 @@ export const DIMENSIONS = {
   watt: dim('W', { W: 1 }),
   uS: dim('µS', { µS: 1, uS: 1, mcS: 1 }),
   iu: dim('IU', { IU: 1 }),
+  // HealthKit's unit of the workout effort score (1 to 10), written by iOS 18 and later
+  effort: dim('appleEffortScore', { appleEffortScore: 1, '': 1, count: 1 }),
   scalar: dim('', { '': 1, count: 1 }),
 } as const satisfies Record<string, Dimension>;
 
