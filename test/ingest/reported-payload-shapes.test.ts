@@ -238,12 +238,12 @@ describe('shapes reported from real pushes', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(true);
-    // the symptom and the doses taken and skipped are read (symptoms.test.ts, medications.test.ts)
-    expect(r.body.samples).toEqual({ received: 4, new: 4 });
+    // the symptom, the doses taken and skipped and the state of mind are read (symptoms.test.ts,
+    // medications.test.ts, state-of-mind.test.ts)
+    expect(r.body.samples).toEqual({ received: 5, new: 5 });
     expect([...r.body.warnings].sort()).toEqual([
       '1 ecg entr(ies) received, not ingested',
       '1 heartRateNotifications entr(ies) received, not ingested',
-      '1 stateOfMind entr(ies) received, not ingested',
       'medications: dose neither taken nor skipped, left out (1 point, e.g. "No registrada")',
     ]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-08-20', count: 5000 }]);

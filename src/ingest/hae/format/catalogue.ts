@@ -30,6 +30,7 @@ export type PointShape =
   | 'counts' // sexual_activity {Unspecified, Protection Used, Protection Not Used}
   | 'symptom' // one symptom logged {start, name, severity} (symptoms.ts)
   | 'doses' // one medication dose {start, displayText, status} (medications.ts)
+  | 'mood' // one state of mind {start, kind, valence} (iOS 18, HKStateOfMind)
   | 'sleep' // the sleep analysis shapes
   | 'workouts'; // the `workouts` array
 
@@ -286,6 +287,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('symptoms', 'vitals', 'sum', 'count', 'count', 0, { shape: 'symptom', textFields: ['symptom', 'severity'], ...LOGGED }),
   // Mindfulness
   m('mindful_minutes', 'mindfulness', 'sum', 'min', 'minutes', 1),
+  // how pleasant a mood or emotion logged in the Health app felt, -1 (very unpleasant) to 1
+  m('state_of_mind', 'mindfulness', 'mean', 'scalar', 'valence', 2, { shape: 'mood', textFields: ['kind'] }),
   // Lifestyle: hearing, daylight, hygiene, alcohol, nutrition
   m('environmental_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['environmental_audio'] }),
   m('headphone_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['headphone_audio'] }),

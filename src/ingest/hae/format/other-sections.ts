@@ -27,6 +27,7 @@ const MAX_NAMED = 20;
 const READ_AS_METRIC = new Map<string, string>([
   ['symptoms', 'symptoms'],
   ['medications', 'medications'],
+  ['stateOfMind', 'state_of_mind'],
 ]);
 
 /** The metric a section of the body fills (`symptoms`, `medications`), or undefined. */

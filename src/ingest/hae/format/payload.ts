@@ -148,7 +148,9 @@ function readSections(body: Record<string, unknown>, into: Sections): void {
   }
   for (const key in body) {
     const metric = sectionMetric(key);
-    if (metric !== undefined) readSectionBlock(metric, sectionArray(body, key, warnings), into);
+    // one entry may come as an object instead of a list of one
+    if (metric !== undefined)
+      readSectionBlock(metric, isObject(body[key]) ? [body[key]] : sectionArray(body, key, warnings), into);
     if (!isOtherSection(key)) continue;
     into.others.set(key, (into.others.get(key) ?? 0) + sectionEntries(key, body[key]));
   }

@@ -417,6 +417,9 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
       values.partOfDay = true;
       break;
     }
+    case 'mood':
+      bad = putNumber(values, 'valence', b, point.valence ?? point.qty, exact);
+      break;
     case 'doses': {
       const field = doseField(point.status);
       if (!field)

@@ -74,7 +74,7 @@ interface Frame {
 }
 
 /** Where an assembled value goes. */
-type Sink = 'point' | 'workout' | 'badBlock' | { field: string };
+type Sink = 'point' | 'workout' | 'badBlock' | { field: string } | { sectionEntry: string };
 
 const PRIMITIVE = lookupTable<(v?: string) => unknown>({
   stringValue: (v) => v ?? '',
@@ -97,7 +97,11 @@ function roleOf(parent: Frame | undefined, isObject: boolean, isArray: boolean):
       if (parent.key === 'metrics' && isArray) return 'metrics';
       if (parent.key === 'workouts' && isArray) return 'workouts';
       // a section read as a metric block of its own (symptoms, medications): its entries are points
-      if (parent.key !== null && isArray && sectionMetric(parent.key) !== undefined) return 'section';
+      if (parent.key !== null && sectionMetric(parent.key) !== undefined) {
+        if (isArray) return 'section';
+        // one entry sent as an object instead of a list of one
+        if (isObject) return { sectionEntry: sectionMetric(parent.key) ?? '' };
+      }
       return 'other';
     case 'metrics':
       return isObject ? 'block' : 'badBlock';
@@ -182,6 +186,15 @@ export function walkHaePayload(input: Readable, visitor: PayloadVisitor): Promis
       } else if (sink === 'badBlock') {
         result.blocks++;
         call(() => visitor.badBlock(value));
+      } else if ('sectionEntry' in sink) {
+        result.blocks++;
+        call(async () => {
+          await visitor.blockStart();
+          await visitor.blockField('name', sink.sectionEntry);
+          await visitor.blockField('units', 'count');
+          await visitor.point(value);
+          await visitor.blockEnd();
+        });
       } else call(() => visitor.blockField(sink.field, value));
     };
 
