@@ -335,6 +335,8 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       return { metric, units: 'count', point: withSource({ date: own(a.startDate), Unspecified: 1 }, a) };
     case SYMPTOMS_METRIC:
       return symptomPoint(a);
+    case 'menstrual_flow':
+      return flowPoint(a);
     default:
       if (NOTIFICATION_METRICS.has(metric))
         return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };
@@ -360,6 +362,26 @@ function symptomPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
   const severity = (a.value ?? '').replace(/^HKCategoryValue(?:Severity|Presence|AppetiteChanges)?/, '');
   if (severity) point.severity = symptomName(severity);
   return { metric: SYMPTOMS_METRIC, units: 'count', point: withSource(point, a) };
+}
+
+/**
+ * The flows a menstrual flow record can say, as iOS 17 and earlier (`HKCategoryValueMenstrualFlow…`)
+ * and iOS 18 (`HKCategoryValueVaginalBleeding…`) name them: true for bleeding, false for `None`.
+ */
+const FLOW = lookupTable<boolean>({ Unspecified: true, Light: true, Medium: true, Heavy: true, None: false });
+
+/**
+ * A menstrual flow record → the day logged; a record of no flow (`…None`, which the Health app
+ * writes for a day of the period without bleeding) is left out, a value Klebb does not know is
+ * left out with a warning.
+ */
+function flowPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
+  const level = (a.value ?? '').replace(/^HKCategoryValue(?:MenstrualFlow|VaginalBleeding)/, '');
+  const flow = level === a.value ? undefined : FLOW[level];
+  if (flow === undefined) return unknownValue('menstrual flow', a.value);
+  if (!flow) return { skip: 'no menstrual flow' };
+  const point = { date: own(a.startDate), qty: 1, partOfDay: true };
+  return { metric: 'menstrual_flow', units: 'count', point: withSource(point, a) };
 }
 
 /** The metrics kept in percent. */

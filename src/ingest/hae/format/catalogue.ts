@@ -298,6 +298,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('uv_exposure', 'lifestyle', 'max', 'scalar', 'index', 1),
   m('handwashing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
   m('toothbrushing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
+  // a day with menstrual bleeding logged (records.ts; a record of no flow is not one)
+  m('menstrual_flow', 'body', 'any', 'count', 'logged', 0),
   entry({ key: 'sexual_activity', category: 'lifestyle', kind: 'any', dimension: 'count', shape: 'counts', fields: [{ name: 'logged', decimals: 0 }] }),
   m('alcohol_consumption', 'lifestyle', 'sum', 'count', 'drinks', 1, { aliases: ['number_of_alcoholic_beverages'], ...LOGGED }),
   m('blood_alcohol_content', 'lifestyle', 'max', 'pct', 'pct', 3),

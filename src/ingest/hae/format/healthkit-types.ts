@@ -147,6 +147,7 @@ const CATEGORY: Record<string, string> = {
   HandwashingEvent: 'handwashing',
   ToothbrushingEvent: 'toothbrushing',
   SexualActivity: 'sexual_activity',
+  MenstrualFlow: 'menstrual_flow',
 };
 
 /**
