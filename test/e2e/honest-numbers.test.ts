@@ -46,7 +46,8 @@ let launchError: Error | undefined;
 const pages: WatchedPage[] = [];
 
 async function post(p: string, json: unknown): Promise<void> {
-  const r = await s.api(p, { json });
+  // "today" is Berlin's, the page's zone, also in the hour it is a day ahead of UTC
+  const r = await s.api(p, { json, headers: { 'x-klebb-time-zone': TZ } });
   if (r.status !== 201) throw new Error(`${p}: ${r.status} ${r.text}`);
 }
 

@@ -49,6 +49,8 @@ describe('a load that never answers', { timeout: 90_000 }, () => {
     // the other tab goes: the waiting read gets its connection, the calendar shows
     await other.page.close();
     await app.page.locator('main .month').waitFor({ timeout: 20_000 });
+    // the calendar's other reads waited on the same connections: the note goes once they answer
+    await app.page.locator('main .state-slow').waitFor({ state: 'detached', timeout: 20_000 });
     expect(await app.page.locator('main .state-slow').count()).toBe(0);
     expect(app.problems).toEqual([]);
     await app.page.close();
