@@ -8,6 +8,7 @@
  * text. Nothing else is changed: `"5 ml"`, `""`, `"1e999"`, `"yes"` or a number of more digits
  * than a double keeps stay as sent, for the tool to refuse. Objects and lists the schema declares are looked into the same way.
  */
+import { rewriteCallArguments } from './argument-rewrite.js';
 import type { GatewayResult, ToolDefinition } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -88,15 +89,13 @@ export function readScalarArguments(
   result: GatewayResult,
   tools: readonly ToolDefinition[] | undefined,
 ): void {
-  if (!tools || tools.length === 0) return;
-  for (const call of result.toolCalls) {
-    if (!call.parsedArguments) continue;
-    const tool = tools.find((t) => t.function.name === call.name);
-    if (!tool) continue;
-    const read = asDeclared(call.parsedArguments, tool.function.parameters);
-    if (read === call.parsedArguments || !isObject(read)) continue;
-    call.parsedArguments = read;
-    call.arguments = JSON.stringify(read);
-    result.warnings.push(`read the arguments of ${call.name} as the kinds its schema declares`);
-  }
+  rewriteCallArguments(
+    result,
+    tools,
+    (tool, args) => {
+      const read = asDeclared(args, tool.function.parameters);
+      return read !== args && isObject(read) ? read : undefined;
+    },
+    (name) => `read the arguments of ${name} as the kinds its schema declares`,
+  );
 }

@@ -5,6 +5,7 @@
  * told its arguments were invalid. A top-level argument the tool's schema declares as an object
  * or a list, sent as text that is exactly such a JSON value, is read as that value.
  */
+import { rewriteCallArguments } from './argument-rewrite.js';
 import type { GatewayResult, ToolDefinition } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -82,14 +83,10 @@ export function parseStringifiedArguments(
   result: GatewayResult,
   tools: readonly ToolDefinition[] | undefined,
 ): void {
-  if (!tools || tools.length === 0) return;
-  for (const call of result.toolCalls) {
-    if (!call.parsedArguments) continue;
-    const tool = tools.find((t) => t.function.name === call.name);
-    const read = tool && parsedStringValues(tool, call.parsedArguments);
-    if (!read) continue;
-    call.parsedArguments = read;
-    call.arguments = JSON.stringify(read);
-    result.warnings.push(`read the object or list arguments of ${call.name} sent as JSON text`);
-  }
+  rewriteCallArguments(
+    result,
+    tools,
+    parsedStringValues,
+    (name) => `read the object or list arguments of ${name} sent as JSON text`,
+  );
 }

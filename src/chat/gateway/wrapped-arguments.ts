@@ -7,6 +7,7 @@
  * wrapper's keys are none of the tool's parameters, its `name` (when there) is the tool's own,
  * and every key of the inner object is one of the tool's parameters.
  */
+import { rewriteCallArguments } from './argument-rewrite.js';
 import { offeredToolName } from './text-tool-calls.js';
 import { readToolArguments } from './tool-arguments.js';
 import type { GatewayResult, ToolDefinition } from './types.js';
@@ -60,14 +61,10 @@ export function unwrapCallArguments(
   result: GatewayResult,
   tools: readonly ToolDefinition[] | undefined,
 ): void {
-  if (!tools || tools.length === 0) return;
-  for (const call of result.toolCalls) {
-    if (!call.parsedArguments) continue;
-    const tool = tools.find((t) => t.function.name === call.name);
-    const inner = tool && unwrappedArguments(tool, call.parsedArguments);
-    if (!inner) continue;
-    call.parsedArguments = inner;
-    call.arguments = JSON.stringify(inner);
-    result.warnings.push(`read the arguments of ${call.name} from inside the call restated in them`);
-  }
+  rewriteCallArguments(
+    result,
+    tools,
+    unwrappedArguments,
+    (name) => `read the arguments of ${name} from inside the call restated in them`,
+  );
 }
