@@ -1,39 +1,37 @@
 /**
- * How deep a JSON body nests, checked on its bytes before it is parsed. `JSON.parse` reads a body
- * nested 100,000 levels deep, but every recursive step after it (`JSON.stringify` of a block for
- * its memo, structured clones) overflows the call stack, and the answer then showed V8's
- * "Maximum call stack size exceeded". An HAE body nests about 8 levels (data → metrics → block →
- * data → point → metadata), a workout's route a few more; MAX_JSON_DEPTH leaves ample room.
+ * How deep a parsed JSON body nests. `JSON.parse` reads a body nested 100,000 levels deep (V8
+ * parses iteratively), but every recursive step after it (`JSON.stringify` of a block for its
+ * memo, structured clones) overflows the call stack, and the answer then showed V8's "Maximum
+ * call stack size exceeded". An HAE body nests about 8 levels (data → metrics → block → data →
+ * point → metadata), a workout's route a few more; MAX_JSON_DEPTH leaves ample room. The parsed
+ * value is walked rather than the bytes scanned: it has a few values per point where the text
+ * has tens of bytes, so the check costs a sixth of a scan.
  */
 
-/** Deepest `[`/`{` nesting accepted in a body. */
+/** Deepest array/object nesting accepted in a body. */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
-
 /**
- * True when `bytes` (UTF-8 JSON text, valid or not) opens more than `limit` arrays/objects inside
- * each other. Brackets inside strings are ignored (escapes honoured); one pass, no allocation,
- * stops at the first level past the limit. Multi-byte UTF-8 never contains these ASCII bytes.
+ * True when `value` (as JSON.parse gives it) holds arrays/objects more than `limit` inside each
+ * other, the outermost counted as 1. An explicit stack, so the walk itself never recurses; it
+ * stops at the first level past the limit.
  */
-export function nestsDeeperThan(bytes: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  const n = bytes.length;
-  for (let i = 0; i < n; i++) {
-    const b = bytes[i];
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) inString = true;
-    else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
-      if (++depth > limit) return true;
-    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) depth--;
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown> | unknown[];
+    const depth = depths.pop() as number;
+    if (depth > limit) return true;
+    const push = (child: unknown) => {
+      if (child !== null && typeof child === 'object') {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    };
+    if (Array.isArray(node)) for (const child of node) push(child);
+    else for (const key in node) push(node[key]);
   }
   return false;
 }

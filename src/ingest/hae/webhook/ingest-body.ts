@@ -123,10 +123,6 @@ export function ingestInline(
   if (replayed) return shape(replayed, true);
   // not seen before: the chunks are joined only now
   const body = Buffer.isBuffer(received) ? received : received.body;
-  if (nestsDeeperThan(body)) {
-    svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
-    return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
-  }
   // read, stored and put on the cards with the optimising compiler held back (patient-tier-up.ts)
   return withPatientTierUp(() => parseAndIngest(svc, body, bodyKey, opts.contentType));
 }
@@ -150,6 +146,10 @@ function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentTy
       availableUnsubscribed: [],
       warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(body, contentType)}`,
     };
+  }
+  if (nestsDeeperThan(parsed)) {
+    svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
+    return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
   }
   const run = svc.startPush('hae', body.length);
   const payload = normalisePayload(parsed);
