@@ -157,6 +157,43 @@ function dim(canonical: string, from: Record<string, Conversion>, bareIsCanonica
   };
 }
 
+/**
+ * Every spelling of a speed, in m/s. Both speed dimensions (km/hr for walking, running and
+ * cycling; m/s for stairs) read all of them: a phone set to US units writes a stair speed in
+ * `ft/s` and a walk in `mi/hr`, the app's workouts write `kmph`, other exporters `km/h` or `mph`,
+ * and a unit valid for one speed is never refused for another.
+ */
+const SPEED_MPS: Readonly<Record<string, number>> = {
+  'm/s': 1,
+  'km/hr': 1 / 3.6,
+  'km/h': 1 / 3.6,
+  kph: 1 / 3.6,
+  kmph: 1 / 3.6,
+  'km.h⁻¹': 1 / 3.6,
+  'km.h-1': 1 / 3.6,
+  'mi/hr': 0.44704,
+  'mi/h': 0.44704,
+  mph: 0.44704,
+  'ft/s': 0.3048,
+  'm.s⁻¹': 1,
+  'm.s-1': 1,
+  kn: 1852 / 3600,
+  kt: 1852 / 3600,
+  knots: 1852 / 3600,
+};
+
+/**
+ * A speed dimension in `canonical`, reading every unit of SPEED_MPS (factors cut to 15 digits, so
+ * 1 mi/hr is exactly 1.609344 km/hr).
+ */
+function speed(canonical: 'km/hr' | 'm/s'): Dimension {
+  const scale = canonical === 'm/s' ? 1 : 3.6;
+  const from: Record<string, number> = {};
+  for (const [unit, mps] of Object.entries(SPEED_MPS))
+    from[unit] = unit === canonical ? 1 : Number((mps * scale).toPrecision(15));
+  return dim(canonical, from);
+}
+
 /** A rate per second as a rate per minute. */
 const PER_SECOND = 60;
 
@@ -264,8 +301,8 @@ export const DIMENSIONS = {
   g: dim('g', { g: 1, mg: 0.001, kg: 1000, oz: 28.349523125, mcg: 0.000001, µg: 0.000001, ug: 0.000001 }),
   mg: dim('mg', { mg: 1, g: 1000, mcg: 0.001, µg: 0.001, ug: 0.001, kg: 1_000_000, oz: 28_349.523125 }),
   mcg: dim('mcg', { mcg: 1, µg: 1, ug: 1, mg: 1000, g: 1_000_000, kg: 1_000_000_000, oz: 28_349_523.125 }),
-  kmh: dim('km/hr', { 'km/hr': 1, 'km/h': 1, kph: 1, 'mi/hr': MI_KM, mph: MI_KM, 'm/s': 3.6 }),
-  mps: dim('m/s', { 'm/s': 1, 'km/hr': 1 / 3.6, 'ft/s': 0.3048, 'mi/hr': 0.44704 }),
+  kmh: speed('km/hr'),
+  mps: speed('m/s'),
   vo2: dim('ml/(kg·min)', { 'ml/(kg·min)': 1, 'mL/min·kg': 1, 'ml/kg/min': 1, 'ml/kg.min': 1 }),
   met: dim('kcal/hr·kg', { 'kcal/hr·kg': 1, MET: 1, 'kcal/(kg·hr)': 1 }),
   db: dim('dBASPL', { dBASPL: 1, dB: 1, 'dB SPL': 1 }),
