@@ -3,7 +3,7 @@
  * a night from a band that records no stages (stages and time in bed written as 0), points
  * carrying their own `units` with times in UTC, a heart rate with only its average, a workout
  * with a localised name and no source, a second HRV metric that must not be taken for the first,
- * and the sections Klebb does not read in the shapes the app really sends them (a notification
+ * and the app's other sections in the shapes it really sends them (a notification
  * whose source is an object and whose samples are timed in seconds since 2001, ECG voltages timed
  * as fractions of seconds, a state of mind classified in words, medications and symptoms in the
  * phone's language with a dose written for a skipped one).
@@ -171,6 +171,7 @@ describe('shapes reported from real pushes', () => {
         ['steps', 'step_count'],
         ['meds', 'medications'],
         ['symptoms', 'symptoms'],
+        ['low', 'low_heart_rate_notifications'],
       ],
     });
     const at = '2026-08-20 09:00:00 +0200';
@@ -238,16 +239,17 @@ describe('shapes reported from real pushes', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(true);
-    // the symptom, the doses taken and skipped and the state of mind are read (symptoms.test.ts,
-    // medications.test.ts, state-of-mind.test.ts)
-    expect(r.body.samples).toEqual({ received: 5, new: 5 });
+    // the symptom, the doses taken and skipped, the state of mind and the low heart-rate
+    // notification are read (symptoms.test.ts, medications.test.ts, state-of-mind.test.ts,
+    // heart-rate-notifications.test.ts)
+    expect(r.body.samples).toEqual({ received: 6, new: 6 });
     expect([...r.body.warnings].sort()).toEqual([
       '1 ecg entr(ies) received, not ingested',
-      '1 heartRateNotifications entr(ies) received, not ingested',
       'medications: dose neither taken nor skipped, left out (1 point, e.g. "No registrada")',
     ]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-08-20', count: 5000 }]);
     expect(await srv.rows('meds')).toEqual([{ date: '2026-08-20', taken: 1, skipped: 1 }]);
     expect(await srv.rows('symptoms')).toEqual([{ date: '2026-08-20', count: 1 }]);
+    expect(await srv.rows('low')).toEqual([{ date: '2026-08-20', count: 1 }]);
   });
 });

@@ -7,6 +7,8 @@
  * metrics and workouts beside it from being stored.
  */
 
+import { HEART_RATE_NOTIFICATIONS_BLOCK } from './heart-rate-notifications.js';
+
 /** The sections the app documents beside metrics and workouts. */
 const APP_SECTIONS = new Set([
   'symptoms',
@@ -22,12 +24,15 @@ const MAX_NAMED = 20;
 
 /**
  * The app's sections read as a metric block of their own, by the metric they fill: each entry is
- * one point of it (symptoms.ts, medications.ts).
+ * one point of it (symptoms.ts, medications.ts; heart-rate notifications become points of three
+ * metrics, heart-rate-notifications.ts).
  */
 const READ_AS_METRIC = new Map<string, string>([
   ['symptoms', 'symptoms'],
   ['medications', 'medications'],
   ['stateOfMind', 'state_of_mind'],
+  // split by kind of notification (heart-rate-notifications.ts)
+  ['heartRateNotifications', HEART_RATE_NOTIFICATIONS_BLOCK],
 ]);
 
 /** The metric a section of the body fills (`symptoms`, `medications`), or undefined. */

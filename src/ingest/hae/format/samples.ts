@@ -10,6 +10,7 @@
 
 import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
+import { HEART_RATE_NOTIFICATIONS_BLOCK, notificationBlocks } from './heart-rate-notifications.js';
 import { MAX_METRIC_NAME_CHARS, MAX_SAMPLE_MAGNITUDE } from './limits.js';
 import { doseField, medicationOf } from './medications.js';
 import { numberAndUnit, readNumber } from './numbers.js';
@@ -132,6 +133,10 @@ interface ExtractState {
 function readBlock(block: MetricBlock, st: ExtractState): void {
   const skips = st.skips;
   const name = metricName(block.name);
+  if (name === HEART_RATE_NOTIFICATIONS_BLOCK) {
+    for (const b of notificationBlocks(block)) readBlock(b, st);
+    return;
+  }
   if (name.length > MAX_METRIC_NAME_CHARS) {
     if (st.longNames.count++ === 0) st.longNames.example = `${headGraphemes(name, 40)}...`;
     return;
