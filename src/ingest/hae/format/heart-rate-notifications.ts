@@ -46,17 +46,6 @@ function notificationMetric(entry: Record<string, unknown>): string {
     : 'high_heart_rate_notifications';
 }
 
-/** The entry's source: text, or the `name` of a source sent as an object (`{name, bundleIdentifier}`). */
-function sourceOf(entry: Record<string, unknown>): string | undefined {
-  const s = entry.source;
-  if (typeof s === 'string') return s;
-  if (s !== null && typeof s === 'object') {
-    const name = (s as Record<string, unknown>).name;
-    if (typeof name === 'string') return name;
-  }
-  return undefined;
-}
-
 /**
  * The section's entries (the points of the block HEART_RATE_NOTIFICATIONS_BLOCK) as one count
  * block per kind of notification, in the order first met: each point `{start, qty: 1, source?}`
@@ -73,8 +62,8 @@ export function notificationBlocks(block: MetricBlock): MetricBlock[] {
       byMetric.set(metric, out);
     }
     const point: Record<string, unknown> = { start: entry.start ?? entry.date ?? entry.startDate, qty: 1 };
-    const source = sourceOf(entry);
-    if (source !== undefined) point.source = source;
+    // a source sent as an object (`{name, bundleIdentifier}`) is read as the points' are
+    if (entry.source !== undefined) point.source = entry.source;
     out.data.push(point);
   }
   return [...byMetric.values()];

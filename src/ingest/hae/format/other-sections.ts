@@ -1,12 +1,13 @@
 /**
- * The sections of a body ingestion does not read. Health Auto Export v2 sends, beside `metrics`
- * and `workouts`, the sections its automation has ticked: `symptoms`, `medications`,
- * `stateOfMind`, `ecg`, `heartRateNotifications`, `cycleTracking` (docs/HEALTH-AUTO-EXPORT.md), and
- * a later version may add more. None becomes samples; each one received is named in the push's
- * warnings with how many entries it held, so it is never dropped unsaid, and it never stops the
- * metrics and workouts beside it from being stored.
+ * The sections of a body beside `metrics` and `workouts`. Health Auto Export v2 sends the sections
+ * its automation has ticked: `symptoms`, `medications`, `stateOfMind`, `ecg`,
+ * `heartRateNotifications`, `cycleTracking` (docs/HEALTH-AUTO-EXPORT.md), and a later version may
+ * add more. Those in READ_AS_METRIC are read as a metric block of their own; every other one
+ * becomes no samples and is named in the push's warnings with how many entries it held, so it is
+ * never dropped unsaid, and it never stops the metrics and workouts beside it from being stored.
  */
 
+import { CYCLE_TRACKING_BLOCK } from './cycle-tracking.js';
 import { HEART_RATE_NOTIFICATIONS_BLOCK } from './heart-rate-notifications.js';
 
 /** The sections the app documents beside metrics and workouts. */
@@ -33,6 +34,8 @@ const READ_AS_METRIC = new Map<string, string>([
   ['stateOfMind', 'state_of_mind'],
   // split by kind of notification (heart-rate-notifications.ts)
   ['heartRateNotifications', HEART_RATE_NOTIFICATIONS_BLOCK],
+  // menstrual flow read, other records named in the warnings (cycle-tracking.ts)
+  ['cycleTracking', CYCLE_TRACKING_BLOCK],
 ]);
 
 /** The metric a section of the body fills (`symptoms`, `medications`), or undefined. */

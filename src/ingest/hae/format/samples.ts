@@ -10,6 +10,7 @@
 
 import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
+import { CYCLE_TRACKING_BLOCK, cycleBlocks } from './cycle-tracking.js';
 import { HEART_RATE_NOTIFICATIONS_BLOCK, notificationBlocks } from './heart-rate-notifications.js';
 import { MAX_METRIC_NAME_CHARS, MAX_SAMPLE_MAGNITUDE } from './limits.js';
 import { doseField, medicationOf } from './medications.js';
@@ -135,6 +136,12 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const name = metricName(block.name);
   if (name === HEART_RATE_NOTIFICATIONS_BLOCK) {
     for (const b of notificationBlocks(block)) readBlock(b, st);
+    return;
+  }
+  if (name === CYCLE_TRACKING_BLOCK) {
+    const { blocks, leftOut } = cycleBlocks(block);
+    for (const l of leftOut) skips.add(l.metric, l.reason, l.example);
+    for (const b of blocks) readBlock(b, st);
     return;
   }
   if (name.length > MAX_METRIC_NAME_CHARS) {
