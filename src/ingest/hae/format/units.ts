@@ -117,6 +117,12 @@ const WORD_UNITS: Readonly<Record<string, string>> = {
   kilocalories: 'kcal',
   kilojoule: 'kj',
   kilojoules: 'kj',
+  kcals: 'kcal',
+  watt: 'w',
+  watts: 'w',
+  kilowatt: 'kw',
+  kilowatts: 'kw',
+  mets: 'met',
   beats: 'count',
   breaths: 'count',
   decibel: 'db',
@@ -293,7 +299,8 @@ export const DIMENSIONS = {
   // is HealthKit's percent unit, whose 1 is 100 %); the Apple Health import names it so. A value
   // with no units is still a percent.
   pct: dim('%', { '%': 1, percent: 1, fraction: 100 }, true),
-  mmHg: dim('mmHg', { mmHg: 1, kPa: 7.500615758 }),
+  // `mm[Hg]`: the UCUM spelling FHIR-based exporters write
+  mmHg: dim('mmHg', { mmHg: 1, 'mm[Hg]': 1, kPa: 7.500615758 }),
   mgdl: dim('mg/dL', { 'mg/dL': 1 }),
   mmol: dim('mmol/L', { 'mmol/L': 1 }),
   // a nutrient may come in any mass unit (the unit the person chose, or the app that logged it):
@@ -304,9 +311,21 @@ export const DIMENSIONS = {
   kmh: speed('km/hr'),
   mps: speed('m/s'),
   vo2: dim('ml/(kg·min)', { 'ml/(kg·min)': 1, 'mL/min·kg': 1, 'ml/kg/min': 1, 'ml/kg.min': 1 }),
-  met: dim('kcal/hr·kg', { 'kcal/hr·kg': 1, MET: 1, 'kcal/(kg·hr)': 1 }),
+  // a MET is 1 kcal per kg per hour however the hour and the product are written
+  met: dim('kcal/hr·kg', {
+    'kcal/hr·kg': 1,
+    'kcal/h·kg': 1,
+    MET: 1,
+    'kcal/(kg·hr)': 1,
+    'kcal/(kg·h)': 1,
+    'kcal/kg/hr': 1,
+    'kcal/kg/h': 1,
+    'kcal/hr/kg': 1,
+    'kcal/h/kg': 1,
+  }),
   db: dim('dBASPL', { dBASPL: 1, dB: 1, 'dB SPL': 1 }),
-  watt: dim('W', { W: 1 }),
+  // a power sent with no unit is in watts (no device reports a workout's power in kW)
+  watt: dim('W', { W: 1, kW: 1000 }, true),
   uS: dim('µS', { µS: 1, uS: 1, mcS: 1 }),
   iu: dim('IU', { IU: 1 }),
   // HealthKit's unit of the workout effort score (1 to 10), written by iOS 18 and later
