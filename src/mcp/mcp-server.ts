@@ -60,8 +60,12 @@ export interface McpDeps {
   timeZone?: () => string | undefined;
 }
 
-/** A new MCP server for one connection (one session or one stdio process). */
-export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
+/**
+ * A new MCP server for one connection (one session or one stdio process). `streams: false` for
+ * an HTTP session answering with JSON only: it has no stream to put a question to the client on,
+ * so it never asks for approval (the call answers APPROVAL_REQUIRED instead of waiting for ever).
+ */
+export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { streams?: boolean } = {}): Server {
   const server = new Server(
     { name: 'klebb', version: '1.0.0' },
     {
@@ -109,7 +113,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
       timeZone: deps.timeZone?.(),
       touch: () => {},
     };
-    if (server.getClientCapabilities()?.elicitation) ctx.approve = (ask) => approve(ask.summary);
+    if (opts.streams !== false && server.getClientCapabilities()?.elicitation)
+      ctx.approve = (ask) => approve(ask.summary);
     const out = await inChangeSet({ actor: caller.actor, fresh: true }, () =>
       dispatchToolCall(name, req.params.arguments ?? {}, ctx),
     );

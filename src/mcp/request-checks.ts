@@ -1,13 +1,14 @@
 /**
  * Checks of a `/mcp` POST made before the SDK's transport sees it, for the refusals the transport
  * would answer with `id: null` (its error answers never repeat the request's id): a client that
- * does not accept both JSON and event streams, a body that is not a JSON-RPC message, a request
+ * cannot read the answers (its Accept header), a body that is not a JSON-RPC message, a request
  * outside a session that does not start one, a second initialize in a session, a protocol version
  * header the SDK does not speak. Ours carry the request's id. The transport's own checks stay
  * behind these.
  */
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
+import { acceptedAnswers } from './accept.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
 
 /** A refusal: HTTP status, JSON-RPC code, message and the catalogue's code (the error's `data.code`). */
@@ -33,22 +34,46 @@ const refusal = (
 });
 
 /**
+ * Why `req` cannot read what `/mcp` would answer, or null. A session answers as it was started:
+ * with event streams when its initialize accepted them, else with one JSON object per request
+ * (`jsonSession`); a request outside a session starts one, so it needs to accept either.
+ */
+export function acceptRefusal(req: FastifyRequest, jsonSession: boolean | undefined): McpRefusal | null {
+  const answers = acceptedAnswers(req.raw);
+  const needs =
+    jsonSession === undefined
+      ? answers.json || answers.eventStream
+        ? null
+        : 'application/json or text/event-stream'
+      : jsonSession
+        ? answers.json
+          ? null
+          : 'application/json (this session answers with JSON)'
+        : answers.eventStream
+          ? null
+          : 'text/event-stream (this session answers with event streams; start a new one to get JSON)';
+  if (!needs) return null;
+  return refusal(
+    406,
+    RPC_SERVER_ERROR,
+    `Not Acceptable: the Accept header must allow ${needs}`,
+    'NOT_ACCEPTABLE',
+  );
+}
+
+/**
  * What is wrong with POST `req` (its body parsed), or null when it may go on to the transport.
- * `inSession`: it names a live session; `versions`: the protocol versions the SDK speaks.
+ * `jsonSession`: undefined outside a session, else whether the session answers with JSON;
+ * `versions`: the protocol versions the SDK speaks.
  */
 export function postRefusal(
   req: FastifyRequest,
-  inSession: boolean,
+  jsonSession: boolean | undefined,
   versions: readonly string[],
 ): McpRefusal | null {
-  const accept = req.headers.accept ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
-    return refusal(
-      406,
-      RPC_SERVER_ERROR,
-      'Not Acceptable: send Accept: application/json, text/event-stream (an MCP client takes both)',
-      'NOT_ACCEPTABLE',
-    );
+  const inSession = jsonSession !== undefined;
+  const notAcceptable = acceptRefusal(req, jsonSession);
+  if (notAcceptable) return notAcceptable;
   const body = req.body;
   // an empty batch holds no message to answer; a batch of messages is left to the transport
   if (Array.isArray(body) && body.length === 0)

@@ -12,6 +12,7 @@ import type { ErrorCode } from '../errors.js';
 import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
+import { acceptedAnswers, spellAcceptForTransport } from './accept.js';
 import type { McpCaller } from './mcp-server.js';
 import { postRefusal } from './request-checks.js';
 import { mcpErrorHandler, RPC_SERVER_ERROR, requestRpcId, rpcErrorBody } from './rpc-errors.js';
@@ -42,6 +43,8 @@ export function mcpCaller(p: Principal | null): McpCaller {
 interface Session {
   transport: StreamableHTTPServerTransport;
   owner: string;
+  /** Answers one JSON object per request instead of event streams (its client accepts no streams). */
+  json: boolean;
 }
 
 /** A refusal of the route itself, as every /mcp error: with the catalogue's code as `data.code`. */
@@ -96,7 +99,7 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
         'BAD_REQUEST',
       );
     const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
-    const refused = req.method === 'POST' ? postRefusal(req, session !== undefined, protocolVersions) : null;
+    const refused = req.method === 'POST' ? postRefusal(req, session?.json, protocolVersions) : null;
     if (refused)
       return rpcError(
         reply,
@@ -108,23 +111,27 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
         refused.details,
       );
     if (!session) {
+      const json = !acceptedAnswers(req.raw).eventStream;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: json,
         onsessioninitialized: (id) => {
           if (sessions.size >= MCP_MAX_SESSIONS) {
             const [oldest] = sessions.keys();
             void sessions.get(oldest)?.transport.close();
             sessions.delete(oldest);
           }
-          sessions.set(id, { transport, owner });
+          sessions.set(id, { transport, owner, json });
         },
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await createMcpServer(deps, caller).connect(transport);
-      session = { transport, owner };
+      await createMcpServer(deps, caller, { streams: !json }).connect(transport);
+      session = { transport, owner, json };
     }
+    // the transport looks for both types spelled out; the route has checked what the client reads
+    if (req.method === 'POST' || acceptedAnswers(req.raw).eventStream) spellAcceptForTransport(req.raw);
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);
   };
