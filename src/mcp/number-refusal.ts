@@ -8,6 +8,7 @@
 
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { jsonNumberProblem } from '../common/json-text.js';
 
 /** JSON-RPC "invalid params", the code `/mcp` answers a refused number with. */
@@ -60,14 +61,43 @@ export function notJsonRefusalOf(line: string) {
 }
 
 /**
+ * The JSON-RPC "invalid request" error (-32600) for a line of JSON that is not one JSON-RPC 2.0
+ * message (no `"jsonrpc": "2.0"`, no method on a request, a batch, which stdio does not carry),
+ * else null. The SDK's stdio transport drops such a line without answering; over HTTP it is
+ * answered -32600. The answer repeats the line's id when it holds one, so the client can tell
+ * which request failed.
+ */
+export function notMessageRefusalOf(line: string) {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (JSONRPCMessageSchema.safeParse(message).success) return null;
+  const id = (message as { id?: unknown } | null)?.id;
+  return {
+    jsonrpc: '2.0' as const,
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+    error: {
+      code: -32600,
+      message: Array.isArray(message)
+        ? 'Invalid Request: a batch; over stdio send one JSON-RPC message a line'
+        : 'Invalid Request: the line is not a JSON-RPC 2.0 message ("jsonrpc": "2.0" and a method, or a result or error with an id)',
+    },
+  };
+}
+
+/**
  * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
- * except those `numberRefusalOf` refuses, whose answer goes to `answer` (a line of JSON) instead.
+ * except those `notJsonRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose answer goes to `answer` (a line of JSON) instead.
  */
 export function numberCheckedLines(answer: (line: string) => void): Transform {
   const decoder = new StringDecoder('utf8');
   let pending = '';
   const pass = (stream: Transform, line: string) => {
-    const refusal = notJsonRefusalOf(line) ?? numberRefusalOf(line.replace(/\r$/, ''));
+    const refusal =
+      notJsonRefusalOf(line) ?? notMessageRefusalOf(line) ?? numberRefusalOf(line.replace(/\r$/, ''));
     if (refusal) answer(`${JSON.stringify(refusal)}\n`);
     else stream.push(`${line}\n`);
   };
