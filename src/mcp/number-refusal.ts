@@ -88,14 +88,20 @@ export function notMessageRefusalOf(line: string) {
   };
 }
 
+/** A byte order mark starting a line: JSON text may not hold one, and a reader may skip it. */
+const BOM_AT_START = /^\uFEFF/;
+
 /**
  * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
- * except those `notJsonRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose answer goes to `answer` (a line of JSON) instead.
+ * except those `notJsonRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose
+ * answer goes to `answer` (a line of JSON) instead. A byte order mark before a line is dropped.
  */
 export function numberCheckedLines(answer: (line: string) => void): Transform {
   const decoder = new StringDecoder('utf8');
   let pending = '';
-  const pass = (stream: Transform, line: string) => {
+  const pass = (stream: Transform, text: string) => {
+    // a byte order mark some Windows tools write before the text is no part of the message
+    const line = text.replace(BOM_AT_START, '');
     const refusal =
       notJsonRefusalOf(line) ?? notMessageRefusalOf(line) ?? numberRefusalOf(line.replace(/\r$/, ''));
     if (refusal) answer(`${JSON.stringify(refusal)}\n`);

@@ -82,3 +82,18 @@ describe('a line of JSON that is not a JSON-RPC message, over stdio', () => {
     await srv.stop();
   });
 });
+
+describe('a byte order mark before a line, over stdio', () => {
+  it('is skipped: the first line, a later one and CRLF-ended ones are answered as without it', async () => {
+    const srv = stdioServer();
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    await srv.send(Buffer.concat([bom, Buffer.from(initialize)]), 1);
+    expect(srv.lines[0]).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    await srv.send(`\uFEFF${toolsList(2).replace('\n', '\r\n')}`, 2);
+    expect(srv.lines[1].id).toBe(2);
+    expect(Array.isArray(srv.lines[1].result?.tools)).toBe(true);
+    await srv.send(toolsList(3), 3);
+    expect(srv.lines[2].id).toBe(3);
+    await srv.stop();
+  });
+});
