@@ -61,6 +61,10 @@ function rpcError(
   return reply.status(status).send(rpcErrorBody(requestRpcId(req), rpcCode, message, data));
 }
 
+/** Whether a POST body is one `initialize` request. */
+const isInitializeBody = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
 export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
   const sessions = new Map<string, Session>();
@@ -79,8 +83,12 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     const caller = mcpCaller(req.principal);
     const owner = `${caller.actor}:${caller.readOnly}`;
     const sid = req.headers['mcp-session-id'];
-    let session = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (typeof sid === 'string' && (!session || session.owner !== owner))
+    const named = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    let session = named?.owner === owner ? named : undefined;
+    // an initialize that still carries a session id Klebb no longer knows (it restarted, the
+    // session was closed) starts a new session: clients that keep the old id would otherwise
+    // be answered 404 for ever
+    if (typeof sid === 'string' && !session && !(req.method === 'POST' && isInitializeBody(req.body)))
       return rpcError(
         reply,
         req,
