@@ -91,14 +91,30 @@ export function notMessageRefusalOf(line: string) {
 /** A byte order mark starting a line: JSON text may not hold one, and a reader may skip it. */
 const BOM_AT_START = /^\uFEFF/;
 
+/** The answer to a line longer than `maxBytes`, whose id is not read (the line is not kept). */
+export function tooLongRefusal(maxBytes: number) {
+  return {
+    jsonrpc: '2.0' as const,
+    id: null,
+    error: {
+      code: -32600,
+      message: `Invalid Request: the line is longer than ${maxBytes} bytes; send a smaller message`,
+    },
+  };
+}
+
 /**
  * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
  * except those `notJsonRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose
  * answer goes to `answer` (a line of JSON) instead. A byte order mark before a line is dropped.
+ * A line longer than `maxLineBytes` is not kept: it is read to its end and answered with
+ * `tooLongRefusal` (the SDK would drop it without an answer, and memory would grow with it).
  */
-export function numberCheckedLines(answer: (line: string) => void): Transform {
+export function numberCheckedLines(answer: (line: string) => void, maxLineBytes: number): Transform {
   const decoder = new StringDecoder('utf8');
   let pending = '';
+  let pendingBytes = 0;
+  let tooLong = false;
   const pass = (stream: Transform, text: string) => {
     // a byte order mark some Windows tools write before the text is no part of the message
     const line = text.replace(BOM_AT_START, '');
@@ -107,20 +123,38 @@ export function numberCheckedLines(answer: (line: string) => void): Transform {
     if (refusal) answer(`${JSON.stringify(refusal)}\n`);
     else stream.push(`${line}\n`);
   };
+  /** Adds `part` to the line under way, dropping the line once it is too long. */
+  const collect = (part: string) => {
+    if (tooLong) return;
+    pending += part;
+    pendingBytes += Buffer.byteLength(part);
+    if (pendingBytes > maxLineBytes) {
+      tooLong = true;
+      pending = '';
+    }
+  };
+  /** Ends the line under way at a newline. */
+  const endLine = (stream: Transform) => {
+    if (tooLong) answer(`${JSON.stringify(tooLongRefusal(maxLineBytes))}\n`);
+    else pass(stream, pending);
+    pending = '';
+    pendingBytes = 0;
+    tooLong = false;
+  };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      pending += decoder.write(chunk);
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        pass(this, pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
+      let text = decoder.write(chunk);
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n')) {
+        collect(text.slice(0, nl));
+        endLine(this);
+        text = text.slice(nl + 1);
       }
+      collect(text);
       done();
     },
     flush(done: TransformCallback) {
-      pending += decoder.end();
-      if (pending !== '') this.push(pending);
+      collect(decoder.end());
+      if (pending !== '' && !tooLong) this.push(pending);
       done();
     },
   });

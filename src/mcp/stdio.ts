@@ -5,6 +5,7 @@
  * but MCP messages goes to stdout; problems go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { loadConfig } from '../config.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
     { actor: 'mcp:stdio', readOnly: false },
   );
   // numbers are checked on the request text, before the SDK parses it (./number-refusal.ts)
-  const stdin = process.stdin.pipe(numberCheckedLines((line) => process.stdout.write(line)));
+  // a line past the SDK's buffer, or past the body limit of /mcp, is answered, not dropped
+  const maxLine = Math.min(inst.config.bodyLimitBytes, STDIO_DEFAULT_MAX_BUFFER_SIZE - 1);
+  const stdin = process.stdin.pipe(numberCheckedLines((line) => process.stdout.write(line), maxLine));
   const transport = new StdioServerTransport(stdin, process.stdout);
   const stop = async () => {
     await inst.close();

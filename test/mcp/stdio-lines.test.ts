@@ -97,3 +97,24 @@ describe('a byte order mark before a line, over stdio', () => {
     await srv.stop();
   });
 });
+
+describe('a line longer than a message may be, over stdio', () => {
+  it('is answered -32600 once it ends, and the next request is answered', async () => {
+    const srv = stdioServer();
+    await srv.send(initialize, 1);
+    const filler = 'é'.repeat(6 * 1024 * 1024); // 12 MB of UTF-8, past the 10 MB limit
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'read_doc', arguments: { name: filler } },
+    });
+    await srv.send(`${big}\n`, 2);
+    expect(srv.lines[1]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(srv.lines[1].error?.message).toMatch(/longer than 10485759 bytes/);
+    await srv.send(toolsList(8), 3);
+    expect(srv.lines[2].id).toBe(8);
+    expect(Array.isArray(srv.lines[2].result?.tools)).toBe(true);
+    await srv.stop();
+  });
+});
