@@ -9,6 +9,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -44,6 +45,11 @@ function cardIdOfUri(uri: string): string | undefined {
 /** The error `resources/read` answers for a URI that names no card: -32002 with the URI. */
 function resourceNotFound(uri: string): McpError {
   return new McpError(RESOURCE_NOT_FOUND, `Resource not found: no card at ${uri}`, { uri });
+}
+
+/** The error `tools/call` answers for a name no tool has: -32602 (invalid params) naming it. */
+function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`, { code: 'UNKNOWN_TOOL', name });
 }
 
 /** Who is connected: the actor recorded on their change sets, and whether they may only read. */
@@ -96,12 +102,12 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const name = req.params.name;
     const tool = findTool(name);
-    if (!tool || !offered.includes(tool)) {
-      const error = tool ? `${name} changes data, and this token is read-only` : `unknown tool "${name}"`;
+    // a name no tool has is the caller's protocol mistake, as MCP classes it: a JSON-RPC error
+    if (!tool) throw unknownTool(name);
+    if (!offered.includes(tool)) {
+      const error = `${name} changes data, and this token is read-only`;
       return {
-        content: [
-          { type: 'text', text: JSON.stringify({ error, code: tool ? 'READ_ONLY_TOKEN' : 'UNKNOWN_TOOL' }) },
-        ],
+        content: [{ type: 'text', text: JSON.stringify({ error, code: 'READ_ONLY_TOKEN' }) }],
         isError: true,
       };
     }
