@@ -15,6 +15,7 @@ import { addDays } from '../../common/dates.js';
 import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
+import { withoutZoneAnnotations } from './format/timestamps.js';
 
 /** What `insert` did. */
 export interface InsertResult {
@@ -79,9 +80,6 @@ export interface SeenMetric {
  * `[lower(hex(dedup_key)), date, at, span, source, vals]`.
  */
 type SampleRow = [string, string, string, SampleSpan, string | null, string];
-
-/** The zone a stamp names after it (`2024-06-10 14:00:00 -0400 [Asia/Tokyo]`), with the space before it. */
-const ZONE_NAMED = /[\s\u00a0\u202f]*(?:\[[^[\]]*\])+$/;
 
 /** Columns bound per sample by the insert statements (see insertStatement). */
 const INSERT_COLUMNS = 8;
@@ -283,7 +281,7 @@ export class HaeSampleStore {
   private dropFiledElsewhere(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
     for (const s of samples) {
       if (s.movedFrom === undefined) continue;
-      const written = s.at.replace(ZONE_NAMED, '');
+      const written = withoutZoneAnnotations(s.at);
       if (this.q.dropWritten.run(s.metric, s.movedFrom, written, s.source, s.span).changes > 0)
         addDate(affected, s.metric, s.movedFrom);
     }

@@ -114,6 +114,11 @@ function parseNamingZone(input: string, personsZone: string | undefined): Readon
 /** The stamp before its bracketed annotations, and the annotations (`[Asia/Tokyo][u-ca=gregory]`). */
 const ZONE_SUFFIX = /^(.*?)[\s\u00a0\u202f]*((?:\[[^[\]]{1,64}\])+)$/s;
 
+/** `stamp` without the bracketed annotations parseHaeTimestamp reads a zone from (itself when it has none). */
+export function withoutZoneAnnotations(stamp: string): string {
+  return ZONE_SUFFIX.exec(stamp)?.[1] ?? stamp;
+}
+
 /** parseHaeTimestamp before an instant in UTC is put on the person's clock (the same for every zone). */
 function parseZoneFree(input: unknown): Readonly<HaeTime> | null {
   if (typeof input !== 'string') return typeof input === 'number' ? parseEpoch(input) : null;
