@@ -11,13 +11,18 @@
  *   order they were read in;
  * - a date is kept apart from the others until it is done: Apple writes an export by type, then
  *   by date, so a date is done once a few later dates have started; a sample of a date already
- *   done (an export out of order) marks that date as not made here;
+ *   done (an export out of order) marks that date as not made here, except for the kinds whose
+ *   rows join (format/apart-rows.ts) when the sample's source shares no device with the date's
+ *   samples so far: Apple lists a type's records source by source, so the watch's steps of a
+ *   date come long after the phone's; the date opens again for that source's samples, and its
+ *   row is the two rows joined;
  * - when the rows are used, each date's stored sample count must still equal the count the row
  *   was made from: samples another push stored meanwhile, or stored before the import, make it
  *   differ, and that date is read back as before.
  * Every date not made here is read back from the database: the rows are those the read-back makes.
  */
 import { aggregateRows, type HaeRow } from './format/aggregate.js';
+import { joinApartRows, joinsApart, SourceNames } from './format/apart-rows.js';
 import type { CatalogueEntry } from './format/catalogue.js';
 import type { Sample } from './format/sample.js';
 
@@ -32,11 +37,25 @@ export interface RowAhead {
   samples: number;
 }
 
+/** A done date: its row, and the device names of the samples it was made from. */
+interface DoneDate extends RowAhead {
+  names: SourceNames;
+}
+
+/** An open date: its samples, their device names, and what an earlier source's pass made of it. */
+interface OpenDate {
+  samples: Sample[];
+  names: SourceNames;
+  before?: DoneDate;
+}
+
 /** The dates of one catalogue entry. */
 interface EntryDates {
   entry: CatalogueEntry;
-  open: Map<string, Sample[]>;
-  done: Map<string, RowAhead>;
+  /** True when a done date may take another source's samples (joinsApart). */
+  joins: boolean;
+  open: Map<string, OpenDate>;
+  done: Map<string, DoneDate>;
   /** Dates never made here (see the module comment). */
   spoilt: Set<string>;
 }
@@ -64,7 +83,13 @@ export class RowsAhead {
   ) {
     for (const entry of entries) {
       if (!perDate(entry) || this.byKey.has(entry.key)) continue;
-      const e: EntryDates = { entry, open: new Map(), done: new Map(), spoilt: new Set() };
+      const e: EntryDates = {
+        entry,
+        joins: joinsApart(entry),
+        open: new Map(),
+        done: new Map(),
+        spoilt: new Set(),
+      };
       this.byKey.set(entry.key, e);
       const list = this.byMetric.get(entry.reads);
       if (list) list.push(e);
@@ -89,17 +114,33 @@ export class RowsAhead {
   private add(e: EntryDates, s: Sample, allNew: boolean): void {
     const d = s.date;
     if (e.spoilt.has(d)) return;
-    if (!allNew || e.done.has(d)) {
+    if (!allNew) {
       this.spoil(e, d);
       return;
     }
     const open = e.open.get(d);
     if (open) {
-      open.push(s);
+      if (open.before && !open.before.names.apartFrom(s.source)) {
+        this.spoil(e, d);
+        return;
+      }
+      open.samples.push(s);
+      open.names.add(s.source);
       this.openSamples++;
       return;
     }
-    e.open.set(d, [s]);
+    const before = e.done.get(d);
+    if (before) {
+      // another source's pass over a done date (see the module comment)
+      if (!e.joins || !before.names.apartFrom(s.source)) {
+        this.spoil(e, d);
+        return;
+      }
+      e.done.delete(d);
+    }
+    const names = new SourceNames();
+    names.add(s.source);
+    e.open.set(d, { samples: [s], names, before });
     this.openSamples++;
     if (e.open.size > OPEN_DATES) this.done(e, e.open.keys().next().value as string);
   }
@@ -107,20 +148,30 @@ export class RowsAhead {
   private spoil(e: EntryDates, date: string): void {
     const open = e.open.get(date);
     if (open) {
-      this.openSamples -= open.length;
+      this.openSamples -= open.samples.length;
       e.open.delete(date);
     }
     e.done.delete(date);
     e.spoilt.add(date);
   }
 
-  /** Makes the row of an open date. */
+  /** Makes the row of an open date (joined to an earlier pass's row, if any). */
   private done(e: EntryDates, date: string): void {
-    const samples = e.open.get(date) as Sample[];
+    const open = e.open.get(date) as OpenDate;
     e.open.delete(date);
-    this.openSamples -= samples.length;
-    const rows = aggregateRows(e.entry.key, samples, this.zone);
-    e.done.set(date, { row: rows.find((r) => r.date === date), samples: samples.length });
+    this.openSamples -= open.samples.length;
+    const row = aggregateRows(e.entry.key, open.samples, this.zone).find((r) => r.date === date);
+    const before = open.before;
+    if (!before) {
+      e.done.set(date, { row, samples: open.samples.length, names: open.names });
+      return;
+    }
+    before.names.join(open.names);
+    e.done.set(date, {
+      row: joinApartRows(e.entry, before.row, row),
+      samples: before.samples + open.samples.length,
+      names: before.names,
+    });
   }
 
   /** Makes the rows of the oldest open date of each entry until the open samples fit again. */
