@@ -41,9 +41,13 @@ export interface RepairTarget {
   memory: ProviderMemory;
 }
 
-/** Wording of a refusal of something sent (pydantic, OpenAI, vLLM, Mistral, LiteLLM, Bedrock ...). */
+/**
+ * Wording of a refusal of something sent (pydantic, OpenAI, vLLM, Mistral, LiteLLM, Bedrock ...),
+ * or of a router that found no provider taking it (OpenRouter's 404 "No endpoints found that
+ * support the provided 'tool_choice' value").
+ */
 const REFUSAL =
-  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|unexpected|not allowed|extraneous|additional propert|not supported|unsupported|does(?: not|n't) support|invalid|must be|should be|expected|is required|missing/i;
+  /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|unexpected|not allowed|extraneous|additional propert|not supported|unsupported|does(?: not|n't) support|invalid|must be|should be|expected|is required|missing|no (?:endpoints?|providers?) (?:were )?found (?:that|which) supports?/i;
 
 function marked(v: unknown): boolean {
   return typeof v === 'object' && v !== null && 'cache_control' in v;
@@ -242,6 +246,11 @@ const REPAIRS: Record<string, Repair> = {
         t,
       ) ||
       /enable-auto-tool-choice/i.test(t) ||
+      // OpenRouter, when none of the model's providers takes tools (said with 404): "No endpoints
+      // found that support tool use"
+      /no (?:endpoints?|providers?) (?:were )?found (?:that|which) supports? (?:tools?|tool[ _]?(?:use|call(?:s|ing)?)|function[ _]?call(?:s|ing)?)\b/i.test(
+        t,
+      ) ||
       // llama.cpp's server started without --jinja, with 500: "tools param requires --jinja flag"
       /requires (?:the )?--jinja/i.test(t),
     sent: (b) => b.tools !== undefined,
