@@ -5,8 +5,9 @@
  */
 import { runTurn } from '../../src/chat/agent/run-turn.js';
 import type { TurnEvent, TurnResult } from '../../src/chat/agent/turn-events.js';
+import type { GatewayConfig } from '../../src/chat/gateway/client.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-memory.js';
-import type { ToolDefinition } from '../../src/chat/gateway/types.js';
+import type { ChatMessage, ToolDefinition } from '../../src/chat/gateway/types.js';
 import type { ArgumentsError } from '../../src/chat/tools/registry.js';
 import type { ScriptedGateway } from '../helpers/scripted-gateway.js';
 import { functionTools } from './wire.js';
@@ -25,17 +26,28 @@ export interface TurnRun {
   dispatched: Dispatched[];
 }
 
-/** Runs one turn asking `question`, with tools of these names offered (taking any object), and `toolDefinitions` as given. */
+/**
+ * Runs one turn asking `question` (or answering the transcript `messages`), with tools of these
+ * names offered (taking any object), `toolDefinitions` as given, and `gateway` settings over the
+ * defaults (no retries, a fresh provider memory).
+ */
 export async function agentTurn(
   gw: ScriptedGateway,
-  options: { question?: string; stream: boolean; tools?: string[]; toolDefinitions?: ToolDefinition[] },
+  options: {
+    question?: string;
+    messages?: ChatMessage[];
+    stream: boolean;
+    tools?: string[];
+    toolDefinitions?: ToolDefinition[];
+    gateway?: Partial<GatewayConfig>;
+  },
 ): Promise<TurnRun> {
   const events: TurnEvent[] = [];
   const dispatched: Dispatched[] = [];
   const result = await runTurn(
     {
       turnId: 't1',
-      messages: [{ role: 'user', content: options.question ?? 'go' }],
+      messages: options.messages ?? [{ role: 'user', content: options.question ?? 'go' }],
       stream: options.stream,
       voiceMode: false,
     },
@@ -46,6 +58,7 @@ export async function agentTurn(
         maxRetries: 0,
         memory: new ProviderMemory(),
         finishGraceMs: 50,
+        ...options.gateway,
       },
       budgets: { maxRoundTrips: 4, iterTimeoutMs: 10_000, turnDeadlineMs: 0 },
       system: { role: 'system', content: 'You are Klebb.' },

@@ -119,11 +119,12 @@ function squash(t: string): string {
  * token limit" and "model max length exceeded"; DashScope's "Range of input length should be [1,
  * 204800]"; Zhipu's "Prompt 超长" and other Chinese wordings (输入长度超过, 超出最大长度); LM Studio's "loaded with context length of
  * only 4096 tokens" and "Reached context length"; TGI's "`inputs` tokens + `max_new_tokens` must be
- * <= 4096". The input said to exceed anything but the model's maximum or context (a remaining
+ * <= 4096"; LM Studio's "The number of tokens to keep from the initial prompt is greater than the
+ * context length" and "Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)". The input said to exceed anything but the model's maximum or context (a remaining
  * allowance, input tokens per minute) is a rate limit, not among them.
  */
 const CONTEXT_EXCEEDED =
-  /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length|input is too long|reduce the length of the messages|(?:input|prompt)(?:\s+token count|\s+length)?\s*(?:of\s+\d+\s*|\([^)]{0,30}\)\s*)?(?:exceeds|is longer than)[^.;]{0,40}?(?:maximum|context|model)|maximum prompt length|exceed\w* (?:the )?model(?:'s)? (?:token|context) limit|model max(?:imum)? length exceeded|range of input length should be|prompt\s*超长|输入长度超(?:过|出)|上下文长度超(?:过|出)|超出(?:了)?(?:模型)?最大(?:上下文)?长度|context length of only|context the overflows|reached context length|`?inputs`? (?:tokens \+ `?max_new_tokens`? must be|must have less than)/i;
+  /exceed\w*[\s_]+(?:the\s+)?(?:available\s+|maximum\s+|max\s+)?context|context[\s_]+(?:length|size|window)[\s_]+exceeded|prompt is too long|too many (?:input )?tokens|maximum context length|input is too long|reduce the length of the messages|(?:input|prompt)(?:\s+token count|\s+length)?\s*(?:of\s+\d+\s*|\([^)]{0,30}\)\s*)?(?:exceeds|is longer than)[^.;]{0,40}?(?:maximum|context|model)|maximum prompt length|exceed\w* (?:the )?model(?:'s)? (?:token|context) limit|model max(?:imum)? length exceeded|range of input length should be|prompt\s*超长|输入长度超(?:过|出)|上下文长度超(?:过|出)|超出(?:了)?(?:模型)?最大(?:上下文)?长度|context length of only|context the overflows|reached context length|`?inputs`? (?:tokens \+ `?max_new_tokens`? must be|must have less than)|tokens to keep from the (?:initial )?prompt is (?:greater|larger|more) than the context|n_keep\W{0,3}\d+\W{0,3}>=?\W{0,3}n_ctx/i;
 
 /**
  * Wording of a model that cannot be loaded for want of memory: Ollama's "model requires more
