@@ -366,14 +366,14 @@ describe('failures the person can fix are said in plain words, not "please try a
       /conversation is too long/,
     ],
     [
-      'a context-length error inside the stream says the conversation is too long',
+      'a context-length error inside the stream, for a first short message, says the model needs a larger context',
       {
         kind: 'bytes',
         chunks: [
           `data: ${JSON.stringify({ error: { code: 400, message: "This model's maximum context length is 8192 tokens" } })}\n\n`,
         ],
       },
-      /conversation is too long/,
+      /context is too small.*larger context/,
     ],
     [
       'a 200 web page (wrong address, or a network sign-in page) names CHAT_ENDPOINT_URL',

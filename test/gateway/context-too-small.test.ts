@@ -37,3 +37,23 @@ for (const wording of wordings) {
     expect(result.error).not.toMatch(/try again\.$/i);
   });
 }
+
+// The same refusal of a first short message in a new conversation is not about the conversation:
+// the model was loaded with a context smaller than Klebb's own instructions and tools (about 9 000
+// tokens; LM Studio and Ollama often load 4096). "Start a new conversation" could never help; the
+// person is told to give the model a larger context instead.
+for (const wording of wordings) {
+  it(`"${wording.slice(0, 40)}…" on a first short message: the model's context is too small`, async () => {
+    gw.script(lmStudio(wording));
+    const { result } = await agentTurn(gw, { question: 'How much water today?', stream: true });
+    expect(result.error).toMatch(/context/);
+    expect(result.error).toMatch(/larger context/);
+    expect(result.error).not.toMatch(/Start a new conversation/);
+  });
+}
+
+it('a refusal of a long first message is still about the message (guards what worked)', async () => {
+  gw.script(lmStudio(wordings[0]));
+  const { result } = await agentTurn(gw, { question: 'Lab report: '.padEnd(20_000, 'x'), stream: true });
+  expect(result.error).toMatch(/too long for the model/);
+});

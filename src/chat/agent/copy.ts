@@ -65,12 +65,25 @@ export function plainMessage(message: string): string {
   return clipGraphemes(text, 200);
 }
 
+/** What the turn knew when its call failed, for copy that depends on it. */
+export interface FailureSituation {
+  /**
+   * The request held only the system prompt, the tools and one short new message: a refusal of
+   * it as too long says the model's context cannot hold Klebb's own instructions, not that the
+   * conversation grew too long.
+   */
+  freshStart?: boolean;
+}
+
 /**
  * HTTP status and copy for a gateway failure:
  * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
  * transient), failed → 502 (a reply cut off before its end is said to be cut off); parse → 500.
  */
-export function gatewayFailure(err: GatewayError): { status: number; error: string } {
+export function gatewayFailure(
+  err: GatewayError,
+  situation: FailureSituation = {},
+): { status: number; error: string } {
   switch (err.kind) {
     case 'budget':
       return {
@@ -113,7 +126,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
     case 'empty':
       return { status: 200, error: EMPTY_REPLY_COPY };
     default: {
-      const settled = settingsFailureCopy(err) ?? connectionFailureCopy(err);
+      const settled = settingsFailureCopy(err, situation) ?? connectionFailureCopy(err);
       if (settled) return { status: 502, error: settled };
       return {
         status: 502,
@@ -130,7 +143,7 @@ export function gatewayFailure(err: GatewayError): { status: number; error: stri
  * for any other failure. "Please try again" would be wrong
  * advice for these, so each says what to change instead.
  */
-function settingsFailureCopy(err: GatewayError): string | undefined {
+function settingsFailureCopy(err: GatewayError, situation: FailureSituation): string | undefined {
   const said = err.message ? ` (${plainMessage(err.message)})` : '';
   switch (err.reason) {
     case 'auth':
@@ -138,6 +151,10 @@ function settingsFailureCopy(err: GatewayError): string | undefined {
     case 'not_found':
       return `The chat endpoint does not know this model or address${said}. Check CHAT_MODEL and CHAT_ENDPOINT_URL in the server's settings.`;
     case 'request_too_large':
+      // nothing but the instructions, the tools and a short message: the context itself is too small
+      // (a 413 without such words is a proxy's limit on the body's bytes, not the model's context)
+      if (situation.freshStart && err.upstreamStatus !== 413)
+        return `The model's context is too small for this assistant's instructions and tools${said}. Give the model a larger context where it runs (16 000 tokens or more: OLLAMA_CONTEXT_LENGTH for Ollama, the context length LM Studio loads it with, -c for llama-server), or choose a model that takes more; a new conversation will not help.`;
       return `This conversation is too long for the model${said}. Start a new conversation, or ask for a smaller piece at a time.`;
     case 'location_refused':
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;

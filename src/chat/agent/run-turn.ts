@@ -62,10 +62,23 @@ export interface TurnDeps {
   debug?: (line: string) => void;
 }
 
+/** A first message this short (about 1 000 tokens) is never what makes a prompt too long. */
+const FRESH_START_CHARS = 4000;
+
 function usageNote(r: GatewayResult): string {
   if (!r.usage) return 'usage=none';
   const u = r.usage;
   return `prompt=${u.promptTokens} completion=${u.completionTokens} cached=${u.cachedTokens ?? 'n/a'} cwrite=${u.cacheWriteTokens ?? 'n/a'}`;
+}
+
+/**
+ * True when the transcript is one message of at most FRESH_START_CHARS characters: a model that
+ * refuses it as too long cannot hold the system prompt and the tools themselves.
+ */
+function shortFirstMessage(messages: ChatMessage[]): boolean {
+  if (messages.length !== 1) return false;
+  const content = messages[0].content;
+  return typeof content === 'string' && content.length <= FRESH_START_CHARS;
 }
 
 function finalPayload(text: string, voiceMode: boolean, parseVoice: TurnDeps['parseVoice']): ReplyPayload {
@@ -193,7 +206,7 @@ export async function runTurn(
         }
       }
       const f = isGatewayError(err)
-        ? gatewayFailure(err)
+        ? gatewayFailure(err, { freshStart: roundTrips === 1 && shortFirstMessage(input.messages) })
         : { status: 502, error: 'The chat service failed unexpectedly. Please try again.' };
       // an empty answer (said with status 200) after the tools changed data ends like a failure after writes
       if (f.status === 200 && !(isGatewayError(err, 'empty') && writes.length > 0))
