@@ -33,7 +33,7 @@ const ask = { messages: [{ role: 'user', content: 'log 250 ml of water' }] };
 it('an empty answer after a write: the reply says what changed, and resending does not write twice', async () => {
   const { gw, s } = await chat.boot();
   await s.api('/api/manifests', { json: card });
-  gw.script(appendCall('a1'), nothing);
+  gw.script(appendCall('a1'), nothing, nothing); // an empty answer is asked for once more
   const first = await s.api('/api/chat', { json: ask });
   expect(first.status).toBe(200);
   expect(first.body.reply).toMatch(/^No answer came back from the model this time\./);
@@ -52,7 +52,7 @@ it('an empty answer after a write: the reply says what changed, and resending do
 it('streamed, the empty answer that arrives as an empty stream says the same', async () => {
   const { gw, s } = await chat.boot();
   await s.api('/api/manifests', { json: card });
-  gw.script(appendCall('b1'), nothing);
+  gw.script(appendCall('b1'), nothing, nothing);
   const r = await postSse(`${s.url}/api/chat`, { stream: true, ...ask });
   const reply = r.events.find((e) => e.event === 'reply')?.data as { reply?: string } | undefined;
   expect(reply?.reply).toMatch(/added a row to "water"; those changes are saved/);
@@ -63,7 +63,7 @@ it('streamed, the empty answer that arrives as an empty stream says the same', a
 
 it('an empty answer with no write before it is still the plain "no answer" reply', async () => {
   const { gw, s } = await chat.boot();
-  gw.script(nothing);
+  gw.script(nothing, nothing);
   const r = await s.api('/api/chat', { json: ask });
   expect(r.status).toBe(200);
   expect(r.body.reply).toMatch(/^No answer came back from the model this time\. Please try again/);

@@ -227,7 +227,8 @@ describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
 
   it('an empty reply (no text, no tool calls) → 200 with "No answer came back" copy', async () => {
     const { gw, s } = await boot();
-    gw.script({ kind: 'reply', text: '' });
+    // asked for once more before the person is told
+    gw.script({ kind: 'reply', text: '' }, { kind: 'reply', text: '' });
     const o = await run(s);
     expect(o.status).toBe(200);
     expect(o.reply).toMatch(/No answer came back/);
@@ -235,7 +236,12 @@ describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
 
   it('a reasoning-only reply counts as empty too → 200 "No answer came back"', async () => {
     const { gw, s } = await boot();
-    gw.script({ kind: 'reply', text: '', reasoning: 'The user wants their weight trend.' });
+    const reasoningOnly: ScriptStep = {
+      kind: 'reply',
+      text: '',
+      reasoning: 'The user wants their weight trend.',
+    };
+    gw.script(reasoningOnly, reasoningOnly);
     const o = await run(s);
     expect(o.status).toBe(200);
     expect(o.reply).toMatch(/No answer came back/);

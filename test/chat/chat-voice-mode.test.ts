@@ -166,7 +166,7 @@ describe('voice replies that are not the model talking still carry speak', () =>
   });
 
   it('empty model reply: the "No answer came back" copy is also given as speak', async () => {
-    gw2.script({ kind: 'reply', text: '' });
+    gw2.script({ kind: 'reply', text: '' }, { kind: 'reply', text: '' });
     const r = await s2.api('/api/chat', { json: say('how is my weight?') });
     expect(r.status).toBe(200);
     expect(r.body.reply).toMatch(/No answer came back/);

@@ -91,6 +91,16 @@ function stepBudgetMs(config: GatewayConfig): number | undefined {
   return limits.length > 0 ? Math.min(...limits) : undefined;
 }
 
+/**
+ * True for a reply that ended with nothing, neither text nor a tool call, of its own accord (not
+ * at the length limit, where the same request would stop at the same place): Gemini ends a turn
+ * so now and then (finish reason STOP, no parts), often after a tool result, and reasoning models
+ * sometimes stop inside their reasoning. Such a reply is asked for once more.
+ */
+function emptyByChance(err: GatewayError): boolean {
+  return err.kind === 'empty' && err.reason === 'empty';
+}
+
 function requestWantsCache(request: GatewayRequest): boolean {
   const marked = (v: unknown) => typeof v === 'object' && v !== null && 'cache_control' in v;
   return (
@@ -134,6 +144,7 @@ export async function callGateway(
   let attempts = 0;
   let loadingWaitedMs = 0;
   let waits = 0; // retry waits of any kind, for onRetry's count
+  let askedAgainWhenEmpty = false;
   const logFailure = (err: GatewayError, outcome: Parameters<typeof logFailedAttempt>[3]) =>
     logFailedAttempt(config.log, attempts, err, outcome, config.apiKey);
 
@@ -202,6 +213,14 @@ export async function callGateway(
       if (repairs.has('keyInHeader') && err.reason === 'auth') {
         // the key was refused in the headers too: it is the key that is wrong, not how it was sent
         memory.forget(url.origin, config.model, ['keyInHeader']);
+      }
+      if (!askedAgainWhenEmpty && maxRetries > 0 && emptyByChance(err)) {
+        // a model that ended with nothing (Gemini's empty STOP) usually answers the same request
+        askedAgainWhenEmpty = true;
+        logFailure(err, { next: 'retry', waitMs: 0 });
+        waits++;
+        hooks.onRetry?.({ attempt: waits, waitMs: 0, error: err });
+        continue;
       }
       if (isDeterministicRefusal(err)) {
         logFailure(err, { next: 'give_up' });
