@@ -32,6 +32,31 @@ export const EMPTY_REPLY_COPY =
   'No answer came back from the model this time. Please try again, or rephrase the request.';
 
 /**
+ * What happened when a reply stopped at its length limit with no answer: a reasoning model's
+ * thinking counts against that limit and can use all of it.
+ */
+const REASONING_USED_THE_REPLY =
+  'The model spent its whole reply on reasoning and reached its length limit before it wrote an answer.';
+const LIMIT_BEFORE_ANSWER = 'The model reached its length limit before it wrote an answer.';
+
+/**
+ * What helps then: asking again the same way stops at the same place. Klebb sets no output limit
+ * of its own, so the limit is the one of the server that runs the model.
+ */
+const LENGTH_ADVICE =
+  "Ask for a smaller piece at a time, or raise the model's output limit (or lower its reasoning effort) where it runs.";
+
+/**
+ * The first sentence of the reply for an answer that came back empty (see gatewayFailure): what
+ * happened, without advice, for a turn whose tools had already changed data.
+ */
+export function emptyReplyCause(err: GatewayError): string {
+  if (err.reason === 'reasoning_length') return REASONING_USED_THE_REPLY;
+  if (err.reason === 'length') return LIMIT_BEFORE_ANSWER;
+  return EMPTY_AFTER_WRITES;
+}
+
+/**
  * The same news when the turn's tools had already changed data (followed by what changed, see
  * failedAfterWritesCopy): "try again" would be wrong advice on its own, since the changes are made.
  */
@@ -124,6 +149,9 @@ export function gatewayFailure(
     case 'parse':
       return { status: 500, error: 'The model sent back a reply that could not be read. Please try again.' };
     case 'empty':
+      // stopped at the length limit: what happened and what helps, not "try again"
+      if (err.reason === 'reasoning_length' || err.reason === 'length')
+        return { status: 200, error: `${emptyReplyCause(err)} ${LENGTH_ADVICE}` };
       return { status: 200, error: EMPTY_REPLY_COPY };
     default: {
       const settled = settingsFailureCopy(err, situation) ?? connectionFailureCopy(err);

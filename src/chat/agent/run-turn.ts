@@ -22,6 +22,7 @@ import {
   cutOffReply,
   EMPTY_AFTER_WRITES,
   EMPTY_REPLY_COPY,
+  emptyReplyCause,
   failedAfterWritesCopy,
   gatewayFailure,
   KEEP_GOING_SUFFIX,
@@ -128,11 +129,11 @@ export async function runTurn(
    * response) after they had changed data: the reply says what changed, and the turn ends as a
    * failure after writes, so sending the same message again does not make the changes twice.
    */
-  const emptyAfterWrites = (): TurnResult =>
+  const emptyAfterWrites = (cause = EMPTY_AFTER_WRITES): TurnResult =>
     finish({
       reason: 'gateway_error',
       status: 200,
-      payload: spoken(failedAfterWritesCopy(EMPTY_AFTER_WRITES, listChanges(writes))),
+      payload: spoken(failedAfterWritesCopy(cause, listChanges(writes))),
       roundTrips,
     });
 
@@ -211,7 +212,7 @@ export async function runTurn(
       // an empty answer (said with status 200) after the tools changed data ends like a failure after writes
       if (f.status === 200 && !(isGatewayError(err, 'empty') && writes.length > 0))
         return finish({ reason: 'answered', status: 200, payload: spoken(f.error), roundTrips });
-      if (isGatewayError(err, 'empty')) return emptyAfterWrites();
+      if (isGatewayError(err, 'empty')) return emptyAfterWrites(emptyReplyCause(err));
       // data already changed: the failure is a reply saying so (and it is stored), not a bare error
       if (writes.length > 0)
         return finish({

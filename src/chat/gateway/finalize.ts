@@ -78,7 +78,8 @@ export function toolCallIdFactory(): () => string {
  *   `error` (finish_reason only overrides for failures);
  * - 'failed' / 'length' when finish_reason is `length` and a tool call was assembled (its
  *   arguments may be cut off: never execute);
- * - 'empty' when there is neither non-blank text nor a named tool call.
+ * - 'empty' when there is neither non-blank text nor a named tool call: reason 'length' when it
+ *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only.
  * Otherwise: calls without `function.name` are dropped; a missing, empty or
  * repeated id is replaced by a generated one; arguments are read leniently;
  * any named call makes it a tool-call turn whatever finish_reason says.
@@ -183,8 +184,10 @@ export function finalizeTurn(
   if (calls.length === 0 && text.trim() === '') {
     const why =
       raw.reasoning.trim() !== '' ? ' (reasoning only)' : finish === 'length' ? ' (length limit)' : '';
+    // at the length limit: with reasoning, the thinking used up the reply ('reasoning_length')
+    const atLimit = raw.reasoning.trim() !== '' ? 'reasoning_length' : 'length';
     throw new GatewayError('empty', `the model returned no text and no tool call${why}`, {
-      reason: finish === 'length' ? 'length' : 'empty',
+      reason: finish === 'length' ? atLimit : 'empty',
     });
   }
 
