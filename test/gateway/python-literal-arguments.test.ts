@@ -99,8 +99,11 @@ it('valid JSON with apostrophes in its strings is read exactly as before', async
   expect(call.parsedArguments).toEqual({ text: "the user's 'best' day", n: 1 });
 });
 
+it('cut off: never run; the reply fails as cut at the length limit', async () => {
+  await expect(argumentsOf("{'id': 'water', 'value': ")).rejects.toMatchObject({ reason: 'length' });
+});
+
 for (const [what, args] of [
-  ['cut off', "{'id': 'water', 'value': "],
   ['an unknown bare word', "{'id': water}"],
   ['a Python set', "{'a', 'b'}"],
 ] as const) {

@@ -188,6 +188,9 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;
     case 'not_chat_model':
       return `The model set in CHAT_MODEL does not take chat requests${said}. Choose a chat model in CHAT_MODEL (an embedding or completions-only model cannot answer); trying again will not help until then.`;
+    case 'length':
+      // a tool call cut off at the model's output limit: asking the same again stops at the same place
+      return `The model reached its length limit in the middle of a tool call, so the call was not run${said}. ${LENGTH_ADVICE}`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
     default:

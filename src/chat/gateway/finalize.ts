@@ -9,7 +9,7 @@ import { clipGraphemes } from '../../common/graphemes.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
-import { readToolArguments } from './tool-arguments.js';
+import { cutOffArguments, readToolArguments } from './tool-arguments.js';
 import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from './types.js';
 
 /** A tool call as assembled from the wire, before validation (see call-assembler.ts). */
@@ -77,7 +77,8 @@ export function toolCallIdFactory(): () => string {
  * - 'failed' / 'content_filter' or 'provider_error' when finish_reason is `content_filter` or
  *   `error` (finish_reason only overrides for failures);
  * - 'failed' / 'length' when finish_reason is `length` and a tool call was assembled (its
- *   arguments may be cut off: never execute);
+ *   arguments may be cut off: never execute), or when the last call's arguments stop inside their
+ *   JSON whatever finish_reason says;
  * - 'empty' when there is neither non-blank text nor a named tool call: reason 'length' when it
  *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only.
  * Otherwise: calls without `function.name` are dropped; a missing, empty or
@@ -161,10 +162,17 @@ export function finalizeTurn(
     }
   }
 
-  if (finish === 'length' && calls.length > 0) {
+  // the last call, when its arguments stop inside their JSON, was cut off at the length limit,
+  // whatever the finish reason says (DashScope reports it as "stop", routers and some DeepSeek
+  // hosts as "tool_calls"); an earlier call is followed by more output, so it was not cut
+  const last = raw.toolCalls[raw.toolCalls.length - 1];
+  const cut = last !== undefined && cutOffArguments(last.arguments) ? last : undefined;
+  if ((finish === 'length' && calls.length > 0) || (cut && calls.length > 0)) {
+    const cutName = typeof cut?.name === 'string' ? cut.name.trim() : '';
+    const name = cutName !== '' ? cutName : calls[calls.length - 1].name;
     throw new GatewayError(
       'failed',
-      'the answer hit the length limit inside a tool call; the call was not run',
+      `the answer hit the length limit inside a call to ${name}; the call was not run`,
       {
         reason: 'length',
         partialText,

@@ -67,6 +67,35 @@ export function readFirstJsonValue(text: string): { value: unknown; rest: string
   return undefined;
 }
 
+/**
+ * True when `raw` is arguments text that opens an object and stops before closing it (a string
+ * left open, or brackets never closed), as a model's output does when it reaches its length limit
+ * in the middle of a call. Text that closes its object, however wrong it is otherwise, is not.
+ */
+export function cutOffArguments(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  const text = raw.trim();
+  if (!text.startsWith('{')) return false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) return false;
+    }
+  }
+  return depth > 0;
+}
+
 /** What parseLeniently returns for text that is not JSON even read leniently. */
 const NOT_JSON = Symbol('not JSON');
 
