@@ -31,6 +31,7 @@ import { ExportService } from './export-service.js';
 import type { Selection } from './import-apply.js';
 import { ImportJobs } from './import-job.js';
 import { SnapshotTimer } from './snapshot-timer.js';
+import { summaryCards } from './summary-cards.js';
 
 const CardParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 const SnapshotParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -185,15 +186,7 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
       );
     if (to < from)
       throw badRequest('"to" is before "from"', [{ path: 'query.to', message: 'is before from' }]);
-    // a card named twice (`cards=w2,w2`, `w2, w2`) is summarised once, where it is first named
-    const ids = req.query.cards
-      ?.split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
-    const wanted = ids ? [...new Set(ids)] : null;
-    const cards = wanted
-      ? wanted.map((id) => findCard(inst.cards, id))
-      : inst.cards.registry.all().filter((c) => c.manifest.meta.enabled !== false);
+    const cards = summaryCards(inst.cards.registry, req.query.cards);
     // the days are the person's, in the zone of the device asking (X-Klebb-Time-Zone), else the
     // one reported last: a reading sent as an instant counts on its day there, and "today" of a
     // schedule's adherence is that device's today

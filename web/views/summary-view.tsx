@@ -29,8 +29,21 @@ function params() {
   const to = q.get('to') ?? today();
   const from = q.get('from') ?? addDays(to, -29);
   const cards = q.get('cards');
-  return { from, to, cards: cards ? cards.split(',').filter(Boolean) : null };
+  // `cards=` with nothing in it is a list with nothing ticked, not "every card"
+  return {
+    from,
+    to,
+    cards:
+      cards === null
+        ? null
+        : cards
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+  };
 }
+
+type Summary = { from: string; to: string; generatedAt: string; cards: CardSummary[] };
 
 /**
  * One value of the readings table: a number as the stats above it are written (the reader's
@@ -45,22 +58,36 @@ export function SummaryView() {
   const [p, setP] = useState(params);
   const [draft, setDraft] = useState(p);
   const all = useResource((signal) => api<{ cards: SettingsCard[] }>('/api/settings/cards', { signal }), []);
+  const noneTicked = p.cards !== null && p.cards.length === 0;
   const res = useResource(
     (signal) =>
-      api<{ from: string; to: string; generatedAt: string; cards: CardSummary[] }>(
-        `/api/summary?from=${p.from}&to=${p.to}${p.cards ? `&cards=${encodeURIComponent(p.cards.join(','))}` : ''}`,
-        // "today" of the adherence is this device's, as the range's default end is
-        { signal, headers: zoneHeader() },
-      ),
+      noneTicked
+        ? Promise.resolve<Summary>({ from: p.from, to: p.to, generatedAt: '', cards: [] })
+        : api<Summary>(
+            `/api/summary?from=${p.from}&to=${p.to}${p.cards ? `&cards=${encodeURIComponent(p.cards.join(','))}` : ''}`,
+            // "today" of the adherence is this device's, as the range's default end is
+            { signal, headers: zoneHeader() },
+          ),
     [p.from, p.to, p.cards?.join(',')],
   );
+  // a card named in the address that is no longer a card (deleted or renamed since the link was
+  // saved) is not ticked, so Show leaves it out instead of asking for it again
+  const known = all.data ? new Set(all.data.cards.map((c) => c.id)) : null;
+  const chosen = new Set(
+    (draft.cards ?? (all.data?.cards ?? []).filter((c) => c.enabled).map((c) => c.id)).filter(
+      (id) => !known || known.has(id),
+    ),
+  );
+  const nothingChosen = draft.cards !== null && chosen.size === 0;
   const show = (e: Event) => {
     e.preventDefault();
-    const q = `from=${draft.from}&to=${draft.to}${draft.cards ? `&cards=${draft.cards.join(',')}` : ''}`;
+    if (nothingChosen) return;
+    const next = { ...draft, cards: draft.cards === null ? null : [...chosen] };
+    const q = `from=${next.from}&to=${next.to}${next.cards ? `&cards=${encodeURIComponent(next.cards.join(','))}` : ''}`;
     navigate(`/summary?${q}`, { replace: true });
-    setP(draft);
+    setDraft(next);
+    setP(next);
   };
-  const chosen = new Set(draft.cards ?? (all.data?.cards ?? []).filter((c) => c.enabled).map((c) => c.id));
   const toggle = (id: string, on: boolean) => {
     const next = new Set(chosen);
     if (on) next.add(id);
@@ -99,9 +126,14 @@ export function SummaryView() {
             </label>
           ))}
         </fieldset>
-        <button type="submit" class="button button-primary">
+        <button type="submit" class="button button-primary" disabled={nothingChosen}>
           Show
         </button>
+        {nothingChosen && (
+          <p class="summary-none" role="status">
+            Tick at least one card to show.
+          </p>
+        )}
         <button type="button" class="button" onClick={() => window.print()}>
           Print
         </button>
@@ -110,6 +142,11 @@ export function SummaryView() {
         Health summary, {p.from} to {p.to}
       </h1>
       {res.error && <ErrorNote error={res.error} />}
+      {noneTicked && (
+        <p class="state" role="status">
+          No card is ticked: tick the cards to show, then Show.
+        </p>
+      )}
       {!res.data && !res.error && <Loading />}
       {res.data?.cards.map((c) => (
         <article class="summary-card" key={c.id} data-summary-card={c.id}>
