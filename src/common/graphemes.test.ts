@@ -112,3 +112,38 @@ describe('graphemeAt', () => {
     expect(graphemeAt(s, i)).toBe(want);
   });
 });
+
+describe('long texts are segmented a window at a time, with the clusters of the whole text', () => {
+  const whole = (s: string) =>
+    [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].map((p) => p.segment);
+  const kinds = ['a', '😀', '𠀋', '👨‍👩‍👧', '🇳🇿', '👍🏽', 'é', '\r\n', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', 'क्षि', '각', ' '];
+
+  it('gives the same clusters across every window boundary, for every kind of character', () => {
+    // a few thousand units, each kind at every offset against the windows
+    let s = '';
+    for (let i = 0; i < 1200; i++) s += kinds[(i * 7 + (i >> 3)) % kinds.length];
+    expect(s.length).toBeGreaterThan(2000);
+    expect(splitGraphemes(s)).toEqual(whole(s));
+    expect(graphemeLength(s)).toBe(whole(s).length);
+    for (const k of kinds) {
+      const run = k.repeat(400);
+      expect(graphemeLength(run)).toBe(400);
+    }
+  });
+
+  it('a run of flags stays paired whatever the windows', () => {
+    const s = `🇳${'🇳🇿'.repeat(300)}`;
+    expect(splitGraphemes(s)).toEqual(whole(s));
+  });
+
+  it('a cluster longer than a window is one cluster', () => {
+    const s = `x${'e'}${'\u0301'.repeat(700)}y`;
+    expect(splitGraphemes(s)).toEqual(whole(s));
+  });
+
+  it('counts 100 000 emoji as 100 000 (Intl.Segmenter over the whole text takes minutes)', () => {
+    expect(graphemeLength('😀'.repeat(100_000))).toBe(100_000);
+    expect(overLimit('😀'.repeat(100_000), 100_000)).toBeNull();
+    expect(overLimit('😀'.repeat(100_001), 100_000)).toBe(100_001);
+  });
+});

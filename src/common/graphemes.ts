@@ -38,13 +38,41 @@ export function splitGraphemesFallback(s: string): string[] {
   return s.match(CLUSTER_RE) ?? [];
 }
 
+/** UTF-16 units segmented at once (see clusters). */
+const SEGMENT_WINDOW = 256;
+/** Units kept after the last cluster taken from a window (twice MAX_UNITS_PER_CHARACTER), so what follows it was seen. */
+const SEGMENT_LOOKAHEAD = 32;
+
+/**
+ * The clusters of `s`, in order. V8's Intl.Segmenter spends time on each cluster in proportion
+ * to the length of the whole text (Node 20: 100 000 emoji took minutes), so a long text is
+ * segmented a window at a time: the clusters that end well inside a window are taken, and the next
+ * window starts where the first one not taken starts. A cluster starts afresh at a boundary (the
+ * rules look back only within a cluster), so the clusters are the ones the whole text gives.
+ */
 function* clusters(s: string): Generator<string> {
   const seg = getSegmenter();
-  if (seg) {
-    for (const part of seg.segment(s)) yield part.segment;
-  } else {
+  if (!seg) {
     yield* splitGraphemesFallback(s);
+    return;
   }
+  let from = 0;
+  while (s.length - from > SEGMENT_WINDOW) {
+    let next = from;
+    for (const part of seg.segment(s.slice(from, from + SEGMENT_WINDOW))) {
+      if (part.index + part.segment.length > SEGMENT_WINDOW - SEGMENT_LOOKAHEAD) break;
+      yield part.segment;
+      next = from + part.index + part.segment.length;
+    }
+    if (next === from) {
+      // one cluster longer than a window (a letter under many marks): the first of the rest
+      const first = seg.segment(s.slice(from)).containing(0)?.segment ?? s.slice(from);
+      yield first;
+      next = from + first.length;
+    }
+    from = next;
+  }
+  for (const part of seg.segment(from === 0 ? s : s.slice(from))) yield part.segment;
 }
 
 /** The user-perceived characters of `s`, in order ('' gives []). */
