@@ -2,6 +2,7 @@
  * The body of `POST /api/chat` (`{messages, voiceMode?, viewedCardId?,
  * stream?, conversationId?}`), checked field by field: a bad body is a 400 naming the field.
  */
+import { overLimit } from '../common/graphemes.js';
 import { badRequest } from '../errors.js';
 import { MAX_CHAT_MESSAGE_CHARS } from '../limits.js';
 import type { ChatMessage } from './gateway/types.js';
@@ -18,7 +19,8 @@ export interface ChatRequest {
 /**
  * Checks a request body.
  * @throws 400 when `messages` is missing, empty, or holds anything but `{role: "user" |
- *   "assistant", content: string}` (the last one must be from the user), or a flag has the wrong type.
+ *   "assistant", content: string}` (the last one must be from the user), or a flag has the wrong type;
+ *   a content over MAX_CHAT_MESSAGE_CHARS user-perceived characters (overLimit) is 400 too.
  */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -44,9 +46,14 @@ export function parseChatRequest(body: unknown): ChatRequest {
         { path: `messages[${i}].content`, message: 'must be a string' },
       ]);
     }
-    if (msg.content.length > MAX_CHAT_MESSAGE_CHARS) {
-      throw badRequest(`messages[${i}].content is longer than ${MAX_CHAT_MESSAGE_CHARS} characters`, [
-        { path: `messages[${i}].content`, message: 'too long' },
+    // characters as a person counts them: a message of emoji or of Chinese, Japanese or Korean
+    // text written with characters outside the BMP takes two UTF-16 units a character (a family
+    // emoji eleven), and was refused at half the length the limit says
+    const over = overLimit(msg.content, MAX_CHAT_MESSAGE_CHARS);
+    if (over !== null) {
+      const long = over === 'too long' ? 'is too long' : `is ${over} characters long`;
+      throw badRequest(`messages[${i}].content ${long}; at most ${MAX_CHAT_MESSAGE_CHARS} characters`, [
+        { path: `messages[${i}].content`, message: `must be at most ${MAX_CHAT_MESSAGE_CHARS} characters` },
       ]);
     }
     return msg.role === 'user'

@@ -269,9 +269,16 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     const { page } = watched;
     await openPanel(page);
     const box = page.locator('#chat-input');
-    expect(await box.getAttribute('maxlength')).toBe('100000');
+    // no maxlength: Chromium's counts UTF-16 units, which cut a message of emoji at half the limit
+    expect(await box.getAttribute('maxlength')).toBeNull();
     await box.fill('a'.repeat(95_000));
     await page.locator(`${PANEL} [data-chat-count]`, { hasText: '5,000 characters left' }).waitFor();
+    // characters as a person counts them: 95 000 emoji (190 000 UTF-16 units) are 5 000 short
+    await box.fill('😀'.repeat(95_000));
+    await page.locator(`${PANEL} [data-chat-count]`, { hasText: '5,000 characters left' }).waitFor();
+    expect(await box.inputValue()).toBe('😀'.repeat(95_000));
+    await box.fill('👨‍👩‍👧'.repeat(100_001));
+    await page.locator(`${PANEL} [data-chat-count]`, { hasText: '1 character over the limit' }).waitFor();
     // a text put there past the limit (a script, an old browser) goes to the server, which refuses it
     const long = `${'b'.repeat(100_000)} and one more`;
     await box.evaluate((el: HTMLTextAreaElement, v: string) => {

@@ -6,6 +6,7 @@
  * letter, photo; read in the background, listed on Reports) and starts a message about it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { graphemeLength, MAX_UNITS_PER_CHARACTER } from '../../src/common/graphemes.js';
 import { ApiError } from '../lib/api.js';
 import { REPORT_ACCEPT, uploadReport } from '../lib/reports-api.js';
 import { MicIcon, PaperclipIcon, SendIcon, StopIcon } from './chat-icons.js';
@@ -25,6 +26,28 @@ const STOP_GRACE_MS = 600;
 /** The counter of characters left shows from this many characters on. */
 const COUNTER_FROM = MAX_MESSAGE_CHARS * 0.9;
 
+/**
+ * How many characters `text` has as the server counts them (overLimit: an emoji, a CJK
+ * character outside the BMP, a ZWJ family is one), or null while it is clearly short of the
+ * counter (UTF-16 units are never fewer than characters, so a short text is not segmented on every
+ * key), or 'too long' for a paste far over the limit. The box has no maxlength: Chromium's counts
+ * UTF-16 units, which cut a message of emoji at half the limit, and could cut one mid-emoji.
+ */
+function charCount(text: string): number | 'too long' | null {
+  if (text.length < COUNTER_FROM) return null;
+  if (text.length > MAX_MESSAGE_CHARS * MAX_UNITS_PER_CHARACTER) return 'too long';
+  return graphemeLength(text);
+}
+
+/** The counter's words for `count` characters (a count, or 'too long'). */
+function countNote(count: number | 'too long'): string {
+  const max = MAX_MESSAGE_CHARS.toLocaleString();
+  if (count === 'too long') return `Far over the limit of ${max} characters`;
+  const over = count - MAX_MESSAGE_CHARS;
+  if (over > 0) return `${over.toLocaleString()} character${over === 1 ? '' : 's'} over the limit of ${max}`;
+  return `${(MAX_MESSAGE_CHARS - count).toLocaleString()} characters left`;
+}
+
 export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
   const text = draft.value;
   const setText = (v: string) => {
@@ -37,6 +60,9 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const active = turnActive.value;
+  const count = charCount(text);
+  const over = count === 'too long' || (count !== null && count > MAX_MESSAGE_CHARS);
+  const showCount = count === 'too long' || (count !== null && count >= COUNTER_FROM);
   const [stopReady, setStopReady] = useState(false);
 
   useEffect(() => {
@@ -127,16 +153,14 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           {attachNote}
         </p>
       )}
-      {text.length >= COUNTER_FROM && (
+      {showCount && (
         <p
           id="chat-input-count"
-          class={`chat-input-count${text.length > MAX_MESSAGE_CHARS ? ' chat-input-over' : ''}`}
+          class={`chat-input-count${over ? ' chat-input-over' : ''}`}
           aria-live="polite"
           data-chat-count=""
         >
-          {text.length > MAX_MESSAGE_CHARS
-            ? `${(text.length - MAX_MESSAGE_CHARS).toLocaleString()} characters over the limit of ${MAX_MESSAGE_CHARS.toLocaleString()}`
-            : `${(MAX_MESSAGE_CHARS - text.length).toLocaleString()} characters left`}
+          {countNote(count ?? 0)}
         </p>
       )}
       <div class="chat-compose-row">
@@ -181,8 +205,8 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           value={text}
           disabled={disabled}
           enterkeyhint="send"
-          maxLength={MAX_MESSAGE_CHARS}
-          aria-describedby={text.length >= COUNTER_FROM ? 'chat-input-count' : undefined}
+          aria-invalid={over || undefined}
+          aria-describedby={showCount ? 'chat-input-count' : undefined}
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

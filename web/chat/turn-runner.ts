@@ -12,6 +12,7 @@
  * - `stopTurn` asks the server to stop (`DELETE`); the stream then ends with `stopped`.
  */
 import { batch, effect, signal } from '@preact/signals';
+import { overLimit } from '../../src/common/graphemes.js';
 import { ApiError, api } from '../lib/api.js';
 import { cardsVersion } from '../lib/live.js';
 import {
@@ -376,8 +377,13 @@ async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Resp
 
 /** The plain sentence shown when the server refuses a message (400). */
 function refusedCopy(text: string): string {
-  if (text.length > MAX_MESSAGE_CHARS) {
-    return `That message is too long to send: it has ${text.length.toLocaleString()} characters and the limit is ${MAX_MESSAGE_CHARS.toLocaleString()}. It is back in the box below; shorten it and send again.`;
+  const over = overLimit(text, MAX_MESSAGE_CHARS);
+  if (over !== null) {
+    const has =
+      over === 'too long'
+        ? 'it is far over the limit of'
+        : `it has ${over.toLocaleString()} characters and the limit is`;
+    return `That message is too long to send: ${has} ${MAX_MESSAGE_CHARS.toLocaleString()}. It is back in the box below; shorten it and send again.`;
   }
   return 'That message could not be sent. It is back in the box below; change it and try again.';
 }
