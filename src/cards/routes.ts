@@ -36,7 +36,7 @@ import {
   updateRow,
 } from './card-data.js';
 import { reorderCards, setCardEnabled, settingsCards, viewCards } from './card-order.js';
-import { dataEtag } from './etag.js';
+import { assertIfMatch, dataEtag } from './etag.js';
 import { personDayOf } from './request-person-day.js';
 import { viewJsonWithData } from './view-data.js';
 
@@ -118,6 +118,9 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     async (req, reply) => {
       const { path, order, limit, offset } = req.query;
       const { result, etag } = readRows(ctx, req.params.id, path, { order, limit, offset });
+      // a page after the first sent with the first's ETag: rows added or removed in between would
+      // shift the offset, repeating or skipping rows, so a changed card is 412 (read from the start)
+      assertIfMatch(ifMatch(req), etag);
       reply.header('ETag', etag);
       return result;
     },
