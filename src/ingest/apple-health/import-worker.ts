@@ -35,6 +35,8 @@ export interface ImportJob {
   countsFile: string;
   /** The cards subscribed when the import started: `[cardId, catalogue metric key]`. */
   subscriptions: [string, string][];
+  /** The person's IANA zone (undefined: the server's): it dates what an export writes on another clock. */
+  timeZone?: string;
 }
 
 /** An error as it crosses from the worker: enough to throw the same KlebbError or storage fault again. */
@@ -78,7 +80,7 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
       steps: MIGRATION_STEPS,
       cacheKiB: SERVER_SQLITE_CACHE_KIB,
     });
-    const samples = new HaeSampleStore(db);
+    const samples = new HaeSampleStore(db, () => job.timeZone);
     // the parent hears of the push row, to settle the push should this thread fail or die
     const onOpened = (pushId: number, afterId: number) => post({ kind: 'opened', pushId, afterId });
     const push = new PushRun({ samples, onOpened }, APPLE_HEALTH_ORIGIN, job.bytes);

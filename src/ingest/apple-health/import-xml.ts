@@ -274,6 +274,7 @@ async function importWithWorker(
       // in the uploads folder, its left-overs removed at every start; removed here too should the worker die
       countsFile,
       subscriptions: subs,
+      timeZone: svc.samples.timeZone(),
     },
     progress,
     onOpened,

@@ -21,6 +21,7 @@ import { extractSamples } from '../hae/format/samples.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { RowsAhead } from '../hae/rows-ahead.js';
 import type { PushRun } from '../hae/service.js';
+import { ExportClock } from './export-clock.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import {
   BloodPressurePairs,
@@ -212,9 +213,15 @@ export async function readAppleHealthExport(
 
   /** A top-level `<Record>` with children, read when it closes (its metadata read by then). */
   let record: { attrs: Record<string, string>; zone: string | undefined } | undefined;
-  /** One top-level record, read in the zone its metadata names (records.ts inRecordZone). */
-  const readRecord = (a: Record<string, string>, zone: string | undefined) => {
+  /** The home zone's clock, for records that name no zone (export-clock.ts); set at <ExportDate>. */
+  let clock: ExportClock | undefined;
+  /**
+   * One top-level record, read in the zone its metadata names (records.ts inRecordZone), else on
+   * the home zone's clock where the export's offset is not that zone's.
+   */
+  const readRecord = (a: Record<string, string>, named: string | undefined) => {
     records++;
+    const zone = named ?? clock?.zoneFor(a.startDate, a.endDate);
     const type = a.type ?? '';
     const metric = metricOfType(type);
     if (metric === 'blood_pressure') {
@@ -229,6 +236,13 @@ export async function readAppleHealthExport(
         skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
       else if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
     } else addPoint(m);
+  };
+
+  /** A workout's metadata, with the home zone as its HKTimeZone when it names none and needs it. */
+  const workoutMeta = (meta: Record<string, string>, a: Record<string, string>) => {
+    if (meta.HKTimeZone !== undefined) return meta;
+    const zone = clock?.zoneFor(a.startDate, a.endDate);
+    return zone === undefined ? meta : { ...meta, HKTimeZone: zone };
   };
 
   parser.on('error', (err) => {
@@ -247,7 +261,10 @@ export async function readAppleHealthExport(
         sawHealthData = true;
         break;
       case 'ExportDate':
-        if (parent === 'HealthData' && typeof a.value === 'string') exportDate = a.value;
+        if (parent === 'HealthData' && typeof a.value === 'string') {
+          exportDate = a.value;
+          clock = ExportClock.of(exportDate, run.zone);
+        }
         break;
       case 'Record': {
         if (parent === 'Correlation' && metricOfType(a.type ?? '') === 'blood_pressure') {
@@ -265,7 +282,7 @@ export async function readAppleHealthExport(
         workoutCount++;
         workout = { attrs: a, stats: [], meta: {}, activityAscents: [] };
         if (tag.isSelfClosing) {
-          workouts.push(mapWorkout(a, []));
+          workouts.push(mapWorkout(a, [], workoutMeta({}, a)));
           workout = undefined;
         }
         break;
@@ -300,7 +317,8 @@ export async function readAppleHealthExport(
       record = undefined;
     }
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {
-      workouts.push(mapWorkout(workout.attrs, workout.stats, workout.meta, workout.activityAscents));
+      const meta = workoutMeta(workout.meta, workout.attrs);
+      workouts.push(mapWorkout(workout.attrs, workout.stats, meta, workout.activityAscents));
       workout = undefined;
     }
   });
@@ -351,7 +369,8 @@ export async function readAppleHealthExport(
     bareAmpersands = ampersands.count;
     for (const [key, a] of bpInCorrelation) {
       if (bpTopLevel.has(key)) continue;
-      const joined = pairs.add(a);
+      const zone = clock?.zoneFor(a.startDate, a.endDate);
+      const joined = pairs.add(zone === undefined ? a : inRecordZone(a, zone));
       if (joined) addPoint(joined);
     }
     for (const p of pairs.flush()) addPoint(p);
