@@ -10,7 +10,8 @@
  *   value: stage, source}` (sleep.ts; the night belongs to the day it ends).
  * - `HKCategoryTypeIdentifierMindfulSession` → minutes between start and end;
  *   `HKCategoryTypeIdentifierAppleStandHour` "Stood" → one stand hour;
- *   `HKCategoryTypeIdentifierSexualActivity` → one, the day logged;
+ *   `HKCategoryTypeIdentifierSexualActivity` → one, the day logged; spotting, cervical mucus and
+ *   ovulation, pregnancy and progesterone tests → their metrics (hae/format/cycle-tracking.ts);
  *   `HKCategoryTypeIdentifierHandwashingEvent` / `…ToothbrushingEvent` → seconds between start and end;
  *   a notification (high, low or irregular heart rate, walking steadiness, low cardio fitness,
  *   sleep apnea, loud noise) → one, counted per day.
@@ -33,6 +34,7 @@
 
 import { lookupTable } from '../../common/lookup-table.js';
 import { CATALOGUE, resolveMetric } from '../hae/format/catalogue.js';
+import { cyclePoint } from '../hae/format/cycle-tracking.js';
 import {
   CATEGORY_PREFIX,
   HEALTHKIT_TYPES,
@@ -337,6 +339,15 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       return symptomPoint(a);
     case 'menstrual_flow':
       return flowPoint(a);
+    case 'intermenstrual_bleeding':
+    case 'cervical_mucus_quality':
+    case 'ovulation_test':
+    case 'pregnancy_test':
+    case 'progesterone_test': {
+      const read = cyclePoint(metric, a.value, own(a.startDate));
+      if ('leftOut' in read) return unknownValue(metric.replace(/_/g, ' '), a.value);
+      return { metric, units: read.units, point: withSource(read.point, a) };
+    }
     default:
       if (NOTIFICATION_METRICS.has(metric))
         return { metric, units: 'count', point: withSource({ date: own(a.startDate), qty: 1 }, a) };

@@ -30,6 +30,7 @@ export type PointShape =
   | 'counts' // sexual_activity {Unspecified, Protection Used, Protection Not Used}
   | 'symptom' // one symptom logged {start, name, severity} (symptoms.ts)
   | 'doses' // one medication dose {start, displayText, status} (medications.ts)
+  | 'outcome' // one test taken {start, outcome}: the field its outcome names counts 1 (cycle-tracking.ts)
   | 'mood' // one state of mind {start, kind, valence} (iOS 18, HKStateOfMind)
   | 'sleep' // the sleep analysis shapes
   | 'workouts'; // the `workouts` array
@@ -144,6 +145,18 @@ function m(
   extra: Partial<EntrySpec> = {},
 ): CatalogueEntry {
   return entry({ key, category, kind, dimension, field, decimals, ...extra });
+}
+
+/** The tests of a kind taken on a day, counted by outcome: each outcome an optional field. */
+function testOutcomes(key: string, outcomes: string[]): CatalogueEntry {
+  return entry({
+    key,
+    category: 'body',
+    kind: 'sum',
+    dimension: 'count',
+    shape: 'outcome',
+    fields: outcomes.map((name) => ({ name, decimals: 0, optional: true })),
+  });
 }
 
 /** Sum-per-date nutrient in grams, milligrams or micrograms (docs/HEALTH-AUTO-EXPORT.md, last rows). */
@@ -300,6 +313,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('toothbrushing', 'lifestyle', 'sum', 's', 'seconds', 0, { textFields: ['value'] }),
   // a day with menstrual bleeding logged (records.ts; a record of no flow is not one)
   m('menstrual_flow', 'body', 'any', 'count', 'logged', 0),
+  // cycle tracking (cycle-tracking.ts): spotting between periods a day logged; the mucus seen, 1
+  // (dry) to 5 (egg white), the day's most fertile; the tests taken, counted by their outcome
+  m('intermenstrual_bleeding', 'body', 'any', 'count', 'logged', 0),
+  m('cervical_mucus_quality', 'body', 'max', 'scalar', 'quality', 0),
+  testOutcomes('ovulation_test', ['positive', 'estrogenSurge', 'negative', 'indeterminate']),
+  testOutcomes('pregnancy_test', ['positive', 'negative', 'indeterminate']),
+  testOutcomes('progesterone_test', ['positive', 'negative', 'indeterminate']),
   entry({ key: 'sexual_activity', category: 'lifestyle', kind: 'any', dimension: 'count', shape: 'counts', fields: [{ name: 'logged', decimals: 0 }] }),
   m('alcohol_consumption', 'lifestyle', 'sum', 'count', 'drinks', 1, { aliases: ['number_of_alcoholic_beverages'], ...LOGGED }),
   m('blood_alcohol_content', 'lifestyle', 'max', 'pct', 'pct', 3),

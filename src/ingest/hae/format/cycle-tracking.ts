@@ -1,10 +1,25 @@
 /**
- * The `cycleTracking` section of a Health Auto Export push: the cycle-tracking records logged in
- * the Health app, one entry each (`{start, end, name: "Menstrual Flow", value: "Medium"}`, also
- * with `date`). A menstrual flow is one day logged on `menstrual_flow`, the metric the Apple
- * Health import fills with the same records; a flow of `None` (a day of the period without
- * bleeding) is not one. Records of other kinds (ovulation tests, cervical mucus...) have no metric:
- * each is left out with a warning naming it, never dropped unsaid.
+ * Cycle tracking as the Health app logs it, one record each: a menstrual flow, spotting between
+ * periods, the cervical mucus seen, an ovulation, pregnancy or progesterone test and its result,
+ * sexual activity. Two places send them: the `cycleTracking` section of a Health Auto Export push
+ * (`{start, end, name: "Menstrual Flow", value: "Medium"}`, also with `date`), and an Apple Health
+ * export's records (`HKCategoryTypeIdentifierOvulationTestResult` with the value
+ * `HKCategoryValueOvulationTestResultLuteinizingHormoneSurge`, records.ts). Both are read here,
+ * each kind into its metric:
+ *
+ * - a menstrual flow is a day logged on `menstrual_flow`; a flow of `None` (a day of the period
+ *   without bleeding) is not one;
+ * - spotting (`Intermenstrual Bleeding`) a day logged on `intermenstrual_bleeding`;
+ * - cervical mucus a `quality` on `cervical_mucus_quality`, in HealthKit's order: 1 dry, 2 sticky,
+ *   3 creamy, 4 watery, 5 egg white (the day's highest, the most fertile);
+ * - a test one `positive`, `negative` or `indeterminate` (an ovulation test also
+ *   `estrogenSurge`, the Health app's "High") on `ovulation_test`, `pregnancy_test` or
+ *   `progesterone_test`; an ovulation test's luteinizing hormone surge is its positive;
+ * - sexual activity the day logged on `sexual_activity`, protection unspecified unless said.
+ *
+ * Names and values are read by their letters, in any case and spacing, as words (`Egg White`,
+ * `LH Surge`) or as HealthKit's constants. A value Klebb does not know is left out with a warning
+ * naming it, never guessed; a record of another kind too.
  */
 
 import type { MetricBlock } from './payload.js';
@@ -24,12 +39,59 @@ function letters(text: string): string {
   return text.toLowerCase().replace(/[^a-z]/g, '');
 }
 
-/** True for a record of menstrual flow (iOS 18 names it vaginal bleeding). */
-function isFlow(name: unknown): boolean {
-  if (typeof name !== 'string') return false;
+/** The metric each kind of record fills, by how its name ends (letters only). */
+const KINDS: [string, string][] = [
+  ['intermenstrualbleeding', 'intermenstrual_bleeding'],
+  ['spotting', 'intermenstrual_bleeding'],
+  ['menstrualflow', 'menstrual_flow'],
+  ['vaginalbleeding', 'menstrual_flow'],
+  ['cervicalmucusquality', 'cervical_mucus_quality'],
+  ['cervicalmucus', 'cervical_mucus_quality'],
+  ['ovulationtestresult', 'ovulation_test'],
+  ['ovulationtest', 'ovulation_test'],
+  ['pregnancytestresult', 'pregnancy_test'],
+  ['pregnancytest', 'pregnancy_test'],
+  ['progesteronetestresult', 'progesterone_test'],
+  ['progesteronetest', 'progesterone_test'],
+  ['sexualactivity', 'sexual_activity'],
+];
+
+/** The metric a cycle-tracking record named `name` fills (a word or a HealthKit identifier), or undefined. */
+export function cycleMetric(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
   const l = letters(name);
-  return l.endsWith('menstrualflow') || l.endsWith('vaginalbleeding');
+  for (const [end, metric] of KINDS) if (l.endsWith(end)) return metric;
+  return undefined;
 }
+
+/** A value's letters without HealthKit's prefix (`HKCategoryValueCervicalMucusQualityEggWhite` → `eggwhite`). */
+function level(value: string, prefix: RegExp): string {
+  return letters(value)
+    .replace(/^hkcategoryvalue/, '')
+    .replace(prefix, '');
+}
+
+/** Cervical mucus in HealthKit's order. */
+const MUCUS = new Map([
+  ['dry', 1],
+  ['sticky', 2],
+  ['creamy', 3],
+  ['watery', 4],
+  ['eggwhite', 5],
+]);
+
+/** A test's result → the field it counts in. */
+const OUTCOMES = new Map([
+  ['positive', 'positive'],
+  ['luteinizinghormonesurge', 'positive'],
+  ['lhsurge', 'positive'],
+  ['peak', 'positive'],
+  ['estrogensurge', 'estrogenSurge'],
+  ['high', 'estrogenSurge'],
+  ['negative', 'negative'],
+  ['low', 'negative'],
+  ['indeterminate', 'indeterminate'],
+]);
 
 /**
  * Whether a flow value says there was bleeding: true for a level (`Light`, `Medium`, `Heavy`,
@@ -39,44 +101,93 @@ function isFlow(name: unknown): boolean {
 export function flowLogged(value: unknown): boolean | undefined {
   if (value === undefined || value === null || value === '') return true;
   if (typeof value !== 'string') return undefined;
-  const level = letters(value).replace(/^hkcategoryvalue(menstrualflow|vaginalbleeding)?/, '');
-  if (level === 'none' || level === 'noflow') return false;
-  if (['unspecified', 'light', 'medium', 'heavy'].includes(level)) return true;
+  const l = level(value, /^(menstrualflow|vaginalbleeding)/);
+  if (l === 'none' || l === 'noflow') return false;
+  if (['unspecified', 'light', 'medium', 'heavy'].includes(l)) return true;
   return undefined;
 }
 
+/** One record read: the point for its metric's block (counted in `units`), or why it is left out. */
+export type CyclePoint =
+  | { metric: string; units: string; point: Record<string, unknown> }
+  | { metric: string; leftOut: string; example: unknown };
+
 /**
- * The section's entries (the points of the block CYCLE_TRACKING_BLOCK) as a `menstrual_flow`
- * count block, one point `{start, qty: 1, partOfDay}` per day of flow logged, and the entries left
- * out (no flow, a flow level Klebb does not know, a record of another kind).
+ * The point of one cycle-tracking record of `metric` (cycleMetric) with `value`, at `start`: one
+ * event, never a day's total (`partOfDay`). Each kind's values as the module comment says.
+ */
+export function cyclePoint(metric: string, value: unknown, start: unknown): CyclePoint {
+  const point: Record<string, unknown> = { date: start, partOfDay: true };
+  const text = typeof value === 'string' ? value : '';
+  switch (metric) {
+    case 'menstrual_flow': {
+      const logged = flowLogged(value);
+      if (logged === undefined)
+        return { metric, leftOut: 'unknown menstrual flow, left out', example: value };
+      if (!logged) return { metric, leftOut: 'no menstrual flow, not counted', example: value };
+      point.qty = 1;
+      return { metric, units: 'count', point };
+    }
+    case 'intermenstrual_bleeding':
+      point.qty = 1;
+      return { metric, units: 'count', point };
+    case 'cervical_mucus_quality': {
+      const quality = MUCUS.get(level(text, /^cervicalmucusquality/));
+      if (quality === undefined)
+        return { metric, leftOut: 'unknown cervical mucus, left out', example: value };
+      point.qty = quality;
+      return { metric, units: 'count', point };
+    }
+    case 'sexual_activity': {
+      const l = level(text, /^sexualactivity/);
+      const field =
+        l === 'protectionused'
+          ? 'Protection Used'
+          : l === 'protectionnotused'
+            ? 'Protection Not Used'
+            : 'Unspecified';
+      point[field] = 1;
+      return { metric, units: 'count', point };
+    }
+    default: {
+      const outcome = OUTCOMES.get(level(text, /^(ovulation|pregnancy|progesterone)testresult/));
+      if (outcome === undefined || (outcome === 'estrogenSurge' && metric !== 'ovulation_test'))
+        return { metric, leftOut: 'unknown test result, left out', example: value ?? null };
+      point.outcome = outcome;
+      return { metric, units: 'count', point };
+    }
+  }
+}
+
+/**
+ * The section's entries (the points of the block CYCLE_TRACKING_BLOCK) as one block per metric
+ * filled, and the entries left out (a value Klebb does not know, no flow, a record of another
+ * kind), each to be named in the push's warnings.
  */
 export function cycleBlocks(block: MetricBlock): { blocks: MetricBlock[]; leftOut: CycleLeftOut[] } {
-  const flow: MetricBlock = { name: 'menstrual_flow', units: 'count', data: [] };
+  const byMetric = new Map<string, MetricBlock>();
   const leftOut: CycleLeftOut[] = [];
   for (const entry of block.data) {
     const name = entry.name ?? entry.type;
-    if (!isFlow(name)) {
+    const metric = cycleMetric(name);
+    if (metric === undefined) {
       leftOut.push({ metric: 'cycleTracking', reason: 'kind of record not read, left out', example: name });
       continue;
     }
-    const value = entry.value ?? entry.flow;
-    const logged = flowLogged(value);
-    if (logged === undefined) {
-      leftOut.push({ metric: 'menstrual_flow', reason: 'unknown menstrual flow, left out', example: value });
+    const value = entry.value ?? entry.flow ?? entry.result;
+    const read = cyclePoint(metric, value, entry.start ?? entry.date ?? entry.startDate);
+    if ('leftOut' in read) {
+      leftOut.push({ metric, reason: read.leftOut, example: read.example });
       continue;
     }
-    if (!logged) {
-      leftOut.push({ metric: 'menstrual_flow', reason: 'no menstrual flow, not counted', example: value });
-      continue;
-    }
-    const point: Record<string, unknown> = {
-      start: entry.start ?? entry.date ?? entry.startDate,
-      qty: 1,
-      partOfDay: true,
-    };
     // a source sent as an object (`{name, bundleIdentifier}`) is read as the points' are
-    if (entry.source !== undefined) point.source = entry.source;
-    flow.data.push(point);
+    if (entry.source !== undefined) read.point.source = entry.source;
+    let out = byMetric.get(metric);
+    if (!out) {
+      out = { name: metric, units: read.units, data: [] };
+      byMetric.set(metric, out);
+    }
+    out.data.push(read.point);
   }
-  return { blocks: flow.data.length ? [flow] : [], leftOut };
+  return { blocks: [...byMetric.values()], leftOut };
 }

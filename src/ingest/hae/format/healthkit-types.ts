@@ -138,7 +138,8 @@ for (const n of [
 /**
  * Category types (after the `HKCategoryTypeIdentifier` prefix) with a metric: sleep stages,
  * sessions and events whose length is the value (mindful minutes, handwashing and toothbrushing
- * seconds), the stand hours, sexual activity (a day with one is logged).
+ * seconds), the stand hours, sexual activity (a day with one is logged), cycle tracking
+ * (cycle-tracking.ts).
  */
 const CATEGORY: Record<string, string> = {
   SleepAnalysis: 'sleep_analysis',
@@ -148,6 +149,11 @@ const CATEGORY: Record<string, string> = {
   ToothbrushingEvent: 'toothbrushing',
   SexualActivity: 'sexual_activity',
   MenstrualFlow: 'menstrual_flow',
+  IntermenstrualBleeding: 'intermenstrual_bleeding',
+  CervicalMucusQuality: 'cervical_mucus_quality',
+  OvulationTestResult: 'ovulation_test',
+  PregnancyTestResult: 'pregnancy_test',
+  ProgesteroneTestResult: 'progesterone_test',
 };
 
 /**

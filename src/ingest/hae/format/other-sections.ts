@@ -34,7 +34,7 @@ const READ_AS_METRIC = new Map<string, string>([
   ['stateOfMind', 'state_of_mind'],
   // split by kind of notification (heart-rate-notifications.ts)
   ['heartRateNotifications', HEART_RATE_NOTIFICATIONS_BLOCK],
-  // menstrual flow read, other records named in the warnings (cycle-tracking.ts)
+  // each kind of record into its metric, others named in the warnings (cycle-tracking.ts)
   ['cycleTracking', CYCLE_TRACKING_BLOCK],
 ]);
 

@@ -446,6 +446,19 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
       values.partOfDay = true;
       break;
     }
+    case 'outcome': {
+      // the field of the outcome the point names (cycle-tracking.ts wrote it); any other is none
+      const outcome = point.outcome;
+      if (typeof outcome !== 'string' || !entry.fields.some((f) => f.name === outcome))
+        return {
+          ok: false,
+          reason: 'unknown result, left out',
+          example: point.value ?? outcome ?? null,
+        };
+      values[outcome] = 1;
+      values.partOfDay = true;
+      break;
+    }
     case 'counts':
       values.logged = true;
       bad =
