@@ -172,6 +172,7 @@ describe('shapes reported from real pushes', () => {
         ['meds', 'medications'],
         ['symptoms', 'symptoms'],
         ['low', 'low_heart_rate_notifications'],
+        ['ecg', 'ecg'],
       ],
     });
     const at = '2026-08-20 09:00:00 +0200';
@@ -240,16 +241,17 @@ describe('shapes reported from real pushes', () => {
     expect(r.status).toBe(200);
     expect(r.body.ok).toBe(true);
     // the symptom, the doses taken and skipped, the state of mind and the low heart-rate
-    // notification are read (symptoms.test.ts, medications.test.ts, state-of-mind.test.ts,
-    // heart-rate-notifications.test.ts)
-    expect(r.body.samples).toEqual({ received: 6, new: 6 });
+    // notification and the ECG recording are read (symptoms.test.ts, medications.test.ts,
+    // state-of-mind.test.ts, heart-rate-notifications.test.ts, ecg.test.ts)
+    expect(r.body.samples).toEqual({ received: 7, new: 7 });
     expect([...r.body.warnings].sort()).toEqual([
-      '1 ecg entr(ies) received, not ingested',
       'medications: dose neither taken nor skipped, left out (1 point, e.g. "No registrada")',
     ]);
     expect(await srv.rows('steps')).toEqual([{ date: '2026-08-20', count: 5000 }]);
     expect(await srv.rows('meds')).toEqual([{ date: '2026-08-20', taken: 1, skipped: 1 }]);
     expect(await srv.rows('symptoms')).toEqual([{ date: '2026-08-20', count: 1 }]);
     expect(await srv.rows('low')).toEqual([{ date: '2026-08-20', count: 1 }]);
+    // a recording classified in the phone's language
+    expect(await srv.rows('ecg')).toEqual([{ date: '2026-08-20', sinusRhythm: 1 }]);
   });
 });

@@ -296,6 +296,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('high_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('low_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('irregular_heart_rhythm_notifications', 'vitals', 'sum', 'count', 'count', 0),
+  // electrocardiograms recorded with the watch, counted by classification (ecg.ts)
+  entry({
+    key: 'ecg', category: 'vitals', kind: 'sum', dimension: 'count', shape: 'outcome',
+    fields: ['sinusRhythm', 'atrialFibrillation', 'inconclusive', 'unclassified'].map((name) => ({ name, decimals: 0, optional: true })),
+  }),
   // symptoms felt, one point each (symptoms.ts)
   m('symptoms', 'vitals', 'sum', 'count', 'count', 0, { shape: 'symptom', textFields: ['symptom', 'severity'], ...LOGGED }),
   // Mindfulness

@@ -35,7 +35,7 @@ const LABELS = lookupTable<string>({
   atrial_fibrillation_burden: 'AFib burden', peripheral_perfusion_index: 'Perfusion index',
   electrodermal_activity: 'Skin conductance', forced_expiratory_volume_1: 'Lung volume in one second (FEV1)',
   forced_vital_capacity: 'Lung capacity (FVC)', peak_expiratory_flow_rate: 'Peak flow',
-  number_of_times_fallen: 'Falls', symptoms: 'Symptoms', state_of_mind: 'State of mind', mindful_minutes: 'Mindful minutes', environmental_audio_exposure: 'Noise around you',
+  number_of_times_fallen: 'Falls', ecg: 'ECG recordings', symptoms: 'Symptoms', state_of_mind: 'State of mind', mindful_minutes: 'Mindful minutes', environmental_audio_exposure: 'Noise around you',
   headphone_audio_exposure: 'Headphone volume', time_in_daylight: 'Time in daylight', uv_exposure: 'UV exposure',
   handwashing: 'Handwashing', toothbrushing: 'Toothbrushing', sexual_activity: 'Sexual activity', menstrual_flow: 'Menstrual flow',
   intermenstrual_bleeding: 'Spotting', cervical_mucus_quality: 'Cervical mucus', ovulation_test: 'Ovulation tests',

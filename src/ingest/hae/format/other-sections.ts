@@ -8,6 +8,7 @@
  */
 
 import { CYCLE_TRACKING_BLOCK } from './cycle-tracking.js';
+import { ECG_BLOCK } from './ecg.js';
 import { HEART_RATE_NOTIFICATIONS_BLOCK } from './heart-rate-notifications.js';
 
 /** The sections the app documents beside metrics and workouts. */
@@ -36,6 +37,8 @@ const READ_AS_METRIC = new Map<string, string>([
   ['heartRateNotifications', HEART_RATE_NOTIFICATIONS_BLOCK],
   // each kind of record into its metric, others named in the warnings (cycle-tracking.ts)
   ['cycleTracking', CYCLE_TRACKING_BLOCK],
+  // one recording each, counted by its classification; its voltages are not kept (ecg.ts)
+  ['ecg', ECG_BLOCK],
 ]);
 
 /** The metric a section of the body fills (`symptoms`, `medications`), or undefined. */

@@ -11,6 +11,7 @@
 import { headGraphemes } from '../../../common/graphemes.js';
 import { type CatalogueEntry, resolveMetric } from './catalogue.js';
 import { CYCLE_TRACKING_BLOCK, cycleBlocks } from './cycle-tracking.js';
+import { ECG_BLOCK, ecgBlock } from './ecg.js';
 import { HEART_RATE_NOTIFICATIONS_BLOCK, notificationBlocks } from './heart-rate-notifications.js';
 import { MAX_METRIC_NAME_CHARS, MAX_SAMPLE_MAGNITUDE } from './limits.js';
 import { doseField, medicationOf } from './medications.js';
@@ -142,6 +143,10 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
     const { blocks, leftOut } = cycleBlocks(block);
     for (const l of leftOut) skips.add(l.metric, l.reason, l.example);
     for (const b of blocks) readBlock(b, st);
+    return;
+  }
+  if (name === ECG_BLOCK) {
+    readBlock(ecgBlock(block), st);
     return;
   }
   if (name.length > MAX_METRIC_NAME_CHARS) {
@@ -447,7 +452,7 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
       break;
     }
     case 'outcome': {
-      // the field of the outcome the point names (cycle-tracking.ts wrote it); any other is none
+      // the field of the outcome the point names (cycle-tracking.ts, ecg.ts wrote it); any other is none
       const outcome = point.outcome;
       if (typeof outcome !== 'string' || !entry.fields.some((f) => f.name === outcome))
         return {
