@@ -97,12 +97,46 @@ export function postRefusal(
     return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: this session is already initialized');
   const call = msg.method === 'tools/call' ? toolCallProblem((msg as { params?: unknown }).params) : null;
   if (call) return call;
+  return inSession ? versionRefusal(req, versions) : null;
+}
+
+/**
+ * Why the `MCP-Protocol-Version` header of a request in a session cannot be served, or null: a
+ * value the SDK does not speak (a misspelt or future version, an empty one) is 400 naming it,
+ * on every method (a GET opening the stream, a DELETE ending the session) as on a POST. No
+ * header at all is fine: the transport then assumes the oldest version that has the header.
+ */
+export function versionRefusal(req: FastifyRequest, versions: readonly string[]): McpRefusal | null {
   const version = req.headers['mcp-protocol-version'];
-  if (inSession && typeof version === 'string' && !versions.includes(version))
-    return refusal(
+  if (version === undefined) return null;
+  const given = Array.isArray(version) ? version.join(', ') : version;
+  if (typeof version === 'string' && versions.includes(version)) return null;
+  return {
+    ...refusal(
       400,
       RPC_SERVER_ERROR,
-      `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${versions.join(', ')})`,
+      `Bad Request: unsupported MCP-Protocol-Version "${given}" (supported: ${versions.join(', ')})`,
+    ),
+    details: [
+      { path: 'headers.mcp-protocol-version', message: 'is not a protocol version this server speaks' },
+    ],
+  };
+}
+
+/**
+ * What is wrong with a GET (opening the session's event stream) or DELETE (ending the session)
+ * in a session, or null: the protocol version header as for a POST, and for a GET an Accept
+ * header that allows `text/event-stream`, the only thing it can answer.
+ */
+export function streamRefusal(req: FastifyRequest, versions: readonly string[]): McpRefusal | null {
+  const version = versionRefusal(req, versions);
+  if (version) return version;
+  if (req.method === 'GET' && !acceptedAnswers(req.raw).eventStream)
+    return refusal(
+      406,
+      RPC_SERVER_ERROR,
+      'Not Acceptable: the Accept header must allow text/event-stream (a GET opens the event stream)',
+      'NOT_ACCEPTABLE',
     );
   return null;
 }

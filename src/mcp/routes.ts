@@ -14,7 +14,7 @@ import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import { acceptedAnswers, spellAcceptForTransport } from './accept.js';
 import type { McpCaller } from './mcp-server.js';
-import { postRefusal } from './request-checks.js';
+import { postRefusal, streamRefusal } from './request-checks.js';
 import { mcpErrorHandler, RPC_SERVER_ERROR, requestRpcId, rpcErrorBody } from './rpc-errors.js';
 
 /** The SDK's JSON-RPC code for a session it does not know. */
@@ -65,6 +65,17 @@ function rpcError(
 const isInitializeBody = (body: unknown) =>
   typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 
+/**
+ * A GET or DELETE of `/mcp` carries no message: a `Content-Type` sent with no body (HTTP
+ * libraries and proxies that set one on every request) is dropped, so the request is not refused
+ * as an empty JSON body. One that does send a body is read, and refused, as before.
+ */
+async function forgetEmptyBodyType(req: FastifyRequest): Promise<void> {
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) delete req.headers['content-type'];
+}
+
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
 export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
   const sessions = new Map<string, Session>();
@@ -107,7 +118,10 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
         'BAD_REQUEST',
       );
     const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
-    const refused = req.method === 'POST' ? postRefusal(req, session?.json, protocolVersions) : null;
+    const refused =
+      req.method === 'POST'
+        ? postRefusal(req, session?.json, protocolVersions)
+        : streamRefusal(req, protocolVersions);
     if (refused)
       return rpcError(
         reply,
@@ -145,6 +159,6 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
   };
   const opts = { config: { readOnlyChecked: true }, errorHandler: mcpErrorHandler };
   app.post('/mcp', opts, handle);
-  app.get('/mcp', opts, handle);
-  app.delete('/mcp', opts, handle);
+  app.get('/mcp', { ...opts, onRequest: forgetEmptyBodyType }, handle);
+  app.delete('/mcp', { ...opts, onRequest: forgetEmptyBodyType }, handle);
 }
