@@ -64,12 +64,14 @@ export function acceptRefusal(req: FastifyRequest, jsonSession: boolean | undefi
 /**
  * What is wrong with POST `req` (its body parsed), or null when it may go on to the transport.
  * `jsonSession`: undefined outside a session, else whether the session answers with JSON;
- * `versions`: the protocol versions the SDK speaks.
+ * `versions`: the protocol versions the SDK speaks; `sessionVersion`: the one the session's
+ * initialize agreed on.
  */
 export function postRefusal(
   req: FastifyRequest,
   jsonSession: boolean | undefined,
   versions: readonly string[],
+  sessionVersion?: string,
 ): McpRefusal | null {
   const inSession = jsonSession !== undefined;
   const notAcceptable = acceptRefusal(req, jsonSession);
@@ -78,7 +80,7 @@ export function postRefusal(
   // an empty batch holds no message to answer; a batch of messages is left to the transport
   if (Array.isArray(body) && body.length === 0)
     return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: an empty batch; send one JSON-RPC message');
-  if (Array.isArray(body)) return null;
+  if (Array.isArray(body)) return batchRefusal(req, sessionVersion, versions);
   const msg = body as { jsonrpc?: unknown; method?: unknown } | null;
   if (!msg || typeof msg !== 'object' || msg.jsonrpc !== '2.0')
     return refusal(
@@ -98,6 +100,37 @@ export function postRefusal(
   const call = msg.method === 'tools/call' ? toolCallProblem((msg as { params?: unknown }).params) : null;
   if (call) return call;
   return inSession ? versionRefusal(req, versions) : null;
+}
+
+/** The first protocol version without JSON-RPC batches (versions are dates, so they sort as text). */
+const BATCHES_REMOVED_IN = '2025-06-18';
+
+/**
+ * Why a batch (a JSON array of messages) cannot be taken, or null when it may go on: MCP had
+ * batches in 2025-03-26 only and removed them in 2025-06-18, so a session speaking that version
+ * or a later one (its header, else what its initialize agreed on) refuses one, saying so, rather
+ * than answering it as if the version had them. A batch outside a session is refused too: a
+ * session starts with an initialize sent alone.
+ */
+function batchRefusal(
+  req: FastifyRequest,
+  sessionVersion: string | undefined,
+  versions: readonly string[],
+): McpRefusal | null {
+  if (sessionVersion === undefined)
+    return refusal(
+      400,
+      RPC_INVALID_REQUEST,
+      'Invalid Request: a batch cannot start a session; send the initialize request on its own',
+    );
+  const header = req.headers['mcp-protocol-version'];
+  const version = typeof header === 'string' && versions.includes(header) ? header : sessionVersion;
+  if (version < BATCHES_REMOVED_IN) return null;
+  return refusal(
+    400,
+    RPC_INVALID_REQUEST,
+    `Invalid Request: JSON-RPC batches were removed from MCP in protocol version ${BATCHES_REMOVED_IN}, and this session speaks ${version}; send each message in a request of its own`,
+  );
 }
 
 /**

@@ -45,6 +45,8 @@ interface Session {
   owner: string;
   /** Answers one JSON object per request instead of event streams (its client accepts no streams). */
   json: boolean;
+  /** The protocol version its initialize agreed on (what the client asked for when spoken, else the newest). */
+  version: string;
 }
 
 /** A refusal of the route itself, as every /mcp error: with the catalogue's code as `data.code`. */
@@ -74,6 +76,15 @@ async function forgetEmptyBodyType(req: FastifyRequest): Promise<void> {
   const length = req.headers['content-length'];
   const chunked = req.headers['transfer-encoding'] !== undefined;
   if (!chunked && (length === undefined || length === '0')) delete req.headers['content-type'];
+}
+
+/**
+ * The protocol version an initialize `body` agrees on, as the SDK's server answers it: the one
+ * the client asked for when the SDK speaks it, else the newest it speaks (`versions[0]`).
+ */
+function agreedVersion(body: unknown, versions: readonly string[]): string {
+  const asked = (body as { params?: { protocolVersion?: unknown } } | null)?.params?.protocolVersion;
+  return typeof asked === 'string' && versions.includes(asked) ? asked : versions[0];
 }
 
 /** Registers `POST`, `GET` and `DELETE /mcp`. */
@@ -120,7 +131,7 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
     const refused =
       req.method === 'POST'
-        ? postRefusal(req, session?.json, protocolVersions)
+        ? postRefusal(req, session?.json, protocolVersions, session?.version)
         : streamRefusal(req, protocolVersions);
     if (refused)
       return rpcError(
@@ -134,6 +145,7 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
       );
     if (!session) {
       const json = !acceptedAnswers(req.raw).eventStream;
+      const version = agreedVersion(req.body, protocolVersions);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: json,
@@ -143,14 +155,14 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
             void sessions.get(oldest)?.transport.close();
             sessions.delete(oldest);
           }
-          sessions.set(id, { transport, owner, json });
+          sessions.set(id, { transport, owner, json, version });
         },
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await createMcpServer(deps, caller, { streams: !json }).connect(transport);
-      session = { transport, owner, json };
+      session = { transport, owner, json, version };
     }
     // the transport looks for both types spelled out; the route has checked what the client reads
     if (req.method === 'POST' || acceptedAnswers(req.raw).eventStream) spellAcceptForTransport(req.raw);
