@@ -23,6 +23,7 @@ import type { ToolContext } from '../chat/tools/tool.js';
 import { clipGraphemes } from '../common/graphemes.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
+import { APPROVAL_TTL_MS } from '../limits.js';
 import { inChangeSet } from '../store/change-scope.js';
 
 /** The URI of a card resource. */
@@ -90,16 +91,29 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
     })),
   }));
 
-  /** Asks the person through the client (elicitation), when the client can. */
-  const approve = async (summary: string): Promise<ApprovalDecision> => {
-    const r = await server.elicitInput({
-      message: `${summary} Approve?`,
-      requestedSchema: { type: 'object', properties: {} },
-    });
-    return r.action === 'accept' ? 'approved' : 'declined';
+  /**
+   * Asks the person through the client (elicitation), when the client can. The question is
+   * withdrawn when the client cancels the tool call (`signal`): the call then changes nothing,
+   * even if an answer still arrives ('stopped'). The person has as long as in the chat
+   * (APPROVAL_TTL_MS) before it is 'expired', not the SDK's minute for a request.
+   */
+  const approve = async (summary: string, signal: AbortSignal): Promise<ApprovalDecision> => {
+    if (signal.aborted) return 'stopped';
+    try {
+      const r = await server.elicitInput(
+        { message: `${summary} Approve?`, requestedSchema: { type: 'object', properties: {} } },
+        { signal, timeout: APPROVAL_TTL_MS },
+      );
+      if (signal.aborted) return 'stopped';
+      return r.action === 'accept' ? 'approved' : 'declined';
+    } catch (err) {
+      if (signal.aborted) return 'stopped';
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return 'expired';
+      throw err;
+    }
   };
 
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const name = req.params.name;
     const tool = findTool(name);
     // a name no tool has is the caller's protocol mistake, as MCP classes it: a JSON-RPC error
@@ -120,7 +134,7 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
       touch: () => {},
     };
     if (opts.streams !== false && server.getClientCapabilities()?.elicitation)
-      ctx.approve = (ask) => approve(ask.summary);
+      ctx.approve = (ask) => approve(ask.summary, extra.signal);
     const out = await inChangeSet({ actor: caller.actor, fresh: true }, () =>
       dispatchToolCall(name, req.params.arguments ?? {}, ctx),
     );
