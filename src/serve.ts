@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
+import { homeLayout } from './home/home-layout.js';
+import { HomeInUseError, type ServerLock, takeServerLock } from './home/server-lock.js';
 import { listeningOn } from './http/listen-address.js';
 import { portInUseMessage, portProblem } from './http/port-check.js';
 import { followingRequestLog } from './http/request-context.js';
@@ -26,6 +28,15 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // a second server on the same home stops here, before it watches or writes anything
+  let lock: ServerLock;
+  try {
+    lock = takeServerLock(config.home, homeLayout(config.home, config.dataDir).dbDir);
+  } catch (err) {
+    if (!(err instanceof HomeInUseError)) throw err;
+    process.stderr.write(`klebb: cannot start: ${err.message}\n`);
+    process.exit(2);
   }
   // a port that is taken stops the start before the home is opened or a set-up link printed
   const taken = await portProblem(config.host, config.port);
@@ -62,6 +73,7 @@ async function main(): Promise<void> {
         // nothing left to save: say what failed and still end cleanly
         app.log.error({ err }, 'closing the home failed at shutdown');
       }
+      lock.release();
       process.exit(0);
     }
   };
