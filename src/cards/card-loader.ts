@@ -20,6 +20,7 @@ import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
 import { isDiskFull } from '../store/storage-faults.js';
 import type { Card, CardRegistry } from './card-registry.js';
+import { evictedToCloud } from './cloud-placeholder.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { fileStamp, type PreparedData, readLargeFile, rowText } from './large-file-read.js';
 import {
@@ -190,7 +191,10 @@ export class CardLoader {
     }
     const hash = contentHash(bytes);
     const current = this.registry.byFile(file);
-    if (current && current.hash === hash && !this.failed.has(file)) return 'unchanged';
+    if (current && current.hash === hash && !this.failed.has(file)) {
+      this.backFromCloud(file);
+      return 'unchanged';
+    }
     const read = readManifestBytes(bytes);
     if (!read.ok) return this.failBytes(file, read.problem, current);
     const judged = this.judge(file, read.obj, current);
@@ -277,6 +281,7 @@ export class CardLoader {
     const read = await readLargeFile({ file, knownHash, backup });
     const current = this.registry.byFile(file);
     if (read.kind === 'missing') return 'missing';
+    if (read.kind === 'unchanged') this.backFromCloud(file);
     if (read.kind === 'changing' || read.kind === 'unchanged') return 'unchanged';
     if (read.kind === 'error') return this.fail(file, 'READ_FAILED', read.message);
     if (read.kind === 'problem') return this.failBytes(file, read.problem, current);
@@ -515,6 +520,9 @@ export class CardLoader {
    * store, so a file that comes back brings them back (never drop rows on a vanished file).
    */
   fileGone(file: string, outcome: LoadOutcome = 'removed'): LoadOutcome {
+    // evicted to iCloud, not deleted: the card stays as it was, with its rows, until it is back
+    if (outcome === 'removed' && this.registry.byFile(file) && evictedToCloud(file))
+      return this.inCloud(file);
     const hadFailed = this.failed.delete(file);
     const card = this.registry.removeFile(file);
     // a broken file deleted: its problem leaves the list
@@ -536,6 +544,39 @@ export class CardLoader {
     if (!this.ownFiles) this.rememberGone(card.id, changeId);
     this.idFreed(card.id);
     return outcome;
+  }
+
+  /**
+   * Keeps the card of `file`, which iCloud has replaced by a placeholder: no deletion is recorded
+   * and the card (served from memory, its rows from the store) is listed with a FILE_IN_CLOUD
+   * note until the file is downloaded again.
+   */
+  private inCloud(file: string): LoadOutcome {
+    const card = this.registry.byFile(file);
+    if (!card || this.registry.errorsOf(file).some((e) => e.code === 'FILE_IN_CLOUD')) return 'unchanged';
+    const note: LoadError = {
+      file: path.basename(file),
+      id: card.id,
+      code: 'FILE_IN_CLOUD',
+      message:
+        'iCloud has moved this file to the cloud to free space (only .' +
+        `${path.basename(file)}.icloud is left): the card is kept as it was; open the folder in Finder, or choose Keep Downloaded, to bring the file back`,
+    };
+    this.registry.setErrors(file, [...this.registry.errorsOf(file), note]);
+    this.emit({ type: 'card-changed', id: card.id });
+    return 'unchanged';
+  }
+
+  /** Takes the FILE_IN_CLOUD note off `file`, now there again. */
+  private backFromCloud(file: string): void {
+    const notes = this.registry.errorsOf(file);
+    if (!notes.some((e) => e.code === 'FILE_IN_CLOUD')) return;
+    this.registry.setErrors(
+      file,
+      notes.filter((e) => e.code !== 'FILE_IN_CLOUD'),
+    );
+    const card = this.registry.byFile(file);
+    if (card) this.emit({ type: 'card-changed', id: card.id });
   }
 
   /** Notes a card whose file vanished by hand, with the change that recorded its deletion. */

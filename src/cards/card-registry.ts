@@ -78,6 +78,11 @@ export class CardRegistry {
     else this.errorsByFile.set(file, errors);
   }
 
+  /** The load errors and notes of one file. */
+  errorsOf(file: string): LoadError[] {
+    return this.errorsByFile.get(file) ?? [];
+  }
+
   /** Every load error, sorted by file name. */
   errors(): LoadError[] {
     return [...this.errorsByFile.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([, e]) => e);

@@ -39,6 +39,7 @@ const LOAD_ERROR_CODES = new Set([
   'DATA_NOT_IMPORTED',
   'DATA_RESCUED',
   'FIELD_UNUSABLE',
+  'FILE_IN_CLOUD',
 ]);
 
 function sourceFiles(dir: string): string[] {
