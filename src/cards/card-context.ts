@@ -32,9 +32,14 @@ export interface CardContext {
   timeZone?: () => string | undefined;
 }
 
+/** The stamp of `file`, or undefined when it is gone or cannot be looked at (a link loop, no permission). */
 function stampOf(file: string): string | undefined {
-  const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : undefined;
+  try {
+    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -124,6 +124,13 @@ export function watchCards(
       else if (outcome === 'missing') missing(file, settled);
     });
   };
+  /** Reads `file` now, unless it is mid-save (a file cut short, or without its $schema yet): then once it is quiet. */
+  const judge = (file: string, settled: boolean) => {
+    const wait = settlingFor(file);
+    if (wait > 0) return schedule(file, wait, settled);
+    if (isLargeFile(file)) return loadLarge(file, settled);
+    if (loader.safeLoad(file) === 'missing') missing(file, settled);
+  };
   /** Re-reads `file` after `delayMs`; a file missing then is gone only when `settled`, else it gets the settle window. */
   const schedule = (file: string, delayMs: number, settled = false) => {
     clearTimeout(timers.get(file));
@@ -135,11 +142,12 @@ export function watchCards(
           again.add(file);
           return;
         }
-        // a file caught mid-save (cut short, or without its $schema yet) is judged once it is quiet
-        const wait = settlingFor(file);
-        if (wait > 0) return schedule(file, wait, settled);
-        if (isLargeFile(file)) return loadLarge(file, settled);
-        if (loader.safeLoad(file) === 'missing') missing(file, settled);
+        // no file system error may escape a timer: it would end the whole server
+        try {
+          judge(file, settled);
+        } catch (err) {
+          onError?.(err as Error);
+        }
       }, delayMs),
     );
   };

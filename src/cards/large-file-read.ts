@@ -53,10 +53,17 @@ export type LargeReadResult =
       backup?: string;
     };
 
-/** Whether `file` is large enough to be read by the worker. */
+/**
+ * Whether `file` is large enough to be read by the worker. A file that cannot be looked at (a
+ * symbolic link loop, ELOOP; no permission) is not: the loader reads it and reports why.
+ */
 export function isLargeFile(file: string): boolean {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st?.isFile() === true && st.size >= LARGE_MANIFEST_BYTES;
+  try {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    return st?.isFile() === true && st.size >= LARGE_MANIFEST_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** The stamp of `file` as the worker takes it (undefined when gone). */
