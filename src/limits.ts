@@ -177,6 +177,10 @@ export const CHANGE_LIST_MAX = 100;
 export const UNDO_CONFLICTS_SHOWN = 5;
 /** Open MCP sessions kept over HTTP (the oldest is closed past this). */
 export const MCP_MAX_SESSIONS = 100;
+/** Messages an MCP session over HTTP keeps for a client that reconnects with Last-Event-ID (the oldest go first). */
+export const MCP_REPLAY_EVENTS = 200;
+/** And at most this many bytes of them (a tool result can be large), bytes. */
+export const MCP_REPLAY_BYTES = 2 * 1024 * 1024;
 /** How long a destructive tool call waits for the person's approval before it is declined, ms. */
 export const APPROVAL_TTL_MS = 10 * 60_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */

@@ -9,6 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors.js';
 import { acceptedAnswers } from './accept.js';
+import type { SessionEvents } from './event-log.js';
 import { RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_SERVER_ERROR } from './rpc-errors.js';
 
 /** A refusal: HTTP status, JSON-RPC code, message and the catalogue's code (the error's `data.code`). */
@@ -193,4 +194,27 @@ function toolCallProblem(params: unknown): McpRefusal | null {
   if (params.arguments !== undefined && !isRecord(params.arguments))
     return bad('body.params.arguments', "an object of the tool's arguments");
   return null;
+}
+
+/**
+ * Why a GET reconnecting with `Last-Event-ID` cannot be answered, or null: the session no longer
+ * keeps that event (too much was sent since, or the id was never sent by it) or keeps none (a
+ * session answering with JSON). 400 naming the header, so the client knows what it missed is
+ * lost and asks again, rather than a new stream that silently never brings the missed answer.
+ */
+export function replayRefusal(req: FastifyRequest, events: SessionEvents | undefined): McpRefusal | null {
+  const last = req.headers['last-event-id'];
+  if (req.method !== 'GET' || last === undefined) return null;
+  if (typeof last === 'string' && events?.has(last)) return null;
+  const why = events
+    ? 'this session no longer keeps that event (it keeps the newest messages only)'
+    : 'this session answers with JSON and keeps no events';
+  return {
+    ...refusal(
+      400,
+      RPC_SERVER_ERROR,
+      `Bad Request: cannot resume after Last-Event-ID ${JSON.stringify(String(last))}: ${why}; what came after it is lost, send those requests again`,
+    ),
+    details: [{ path: 'headers.last-event-id', message: 'names no event this session keeps' }],
+  };
 }

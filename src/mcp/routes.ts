@@ -13,8 +13,9 @@ import type { Instance } from '../instance.js';
 import { lazyImport } from '../lazy-module.js';
 import { MCP_MAX_SESSIONS } from '../limits.js';
 import { acceptedAnswers, spellAcceptForTransport } from './accept.js';
+import { SessionEvents } from './event-log.js';
 import type { McpCaller } from './mcp-server.js';
-import { postRefusal, streamRefusal } from './request-checks.js';
+import { postRefusal, replayRefusal, streamRefusal } from './request-checks.js';
 import { mcpErrorHandler, RPC_SERVER_ERROR, requestRpcId, rpcErrorBody } from './rpc-errors.js';
 
 /** The SDK's JSON-RPC code for a session it does not know. */
@@ -47,6 +48,8 @@ interface Session {
   json: boolean;
   /** The protocol version its initialize agreed on (what the client asked for when spoken, else the newest). */
   version: string;
+  /** What its event streams sent, for a client reconnecting with Last-Event-ID (none for a JSON session). */
+  events?: SessionEvents;
 }
 
 /** A refusal of the route itself, as every /mcp error: with the catalogue's code as `data.code`. */
@@ -132,7 +135,7 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     const refused =
       req.method === 'POST'
         ? postRefusal(req, session?.json, protocolVersions, session?.version)
-        : streamRefusal(req, protocolVersions);
+        : (streamRefusal(req, protocolVersions) ?? replayRefusal(req, session?.events));
     if (refused)
       return rpcError(
         reply,
@@ -146,23 +149,25 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     if (!session) {
       const json = !acceptedAnswers(req.raw).eventStream;
       const version = agreedVersion(req.body, protocolVersions);
+      const events = json ? undefined : new SessionEvents();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: json,
+        eventStore: events,
         onsessioninitialized: (id) => {
           if (sessions.size >= MCP_MAX_SESSIONS) {
             const [oldest] = sessions.keys();
             void sessions.get(oldest)?.transport.close();
             sessions.delete(oldest);
           }
-          sessions.set(id, { transport, owner, json, version });
+          sessions.set(id, { transport, owner, json, version, events });
         },
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await createMcpServer(deps, caller, { streams: !json }).connect(transport);
-      session = { transport, owner, json, version };
+      session = { transport, owner, json, version, events };
     }
     // the transport looks for both types spelled out; the route has checked what the client reads
     if (req.method === 'POST' || acceptedAnswers(req.raw).eventStream) spellAcceptForTransport(req.raw);
