@@ -4,7 +4,8 @@
  * is copied with SQLite's online backup). `--restore NAME --target DIR` puts snapshot NAME into a
  * fresh home at DIR (nothing but the welcome card), as `npm run import -- --apply` does with an
  * archive; replacing a populated home is done from Settings › Data (Restore, with Roll back).
- * Exit codes: 0 done, 1 failed or refused, 2 bad usage.
+ * A folder that holds no home is refused (listing, --take), not made into an empty one.
+ * Exit codes: 0 done, 1 failed or refused, 2 bad usage or no home there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { KlebbError } from '../src/errors.js';
+import { missingHomeReason } from '../src/home/existing-home.js';
 import { homeLayout } from '../src/home/home-layout.js';
 import { openInstance } from '../src/instance.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
@@ -78,6 +80,11 @@ export async function main(
     ...(args.home ? { HEALTH_HOME: args.home } : {}),
     KLEBB_LOG_LEVEL: 'silent',
   });
+  const missing = args.restore ? null : missingHomeReason(config.home, config.dataDir);
+  if (missing) {
+    io.err(`${missing}\n`);
+    return 2;
+  }
   try {
     if (args.take) {
       const inst = await openInstance(config, { watch: false });

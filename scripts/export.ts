@@ -3,7 +3,8 @@
  * as a `klebb.export.v1` zip (docs/EXPORT.md), the same archive as `GET /api/export`. The
  * server may be running on the same home meanwhile: the export reads a consistent snapshot of
  * the database. The archive is written beside FILE first and renamed when complete, so FILE is
- * never a torn zip. Exit codes: 0 written, 1 failed, 2 bad usage.
+ * never a torn zip. A folder that holds no home is refused, not made into an empty one.
+ * Exit codes: 0 written, 1 failed, 2 bad usage or no home there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { ExportService } from '../src/data/export-service.js';
 import { fsyncDir } from '../src/home/atomic-write.js';
+import { missingHomeReason } from '../src/home/existing-home.js';
 import { openInstance } from '../src/instance.js';
 
 const USAGE = 'usage: npm run export -- --out FILE.zip [--home DIR]';
@@ -57,7 +59,13 @@ export async function main(
     return 2;
   }
   const env = { ...process.env, ...(args.home ? { HEALTH_HOME: args.home } : {}), KLEBB_LOG_LEVEL: 'silent' };
-  const inst = await openInstance(loadConfig(env), { watch: false });
+  const config = loadConfig(env);
+  const missing = missingHomeReason(config.home, config.dataDir);
+  if (missing) {
+    io.err(`${missing}\n`);
+    return 2;
+  }
+  const inst = await openInstance(config, { watch: false });
   const part = `${args.out}.part`;
   try {
     const svc = new ExportService({

@@ -1,0 +1,74 @@
+/**
+ * The command-line tools that read a home (`npm run export`, `npm run backups`, its `--take`)
+ * refuse a folder that holds no Klebb home, naming it, instead of making a new empty home there
+ * and answering `ok` with an archive or a snapshot of nothing: a misspelt --home or an unset
+ * HEALTH_HOME must not pass for a backup. A real home is still read as before.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as backupsMain } from '../../scripts/backups.js';
+import { main as exportMain } from '../../scripts/export.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+let scratch: string;
+
+beforeAll(async () => {
+  s = await startServer({});
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-cli-home-'));
+});
+afterAll(async () => {
+  await s.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (x: string) => out.push(x), err: (x: string) => err.push(x) } };
+}
+
+describe('a --home that is no Klebb home', () => {
+  const homes = () => ({
+    missing: path.join(scratch, 'klebb-typo'),
+    empty: fs.mkdtempSync(path.join(scratch, 'empty-')),
+  });
+
+  it('npm run export refuses it, writes no archive and leaves the folder as it was', async () => {
+    for (const home of Object.values(homes())) {
+      const before = fs.existsSync(home) ? fs.readdirSync(home) : null;
+      const out = path.join(scratch, `${path.basename(home)}.zip`);
+      const c = capture();
+      expect(await exportMain(['--out', out, '--home', home], c.io)).toBe(2);
+      expect(c.out).toEqual([]);
+      expect(c.err.join('')).toContain(`no Klebb home at ${home}`);
+      expect(fs.existsSync(out)).toBe(false);
+      expect(fs.existsSync(home) ? fs.readdirSync(home) : null).toEqual(before);
+    }
+  });
+
+  it('npm run backups refuses it, listing or taking, and creates nothing', async () => {
+    for (const home of Object.values(homes())) {
+      const before = fs.existsSync(home) ? fs.readdirSync(home) : null;
+      for (const argv of [
+        ['--home', home],
+        ['--home', home, '--take'],
+      ]) {
+        const c = capture();
+        expect(await backupsMain(argv, c.io)).toBe(2);
+        expect(c.err.join('')).toContain(`no Klebb home at ${home}`);
+        expect(fs.existsSync(home) ? fs.readdirSync(home) : null).toEqual(before);
+      }
+    }
+  });
+
+  it('a real home is still exported and listed', async () => {
+    const out = path.join(scratch, 'real.zip');
+    const c = capture();
+    expect(await exportMain(['--out', out, '--home', s.home], c.io)).toBe(0);
+    expect(fs.statSync(out).size).toBeGreaterThan(0);
+    expect(await backupsMain(['--home', s.home], capture().io)).toBe(0);
+  });
+});
