@@ -178,6 +178,24 @@ function watchPollSetting(env: Env): WatchPollSetting {
   );
 }
 
+/** pino's levels, quietest last. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * KLEBB_LOG_LEVEL, one of pino's levels in any letter case (default `info`).
+ * @throws ConfigError for another word, which pino would refuse with a stack trace at start.
+ */
+function logLevel(env: Env): string {
+  const raw = nonEmpty(env, 'KLEBB_LOG_LEVEL');
+  if (raw === undefined) return 'info';
+  const v = raw.trim().toLowerCase();
+  if (LOG_LEVELS.includes(v)) return v;
+  throw new ConfigError(
+    'KLEBB_LOG_LEVEL',
+    `must be ${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1)}, got ${JSON.stringify(raw)}`,
+  );
+}
+
 /** KLEBB_TRUSTED_PROXIES: addresses or CIDR ranges. @throws ConfigError naming a bad entry. */
 function trustedProxies(env: Env): string[] {
   const raw = nonEmpty(env, 'KLEBB_TRUSTED_PROXIES');
@@ -354,7 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo: flag(env, 'KLEBB_DEMO'),
     cloud: flag(env, 'KLEBB_CLOUD'),
     debug: flag(env, 'HEALTH_DEBUG'),
-    logLevel: nonEmpty(env, 'KLEBB_LOG_LEVEL') ?? 'info',
+    logLevel: logLevel(env),
     watchPoll: watchPollSetting(env),
     chat: loadChat(env, warnings),
     hae: loadHae(env),

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { repoRoot, sandboxHome } from '../helpers/sandbox-home.js';
 
 describe('npm start with a bad environment', () => {
@@ -25,5 +26,34 @@ describe('npm start with a bad environment', () => {
     } finally {
       box.remove();
     }
+  });
+
+  it('stops on a log level pino does not have, naming the variable and the levels, not with a stack trace', () => {
+    const main = path.join(repoRoot, 'dist/server/main.js');
+    const box = sandboxHome();
+    const home = path.join(box.home, 'h');
+    try {
+      for (const level of ['loud', 'verbose', 'warning']) {
+        const r = spawnSync(process.execPath, [main], {
+          env: { PATH: process.env.PATH, HEALTH_HOME: home, PORT: '0', KLEBB_LOG_LEVEL: level },
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(r.status).toBe(2);
+        expect(r.stderr).toContain(
+          `KLEBB_LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent, got "${level}"`,
+        );
+        expect(r.stderr).not.toContain('    at ');
+        expect(fs.existsSync(home)).toBe(false);
+      }
+    } finally {
+      box.remove();
+    }
+  });
+
+  it('reads a log level in any letter case, with spaces around it', () => {
+    expect(loadConfig({ KLEBB_LOG_LEVEL: ' WARN ' }).logLevel).toBe('warn');
+    expect(loadConfig({ KLEBB_LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
+    expect(loadConfig({}).logLevel).toBe('info');
   });
 });
