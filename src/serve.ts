@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
+import { homeFolderProblem } from './home/home-folders.js';
 import { homeLayout } from './home/home-layout.js';
 import { HomeInUseError, type ServerLock, takeServerLock } from './home/server-lock.js';
 import { listeningOn } from './http/listen-address.js';
@@ -28,6 +29,12 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // a home that is a file or may not be written stops the start before anything is created in it
+  const folders = homeFolderProblem(config.home, config.dataDir);
+  if (folders) {
+    process.stderr.write(`klebb: cannot start: ${folders}\n`);
+    process.exit(2);
   }
   // a second server on the same home stops here, before it watches or writes anything
   let lock: ServerLock;

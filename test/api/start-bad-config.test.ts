@@ -56,4 +56,33 @@ describe('npm start with a bad environment', () => {
     expect(loadConfig({ KLEBB_LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
     expect(loadConfig({}).logLevel).toBe('info');
   });
+
+  it('stops on a HEALTH_HOME or HEALTH_DATA_DIR that is a file, naming the variable, not with a stack trace', () => {
+    const main = path.join(repoRoot, 'dist/server/main.js');
+    const box = sandboxHome();
+    const file = path.join(box.home, 'notes.txt');
+    fs.mkdirSync(box.home, { recursive: true });
+    fs.writeFileSync(file, 'not a folder');
+    try {
+      const cases: [Record<string, string>, string, string][] = [
+        [{ HEALTH_HOME: file }, 'HEALTH_HOME', file],
+        [{ HEALTH_HOME: path.join(file, 'klebb') }, 'HEALTH_HOME', file],
+        [{ HEALTH_HOME: path.join(box.home, 'h'), HEALTH_DATA_DIR: file }, 'HEALTH_DATA_DIR', file],
+      ];
+      for (const [env, variable, named] of cases) {
+        const r = spawnSync(process.execPath, [main], {
+          env: { PATH: process.env.PATH, PORT: '0', ...env },
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(r.status, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`klebb: cannot start: ${variable}:`);
+        expect(r.stderr).toContain(`${named} is a file, not a folder`);
+        expect(r.stderr).not.toContain('    at ');
+        expect(fs.readFileSync(file, 'utf8')).toBe('not a folder');
+      }
+    } finally {
+      box.remove();
+    }
+  });
 });
