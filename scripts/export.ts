@@ -43,6 +43,20 @@ export function parseArgs(argv: string[]): ExportArgs {
   return { out: path.resolve(out), ...(home ? { home: path.resolve(home) } : {}) };
 }
 
+/**
+ * Why the archive cannot be written at `out`, or null: a folder given for the file, or a file in
+ * a folder that does not exist (checked first, so no export runs only to fail at its end).
+ */
+function outFileProblem(out: string): string | null {
+  if (fs.statSync(out, { throwIfNoEntry: false })?.isDirectory())
+    return `--out ${out} is a folder: name the file to write, e.g. ${path.join(out, 'klebb-export.zip')}`;
+  const dir = path.dirname(out);
+  const parent = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!parent) return `--out: the folder ${dir} does not exist; create it first`;
+  if (!parent.isDirectory()) return `--out: ${dir} is a file, not a folder`;
+  return null;
+}
+
 /** Runs the export; returns the exit code. */
 export async function main(
   argv: string[],
@@ -56,6 +70,11 @@ export async function main(
     args = parseArgs(argv);
   } catch (e) {
     io.err(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const outProblem = outFileProblem(args.out);
+  if (outProblem) {
+    io.err(`${outProblem}\n`);
     return 2;
   }
   const env = { ...process.env, ...(args.home ? { HEALTH_HOME: args.home } : {}), KLEBB_LOG_LEVEL: 'silent' };

@@ -71,4 +71,25 @@ describe('a --home that is no Klebb home', () => {
     expect(fs.statSync(out).size).toBeGreaterThan(0);
     expect(await backupsMain(['--home', s.home], capture().io)).toBe(0);
   });
+
+  it('npm run export refuses an --out that is a folder or lies in a missing one, before it writes anything', async () => {
+    const folder = fs.mkdtempSync(path.join(scratch, 'out-'));
+    const cases: [string, string][] = [
+      [
+        folder,
+        `--out ${folder} is a folder: name the file to write, e.g. ${path.join(folder, 'klebb-export.zip')}`,
+      ],
+      [
+        path.join(scratch, 'missing', 'x.zip'),
+        `--out: the folder ${path.join(scratch, 'missing')} does not exist; create it first`,
+      ],
+    ];
+    for (const [out, message] of cases) {
+      const c = capture();
+      expect(await exportMain(['--out', out, '--home', s.home], c.io)).toBe(2);
+      expect(c.err.join('')).toContain(message);
+      expect(fs.readdirSync(folder)).toEqual([]);
+      expect(fs.existsSync(`${out}.part`)).toBe(false);
+    }
+  });
 });
