@@ -21,6 +21,7 @@ import { checkAndStage } from '../src/data/import-archive.js';
 import { verifyImport } from '../src/data/import-verify.js';
 import { stagedPaths } from '../src/data/staged-home.js';
 import { KlebbError } from '../src/errors.js';
+import { homeFolderProblem } from '../src/home/home-folders.js';
 import { homeLayout } from '../src/home/home-layout.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
@@ -129,6 +130,11 @@ export async function main(
         `refused: ${layout.home} is not a fresh home (it holds ${before.cards.join(', ') || 'samples or conversations'}). ` +
           'Import into an empty folder with --target, or replace this home from Settings › Data in the web app.\n',
       );
+      return 1;
+    }
+    const folders = homeFolderProblem(layout.home, layout.dataDir, args.target ? '--target' : 'HEALTH_HOME');
+    if (folders) {
+      io.err(`refused: ${folders}\n`);
       return 1;
     }
     const jobId = `cli-${Date.now()}`;

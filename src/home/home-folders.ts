@@ -28,10 +28,11 @@ const WHY: Record<string, string> = {
 /**
  * Why the data folders cannot be used, as `VARIABLE: sentence`, or null when they can (each is
  * created when missing, as the start would). `dataDir` is named HEALTH_DATA_DIR unless it is
- * `<home>/data`. Nothing is created while a path names a file: both are looked at first.
+ * `<home>/data`; `homeName` names the home otherwise (a command's `--target`). Nothing is
+ * created while a path names a file: both are looked at first.
  */
-export function homeFolderProblem(home: string, dataDir: string): string | null {
-  const dirs: [string, string][] = [['HEALTH_HOME', home]];
+export function homeFolderProblem(home: string, dataDir: string, homeName = 'HEALTH_HOME'): string | null {
+  const dirs: [string, string][] = [[homeName, home]];
   if (dataDir !== path.join(home, 'data')) dirs.push(['HEALTH_DATA_DIR', dataDir]);
   for (const [variable, dir] of dirs) {
     const found = nearestExisting(dir);

@@ -2,7 +2,9 @@
  * The command-line tools that read a home (`npm run export`, `npm run backups`, its `--take`)
  * refuse a folder that holds no Klebb home, naming it, instead of making a new empty home there
  * and answering `ok` with an archive or a snapshot of nothing: a misspelt --home or an unset
- * HEALTH_HOME must not pass for a backup. A real home is still read as before.
+ * HEALTH_HOME must not pass for a backup. A real home is still read as before. An --out or an
+ * import's --target that cannot be used (a folder for the file, a file for the folder) is refused
+ * up front in words, not after the work or with a stack trace.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as backupsMain } from '../../scripts/backups.js';
 import { main as exportMain } from '../../scripts/export.js';
+import { main as importMain } from '../../scripts/import.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -90,6 +93,21 @@ describe('a --home that is no Klebb home', () => {
       expect(c.err.join('')).toContain(message);
       expect(fs.readdirSync(folder)).toEqual([]);
       expect(fs.existsSync(`${out}.part`)).toBe(false);
+    }
+  });
+
+  it('npm run import --apply refuses a --target that is a file, naming it, without a stack trace', async () => {
+    const archive = path.join(scratch, 'for-import.zip');
+    expect(await exportMain(['--out', archive, '--home', s.home], capture().io)).toBe(0);
+    const file = path.join(scratch, 'a-file.txt');
+    fs.writeFileSync(file, 'keep me');
+    for (const target of [file, path.join(file, 'klebb')]) {
+      const c = capture();
+      expect(await importMain([archive, '--apply', '--target', target], c.io)).toBe(1);
+      const err = c.err.join('');
+      expect(err).toContain(`refused: --target: ${file} is a file, not a folder`);
+      expect(err).not.toContain('    at ');
+      expect(fs.readFileSync(file, 'utf8')).toBe('keep me');
     }
   });
 });
