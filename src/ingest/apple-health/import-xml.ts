@@ -31,6 +31,7 @@ import {
   type PushSummary,
 } from '../hae/service.js';
 import { spoolName } from '../spool-files.js';
+import { nonTextKind } from './file-kind.js';
 import type { ImportJob, ImportWorkerMessage, WorkerError } from './import-worker.js';
 import { ImportProgress } from './progress.js';
 import type { ExportRead } from './read-export.js';
@@ -244,12 +245,14 @@ const SIDE_FILES = lookupTable<string>({
 });
 
 /**
- * The 422 message for a file with no `<HealthData>`: what it is when it is another file of the
- * export, else the element it starts with, then which file to upload.
+ * The 422 message for a file with no `<HealthData>`: its kind when it is no text (a PDF, a
+ * photo), what it is when it is another file of the export, else the element it starts with,
+ * then which file to upload.
  */
-function notAnExport(root: string | null): string {
-  const what =
-    root === null
+function notAnExport(root: string | null, kind: string | null): string {
+  const what = kind
+    ? `it is ${kind === 'not a text file' ? 'not a text file, so not XML' : `${kind}, not XML`}`
+    : root === null
       ? 'no <HealthData> element, nor any other: it is not XML'
       : (SIDE_FILES[root] ?? `its first element is <${root}>, not <HealthData>`);
   return `this is not an Apple Health export.xml (${what}): upload export.zip as the Health app made it, or the export.xml inside it`;
@@ -283,7 +286,7 @@ async function importWithWorker(
 
   // refused before the push is recorded: a file that is not an export leaves no trace
   if (!read.sawHealthData && read.records === 0 && read.workouts === 0) {
-    throw invalid(notAnExport(read.rootElement), undefined, 'NOT_AN_EXPORT');
+    throw invalid(notAnExport(read.rootElement, nonTextKind(file)), undefined, 'NOT_AN_EXPORT');
   }
   const run = svc.resumePush(APPLE_HEALTH_ORIGIN, bytes, state);
   for (const line of [...uploadWarnings, ...importWarnings(read)]) run.warn(line);
