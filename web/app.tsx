@@ -117,15 +117,11 @@ export function App() {
       {!bare && (
         <header class="topbar">
           <div class="topbar-inner">
-            <button
-              type="button"
-              class="brand-mark"
-              onClick={toggleTheme}
-              aria-label={dark ? 'Switch to the light theme' : 'Switch to the dark theme'}
-              title="Switch theme"
-            >
+            {/* the logo leads home, as logos do (it switched the theme, a second button named
+                like the one on the right); the name beside it is the keyboard's stop */}
+            <a class="brand-mark" href="/" tabIndex={-1} aria-label={name}>
               <Logo />
-            </button>
+            </a>
             <a class="brand-name" href="/">
               {name}
             </a>

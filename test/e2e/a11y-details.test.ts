@@ -3,7 +3,9 @@
  * - the chat button of the default agent (called "Chat") is named "Open the chat", not "Chat
  *   with Chat";
  * - a `# heading` in a markdown card is an h3 under the card's h2 label: the page keeps one h1;
- * - a card without an emoji shows nothing in its Settings row (no placeholder square).
+ * - a card without an emoji shows nothing in its Settings row (no placeholder square);
+ * - the logo leads to Today like the name beside it, and the bar has one theme switch: a
+ *   screen reader heard two buttons of the same name, and a click on the logo changed the theme.
  */
 import { describe, expect, it } from 'vitest';
 import { useDashboard } from './entry-support.js';
@@ -53,5 +55,19 @@ describe('accessibility details', () => {
         ''
       ).trim(),
     ).toBe('📝');
+  });
+});
+
+describe('the top bar', () => {
+  it('has one theme switch, and the logo goes to Today without changing the theme', async () => {
+    const w = await d.open('/settings');
+    const { page } = w;
+    await page.locator('.setting-emoji').first().waitFor();
+    expect(await page.getByRole('button', { name: /Switch to the (dark|light) theme/ }).count()).toBe(1);
+    const theme = () => page.evaluate(() => document.documentElement.getAttribute('data-theme'));
+    const before = await theme();
+    await page.locator('.brand-mark').click();
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(await theme()).toBe(before);
   });
 });
