@@ -115,6 +115,11 @@ export function App() {
   return (
     <div class={`app${bare ? ' app-bare' : ''}`}>
       {!bare && (
+        <a class="skip-link" href="#main">
+          Skip to the content
+        </a>
+      )}
+      {!bare && (
         <header class="topbar">
           <div class="topbar-inner">
             {/* the logo leads home, as logos do (it switched the theme, a second button named
@@ -146,7 +151,7 @@ export function App() {
         </header>
       )}
       <OfflineBanner />
-      <main id="main" class="main">
+      <main id="main" class="main" tabIndex={-1}>
         {viewFor(m)}
       </main>
       <DailyPrompt match={m} />

@@ -5,7 +5,9 @@
  * - a `# heading` in a markdown card is an h3 under the card's h2 label: the page keeps one h1;
  * - a card without an emoji shows nothing in its Settings row (no placeholder square);
  * - the logo leads to Today like the name beside it, and the bar has one theme switch: a
- *   screen reader heard two buttons of the same name, and a click on the logo changed the theme.
+ *   screen reader heard two buttons of the same name, and a click on the logo changed the theme;
+ * - the first Tab reaches a "Skip to the content" link that moves the keyboard past the bar and
+ *   its links (on Today a strip of 30 days follows them), shown only while it has the focus.
  */
 import { describe, expect, it } from 'vitest';
 import { useDashboard } from './entry-support.js';
@@ -69,5 +71,29 @@ describe('the top bar', () => {
     await page.locator('.brand-mark').click();
     await page.waitForURL((u) => u.pathname === '/');
     expect(await theme()).toBe(before);
+  });
+});
+
+describe('the keyboard', () => {
+  it('reaches "Skip to the content" first, which moves the focus into the page past the bar', async () => {
+    const w = await d.open('/settings');
+    const { page } = w;
+    await page.locator('.setting-emoji').first().waitFor();
+    const active = () =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement | null;
+        return { text: e?.textContent?.trim() ?? '', inMain: !!e?.closest('main'), id: e?.id ?? '' };
+      });
+    const skip = page.getByRole('link', { name: 'Skip to the content' });
+    const width = async () => (await skip.boundingBox())?.width ?? 0;
+    expect(await width()).toBeLessThanOrEqual(1);
+    await page.keyboard.press('Tab');
+    expect((await active()).text).toBe('Skip to the content');
+    expect(await width()).toBeGreaterThan(40);
+    await page.keyboard.press('Enter');
+    expect(await active()).toMatchObject({ id: 'main' });
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    await page.keyboard.press('Tab');
+    expect((await active()).inMain).toBe(true);
   });
 });

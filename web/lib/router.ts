@@ -41,6 +41,9 @@ export function startRouter(): void {
     if (!a?.href || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
     const url = new URL(a.href);
     if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    // a link to a place on this page (the skip link's #main): the browser's own jump, which
+    // also moves the keyboard's focus there
+    if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
     ev.preventDefault();
     navigate(url.pathname + url.search + url.hash);
   });
