@@ -128,7 +128,10 @@ function pass(metric: string, units: string, source: string | undefined, random:
     for (let i = 0; i < n; i++) {
       const h = random() < 0.25 ? 0 : Math.floor(random() * 24);
       const qty = Math.round(random() * 5000) / 10;
-      const point: Record<string, unknown> = { date: `${day} ${String(h).padStart(2, '0')}:00:00 +0100`, qty };
+      const point: Record<string, unknown> = {
+        date: `${day} ${String(h).padStart(2, '0')}:00:00 +0100`,
+        qty,
+      };
       if (source !== undefined) point.source = source;
       data.push(point);
       if (random() < 0.15) data.push({ ...point, qty: qty + 7 });
