@@ -221,3 +221,51 @@ describe('a card that adds up its day is marked by its total', () => {
     expect(markerFor(calendar, m, over, { date: day, unfinished: true })).toBe('☕');
   });
 });
+
+describe('a trend-arrow on a card that adds up its day compares the days totals', () => {
+  const cal = { enabled: true, marker: { type: 'trend-arrow', field: 'ml', fallback: '·' } };
+  const rows = [
+    { date: '2026-04-12', ml: 250 },
+    { date: '2026-04-12', ml: 250 },
+    { date: '2026-04-12', ml: 250 },
+    { date: '2026-04-13', note: 'no water logged' },
+    { date: '2026-04-14', ml: 500 },
+    { date: '2026-04-15', ml: 200 },
+    { date: '2026-04-15', ml: 200 },
+    { date: '2026-04-15', ml: 200 },
+    { date: '2026-04-16', ml: 0.1 },
+    { date: '2026-04-16', ml: 0.2 },
+    { date: '2026-04-17', ml: 0.3 },
+  ];
+  const of = (m: Json, d: string, unfinished = false) =>
+    markerFor(
+      cal,
+      m,
+      rows.filter((r) => r.date === d),
+      { rows, date: d, unfinished },
+    );
+
+  for (const [where, m] of [
+    ['view.aggregate', { view: { aggregate: 'sum' } }],
+    ['trends.aggregate', { trends: { aggregate: 'sum' } }],
+  ] as const) {
+    it(`by ${where}: down from three glasses to one larger glass, up again, flat without float tails`, () => {
+      // 500 against the 750 of the 12th (the 13th holds no number), not against its last 250
+      expect(of(m, '2026-04-14')).toBe('⬇️');
+      // 600 in three glasses against 500, although each glass is smaller
+      expect(of(m, '2026-04-15')).toBe('⬆️');
+      expect(of(m, '2026-04-17')).toBe('➡️');
+      expect(of(m, '2026-04-12')).toBe('·');
+    });
+  }
+
+  it("today's total still growing has no arrow yet; runningTotal false compares it", () => {
+    const m = { view: { aggregate: 'sum' } };
+    expect(of(m, '2026-04-14', true)).toBe('·');
+    expect(of({ view: { aggregate: 'sum', runningTotal: false } }, '2026-04-14', true)).toBe('⬇️');
+  });
+
+  it('a card that does not add up its day still compares its latest entries', () => {
+    expect(of({}, '2026-04-14')).toBe('⬆️');
+  });
+});

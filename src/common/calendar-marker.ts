@@ -12,8 +12,16 @@
 
 import { addsUpDay, isRunningTotal, isSettledWhileRunning, sumEntries } from './day-total.js';
 import { getValue, lookupEmoji, renderTemplate } from './display-template.js';
+import { cleanNumber, mostDecimals, toFiniteNumber } from './numbers.js';
 import { ruleMatches } from './thresholds.js';
-import { computeTrend, dayOf, type TrendDirection } from './trend.js';
+import {
+  computeTrend,
+  dayOf,
+  dayRange,
+  indexDatedRows,
+  lastOnOrBefore,
+  type TrendDirection,
+} from './trend.js';
 
 /** The last-resort glyph for a day with data. */
 export const DEFAULT_MARKER = '•';
@@ -105,8 +113,15 @@ function objectMarker(
       const dateField = ctx.dateField ?? 'date';
       const date = ctx.date ?? dayOf(getValue(row, dateField)) ?? undefined;
       if (date === undefined) return undefined;
-      const trend = computeTrend(ctx.rows ?? rowsOfDay, field, { dateField, currentDate: date });
-      return trend ? (nonEmptyString(marker[trend.dir]) ?? MARKER_ARROWS[trend.dir]) : undefined;
+      let dir: TrendDirection | undefined;
+      if (addsUpDay(meta?.view, meta)) {
+        // a total still growing is not yet smaller than a whole earlier day
+        if (!(ctx.unfinished && isRunningTotal(meta?.view, meta)))
+          dir = totalTrendDir(ctx.rows ?? rowsOfDay, field, date, dateField);
+      } else {
+        dir = computeTrend(ctx.rows ?? rowsOfDay, field, { dateField, currentDate: date })?.dir;
+      }
+      return dir ? (nonEmptyString(marker[dir]) ?? MARKER_ARROWS[dir]) : undefined;
     }
     case 'threshold': {
       // `bands` is the older name of `rules`
@@ -166,6 +181,43 @@ export function markerFor(
   return (
     objectMarker(marker, meta, row, rowsOfDay ?? [], ctx) ?? nonEmptyString(marker.fallback) ?? cardDefault
   );
+}
+
+/**
+ * How the total of `field` on `day` compares with the total of the latest earlier day whose entries
+ * hold a number in it, on a card that adds up its day: water of 750 ml in three glasses and then
+ * one glass of 500 ml the next day went down, although that glass is larger than the last one of
+ * the day before. Undefined when either day has no number. Totals are compared without float
+ * artefacts (0.1 + 0.2 against 0.3 is flat).
+ */
+function totalTrendDir(
+  rows: unknown,
+  field: string,
+  day: string,
+  dateField: string,
+): TrendDirection | undefined {
+  const index = indexDatedRows(rows, dateField);
+  const total = (d: string): { sum: number; decimals: number } | null => {
+    const [from, to] = dayRange(index, d);
+    const ns: number[] = [];
+    for (let i = from; i < to; i++) {
+      const n = toFiniteNumber(getValue(index.items[i].row, field));
+      if (n !== null) ns.push(n);
+    }
+    return ns.length === 0 ? null : { sum: ns.reduce((a, b) => a + b, 0), decimals: mostDecimals(ns) };
+  };
+  const cur = total(day);
+  if (cur === null) return undefined;
+  for (let i = lastOnOrBefore(index, day, true); i >= 0; ) {
+    const earlier = index.items[i].day;
+    const was = total(earlier);
+    if (was !== null) {
+      const delta = cleanNumber(cur.sum - was.sum, Math.max(cur.decimals, was.decimals));
+      return delta > 0 ? 'up' : delta < 0 ? 'down' : 'flat';
+    }
+    i = dayRange(index, earlier)[0] - 1;
+  }
+  return undefined;
 }
 
 /**
