@@ -14,7 +14,7 @@ import { listeningOn } from './http/listen-address.js';
 import { portInUseMessage, portProblem } from './http/port-check.js';
 import { followingRequestLog } from './http/request-context.js';
 import { openInstance } from './instance.js';
-import { DamagedDatabaseError } from './store/database.js';
+import { DamagedDatabaseError, NewerDatabaseError } from './store/database.js';
 
 async function main(): Promise<void> {
   // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
@@ -58,8 +58,8 @@ async function main(): Promise<void> {
   try {
     inst = await openInstance(config, { log: followingRequestLog(app.log) });
   } catch (err) {
-    // a damaged database file: its path and what to do, not a stack
-    if (!(err instanceof DamagedDatabaseError)) throw err;
+    // a damaged database file, or one a later version wrote: its path and what to do, not a stack
+    if (!(err instanceof DamagedDatabaseError || err instanceof NewerDatabaseError)) throw err;
     process.stderr.write(`klebb: cannot start: ${err.message}\n`);
     process.exit(1);
   }

@@ -180,7 +180,7 @@ export function deferredWriteTransaction<T>(db: Db, fn: () => T): T {
  * `cacheKiB` bounds SQLite's page cache of this connection (better-sqlite3 builds SQLite with
  * 16 MB; a long-lived server connection takes less, see SERVER_SQLITE_CACHE_KIB).
  * @throws DamagedDatabaseError naming the file and what to do when it is not a database or is
- *   damaged; the migration's error when one fails (nothing half-applied: each migration runs in
+ *   damaged; NewerDatabaseError when a later version of Klebb wrote it; the migration's error when one fails (nothing half-applied: each migration runs in
  *   its own transaction).
  */
 export function openDatabase(
@@ -217,11 +217,42 @@ export class DamagedDatabaseError extends Error {
   override name = 'DamagedDatabaseError';
 }
 
+/**
+ * The database file was last opened by a later version of Klebb (its schema has migrations this
+ * one does not know): the message names the file, both schema numbers and what to do.
+ */
+export class NewerDatabaseError extends Error {
+  override name = 'NewerDatabaseError';
+}
+
+/**
+ * @throws NewerDatabaseError when `db`'s schema is past this version's last migration: a server
+ * put back to an older image, or a home copied from a newer one. Read before anything is written,
+ * so the file stays as the later version left it; run on, this version would read tables whose
+ * meaning it does not know and write rows the later one no longer expects.
+ */
+function assertKnownSchema(db: Database.Database, file: string): void {
+  const schema = db.pragma('user_version', { simple: true }) as number;
+  if (schema <= MIGRATIONS.length) return;
+  throw new NewerDatabaseError(
+    `the database file ${file} was written by a later version of Klebb (schema ${schema}; this ` +
+      `version knows schemas up to ${MIGRATIONS.length}). Nothing was changed. Run that later ` +
+      'version again, or to go back to this one, restore a backup taken with it ' +
+      '(docs/DEPLOY.md#backups)',
+  );
+}
+
 function openChecked(
   file: string,
   opts: { synchronous?: 'FULL' | 'NORMAL'; steps: MigrationSteps; cacheKiB?: number },
 ): Db {
   const db = new Database(file);
+  try {
+    assertKnownSchema(db, file);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   if (opts.cacheKiB !== undefined) db.pragma(`cache_size = -${opts.cacheKiB}`);
   db.pragma('journal_mode = WAL');
   // the file exists from here on (switching to WAL wrote its header)
