@@ -133,6 +133,27 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'))).toBeNull();
   });
 
+  it('the search box takes a query of emoji longer than 500 UTF-16 units whole, as the server counts characters', async () => {
+    const { s } = await chat.boot();
+    // 300 emoji (600 UTF-16 units) then a word: under the server's limit of 500 characters
+    const needle = `${'🌙'.repeat(300)} insomnia`;
+    await stored(s, 'Night notes', [['user', `My diary: ${needle} again`]]);
+    await stored(s, 'Other', [['user', `Only part: ${'🌙'.repeat(250)}`]]);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    const box = page.locator('#chat-search');
+    // no maxlength: Chromium's counts UTF-16 units and cut this at 250 emoji
+    expect(await box.getAttribute('maxlength')).toBeNull();
+    const searched = page.waitForRequest((r) => r.url().endsWith('/api/conversations/search'));
+    await box.fill(needle);
+    expect(await box.inputValue()).toBe(needle);
+    expect((await searched).postDataJSON()).toEqual({ q: needle });
+    await eventually(() => page.locator(`${DRAWER} .chat-conv-title`).allTextContents()).toEqual([
+      'Night notes',
+    ]);
+  });
+
   it('sends feedback from the drawer footer', async () => {
     const { s } = await chat.boot();
     const { page } = await browser.open(`${s.url}/`);

@@ -80,13 +80,14 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
         <label class="visually-hidden" for="chat-search">
           Search conversations
         </label>
+        {/* no maxlength: Chromium's counts UTF-16 units, which cut a query of emoji at half the
+            server's limit of 500 characters; a longer query gets the server's refusal */}
         <input
           id="chat-search"
           ref={searchBox}
           type="search"
           placeholder="Search conversations"
           value={q}
-          maxLength={500}
           onInput={(e) => setQ(e.currentTarget.value)}
         />
       </div>
