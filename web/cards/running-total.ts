@@ -36,7 +36,7 @@ export function dayTotalRow(
 /**
  * The change of `field`'s day total on `day`. While `day` is today (`running`), only against the
  * day before up to `minuteNow` (null when its entries do not say when they were logged); a day
- * that is over against the whole of the latest earlier day with entries.
+ * that is over against the whole of the latest earlier day whose entries hold a number in `field`.
  */
 export function totalTrend(
   ix: CardRows,
@@ -51,15 +51,21 @@ export function totalTrend(
     const c = compareSameTime(today, before, field, opts.minuteNow, opts.dateField);
     return c ? { dir: c.dir, delta: c.delta, decimals: c.decimals, prevDate, sameTime: true } : null;
   }
-  const prev = latestBefore(ix, day);
-  if (!prev?.day) return null;
   const sum = (rows: Record<string, unknown>[]) => {
     const ns = rows.map((r) => toFiniteNumber(getValue(r, field))).filter((n): n is number => n !== null);
     return ns.length === 0 ? null : { total: ns.reduce((a, b) => a + b, 0), decimals: mostDecimals(ns) };
   };
   const cur = sum(today);
-  const was = sum(entriesOn(ix, prev.day).map((e) => e.row));
-  if (!cur || !was) return null;
+  if (!cur) return null;
+  // the latest earlier day whose entries hold a number in the field: a day holding only a note
+  // (or another field) is passed over, as the arrow of a card that does not add up its day does
+  let prev = latestBefore(ix, day);
+  let was: { total: number; decimals: number } | null = null;
+  while (prev?.day && !was) {
+    was = sum(entriesOn(ix, prev.day).map((e) => e.row));
+    if (!was) prev = latestBefore(ix, prev.day);
+  }
+  if (!was || !prev?.day) return null;
   const decimals = Math.max(cur.decimals, was.decimals);
   const delta = cleanNumber(cur.total - was.total, decimals);
   return {
