@@ -63,6 +63,12 @@ function lengthWords(v: SchemaIssue): string | null {
  * itself). `inUrl`: the value was URL text, so a wrong type means it was not written as one.
  */
 function describeIssue(v: SchemaIssue, at: string, inUrl: boolean): FieldProblem {
+  // a URL value is text: a list here is a parameter written more than once (?limit=1&limit=2)
+  if (inUrl && Array.isArray(v.data)) {
+    const shown = v.data.slice(0, 3).map((x) => JSON.stringify(String(x).slice(0, 40)));
+    const values = `${shown.join(', ')}${v.data.length > 3 ? ', …' : ''}`;
+    return { path: at, message: `is given ${v.data.length} times (${values}): give it once` };
+  }
   const own = v.parentSchema?.errorMessage;
   if (typeof own === 'string') return { path: at, message: own };
   const urlWords = inUrl && v.keyword === 'type' ? urlTypeMessage(v.params.type) : null;
