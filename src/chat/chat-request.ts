@@ -2,6 +2,7 @@
  * The body of `POST /api/chat` (`{messages, voiceMode?, viewedCardId?,
  * stream?, conversationId?}`), checked field by field: a bad body is a 400 naming the field.
  */
+import { showsSomething } from '../common/control-characters.js';
 import { overLimit } from '../common/graphemes.js';
 import { badRequest } from '../errors.js';
 import { MAX_CHAT_MESSAGE_CHARS } from '../limits.js';
@@ -19,8 +20,9 @@ export interface ChatRequest {
 /**
  * Checks a request body.
  * @throws 400 when `messages` is missing, empty, or holds anything but `{role: "user" |
- *   "assistant", content: string}` (the last one must be from the user), or a flag has the wrong type;
- *   a content over MAX_CHAT_MESSAGE_CHARS user-perceived characters (overLimit) is 400 too.
+ *   "assistant", content: string}` (the last one must be from the user, and show something: not
+ *   empty, spaces or invisible characters only), or a flag has the wrong type; a content over
+ *   MAX_CHAT_MESSAGE_CHARS user-perceived characters (overLimit) is 400 too.
  */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -60,9 +62,17 @@ export function parseChatRequest(body: unknown): ChatRequest {
       ? { role: 'user' as const, content: msg.content }
       : { role: 'assistant' as const, content: msg.content };
   });
-  if (messages[messages.length - 1].role !== 'user') {
+  const last = messages.length - 1;
+  if (messages[last].role !== 'user') {
     throw badRequest('the last message must be from the user', [
-      { path: `messages[${messages.length - 1}].role`, message: 'must be user' },
+      { path: `messages[${last}].role`, message: 'must be user' },
+    ]);
+  }
+  // a question of spaces or invisible characters would cost a model call and say nothing
+  const said = messages[last].content;
+  if (typeof said === 'string' && !showsSomething(said)) {
+    throw badRequest(`messages[${last}].content is empty: write what to ask or tell`, [
+      { path: `messages[${last}].content`, message: 'must not be empty' },
     ]);
   }
   for (const key of ['voiceMode', 'stream'] as const) {
