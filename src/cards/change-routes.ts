@@ -41,7 +41,7 @@ export function changeRoutes(app: FastifyInstance, inst: Instance): void {
     const q: Static<typeof ListQuery> = req.query;
     const limit = q.limit;
     if (limit !== undefined && limit > CHANGE_LIST_MAX) {
-      throw badRequest(`"limit" is at most ${CHANGE_LIST_MAX}`, [
+      throw badRequest(`query.limit must be at most ${CHANGE_LIST_MAX}`, [
         { path: 'query.limit', message: `must be at most ${CHANGE_LIST_MAX}` },
       ]);
     }

@@ -58,6 +58,20 @@ function lengthWords(v: SchemaIssue): string | null {
   }
 }
 
+/** What a number's bound says in words (Ajv writes "must be >= 1"); null for other issues. */
+function boundWords(v: SchemaIssue): string | null {
+  const { comparison, limit } = v.params;
+  if (typeof limit !== 'number') return null;
+  const words: Record<string, string> = {
+    '>=': 'at least',
+    '<=': 'at most',
+    '>': 'more than',
+    '<': 'less than',
+  };
+  const w = typeof comparison === 'string' ? words[comparison] : undefined;
+  return w ? `must be ${w} ${limit}` : null;
+}
+
 /**
  * The message of one issue, and the field it names (a missing or unknown property is named
  * itself). `inUrl`: the value was URL text, so a wrong type means it was not written as one.
@@ -81,7 +95,7 @@ function describeIssue(v: SchemaIssue, at: string, inUrl: boolean): FieldProblem
   if (v.keyword === 'anyOf' && v.parentSchema?.anyOf) {
     return { path: at, message: `must be ${v.parentSchema.anyOf.map(branchWords).join(' or ')}` };
   }
-  const limitWords = lengthWords(v);
+  const limitWords = lengthWords(v) ?? boundWords(v);
   if (limitWords) return { path: at, message: limitWords };
   if (v.keyword === 'enum' && Array.isArray(v.params.allowedValues)) {
     return {

@@ -237,7 +237,7 @@ describe('refusals, each shown to the person as it comes', () => {
     expect(del.body.code).toBe('NO_ENTRY');
     const bad = await person('/api/manifests/weight/entries/-1', { method: 'DELETE' });
     expect(bad.status).toBe(400);
-    expect(bad.body.details).toEqual([{ path: 'params.index', message: 'must be >= 0' }]);
+    expect(bad.body.details).toEqual([{ path: 'params.index', message: 'must be at least 0' }]);
     const none = await person('/api/manifests/nope/entries', { json: { entry: {} } });
     expect(none.status).toBe(404);
     expect(none.body.code).toBe('CARD_NOT_FOUND');

@@ -110,7 +110,7 @@ describe('a nullable object names the part that is wrong', () => {
   it('a report re-read with a wrong option names that option', async () => {
     const r = await s.api('/api/reports/some-report/reprocess', { json: { psm: 99 } });
     expect(r.status).toBe(400);
-    expect(r.body.details).toEqual([{ path: 'body.psm', message: 'must be <= 13' }]);
+    expect(r.body.details).toEqual([{ path: 'body.psm', message: 'must be at most 13' }]);
   });
 
   it('nothing was stored by the refusals', async () => {

@@ -57,11 +57,16 @@ describe('a whole number written wrongly in a URL', () => {
   it('a whole number out of range says the range', async () => {
     const zero = await s.api('/api/changes?limit=0', { token: T });
     expect(zero.status).toBe(400);
-    expect(zero.body.details).toEqual([{ path: 'query.limit', message: 'must be >= 1' }]);
+    // in words, not the schema checker's '>= 1', and the top line says what details say
+    expect(zero.body.details).toEqual([{ path: 'query.limit', message: 'must be at least 1' }]);
+    expect(zero.body.error).toBe('query.limit must be at least 1');
     const big = await s.api('/api/changes?limit=101', { token: T });
     expect(big.body.details).toEqual([{ path: 'query.limit', message: 'must be at most 100' }]);
+    expect(big.body.error).toBe('query.limit must be at most 100');
     const noSet = await s.api('/api/changes/0/undo', { token: T, method: 'POST' });
     expect(noSet.status).toBe(400);
-    expect(noSet.body.details).toEqual([{ path: 'params.id', message: 'must be >= 1' }]);
+    expect(noSet.body.details).toEqual([{ path: 'params.id', message: 'must be at least 1' }]);
+    const huge = await s.api('/api/changes/99999999999999999999/undo', { token: T, method: 'POST' });
+    expect(huge.body.details).toEqual([{ path: 'params.id', message: 'must be at most 9007199254740991' }]);
   });
 });
