@@ -489,6 +489,8 @@ export function fillSubscribers(
             ? rowsWithAhead(store, sub.entry, dates, made)
             : rowsForDates(store, sub.entry, dates);
       const r = upsertRowsByDate(ctx, store, sub.cardId, rows);
+      const left = leftDays(store, sub.entry, dates, rows);
+      if (left.length) r.rowsWritten += dropPhoneRows(ctx, store, sub.cardId, left);
       results.push({ id: sub.cardId, metric: sub.entry.key, ...r });
     } catch (err) {
       results.push({
@@ -500,6 +502,59 @@ export function fillSubscribers(
     }
   }
   return results;
+}
+
+/**
+ * The dates of `dates` that no row was made for and that hold no sample of the metric any more:
+ * the days a sample moved away from (a night filed on another zone's day, then on its own).
+ * Checked only for the dates without a row, which are few.
+ */
+function leftDays(
+  store: HaeSampleStore,
+  entry: CatalogueEntry,
+  dates: ReadonlySet<string>,
+  rows: readonly HaeRow[],
+): string[] {
+  if (rows.length >= dates.size) return [];
+  const made = new Set(rows.map((r) => r.date));
+  const rowless = [...dates].filter((d) => !made.has(d));
+  if (rowless.length === 0) return [];
+  const counts = store.countsByDate(entry.reads, rowless);
+  return rowless.filter((d) => !counts.has(d));
+}
+
+/**
+ * Takes off the card the phone's rows of `dates`, days left without samples: each only when the
+ * card still holds the row the phone last wrote there (recorded in `book`); a row entered or
+ * edited by hand stays. Written as one change, undoable from the change log.
+ * @returns how many rows were taken off.
+ */
+function dropPhoneRows(
+  ctx: Pick<CardContext, 'store' | 'emit'>,
+  book: PhoneRowBook & { forgetPhoneRowsOf(cardId: string, dates: readonly string[]): void },
+  cardId: string,
+  dates: readonly string[],
+): number {
+  const recorded = book.phoneRows(cardId, dates);
+  if (recorded.size === 0) return 0;
+  const result = ctx.store.transaction(() => {
+    const state = ctx.store.state(cardId);
+    if (state.shape !== 'array') return undefined;
+    const current = ctx.store.readJson(cardId);
+    if (current === undefined) return undefined;
+    const existing = JSON.parse(current) as unknown[];
+    const kept = existing.filter((el) => {
+      const d = dateOf(el);
+      return d === undefined || recorded.get(d) !== canonicalJson(el);
+    });
+    if (kept.length === existing.length) return undefined;
+    book.forgetPhoneRowsOf(cardId, [...recorded.keys()]);
+    const version = ctx.store.replace(cardId, kept, HAE_ACTOR, 'hae-upsert', 0, current);
+    return { removed: existing.length - kept.length, version };
+  });
+  if (!result) return 0;
+  ctx.emit({ type: 'data-changed', id: cardId, version: result.version });
+  return result.removed;
 }
 
 /** The subscription of the card `cardId`; undefined when there is no such card or it is not subscribed. */

@@ -137,6 +137,14 @@ export class HaeSampleStore {
         )
         .raw(true),
       dates: db.prepare('SELECT DISTINCT date FROM hae_samples WHERE metric = ? ORDER BY date').pluck(),
+      dropOtherDays: db
+        .prepare(
+          `DELETE FROM hae_samples
+           WHERE metric = ? AND date IN (?, ?, ?, ?, ?) AND source IS ? AND span = ? AND at <> ?
+             AND (at = ? OR substr(at, 1, ?) = ?)
+           RETURNING date`,
+        )
+        .pluck(),
       dropWritten: db.prepare(
         'DELETE FROM hae_samples WHERE metric = ? AND date = ? AND at = ? AND source IS ? AND span = ?',
       ),
@@ -203,6 +211,9 @@ export class HaeSampleStore {
          ON CONFLICT (card_id, date) DO UPDATE SET body = excluded.body`,
       ),
       forgetPhoneRows: db.prepare('DELETE FROM hae_card_rows WHERE card_id = ?'),
+      forgetPhoneRowsOf: db.prepare(
+        'DELETE FROM hae_card_rows WHERE card_id = ? AND date IN (SELECT value FROM json_each(?))',
+      ),
       recomputed: db.prepare('DELETE FROM hae_recompute WHERE metric = ?'),
     };
   }
@@ -231,9 +242,16 @@ export class HaeSampleStore {
     const affected = new Map<string, Set<string>>();
     let inserted = 0;
     writeTransaction(this.db, () => {
+      // samples moved to another day: a memo may vouch for a block whose samples were those
+      // removed (the same block sent again must be read again), so none is kept
+      if (
+        this.dropFiledElsewhere(offeredSamples, affected) +
+          this.dropFiledOnOtherDays(offeredSamples, affected) >
+        0
+      )
+        this.q.memoClear.run();
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
-      this.dropFiledElsewhere(offeredSamples, affected);
       const samples = this.notStoredRounded(this.notStoredNextDoor(offeredSamples));
       let i = 0;
       while (i < samples.length) {
@@ -277,14 +295,49 @@ export class HaeSampleStore {
    * span stamped the same, on the date its stamp has as written. It was this record read on the
    * export's clock (its times of day, and so its key, differ: a night's bed time, a workout's start),
    * so it would be counted on both days. The date left counts as affected, to be recomputed.
+   * @returns how many samples were removed.
    */
-  private dropFiledElsewhere(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
+  private dropFiledElsewhere(samples: readonly Sample[], affected: Map<string, Set<string>>): number {
+    let dropped = 0;
     for (const s of samples) {
       if (s.movedFrom === undefined) continue;
       const written = withoutZoneAnnotations(s.at);
-      if (this.q.dropWritten.run(s.metric, s.movedFrom, written, s.source, s.span).changes > 0)
-        addDate(affected, s.metric, s.movedFrom);
+      const n = this.q.dropWritten.run(s.metric, s.movedFrom, written, s.source, s.span).changes;
+      if (n > 0) addDate(affected, s.metric, s.movedFrom);
+      dropped += n;
     }
+    return dropped;
+  }
+
+  /**
+   * Removes what a push that named another zone for a sample (Sample.zoneNamed) stored for it: the
+   * sample of the same metric, source and span stamped the same as written, with another zone
+   * or none (`2024-06-10 12:30:00 -0400 [Asia/Tokyo]` before, `[Asia/Kolkata]` now), up to two
+   * days before or after, where the other zone's clock put it. The sample is then stored as sent
+   * now, moved rather than counted on two days (or with two clocks on one); the days it left
+   * count as affected, to be recomputed. The same stamp sent again as it was removes nothing.
+   * @returns how many samples were removed.
+   */
+  private dropFiledOnOtherDays(samples: readonly Sample[], affected: Map<string, Set<string>>): number {
+    let count = 0;
+    for (const s of samples) {
+      if (s.zoneNamed !== true) continue;
+      const written = withoutZoneAnnotations(s.at);
+      const days = [-2, -1, 0, 1, 2].map((n) => (n === 0 ? s.date : addDays(s.date, n)));
+      const dropped = this.q.dropOtherDays.all(
+        s.metric,
+        ...days,
+        s.source,
+        s.span,
+        s.at,
+        written,
+        written.length + 2,
+        `${written} [`,
+      ) as string[];
+      for (const date of dropped) addDate(affected, s.metric, date);
+      count += dropped.length;
+    }
+    return count;
   }
 
   /**
@@ -406,6 +459,11 @@ export class HaeSampleStore {
   /** Records the phone's rows of some dates on the card (phone-rows.ts): date → canonical JSON. */
   recordPhoneRows(cardId: string, rows: ReadonlyMap<string, string>): void {
     for (const [date, text] of rows) this.q.recordPhoneRow.run(cardId, date, text);
+  }
+
+  /** Forgets the card's recorded phone rows of `dates` (the rows were taken off the card). */
+  forgetPhoneRowsOf(cardId: string, dates: readonly string[]): void {
+    this.q.forgetPhoneRowsOf.run(cardId, JSON.stringify(dates));
   }
 
   /** Forgets the card's recorded phone rows (its rows are all written again, or it is new). */

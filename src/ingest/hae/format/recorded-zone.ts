@@ -42,16 +42,24 @@ const STAMP_KEYS = [
 ];
 
 /**
- * A pushed point or workout with its stamps marked with the zone its `metadata` names
- * (`{"metadata": {"HKTimeZone": "Asia/Tokyo"}}`, also under HealthKit's constant's name
- * `HKMetadataKeyTimeZone`); the object itself when it names none, or one the runtime does not know.
+ * The zone a pushed point's or workout's `metadata` names (`{"metadata": {"HKTimeZone":
+ * "Asia/Tokyo"}}`, also under HealthKit's constant's name `HKMetadataKeyTimeZone`), when the
+ * runtime knows it; undefined otherwise (most points carry no metadata: one property read).
  */
-export function inItsZone<T>(point: T): T {
-  if (point === null || typeof point !== 'object') return point;
+export function namedZone(point: unknown): string | undefined {
+  if (point === null || typeof point !== 'object') return undefined;
   const meta = (point as { metadata?: unknown }).metadata;
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return point;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
   const m = meta as Record<string, unknown>;
-  const zone = knownZone(m.HKTimeZone ?? m.HKMetadataKeyTimeZone);
+  return knownZone(m.HKTimeZone ?? m.HKMetadataKeyTimeZone);
+}
+
+/**
+ * A pushed point or workout with its stamps marked with `zone`, the zone its `metadata` names
+ * (namedZone; looked up when not given); the object itself when it names none, or one the runtime
+ * does not know.
+ */
+export function inItsZone<T>(point: T, zone = namedZone(point)): T {
   if (zone === undefined) return point;
   const p = point as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;

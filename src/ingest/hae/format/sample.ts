@@ -68,6 +68,12 @@ export interface Sample {
    * export's clock: the store removes that reading of it rather than keep it on both days.
    */
   movedFrom?: string;
+  /**
+   * Set when the pushed point named the zone it was recorded in (metadata `HKTimeZone`): a push
+   * that named another zone (a correction, a phone that learnt the zone later) filed the same
+   * sample, with the same key, on another day; the store moves it here rather than keep both.
+   */
+  zoneNamed?: true;
 }
 
 /**
@@ -267,6 +273,8 @@ export type PointRead =
       source: string | null;
       /** The values to key the sample on, when some were rounded (Sample.keyValues). */
       keyValues?: Record<string, SampleValue>;
+      /** The point named the zone it was recorded in (Sample.zoneNamed). */
+      zoneNamed?: true;
       /**
        * What was adjusted to keep the point (a sleep night's stages scaled to fit its window):
        * a warning line each, as for skipped points (SkipCounter.note), the point is kept.

@@ -19,7 +19,7 @@ import { numberAndUnit, readNumber } from './numbers.js';
 import { OccurrenceCounter, type OccurrenceCounting } from './occurrences.js';
 import type { MetricBlock, NormalisedPayload } from './payload.js';
 import { dateProblem, outOfRange, valueProblem } from './plausible.js';
-import { inItsZone } from './recorded-zone.js';
+import { inItsZone, namedZone } from './recorded-zone.js';
 import {
   dedupKeyOf,
   makeSample,
@@ -164,12 +164,14 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const reads: Extract<PointRead, { ok: true }>[] = [];
   const units = entry ? blockUnits(entry, block.units) : undefined;
   for (const point of block.data) {
-    const p = inItsZone(point);
+    const zone = namedZone(point);
+    const p = zone === undefined ? point : inItsZone(point, zone);
     const r = units ? readPoint(units, p, st.zone) : readUnknownPoint(block, p, st.zone);
     if (!r.ok) {
       skips.add(metric, r.reason, r.example);
       continue;
     }
+    if (zone !== undefined) r.zoneNamed = true;
     const bad = implausible(entry, r);
     if (bad) skips.add(metric, bad.reason, bad.example);
     else {
@@ -181,7 +183,7 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   const samples = st.samples;
   if (st.alone && span === 'day') {
     for (const r of reads)
-      samples.push(makeSample(metric, r.time, r.at, r.values, r.source, span, r.keyValues));
+      samples.push(zoned(makeSample(metric, r.time, r.at, r.values, r.source, span, r.keyValues), r));
     return;
   }
   for (const r of reads) {
@@ -196,9 +198,15 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
     const n = st.occurrences.next(content, metric, r.time.date);
     const keyed = r.keyValues && { ...r.keyValues, seq: n };
     samples.push(
-      n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s,
+      zoned(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s, r),
     );
   }
+}
+
+/** `s` marked as its point's zone was named (Sample.zoneNamed), when it was. */
+function zoned(s: Sample, r: Extract<PointRead, { ok: true }>): Sample {
+  if (r.zoneNamed) s.zoneNamed = true;
+  return s;
 }
 
 /** The workouts section → samples, into `st`. */
@@ -206,13 +214,16 @@ function readWorkouts(workouts: NormalisedPayload['workouts'], st: ExtractState)
   st.known.add('workouts');
   const workoutsEntry = resolveMetric('workouts');
   for (const w of workouts) {
-    const r = readWorkout(inItsZone(w), st.zone);
+    const zone = namedZone(w);
+    const r = readWorkout(zone === undefined ? w : inItsZone(w, zone), st.zone);
     if (r.ok && workoutsEntry) leaveOutOfRangeOut(workoutsEntry, r);
     const bad = r.ok ? implausible(workoutsEntry, r) : r;
     if (bad) st.skips.add('workouts', bad.reason, bad.example);
     else if (r.ok) {
       for (const n of r.notes ?? []) st.skips.note('workouts', n.reason, n.example);
-      st.samples.push(makeSample('workouts', r.time, r.at, r.values, r.source, 'sample', r.keyValues));
+      const s = makeSample('workouts', r.time, r.at, r.values, r.source, 'sample', r.keyValues);
+      if (zone !== undefined) s.zoneNamed = true;
+      st.samples.push(s);
     }
   }
 }
