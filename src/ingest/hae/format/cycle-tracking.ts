@@ -10,6 +10,8 @@
  * - a menstrual flow is a day logged on `menstrual_flow`; a flow of `None` (a day of the period
  *   without bleeding) is not one;
  * - spotting (`Intermenstrual Bleeding`) a day logged on `intermenstrual_bleeding`;
+ * - a cycle deviation the Health app detected (irregular, infrequent or prolonged periods,
+ *   persistent spotting) one on `cycle_deviation_notifications`;
  * - cervical mucus a `quality` on `cervical_mucus_quality`, in HealthKit's order: 1 dry, 2 sticky,
  *   3 creamy, 4 watery, 5 egg white (the day's highest, the most fertile);
  * - a test one `positive`, `negative` or `indeterminate` (an ovulation test also
@@ -41,6 +43,11 @@ function letters(text: string): string {
 
 /** The metric each kind of record fills, by how its name ends (letters only). */
 const KINDS: [string, string][] = [
+  // the deviations the Health app detects, before the kinds their names end like
+  ['irregularmenstrualcycles', 'cycle_deviation_notifications'],
+  ['infrequentmenstrualcycles', 'cycle_deviation_notifications'],
+  ['prolongedmenstrualperiods', 'cycle_deviation_notifications'],
+  ['persistentintermenstrualbleeding', 'cycle_deviation_notifications'],
   ['intermenstrualbleeding', 'intermenstrual_bleeding'],
   ['spotting', 'intermenstrual_bleeding'],
   ['menstrualflow', 'menstrual_flow'],
@@ -129,6 +136,7 @@ export function cyclePoint(metric: string, value: unknown, start: unknown): Cycl
       return { metric, units: 'count', point };
     }
     case 'intermenstrual_bleeding':
+    case 'cycle_deviation_notifications':
       point.qty = 1;
       return { metric, units: 'count', point };
     case 'cervical_mucus_quality': {

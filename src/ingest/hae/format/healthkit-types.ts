@@ -171,6 +171,11 @@ const NOTIFICATION: Record<string, string> = {
   AudioExposureEvent: 'environmental_audio_exposure_notifications',
   EnvironmentalAudioExposureEvent: 'environmental_audio_exposure_notifications',
   HeadphoneAudioExposureEvent: 'headphone_audio_exposure_notifications',
+  // the cycle deviations the Health app detects from the periods logged (iOS 16 on)
+  IrregularMenstrualCycles: 'cycle_deviation_notifications',
+  InfrequentMenstrualCycles: 'cycle_deviation_notifications',
+  ProlongedMenstrualPeriods: 'cycle_deviation_notifications',
+  PersistentIntermenstrualBleeding: 'cycle_deviation_notifications',
 };
 
 /** The notification identifiers with their metric, as Apple writes the identifier. */
