@@ -218,6 +218,13 @@ export class CardLoader {
       try {
         const incoming = normaliseImportedData(data);
         if (incoming.rescued) warnings.push(rescuedWarning(file, id));
+        if (this.importedBefore(file, bytes, id, incoming.data)) {
+          // stopped (a power cut, kill -9) after its rows were stored and its copy kept, before
+          // the file was rewritten without its data: only that last step is left to do
+          const meta = metaOnlyTemp(file, body);
+          const placed = commitIfUnchanged(meta.tmp, file, hash) === 'committed';
+          return this.place(file, judged.card, current, placed ? contentHash(meta.text) : hash, warnings);
+        }
         const backup = freeBackupPath(this.dataDir, path.basename(file));
         // the original as it was dropped in (its own encoding)
         writeFileAtomic(backup, bytes);
@@ -659,6 +666,30 @@ export class CardLoader {
       throw err;
     }
     return this.afterImport(file, id, version, meta, same, readHash);
+  }
+
+  /**
+   * Whether the dropped-in `file` (its `bytes`) was imported already and only its rewrite without
+   * data is missing: a copy of exactly these bytes is kept beside it (freeBackupPath's names) and
+   * card `id` holds exactly its rows. Then importing it again would store the same rows once more
+   * (a new version and History entry) and keep a second copy.
+   */
+  private importedBefore(file: string, bytes: Buffer, id: string, data: unknown): boolean {
+    const name = path.basename(file);
+    const hash = contentHash(bytes);
+    // <name>.<UTC stamp>.json, or -2, -3 ... after the stamp
+    const copyTail = /^\.\d{8}T\d{6}Z(?:-\d+)?\.json$/;
+    const kept = fs
+      .readdirSync(this.dataDir)
+      .filter((n) => n.startsWith(name) && copyTail.test(n.slice(name.length)))
+      .some((n) => {
+        try {
+          return contentHash(fs.readFileSync(path.join(this.dataDir, n))) === hash;
+        } catch {
+          return false;
+        }
+      });
+    return kept && this.store.state(id).version > 0 && this.store.readJson(id) === JSON.stringify(data);
   }
 
   /** importData once the data is stored (at `version`): tells listeners, puts the meta-only file in place. */
