@@ -76,6 +76,11 @@ export const MANIFEST_SETTLE_MS = 600;
  * in slices (src/cards/large-file-read.ts), so the server keeps answering while it loads, bytes.
  */
 export const LARGE_MANIFEST_BYTES = 1024 * 1024;
+/**
+ * The largest card file the server reads, bytes: one made huge by mistake (a disk image or a log
+ * saved under a .json name) is reported, not read into memory. 200 000 rows take about 30 MB.
+ */
+export const MAX_CARD_FILE_BYTES = 64 * 1024 * 1024;
 /** Rows stored per transaction while a large manifest file's data is loaded (one turn of the event loop each). */
 export const LOAD_SLICE_ROWS = 1000;
 /**

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { conflict, notFound } from '../errors.js';
 import { writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
+import { MAX_CARD_FILE_BYTES } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import type { CardEvent, CardLoader } from './card-loader.js';
 import type { Card, CardRegistry } from './card-registry.js';
@@ -66,7 +67,9 @@ export function requireCard(ctx: CardContext, id: string): Card {
   if (card) {
     let onDisk: string | undefined;
     try {
-      onDisk = contentHash(fs.readFileSync(card.file));
+      // a file grown past what a card file may be is not read: the loader reports it
+      if (fs.statSync(card.file).size <= MAX_CARD_FILE_BYTES)
+        onDisk = contentHash(fs.readFileSync(card.file));
     } catch {
       onDisk = undefined;
     }

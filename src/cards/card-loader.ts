@@ -14,7 +14,7 @@ import type { LoadError } from '../common/view-types.js';
 import { writeFileAtomic, writeTemp } from '../home/atomic-write.js';
 import { commitIfUnchanged } from '../home/commit-file.js';
 import { isKnownMetric } from '../ingest/hae/format/catalogue.js';
-import { CARD_RETURN_MS, LOAD_SLICE_ROWS } from '../limits.js';
+import { CARD_RETURN_MS, LOAD_SLICE_ROWS, MAX_CARD_FILE_BYTES } from '../limits.js';
 import type { CardDataStore } from '../store/card-data-store.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
@@ -400,10 +400,22 @@ export class CardLoader {
         return 'missing';
       }
       if (!st.isFile()) return this.fail(file, 'READ_FAILED', 'not a regular file');
+      if (st.size > MAX_CARD_FILE_BYTES) return this.tooLarge(file, st.size);
       return undefined;
     } catch (err) {
       return this.fail(file, 'READ_FAILED', `cannot read file: ${(err as Error).message}`);
     }
+  }
+
+  /** Reports a file over MAX_CARD_FILE_BYTES without reading it (the last good card stays, with its rows). */
+  private tooLarge(file: string, size: number): LoadOutcome {
+    const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
+    return this.fail(
+      file,
+      'FILE_TOO_LARGE',
+      `the file is ${mb(size)}, more than the ${mb(MAX_CARD_FILE_BYTES)} a card file may be, so it was not read; if it was saved here by mistake, move it away (a card it replaced keeps its rows)`,
+      { id: this.registry.byFile(file)?.id },
+    );
   }
 
   /** Records the failure of bytes that are no manifest object (the last good card stays). */
@@ -775,7 +787,10 @@ export function claimRank(fileName: string, id: string | undefined): string {
 function stillClaims(file: string, id: string): boolean {
   let bytes: Buffer;
   try {
-    if (!fs.statSync(file).isFile()) return false;
+    const st = fs.statSync(file);
+    if (!st.isFile()) return false;
+    // not read: it keeps its claim until it is judged (and reported)
+    if (st.size > MAX_CARD_FILE_BYTES) return true;
     bytes = fs.readFileSync(file);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT';
@@ -788,7 +803,7 @@ function stillClaims(file: string, id: string): boolean {
 function peekId(file: string): string | undefined {
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) return undefined;
+    if (!st.isFile() || st.size > MAX_CARD_FILE_BYTES) return undefined;
     const v = parseManifestLoosely(fs.readFileSync(file)) as { meta?: { id?: unknown } } | undefined;
     return typeof v?.meta?.id === 'string' ? v.meta.id : undefined;
   } catch {

@@ -14,7 +14,7 @@ export interface LoadError {
   file: string;
   /** Card id when one could be read. */
   id?: string;
-  /** Stable code: INVALID_JSON, UNSUPPORTED_SCHEMA, MISSING_FIELD, DUPLICATE_ID, FIELD_DROPPED, FIELD_UNUSABLE, READ_FAILED, IMPORT_FAILED, FILE_IN_CLOUD (docs/API.md "List cards"). */
+  /** Stable code: INVALID_JSON, UNSUPPORTED_SCHEMA, MISSING_FIELD, DUPLICATE_ID, FIELD_DROPPED, FIELD_UNUSABLE, READ_FAILED, IMPORT_FAILED, FILE_IN_CLOUD, FILE_TOO_LARGE (docs/API.md "List cards"). */
   code: string;
   message: string;
   /** Field path for FIELD_DROPPED, FIELD_UNUSABLE and MISSING_FIELD. */

@@ -40,6 +40,7 @@ const LOAD_ERROR_CODES = new Set([
   'DATA_RESCUED',
   'FIELD_UNUSABLE',
   'FILE_IN_CLOUD',
+  'FILE_TOO_LARGE',
 ]);
 
 function sourceFiles(dir: string): string[] {
