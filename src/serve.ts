@@ -36,19 +36,20 @@ async function main(): Promise<void> {
     process.stderr.write(`klebb: cannot start: ${folders}\n`);
     process.exit(2);
   }
-  // a second server on the same home stops here, before it watches or writes anything
+  // a port that is taken stops the start before the home is opened or a set-up link printed
+  const taken = await portProblem(config.host, config.port);
+  if (taken) {
+    process.stderr.write(`klebb: cannot start: ${taken}\n`);
+    process.exit(2);
+  }
+  // a second server on the same home stops here, before it watches or writes anything (after the
+  // port check, which creates nothing in the home)
   let lock: ServerLock;
   try {
     lock = takeServerLock(config.home, homeLayout(config.home, config.dataDir).dbDir);
   } catch (err) {
     if (!(err instanceof HomeInUseError)) throw err;
     process.stderr.write(`klebb: cannot start: ${err.message}\n`);
-    process.exit(2);
-  }
-  // a port that is taken stops the start before the home is opened or a set-up link printed
-  const taken = await portProblem(config.host, config.port);
-  if (taken) {
-    process.stderr.write(`klebb: cannot start: ${taken}\n`);
     process.exit(2);
   }
   // the app (and its logger) first: the instance logs through it, with time, level and the id of
