@@ -48,7 +48,8 @@ export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'erro
 /** Something the loader tells the rest of the product about (the dashboard's live updates). */
 export type CardEvent =
   | { type: 'card-changed'; id: string }
-  | { type: 'card-removed'; id: string }
+  /** `mayReturn`: its file vanished by hand and may come back as the same card (see rememberGone). */
+  | { type: 'card-removed'; id: string; mayReturn?: boolean }
   | { type: 'data-changed'; id: string; version: number }
   /**
    * A card file's load problems changed without a card changing: it failed to load (broken JSON,
@@ -561,7 +562,7 @@ export class CardLoader {
     }
     // a file that vanished by hand may come back (a job removing files means it)
     if (!this.ownFiles) this.rememberGone(card.id, changeId);
-    this.idFreed(card.id);
+    this.idFreed(card.id, !this.ownFiles);
     return outcome;
   }
 
@@ -613,13 +614,14 @@ export class CardLoader {
   }
 
   /** A file gave up `id`: the next file (by name) that was refused it loads, else the card is removed. */
-  private idFreed(id: string): void {
+  private idFreed(id: string, mayReturn = false): void {
     const waiting = this.registry.filesWithDuplicateId(id);
     waiting.sort((a, b) => (claimRank(path.basename(a), id) < claimRank(path.basename(b), id) ? -1 : 1));
     for (const other of waiting) {
       if (!this.registry.has(id)) this.safeLoad(other, { importData: false });
     }
-    if (!this.registry.has(id)) this.emit({ type: 'card-removed', id });
+    if (!this.registry.has(id))
+      this.emit(mayReturn ? { type: 'card-removed', id, mayReturn } : { type: 'card-removed', id });
   }
 
   private duplicate(file: string, id: string, holderName: string): LoadOutcome {

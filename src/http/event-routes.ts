@@ -36,7 +36,8 @@ export function eventRoutes(app: FastifyInstance, inst: Instance): void {
     const principal = req.principal;
     const holds = () => !principal || inst.auth.stillHolds(principal);
     const onCard = (e: CardEvent) => {
-      if (holds()) sse.send('card', e);
+      // what a page needs and no more (a card-removed's mayReturn is the server's own business)
+      if (holds()) sse.send('card', e.type === 'card-removed' ? { type: e.type, id: e.id } : e);
       else credentialEnded();
     };
     const recheck = setInterval(() => {

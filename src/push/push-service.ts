@@ -8,7 +8,7 @@ import type https from 'node:https';
 import type { CardContext } from '../cards/card-context.js';
 import type { CardEvent } from '../cards/card-loader.js';
 import { KlebbError, notFound } from '../errors.js';
-import { MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
+import { CARD_RETURN_MS, MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
 import { type DeviceResult, deviceResults } from './device-result.js';
 import { type FireRecord, NotificationState } from './notification-state.js';
 import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
@@ -332,11 +332,41 @@ export class PushService {
     if (changed) this.saveQuietly();
   }
 
-  /** Follows card changes: arms changed reminders, forgets a deleted card's state. */
+  /**
+   * Follows card changes: arms changed reminders; forgets the state of a card gone for good. A
+   * card file that vanishes and comes back within CARD_RETURN_MS (a sync tool deleting before it
+   * downloads, a slow rename) is the same card: its reminders keep what they knew (when they
+   * were last sent and how that went, the slot last handled), so nothing is sent again or missed;
+   * a card deleted through the app or API is forgotten at once.
+   */
   onCardEvent(e: CardEvent): void {
     if (this.closed) return;
-    if (e.type === 'card-changed') this.armCard(e.id);
-    else if (e.type === 'card-removed' && this.state.dropCard(e.id)) this.saveQuietly();
+    if (e.type === 'card-changed') {
+      this.goneCards.delete(e.id);
+      this.armCard(e.id);
+    } else if (e.type === 'card-removed' && !e.mayReturn) {
+      // deleted on purpose (the app, the API, a tool): forgotten at once
+      if (this.state.dropCard(e.id)) this.saveQuietly();
+    } else if (e.type === 'card-removed') {
+      this.goneCards.set(e.id, this.clock().getTime());
+      const later = setTimeout(() => this.forgetGoneCards(), CARD_RETURN_MS + 1000);
+      later.unref();
+    }
+  }
+
+  /** Cards removed at a time (ms): their reminder state is dropped once they stayed away CARD_RETURN_MS. */
+  private readonly goneCards = new Map<string, number>();
+
+  /** Drops the reminder state of the cards gone for longer than CARD_RETURN_MS by `now`. */
+  forgetGoneCards(now = this.clock()): void {
+    if (this.closed) return;
+    let dropped = false;
+    for (const [id, at] of this.goneCards) {
+      if (now.getTime() - at < CARD_RETURN_MS) continue;
+      this.goneCards.delete(id);
+      if (!this.opts.cards.registry.has(id) && this.state.dropCard(id)) dropped = true;
+    }
+    if (dropped) this.saveQuietly();
   }
 
   private saveQuietly(): void {
