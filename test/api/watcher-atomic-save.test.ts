@@ -138,7 +138,7 @@ describe('a hand delete', () => {
       (await s.api('/api/manifests')).body.entries.map((e: { id: string }) => e.id) as string[];
     expect(await until(ids, (v) => !v.includes('weight'))).toEqual([]);
     expect((await s.api('/api/manifests/weight')).status).toBe(404);
-    expect(events).toContainEqual({ type: 'card-removed', id: 'weight' });
+    expect(events).toContainEqual({ type: 'card-removed', id: 'weight', mayReturn: true });
     expect(s.inst.cards.store.state('weight').rowCount).toBe(30);
 
     fs.writeFileSync(file, manifestText('Weight'));
