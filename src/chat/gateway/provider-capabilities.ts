@@ -20,6 +20,7 @@ export const DEFAULT_CAPABILITIES: ProviderCapabilities = {
   assistantNullContent: true,
   reasoningContent: false,
   systemRole: true,
+  alternatingRoles: false,
   keyInHeader: false,
   toolSchemaSubset: false,
   streaming: true,
@@ -43,7 +44,8 @@ interface TableRow {
  * where a provider and model are known to take it: OpenRouter's Anthropic routes
  * (except Claude 3 Haiku/Opus/Sonnet, which refused it with tools) and Gemini routes. DeepSeek
  * and Moonshot want the reasoning back on a message that called tools (their thinking models
- * refuse the tool loop's next request without it). Azure's OpenAI hosts take the key in an
+ * refuse the tool loop's next request without it). DeepSeek's reasoner and Perplexity take user and
+ * assistant turns only in strict alternation. Azure's OpenAI hosts take the key in an
  * `api-key` header.
  */
 const TABLE: TableRow[] = [
@@ -55,6 +57,8 @@ const TABLE: TableRow[] = [
   },
   { host: /(^|\.)openrouter\.ai$/i, model: /^google\/gemini/i, caps: { cacheControl: true } },
   { host: /(^|\.)(deepseek\.com|moonshot\.(ai|cn))$/i, caps: { reasoningContent: true } },
+  { host: /(^|\.)deepseek\.com$/i, model: /reasoner/i, caps: { alternatingRoles: true } },
+  { host: /(^|\.)perplexity\.ai$/i, caps: { alternatingRoles: true } },
   {
     host: /(^|\.)(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i,
     caps: { keyInHeader: true },

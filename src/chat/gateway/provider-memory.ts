@@ -42,6 +42,7 @@ const BOOLEAN_KEYS: Array<keyof ProviderCapabilities> = [
   'assistantNullContent',
   'reasoningContent',
   'systemRole',
+  'alternatingRoles',
   'keyInHeader',
   'toolSchemaSubset',
   'streaming',

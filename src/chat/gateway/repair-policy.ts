@@ -6,6 +6,7 @@
  * call, so the loop is bounded by the number of repairs. A refusal no repair can answer is
  * deterministic: sending the same request again cannot succeed, so it is never retried.
  */
+import { breaksAlternation } from './alternating-roles.js';
 import { GatewayError } from './gateway-error.js';
 import { UNKNOWN_MODEL, withoutRoutingPrefix } from './model-prefix.js';
 import type { ProviderMemory } from './provider-memory.js';
@@ -93,6 +94,10 @@ function toolCallers(body: ChatCompletionBody): Array<Record<string, unknown>> {
 const PRESENT_REFUSED =
   /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|not allowed|extraneous|additional propert|not supported|unsupported/i;
 
+/** Wording of a refusal of turns that do not alternate between user and assistant (see alternatingRoles). */
+const ALTERNATION =
+  /successive (?:user|assistant)|(?:user|assistant)"?'? roles? in a row|roles? (?:must|should) (?:be )?alternat|(?:should|must) be alternating|interleave the user|alternate between (?:the )?"?user|first message must (?:use|have|be) (?:the )?"?user/i;
+
 const REPAIRS: Record<string, Repair> = {
   systemContentString: {
     change: { systemContentString: true },
@@ -153,6 +158,16 @@ const REPAIRS: Record<string, Repair> = {
     names: (t) => /reasoning_content/i.test(t) && PRESENT_REFUSED.test(t),
     sent: (b) => toolCallers(b).some((m) => m.reasoning_content !== undefined),
   },
+  alternatingRoles: {
+    // DeepSeek: "deepseek-reasoner does not support successive user or assistant messages";
+    // Perplexity: "user and assistant roles should be alternating"; Anthropic behind proxies:
+    // "roles must alternate between "user" and "assistant", but found multiple "user" roles in a
+    // row", "first message must use the "user" role"; Gemini: "multiturn requests alternate
+    // between user and model"; Mistral's and Llama 2's templates: "Conversation roles must alternate"
+    change: { alternatingRoles: true },
+    names: (t) => ALTERNATION.test(t),
+    sent: (b) => breaksAlternation(b.messages),
+  },
   systemRole: {
     // vLLM, SGLang, llama-cpp-python with Gemma: "System role not supported"; Mistral's older
     // templates: "Conversation roles must alternate user/assistant/..."; o1-mini:
@@ -160,6 +175,8 @@ const REPAIRS: Record<string, Repair> = {
     // invalid message role: system (2013)"
     change: { systemRole: false },
     names: (t) =>
+      // two turns of one role in a row are refused so too; the system message is not what they name
+      !/in a row|successive|consecutive/i.test(t) &&
       /system (?:role|message|prompt)s? (?:is |are )?not (?:supported|allowed)|does(?: not|n't) support '?"?system|roles must alternate|only user and assistant roles|invalid (?:message )?role:? '?"?system/i.test(
         t,
       ),

@@ -4,6 +4,7 @@
  * `stream_options:{include_usage:true}`), shaped to what the provider accepts.
  */
 
+import { alternatingRoles } from './alternating-roles.js';
 import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
@@ -89,6 +90,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   are joined with blank lines into one string.
  * - `cache_control` is removed from every part and tool unless supported.
  * - For a model whose template has no system turn, the system text heads the first user message.
+ * - For a provider that takes turns only in strict alternation, runs of one role are joined.
  * - Tool parameter schemas keep only the keywords of Gemini's subset where that is required.
  * - A streamed request goes out unstreamed to a provider that refused to stream it, and an
  *   unstreamed one streamed to a provider that answers only streamed.
@@ -156,7 +158,8 @@ export function buildRequestBody(
       }
     }
   });
-  const placed = caps.systemRole ? messages : withoutSystemTurn(messages);
+  const folded = caps.systemRole ? messages : withoutSystemTurn(messages);
+  const placed = caps.alternatingRoles ? alternatingRoles(folded) : folded;
   const body: ChatCompletionBody = {
     model: (caps.modelPrefixDropped && withoutRoutingPrefix(model)) || model,
     messages: sendSystemParts && wantsCaching(placed) ? withMovingMarks(placed) : placed,

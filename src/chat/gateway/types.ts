@@ -140,6 +140,12 @@ export interface ProviderCapabilities {
    */
   systemRole: boolean;
   /**
+   * User and assistant turns go out in strict alternation (alternating-roles.ts): runs of one role
+   * joined, an answer before the first question left out. DeepSeek's reasoner, Perplexity and
+   * some chat templates refuse anything else.
+   */
+  alternatingRoles: boolean;
+  /**
    * The key goes in an `api-key` header (and Azure API Management's `Ocp-Apim-Subscription-Key`)
    * instead of `Authorization: Bearer`: Azure OpenAI reads a bearer token as a Microsoft Entra
    * token and refuses a key sent so.
