@@ -191,6 +191,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
     case 'length':
       // a tool call cut off at the model's output limit: asking the same again stops at the same place
       return `The model reached its length limit in the middle of a tool call, so the call was not run${said}. ${LENGTH_ADVICE}`;
+    case 'routing_policy':
+      return `The chat endpoint's router allows none of this model's providers under its privacy or provider settings${said}. Change those settings where the key is managed (OpenRouter: openrouter.ai/settings/privacy), or choose another model in CHAT_MODEL; trying again will not help until then.`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
     default:

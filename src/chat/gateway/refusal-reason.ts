@@ -13,7 +13,16 @@ import type { FailureSigns } from './transience.js';
  * A refusal fixed in the settings: the key, the model or address, or where the request comes from
  * (a provider that does not serve this server's country, a firewall that blocks its network).
  */
-export type RefusalReason = 'auth' | 'not_found' | 'location_refused' | 'not_chat_model';
+export type RefusalReason = 'auth' | 'not_found' | 'location_refused' | 'not_chat_model' | 'routing_policy';
+
+/**
+ * Wording of a router whose account settings allow none of the model's providers: OpenRouter's
+ * "No endpoints found matching your data policy", "No endpoints available matching your guardrail
+ * restrictions and data policy" (both pointing at its privacy settings), "No allowed providers are
+ * available for the selected model" (a provider allow-list). Said with 404, but the model exists.
+ */
+const ROUTING_POLICY_WORDING =
+  /no (?:endpoints?|providers?) (?:were )?(?:found|available) matching your (?:guardrail|data|privacy|provider)|no allowed providers (?:are )?available/i;
 
 /** Code and type strings of a refused location. */
 const LOCATION_TYPES = new Set(['unsupported_country_region_territory'].map(squash));
@@ -79,7 +88,8 @@ function squash(t: string): string {
 
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
- * first, a model that takes no chat requests by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * first, a model that takes no chat requests by its words, a router's settings that allow no provider
+ * by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -90,6 +100,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
     return 'location_refused';
   // said with 400 or 404: either way the model, not the request or the address, is what must change
   if (NOT_CHAT_MODEL_WORDING.test(signs.message)) return 'not_chat_model';
+  // said with 404, yet the model is known: the router's own settings leave it no provider
+  if (ROUTING_POLICY_WORDING.test(signs.message)) return 'routing_policy';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 405) return 'not_found';
   const types = signs.types.map(squash);
