@@ -5,7 +5,8 @@
 // (messages[1] and messages[2] in your input). You should interleave the user/assistant messages
 // in the message sequence."), Perplexity ("After the (optional) system message(s), user and
 // assistant roles should be alternating."), Anthropic behind proxies ("roles must alternate between
-// "user" and "assistant", but found multiple "user" roles in a row"), chat templates of Mistral and
+// "user" and "assistant", but found multiple "user" roles in a row"), Bedrock ("A conversation must
+// alternate between user and assistant roles"), chat templates of Mistral and
 // Llama 2 ("Conversation roles must alternate user/assistant/user/assistant/..."). Every later
 // message of that conversation failed the same way. The request is sent again with each run of
 // messages of one role joined into one message, and an answer before the first question left out;
@@ -31,6 +32,9 @@ const PERPLEXITY = 'After the (optional) system message(s), user and assistant r
 const ANTHROPIC =
   'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row';
 
+const BEDROCK =
+  'An error occurred (ValidationException) when calling the Converse operation: A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.';
+
 // the first question's turn failed: it is stored, unanswered, before the one asked now
 const unanswered: ChatMessage[] = [
   { role: 'user', content: 'How much water did I drink today?' },
@@ -44,6 +48,7 @@ for (const [who, words] of [
   ['DeepSeek', DEEPSEEK],
   ['Perplexity', PERPLEXITY],
   ['Anthropic behind a proxy', ANTHROPIC],
+  ['Bedrock behind its OpenAI-compatible gateway', BEDROCK],
 ] as const) {
   it(`${who}: two questions in a row go again as one, after the system prompt, and the turn answers`, async () => {
     gw.script(refusal(words), { kind: 'reply', text: 'Yesterday you drank 1.5 l.' });
