@@ -44,7 +44,7 @@ export function breaksAlternation(messages: readonly WireMessage[]): boolean {
   let seenUser = false;
   for (const m of messages) {
     const role = turnRole(m);
-    if (role === 'assistant' && !seenUser && !callsTools(m)) return true;
+    if (role === 'assistant' && !seenUser) return true;
     if (role !== undefined && role === previous) return true;
     if (m.role === 'user') seenUser = true;
     previous = role ?? (m.role === 'system' ? previous : undefined);
