@@ -81,6 +81,14 @@ const AUTH_WORDING =
 const MODEL_NOT_FOUND_WORDING =
   /\bmodel\b(?:[^.;\n]|\.(?!\s)){0,120}?\b(?:not found|does not exist|doesn't exist)|\b(?:unknown|no such|invalid) model\b|\bmodel[ _]not[ _]found\b/i;
 
+/**
+ * Wording of a request without a model name (CHAT_MODEL unset, or a relay that lost it): OpenAI's
+ * and its relays' "you must provide a model parameter", Ollama's "model is required", "Missing
+ * required parameter: 'model'". The model setting is what to fix, as for an unknown model.
+ */
+const MODEL_MISSING_WORDING =
+  /you must provide a model\b|\bmodel (?:parameter |field |name )?is required\b|missing required (?:parameter|field|argument):? ['"`]?model\b/i;
+
 /** A code or type without case or separators. */
 function squash(t: string): string {
   return t.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -108,6 +116,7 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   if (types.some((t) => AUTH_TYPES.has(t))) return 'auth';
   if (types.some((t) => NOT_FOUND_TYPES.has(t))) return 'not_found';
   if (AUTH_WORDING.test(signs.message)) return 'auth';
-  if (MODEL_NOT_FOUND_WORDING.test(signs.message)) return 'not_found';
+  if (MODEL_NOT_FOUND_WORDING.test(signs.message) || MODEL_MISSING_WORDING.test(signs.message))
+    return 'not_found';
   return undefined;
 }
