@@ -64,3 +64,16 @@ it('arguments that are whole but wrong still go to the tool, which tells the mod
   expect(dispatched[0].argumentsError).toBeDefined();
   expect(result.payload?.reply).toBe('Noted.');
 });
+
+it('whole arguments with a bracket inside a quoted text are not cut off (guards what worked)', async () => {
+  gw.script(
+    {
+      kind: 'reply',
+      toolCalls: [{ id: 'c1', name: 'write_note', arguments: "{'id': 'journal', 'text': 'mood {ok'}" }],
+    },
+    { kind: 'reply', text: 'Noted.' },
+  );
+  const { result, dispatched } = await agentTurn(gw, { stream: true, tools: ['write_note'] });
+  expect(dispatched).toEqual([{ name: 'write_note', args: { id: 'journal', text: 'mood {ok' } }]);
+  expect(result.payload?.reply).toBe('Noted.');
+});

@@ -166,7 +166,14 @@ export function finalizeTurn(
   // whatever the finish reason says (DashScope reports it as "stop", routers and some DeepSeek
   // hosts as "tool_calls"); an earlier call is followed by more output, so it was not cut
   const last = raw.toolCalls[raw.toolCalls.length - 1];
-  const cut = last !== undefined && cutOffArguments(last.arguments) ? last : undefined;
+  // (arguments that read as a whole value, such as Python's literals with a bracket inside a
+  // quoted text, are not cut, whatever their brackets look like)
+  const cut =
+    last !== undefined &&
+    cutOffArguments(last.arguments) &&
+    readToolArguments(last.arguments).parsed === undefined
+      ? last
+      : undefined;
   if ((finish === 'length' && calls.length > 0) || (cut && calls.length > 0)) {
     const cutName = typeof cut?.name === 'string' ? cut.name.trim() : '';
     const name = cutName !== '' ? cutName : calls[calls.length - 1].name;
