@@ -7,12 +7,19 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { loadConfig } from '../config.js';
+import { homeFolderProblem } from '../home/home-folders.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
 import { numberCheckedLines } from './number-refusal.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  // a home that is a file or may not be written: the sentence the server gives, not a raw ENOTDIR
+  const folders = homeFolderProblem(config.home, config.dataDir);
+  if (folders) {
+    process.stderr.write(`klebb mcp: cannot start: ${folders}\n`);
+    process.exit(2);
+  }
   const log = {
     info: () => {},
     warn: (obj: object, msg?: string) => process.stderr.write(`${msg ?? ''} ${JSON.stringify(obj)}\n`),
