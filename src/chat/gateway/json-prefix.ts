@@ -34,8 +34,11 @@ export function leadingJson(text: string): JsonPrefix {
   return { values, rest: text.slice(pos).trim() };
 }
 
-/** The index just past the object or array starting at `start`, or undefined if it does not close. */
-function valueEnd(text: string, start: number): number | undefined {
+/**
+ * The index just past the object or array starting at `start` (a bracket scan that skips
+ * brackets inside strings), or undefined when `text[start]` opens none or it never closes.
+ */
+export function valueEnd(text: string, start: number): number | undefined {
   const open = text[start];
   if (open !== '{' && open !== '[') return undefined;
   let depth = 0;

@@ -9,6 +9,7 @@
 import { clipGraphemes } from '../../common/graphemes.js';
 import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
+import { valueEnd } from './json-prefix.js';
 import { pythonLiteralAsJson } from './python-literal.js';
 
 /** The outcome of reading one call's arguments. */
@@ -43,28 +44,10 @@ export function readFirstJsonValue(text: string): { value: unknown; rest: string
       return undefined;
     }
   }
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) {
-        const value = parseLeniently(text.slice(start, i + 1));
-        return value === NOT_JSON ? undefined : { value, rest: text.slice(i + 1) };
-      }
-    }
-  }
-  return undefined;
+  const end = valueEnd(text, start);
+  if (end === undefined) return undefined;
+  const value = parseLeniently(text.slice(start, end));
+  return value === NOT_JSON ? undefined : { value, rest: text.slice(end) };
 }
 
 /**
@@ -75,25 +58,8 @@ export function readFirstJsonValue(text: string): { value: unknown; rest: string
 export function cutOffArguments(raw: unknown): boolean {
   if (typeof raw !== 'string') return false;
   const text = raw.trim();
-  if (!text.startsWith('{')) return false;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (const ch of text) {
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return false;
-    }
-  }
-  return depth > 0;
+  // an object whose brackets never close (a string left open hides the closing ones)
+  return text.startsWith('{') && valueEnd(text, 0) === undefined;
 }
 
 /** What parseLeniently returns for text that is not JSON even read leniently. */
