@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateForCreate } from '../../cards/validate-manifest.js';
 import { cardReads } from '../../common/card-reads.js';
+import { renderTemplate } from '../../common/display-template.js';
 import { projectRoot } from '../../home/project-root.js';
 import { staticFitProblems } from './card-fit.js';
 import { CATALOGUE, isKnownMetric } from './format/catalogue.js';
@@ -40,6 +41,25 @@ describe('metricCard (Add a card)', () => {
       .filter((t) => t.meta.ingest !== undefined);
     expect(declared.length).toBeGreaterThanOrEqual(10);
     expect(declared.flatMap((t) => staticFitProblems(t.meta).map((p) => p.message))).toEqual([]);
+  });
+
+  it.each([
+    ['ecg', { date: '2026-12-04', atrialFibrillation: 1 }, /1 atrial fibrillation/],
+    ['ovulation_test', { date: '2026-12-04', negative: 2 }, /2 negative/],
+    ['pregnancy_test', { date: '2026-12-04', negative: 1 }, /1 negative/],
+    ['progesterone_test', { date: '2026-12-04', indeterminate: 1 }, /1 indeterminate/],
+  ])('%s: a day with only a later outcome shows it on the card and its chart', (key, row, shown) => {
+    // rows carry only the outcomes that occurred, so a card reading the first one alone would show
+    // a day of only atrial fibrillation, or only negative tests, as empty
+    const meta = metricCard(key, templates, () => false).manifest.meta as unknown as {
+      view: { display: { template: string } };
+      trends: { series: { field: string }[] };
+    };
+    const headline = renderTemplate(meta.view.display.template, row);
+    expect(headline).toMatch(shown);
+    expect(headline).not.toMatch(/\{|undefined/);
+    const outcomes = Object.keys(row).filter((k) => k !== 'date');
+    expect(meta.trends.series.map((s) => s.field)).toEqual(expect.arrayContaining(outcomes));
   });
 
   it('picks a free id', () => {

@@ -72,9 +72,25 @@ export function templateFor(
   return undefined;
 }
 
+/** An outcome field in words: `atrialFibrillation` → "atrial fibrillation". */
+function outcomeWords(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}
+
+/**
+ * The headline of a card counting outcomes (ECG classifications, test results): every outcome
+ * with its count, 0 when the day had none. A row carries only the outcomes that occurred, so a
+ * headline of the first one alone would show a day of only atrial fibrillation, or of only
+ * negative tests, as empty.
+ */
+function outcomesTemplate(entry: CatalogueEntry): string {
+  return entry.fields.map((f) => `{${f.name}|0} ${outcomeWords(f.name)}`).join(' · ');
+}
+
 /** The display block of a card built from the catalogue. */
 function displayFor(entry: CatalogueEntry): Record<string, unknown> {
   const names = entry.fields.map((f) => f.name);
+  if (entry.shape === 'outcome') return { template: outcomesTemplate(entry) };
   if (names.includes('systolic') && names.includes('diastolic'))
     return { template: '{systolic}/{diastolic}', unit: 'mmHg' };
   if (entry.shape === 'workouts') return { template: '{type|Workout}', secondary: '{durationMin|} min' };
@@ -89,17 +105,26 @@ function displayFor(entry: CatalogueEntry): Record<string, unknown> {
 /** The chart on Trends for a card built from the catalogue, or undefined when it has no number to draw. */
 function trendsFor(entry: CatalogueEntry, label: string): Record<string, unknown> | undefined {
   if (entry.shape === 'workouts' || entry.kind === 'any') return undefined;
-  const several = ['bloodPressure', 'minAvgMax', 'glucose'].includes(entry.shape);
+  const several = ['bloodPressure', 'minAvgMax', 'glucose', 'outcome'].includes(entry.shape);
   const fields = several ? entry.fields : entry.fields.slice(0, 1);
   if (fields.length === 0) return undefined;
   const unit = unitLabel(fields[0].unit);
   return {
     enabled: true,
     component: entry.kind === 'sum' ? 'bar-chart' : 'line-chart',
-    series: fields.map((f) => ({ field: f.name, label: fields.length === 1 ? label : f.name })),
+    series: fields.map((f) => ({
+      field: f.name,
+      label: seriesLabel(entry, f.name, fields.length === 1 ? label : undefined),
+    })),
     aggregate: entry.kind === 'sum' ? 'sum' : 'last',
     ...(unit ? { yAxisLabel: unit } : {}),
   };
+}
+
+/** A chart series' label: the card's label for its only series, an outcome in words, else the field. */
+function seriesLabel(entry: CatalogueEntry, field: string, only: string | undefined): string {
+  if (only !== undefined) return only;
+  return entry.shape === 'outcome' ? outcomeWords(field) : field;
 }
 
 function builtCard(entry: CatalogueEntry): MetricCard['manifest'] {
