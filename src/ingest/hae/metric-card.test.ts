@@ -62,6 +62,17 @@ describe('metricCard (Add a card)', () => {
     expect(meta.trends.series.map((s) => s.field)).toEqual(expect.arrayContaining(outcomes));
   });
 
+  it('cervical mucus: the card names the mucus seen, not its number on the 1 to 5 scale', () => {
+    const meta = metricCard('cervical_mucus_quality', templates, () => false).manifest.meta as unknown as {
+      view: { display: { template: string; emojiMap?: Record<string, unknown> } };
+    };
+    const { template, emojiMap } = meta.view.display;
+    const shown = [1, 2, 3, 4, 5].map((quality) =>
+      renderTemplate(template, { date: '2026-12-04', quality }, { emojiMap }),
+    );
+    expect(shown).toEqual(['dry', 'sticky', 'creamy', 'watery', 'egg white']);
+  });
+
   it('picks a free id', () => {
     const taken = new Set(['steps', 'steps-2']);
     expect(metricCard('step_count', templates, (id) => taken.has(id)).manifest.meta.id).toBe('steps-3');

@@ -87,10 +87,20 @@ function outcomesTemplate(entry: CatalogueEntry): string {
   return entry.fields.map((f) => `{${f.name}|0} ${outcomeWords(f.name)}`).join(' · ');
 }
 
+/**
+ * Metrics whose number stands for a word on a scale: the card shows the word (its number stays
+ * in the row and on the chart). Cervical mucus is HealthKit's 1 (dry) to 5 (egg white).
+ */
+const SCALE_WORDS = lookupTable<Record<string, string>>({
+  cervical_mucus_quality: { 1: 'dry', 2: 'sticky', 3: 'creamy', 4: 'watery', 5: 'egg white' },
+});
+
 /** The display block of a card built from the catalogue. */
 function displayFor(entry: CatalogueEntry): Record<string, unknown> {
   const names = entry.fields.map((f) => f.name);
   if (entry.shape === 'outcome') return { template: outcomesTemplate(entry) };
+  const words = SCALE_WORDS[entry.key];
+  if (words) return { template: `{${names[0]}:emoji}`, emojiMap: { [names[0]]: words } };
   if (names.includes('systolic') && names.includes('diastolic'))
     return { template: '{systolic}/{diastolic}', unit: 'mmHg' };
   if (entry.shape === 'workouts') return { template: '{type|Workout}', secondary: '{durationMin|} min' };
