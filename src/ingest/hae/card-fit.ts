@@ -110,13 +110,21 @@ export function staticFitProblems(meta: unknown): FitProblem[] {
 }
 
 /**
+ * Metrics whose row counts what happened that day, one field per kind of event (an ECG's
+ * classification, a test's result, a dose taken or skipped): a field missing from recent rows is
+ * an event that did not occur lately, not one the phone never sends.
+ */
+const COUNTED_BY_KIND = new Set(['outcome', 'doses']);
+
+/**
  * staticFitProblems plus the fields the catalogue allows that none of `rows` (the card's recent
- * rows) carries while the rows carry others. `rows` may hold anything; only objects count.
+ * rows) carries while the rows carry others (not for metrics counted by kind of event, whose rows
+ * carry only what occurred). `rows` may hold anything; only objects count.
  */
 export function cardFitProblems(meta: unknown, rows: readonly unknown[]): FitProblem[] {
   const out = staticFitProblems(meta);
   const entry = ingestEntry(meta);
-  if (!entry) return out;
+  if (!entry || COUNTED_BY_KIND.has(entry.shape)) return out;
   const present = new Set<string>();
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) continue;

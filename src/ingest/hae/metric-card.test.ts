@@ -5,8 +5,8 @@ import { validateForCreate } from '../../cards/validate-manifest.js';
 import { cardReads } from '../../common/card-reads.js';
 import { renderTemplate } from '../../common/display-template.js';
 import { projectRoot } from '../../home/project-root.js';
-import { staticFitProblems } from './card-fit.js';
-import { CATALOGUE, isKnownMetric } from './format/catalogue.js';
+import { cardFitProblems, staticFitProblems } from './card-fit.js';
+import { CATALOGUE, isKnownMetric, resolveMetric } from './format/catalogue.js';
 import { metricCard } from './metric-card.js';
 
 const templates = path.join(projectRoot(), 'templates');
@@ -60,6 +60,28 @@ describe('metricCard (Add a card)', () => {
     expect(headline).not.toMatch(/\{|undefined/);
     const outcomes = Object.keys(row).filter((k) => k !== 'date');
     expect(meta.trends.series.map((s) => s.field)).toEqual(expect.arrayContaining(outcomes));
+  });
+
+  it.each([
+    ['ecg', [{ date: '2026-12-04', atrialFibrillation: 1 }]],
+    ['pregnancy_test', [{ date: '2026-12-04', negative: 1 }]],
+    [
+      'ovulation_test',
+      [
+        { date: '2026-12-04', negative: 1 },
+        { date: '2026-12-05', positive: 1 },
+      ],
+    ],
+    ['medications', [{ date: '2026-12-04', skipped: 1 }]],
+  ])('%s: outcomes that did not occur lately are not taken for fields the phone never sends', (key, rows) => {
+    // a row counts only what happened that day: no negative pregnancy test lately is no misfit
+    const { manifest } = metricCard(key, templates, () => false);
+    expect(cardFitProblems(manifest.meta, rows)).toEqual([]);
+    // nor for a card of one's own reading the last outcome without a fallback
+    const fields = resolveMetric(key)?.fields.map((f) => f.name) ?? [];
+    const display = { template: `{${fields.at(-1)}}` };
+    const handMade = { ...manifest.meta, view: { component: 'generic-card', display } };
+    expect(cardFitProblems(handMade, [{ date: '2026-12-04', [fields[0]]: 1 }])).toEqual([]);
   });
 
   it('cervical mucus: the card names the mucus seen, not its number on the 1 to 5 scale', () => {
