@@ -116,6 +116,11 @@ export function staticFitProblems(meta: unknown): FitProblem[] {
  */
 const COUNTED_BY_KIND = new Set(['outcome', 'doses']);
 
+/** True for a metric whose row counts events by kind, each kind a field present only when it occurred. */
+export function countedByKind(entry: CatalogueEntry): boolean {
+  return COUNTED_BY_KIND.has(entry.shape);
+}
+
 /**
  * staticFitProblems plus the fields the catalogue allows that none of `rows` (the card's recent
  * rows) carries while the rows carry others (not for metrics counted by kind of event, whose rows
@@ -124,7 +129,7 @@ const COUNTED_BY_KIND = new Set(['outcome', 'doses']);
 export function cardFitProblems(meta: unknown, rows: readonly unknown[]): FitProblem[] {
   const out = staticFitProblems(meta);
   const entry = ingestEntry(meta);
-  if (!entry || COUNTED_BY_KIND.has(entry.shape)) return out;
+  if (!entry || countedByKind(entry)) return out;
   const present = new Set<string>();
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) continue;

@@ -48,6 +48,7 @@ describe('metricCard (Add a card)', () => {
     ['ovulation_test', { date: '2026-12-04', negative: 2 }, /2 negative/],
     ['pregnancy_test', { date: '2026-12-04', negative: 1 }, /1 negative/],
     ['progesterone_test', { date: '2026-12-04', indeterminate: 1 }, /1 indeterminate/],
+    ['medications', { date: '2026-12-04', skipped: 1 }, /1 skipped/],
   ])('%s: a day with only a later outcome shows it on the card and its chart', (key, row, shown) => {
     // rows carry only the outcomes that occurred, so a card reading the first one alone would show
     // a day of only atrial fibrillation, or only negative tests, as empty

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lookupTable } from '../../common/lookup-table.js';
 import { invalid } from '../../errors.js';
-import { staticFitProblems } from './card-fit.js';
+import { countedByKind, staticFitProblems } from './card-fit.js';
 import { type CatalogueEntry, type HaeCategory, resolveMetric } from './format/catalogue.js';
 import { metricLabel } from './format/labels.js';
 
@@ -78,10 +78,10 @@ function outcomeWords(name: string): string {
 }
 
 /**
- * The headline of a card counting outcomes (ECG classifications, test results): every outcome
- * with its count, 0 when the day had none. A row carries only the outcomes that occurred, so a
- * headline of the first one alone would show a day of only atrial fibrillation, or of only
- * negative tests, as empty.
+ * The headline of a card counting events by kind (ECG classifications, test results, doses taken
+ * or skipped): every kind with its count, 0 when the day had none. A row carries only the kinds
+ * that occurred, so a headline of the first one alone would show a day of only atrial
+ * fibrillation, only negative tests or only skipped doses as empty.
  */
 function outcomesTemplate(entry: CatalogueEntry): string {
   return entry.fields.map((f) => `{${f.name}|0} ${outcomeWords(f.name)}`).join(' · ');
@@ -98,7 +98,7 @@ const SCALE_WORDS = lookupTable<Record<string, string>>({
 /** The display block of a card built from the catalogue. */
 function displayFor(entry: CatalogueEntry): Record<string, unknown> {
   const names = entry.fields.map((f) => f.name);
-  if (entry.shape === 'outcome') return { template: outcomesTemplate(entry) };
+  if (countedByKind(entry)) return { template: outcomesTemplate(entry) };
   const words = SCALE_WORDS[entry.key];
   if (words) return { template: `{${names[0]}:emoji}`, emojiMap: { [names[0]]: words } };
   if (names.includes('systolic') && names.includes('diastolic'))
@@ -115,7 +115,7 @@ function displayFor(entry: CatalogueEntry): Record<string, unknown> {
 /** The chart on Trends for a card built from the catalogue, or undefined when it has no number to draw. */
 function trendsFor(entry: CatalogueEntry, label: string): Record<string, unknown> | undefined {
   if (entry.shape === 'workouts' || entry.kind === 'any') return undefined;
-  const several = ['bloodPressure', 'minAvgMax', 'glucose', 'outcome'].includes(entry.shape);
+  const several = countedByKind(entry) || ['bloodPressure', 'minAvgMax', 'glucose'].includes(entry.shape);
   const fields = several ? entry.fields : entry.fields.slice(0, 1);
   if (fields.length === 0) return undefined;
   const unit = unitLabel(fields[0].unit);
@@ -134,7 +134,7 @@ function trendsFor(entry: CatalogueEntry, label: string): Record<string, unknown
 /** A chart series' label: the card's label for its only series, an outcome in words, else the field. */
 function seriesLabel(entry: CatalogueEntry, field: string, only: string | undefined): string {
   if (only !== undefined) return only;
-  return entry.shape === 'outcome' ? outcomeWords(field) : field;
+  return countedByKind(entry) ? outcomeWords(field) : field;
 }
 
 function builtCard(entry: CatalogueEntry): MetricCard['manifest'] {
