@@ -67,6 +67,21 @@ describe('a --home that is no Klebb home', () => {
     }
   });
 
+  it('a --home that is a file is named as a file, not as a folder without a home', async () => {
+    const file = path.join(scratch, 'klebb.zip');
+    fs.writeFileSync(file, 'not a home');
+    for (const run of [
+      (io: ReturnType<typeof capture>['io']) =>
+        exportMain(['--out', path.join(scratch, 'f.zip'), '--home', file], io),
+      (io: ReturnType<typeof capture>['io']) => backupsMain(['--home', file], io),
+    ]) {
+      const c = capture();
+      expect(await run(c.io)).toBe(2);
+      expect(c.err.join('')).toContain(`no Klebb home at ${file}: it is a file, not a folder`);
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe('not a home');
+  });
+
   it('a real home is still exported and listed', async () => {
     const out = path.join(scratch, 'real.zip');
     const c = capture();
