@@ -52,6 +52,9 @@ export function parseArgs(argv: string[]): BackupsArgs {
   return out;
 }
 
+/** `n` with its noun, singular for one (`1 card`, `3 rows`). */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 function isFresh(target: string): boolean {
   const layout = homeLayout(target);
   const cards = fs.existsSync(layout.dataDir)
@@ -128,7 +131,7 @@ export async function main(
     for (const s of snaps) {
       const state = s.damaged ? `  damaged: ${s.damaged}` : '';
       io.err(
-        `${s.name}  ${s.takenAt}  ${s.cards} cards, ${s.rows} rows, ${(s.bytes / 1e6).toFixed(1)} MB${state}\n`,
+        `${s.name}  ${s.takenAt}  ${counted(s.cards, 'card')}, ${counted(s.rows, 'row')}, ${(s.bytes / 1e6).toFixed(1)} MB${state}\n`,
       );
     }
     if (snaps.length === 0) io.err(`no snapshots in ${path.join(config.home, 'backups')}\n`);

@@ -129,13 +129,19 @@ describe('a snapshot’s database', () => {
 describe('npm run backups', () => {
   it('lists, takes and restores into a fresh home', async () => {
     const out: string[] = [];
-    const io = { out: (x: string) => out.push(x), err: () => {} };
+    const err: string[] = [];
+    const io = { out: (x: string) => out.push(x), err: (x: string) => err.push(x) };
     expect(await backupsMain(['--home', s.home, '--take'], io)).toBe(0);
     const taken = JSON.parse(out.join('')).snapshot.name as string;
     out.length = 0;
     expect(await backupsMain(['--home', s.home], io)).toBe(0);
     const listed = JSON.parse(out.join('')).snapshots.map((x: SnapshotInfo) => x.name);
     expect(listed).toContain(taken);
+    // the listing for people counts in words: one card is '1 card', not '1 cards'
+    const line = err.find((l) => l.startsWith(taken)) ?? '';
+    const { cards, rows } = JSON.parse(out.join('')).snapshots.find((x: SnapshotInfo) => x.name === taken);
+    expect(line).toContain(`${cards} card${cards === 1 ? '' : 's'}, ${rows} row${rows === 1 ? '' : 's'},`);
+    expect(line).not.toMatch(/\b1 (cards|rows)\b/);
     const target = path.join(s.home, '..', `${path.basename(s.home)}-restored`);
     try {
       expect(await backupsMain(['--home', s.home, '--restore', taken, '--target', target], io)).toBe(0);
