@@ -64,7 +64,8 @@ describe('normalisePayload (docs/HEALTH-AUTO-EXPORT.md)', () => {
           { name: 'weight_body_mass', units: 'kg', data: [1, null, { qty: 70 }] },
         ],
         workouts: [workout, 7],
-        ecg: [{ classification: 'x' }],
+        // a section a later version of the app may add: counted, not read
+        audiograms: [{ frequencies: [] }],
       },
     });
     expect(p.metrics.map((m) => m.name)).toEqual(['step_count', 'weight_body_mass']);
@@ -74,7 +75,7 @@ describe('normalisePayload (docs/HEALTH-AUTO-EXPORT.md)', () => {
       '2 metric block(s) without a name skipped',
       '2 metric point(s) that are not objects skipped',
       '1 workout(s) that are not objects skipped',
-      '1 ecg entr(ies) received, not ingested',
+      '1 audiograms entr(ies) received, not ingested',
     ]);
   });
 
