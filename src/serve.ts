@@ -30,16 +30,17 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // a home that is a file or may not be written stops the start before anything is created in it
-  const folders = homeFolderProblem(config.home, config.dataDir);
-  if (folders) {
-    process.stderr.write(`klebb: cannot start: ${folders}\n`);
-    process.exit(2);
-  }
-  // a port that is taken stops the start before the home is opened or a set-up link printed
+  // a port that is taken stops the start before the home is made or a set-up link printed
   const taken = await portProblem(config.host, config.port);
   if (taken) {
     process.stderr.write(`klebb: cannot start: ${taken}\n`);
+    process.exit(2);
+  }
+  // a home that is a file or may not be written stops the start before anything is created in it
+  // (the check itself makes the folders that are missing)
+  const folders = homeFolderProblem(config.home, config.dataDir);
+  if (folders) {
+    process.stderr.write(`klebb: cannot start: ${folders}\n`);
     process.exit(2);
   }
   // a second server on the same home stops here, before it watches or writes anything (after the
