@@ -230,6 +230,10 @@ describe('retention', () => {
       'UTC',
     );
     expect(utc).toEqual([name(takes[1])]);
+    // the listing for people says one card and one row in the singular
+    const err: string[] = [];
+    expect(await backupsMain(['--home', home], { out: () => {}, err: (x: string) => err.push(x) })).toBe(0);
+    expect(err.find((l) => l.startsWith(name(takes[2])))).toContain('1 card, 1 row,');
     fs.rmSync(root, { recursive: true, force: true });
   });
 });
