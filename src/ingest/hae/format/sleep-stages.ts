@@ -10,6 +10,7 @@
  * `Deep Sleep`, `Tiefschlaf`). All of these are read here. A name that matches none stays unknown:
  * the caller reports it (it is never counted as some other stage).
  */
+import { textMemo } from '../../../common/text-memo.js';
 
 type Stage = 'inBed' | 'asleep' | 'core' | 'deep' | 'rem' | 'awake' | 'unspecified';
 
@@ -115,6 +116,13 @@ function stageKey(word: string): string {
  * (the caller reports it by name).
  */
 export function sleepStageOf(name: string): Stage | undefined {
+  return stageOf(name);
+}
+
+// every segment of a night repeats one of a few stage names: each is worked out once
+const stageOf = textMemo(stageOfName);
+
+function stageOfName(name: string): Stage | undefined {
   const all = words(name);
   if (all.length === 0) return undefined;
   const whole = BY_WORD.get(all.join(''));

@@ -5,6 +5,7 @@
  * one (`User’s Apple Watch|User’s Apple Watch` in the hevy-metal file). Names contain U+2019 and,
  * in some exports, U+00A0 inside "Apple Watch"; both spellings must compare equal.
  */
+import { textMemo } from '../../../common/text-memo.js';
 
 /** A set of source names, sorted and without repeats; null when the sample had no source. */
 export type SourceSet = readonly string[] | null;
@@ -12,18 +13,11 @@ export type SourceSet = readonly string[] | null;
 /** `"b|a|a"` → `['a', 'b']`; null / '' / missing → null (unknown source). */
 export function sourceSet(source: string | null | undefined): SourceSet {
   if (typeof source !== 'string') return null;
-  // every point of a device repeats its source text: each text is split and normalised once
-  const known = SETS.get(source);
-  if (known !== undefined) return known;
-  const set = parseSet(source);
-  if (SETS.size >= SETS_MAX) SETS.clear();
-  SETS.set(source, set);
-  return set;
+  return setOf(source);
 }
 
-const SETS = new Map<string, SourceSet>();
-/** Source texts remembered (cleared when full, so memory stays bounded). */
-const SETS_MAX = 1000;
+// every point of a device repeats its source text: each text is split and normalised once
+const setOf = textMemo(parseSet);
 
 function parseSet(source: string): SourceSet {
   const names = source
@@ -88,20 +82,16 @@ function objectName(o: object): string | null {
  * single name) is keyed as it is, so keys stored before stay the keys of the same samples.
  */
 export function sourceKeyText(source: string): string {
-  if (!source.includes('|')) return source;
-  let keyed = KEY_TEXTS.get(source);
-  if (keyed === undefined) {
-    const names = source.split('|').map((s) => s.trim());
-    const ordered = [...new Set(names.filter((s) => s !== ''))].sort();
-    keyed =
-      ordered.length === names.length && ordered.every((n, i) => n === names[i]) ? source : ordered.join('|');
-    if (KEY_TEXTS.size >= SETS_MAX) KEY_TEXTS.clear();
-    KEY_TEXTS.set(source, keyed);
-  }
-  return keyed;
+  return source.includes('|') ? keyTextOf(source) : source;
 }
 
-const KEY_TEXTS = new Map<string, string>();
+const keyTextOf = textMemo((source) => {
+  const names = source.split('|').map((s) => s.trim());
+  const ordered = [...new Set(names.filter((s) => s !== ''))].sort();
+  return ordered.length === names.length && ordered.every((n, i) => n === names[i])
+    ? source
+    : ordered.join('|');
+});
 
 /** One text per set (for grouping); unknown sources share the key ''. */
 export function sourceSetKey(set: SourceSet): string {

@@ -7,6 +7,7 @@
  */
 
 import { emptyTable } from '../../../common/lookup-table.js';
+import { textMemo } from '../../../common/text-memo.js';
 
 /** A conversion into the canonical unit: a factor, or a function for affine units (degF). */
 export type Conversion = number | ((x: number) => number);
@@ -27,18 +28,11 @@ export interface Dimension {
  * (`mmol<180.1558800000541>/L` → `mmol/l`).
  */
 export function unitKey(units: string): string {
-  // a payload repeats one `units` string per value: normalised once each
-  const known = UNIT_KEYS.get(units);
-  if (known !== undefined) return known;
-  const key = spellUnit(units);
-  if (UNIT_KEYS.size >= UNIT_KEYS_MAX) UNIT_KEYS.clear();
-  UNIT_KEYS.set(units, key);
-  return key;
+  return unitKeyOf(units);
 }
 
-const UNIT_KEYS = new Map<string, string>();
-/** Unit spellings remembered (cleared when full: a hostile payload cannot grow it without bound). */
-const UNIT_KEYS_MAX = 1000;
+// a payload repeats one `units` string per value: normalised once each
+const unitKeyOf = textMemo((units) => spellUnit(units));
 
 function spellUnit(units: string): string {
   const key = units
