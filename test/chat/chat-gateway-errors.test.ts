@@ -171,19 +171,21 @@ describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
     expect(o.error).toMatch(/unavailable|try again/i);
   });
 
-  it('a 200 JSON body cut off mid-object → 500 "could not be read"', async () => {
+  it('a 200 JSON body cut off mid-object (its chunked body ended cleanly) → 502 "cut off", asked again', async () => {
     const { gw, s } = await boot();
-    gw.script({
+    const cut: ScriptStep = {
       kind: 'bytes',
       status: 200,
       headers: { 'Content-Type': 'application/json' },
       chunks: [
         '{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Your wei',
       ],
-    });
+    };
+    gw.script(cut, cut, cut);
     const o = await run(s);
-    expect(o.status).toBe(500);
-    expect(o.error).toMatch(/could not be read/i);
+    expect(o.status).toBe(502);
+    expect(o.error).toBe("The model's reply was cut off before it was complete. Please try again.");
+    expect(gw.requests.length).toBeGreaterThan(1);
   });
 
   it('a 200 JSON body that is not a chat completion ({"object":"list"}) → 500', async () => {

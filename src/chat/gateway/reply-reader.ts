@@ -323,9 +323,11 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
           });
         }
         // a body that met its declared length exactly is what the server meant to send: unreadable
-        // (below); one that did not, and stops inside its JSON, was cut off on the way
-        if (how === 'reset' || (Number.isFinite(declared) && declared !== received && cutJson(text)))
-          throw cutReply(status, received, declared);
+        // (below); one that did not, or declared none (chunked, or ended by closing), and stops
+        // inside its JSON was cut off on the way: a proxy whose upstream died mid-reply still ends
+        // its own chunked body cleanly
+        const metDeclared = Number.isFinite(declared) && declared === received;
+        if (how === 'reset' || (!metDeclared && cutJson(text))) throw cutReply(status, received, declared);
       }
       return finishBuffered();
     },
