@@ -7,6 +7,7 @@
 
 import { clipGraphemes } from '../../common/graphemes.js';
 import type { GatewayError } from '../gateway/gateway-error.js';
+import type { PromptCut } from '../gateway/prompt-cut.js';
 import { connectionFailureCopy } from './connection-copy.js';
 
 /** Appended to a capped reply: how to resume (the client resends the transcript). */
@@ -25,6 +26,34 @@ export function cutOffReply(text: string): string {
   return `${text}
 
 ${CUT_OFF_SUFFIX}`;
+}
+
+/** A count of tokens as the copy writes numbers: "4 096", "9 200". */
+function tokenCount(n: number): string {
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+/**
+ * The note under a reply whose request the model's server cut to fit its context (Ollama and other
+ * local servers do so without an error, see gateway/prompt-cut.ts): what it read of what was sent,
+ * that the answer may be wrong for it, and what helps. When the instructions and tools alone did
+ * not fit, a new conversation cannot help; otherwise it can.
+ */
+export function promptCutNote(cut: PromptCut): string {
+  const read = `it read about ${tokenCount(cut.readTokens)} of the roughly ${tokenCount(Math.round(cut.sentTokens / 100) * 100)} tokens sent`;
+  const where =
+    'OLLAMA_CONTEXT_LENGTH or num_ctx for Ollama, the context length LM Studio loads it with, -c for llama-server';
+  if (cut.instructionsCut)
+    return (
+      `Note: the model's server cut this request to fit the model's context (${read}), so the model did not see all of this assistant's instructions and tools, and this answer may be wrong. ` +
+      `Give the model a larger context where it runs (16 000 tokens or more: ${where}); a new conversation will not help.`
+    );
+  return (
+    `Note: the model's server cut this conversation to fit the model's context (${read}), so the model did not see all of it, and this answer may miss what it did not see. ` +
+    `Start a new conversation, or give the model a larger context where it runs (${where}).`
+  );
 }
 
 /** The reply when the model answered with no text at all. */

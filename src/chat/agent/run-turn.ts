@@ -15,6 +15,7 @@ import { TRANSPORT_HOP_CEILING_MS } from '../../limits.js';
 import { callGateway, type GatewayConfig } from '../gateway/client.js';
 import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
+import { type PromptCut, promptCut } from '../gateway/prompt-cut.js';
 import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '../gateway/types.js';
 import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
@@ -26,6 +27,7 @@ import {
   failedAfterWritesCopy,
   gatewayFailure,
   KEEP_GOING_SUFFIX,
+  promptCutNote,
   stepTimeoutCopy,
 } from './copy.js';
 import type { ReplyPayload, TurnEvent, TurnResult } from './turn-events.js';
@@ -107,9 +109,12 @@ export async function runTurn(
   /** What this turn's tools changed, for a failure that comes after them. */
   const writes: AppliedWrite[] = [];
   const log = (msg: string) => deps.debug?.(`[chat:${input.turnId}] ${msg}`);
+  /** The first round-trip whose request the server cut to fit the model's context: said under the reply. */
+  let cut: PromptCut | undefined;
 
   const finish = (result: TurnResult): TurnResult => {
     result.writes = writes;
+    if (cut && result.payload) result.payload.reply = `${result.payload.reply}\n\n${promptCutNote(cut)}`;
     if (result.reason === 'stopped') emit({ type: 'stopped', data: {} });
     else if (result.payload) emit({ type: 'reply', data: result.payload });
     else emit({ type: 'error', data: { error: result.error ?? 'failed', status: result.status } });
@@ -226,6 +231,10 @@ export async function runTurn(
       if (timer) clearTimeout(timer);
     }
     log(`iter=${roundTrips} gw=${Date.now() - t0}ms ${usageNote(result)}`);
+    const cutNow = cut ? undefined : promptCut(messages, deps.tools, deps.system, result.usage);
+    if (cutNow)
+      log(`iter=${roundTrips} prompt cut by the server: read=${cutNow.readTokens} sent~${cutNow.sentTokens}`);
+    cut ??= cutNow;
 
     if (result.toolCalls.length > 0) {
       if (streamedText) emit({ type: 'reset', data: {} });
