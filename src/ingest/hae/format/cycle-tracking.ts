@@ -20,10 +20,12 @@
  * - sexual activity the day logged on `sexual_activity`, protection unspecified unless said.
  *
  * Names and values are read by their letters, in any case and spacing, as words (`Egg White`,
- * `LH Surge`) or as HealthKit's constants. A value Klebb does not know is left out with a warning
+ * `LH Surge`, or in the phone's language as the app writes them: `Flujo Menstrual`, `Pesado`;
+ * cycle-words.ts) or as HealthKit's constants. A value Klebb does not know is left out with a warning
  * naming it, never guessed; a record of another kind too.
  */
 
+import { englishKind, englishValue } from './cycle-words.js';
 import type { MetricBlock } from './payload.js';
 
 /** The metric block name the section is read under (other-sections.ts) before it is split. */
@@ -176,16 +178,18 @@ export function cycleBlocks(block: MetricBlock): { blocks: MetricBlock[]; leftOu
   const byMetric = new Map<string, MetricBlock>();
   const leftOut: CycleLeftOut[] = [];
   for (const entry of block.data) {
+    // the app writes names and values in the phone's language: read as their English words
     const name = entry.name ?? entry.type;
-    const metric = cycleMetric(name);
+    const metric = cycleMetric(englishKind(name));
     if (metric === undefined) {
       leftOut.push({ metric: 'cycleTracking', reason: 'kind of record not read, left out', example: name });
       continue;
     }
     const value = entry.value ?? entry.flow ?? entry.result;
-    const read = cyclePoint(metric, value, entry.start ?? entry.date ?? entry.startDate);
+    const read = cyclePoint(metric, englishValue(value), entry.start ?? entry.date ?? entry.startDate);
     if ('leftOut' in read) {
-      leftOut.push({ metric, reason: read.leftOut, example: read.example });
+      // the warning names the value as it was sent
+      leftOut.push({ metric, reason: read.leftOut, example: value ?? read.example });
       continue;
     }
     // a source sent as an object (`{name, bundleIdentifier}`) is read as the points' are
