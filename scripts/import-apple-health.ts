@@ -113,7 +113,13 @@ export async function main(
     const stop = reportProgress(progress, io);
     let r: Awaited<ReturnType<typeof importAppleHealthFile>>;
     try {
-      r = await importAppleHealthFile(inst.hae, unpacked.file, progress, unpacked.warnings);
+      r = await importAppleHealthFile(
+        inst.hae,
+        unpacked.file,
+        progress,
+        unpacked.warnings,
+        unpacked.extraBlocks,
+      );
       progress.end();
     } catch (e) {
       progress.end(e);

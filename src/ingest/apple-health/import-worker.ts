@@ -19,6 +19,7 @@ import { MIGRATION_STEPS } from '../../migration-steps.js';
 import { openDatabase } from '../../store/database.js';
 import type { Subscription } from '../hae/cards.js';
 import { resolveMetric } from '../hae/format/catalogue.js';
+import type { MetricBlock } from '../hae/format/payload.js';
 import { RowsAhead } from '../hae/rows-ahead.js';
 import { HaeSampleStore } from '../hae/sample-store.js';
 import { APPLE_HEALTH_ORIGIN, type PreparedFill, PushRun, type PushRunState } from '../hae/service.js';
@@ -37,6 +38,8 @@ export interface ImportJob {
   subscriptions: [string, string][];
   /** The person's IANA zone (undefined: the server's): it dates what an export writes on another clock. */
   timeZone?: string;
+  /** Blocks read from beside the export in its zip (its electrocardiograms), stored with its records. */
+  extraBlocks?: MetricBlock[];
 }
 
 /** An error as it crosses from the worker: enough to throw the same KlebbError or storage fault again. */
@@ -106,9 +109,13 @@ async function run(job: ImportJob, post: (m: ImportWorkerMessage) => void): Prom
         post({ kind: 'progress', bytesRead, records });
       },
       ahead,
+      job.extraBlocks,
     );
     post({ kind: 'progress', bytesRead: job.bytes, records: read.records });
-    const fills = read.records || read.workouts ? await push.prepareFills(subs, ahead) : new Map();
+    const fills =
+      read.records || read.workouts || job.extraBlocks?.length
+        ? await push.prepareFills(subs, ahead)
+        : new Map();
     post({ kind: 'done', read, state: push.state(), fills });
   } catch (err) {
     post({ kind: 'failed', error: errorOf(err) });

@@ -23,6 +23,7 @@ import { STORAGE_BUSY_RETRY_AFTER_S } from '../../limits.js';
 import { StorageBusyError, storageFault } from '../../store/storage-faults.js';
 import { workerScriptUrl } from '../../worker-script.js';
 import { subscriptions } from '../hae/cards.js';
+import type { MetricBlock } from '../hae/format/payload.js';
 import {
   APPLE_HEALTH_ORIGIN,
   type HaeIngest,
@@ -181,6 +182,8 @@ export function importWarnings(read: ExportRead): string[] {
  * @param progress updated as the file is read (bytes, records, phase); ended by the caller.
  * @param uploadWarnings what unpacking the upload found (a zip cut short): the answer's first
  *   warnings.
+ * @param extraBlocks what the zip held beside the export, read as blocks (its electrocardiograms,
+ *   ecg-csv.ts): stored in the same push as the export's records.
  * @throws when the file cannot be read or stored (the worker's error, as it was thrown); 422
  *   NOT_AN_EXPORT when it holds no `<HealthData>` and no record. XML problems are warnings.
  * @returns the push summary plus the import's own counts.
@@ -190,12 +193,13 @@ export async function importAppleHealthFile(
   file: string,
   progress: ImportProgress = new ImportProgress(fs.statSync(file).size),
   uploadWarnings: string[] = [],
+  extraBlocks: MetricBlock[] = [],
 ): Promise<AppleHealthImport> {
   // an earlier import that failed and could not be settled then (the database locked) first
   svc.settleFailed();
   let opened: { pushId: number; afterId: number } | undefined;
   try {
-    return await importWithWorker(svc, file, progress, uploadWarnings, (o) => {
+    return await importWithWorker(svc, file, progress, uploadWarnings, extraBlocks, (o) => {
       opened = o;
     });
   } catch (err) {
@@ -264,6 +268,7 @@ async function importWithWorker(
   file: string,
   progress: ImportProgress,
   uploadWarnings: string[],
+  extraBlocks: MetricBlock[],
   onOpened: (o: { pushId: number; afterId: number }) => void,
 ): Promise<AppleHealthImport> {
   const bytes = progress.totalBytes;
@@ -278,6 +283,7 @@ async function importWithWorker(
       countsFile,
       subscriptions: subs,
       timeZone: svc.samples.timeZone(),
+      extraBlocks,
     },
     progress,
     onOpened,

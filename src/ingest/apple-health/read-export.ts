@@ -117,6 +117,8 @@ function asRawSample(s: Sample): Sample {
  * @param onRead called after each chunk with the bytes read so far and the records read.
  * @param ahead given the samples as they are stored, to make card rows from them (hae/rows-ahead.ts);
  *   finished when the file is read.
+ * @param extraBlocks points read from beside the file (the zip's electrocardiograms), stored
+ *   with its last batch.
  * @throws when the file cannot be read or a write fails; XML problems are warnings, not errors.
  */
 export async function readAppleHealthExport(
@@ -125,6 +127,7 @@ export async function readAppleHealthExport(
   countsFile: string,
   onRead: (bytesRead: number, records: number) => void = () => {},
   ahead?: RowsAhead,
+  extraBlocks: readonly MetricBlock[] = [],
 ): Promise<ExportRead> {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: string[] = [];
@@ -374,6 +377,8 @@ export async function readAppleHealthExport(
       if (joined) addPoint(joined);
     }
     for (const p of pairs.flush()) addPoint(p);
+    for (const b of extraBlocks)
+      for (const point of b.data) addPoint({ metric: b.name, units: b.units, point });
     await flush(true);
     ahead?.finish();
   } finally {

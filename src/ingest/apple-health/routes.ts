@@ -87,7 +87,7 @@ export function appleHealthImportRoute(app: FastifyInstance, svc: HaeIngest): vo
         let result: Awaited<ReturnType<typeof import('./import-xml.js').importAppleHealthFile>>;
         try {
           const { importAppleHealthFile } = await exportImport();
-          result = await importAppleHealthFile(svc, file, progress, unpacked.warnings);
+          result = await importAppleHealthFile(svc, file, progress, unpacked.warnings, unpacked.extraBlocks);
           progress.end();
         } catch (err) {
           progress.end(err);

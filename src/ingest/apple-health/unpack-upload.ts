@@ -10,7 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KlebbError } from '../../errors.js';
+import type { MetricBlock } from '../hae/format/payload.js';
 import { spoolOwnerPrefix } from '../spool-files.js';
+import { type EcgHead, ecgRecordingsBlock } from './ecg-csv.js';
 import { formUploadRefused, looksLikeFormBody } from './form-upload.js';
 import { gunzipFile } from './gunzip-upload.js';
 import { unzipExport } from './zip-export.js';
@@ -55,6 +57,8 @@ export interface Unpacked {
   zipEntry: string | null;
   /** What the import's answer should say about the archive (a zip cut short), most serious first. */
   warnings: string[];
+  /** The electrocardiograms recorded beside the export in its zip (ecg-csv.ts): the `ecg` block, or none. */
+  extraBlocks: MetricBlock[];
 }
 
 /**
@@ -72,6 +76,7 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
   let zipEntry: string | null = null;
   let zipLayers = 0;
   const warnings: string[] = [];
+  const ecg: EcgHead[] = [];
   const next = (step: string) =>
     workDir === undefined
       ? `${file}.${step}`
@@ -100,9 +105,14 @@ export async function unpackUpload(file: string, maxBytes: number, workDir?: str
         const unzipped = await unzipExport(current, out, maxBytes, zipLayers < MAX_ZIP_LAYERS);
         zipEntry = zipEntry === null ? unzipped.name : `${zipEntry}/${unzipped.name}`;
         if (unzipped.warning !== null) warnings.push(unzipped.warning);
+        if (unzipped.ecg) {
+          ecg.push(...unzipped.ecg.heads);
+          warnings.push(...unzipped.ecg.warnings);
+        }
         replace(out);
       } else {
-        return { file: current, gzipLayers, zipEntry, warnings };
+        const extraBlocks = ecg.length > 0 ? [ecgRecordingsBlock(ecg)] : [];
+        return { file: current, gzipLayers, zipEntry, warnings, extraBlocks };
       }
     }
   } catch (err) {

@@ -2,8 +2,9 @@
  * The Health app's own export, `export.zip`, uploaded as it is: its `export.xml` entry is found
  * (export-entry.ts) and unpacked with yauzl, as a stream, into a file beside the upload, under the
  * same limit as a plain upload (the unpacked bytes count, so a zip that unpacks to more is refused
- * like a file that large). The rest of the archive (`export_cda.xml`, `workout-routes/*.gpx`,
- * `electrocardiograms/*.csv`) is not read. An archive with an entry named outside itself, or with
+ * like a file that large). The electrocardiograms beside it (`electrocardiograms/*.csv`) are read
+ * by their heads (zip-ecg.ts); the rest of the archive (`export_cda.xml`, `workout-routes/*.gpx`)
+ * is not read. An archive with an entry named outside itself, or with
  * the export twice, is refused before a byte is unpacked.
  *
  * yauzl reads the archive's central directory, at its end. An archive whose directory is missing
@@ -27,6 +28,7 @@ import {
 } from './export-entry.js';
 import { closedFile } from './file-closed.js';
 import { ByteLimit } from './gunzip-upload.js';
+import { mayBeEcgFile, readEcgHeads } from './zip-ecg.js';
 import { zip64EndOutside } from './zip-end-records.js';
 import { type UnzippedExport, unzipByWalking } from './zip-walk-export.js';
 
@@ -55,6 +57,8 @@ interface ExportEntries {
   xml?: yauzl.Entry;
   /** `.zip` entries where the export could sit (innerZipFits), in archive order. */
   zips: yauzl.Entry[];
+  /** `.csv` entries that may be electrocardiograms (mayBeEcgFile), in archive order. */
+  csvs: yauzl.Entry[];
 }
 
 /**
@@ -66,13 +70,14 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<ExportEntries> {
   return new Promise((resolve, reject) => {
     let best: { entry: yauzl.Entry; rank: number } | undefined;
     const zips: yauzl.Entry[] = [];
+    const csvs: yauzl.Entry[] = [];
     // candidates by their file name (lower case), wherever they are in the archive
     const candidates = new Map<string, string>();
     zip.on('error', (err: Error) => {
       const unsafe = UNSAFE_NAME.exec(err.message);
       reject(unsafe ? unsafeNameError(unsafe[1]) : err);
     });
-    zip.on('end', () => resolve({ xml: best?.entry, zips }));
+    zip.on('end', () => resolve({ xml: best?.entry, zips, csvs }));
     zip.on('entry', (e: yauzl.Entry) => {
       const rank = exportEntryRank(e.fileName);
       if (rank > 0) {
@@ -90,6 +95,7 @@ function findExportEntry(zip: yauzl.ZipFile): Promise<ExportEntries> {
       )
         best = { entry: e, rank };
       else if (rank === 0 && innerZipFits(e.fileName)) zips.push(e);
+      else if (rank === 0 && mayBeEcgFile(e.fileName, e.uncompressedSize)) csvs.push(e);
       zip.readEntry();
     });
     zip.readEntry();
@@ -108,7 +114,8 @@ const MISPLACED_ENTRY = /^invalid local file header signature/;
  * (export.zip inside a zip) gives that zip instead, when `nested` allows it: the caller then
  * unpacks it in turn. An archive whose central directory cannot be read, or does not lead to its
  * entries, is read front to back by its entries (unzipByWalking), also when cut short.
- * @returns the entry's name in the archive, and, for an archive cut short, a warning saying so.
+ * @returns the entry's name in the archive, the electrocardiograms beside it (read from the
+ *   directory; not from an archive walked), and, for an archive cut short, a warning saying so.
  * @throws 422 ZIP_NOT_A_ZIP (the archive cannot be read even front to back: damaged, or cut short
  *   before its export), ZIP_UNSAFE_NAME and ZIP_DUPLICATE (see findExportEntry), NOT_AN_EXPORT (no
  *   export XML inside, nor a single zip that may hold it), ZIP_ENCRYPTED, ZIP_METHOD (compressed
@@ -157,7 +164,10 @@ export async function unzipExport(
         entry.relativeOffsetOfLocalHeader > zip.fileSize
           ? `the directory says ${name} starts past the end of the file`
           : await unpackEntry(zip, entry, out, maxBytes);
-      if (walk === undefined) return { name, warning: null };
+      if (walk === undefined) {
+        const ecg = found.xml ? await readEcgHeads(zip, found.csvs) : undefined;
+        return { name, warning: null, ...(ecg ? { ecg } : {}) };
+      }
     }
   } finally {
     zip.close();

@@ -13,6 +13,7 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type yauzl from 'yauzl';
 import { lazyRequire } from '../../lazy-module.js';
+import type { EcgHead } from './ecg-csv.js';
 import {
   checkReadable,
   checkTwin,
@@ -37,6 +38,8 @@ export interface UnzippedExport {
   name: string;
   /** What the person should know about the archive (it was cut short), or null. */
   warning: string | null;
+  /** The electrocardiograms recorded beside the export (zip-ecg.ts), when read, and what to say of them. */
+  ecg?: { heads: EcgHead[]; warnings: string[] };
 }
 
 /** An entry that may be the export, and where it was unpacked to. */
