@@ -73,7 +73,7 @@ function viewFor(m: Match): JSX.Element {
     case 'reports':
       return <ReportsView />;
     case 'settings':
-      return <SettingsView />;
+      return <SettingsView section={m.section} />;
     case 'summary':
       return <SummaryView />;
     case 'security':

@@ -52,7 +52,9 @@ export function startRouter(): void {
 /** The client routes. */
 export type Match =
   | { name: 'today'; date: string | null }
-  | { name: 'calendar' | 'trends' | 'reports' | 'settings' | 'widget' | 'summary' }
+  | { name: 'calendar' | 'trends' | 'reports' | 'widget' | 'summary' }
+  /** Settings; `section` is the part of it to bring into view (`/settings/cards`: the Cards panel). */
+  | { name: 'settings'; section?: 'cards' }
   /** Settings › Security, and the sign-in pages (web/auth/). */
   | { name: 'security' | 'login' | 'setup' | 'register' }
   /** Settings › Notifications. */
@@ -63,9 +65,13 @@ export type Match =
   | { name: 'gallery' }
   | { name: 'not-found' };
 
-/** Which view a path shows. `/day/:date` carries the date as written (checked by the view). */
+/**
+ * Which view a path shows. `/day/:date` carries the date as written (checked by the view). A path
+ * that is the parent of a route (`/day`, `/settings/cards`, which a person gets to by cutting the
+ * address of a day or of Add a card) shows the view it belongs to, not "Nothing here".
+ */
 export function matchRoute(path: string): Match {
-  if (path === '/') return { name: 'today', date: null };
+  if (path === '/' || path === '/day') return { name: 'today', date: null };
   const day = /^\/day\/([^/]+)$/.exec(path);
   if (day) return { name: 'today', date: decodeURIComponent(day[1]) };
   switch (path) {
@@ -81,6 +87,8 @@ export function matchRoute(path: string): Match {
       return { name: 'widget' };
     case '/summary':
       return { name: 'summary' };
+    case '/settings/cards':
+      return { name: 'settings', section: 'cards' };
     case '/settings/security':
       return { name: 'security' };
     case '/settings/notifications':

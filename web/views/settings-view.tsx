@@ -10,7 +10,7 @@
  * refuses. The list is re-read when the live feed says cards changed (`cardsVersion`), except
  * in the middle of a drag.
  */
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { descriptionForPeople } from '../../src/common/people-text.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { Switch } from '../components/switch.js';
@@ -24,7 +24,11 @@ import { DataSettings } from './data-settings.js';
 import { HistorySettings } from './history-settings.js';
 import '../styles/views.css';
 
-export function SettingsView() {
+/** Settings; `section` `cards` (`/settings/cards`) brings the Cards panel into view on arrival. */
+export function SettingsView({ section }: { section?: 'cards' } = {}) {
+  useEffect(() => {
+    if (section === 'cards') document.getElementById('settings-cards')?.scrollIntoView({ block: 'start' });
+  }, [section]);
   return (
     <section class="view view-settings" aria-labelledby="view-title">
       <h1 class="view-title" id="view-title">
