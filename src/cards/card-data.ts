@@ -11,7 +11,7 @@
 
 import { isIsoDate, todayIn } from '../common/dates.js';
 import { writePolicyOf } from '../common/write-policy.js';
-import { badRequest, forbidden, RowError } from '../errors.js';
+import { badRequest, forbidden, preconditionFailed, RowError } from '../errors.js';
 import type { WindowOptions } from '../store/card-data-store.js';
 import type { Actor } from '../store/change-log.js';
 import { parseRowPath } from '../store/row-path.js';
@@ -335,7 +335,10 @@ export function reorderRows(
   return done(ctx, id, ctx.store.reorder(id, segs, pathText, key, order, opts.actor));
 }
 
-/** `read_manifest_rows`: a window of the rows at `path` (see CardDataStore.readRows) plus the ETag. */
+/**
+ * `read_manifest_rows`: a window of the rows at `path` (see CardDataStore.readRows) plus the data
+ * version and its ETag.
+ */
 export function readRows(ctx: CardContext, id: string, path: unknown, window: WindowOptions) {
   const pathText = path === undefined || path === null ? '' : path;
   if (typeof pathText !== 'string')
@@ -343,5 +346,30 @@ export function readRows(ctx: CardContext, id: string, path: unknown, window: Wi
   findCard(ctx, id);
   const segs = parsePath(pathText, id);
   const result = ctx.store.readRows(id, segs, pathText, window);
-  return { result, etag: dataEtag(ctx.store.state(id).version) };
+  const version = ctx.store.state(id).version;
+  return { result, version, etag: dataEtag(version) };
+}
+
+/**
+ * The same read for a caller that pages with `offset` across calls (the chat's and MCP's
+ * `read_manifest_rows`): a window of an array also carries `version`, the card's data version,
+ * and a later page sent with the first page's `version` is refused when the rows changed since,
+ * since a row added or removed in between shifts the offset and repeats or skips rows. An
+ * object or a single value comes back as it is (it is read whole, never paged).
+ * @throws 412 PRECONDITION_FAILED when `expected` is given and is not the card's version now.
+ */
+export function readRowsPaged(
+  ctx: CardContext,
+  id: string,
+  path: unknown,
+  window: WindowOptions,
+  expected: number | undefined,
+) {
+  const { result, version } = readRows(ctx, id, path, window);
+  if (expected !== undefined && expected !== version) {
+    throw preconditionFailed(
+      `the rows of ${id} changed since version ${expected} (now ${version}): read again from offset 0 with version ${version}`,
+    );
+  }
+  return 'rows' in result ? { ...result, version } : result;
 }

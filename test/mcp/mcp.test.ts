@@ -416,3 +416,32 @@ describe('MCP Inspector CLI', () => {
     expect(JSON.parse(read.contents[0].text).data).toEqual(['Slept badly']);
   });
 });
+
+describe('MCP read_manifest_rows across pages', () => {
+  it("a later page sent with the first page's version is refused once a row came in between", async () => {
+    const client = await httpClient(T);
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      date: `2026-02-${String(i + 1).padStart(2, '0')}`,
+      n: i,
+    }));
+    await s.api('/api/manifests', {
+      token: T,
+      json: {
+        $schema: 'klebb.datafile.v1',
+        meta: { id: 'paged', label: 'Paged', writeable: { fromWebapp: true } },
+        data: rows,
+      },
+    });
+    const first = await client.callTool({ name: 'read_manifest_rows', arguments: { id: 'paged', limit: 5 } });
+    const v = text(first).version;
+    expect(Number.isSafeInteger(v)).toBe(true);
+    await s.api('/api/manifests/paged/rows', { token: T, json: { value: { date: '2026-02-13', n: 12 } } });
+    const next = await client.callTool({
+      name: 'read_manifest_rows',
+      arguments: { id: 'paged', limit: 5, offset: 5, version: v },
+    });
+    expect(next.isError).toBe(true);
+    expect(text(next).code).toBe('PRECONDITION_FAILED');
+    await client.close();
+  });
+});

@@ -56,6 +56,43 @@ describe('read_manifest_rows', () => {
     expect(desc.json.rows).toEqual([{ date: '2026-03-01', kg: 80 }]);
   });
 
+  it("paging with the first page's version: a row added in between is refused, not a shifted page", async () => {
+    const first = await t.call('read_manifest_rows', { id: 'w', limit: 10 });
+    expect(first.ok).toBe(true);
+    expect(Number.isSafeInteger(first.json.version)).toBe(true);
+    const v = first.json.version;
+    // nothing changed: the second page follows on with the same version
+    const second = await t.call('read_manifest_rows', { id: 'w', limit: 10, offset: 10, version: v });
+    expect(second.ok).toBe(true);
+    expect(second.json.version).toBe(v);
+    expect(second.json.rows[0].date).toBe('2026-03-15');
+    // a new newest row would push 2026-03-15 onto the third page and repeat it there
+    const added = await t.call('append_row', { id: 'w', value: { date: '2026-03-26', kg: 83 } });
+    expect(added.json.ok).toBe(true);
+    const third = await t.call('read_manifest_rows', { id: 'w', limit: 10, offset: 20, version: v });
+    expect(third.ok).toBe(false);
+    expect(third.json.code).toBe('PRECONDITION_FAILED');
+    expect(third.json.error).toContain('read again from offset 0');
+    // reading again from the start gives the new version, and paging on with it works
+    const again = await t.call('read_manifest_rows', { id: 'w', limit: 10 });
+    expect(again.json.version).not.toBe(v);
+    expect(again.json.rows[0].date).toBe('2026-03-26');
+    const on = await t.call('read_manifest_rows', {
+      id: 'w',
+      limit: 10,
+      offset: 20,
+      version: again.json.version,
+    });
+    expect(on.json.rows.map((r: { date: string }) => r.date)).toEqual([
+      '2026-03-06',
+      '2026-03-05',
+      '2026-03-04',
+      '2026-03-03',
+      '2026-03-02',
+      '2026-03-01',
+    ]);
+  });
+
   it('10 rows or fewer: all of them, truncated:false', async () => {
     await fresh('w', days(10));
     const r = await t.call('read_manifest_rows', { id: 'w', path: '' });

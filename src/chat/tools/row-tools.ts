@@ -3,10 +3,12 @@
  * reorder_rows): the same functions and the same input schemas (src/schemas/rows.ts) as the
  * `/api/manifests/:id/rows` routes.
  */
+
+import { Type } from '@sinclair/typebox';
 import {
   appendRow,
   checkRemoveRow,
-  readRows,
+  readRowsPaged,
   removeRow,
   reorderRows,
   updateRow,
@@ -32,14 +34,30 @@ function personWrite(ctx: ToolContext): WriteOptions {
   return { actor: ctx.actor, personDay: { today: todayIn(ctx.timeZone), timeZone: ctx.timeZone } };
 }
 
+/**
+ * read_manifest_rows arguments: those of `GET /api/manifests/:id/rows` and the `version` a first
+ * page gave, which the HTTP route takes as `If-Match` instead.
+ */
+const ReadPagedRowsInput = Type.Object({
+  ...ReadRowsInput.properties,
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: "the first page's version: refused (PRECONDITION_FAILED) if rows changed since",
+    }),
+  ),
+});
+
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
   readOnly: true,
-  description: 'Rows at a row path: arrays newest first, 10 per call with the total; objects whole.',
-  parameters: withCardId(ReadRowsInput),
+  description:
+    "Rows at a row path: arrays newest first, 10 per call with the total and version; objects whole. Pass a later page the first page's version.",
+  parameters: withCardId(ReadPagedRowsInput),
   cardIdOf: (a) => a.id,
-  run: ({ id, path, order, limit, offset }, ctx) =>
-    readRows(ctx.cards, id, path ?? '', { order, limit, offset }).result,
+  run: ({ id, path, order, limit, offset, version }, ctx) =>
+    readRowsPaged(ctx.cards, id, path ?? '', { order, limit, offset }, version),
 });
 
 export const appendRowTool = defineTool({
