@@ -109,9 +109,12 @@ const BATCHES_REMOVED_IN = '2025-06-18';
 /**
  * Why a batch (a JSON array of messages) cannot be taken, or null when it may go on: MCP had
  * batches in 2025-03-26 only and removed them in 2025-06-18, so a session speaking that version
- * or a later one (its header, else what its initialize agreed on) refuses one, saying so, rather
- * than answering it as if the version had them. A batch outside a session is refused too: a
- * session starts with an initialize sent alone.
+ * or a later one refuses one, saying so, rather than answering it as if the version had them.
+ * The version is the one the session's initialize agreed on: the header only says which version
+ * the client means to speak and should repeat that one, so a header naming an older version
+ * (a proxy or a client that sends a fixed one) does not bring batches back to a later session;
+ * a header naming a later version than agreed counts as that one. A batch outside a session is
+ * refused too: a session starts with an initialize sent alone.
  */
 function batchRefusal(
   req: FastifyRequest,
@@ -125,7 +128,9 @@ function batchRefusal(
       'Invalid Request: a batch cannot start a session; send the initialize request on its own',
     );
   const header = req.headers['mcp-protocol-version'];
-  const version = typeof header === 'string' && versions.includes(header) ? header : sessionVersion;
+  const claimed = typeof header === 'string' && versions.includes(header) ? header : sessionVersion;
+  // versions are dates, so the later one sorts last as text
+  const version = claimed > sessionVersion ? claimed : sessionVersion;
   if (version < BATCHES_REMOVED_IN) return null;
   return refusal(
     400,

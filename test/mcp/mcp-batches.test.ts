@@ -1,7 +1,8 @@
 /**
  * JSON-RPC batches were part of MCP in protocol version 2025-03-26 only. A session that agreed on
  * 2025-06-18 or later refuses a batch with 400 and -32600 saying so (with or without the version
- * header, a batch of notifications too), and nothing in it runs; a 2025-03-26 session still
+ * header, a batch of notifications too, and when the header names 2025-03-26, the version with
+ * batches: the agreed version decides), and nothing in it runs; a 2025-03-26 session still
  * answers one; a batch cannot start a session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,39 @@ describe('batches', () => {
       expect(one.status, one.text).toBe(200);
       expect(one.body.id).toBe(6);
     }
+  });
+
+  it('stay refused in a later session when the request claims 2025-03-26 in its header', async () => {
+    // the header should repeat the agreed version; one naming the old version (a proxy or a
+    // client sending a fixed header) does not turn the session back into one with batches
+    for (const v of ['2025-06-18', '2025-11-25']) {
+      const sid = (await post(init(v))).session;
+      const before = (await s.api('/api/changes')).body.changeSets.length;
+      const write = {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: {
+          name: 'create_manifest',
+          arguments: { manifest: { $schema: 'klebb.datafile.v1', meta: { id: `batch-${v}`, label: 'B' } } },
+        },
+      };
+      const r = await post([ping(5), write], { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error.code).toBe(-32600);
+      expect(r.body.error.message).toContain('batches were removed');
+      expect(r.body.error.message).toContain(v);
+      // nothing in it ran
+      expect((await s.api(`/api/manifests/batch-${v}`)).status).toBe(404);
+      expect((await s.api('/api/changes')).body.changeSets.length).toBe(before);
+    }
+  });
+
+  it('are refused in a 2025-03-26 session whose request claims a later version', async () => {
+    const sid = (await post(init('2025-03-26'))).session;
+    const r = await post([ping(7), ping(8)], { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error.message).toContain('2025-06-18');
   });
 
   it('are answered in a 2025-03-26 session', async () => {
