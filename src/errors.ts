@@ -266,6 +266,10 @@ export const ERROR_CODES = {
     status: [],
     meaning: "a destructive tool call where the person's approval cannot be asked",
   },
+  RESULT_TOO_LARGE: {
+    status: [],
+    meaning: 'an MCP tool result larger than an MCP client takes (1 MB); read it in pages',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /** A code of the catalogue. */

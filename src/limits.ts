@@ -186,6 +186,12 @@ export const MCP_MAX_SESSIONS = 100;
 export const MCP_REPLAY_EVENTS = 200;
 /** And at most this many bytes of them (a tool result can be large), bytes. */
 export const MCP_REPLAY_BYTES = 2 * 1024 * 1024;
+/**
+ * The largest MCP tool result sent, bytes of its JSON: Claude Desktop refuses a result over 1 MiB
+ * ("result exceeds maximum length of 1048576") and the assistant gets nothing it can act on; this
+ * leaves room for the JSON-RPC envelope around it.
+ */
+export const MCP_MAX_RESULT_BYTES = 1_000_000;
 /** How long a destructive tool call waits for the person's approval before it is declined, ms. */
 export const APPROVAL_TTL_MS = 10 * 60_000;
 /** A top-level array longer than this is not copied into a change set's before image, rows. */

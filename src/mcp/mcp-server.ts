@@ -25,6 +25,7 @@ import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { APPROVAL_TTL_MS } from '../limits.js';
 import { inChangeSet } from '../store/change-scope.js';
+import { fitResult } from './result-size.js';
 
 /** The URI of a card resource. */
 export const cardUri = (id: string) => `klebb://cards/${encodeURIComponent(id)}`;
@@ -138,7 +139,7 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
     const out = await inChangeSet({ actor: caller.actor, fresh: true }, () =>
       dispatchToolCall(name, req.params.arguments ?? {}, ctx),
     );
-    return { content: [{ type: 'text', text: out.content }], isError: !out.ok };
+    return fitResult(name, { content: [{ type: 'text', text: out.content }], isError: !out.ok });
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
