@@ -26,7 +26,11 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-const topField = (path: string): string => path.split('.')[0] ?? path;
+/** The row's top-level field a path reads; an older `latest.` prefix names the shown row itself. */
+const topField = (path: string): string => {
+  const own = path.startsWith('latest.') ? path.slice('latest.'.length) : path;
+  return own.split('.')[0] ?? own;
+};
 
 /** View configs of a manifest's `meta` that can name fields. */
 const VIEW_KEYS = ['view', 'trends', 'calendar', 'reports', 'dayDetail'] as const;
@@ -49,8 +53,7 @@ function displayReads(display: unknown, at: string, out: CardRead[]): void {
   templateReads(display.secondary, `${at}.secondary`, out);
   const primary = nonEmpty(display.primary);
   if (primary) {
-    const path = primary.startsWith('latest.') ? primary.slice('latest.'.length) : primary;
-    out.push({ field: topField(path), where: `${at}.primary`, optional: false });
+    out.push({ field: topField(primary), where: `${at}.primary`, optional: false });
   }
   if (Array.isArray(display.thresholds)) {
     display.thresholds.forEach((rule, i) => {

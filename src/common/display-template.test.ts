@@ -188,6 +188,14 @@ describe('every display template of the card templates', () => {
     expect(getValue(ctx, display.primary)).toBe(128);
     expect(getValue(ctx, display.secondary)).toBe(82);
   });
+
+  it('reads a latest.-path on the row itself, as the older metric-card did, unless the row has a latest field', () => {
+    const row = { date: '2026-04-20', systolic: 128, diastolic: 82 };
+    expect(renderTemplate('{latest.systolic}/{latest.diastolic}', row)).toBe('128/82');
+    expect(getValue(row, 'latest.date')).toBe('2026-04-20');
+    expect(getValue({ latest: { kg: 1 }, kg: 2 }, 'latest.kg')).toBe(1);
+    expect(getValue({ latest: 'x', kg: 2 }, 'latest.kg')).toBeUndefined();
+  });
 });
 
 describe('emoji, non-finite numbers and float sums through the template language', () => {

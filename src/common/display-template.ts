@@ -250,15 +250,27 @@ export function parseTemplate(template: unknown): TemplatePart[] {
 const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /**
+ * The prefix older metric-cards put before a field (`latest.systolic`): they read every path from
+ * `{latest: row}`, so hand-written and older manifests name the shown row's fields that way in
+ * templates, thresholds and arrows as well as in `display.primary`.
+ */
+const LATEST_PREFIX = 'latest.';
+
+/**
  * The value at `path` in `row`: the row's own key `path` if it has one (so a key containing a
  * dot still works), else the dotted path walked through objects and arrays (`a.b.c`,
- * `items.0.name`). Only own properties are read (`constructor`, `__proto__` give undefined).
+ * `items.0.name`). A path starting `latest.` on a row without a `latest` field reads the rest
+ * of the path in the row itself, as the older metric-card did (`{latest.kg}` is the row's `kg`).
+ * Only own properties are read (`constructor`, `__proto__` give undefined).
  * Missing anywhere, or `row` not an object: undefined. docs/MANIFEST-SCHEMA.md: "`{a.b.c}` dotted-path
  * access"; also exported there as `getValue`.
  */
 export function getValue(row: unknown, path: string): unknown {
   if (row === null || typeof row !== 'object' || typeof path !== 'string') return undefined;
   if (hasOwn(row, path)) return (row as Record<string, unknown>)[path];
+  if (path.startsWith(LATEST_PREFIX) && !hasOwn(row, 'latest')) {
+    return getValue(row, path.slice(LATEST_PREFIX.length));
+  }
   let cur: unknown = row;
   for (const seg of path.split('.')) {
     if (cur === null || typeof cur !== 'object' || !hasOwn(cur, seg)) return undefined;

@@ -1,0 +1,112 @@
+/**
+ * Card files written by hand or by another tool, as people and agents write them, dropped into
+ * HEALTH_HOME/data before the real server starts and drawn by the web app in Debian's Chromium:
+ * each field the manifest gives is read and shown, nothing is silently left out.
+ * - an older metric-card that names fields with its `latest.` paths everywhere (the headline
+ *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
+
+const DAY = '2026-04-20';
+
+/** An older blood-pressure card whose every path reads `latest.`, as its `primary` does. */
+const LATEST_PATHS = {
+  $schema: 'eddzhealth.datafile.v1',
+  meta: {
+    id: 'bp-paths',
+    label: 'Blood pressure (paths)',
+    emoji: '❤️',
+    view: {
+      enabled: true,
+      component: 'metric-card',
+      dateContext: 'latest',
+      display: {
+        primary: 'latest.systolic',
+        format: '{latest.systolic}/{latest.diastolic}',
+        unit: 'mmHg',
+        subtitle: 'Logged {latest.date}',
+        trendArrow: { field: 'latest.systolic', lowerIsBetter: true },
+        thresholds: [
+          { ifField: 'latest.systolic', max: 120, colour: '#16a34a', label: 'Optimal' },
+          { max: 140, colour: '#ca8a04', label: 'Elevated' },
+        ],
+      },
+    },
+  },
+  data: [
+    { date: '2026-04-18', systolic: 131, diastolic: 85 },
+    { date: DAY, systolic: 118, diastolic: 76 },
+  ],
+};
+
+const FILES: Record<string, unknown> = { 'bp-paths.json': LATEST_PATHS };
+
+let s: TestServer;
+let browser: TestBrowser | undefined;
+let launchError: Error | undefined;
+const pages: WatchedPage[] = [];
+
+async function open(url: string): Promise<WatchedPage> {
+  if (!browser) throw launchError ?? new Error('Chromium was not started');
+  const w = await browser.newPage();
+  pages.push(w);
+  await w.page.goto(url);
+  await settled(w.page);
+  return w;
+}
+
+beforeAll(async () => {
+  s = await startServer({
+    before: (_home, dataDir) => {
+      fs.mkdirSync(dataDir, { recursive: true });
+      for (const [name, m] of Object.entries(FILES))
+        fs.writeFileSync(path.join(dataDir, name), JSON.stringify(m, null, 2));
+    },
+  });
+  try {
+    browser = await launchBrowser({ timezoneId: 'Europe/Berlin' });
+  } catch (err) {
+    launchError = err as Error;
+  }
+});
+
+afterEach(async () => {
+  const problems = pages.flatMap((w) => w.problems);
+  for (const w of pages.splice(0)) await w.page.close();
+  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+const card = (w: WatchedPage, id: string) => w.page.locator(`main .card[data-card-id="${id}"]`);
+const textOf = async (w: WatchedPage, id: string, sel: string) =>
+  ((await card(w, id).locator(sel).first().textContent()) ?? '').trim();
+
+describe('hand-written card files', { timeout: 90_000 }, () => {
+  it('loads every file without an error', async () => {
+    const r = await s.api('/api/manifests');
+    expect(r.body.errors).toEqual([]);
+    expect(r.body.entries.map((e: { id: string }) => e.id).sort()).toEqual(
+      Object.values(FILES)
+        .map((m) => (m as { meta: { id: string } }).meta.id)
+        .sort(),
+    );
+  });
+
+  it('an older metric-card reads its latest.-paths in the headline, subtitle, band and arrow', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    await card(w, 'bp-paths').locator('.gc-value').waitFor();
+    expect(await textOf(w, 'bp-paths', '.gc-value')).toBe('118/76');
+    expect(await textOf(w, 'bp-paths', '.gc-subtitle')).toBe('Logged 2026-04-20');
+    expect(await textOf(w, 'bp-paths', '.gc-pill')).toBe('Optimal');
+    expect(await textOf(w, 'bp-paths', '.gc-trend')).toBe('↓−13');
+    expect(await card(w, 'bp-paths').locator('.gc-trend').getAttribute('class')).toContain('gc-trend-good');
+  });
+});
