@@ -3,7 +3,8 @@
  * HEALTH_HOME/data before the real server starts and drawn by the web app in Debian's Chromium:
  * each field the manifest gives is read and shown, nothing is silently left out.
  * - an older metric-card that names fields with its `latest.` paths everywhere (the headline
- *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`.
+ *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`;
+ * - an older metric-card whose `secondary` path names a field its `format` does not show.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,7 +44,22 @@ const LATEST_PATHS = {
   ],
 };
 
-const FILES: Record<string, unknown> = { 'bp-paths.json': LATEST_PATHS };
+/** An older glucose card: its `secondary` path is a second value the `format` leaves out. */
+const SECOND_VALUE = {
+  $schema: 'eddzhealth.datafile.v1',
+  meta: {
+    id: 'glucose',
+    label: 'Glucose',
+    view: {
+      enabled: true,
+      component: 'metric-card',
+      display: { primary: 'latest.mmol', secondary: 'latest.context', format: '{mmol:round(1)}', unit: 'mmol/L' },
+    },
+  },
+  data: [{ date: DAY, mmol: 5.43, context: 'after meal' }],
+};
+
+const FILES: Record<string, unknown> = { 'bp-paths.json': LATEST_PATHS, 'glucose.json': SECOND_VALUE };
 
 let s: TestServer;
 let browser: TestBrowser | undefined;
@@ -108,5 +124,12 @@ describe('hand-written card files', { timeout: 90_000 }, () => {
     expect(await textOf(w, 'bp-paths', '.gc-pill')).toBe('Optimal');
     expect(await textOf(w, 'bp-paths', '.gc-trend')).toBe('↓−13');
     expect(await card(w, 'bp-paths').locator('.gc-trend').getAttribute('class')).toContain('gc-trend-good');
+  });
+
+  it('an older metric-card shows its secondary path when the format leaves that field out', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    await card(w, 'glucose').locator('.gc-value').waitFor();
+    expect(await textOf(w, 'glucose', '.gc-value')).toBe('5.4');
+    expect(await textOf(w, 'glucose', '.gc-secondary')).toBe('after meal');
   });
 });

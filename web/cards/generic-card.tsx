@@ -8,7 +8,8 @@
  * with `fallbackToLatest`, the latest earlier row "from N days ago" when the day has none; with
  * `dateContext: "latest"`, the latest row up to the shown day. Older manifests: `display.format`
  * stands for `template`, `display.primary: "latest.x"` names the headline field, and a secondary
- * written as a bare `latest.x` path is the older metric-card's second value (already in `format`).
+ * written as a bare `latest.x` path is the older metric-card's second value, shown unless the
+ * headline already shows it.
  *
  * Honest numbers: a card that adds up its day (a running total, running-total.ts) shows the day's
  * total, "so far" while the day is not over, compared only with the same time of the day before;
@@ -20,7 +21,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { dateRefusal } from '../../src/common/date-allowance.js';
 import { addDays } from '../../src/common/dates.js';
 import { isRunningTotal, minuteOfDay } from '../../src/common/day-total.js';
-import { type EmojiMap, getValue } from '../../src/common/display-template.js';
+import { type EmojiMap, getValue, templateFields } from '../../src/common/display-template.js';
 import { expectDaysOf, gapLimit } from '../../src/common/gaps.js';
 import { formInputs, type InputDescriptor, requireAnyOf } from '../../src/common/inputs.js';
 import { sparklinePath } from '../../src/common/sparkline-path.js';
@@ -86,12 +87,20 @@ function headlineTemplate(display: Record<string, unknown>): string | undefined 
   return primary ? `{${primary.startsWith('latest.') ? primary.slice(7) : primary}}` : undefined;
 }
 
-/** The secondary template, unless it is the older metric-card's bare `latest.x` path. */
-function secondaryTemplate(display: Record<string, unknown>): string | undefined {
+/** A field path without the older metric-card's `latest.` prefix. */
+const ownPath = (p: string): string => (p.startsWith('latest.') ? p.slice(7) : p);
+
+/**
+ * The secondary template. The older metric-card's bare `latest.x` path shows `{x}`, unless the
+ * headline already shows that field (its `format` "{systolic}/{diastolic}" holds the second
+ * value), so a second value the headline leaves out (a pulse, a context) is not lost.
+ */
+function secondaryTemplate(display: Record<string, unknown>, headline: string | undefined): string | undefined {
   const s = text(display.secondary);
   if (!s) return undefined;
   if (!s.includes('{') && /^latest\.[\w.-]+$/.test(s.trim())) {
-    return text(display.format) || text(display.template) ? undefined : `{${s.trim().slice(7)}}`;
+    const field = ownPath(s.trim());
+    return templateFields(headline).some((f) => ownPath(f) === field) ? undefined : `{${field}}`;
   }
   return s;
 }
@@ -177,7 +186,7 @@ export function GenericCard({ card, date }: RendererProps) {
   const emojiMap = isObject(display.emojiMap) ? (display.emojiMap as EmojiMap) : undefined;
   const template = headlineTemplate(display);
   const headline = row ? (template ? fillTemplate(template, row, { emojiMap }).trim() : '') : '';
-  const secondaryT = secondaryTemplate(display);
+  const secondaryT = secondaryTemplate(display, template);
   const secondary = row && secondaryT ? fillTemplate(secondaryT, row, { emojiMap }).trim() : '';
   const subtitleT = text(display.subtitle);
   const subtitle = row && subtitleT ? fillTemplate(subtitleT, row, { emojiMap }).trim() : '';
