@@ -53,7 +53,12 @@ const SECOND_VALUE = {
     view: {
       enabled: true,
       component: 'metric-card',
-      display: { primary: 'latest.mmol', secondary: 'latest.context', format: '{mmol:round(1)}', unit: 'mmol/L' },
+      display: {
+        primary: 'latest.mmol',
+        secondary: 'latest.context',
+        format: '{mmol:round(1)}',
+        unit: 'mmol/L',
+      },
     },
   },
   data: [{ date: DAY, mmol: 5.43, context: 'after meal' }],

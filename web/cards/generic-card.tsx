@@ -95,7 +95,10 @@ const ownPath = (p: string): string => (p.startsWith('latest.') ? p.slice(7) : p
  * headline already shows that field (its `format` "{systolic}/{diastolic}" holds the second
  * value), so a second value the headline leaves out (a pulse, a context) is not lost.
  */
-function secondaryTemplate(display: Record<string, unknown>, headline: string | undefined): string | undefined {
+function secondaryTemplate(
+  display: Record<string, unknown>,
+  headline: string | undefined,
+): string | undefined {
   const s = text(display.secondary);
   if (!s) return undefined;
   if (!s.includes('{') && /^latest\.[\w.-]+$/.test(s.trim())) {
