@@ -52,7 +52,9 @@ for (const streamed of [true, false]) {
         const text = await callGateway(cfg, { messages: userSays('sleep?'), stream: streamed });
         expect(text).toMatchObject({ finishReason: 'length', rawFinishReason: spelling });
         const err = await gatewayFailure(callGateway(cfg, { messages: userSays('log'), stream: streamed }));
-        expect(err).toMatchObject({ kind: 'failed', reason: 'length' });
+        // the two that say the context filled up are told as such (asking again stops there too)
+        const contextFull = spelling === 'model_context_window_exceeded' || spelling === 'ERROR_LIMIT';
+        expect(err).toMatchObject({ kind: 'failed', reason: contextFull ? 'context_full' : 'length' });
       });
     }
 

@@ -43,8 +43,7 @@ function tokenCount(n: number): string {
  */
 export function promptCutNote(cut: PromptCut): string {
   const read = `it read about ${tokenCount(cut.readTokens)} of the roughly ${tokenCount(Math.round(cut.sentTokens / 100) * 100)} tokens sent`;
-  const where =
-    'OLLAMA_CONTEXT_LENGTH or num_ctx for Ollama, the context length LM Studio loads it with, -c for llama-server';
+  const where = LARGER_CONTEXT;
   if (cut.instructionsCut)
     return (
       `Note: the model's server cut this request to fit the model's context (${read}), so the model did not see all of this assistant's instructions and tools, and this answer may be wrong. ` +
@@ -54,6 +53,26 @@ export function promptCutNote(cut: PromptCut): string {
     `Note: the model's server cut this conversation to fit the model's context (${read}), so the model did not see all of it, and this answer may miss what it did not see. ` +
     `Start a new conversation, or give the model a larger context where it runs (${where}).`
   );
+}
+
+/** Where a model's context is made larger, per runtime. */
+const LARGER_CONTEXT =
+  'OLLAMA_CONTEXT_LENGTH or num_ctx for Ollama, the context length LM Studio loads it with, -c for llama-server';
+
+/** What helps when the conversation filled the model's context: asking again stops at the same place. */
+const CONTEXT_FULL_ADVICE = `Start a new conversation, or give the model a larger context where it runs (${LARGER_CONTEXT}).`;
+
+/** What happened when the model's context filled up before it wrote an answer. */
+const CONTEXT_FULL_BEFORE_ANSWER = "This conversation filled the model's context before it wrote an answer.";
+
+/**
+ * An answer that stopped because input and output together filled the model's context
+ * (`tokens` of it, 0 when unknown), not at an output limit: "keep going" would stop at the same
+ * place, so the note says what helps instead.
+ */
+export function contextFullReply(text: string, tokens: number): string {
+  const size = tokens > 0 ? ` (${tokenCount(tokens)} tokens)` : '';
+  return `${text}\n\nMy answer was cut off here: this conversation filled the model's context${size}, so asking me to keep going would stop at the same place. ${CONTEXT_FULL_ADVICE}`;
 }
 
 /** The reply when the model answered with no text at all. */
@@ -80,6 +99,7 @@ const LENGTH_ADVICE =
  * happened, without advice, for a turn whose tools had already changed data.
  */
 export function emptyReplyCause(err: GatewayError): string {
+  if (err.reason === 'context_full') return CONTEXT_FULL_BEFORE_ANSWER;
   if (err.reason === 'reasoning_length') return REASONING_USED_THE_REPLY;
   if (err.reason === 'length') return LIMIT_BEFORE_ANSWER;
   return EMPTY_AFTER_WRITES;
@@ -179,6 +199,8 @@ export function gatewayFailure(
       return { status: 500, error: 'The model sent back a reply that could not be read. Please try again.' };
     case 'empty':
       // stopped at the length limit: what happened and what helps, not "try again"
+      if (err.reason === 'context_full')
+        return { status: 200, error: `${CONTEXT_FULL_BEFORE_ANSWER} ${CONTEXT_FULL_ADVICE}` };
       if (err.reason === 'reasoning_length' || err.reason === 'length')
         return { status: 200, error: `${emptyReplyCause(err)} ${LENGTH_ADVICE}` };
       return { status: 200, error: EMPTY_REPLY_COPY };
@@ -220,6 +242,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
     case 'length':
       // a tool call cut off at the model's output limit: asking the same again stops at the same place
       return `The model reached its length limit in the middle of a tool call, so the call was not run${said}. ${LENGTH_ADVICE}`;
+    case 'context_full':
+      return `This conversation filled the model's context in the middle of a tool call, so the call was not run. ${CONTEXT_FULL_ADVICE}`;
     case 'routing_policy':
       return `The chat endpoint's router allows none of this model's providers under its privacy or provider settings${said}. Change those settings where the key is managed (OpenRouter: openrouter.ai/settings/privacy), or choose another model in CHAT_MODEL; trying again will not help until then.`;
     case 'model_too_large':

@@ -13,6 +13,7 @@
  */
 import { TRANSPORT_HOP_CEILING_MS } from '../../limits.js';
 import { callGateway, type GatewayConfig } from '../gateway/client.js';
+import { contextFilled } from '../gateway/context-window.js';
 import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
 import { type PromptCut, promptCut } from '../gateway/prompt-cut.js';
@@ -20,6 +21,7 @@ import type { ChatMessage, GatewayResult, SystemMessage, ToolDefinition } from '
 import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
   cappedReply,
+  contextFullReply,
   cutOffReply,
   EMPTY_AFTER_WRITES,
   EMPTY_REPLY_COPY,
@@ -263,7 +265,12 @@ export async function runTurn(
       return finish({ reason: 'answered', status: 200, payload: spoken(EMPTY_REPLY_COPY), roundTrips });
     const payload = finalPayload(answer, input.voiceMode, deps.parseVoice);
     // stopped at the model's length limit: said under the text, which ends mid-sentence
-    if (result.finishReason === 'length') payload.reply = cutOffReply(payload.reply);
+    if (result.finishReason === 'length') {
+      // the context filled up, not an output limit: "keep going" would stop at the same place
+      const filled = contextFilled(result.rawFinishReason, result.usage);
+      payload.reply =
+        filled === undefined ? cutOffReply(payload.reply) : contextFullReply(payload.reply, filled);
+    }
     return finish({ reason: 'answered', status: 200, payload, roundTrips });
   }
   return capped('capped');

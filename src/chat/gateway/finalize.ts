@@ -4,8 +4,10 @@
  * turn failed. Rules: tool calls without ids, finish_reason "stop" with tool calls, nameless calls and
  * trailing prose after the arguments are all read as a person would; an empty reply is a failure.
  */
+
 import { randomBytes } from 'node:crypto';
 import { clipGraphemes } from '../../common/graphemes.js';
+import { contextFilled } from './context-window.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
@@ -80,7 +82,8 @@ export function toolCallIdFactory(): () => string {
  *   arguments may be cut off: never execute), or when the last call's arguments stop inside their
  *   JSON whatever finish_reason says;
  * - 'empty' when there is neither non-blank text nor a named tool call: reason 'length' when it
- *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only.
+ *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only,
+ *   'context_full' (here and for a cut call) when the limit was the model's context filling up.
  * Otherwise: calls without `function.name` are dropped; a missing, empty or
  * repeated id is replaced by a generated one; arguments are read leniently;
  * any named call makes it a tool-call turn whatever finish_reason says.
@@ -181,7 +184,11 @@ export function finalizeTurn(
       'failed',
       `the answer hit the length limit inside a call to ${name}; the call was not run`,
       {
-        reason: 'length',
+        // the context filled up, not an output limit: asking again stops at the same place
+        reason:
+          finish === 'length' && contextFilled(raw.finishReason, raw.usage) !== undefined
+            ? 'context_full'
+            : 'length',
         partialText,
       },
     );
@@ -200,7 +207,12 @@ export function finalizeTurn(
     const why =
       raw.reasoning.trim() !== '' ? ' (reasoning only)' : finish === 'length' ? ' (length limit)' : '';
     // at the length limit: with reasoning, the thinking used up the reply ('reasoning_length')
-    const atLimit = raw.reasoning.trim() !== '' ? 'reasoning_length' : 'length';
+    const atLimit =
+      contextFilled(raw.finishReason, raw.usage) !== undefined
+        ? 'context_full'
+        : raw.reasoning.trim() !== ''
+          ? 'reasoning_length'
+          : 'length';
     throw new GatewayError('empty', `the model returned no text and no tool call${why}`, {
       reason: finish === 'length' ? atLimit : 'empty',
     });

@@ -11,6 +11,7 @@
  * edge is what tells it apart: a count that is low for another reason (a server counting only the
  * tokens its cache did not hold, an estimate off for unusual text) lands anywhere, not on 4096.
  */
+import { atWindowEdge } from './context-window.js';
 import type { ChatMessage, GatewayUsage, ToolDefinition } from './types.js';
 
 /** What a cut prompt looked like: tokens read, and tokens sent as a typical estimate. */
@@ -27,22 +28,6 @@ export interface PromptCut {
 const CHARS_PER_TOKEN = 4;
 /** A count read below this share of the estimate of the tokens sent is a part of the prompt. */
 const READ_SHARE = 0.9;
-/** Context lengths are set in steps of these (4096, 6144; 6000, 10000). */
-const WINDOW_STEPS = [256, 1000];
-
-/** True when `n` is a multiple of one of the usual context-length steps. */
-function windowLength(n: number): boolean {
-  return n > 0 && WINDOW_STEPS.some((step) => n % step === 0);
-}
-
-/**
- * True when a count read is at a context window's edge: the window itself or one less, or half of
- * it plus two or three (the half a server keeps for the answer, its start token and a shift).
- */
-function atWindowEdge(read: number): boolean {
-  return [read, read + 1, 2 * (read - 2), 2 * (read - 3)].some(windowLength);
-}
-
 /** Characters of what a request sends: messages and tool definitions, as JSON. */
 function requestChars(messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): number {
   return JSON.stringify(messages).length + (tools.length > 0 ? JSON.stringify(tools).length : 0);
