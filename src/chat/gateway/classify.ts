@@ -14,6 +14,7 @@ import {
   looksLikeHtml,
   summarizeHtml,
 } from './error-body.js';
+import { framedErrorValue } from './framed-error-body.js';
 import { GatewayError, type GatewayErrorInit, withRetryable } from './gateway-error.js';
 import { refusalReason } from './refusal-reason.js';
 import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
@@ -26,11 +27,12 @@ function contentType(headers: HeaderBag): string {
   return (Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
 }
 
+/** The body as JSON: one document, or the error an event-stream framed body carries. */
 function tryJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    return framedErrorValue(text);
   }
 }
 
