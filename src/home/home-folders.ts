@@ -19,7 +19,29 @@ function nearestExisting(dir: string): { at: string; isDir: boolean } | null {
   }
 }
 
+/**
+ * Makes `dir` and its missing parents one level at a time. Node's recursive mkdir retries for
+ * ever where the file system answers ENOENT for a new folder inside an existing one (inside
+ * /proc), so each level is made once here and its error is the answer.
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let p = path.resolve(dir); !fs.existsSync(p); p = path.dirname(p)) {
+    missing.unshift(p);
+    if (path.dirname(p) === p) break;
+  }
+  for (const p of missing) {
+    try {
+      fs.mkdirSync(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 const WHY: Record<string, string> = {
+  // a folder whose parent exists, refused as missing: a system folder such as /proc or /sys
+  ENOENT: 'this file system makes no new folders there',
   EACCES: 'permission denied',
   EPERM: 'not permitted',
   EROFS: 'the file system is read-only',
@@ -43,12 +65,19 @@ export function homeFolderProblem(home: string, dataDir: string, homeName = 'HEA
   }
   for (const [variable, dir] of dirs) {
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      makeFolders(dir);
       fs.accessSync(dir, fs.constants.W_OK);
+      // the start makes folders in it (db, data, backups): one that allows writing by its mode
+      // but makes no folders (/proc, /sys) is found here, not by a start that never ends
+      fs.rmdirSync(fs.mkdtempSync(path.join(dir, '.klebb-check-')));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? '';
       const why = WHY[code] ?? (err as Error).message;
-      return `${variable}: cannot create or write ${dir} (${code ? `${code}, ` : ''}${why}); run Klebb as a user who may write there, or set ${variable} to a folder of that user's`;
+      const todo =
+        code === 'ENOENT'
+          ? `set ${variable} to an ordinary folder (a missing one is created)`
+          : `run Klebb as a user who may write there, or set ${variable} to a folder of that user's`;
+      return `${variable}: cannot create or write ${dir} (${code ? `${code}, ` : ''}${why}); ${todo}`;
     }
   }
   return null;

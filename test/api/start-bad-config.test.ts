@@ -86,3 +86,31 @@ describe('npm start with a bad environment', () => {
     }
   });
 });
+
+describe('npm start with a HEALTH_HOME in a system folder', () => {
+  it('stops at once, naming the variable, on a folder that makes no new folders (/proc): no start that never ends', () => {
+    const main = path.join(repoRoot, 'dist/server/main.js');
+    // /proc answers "no such file" for a new folder inside it, which Node's recursive mkdir retried for ever
+    for (const [env, variable, named] of [
+      [{ HEALTH_HOME: '/proc' }, 'HEALTH_HOME', '/proc'],
+      [{ HEALTH_HOME: '/proc/klebb' }, 'HEALTH_HOME', '/proc/klebb'],
+    ] as [Record<string, string>, string, string][]) {
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [main], {
+        env: { PATH: process.env.PATH, PORT: '0', ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.signal, `${named}: still running after 20 s`).toBeNull();
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`klebb: cannot start: ${variable}: cannot create or write ${named} (`);
+      // as root, /proc passes the permission check and only the new folder is refused
+      if (process.getuid?.() === 0)
+        expect(r.stderr).toContain(
+          `(ENOENT, this file system makes no new folders there); set ${variable} to an ordinary folder`,
+        );
+      expect(r.stderr).not.toContain('    at ');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }
+  });
+});

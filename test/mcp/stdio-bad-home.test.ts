@@ -35,3 +35,11 @@ it.each([
   expect(r.stdout).toBe('');
   expect(fs.readFileSync(file, 'utf8')).toBe('not a folder');
 });
+
+it('HEALTH_HOME=/proc (a folder that makes no new folders) is refused at once, exit 2, not a hang', () => {
+  const r = runStdio('/proc');
+  expect(r.signal).toBeNull();
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain('klebb mcp: cannot start: HEALTH_HOME: cannot create or write /proc (');
+  expect(r.stdout).toBe('');
+});
