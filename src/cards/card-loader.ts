@@ -20,7 +20,7 @@ import { inChangeSet } from '../store/change-scope.js';
 import { type StagedRows, StagedRowsClosed } from '../store/staged-rows.js';
 import { isDiskFull } from '../store/storage-faults.js';
 import type { Card, CardRegistry } from './card-registry.js';
-import { evictedToCloud } from './cloud-placeholder.js';
+import { evictedToCloud, filesInCloud } from './cloud-placeholder.js';
 import { normaliseImportedData } from './data-normalise.js';
 import { fileStamp, type PreparedData, readLargeFile, rowText } from './large-file-read.js';
 import {
@@ -142,6 +142,36 @@ export class CardLoader {
       .map((name) => ({ name, rank: claimRank(name, peekId(path.join(this.dataDir, name))) }))
       .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
     for (const { name } of ranked) this.safeLoad(path.join(this.dataDir, name));
+    for (const file of filesInCloud(this.dataDir)) this.loadFromCloud(file);
+  }
+
+  /**
+   * A card file iCloud had already moved to the cloud when Klebb started (only its placeholder
+   * `.name.json.icloud` is there). Nobody deleted the card: it is placed from the newest manifest
+   * the change log holds for that file, its rows from the store, with the FILE_IN_CLOUD note,
+   * as when the file goes while Klebb runs. Without such a record (a file dropped in by hand and
+   * never changed in Klebb), or when another file holds its id now, the card cannot be shown:
+   * the note then names the file, so the card is not silently missing. The file's return loads
+   * it as usual and the note goes.
+   */
+  private loadFromCloud(file: string): void {
+    const name = path.basename(file);
+    const last = this.store.changes.latestManifestOfFile(name);
+    const read = last?.after === undefined ? undefined : readManifestBytes(Buffer.from(last.after));
+    const judged = read?.ok ? this.judge(file, read.obj, undefined) : undefined;
+    if (last?.after !== undefined && judged?.ok && !this.registry.has(judged.card.id)) {
+      this.place(file, judged.card, undefined, contentHash(Buffer.from(last.after)), []);
+      this.inCloud(file);
+      return;
+    }
+    this.registry.setErrors(file, [
+      {
+        file: name,
+        code: 'FILE_IN_CLOUD',
+        message: `iCloud has moved this file to the cloud to free space (only .${name}.icloud is left), and Klebb keeps no copy of its card: the card shows again, with its rows, once the file is downloaded; open the folder in Finder, or choose Keep Downloaded`,
+      },
+    ]);
+    this.emit({ type: 'file-error', id: '', file: name });
   }
 
   /**

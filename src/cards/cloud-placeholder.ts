@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isManifestFileName } from './manifest-file.js';
 
 /** The path of the placeholder iCloud leaves for `file` (`dir/.name.icloud`). */
 export function cloudPlaceholderPath(file: string): string {
@@ -17,4 +18,24 @@ export function cloudPlaceholderPath(file: string): string {
 export function evictedToCloud(file: string): boolean {
   if (fs.existsSync(file)) return false;
   return fs.lstatSync(cloudPlaceholderPath(file), { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/**
+ * The card files of `dataDir` that are in iCloud only: a placeholder `.name.json.icloud` is
+ * there and `name.json` is not (absolute paths of the card files, sorted). Read at start-up,
+ * when no card was loaded from them yet.
+ */
+export function filesInCloud(dataDir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dataDir);
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => /^\.(.+)\.icloud$/.exec(n)?.[1])
+    .filter((n): n is string => n !== undefined && isManifestFileName(n))
+    .map((n) => path.join(dataDir, n))
+    .filter((file) => evictedToCloud(file))
+    .sort();
 }

@@ -384,6 +384,21 @@ export class ChangeLog {
   }
 
   /**
+   * The newest manifest change recorded for the file `fileName` (its name in the data folder):
+   * the card it was for and the text it left (`after`, undefined when that change deleted the
+   * card). Undefined when the log holds none (a file dropped in by hand and never changed since,
+   * or changes pruned by age).
+   */
+  latestManifestOfFile(fileName: string): { cardId: string; after: string | undefined } | undefined {
+    const r = this.db
+      .prepare(
+        `SELECT card_id, after FROM changes WHERE path = ? AND op = '${MANIFEST_OP}' ORDER BY id DESC LIMIT 1`,
+      )
+      .get(fileName) as { card_id: string; after: string | null } | undefined;
+    return r ? { cardId: r.card_id, after: r.after ?? undefined } : undefined;
+  }
+
+  /**
    * Whether the newest manifest change recorded for `cardId` (by any process on this home) left
    * the manifest as `after` (its text; undefined: deleted). The file watcher asks this so that a
    * file written by another Klebb process (the stdio MCP server beside the web server), which
