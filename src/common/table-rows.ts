@@ -129,12 +129,13 @@ export function sortTableRows(rows: unknown, sort: TableSort | null): Obj[] {
 /**
  * One cell as text (see the file comment for `format`). Missing values are ''. Numbers and dates
  * are written for `locale` (default the runtime's: the browser's language), through
- * locale-format.ts as everywhere else: 1.5 is "1,5" in German, a date "20. Apr. 2026".
+ * locale-format.ts as everywhere else: 1.5 is "1,5" in German, a date "20. Apr. 2026". A template
+ * format's `:emoji` reads `emojiMap` (the card's, `emojiMapFor`).
  */
-export function cellText(row: Obj, col: TableColumn, locale?: string): string {
+export function cellText(row: Obj, col: TableColumn, locale?: string, emojiMap?: Obj): string {
   const format = col.format;
   const num = (n: number, decimals?: number) => formatNumber(n, { decimals, locale });
-  if (format?.includes('{')) return renderTemplate(format, row, { formatNumber: num });
+  if (format?.includes('{')) return renderTemplate(format, row, { formatNumber: num, emojiMap });
   const v = getValue(row, col.field);
   if (isEmptyValue(v)) return '';
   const f = format?.toLowerCase();

@@ -4,7 +4,8 @@
  * each field the manifest gives is read and shown, nothing is silently left out.
  * - an older metric-card that names fields with its `latest.` paths everywhere (the headline
  *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`;
- * - an older metric-card whose `secondary` path names a field its `format` does not show.
+ * - an older metric-card whose `secondary` path names a field its `format` does not show;
+ * - `{field:emoji}` in a list card's line and a table column's template, with the card's emojiMap.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,7 +65,55 @@ const SECOND_VALUE = {
   data: [{ date: DAY, mmol: 5.43, context: 'after meal' }],
 };
 
-const FILES: Record<string, unknown> = { 'bp-paths.json': LATEST_PATHS, 'glucose.json': SECOND_VALUE };
+/** A symptom list whose line shows the severity as an emoji, and a table of moods on Reports. */
+const SYMPTOMS = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'symptoms',
+    label: 'Symptoms',
+    view: {
+      enabled: true,
+      component: 'list-card',
+      display: {
+        primaryField: 'what.name',
+        secondaryTemplate: '{severity:emoji|?} since {since|}',
+        emojiMap: { severity: { '1': '🟢', '3': '🔴' } },
+      },
+    },
+  },
+  data: [
+    { what: { name: 'Knee pain' }, severity: 3, since: 'Nov' },
+    { what: { name: 'Rash' }, severity: '1' },
+  ],
+};
+
+const MOOD_TABLE = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'mood-log',
+    label: 'Mood log',
+    view: { display: { emojiMap: { mood: { '1': '😩', '4': '🙂' } } } },
+    reports: {
+      enabled: true,
+      component: 'table-list',
+      columns: [
+        { field: 'date', header: 'Day' },
+        { field: 'mood', header: 'Mood', format: '{mood:emoji} ({mood})' },
+      ],
+    },
+  },
+  data: [
+    { date: '2026-04-19', mood: 1 },
+    { date: DAY, mood: 4 },
+  ],
+};
+
+const FILES: Record<string, unknown> = {
+  'bp-paths.json': LATEST_PATHS,
+  'glucose.json': SECOND_VALUE,
+  'symptoms.json': SYMPTOMS,
+  'mood-log.json': MOOD_TABLE,
+};
 
 let s: TestServer;
 let browser: TestBrowser | undefined;
@@ -136,5 +185,20 @@ describe('hand-written card files', { timeout: 90_000 }, () => {
     await card(w, 'glucose').locator('.gc-value').waitFor();
     expect(await textOf(w, 'glucose', '.gc-value')).toBe('5.4');
     expect(await textOf(w, 'glucose', '.gc-secondary')).toBe('after meal');
+  });
+
+  it('a list card and a table fill {field:emoji} from the card’s emojiMap', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    const list = card(w, 'symptoms');
+    await list.getByText('Knee pain').waitFor();
+    const lines = (await list.locator('li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    expect(lines[0]).toContain('Knee pain');
+    expect(lines[0]).toContain('🔴 since Nov');
+    expect(lines[1]).toContain('Rash');
+    expect(lines[1]).toContain('🟢 since');
+
+    const r = await open(`${s.url}/reports`);
+    const cells = await card(r, 'mood-log').locator('tbody td:nth-child(2)').allInnerTexts();
+    expect(cells.map((c) => c.trim())).toEqual(['😩 (1)', '🙂 (4)']);
   });
 });

@@ -7,7 +7,8 @@
  * `display` or, as older files put them, from the view config itself.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { valueText } from '../../src/common/display-template.js';
+import { getValue, valueText } from '../../src/common/display-template.js';
+import { emojiMapFor } from '../../src/common/emoji-map.js';
 import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { rowsWithin } from '../../src/common/nested-rows.js';
@@ -70,9 +71,10 @@ export function ListCard({ card }: RendererProps) {
   const cut = (s: string) => (max ? truncateGraphemes(s, max) : s);
   const primaryField = text(pick('primaryField')) ?? inputs[0]?.key;
   const secondaryT = text(pick('secondaryTemplate'));
+  const emojiMap = emojiMapFor(meta, vc);
   const emptyMessage = text(pick('emptyMessage')) ?? DEFAULT_EMPTY_MESSAGE;
   const primaryOf = (row: Record<string, unknown>, n: number) => {
-    const v = primaryField ? valueText(row[primaryField]) : '';
+    const v = primaryField ? valueText(getValue(row, primaryField)) : '';
     return cut(v.trim() || `Item ${n + 1}`);
   };
   const editing = form?.mode === 'edit' ? rows.find((r) => r.index === form.index) : undefined;
@@ -101,7 +103,7 @@ export function ListCard({ card }: RendererProps) {
         <ul class="lc-list">
           {rows.map(({ row, index }, n) => {
             const secondary = secondaryT
-              ? cut(fillTemplate(secondaryT, row).replace(/\s+/g, ' ').trim())
+              ? cut(fillTemplate(secondaryT, row, { emojiMap }).replace(/\s+/g, ' ').trim())
               : '';
             const name = primaryOf(row, n);
             return (

@@ -5,6 +5,7 @@
  * with a button for the rest; a table wider than a phone scrolls inside its card, never the page.
  */
 import { useMemo, useState } from 'preact/hooks';
+import { emojiMapFor } from '../../src/common/emoji-map.js';
 import { rowsWithin } from '../../src/common/nested-rows.js';
 import {
   cellText,
@@ -28,6 +29,7 @@ export function TableList({ card }: RendererProps) {
   // an object holding its rows (`{"findings": [...]}`, rows in categories) shows them
   const data = useMemo(() => (Array.isArray(stored) ? stored : (rowsWithin(stored) ?? stored)), [stored]);
   const columns = useMemo(() => tableColumns(card.viewConfig, data), [card.viewConfig, data]);
+  const emojiMap = emojiMapFor(card.meta, card.viewConfig);
   const rows = useMemo(() => sortTableRows(data, tableSort(card.viewConfig)), [card.viewConfig, data]);
   const numeric = useMemo(() => columns.map((c) => isNumericColumn(rows, c)), [columns, rows]);
   // a column of bare calendar dates reads as dates ("29 Apr 2026"), never wrapped
@@ -82,7 +84,7 @@ export function TableList({ card }: RendererProps) {
                     key={c.field}
                     class={numeric[i] ? 'is-numeric' : c.format === 'date' ? 'is-date' : undefined}
                   >
-                    {cellText(row, c)}
+                    {cellText(row, c, undefined, emojiMap)}
                   </td>
                 ))}
               </tr>
