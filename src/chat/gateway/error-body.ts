@@ -10,6 +10,7 @@
 
 import { clipGraphemes, headGraphemes } from '../../common/graphemes.js';
 import { GATEWAY_MAX_ERROR_DETAIL_CHARS, GATEWAY_MAX_ERROR_MESSAGE_CHARS } from '../../limits.js';
+import { blankError } from './blank-error.js';
 import { jsonTextValue } from './reply-envelope.js';
 
 /** The parts of an error payload the classifier looks at. */
@@ -119,7 +120,7 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
   }
   const body = asRecord(payload);
   if (!body) return undefined;
-  const err = body.error;
+  const err = blankError(body.error) ? undefined : body.error;
   if (typeof err === 'string') {
     const rest = { type: str(body.error_type) ?? str(body.type), code: codeOf(body.code) };
     const out = innerError(err, rest) ?? decoded(err, rest);
@@ -242,7 +243,7 @@ export function isErrorPayload(payload: unknown): boolean {
   if (Array.isArray(payload)) return payload.some(isErrorPayload);
   const body = asRecord(payload);
   if (!body) return false;
-  if (body.error !== undefined && body.error !== null && body.error !== false) return true;
+  if (!blankError(body.error)) return true;
   const replied = Array.isArray(body.choices) && body.choices.length > 0;
   if (!replied && statusEnvelopeError(body) !== undefined) return true;
   if ('choices' in body) return false;

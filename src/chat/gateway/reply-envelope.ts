@@ -9,6 +9,8 @@
  * handed the text to a framework that serialised it again. The text is the reply.
  */
 
+import { blankError } from './blank-error.js';
+
 /** Keys under which an envelope holds the reply, tried in this order. */
 const ENVELOPE_KEYS = ['data', 'result', 'response', 'output'];
 /** Envelopes inside envelopes are followed this deep, no deeper. */
@@ -50,7 +52,7 @@ function isReplyLike(v: Record<string, unknown>): boolean {
   if (rec(v.usage) || (rec(v.message) && typeof v.done === 'boolean')) return true;
   // a text-generation answer (Workers AI's `/ai/run`: `{response, tool_calls}`)
   if (typeof v.response === 'string' || (Array.isArray(v.tool_calls) && v.tool_calls.length > 0)) return true;
-  return v.error !== undefined && v.error !== null && v.error !== false;
+  return !blankError(v.error);
 }
 
 /**
