@@ -118,7 +118,9 @@ function serverRetryAdvice(headers: HeaderBag): boolean | undefined {
 /** classifyHttpError without the server's own retry advice. */
 function classifyResponse(status: number, headers: HeaderBag, bodyText: string, nowMs: number): GatewayError {
   const ct = contentType(headers);
-  const html = ct.includes('html') || looksLikeHtml(bodyText);
+  // the body decides, not the label: servers in PHP (and frameworks left at their default) send
+  // JSON labelled text/html, and its error message must not be lost as a page without a title
+  const html = looksLikeHtml(bodyText) || (ct.includes('html') && tryJson(bodyText) === undefined);
   let decoded: DecodedError | undefined;
   let summary: string | undefined;
   if (html) {

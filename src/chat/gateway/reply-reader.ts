@@ -194,7 +194,9 @@ export function createReplyReader(init: ReplyReaderInit): ReplyReader {
   };
 
   const finishBuffered = (): GatewayResult => {
-    if (looksLikeHtml(text) || contentType.includes('html')) throw classifyHttpError(status, headers, text);
+    // a JSON reply labelled text/html (PHP's default type, relays that set none) is still the reply
+    if (looksLikeHtml(text) || (contentType.includes('html') && !wholeJson(text)))
+      throw classifyHttpError(status, headers, text);
     const reply = parseBufferedCompletion(text, hooks, options);
     if (streaming) {
       // a gateway that ignored stream:true: its text still goes out through the hooks
