@@ -4,7 +4,8 @@
  *
  * 1. Every aggregated row is a night `[sleepStart, sleepEnd]`; unaggregated segments of one source
  *    are chained into nights (gaps up to SLEEP_SEGMENT_GAP_MS), each stage measured as the union
- *    of its intervals, so a segment sent twice is not counted twice.
+ *    of its intervals, so a segment sent twice is not counted twice; the night's sleep is the
+ *    union of its staged and plain asleep time (asleepIntervals).
  * 2. Nights whose windows overlap (by instant) are versions of the same sleep: a partial night
  *    re-sent complete, or one night reported by several sources. Of these, a night whose source
  *    set is strictly contained in another's is dropped (the combined `a|b` row already merges it),
@@ -108,6 +109,37 @@ function unionHours(intervals: [number, number][]): number {
   return total / HOUR_MS;
 }
 
+/**
+ * The intervals a night's segments say the person slept: its staged segments, and its plain
+ * `asleep` and `unspecified` ones (asleep, stage unknown: one HealthKit value, named both ways)
+ * less any time a segment says awake. One source may write both on one night (the
+ * first hours as plain asleep, the rest in stages, or an unstaged stretch the watch could not
+ * stage): the night is all of it, the time both cover counted once, the unstaged time not
+ * dropped because stages exist; awake time inside a plain asleep segment is not sleep.
+ */
+function asleepIntervals(segs: readonly Segment[]): [number, number][] {
+  const out: [number, number][] = [];
+  const awake = segs.filter((g) => g.stage === 'awake').sort((a, b) => a.start - b.start);
+  for (const g of segs) {
+    if (g.stage === 'asleep' || g.stage === 'unspecified') out.push(...without([g.start, g.end], awake));
+    else if (SLEEP_STAGES.includes(g.stage)) out.push([g.start, g.end]);
+  }
+  return out;
+}
+
+/** The parts of `iv` no interval of `cut` (sorted by start) covers. */
+function without(iv: [number, number], cut: readonly Segment[]): [number, number][] {
+  const out: [number, number][] = [];
+  let from = iv[0];
+  for (const c of cut) {
+    if (c.end <= from || c.start >= iv[1]) continue;
+    if (c.start > from) out.push([from, c.start]);
+    from = Math.max(from, c.end);
+  }
+  if (from < iv[1]) out.push([from, iv[1]]);
+  return out;
+}
+
 function nightFromSegments(segs: Segment[], source: string | null, zone: string | undefined): Night {
   const d: Night['d'] = {};
   for (const stage of ['asleep', 'inBed', 'awake', ...SLEEP_STAGES] as const) {
@@ -115,8 +147,8 @@ function nightFromSegments(segs: Segment[], source: string | null, zone: string 
     if (ivs.length) d[stage as keyof Night['d']] = unionHours(ivs);
   }
   const staged = segs.filter((g) => SLEEP_STAGES.includes(g.stage));
-  const asleep = staged.length ? staged : segs.filter((g) => g.stage === 'asleep');
-  d.hours = unionHours(asleep.map((g): [number, number] => [g.start, g.end]));
+  const asleep = [...staged, ...segs.filter((g) => g.stage === 'asleep')];
+  d.hours = unionHours(asleepIntervals(segs));
   const first = (asleep.length ? asleep : segs).reduce((a, b) => (b.start < a.start ? b : a));
   const last = (asleep.length ? asleep : segs).reduce((a, b) => (b.end > a.end ? b : a));
   const lastAny = segs.reduce((a, b) => (b.end > a.end ? b : a));
