@@ -29,6 +29,7 @@ import { welcomeManifest } from './home/welcome-card.js';
 import { IdempotentReplies } from './http/idempotent-replies.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
+import { dismissalFiles, forgetCardDismissals } from './insights/dismissals.js';
 import { SERVER_SQLITE_CACHE_KIB } from './limits.js';
 import { MIGRATION_STEPS } from './migration-steps.js';
 import { type PushDeps, PushService } from './push/push-service.js';
@@ -207,6 +208,14 @@ export async function openInstance(
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });
   events.on('card', (e) => push.onCardEvent(e));
+  events.on('card', (e) => {
+    if (e.type !== 'card-removed' || e.mayReturn) return;
+    try {
+      forgetCardDismissals(dismissalFiles(layout.metaDir).hygiene, e.id);
+    } catch (err) {
+      log.warn({ err, cardId: e.id }, 'could not forget the nudges dismissed for a deleted card');
+    }
+  });
   // the demo sends nothing: no scheduler
   if (!config.demo) push.start();
   const reports = new ReportsService(config, layout, log, () => user.timeZone());

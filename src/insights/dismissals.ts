@@ -39,6 +39,27 @@ export class DismissalFile {
     writeFileAtomic(this.file, `${JSON.stringify(kept, null, 2)}\n`);
     return true;
   }
+
+  /** Drops the keys `drop` picks, writing the file only when one went. @returns whether one did. */
+  removeWhere(drop: (key: string) => boolean): boolean {
+    const keys = [...this.read()];
+    const kept = keys.filter((k) => !drop(k));
+    if (kept.length === keys.length) return false;
+    writeFileAtomic(this.file, `${JSON.stringify(kept, null, 2)}\n`);
+    return true;
+  }
+}
+
+/**
+ * Forgets the staleness and other nudges dismissed for card `id` (keys `<id>::<kind>`), for a card
+ * deleted through the app, the API or a tool: its rows are gone with it, and a new card made
+ * later under the same id (the same template added again) is another card whose nudges show.
+ * A card whose file vanishes by hand keeps them, as it keeps its rows. A failed write is logged
+ * by the caller; the dismissals stay as they were.
+ * @returns whether any was forgotten.
+ */
+export function forgetCardDismissals(file: DismissalFile, id: string): boolean {
+  return file.removeWhere((key) => key.startsWith(`${id}::`));
 }
 
 /** The two dismissal files of a home whose instance metadata folder is `metaDir`. */

@@ -7,7 +7,8 @@
  *   a switched-off card or one a combination card already shows does not count; a dismissal
  *   holds across a restart and ends when the set of cards changes;
  * - `GET /api/hygiene`: a card declaring `cadence.expectDays` and not logged for longer is
- *   reported with its label and age; a dismissal holds across a restart;
+ *   reported with its label and age; a dismissal holds across a restart and goes with a card
+ *   deleted in the app, so the same card added again is nudged;
  * - bad input is a 4xx naming the field, and nothing is recorded.
  */
 import fs from 'node:fs';
@@ -191,6 +192,30 @@ describe('the staleness nudge', () => {
       fs.readFileSync(path.join(s.dataDir, '_meta', 'hygiene-dismissed.json'), 'utf8'),
     );
     expect(stored).toEqual(['weight::stale']);
+  });
+
+  it('a card deleted in the app takes its dismissals with it: the same card added again is nudged', async () => {
+    expect(await findings()).toEqual([]);
+    // another card's dismissal is kept
+    expect((await s.api('/api/hygiene/bp/dismiss', { json: {} })).status).toBe(200);
+    const del = await s.api('/api/manifests/weight', { method: 'DELETE' });
+    expect(del.status, del.text).toBe(200);
+    const stored = JSON.parse(
+      fs.readFileSync(path.join(s.dataDir, '_meta', 'hygiene-dismissed.json'), 'utf8'),
+    );
+    expect(stored).toEqual(['bp::stale']);
+    // the new weight card goes quiet too: its nudge shows, not the old card's dismissal
+    await add('weight');
+    const today = todayIn(s.inst.user.timeZone());
+    for (const back of [9, 8, 7]) {
+      const r = await s.api('/api/manifests/weight/rows', {
+        json: { value: { date: addDays(today, -back), kg: 81 } },
+      });
+      expect(r.status).toBe(201);
+    }
+    expect(await findings()).toEqual([
+      expect.objectContaining({ cardId: 'weight', kind: 'stale', ageDays: 7 }),
+    ]);
   });
 
   it('refuses an unknown card or kind, naming it', async () => {
