@@ -25,7 +25,7 @@ import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { APPROVAL_TTL_MS } from '../limits.js';
 import { inChangeSet } from '../store/change-scope.js';
-import { fitResult } from './result-size.js';
+import { fitResult, resourceTooLarge } from './result-size.js';
 
 /** The URI of a card resource. */
 export const cardUri = (id: string) => `klebb://cards/${encodeURIComponent(id)}`;
@@ -161,6 +161,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
     const id = cardIdOfUri(uri);
     if (id === undefined || !deps.cards.registry.has(id)) throw resourceNotFound(uri);
     const { json } = readCardJson(deps.cards, id);
+    const tooLarge = resourceTooLarge(uri, json);
+    if (tooLarge) throw tooLarge;
     return { contents: [{ uri, mimeType: 'application/json', text: json }] };
   });
   return server;

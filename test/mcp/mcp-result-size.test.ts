@@ -3,14 +3,15 @@
  * maximum length of 1048576"), leaving the assistant with nothing to act on. A card whose rows
  * come to more than that is read with read_manifest as an isError result RESULT_TOO_LARGE, a few
  * hundred bytes, saying how large it was and to page with read_manifest_rows; the same card in
- * pages, and a small card whole, come back as before. Driven by the SDK's client over HTTP and
- * over stdio.
+ * pages, and a small card whole, come back as before. Reading that card as a resource is refused
+ * alike (-32602, RESULT_TOO_LARGE). Driven by the SDK's client over HTTP and over stdio.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertDistBuilt } from '../helpers/child-server.js';
 import { repoRoot } from '../helpers/sandbox-home.js';
@@ -73,6 +74,17 @@ async function checkClient(client: Client) {
   const small = await call(client, 'read_manifest', { id: 'small' });
   expect(small.isError).toBe(false);
   expect(small.body.data).toHaveLength(3);
+  // the card as a resource: refused the same way, as the JSON-RPC error of resources/read
+  const err = await client.readResource({ uri: 'klebb://cards/diary' }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(McpError);
+  expect((err as McpError).code).toBe(-32602);
+  expect((err as McpError).message).toContain('read_manifest_rows');
+  expect((err as McpError).data).toMatchObject({ code: 'RESULT_TOO_LARGE', uri: 'klebb://cards/diary' });
+  const res = await client.readResource({ uri: 'klebb://cards/small' });
+  expect(JSON.parse((res.contents[0] as { text: string }).text).data).toHaveLength(3);
 }
 
 describe('a tool result larger than an MCP client takes', () => {
