@@ -256,11 +256,14 @@ export class CardLoader {
           const placed = commitIfUnchanged(meta.tmp, file, hash) === 'committed';
           return this.place(file, judged.card, current, placed ? contentHash(meta.text) : hash, warnings);
         }
-        const backup = freeBackupPath(this.dataDir, path.basename(file));
+        // a copy of these very bytes kept by an import a power cut stopped before its rows were
+        // stored is the copy of this import: a second one would only be the same bytes again
+        const kept = this.keptCopy(file, bytes);
+        const backup = kept ?? freeBackupPath(this.dataDir, path.basename(file));
         // the original as it was dropped in (its own encoding)
-        writeFileAtomic(backup, bytes);
+        if (!kept) writeFileAtomic(backup, bytes);
         const write = () => this.store.replace(id, incoming.data, 'file', 'import');
-        finalHash = this.importData(file, id, body, backup, write, hash, hash);
+        finalHash = this.importData(file, id, body, backup, write, hash, hash, !kept);
       } catch (err) {
         return this.fail(file, 'IMPORT_FAILED', importFailure(err), { id });
       }
@@ -687,6 +690,7 @@ export class CardLoader {
    * too full for them fails the import with nothing changed. Written after, they could fail with
    * the rows already replaced while the file still held its data, to be imported again at its
    * next load over every row written since.
+   * `ownBackup` false: the backup is a copy an earlier attempt kept, which a failure leaves.
    * @throws what a write throws; then no row changed and neither backup nor temp file is left.
    */
   private importData(
@@ -697,6 +701,7 @@ export class CardLoader {
     write: () => number,
     same: string | ((aside: string) => boolean),
     readHash: string,
+    ownBackup = true,
   ): string {
     let meta: MetaOnly | undefined;
     let version: number;
@@ -704,8 +709,9 @@ export class CardLoader {
       meta = metaOnlyTemp(file, body);
       version = write();
     } catch (err) {
-      // a failed import leaves no backup behind (else every restart would add one)
-      fs.rmSync(backup, { force: true });
+      // a failed import leaves no backup behind (else every restart would add one); a copy an
+      // earlier attempt kept stays, as it was
+      if (ownBackup) fs.rmSync(backup, { force: true });
       if (meta) fs.rmSync(meta.tmp, { force: true });
       throw err;
     }
@@ -719,21 +725,31 @@ export class CardLoader {
    * (a new version and History entry) and keep a second copy.
    */
   private importedBefore(file: string, bytes: Buffer, id: string, data: unknown): boolean {
+    const kept = this.keptCopy(file, bytes) !== undefined;
+    return kept && this.store.state(id).version > 0 && this.store.readJson(id) === JSON.stringify(data);
+  }
+
+  /**
+   * The copy an import kept of the dropped-in `file` (freeBackupPath's names,
+   * `<name>.<UTC stamp>.json` or `-2`, `-3` ... after the stamp) that holds exactly `bytes`, or
+   * undefined when there is none.
+   */
+  private keptCopy(file: string, bytes: Buffer): string | undefined {
     const name = path.basename(file);
     const hash = contentHash(bytes);
-    // <name>.<UTC stamp>.json, or -2, -3 ... after the stamp
     const copyTail = /^\.\d{8}T\d{6}Z(?:-\d+)?\.json$/;
-    const kept = fs
+    const same = fs
       .readdirSync(this.dataDir)
       .filter((n) => n.startsWith(name) && copyTail.test(n.slice(name.length)))
-      .some((n) => {
+      .sort()
+      .find((n) => {
         try {
           return contentHash(fs.readFileSync(path.join(this.dataDir, n))) === hash;
         } catch {
           return false;
         }
       });
-    return kept && this.store.state(id).version > 0 && this.store.readJson(id) === JSON.stringify(data);
+    return same === undefined ? undefined : path.join(this.dataDir, same);
   }
 
   /** importData once the data is stored (at `version`): tells listeners, puts the meta-only file in place. */
