@@ -242,6 +242,21 @@ describe('reading rows', () => {
     expect(r.entries[0]).toMatchObject({ state: 'ok', value: 85.3, date: '2026-04-19', accessor: 'kg' });
   });
 
+  it('dateContext latest on a past day reads the latest day up to it, never a later one', () => {
+    const kg = [
+      { date: '2026-04-17', kg: 85.6 },
+      { date: '2026-04-19', kg: 85.3 },
+    ];
+    const at = (date: string) =>
+      resolveCombination(
+        { dateContext: 'latest', combines: [{ sourceId: 'kg', role: 'primary' }] },
+        sources({ kg }),
+        { date },
+      ).entries[0];
+    expect(at('2026-04-18')).toMatchObject({ state: 'ok', value: 85.6, date: '2026-04-17' });
+    expect(at('2026-04-16')).toMatchObject({ state: 'no-entry' });
+  });
+
   it('uses the source’s own dateField, dotted accessors, and reads a single-object source as one row', () => {
     const r = resolveCombination(
       {

@@ -17,7 +17,8 @@
  * way): no Node imports, no I/O.
  *
  * Reading rules (what a person expects):
- * - The day: the card's `dateContext` `"latest"` reads each source's most recent day; anything
+ * - The day: the card's `dateContext` `"latest"` reads each source's most recent day up to the
+ *   day shown (as a generic card's `"latest"` does); anything
  *   else (default `"viewedDate"`) reads the day shown. Each source's own `meta.view.dateField`
  *   (default `date`) names its rows' date.
  * - Several rows on one day: a ring segment adds them up, since `goalDaily` is a daily total
@@ -204,7 +205,10 @@ function weekRows(data: unknown, dateField: string, day: string, first: number):
   });
 }
 
-/** The rows a source contributes for `date` (or its latest day, when `latest`). */
+/**
+ * The rows a source contributes for `date` (or, when `latest`, its latest day up to `date`: a
+ * past day looked back on never shows what came after it).
+ */
 function rowsFor(data: unknown, dateField: string, date: string, latest: boolean): DayRows {
   if (isObj(data)) return { rows: [data], day: null };
   if (!Array.isArray(data)) return { rows: [], day: date };
@@ -213,7 +217,7 @@ function rowsFor(data: unknown, dateField: string, date: string, latest: boolean
     let best: string | null = null;
     for (const r of data) {
       const d = dayOf(getValue(r, dateField));
-      if (d !== null && (best === null || d > best)) best = d;
+      if (d !== null && d <= date && (best === null || d > best)) best = d;
     }
     if (best === null) return { rows: [], day: null };
     day = best;

@@ -5,7 +5,8 @@
  * - an older metric-card that names fields with its `latest.` paths everywhere (the headline
  *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`;
  * - an older metric-card whose `secondary` path names a field its `format` does not show;
- * - `{field:emoji}` in a list card's line and a table column's template, with the card's emojiMap.
+ * - `{field:emoji}` in a list card's line and a table column's template, with the card's emojiMap;
+ * - a combination card reading its sources' latest day (`dateContext: "latest"`) on a past day.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,7 +109,33 @@ const MOOD_TABLE = {
   ],
 };
 
+/** A morning card over the weight card (`weight.json`), by the sources' latest day. */
+const WEIGHT = {
+  $schema: 'klebb.datafile.v1',
+  meta: { id: 'weight', label: 'Weight', view: { enabled: true, component: 'generic-card' } },
+  data: [
+    { date: '2026-04-18', kg: 85.1 },
+    { date: DAY, kg: 84.6 },
+  ],
+};
+const MORNING = {
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id: 'morning',
+    label: 'Morning',
+    view: {
+      enabled: true,
+      component: 'combination-card',
+      dateContext: 'latest',
+      combines: [{ sourceId: 'weight', role: 'primary', accessor: 'kg', unit: 'kg' }],
+    },
+  },
+  data: [],
+};
+
 const FILES: Record<string, unknown> = {
+  'weight.json': WEIGHT,
+  'morning.json': MORNING,
   'bp-paths.json': LATEST_PATHS,
   'glucose.json': SECOND_VALUE,
   'symptoms.json': SYMPTOMS,
@@ -200,5 +227,17 @@ describe('hand-written card files', { timeout: 90_000 }, () => {
     const r = await open(`${s.url}/reports`);
     const cells = await card(r, 'mood-log').locator('tbody td:nth-child(2)').allInnerTexts();
     expect(cells.map((c) => c.trim())).toEqual(['😩 (1)', '🙂 (4)']);
+  });
+
+  it('a combination card by the latest day shows, on a past day, what was known then', async () => {
+    const value = async (url: string) => {
+      const w = await open(url);
+      const v = card(w, 'morning').locator('.combo-primary .combo-value');
+      await v.waitFor();
+      return ((await v.textContent()) ?? '').trim();
+    };
+    expect(await value(`${s.url}/day/${DAY}`)).toBe('84.6');
+    // the day before: the reading of 18 April, never the one of the 20th still to come
+    expect(await value(`${s.url}/day/2026-04-19`)).toBe('85.1');
   });
 });
