@@ -137,4 +137,30 @@ describe('electrocardiograms in export.zip', () => {
     expect(again.body.newSamples).toBe(0);
     expect(await s.rows('ecg')).toHaveLength(3);
   });
+
+  it('a recording whose file has no classification counts as unclassified, not left out', async () => {
+    const s = await startIngestServer({ cards: [['ecg', 'ecg']] });
+    srv = s;
+    const top = 'apple_health_export/electrocardiograms/';
+    const localisedEmpty = ecgLocalised('2026-03-08 09:00:00 +0100', '').replace(
+      'Klassifizierung,',
+      'Einstufung,',
+    );
+    const zip = rawZip([
+      { name: 'apple_health_export/export.xml', data: EXPORT_XML },
+      // the watch did not classify it: the line is there, its value empty
+      { name: `${top}ecg_2026-03-07.csv`, data: ecgEnglish('2026-03-07 08:15:41 +0100', '') },
+      // the same under a key Klebb does not know, the classification read from the line after the date
+      { name: `${top}ecg_2026-03-08.csv`, data: localisedEmpty },
+      { name: `${top}ecg_2026-03-09.csv`, data: ecgEnglish('2026-03-09 08:15:41 +0100', 'Sinus Rhythm') },
+    ]);
+    const r = await upload(s, zip);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings).toEqual([]);
+    expect(await s.rows('ecg')).toEqual([
+      { date: '2026-03-07', unclassified: 1 },
+      { date: '2026-03-08', unclassified: 1 },
+      { date: '2026-03-09', sinusRhythm: 1 },
+    ]);
+  });
 });

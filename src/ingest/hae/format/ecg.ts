@@ -45,10 +45,13 @@ const BY_WORD = new Map(WORDS.flatMap(([field, words]) => words.map((w): [string
  * `HKElectrocardiogramClassification` prefix: the app's words, in English and in the phone's
  * language (`Sinus Rhythm`, `Ritmo sinusal`, `Vorhofflimmern`, `Inconclusive Poor Recording`),
  * HealthKit's names (`atrialFibrillation`, `inconclusiveLowHeartRate`) and the Health app's
- * (`Heart Rate Over 150`); undefined for words Klebb does not know.
+ * (`Heart Rate Over 150`); undefined for words Klebb does not know. An empty text (an ECG file's
+ * `Classification,` line with nothing after it: the watch did not classify the recording) is
+ * `unclassified`, as `Not Set` is: the recording was made and counts.
  */
 function classificationField(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  if (value.trim() === '') return 'unclassified';
   const l = value
     .normalize('NFD')
     .toLowerCase()
