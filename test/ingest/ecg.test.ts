@@ -82,3 +82,29 @@ describe('ECG recordings', () => {
     expect(await srv.rows('ecg')).toEqual(ROWS);
   });
 });
+
+describe('ECG recordings from a phone in another language', () => {
+  it('a heart rate too high or too low to classify, in the phone language, is inconclusive', async () => {
+    srv = await startIngestServer({ cards: [['ecg', 'ecg']] });
+    const body = JSON.stringify({
+      data: {
+        metrics: [],
+        ecg: [
+          recording('2026-05-19 08:00:00 +0200', 'Ritmo Sinusal'),
+          recording('2026-05-19 18:00:00 +0200', 'Frecuencia Cardíaca Superior a 150'),
+          recording('2026-05-20 08:00:00 +0200', 'Herzfrequenz unter 50'),
+          recording('2026-05-20 09:00:00 +0200', 'Fréquence cardiaque supérieure à 150'),
+          recording('2026-05-21 09:00:00 +0200', 'Frequenza cardiaca inferiore a 50'),
+        ],
+      },
+    });
+    const r = await srv.push(body);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('ecg')).toEqual([
+      { date: '2026-05-19', sinusRhythm: 1, inconclusive: 1 },
+      { date: '2026-05-20', inconclusive: 2 },
+      { date: '2026-05-21', inconclusive: 1 },
+    ]);
+  });
+});

@@ -25,17 +25,35 @@ const WORDS: [string, string[]][] = [
   ['unclassified', ['notset', 'unrecognized', 'unrecognised', 'unclassified']],
 ];
 
-/** How an inconclusive reading's words start (poor recording, heart rate too low or too high). */
+/**
+ * How an inconclusive reading's words start (poor recording, heart rate too low or too high), in
+ * English and in the phone's language: a heart rate the watch cannot classify is written as the
+ * heart rate and its bound (`Heart Rate Over 150`, `Frecuencia cardíaca superior a 150`,
+ * `Herzfrequenz über 150`), so a classification that starts with "heart rate" is inconclusive.
+ */
 const INCONCLUSIVE = [
   'inconclusive',
   'poorrecording',
-  'heartrateover',
-  'heartrateunder',
+  'heartrate',
   'noconcluyente',
   'nichteindeutig',
   'nonconcluant',
   'nonconclusivo',
   'inconclusivo',
+  'nietovertuigend',
+  'inteentydig',
+  'frecuenciacardiaca',
+  'herzfrequenz',
+  'frequencecardiaque',
+  'frequenzacardiaca',
+  'frequenciacardiaca',
+  'hartslag',
+  'hjartfrekvens',
+  'registrodemalacalidad',
+  'schlechteaufnahme',
+  'enregistrementdemauvaisequalite',
+  'registrazionediscarsaqualita',
+  'gravacaodemaqualidade',
 ];
 
 const BY_WORD = new Map(WORDS.flatMap(([field, words]) => words.map((w): [string, string] => [w, field])));
