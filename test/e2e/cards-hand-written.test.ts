@@ -6,7 +6,8 @@
  *   `format`, the subtitle, a threshold's `ifField`, the trend arrow), not only in `primary`;
  * - an older metric-card whose `secondary` path names a field its `format` does not show;
  * - `{field:emoji}` in a list card's line and a table column's template, with the card's emojiMap;
- * - a combination card reading its sources' latest day (`dateContext: "latest"`) on a past day.
+ * - a combination card reading its sources' latest day (`dateContext: "latest"`) on a past day;
+ * - a greeting banner whose data is an object holding its list of messages.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -133,7 +134,15 @@ const MORNING = {
   data: [],
 };
 
+/** An older greeting whose messages sit in an object, as another tool wrote it. */
+const GREETING = {
+  $schema: 'eddzhealth.datafile.v1',
+  meta: { id: 'hello', label: 'Hello', view: { enabled: true, component: 'greeting-banner', slot: 'top' } },
+  data: { messages: [{ text: 'Drink water 💧' }, 'Stretch 🧘‍♀️'] },
+};
+
 const FILES: Record<string, unknown> = {
+  'hello.json': GREETING,
   'weight.json': WEIGHT,
   'morning.json': MORNING,
   'bp-paths.json': LATEST_PATHS,
@@ -239,5 +248,14 @@ describe('hand-written card files', { timeout: 90_000 }, () => {
     expect(await value(`${s.url}/day/${DAY}`)).toBe('84.6');
     // the day before: the reading of 18 April, never the one of the 20th still to come
     expect(await value(`${s.url}/day/2026-04-19`)).toBe('85.1');
+  });
+
+  it('a greeting shows its messages from an object holding the list', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    const message = card(w, 'hello').locator('.greeting-message');
+    await message.waitFor();
+    expect(['Drink water 💧', 'Stretch 🧘‍♀️']).toContain(((await message.textContent()) ?? '').trim());
+    // reading it never rewrites the card's data
+    expect((await s.api('/api/manifests/hello/data')).body.data).toEqual(GREETING.data);
   });
 });

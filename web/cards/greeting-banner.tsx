@@ -24,11 +24,25 @@ export function greetingFor(hour: number): string {
   return 'Hello, night owl';
 }
 
-/** The card's messages: non-empty strings, or the `text` / `message` of objects. */
+/**
+ * The list of messages in `data`: the list itself, the one list of an object holding one
+ * (`{"messages": [...]}`, as hand-written files and other tools put it), or a single text.
+ */
+function messageList(data: unknown): unknown[] {
+  if (Array.isArray(data)) return data;
+  if (typeof data === 'string') return [data];
+  if (data === null || typeof data !== 'object') return [];
+  const lists = Object.values(data).filter(Array.isArray);
+  return lists.length === 1 ? lists[0] : [];
+}
+
+/**
+ * The card's messages: non-empty strings, or the `text` / `message` of objects, from a list, an
+ * object holding one list, or a single text.
+ */
 export function greetingMessages(data: unknown): string[] {
-  if (!Array.isArray(data)) return [];
   const out: string[] = [];
-  for (const m of data) {
+  for (const m of messageList(data)) {
     const text =
       typeof m === 'string'
         ? m
