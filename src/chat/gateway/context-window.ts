@@ -15,11 +15,20 @@ function windowLength(n: number): boolean {
 }
 
 /**
- * True when a prompt count is at a context window's edge: the window itself or one less, or half
- * of it plus two or three (the half a server keeps for the answer, its start token and a shift).
+ * The smallest context a model that runs this assistant is loaded with (Ollama's smallest default).
+ * A prompt count at the edge of a smaller window (130: half of 256 plus two) is no cut: Ollama
+ * releases that counted only the tokens their cache did not hold report a few hundred on each
+ * round-trip after a turn's first, and such counts often sit on a tiny window's edge.
+ */
+const MIN_WINDOW = 2048;
+
+/**
+ * True when a prompt count is at the edge of a context window of MIN_WINDOW or more: the window
+ * itself or one less, or half of it plus two or three (the half a server keeps for the answer, its
+ * start token and a shift).
  */
 export function atWindowEdge(read: number): boolean {
-  return [read, read + 1, 2 * (read - 2), 2 * (read - 3)].some(windowLength);
+  return [read, read + 1, 2 * (read - 2), 2 * (read - 3)].some((n) => n >= MIN_WINDOW && windowLength(n));
 }
 
 /** True when `n` tokens are a window's length or up to two short of it (a server stops a token early). */

@@ -28,6 +28,7 @@ export interface PromptCut {
 const CHARS_PER_TOKEN = 4;
 /** A count read below this share of the estimate of the tokens sent is a part of the prompt. */
 const READ_SHARE = 0.9;
+
 /** Characters of what a request sends: messages and tool definitions, as JSON. */
 function requestChars(messages: readonly ChatMessage[], tools: readonly ToolDefinition[]): number {
   return JSON.stringify(messages).length + (tools.length > 0 ? JSON.stringify(tools).length : 0);
