@@ -5,6 +5,7 @@
  */
 
 import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../limits.js';
+import { affordableOutputCap } from './affordable-output.js';
 import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
 import { GatewayError } from './gateway-error.js';
@@ -145,13 +146,15 @@ export async function callGateway(
   let loadingWaitedMs = 0;
   let waits = 0; // retry waits of any kind, for onRetry's count
   let askedAgainWhenEmpty = false;
+  // the request as sent: an output cap may be added when the account can afford only a shorter answer
+  let asked = request;
   const logFailure = (err: GatewayError, outcome: Parameters<typeof logFailedAttempt>[3]) =>
     logFailedAttempt(config.log, attempts, err, outcome, config.apiKey);
 
   for (;;) {
     if (signal?.aborted) throw abortReason(signal);
     const caps = resolveCapabilities(url, config.model, config.capabilities, memory);
-    const body = buildRequestBody(request, config.model, caps);
+    const body = buildRequestBody(asked, config.model, caps);
     const progress: ReadProgress = { emittedText: false };
     // a stream asked for but refused by the provider: the step's time covers the whole call; an
     // unstreamed call the provider answers only streamed: its time limit is the idle limit
@@ -213,6 +216,14 @@ export async function callGateway(
       if (repairs.has('keyInHeader') && err.reason === 'auth') {
         // the key was refused in the headers too: it is the key that is wrong, not how it was sent
         memory.forget(url.origin, config.model, ['keyInHeader']);
+      }
+      const affordable =
+        repairable && asked === request ? affordableOutputCap(err, asked.maxTokens) : undefined;
+      if (affordable !== undefined) {
+        // credit for a shorter answer is left: ask again with the output capped to it
+        logFailure(err, { next: 'repair' });
+        asked = { ...asked, maxTokens: affordable };
+        continue;
       }
       if (!askedAgainWhenEmpty && maxRetries > 0 && emptyByChance(err)) {
         // a model that ended with nothing (Gemini's empty STOP) usually answers the same request
