@@ -32,6 +32,8 @@ const SubscribeBody = Type.Object({
     Type.Union([Type.Null(), Type.String({ maxLength: MAX_PUSH_NICKNAME_CHARS * 16 })]),
   ),
   expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Number()])),
+  // the endpoint this one takes over from (the service worker's pushsubscriptionchange)
+  replaces: Type.Optional(Endpoint),
 });
 const EndpointBody = Type.Object({ endpoint: Endpoint });
 const ReminderId = Type.String({ minLength: 3, maxLength: 200 });
@@ -144,12 +146,16 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
   app.post('/api/push/subscribe', { schema: { body: SubscribeBody } }, async (req, reply) => {
     const { endpoint, keys } = req.body;
     checkSubscription(endpoint, keys, inst.config.push.allowPrivateEndpoints);
-    const nickname = deviceNickname(req.body.nickname);
+    // a browser that renewed this device's subscription: the device keeps its name, and the old
+    // endpoint goes now rather than staying listed as a second device until a reminder to it fails
+    const replaced = req.body.replaces !== endpoint ? push.subs.find(req.body.replaces ?? '') : undefined;
+    const nickname = deviceNickname(req.body.nickname) ?? replaced?.nickname ?? undefined;
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(
       { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? headGraphemes(ua, 300) : undefined },
       new Date(),
     );
+    if (replaced) push.subs.remove(replaced.endpoint);
     return reply.code(r.created ? 201 : 200).send(r);
   });
 

@@ -206,23 +206,32 @@ self.addEventListener('notificationclick', (event) => {
   }
 });
 
+/** A new subscription for this device, made here (a browser that renewed none itself). */
+async function subscribeAgain() {
+  const res = await fetch('/api/push/vapid-public-key', { credentials: 'same-origin' });
+  if (!res.ok) return null;
+  const { key } = await res.json();
+  const raw = atob(key.replace(/-/g, '+').replace(/_/g, '/'));
+  const applicationServerKey = Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  return self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
+}
+
+/**
+ * The browser renewed or dropped this device's subscription. The new one is the one the browser
+ * already made (`newSubscription`, Firefox) or one made here; the server is told which endpoint
+ * it replaces (`oldSubscription`), so the device keeps its name and is not listed twice.
+ */
 self.addEventListener('pushsubscriptionchange', (event) => {
   event.waitUntil(
     (async () => {
-      const res = await fetch('/api/push/vapid-public-key', { credentials: 'same-origin' });
-      if (!res.ok) return;
-      const { key } = await res.json();
-      const raw = atob(key.replace(/-/g, '+').replace(/_/g, '/'));
-      const applicationServerKey = Uint8Array.from(raw, (c) => c.charCodeAt(0));
-      const sub = await self.registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey,
-      });
+      const sub = event.newSubscription || (await subscribeAgain());
+      if (!sub) return;
+      const replaces = event.oldSubscription?.endpoint;
       await fetch('/api/push/subscribe', {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(sub.toJSON()),
+        body: JSON.stringify(replaces ? { ...sub.toJSON(), replaces } : sub.toJSON()),
       });
     })().catch(() => {}),
   );
