@@ -172,7 +172,13 @@ export function watchCards(
       const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
       if (typeof name !== 'string' || typeof watched !== 'string' || path.resolve(watched) !== dataDir)
         return;
-      const file = path.resolve(dataDir, name);
+      // an iCloud placeholder (`.weight.json.icloud`) coming or going concerns its card file: one
+      // that goes without the file coming back means the file was deleted in iCloud
+      const inCloud = /^\.(.+)\.icloud$/.exec(name)?.[1];
+      const file = path.resolve(
+        dataDir,
+        inCloud !== undefined && isManifestFileName(inCloud) ? inCloud : name,
+      );
       if (path.dirname(file) === dataDir && isManifestFileName(path.basename(file))) {
         schedule(file, WATCH_DEBOUNCE_MS);
       }

@@ -2,8 +2,9 @@
  * iCloud Drive, freeing space, replaces a card file by a hidden placeholder
  * (`weight.json` becomes `.weight.json.icloud`). Nobody deleted the card: it stays listed with its
  * rows, a note says where its file went, nothing is recorded in History, and rows can still be
- * added; when the file is downloaded again the note goes. A card file deleted without a
- * placeholder is still a deletion.
+ * added; when the file is downloaded again the note goes. A placeholder that goes without the file
+ * coming back (the file deleted in iCloud), and a card file deleted without a placeholder, are
+ * deletions.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,6 +100,23 @@ describe('a card file iCloud replaced by a placeholder', () => {
     const history = await newHistory();
     expect(history).toHaveLength(1);
     expect(history[0]).not.toMatch(/Deleted|Created/);
+  });
+
+  it('a placeholder deleted in iCloud without the file coming back is a deletion', {
+    timeout: 20_000,
+  }, async () => {
+    const inCloud = nextEvent('weight', () => true);
+    fs.writeFileSync(path.join(s.dataDir, '.weight.json.icloud'), placeholderBytes);
+    fs.rmSync(path.join(s.dataDir, 'weight.json'));
+    await inCloud;
+    // the file deleted in iCloud (on another Mac): the stub goes and the file never comes back
+    const gone = nextEvent('weight', (e) => e.type === 'card-removed');
+    fs.rmSync(path.join(s.dataDir, '.weight.json.icloud'));
+    await gone;
+    const list = (await s.api('/api/manifests')).body;
+    expect(list.entries.map((e: { id: string }) => e.id)).not.toContain('weight');
+    expect(list.errors.filter((e: { code: string }) => e.code === 'FILE_IN_CLOUD')).toEqual([]);
+    expect((await newHistory()).some((h) => /Deleted/.test(h))).toBe(true);
   });
 
   it('a card file deleted with no placeholder is still a deletion', { timeout: 20_000 }, async () => {
