@@ -354,7 +354,8 @@ export function readRows(ctx: CardContext, id: string, path: unknown, window: Wi
  * The same read for a caller that pages with `offset` across calls (the chat's and MCP's
  * `read_manifest_rows`): a window of an array also carries `version`, the card's data version,
  * and a later page sent with the first page's `version` is refused when the rows changed since,
- * since a row added or removed in between shifts the offset and repeats or skips rows. An
+ * since a row added or removed in between shifts the offset and repeats or skips rows (any change
+ * to the card's data counts, an edit too: the pages then never mix before and after it). An
  * object or a single value comes back as it is (it is read whole, never paged).
  * @throws 412 PRECONDITION_FAILED when `expected` is given and is not the card's version now.
  */

@@ -91,6 +91,13 @@ describe('read_manifest_rows', () => {
       '2026-03-02',
       '2026-03-01',
     ]);
+    // an edit of a row already read (as the docs say: any change to the rows) is refused too, so
+    // the pages read together never mix values from before and after it
+    const v2 = again.json.version;
+    const edited = await t.call('update_row', { id: 'w', path: '[date="2026-03-26"]', changes: { kg: 84 } });
+    expect(edited.json.ok).toBe(true);
+    const after = await t.call('read_manifest_rows', { id: 'w', limit: 10, offset: 10, version: v2 });
+    expect(after.json.code).toBe('PRECONDITION_FAILED');
   });
 
   it('10 rows or fewer: all of them, truncated:false', async () => {
