@@ -11,9 +11,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
+import type { WatchedPage } from './browser.js';
+import { watchPages } from './watched-pages.js';
 
 const DAY = '2026-04-20';
 
@@ -152,18 +153,7 @@ const FILES: Record<string, unknown> = {
 };
 
 let s: TestServer;
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-const pages: WatchedPage[] = [];
-
-async function open(url: string): Promise<WatchedPage> {
-  if (!browser) throw launchError ?? new Error('Chromium was not started');
-  const w = await browser.newPage();
-  pages.push(w);
-  await w.page.goto(url);
-  await settled(w.page);
-  return w;
-}
+const { open } = watchPages({ timezoneId: 'Europe/Berlin' });
 
 beforeAll(async () => {
   s = await startServer({
@@ -173,21 +163,9 @@ beforeAll(async () => {
         fs.writeFileSync(path.join(dataDir, name), JSON.stringify(m, null, 2));
     },
   });
-  try {
-    browser = await launchBrowser({ timezoneId: 'Europe/Berlin' });
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-
-afterEach(async () => {
-  const problems = pages.flatMap((w) => w.problems);
-  for (const w of pages.splice(0)) await w.page.close();
-  expect(problems, 'console errors, exceptions or failed requests in the page').toEqual([]);
 });
 
 afterAll(async () => {
-  await browser?.close();
   await s?.close();
 });
 
