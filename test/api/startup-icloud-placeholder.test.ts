@@ -11,28 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CardEvent } from '../../src/cards/card-loader.js';
+import { cardText, placeholderBytes, rows } from '../helpers/icloud-placeholder.js';
 import { sandboxHome } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-
-const cardText = `${JSON.stringify(
-  {
-    $schema: 'klebb.datafile.v1',
-    meta: {
-      id: 'weight',
-      label: 'Weight',
-      view: { enabled: true, component: 'list-card' },
-      writeable: { fromWebapp: true, inputs: [{ key: 'kg', label: 'kg', type: 'number', required: true }] },
-    },
-  },
-  null,
-  2,
-)}\n`;
-const rows = Array.from({ length: 12 }, (_, i) => ({
-  date: `2026-04-${String(i + 1).padStart(2, '0')}`,
-  kg: 80 + i,
-}));
-// what the stub holds: a small binary property list naming the file
-const placeholderBytes = Buffer.from('bplist00\xd3\x01\x02\x03NSURLNameKey_\x10\x0bweight.json', 'latin1');
 
 const box = sandboxHome('klebb-icloud-start-');
 let s: TestServer | undefined;
