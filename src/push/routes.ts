@@ -152,10 +152,15 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     const nickname = deviceNickname(req.body.nickname) ?? replaced?.nickname ?? undefined;
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(
-      { endpoint, keys, nickname, userAgent: typeof ua === 'string' ? headGraphemes(ua, 300) : undefined },
+      {
+        endpoint,
+        keys,
+        nickname,
+        userAgent: typeof ua === 'string' ? headGraphemes(ua, 300) : undefined,
+        replaces: replaced?.endpoint,
+      },
       new Date(),
     );
-    if (replaced) push.subs.remove(replaced.endpoint);
     return reply.code(r.created ? 201 : 200).send(r);
   });
 

@@ -101,7 +101,9 @@ export class SubscriptionStore {
 
   /**
    * Adds a subscription or replaces the keys of the same endpoint's row (which comes back to
-   * life). Past the cap the oldest live rows go.
+   * life). `replaces`: the endpoint this one renews, whose row goes in the same write, before the
+   * cap is counted, so a renewal on a full list never pushes out another device. Past the cap
+   * the oldest live rows go.
    * @returns the row's id and whether it is new.
    */
   upsert(
@@ -110,11 +112,13 @@ export class SubscriptionStore {
       keys: { p256dh: string; auth: string };
       nickname?: string;
       userAgent?: string;
+      replaces?: string;
     },
     now: Date,
   ): { id: string; created: boolean } {
     const id = subscriptionId(input.endpoint);
     const old = this.rows.find((r) => r.id === id);
+    const gone = input.replaces === undefined ? undefined : subscriptionId(input.replaces);
     const row: SubscriptionRow = {
       id,
       endpoint: input.endpoint,
@@ -129,7 +133,7 @@ export class SubscriptionStore {
       rejections: 0,
       deadReason: null,
     };
-    let rows = [...this.rows.filter((r) => r.id !== id), row];
+    let rows = [...this.rows.filter((r) => r.id !== id && r.id !== gone), row];
     const live = rows.filter((r) => !r.dead);
     if (live.length > MAX_PUSH_SUBSCRIPTIONS) {
       const evict = new Set(
