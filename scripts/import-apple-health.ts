@@ -6,7 +6,7 @@
  * else HEALTH_HOME, else ~/klebb) and fills the cards subscribed to its metrics, as a push would.
  * Prints a summary as JSON on stdout, and the progress (percent, size read, time left) on stderr:
  * one line rewritten in place on a terminal, else a line every 10 %. Exit codes: 0 imported,
- * 1 failed, 2 bad usage.
+ * 1 failed, 2 bad usage or a home that cannot be made or written.
  *
  * The server may be running on the same home meanwhile (SQLite WAL); its open pages see the new
  * rows on their next read (no live update is sent from this process).
@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
+import { homeFolderProblem } from '../src/home/home-folders.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
 import { ImportProgress, progressLine } from '../src/ingest/apple-health/progress.js';
 import { unpackUpload } from '../src/ingest/apple-health/unpack-upload.js';
@@ -105,7 +106,15 @@ export async function main(
     return 2;
   }
   const env = { ...process.env, ...(args.home ? { HEALTH_HOME: args.home } : {}), KLEBB_LOG_LEVEL: 'silent' };
-  const inst = await openInstance(loadConfig(env), { watch: false });
+  const config = loadConfig(env);
+  // a home that is a file, may not be written, or makes no folders (/proc) is said in words with
+  // exit 2, before anything is made: Node's recursive mkdir retries such a folder for ever
+  const folders = homeFolderProblem(config.home, config.dataDir, args.home ? '--home' : 'HEALTH_HOME');
+  if (folders) {
+    io.err(`cannot import: ${folders}\n`);
+    return 2;
+  }
+  const inst = await openInstance(config, { watch: false });
   try {
     io.err(`importing ${args.file} into ${inst.layout.home} ...\n`);
     const unpacked = await unpackUpload(args.file, inst.hae.appleHealthMaxBytes, inst.hae.dirs.uploads);
