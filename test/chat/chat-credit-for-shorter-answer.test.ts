@@ -54,3 +54,18 @@ it('credit for almost nothing: told at once (guards what worked)', async () => {
   expect(r.body.error).toMatch(/allowance for this model is used up/);
   expect(gw.requests).toHaveLength(1);
 });
+
+it('an answer cut off at the cap the credit allowed says so, not "keep going"', async () => {
+  const { gw, s } = await chat.boot();
+  gw.script(cannotAfford('1000'), {
+    kind: 'reply',
+    text: 'Over the last week you drank',
+    finishReason: 'length',
+  });
+  const r = await s.api('/api/chat', { json: ask });
+  expect(r.status).toBe(200);
+  expect(gw.requests).toHaveLength(2);
+  expect(r.body.reply).toMatch(/^Over the last week you drank\n\n/);
+  expect(r.body.reply).toContain("the chat account's credit pays for only about 900 tokens of answer");
+  expect(r.body.reply).not.toMatch(/keep going/i);
+});

@@ -75,6 +75,14 @@ export function contextFullReply(text: string, tokens: number): string {
   return `${text}\n\nMy answer was cut off here: this conversation filled the model's context${size}, so asking me to keep going would stop at the same place. ${CONTEXT_FULL_ADVICE}`;
 }
 
+/**
+ * An answer stopped at the output cap set because the chat account's credit afforded only
+ * `tokens` of answer: "keep going" asks the same account again, so the note says what helps.
+ */
+export function creditCutReply(text: string, tokens: number): string {
+  return `${text}\n\nMy answer was cut off here: the chat account's credit pays for only about ${tokenCount(tokens)} tokens of answer. Add credit where the key is managed (OpenRouter: openrouter.ai/settings/credits), or ask for a shorter answer.`;
+}
+
 /** The reply when the model answered with no text at all. */
 export const EMPTY_REPLY_COPY =
   'No answer came back from the model this time. Please try again, or rephrase the request.';

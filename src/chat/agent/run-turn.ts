@@ -22,6 +22,7 @@ import type { ArgumentsError, DispatchResult } from '../tools/registry.js';
 import {
   cappedReply,
   contextFullReply,
+  creditCutReply,
   cutOffReply,
   EMPTY_AFTER_WRITES,
   EMPTY_REPLY_COPY,
@@ -268,8 +269,13 @@ export async function runTurn(
     if (result.finishReason === 'length') {
       // the context filled up, not an output limit: "keep going" would stop at the same place
       const filled = contextFilled(result.rawFinishReason, result.usage);
+      // the cap Klebb set for want of credit: "keep going" would stop the same way
       payload.reply =
-        filled === undefined ? cutOffReply(payload.reply) : contextFullReply(payload.reply, filled);
+        result.creditCapTokens !== undefined
+          ? creditCutReply(payload.reply, result.creditCapTokens)
+          : filled === undefined
+            ? cutOffReply(payload.reply)
+            : contextFullReply(payload.reply, filled);
     }
     return finish({ reason: 'answered', status: 200, payload, roundTrips });
   }

@@ -187,6 +187,8 @@ export async function callGateway(
         delete result.usage.cachedTokens;
         delete result.usage.cacheWriteTokens;
       }
+      // capped for want of credit: a stop at that cap is said for what it is
+      if (asked !== request && asked.maxTokens !== undefined) result.creditCapTokens = asked.maxTokens;
       return result;
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);

@@ -256,6 +256,11 @@ export interface GatewayResult {
   warnings: string[];
   /** The model the gateway says answered, when it says. */
   model?: string;
+  /**
+   * The output cap, in tokens, Klebb set because the account's credit afforded only that much
+   * (affordable-output.ts); absent when the request went without one of Klebb's.
+   */
+  creditCapTokens?: number;
   /** Reasoning came inline in the answer text: in tags, or after a bare closing tag. */
   inlineReasoning?: 'tagged' | 'bare';
   /** Structured reasoning items (`reasoning_details`), whole, encrypted ones included; replay them. */
