@@ -69,3 +69,20 @@ it('an answer cut off at the cap the credit allowed says so, not "keep going"', 
   expect(r.body.reply).toContain("the chat account's credit pays for only about 900 tokens of answer");
   expect(r.body.reply).not.toMatch(/keep going/i);
 });
+
+it('a reasoning model that wrote nothing within the cap the credit allowed: told it is the credit, asked no more', async () => {
+  const { gw, s } = await chat.boot();
+  gw.script(cannotAfford('1000'), {
+    kind: 'reply',
+    text: '',
+    reasoning: 'The person asks about water. Let me think about which card holds it and',
+    finishReason: 'length',
+  });
+  const r = await s.api('/api/chat', { json: ask });
+  expect(r.status).toBe(200);
+  expect(gw.requests).toHaveLength(2);
+  const said = r.body.reply ?? r.body.error;
+  expect(said).toContain("The chat account's credit pays for only about 900 tokens of answer");
+  expect(said).toContain('Add credit');
+  expect(said).not.toMatch(/raise the model's output limit/);
+});

@@ -75,12 +75,16 @@ export function contextFullReply(text: string, tokens: number): string {
   return `${text}\n\nMy answer was cut off here: this conversation filled the model's context${size}, so asking me to keep going would stop at the same place. ${CONTEXT_FULL_ADVICE}`;
 }
 
+/** What helps when the chat account's credit pays for too short an answer. */
+const CREDIT_ADVICE =
+  'Add credit where the key is managed (OpenRouter: openrouter.ai/settings/credits), or ask for a shorter answer.';
+
 /**
  * An answer stopped at the output cap set because the chat account's credit afforded only
  * `tokens` of answer: "keep going" asks the same account again, so the note says what helps.
  */
 export function creditCutReply(text: string, tokens: number): string {
-  return `${text}\n\nMy answer was cut off here: the chat account's credit pays for only about ${tokenCount(tokens)} tokens of answer. Add credit where the key is managed (OpenRouter: openrouter.ai/settings/credits), or ask for a shorter answer.`;
+  return `${text}\n\nMy answer was cut off here: the chat account's credit pays for only about ${tokenCount(tokens)} tokens of answer. ${CREDIT_ADVICE}`;
 }
 
 /** The reply when the model answered with no text at all. */
@@ -107,6 +111,8 @@ const LENGTH_ADVICE =
  * happened, without advice, for a turn whose tools had already changed data.
  */
 export function emptyReplyCause(err: GatewayError): string {
+  if (err.reason === 'credit_length')
+    return `The chat account's credit pays for only about ${tokenCount(Number(err.detail) || 0)} tokens of answer, and the model used them before it wrote one.`;
   if (err.reason === 'context_full') return CONTEXT_FULL_BEFORE_ANSWER;
   if (err.reason === 'reasoning_length') return REASONING_USED_THE_REPLY;
   if (err.reason === 'length') return LIMIT_BEFORE_ANSWER;
@@ -209,6 +215,8 @@ export function gatewayFailure(
       // stopped at the length limit: what happened and what helps, not "try again"
       if (err.reason === 'context_full')
         return { status: 200, error: `${CONTEXT_FULL_BEFORE_ANSWER} ${CONTEXT_FULL_ADVICE}` };
+      if (err.reason === 'credit_length')
+        return { status: 200, error: `${emptyReplyCause(err)} ${CREDIT_ADVICE}` };
       if (err.reason === 'reasoning_length' || err.reason === 'length')
         return { status: 200, error: `${emptyReplyCause(err)} ${LENGTH_ADVICE}` };
       return { status: 200, error: EMPTY_REPLY_COPY };

@@ -5,7 +5,7 @@
  * request requires more credits, or fewer max_tokens. You requested up to 65536 tokens, but can
  * only afford 12507." The same request with a cap within that amount is answered.
  */
-import type { GatewayError } from './gateway-error.js';
+import { GatewayError } from './gateway-error.js';
 
 /** "can only afford 12507" / "can only afford 12,507 tokens": the affordable output tokens. */
 const AFFORD = /fewer max_tokens[\s\S]*?can only afford\s+([\d,]+)/i;
@@ -24,4 +24,17 @@ export function affordableOutputCap(err: GatewayError, current: number | undefin
   const cap = Math.floor(Number(m[1].replace(/,/g, '')) * MARGIN);
   if (!Number.isFinite(cap) || cap < MIN_OUTPUT_TOKENS) return undefined;
   return current === undefined || cap < current ? cap : undefined;
+}
+
+/**
+ * An empty answer (`kind` 'empty', reason 'length' or 'reasoning_length') to a request capped at
+ * `cap` tokens for want of credit, told as that: reason 'credit_length', `detail` the cap. The
+ * limit is the account's credit, not one of the server that runs the model. Other errors as given.
+ */
+export function creditStop(err: GatewayError, cap: number): GatewayError {
+  if (err.kind !== 'empty' || (err.reason !== 'length' && err.reason !== 'reasoning_length')) return err;
+  return new GatewayError('empty', `${err.message} within the ${cap} tokens the credit affords`, {
+    reason: 'credit_length',
+    detail: String(cap),
+  });
 }

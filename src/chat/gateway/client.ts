@@ -5,7 +5,7 @@
  */
 
 import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../limits.js';
-import { affordableOutputCap } from './affordable-output.js';
+import { affordableOutputCap, creditStop } from './affordable-output.js';
 import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
 import { GatewayError } from './gateway-error.js';
@@ -193,6 +193,11 @@ export async function callGateway(
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       if (!(err instanceof GatewayError)) throw err;
+      if (asked !== request && asked.maxTokens !== undefined && creditStop(err, asked.maxTokens) !== err) {
+        // nothing written within the cap the credit allowed: asking again stops the same way
+        logFailure(err, { next: 'give_up' });
+        throw creditStop(err, asked.maxTokens);
+      }
       const moved = err.reason === 'redirect' ? followableRedirect(url, err, redirects) : undefined;
       if (moved) {
         logFailure(err, { next: 'redirect' });
