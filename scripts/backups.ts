@@ -16,6 +16,7 @@ import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { KlebbError } from '../src/errors.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
+import { homeFolderProblem } from '../src/home/home-folders.js';
 import { homeLayout } from '../src/home/home-layout.js';
 import { openInstance } from '../src/instance.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
@@ -117,6 +118,13 @@ export async function main(
         return 1;
       }
       const layout = homeLayout(args.target);
+      // a target that is a file, may not be written, or makes no folders (/proc, where Node's
+      // recursive mkdir retries for ever) is said in words before anything is made
+      const folders = homeFolderProblem(layout.home, layout.dataDir, '--target');
+      if (folders) {
+        io.err(`refused: ${folders}\n`);
+        return 1;
+      }
       const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
       try {
         applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
