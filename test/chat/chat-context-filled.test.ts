@@ -121,3 +121,20 @@ for (const [what, usage] of [
     expect(r.body.reply).toMatch(/reached the length limit for one reply\. Say "keep going"/);
   });
 }
+
+it("a hosted model's own context (the provider's word for it): no server setting to change, another model or a new conversation", async () => {
+  const { gw, s } = await chat.boot();
+  gw.script(reply({ content: PARTIAL }, 'model_context_window_exceeded'));
+  const r = await s.api('/api/chat', { json: ask });
+  expect(r.body.reply).toMatch(
+    /keep going would stop at the same place\. Start a new conversation, or choose a model with a larger context in CHAT_MODEL\.$/,
+  );
+  expect(r.body.reply).not.toMatch(/OLLAMA_CONTEXT_LENGTH|num_ctx|llama-server/);
+  const { gw: gw2, s: s2 } = await chat.boot();
+  gw2.script(reply({ content: '' }, 'model_length'));
+  const empty = await s2.api('/api/chat', { json: ask });
+  expect(empty.status).toBe(200);
+  expect(empty.body.reply ?? empty.body.error).toMatch(
+    /^This conversation filled the model's context before it wrote an answer\. Start a new conversation, or choose a model with a larger context in CHAT_MODEL\.$/,
+  );
+});

@@ -6,6 +6,7 @@
  */
 
 import { clipGraphemes } from '../../common/graphemes.js';
+import { HOSTED_CONTEXT } from '../gateway/context-window.js';
 import type { GatewayError } from '../gateway/gateway-error.js';
 import type { PromptCut } from '../gateway/prompt-cut.js';
 import { connectionFailureCopy } from './connection-copy.js';
@@ -62,6 +63,21 @@ const LARGER_CONTEXT =
 /** What helps when the conversation filled the model's context: asking again stops at the same place. */
 const CONTEXT_FULL_ADVICE = `Start a new conversation, or give the model a larger context where it runs (${LARGER_CONTEXT}).`;
 
+/**
+ * What helps when a hosted model's own context filled (the provider said so): its size is the
+ * model's, set nowhere a person can reach, so the advice is another model, not a server setting.
+ */
+const HOSTED_CONTEXT_FULL_ADVICE =
+  'Start a new conversation, or choose a model with a larger context in CHAT_MODEL.';
+
+/** The advice for a context that filled: a hosted model's (`hosted`) or one run locally. */
+function contextFullAdvice(hosted: boolean): string {
+  return hosted ? HOSTED_CONTEXT_FULL_ADVICE : CONTEXT_FULL_ADVICE;
+}
+
+/** Whether a context_full error is a hosted model's own context (the provider said so). */
+const hostedContext = (err: GatewayError) => err.detail === HOSTED_CONTEXT;
+
 /** What happened when the model's context filled up before it wrote an answer. */
 const CONTEXT_FULL_BEFORE_ANSWER = "This conversation filled the model's context before it wrote an answer.";
 
@@ -70,9 +86,9 @@ const CONTEXT_FULL_BEFORE_ANSWER = "This conversation filled the model's context
  * (`tokens` of it, 0 when unknown), not at an output limit: "keep going" would stop at the same
  * place, so the note says what helps instead.
  */
-export function contextFullReply(text: string, tokens: number): string {
+export function contextFullReply(text: string, tokens: number, hosted = false): string {
   const size = tokens > 0 ? ` (${tokenCount(tokens)} tokens)` : '';
-  return `${text}\n\nMy answer was cut off here: this conversation filled the model's context${size}, so asking me to keep going would stop at the same place. ${CONTEXT_FULL_ADVICE}`;
+  return `${text}\n\nMy answer was cut off here: this conversation filled the model's context${size}, so asking me to keep going would stop at the same place. ${contextFullAdvice(hosted)}`;
 }
 
 /** What helps when the chat account's credit pays for too short an answer. */
@@ -214,7 +230,10 @@ export function gatewayFailure(
     case 'empty':
       // stopped at the length limit: what happened and what helps, not "try again"
       if (err.reason === 'context_full')
-        return { status: 200, error: `${CONTEXT_FULL_BEFORE_ANSWER} ${CONTEXT_FULL_ADVICE}` };
+        return {
+          status: 200,
+          error: `${CONTEXT_FULL_BEFORE_ANSWER} ${contextFullAdvice(hostedContext(err))}`,
+        };
       if (err.reason === 'credit_length')
         return { status: 200, error: `${emptyReplyCause(err)} ${CREDIT_ADVICE}` };
       if (err.reason === 'reasoning_length' || err.reason === 'length')
@@ -259,7 +278,7 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       // a tool call cut off at the model's output limit: asking the same again stops at the same place
       return `The model reached its length limit in the middle of a tool call, so the call was not run${said}. ${LENGTH_ADVICE}`;
     case 'context_full':
-      return `This conversation filled the model's context in the middle of a tool call, so the call was not run. ${CONTEXT_FULL_ADVICE}`;
+      return `This conversation filled the model's context in the middle of a tool call, so the call was not run. ${contextFullAdvice(hostedContext(err))}`;
     case 'routing_policy':
       return `The chat endpoint's router allows none of this model's providers under its privacy or provider settings${said}. Change those settings where the key is managed (OpenRouter: openrouter.ai/settings/privacy), or choose another model in CHAT_MODEL; trying again will not help until then.`;
     case 'model_too_large':

@@ -13,7 +13,7 @@
  */
 import { TRANSPORT_HOP_CEILING_MS } from '../../limits.js';
 import { callGateway, type GatewayConfig } from '../gateway/client.js';
-import { contextFilled } from '../gateway/context-window.js';
+import { contextFilled, providerSaidContextFull } from '../gateway/context-window.js';
 import { isGatewayError } from '../gateway/gateway-error.js';
 import { assistantMessageFor, toolResultMessage } from '../gateway/history.js';
 import { type PromptCut, promptCut } from '../gateway/prompt-cut.js';
@@ -275,7 +275,7 @@ export async function runTurn(
           ? creditCutReply(payload.reply, result.creditCapTokens)
           : filled === undefined
             ? cutOffReply(payload.reply)
-            : contextFullReply(payload.reply, filled);
+            : contextFullReply(payload.reply, filled, providerSaidContextFull(result.rawFinishReason));
     }
     return finish({ reason: 'answered', status: 200, payload, roundTrips });
   }

@@ -39,6 +39,17 @@ function nearWindowLength(n: number): boolean {
 /** Finish reasons that say input and output together filled the context (Anthropic, Bedrock, Mistral, Cohere). */
 const CONTEXT_FINISH = new Set(['model_context_window_exceeded', 'model_length', 'error_limit']);
 
+/** A context_full error's `detail` when the provider said it (providerSaidContextFull). */
+export const HOSTED_CONTEXT = "the provider said the model's own context filled";
+
+/**
+ * True when the provider itself said the context filled (Anthropic, Bedrock, Mistral, Cohere):
+ * a hosted model whose context is the model's own, not one a person sets where it runs.
+ */
+export function providerSaidContextFull(rawFinish: string | null): boolean {
+  return rawFinish !== null && CONTEXT_FINISH.has(rawFinish.trim().toLowerCase());
+}
+
 /**
  * For a reply that stopped at its length limit: the tokens the model's context held when it
  * stopped because the context was full (0 when the provider said so without counts), or
@@ -49,7 +60,7 @@ const CONTEXT_FINISH = new Set(['model_context_window_exceeded', 'model_length',
  */
 export function contextFilled(rawFinish: string | null, usage: GatewayUsage | null): number | undefined {
   const total = usage ? usage.promptTokens + usage.completionTokens : undefined;
-  if (rawFinish !== null && CONTEXT_FINISH.has(rawFinish.trim().toLowerCase())) return total ?? 0;
+  if (providerSaidContextFull(rawFinish)) return total ?? 0;
   if (!usage || total === undefined || usage.promptTokens <= 0 || usage.completionTokens <= 0)
     return undefined;
   if (nearWindowLength(usage.completionTokens)) return undefined;

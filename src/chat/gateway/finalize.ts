@@ -7,7 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { clipGraphemes } from '../../common/graphemes.js';
-import { contextFilled } from './context-window.js';
+import { contextFilled, HOSTED_CONTEXT, providerSaidContextFull } from './context-window.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
@@ -190,6 +190,8 @@ export function finalizeTurn(
             ? 'context_full'
             : 'length',
         partialText,
+        // a hosted model's own context: no setting of the person's makes it larger
+        ...(providerSaidContextFull(raw.finishReason) ? { detail: HOSTED_CONTEXT } : {}),
       },
     );
   }
@@ -215,6 +217,9 @@ export function finalizeTurn(
           : 'length';
     throw new GatewayError('empty', `the model returned no text and no tool call${why}`, {
       reason: finish === 'length' ? atLimit : 'empty',
+      ...(atLimit === 'context_full' && providerSaidContextFull(raw.finishReason)
+        ? { detail: HOSTED_CONTEXT }
+        : {}),
     });
   }
 
