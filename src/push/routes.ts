@@ -32,8 +32,9 @@ const SubscribeBody = Type.Object({
     Type.Union([Type.Null(), Type.String({ maxLength: MAX_PUSH_NICKNAME_CHARS * 16 })]),
   ),
   expirationTime: Type.Optional(Type.Union([Type.Null(), Type.Number()])),
-  // the endpoint this one takes over from (the service worker's pushsubscriptionchange)
-  replaces: Type.Optional(Endpoint),
+  // the endpoint this one takes over from (the service worker's pushsubscriptionchange); null, as
+  // a browser's absent oldSubscription serialises, is none, as for the other optional fields
+  replaces: Type.Optional(Type.Union([Type.Null(), Endpoint])),
 });
 const EndpointBody = Type.Object({ endpoint: Endpoint });
 const ReminderId = Type.String({ minLength: 3, maxLength: 200 });
@@ -148,7 +149,8 @@ export function pushRoutes(fastify: FastifyInstance, inst: Instance): void {
     checkSubscription(endpoint, keys, inst.config.push.allowPrivateEndpoints);
     // a browser that renewed this device's subscription: the device keeps its name, and the old
     // endpoint goes now rather than staying listed as a second device until a reminder to it fails
-    const replaced = req.body.replaces !== endpoint ? push.subs.find(req.body.replaces ?? '') : undefined;
+    const replaces = req.body.replaces ?? undefined;
+    const replaced = replaces !== undefined && replaces !== endpoint ? push.subs.find(replaces) : undefined;
     const nickname = deviceNickname(req.body.nickname) ?? replaced?.nickname ?? undefined;
     const ua = req.headers['user-agent'];
     const r = push.subs.upsert(

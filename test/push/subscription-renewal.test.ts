@@ -46,3 +46,21 @@ it('renews a device on a full list without removing the oldest other device', as
   expect(rows.some((x) => x.endpoint === subs[5].endpoint)).toBe(false);
   expect((await s.api('/api/notifications')).body.devices).toBe(MAX_PUSH_SUBSCRIPTIONS);
 });
+
+it('takes replaces: null as no endpoint replaced (as the other optional fields), and names a bad one', async () => {
+  const before = s.inst.push.subs.all().length;
+  const sub = push.subscribe();
+  const r = await s.api('/api/push/subscribe', {
+    json: { endpoint: sub.endpoint, keys: sub.keys, expirationTime: null, nickname: null, replaces: null },
+  });
+  expect(r.status, r.text).toBe(201);
+  const bad = push.subscribe();
+  const refused = await s.api('/api/push/subscribe', {
+    json: { endpoint: bad.endpoint, keys: bad.keys, replaces: 5 },
+  });
+  expect(refused.status).toBe(400);
+  expect(refused.body.details.map((d: { path: string }) => d.path)).toContain('body.replaces');
+  expect(s.inst.push.subs.find(bad.endpoint)).toBeUndefined();
+  // the list was full: the oldest device made room for the new one, none other went
+  expect(s.inst.push.subs.all().length).toBe(before);
+});
