@@ -7,7 +7,7 @@
  * - an older metric-card whose `secondary` path names a field its `format` does not show;
  * - `{field:emoji}` in a list card's line and a table column's template, with the card's emojiMap;
  * - a combination card reading its sources' latest day (`dateContext: "latest"`) on a past day;
- * - a greeting banner whose data is an object holding its list of messages.
+ * - a greeting banner whose data is an object holding its list of messages, or one message object.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -142,8 +142,16 @@ const GREETING = {
   data: { messages: [{ text: 'Drink water 💧' }, 'Stretch 🧘‍♀️'] },
 };
 
+/** A greeting of one message, written as the object a list of them holds. */
+const ONE_GREETING = {
+  $schema: 'klebb.datafile.v1',
+  meta: { id: 'hello-one', label: 'Hello once', view: { enabled: true, component: 'greeting-banner' } },
+  data: { text: 'Breathe out slowly 🌬️' },
+};
+
 const FILES: Record<string, unknown> = {
   'hello.json': GREETING,
+  'hello-one.json': ONE_GREETING,
   'weight.json': WEIGHT,
   'morning.json': MORNING,
   'bp-paths.json': LATEST_PATHS,
@@ -235,5 +243,13 @@ describe('hand-written card files', { timeout: 90_000 }, () => {
     expect(['Drink water 💧', 'Stretch 🧘‍♀️']).toContain(((await message.textContent()) ?? '').trim());
     // reading it never rewrites the card's data
     expect((await s.api('/api/manifests/hello/data')).body.data).toEqual(GREETING.data);
+  });
+
+  it('a greeting of one message object shows it', async () => {
+    const w = await open(`${s.url}/day/${DAY}`);
+    const message = card(w, 'hello-one').locator('.greeting-message');
+    await message.waitFor();
+    expect(((await message.textContent()) ?? '').trim()).toBe('Breathe out slowly 🌬️');
+    expect((await s.api('/api/manifests/hello-one/data')).body.data).toEqual(ONE_GREETING.data);
   });
 });

@@ -26,14 +26,18 @@ export function greetingFor(hour: number): string {
 
 /**
  * The list of messages in `data`: the list itself, the one list of an object holding one
- * (`{"messages": [...]}`, as hand-written files and other tools put it), or a single text.
+ * (`{"messages": [...]}`, as hand-written files and other tools put it), a single text, or a
+ * single message object (`{"text": ...}`).
  */
 function messageList(data: unknown): unknown[] {
   if (Array.isArray(data)) return data;
   if (typeof data === 'string') return [data];
   if (data === null || typeof data !== 'object') return [];
   const lists = Object.values(data).filter(Array.isArray);
-  return lists.length === 1 ? lists[0] : [];
+  if (lists.length === 1) return lists[0];
+  // one message written as the object a list holds (`{"text": "Drink water"}`)
+  const one = data as Record<string, unknown>;
+  return typeof one.text === 'string' || typeof one.message === 'string' ? [data] : [];
 }
 
 /**
