@@ -422,10 +422,13 @@ export class ImportJobs {
     const hook = loader.onCardArrived;
     loader.onCardArrived = undefined;
     try {
-      // the files are the job's own: their changes join its change set (not hand edits)
+      // the files are the job's own: their changes join its change set (not hand edits). The
+      // written files are read first: a card whose file the apply renamed (a hand-named
+      // `My weight.json` put back as `weight.json`) moves to its new file instead of being
+      // taken for deleted in between, which would forget its dismissed nudges and its reminders
       loader.syncOwnFiles(() => {
-        for (const f of files.removed) loader.fileGone(f);
         for (const f of files.written) loader.safeLoad(f);
+        for (const f of files.removed) loader.fileGone(f);
       });
     } finally {
       loader.onCardArrived = hook;
