@@ -52,8 +52,7 @@ const ReadPagedRowsInput = Type.Object({
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
   readOnly: true,
-  description:
-    "Rows at a row path: arrays newest first, 10 per call with the total and version; objects whole. Pass a later page the first page's version.",
+  description: 'Rows at a row path: arrays newest first, 10 per call with the total and version; objects whole.',
   parameters: withCardId(ReadPagedRowsInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, order, limit, offset, version }, ctx) =>
