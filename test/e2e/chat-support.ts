@@ -113,6 +113,27 @@ export function liveTextRecorder(): void {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
+/**
+ * Records, in the page, every status line the panel showed ("Thinking…", "Updating Weight…"),
+ * once per change, so a test sees a line that was up for less than a polling interval. Read with
+ * `shownStatuses`.
+ */
+export async function recordStatusLines(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __chatStatuses: string[] }).__chatStatuses = seen;
+    new MutationObserver(() => {
+      const t = document.querySelector('[data-chat-panel] .chat-status')?.textContent?.trim() ?? '';
+      if (t && t !== seen.at(-1)) seen.push(t);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The status lines recorded by recordStatusLines, in order. */
+export function shownStatuses(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __chatStatuses?: string[] }).__chatStatuses ?? []);
+}
+
 /** The texts recorded by recordLiveTexts. */
 export function shownTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __chatTexts: string[] }).__chatTexts ?? []);

@@ -21,7 +21,9 @@ import {
   openPanel,
   PANEL,
   recordLiveTexts,
+  recordStatusLines,
   sendText,
+  shownStatuses,
   turnOver,
 } from './chat-support.js';
 
@@ -78,6 +80,7 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     expect(await chunks()).toHaveLength(1);
     expect(await page.locator(`${PANEL} .chat-name`).textContent()).toBe('Chat');
     await recordLiveTexts(page);
+    await recordStatusLines(page);
     const posted = page.waitForRequest((r) => r.url().endsWith('/api/chat') && r.method() === 'POST');
     await sendText(page, 'Make me a card for migraines');
     const body = JSON.parse((await posted).postData() ?? '{}');
@@ -94,9 +97,13 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
       'Make me a card for migraines',
     ]);
     // what the agent is doing, a tool by the card it works on (its label, once the card exists)
-    await page.locator(`${PANEL} .chat-status`, { hasText: 'Creating a card…' }).waitFor();
-    await page.locator(`${PANEL} .chat-status`, { hasText: 'Thinking…' }).waitFor();
-    await page.locator(`${PANEL} .chat-status`, { hasText: 'Updating Migraine diary…' }).waitFor();
+    await eventually(() => shownStatuses(page)).toContain('Updating Migraine diary…');
+    const statuses = await shownStatuses(page);
+    const creating = statuses.indexOf('Creating a card…');
+    expect(creating, statuses.join(' | ')).toBeGreaterThanOrEqual(0);
+    const thinking = statuses.indexOf('Thinking…', creating);
+    expect(thinking, statuses.join(' | ')).toBeGreaterThan(creating);
+    expect(statuses.indexOf('Updating Migraine diary…'), statuses.join(' | ')).toBeGreaterThan(thinking);
     await page.locator(`${PANEL} button.chat-stop`).waitFor();
     // the card appears on the dashboard while the agent is still answering
     await page.locator('main article[data-card-id="migraine"]').waitFor();
@@ -327,8 +334,9 @@ describe('a streamed turn', { timeout: 90_000 }, () => {
     );
     const { page } = await browser.open(`${s.url}/`);
     await openPanel(page);
+    await recordStatusLines(page);
     await sendText(page, 'Log a migraine for today');
-    await page.locator(`${PANEL} .chat-status`, { hasText: 'Updating Migraine diary…' }).waitFor();
+    await eventually(() => shownStatuses(page)).toContain('Updating Migraine diary…');
     await eventually(() => answers(page)).toEqual(['Logged it.']);
   });
 

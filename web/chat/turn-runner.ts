@@ -27,11 +27,12 @@ import {
   showConversation,
 } from './chat-state.js';
 import { storeTurn, type TurnSnapshot } from './chat-storage.js';
-import { type ApprovalAsk, MAX_MESSAGE_CHARS, type TurnEvent, type TurnPhase } from './chat-types.js';
+import { type ApprovalAsk, MAX_MESSAGE_CHARS, type TurnEvent } from './chat-types.js';
 import { cardLabels, getConversation, listConversations } from './conversation-api.js';
 import { readTurnStream } from './event-stream.js';
 import { chatBusy } from './launcher-state.js';
 import { statusLine } from './status-line.js';
+import { type HeldTool, holdEndsAt, holdTool, labelsLearned, shownPhase } from './tool-status-hold.js';
 import { TurnState } from './turn-state.js';
 import { speak } from './voice.js';
 
@@ -56,11 +57,6 @@ export const stopping = signal(false);
 /** The event stream's health: 'reconnecting' while reattaching, 'lost' after the retries ran out. */
 export const connection = signal<'ok' | 'reconnecting' | 'lost'>('ok');
 
-/**
- * A tool's status line stays up at least this long: tools take milliseconds, and without it the
- * "Thinking…" of the next model call would replace "Updating Weight…" before anyone could read it.
- */
-const TOOL_STATUS_MIN_MS = 800;
 /** How often the turn in flight is saved for a reload (and always when the tab is hidden or left). */
 const SAVE_EVERY_MS = 500;
 const MAX_RETRIES = 8;
@@ -71,8 +67,8 @@ let turn: TurnState | null = null;
 let conn: AbortController | null = null;
 let frame = 0;
 let savedAt = 0;
-/** The last tool status and when it came (performance.now()). */
-let lastTool: { phase: TurnPhase; at: number } | null = null;
+/** The last tool status, held on screen a moment (tool-status-hold.ts). */
+let lastTool: HeldTool | null = null;
 let toolTimer: ReturnType<typeof setTimeout> | undefined;
 let retries = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -94,18 +90,16 @@ function labelOf(id: string): string | undefined {
  * turn is still creating is not there at the first ask: while the status still names it, asked
  * again shortly after, so the line moves from the id to the label once the card exists.
  */
-function learnLabel(id: string, tries = 3): void {
+function learnLabel(id: string, tries = 6): void {
   if (labels.has(id) || labelsAsked.has(id)) return;
   labelsAsked.add(id);
   cardLabels().then(
     (m) => {
-      labels = m;
+      setLabels(m);
       labelsAsked.delete(id);
-      scheduleFlush();
       if (!m.has(id) && tries > 1) {
         setTimeout(() => {
-          const phase = turn ? lastTool?.phase : undefined;
-          if (phase && phase.phase === 'tool' && phase.id === id) learnLabel(id, tries - 1);
+          if (turn && lastTool?.phase.id === id) learnLabel(id, tries - 1);
         }, LABEL_RETRY_MS);
       }
     },
@@ -113,6 +107,34 @@ function learnLabel(id: string, tries = 3): void {
       labelsAsked.delete(id);
     },
   );
+}
+
+const knownLabel = (id: string) => labels.has(id);
+
+/** Takes fresh card labels; a held tool line whose card just became known stays up named by its label. */
+function setLabels(m: Map<string, string>): void {
+  labels = m;
+  if (lastTool && turn) holdToolLine(labelsLearned(lastTool, performance.now(), knownLabel));
+  scheduleFlush();
+}
+
+/** Holds `held` on screen, and looks again when its hold ends. */
+function holdToolLine(held: HeldTool): void {
+  if (held === lastTool) return;
+  lastTool = held;
+  armToolTimer();
+}
+
+/**
+ * Shows the line again once the held tool's hold has ended. A timer can fire a fraction of a
+ * millisecond before its time by performance.now(); it then waits again rather than leave the
+ * tool's line up until the next event.
+ */
+function armToolTimer(): void {
+  clearTimeout(toolTimer);
+  const wait = lastTool ? holdEndsAt(lastTool) - performance.now() : 0;
+  if (wait > 0) toolTimer = setTimeout(armToolTimer, wait + 1);
+  else scheduleFlush();
 }
 
 /** Saves the turn for a reload: text and last event id together, so any saved state is consistent. */
@@ -129,10 +151,7 @@ function flush(force = false): void {
   if (!t || t.outcome) return;
   // a tool that just ran is still named for a moment; while the answer's words stream in, they
   // say enough by themselves
-  let phase = t.phase;
-  if (phase?.phase === 'thinking' && lastTool && performance.now() - lastTool.at < TOOL_STATUS_MIN_MS) {
-    phase = lastTool.phase;
-  }
+  let phase = shownPhase(t.phase, lastTool, performance.now());
   if (phase && t.text !== '' && phase.phase !== 'tool') phase = null;
   liveTurn.value = {
     conversationId: t.conversationId,
@@ -163,10 +182,7 @@ function followLabels(): void {
     if (v === seen || !turn) return;
     seen = v;
     cardLabels().then(
-      (m) => {
-        labels = m;
-        scheduleFlush();
-      },
+      (m) => setLabels(m),
       () => {},
     );
   });
@@ -297,10 +313,8 @@ function onEvent(t: TurnState, e: TurnEvent): void {
   switch (e.type) {
     case 'status':
       if (e.data.phase === 'tool') {
+        holdToolLine(holdTool(e.data, performance.now(), knownLabel));
         if (e.data.id) learnLabel(e.data.id);
-        lastTool = { phase: e.data, at: performance.now() };
-        clearTimeout(toolTimer);
-        toolTimer = setTimeout(scheduleFlush, TOOL_STATUS_MIN_MS);
       }
       scheduleFlush();
       break;

@@ -52,7 +52,8 @@ const ReadPagedRowsInput = Type.Object({
 export const readManifestRows = defineTool({
   name: 'read_manifest_rows',
   readOnly: true,
-  description: 'Rows at a row path: arrays newest first, 10 per call with the total and version; objects whole.',
+  description:
+    'Rows at a row path: arrays newest first, 10 per call with the total and version; objects whole.',
   parameters: withCardId(ReadPagedRowsInput),
   cardIdOf: (a) => a.id,
   run: ({ id, path, order, limit, offset, version }, ctx) =>
