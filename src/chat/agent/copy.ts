@@ -253,7 +253,8 @@ export function gatewayFailure(
 /**
  * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
  * an unknown model or address (404), a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
- * context-length refusal), a model too big for the memory of the machine serving it; undefined
+ * context-length refusal), a model too big for the memory of the machine serving it, a provider's
+ * content filter refusing the message or stopping the answer; undefined
  * for any other failure. "Please try again" would be wrong
  * advice for these, so each says what to change instead.
  */
@@ -281,6 +282,11 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `This conversation filled the model's context in the middle of a tool call, so the call was not run. ${contextFullAdvice(hostedContext(err))}`;
     case 'routing_policy':
       return `The chat endpoint's router allows none of this model's providers under its privacy or provider settings${said}. Change those settings where the key is managed (OpenRouter: openrouter.ai/settings/privacy), or choose another model in CHAT_MODEL; trying again will not help until then.`;
+    case 'content_refused':
+      // the same words are refused again however often they are sent; the key is not at fault
+      return `The chat provider's content filter refused this message${said}. Sending it again will be refused the same way: ask in other words (in a new conversation if this one keeps being refused), or choose a model or provider without such a filter in CHAT_MODEL.`;
+    case 'content_filter':
+      return `The chat provider's content filter stopped the model's answer. Asking the same again is likely stopped the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
     default:

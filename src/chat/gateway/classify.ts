@@ -5,6 +5,7 @@
  */
 
 import { lookupTable } from '../../common/lookup-table.js';
+import { isContentRefusal } from './content-refusal.js';
 import {
   cleanMessage,
   type DecodedError,
@@ -149,6 +150,8 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
   if (cls === 'model_slip' && status !== 429) return modelSlip(message, base);
+  if (isContentRefusal({ status, types: typesOf(decoded), message: decoded?.detail || providerText }))
+    return contentRefused(message, base);
   if (status === 429) {
     const tooLarge = requestExceedsLimit(providerText);
     if (tooLarge || cls === 'too_large') {
@@ -231,6 +234,15 @@ function modelSlip(message: string, init: GatewayErrorInit): GatewayError {
 }
 
 /**
+ * A provider's content filter or moderation refused the request (content-refusal.ts): the same
+ * words are refused again however often they are sent, so it is never retried, and whatever the
+ * status (OpenRouter says 403) the key is not what is wrong.
+ */
+function contentRefused(message: string, init: GatewayErrorInit): GatewayError {
+  return new GatewayError('failed', message, { ...init, reason: 'content_refused', retryable: false });
+}
+
+/**
  * A redirect: node:http follows none, and sending the chat request again to wherever a 301, 302
  * or 303 points would turn it into a GET. The error names the address so the person can set
  * CHAT_ENDPOINT_URL to it; the client follows a 307 or 308 itself when it safely can
@@ -291,6 +303,7 @@ export function classifyErrorPayload(
   if (cls === 'budget')
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
   if (cls === 'model_slip') return modelSlip(message, init);
+  if (isContentRefusal({ ...signs, message: d.detail || d.message })) return contentRefused(message, init);
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {
