@@ -180,8 +180,15 @@ export interface FailureSituation {
 }
 
 /**
+ * A proxy in front of the model's server (Cloudflare's 524) stopped waiting before the server
+ * started to answer: the same request is cut at the same limit, so the copy says what helps.
+ */
+const PROXY_TIMEOUT_COPY =
+  "The model's server took too long to start answering: the proxy in front of it (Cloudflare, HTTP 524) stops waiting after about 100 seconds. Asking the same again waits as long; ask for less at a time or start a new conversation, choose a faster model in CHAT_MODEL, or reach the model's server without that proxy (or with a longer time limit).";
+
+/**
  * HTTP status and copy for a gateway failure:
- * budget → 429 "allowance used up"; timeout → 504; unavailable, rate limited (a bare 429 is
+ * budget → 429 "allowance used up"; timeout → 504 (a proxy's 524 says whose limit it was); unavailable, rate limited (a bare 429 is
  * transient), failed → 502 (a reply cut off before its end is said to be cut off); parse → 500.
  */
 export function gatewayFailure(
@@ -196,6 +203,9 @@ export function gatewayFailure(
           "The chat allowance for this model is used up. It resets on the provider's schedule; ask whoever runs the gateway to raise it.",
       };
     case 'timeout':
+      if (err.reason === 'proxy_timeout')
+        // asking again waits as long and is cut the same way: say whose limit it is and what helps
+        return { status: 504, error: PROXY_TIMEOUT_COPY };
       return { status: 504, error: 'The model did not answer in time. Please try again in a moment.' };
     case 'rate_limited': {
       // say how long the provider asked us to wait when it said

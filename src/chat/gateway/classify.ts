@@ -85,7 +85,7 @@ function badRequestReason(text: string): string | undefined {
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
  * a model too big for the memory of the machine serving it is 'failed' / 'model_too_large' (Ollama
  * says 500), not retried;
- * 408 is 'timeout'; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
+ * 408 is 'timeout'; Cloudflare's 524 is 'timeout' / 'proxy_timeout', not retried; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
  * transient; reason 'model_loading' for a server still loading its model, waited for longer);
  * other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
  * 'location_refused' for a provider or firewall refusing where the request comes from, 'auth' for
@@ -180,6 +180,7 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     return new GatewayError('failed', message, { ...base, reason: 'model_too_large', retryable: false });
   if (status === 408)
     return new GatewayError('timeout', message, { ...base, reason: 'upstream_timeout', retryable: true });
+  if (status === PROXY_GAVE_UP) return proxyTimeout(message, base);
   if (status >= 500 || (status >= 400 && cls === 'transient')) {
     const loading = cls === 'transient' && MODEL_LOADING.test(providerText);
     return new GatewayError('unavailable', message, {
@@ -231,6 +232,20 @@ function modelSlip(message: string, init: GatewayErrorInit): GatewayError {
     reason: 'malformed_output',
     retryable: true,
   });
+}
+
+/**
+ * Cloudflare's 524 "A timeout occurred": the model's server took the request but sent no answer
+ * within the time Cloudflare waits for one (100 s, 120 s on newer plans); a relay behind
+ * Cloudflare, a tunnel to a home Ollama and reasoning models hit it. Asking again waits the same
+ * 100 s and is cut the same way (three tries held the person five minutes before "unavailable"),
+ * so it is told at once as a proxy's time limit, with what helps.
+ */
+const PROXY_GAVE_UP = 524;
+
+/** The error for a proxy in front of the model's server that stopped waiting for it (524). */
+function proxyTimeout(message: string, init: GatewayErrorInit): GatewayError {
+  return new GatewayError('timeout', message, { ...init, reason: 'proxy_timeout', retryable: false });
 }
 
 /**
