@@ -262,7 +262,7 @@ export function gatewayFailure(
 
 /**
  * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
- * an unknown model or address (404), a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
+ * an unknown model or address (404), a model its provider has retired, a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
  * context-length refusal), a model too big for the memory of the machine serving it, a provider's
  * content filter refusing the message or stopping the answer; undefined
  * for any other failure. "Please try again" would be wrong
@@ -283,6 +283,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `This conversation is too long for the model${said}. Start a new conversation, or ask for a smaller piece at a time.`;
     case 'location_refused':
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;
+    case 'model_retired':
+      return `The model set in CHAT_MODEL has been retired by its provider${said}. Choose a current model in CHAT_MODEL (the provider's list of models names them); trying again will not help until then.`;
     case 'not_chat_model':
       return `The model set in CHAT_MODEL does not take chat requests${said}. Choose a chat model in CHAT_MODEL (an embedding or completions-only model cannot answer); trying again will not help until then.`;
     case 'length':

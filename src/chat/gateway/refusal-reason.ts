@@ -1,6 +1,6 @@
 /**
- * Which refusal the person can fix in the settings: a key the provider does not take ('auth') or
- * a model or address it does not know ('not_found'). A status line says so with 401, 403, 404 or
+ * Which refusal the person can fix in the settings: a key the provider does not take ('auth'), a
+ * model or address it does not know ('not_found') or a model it has retired ('model_retired'). A status line says so with 401, 403, 404 or
  * 405; an error sent with a success status (a stream that had already started, a server that
  * answers every request with 200) carries the same news as its numeric `code`, its code and type
  * strings (`invalid_api_key`, `AuthenticationError`, `model_not_found`, `PERMISSION_DENIED`) or
@@ -13,7 +13,25 @@ import type { FailureSigns } from './transience.js';
  * A refusal fixed in the settings: the key, the model or address, or where the request comes from
  * (a provider that does not serve this server's country, a firewall that blocks its network).
  */
-export type RefusalReason = 'auth' | 'not_found' | 'location_refused' | 'not_chat_model' | 'routing_policy';
+export type RefusalReason =
+  | 'auth'
+  | 'not_found'
+  | 'model_retired'
+  | 'location_refused'
+  | 'not_chat_model'
+  | 'routing_policy';
+
+/** Code and type strings of a model its provider has retired. */
+const RETIRED_TYPES = new Set(['model_decommissioned', 'model_deprecated', 'model_retired'].map(squash));
+
+/**
+ * Wording of a model its provider has retired: Groq's "The model `llama-3.1-70b-versatile` has
+ * been decommissioned and is no longer supported" (400 `model_decommissioned`), OpenAI's "The
+ * model `text-davinci-003` has been deprecated" (said with 404 `model_not_found`), "… has reached
+ * its end of life". The name was right once; another model must be chosen.
+ */
+const RETIRED_WORDING =
+  /\bmodel\b(?!'s)(?:[^.;\n]|\.(?!\s)){0,160}?\b(?:has been|was) (?:now )?(?:decommissioned|deprecated|retired|discontinued|sunset)\b|\bmodel\b(?!'s)(?:[^.;\n]|\.(?!\s)){0,160}?\b(?:has )?reached (?:its )?end[- ]of[- ]life\b/i;
 
 /**
  * Wording of a router whose account settings allow none of the model's providers: OpenRouter's
@@ -77,9 +95,12 @@ const NOT_FOUND_TYPES = new Set(
 const AUTH_WORDING =
   /\b(?:incorrect|invalid|wrong|missing|no|expired|revoked) (?:api[ _-]?key|bearer token|access token|auth(?:entication)? token)|api[ _-]?key (?:is |was )?(?:invalid|not valid|incorrect|missing|required|expired|revoked)|\bnot authenticated\b|authentication (?:failed|required)|\bunauthori[sz]ed\b/i;
 
-/** Wording of a model the server does not know ("model 'x' not found", "The model `x` does not exist"). */
+/**
+ * Wording of a model the server does not know ("model 'x' not found", "The model `x` does not
+ * exist", DeepSeek's "Model Not Exist", OpenRouter's "x is not a valid model ID").
+ */
 const MODEL_NOT_FOUND_WORDING =
-  /\bmodel\b(?:[^.;\n]|\.(?!\s)){0,120}?\b(?:not found|does not exist|doesn't exist)|\b(?:unknown|no such|invalid) model\b|\bmodel[ _]not[ _]found\b/i;
+  /\bmodel\b(?:[^.;\n]|\.(?!\s)){0,120}?\b(?:not found|does not exist|doesn't exist|not exists?\b)|\b(?:unknown|no such|invalid) model\b|\bmodel[ _]not[ _]found\b|\bnot a valid model\b/i;
 
 /**
  * Wording of a request without a model name (CHAT_MODEL unset, or a relay that lost it): OpenAI's
@@ -97,7 +118,7 @@ function squash(t: string): string {
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
  * first, a model that takes no chat requests by its words, a router's settings that allow no provider
- * by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * by its words, a retired model by its code or words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -110,6 +131,9 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   if (NOT_CHAT_MODEL_WORDING.test(signs.message)) return 'not_chat_model';
   // said with 404, yet the model is known: the router's own settings leave it no provider
   if (ROUTING_POLICY_WORDING.test(signs.message)) return 'routing_policy';
+  // said with 400 or 404: the name was right once, and another model must be chosen
+  if (signs.types.map(squash).some((t) => RETIRED_TYPES.has(t)) || RETIRED_WORDING.test(signs.message))
+    return 'model_retired';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 405) return 'not_found';
   const types = signs.types.map(squash);
