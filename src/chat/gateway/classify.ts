@@ -18,6 +18,7 @@ import {
 import { framedErrorValue } from './framed-error-body.js';
 import { GatewayError, type GatewayErrorInit, withRetryable } from './gateway-error.js';
 import { refusalReason } from './refusal-reason.js';
+import { relayHasNoChannel } from './relay-no-channel.js';
 import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
 import { classifyFailure, statusOf } from './transience.js';
 
@@ -152,6 +153,7 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
   if (cls === 'model_slip' && status !== 429) return modelSlip(message, base);
   if (isContentRefusal({ status, types: typesOf(decoded), message: decoded?.detail || providerText }))
     return contentRefused(message, base);
+  if (relayHasNoChannel(decoded?.detail || providerText)) return noChannel(message, base);
   if (status === 429) {
     const tooLarge = requestExceedsLimit(providerText);
     if (tooLarge || cls === 'too_large') {
@@ -258,6 +260,14 @@ function contentRefused(message: string, init: GatewayErrorInit): GatewayError {
 }
 
 /**
+ * A relay has no channel serving the model (relay-no-channel.ts): said with 503, but a setting
+ * (the model name, or the relay's channels) is what must change, so it is not asked again.
+ */
+function noChannel(message: string, init: GatewayErrorInit): GatewayError {
+  return new GatewayError('failed', message, { ...init, reason: 'no_channel', retryable: false });
+}
+
+/**
  * A redirect: node:http follows none, and sending the chat request again to wherever a 301, 302
  * or 303 points would turn it into a GET. The error names the address so the person can set
  * CHAT_ENDPOINT_URL to it; the client follows a 307 or 308 itself when it safely can
@@ -319,6 +329,7 @@ export function classifyErrorPayload(
     return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
   if (cls === 'model_slip') return modelSlip(message, init);
   if (isContentRefusal({ ...signs, message: d.detail || d.message })) return contentRefused(message, init);
+  if (relayHasNoChannel(d.detail || d.message)) return noChannel(message, init);
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {
