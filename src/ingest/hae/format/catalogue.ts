@@ -206,6 +206,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('sleep_apnea_notifications', 'sleep', 'sum', 'count', 'count', 0),
   // Recovery
   m('heart_rate_variability', 'recovery', 'mean', 'ms', 'ms', 1),
+  // RMSSD (iOS 27's Recovery HRV) is another statistic of the beats than SDNN: never mixed with it
+  m('heart_rate_variability_rmssd', 'recovery', 'mean', 'ms', 'ms', 1),
   m('resting_heart_rate', 'recovery', 'last', 'perMin', 'bpm', 1),
   m('cardio_recovery', 'recovery', 'last', 'perMin', 'bpm', 1),
   // Activity

@@ -31,6 +31,7 @@ const QUANTITY: Record<string, string> = {
   RestingHeartRate: 'resting_heart_rate',
   WalkingHeartRateAverage: 'walking_heart_rate_average',
   HeartRateVariabilitySDNN: 'heart_rate_variability',
+  HeartRateVariabilityRMSSD: 'heart_rate_variability_rmssd',
   HeartRateRecoveryOneMinute: 'cardio_recovery',
   VO2Max: 'vo2_max',
   OxygenSaturation: 'blood_oxygen_saturation',

@@ -10,7 +10,8 @@ import { resolveMetric } from './catalogue.js';
 // biome-ignore format: one line per metric reads as a table
 const LABELS = lookupTable<string>({
   sleep_analysis: 'Sleep', breathing_disturbances: 'Breathing disturbances',
-  heart_rate_variability: 'Heart rate variability (HRV)', resting_heart_rate: 'Resting heart rate',
+  heart_rate_variability: 'Heart rate variability (HRV)',
+  heart_rate_variability_rmssd: 'Recovery HRV (RMSSD)', resting_heart_rate: 'Resting heart rate',
   cardio_recovery: 'Cardio recovery', step_count: 'Steps', walking_running_distance: 'Walking and running distance',
   active_energy: 'Active energy', basal_energy_burned: 'Resting energy', apple_exercise_time: 'Exercise minutes',
   apple_move_time: 'Move minutes', apple_stand_time: 'Stand minutes', apple_stand_hour: 'Stand hours',

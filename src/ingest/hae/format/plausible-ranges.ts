@@ -29,6 +29,7 @@ export const PLAUSIBLE_RANGES: Readonly<Record<string, Readonly<Record<string, P
   walking_heart_rate_average: { bpm: HEART },
   cardio_recovery: { bpm: r('heart rate recovery', 0, 250) },
   heart_rate_variability: { ms: r('heart rate variability', 0, 1000) },
+  heart_rate_variability_rmssd: { ms: r('heart rate variability', 0, 1000) },
   respiratory_rate: { breathsPerMin: r('respiratory rate', 1, 100) },
   blood_oxygen_saturation: { pct: r('blood oxygen', 0, 100) },
   blood_pressure: { systolic: r('systolic pressure', 30, 300), diastolic: r('diastolic pressure', 10, 250) },
