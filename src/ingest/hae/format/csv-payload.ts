@@ -13,8 +13,10 @@
  * `systolic`, `diastolic`; a night's `totalSleep`, `core`, `inBed` ...). An empty cell is no
  * point. The values are kept as text: the extraction reads them as it reads numbers sent as text.
  */
+import { clipGraphemes } from '../../../common/graphemes.js';
 import { lookupTable } from '../../../common/lookup-table.js';
 import { resolveMetric } from './catalogue.js';
+import { isWorkoutSeriesFile, workoutSeriesWarning } from './csv-workout-series.js';
 
 /** A CSV body read as a payload: what normalisePayload reads, and what could not be read. */
 export interface CsvPayload {
@@ -40,20 +42,36 @@ export function isCsvBody(body: Buffer, contentType: string | undefined): boolea
   return /^\s*"?date(?:\/time)?"?\s*[,;]/i.test(first) || /^\s*"?workout type"?\s*[,;]/i.test(first);
 }
 
+/** A CSV file of a body: its text, and its file name when the multipart part gives one. */
+interface CsvFile {
+  text: string;
+  name?: string;
+}
+
+/** The file name a multipart part's headers give (`filename="x.csv"`), undefined when none. */
+function partFileName(headers: string): string | undefined {
+  const m = /\bfilename="([^"]*)"|\bfilename=([^;\r\n]*)/i.exec(headers);
+  const name = (m?.[1] ?? m?.[2])?.trim();
+  return name ? name : undefined;
+}
+
 /** The CSV files of a body: the file parts of a multipart body, else the body itself. */
-function csvFiles(body: Buffer, contentType: string | undefined): string[] {
+function csvFiles(body: Buffer, contentType: string | undefined): CsvFile[] {
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
   const text = body.toString('utf8');
-  if (!boundary) return [text.replace(/^\ufeff/, '')];
+  if (!boundary) return [{ text: text.replace(/^\ufeff/, '') }];
   const delimiter = `--${boundary[1] ?? boundary[2]}`;
-  const files: string[] = [];
+  const files: CsvFile[] = [];
   for (const part of text.split(delimiter).slice(1)) {
     if (part.startsWith('--')) break;
     // the part's headers end at its first empty line; its content ends before the next delimiter
     const headEnd = /\r?\n\r?\n/.exec(part);
     if (!headEnd) continue;
     const content = part.slice(headEnd.index + headEnd[0].length);
-    files.push(content.replace(/\r?\n$/, '').replace(/^\ufeff/, ''));
+    files.push({
+      text: content.replace(/\r?\n$/, '').replace(/^\ufeff/, ''),
+      name: partFileName(part.slice(0, headEnd.index)),
+    });
   }
   return files;
 }
@@ -274,12 +292,17 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
   const warnings: string[] = [];
   const payload: CsvPayload['payload'] = { metrics: [], workouts: [] };
   let recognised = false;
+  const series: string[] = [];
   for (const file of csvFiles(body, contentType)) {
-    const rows = csvRows(file);
+    const rows = csvRows(file.text);
     if (rows.length === 0) continue;
     const heads = rows[0].map(headerOf);
     const first = heads.map((h) => h.name.toLowerCase());
-    if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
+    if (isWorkoutSeriesFile(file.name, first)) {
+      // the app's file, read as the JSON export's workout series are: not at all
+      series.push(file.name ?? `a file headed ${JSON.stringify(clipGraphemes(rows[0].join(','), 80))}`);
+      recognised = true;
+    } else if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
       payload.workouts.push(...workoutObjects(rows, warnings));
       recognised = true;
     } else if ((first[0] === 'date/time' || first[0] === 'date') && heads.slice(1).some((h) => h.units)) {
@@ -292,5 +315,6 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
         'a CSV file that is neither the Health Metrics nor the Workouts file of Health Auto Export; not read',
       );
   }
+  if (series.length > 0) warnings.push(workoutSeriesWarning(series));
   return { payload, warnings, recognised };
 }
