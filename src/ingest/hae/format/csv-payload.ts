@@ -16,6 +16,7 @@
 import { clipGraphemes } from '../../../common/graphemes.js';
 import { lookupTable } from '../../../common/lookup-table.js';
 import { resolveMetric } from './catalogue.js';
+import { type DecimalMark, decimalMarkOf, plainNumberText } from './csv-number-style.js';
 import { isWorkoutSeriesFile, workoutSeriesWarning } from './csv-workout-series.js';
 
 /** A CSV body read as a payload: what normalisePayload reads, and what could not be read. */
@@ -149,7 +150,11 @@ function fieldOf(name: string, part: string | undefined): string | undefined {
  * Reads the metrics file's rows into metric blocks: one block per metric name, one point per row
  * with a value in one of its columns.
  */
-function metricBlocks(rows: string[][], warnings: string[]): Record<string, unknown>[] {
+function metricBlocks(
+  rows: string[][],
+  mark: DecimalMark | undefined,
+  warnings: string[],
+): Record<string, unknown>[] {
   const [header, ...data] = rows;
   const source = header.findIndex((h) => h.trim().toLowerCase() === 'source');
   const columns: { at: number; name: string; field: string; units: string }[] = [];
@@ -176,7 +181,7 @@ function metricBlocks(rows: string[][], warnings: string[]): Record<string, unkn
     const date = (row[0] ?? '').trim();
     const points = new Map<string, Record<string, unknown>>();
     for (const c of columns) {
-      const v = (row[c.at] ?? '').trim();
+      const v = plainNumberText((row[c.at] ?? '').trim(), mark);
       if (v === '') continue;
       let p = points.get(c.name);
       if (!p) {
@@ -258,7 +263,11 @@ const TEXT_COLUMNS = new Set(['name', 'start', 'end']);
  * Duration column is the workout's own duration (`0:45:00`, without its pauses), read as the
  * JSON export's `duration`: also when the row has no end.
  */
-function workoutObjects(rows: string[][], warnings: string[]): Record<string, unknown>[] {
+function workoutObjects(
+  rows: string[][],
+  mark: DecimalMark | undefined,
+  warnings: string[],
+): Record<string, unknown>[] {
   const [header, ...data] = rows;
   const columns: { at: number; key: string; units: string }[] = [];
   const firstAt = new Map<string, number>();
@@ -271,8 +280,9 @@ function workoutObjects(rows: string[][], warnings: string[]): Record<string, un
   for (const row of data) {
     const w: Record<string, unknown> = {};
     for (const c of columns) {
-      const v = (row[c.at] ?? '').trim();
-      if (v === '') continue;
+      const text = (row[c.at] ?? '').trim();
+      if (text === '') continue;
+      const v = TEXT_COLUMNS.has(c.key) ? text : plainNumberText(text, mark);
       // a duration without a unit in its header is the app's clock text (or seconds, as in JSON)
       w[c.key] =
         TEXT_COLUMNS.has(c.key) || (c.key === 'duration' && c.units === '') ? v : { qty: v, units: c.units };
@@ -293,8 +303,11 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
   const payload: CsvPayload['payload'] = { metrics: [], workouts: [] };
   let recognised = false;
   const series: string[] = [];
-  for (const file of csvFiles(body, contentType)) {
-    const rows = csvRows(file.text);
+  const files = csvFiles(body, contentType).map((file) => ({ ...file, rows: csvRows(file.text) }));
+  // the body is written in one region: the numbers that show their decimal mark tell the others'
+  const mark = decimalMarkOf(files.flatMap((file) => file.rows.slice(1).flat()));
+  for (const file of files) {
+    const rows = file.rows;
     if (rows.length === 0) continue;
     const heads = rows[0].map(headerOf);
     const first = heads.map((h) => h.name.toLowerCase());
@@ -303,12 +316,12 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
       series.push(file.name ?? `a file headed ${JSON.stringify(clipGraphemes(rows[0].join(','), 80))}`);
       recognised = true;
     } else if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
-      payload.workouts.push(...workoutObjects(rows, warnings));
+      payload.workouts.push(...workoutObjects(rows, mark, warnings));
       recognised = true;
     } else if ((first[0] === 'date/time' || first[0] === 'date') && heads.slice(1).some((h) => h.units)) {
       // the app names every metric column with its unit in brackets (`Step Count (count)`): a
       // table of dates and bare names (`Date,Steps`) is someone else's CSV
-      payload.metrics.push(...metricBlocks(rows, warnings));
+      payload.metrics.push(...metricBlocks(rows, mark, warnings));
       recognised = true;
     } else
       warnings.push(
