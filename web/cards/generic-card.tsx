@@ -28,6 +28,7 @@ import { sparklinePath } from '../../src/common/sparkline-path.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
 import { goodDirectionOf, type NumericPoint, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
+import { addDraftKey, hasDraft } from '../forms/entry-draft.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { needWholeData, useRecentCardData } from '../lib/card-data.js';
@@ -152,7 +153,10 @@ type Editing = { mode: 'add' } | EditSnapshot | null;
 
 export function GenericCard({ card, date }: RendererProps) {
   const { data, etag, loading, error, from = 0 } = useRecentCardData(card.id);
-  const [editing, setEditing] = useState<Editing>(null);
+  // a new entry whose Save found the session ended opens again, as typed, once signed in
+  const [editing, setEditing] = useState<Editing>(() =>
+    hasDraft(addDraftKey(card.id, date)) ? { mode: 'add' } : null,
+  );
   // a save tried again after an error is the same write (same key): stored once
   const addAttempts = useMemo(saveAttempts, []);
   const meta = card.meta;
@@ -399,6 +403,7 @@ export function GenericCard({ card, date }: RendererProps) {
       {canWrite && mode === 'add' && (
         <EntryForm
           key={`add-${date}`}
+          draftKey={addDraftKey(card.id, date)}
           inputs={inputs}
           requireAny={requireAnyOf(meta)}
           initial={{

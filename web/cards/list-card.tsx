@@ -13,6 +13,7 @@ import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { rowsWithin } from '../../src/common/nested-rows.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
+import { addDraftKey, hasDraft } from '../forms/entry-draft.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { ApiError } from '../lib/api.js';
@@ -35,8 +36,10 @@ export function ListCard({ card }: RendererProps) {
   const { data: stored, etag, loading, error } = useCardData(card.id);
   // an object holding its rows (`{"findings": [...]}`, rows in categories) shows them, read-only
   const data = useMemo(() => (Array.isArray(stored) ? stored : (rowsWithin(stored) ?? stored)), [stored]);
-  const [editMode, setEditMode] = useState(false);
-  const [form, setForm] = useState<Form>(null);
+  // an addition whose Save found the session ended opens again, as typed, once signed in
+  const [resume] = useState(() => hasDraft(addDraftKey(card.id, null)));
+  const [editMode, setEditMode] = useState(resume);
+  const [form, setForm] = useState<Form>(resume ? { mode: 'add' } : null);
   // a save tried again after an error is the same write (same key): stored once
   const addAttempts = useMemo(saveAttempts, []);
   const [confirm, setConfirm] = useState<number | null>(null);
@@ -187,6 +190,7 @@ export function ListCard({ card }: RendererProps) {
           requireAny={requireAnyOf(meta)}
           initial={initialValues(inputs)}
           title={`Add to ${meta.label}`}
+          draftKey={addDraftKey(card.id, null)}
           saveLabel="Add"
           onSave={async (entry) => {
             // saved again after an error: the same key and the same added stamp

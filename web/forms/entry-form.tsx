@@ -6,11 +6,12 @@
  * 500.") is shown in the form as it comes (role=alert). The server checks everything again: the
  * form never decides alone what may be stored.
  */
-import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { InputDescriptor } from '../../src/common/inputs.js';
 import { ApiError } from '../lib/api.js';
 import { useInFlight } from '../lib/in-flight.js';
 import '../styles/forms.css';
+import { holdDraft, takeDraft } from './entry-draft.js';
 import { type FormValues, saveBlocker, toEntry } from './form-values.js';
 import { InputField } from './input-field.js';
 
@@ -37,7 +38,15 @@ export interface EntryFormProps {
    * when Save or Delete was refused because the entry changed elsewhere (412); nothing is written.
    */
   onReload?(): void;
+  /**
+   * New-entry forms: what is typed is kept under this key when the session ends and the page
+   * leaves for the sign-in page, and the form opened again under it starts from it (entry-draft.ts).
+   */
+  draftKey?: string;
 }
+
+/** The form's sentence when it opens on what was typed before the person had to sign in again. */
+export const DRAFT_RESTORED = 'You had to sign in again: what you typed is back. Check it and save.';
 
 /** The form's sentence when a write was refused because the data moved on (HTTP 412). */
 export const CHANGED_ELSEWHERE =
@@ -52,8 +61,16 @@ function messageOf(err: unknown): string {
 }
 
 export function EntryForm(props: EntryFormProps) {
-  const { inputs, requireAny = [], initial, extra, title, onSave, onCancel, onDelete } = props;
-  const [values, setValues] = useState<FormValues>(initial);
+  const { inputs, requireAny = [], initial, extra, title, onSave, onCancel, onDelete, draftKey } = props;
+  const [restored] = useState(() => (draftKey === undefined ? null : takeDraft(draftKey)));
+  const [values, setValues] = useState<FormValues>(() => (restored ? { ...initial, ...restored } : initial));
+  const current = useRef(values);
+  current.current = values;
+  // registered once per key; the values are read at the moment the page leaves for the sign-in
+  useEffect(
+    () => (draftKey === undefined ? undefined : holdDraft(draftKey, () => current.current, initial)),
+    [draftKey],
+  );
   // set at the click, not at the next render: a double tap saves once
   const inFlight = useInFlight();
   const busy = inFlight.busy !== null;
@@ -118,6 +135,11 @@ export function EntryForm(props: EntryFormProps) {
       }}
     >
       <h3 class="entry-form-title">{title}</h3>
+      {restored && (
+        <p class="form-hint" role="status">
+          {DRAFT_RESTORED}
+        </p>
+      )}
       {inputs.length === 0 && (
         <p class="form-help">This card declares no inputs, so there is nothing to fill in.</p>
       )}
