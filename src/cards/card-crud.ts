@@ -29,6 +29,7 @@ import { assertRowYears, assertSchemaType, withTrimmedDates } from './card-data.
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
+import { assertIfMatch, dataEtag } from './etag.js';
 import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
 import { assertRowsData } from './row-shape.js';
 import { replacedCardSchedule } from './schedule-history.js';
@@ -332,8 +333,11 @@ function withCardScheduleKept(
  * half-finished hand edit is not thrown away: the change log could not bring it back).
  * @throws 404 for an unknown id, as assertFileLoads for a file that does not load.
  */
-export function checkDelete(ctx: CardContext, id: string): Card {
+export function checkDelete(ctx: CardContext, id: string, ifMatch?: string): Card {
   const card = requireCard(ctx, id);
+  // a deletion sent with the ETag the client read (GET /api/manifests/:id or its data) takes the
+  // rows with it only when they are still those: rows a phone pushed meanwhile are not deleted unseen
+  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataEtag(ctx.store.state(id).version));
   assertFileLoads(ctx, card);
   return card;
 }
@@ -343,10 +347,16 @@ export function checkDelete(ctx: CardContext, id: string): Card {
  * is recorded as a change set, so it can be undone from the change log). The file is first
  * renamed aside; the rows' removal commits (the commit point); then the aside copy goes. A
  * failure before the commit (a full disk) puts the file back; a crash is settled at start-up.
- * @throws 404 for an unknown id.
+ * `ifMatch` is the request's If-Match header, compared with the card's data ETag.
+ * @throws 404 for an unknown id; 400 BAD_IF_MATCH, 412 PRECONDITION_FAILED (etag.ts), nothing deleted.
  */
-export function deleteCard(ctx: CardContext, id: string, actor: Actor): { ok: true; id: string } {
-  const card = checkDelete(ctx, id);
+export function deleteCard(
+  ctx: CardContext,
+  id: string,
+  actor: Actor,
+  opts: { ifMatch?: string } = {},
+): { ok: true; id: string } {
+  const card = checkDelete(ctx, id, opts.ifMatch);
   let aside: string | undefined = asidePathFor(card.file);
   try {
     fs.renameSync(card.file, aside);

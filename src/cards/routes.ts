@@ -90,7 +90,7 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   );
 
   app.delete('/api/manifests/:id', { schema: { params } }, async (req) =>
-    deleteCard(ctx, req.params.id, actorOf(req)),
+    deleteCard(ctx, req.params.id, actorOf(req), { ifMatch: ifMatch(req) }),
   );
 
   app.get('/api/manifests/:id/data', { schema: { params } }, async (req, reply) => {
