@@ -62,11 +62,18 @@ export async function signInWithPasskey(): Promise<{ label: string }> {
   return api<{ label: string }>('/auth/login/verify', { json: { response } });
 }
 
+/**
+ * Drops the service worker's offline copy of the cards (web/public/sw.js): it leaves with the
+ * session, however the session ended, so a browser left signed out never shows them offline.
+ */
+export async function dropOfflineCopy(): Promise<void> {
+  await globalThis.caches?.delete('klebb-data-v1').catch(() => false);
+}
+
 /** Ends this browser's session. */
 export async function signOut(): Promise<unknown> {
   const res = await api('/auth/logout', { method: 'POST' });
-  // the service worker's offline copy of the cards (web/public/sw.js) leaves with the session
-  await globalThis.caches?.delete('klebb-data-v1').catch(() => false);
+  await dropOfflineCopy();
   return res;
 }
 

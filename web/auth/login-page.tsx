@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Loading } from '../components/status.js';
 import { useResource } from '../lib/use-resource.js';
-import { authStatus, enterDemo, signInWithPasskey } from './auth-api.js';
+import { authStatus, dropOfflineCopy, enterDemo, signInWithPasskey } from './auth-api.js';
 import { AuthError, AuthScreen, messageOf } from './auth-screen.js';
 import { nextTarget } from './sign-in-paths.js';
 
@@ -18,7 +18,10 @@ export function LoginPage() {
 
   useEffect(() => {
     if (s?.kind === 'session') location.replace(nextTarget());
-  }, [s?.kind]);
+    // signed out here (the session expired, or its passkey was removed on another device): the
+    // cards kept for offline use go too, as they do when signing out
+    else if (s && !s.authenticated) void dropOfflineCopy();
+  }, [s?.kind, s?.authenticated]);
 
   async function run(action: () => Promise<unknown>) {
     setBusy(true);

@@ -13,7 +13,8 @@
  *   such as a report, is never kept); /assets/ files are kept once fetched
  *   (their names change with their content); reads of the views, cards and instance are kept as
  *   last answered and served marked `x-klebb-offline: <saved at>` when the server cannot be
- *   reached; a write without a network is answered 503 OFFLINE, so the app says nothing was saved
+ *   reached, and dropped once the server answers one of them 401 (the session ended); a write
+ *   without a network is answered 503 OFFLINE, so the app says nothing was saved
  *   and keeps what was typed (never a silent loss).
  */
 const SHELL = 'klebb-shell-v1';
@@ -76,10 +77,21 @@ async function asset(request) {
   return res;
 }
 
+/**
+ * The session ended (expired, signed out elsewhere, its passkey removed on another device): the
+ * kept reads go, so the cards are never shown offline to whoever holds the browser next.
+ */
+async function dropKeptReads(cache) {
+  for (const req of await cache.keys()) {
+    if (KEPT_READS.some((re) => re.test(new URL(req.url).pathname))) await cache.delete(req);
+  }
+}
+
 async function keptRead(request) {
   const cache = await caches.open(DATA);
   try {
     const res = await fetch(request);
+    if (res.status === 401) await dropKeptReads(cache);
     if (res.ok) {
       const copy = res.clone();
       const headers = new Headers(copy.headers);
