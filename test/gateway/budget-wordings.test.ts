@@ -3,7 +3,10 @@
 // in Chinese; SiliconFlow answers 403 "The selected model requires paid balance. Your paid balance
 // is insufficient. Please top up and try again." Read as a rate limit (429) the person was told the
 // model was busy and the request was sent again and again; read as a refused key (403) they
-// checked a key that was fine. Each is a spent allowance: told as one, never asked again.
+// checked a key that was fine. Anthropic's 400 "Your credit balance is too low" and "You have
+// reached your specified API usage limits" were "could not answer this time, please try again",
+// OpenRouter's 403 "Key limit exceeded (daily limit)" a refused key. Each is a spent allowance:
+// told as one, never asked again.
 import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
@@ -31,6 +34,40 @@ const cases: Array<[string, number, object]> = [
       message:
         'The selected model requires paid balance. Your paid balance is insufficient. Please top up and try again.',
       data: null,
+    },
+  ],
+  [
+    'Anthropic, a credit balance too low (400)',
+    400,
+    {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+      },
+    },
+  ],
+  [
+    "Anthropic, the account's own usage limit reached (400)",
+    400,
+    {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'You have reached your specified API usage limits. You will regain access on 2027-01-01 at 00:00 UTC.',
+      },
+    },
+  ],
+  [
+    "OpenRouter, the key's spending limit reached (403)",
+    403,
+    {
+      error: {
+        code: 403,
+        message: 'Key limit exceeded (daily limit). Manage it using https://openrouter.ai/settings/keys',
+      },
     },
   ],
 ];

@@ -15,6 +15,12 @@ const BUDGET_MARKERS: RegExp[] = [
   // Please recharge."
   /(?:balance|credits?|funds) (?:is|are) (?:insufficient|exhausted|used up)/i,
   /no resource package/i,
+  // Anthropic (also behind relays): 400 "Your credit balance is too low to access the Anthropic
+  // API", "You have reached your specified API usage limits. You will regain access on …"
+  /credit balance is too low/i,
+  /reached your specified (?:api )?usage limits?/i,
+  // OpenRouter: 403 "Key limit exceeded (daily limit)", "(total limit)": the key's own spending cap
+  /key limit exceeded \((?:daily|weekly|monthly|total) limit\)/i,
   /please (?:recharge|top up)/i,
   // Chinese providers (Zhipu, Moonshot, DeepSeek on their .cn endpoints): balance insufficient,
   // account in arrears, please recharge, quota used up
