@@ -3,7 +3,9 @@
 // `x` has been deprecated", DeepSeek's 400 "Model Not Exist", OpenRouter's 400 "x is not a valid
 // model ID". Read as any 400, the person was told the model "could not answer this time" and to
 // try again, which fails the same way for ever. A retired model is now told as retired, an
-// unknown one as unknown, each pointing at CHAT_MODEL, and neither is asked again.
+// unknown one as unknown, each pointing at CHAT_MODEL, and neither is asked again. OpenAI's 403
+// "Project `x` does not have access to model `y`" was told as a refused API key, though the key
+// is fine: it is now told as a model the key may not use.
 import { expect, it } from 'vitest';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { agentTurn } from './agent-turn.js';
@@ -71,6 +73,22 @@ const cases: Array<{ name: string; step: ScriptStep; says: RegExp }> = [
     },
     says: /does not know this model/,
   },
+  {
+    name: "OpenAI's 403 for a model the key's project may not use",
+    step: {
+      kind: 'error',
+      status: 403,
+      body: {
+        error: {
+          message: 'Project `proj_Xk2a9` does not have access to model `gpt-4o-mini`',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      },
+    },
+    says: /This API key may not use the model set in CHAT_MODEL/,
+  },
 ];
 
 for (const { name, step, says } of cases) {
@@ -80,7 +98,7 @@ for (const { name, step, says } of cases) {
     expect(gw.requests).toHaveLength(1);
     expect(result.error).toMatch(says);
     expect(result.error).toMatch(/CHAT_MODEL/);
-    expect(result.error).not.toMatch(/could not answer this time/);
+    expect(result.error).not.toMatch(/could not answer this time|refused the API key/);
   });
 }
 

@@ -17,9 +17,19 @@ export type RefusalReason =
   | 'auth'
   | 'not_found'
   | 'model_retired'
+  | 'model_not_allowed'
   | 'location_refused'
   | 'not_chat_model'
   | 'routing_policy';
+
+/**
+ * Wording of a key whose project may not use the model: OpenAI's 403 "Project `proj_…` does not
+ * have access to model `gpt-4o-mini`" (code `model_not_found`; each project has its own list of
+ * allowed models), "Your account does not have access to model x", "… is not allowed to use this
+ * model". The key and the name are both right; the model must be allowed or another chosen.
+ */
+const MODEL_NOT_ALLOWED_WORDING =
+  /\bdoes(?: not|n't) have access to (?:the )?model\b|\b(?:key|project|organi[sz]ation|account|team|user) (?:is )?not (?:allowed|authori[sz]ed|permitted) to (?:use|access) (?:the |this )?model\b/i;
 
 /** Code and type strings of a model its provider has retired. */
 const RETIRED_TYPES = new Set(['model_decommissioned', 'model_deprecated', 'model_retired'].map(squash));
@@ -118,7 +128,7 @@ function squash(t: string): string {
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
  * first, a model that takes no chat requests by its words, a router's settings that allow no provider
- * by its words, a retired model by its code or words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * by its words, a retired model by its code or words, a model the key may not use by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -134,6 +144,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   // said with 400 or 404: the name was right once, and another model must be chosen
   if (signs.types.map(squash).some((t) => RETIRED_TYPES.has(t)) || RETIRED_WORDING.test(signs.message))
     return 'model_retired';
+  // said with 403, which otherwise means a refused key: the key is fine, the model is not allowed
+  if (MODEL_NOT_ALLOWED_WORDING.test(signs.message)) return 'model_not_allowed';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 405) return 'not_found';
   const types = signs.types.map(squash);
