@@ -19,6 +19,12 @@ const BUDGET_MARKERS: RegExp[] = [
   // API", "You have reached your specified API usage limits. You will regain access on …"
   /credit balance is too low/i,
   /reached your specified (?:api )?usage limits?/i,
+  // OpenAI: 429 billing_not_active "Your account is not active, please check your billing
+  // details", 400 billing_hard_limit_reached "Billing hard limit has been reached": no request is
+  // answered until someone pays, however long it waits
+  /billing[_ ]not[_ ]active/i,
+  /billing[_ ]hard[_ ]limit/i,
+  /account is not active\W+please check your billing/i,
   // OpenRouter: 403 "Key limit exceeded (daily limit)", "(total limit)": the key's own spending cap
   /key limit exceeded \((?:daily|weekly|monthly|total) limit\)/i,
   /please (?:recharge|top up)/i,

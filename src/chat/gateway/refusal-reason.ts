@@ -101,9 +101,13 @@ const NOT_FOUND_TYPES = new Set(
   ['model_not_found', 'not_found', 'not_found_error', 'invalid_model'].map(squash),
 );
 
-/** Wording of a refused key ("Incorrect API key provided", "Invalid API Key", "Not authenticated"). */
+/**
+ * Wording of a refused key ("Incorrect API key provided", "Invalid API Key", "Not authenticated"),
+ * or of the account behind it switched off (Anthropic's 400 "This organization has been
+ * disabled.", "account has been suspended"): either way the key is what must change.
+ */
 const AUTH_WORDING =
-  /\b(?:incorrect|invalid|wrong|missing|no|expired|revoked) (?:api[ _-]?key|bearer token|access token|auth(?:entication)? token)|api[ _-]?key (?:is |was )?(?:invalid|not valid|incorrect|missing|required|expired|revoked)|\bnot authenticated\b|authentication (?:failed|required)|\bunauthori[sz]ed\b/i;
+  /\b(?:organi[sz]ation|account) (?:has been|is|was) (?:disabled|deactivated|suspended|banned)\b|\b(?:incorrect|invalid|wrong|missing|no|expired|revoked) (?:api[ _-]?key|bearer token|access token|auth(?:entication)? token)|api[ _-]?key (?:is |was )?(?:invalid|not valid|incorrect|missing|required|expired|revoked)|\bnot authenticated\b|authentication (?:failed|required)|\bunauthori[sz]ed\b/i;
 
 /**
  * Wording of a model the server does not know ("model 'x' not found", "The model `x` does not
