@@ -262,7 +262,8 @@ export function gatewayFailure(
 
 /**
  * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
- * an unknown model or address (404), a model its provider has retired or the key may not use, a relay without a channel
+ * an unknown model or address (404), a model its provider has retired or the key may not use, a
+ * server with no model loaded, a relay without a channel
  * for the model, a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
  * context-length refusal), a model too big for the memory of the machine serving it, a provider's
  * content filter refusing the message or stopping the answer; undefined
@@ -286,6 +287,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;
     case 'no_channel':
       return `The relay at CHAT_ENDPOINT_URL has no channel that serves this model${said}. Check that CHAT_MODEL names a model the relay offers to this key, or ask whoever runs the relay to enable a channel for it; trying again will not help until then.`;
+    case 'no_model_loaded':
+      return `The model's server has no model loaded${said}. Load the model set in CHAT_MODEL there (LM Studio: its Developer page, or lms load; or turn on its just-in-time model loading), then ask again.`;
     case 'model_not_allowed':
       return `This API key may not use the model set in CHAT_MODEL${said}. Choose a model the key may use in CHAT_MODEL, or allow this one where the key is managed (OpenAI: the project's model limits); trying again will not help until then.`;
     case 'model_retired':

@@ -18,6 +18,7 @@ export type RefusalReason =
   | 'not_found'
   | 'model_retired'
   | 'model_not_allowed'
+  | 'no_model_loaded'
   | 'location_refused'
   | 'not_chat_model'
   | 'routing_policy';
@@ -30,6 +31,14 @@ export type RefusalReason =
  */
 const MODEL_NOT_ALLOWED_WORDING =
   /\bdoes(?: not|n't) have access to (?:the )?model\b|\b(?:key|project|organi[sz]ation|account|team|user) (?:is )?not (?:allowed|authori[sz]ed|permitted) to (?:use|access) (?:the |this )?model\b/i;
+
+/**
+ * Wording of a local server with no model loaded: LM Studio's "No models loaded. Please load a
+ * model in the developer page or use the `lms load` command." (400, or 404 on some versions;
+ * also after a model crashed and was unloaded). The name may be right; a model must be loaded
+ * where the server runs, or its just-in-time loading turned on.
+ */
+const NO_MODEL_LOADED_WORDING = /\bno models? (?:is |are )?(?:currently )?loaded\b/i;
 
 /** Code and type strings of a model its provider has retired. */
 const RETIRED_TYPES = new Set(['model_decommissioned', 'model_deprecated', 'model_retired'].map(squash));
@@ -132,7 +141,8 @@ function squash(t: string): string {
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
  * first, a model that takes no chat requests by its words, a router's settings that allow no provider
- * by its words, a retired model by its code or words, a model the key may not use by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * by its words, a retired model by its code or words, a server with no model loaded or a model the
+ * key may not use by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -148,6 +158,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   // said with 400 or 404: the name was right once, and another model must be chosen
   if (signs.types.map(squash).some((t) => RETIRED_TYPES.has(t)) || RETIRED_WORDING.test(signs.message))
     return 'model_retired';
+  // said with 400 or 404: nothing is wrong with the name or the address, the server has no model up
+  if (NO_MODEL_LOADED_WORDING.test(signs.message)) return 'no_model_loaded';
   // said with 403, which otherwise means a refused key: the key is fine, the model is not allowed
   if (MODEL_NOT_ALLOWED_WORDING.test(signs.message)) return 'model_not_allowed';
   if (status === 401 || status === 403) return 'auth';
