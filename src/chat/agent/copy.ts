@@ -263,7 +263,7 @@ export function gatewayFailure(
 /**
  * Copy for a failure that trying again cannot fix and the person can: a refused key (401/403),
  * an unknown model or address (404), a model its provider has retired or the key may not use, a
- * server with no model loaded, a relay without a channel
+ * server with no model loaded, an API not enabled for the key's project, a relay without a channel
  * for the model, a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
  * context-length refusal), a model too big for the memory of the machine serving it, a provider's
  * content filter refusing the message or stopping the answer; undefined
@@ -287,6 +287,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat endpoint refuses requests from this server's location or network${said}. Use a provider or proxy that serves it, or ask whoever runs the endpoint to let it through; asking again will not help.`;
     case 'no_channel':
       return `The relay at CHAT_ENDPOINT_URL has no channel that serves this model${said}. Check that CHAT_MODEL names a model the relay offers to this key, or ask whoever runs the relay to enable a channel for it; trying again will not help until then.`;
+    case 'api_disabled':
+      return `The provider's API is not enabled for the project this API key belongs to${said}. Enable it for that project${enableLink(err)}, wait a few minutes, then ask again; the key itself is fine.`;
     case 'no_model_loaded':
       return `The model's server has no model loaded${said}. Load the model set in CHAT_MODEL there (LM Studio: its Developer page, or lms load; or turn on its just-in-time model loading), then ask again.`;
     case 'model_not_allowed':
@@ -312,6 +314,19 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
     default:
       return undefined;
   }
+}
+
+/**
+ * Where the provider says to enable its API, from its whole error text (Google names the page:
+ * "Enable it by visiting https://console.developers.google.com/apis/api/…/overview?project=123"),
+ * as " (at URL)", or '' when it names none. Taken whole: the quoted message is cut at 200
+ * characters, which cut the address in the middle.
+ */
+function enableLink(err: GatewayError): string {
+  const m = /\bhttps:\/\/console\.(?:developers|cloud)\.google\.com\/[^\s"'<>)]+/i.exec(
+    err.detail ?? err.message,
+  );
+  return m ? ` (at ${m[0].replace(/[.,;]+$/, '')})` : '';
 }
 
 /**

@@ -19,6 +19,7 @@ export type RefusalReason =
   | 'model_retired'
   | 'model_not_allowed'
   | 'no_model_loaded'
+  | 'api_disabled'
   | 'location_refused'
   | 'not_chat_model'
   | 'routing_policy';
@@ -39,6 +40,16 @@ const MODEL_NOT_ALLOWED_WORDING =
  * where the server runs, or its just-in-time loading turned on.
  */
 const NO_MODEL_LOADED_WORDING = /\bno models? (?:is |are )?(?:currently )?loaded\b/i;
+
+/**
+ * Wording of an API not switched on for the project the key belongs to: Google's 403
+ * PERMISSION_DENIED "Generative Language API has not been used in project 123 before or it is
+ * disabled. Enable it by visiting https://console.developers.google.com/… then retry" (reason
+ * SERVICE_DISABLED, older accessNotConfigured), met with keys made in the Cloud console. The key is
+ * right; the API must be enabled for its project.
+ */
+const API_DISABLED_WORDING =
+  /\bAPI has not been used in project\b[\s\S]{0,80}?\bor it is disabled\b|\bSERVICE_DISABLED\b|\baccessNotConfigured\b/i;
 
 /** Code and type strings of a model its provider has retired. */
 const RETIRED_TYPES = new Set(['model_decommissioned', 'model_deprecated', 'model_retired'].map(squash));
@@ -141,8 +152,8 @@ function squash(t: string): string {
 /**
  * The settings refusal `signs` describe, or undefined: a refused location by its code or words
  * first, a model that takes no chat requests by its words, a router's settings that allow no provider
- * by its words, a retired model by its code or words, a server with no model loaded or a model the
- * key may not use by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
+ * by its words, a retired model by its code or words, an API not enabled for the key's project, a
+ * server with no model loaded or a model the key may not use by its words, then by status (401/403 'auth', 404/405 'not_found'), then by code and type strings,
  * then by wording. Callers ask only about a failure
  * that is neither transient nor a request too large for the model.
  */
@@ -158,6 +169,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
   // said with 400 or 404: the name was right once, and another model must be chosen
   if (signs.types.map(squash).some((t) => RETIRED_TYPES.has(t)) || RETIRED_WORDING.test(signs.message))
     return 'model_retired';
+  // said with 403, which otherwise means a refused key: the key is fine, its project lacks the API
+  if (API_DISABLED_WORDING.test(signs.message)) return 'api_disabled';
   // said with 400 or 404: nothing is wrong with the name or the address, the server has no model up
   if (NO_MODEL_LOADED_WORDING.test(signs.message)) return 'no_model_loaded';
   // said with 403, which otherwise means a refused key: the key is fine, the model is not allowed
