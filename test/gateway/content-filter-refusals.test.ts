@@ -2,7 +2,9 @@
 // relayed inside a started stream or by LiteLLM, OpenRouter's 403 moderation "Your input was
 // flagged for \"self-harm\"", OpenAI's "flagged as potentially violating our usage policy") was
 // told as "could not answer this time, please try again", which is refused the same way, or, for
-// OpenRouter's 403, as a refused API key the person would go and check for nothing. A health
+// OpenRouter's 403, as a refused API key the person would go and check for nothing. The same for
+// DeepSeek's "Content Exists Risk", Moonshot's "considered high risk", DashScope's
+// DataInspectionFailed and Zhipu's 1301 in Chinese. A health
 // dashboard meets these filters (self-harm, doses, sexual health). The person is now told the
 // filter refused the message, to ask in other words or use a model without that filter, and the
 // request is never asked again. An answer the filter stopped is told as that, not "try again".
@@ -102,6 +104,63 @@ const refusals: Array<{ name: string; step: ScriptStep }> = [
         },
       }),
     ),
+  },
+  {
+    name: "DeepSeek's 400 Content Exists Risk",
+    step: {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'Content Exists Risk',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request_error',
+        },
+      },
+    },
+  },
+  {
+    name: "Moonshot's high-risk refusal",
+    step: {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'The request was rejected because it was considered high risk',
+          type: 'content_filter',
+        },
+      },
+    },
+  },
+  {
+    name: "DashScope's DataInspectionFailed",
+    step: {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'Input data may contain inappropriate content.',
+          type: 'data_inspection_failed',
+          param: null,
+          code: 'data_inspection_failed',
+        },
+      },
+    },
+  },
+  {
+    name: "Zhipu's 1301 in Chinese",
+    step: {
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          code: '1301',
+          message:
+            '系统检测到输入或生成内容可能包含不安全或敏感内容，请您避免输入易产生敏感内容的提示语，感谢您的配合。',
+        },
+      },
+    },
   },
 ];
 

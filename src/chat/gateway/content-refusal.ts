@@ -4,7 +4,8 @@
  * management policy", with innererror ResponsibleAIPolicyViolation, also relayed inside a stream
  * or by LiteLLM as ContentPolicyViolationError), OpenRouter's 403 "… requires moderation on …
  * Your input was flagged for \"self-harm\"", OpenAI's reasoning models' "your prompt was flagged
- * as potentially violating our usage policy" and "rejected as a result of our safety system".
+ * as potentially violating our usage policy" and "rejected as a result of our safety system";
+ * DeepSeek's, Moonshot's, DashScope's and Zhipu's filters in their words (below).
  * The same words are refused again however often they are sent, and neither the key nor the
  * model name is wrong (OpenRouter says it with 403, which otherwise means a refused key): the
  * person must put the question differently, or use a model without that filter. A health
@@ -22,12 +23,19 @@ const CONTENT_REFUSAL_TYPES = new Set(
     'responsible_ai_policy_violation',
     'moderation_error',
     'moderation_blocked',
+    // DashScope (Qwen): DataInspectionFailed
+    'data_inspection_failed',
   ].map(squash),
 );
 
-/** Wording of a content filter's refusal, for providers whose code or type says nothing of it. */
+/**
+ * Wording of a content filter's refusal, for providers whose code or type says nothing of it;
+ * beside the ones above, DeepSeek's 400 "Content Exists Risk", Moonshot's "The request was rejected
+ * because it was considered high risk", DashScope's "Input or output data may contain
+ * inappropriate content", Zhipu's 1301 "…可能包含不安全或敏感内容…".
+ */
 const CONTENT_REFUSAL_WORDING =
-  /content management policy|content ?policy ?violation|requires moderation\b[\s\S]{0,200}?\bflagged\b|\b(?:input|prompt|request|message) (?:was|has been|is) flagged\b|flagged as potentially violating|rejected as a result of (?:our|the) safety system|blocked by (?:the |our )?(?:content|safety|moderation) (?:filter|system|policy)/i;
+  /content exists risk|rejected because it was considered high risk|data may contain inappropriate content|不安全或敏感|敏感内容|含有违规|content management policy|content ?policy ?violation|requires moderation\b[\s\S]{0,200}?\bflagged\b|\b(?:input|prompt|request|message) (?:was|has been|is) flagged\b|flagged as potentially violating|rejected as a result of (?:our|the) safety system|blocked by (?:the |our )?(?:content|safety|moderation) (?:filter|system|policy)/i;
 
 /** A code or type without case or separators. */
 function squash(t: string): string {
