@@ -2,7 +2,8 @@
 // send them (Gemini's upper-case STOP / MAX_TOKENS / SAFETY, Anthropic's and Bedrock's end_turn /
 // max_tokens / tool_use): each means what OpenAI's word means, streamed and buffered. A reply cut
 // off at the length limit says so, a call cut off inside its arguments is never offered to a
-// tool, a filtered reply fails; the spelling as sent stays in rawFinishReason.
+// tool, a filtered reply fails (Zhipu's `sensitive` too, and a router's native_finish_reason that
+// names a safety stop its own `stop` hides); the spelling as sent stays in rawFinishReason.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
 import { type ScriptedGateway, type ScriptStep, startScriptedGateway } from '../helpers/scripted-gateway.js';
@@ -18,24 +19,34 @@ const CUT_CALL = [
   { index: 0, id: 'c1', type: 'function', function: { name: 'append_row', arguments: '{"id":"wa' } },
 ];
 
-/** The reply as an event stream (streamed) or one JSON body, ending with `finish`. */
+/**
+ * The reply as an event stream (streamed) or one JSON body, ending with `finish` (and, from a
+ * router, the provider's own word as `native_finish_reason`).
+ */
 function served(
   streamed: boolean,
   message: { content?: string; tool_calls?: unknown[] },
   finish: string,
+  native?: string,
 ): ScriptStep {
+  const ending = native === undefined ? {} : { native_finish_reason: native };
   if (!streamed) {
     const body = {
       object: 'chat.completion',
       choices: [
-        { index: 0, finish_reason: finish, message: { role: 'assistant', content: null, ...message } },
+        {
+          index: 0,
+          finish_reason: finish,
+          ...ending,
+          message: { role: 'assistant', content: null, ...message },
+        },
       ],
     };
     return { kind: 'bytes', headers: { 'Content-Type': 'application/json' }, chunks: [JSON.stringify(body)] };
   }
-  const event = (delta: unknown, f: string | null) =>
-    `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: f }] })}\n\n`;
-  return { kind: 'bytes', chunks: [event(message, null), event({}, finish), 'data: [DONE]\n\n'] };
+  const event = (delta: unknown, f: string | null, extra = {}) =>
+    `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: f, ...extra }] })}\n\n`;
+  return { kind: 'bytes', chunks: [event(message, null), event({}, finish, ending), 'data: [DONE]\n\n'] };
 }
 
 for (const streamed of [true, false]) {
@@ -59,7 +70,8 @@ for (const streamed of [true, false]) {
     }
 
     // refusal: Anthropic's models stopping their own answer for safety reasons
-    for (const spelling of ['SAFETY', 'PROHIBITED_CONTENT', 'guardrail_intervened', 'refusal']) {
+    // sensitive: Zhipu's (GLM) and Doubao's safety review
+    for (const spelling of ['SAFETY', 'PROHIBITED_CONTENT', 'guardrail_intervened', 'refusal', 'sensitive']) {
       it(`${spelling} is a content filter: the reply fails`, async () => {
         gw.script(served(streamed, { content: 'Partial' }, spelling));
         const err = await gatewayFailure(
@@ -79,6 +91,8 @@ for (const streamed of [true, false]) {
       'UNEXPECTED_TOOL_CALL',
       'TOO_MANY_TOOL_CALLS',
       'TIMEOUT',
+      // Zhipu (GLM): the model's inference failed
+      'network_error',
     ]) {
       it(`${spelling} (the answer was not finished) fails the reply and is asked again while nothing showed`, async () => {
         gw.script(
@@ -98,6 +112,23 @@ for (const streamed of [true, false]) {
         expect(err.message).toContain(spelling);
       });
     }
+
+    // a router that normalises the provider's safety stop to `stop` keeps the provider's word in
+    // native_finish_reason: the fragment the filter let through is no answer
+    it('stop with a native_finish_reason of sensitive or SAFETY is a content filter; a native stop is not', async () => {
+      gw.script(
+        served(streamed, { content: 'Partial' }, 'stop', 'sensitive'),
+        served(streamed, { content: 'Partial' }, 'stop', 'SAFETY'),
+        served(streamed, { content: 'Done.' }, 'stop', 'end_turn'),
+      );
+      const cfg = configFor(gw.url);
+      for (let i = 0; i < 2; i++) {
+        const err = await gatewayFailure(callGateway(cfg, { messages: userSays('x'), stream: streamed }));
+        expect(err).toMatchObject({ kind: 'failed', reason: 'content_filter' });
+      }
+      const r = await callGateway(cfg, { messages: userSays('x'), stream: streamed });
+      expect(r).toMatchObject({ text: 'Done.', finishReason: 'stop' });
+    });
 
     it('STOP and end_turn are a natural end, tool_use with a whole call runs it', async () => {
       const call = [{ ...CUT_CALL[0], function: { name: 'append_row', arguments: '{"id":"water"}' } }];

@@ -361,6 +361,17 @@ function stopReasonAsFinish(v: unknown): string | undefined {
 }
 
 /**
+ * A router's `native_finish_reason` (the provider's own word, which OpenRouter passes beside its
+ * normalised one) when it says a safety filter stopped the answer (Zhipu's `sensitive`, Gemini's
+ * `SAFETY`): the normalised word may then read `stop`, and the filtered fragment would pass for
+ * the whole answer. Undefined for any other native word: the normalised one stands.
+ */
+function filteredNativeFinish(v: unknown): string | undefined {
+  const raw = nonEmpty(v);
+  return raw !== undefined && canonicalFinishReason(raw) === 'content_filter' ? raw : undefined;
+}
+
+/**
  * One choice: its `delta` or `message` (an object, or a plain string standing for its content),
  * or, with neither, its completions-style `text`.
  */
@@ -368,6 +379,7 @@ function normaliseChoice(ch: Record<string, unknown>): NormalChoice {
   const index = typeof ch.index === 'number' ? ch.index : 0;
   const delta = messageOf(ch.delta) ?? messageOf(ch.message);
   const finish =
+    filteredNativeFinish(ch.native_finish_reason) ??
     nonEmpty(ch.finish_reason) ??
     stopReasonAsFinish(ch.stop_reason) ??
     stopReasonAsFinish(delta?.stop_reason) ??

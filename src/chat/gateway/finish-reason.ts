@@ -2,7 +2,7 @@
  * The finish reason in OpenAI's words. Gateways that pass another provider's reply through
  * unchanged send that provider's spelling: Gemini's upper-case `STOP` / `MAX_TOKENS` / `SAFETY`,
  * Anthropic's and Bedrock's `end_turn` / `max_tokens` / `tool_use` / `refusal` /
- * `model_context_window_exceeded`, Cohere's `COMPLETE`. Read as
+ * `model_context_window_exceeded`, Cohere's `COMPLETE`, Zhipu's `sensitive` and `network_error`. Read as
  * sent, a reply cut off by the length limit looked finished (and a call cut off inside its
  * arguments was offered to a tool) and a reply stopped by a safety filter looked like a normal
  * answer. A server that ends a request it dropped with its own word (vLLM's `abort`, DeepSeek's
@@ -43,6 +43,8 @@ const SAME_AS = lookupTable<string>({
   error_toxic: 'content_filter',
   // Anthropic's models stopping their own answer for safety reasons
   refusal: 'content_filter',
+  // Zhipu (GLM) and Doubao: the provider's safety review blocked the answer
+  sensitive: 'content_filter',
   // the provider failed to finish the answer: the server stopped it (vLLM's `abort` when the
   // engine drops a running request, DeepSeek's `insufficient_system_resource` when the inference
   // system runs short), so what arrived is a fragment, not the answer
@@ -55,6 +57,8 @@ const SAME_AS = lookupTable<string>({
   abort: 'error',
   aborted: 'error',
   insufficient_system_resource: 'error',
+  // Zhipu (GLM): the model's inference failed
+  network_error: 'error',
 });
 
 /** The OpenAI spelling of a non-empty finish reason (`stop`, `length`, `tool_calls`, `content_filter`, `error` ...). */
