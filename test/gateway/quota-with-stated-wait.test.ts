@@ -20,8 +20,12 @@ afterEach(() => gw.close());
 const QUOTA_WORDS =
   'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.';
 
-/** Gemini's error object for a per-minute free-tier quota, with the retry delay it states. */
-function geminiQuota(retryDelay: string, message = QUOTA_WORDS) {
+/** Gemini's error object for a free-tier quota (per minute unless told), with the retry delay it states. */
+function geminiQuota(
+  retryDelay: string,
+  message = QUOTA_WORDS,
+  quotaId = 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+) {
   return {
     error: {
       code: 429,
@@ -33,7 +37,7 @@ function geminiQuota(retryDelay: string, message = QUOTA_WORDS) {
           violations: [
             {
               quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_input_token_count',
-              quotaId: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+              quotaId,
               quotaDimensions: { location: 'global', model: 'gemini-2.5-flash' },
               quotaValue: '250000',
             },
@@ -167,4 +171,48 @@ it('a quota with no stated wait is still a spent allowance, never asked again', 
   );
   expect(err).toMatchObject({ kind: 'budget', retryable: false });
   expect(gw.requests).toHaveLength(1);
+});
+
+// Gemini's free tier also counts requests per day (20 or 50 for some models) and states a retry
+// delay of seconds beside that quota too: waited out, asked again and refused again, the person
+// was told the model was busy and to try again in about 25 seconds, though nothing comes back
+// before the next day.
+const PER_DAY = 'GenerateRequestsPerDayPerProjectPerModel-FreeTier';
+const perDay: Array<[string, ScriptStep]> = [
+  ["Gemini's OpenAI-compatible endpoint", refusal(429, [geminiQuota('25s', QUOTA_WORDS, PER_DAY)])],
+  [
+    'a proxy passing the whole error body on as the text of its own message',
+    refusal(429, {
+      error: {
+        message: JSON.stringify(geminiQuota('25s', QUOTA_WORDS, PER_DAY)),
+        code: 429,
+        status: 'Too Many Requests',
+      },
+    }),
+  ],
+  [
+    'the same quota reported inside a stream',
+    {
+      kind: 'bytes',
+      headers: { 'Content-Type': 'text/event-stream' },
+      chunks: [`data: ${JSON.stringify(geminiQuota('25s', QUOTA_WORDS, PER_DAY))}\n\n`],
+    },
+  ],
+];
+
+describe('a quota counted per day is an allowance used up, never asked again', () => {
+  for (const [what, step] of perDay) {
+    it(what, async () => {
+      gw.script(step, { kind: 'reply', text: 'never' });
+      const err = await gatewayFailure(
+        callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), {
+          messages: userSays('water'),
+          stream: true,
+        }),
+      );
+      expect(err).toMatchObject({ kind: 'budget', retryable: false });
+      expect(failureCopy(err).error).toMatch(/allowance for this model is used up/);
+      expect(gw.requests).toHaveLength(1);
+    });
+  }
 });

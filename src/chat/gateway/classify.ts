@@ -140,6 +140,7 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     providerType: decoded?.metadataType ?? decoded?.type,
   };
   if (status >= 300 && status < 400) return redirectError(status, headers);
+  if (decoded?.dailyQuota) return dailyQuotaSpent(message, base);
   const stated = statedWaitMs(decoded);
   const cls = classifyFailure({
     status,
@@ -251,6 +252,16 @@ function proxyTimeout(message: string, init: GatewayErrorInit): GatewayError {
 }
 
 /**
+ * A quota counted per day is used up (Gemini's free tier: quotaId
+ * `GenerateRequestsPerDayPerProjectPerModel-FreeTier`, often 20 or 50 requests a day): the retry
+ * delay Google states beside it is seconds, but asking again fails until the next day, so it is
+ * a spent allowance, never asked again, and never "busy, try again in about 25 seconds".
+ */
+function dailyQuotaSpent(message: string, init: GatewayErrorInit): GatewayError {
+  return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
+}
+
+/**
  * A provider's content filter or moderation refused the request (content-refusal.ts): the same
  * words are refused again however often they are sent, so it is never retried, and whatever the
  * status (OpenRouter says 403) the key is not what is wrong.
@@ -316,6 +327,7 @@ export function classifyErrorPayload(
     partialText: partialText || undefined,
     inReply: true,
   };
+  if (d.dailyQuota) return dailyQuotaSpent(message, init);
   const stated = statedWaitMs(d);
   const signs = {
     status: numeric,

@@ -41,6 +41,12 @@ export interface DecodedError {
    * `failed_generation`, sent with a malformed tool call): the model slipped, the request was fine.
    */
   failedGeneration?: boolean;
+  /**
+   * The quota the request exceeded is counted per day (Google's `QuotaFailure` entry of `details`
+   * with a quotaId such as `GenerateRequestsPerDayPerProjectPerModel-FreeTier`): the retry delay
+   * Google states beside it (seconds) does not bring it back; the next day does.
+   */
+  dailyQuota?: boolean;
 }
 
 function asRecord(v: unknown): Record<string, unknown> | undefined {
@@ -161,6 +167,7 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     const delay = retryInfoDelayMs(e.details);
     if (delay !== undefined) out.retryDelayMs = Math.max(delay, out.retryDelayMs ?? 0);
     if (e.failed_generation !== undefined && e.failed_generation !== null) out.failedGeneration = true;
+    if (quotaPerDay(e.details) || PER_DAY_QUOTA_ID.test(out.detail)) out.dailyQuota = true;
     return out;
   }
   const status = statusEnvelopeError(body);
@@ -314,6 +321,27 @@ function withUpstream(own: string, upstream: DecodedError, provider: string | un
   const { message, detail, ...rest } = upstream;
   if (message === '' || cleanMessage(own).includes(message)) return decoded(own, rest);
   return decoded(`${own}${provider ? ` (${provider})` : ''}: ${detail}`, rest);
+}
+
+/**
+ * A Google quota counted per day, as its quotaId names it (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`,
+ * `GenerateContentInputTokensPerDay…`), also when a relay passes the error on as text.
+ */
+const PER_DAY_QUOTA_ID = /\b[A-Z]\w*PerDayPer(?:Project|User|Model)\w*/;
+
+/** True when a Google `QuotaFailure` entry of `details` names a quota counted per day. */
+function quotaPerDay(details: unknown): boolean {
+  if (!Array.isArray(details)) return false;
+  return details.some((item) => {
+    const violations = asRecord(item)?.violations;
+    return (
+      Array.isArray(violations) &&
+      violations.some((v) => {
+        const id = asRecord(v)?.quotaId;
+        return typeof id === 'string' && /PerDay/i.test(id);
+      })
+    );
+  });
 }
 
 /**
