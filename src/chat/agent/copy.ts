@@ -187,6 +187,14 @@ const PROXY_TIMEOUT_COPY =
   "The model's server took too long to start answering: the proxy in front of it (Cloudflare, HTTP 524) stops waiting after about 100 seconds. Asking the same again waits as long; ask for less at a time or start a new conversation, choose a faster model in CHAT_MODEL, or reach the model's server without that proxy (or with a longer time limit).";
 
 /**
+ * A gateway in front of the model's server (nginx, Caddy, a load balancer, the provider's own)
+ * answered 504 on every try: it stopped waiting for the model (nginx's proxy_read_timeout is 60 s
+ * by default), so the model is slow for this request rather than away.
+ */
+const GATEWAY_TIMEOUT_COPY =
+  "The model's server did not answer before the gateway in front of it stopped waiting (HTTP 504), also when asked again. A long conversation or a slow model can take longer than that gateway waits: start a new conversation, choose a faster model in CHAT_MODEL, or raise that gateway's time limit if you run it (nginx: proxy_read_timeout).";
+
+/**
  * HTTP status and copy for a gateway failure:
  * budget → 429 "allowance used up"; timeout → 504 (a proxy's 524 says whose limit it was); unavailable, rate limited (a bare 429 is
  * transient), failed → 502 (a reply cut off before its end is said to be cut off); parse → 500.
@@ -225,6 +233,9 @@ export function gatewayFailure(
         const unreached = connectionFailureCopy(err);
         if (unreached) return { status: 502, error: unreached };
       }
+      if (err.upstreamStatus === 504)
+        // a gateway's time limit, met on every try: the model is slow, not away
+        return { status: 502, error: GATEWAY_TIMEOUT_COPY };
       if (err.reason === 'truncated')
         // the service answered, but its reply stopped before its end: say so, not "unavailable"
         return {
