@@ -5,6 +5,7 @@
  */
 
 import { alternatingRoles } from './alternating-roles.js';
+import { withoutBlankAssistantTurns } from './blank-turns.js';
 import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
@@ -100,6 +101,7 @@ function shapeParts(content: MessageContent, cacheControl: boolean): MessageCont
  *   message's `reasoning_details` and `thinking_blocks` go back as they came, unless the
  *   provider refused them.
  * - Every `role:tool` message carries `name`, copied from its assistant call.
+ * - An assistant message with neither text nor a tool call is left out (blank-turns.ts).
  * - An assistant message without text carries `content: null`, or "" for a provider that refused null.
  * - An assistant message that called tools carries its `reasoning_content` only for a provider
  *   that needs it back.
@@ -117,47 +119,50 @@ export function buildRequestBody(
   const names = checkHistory(request.messages);
   const ids = wireIds();
   const sendSystemParts = caps.cacheControl && !caps.systemContentString && caps.systemRole;
-  const messages = request.messages.map((m: ChatMessage): Record<string, unknown> => {
-    switch (m.role) {
-      case 'system':
-        return {
-          role: 'system',
-          content: sendSystemParts ? shapeParts(m.content, true) : flattenContent(m.content),
-        };
-      case 'user':
-        return { role: 'user', content: shapeParts(m.content, caps.cacheControl) };
-      case 'assistant': {
-        // a message that only calls tools has no text: null as OpenAI's schema has it, "" where refused
-        const content = m.content === null && !caps.assistantNullContent ? '' : m.content;
-        const out: Record<string, unknown> = { role: 'assistant', content };
-        if (m.tool_calls && m.tool_calls.length > 0) {
-          out.tool_calls = m.tool_calls.map((tc) => ({
-            ...tc.extras,
-            id: ids.of(tc.id),
-            type: 'function',
-            function: { name: tc.function.name, arguments: validArguments(tc.function.arguments) },
-          }));
+  // an assistant turn with no text and no call carries nothing, and strict providers refuse it
+  const messages = withoutBlankAssistantTurns(request.messages).map(
+    (m: ChatMessage): Record<string, unknown> => {
+      switch (m.role) {
+        case 'system':
+          return {
+            role: 'system',
+            content: sendSystemParts ? shapeParts(m.content, true) : flattenContent(m.content),
+          };
+        case 'user':
+          return { role: 'user', content: shapeParts(m.content, caps.cacheControl) };
+        case 'assistant': {
+          // a message that only calls tools has no text: null as OpenAI's schema has it, "" where refused
+          const content = m.content === null && !caps.assistantNullContent ? '' : m.content;
+          const out: Record<string, unknown> = { role: 'assistant', content };
+          if (m.tool_calls && m.tool_calls.length > 0) {
+            out.tool_calls = m.tool_calls.map((tc) => ({
+              ...tc.extras,
+              id: ids.of(tc.id),
+              type: 'function',
+              function: { name: tc.function.name, arguments: validArguments(tc.function.arguments) },
+            }));
+          }
+          // a thinking model continues its tool loop from its own reasoning: "" stands for none
+          if (caps.reasoningContent && out.tool_calls) out.reasoning_content = m.reasoning_content ?? '';
+          if (caps.thinkingBlocks && m.thinking_blocks && m.thinking_blocks.length > 0)
+            out.thinking_blocks = m.thinking_blocks;
+          if (caps.reasoningDetails && m.reasoning_details && m.reasoning_details.length > 0)
+            out.reasoning_details = m.reasoning_details;
+          return out;
         }
-        // a thinking model continues its tool loop from its own reasoning: "" stands for none
-        if (caps.reasoningContent && out.tool_calls) out.reasoning_content = m.reasoning_content ?? '';
-        if (caps.thinkingBlocks && m.thinking_blocks && m.thinking_blocks.length > 0)
-          out.thinking_blocks = m.thinking_blocks;
-        if (caps.reasoningDetails && m.reasoning_details && m.reasoning_details.length > 0)
-          out.reasoning_details = m.reasoning_details;
-        return out;
+        default: {
+          const out: Record<string, unknown> = {
+            role: 'tool',
+            tool_call_id: ids.of(m.tool_call_id),
+            content: m.content,
+          };
+          if (caps.toolMessageName)
+            out.name = m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim());
+          return out;
+        }
       }
-      default: {
-        const out: Record<string, unknown> = {
-          role: 'tool',
-          tool_call_id: ids.of(m.tool_call_id),
-          content: m.content,
-        };
-        if (caps.toolMessageName)
-          out.name = m.name && m.name.trim() !== '' ? m.name : names.get(m.tool_call_id.trim());
-        return out;
-      }
-    }
-  });
+    },
+  );
   const folded = caps.systemRole ? messages : withoutSystemTurn(messages);
   const placed = caps.alternatingRoles ? alternatingRoles(folded) : folded;
   const body: ChatCompletionBody = {
