@@ -1,5 +1,5 @@
-// A transcript holding an assistant turn that says nothing (an empty bubble kept after a reply was
-// stopped before its first word, a model's empty answer kept by an API client) was sent on as
+// A transcript holding an assistant turn that says nothing (an API client that kept an empty reply:
+// one stopped before its first word, a model's empty answer) was sent on as
 // {"role":"assistant","content":""}. Anthropic (also behind its OpenAI-compatible endpoint, Bedrock
 // and LiteLLM) refuses the whole request for it, "all messages must have non-empty content except
 // for the optional final assistant message", and Gemini with "contents.parts must not be empty", so

@@ -1,7 +1,7 @@
 /**
- * Assistant turns that say nothing: no text (empty, only spaces, null) and no tool call. A client
- * that kept the empty bubble of a reply stopped before its first word, or a model's empty answer
- * kept by an API client, sends one back in the transcript, and strict providers refuse the whole
+ * Assistant turns that say nothing: no text (empty, only spaces, null) and no tool call. An API
+ * client that kept an empty reply (one stopped before its first word, a model's empty answer)
+ * sends one back in the transcript it posts, and strict providers refuse the whole
  * request for it: Anthropic (also behind its OpenAI-compatible endpoint, Bedrock and LiteLLM)
  * "messages.1: all messages must have non-empty content except for the optional final assistant
  * message", Gemini "contents.parts must not be empty". Every later message of that conversation
