@@ -97,3 +97,64 @@ it('a Chinese rate limit (too many requests at once) is still a rate limit', asy
   const cfg = configFor(gw.url, { maxRetries: 1, retryBaseDelayMs: 1 });
   expect((await callGateway(cfg, { messages: userSays('x'), stream: true })).text).toBe('Six glasses.');
 });
+
+// OpenRouter's free models allow 50 requests a day (1000 with credit): past that, 429 "Rate limit
+// exceeded: free-models-per-day". Read as a burst limit, it was asked twice more and told as "busy,
+// try again in a minute" (or, with its reset header, "busy, try again in about 9 hours"). It is a
+// daily allowance: told as used up, with when it comes back when OpenRouter says, never asked again.
+const FREE_PER_DAY =
+  'Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day';
+
+it("OpenRouter's free-models-per-day without a reset: the allowance used up, asked once", async () => {
+  const step = { kind: 'error' as const, status: 429, body: { error: { message: FREE_PER_DAY, code: 429 } } };
+  gw.script(step, step, step);
+  const cfg = configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 });
+  const err = await gatewayFailure(callGateway(cfg, { messages: userSays('x'), stream: true }));
+  expect(err.kind).toBe('budget');
+  expect(failureCopy(err).error).toBe(
+    "The chat allowance for this model is used up. It resets on the provider's schedule; ask whoever runs the gateway to raise it.",
+  );
+  expect(gw.requests).toHaveLength(1);
+});
+
+it("OpenRouter's free-models-per-day with its reset header: says when it comes back", async () => {
+  const reset = String(Date.now() + 9 * 3_600_000);
+  gw.script({
+    kind: 'error',
+    status: 429,
+    headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+    body: {
+      error: {
+        message: FREE_PER_DAY,
+        code: 429,
+        metadata: {
+          headers: { 'X-RateLimit-Limit': '50', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset },
+        },
+      },
+    },
+  });
+  const cfg = configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 });
+  const err = await gatewayFailure(callGateway(cfg, { messages: userSays('x'), stream: true }));
+  expect(err.kind).toBe('budget');
+  expect(failureCopy(err).error).toMatch(
+    /allowance for this model is used up\. It comes back in about 9 hours/,
+  );
+  expect(gw.requests).toHaveLength(1);
+});
+
+it("a spent balance's burst-limit reset headers are not read as when it comes back", async () => {
+  gw.script({
+    kind: 'error',
+    status: 429,
+    headers: { 'x-ratelimit-reset-requests': '8.64s', 'x-ratelimit-reset-tokens': '6ms' },
+    body: {
+      error: {
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+    },
+  });
+  const err = await gatewayFailure(callGateway(configFor(gw.url), { messages: userSays('x') }));
+  expect(failureCopy(err).error).toMatch(/It resets on the provider's schedule/);
+});

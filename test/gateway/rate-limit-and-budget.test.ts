@@ -144,10 +144,11 @@ it("OpenRouter's daily cap (reset relayed in the error body) says when, and is n
   const err = await gatewayFailure(
     callGateway(configFor(gw.url, { maxRetries: 2, retryBaseDelayMs: 1 }), { messages: userSays('x') }),
   );
-  expect(err.kind).toBe('rate_limited');
+  // a daily allowance, not a burst: told as used up, with when it comes back
+  expect(err.kind).toBe('budget');
   expect(gw.requests, 'a wait of hours is not spent inside the turn').toHaveLength(1);
   expect(failureCopy(err).error).toBe(
-    'The model is busy right now (rate limited). Please try again in about 3 hours.',
+    "The chat allowance for this model is used up. It comes back in about 3 hours, on the provider's schedule; ask whoever runs the gateway to raise it.",
   );
 });
 

@@ -205,10 +205,13 @@ export function gatewayFailure(
 ): { status: number; error: string } {
   switch (err.kind) {
     case 'budget':
+      // when the provider says when it comes back (a daily allowance's reset), say that
       return {
         status: 429,
         error:
-          "The chat allowance for this model is used up. It resets on the provider's schedule; ask whoever runs the gateway to raise it.",
+          err.retryAfterMs !== undefined && err.retryAfterMs > 0
+            ? `The chat allowance for this model is used up. It comes back ${waitPhrase(err.retryAfterMs)}, on the provider's schedule; ask whoever runs the gateway to raise it.`
+            : "The chat allowance for this model is used up. It resets on the provider's schedule; ask whoever runs the gateway to raise it.",
       };
     case 'timeout':
       if (err.reason === 'proxy_timeout')

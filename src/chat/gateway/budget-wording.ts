@@ -25,6 +25,9 @@ const BUDGET_MARKERS: RegExp[] = [
   /billing[_ ]not[_ ]active/i,
   /billing[_ ]hard[_ ]limit/i,
   /account is not active\W+please check your billing/i,
+  // OpenRouter: 429 "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free
+  // model requests per day": the free models' daily allowance, back the next day, not a burst
+  /free-models-per-day/i,
   // OpenRouter: 403 "Key limit exceeded (daily limit)", "(total limit)": the key's own spending cap
   /key limit exceeded \((?:daily|weekly|monthly|total) limit\)/i,
   /please (?:recharge|top up)/i,
@@ -36,4 +39,14 @@ const BUDGET_MARKERS: RegExp[] = [
 /** True when the text carries budget/quota wording (see BUDGET_MARKERS). */
 export function hasBudgetMarker(text: string): boolean {
   return BUDGET_MARKERS.some((re) => re.test(text));
+}
+
+/**
+ * Wording of an allowance counted per day (OpenRouter's "free-models-per-day", "Key limit exceeded
+ * (daily limit)"): its reset, when the provider sends one (X-RateLimit-Reset), is when it comes
+ * back, and can be told. Other budgets' rate-limit headers say when a burst limit resets, not the
+ * spent balance, so they are not read.
+ */
+export function isDailyAllowance(text: string): boolean {
+  return /free-models-per-day|\(daily limit\)|\bper[- ]day\b|\bdaily (?:limit|quota|allowance)\b/i.test(text);
 }

@@ -5,6 +5,7 @@
  */
 
 import { lookupTable } from '../../common/lookup-table.js';
+import { isDailyAllowance } from './budget-wording.js';
 import { isContentRefusal } from './content-refusal.js';
 import {
   cleanMessage,
@@ -150,7 +151,15 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     failedGeneration: decoded?.failedGeneration,
   });
   if (cls === 'budget')
-    return new GatewayError('budget', message, { ...base, reason: 'budget', retryable: false });
+    return new GatewayError('budget', message, {
+      ...base,
+      reason: 'budget',
+      retryable: false,
+      // when a daily allowance comes back, if the provider says (OpenRouter's X-RateLimit-Reset)
+      retryAfterMs: isDailyAllowance(providerText)
+        ? retryAfterMs({ ...decoded?.headers, ...headers }, providerText, nowMs, stated)
+        : undefined,
+    });
   if (cls === 'model_slip' && status !== 429) return modelSlip(message, base);
   if (isContentRefusal({ status, types: typesOf(decoded), message: decoded?.detail || providerText }))
     return contentRefused(message, base);
@@ -338,7 +347,14 @@ export function classifyErrorPayload(
   };
   const cls = classifyFailure(signs);
   if (cls === 'budget')
-    return new GatewayError('budget', message, { ...init, reason: 'budget', retryable: false });
+    return new GatewayError('budget', message, {
+      ...init,
+      reason: 'budget',
+      retryable: false,
+      retryAfterMs: isDailyAllowance(d.message)
+        ? retryAfterMs(d.headers ?? {}, d.message, nowMs, stated)
+        : undefined,
+    });
   if (cls === 'model_slip') return modelSlip(message, init);
   if (isContentRefusal({ ...signs, message: d.detail || d.message })) return contentRefused(message, init);
   if (relayHasNoChannel(d.detail || d.message)) return noChannel(message, init);
