@@ -298,6 +298,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   m('high_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('low_heart_rate_notifications', 'vitals', 'sum', 'count', 'count', 0),
   m('irregular_heart_rhythm_notifications', 'vitals', 'sum', 'count', 'count', 0),
+  m('hypertension_notifications', 'vitals', 'sum', 'count', 'count', 0),
   // electrocardiograms recorded with the watch, counted by classification (ecg.ts)
   entry({
     key: 'ecg', category: 'vitals', kind: 'sum', dimension: 'count', shape: 'outcome',

@@ -165,6 +165,8 @@ const NOTIFICATION: Record<string, string> = {
   HighHeartRateEvent: 'high_heart_rate_notifications',
   LowHeartRateEvent: 'low_heart_rate_notifications',
   IrregularHeartRhythmEvent: 'irregular_heart_rhythm_notifications',
+  // the watch's hypertension notifications (iOS 26.2)
+  HypertensionEvent: 'hypertension_notifications',
   AppleWalkingSteadinessEvent: 'walking_steadiness_notifications',
   LowCardioFitnessEvent: 'low_cardio_fitness_notifications',
   SleepApneaEvent: 'sleep_apnea_notifications',

@@ -47,6 +47,7 @@ const LABELS = lookupTable<string>({
   low_cardio_fitness_notifications: 'Low cardio fitness notifications',
   high_heart_rate_notifications: 'High heart rate notifications', low_heart_rate_notifications: 'Low heart rate notifications',
   irregular_heart_rhythm_notifications: 'Irregular rhythm notifications', sleep_apnea_notifications: 'Sleep apnea notifications',
+  hypertension_notifications: 'Hypertension notifications',
   environmental_audio_exposure_notifications: 'Loud noise notifications',
   headphone_audio_exposure_notifications: 'Headphone volume notifications',
   cross_country_skiing_distance: 'Cross-country skiing distance', cross_country_skiing_speed: 'Cross-country skiing speed',
