@@ -338,7 +338,9 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
     case SYMPTOMS_METRIC:
       return symptomPoint(a);
     case 'menstrual_flow':
-      return flowPoint(a);
+    case 'bleeding_during_pregnancy':
+    case 'bleeding_after_pregnancy':
+      return flowPoint(metric, a);
     case 'intermenstrual_bleeding':
     case 'cervical_mucus_quality':
     case 'ovulation_test':
@@ -382,17 +384,19 @@ function symptomPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
 const FLOW = lookupTable<boolean>({ Unspecified: true, Light: true, Medium: true, Heavy: true, None: false });
 
 /**
- * A menstrual flow record → the day logged; a record of no flow (`…None`, which the Health app
- * writes for a day of the period without bleeding) is left out, a value Klebb does not know is
- * left out with a warning.
+ * A menstrual flow record, or one of bleeding during or after a pregnancy (`metric`, levels named
+ * as the flow's) → the day logged; a record of no flow (`…None`, which the Health app writes for a
+ * day of the period without bleeding) is left out, a value Klebb does not know is left out with a
+ * warning.
  */
-function flowPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
+function flowPoint(metric: string, a: Record<string, string>): MappedPoint | SkippedRecord {
+  const what = metric === 'menstrual_flow' ? 'menstrual flow' : 'bleeding';
   const level = (a.value ?? '').replace(/^HKCategoryValue(?:MenstrualFlow|VaginalBleeding)/, '');
   const flow = level === a.value ? undefined : FLOW[level];
-  if (flow === undefined) return unknownValue('menstrual flow', a.value);
-  if (!flow) return { skip: 'no menstrual flow' };
+  if (flow === undefined) return unknownValue(what, a.value);
+  if (!flow) return { skip: `no ${what}` };
   const point = { date: own(a.startDate), qty: 1, partOfDay: true };
-  return { metric: 'menstrual_flow', units: 'count', point: withSource(point, a) };
+  return { metric, units: 'count', point: withSource(point, a) };
 }
 
 /** The metrics kept in percent. */

@@ -324,6 +324,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // cycle tracking (cycle-tracking.ts): spotting between periods a day logged; the mucus seen, 1
   // (dry) to 5 (egg white), the day's most fertile; the tests taken, counted by their outcome
   m('intermenstrual_bleeding', 'body', 'any', 'count', 'logged', 0),
+  // bleeding logged while pregnant or after a pregnancy (iOS 18): no period, kept apart from it
+  m('bleeding_during_pregnancy', 'body', 'any', 'count', 'logged', 0),
+  m('bleeding_after_pregnancy', 'body', 'any', 'count', 'logged', 0),
   // irregular, infrequent or prolonged periods, persistent spotting, as the Health app detects them
   m('cycle_deviation_notifications', 'body', 'sum', 'count', 'count', 0),
   m('cervical_mucus_quality', 'body', 'max', 'scalar', 'quality', 0),

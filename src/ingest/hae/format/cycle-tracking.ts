@@ -10,6 +10,9 @@
  * - a menstrual flow is a day logged on `menstrual_flow`; a flow of `None` (a day of the period
  *   without bleeding) is not one;
  * - spotting (`Intermenstrual Bleeding`) a day logged on `intermenstrual_bleeding`;
+ * - bleeding while pregnant or after a pregnancy (`Bleeding During Pregnancy`, `Bleeding After
+ *   Pregnancy`, levels as a flow's) a day logged on `bleeding_during_pregnancy` or
+ *   `bleeding_after_pregnancy`: no period, so never on `menstrual_flow`;
  * - a cycle deviation the Health app detected (irregular, infrequent or prolonged periods,
  *   persistent spotting) one on `cycle_deviation_notifications`;
  * - cervical mucus a `quality` on `cervical_mucus_quality`, in HealthKit's order: 1 dry, 2 sticky,
@@ -51,6 +54,8 @@ const KINDS: [string, string][] = [
   ['prolongedmenstrualperiods', 'cycle_deviation_notifications'],
   ['persistentintermenstrualbleeding', 'cycle_deviation_notifications'],
   ['intermenstrualbleeding', 'intermenstrual_bleeding'],
+  ['bleedingduringpregnancy', 'bleeding_during_pregnancy'],
+  ['bleedingafterpregnancy', 'bleeding_after_pregnancy'],
   ['spotting', 'intermenstrual_bleeding'],
   ['menstrualflow', 'menstrual_flow'],
   ['vaginalbleeding', 'menstrual_flow'],
@@ -129,11 +134,13 @@ export function cyclePoint(metric: string, value: unknown, start: unknown): Cycl
   const point: Record<string, unknown> = { date: start, partOfDay: true };
   const text = typeof value === 'string' ? value : '';
   switch (metric) {
-    case 'menstrual_flow': {
+    case 'menstrual_flow':
+    case 'bleeding_during_pregnancy':
+    case 'bleeding_after_pregnancy': {
       const logged = flowLogged(value);
-      if (logged === undefined)
-        return { metric, leftOut: 'unknown menstrual flow, left out', example: value };
-      if (!logged) return { metric, leftOut: 'no menstrual flow, not counted', example: value };
+      const what = metric === 'menstrual_flow' ? 'menstrual flow' : 'bleeding';
+      if (logged === undefined) return { metric, leftOut: `unknown ${what}, left out`, example: value };
+      if (!logged) return { metric, leftOut: `no ${what}, not counted`, example: value };
       point.qty = 1;
       return { metric, units: 'count', point };
     }

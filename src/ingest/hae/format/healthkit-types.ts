@@ -151,6 +151,8 @@ const CATEGORY: Record<string, string> = {
   SexualActivity: 'sexual_activity',
   MenstrualFlow: 'menstrual_flow',
   IntermenstrualBleeding: 'intermenstrual_bleeding',
+  BleedingDuringPregnancy: 'bleeding_during_pregnancy',
+  BleedingAfterPregnancy: 'bleeding_after_pregnancy',
   CervicalMucusQuality: 'cervical_mucus_quality',
   OvulationTestResult: 'ovulation_test',
   PregnancyTestResult: 'pregnancy_test',
