@@ -3,6 +3,7 @@
  * HKCategoryTypeIdentifierBleedingDuringPregnancy and …BleedingAfterPregnancy, levels named as
  * the flow's, HKCategoryValueVaginalBleedingLight) fills a metric each, `bleeding_during_pregnancy`
  * and `bleeding_after_pregnancy` ({date, logged}), apart from `menstrual_flow`: it is no period.
+ * After menopause (iOS 27, …BleedingAfterMenopause) likewise on `bleeding_after_menopause`.
  * A record of no bleeding is no such day. Before, an export's records were counted as types with no
  * metric and not stored, and a push's cycleTracking entries of these kinds were left out.
  */
@@ -18,6 +19,7 @@ afterEach(async () => {
 const CARDS: [string, string][] = [
   ['during', 'bleeding_during_pregnancy'],
   ['after', 'bleeding_after_pregnancy'],
+  ['menopause', 'bleeding_after_menopause'],
   ['flow', 'menstrual_flow'],
 ];
 
@@ -38,6 +40,8 @@ describe('bleeding during and after a pregnancy', () => {
       rec('BleedingDuringPregnancy', 'HKCategoryValueVaginalBleedingNone', '2025-03-11'),
       rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingHeavy', '2025-11-02'),
       rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingUnspecified', '2025-11-03'),
+      // iOS 27
+      rec('BleedingAfterMenopause', 'HKCategoryValueVaginalBleedingLight', '2027-10-04'),
       '</HealthData>',
       '',
     ].join('\n');
@@ -49,6 +53,7 @@ describe('bleeding during and after a pregnancy', () => {
       { date: '2025-11-02', logged: true },
       { date: '2025-11-03', logged: true },
     ]);
+    expect(await s.rows('menopause')).toEqual([{ date: '2027-10-04', logged: true }]);
     expect(await s.rows('flow')).toEqual([]);
   });
 

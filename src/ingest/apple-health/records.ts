@@ -340,6 +340,7 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
     case 'menstrual_flow':
     case 'bleeding_during_pregnancy':
     case 'bleeding_after_pregnancy':
+    case 'bleeding_after_menopause':
       return flowPoint(metric, a);
     case 'intermenstrual_bleeding':
     case 'cervical_mucus_quality':
@@ -384,7 +385,8 @@ function symptomPoint(a: Record<string, string>): MappedPoint | SkippedRecord {
 const FLOW = lookupTable<boolean>({ Unspecified: true, Light: true, Medium: true, Heavy: true, None: false });
 
 /**
- * A menstrual flow record, or one of bleeding during or after a pregnancy (`metric`, levels named
+ * A menstrual flow record, or one of bleeding during or after a pregnancy or after menopause
+ * (`metric`, levels named
  * as the flow's) → the day logged; a record of no flow (`…None`, which the Health app writes for a
  * day of the period without bleeding) is left out, a value Klebb does not know is left out with a
  * warning.

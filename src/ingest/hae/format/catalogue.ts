@@ -327,6 +327,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // bleeding logged while pregnant or after a pregnancy (iOS 18): no period, kept apart from it
   m('bleeding_during_pregnancy', 'body', 'any', 'count', 'logged', 0),
   m('bleeding_after_pregnancy', 'body', 'any', 'count', 'logged', 0),
+  // and after menopause (iOS 27)
+  m('bleeding_after_menopause', 'body', 'any', 'count', 'logged', 0),
   // irregular, infrequent or prolonged periods, persistent spotting, as the Health app detects them
   m('cycle_deviation_notifications', 'body', 'sum', 'count', 'count', 0),
   m('cervical_mucus_quality', 'body', 'max', 'scalar', 'quality', 0),

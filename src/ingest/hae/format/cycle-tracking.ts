@@ -12,7 +12,8 @@
  * - spotting (`Intermenstrual Bleeding`) a day logged on `intermenstrual_bleeding`;
  * - bleeding while pregnant or after a pregnancy (`Bleeding During Pregnancy`, `Bleeding After
  *   Pregnancy`, levels as a flow's) a day logged on `bleeding_during_pregnancy` or
- *   `bleeding_after_pregnancy`: no period, so never on `menstrual_flow`;
+ *   `bleeding_after_pregnancy`: no period, so never on `menstrual_flow`; after menopause (iOS 27)
+ *   on `bleeding_after_menopause` likewise;
  * - a cycle deviation the Health app detected (irregular, infrequent or prolonged periods,
  *   persistent spotting) one on `cycle_deviation_notifications`;
  * - cervical mucus a `quality` on `cervical_mucus_quality`, in HealthKit's order: 1 dry, 2 sticky,
@@ -56,6 +57,7 @@ const KINDS: [string, string][] = [
   ['intermenstrualbleeding', 'intermenstrual_bleeding'],
   ['bleedingduringpregnancy', 'bleeding_during_pregnancy'],
   ['bleedingafterpregnancy', 'bleeding_after_pregnancy'],
+  ['bleedingaftermenopause', 'bleeding_after_menopause'],
   ['spotting', 'intermenstrual_bleeding'],
   ['menstrualflow', 'menstrual_flow'],
   ['vaginalbleeding', 'menstrual_flow'],
@@ -136,7 +138,8 @@ export function cyclePoint(metric: string, value: unknown, start: unknown): Cycl
   switch (metric) {
     case 'menstrual_flow':
     case 'bleeding_during_pregnancy':
-    case 'bleeding_after_pregnancy': {
+    case 'bleeding_after_pregnancy':
+    case 'bleeding_after_menopause': {
       const logged = flowLogged(value);
       const what = metric === 'menstrual_flow' ? 'menstrual flow' : 'bleeding';
       if (logged === undefined) return { metric, leftOut: `unknown ${what}, left out`, example: value };

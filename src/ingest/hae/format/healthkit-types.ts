@@ -153,6 +153,7 @@ const CATEGORY: Record<string, string> = {
   IntermenstrualBleeding: 'intermenstrual_bleeding',
   BleedingDuringPregnancy: 'bleeding_during_pregnancy',
   BleedingAfterPregnancy: 'bleeding_after_pregnancy',
+  BleedingAfterMenopause: 'bleeding_after_menopause',
   CervicalMucusQuality: 'cervical_mucus_quality',
   OvulationTestResult: 'ovulation_test',
   PregnancyTestResult: 'pregnancy_test',

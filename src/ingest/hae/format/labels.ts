@@ -40,6 +40,7 @@ const LABELS = lookupTable<string>({
   headphone_audio_exposure: 'Headphone volume', time_in_daylight: 'Time in daylight', uv_exposure: 'UV exposure',
   handwashing: 'Handwashing', toothbrushing: 'Toothbrushing', sexual_activity: 'Sexual activity', menstrual_flow: 'Menstrual flow',
   bleeding_during_pregnancy: 'Bleeding during pregnancy', bleeding_after_pregnancy: 'Bleeding after pregnancy',
+  bleeding_after_menopause: 'Bleeding after menopause',
   intermenstrual_bleeding: 'Spotting', cycle_deviation_notifications: 'Cycle deviations', cervical_mucus_quality: 'Cervical mucus', ovulation_test: 'Ovulation tests',
   pregnancy_test: 'Pregnancy tests', progesterone_test: 'Progesterone tests',
   alcohol_consumption: 'Alcoholic drinks', blood_alcohol_content: 'Blood alcohol', dietary_energy: 'Food energy',
