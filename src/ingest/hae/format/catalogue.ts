@@ -313,6 +313,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // Lifestyle: hearing, daylight, hygiene, alcohol, nutrition
   m('environmental_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['environmental_audio'] }),
   m('headphone_audio_exposure', 'lifestyle', 'mean', 'db', 'db', 1, { aliases: ['headphone_audio'] }),
+  // how much AirPods took off loud surroundings (iOS 18)
+  m('environmental_sound_reduction', 'lifestyle', 'mean', 'db', 'db', 1),
   m('environmental_audio_exposure_notifications', 'lifestyle', 'sum', 'count', 'count', 0),
   m('headphone_audio_exposure_notifications', 'lifestyle', 'sum', 'count', 'count', 0),
   m('time_in_daylight', 'lifestyle', 'sum', 'min', 'minutes', 1),

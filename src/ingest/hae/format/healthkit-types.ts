@@ -67,6 +67,7 @@ const QUANTITY: Record<string, string> = {
   EstimatedWorkoutEffortScore: 'estimated_workout_effort_score',
   EnvironmentalAudioExposure: 'environmental_audio_exposure',
   HeadphoneAudioExposure: 'headphone_audio_exposure',
+  EnvironmentalSoundReduction: 'environmental_sound_reduction',
   TimeInDaylight: 'time_in_daylight',
   UVExposure: 'uv_exposure',
   NumberOfTimesFallen: 'number_of_times_fallen',

@@ -50,6 +50,7 @@ export const PLAUSIBLE_RANGES: Readonly<Record<string, Readonly<Record<string, P
   blood_alcohol_content: { pct: PERCENT('blood alcohol') },
   environmental_audio_exposure: { db: r('sound level', 0, 200) },
   headphone_audio_exposure: { db: r('sound level', 0, 200) },
+  environmental_sound_reduction: { db: r('sound reduction', 0, 200) },
   // a state of mind's valence runs from -1 (very unpleasant) to 1 (very pleasant)
   state_of_mind: { valence: r('state of mind valence', -1, 1) },
   // the watch's effort score of a workout, rated or estimated, runs from 1 (easy) to 10 (all out)
