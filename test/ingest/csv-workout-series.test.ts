@@ -111,6 +111,22 @@ describe("a workout's own series files in a CSV push", () => {
     expect(await s.rows('workouts')).toHaveLength(1);
   });
 
+  it('the Health Metrics and Workouts files are read whatever their names', async () => {
+    const s = await startIngestServer({ cards: CARDS });
+    srv = s;
+    const r = await post(
+      s,
+      multipart([
+        ['HealthAutoExport-Metrics-20260711_235900.csv', METRICS[1]],
+        ['HealthAutoExport-Workouts-20260711_235900.csv', WORKOUTS[1]],
+      ]),
+    );
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings).toBeUndefined();
+    expect(r.body.samples).toEqual({ received: 4, new: 4 });
+    expect(await s.rows('workouts')).toHaveLength(1);
+  });
+
   it('the heart rate series posted alone, without its file name, is told by its columns', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;

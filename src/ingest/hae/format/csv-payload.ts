@@ -311,12 +311,12 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
     if (rows.length === 0) continue;
     const heads = rows[0].map(headerOf);
     const first = heads.map((h) => h.name.toLowerCase());
-    if (isWorkoutSeriesFile(file.name, first)) {
+    if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
+      payload.workouts.push(...workoutObjects(rows, mark, warnings));
+      recognised = true;
+    } else if (isWorkoutSeriesFile(file.name, first)) {
       // the app's file, read as the JSON export's workout series are: not at all
       series.push(file.name ?? `a file headed ${JSON.stringify(clipGraphemes(rows[0].join(','), 80))}`);
-      recognised = true;
-    } else if (first.includes('workout type') || (first.includes('type') && first.includes('start'))) {
-      payload.workouts.push(...workoutObjects(rows, mark, warnings));
       recognised = true;
     } else if ((first[0] === 'date/time' || first[0] === 'date') && heads.slice(1).some((h) => h.units)) {
       // the app names every metric column with its unit in brackets (`Step Count (count)`): a

@@ -18,14 +18,22 @@ const SERIES_FILE_NAME = /^.+-.+-\d{8}_\d{6}\.csv$/i;
 /** Columns named by a part alone (no metric before it): a series of one workout's heart rate. */
 const BARE_PARTS = new Set(['min', 'max', 'avg']);
 
+/** Columns of a series file beside its values: who measured them, and the heart rate's context. */
+const BESIDE_VALUES = new Set(['source', 'context']);
+
 /**
- * True when a CSV file is a workout's own series: named as the app names one (`fileName`, the
- * file's name in the multipart body, undefined for a body that is the file itself), or headed by
- * bare Min/Max/Avg columns (`columnNames`: the header's names without their units, lower case).
+ * True when a CSV file is a workout's own series: headed by bare Min/Max/Avg columns
+ * (`columnNames`: the header's names without their units, lower case), or named as the app names
+ * one (`fileName`, the file's name in the multipart body, undefined for a body that is the file
+ * itself) and holding one series (a file of dated values in two or more metric columns is the
+ * Health Metrics file, whatever its name).
  */
 export function isWorkoutSeriesFile(fileName: string | undefined, columnNames: readonly string[]): boolean {
-  if (fileName !== undefined && SERIES_FILE_NAME.test(fileName.trim())) return true;
-  return columnNames.slice(1).some((n) => BARE_PARTS.has(n));
+  const values = columnNames.slice(1).filter((n) => n !== '' && !BESIDE_VALUES.has(n));
+  if (values.some((n) => BARE_PARTS.has(n))) return true;
+  if (fileName === undefined || !SERIES_FILE_NAME.test(fileName.trim())) return false;
+  const dated = columnNames[0] === 'date/time' || columnNames[0] === 'date';
+  return !dated || values.length <= 1;
 }
 
 /** The warning naming the series files left out (`labels`: their names, or their headers). */
