@@ -215,7 +215,7 @@ export async function readAppleHealthExport(
   };
 
   /** A top-level `<Record>` with children, read when it closes (its metadata read by then). */
-  let record: { attrs: Record<string, string>; zone: string | undefined } | undefined;
+  let record: { attrs: Record<string, string>; zone: string | undefined; reason?: string } | undefined;
   /** The home zone's clock, for records that name no zone (export-clock.ts); set at <ExportDate>. */
   let clock: ExportClock | undefined;
   /**
@@ -295,6 +295,9 @@ export async function readAppleHealthExport(
       case 'MetadataEntry':
         if (record && parent === 'Record') {
           if (a.key === 'HKTimeZone' && typeof a.value === 'string') record.zone = a.value;
+          // a basal and a bolus given at one instant are two doses: the reason tells them apart
+          else if (a.key === 'HKInsulinDeliveryReason' && typeof a.value === 'string')
+            record.reason = a.value;
         } else if (
           workout &&
           parent === 'Workout' &&
@@ -316,7 +319,12 @@ export async function readAppleHealthExport(
     if (!tag.isSelfClosing) stack.pop();
     if (tag.name === 'HealthData' && stack.length === 0) closedHealthData = true;
     if (tag.name === 'Record' && record && stack.length === 1) {
-      readRecord(record.attrs, record.zone);
+      readRecord(
+        record.reason === undefined
+          ? record.attrs
+          : { ...record.attrs, HKInsulinDeliveryReason: record.reason },
+        record.zone,
+      );
       record = undefined;
     }
     if (tag.name === 'Workout' && workout && !tag.isSelfClosing) {

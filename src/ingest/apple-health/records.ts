@@ -78,6 +78,12 @@ const NOTIFICATION_METRICS = new Set(NOTIFICATION_TYPES.values());
 const BP_SYSTOLIC = `${Q}BloodPressureSystolic`;
 
 /**
+ * HealthKit's insulin delivery reasons (the record's `HKInsulinDeliveryReason` metadata) in the
+ * words a push names them: a basal and a bolus a pump gives at one instant are two doses.
+ */
+const INSULIN_REASON = lookupTable<string>({ '1': 'Basal', '2': 'Bolus' });
+
+/**
  * The texts a point keeps (its stamps, its source) as strings of their own: an attribute value is
  * a view into the whole chunk the parser read (own-string.ts), and a point's sample lives on after
  * its chunk (a batch waiting to be stored, a date of the rows made ahead), which would keep every
@@ -350,6 +356,12 @@ function pointOf(a: Record<string, string>, metric: string | undefined): MappedP
       const read = cyclePoint(metric, a.value, own(a.startDate));
       if ('leftOut' in read) return unknownValue(metric.replace(/_/g, ' '), a.value);
       return { metric, units: read.units, point: withSource(read.point, a) };
+    }
+    case 'insulin_delivery': {
+      const point: Record<string, unknown> = { date: own(a.startDate), qty: a.value };
+      const reason = INSULIN_REASON[a.HKInsulinDeliveryReason ?? ''];
+      if (reason) point.reason = reason;
+      return { metric, units: unitOf(metric, a.unit), point: withSource(point, a) };
     }
     default:
       if (NOTIFICATION_METRICS.has(metric))

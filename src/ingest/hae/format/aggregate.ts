@@ -240,8 +240,24 @@ function isDayReading(p: Point, points: readonly Point[]): boolean {
  */
 function copiesTotal(points: readonly Point[]): number {
   let total = 0;
-  for (const copy of groupBy(points, (p) => p.copy)) total += maxOf(copy.map((p) => p.value)) ?? 0;
+  for (const copy of groupBy(withoutUnnamedTwins(points), (p) => p.copy))
+    total += maxOf(copy.map((p) => p.value)) ?? 0;
   return total;
+}
+
+/** A copy key naming no text (`0`, `0|`, `1||`): the entry has no text fields, or the point filled none. */
+const NAMES_NOTHING = /^\d+\|*$/;
+
+/**
+ * `points` (one source set at one instant) without the points that name nothing and hold the value
+ * of a point that names something (`0|` beside `0|Bolus`, both 3): the same reading, stored before
+ * its text was read (an Apple Health export imported before the insulin's reason was), which would
+ * otherwise be added to it.
+ */
+function withoutUnnamedTwins(points: readonly Point[]): readonly Point[] {
+  const named = points.filter((p) => p.copy.includes('|') && !NAMES_NOTHING.test(p.copy));
+  if (named.length === 0) return points;
+  return points.filter((p) => !NAMES_NOTHING.test(p.copy) || !named.some((n) => n.value === p.value));
 }
 
 /** The value of one instant of a family: the largest total of the source sets not covered there. */
