@@ -69,6 +69,11 @@ export const WATCH_SETTLE_MS = 250;
  * History entry becomes the one change of the card, not a deletion and a creation.
  */
 export const CARD_RETURN_MS = 60_000;
+/**
+ * Cards deleted on purpose whose reminder choices (on/off, privacy) the server holds in memory
+ * for an undo of the deletion; the oldest deletion's go first.
+ */
+export const DELETED_CHOICES_KEPT = 200;
 /** A manifest file that does not read whole is judged (reported broken, or dropped) only once it has been unchanged this long, ms. */
 export const MANIFEST_SETTLE_MS = 600;
 /**

@@ -47,7 +47,8 @@ export type LoadOutcome = 'loaded' | 'unchanged' | 'removed' | 'skipped' | 'erro
 
 /** Something the loader tells the rest of the product about (the dashboard's live updates). */
 export type CardEvent =
-  | { type: 'card-changed'; id: string }
+  /** `restored`: a card that was not there, brought back by an undo (of its deletion, or a redo of its creation). */
+  | { type: 'card-changed'; id: string; restored?: boolean }
   /** `mayReturn`: its file vanished by hand and may come back as the same card (see rememberGone). */
   | { type: 'card-removed'; id: string; mayReturn?: boolean }
   | { type: 'data-changed'; id: string; version: number }

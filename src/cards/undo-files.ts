@@ -132,6 +132,7 @@ export function syncRegistry(ctx: CardContext, t: FileTarget): void {
     }
     return;
   }
+  const restored = !ctx.registry.has(t.cardId);
   const raw = JSON.parse(t.text) as ManifestBody;
   const sanitized = sanitizeAtLoad(raw);
   const { manifest } = sanitized;
@@ -144,5 +145,7 @@ export function syncRegistry(ctx: CardContext, t: FileTarget): void {
     hash: contentHash(t.text),
   });
   ctx.registry.setErrors(t.file, loadNotes(sanitized, path.basename(t.file), t.cardId));
-  ctx.emit({ type: 'card-changed', id: t.cardId });
+  ctx.emit(
+    restored ? { type: 'card-changed', id: t.cardId, restored } : { type: 'card-changed', id: t.cardId },
+  );
 }

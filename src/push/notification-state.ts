@@ -109,14 +109,44 @@ export class NotificationState {
 
   /** Forgets every reminder of a card (the card was deleted). @returns whether anything went. */
   dropCard(cardId: string): boolean {
-    let dropped = false;
+    return this.takeCard(cardId) !== null;
+  }
+
+  /**
+   * Forgets every reminder of a card (the card was deleted) and returns the person's choices of
+   * those that had any (reminder id → on/off and privacy): {} when none had, null when nothing
+   * of the card was kept.
+   */
+  takeCard(cardId: string): Record<string, ItemState> | null {
+    let choices: Record<string, ItemState> | null = null;
     for (const id of Object.keys(this.data.items)) {
-      if (id.startsWith(`${cardId}#`)) {
-        delete this.data.items[id];
-        dropped = true;
+      if (!id.startsWith(`${cardId}#`)) continue;
+      choices ??= {};
+      const { enabled, privacy } = this.data.items[id];
+      if (enabled !== undefined || privacy !== undefined) choices[id] = { enabled, privacy };
+      delete this.data.items[id];
+    }
+    return choices;
+  }
+
+  /**
+   * Puts back choices `takeCard` returned (a deleted card brought back by an undo); the scheduler's
+   * memory starts afresh. @returns whether anything changed.
+   */
+  putChoices(choices: Record<string, ItemState>): boolean {
+    let changed = false;
+    for (const [id, { enabled, privacy }] of Object.entries(choices)) {
+      const s = this.item(id);
+      if (enabled !== undefined && s.enabled !== enabled) {
+        s.enabled = enabled;
+        changed = true;
+      }
+      if (privacy !== undefined && s.privacy !== privacy) {
+        s.privacy = privacy;
+        changed = true;
       }
     }
-    return dropped;
+    return changed;
   }
 
   /**
