@@ -7,6 +7,7 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { closesOnEscape } from '../lib/escape-key.js';
 import { instance } from '../lib/instance.js';
 import '../styles/chat.css';
 import { CloseIcon, MenuIcon, NewIcon } from './chat-icons.js';
@@ -98,7 +99,7 @@ export function ChatPanel() {
       hidden={!open}
       data-chat-panel=""
       onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
+        if (!closesOnEscape(e)) return;
         e.preventDefault();
         if (drawer) closeDrawer();
         else close();

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_CONVERSATION_TITLE_CHARS } from '../../src/common/limits.js';
 import { oneLineTitle } from '../../src/common/title-text.js';
 import { lengthNotice } from '../lib/char-limit.js';
+import { closesOnEscape } from '../lib/escape-key.js';
 import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import { conversations, current } from './chat-state.js';
 import type { ConversationSummary } from './chat-types.js';
@@ -205,7 +206,7 @@ function ConversationRow({
             aria-describedby={tooLong ? `chat-rename-${c.id}-limit` : undefined}
             onInput={(e) => setTitle(e.currentTarget.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Escape') {
+              if (closesOnEscape(e)) {
                 e.stopPropagation();
                 setMode('view');
               }

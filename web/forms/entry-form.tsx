@@ -9,6 +9,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { InputDescriptor } from '../../src/common/inputs.js';
 import { ApiError } from '../lib/api.js';
+import { closesOnEscape } from '../lib/escape-key.js';
 import { useInFlight } from '../lib/in-flight.js';
 import '../styles/forms.css';
 import { holdDraft, takeDraft } from './entry-draft.js';
@@ -128,7 +129,7 @@ export function EntryForm(props: EntryFormProps) {
         if (!blocker && !busy) void save(values);
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
+        if (closesOnEscape(e)) {
           e.stopPropagation();
           onCancel();
         }

@@ -9,6 +9,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef } from 'preact/hooks';
+import { closesOnEscape } from '../lib/escape-key.js';
 import '../styles/prompt.css';
 
 /** Props of PromptDialog. */
@@ -63,7 +64,7 @@ export function PromptDialog({ emoji, label, subtitle, onDismiss, children }: Pr
   }, []);
 
   function onKeyDown(e: KeyboardEvent) {
-    if (e.key === 'Escape') {
+    if (closesOnEscape(e)) {
       // a dialog opened with show() has no cancel event: Escape dismisses here
       e.preventDefault();
       dismissRef.current();
