@@ -7,7 +7,7 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { closesOnEscape } from '../lib/escape-key.js';
+import { closesOnEscape } from '../lib/input-method-keys.js';
 import { instance } from '../lib/instance.js';
 import '../styles/chat.css';
 import { CloseIcon, MenuIcon, NewIcon } from './chat-icons.js';

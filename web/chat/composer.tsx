@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { graphemeLength, MAX_UNITS_PER_CHARACTER } from '../../src/common/graphemes.js';
 import { ApiError } from '../lib/api.js';
+import { forInputMethod } from '../lib/input-method-keys.js';
 import { REPORT_ACCEPT, uploadReport } from '../lib/reports-api.js';
 import { MicIcon, PaperclipIcon, SendIcon, StopIcon } from './chat-icons.js';
 import { draft } from './chat-state.js';
@@ -209,7 +210,7 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
           aria-describedby={showCount ? 'chat-input-count' : undefined}
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            if (e.key === 'Enter' && !e.shiftKey && !forInputMethod(e)) {
               e.preventDefault();
               void send(text, false);
             }

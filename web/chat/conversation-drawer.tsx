@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_CONVERSATION_TITLE_CHARS } from '../../src/common/limits.js';
 import { oneLineTitle } from '../../src/common/title-text.js';
 import { lengthNotice } from '../lib/char-limit.js';
-import { closesOnEscape } from '../lib/escape-key.js';
+import { closesOnEscape } from '../lib/input-method-keys.js';
 import { CloseIcon, NewIcon, PencilIcon, SearchIcon, TrashIcon } from './chat-icons.js';
 import { conversations, current } from './chat-state.js';
 import type { ConversationSummary } from './chat-types.js';

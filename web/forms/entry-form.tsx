@@ -9,8 +9,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { InputDescriptor } from '../../src/common/inputs.js';
 import { ApiError } from '../lib/api.js';
-import { closesOnEscape } from '../lib/escape-key.js';
 import { useInFlight } from '../lib/in-flight.js';
+import { closesOnEscape } from '../lib/input-method-keys.js';
 import '../styles/forms.css';
 import { holdDraft, takeDraft } from './entry-draft.js';
 import { type FormValues, saveBlocker, toEntry } from './form-values.js';

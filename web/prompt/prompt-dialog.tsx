@@ -9,7 +9,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef } from 'preact/hooks';
-import { closesOnEscape } from '../lib/escape-key.js';
+import { closesOnEscape } from '../lib/input-method-keys.js';
 import '../styles/prompt.css';
 
 /** Props of PromptDialog. */
