@@ -10,6 +10,7 @@ import { graphemeLength, MAX_UNITS_PER_CHARACTER } from '../../src/common/graphe
 import { ApiError } from '../lib/api.js';
 import { forInputMethod } from '../lib/input-method-keys.js';
 import { REPORT_ACCEPT, uploadReport } from '../lib/reports-api.js';
+import { keepChatDraftOnSignOut, noteSending, takeChatDraft } from './chat-draft-kept.js';
 import { MicIcon, PaperclipIcon, SendIcon, StopIcon } from './chat-icons.js';
 import { draft } from './chat-state.js';
 import { MAX_MESSAGE_CHARS } from './chat-types.js';
@@ -77,6 +78,13 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
     if (autoFocus) box.current?.focus();
   }, [autoFocus]);
 
+  // a message the session's end interrupted comes back into the box after the sign-in
+  useEffect(() => {
+    keepChatDraftOnSignOut();
+    const kept = takeChatDraft();
+    if (kept !== null && !draft.value.trim()) draft.value = kept;
+  }, []);
+
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -86,8 +94,11 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
 
   async function send(body: string, voice: boolean) {
     if (!body.trim() || active || disabled) return;
+    // on its way until the request settles: kept if the session ended meanwhile (chat-draft-kept.ts)
+    noteSending(body);
     setText('');
     const sent = await sendMessage(body, { voice });
+    noteSending('');
     if (!sent) setText(body);
   }
 

@@ -13,6 +13,7 @@
  */
 import { batch, effect, signal } from '@preact/signals';
 import { overLimit } from '../../src/common/graphemes.js';
+import { onSignedOut } from '../auth/session-expiry.js';
 import { ApiError, api } from '../lib/api.js';
 import { cardsVersion } from '../lib/live.js';
 import {
@@ -372,10 +373,12 @@ async function connect(t: TurnState, open: (signal: AbortSignal) => Promise<Resp
         return;
       }
       if (outcome.code === 'CHAT_NOT_CONFIGURED') configured.value = false;
-      if (outcome.status === 400 && t.sentText) {
-        // the message was refused, not lost: it goes back into the composer to be shortened or fixed
+      if ((outcome.status === 400 || outcome.status === 401) && t.sentText) {
+        // the message was refused, not lost: it goes back into the composer to be shortened or
+        // fixed, or (the session ended) sent again after the sign-in, which it is kept across
         putBack(t.conversationId, t.sentText);
       }
+      if (outcome.status === 401) onSignedOut();
       appendShown(t.conversationId, {
         key: nextKey(),
         role: 'note',
