@@ -29,7 +29,8 @@ import { welcomeManifest } from './home/welcome-card.js';
 import { IdempotentReplies } from './http/idempotent-replies.js';
 import { Metrics } from './http/metrics.js';
 import { HaeIngest } from './ingest/hae/service.js';
-import { dismissalFiles, forgetCardDismissals } from './insights/dismissals.js';
+import { followCardDeletions } from './insights/deleted-card-dismissals.js';
+import { dismissalFiles } from './insights/dismissals.js';
 import { SERVER_SQLITE_CACHE_KIB } from './limits.js';
 import { MIGRATION_STEPS } from './migration-steps.js';
 import { type PushDeps, PushService } from './push/push-service.js';
@@ -208,12 +209,12 @@ export async function openInstance(
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });
   events.on('card', (e) => push.onCardEvent(e));
+  const dismissedNudges = followCardDeletions(dismissalFiles(layout.metaDir).hygiene);
   events.on('card', (e) => {
-    if (e.type !== 'card-removed' || e.mayReturn) return;
     try {
-      forgetCardDismissals(dismissalFiles(layout.metaDir).hygiene, e.id);
+      dismissedNudges(e);
     } catch (err) {
-      log.warn({ err, cardId: e.id }, 'could not forget the nudges dismissed for a deleted card');
+      log.warn({ err, cardId: e.id }, 'could not update the nudges dismissed for a deleted card');
     }
   });
   // the demo sends nothing: no scheduler

@@ -70,8 +70,8 @@ export const WATCH_SETTLE_MS = 250;
  */
 export const CARD_RETURN_MS = 60_000;
 /**
- * Cards deleted on purpose whose reminder choices (on/off, privacy) the server holds in memory
- * for an undo of the deletion; the oldest deletion's go first.
+ * Cards deleted on purpose whose reminder choices (on/off, privacy) and dismissed nudges the
+ * server holds in memory for an undo of the deletion; the oldest deletion's go first.
  */
 export const DELETED_CHOICES_KEPT = 200;
 /** A manifest file that does not read whole is judged (reported broken, or dropped) only once it has been unchanged this long, ms. */

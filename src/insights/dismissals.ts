@@ -40,13 +40,13 @@ export class DismissalFile {
     return true;
   }
 
-  /** Drops the keys `drop` picks, writing the file only when one went. @returns whether one did. */
-  removeWhere(drop: (key: string) => boolean): boolean {
+  /** Drops the keys `drop` picks, writing the file only when one went. @returns the keys dropped. */
+  takeWhere(drop: (key: string) => boolean): string[] {
     const keys = [...this.read()];
     const kept = keys.filter((k) => !drop(k));
-    if (kept.length === keys.length) return false;
+    if (kept.length === keys.length) return [];
     writeFileAtomic(this.file, `${JSON.stringify(kept, null, 2)}\n`);
-    return true;
+    return keys.filter(drop);
   }
 }
 
@@ -54,12 +54,12 @@ export class DismissalFile {
  * Forgets the staleness and other nudges dismissed for card `id` (keys `<id>::<kind>`), for a card
  * deleted through the app, the API or a tool: its rows are gone with it, and a new card made
  * later under the same id (the same template added again) is another card whose nudges show.
- * A card whose file vanishes by hand keeps them, as it keeps its rows. A failed write is logged
- * by the caller; the dismissals stay as they were.
- * @returns whether any was forgotten.
+ * A card whose file vanishes by hand keeps them, as it keeps its rows.
+ * @returns the keys forgotten (for an undo of the deletion, deleted-card-dismissals.ts).
+ * @throws the fs error of a failed write; the dismissals stay as they were.
  */
-export function forgetCardDismissals(file: DismissalFile, id: string): boolean {
-  return file.removeWhere((key) => key.startsWith(`${id}::`));
+export function takeCardDismissals(file: DismissalFile, id: string): string[] {
+  return file.takeWhere((key) => key.startsWith(`${id}::`));
 }
 
 /** The two dismissal files of a home whose instance metadata folder is `metaDir`. */
