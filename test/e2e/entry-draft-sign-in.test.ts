@@ -41,7 +41,7 @@ async function tab(): Promise<WatchedPage> {
 }
 
 beforeAll(async () => {
-  s = await startServerWithCards([example('notes'), example('symptoms')], {
+  s = await startServerWithCards([example('mood'), example('notes'), example('symptoms')], {
     env: { AGENT_API_TOKEN: TOKEN },
   });
   base = s.url.replace('127.0.0.1', 'localhost');
@@ -78,7 +78,7 @@ describe('a new entry when the session has ended', { timeout: 120_000 }, () => {
   // one tab for both tests: its virtual authenticator holds the passkey
   let w: WatchedPage;
 
-  it('is open again with what was typed after signing in, and saves', async () => {
+  it('in the daily prompt: the prompt asks again with what was typed, and saves', async () => {
     w = await tab();
     const code = new URL(s.inst.auth.setupLink() as string).hash;
     await w.page.goto(`${base}/setup${code}`);
@@ -86,6 +86,25 @@ describe('a new entry when the session has ended', { timeout: 120_000 }, () => {
     await w.page.waitForURL(`${base}/`);
     await settled(w.page);
 
+    const mood = w.page.getByRole('dialog', { name: 'Mood' });
+    await mood.getByRole('radio', { name: '🙂 (4 of 5)' }).click();
+    await mood.getByLabel('Note').fill('Slept well, long walk at lunch');
+    await saveSignedOut(w, () => mood.getByRole('button', { name: 'Save' }).click());
+
+    await mood.waitFor();
+    expect(await mood.getByLabel('Note').inputValue()).toBe('Slept well, long walk at lunch');
+    expect(await mood.getByRole('radio', { name: '🙂 (4 of 5)' }).getAttribute('aria-checked')).toBe('true');
+    // the card's own form stays closed: the prompt's words are the prompt's
+    expect(await w.page.locator('main .card[data-card-id="mood"] form.entry-form').count()).toBe(0);
+    await mood.getByRole('button', { name: 'Save' }).click();
+    await mood.waitFor({ state: 'detached' });
+    const after = await s.api('/api/manifests/mood/data', { token: TOKEN });
+    expect(after.body.data).toEqual([
+      expect.objectContaining({ mood: 4, note: 'Slept well, long walk at lunch' }),
+    ]);
+  });
+
+  it('is open again with what was typed after signing in, and saves', async () => {
     const card = w.page.locator('main .card[data-card-id="notes"]');
     await card.getByRole('button', { name: 'Add entry' }).click();
     const form = card.locator('form.entry-form');

@@ -22,9 +22,12 @@ interface OpenForm {
 const open = new Map<string, OpenForm>();
 let registered = false;
 
-/** The key of a card's add form for a day: one draft per card and day. */
-export function addDraftKey(cardId: string, day: string | null): string {
-  return `${cardId}\u0000${day ?? ''}`;
+/**
+ * The key of a card's add form for a day: one draft per card, day and place (`card` on the card
+ * itself, `prompt` in the daily prompt, which opens on its own and must not take the card's).
+ */
+export function addDraftKey(cardId: string, day: string | null, place: 'card' | 'prompt' = 'card'): string {
+  return `${cardId}\u0000${day ?? ''}${place === 'card' ? '' : `\u0000${place}`}`;
 }
 
 function keepOpenDrafts(): void {

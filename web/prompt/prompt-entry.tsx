@@ -12,6 +12,7 @@ import { getValue } from '../../src/common/display-template.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { dayOf } from '../../src/common/trend.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
+import { addDraftKey } from '../forms/entry-draft.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
 import { useCardData } from '../lib/card-data.js';
@@ -78,6 +79,7 @@ export function PromptEntry({ card, day, onSaved, onDismiss }: PromptEntryProps)
       initial={start.initial}
       extra={start.extra}
       title="Today’s entry"
+      draftKey={addDraftKey(card.id, day, 'prompt')}
       onSave={async (entry) => {
         await addEntry(card.id, entry, null, addAttempts.of(entry).key);
         addAttempts.done();
