@@ -14,6 +14,7 @@ import { isManifestFileName } from '../src/cards/manifest-file.js';
 import { loadConfig } from '../src/config.js';
 import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
+import { applyStagedChoices } from '../src/data/reminder-settings.js';
 import { KlebbError } from '../src/errors.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
@@ -129,6 +130,7 @@ export async function main(
       try {
         applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
         applyFiles(layout, src, SELECT_ALL);
+        applyStagedChoices(src, SELECT_ALL, layout.home);
       } finally {
         closeDatabase(db);
       }

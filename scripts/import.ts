@@ -19,6 +19,7 @@ import { openSnapshot } from '../src/data/db-snapshot.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { checkAndStage } from '../src/data/import-archive.js';
 import { verifyImport } from '../src/data/import-verify.js';
+import { applyStagedChoices } from '../src/data/reminder-settings.js';
 import { stagedPaths } from '../src/data/staged-home.js';
 import { KlebbError } from '../src/errors.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
@@ -142,6 +143,7 @@ export async function main(
     try {
       applyDatabase(db, stagedPaths(stageDir), SELECT_ALL, jobId, 'import');
       applyFiles(layout, stagedPaths(stageDir), SELECT_ALL);
+      applyStagedChoices(stagedPaths(stageDir), SELECT_ALL, layout.home);
       const problems = verifyImport(db, layout, staged.manifest, SELECT_ALL);
       if (problems.length) {
         for (const p of problems) io.err(`  verify: ${p}\n`);

@@ -1,7 +1,8 @@
 /**
  * Snapshots of a home in `HEALTH_HOME/backups/<name>/`, laid out as a staged home
  * (src/data/staged-home.ts) so a restore is an import of that folder: the database (online
- * backup: consistent, WAL included), the card manifests, reports and `data/_meta`, plus
+ * backup: consistent, WAL included), the card manifests, reports and `data/_meta`, the reminder
+ * settings (`reminders.json`), plus
  * `snapshot.json` (kind, time, card and row counts). A snapshot is built in a dot-folder and
  * renamed into place when complete, so a crash never leaves a half snapshot that looks whole.
  *
@@ -20,6 +21,7 @@ import type { Db } from '../store/database.js';
 import { backupDatabase } from './db-snapshot.js';
 import { type CardSource, plainFiles } from './export-files.js';
 import { stagingName } from './leftover-copies.js';
+import { homeReminderChoices, writeStagedChoices } from './reminder-settings.js';
 import { assertSnapshotWhole, snapshotDamage, snapshotInfoProblem } from './snapshot-check.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 
@@ -96,6 +98,7 @@ export async function takeSnapshot(
     for (const n of plainFiles(src.reportsDir))
       fs.copyFileSync(path.join(src.reportsDir, n), path.join(p.reports, n));
     for (const n of plainFiles(src.metaDir)) fs.copyFileSync(path.join(src.metaDir, n), path.join(p.meta, n));
+    writeStagedChoices(p, homeReminderChoices(src.home));
     const rows = src.db.prepare('SELECT coalesce(sum(row_count), 0) FROM card_state').pluck().get() as number;
     const info: SnapshotInfo = {
       name,

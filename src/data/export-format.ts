@@ -3,6 +3,7 @@
  * `klebb-export.json`, lists every other file with its size, row count and sha256. Readers gate
  * on `formatVersion` only and ignore keys they do not know.
  */
+import type { ReminderChoices } from '../push/reminder-choices.js';
 
 /** The format name written into every export manifest. */
 export const EXPORT_FORMAT = 'klebb.export.v1';
@@ -49,6 +50,11 @@ export interface ExportManifest {
     meta: string[];
     files: InventoryFile[];
   };
+  /**
+   * Settings that are no file of their own: the reminders' on/off and privacy, quiet hours and a
+   * pause. Absent in archives of older builds (an import then leaves the home's settings alone).
+   */
+  settings?: { reminders: ReminderChoices };
 }
 
 /** Archive names of the table files (one JSON object per line, ordered by key). */

@@ -17,6 +17,7 @@ import { type CardSource, exportFiles } from './export-files.js';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION } from './export-format.js';
 import { exportZipStream } from './export-zip.js';
 import { scratchDir } from './leftover-copies.js';
+import { homeReminderChoices } from './reminder-settings.js';
 
 /** This build's version (package.json), written into every export manifest. */
 export { appVersion };
@@ -95,6 +96,7 @@ export class ExportService {
           exportedAt: now.toISOString(),
           instanceName: this.src.instanceName,
           inventory,
+          settings: { reminders: homeReminderChoices(this.src.layout.home) },
         },
         now,
       );

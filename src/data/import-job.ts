@@ -38,7 +38,8 @@ import {
 } from './import-apply.js';
 import { jobFailure } from './import-failure.js';
 import type { StageSummary } from './import-stage.js';
-import { stagedPaths } from './staged-home.js';
+import { applyStagedChoices, type ReminderTarget } from './reminder-settings.js';
+import { type StagedPaths, stagedPaths } from './staged-home.js';
 
 /** Where a job is. */
 export type JobState = 'idle' | 'staged' | 'applying' | 'done' | 'failed';
@@ -74,6 +75,11 @@ export interface LiveHome {
   timeZone?: () => string | undefined;
   /** The home's freeze, told to follow whether a job is applying. */
   freeze?: HomeFreeze;
+  /**
+   * The running server's reminder state, which the settings an archive or snapshot carries go
+   * into, and what arms the reminders of the cards given settings; without it, the home's file.
+   */
+  reminders?: { target: ReminderTarget; arm: (cardIds: string[]) => void };
 }
 
 // the archive check (with TypeBox's value checker for the manifest) only runs when someone
@@ -108,6 +114,7 @@ export function recoverImport(db: Db, layout: HomeLayout): JobRecord | null {
   const finishedAt = new Date().toISOString();
   if (job.source && job.selection && isApplied(db, job.id)) {
     applyFiles(layout, stagedPaths(job.source), job.selection);
+    applyStagedChoices(stagedPaths(job.source), job.selection, layout.home);
     const done: JobRecord = { ...job, state: 'done', stage: undefined, recovered: 'resumed', finishedAt };
     writeJob(layout.home, done);
     if (job.kind === 'import' && job.source.startsWith(importDir(layout.home)))
@@ -407,6 +414,7 @@ export class ImportJobs {
       save({ stage: 'files' });
       const files = applyFiles(this.live.layout, src, sel);
       this.syncLoader(files);
+      this.adoptReminders(src, sel);
       this.live.afterApply();
       save({ state: 'done', stage: undefined, finishedAt: new Date().toISOString() });
       if (job.kind === 'import') fs.rmSync(job.source as string, { recursive: true, force: true });
@@ -414,6 +422,21 @@ export class ImportJobs {
     } catch (err) {
       save({ state: 'failed', error: jobFailure(err, job), finishedAt: new Date().toISOString() });
     }
+  }
+
+  /**
+   * Puts the staged reminder settings in place once the cards are loaded. A failed save of the
+   * state file fails nothing: the settings are in the running state, and its next save writes them.
+   */
+  private adoptReminders(src: StagedPaths, sel: Selection): void {
+    const r = this.live.reminders;
+    let ids: string[] = [];
+    try {
+      ids = applyStagedChoices(src, sel, this.live.layout.home, r?.target);
+    } catch {
+      // the state file could not be written (see above)
+    }
+    if (ids.length > 0) r?.arm(ids);
   }
 
   /** Tells the card loader about the files the apply removed and wrote, without auto-hiding the welcome card. */

@@ -17,6 +17,7 @@ import {
   EXPORT_MANIFEST_NAME,
   TABLE_FILES,
 } from './export-format.js';
+import { checkedArchiveChoices } from './reminder-settings.js';
 import type { SafeZip } from './zip-reader.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -51,6 +52,8 @@ export const ManifestSchema = Type.Object({
       }),
     ),
   }),
+  /** Checked apart (checkedArchiveChoices), so each bad field is named in the person's terms. */
+  settings: Type.Optional(Type.Object({ reminders: Type.Optional(Type.Unknown()) })),
 });
 
 /** A checked manifest. */
@@ -82,7 +85,8 @@ const plainUnder = (folder: string, f: string) =>
  * Reads the manifest and checks it against the archive.
  * @throws 422 IMPORT_NO_MANIFEST, IMPORT_BAD_MANIFEST (not JSON, or a field of the wrong shape,
  *   named in `details`), IMPORT_WRONG_FORMAT, IMPORT_WRONG_VERSION, IMPORT_INVENTORY_MISMATCH
- *   (a listed file missing, an entry not listed, a card whose files do not match its id).
+ *   (a listed file missing, an entry not listed, a card whose files do not match its id); the
+ *   reminder settings (`settings.reminders`) come back checked, as ReminderChoices.
  */
 export async function readManifest(zip: SafeZip): Promise<CheckedManifest> {
   const bytes = await readAll(zip, EXPORT_MANIFEST_NAME, IMPORT_MAX_MANIFEST_BYTES);
@@ -119,6 +123,8 @@ export async function readManifest(zip: SafeZip): Promise<CheckedManifest> {
     );
   }
   checkInventory(parsed, zip);
+  if (parsed.settings?.reminders !== undefined)
+    parsed.settings.reminders = checkedArchiveChoices(parsed.settings.reminders);
   return parsed;
 }
 

@@ -15,11 +15,13 @@ import { jsonNumberProblem } from '../common/json-text.js';
 import { type ErrorCode, invalid, KlebbError } from '../errors.js';
 import { IMPORT_MAX_LINE_BYTES } from '../limits.js';
 import { MIGRATION_STEPS } from '../migration-steps.js';
+import type { ReminderChoices } from '../push/reminder-choices.js';
 import { type Db, openDatabase } from '../store/database.js';
 import { storageFault } from '../store/storage-faults.js';
 import { TABLE_FILES } from './export-format.js';
 import type { CheckedManifest } from './import-manifest.js';
 import { LineTooLongError, splitLines } from './line-splitter.js';
+import { writeStagedChoices } from './reminder-settings.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
 import { EXPORTED_TABLES, type TableKey, tableColumns } from './table-lines.js';
 import type { SafeZip } from './zip-reader.js';
@@ -187,6 +189,8 @@ export async function stageArchive(
         );
       }
     }
+    const reminders = manifest.settings?.reminders as ReminderChoices | undefined;
+    if (reminders) writeStagedChoices(p, reminders);
     return summary;
   } finally {
     db.close();

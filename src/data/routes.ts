@@ -104,6 +104,12 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     timeZone: () => inst.user.timeZone(),
     afterApply: () => inst.conversations.forgetCache(),
     freeze: inst.freeze,
+    reminders: {
+      target: inst.push.state,
+      arm: (ids) => {
+        for (const id of ids) inst.push.armCard(id);
+      },
+    },
   });
   const snapshotSource = {
     db: inst.db,

@@ -2,7 +2,7 @@
  * A staged home: what an import or a restore puts into place, laid out the same way for both
  * (an archive unpacked and checked, or a snapshot taken by src/data/backups.ts):
  * `db.sqlite` (the instance schema; card data, samples, conversations), `cards/<id>.json`
- * (manifests, meta only), `reports/` and `meta/` (files of `data/_meta`).
+ * (manifests, meta only), `reports/` and `meta/` (files of `data/_meta`), and `reminders.json` (reminder settings).
  */
 import path from 'node:path';
 
@@ -13,6 +13,8 @@ export interface StagedPaths {
   cards: string;
   reports: string;
   meta: string;
+  /** Reminder settings (src/data/reminder-settings.ts); absent when the source carried none. */
+  reminders: string;
 }
 
 /** The paths of the staged home at `dir`. */
@@ -23,5 +25,6 @@ export function stagedPaths(dir: string): StagedPaths {
     cards: path.join(dir, 'cards'),
     reports: path.join(dir, 'reports'),
     meta: path.join(dir, 'meta'),
+    reminders: path.join(dir, 'reminders.json'),
   };
 }

@@ -2,8 +2,8 @@
  * Export → import → export on real homes: a home filled with every card template (rows in some),
  * a Health Auto Export push, an Apple Health import, conversations and a report is exported over
  * HTTP, imported with the CLI into a fresh folder (`npm run import -- FILE --apply --target`),
- * and served again: cards, rows, samples, pushes and conversations are deep-equal, and exporting
- * the new home gives the same inventory checksums as the first archive.
+ * and served again: cards, rows, samples, pushes, conversations and reminder settings are
+ * deep-equal, and exporting the new home gives the same inventory checksums as the first archive.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -131,7 +131,23 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(s1.home, 'reports', '2026-05-letter.md'), '# Letter\n\nSee you in May.\n');
   const note = await api(s1, '/api/feedback', { json: { kind: 'feature', intent: 'a yearly view' } });
   expect(note.status, note.text).toBe(201);
+  // reminder settings (no file of their own) travel in the archive's manifest
+  const on = await api(s1, '/api/notifications/state', {
+    json: { id: 'bp#evening-reading', enabled: true, privacy: 'public' },
+  });
+  expect(on.status, on.text).toBe(200);
+  const quiet = await api(s1, '/api/notifications/global-state', {
+    json: { quiet_hours: { start: '22:30', end: '06:45' } },
+  });
+  expect(quiet.status, quiet.text).toBe(200);
 });
+
+/** The evening blood-pressure reminder and quiet hours, as GET /api/notifications shows them. */
+async function reminderSettings(s: TestServer) {
+  const r = (await api(s, '/api/notifications')).body;
+  const bp = r.notifications.find((n: { id: string }) => n.id === 'bp#evening-reading');
+  return { enabled: bp.enabled, privacy: bp.privacy, quiet: r.quiet_hours };
+}
 
 afterAll(async () => {
   await s1?.close();
@@ -165,6 +181,11 @@ describe('export, import into a fresh home, export again', () => {
     expect(ta.samples.length).toBeGreaterThan(5);
     expect(ta.pushes.length).toBe(2);
     expect(tables(s2)).toEqual(ta);
+    expect(await reminderSettings(s2)).toEqual({
+      enabled: true,
+      privacy: 'public',
+      quiet: { start: '22:30', end: '06:45' },
+    });
     expect(fs.readFileSync(path.join(target, 'reports', '2026-04-labs.md'), 'utf8')).toBe(
       '# Labs\n\nAll fine.\n',
     );
@@ -180,12 +201,13 @@ describe('export, import into a fresh home, export again', () => {
     const second = await exportZip(s2, path.join(work, 'second.zip'));
     const inv = async (buf: Buffer) => {
       const entries = await readZip(buf);
-      return JSON.parse(String(entries.at(-1)?.data)).inventory;
+      return JSON.parse(String(entries.at(-1)?.data));
     };
-    const i1 = await inv(firstZip);
-    const i2 = await inv(second);
-    expect(i2.files).toEqual(i1.files);
-    expect(i2.cards).toEqual(i1.cards);
+    const m1 = await inv(firstZip);
+    const m2 = await inv(second);
+    expect(m2.inventory.files).toEqual(m1.inventory.files);
+    expect(m2.inventory.cards).toEqual(m1.inventory.cards);
+    expect(m2.settings).toEqual(m1.settings);
   });
 
   it('a dry run checks the archive and writes nothing', async () => {
