@@ -2,7 +2,8 @@
  * The service worker keeps the last answered reads of the cards for offline use. They leave with
  * the session however it ended, not only by Sign out: once the server answers a kept read 401
  * (the session expired, or its passkey was removed on another device: a lost phone), the worker
- * drops them, and the sign-in page drops them when it opens signed out; so a browser left signed
+ * drops them (and keeps no answer to a read sent before that), and the sign-in page drops them
+ * when it opens signed out; so a browser left signed
  * out never shows the cards offline to whoever holds it next. Real server at
  * http://localhost:<port>, Debian's Chromium with its service worker and a virtual authenticator.
  */
@@ -36,10 +37,14 @@ function keptCardCopies(page: WatchedPage['page']): Promise<number> {
 async function todayKept(): Promise<void> {
   await w.page.goto(`${base}/`);
   await settled(w.page);
-  await w.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  // the first load may have come before the worker took control: a reload reads through it
+  // a page loaded while the worker was still starting stays out of its control (claiming the
+  // pages open happened before it): once the worker is active, a reload reads through it
+  await w.page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
   await w.page.reload();
   await settled(w.page);
+  await w.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await w.page.locator('main .card[data-card-id="zebra"]').waitFor();
   await expect.poll(() => keptCardCopies(w.page), { timeout: 15_000 }).toBeGreaterThan(0);
 }
@@ -120,5 +125,43 @@ describe('the offline copy of the cards when the session ends', { timeout: 120_0
     await w.page.goto(`${base}/login`);
     await w.page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await expect.poll(() => keptCardCopies(w.page), { timeout: 15_000 }).toBe(0);
+  });
+
+  it('is not put back by a read sent before the session ended and answered after', async () => {
+    if (!browser) throw launchError ?? new Error('Chromium was not started');
+    await signIn();
+    await todayKept();
+    const context = browser.context;
+
+    // the worker's read of the cards is answered by the server while signed in, but the answer
+    // reaches the worker only once the session ended and another read met a 401
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let seen: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      seen = r;
+    });
+    await context.route('**/api/manifests?slow=1', async (route) => {
+      const answer = await route.fetch();
+      seen();
+      await released;
+      await route.fulfill({ response: answer });
+    });
+    await w.page.evaluate(() => {
+      (window as unknown as { slowRead: Promise<number> }).slowRead = fetch('/api/manifests?slow=1').then(
+        (r) => r.status,
+      );
+    });
+    await held;
+    await context.clearCookies();
+    const status = await w.page.evaluate(async () => (await fetch('/api/manifests')).status);
+    expect(status).toBe(401);
+    release();
+    const late = await w.page.evaluate(() => (window as unknown as { slowRead: Promise<number> }).slowRead);
+    expect(late).toBe(200);
+    expect(await keptCardCopies(w.page)).toBe(0);
+    await context.unrouteAll();
   });
 });

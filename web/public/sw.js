@@ -78,10 +78,17 @@ async function asset(request) {
 }
 
 /**
+ * How many times a 401 dropped the kept reads since this worker started: a read sent before the
+ * session ended whose answer arrives after the drop is not kept, or it would put the cards back.
+ */
+let sessionEnds = 0;
+
+/**
  * The session ended (expired, signed out elsewhere, its passkey removed on another device): the
  * kept reads go, so the cards are never shown offline to whoever holds the browser next.
  */
 async function dropKeptReads(cache) {
+  sessionEnds++;
   for (const req of await cache.keys()) {
     if (KEPT_READS.some((re) => re.test(new URL(req.url).pathname))) await cache.delete(req);
   }
@@ -89,10 +96,11 @@ async function dropKeptReads(cache) {
 
 async function keptRead(request) {
   const cache = await caches.open(DATA);
+  const ends = sessionEnds;
   try {
     const res = await fetch(request);
     if (res.status === 401) await dropKeptReads(cache);
-    if (res.ok) {
+    if (res.ok && ends === sessionEnds) {
       const copy = res.clone();
       const headers = new Headers(copy.headers);
       headers.set('x-klebb-saved-at', new Date().toISOString());
