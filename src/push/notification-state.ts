@@ -220,17 +220,22 @@ function readItems(raw: unknown, problems: string[]): Record<string, ItemState> 
   return items;
 }
 
+/** Whether `v` is quiet hours as the server writes them: exactly {start, end}, two different HH:MM. */
+export function isQuietHours(v: unknown): v is QuietHours {
+  return (
+    isRecord(v) &&
+    Object.keys(v).length === 2 &&
+    typeof v.start === 'string' &&
+    typeof v.end === 'string' &&
+    TRIGGER_TIME_PATTERN.test(v.start) &&
+    TRIGGER_TIME_PATTERN.test(v.end) &&
+    v.start !== v.end
+  );
+}
+
 function readQuietHours(raw: unknown, problems: string[]): QuietHours | null {
   if (raw === undefined || raw === null) return null;
-  const ok =
-    isRecord(raw) &&
-    Object.keys(raw).length === 2 &&
-    typeof raw.start === 'string' &&
-    typeof raw.end === 'string' &&
-    TRIGGER_TIME_PATTERN.test(raw.start) &&
-    TRIGGER_TIME_PATTERN.test(raw.end) &&
-    raw.start !== raw.end;
-  if (ok) return { start: raw.start as string, end: raw.end as string };
+  if (isQuietHours(raw)) return { start: raw.start, end: raw.end };
   problems.push(
     `quiet_hours was ${shown(raw)}, not {start, end} as two different HH:MM times; quiet hours are off`,
   );

@@ -4,9 +4,8 @@
  * recent fires) is left out on purpose: it belongs to the clock of the home that kept it, and a
  * reminder without it waits for its next slot instead of sending one from the past.
  */
-import { TRIGGER_TIME_PATTERN } from '../cards/validate-notifications.js';
 import { instantStamp } from '../common/instants.js';
-import type { QuietHours, StateFile } from './notification-state.js';
+import { isQuietHours, type QuietHours, type StateFile } from './notification-state.js';
 
 /** One reminder's choices; an absent field is the card's default. */
 export interface ReminderChoice {
@@ -71,15 +70,7 @@ function checkItem(id: string, v: unknown, problems: ChoiceProblem[]): ReminderC
 
 function checkQuiet(v: unknown, problems: ChoiceProblem[]): QuietHours | null {
   if (v === null || v === undefined) return null;
-  const ok =
-    isRecord(v) &&
-    Object.keys(v).length === 2 &&
-    typeof v.start === 'string' &&
-    typeof v.end === 'string' &&
-    TRIGGER_TIME_PATTERN.test(v.start) &&
-    TRIGGER_TIME_PATTERN.test(v.end) &&
-    v.start !== v.end;
-  if (ok) return { start: v.start as string, end: v.end as string };
+  if (isQuietHours(v)) return { start: v.start, end: v.end };
   problems.push({ path: 'quiet_hours', message: 'must be null or {start, end}, two different HH:MM times' });
   return null;
 }

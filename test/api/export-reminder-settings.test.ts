@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJobEnd } from '../helpers/import-job.js';
+import { weighInCard } from '../helpers/reminder-card.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { buildZip, readZip } from '../helpers/zip.js';
 
@@ -16,27 +17,7 @@ const T = 'reminder-export-token';
 let a: TestServer;
 let b: TestServer;
 
-const weight = {
-  $schema: 'klebb.datafile.v1',
-  meta: {
-    id: 'weight',
-    label: 'Weight',
-    notifications: {
-      items: [
-        {
-          id: 'weigh-in',
-          label: 'Morning weigh-in',
-          title: 'Weight',
-          body: 'Step on the scales',
-          privacy: 'private',
-          default: 'off',
-          trigger: { type: 'daily', time: '07:30' },
-        },
-      ],
-    },
-  },
-  data: [{ date: '2026-04-01', kg: 80 }],
-};
+const weight = weighInCard('weight');
 
 type Reminder = { id: string; enabled: boolean; privacy: string };
 async function settings(s: TestServer) {

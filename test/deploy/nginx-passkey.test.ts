@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, settled, type TestBrowser, type WatchedPage } from '../e2e/browser.js';
+import { addPasskeyAuthenticator } from '../e2e/virtual-authenticator.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { freePort, startNginx, TEST_HOST, type TestNginx } from './nginx-harness.js';
 
@@ -41,17 +42,7 @@ afterAll(async () => {
 
 async function tabWithAuthenticator(): Promise<WatchedPage> {
   const w = await browser.newPage();
-  const cdp = await browser.context.newCDPSession(w.page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  await addPasskeyAuthenticator(w.page);
   return w;
 }
 

@@ -25,6 +25,7 @@ import {
   type TestBrowser,
   type WatchedPage,
 } from './browser.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 
 let s: TestServer;
 /** The server as the browser reaches it: WebAuthn needs a host name (localhost), not 127.0.0.1. */
@@ -39,17 +40,7 @@ async function tab(b: TestBrowser | undefined, viewport = DESKTOP): Promise<Watc
   if (!b) throw launchError ?? new Error('Chromium was not started');
   const w = await b.newPage(viewport);
   pages.push(w);
-  const cdp = await b.context.newCDPSession(w.page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  await addPasskeyAuthenticator(w.page);
   return w;
 }
 

@@ -12,6 +12,7 @@ import { chatServers } from '../helpers/chat-server.js';
 import { contentText, type ScriptedGateway } from '../helpers/scripted-gateway.js';
 import { settled } from './browser.js';
 import { answers, chatBrowser, openPanel, PANEL, turnOver } from './chat-support.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 
 // the refused sends (401) are the answers these tests provoke
 const browser = chatBrowser({ allow: [/status of 401/] });
@@ -19,17 +20,7 @@ const chat = chatServers();
 afterEach(() => chat.closeAll());
 
 async function withPasskey(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  await addPasskeyAuthenticator(page);
 }
 
 /** Sends `text` with Enter while the session has ended, signs in again, and waits for the chat. */

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { DESKTOP, launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
 import { example } from './entry-support.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 import { startServerWithCards } from './watched-pages.js';
 
 const TOKEN = 'entry-draft-test-token-0123456789abcdefghij';
@@ -26,17 +27,7 @@ async function tab(): Promise<WatchedPage> {
   if (!browser) throw launchError ?? new Error('Chromium was not started');
   const w = await browser.newPage(DESKTOP);
   pages.push(w);
-  const cdp = await browser.context.newCDPSession(w.page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
+  await addPasskeyAuthenticator(w.page);
   return w;
 }
 

@@ -13,6 +13,7 @@ import { chatServers } from '../helpers/chat-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { DESKTOP, launchBrowser, type TestBrowser, type WatchedPage } from './browser.js';
 import { chatBrowser, eventually, openPanel, PANEL } from './chat-support.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 
 /** One character, eleven UTF-16 units, seven code points. */
 const FAMILY = '👨‍👩‍👧‍👦';
@@ -112,17 +113,7 @@ describe('a passkey’s name and a token’s name', { timeout: 120_000 }, () => 
     if (!chromium) throw launchError ?? new Error('Chromium was not started');
     const w = await chromium.newPage(DESKTOP);
     pages.push(w);
-    const cdp = await chromium.context.newCDPSession(w.page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    await addPasskeyAuthenticator(w.page);
     const page = w.page;
     await page.goto(`${base}/setup${new URL(s.inst.auth.setupLink() as string).hash}`);
     const nickname = page.getByLabel('Name this device (optional)');

@@ -10,6 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
 import { DESKTOP, launchBrowser, settled, type TestBrowser, type WatchedPage } from './browser.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 import { startServerWithCards } from './watched-pages.js';
 
 const LABEL = 'Zebra finch weight';
@@ -65,17 +66,7 @@ beforeAll(async () => {
   try {
     browser = await launchBrowser({ serviceWorkers: 'allow' });
     w = await browser.newPage(DESKTOP);
-    const cdp = await browser.context.newCDPSession(w.page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    await addPasskeyAuthenticator(w.page);
   } catch (err) {
     launchError = err as Error;
   }

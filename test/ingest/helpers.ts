@@ -45,6 +45,58 @@ export interface IngestServer extends TestServer {
   createCard(manifest: Record<string, unknown>): Promise<ApiResponse>;
   /** Uploads an Apple Health export.xml (the sign-in of the test server). */
   importExport(xml: Buffer | string): Promise<ApiResponse>;
+  /**
+   * Uploads an export.xml every record type of which Klebb knows; the answer's body.
+   * @throws unless 200 with no unmapped type.
+   */
+  importKnown(xml: string): Promise<Record<string, unknown>>;
+}
+
+/** What one `<Record/>` of export.xml says; `end` is `start` and `created` is `end` unless given. */
+export interface HealthRecordLine {
+  type: string;
+  value: string;
+  start: string;
+  end?: string;
+  created?: string;
+  unit?: string;
+  source?: string;
+  sourceVersion?: string;
+  /** Child elements (`<MetadataEntry …/>`), written inside the record. */
+  inner?: string;
+}
+
+/** One `<Record …/>` line of an Apple Health export.xml, as the phone writes it. */
+export function healthRecord(r: HealthRecordLine): string {
+  const end = r.end ?? r.start;
+  const attrs = [
+    `type="${r.type}"`,
+    `sourceName="${r.source ?? 'Health'}"`,
+    r.sourceVersion ? `sourceVersion="${r.sourceVersion}"` : '',
+    r.unit ? `unit="${r.unit}"` : '',
+    `creationDate="${r.created ?? end}"`,
+    `startDate="${r.start}"`,
+    `endDate="${end}"`,
+    `value="${r.value}"`,
+  ].filter(Boolean);
+  return r.inner ? ` <Record ${attrs.join(' ')}>${r.inner}</Record>` : ` <Record ${attrs.join(' ')}/>`;
+}
+
+/** An export.xml holding `records` (from healthRecord), in the phone's `locale`. */
+export function exportXml(records: string[], opts: { locale?: string; exportDate?: string } = {}): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<HealthData locale="${opts.locale ?? 'en_US'}">`,
+    ...(opts.exportDate ? [` <ExportDate value="${opts.exportDate}"/>`] : []),
+    ...records,
+    '</HealthData>',
+    '',
+  ].join('\n');
+}
+
+/** A Health Auto Export push body (JSON text) holding these metric blocks. */
+export function metricsPush(metrics: unknown[]): string {
+  return JSON.stringify({ data: { metrics } });
 }
 
 /**
@@ -78,6 +130,13 @@ export async function startIngestServer(
         body: typeof xml === 'string' ? Buffer.from(xml) : xml,
         headers: { 'content-type': 'application/xml' },
       }),
+    async importKnown(xml: string) {
+      const r = await s.importExport(xml);
+      if (r.status !== 200) throw new Error(`import: ${r.status} ${r.text}`);
+      const unmapped = JSON.stringify(r.body.unmappedTypes);
+      if (unmapped !== '{}') throw new Error(`import: record types left unmapped: ${unmapped}`);
+      return r.body as Record<string, unknown>;
+    },
     async createCard(manifest: Record<string, unknown>) {
       const r = await srv.api('/api/manifests', { json: manifest });
       if (r.status !== 201)

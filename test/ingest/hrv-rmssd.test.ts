@@ -6,7 +6,7 @@
  * metric, and a push's RMSSD block could fill no card.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, metricsPush, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 const Q = 'HKQuantityTypeIdentifier';
 
 function rec(type: string, value: string, start: string, end: string): string {
-  return ` <Record type="${Q}${type}" sourceName="Apple Watch" unit="ms" creationDate="${end}" startDate="${start}" endDate="${end}" value="${value}"/>`;
+  return healthRecord({ type: `${Q}${type}`, value, start, end, unit: 'ms', source: 'Apple Watch' });
 }
 
 const CARDS: [string, string][] = [
@@ -29,17 +29,15 @@ describe('heart rate variability as RMSSD', () => {
   it('from an Apple Health export: its own metric, SDNN left as it was', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_US">',
-      ' <ExportDate value="2026-09-25 10:00:00 +0200"/>',
-      rec('HeartRateVariabilitySDNN', '40', '2026-09-23 03:00:00 +0200', '2026-09-23 03:01:00 +0200'),
-      rec('HeartRateVariabilitySDNN', '44', '2026-09-23 04:00:00 +0200', '2026-09-23 04:01:00 +0200'),
-      rec('HeartRateVariabilityRMSSD', '20', '2026-09-23 18:00:00 +0200', '2026-09-23 18:01:00 +0200'),
-      rec('HeartRateVariabilityRMSSD', '26', '2026-09-23 19:00:00 +0200', '2026-09-23 19:01:00 +0200'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    const xml = exportXml(
+      [
+        rec('HeartRateVariabilitySDNN', '40', '2026-09-23 03:00:00 +0200', '2026-09-23 03:01:00 +0200'),
+        rec('HeartRateVariabilitySDNN', '44', '2026-09-23 04:00:00 +0200', '2026-09-23 04:01:00 +0200'),
+        rec('HeartRateVariabilityRMSSD', '20', '2026-09-23 18:00:00 +0200', '2026-09-23 18:01:00 +0200'),
+        rec('HeartRateVariabilityRMSSD', '26', '2026-09-23 19:00:00 +0200', '2026-09-23 19:01:00 +0200'),
+      ],
+      { exportDate: '2026-09-25 10:00:00 +0200' },
+    );
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});
@@ -56,16 +54,12 @@ describe('heart rate variability as RMSSD', () => {
       data: [{ date, qty, source: 'Apple Watch' }],
     });
     const r = await s.push(
-      JSON.stringify({
-        data: {
-          metrics: [
-            block('heart_rate_variability', 40, '2026-09-22 03:00:00 +0200'),
-            block('heart_rate_variability_rmssd', 20, '2026-09-22 18:00:00 +0200'),
-            block(`${Q}HeartRateVariabilityRMSSD`, 18, '2026-09-23 18:00:00 +0200'),
-            block('Heart Rate Variability (RMSSD)', 22, '2026-09-24 18:00:00 +0200'),
-          ],
-        },
-      }),
+      metricsPush([
+        block('heart_rate_variability', 40, '2026-09-22 03:00:00 +0200'),
+        block('heart_rate_variability_rmssd', 20, '2026-09-22 18:00:00 +0200'),
+        block(`${Q}HeartRateVariabilityRMSSD`, 18, '2026-09-23 18:00:00 +0200'),
+        block('Heart Rate Variability (RMSSD)', 22, '2026-09-24 18:00:00 +0200'),
+      ]),
     );
     expect(r.status, r.text).toBe(200);
     expect(await s.rows('hrv')).toEqual([{ date: '2026-09-22', ms: 40 }]);

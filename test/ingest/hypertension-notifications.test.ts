@@ -6,7 +6,7 @@
  * not stored, and a push naming the type filled no card.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, metricsPush, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -17,23 +17,28 @@ afterEach(async () => {
 const TYPE = 'HKCategoryTypeIdentifierHypertensionEvent';
 
 function event(start: string, end: string): string {
-  return ` <Record type="${TYPE}" sourceName="Apple Watch" sourceVersion="26.2" creationDate="${end}" startDate="${start}" endDate="${end}" value="HKCategoryValueNotApplicable"/>`;
+  return healthRecord({
+    type: TYPE,
+    value: 'HKCategoryValueNotApplicable',
+    start,
+    end,
+    source: 'Apple Watch',
+    sourceVersion: '26.2',
+  });
 }
 
 describe('hypertension notifications', () => {
   it('from an Apple Health export: one each, on its day', async () => {
     const s = await startIngestServer({ cards: [['pressure-alerts', 'hypertension_notifications']] });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_US">',
-      ' <ExportDate value="2026-12-20 10:00:00 +0100"/>',
-      event('2026-12-02 08:15:00 +0100', '2026-12-02 08:15:00 +0100'),
-      event('2026-12-16 19:40:00 +0100', '2026-12-16 19:40:00 +0100'),
-      event('2026-12-16 21:05:00 +0100', '2026-12-16 21:05:00 +0100'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    const xml = exportXml(
+      [
+        event('2026-12-02 08:15:00 +0100', '2026-12-02 08:15:00 +0100'),
+        event('2026-12-16 19:40:00 +0100', '2026-12-16 19:40:00 +0100'),
+        event('2026-12-16 21:05:00 +0100', '2026-12-16 21:05:00 +0100'),
+      ],
+      { exportDate: '2026-12-20 10:00:00 +0100' },
+    );
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});
@@ -57,14 +62,10 @@ describe('hypertension notifications', () => {
       data: [{ date, qty: 1, source: 'Apple Watch' }],
     });
     const r = await s.push(
-      JSON.stringify({
-        data: {
-          metrics: [
-            block(TYPE, '2026-12-02 08:15:00 +0100'),
-            block('hypertension_notifications', '2026-12-03 09:00:00 +0100'),
-          ],
-        },
-      }),
+      metricsPush([
+        block(TYPE, '2026-12-02 08:15:00 +0100'),
+        block('hypertension_notifications', '2026-12-03 09:00:00 +0100'),
+      ]),
     );
     expect(r.status, r.text).toBe(200);
     expect(await s.rows('pressure-alerts')).toEqual([

@@ -8,7 +8,7 @@
  * metric and not stored, and a push's cycleTracking entries of these kinds were left out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -26,25 +26,31 @@ const CARDS: [string, string][] = [
 function rec(type: string, value: string, day: string): string {
   const start = `${day} 00:00:00 +0100`;
   const end = `${day} 23:59:59 +0100`;
-  return ` <Record type="HKCategoryTypeIdentifier${type}" sourceName="Health" sourceVersion="18.1" creationDate="${start}" startDate="${start}" endDate="${end}" value="${value}"/>`;
+  return healthRecord({
+    type: `HKCategoryTypeIdentifier${type}`,
+    value,
+    start,
+    end,
+    created: start,
+    sourceVersion: '18.1',
+  });
 }
 
 describe('bleeding during and after a pregnancy', () => {
   it('from an Apple Health export: the days logged, each on its own metric, none on the period', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_GB">',
-      rec('BleedingDuringPregnancy', 'HKCategoryValueVaginalBleedingLight', '2025-03-10'),
-      rec('BleedingDuringPregnancy', 'HKCategoryValueVaginalBleedingNone', '2025-03-11'),
-      rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingHeavy', '2025-11-02'),
-      rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingUnspecified', '2025-11-03'),
-      // iOS 27
-      rec('BleedingAfterMenopause', 'HKCategoryValueVaginalBleedingLight', '2027-10-04'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    const xml = exportXml(
+      [
+        rec('BleedingDuringPregnancy', 'HKCategoryValueVaginalBleedingLight', '2025-03-10'),
+        rec('BleedingDuringPregnancy', 'HKCategoryValueVaginalBleedingNone', '2025-03-11'),
+        rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingHeavy', '2025-11-02'),
+        rec('BleedingAfterPregnancy', 'HKCategoryValueVaginalBleedingUnspecified', '2025-11-03'),
+        // iOS 27
+        rec('BleedingAfterMenopause', 'HKCategoryValueVaginalBleedingLight', '2027-10-04'),
+      ],
+      { locale: 'en_GB' },
+    );
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});

@@ -5,7 +5,7 @@
  * metric and not stored, and no card could follow a pushed block.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, metricsPush, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
 const TYPE = 'HKQuantityTypeIdentifierEnvironmentalSoundReduction';
 
 function rec(value: string, start: string, end: string): string {
-  return ` <Record type="${TYPE}" sourceName="AirPods Pro" unit="dBASPL" creationDate="${end}" startDate="${start}" endDate="${end}" value="${value}"/>`;
+  return healthRecord({ type: TYPE, value, start, end, unit: 'dBASPL', source: 'AirPods Pro' });
 }
 
 describe('environmental sound reduction', () => {
@@ -28,30 +28,22 @@ describe('environmental sound reduction', () => {
       ],
     });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_US">',
+    const xml = exportXml([
       rec('18.5', '2026-09-12 08:10:00 -0700', '2026-09-12 08:40:00 -0700'),
       rec('21.5', '2026-09-12 17:00:00 -0700', '2026-09-12 17:30:00 -0700'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    ]);
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});
     expect(await s.rows('reduction')).toEqual([{ date: '2026-09-12', db: 20 }]);
     const push = await s.push(
-      JSON.stringify({
-        data: {
-          metrics: [
-            {
-              name: TYPE,
-              units: 'dBASPL',
-              data: [{ date: '2026-09-13 08:10:00 -0700', qty: 16, source: 'AirPods Pro' }],
-            },
-          ],
+      metricsPush([
+        {
+          name: TYPE,
+          units: 'dBASPL',
+          data: [{ date: '2026-09-13 08:10:00 -0700', qty: 16, source: 'AirPods Pro' }],
         },
-      }),
+      ]),
     );
     expect(push.status, push.text).toBe(200);
     expect(await s.rows('reduction')).toEqual([

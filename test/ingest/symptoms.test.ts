@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -17,39 +17,38 @@ afterEach(async () => {
 const C = 'HKCategoryTypeIdentifier';
 
 function rec(type: string, value: string, start: string, end = start): string {
-  return ` <Record type="${C}${type}" sourceName="Health" sourceVersion="17.4" creationDate="${end}" startDate="${start}" endDate="${end}" value="${value}"/>`;
+  return healthRecord({ type: `${C}${type}`, value, start, end, sourceVersion: '17.4' });
 }
 
 describe('symptoms from an Apple Health export', () => {
   it('count the symptoms felt each day; one logged as not present is not counted', async () => {
     const s = await startIngestServer({ cards: [['symptoms', 'symptoms']] });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_GB">',
-      rec(
-        'Headache',
-        'HKCategoryValueSeverityModerate',
-        '2026-03-04 08:15:00 +0000',
-        '2026-03-04 11:00:00 +0000',
-      ),
-      rec('Fatigue', 'HKCategoryValueSeverityMild', '2026-03-04 14:00:00 +0000'),
-      // logged for the whole day, from midnight: still one symptom, not a daily total
-      rec(
-        'Nausea',
-        'HKCategoryValueSeverityUnspecified',
-        '2026-03-05 00:00:00 +0000',
-        '2026-03-05 23:59:59 +0000',
-      ),
-      rec('LowerBackPain', 'HKCategoryValueSeveritySevere', '2026-03-05 09:00:00 +0000'),
-      rec('MoodChanges', 'HKCategoryValuePresencePresent', '2026-03-05 20:00:00 +0000'),
-      // the person recorded that they had no headache that day
-      rec('Headache', 'HKCategoryValueSeverityNotPresent', '2026-03-06 09:00:00 +0000'),
-      rec('AppetiteChanges', 'HKCategoryValueAppetiteChangesNoChange', '2026-03-06 09:00:00 +0000'),
-      rec('Coughing', 'HKCategoryValueSeverityExtreme', '2026-03-06 10:00:00 +0000'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    const xml = exportXml(
+      [
+        rec(
+          'Headache',
+          'HKCategoryValueSeverityModerate',
+          '2026-03-04 08:15:00 +0000',
+          '2026-03-04 11:00:00 +0000',
+        ),
+        rec('Fatigue', 'HKCategoryValueSeverityMild', '2026-03-04 14:00:00 +0000'),
+        // logged for the whole day, from midnight: still one symptom, not a daily total
+        rec(
+          'Nausea',
+          'HKCategoryValueSeverityUnspecified',
+          '2026-03-05 00:00:00 +0000',
+          '2026-03-05 23:59:59 +0000',
+        ),
+        rec('LowerBackPain', 'HKCategoryValueSeveritySevere', '2026-03-05 09:00:00 +0000'),
+        rec('MoodChanges', 'HKCategoryValuePresencePresent', '2026-03-05 20:00:00 +0000'),
+        // the person recorded that they had no headache that day
+        rec('Headache', 'HKCategoryValueSeverityNotPresent', '2026-03-06 09:00:00 +0000'),
+        rec('AppetiteChanges', 'HKCategoryValueAppetiteChangesNoChange', '2026-03-06 09:00:00 +0000'),
+        rec('Coughing', 'HKCategoryValueSeverityExtreme', '2026-03-06 10:00:00 +0000'),
+      ],
+      { locale: 'en_GB' },
+    );
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});

@@ -5,7 +5,7 @@
  * It was counted as a type with no metric.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, healthRecord, type IngestServer, metricsPush, startIngestServer } from './helpers.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -16,7 +16,14 @@ afterEach(async () => {
 const Q = 'HKQuantityTypeIdentifier';
 
 function rec(type: string, value: string, start: string, end: string): string {
-  return ` <Record type="${Q}${type}" sourceName="Apple Watch" unit="appleEffortScore" creationDate="${end}" startDate="${start}" endDate="${end}" value="${value}"/>`;
+  return healthRecord({
+    type: `${Q}${type}`,
+    value,
+    start,
+    end,
+    unit: 'appleEffortScore',
+    source: 'Apple Watch',
+  });
 }
 
 describe('the workout effort score', () => {
@@ -28,17 +35,13 @@ describe('the workout effort score', () => {
       ],
     });
     srv = s;
-    const xml = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<HealthData locale="en_US">',
+    const xml = exportXml([
       rec('WorkoutEffortScore', '5', '2026-04-02 07:00:00 -0700', '2026-04-02 07:45:00 -0700'),
       rec('WorkoutEffortScore', '8', '2026-04-02 18:00:00 -0700', '2026-04-02 19:00:00 -0700'),
       rec('EstimatedWorkoutEffortScore', '6.3', '2026-04-02 18:00:00 -0700', '2026-04-02 19:00:00 -0700'),
       // no effort score is above 10: a value in another unit or a glitch
       rec('WorkoutEffortScore', '42', '2026-04-03 07:00:00 -0700', '2026-04-03 07:45:00 -0700'),
-      '</HealthData>',
-      '',
-    ].join('\n');
+    ]);
     const r = await s.importExport(xml);
     expect(r.status, r.text).toBe(200);
     expect(r.body.unmappedTypes).toEqual({});
@@ -58,14 +61,10 @@ describe('the workout effort score', () => {
       data: [{ date, qty, source: 'Apple Watch' }],
     });
     const r = await s.push(
-      JSON.stringify({
-        data: {
-          metrics: [
-            block(`${Q}WorkoutEffortScore`, 7, '2026-04-04 18:00:00 -0700'),
-            block('workout_effort_score', 4, '2026-04-05 18:00:00 -0700'),
-          ],
-        },
-      }),
+      metricsPush([
+        block(`${Q}WorkoutEffortScore`, 7, '2026-04-04 18:00:00 -0700'),
+        block('workout_effort_score', 4, '2026-04-05 18:00:00 -0700'),
+      ]),
     );
     expect(r.status, r.text).toBe(200);
     expect(await s.rows('effort')).toEqual([

@@ -10,32 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushStandIn, startPushStandIn } from '../helpers/push-stand-in.js';
+import { weighInCard } from '../helpers/reminder-card.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let push: PushStandIn;
 let s: TestServer;
 
-const card = (id: string) => ({
-  $schema: 'klebb.datafile.v1',
-  meta: {
-    id,
-    label: 'Weight',
-    notifications: {
-      items: [
-        {
-          id: 'weigh-in',
-          label: 'Morning weigh-in',
-          title: 'Weight',
-          body: 'Step on the scales',
-          privacy: 'private',
-          default: 'off',
-          trigger: { type: 'daily', time: '07:30' },
-        },
-      ],
-    },
-  },
-  data: [{ date: '2029-12-31', kg: 80 }],
-});
+const card = (id: string) => weighInCard(id, '2029-12-31');
 
 type Reminder = { id: string; enabled: boolean; privacy: string };
 async function reminder(id: string): Promise<Reminder | undefined> {
