@@ -29,6 +29,31 @@ async function stored(s: TestServer, title: string, messages: [string, string][]
 }
 
 describe('the conversation drawer', { timeout: 90_000 }, () => {
+  it('shows a message the content filter refused with a note that it is not sent again', async () => {
+    const { s } = await chat.boot();
+    const r = await s.api('/api/conversations', {
+      json: {
+        title: 'Doses',
+        messages: [
+          { role: 'user', content: 'How many of my pills would be too many?', refused: true },
+          { role: 'user', content: 'What is my weight?' },
+          { role: 'assistant', content: 'About 80 kg.' },
+        ],
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    const id = r.body.conversation.id as string;
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.locator(`${DRAWER} .chat-conv[data-conversation-id="${id}"] .chat-conv-open`).click();
+    await eventually(() => answers(page)).toEqual(['About 80 kg.']);
+    const users = page.locator(`${PANEL} .chat-msg-user`);
+    expect(await users.count()).toBe(2);
+    expect(await users.nth(0).locator('.chat-refused').textContent()).toContain('content filter');
+    expect(await users.nth(1).locator('.chat-refused').count()).toBe(0);
+  });
+
   it('gives keyboard focus back to the ☰ button when the list closes; a phone gets no keyboard on opening it', async () => {
     const { s } = await chat.boot();
     const { page } = await browser.open(`${s.url}/`);

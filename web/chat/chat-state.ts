@@ -47,6 +47,7 @@ export function toShown(m: StoredMessage): ShownMessage {
     timedOut: m.timedOut,
     hasVoice: m.hasVoice,
     changeSet: m.changeSet,
+    refused: m.refused,
   };
 }
 

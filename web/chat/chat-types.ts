@@ -13,6 +13,8 @@ export interface StoredMessage {
   followupText?: string;
   /** What the turn changed (its change set), offered for Undo. */
   changeSet?: ChangeSetRef;
+  /** The provider's content filter refused this message; it is never sent to the model again. */
+  refused?: boolean;
 }
 
 /** A change set a reply names: `POST /api/changes/:id/undo` takes it back. */
@@ -88,6 +90,8 @@ export interface ShownMessage {
   undone?: boolean;
   /** Notes: an error (shown as one) or a neutral remark. */
   tone?: 'error' | 'info';
+  /** A message of the person's that the provider's content filter refused. */
+  refused?: boolean;
 }
 
 /** The longest message the server takes, in UTF-16 code units. */

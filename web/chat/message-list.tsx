@@ -110,6 +110,9 @@ const MessageItem = pure(function MessageItem({
     return (
       <li class="chat-msg chat-msg-user" data-role="user">
         <div class="chat-bubble">{m.content}</div>
+        {m.refused && (
+          <p class="chat-refused">Refused by the chat provider's content filter: not sent again.</p>
+        )}
       </li>
     );
   }

@@ -320,7 +320,7 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat endpoint's router allows none of this model's providers under its privacy or provider settings${said}. Change those settings where the key is managed (OpenRouter: openrouter.ai/settings/privacy), or choose another model in CHAT_MODEL; trying again will not help until then.`;
     case 'content_refused':
       // the same words are refused again however often they are sent; the key is not at fault
-      return `The chat provider's content filter refused this message${said}. Sending it again will be refused the same way: ask in other words (in a new conversation if this one keeps being refused), or choose a model or provider without such a filter in CHAT_MODEL.`;
+      return `The chat provider's content filter refused this message${said}. Sending it again will be refused the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
     case 'content_filter':
       return `The chat provider's content filter stopped the model's answer. Asking the same again is likely stopped the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
     case 'model_too_large':

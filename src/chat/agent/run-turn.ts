@@ -229,7 +229,14 @@ export async function runTurn(
           payload: spoken(failedAfterWritesCopy(f.error, listChanges(writes))),
           roundTrips,
         });
-      return finish({ reason: 'gateway_error', status: f.status, error: f.error, roundTrips });
+      const refusedMessage = roundTrips === 1 && isGatewayError(err) && err.reason === 'content_refused';
+      return finish({
+        reason: 'gateway_error',
+        status: f.status,
+        error: f.error,
+        roundTrips,
+        ...(refusedMessage ? { refusedMessage } : {}),
+      });
     } finally {
       if (timer) clearTimeout(timer);
     }

@@ -51,4 +51,9 @@ export interface TurnResult {
   roundTrips: number;
   /** What the turn's tools changed, in order (set by runTurn). */
   writes?: AppliedWrite[];
+  /**
+   * The provider's content filter refused the request's messages at the first round-trip, before
+   * any tool ran: the new message itself was refused, and sending it again is refused the same way.
+   */
+  refusedMessage?: boolean;
 }

@@ -27,6 +27,11 @@ export interface MessageExtra {
   embellishments?: { label: string; prompt: string }[];
   /** What the turn changed: its change set, which the panel offers to undo. */
   changeSet?: { id: number; summary: string };
+  /**
+   * A message the provider's content filter refused: kept in the transcript for the person, but
+   * never sent to the model again (every later message of the conversation would be refused too).
+   */
+  refused?: boolean;
 }
 
 /** One stored message. `createdAt` is an ISO time. */
@@ -40,7 +45,15 @@ export interface Conversation extends ConversationSummary {
 /** Longest search needle, characters (a longer one is a 400, never a regex stack overflow). */
 export const MAX_SEARCH_CHARS = 500;
 
-const EXTRA_KEYS = ['hasVoice', 'capped', 'timedOut', 'followupText', 'embellishments', 'changeSet'] as const;
+const EXTRA_KEYS = [
+  'hasVoice',
+  'capped',
+  'timedOut',
+  'followupText',
+  'embellishments',
+  'changeSet',
+  'refused',
+] as const;
 type ExtraKey = (typeof EXTRA_KEYS)[number];
 const isBool = (v: unknown) => typeof v === 'boolean';
 const EXTRA_CHECK: Record<ExtraKey, (v: unknown) => boolean> = {
@@ -56,6 +69,7 @@ const EXTRA_CHECK: Record<ExtraKey, (v: unknown) => boolean> = {
     typeof v === 'object' &&
     Number.isSafeInteger((v as { id?: unknown }).id) &&
     typeof (v as { summary?: unknown }).summary === 'string',
+  refused: isBool,
 };
 const EXTRA_EXPECT: Record<ExtraKey, string> = {
   hasVoice: 'must be true or false',
@@ -64,6 +78,7 @@ const EXTRA_EXPECT: Record<ExtraKey, string> = {
   followupText: 'must be a string',
   embellishments: 'must be an array of {label, prompt} strings',
   changeSet: 'must be {id: number, summary: string}',
+  refused: 'must be true or false',
 };
 
 /**
@@ -161,6 +176,12 @@ export class ConversationStore {
       delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
       deleteMessages: db.prepare('DELETE FROM conversation_messages WHERE conversation_id = ?'),
       maxSeq: db.prepare('SELECT max(seq) FROM conversation_messages WHERE conversation_id = ?').pluck(),
+      newestSeqs: db.prepare(
+        'SELECT seq, extra FROM conversation_messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?',
+      ),
+      setExtra: db.prepare(
+        'UPDATE conversation_messages SET extra = ? WHERE conversation_id = ? AND seq = ?',
+      ),
       insertMsg: db.prepare(
         'INSERT INTO conversation_messages (conversation_id, seq, role, content, extra, created_at) VALUES (?,?,?,?,?,?)',
       ),
@@ -290,15 +311,18 @@ export class ConversationStore {
 
   /**
    * The newest messages whose contents fit in `budgetChars` characters, oldest first; the newest
-   * message always goes through ("a ~24k-character budget").
+   * message always goes through ("a ~24k-character budget"). Messages a content filter refused
+   * are left out.
    */
   window(id: string, budgetChars: number): StoredMessage[] {
     const out: StoredMessage[] = [];
     let used = 0;
     for (const row of this.q.newest.iterate(id, MAX_CONVERSATION_MESSAGES) as Iterable<MsgRow>) {
-      used += row.content.length;
+      const m = toMessage(row);
+      if (m.refused) continue;
+      used += m.content.length;
       if (out.length > 0 && used > budgetChars) break;
-      out.push(toMessage(row));
+      out.push(m);
     }
     return out.reverse();
   }
@@ -358,6 +382,19 @@ export class ConversationStore {
     const text = ((this.q.contentAt.get(id, index) as string | undefined) ?? '').normalize('NFC');
     const span = unfoldedSpan(text, at, length);
     return snippetAround(text, span.at, span.length);
+  }
+
+  /**
+   * Marks the newest `count` messages of conversation `id` as refused by the provider's content
+   * filter (the messages of a turn the filter refused), so no later turn sends them again.
+   */
+  markRefused(id: string, count: number): void {
+    writeTransaction(this.db, () => {
+      for (const row of this.q.newestSeqs.all(id, count) as { seq: number; extra: string | null }[]) {
+        const extra = { ...(row.extra ? JSON.parse(row.extra) : {}), refused: true };
+        this.q.setExtra.run(JSON.stringify(extra), id, row.seq);
+      }
+    });
   }
 
   private insertMessages(id: string, messages: Omit<StoredMessage, 'createdAt'>[], now: string): void {

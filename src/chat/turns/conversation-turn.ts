@@ -5,7 +5,8 @@
  * 3. the loop reads a window of the newest stored messages within WINDOW_CHARS;
  * 4. the reply is stored before its `reply` event goes out, whether or not a client listens;
  * 5. an untitled conversation gets a title from a side call afterwards (never blocking).
- * A stopped or failed turn stores no reply; the user's message stays.
+ * A stopped or failed turn stores no reply; the user's message stays (marked `refused`, and left
+ * out of later requests, when the provider's content filter refused it).
  */
 
 import { lazyImport } from '../../lazy-module.js';
@@ -72,6 +73,8 @@ export function startConversationTurn(
         emit(e);
       };
       outcome = await chat.run({ ...req, messages: window }, persistingEmit, signal);
+      // left in the transcript, but out of every later request: they would be refused again
+      if (outcome?.refusedMessage) conversations.markRefused(id, incoming.length);
     } finally {
       settle(outcome);
     }
