@@ -42,6 +42,7 @@ import { MAX_UNKNOWN_DISCOVERIES } from './format/limits.js';
 import type { MetricBlock, NormalisedPayload } from './format/payload.js';
 import type { Sample } from './format/sample.js';
 import { type ExtractResult, extractSamples } from './format/samples.js';
+import { groupingKey, type TimeGrouping } from './format/time-grouping.js';
 import { recomputePendingRows } from './recompute.js';
 import { RowsAhead } from './rows-ahead.js';
 import { type BlockMemo, HaeSampleStore } from './sample-store.js';
@@ -84,13 +85,13 @@ export function extractionFingerprint(): string {
 
 /**
  * The memo key of one metric block or workouts section: code fingerprint, the person's zone (it
- * dates instants written in UTC) and its content.
+ * dates instants written in UTC), the automation's time grouping (time-grouping.ts) and its content.
  */
-function memoKey(kind: string, content: unknown, zone: string | undefined): Buffer {
+function memoKey(kind: string, content: unknown, zone: string | undefined, grouping?: TimeGrouping): Buffer {
   // the same bytes as hashing the texts joined, without copying the block's text again
   return createHash('sha256')
     .update(extractionFingerprint())
-    .update(zoneKey(zone))
+    .update(zoneKey(zone) + groupingKey(grouping))
     .update(kind)
     .update(JSON.stringify(content))
     .digest()
@@ -103,13 +104,20 @@ function zoneKey(zone: string | undefined): string {
 }
 
 /**
- * The memo key of a whole webhook body: code fingerprint, the person's zone (`zone`) and its
- * bytes. A body sent again byte for byte (the phone retrying, the same automation run twice) is
+ * The memo key of a whole webhook body: code fingerprint, the person's zone (`zone`), the
+ * automation's time grouping (`grouping`, time-grouping.ts) and its bytes. A body sent again byte for byte (the phone retrying, the same automation run twice) is
  * then accounted for from its memo without being parsed (`PushRun.replayAndFinish`). `body`: the
  * bytes, or their chunks in order.
  */
-export function bodyMemoKey(body: Uint8Array | readonly Uint8Array[], zone?: string): Buffer {
-  const h = createHash('sha256').update(extractionFingerprint()).update(zoneKey(zone)).update('body\u0000');
+export function bodyMemoKey(
+  body: Uint8Array | readonly Uint8Array[],
+  zone?: string,
+  grouping?: TimeGrouping,
+): Buffer {
+  const h = createHash('sha256')
+    .update(extractionFingerprint())
+    .update(zoneKey(zone) + groupingKey(grouping))
+    .update('body\u0000');
   // a body still in the chunks it arrived in: the same key as those bytes joined
   if (body instanceof Uint8Array) h.update(body);
   else for (const chunk of body) h.update(chunk);
@@ -136,8 +144,11 @@ function metricsOf(samples: readonly Sample[]): string[] {
  * bodyMemoKey of a body spooled to `file`, read in 1 MB pieces with the event loop free between
  * them: the same key as the same bytes held in memory.
  */
-export async function fileMemoKey(file: string, zone?: string): Promise<Buffer> {
-  const h = createHash('sha256').update(extractionFingerprint()).update(zoneKey(zone)).update('body\u0000');
+export async function fileMemoKey(file: string, zone?: string, grouping?: TimeGrouping): Promise<Buffer> {
+  const h = createHash('sha256')
+    .update(extractionFingerprint())
+    .update(zoneKey(zone) + groupingKey(grouping))
+    .update('body\u0000');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
   return h.digest().subarray(0, 16);
 }
@@ -267,6 +278,8 @@ export class PushRun {
   private othersOpen = false;
   /** Card rows made as the samples are stored (a body held in memory), so finishing need not read them back. */
   private ahead: RowsAhead | undefined;
+  /** The time grouping of the automation that sent the push (its automation-aggregation header). */
+  grouping: TimeGrouping | undefined;
 
   constructor(
     private readonly svc: PushHost,
@@ -414,14 +427,14 @@ export class PushRun {
   }
 
   private addPart(kind: string, content: MetricBlock | unknown[], part: NormalisedPayload): void {
-    const key = memoKey(kind, content, this.zone);
+    const key = memoKey(kind, content, this.zone, this.grouping);
     const memo = this.svc.samples.memo(key, this.receivedAt);
     // a memo made before memos kept their dates cannot say which days to put back: read again
     if (memo?.dates) {
       this.account(memo);
       return;
     }
-    const ex = extractSamples(part, undefined, undefined, this.zone);
+    const ex = extractSamples(part, undefined, undefined, this.zone, this.grouping);
     this.note(ex, ex.samples);
     const summary: BlockMemo = {
       samples: ex.samples.length,
@@ -877,9 +890,14 @@ export class HaeIngest {
     };
   }
 
-  /** Starts a push of `origin` (`hae` or `apple-health`) whose body is `bytes` long (so far). */
-  startPush(origin: string, bytes: number): PushRun {
-    return new PushRun(this, origin, bytes);
+  /**
+   * Starts a push of `origin` (`hae` or `apple-health`) whose body is `bytes` long (so far);
+   * `grouping`: the time grouping its automation names (time-grouping.ts).
+   */
+  startPush(origin: string, bytes: number, grouping?: TimeGrouping): PushRun {
+    const run = new PushRun(this, origin, bytes);
+    run.grouping = grouping;
+    return run;
   }
 
   /** Takes over a push whose samples another run stored (its `state()`), to finish it here. */

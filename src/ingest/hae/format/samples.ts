@@ -32,6 +32,7 @@ import {
 } from './sample.js';
 import { readSleepPoint } from './sleep.js';
 import { symptomFelt } from './symptoms.js';
+import { OVER_DAYS_REASON, type TimeGrouping } from './time-grouping.js';
 import { unreadable } from './timestamp-spellings.js';
 import { parseHaeTimestamp } from './timestamps.js';
 import { type Conversion, conversionOf, convertRounded, DIMENSIONS, isUnitFree, unitKey } from './units.js';
@@ -71,12 +72,17 @@ export interface ExtractResult {
  * `zone`: the person's IANA zone (the process's when undefined), whose clock dates an instant
  * written in UTC (seconds since 1970, `Z`: instant-zone.ts); a stamp with the phone's offset is
  * dated as written whatever the zone.
+ *
+ * `grouping`: what the automation's time grouping says of the metric points (time-grouping.ts):
+ * `within-day`, a summed point is part of its day, never the day's total; `over-days`, a point
+ * stamped at local midnight (a week's or month's summary) is left out with a warning.
  */
 export function extractSamples(
   payload: NormalisedPayload,
   counter?: OccurrenceCounting,
   sharedSkips?: SkipCounter,
   zone?: string,
+  grouping?: TimeGrouping,
 ): ExtractResult {
   const skips = sharedSkips ?? new SkipCounter();
   const skippedBefore = skips.total;
@@ -91,6 +97,7 @@ export function extractSamples(
     known: new Set<string>(),
     longNames: { count: 0, example: '' },
     zone,
+    grouping,
   };
   for (const block of payload.metrics) readBlock(block, st);
   if (payload.workouts.length) readWorkouts(payload.workouts, st);
@@ -129,6 +136,8 @@ interface ExtractState {
   longNames: { count: number; example: string };
   /** The person's zone (extractSamples). */
   zone: string | undefined;
+  /** The automation's time grouping (extractSamples). */
+  grouping: TimeGrouping | undefined;
 }
 
 /** One metric block's points → samples, into `st`. */
@@ -172,6 +181,10 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
       continue;
     }
     if (zone !== undefined) r.zoneNamed = true;
+    if (st.grouping && entry && entry.shape !== 'sleep' && !grouped(entry, r, st.grouping)) {
+      skips.add(metric, OVER_DAYS_REASON, r.at);
+      continue;
+    }
     const bad = implausible(entry, r);
     if (bad) skips.add(metric, bad.reason, bad.example);
     else {
@@ -201,6 +214,24 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
       zoned(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s, r),
     );
   }
+}
+
+/**
+ * Applies the automation's time grouping to point `r` of `entry` (time-grouping.ts): false when
+ * the point is a summary over several days (left out); a summed point of a grouping within the
+ * day is marked as part of its day (the same mark an Apple Health record of a known span gets).
+ */
+function grouped(
+  entry: CatalogueEntry,
+  r: Extract<PointRead, { ok: true }>,
+  grouping: TimeGrouping,
+): boolean {
+  if (grouping === 'over-days') return r.time.time !== '00:00:00';
+  if (entry.kind === 'sum') {
+    r.values.partOfDay = true;
+    if (r.keyValues) r.keyValues.partOfDay = true;
+  }
+  return true;
 }
 
 /** `s` marked as its point's zone was named (Sample.zoneNamed), when it was. */

@@ -14,6 +14,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { otherSectionWarnings } from '../format/other-sections.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
+import type { TimeGrouping } from '../format/time-grouping.js';
 import { withPatientTierUp } from '../patient-tier-up.js';
 import { bodyMemoKey, fileMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
@@ -107,7 +108,7 @@ export interface InlineBody {
 export function ingestInline(
   svc: HaeIngest,
   received: Buffer | InlineBody,
-  opts: { contentType?: string } = {},
+  opts: { contentType?: string; grouping?: TimeGrouping } = {},
 ): WebhookAnswer {
   const bytes = Buffer.isBuffer(received) ? received.length : received.bytes;
   if (bytes === 0) {
@@ -118,18 +119,28 @@ export function ingestInline(
       warning: 'the body is empty; nothing was ingested',
     };
   }
-  const bodyKey = bodyMemoKey(Buffer.isBuffer(received) ? received : received.chunks, svc.samples.timeZone());
-  const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
+  const bodyKey = bodyMemoKey(
+    Buffer.isBuffer(received) ? received : received.chunks,
+    svc.samples.timeZone(),
+    opts.grouping,
+  );
+  const replayed = svc.startPush('hae', bytes, opts.grouping).replayAndFinish(bodyKey);
   if (replayed) return shape(replayed, true);
   // not seen before: the chunks are joined only now
   const body = Buffer.isBuffer(received) ? received : received.body;
   // read, stored and put on the cards with the optimising compiler held back (patient-tier-up.ts)
-  return withPatientTierUp(() => parseAndIngest(svc, body, bodyKey, opts.contentType));
+  return withPatientTierUp(() => parseAndIngest(svc, body, bodyKey, opts));
 }
 
 /** A body not seen before (its memo key `bodyKey`), bytes whole: parsed, stored, cards filled. */
-function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentType?: string): WebhookAnswer {
-  const csv = isCsvBody(body, contentType) ? ingestCsv(svc, body, bodyKey, contentType) : undefined;
+function parseAndIngest(
+  svc: HaeIngest,
+  body: Buffer,
+  bodyKey: Buffer,
+  opts: { contentType?: string; grouping?: TimeGrouping },
+): WebhookAnswer {
+  const contentType = opts.contentType;
+  const csv = isCsvBody(body, contentType) ? ingestCsv(svc, body, bodyKey, opts) : undefined;
   if (csv) return csv;
   let parsed: unknown;
   try {
@@ -151,7 +162,7 @@ function parseAndIngest(svc: HaeIngest, body: Buffer, bodyKey: Buffer, contentTy
     svc.log.warn({ bytes: body.length, limit: MAX_JSON_DEPTH }, 'HAE body nests too deeply; refused');
     return { ok: false, ingested: {}, availableUnsubscribed: [], warning: tooDeepWarning() };
   }
-  const run = svc.startPush('hae', body.length);
+  const run = svc.startPush('hae', body.length, opts.grouping);
   const payload = normalisePayload(parsed);
   parsed = undefined;
   return shape(run.addPayloadAndFinish(payload, bodyKey), true);
@@ -167,11 +178,11 @@ function ingestCsv(
   svc: HaeIngest,
   body: Buffer,
   bodyKey: Buffer,
-  contentType?: string,
+  opts: { contentType?: string; grouping?: TimeGrouping },
 ): WebhookAnswer | undefined {
-  const csv = csvPayload(body, contentType);
+  const csv = csvPayload(body, opts.contentType);
   if (!csv.recognised) return undefined;
-  const run = svc.startPush('hae', body.length);
+  const run = svc.startPush('hae', body.length, opts.grouping);
   const payload = normalisePayload(csv.payload);
   payload.warnings.unshift(...csv.warnings);
   return shape(run.addPayloadAndFinish(payload, bodyKey), true);
@@ -185,6 +196,8 @@ export interface StreamOptions {
   pendingInMemory?: number;
   /** The request's Content-Type (for advice when the body is not JSON). */
   contentType?: string;
+  /** The automation's time grouping (its automation-aggregation header, time-grouping.ts). */
+  grouping?: TimeGrouping;
 }
 
 /**
@@ -203,15 +216,15 @@ export async function ingestSpooled(
 ): Promise<WebhookAnswer> {
   // the same bytes read whole before (the phone retrying a push it gave up waiting for): answered
   // from the body's memo, without being parsed again
-  const bodyKey = await fileMemoKey(file, svc.samples.timeZone());
-  const replayed = svc.startPush('hae', bytes).replayAndFinish(bodyKey);
+  const bodyKey = await fileMemoKey(file, svc.samples.timeZone(), opts.grouping);
+  const replayed = svc.startPush('hae', bytes, opts.grouping).replayAndFinish(bodyKey);
   if (replayed) {
     fs.rmSync(file, { force: true });
     return shape(replayed, true);
   }
   // its cards' rows are read back at the end (no makeRowsAhead): holding the open days of months
   // of minute samples raised a 100 MB push's peak memory by about 50 MB, and cost CPU besides
-  const run = svc.startPush('hae', bytes);
+  const run = svc.startPush('hae', bytes, opts.grouping);
   const blockOpts = {
     chunkPoints: opts.chunkPoints ?? 1000,
     pendingInMemory: opts.pendingInMemory ?? 20_000,

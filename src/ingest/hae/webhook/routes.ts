@@ -21,6 +21,7 @@ import { withGrowingYoungGeneration } from '../../../young-generation.js';
 import { bodyStream, rawBodyScope } from '../../raw-body.js';
 import { spoolName } from '../../spool-files.js';
 import { HAE_INLINE_MAX_BYTES } from '../env.js';
+import { timeGroupingOf } from '../format/time-grouping.js';
 import type { HaeIngest } from '../service.js';
 import { ingestInline, ingestSpooled } from './ingest-body.js';
 import { bodyReadError, receiveBody } from './receive.js';
@@ -97,15 +98,19 @@ export function haeWebhookRoute(app: FastifyInstance, svc: HaeIngest): void {
       try {
         // samples of an earlier failed push or import still waiting for their cards go first
         svc.settleFailed();
+        // what the automation's time grouping says of the points (Hours: parts of a day; Weeks:
+        // no day's value), from the header the app adds to every request
+        const grouping = timeGroupingOf(req.headers['automation-aggregation']);
         // the young generation may grow while the body is read and stored (young-generation.ts)
         const result =
           received.kind === 'inline'
             ? withGrowingYoungGeneration(() =>
-                ingestInline(svc, received, { contentType: req.headers['content-type'] }),
+                ingestInline(svc, received, { contentType: req.headers['content-type'], grouping }),
               )
             : await withGrowingYoungGeneration(() =>
                 ingestSpooled(svc, received.file, received.bytes, {
                   contentType: req.headers['content-type'],
+                  grouping,
                 }),
               );
         // a push answered {ok: false} says why in the log too (its warning, without the parser's

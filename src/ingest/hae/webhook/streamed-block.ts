@@ -155,7 +155,7 @@ export class StreamedBlock {
     const payload = normalisePayload({ metrics: [{ name: this.name, units: this.units, data }] });
     for (const w of payload.warnings) this.run.warn(w);
     // seq counted across the whole block, as extractSamples counts it within one block
-    const ex = extractSamples(payload, this.seen, this.skips, this.run.zone);
+    const ex = extractSamples(payload, this.seen, this.skips, this.run.zone, this.run.grouping);
     const timed: Timed[] = [];
     for (const s of ex.samples) {
       const t = parseHaeTimestamp(s.at, this.run.zone);
