@@ -22,6 +22,7 @@ import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { RowsAhead } from '../hae/rows-ahead.js';
 import type { PushRun } from '../hae/service.js';
 import { ExportClock } from './export-clock.js';
+import { metadataKey } from './metadata-keys.js';
 import { OccurrenceWindows } from './occurrence-windows.js';
 import {
   BloodPressurePairs,
@@ -292,27 +293,24 @@ export async function readAppleHealthExport(
       case 'WorkoutStatistics':
         if (workout && parent === 'Workout') workout.stats.push(a);
         break;
-      case 'MetadataEntry':
+      case 'MetadataEntry': {
+        // the key as the Health app writes it, also when written as HealthKit's constant's name
+        const key = typeof a.key === 'string' ? metadataKey(a.key) : undefined;
         if (record && parent === 'Record') {
-          if (a.key === 'HKTimeZone' && typeof a.value === 'string') record.zone = a.value;
+          if (key === 'HKTimeZone' && typeof a.value === 'string') record.zone = a.value;
           // a basal and a bolus given at one instant are two doses: the reason tells them apart
-          else if (a.key === 'HKInsulinDeliveryReason' && typeof a.value === 'string')
-            record.reason = a.value;
-        } else if (
-          workout &&
-          parent === 'Workout' &&
-          typeof a.key === 'string' &&
-          typeof a.value === 'string'
-        )
-          workout.meta[a.key] = a.value;
+          else if (key === 'HKInsulinDeliveryReason' && typeof a.value === 'string') record.reason = a.value;
+        } else if (workout && parent === 'Workout' && key !== undefined && typeof a.value === 'string')
+          workout.meta[key] = a.value;
         else if (
           workout &&
           parent === 'WorkoutActivity' &&
-          a.key === 'HKElevationAscended' &&
+          key === 'HKElevationAscended' &&
           typeof a.value === 'string'
         )
           workout.activityAscents.push(a.value);
         break;
+      }
     }
   });
   parser.on('closetag', (tag: SaxesTagPlain) => {
