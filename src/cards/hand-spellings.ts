@@ -10,7 +10,7 @@ import { labelFromKey } from '../common/inputs.js';
 import { primaryFieldOf } from '../common/thresholds.js';
 import { isNonEmptyString, isPlainObject } from './field-issues.js';
 import { readNotificationSpellings } from './hand-spellings-notifications.js';
-import { asBoolean, asKeyword, asWholeNumber, reread } from './hand-values.js';
+import { asBoolean, asKeyword, asNumber, asWholeNumber, reread } from './hand-values.js';
 import { VIEW_CONFIG_KEYS } from './validate-views.js';
 import { WRITEABLE_BOOLEAN_KEYS } from './validate-writeable.js';
 
@@ -50,6 +50,9 @@ const INPUT_TYPE_NAMES: Record<string, string> = {
   'multi-select': 'chips-multi',
 };
 
+/** Input types whose value is a number: their bounds, step and default are numbers. */
+const NUMBER_INPUTS = new Set(['number', 'stepper', 'rating']);
+
 function readInputs(inputs: unknown): void {
   if (!Array.isArray(inputs)) return;
   for (const input of inputs) {
@@ -58,7 +61,21 @@ function readInputs(inputs: unknown): void {
     input.type = INPUT_TYPE_NAMES[type] ?? type;
     // a whole-number type keeps whole steps
     if ((type === 'integer' || type === 'int') && input.step === undefined) input.step = 1;
+    readInputValues(input);
   }
+}
+
+/**
+ * An input's settings written as text (`"min": "60"`, `"step": "0.1"`, `"required": "true"`,
+ * `"rows": "4"`): the form and the entry check read only numbers and booleans there, so a bound
+ * written as text let any value in and a required field be left empty.
+ */
+function readInputValues(input: Record<string, unknown>): void {
+  reread(input, 'required', asBoolean);
+  reread(input, 'maxLength', asWholeNumber);
+  reread(input, 'rows', asWholeNumber);
+  if (!NUMBER_INPUTS.has(input.type as string)) return;
+  for (const key of ['min', 'max', 'step', 'default']) reread(input, key, asNumber);
 }
 
 /**

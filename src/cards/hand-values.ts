@@ -16,6 +16,15 @@ export function asWholeNumber(v: unknown): unknown {
   return Number(v.trim());
 }
 
+/**
+ * A number, also written as text with a point for its decimals (`"0.1"`, `" 250 "`, `"-1.5"`);
+ * else the value as it is. A comma is not read: `"1,5"` may be one and a half or fifteen.
+ */
+export function asNumber(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^\s*[+-]?(?:\d{1,15}(?:\.\d{1,15})?|\.\d{1,15})\s*$/.test(v)) return v;
+  return Number(v.trim());
+}
+
 /** A keyword in lower case, without the spaces around it; else the value as it is. */
 export function asKeyword(v: unknown): unknown {
   return typeof v === 'string' ? v.trim().toLowerCase() : v;
