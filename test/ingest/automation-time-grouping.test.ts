@@ -7,6 +7,8 @@
  * - Weeks or Months: a week's or month's summary, which is no day's value: left out with a
  *   warning naming the header, the day's own total (from a Days automation) kept; single samples
  *   of such an automation (not summarized, stamped at their own times) are read as usual;
+ * - Default: a JSON export's minute (the app's Default groups JSON by minutes), a CSV export's
+ *   day (it groups CSV by days);
  * - no header or Days: a daily total, as before.
  * Held in memory, streamed for its size, or sent as CSV, the push reads the same.
  */
@@ -90,6 +92,34 @@ describe('automation-aggregation Hours', () => {
     expect(await s.rows('steps')).toEqual([{ date: DAY, count: 7400 }]);
     expect((await pushWith(s, steps([[`${DAY} 09:00:00 +0200`, 300]]))).status).toBe(200);
     expect(await s.rows('steps')).toEqual([{ date: DAY, count: 7400 }]);
+  });
+});
+
+describe('automation-aggregation Default', () => {
+  it("a JSON export's minutes: the midnight minute is added to the day's other minutes", async () => {
+    const s = await startIngestServer({ cards: [['flights', 'flights_climbed']] });
+    srv = s;
+    const data = [
+      { date: `${DAY} 00:00:00 +0200`, qty: 3, source: 'Nadia’s iPhone' },
+      { date: `${DAY} 09:12:00 +0200`, qty: 2, source: 'Nadia’s iPhone' },
+      { date: `${DAY} 18:40:00 +0200`, qty: 2, source: 'Nadia’s iPhone' },
+    ];
+    const body = JSON.stringify({ data: { metrics: [{ name: 'flights_climbed', units: 'count', data }] } });
+    const r = await pushWith(s, body, 'Default');
+    expect(r.status, r.text).toBe(200);
+    expect(await s.rows('flights')).toEqual([{ date: DAY, count: 7 }]);
+  });
+
+  it("a CSV export's days: the day's row stays its total", async () => {
+    const s = await startIngestServer({ cards: [['steps', 'step_count']] });
+    srv = s;
+    const csv = `Date/Time,Step Count (count)\n${DAY} 00:00:00,8200\n`;
+    const r = await pushWith(s, csv, 'Default', 'text/csv');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.samples).toEqual({ received: 1, new: 1 });
+    // a minute of that day sent later is part of the total, not added to it
+    expect((await pushWith(s, steps([[`${DAY} 09:00:00 +0200`, 300]]))).status).toBe(200);
+    expect(await s.rows('steps')).toEqual([{ date: DAY, count: 8200 }]);
   });
 });
 

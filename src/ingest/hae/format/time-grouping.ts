@@ -12,18 +12,21 @@
  *   month's or year's total or mean, which is no day's value: it is left out, with a warning
  *   naming the header. A point at another time is a single sample (the automation does not
  *   summarize) and is read as usual.
+ * - `default` (the app's Default): a JSON export groups by minutes (seconds for the heart rate), so
+ *   it reads as `within-day`; a CSV export groups by days (csvGrouping), so as no header.
  * - undefined (Days, no header, a value not known): the point is read as before.
  */
 
 /** What the automation's time grouping says of a push's metric points. */
-export type TimeGrouping = 'within-day' | 'over-days';
+export type TimeGrouping = 'within-day' | 'over-days' | 'default';
 
 const WITHIN_DAY = new Set(['second', 'minute', 'hour']);
 const OVER_DAYS = new Set(['week', 'month', 'quarter', 'year']);
 
 /**
  * The grouping named by an `automation-aggregation` header value (`Hours`, `hours`, `hour`,
- * `Weeks`; a list's first value). Undefined for Days, an absent header or a value not known.
+ * `Weeks`, `Default`; a list's first value). Undefined for Days, an absent header or a value not
+ * known.
  */
 export function timeGroupingOf(header: string | string[] | undefined): TimeGrouping | undefined {
   const raw = Array.isArray(header) ? header[0] : header;
@@ -31,7 +34,13 @@ export function timeGroupingOf(header: string | string[] | undefined): TimeGroup
   const word = raw.split(',')[0].trim().toLowerCase().replace(/s$/, '').replace(/ly$/, '');
   if (WITHIN_DAY.has(word)) return 'within-day';
   if (OVER_DAYS.has(word)) return 'over-days';
+  if (word === 'default') return 'default';
   return undefined;
+}
+
+/** The grouping of a CSV export: the app's Default groups a CSV export by days, as no header says. */
+export function csvGrouping(grouping: TimeGrouping | undefined): TimeGrouping | undefined {
+  return grouping === 'default' ? undefined : grouping;
 }
 
 /** The warning reason of a point left out for an `over-days` grouping. */

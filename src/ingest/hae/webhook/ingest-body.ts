@@ -14,7 +14,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../format/nesting.js';
 import { otherSectionWarnings } from '../format/other-sections.js';
 import { normalisePayload } from '../format/payload.js';
 import { extractSamples } from '../format/samples.js';
-import type { TimeGrouping } from '../format/time-grouping.js';
+import { csvGrouping, type TimeGrouping } from '../format/time-grouping.js';
 import { withPatientTierUp } from '../patient-tier-up.js';
 import { bodyMemoKey, fileMemoKey, type HaeIngest, type PushRun } from '../service.js';
 import { quarantine } from './quarantine.js';
@@ -182,7 +182,7 @@ function ingestCsv(
 ): WebhookAnswer | undefined {
   const csv = csvPayload(body, opts.contentType);
   if (!csv.recognised) return undefined;
-  const run = svc.startPush('hae', body.length, opts.grouping);
+  const run = svc.startPush('hae', body.length, csvGrouping(opts.grouping));
   const payload = normalisePayload(csv.payload);
   payload.warnings.unshift(...csv.warnings);
   return shape(run.addPayloadAndFinish(payload, bodyKey), true);
