@@ -67,13 +67,15 @@ function readInputs(inputs: unknown): void {
 
 /**
  * An input's settings written as text (`"min": "60"`, `"step": "0.1"`, `"required": "true"`,
- * `"rows": "4"`): the form and the entry check read only numbers and booleans there, so a bound
- * written as text let any value in and a required field be left empty.
+ * `"rows": "4"`, an emoji picker's `"autoSubmit": "true"`, a checkbox's `"default": "false"`):
+ * the form and the entry check read only numbers and booleans there, so a bound written as text
+ * let any value in and a required field be left empty.
  */
 function readInputValues(input: Record<string, unknown>): void {
-  reread(input, 'required', asBoolean);
+  for (const key of ['required', 'emitIndex', 'autoSubmit']) reread(input, key, asBoolean);
   reread(input, 'maxLength', asWholeNumber);
   reread(input, 'rows', asWholeNumber);
+  if (input.type === 'checkbox') reread(input, 'default', asBoolean);
   if (!NUMBER_INPUTS.has(input.type as string)) return;
   for (const key of ['min', 'max', 'step', 'default']) reread(input, key, asNumber);
 }

@@ -1,6 +1,7 @@
 /**
  * A card file written by hand whose input settings are written as text ("min": "60",
- * "max": "250", "step": "0.1", "default": "70.5", "required": "true", "rows": "4") is read with
+ * "max": "250", "step": "0.1", "default": "70.5", "required": "true", "rows": "4", an emoji
+ * picker's "emitIndex": "true", a checkbox's "default": "True") is read with
  * those settings, as the same card written with numbers and booleans: the entry form's check
  * refuses a systolic of 2500 and an entry without the required value, nothing is reported on the
  * card, and the file stays as written. Before, such settings were listed as unusable and ignored:
@@ -37,6 +38,15 @@ const HAND_WRITTEN = {
         { key: 'diastolic', type: 'number', label: 'Diastolic', min: '30', max: '150', required: 'TRUE' },
         { key: 'weight', type: 'number', label: 'Weight', step: '0.1', default: '70.5', min: '.5' },
         { key: 'note', type: 'textarea', label: 'Note', rows: '4', maxLength: '200' },
+        {
+          key: 'mood',
+          type: 'emoji-picker',
+          label: 'Mood',
+          emojis: ['😞', '😐', '🙂'],
+          emitIndex: 'true',
+          autoSubmit: 'false',
+        },
+        { key: 'meds', type: 'checkbox', label: 'Took meds', default: 'True' },
       ],
     },
   },
@@ -69,6 +79,8 @@ describe('input settings written as text in a hand-written card', () => {
     expect(inputs[1]).toMatchObject({ min: 30, max: 150, required: true });
     expect(inputs[2]).toMatchObject({ step: 0.1, default: 70.5, min: 0.5 });
     expect(inputs[3]).toMatchObject({ rows: 4, maxLength: 200 });
+    expect(inputs[4]).toMatchObject({ emitIndex: true, autoSubmit: false });
+    expect(inputs[5]).toMatchObject({ default: true });
   });
 
   it('bound what an entry may hold, and require what they say is required', async () => {
