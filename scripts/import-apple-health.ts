@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
+import { KlebbError } from '../src/errors.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
 import { ImportProgress, progressLine } from '../src/ingest/apple-health/progress.js';
@@ -48,6 +49,32 @@ export function parseArgs(argv: string[]): ImportArgs {
   }
   if (!file) throw new Error(USAGE);
   return { file: path.resolve(file), ...(home ? { home: path.resolve(home) } : {}) };
+}
+
+/**
+ * Why `file` cannot be imported before anything starts (missing, a folder, a device), in words;
+ * undefined for an ordinary file.
+ */
+function fileProblem(file: string): string | undefined {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) return `no such file: ${file}`;
+  if (st.isDirectory()) {
+    return `${file} is a folder: give the export.zip the Health app made, or the export.xml inside it (apple_health_export/export.xml)`;
+  }
+  if (!st.isFile()) return `${file} is not an ordinary file: give export.zip, export.xml or export.xml.gz`;
+  return undefined;
+}
+
+/**
+ * What a failed import says: the message of a refusal Klebb worded (a file that is no export, a
+ * zip without export.xml) or of a system error (EACCES, EIO), without the stack trace, which only
+ * an unexpected fault keeps (for a bug report).
+ */
+function failureText(e: unknown): string {
+  if (e instanceof KlebbError) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err.code === 'string' && typeof err.message === 'string') return err.message;
+  return String(err?.stack ?? e);
 }
 
 /** Where the script writes: the summary (`out`), progress and problems (`err`, a terminal when `tty`). */
@@ -101,8 +128,9 @@ export async function main(
     io.err(`${(e as Error).message}\n`);
     return 2;
   }
-  if (!fs.existsSync(args.file)) {
-    io.err(`no such file: ${args.file}\n`);
+  const notAFile = fileProblem(args.file);
+  if (notAFile) {
+    io.err(`${notAFile}\n`);
     return 2;
   }
   const env = { ...process.env, ...(args.home ? { HEALTH_HOME: args.home } : {}), KLEBB_LOG_LEVEL: 'silent' };
@@ -150,7 +178,7 @@ export async function main(
     if (r.truncated || unpacked.warnings.length) io.err(`WARNING: ${r.warnings[0]}\n`);
     return 0;
   } catch (e) {
-    io.err(`import failed: ${(e as Error).stack ?? e}\n`);
+    io.err(`import failed: ${failureText(e)}\n`);
     return 1;
   } finally {
     await inst.close();
