@@ -170,7 +170,11 @@ export function receiveBody(raw: Readable, opts: ReceiveOptions): Promise<Receiv
       const file = spoolFile as string;
       const ws = spool;
       detach();
-      ws.end(() => {
+      // a spool file the folder refused (read-only, no permission) fails only now, when a small
+      // body ended before its asynchronous open: end's callback gets that error, and the body
+      // is then not spooled, whatever came first
+      ws.end((err?: Error | null) => {
+        if (err) return fail(err);
         if (done) return;
         done = true;
         resolve({ kind: 'spooled', bytes, file });
