@@ -1,7 +1,8 @@
 /**
  * `npm run mcp`: the MCP server over stdio for a desktop assistant that starts Klebb itself
  * (docs/MCP.md). Opens HEALTH_HOME like the server does (a running server beside it is fine:
- * SQLite in WAL mode, and manifest files are watched) and serves until stdin closes. Nothing
+ * SQLite in WAL mode, and manifest files are watched) and serves until stdin closes, then answers the requests still open
+ * before it exits (stdio-pending.ts). Nothing
  * but MCP messages goes to stdout; problems go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -11,6 +12,7 @@ import { homeFolderProblem } from '../home/home-folders.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
 import { numberCheckedLines } from './number-refusal.js';
+import { trackPendingRequests } from './stdio-pending.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -34,12 +36,18 @@ async function main(): Promise<void> {
   const maxLine = Math.min(inst.config.bodyLimitBytes, STDIO_DEFAULT_MAX_BUFFER_SIZE - 1);
   const stdin = process.stdin.pipe(numberCheckedLines((line) => process.stdout.write(line), maxLine));
   const transport = new StdioServerTransport(stdin, process.stdout);
-  const stop = async () => {
-    await inst.close();
-    process.exit(0);
+  const pending = trackPendingRequests(transport);
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await inst.close();
+      process.exit(0);
+    })();
+    return stopping;
   };
   transport.onclose = () => void stop();
-  stdin.on('end', () => void stop());
+  // stdin closed right after the last request: each open request is answered first
+  stdin.on('end', () => void pending.settled().then(stop));
   await server.connect(transport);
 }
 
