@@ -42,8 +42,12 @@ export function parseArgs(argv: string[]): ImportArgs {
     if (a === '--home') {
       home = argv[++i];
       if (!home) throw new Error(`--home needs a folder\n${USAGE}`);
-    } else if (a.startsWith('--home=')) home = a.slice('--home='.length);
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}\n${USAGE}`);
+    } else if (a.startsWith('--home=')) {
+      // `--home=$HOME_DIR` with the variable unset is a mistake, not a wish for the default home:
+      // importing there would put the export into another person's (or no one's) Klebb
+      home = a.slice('--home='.length);
+      if (!home) throw new Error(`--home= needs a folder\n${USAGE}`);
+    } else if (a.startsWith('-')) throw new Error(`unknown option ${a}\n${USAGE}`);
     else if (file === undefined) file = a;
     else throw new Error(`one file only\n${USAGE}`);
   }

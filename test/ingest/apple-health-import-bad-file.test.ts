@@ -65,3 +65,21 @@ it('refuses a folder given for the file, naming it, before opening the home', ()
   expect(r.stderr).not.toContain('    at ');
   expect(r.stdout).toBe('');
 });
+
+it('refuses an empty --home= (a variable left unset) instead of importing into the default home', () => {
+  const file = path.join(scratch, 'steps.xml');
+  fs.writeFileSync(
+    file,
+    '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n</HealthData>\n',
+  );
+  const fakeHome = path.join(scratch, 'user-home');
+  fs.mkdirSync(fakeHome);
+  const r = spawnSync(process.execPath, [script, file, '--home='], {
+    env: { PATH: process.env.PATH, HOME: fakeHome },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stderr).toContain('--home= needs a folder');
+  expect(fs.readdirSync(fakeHome)).toEqual([]);
+});
