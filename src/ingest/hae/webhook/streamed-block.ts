@@ -36,6 +36,14 @@ interface Timed {
 }
 
 /** One streamed metric block; feed it field(), point(), then end() once. */
+/** The spill file of a block's early points; `error` once writing it failed. */
+interface Spill {
+  file: string;
+  out: fs.WriteStream;
+  count: number;
+  error?: Error;
+}
+
 export class StreamedBlock {
   private name: unknown;
   private units: unknown;
@@ -46,7 +54,7 @@ export class StreamedBlock {
   private ready = false;
   private invalid = false;
   private pending: unknown[] = [];
-  private spill: { file: string; out: fs.WriteStream; count: number } | undefined;
+  private spill: Spill | undefined;
   private chunk: unknown[] = [];
   private extracted = false;
   private sleepShape = false;
@@ -107,13 +115,38 @@ export class StreamedBlock {
     }
     if (!this.spill) {
       const file = this.opts.spillPath();
-      this.spill = { file, out: fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }), count: 0 };
+      const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+      const spill: Spill = { file, out, count: 0 };
+      // a disk that fills up (or refuses the file) under a large push is the push's failure,
+      // answered 507 / 503 by the route: never an unhandled 'error' event that ends the server
+      out.on('error', (err) => {
+        spill.error ??= err;
+      });
+      this.spill = spill;
     }
-    this.spill.count++;
-    if (!this.spill.out.write(`${JSON.stringify(value)}\n`)) {
-      const out = this.spill.out;
-      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    const spill = this.spill;
+    spill.count++;
+    if (!spill.error && !spill.out.write(`${JSON.stringify(value)}\n`)) {
+      // a stream that fails while full never drains: its error ends the wait too
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          spill.out.off('drain', done);
+          spill.out.off('error', done);
+          resolve();
+        };
+        spill.out.once('drain', done);
+        spill.out.once('error', done);
+      });
     }
+    if (spill.error) this.dropSpill(spill);
+  }
+
+  /** Removes a spill file whose writing failed, and throws its error (ENOSPC, EROFS, EIO). */
+  private dropSpill(spill: Spill): never {
+    if (this.spill === spill) this.spill = undefined;
+    spill.out.destroy();
+    fs.rmSync(spill.file, { force: true });
+    throw spill.error;
   }
 
   private async becomeReady(): Promise<void> {
@@ -132,7 +165,15 @@ export class StreamedBlock {
     this.pending = [];
     const spill = this.spill;
     this.spill = undefined;
-    if (spill) await new Promise<void>((resolve) => spill.out.end(() => resolve()));
+    if (spill && !spill.error) {
+      await new Promise<void>((resolve) =>
+        spill.out.end((err?: Error | null) => {
+          if (err) spill.error ??= err;
+          resolve();
+        }),
+      );
+    }
+    if (spill?.error) this.dropSpill(spill);
     try {
       if (this.invalid) return;
       for (const p of pending) await this.point(p);
