@@ -34,7 +34,7 @@ export function rowWarnings(meta: unknown, topLevel: boolean, value: unknown): F
     if (dayOfDateTime(d) === null) {
       out.push({
         path: `value.${policy.dateField}`,
-        message: `${isolateText(dateInput?.label ?? policy.dateField)} must be a date written YYYY-MM-DD (got ${JSON.stringify(d)})`,
+        message: `${isolateText(dateInput?.label ?? policy.dateField)} must be a real date written YYYY-MM-DD (got ${JSON.stringify(d)})`,
       });
     }
   }

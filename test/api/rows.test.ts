@@ -202,7 +202,12 @@ describe('rows the card’s form would refuse', () => {
     expect(huge.body.warnings).toEqual([{ path: 'value.kg', message: 'Weight (kg) must be at most 300' }]);
     const noDate = await write({ date: '', kg: 80 });
     expect(noDate.body.warnings).toEqual([
-      { path: 'value.date', message: 'date must be a date written YYYY-MM-DD (got "")' },
+      { path: 'value.date', message: 'date must be a real date written YYYY-MM-DD (got "")' },
+    ]);
+    // written YYYY-MM-DD but naming no day: the warning does not claim the spelling is wrong
+    const noDay = await write({ date: '2026-02-30', kg: 80 });
+    expect(noDay.body.warnings).toEqual([
+      { path: 'value.date', message: 'date must be a real date written YYYY-MM-DD (got "2026-02-30")' },
     ]);
     // a row that fits gets no warnings at all
     const fine = await write({ date: '2026-12-03', kg: 80.4 });
@@ -213,6 +218,7 @@ describe('rows the card’s form would refuse', () => {
       { date: '2026-12-03', kg: 'heavy' },
       { date: '2026-12-03', kg: 1e308 },
       { date: '', kg: 80 },
+      { date: '2026-02-30', kg: 80 },
       { date: '2026-12-03', kg: 80.4 },
     ]);
   });
