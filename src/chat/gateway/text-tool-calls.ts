@@ -4,12 +4,14 @@
  * MLX servers with some templates), the call arrives as text: `<tool_call>{...}</tool_call>`
  * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1), gpt-oss's
  * harmony commentary addressed to a tool (`<|channel|>commentary to=functions.x …<|message|>{...}`), or
- * the bare JSON object `{"name": ..., "arguments": {...}}` as the whole answer. Shown as text, the
+ * the bare JSON object `{"name": ..., "arguments": {...}}` as the whole answer, or a model's own
+ * call markup (native-call-markup.ts). Shown as text, the
  * person reads JSON and the tool never runs. Such text is read as calls only when every call in
  * it names a tool we offered, so an answer that merely talks about JSON stays an answer.
  * Names are matched as offered, or after dropping a namespace the model put in front
  * (`functions.read_manifest`, as models trained on another agent's transcripts write them).
  */
+import { readNativeCallMarkup } from './native-call-markup.js';
 import { readFirstJsonValue } from './tool-arguments.js';
 
 /** One call found in text. */
@@ -121,6 +123,9 @@ const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>'];
 export function readTextToolCalls(text: string, offered: ReadonlySet<string>): TextToolCalls | undefined {
   if (offered.size === 0 || text.trim() === '') return undefined;
   if (text.includes('<|channel|>commentary')) return harmonyCalls(text, offered);
+  // a model's own call markup (Qwen3-Coder, GLM, Mistral's [ARGS], Kimi, DeepSeek)
+  const native = readNativeCallMarkup(text, (name) => offeredToolName(name, offered));
+  if (native) return native;
   if (text.includes('<tool_call>')) {
     const calls: TextToolCall[] = [];
     for (const m of text.matchAll(TAGGED)) {

@@ -1,0 +1,163 @@
+/**
+ * Tool calls in a model's own call markup, left in the answer text by a server that runs the
+ * model without the parser for it (llama.cpp, Ollama, LM Studio, MLX servers, vLLM or SGLang
+ * started with another `--tool-call-parser`, a relay that passes the text on). Each family writes
+ * its calls differently, and none of these is JSON with a name inside:
+ * - Qwen3-Coder (and Qwen3.5): `<tool_call><function=NAME><parameter=KEY>value</parameter>…
+ *   </function></tool_call>`, the opening `<tool_call>` now and then left out;
+ * - GLM 4.5 and later: `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>value</arg_value>…</tool_call>`;
+ * - Mistral's newer templates (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`,
+ *   or `[TOOL_CALLS]NAME{…}` as some servers render it;
+ * - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0
+ *   <|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`;
+ * - DeepSeek V3 and R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+ *   ```json {…} ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>` (or `NAME<｜tool▁sep｜>{…}`).
+ * A value written between tags is text; the tool's schema reads a number, a flag, an object or a
+ * list out of it later (scalar-arguments.ts, stringified-values.ts), as for any call.
+ */
+import type { TextToolCall, TextToolCalls } from './text-tool-calls.js';
+import { readFirstJsonValue } from './tool-arguments.js';
+
+/** The offered tool a written name means, or undefined (see text-tool-calls.ts). */
+export type NameReader = (name: string) => string | undefined;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A value written between tags: one line break on each side belongs to the markup. */
+function tagValue(raw: string): string {
+  return raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+}
+
+/**
+ * An arguments object written as JSON text (maybe in a code fence, maybe as a JSON string that
+ * holds the object), or undefined when it is not one. Empty text is no arguments.
+ */
+function jsonArguments(text: string): Record<string, unknown> | undefined {
+  const bare = text
+    .trim()
+    .replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')
+    .trim();
+  if (bare === '') return {};
+  const read = readFirstJsonValue(bare);
+  if (read?.rest.trim() !== '') return undefined;
+  if (typeof read.value === 'string') return jsonArguments(read.value);
+  return isObject(read.value) ? read.value : undefined;
+}
+
+/** Calls found, with the text around them; undefined unless every call names an offered tool. */
+function collect(
+  text: string,
+  pattern: RegExp,
+  callOf: (m: RegExpMatchArray) => TextToolCall | undefined,
+): TextToolCalls | undefined {
+  const calls: TextToolCall[] = [];
+  for (const m of text.matchAll(pattern)) {
+    const call = callOf(m);
+    if (!call) return undefined;
+    calls.push(call);
+  }
+  return calls.length > 0 ? { calls, rest: text.replace(pattern, '') } : undefined;
+}
+
+const QWEN_FUNCTION =
+  /(?:<tool_call>\s*)?<function=([^>\n]+)>([\s\S]*?)(?:<\/function>|$)(?:\s*<\/tool_call>)?/g;
+const QWEN_PARAMETER = /<parameter=([^>\n]+)>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g;
+
+/** Qwen3-Coder's `<function=NAME>` blocks (see above). */
+function qwenCoderCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!text.includes('<function=')) return undefined;
+  return collect(text, QWEN_FUNCTION, (m) => {
+    const name = nameOf(m[1].trim());
+    if (name === undefined) return undefined;
+    const args: Record<string, unknown> = {};
+    for (const p of m[2].matchAll(QWEN_PARAMETER)) args[p[1].trim()] = tagValue(p[2]);
+    return { name, arguments: args };
+  });
+}
+
+const GLM_CALL =
+  /<tool_call>\s*([^<\s{[]+)\s*((?:<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>\s*)*)<\/tool_call>/g;
+const GLM_ARGUMENT = /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/g;
+
+/** GLM's `<tool_call>NAME<arg_key>…` blocks (see above). */
+function glmCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  return collect(text, GLM_CALL, (m) => {
+    const name = nameOf(m[1].trim());
+    if (name === undefined) return undefined;
+    const args: Record<string, unknown> = {};
+    for (const a of m[2].matchAll(GLM_ARGUMENT)) args[a[1].trim()] = tagValue(a[2]);
+    return { name, arguments: args };
+  });
+}
+
+/** Mistral's `[TOOL_CALLS]NAME[ARGS]{…}` calls, one marker each (see above). */
+function mistralNamedCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  const at = text.indexOf('[TOOL_CALLS]');
+  if (at < 0) return undefined;
+  const calls: TextToolCall[] = [];
+  for (const piece of text.slice(at).split('[TOOL_CALLS]').slice(1)) {
+    const m = /^\s*([\w.:-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?(?:\[ARGS\])?\s*(?=[{"`])/.exec(piece);
+    const name = m ? nameOf(m[1]) : undefined;
+    const args = m ? jsonArguments(piece.slice(m[0].length)) : undefined;
+    if (name === undefined || args === undefined) return undefined;
+    calls.push({ name, arguments: args });
+  }
+  return calls.length > 0 ? { calls, rest: text.slice(0, at) } : undefined;
+}
+
+/** `functions.NAME:0` (Kimi's call id) as the name it calls. */
+function kimiName(id: string): string {
+  return id.trim().replace(/:\d+$/, '');
+}
+
+const KIMI_CALL =
+  /<\|tool_call_begin\|>\s*([^<]+?)\s*<\|tool_call_argument_begin\|>([\s\S]*?)(?:<\|tool_call_end\|>|(?=<\|tool_call_begin\|>|<\|tool_calls?_section_end\|>)|$)/g;
+const KIMI_SECTION = /<\|tool_calls?_section_(?:begin|end)\|>/g;
+
+/** Kimi K2's tool-call section (see above). */
+function kimiCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!text.includes('<|tool_call_begin|>')) return undefined;
+  const found = collect(text, KIMI_CALL, (m) => {
+    const name = nameOf(kimiName(m[1]));
+    const args = jsonArguments(m[2]);
+    return name === undefined || args === undefined ? undefined : { name, arguments: args };
+  });
+  return found && { calls: found.calls, rest: found.rest.replace(KIMI_SECTION, '') };
+}
+
+/** DeepSeek writes its tokens with full-width bars and ▁ for spaces; some servers with ASCII. */
+const DS = (word: string) => `<[|｜]${word.replace(/ /g, '[▁_]')}[|｜]>`;
+const DEEPSEEK_CALL = new RegExp(
+  `${DS('tool call begin')}\\s*(?:function\\s*${DS('tool sep')}\\s*([\\w.:-]+)|([\\w.:-]+)\\s*${DS('tool sep')})([\\s\\S]*?)(?:${DS('tool call end')}|$)`,
+  'g',
+);
+const DEEPSEEK_SECTION = new RegExp(`${DS('tool calls begin')}|${DS('tool calls end')}`, 'g');
+
+/** DeepSeek's tool-call tokens (see above). */
+function deepSeekCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!/<[|｜]tool[▁_]call[▁_]begin[|｜]>/.test(text)) return undefined;
+  const found = collect(text, DEEPSEEK_CALL, (m) => {
+    const name = nameOf((m[1] ?? m[2]).trim());
+    const args = jsonArguments(m[3]);
+    return name === undefined || args === undefined ? undefined : { name, arguments: args };
+  });
+  return found && { calls: found.calls, rest: found.rest.replace(DEEPSEEK_SECTION, '') };
+}
+
+/**
+ * The calls `text` writes in one of the markups above, naming offered tools (`nameOf` says which
+ * tool a written name means), with the text left once they are taken out; undefined when it
+ * writes none, or when anything written as a call is not a call to an offered tool (then it all
+ * stays text).
+ */
+export function readNativeCallMarkup(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  for (const reader of [kimiCalls, deepSeekCalls, qwenCoderCalls, mistralNamedCalls]) {
+    const found = reader(text, nameOf);
+    if (found) return { calls: found.calls, rest: found.rest.trim() };
+  }
+  if (!text.includes('<arg_key>') && !/<tool_call>\s*[^<\s{[]+\s*<\/tool_call>/.test(text)) return undefined;
+  const found = glmCalls(text, nameOf);
+  return found && { calls: found.calls, rest: found.rest.trim() };
+}
