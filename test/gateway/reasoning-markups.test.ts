@@ -61,3 +61,16 @@ for (const answer of [
     expect(next.tokens[0]).toBe('Second ');
   });
 }
+
+// a model whose template opens the reasoning in the prompt (R1 distills, QwQ on Ollama or
+// llama.cpp) writes only the closing tag: the text streamed before it is taken back as reasoning,
+// and that reasoning is kept once (it was kept twice, and went back so to a provider that asks
+// for it in a tool loop)
+it('reasoning before a bare closing tag is kept once, as the reasoning hook heard it', async () => {
+  gw.script(streamed('The water card ', 'holds six glasses.</th', 'ink>\n\nSix glasses ', 'so far.'));
+  const r = recordHooks();
+  const result = await callGateway(configFor(gw.url), { messages: userSays('x'), stream: true }, r.hooks);
+  expect(result.text).toBe('Six glasses so far.');
+  expect(result.reasoning).toBe('The water card holds six glasses.');
+  expect(r.reasoning.join('')).toBe('The water card holds six glasses.');
+});

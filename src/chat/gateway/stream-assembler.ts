@@ -143,7 +143,7 @@ export function createStreamAssembler(
 
   const addText = (c: ChoiceState, piece: { answer: string; reasoning: string; retracted: boolean }) => {
     if (piece.retracted) {
-      c.reasoning += c.text;
+      // the text taken back comes again as the piece's reasoning: kept once, not here as well
       c.text = '';
       hooks.onRetract?.();
     }
