@@ -94,6 +94,22 @@ function toolCallers(body: ChatCompletionBody): Array<Record<string, unknown>> {
 const PRESENT_REFUSED =
   /extra inputs|not permitted|unknown (?:field|parameter|argument|key|name)|unrecogni[sz]ed|not allowed|extraneous|additional propert|not supported|unsupported/i;
 
+/**
+ * True when a refusal names the `tools` field itself as one the server does not know: Azure
+ * OpenAI at an api-version older than tools ("Unrecognized request argument supplied: tools",
+ * "Unrecognized request arguments supplied: tool_choice, tools", said with 400 or 404), a strict
+ * server's schema ("tools: Extra inputs are not permitted", 'Unknown name "tools"'). A complaint
+ * about something inside a tool definition (`tools[0].function…`, `tools.0.function…`) is not one.
+ */
+function namesToolsAsUnknown(t: string): boolean {
+  return (
+    /(?:unrecogni[sz]ed|unknown|unexpected|extra|extraneous)\b[^.;]{0,60}?(?<![\w.[])tools(?![\w.[])/i.test(
+      t,
+    ) ||
+    /(?<![\w.[])['"`]?tools['"`]?\s*:\s*(?:extra inputs|not permitted|unknown field|unrecogni[sz]ed)/i.test(t)
+  );
+}
+
 /** Wording of a refusal of turns that do not alternate between user and assistant (see alternatingRoles). */
 const ALTERNATION =
   /successive (?:user|assistant)|(?:user|assistant)"?'? roles? in a row|roles? (?:must|should) (?:be )?alternat|(?:should|must) be alternating|interleave the user|alternate between (?:the )?"?user|first message must (?:use|have|be) (?:the )?"?user/i;
@@ -269,7 +285,8 @@ const REPAIRS: Record<string, Repair> = {
         t,
       ) ||
       // llama.cpp's server started without --jinja, with 500: "tools param requires --jinja flag"
-      /requires (?:the )?--jinja/i.test(t),
+      /requires (?:the )?--jinja/i.test(t) ||
+      namesToolsAsUnknown(t),
     sent: (b) => b.tools !== undefined,
   },
 };
