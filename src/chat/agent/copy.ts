@@ -323,6 +323,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat provider's content filter refused this message${said}. Sending it again will be refused the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
     case 'content_filter':
       return `The chat provider's content filter stopped the model's answer. Asking the same again is likely stopped the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
+    case 'api_version':
+      return `The chat endpoint needs an API version it takes in CHAT_ENDPOINT_URL${said}. For Azure OpenAI end the URL with ?api-version= and a version the model takes (2024-10-21, or the newer one the model's page names); trying again will not help until then.`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
     default:

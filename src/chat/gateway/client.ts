@@ -6,6 +6,7 @@
 
 import { DEFAULT_GATEWAY_MAX_RETRIES, GATEWAY_RETRY_BASE_DELAY_MS } from '../../limits.js';
 import { affordableOutputCap, creditStop } from './affordable-output.js';
+import { withApiVersionReason } from './api-version.js';
 import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
 import { GatewayError } from './gateway-error.js';
@@ -190,9 +191,11 @@ export async function callGateway(
       // capped for want of credit: a stop at that cap is said for what it is
       if (asked !== request && asked.maxTokens !== undefined) result.creditCapTokens = asked.maxTokens;
       return result;
-    } catch (err) {
+    } catch (caught) {
       if (signal?.aborted) throw abortReason(signal);
-      if (!(err instanceof GatewayError)) throw err;
+      if (!(caught instanceof GatewayError)) throw caught;
+      // an Azure deployment URL without its api-version is refused as an unknown address
+      const err = withApiVersionReason(caught, url);
       if (asked !== request && asked.maxTokens !== undefined && creditStop(err, asked.maxTokens) !== err) {
         // nothing written within the cap the credit allowed: asking again stops the same way
         logFailure(err, { next: 'give_up' });

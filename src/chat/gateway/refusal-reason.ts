@@ -22,7 +22,8 @@ export type RefusalReason =
   | 'api_disabled'
   | 'location_refused'
   | 'not_chat_model'
-  | 'routing_policy';
+  | 'routing_policy'
+  | 'api_version';
 
 /**
  * Wording of a key whose project may not use the model: OpenAI's 403 "Project `proj_…` does not
@@ -98,6 +99,15 @@ const LOCATION_WORDING =
 const NOT_CHAT_MODEL_WORDING =
   /\bdoes(?: not|n't) support chat\b|\bmodels? do(?:es)? not support chat\b|chat ?completions? operation does not work with the specified model|\bnot a chat model\b|\bnot supported in the v1\/chat\/completions endpoint|only supported in v1\/(?:responses|completions)\b/i;
 
+/**
+ * Wording of an API version the endpoint refuses (the version written in CHAT_ENDPOINT_URL's
+ * query): Azure OpenAI's 400 "API version not supported" (a version it does not know, a typo, or
+ * one given where its v1 path takes none), "Model o3-mini is enabled only for api versions
+ * 2024-12-01-preview and later", "Unsupported api-version". The URL's version must change.
+ */
+const API_VERSION_WORDING =
+  /\bapi[ -]?version (?:is )?not supported\b|\bunsupported api[ -]?version\b|\benabled only for api[ -]?versions?\b|\binvalid api[ -]?version\b/i;
+
 /** Code and type strings of a refused key, compared without case or separators. */
 const AUTH_TYPES = new Set(
   [
@@ -164,6 +174,8 @@ export function refusalReason(signs: FailureSigns): RefusalReason | undefined {
     return 'location_refused';
   // said with 400 or 404: either way the model, not the request or the address, is what must change
   if (NOT_CHAT_MODEL_WORDING.test(signs.message)) return 'not_chat_model';
+  // said with 400: the request is fine, the version the URL asks for is not
+  if (API_VERSION_WORDING.test(signs.message)) return 'api_version';
   // said with 404, yet the model is known: the router's own settings leave it no provider
   if (ROUTING_POLICY_WORDING.test(signs.message)) return 'routing_policy';
   // said with 400 or 404: the name was right once, and another model must be chosen
