@@ -4,7 +4,8 @@
  * started with another `--tool-call-parser`, a relay that passes the text on). Each family writes
  * its calls differently, and none of these is JSON with a name inside:
  * - Qwen3-Coder (and Qwen3.5): `<tool_call><function=NAME><parameter=KEY>value</parameter>…
- *   </function></tool_call>`, the opening `<tool_call>` now and then left out;
+ *   </function></tool_call>`, the opening `<tool_call>` now and then left out; Llama 3.1's
+ *   `<function=NAME>{…}</function>` with the arguments as JSON;
  * - GLM 4.5 and later: `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>value</arg_value>…</tool_call>`;
  * - Mistral's newer templates (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`,
  *   or `[TOOL_CALLS]NAME{…}` as some servers render it;
@@ -71,6 +72,11 @@ function qwenCoderCalls(text: string, nameOf: NameReader): TextToolCalls | undef
   return collect(text, QWEN_FUNCTION, (m) => {
     const name = nameOf(m[1].trim());
     if (name === undefined) return undefined;
+    // Llama 3.1's own form puts JSON arguments in the block: `<function=NAME>{…}</function>`
+    if (!m[2].includes('<parameter=')) {
+      const json = jsonArguments(m[2]);
+      return json && { name, arguments: json };
+    }
     const args: Record<string, unknown> = {};
     for (const p of m[2].matchAll(QWEN_PARAMETER)) args[p[1].trim()] = tagValue(p[2]);
     return { name, arguments: args };
