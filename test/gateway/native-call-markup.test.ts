@@ -154,11 +154,37 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 
+  it("Llama 4's <|python_start|>{name, parameters}<|python_end|>", async () => {
+    const text = '<|python_start|>{"name": "read_manifest", "parameters": {"id": "sleep"}}<|python_end|>';
+    for (const r of await bothWays(text)) {
+      expect(calls(r)).toEqual([['read_manifest', { id: 'sleep' }]]);
+      expect(r.text).toBe('');
+    }
+  });
+
+  it("Llama 3.2's pythonic list of calls, alone or after a sentence, Python literals as values", async () => {
+    for (const r of await bothWays(`[read_manifest(id="water"), read_manifest_rows(id='steps', limit=7)]`)) {
+      expect(calls(r)).toEqual([
+        ['read_manifest', { id: 'water' }],
+        ['read_manifest_rows', { id: 'steps', limit: 7 }],
+      ]);
+      expect(r.text).toBe('');
+    }
+    for (const r of await bothWays(
+      `To log it I will add a row. [append_row(id="water", row={'ml': 250, 'cold': True, 'note': None})]`,
+    )) {
+      expect(calls(r)).toEqual([['append_row', { id: 'water', row: { ml: 250, cold: true, note: null } }]]);
+      expect(r.text).toBe('To log it I will add a row.');
+    }
+  });
+
   it('markup naming a tool that was not offered stays the answer, whole', async () => {
     const answers = [
       'Write it as <function=delete_everything>\n<parameter=all>\ntrue\n</parameter>\n</function> in the template.',
       '[TOOL_CALLS]wipe_disk[ARGS]{"now": true}',
       '<tool_call>wipe_disk<arg_key>now</arg_key><arg_value>true</arg_value></tool_call>',
+      'Call it like [wipe_disk(now=True)]',
+      'See [read_manifest(id="water")] and more text after it.',
     ];
     for (const text of answers) {
       gw.script({ kind: 'reply', text, finishReason: 'stop' });

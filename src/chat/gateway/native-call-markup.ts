@@ -12,10 +12,13 @@
  * - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0
  *   <|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`;
  * - DeepSeek V3 and R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
- *   ```json {…} ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>` (or `NAME<｜tool▁sep｜>{…}`).
+ *   ```json {…} ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>` (or `NAME<｜tool▁sep｜>{…}`);
+ * - Llama 4: `<|python_start|>{"name": NAME, "parameters": {…}}<|python_end|>`;
+ * - Llama 3.2 and 4's pythonic list, `[NAME(key="value", …)]` (pythonic-calls.ts).
  * A value written between tags is text; the tool's schema reads a number, a flag, an object or a
  * list out of it later (scalar-arguments.ts, stringified-values.ts), as for any call.
  */
+import { readPythonicCalls } from './pythonic-calls.js';
 import type { TextToolCall, TextToolCalls } from './text-tool-calls.js';
 import { readFirstJsonValue } from './tool-arguments.js';
 
@@ -152,6 +155,21 @@ function deepSeekCalls(text: string, nameOf: NameReader): TextToolCalls | undefi
   return found && { calls: found.calls, rest: found.rest.replace(DEEPSEEK_SECTION, '') };
 }
 
+const LLAMA4_CALL = /<\|python_start\|>([\s\S]*?)(?:<\|python_end\|>|$)/g;
+
+/** Llama 4's `<|python_start|>{"name": …, "parameters": {…}}<|python_end|>` (see above). */
+function llama4Calls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!text.includes('<|python_start|>')) return undefined;
+  return collect(text, LLAMA4_CALL, (m) => {
+    const read = readFirstJsonValue(m[1].trim());
+    if (read?.rest.trim() !== '' || !isObject(read.value) || typeof read.value.name !== 'string')
+      return undefined;
+    const name = nameOf(read.value.name);
+    const args = read.value.parameters ?? read.value.arguments ?? {};
+    return name !== undefined && isObject(args) ? { name, arguments: args } : undefined;
+  });
+}
+
 /**
  * The calls `text` writes in one of the markups above, naming offered tools (`nameOf` says which
  * tool a written name means), with the text left once they are taken out; undefined when it
@@ -159,7 +177,14 @@ function deepSeekCalls(text: string, nameOf: NameReader): TextToolCalls | undefi
  * stays text).
  */
 export function readNativeCallMarkup(text: string, nameOf: NameReader): TextToolCalls | undefined {
-  for (const reader of [kimiCalls, deepSeekCalls, qwenCoderCalls, mistralNamedCalls]) {
+  for (const reader of [
+    kimiCalls,
+    deepSeekCalls,
+    qwenCoderCalls,
+    mistralNamedCalls,
+    llama4Calls,
+    readPythonicCalls,
+  ]) {
     const found = reader(text, nameOf);
     if (found) return { calls: found.calls, rest: found.rest.trim() };
   }
