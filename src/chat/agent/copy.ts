@@ -323,6 +323,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat provider's content filter refused this message${said}. Sending it again will be refused the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
     case 'content_filter':
       return `The chat provider's content filter stopped the model's answer. Asking the same again is likely stopped the same way: ask in other words, or choose a model or provider without such a filter in CHAT_MODEL.`;
+    case 'chat_template':
+      return `The model's server could not build the model's prompt from this conversation: the model's chat template failed there${said}. Trying again will not help: load a build of the model with a working template (LM Studio: the lmstudio-community one, or fix its Prompt Template; vLLM: --chat-template), or choose another model in CHAT_MODEL.`;
     case 'api_version':
       return `The chat endpoint needs an API version it takes in CHAT_ENDPOINT_URL${said}. For Azure OpenAI end the URL with ?api-version= and a version the model takes (2024-10-21, or the newer one the model's page names); trying again will not help until then.`;
     case 'model_too_large':

@@ -190,6 +190,8 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     return new GatewayError('failed', message, { ...base, reason: 'request_too_large', retryable: false });
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...base, reason: 'model_too_large', retryable: false });
+  if (cls === 'template')
+    return new GatewayError('failed', message, { ...base, reason: 'chat_template', retryable: false });
   if (status === 408)
     return new GatewayError('timeout', message, { ...base, reason: 'upstream_timeout', retryable: true });
   if (status === PROXY_GAVE_UP) return proxyTimeout(message, base);
@@ -360,6 +362,8 @@ export function classifyErrorPayload(
   if (relayHasNoChannel(d.detail || d.message)) return noChannel(message, init);
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
+  if (cls === 'template')
+    return new GatewayError('failed', message, { ...init, reason: 'chat_template', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {
     // a server that answers a wrong path with a success status and an error body
     return new GatewayError('failed', message, { ...init, reason: 'not_found', retryable: false });

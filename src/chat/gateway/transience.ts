@@ -6,7 +6,9 @@
  * 429 or a 5xx is transient wherever it shows up, and a request the model can never take (its
  * context is too small, a field is invalid, the allowance is spent) is final wherever it shows up.
  */
+
 import { hasBudgetMarker } from './budget-wording.js';
+import { isTemplateFailure } from './template-failure.js';
 
 /** What a failure says about itself. */
 export interface FailureSigns {
@@ -31,6 +33,8 @@ export interface FailureSigns {
  * - 'too_large': the request is longer than the model or the provider's limit takes.
  * - 'unfit': the model does not fit in the memory of the machine serving it; asking again loads
  *   it again and fails the same way until memory is freed or a smaller model is chosen.
+ * - 'template': the model's chat template on its server failed to render the request
+ *   (template-failure.ts); the same request fails the same way until the template changes.
  * - 'model_slip': the model's output was malformed (a tool call the provider could not parse,
  *   Groq's 400 `tool_use_failed`); the request was fine and a new answer may well be readable.
  * - 'invalid': the request itself was refused (validation, 4xx).
@@ -41,6 +45,7 @@ export type FailureClass =
   | 'budget'
   | 'too_large'
   | 'unfit'
+  | 'template'
   | 'model_slip'
   | 'invalid'
   | 'transient'
@@ -171,6 +176,8 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   // the server gives it (llama.cpp's server says 500)
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
   if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
+  // said with 400 or 500, or inside a stream: rendering the same request fails the same way
+  if (isTemplateFailure(signs.message)) return 'template';
   const squashed = types.map(squash);
   // before 'invalid': the provider files a malformed answer under invalid_request_error
   if (signs.failedGeneration || squashed.some((t) => MODEL_SLIP_TYPES.has(t))) return 'model_slip';
