@@ -194,3 +194,36 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 });
+
+// Kimi's call id where the tool's name goes, in a structured call or its own markup, its
+// separators sometimes lost (https://github.com/sgl-project/sglang/pull/21377: "functionsexec5")
+describe("Kimi's call id as the tool's name", () => {
+  it('functions.NAME:N and functionsNAMEN name the offered tool, structured or in the section', async () => {
+    gw.script(
+      {
+        kind: 'reply',
+        toolCalls: [
+          { id: 'functions.read_manifest:0', name: 'functions.read_manifest:0', arguments: { id: 'sleep' } },
+          {
+            id: 'functionsread_manifest_rows1',
+            name: 'functionsread_manifest_rows1',
+            arguments: { id: 'mood' },
+          },
+        ],
+      },
+      {
+        kind: 'reply',
+        text: '<|tool_calls_section_begin|><|tool_call_begin|>functionsread_manifest5<|tool_call_argument_begin|>{"id": "water"}<|tool_call_end|><|tool_calls_section_end|>',
+        finishReason: 'stop',
+      },
+    );
+    const structured = await callGateway(configFor(gw.url), { messages: userSays('x'), tools, stream: true });
+    expect(calls(structured)).toEqual([
+      ['read_manifest', { id: 'sleep' }],
+      ['read_manifest_rows', { id: 'mood' }],
+    ]);
+    const written = await callGateway(configFor(gw.url), { messages: userSays('x'), tools, stream: true });
+    expect(calls(written)).toEqual([['read_manifest', { id: 'water' }]]);
+    expect(written.text).toBe('');
+  });
+});

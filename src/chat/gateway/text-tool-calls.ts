@@ -9,7 +9,8 @@
  * person reads JSON and the tool never runs. Such text is read as calls only when every call in
  * it names a tool we offered, so an answer that merely talks about JSON stays an answer.
  * Names are matched as offered, or after dropping a namespace the model put in front
- * (`functions.read_manifest`, as models trained on another agent's transcripts write them).
+ * (`functions.read_manifest`, as models trained on another agent's transcripts write them), or
+ * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`).
  */
 import { readNativeCallMarkup } from './native-call-markup.js';
 import { readFirstJsonValue } from './tool-arguments.js';
@@ -31,13 +32,19 @@ const PREFIX = /^(?:functions?|tools?|default_api)[.:]/;
 
 /**
  * The offered tool a called name means: the name itself, else the name without a namespace in
- * front (`functions.`, `default_api:`) or a special-token tail (`<|channel|>...`). Undefined when
- * neither is offered.
+ * front (`functions.`, `default_api:`) or a special-token tail (`<|channel|>...`), else the name
+ * inside Kimi's call id (`functions.NAME:0`, its separators sometimes lost: `functionsNAME0`).
+ * Undefined when none is offered.
  */
 export function offeredToolName(name: string, offered: ReadonlySet<string>): string | undefined {
   if (offered.has(name)) return name;
   const bare = name.split('<|')[0].trim().replace(PREFIX, '');
-  return offered.has(bare) ? bare : undefined;
+  if (offered.has(bare)) return bare;
+  // Kimi's call id written where the name goes: `functions.NAME:0`, or run together as
+  // `functionsNAME0` / `call_functionsNAME2` when its separators are lost
+  const kimi = /^(?:call_)?functions\.?(.+?)(:?\d*)$/s.exec(name.split('<|')[0].trim());
+  if (!kimi) return undefined;
+  return [kimi[1], kimi[1] + kimi[2].replace(':', '')].find((n) => offered.has(n));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
