@@ -63,3 +63,30 @@ it('text the schema takes as text, text of another kind, and text that is no JSO
   const turn = await agentTurn(gw, { stream: false, toolDefinitions: [appendRow] });
   expect(turn.dispatched).toEqual([{ name: 'append_row', args }]);
 });
+
+// an argument whose schema takes any value (`{}`: append_row's row), written as JSON text by a
+// model that writes every value as text (Qwen3-Coder's <parameter=…>, GLM's <arg_value>): the
+// tool refused the text as a row ('must be an object (one row), not a string')
+it('an argument of any kind sent as the JSON text of an object or list is read as that value', async () => {
+  const anyValue: ToolDefinition = {
+    type: 'function',
+    function: {
+      name: 'append_row',
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string' }, value: {}, note: { description: 'anything' } },
+      },
+    },
+  };
+  gw.script(callStep({ id: 'water', value: '{"date": "2026-05-01", "ml": 250}', note: 'plain words' }), {
+    kind: 'reply',
+    text: 'Logged.',
+  });
+  const turn = await agentTurn(gw, { stream: false, toolDefinitions: [anyValue] });
+  expect(turn.dispatched).toEqual([
+    {
+      name: 'append_row',
+      args: { id: 'water', value: { date: '2026-05-01', ml: 250 }, note: 'plain words' },
+    },
+  ]);
+});

@@ -3,7 +3,8 @@
  * (vLLM's tool parsers when the schema uses `$defs`/`$ref`, models that serialise each value on
  * their own). The tool refused the string where its schema wants an object, and the model was
  * told its arguments were invalid. A top-level argument the tool's schema declares as an object
- * or a list, sent as text that is exactly such a JSON value, is read as that value.
+ * or a list, or leaves open to any value (a card's row), sent as text that is exactly such a
+ * JSON value, is read as that value.
  */
 import { rewriteCallArguments } from './argument-rewrite.js';
 import type { GatewayResult, ToolDefinition } from './types.js';
@@ -12,10 +13,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Keywords that say what kind of value a schema takes; a schema with none of them takes any. */
+const CONSTRAINTS = ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'properties', 'items', '$ref'];
+
 /** The JSON kinds ('object', 'array') a property schema allows, from `type` or its `anyOf`/`oneOf` branches. */
 function structuredKinds(schema: unknown): Set<string> {
   const kinds = new Set<string>();
   if (!isObject(schema)) return kinds;
+  // an argument of any kind (`{}`, a row of a card): JSON text of an object or a list is that
+  // value, as models that write every value as text (tag-style call markup) mean it
+  if (!CONSTRAINTS.some((k) => k in schema)) return new Set(['object', 'array']);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   for (const t of types) if (t === 'object' || t === 'array') kinds.add(t);
   if (schema.type === undefined && isObject(schema.properties)) kinds.add('object');
