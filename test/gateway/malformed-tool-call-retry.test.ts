@@ -22,7 +22,9 @@ const unreadableCall = {
   message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
   type: 'invalid_request_error',
   code: 'tool_use_failed',
-  failed_generation: '<function=append_row={"id": "water", "value": 250}</function>',
+  // a call to a tool that was not offered (a readable call to an offered one is read instead:
+  // failed-generation-read.test.ts)
+  failed_generation: '<function=append_rows={"id": "water", "value": 250}</function>',
 };
 const errors: Array<[string, Record<string, unknown>]> = [
   ['an unreadable call (code and failed_generation)', unreadableCall],

@@ -160,7 +160,8 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
         ? retryAfterMs({ ...decoded?.headers, ...headers }, providerText, nowMs, stated)
         : undefined,
     });
-  if (cls === 'model_slip' && status !== 429) return modelSlip(message, base);
+  if (cls === 'model_slip' && status !== 429)
+    return modelSlip(message, { ...base, failedGeneration: decoded?.generation });
   if (isContentRefusal({ status, types: typesOf(decoded), message: decoded?.detail || providerText }))
     return contentRefused(message, base);
   if (relayHasNoChannel(decoded?.detail || providerText)) return noChannel(message, base);
@@ -357,7 +358,7 @@ export function classifyErrorPayload(
         ? retryAfterMs(d.headers ?? {}, d.message, nowMs, stated)
         : undefined,
     });
-  if (cls === 'model_slip') return modelSlip(message, init);
+  if (cls === 'model_slip') return modelSlip(message, { ...init, failedGeneration: d.generation });
   if (isContentRefusal({ ...signs, message: d.detail || d.message })) return contentRefused(message, init);
   if (relayHasNoChannel(d.detail || d.message)) return noChannel(message, init);
   if (cls === 'unfit')

@@ -9,6 +9,8 @@ import { affordableOutputCap, creditStop } from './affordable-output.js';
 import { withApiVersionReason } from './api-version.js';
 import { attempt } from './attempt.js';
 import { type GatewayLog, logFailedAttempt } from './attempt-log.js';
+import { rescuedTurn } from './failed-generation.js';
+import { finalizeTurn } from './finalize.js';
 import { GatewayError } from './gateway-error.js';
 import { defaultProviderMemory, type ProviderMemory, resolveCapabilities } from './provider-capabilities.js';
 import {
@@ -175,7 +177,15 @@ export async function callGateway(
       const shown = restreamed
         ? { ...hooks, onToken: undefined, onReasoning: undefined, onRetract: undefined }
         : hooks;
-      const result = await attempt(url, sendAs, timeouts, body, shown, progress, signal);
+      const result = await attempt(url, sendAs, timeouts, body, shown, progress, signal).catch(
+        (err: unknown) => {
+          // a call the provider could not read, quoted back: read here, it is the reply
+          const rescued = err instanceof GatewayError ? rescuedTurn(err, offeredTools) : undefined;
+          if (!rescued) throw err;
+          logFailure(err as GatewayError, { next: 'repair' });
+          return finalizeTurn(rescued, hooks);
+        },
+      );
       unwrapCallArguments(result, request.tools);
       parseStringifiedArguments(result, request.tools);
       readScalarArguments(result, request.tools);

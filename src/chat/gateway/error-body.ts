@@ -41,6 +41,8 @@ export interface DecodedError {
    * `failed_generation`, sent with a malformed tool call): the model slipped, the request was fine.
    */
   failedGeneration?: boolean;
+  /** That output as the provider quoted it, when it is text. */
+  generation?: string;
   /**
    * The quota the request exceeded is counted per day (Google's `QuotaFailure` entry of `details`
    * with a quotaId such as `GenerateRequestsPerDayPerProjectPerModel-FreeTier`): the retry delay
@@ -167,6 +169,8 @@ export function decodeErrorPayload(payload: unknown): DecodedError | undefined {
     const delay = retryInfoDelayMs(e.details);
     if (delay !== undefined) out.retryDelayMs = Math.max(delay, out.retryDelayMs ?? 0);
     if (e.failed_generation !== undefined && e.failed_generation !== null) out.failedGeneration = true;
+    if (typeof e.failed_generation === 'string' && e.failed_generation.trim() !== '')
+      out.generation = e.failed_generation;
     if (quotaPerDay(e.details) || PER_DAY_QUOTA_ID.test(out.detail)) out.dailyQuota = true;
     return out;
   }

@@ -73,6 +73,8 @@ export interface GatewayErrorInit {
    * nothing listening, a certificate refused), so the person is told which address to check.
    */
   endpoint?: string;
+  /** The model's output a provider could not read, as it quoted it (Groq's `failed_generation`). */
+  failedGeneration?: string;
 }
 
 /**
@@ -92,6 +94,7 @@ export class GatewayError extends KlebbError {
   readonly redirectTo?: string;
   readonly inReply?: boolean;
   readonly endpoint?: string;
+  readonly failedGeneration?: string;
 
   constructor(kind: GatewayErrorKind, message: string, init: GatewayErrorInit = {}) {
     super(STATUS_BY_KIND[kind], 'GATEWAY_ERROR', message);
@@ -108,6 +111,7 @@ export class GatewayError extends KlebbError {
     this.redirectTo = init.redirectTo;
     if (init.inReply) this.inReply = true;
     if (init.endpoint !== undefined) this.endpoint = init.endpoint;
+    if (init.failedGeneration !== undefined) this.failedGeneration = init.failedGeneration;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 }
@@ -128,6 +132,7 @@ export function withRetryable(err: GatewayError, retryable: boolean): GatewayErr
     redirectTo: err.redirectTo,
     inReply: err.inReply,
     endpoint: err.endpoint,
+    failedGeneration: err.failedGeneration,
   });
 }
 
