@@ -98,6 +98,13 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 
+  it("Llama's inline <function=name={…}</function>, without the closing '>'", async () => {
+    for (const r of await bothWays('<function=read_manifest={"id": "sleep"}</function>')) {
+      expect(calls(r)).toEqual([['read_manifest', { id: 'sleep' }]]);
+      expect(r.text).toBe('');
+    }
+  });
+
   it('GLM: <tool_call>name<arg_key>…</arg_key><arg_value>…</arg_value>, several in a row and one without arguments', async () => {
     const text =
       '<tool_call>read_manifest<arg_key>id</arg_key><arg_value>sleep</arg_value></tool_call>\n<tool_call>read_manifest_rows\n<arg_key>id</arg_key>\n<arg_value>mood</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>5</arg_value>\n</tool_call>\n<tool_call>get_recent_activity</tool_call>';

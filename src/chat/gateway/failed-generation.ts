@@ -16,16 +16,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Llama's `<function=NAME…>` dialect as Groq quotes it, written the way text-tool-calls reads it. */
+/** Llama's `<function=NAME…>` dialect as Groq quotes it, its opening `<function=` lost (`NAME{…}</function>`) put back. */
 function asFunctionBlocks(text: string): string {
-  return (
-    text
-      .trim()
-      // the opening `<function=` lost: `NAME{…}</function>`
-      .replace(/^([A-Za-z_][\w.:-]*)\s*(?==?\s*\{)/, '<function=$1')
-      // `<function=NAME={…}` and `<function=NAME{…}` (no closing `>` before the arguments)
-      .replace(/<function=([A-Za-z_][\w.:-]*)\s*=?\s*(?=\{)/g, '<function=$1>')
-  );
+  return text.trim().replace(/^([A-Za-z_][\w.:-]*)\s*(?==?\s*\{)/, '<function=$1');
 }
 
 /** `{"tool_calls": [{function: {name, arguments}} | {name, arguments}]}` as `{name, arguments}` items. */

@@ -5,7 +5,8 @@
  * its calls differently, and none of these is JSON with a name inside:
  * - Qwen3-Coder (and Qwen3.5): `<tool_call><function=NAME><parameter=KEY>value</parameter>…
  *   </function></tool_call>`, the opening `<tool_call>` now and then left out; Llama 3.1's
- *   `<function=NAME>{…}</function>` with the arguments as JSON;
+ *   `<function=NAME>{…}</function>` with the arguments as JSON (also without the `>`:
+ *   `<function=NAME={…}</function>`, as Llama 3.3 writes it inline);
  * - GLM 4.5 and later: `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>value</arg_value>…</tool_call>`;
  * - Mistral's newer templates (Mistral Small 3.2, Magistral, Devstral): `[TOOL_CALLS]NAME[ARGS]{…}`,
  *   or `[TOOL_CALLS]NAME{…}` as some servers render it;
@@ -70,8 +71,10 @@ const QWEN_FUNCTION =
 const QWEN_PARAMETER = /<parameter=([^>\n]+)>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g;
 
 /** Qwen3-Coder's `<function=NAME>` blocks (see above). */
-function qwenCoderCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
-  if (!text.includes('<function=')) return undefined;
+function qwenCoderCalls(written: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!written.includes('<function=')) return undefined;
+  // Llama's inline dialect leaves out the `>`: `<function=NAME={…}</function>`, `<function=NAME{…}`
+  const text = written.replace(/<function=([A-Za-z_][\w.:-]*)\s*=?\s*(?=\{)/g, '<function=$1>');
   return collect(text, QWEN_FUNCTION, (m) => {
     const name = nameOf(m[1].trim());
     if (name === undefined) return undefined;
