@@ -185,6 +185,18 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 
+  it('Granite 3 and Phi-4-mini: <|tool_call|>[…], closed or not by <|/tool_call|>', async () => {
+    for (const text of [
+      '<|tool_call|>[{"name": "read_manifest", "arguments": {"id": "mood"}}]',
+      '<|tool_call|>[{"name": "read_manifest", "arguments": {"id": "mood"}}]<|/tool_call|>',
+    ]) {
+      for (const r of await bothWays(text)) {
+        expect(calls(r)).toEqual([['read_manifest', { id: 'mood' }]]);
+        expect(r.text).toBe('');
+      }
+    }
+  });
+
   it('markup naming a tool that was not offered stays the answer, whole', async () => {
     const answers = [
       'Write it as <function=delete_everything>\n<parameter=all>\ntrue\n</parameter>\n</function> in the template.',

@@ -2,7 +2,8 @@
  * Tool calls the model wrote as answer text. When a server runs a model without the parser that
  * turns its tool-call tokens into `tool_calls` (vLLM started without a tool parser, Ollama or
  * MLX servers with some templates), the call arrives as text: `<tool_call>{...}</tool_call>`
- * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1), gpt-oss's
+ * blocks (Hermes, Qwen), `[TOOL_CALLS][...]` (Mistral), `<|python_tag|>{...}` (Llama 3.1),
+ * `<|tool_call|>[...]` (Granite 3, Phi-4-mini), gpt-oss's
  * harmony commentary addressed to a tool (`<|channel|>commentary to=functions.x …<|message|>{...}`), or
  * the bare JSON object `{"name": ..., "arguments": {...}}` as the whole answer, or a model's own
  * call markup (native-call-markup.ts). Shown as text, the
@@ -120,7 +121,13 @@ function harmonyCalls(text: string, offered: ReadonlySet<string>): TextToolCalls
     ? { calls, rest: rest.replace(/<\|(?:start|end|return|call)\|>(?:assistant)?/g, '').trim() }
     : undefined;
 }
-const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>'];
+/**
+ * Tokens a model writes before its calls: Mistral's, Llama 3.1's, and `<|tool_call|>` of Granite 3
+ * and Phi-4-mini (which may close the list with `<|/tool_call|>`).
+ */
+const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>', '<|tool_call|>'];
+/** Closing tokens after such calls. */
+const MARKER_ENDS = /<\|\/tool_call\|>|<\|eom_id\|>/g;
 
 /**
  * Finds tool calls written as text in `text`, naming only tools in `offered`. Returns undefined
@@ -145,7 +152,7 @@ export function readTextToolCalls(text: string, offered: ReadonlySet<string>): T
   for (const marker of MARKERS) {
     const at = text.indexOf(marker);
     if (at < 0) continue;
-    const calls = callsIn(text.slice(at + marker.length), offered);
+    const calls = callsIn(text.slice(at + marker.length).replace(MARKER_ENDS, ' '), offered);
     return calls ? { calls, rest: text.slice(0, at).trim() } : undefined;
   }
   // the whole answer is the call, maybe in a code fence
