@@ -197,6 +197,21 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 
+  it('MiniMax M2 and DeepSeek V3.2: <invoke name=…> with <parameter name=…> values', async () => {
+    const minimax =
+      'Checking.\n<minimax:tool_call>\n<invoke name="read_manifest_rows">\n<parameter name="id">steps</parameter>\n<parameter name="limit">7</parameter>\n</invoke>\n</minimax:tool_call>';
+    for (const r of await bothWays(minimax)) {
+      expect(calls(r)).toEqual([['read_manifest_rows', { id: 'steps', limit: 7 }]]);
+      expect(r.text).toBe('Checking.');
+    }
+    const dsml =
+      '<｜DSML｜function_calls>\n<｜DSML｜invoke name="read_manifest">\n<｜DSML｜parameter name="id" string="true">sleep</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>';
+    for (const r of await bothWays(dsml)) {
+      expect(calls(r)).toEqual([['read_manifest', { id: 'sleep' }]]);
+      expect(r.text).toBe('');
+    }
+  });
+
   it('markup naming a tool that was not offered stays the answer, whole', async () => {
     const answers = [
       'Write it as <function=delete_everything>\n<parameter=all>\ntrue\n</parameter>\n</function> in the template.',

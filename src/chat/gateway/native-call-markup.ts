@@ -15,6 +15,9 @@
  * - DeepSeek V3 and R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
  *   ```json {…} ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>` (or `NAME<｜tool▁sep｜>{…}`);
  * - Llama 4: `<|python_start|>{"name": NAME, "parameters": {…}}<|python_end|>`;
+ * - MiniMax M2 and DeepSeek V3.2: `<minimax:tool_call><invoke name="NAME"><parameter
+ *   name="KEY">value</parameter></invoke></minimax:tool_call>`, DeepSeek's tags written
+ *   `<｜DSML｜invoke …>` inside `<｜DSML｜function_calls>`;
  * - Llama 3.2 and 4's pythonic list, `[NAME(key="value", …)]` (pythonic-calls.ts).
  * A value written between tags is text; the tool's schema reads a number, a flag, an object or a
  * list out of it later (scalar-arguments.ts, stringified-values.ts), as for any call.
@@ -158,6 +161,28 @@ function deepSeekCalls(text: string, nameOf: NameReader): TextToolCalls | undefi
   return found && { calls: found.calls, rest: found.rest.replace(DEEPSEEK_SECTION, '') };
 }
 
+/** The tag prefix DeepSeek V3.2 writes (`<｜DSML｜invoke …>`), none for MiniMax. */
+const DSML = '(?:[|｜]DSML[|｜])?';
+const INVOKE = new RegExp(`<${DSML}invoke\\s+name="([^"]+)"\\s*>([\\s\\S]*?)(?:</${DSML}invoke>|$)`, 'g');
+const INVOKE_PARAMETER = new RegExp(
+  `<${DSML}parameter\\s+name="([^"]+)"[^>]*>([\\s\\S]*?)</${DSML}parameter>`,
+  'g',
+);
+const INVOKE_WRAPPERS = new RegExp(`</?(?:minimax:tool_call|${DSML}function_calls)>`, 'g');
+
+/** MiniMax M2's and DeepSeek V3.2's `<invoke name=…><parameter name=…>` blocks (see above). */
+function invokeCalls(text: string, nameOf: NameReader): TextToolCalls | undefined {
+  if (!/<(?:[|｜]DSML[|｜])?invoke\s+name="/.test(text)) return undefined;
+  const found = collect(text, INVOKE, (m) => {
+    const name = nameOf(m[1].trim());
+    if (name === undefined) return undefined;
+    const args: Record<string, unknown> = {};
+    for (const p of m[2].matchAll(INVOKE_PARAMETER)) args[p[1].trim()] = tagValue(p[2]);
+    return { name, arguments: args };
+  });
+  return found && { calls: found.calls, rest: found.rest.replace(INVOKE_WRAPPERS, '') };
+}
+
 const LLAMA4_CALL = /<\|python_start\|>([\s\S]*?)(?:<\|python_end\|>|$)/g;
 
 /** Llama 4's `<|python_start|>{"name": …, "parameters": {…}}<|python_end|>` (see above). */
@@ -187,6 +212,7 @@ export function readNativeCallMarkup(text: string, nameOf: NameReader): TextTool
     mistralNamedCalls,
     llama4Calls,
     readPythonicCalls,
+    invokeCalls,
   ]) {
     const found = reader(text, nameOf);
     if (found) return { calls: found.calls, rest: found.rest.trim() };
