@@ -44,6 +44,8 @@ for (const [status, message] of [
   [400, 'Unrecognized request arguments supplied: tool_choice, tools'],
   [404, 'Unrecognized request argument supplied: tools'],
   [400, 'tools: Extra inputs are not permitted'],
+  // MiniMax's OpenAI-compatible API (https://github.com/MiniMax-AI/MiniMax-M2.5/issues/24)
+  [400, 'Failed to fetch tools: Not yet implemented'],
 ] as const) {
   it(`"${message}" (${status}): asked again without tools, and remembered`, async () => {
     gw.script(

@@ -286,6 +286,8 @@ const REPAIRS: Record<string, Repair> = {
       ) ||
       // llama.cpp's server started without --jinja, with 500: "tools param requires --jinja flag"
       /requires (?:the )?--jinja/i.test(t) ||
+      // MiniMax's OpenAI-compatible API, with 400: "Failed to fetch tools: Not yet implemented"
+      /\btools?\b[^.;]{0,40}\bnot (?:yet )?implemented\b/i.test(t) ||
       namesToolsAsUnknown(t),
     sent: (b) => b.tools !== undefined,
   },
