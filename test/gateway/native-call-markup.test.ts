@@ -212,6 +212,21 @@ describe("a model's own call markup left in the answer", () => {
     }
   });
 
+  // Qwen models write values and whole calls in Python's literal syntax now and then
+  // (https://github.com/waybarrios/vllm-mlx/issues/63, https://github.com/NousResearch/atropos/pull/479)
+  it("Python's literal syntax: a <parameter=…> dict, and a <tool_call> body in single quotes", async () => {
+    const qwen =
+      "<function=append_row>\n<parameter=id>\nwater\n</parameter>\n<parameter=row>\n{'ml': 250, 'cold': True}\n</parameter>\n</function>";
+    for (const r of await bothWays(qwen)) {
+      expect(calls(r)).toEqual([['append_row', { id: 'water', row: { ml: 250, cold: true } }]]);
+    }
+    const hermes = "<tool_call>{'name': 'read_manifest', 'arguments': {'id': \"mood's\"}}</tool_call>";
+    for (const r of await bothWays(hermes)) {
+      expect(calls(r)).toEqual([['read_manifest', { id: "mood's" }]]);
+      expect(r.text).toBe('');
+    }
+  });
+
   it('markup naming a tool that was not offered stays the answer, whole', async () => {
     const answers = [
       'Write it as <function=delete_everything>\n<parameter=all>\ntrue\n</parameter>\n</function> in the template.',

@@ -7,6 +7,7 @@
  * JSON value, is read as that value.
  */
 import { rewriteCallArguments } from './argument-rewrite.js';
+import { pythonLiteralAsJson } from './python-literal.js';
 import type { GatewayResult, ToolDefinition } from './types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -49,7 +50,8 @@ function structuredValue(text: string, kinds: Set<string>): unknown {
   if (!((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']')))) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(t);
+    // JSON, or the same in Python's literal syntax ({'theme': 'dark'}, ['a', 'b'], True)
+    value = JSON.parse(pythonLiteralAsJson(t) ?? t);
   } catch {
     return undefined;
   }

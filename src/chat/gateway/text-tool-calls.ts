@@ -14,6 +14,7 @@
  * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`).
  */
 import { readNativeCallMarkup } from './native-call-markup.js';
+import { pythonLiteralAsJson } from './python-literal.js';
 import { readFirstJsonValue } from './tool-arguments.js';
 
 /** One call found in text. */
@@ -76,6 +77,19 @@ function asCalls(value: unknown, offered: ReadonlySet<string>): TextToolCall[] |
 
 /** Reads one or more JSON values following each other (whitespace between), all calls. */
 function callsIn(text: string, offered: ReadonlySet<string>): TextToolCall[] | undefined {
+  return jsonCallsIn(text, offered) ?? pythonCallsIn(text, offered);
+}
+
+/**
+ * The same calls written in Python's literal syntax (`{'name': 'read_manifest', 'arguments':
+ * {'id': 'x'}}`, as Qwen models write them now and then), read when they are not JSON.
+ */
+function pythonCallsIn(text: string, offered: ReadonlySet<string>): TextToolCall[] | undefined {
+  const json = pythonLiteralAsJson(text);
+  return json === undefined ? undefined : jsonCallsIn(json, offered);
+}
+
+function jsonCallsIn(text: string, offered: ReadonlySet<string>): TextToolCall[] | undefined {
   const calls: TextToolCall[] = [];
   let rest = text.trim();
   while (rest !== '') {
