@@ -359,6 +359,7 @@ export function GenericCard({ card, date }: RendererProps) {
                   type="button"
                   class="button button-quiet gc-entry-edit"
                   aria-label={`Edit entry ${n + 1}`}
+                  data-return-focus={`edit-${r.index}`}
                   onClick={() => setEditing(openEdit(rows, r.index, etag))}
                 >
                   Edit
@@ -379,6 +380,7 @@ export function GenericCard({ card, date }: RendererProps) {
             <button
               type="button"
               class="button"
+              data-return-focus="main"
               onClick={() => setEditing(openEdit(rows, dayEntries[dayEntries.length - 1].index, etag))}
             >
               Edit entry
@@ -389,6 +391,7 @@ export function GenericCard({ card, date }: RendererProps) {
                 type="button"
                 class="button"
                 data-action="log"
+                data-return-focus="main"
                 disabled={addRefusal !== null}
                 onClick={() => setEditing({ mode: 'add' })}
               >

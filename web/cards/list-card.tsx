@@ -137,6 +137,7 @@ export function ListCard({ card }: RendererProps) {
                           type="button"
                           class="button button-quiet"
                           aria-label={`Change ${name}`}
+                          data-return-focus={`change-${index}`}
                           onClick={() => setForm({ mode: 'edit', index })}
                         >
                           Change
@@ -169,6 +170,7 @@ export function ListCard({ card }: RendererProps) {
             type="button"
             class="button"
             aria-pressed={editMode}
+            data-return-focus="main"
             onClick={() => {
               setEditMode(!editMode);
               setConfirm(null);
@@ -178,7 +180,12 @@ export function ListCard({ card }: RendererProps) {
             {editMode ? 'Done' : 'Edit'}
           </button>
           {editMode && (
-            <button type="button" class="button button-primary" onClick={() => setForm({ mode: 'add' })}>
+            <button
+              type="button"
+              class="button button-primary"
+              data-return-focus="add"
+              onClick={() => setForm({ mode: 'add' })}
+            >
               Add
             </button>
           )}

@@ -242,6 +242,7 @@ export function ScheduleCard({ card, date }: RendererProps) {
                           type="button"
                           class="button button-quiet"
                           disabled={disabled || writer.busy === itemKey(ref)}
+                          data-return-focus={`dose-${itemKey(ref)}`}
                           onClick={() => tick(ref, true)}
                         >
                           {textOf(item.action_label) ?? textOf(item.actionLabel) ?? 'Log a dose'}

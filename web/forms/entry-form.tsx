@@ -15,6 +15,7 @@ import '../styles/forms.css';
 import { holdDraft, takeDraft } from './entry-draft.js';
 import { type FormValues, saveBlocker, toEntry } from './form-values.js';
 import { InputField } from './input-field.js';
+import { followFocus, openerNow, returnFocusFrom } from './return-focus.js';
 
 export interface EntryFormProps {
   inputs: readonly InputDescriptor[];
@@ -92,6 +93,30 @@ export function EntryForm(props: EntryFormProps) {
       .querySelector<HTMLElement>('input, select, textarea, .form-group button')
       ?.focus({ preventScroll: false });
   }, []);
+  // the button pressed to open the form, read while rendering (it still has the focus then)
+  const [opener] = useState(openerNow);
+  // as the form goes, the focus inside it goes back into the card (return-focus.ts)
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const focus = followFocus(form);
+    return () => {
+      focus.stop();
+      if (focus.inside()) returnFocusFrom(form, opener);
+    };
+  }, []);
+  // Delete… and its confirmation take each other's place: the focus goes from one to the other
+  // (to Keep, the safe choice) instead of falling to the page
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const confirmShown = useRef(false);
+  useEffect(() => {
+    if (confirmShown.current === confirmDelete) return;
+    confirmShown.current = confirmDelete;
+    const at = document.activeElement;
+    if (at !== null && at !== document.body && at.isConnected) return;
+    (confirmDelete ? keepRef : deleteRef).current?.focus();
+  }, [confirmDelete]);
 
   function run(action: () => Promise<unknown>) {
     return inFlight.run(true, async () => {
@@ -187,12 +212,18 @@ export function EntryForm(props: EntryFormProps) {
               >
                 Delete entry
               </button>
-              <button type="button" class="button button-quiet" onClick={() => setConfirmDelete(false)}>
+              <button
+                ref={keepRef}
+                type="button"
+                class="button button-quiet"
+                onClick={() => setConfirmDelete(false)}
+              >
                 Keep
               </button>
             </span>
           ) : (
             <button
+              ref={deleteRef}
               type="button"
               class="button button-quiet button-danger-text"
               onClick={() => setConfirmDelete(true)}

@@ -1,0 +1,147 @@
+/**
+ * Where the keyboard's focus goes when a card's entry form closes, in Chromium against the real
+ * server. The form replaces the button that opened it, so when it closed (saved, cancelled,
+ * Escape, deleted) the focus fell to the page itself: a keyboard or screen-reader user was sent
+ * back to the top of the page and had to Tab through every card again. The focus now goes back to
+ * the button that opened the form when it is still there (a list's Change), else to the card's
+ * own button that took its place (Add entry became Edit entry). Delete… and its confirmation pass
+ * the focus between them likewise.
+ */
+import { describe, expect, it } from 'vitest';
+import { todayIn } from '../../src/common/dates.js';
+import type { WatchedPage } from './browser.js';
+import { cardOf, useDashboard } from './entry-support.js';
+
+const TZ = 'Europe/Berlin';
+const today = () => todayIn(TZ);
+
+const d = useDashboard({
+  timezoneId: TZ,
+  manifests: () => [
+    {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'taps',
+        label: 'Taps',
+        order: 1,
+        view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
+        writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
+      },
+      data: [],
+    },
+    {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'temps',
+        label: 'Temperatures',
+        order: 2,
+        view: { enabled: true, component: 'generic-card', display: { template: '{c|–}' } },
+        writeable: {
+          fromWebapp: true,
+          maxReadingsPerDay: 3,
+          inputs: [{ key: 'c', type: 'number', label: 'Degrees' }],
+        },
+      },
+      data: [{ date: today(), c: 37.2 }],
+    },
+    {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'todo',
+        label: 'Shopping',
+        order: 3,
+        view: { enabled: true, component: 'list-card', display: { template: '{item}' } },
+        writeable: { fromWebapp: true, inputs: [{ key: 'item', type: 'text', label: 'Item' }] },
+      },
+      data: [{ item: 'Bread' }],
+    },
+  ],
+});
+
+/** What has the focus: the card it is in and its name (its label, else its text). */
+function focused(w: WatchedPage) {
+  return w.page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { card: null, name: 'body' };
+    const card = el.closest('[data-card-id]')?.getAttribute('data-card-id') ?? null;
+    return { card, name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() };
+  });
+}
+
+describe('focus after a card form closes', { timeout: 120_000 }, () => {
+  it('goes back to Add entry after Cancel and after Escape', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'taps');
+    const add = card.getByRole('button', { name: 'Add entry' });
+    await add.focus();
+    await w.page.keyboard.press('Enter');
+    await card.getByRole('form').getByLabel('Count').waitFor();
+    await card.getByRole('form').getByRole('button', { name: 'Cancel' }).focus();
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Add entry' });
+
+    await w.page.keyboard.press('Enter');
+    await card.getByRole('form').getByLabel('Count').waitFor();
+    await w.page.keyboard.press('Escape');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Add entry' });
+  });
+
+  it('goes to the button that took the opener’s place after a save (Add entry became Edit entry)', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'taps');
+    await card.getByRole('button', { name: 'Add entry' }).focus();
+    await w.page.keyboard.press('Enter');
+    const field = card.getByRole('form').getByLabel('Count');
+    await field.waitFor();
+    await field.fill('4');
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    expect(await d.data('taps')).toEqual([{ date: today(), count: 4 }]);
+    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Edit entry' });
+  });
+
+  it('goes back to the entry’s own Edit button after editing it, and to Add entry after deleting it', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'temps');
+    await card.getByRole('button', { name: 'Edit entry 1' }).focus();
+    await w.page.keyboard.press('Enter');
+    const field = card.getByRole('form').getByLabel('Degrees');
+    await field.waitFor();
+    await field.fill('37.4');
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Edit entry 1' });
+
+    await w.page.keyboard.press('Enter');
+    await card.getByRole('form').getByLabel('Degrees').waitFor();
+    await card.getByRole('form').getByRole('button', { name: 'Delete…' }).focus();
+    await w.page.keyboard.press('Enter');
+    // the confirmation takes Delete…'s place: the focus is on its safe choice, not on the page
+    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Keep' });
+    await w.page.keyboard.press('Shift+Tab');
+    expect(await focused(w)).toEqual({ card: 'temps', name: 'Delete entry' });
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => d.data('temps')).toEqual([]);
+    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Add entry' });
+  });
+
+  it('goes back to a list item’s Change button after changing it', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'todo');
+    await card.getByRole('button', { name: 'Edit', exact: true }).click();
+    const change = card.getByRole('button', { name: /^Change/ }).first();
+    await change.focus();
+    await w.page.keyboard.press('Enter');
+    const field = card.getByRole('form').getByLabel('Item');
+    await field.waitFor();
+    await field.fill('Rye bread');
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => card.getByRole('form').count()).toBe(0);
+    await expect.poll(() => d.data('todo')).toEqual([{ item: 'Rye bread' }]);
+    // the row's button is named after its item, which the change renamed
+    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Change Rye bread' });
+  });
+});
