@@ -2,11 +2,18 @@
  * Settings › History: the newest change sets (`GET /api/changes`), who made them and what they
  * did, each with Undo (`POST /api/changes/:id/undo`). A refused undo (changed again since) shows
  * the server's sentence.
+ *
+ * For a keyboard and a screen reader: each Undo is named by the change it undoes (a list of
+ * buttons all called "Undo" cannot be told apart), a done undo is announced ("Undone: …"), and
+ * since the undo takes its button away, the focus goes to that announcement instead of falling to
+ * the top of the page. One undo at a time: a second press while one is under way does nothing
+ * (it was refused as already undone, and shown as a failure).
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { lookupTable } from '../../src/common/lookup-table.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { ApiError, api } from '../lib/api.js';
+import { useInFlight } from '../lib/in-flight.js';
 import { cardsVersion } from '../lib/live.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -43,21 +50,36 @@ export function HistorySettings() {
     [cardsVersion.value],
   );
   const [message, setMessage] = useState<string | null>(null);
-  const undo = async (id: number) => {
-    setMessage(null);
-    try {
-      await api(`/api/changes/${id}/undo`, { method: 'POST' });
-      res.reload();
-    } catch (err) {
-      setMessage(err instanceof ApiError ? err.message : 'The undo did not reach Klebb.');
-    }
-  };
+  const [done, setDone] = useState<string | null>(null);
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  const inFlight = useInFlight<number>();
+  const undo = (c: ChangeSetItem) =>
+    inFlight.run(c.id, async () => {
+      setMessage(null);
+      setDone(null);
+      try {
+        await api(`/api/changes/${c.id}/undo`, { method: 'POST' });
+        setDone(`Undone: ${c.summary}`);
+        res.reload();
+      } catch (err) {
+        setMessage(err instanceof ApiError ? err.message : 'The undo did not reach Klebb.');
+      }
+    });
+  // the pressed button is gone once the list shows the undo: the focus goes to what was done
+  useEffect(() => {
+    const at = document.activeElement;
+    if (done === null || (at !== null && at !== document.body && at.isConnected)) return;
+    doneRef.current?.focus();
+  }, [done, res.data]);
   return (
     <section class="panel" aria-labelledby="settings-history">
       <h2 id="settings-history" class="panel-title">
         History
       </h2>
       {message && <p role="alert">{message}</p>}
+      <p role="status" ref={doneRef} tabIndex={-1} class={done ? undefined : 'visually-hidden'}>
+        {done}
+      </p>
       {res.error ? (
         <ErrorNote error={res.error} />
       ) : !res.data ? (
@@ -72,7 +94,13 @@ export function HistorySettings() {
                 {new Date(c.ts).toLocaleString()}
               </small>{' '}
               {c.undoneBy === null ? (
-                <button type="button" class="chat-link-btn" onClick={() => void undo(c.id)}>
+                <button
+                  type="button"
+                  class="chat-link-btn"
+                  aria-label={`Undo ${c.summary}`}
+                  disabled={inFlight.busy !== null}
+                  onClick={() => void undo(c)}
+                >
                   Undo
                 </button>
               ) : (
