@@ -28,6 +28,7 @@ import { sparklinePath } from '../../src/common/sparkline-path.js';
 import { evaluateThresholds, primaryFieldOf } from '../../src/common/thresholds.js';
 import { goodDirectionOf, type NumericPoint, TREND_ARROWS, trendTone } from '../../src/common/trend.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
+import { useAnnouncer } from '../components/announcer.js';
 import { addDraftKey, hasDraft } from '../forms/entry-draft.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
@@ -159,6 +160,8 @@ export function GenericCard({ card, date }: RendererProps) {
   );
   // a save tried again after an error is the same write (same key): stored once
   const addAttempts = useMemo(saveAttempts, []);
+  // a save or deletion said to a screen reader: the form just goes, the new value is not read out
+  const said = useAnnouncer();
   const meta = card.meta;
   const vc = card.viewConfig;
   const display = isObject(vc.display) ? vc.display : {};
@@ -370,6 +373,8 @@ export function GenericCard({ card, date }: RendererProps) {
         </ul>
       )}
 
+      {said.line}
+
       {canWrite && mode === null && !hasInputs && (
         <p class="form-hint gc-no-inputs">This card takes no entries from the web app.</p>
       )}
@@ -428,6 +433,7 @@ export function GenericCard({ card, date }: RendererProps) {
             await addEntry(card.id, entry, null, addAttempts.of(entry).key);
             addAttempts.done();
             setEditing(null);
+            said.say(`Saved the new entry of ${dayMonth(date)}`);
           }}
           onCancel={() => {
             addAttempts.done();
@@ -447,10 +453,12 @@ export function GenericCard({ card, date }: RendererProps) {
           onSave={async (entry) => {
             await replaceEntry(card.id, editRow.index, entry, opened.etag, editRow.row);
             setEditing(null);
+            said.say(editRow.day ? `Saved the entry of ${dayMonth(editRow.day)}` : 'Saved the entry');
           }}
           onDelete={async () => {
             await deleteEntry(card.id, editRow.index, opened.etag, editRow.row);
             setEditing(null);
+            said.say(editRow.day ? `Deleted the entry of ${dayMonth(editRow.day)}` : 'Deleted the entry');
           }}
           onReload={() => setEditing(reopenEdit(rows, opened, etag))}
           onCancel={() => setEditing(null)}

@@ -13,6 +13,7 @@ import { truncateGraphemes } from '../../src/common/graphemes.js';
 import { formInputs, requireAnyOf } from '../../src/common/inputs.js';
 import { rowsWithin } from '../../src/common/nested-rows.js';
 import { writePolicyOf } from '../../src/common/write-policy.js';
+import { useAnnouncer } from '../components/announcer.js';
 import { addDraftKey, hasDraft } from '../forms/entry-draft.js';
 import { EntryForm } from '../forms/entry-form.js';
 import { initialValues, keptFields } from '../forms/form-values.js';
@@ -45,6 +46,8 @@ export function ListCard({ card }: RendererProps) {
   const [confirm, setConfirm] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // an add, change or removal said to a screen reader: the form or the row just goes
+  const said = useAnnouncer();
   const meta = card.meta;
   const vc = card.viewConfig;
   const display = isObject(vc.display) ? vc.display : {};
@@ -82,12 +85,13 @@ export function ListCard({ card }: RendererProps) {
   };
   const editing = form?.mode === 'edit' ? rows.find((r) => r.index === form.index) : undefined;
 
-  async function remove(index: number) {
+  async function remove(index: number, name: string) {
     setBusy(true);
     setProblem(null);
     try {
       await deleteEntry(card.id, index, etag);
       setConfirm(null);
+      said.say(`Removed ${name}`);
     } catch (err) {
       setProblem(
         err instanceof ApiError && err.status === 412
@@ -100,6 +104,7 @@ export function ListCard({ card }: RendererProps) {
 
   return (
     <div class="lc">
+      {said.line}
       {rows.length === 0 ? (
         <p class="lc-empty">{emptyMessage}</p>
       ) : (
@@ -123,7 +128,7 @@ export function ListCard({ card }: RendererProps) {
                           type="button"
                           class="button button-danger"
                           disabled={busy}
-                          onClick={() => void remove(index)}
+                          onClick={() => void remove(index, name)}
                         >
                           Remove
                         </button>
@@ -205,6 +210,7 @@ export function ListCard({ card }: RendererProps) {
             await addEntry(card.id, { ...entry, added: attempt.at }, null, attempt.key);
             addAttempts.done();
             setForm(null);
+            said.say(`Added ${primaryOf(entry, rows.length)}`);
           }}
           onCancel={() => {
             addAttempts.done();
@@ -224,6 +230,7 @@ export function ListCard({ card }: RendererProps) {
             // the row as shown goes along as `expect`: if rows moved meanwhile the server refuses (412), never writes over another
             await replaceEntry(card.id, editing.index, entry, etag, editing.row);
             setForm(null);
+            said.say(`Changed to ${primaryOf(entry, editing.index)}`);
           }}
           onCancel={() => setForm(null)}
         />
