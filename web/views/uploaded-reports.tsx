@@ -4,6 +4,11 @@
  * summarised, and its actions: check the OCR text against the original ("Looks right"), re-read
  * by OCR, retry, open as a page, delete. The list is re-read every few seconds while a report is
  * being read, and when the chat panel uploads one (`reportsChanged`).
+ *
+ * Each report's buttons are named after it ("Delete Blood count"): a screen reader's list of
+ * buttons otherwise held the same few names once per report. A deletion puts the focus on the
+ * report that took the deleted one's place (else the one before, else the list's heading)
+ * instead of dropping it at the top of the page.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../lib/api.js';
@@ -74,7 +79,16 @@ function CheckText({ report, onDone }: { report: UploadedReport; onDone: () => v
   );
 }
 
-function ReportItem({ report, refresh }: { report: UploadedReport; refresh: () => void }) {
+function ReportItem({
+  report,
+  refresh,
+  onDeleted,
+}: {
+  report: UploadedReport;
+  refresh: () => void;
+  /** Called once the report is deleted, before the list is read again. */
+  onDeleted: () => void;
+}) {
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const act = (p: Promise<unknown>) =>
@@ -125,13 +139,22 @@ function ReportItem({ report, refresh }: { report: UploadedReport; refresh: () =
             <button
               type="button"
               class="button button-small button-on"
+              aria-label={
+                checking ? `Close the check of ${report.title}` : `Check the text of ${report.title}`
+              }
               onClick={() => setChecking(!checking)}
             >
               {checking ? 'Close the check' : 'Check the text'}
             </button>
           )}
           {report.status !== 'rejected' && (
-            <a class="button button-small" href={`/report/${report.name}`} target="_blank" rel="noreferrer">
+            <a
+              class="button button-small"
+              href={`/report/${report.name}`}
+              target="_blank"
+              rel="noreferrer"
+              aria-label={`Open ${report.title}`}
+            >
               Open
             </a>
           )}
@@ -139,6 +162,7 @@ function ReportItem({ report, refresh }: { report: UploadedReport; refresh: () =
             <button
               type="button"
               class="button button-small"
+              aria-label={`Read ${report.title} again`}
               onClick={() => act(reprocessReport(report.name, true))}
             >
               Read again
@@ -148,6 +172,7 @@ function ReportItem({ report, refresh }: { report: UploadedReport; refresh: () =
             <button
               type="button"
               class="button button-small"
+              aria-label={`Retry ${report.title}`}
               onClick={() => act(reprocessReport(report.name, false))}
             >
               Retry
@@ -156,8 +181,10 @@ function ReportItem({ report, refresh }: { report: UploadedReport; refresh: () =
           <button
             type="button"
             class="button button-small"
+            aria-label={`Delete ${report.title}`}
             onClick={() => {
-              if (confirm(`Delete "${report.title}" and its original?`)) act(deleteReport(report.name));
+              if (confirm(`Delete "${report.title}" and its original?`))
+                act(deleteReport(report.name).then(onDeleted));
             }}
           >
             Delete
@@ -183,6 +210,10 @@ export function UploadedReports() {
   const [problem, setProblem] = useState<string | null>(null);
   const [uploading, setUploading] = useState<string | null>(null);
   const picker = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // the place in the list of a report just deleted, to put the focus back there
+  const deletedAt = useRef<number | null>(null);
   const refresh = () => {
     listUploadedReports().then(
       (l) => {
@@ -193,6 +224,18 @@ export function UploadedReports() {
   };
   const changed = reportsChanged.value;
   useEffect(refresh, [changed]);
+  useEffect(() => {
+    const at = deletedAt.current;
+    if (at === null || !list) return;
+    deletedAt.current = null;
+    const focused = document.activeElement;
+    if (focused !== null && focused !== document.body && focused.isConnected) return;
+    const items = listRef.current?.querySelectorAll<HTMLElement>('.report-item') ?? [];
+    const next = items[Math.min(at, items.length - 1)];
+    (
+      next?.querySelector<HTMLElement>('.report-actions a, .report-actions button') ?? heading.current
+    )?.focus();
+  }, [list]);
   const processing = (list?.processing.length ?? 0) > 0;
   useEffect(() => {
     if (!processing) return;
@@ -220,7 +263,9 @@ export function UploadedReports() {
   return (
     <section class="uploaded-reports" aria-labelledby="uploaded-reports-title">
       <div class="panel-head">
-        <h2 id="uploaded-reports-title">Documents</h2>
+        <h2 id="uploaded-reports-title" ref={heading} tabIndex={-1}>
+          Documents
+        </h2>
         <label class="button button-small button-on report-upload">
           {uploading ? `Uploading ${uploading}…` : 'Upload a document'}
           <input
@@ -244,9 +289,16 @@ export function UploadedReports() {
         </p>
       )}
       {list && list.reports.length > 0 && (
-        <ul class="report-list">
-          {list.reports.map((r) => (
-            <ReportItem key={`${r.name}:${r.status}`} report={r} refresh={refresh} />
+        <ul class="report-list" ref={listRef}>
+          {list.reports.map((r, i) => (
+            <ReportItem
+              key={`${r.name}:${r.status}`}
+              report={r}
+              refresh={refresh}
+              onDeleted={() => {
+                deletedAt.current = i;
+              }}
+            />
           ))}
         </ul>
       )}
