@@ -144,4 +144,28 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
     // the row's button is named after its item, which the change renamed
     await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Change Rye bread' });
   });
+
+  it('keeps the focus through a list item’s Remove, its confirmation and the removal', async () => {
+    const w = await d.open('/');
+    const card = cardOf(w, 'todo');
+    await card.getByRole('button', { name: 'Edit', exact: true }).click();
+    await card.getByRole('button', { name: 'Add', exact: true }).click();
+    await card.getByRole('form').getByLabel('Item').fill('Milk');
+    await card.getByRole('form').getByRole('button', { name: 'Add', exact: true }).click();
+    await card.getByRole('button', { name: 'Remove Milk' }).waitFor();
+    const items = async () => ((await d.data('todo')) as { item: string }[]).map((r) => r.item);
+    const [firstItem] = await items();
+
+    await card.getByRole('button', { name: `Remove ${firstItem}` }).focus();
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Keep' });
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: `Remove ${firstItem}` });
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Keep' });
+    await w.page.keyboard.press('Shift+Tab');
+    await w.page.keyboard.press('Enter');
+    await expect.poll(items).toEqual(['Milk']);
+    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Remove Milk' });
+  });
 });

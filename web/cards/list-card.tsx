@@ -6,7 +6,7 @@
  * Remove; a new row is stamped with `added` (an ISO timestamp). Settings are read from
  * `display` or, as older files put them, from the view config itself.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { getValue, valueText } from '../../src/common/display-template.js';
 import { emojiMapFor } from '../../src/common/emoji-map.js';
 import { truncateGraphemes } from '../../src/common/graphemes.js';
@@ -48,6 +48,23 @@ export function ListCard({ card }: RendererProps) {
   const [busy, setBusy] = useState(false);
   // an add, change or removal said to a screen reader: the form or the row just goes
   const said = useAnnouncer();
+  // Remove and its confirmation take each other's place, and a removed row leaves: the focus goes
+  // to Keep, back to the row's Remove, or after a removal to the next row's Remove (else Add)
+  const root = useRef<HTMLDivElement>(null);
+  const confirmed = useRef<number | null>(null);
+  useEffect(() => {
+    const was = confirmed.current;
+    confirmed.current = confirm;
+    const at = document.activeElement;
+    if (was === confirm || (at !== null && at !== document.body && at.isConnected)) return;
+    const el = root.current;
+    const pick = (sel: string) => el?.querySelector<HTMLElement>(sel) ?? null;
+    const to =
+      confirm !== null
+        ? pick(`[data-keep="${confirm}"]`)
+        : (pick(`[data-return-focus="remove-${was}"]`) ?? pick('[data-return-focus="add"]'));
+    to?.focus();
+  }, [confirm]);
   const meta = card.meta;
   const vc = card.viewConfig;
   const display = isObject(vc.display) ? vc.display : {};
@@ -103,7 +120,7 @@ export function ListCard({ card }: RendererProps) {
   }
 
   return (
-    <div class="lc">
+    <div class="lc" ref={root}>
       {said.line}
       {rows.length === 0 ? (
         <p class="lc-empty">{emptyMessage}</p>
@@ -132,7 +149,12 @@ export function ListCard({ card }: RendererProps) {
                         >
                           Remove
                         </button>
-                        <button type="button" class="button button-quiet" onClick={() => setConfirm(null)}>
+                        <button
+                          type="button"
+                          class="button button-quiet"
+                          data-keep={index}
+                          onClick={() => setConfirm(null)}
+                        >
                           Keep
                         </button>
                       </>
@@ -151,6 +173,7 @@ export function ListCard({ card }: RendererProps) {
                           type="button"
                           class="button button-quiet button-danger-text"
                           aria-label={`Remove ${name}`}
+                          data-return-focus={`remove-${index}`}
                           onClick={() => setConfirm(index)}
                         >
                           Remove
