@@ -5,7 +5,8 @@
  * back to the top of the page and had to Tab through every card again. The focus now goes back to
  * the button that opened the form when it is still there (a list's Change), else to the card's
  * own button that took its place (Add entry became Edit entry). Delete… and its confirmation pass
- * the focus between them likewise.
+ * the focus between them likewise, as do a list item's Remove and its confirmation; a removed
+ * item hands the focus to the next one.
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
