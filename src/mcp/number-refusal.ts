@@ -154,7 +154,9 @@ export function numberCheckedLines(answer: (line: string) => void, maxLineBytes:
     },
     flush(done: TransformCallback) {
       collect(decoder.end());
-      if (pending !== '' && !tooLong) this.push(pending);
+      // the last line may lack its newline (`printf '{...}' | npm run mcp`): stdin's end ends it,
+      // so it is checked and answered like any other instead of left unread by the transport
+      if (pending.trim() !== '' || tooLong) endLine(this);
       done();
     },
   });

@@ -2,7 +2,8 @@
  * A stdio client that writes its requests and closes stdin at once (`printf … | npm run mcp`, a
  * script, a client shutting down after its last call) gets every answer before the process
  * exits: before, the end of stdin closed the home under a tool call still running, the call's
- * answer was never written, and the client could not tell whether its row was stored.
+ * answer was never written, and the client could not tell whether its row was stored. The last
+ * request may lack its newline (`printf '{...}'` writes none): stdin's end ends its line.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -102,4 +103,29 @@ it('exits without waiting out an approval it asked for after stdin closed, nothi
   expect(code).toBe(0);
   expect(lines.find((l) => l.id === 1)?.result).toBeDefined();
   expect((await s.api('/api/manifests/weight')).status).toBe(200);
+});
+
+it('answers the last request when stdin closes before its newline, and a last line that is no JSON', async () => {
+  const init = line({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'printf', version: '1' } },
+  });
+  const call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'append_row', arguments: { id: 'weight', value: { date: '2024-03-01', kg: 71.2 } } },
+  });
+  const { code, lines } = await runWithInput(init + line({ method: 'notifications/initialized' }) + call);
+  expect(code).toBe(0);
+  const appended = lines.find((l) => l.id === 2);
+  expect(appended?.result?.isError, JSON.stringify(lines)).toBe(false);
+  const rows = (await s.api('/api/manifests/weight/data')).body.data as { date: string }[];
+  expect(rows.filter((r) => r.date === '2024-03-01')).toEqual([{ date: '2024-03-01', kg: 71.2 }]);
+
+  // a broken last line is answered with the parse error, as in the middle of the input
+  const broken = await runWithInput(`${init}{"jsonrpc": "2.0", "id": 3, "method": "tools/li`);
+  expect(broken.code).toBe(0);
+  expect(broken.lines.find((l) => l.id === null)?.error?.code).toBe(-32700);
 });
