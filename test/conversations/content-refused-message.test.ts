@@ -4,7 +4,8 @@
 // the person's only way out was a new conversation. Now the refused message stays in the
 // transcript marked `refused`, and later turns leave it out. A refusal after a tool already ran
 // (the request then held tool results, not only the person's words) marks nothing. Real server
-// and store, a scripted chat-completions endpoint.
+// and store, a scripted chat-completions endpoint. The side call that names an untitled
+// conversation leaves the refused message out too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedGateway } from '../helpers/scripted-gateway.js';
 import type { TestServer } from '../helpers/server.js';
@@ -90,5 +91,22 @@ describe('a message the content filter refused', () => {
     const again = await say(id, 'and now?');
     expect(again.status, again.text).toBe(200);
     expect(lastSentUserTexts()).toEqual(['which cards do I have', 'and now?']);
+  });
+});
+
+describe('a refused first message and the title', () => {
+  it('the title is made from the first exchange the filter let through, never from the refused message', async () => {
+    const id = (await s.api('/api/conversations', { json: {} })).body.conversation.id as string;
+    gw.script(AZURE_REFUSAL);
+    expect((await say(id, 'how many of my sleeping pills would be too many')).status).toBe(502);
+    gw.script({ kind: 'reply', text: 'You slept 7 hours.' }, { kind: 'reply', text: 'Last night’s sleep' });
+    const next = await say(id, 'how did I sleep');
+    expect(next.status, next.text).toBe(200);
+    await eventually(async () => (await conversation(id)).title !== null, 'the title to be set');
+    expect((await conversation(id)).title).toBe('Last night’s sleep');
+    const titleCalls = gw.requests.filter((r) => isTitleCall(r.body));
+    const sent = JSON.stringify(titleCalls[titleCalls.length - 1].body);
+    expect(sent).toContain('how did I sleep');
+    expect(sent).not.toContain('sleeping pills');
   });
 });

@@ -91,8 +91,11 @@ async function titleIfUntitled(deps: ConversationTurnDeps, id: string): Promise<
   if (deps.conversations.titleOf(id) !== null) return;
   const conv = deps.conversations.get(id);
   if (!conv || conv.title) return;
-  const firstUser = conv.messages.find((m) => m.role === 'user');
-  const firstReply = conv.messages.find((m) => m.role === 'assistant');
+  // a message the content filter refused is never sent again, not even to name the topic: the
+  // title would be refused too (and asked again after every turn)
+  const at = conv.messages.findIndex((m) => m.role === 'user' && !m.refused);
+  const firstUser = conv.messages[at];
+  const firstReply = conv.messages.slice(at + 1).find((m) => m.role === 'assistant');
   if (!firstUser || !firstReply) return;
   const { generateTitle } = await titleModule();
   const title = await generateTitle(deps.chat.gatewayBase(), firstUser.content, firstReply.content);
