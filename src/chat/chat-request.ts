@@ -15,6 +15,17 @@ export interface ChatRequest {
   viewedCardId?: string;
   stream: boolean;
   conversationId?: string;
+  /**
+   * Indexes of `messages` the client marked `refused: true` (refused by the provider's content
+   * filter): kept in a stored conversation with the mark, never sent to the model.
+   */
+  refused?: number[];
+}
+
+/** The messages of `req` that go to the model: those not marked refused. */
+export function modelMessages(req: ChatRequest): ChatMessage[] {
+  const refused = new Set(req.refused ?? []);
+  return req.messages.filter((_, i) => !refused.has(i));
 }
 
 /**
@@ -22,7 +33,9 @@ export interface ChatRequest {
  * @throws 400 when `messages` is missing, empty, or holds anything but `{role: "user" |
  *   "assistant", content: string}` (the last one must be from the user, and show something: not
  *   empty, spaces or invisible characters only), or a flag has the wrong type; a content over
- *   MAX_CHAT_MESSAGE_CHARS user-perceived characters (overLimit) is 400 too.
+ *   MAX_CHAT_MESSAGE_CHARS user-perceived characters (overLimit) is 400 too, and so is a
+ *   `refused` that is not true or false, or the new (last) message marked refused: it would not
+ *   be sent to the model, which would then answer an earlier message or nothing.
  */
 export function parseChatRequest(body: unknown): ChatRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -36,8 +49,16 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: 'messages', message: 'must be a non-empty array' },
     ]);
   }
+  const refused: number[] = [];
   const messages: ChatMessage[] = b.messages.map((m, i) => {
     const msg = m as Record<string, unknown> | null;
+    if (msg && typeof msg === 'object' && msg.refused !== undefined) {
+      if (typeof msg.refused !== 'boolean')
+        throw badRequest(`messages[${i}].refused must be true or false`, [
+          { path: `messages[${i}].refused`, message: 'must be true or false' },
+        ]);
+      if (msg.refused) refused.push(i);
+    }
     if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
       throw badRequest(`messages[${i}].role must be "user" or "assistant"`, [
         { path: `messages[${i}].role`, message: 'must be user or assistant' },
@@ -68,6 +89,12 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: `messages[${last}].role`, message: 'must be user' },
     ]);
   }
+  if (refused.includes(last)) {
+    throw badRequest(
+      `messages[${last}].refused: the new message is marked refused, and a refused message is never sent to the model; send it without refused`,
+      [{ path: `messages[${last}].refused`, message: 'must not be true on the new message' }],
+    );
+  }
   // a question of spaces or invisible characters would cost a model call and say nothing
   const said = messages[last].content;
   if (typeof said === 'string' && !showsSomething(said)) {
@@ -91,5 +118,6 @@ export function parseChatRequest(body: unknown): ChatRequest {
     stream: b.stream === true,
     viewedCardId: typeof b.viewedCardId === 'string' ? b.viewedCardId : undefined,
     conversationId: typeof b.conversationId === 'string' ? b.conversationId : undefined,
+    ...(refused.length > 0 ? { refused } : {}),
   };
 }

@@ -19,7 +19,7 @@ import type { Instance } from '../instance.js';
 import { TurnParams, TurnQuery } from '../schemas/conversations.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { approvalRoutes } from './approvals/routes.js';
-import { parseChatRequest } from './chat-request.js';
+import { modelMessages, parseChatRequest } from './chat-request.js';
 import type { ChatService } from './chat-service.js';
 import { startConversationTurn } from './turns/conversation-turn.js';
 import type { NumberedEvent, TurnHub } from './turns/turn-hub.js';
@@ -100,15 +100,17 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
       streamHubTurn(hub, onSlowClient, conversationId, undefined, reply);
       return reply;
     }
-    // no conversation: the client owns the transcript; a disconnect still never stops the turn
+    // no conversation: the client owns the transcript (less what the content filter refused);
+    // a disconnect still never stops the turn
+    const stateless = { ...body, messages: modelMessages(body) };
     const stop = new AbortController();
-    if (!body.stream) return bufferedAnswer(reply, await chat.run(body, () => {}, stop.signal));
+    if (!body.stream) return bufferedAnswer(reply, await chat.run(stateless, () => {}, stop.signal));
     reply.hijack();
     const sse = new SseStream(reply.raw, { onSlowClient });
     let id = 0;
     const emit = (e: TurnEvent) => sse.send(e.type, e.data, ++id);
     try {
-      await chat.run(body, emit, stop.signal);
+      await chat.run(stateless, emit, stop.signal);
     } catch (err) {
       req.log.error({ err }, 'chat turn failed');
       emit({

@@ -110,3 +110,55 @@ describe('a refused first message and the title', () => {
     expect(sent).not.toContain('sleeping pills');
   });
 });
+
+describe('messages a client sends marked refused', () => {
+  it('are stored with the mark and never sent; the new message marked refused is 400, nothing stored', async () => {
+    const id = await newConversation();
+    gw.script({ kind: 'reply', text: 'Your weight is 80 kg.' });
+    const r = await s.api('/api/chat', {
+      json: {
+        conversationId: id,
+        messages: [
+          { role: 'user', content: 'how many of my sleeping pills would be too many', refused: true },
+          { role: 'user', content: 'what is my weight' },
+        ],
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(lastSentUserTexts()).toEqual(['what is my weight']);
+    const stored = (await conversation(id)).messages;
+    expect(stored[0]).toMatchObject({
+      content: 'how many of my sleeping pills would be too many',
+      refused: true,
+    });
+    expect(stored[1].refused).toBeUndefined();
+
+    const sentBefore = gw.requests.length;
+    for (const [refused, message] of [
+      [true, 'must not be true on the new message'],
+      ['yes', 'must be true or false'],
+    ]) {
+      const bad = await s.api('/api/chat', {
+        json: { conversationId: id, messages: [{ role: 'user', content: 'and my pulse', refused }] },
+      });
+      expect(bad.status, bad.text).toBe(400);
+      expect(bad.body.details).toEqual([{ path: 'body.messages[0].refused', message }]);
+    }
+    expect(gw.requests.length).toBe(sentBefore);
+    expect((await conversation(id)).messages).toHaveLength(3);
+  });
+
+  it('without a conversation, the transcript goes to the model without them', async () => {
+    gw.script({ kind: 'reply', text: 'Your weight is 80 kg.' });
+    const r = await s.api('/api/chat', {
+      json: {
+        messages: [
+          { role: 'user', content: 'how many of my sleeping pills would be too many', refused: true },
+          { role: 'user', content: 'what is my weight' },
+        ],
+      },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(lastSentUserTexts()).toEqual(['what is my weight']);
+  });
+});

@@ -41,7 +41,9 @@ export function startConversationTurn(
   const id = req.conversationId;
   conversations.assertExists(id);
   // the same 512 KB cap as every other write of messages (413)
-  const incoming = checkMessages(req.messages);
+  // a message the client marked refused is stored with the mark (window() leaves it out)
+  const refused = new Set(req.refused ?? []);
+  const incoming = checkMessages(req.messages.map((m, i) => (refused.has(i) ? { ...m, refused: true } : m)));
   let settle: (r: TurnResult | undefined) => void = () => {};
   const result = new Promise<TurnResult | undefined>((r) => {
     settle = r;
