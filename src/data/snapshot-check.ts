@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { invalid } from '../errors.js';
+import { checkChoices } from '../push/reminder-choices.js';
 import type { StagedPaths } from './staged-home.js';
 
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -94,11 +95,37 @@ function schemaProblem(file: string): string | null {
 }
 
 /**
+ * What is wrong with the snapshot's reminder settings (`reminders.json`), or null when it has
+ * none (an older Klebb's snapshot) or they hold what Klebb writes. A restore would otherwise put
+ * the cards back and silently leave their reminders as they are: half the snapshot.
+ */
+function remindersProblem(p: StagedPaths): string | null {
+  const fix = 'remove that file to restore without them';
+  let text: string;
+  try {
+    text = fs.readFileSync(p.reminders, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return `its reminder settings (reminders.json) cannot be read; ${fix}`;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return `its reminder settings (reminders.json) are not valid JSON; ${fix}`;
+  }
+  const r = checkChoices(raw);
+  if ('choices' in r) return null;
+  const first = r.problems[0];
+  return `its reminder settings (reminders.json) hold a value Klebb does not write (${first.path || 'the file'} ${first.message}); ${fix}`;
+}
+
+/**
  * What is damaged in the snapshot at `p`, as a clause for people ("its database file
  * (db.sqlite) is cut short …"), or null when it looks whole: snapshot.json readable and
  * holding what a snapshot writes (snapshotInfoProblem), the
- * database a SQLite file as long as its header says, holding the card tables, and the cards
- * folder present.
+ * database a SQLite file as long as its header says, holding the card tables, the cards
+ * folder present, and the reminder settings, when there are any, what Klebb writes.
  */
 export function snapshotDamage(p: StagedPaths): string | null {
   try {
@@ -117,7 +144,7 @@ export function snapshotDamage(p: StagedPaths): string | null {
   const problem = headerProblem(p.db) ?? schemaProblem(p.db);
   if (problem) return problem;
   if (!fs.existsSync(p.cards) || !fs.statSync(p.cards).isDirectory()) return 'its cards folder is missing';
-  return null;
+  return remindersProblem(p);
 }
 
 /** @throws 422 SNAPSHOT_DAMAGED naming the snapshot and what is wrong, when snapshotDamage finds something. */

@@ -5,8 +5,12 @@
  * the snapshot's. Before, an export left them out: a home moved to a new server, or restored,
  * had every reminder back at its default (the morning reminder silently off). An archive whose
  * settings hold values Klebb never writes is refused, naming the field; an older archive without
- * them leaves the home's settings alone. Real servers, real archives.
+ * them leaves the home's settings alone. A snapshot whose reminders.json was broken by hand is
+ * listed as damaged and its restore refused, nothing changed: it would have put the cards back
+ * and silently left their reminders as they were. Real servers, real archives.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJobEnd } from '../helpers/import-job.js';
 import { weighInCard } from '../helpers/reminder-card.js';
@@ -159,5 +163,38 @@ describe('reminder settings in an export', () => {
     await importAll(b, old);
     expect((await b.api('/api/manifests/weight/data', { token: T })).body.data).toEqual(weight.data);
     expect(await settings(b)).toEqual(B_SETTINGS);
+  });
+
+  it('a snapshot whose reminder settings were broken by hand is damaged: its restore is refused, nothing changed', async () => {
+    const snap = await b.api('/api/backups', { token: T, method: 'POST' });
+    expect(snap.status, snap.text).toBe(201);
+    const name = snap.body.snapshot.name as string;
+    const file = path.join(b.home, 'backups', name, 'reminders.json');
+    const before = await settings(b);
+    for (const [text, says] of [
+      ['{"items": {"weight#weigh-in": {"enabled": "yes"}}, "quiet_hours": null', 'not valid JSON'],
+      [
+        '{"items": {"weight#weigh-in": {"enabled": "yes"}}, "quiet_hours": null, "paused_until": null}',
+        'enabled',
+      ],
+    ]) {
+      fs.writeFileSync(file, text);
+      const listed = (await b.api('/api/backups', { token: T })).body.snapshots as {
+        name: string;
+        damaged?: string;
+      }[];
+      expect(listed.find((x) => x.name === name)?.damaged).toContain('reminders.json');
+      const restore = await b.api(`/api/backups/${name}/restore`, { token: T, json: { confirm: 'REPLACE' } });
+      expect(restore.status, restore.text).toBe(422);
+      expect(restore.body.code).toBe('SNAPSHOT_DAMAGED');
+      expect(restore.body.error).toContain(says);
+      expect(await settings(b)).toEqual(before);
+    }
+    // without the file the snapshot restores, leaving the reminder settings as they are
+    fs.rmSync(file);
+    const restore = await b.api(`/api/backups/${name}/restore`, { token: T, json: { confirm: 'REPLACE' } });
+    expect(restore.status, restore.text).toBe(202);
+    expect((await importJobEnd(b, T)).state).toBe('done');
+    expect(await settings(b)).toEqual(before);
   });
 });
