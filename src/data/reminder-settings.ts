@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { invalid } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
+import { MAX_NOTIFICATION_ITEMS } from '../limits.js';
 import { NotificationState, readStateText, type StateFile } from '../push/notification-state.js';
 import { adoptChoices, checkChoices, choicesOf, type ReminderChoices } from '../push/reminder-choices.js';
 import { type Selection, selectedCards } from './import-apply.js';
@@ -56,6 +57,26 @@ export function readStagedChoices(staged: StagedPaths): ReminderChoices | null {
   return 'choices' in r ? r.choices : null;
 }
 
+/** The reminder ids (`<card id>#<item id>`) the staged manifests of `cardIds` define. */
+function definedReminders(staged: StagedPaths, cardIds: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const id of cardIds) {
+    let manifest: { meta?: { notifications?: { items?: unknown } } } | undefined;
+    try {
+      manifest = JSON.parse(fs.readFileSync(path.join(staged.cards, `${id}.json`), 'utf8'));
+    } catch {
+      continue;
+    }
+    const items = manifest?.meta?.notifications?.items;
+    if (!Array.isArray(items)) continue;
+    for (const item of items.slice(0, MAX_NOTIFICATION_ITEMS)) {
+      const itemId = (item as { id?: unknown } | null)?.id;
+      if (typeof itemId === 'string') out.add(`${id}#${itemId}`);
+    }
+  }
+  return out;
+}
+
 /** A notification state to change: the running server's, or one read from a home's file. */
 export interface ReminderTarget {
   data: StateFile;
@@ -80,7 +101,11 @@ export function applyStagedChoices(
   const choices = readStagedChoices(staged);
   if (!choices) return [];
   const ids = selectedCards(staged, sel);
-  if (!adoptChoices(target.data, choices, ids, sel.cards === 'all')) return [];
+  // only reminders the cards define: an archive edited by hand could name any number of others,
+  // which would be kept and written with every later change of the state
+  const defined = definedReminders(staged, ids);
+  const items = Object.fromEntries(Object.entries(choices.items).filter(([id]) => defined.has(id)));
+  if (!adoptChoices(target.data, { ...choices, items }, ids, sel.cards === 'all')) return [];
   target.save();
   return ids;
 }

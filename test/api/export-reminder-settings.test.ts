@@ -165,6 +165,18 @@ describe('reminder settings in an export', () => {
     expect(await settings(b)).toEqual(B_SETTINGS);
   });
 
+  it('keep only reminders the cards define: others an edited archive names are not taken', async () => {
+    const edited = await withManifest(await exportOf(a), (m) => {
+      const r = (m.settings as { reminders: { items: Record<string, unknown> } }).reminders;
+      for (let i = 0; i < 500; i++) r.items[`weight#made-up-${i}`] = { enabled: true };
+      r.items['nosuchcard#x'] = { enabled: true };
+    });
+    await importAll(b, edited);
+    expect(await settings(b)).toEqual(A_SETTINGS);
+    const state = JSON.parse(fs.readFileSync(path.join(b.home, 'notifications.state.json'), 'utf8'));
+    expect(Object.keys(state.items)).toEqual(['weight#weigh-in']);
+  });
+
   it('a snapshot whose reminder settings were broken by hand is damaged: its restore is refused, nothing changed', async () => {
     const snap = await b.api('/api/backups', { token: T, method: 'POST' });
     expect(snap.status, snap.text).toBe(201);
