@@ -11,7 +11,9 @@
  *    a route that reveals or manages a secret (isCredentialRoute) → 403 CREDENTIALS_NEED_SIGN_IN;
  * 5. rate limits: per token for bearer requests, per address for routes marked
  *    `config.signIn`, per address for refused credentials (here, and in routes that check their
- *    own token through `app.countRefusedCredential`, the HAE webhook) → 429 with Retry-After;
+ *    own token through `app.countRefusedCredential`, the HAE webhook) → 429 with Retry-After
+ *    (on a route marked `config.refusesAfterBody`, /mcp, a token's 429 is thrown once the body
+ *    is read, before anything acts on it, so its JSON-RPC error can repeat the request's id);
  * 6. in demo mode, src/auth/demo-policy.ts: its refusals here, before any body is read (so a
  *    refused upload is never stored, not even spooled), its canned answers in a preHandler.
  * The decision is made on the matched route's config, never on the raw URL text.
@@ -23,6 +25,7 @@ import { forbidden, KlebbError } from '../errors.js';
 import { hostProblem } from '../http/client-errors.js';
 import type { Instance } from '../instance.js';
 import { DEMO_CHAT_REPLY, demoDecision } from './demo-policy.js';
+import { heldRefusalOf, holdRefusal } from './held-refusal.js';
 import { checkOrigin, isSafeMethod } from './origin.js';
 import { rateLimiters } from './rate-limits.js';
 import { installSecurityHeaders } from './security-headers.js';
@@ -40,6 +43,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A sign-in or registration route: rate-limited per client address (KLEBB_AUTH_RATE_LIMIT). */
     signIn?: boolean;
+    /**
+     * A JSON-RPC route whose errors repeat the request's id: a rate-limit refusal is decided
+     * when the request begins but thrown once its body is read (src/auth/held-refusal.ts).
+     */
+    refusesAfterBody?: boolean;
   }
 }
 
@@ -107,12 +115,24 @@ export function installGate(app: FastifyInstance, inst: Instance): void {
         'CREDENTIALS_NEED_SIGN_IN',
       );
     }
-    await limits.agent(req, reply);
+    try {
+      await limits.agent(req, reply);
+    } catch (err) {
+      if (!(config?.refusesAfterBody && err instanceof KlebbError && err.status === 429)) throw err;
+      holdRefusal(req, err);
+      return;
+    }
     if (config?.signIn) await limits.signIn(req, reply);
     if (inst.config.demo) {
       const d = demoDecision(req.method, req.routeOptions.url);
       if (d && 'refuse' in d) throw d.refuse;
     }
+  });
+
+  // a held refusal is thrown before validation and every preHandler: the body is never acted on
+  app.addHook('preValidation', async (req) => {
+    const refusal = heldRefusalOf(req);
+    if (refusal) throw refusal;
   });
 
   if (inst.config.demo) {

@@ -175,7 +175,8 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
     await session.transport.handleRequest(req.raw, reply.raw, req.body);
   };
   const opts = { config: { readOnlyChecked: true }, errorHandler: mcpErrorHandler };
-  app.post('/mcp', opts, handle);
+  // a token past its rate limit is refused once the body is read, so the error repeats its id
+  app.post('/mcp', { ...opts, config: { ...opts.config, refusesAfterBody: true } }, handle);
   app.get('/mcp', { ...opts, onRequest: forgetEmptyBodyType }, handle);
   app.delete('/mcp', { ...opts, onRequest: forgetEmptyBodyType }, handle);
 }

@@ -10,6 +10,7 @@
  * authorisation step reads, as bearer-token middleware does.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { heldRefusalOf } from '../auth/held-refusal.js';
 import { lookupTable } from '../common/lookup-table.js';
 import { answerError, type ErrorBody } from '../http/error-handler.js';
 import { refusedBodyOf } from '../http/refused-body.js';
@@ -58,7 +59,8 @@ export function requestRpcId(req: FastifyRequest): RpcId {
 
 /** Error handler of the `/mcp` routes (see the file comment). */
 export function mcpErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  answerError(err, req, reply, (status, body: ErrorBody) =>
+  // a rate limit passed before the body arrived is the answer, whatever the body's own fault
+  answerError(heldRefusalOf(req) ?? err, req, reply, (status, body: ErrorBody) =>
     status === 401
       ? body
       : rpcErrorBody(
