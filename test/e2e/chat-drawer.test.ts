@@ -158,6 +158,50 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'))).toBeNull();
   });
 
+  it('after a deletion with the keyboard the focus goes to the next conversation, else the previous, else "New conversation"', async () => {
+    const { s } = await chat.boot();
+    await stored(s, 'First', [['user', 'one']]);
+    await stored(s, 'Second', [['user', 'two']]);
+    await stored(s, 'Third', [['user', 'three']]);
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    const titles = () => page.locator(`${DRAWER} .chat-conv-title`).allTextContents();
+    await eventually(titles).toEqual(['Third', 'Second', 'First']);
+    /** The accessible text of the focused element (a row's button: its title; else its label). */
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return 'the page';
+        return (
+          el.querySelector('.chat-conv-title')?.textContent ??
+          el.getAttribute('aria-label') ??
+          el.textContent ??
+          ''
+        ).trim();
+      });
+    /** Deletes `title` with the keyboard: its Delete button, then the confirmation's Delete. */
+    const deleteByKeyboard = async (title: string) => {
+      await page.getByRole('button', { name: `Delete ${title}` }).focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.locator(`${DRAWER} .chat-conv-confirm`).getByRole('button', { name: 'Delete' });
+      await confirm.focus();
+      await page.keyboard.press('Enter');
+      await eventually(async () => (await titles()).includes(title)).toBe(false);
+    };
+
+    // the middle one: the next (older) conversation's row
+    await deleteByKeyboard('Second');
+    await eventually(focused).toBe('First');
+    // the last one: the previous row
+    await deleteByKeyboard('First');
+    await eventually(focused).toBe('Third');
+    // the only one: "New conversation"
+    await deleteByKeyboard('Third');
+    await page.locator(DRAWER, { hasText: 'No conversations yet.' }).waitFor();
+    await eventually(focused).toBe('New conversation');
+  });
+
   it('the search box takes a query of emoji longer than 500 UTF-16 units whole, as the server counts characters', async () => {
     const { s } = await chat.boot();
     // 300 emoji (600 UTF-16 units) then a word: under the server's limit of 500 characters

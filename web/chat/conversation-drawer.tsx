@@ -24,6 +24,35 @@ import './drawer.css';
 
 const SEARCH_DELAY_MS = 200;
 
+/** Where the focus goes once a deleted conversation's row has left the list. */
+interface FocusAfterDelete {
+  deleted: string;
+  /** The conversations below and above it when it was deleted. */
+  next?: string;
+  prev?: string;
+}
+
+/**
+ * The element to focus after a deletion: the next conversation's row, else the previous one's,
+ * else "New conversation" (the deleted row held the focus; without this it fell to the page).
+ */
+function focusTarget(list: HTMLElement | null, newButton: HTMLElement | null, f: FocusAfterDelete) {
+  for (const id of [f.next, f.prev]) {
+    if (!id) continue;
+    const row = list?.querySelector<HTMLElement>(
+      `[data-conversation-id="${CSS.escape(id)}"] .chat-conv-open`,
+    );
+    if (row) return row;
+  }
+  return newButton;
+}
+
+/** Whether the focus is nowhere in particular (the page itself, or an element no longer shown). */
+function focusLost(): boolean {
+  const at = document.activeElement;
+  return at === null || at === document.body || !at.isConnected;
+}
+
 /** A phone: a touch screen, or a viewport as narrow as the panel's phone sheet (chat.css). */
 const phoneSized = () => window.matchMedia('(pointer: coarse), (max-width: 759px)').matches;
 
@@ -32,6 +61,9 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
   const [found, setFound] = useState<ConversationSummary[] | null>(null);
   const [searchError, setSearchError] = useState<string | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
+  const listBox = useRef<HTMLUListElement>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
+  const [afterDelete, setAfterDelete] = useState<FocusAfterDelete | null>(null);
 
   useEffect(() => {
     void refreshConversations();
@@ -68,6 +100,13 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
   const list = searching ? found : conversations.value;
   const shownId = current.value.id;
 
+  // once the deleted row has left the list, the focus it held goes to its neighbour
+  useEffect(() => {
+    if (!afterDelete || list?.some((c) => c.id === afterDelete.deleted)) return;
+    setAfterDelete(null);
+    if (focusLost()) focusTarget(listBox.current, newButton.current, afterDelete)?.focus();
+  }, [afterDelete, list]);
+
   return (
     <aside class="chat-drawer" aria-label="Conversations">
       <div class="chat-drawer-head">
@@ -95,6 +134,7 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
       <button
         type="button"
         class="chat-drawer-new"
+        ref={newButton}
         onClick={() => {
           newConversation();
           onClose();
@@ -115,8 +155,8 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
             {searching ? 'No conversation mentions that.' : 'No conversations yet.'}
           </p>
         ) : (
-          <ul class="chat-conversations">
-            {list.map((c) => (
+          <ul class="chat-conversations" ref={listBox}>
+            {list.map((c, i) => (
               <ConversationRow
                 key={c.id}
                 c={c}
@@ -129,6 +169,7 @@ export function ConversationDrawer({ onClose }: { onClose(): void }) {
                   if (found) setFound(found.map((f) => (f.id === c.id ? { ...f, title } : f)));
                 }}
                 onDeleted={() => {
+                  setAfterDelete({ deleted: c.id, next: list[i + 1]?.id, prev: list[i - 1]?.id });
                   if (found) setFound(found.filter((f) => f.id !== c.id));
                 }}
               />
