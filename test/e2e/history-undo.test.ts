@@ -95,4 +95,32 @@ describe('Settings › History undo', { timeout: 120_000 }, () => {
     expect(await d.data('sips')).toEqual([]);
     expect(await d.data('taps')).toEqual([{ date: todayIn(TZ), count: 1 }]);
   });
+  it('two changes with the same summary get Undo names told apart by their time', async () => {
+    await append('taps', 7);
+    await append('taps', 7);
+    const w = await d.open('/settings');
+    const history = panel(w);
+    await history.locator('li').first().waitFor();
+    const rows = await history.locator('li').evaluateAll((lis) =>
+      lis.map((li) => ({
+        summary: li.querySelector('span')?.textContent ?? '',
+        when: li.querySelector('small')?.textContent ?? '',
+        name: li.querySelector('button')?.getAttribute('aria-label') ?? null,
+      })),
+    );
+    const [a, b] = rows;
+    // the two newest are the two appends, with one summary
+    expect(a.summary).toBe(b.summary);
+    expect(a.name).not.toBeNull();
+    expect(b.name).not.toBeNull();
+    expect(a.name).not.toBe(b.name);
+    const names = rows.flatMap((r) => (r.name === null ? [] : [r.name]));
+    expect(new Set(names).size).toBe(names.length);
+    // each repeated name carries the time its row shows
+    for (const r of [a, b]) {
+      expect(r.name?.startsWith(`Undo ${r.summary}, `)).toBe(true);
+      const time = (r.name ?? '').slice(`Undo ${r.summary}, `.length).replace(/ \(\d+ of \d+\)$/, '');
+      expect(r.when).toContain(time);
+    }
+  });
 });

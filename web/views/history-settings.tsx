@@ -4,7 +4,7 @@
  * the server's sentence.
  *
  * For a keyboard and a screen reader: each Undo is named by the change it undoes (a list of
- * buttons all called "Undo" cannot be told apart), a done undo is announced ("Undone: …"), and
+ * buttons all called "Undo" cannot be told apart; a summary that repeats adds the change's time), a done undo is announced ("Undone: …"), and
  * since the undo takes its button away, the focus goes to that announcement instead of falling to
  * the top of the page. One undo at a time: a second press while one is under way does nothing
  * (it was refused as already undone, and shown as a failure).
@@ -16,6 +16,7 @@ import { ApiError, api } from '../lib/api.js';
 import { useInFlight } from '../lib/in-flight.js';
 import { cardsVersion } from '../lib/live.js';
 import { useResource } from '../lib/use-resource.js';
+import { undoNames } from './undo-names.js';
 
 interface ChangeSetItem {
   id: number;
@@ -53,13 +54,16 @@ export function HistorySettings() {
   const [done, setDone] = useState<string | null>(null);
   const doneRef = useRef<HTMLParagraphElement>(null);
   const inFlight = useInFlight<number>();
-  const undo = (c: ChangeSetItem) =>
+  const time = (iso: string) => new Date(iso).toLocaleString();
+  // a summary that repeats is told apart by its time (see undo-names.ts)
+  const names = undoNames(res.data?.changeSets ?? [], time);
+  const undo = (c: ChangeSetItem, name: string) =>
     inFlight.run(c.id, async () => {
       setMessage(null);
       setDone(null);
       try {
         await api(`/api/changes/${c.id}/undo`, { method: 'POST' });
-        setDone(`Undone: ${c.summary}`);
+        setDone(`Undone: ${name}`);
         res.reload();
       } catch (err) {
         setMessage(err instanceof ApiError ? err.message : 'The undo did not reach Klebb.');
@@ -91,15 +95,15 @@ export function HistorySettings() {
               <span>{c.summary}</span>{' '}
               <small>
                 {NAMED_IN_SUMMARY.has(c.actorKind) ? '' : `by ${WHO[c.actorKind] ?? c.actor}, `}
-                {new Date(c.ts).toLocaleString()}
+                {time(c.ts)}
               </small>{' '}
               {c.undoneBy === null ? (
                 <button
                   type="button"
                   class="chat-link-btn"
-                  aria-label={`Undo ${c.summary}`}
+                  aria-label={`Undo ${names.get(c.id) ?? c.summary}`}
                   disabled={inFlight.busy !== null}
-                  onClick={() => void undo(c)}
+                  onClick={() => void undo(c, names.get(c.id) ?? c.summary)}
                 >
                   Undo
                 </button>
