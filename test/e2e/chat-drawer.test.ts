@@ -158,7 +158,7 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
     expect(await page.evaluate(() => localStorage.getItem('klebb.chat.conversation'))).toBeNull();
   });
 
-  it('after a deletion with the keyboard the focus goes to the next conversation, else the previous, else "New conversation"', async () => {
+  it('after a deletion with the keyboard the focus goes to the next conversation, else the previous, else "New conversation"; the confirmation gets it first', async () => {
     const { s } = await chat.boot();
     await stored(s, 'First', [['user', 'one']]);
     await stored(s, 'Second', [['user', 'two']]);
@@ -189,6 +189,21 @@ describe('the conversation drawer', { timeout: 90_000 }, () => {
       await page.keyboard.press('Enter');
       await eventually(async () => (await titles()).includes(title)).toBe(false);
     };
+
+    // the confirmation takes the place of the Delete button: its safe choice gets the focus, and
+    // Keep gives it back to the Delete button
+    await page.getByRole('button', { name: 'Delete Second' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually(focused).toBe('Keep');
+    await page.keyboard.press('Enter');
+    await eventually(focused).toBe('Delete Second');
+    // a rename left with Escape gives it back to the Rename button
+    await page.getByRole('button', { name: 'Rename Third' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator(`${DRAWER} .chat-rename input`).waitFor();
+    await page.locator(`${DRAWER} .chat-rename input`).focus();
+    await page.keyboard.press('Escape');
+    await eventually(focused).toBe('Rename Third');
 
     // the middle one: the next (older) conversation's row
     await deleteByKeyboard('Second');

@@ -211,10 +211,28 @@ function ConversationRow({
   const [title, setTitle] = useState(c.title ?? '');
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const name = c.title ?? 'Untitled conversation';
 
+  // the mode the row's Rename or Delete button opened, until the row is back in view
+  const opened = useRef<'rename' | 'confirm' | null>(null);
+  const open = (m: 'rename' | 'confirm') => {
+    opened.current = m;
+    setMode(m);
+  };
+  // each mode takes the place of the buttons of the last: the focus they held would fall to the
+  // page, so it goes to the confirmation's safe choice, and back to the button that opened a mode
   useEffect(() => {
     if (mode === 'rename') input.current?.select();
+    else if (mode === 'confirm') {
+      if (focusLost()) keep.current?.focus();
+    } else if (opened.current !== null) {
+      const back = opened.current === 'rename' ? renameButton : deleteButton;
+      opened.current = null;
+      if (focusLost()) back.current?.focus();
+    }
   }, [mode]);
 
   if (mode === 'rename') {
@@ -289,7 +307,7 @@ function ConversationRow({
           >
             Delete
           </button>
-          <button type="button" class="button" onClick={() => setMode('view')}>
+          <button type="button" class="button" ref={keep} onClick={() => setMode('view')}>
             Keep
           </button>
         </div>
@@ -306,10 +324,11 @@ function ConversationRow({
       <button
         type="button"
         class="chat-icon-btn"
+        ref={renameButton}
         aria-label={`Rename ${name}`}
         onClick={() => {
           setTitle(c.title ?? '');
-          setMode('rename');
+          open('rename');
         }}
       >
         <PencilIcon />
@@ -317,8 +336,9 @@ function ConversationRow({
       <button
         type="button"
         class="chat-icon-btn"
+        ref={deleteButton}
         aria-label={`Delete ${name}`}
-        onClick={() => setMode('confirm')}
+        onClick={() => open('confirm')}
       >
         <TrashIcon />
       </button>
