@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedPage } from './browser.js';
 import { useDashboard } from './entry-support.js';
+import { addPasskeyAuthenticator } from './virtual-authenticator.js';
 
 const d = useDashboard({ timezoneId: 'Europe/Berlin', manifests: () => [] });
 
@@ -24,17 +25,7 @@ describe('revoking a token with the keyboard', { timeout: 120_000 }, () => {
   it('keeps the focus on the confirmation, then on the next row, then on the panel', async () => {
     // a person signed in with a passkey (a virtual authenticator) makes the tokens
     const w = await d.open('/');
-    const cdp = await w.page.context().newCDPSession(w.page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    await addPasskeyAuthenticator(w.page);
     // WebAuthn needs a host name, not an address
     const base = d.s.url.replace('127.0.0.1', 'localhost');
     const code = new URL(d.s.inst.auth.setupLink() as string).hash;
