@@ -9,20 +9,14 @@ import path from 'node:path';
 import { invalid } from '../errors.js';
 import { writeFileAtomic } from '../home/atomic-write.js';
 import { MAX_NOTIFICATION_ITEMS } from '../limits.js';
-import { NotificationState, readStateText, type StateFile } from '../push/notification-state.js';
+import { NotificationState, type StateFile } from '../push/notification-state.js';
 import { adoptChoices, checkChoices, choicesOf, type ReminderChoices } from '../push/reminder-choices.js';
 import { type Selection, selectedCards } from './import-apply.js';
 import type { StagedPaths } from './staged-home.js';
 
 /** The reminder settings of the home at `home` as its state file holds them (defaults without one). */
 export function homeReminderChoices(home: string): ReminderChoices {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(home, 'notifications.state.json'), 'utf8');
-  } catch {
-    return { items: {}, quiet_hours: null, paused_until: null };
-  }
-  return choicesOf(readStateText(text).data);
+  return choicesOf(new NotificationState(home).data);
 }
 
 /**

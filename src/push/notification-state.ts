@@ -159,7 +159,8 @@ export class NotificationState {
   }
 }
 
-const REMINDER_ID = /^[^#]+#.+$/;
+/** A reminder id: `<card id>#<item id>`. */
+export const REMINDER_ID = /^[^#]+#.+$/;
 const SLOT_KEY = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d$/;
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -5,7 +5,7 @@
  * reminder without it waits for its next slot instead of sending one from the past.
  */
 import { instantStamp } from '../common/instants.js';
-import { isQuietHours, type QuietHours, type StateFile } from './notification-state.js';
+import { isQuietHours, type QuietHours, REMINDER_ID, type StateFile } from './notification-state.js';
 
 /** One reminder's choices; an absent field is the card's default. */
 export interface ReminderChoice {
@@ -48,7 +48,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 function checkItem(id: string, v: unknown, problems: ChoiceProblem[]): ReminderChoice | undefined {
   const at = `items.${id}`;
-  if (!/^[^#]+#.+$/.test(id)) {
+  if (!REMINDER_ID.test(id)) {
     problems.push({ path: at, message: 'is not a reminder id (<card id>#<item id>)' });
     return undefined;
   }
