@@ -10,21 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { type SmallDisk, smallDisk } from '../helpers/small-disk.js';
+import { canMountTmpfs, type SmallDisk, smallDisk } from '../helpers/small-disk.js';
 
 const manifest = (id: string, label: string) => ({
   $schema: 'klebb.datafile.v1',
   meta: { id, label, writeable: { fromWebapp: true } },
 });
 const text = (id: string, label: string) => `${JSON.stringify(manifest(id, label), null, 2)}\n`;
-
-/** Whether a tmpfs can be mounted here (the tests run as root in CI). */
-const canMount = (() => {
-  const probe = smallDisk(1, 'klebb-probe-');
-  const mounted = probe.mounted;
-  probe.remove();
-  return mounted;
-})();
 
 let s: TestServer | undefined;
 let disk: SmallDisk | undefined;
@@ -48,7 +40,7 @@ async function held(server: TestServer) {
   };
 }
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a data folder on a read-only mount: card writes are 503 NOT_SAVED and change nothing',
   async () => {
     disk = smallDisk(2);

@@ -13,20 +13,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { type SmallDisk, smallDisk } from '../helpers/small-disk.js';
+import { canMountTmpfs, type SmallDisk, smallDisk } from '../helpers/small-disk.js';
 
 const PAGE = 4096;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const manifest = (extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ $schema: 'klebb.datafile.v1', meta: { id: 'weight', label: 'Weight', writeable: { fromWebapp: true } }, ...extra }, null, 2)}\n`;
-
-/** Whether a tmpfs can be mounted here (the tests run as root in CI). */
-const canMount = (() => {
-  const probe = smallDisk(1, 'klebb-probe-');
-  const mounted = probe.mounted;
-  probe.remove();
-  return mounted;
-})();
 
 let s: TestServer | undefined;
 let disk: SmallDisk | undefined;
@@ -46,7 +38,7 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 300
   }
 }
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a full disk fails the import whole: rows, file and folder as they were; saved again later, it is imported once',
   async () => {
     disk = smallDisk(2);

@@ -69,3 +69,44 @@ export function smallDisk(sizeMb: number, prefix = 'klebb-disk-'): SmallDisk {
     },
   };
 }
+
+let probed: boolean | undefined;
+
+/** Whether a tmpfs can be mounted here (the tests run as root in CI); probed once per process. */
+export function canMountTmpfs(): boolean {
+  if (probed === undefined) {
+    const probe = smallDisk(1, 'klebb-probe-');
+    probed = probe.mounted;
+    probe.remove();
+  }
+  return probed;
+}
+
+/** Mounts on existing folders that the test has not taken down yet; `unmountAll` ends them. */
+const mountedDirs = new Set<string>();
+
+/**
+ * Puts a tmpfs of `size` (mount's size option: bytes, or `1m`) over the existing folder `dir`,
+ * read-only when `readOnly` (a failing disk the kernel protects, a snapshot mount). Returns its
+ * unmount; `unmountAll()` in an afterEach takes down whatever a failed test left.
+ * @throws when mounting is not permitted (guard the test with canMountTmpfs()).
+ */
+export function mountTmpfs(
+  dir: string,
+  opts: { size?: string | number; readOnly?: boolean } = {},
+): () => void {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${opts.size ?? '1m'},mode=0700`, 'tmpfs', dir]);
+  mountedDirs.add(dir);
+  if (opts.readOnly) execFileSync('mount', ['-o', 'remount,ro', dir]);
+  return () => unmount(dir);
+}
+
+function unmount(dir: string): void {
+  if (!mountedDirs.delete(dir)) return;
+  execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+}
+
+/** Takes down every mount mountTmpfs made and the test did not take down itself. */
+export function unmountAll(): void {
+  for (const dir of [...mountedDirs]) unmount(dir);
+}

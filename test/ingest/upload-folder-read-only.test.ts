@@ -5,41 +5,18 @@
  * nothing imported or kept, instead of a 500 from reading a file that was never made.
  * Real server, a real read-only tmpfs mount (the tests run as root in CI).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-
-/** Whether a tmpfs can be mounted here. */
-const canMount = (() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
-    execFileSync('umount', [dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-})();
+import { canMountTmpfs, mountTmpfs, unmountAll } from '../helpers/small-disk.js';
 
 let s: TestServer | undefined;
-const mounts: string[] = [];
 afterEach(async () => {
-  for (const m of mounts.splice(0)) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
+  unmountAll();
   await s?.close();
   s = undefined;
 });
-
-/** Puts a read-only tmpfs over `dir` (which must exist). */
-function readOnly(dir: string): void {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', dir]);
-  mounts.push(dir);
-  execFileSync('mount', ['-o', 'remount,ro', dir]);
-}
 
 const exportXml =
   '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n' +
@@ -47,13 +24,13 @@ const exportXml =
   'startDate="2026-04-01 08:00:00 +0200" endDate="2026-04-01 09:00:00 +0200" value="1200"/>\n' +
   '</HealthData>\n';
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'an Apple Health export uploaded into a read-only uploads folder is 503 NOT_SAVED, nothing imported',
   async () => {
     s = await startServer();
     const uploads = path.join(s.home, 'ingest', 'uploads');
     fs.mkdirSync(uploads, { recursive: true });
-    readOnly(uploads);
+    const writable = mountTmpfs(uploads, { readOnly: true });
     const r = await s.api('/api/apple-health/import', {
       body: exportXml,
       headers: { 'content-type': 'application/xml' },
@@ -65,7 +42,7 @@ it.runIf(canMount)(
     const progress = await s.api('/api/apple-health/import/progress');
     expect(progress.body.running).toBe(false);
     // the same upload goes through once the folder takes writes again
-    execFileSync('umount', ['-l', mounts.pop() as string]);
+    writable();
     const again = await s.api('/api/apple-health/import', {
       body: exportXml,
       headers: { 'content-type': 'application/xml' },
@@ -75,13 +52,13 @@ it.runIf(canMount)(
   },
 );
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a report uploaded into a read-only reports folder is 503 NOT_SAVED, no report listed',
   async () => {
     s = await startServer();
     const reports = path.join(s.home, 'reports');
     fs.mkdirSync(reports, { recursive: true });
-    readOnly(reports);
+    mountTmpfs(reports, { readOnly: true });
     const r = await s.api('/api/reports/upload', {
       body: 'Lab result 2026-04-01\nHemoglobin 14.1 g/dL\n',
       headers: { 'content-type': 'text/plain', 'x-klebb-filename': 'lab.txt' },

@@ -6,33 +6,16 @@
  * event that ended the whole server. Once there is room, the same push goes through.
  * Real server, a real small tmpfs mounted on the ingest folder (the tests run as root in CI).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { HAE_INLINE_MAX_BYTES } from '../../src/ingest/hae/env.js';
+import { canMountTmpfs, mountTmpfs, unmountAll } from '../helpers/small-disk.js';
 import { type IngestServer, startIngestServer } from './helpers.js';
 
-/** Whether a tmpfs can be mounted here. */
-const canMount = (() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
-    execFileSync('umount', [dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-})();
-
 let srv: IngestServer | undefined;
-let mounted: string | undefined;
 afterEach(async () => {
-  if (mounted) execFileSync('umount', ['-l', mounted], { stdio: 'ignore' });
-  mounted = undefined;
+  unmountAll();
   await srv?.close();
   srv = undefined;
 });
@@ -47,7 +30,7 @@ function dataBeforeName(): string {
   return `{"data":{"metrics":[{"data":${JSON.stringify(points)},"name":"step_count","units":"count"}]}}`;
 }
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a push whose held points fill the disk is 507 DISK_FULL, keeps nothing, and the server lives on',
   async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
@@ -59,8 +42,7 @@ it.runIf(canMount)(
     fs.mkdirSync(incoming, { recursive: true });
     // room for the body's spool file, not for the spill file of its held points as well
     const room = Math.ceil((Buffer.byteLength(body) + 200 * 1024) / 4096) * 4096;
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${room},mode=0700`, 'tmpfs', incoming]);
-    mounted = incoming;
+    const unmount = mountTmpfs(incoming, { size: room });
 
     const r = await s.push(body);
     expect(r.status, r.text).toBe(507);
@@ -70,8 +52,7 @@ it.runIf(canMount)(
     expect(await s.rows('steps')).toEqual([]);
     expect(fs.readdirSync(incoming)).toEqual([]);
 
-    execFileSync('umount', ['-l', incoming]);
-    mounted = undefined;
+    unmount();
     const again = await s.push(body);
     expect(again.status, again.text).toBe(200);
     expect(again.body.samples.new).toBe(70_000);
