@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
+import { listCard, numberCard } from './card-manifests.js';
 import { cardOf, useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -15,32 +16,8 @@ const today = () => todayIn(TZ);
 const d = useDashboard({
   timezoneId: TZ,
   manifests: () => [
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'temps',
-        label: 'Temperatures',
-        order: 1,
-        view: { enabled: true, component: 'generic-card', display: { template: '{c|–}' } },
-        writeable: {
-          fromWebapp: true,
-          maxReadingsPerDay: 3,
-          inputs: [{ key: 'c', type: 'number', label: 'Degrees' }],
-        },
-      },
-      data: [],
-    },
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'todo',
-        label: 'Shopping',
-        order: 2,
-        view: { enabled: true, component: 'list-card', display: { template: '{item}' } },
-        writeable: { fromWebapp: true, inputs: [{ key: 'item', type: 'text', label: 'Item' }] },
-      },
-      data: [{ item: 'Bread' }],
-    },
+    numberCard('temps', 'Temperatures', { key: 'c', label: 'Degrees' }, { order: 1, maxReadingsPerDay: 3 }),
+    listCard('todo', 'Shopping', { order: 2, data: [{ item: 'Bread' }] }),
   ],
 });
 

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
 import type { WatchedPage } from './browser.js';
+import { listCard, numberCard } from './card-manifests.js';
 import { cardOf, useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -19,43 +20,14 @@ const today = () => todayIn(TZ);
 const d = useDashboard({
   timezoneId: TZ,
   manifests: () => [
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'taps',
-        label: 'Taps',
-        order: 1,
-        view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
-        writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
-      },
-      data: [],
-    },
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'temps',
-        label: 'Temperatures',
-        order: 2,
-        view: { enabled: true, component: 'generic-card', display: { template: '{c|–}' } },
-        writeable: {
-          fromWebapp: true,
-          maxReadingsPerDay: 3,
-          inputs: [{ key: 'c', type: 'number', label: 'Degrees' }],
-        },
-      },
-      data: [{ date: today(), c: 37.2 }],
-    },
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'todo',
-        label: 'Shopping',
-        order: 3,
-        view: { enabled: true, component: 'list-card', display: { template: '{item}' } },
-        writeable: { fromWebapp: true, inputs: [{ key: 'item', type: 'text', label: 'Item' }] },
-      },
-      data: [{ item: 'Bread' }],
-    },
+    numberCard('taps', 'Taps', { key: 'count', label: 'Count' }, { order: 1 }),
+    numberCard(
+      'temps',
+      'Temperatures',
+      { key: 'c', label: 'Degrees' },
+      { order: 2, maxReadingsPerDay: 3, data: [{ date: today(), c: 37.2 }] },
+    ),
+    listCard('todo', 'Shopping', { order: 3, data: [{ item: 'Bread' }] }),
   ],
 });
 

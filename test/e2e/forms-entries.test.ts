@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
 import { PHONE } from './browser.js';
+import { numberCard } from './card-manifests.js';
 import { cardOf, example, useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -62,16 +63,7 @@ const d = useDashboard({
         // a day's average from the phone: more decimals than the whole-number field takes
         data: [{ date: today(), pct: 96.667 }],
       },
-      {
-        $schema: 'klebb.datafile.v1',
-        meta: {
-          id: 'taps',
-          label: 'Taps',
-          view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
-          writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
-        },
-        data: [],
-      },
+      numberCard('taps', 'Taps', { key: 'count', label: 'Count' }),
     ];
   },
 });

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
 import type { WatchedPage } from './browser.js';
+import { numberCard } from './card-manifests.js';
 import { useDashboard } from './entry-support.js';
 
 const TZ = 'Europe/Berlin';
@@ -18,26 +19,8 @@ const d = useDashboard({
   timezoneId: TZ,
   env: { AGENT_API_TOKEN: TOKEN },
   manifests: () => [
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'taps',
-        label: 'Taps',
-        view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
-        writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
-      },
-      data: [],
-    },
-    {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'sips',
-        label: 'Sips',
-        view: { enabled: true, component: 'generic-card', display: { template: '{count|–}' } },
-        writeable: { fromWebapp: true, inputs: [{ key: 'count', type: 'number', label: 'Count' }] },
-      },
-      data: [],
-    },
+    numberCard('taps', 'Taps', { key: 'count', label: 'Count' }),
+    numberCard('sips', 'Sips', { key: 'count', label: 'Count' }),
   ],
 });
 
