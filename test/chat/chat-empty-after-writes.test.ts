@@ -8,19 +8,12 @@ import { afterEach, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { postSse } from '../helpers/sse-client.js';
+import { waterCard } from '../helpers/water-card.js';
 
 const chat = chatServers({ CHAT_ITER_TIMEOUT_MS: '5000' });
 afterEach(() => chat.closeAll());
 
-const card = {
-  $schema: 'klebb.datafile.v1',
-  meta: {
-    id: 'water',
-    label: 'Water',
-    writeable: { fromWebapp: true, inputs: [{ key: 'ml', type: 'number' }] },
-  },
-  data: [],
-};
+const card = waterCard();
 const row = { date: '2026-05-01', ml: 250 };
 const appendCall = (id: string): ScriptStep => ({
   kind: 'reply',

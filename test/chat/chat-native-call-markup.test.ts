@@ -5,19 +5,12 @@
 import { afterEach, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import { postSse } from '../helpers/sse-client.js';
+import { waterCard } from '../helpers/water-card.js';
 
 const chat = chatServers({ CHAT_ITER_TIMEOUT_MS: '5000' });
 afterEach(() => chat.closeAll());
 
-const card = {
-  $schema: 'klebb.datafile.v1',
-  meta: {
-    id: 'water',
-    label: 'Water',
-    writeable: { fromWebapp: true, inputs: [{ key: 'ml', type: 'number' }] },
-  },
-  data: [],
-};
+const card = waterCard();
 const ask = { messages: [{ role: 'user', content: 'log 250 ml of water on 1 May' }] };
 
 it('Qwen3-Coder markup, streamed: the row is appended and only the answer is shown', async () => {
