@@ -8,24 +8,31 @@ import { badRequest } from '../errors.js';
 import { MAX_CHAT_MESSAGE_CHARS } from '../limits.js';
 import type { ChatMessage } from './gateway/types.js';
 
+/**
+ * One message of the client's transcript: a user or assistant turn, `refused` when the provider's
+ * content filter refused it (kept in a stored conversation with the mark, never sent to the model).
+ */
+export type TranscriptMessage = (
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string }
+) & { refused?: true };
+
 /** A checked chat request. Messages are the client's transcript (user and assistant turns). */
 export interface ChatRequest {
-  messages: ChatMessage[];
+  messages: TranscriptMessage[];
   voiceMode: boolean;
   viewedCardId?: string;
   stream: boolean;
   conversationId?: string;
-  /**
-   * Indexes of `messages` the client marked `refused: true` (refused by the provider's content
-   * filter): kept in a stored conversation with the mark, never sent to the model.
-   */
-  refused?: number[];
 }
 
-/** The messages of `req` that go to the model: those not marked refused. */
-export function modelMessages(req: ChatRequest): ChatMessage[] {
-  const refused = new Set(req.refused ?? []);
-  return req.messages.filter((_, i) => !refused.has(i));
+/** What a turn runs on: the request with the messages that go to the model. */
+export type TurnRequest = Omit<ChatRequest, 'messages'> & { messages: ChatMessage[] };
+
+/** `req` as a turn runs it: the messages not marked refused, without the mark. */
+export function turnRequest(req: ChatRequest): TurnRequest {
+  const messages = req.messages.filter((m) => !m.refused).map(({ role, content }) => ({ role, content }));
+  return { ...req, messages };
 }
 
 /**
@@ -49,15 +56,13 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: 'messages', message: 'must be a non-empty array' },
     ]);
   }
-  const refused: number[] = [];
-  const messages: ChatMessage[] = b.messages.map((m, i) => {
+  const messages: TranscriptMessage[] = b.messages.map((m, i) => {
     const msg = m as Record<string, unknown> | null;
     if (msg && typeof msg === 'object' && msg.refused !== undefined) {
       if (typeof msg.refused !== 'boolean')
         throw badRequest(`messages[${i}].refused must be true or false`, [
           { path: `messages[${i}].refused`, message: 'must be true or false' },
         ]);
-      if (msg.refused) refused.push(i);
     }
     if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
       throw badRequest(`messages[${i}].role must be "user" or "assistant"`, [
@@ -79,9 +84,10 @@ export function parseChatRequest(body: unknown): ChatRequest {
         { path: `messages[${i}].content`, message: `must be at most ${MAX_CHAT_MESSAGE_CHARS} characters` },
       ]);
     }
+    const mark = msg.refused === true ? { refused: true as const } : {};
     return msg.role === 'user'
-      ? { role: 'user' as const, content: msg.content }
-      : { role: 'assistant' as const, content: msg.content };
+      ? { role: 'user' as const, content: msg.content, ...mark }
+      : { role: 'assistant' as const, content: msg.content, ...mark };
   });
   const last = messages.length - 1;
   if (messages[last].role !== 'user') {
@@ -89,7 +95,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: `messages[${last}].role`, message: 'must be user' },
     ]);
   }
-  if (refused.includes(last)) {
+  if (messages[last].refused) {
     throw badRequest(
       `messages[${last}].refused: the new message is marked refused, and a refused message is never sent to the model; send it without refused`,
       [{ path: `messages[${last}].refused`, message: 'must not be true on the new message' }],
@@ -118,6 +124,5 @@ export function parseChatRequest(body: unknown): ChatRequest {
     stream: b.stream === true,
     viewedCardId: typeof b.viewedCardId === 'string' ? b.viewedCardId : undefined,
     conversationId: typeof b.conversationId === 'string' ? b.conversationId : undefined,
-    ...(refused.length > 0 ? { refused } : {}),
   };
 }

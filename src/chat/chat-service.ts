@@ -17,7 +17,7 @@ import { ResendGuard } from './agent/resend-guard.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { canonicalJson } from './agent/writes.js';
 import { type ApprovalEvent, ApprovalHub } from './approvals/approval-hub.js';
-import type { ChatRequest } from './chat-request.js';
+import type { ChatRequest, TurnRequest } from './chat-request.js';
 import type { GatewayLog } from './gateway/attempt-log.js';
 import { ProviderMemory } from './gateway/provider-memory.js';
 import { flattenContent } from './gateway/request.js';
@@ -141,7 +141,7 @@ export class ChatService {
    * checkpoint. A client that goes away must not abort `signal` (it only mutes the events).
    */
   async run(
-    req: ChatRequest,
+    req: TurnRequest,
     emit: (e: TurnEvent) => void,
     signal: AbortSignal,
     turnId = randomUUID(),

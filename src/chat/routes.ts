@@ -19,7 +19,7 @@ import type { Instance } from '../instance.js';
 import { TurnParams, TurnQuery } from '../schemas/conversations.js';
 import type { TurnEvent, TurnResult } from './agent/turn-events.js';
 import { approvalRoutes } from './approvals/routes.js';
-import { modelMessages, parseChatRequest } from './chat-request.js';
+import { parseChatRequest, turnRequest } from './chat-request.js';
 import type { ChatService } from './chat-service.js';
 import { startConversationTurn } from './turns/conversation-turn.js';
 import type { NumberedEvent, TurnHub } from './turns/turn-hub.js';
@@ -102,7 +102,7 @@ export function chatRoutes(app: FastifyInstance, chat: ChatService, inst: Instan
     }
     // no conversation: the client owns the transcript (less what the content filter refused);
     // a disconnect still never stops the turn
-    const stateless = { ...body, messages: modelMessages(body) };
+    const stateless = turnRequest(body);
     const stop = new AbortController();
     if (!body.stream) return bufferedAnswer(reply, await chat.run(stateless, () => {}, stop.signal));
     reply.hijack();

@@ -42,8 +42,7 @@ export function startConversationTurn(
   conversations.assertExists(id);
   // the same 512 KB cap as every other write of messages (413)
   // a message the client marked refused is stored with the mark (window() leaves it out)
-  const refused = new Set(req.refused ?? []);
-  const incoming = checkMessages(req.messages.map((m, i) => (refused.has(i) ? { ...m, refused: true } : m)));
+  const incoming = checkMessages(req.messages);
   let settle: (r: TurnResult | undefined) => void = () => {};
   const result = new Promise<TurnResult | undefined>((r) => {
     settle = r;
