@@ -56,39 +56,67 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: 'messages', message: 'must be a non-empty array' },
     ]);
   }
-  const messages: TranscriptMessage[] = b.messages.map((m, i) => {
-    const msg = m as Record<string, unknown> | null;
-    if (msg && typeof msg === 'object' && msg.refused !== undefined) {
-      if (typeof msg.refused !== 'boolean')
-        throw badRequest(`messages[${i}].refused must be true or false`, [
-          { path: `messages[${i}].refused`, message: 'must be true or false' },
-        ]);
+  const messages = b.messages.map((m, i) => parseMessage(m, i));
+  checkNewMessage(messages);
+  for (const key of ['voiceMode', 'stream'] as const) {
+    if (b[key] !== undefined && typeof b[key] !== 'boolean') {
+      throw badRequest(`${key} must be true or false`, [{ path: key, message: 'must be a boolean' }]);
     }
-    if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
-      throw badRequest(`messages[${i}].role must be "user" or "assistant"`, [
-        { path: `messages[${i}].role`, message: 'must be user or assistant' },
+  }
+  for (const key of ['viewedCardId', 'conversationId'] as const) {
+    if (b[key] !== undefined && b[key] !== null && typeof b[key] !== 'string') {
+      throw badRequest(`${key} must be a string`, [{ path: key, message: 'must be a string' }]);
+    }
+  }
+  return {
+    messages,
+    voiceMode: b.voiceMode === true,
+    stream: b.stream === true,
+    viewedCardId: typeof b.viewedCardId === 'string' ? b.viewedCardId : undefined,
+    conversationId: typeof b.conversationId === 'string' ? b.conversationId : undefined,
+  };
+}
+
+/** One message of the transcript, message `i`. @throws 400 naming `messages[i].<field>`. */
+function parseMessage(m: unknown, i: number): TranscriptMessage {
+  const msg = m as Record<string, unknown> | null;
+  if (msg && typeof msg === 'object' && msg.refused !== undefined) {
+    if (typeof msg.refused !== 'boolean')
+      throw badRequest(`messages[${i}].refused must be true or false`, [
+        { path: `messages[${i}].refused`, message: 'must be true or false' },
       ]);
-    }
-    if (typeof msg.content !== 'string') {
-      throw badRequest(`messages[${i}].content must be a string`, [
-        { path: `messages[${i}].content`, message: 'must be a string' },
-      ]);
-    }
-    // characters as a person counts them: a message of emoji or of Chinese, Japanese or Korean
-    // text written with characters outside the BMP takes two UTF-16 units a character (a family
-    // emoji eleven), and was refused at half the length the limit says
-    const over = overLimit(msg.content, MAX_CHAT_MESSAGE_CHARS);
-    if (over !== null) {
-      const long = over === 'too long' ? 'is too long' : `is ${over} characters long`;
-      throw badRequest(`messages[${i}].content ${long}; at most ${MAX_CHAT_MESSAGE_CHARS} characters`, [
-        { path: `messages[${i}].content`, message: `must be at most ${MAX_CHAT_MESSAGE_CHARS} characters` },
-      ]);
-    }
-    const mark = msg.refused === true ? { refused: true as const } : {};
-    return msg.role === 'user'
-      ? { role: 'user' as const, content: msg.content, ...mark }
-      : { role: 'assistant' as const, content: msg.content, ...mark };
-  });
+  }
+  if (!msg || typeof msg !== 'object' || (msg.role !== 'user' && msg.role !== 'assistant')) {
+    throw badRequest(`messages[${i}].role must be "user" or "assistant"`, [
+      { path: `messages[${i}].role`, message: 'must be user or assistant' },
+    ]);
+  }
+  if (typeof msg.content !== 'string') {
+    throw badRequest(`messages[${i}].content must be a string`, [
+      { path: `messages[${i}].content`, message: 'must be a string' },
+    ]);
+  }
+  // characters as a person counts them: a message of emoji or of Chinese, Japanese or Korean
+  // text written with characters outside the BMP takes two UTF-16 units a character (a family
+  // emoji eleven), and was refused at half the length the limit says
+  const over = overLimit(msg.content, MAX_CHAT_MESSAGE_CHARS);
+  if (over !== null) {
+    const long = over === 'too long' ? 'is too long' : `is ${over} characters long`;
+    throw badRequest(`messages[${i}].content ${long}; at most ${MAX_CHAT_MESSAGE_CHARS} characters`, [
+      { path: `messages[${i}].content`, message: `must be at most ${MAX_CHAT_MESSAGE_CHARS} characters` },
+    ]);
+  }
+  const mark = msg.refused === true ? { refused: true as const } : {};
+  return msg.role === 'user'
+    ? { role: 'user' as const, content: msg.content, ...mark }
+    : { role: 'assistant' as const, content: msg.content, ...mark };
+}
+
+/**
+ * The new (last) message: from the user, showing something, not marked refused (it would not be
+ * sent to the model, which would then answer an earlier message or nothing).
+ */
+function checkNewMessage(messages: TranscriptMessage[]): void {
   const last = messages.length - 1;
   if (messages[last].role !== 'user') {
     throw badRequest('the last message must be from the user', [
@@ -108,21 +136,4 @@ export function parseChatRequest(body: unknown): ChatRequest {
       { path: `messages[${last}].content`, message: 'must not be empty' },
     ]);
   }
-  for (const key of ['voiceMode', 'stream'] as const) {
-    if (b[key] !== undefined && typeof b[key] !== 'boolean') {
-      throw badRequest(`${key} must be true or false`, [{ path: key, message: 'must be a boolean' }]);
-    }
-  }
-  for (const key of ['viewedCardId', 'conversationId'] as const) {
-    if (b[key] !== undefined && b[key] !== null && typeof b[key] !== 'string') {
-      throw badRequest(`${key} must be a string`, [{ path: key, message: 'must be a string' }]);
-    }
-  }
-  return {
-    messages,
-    voiceMode: b.voiceMode === true,
-    stream: b.stream === true,
-    viewedCardId: typeof b.viewedCardId === 'string' ? b.viewedCardId : undefined,
-    conversationId: typeof b.conversationId === 'string' ? b.conversationId : undefined,
-  };
 }
