@@ -10,6 +10,7 @@ import { clipGraphemes } from '../../common/graphemes.js';
 import { contextFilled, HOSTED_CONTEXT, providerSaidContextFull } from './context-window.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
+import { callsEndingReasoning } from './reasoning-calls.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
 import { cutOffArguments, readToolArguments } from './tool-arguments.js';
 import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from './types.js';
@@ -164,6 +165,16 @@ export function finalizeTurn(
       text = written.rest;
     }
   }
+  let reasoning = raw.reasoning;
+  if (calls.length === 0 && finish !== 'length' && text.trim() === '') {
+    // a reasoning parser filed the model's call as reasoning, where the tool parser never looks
+    const filed = callsEndingReasoning(reasoning, offered);
+    if (filed) {
+      warn(`read ${filed.calls.length} tool call(s) the server filed as reasoning`);
+      for (const c of filed.calls) addCall(c.name, c.arguments);
+      reasoning = filed.rest;
+    }
+  }
 
   // the last call, when its arguments stop inside their JSON, was cut off at the length limit,
   // whatever the finish reason says (DashScope reports it as "stop", routers and some DeepSeek
@@ -225,7 +236,7 @@ export function finalizeTurn(
 
   const result: GatewayResult = {
     text,
-    reasoning: raw.reasoning,
+    reasoning,
     toolCalls: calls,
     finishReason: calls.length > 0 ? 'tool_calls' : finish === 'tool_calls' ? 'stop' : finish,
     rawFinishReason: raw.finishReason,
