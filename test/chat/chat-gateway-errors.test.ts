@@ -236,7 +236,7 @@ describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
     expect(o.reply).toMatch(/No answer came back/);
   });
 
-  it('a reasoning-only reply counts as empty too → 200 "No answer came back"', async () => {
+  it('a reasoning-only reply, twice → 200 saying the model wrote only its reasoning (never the reasoning itself)', async () => {
     const { gw, s } = await boot();
     const reasoningOnly: ScriptStep = {
       kind: 'reply',
@@ -246,8 +246,51 @@ describe.each(['buffered', 'streamed'] as const)('%s', (mode) => {
     gw.script(reasoningOnly, reasoningOnly);
     const o = await run(s);
     expect(o.status).toBe(200);
-    expect(o.reply).toMatch(/No answer came back/);
+    expect(o.reply).toMatch(/^The model wrote only its reasoning and no answer\. Please try again/);
     expect(o.reply).not.toContain('The user wants');
+    expect(gw.requests).toHaveLength(2);
+  });
+
+  // vLLM serving Qwen3 with thinking turned off behind its deepseek_r1 reasoning parser files the
+  // whole answer as reasoning_content, content null, finish_reason stop, on every request
+  // (https://github.com/vllm-project/vllm/issues/19839): the person is told what is wrong and
+  // what to check, not "No answer came back … please try again" forever
+  it('the whole answer filed as reasoning_content with content null, twice → what to check on the server', async () => {
+    const { gw, s } = await boot();
+    const filedAsReasoning: ScriptStep = {
+      kind: 'bytes',
+      headers: { 'Content-Type': 'application/json' },
+      chunks: [
+        JSON.stringify({
+          id: 'chatcmpl-8fd7068f',
+          object: 'chat.completion',
+          created: 1750236511,
+          model: 'matrix-local-llm-reason',
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                reasoning_content: 'Your weight went down by 1.2 kg over the last four weeks.',
+                content: null,
+                tool_calls: [],
+              },
+              logprobs: null,
+              finish_reason: 'stop',
+              stop_reason: null,
+            },
+          ],
+          usage: { prompt_tokens: 40, total_tokens: 60, completion_tokens: 20 },
+        }),
+      ],
+    };
+    gw.script(filedAsReasoning, filedAsReasoning);
+    const o = await run(s);
+    expect(o.status).toBe(200);
+    expect(o.reply).toMatch(/^The model wrote only its reasoning and no answer\./);
+    expect(o.reply).toContain('--reasoning-parser');
+    expect(o.reply).not.toMatch(/No answer came back/);
+    expect(o.reply).not.toContain('1.2 kg');
   });
 
   it('402 Payment Required counts as a used-up allowance → 429', async () => {

@@ -80,7 +80,7 @@ it('a call the model only thinks about, with more reasoning after it, is not run
   );
   const { result, dispatched } = await agentTurn(gw, { stream: false, tools: ['read_rows'] });
   expect(dispatched).toEqual([]);
-  expect(result.payload?.reply).toMatch(/No answer came back/);
+  expect(result.payload?.reply).toMatch(/^The model wrote only its reasoning and no answer\./);
 });
 
 it('a reply with an answer keeps its reasoning as reasoning: a call written there is not run', async () => {
@@ -108,5 +108,5 @@ it('a call to a tool that was not offered stays reasoning', async () => {
   );
   const { result, dispatched } = await agentTurn(gw, { stream: false, tools: ['read_rows'] });
   expect(dispatched).toEqual([]);
-  expect(result.payload?.reply).toMatch(/No answer came back/);
+  expect(result.payload?.reply).toMatch(/^The model wrote only its reasoning and no answer\./);
 });

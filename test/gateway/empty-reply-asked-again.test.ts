@@ -2,7 +2,8 @@
 // with nothing: finish reason STOP and no text, no tool call, often right after a tool result;
 // reasoning models sometimes stop inside their reasoning the same way. The same request asked
 // again usually gets the answer. The reply is asked for once more before the person reads "No
-// answer came back"; never more than once, and not when retries are turned off.
+// answer came back"; never more than once, and not when retries are turned off. A reply of
+// reasoning only, twice, says that the model wrote only its reasoning (never the reasoning itself).
 import { expect, it } from 'vitest';
 import type { ScriptStep } from '../helpers/scripted-gateway.js';
 import { agentTurn } from './agent-turn.js';
@@ -70,4 +71,33 @@ it('with retries turned off, an empty reply is not asked again', async () => {
   const { result } = await agentTurn(gw, { stream: true });
   expect(result.payload?.reply).toMatch(/No answer came back/);
   expect(gw.requests).toHaveLength(1);
+});
+
+it('reasoning only twice: told that the model wrote only its reasoning, never the reasoning itself', async () => {
+  gw.script(reasoningOnly(), reasoningOnly(), { kind: 'reply', text: 'never asked for' });
+  const { result } = await agentTurn(gw, { stream: true, gateway: retrying });
+  expect(result.payload?.reply).toMatch(/^The model wrote only its reasoning and no answer\. /);
+  expect(result.payload?.reply).not.toContain('water');
+  expect(gw.requests).toHaveLength(2);
+});
+
+it('reasoning only in answer to a tool that wrote: the changes are listed after that cause', async () => {
+  gw.script(
+    {
+      kind: 'reply',
+      toolCalls: [{ id: 'c1', name: 'append_row', arguments: '{"id":"water","row":{"ml":250}}' }],
+    },
+    reasoningOnly(),
+    reasoningOnly(),
+  );
+  const { result, dispatched } = await agentTurn(gw, {
+    stream: true,
+    tools: ['append_row'],
+    gateway: retrying,
+  });
+  expect(dispatched).toHaveLength(1);
+  expect(result.reason).toBe('gateway_error');
+  expect(result.payload?.reply).toMatch(
+    /^The model wrote only its reasoning and no answer\. Before that, I had already added a row to "water"/,
+  );
 });

@@ -108,6 +108,21 @@ export const EMPTY_REPLY_COPY =
   'No answer came back from the model this time. Please try again, or rephrase the request.';
 
 /**
+ * What happened when a reply ended of its own accord with reasoning and nothing else, also when
+ * asked again: the model stopped inside its reasoning, or its server files the whole answer as
+ * reasoning (a reasoning parser that does not fit the model, or one that expects thinking while
+ * the model's thinking is turned off). The reasoning itself is never shown: it is the model's
+ * draft, not its answer.
+ */
+const REASONING_ONLY = 'The model wrote only its reasoning and no answer.';
+
+/**
+ * What helps then: often another try; when every reply ends so, the server's reasoning parser.
+ */
+const REASONING_ONLY_ADVICE =
+  "Please try again, or rephrase the request. If every reply ends like this, the model's server is filing its answers as reasoning: check the reasoning parser it runs for this model (vLLM and SGLang: --reasoning-parser, which must fit the model and whether its thinking is turned on).";
+
+/**
  * What happened when a reply stopped at its length limit with no answer: a reasoning model's
  * thinking counts against that limit and can use all of it.
  */
@@ -132,6 +147,7 @@ export function emptyReplyCause(err: GatewayError): string {
   if (err.reason === 'context_full') return CONTEXT_FULL_BEFORE_ANSWER;
   if (err.reason === 'reasoning_length') return REASONING_USED_THE_REPLY;
   if (err.reason === 'length') return LIMIT_BEFORE_ANSWER;
+  if (err.reason === 'reasoning_only') return REASONING_ONLY;
   return EMPTY_AFTER_WRITES;
 }
 
@@ -262,6 +278,8 @@ export function gatewayFailure(
         return { status: 200, error: `${emptyReplyCause(err)} ${CREDIT_ADVICE}` };
       if (err.reason === 'reasoning_length' || err.reason === 'length')
         return { status: 200, error: `${emptyReplyCause(err)} ${LENGTH_ADVICE}` };
+      if (err.reason === 'reasoning_only')
+        return { status: 200, error: `${REASONING_ONLY} ${REASONING_ONLY_ADVICE}` };
       return { status: 200, error: EMPTY_REPLY_COPY };
     default: {
       const settled = settingsFailureCopy(err, situation) ?? connectionFailureCopy(err);

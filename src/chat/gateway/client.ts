@@ -99,10 +99,10 @@ function stepBudgetMs(config: GatewayConfig): number | undefined {
  * True for a reply that ended with nothing, neither text nor a tool call, of its own accord (not
  * at the length limit, where the same request would stop at the same place): Gemini ends a turn
  * so now and then (finish reason STOP, no parts), often after a tool result, and reasoning models
- * sometimes stop inside their reasoning. Such a reply is asked for once more.
+ * sometimes stop inside their reasoning ('reasoning_only'). Such a reply is asked for once more.
  */
 function emptyByChance(err: GatewayError): boolean {
-  return err.kind === 'empty' && err.reason === 'empty';
+  return err.kind === 'empty' && (err.reason === 'empty' || err.reason === 'reasoning_only');
 }
 
 function requestWantsCache(request: GatewayRequest): boolean {

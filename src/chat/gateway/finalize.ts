@@ -84,6 +84,7 @@ export function toolCallIdFactory(): () => string {
  *   JSON whatever finish_reason says;
  * - 'empty' when there is neither non-blank text nor a named tool call: reason 'length' when it
  *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only,
+ *   'reasoning_only' when it ended otherwise after reasoning only, 'empty' when nothing came,
  *   'context_full' (here and for a cut call) when the limit was the model's context filling up.
  * Otherwise: calls without `function.name` are dropped; a missing, empty or
  * repeated id is replaced by a generated one; arguments are read leniently;
@@ -226,8 +227,10 @@ export function finalizeTurn(
         : raw.reasoning.trim() !== ''
           ? 'reasoning_length'
           : 'length';
+    // ended of its own accord with reasoning only: a server may be filing the answer as reasoning
+    const ownAccord = raw.reasoning.trim() !== '' ? 'reasoning_only' : 'empty';
     throw new GatewayError('empty', `the model returned no text and no tool call${why}`, {
-      reason: finish === 'length' ? atLimit : 'empty',
+      reason: finish === 'length' ? atLimit : ownAccord,
       ...(atLimit === 'context_full' && providerSaidContextFull(raw.finishReason)
         ? { detail: HOSTED_CONTEXT }
         : {}),

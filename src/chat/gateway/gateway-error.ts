@@ -41,7 +41,7 @@ const STATUS_BY_KIND: Record<GatewayErrorKind, number> = {
 export interface GatewayErrorInit {
   /**
    * Narrower cause, e.g. 'truncated', 'idle_timeout', 'call_timeout', 'connection_refused',
-   * 'html', 'validation', 'provider_error', 'content_filter', 'content_refused', 'length', 'reasoning_length', 'credit_length', 'request_too_large',
+   * 'html', 'validation', 'provider_error', 'content_filter', 'content_refused', 'length', 'reasoning_length', 'reasoning_only', 'credit_length', 'request_too_large',
    * 'system_content_must_be_string', 'cache_control_rejected', 'bad_history'.
    */
   reason?: string;
