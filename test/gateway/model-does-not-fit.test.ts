@@ -47,6 +47,28 @@ const answers: Array<[string, ScriptStep, boolean]> = [
     },
     false,
   ],
+  // Ollama's runner dying as the GPU refuses the model's buffers
+  // (https://github.com/ollama/ollama/issues/12982, https://github.com/ollama/ollama/issues/9782)
+  [
+    "Ollama's runner stopped by cudaMalloc",
+    {
+      kind: 'error',
+      status: 500,
+      body: { error: 'llama runner process has terminated: cudaMalloc failed: out of memory' },
+    },
+    false,
+  ],
+  [
+    "Ollama's runner stopped by a CUDA error, in a stream",
+    {
+      kind: 'bytes',
+      headers: { 'Content-Type': 'text/event-stream' },
+      chunks: [
+        `data: ${JSON.stringify({ error: { message: 'llama runner process has terminated: CUDA error: out of memory', type: 'api_error' } })}\n\n`,
+      ],
+    },
+    true,
+  ],
 ];
 
 for (const [what, step, stream] of answers) {
@@ -58,9 +80,19 @@ for (const [what, step, stream] of answers) {
     const copy = failureCopy(err).error;
     expect(copy).toMatch(/does not fit in the memory of the machine that runs it/);
     expect(copy).toMatch(/CHAT_MODEL/);
-    if (what.startsWith('Ollama')) expect(copy).toContain('7.3 GiB');
+    if (what.startsWith("Ollama's 500")) expect(copy).toContain('7.3 GiB');
+    if (what.startsWith("Ollama's runner")) expect(copy).toContain('out of memory');
   });
 }
+
+it('a bare "out of memory" while serving may pass: still asked again', async () => {
+  gw.script(
+    { kind: 'error', status: 500, body: { error: 'out of memory' } },
+    { kind: 'reply', text: 'Logged.' },
+  );
+  const result = await callGateway(retrying(), { messages: userSays('water') });
+  expect(result.text).toBe('Logged.');
+});
 
 it('an internal error that says nothing of memory is still asked again', async () => {
   gw.script(

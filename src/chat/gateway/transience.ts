@@ -134,11 +134,13 @@ const CONTEXT_EXCEEDED =
 /**
  * Wording of a model that cannot be loaded for want of memory: Ollama's "model requires more
  * system memory (7.3 GiB) than is available (6.0 GiB)" (said with 500), "not enough memory",
- * llama.cpp's "unable to allocate backend buffer". A momentary "out of memory" while serving is
- * not among them.
+ * llama.cpp's "unable to allocate backend buffer"; the GPU backend refusing the allocation as
+ * Ollama's runner loads the model ("llama runner process has terminated: cudaMalloc failed: out of
+ * memory", "… CUDA error: out of memory", ROCm's and other backends' alike). A bare "out of
+ * memory" while serving, which may pass, is not among them.
  */
 const MODEL_DOES_NOT_FIT =
-  /requires more (?:system |gpu |video )?memory|(?:not enough|insufficient) (?:system |gpu |video )?memory (?:to load|for)|unable to allocate (?:\w+ )?buffer/i;
+  /requires more (?:system |gpu |video )?memory|(?:not enough|insufficient) (?:system |gpu |video )?memory (?:to load|for)|unable to allocate (?:\w+ )?buffer|(?:cuda|hip|rocm|metal|vulkan|sycl)\s*(?:error|malloc failed)\s*:?\s*out of memory/i;
 
 /**
  * Wording of a momentary failure, for an error that gives no usable code: "Overloaded",
