@@ -46,7 +46,9 @@ interface TableRow {
  * and Moonshot want the reasoning back on a message that called tools (their thinking models
  * refuse the tool loop's next request without it). DeepSeek's reasoner and Perplexity take user and
  * assistant turns only in strict alternation. Azure's OpenAI hosts take the key in an
- * `api-key` header.
+ * `api-key` header. Gemini's own hosts (the Gemini API's OpenAI-compatible path, and Gemini
+ * models on Vertex AI) take tool schemas only in Gemini's subset of JSON Schema; known from the
+ * first request, a fresh server is not refused once before it learns that.
  */
 const TABLE: TableRow[] = [
   { host: /(^|\.)groq\.com$/i, caps: { systemContentString: true, cacheControl: false } },
@@ -63,6 +65,8 @@ const TABLE: TableRow[] = [
     host: /(^|\.)(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i,
     caps: { keyInHeader: true },
   },
+  { host: /^generativelanguage\.googleapis\.com$/i, caps: { toolSchemaSubset: true } },
+  { host: /(^|[.-])aiplatform\.googleapis\.com$/i, model: /gemini/i, caps: { toolSchemaSubset: true } },
 ];
 
 /** Looks `hostname` and `model` up in the built-in table (later rows win on conflicts). */
