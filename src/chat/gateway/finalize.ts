@@ -11,6 +11,7 @@ import { contextFilled, HOSTED_CONTEXT, providerSaidContextFull } from './contex
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { callsEndingReasoning } from './reasoning-calls.js';
+import { carriesThoughtSignature } from './signed-call-ids.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
 import { cutOffArguments, readToolArguments } from './tool-arguments.js';
 import type { GatewayHooks, GatewayResult, GatewayToolCall, GatewayUsage } from './types.js';
@@ -86,8 +87,8 @@ export function toolCallIdFactory(): () => string {
  *   stopped at the length limit, 'reasoning_length' when it did so after reasoning only,
  *   'reasoning_only' when it ended otherwise after reasoning only, 'empty' when nothing came,
  *   'context_full' (here and for a cut call) when the limit was the model's context filling up.
- * Otherwise: calls without `function.name` are dropped; a missing, empty or
- * repeated id is replaced by a generated one; arguments are read leniently;
+ * Otherwise: calls without `function.name` are dropped; every call gets a generated id, except
+ * one whose provider id carries a thought signature (signed-call-ids.ts), which keeps it; arguments are read leniently;
  * any named call makes it a tool-call turn whatever finish_reason says.
  */
 export function finalizeTurn(
@@ -124,6 +125,9 @@ export function finalizeTurn(
 
   const offered = raw.offeredTools ?? new Set<string>();
   const calls: GatewayToolCall[] = [];
+  /** A call's id: the provider's when a relay keeps the call's thought signature in it, else ours. */
+  const idFor = (providerId: string | undefined): string =>
+    carriesThoughtSignature(providerId) && !calls.some((c) => c.id === providerId) ? providerId : newId();
   const addCall = (name: string, rawArguments: unknown, slot: Partial<RawToolCall> = {}) => {
     const args = readToolArguments(rawArguments);
     if (args.droppedTrailing !== undefined) {
@@ -132,7 +136,7 @@ export function finalizeTurn(
       );
     }
     const call: GatewayToolCall = {
-      id: newId(),
+      id: idFor(slot.providerId),
       name,
       // what we send back must be valid JSON: unreadable arguments go back as {} beside the error reply
       arguments: args.parsed === undefined ? '{}' : args.canonical,

@@ -10,6 +10,7 @@ import { wantsCaching, withMovingMarks } from './cache-marks.js';
 import { isOurToolCallId, newToolCallId } from './finalize.js';
 import { checkHistory } from './history.js';
 import { withoutRoutingPrefix } from './model-prefix.js';
+import { carriesThoughtSignature } from './signed-call-ids.js';
 import { withoutSystemTurn } from './system-turn.js';
 import { readToolArguments } from './tool-arguments.js';
 import { schemaInSubset } from './tool-schema-subset.js';
@@ -24,7 +25,8 @@ import type {
 } from './types.js';
 
 /**
- * Tool-call ids as sent: ours (9 letters and digits) pass unchanged; any other id (one that came
+ * Tool-call ids as sent: ours (9 letters and digits) pass unchanged, and so does a relay's id that
+ * carries the call's thought signature (the relay reads it back out); any other id (one that came
  * into the history from elsewhere) is replaced, consistently for the call and its reply, by one
  * of our form, because some providers refuse every other form.
  */
@@ -33,7 +35,7 @@ function wireIds(): { of(id: string): string } {
   return {
     of(id: string): string {
       const key = id.trim();
-      if (isOurToolCallId(key)) return key;
+      if (isOurToolCallId(key) || carriesThoughtSignature(key)) return key;
       let out = map.get(key);
       if (!out) {
         out = newToolCallId();
