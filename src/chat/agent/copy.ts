@@ -297,7 +297,7 @@ export function gatewayFailure(
  * an unknown model or address (404), a model its provider has retired or the key may not use, a
  * server with no model loaded, an API not enabled for the key's project, a relay without a channel
  * for the model, a model that takes no chat requests (an embedding model), a refused location or network, a conversation too long for the model (413, or a
- * context-length refusal), a model too big for the memory of the machine serving it, a provider's
+ * context-length refusal), a model too big for the memory of the machine serving it, a model its server's version cannot run, a provider's
  * content filter refusing the message or stopping the answer; undefined
  * for any other failure. "Please try again" would be wrong
  * advice for these, so each says what to change instead.
@@ -347,6 +347,8 @@ function settingsFailureCopy(err: GatewayError, situation: FailureSituation): st
       return `The chat endpoint needs an API version it takes in CHAT_ENDPOINT_URL${said}. For Azure OpenAI end the URL with ?api-version= and a version the model takes (2024-10-21, or the newer one the model's page names); trying again will not help until then.`;
     case 'model_too_large':
       return `The model does not fit in the memory of the machine that runs it${said}. Choose a smaller model in CHAT_MODEL, or free memory on that machine; trying again will not help until then.`;
+    case 'model_unsupported':
+      return `The model's server cannot run this model: its version does not support the model's architecture${said}. Update the server (Ollama, llama.cpp, or LM Studio's runtime) to a version that does, or choose another model in CHAT_MODEL; trying again will not help until then.`;
     default:
       return undefined;
   }

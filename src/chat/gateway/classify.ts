@@ -86,7 +86,8 @@ function badRequestReason(text: string): string | undefined {
  * `retryAfterMs` unless Requested > Limit ('failed', 'request_too_large'); a request longer than
  * the model's context is 'failed' / 'request_too_large' whatever the status (llama.cpp says 500);
  * a model too big for the memory of the machine serving it is 'failed' / 'model_too_large' (Ollama
- * says 500), not retried;
+ * says 500), and one the server's version cannot run (an unknown model architecture) 'failed' /
+ * 'model_unsupported', neither retried;
  * 408 is 'timeout'; Cloudflare's 524 is 'timeout' / 'proxy_timeout', not retried; 5xx and HTML 2xx are 'unavailable' (retryable when classifyFailure says
  * transient; reason 'model_loading' for a server still loading its model, waited for longer);
  * other 4xx are 'failed' (not retryable) with a reason for the self-healing ones,
@@ -191,6 +192,8 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     return new GatewayError('failed', message, { ...base, reason: 'request_too_large', retryable: false });
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...base, reason: 'model_too_large', retryable: false });
+  if (cls === 'unsupported')
+    return new GatewayError('failed', message, { ...base, reason: 'model_unsupported', retryable: false });
   if (cls === 'template')
     return new GatewayError('failed', message, { ...base, reason: 'chat_template', retryable: false });
   if (status === 408)
@@ -363,6 +366,8 @@ export function classifyErrorPayload(
   if (relayHasNoChannel(d.detail || d.message)) return noChannel(message, init);
   if (cls === 'unfit')
     return new GatewayError('failed', message, { ...init, reason: 'model_too_large', retryable: false });
+  if (cls === 'unsupported')
+    return new GatewayError('failed', message, { ...init, reason: 'model_unsupported', retryable: false });
   if (cls === 'template')
     return new GatewayError('failed', message, { ...init, reason: 'chat_template', retryable: false });
   if (WRONG_ENDPOINT.test(d.message)) {

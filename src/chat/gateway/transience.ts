@@ -33,6 +33,8 @@ export interface FailureSigns {
  * - 'too_large': the request is longer than the model or the provider's limit takes.
  * - 'unfit': the model does not fit in the memory of the machine serving it; asking again loads
  *   it again and fails the same way until memory is freed or a smaller model is chosen.
+ * - 'unsupported': the model's server cannot run this model at all (its version does not know the
+ *   model's architecture); asking again fails the same way until the server is updated.
  * - 'template': the model's chat template on its server failed to render the request
  *   (template-failure.ts); the same request fails the same way until the template changes.
  * - 'model_slip': the model's output was malformed (a tool call the provider could not parse,
@@ -45,6 +47,7 @@ export type FailureClass =
   | 'budget'
   | 'too_large'
   | 'unfit'
+  | 'unsupported'
   | 'template'
   | 'model_slip'
   | 'invalid'
@@ -143,6 +146,16 @@ const MODEL_DOES_NOT_FIT =
   /requires more (?:system |gpu |video )?memory|(?:not enough|insufficient) (?:system |gpu |video )?memory (?:to load|for)|unable to allocate (?:\w+ )?buffer|(?:cuda|hip|rocm|metal|vulkan|sycl)\s*(?:error|malloc failed)\s*:?\s*out of memory/i;
 
 /**
+ * Wording of a model the server's version cannot run: llama.cpp's "error loading model: unknown
+ * model architecture: 'mllama'" (Ollama passes it on after "llama runner process has terminated"
+ * with 500, adding "Your current version of Ollama doesn't support this model architecture.
+ * Consider upgrading."), "this model is not supported by your version of Ollama", "requires a
+ * newer version of Ollama".
+ */
+const MODEL_UNSUPPORTED =
+  /unknown model architecture|unsupported model architecture|(?:doesn't|does not|don't|do not) support this model(?:'s)? architecture|not supported by your version of (?:ollama|llama\.cpp|lm studio)|requires a (?:newer|more recent) version of (?:ollama|llama\.cpp|lm studio)/i;
+
+/**
  * Wording of a momentary failure, for an error that gives no usable code: "Overloaded",
  * "temporarily unavailable", "try again later", "upstream connect error", "timed out".
  */
@@ -178,6 +191,7 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   // the server gives it (llama.cpp's server says 500)
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
   if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
+  if (MODEL_UNSUPPORTED.test(signs.message)) return 'unsupported';
   // said with 400 or 500, or inside a stream: rendering the same request fails the same way
   if (isTemplateFailure(signs.message)) return 'template';
   const squashed = types.map(squash);
