@@ -1,11 +1,13 @@
 /**
  * One HTTP exchange with the gateway: the transport, the reply reader and the watchdogs (an idle
- * timeout while streaming, reset by every received byte; a whole-call timeout when buffered),
+ * timeout while streaming, reset by every received byte, and a longer one that keep-alive comments
+ * do not reset (keep-alive-only.ts); a whole-call timeout when buffered),
  * settled once as a reply or a GatewayError (or the abort reason).
  */
 
-import { GATEWAY_FINISH_GRACE_MS } from '../../limits.js';
+import { GATEWAY_FINISH_GRACE_MS, TRANSPORT_HOP_CEILING_MS } from '../../limits.js';
 import { GatewayError } from './gateway-error.js';
+import { onlyKeepAlive } from './keep-alive-only.js';
 import { createReplyReader, type ReadProgress, type ReplyReader } from './reply-reader.js';
 import type { ChatCompletionBody } from './request.js';
 import { abortReason } from './retry-policy.js';
@@ -20,6 +22,11 @@ export interface AttemptTimeouts {
   callTimeoutMs?: number;
   /** Streaming only: how long a finished stream (every finish_reason seen) may stay open (default GATEWAY_FINISH_GRACE_MS). */
   finishGraceMs?: number;
+  /**
+   * Streaming only: fail when only keep-alive comments arrive for this long (default
+   * TRANSPORT_HOP_CEILING_MS; never shorter than the idle timeout).
+   */
+  keepAliveOnlyMs?: number;
   /** The model opens inline reasoning in its prompt. */
   reasoningStartsInside?: boolean;
   /** Names of the tools the request offered. */
@@ -48,6 +55,12 @@ export function attempt(
       !streaming && timeouts.callTimeoutMs && timeouts.callTimeoutMs > 0 ? timeouts.callTimeoutMs : undefined;
     let settled = false;
     let idleTimer: NodeJS.Timeout | undefined;
+    // keep-alive comments reset the idle timer, but alone they hold a stream open only so long
+    const quietMs =
+      idleMs === undefined
+        ? undefined
+        : Math.max(idleMs, timeouts.keepAliveOnlyMs ?? TRANSPORT_HOP_CEILING_MS);
+    let quietTimer: NodeJS.Timeout | undefined;
     let callTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     let piecesAtFinish = 0;
@@ -63,6 +76,7 @@ export function attempt(
       if (settled) return;
       settled = true;
       clearTimeout(idleTimer);
+      clearTimeout(quietTimer);
       clearTimeout(callTimer);
       clearTimeout(graceTimer);
       signal?.removeEventListener('abort', onAbort);
@@ -96,8 +110,24 @@ export function attempt(
         );
       }, idleMs);
     };
-    const activity = () => {
+    const armQuiet = () => {
+      if (quietMs === undefined || settled) return;
+      if (quietTimer) {
+        quietTimer.refresh();
+        return;
+      }
+      quietTimer = setTimeout(() => {
+        fail(
+          new GatewayError('timeout', `only keep-alive comments from the gateway for ${quietMs} ms`, {
+            reason: 'idle_timeout',
+            partialText: partialText(),
+          }),
+        );
+      }, quietMs);
+    };
+    const activity = (chunk?: Buffer) => {
       armIdle();
+      if (chunk === undefined || !onlyKeepAlive(chunk.toString('latin1'))) armQuiet();
       hooks.onActivity?.();
     };
     const onAbort = () => fail(abortReason(signal as AbortSignal));
@@ -124,7 +154,7 @@ export function attempt(
       },
       onData: (chunk) => {
         if (settled) return;
-        activity();
+        activity(chunk);
         guarded(() => reader?.push(chunk));
         if (!settled && !finishSaysNothing && graceTimer === undefined && reader?.finished()) {
           // every choice has its finish_reason (or a JSON body is whole): trailing usage may follow,

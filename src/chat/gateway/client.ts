@@ -58,6 +58,8 @@ export interface GatewayConfig {
   memory?: ProviderMemory;
   /** How long a finished stream may stay open before it is taken as complete, ms (default GATEWAY_FINISH_GRACE_MS). */
   finishGraceMs?: number;
+  /** Streaming: how long keep-alive comments alone may hold a stream open, ms (default TRANSPORT_HOP_CEILING_MS). */
+  keepAliveOnlyMs?: number;
   /** Where each failed attempt is logged (pino's shape; see attempt-log.ts). */
   log?: GatewayLog;
 }
@@ -167,6 +169,7 @@ export async function callGateway(
       idleTimeoutMs: restreamed ? (config.idleTimeoutMs ?? config.callTimeoutMs) : config.idleTimeoutMs,
       callTimeoutMs: unstreamed ? (config.callTimeoutMs ?? config.idleTimeoutMs) : config.callTimeoutMs,
       finishGraceMs: config.finishGraceMs,
+      keepAliveOnlyMs: config.keepAliveOnlyMs,
       reasoningStartsInside: caps.reasoningStartsInside,
       offeredTools,
     };
