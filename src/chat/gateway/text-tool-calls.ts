@@ -35,8 +35,10 @@ const PREFIX = /^(?:functions?|tools?|default_api)[.:]/;
 /**
  * The offered tool a called name means: the name itself, else the name without a namespace in
  * front (`functions.`, `default_api:`) or a special-token tail (`<|channel|>...`), else the name
- * inside Kimi's call id (`functions.NAME:0`, its separators sometimes lost: `functionsNAME0`).
- * Undefined when none is offered.
+ * inside Kimi's call id (`functions.NAME:0`, its separators sometimes lost: `functionsNAME0`),
+ * else the one offered tool the name spells in other letter case or word separators
+ * (`Read_Rows`, `readRows`, `read-rows` for `read_rows`: models write names so now and then).
+ * Undefined when none is offered, or when several would fit.
  */
 export function offeredToolName(name: string, offered: ReadonlySet<string>): string | undefined {
   if (offered.has(name)) return name;
@@ -45,8 +47,23 @@ export function offeredToolName(name: string, offered: ReadonlySet<string>): str
   // Kimi's call id written where the name goes: `functions.NAME:0`, or run together as
   // `functionsNAME0` / `call_functionsNAME2` when its separators are lost
   const kimi = /^(?:call_)?functions\.?(.+?)(:?\d*)$/s.exec(name.split('<|')[0].trim());
-  if (!kimi) return undefined;
-  return [kimi[1], kimi[1] + kimi[2].replace(':', '')].find((n) => offered.has(n));
+  const fromKimi = kimi
+    ? [kimi[1], kimi[1] + kimi[2].replace(':', '')].find((n) => offered.has(n))
+    : undefined;
+  return fromKimi ?? spelledOtherwise(bare, offered);
+}
+
+/** A name without letter case or word separators (`_`, `-`, `.`, spaces). */
+function folded(name: string): string {
+  return name.toLowerCase().replace(/[\s_.-]+/g, '');
+}
+
+/** The one offered tool `name` spells in other case or separators; undefined for none or several. */
+function spelledOtherwise(name: string, offered: ReadonlySet<string>): string | undefined {
+  const key = folded(name);
+  if (key === '') return undefined;
+  const fits = [...offered].filter((o) => folded(o) === key);
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
