@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { UserSettings } from './home/user-settings.js';
+import { unmarkGroupedParts } from './ingest/hae/part-of-day-keys.js';
 import { rescaleAppleFractions } from './ingest/hae/percent-fractions.js';
 import { redateUtcSamples } from './ingest/hae/redate-samples.js';
 import { rekeySamples } from './ingest/hae/rekey-samples.js';
@@ -37,5 +38,8 @@ export const MIGRATION_STEPS: MigrationSteps = {
   },
   rekeySourceOrder: (db) => {
     rekeySourceOrder(db, homeZone(db));
+  },
+  unmarkGroupedParts: (db) => {
+    unmarkGroupedParts(db, homeZone(db));
   },
 };

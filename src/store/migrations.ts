@@ -15,6 +15,8 @@ export interface MigrationSteps {
   rescaleAppleFractions(db: Database.Database): void;
   /** Keys Health samples on their sources in one order, the same sample stored once (migration 15). */
   rekeySourceOrder(db: Database.Database): void;
+  /** Keys Health samples a grouping within the day marked without the mark (migration 16). */
+  unmarkGroupedParts(db: Database.Database): void;
 }
 
 /** One migration: SQL text, or a function given the database and the steps passed in. */
@@ -98,6 +100,10 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   sent, so the same reading with its sources in another order was stored twice: each is keyed
  *   on its names in one order, a copy stored twice dropped (`rekeySourceOrder`,
  *   src/ingest/hae/source-order-keys.ts); the metrics that lost a copy are recomputed.
+ * - (16) points of summed metrics a push grouped within the day (automation-aggregation Hours)
+ *   were keyed with their `partOfDay` mark, so the same measurement sent with no header was
+ *   stored twice: each marked away from midnight is keyed without the mark, a copy stored twice
+ *   dropped (`unmarkGroupedParts`, src/ingest/hae/part-of-day-keys.ts).
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -230,4 +236,5 @@ export const MIGRATIONS: Migration[] = [
   `,
   (db, steps) => steps.moveRenamedSamples(db),
   (db, steps) => steps.rekeySourceOrder(db),
+  (db, steps) => steps.unmarkGroupedParts(db),
 ];

@@ -151,6 +151,10 @@ export class HaeSampleStore {
       storedOnDate: db
         .prepare('SELECT 1 FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?) LIMIT 1')
         .pluck(),
+      markPart: db.prepare(
+        `UPDATE hae_samples SET vals = json_set(vals, '$.partOfDay', json('true'))
+         WHERE metric = ? AND date = ? AND dedup_key = unhex(?) AND json_extract(vals, '$.partOfDay') IS NULL`,
+      ),
       storedNextDoor: db
         .prepare(
           'SELECT 1 FROM hae_samples WHERE metric = ? AND date IN (?, ?) AND dedup_key = unhex(?) LIMIT 1',
@@ -252,7 +256,8 @@ export class HaeSampleStore {
         this.q.memoClear.run();
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
-      const samples = this.notStoredRounded(this.notStoredNextDoor(offeredSamples));
+      const samples = this.notStoredAsPart(this.notStoredRounded(this.notStoredNextDoor(offeredSamples)));
+      this.markStoredParts(samples, affected);
       let i = 0;
       while (i < samples.length) {
         let rows = INSERT_ROWS_MAX;
@@ -350,6 +355,31 @@ export class HaeSampleStore {
       (s) =>
         s.roundedKey === undefined || this.q.storedOnDate.get(s.metric, s.date, s.roundedKey) === undefined,
     );
+  }
+
+  /**
+   * `samples` without those stored already under their part-of-day key (Sample.partKey): the
+   * same measurement an automation grouping within the day stored, keyed with its mark by older
+   * code, or a midnight point stored so marked, is kept once whatever header comes with it.
+   */
+  private notStoredAsPart(samples: readonly Sample[]): readonly Sample[] {
+    if (!samples.some((s) => s.partKey !== undefined)) return samples;
+    return samples.filter(
+      (s) => s.partKey === undefined || this.q.storedOnDate.get(s.metric, s.date, s.partKey) === undefined,
+    );
+  }
+
+  /**
+   * Marks `partOfDay` on the stored row of each midnight point a grouping within the day marks
+   * (Sample.marksPart) that was stored without the mark (sent with no header, or Days): the
+   * insert that follows ignores the point as stored, and without the mark the midnight hour
+   * would stay read as the day's total. The dates changed count as affected.
+   */
+  private markStoredParts(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
+    for (const s of samples) {
+      if (s.marksPart !== true) continue;
+      if (this.q.markPart.run(s.metric, s.date, s.dedupKey).changes > 0) addDate(affected, s.metric, s.date);
+    }
   }
 
   /** The bind array of `rows` samples from `from` (one reused array per statement size). */

@@ -74,6 +74,21 @@ export interface Sample {
    * sample, with the same key, on another day; the store moves it here rather than keep both.
    */
   zoneNamed?: true;
+  /**
+   * The key this sample has with `partOfDay` among its key values (partKeyOf): the key a point
+   * of a summed metric had when an automation grouping within the day (Hours, Minutes) stored
+   * it, as older code keyed the mark, and the key a point at local midnight that says it is a
+   * part of its day has. The store looks for it before adding the sample, so the same
+   * measurement is one row whatever header came with it.
+   */
+  partKey?: string;
+  /**
+   * Set on a point at local midnight that a grouping within the day marked `partOfDay` (its
+   * `dedupKey` made without the mark, the point's key under any header): a row stored for it
+   * without the mark (no header, Days) takes the mark, so the midnight hour stays a part of its
+   * day instead of being read as the day's total.
+   */
+  marksPart?: true;
 }
 
 /**
@@ -120,7 +135,30 @@ export function withSpan(s: Sample, time: HaeTime, span: SampleSpan): Sample {
     dedupKey: dedupKeyOf(s.metric, time, span, s.keyValues ?? s.values, s.source),
   };
   if (s.roundedKey !== undefined) out.roundedKey = dedupKeyOf(s.metric, time, span, s.values, s.source);
+  if (s.partKey !== undefined) out.partKey = partKeyOf(out, time);
   return out;
+}
+
+/**
+ * The key of `s` with `partOfDay: true` among its key values (Sample.partKey): `s.keyValues` (or
+ * its values) with the mark added, for its metric, instant, span and source.
+ */
+export function partKeyOf(s: Sample, time: HaeTime): string {
+  return dedupKeyOf(s.metric, time, s.span, { ...(s.keyValues ?? s.values), partOfDay: true }, s.source);
+}
+
+/**
+ * `s` (made from its point as read, no mark in its key) marked `partOfDay` in its values, its
+ * key unchanged (Sample.marksPart): the key values keep the point as read, so the same point
+ * sent without the mark has the same key.
+ */
+export function markedPartOfDay(s: Sample): Sample {
+  return {
+    ...s,
+    values: { ...s.values, partOfDay: true },
+    keyValues: s.keyValues ?? s.values,
+    marksPart: true,
+  };
 }
 
 /**

@@ -23,7 +23,9 @@ import { inItsZone, namedZone } from './recorded-zone.js';
 import {
   dedupKeyOf,
   makeSample,
+  markedPartOfDay,
   type PointRead,
+  partKeyOf,
   type Sample,
   type SampleSpan,
   type SampleValue,
@@ -181,7 +183,7 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
       continue;
     }
     if (zone !== undefined) r.zoneNamed = true;
-    if (st.grouping && entry && entry.shape !== 'sleep' && !grouped(entry, r, st.grouping)) {
+    if (st.grouping && entry && entry.shape !== 'sleep' && !grouped(r, st.grouping)) {
       skips.add(metric, OVER_DAYS_REASON, r.at);
       continue;
     }
@@ -194,7 +196,8 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
   }
   const span: SampleSpan = entry?.shape !== 'sleep' && isDailyBlock(reads) ? 'day' : 'sample';
   const samples = st.samples;
-  if (st.alone && span === 'day') {
+  const inDay = st.grouping !== undefined && st.grouping !== 'over-days' && entry?.kind === 'sum';
+  if (st.alone && span === 'day' && !inDay) {
     for (const r of reads)
       samples.push(zoned(makeSample(metric, r.time, r.at, r.values, r.source, span, r.keyValues), r));
     return;
@@ -210,28 +213,35 @@ function readBlock(block: MetricBlock, st: ExtractState): void {
     st.occurrences ??= new OccurrenceCounter();
     const n = st.occurrences.next(content, metric, r.time.date);
     const keyed = r.keyValues && { ...r.keyValues, seq: n };
-    samples.push(
-      zoned(n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s, r),
-    );
+    const made = n > 0 ? makeSample(metric, r.time, r.at, { ...r.values, seq: n }, r.source, span, keyed) : s;
+    samples.push(zoned(entry?.kind === 'sum' ? withPartKey(made, r, inDay) : made, r));
   }
 }
 
 /**
- * Applies the automation's time grouping to point `r` of `entry` (time-grouping.ts): false when
- * the point is a summary over several days (left out); a summed point of a grouping within the
- * day is marked as part of its day (the same mark an Apple Health record of a known span gets).
+ * Sample `s` of a summed metric's point `r` with its part-of-day key (Sample.partKey), and marked
+ * a part of its day when a grouping within the day (`inDay`: the automation-aggregation header
+ * says Hours, Minutes or Seconds) stamps it at local midnight. The mark never enters the key, so
+ * the same measurement sent under another header, or none, is the same sample. A point whose
+ * own kind makes it part of its day (a symptom, a dose, an Apple record) is left as it is; a
+ * daily total sent with no header has no such key to look for.
  */
-function grouped(
-  entry: CatalogueEntry,
-  r: Extract<PointRead, { ok: true }>,
-  grouping: TimeGrouping,
-): boolean {
-  if (grouping === 'over-days') return r.time.time !== '00:00:00';
-  if (entry.kind === 'sum') {
-    r.values.partOfDay = true;
-    if (r.keyValues) r.keyValues.partOfDay = true;
-  }
-  return true;
+function withPartKey(s: Sample, r: Extract<PointRead, { ok: true }>, inDay: boolean): Sample {
+  if (r.values.partOfDay === true) return s;
+  const midnight = r.time.time === '00:00:00';
+  if (!inDay && (!midnight || s.span === 'day')) return s;
+  const out = inDay && midnight ? markedPartOfDay(s) : s;
+  out.partKey = partKeyOf(out, r.time);
+  return out;
+}
+
+/**
+ * Applies the automation's time grouping to point `r` (time-grouping.ts): false when the point
+ * is a summary over several days (left out). A summed point of a grouping within the day is
+ * marked as part of its day when its sample is made (withPartKey).
+ */
+function grouped(r: Extract<PointRead, { ok: true }>, grouping: TimeGrouping): boolean {
+  return grouping !== 'over-days' || r.time.time !== '00:00:00';
 }
 
 /** `s` marked as its point's zone was named (Sample.zoneNamed), when it was. */
