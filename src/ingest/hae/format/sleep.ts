@@ -204,7 +204,9 @@ function readNight(sent: Record<string, unknown>, units: string, zone: string | 
       example: `${unknown.join(', ')} in the night ending ${String(point[endKey])}`,
     });
   const sleepWindow = windowHours(times.sleepStart, times.sleepEnd);
-  const inBedWindow = windowHours(times.inBedStart, times.inBedEnd) ?? sleepWindow;
+  // time in bed is held to its own window only: it starts before sleep and ends after it (in bed
+  // at 22:30, asleep 23:00 to 06:30), so a night sent without inBedStart/inBedEnd keeps it
+  const inBedWindow = windowHours(times.inBedStart, times.inBedEnd);
   if (sleepWindow !== undefined && hours > sleepWindow + SLEEP_WINDOW_TOLERANCE_H) {
     const factor = sleepWindow / (hours + (d.awake ?? 0));
     for (const k of SLEEP_DURATION_FIELDS)
@@ -225,8 +227,7 @@ function readNight(sent: Record<string, unknown>, units: string, zone: string | 
   if (d.inBed !== undefined) {
     const cap = inBedWindow ?? MAX_SLEEP_HOURS_WITHOUT_WINDOW;
     if (d.inBed > cap + SLEEP_WINDOW_TOLERANCE_H) {
-      const inBedEnds =
-        times.inBedStart && times.inBedEnd ? ['inBedStart', 'inBedEnd'] : ['sleepStart', 'sleepEnd'];
+      const inBedEnds = ['inBedStart', 'inBedEnd'];
       notes.push(
         inBedWindow === undefined
           ? {
