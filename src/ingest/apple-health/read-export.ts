@@ -239,7 +239,10 @@ export async function readAppleHealthExport(
       if (m.damaged || m.unknownValue)
         skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });
       else if (m.skip.startsWith('unmapped type')) unmapped[type] = (unmapped[type] ?? 0) + 1;
-    } else addPoint(m);
+    } else {
+      addPoint(m);
+      if (m.next) addPoint(m.next);
+    }
   };
 
   /** A workout's metadata, with the home zone as its HKTimeZone when it names none and needs it. */

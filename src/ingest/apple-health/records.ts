@@ -48,12 +48,15 @@ import { SPAN_OVER_A_DAY } from '../hae/format/sleep.js';
 import { SYMPTOM_TYPES, SYMPTOMS_METRIC, symptomFelt, symptomName } from '../hae/format/symptoms.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import { convertUnit, DIMENSIONS } from '../hae/format/units.js';
+import { splitAtMidnight } from './midnight-split.js';
 
 /** One HAE-shaped point for the block `metric` in `units`. */
 export interface MappedPoint {
   metric: string;
   units: string;
   point: Record<string, unknown>;
+  /** The part of the record on the day after its start, when it crosses midnight (midnight-split.ts). */
+  next?: MappedPoint;
 }
 
 const Q = QUANTITY_PREFIX;
@@ -250,7 +253,10 @@ export function mapRecord(
   zone?: string,
 ): MappedPoint | SkippedRecord {
   const attrs = zone === undefined ? a : inRecordZone(a, zone);
-  return markPartOfDay(pointOf(attrs, metric), attrs);
+  const m = markPartOfDay(pointOf(attrs, metric), attrs);
+  if (!('point' in m) || !SUMMED.has(m.metric) || !a.type?.startsWith(Q)) return m;
+  const parts = splitAtMidnight(m, attrs.startDate, attrs.endDate);
+  return parts ? { ...parts[0], next: parts[1] } : m;
 }
 
 /** A stamp read in its record's zone (stampInZone wrote it). */

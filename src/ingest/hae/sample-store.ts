@@ -151,9 +151,8 @@ export class HaeSampleStore {
       storedOnDate: db
         .prepare('SELECT 1 FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?) LIMIT 1')
         .pluck(),
-      markPart: db.prepare(
-        `UPDATE hae_samples SET vals = json_set(vals, '$.partOfDay', json('true'))
-         WHERE metric = ? AND date = ? AND dedup_key = unhex(?) AND json_extract(vals, '$.partOfDay') IS NULL`,
+      restate: db.prepare(
+        'UPDATE hae_samples SET vals = ? WHERE metric = ? AND date = ? AND dedup_key = unhex(?) AND vals <> ?',
       ),
       storedNextDoor: db
         .prepare(
@@ -257,7 +256,7 @@ export class HaeSampleStore {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
       const samples = this.notStoredAsPart(this.notStoredRounded(this.notStoredNextDoor(offeredSamples)));
-      this.markStoredParts(samples, affected);
+      this.restateStored(samples, affected);
       let i = 0;
       while (i < samples.length) {
         let rows = INSERT_ROWS_MAX;
@@ -370,15 +369,18 @@ export class HaeSampleStore {
   }
 
   /**
-   * Marks `partOfDay` on the stored row of each midnight point a grouping within the day marks
-   * (Sample.marksPart) that was stored without the mark (sent with no header, or Days): the
-   * insert that follows ignores the point as stored, and without the mark the midnight hour
-   * would stay read as the day's total. The dates changed count as affected.
+   * Gives the stored row of each sample that restates it (Sample.restates) the sample's values,
+   * when they differ: a midnight point a grouping within the day marks `partOfDay`, stored
+   * before without the mark (sent with no header, or Days); the part before midnight of an Apple
+   * Health record stored whole by an import before records were split. The insert that follows
+   * ignores such a sample as stored. The dates changed count as affected.
    */
-  private markStoredParts(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
+  private restateStored(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
     for (const s of samples) {
-      if (s.marksPart !== true) continue;
-      if (this.q.markPart.run(s.metric, s.date, s.dedupKey).changes > 0) addDate(affected, s.metric, s.date);
+      if (s.restates !== true) continue;
+      const vals = JSON.stringify(s.values);
+      if (this.q.restate.run(vals, s.metric, s.date, s.dedupKey, vals).changes > 0)
+        addDate(affected, s.metric, s.date);
     }
   }
 

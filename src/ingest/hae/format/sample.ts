@@ -83,12 +83,15 @@ export interface Sample {
    */
   partKey?: string;
   /**
-   * Set on a point at local midnight that a grouping within the day marked `partOfDay` (its
-   * `dedupKey` made without the mark, the point's key under any header): a row stored for it
-   * without the mark (no header, Days) takes the mark, so the midnight hour stays a part of its
-   * day instead of being read as the day's total.
+   * Set when the row stored under this sample's key is to take its values, being an older
+   * reading of the same measurement: a point at local midnight that a grouping within the day
+   * marked `partOfDay` (its `dedupKey` made without the mark, the point's key under any header),
+   * whose row stored with no header (or Days) takes the mark, so the midnight hour stays a part of
+   * its day; the part before midnight of an Apple Health record that crosses it
+   * (apple-health/midnight-split.ts), keyed as the whole record, whose row an import before the
+   * split stored with the whole value.
    */
-  marksPart?: true;
+  restates?: true;
 }
 
 /**
@@ -149,7 +152,7 @@ export function partKeyOf(s: Sample, time: HaeTime): string {
 
 /**
  * `s` (made from its point as read, no mark in its key) marked `partOfDay` in its values, its
- * key unchanged (Sample.marksPart): the key values keep the point as read, so the same point
+ * key unchanged (Sample.restates): the key values keep the point as read, so the same point
  * sent without the mark has the same key.
  */
 export function markedPartOfDay(s: Sample): Sample {
@@ -157,7 +160,7 @@ export function markedPartOfDay(s: Sample): Sample {
     ...s,
     values: { ...s.values, partOfDay: true },
     keyValues: s.keyValues ?? s.values,
-    marksPart: true,
+    restates: true,
   };
 }
 
@@ -313,6 +316,8 @@ export type PointRead =
       keyValues?: Record<string, SampleValue>;
       /** The point named the zone it was recorded in (Sample.zoneNamed). */
       zoneNamed?: true;
+      /** The stored row under the point's key is to take its values (Sample.restates). */
+      restates?: true;
       /**
        * What was adjusted to keep the point (a sleep night's stages scaled to fit its window):
        * a warning line each, as for skipped points (SkipCounter.note), the point is kept.

@@ -244,9 +244,13 @@ function grouped(r: Extract<PointRead, { ok: true }>, grouping: TimeGrouping): b
   return grouping !== 'over-days' || r.time.time !== '00:00:00';
 }
 
-/** `s` marked as its point's zone was named (Sample.zoneNamed), when it was. */
+/**
+ * `s` marked as its point's zone was named (Sample.zoneNamed), when it was, and as restating its
+ * stored row (Sample.restates), when its point does.
+ */
 function zoned(s: Sample, r: Extract<PointRead, { ok: true }>): Sample {
   if (r.zoneNamed) s.zoneNamed = true;
+  if (r.restates) s.restates = true;
   return s;
 }
 
@@ -543,6 +547,33 @@ function readPoint(block: BlockUnits, sent: Record<string, unknown>, zone: strin
   }
   const read: PointRead = { ok: true, time, at: String(stamp), values, source: sourceOf(point.source) };
   if (Object.keys(exact).length > 0) read.keyValues = { ...values, ...exact };
+  if (point.wholeQty !== undefined || point.splitOf !== undefined) return splitPart(read, point, b);
+  return read;
+}
+
+/**
+ * `read`, the part of an Apple Health record on one side of midnight (apple-health/midnight-split.ts),
+ * keyed as that part: the part before midnight (`wholeQty`) on the whole record's values, with
+ * the mark that it restates what the whole record stored (Sample.restates); the part after
+ * (`splitOf`) with the record's stamp among its key values. A point whose whole value cannot be
+ * read is keyed as it is.
+ */
+function splitPart(
+  read: Extract<PointRead, { ok: true }>,
+  point: Record<string, unknown>,
+  b: BlockUnits,
+): PointRead {
+  const field = b.entry.fields[0].name;
+  if (point.splitOf !== undefined) {
+    read.keyValues = { ...(read.keyValues ?? read.values), splitOf: String(point.splitOf) };
+    return read;
+  }
+  const whole: Record<string, SampleValue> = { ...read.values };
+  const exact: ExactValues = {};
+  if (putNumber(whole, field, b, point.wholeQty, exact) !== undefined || whole[field] === undefined)
+    return read;
+  read.keyValues = Object.keys(exact).length > 0 ? { ...whole, ...exact } : whole;
+  read.restates = true;
   return read;
 }
 

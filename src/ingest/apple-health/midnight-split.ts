@@ -1,0 +1,53 @@
+/**
+ * An Apple Health record of a summed quantity that crosses local midnight (steps from 23:50 to
+ * 00:10, a walk's distance, energy burned) is shared between its two days in proportion to the
+ * time it spent in each, as the Health app counts it: 100 steps from 23:50 to 00:10 are 50 on
+ * each day. Before, the whole record counted on the day it started.
+ *
+ * The part before midnight keeps the record's own stamp and the key the whole record had
+ * (`wholeQty`: the extraction keys it on the whole value, format/samples.ts), and restates the
+ * stored row: an export imported before the split, imported again, has that row take the part's
+ * value instead of being stored beside it. The part after midnight is stamped at that midnight,
+ * says it is a part of its day (`partOfDay`) and is keyed with the record's stamp (`splitOf`), so
+ * a record that really starts at midnight is never taken for it. Importing the same export again
+ * gives the same two samples.
+ */
+import { addDays } from '../../common/dates.js';
+import { parseHaeTimestamp } from '../hae/format/timestamps.js';
+import type { MappedPoint } from './records.js';
+
+/** `+0200` at the end of `YYYY-MM-DD HH:MM:SS +0200`. */
+const OFFSET = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} ([+-]\d{4})$/;
+
+/**
+ * `m`, the point of a record from `startDate` to `endDate` (as written in the export, the zone's
+ * clock already applied), shared between its days when it ends on the day after its start
+ * (module comment): the part before midnight (m's point, its quantity scaled) and the part
+ * after. Undefined when the record stays within its day, spans more than two days, has no plain
+ * stamps or no numeric quantity: it is read whole, as before.
+ */
+export function splitAtMidnight(
+  m: MappedPoint,
+  startDate: string | undefined,
+  endDate: string | undefined,
+): [MappedPoint, MappedPoint] | undefined {
+  if (startDate === undefined || endDate === undefined) return undefined;
+  // the cheap test first: nearly every record ends on the date it starts
+  if (startDate.slice(0, 10) === endDate.slice(0, 10)) return undefined;
+  const offset = OFFSET.exec(endDate)?.[1];
+  const qty = typeof m.point.qty === 'string' ? Number(m.point.qty) : m.point.qty;
+  if (offset === undefined || typeof qty !== 'number' || !Number.isFinite(qty)) return undefined;
+  const start = parseHaeTimestamp(startDate);
+  const end = parseHaeTimestamp(endDate);
+  if (!start || !end || end.date !== addDays(start.date, 1) || end.time === '00:00:00') return undefined;
+  const midnightStamp = `${end.date} 00:00:00 ${offset}`;
+  const midnight = parseHaeTimestamp(midnightStamp);
+  if (!midnight || midnight.epochMs <= start.epochMs || midnight.epochMs >= end.epochMs) return undefined;
+  const before = (midnight.epochMs - start.epochMs) / (end.epochMs - start.epochMs);
+  const first: MappedPoint = { ...m, point: { ...m.point, qty: qty * before, wholeQty: qty } };
+  const second: MappedPoint = {
+    ...m,
+    point: { ...m.point, date: midnightStamp, qty: qty * (1 - before), partOfDay: true, splitOf: startDate },
+  };
+  return [first, second];
+}

@@ -1,0 +1,144 @@
+/**
+ * An Apple Health record of a summed quantity that crosses local midnight (a walk's steps from
+ * 23:50 to 00:10) is shared between its two days in proportion to its time in each, as the
+ * Health app counts it, instead of counting wholly on the day it started. Importing the same
+ * export again adds nothing; importing it over what an import before the split stored (the
+ * whole record on its first day) leaves each part once, the whole value never beside them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { exportXml, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const Q = 'HKQuantityTypeIdentifier';
+const SOURCE = 'Lena’s Apple Watch';
+
+/** Steps and distance (in miles) of an evening walk that ends after midnight, and the days around it. */
+const RECORDS = [
+  healthRecord({
+    type: `${Q}StepCount`,
+    unit: 'count',
+    value: '1200',
+    source: SOURCE,
+    start: '2026-04-17 18:00:00 +0200',
+    end: '2026-04-17 18:30:00 +0200',
+  }),
+  healthRecord({
+    type: `${Q}StepCount`,
+    unit: 'count',
+    value: '100',
+    source: SOURCE,
+    start: '2026-04-17 23:50:00 +0200',
+    end: '2026-04-18 00:10:00 +0200',
+  }),
+  healthRecord({
+    type: `${Q}StepCount`,
+    unit: 'count',
+    value: '300',
+    source: SOURCE,
+    start: '2026-04-18 09:00:00 +0200',
+    end: '2026-04-18 09:05:00 +0200',
+  }),
+  healthRecord({
+    type: `${Q}DistanceWalkingRunning`,
+    unit: 'mi',
+    value: '0.31',
+    source: SOURCE,
+    start: '2026-04-17 23:45:00 +0200',
+    end: '2026-04-18 00:15:00 +0200',
+  }),
+  // a daily total an app writes from midnight to midnight stays on its day
+  healthRecord({
+    type: `${Q}StepCount`,
+    unit: 'count',
+    value: '5000',
+    source: 'Pedometer++',
+    start: '2026-04-19 00:00:00 +0200',
+    end: '2026-04-20 00:00:00 +0200',
+  }),
+];
+const XML = exportXml(RECORDS, { exportDate: '2026-04-20 08:00:00 +0200' });
+
+async function server(): Promise<IngestServer> {
+  return startIngestServer({
+    cards: [
+      ['steps', 'step_count'],
+      ['distance', 'walking_running_distance'],
+    ],
+  });
+}
+
+async function expectDays(s: IngestServer): Promise<void> {
+  expect(await s.rows('steps')).toEqual([
+    { date: '2026-04-17', count: 1250 },
+    { date: '2026-04-18', count: 350 },
+    { date: '2026-04-19', count: 5000 },
+  ]);
+  // 0.31 mi = 0.4989 km, half before midnight
+  expect(await s.rows('distance')).toEqual([
+    { date: '2026-04-17', km: 0.25 },
+    { date: '2026-04-18', km: 0.25 },
+  ]);
+}
+
+function stored(s: IngestServer): number {
+  return s.inst.db.prepare('SELECT count(*) FROM hae_samples').pluck().get() as number;
+}
+
+describe('an Apple Health record that crosses midnight', () => {
+  it('is shared between its two days; the same export imported again adds nothing', async () => {
+    srv = await server();
+    await srv.importKnown(XML);
+    await expectDays(srv);
+    const n = stored(srv);
+    expect(n).toBe(7);
+    const again = await srv.importKnown(XML);
+    expect(again.newSamples).toBe(0);
+    expect(stored(srv)).toBe(n);
+    await expectDays(srv);
+  });
+
+  it('imported over the whole records an import before the split stored, keeps each part once', async () => {
+    srv = await server();
+    const s = srv;
+    // what that import stored: each record whole on the day it started, keyed as it keyed it
+    const old = extractSamples({
+      metrics: [
+        {
+          name: 'step_count',
+          units: 'count',
+          data: [{ date: '2026-04-17 23:50:00 +0200', qty: '100', source: SOURCE }],
+        },
+        {
+          name: 'walking_running_distance',
+          units: 'mi',
+          data: [{ date: '2026-04-17 23:45:00 +0200', qty: '0.31', source: SOURCE }],
+        },
+      ],
+      workouts: [],
+      warnings: [],
+    }).samples;
+    expect(old).toHaveLength(2);
+    s.inst.db
+      .prepare(
+        "INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES (900, '2026-04-19T08:00:00Z', 'apple-health', 1)",
+      )
+      .run();
+    const put = s.inst.db.prepare(
+      `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
+       VALUES (unhex(?), ?, ?, ?, 'sample', ?, ?, 900)`,
+    );
+    for (const o of old) put.run(o.dedupKey, o.metric, o.date, o.at, o.source, JSON.stringify(o.values));
+    await s.importKnown(XML);
+    expect(stored(s)).toBe(7);
+    await expectDays(s);
+    await s.importKnown(XML);
+    expect(stored(s)).toBe(7);
+    await expectDays(s);
+  });
+});
