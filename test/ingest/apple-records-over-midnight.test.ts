@@ -103,6 +103,40 @@ describe('an Apple Health record that crosses midnight', () => {
     await expectDays(srv);
   });
 
+  it('recorded in another zone than the export is written in, is shared at that zone’s midnight', async () => {
+    srv = await server();
+    // exported in Berlin; the watch recorded the walk in New York, 23:50 to 00:10 there
+    const zone = '<MetadataEntry key="HKTimeZone" value="America/New_York"/>';
+    const xml = exportXml(
+      [
+        healthRecord({
+          type: `${Q}StepCount`,
+          unit: 'count',
+          value: '100',
+          source: SOURCE,
+          start: '2026-04-21 05:50:00 +0200',
+          end: '2026-04-21 06:10:00 +0200',
+          inner: zone,
+        }),
+        healthRecord({
+          type: `${Q}StepCount`,
+          unit: 'count',
+          value: '40',
+          source: SOURCE,
+          start: '2026-04-21 16:00:00 +0200',
+          end: '2026-04-21 16:05:00 +0200',
+          inner: zone,
+        }),
+      ],
+      { exportDate: '2026-04-22 08:00:00 +0200' },
+    );
+    await srv.importKnown(xml);
+    expect(await srv.rows('steps')).toEqual([
+      { date: '2026-04-20', count: 50 },
+      { date: '2026-04-21', count: 90 },
+    ]);
+  });
+
   it('imported over the whole records an import before the split stored, keeps each part once', async () => {
     srv = await server();
     const s = srv;

@@ -16,15 +16,19 @@ import { addDays } from '../../common/dates.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { MappedPoint } from './records.js';
 
-/** `+0200` at the end of `YYYY-MM-DD HH:MM:SS +0200`. */
+/**
+ * What follows the time of a stamp as the export writes it: its offset (`+0200`), or the zone it
+ * is read in (`+0200 [Asia/Tokyo]`, records.ts inRecordZone), whose midnight is that zone's.
+ */
 const OFFSET = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} ([+-]\d{4})$/;
+const ZONE = /\s(\[[^[\]]+\])$/;
 
 /**
  * `m`, the point of a record from `startDate` to `endDate` (as written in the export, the zone's
  * clock already applied), shared between its days when it ends on the day after its start
  * (module comment): the part before midnight (m's point, its quantity scaled) and the part
- * after. Undefined when the record stays within its day, spans more than two days, has no plain
- * stamps or no numeric quantity: it is read whole, as before.
+ * after. Undefined when the record stays within its day, spans more than two days, has stamps
+ * of another form or no numeric quantity: it is read whole, as before.
  */
 export function splitAtMidnight(
   m: MappedPoint,
@@ -32,9 +36,11 @@ export function splitAtMidnight(
   endDate: string | undefined,
 ): [MappedPoint, MappedPoint] | undefined {
   if (startDate === undefined || endDate === undefined) return undefined;
+  const zone = ZONE.exec(endDate)?.[1];
   // the cheap test first: nearly every record ends on the date it starts
-  if (startDate.slice(0, 10) === endDate.slice(0, 10)) return undefined;
-  const offset = OFFSET.exec(endDate)?.[1];
+  if (zone === undefined && !startDate.endsWith(']') && startDate.slice(0, 10) === endDate.slice(0, 10))
+    return undefined;
+  const offset = zone ?? OFFSET.exec(endDate)?.[1];
   const qty = typeof m.point.qty === 'string' ? Number(m.point.qty) : m.point.qty;
   if (offset === undefined || typeof qty !== 'number' || !Number.isFinite(qty)) return undefined;
   const start = parseHaeTimestamp(startDate);
