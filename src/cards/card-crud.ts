@@ -26,10 +26,11 @@ import {
   writeCardManifest,
 } from './card-context.js';
 import { assertRowYears, assertSchemaType, withTrimmedDates } from './card-data.js';
+import { cardEtag, dataWriteTags } from './card-etag.js';
 import { cardFilePath } from './card-id.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
-import { assertIfMatch, dataEtag } from './etag.js';
+import { assertIfMatch } from './etag.js';
 import { contentHash, type ManifestBody, serializeManifest, splitData } from './manifest-file.js';
 import { assertRowsData } from './row-shape.js';
 import { replacedCardSchedule } from './schedule-history.js';
@@ -237,18 +238,22 @@ function commitCreate(
  * `meta.id` and `data` (and any other top-level key) cannot be patched: 400. The result is
  * validated strictly (422 naming the field). A patch that changes nothing writes nothing. A hand
  * edit saved while the patch was being written is kept, and the patch is applied over it once.
+ * `ifMatch` is the request's If-Match header, compared with the whole card's ETag (card-etag.ts):
+ * a patch decided on a card another device has changed since is refused, not written over it.
  * @returns `{ok, id, changed}`.
+ * @throws as checkPatch, and 400 BAD_IF_MATCH, 412 PRECONDITION_FAILED (etag.ts), nothing written.
  */
 export function patchCard(
   ctx: CardContext,
   id: string,
   patch: unknown,
+  opts: { ifMatch?: string } = {},
 ): { ok: true; id: string; changed: boolean } {
   try {
-    return patchCardOnce(ctx, id, patch);
+    return patchCardOnce(ctx, id, patch, opts.ifMatch);
   } catch (err) {
     if (!(err instanceof KlebbError) || err.code !== 'FILE_CHANGED') throw err;
-    return patchCardOnce(ctx, id, patch);
+    return patchCardOnce(ctx, id, patch, opts.ifMatch);
   }
 }
 
@@ -256,8 +261,9 @@ function patchCardOnce(
   ctx: CardContext,
   id: string,
   patch: unknown,
+  ifMatch: string | undefined,
 ): { ok: true; id: string; changed: boolean } {
-  const { card, merged } = checkPatch(ctx, id, patch);
+  const { card, merged } = checkPatch(ctx, id, patch, ifMatch);
   if (serializeManifest(merged) === serializeManifest(card.raw)) return { ok: true, id, changed: false };
   writeCardManifest(ctx, card, merged);
   return { ok: true, id, changed: true };
@@ -266,12 +272,14 @@ function patchCardOnce(
 /**
  * The checks of patchCard, writing nothing (what an approval is asked for must be able to run).
  * @returns the card and its manifest as the patch would leave it.
- * @throws as patchCard: 400 for a malformed patch, 404 for an unknown id, 422 naming the field.
+ * @throws as patchCard: 400 for a malformed patch, 404 for an unknown id, 422 naming the field;
+ *   with `ifMatch`, 400 BAD_IF_MATCH or 412 PRECONDITION_FAILED as assertIfMatch.
  */
 export function checkPatch(
   ctx: CardContext,
   id: string,
   patch: unknown,
+  ifMatch?: string,
 ): { card: Card; merged: ManifestBody } {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
     throw badRequest('the patch must be a JSON object with meta and/or description', [
@@ -294,6 +302,7 @@ export function checkPatch(
     throw badRequest('meta.id cannot be patched', [{ path: 'meta.id', message: 'cannot be patched' }]);
   }
   const card = requireCard(ctx, id);
+  if (ifMatch !== undefined) assertIfMatch(ifMatch, cardEtag(ctx, id), 'card');
   const merged: ManifestBody = { ...card.raw };
   if (metaPatch) merged.meta = mergePatch(card.raw.meta ?? {}, metaPatch) as Record<string, unknown>;
   if (Object.hasOwn(p, 'description')) {
@@ -337,7 +346,7 @@ export function checkDelete(ctx: CardContext, id: string, ifMatch?: string): Car
   const card = requireCard(ctx, id);
   // a deletion sent with the ETag the client read (GET /api/manifests/:id or its data) takes the
   // rows with it only when they are still those: rows a phone pushed meanwhile are not deleted unseen
-  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataEtag(ctx.store.state(id).version));
+  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataWriteTags(ctx, id));
   assertFileLoads(ctx, card);
   return card;
 }

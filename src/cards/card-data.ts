@@ -16,6 +16,7 @@ import type { WindowOptions } from '../store/card-data-store.js';
 import type { Actor } from '../store/change-log.js';
 import { parseRowPath } from '../store/row-path.js';
 import { type CardContext, findCard, requireCard } from './card-context.js';
+import { dataWriteTags } from './card-etag.js';
 import type { Card } from './card-registry.js';
 import { normaliseDateKeyed } from './data-normalise.js';
 import { assertIfMatch, dataEtag } from './etag.js';
@@ -170,9 +171,9 @@ export function checkReplaceData(ctx: CardContext, id: string, data: unknown): u
   return value;
 }
 
-/** assertIfMatch against the card's data ETag; the version is only read when the header is there. */
+/** assertIfMatch against the card's data ETag (or the whole card's); read only when the header is there. */
 function checkIfMatch(ctx: CardContext, id: string, ifMatch: string | undefined): void {
-  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataEtag(ctx.store.state(id).version));
+  if (ifMatch !== undefined) assertIfMatch(ifMatch, dataWriteTags(ctx, id));
 }
 
 /** Parses a row path, naming the card in a BAD_PATH error. */

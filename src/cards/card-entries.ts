@@ -18,6 +18,7 @@ import type { Actor } from '../store/change-log.js';
 import type { Segment } from '../store/row-path.js';
 import { type CardContext, requireCard } from './card-context.js';
 import { assertSchemaType, assertWriteable } from './card-data.js';
+import { dataWriteTags } from './card-etag.js';
 import type { Card } from './card-registry.js';
 import { assertIfMatch, dataEtag } from './etag.js';
 import { handDatesAfter } from './latest-day.js';
@@ -88,7 +89,7 @@ function prepare(ctx: CardContext, id: string, opts: EntryWriteOptions): Prepare
   const card = requireCard(ctx, id);
   assertWriteable(card);
   const st = ctx.store.state(id);
-  assertIfMatch(opts.ifMatch, dataEtag(st.version));
+  if (opts.ifMatch !== undefined) assertIfMatch(opts.ifMatch, dataWriteTags(ctx, id));
   const policy = writePolicyOf(card.manifest.meta);
   if (st.shape === 'array') return { card, policy, rowCount: st.rowCount, empty: false };
   if (st.shape === 'none') return { card, policy, rowCount: 0, empty: true };

@@ -26,13 +26,18 @@ function isOurTag(t: string): boolean {
 }
 
 /**
- * Throws 412 unless `ifMatch` (the raw header, possibly a comma-separated list or `*`) matches
- * `current`. Absent header: no precondition. Weak tags never match (If-Match uses strong
- * comparison, RFC 9110 13.1.1).
+ * Throws 412 unless `ifMatch` (the raw header, possibly a comma-separated list or `*`) holds one
+ * of `current` (the tags that still describe what the client read, the first named in the 412).
+ * Absent header: no precondition. Weak tags never match (If-Match uses strong comparison, RFC
+ * 9110 13.1.1). `what` names what changed in the 412's message ('data' or 'card').
  * @throws 400 BAD_IF_MATCH naming `headers.if-match` for a value that is not `*` or a list of
- *   this server's tags; 412 PRECONDITION_FAILED when such a list does not hold `current`.
+ *   this server's tags; 412 PRECONDITION_FAILED when such a list holds none of `current`.
  */
-export function assertIfMatch(ifMatch: string | undefined, current: string): void {
+export function assertIfMatch(
+  ifMatch: string | undefined,
+  current: string | readonly string[],
+  what: 'data' | 'card' = 'data',
+): void {
   if (ifMatch === undefined) return;
   const wanted = ifMatch.trim();
   if (wanted === '*') return;
@@ -50,9 +55,10 @@ export function assertIfMatch(ifMatch: string | undefined, current: string): voi
       'BAD_IF_MATCH',
     );
   }
-  if (!tags.includes(current)) {
+  const now = typeof current === 'string' ? [current] : current;
+  if (!tags.some((t) => now.includes(t))) {
     throw preconditionFailed(
-      `the data changed since you read it (current ETag ${current}); read it again and retry`,
+      `the ${what} changed since you read it (current ETag ${now[0]}); read it again and retry`,
     );
   }
 }

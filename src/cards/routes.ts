@@ -35,8 +35,9 @@ import {
   replaceData,
   updateRow,
 } from './card-data.js';
+import { cardEtag } from './card-etag.js';
 import { reorderCards, setCardEnabled, settingsCards, viewCards } from './card-order.js';
-import { assertIfMatch, dataEtag } from './etag.js';
+import { assertIfMatch } from './etag.js';
 import { personDayOf } from './request-person-day.js';
 import { viewJsonWithData } from './view-data.js';
 
@@ -81,13 +82,17 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
   );
 
   app.get('/api/manifests/:id', { schema: { params } }, async (req, reply) => {
-    const { json, version } = readCardJson(ctx, req.params.id);
-    return sendJsonText(reply, json, dataEtag(version));
+    const { json } = readCardJson(ctx, req.params.id);
+    // the answer holds the file and the data: its tag changes with either (card-etag.ts)
+    return sendJsonText(reply, json, cardEtag(ctx, req.params.id));
   });
 
-  app.patch('/api/manifests/:id', { schema: { params, body: ManifestPatch } }, async (req) =>
-    patchCard(ctx, req.params.id, req.body),
-  );
+  app.patch('/api/manifests/:id', { schema: { params, body: ManifestPatch } }, async (req, reply) => {
+    const r = patchCard(ctx, req.params.id, req.body, { ifMatch: ifMatch(req) });
+    const etag = cardEtag(ctx, req.params.id);
+    reply.header('ETag', etag);
+    return { ...r, etag };
+  });
 
   app.delete('/api/manifests/:id', { schema: { params } }, async (req) =>
     deleteCard(ctx, req.params.id, actorOf(req), { ifMatch: ifMatch(req) }),
@@ -120,7 +125,8 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
       const { result, etag } = readRows(ctx, req.params.id, path, { order, limit, offset });
       // a page after the first sent with the first's ETag: rows added or removed in between would
       // shift the offset, repeating or skipping rows, so a changed card is 412 (read from the start)
-      assertIfMatch(ifMatch(req), etag);
+      const wanted = ifMatch(req);
+      if (wanted !== undefined) assertIfMatch(wanted, [etag, cardEtag(ctx, req.params.id)]);
       reply.header('ETag', etag);
       return result;
     },

@@ -123,6 +123,7 @@ export class ChangeLog {
   private readonly insert;
   private readonly insertSet;
   private readonly byCard;
+  private readonly newestManifest;
   /** Id of the newest change recorded by this process (grows with every mutation; for caches). */
   lastId = 0;
   /**
@@ -139,7 +140,20 @@ export class ChangeLog {
     this.byCard = db.prepare(
       `SELECT * FROM changes WHERE card_id = ? AND op <> '${MANIFEST_OP}' ORDER BY id DESC LIMIT ?`,
     );
+    // the partial index changes_card_manifest answers this without walking the card's row changes
+    this.newestManifest = db
+      .prepare(`SELECT max(id) FROM changes WHERE card_id = ? AND op = '${MANIFEST_OP}'`)
+      .pluck();
     this.lastId = (db.prepare('SELECT max(id) FROM changes').pluck().get() as number | null) ?? 0;
+  }
+
+  /**
+   * The id of the newest recorded change of card `cardId`'s manifest file (its creation, a
+   * patch, a hand edit, a reorder, an undo), 0 when none is kept. With the data version it makes
+   * the card's ETag (card-etag.ts).
+   */
+  newestManifestChange(cardId: string): number {
+    return (this.newestManifest.get(cardId) as number | null) ?? 0;
   }
 
   /** The set the running unit of work records into (opened at its first change), or a new one. */

@@ -104,6 +104,8 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   were keyed with their `partOfDay` mark, so the same measurement sent with no header was
  *   stored twice: each marked away from midnight is keyed without the mark, a copy stored twice
  *   dropped (`unmarkGroupedParts`, src/ingest/hae/part-of-day-keys.ts).
+ * - (17) `changes_card_manifest`: the manifest changes of a card, newest first, so a card's ETag
+ *   (its newest change, to its file or its data) is read without walking its row changes.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -237,4 +239,5 @@ export const MIGRATIONS: Migration[] = [
   (db, steps) => steps.moveRenamedSamples(db),
   (db, steps) => steps.rekeySourceOrder(db),
   (db, steps) => steps.unmarkGroupedParts(db),
+  `CREATE INDEX IF NOT EXISTS changes_card_manifest ON changes (card_id, id) WHERE op = 'manifest';`,
 ];
