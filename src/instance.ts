@@ -6,6 +6,7 @@
 
 import { EventEmitter, setMaxListeners } from 'node:events';
 import fs from 'node:fs';
+import path from 'node:path';
 import { type AuthDeps, AuthService } from './auth/auth-service.js';
 import type { CardContext } from './cards/card-context.js';
 import { createCard } from './cards/card-crud.js';
@@ -209,7 +210,10 @@ export async function openInstance(
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });
   events.on('card', (e) => push.onCardEvent(e));
-  const dismissedNudges = followCardDeletions(dismissalFiles(layout.metaDir).hygiene);
+  const dismissedNudges = followCardDeletions(
+    dismissalFiles(layout.metaDir).hygiene,
+    path.join(layout.metaDir, 'hygiene-dismissed.deleted-cards.json'),
+  );
   events.on('card', (e) => {
     try {
       dismissedNudges(e);

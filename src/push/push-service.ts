@@ -8,12 +8,8 @@ import type https from 'node:https';
 import type { CardContext } from '../cards/card-context.js';
 import type { CardEvent } from '../cards/card-loader.js';
 import { KlebbError, notFound } from '../errors.js';
-import {
-  CARD_RETURN_MS,
-  DELETED_CHOICES_KEPT,
-  MAX_PUSH_PAYLOAD_BYTES,
-  TEST_PUSH_INTERVAL_MS,
-} from '../limits.js';
+import { CARD_RETURN_MS, MAX_PUSH_PAYLOAD_BYTES, TEST_PUSH_INTERVAL_MS } from '../limits.js';
+import { deletedCardChoices } from './deleted-card-choices.js';
 import { type DeviceResult, deviceResults } from './device-result.js';
 import { type FireRecord, type ItemState, NotificationState } from './notification-state.js';
 import { encryptedSize, type SenderOptions, sendPush } from './push-sender.js';
@@ -86,6 +82,7 @@ export class PushService {
     this.keys = loadOrCreateVapidKeys(opts.home);
     this.subs = new SubscriptionStore(opts.home);
     this.state = new NotificationState(opts.home);
+    this.deletedChoices = deletedCardChoices(opts.home);
     for (const problem of this.state.problems) {
       opts.log.warn({ file: this.state.file }, `notification state: ${problem}`);
     }
@@ -343,23 +340,23 @@ export class PushService {
    * downloads, a slow rename) is the same card: its reminders keep what they knew (when they
    * were last sent and how that went, the slot last handled), so nothing is sent again or missed;
    * a card deleted through the app or API is forgotten at once, except the person's choices (which
-   * reminders are on, their privacy), held in memory until the card comes back by an undo of the
-   * deletion, which puts them back; a new card made under the same id starts with the defaults.
+   * reminders are on, their privacy), kept in a file of the home (a restart in between does not
+   * lose them) until the card comes back by an undo of the deletion, which puts them back; a new
+   * card made under the same id starts with the defaults.
    */
   onCardEvent(e: CardEvent): void {
     if (this.closed) return;
     if (e.type === 'card-changed') {
       this.goneCards.delete(e.id);
-      const choices = this.deletedChoices.get(e.id);
-      this.deletedChoices.delete(e.id);
+      const choices = this.takeDeletedChoices(e.id);
       if (e.restored && choices && this.state.putChoices(choices)) this.saveQuietly();
       this.armCard(e.id);
     } else if (e.type === 'card-removed' && !e.mayReturn) {
       // deleted on purpose (the app, the API, a tool): forgotten at once
       const choices = this.state.takeCard(e.id);
       if (choices === null) return;
+      if (Object.keys(choices).length > 0) this.holdDeletedChoices(e.id, choices);
       this.saveQuietly();
-      if (Object.keys(choices).length > 0) this.keepDeletedChoices(e.id, choices);
     } else if (e.type === 'card-removed') {
       this.goneCards.set(e.id, this.clock().getTime());
       const later = setTimeout(() => this.forgetGoneCards(), CARD_RETURN_MS + 1000);
@@ -367,15 +364,25 @@ export class PushService {
     }
   }
 
-  /** The reminder choices of cards deleted on purpose since the start, newest last (at most DELETED_CHOICES_KEPT). */
-  private readonly deletedChoices = new Map<string, Record<string, ItemState>>();
+  /** The reminder choices of cards deleted on purpose, newest last (at most DELETED_CHOICES_KEPT). */
+  private readonly deletedChoices;
 
-  private keepDeletedChoices(cardId: string, choices: Record<string, ItemState>): void {
-    this.deletedChoices.delete(cardId);
-    this.deletedChoices.set(cardId, choices);
-    for (const id of this.deletedChoices.keys()) {
-      if (this.deletedChoices.size <= DELETED_CHOICES_KEPT) break;
-      this.deletedChoices.delete(id);
+  private holdDeletedChoices(cardId: string, choices: Record<string, ItemState>): void {
+    try {
+      this.deletedChoices.hold(cardId, choices);
+    } catch (err) {
+      const msg = (err as Error).message;
+      this.opts.log.warn({ err: msg, cardId }, 'could not keep the reminder choices of a deleted card');
+    }
+  }
+
+  private takeDeletedChoices(cardId: string): Record<string, ItemState> | undefined {
+    try {
+      return this.deletedChoices.take(cardId);
+    } catch (err) {
+      const msg = (err as Error).message;
+      this.opts.log.warn({ err: msg, cardId }, 'could not update the reminder choices of a deleted card');
+      return undefined;
     }
   }
 
