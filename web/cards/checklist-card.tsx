@@ -88,7 +88,8 @@ export function ChecklistCard({ card, date }: RendererProps) {
                         name={name}
                         slots={slots}
                         taken={taken}
-                        disabled={disabled || writer.busy === itemKey(ref)}
+                        disabled={disabled}
+                        busy={writer.busy === itemKey(ref)}
                         onTick={() => void writer.tick(ref)}
                         onUntick={() => void writer.untick(ref)}
                       />

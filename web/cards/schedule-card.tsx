@@ -229,7 +229,9 @@ export function ScheduleCard({ card, date }: RendererProps) {
                         name={name}
                         slots={slots}
                         taken={Math.min(taken, slots.length)}
-                        disabled={disabled || writer.busy === itemKey(ref)}
+                        disabled={disabled}
+                        busy={writer.busy === itemKey(ref)}
+                        returnKey={itemKey(ref)}
                         onTick={() => tick(ref, false)}
                         onUntick={() => void writer.untick(ref)}
                       />

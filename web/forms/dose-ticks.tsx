@@ -15,7 +15,16 @@ export interface DoseTicksProps {
   slots: readonly string[];
   /** How many doses were taken that day. */
   taken: number;
+  /** No check-offs for the day at all (a read-only card, a day the card takes none for). */
   disabled?: boolean;
+  /**
+   * A dose of the item is being saved: presses do nothing meanwhile, but the ticks stay focusable
+   * (aria-disabled, not disabled: a focused control that is disabled drops the focus to the page,
+   * and a keyboard user ticking a dose lost their place).
+   */
+  busy?: boolean;
+  /** The item's key, naming each tick as the place a check-off form gives the focus back to. */
+  returnKey?: string;
   onTick(): void;
   onUntick(): void;
 }
@@ -23,7 +32,16 @@ export interface DoseTicksProps {
 /** A time-of-day slot's label ("Morning"); '' for numbered slots ("Dose 2"), which show their number in the box. */
 const slotText = (s: string) => (s === 'Dose' || /^Dose \d+$/.test(s) ? '' : s[0].toUpperCase() + s.slice(1));
 
-export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: DoseTicksProps) {
+export function DoseTicks({
+  name,
+  slots,
+  taken,
+  disabled,
+  busy,
+  returnKey,
+  onTick,
+  onUntick,
+}: DoseTicksProps) {
   return (
     <div class="dose-ticks">
       {slots.map((slot, k) => {
@@ -42,7 +60,13 @@ export function DoseTicks({ name, slots, taken, disabled, onTick, onUntick }: Do
             aria-label={label}
             class={`dose-tick${done ? ' dose-tick-done' : ''}`}
             disabled={disabled}
-            onClick={() => (done ? onUntick() : onTick())}
+            aria-disabled={busy ? 'true' : undefined}
+            data-return-focus={returnKey === undefined ? undefined : `tick-${returnKey}-${k}`}
+            onClick={() => {
+              if (busy) return;
+              if (done) onUntick();
+              else onTick();
+            }}
           >
             <span class="dose-tick-box" aria-hidden="true">
               {done ? '✓' : slots.length > 1 && !slotText(slot) ? String(k + 1) : ''}
