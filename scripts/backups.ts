@@ -19,6 +19,7 @@ import { KlebbError } from '../src/errors.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
 import { homeLayout } from '../src/home/home-layout.js';
+import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { openInstance } from '../src/instance.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
@@ -158,6 +159,7 @@ export async function main(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  keepNewFilesOwnerOnly();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

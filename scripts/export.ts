@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { ExportService } from '../src/data/export-service.js';
 import { fsyncDir } from '../src/home/atomic-write.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
+import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { openInstance } from '../src/instance.js';
 
 const USAGE = 'usage: npm run export -- --out FILE.zip [--home DIR]';
@@ -113,6 +114,7 @@ export async function main(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  keepNewFilesOwnerOnly();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { KlebbError } from '../src/errors.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
+import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
 import { ImportProgress, progressLine } from '../src/ingest/apple-health/progress.js';
 import { unpackUpload } from '../src/ingest/apple-health/unpack-upload.js';
@@ -190,6 +191,7 @@ export async function main(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  keepNewFilesOwnerOnly();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -9,6 +9,7 @@ import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { homeFolderProblem } from './home/home-folders.js';
 import { homeLayout } from './home/home-layout.js';
+import { keepNewFilesOwnerOnly } from './home/owner-only.js';
 import { HomeInUseError, type ServerLock, takeServerLock } from './home/server-lock.js';
 import { listeningOn } from './http/listen-address.js';
 import { portInUseMessage, portProblem } from './http/port-check.js';
@@ -17,9 +18,7 @@ import { openInstance } from './instance.js';
 import { DamagedDatabaseError, NewerDatabaseError } from './store/database.js';
 
 async function main(): Promise<void> {
-  // everything Klebb creates in HEALTH_HOME (folders, the SQLite file and its -wal/-shm, cards)
-  // is the owner's alone: folders 0700, files 0600
-  process.umask(0o077);
+  keepNewFilesOwnerOnly();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

@@ -9,12 +9,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { loadConfig } from '../config.js';
 import { homeFolderProblem } from '../home/home-folders.js';
+import { keepNewFilesOwnerOnly } from '../home/owner-only.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
 import { numberCheckedLines } from './number-refusal.js';
 import { trackPendingRequests } from './stdio-pending.js';
 
 async function main(): Promise<void> {
+  keepNewFilesOwnerOnly();
   const config = loadConfig(process.env);
   // a home that is a file or may not be written: the sentence the server gives, not a raw ENOTDIR
   const folders = homeFolderProblem(config.home, config.dataDir);
