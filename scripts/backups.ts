@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { isManifestFileName } from '../src/cards/manifest-file.js';
 import { loadConfig } from '../src/config.js';
 import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.js';
+import { putBackQuietly, recordFreshTarget } from '../src/data/fresh-target.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { applyStagedChoices } from '../src/data/reminder-settings.js';
 import { KlebbError } from '../src/errors.js';
@@ -23,6 +24,7 @@ import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { openInstance } from '../src/instance.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
+import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run backups -- [--home DIR] [--take | --restore NAME --target DIR]';
 
@@ -122,18 +124,25 @@ export async function main(
       const layout = homeLayout(args.target);
       // a target that is a file, may not be written, or makes no folders (/proc, where Node's
       // recursive mkdir retries for ever) is said in words before anything is made
+      const homeExisted = fs.existsSync(layout.home);
       const folders = homeFolderProblem(layout.home, layout.dataDir, '--target');
       if (folders) {
         io.err(`refused: ${folders}\n`);
         return 1;
       }
-      const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+      const target = recordFreshTarget(layout.home, layout.dbFile, homeExisted);
       try {
-        applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
-        applyFiles(layout, src, SELECT_ALL);
-        applyStagedChoices(src, SELECT_ALL, layout.home);
-      } finally {
-        closeDatabase(db);
+        const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+        try {
+          applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
+          applyFiles(layout, src, SELECT_ALL);
+          applyStagedChoices(src, SELECT_ALL, layout.home);
+        } finally {
+          closeDatabase(db);
+        }
+      } catch (e) {
+        putBackQuietly(target);
+        throw storageFault(e) ?? e;
       }
       io.out(`${JSON.stringify({ ok: true, restored: args.restore, target: args.target })}\n`);
       return 0;

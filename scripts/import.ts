@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { isManifestFileName } from '../src/cards/manifest-file.js';
 import { loadConfig } from '../src/config.js';
 import { openSnapshot } from '../src/data/db-snapshot.js';
+import { putBackQuietly, recordFreshTarget } from '../src/data/fresh-target.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { checkAndStage } from '../src/data/import-archive.js';
 import { verifyImport } from '../src/data/import-verify.js';
@@ -27,6 +28,7 @@ import { homeLayout } from '../src/home/home-layout.js';
 import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { MIGRATION_STEPS } from '../src/migration-steps.js';
 import { closeDatabase, openDatabase } from '../src/store/database.js';
+import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run import -- FILE.zip [--apply] [--target HOME]';
 
@@ -134,25 +136,32 @@ export async function main(
       );
       return 1;
     }
+    const homeExisted = fs.existsSync(layout.home);
     const folders = homeFolderProblem(layout.home, layout.dataDir, args.target ? '--target' : 'HEALTH_HOME');
     if (folders) {
       io.err(`refused: ${folders}\n`);
       return 1;
     }
     const jobId = `cli-${Date.now()}`;
-    const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+    const target = recordFreshTarget(layout.home, layout.dbFile, homeExisted);
     try {
-      applyDatabase(db, stagedPaths(stageDir), SELECT_ALL, jobId, 'import');
-      applyFiles(layout, stagedPaths(stageDir), SELECT_ALL);
-      applyStagedChoices(stagedPaths(stageDir), SELECT_ALL, layout.home);
-      const problems = verifyImport(db, layout, staged.manifest, SELECT_ALL);
-      if (problems.length) {
-        for (const p of problems) io.err(`  verify: ${p}\n`);
-        io.out(`${JSON.stringify({ ok: false, verified: false, problems }, null, 2)}\n`);
-        return 1;
+      const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+      try {
+        applyDatabase(db, stagedPaths(stageDir), SELECT_ALL, jobId, 'import');
+        applyFiles(layout, stagedPaths(stageDir), SELECT_ALL);
+        applyStagedChoices(stagedPaths(stageDir), SELECT_ALL, layout.home);
+        const problems = verifyImport(db, layout, staged.manifest, SELECT_ALL);
+        if (problems.length) {
+          for (const p of problems) io.err(`  verify: ${p}\n`);
+          io.out(`${JSON.stringify({ ok: false, verified: false, problems }, null, 2)}\n`);
+          return 1;
+        }
+      } finally {
+        closeDatabase(db);
       }
-    } finally {
-      closeDatabase(db);
+    } catch (e) {
+      putBackQuietly(target);
+      throw storageFault(e) ?? e;
     }
     io.out(`${JSON.stringify({ ok: true, applied: true, verified: true, ...plan }, null, 2)}\n`);
     io.err(`imported into ${layout.home}; every file matches the archive's checksums\n`);
