@@ -158,8 +158,10 @@ export async function main(
     io.out(`${JSON.stringify({ home: config.home, snapshots: snaps }, null, 2)}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof KlebbError) {
-      io.err(`refused (${e.code}): ${e.message}\n`);
+    // a full disk or a folder that refuses a write is said in words, like the server's answer
+    const known = e instanceof KlebbError ? e : storageFault(e);
+    if (known) {
+      io.err(`refused (${known.code}): ${known.message}\n`);
       return 1;
     }
     io.err(`failed: ${(e as Error).stack ?? e}\n`);

@@ -16,6 +16,7 @@ import { fsyncDir } from '../src/home/atomic-write.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
 import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { openInstance } from '../src/instance.js';
+import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run export -- --out FILE.zip [--home DIR]';
 
@@ -106,7 +107,10 @@ export async function main(
     return 0;
   } catch (e) {
     fs.rmSync(part, { force: true });
-    io.err(`export failed: ${(e as Error).message}\n`);
+    // a full disk or a folder that refuses a write: the catalogue's words, not the temporary
+    // file's name in the system's message
+    const fault = storageFault(e);
+    io.err(`export failed: ${fault ? `${fault.code}: ${fault.message}` : (e as Error).message}\n`);
     return 1;
   } finally {
     await inst.close();

@@ -4,6 +4,8 @@
  * and leaves the target as it was (a folder it made is gone, an empty folder stays empty), so the
  * same command works once space is freed. Before, it printed SQLite's stack trace and left an
  * empty database file behind, and the next run failed on it with 'no such table: card_state'.
+ * `npm run backups -- --take` and `npm run export` on a full disk say so in words too (before: a
+ * stack trace, and the system's message naming a temporary file) and leave nothing behind.
  * Real server for the source home, real tmpfs for the full disk.
  */
 import fs from 'node:fs';
@@ -87,6 +89,35 @@ it.runIf(canMount)(
       expect(JSON.parse(fs.readFileSync(path.join(home, 'data', 'weight.json'), 'utf8')).meta.label).toBe(
         'Weight',
       );
+    }
+  },
+);
+
+it.runIf(canMount)(
+  'backups --take and export on a full disk say so in words and leave nothing behind',
+  async () => {
+    const zip = path.join(scratch, 'second.zip');
+    expect(await exportMain(['--home', s.home, '--out', zip], capture().io)).toBe(0);
+    const home = path.join(disk.dir, 'klebb3'); // a home on the small disk
+    expect(await importMain([zip, '--apply', '--target', home], capture().io)).toBe(0);
+    disk.fill();
+    try {
+      const take = capture();
+      expect(await backupsMain(['--home', home, '--take'], take.io)).toBe(1);
+      // SQLite may already fail to grow its shared-memory file there (an I/O error it names)
+      expect(take.text()).toMatch(/^refused \((DISK_FULL|NOT_SAVED)\): the disk (is full|refused the write)/);
+      expect(take.text()).not.toMatch(/ENOSPC|\n\s+at /);
+      const backups = path.join(home, 'backups');
+      expect(fs.existsSync(backups) ? fs.readdirSync(backups) : []).toEqual([]);
+
+      const out = path.join(disk.dir, 'export.zip');
+      const exported = capture();
+      expect(await exportMain(['--home', s.home, '--out', out], exported.io)).toBe(1);
+      expect(exported.text()).toContain('export failed: DISK_FULL: the disk is full');
+      expect(exported.text()).not.toMatch(/ENOSPC|\.part/);
+      expect(fs.readdirSync(disk.dir).filter((n) => n.startsWith('export'))).toEqual([]);
+    } finally {
+      disk.free();
     }
   },
 );
