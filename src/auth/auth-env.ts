@@ -115,7 +115,8 @@ function rateVar(env: Env, name: string, fallback: number): number {
  * @param instanceName the default relying party name.
  * @throws Error whose message starts with the variable's name: an origin that is not an
  *   origin, plain HTTP on a non-loopback host, an RP id that is not a host name or does not
- *   cover the origin's host, a rate that is not a whole number.
+ *   cover the origin's host (localhost when HEALTH_ORIGIN is unset), a rate that is not a whole
+ *   number.
  */
 export function readAuthEnv(env: Env, home: string, instanceName: string): AuthEnv {
   const originVar = first(env, ['HEALTH_ORIGIN', 'WEBAUTHN_ORIGIN']);
@@ -134,6 +135,14 @@ export function readAuthEnv(env: Env, home: string, instanceName: string): AuthE
     throw bad(
       rpVarName,
       `${JSON.stringify(rpId)} must be the host of HEALTH_ORIGIN (${originHost}) or a parent domain of it`,
+    );
+  }
+  // without HEALTH_ORIGIN the app is opened on http://localhost:<port>, where a browser makes
+  // passkeys only for the relying party localhost: any other id fails every registration
+  if (!originHost && rpId !== 'localhost') {
+    throw bad(
+      rpVarName,
+      `${JSON.stringify(rpId)} needs HEALTH_ORIGIN: without it Klebb is opened on http://localhost, whose passkeys belong to localhost only; set HEALTH_ORIGIN to the address people open (such as https://${rpId}), or leave ${rpVarName} out`,
     );
   }
   const dir = (names: string[], fallback: string) => {

@@ -28,6 +28,27 @@ describe('npm start with a bad environment', () => {
     }
   });
 
+  it('stops on a HEALTH_RP_ID set without HEALTH_ORIGIN, which no passkey could be made for on localhost', () => {
+    const main = path.join(repoRoot, 'dist/server/main.js');
+    const box = sandboxHome();
+    const home = path.join(box.home, 'h');
+    try {
+      const r = spawnSync(process.execPath, [main], {
+        env: { PATH: process.env.PATH, HEALTH_HOME: home, PORT: '0', HEALTH_RP_ID: 'health.example.org' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        'klebb: cannot start: HEALTH_RP_ID: "health.example.org" needs HEALTH_ORIGIN',
+      );
+      expect(r.stderr).not.toContain('setup#code=');
+      expect(fs.existsSync(home)).toBe(false);
+    } finally {
+      box.remove();
+    }
+  });
+
   it('stops on a log level pino does not have, naming the variable and the levels, not with a stack trace', () => {
     const main = path.join(repoRoot, 'dist/server/main.js');
     const box = sandboxHome();

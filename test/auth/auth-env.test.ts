@@ -50,6 +50,7 @@ describe('auth environment', () => {
     ['HEALTH_RP_ID', 'https://example.org', {}],
     ['HEALTH_RP_ID', 'other.example', { HEALTH_ORIGIN: 'https://health.example.org' }],
     ['HEALTH_RP_ID', '127.0.0.1', {}],
+    ['HEALTH_RP_ID', 'health.example.org', {}],
     ['KLEBB_AUTH_RATE_LIMIT', 'lots', {}],
     ['KLEBB_AGENT_RATE_LIMIT', '-1', {}],
   ])('a bad %s=%j stops the start naming it', (name, value, extra) => {
