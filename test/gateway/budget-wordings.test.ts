@@ -5,8 +5,9 @@
 // model was busy and the request was sent again and again; read as a refused key (403) they
 // checked a key that was fine. Anthropic's 400 "Your credit balance is too low" and "You have
 // reached your specified API usage limits" were "could not answer this time, please try again",
-// OpenRouter's 403 "Key limit exceeded (daily limit)" a refused key. Each is a spent allowance:
-// told as one, never asked again.
+// OpenRouter's 403 "Key limit exceeded (daily limit)" a refused key, one-api's and new-api's 401
+// "该令牌额度已用尽" (the relay token's quota used up) a refused key too. Each is a spent
+// allowance: told as one, never asked again.
 import { expect, it } from 'vitest';
 import { gatewayFailure as failureCopy } from '../../src/chat/agent/copy.js';
 import { callGateway } from '../../src/chat/gateway/client.js';
@@ -69,6 +70,29 @@ const cases: Array<[string, number, object]> = [
         message: 'Key limit exceeded (daily limit). Manage it using https://openrouter.ai/settings/keys',
       },
     },
+  ],
+  // one-api and new-api relays: the relay token's own quota used up (401 or 403, 'the token's quota
+  // is exhausted'), and the user's balance, said with new-api's error codes
+  [
+    'one-api, the token quota exhausted (401, Chinese)',
+    401,
+    { error: { message: '该令牌额度已用尽 (request id: 20250101120000123456)', type: 'one_api_error' } },
+  ],
+  [
+    'new-api, the token quota exhausted with its code (403)',
+    403,
+    {
+      error: {
+        message: '该令牌额度已用尽',
+        type: 'new_api_error',
+        code: 'pre_consume_token_quota_failed',
+      },
+    },
+  ],
+  [
+    "new-api, the user's quota with its code (403)",
+    403,
+    { error: { message: 'quota exhausted', type: 'new_api_error', code: 'insufficient_user_quota' } },
   ],
 ];
 

@@ -31,9 +31,14 @@ const BUDGET_MARKERS: RegExp[] = [
   // OpenRouter: 403 "Key limit exceeded (daily limit)", "(total limit)": the key's own spending cap
   /key limit exceeded \((?:daily|weekly|monthly|total) limit\)/i,
   /please (?:recharge|top up)/i,
-  // Chinese providers (Zhipu, Moonshot, DeepSeek on their .cn endpoints): balance insufficient,
-  // account in arrears, please recharge, quota used up
-  /余额不足|欠费|请充值|额度不足|额度已用完|配额已用完/,
+  // one-api and new-api relays: their codes for the relay token's quota used up and the user's
+  // balance too small (pre_consume_token_quota_failed, token_quota_exhausted,
+  // insufficient_user_quota), said with 401 or 403
+  /pre[_ ]consume[_ ]token[_ ]quota[_ ]failed|token[_ ]quota[_ ]exhausted|insufficient[_ ]user[_ ]quota/i,
+  // Chinese providers (Zhipu, Moonshot, DeepSeek on their .cn endpoints) and relays: balance
+  // insufficient, account in arrears, please recharge, quota used up or exhausted (one-api's
+  // "该令牌额度已用尽", the token's quota is exhausted), quota insufficient
+  /余额不足|欠费|请充值|额度不足|额度已用完|额度已用尽|配额已用完|配额不足/,
 ];
 
 /** True when the text carries budget/quota wording (see BUDGET_MARKERS). */
