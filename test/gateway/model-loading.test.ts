@@ -98,6 +98,8 @@ for (const message of [
     const err = await gatewayFailure(
       callGateway(configFor(gw.url, { maxRetries: 0 }), { messages: userSays('water?') }),
     );
-    expect(err.reason).toBe('upstream_error');
+    // not waited for as a load under way (it is said as a server that stopped running the model)
+    expect(err.reason).not.toBe('model_loading');
+    expect(['upstream_error', 'runner_stopped']).toContain(err.reason);
   });
 }

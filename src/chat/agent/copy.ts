@@ -211,6 +211,16 @@ const GATEWAY_TIMEOUT_COPY =
   "The model's server did not answer before the gateway in front of it stopped waiting (HTTP 504), also when asked again. A long conversation or a slow model can take longer than that gateway waits: start a new conversation, choose a faster model in CHAT_MODEL, or raise that gateway's time limit if you run it (nginx: proxy_read_timeout).";
 
 /**
+ * The model's server stopped the process running the model (Ollama's "model runner has
+ * unexpectedly stopped"), also when asked again: most often the machine lacks memory for the
+ * model or for this conversation, so the copy says what helps when it keeps happening.
+ */
+function runnerStoppedCopy(err: GatewayError): string {
+  const said = err.message ? ` (${plainMessage(err.message)})` : '';
+  return `The model's server stopped while running the model${said}. This often means the machine running it is short of memory for the model or for this conversation: try again, and if it keeps happening, choose a smaller model in CHAT_MODEL, start a new conversation, or look at the server's logs.`;
+}
+
+/**
  * HTTP status and copy for a gateway failure:
  * budget → 429 "allowance used up"; timeout → 504 (a proxy's 524 says whose limit it was); unavailable, rate limited (a bare 429 is
  * transient), failed → 502 (a reply cut off before its end is said to be cut off); parse → 500.
@@ -255,6 +265,7 @@ export function gatewayFailure(
       if (err.upstreamStatus === 504)
         // a gateway's time limit, met on every try: the model is slow, not away
         return { status: 502, error: GATEWAY_TIMEOUT_COPY };
+      if (err.reason === 'runner_stopped') return { status: 502, error: runnerStoppedCopy(err) };
       if (err.reason === 'truncated')
         // the service answered, but its reply stopped before its end: say so, not "unavailable"
         return {
@@ -282,6 +293,7 @@ export function gatewayFailure(
         return { status: 200, error: `${REASONING_ONLY} ${REASONING_ONLY_ADVICE}` };
       return { status: 200, error: EMPTY_REPLY_COPY };
     default: {
+      if (err.reason === 'runner_stopped') return { status: 502, error: runnerStoppedCopy(err) };
       const settled = settingsFailureCopy(err, situation) ?? connectionFailureCopy(err);
       if (settled) return { status: 502, error: settled };
       return {

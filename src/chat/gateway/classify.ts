@@ -21,6 +21,7 @@ import { GatewayError, type GatewayErrorInit, withRetryable } from './gateway-er
 import { refusalReason } from './refusal-reason.js';
 import { relayHasNoChannel } from './relay-no-channel.js';
 import { type HeaderBag, parseTryAgainIn, requestExceedsLimit, retryAfterMs } from './retry-after.js';
+import { runnerStopped } from './runner-stopped.js';
 import { classifyFailure, statusOf } from './transience.js';
 
 export { hasBudgetMarker } from './budget-wording.js';
@@ -203,7 +204,13 @@ function classifyResponse(status: number, headers: HeaderBag, bodyText: string, 
     const loading = cls === 'transient' && MODEL_LOADING.test(providerText);
     return new GatewayError('unavailable', message, {
       ...base,
-      reason: html ? 'html' : loading ? 'model_loading' : 'upstream_error',
+      reason: html
+        ? 'html'
+        : loading
+          ? 'model_loading'
+          : runnerStopped(providerText)
+            ? 'runner_stopped'
+            : 'upstream_error',
       retryable: cls === 'transient',
       retryAfterMs: retryAfterMs(headers, '', nowMs, loading ? stated : undefined),
     });
@@ -401,7 +408,14 @@ export function classifyErrorPayload(
   }
   return new GatewayError('failed', message, {
     ...init,
-    reason: cls === 'too_large' ? 'request_too_large' : validation ? 'validation' : 'provider_error',
+    reason:
+      cls === 'too_large'
+        ? 'request_too_large'
+        : validation
+          ? 'validation'
+          : runnerStopped(d.message)
+            ? 'runner_stopped'
+            : 'provider_error',
     retryable: transient,
     // a rate limit reported inside the stream may say how long to wait ("try again in 5.3s")
     retryAfterMs: transient ? retryAfterMs(d.headers ?? {}, d.message, nowMs, stated) : undefined,
