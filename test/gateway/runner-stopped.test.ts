@@ -61,6 +61,29 @@ it('asked again, the answer that comes is the reply', async () => {
   expect(result.text).toBe('Logged.');
 });
 
+// LM Studio answers 400 "The model has crashed without additional information. (Exit code: null)"
+// when its worker died (a JIT eviction, an allocator failure) and starts it again: clients that
+// ask again get the answer. Read as a refused request, it was never asked again.
+const LM_STUDIO_CRASH: ScriptStep = {
+  kind: 'error',
+  status: 400,
+  body: { error: 'The model has crashed without additional information. (Exit code: null)' },
+};
+
+it("LM Studio's crashed model, said with 400: asked again, and the answer that comes is the reply", async () => {
+  gw.script(LM_STUDIO_CRASH, { kind: 'reply', text: 'Logged.' });
+  const result = await callGateway(retrying(), { messages: userSays('water'), stream: true });
+  expect(result.text).toBe('Logged.');
+  expect(gw.requests).toHaveLength(2);
+});
+
+it("LM Studio's crashed model every time: told what it most often means and what helps", async () => {
+  gw.script(LM_STUDIO_CRASH, LM_STUDIO_CRASH, LM_STUDIO_CRASH);
+  const err = await gatewayFailure(callGateway(retrying(), { messages: userSays('water') }));
+  expect(gw.requests).toHaveLength(3);
+  expect(failureCopy(err).error).toMatch(/^The model's server stopped while running the model \(/);
+});
+
 it('a plain internal error is still told as unavailable', async () => {
   const step: ScriptStep = { kind: 'error', status: 500, body: { error: 'internal error' } };
   gw.script(step, step, step);

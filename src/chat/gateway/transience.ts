@@ -8,6 +8,7 @@
  */
 
 import { hasBudgetMarker } from './budget-wording.js';
+import { runnerStopped } from './runner-stopped.js';
 import { isTemplateFailure } from './template-failure.js';
 
 /** What a failure says about itself. */
@@ -192,6 +193,8 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
   if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
   if (MODEL_UNSUPPORTED.test(signs.message)) return 'unsupported';
+  // the process running the model stopped (LM Studio says so with 400): it is started again
+  if (runnerStopped(signs.message)) return 'transient';
   // said with 400 or 500, or inside a stream: rendering the same request fails the same way
   if (isTemplateFailure(signs.message)) return 'template';
   const squashed = types.map(squash);
