@@ -16,6 +16,7 @@
 import { clipGraphemes } from '../../../common/graphemes.js';
 import { lookupTable } from '../../../common/lookup-table.js';
 import { resolveMetric } from './catalogue.js';
+import { dayOrderOf, withDayOrder } from './csv-date-order.js';
 import { type DecimalMark, decimalMarkOf, plainNumberText } from './csv-number-style.js';
 import { isWorkoutSeriesFile, workoutSeriesWarning } from './csv-workout-series.js';
 
@@ -303,9 +304,13 @@ export function csvPayload(body: Buffer, contentType: string | undefined): CsvPa
   const payload: CsvPayload['payload'] = { metrics: [], workouts: [] };
   let recognised = false;
   const series: string[] = [];
-  const files = csvFiles(body, contentType).map((file) => ({ ...file, rows: csvRows(file.text) }));
-  // the body is written in one region: the numbers that show their decimal mark tell the others'
-  const mark = decimalMarkOf(files.flatMap((file) => file.rows.slice(1).flat()));
+  const read = csvFiles(body, contentType).map((file) => ({ ...file, rows: csvRows(file.text) }));
+  // the body is written in one region: the numbers that show their decimal mark tell the others',
+  // the stamps that show the order of day and month tell the others' (csv-date-order.ts)
+  const cells = read.flatMap((file) => file.rows.slice(1).flat());
+  const mark = decimalMarkOf(cells);
+  const order = dayOrderOf(cells);
+  const files = read.map((file) => ({ ...file, rows: withDayOrder(file.rows, order) }));
   for (const file of files) {
     const rows = file.rows;
     if (rows.length === 0) continue;

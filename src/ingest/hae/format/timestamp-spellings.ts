@@ -83,6 +83,29 @@ const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:,?([\s\u00a0\u202f].*))
 /** A time followed by a zone's name or abbreviation (`PDT`, `CET`, `Europe/Paris`) and no offset. */
 const ZONE_NAME = /\d:\d{2}(?::\d{2})?\s+(?:[A-Z]{3,5}|[A-Za-z]+\/[A-Za-z_]+)$/;
 
+/**
+ * What a stamp written day and month first (`05/13/2026 0:00`, `13/05/2026`) says of the order:
+ * `dm` or `md` when only one order makes a date, `either` when both do (`05/06/2026`), undefined
+ * for any other stamp (year first, dots, which are always day first, or no such date).
+ */
+export function dayOrderShown(text: string): 'dm' | 'md' | 'either' | undefined {
+  const dmy = YEAR_LAST.exec(text.trim());
+  if (!dmy || dmy[2] === '.') return undefined;
+  return dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]) ?? 'either';
+}
+
+/**
+ * `text`, a stamp whose day and month order cannot be told alone (dayOrderShown `either`),
+ * rewritten year first (`2026-05-06 0:00`) in `order` (`md`: month first), which other stamps of
+ * the same file showed; `text` itself for any other stamp.
+ */
+export function inDayOrder(text: string, order: 'dm' | 'md'): string {
+  const dmy = YEAR_LAST.exec(text.trim());
+  if (!dmy || dmy[2] === '.' || dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]) !== undefined) return text;
+  const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
+  return `${dmy[4]}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+}
+
 /** Which of `a`/`b` is the day (`dm`: `a`), or undefined when both orders make a date. */
 function dayMonth(a: number, b: number, separator: string): 'dm' | 'md' | undefined {
   if (separator === '.' || a === b) return 'dm';
