@@ -4,16 +4,37 @@
  * disabled loses the focus to the page: a keyboard or screen-reader user who ticked the morning
  * dose was sent back to the top of the page (and after a check-off form, to the card), and had to
  * find their place again for the next dose. Now the tick keeps the focus through the save, on a
- * schedule card and a checklist card, and a check-off form hands it back to the tick it was
- * opened from.
+ * schedule card and a checklist card, as does the button that logs a dose on a day it is not
+ * due, and a check-off form hands it back to the tick it was opened from.
  */
 import { describe, expect, it } from 'vitest';
+import { addDays, todayIn } from '../../src/common/dates.js';
 import type { WatchedPage } from './browser.js';
 import { cardOf, useDashboard } from './entry-support.js';
 
+const TZ = 'Europe/Berlin';
+
 const d = useDashboard({
-  timezoneId: 'Europe/Berlin',
+  timezoneId: TZ,
   manifests: () => [
+    {
+      $schema: 'klebb.datafile.v1',
+      meta: {
+        id: 'offday',
+        label: 'Every other day',
+        order: 4,
+        view: { enabled: true, component: 'schedule-card' },
+        writeable: { fromWebapp: true },
+      },
+      data: {
+        items: [
+          {
+            name: 'Iron',
+            schedule: { type: 'every_n_days', interval_days: 2, start_date: addDays(todayIn(TZ), -1) },
+          },
+        ],
+      },
+    },
     {
       $schema: 'klebb.datafile.v1',
       meta: {
@@ -118,5 +139,15 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     const tick = card.getByRole('checkbox', { name: 'BPC' });
     await expect.poll(() => tick.getAttribute('aria-checked')).toBe('true');
     expect(await focused(w)).toEqual({ card: 'peptide', name: 'BPC' });
+  });
+
+  it('stays on Log a dose of an item not due today', async () => {
+    const w = await d.open('/');
+    const item = cardOf(w, 'offday').locator('.sc-item[data-item="Iron"]');
+    await item.getByRole('button', { name: 'Log a dose' }).focus();
+    await w.page.keyboard.press('Enter');
+    await expect.poll(() => item.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
+    expect(await focused(w)).toEqual({ card: 'offday', name: 'Log a dose' });
+    expect(await doses('offday')).toBe(1);
   });
 });

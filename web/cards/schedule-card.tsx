@@ -243,9 +243,13 @@ export function ScheduleCard({ card, date }: RendererProps) {
                         <button
                           type="button"
                           class="button button-quiet"
-                          disabled={disabled || writer.busy === itemKey(ref)}
+                          disabled={disabled}
+                          aria-disabled={writer.busy === itemKey(ref) ? 'true' : undefined}
                           data-return-focus={`dose-${itemKey(ref)}`}
-                          onClick={() => tick(ref, true)}
+                          onClick={() => {
+                            // saving: the button keeps the focus (a disabled one would drop it)
+                            if (writer.busy !== itemKey(ref)) tick(ref, true);
+                          }}
                         >
                           {textOf(item.action_label) ?? textOf(item.actionLabel) ?? 'Log a dose'}
                         </button>

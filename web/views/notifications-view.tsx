@@ -124,7 +124,7 @@ function ThisDevice({ onChange }: { onChange(): void }) {
           <Switch
             checked={on}
             label="Receive reminders on this device"
-            disabled={busy}
+            busy={busy}
             onChange={(next) => void toggle(next)}
           />
         </div>

@@ -360,7 +360,7 @@ function CardsSettings() {
                 <Switch
                   checked={card.enabled}
                   label={`Show ${card.label}`}
-                  disabled={busy[card.id]}
+                  busy={busy[card.id]}
                   onChange={(next) => void toggle(card, next)}
                 />
               )}

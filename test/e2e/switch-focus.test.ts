@@ -1,0 +1,57 @@
+/**
+ * Switching a card on or off in Settings with the keyboard keeps the focus on its switch, in
+ * Chromium against the real server. The switch was disabled while the change was saved, and a
+ * focused control that is disabled loses the focus to the page: a keyboard or screen-reader user
+ * who hid one card was sent back to the top of the page and had to Tab through the settings again
+ * to reach the next one. The switch now keeps the focus through the save and the next Tab goes on
+ * to the next card's switch; the card's file records the change.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { WatchedPage } from './browser.js';
+import { useDashboard } from './entry-support.js';
+
+const card = (id: string, label: string, order: number) => ({
+  $schema: 'klebb.datafile.v1',
+  meta: {
+    id,
+    label,
+    order,
+    view: { enabled: true, component: 'generic-card', display: { template: '{kg|–}' } },
+  },
+  data: [],
+});
+
+const d = useDashboard({
+  timezoneId: 'Europe/Berlin',
+  manifests: () => [card('weight', 'Weight', 1), card('steps', 'Steps', 2)],
+});
+
+/** The accessible name of the focused element ('body' when the focus is on the page). */
+const focused = (w: WatchedPage) =>
+  w.page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return !el || el === document.body ? 'body' : (el.getAttribute('aria-label') ?? el.textContent ?? '');
+  });
+
+const enabledOnDisk = (id: string) =>
+  JSON.parse(fs.readFileSync(path.join(d.s.dataDir, `${id}.json`), 'utf8')).meta.enabled;
+
+describe('the focus after switching a card on or off in Settings', { timeout: 120_000 }, () => {
+  it('stays on the switch through the save, and Tab goes on to the next card', async () => {
+    const w = await d.open('/settings');
+    const show = w.page.getByRole('switch', { name: 'Show Weight' });
+    await show.focus();
+    await w.page.keyboard.press('Space');
+    await expect.poll(() => enabledOnDisk('weight')).toBe(false);
+    await expect.poll(() => show.getAttribute('aria-disabled')).toBe(null);
+    expect(await show.getAttribute('aria-checked')).toBe('false');
+    expect(await focused(w)).toBe('Show Weight');
+    await w.page.keyboard.press('Space');
+    await expect.poll(() => enabledOnDisk('weight')).toBe(true);
+    expect(await focused(w)).toBe('Show Weight');
+    await w.page.keyboard.press('Tab');
+    expect(await focused(w)).toBe('Show Steps');
+  });
+});
