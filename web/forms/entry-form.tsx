@@ -118,6 +118,18 @@ export function EntryForm(props: EntryFormProps) {
     (confirmDelete ? keepRef : deleteRef).current?.focus();
   }, [confirmDelete]);
 
+  // a refused save leaves the form open: the focus stays on the button pressed (it is only
+  // aria-disabled while saving), or, when the entry changed elsewhere and Save can no longer be
+  // used, goes to Reload entry instead of falling to the page
+  const reloadRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!stale) return;
+    const at = document.activeElement;
+    const form = formRef.current;
+    const onDisabled = form?.contains(at) === true && (at as HTMLButtonElement).disabled === true;
+    if (at === null || at === document.body || !at.isConnected || onDisabled) reloadRef.current?.focus();
+  }, [stale]);
+
   function run(action: () => Promise<unknown>) {
     return inFlight.run(true, async () => {
       setError(null);
@@ -184,7 +196,7 @@ export function EntryForm(props: EntryFormProps) {
         </p>
       )}
       {stale && props.onReload && (
-        <button type="button" class="button" onClick={props.onReload}>
+        <button ref={reloadRef} type="button" class="button" onClick={props.onReload}>
           Reload entry
         </button>
       )}
@@ -194,7 +206,8 @@ export function EntryForm(props: EntryFormProps) {
         <button
           type="submit"
           class="button button-primary"
-          disabled={blocker !== null || busy || (stale && !!props.onReload)}
+          disabled={blocker !== null || (stale && !!props.onReload)}
+          aria-disabled={busy ? 'true' : undefined}
         >
           {busy ? 'Saving…' : (props.saveLabel ?? 'Save')}
         </button>
@@ -207,8 +220,10 @@ export function EntryForm(props: EntryFormProps) {
               <button
                 type="button"
                 class="button button-danger"
-                disabled={busy}
-                onClick={() => void run(onDelete)}
+                aria-disabled={busy ? 'true' : undefined}
+                onClick={() => {
+                  if (!busy) void run(onDelete);
+                }}
               >
                 Delete entry
               </button>
