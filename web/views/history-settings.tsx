@@ -102,8 +102,12 @@ export function HistorySettings() {
                   type="button"
                   class="chat-link-btn"
                   aria-label={`Undo ${names.get(c.id) ?? c.summary}`}
-                  disabled={inFlight.busy !== null}
-                  onClick={() => void undo(c, names.get(c.id) ?? c.summary)}
+                  // while an undo runs: aria-disabled, not disabled, which would drop the focus of the
+                  // button pressed to the page (a refused undo left the person at the top)
+                  aria-disabled={inFlight.busy !== null ? 'true' : undefined}
+                  onClick={() => {
+                    if (inFlight.busy === null) void undo(c, names.get(c.id) ?? c.summary);
+                  }}
                 >
                   Undo
                 </button>
