@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { ConfigError, loadConfig } from './config.js';
-import { homeFolderProblem } from './home/home-folders.js';
+import { homeFolderProblem, homeWriteProblem } from './home/home-folders.js';
 import { homeLayout } from './home/home-layout.js';
 import { keepNewFilesOwnerOnly } from './home/owner-only.js';
 import { HomeInUseError, type ServerLock, takeServerLock } from './home/server-lock.js';
@@ -59,6 +59,13 @@ async function main(): Promise<void> {
   try {
     inst = await openInstance(config, { log: followingRequestLog(app.log) });
   } catch (err) {
+    // a folder of the home that refuses writes (reports/ on a read-only mount, a full disk): which
+    // one and what to do, not a stack
+    const refused = homeWriteProblem(err);
+    if (refused) {
+      process.stderr.write(`klebb: cannot start: ${refused}\n`);
+      process.exit(2);
+    }
     // a damaged database file, or one a later version wrote: its path and what to do, not a stack
     if (!(err instanceof DamagedDatabaseError || err instanceof NewerDatabaseError)) throw err;
     process.stderr.write(`klebb: cannot start: ${err.message}\n`);

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { recursiveMkdirCause } from '../store/mkdir-cause.js';
 
 /** The nearest part of `dir` (itself or a parent) that exists, or null. */
 function nearestExisting(dir: string): { at: string; isDir: boolean } | null {
@@ -81,4 +82,28 @@ export function homeFolderProblem(home: string, dataDir: string, homeName = 'HEA
     }
   }
   return null;
+}
+
+const WRITE_REFUSED: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/**
+ * Why opening a home failed when a folder inside it refused a write (a subfolder such as
+ * reports/ or backups/ on a read-only mount, a full disk), as `HEALTH_HOME: sentence` naming the
+ * folder and what to do; null for any other failure. The start then says this instead of the
+ * stack trace of the first folder or file it could not make.
+ */
+export function homeWriteProblem(err: unknown, homeName = 'HEALTH_HOME'): string | null {
+  const e = (recursiveMkdirCause(err) ?? err) as NodeJS.ErrnoException | null;
+  const code = e?.code;
+  if (!code || !Object.hasOwn(WRITE_REFUSED, code) || typeof e.path !== 'string') return null;
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const todo = full ? 'free some space' : 'make it writable for the user running Klebb';
+  return `${homeName}: cannot write in ${path.dirname(e.path)} (${code}, ${WRITE_REFUSED[code]}); ${todo}, then start again`;
 }

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { KlebbError, RetryLaterError } from '../errors.js';
 import { STORAGE_BUSY_RETRY_AFTER_S } from '../limits.js';
+import { recursiveMkdirCause } from './mkdir-cause.js';
 
 /** A 503 whose answer carries `Retry-After` (seconds). */
 export class StorageBusyError extends RetryLaterError {
@@ -71,6 +72,9 @@ export function isStorageBusy(err: unknown): boolean {
 /** The client-facing error for a storage condition, or null when `err` is something else. */
 export function storageFault(err: unknown): KlebbError | null {
   if (err instanceof KlebbError) return STORAGE_CODES.has(err.code) ? err : null;
+  // a folder that could not be made is reported as missing by a recursive mkdir: read its cause
+  const hidden = recursiveMkdirCause(err);
+  if (hidden) return storageFault(hidden);
   if (isDiskFull(err)) return diskFull();
   if (isStorageBusy(err)) return new StorageBusyError(STORAGE_BUSY_RETRY_AFTER_S);
   const code = (err as { code?: unknown })?.code;
