@@ -156,6 +156,8 @@ export async function openInstance(
   const unfinished = store.dropUnfinishedStaging();
   if (unfinished > 0) log.info({ cards: unfinished }, 'removed the rows of an interrupted large file load');
   loader.scanAll();
+  // a card file edited while the server was stopped is a hand edit like one made while it runs
+  loader.recordEditsWhileStopped();
   // from here on a manifest that changes on disk is a hand edit, recorded as a change set
   loader.recordChanges = true;
   if (fresh) {

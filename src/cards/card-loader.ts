@@ -147,6 +147,26 @@ export class CardLoader {
   }
 
   /**
+   * Records, as one hand edit (actor `file`), each card file found at start-up whose text is
+   * not the newest manifest the change log holds for it: it was edited while Klebb was stopped.
+   * Without the record the card's ETag would stay the one read before the stop, so a patch or
+   * an undo decided on the old file would go ahead over the edit unseen. Cards with no recorded
+   * manifest (files dropped in by hand) or whose last text was too large to keep are left as
+   * they are: there is nothing to compare with. Call once, after scanAll.
+   */
+  recordEditsWhileStopped(): void {
+    inChangeSet({ actor: 'file', fresh: true }, () => {
+      for (const card of this.registry.all()) {
+        const last = this.store.changes.newestManifestImage(card.id);
+        if (!last || last.after === null || last.image_omitted !== 0) continue;
+        const now = serializeManifest(card.raw);
+        if (now !== last.after)
+          this.store.changes.recordManifest(card.id, path.basename(card.file), last.after, now);
+      }
+    });
+  }
+
+  /**
    * A card file iCloud had already moved to the cloud when Klebb started (only its placeholder
    * `.name.json.icloud` is there). Nobody deleted the card: it is placed from the newest manifest
    * the change log holds for that file, its rows from the store, with the FILE_IN_CLOUD note,

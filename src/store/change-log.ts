@@ -419,13 +419,21 @@ export class ChangeLog {
    * that process already recorded, is not recorded again as a hand edit.
    */
   isLatestManifest(cardId: string, after: string | undefined): boolean {
-    const r = this.db
+    const r = this.newestManifestImage(cardId);
+    if (!r) return false;
+    return after === undefined ? r.after === null && r.image_omitted === 0 : r.after === after;
+  }
+
+  /**
+   * The newest recorded manifest change of card `cardId`: its text after the change (null for a
+   * deletion, or when `image_omitted` says the text was too large to keep), undefined when none.
+   */
+  newestManifestImage(cardId: string): { after: string | null; image_omitted: number } | undefined {
+    return this.db
       .prepare(
         `SELECT after, image_omitted FROM changes WHERE card_id = ? AND op = '${MANIFEST_OP}' ORDER BY id DESC LIMIT 1`,
       )
       .get(cardId) as { after: string | null; image_omitted: number } | undefined;
-    if (!r) return false;
-    return after === undefined ? r.after === null && r.image_omitted === 0 : r.after === after;
   }
 
   /** Marks `setId` as undone by `undoSetId`. */
