@@ -52,6 +52,14 @@ const RECORDS = [
     start: '2026-04-17 23:45:00 +0200',
     end: '2026-04-18 00:15:00 +0200',
   }),
+  // a meditation from 23:40 to 00:20: 20 minutes on each day
+  healthRecord({
+    type: 'HKCategoryTypeIdentifierMindfulSession',
+    value: 'HKCategoryValueNotApplicable',
+    source: 'Calm',
+    start: '2026-04-17 23:40:00 +0200',
+    end: '2026-04-18 00:20:00 +0200',
+  }),
   // a daily total an app writes from midnight to midnight stays on its day
   healthRecord({
     type: `${Q}StepCount`,
@@ -69,6 +77,7 @@ async function server(): Promise<IngestServer> {
     cards: [
       ['steps', 'step_count'],
       ['distance', 'walking_running_distance'],
+      ['mindful', 'mindful_minutes'],
     ],
   });
 }
@@ -84,6 +93,10 @@ async function expectDays(s: IngestServer): Promise<void> {
     { date: '2026-04-17', km: 0.25 },
     { date: '2026-04-18', km: 0.25 },
   ]);
+  expect(await s.rows('mindful')).toEqual([
+    { date: '2026-04-17', minutes: 20 },
+    { date: '2026-04-18', minutes: 20 },
+  ]);
 }
 
 function stored(s: IngestServer): number {
@@ -96,7 +109,7 @@ describe('an Apple Health record that crosses midnight', () => {
     await srv.importKnown(XML);
     await expectDays(srv);
     const n = stored(srv);
-    expect(n).toBe(7);
+    expect(n).toBe(9);
     const again = await srv.importKnown(XML);
     expect(again.newSamples).toBe(0);
     expect(stored(srv)).toBe(n);
@@ -169,10 +182,10 @@ describe('an Apple Health record that crosses midnight', () => {
     );
     for (const o of old) put.run(o.dedupKey, o.metric, o.date, o.at, o.source, JSON.stringify(o.values));
     await s.importKnown(XML);
-    expect(stored(s)).toBe(7);
+    expect(stored(s)).toBe(9);
     await expectDays(s);
     await s.importKnown(XML);
-    expect(stored(s)).toBe(7);
+    expect(stored(s)).toBe(9);
     await expectDays(s);
   });
 });

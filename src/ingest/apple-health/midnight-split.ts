@@ -1,6 +1,6 @@
 /**
  * An Apple Health record of a summed quantity that crosses local midnight (steps from 23:50 to
- * 00:10, a walk's distance, energy burned) is shared between its two days in proportion to the
+ * 00:10, a walk's distance, energy burned, a mindful session's minutes) is shared between its two days in proportion to the
  * time it spent in each, as the Health app counts it: 100 steps from 23:50 to 00:10 are 50 on
  * each day. Before, the whole record counted on the day it started.
  *

@@ -254,7 +254,8 @@ export function mapRecord(
 ): MappedPoint | SkippedRecord {
   const attrs = zone === undefined ? a : inRecordZone(a, zone);
   const m = markPartOfDay(pointOf(attrs, metric), attrs);
-  if (!('point' in m) || !SUMMED.has(m.metric) || !a.type?.startsWith(Q)) return m;
+  if (!('point' in m) || !SUMMED.has(m.metric) || !(a.type?.startsWith(Q) || m.metric === 'mindful_minutes'))
+    return m;
   const parts = splitAtMidnight(m, attrs.startDate, attrs.endDate);
   return parts ? { ...parts[0], next: parts[1] } : m;
 }
