@@ -35,11 +35,17 @@ export class ReportStore {
     readonly max: number,
   ) {}
 
-  /** Creates the folders and empties the inbox (uploads cut off by a restart). */
+  /**
+   * Creates the folders and empties the inbox (uploads cut off by a restart). The inbox folder
+   * itself stays: it may be a mount point or a link to another disk, which removing it would
+   * fail on (EBUSY, stopping the start) or replace with a folder on the home's disk.
+   */
   prepare(): void {
     fs.mkdirSync(this.layout.reportsArchiveDir, { recursive: true });
-    fs.rmSync(this.layout.inboxDir, { recursive: true, force: true });
     fs.mkdirSync(this.layout.inboxDir, { recursive: true });
+    for (const name of fs.readdirSync(this.layout.inboxDir)) {
+      fs.rmSync(path.join(this.layout.inboxDir, name), { recursive: true, force: true });
+    }
   }
 
   private mdFile(name: string) {
