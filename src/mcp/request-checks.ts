@@ -66,13 +66,16 @@ export function acceptRefusal(req: FastifyRequest, jsonSession: boolean | undefi
  * What is wrong with POST `req` (its body parsed), or null when it may go on to the transport.
  * `jsonSession`: undefined outside a session, else whether the session answers with JSON;
  * `versions`: the protocol versions the SDK speaks; `sessionVersion`: the one the session's
- * initialize agreed on.
+ * initialize agreed on; `isMessage`: the SDK's test of one JSON-RPC message (a request, a
+ * notification, a result or an error), which the transport would otherwise answer as a parse
+ * error (-32700) without the request's id and without `data.code`.
  */
 export function postRefusal(
   req: FastifyRequest,
   jsonSession: boolean | undefined,
   versions: readonly string[],
-  sessionVersion?: string,
+  sessionVersion: string | undefined,
+  isMessage: (message: unknown) => boolean,
 ): McpRefusal | null {
   const inSession = jsonSession !== undefined;
   const notAcceptable = acceptRefusal(req, jsonSession);
@@ -100,6 +103,13 @@ export function postRefusal(
     return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: this session is already initialized');
   const call = msg.method === 'tools/call' ? toolCallProblem((msg as { params?: unknown }).params) : null;
   if (call) return call;
+  // "jsonrpc": "2.0" but no method, or an id that is null, true or an object
+  if (!isMessage(msg))
+    return refusal(
+      400,
+      RPC_INVALID_REQUEST,
+      'Invalid Request: the body is not a JSON-RPC 2.0 message: a request needs a method (a string) and an id that is a string or a number; a notification a method and no id',
+    );
   return inSession ? versionRefusal(req, versions) : null;
 }
 

@@ -31,6 +31,7 @@ const mcpModules = lazyImport(async () => {
   return {
     StreamableHTTPServerTransport: sdk.StreamableHTTPServerTransport,
     protocolVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
+    isMessage: (message: unknown) => types.JSONRPCMessageSchema.safeParse(message).success,
     createMcpServer: server.createMcpServer,
   };
 });
@@ -131,10 +132,11 @@ export function mcpRoutes(app: FastifyInstance, inst: Instance): void {
         RPC_SERVER_ERROR,
         'BAD_REQUEST',
       );
-    const { StreamableHTTPServerTransport, createMcpServer, protocolVersions } = await mcpModules();
+    const { StreamableHTTPServerTransport, createMcpServer, protocolVersions, isMessage } =
+      await mcpModules();
     const refused =
       req.method === 'POST'
-        ? postRefusal(req, session?.json, protocolVersions, session?.version)
+        ? postRefusal(req, session?.json, protocolVersions, session?.version, isMessage)
         : (streamRefusal(req, protocolVersions) ?? replayRefusal(req, session?.events));
     if (refused)
       return rpcError(

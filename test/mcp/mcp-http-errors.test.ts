@@ -122,6 +122,29 @@ describe('a refused /mcp request', () => {
     expect(rpcError(r, 3).code).toBe(-32600);
   });
 
+  it('a JSON-RPC 2.0 body without a method, or with an id that is null, true or an object, is -32600 with data.code, not a parse error', async () => {
+    const cases: [object, unknown][] = [
+      [{ jsonrpc: '2.0', id: 31 }, 31],
+      [{ jsonrpc: '2.0', id: 32, method: 7 }, 32],
+      [{ jsonrpc: '2.0', id: null, method: 'ping' }, null],
+      [{ jsonrpc: '2.0', id: true, method: 'ping' }, null],
+      [{ jsonrpc: '2.0', id: { n: 1 }, method: 'tools/list' }, null],
+    ];
+    for (const [body, id] of cases) {
+      const r = await post(JSON.stringify(body), { 'mcp-session-id': session });
+      expect(r.status, r.text).toBe(400);
+      const err = rpcError(r, id);
+      expect(err.code, r.text).toBe(-32600);
+      expect(err.data?.code, r.text).toBe('BAD_REQUEST');
+      expect(err.message).toContain('not a JSON-RPC 2.0 message');
+    }
+    // a notification (no id) is still a message the session takes
+    const note = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+      'mcp-session-id': session,
+    });
+    expect(note.status, note.text).toBe(202);
+  });
+
   it('repeats the id of a body the JSON checks refused, and keeps null for one that is not JSON', async () => {
     const big = await post('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"x":1e999}}', {
       'mcp-session-id': session,
