@@ -152,6 +152,12 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
       class="chat-composer"
       onSubmit={(e) => {
         e.preventDefault();
+        // Send makes way for Stop, and Stop for Send: the focus of a Send pressed from the keyboard
+        // (or a desktop click) would fall to the page; it goes to the box, ready for the next message
+        // (not on a touch screen, where focusing the box would pop its keyboard up)
+        const pressed = (e as SubmitEvent).submitter;
+        if (pressed && pressed === document.activeElement && !matchMedia('(pointer: coarse)').matches)
+          box.current?.focus();
         void send(text, false);
       }}
     >
