@@ -16,8 +16,10 @@ import {
 } from '../limits.js';
 import { assertFileWritable, type CardContext, requireCard, writeCardManifest } from './card-context.js';
 import { compareCards } from './card-crud.js';
+import { cardEtag } from './card-etag.js';
 import { CardFileBatch } from './card-file-batch.js';
 import type { Card } from './card-registry.js';
+import { assertIfMatch } from './etag.js';
 import { contentHash, serializeManifest } from './manifest-file.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
@@ -113,14 +115,19 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
 /**
  * Master enable/disable (docs/API.md Settings API): sets `meta.enabled`; a disabled card
  * leaves every view but Settings and still accepts writes. Writes nothing when already so.
- * @returns `{ok, enabled}`; 404 unknown id.
+ * `ifMatch` is the request's If-Match header, compared with the card's ETag as a patch of the
+ * card is: the switch changes the card's file, so a client that sends a precondition must not
+ * have it ignored.
+ * @returns `{ok, enabled}`; 404 unknown id; 400 BAD_IF_MATCH, 412 PRECONDITION_FAILED (etag.ts).
  */
 export function setCardEnabled(
   ctx: CardContext,
   id: string,
   enabled: boolean,
+  opts: { ifMatch?: string } = {},
 ): { ok: true; id: string; enabled: boolean } {
   const card = requireCard(ctx, id);
+  if (opts.ifMatch !== undefined) assertIfMatch(opts.ifMatch, cardEtag(ctx, id), 'card');
   const current = card.raw.meta?.enabled !== false;
   if (current !== enabled) {
     writeCardManifest(ctx, card, { ...card.raw, meta: { ...card.raw.meta, enabled } });

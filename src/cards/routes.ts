@@ -210,11 +210,15 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
 
   app.get('/api/settings/cards', async () => settingsCards(ctx));
 
-  app.post('/api/settings/cards/:id/enable', { schema: { params } }, async (req) =>
-    setCardEnabled(ctx, req.params.id, true),
-  );
+  app.post('/api/settings/cards/:id/enable', { schema: { params } }, async (req, reply) => {
+    const r = setCardEnabled(ctx, req.params.id, true, { ifMatch: ifMatch(req) });
+    reply.header('ETag', cardEtag(ctx, req.params.id));
+    return r;
+  });
 
-  app.post('/api/settings/cards/:id/disable', { schema: { params } }, async (req) =>
-    setCardEnabled(ctx, req.params.id, false),
-  );
+  app.post('/api/settings/cards/:id/disable', { schema: { params } }, async (req, reply) => {
+    const r = setCardEnabled(ctx, req.params.id, false, { ifMatch: ifMatch(req) });
+    reply.header('ETag', cardEtag(ctx, req.params.id));
+    return r;
+  });
 }
