@@ -24,6 +24,17 @@ const OFFSET = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} ([+-]\d{4})$/;
 const ZONE = /\s(\[[^[\]]+\])$/;
 
 /**
+ * The offset of local midnight for a record whose stamps carry offsets: its start's. A record
+ * over a daylight-saving change (23:00 +0100 to 04:00 +0200 on the night clocks go forward at
+ * 02:00) ends under the new offset, but midnight came before the change, under the old one;
+ * where clocks go forward at midnight itself, the day begins at the instant of 00:00 under the
+ * old offset as well. Undefined when either stamp has another form.
+ */
+function midnightOffset(startDate: string, endDate: string): string | undefined {
+  return OFFSET.exec(endDate) ? OFFSET.exec(startDate)?.[1] : undefined;
+}
+
+/**
  * `m`, the point of a record from `startDate` to `endDate` (as written in the export, the zone's
  * clock already applied), shared between its days when it ends on the day after its start
  * (module comment): the part before midnight (m's point, its quantity scaled) and the part
@@ -40,7 +51,7 @@ export function splitAtMidnight(
   // the cheap test first: nearly every record ends on the date it starts
   if (zone === undefined && !startDate.endsWith(']') && startDate.slice(0, 10) === endDate.slice(0, 10))
     return undefined;
-  const offset = zone ?? OFFSET.exec(endDate)?.[1];
+  const offset = zone ?? midnightOffset(startDate, endDate);
   const qty = typeof m.point.qty === 'string' ? Number(m.point.qty) : m.point.qty;
   if (offset === undefined || typeof qty !== 'number' || !Number.isFinite(qty)) return undefined;
   const start = parseHaeTimestamp(startDate);
