@@ -88,6 +88,30 @@ describe('Reports: uploaded documents', { timeout: 90_000 }, () => {
   });
 });
 
+describe('several documents at once', { timeout: 90_000 }, () => {
+  it('a refused file does not keep the others out, and each refusal is named', async () => {
+    gw.script(modelAnswer({ title: 'Note one', bullets: ['TSH 2.1 mIU/L'], body: 'TSH 2.1 mIU/L.' }));
+    gw.script(modelAnswer({ title: 'Note two', bullets: ['TSH 2.2 mIU/L'], body: 'TSH 2.2 mIU/L.' }));
+    const { page } = await b.open(`${s.url}/reports`);
+    await page.locator('#uploaded-reports-title').waitFor();
+    await page.locator('.report-upload input[type=file]').setInputFiles([
+      { name: 'fake one.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') },
+      { name: 'note one.txt', mimeType: 'text/plain', buffer: Buffer.from('TSH 2.1 mIU/L\n') },
+      { name: 'fake two.pdf', mimeType: 'application/pdf', buffer: Buffer.from('plain words') },
+      { name: 'note two.txt', mimeType: 'text/plain', buffer: Buffer.from('TSH 2.2 mIU/L\n') },
+    ]);
+    const notice = page.locator('.uploaded-reports .notice', { hasText: '2 files were not uploaded' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/fake one\.pdf: .*fake two\.pdf: /);
+    await item(page, 'note two.txt').waitFor();
+    await s.inst.reports.idle();
+    const names = (await s.api('/api/reports')).body.reports.map((r: { sourceFile: string }) => r.sourceFile);
+    expect(names).toEqual(expect.arrayContaining(['note one.txt', 'note two.txt']));
+    expect(names).not.toContain('fake one.pdf');
+    expect(names).not.toContain('fake two.pdf');
+  });
+});
+
 describe('the chat panel', { timeout: 90_000 }, () => {
   it('the paperclip uploads a document and starts a message about it', async () => {
     gw.script(

@@ -243,19 +243,24 @@ export function UploadedReports() {
     return () => clearInterval(timer);
   }, [processing]);
 
+  // each file is tried: one refused file (a wrong type, too large) does not keep the others out,
+  // and every refusal is named, so no file is silently left behind
   async function onFiles(files: FileList | null) {
     setProblem(null);
+    const refused: string[] = [];
     for (const file of Array.from(files ?? [])) {
       setUploading(file.name);
       try {
         await uploadReport(file);
       } catch (e) {
-        setProblem(`${file.name}: ${e instanceof ApiError ? e.message : String(e)}`);
-        break;
+        refused.push(`${file.name}: ${e instanceof ApiError ? e.message : String(e)}`);
       } finally {
         setUploading(null);
       }
     }
+    if (refused.length === 1) setProblem(refused[0]);
+    else if (refused.length > 1)
+      setProblem(`${refused.length} files were not uploaded. ${refused.join(' ')}`);
     if (picker.current) picker.current.value = '';
     refresh();
   }
@@ -280,7 +285,7 @@ export function UploadedReports() {
         </label>
       </div>
       <p class="report-hint">
-        A lab result, a letter or a photo of one (PDF, PNG, JPEG, DOCX, TXT, up to 30 MB).
+        A lab result, a letter or a photo of one (PDF, PNG, JPEG, DOCX, TXT, MD, CSV, up to 30 MB).
         {list ? ` ${list.quota.used} of ${list.quota.max} used.` : ''}
       </p>
       {problem && (
