@@ -3,13 +3,13 @@
  * keyboard's focus in the composer, in Chromium against the real server and a stand-in chat
  * gateway speaking the chat-completions protocol. Send makes way for Stop while the answer
  * comes, and Stop for Send again, so the focus of the pressed button fell to the page: a keyboard
- * or screen-reader user had to find the message box again for every message. The focus now goes
- * to the message box, ready for the next message.
+ * or screen-reader user had to find the message box again for every message (and after Stop).
+ * The focus now goes to the message box, ready for the next message.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatServers } from '../helpers/chat-server.js';
 import { contentText } from '../helpers/scripted-gateway.js';
-import { chatBrowser, openPanel, turnOver } from './chat-support.js';
+import { chatBrowser, eventually, liveText, openPanel, PANEL, sendText, turnOver } from './chat-support.js';
 
 const browser = chatBrowser({ timezoneId: 'Europe/Berlin' });
 const chat = chatServers();
@@ -29,6 +29,22 @@ describe('the focus after Send in the chat', { timeout: 90_000 }, () => {
     expect(sent.map((m: { content: unknown }) => contentText(m.content))).toEqual([
       'I drank a glass of water',
     ]);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? 'body')).toBe('chat-input');
+    await eventually(() => page.evaluate(() => document.activeElement?.id ?? 'body')).toBe('chat-input');
+  });
+
+  it('goes to the message box after Stop', async () => {
+    const { gw, s } = await chat.boot();
+    gw.script({ kind: 'stall', afterText: 'Let me think about this for a long ', chunkDelayMs: 30 });
+    const { page } = await browser.open(`${s.url}/`);
+    await openPanel(page);
+    await sendText(page, 'Analyse everything I ever logged');
+    await eventually(() => liveText(page)).toContain('for a long');
+    const stop = page.locator(`${PANEL} button.chat-stop`);
+    await eventually(() => stop.isEnabled()).toBe(true);
+    await stop.focus();
+    await page.keyboard.press('Enter');
+    await page.locator(`${PANEL} .chat-note`, { hasText: 'Stopped' }).waitFor();
+    await turnOver(page);
+    await eventually(() => page.evaluate(() => document.activeElement?.id ?? 'body')).toBe('chat-input');
   });
 });

@@ -12,6 +12,9 @@ import { addDays, todayIn } from '../../src/common/dates.js';
 import type { WatchedPage } from './browser.js';
 import { cardOf, useDashboard } from './entry-support.js';
 
+/** `expect.poll` with room to wait on a loaded machine (its default gives up after one second). */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 50 });
+
 const TZ = 'Europe/Berlin';
 
 const d = useDashboard({
@@ -104,7 +107,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     const morning = card.getByRole('checkbox', { name: /Vitamin D, Morning/ });
     await morning.focus();
     await w.page.keyboard.press('Space');
-    await expect.poll(() => morning.getAttribute('aria-checked')).toBe('true');
+    await eventually(() => morning.getAttribute('aria-checked')).toBe('true');
     expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
     expect(await doses('meds')).toBe(1);
     // Tab goes on to the evening dose
@@ -112,7 +115,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Evening (2 of 2)' });
     await w.page.keyboard.press('Shift+Tab');
     await w.page.keyboard.press('Space');
-    await expect.poll(() => morning.getAttribute('aria-checked')).toBe('false');
+    await eventually(() => morning.getAttribute('aria-checked')).toBe('false');
     expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
     expect(await doses('meds')).toBe(0);
   });
@@ -122,7 +125,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     const tick = cardOf(w, 'list').getByRole('checkbox', { name: 'Magnesium' });
     await tick.focus();
     await w.page.keyboard.press('Enter');
-    await expect.poll(() => tick.getAttribute('aria-checked')).toBe('true');
+    await eventually(() => tick.getAttribute('aria-checked')).toBe('true');
     expect(await focused(w)).toEqual({ card: 'list', name: 'Magnesium' });
     expect(await doses('list')).toBe(1);
   });
@@ -137,7 +140,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     await form.getByRole('button', { name: 'Taken' }).focus();
     await w.page.keyboard.press('Enter');
     const tick = card.getByRole('checkbox', { name: 'BPC' });
-    await expect.poll(() => tick.getAttribute('aria-checked')).toBe('true');
+    await eventually(() => tick.getAttribute('aria-checked')).toBe('true');
     expect(await focused(w)).toEqual({ card: 'peptide', name: 'BPC' });
   });
 
@@ -146,7 +149,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     const item = cardOf(w, 'offday').locator('.sc-item[data-item="Iron"]');
     await item.getByRole('button', { name: 'Log a dose' }).focus();
     await w.page.keyboard.press('Enter');
-    await expect.poll(() => item.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
+    await eventually(() => item.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
     expect(await focused(w)).toEqual({ card: 'offday', name: 'Log a dose' });
     expect(await doses('offday')).toBe(1);
   });

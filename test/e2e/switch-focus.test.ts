@@ -12,6 +12,9 @@ import { describe, expect, it } from 'vitest';
 import type { WatchedPage } from './browser.js';
 import { useDashboard } from './entry-support.js';
 
+/** `expect.poll` with room to wait on a loaded machine (its default gives up after one second). */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 50 });
+
 const card = (id: string, label: string, order: number) => ({
   $schema: 'klebb.datafile.v1',
   meta: {
@@ -44,12 +47,12 @@ describe('the focus after switching a card on or off in Settings', { timeout: 12
     const show = w.page.getByRole('switch', { name: 'Show Weight' });
     await show.focus();
     await w.page.keyboard.press('Space');
-    await expect.poll(() => enabledOnDisk('weight')).toBe(false);
-    await expect.poll(() => show.getAttribute('aria-disabled')).toBe(null);
+    await eventually(() => enabledOnDisk('weight')).toBe(false);
+    await eventually(() => show.getAttribute('aria-disabled')).toBe(null);
     expect(await show.getAttribute('aria-checked')).toBe('false');
     expect(await focused(w)).toBe('Show Weight');
     await w.page.keyboard.press('Space');
-    await expect.poll(() => enabledOnDisk('weight')).toBe(true);
+    await eventually(() => enabledOnDisk('weight')).toBe(true);
     expect(await focused(w)).toBe('Show Weight');
     await w.page.keyboard.press('Tab');
     expect(await focused(w)).toBe('Show Steps');

@@ -50,6 +50,9 @@ function countNote(count: number | 'too long'): string {
   return `${(MAX_MESSAGE_CHARS - count).toLocaleString()} characters left`;
 }
 
+/** A touch screen, where focusing the message box pops its keyboard up. */
+const touchScreen = () => matchMedia('(pointer: coarse)').matches;
+
 export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus: boolean }) {
   const text = draft.value;
   const setText = (v: string) => {
@@ -156,8 +159,7 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
         // (or a desktop click) would fall to the page; it goes to the box, ready for the next message
         // (not on a touch screen, where focusing the box would pop its keyboard up)
         const pressed = (e as SubmitEvent).submitter;
-        if (pressed && pressed === document.activeElement && !matchMedia('(pointer: coarse)').matches)
-          box.current?.focus();
+        if (pressed && pressed === document.activeElement && !touchScreen()) box.current?.focus();
         void send(text, false);
       }}
     >
@@ -240,8 +242,11 @@ export function Composer({ disabled, autoFocus }: { disabled: boolean; autoFocus
             aria-label="Stop"
             title="Stop"
             disabled={stopping.value || !stopReady}
-            onClick={() => {
-              if (stopReady) void stopTurn();
+            onClick={(e) => {
+              if (!stopReady) return;
+              // Stop makes way for Send: its focus goes to the box instead of falling to the page
+              if (e.currentTarget === document.activeElement && !touchScreen()) box.current?.focus();
+              void stopTurn();
             }}
           >
             <StopIcon />
