@@ -134,7 +134,9 @@ function errorStatuses(
   if (url.startsWith('/api/')) out.add(503);
   if (writes) for (const s of [403, 413, 415, 507]) out.add(s);
   if (url.includes(':') || auth === 'admin') out.add(404);
+  // the card's writes, and its enable/disable switch (which rewrites its file), take If-Match
   if (writes && url.startsWith('/api/manifests/:id')) for (const s of [404, 409, 412, 422]) out.add(s);
+  if (writes && url.startsWith('/api/settings/cards/:id/')) for (const s of [409, 412]) out.add(s);
   if (writes && (schema.body || url.startsWith('/api/manifests'))) out.add(422);
   return [...out].sort();
 }

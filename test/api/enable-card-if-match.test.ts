@@ -69,4 +69,13 @@ describe('enable and disable with If-Match', () => {
     expect(plain.status, plain.text).toBe(200);
     expect(enabledOnDisk('mood')).toBe(true);
   });
+
+  it('lists 412 among the answers of the switch in the OpenAPI document', async () => {
+    const doc = await api('/api/openapi.json');
+    expect(doc.status, doc.text).toBe(200);
+    for (const path of ['/api/settings/cards/{id}/enable', '/api/settings/cards/{id}/disable'])
+      expect(Object.keys(doc.body.paths[path].post.responses)).toEqual(
+        expect.arrayContaining(['409', '412']),
+      );
+  });
 });
