@@ -28,7 +28,10 @@ const ZONE = /\s(\[[^[\]]+\])$/;
  * over a daylight-saving change (23:00 +0100 to 04:00 +0200 on the night clocks go forward at
  * 02:00) ends under the new offset, but midnight came before the change, under the old one;
  * where clocks go forward at midnight itself, the day begins at the instant of 00:00 under the
- * old offset as well. Undefined when either stamp has another form.
+ * old offset as well. Where they go back at midnight itself (Chile), the day begins an hour
+ * later, under the new offset; the two offsets alone cannot tell that apart from a change at
+ * 02:00, so such a record is shared an hour off (a record read in its named zone is not).
+ * Undefined when either stamp has another form.
  */
 function midnightOffset(startDate: string, endDate: string): string | undefined {
   return OFFSET.exec(endDate) ? OFFSET.exec(startDate)?.[1] : undefined;
