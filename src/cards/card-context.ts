@@ -29,6 +29,12 @@ export interface CardContext {
   stamps?: Map<string, string>;
   /** Runs after a card is created and announced (the HAE service fills a subscribed card from its stored samples). Must not throw. */
   onCreate?: (id: string) => void;
+  /**
+   * Runs inside the transaction of the undo of change set `setId`, once its rows are put back
+   * (the HAE service gives the samples a push restated their old values). May throw: nothing is
+   * undone then.
+   */
+  onUndo?: (setId: number) => void;
   /** The person's time zone (the one they reported, else undefined: the server's), for "today" of a write. */
   timeZone?: () => string | undefined;
 }

@@ -271,6 +271,7 @@ export function undoChangeSet(
             );
           else ctx.store.restoreWhole(c.cardId, c.before ?? undefined, actor);
         }
+        ctx.onUndo?.(setId);
         // files last: a refused or failed write rolls the database back with it, and the
         // files already written are put back
         for (const t of files) {

@@ -106,6 +106,10 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   dropped (`unmarkGroupedParts`, src/ingest/hae/part-of-day-keys.ts).
  * - (17) `changes_card_manifest`: the manifest changes of a card, newest first, so a card's ETag
  *   (its newest change, to its file or its data) is read without walking its row changes.
+ * - (18) `hae_restated`: the stored samples a push or import restated (their values before and
+ *   after) and the parts after midnight it split off them, and `hae_pushes.change_set`, the
+ *   change set it filled the cards in, so undoing that set puts the samples back as they were
+ *   (src/ingest/hae/restated-samples.ts).
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -240,4 +244,22 @@ export const MIGRATIONS: Migration[] = [
   (db, steps) => steps.rekeySourceOrder(db),
   (db, steps) => steps.unmarkGroupedParts(db),
   `CREATE INDEX IF NOT EXISTS changes_card_manifest ON changes (card_id, id) WHERE op = 'manifest';`,
+  `
+  CREATE TABLE hae_restated (
+    id        INTEGER PRIMARY KEY,
+    push_id   INTEGER NOT NULL,
+    metric    TEXT NOT NULL,
+    date      TEXT NOT NULL,
+    dedup_key BLOB NOT NULL,
+    at        TEXT NOT NULL,
+    span      TEXT NOT NULL,
+    source    TEXT,
+    old_vals  TEXT,
+    new_vals  TEXT NOT NULL,
+    split_of  TEXT
+  );
+  CREATE INDEX hae_restated_push ON hae_restated (push_id);
+  ALTER TABLE hae_pushes ADD COLUMN change_set INTEGER;
+  CREATE INDEX hae_pushes_change_set ON hae_pushes (change_set) WHERE change_set IS NOT NULL;
+  `,
 ];

@@ -16,6 +16,7 @@ import { type Db, writeTransaction } from '../../store/database.js';
 import { admitDiscoveries } from './format/discovery-cap.js';
 import type { Sample, SampleSpan, SampleValue } from './format/sample.js';
 import { withoutZoneAnnotations } from './format/timestamps.js';
+import { RestatedSamples } from './restated-samples.js';
 
 /** What `insert` did. */
 export interface InsertResult {
@@ -116,6 +117,8 @@ function addDate(affected: Map<string, Set<string>>, metric: string, date: strin
 /** The samples, pushes and metrics-seen tables of one instance (migration 3). */
 export class HaeSampleStore {
   private readonly q;
+  /** The rows pushes restated and the parts they split off them, for undo (restated-samples.ts). */
+  readonly restated: RestatedSamples;
   /** Insert statements by their number of rows (insertStatement), and their reused bind arrays. */
   private readonly inserts = new Map<number, Database.Statement>();
   private readonly params = new Map<number, unknown[]>();
@@ -128,6 +131,7 @@ export class HaeSampleStore {
     private readonly db: Db,
     readonly timeZone: () => string | undefined = () => undefined,
   ) {
+    this.restated = new RestatedSamples(db);
     this.q = {
       addedRows: db.prepare('SELECT metric, date FROM hae_samples WHERE id BETWEEN ? AND ?').raw(true),
       forDates: db
@@ -150,6 +154,9 @@ export class HaeSampleStore {
       ),
       storedOnDate: db
         .prepare('SELECT 1 FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?) LIMIT 1')
+        .pluck(),
+      storedVals: db
+        .prepare('SELECT vals FROM hae_samples WHERE metric = ? AND date = ? AND dedup_key = unhex(?)')
         .pluck(),
       restate: db.prepare(
         'UPDATE hae_samples SET vals = ? WHERE metric = ? AND date = ? AND dedup_key = unhex(?) AND vals <> ?',
@@ -256,7 +263,8 @@ export class HaeSampleStore {
       // the memo row commits with the samples it vouches for, or not at all
       if (memo) this.q.memoPut.run(memo.hash, memo.at, JSON.stringify(memo.summary));
       const samples = this.notStoredAsPart(this.notStoredRounded(this.notStoredNextDoor(offeredSamples)));
-      this.restateStored(samples, affected);
+      this.restateStored(samples, affected, pushId);
+      this.noteAddedParts(samples, pushId);
       let i = 0;
       while (i < samples.length) {
         let rows = INSERT_ROWS_MAX;
@@ -373,14 +381,35 @@ export class HaeSampleStore {
    * when they differ: a midnight point a grouping within the day marks `partOfDay`, stored
    * before without the mark (sent with no header, or Days); the part before midnight of an Apple
    * Health record stored whole by an import before records were split. The insert that follows
-   * ignores such a sample as stored. The dates changed count as affected.
+   * ignores such a sample as stored. The dates changed count as affected. The old values are
+   * noted with push `pushId`, so undoing it puts them back (restated-samples.ts).
    */
-  private restateStored(samples: readonly Sample[], affected: Map<string, Set<string>>): void {
+  private restateStored(
+    samples: readonly Sample[],
+    affected: Map<string, Set<string>>,
+    pushId: number,
+  ): void {
     for (const s of samples) {
       if (s.restates !== true) continue;
       const vals = JSON.stringify(s.values);
-      if (this.q.restate.run(vals, s.metric, s.date, s.dedupKey, vals).changes > 0)
+      const old = this.q.storedVals.get(s.metric, s.date, s.dedupKey) as string | undefined;
+      if (old === undefined || old === vals) continue;
+      if (this.q.restate.run(vals, s.metric, s.date, s.dedupKey, vals).changes > 0) {
+        this.restated.restated(pushId, s, old, vals);
         addDate(affected, s.metric, s.date);
+      }
+    }
+  }
+
+  /**
+   * Notes with push `pushId` each part after midnight of a record (Sample.splitOf) not stored
+   * yet, which the insert that follows adds: undoing the push takes it away again when the part
+   * before midnight restated a row an older import stored whole (restated-samples.ts).
+   */
+  private noteAddedParts(samples: readonly Sample[], pushId: number): void {
+    for (const s of samples) {
+      if (s.splitOf !== undefined && this.q.storedOnDate.get(s.metric, s.date, s.dedupKey) === undefined)
+        this.restated.addedPart(pushId, s);
     }
   }
 
@@ -534,6 +563,9 @@ export class HaeSampleStore {
    */
   dropPush(pushId: number, afterId: number): number {
     return writeTransaction(this.db, () => {
+      // the rows it restated get their old values back before its samples go
+      this.restated.undoPush(pushId, true);
+      this.restated.forget(pushId);
       const n = this.q.dropSamples.run(afterId, pushId).changes;
       this.q.dropPush.run(pushId);
       if (n > 0) this.q.memoClear.run();
@@ -587,7 +619,7 @@ export class HaeSampleStore {
       JSON.stringify(summary),
       id,
     );
-    this.q.prunePushes.run(keep);
+    if (this.q.prunePushes.run(keep).changes > 0) this.restated.forget();
   }
 
   /** The newest completed push of `origin` (with `read`: the newest that read a sample), or null. */

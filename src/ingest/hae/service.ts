@@ -645,9 +645,21 @@ export class PushRun {
     const restore = restorableDays(cards, offered, this.affected);
     // one push (or one import) is one change set, whatever request or job runs it
     this.ahead?.finish();
-    const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () =>
-      fillSubscribers(cards, this.svc.samples, this.affected, this.listed, prepared, restore, this.ahead),
-    );
+    const subscribers = inChangeSet({ actor: this.origin === 'hae' ? 'hae' : 'import', fresh: true }, () => {
+      const filled = fillSubscribers(
+        cards,
+        this.svc.samples,
+        this.affected,
+        this.listed,
+        prepared,
+        restore,
+        this.ahead,
+      );
+      // undoing that set puts back the samples this push restated (restated-samples.ts)
+      const setId = this.cards.store.changes.openSetId();
+      if (setId !== undefined) this.svc.samples.restated.linkChangeSet(this.id, setId);
+      return filled;
+    });
     this.ahead = undefined;
     for (const s of subscribers) {
       if (s.note) this.warn(`card ${s.id}: ${s.note}`);
@@ -780,6 +792,10 @@ export class HaeIngest {
     }
     // a card created with an HAE subscription is filled from the samples already stored
     opts.cards.onCreate = (id) => fillNewIngestCard(opts.cards, this.samples, id);
+    // undoing a push or an import gives the samples it restated their old values
+    opts.cards.onUndo = (setId) => {
+      this.samples.restated.undoSet(setId);
+    };
     // hashed now, at start-up, rather than on the first push (it reads the extraction sources)
     extractionFingerprint();
   }

@@ -92,6 +92,13 @@ export interface Sample {
    * split stored with the whole value.
    */
   restates?: true;
+  /**
+   * The start stamp of the Apple Health record that crossed midnight, when this sample is its
+   * part after midnight (apple-health/midnight-split.ts): the part before midnight, stamped so,
+   * may restate a row an older import stored whole, and the undo of that restatement takes this
+   * part off again (restated-samples.ts).
+   */
+  splitOf?: string;
 }
 
 /**
@@ -318,6 +325,8 @@ export type PointRead =
       zoneNamed?: true;
       /** The stored row under the point's key is to take its values (Sample.restates). */
       restates?: true;
+      /** The point is the part after midnight of the record stamped so (Sample.splitOf). */
+      splitOf?: string;
       /**
        * What was adjusted to keep the point (a sleep night's stages scaled to fit its window):
        * a warning line each, as for skipped points (SkipCounter.note), the point is kept.

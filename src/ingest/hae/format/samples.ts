@@ -251,6 +251,7 @@ function grouped(r: Extract<PointRead, { ok: true }>, grouping: TimeGrouping): b
 function zoned(s: Sample, r: Extract<PointRead, { ok: true }>): Sample {
   if (r.zoneNamed) s.zoneNamed = true;
   if (r.restates) s.restates = true;
+  if (r.splitOf !== undefined) s.splitOf = r.splitOf;
   return s;
 }
 
@@ -566,6 +567,7 @@ function splitPart(
   const field = b.entry.fields[0].name;
   if (point.splitOf !== undefined) {
     read.keyValues = { ...(read.keyValues ?? read.values), splitOf: String(point.splitOf) };
+    read.splitOf = String(point.splitOf);
     return read;
   }
   const whole: Record<string, SampleValue> = { ...read.values };

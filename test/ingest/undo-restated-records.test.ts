@@ -1,0 +1,177 @@
+/**
+ * Undoing an Apple Health import that restated what an older import stored. A record that crosses
+ * midnight (100 steps from 23:50 to 00:10) is shared between its two days; imported over an older
+ * import that stored it whole on its first day, the part before midnight takes that stored
+ * sample's place (50) and the part after is added. Undoing the new import (History's Undo) must
+ * leave everything as it was before it: the rows and the samples, the whole 100 on the first day,
+ * so that a later recompute or importing the export again counts each step once.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractSamples } from '../../src/ingest/hae/format/samples.js';
+import { exportXml, haeCard, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
+
+let srv: IngestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+const Q = 'HKQuantityTypeIdentifier';
+const SOURCE = 'Lena’s Apple Watch';
+
+const XML = exportXml(
+  [
+    healthRecord({
+      type: `${Q}StepCount`,
+      unit: 'count',
+      value: '1200',
+      source: SOURCE,
+      start: '2026-04-17 18:00:00 +0200',
+      end: '2026-04-17 18:30:00 +0200',
+    }),
+    healthRecord({
+      type: `${Q}StepCount`,
+      unit: 'count',
+      value: '100',
+      source: SOURCE,
+      start: '2026-04-17 23:50:00 +0200',
+      end: '2026-04-18 00:10:00 +0200',
+    }),
+    healthRecord({
+      type: `${Q}StepCount`,
+      unit: 'count',
+      value: '300',
+      source: SOURCE,
+      start: '2026-04-18 09:00:00 +0200',
+      end: '2026-04-18 09:05:00 +0200',
+    }),
+    healthRecord({
+      type: `${Q}DistanceWalkingRunning`,
+      unit: 'mi',
+      value: '0.31',
+      source: SOURCE,
+      start: '2026-04-17 23:45:00 +0200',
+      end: '2026-04-18 00:15:00 +0200',
+    }),
+  ],
+  { exportDate: '2026-04-20 08:00:00 +0200' },
+);
+
+const SPLIT = [
+  { date: '2026-04-17', count: 1250 },
+  { date: '2026-04-18', count: 350 },
+];
+
+/** Stores what an import made before records were split stored: each record whole on the day it started. */
+function storeOldImport(s: IngestServer): void {
+  const old = extractSamples({
+    metrics: [
+      {
+        name: 'step_count',
+        units: 'count',
+        data: [
+          { date: '2026-04-17 18:00:00 +0200', qty: '1200', source: SOURCE },
+          { date: '2026-04-17 23:50:00 +0200', qty: '100', source: SOURCE },
+        ],
+      },
+      {
+        name: 'walking_running_distance',
+        units: 'mi',
+        data: [{ date: '2026-04-17 23:45:00 +0200', qty: '0.31', source: SOURCE }],
+      },
+    ],
+    workouts: [],
+    warnings: [],
+  }).samples;
+  expect(old).toHaveLength(3);
+  s.inst.db
+    .prepare(
+      "INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES (900, '2026-04-19T08:00:00Z', 'apple-health', 1)",
+    )
+    .run();
+  const put = s.inst.db.prepare(
+    `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
+     VALUES (unhex(?), ?, ?, ?, 'sample', ?, ?, 900)`,
+  );
+  for (const o of old) put.run(o.dedupKey, o.metric, o.date, o.at, o.source, JSON.stringify(o.values));
+}
+
+/** Every stored sample: metric, date, stamp and values. */
+function samples(s: IngestServer): unknown[] {
+  return s.inst.db
+    .prepare('SELECT metric, date, at, vals FROM hae_samples ORDER BY metric, date, at, vals')
+    .all();
+}
+
+async function undoNewestImport(s: IngestServer): Promise<number> {
+  const list = await s.api('/api/changes?actor=import');
+  expect(list.status).toBe(200);
+  const undo = await s.api(`/api/changes/${list.body.changeSets[0].id}/undo`, { method: 'POST' });
+  expect(undo.status, undo.text).toBe(200);
+  return undo.body.changeSet.id as number;
+}
+
+describe('undoing an import that restated what an older import stored', () => {
+  it('puts back the rows and the samples as they were before it', async () => {
+    srv = await startIngestServer();
+    const s = srv;
+    storeOldImport(s);
+    // the cards are made afterwards and filled from the stored samples
+    await s.createCard(haeCard('steps', 'step_count'));
+    await s.createCard(haeCard('distance', 'walking_running_distance'));
+    const rowsBefore = [await s.rows('steps'), await s.rows('distance')];
+    expect(rowsBefore[0]).toEqual([{ date: '2026-04-17', count: 1300 }]);
+    const samplesBefore = samples(s);
+
+    await s.importKnown(XML);
+    expect(await s.rows('steps')).toEqual(SPLIT);
+
+    const undoId = await undoNewestImport(s);
+    expect([await s.rows('steps'), await s.rows('distance')]).toEqual(rowsBefore);
+    // the samples stored before have their values back, and the parts after midnight are gone;
+    // the import's own new sample (300 steps on the 18th) stays, as an undone import's samples do
+    const kept = {
+      metric: 'step_count',
+      date: '2026-04-18',
+      at: '2026-04-18 09:00:00 +0200',
+      vals: '{"count":300}',
+    };
+    expect(samples(s)).toEqual(
+      [...samplesBefore, kept].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+    );
+
+    // importing the export again counts each step once
+    await s.importKnown(XML);
+    expect(await s.rows('steps')).toEqual(SPLIT);
+
+    // and undoing the undo restates the samples as the rows are restated
+    await undoNewestImport(s);
+    const redo = await s.api(`/api/changes/${undoId}/undo`, { method: 'POST' });
+    expect(redo.status, redo.text).toBe(200);
+    expect(await s.rows('steps')).toEqual(SPLIT);
+    const stepSamples = samples(s).filter((r) => (r as { metric: string }).metric === 'step_count');
+    expect(stepSamples.map((r) => (r as { vals: string }).vals)).toEqual([
+      '{"count":1200}',
+      '{"count":50}',
+      '{"count":50,"partOfDay":true}',
+      '{"count":300}',
+    ]);
+  });
+
+  it('of a first import, still takes every row it made off the cards', async () => {
+    srv = await startIngestServer({
+      cards: [
+        ['steps', 'step_count'],
+        ['distance', 'walking_running_distance'],
+      ],
+    });
+    await srv.importKnown(XML);
+    expect(await srv.rows('steps')).toEqual(SPLIT);
+    await undoNewestImport(srv);
+    expect(await srv.rows('steps')).toEqual([]);
+    expect(await srv.rows('distance')).toEqual([]);
+    // sent again, the export fills the cards as the first time
+    await srv.importKnown(XML);
+    expect(await srv.rows('steps')).toEqual(SPLIT);
+  });
+});
