@@ -53,4 +53,26 @@ describe('an Apple Health record over midnight on a night the clocks change', ()
     expect(again.newSamples).toBe(0);
     expect(await srv.rows('steps')).toEqual(days);
   });
+
+  it('where the clocks go back at midnight itself, is shared at the later midnight of the person’s zone', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    expect((await srv.api('/api/user/tz', { json: { tz: 'America/Santiago' } })).status).toBe(200);
+    // Santiago, 4 April 2026: at 24:00 (-03) the clocks go back to 23:00 (-04); 23:30 to 00:30
+    // is 2 hours, 1.5 of them on the 4th. 6 September: at 00:00 (-04) they go forward to 01:00
+    // (-03); 23:30 to 01:30 is 1 hour, half on each day.
+    const xml = exportXml(
+      [
+        steps('100', '2026-04-04 23:30:00 -0300', '2026-04-05 00:30:00 -0400'),
+        steps('60', '2026-09-05 23:30:00 -0400', '2026-09-06 01:30:00 -0300'),
+      ],
+      { exportDate: '2026-09-10 08:00:00 -0300' },
+    );
+    await srv.importKnown(xml);
+    expect(await srv.rows('steps')).toEqual([
+      { date: '2026-04-04', count: 75 },
+      { date: '2026-04-05', count: 25 },
+      { date: '2026-09-05', count: 30 },
+      { date: '2026-09-06', count: 30 },
+    ]);
+  });
 });

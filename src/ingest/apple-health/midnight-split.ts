@@ -13,6 +13,7 @@
  * gives the same two samples.
  */
 import { addDays } from '../../common/dates.js';
+import { zoneOffsetAt } from '../hae/format/instant-zone.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
 import type { MappedPoint } from './records.js';
 
@@ -30,31 +31,40 @@ const ZONE = /\s(\[[^[\]]+\])$/;
  * where clocks go forward at midnight itself, the day begins at the instant of 00:00 under the
  * old offset as well. Where they go back at midnight itself (Chile), the day begins an hour
  * later, under the new offset; the two offsets alone cannot tell that apart from a change at
- * 02:00, so such a record is shared an hour off (a record read in its named zone is not).
- * Undefined when either stamp has another form.
+ * 02:00, so `homeZone` (the person's zone, whose clock the export was written on) decides: the
+ * end's offset when that zone's clock reads 00:00 of the end's date under it. Undefined when
+ * either stamp has another form.
  */
-function midnightOffset(startDate: string, endDate: string): string | undefined {
-  return OFFSET.exec(endDate) ? OFFSET.exec(startDate)?.[1] : undefined;
+function midnightOffset(startDate: string, endDate: string, homeZone?: string): string | undefined {
+  const end = OFFSET.exec(endDate)?.[1];
+  const start = OFFSET.exec(startDate)?.[1];
+  if (end === undefined || start === undefined) return undefined;
+  if (start === end || homeZone === undefined) return start;
+  const atEnd = parseHaeTimestamp(`${endDate.slice(0, 10)} 00:00:00 ${end}`);
+  if (!atEnd || atEnd.offsetMinutes === null) return start;
+  return zoneOffsetAt(atEnd.epochMs, homeZone) === atEnd.offsetMinutes ? end : start;
 }
 
 /**
  * `m`, the point of a record from `startDate` to `endDate` (as written in the export, the zone's
  * clock already applied), shared between its days when it ends on the day after its start
  * (module comment): the part before midnight (m's point, its quantity scaled) and the part
- * after. Undefined when the record stays within its day, spans more than two days, has stamps
+ * after. `homeZone`: the person's zone, for a record over a change of the clocks (midnightOffset).
+ * Undefined when the record stays within its day, spans more than two days, has stamps
  * of another form or no numeric quantity: it is read whole, as before.
  */
 export function splitAtMidnight(
   m: MappedPoint,
   startDate: string | undefined,
   endDate: string | undefined,
+  homeZone?: string,
 ): [MappedPoint, MappedPoint] | undefined {
   if (startDate === undefined || endDate === undefined) return undefined;
   const zone = ZONE.exec(endDate)?.[1];
   // the cheap test first: nearly every record ends on the date it starts
   if (zone === undefined && !startDate.endsWith(']') && startDate.slice(0, 10) === endDate.slice(0, 10))
     return undefined;
-  const offset = zone ?? midnightOffset(startDate, endDate);
+  const offset = zone ?? midnightOffset(startDate, endDate, homeZone);
   const qty = typeof m.point.qty === 'string' ? Number(m.point.qty) : m.point.qty;
   if (offset === undefined || typeof qty !== 'number' || !Number.isFinite(qty)) return undefined;
   const start = parseHaeTimestamp(startDate);

@@ -234,7 +234,7 @@ export async function readAppleHealthExport(
       if (joined) addPoint(joined);
       return;
     }
-    const m = mapRecord(a, metric, zone);
+    const m = mapRecord(a, metric, zone, clock?.zone);
     if ('skip' in m) {
       if (m.damaged || m.unknownValue)
         skips.add(metric ?? type, m.skip, { startDate: a.startDate, endDate: a.endDate });

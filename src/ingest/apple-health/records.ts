@@ -245,18 +245,20 @@ function eventSeconds(metric: string, a: Record<string, string>): MappedPoint | 
  * One top-level `<Record>`'s attributes → a point, or undefined with the reason (unmapped type,
  * unknown sleep value, a stand hour that is "Idle"). Blood pressure goes through BloodPressurePairs.
  * `metric`: metricOfType of its type, when the caller has it already. `zone`: the zone its
- * metadata names (`HKTimeZone`), read with inRecordZone.
+ * metadata names (`HKTimeZone`), read with inRecordZone. `homeZone`: the person's zone, whose
+ * clock tells the midnight of a record over a change of the clocks (midnight-split.ts).
  */
 export function mapRecord(
   a: Record<string, string>,
   metric = metricOfType(a.type ?? ''),
   zone?: string,
+  homeZone?: string,
 ): MappedPoint | SkippedRecord {
   const attrs = zone === undefined ? a : inRecordZone(a, zone);
   const m = markPartOfDay(pointOf(attrs, metric), attrs);
   if (!('point' in m) || !SUMMED.has(m.metric) || !(a.type?.startsWith(Q) || m.metric === 'mindful_minutes'))
     return m;
-  const parts = splitAtMidnight(m, attrs.startDate, attrs.endDate);
+  const parts = splitAtMidnight(m, attrs.startDate, attrs.endDate, homeZone);
   return parts ? { ...parts[0], next: parts[1] } : m;
 }
 
