@@ -9,12 +9,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { todayIn } from '../../src/common/dates.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { launchBrowser, SCREENSHOT_DIR, type TestBrowser } from './browser.js';
 
 /** A4 at 96 dpi, px. */
 const A4 = { width: 794, height: 1123 };
 const T = 'summary-token';
+const ZONE = 'Europe/Berlin';
 let s: TestServer;
 let browser: TestBrowser;
 
@@ -86,7 +88,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
-  browser = await launchBrowser({ timezoneId: 'Europe/Berlin' });
+  browser = await launchBrowser({ timezoneId: ZONE });
 });
 afterAll(async () => {
   await browser?.close();
@@ -100,6 +102,10 @@ describe('the printable summary', () => {
     await page.goto(`${s.url}/summary?from=2026-04-01&to=2026-04-30&cards=bp,weight,meds`);
     await page.locator('[data-summary-card]').nth(2).waitFor();
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    // the time it was made as the page writes dates, never in a locale's day/month order
+    const footer = await page.locator('.summary-footer').textContent();
+    expect(footer).toMatch(/^Generated \d{4}-\d{2}-\d{2} \d{2}:\d{2} by Klebb\.$/);
+    expect([todayIn(ZONE), todayIn(ZONE, new Date(Date.now() - 120_000))]).toContain(footer?.slice(10, 20));
 
     const bp = page.locator('[data-summary-card="bp"]');
     const sys = bp.locator('.summary-stats tr', { hasText: 'systolic' });

@@ -6,6 +6,7 @@
  * cards, Print) are not printed. Data from `GET /api/summary`.
  */
 import { useState } from 'preact/hooks';
+import { dayOfDateTime, minuteOfDateTime } from '../../src/common/dates.js';
 import type { CardSummary } from '../../src/common/summary-types.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { api } from '../lib/api.js';
@@ -22,6 +23,18 @@ import { csvHref, num as localNum } from '../lib/format.js';
 const num = (n: number) => (Number.isInteger(n) ? localNum(n) : localNum(n, 1));
 const withUnit = (f: string, unit?: string) =>
   unit && unit.toLowerCase() !== f.toLowerCase() ? `${f} (${unit})` : f;
+
+/**
+ * When the summary was made, `YYYY-MM-DD HH:MM` on the browser's clock, as the page writes its
+ * other dates: a printed `07/12/2026` reads as July to one doctor and December to another.
+ */
+function generatedText(iso: string): string {
+  const day = dayOfDateTime(iso);
+  const minute = minuteOfDateTime(iso);
+  if (day === null || minute === null) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${day} ${two(Math.floor(minute / 60))}:${two(minute % 60)}`;
+}
 
 function params() {
   const q = new URLSearchParams(location.search);
@@ -240,9 +253,7 @@ export function SummaryView() {
           </p>
         </article>
       ))}
-      {res.data && (
-        <p class="summary-footer">Generated {new Date(res.data.generatedAt).toLocaleString()} by Klebb.</p>
-      )}
+      {res.data && <p class="summary-footer">Generated {generatedText(res.data.generatedAt)} by Klebb.</p>}
     </section>
   );
 }
