@@ -31,17 +31,26 @@ export interface CsvPayload {
   recognised: boolean;
 }
 
-/** True when a body is to be read as CSV: its Content-Type says so, or its first line reads as a CSV header. */
+/**
+ * True when a body is to be read as CSV: its Content-Type says so, or its first line reads as a
+ * CSV header. Tab-separated text counts: the file a spreadsheet saves as "Tab-separated values"
+ * (or a copy of its cells) after the app's CSV was opened in it.
+ */
 export function isCsvBody(body: Buffer, contentType: string | undefined): boolean {
   const type = (contentType ?? '').toLowerCase();
-  if (type.includes('multipart/form-data') || type.includes('text/csv')) return true;
+  if (
+    type.includes('multipart/form-data') ||
+    type.includes('text/csv') ||
+    type.includes('tab-separated-values')
+  )
+    return true;
   if (type.includes('json')) return false;
   const head = body
     .subarray(0, 512)
     .toString('utf8')
     .replace(/^\ufeff/, '');
   const first = head.split(/\r?\n/, 1)[0] ?? '';
-  return /^\s*"?date(?:\/time)?"?\s*[,;]/i.test(first) || /^\s*"?workout type"?\s*[,;]/i.test(first);
+  return /^\s*"?date(?:\/time)?"?\s*[,;\t]/i.test(first) || /^\s*"?workout type"?\s*[,;\t]/i.test(first);
 }
 
 /** A CSV file of a body: its text, and its file name when the multipart part gives one. */
@@ -78,10 +87,27 @@ function csvFiles(body: Buffer, contentType: string | undefined): CsvFile[] {
   return files;
 }
 
-/** The rows of a CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF), `,` or `;` apart. */
+/** How many times `c` is in `line`. */
+const countOf = (line: string, c: string) => line.split(c).length - 1;
+
+/**
+ * The field separator of a CSV text, from its header line: `,`, `;` (a region whose decimal mark
+ * is a comma), or a tab (the text a spreadsheet saves as tab-separated values), whichever parts
+ * the line most; the app's column names hold none of them.
+ */
+function separatorOf(firstLine: string): string {
+  const tabs = countOf(firstLine, '\t');
+  if (tabs > 0 && tabs >= countOf(firstLine, ',') && tabs >= countOf(firstLine, ';')) return '\t';
+  return !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
+}
+
+/**
+ * The rows of a CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF), `,`, `;` or tab
+ * apart (separatorOf).
+ */
 export function csvRows(text: string): string[][] {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  const sep = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
+  const sep = separatorOf(firstLine);
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';

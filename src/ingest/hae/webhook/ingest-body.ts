@@ -77,6 +77,9 @@ export function notJsonHint(head: Buffer, contentType?: string): string {
     return ' It is gzip-compressed: send it with the header Content-Encoding: gzip, or uncompressed.';
   if (start.startsWith('<'))
     return ' It looks like XML: an Apple Health export.xml goes to Settings › Data › Import from Apple Health… in Klebb.';
+  // tab-separated text not read as CSV (over 4 MB, or not the app's columns): a spreadsheet's save
+  if (/^[^{[\n,;]*\t[^\n]*\n/.test(start))
+    return " It looks like tab-separated text, as a spreadsheet saves it: send the app's own export (its Export Format JSON, or CSV with commas).";
   if (type.includes('multipart/form-data') || type.includes('text/csv') || /^[^{[\n]*,[^\n]*\n/.test(start))
     return " It looks like CSV: set the automation's Export Format to JSON.";
   return '';
