@@ -244,22 +244,28 @@ export const MIGRATIONS: Migration[] = [
   (db, steps) => steps.rekeySourceOrder(db),
   (db, steps) => steps.unmarkGroupedParts(db),
   `CREATE INDEX IF NOT EXISTS changes_card_manifest ON changes (card_id, id) WHERE op = 'manifest';`,
-  `
-  CREATE TABLE hae_restated (
-    id        INTEGER PRIMARY KEY,
-    push_id   INTEGER NOT NULL,
-    metric    TEXT NOT NULL,
-    date      TEXT NOT NULL,
-    dedup_key BLOB NOT NULL,
-    at        TEXT NOT NULL,
-    span      TEXT NOT NULL,
-    source    TEXT,
-    old_vals  TEXT,
-    new_vals  TEXT NOT NULL,
-    split_of  TEXT
-  );
-  CREATE INDEX hae_restated_push ON hae_restated (push_id);
-  ALTER TABLE hae_pushes ADD COLUMN change_set INTEGER;
-  CREATE INDEX hae_pushes_change_set ON hae_pushes (change_set) WHERE change_set IS NOT NULL;
-  `,
+  (db) => {
+    // written to run again over a home whose version was set back (a restored older copy)
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS hae_restated (
+        id        INTEGER PRIMARY KEY,
+        push_id   INTEGER NOT NULL,
+        metric    TEXT NOT NULL,
+        date      TEXT NOT NULL,
+        dedup_key BLOB NOT NULL,
+        at        TEXT NOT NULL,
+        span      TEXT NOT NULL,
+        source    TEXT,
+        old_vals  TEXT,
+        new_vals  TEXT NOT NULL,
+        split_of  TEXT
+      );
+      CREATE INDEX IF NOT EXISTS hae_restated_push ON hae_restated (push_id);
+    `);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('hae_pushes')").pluck().all();
+    if (!columns.includes('change_set')) db.exec('ALTER TABLE hae_pushes ADD COLUMN change_set INTEGER');
+    db.exec(
+      'CREATE INDEX IF NOT EXISTS hae_pushes_change_set ON hae_pushes (change_set) WHERE change_set IS NOT NULL',
+    );
+  },
 ];
