@@ -62,7 +62,7 @@ describe('own writes', () => {
       method: 'PATCH',
       json: { meta: { label: 'Weight A' } },
     });
-    expect(r.body).toEqual({ ok: true, id: 'weight', changed: true });
+    expect(r.body).toEqual({ ok: true, id: 'weight', changed: true, etag: expect.any(String) });
     const written = snap('weight');
     expect(written.mtime).not.toBe(before.mtime);
     expect(JSON.parse(written.text).meta.label).toBe('Weight A');

@@ -67,7 +67,7 @@ describe('PATCH /api/manifests/:id', () => {
       json: { meta: { ingest: { source: 'hae', metric: 'step_count' } } },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, id: 'daily', changed: true });
+    expect(r.body).toEqual({ ok: true, id: 'daily', changed: true, etag: expect.any(String) });
     const rows = await srv.rows('daily');
     // 30 days from the file plus the hand row of a date the file does not have
     expect(rows).toHaveLength(31);
