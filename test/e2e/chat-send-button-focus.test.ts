@@ -24,6 +24,8 @@ describe('the focus after Send in the chat', { timeout: 90_000 }, () => {
     await page.locator('#chat-input').fill('I drank a glass of water');
     await page.getByRole('button', { name: 'Send' }).focus();
     await page.keyboard.press('Enter');
+    // Send is on screen before the turn starts too: wait for the answer, then for the turn's end
+    await page.locator(PANEL).getByText('Noted.').waitFor();
     await turnOver(page);
     const sent = gw.requests[0].body.messages.filter((m: { role: string }) => m.role === 'user');
     expect(sent.map((m: { content: unknown }) => contentText(m.content))).toEqual([
