@@ -6,8 +6,8 @@
  * whole record on its first day) leaves each part once, the whole value never beside them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractSamples } from '../../src/ingest/hae/format/samples.js';
 import { exportXml, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
+import { WALK_SOURCE as SOURCE, storeWholeRecords, WALK_RECORDS } from './midnight-walk.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -16,42 +16,10 @@ afterEach(async () => {
 });
 
 const Q = 'HKQuantityTypeIdentifier';
-const SOURCE = 'Lena’s Apple Watch';
 
-/** Steps and distance (in miles) of an evening walk that ends after midnight, and the days around it. */
+/** The evening walk, a meditation over midnight and a day's total from midnight to midnight. */
 const RECORDS = [
-  healthRecord({
-    type: `${Q}StepCount`,
-    unit: 'count',
-    value: '1200',
-    source: SOURCE,
-    start: '2026-04-17 18:00:00 +0200',
-    end: '2026-04-17 18:30:00 +0200',
-  }),
-  healthRecord({
-    type: `${Q}StepCount`,
-    unit: 'count',
-    value: '100',
-    source: SOURCE,
-    start: '2026-04-17 23:50:00 +0200',
-    end: '2026-04-18 00:10:00 +0200',
-  }),
-  healthRecord({
-    type: `${Q}StepCount`,
-    unit: 'count',
-    value: '300',
-    source: SOURCE,
-    start: '2026-04-18 09:00:00 +0200',
-    end: '2026-04-18 09:05:00 +0200',
-  }),
-  healthRecord({
-    type: `${Q}DistanceWalkingRunning`,
-    unit: 'mi',
-    value: '0.31',
-    source: SOURCE,
-    start: '2026-04-17 23:45:00 +0200',
-    end: '2026-04-18 00:15:00 +0200',
-  }),
+  ...WALK_RECORDS,
   // a meditation from 23:40 to 00:20: 20 minutes on each day
   healthRecord({
     type: 'HKCategoryTypeIdentifierMindfulSession',
@@ -154,33 +122,10 @@ describe('an Apple Health record that crosses midnight', () => {
     srv = await server();
     const s = srv;
     // what that import stored: each record whole on the day it started, keyed as it keyed it
-    const old = extractSamples({
-      metrics: [
-        {
-          name: 'step_count',
-          units: 'count',
-          data: [{ date: '2026-04-17 23:50:00 +0200', qty: '100', source: SOURCE }],
-        },
-        {
-          name: 'walking_running_distance',
-          units: 'mi',
-          data: [{ date: '2026-04-17 23:45:00 +0200', qty: '0.31', source: SOURCE }],
-        },
-      ],
-      workouts: [],
-      warnings: [],
-    }).samples;
-    expect(old).toHaveLength(2);
-    s.inst.db
-      .prepare(
-        "INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES (900, '2026-04-19T08:00:00Z', 'apple-health', 1)",
-      )
-      .run();
-    const put = s.inst.db.prepare(
-      `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
-       VALUES (unhex(?), ?, ?, ?, 'sample', ?, ?, 900)`,
-    );
-    for (const o of old) put.run(o.dedupKey, o.metric, o.date, o.at, o.source, JSON.stringify(o.values));
+    storeWholeRecords(s, [
+      { metric: 'step_count', units: 'count', date: '2026-04-17 23:50:00 +0200', qty: '100' },
+      { metric: 'walking_running_distance', units: 'mi', date: '2026-04-17 23:45:00 +0200', qty: '0.31' },
+    ]);
     await s.importKnown(XML);
     expect(stored(s)).toBe(9);
     await expectDays(s);

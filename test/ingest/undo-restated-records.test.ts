@@ -7,8 +7,8 @@
  * so that a later recompute or importing the export again counts each step once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractSamples } from '../../src/ingest/hae/format/samples.js';
-import { exportXml, haeCard, healthRecord, type IngestServer, startIngestServer } from './helpers.js';
+import { exportXml, haeCard, type IngestServer, startIngestServer } from './helpers.js';
+import { storeWholeRecords, WALK_RECORDS } from './midnight-walk.js';
 
 let srv: IngestServer | undefined;
 afterEach(async () => {
@@ -16,46 +16,7 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const Q = 'HKQuantityTypeIdentifier';
-const SOURCE = 'Lena’s Apple Watch';
-
-const XML = exportXml(
-  [
-    healthRecord({
-      type: `${Q}StepCount`,
-      unit: 'count',
-      value: '1200',
-      source: SOURCE,
-      start: '2026-04-17 18:00:00 +0200',
-      end: '2026-04-17 18:30:00 +0200',
-    }),
-    healthRecord({
-      type: `${Q}StepCount`,
-      unit: 'count',
-      value: '100',
-      source: SOURCE,
-      start: '2026-04-17 23:50:00 +0200',
-      end: '2026-04-18 00:10:00 +0200',
-    }),
-    healthRecord({
-      type: `${Q}StepCount`,
-      unit: 'count',
-      value: '300',
-      source: SOURCE,
-      start: '2026-04-18 09:00:00 +0200',
-      end: '2026-04-18 09:05:00 +0200',
-    }),
-    healthRecord({
-      type: `${Q}DistanceWalkingRunning`,
-      unit: 'mi',
-      value: '0.31',
-      source: SOURCE,
-      start: '2026-04-17 23:45:00 +0200',
-      end: '2026-04-18 00:15:00 +0200',
-    }),
-  ],
-  { exportDate: '2026-04-20 08:00:00 +0200' },
-);
+const XML = exportXml(WALK_RECORDS, { exportDate: '2026-04-20 08:00:00 +0200' });
 
 const SPLIT = [
   { date: '2026-04-17', count: 1250 },
@@ -64,36 +25,11 @@ const SPLIT = [
 
 /** Stores what an import made before records were split stored: each record whole on the day it started. */
 function storeOldImport(s: IngestServer): void {
-  const old = extractSamples({
-    metrics: [
-      {
-        name: 'step_count',
-        units: 'count',
-        data: [
-          { date: '2026-04-17 18:00:00 +0200', qty: '1200', source: SOURCE },
-          { date: '2026-04-17 23:50:00 +0200', qty: '100', source: SOURCE },
-        ],
-      },
-      {
-        name: 'walking_running_distance',
-        units: 'mi',
-        data: [{ date: '2026-04-17 23:45:00 +0200', qty: '0.31', source: SOURCE }],
-      },
-    ],
-    workouts: [],
-    warnings: [],
-  }).samples;
-  expect(old).toHaveLength(3);
-  s.inst.db
-    .prepare(
-      "INSERT INTO hae_pushes (id, received_at, origin, bytes) VALUES (900, '2026-04-19T08:00:00Z', 'apple-health', 1)",
-    )
-    .run();
-  const put = s.inst.db.prepare(
-    `INSERT INTO hae_samples (dedup_key, metric, date, at, span, source, vals, push_id)
-     VALUES (unhex(?), ?, ?, ?, 'sample', ?, ?, 900)`,
-  );
-  for (const o of old) put.run(o.dedupKey, o.metric, o.date, o.at, o.source, JSON.stringify(o.values));
+  storeWholeRecords(s, [
+    { metric: 'step_count', units: 'count', date: '2026-04-17 18:00:00 +0200', qty: '1200' },
+    { metric: 'step_count', units: 'count', date: '2026-04-17 23:50:00 +0200', qty: '100' },
+    { metric: 'walking_running_distance', units: 'mi', date: '2026-04-17 23:45:00 +0200', qty: '0.31' },
+  ]);
 }
 
 /** Every stored sample: metric, date, stamp and values. */
