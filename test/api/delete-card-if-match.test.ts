@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { makeWeightCard } from '../helpers/weight-card.js';
 
 const T = 'delete-card-if-match-token';
 let s: TestServer;
@@ -16,16 +17,7 @@ let s: TestServer;
 const api = (p: string, init: Parameters<TestServer['api']>[1] = {}) => s.api(p, { token: T, ...init });
 
 async function makeCard(id: string): Promise<string> {
-  const r = await api('/api/manifests', {
-    json: {
-      $schema: 'klebb.datafile.v1',
-      meta: { id, label: `Weight ${id}`, writeable: { fromWebapp: true, pastAllowed: true } },
-      data: [{ date: '2026-04-01', kg: 80 }],
-    },
-  });
-  expect(r.status, r.text).toBe(201);
-  const read = await api(`/api/manifests/${id}`);
-  return read.headers.get('etag') as string;
+  return makeWeightCard(s, T, id);
 }
 
 const fileOf = (id: string) => path.join(s.dataDir, `${id}.json`);

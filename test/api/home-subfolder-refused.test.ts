@@ -6,33 +6,19 @@
  * snapshot is 503 NOT_SAVED naming the read-only folder, nothing is listed, and the start stops
  * with a sentence naming the folder and what to do. Real server, real read-only tmpfs mounts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/sandbox-home.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { canMountTmpfs, mountTmpfs, unmountAll } from '../helpers/small-disk.js';
 
-/** Whether a tmpfs can be mounted here (the tests run as root in CI). */
-const canMount = (() => {
-  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(probe, { recursive: true, force: true });
-  }
-})();
-
-const mounts: string[] = [];
 let s: TestServer | undefined;
 let scratch: string | undefined;
 afterEach(async () => {
-  for (const m of mounts.splice(0)) execFileSync('umount', ['-l', m], { stdio: 'ignore' });
+  unmountAll();
   await s?.close();
   s = undefined;
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
@@ -42,11 +28,10 @@ afterEach(async () => {
 /** Puts an empty read-only file system on `dir` (made when missing). */
 function readOnlyMount(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', dir]);
-  mounts.push(dir);
+  mountTmpfs(dir, { readOnly: true });
 }
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a snapshot into a read-only backups folder is 503 NOT_SAVED naming it, not 500',
   async () => {
     s = await startServer({});
@@ -60,7 +45,7 @@ it.runIf(canMount)(
   },
 );
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'a start whose reports folder is read-only stops naming the folder, not with a stack trace',
   () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-ro-reports-'));

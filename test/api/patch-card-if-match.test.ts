@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { makeWeightCard } from '../helpers/weight-card.js';
 
 const T = 'patch-card-if-match-token';
 let s: TestServer;
@@ -17,14 +18,7 @@ let s: TestServer;
 const api = (p: string, init: Parameters<TestServer['api']>[1] = {}) => s.api(p, { token: T, ...init });
 
 async function makeCard(id: string): Promise<void> {
-  const r = await api('/api/manifests', {
-    json: {
-      $schema: 'klebb.datafile.v1',
-      meta: { id, label: `Weight ${id}`, writeable: { fromWebapp: true, pastAllowed: true } },
-      data: [{ date: '2026-04-01', kg: 80 }],
-    },
-  });
-  expect(r.status, r.text).toBe(201);
+  await makeWeightCard(s, T, id);
 }
 
 const tagOf = async (id: string) => (await api(`/api/manifests/${id}`)).headers.get('etag') as string;

@@ -11,30 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { type ChildServer, killAllChildren, spawnServer } from '../helpers/child-server.js';
-
-/** Whether a tmpfs can be mounted here (the tests run as root in CI). */
-const canMount = (() => {
-  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'klebb-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(probe, { recursive: true, force: true });
-  }
-})();
+import { canMountTmpfs, mountTmpfs, unmountAll } from '../helpers/small-disk.js';
 
 let root: string | undefined;
-let mounted: string | undefined;
 let s: ChildServer | undefined;
 afterEach(async () => {
   await s?.stop();
   s = undefined;
   await killAllChildren();
-  if (mounted) execFileSync('umount', ['-l', mounted], { stdio: 'ignore' });
-  mounted = undefined;
+  unmountAll();
   if (root) fs.rmSync(root, { recursive: true, force: true });
   root = undefined;
 });
@@ -46,13 +31,12 @@ function homeWithLeftover(): { home: string; inbox: string } {
   return { home, inbox: path.join(home, 'inbox') };
 }
 
-it.runIf(canMount)(
+it.runIf(canMountTmpfs())(
   'an inbox that is a mount point: the server starts, the leftover is gone, the mount stays',
   async () => {
     const { home, inbox } = homeWithLeftover();
     fs.mkdirSync(inbox, { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', inbox]);
-    mounted = inbox;
+    mountTmpfs(inbox);
     fs.writeFileSync(path.join(inbox, '1700000000000-abc.part'), 'half an upload');
     s = await spawnServer({ home, token: 'inbox-test-token-0123456789' });
     expect(fs.readdirSync(inbox)).toEqual([]);
