@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import type { WatchedPage } from './browser.js';
 import { cardOf, useDashboard } from './entry-support.js';
+import { focusedInCard } from './focus.js';
 
 /** `expect.poll` with room to wait on a loaded machine (its default gives up after one second). */
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 50 });
@@ -84,16 +84,6 @@ const d = useDashboard({
   ],
 });
 
-/** The focused element's card and accessible name ('body' when the focus is on the page). */
-function focused(w: WatchedPage) {
-  return w.page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { card: null, name: 'body' };
-    const card = el.closest('[data-card-id]')?.getAttribute('data-card-id') ?? null;
-    return { card, name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() };
-  });
-}
-
 /** The number of doses stored for the first item of card `id`. */
 async function doses(id: string): Promise<number> {
   const data = (await d.data(id)) as { items: { doses?: unknown[] }[] };
@@ -108,15 +98,15 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     await morning.focus();
     await w.page.keyboard.press('Space');
     await eventually(() => morning.getAttribute('aria-checked')).toBe('true');
-    expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
+    expect(await focusedInCard(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
     expect(await doses('meds')).toBe(1);
     // Tab goes on to the evening dose
     await w.page.keyboard.press('Tab');
-    expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Evening (2 of 2)' });
+    expect(await focusedInCard(w)).toEqual({ card: 'meds', name: 'Vitamin D, Evening (2 of 2)' });
     await w.page.keyboard.press('Shift+Tab');
     await w.page.keyboard.press('Space');
     await eventually(() => morning.getAttribute('aria-checked')).toBe('false');
-    expect(await focused(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
+    expect(await focusedInCard(w)).toEqual({ card: 'meds', name: 'Vitamin D, Morning (1 of 2)' });
     expect(await doses('meds')).toBe(0);
   });
 
@@ -126,7 +116,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     await tick.focus();
     await w.page.keyboard.press('Enter');
     await eventually(() => tick.getAttribute('aria-checked')).toBe('true');
-    expect(await focused(w)).toEqual({ card: 'list', name: 'Magnesium' });
+    expect(await focusedInCard(w)).toEqual({ card: 'list', name: 'Magnesium' });
     expect(await doses('list')).toBe(1);
   });
 
@@ -141,7 +131,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     await w.page.keyboard.press('Enter');
     const tick = card.getByRole('checkbox', { name: 'BPC' });
     await eventually(() => tick.getAttribute('aria-checked')).toBe('true');
-    expect(await focused(w)).toEqual({ card: 'peptide', name: 'BPC' });
+    expect(await focusedInCard(w)).toEqual({ card: 'peptide', name: 'BPC' });
   });
 
   it('stays on Log a dose of an item not due today', async () => {
@@ -150,7 +140,7 @@ describe('the focus after ticking a dose', { timeout: 120_000 }, () => {
     await item.getByRole('button', { name: 'Log a dose' }).focus();
     await w.page.keyboard.press('Enter');
     await eventually(() => item.locator('.sc-off-text').textContent()).toBe('Logged 1× (not due)');
-    expect(await focused(w)).toEqual({ card: 'offday', name: 'Log a dose' });
+    expect(await focusedInCard(w)).toEqual({ card: 'offday', name: 'Log a dose' });
     expect(await doses('offday')).toBe(1);
   });
 });

@@ -10,9 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
-import type { WatchedPage } from './browser.js';
 import { listCard, numberCard } from './card-manifests.js';
 import { cardOf, useDashboard } from './entry-support.js';
+import { focusedInCard } from './focus.js';
 
 const TZ = 'Europe/Berlin';
 const today = () => todayIn(TZ);
@@ -31,16 +31,6 @@ const d = useDashboard({
   ],
 });
 
-/** What has the focus: the card it is in and its name (its label, else its text). */
-function focused(w: WatchedPage) {
-  return w.page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { card: null, name: 'body' };
-    const card = el.closest('[data-card-id]')?.getAttribute('data-card-id') ?? null;
-    return { card, name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() };
-  });
-}
-
 describe('focus after a card form closes', { timeout: 120_000 }, () => {
   it('goes back to Add entry after Cancel and after Escape', async () => {
     const w = await d.open('/');
@@ -52,13 +42,13 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
     await card.getByRole('form').getByRole('button', { name: 'Cancel' }).focus();
     await w.page.keyboard.press('Enter');
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
-    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Add entry' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'taps', name: 'Add entry' });
 
     await w.page.keyboard.press('Enter');
     await card.getByRole('form').getByLabel('Count').waitFor();
     await w.page.keyboard.press('Escape');
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
-    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Add entry' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'taps', name: 'Add entry' });
   });
 
   it('goes to the button that took the opener’s place after a save (Add entry became Edit entry)', async () => {
@@ -72,7 +62,7 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
     await w.page.keyboard.press('Enter');
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
     expect(await d.data('taps')).toEqual([{ date: today(), count: 4 }]);
-    await expect.poll(() => focused(w)).toEqual({ card: 'taps', name: 'Edit entry' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'taps', name: 'Edit entry' });
   });
 
   it('goes back to the entry’s own Edit button after editing it, and to Add entry after deleting it', async () => {
@@ -85,20 +75,20 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
     await field.fill('37.4');
     await w.page.keyboard.press('Enter');
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
-    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Edit entry 1' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'temps', name: 'Edit entry 1' });
 
     await w.page.keyboard.press('Enter');
     await card.getByRole('form').getByLabel('Degrees').waitFor();
     await card.getByRole('form').getByRole('button', { name: 'Delete…' }).focus();
     await w.page.keyboard.press('Enter');
     // the confirmation takes Delete…'s place: the focus is on its safe choice, not on the page
-    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Keep' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'temps', name: 'Keep' });
     await w.page.keyboard.press('Shift+Tab');
-    expect(await focused(w)).toEqual({ card: 'temps', name: 'Delete entry' });
+    expect(await focusedInCard(w)).toEqual({ card: 'temps', name: 'Delete entry' });
     await w.page.keyboard.press('Enter');
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
     await expect.poll(() => d.data('temps')).toEqual([]);
-    await expect.poll(() => focused(w)).toEqual({ card: 'temps', name: 'Add entry' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'temps', name: 'Add entry' });
   });
 
   it('goes back to a list item’s Change button after changing it', async () => {
@@ -115,7 +105,7 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
     await expect.poll(() => card.getByRole('form').count()).toBe(0);
     await expect.poll(() => d.data('todo')).toEqual([{ item: 'Rye bread' }]);
     // the row's button is named after its item, which the change renamed
-    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Change Rye bread' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'todo', name: 'Change Rye bread' });
   });
 
   it('keeps the focus through a list item’s Remove, its confirmation and the removal', async () => {
@@ -131,14 +121,14 @@ describe('focus after a card form closes', { timeout: 120_000 }, () => {
 
     await card.getByRole('button', { name: `Remove ${firstItem}` }).focus();
     await w.page.keyboard.press('Enter');
-    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Keep' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'todo', name: 'Keep' });
     await w.page.keyboard.press('Enter');
-    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: `Remove ${firstItem}` });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'todo', name: `Remove ${firstItem}` });
     await w.page.keyboard.press('Enter');
-    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Keep' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'todo', name: 'Keep' });
     await w.page.keyboard.press('Shift+Tab');
     await w.page.keyboard.press('Enter');
     await expect.poll(items).toEqual(['Milk']);
-    await expect.poll(() => focused(w)).toEqual({ card: 'todo', name: 'Remove Milk' });
+    await expect.poll(() => focusedInCard(w)).toEqual({ card: 'todo', name: 'Remove Milk' });
   });
 });

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { todayIn } from '../../src/common/dates.js';
-import type { WatchedPage } from './browser.js';
 import { useDashboard } from './entry-support.js';
+import { focusedName } from './focus.js';
 
 const TZ = 'Europe/Berlin';
 const TOKEN = 'history-refused-undo-token-0123456789';
@@ -32,15 +32,6 @@ const d = useDashboard({
 
 const api = (p: string, init: Parameters<typeof d.s.api>[1]) => d.s.api(p, { token: TOKEN, ...init });
 
-/** The focused element's accessible name, or 'body'. */
-const focused = (w: WatchedPage) =>
-  w.page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return !el || el === document.body
-      ? 'body'
-      : (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
-  });
-
 describe('a refused undo in Settings › History', { timeout: 120_000 }, () => {
   it('keeps the focus on the Undo pressed', async () => {
     const add = await api('/api/manifests/taps/rows', { json: { value: { date: todayIn(TZ), count: 1 } } });
@@ -59,7 +50,7 @@ describe('a refused undo in Settings › History', { timeout: 120_000 }, () => {
     await button.focus();
     await w.page.keyboard.press('Enter');
     await w.page.locator('section[aria-labelledby="settings-history"] [role="alert"]').waitFor();
-    expect(await focused(w)).toBe(name);
+    expect(await focusedName(w)).toBe(name);
     expect(await d.data('taps')).toEqual([{ date: todayIn(TZ), count: 5 }]);
   });
 });

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../src/common/dates.js';
-import type { WatchedPage } from './browser.js';
 import { cardOf, useDashboard } from './entry-support.js';
+import { focusedName } from './focus.js';
 
 const TZ = 'Europe/Berlin';
 const today = () => todayIn(TZ);
@@ -38,15 +38,6 @@ const d = useDashboard({
   ],
 });
 
-/** The focused element's accessible name, or 'body'. */
-const focused = (w: WatchedPage) =>
-  w.page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return !el || el === document.body
-      ? 'body'
-      : (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
-  });
-
 describe('the focus after a refused save', { timeout: 120_000 }, () => {
   it('goes to Reload entry when the entry changed elsewhere', async () => {
     const w = await d.open('/');
@@ -63,7 +54,7 @@ describe('the focus after a refused save', { timeout: 120_000 }, () => {
     await form.getByRole('button', { name: 'Save' }).focus();
     await w.page.keyboard.press('Enter');
     await form.getByRole('button', { name: 'Reload entry' }).waitFor();
-    expect(await focused(w)).toBe('Reload entry');
+    expect(await focusedName(w)).toBe('Reload entry');
     expect(await d.data('w1')).toEqual([
       { date: addDays(today(), -3), kg: 80 },
       { date: addDays(today(), -1), kg: 90 },

@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WatchedPage } from './browser.js';
 import { useDashboard } from './entry-support.js';
+import { focusedName } from './focus.js';
 
 /** `expect.poll` with room to wait on a loaded machine (its default gives up after one second). */
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 50 });
@@ -31,13 +31,6 @@ const d = useDashboard({
   manifests: () => [card('weight', 'Weight', 1), card('steps', 'Steps', 2)],
 });
 
-/** The accessible name of the focused element ('body' when the focus is on the page). */
-const focused = (w: WatchedPage) =>
-  w.page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    return !el || el === document.body ? 'body' : (el.getAttribute('aria-label') ?? el.textContent ?? '');
-  });
-
 const enabledOnDisk = (id: string) =>
   JSON.parse(fs.readFileSync(path.join(d.s.dataDir, `${id}.json`), 'utf8')).meta.enabled;
 
@@ -50,11 +43,11 @@ describe('the focus after switching a card on or off in Settings', { timeout: 12
     await eventually(() => enabledOnDisk('weight')).toBe(false);
     await eventually(() => show.getAttribute('aria-disabled')).toBe(null);
     expect(await show.getAttribute('aria-checked')).toBe('false');
-    expect(await focused(w)).toBe('Show Weight');
+    expect(await focusedName(w)).toBe('Show Weight');
     await w.page.keyboard.press('Space');
     await eventually(() => enabledOnDisk('weight')).toBe(true);
-    expect(await focused(w)).toBe('Show Weight');
+    expect(await focusedName(w)).toBe('Show Weight');
     await w.page.keyboard.press('Tab');
-    expect(await focused(w)).toBe('Show Steps');
+    expect(await focusedName(w)).toBe('Show Steps');
   });
 });
