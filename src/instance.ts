@@ -90,20 +90,19 @@ export interface Instance {
 
 const silent: InstanceLogger = { info: () => {}, warn: () => {} };
 
-/**
- * Opens (creating on first boot) the instance's home. On a brand-new home (no database and no
- * manifest files yet) the welcome card is created.
- * @param opts.watch start the file watcher (default true).
- */
-export async function openInstance(
-  config: Config,
-  opts: { watch?: boolean; log?: InstanceLogger; auth?: AuthDeps; push?: PushDeps } = {},
-): Promise<Instance> {
-  const log = opts.log ?? silent;
-  const layout = homeLayout(config.home, config.dataDir);
-  const fresh =
+/** Whether `layout` is a brand-new home: no database and no card file yet. */
+function isNewHome(layout: HomeLayout): boolean {
+  return (
     !fs.existsSync(layout.dbFile) &&
-    (!fs.existsSync(layout.dataDir) || !fs.readdirSync(layout.dataDir).some(isManifestFileName));
+    (!fs.existsSync(layout.dataDir) || !fs.readdirSync(layout.dataDir).some(isManifestFileName))
+  );
+}
+
+/**
+ * The home's folders and its two database connections (the chat's commits with
+ * synchronous=NORMAL), both gated by one freeze for imports and restores.
+ */
+function openDatabases(layout: HomeLayout): { db: Db; chatDb: Db; freeze: HomeFreeze } {
   fs.mkdirSync(layout.dataDir, { recursive: true });
   fs.mkdirSync(layout.metaDir, { recursive: true });
   const cacheKiB = SERVER_SQLITE_CACHE_KIB;
@@ -112,86 +111,108 @@ export async function openInstance(
   const freeze = new HomeFreeze();
   setWriteGate(db, freeze.check);
   setWriteGate(chatDb, freeze.check);
-  const events = new EventEmitter<{ card: [CardEvent] }>();
-  // every open page listens (GET /api/events): no listener cap
-  events.setMaxListeners(0);
-  const emit = (e: CardEvent) => events.emit('card', e);
+  return { db, chatDb, freeze };
+}
+
+/** The card context over `store`: a new registry, its loader and view cache, the person's zone. */
+function newCardContext(
+  layout: HomeLayout,
+  store: CardDataStore,
+  emit: (e: CardEvent) => void,
+  user: UserSettings,
+  log: InstanceLogger,
+): CardContext {
   const registry = new CardRegistry();
-  const store = new CardDataStore(db);
-  const pruned = store.changes.prune();
-  if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
-  const loader = new CardLoader(layout.dataDir, registry, store, emit, log);
-  const cards: CardContext = {
+  return {
     dataDir: layout.dataDir,
     registry,
     store,
-    loader,
+    loader: new CardLoader(layout.dataDir, registry, store, emit, log),
     emit,
     views: newViewCache(),
     stamps: new Map(),
+    timeZone: () => user.timeZone(),
   };
-  const user = new UserSettings(layout.home);
-  cards.timeZone = () => user.timeZone();
-  // the person's zone dates instants a push writes in UTC (seconds since 1970, `Z`)
-  const hae = new HaeIngest({ db, layout, cards, env: config.hae, log, timeZone: () => user.timeZone() });
-  const auth = new AuthService(config, opts.auth);
-  if (auth.passkeys.brokenReason) {
-    log.warn(
-      { file: auth.passkeys.file, reason: auth.passkeys.brokenReason },
-      'the passkey file cannot be read: nobody can sign in or register until it is fixed',
-    );
-  }
-  // an import or restore cut short by a crash is finished or undone before the cards load
+}
+
+/**
+ * What a crash or a stop cut short, put right before the card files are read: an import or
+ * restore (finished or undone), database copies an export or snapshot left, card writes, the
+ * rows of a large file being loaded (the file is read again).
+ * @returns the cards the home knew before its files are read (a card added since is an
+ *   arrival), taken once the import is settled and before interrupted writes are.
+ */
+function settleInterrupted(db: Db, layout: HomeLayout, store: CardDataStore, log: InstanceLogger): string[] {
   const recovered = recoverImport(db, layout);
   if (recovered)
     log.warn({ job: recovered.id, outcome: recovered.recovered }, 'an interrupted import was recovered');
-  // copies of the database an export or a snapshot left behind when a crash cut it short
   const leftovers = removeLeftOverCopies(layout.home, backupsDir(layout.home));
   if (leftovers.length > 0) log.info({ removed: leftovers }, 'removed database copies a crash left behind');
-  // the cards this home knew before its files are read (a card added since is an arrival)
   const knownBefore = [...store.allStates().keys()];
-  // writes a crash cut short are finished or undone before the files are read
   for (const r of repairInterruptedWrites(layout.dataDir, store)) log.info(r, 'settled an interrupted write');
-  // rows of a large file whose loading a crash cut short (the file is read again below)
   const unfinished = store.dropUnfinishedStaging();
   if (unfinished > 0) log.info({ cards: unfinished }, 'removed the rows of an interrupted large file load');
+  return knownBefore;
+}
+
+/**
+ * Reads every card file, records as hand edits the files edited while the server was stopped,
+ * and from then on records each change on disk; makes the welcome card on a new home, and
+ * switches it off when other cards are there (found now, or dropped in later).
+ * @param knownBefore the cards the database knew before the files were read.
+ */
+function loadCards(
+  layout: HomeLayout,
+  cards: CardContext,
+  fresh: boolean,
+  knownBefore: string[],
+  log: InstanceLogger,
+): void {
+  const { loader } = cards;
   loader.scanAll();
-  // a card file edited while the server was stopped is a hand edit like one made while it runs
   loader.recordEditsWhileStopped();
-  // from here on a manifest that changes on disk is a hand edit, recorded as a change set
   loader.recordChanges = true;
   if (fresh) {
     createCard(cards, welcomeManifest(), 'system');
     log.info({ home: layout.home }, 'new HEALTH_HOME: created the welcome card');
   }
-  // a first card that arrives as a file hides the welcome card as POST /api/manifests does:
-  // found at start-up beside it, or dropped in while the server runs
   if (autoHideWelcomeAtStart(cards, knownBefore))
     log.info({}, 'cards found beside the welcome card: switched it off');
   loader.onCardArrived = (id) => {
     if (autoHideWelcome(cards, id)) log.info({ id }, 'first card added: switched the welcome card off');
   };
-  // pushes a stop cut short keep their samples, whose cards are then filled like those below
-  hae.settleInterrupted();
-  // card rows a migration (or a push cut short) left possibly wrong are recomputed from the
-  // stored samples, once
-  hae.recomputePending();
-  // from here on, a card that gains or changes meta.ingest is filled from the stored samples
-  hae.followCards(events);
-  let watcher: CardWatcher | undefined;
-  if (opts.watch !== false) {
-    const mode = watchModeFor(layout.dataDir, config.watchPoll);
-    if (mode.poll)
-      log.info({ dataDir: layout.dataDir, everyMs: WATCH_POLL_MS }, `data folder polled: ${mode.why}`);
-    watcher = watchCards(
-      layout.dataDir,
-      loader,
-      (err) => log.warn({ err: err.message }, 'file watcher error'),
-      { poll: mode.poll },
-    );
-    await watcher.ready;
-  }
-  const metrics = new Metrics({ dbFile: layout.dbFile });
+}
+
+/** Watches the data folder for hand edits (polled where events do not arrive), once it is ready. */
+async function startWatcher(
+  config: Config,
+  layout: HomeLayout,
+  loader: CardLoader,
+  log: InstanceLogger,
+): Promise<CardWatcher> {
+  const mode = watchModeFor(layout.dataDir, config.watchPoll);
+  if (mode.poll)
+    log.info({ dataDir: layout.dataDir, everyMs: WATCH_POLL_MS }, `data folder polled: ${mode.why}`);
+  const watcher = watchCards(
+    layout.dataDir,
+    loader,
+    (err) => log.warn({ err: err.message }, 'file watcher error'),
+    { poll: mode.poll },
+  );
+  await watcher.ready;
+  return watcher;
+}
+
+/** Web Push and the reminders' scheduler (not started in the demo, which sends nothing). */
+function startPush(
+  config: Config,
+  layout: HomeLayout,
+  cards: CardContext,
+  user: UserSettings,
+  metrics: Metrics,
+  log: InstanceLogger,
+  deps: PushDeps | undefined,
+): PushService {
   // the server's zone is read when first needed: Intl's time-zone data (about 8 MB resident)
   // stays unloaded in a home that has no reminders and no time zone of its own
   let serverZone: string | undefined;
@@ -208,10 +229,19 @@ export async function openInstance(
     },
     log,
     allowPrivateEndpoints: config.push.allowPrivateEndpoints,
-    deps: opts.push,
+    deps,
     onTickLag: (seconds) => metrics.observeSchedulerLag(seconds),
   });
-  events.on('card', (e) => push.onCardEvent(e));
+  if (!config.demo) push.start();
+  return push;
+}
+
+/** Keeps the nudges dismissed for a card through its deletion and an undo of it (never throws). */
+function followDismissedNudges(
+  events: EventEmitter<{ card: [CardEvent] }>,
+  layout: HomeLayout,
+  log: InstanceLogger,
+): void {
   const dismissedNudges = followCardDeletions(
     dismissalFiles(layout.metaDir).hygiene,
     path.join(layout.metaDir, 'hygiene-dismissed.deleted-cards.json'),
@@ -223,8 +253,71 @@ export async function openInstance(
       log.warn({ err, cardId: e.id }, 'could not update the nudges dismissed for a deleted card');
     }
   });
-  // the demo sends nothing: no scheduler
-  if (!config.demo) push.start();
+}
+
+/**
+ * Closes both connections, checkpointing the WAL. A checkpoint that could not finish (a reader,
+ * a full disk) leaves the rest in the WAL, where the next start finds it: said, never a crash.
+ */
+function closeDatabases(db: Db, chatDb: Db, log: InstanceLogger): void {
+  for (const [name, handle] of [
+    ['chat', chatDb],
+    ['main', db],
+  ] as const) {
+    const r = closeDatabase(handle);
+    if (!r.complete) {
+      log.warn(
+        { connection: name, walFrames: r.walFrames, checkpointed: r.checkpointed, error: r.error },
+        'the database WAL could not be fully checkpointed at shutdown; it stays beside the database and is applied on the next start',
+      );
+    }
+  }
+}
+
+/**
+ * Opens (creating on first boot) the instance's home. On a brand-new home (no database and no
+ * manifest files yet) the welcome card is created.
+ * @param opts.watch start the file watcher (default true).
+ */
+export async function openInstance(
+  config: Config,
+  opts: { watch?: boolean; log?: InstanceLogger; auth?: AuthDeps; push?: PushDeps } = {},
+): Promise<Instance> {
+  const log = opts.log ?? silent;
+  const layout = homeLayout(config.home, config.dataDir);
+  const fresh = isNewHome(layout);
+  const { db, chatDb, freeze } = openDatabases(layout);
+  const events = new EventEmitter<{ card: [CardEvent] }>();
+  // every open page listens (GET /api/events): no listener cap
+  events.setMaxListeners(0);
+  const store = new CardDataStore(db);
+  const pruned = store.changes.prune();
+  if (pruned > 0) log.info({ pruned }, 'pruned old change sets');
+  const user = new UserSettings(layout.home);
+  const cards = newCardContext(layout, store, (e) => events.emit('card', e), user, log);
+  // the person's zone dates instants a push writes in UTC (seconds since 1970, `Z`)
+  const hae = new HaeIngest({ db, layout, cards, env: config.hae, log, timeZone: () => user.timeZone() });
+  const auth = new AuthService(config, opts.auth);
+  if (auth.passkeys.brokenReason) {
+    log.warn(
+      { file: auth.passkeys.file, reason: auth.passkeys.brokenReason },
+      'the passkey file cannot be read: nobody can sign in or register until it is fixed',
+    );
+  }
+  const knownBefore = settleInterrupted(db, layout, store, log);
+  loadCards(layout, cards, fresh, knownBefore, log);
+  // pushes a stop cut short keep their samples, whose cards are then filled like those below
+  hae.settleInterrupted();
+  // card rows a migration (or a push cut short) left possibly wrong are recomputed from the
+  // stored samples, once
+  hae.recomputePending();
+  // from here on, a card that gains or changes meta.ingest is filled from the stored samples
+  hae.followCards(events);
+  const watcher = opts.watch === false ? undefined : await startWatcher(config, layout, cards.loader, log);
+  const metrics = new Metrics({ dbFile: layout.dbFile });
+  const push = startPush(config, layout, cards, user, metrics, log, opts.push);
+  events.on('card', (e) => push.onCardEvent(e));
+  followDismissedNudges(events, layout, log);
   const reports = new ReportsService(config, layout, log, () => user.timeZone());
   reports.start();
   let closed = false;
@@ -263,21 +356,8 @@ export async function openInstance(
       await reports.close();
       await watcher?.close();
       // a large file being loaded is left for the next start (its rows stored so far go)
-      await loader.cancelLargeLoads();
-      // a checkpoint that could not finish (a reader, a full disk) leaves the rest in the WAL,
-      // where the next start finds it: say so, never crash on the way out
-      for (const [name, handle] of [
-        ['chat', chatDb],
-        ['main', db],
-      ] as const) {
-        const r = closeDatabase(handle);
-        if (!r.complete) {
-          log.warn(
-            { connection: name, walFrames: r.walFrames, checkpointed: r.checkpointed, error: r.error },
-            'the database WAL could not be fully checkpointed at shutdown; it stays beside the database and is applied on the next start',
-          );
-        }
-      }
+      await cards.loader.cancelLargeLoads();
+      closeDatabases(db, chatDb, log);
     },
   };
 }
