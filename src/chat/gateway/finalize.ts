@@ -10,6 +10,7 @@ import { clipGraphemes } from '../../common/graphemes.js';
 import { contextFilled, HOSTED_CONTEXT, providerSaidContextFull } from './context-window.js';
 import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
+import { readGrammarCalls } from './grammar-calls.js';
 import { callsEndingReasoning } from './reasoning-calls.js';
 import { carriesThoughtSignature } from './signed-call-ids.js';
 import { offeredToolName, readTextToolCalls } from './text-tool-calls.js';
@@ -96,6 +97,12 @@ export function finalizeTurn(
   hooks: GatewayHooks = {},
   newId: () => string = toolCallIdFactory(),
 ): GatewayResult {
+  // text-generation-inference's calls name themselves inside their arguments (grammar-calls.ts)
+  return decideTurn(readGrammarCalls(raw, hooks.onWarning), hooks, newId);
+}
+
+/** finalizeTurn once the calls are read as what they are. */
+function decideTurn(raw: RawTurn, hooks: GatewayHooks, newId: () => string): GatewayResult {
   const warnings = [...raw.warnings];
   const warn = (message: string) => {
     warnings.push(message);
