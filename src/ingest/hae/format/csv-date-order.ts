@@ -10,10 +10,13 @@
  */
 import { dayOrderShown, inDayOrder } from './timestamp-spellings.js';
 
-/** A cell that may be a stamp written day and month first: a digit, then a separator soon after. */
+/**
+ * A cell that may be a stamp written day and month first: a digit, then a separator soon after
+ * (`5/1/26`, a two-digit year without a time, is the shortest).
+ */
 function mayBeDayFirst(cell: string): boolean {
   const t = cell.trimStart();
-  return t.length >= 8 && t.length <= 40 && (t[1] === '/' || t[2] === '/' || t[1] === '-' || t[2] === '-');
+  return t.length >= 6 && t.length <= 40 && (t[1] === '/' || t[2] === '/' || t[1] === '-' || t[2] === '-');
 }
 
 /**

@@ -12,6 +12,8 @@
  * - day and month first, `19/05/2026 08:00`, `05-19-2026`, en-GB's `19/05/2026, 08:00:00`: read
  *   when only one order is a date (one of the two is above 12, or both are equal); with dots,
  *   `19.05.2026`, always day first (every region that writes dots does). `05/06/2026` is not.
+ *   The year may have two digits, as Excel for Mac and regions whose short date has them write
+ *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is this century's year.
  */
 
 import { dayHalfProblem } from './phone-calendars.js';
@@ -27,7 +29,12 @@ export function rewriteTimestamp(input: string): string | undefined {
   const order = dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]);
   if (!order) return undefined;
   const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
-  return `${dmy[4]}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+}
+
+/** A year written with two digits (`26`) as this century's (`2026`); four digits as written. */
+function fullYear(year: string): string {
+  return year.length === 2 ? `20${year}` : year;
 }
 
 /**
@@ -78,8 +85,11 @@ const EPOCH_TEXT = /^\d{1,16}(?:\.\d+)?$/;
  * not, a time (group 5) or nothing.
  */
 const YEAR_FIRST = /^(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?:,?([\sT\u00a0\u202f].*))?$/;
-/** `19/05/2026…`, `05-19-2026…`, `19.05.2026…`, then (after a comma, as en-GB writes) a time or nothing. */
-const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:,?([\s\u00a0\u202f].*))?$/;
+/**
+ * `19/05/2026…`, `05-19-2026…`, `19.05.2026…`, `4/27/26…` (a two-digit year), then (after a
+ * comma, as en-GB writes) a time or nothing.
+ */
+const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:,?([\s\u00a0\u202f].*))?$/;
 /** A time followed by a zone's name or abbreviation (`PDT`, `CET`, `Europe/Paris`) and no offset. */
 const ZONE_NAME = /\d:\d{2}(?::\d{2})?\s+(?:[A-Z]{3,5}|[A-Za-z]+\/[A-Za-z_]+)$/;
 
@@ -103,7 +113,7 @@ export function inDayOrder(text: string, order: 'dm' | 'md'): string {
   const dmy = YEAR_LAST.exec(text.trim());
   if (!dmy || dmy[2] === '.' || dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]) !== undefined) return text;
   const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
-  return `${dmy[4]}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
 }
 
 /** Which of `a`/`b` is the day (`dm`: `a`), or undefined when both orders make a date. */
