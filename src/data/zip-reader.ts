@@ -1,6 +1,6 @@
 /**
  * Opening an archive someone uploaded, with yauzl, refusing what could hurt before a byte is
- * unpacked: names that climb out (`..`, absolute, drive letters, backslashes, NUL), symbolic
+ * unpacked: names that climb out (`..`, absolute, drive letters, NUL), symbolic
  * links, encrypted entries, methods other than store/deflate, duplicate names, too many
  * entries, and sizes or compression ratios over the limits (src/limits.ts). yauzl checks each
  * entry's real size against its header and its CRC-32 as it streams, so a lying header fails
@@ -53,7 +53,6 @@ const zipError = (code: ErrorCode, message: string) => invalid(message, undefine
 export function unsafeName(name: string): string | null {
   if (name === '') return 'an empty name';
   if (name.includes('\0')) return 'a NUL byte in the name';
-  if (name.includes('\\')) return 'a backslash in the name';
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
   if (name.split('/').some((p) => p === '..' || p === '.'))
     return 'a path that climbs out of the archive (..)';
@@ -70,12 +69,18 @@ function openFile(file: string): Promise<yauzl.ZipFile> {
   });
 }
 
-/** Checks one central-directory entry; returns its decoded name, or null for a folder entry. */
+/**
+ * Checks one central-directory entry; returns its decoded name, or null for a folder entry. A
+ * backslash is read as the separator it is meant as: Windows PowerShell's Compress-Archive (and
+ * other Windows tools) write `cards\bp.json` although zip names separate with `/`. The name is
+ * checked after that, so `..\x` or `C:\x` is refused like `../x` and `C:/x`.
+ */
 function checkEntry(e: yauzl.Entry, limits: ZipLimits): string | null {
   const raw = e.fileName as unknown as Buffer;
-  const name = raw.toString('utf8');
-  if (!Buffer.from(name, 'utf8').equals(raw))
+  const text = raw.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(raw))
     throw zipError('ZIP_UNSAFE_NAME', 'an entry name is not valid UTF-8');
+  const name = text.replace(/\\/g, '/');
   const why = unsafeName(name);
   if (why) throw zipError('ZIP_UNSAFE_NAME', `entry "${name}" is refused: ${why}`);
   const fileType = (e.externalFileAttributes >>> 16) & 0o170000;

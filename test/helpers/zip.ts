@@ -36,12 +36,16 @@ export function readZip(buf: Buffer): Promise<ZipEntryBytes[]> {
   });
 }
 
-/** A zip of the given files (in order), as bytes. */
+/** A zip of the given files (in order), as bytes; a name ending in `/` is a folder entry. */
 export function buildZip(
   files: { name: string; data: Buffer | string; compress?: boolean; mode?: number }[],
 ): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const f of files) {
+    if (f.name.endsWith('/')) {
+      zip.addEmptyDirectory(f.name);
+      continue;
+    }
     zip.addBuffer(Buffer.isBuffer(f.data) ? f.data : Buffer.from(f.data), f.name, {
       compress: f.compress ?? true,
       ...(f.mode !== undefined ? { mode: f.mode } : {}),
