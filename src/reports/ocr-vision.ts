@@ -4,12 +4,13 @@
  * the original file), and sent alone in one request for a plain transcription. Any page that
  * fails fails the whole document over to tesseract. Tesseract's reading of the same pages is the
  * witness: numbers of the model's text that tesseract did not also read are named in the notes,
- * for the person who checks the text. A model that refuses images (a 4xx) is remembered for the
+ * for the person who checks the text. A model that refuses images (a 4xx, or words saying it takes
+ * no images whatever the status: Ollama says so with 500) is remembered for the
  * life of the process and not asked again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { callGateway, type GatewayConfig, isGatewayError } from '../chat/gateway/index.js';
+import { callGateway, type GatewayConfig, isGatewayError, refusesImageInput } from '../chat/gateway/index.js';
 import { clipGraphemes } from '../common/graphemes.js';
 import { REPORT_MODEL_TIMEOUT_MS } from '../limits.js';
 import { checkNumericFidelity } from './numeric-fidelity.js';
@@ -60,6 +61,17 @@ export async function renderVisionPage(
   return `${base}.jpg`;
 }
 
+/**
+ * True when `err` refuses the request's image: a client error (not a rate limit), or words saying
+ * the model cannot take images, whatever the status (Ollama says so with 500).
+ */
+function imagesRefused(err: unknown): boolean {
+  if (!isGatewayError(err)) return false;
+  const status = err.upstreamStatus;
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429) return true;
+  return refusesImageInput(`${err.message} ${err.detail ?? ''}`);
+}
+
 /** The outcome of a vision reading. */
 export type VisionOutcome = { ok: true; text: string; unwitnessed: string[] } | { ok: false; reason: string };
 
@@ -105,10 +117,7 @@ export async function readWithVision(
       texts.push(text);
     } catch (err) {
       if (signal?.aborted) throw err;
-      const status = isGatewayError(err) ? err.upstreamStatus : undefined;
-      if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
-        refusedModels.add(`${gateway.url} ${gateway.model}`);
-      }
+      if (imagesRefused(err)) refusedModels.add(`${gateway.url} ${gateway.model}`);
       return {
         ok: false,
         reason: `the chat model could not read page ${p} (${clipGraphemes((err as Error).message, 160)})`,

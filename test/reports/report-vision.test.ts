@@ -104,6 +104,37 @@ describe('the chat model reads pictures too', () => {
     expect(reportFile(pair.s, again.name)).not.toContain(PATIENT.name);
   });
 
+  it('a model whose server says it cannot take images, with 500, is asked once and not again', async () => {
+    // Ollama's answer for a model without its vision part (a text-only model, or one packaged
+    // without its projector): https://github.com/valentinfrlch/ha-llmvision/issues/691
+    const pair = await servers.boot();
+    pair.gw.script(
+      {
+        kind: 'error',
+        status: 500,
+        body: {
+          error: {
+            message:
+              'Failed to create new sequence: failed to process inputs: this model is missing data required for image input',
+            type: 'api_error',
+            param: null,
+            code: null,
+          },
+        },
+      },
+      modelAnswer(SUMMARY),
+    );
+    const e = await uploadAndRead(pair.s, 'photo.png', photo);
+    expect(e).toMatchObject({ status: 'needs checking', sourceFormat: 'image-ocr' });
+    // one vision request (not asked again as a passing failure) and the understanding call
+    expect(pair.gw.requests.length).toBe(2);
+    const before = pair.gw.requests.length;
+    pair.gw.script(modelAnswer(SUMMARY));
+    const again = await uploadAndRead(pair.s, 'photo.png', photo);
+    expect(pair.gw.requests.length - before).toBe(1);
+    expect(again.sourceFormat).toBe('image-ocr');
+  });
+
   it('re-reading by OCR uses tesseract alone', async () => {
     gw.script({ kind: 'reply', as: 'json', text: PAGE_TEXT }, modelAnswer(SUMMARY));
     const e = await uploadAndRead(s, 'photo.png', photo);

@@ -156,6 +156,15 @@ describe('classifyHttpError', () => {
     });
     expect(classifyHttpError(413, {}, '')).toMatchObject({ kind: 'failed', reason: 'request_too_large' });
   });
+  it('a model that cannot take images is not asked again, whatever the status', () => {
+    const ollama =
+      '{"error":{"message":"Failed to create new sequence: failed to process inputs: this model is missing data required for image input","type":"api_error","param":null,"code":null}}';
+    expect(classifyHttpError(500, {}, ollama).retryable).toBe(false);
+    // a plain server error is still asked again
+    expect(classifyHttpError(500, {}, '{"error":{"message":"failed to process inputs"}}').retryable).toBe(
+      true,
+    );
+  });
   it('never carries raw HTML or control characters in the message', () => {
     const e = classifyHttpError(
       503,

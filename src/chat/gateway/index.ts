@@ -16,6 +16,7 @@ export {
   isGatewayError,
 } from './gateway-error.js';
 export { assistantMessageFor, checkHistory, toolResultMessage } from './history.js';
+export { refusesImageInput } from './image-refusal.js';
 export { createReasoningSplitter } from './inline-reasoning.js';
 export { DEFAULT_CAPABILITIES, knownCapabilities, resolveCapabilities } from './provider-capabilities.js';
 export { defaultProviderMemory, ProviderMemory } from './provider-memory.js';

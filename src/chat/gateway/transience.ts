@@ -8,6 +8,7 @@
  */
 
 import { hasBudgetMarker } from './budget-wording.js';
+import { refusesImageInput } from './image-refusal.js';
 import { runnerStopped } from './runner-stopped.js';
 import { isTemplateFailure } from './template-failure.js';
 
@@ -193,6 +194,8 @@ export function classifyFailure(signs: FailureSigns): FailureClass {
   if (CONTEXT_EXCEEDED.test(words) || types.includes('context_length_exceeded')) return 'too_large';
   if (MODEL_DOES_NOT_FIT.test(signs.message)) return 'unfit';
   if (MODEL_UNSUPPORTED.test(signs.message)) return 'unsupported';
+  // a model that cannot take images refuses them again, whatever status its server gives (Ollama: 500)
+  if (refusesImageInput(signs.message)) return 'invalid';
   // the process running the model stopped (LM Studio says so with 400): it is started again
   if (runnerStopped(signs.message)) return 'transient';
   // said with 400 or 500, or inside a stream: rendering the same request fails the same way
