@@ -11,11 +11,13 @@
  * it names a tool we offered, so an answer that merely talks about JSON stays an answer.
  * Names are matched as offered, or after dropping a namespace the model put in front
  * (`functions.read_manifest`, as models trained on another agent's transcripts write them), or
- * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`).
+ * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`). A tagged
+ * call whose closing tag comes before its last braces has them closed for it (unclosed-call.ts).
  */
 import { readNativeCallMarkup } from './native-call-markup.js';
 import { pythonLiteralAsJson } from './python-literal.js';
 import { readFirstJsonValue } from './tool-arguments.js';
+import { closeUnclosedBrackets } from './unclosed-call.js';
 
 /** One call found in text. */
 export interface TextToolCall {
@@ -123,6 +125,16 @@ function jsonCallsIn(text: string, offered: ReadonlySet<string>): TextToolCall[]
 const TAGGED = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
 
 /**
+ * The calls of a tagged block its closing tag ends while its braces do not (unclosed-call.ts),
+ * or undefined. A block without its closing tag may have been cut off and is not guessed at.
+ */
+function closedCallsIn(block: RegExpMatchArray, offered: ReadonlySet<string>): TextToolCall[] | undefined {
+  if (!block[0].endsWith('</tool_call>')) return undefined;
+  const closed = closeUnclosedBrackets(block[1]);
+  return closed === undefined ? undefined : callsIn(closed, offered);
+}
+
+/**
  * gpt-oss's harmony call left in the text by a server without its parser: a commentary message
  * addressed to the tool, `<|start|>assistant<|channel|>commentary to=functions.NAME
  * <|constrain|>json<|message|>{...}<|call|>`.
@@ -174,7 +186,7 @@ export function readTextToolCalls(text: string, offered: ReadonlySet<string>): T
   if (text.includes('<tool_call>')) {
     const calls: TextToolCall[] = [];
     for (const m of text.matchAll(TAGGED)) {
-      const found = callsIn(m[1], offered);
+      const found = callsIn(m[1], offered) ?? closedCallsIn(m, offered);
       if (!found) return undefined;
       calls.push(...found);
     }
