@@ -21,6 +21,7 @@ import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
 import { isBodyParseError, type PayloadVisitor, walkHaePayload } from './stream-payload.js';
 import { StreamedBlock } from './streamed-block.js';
+import { utf8Body } from './utf8-body.js';
 
 /** The webhook's 200 answer. */
 export interface WebhookAnswer {
@@ -143,12 +144,15 @@ function parseAndIngest(
   opts: { contentType?: string; grouping?: TimeGrouping },
 ): WebhookAnswer {
   const contentType = opts.contentType;
-  const csv = isCsvBody(body, contentType) ? ingestCsv(svc, body, bodyKey, opts) : undefined;
+  // a UTF-16 file (Excel's Unicode Text, PowerShell's Out-File) is read as its text
+  const text = utf8Body(body);
+  const csv = isCsvBody(text, contentType) ? ingestCsv(svc, text, bodyKey, opts) : undefined;
   if (csv) return csv;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(decodeUtf8(body));
+    parsed = JSON.parse(decodeUtf8(text));
   } catch (err) {
+    // the bytes as they came are kept
     const name = quarantine(svc.dirs.quarantine, body, HAE_QUARANTINE_KEEP);
     svc.log.warn(
       { quarantined: name, bytes: body.length, err: shortMessage(err) },
@@ -158,7 +162,7 @@ function parseAndIngest(
       ok: false,
       ingested: {},
       availableUnsubscribed: [],
-      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(body, contentType)}`,
+      warning: `the body is not valid JSON (${shortMessage(err)}); nothing was ingested; it is kept as ingest/quarantine/${name}.${notJsonHint(text, contentType)}`,
     };
   }
   if (nestsDeeperThan(parsed)) {
