@@ -7,7 +7,8 @@
  * so that a later recompute or importing the export again counts each step once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportXml, haeCard, type IngestServer, startIngestServer } from './helpers.js';
+import { HAE_PUSHES_KEEP } from '../../src/ingest/hae/env.js';
+import { exportXml, haeCard, type IngestServer, metricsPush, startIngestServer } from './helpers.js';
 import { storeWholeRecords, WALK_RECORDS } from './midnight-walk.js';
 
 let srv: IngestServer | undefined;
@@ -92,6 +93,40 @@ describe('undoing an import that restated what an older import stored', () => {
       '{"count":50,"partOfDay":true}',
       '{"count":300}',
     ]);
+  });
+
+  it('after more pushes than their list keeps, still puts the samples back', async () => {
+    srv = await startIngestServer();
+    const s = srv;
+    storeOldImport(s);
+    await s.createCard(haeCard('steps', 'step_count'));
+    const samplesBefore = samples(s).filter((r) => (r as { date: string }).date === '2026-04-17');
+    await s.importKnown(XML);
+    // a phone pushing every quarter of an hour sends more pushes in ten days than the list of
+    // pushes keeps; the import's change set is still in History, so its undo must still work
+    const later = s.inst.db.prepare(
+      "INSERT INTO hae_pushes (received_at, origin, bytes, summary) VALUES ('2026-04-21T08:00:00Z', 'hae', 10, '{}')",
+    );
+    for (let i = 0; i < HAE_PUSHES_KEEP; i++) later.run();
+    const push = await s.push(
+      metricsPush([
+        {
+          name: 'heart_rate',
+          units: 'count/min',
+          data: [{ date: '2026-04-21 08:00:00 +0200', Avg: 60, Min: 60, Max: 60 }],
+        },
+      ]),
+    );
+    expect(push.status, push.text).toBe(200);
+
+    await undoNewestImport(s);
+    expect(await s.rows('steps')).toEqual([{ date: '2026-04-17', count: 1300 }]);
+    // the whole record is back on its day and the part after midnight is gone
+    const steps = samples(s).filter((r) => (r as { metric: string }).metric === 'step_count');
+    expect(steps.filter((r) => (r as { date: string }).date === '2026-04-17')).toEqual(
+      samplesBefore.filter((r) => (r as { metric: string }).metric === 'step_count'),
+    );
+    expect(steps.map((r) => (r as { vals: string }).vals)).not.toContain('{"count":50,"partOfDay":true}');
   });
 
   it('of a first import, still takes every row it made off the cards', async () => {

@@ -9,7 +9,8 @@
  * is noted here with its values before and after, and each part after midnight the push added
  * (`hae_restated`); the push notes the change set it filled the cards in (`hae_pushes.change_set`).
  * Undoing that set gives the restated rows their old values and takes the parts split off them
- * away; undoing the undo restates them again.
+ * away; undoing the undo restates them again. Such a push, with its notes, is kept past the
+ * newest HAE_PUSHES_KEEP pushes for as long as History keeps its change set (sample-store.ts).
  */
 import type Database from 'better-sqlite3';
 import type { Db } from '../../store/database.js';
@@ -57,7 +58,7 @@ export class RestatedSamples {
          VALUES (unhex(?), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (metric, date, dedup_key) DO NOTHING`,
       ),
       forget: db.prepare('DELETE FROM hae_restated WHERE push_id = ?'),
-      forgetPruned: db.prepare('DELETE FROM hae_restated WHERE push_id < (SELECT min(id) FROM hae_pushes)'),
+      forgetPruned: db.prepare('DELETE FROM hae_restated WHERE push_id NOT IN (SELECT id FROM hae_pushes)'),
       memoClear: db.prepare('DELETE FROM hae_block_memo'),
     };
   }

@@ -186,7 +186,13 @@ export class HaeSampleStore {
          SELECT DISTINCT metric FROM hae_samples WHERE id > ? AND push_id = ?`,
       ),
       memoClear: db.prepare('DELETE FROM hae_block_memo'),
-      prunePushes: db.prepare('DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?'),
+      // a push that restated older samples stays while History can still undo its change set:
+      // its notes (restated-samples.ts) are what that undo puts the samples back from
+      prunePushes: db.prepare(
+        `DELETE FROM hae_pushes WHERE id <= (SELECT max(id) FROM hae_pushes) - ?
+         AND NOT (EXISTS (SELECT 1 FROM hae_restated WHERE push_id = hae_pushes.id)
+                  AND EXISTS (SELECT 1 FROM change_sets WHERE id = hae_pushes.change_set))`,
+      ),
       lastPush: db.prepare(
         `SELECT id, received_at, origin, bytes, samples, new_samples, skipped, summary FROM hae_pushes
          WHERE origin = ? AND summary IS NOT NULL ORDER BY id DESC LIMIT 1`,
