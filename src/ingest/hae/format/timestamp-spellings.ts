@@ -14,6 +14,7 @@
  *   `19.05.2026`, always day first (every region that writes dots does). `05/06/2026` is not.
  *   The year may have two digits, as Excel for Mac and regions whose short date has them write
  *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is this century's year.
+ * - after a date spelled so, a time written with dots (`20.00.00`, Finnish `klo 20.00`).
  */
 
 import { dayHalfProblem } from './phone-calendars.js';
@@ -23,13 +24,26 @@ export function rewriteTimestamp(input: string): string | undefined {
   const text = input.trim();
   if (EPOCH_TEXT.test(text)) return epochIso(Number(text));
   const ymd = YEAR_FIRST.exec(text);
-  if (ymd) return `${ymd[1]}-${pad(ymd[3])}-${pad(ymd[4])}${ymd[5] ?? ''}`;
+  if (ymd) return `${ymd[1]}-${pad(ymd[3])}-${pad(ymd[4])}${colonTime(ymd[5])}`;
   const dmy = YEAR_LAST.exec(text);
   if (!dmy) return undefined;
   const order = dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]);
   if (!order) return undefined;
   const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
-  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${colonTime(dmy[5])}`;
+}
+
+/**
+ * The time after a date (`rest`: from the space or `T` on, or undefined) with its hours, minutes
+ * and seconds apart by colons, as timestamps.ts reads them: `20.00.00` and `20.00`, as Finnish,
+ * Danish and Indonesian clocks are written, become `20:00:00` and `20:00`, and Finnish's `klo`
+ * ("at") before the time is dropped. A time with a fraction of a second is left as written.
+ */
+function colonTime(rest: string | undefined): string {
+  if (rest === undefined) return '';
+  return rest.replace(DOTTED_TIME, (_, space: string, h: string, _sep: string, m: string, sec?: string) =>
+    sec === undefined ? `${space}${h}:${m}` : `${space}${h}:${m}:${sec}`,
+  );
 }
 
 /** A year written with two digits (`26`) as this century's (`2026`); four digits as written. */
@@ -90,6 +104,11 @@ const YEAR_FIRST = /^(\d{4})([/.-])(\d{1,2})\2(\d{1,2})(?:,?([\sT\u00a0\u202f].*
  * comma, as en-GB writes) a time or nothing.
  */
 const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:,?([\s\u00a0\u202f].*))?$/;
+/**
+ * The start of a time after a date: spaces or `T`, maybe `klo`, then hours and minutes and maybe
+ * seconds apart by dots or colons (one of them throughout), not followed by more digits or marks.
+ */
+const DOTTED_TIME = /^([\sT\u00a0\u202f]+)(?:klo[\s\u00a0]+)?(\d{1,2})([.:])(\d{2})(?:\3(\d{2}))?(?![\d.:])/;
 /** A time followed by a zone's name or abbreviation (`PDT`, `CET`, `Europe/Paris`) and no offset. */
 const ZONE_NAME = /\d:\d{2}(?::\d{2})?\s+(?:[A-Z]{3,5}|[A-Za-z]+\/[A-Za-z_]+)$/;
 
@@ -113,7 +132,7 @@ export function inDayOrder(text: string, order: 'dm' | 'md'): string {
   const dmy = YEAR_LAST.exec(text.trim());
   if (!dmy || dmy[2] === '.' || dayMonth(Number(dmy[1]), Number(dmy[3]), dmy[2]) !== undefined) return text;
   const [day, month] = order === 'dm' ? [dmy[1], dmy[3]] : [dmy[3], dmy[1]];
-  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${dmy[5] ?? ''}`;
+  return `${fullYear(dmy[4])}-${pad(month)}-${pad(day)}${colonTime(dmy[5])}`;
 }
 
 /** Which of `a`/`b` is the day (`dm`: `a`), or undefined when both orders make a date. */
