@@ -21,6 +21,7 @@ import { CardFileBatch } from './card-file-batch.js';
 import type { Card } from './card-registry.js';
 import { assertIfMatch } from './etag.js';
 import { contentHash, serializeManifest } from './manifest-file.js';
+import { orderEtag } from './order-etag.js';
 import { sanitizeAtLoad } from './validate-manifest.js';
 
 /**
@@ -31,9 +32,16 @@ import { sanitizeAtLoad } from './validate-manifest.js';
  * order already has its value is not rewritten, so posting the same order twice changes no file.
  * Files are written one by one, each only over the bytes last read (CardFileBatch); if one is
  * refused or fails, or recording the change fails, the ones already written are put back.
- * @returns `{ok, updated}`: the ids whose file changed.
+ * `opts.ifMatch` is the request's If-Match, compared with the order's tag (order-etag.ts): a list
+ * decided on an order another device changed since is refused whole.
+ * @returns `{ok, updated, etag}`: the ids whose file changed, the order's new tag; 400
+ *   BAD_IF_MATCH, 412 PRECONDITION_FAILED (etag.ts), nothing written.
  */
-export function reorderCards(ctx: CardContext, order: unknown): { ok: true; updated: string[] } {
+export function reorderCards(
+  ctx: CardContext,
+  order: unknown,
+  opts: { ifMatch?: string } = {},
+): { ok: true; updated: string[]; etag: string } {
   if (!Array.isArray(order) || order.some((x) => typeof x !== 'string')) {
     throw badRequest('order must be an array of card ids', [
       { path: 'order', message: 'must be an array of strings' },
@@ -53,6 +61,8 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
       { path: 'order', message: 'duplicate ids' },
     ]);
   }
+  // before the ids are looked up: a card deleted on another device is that order's change too
+  if (opts.ifMatch !== undefined) assertIfMatch(opts.ifMatch, orderEtag(ctx), 'card order');
   const unknown = ids.filter((id) => !ctx.registry.has(id));
   if (unknown.length) {
     const shown = unknown.slice(0, MAX_IDS_NAMED);
@@ -109,7 +119,7 @@ export function reorderCards(ctx: CardContext, order: unknown): { ok: true; upda
     });
     ctx.emit({ type: 'card-changed', id: p.card.id });
   }
-  return { ok: true, updated: planned.map((p) => p.card.id) };
+  return { ok: true, updated: planned.map((p) => p.card.id), etag: orderEtag(ctx) };
 }
 
 /**
@@ -165,8 +175,22 @@ export function viewCards(ctx: CardContext, view: string) {
   return { cards, errors: ctx.registry.errors() };
 }
 
-/** `GET /api/settings/cards`: every card with its enable state, `{cards:[{id, label, emoji, description, enabled, hasData}]}`. */
-export function settingsCards(ctx: CardContext) {
+/** One card of the Settings list. */
+interface SettingsCardEntry {
+  id: string;
+  label: unknown;
+  emoji: unknown;
+  description: string | null;
+  enabled: boolean;
+  hasData: boolean;
+}
+
+/**
+ * `GET /api/settings/cards`: every card with its enable state, in the order shown, and the
+ * order's ETag (`etag`, also the answer's ETag header) for the If-Match of a reorder:
+ * `{cards:[{id, label, emoji, description, enabled, hasData}], etag}`.
+ */
+export function settingsCards(ctx: CardContext): { cards: SettingsCardEntry[]; etag: string } {
   const states = ctx.store.allStates();
   const cards = ctx.registry
     .all()
@@ -182,5 +206,5 @@ export function settingsCards(ctx: CardContext) {
         hasData: st !== undefined && st.rowCount > 0,
       };
     });
-  return { cards };
+  return { cards, etag: orderEtag(ctx) };
 }

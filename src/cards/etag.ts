@@ -19,8 +19,11 @@ export function dataEtag(version: number): string {
  * which would send the client reading and retrying in vain.
  */
 const OUR_TAG = /^(W\/)?"v(0|[1-9]\d{0,15})"$/;
+/** The card order's tag (order-etag.ts): `"o-"` and 16 hex digits, possibly weakened. */
+const ORDER_TAG = /^(W\/)?"o-[0-9a-f]{16}"$/;
 
 function isOurTag(t: string): boolean {
+  if (ORDER_TAG.test(t)) return true;
   const m = OUR_TAG.exec(t);
   return m !== null && Number.isSafeInteger(Number(m[2]));
 }
@@ -29,14 +32,14 @@ function isOurTag(t: string): boolean {
  * Throws 412 unless `ifMatch` (the raw header, possibly a comma-separated list or `*`) holds one
  * of `current` (the tags that still describe what the client read, the first named in the 412).
  * Absent header: no precondition. Weak tags never match (If-Match uses strong comparison, RFC
- * 9110 13.1.1). `what` names what changed in the 412's message ('data' or 'card').
+ * 9110 13.1.1). `what` names what changed in the 412's message ('data', 'card', 'card order').
  * @throws 400 BAD_IF_MATCH naming `headers.if-match` for a value that is not `*` or a list of
  *   this server's tags; 412 PRECONDITION_FAILED when such a list holds none of `current`.
  */
 export function assertIfMatch(
   ifMatch: string | undefined,
   current: string | readonly string[],
-  what: 'data' | 'card' = 'data',
+  what: 'data' | 'card' | 'card order' = 'data',
 ): void {
   if (ifMatch === undefined) return;
   const wanted = ifMatch.trim();

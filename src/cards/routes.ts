@@ -77,9 +77,11 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     return reply.status(201).send(result);
   });
 
-  app.post('/api/manifests/reorder', { schema: { body: CardReorderBody } }, async (req) =>
-    inBody(() => reorderCards(ctx, req.body.order)),
-  );
+  app.post('/api/manifests/reorder', { schema: { body: CardReorderBody } }, async (req, reply) => {
+    const r = inBody(() => reorderCards(ctx, req.body.order, { ifMatch: ifMatch(req) }));
+    reply.header('ETag', r.etag);
+    return r;
+  });
 
   app.get('/api/manifests/:id', { schema: { params } }, async (req, reply) => {
     const { json } = readCardJson(ctx, req.params.id);
@@ -208,7 +210,11 @@ export function cardRoutes(fastify: FastifyInstance, inst: Instance): void {
     },
   );
 
-  app.get('/api/settings/cards', async () => settingsCards(ctx));
+  app.get('/api/settings/cards', async (_req, reply) => {
+    const r = settingsCards(ctx);
+    reply.header('ETag', r.etag);
+    return r;
+  });
 
   app.post('/api/settings/cards/:id/enable', { schema: { params } }, async (req, reply) => {
     const r = setCardEnabled(ctx, req.params.id, true, { ifMatch: ifMatch(req) });

@@ -137,6 +137,8 @@ function errorStatuses(
   // the card's writes, and its enable/disable switch (which rewrites its file), take If-Match
   if (writes && url.startsWith('/api/manifests/:id')) for (const s of [404, 409, 412, 422]) out.add(s);
   if (writes && url.startsWith('/api/settings/cards/:id/')) for (const s of [409, 412]) out.add(s);
+  // the card order is rewritten over the order's own ETag (GET /api/settings/cards)
+  if (key(method, url) === 'POST /api/manifests/reorder') for (const s of [409, 412]) out.add(s);
   if (writes && (schema.body || url.startsWith('/api/manifests'))) out.add(422);
   return [...out].sort();
 }

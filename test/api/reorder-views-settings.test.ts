@@ -33,7 +33,11 @@ describe('POST /api/manifests/reorder', () => {
       json: { order: ['mood', 'weight', 'bp', 'peptides'] },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, updated: ['mood', 'weight', 'bp', 'peptides'] });
+    expect(r.body).toEqual({
+      ok: true,
+      updated: ['mood', 'weight', 'bp', 'peptides'],
+      etag: expect.any(String),
+    });
     const orders = await Promise.all(
       ['mood', 'weight', 'bp', 'peptides'].map(
         async (id) => (await s.api(`/api/manifests/${id}`)).body.meta.order,
@@ -47,7 +51,7 @@ describe('POST /api/manifests/reorder', () => {
     const again = await s.api('/api/manifests/reorder', {
       json: { order: ['mood', 'weight', 'bp', 'peptides'] },
     });
-    expect(again.body).toEqual({ ok: true, updated: [] });
+    expect(again.body).toEqual({ ok: true, updated: [], etag: r.body.etag });
     expect(mtimes(['mood', 'weight', 'bp', 'peptides', 'welcome'])).toEqual(before);
   });
 

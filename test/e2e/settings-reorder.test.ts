@@ -185,4 +185,37 @@ describe('reordering cards in Settings', { timeout: 90_000 }, () => {
     expect(await w.page.locator('.setting-row-dragging').count()).toBe(0);
     await cdp.detach();
   });
+
+  it('refuses a move decided on an order another device changed since, and shows the saved order', async () => {
+    if (!browser) throw launchError ?? new Error('Chromium was not started');
+    const w = await browser.newPage();
+    pages.push(w);
+    // a tab that hears no live updates (a laptop asleep, a dropped stream): its list stays as read
+    await w.page.route('**/api/events', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: ': quiet\n\n' }),
+    );
+    await w.page.goto(`${s.url}/settings`);
+    await settled(w.page);
+    const read = await shownOrder(w);
+    await w.page.getByRole('button', { name: 'Reorder' }).click();
+
+    // the phone moves the last card to the top
+    const phone = [read[4], ...read.slice(0, 4)];
+    const moved = await s.api('/api/manifests/reorder', { json: { order: phone } });
+    expect(moved.status, moved.text).toBe(200);
+
+    // this tab, still showing the old order, moves its third card up
+    const third = read[2] as string;
+    const label = third[0].toUpperCase() + third.slice(1);
+    await w.page.getByRole('button', { name: `Move ${label} up` }).click();
+    await expect
+      .poll(() => w.page.locator('.setting-error[role="alert"]').textContent(), { timeout: 20_000 })
+      .toContain('changed on another device');
+    await expect.poll(() => shownOrder(w), { timeout: 20_000 }).toEqual(phone);
+    expect(await serverOrder()).toEqual(phone);
+    // the browser logs the refusal it was meant to get; anything else still fails the test
+    const expected = (p: string) => p.includes('status of 412') && p.includes('/api/manifests/reorder');
+    const others = w.problems.filter((p) => !expected(p));
+    w.problems.splice(0, w.problems.length, ...others);
+  });
 });

@@ -14,7 +14,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { descriptionForPeople } from '../../src/common/people-text.js';
 import { Empty, ErrorNote, Loading } from '../components/status.js';
 import { Switch } from '../components/switch.js';
-import { api } from '../lib/api.js';
+import { ApiError, api } from '../lib/api.js';
 import { browserTimeZone, instance } from '../lib/instance.js';
 import { cardsVersion } from '../lib/live.js';
 import { setTheme, type ThemeChoice, theme } from '../lib/theme.js';
@@ -79,15 +79,18 @@ interface Drag {
   y: number;
 }
 
+/** `GET /api/settings/cards`: the cards in their order, and that order's ETag. */
+interface CardList {
+  cards: SettingsCard[];
+  etag?: string;
+}
+
 function CardsSettings() {
   const dragging = useRef<Drag | null>(null);
   // a re-read during a drag would pull the list from under the finger: the list version is frozen until the drop
   const [frozenVersion, setFrozenVersion] = useState<number | null>(null);
   const listVersion = frozenVersion ?? cardsVersion.value;
-  const res = useResource(
-    (signal) => api<{ cards: SettingsCard[] }>('/api/settings/cards', { signal }),
-    [listVersion],
-  );
+  const res = useResource((signal) => api<CardList>('/api/settings/cards', { signal }), [listVersion]);
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
   const [reordering, setReordering] = useState(false);
@@ -106,6 +109,7 @@ function CardsSettings() {
     if (!res.data) return;
     const patch = (value: boolean) =>
       res.set((prev) => ({
+        ...prev,
         cards: (prev?.cards ?? []).map((c) => (c.id === card.id ? { ...c, enabled: value } : c)),
       }));
     setProblem(null);
@@ -134,12 +138,22 @@ function CardsSettings() {
     setOrderProblem(null);
     setOrder(ids);
     try {
-      await api('/api/manifests/reorder', { json: { order: ids } });
-      res.set((prev) => ({ cards: ordered(prev?.cards ?? [], ids) }));
+      // sent over the order this list was read with: a move decided on an order another device
+      // changed since is refused, not written over that change
+      const r = await api<{ etag: string }>('/api/manifests/reorder', {
+        json: { order: ids },
+        ifMatch: res.data?.etag,
+      });
+      res.set((prev) => ({ cards: ordered(prev?.cards ?? [], ids), etag: r.etag }));
       setOrder(null);
     } catch (err) {
       setOrder(null);
-      setOrderProblem(`The new order was not saved: ${(err as Error).message}`);
+      if (err instanceof ApiError && err.status === 412) {
+        setOrderProblem(
+          'The order was changed on another device since this list was read; nothing was moved. The list now shows the saved order: move the card again.',
+        );
+        res.reload();
+      } else setOrderProblem(`The new order was not saved: ${(err as Error).message}`);
     }
   }
 
