@@ -4,14 +4,25 @@
  * devices would each overwrite the other's change unseen (a patch of the file leaves the data
  * version as it was). The tag is `"v<n>"`, `n` the newest change of the card, to its file or its
  * data (change ids only grow, so any later change makes a greater one).
+ *
+ * A card whose file the change log never recorded (a file put in the data folder by hand, or
+ * present at the first start) has no file change to number: its tag is `"c-"` and 16 hex digits,
+ * a digest of the file's bytes and the data version, so a hand edit made while Klebb was stopped
+ * (which nothing records) still moves it. Once any change of its file is recorded, the tag is
+ * `"v<n>"` again.
  */
 
 import type { CardContext } from './card-context.js';
 import { dataEtag } from './etag.js';
+import { contentHash } from './manifest-file.js';
 
-/** The card's ETag: its data version or its file's newest change, whichever is later. */
+/** The card's ETag: its data version or its file's newest change, or its file's digest (above). */
 export function cardEtag(ctx: CardContext, id: string): string {
-  return dataEtag(Math.max(ctx.store.state(id).version, ctx.store.changes.newestManifestChange(id)));
+  const version = ctx.store.state(id).version;
+  const fileChange = ctx.store.changes.newestManifestChange(id);
+  const card = ctx.registry.get(id);
+  if (fileChange > 0 || !card) return dataEtag(Math.max(version, fileChange));
+  return `"c-${contentHash(`${card.hash}\n${version}`).slice(0, 16)}"`;
 }
 
 /**

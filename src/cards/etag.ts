@@ -19,11 +19,14 @@ export function dataEtag(version: number): string {
  * which would send the client reading and retrying in vain.
  */
 const OUR_TAG = /^(W\/)?"v(0|[1-9]\d{0,15})"$/;
-/** The card order's tag (order-etag.ts): `"o-"` and 16 hex digits, possibly weakened. */
-const ORDER_TAG = /^(W\/)?"o-[0-9a-f]{16}"$/;
+/**
+ * The digest tags: the card order's (order-etag.ts, `"o-"`) and a card's whose file no change
+ * records (card-etag.ts, `"c-"`), each 16 hex digits, possibly weakened.
+ */
+const DIGEST_TAG = /^(W\/)?"[oc]-[0-9a-f]{16}"$/;
 
 function isOurTag(t: string): boolean {
-  if (ORDER_TAG.test(t)) return true;
+  if (DIGEST_TAG.test(t)) return true;
   const m = OUR_TAG.exec(t);
   return m !== null && Number.isSafeInteger(Number(m[2]));
 }
