@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isManifestFileName } from '../src/cards/manifest-file.js';
+import { asksForHelp } from '../src/command-line.js';
 import { loadConfig } from '../src/config.js';
 import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.js';
 import { putBackQuietly, recordFreshTarget } from '../src/data/fresh-target.js';
@@ -27,6 +28,7 @@ import { closeDatabase, openDatabase } from '../src/store/database.js';
 import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run backups -- [--home DIR] [--take | --restore NAME --target DIR]';
+const HELP = `${USAGE}\nLists the snapshots of a home (HEALTH_HOME, or --home), newest first; --take takes one now; --restore NAME --target DIR puts one into a fresh home (docs/EXPORT.md).`;
 
 /** Parsed command line. */
 export interface BackupsArgs {
@@ -77,6 +79,11 @@ export async function main(
   },
 ): Promise<number> {
   let args: BackupsArgs;
+  // --help answers with what the program takes, on stdout, as a success
+  if (asksForHelp(argv)) {
+    io.out(`${HELP}\n`);
+    return 0;
+  }
   try {
     args = parseArgs(argv);
   } catch (e) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
+import { asksForHelp } from '../src/command-line.js';
 import { loadConfig } from '../src/config.js';
 import { ExportService } from '../src/data/export-service.js';
 import { fsyncDir } from '../src/home/atomic-write.js';
@@ -19,6 +20,7 @@ import { openInstance } from '../src/instance.js';
 import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run export -- --out FILE.zip [--home DIR]';
+const HELP = `${USAGE}\nWrites the whole home (HEALTH_HOME, or --home) as one zip archive (docs/EXPORT.md); the server may be running meanwhile.`;
 
 /** Parsed command line. */
 export interface ExportArgs {
@@ -68,6 +70,11 @@ export async function main(
   },
 ): Promise<number> {
   let args: ExportArgs;
+  // --help answers with what the program takes, on stdout, as a success
+  if (asksForHelp(argv)) {
+    io.out(`${HELP}\n`);
+    return 0;
+  }
   try {
     args = parseArgs(argv);
   } catch (e) {

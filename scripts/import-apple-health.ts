@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { asksForHelp } from '../src/command-line.js';
 import { loadConfig } from '../src/config.js';
 import { KlebbError } from '../src/errors.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
@@ -24,6 +25,7 @@ import { unpackUpload } from '../src/ingest/apple-health/unpack-upload.js';
 import { openInstance } from '../src/instance.js';
 
 const USAGE = 'usage: npm run import:apple-health -- <export.zip|export.xml|export.xml.gz> [--home DIR]';
+const HELP = `${USAGE}\nImports Apple Health's export (the Health app's export.zip, or the export.xml in it) into a home (--home, else HEALTH_HOME, else ~/klebb).`;
 
 /** Parsed command line. */
 export interface ImportArgs {
@@ -127,6 +129,11 @@ export async function main(
   },
 ): Promise<number> {
   let args: ImportArgs;
+  // --help answers with what the program takes, on stdout, as a success
+  if (asksForHelp(argv)) {
+    io.out(`${HELP}\n`);
+    return 0;
+  }
   try {
     args = parseArgs(argv);
   } catch (e) {

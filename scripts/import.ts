@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isManifestFileName } from '../src/cards/manifest-file.js';
+import { asksForHelp } from '../src/command-line.js';
 import { loadConfig } from '../src/config.js';
 import { openSnapshot } from '../src/data/db-snapshot.js';
 import { putBackQuietly, recordFreshTarget } from '../src/data/fresh-target.js';
@@ -31,6 +32,7 @@ import { closeDatabase, openDatabase } from '../src/store/database.js';
 import { storageFault } from '../src/store/storage-faults.js';
 
 const USAGE = 'usage: npm run import -- FILE.zip [--apply] [--target HOME]';
+const HELP = `${USAGE}\nChecks an archive of npm run export (a dry run); --apply imports it into a fresh home (--target, else HEALTH_HOME) (docs/EXPORT.md).`;
 
 /** Parsed command line. */
 export interface ImportArgs {
@@ -92,6 +94,11 @@ export async function main(
   },
 ): Promise<number> {
   let args: ImportArgs;
+  // --help answers with what the program takes, on stdout, as a success
+  if (asksForHelp(argv)) {
+    io.out(`${HELP}\n`);
+    return 0;
+  }
   try {
     args = parseArgs(argv);
   } catch (e) {

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
+import { readCommandLine } from './command-line.js';
 import { ConfigError, loadConfig } from './config.js';
 import { homeFolderProblem, homeWriteProblem } from './home/home-folders.js';
 import { homeLayout } from './home/home-layout.js';
@@ -18,6 +19,12 @@ import { openInstance } from './instance.js';
 import { DamagedDatabaseError, NewerDatabaseError } from './store/database.js';
 
 async function main(): Promise<void> {
+  // --help, or an argument meant as a setting: answered before the home is made or a port taken
+  const line = readCommandLine('server', process.argv.slice(2));
+  if (!line.run) {
+    (line.code === 0 ? process.stdout : process.stderr).write(`${line.text}\n`);
+    process.exit(line.code);
+  }
   keepNewFilesOwnerOnly();
   let config: ReturnType<typeof loadConfig>;
   try {

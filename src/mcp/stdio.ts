@@ -7,6 +7,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { readCommandLine } from '../command-line.js';
 import { loadConfig } from '../config.js';
 import { homeFolderProblem } from '../home/home-folders.js';
 import { keepNewFilesOwnerOnly } from '../home/owner-only.js';
@@ -16,6 +17,12 @@ import { numberCheckedLines } from './number-refusal.js';
 import { trackPendingRequests } from './stdio-pending.js';
 
 async function main(): Promise<void> {
+  // --help, or an argument meant as a setting: answered at once, not by waiting for MCP on stdin
+  const line = readCommandLine('mcp', process.argv.slice(2));
+  if (!line.run) {
+    (line.code === 0 ? process.stdout : process.stderr).write(`${line.text}\n`);
+    process.exit(line.code);
+  }
   keepNewFilesOwnerOnly();
   const config = loadConfig(process.env);
   // a home that is a file or may not be written: the sentence the server gives, not a raw ENOTDIR
