@@ -261,6 +261,7 @@ export const ERROR_CODES = {
   DISK_FULL: { status: [507], meaning: 'the disk is full; nothing was changed' },
   // ---- chat and MCP tool results only ----
   UNKNOWN_TOOL: { status: [], meaning: 'a tool call naming a tool that does not exist' },
+  UNKNOWN_PROMPT: { status: [], meaning: 'an MCP prompts/get naming a prompt that does not exist' },
   BAD_ARGUMENTS: { status: [], meaning: "a tool call whose arguments do not fit the tool's schema" },
   APPROVAL_REQUIRED: {
     status: [],

@@ -10,7 +10,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
@@ -54,6 +57,35 @@ function unknownTool(name: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`, { code: 'UNKNOWN_TOOL', name });
 }
 
+/**
+ * The answers of the list requests MCP clients send on connecting whatever the server offers
+ * (Cline, opencode, Continue, gateways probing every list): the cards' URI template, and no
+ * prompts. A `-32601 Method not found` there is taken by several clients for a failed server
+ * and the whole server is dropped, its tools with it. A prompt asked for by name does not exist:
+ * -32602 (invalid params) naming it, as for a tool.
+ */
+function discoveryHandlers(server: Server): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'klebb://cards/{id}',
+        name: 'card',
+        title: 'A card',
+        description: 'A card with its rows, as GET /api/manifests/:id returns it; id is its meta.id.',
+        mimeType: 'application/json',
+      },
+    ],
+  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const name = req.params.name;
+    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: "${name}"`, {
+      code: 'UNKNOWN_PROMPT',
+      name,
+    });
+  });
+}
+
 /** Who is connected: the actor recorded on their change sets, and whether they may only read. */
 export interface McpCaller {
   actor: string;
@@ -77,7 +109,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
   const server = new Server(
     { name: 'klebb', version: '1.0.0' },
     {
-      capabilities: { tools: {}, resources: {} },
+      // prompts: none, but clients ask for them whatever a server offers (see discoveryHandlers)
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         'Klebb: a personal health dashboard. Read a card (read_manifest_meta) before writing to it.',
     },
@@ -141,6 +174,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
     );
     return fitResult(name, { content: [{ type: 'text', text: out.content }], isError: !out.ok });
   });
+
+  discoveryHandlers(server);
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: deps.cards.registry
