@@ -11,6 +11,7 @@ import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
 import { valueEnd } from './json-prefix.js';
 import { pythonLiteralAsJson } from './python-literal.js';
+import { withoutStrayEscapes } from './stray-escapes.js';
 
 /** The outcome of reading one call's arguments. */
 export interface ReadArguments {
@@ -68,14 +69,15 @@ const NOT_JSON = Symbol('not JSON');
 /**
  * `text` parsed as JSON; when that fails, parsed again with the control characters written raw
  * inside its strings escaped (a line break or tab the model wrote as itself instead of as `\n`
- * or `\t`: JSON forbids them there, but they can only mean the character). NOT_JSON when neither
- * parses.
+ * or `\t`: JSON forbids them there, but they can only mean the character) and the `\n`, `\r`, `\t`
+ * it wrote between values read as the whitespace they spell (stray-escapes.ts). NOT_JSON when
+ * neither parses.
  */
 function parseLeniently(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    const escaped = escapeRawControls(text);
+    const escaped = withoutStrayEscapes(escapeRawControls(text));
     if (escaped === text) return NOT_JSON;
     try {
       return JSON.parse(escaped);
