@@ -1,8 +1,8 @@
-// text-generation-inference (Hugging Face's server, 2.0 to 2.3, and the Inference Endpoints that
-// ran it) forces the model to write one JSON object, {"function": {"_name": …, …arguments}}, and
-// offers a tool of its own, notify_error, for when no offered tool fits. Streamed, the object comes
-// in pieces as a call's arguments with name null and the end-of-turn token as the last piece (its
-// own snapshot test_flash_llama_grammar_tools_stream.json); whole, a notify_error call carries the
+// text-generation-inference (Hugging Face's server, and the Inference Endpoints that ran it)
+// forces the model to write one JSON object, {"function": {"_name": …, …arguments}}, and (2.0 to
+// 2.3) offers a tool of its own, notify_error, for when no offered tool fits. Streamed (2.0 to
+// 3.1), the object comes in pieces as a call's arguments with name null and the end-of-turn token
+// as the last piece (its own snapshot test_flash_llama_grammar_tools_stream.json); whole, a notify_error call carries the
 // model's sentence to the person (test_flash_llama_grammar_tools_insufficient_information.json; in
 // https://github.com/huggingface/text-generation-inference/issues/2461 agents looped on it until
 // TGI itself began to put that sentence in the answer). Klebb dropped the nameless call ('No

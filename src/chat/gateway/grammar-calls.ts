@@ -1,10 +1,10 @@
 /**
- * Tool calls as text-generation-inference (TGI, Hugging Face's server, 2.0 to 2.3 and the
- * Inference Endpoints that ran it) sends them. TGI constrains the model to one JSON object,
- * `{"function": {"_name": "read_rows", "id": "water"}}`, and adds a tool of its own,
+ * Tool calls as text-generation-inference (TGI, Hugging Face's server, and the Inference
+ * Endpoints that ran it) sends them. TGI constrains the model to one JSON object,
+ * `{"function": {"_name": "read_rows", "id": "water"}}`, and (2.0 to 2.3) adds a tool of its own,
  * `notify_error`, for when no offered tool fits:
- * - streamed, every piece of that object is a call's `arguments` with `name: null` (the name is
- *   only `_name` inside), and the end-of-turn token (`</s>`, `<|eot_id|>`) comes as the last piece:
+ * - streamed (2.0 to 3.1), every piece of that object is a call's `arguments` with `name: null`
+ *   (the name is only `_name` inside), and the end-of-turn token (`</s>`, `<|eot_id|>`) comes last:
  *   the call had no name, was dropped, and the person read that no answer came back;
  * - whole or streamed, a call to `notify_error` with `{"error": "…"}` is the model saying, to the
  *   person, why it calls no tool (TGI 2.3.1 and later put that sentence in the answer itself):
