@@ -17,6 +17,7 @@ import { listSnapshots, snapshotPaths, takeSnapshot } from '../src/data/backups.
 import { putBackQuietly, recordFreshTarget } from '../src/data/fresh-target.js';
 import { applyDatabase, applyFiles, SELECT_ALL } from '../src/data/import-apply.js';
 import { applyStagedChoices } from '../src/data/reminder-settings.js';
+import { inCurrentSchema } from '../src/data/staged-schema.js';
 import { KlebbError } from '../src/errors.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
@@ -140,11 +141,14 @@ export async function main(
       const target = recordFreshTarget(layout.home, layout.dbFile, homeExisted);
       try {
         const db = openDatabase(layout.dbFile, { steps: MIGRATION_STEPS });
+        // a snapshot an older Klebb took is read from a copy in this build's schema
+        const current = inCurrentSchema(src, `${layout.dbFile}.restoring`);
         try {
-          applyDatabase(db, src, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
+          applyDatabase(db, current.staged, SELECT_ALL, `cli-restore-${Date.now()}`, 'restore');
           applyFiles(layout, src, SELECT_ALL);
           applyStagedChoices(src, SELECT_ALL, layout.home);
         } finally {
+          current.done();
           closeDatabase(db);
         }
       } catch (e) {

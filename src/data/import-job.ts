@@ -40,6 +40,7 @@ import { jobFailure } from './import-failure.js';
 import type { StageSummary } from './import-stage.js';
 import { applyStagedChoices, type ReminderTarget } from './reminder-settings.js';
 import { type StagedPaths, stagedPaths } from './staged-home.js';
+import { inCurrentSchema } from './staged-schema.js';
 
 /** Where a job is. */
 export type JobState = 'idle' | 'staged' | 'applying' | 'done' | 'failed';
@@ -410,7 +411,13 @@ export class ImportJobs {
       // checked again at the last moment: a file edited by hand since the request is not lost
       if (takesCards(sel))
         assertCardFilesSeen(this.live.cards, job.kind === 'rollback' ? 'roll back' : job.kind);
-      applyDatabase(this.live.db, src, sel, job.id, job.kind, this.live.cards.store.changes);
+      // a snapshot an older Klebb took is read from a copy in this build's schema
+      const current = inCurrentSchema(src, path.join(importDir(home), `staged-${job.id}.sqlite`));
+      try {
+        applyDatabase(this.live.db, current.staged, sel, job.id, job.kind, this.live.cards.store.changes);
+      } finally {
+        current.done();
+      }
       save({ stage: 'files' });
       const files = applyFiles(this.live.layout, src, sel);
       this.syncLoader(files);
