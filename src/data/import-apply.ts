@@ -69,6 +69,19 @@ export function selectedCards(staged: StagedPaths, sel: Selection): string[] {
   return all.filter((id) => want.has(id));
 }
 
+/**
+ * Which rows of the cards taken the phone wrote (`hae_card_rows`), as the snapshot recorded them
+ * with those rows. The home's own record names the rows the phone wrote before the restore: kept,
+ * the next push would find none of them among the snapshot's rows, take the snapshot's phone row
+ * of a day for one entered by hand and add its own beside it (a day's reading counted twice). An
+ * archive carries no such record, so an import leaves it to the push's match by content.
+ */
+function restorePhoneRows(db: Db): void {
+  db.exec(`DELETE FROM main.hae_card_rows;
+    INSERT INTO main.hae_card_rows (card_id, date, body)
+    SELECT card_id, date, body FROM staged.hae_card_rows WHERE card_id IN (SELECT id FROM temp.import_ids)`);
+}
+
 /** What puts a staged home into place: an archive's import, a snapshot's restore, a roll back. */
 export type ApplyKind = 'import' | 'restore' | 'rollback';
 
@@ -111,6 +124,7 @@ export function applyDatabase(
         );
         const setVersion = db.prepare('UPDATE main.card_state SET version = ? WHERE card_id = ?');
         for (const id of ids) setVersion.run(log.record(id, actor, kind, jobId), id);
+        if (kind !== 'import') restorePhoneRows(db);
         db.exec('DROP TABLE temp.import_ids');
       }
       if (sel.samples) {
