@@ -83,6 +83,29 @@ describe('a body written as UTF-16 text', () => {
     expect(await srv.rows('steps')).toEqual([{ date: '2026-05-01', count: 8600 }]);
   });
 
+  it('a JSON export over the 4 MB read whole, saved by PowerShell, is read as it streams', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    // nineteen days of minute steps (the midnight minute left out, so no point reads as a total)
+    const data: Record<string, unknown>[] = [];
+    for (let day = 1; day <= 19; day++) {
+      for (let minute = 1; minute < 1440; minute++) {
+        const hh = String(Math.floor(minute / 60)).padStart(2, '0');
+        const mm = String(minute % 60).padStart(2, '0');
+        const date = `2026-05-${String(day).padStart(2, '0')} ${hh}:${mm}:00 +0000`;
+        data.push({ date, qty: 10, source: 'Lena’s Apple Watch' });
+      }
+    }
+    const json = JSON.stringify({ data: { metrics: [{ name: 'step_count', units: 'count', data }] } });
+    const body = utf16(json);
+    expect(body.length).toBeGreaterThan(4_000_000);
+    const r = await post(srv, body, 'application/json');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.samples).toEqual({ received: data.length, new: data.length });
+    const rows = (await srv.rows('steps')) as { count: number }[];
+    expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(data.length * 10);
+  });
+
   it('UTF-16 text that is not the app’s file is kept aside with advice that names the tabs', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const r = await post(srv, utf16('Day\tSteps\r\n2026-05-01\t8600\r\n'), 'text/plain');

@@ -21,7 +21,7 @@ import { quarantine } from './quarantine.js';
 import { decodeUtf8 } from './receive.js';
 import { isBodyParseError, type PayloadVisitor, walkHaePayload } from './stream-payload.js';
 import { StreamedBlock } from './streamed-block.js';
-import { utf8Body } from './utf8-body.js';
+import { utf8Body, utf8FileStream } from './utf8-body.js';
 
 /** The webhook's 200 answer. */
 export interface WebhookAnswer {
@@ -268,7 +268,7 @@ export async function ingestSpooled(
     },
   };
   try {
-    const walk = await walkHaePayload(fs.createReadStream(file, { highWaterMark: 64 * 1024 }), visitor);
+    const walk = await walkHaePayload(utf8FileStream(file, readHead(file)), visitor);
     await flushWorkouts();
     for (const w of otherSectionWarnings(walk.otherSections)) run.warn(w);
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');
