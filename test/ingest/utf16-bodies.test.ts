@@ -71,6 +71,27 @@ describe('a body written as UTF-16 text', () => {
     });
   }
 
+  it('Excel’s Unicode Text sent as the file of a form (curl -F file=@…) is read', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const boundary = '------------------------d74496d66958873e';
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="Steps.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      ),
+      utf16(UNICODE_TEXT),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const r = await post(srv, body, `multipart/form-data; boundary=${boundary}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.ok, r.text).toBe(true);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('steps')).toEqual([
+      { date: '2026-05-01', count: 8600 },
+      { date: '2026-05-02', count: 7100 },
+      { date: '2026-05-13', count: 9900 },
+    ]);
+  });
+
   it('a JSON export saved by Windows PowerShell, little- or big-endian, is read', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const le = await post(srv, utf16(JSON_EXPORT), 'application/json');

@@ -19,6 +19,7 @@ import { resolveMetric } from './catalogue.js';
 import { dayOrderOf, withDayOrder } from './csv-date-order.js';
 import { type DecimalMark, decimalMarkOf, plainNumberText } from './csv-number-style.js';
 import { isWorkoutSeriesFile, workoutSeriesWarning } from './csv-workout-series.js';
+import { csvFiles } from './multipart-files.js';
 
 /** A CSV body read as a payload: what normalisePayload reads, and what could not be read. */
 export interface CsvPayload {
@@ -51,40 +52,6 @@ export function isCsvBody(body: Buffer, contentType: string | undefined): boolea
     .replace(/^\ufeff/, '');
   const first = head.split(/\r?\n/, 1)[0] ?? '';
   return /^\s*"?date(?:\/time)?"?\s*[,;\t]/i.test(first) || /^\s*"?workout type"?\s*[,;\t]/i.test(first);
-}
-
-/** A CSV file of a body: its text, and its file name when the multipart part gives one. */
-interface CsvFile {
-  text: string;
-  name?: string;
-}
-
-/** The file name a multipart part's headers give (`filename="x.csv"`), undefined when none. */
-function partFileName(headers: string): string | undefined {
-  const m = /\bfilename="([^"]*)"|\bfilename=([^;\r\n]*)/i.exec(headers);
-  const name = (m?.[1] ?? m?.[2])?.trim();
-  return name ? name : undefined;
-}
-
-/** The CSV files of a body: the file parts of a multipart body, else the body itself. */
-function csvFiles(body: Buffer, contentType: string | undefined): CsvFile[] {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  const text = body.toString('utf8');
-  if (!boundary) return [{ text: text.replace(/^\ufeff/, '') }];
-  const delimiter = `--${boundary[1] ?? boundary[2]}`;
-  const files: CsvFile[] = [];
-  for (const part of text.split(delimiter).slice(1)) {
-    if (part.startsWith('--')) break;
-    // the part's headers end at its first empty line; its content ends before the next delimiter
-    const headEnd = /\r?\n\r?\n/.exec(part);
-    if (!headEnd) continue;
-    const content = part.slice(headEnd.index + headEnd[0].length);
-    files.push({
-      text: content.replace(/\r?\n$/, '').replace(/^\ufeff/, ''),
-      name: partFileName(part.slice(0, headEnd.index)),
-    });
-  }
-  return files;
 }
 
 /** How many times `c` is in `line`. */
