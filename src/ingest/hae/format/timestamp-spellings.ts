@@ -15,14 +15,18 @@
  *   The year may have two digits, as Excel for Mac and regions whose short date has them write
  *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is this century's year.
  * - after a date spelled so, a time written with dots (`20.00.00`, Finnish `klo 20.00`).
+ * - mail and HTTP headers' spelling (RFC 2822) and JavaScript's (mail-stamps.ts).
  */
 
+import { rewriteMailStamp } from './mail-stamps.js';
 import { dayHalfProblem } from './phone-calendars.js';
 
 /** The text `parse` reads for `input`, or undefined when no rewrite applies. */
 export function rewriteTimestamp(input: string): string | undefined {
   const text = input.trim();
   if (EPOCH_TEXT.test(text)) return epochIso(Number(text));
+  const mail = rewriteMailStamp(text);
+  if (mail !== undefined) return mail;
   const ymd = YEAR_FIRST.exec(text);
   if (ymd) return `${ymd[1]}-${pad(ymd[3])}-${pad(ymd[4])}${colonTime(ymd[5])}`;
   const dmy = YEAR_LAST.exec(text);
