@@ -144,8 +144,12 @@ export function ListCard({ card }: RendererProps) {
                         <button
                           type="button"
                           class="button button-danger"
-                          disabled={busy}
-                          onClick={() => void remove(index, name)}
+                          // aria-disabled, not disabled: a focused button that is disabled drops
+                          // the focus to the page, and a refusal must leave it here
+                          aria-disabled={busy ? 'true' : undefined}
+                          onClick={() => {
+                            if (!busy) void remove(index, name);
+                          }}
                         >
                           Remove
                         </button>
