@@ -244,7 +244,7 @@ function ConversationRow({
           class="chat-rename"
           onSubmit={async (e) => {
             e.preventDefault();
-            if (tooLong) return;
+            if (tooLong || busy) return;
             setBusy(true);
             const ok = await renameConversation(c.id, title);
             setBusy(false);
@@ -271,7 +271,14 @@ function ConversationRow({
               }
             }}
           />
-          <button type="submit" class="button chat-button-primary" disabled={busy || tooLong !== null}>
+          {/* aria-disabled while busy, not disabled: a focused button that is disabled drops the
+              focus to the page, and a refusal must leave it on Save */}
+          <button
+            type="submit"
+            class="button chat-button-primary"
+            disabled={tooLong !== null}
+            aria-disabled={busy ? 'true' : undefined}
+          >
             Save
           </button>
           <button type="button" class="button" onClick={() => setMode('view')}>
@@ -296,8 +303,9 @@ function ConversationRow({
           <button
             type="button"
             class="button chat-button-danger"
-            disabled={busy}
+            aria-disabled={busy ? 'true' : undefined}
             onClick={async () => {
+              if (busy) return;
               setBusy(true);
               const ok = await deleteConversation(c.id);
               setBusy(false);
