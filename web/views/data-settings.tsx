@@ -104,7 +104,10 @@ export function DataSettings() {
     return () => clearInterval(t);
   }, [job?.state]);
 
+  // the buttons are aria-disabled while busy (a focused button that is disabled drops the focus
+  // to the page, and a refusal must leave it on the button pressed): presses are ignored here
   const run = async (fn: () => Promise<void>) => {
+    if (busy) return;
     setBusy(true);
     setProblem(null);
     try {
@@ -260,20 +263,21 @@ export function DataSettings() {
               <button
                 type="button"
                 class="button button-danger"
-                disabled={busy || (populated && word !== 'REPLACE')}
+                disabled={populated && word !== 'REPLACE'}
+                aria-disabled={busy ? 'true' : undefined}
                 onClick={apply}
               >
                 Import
               </button>
             ) : (
-              <button type="button" class="button" disabled={busy} onClick={check}>
+              <button type="button" class="button" aria-disabled={busy ? 'true' : undefined} onClick={check}>
                 Continue
               </button>
             )}
             <button
               type="button"
               class="button button-quiet"
-              disabled={busy}
+              aria-disabled={busy ? 'true' : undefined}
               onClick={() =>
                 run(async () => {
                   await api('/api/import/abort', { method: 'POST' });
@@ -299,7 +303,7 @@ export function DataSettings() {
             <button
               type="button"
               class="button"
-              disabled={busy}
+              aria-disabled={busy ? 'true' : undefined}
               onClick={() =>
                 run(async () => setJob(await api<JobStatus>('/api/import/rollback', { method: 'POST' })))
               }
@@ -335,8 +339,11 @@ export function DataSettings() {
             <button
               type="button"
               class="button button-quiet"
-              disabled={busy || job?.state === 'applying' || s.damaged !== undefined}
-              onClick={() => restore(s.name)}
+              disabled={s.damaged !== undefined}
+              aria-disabled={busy || job?.state === 'applying' ? 'true' : undefined}
+              onClick={() => {
+                if (job?.state !== 'applying') void restore(s.name);
+              }}
             >
               Restore
             </button>
@@ -346,7 +353,7 @@ export function DataSettings() {
       <button
         type="button"
         class="button"
-        disabled={busy}
+        aria-disabled={busy ? 'true' : undefined}
         onClick={() =>
           run(async () => {
             await api('/api/backups', { method: 'POST' });
