@@ -25,6 +25,7 @@ import { backupsDir } from './data/backups.js';
 import { recoverImport } from './data/import-job.js';
 import { removeLeftOverCopies } from './data/leftover-copies.js';
 import { type HomeLayout, homeLayout } from './home/home-layout.js';
+import { serverTimeZone, serverZoneWarning } from './home/server-zone.js';
 import { UserSettings } from './home/user-settings.js';
 import { welcomeManifest } from './home/welcome-card.js';
 import { IdempotentReplies } from './http/idempotent-replies.js';
@@ -224,7 +225,13 @@ function startPush(
     timeZone: () => {
       const own = user.timeZone();
       if (own !== undefined) return own;
-      serverZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (serverZone === undefined) {
+        // an empty or unknown TZ: said once, and the clock's own zone (UTC) used, not a name
+        // every date routine refuses
+        serverZone = serverTimeZone();
+        const warning = serverZoneWarning(process.env);
+        if (warning) log.warn({ tz: process.env.TZ }, warning);
+      }
       return serverZone;
     },
     log,

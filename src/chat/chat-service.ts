@@ -11,6 +11,7 @@ import { changeSetView } from '../cards/change-sets.js';
 import { todayIn } from '../common/dates.js';
 import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
+import { serverTimeZone } from '../home/server-zone.js';
 import { listReports } from '../reports/report-catalogue.js';
 import { inChangeSet } from '../store/change-scope.js';
 import { ResendGuard } from './agent/resend-guard.js';
@@ -108,7 +109,7 @@ export class ChatService {
   /** The inputs of the system prompt for a request (cards in order, reports, docs, today, focus). */
   promptInputs(req: Pick<ChatRequest, 'viewedCardId'>): PromptInputs {
     const { config, cards, layout } = this.deps;
-    const timeZone = this.deps.timeZone?.() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const timeZone = this.deps.timeZone?.() ?? serverTimeZone();
     const all = cards.registry.all().sort(compareCards);
     const focus = req.viewedCardId ? cards.registry.get(req.viewedCardId) : undefined;
     return {

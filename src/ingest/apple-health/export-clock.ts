@@ -12,6 +12,7 @@
  * zone's offset at the export's date is the offset the export writes. Exported elsewhere (a trip,
  * a zone not set), the records are read as written.
  */
+import { serverTimeZone } from '../../home/server-zone.js';
 import { zoneOffsetAt } from '../hae/format/instant-zone.js';
 import { knownZone } from '../hae/format/recorded-zone.js';
 import { parseHaeTimestamp } from '../hae/format/timestamps.js';
@@ -47,7 +48,7 @@ export class ExportClock {
    */
   static of(exportDate: string | null, zone: string | undefined): ExportClock | undefined {
     if (exportDate === null) return undefined;
-    const home = knownZone(zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const home = knownZone(zone ?? serverTimeZone());
     const t = parseHaeTimestamp(exportDate);
     if (home === undefined || !t || t.offsetMinutes === null || t.utc) return undefined;
     if (zoneOffsetAt(t.epochMs, home) !== t.offsetMinutes) return undefined;
