@@ -9,7 +9,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { readCommandLine } from '../command-line.js';
 import { loadConfig } from '../config.js';
+import { databaseFileProblem } from '../home/database-files.js';
 import { homeFolderProblem } from '../home/home-folders.js';
+import { homeLayout } from '../home/home-layout.js';
 import { keepNewFilesOwnerOnly } from '../home/owner-only.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
@@ -29,6 +31,11 @@ async function main(): Promise<void> {
   const folders = homeFolderProblem(config.home, config.dataDir);
   if (folders) {
     process.stderr.write(`klebb mcp: cannot start: ${folders}\n`);
+    process.exit(2);
+  }
+  const dbFiles = databaseFileProblem(homeLayout(config.home, config.dataDir).dbDir);
+  if (dbFiles) {
+    process.stderr.write(`klebb mcp: cannot start: ${dbFiles}\n`);
     process.exit(2);
   }
   const log = {
