@@ -64,6 +64,26 @@ function keyBytes(b64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * Whether `sub` was made with another VAPID key than the server's `key` (base64url, id `keyId`):
+ * its push service then refuses every reminder signed with the server's key. The subscription's
+ * own key (`options.applicationServerKey`) tells it where the browser gives it; the key id kept
+ * in localStorage does not always: a browser that clears the site's storage (iOS, after weeks
+ * unused) leaves a subscription of an old key that was then kept, and no reminder arrived.
+ * Without the subscription's key, the kept id is compared; `noKeptId` is the answer when none is
+ * kept either.
+ */
+function madeWithOtherKey(sub: PushSubscription, key: string, keyId: string, noKeptId: boolean): boolean {
+  const own = sub.options?.applicationServerKey;
+  if (own) {
+    const a = new Uint8Array(own);
+    const b = keyBytes(key);
+    return a.length !== b.length || a.some((byte, i) => byte !== b[i]);
+  }
+  const kept = localStorage.getItem(KEY_ID);
+  return kept === null ? noKeptId : kept !== keyId;
+}
+
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return null;
   return (await navigator.serviceWorker.getRegistration('/')) ?? null;
@@ -98,7 +118,7 @@ export async function enablePush(): Promise<void> {
   );
   const { key, keyId } = await api<{ key: string; keyId: string }>('/api/push/vapid-public-key');
   let sub = await reg.pushManager.getSubscription();
-  if (sub && localStorage.getItem(KEY_ID) !== keyId) {
+  if (sub && madeWithOtherKey(sub, key, keyId, true)) {
     await sub.unsubscribe();
     sub = null;
   }
@@ -134,8 +154,8 @@ async function keepAlive(): Promise<void> {
   deviceSubscribed.value = sub !== null;
   if (!sub || Notification.permission !== 'granted') return;
   try {
-    const { keyId } = await api<{ key: string; keyId: string }>('/api/push/vapid-public-key');
-    if (localStorage.getItem(KEY_ID) && localStorage.getItem(KEY_ID) !== keyId) {
+    const { key, keyId } = await api<{ key: string; keyId: string }>('/api/push/vapid-public-key');
+    if (madeWithOtherKey(sub, key, keyId, false)) {
       await enablePush();
       return;
     }
