@@ -5,8 +5,7 @@
  * `toString()` (`Fri May 01 2026 08:00:00 GMT+0200 (Central European Summer Time)`), as scripts
  * posting to the webhook send them. Each names one instant; the weekday is not checked.
  */
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+import { monthNumber } from './month-name-stamps.js';
 
 /** `[Fri, ]1 May 2026 08:00[:00] (+0200|GMT|UT|UTC|Z)`: day, month, year, time, offset or zone. */
 const RFC_2822 =
@@ -28,7 +27,7 @@ export function rewriteMailStamp(text: string): string | undefined {
 }
 
 function stamp(year: string, monthName: string, day: string, time: string, zone: string): string | undefined {
-  const month = MONTHS.indexOf(monthName.toLowerCase()) + 1;
+  const month = monthNumber(monthName);
   if (month === 0) return undefined;
   const [h, m, s = '00'] = time.split(':');
   const date = `${year}-${two(String(month))}-${two(day)}`;

@@ -16,9 +16,11 @@
  *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is this century's year.
  * - after a date spelled so, a time written with dots (`20.00.00`, Finnish `klo 20.00`).
  * - mail and HTTP headers' spelling (RFC 2822) and JavaScript's (mail-stamps.ts).
+ * - the month's English name, as a Shortcut writes a date into a text (month-name-stamps.ts).
  */
 
 import { rewriteMailStamp } from './mail-stamps.js';
+import { rewriteMonthNameStamp } from './month-name-stamps.js';
 import { dayHalfProblem } from './phone-calendars.js';
 
 /** The text `parse` reads for `input`, or undefined when no rewrite applies. */
@@ -27,6 +29,8 @@ export function rewriteTimestamp(input: string): string | undefined {
   if (EPOCH_TEXT.test(text)) return epochIso(Number(text));
   const mail = rewriteMailStamp(text);
   if (mail !== undefined) return mail;
+  const named = rewriteMonthNameStamp(text);
+  if (named !== undefined) return named;
   const ymd = YEAR_FIRST.exec(text);
   if (ymd) return `${ymd[1]}-${pad(ymd[3])}-${pad(ymd[4])}${colonTime(ymd[5])}`;
   const dmy = YEAR_LAST.exec(text);
