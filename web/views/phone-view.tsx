@@ -108,6 +108,9 @@ function ConnectPanel({
   const [problem, setProblem] = useState<string | null>(null);
   const [asking, setAsking] = useState<'regenerate' | 'remove' | null>(null);
 
+  // the buttons are aria-disabled while busy, not disabled: a focused button that is disabled
+  // drops the focus to the page, and a refusal must leave it on the button pressed; run ignores
+  // presses while a request is under way
   const run = (action: 'create' | 'regenerate' | 'remove') =>
     inFlight.run(true, async () => {
       setProblem(null);
@@ -143,7 +146,7 @@ function ConnectPanel({
           <button
             type="button"
             class="auth-button auth-button-primary"
-            disabled={busy}
+            aria-disabled={busy ? 'true' : undefined}
             onClick={() => void run('create')}
           >
             Create the token
@@ -184,12 +187,19 @@ function ConnectPanel({
               <button
                 type="button"
                 class="auth-button auth-button-danger"
-                disabled={busy}
+                aria-disabled={busy ? 'true' : undefined}
                 onClick={() => void run(asking)}
               >
                 {asking === 'regenerate' ? 'Make a new token' : 'Remove the token'}
               </button>
-              <button type="button" class="auth-button" disabled={busy} onClick={() => setAsking(null)}>
+              <button
+                type="button"
+                class="auth-button"
+                aria-disabled={busy ? 'true' : undefined}
+                onClick={() => {
+                  if (!busy) setAsking(null);
+                }}
+              >
                 Keep it
               </button>
             </fieldset>
@@ -374,7 +384,7 @@ export function NewMetricsList({
                 <button
                   type="button"
                   class="auth-button auth-button-primary"
-                  disabled={busy !== null}
+                  aria-disabled={busy !== null ? 'true' : undefined}
                   data-fill-card={d.fill.id}
                   onClick={() => void act(d.metric, 'add', d.fill?.id)}
                 >
@@ -384,7 +394,7 @@ export function NewMetricsList({
               <button
                 type="button"
                 class={d.fill ? 'auth-button' : 'auth-button auth-button-primary'}
-                disabled={busy !== null}
+                aria-disabled={busy !== null ? 'true' : undefined}
                 aria-label={`${d.fill ? 'Add a new card' : 'Add a card'} for ${metricName(d.metric)}`}
                 onClick={() => void act(d.metric, 'add')}
               >
@@ -393,7 +403,7 @@ export function NewMetricsList({
               <button
                 type="button"
                 class="auth-button"
-                disabled={busy !== null}
+                aria-disabled={busy !== null ? 'true' : undefined}
                 aria-label={`Hide ${metricName(d.metric)}`}
                 onClick={() => void act(d.metric, 'hide')}
               >
@@ -454,7 +464,7 @@ function NewMetricsPanel({ found, onChange }: { found: Discoveries | undefined; 
                 <button
                   type="button"
                   class="auth-button"
-                  disabled={busy}
+                  aria-disabled={busy ? 'true' : undefined}
                   onClick={() => void unhide(d.metric)}
                 >
                   Show again
