@@ -152,10 +152,15 @@ export function AppleHealthUpload() {
           <input
             type="file"
             accept=".zip,.xml,.gz,application/zip,application/xml,text/xml,application/gzip"
-            disabled={busy}
+            // aria-disabled while busy, not disabled: a focused input that is disabled drops the
+            // focus to the page, and a refused file must leave it here; no chooser opens meanwhile
+            aria-disabled={busy ? 'true' : undefined}
+            onClick={(e) => {
+              if (busy) e.preventDefault();
+            }}
             onChange={(e) => {
               const input = e.currentTarget as HTMLInputElement;
-              void onFile(input.files?.[0]);
+              if (!busy) void onFile(input.files?.[0]);
               input.value = '';
             }}
           />

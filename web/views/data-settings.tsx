@@ -197,8 +197,13 @@ export function DataSettings() {
           <input
             type="file"
             accept=".zip,application/zip"
-            disabled={busy || job?.state === 'applying'}
-            onChange={(e) => onFile((e.currentTarget as HTMLInputElement).files?.[0])}
+            aria-disabled={busy || job?.state === 'applying' ? 'true' : undefined}
+            onClick={(e) => {
+              if (busy || job?.state === 'applying') e.preventDefault();
+            }}
+            onChange={(e) => {
+              if (job?.state !== 'applying') void onFile((e.currentTarget as HTMLInputElement).files?.[0]);
+            }}
           />
         </label>
       </div>
