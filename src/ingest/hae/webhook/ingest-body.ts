@@ -144,8 +144,8 @@ function parseAndIngest(
   opts: { contentType?: string; grouping?: TimeGrouping },
 ): WebhookAnswer {
   const contentType = opts.contentType;
-  // a UTF-16 file (Excel's Unicode Text, PowerShell's Out-File) is read as its text
-  const text = utf8Body(body);
+  // a UTF-16 file (Excel's Unicode Text, PowerShell's Out-File, with or without its mark) is read as its text
+  const text = utf8Body(body, contentType);
   const csv = isCsvBody(text, contentType) ? ingestCsv(svc, text, bodyKey, opts) : undefined;
   if (csv) return csv;
   let parsed: unknown;
@@ -268,7 +268,7 @@ export async function ingestSpooled(
     },
   };
   try {
-    const walk = await walkHaePayload(utf8FileStream(file, readHead(file)), visitor);
+    const walk = await walkHaePayload(utf8FileStream(file, readHead(file), opts.contentType), visitor);
     await flushWorkouts();
     for (const w of otherSectionWarnings(walk.otherSections)) run.warn(w);
     if (!walk.rootIsObject) run.warn('body is not an HAE object; nothing ingested');

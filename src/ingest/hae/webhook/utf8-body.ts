@@ -3,38 +3,91 @@
  * posts may be UTF-16: Excel's "Unicode Text" save (little-endian, a byte order mark, columns
  * apart by tabs) of a CSV export, or a JSON export saved by Windows PowerShell 5.1's `>` or
  * Out-File. Such a body is read as the text it holds; every other body is left as it came.
+ *
+ * A UTF-16 body without the byte order mark (.NET's `Encoding.Unicode.GetBytes`, a script that
+ * declares `charset=utf-16le` in its Content-Type) is told by the declared charset or, when none
+ * is declared, by its first characters: the app's files start with ASCII (`{`, `[`, `Date`,
+ * a quote or a space), which UTF-16 writes as a zero byte beside each letter, and UTF-8 text
+ * never holds a zero byte.
  */
 import fs from 'node:fs';
 import { pipeline, type Readable, Transform } from 'node:stream';
 
+type Utf16 = 'utf-16le' | 'utf-16be';
+
 /**
- * `body` re-encoded as UTF-8 when it starts with a UTF-16 byte order mark (FF FE little-endian,
- * FE FF big-endian; the mark is dropped); `body` itself otherwise. Unpaired surrogates (a file
- * cut mid-character) become U+FFFD, as invalid UTF-8 does: the reader then decides whether the
- * body is usable.
+ * `body` re-encoded as UTF-8 when it is UTF-16: it starts with a byte order mark (FF FE
+ * little-endian, FE FF big-endian; the mark is dropped), or `contentType` declares a UTF-16
+ * charset, or its first characters are ASCII written as UTF-16 (module comment); `body` itself
+ * otherwise. Unpaired surrogates and a last odd byte (a file cut mid-character) become U+FFFD,
+ * as invalid UTF-8 does: the reader then decides whether the body is usable.
  */
-export function utf8Body(body: Buffer): Buffer {
-  const order = utf16Order(body);
-  // TextDecoder drops the byte order mark itself
-  return order === undefined ? body : Buffer.from(new TextDecoder(order).decode(body), 'utf8');
+export function utf8Body(body: Buffer, contentType?: string): Buffer {
+  const order = utf16OrderOf(body, contentType);
+  return order ? fromUtf16(order, body) : body;
 }
 
-/** The UTF-16 byte order a byte order mark at the start of `head` names, or undefined. */
-function utf16Order(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+/**
+ * The UTF-16 byte order of a body whose first bytes are `head` (utf8Body's rules: a byte order
+ * mark, a declared charset over bytes holding a zero, or ASCII written as UTF-16), or undefined
+ * for a body to read as it is.
+ */
+function utf16OrderOf(head: Uint8Array, contentType?: string): Utf16 | undefined {
   if (head.length < 2) return undefined;
   if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
   if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  // a charset declared over UTF-8 bytes (no zero byte in them) is a mistake: read as they are
+  const declared = head.includes(0) ? declaredUtf16(contentType, head) : undefined;
+  return declared ?? asciiAsUtf16(head);
+}
+
+/**
+ * The byte order a Content-Type's charset names (`utf-16le`, `utf-16be`; plain `utf-16` or
+ * `ucs-2` by the body's first bytes, little-endian when they do not tell), or undefined.
+ */
+function declaredUtf16(contentType: string | undefined, body: Uint8Array): Utf16 | undefined {
+  const charset = /;\s*charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset === 'utf-16le' || charset === 'unicode') return 'utf-16le';
+  if (charset === 'utf-16be' || charset === 'unicodefffe') return 'utf-16be';
+  if (charset === 'utf-16' || charset === 'ucs-2') return asciiAsUtf16(body) ?? 'utf-16le';
   return undefined;
+}
+
+/** Up to this many leading characters must each be ASCII written as UTF-16 to read a body so. */
+const ASCII_PROBE_CHARS = 16;
+
+/**
+ * The byte order in which `body`'s first characters (up to ASCII_PROBE_CHARS, at least two) are
+ * each an ASCII character beside a zero byte, or undefined when any is not.
+ */
+function asciiAsUtf16(body: Uint8Array): Utf16 | undefined {
+  const units = Math.min(ASCII_PROBE_CHARS, Math.floor(body.length / 2));
+  if (units < 2) return undefined;
+  for (const order of ['utf-16le', 'utf-16be'] as const) {
+    const [low, high] = order === 'utf-16le' ? [0, 1] : [1, 0];
+    let all = true;
+    for (let i = 0; i < units && all; i++) {
+      const ch = body[2 * i + low];
+      all = body[2 * i + high] === 0 && ch !== 0 && ch < 0x80;
+    }
+    if (all) return order;
+  }
+  return undefined;
+}
+
+function fromUtf16(order: Utf16, body: Buffer): Buffer {
+  // TextDecoder drops the byte order mark itself
+  return Buffer.from(new TextDecoder(order).decode(body), 'utf8');
 }
 
 /**
  * The bytes of the spooled body `file` as UTF-8, read as they are needed (utf8Body for a body
- * too large to hold): `head` is the file's first bytes. A read error of the file reaches the
- * reader of the stream returned.
+ * too large to hold): `head` is the file's first bytes, `contentType` the request's. A read
+ * error of the file reaches the reader of the stream returned.
  */
-export function utf8FileStream(file: string, head: Uint8Array): Readable {
+export function utf8FileStream(file: string, head: Uint8Array, contentType?: string): Readable {
   const source = fs.createReadStream(file, { highWaterMark: 64 * 1024 });
-  const order = utf16Order(head);
+  const order = utf16OrderOf(head, contentType);
   if (order === undefined) return source;
   const decoder = new TextDecoder(order);
   const recode = new Transform({
