@@ -8,7 +8,7 @@ import { buildApp, newHttpApp } from './app.js';
 import { publicBase } from './auth/origin.js';
 import { readCommandLine } from './command-line.js';
 import { ConfigError, loadConfig } from './config.js';
-import { databaseFileProblem } from './home/database-files.js';
+import { homeFileProblem } from './home/home-files.js';
 import { homeFolderProblem, homeWriteProblem } from './home/home-folders.js';
 import { homeLayout } from './home/home-layout.js';
 import { keepNewFilesOwnerOnly } from './home/owner-only.js';
@@ -50,11 +50,11 @@ async function main(): Promise<void> {
     process.stderr.write(`klebb: cannot start: ${folders}\n`);
     process.exit(2);
   }
-  // a database file the user running Klebb may not write (a home copied or restored by another
-  // user): named, before the lock or the database is opened
-  const dbFiles = databaseFileProblem(homeLayout(config.home, config.dataDir).dbDir);
-  if (dbFiles) {
-    process.stderr.write(`klebb: cannot start: ${dbFiles}\n`);
+  // a file of the home the user running Klebb may not read or write (a home copied or restored
+  // by another user): named, before the lock or the database is opened
+  const homeFiles = homeFileProblem(config.home, config.dataDir);
+  if (homeFiles) {
+    process.stderr.write(`klebb: cannot start: ${homeFiles}\n`);
     process.exit(2);
   }
   // a second server on the same home stops here, before it watches or writes anything (after the

@@ -9,9 +9,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { readCommandLine } from '../command-line.js';
 import { loadConfig } from '../config.js';
-import { databaseFileProblem } from '../home/database-files.js';
+import { homeFileProblem } from '../home/home-files.js';
 import { homeFolderProblem } from '../home/home-folders.js';
-import { homeLayout } from '../home/home-layout.js';
 import { keepNewFilesOwnerOnly } from '../home/owner-only.js';
 import { openInstance } from '../instance.js';
 import { createMcpServer } from './mcp-server.js';
@@ -33,9 +32,9 @@ async function main(): Promise<void> {
     process.stderr.write(`klebb mcp: cannot start: ${folders}\n`);
     process.exit(2);
   }
-  const dbFiles = databaseFileProblem(homeLayout(config.home, config.dataDir).dbDir);
-  if (dbFiles) {
-    process.stderr.write(`klebb mcp: cannot start: ${dbFiles}\n`);
+  const homeFiles = homeFileProblem(config.home, config.dataDir);
+  if (homeFiles) {
+    process.stderr.write(`klebb mcp: cannot start: ${homeFiles}\n`);
     process.exit(2);
   }
   const log = {
