@@ -59,4 +59,22 @@ describe('a CSV whose stamps have two-digit years', () => {
       { date: '2026-05-03', count: 4000 },
     ]);
   });
+
+  it('a year at the edge of the century: 00 is 2000, 99 is 1999 (not a day in 2099)', async () => {
+    srv = await startIngestServer({ cards: [['steps', 'step_count']] });
+    const csv = [
+      'Date/Time,Step Count (count)',
+      '12/31/99 0:00,1111',
+      '1/1/00 0:00,2222',
+      '5/13/2026 0:00,3333',
+    ].join('\n');
+    const r = await postCsv(srv, csv);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('steps')).toEqual([
+      { date: '1999-12-31', count: 1111 },
+      { date: '2000-01-01', count: 2222 },
+      { date: '2026-05-13', count: 3333 },
+    ]);
+  });
 });

@@ -13,7 +13,8 @@
  *   when only one order is a date (one of the two is above 12, or both are equal); with dots,
  *   `19.05.2026`, always day first (every region that writes dots does). `05/06/2026` is not.
  *   The year may have two digits, as Excel for Mac and regions whose short date has them write
- *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is this century's year.
+ *   it when a file is saved again (`4/27/26 8:00`, `27.04.26`): it is the latest such year not
+ *   after next year (`26` is 2026, `99` is 1999).
  * - after a date spelled so, a time written with dots (`20.00.00`, Finnish `klo 20.00`).
  * - mail and HTTP headers' spelling (RFC 2822) and JavaScript's (mail-stamps.ts).
  * - the month's English name, as a Shortcut writes a date into a text (month-name-stamps.ts).
@@ -54,9 +55,16 @@ function colonTime(rest: string | undefined): string {
   );
 }
 
-/** A year written with two digits (`26`) as this century's (`2026`); four digits as written. */
+/**
+ * A year written with two digits as the latest year ending in them that is not after next year
+ * (`26` is 2026, `99` 1999 and `00` 2000, as of 2026); four digits as written. A spreadsheet
+ * wrote those digits from a date it held, and no health sample is dated years ahead: read as this
+ * century's, a 1999 reading saved as `12/31/99` would be stored on a day in 2099.
+ */
 function fullYear(year: string): string {
-  return year.length === 2 ? `20${year}` : year;
+  if (year.length !== 2) return year;
+  const inThisCentury = 2000 + Number(year);
+  return String(inThisCentury > new Date().getUTCFullYear() + 1 ? inThisCentury - 100 : inThisCentury);
 }
 
 /**
