@@ -139,9 +139,12 @@ export function ListCard({ card }: RendererProps) {
                 </div>
                 {editMode && canWrite && form === null && (
                   <div class="lc-row-actions">
+                    {/* keyed, so a pressed button is never reused as another: the focus it held
+                        then goes where the effect above sends it, not to whatever took its place */}
                     {confirm === index ? (
                       <>
                         <button
+                          key="confirm-remove"
                           type="button"
                           class="button button-danger"
                           // aria-disabled, not disabled: a focused button that is disabled drops
@@ -154,6 +157,7 @@ export function ListCard({ card }: RendererProps) {
                           Remove
                         </button>
                         <button
+                          key="keep"
                           type="button"
                           class="button button-quiet"
                           data-keep={index}
@@ -165,6 +169,7 @@ export function ListCard({ card }: RendererProps) {
                     ) : (
                       <>
                         <button
+                          key="change"
                           type="button"
                           class="button button-quiet"
                           aria-label={`Change ${name}`}
@@ -174,6 +179,7 @@ export function ListCard({ card }: RendererProps) {
                           Change
                         </button>
                         <button
+                          key="remove"
                           type="button"
                           class="button button-quiet button-danger-text"
                           aria-label={`Remove ${name}`}
