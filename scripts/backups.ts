@@ -20,6 +20,7 @@ import { applyStagedChoices } from '../src/data/reminder-settings.js';
 import { inCurrentSchema } from '../src/data/staged-schema.js';
 import { KlebbError } from '../src/errors.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
+import { homeFileProblem } from '../src/home/home-files.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
 import { homeLayout } from '../src/home/home-layout.js';
 import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
@@ -103,6 +104,12 @@ export async function main(
   }
   try {
     if (args.take) {
+      // a file of the home the user may not read or write (a home copied by root): named, no stack
+      const files = homeFileProblem(config.home, config.dataDir, args.home ? '--home' : 'HEALTH_HOME');
+      if (files) {
+        io.err(`${files}\n`);
+        return 2;
+      }
       const inst = await openInstance(config, { watch: false });
       try {
         const snap = await takeSnapshot(

@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { ExportService } from '../src/data/export-service.js';
 import { fsyncDir } from '../src/home/atomic-write.js';
 import { missingHomeReason } from '../src/home/existing-home.js';
+import { homeFileProblem } from '../src/home/home-files.js';
 import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { openInstance } from '../src/instance.js';
 import { storageFault } from '../src/store/storage-faults.js';
@@ -91,6 +92,12 @@ export async function main(
   const missing = missingHomeReason(config.home, config.dataDir);
   if (missing) {
     io.err(`${missing}\n`);
+    return 2;
+  }
+  // a file of the home the user may not read or write (a home copied by root): named, no stack
+  const files = homeFileProblem(config.home, config.dataDir, args.home ? '--home' : 'HEALTH_HOME');
+  if (files) {
+    io.err(`${files}\n`);
     return 2;
   }
   const inst = await openInstance(config, { watch: false });

@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { asksForHelp } from '../src/command-line.js';
 import { loadConfig } from '../src/config.js';
 import { KlebbError } from '../src/errors.js';
+import { homeFileProblem } from '../src/home/home-files.js';
 import { homeFolderProblem } from '../src/home/home-folders.js';
 import { keepNewFilesOwnerOnly } from '../src/home/owner-only.js';
 import { importAppleHealthFile } from '../src/ingest/apple-health/import-xml.js';
@@ -152,6 +153,11 @@ export async function main(
   const folders = homeFolderProblem(config.home, config.dataDir, args.home ? '--home' : 'HEALTH_HOME');
   if (folders) {
     io.err(`cannot import: ${folders}\n`);
+    return 2;
+  }
+  const files = homeFileProblem(config.home, config.dataDir, args.home ? '--home' : 'HEALTH_HOME');
+  if (files) {
+    io.err(`cannot import: ${files}\n`);
     return 2;
   }
   const inst = await openInstance(config, { watch: false });

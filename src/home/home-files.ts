@@ -68,5 +68,5 @@ function refusal(
   const todo = other
     ? `give the home to that user (chown -R ${uid} ${root})`
     : `make it readable and writable for the user running Klebb (chmod -R u+rwX ${root})`;
-  return `${homeName}: ${at} may not be ${what} (${code}${owner}); ${todo}, then start again`;
+  return `${homeName}: ${at} may not be ${what} (${code}${owner}); ${todo}, then try again`;
 }

@@ -5,7 +5,8 @@
  * naming the file, its owner and the command that fixes it, with exit code 2 and no stack trace;
  * before, the server ended with "SqliteError: attempt to write a readonly database", or with
  * vapid.json "is not a VAPID key pair ... move it aside" (advice that would cut every device's
- * reminders off), each with a stack. Once the files are the user's again, the server starts with
+ * reminders off), each with a stack; `npm run export`, `backups -- --take` and
+ * `import:apple-health` likewise ended in a stack or 'NOT_SAVED ... try again later'. Once the files are the user's again, the server starts with
  * the card and its row as they were.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,8 +22,8 @@ const asRoot = process.getuid?.() === 0;
 /** The user the programs run as: nobody when the tests run as root (who may write any file). */
 const NOBODY = 65534;
 
-function runAsUser(script: string, home: string) {
-  const node = [process.execPath, script];
+function runAsUser(script: string, home: string, args: string[] = []) {
+  const node = [process.execPath, script, ...args];
   const cmd = asRoot
     ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node]
     : node;
@@ -53,6 +54,7 @@ it.each([
       expect(row.status).toBe(201);
       await first.stop();
 
+      fs.writeFileSync(path.join(home, 'export.xml'), '<HealthData locale="en_US"></HealthData>\n');
       const dbFile = path.join(home, file);
       if (asRoot) {
         // the home handed to the user, the file left to root (as cp or tar run by root makes it)
@@ -74,6 +76,18 @@ it.each([
         expect(r.stderr).toContain(asRoot ? `chown -R ${NOBODY} ${home}` : `chmod -R u+rwX ${home}`);
         expect(r.stderr).not.toContain('SqliteError');
         expect(r.stderr).not.toContain('VAPID');
+        expect(r.stderr).not.toMatch(/^\s+at /m);
+      }
+
+      // the command-line tools that open the home say the same instead of a stack
+      for (const [script, args] of [
+        ['dist/scripts/export.js', ['--out', path.join(home, 'export.zip')]],
+        ['dist/scripts/backups.js', ['--take']],
+        ['dist/scripts/import-apple-health.js', [path.join(home, 'export.xml')]],
+      ] as const) {
+        const r = runAsUser(path.join(repoRoot, script), home, [...args]);
+        expect(r.status, script + r.stderr).toBe(2);
+        expect(r.stderr).toContain(`HEALTH_HOME: ${dbFile} may not be ${what} (`);
         expect(r.stderr).not.toMatch(/^\s+at /m);
       }
 
