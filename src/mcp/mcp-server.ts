@@ -28,6 +28,7 @@ import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { APPROVAL_TTL_MS } from '../limits.js';
 import { inChangeSet } from '../store/change-scope.js';
+import { anyParams, checkedRequest } from './request-params.js';
 import { fitResult, resourceTooLarge } from './result-size.js';
 
 /** The URI of a card resource. */
@@ -77,8 +78,8 @@ function discoveryHandlers(server: Server): void {
     ],
   }));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const name = req.params.name;
+  server.setRequestHandler(anyParams('prompts/get'), async (request) => {
+    const name = checkedRequest(GetPromptRequestSchema, request).params.name;
     throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: "${name}"`, {
       code: 'UNKNOWN_PROMPT',
       name,
@@ -191,8 +192,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
       })),
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const { uri } = req.params;
+  server.setRequestHandler(anyParams('resources/read'), async (request) => {
+    const { uri } = checkedRequest(ReadResourceRequestSchema, request).params;
     const id = cardIdOfUri(uri);
     if (id === undefined || !deps.cards.registry.has(id)) throw resourceNotFound(uri);
     const { json } = readCardJson(deps.cards, id);

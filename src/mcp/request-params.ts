@@ -1,0 +1,35 @@
+/**
+ * Requests whose params do not have the shape MCP gives them (`prompts/get` without `name`,
+ * `resources/read` without `uri`): answered -32602 Invalid params naming the field, as JSON-RPC
+ * classes a caller's mistake. The SDK checks a request against its schema before any handler
+ * runs and, when it does not fit, answers -32603 Internal error with the checker's whole report
+ * as the message, which reads as a fault of the server. So such a handler is registered for its
+ * method alone and the params are checked here.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/** A schema that any request of `method` fits, whatever its params; its handler checks them. */
+export function anyParams<M extends string>(method: M) {
+  return z.object({ method: z.literal(method) }).loose();
+}
+
+/**
+ * `request` as `schema` reads it; else throws -32602 with data `{code: 'BAD_REQUEST', path}`,
+ * the path of the first field that does not fit (`params.name`) and what it should be.
+ */
+export function checkedRequest<T>(schema: z.ZodType<T>, request: unknown): T {
+  const read = schema.safeParse(request);
+  if (read.success) return read.data;
+  const issue = read.error.issues[0];
+  const path = issue ? issue.path.map(String).join('.') || 'params' : 'params';
+  const method = (request as { method?: unknown }).method;
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid ${String(method)} request: ${path}: ${issue?.message ?? 'invalid'}`,
+    {
+      code: 'BAD_REQUEST',
+      path,
+    },
+  );
+}

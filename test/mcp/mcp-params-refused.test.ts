@@ -1,0 +1,59 @@
+/**
+ * A request whose params lack what MCP asks of them (`prompts/get` without `name`,
+ * `resources/read` without `uri`, no params at all) is the caller's mistake: -32602 Invalid
+ * params naming the field, with data {code: BAD_REQUEST, path}, and the session goes on. Before,
+ * the answer was -32603 Internal error whose message was the schema checker's whole report.
+ * Over HTTP with the SDK's own client, sending the requests as a loosely typed client would.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const T = 'mcp-params-refused-token';
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ env: { AGENT_API_TOKEN: T } });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+/** The error `request` is answered with, or null when it is answered. */
+async function refusal(client: Client, request: { method: string; params?: Record<string, unknown> }) {
+  return client.request(request as never, z.object({}).loose()).then(
+    () => null,
+    (e: unknown) => e,
+  );
+}
+
+describe('a request whose params do not fit', () => {
+  it('is -32602 naming the field, and the session goes on', async () => {
+    const client = new Client({ name: 'probe', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${T}` } },
+      }),
+    );
+    try {
+      for (const [request, path] of [
+        [{ method: 'prompts/get', params: {} }, 'params.name'],
+        [{ method: 'prompts/get' }, 'params'],
+        [{ method: 'resources/read', params: { uri: 42 } }, 'params.uri'],
+      ] as const) {
+        const err = await refusal(client, request);
+        expect(err, request.method).toBeInstanceOf(McpError);
+        expect((err as McpError).code).toBe(-32602);
+        expect((err as McpError).data).toEqual({ code: 'BAD_REQUEST', path });
+        expect((err as McpError).message).toContain(path);
+        expect((err as McpError).message).not.toContain('"code"');
+      }
+      const read = await client.readResource({ uri: 'klebb://cards/welcome' });
+      expect(read.contents).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
