@@ -10,6 +10,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { jsonNumberProblem } from '../common/json-text.js';
+import { toolCallParamsProblem } from './request-checks.js';
 
 /** JSON-RPC "invalid params", the code `/mcp` answers a refused number with. */
 export const NUMBER_REFUSAL_RPC_CODE = -32602;
@@ -88,6 +89,33 @@ export function notMessageRefusalOf(line: string) {
   };
 }
 
+/**
+ * The answer to a tools/call line whose params do not name a tool or give arguments that are not
+ * an object (request-checks.ts says which): -32602 with data {code: BAD_REQUEST, path}, as over
+ * HTTP, instead of the SDK's -32603 with its validator's dump. Null for any other line.
+ */
+export function toolCallRefusalOf(line: string) {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const msg = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (msg.method !== 'tools/call') return null;
+  const problem = toolCallParamsProblem(msg.params);
+  if (!problem) return null;
+  return {
+    jsonrpc: '2.0' as const,
+    id: typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null,
+    error: {
+      code: -32602,
+      message: `Invalid params: ${problem.path} must be ${problem.what}`,
+      data: { code: 'BAD_REQUEST', path: problem.path },
+    },
+  };
+}
+
 /** A byte order mark starting a line: JSON text may not hold one, and a reader may skip it. */
 const BOM_AT_START = /^\uFEFF/;
 
@@ -119,7 +147,10 @@ export function numberCheckedLines(answer: (line: string) => void, maxLineBytes:
     // a byte order mark some Windows tools write before the text is no part of the message
     const line = text.replace(BOM_AT_START, '');
     const refusal =
-      notJsonRefusalOf(line) ?? notMessageRefusalOf(line) ?? numberRefusalOf(line.replace(/\r$/, ''));
+      notJsonRefusalOf(line) ??
+      notMessageRefusalOf(line) ??
+      toolCallRefusalOf(line) ??
+      numberRefusalOf(line.replace(/\r$/, ''));
     if (refusal) answer(`${JSON.stringify(refusal)}\n`);
     else stream.push(`${line}\n`);
   };

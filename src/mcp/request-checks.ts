@@ -197,18 +197,26 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * What is wrong with the params of a tools/call, or null: they must be an object naming the tool
  * (`name`, a string) with its `arguments` an object when given. The SDK would answer such a call
  * -32603, an internal error, with its validator's dump; it is the client's mistake, so it is
- * -32602 (invalid params) naming the field.
+ * -32602 (invalid params) naming the field. `path` as the request holds it (`params.name`); over
+ * HTTP the API's names put `body.` before it.
  */
-function toolCallProblem(params: unknown): McpRefusal | null {
-  const bad = (path: string, what: string) => ({
-    ...refusal(400, RPC_INVALID_PARAMS, `Invalid params: ${path} must be ${what}`),
-    details: [{ path, message: `must be ${what}` }],
-  });
-  if (!isRecord(params)) return bad('body.params', 'an object with the tool name and its arguments');
-  if (typeof params.name !== 'string') return bad('body.params.name', 'the name of a tool (a string)');
+export function toolCallParamsProblem(params: unknown): { path: string; what: string } | null {
+  if (!isRecord(params)) return { path: 'params', what: 'an object with the tool name and its arguments' };
+  if (typeof params.name !== 'string') return { path: 'params.name', what: 'the name of a tool (a string)' };
   if (params.arguments !== undefined && !isRecord(params.arguments))
-    return bad('body.params.arguments', "an object of the tool's arguments");
+    return { path: 'params.arguments', what: "an object of the tool's arguments" };
   return null;
+}
+
+/** toolCallParamsProblem as the HTTP route's refusal, its field named `body.params…`. */
+function toolCallProblem(params: unknown): McpRefusal | null {
+  const problem = toolCallParamsProblem(params);
+  if (!problem) return null;
+  const path = `body.${problem.path}`;
+  return {
+    ...refusal(400, RPC_INVALID_PARAMS, `Invalid params: ${path} must be ${problem.what}`),
+    details: [{ path, message: `must be ${problem.what}` }],
+  };
 }
 
 /**

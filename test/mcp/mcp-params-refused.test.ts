@@ -3,9 +3,13 @@
  * `resources/read` without `uri`, no params at all) is the caller's mistake: -32602 Invalid
  * params naming the field, with data {code: BAD_REQUEST, path}, and the session goes on. Before,
  * the answer was -32603 Internal error whose message was the schema checker's whole report.
- * Over HTTP with the SDK's own client, sending the requests as a loosely typed client would.
+ * Over HTTP with the SDK's own client, sending the requests as a loosely typed client would; over
+ * stdio (npm run mcp) a tools/call without a tool name or with arguments that are not an object
+ * too, as HTTP already answered it.
  */
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +56,37 @@ describe('a request whose params do not fit', () => {
       }
       const read = await client.readResource({ uri: 'klebb://cards/welcome' });
       expect(read.contents).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('over stdio', () => {
+  it('a tools/call without a name or with arguments not an object is -32602 naming the field', async () => {
+    const client = new Client({ name: 'probe', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.resolve('dist/src/mcp/stdio.js')],
+        env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      for (const [request, path] of [
+        [{ method: 'tools/call', params: {} }, 'params.name'],
+        [{ method: 'tools/call', params: { name: 'list_manifests', arguments: 'x' } }, 'params.arguments'],
+        [{ method: 'prompts/get', params: {} }, 'params.name'],
+      ] as const) {
+        const err = await refusal(client, request);
+        expect(err, request.method).toBeInstanceOf(McpError);
+        expect((err as McpError).code).toBe(-32602);
+        expect((err as McpError).data).toEqual({ code: 'BAD_REQUEST', path });
+        expect((err as McpError).message).not.toContain('"code"');
+      }
+      const r = await client.callTool({ name: 'list_manifests', arguments: {} });
+      expect(r.isError).toBeFalsy();
     } finally {
       await client.close();
     }
