@@ -20,7 +20,8 @@ const MAX_ENTRIES = 200_000;
  * another user): a folder it may not read and write, a database file (db/) it may not read and
  * write (SQLite writes in place), any other file it may not read (those are replaced whole, and
  * a card file kept read-only on purpose still refuses its writes one by one); null when all may
- * be used, or the home does not exist yet. Symbolic links are not followed.
+ * be used, or the home does not exist yet. Symbolic links are not followed; a `lost+found`
+ * folder (the top of a file system of its own) is passed over.
  */
 export function homeFileProblem(home: string, dataDir: string, homeName = 'HEALTH_HOME'): string | null {
   const roots: [string, string][] = [[homeName, home]];
@@ -34,6 +35,8 @@ export function homeFileProblem(home: string, dataDir: string, homeName = 'HEALT
       seen++;
       const stat = fs.lstatSync(at, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isDirectory())) continue;
+      // a home on a disk of its own has mkfs's lost+found at its top, root's alone: not Klebb's
+      if (stat.isDirectory() && path.basename(at) === 'lost+found') continue;
       const need = stat.isDirectory()
         ? fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK
         : path.dirname(at) === dbDir

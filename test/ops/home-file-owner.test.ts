@@ -102,3 +102,28 @@ it.each([
     }
   },
 );
+
+it('a lost+found folder the user may not read (the home is a disk of its own) does not stop the start', async () => {
+  const box = sandboxHome();
+  const home = path.join(box.home, 'home');
+  try {
+    const first = await spawnServer({ home });
+    await first.stop();
+    // mkfs makes lost+found at the top of every ext file system: root's, mode 0700
+    const lostFound = path.join(home, 'lost+found');
+    fs.mkdirSync(lostFound);
+    fs.writeFileSync(path.join(lostFound, '#1234'), 'a block fsck found');
+    if (asRoot) {
+      fs.chmodSync(box.home, 0o755);
+      spawnSync('chown', ['-R', String(NOBODY), home]);
+      fs.chownSync(lostFound, 0, 0);
+    }
+    fs.chmodSync(lostFound, asRoot ? 0o700 : 0o000);
+    const r = runAsUser(path.join(repoRoot, 'dist/src/mcp/stdio.js'), home);
+    expect(r.stderr).not.toContain('cannot start');
+    expect(r.status, r.stderr).toBe(0);
+    fs.chmodSync(lostFound, 0o700);
+  } finally {
+    box.remove();
+  }
+});
