@@ -6,12 +6,11 @@
  * naming it. Over HTTP and over stdio (npm run mcp), with the SDK's own client, which sends
  * these requests without checking the server's capabilities, as those clients do.
  */
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectStdioClient } from '../helpers/mcp-stdio-client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'mcp-discovery-token';
@@ -69,15 +68,7 @@ describe('the list requests clients send on connecting', () => {
   });
 
   it('are answered over stdio the same way', async () => {
-    const client = new Client({ name: 'probe', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [path.resolve('dist/src/mcp/stdio.js')],
-        env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await connectStdioClient(s.home);
     try {
       await discover(client);
     } finally {

@@ -7,13 +7,12 @@
  * stdio (npm run mcp) a tools/call without a tool name or with arguments that are not an object
  * too, as HTTP already answered it.
  */
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { connectStdioClient } from '../helpers/mcp-stdio-client.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'mcp-params-refused-token';
@@ -64,15 +63,7 @@ describe('a request whose params do not fit', () => {
 
 describe('over stdio', () => {
   it('a tools/call without a name or with arguments not an object is -32602 naming the field', async () => {
-    const client = new Client({ name: 'probe', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [path.resolve('dist/src/mcp/stdio.js')],
-        env: { HEALTH_HOME: s.home, KLEBB_LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await connectStdioClient(s.home);
     try {
       for (const [request, path] of [
         [{ method: 'tools/call', params: {} }, 'params.name'],
