@@ -15,15 +15,6 @@ afterEach(async () => {
   srv = undefined;
 });
 
-function postCsv(s: IngestServer, csv: string) {
-  return s.api('/api/health-auto-export', {
-    method: 'POST',
-    body: csv,
-    token: s.haeToken,
-    headers: { 'content-type': 'text/csv' },
-  });
-}
-
 const HEAD = 'Date/Time,Step Count (count),Weight & Body Mass (lb)';
 
 describe('a CSV saved again by a spreadsheet', () => {
@@ -32,7 +23,7 @@ describe('a CSV saved again by a spreadsheet', () => {
     const csv = [HEAD, '5/1/2026 0:00,8600,', '5/2/2026 0:00,7100,158.4', '5/13/2026 0:00,9900,'].join(
       '\r\n',
     );
-    const r = await postCsv(srv, csv);
+    const r = await srv.pushCsv(csv);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     expect(r.body.samples).toEqual({ received: 4, new: 4 });
@@ -51,7 +42,7 @@ describe('a CSV saved again by a spreadsheet', () => {
       '13/06/2026 12:00:00 am,9900',
       '',
     ].join('\n');
-    const r = await postCsv(srv, csv);
+    const r = await srv.pushCsv(csv);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     expect(await srv.rows('steps')).toEqual([
@@ -68,13 +59,13 @@ describe('a CSV saved again by a spreadsheet', () => {
       '5/13/2026 0:00,9900',
       '14/5/2026 0:00,7000',
     ];
-    const r = await postCsv(srv, both.join('\n'));
+    const r = await srv.pushCsv(both.join('\n'));
     expect(r.status, r.text).toBe(200);
     expect(r.body.samples).toEqual({ received: 2, new: 2 });
     expect((r.body.warnings as string[]).some((w) => w.includes('day and month order cannot be told'))).toBe(
       true,
     );
-    const none = await postCsv(srv, ['Date/Time,Step Count (count)', '7/3/2026 0:00,5000'].join('\n'));
+    const none = await srv.pushCsv(['Date/Time,Step Count (count)', '7/3/2026 0:00,5000'].join('\n'));
     expect(none.body.samples).toEqual({ received: 0, new: 0 });
     expect(await srv.rows('steps')).toEqual([
       { date: '2026-05-13', count: 9900 },

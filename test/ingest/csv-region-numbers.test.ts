@@ -22,21 +22,11 @@ const CARDS: [string, string][] = [
   ['workouts', 'workouts'],
 ];
 
-function post(s: IngestServer, body: string) {
-  return s.api('/api/health-auto-export', {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'text/csv' },
-    token: s.haeToken,
-  });
-}
-
 describe('numbers of a CSV export in the phone region', () => {
   it('a decimal-comma region: 12.345 steps is twelve thousand, 72,5 kg seventy-two and a half', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const r = await post(
-      s,
+    const r = await s.pushCsv(
       [
         'Date/Time;Step Count (count);Weight & Body Mass (kg);Active Energy (kcal)',
         '2026-07-11 00:00:00;12.345;72,5;1.079,45',
@@ -65,8 +55,7 @@ describe('numbers of a CSV export in the phone region', () => {
   it('the same with commas between the fields and the numbers quoted', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const r = await post(
-      s,
+    const r = await s.pushCsv(
       ['Date/Time,Step Count (count),Weight & Body Mass (kg)', '2026-07-11 00:00:00,"12.345","72,5"'].join(
         '\r\n',
       ),
@@ -79,8 +68,7 @@ describe('numbers of a CSV export in the phone region', () => {
   it('a decimal-point region: 1,234 steps beside 72.5 kg is one thousand two hundred and thirty-four', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const r = await post(
-      s,
+    const r = await s.pushCsv(
       [
         'Date/Time,Step Count (count),Weight & Body Mass (kg)',
         '2026-07-11 00:00:00,"1,234",72.5',
@@ -98,8 +86,7 @@ describe('numbers of a CSV export in the phone region', () => {
   it('the workouts file too, by the numbers of the push', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const r = await post(
-      s,
+    const r = await s.pushCsv(
       [
         'Workout Type;Start;End;Duration;Active Energy (kcal);Distance (km)',
         'Lauf;2026-07-11 07:00:00;2026-07-11 09:00:00;2:00:00;1.250;21,1',
@@ -122,7 +109,7 @@ describe('numbers of a CSV export in the phone region', () => {
   it('a file that does not show its decimal mark is read as before', async () => {
     const s = await startIngestServer({ cards: CARDS });
     srv = s;
-    const r = await post(s, ['Date/Time,Step Count (count)', '2026-07-11 00:00:00,"12,345"'].join('\r\n'));
+    const r = await s.pushCsv(['Date/Time,Step Count (count)', '2026-07-11 00:00:00,"12,345"'].join('\r\n'));
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings).toEqual([
       'step_count: number whose comma or point may be a decimal or a thousands mark (1 point, e.g. "12,345")',

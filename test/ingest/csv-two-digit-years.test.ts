@@ -13,15 +13,6 @@ afterEach(async () => {
   srv = undefined;
 });
 
-function postCsv(s: IngestServer, csv: string) {
-  return s.api('/api/health-auto-export', {
-    method: 'POST',
-    body: csv,
-    token: s.haeToken,
-    headers: { 'content-type': 'text/csv' },
-  });
-}
-
 describe('a CSV whose stamps have two-digit years', () => {
   it('month first (Excel for Mac in the United States), the days up to the 12th too', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
@@ -32,7 +23,7 @@ describe('a CSV whose stamps have two-digit years', () => {
       '4/27/26 0:00,9900',
       '',
     ].join('\r\n');
-    const r = await postCsv(srv, csv);
+    const r = await srv.pushCsv(csv);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     expect(r.body.samples).toEqual({ received: 3, new: 3 });
@@ -46,11 +37,11 @@ describe('a CSV whose stamps have two-digit years', () => {
   it('day first with slashes or dots, and a date without a time', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const slashes = ['Date/Time,Step Count (count)', '27/04/26 08:00,9900', '03/05/26 08:00,4000'].join('\n');
-    const r = await postCsv(srv, slashes);
+    const r = await srv.pushCsv(slashes);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     const dots = ['Date,Step Count (count)', '28.04.26,5000'].join('\n');
-    const d = await postCsv(srv, dots);
+    const d = await srv.pushCsv(dots);
     expect(d.status, d.text).toBe(200);
     expect(d.body.warnings ?? []).toEqual([]);
     expect(await srv.rows('steps')).toEqual([
@@ -68,7 +59,7 @@ describe('a CSV whose stamps have two-digit years', () => {
       '1/1/00 0:00,2222',
       '5/13/2026 0:00,3333',
     ].join('\n');
-    const r = await postCsv(srv, csv);
+    const r = await srv.pushCsv(csv);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     expect(await srv.rows('steps')).toEqual([

@@ -53,12 +53,7 @@ describe('times written with dots', () => {
   it('in a CSV saved again by a spreadsheet in Finland are read', async () => {
     srv = await startIngestServer({ cards: [['steps', 'step_count']] });
     const csv = ['Date/Time;Step Count (count)', '1.5.2026 0.00;8600', '2.5.2026 0.00;7100', ''].join('\r\n');
-    const r = await srv.api('/api/health-auto-export', {
-      method: 'POST',
-      body: csv,
-      token: srv.haeToken,
-      headers: { 'content-type': 'text/csv' },
-    });
+    const r = await srv.pushCsv(csv);
     expect(r.status, r.text).toBe(200);
     expect(r.body.warnings ?? []).toEqual([]);
     expect(await srv.rows('steps')).toEqual([

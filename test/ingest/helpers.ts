@@ -39,6 +39,8 @@ export interface IngestServer extends TestServer {
   haeToken: string;
   /** POST the webhook with the HAE token (or `token`). */
   push(body: Buffer | string, token?: string): Promise<ApiResponse>;
+  /** POST the webhook a CSV body (`text/csv`) with the HAE token. */
+  pushCsv(csv: string): Promise<ApiResponse>;
   /** The card's data rows. */
   rows(id: string): Promise<Record<string, unknown>[]>;
   /** Creates a card; throws unless 201. */
@@ -118,6 +120,13 @@ export async function startIngestServer(
         body,
         headers: { 'content-type': 'application/json' },
         token: token ?? (t.body.token as string),
+      }),
+    pushCsv: (csv: string) =>
+      srv.api('/api/health-auto-export', {
+        method: 'POST',
+        body: csv,
+        headers: { 'content-type': 'text/csv' },
+        token: t.body.token as string,
       }),
     async rows(id: string) {
       const r = await srv.api(`/api/manifests/${id}/data`);
