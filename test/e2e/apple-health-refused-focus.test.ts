@@ -5,31 +5,15 @@
  * the focus to the page: a keyboard or screen-reader user heard the refusal and was left at the
  * top of the page. While busy it is aria-disabled and opens no chooser.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser } from './server-and-browser.js';
 
-let s: TestServer;
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-
-beforeAll(async () => {
-  s = await startServer({});
-  try {
-    browser = await launchBrowser();
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const { server, browser } = serverAndBrowser();
 
 describe('a refused Apple Health file', { timeout: 90_000 }, () => {
   it('leaves the focus on the file chooser', async () => {
-    if (!browser) throw launchError ?? new Error('Chromium was not started');
-    const w = await browser.newPage();
+    const s = server();
+    const w = await browser().newPage();
     await w.page.goto(`${s.url}/settings`);
     const box = w.page.locator('.apple-health-upload');
     const input = box.locator('input[type=file]');
@@ -54,8 +38,8 @@ describe('a refused Apple Health file', { timeout: 90_000 }, () => {
   });
 
   it('leaves the focus on the archive chooser when the archive is refused', async () => {
-    if (!browser) throw launchError ?? new Error('Chromium was not started');
-    const w = await browser.newPage();
+    const s = server();
+    const w = await browser().newPage();
     await w.page.goto(`${s.url}/settings`);
     const panel = w.page.locator('#data');
     const input = panel.locator('label', { hasText: 'Import an archive' }).locator('input[type=file]');

@@ -5,32 +5,16 @@
  * drops the focus to the page: a keyboard or screen-reader user heard the refusal and was left
  * at the top of the page. The panel's buttons are now aria-disabled while busy.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
+import { describe, expect, it } from 'vitest';
 import { focusedName } from './focus.js';
+import { serverAndBrowser } from './server-and-browser.js';
 
-let s: TestServer;
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-
-beforeAll(async () => {
-  s = await startServer({});
-  try {
-    browser = await launchBrowser();
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const { server, browser } = serverAndBrowser();
 
 describe('a refused token request', { timeout: 90_000 }, () => {
   it('leaves the focus on "Create the token"', async () => {
-    if (!browser) throw launchError ?? new Error('Chromium was not started');
-    const w = await browser.newPage();
+    const s = server();
+    const w = await browser().newPage();
     await w.page.goto(`${s.url}/settings/health-auto-export`);
     const create = w.page.getByRole('button', { name: 'Create the token' });
     await create.waitFor();
