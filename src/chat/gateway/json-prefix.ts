@@ -5,6 +5,8 @@
  * the whole; the values themselves are still whole and readable.
  */
 
+import { scanOutsideStrings } from './json-scan.js';
+
 /** What a text starts with: its leading objects/arrays, and what follows them (trimmed). */
 export interface JsonPrefix {
   values: unknown[];
@@ -42,20 +44,13 @@ export function valueEnd(text: string, start: number): number | undefined {
   const open = text[start];
   if (open !== '{' && open !== '[') return undefined;
   let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return undefined;
+  const { stoppedAt } = scanOutsideStrings(
+    text,
+    (ch) => {
+      if (ch === '{' || ch === '[') depth++;
+      else if (ch === '}' || ch === ']') return --depth === 0;
+    },
+    start,
+  );
+  return stoppedAt === undefined ? undefined : stoppedAt + 1;
 }

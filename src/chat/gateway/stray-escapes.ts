@@ -6,27 +6,23 @@
  * `\t` can only mean the line break or tab they spell, which JSON reads as whitespace there.
  */
 
+import { scanOutsideStrings } from './json-scan.js';
+
 /**
  * `text` with each `\n`, `\r` or `\t` written outside a JSON string turned into a space; strings,
  * and their escapes, are left as they are. Returns `text` itself when it has none.
  */
 export function withoutStrayEscapes(text: string): string {
+  const at: number[] = [];
+  scanOutsideStrings(text, (ch, i) => {
+    if (ch === '\\' && /[nrt]/.test(text[i + 1] ?? '')) at.push(i);
+  });
+  if (at.length === 0) return text;
   let out = '';
   let from = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '\\' && /[nrt]/.test(text[i + 1] ?? '')) {
-      out += `${text.slice(from, i)} `;
-      from = i + 2;
-      i++;
-    }
+  for (const i of at) {
+    out += `${text.slice(from, i)} `;
+    from = i + 2;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return out + text.slice(from);
 }

@@ -6,6 +6,8 @@
  * so it was not cut off by a length limit: the brackets it left open are closed for it.
  */
 
+import { scanOutsideStrings } from './json-scan.js';
+
 /** Most brackets a call may leave open and still be read as meant. */
 const MAX_MISSING = 2;
 
@@ -17,23 +19,16 @@ export function closeUnclosedBrackets(body: string): string | undefined {
   const text = body.trim();
   if (text[0] !== '{') return undefined;
   const open: string[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '{') open.push('}');
+  let mismatched = false;
+  const end = scanOutsideStrings(text, (ch, i) => {
+    if (ch === '{') open.push('}');
     else if (ch === '[') open.push(']');
     else if (ch === '}' || ch === ']') {
-      if (open.pop() !== ch) return undefined;
       // a value closed before the end is followed by more: not a call left open at its end
-      if (open.length === 0 && i < text.length - 1) return undefined;
+      mismatched = open.pop() !== ch || (open.length === 0 && i < text.length - 1);
+      return mismatched;
     }
-  }
-  if (inString || open.length === 0 || open.length > MAX_MISSING) return undefined;
+  });
+  if (mismatched || end.inString || open.length === 0 || open.length > MAX_MISSING) return undefined;
   return text + open.reverse().join('');
 }
