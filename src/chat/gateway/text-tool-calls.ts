@@ -14,6 +14,7 @@
  * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`). A tagged
  * call whose closing tag comes before its last braces has them closed for it (unclosed-call.ts).
  */
+import { MISTRAL_CALLS_END, repairedCallList } from './mistral-call-list.js';
 import { readNativeCallMarkup } from './native-call-markup.js';
 import { pythonLiteralAsJson } from './python-literal.js';
 import { readFirstJsonValue } from './tool-arguments.js';
@@ -170,7 +171,26 @@ function harmonyCalls(text: string, offered: ReadonlySet<string>): TextToolCalls
  */
 const MARKERS = ['[TOOL_CALLS]', '<|python_tag|>', '<|tool_call|>'];
 /** Closing tokens after such calls. */
-const MARKER_ENDS = /<\|\/tool_call\|>|<\|eom_id\|>/g;
+const MARKER_ENDS = /<\|\/tool_call\|>|<\|eom_id\|>|\[\/TOOL_CALLS\]/g;
+
+/**
+ * The calls after `marker` at `at`; for Mistral's list also when it is written not quite as JSON
+ * but plainly meant (mistral-call-list.ts).
+ */
+function markedCalls(
+  text: string,
+  at: number,
+  marker: string,
+  offered: ReadonlySet<string>,
+): TextToolCall[] | undefined {
+  const after = text.slice(at + marker.length);
+  const calls = callsIn(after.replace(MARKER_ENDS, ' '), offered);
+  if (calls || marker !== '[TOOL_CALLS]') return calls;
+  const body = after.trimEnd();
+  const closed = body.endsWith(MISTRAL_CALLS_END);
+  const list = repairedCallList(closed ? body.slice(0, -MISTRAL_CALLS_END.length) : body, closed);
+  return list === undefined ? undefined : callsIn(list, offered);
+}
 
 /**
  * Finds tool calls written as text in `text`, naming only tools in `offered`. Returns undefined
@@ -195,7 +215,7 @@ export function readTextToolCalls(text: string, offered: ReadonlySet<string>): T
   for (const marker of MARKERS) {
     const at = text.indexOf(marker);
     if (at < 0) continue;
-    const calls = callsIn(text.slice(at + marker.length).replace(MARKER_ENDS, ' '), offered);
+    const calls = markedCalls(text, at, marker, offered);
     return calls ? { calls, rest: text.slice(0, at).trim() } : undefined;
   }
   // the whole answer is the call, maybe in a code fence

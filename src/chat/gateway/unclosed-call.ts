@@ -12,12 +12,13 @@ import { scanOutsideStrings } from './json-scan.js';
 const MAX_MISSING = 2;
 
 /**
- * `body` with the brackets it leaves open closed, in order, when it opens an object, ends outside
- * a string, and leaves one or two open (and never closes one it did not open); else undefined.
+ * `body` with the brackets it leaves open closed, in order, when it opens an object (or a list,
+ * when `listToo`), ends outside a string, and leaves one or two open (and never closes one it did
+ * not open); else undefined.
  */
-export function closeUnclosedBrackets(body: string): string | undefined {
+export function closeUnclosedBrackets(body: string, listToo = false): string | undefined {
   const text = body.trim();
-  if (text[0] !== '{') return undefined;
+  if (text[0] !== '{' && !(listToo && text[0] === '[')) return undefined;
   const open: string[] = [];
   let mismatched = false;
   const end = scanOutsideStrings(text, (ch, i) => {
