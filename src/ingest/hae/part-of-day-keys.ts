@@ -16,6 +16,7 @@ import type Database from 'better-sqlite3';
 import { resolveMetric } from './format/catalogue.js';
 import { dedupKeyOf, type SampleSpan, type SampleValue } from './format/sample.js';
 import { parseHaeTimestamp } from './format/timestamps.js';
+import { applySampleMoves, type SampleMove } from './sample-moves.js';
 
 interface Row {
   id: number;
@@ -43,16 +44,13 @@ export interface PartOfDayKeysResult {
  * `hae_block_memo` when anything changed.
  */
 export function unmarkGroupedParts(db: Database.Database, zone?: string): PartOfDayKeysResult {
-  const result: PartOfDayKeysResult = { rekeyed: 0, merged: 0 };
   const rows = db
     .prepare(
       `SELECT id, metric, at, span, source, vals, lower(hex(dedup_key)) AS key FROM hae_samples
        WHERE json_extract(vals, '$.partOfDay') = 1 ORDER BY id`,
     )
     .iterate() as IterableIterator<Row>;
-  const rekey = db.prepare('UPDATE OR IGNORE hae_samples SET dedup_key = unhex(?), vals = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM hae_samples WHERE id = ?');
-  const changes: { id: number; key: string; vals: string; metric: string }[] = [];
+  const moves: SampleMove[] = [];
   for (const row of rows) {
     const entry = resolveMetric(row.metric);
     if (entry?.key !== row.metric || entry.kind !== 'sum' || entry.shape !== 'qty') continue;
@@ -62,19 +60,8 @@ export function unmarkGroupedParts(db: Database.Database, zone?: string): PartOf
     if (dedupKeyOf(row.metric, time, row.span, values, row.source) !== row.key) continue;
     const { partOfDay: _mark, ...plain } = values;
     const key = dedupKeyOf(row.metric, time, row.span, plain, row.source);
-    changes.push({ id: row.id, key, vals: JSON.stringify(plain), metric: row.metric });
+    moves.push({ id: row.id, key, vals: JSON.stringify(plain), metric: row.metric });
   }
-  const metrics = new Set<string>();
-  for (const c of changes) {
-    if (rekey.run(c.key, c.vals, c.id).changes > 0) result.rekeyed++;
-    else {
-      remove.run(c.id);
-      result.merged++;
-      metrics.add(c.metric);
-    }
-  }
-  const recompute = db.prepare('INSERT OR IGNORE INTO hae_recompute (metric) VALUES (?)');
-  for (const m of metrics) recompute.run(m);
-  if (result.rekeyed + result.merged > 0) db.exec('DELETE FROM hae_block_memo');
-  return result;
+  const { changed, merged } = applySampleMoves(db, moves, 'merged');
+  return { rekeyed: changed, merged };
 }

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { parseHaeTimestamp } from './format/timestamps.js';
+import { applySampleMoves, type SampleMove } from './sample-moves.js';
 
 /** What redateUtcSamples did. */
 export interface RedateResult {
@@ -23,7 +24,6 @@ export interface RedateResult {
  * `hae_block_memo` when anything moved (a memo vouches for the dates of stored samples).
  */
 export function redateUtcSamples(db: Database.Database, zone?: string): RedateResult {
-  const result: RedateResult = { moved: 0, merged: 0 };
   // the stamps that may be written in UTC: digits only, or ending in Z, UTC or GMT (the phone's
   // own `+0200` stamps, nearly every row, are passed over by the index-free scan)
   const rows = db
@@ -33,21 +33,11 @@ export function redateUtcSamples(db: Database.Database, zone?: string): RedateRe
           OR upper(at) GLOB '*UTC' OR upper(at) GLOB '*GMT'`,
     )
     .all() as { id: number; metric: string; date: string; at: string }[];
-  const move = db.prepare('UPDATE OR IGNORE hae_samples SET date = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM hae_samples WHERE id = ?');
-  const metrics = new Set<string>();
+  const moves: SampleMove[] = [];
   for (const row of rows) {
     const t = parseHaeTimestamp(row.at, zone);
-    if (!t?.utc || t.date === row.date) continue;
-    if (move.run(t.date, row.id).changes > 0) result.moved++;
-    else {
-      remove.run(row.id);
-      result.merged++;
-    }
-    metrics.add(row.metric);
+    if (t?.utc && t.date !== row.date) moves.push({ id: row.id, date: t.date, metric: row.metric });
   }
-  const recompute = db.prepare('INSERT OR IGNORE INTO hae_recompute (metric) VALUES (?)');
-  for (const m of metrics) recompute.run(m);
-  if (metrics.size > 0) db.exec('DELETE FROM hae_block_memo');
-  return result;
+  const { changed, merged } = applySampleMoves(db, moves, 'all');
+  return { moved: changed, merged };
 }

@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import { dedupKeyOf, type SampleSpan, type SampleValue } from './format/sample.js';
 import { sourceKeyText } from './format/sources.js';
 import { parseHaeTimestamp } from './format/timestamps.js';
+import { applySampleMoves, type SampleMove } from './sample-moves.js';
 
 interface Row {
   id: number;
@@ -41,32 +42,21 @@ export interface SourceOrderResult {
  * that lost a copy for their cards' rows to be recomputed and empties `hae_block_memo` then.
  */
 export function rekeySourceOrder(db: Database.Database, zone?: string): SourceOrderResult {
-  const result: SourceOrderResult = { rekeyed: 0, merged: 0 };
   const rows = db
     .prepare(
       `SELECT id, metric, date, at, span, source, vals, lower(hex(dedup_key)) AS key FROM hae_samples
        WHERE source LIKE '%|%' ORDER BY id`,
     )
     .all() as Row[];
-  const rekey = db.prepare('UPDATE OR IGNORE hae_samples SET dedup_key = unhex(?) WHERE id = ?');
-  const remove = db.prepare('DELETE FROM hae_samples WHERE id = ?');
-  const metrics = new Set<string>();
+  const moves: SampleMove[] = [];
   for (const row of rows) {
     if (sourceKeyText(row.source) === row.source) continue;
     const time = parseHaeTimestamp(row.at, zone);
     if (!time) continue;
     const values = JSON.parse(row.vals) as Record<string, SampleValue>;
     const key = dedupKeyOf(row.metric, time, row.span, values, row.source);
-    if (key === row.key) continue;
-    if (rekey.run(key, row.id).changes > 0) result.rekeyed++;
-    else {
-      remove.run(row.id);
-      result.merged++;
-      metrics.add(row.metric);
-    }
+    if (key !== row.key) moves.push({ id: row.id, key, metric: row.metric });
   }
-  const recompute = db.prepare('INSERT OR IGNORE INTO hae_recompute (metric) VALUES (?)');
-  for (const m of metrics) recompute.run(m);
-  if (result.rekeyed + result.merged > 0) db.exec('DELETE FROM hae_block_memo');
-  return result;
+  const { changed, merged } = applySampleMoves(db, moves, 'merged');
+  return { rekeyed: changed, merged };
 }
