@@ -35,7 +35,7 @@ export function unitKey(units: string): string {
 const unitKeyOf = textMemo((units) => spellUnit(units));
 
 function spellUnit(units: string): string {
-  const key = units
+  const key = largeCalories(units)
     // `ºF` typed with the masculine ordinal (NFKC would make it `oF`), the ring above, the
     // superscript zero: all meant as the degree sign
     .replace(/[º˚⁰]/g, '°')
@@ -48,6 +48,17 @@ function spellUnit(units: string): string {
     .replace(/[\s()_]/g, '')
     .replace(/[·*•⋅]/g, '.');
   return key.split('/').map(symbolOf).join('/');
+}
+
+/**
+ * `units` with each `Cal` (capital C, alone between slashes or brackets) written `kcal`, before
+ * case is dropped. HealthKit's unit strings, which the app and Apple's export write, tell the
+ * two calories apart by case: `Cal` is the large (food) calorie, 1 kcal, what the Health app
+ * shows as "Calories"; `cal` is the small calorie, a thousandth of that (a HealthKit sample saved
+ * as 56 `cal` reads back as 0.056 kcal).
+ */
+function largeCalories(units: string): string {
+  return units.replace(/(^|[\s/(])Cal(?=$|[\s/)])/g, '$1kcal');
 }
 
 /**
@@ -200,7 +211,13 @@ const PER_SECOND = 60;
 /** The dimensions the catalogue uses, each with the spellings real payloads and HealthKit use. */
 export const DIMENSIONS = {
   count: dim('count', { count: 1, steps: 1, '': 1 }),
-  kcal: dim('kcal', { kcal: 1, Cal: 1, kJ: (kj) => kj / KCAL_KJ, J: (j) => j / (KCAL_KJ * 1000) }),
+  // `Cal` is read as kcal before this lookup (largeCalories); `cal` is the small calorie
+  kcal: dim('kcal', {
+    kcal: 1,
+    cal: 0.001,
+    kJ: (kj) => kj / KCAL_KJ,
+    J: (j) => j / (KCAL_KJ * 1000),
+  }),
   kg: dim('kg', {
     kg: 1,
     kgs: 1,
