@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { invalid } from '../errors.js';
 import { checkChoices } from '../push/reminder-choices.js';
+import { snapshotAccessProblem } from './snapshot-access.js';
 import type { StagedPaths } from './staged-home.js';
 
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -125,9 +126,13 @@ function remindersProblem(p: StagedPaths): string | null {
  * (db.sqlite) is cut short …"), or null when it looks whole: snapshot.json readable and
  * holding what a snapshot writes (snapshotInfoProblem), the
  * database a SQLite file as long as its header says, holding the card tables, the cards
- * folder present, and the reminder settings, when there are any, what Klebb writes.
+ * folder present, and the reminder settings, when there are any, what Klebb writes. A file the
+ * user running Klebb may not read is named first (see snapshotAccessProblem).
  */
 export function snapshotDamage(p: StagedPaths): string | null {
+  // a snapshot another user took (root's cron) is whole, but not this user's to read: said so
+  const access = snapshotAccessProblem(p.dir);
+  if (access) return access;
   try {
     const problem = snapshotInfoProblem(JSON.parse(fs.readFileSync(`${p.dir}/snapshot.json`, 'utf8')));
     if (problem) return problem;
@@ -147,8 +152,18 @@ export function snapshotDamage(p: StagedPaths): string | null {
   return remindersProblem(p);
 }
 
-/** @throws 422 SNAPSHOT_DAMAGED naming the snapshot and what is wrong, when snapshotDamage finds something. */
+/**
+ * @throws 422 SNAPSHOT_DAMAGED naming the snapshot and what is wrong, when snapshotDamage finds
+ *   something (a file the user running Klebb may not read: that file and the chown).
+ */
 export function assertSnapshotWhole(name: string, p: StagedPaths): void {
+  const access = snapshotAccessProblem(p.dir);
+  if (access)
+    throw invalid(
+      `the snapshot "${name}" cannot be restored: ${access}; nothing was changed`,
+      undefined,
+      'SNAPSHOT_DAMAGED',
+    );
   const problem = snapshotDamage(p);
   if (problem)
     throw invalid(

@@ -14,34 +14,65 @@ import path from 'node:path';
 /** How many entries the walk looks at before it stops looking (a home holds far fewer). */
 const MAX_ENTRIES = 200_000;
 
+/** Folders of the home a start reads and writes whole: each entry in them is looked at. */
+const READ_WHOLE = ['db', 'keys', 'credentials', 'sessions'];
+
 /**
- * Why a path under `home` (and `dataDir`, when elsewhere) cannot be used, as `HEALTH_HOME:
- * sentence` naming the first one the user running Klebb may not use (with its owner when that is
- * another user): a folder it may not read and write, a database file (db/) it may not read and
- * write (SQLite writes in place), any other file it may not read (those are replaced whole, and
- * a card file kept read-only on purpose still refuses its writes one by one); null when all may
- * be used, or the home does not exist yet. Symbolic links are not followed; a `lost+found`
- * folder (the top of a file system of its own) is passed over.
+ * Folders a start writes in without reading what they hold (the inbox it empties, the spool
+ * folders it clears of a dead run's files): the folder itself is looked at, not its entries.
+ */
+const FOLDER_ONLY = ['inbox', 'tmp', 'ingest', 'ingest/incoming', 'ingest/uploads', 'ingest/quarantine'];
+
+/** What one entry must allow the user running Klebb: folders all, db/ files read and write, others read. */
+function accessNeeded(at: string, isDirectory: boolean, dbDir: string): number {
+  if (isDirectory) return fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK;
+  return path.dirname(at) === dbDir ? fs.constants.R_OK | fs.constants.W_OK : fs.constants.R_OK;
+}
+
+/**
+ * The paths a start opens, with whether the entries of each folder are looked at too: the home
+ * folder and its state files (the JSON files at its top), the folders in READ_WHOLE and the data
+ * folder with everything in them, and the folders in FOLDER_ONLY alone.
+ */
+function startPaths(home: string, dataDir: string): { at: string; whole: boolean }[] {
+  const out = [{ at: home, whole: false }];
+  let top: string[] = [];
+  try {
+    top = fs.readdirSync(home);
+  } catch {
+    // the home folder itself is looked at first, and refused when it cannot be read
+  }
+  for (const name of top) if (name.endsWith('.json')) out.push({ at: path.join(home, name), whole: false });
+  for (const name of READ_WHOLE) out.push({ at: path.join(home, name), whole: true });
+  out.push({ at: dataDir, whole: true });
+  for (const name of FOLDER_ONLY) out.push({ at: path.join(home, name), whole: false });
+  return out;
+}
+
+/**
+ * Why a path the start opens under `home` (and `dataDir`, when elsewhere) cannot be used, as
+ * `HEALTH_HOME: sentence` naming the first one the user running Klebb may not use (with its
+ * owner when that is another user): a folder it may not read and write, a database file (db/) it
+ * may not read and write (SQLite writes in place), any other file it may not read (those are
+ * replaced whole, and a card file kept read-only on purpose still refuses its writes one by
+ * one); null when all may be used, or the home does not exist yet. Only what a start opens is
+ * looked at (see startPaths): a snapshot in backups/, a report or an upload left by another user
+ * is the concern of the feature that reads it, which names it when it does, and never stops a
+ * start. Symbolic links are not followed.
  */
 export function homeFileProblem(home: string, dataDir: string, homeName = 'HEALTH_HOME'): string | null {
-  const roots: [string, string][] = [[homeName, home]];
-  if (dataDir !== home && !dataDir.startsWith(home + path.sep)) roots.push(['HEALTH_DATA_DIR', dataDir]);
   const dbDir = path.join(home, 'db');
+  const outside = dataDir !== home && !dataDir.startsWith(home + path.sep);
   let seen = 0;
-  for (const [name, root] of roots) {
-    const stack = [root];
+  for (const { at: first, whole } of startPaths(home, dataDir)) {
+    const [name, root] = outside && first === dataDir ? ['HEALTH_DATA_DIR', dataDir] : [homeName, home];
+    const stack = [first];
     while (stack.length > 0 && seen < MAX_ENTRIES) {
       const at = stack.pop() as string;
       seen++;
       const stat = fs.lstatSync(at, { throwIfNoEntry: false });
       if (!stat || !(stat.isFile() || stat.isDirectory())) continue;
-      // a home on a disk of its own has mkfs's lost+found at its top, root's alone: not Klebb's
-      if (stat.isDirectory() && path.basename(at) === 'lost+found') continue;
-      const need = stat.isDirectory()
-        ? fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK
-        : path.dirname(at) === dbDir
-          ? fs.constants.R_OK | fs.constants.W_OK
-          : fs.constants.R_OK;
+      const need = accessNeeded(at, stat.isDirectory(), dbDir);
       try {
         fs.accessSync(at, need);
       } catch (err) {
@@ -51,7 +82,8 @@ export function homeFileProblem(home: string, dataDir: string, homeName = 'HEALT
         const what = need & fs.constants.W_OK ? 'read and written' : 'read';
         return refusal(at, stat, what, code, root, name);
       }
-      if (stat.isDirectory()) for (const name of fs.readdirSync(at)) stack.push(path.join(at, name));
+      if (whole && stat.isDirectory())
+        for (const entry of fs.readdirSync(at)) stack.push(path.join(at, entry));
     }
   }
   return null;

@@ -38,13 +38,19 @@ export class ReportStore {
   /**
    * Creates the folders and empties the inbox (uploads cut off by a restart). The inbox folder
    * itself stays: it may be a mount point or a link to another disk, which removing it would
-   * fail on (EBUSY, stopping the start) or replace with a folder on the home's disk.
+   * fail on (EBUSY, stopping the start) or replace with a folder on the home's disk. An entry that
+   * may not be removed (another user's) stays.
    */
   prepare(): void {
     fs.mkdirSync(this.layout.reportsArchiveDir, { recursive: true });
     fs.mkdirSync(this.layout.inboxDir, { recursive: true });
     for (const name of fs.readdirSync(this.layout.inboxDir)) {
-      fs.rmSync(path.join(this.layout.inboxDir, name), { recursive: true, force: true });
+      try {
+        fs.rmSync(path.join(this.layout.inboxDir, name), { recursive: true, force: true });
+      } catch {
+        // left by another user (a folder root made there): an upload takes a name of its own,
+        // so what cannot be removed is passed over rather than stopping the start
+      }
     }
   }
 

@@ -99,6 +99,8 @@ export async function spawnServer(opts: {
   startTimeoutMs?: number;
   /** The entry point to run; distMain unless a test needs another. */
   main?: string;
+  /** The uid (and gid) to run the server as, through setpriv; the tests' own user unless set. */
+  asUser?: number;
 }): Promise<ChildServer> {
   assertDistBuilt();
   // the free-port probe can race another process; retry a few times on EADDRINUSE
@@ -121,6 +123,7 @@ async function spawnOnce(
     env?: Record<string, string>;
     startTimeoutMs?: number;
     main?: string;
+    asUser?: number;
   },
   port: number,
 ): Promise<ChildServer> {
@@ -136,7 +139,12 @@ async function spawnOnce(
     KLEBB_LOG_LEVEL: 'silent',
     ...opts.env,
   };
-  const proc = spawn(process.execPath, [opts.main ?? distMain], {
+  const node = [process.execPath, opts.main ?? distMain];
+  const cmd =
+    opts.asUser === undefined
+      ? node
+      : ['setpriv', `--reuid=${opts.asUser}`, `--regid=${opts.asUser}`, '--clear-groups', ...node];
+  const proc = spawn(cmd[0] as string, cmd.slice(1), {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -127,3 +127,66 @@ it('a lost+found folder the user may not read (the home is a disk of its own) do
     box.remove();
   }
 });
+
+it.runIf(asRoot)(
+  'a snapshot root took into backups/ and a folder root left in the inbox do not stop the start; a root-owned db file still does',
+  async () => {
+    const box = sandboxHome();
+    const home = path.join(box.home, 'home');
+    try {
+      const first = await spawnServer({ home });
+      expect(
+        (await first.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } })).status,
+      ).toBe(201);
+      const taken = await first.api('/api/backups', { json: {} });
+      expect(taken.status).toBe(201);
+      const name = taken.body.snapshot.name as string;
+      await first.stop();
+
+      // the home handed to the user; a snapshot taken by a cron job run as root, and a folder
+      // root made in the inbox, stay root's and unreadable to that user
+      fs.chmodSync(box.home, 0o755);
+      spawnSync('chown', ['-R', String(NOBODY), home]);
+      const snapshot = path.join(home, 'backups', name);
+      spawnSync('chown', ['-R', '0:0', snapshot]);
+      fs.chmodSync(snapshot, 0o700);
+      const stray = path.join(home, 'inbox', 'upload-by-root');
+      fs.mkdirSync(stray);
+      fs.writeFileSync(path.join(stray, 'part'), 'x');
+      fs.chmodSync(stray, 0o700);
+
+      const mcp = runAsUser(path.join(repoRoot, 'dist/src/mcp/stdio.js'), home);
+      expect(mcp.stderr).not.toContain('cannot start');
+      expect(mcp.status, mcp.stderr).toBe(0);
+
+      const server = await spawnServer({ home, asUser: NOBODY });
+      try {
+        const list = await server.api('/api/backups');
+        expect(list.status).toBe(200);
+        const listed = list.body.snapshots.find((s: { name: string }) => s.name === name);
+        expect(listed.damaged).toContain('may not be read by the user running Klebb');
+        const restore = await server.api(`/api/backups/${name}/restore`, { json: {} });
+        expect(restore.status).toBe(422);
+        expect(restore.body.code).toBe('SNAPSHOT_DAMAGED');
+        expect(restore.body.error).toContain(name);
+        expect(restore.body.error).toContain('may not be read by the user running Klebb');
+        // the home itself works: a row is written
+        const row = await server.api('/api/manifests/weight/rows', {
+          json: { value: { date: '2024-03-01', kg: 70 } },
+        });
+        expect(row.status).toBe(201);
+      } finally {
+        await server.stop();
+      }
+
+      const dbFile = path.join(home, 'db', 'klebb.sqlite');
+      fs.chownSync(dbFile, 0, 0);
+      const refused = runAsUser(path.join(repoRoot, 'dist/src/mcp/stdio.js'), home);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`HEALTH_HOME: ${dbFile} may not be read and written (`);
+    } finally {
+      spawnSync('chown', ['-R', '0:0', home]);
+      box.remove();
+    }
+  },
+);
