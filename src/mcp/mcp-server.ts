@@ -11,10 +11,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -28,7 +24,7 @@ import type { Config } from '../config.js';
 import type { HomeLayout } from '../home/home-layout.js';
 import { APPROVAL_TTL_MS } from '../limits.js';
 import { inChangeSet } from '../store/change-scope.js';
-import { anyParams, checkedRequest } from './request-params.js';
+import { anyParams, checkedRequest, checkListParams } from './request-params.js';
 import { fitResult, resourceTooLarge } from './result-size.js';
 
 /** The URI of a card resource. */
@@ -58,26 +54,34 @@ function unknownTool(name: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`, { code: 'UNKNOWN_TOOL', name });
 }
 
+/** The one resource template: a card by its id. */
+const RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: 'klebb://cards/{id}',
+    name: 'card',
+    title: 'A card',
+    description: 'A card with its rows, as GET /api/manifests/:id returns it; id is its meta.id.',
+    mimeType: 'application/json',
+  },
+];
+
 /**
  * The answers of the list requests MCP clients send on connecting whatever the server offers
  * (Cline, opencode, Continue, gateways probing every list): the cards' URI template, and no
  * prompts. A `-32601 Method not found` there is taken by several clients for a failed server
  * and the whole server is dropped, its tools with it. A prompt asked for by name does not exist:
- * -32602 (invalid params) naming it, as for a tool.
+ * -32602 (invalid params) naming it, as for a tool. A list asked for with a cursor is -32602
+ * naming it (checkListParams): every list comes whole.
  */
 function discoveryHandlers(server: Server): void {
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: 'klebb://cards/{id}',
-        name: 'card',
-        title: 'A card',
-        description: 'A card with its rows, as GET /api/manifests/:id returns it; id is its meta.id.',
-        mimeType: 'application/json',
-      },
-    ],
-  }));
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [] }));
+  server.setRequestHandler(anyParams('resources/templates/list'), async (request) => {
+    checkListParams(request);
+    return { resourceTemplates: RESOURCE_TEMPLATES };
+  });
+  server.setRequestHandler(anyParams('prompts/list'), async (request) => {
+    checkListParams(request);
+    return { prompts: [] };
+  });
   server.setRequestHandler(anyParams('prompts/get'), async (request) => {
     const name = checkedRequest(GetPromptRequestSchema, request).params.name;
     throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: "${name}"`, {
@@ -118,13 +122,16 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
   );
   const offered = ALL_TOOLS.filter((t) => !caller.readOnly || t.readOnly);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: offered.map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: JSON.parse(JSON.stringify(t.parameters)),
-    })),
-  }));
+  server.setRequestHandler(anyParams('tools/list'), async (request) => {
+    checkListParams(request);
+    return {
+      tools: offered.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: JSON.parse(JSON.stringify(t.parameters)),
+      })),
+    };
+  });
 
   /**
    * Asks the person through the client (elicitation), when the client can. The question is
@@ -178,19 +185,24 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller, opts: { stream
 
   discoveryHandlers(server);
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: deps.cards.registry
-      .all()
-      .sort(compareCards)
-      .map((c) => ({
-        uri: cardUri(c.id),
-        name: c.id,
-        title: String(c.manifest.meta.label ?? c.id),
-        description:
-          typeof c.manifest.description === 'string' ? clipGraphemes(c.manifest.description, 200) : undefined,
-        mimeType: 'application/json',
-      })),
-  }));
+  server.setRequestHandler(anyParams('resources/list'), async (request) => {
+    checkListParams(request);
+    return {
+      resources: deps.cards.registry
+        .all()
+        .sort(compareCards)
+        .map((c) => ({
+          uri: cardUri(c.id),
+          name: c.id,
+          title: String(c.manifest.meta.label ?? c.id),
+          description:
+            typeof c.manifest.description === 'string'
+              ? clipGraphemes(c.manifest.description, 200)
+              : undefined,
+          mimeType: 'application/json',
+        })),
+    };
+  });
 
   server.setRequestHandler(anyParams('resources/read'), async (request) => {
     const { uri } = checkedRequest(ReadResourceRequestSchema, request).params;

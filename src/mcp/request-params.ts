@@ -33,3 +33,28 @@ export function checkedRequest<T>(schema: z.ZodType<T>, request: unknown): T {
     },
   );
 }
+
+/**
+ * The params of a list request (`tools/list`, `resources/list`, `resources/templates/list`,
+ * `prompts/list`): none, or an object whose `cursor`, when given, is one this server handed
+ * out. Klebb answers every list whole and hands out no cursor, so any cursor (a foreign one,
+ * one from another server, a number) is invalid: -32602 naming `params.cursor`, as MCP asks of
+ * an invalid cursor, rather than a first page that a client paging on would take for the next.
+ */
+export function checkListParams(request: unknown): void {
+  const method = String((request as { method?: unknown }).method);
+  const params = (request as { params?: unknown }).params;
+  if (params === undefined) return;
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: params: must be an object`, {
+      code: 'BAD_REQUEST',
+      path: 'params',
+    });
+  const cursor = (params as { cursor?: unknown }).cursor;
+  if (cursor === undefined) return;
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid ${method} request: params.cursor: ${JSON.stringify(cursor)} is not a cursor this server gave; its lists come whole, ask again without a cursor`,
+    { code: 'BAD_REQUEST', path: 'params.cursor' },
+  );
+}

@@ -5,7 +5,9 @@
  * the answer was -32603 Internal error whose message was the schema checker's whole report.
  * Over HTTP with the SDK's own client, sending the requests as a loosely typed client would; over
  * stdio (npm run mcp) a tools/call without a tool name or with arguments that are not an object
- * too, as HTTP already answered it.
+ * too, as HTTP already answered it. A list (tools, resources, resource templates, prompts) asked for
+ * with a cursor the server never gave (a foreign string, a number) is -32602 naming params.cursor,
+ * over both transports, rather than a silent first page or -32603; without one it comes whole.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -78,6 +80,49 @@ describe('over stdio', () => {
       }
       const r = await client.callTool({ name: 'list_manifests', arguments: {} });
       expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+const LISTS = ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'] as const;
+
+/** Each list with a cursor Klebb never gave is -32602 naming params.cursor; without one it answers. */
+async function cursorsRefused(client: Client): Promise<void> {
+  for (const method of LISTS) {
+    for (const cursor of ['eyJwYWdlIjoyfQ==', 42]) {
+      const err = await refusal(client, { method, params: { cursor } });
+      expect(err, `${method} ${cursor}`).toBeInstanceOf(McpError);
+      expect((err as McpError).code).toBe(-32602);
+      expect((err as McpError).data).toEqual({ code: 'BAD_REQUEST', path: 'params.cursor' });
+      expect((err as McpError).message).toContain('params.cursor');
+    }
+    expect(await refusal(client, { method }), method).toBeNull();
+    expect(await refusal(client, { method, params: {} }), method).toBeNull();
+  }
+  expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+}
+
+describe('a list asked for with a cursor this server never gave', () => {
+  it('is -32602 naming params.cursor over HTTP', async () => {
+    const client = new Client({ name: 'probe', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${T}` } },
+      }),
+    );
+    try {
+      await cursorsRefused(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('is -32602 naming params.cursor over stdio', async () => {
+    const client = await connectStdioClient(s.home);
+    try {
+      await cursorsRefused(client);
     } finally {
       await client.close();
     }
