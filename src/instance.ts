@@ -337,7 +337,7 @@ export async function openInstance(
     firstStart: fresh,
     db,
     freeze,
-    replies: new IdempotentReplies(),
+    replies: new IdempotentReplies(db),
     metrics,
     cards,
     hae,

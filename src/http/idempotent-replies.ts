@@ -8,9 +8,11 @@
  *
  * - Only successful answers are kept: a refused write changed nothing and may be sent again.
  * - Keys are kept per sender (the principal's actor), method and resource (the route with its
- *   decoded path parameters: `/api/manifests/w%65ight/entries` is the weight card's), in memory,
- *   for IDEMPOTENCY_KEEP_MS and at most IDEMPOTENCY_MAX_KEYS (the oldest go first): a restart
- *   forgets them, so a retry across a restart writes again.
+ *   decoded path parameters: `/api/manifests/w%65ight/entries` is the weight card's), in the
+ *   database (`idempotent_replies`), for IDEMPOTENCY_KEEP_MS and at most IDEMPOTENCY_MAX_KEYS (the
+ *   oldest go first). They outlive a restart: a server stopped after it stored the write and
+ *   before the answer left (an upgrade, a crash, a reboot) is sent the write again once it is
+ *   back, and that retry must not store it twice.
  * - A retry is the same write when its body and its query parameters are the same as data: the
  *   order of a JSON object's keys and of the query's parameters does not matter, since HTTP
  *   clients rebuild both on a retry and may order them differently.
@@ -24,6 +26,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalJson } from '../common/canonical-json.js';
 import { badRequest, invalid } from '../errors.js';
 import { IDEMPOTENCY_KEEP_MS, IDEMPOTENCY_MAX_KEYS } from '../limits.js';
+import type { Db } from '../store/database.js';
 
 /** The request header naming a write's key. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -71,11 +74,42 @@ export interface OnceWrite {
   keep(status: number, body: unknown, etag?: string): void;
 }
 
-/** The answers of writes sent with an `Idempotency-Key`, of one server. */
-export class IdempotentReplies {
-  private readonly kept = new Map<string, Kept>();
+/** A kept answer as the database holds it. */
+interface KeptRow {
+  fingerprint: string;
+  status: number;
+  body: string;
+  etag: string | null;
+  at: number;
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+/**
+ * The answers of writes sent with an `Idempotency-Key`, of one home, kept in its database so a
+ * retry after a restart is still answered once.
+ */
+export class IdempotentReplies {
+  private readonly find: ReturnType<Db['prepare']>;
+  private readonly save: (id: string, kept: Kept) => void;
+
+  /** `db`: the home's database (migration 19 made its table); `now`: ms since 1970. */
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.find = db.prepare('SELECT fingerprint, status, body, etag, at FROM idempotent_replies WHERE id = ?');
+    const put = db.prepare(
+      'INSERT OR REPLACE INTO idempotent_replies (id, fingerprint, status, body, etag, at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const expire = db.prepare('DELETE FROM idempotent_replies WHERE at < ?');
+    const cap = db.prepare(
+      'DELETE FROM idempotent_replies WHERE id NOT IN (SELECT id FROM idempotent_replies ORDER BY at DESC LIMIT ?)',
+    );
+    this.save = db.transaction((id: string, k: Kept) => {
+      put.run(id, k.fingerprint, k.status, JSON.stringify(k.body ?? null), k.etag ?? null, k.at);
+      expire.run(k.at - IDEMPOTENCY_KEEP_MS);
+      cap.run(IDEMPOTENCY_MAX_KEYS);
+    });
+  }
 
   /**
    * Looks `req` up by its key. Without a key, `replay` is undefined and `keep` does nothing.
@@ -88,8 +122,7 @@ export class IdempotentReplies {
     const fingerprint = createHash('sha256')
       .update(canonicalJson({ body: req.body ?? null, query: req.query ?? {} }))
       .digest('base64');
-    this.prune();
-    const found = this.kept.get(id);
+    const found = this.lookUp(id);
     if (found && found.fingerprint !== fingerprint) {
       throw invalid(
         'this Idempotency-Key was already used for another write; send a new key with each new write',
@@ -106,23 +139,27 @@ export class IdempotentReplies {
     return {
       keep: (status, body, etag) => {
         if (status < 200 || status > 299) return;
-        this.kept.delete(id);
-        this.kept.set(id, { fingerprint, status, body, etag, at: this.now() });
-        while (this.kept.size > IDEMPOTENCY_MAX_KEYS) {
-          const oldest = this.kept.keys().next().value as string;
-          this.kept.delete(oldest);
+        try {
+          this.save(id, { fingerprint, status, body, etag, at: this.now() });
+        } catch {
+          // the write itself is stored; a key that could not be kept (a full disk) only means a
+          // retry is written again, as without a key, so the person still gets the write's answer
         }
       },
     };
   }
 
-  /** Drops answers older than IDEMPOTENCY_KEEP_MS (kept in insertion order: the oldest first). */
-  private prune(): void {
-    const cutoff = this.now() - IDEMPOTENCY_KEEP_MS;
-    for (const [id, k] of this.kept) {
-      if (k.at >= cutoff) break;
-      this.kept.delete(id);
-    }
+  /** The answer kept under `id` within IDEMPOTENCY_KEEP_MS, if any. */
+  private lookUp(id: string): Kept | undefined {
+    const row = this.find.get(id) as KeptRow | undefined;
+    if (!row || row.at < this.now() - IDEMPOTENCY_KEEP_MS) return undefined;
+    return {
+      fingerprint: row.fingerprint,
+      status: row.status,
+      body: JSON.parse(row.body),
+      etag: row.etag ?? undefined,
+      at: row.at,
+    };
   }
 }
 

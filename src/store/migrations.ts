@@ -110,6 +110,9 @@ export type Migration = string | ((db: Database.Database, steps: MigrationSteps)
  *   after) and the parts after midnight it split off them, and `hae_pushes.change_set`, the
  *   change set it filled the cards in, so undoing that set puts the samples back as they were
  *   (src/ingest/hae/restated-samples.ts).
+ * - (19) `idempotent_replies`: the answers of writes sent with an `Idempotency-Key`
+ *   (src/http/idempotent-replies.ts), kept a day, so a write whose answer was lost to a restart
+ *   of the server is answered again, not stored twice, when the client sends it again.
  */
 export const MIGRATIONS: Migration[] = [
   `
@@ -268,4 +271,15 @@ export const MIGRATIONS: Migration[] = [
       'CREATE INDEX IF NOT EXISTS hae_pushes_change_set ON hae_pushes (change_set) WHERE change_set IS NOT NULL',
     );
   },
+  `
+  CREATE TABLE IF NOT EXISTS idempotent_replies (
+    id          TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    status      INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    etag        TEXT,
+    at          INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS idempotent_replies_at ON idempotent_replies (at);
+  `,
 ];
