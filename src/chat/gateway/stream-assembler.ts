@@ -27,6 +27,7 @@ import { canonicalFinishReason } from './finish-reason.js';
 import { GatewayError } from './gateway-error.js';
 import { createReasoningSplitter, type ReasoningSplitter, type SplitPiece } from './inline-reasoning.js';
 import { leadingJson } from './json-prefix.js';
+import { ignoredAfterFinish, lateErrorWarning } from './late-stream-error.js';
 import { createReasoningDetailsJoiner, type ReasoningDetailsJoiner } from './reasoning-details.js';
 import { jsonTextValue, unwrapReply } from './reply-envelope.js';
 import { createPieceReader, type PieceReader } from './snapshot-text.js';
@@ -196,12 +197,19 @@ export function createStreamAssembler(
   /** The finish reason the reply ends with: content_filter once a verdict blocked it, whatever came after. */
   const finalFinish = () => (filtered ? 'content_filter' : reply.finishReason);
 
+  /** An error reported after the reply finished cleanly is noted (late-stream-error.ts); else it fails the reply. */
+  const noteOrThrow = (failure: GatewayError): void => {
+    const cleanFinish = reply.finishReason !== null && !failedFinish(reply.finishReason) && !verdicts;
+    if (!ignoredAfterFinish(failure, cleanFinish)) throw failure;
+    warnings.push(lateErrorWarning(failure));
+  };
+
   /** One parsed event: an error in it fails the reply; its model, usage and choices are read. */
   const read = (raw: unknown) => {
     // a chunk inside a proxy's envelope ({code: 0, data: {...}}) is the chunk it holds
     const payload = unwrapReply(raw);
     const failure = classifyErrorPayload(payload, primaryText());
-    if (failure) throw failure;
+    if (failure) return noteOrThrow(failure);
     const chunk = normaliseChunk(payload);
     if (!chunk) return;
     if (model === undefined && chunk.model !== undefined) model = chunk.model;
@@ -239,7 +247,10 @@ export function createStreamAssembler(
     finished: () => (reply.finishReason !== null || picker.heldFinished()) && (!verdicts || filtered),
 
     push(data: string, parsed?: unknown, event?: string): boolean {
-      if (event === 'error') throw errorEventFailure(data, parsed, primaryText());
+      if (event === 'error') {
+        noteOrThrow(errorEventFailure(data, parsed, primaryText()));
+        return false;
+      }
       let payload = parsed;
       if (payload === undefined) {
         const trimmed = data.trim();
