@@ -12,6 +12,7 @@ import { jsonNumberProblem } from '../../common/json-text.js';
 import { valueEnd } from './json-prefix.js';
 import { pythonLiteralAsJson } from './python-literal.js';
 import { withoutStrayEscapes } from './stray-escapes.js';
+import { unquotedJsonString } from './unquoted-json-string.js';
 
 /** The outcome of reading one call's arguments. */
 export interface ReadArguments {
@@ -151,7 +152,8 @@ function unfenced(raw: string): string | undefined {
  *   (a line break or tab the model did not escape) are read as the characters they are;
  * - text that is no JSON value but a value in Python's literal syntax (single-quoted strings,
  *   True / False / None, a comma before a closing bracket) is read as the JSON it means;
- * - a JSON string that itself holds an object (double-encoded) is decoded once more;
+ * - a JSON string that itself holds an object (double-encoded) is decoded once more, and so is
+ *   the inside of one whose quotes were taken off (`{\"date\": \"2026-05-01\"}`);
  * - a number of the text JavaScript would not keep as written (`1e999`, `1e-400`, an integer
  *   past 2^53, more digits than a double holds) makes the arguments unusable too: `numberProblem`
  *   names the argument (the same check as REST bodies, src/common/json-text.ts); an object the
@@ -179,14 +181,7 @@ export function readToolArguments(raw: unknown): ReadArguments {
     const inner = readToolArguments(fenced);
     return inner.parsed === undefined ? { ...inner, canonical: raw } : inner;
   }
-  // the text the value is read from: as sent, or rewritten from Python's literal syntax
-  let source = raw;
-  let first = readFirstJsonValue(raw);
-  if (!first) {
-    const relaxed = pythonLiteralAsJson(raw);
-    first = relaxed === undefined ? undefined : readFirstJsonValue(relaxed);
-    if (relaxed !== undefined) source = relaxed;
-  }
+  const { first, source } = readRewritten(raw);
   if (!first)
     return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
   let value = first.value;
@@ -217,6 +212,25 @@ export function readToolArguments(raw: unknown): ReadArguments {
     parsed: value,
     ...(trailing !== '' ? { droppedTrailing: trailing } : {}),
   };
+}
+
+/**
+ * The first JSON value of `raw`, and the text it was read from: as sent, or, when that holds
+ * none, rewritten from Python's literal syntax or from the inside of a JSON string whose quotes
+ * were taken off (unquoted-json-string.ts).
+ */
+function readRewritten(raw: string): {
+  first: ReturnType<typeof readFirstJsonValue>;
+  source: string;
+} {
+  const first = readFirstJsonValue(raw);
+  if (first) return { first, source: raw };
+  for (const rewrite of [pythonLiteralAsJson, unquotedJsonString]) {
+    const source = rewrite(raw);
+    const read = source === undefined ? undefined : readFirstJsonValue(source);
+    if (source !== undefined && read) return { first: read, source };
+  }
+  return { first: undefined, source: raw };
 }
 
 function refusedNumber(canonical: string, problem: JsonShapeProblem): ReadArguments {
