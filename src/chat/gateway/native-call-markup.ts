@@ -22,6 +22,7 @@
  * A value written between tags is text; the tool's schema reads a number, a flag, an object or a
  * list out of it later (scalar-arguments.ts, stringified-values.ts), as for any call.
  */
+import { valueThenProse } from './call-then-prose.js';
 import { readPythonicCalls } from './pythonic-calls.js';
 import type { TextToolCall, TextToolCalls } from './text-tool-calls.js';
 import { readFirstJsonValue } from './tool-arguments.js';
@@ -112,14 +113,25 @@ function mistralNamedCalls(text: string, nameOf: NameReader): TextToolCalls | un
   const at = text.indexOf('[TOOL_CALLS]');
   if (at < 0) return undefined;
   const calls: TextToolCall[] = [];
+  const prose: string[] = [];
   for (const piece of text.slice(at).split('[TOOL_CALLS]').slice(1)) {
     const m = /^\s*([\w.:-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?(?:\[ARGS\])?\s*(?=[{"`])/.exec(piece);
     const name = m ? nameOf(m[1]) : undefined;
-    const args = m ? jsonArguments(piece.slice(m[0].length)) : undefined;
+    const args = m ? argumentsThenProse(piece.slice(m[0].length)) : undefined;
     if (name === undefined || args === undefined) return undefined;
-    calls.push({ name, arguments: args });
+    calls.push({ name, arguments: args.arguments });
+    if (args.prose !== '') prose.push(args.prose);
   }
-  return calls.length > 0 ? { calls, rest: text.slice(0, at) } : undefined;
+  const rest = [text.slice(0, at).trim(), ...prose].filter((t) => t !== '').join('\n\n');
+  return calls.length > 0 ? { calls, rest } : undefined;
+}
+
+/** A call's JSON arguments, and the prose the model wrote after them (call-then-prose.ts). */
+function argumentsThenProse(text: string): { arguments: Record<string, unknown>; prose: string } | undefined {
+  const whole = jsonArguments(text);
+  if (whole !== undefined) return { arguments: whole, prose: '' };
+  const read = valueThenProse(text);
+  return read && isObject(read.value) ? { arguments: read.value, prose: read.prose } : undefined;
 }
 
 /** `functions.NAME:0` (Kimi's call id) as the name it calls. */

@@ -14,6 +14,7 @@
  * read out of Kimi's call id (`functions.read_manifest:0`, `functionsread_manifest0`). A tagged
  * call whose closing tag comes before its last braces has them closed for it (unclosed-call.ts).
  */
+import { valueThenProse } from './call-then-prose.js';
 import { MISTRAL_CALLS_END, repairedCallList } from './mistral-call-list.js';
 import { readNativeCallMarkup } from './native-call-markup.js';
 import { pythonLiteralAsJson } from './python-literal.js';
@@ -182,14 +183,20 @@ function markedCalls(
   at: number,
   marker: string,
   offered: ReadonlySet<string>,
-): TextToolCall[] | undefined {
+): TextToolCalls | undefined {
+  const before = text.slice(0, at).trim();
   const after = text.slice(at + marker.length);
   const calls = callsIn(after.replace(MARKER_ENDS, ' '), offered);
-  if (calls || marker !== '[TOOL_CALLS]') return calls;
+  if (calls || marker !== '[TOOL_CALLS]') return calls && { calls, rest: before };
   const body = after.trimEnd();
   const closed = body.endsWith(MISTRAL_CALLS_END);
   const list = repairedCallList(closed ? body.slice(0, -MISTRAL_CALLS_END.length) : body, closed);
-  return list === undefined ? undefined : callsIn(list, offered);
+  const repaired = list === undefined ? undefined : callsIn(list, offered);
+  if (repaired) return { calls: repaired, rest: before };
+  // the list, then prose the model went on to write (call-then-prose.ts)
+  const read = valueThenProse(after.replace(MARKER_ENDS, ' '));
+  const listed = read && read.prose !== '' ? asCalls(read.value, offered) : undefined;
+  return listed && { calls: listed, rest: [before, read?.prose].filter((t) => t).join('\n\n') };
 }
 
 /**
@@ -215,8 +222,7 @@ export function readTextToolCalls(text: string, offered: ReadonlySet<string>): T
   for (const marker of MARKERS) {
     const at = text.indexOf(marker);
     if (at < 0) continue;
-    const calls = markedCalls(text, at, marker, offered);
-    return calls ? { calls, rest: text.slice(0, at).trim() } : undefined;
+    return markedCalls(text, at, marker, offered);
   }
   // the whole answer is the call, maybe in a code fence
   const bare = text
