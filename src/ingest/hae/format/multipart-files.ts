@@ -20,9 +20,17 @@ function partFileName(headers: string): string | undefined {
   return name ? name : undefined;
 }
 
-/** `bytes` as text: UTF-8, or UTF-16 by its byte order mark; a byte order mark is not part of it. */
-function textOf(bytes: Buffer): string {
-  return utf8Body(bytes)
+/** The Content-Type a multipart part's headers give, undefined when none. */
+function partContentType(headers: string): string | undefined {
+  return /^content-type:\s*([^\r\n]*)/im.exec(headers)?.[1]?.trim() || undefined;
+}
+
+/**
+ * `bytes` as text: UTF-8, UTF-16 by its byte order mark, or in its single-byte code page when it
+ * is not UTF-8 (`contentType` may name it; utf8Body); a byte order mark is not part of it.
+ */
+function textOf(bytes: Buffer, contentType?: string): string {
+  return utf8Body(bytes, contentType)
     .toString('utf8')
     .replace(/^\ufeff/, '');
 }
@@ -57,7 +65,8 @@ export function csvFiles(body: Buffer, contentType: string | undefined): CsvFile
     let content = part.subarray(start);
     // the line break before the next delimiter belongs to it
     if (content.at(-1) === 0x0a) content = content.subarray(0, content.at(-2) === 0x0d ? -2 : -1);
-    files.push({ text: textOf(content), name: partFileName(part.subarray(0, start).toString('utf8')) });
+    const headers = part.subarray(0, start).toString('utf8');
+    files.push({ text: textOf(content, partContentType(headers)), name: partFileName(headers) });
   }
   return files;
 }

@@ -9,7 +9,21 @@
  * is declared, by its first characters: the app's files start with ASCII (`{`, `[`, `Date`,
  * a quote or a space), which UTF-16 writes as a zero byte beside each letter, and UTF-8 text
  * never holds a zero byte.
+ *
+ * A body that is not valid UTF-8 is text in a single-byte code page: a CSV export opened in Excel
+ * on Windows and saved as "CSV (Comma delimited)" (Excel's default: the ANSI code page, not
+ * UTF-8), or a JSON file written by Windows PowerShell 5.1's `Set-Content` (ANSI too). Their `°`,
+ * `·`, `µ`, `é` or `’` are one byte each, which UTF-8 cannot read (each would become U+FFFD and a
+ * unit such as `ml/(kg·min)` would no longer be known). Such a body is read in the charset its
+ * Content-Type declares when the runtime knows it (`windows-1251`, `shift_jis`...), else in
+ * Windows-1252, the code page of Excel in Western Europe and the Americas (of which ISO-8859-1 is
+ * a part: `charset=iso-8859-1` reads the same). A body that is valid UTF-8 is read as UTF-8
+ * whatever charset is declared: text in a single-byte code page is hardly ever valid UTF-8, while
+ * a relay labelling UTF-8 as Latin-1 is a known mistake. A last character cut in two (a body cut
+ * short) does not make a body not UTF-8. A body spooled to disk (over the inline limit) is read
+ * as UTF-8 or UTF-16 only: the app writes its large bodies in UTF-8.
  */
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { pipeline, type Readable, Transform } from 'node:stream';
 
@@ -18,13 +32,58 @@ type Utf16 = 'utf-16le' | 'utf-16be';
 /**
  * `body` re-encoded as UTF-8 when it is UTF-16: it starts with a byte order mark (FF FE
  * little-endian, FE FF big-endian; the mark is dropped), or `contentType` declares a UTF-16
- * charset, or its first characters are ASCII written as UTF-16 (module comment); `body` itself
- * otherwise. Unpaired surrogates and a last odd byte (a file cut mid-character) become U+FFFD,
- * as invalid UTF-8 does: the reader then decides whether the body is usable.
+ * charset, or its first characters are ASCII written as UTF-16 (module comment); re-encoded from
+ * its single-byte code page (the declared one, else Windows-1252) when it is not valid UTF-8;
+ * `body` itself otherwise. Unpaired surrogates and a last odd byte (a file cut mid-character)
+ * become U+FFFD, as invalid UTF-8 does: the reader then decides whether the body is usable.
  */
 export function utf8Body(body: Buffer, contentType?: string): Buffer {
   const order = utf16OrderOf(body, contentType);
-  return order ? fromUtf16(order, body) : body;
+  if (order) return fromUtf16(order, body);
+  const codePage = singleByteCharset(body, contentType);
+  return codePage ? Buffer.from(new TextDecoder(codePage).decode(body), 'utf8') : body;
+}
+
+/** The charset a Content-Type declares, lower case, or undefined. */
+function declaredCharset(contentType: string | undefined): string | undefined {
+  return /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+}
+
+/**
+ * The charset to read `body` in when it is not valid UTF-8 (module comment): the declared one
+ * when TextDecoder knows it and it is not UTF-8 itself, else `windows-1252`. Undefined for a
+ * body that is valid UTF-8 (a last character cut in two aside), or a multipart body, whose parts
+ * are read each on its own.
+ */
+function singleByteCharset(body: Buffer, contentType: string | undefined): string | undefined {
+  if (/multipart\//i.test(contentType ?? '') || isUtf8(withoutCutTail(body))) return undefined;
+  const declared = declaredCharset(contentType);
+  if (!declared) return 'windows-1252';
+  let encoding: string;
+  try {
+    encoding = new TextDecoder(declared).encoding;
+  } catch {
+    return 'windows-1252';
+  }
+  // declared UTF-8 over bytes that are not: read as UTF-8 still, the bad bytes U+FFFD
+  if (encoding === 'utf-8') return undefined;
+  return encoding.startsWith('utf-16') ? 'windows-1252' : encoding;
+}
+
+/**
+ * `body` without a UTF-8 character cut off at its end: a lead byte in the last three whose
+ * sequence runs past the end, with what follows it.
+ */
+function withoutCutTail(body: Buffer): Buffer {
+  for (let i = body.length - 1; i >= Math.max(0, body.length - 3); i--) {
+    const b = body[i];
+    if (b < 0x80) return body;
+    if (b >= 0xc0) {
+      const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return i + length > body.length ? body.subarray(0, i) : body;
+    }
+  }
+  return body;
 }
 
 /**
@@ -46,7 +105,7 @@ function utf16OrderOf(head: Uint8Array, contentType?: string): Utf16 | undefined
  * `ucs-2` by the body's first bytes, little-endian when they do not tell), or undefined.
  */
 function declaredUtf16(contentType: string | undefined, body: Uint8Array): Utf16 | undefined {
-  const charset = /;\s*charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const charset = declaredCharset(contentType);
   if (charset === 'utf-16le' || charset === 'unicode') return 'utf-16le';
   if (charset === 'utf-16be' || charset === 'unicodefffe') return 'utf-16be';
   if (charset === 'utf-16' || charset === 'ucs-2') return asciiAsUtf16(body) ?? 'utf-16le';
