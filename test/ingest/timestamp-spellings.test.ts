@@ -64,7 +64,7 @@ describe('timestamps spelled otherwise', () => {
         { date: '05/06/2026 08:00', qty: 60 },
         // seconds since 2001 (Apple's own count) or since 1970 in 1994: not told
         { date: 770000000, qty: 61 },
-        { date: '2026-05-06 08:00:00 PDT', qty: 62 },
+        { date: '2026-05-06 08:00:00 Europe/Paris', qty: 62 },
         { date: '2026-05-07 08:00:00 -0700', qty: 63 },
       ]),
     );
@@ -73,7 +73,7 @@ describe('timestamps spelled otherwise', () => {
     expect(r.body.warnings).toEqual([
       'resting_heart_rate: unreadable timestamp: day and month order cannot be told; send the year first (YYYY-MM-DD) (1 point, e.g. "05/06/2026 08:00")',
       'resting_heart_rate: unreadable timestamp: a number that is not seconds (10 digits) or milliseconds (13 digits) since 1970 (1 point, e.g. 770000000)',
-      'resting_heart_rate: unreadable timestamp: a time zone name instead of an offset (+HHMM) (1 point, e.g. "2026-05-06 08:00:00 PDT")',
+      'resting_heart_rate: unreadable timestamp: a time zone name instead of an offset (+HHMM) (1 point, e.g. "2026-05-06 08:00:00 Europe/Paris")',
     ]);
     expect(await srv.rows('resting')).toEqual([{ date: '2026-05-07', bpm: 63 }]);
   });

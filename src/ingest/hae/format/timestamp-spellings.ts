@@ -17,17 +17,21 @@
  *   after next year (`26` is 2026, `99` is 1999).
  * - after a date spelled so, a time written with dots (`20.00.00`, Finnish `klo 20.00`).
  * - mail and HTTP headers' spelling (RFC 2822) and JavaScript's (mail-stamps.ts).
+ * - a zone's abbreviation of one offset after the time, `08:00:00 PDT` (zone-abbreviations.ts).
  * - the month's English name, as a Shortcut writes a date into a text (month-name-stamps.ts).
  */
 
 import { rewriteMailStamp } from './mail-stamps.js';
 import { rewriteMonthNameStamp } from './month-name-stamps.js';
 import { dayHalfProblem } from './phone-calendars.js';
+import { abbreviationProblem, withAbbreviationOffset } from './zone-abbreviations.js';
 
 /** The text `parse` reads for `input`, or undefined when no rewrite applies. */
 export function rewriteTimestamp(input: string): string | undefined {
   const text = input.trim();
   if (EPOCH_TEXT.test(text)) return epochIso(Number(text));
+  const zoned = withAbbreviationOffset(text);
+  if (zoned !== undefined) return rewriteTimestamp(zoned) ?? zoned;
   const mail = rewriteMailStamp(text);
   if (mail !== undefined) return mail;
   const named = rewriteMonthNameStamp(text);
@@ -95,6 +99,8 @@ export function timestampProblem(input: unknown): string | undefined {
   if (dmy && Number(dmy[1]) <= 12 && Number(dmy[3]) <= 12 && dmy[2] !== '.') {
     return 'day and month order cannot be told; send the year first (YYYY-MM-DD)';
   }
+  const several = abbreviationProblem(text);
+  if (several !== undefined) return several;
   if (ZONE_NAME.test(text)) return 'a time zone name instead of an offset (+HHMM)';
   return dayHalfProblem(text);
 }

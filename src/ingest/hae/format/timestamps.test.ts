@@ -118,11 +118,13 @@ describe('parseHaeTimestamp', () => {
     ['05-19-2026 8:00 PM', '2026-05-19', '20:00:00', null],
     ['06.02.2024 10:00', '2024-02-06', '10:00:00', null],
     ['05/05/2026', '2026-05-05', '00:00:00', null],
+    ['2026-05-19 08:00:00 PDT', '2026-05-19', '08:00:00', -420],
+    ['2026-05-19 08:00:00 CEST', '2026-05-19', '08:00:00', 120],
   ])('reads other spellings %j', (input, date, time, offset) => {
     expect(parseHaeTimestamp(input)).toMatchObject({ date, time, offsetMinutes: offset });
   });
 
-  it.each([770000000, 1e11, '123', '20260519', '05/06/2026', '2026-05-19 08:00:00 PDT', '32/01/2026'])(
+  it.each([770000000, 1e11, '123', '20260519', '05/06/2026', '2026-05-19 08:00:00 IST', '32/01/2026'])(
     'does not guess %j',
     (input) => {
       expect(parseHaeTimestamp(input)).toBeNull();
