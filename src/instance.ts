@@ -10,6 +10,7 @@ import path from 'node:path';
 import { type AuthDeps, AuthService } from './auth/auth-service.js';
 import type { CardContext } from './cards/card-context.js';
 import { createCard } from './cards/card-crud.js';
+import { noteDataWrite } from './cards/card-etag.js';
 import { type CardEvent, CardLoader } from './cards/card-loader.js';
 import { CardRegistry } from './cards/card-registry.js';
 import { type CardWatcher, watchCards } from './cards/card-watcher.js';
@@ -124,16 +125,21 @@ function newCardContext(
   log: InstanceLogger,
 ): CardContext {
   const registry = new CardRegistry();
-  return {
+  const ctx: CardContext = {
     dataDir: layout.dataDir,
     registry,
     store,
     loader: new CardLoader(layout.dataDir, registry, store, emit, log),
-    emit,
+    emit: (e) => {
+      if (e.type === 'data-changed') noteDataWrite(ctx, e.id, e.version);
+      emit(e);
+    },
     views: newViewCache(),
     stamps: new Map(),
+    dataWrites: new Map(),
     timeZone: () => user.timeZone(),
   };
+  return ctx;
 }
 
 /**

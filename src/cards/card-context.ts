@@ -27,6 +27,11 @@ export interface CardContext {
   views: ViewCache;
   /** File stamps (inode, size, mtime in ns) of manifests whose bytes were last seen equal to the card's. */
   stamps?: Map<string, string>;
+  /**
+   * Data writes made by this run: card id → `<data version> <file digest>` of the latest, so the
+   * tag of a card whose file changes are not recorded is the write's own (card-etag.ts).
+   */
+  dataWrites?: Map<string, string>;
   /** Runs after a card is created and announced (the HAE service fills a subscribed card from its stored samples). Must not throw. */
   onCreate?: (id: string) => void;
   /**

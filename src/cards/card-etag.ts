@@ -9,7 +9,10 @@
  * present at the first start) has no file change to number: its tag is `"c-"` and 16 hex digits,
  * a digest of the file's bytes and the data version, so a hand edit made while Klebb was stopped
  * (which nothing records) still moves it. Once any change of its file is recorded, the tag is
- * `"v<n>"` again.
+ * `"v<n>"` again. After a data write this run made (a row added from the app, a push), while
+ * the file is still the one it was written over, the tag is that write's `"v<n>"`, the tag the
+ * write answered with: a client sending it to a later patch of the card is not refused for a
+ * change nobody made. A restart forgets this (an edit made while stopped could not be told).
  */
 
 import type { CardContext } from './card-context.js';
@@ -22,6 +25,7 @@ export function cardEtag(ctx: CardContext, id: string): string {
   const fileChange = ctx.store.changes.newestManifestChange(id);
   const card = ctx.registry.get(id);
   if (fileChange > 0 || !card) return dataEtag(Math.max(version, fileChange));
+  if (version > 0 && ctx.dataWrites?.get(id) === `${version} ${card.hash}`) return dataEtag(version);
   return `"c-${contentHash(`${card.hash}\n${version}`).slice(0, 16)}"`;
 }
 
@@ -32,4 +36,13 @@ export function cardEtag(ctx: CardContext, id: string): string {
  */
 export function dataWriteTags(ctx: CardContext, id: string): string[] {
   return [dataEtag(ctx.store.state(id).version), cardEtag(ctx, id)];
+}
+
+/**
+ * Notes that card `id`'s data reached `version` by a write of this run, over the card's file as
+ * loaded now (see cardEtag). Called for every `data-changed` event; a card not loaded is passed over.
+ */
+export function noteDataWrite(ctx: CardContext, id: string, version: number): void {
+  const card = ctx.registry.get(id);
+  if (card) ctx.dataWrites?.set(id, `${version} ${card.hash}`);
 }
