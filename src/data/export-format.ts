@@ -64,7 +64,18 @@ export const TABLE_FILES = {
   metrics: 'samples/metrics-seen.jsonl',
   conversations: 'conversations/conversations.jsonl',
   messages: 'conversations/messages.jsonl',
+  /**
+   * Which row of each day on a card the phone's samples wrote (`hae_card_rows`), so that the
+   * phone's next push after an import updates that row rather than adding its reading beside it.
+   */
+  phoneRows: 'cards/phone-rows.jsonl',
 } as const;
+
+/**
+ * Table files an archive may lack: archives of older builds were written without them and
+ * still import (the table then starts empty in the new home).
+ */
+export const OPTIONAL_TABLE_FILES: ReadonlySet<string> = new Set([TABLE_FILES.phoneRows]);
 
 /** Archive name of a card's manifest. */
 export const cardFileName = (id: string) => `cards/${id}.json`;

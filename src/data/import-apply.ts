@@ -70,11 +70,12 @@ export function selectedCards(staged: StagedPaths, sel: Selection): string[] {
 }
 
 /**
- * Which rows of the cards taken the phone wrote (`hae_card_rows`), as the snapshot recorded them
- * with those rows. The home's own record names the rows the phone wrote before the restore: kept,
- * the next push would find none of them among the snapshot's rows, take the snapshot's phone row
- * of a day for one entered by hand and add its own beside it (a day's reading counted twice). An
- * archive carries no such record, so an import leaves it to the push's match by content.
+ * Which rows of the cards taken the phone wrote (`hae_card_rows`), as the snapshot or archive
+ * recorded them with those rows. The home's own record names the rows the phone wrote before the
+ * restore or import: kept, the next push would find none of them among the rows put in place,
+ * take the phone row of a day for one entered by hand and, on a card keeping several readings a
+ * day, add its own beside it (a day's reading counted twice). An archive of an older build carries
+ * no such record: the record starts empty and the push matches the phone's rows by content.
  */
 function restorePhoneRows(db: Db): void {
   db.exec(`DELETE FROM main.hae_card_rows;
@@ -124,7 +125,7 @@ export function applyDatabase(
         );
         const setVersion = db.prepare('UPDATE main.card_state SET version = ? WHERE card_id = ?');
         for (const id of ids) setVersion.run(log.record(id, actor, kind, jobId), id);
-        if (kind !== 'import') restorePhoneRows(db);
+        restorePhoneRows(db);
         db.exec('DROP TABLE temp.import_ids');
       }
       if (sel.samples) {

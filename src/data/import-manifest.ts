@@ -15,6 +15,7 @@ import {
   EXPORT_FORMAT,
   EXPORT_FORMAT_VERSION,
   EXPORT_MANIFEST_NAME,
+  OPTIONAL_TABLE_FILES,
   TABLE_FILES,
 } from './export-format.js';
 import { checkedArchiveChoices } from './reminder-settings.js';
@@ -168,5 +169,5 @@ function checkInventory(m: CheckedManifest, zip: SafeZip): void {
       throw mismatch(`${f} is not a file this format knows (not a listed card, report or table)`);
   }
   for (const t of Object.values(TABLE_FILES))
-    if (!listed.has(t)) throw mismatch(`${t} is missing from the inventory`);
+    if (!listed.has(t) && !OPTIONAL_TABLE_FILES.has(t)) throw mismatch(`${t} is missing from the inventory`);
 }

@@ -12,6 +12,7 @@ export const EXPORTED_TABLES = {
   metrics: { table: 'hae_metrics_seen', order: 'metric' },
   conversations: { table: 'conversations', order: 'id' },
   messages: { table: 'conversation_messages', order: 'id' },
+  phoneRows: { table: 'hae_card_rows', order: 'card_id, date' },
 } as const;
 
 /** Which table of EXPORTED_TABLES. */
