@@ -83,6 +83,30 @@ function restorePhoneRows(db: Db): void {
     SELECT card_id, date, body FROM staged.hae_card_rows WHERE card_id IN (SELECT id FROM temp.import_ids)`);
 }
 
+/**
+ * With the samples and pushes of the staged home: the notes of the stored samples its pushes
+ * restated (`hae_restated`, keyed by push), which an undo of such a push's change set puts the
+ * samples back from, and the metrics its migrations listed for recomputing (`hae_recompute`: a
+ * snapshot of an older Klebb read through this version's migrations). Without the notes, History's
+ * Undo of an Apple Health import after a restore put the cards' rows back but left the samples
+ * restated; without the list, the cards of an older snapshot kept rows made by the older rules.
+ * A push's change set is kept only when it is the one of this home's History (same id, time and
+ * actor in both logs): an archive's, or a fresh home's log, numbers its change sets afresh, and a
+ * link kept there would make the undo of an unrelated change put samples back.
+ */
+function restoreSampleNotes(db: Db): void {
+  db.exec(`UPDATE main.hae_pushes SET change_set = NULL WHERE change_set IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM main.change_sets m JOIN staged.change_sets s ON s.id = m.id AND s.ts = m.ts AND s.actor = m.actor
+      WHERE m.id = main.hae_pushes.change_set)`);
+  db.exec('DELETE FROM main.hae_restated');
+  const theirs = new Set(columns(db, 'staged', 'hae_restated'));
+  const cols = columns(db, 'main', 'hae_restated').filter((c) => theirs.has(c));
+  if (cols.length > 0)
+    db.exec(`INSERT INTO main.hae_restated (${cols.join(',')}) SELECT ${cols.join(',')} FROM staged.hae_restated
+      WHERE push_id IN (SELECT id FROM main.hae_pushes WHERE change_set IS NOT NULL)`);
+  db.exec('INSERT OR IGNORE INTO main.hae_recompute (metric) SELECT metric FROM staged.hae_recompute');
+}
+
 /** What puts a staged home into place: an archive's import, a snapshot's restore, a roll back. */
 export type ApplyKind = 'import' | 'restore' | 'rollback';
 
@@ -131,6 +155,7 @@ export function applyDatabase(
       if (sel.samples) {
         db.exec('DELETE FROM main.hae_block_memo');
         for (const t of ['hae_samples', 'hae_pushes', 'hae_metrics_seen']) copyTable(db, t);
+        restoreSampleNotes(db);
       }
       if (sel.conversations) {
         db.exec('DELETE FROM main.conversation_messages');

@@ -102,7 +102,15 @@ export function dataRoutes(app: FastifyInstance, inst: Instance): void {
     cards: inst.cards,
     retention: inst.config.backups,
     timeZone: () => inst.user.timeZone(),
-    afterApply: () => inst.conversations.forgetCache(),
+    afterApply: () => {
+      inst.conversations.forgetCache();
+      // the cards of metrics an older snapshot's migration listed get this version's rows now
+      try {
+        inst.hae.recomputePending();
+      } catch {
+        // the list stays: tried again with the next push or at the next start
+      }
+    },
     freeze: inst.freeze,
     reminders: {
       target: inst.push.state,
