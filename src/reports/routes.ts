@@ -3,7 +3,8 @@
  * and are refused in the demo (src/auth/gate.ts).
  *
  * - `POST /api/reports/upload`: the raw file as the body, its name URL-encoded in
- *   `X-Klebb-Filename` → 202 `{accepted, filename, used, max}`; 400 (no name, bad name, type,
+ *   `X-Klebb-Filename` → 202 `{accepted, filename, used, max}` (200 with `existing: true` and the
+ *   report's name for the same file under the same name sent again); 400 (no name, bad name, type,
  *   empty, content not matching the name), 409 REPORT_QUOTA, 413 over the size limit.
  * - `GET /api/reports` → `{quota: {used, max, remaining}, reports, processing, failed}`.
  * - `GET /api/reports/:name/source` (the original, inline, never cached), `/text` (extracted text).
@@ -26,6 +27,7 @@ import { lazyImport } from '../lazy-module.js';
 import { MAX_REPORT_UPLOAD_BYTES } from '../limits.js';
 import { contentMismatch } from './file-sniff.js';
 import type { ReportsService } from './reports-service.js';
+import { findSameUpload } from './same-upload.js';
 import { parseUploadName } from './upload-name.js';
 
 /** The report page (with its Markdown renderer), loaded when a report is first opened. */
@@ -91,6 +93,13 @@ function uploadRoute(app: FastifyInstance, reports: ReportsService): void {
             throw badRequest('the file is empty', [{ path: 'body', message: 'is empty' }], 'EMPTY_FILE');
           const mismatch = contentMismatch(upload.ext, head(received.file));
           if (mismatch) throw badRequest(mismatch, [{ path: 'body', message: mismatch }], 'CONTENT_MISMATCH');
+          // the same file sent again (its answer lost, a double tap) is the report it already is
+          const already = findSameUpload(reports.store, upload, received.file);
+          if (already) {
+            release();
+            const { used, max } = reports.quota();
+            return reply.code(200).send({ accepted: true, filename: already, used, max, existing: true });
+          }
           const name = reports.accept(upload, received.file);
           part = undefined;
           release();

@@ -172,7 +172,8 @@ describe('the numeric fidelity gate', () => {
 
   it('accepts the second answer when it copies the numbers', async () => {
     gw.script(modelAnswer(changed), modelAnswer(LAB_SUMMARY));
-    const e = await uploadAndRead(s, 'panel.pdf', lab);
+    // a name of its own: the same file under the same name is the report it already is
+    const e = await uploadAndRead(s, 'panel 2.pdf', lab);
     expect(e.status).toBe('ready');
     expect(e.name).toMatch(/-panel-2$/);
   });
@@ -180,7 +181,7 @@ describe('the numeric fidelity gate', () => {
   it('refuses a unit the document does not give the value', async () => {
     const wrongUnit = { ...LAB_SUMMARY, bullets: ['Haemoglobin 13.2 mmol/L'] };
     gw.script(modelAnswer(wrongUnit), modelAnswer(wrongUnit));
-    const e = await uploadAndRead(s, 'panel.pdf', lab);
+    const e = await uploadAndRead(s, 'panel 3.pdf', lab);
     expect(e.status).toBe('raw');
     expect(e.reason).toMatch(/13\.2 mmol\/l/i);
   });
@@ -188,7 +189,7 @@ describe('the numeric fidelity gate', () => {
   it('refuses a document date the document does not carry', async () => {
     const wrongDate = { ...LAB_SUMMARY, date: '2026-03-03' };
     gw.script(modelAnswer(wrongDate), modelAnswer(wrongDate));
-    const e = await uploadAndRead(s, 'panel.pdf', lab);
+    const e = await uploadAndRead(s, 'panel 4.pdf', lab);
     expect(e.status).toBe('raw');
     expect(e.reason).toContain('2026-03-03');
   });

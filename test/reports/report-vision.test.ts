@@ -98,7 +98,8 @@ describe('the chat model reads pictures too', () => {
     expect((await pair.s.api(`/api/reports/${e.name}/text`)).text).toMatch(/Haemoglobin[^\n]*13\.2/);
     const before = pair.gw.requests.length;
     pair.gw.script(modelAnswer(SUMMARY));
-    const again = await uploadAndRead(pair.s, 'photo.png', photo);
+    // a name of its own: the same file under the same name is the report it already is
+    const again = await uploadAndRead(pair.s, 'photo again.png', photo);
     expect(pair.gw.requests.length - before).toBe(1);
     expect(again.sourceFormat).toBe('image-ocr');
     expect(reportFile(pair.s, again.name)).not.toContain(PATIENT.name);
@@ -130,14 +131,14 @@ describe('the chat model reads pictures too', () => {
     expect(pair.gw.requests.length).toBe(2);
     const before = pair.gw.requests.length;
     pair.gw.script(modelAnswer(SUMMARY));
-    const again = await uploadAndRead(pair.s, 'photo.png', photo);
+    const again = await uploadAndRead(pair.s, 'photo again.png', photo);
     expect(pair.gw.requests.length - before).toBe(1);
     expect(again.sourceFormat).toBe('image-ocr');
   });
 
   it('re-reading by OCR uses tesseract alone', async () => {
     gw.script({ kind: 'reply', as: 'json', text: PAGE_TEXT }, modelAnswer(SUMMARY));
-    const e = await uploadAndRead(s, 'photo.png', photo);
+    const e = await uploadAndRead(s, 'photo to read again.png', photo);
     const before = gw.requests.length;
     gw.script(modelAnswer(SUMMARY));
     expect(
