@@ -53,6 +53,34 @@ describe('a stamp ending in a zone abbreviation', () => {
     expect(again.body.samples).toEqual({ received: 2, new: 0 });
   });
 
+  it('a Shortcut’s Long time style is read with its zone', async () => {
+    srv = await startIngestServer({ cards: [['resting', 'resting_heart_rate']] });
+    const r = await srv.push(
+      resting([
+        // United States: the abbreviation; elsewhere in an en_US phone: GMT and the offset
+        { date: 'May 11, 2026 at 11:30:00\u202fPM PDT', qty: 51 },
+        { date: 'Tuesday, May 12, 2026 at 12:15:00 AM GMT+2', qty: 52 },
+        // Britain in summer
+        { date: '13 May 2026 at 23:45:00 BST', qty: 53 },
+      ]),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.warnings ?? []).toEqual([]);
+    expect(await srv.rows('resting')).toEqual([
+      { date: '2026-05-11', bpm: 51 },
+      { date: '2026-05-12', bpm: 52 },
+      { date: '2026-05-13', bpm: 53 },
+    ]);
+    const again = await srv.push(
+      resting([
+        { date: '2026-05-11 23:30:00 -0700', qty: 51 },
+        { date: '2026-05-12 00:15:00 +0200', qty: 52 },
+        { date: '2026-05-13 23:45:00 +0100', qty: 53 },
+      ]),
+    );
+    expect(again.body.samples).toEqual({ received: 3, new: 0 });
+  });
+
   it('is left out, with the zones it may name, when it names several', async () => {
     srv = await startIngestServer({ cards: [['resting', 'resting_heart_rate']] });
     const r = await srv.push(

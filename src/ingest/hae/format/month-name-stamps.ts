@@ -34,26 +34,42 @@ export function monthNumber(name: string): number {
 const SPACE = '[\\s\\u00a0\\u202f]';
 const WEEKDAY = `(?:[a-z]+,?${SPACE}+)?`;
 const TIME = `(?:,?${SPACE}+(?:at${SPACE}+)?(\\d{1,2}:\\d{2}(?::\\d{2})?(?:${SPACE}*[ap]\\.?m\\.?)?))?`;
-/** `[Monday, ]May 1, 2026[ at 8:00 AM]`: month, day, year, time. */
+/**
+ * After a time, the zone of the Long style (`8:00:00 AM GMT+2`; an abbreviation, `PDT`, is
+ * written as its offset before this is read, zone-abbreviations.ts) or an offset.
+ */
+const ZONE = `(?:${SPACE}+((?:GMT|UTC)(?:[+-]\\d{1,2}(?::?\\d{2})?)?|[+-]\\d{2}:?\\d{2}|Z))?`;
+/** `[Monday, ]May 1, 2026[ at 8:00 AM[ GMT+2]]`: month, day, year, time, zone. */
 const MONTH_FIRST = new RegExp(
-  `^${WEEKDAY}([a-z]{3,9}\\.?)${SPACE}+(\\d{1,2}),${SPACE}+(\\d{4})${TIME}$`,
+  `^${WEEKDAY}([a-z]{3,9}\\.?)${SPACE}+(\\d{1,2}),${SPACE}+(\\d{4})${TIME}${ZONE}$`,
   'i',
 );
-/** `[Monday ]1 May 2026[ at 08:00]`: day, month, year, time. */
-const DAY_FIRST = new RegExp(`^${WEEKDAY}(\\d{1,2})${SPACE}+([a-z]{3,9}\\.?)${SPACE}+(\\d{4})${TIME}$`, 'i');
+/** `[Monday ]1 May 2026[ at 08:00[ +0200]]`: day, month, year, time, zone. */
+const DAY_FIRST = new RegExp(
+  `^${WEEKDAY}(\\d{1,2})${SPACE}+([a-z]{3,9}\\.?)${SPACE}+(\\d{4})${TIME}${ZONE}$`,
+  'i',
+);
 
-/** `text` (trimmed) as `2026-05-01 8:00 AM`, or undefined when it is no stamp of this spelling. */
+/** `text` (trimmed) as `2026-05-01 8:00 AM[ GMT+2]`, or undefined when it is no stamp of this spelling. */
 export function rewriteMonthNameStamp(text: string): string | undefined {
   const us = MONTH_FIRST.exec(text);
-  if (us) return stamp(us[3], us[1], us[2], us[4]);
+  if (us) return stamp(us[3], us[1], us[2], us[4], us[5]);
   const gb = DAY_FIRST.exec(text);
-  if (gb) return stamp(gb[3], gb[2], gb[1], gb[4]);
+  if (gb) return stamp(gb[3], gb[2], gb[1], gb[4], gb[5]);
   return undefined;
 }
 
-function stamp(year: string, monthName: string, day: string, time: string | undefined): string | undefined {
+function stamp(
+  year: string,
+  monthName: string,
+  day: string,
+  time: string | undefined,
+  zone: string | undefined,
+): string | undefined {
   const month = monthNumber(monthName);
-  if (month === 0) return undefined;
+  if (month === 0 || (time === undefined && zone !== undefined)) return undefined;
   const date = `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`;
-  return time === undefined ? date : `${date} ${time.replace(/[\u00a0\u202f]/g, ' ')}`;
+  if (time === undefined) return date;
+  const clock = `${date} ${time.replace(/[\u00a0\u202f]/g, ' ')}`;
+  return zone === undefined ? clock : `${clock} ${zone}`;
 }

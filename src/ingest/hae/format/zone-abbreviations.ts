@@ -4,7 +4,8 @@
  * zones) write it: `2026-05-01 08:00:00 PDT`, `Fri, 1 May 2026 08:00:00 EDT`. An abbreviation
  * that names one offset wherever it is used is read as that offset: the US mainland's, Alaska's
  * and Hawaii's (`EST` `EDT` `MST` `MDT` `PST` `PDT` `AKST` `AKDT` `HST`) and Europe's (`WET`
- * `WEST` `CET` `CEST` `EET` `EEST`); `UTC`, `GMT` and `Z` are read by timestamps.ts itself. One
+ * `WEST` `BST` `CET` `CEST` `EET` `EEST`), as the time zone database and the phone's locale
+ * data name them; `UTC`, `GMT` and `Z` are read by timestamps.ts itself. One
  * that names several is never guessed (`IST` is India's, Israel's and Ireland's; `CST` the US
  * Centre's, China's and Cuba's): the point is skipped, its warning naming the zones and asking
  * for the offset.
@@ -23,6 +24,8 @@ const ONE_OFFSET: Readonly<Record<string, string>> = {
   HST: '-1000',
   WET: '+0000',
   WEST: '+0100',
+  // the time zone database and the phone's (CLDR) use it for London only: Bangladesh's is `+06`
+  BST: '+0100',
   CET: '+0100',
   CEST: '+0200',
   EET: '+0200',
@@ -34,7 +37,6 @@ const SEVERAL_OFFSETS: Readonly<Record<string, string>> = {
   IST: 'India +0530, Israel +0200, Ireland +0100',
   CST: 'US Central -0600, China +0800, Cuba -0500',
   CDT: 'US Central -0500, Cuba -0400',
-  BST: 'British Summer Time +0100, Bangladesh +0600',
   AST: 'Atlantic -0400, Arabia +0300',
   ADT: 'Atlantic -0300, Arabia +0400',
   SST: 'Samoa -1100, Singapore +0800',
