@@ -98,6 +98,25 @@ describe('a body in a Windows code page', () => {
     expect(await srv.rows('temperature')).toEqual(EXPECTED.temperature);
   });
 
+  it('a UTF-8 body with one damaged byte is still read as UTF-8: its samples are not stored again', async () => {
+    srv = await startIngestServer({ cards: CARDS });
+    const point = { date: '2026-04-14 07:10:00 +0200', qty: 37.1, source: 'User’s Apple\u00a0Watch' };
+    const body = (extra: Record<string, unknown>) =>
+      JSON.stringify({
+        data: { metrics: [{ name: 'body_temperature', units: 'degC', data: [point] }], ...extra },
+      });
+    const first = await srv.push(body({}));
+    expect(first.body.samples).toEqual({ received: 1, new: 1 });
+    // the same sample again, beside a section a relay damaged (one byte of a character lost)
+    const text = Buffer.from(body({ notes: 'caf\u00e9' }));
+    const at = text.indexOf(Buffer.from('\u00e9'));
+    const damaged = Buffer.concat([text.subarray(0, at + 1), text.subarray(at + 2)]);
+    const again = await post(srv, damaged, 'application/json');
+    expect(again.status).toBe(200);
+    expect(again.body.samples).toEqual({ received: 1, new: 0 });
+    expect(await srv.rows('temperature')).toEqual([{ date: '2026-04-14', degC: 37.1 }]);
+  });
+
   it('a UTF-8 CSV labelled ISO-8859-1 is read as UTF-8', async () => {
     srv = await startIngestServer({ cards: CARDS });
     const r = await post(srv, metricsCsv('utf8'), 'text/csv; charset=iso-8859-1');

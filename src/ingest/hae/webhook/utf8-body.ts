@@ -20,7 +20,8 @@
  * a part: `charset=iso-8859-1` reads the same). A body that is valid UTF-8 is read as UTF-8
  * whatever charset is declared: text in a single-byte code page is hardly ever valid UTF-8, while
  * a relay labelling UTF-8 as Latin-1 is a known mistake. A last character cut in two (a body cut
- * short) does not make a body not UTF-8. A body spooled to disk (over the inline limit) is read
+ * short) does not make a body not UTF-8, nor does a damaged byte in a body that holds UTF-8
+ * characters elsewhere. A body spooled to disk (over the inline limit) is read
  * as UTF-8 or UTF-16 only: the app writes its large bodies in UTF-8.
  */
 import { isUtf8 } from 'node:buffer';
@@ -57,6 +58,7 @@ function declaredCharset(contentType: string | undefined): string | undefined {
  */
 function singleByteCharset(body: Buffer, contentType: string | undefined): string | undefined {
   if (/multipart\//i.test(contentType ?? '') || isUtf8(withoutCutTail(body))) return undefined;
+  if (holdsUtf8Character(body)) return undefined;
   const declared = declaredCharset(contentType);
   if (!declared) return 'windows-1252';
   let encoding: string;
@@ -68,6 +70,21 @@ function singleByteCharset(body: Buffer, contentType: string | undefined): strin
   // declared UTF-8 over bytes that are not: read as UTF-8 still, the bad bytes U+FFFD
   if (encoding === 'utf-8') return undefined;
   return encoding.startsWith('utf-16') ? 'windows-1252' : encoding;
+}
+
+/**
+ * True when `body` holds a well-formed UTF-8 character of two bytes or more (`’` as E2 80 99):
+ * UTF-8 text with a damaged byte somewhere, not a code page's (whose letters hardly ever make
+ * one). Read so, its other characters stay as they were sent, and a source named `User’s Apple
+ * Watch` keys the same samples as in every other push.
+ */
+function holdsUtf8Character(body: Buffer): boolean {
+  const text = body.toString('utf8');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 && c !== 0xfffd) return true;
+  }
+  return false;
 }
 
 /**
