@@ -98,7 +98,8 @@ export const ERROR_CODES = {
   TEMPLATE_NOT_FOUND: { status: [404], meaning: 'no card template with that templateId' },
   CARD_EXISTS: {
     status: [409],
-    meaning: 'a card from that template is already there (copy: true adds another)',
+    meaning:
+      'a card from that template, or one following that phone metric, is already there (copy: true adds another)',
   },
   UNKNOWN_VIEW: { status: [404], meaning: 'a view name the server does not know' },
   NO_ENTRY: { status: [404], meaning: 'no row at that index of an entry route' },

@@ -17,7 +17,8 @@
  *   latestDate, problems}]}`: the phone-fed cards and what does not fit (hae/card-fit.ts);
  *   latestDate is the latest day a row is filed under in the person's zone
  * - `POST /api/health-auto-export/cards` `{metric}` → 201 `{ok, id, label, metric, template,
- *   rowCount}`: "Add a card" for a metric (hae/metric-card.ts); 422 naming `metric`
+ *   rowCount}`: "Add a card" for a metric (hae/metric-card.ts); 422 naming `metric`; 409
+ *   CARD_EXISTS when a card follows it already (`copy: true` makes another)
  */
 
 import fs from 'node:fs';
@@ -38,6 +39,7 @@ import { endpointUrl } from './hae/endpoint-url.js';
 import { withFillOffers } from './hae/fill-offer.js';
 import { resolveMetric } from './hae/format/catalogue.js';
 import { metricCard } from './hae/metric-card.js';
+import { assertNoCardFollows } from './hae/metric-card-exists.js';
 import type { HaeIngest } from './hae/service.js';
 import { haeWebhookRoute } from './hae/webhook/routes.js';
 
@@ -55,6 +57,9 @@ const AddCardBody = Type.Object(
         maxLength: 100,
         description: 'an existing card to fill from the phone instead of making a new one (its id)',
       }),
+    ),
+    copy: Type.Optional(
+      Type.Boolean({ description: 'true: make a new card although one follows the metric already' }),
     ),
   },
   { additionalProperties: false },
@@ -147,6 +152,8 @@ export function ingestRoutes(
         const c = connectCard(inst.cards, req.body.card, req.body.metric);
         return reply.code(200).send({ ok: true, connected: true, template: null, ...c });
       }
+      // a double tap, or the request sent again, makes no second card fed from the same samples
+      if (req.body.copy !== true) assertNoCardFollows(inst.cards, req.body.metric);
       const made = metricCard(req.body.metric, path.join(projectRoot(), 'templates'), (id) =>
         idTaken(inst.cards, id),
       );

@@ -194,9 +194,12 @@ describe('POST /api/health-auto-export/cards (Add a card)', () => {
     });
     const d = (await h.api('/api/health-auto-export/discoveries')).body;
     expect(JSON.stringify(d.undismissed)).not.toContain('step_count');
-    // the same metric again: a second card with a free id
+    // the same metric again is the card that is there; a copy asked for gets a free id
     const again = await h.api('/api/health-auto-export/cards', { json: { metric: 'step_count' } });
-    expect(again.body.id).toBe('steps-2');
+    expect(again.status, again.text).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CARD_EXISTS', id: 'steps' });
+    const copy = await h.api('/api/health-auto-export/cards', { json: { metric: 'step_count', copy: true } });
+    expect(copy.body.id).toBe('steps-2');
   });
 
   it('builds a card from the catalogue when no template is made for the metric', async () => {
