@@ -73,6 +73,27 @@ export interface SnapshotSource {
 }
 
 /**
+ * A free name for a snapshot and its half-built folder, made at once: `base`, else `base-<hex>`.
+ * The folder is created exclusively, so two snapshots begun in the same second (a button pressed
+ * twice, a resent request) never build in one folder, where one would delete the other's files.
+ * The half-built folder is named for this process, so a start after a crash knows it for a
+ * leftover.
+ */
+function claimName(root: string, base: string): { name: string; tmp: string } {
+  for (let i = 0; ; i++) {
+    const name = i === 0 ? base : `${base}-${randomBytes(2).toString('hex')}`;
+    if (fs.existsSync(path.join(root, name))) continue;
+    const tmp = path.join(root, stagingName(name));
+    try {
+      fs.mkdirSync(tmp);
+      return { name, tmp };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || i >= 20) throw err;
+    }
+  }
+}
+
+/**
  * Takes a snapshot now.
  * @throws the disk or SQLite error (the half-built folder is removed).
  */
@@ -84,14 +105,10 @@ export async function takeSnapshot(
   const root = backupsDir(src.home);
   fs.mkdirSync(root, { recursive: true });
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  let name = `${kind}-${stamp}`;
-  if (fs.existsSync(path.join(root, name))) name += `-${randomBytes(2).toString('hex')}`;
-  // named for this process, so that a start after a crash knows the half-built folder for a leftover
-  const tmp = path.join(root, stagingName(name));
-  fs.rmSync(tmp, { recursive: true, force: true });
+  const { name, tmp } = claimName(root, `${kind}-${stamp}`);
   const p = stagedPaths(tmp);
   try {
-    for (const d of [tmp, p.cards, p.reports, p.meta]) fs.mkdirSync(d, { recursive: true });
+    for (const d of [p.cards, p.reports, p.meta]) fs.mkdirSync(d, { recursive: true });
     const cards = src.cards();
     for (const c of cards) fs.copyFileSync(c.file, path.join(p.cards, `${c.id}.json`));
     await backupDatabase(src.db, p.db);
