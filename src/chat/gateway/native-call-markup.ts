@@ -18,11 +18,13 @@
  * - MiniMax M2 and DeepSeek V3.2: `<minimax:tool_call><invoke name="NAME"><parameter
  *   name="KEY">value</parameter></invoke></minimax:tool_call>`, DeepSeek's tags written
  *   `<｜DSML｜invoke …>` inside `<｜DSML｜function_calls>`;
+ * - Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:7}<tool_call|>` (gemma-calls.ts);
  * - Llama 3.2 and 4's pythonic list, `[NAME(key="value", …)]` (pythonic-calls.ts).
  * A value written between tags is text; the tool's schema reads a number, a flag, an object or a
  * list out of it later (scalar-arguments.ts, stringified-values.ts), as for any call.
  */
 import { valueThenProse } from './call-then-prose.js';
+import { gemmaCalls } from './gemma-calls.js';
 import { readPythonicCalls } from './pythonic-calls.js';
 import type { TextToolCall, TextToolCalls } from './text-tool-calls.js';
 import { readFirstJsonValue } from './tool-arguments.js';
@@ -222,6 +224,7 @@ export function readNativeCallMarkup(text: string, nameOf: NameReader): TextTool
     deepSeekCalls,
     qwenCoderCalls,
     mistralNamedCalls,
+    gemmaCalls,
     llama4Calls,
     readPythonicCalls,
     invokeCalls,
