@@ -41,6 +41,18 @@ it('Gemma 4 calls written as text run, nested values and text with braces includ
   }
 });
 
+it('members on lines of their own, and quotes and other scripts inside a value, are read as written', async () => {
+  // the shape of https://github.com/xorbitsai/inference/pull/5242
+  gw.script({
+    kind: 'reply',
+    text: '<|tool_call>call:log_entry{id:<|"|>mood<|"|>,\nnote:<|"|>She said "你好" (hello), then smiled.<|"|>,\nshared:false}<tool_call|>',
+  });
+  const r = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
+  expect(calls(r)).toEqual([
+    ['log_entry', { id: 'mood', note: 'She said "你好" (hello), then smiled.', shared: false }],
+  ]);
+});
+
 it('a bare value, a cut-off call or a tool not offered runs nothing', async () => {
   gw.script(
     { kind: 'reply', text: '<|tool_call>call:log_entry{id:water}<tool_call|>' },
