@@ -11,6 +11,7 @@ import type { JsonShapeProblem } from '../../common/json-guard.js';
 import { jsonNumberProblem } from '../../common/json-text.js';
 import { valueEnd } from './json-prefix.js';
 import { pythonLiteralAsJson } from './python-literal.js';
+import { quoteTokensAsJson, withoutQuoteTokens } from './quote-tokens.js';
 import { withoutStrayEscapes } from './stray-escapes.js';
 import { unquotedJsonString } from './unquoted-json-string.js';
 
@@ -184,7 +185,8 @@ export function readToolArguments(raw: unknown): ReadArguments {
   const { first, source } = readRewritten(raw);
   if (!first)
     return { canonical: raw, parsed: undefined, error: `arguments were not valid JSON: ${snippet(raw)}` };
-  let value = first.value;
+  // a model's quote tokens left around a string value are no part of it (quote-tokens.ts)
+  let value = raw.includes('<|') ? withoutQuoteTokens(first.value) : first.value;
   // the text the numbers are read from: the object's own text, decoded once when double-encoded
   let text = source.slice(0, source.length - first.rest.length);
   if (typeof value === 'string') {
@@ -217,7 +219,8 @@ export function readToolArguments(raw: unknown): ReadArguments {
 /**
  * The first JSON value of `raw`, and the text it was read from: as sent, or, when that holds
  * none, rewritten from Python's literal syntax or from the inside of a JSON string whose quotes
- * were taken off (unquoted-json-string.ts).
+ * were taken off (unquoted-json-string.ts), or with a model's quote tokens as the quotes they
+ * stand for (quote-tokens.ts).
  */
 function readRewritten(raw: string): {
   first: ReturnType<typeof readFirstJsonValue>;
@@ -225,7 +228,7 @@ function readRewritten(raw: string): {
 } {
   const first = readFirstJsonValue(raw);
   if (first) return { first, source: raw };
-  for (const rewrite of [pythonLiteralAsJson, unquotedJsonString]) {
+  for (const rewrite of [pythonLiteralAsJson, unquotedJsonString, quoteTokensAsJson]) {
     const source = rewrite(raw);
     const read = source === undefined ? undefined : readFirstJsonValue(source);
     if (source !== undefined && read) return { first: read, source };
