@@ -29,6 +29,9 @@ const END_TOKENS = [
   '<｜end▁of▁sentence｜>',
   '<|END_OF_TURN_TOKEN|>',
   '<end_of_utterance>',
+  // Mistral's end of a call list, left behind with no list before it (a server that took the
+  // calls out, or none were written): markup, never words
+  '[/TOOL_CALLS]',
 ];
 
 /** Tokens that open a turn: written into the answer, they start a turn the model invented. */
