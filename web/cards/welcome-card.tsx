@@ -19,20 +19,24 @@ import '../styles/gallery.css';
 const STARTERS = 6;
 
 /**
- * Adds the cards of `templateIds` one after the other; resolves with the labels added and the
- * first refusal's message, if any (the rest are still tried).
+ * Adds the cards of `templateIds` one after the other; resolves with the labels added, the ids
+ * refused and the first refusal's message, if any (the rest are still tried).
  */
-async function addAll(templateIds: string[]): Promise<{ added: string[]; problem: string | null }> {
+async function addAll(
+  templateIds: string[],
+): Promise<{ added: string[]; refused: string[]; problem: string | null }> {
   const added: string[] = [];
+  const refused: string[] = [];
   let problem: string | null = null;
   for (const id of templateIds) {
     try {
       added.push((await addFromTemplate(id)).label);
     } catch (err) {
+      refused.push(id);
       problem ??= (err as Error).message;
     }
   }
-  return { added, problem };
+  return { added, refused, problem };
 }
 
 function StarterPicks() {
@@ -47,11 +51,14 @@ function StarterPicks() {
   );
   if (!res.data) return null;
 
+  // Add is aria-disabled while busy or with nothing ticked, not disabled: a focused button that
+  // is disabled drops the focus to the page, and a refusal must leave it on Add; the picks the
+  // server refused stay ticked, so Add is there to press again
   const add = () =>
     run(true, async () => {
       setNote(null);
-      const { added, problem } = await addAll(picked);
-      setPicked([]);
+      const { added, refused, problem } = await addAll(picked);
+      setPicked(refused);
       setNote(
         problem
           ? `${added.length ? `Added ${added.join(', ')}. ` : ''}Not everything could be added: ${problem}`
@@ -89,8 +96,10 @@ function StarterPicks() {
         <button
           type="button"
           class="button button-primary"
-          disabled={busy || picked.length === 0}
-          onClick={() => void add()}
+          aria-disabled={busy || picked.length === 0 ? 'true' : undefined}
+          onClick={() => {
+            if (!busy && picked.length > 0) void add();
+          }}
         >
           {busy
             ? 'Adding…'
