@@ -261,7 +261,14 @@ function PasskeysPanel() {
             {nicknameTooLong}
           </p>
         )}
-        <button type="submit" class="auth-button" disabled={adding || nicknameTooLong !== null}>
+        {/* aria-disabled, not disabled, while the passkey is asked for: a focused button that is
+            disabled drops the focus to the page, and a refusal must leave it here (addHere and
+            the in-flight flag ignore presses meanwhile) */}
+        <button
+          type="submit"
+          class="auth-button"
+          aria-disabled={adding || nicknameTooLong !== null ? 'true' : undefined}
+        >
           {adding ? 'Waiting for your passkey…' : 'Add a passkey here'}
         </button>
         {addError && (
