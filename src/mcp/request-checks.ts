@@ -103,6 +103,8 @@ export function postRefusal(
     return refusal(400, RPC_INVALID_REQUEST, 'Invalid Request: this session is already initialized');
   const call = msg.method === 'tools/call' ? toolCallProblem((msg as { params?: unknown }).params) : null;
   if (call) return call;
+  const params = paramsRefusal(msg);
+  if (params) return params;
   // "jsonrpc": "2.0" but no method, or an id that is null, true or an object
   if (!isMessage(msg))
     return refusal(
@@ -206,6 +208,59 @@ export function toolCallParamsProblem(params: unknown): { path: string; what: st
   if (params.arguments !== undefined && !isRecord(params.arguments))
     return { path: 'params.arguments', what: "an object of the tool's arguments" };
   return null;
+}
+
+/**
+ * What is wrong with the params of a request or notification that is otherwise a JSON-RPC
+ * message (a method, an id that is a string or a number, or none), or null: MCP gives params by
+ * name (an object), its `_meta` is an object whose `progressToken` is a string or a number, and an
+ * initialize names the protocol version (a string), the client's capabilities (an object) and the
+ * client (`clientInfo` with `name` and `version`). The SDK reads such a message as no JSON-RPC
+ * message at all (-32600, or for an initialize "Server not initialized" without the request's id);
+ * it is the caller's mistake in the params: -32602 naming the field.
+ */
+export function paramsProblem(method: string, params: unknown): { path: string; what: string } | null {
+  const init = method === 'initialize';
+  if (params === undefined)
+    return init
+      ? { path: 'params', what: 'an object with protocolVersion, capabilities and clientInfo' }
+      : null;
+  if (!isRecord(params)) return { path: 'params', what: 'an object (MCP names every parameter)' };
+  const meta = params._meta;
+  if (meta !== undefined) {
+    if (!isRecord(meta)) return { path: 'params._meta', what: 'an object' };
+    const token = meta.progressToken;
+    if (token !== undefined && typeof token !== 'string' && typeof token !== 'number')
+      return { path: 'params._meta.progressToken', what: 'a string or a number' };
+  }
+  if (!init) return null;
+  if (typeof params.protocolVersion !== 'string')
+    return {
+      path: 'params.protocolVersion',
+      what: 'the protocol version the client speaks (a string, "2025-06-18")',
+    };
+  if (!isRecord(params.capabilities)) return { path: 'params.capabilities', what: 'an object' };
+  const info = params.clientInfo;
+  if (!isRecord(info))
+    return { path: 'params.clientInfo', what: 'an object with the name and version of the client' };
+  if (typeof info.name !== 'string') return { path: 'params.clientInfo.name', what: 'a string' };
+  if (typeof info.version !== 'string') return { path: 'params.clientInfo.version', what: 'a string' };
+  return null;
+}
+
+/** paramsProblem as the HTTP route's refusal, for a message with a method and a usable id. */
+function paramsRefusal(msg: { method?: unknown; id?: unknown; params?: unknown }): McpRefusal | null {
+  if (typeof msg.method !== 'string') return null;
+  const id = msg.id;
+  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    return null;
+  const problem = paramsProblem(msg.method, msg.params);
+  if (!problem) return null;
+  const path = `body.${problem.path}`;
+  return {
+    ...refusal(400, RPC_INVALID_PARAMS, `Invalid params: ${path} must be ${problem.what}`),
+    details: [{ path, message: `must be ${problem.what}` }],
+  };
 }
 
 /** toolCallParamsProblem as the HTTP route's refusal, its field named `body.params…`. */

@@ -128,3 +128,68 @@ describe('a list asked for with a cursor this server never gave', () => {
     }
   });
 });
+
+/** A raw POST to /mcp (in session `sid` when given): status and parsed answer. */
+async function rawPost(json: unknown, sid?: string): Promise<{ status: number; body: Record<string, any> }> {
+  const r = await s.api('/mcp', {
+    json,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${T}`,
+      ...(sid ? { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } : {}),
+    },
+  });
+  return { status: r.status, body: r.body ?? {} };
+}
+
+const INIT_PARAMS = {
+  protocolVersion: '2025-06-18',
+  capabilities: {},
+  clientInfo: { name: 'probe', version: '1' },
+};
+
+describe('a message whose params do not have the shape MCP gives them', () => {
+  it('an initialize without its fields is -32602 naming the field, with the request id', async () => {
+    for (const [params, path] of [
+      [undefined, 'body.params'],
+      [{ ...INIT_PARAMS, protocolVersion: 20250618 }, 'body.params.protocolVersion'],
+      [{ protocolVersion: '2025-06-18' }, 'body.params.capabilities'],
+      [{ ...INIT_PARAMS, clientInfo: { name: 'probe' } }, 'body.params.clientInfo.version'],
+    ] as const) {
+      const r = await rawPost({ jsonrpc: '2.0', id: 'init-1', method: 'initialize', params });
+      expect(r.status, path).toBe(400);
+      expect(r.body.id).toBe('init-1');
+      expect(r.body.error.code).toBe(-32602);
+      expect(r.body.error.message).toContain(path);
+    }
+    // a well-formed one still starts a session
+    const ok = await rawPost({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT_PARAMS });
+    expect(ok.status).toBe(200);
+  });
+
+  it('params that are not an object, or a _meta that is not one, are -32602 naming them, and the session goes on', async () => {
+    const init = await s.api('/mcp', {
+      json: { jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT_PARAMS },
+      headers: { accept: 'application/json', authorization: `Bearer ${T}` },
+    });
+    const sid = init.headers.get('mcp-session-id') ?? '';
+    expect(sid).not.toBe('');
+    for (const [m, path] of [
+      [{ method: 'tools/list', params: [] }, 'body.params'],
+      [{ method: 'ping', params: { _meta: 5 } }, 'body.params._meta'],
+      [
+        { method: 'resources/read', params: { uri: 'klebb://cards/welcome', _meta: { progressToken: {} } } },
+        'body.params._meta.progressToken',
+      ],
+    ] as const) {
+      const r = await rawPost({ jsonrpc: '2.0', id: 7, ...m }, sid);
+      expect(r.status, path).toBe(400);
+      expect(r.body.id).toBe(7);
+      expect(r.body.error.code).toBe(-32602);
+      expect(r.body.error.message).toContain(path);
+    }
+    const list = await rawPost({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, sid);
+    expect(list.status).toBe(200);
+    expect(list.body.result.tools.length).toBeGreaterThan(0);
+  });
+});
