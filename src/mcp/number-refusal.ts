@@ -10,7 +10,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { jsonNumberProblem } from '../common/json-text.js';
-import { toolCallParamsProblem } from './request-checks.js';
+import { paramsProblem, toolCallParamsProblem } from './request-checks.js';
 
 /** JSON-RPC "invalid params", the code `/mcp` answers a refused number with. */
 export const NUMBER_REFUSAL_RPC_CODE = -32602;
@@ -59,6 +59,39 @@ export function notJsonRefusalOf(line: string) {
       error: { code: -32700, message: `Parse error: the line is not JSON (${(err as Error).message})` },
     };
   }
+}
+
+/**
+ * The answer to a line that is a JSON-RPC request or notification but whose params do not have
+ * the shape MCP gives them (not an object, a `_meta` that is not one, an initialize without its
+ * fields: request-checks.ts says which): -32602 with data {code: BAD_REQUEST, path} and the
+ * line's id, as over HTTP, instead of -32600 "not a JSON-RPC message" or the SDK's -32603. Null
+ * for any other line.
+ */
+export function paramsRefusalOf(line: string) {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return null;
+  const msg = message as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
+  if (msg.jsonrpc !== '2.0' || typeof msg.method !== 'string') return null;
+  const id = msg.id;
+  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    return null;
+  const problem = paramsProblem(msg.method, msg.params);
+  if (!problem) return null;
+  return {
+    jsonrpc: '2.0' as const,
+    id: id ?? null,
+    error: {
+      code: -32602,
+      message: `Invalid params: ${problem.path} must be ${problem.what}`,
+      data: { code: 'BAD_REQUEST', path: problem.path },
+    },
+  };
 }
 
 /**
@@ -133,7 +166,7 @@ export function tooLongRefusal(maxBytes: number) {
 
 /**
  * A stream between stdin and the SDK's stdio transport: passes newline-delimited messages on,
- * except those `notJsonRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose
+ * except those `notJsonRefusalOf`, `paramsRefusalOf`, `notMessageRefusalOf` or `numberRefusalOf` refuses, whose
  * answer goes to `answer` (a line of JSON) instead. A byte order mark before a line is dropped.
  * A line longer than `maxLineBytes` is not kept: it is read to its end and answered with
  * `tooLongRefusal` (the SDK would drop it without an answer, and memory would grow with it).
@@ -148,6 +181,7 @@ export function numberCheckedLines(answer: (line: string) => void, maxLineBytes:
     const line = text.replace(BOM_AT_START, '');
     const refusal =
       notJsonRefusalOf(line) ??
+      paramsRefusalOf(line) ??
       notMessageRefusalOf(line) ??
       toolCallRefusalOf(line) ??
       numberRefusalOf(line.replace(/\r$/, ''));

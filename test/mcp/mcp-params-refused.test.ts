@@ -193,3 +193,23 @@ describe('a message whose params do not have the shape MCP gives them', () => {
     expect(list.body.result.tools.length).toBeGreaterThan(0);
   });
 });
+
+describe('over stdio, params that do not have the shape MCP gives them', () => {
+  it('a _meta that is not an object, or a progress token that is neither string nor number, is -32602 naming it', async () => {
+    const client = await connectStdioClient(s.home);
+    try {
+      for (const [request, path] of [
+        [{ method: 'tools/list', params: { _meta: 5 } }, 'params._meta'],
+        [{ method: 'ping', params: { _meta: { progressToken: {} } } }, 'params._meta.progressToken'],
+      ] as const) {
+        const err = await refusal(client, request);
+        expect(err, request.method).toBeInstanceOf(McpError);
+        expect((err as McpError).code).toBe(-32602);
+        expect((err as McpError).data).toEqual({ code: 'BAD_REQUEST', path });
+      }
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
