@@ -296,7 +296,7 @@ function TokensPanel() {
 
   function create(ev: Event) {
     ev.preventDefault();
-    if (nameTooLong) return;
+    if (nameTooLong || name.trim() === '') return;
     return inFlight.run(true, async () => {
       setError(null);
       try {
@@ -425,10 +425,12 @@ function TokensPanel() {
             {nameTooLong}
           </p>
         )}
+        {/* aria-disabled, not disabled, while busy: a focused button that is disabled drops the
+            focus to the page, and a refusal (a name in use) must leave it here */}
         <button
           type="submit"
           class="auth-button auth-button-primary"
-          disabled={busy || name.trim() === '' || nameTooLong !== null}
+          aria-disabled={busy || name.trim() === '' || nameTooLong !== null ? 'true' : undefined}
         >
           Create token
         </button>
