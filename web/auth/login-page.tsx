@@ -23,7 +23,11 @@ export function LoginPage() {
     else if (s && !s.authenticated) void dropOfflineCopy();
   }, [s?.kind, s?.authenticated]);
 
+  // the buttons are aria-disabled while busy, not disabled: a focused button that is disabled
+  // drops the focus to the page, and a refused sign-in must leave it on the button; presses
+  // meanwhile are ignored here
   async function run(action: () => Promise<unknown>) {
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -51,7 +55,7 @@ export function LoginPage() {
         <button
           type="button"
           class="auth-button auth-button-primary"
-          disabled={busy}
+          aria-disabled={busy ? 'true' : undefined}
           onClick={() => void run(enterDemo)}
         >
           Enter the demo
@@ -82,7 +86,7 @@ export function LoginPage() {
       <button
         type="button"
         class="auth-button auth-button-primary"
-        disabled={busy}
+        aria-disabled={busy ? 'true' : undefined}
         onClick={() => void run(signInWithPasskey)}
       >
         {busy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
