@@ -246,11 +246,29 @@ export function snapshotsToPrune(all: SnapshotInfo[], keep: Retention, timeZone?
   return all.filter((s) => s.kind !== 'manual' && !keepNames.has(s.name)).map((s) => s.name);
 }
 
-/** Removes what retention says (days in `timeZone`, see snapshotsToPrune); returns the names removed. */
-export function pruneSnapshots(home: string, keep: Retention, timeZone?: string): string[] {
-  const gone = snapshotsToPrune(listSnapshots(home), keep, timeZone);
-  for (const n of gone) fs.rmSync(path.join(backupsDir(home), n), { recursive: true, force: true });
-  return gone;
+/** What a prune did: the snapshots removed, and those it could not remove with the system's reason. */
+export interface PruneResult {
+  removed: string[];
+  notRemoved: { name: string; reason: string }[];
+}
+
+/**
+ * Removes what retention says (days in `timeZone`, see snapshotsToPrune). Never throws: a
+ * snapshot that cannot be removed (another user's files, a mount inside it, a busy network
+ * share) is left and named in `notRemoved`, the others go. Pruning is housekeeping after a
+ * snapshot, an import or a restore that has already succeeded, and must not report that as failed.
+ */
+export function pruneSnapshots(home: string, keep: Retention, timeZone?: string): PruneResult {
+  const out: PruneResult = { removed: [], notRemoved: [] };
+  for (const name of snapshotsToPrune(listSnapshots(home), keep, timeZone)) {
+    try {
+      fs.rmSync(path.join(backupsDir(home), name), { recursive: true, force: true });
+      out.removed.push(name);
+    } catch (err) {
+      out.notRemoved.push({ name, reason: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+    }
+  }
+  return out;
 }
 
 /** Whether a daily snapshot is due: none taken in the last 24 hours. */

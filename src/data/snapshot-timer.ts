@@ -43,8 +43,10 @@ export class SnapshotTimer {
     if (!dailyDue(this.src.home, now)) return;
     try {
       const s = await takeSnapshot(this.src, 'daily', now);
-      const pruned = pruneSnapshots(this.src.home, this.keep, this.timeZone());
-      this.log('daily snapshot taken', { snapshot: s.name, bytes: s.bytes, pruned });
+      const { removed, notRemoved } = pruneSnapshots(this.src.home, this.keep, this.timeZone());
+      this.log('daily snapshot taken', { snapshot: s.name, bytes: s.bytes, pruned: removed });
+      for (const n of notRemoved)
+        this.log('old snapshot not removed', { snapshot: n.name, reason: n.reason });
     } catch (err) {
       this.log('daily snapshot failed', { err: (err as Error).message });
     }

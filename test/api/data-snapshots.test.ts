@@ -219,7 +219,9 @@ describe('retention', () => {
       );
     }
     expect((await s.api('/api/user/tz', { json: { tz: 'America/Los_Angeles' } })).status).toBe(200);
-    expect(pruneSnapshots(home, { daily: 2, weekly: 0 }, s.inst.user.timeZone())).toEqual([name(takes[0])]);
+    expect(pruneSnapshots(home, { daily: 2, weekly: 0 }, s.inst.user.timeZone()).removed).toEqual([
+      name(takes[0]),
+    ]);
     expect(listSnapshots(home).map((x) => x.takenAt)).toEqual([takes[2], takes[1]]);
     // by UTC days the evening's snapshot would have gone instead
     const utc = snapshotsToPrune(

@@ -15,7 +15,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectStdioClient } from '../helpers/mcp-stdio-client.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { type ApiResponse, startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'mcp-params-refused-token';
 let s: TestServer;
@@ -130,7 +130,7 @@ describe('a list asked for with a cursor this server never gave', () => {
 });
 
 /** A raw POST to /mcp (in session `sid` when given): status and parsed answer. */
-async function rawPost(json: unknown, sid?: string): Promise<{ status: number; body: Record<string, any> }> {
+async function rawPost(json: unknown, sid?: string): Promise<Pick<ApiResponse, 'status' | 'body'>> {
   const r = await s.api('/mcp', {
     json,
     headers: {
