@@ -5,9 +5,8 @@
 // it stays answer text. Text after it that goes on as JSON is no prose: nothing runs.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import type { ToolDefinition } from '../../src/chat/gateway/types.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { configFor, userSays } from './support.js';
+import { callsOf, configFor, offeredTools, userSays } from './support.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -15,12 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const tools: ToolDefinition[] = ['read_manifest_rows', 'log_entry'].map((name) => ({
-  type: 'function',
-  function: { name, parameters: { type: 'object' } },
-}));
-const calls = (r: Awaited<ReturnType<typeof callGateway>>) =>
-  r.toolCalls.map((c) => [c.name, c.parsedArguments]);
+const tools = offeredTools('read_manifest_rows', 'log_entry');
 
 it('a [TOOL_CALLS] list followed by prose runs its call; the prose stays the answer', async () => {
   gw.script({
@@ -28,7 +22,7 @@ it('a [TOOL_CALLS] list followed by prose runs its call; the prose stays the ans
     text: '[TOOL_CALLS][{"name": "read_manifest_rows", "arguments": {"id": "weight", "limit": 7}}] In order to answer I need your last week of weights.',
   });
   const r = await callGateway(configFor(gw.url), { messages: userSays('weight?'), tools, stream: true });
-  expect(calls(r)).toEqual([['read_manifest_rows', { id: 'weight', limit: 7 }]]);
+  expect(callsOf(r)).toEqual([['read_manifest_rows', { id: 'weight', limit: 7 }]]);
   expect(r.text).toBe('In order to answer I need your last week of weights.');
 });
 
@@ -38,7 +32,7 @@ it('a [TOOL_CALLS]NAME[ARGS]{...} call followed by prose runs; the prose stays t
     text: '[TOOL_CALLS]log_entry[ARGS]{"id": "water", "value": 250}\n\nLet me log that for you.',
   });
   const r = await callGateway(configFor(gw.url), { messages: userSays('250 ml water'), tools });
-  expect(calls(r)).toEqual([['log_entry', { id: 'water', value: 250 }]]);
+  expect(callsOf(r)).toEqual([['log_entry', { id: 'water', value: 250 }]]);
   expect(r.text).toBe('Let me log that for you.');
 });
 

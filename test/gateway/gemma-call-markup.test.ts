@@ -7,9 +7,8 @@
 // cut off, or a tool not offered stays text.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import type { ToolDefinition } from '../../src/chat/gateway/types.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { configFor, userSays } from './support.js';
+import { callsOf, configFor, offeredTools, userSays } from './support.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -17,12 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const tools: ToolDefinition[] = ['read_manifest_rows', 'log_entry'].map((name) => ({
-  type: 'function',
-  function: { name, parameters: { type: 'object' } },
-}));
-const calls = (r: Awaited<ReturnType<typeof callGateway>>) =>
-  r.toolCalls.map((c) => [c.name, c.parsedArguments]);
+const tools = offeredTools('read_manifest_rows', 'log_entry');
 
 it('Gemma 4 calls written as text run, nested values and text with braces included, streamed or not', async () => {
   const text =
@@ -30,7 +24,7 @@ it('Gemma 4 calls written as text run, nested values and text with braces includ
   gw.script({ kind: 'reply', text }, { kind: 'reply', text });
   for (const stream of [false, true]) {
     const r = await callGateway(configFor(gw.url), { messages: userSays('weight?'), tools, stream });
-    expect(calls(r)).toEqual([
+    expect(callsOf(r)).toEqual([
       [
         'read_manifest_rows',
         { id: 'weight', limit: 7, range: { from: '2026-05-01' }, note: 'say "hi", {ok}' },
@@ -48,7 +42,7 @@ it('members on lines of their own, and quotes and other scripts inside a value, 
     text: '<|tool_call>call:log_entry{id:<|"|>mood<|"|>,\nnote:<|"|>She said "你好" (hello), then smiled.<|"|>,\nshared:false}<tool_call|>',
   });
   const r = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(r)).toEqual([
+  expect(callsOf(r)).toEqual([
     ['log_entry', { id: 'mood', note: 'She said "你好" (hello), then smiled.', shared: false }],
   ]);
 });

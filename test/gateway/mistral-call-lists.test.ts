@@ -6,9 +6,8 @@
 // is; a list cut off inside a call's arguments is not guessed at.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import type { ToolDefinition } from '../../src/chat/gateway/types.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { configFor, userSays } from './support.js';
+import { callsOf, configFor, offeredTools, userSays } from './support.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -16,12 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const tools: ToolDefinition[] = ['read_manifest_rows', 'log_entry'].map((name) => ({
-  type: 'function',
-  function: { name, parameters: { type: 'object' } },
-}));
-const calls = (r: Awaited<ReturnType<typeof callGateway>>) =>
-  r.toolCalls.map((c) => [c.name, c.parsedArguments]);
+const tools = offeredTools('read_manifest_rows', 'log_entry');
 
 it('calls listed without commas between them both run, streamed or not', async () => {
   const text =
@@ -29,7 +23,7 @@ it('calls listed without commas between them both run, streamed or not', async (
   gw.script({ kind: 'reply', text }, { kind: 'reply', text });
   for (const stream of [false, true]) {
     const r = await callGateway(configFor(gw.url), { messages: userSays('weight?'), tools, stream });
-    expect(calls(r)).toEqual([
+    expect(callsOf(r)).toEqual([
       ['read_manifest_rows', { id: 'weight' }],
       ['log_entry', { id: 'water', value: 250 }],
     ]);
@@ -43,10 +37,10 @@ it("a list whose closing bracket, or the call's brace too, was lost at the end o
     { kind: 'reply', text: '[TOOL_CALLS][{"name": "read_manifest_rows", "arguments": {"id": "sleep"}' },
   );
   const list = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(list)).toEqual([['read_manifest_rows', { id: 'weight' }]]);
+  expect(callsOf(list)).toEqual([['read_manifest_rows', { id: 'weight' }]]);
   expect(list.text).toBe('');
   const call = await callGateway(configFor(gw.url), { messages: userSays('x'), tools, stream: true });
-  expect(calls(call)).toEqual([['read_manifest_rows', { id: 'sleep' }]]);
+  expect(callsOf(call)).toEqual([['read_manifest_rows', { id: 'sleep' }]]);
   expect(call.text).toBe('');
 });
 
@@ -59,10 +53,10 @@ it('a list closed with [/TOOL_CALLS] is read, its missing brace added; the marke
     { kind: 'reply', text: '[TOOL_CALLS][{"name": "log_entry", "arguments": {"id": "mood"}[/TOOL_CALLS]' },
   );
   const whole = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(whole)).toEqual([['read_manifest_rows', { id: 'weight' }]]);
+  expect(callsOf(whole)).toEqual([['read_manifest_rows', { id: 'weight' }]]);
   expect(whole.text).toBe('');
   const mended = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(mended)).toEqual([['log_entry', { id: 'mood' }]]);
+  expect(callsOf(mended)).toEqual([['log_entry', { id: 'mood' }]]);
   expect(mended.text).toBe('');
 });
 

@@ -1,12 +1,17 @@
 /**
  * Small shared pieces of the gateway tests: a hook recorder, a config for the scripted gateway,
- * and a way to get the GatewayError a call rejects with.
+ * offered tools and the calls a result holds, and a way to get the GatewayError a call rejects with.
  */
 import { expect } from 'vitest';
 import type { GatewayConfig } from '../../src/chat/gateway/client.js';
 import { GatewayError } from '../../src/chat/gateway/gateway-error.js';
 import { ProviderMemory } from '../../src/chat/gateway/provider-capabilities.js';
-import type { ChatMessage, GatewayHooks } from '../../src/chat/gateway/types.js';
+import type {
+  ChatMessage,
+  GatewayHooks,
+  GatewayResult,
+  ToolDefinition,
+} from '../../src/chat/gateway/types.js';
 
 /** Everything the hooks heard, in order, with timestamps for activity. */
 export interface Recorded {
@@ -51,6 +56,16 @@ export function configFor(url: string, extra: Partial<GatewayConfig> = {}): Gate
     memory: new ProviderMemory(),
     ...extra,
   };
+}
+
+/** Tool definitions offering the tools `names`, each taking any object. */
+export function offeredTools(...names: string[]): ToolDefinition[] {
+  return names.map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+}
+
+/** The calls a result holds as [name, parsed arguments] pairs, the form the tests compare. */
+export function callsOf(r: GatewayResult): [string, unknown][] {
+  return r.toolCalls.map((c) => [c.name, c.parsedArguments]);
 }
 
 /** A one-message transcript. */

@@ -6,9 +6,8 @@
 // call to the offered tool; text that only looks like a call stays text.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { callGateway } from '../../src/chat/gateway/client.js';
-import type { ToolDefinition } from '../../src/chat/gateway/types.js';
 import { type ScriptedGateway, startScriptedGateway } from '../helpers/scripted-gateway.js';
-import { configFor, userSays } from './support.js';
+import { callsOf, configFor, offeredTools, userSays } from './support.js';
 
 let gw: ScriptedGateway;
 beforeEach(async () => {
@@ -16,19 +15,12 @@ beforeEach(async () => {
 });
 afterEach(() => gw.close());
 
-const tools: ToolDefinition[] = ['read_manifest_rows', 'read_manifest', 'get_recent_activity'].map(
-  (name) => ({
-    type: 'function',
-    function: { name, parameters: { type: 'object' } },
-  }),
-);
-const calls = (r: Awaited<ReturnType<typeof callGateway>>) =>
-  r.toolCalls.map((c) => [c.name, c.parsedArguments]);
+const tools = offeredTools('read_manifest_rows', 'read_manifest', 'get_recent_activity');
 
 it('a call streamed as text in <tool_call> tags (a tag split across chunks) is the call, and no answer text', async () => {
   gw.script({ kind: 'fixture', name: 'tool-call-as-text-in-tags', split: 'events' });
   const r = await callGateway(configFor(gw.url), { messages: userSays('weight?'), tools, stream: true });
-  expect(calls(r)).toEqual([['read_manifest_rows', { id: 'weight', limit: 3 }]]);
+  expect(callsOf(r)).toEqual([['read_manifest_rows', { id: 'weight', limit: 3 }]]);
   expect(r.text).toBe('');
   expect(r.finishReason).toBe('tool_calls');
   expect(r.toolCalls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
@@ -37,14 +29,14 @@ it('a call streamed as text in <tool_call> tags (a tag split across chunks) is t
 it('an answer that is only the call as a JSON object is the call', async () => {
   gw.script({ kind: 'fixture', name: 'tool-call-as-bare-json-text' });
   const r = await callGateway(configFor(gw.url), { messages: userSays('activity?'), tools });
-  expect(calls(r)).toEqual([['get_recent_activity', { days: 7 }]]);
+  expect(callsOf(r)).toEqual([['get_recent_activity', { days: 7 }]]);
   expect(r.text).toBe('');
 });
 
 it('a call named "functions.<tool>" runs the offered tool', async () => {
   gw.script({ kind: 'fixture', name: 'tool-name-with-functions-prefix' });
   const r = await callGateway(configFor(gw.url), { messages: userSays('mood?'), tools, stream: true });
-  expect(calls(r)).toEqual([['read_manifest', { id: 'mood' }]]);
+  expect(callsOf(r)).toEqual([['read_manifest', { id: 'mood' }]]);
 });
 
 it('text around tagged calls stays the answer; a Mistral-style [TOOL_CALLS] list is read too', async () => {
@@ -59,10 +51,10 @@ it('text around tagged calls stays the answer; a Mistral-style [TOOL_CALLS] list
     },
   );
   const tagged = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(tagged)).toEqual([['read_manifest', { id: 'sleep' }]]);
+  expect(callsOf(tagged)).toEqual([['read_manifest', { id: 'sleep' }]]);
   expect(tagged.text).toBe('Let me look.');
   const listed = await callGateway(configFor(gw.url), { messages: userSays('x'), tools });
-  expect(calls(listed)).toEqual([
+  expect(callsOf(listed)).toEqual([
     ['read_manifest', { id: 'a' }],
     ['read_manifest', { id: 'b' }],
   ]);
