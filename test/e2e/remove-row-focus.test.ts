@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedPage } from './browser.js';
 import { useDashboard } from './entry-support.js';
-import { addPasskeyAuthenticator } from './virtual-authenticator.js';
+import { signUpWithPasskey } from './virtual-authenticator.js';
 
 const d = useDashboard({ timezoneId: 'Europe/Berlin', manifests: () => [] });
 
@@ -25,13 +25,7 @@ describe('revoking a token with the keyboard', { timeout: 120_000 }, () => {
   it('keeps the focus on the confirmation, then on the next row, then on the panel', async () => {
     // a person signed in with a passkey (a virtual authenticator) makes the tokens
     const w = await d.open('/');
-    await addPasskeyAuthenticator(w.page);
-    // WebAuthn needs a host name, not an address
-    const base = d.s.url.replace('127.0.0.1', 'localhost');
-    const code = new URL(d.s.inst.auth.setupLink() as string).hash;
-    await w.page.goto(`${base}/setup${code}`);
-    await w.page.getByRole('button', { name: 'Create a passkey' }).click();
-    await w.page.waitForURL(`${base}/`);
+    const { base } = await signUpWithPasskey(w.page, d.s);
     await w.page.goto(`${base}/settings/security`);
     for (const name of ['Laptop script', 'Backup job']) {
       await w.page.getByLabel('Name', { exact: true }).fill(name);

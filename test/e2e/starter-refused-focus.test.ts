@@ -6,38 +6,22 @@
  * focus to the page: a keyboard or screen-reader user heard the refusal and was left at the top
  * of the page. Add is now aria-disabled while busy.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
+import { describe, expect, it } from 'vitest';
 import { focusedName } from './focus.js';
+import { serverAndBrowser } from './server-and-browser.js';
 
-let s: TestServer;
-let browser: TestBrowser | undefined;
-let launchError: Error | undefined;
-
-beforeAll(async () => {
-  s = await startServer({});
-  try {
-    browser = await launchBrowser();
-  } catch (err) {
-    launchError = err as Error;
-  }
-});
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+const { server, browser } = serverAndBrowser();
 
 describe('a refused starter pick', { timeout: 90_000 }, () => {
   it('leaves the focus on Add, the pick still ticked', async () => {
-    if (!browser) throw launchError ?? new Error('Chromium was not started');
+    const s = server();
     // another device added Body weight already (which switched the welcome card off); it is shown again
     const other = await s.api('/api/settings/cards/from-template', { json: { templateId: 'weight' } });
     expect(other.status, other.text).toBe(201);
     const shown = await s.api('/api/settings/cards/welcome/enable', { method: 'POST' });
     expect(shown.status, shown.text).toBe(200);
 
-    const w = await browser.newPage();
+    const w = await browser().newPage();
     await w.page.goto(`${s.url}/`);
     const card = w.page.locator('main .card[data-card-id="welcome"]');
     const pick = card.locator('.starter-pick[data-template-id="weight"] input');

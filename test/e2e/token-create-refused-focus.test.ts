@@ -9,20 +9,14 @@
 import { describe, expect, it } from 'vitest';
 import { useDashboard } from './entry-support.js';
 import { focusedName } from './focus.js';
-import { addPasskeyAuthenticator } from './virtual-authenticator.js';
+import { signUpWithPasskey } from './virtual-authenticator.js';
 
 const d = useDashboard({ timezoneId: 'Europe/Berlin', manifests: () => [] });
 
 describe('a refused agent token', { timeout: 120_000 }, () => {
   it('leaves the focus on "Create token"', async () => {
     const w = await d.open('/');
-    await addPasskeyAuthenticator(w.page);
-    // WebAuthn needs a host name, not an address
-    const base = d.s.url.replace('127.0.0.1', 'localhost');
-    const code = new URL(d.s.inst.auth.setupLink() as string).hash;
-    await w.page.goto(`${base}/setup${code}`);
-    await w.page.getByRole('button', { name: 'Create a passkey' }).click();
-    await w.page.waitForURL(`${base}/`);
+    const { base } = await signUpWithPasskey(w.page, d.s);
     await w.page.goto(`${base}/settings/security`);
     const create = w.page.getByRole('button', { name: 'Create token' });
     await w.page.getByLabel('Name', { exact: true }).fill('Laptop script');

@@ -4,6 +4,7 @@
  * resident (discoverable) keys, so tests create and use real passkeys without a person.
  */
 import type { CDPSession, Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server.js';
 
 /**
  * Gives `page` its own virtual authenticator; passkeys made there stay with that tab.
@@ -25,4 +26,23 @@ export async function addPasskeyAuthenticator(
     },
   });
   return { cdp, authenticatorId };
+}
+
+/**
+ * Makes the account's first passkey in `page` with a virtual authenticator of its own, through
+ * server `s`'s one-time setup link, and waits for Today: the page is then signed in. The server
+ * is reached as `localhost`, since WebAuthn needs a host name and refuses an address.
+ * @returns that base URL, for the test's next pages, and the authenticator (as addPasskeyAuthenticator).
+ */
+export async function signUpWithPasskey(
+  page: Page,
+  s: TestServer,
+): Promise<{ base: string; cdp: CDPSession; authenticatorId: string }> {
+  const authenticator = await addPasskeyAuthenticator(page);
+  const base = s.url.replace('127.0.0.1', 'localhost');
+  const code = new URL(s.inst.auth.setupLink() as string).hash;
+  await page.goto(`${base}/setup${code}`);
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await page.waitForURL(`${base}/`);
+  return { base, ...authenticator };
 }
