@@ -19,6 +19,8 @@ export interface ItemState {
   trigger?: string;
   /** The last slot handled (`YYYY-MM-DDTHH:MM`, wall clock), fired or not. */
   lastSlot?: string;
+  /** The IANA time zone `lastSlot` was named in (absent in state written before it was kept). */
+  lastSlotZone?: string;
   /** When the last push for it was attempted (ISO), and how it went. */
   lastFired?: string;
   lastFireStatus?: string;
@@ -186,6 +188,7 @@ function readItem(raw: Record<string, unknown>): { item: ItemState; dropped: str
     else if (key === 'privacy' && (v === 'private' || v === 'public')) item.privacy = v;
     else if (key === 'trigger' && typeof v === 'string') item.trigger = v;
     else if (key === 'lastSlot' && typeof v === 'string' && SLOT_KEY.test(v)) item.lastSlot = v;
+    else if (key === 'lastSlotZone' && typeof v === 'string' && v.length <= 64) item.lastSlotZone = v;
     else if ((key === 'lastFired' || key === 'lastTestAt') && instantStamp(v) !== null)
       item[key] = instantStamp(v) as string;
     else if (key === 'lastFireStatus' && typeof v === 'string') item.lastFireStatus = v;

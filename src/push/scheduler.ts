@@ -17,6 +17,8 @@
  * - the reminders of one card due in the same minute become one event (one push per device).
  * The memory is the slot's wall-clock name and is saved before anything is sent, so a restart
  * in the due minute neither loses nor repeats it, and a repeated or skipped hour fires once.
+ * With it goes the zone it was named in: once the person's zone changes, a slot is newer when
+ * its instant is later, so a move west across the date line does not skip the next morning.
  */
 import type { CardContext } from '../cards/card-context.js';
 import { REMINDER_CATCH_UP_GRACE_MS } from '../limits.js';
@@ -93,6 +95,7 @@ export function armIfNew(ref: ReminderRef, state: NotificationState, slot: Slot 
   const s = state.item(ref.id);
   s.trigger = ref.triggerKey;
   s.lastSlot = slot?.key;
+  s.lastSlotZone = slot?.zone;
   delete s.lastFired;
   delete s.lastFireStatus;
   return true;
@@ -117,9 +120,10 @@ function keepUp(
     const s = state.peek(r.id);
     if (s?.trigger !== r.triggerKey) continue;
     const { wall, timeZone } = now();
-    const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
+    const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot, s.lastSlotZone);
     if (!slot) continue;
     s.lastSlot = slot.key;
+    s.lastSlotZone = slot.zone;
     moved = true;
   }
   return moved;
@@ -168,10 +172,11 @@ export function evaluate(
       }
       s ??= state.item(r.id);
       const { wall, timeZone } = now();
-      const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot);
+      const slot = previousSlot(r.trigger, nowMs, wall, timeZone, memo, s.lastSlot, s.lastSlotZone);
       if (!slot) continue;
       const ref = fullRef(card, r, s, active);
       s.lastSlot = slot.key;
+      s.lastSlotZone = slot.zone;
       out.changed = true;
       if (nowMs - slot.at > REMINDER_CATCH_UP_GRACE_MS) {
         s.lastFireStatus = 'missed';

@@ -16,12 +16,16 @@ export interface Trigger {
   time_of_day?: string;
 }
 
-/** One occurrence of a trigger: `key` `YYYY-MM-DDTHH:MM` (wall clock), `at` its instant (epoch ms). */
+/**
+ * One occurrence of a trigger: `key` `YYYY-MM-DDTHH:MM` (wall clock in `zone`), `at` its instant
+ * (epoch ms).
+ */
 export interface Slot {
   key: string;
   date: string;
   time: string;
   at: number;
+  zone: string;
 }
 
 /**
@@ -45,7 +49,7 @@ function slotOn(date: string, time: string, timeZone: string, memo?: InstantMemo
     at = instantOf(date, time, timeZone);
     memo?.instants.set(key, at);
   }
-  return { key, date, time, at };
+  return { key, date, time, at, zone: timeZone };
 }
 
 function dateBack(today: string, back: number, memo?: InstantMemo): string {
@@ -73,7 +77,9 @@ function weekdayNumbers(days: string[] | undefined): Set<number> {
  * without days). `wall` is the wall clock at `nowMs` in `timeZone`. `schedule_due` slots are
  * daily ones. Looks back 8 days at most. With `floor` (the last slot handled) it answers null as
  * soon as the candidate is not newer, without working out an instant: the usual minute costs
- * string comparisons only.
+ * string comparisons only. When `floorZone`, the zone the floor was named in, is another than
+ * `timeZone` (the person moved), newer means a later instant: after a move west across the date
+ * line the new zone's morning carries the date the old zone's morning had, and is still due.
  */
 export function previousSlot(
   trigger: Trigger,
@@ -82,19 +88,35 @@ export function previousSlot(
   timeZone: string,
   memo?: InstantMemo,
   floor?: string,
+  floorZone?: string,
 ): Slot | null {
   const days = trigger.type === 'weekly' ? weekdayNumbers(trigger.days) : null;
   if (days && days.size === 0) return null;
+  const floorAt = floorInstant(floor, floorZone, timeZone);
   for (let back = 0; back <= 8; back++) {
     if (days && !days.has((wall.weekday - back + 14) % 7)) continue;
     const date = dateBack(wall.date, back, memo);
     // today's slot later than the current minute cannot have come yet: skip the conversion
     if (back === 0 && trigger.time > wall.time) continue;
-    if (floor !== undefined && `${date}T${trigger.time}` <= floor) return null;
+    if (floor !== undefined && floorAt === undefined && `${date}T${trigger.time}` <= floor) return null;
     const slot = slotOn(date, trigger.time, timeZone, memo);
+    if (floorAt !== undefined && slot.at <= floorAt) return null;
     if (slot.at <= nowMs) return slot;
   }
   return null;
+}
+
+/**
+ * The instant of the floor slot when it was named in another zone than `timeZone`; undefined when
+ * the zones are the same or unknown (the names then compare as they are).
+ */
+function floorInstant(floor: string | undefined, floorZone: string | undefined, timeZone: string) {
+  if (floor === undefined || floorZone === undefined || floorZone === timeZone) return undefined;
+  try {
+    return instantOf(floor.slice(0, 10), floor.slice(11), floorZone);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when wall-clock `time` falls in quiet hours `[start, end)`; `start > end` spans midnight. */

@@ -147,6 +147,34 @@ describe('daylight-saving changes: a slot fires once, never zero or two times', 
   });
 });
 
+describe('a move to another time zone: the next local morning fires once', () => {
+  it('west across the date line (Auckland to Los Angeles): the morning with the same date still fires', async () => {
+    const e = await env('Pacific/Auckland', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
+    await e.run('2030-06-09T00:00:00Z', '2030-06-09T00:00:00Z');
+    // Auckland (+12) 10 June 08:00 is 9 June 20:00Z
+    const home = await e.run('2030-06-09T19:00:00Z', '2030-06-09T20:30:00Z', 5 * MIN);
+    expect(home).toEqual([{ at: '2030-06-09T20:00:00.000Z', card: 'c', items: ['c#r'] }]);
+    // the flight lands: Los Angeles (−7) is still 9 June; its 10 June 08:00 is 15:00Z
+    e.s.inst.user.setTimeZone('America/Los_Angeles');
+    const away = await e.run('2030-06-09T20:35:00Z', '2030-06-10T16:00:00Z', 5 * MIN);
+    expect(away).toEqual([{ at: '2030-06-10T15:00:00.000Z', card: 'c', items: ['c#r'] }]);
+  });
+
+  it('east across the date line (Los Angeles to Auckland): each morning once, none twice', async () => {
+    const e = await env('America/Los_Angeles', [card('c', [{ id: 'r', trigger: daily('08:00') }])]);
+    await e.run('2030-06-09T00:00:00Z', '2030-06-09T00:00:00Z');
+    const home = await e.run('2030-06-10T14:30:00Z', '2030-06-10T15:30:00Z', 5 * MIN);
+    expect(home).toEqual([{ at: '2030-06-10T15:00:00.000Z', card: 'c', items: ['c#r'] }]);
+    // Auckland is already 11 June 03:30; its 11 June 08:00 is 10 June 20:00Z, then 12 June's
+    e.s.inst.user.setTimeZone('Pacific/Auckland');
+    const away = await e.run('2030-06-10T15:35:00Z', '2030-06-11T20:30:00Z', 5 * MIN);
+    expect(away).toEqual([
+      { at: '2030-06-10T20:00:00.000Z', card: 'c', items: ['c#r'] },
+      { at: '2030-06-11T20:00:00.000Z', card: 'c', items: ['c#r'] },
+    ]);
+  });
+});
+
 describe('quiet hours, pause, weekly days, coalescing', () => {
   it('quiet hours over midnight hold back 23:30 and 06:30 but not 07:00', async () => {
     const e = await env('Europe/Berlin', [
