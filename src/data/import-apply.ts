@@ -90,20 +90,19 @@ function restorePhoneRows(db: Db): void {
  * snapshot of an older Klebb read through this version's migrations). Without the notes, History's
  * Undo of an Apple Health import after a restore put the cards' rows back but left the samples
  * restated; without the list, the cards of an older snapshot kept rows made by the older rules.
- * A push's change set is kept only when it is the one of this home's History (same id, time and
- * actor in both logs): an archive's, or a fresh home's log, numbers its change sets afresh, and a
- * link kept there would make the undo of an unrelated change put samples back.
+ * The notes come only for pushes whose change set is the one of this home's History (same id,
+ * time and actor in both logs): an archive's, or a fresh home's log, numbers its change sets
+ * afresh, and notes kept there would let the undo of an unrelated change put samples back. The
+ * pushes themselves are copied as the archive has them, so an import reads back byte for byte.
  */
 function restoreSampleNotes(db: Db): void {
-  db.exec(`UPDATE main.hae_pushes SET change_set = NULL WHERE change_set IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM main.change_sets m JOIN staged.change_sets s ON s.id = m.id AND s.ts = m.ts AND s.actor = m.actor
-      WHERE m.id = main.hae_pushes.change_set)`);
   db.exec('DELETE FROM main.hae_restated');
   const theirs = new Set(columns(db, 'staged', 'hae_restated'));
   const cols = columns(db, 'main', 'hae_restated').filter((c) => theirs.has(c));
   if (cols.length > 0)
     db.exec(`INSERT INTO main.hae_restated (${cols.join(',')}) SELECT ${cols.join(',')} FROM staged.hae_restated
-      WHERE push_id IN (SELECT id FROM main.hae_pushes WHERE change_set IS NOT NULL)`);
+      WHERE push_id IN (SELECT p.id FROM main.hae_pushes p JOIN main.change_sets m ON m.id = p.change_set
+        JOIN staged.change_sets s ON s.id = m.id AND s.ts = m.ts AND s.actor = m.actor)`);
   db.exec('INSERT OR IGNORE INTO main.hae_recompute (metric) SELECT metric FROM staged.hae_recompute');
 }
 
