@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEEP_MS } from '../../src/limits.js';
+import { BLOOD_PRESSURE_CARD } from '../helpers/blood-pressure-card.js';
 import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'idempotent-restart-token';
@@ -31,24 +32,7 @@ describe('a write sent again after the server restarted', () => {
     home = s.home;
     const card = await api('/api/manifests', {
       token: T,
-      json: {
-        $schema: 'klebb.datafile.v1',
-        meta: {
-          id: 'bp',
-          label: 'Blood pressure',
-          view: { enabled: true, component: 'generic-card' },
-          writeable: {
-            fromWebapp: true,
-            pastAllowed: true,
-            maxReadingsPerDay: 2,
-            inputs: [
-              { key: 'date', type: 'date' },
-              { key: 'sys', type: 'number', min: 50, max: 260 },
-            ],
-          },
-        },
-        data: [{ date: '2026-04-20', sys: 121 }],
-      },
+      json: BLOOD_PRESSURE_CARD,
     });
     expect(card.status, card.text).toBe(201);
 

@@ -6,6 +6,7 @@
  * body is refused; a malformed key is 400 naming the header; a refused write keeps no key.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BLOOD_PRESSURE_CARD } from '../helpers/blood-pressure-card.js';
 import { type ApiInit, startServer, type TestServer } from '../helpers/server.js';
 
 const T = 'idempotency-token';
@@ -28,24 +29,7 @@ beforeEach(async () => {
   await s.api('/api/manifests/bp', { method: 'DELETE', token: T });
   const r = await s.api('/api/manifests', {
     token: T,
-    json: {
-      $schema: 'klebb.datafile.v1',
-      meta: {
-        id: 'bp',
-        label: 'Blood pressure',
-        view: { enabled: true, component: 'generic-card' },
-        writeable: {
-          fromWebapp: true,
-          pastAllowed: true,
-          maxReadingsPerDay: 2,
-          inputs: [
-            { key: 'date', type: 'date' },
-            { key: 'sys', type: 'number', min: 50, max: 260 },
-          ],
-        },
-      },
-      data: [{ date: '2026-04-20', sys: 121 }],
-    },
+    json: BLOOD_PRESSURE_CARD,
   });
   expect(r.status, r.text).toBe(201);
 });
